@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: MIT
+#
+# make               build libpbench.a, libpbench.so, pbench.pc and pbench into build/
+# make test          every test, twice: a normal build (build/) and ASan+UBSan (build/asan/)
+# make demo          build and run the main job on this machine
+# make bench         benchmarks of pbench itself against the tools people use instead
+# make install       PREFIX=/usr/local DESTDIR= : header, libraries, pkg-config file, binary
+#
+# O=DIR picks the output directory, SAN=1 builds with AddressSanitizer and UBSan.
+
+VERSION    := 0.1.0
+SOVERSION  := 0
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DESTDIR    ?=
+
+O   ?= build
+SAN ?=
+CC  ?= cc
+
+CFLAGS   ?= -O2 -g
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	    -Wno-missing-field-initializers
+BASEFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -Ilib/include -pthread
+ifeq ($(SAN),1)
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+ALL_CFLAGS  = $(BASEFLAGS) $(SANFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS) -pthread
+LIB_LIBS  := -lpfm -lm
+CLI_LIBS  := -ljansson
+
+LIB_SRCS := $(sort $(wildcard lib/src/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+CLI_SRCS := $(sort $(wildcard cli/*.c))
+CLI_OBJS := $(CLI_SRCS:%.c=$(O)/%.o)
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
+EXAMPLE_SRCS := $(sort $(wildcard kmod-free-docs/examples/*.c))
+BENCH_SRCS := $(sort $(wildcard bench/*.c))
+BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
+
+SONAME := libpbench.so.$(SOVERSION)
+REALNAME := libpbench.so.$(VERSION)
+
+.PHONY: all deps test check demo bench install uninstall clean examples
+.DELETE_ON_ERROR:
+
+all: $(O)/libpbench.a $(O)/libpbench.so $(O)/pbench $(O)/pbench.pc
+
+deps:
+	@sh scripts/deps.sh
+
+$(O)/lib/src/%.o: lib/src/%.c lib/include/pbench.h lib/src/internal.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(O)/cli/%.o: cli/%.c lib/include/pbench.h cli/cmds.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(O)/libpbench.a: $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/$(REALNAME): $(LIB_OBJS) lib/libpbench.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=lib/libpbench.map \
+		-Wl,--no-undefined $(ALL_LDFLAGS) -o $@ $(LIB_OBJS) $(LIB_LIBS)
+
+$(O)/libpbench.so: $(O)/$(REALNAME)
+	ln -sf $(REALNAME) $(O)/$(SONAME)
+	ln -sf $(SONAME) $@
+
+# The CLI links the library statically: the binary runs from the build tree as is.
+$(O)/pbench: $(CLI_OBJS) $(O)/libpbench.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(O)/libpbench.a $(CLI_LIBS) $(LIB_LIBS)
+
+$(O)/pbench.pc: pbench.pc.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# Unit tests see the internals (-Ilib/src) and link the static library.
+$(O)/tests/%: tests/unit/%.c $(O)/libpbench.a lib/src/internal.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) -lcriterion \
+		$(LIB_LIBS) -ljansson
+
+$(O)/bench/%: bench/%.c $(O)/libpbench.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) $(LIB_LIBS)
+
+# Examples are built the way the docs say: against an installed copy, through pkg-config.
+$(O)/stage/.installed: all
+	$(MAKE) --no-print-directory install O=$(O) DESTDIR=$(CURDIR)/$(O)/stage PREFIX=/usr >/dev/null
+	@touch $@
+
+examples: $(O)/stage/.installed
+	@mkdir -p $(O)/examples
+	@for src in $(EXAMPLE_SRCS); do \
+		out=$(O)/examples/$$(basename $$src .c); \
+		flags=$$(PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(O)/stage \
+			PKG_CONFIG_LIBDIR=$(CURDIR)/$(O)/stage/usr/lib/pkgconfig \
+			pkg-config --cflags --libs pbench) || exit 1; \
+		echo "$(CC) $$src $$flags"; \
+		$(CC) $(SANFLAGS) $(WARNINGS) -o $$out $$src $$flags || exit 1; \
+	done
+
+check: all $(UNIT_BINS) examples $(BENCH_BINS)
+	@sh tests/run.sh $(O)
+
+test: deps
+	@rm -f build/.results
+	@$(MAKE) --no-print-directory check O=build
+	@$(MAKE) --no-print-directory check O=build/asan SAN=1
+	@sh tests/total.sh build/test-results.txt build/asan/test-results.txt
+
+demo: deps all
+	@echo '$$ pbench list'
+	@$(O)/pbench list
+	@echo
+	@echo '$$ pbench stat -r 5 -e task-clock,context-switches,page-faults,msr/tsc/,cycles,instructions'
+	@$(O)/pbench stat -r 5 -e task-clock,context-switches,page-faults,msr/tsc/,cycles,instructions
+
+bench: deps all $(BENCH_BINS)
+	@for b in $(BENCH_BINS); do $$b || exit 1; done
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0755 $(O)/pbench $(DESTDIR)$(BINDIR)/pbench
+	install -m 0644 lib/include/pbench.h $(DESTDIR)$(INCLUDEDIR)/pbench.h
+	install -m 0644 $(O)/libpbench.a $(DESTDIR)$(LIBDIR)/libpbench.a
+	install -m 0755 $(O)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(REALNAME)
+	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpbench.so
+	install -m 0644 $(O)/pbench.pc $(DESTDIR)$(PKGCONFIGDIR)/pbench.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pbench $(DESTDIR)$(INCLUDEDIR)/pbench.h \
+	      $(DESTDIR)$(LIBDIR)/libpbench.a $(DESTDIR)$(LIBDIR)/$(REALNAME) \
+	      $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libpbench.so \
+	      $(DESTDIR)$(PKGCONFIGDIR)/pbench.pc
+
+clean:
+	rm -rf build

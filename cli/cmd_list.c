@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench list: the events, and whether each opens on this machine right now, and why not. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "pbench.h"
+#include "cmds.h"
+
+static void list_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pbench list [--all] [--json]\n"
+		"\n"
+		"Lists the generic perf events, the software events and the sysfs PMU events, each\n"
+		"with whether it can be counted here now (ok, not-supported, no-permission) and why.\n"
+		"\n"
+		"  -a, --all    also every libpfm4 event of the detected hardware PMUs\n"
+		"      --json   JSON on stdout (schema 1)\n"
+		"  -h, --help   this help\n");
+}
+
+static void section_of(const struct pbench_event_desc *d, char *buf, size_t len)
+{
+	if (!strcmp(d->pmu, "perf"))
+		snprintf(buf, len, "%s", d->kind == PBENCH_EVENT_SOFTWARE ? "software events"
+									  : "hardware events");
+	else if (strchr(d->name, '/'))
+		snprintf(buf, len, "kernel PMU events (sysfs)");
+	else
+		snprintf(buf, len, "%s events (libpfm4)", d->pmu);
+}
+
+static int print_json(const struct pbench_event_desc *v, int n, const int *counts)
+{
+	json_t *root = json_object(), *arr = json_array(), *sum = json_object();
+	int err;
+
+	json_object_set_new(root, "schema", json_integer(1));
+	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
+	json_object_set_new(root, "hardware_pmu", json_boolean(pbench_has_cpu_pmu()));
+	for (int i = 0; i < n; i++) {
+		json_t *e = json_object();
+
+		json_object_set_new(e, "name", json_string(v[i].name));
+		json_object_set_new(e, "pmu", json_string(v[i].pmu));
+		json_object_set_new(e, "kind", json_string(pbench_event_kind_name(v[i].kind)));
+		json_object_set_new(e, "status", json_string(pbench_event_status_name(v[i].status)));
+		json_object_set_new(e, "errno", v[i].error ? json_integer(-v[i].error) : json_null());
+		json_object_set_new(e, "reason", v[i].reason[0] ? json_string(v[i].reason)
+								: json_null());
+		json_object_set_new(e, "description", json_string(v[i].desc));
+		json_array_append_new(arr, e);
+	}
+	json_object_set_new(root, "events", arr);
+	for (int s = PBENCH_EVENT_OK; s <= PBENCH_EVENT_NO_PERMISSION; s++)
+		if (s != PBENCH_EVENT_MULTIPLEXED && s != PBENCH_EVENT_NOT_COUNTED)
+			json_object_set_new(sum, pbench_event_status_name(s), json_integer(counts[s]));
+	json_object_set_new(root, "summary", sum);
+	err = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', stdout);
+	json_decref(root);
+	return err ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static void print_text(const struct pbench_event_desc *v, int n, const int *counts)
+{
+	char last[96] = "", sec[96];
+	const char *prev_reason = "";
+	int color = cli_color(stdout);
+
+	for (int i = 0; i < n; i++) {
+		const char *st = pbench_event_status_name(v[i].status);
+		const char *reason = v[i].reason;
+
+		section_of(&v[i], sec, sizeof(sec));
+		if (strcmp(sec, last)) {
+			printf("%s%s:\n", i ? "\n" : "", sec);
+			memcpy(last, sec, sizeof(last));
+			prev_reason = "";
+		}
+		/* A long reason shared by a run of events is written out once. */
+		if (*reason && !strcmp(reason, prev_reason))
+			reason = "(as above)";
+		else
+			prev_reason = reason;
+		if (color)
+			printf("  %-40s %s%-14s\033[0m %s\n", v[i].name,
+			       v[i].status == PBENCH_EVENT_OK ? "\033[32m" : "\033[33m", st,
+			       reason);
+		else
+			printf("  %-40s %-14s %s\n", v[i].name, st, reason);
+	}
+	printf("\n%d events: %d ok, %d not supported, %d no permission\n", n,
+	       counts[PBENCH_EVENT_OK], counts[PBENCH_EVENT_NOT_SUPPORTED],
+	       counts[PBENCH_EVENT_NO_PERMISSION]);
+	if (!pbench_has_cpu_pmu())
+		printf("note: no hardware PMU is exposed here (a VM without PMU passthrough?): "
+		       "hardware events cannot be counted; the software events and msr/tsc/ can\n");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct pbench_event_desc *v;
+	int all = 0, json = 0, c, n, rc, counts[PBENCH_EVENT_NO_PERMISSION + 1] = { 0 };
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+ajh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': all = 1; break;
+		case 'j': json = 1; break;
+		case 'h': list_usage(stdout); return EXIT_OK;
+		default:
+			cli_error("unknown option '%s' for 'pbench list'", argv[optind - 1]);
+			cli_hint("'pbench list -h' shows the options");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		cli_error("unexpected argument '%s' for 'pbench list'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	n = pbench_events_list(&v, all ? PBENCH_LIST_ALL : 0);
+	if (n < 0) {
+		cli_error("cannot list events: %s", pbench_strerror(n));
+		return EXIT_RUNTIME;
+	}
+	for (int i = 0; i < n; i++)
+		counts[v[i].status]++;
+	if (json) {
+		rc = print_json(v, n, counts);
+	} else {
+		print_text(v, n, counts);
+		rc = EXIT_OK;
+	}
+	free(v);
+	return rc;
+}

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pbench.h - the public interface of libpbench, a precision benchmarking library for Linux.
+ *
+ * Conventions:
+ *  - Functions return 0 (or a count) on success and a negative error code on failure: -errno,
+ *    or -PBENCH_E*. pbench_strerror() turns either into text. The library never prints and
+ *    never exits; diagnostics go to the optional log callback (pbench_set_log()).
+ *  - Structs a caller fills or receives carry `size` as their first member: set it to
+ *    sizeof(struct ...) so the library can grow them without breaking old callers.
+ *  - Times are in the clock's ticks (TSC ticks when the TSC is used) and in nanoseconds.
+ */
+#ifndef PBENCH_H
+#define PBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define PBENCH_API __attribute__((visibility("default")))
+#else
+#define PBENCH_API
+#endif
+
+#define PBENCH_VERSION_MAJOR 0
+#define PBENCH_VERSION_MINOR 1
+#define PBENCH_VERSION_PATCH 0
+#define PBENCH_VERSION_STRING "0.1.0"
+
+/* The version of the library actually linked (may differ from the header's). */
+PBENCH_API const char *pbench_version(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Errors and diagnostics
+ */
+
+/* pbench's own error codes; functions return them negated. They start above any errno value. */
+enum pbench_error {
+	PBENCH_EUNKNOWN_EVENT = 10000,	/* an event name that neither libpfm4 nor sysfs knows */
+	PBENCH_EBAD_EVENT_LIST,		/* empty or malformed event list ("a,,b", trailing comma) */
+	PBENCH_EDUP_EVENT,		/* the same event listed twice */
+	PBENCH_ENO_EVENTS,		/* no event of a request could be opened */
+	PBENCH_ENOT_FOUND,		/* a command that is not found in PATH */
+	PBENCH_ENOT_EXEC,		/* a command that exists but cannot be executed */
+	PBENCH_EPFM,			/* libpfm4 failed to initialize or encode */
+	PBENCH_EBUSY_REGION,		/* start/stop out of order */
+	PBENCH_ENO_RDPMC,		/* user-space counter read not available for this event */
+	PBENCH_ELAST
+};
+
+/* Text for a negative (or positive) error code: an errno or a PBENCH_E* value. */
+PBENCH_API const char *pbench_strerror(int err);
+
+enum pbench_log_level { PBENCH_LOG_ERROR, PBENCH_LOG_WARN, PBENCH_LOG_INFO, PBENCH_LOG_DEBUG };
+typedef void (*pbench_log_fn)(int level, const char *msg, void *arg);
+
+/* Route the library's diagnostics to fn (NULL: drop them). Not thread-safe against itself. */
+PBENCH_API void pbench_set_log(pbench_log_fn fn, void *arg);
+
+/* ---------------------------------------------------------------------------------------------
+ * Clock (clock.c)
+ *
+ * pbench counts time in "ticks" of one clock chosen at load time: the TSC on x86-64 when it is
+ * invariant (CPUID 0x80000007 EDX[8]), otherwise CLOCK_MONOTONIC_RAW in nanoseconds (one tick is
+ * then one ns). The tick readers are safe to call before anything else; the frequency is found
+ * on the first call that needs it (pbench_clock_info, pbench_ticks_to_ns).
+ */
+enum pbench_clock_kind {
+	PBENCH_CLOCK_TSC = 1,		/* invariant TSC, read with rdtsc */
+	PBENCH_CLOCK_MONOTONIC_RAW,	/* clock_gettime(CLOCK_MONOTONIC_RAW) */
+};
+
+enum pbench_freq_source {
+	PBENCH_FREQ_PERF_PAGE = 1,	/* kernel's time_mult/time_shift in the perf mmap page */
+	PBENCH_FREQ_CPUID,		/* CPUID leaf 0x15/0x16 or the hypervisor leaf 0x40000010 */
+	PBENCH_FREQ_CALIBRATED,		/* measured against CLOCK_MONOTONIC_RAW */
+	PBENCH_FREQ_NS,			/* the clock counts ns: no conversion needed */
+};
+
+struct pbench_clock_info {
+	size_t size;
+	int kind;			/* enum pbench_clock_kind */
+	int freq_source;		/* enum pbench_freq_source */
+	int invariant_tsc;		/* 1 if CPUID reports an invariant TSC */
+	uint64_t hz;			/* ticks per second */
+	uint64_t mult;			/* ns = (ticks * mult) >> shift, in 128-bit arithmetic */
+	uint32_t shift;
+	double calib_agreement;		/* relative difference of the last two calibrations */
+	int calib_rounds;		/* calibrations done (0 unless freq_source is CALIBRATED) */
+	double resolution_ns;		/* smallest non-zero step between two consecutive reads */
+	double read_cost_ns;		/* mean cost of one pbench_ticks() */
+	double region_cost_ns;		/* mean cost of one pbench_ticks_begin()+pbench_ticks_end() */
+};
+
+/* Cheap read of the clock: no serialization. */
+PBENCH_API uint64_t pbench_ticks(void);
+/* Read that starts a timed region: earlier instructions finish first, later ones wait. */
+PBENCH_API uint64_t pbench_ticks_begin(void);
+/* Read that ends a timed region: the region's instructions finish before the clock is read. */
+PBENCH_API uint64_t pbench_ticks_end(void);
+
+/* Ticks to nanoseconds, exact to the truncated ns, no overflow for any 64-bit tick count. */
+PBENCH_API uint64_t pbench_ticks_to_ns(uint64_t ticks);
+/* Ticks to nanoseconds, with the fraction. */
+PBENCH_API double pbench_ticks_to_ns_f(double ticks);
+
+/*
+ * Fill info (info->size must be set). The first call determines the frequency (perf page,
+ * CPUID, or a calibration of 50-500 ms) and measures resolution and read cost; later calls
+ * return the cached result. Errors: -EINVAL (bad size), -EIO (calibration did not converge).
+ */
+PBENCH_API int pbench_clock_info(struct pbench_clock_info *info);
+
+/* Name of a clock kind / frequency source, e.g. "tsc", "calibrated". */
+PBENCH_API const char *pbench_clock_kind_name(int kind);
+PBENCH_API const char *pbench_freq_source_name(int source);
+
+/* ---------------------------------------------------------------------------------------------
+ * Events (events.c): names to perf_event_attr, via libpfm4 and sysfs PMU descriptions
+ */
+
+enum pbench_event_status {
+	PBENCH_EVENT_OK = 0,		/* counted all the time it was enabled */
+	PBENCH_EVENT_MULTIPLEXED,	/* counted part of the time: scaled value is an estimate */
+	PBENCH_EVENT_NOT_COUNTED,	/* opened but never scheduled on a counter */
+	PBENCH_EVENT_NOT_SUPPORTED,	/* this CPU/VM/kernel cannot count it */
+	PBENCH_EVENT_NO_PERMISSION,	/* perf_event_paranoid, capabilities or seccomp forbid it */
+};
+
+PBENCH_API const char *pbench_event_status_name(int status);
+
+enum pbench_event_kind {
+	PBENCH_EVENT_HARDWARE = 1,	/* needs a hardware PMU (cycles, raw PMU events) */
+	PBENCH_EVENT_SOFTWARE,		/* kernel software event (task-clock, page-faults...) */
+	PBENCH_EVENT_PMU,		/* a sysfs PMU event such as msr/tsc/ */
+	PBENCH_EVENT_OTHER,		/* tracepoint, breakpoint... */
+};
+
+/* "hardware", "software", "pmu" or "other". */
+PBENCH_API const char *pbench_event_kind_name(int kind);
+
+/* One entry of pbench_events_list(). */
+struct pbench_event_desc {
+	size_t size;
+	char name[128];			/* the name to pass to pbench_counters_open() */
+	char pmu[64];			/* "perf", "software", "msr", or a libpfm4 PMU name */
+	char desc[256];
+	int kind;			/* enum pbench_event_kind */
+	int status;			/* enum pbench_event_status, from trying to open it now */
+	int error;			/* -errno of the failed open, 0 when it opened */
+	char reason[192];		/* why it does not open, with the fix where there is one */
+};
+
+enum pbench_list_flags {
+	PBENCH_LIST_ALL = 1 << 0,	/* also every libpfm4 event of the detected hardware PMUs */
+	PBENCH_LIST_NO_PROBE = 1 << 1,	/* do not try to open the events: status is not filled */
+};
+
+/*
+ * List events: the generic perf names, the software events, the sysfs PMU events and, with
+ * PBENCH_LIST_ALL, the libpfm4 events of the detected PMUs. *out is a malloc'ed array the
+ * caller frees with free(). Returns the number of entries or a negative error.
+ */
+PBENCH_API int pbench_events_list(struct pbench_event_desc **out, unsigned flags);
+
+/*
+ * The known event name nearest to name (edit distance), for "did you mean" messages, or NULL.
+ * The pointer stays valid until the next call from any thread.
+ */
+PBENCH_API const char *pbench_event_suggest(const char *name);
+
+/* ---------------------------------------------------------------------------------------------
+ * Counters (counters.c, mmap.c)
+ *
+ * A counter set is a list of events opened with perf_event_open on one target, in as few
+ * groups as the kernel allows (each group read with one read()). Events that cannot be opened
+ * stay in the set with their status and reason, so the caller can report them.
+ */
+struct pbench_counters;
+
+enum pbench_counters_flags {
+	PBENCH_COUNT_INHERIT = 1 << 0,		/* count the target's future children too */
+	PBENCH_COUNT_ENABLE_ON_EXEC = 1 << 1,	/* start counting at the target's next exec */
+	PBENCH_COUNT_USER_ONLY = 1 << 2,	/* exclude kernel and hypervisor */
+	PBENCH_COUNT_START_ENABLED = 1 << 3,	/* enabled from open (default: disabled) */
+	PBENCH_COUNT_NO_RDPMC = 1 << 4,		/* never use the user-space read path */
+};
+
+struct pbench_counters_opts {
+	size_t size;
+	pid_t pid;			/* 0: the calling thread; >0: that thread/process */
+	int cpu;			/* -1: any CPU */
+	unsigned flags;			/* enum pbench_counters_flags */
+};
+
+/* The value of one event, as read. */
+struct pbench_count {
+	size_t size;
+	const char *name;		/* the name it was asked by; owned by the counter set */
+	int status;			/* enum pbench_event_status */
+	int error;			/* -errno when it could not be opened, else 0 */
+	const char *reason;		/* NULL when status is OK or MULTIPLEXED */
+	uint64_t value;			/* raw count */
+	uint64_t time_enabled;		/* ns the event was enabled */
+	uint64_t time_running;		/* ns it was on a counter */
+	double scaled;			/* value * enabled / running; equals value when not scaled */
+	int is_scaled;			/* 1 when scaled differs from value (multiplexing) */
+};
+
+/*
+ * Open the comma-separated events for opts->pid (opts may be NULL: calling thread, any CPU,
+ * disabled until pbench_counters_enable()). Name errors fail the whole call: -PBENCH_EUNKNOWN_EVENT
+ * (see pbench_counters_last_error() for the name and a suggestion), -PBENCH_EBAD_EVENT_LIST,
+ * -PBENCH_EDUP_EVENT. Events the machine cannot count do not fail the call; if none at all can
+ * be opened, the call fails with -PBENCH_ENO_EVENTS and *out is still set so the caller can
+ * report each event's reason (free it with pbench_counters_free()). -ESRCH: no such pid.
+ */
+PBENCH_API int pbench_counters_open(struct pbench_counters **out, const char *events,
+				    const struct pbench_counters_opts *opts);
+PBENCH_API void pbench_counters_free(struct pbench_counters *c);
+
+/* Text of the last name error of pbench_counters_open in this thread, e.g.
+ * "unknown event 'cylces' (did you mean 'cycles'?)". Empty string when none. */
+PBENCH_API const char *pbench_counters_last_error(void);
+
+/* Number of events in the set (opened or not), and how many kernel groups were opened. */
+PBENCH_API int pbench_counters_nr(const struct pbench_counters *c);
+PBENCH_API int pbench_counters_nr_groups(const struct pbench_counters *c);
+/* Name of event i, and its status at open time (OK, NOT_SUPPORTED or NO_PERMISSION). */
+PBENCH_API const char *pbench_counters_name(const struct pbench_counters *c, int i);
+PBENCH_API int pbench_counters_open_status(const struct pbench_counters *c, int i);
+/* 1 if event i is read in user space (rdpmc) by start/stop, 0 if by read(). */
+PBENCH_API int pbench_counters_uses_rdpmc(const struct pbench_counters *c, int i);
+
+/* Enable, disable and zero all groups (one ioctl per group). */
+PBENCH_API int pbench_counters_enable(struct pbench_counters *c);
+PBENCH_API int pbench_counters_disable(struct pbench_counters *c);
+PBENCH_API int pbench_counters_reset(struct pbench_counters *c);
+
+/*
+ * Read the totals since enable (one read() per group) into counts[0..n-1], one per event in
+ * order; events that were not opened get their status and a zero value. Returns the number of
+ * events filled or a negative error. counts[i].size must be set.
+ */
+PBENCH_API int pbench_counters_read(struct pbench_counters *c, struct pbench_count *counts, int n);
+
+/*
+ * Counted region on enabled counters: start() and stop() take a snapshot each (rdpmc when every
+ * opened event allows it: no syscall and no allocation; otherwise one read() per group), and
+ * pbench_counters_delta() gives stop minus start with the same fields as a read.
+ */
+PBENCH_API int pbench_counters_start(struct pbench_counters *c);
+PBENCH_API int pbench_counters_stop(struct pbench_counters *c);
+PBENCH_API int pbench_counters_delta(const struct pbench_counters *c, struct pbench_count *counts,
+				     int n);
+
+/* Scale one count for multiplexing (fills scaled, is_scaled and status from the times). */
+PBENCH_API void pbench_count_scale(struct pbench_count *count);
+
+/* ---------------------------------------------------------------------------------------------
+ * Child commands (child.c): count a command from its exec to its exit, as perf stat does
+ */
+struct pbench_child;
+
+struct pbench_child_opts {
+	size_t size;
+	const char *events;		/* comma-separated, may be NULL or "" for time only */
+	unsigned counter_flags;		/* added to INHERIT|ENABLE_ON_EXEC */
+	int quiet;			/* child's stdout and stderr go to /dev/null */
+};
+
+struct pbench_child_result {
+	size_t size;
+	int exited;			/* 1: exited normally, exit_status valid */
+	int exit_status;
+	int signaled;			/* 1: killed by term_signal */
+	int term_signal;
+	uint64_t ticks;			/* from releasing the child into exec to reaping it */
+	uint64_t ns;
+};
+
+/*
+ * Resolve argv[0] in PATH, fork, open the counters on the child (enable_on_exec, inherit),
+ * then let it exec. Errors before anything runs: -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC,
+ * name errors of pbench_counters_open, -errno of fork/pipe. If exec itself fails the child is
+ * reaped and the exec errno is returned negated.
+ */
+PBENCH_API int pbench_child_start(struct pbench_child **out, char *const argv[],
+				  const struct pbench_child_opts *opts);
+/* Wait for the child to end and fill res; the counters stay readable until free. */
+PBENCH_API int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res);
+/* The child's counter set (NULL if no events were asked for). */
+PBENCH_API struct pbench_counters *pbench_child_counters(struct pbench_child *ch);
+/* Kill (SIGKILL) and reap the child if still running, close everything. */
+PBENCH_API void pbench_child_free(struct pbench_child *ch);
+
+/* ---------------------------------------------------------------------------------------------
+ * Statistics (stats.c)
+ */
+struct pbench_summary {
+	size_t size;
+	size_t n;
+	double min, max, mean, median;
+	double stddev;			/* sample standard deviation (n - 1) */
+	double cv_pct;			/* 100 * stddev / mean */
+	double spread_pct;		/* 100 * (max - min) / min */
+};
+
+/* Summarize n samples (n >= 1). Errors: -EINVAL, -ENOMEM. */
+PBENCH_API int pbench_stats_summary(const double *x, size_t n, struct pbench_summary *s);
+
+/* ---------------------------------------------------------------------------------------------
+ * Built-in workloads (workload.c)
+ */
+
+/* The xor loop: r ^= i ^ seed for i in [0, iterations). Returns r so it cannot be deleted. */
+PBENCH_API uint64_t pbench_workload_xor(uint64_t iterations, uint64_t seed);
+
+/* ---------------------------------------------------------------------------------------------
+ * System facts the counters path needs (sysfs.c). Reads honour PBENCH_SYSFS_ROOT and
+ * PBENCH_PROCFS_ROOT: with PBENCH_SYSFS_ROOT=DIR, /sys/X is read as DIR/X.
+ */
+
+/* kernel.perf_event_paranoid, or a negative error if it cannot be read. */
+PBENCH_API int pbench_perf_paranoid(int *value);
+/* 1 when a hardware CPU PMU is registered (event_source/devices/cpu*), else 0. */
+PBENCH_API int pbench_has_cpu_pmu(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H */

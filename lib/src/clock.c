@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The clock: an invariant TSC when there is one, CLOCK_MONOTONIC_RAW otherwise.
+ *
+ * Which clock is decided once at load time from CPUID (cheap, so the tick readers need no
+ * lazy-init check). The frequency is found on first use, in this order: the kernel's own
+ * conversion in the perf mmap page (cap_user_time_zero), CPUID 0x15 / hypervisor leaf
+ * 0x40000010, and last a calibration against CLOCK_MONOTONIC_RAW repeated until two
+ * consecutive results agree within 0.01%.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <x86intrin.h>
+#define PB_X86 1
+#endif
+
+#include "internal.h"
+
+#define CALIB_AGREE 1e-4	/* 0.01% */
+#define CALIB_MAX_ROUNDS 10
+
+static int clock_kind = PBENCH_CLOCK_MONOTONIC_RAW;
+static int invariant_tsc;
+
+static struct pbench_clock_info info;
+static pthread_once_t info_once = PTHREAD_ONCE_INIT;
+static int info_err;
+
+#ifdef PB_X86
+static int cpuid_invariant_tsc(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(0x80000000, &a, &b, &c, &d) || a < 0x80000007)
+		return 0;
+	__cpuid(0x80000007, a, b, c, d);
+	return (d >> 8) & 1;
+}
+#endif
+
+__attribute__((constructor)) static void clock_detect(void)
+{
+#ifdef PB_X86
+	invariant_tsc = cpuid_invariant_tsc();
+	if (invariant_tsc)
+		clock_kind = PBENCH_CLOCK_TSC;
+#endif
+	if (clock_kind != PBENCH_CLOCK_TSC) {
+		info.hz = 1000000000ull;
+		info.mult = 1;
+		info.shift = 0;
+	}
+}
+
+static inline uint64_t mono_raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t pbench_ticks(void)
+{
+#ifdef PB_X86
+	if (__builtin_expect(clock_kind == PBENCH_CLOCK_TSC, 1))
+		return __rdtsc();
+#endif
+	return mono_raw_ns();
+}
+
+uint64_t pbench_ticks_begin(void)
+{
+#ifdef PB_X86
+	if (__builtin_expect(clock_kind == PBENCH_CLOCK_TSC, 1)) {
+		uint64_t t;
+
+		/* lfence before: earlier work has finished; after: later work has not started. */
+		_mm_lfence();
+		t = __rdtsc();
+		_mm_lfence();
+		return t;
+	}
+#endif
+	return mono_raw_ns();
+}
+
+uint64_t pbench_ticks_end(void)
+{
+#ifdef PB_X86
+	if (__builtin_expect(clock_kind == PBENCH_CLOCK_TSC, 1)) {
+		unsigned aux;
+		uint64_t t;
+
+		/* rdtscp waits for the region's instructions; lfence keeps what follows out. */
+		t = __rdtscp(&aux);
+		_mm_lfence();
+		return t;
+	}
+#endif
+	return mono_raw_ns();
+}
+
+uint64_t pb_mul_shift(uint64_t ticks, uint64_t mult, uint32_t shift)
+{
+	unsigned __int128 p = (unsigned __int128)ticks * mult;
+
+	p >>= shift;
+	return p > UINT64_MAX ? UINT64_MAX : (uint64_t)p;
+}
+
+void pb_mult_shift_for_hz(uint64_t hz, uint64_t *mult, uint32_t *shift)
+{
+	unsigned __int128 num = (unsigned __int128)1000000000ull << 32;
+
+	/* 32 fractional bits keep the relative error below 1e-9 for any clock up to ~4 GHz
+	 * (mult >= 2^32 * 0.25) and the 128-bit product in pb_mul_shift cannot overflow. */
+	*shift = 32;
+	*mult = (uint64_t)((num + hz / 2) / hz);
+}
+
+uint64_t pb_hz_from_perf(uint32_t time_mult, uint16_t time_shift)
+{
+	unsigned __int128 num;
+
+	if (!time_mult || time_shift > 63)
+		return 0;
+	num = (unsigned __int128)1000000000ull << time_shift;
+	return (uint64_t)((num + time_mult / 2) / time_mult);
+}
+
+uint64_t pb_hz_from_cpuid15(uint32_t eax, uint32_t ebx, uint32_t ecx)
+{
+	/* TSC = crystal * ebx / eax; ecx is the crystal in Hz (0: not enumerated). */
+	if (!eax || !ebx || !ecx)
+		return 0;
+	return (uint64_t)ecx * ebx / eax;
+}
+
+#ifdef PB_X86
+/* The kernel's own TSC conversion, offered in the mmap page of any perf event when the
+ * scheduler clock is the TSC (not, for example, under kvm-clock). */
+static uint64_t freq_from_perf_page(uint64_t *mult, uint32_t *shift)
+{
+	struct perf_event_attr attr;
+	volatile struct perf_event_mmap_page *pc;
+	uint32_t seq, tm = 0;
+	uint16_t ts = 0;
+	int zero = 0, fd;
+	void *p;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = pb_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return 0;
+	p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return 0;
+	}
+	pc = p;
+	do {
+		seq = pc->lock;
+		__sync_synchronize();
+		zero = pc->cap_user_time_zero;
+		tm = pc->time_mult;
+		ts = pc->time_shift;
+		__sync_synchronize();
+	} while (pc->lock != seq);
+	munmap(p, (size_t)sysconf(_SC_PAGESIZE));
+	close(fd);
+	if (!zero || !tm)
+		return 0;
+	*mult = tm;
+	*shift = ts;
+	return pb_hz_from_perf(tm, ts);
+}
+
+static uint64_t freq_from_cpuid(void)
+{
+	unsigned a, b, c, d, max;
+	uint64_t hz;
+
+	__cpuid(0, max, b, c, d);
+	if (max >= 0x15) {
+		__cpuid_count(0x15, 0, a, b, c, d);
+		hz = pb_hz_from_cpuid15(a, b, c);
+		if (hz)
+			return hz;
+	}
+	/* Hypervisor timing leaf (VMware, and KVM when configured): TSC in kHz. */
+	__cpuid(1, a, b, c, d);
+	if (c & (1u << 31)) {
+		__cpuid(0x40000000, max, b, c, d);
+		if (max >= 0x40000010) {
+			__cpuid(0x40000010, a, b, c, d);
+			if (a)
+				return (uint64_t)a * 1000;
+		}
+	}
+	return 0;
+}
+
+/* One (tsc, ns) pair, keeping the read of CLOCK_MONOTONIC_RAW that was bracketed tightest. */
+static void tsc_ns_pair(uint64_t *tsc, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 7; i++) {
+		uint64_t a = pbench_ticks_begin();
+		uint64_t n = mono_raw_ns();
+		uint64_t b = pbench_ticks_end();
+
+		if (b - a < best) {
+			best = b - a;
+			*tsc = a + (b - a) / 2;
+			*ns = n;
+		}
+	}
+}
+
+static double calibrate_once(unsigned window_ms)
+{
+	struct timespec ts = { window_ms / 1000, (long)(window_ms % 1000) * 1000000L };
+	uint64_t t0, n0, t1, n1;
+
+	tsc_ns_pair(&t0, &n0);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	tsc_ns_pair(&t1, &n1);
+	if (n1 <= n0 || t1 <= t0)
+		return 0;
+	return (double)(t1 - t0) * 1e9 / (double)(n1 - n0);
+}
+
+static int freq_calibrate(uint64_t *hz, double *agreement, int *rounds)
+{
+	unsigned window = 25;
+	double prev = calibrate_once(window), cur = 0, diff = 1;
+	int n = 1;
+
+	while (n < CALIB_MAX_ROUNDS) {
+		cur = calibrate_once(window);
+		n++;
+		diff = prev > 0 ? (cur > prev ? cur - prev : prev - cur) / prev : 1;
+		if (diff <= CALIB_AGREE)
+			break;
+		prev = cur;
+		if (window < 400)
+			window *= 2;
+	}
+	*rounds = n;
+	*agreement = diff;
+	if (cur <= 0)
+		return -EIO;
+	*hz = (uint64_t)(cur + 0.5);
+	if (diff > CALIB_AGREE)
+		pb_log(PBENCH_LOG_WARN, "tsc calibration: last two rounds differ by %.4f%%",
+		       diff * 100);
+	return 0;
+}
+#endif
+
+static double ns_f(double ticks)
+{
+	return ticks * (double)info.mult / (double)((unsigned __int128)1 << info.shift);
+}
+
+/* Runs inside clock_init (under pthread_once): converts with ns_f, never the public calls. */
+static void measure_costs(void)
+{
+	uint64_t best_step = UINT64_MAX, best_read = UINT64_MAX, best_region = UINT64_MAX;
+	const int n = 2000;
+
+	for (int i = 0; i < 200; i++) {
+		uint64_t a = pbench_ticks(), b;
+
+		while ((b = pbench_ticks()) == a)
+			;
+		if (b - a < best_step)
+			best_step = b - a;
+	}
+	for (int rep = 0; rep < 5; rep++) {
+		uint64_t t0 = pbench_ticks_begin(), t1, sink = 0;
+
+		for (int i = 0; i < n; i++)
+			sink += pbench_ticks();
+		t1 = pbench_ticks_end();
+		__asm__ volatile("" : : "r"(sink));
+		if (t1 - t0 < best_read)
+			best_read = t1 - t0;
+		t0 = pbench_ticks_begin();
+		for (int i = 0; i < n; i++) {
+			sink += pbench_ticks_begin();
+			sink += pbench_ticks_end();
+		}
+		t1 = pbench_ticks_end();
+		__asm__ volatile("" : : "r"(sink));
+		if (t1 - t0 < best_region)
+			best_region = t1 - t0;
+	}
+	info.resolution_ns = ns_f((double)best_step);
+	info.read_cost_ns = ns_f((double)best_read / n);
+	info.region_cost_ns = ns_f((double)best_region / n);
+}
+
+static void clock_init(void)
+{
+	info.size = sizeof(info);
+	info.kind = clock_kind;
+	info.invariant_tsc = invariant_tsc;
+	if (clock_kind != PBENCH_CLOCK_TSC) {
+		info.freq_source = PBENCH_FREQ_NS;
+		info.hz = 1000000000ull;
+		info.mult = 1;
+		info.shift = 0;
+	}
+#ifdef PB_X86
+	else {
+		uint64_t hz;
+
+		hz = freq_from_perf_page(&info.mult, &info.shift);
+		if (hz) {
+			info.freq_source = PBENCH_FREQ_PERF_PAGE;
+		} else if ((hz = freq_from_cpuid())) {
+			info.freq_source = PBENCH_FREQ_CPUID;
+		} else {
+			info_err = freq_calibrate(&hz, &info.calib_agreement, &info.calib_rounds);
+			info.freq_source = PBENCH_FREQ_CALIBRATED;
+		}
+		info.hz = hz;
+		if (info.freq_source != PBENCH_FREQ_PERF_PAGE && hz)
+			pb_mult_shift_for_hz(hz, &info.mult, &info.shift);
+	}
+#endif
+	if (!info_err)
+		measure_costs();
+}
+
+static inline void clock_ready(void)
+{
+	pthread_once(&info_once, clock_init);
+}
+
+uint64_t pbench_ticks_to_ns(uint64_t ticks)
+{
+	if (clock_kind != PBENCH_CLOCK_TSC)
+		return ticks;
+	clock_ready();
+	return pb_mul_shift(ticks, info.mult, info.shift);
+}
+
+double pbench_ticks_to_ns_f(double ticks)
+{
+	if (clock_kind != PBENCH_CLOCK_TSC)
+		return ticks;
+	clock_ready();
+	return ns_f(ticks);
+}
+
+int pbench_clock_info(struct pbench_clock_info *out)
+{
+	size_t size;
+
+	if (!out || out->size == 0)
+		return -EINVAL;
+	clock_ready();
+	if (info_err)
+		return info_err;
+	size = out->size < sizeof(info) ? out->size : sizeof(info);
+	memcpy(out, &info, size);
+	out->size = size;
+	return 0;
+}
+
+const char *pbench_clock_kind_name(int kind)
+{
+	switch (kind) {
+	case PBENCH_CLOCK_TSC:
+		return "tsc";
+	case PBENCH_CLOCK_MONOTONIC_RAW:
+		return "clock_monotonic_raw";
+	}
+	return "unknown";
+}
+
+const char *pbench_freq_source_name(int source)
+{
+	switch (source) {
+	case PBENCH_FREQ_PERF_PAGE:
+		return "perf_mmap_page";
+	case PBENCH_FREQ_CPUID:
+		return "cpuid";
+	case PBENCH_FREQ_CALIBRATED:
+		return "calibrated";
+	case PBENCH_FREQ_NS:
+		return "ns";
+	}
+	return "unknown";
+}

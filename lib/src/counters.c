@@ -1,0 +1,586 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counter sets: events opened with perf_event_open in as few groups as the kernel accepts.
+ *
+ * Every group uses read_format GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING, so one read()
+ * returns all of its events with the times needed to tell multiplexing apart. An event that
+ * cannot join an existing group (another PMU, too many events) leads a new group; an event
+ * that cannot be opened at all stays in the set with its status and the reason.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | \
+		     PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+struct snap {
+	uint64_t value, enabled, running;
+};
+
+struct pb_counter {
+	struct pb_event ev;
+	int fd;			/* -1 when not opened */
+	int group;		/* index into groups, -1 when not opened */
+	uint64_t id;		/* PERF_EVENT_IOC_ID */
+	int open_status;	/* OK, NOT_SUPPORTED or NO_PERMISSION */
+	int error;		/* -errno of the failed open */
+	int user_only;		/* kernel excluded to get past perf_event_paranoid */
+	char reason[192];
+	void *page;		/* mmap page of hardware events, for rdpmc */
+	struct snap start, delta;
+};
+
+struct pb_group {
+	int leader;		/* index of the leader counter */
+	int nr;			/* events in the group */
+	uint64_t *buf;		/* read() buffer: nr, ena, run, {value, id} x nr */
+};
+
+struct pbench_counters {
+	pid_t pid;
+	int cpu;
+	unsigned flags;
+	int nr;
+	struct pb_counter *ctr;
+	int nr_groups;
+	struct pb_group *groups;
+	int rdpmc;		/* every opened event has a mapped page */
+	int state;		/* 0 idle, 1 started, 2 stopped */
+	size_t page_size;
+};
+
+int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		       unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* ---- parsing the list ------------------------------------------------------------------- */
+
+/* Split "a,b,pmu/x=1,y=2/,c" on the commas that are outside a pmu/.../ spec. Returns the
+ * number of names (malloc'ed copies in *names) or a negative error. */
+static int split_events(const char *list, char ***names)
+{
+	char **v = NULL;
+	int n = 0, err = 0;
+	const char *p = list;
+
+	*names = NULL;
+	if (!list)
+		return -PBENCH_EBAD_EVENT_LIST;
+	for (;;) {
+		const char *start = p, *end;
+		int slashes = 0;
+		size_t len;
+		char *name, **nv;
+
+		while (*p && (*p != ',' || (slashes & 1))) {
+			if (*p == '/')
+				slashes++;
+			p++;
+		}
+		end = p;
+		while (start < end && isspace((unsigned char)*start))
+			start++;
+		while (end > start && isspace((unsigned char)end[-1]))
+			end--;
+		len = (size_t)(end - start);
+		if (!len) {
+			pb_set_last_error(*list ? "malformed event list '%s': empty name between "
+					  "commas" : "empty event list", list);
+			err = -PBENCH_EBAD_EVENT_LIST;
+			break;
+		}
+		if (slashes & 1) {
+			pb_set_last_error("malformed event '%.*s': unbalanced '/'", (int)len, start);
+			err = -PBENCH_EBAD_EVENT_LIST;
+			break;
+		}
+		name = strndup(start, len);
+		nv = realloc(v, (size_t)(n + 1) * sizeof(*v));
+		if (!name || !nv) {
+			free(name);
+			if (nv)
+				v = nv;
+			err = -ENOMEM;
+			break;
+		}
+		v = nv;
+		v[n++] = name;
+		if (!*p)
+			break;
+		p++;
+	}
+	if (err) {
+		for (int i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		return err;
+	}
+	*names = v;
+	return n;
+}
+
+static int same_event(const struct pb_event *a, const struct pb_event *b)
+{
+	return a->attr.type == b->attr.type && a->attr.config == b->attr.config &&
+	       a->attr.config1 == b->attr.config1 && a->attr.config2 == b->attr.config2;
+}
+
+/* ---- opening ---------------------------------------------------------------------------- */
+
+static int try_open(struct pbench_counters *c, struct pb_counter *ctr, int group_fd)
+{
+	struct perf_event_attr attr = ctr->ev.attr;
+	int fd;
+
+	attr.size = sizeof(attr);
+	attr.read_format = READ_FORMAT;
+	attr.inherit = !!(c->flags & PBENCH_COUNT_INHERIT);
+	attr.enable_on_exec = !!(c->flags & PBENCH_COUNT_ENABLE_ON_EXEC);
+	/* Members follow their leader; only a leader carries the disabled bit. */
+	attr.disabled = group_fd < 0 && !(c->flags & PBENCH_COUNT_START_ENABLED);
+	if (c->flags & PBENCH_COUNT_USER_ONLY)
+		attr.exclude_kernel = attr.exclude_hv = 1;
+
+	fd = pb_perf_event_open(&attr, c->pid, c->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel) {
+		/* perf_event_paranoid >= 2 forbids kernel counting: fall back to user space. */
+		attr.exclude_kernel = attr.exclude_hv = 1;
+		fd = pb_perf_event_open(&attr, c->pid, c->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0)
+			ctr->user_only = 1;
+	}
+	if (fd < 0 && errno == EINVAL && ctr->ev.kind == PBENCH_EVENT_PMU &&
+	    (attr.exclude_kernel || attr.exclude_user || attr.exclude_hv)) {
+		/* Some PMUs (msr) count everything or nothing: they reject exclude bits. */
+		attr.exclude_kernel = attr.exclude_user = attr.exclude_hv = 0;
+		fd = pb_perf_event_open(&attr, c->pid, c->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+static int add_group(struct pbench_counters *c, int leader)
+{
+	struct pb_group *g = realloc(c->groups, (size_t)(c->nr_groups + 1) * sizeof(*g));
+
+	if (!g)
+		return -ENOMEM;
+	c->groups = g;
+	g[c->nr_groups].leader = leader;
+	g[c->nr_groups].nr = 0;
+	g[c->nr_groups].buf = NULL;
+	return c->nr_groups++;
+}
+
+static void map_page(struct pbench_counters *c, struct pb_counter *ctr)
+{
+	void *p;
+
+	/* Only hardware counters can ever be read with rdpmc, and only by the thread itself. */
+	if (ctr->ev.kind != PBENCH_EVENT_HARDWARE || c->pid != 0 ||
+	    (c->flags & (PBENCH_COUNT_NO_RDPMC | PBENCH_COUNT_INHERIT)))
+		return;
+	p = mmap(NULL, c->page_size, PROT_READ, MAP_SHARED, ctr->fd, 0);
+	if (p != MAP_FAILED)
+		ctr->page = p;
+}
+
+static int open_one(struct pbench_counters *c, int i)
+{
+	struct pb_counter *ctr = &c->ctr[i];
+	int fd = -1, g;
+
+	for (g = 0; g < c->nr_groups; g++) {
+		fd = try_open(c, ctr, c->ctr[c->groups[g].leader].fd);
+		if (fd >= 0 || fd == -EMFILE || fd == -ESRCH)
+			break;
+	}
+	if (fd < 0 && fd != -EMFILE && fd != -ESRCH) {
+		fd = try_open(c, ctr, -1);
+		if (fd >= 0) {
+			g = add_group(c, i);
+			if (g < 0) {
+				close(fd);
+				return g;
+			}
+		}
+	}
+	if (fd == -EMFILE || fd == -ESRCH || fd == -ENOMEM)
+		return fd;
+	if (fd < 0) {
+		ctr->error = fd;
+		ctr->open_status = pb_open_status(fd);
+		pb_open_reason(&ctr->ev, fd, ctr->reason, sizeof(ctr->reason));
+		return 0;
+	}
+	ctr->fd = fd;
+	ctr->group = g;
+	c->groups[g].nr++;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &ctr->id) < 0)
+		return -errno;
+	map_page(c, ctr);
+	return 0;
+}
+
+static int alloc_buffers(struct pbench_counters *c)
+{
+	int all_pages = 1, opened = 0;
+
+	for (int g = 0; g < c->nr_groups; g++) {
+		c->groups[g].buf = calloc(3 + 2 * (size_t)c->groups[g].nr, sizeof(uint64_t));
+		if (!c->groups[g].buf)
+			return -ENOMEM;
+	}
+	for (int i = 0; i < c->nr; i++) {
+		if (c->ctr[i].fd < 0)
+			continue;
+		opened++;
+		if (!c->ctr[i].page)
+			all_pages = 0;
+	}
+	c->rdpmc = opened && all_pages;
+	return opened;
+}
+
+int pbench_counters_open(struct pbench_counters **out, const char *events,
+			 const struct pbench_counters_opts *opts)
+{
+	struct pbench_counters *c;
+	char **names = NULL;
+	int n, err = 0, opened;
+
+	*out = NULL;
+	pb_set_last_error("%s", "");
+	n = split_events(events, &names);
+	if (n < 0)
+		return n;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		err = -ENOMEM;
+		goto out_names;
+	}
+	c->cpu = -1;
+	c->page_size = (size_t)sysconf(_SC_PAGESIZE);
+	if (opts) {
+		c->pid = opts->pid;
+		c->cpu = opts->cpu;
+		c->flags = opts->flags;
+	}
+	c->ctr = calloc((size_t)n, sizeof(*c->ctr));
+	if (!c->ctr) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	c->nr = n;
+	for (int i = 0; i < n; i++) {
+		c->ctr[i].fd = -1;
+		c->ctr[i].group = -1;
+		err = pb_event_resolve(names[i], &c->ctr[i].ev);
+		if (err == -PBENCH_EUNKNOWN_EVENT) {
+			const char *s = pbench_event_suggest(names[i]);
+
+			if (s)
+				pb_set_last_error("unknown event '%s' (did you mean '%s'?)", names[i], s);
+			else
+				pb_set_last_error("unknown event '%s' (see 'pbench list')", names[i]);
+		}
+		if (err)
+			goto out_free;
+		for (int j = 0; j < i; j++) {
+			if (same_event(&c->ctr[j].ev, &c->ctr[i].ev)) {
+				if (!strcasecmp(names[i], names[j]))
+					pb_set_last_error("event '%s' is listed twice", names[i]);
+				else
+					pb_set_last_error("event '%s' is the same event as '%s'",
+							  names[i], names[j]);
+				err = -PBENCH_EDUP_EVENT;
+				goto out_free;
+			}
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		err = open_one(c, i);
+		if (err)
+			goto out_free;
+	}
+	opened = alloc_buffers(c);
+	if (opened < 0) {
+		err = opened;
+		goto out_free;
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	*out = c;
+	return opened ? 0 : -PBENCH_ENO_EVENTS;
+
+out_free:
+	pbench_counters_free(c);
+out_names:
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return err;
+}
+
+void pbench_counters_free(struct pbench_counters *c)
+{
+	if (!c)
+		return;
+	/* Members before leaders: the reverse of the order they were opened in. */
+	for (int i = c->nr - 1; i >= 0; i--) {
+		if (c->ctr[i].page)
+			munmap(c->ctr[i].page, c->page_size);
+		if (c->ctr[i].fd >= 0)
+			close(c->ctr[i].fd);
+	}
+	for (int g = 0; g < c->nr_groups; g++)
+		free(c->groups[g].buf);
+	free(c->groups);
+	free(c->ctr);
+	free(c);
+}
+
+/* ---- queries ---------------------------------------------------------------------------- */
+
+int pbench_counters_nr(const struct pbench_counters *c)
+{
+	return c->nr;
+}
+
+int pbench_counters_nr_groups(const struct pbench_counters *c)
+{
+	return c->nr_groups;
+}
+
+const char *pbench_counters_name(const struct pbench_counters *c, int i)
+{
+	return i >= 0 && i < c->nr ? c->ctr[i].ev.name : NULL;
+}
+
+int pbench_counters_open_status(const struct pbench_counters *c, int i)
+{
+	return i >= 0 && i < c->nr ? c->ctr[i].open_status : -EINVAL;
+}
+
+int pbench_counters_uses_rdpmc(const struct pbench_counters *c, int i)
+{
+	return i >= 0 && i < c->nr && c->rdpmc && c->ctr[i].page;
+}
+
+/* ---- control ---------------------------------------------------------------------------- */
+
+static int group_ioctl(struct pbench_counters *c, unsigned long req)
+{
+	for (int g = 0; g < c->nr_groups; g++)
+		if (ioctl(c->ctr[c->groups[g].leader].fd, req, PERF_IOC_FLAG_GROUP) < 0)
+			return -errno;
+	return 0;
+}
+
+int pbench_counters_enable(struct pbench_counters *c)
+{
+	return group_ioctl(c, PERF_EVENT_IOC_ENABLE);
+}
+
+int pbench_counters_disable(struct pbench_counters *c)
+{
+	return group_ioctl(c, PERF_EVENT_IOC_DISABLE);
+}
+
+int pbench_counters_reset(struct pbench_counters *c)
+{
+	return group_ioctl(c, PERF_EVENT_IOC_RESET);
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+/* One read() per group; each event's (value, enabled, running) into snaps[i]. */
+static int read_groups(struct pbench_counters *c, struct snap *snaps, size_t stride)
+{
+	for (int g = 0; g < c->nr_groups; g++) {
+		struct pb_group *grp = &c->groups[g];
+		size_t len = (3 + 2 * (size_t)grp->nr) * sizeof(uint64_t);
+		ssize_t n = read(c->ctr[grp->leader].fd, grp->buf, len);
+
+		if (n < 0)
+			return -errno;
+		if ((size_t)n < 3 * sizeof(uint64_t) || grp->buf[0] > (uint64_t)grp->nr)
+			return -EIO;
+		for (uint64_t k = 0; k < grp->buf[0]; k++) {
+			uint64_t value = grp->buf[3 + 2 * k], id = grp->buf[4 + 2 * k];
+
+			for (int i = 0; i < c->nr; i++) {
+				struct snap *s;
+
+				if (c->ctr[i].group != g || c->ctr[i].id != id)
+					continue;
+				s = (struct snap *)((char *)snaps + (size_t)i * stride);
+				s->value = value;
+				s->enabled = grp->buf[1];
+				s->running = grp->buf[2];
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+void pbench_count_scale(struct pbench_count *k)
+{
+	k->is_scaled = 0;
+	k->scaled = (double)k->value;
+	if (k->status != PBENCH_EVENT_OK && k->status != PBENCH_EVENT_MULTIPLEXED &&
+	    k->status != PBENCH_EVENT_NOT_COUNTED)
+		return;
+	if (k->time_running == 0) {
+		k->status = PBENCH_EVENT_NOT_COUNTED;
+		k->reason = k->time_enabled ? "never scheduled on a counter (too many events, "
+					      "or the PMU is in use)"
+					    : "never enabled";
+		return;
+	}
+	if (k->time_running < k->time_enabled) {
+		k->status = PBENCH_EVENT_MULTIPLEXED;
+		k->scaled = (double)k->value * ((double)k->time_enabled / (double)k->time_running);
+		k->is_scaled = 1;
+		k->reason = NULL;
+		return;
+	}
+	k->status = PBENCH_EVENT_OK;
+	k->reason = NULL;
+}
+
+static void fill_count(const struct pb_counter *ctr, const struct snap *s,
+		       struct pbench_count *k)
+{
+	size_t size = k->size;
+
+	memset(k, 0, size < sizeof(*k) ? size : sizeof(*k));
+	k->size = size;
+	k->name = ctr->ev.name;
+	k->error = ctr->error;
+	if (ctr->fd < 0) {
+		k->status = ctr->open_status;
+		k->reason = ctr->reason;
+		k->scaled = 0;
+		return;
+	}
+	k->status = PBENCH_EVENT_OK;
+	k->value = s->value;
+	k->time_enabled = s->enabled;
+	k->time_running = s->running;
+	pbench_count_scale(k);
+}
+
+static int check_counts(struct pbench_counters *c, struct pbench_count *counts, int n)
+{
+	if (!c || (n && !counts) || n < 0)
+		return -EINVAL;
+	for (int i = 0; i < n && i < c->nr; i++)
+		if (counts[i].size < sizeof(struct pbench_count))
+			return -EINVAL;
+	return 0;
+}
+
+int pbench_counters_read(struct pbench_counters *c, struct pbench_count *counts, int n)
+{
+	struct snap *s;
+	int err = check_counts(c, counts, n);
+
+	if (err)
+		return err;
+	s = calloc((size_t)c->nr, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	err = read_groups(c, s, sizeof(*s));
+	if (!err) {
+		for (int i = 0; i < n && i < c->nr; i++)
+			fill_count(&c->ctr[i], &s[i], &counts[i]);
+		err = n < c->nr ? n : c->nr;
+	}
+	free(s);
+	return err;
+}
+
+/* Snapshot of every opened event into snap at byte offset `field` of each counter: user space
+ * when every page allows it, else one read() per group. */
+static int snapshot(struct pbench_counters *c, size_t field)
+{
+	if (c->rdpmc) {
+		int i;
+
+		for (i = 0; i < c->nr; i++) {
+			struct pb_counter *ctr = &c->ctr[i];
+			struct pb_page_read r;
+			struct snap *s = (struct snap *)((char *)ctr + field);
+
+			if (ctr->fd < 0)
+				continue;
+			if (pb_page_read(ctr->page, pb_rdpmc, pb_rdtsc, &r))
+				break;	/* not on a counter right now: take the syscall path */
+			s->value = r.value;
+			s->enabled = r.enabled;
+			s->running = r.running;
+		}
+		if (i == c->nr)
+			return 0;
+	}
+	return read_groups(c, (struct snap *)((char *)c->ctr + field), sizeof(*c->ctr));
+}
+
+int pbench_counters_start(struct pbench_counters *c)
+{
+	int err;
+
+	if (c->state == 1)
+		return -PBENCH_EBUSY_REGION;
+	err = snapshot(c, offsetof(struct pb_counter, start));
+	if (err)
+		return err;
+	c->state = 1;
+	return 0;
+}
+
+int pbench_counters_stop(struct pbench_counters *c)
+{
+	int err;
+
+	if (c->state != 1)
+		return -PBENCH_EBUSY_REGION;
+	err = snapshot(c, offsetof(struct pb_counter, delta));
+	if (err)
+		return err;
+	for (int i = 0; i < c->nr; i++) {
+		struct pb_counter *ctr = &c->ctr[i];
+
+		ctr->delta.value -= ctr->start.value;
+		ctr->delta.enabled -= ctr->start.enabled;
+		ctr->delta.running -= ctr->start.running;
+	}
+	c->state = 2;
+	return 0;
+}
+
+int pbench_counters_delta(const struct pbench_counters *c, struct pbench_count *counts, int n)
+{
+	int err = check_counts((struct pbench_counters *)c, counts, n);
+
+	if (err)
+		return err;
+	if (c->state != 2)
+		return -PBENCH_EBUSY_REGION;
+	for (int i = 0; i < n && i < c->nr; i++)
+		fill_count(&c->ctr[i], &c->ctr[i].delta, &counts[i]);
+	return n < c->nr ? n : c->nr;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals shared between the library's files. Never installed. */
+#ifndef PBENCH_INTERNAL_H
+#define PBENCH_INTERNAL_H
+
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pbench.h"
+
+#define PB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* log.c */
+void pb_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* sysfs.c: every read of /sys and /proc goes through these. */
+/* Map "/sys/..." or "/proc/..." to the root from PBENCH_SYSFS_ROOT / PBENCH_PROCFS_ROOT. */
+int pb_path(char *buf, size_t len, const char *path);
+/* Read a whole small file into buf (NUL-terminated, trailing newline stripped). Returns the
+ * length or -errno. */
+int pb_read_file(const char *path, char *buf, size_t len);
+/* Read a file holding one integer. */
+int pb_read_long(const char *path, long *value);
+/* fopen() through the root mapping (for line-by-line reads of larger files). */
+FILE *pb_fopen(const char *path);
+
+/* clock.c */
+/* Exact floor(ticks * mult / 2^shift) without overflow (128-bit product). */
+uint64_t pb_mul_shift(uint64_t ticks, uint64_t mult, uint32_t shift);
+/* mult/shift for a clock of hz ticks per second such that ns = ticks*mult >> shift. */
+void pb_mult_shift_for_hz(uint64_t hz, uint64_t *mult, uint32_t *shift);
+/* Frequency from the perf page's time_mult/time_shift: 1e9 * 2^shift / mult, rounded. */
+uint64_t pb_hz_from_perf(uint32_t time_mult, uint16_t time_shift);
+/* Frequency from CPUID 0x15 (denominator, numerator, crystal Hz) or 0x16 (base MHz). */
+uint64_t pb_hz_from_cpuid15(uint32_t eax, uint32_t ebx, uint32_t ecx);
+
+/* mmap.c: the user-space read of a perf mmap page (kernel ABI, libperf's sequence). */
+struct pb_page_read {
+	uint64_t value;		/* count = offset + sign-extended pmc */
+	uint64_t enabled;
+	uint64_t running;
+};
+/* Sign-extend the low width bits of a raw PMC value (1 <= width <= 64). */
+int64_t pb_pmc_sign_extend(uint64_t raw, unsigned width);
+/* The time_enabled/running extrapolation term: time_offset + cyc*time_mult >> time_shift,
+ * with the cap_user_time_short adjustment when time_mask is non-zero. */
+uint64_t pb_page_time_delta(uint64_t cyc, uint32_t time_mult, uint16_t time_shift,
+			    uint64_t time_offset, uint64_t time_cycles, uint64_t time_mask);
+/* Read one page. rdpmc(idx) and rdtsc() are the instruction readers (tests pass recorded
+ * values). Returns 0, or -PBENCH_ENO_RDPMC if the page has no user-readable counter now. */
+int pb_page_read(const volatile struct perf_event_mmap_page *pc,
+		 uint64_t (*rdpmc)(uint32_t idx), uint64_t (*rdtsc)(void),
+		 struct pb_page_read *out);
+uint64_t pb_rdpmc(uint32_t idx);
+uint64_t pb_rdtsc(void);
+
+/* events.c */
+struct pb_event {
+	char name[128];			/* as the user wrote it */
+	struct perf_event_attr attr;
+	int kind;			/* enum pbench_event_kind */
+};
+/* Resolve one name to an attr. Returns 0, -PBENCH_EUNKNOWN_EVENT or -PBENCH_EPFM. */
+int pb_event_resolve(const char *name, struct pb_event *ev);
+int pb_pfm_init(void);
+/* Reason text for a failed perf_event_open of ev with errno err; fills buf. */
+void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len);
+/* Status for a failed open (NOT_SUPPORTED or NO_PERMISSION). */
+int pb_open_status(int err);
+
+/* counters.c */
+int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		       unsigned long flags);
+
+/* Thread-local last error text for name errors. */
+void pb_set_last_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

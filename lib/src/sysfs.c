@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one way the library reads /sys and /proc. PBENCH_SYSFS_ROOT=DIR makes /sys/X read as DIR/X
+ * and PBENCH_PROCFS_ROOT=DIR makes /proc/X read as DIR/X, so checks can run on recorded trees of
+ * other machines. Facts that come from syscalls or instructions do not pass through here.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static const char *root_for(const char *path, size_t *skip)
+{
+	const char *root = NULL;
+
+	if (!strncmp(path, "/sys/", 5) || !strcmp(path, "/sys")) {
+		root = getenv("PBENCH_SYSFS_ROOT");
+		*skip = 4;
+	} else if (!strncmp(path, "/proc/", 6) || !strcmp(path, "/proc")) {
+		root = getenv("PBENCH_PROCFS_ROOT");
+		*skip = 5;
+	}
+	return root && *root ? root : NULL;
+}
+
+int pb_path(char *buf, size_t len, const char *path)
+{
+	size_t skip = 0;
+	const char *root = root_for(path, &skip);
+	int n;
+
+	if (root)
+		n = snprintf(buf, len, "%s%s", root, path + skip);
+	else
+		n = snprintf(buf, len, "%s", path);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+FILE *pb_fopen(const char *path)
+{
+	char real[4096];
+	int err = pb_path(real, sizeof(real), path);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	return fopen(real, "re");
+}
+
+int pb_read_file(const char *path, char *buf, size_t len)
+{
+	char real[4096];
+	ssize_t n, total = 0;
+	int fd, err;
+
+	if (!len)
+		return -EINVAL;
+	err = pb_path(real, sizeof(real), path);
+	if (err)
+		return err;
+	fd = open(real, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while ((size_t)total < len - 1) {
+		n = read(fd, buf + total, len - 1 - total);
+		if (n < 0) {
+			err = -errno;
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		total += n;
+	}
+	close(fd);
+	buf[total] = '\0';
+	while (total > 0 && (buf[total - 1] == '\n' || buf[total - 1] == ' '))
+		buf[--total] = '\0';
+	return (int)total;
+}
+
+int pb_read_long(const char *path, long *value)
+{
+	char buf[64], *end;
+	int n = pb_read_file(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	errno = 0;
+	*value = strtol(buf, &end, 0);
+	if (errno || end == buf)
+		return -EINVAL;
+	return 0;
+}
+
+int pbench_perf_paranoid(int *value)
+{
+	long v;
+	int err = pb_read_long("/proc/sys/kernel/perf_event_paranoid", &v);
+
+	if (err)
+		return err;
+	*value = (int)v;
+	return 0;
+}
+
+int pbench_has_cpu_pmu(void)
+{
+	char pattern[4096];
+	glob_t g;
+	int found = 0;
+
+	/* "cpu" on most x86, "cpu_core"/"cpu_atom" on hybrid Intel, "armv8_*" on arm64. */
+	if (pb_path(pattern, sizeof(pattern), "/sys/bus/event_source/devices/cpu*"))
+		return 0;
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		found = g.gl_pathc > 0;
+		globfree(&g);
+	}
+	if (!found && !pb_path(pattern, sizeof(pattern), "/sys/bus/event_source/devices/armv*") &&
+	    glob(pattern, 0, NULL, &g) == 0) {
+		found = g.gl_pathc > 0;
+		globfree(&g);
+	}
+	return found;
+}
