@@ -291,13 +291,13 @@ static void print_text(const struct stat_opts *o, const struct run *runs, int do
 			printf("\n%-20s <%s> %s", k->name,
 			       k->status == PBENCH_EVENT_NOT_SUPPORTED ? "not supported"
 								       : "no permission",
-			       k->reason ? k->reason : "");
+			       k->reason);
 	}
 	for (int e = 0; e < nr; e++) {
 		const struct pbench_count *k = &runs[done - 1].counts[e];
 
 		if (k->status == PBENCH_EVENT_NOT_COUNTED)
-			printf("\n%-20s <not counted> %s", k->name, k->reason ? k->reason : "");
+			printf("\n%-20s <not counted> %s", k->name, k->reason);
 	}
 	printf("\n");
 	if (scaled)
@@ -327,7 +327,7 @@ static json_t *count_json(const struct pbench_count *k)
 							(double)k->time_enabled)
 					    : json_null());
 	json_object_set_new(j, "status", json_string(pbench_event_status_name(k->status)));
-	json_object_set_new(j, "reason", k->reason ? json_string(k->reason) : json_null());
+	json_object_set_new(j, "reason", k->reason[0] ? json_string(k->reason) : json_null());
 	return j;
 }
 
@@ -434,12 +434,9 @@ int cmd_stat(int argc, char **argv)
 	if (err && err != -PBENCH_ENO_EVENTS)
 		return report_start_error(err, &o);
 	nr = pbench_counters_nr(self);
-	if (o.cmd) {
-		pbench_counters_free(self);
-		self = NULL;
-	} else if (err == -PBENCH_ENO_EVENTS) {
-		/* Nothing countable: keep the set for its reasons, but never start it. */
-	} else if ((err = pbench_counters_enable(self))) {
+	/* For a command the set only names the events (the child has its own); it is never
+	 * enabled. With nothing countable it is kept for its reasons but never started. */
+	if (!o.cmd && err != -PBENCH_ENO_EVENTS && (err = pbench_counters_enable(self))) {
 		cli_error("cannot enable the counters: %s", pbench_strerror(err));
 		pbench_counters_free(self);
 		return EXIT_RUNTIME;
@@ -471,6 +468,9 @@ int cmd_stat(int argc, char **argv)
 			err = run_command(&o, nr, r);
 		else
 			err = run_workload(self, nr, &o, r);
+		/* Names from the set that outlives the runs (a child's set is freed per run). */
+		for (int e = 0; e < nr; e++)
+			r->counts[e].name = pbench_counters_name(self, e);
 		if (err) {
 			rc = report_start_error(err, &o);
 			goto out_signals;

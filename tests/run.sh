@@ -1,2 +1,57 @@
 #!/bin/sh
-# placeholder replaced below
+# SPDX-License-Identifier: MIT
+# Run every test of one build directory: the Criterion unit tests, the examples and the CLI
+# tests. Prints one "O: N passed, N failed, N skipped" line and writes it to O/test-results.txt.
+set -u
+O=${1:-build}
+pass=0 fail=0 skip=0
+
+for t in "$O"/tests/test_*; do
+	[ -x "$t" ] || continue
+	out=$("$t" --verbose 2>&1)
+	rc=$?
+	# Keep what a reader needs: skips with their reason, failures, and each file's synthesis.
+	printf '%s\n' "$out" | grep -v -E '^\[(RUN |PASS)\]|^\[====\] Running|^\[----\] *$'
+	syn=$(printf '%s\n' "$out" | grep 'Synthesis:' | tail -n 1)
+	tested=$(printf '%s' "$syn" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
+	passing=$(printf '%s' "$syn" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
+	skipped=$(printf '%s\n' "$out" | grep -c '^\[SKIP\]')
+	if [ -z "$tested" ]; then
+		echo "FAIL: $t produced no Criterion synthesis (exit $rc)"
+		fail=$((fail + 1))
+		continue
+	fi
+	pass=$((pass + passing))
+	fail=$((fail + tested - passing))
+	skip=$((skip + skipped))
+	if [ "$rc" -ne 0 ] && [ "$tested" -eq "$passing" ]; then
+		echo "FAIL: $t exited $rc with every test passing"
+		fail=$((fail + 1))
+	fi
+done
+
+for ex in "$O"/examples/*; do
+	[ -x "$ex" ] || continue
+	if out=$(LD_LIBRARY_PATH="$O/stage/usr/lib" "$ex" 2>&1); then
+		echo "[PASS] example $(basename "$ex")"
+		pass=$((pass + 1))
+	else
+		printf '%s\n' "$out"
+		echo "[FAIL] example $(basename "$ex") exited $?"
+		fail=$((fail + 1))
+	fi
+done
+
+cli=$(sh tests/cli/run.sh "$O" 2>&1)
+printf '%s\n' "$cli" | grep -v '^ok '
+line=$(printf '%s\n' "$cli" | grep -E '^cli: [0-9]+ passed' | tail -n 1)
+if [ -z "$line" ]; then
+	echo "FAIL: the CLI tests printed no summary"
+	fail=$((fail + 1))
+else
+	set -- $(printf '%s' "$line" | sed 's/[^0-9 ]//g')
+	pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3))
+fi
+
+echo "$O: $pass passed, $fail failed, $skip skipped" | tee "$O/test-results.txt"
+[ "$fail" -eq 0 ]

@@ -201,10 +201,10 @@ struct pbench_counters_opts {
 /* The value of one event, as read. */
 struct pbench_count {
 	size_t size;
-	const char *name;		/* the name it was asked by; owned by the counter set */
+	const char *name;		/* the name it was asked by; valid until the set is freed */
 	int status;			/* enum pbench_event_status */
 	int error;			/* -errno when it could not be opened, else 0 */
-	const char *reason;		/* NULL when status is OK or MULTIPLEXED */
+	char reason[192];		/* why it was not counted; "" when status is OK/MULTIPLEXED */
 	uint64_t value;			/* raw count */
 	uint64_t time_enabled;		/* ns the event was enabled */
 	uint64_t time_running;		/* ns it was on a counter */

@@ -445,20 +445,21 @@ void pbench_count_scale(struct pbench_count *k)
 		return;
 	if (k->time_running == 0) {
 		k->status = PBENCH_EVENT_NOT_COUNTED;
-		k->reason = k->time_enabled ? "never scheduled on a counter (too many events, "
-					      "or the PMU is in use)"
-					    : "never enabled";
+		snprintf(k->reason, sizeof(k->reason), "%s",
+			 k->time_enabled ? "never scheduled on a counter (too many events, or the "
+					   "PMU is in use)"
+					 : "never enabled");
 		return;
 	}
 	if (k->time_running < k->time_enabled) {
 		k->status = PBENCH_EVENT_MULTIPLEXED;
 		k->scaled = (double)k->value * ((double)k->time_enabled / (double)k->time_running);
 		k->is_scaled = 1;
-		k->reason = NULL;
+		k->reason[0] = '\0';
 		return;
 	}
 	k->status = PBENCH_EVENT_OK;
-	k->reason = NULL;
+	k->reason[0] = '\0';
 }
 
 static void fill_count(const struct pb_counter *ctr, const struct snap *s,
@@ -472,7 +473,7 @@ static void fill_count(const struct pb_counter *ctr, const struct snap *s,
 	k->error = ctr->error;
 	if (ctr->fd < 0) {
 		k->status = ctr->open_status;
-		k->reason = ctr->reason;
+		snprintf(k->reason, sizeof(k->reason), "%s", ctr->reason);
 		k->scaled = 0;
 		return;
 	}

@@ -104,7 +104,8 @@ static int apply_format(struct perf_event_attr *attr, const char *format, uint64
 			return -EINVAL;
 		p = end;
 	}
-	return 0;
+	/* Bits left over do not fit the field: perf refuses such a value, and so do we. */
+	return value ? -ERANGE : 0;
 }
 
 static int apply_terms(struct perf_event_attr *attr, const char *pmu, char *terms, int depth);

@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counters on the live kernel: the software and msr events go through the same syscall,
+ * groups and read format as hardware ones, so they test the whole perf_event path here.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	cr_assert_not_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static double thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static struct pbench_counters *open_self(const char *events)
+{
+	struct pbench_counters *c;
+	int err = pbench_counters_open(&c, events, NULL);
+
+	cr_assert_eq(err, 0, "open '%s': %s (%s)", events, pbench_strerror(err),
+		     pbench_counters_last_error());
+	cr_assert_eq(pbench_counters_enable(c), 0);
+	return c;
+}
+
+static void region(struct pbench_counters *c, void (*work)(void *), void *arg,
+		   struct pbench_count *k, int n)
+{
+	for (int i = 0; i < n; i++)
+		k[i].size = sizeof(k[i]);
+	cr_assert_eq(pbench_counters_start(c), 0);
+	work(arg);
+	cr_assert_eq(pbench_counters_stop(c), 0);
+	cr_assert_eq(pbench_counters_delta(c, k, n), n);
+}
+
+static void busy_ms(void *arg)
+{
+	struct pbench_clock_info ci = { .size = sizeof(ci) };
+	uint64_t end;
+
+	cr_assert_eq(pbench_clock_info(&ci), 0);
+	end = pbench_ticks() + (uint64_t)(*(double *)arg * 1e-3 * (double)ci.hz);
+	while (pbench_ticks() < end)
+		;
+}
+
+/* task-clock and CLOCK_THREAD_CPUTIME_ID are two kernel views of the same CPU time. */
+Test(counters, task_clock_matches_thread_cputime)
+{
+	struct pbench_counters *c = open_self("task-clock");
+	struct pbench_count k[1];
+	double ms = 100, t0, t1;
+
+	t0 = thread_cpu_ns();
+	region(c, busy_ms, &ms, k, 1);
+	t1 = thread_cpu_ns();
+	cr_assert_eq(k[0].status, PBENCH_EVENT_OK);
+	cr_assert_gt(k[0].value, 50000000u, "task-clock %lu ns for a 100 ms busy loop",
+		     (unsigned long)k[0].value);
+	cr_assert_lt(fabs((double)k[0].value - (t1 - t0)) / (t1 - t0), 0.02,
+		     "task-clock %lu ns vs thread cputime %.0f ns", (unsigned long)k[0].value,
+		     t1 - t0);
+	pbench_counters_free(c);
+}
+
+static void touch_pages(void *arg)
+{
+	size_t n = *(size_t *)arg, page = (size_t)sysconf(_SC_PAGESIZE);
+	volatile char *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	cr_assert_neq((void *)p, MAP_FAILED);
+	for (size_t i = 0; i < n; i++)
+		p[i * page] = 1;
+	munmap((void *)p, n * page);
+}
+
+Test(counters, page_faults_at_least_pages_touched)
+{
+	struct pbench_counters *c = open_self("page-faults,minor-faults,major-faults");
+	struct pbench_count k[3];
+	size_t pages = 1000;
+
+	region(c, touch_pages, &pages, k, 3);
+	cr_assert_geq(k[0].value, pages, "page-faults %lu < %zu pages touched",
+		      (unsigned long)k[0].value, pages);
+	cr_assert_geq(k[1].value, pages, "minor-faults %lu < %zu", (unsigned long)k[1].value,
+		      pages);
+	cr_assert_eq(k[0].value, k[1].value + k[2].value, "faults = minor + major");
+	cr_assert_eq(pbench_counters_nr_groups(c), 1, "three software events share one group");
+	pbench_counters_free(c);
+}
+
+static void sleep_10_times(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 10; i++)
+		usleep(1000);
+}
+
+Test(counters, context_switches_at_least_sleeps)
+{
+	struct pbench_counters *c = open_self("context-switches,cpu-migrations,task-clock");
+	struct pbench_count k[3];
+
+	region(c, sleep_10_times, NULL, k, 3);
+	cr_assert_geq(k[0].value, 10u, "context-switches %lu after 10 sleeps",
+		      (unsigned long)k[0].value);
+	pbench_counters_free(c);
+}
+
+/* msr/tsc/ counts TSC ticks while the thread runs: over a busy loop, the elapsed ticks. */
+Test(counters, msr_tsc_matches_tsc_ticks)
+{
+	struct pbench_counters *c;
+	struct pbench_count k[1] = { { .size = sizeof(k[0]) } };
+	double best = 1;
+	int err;
+
+	if (access("/sys/bus/event_source/devices/msr/events/tsc", R_OK))
+		cr_skip_test("no msr PMU with a tsc event on this kernel");
+	err = pbench_counters_open(&c, "msr/tsc/", NULL);
+	if (err == -PBENCH_ENO_EVENTS) {
+		k[0].size = sizeof(k[0]);
+		pbench_counters_read(c, k, 1);
+		pbench_counters_free(c);
+		cr_skip_test("msr/tsc/ does not open here: %s", k[0].reason);
+	}
+	cr_assert_eq(err, 0, "%s", pbench_strerror(err));
+	cr_assert_eq(pbench_counters_enable(c), 0);
+	/* A preemption inside the window inflates the ticks; three tries keep the best. */
+	for (int tries = 0; tries < 3 && best > 0.02; tries++) {
+		double ms = 50;
+		uint64_t t0, t1;
+
+		cr_assert_eq(pbench_counters_start(c), 0);
+		t0 = pbench_ticks_begin();
+		busy_ms(&ms);
+		t1 = pbench_ticks_end();
+		cr_assert_eq(pbench_counters_stop(c), 0);
+		cr_assert_eq(pbench_counters_delta(c, k, 1), 1);
+		cr_assert_eq(k[0].status, PBENCH_EVENT_OK);
+		best = fmin(best, fabs((double)k[0].value - (double)(t1 - t0)) / (double)(t1 - t0));
+	}
+	cr_assert_lt(best, 0.02, "msr/tsc/ %lu vs %s ticks: %.2f%% apart",
+		     (unsigned long)k[0].value, "measured", best * 100);
+	pbench_counters_free(c);
+}
+
+/* No PMU here: the hardware events report why, and the software ones still count. */
+Test(counters, hardware_not_supported_software_still_counts)
+{
+	struct pbench_counters *c;
+	struct pbench_count k[4];
+	double ms = 20;
+	int err;
+
+	if (pbench_has_cpu_pmu())
+		cr_skip_test("this machine has a hardware PMU: cycles would count");
+	err = pbench_counters_open(&c, "cycles,task-clock,instructions,page-faults", NULL);
+	cr_assert_eq(err, 0, "%s", pbench_strerror(err));
+	cr_assert_eq(pbench_counters_open_status(c, 0), PBENCH_EVENT_NOT_SUPPORTED);
+	cr_assert_eq(pbench_counters_enable(c), 0);
+	region(c, busy_ms, &ms, k, 4);
+	for (int i = 0; i < 4; i += 2) {
+		cr_assert_eq(k[i].status, PBENCH_EVENT_NOT_SUPPORTED, "%s", k[i].name);
+		cr_assert_eq(k[i].error, -ENOENT, "%s error %d", k[i].name, k[i].error);
+		cr_assert_not_null(strstr(k[i].reason, "ENOENT"), "reason: %s", k[i].reason);
+		cr_assert_eq(k[i].value, 0u);
+	}
+	cr_assert_eq(k[1].status, PBENCH_EVENT_OK);
+	cr_assert_gt(k[1].value, 10000000u, "task-clock %lu ns", (unsigned long)k[1].value);
+	cr_assert_eq(k[3].status, PBENCH_EVENT_OK);
+	pbench_counters_free(c);
+}
+
+Test(counters, all_unsupported_gives_no_events_with_reasons)
+{
+	struct pbench_counters *c;
+	struct pbench_count k[2] = { { .size = sizeof(k[0]) }, { .size = sizeof(k[1]) } };
+	int err;
+
+	if (pbench_has_cpu_pmu())
+		cr_skip_test("this machine has a hardware PMU");
+	err = pbench_counters_open(&c, "cycles,instructions", NULL);
+	cr_assert_eq(err, -PBENCH_ENO_EVENTS);
+	cr_assert_not_null(c, "the set is returned so its reasons can be reported");
+	cr_assert_eq(pbench_counters_nr_groups(c), 0);
+	cr_assert_eq(pbench_counters_read(c, k, 2), 2);
+	cr_assert_eq(k[1].status, PBENCH_EVENT_NOT_SUPPORTED);
+	cr_assert_neq(k[1].reason[0], 0);
+	pbench_counters_free(c);
+}
+
+Test(counters, read_totals_and_never_enabled)
+{
+	struct pbench_counters *c;
+	struct pbench_count k[2] = { { .size = sizeof(k[0]) }, { .size = sizeof(k[1]) } };
+	double ms = 10;
+
+	cr_assert_eq(pbench_counters_open(&c, "task-clock,cpu-clock", NULL), 0);
+	cr_assert_eq(pbench_counters_read(c, k, 2), 2);
+	cr_assert_eq(k[0].status, PBENCH_EVENT_NOT_COUNTED, "disabled until enable");
+	cr_assert_str_eq(k[0].reason, "never enabled");
+	cr_assert_eq(pbench_counters_enable(c), 0);
+	busy_ms(&ms);
+	cr_assert_eq(pbench_counters_disable(c), 0);
+	cr_assert_eq(pbench_counters_read(c, k, 2), 2);
+	cr_assert_eq(k[0].status, PBENCH_EVENT_OK);
+	cr_assert_gt(k[0].value, 5000000u);
+	cr_assert_eq(k[0].time_enabled, k[0].time_running);
+	cr_assert_eq(pbench_counters_reset(c), 0);
+	cr_assert_eq(pbench_counters_read(c, k, 2), 2);
+	cr_assert_lt(k[0].value, 1000000u, "reset zeroes the count (got %lu)",
+		     (unsigned long)k[0].value);
+	pbench_counters_free(c);
+}
+
+Test(counters, region_order_is_checked)
+{
+	struct pbench_counters *c = open_self("task-clock");
+	struct pbench_count k[1] = { { .size = sizeof(k[0]) } };
+
+	cr_assert_eq(pbench_counters_stop(c), -PBENCH_EBUSY_REGION);
+	cr_assert_eq(pbench_counters_delta(c, k, 1), -PBENCH_EBUSY_REGION);
+	cr_assert_eq(pbench_counters_start(c), 0);
+	cr_assert_eq(pbench_counters_start(c), -PBENCH_EBUSY_REGION);
+	cr_assert_eq(pbench_counters_stop(c), 0);
+	k[0].size = 0;
+	cr_assert_eq(pbench_counters_delta(c, k, 1), -EINVAL, "size must be set");
+	pbench_counters_free(c);
+}
+
+/* Multiplexing arithmetic, on values a multiplexed hardware counter would report. */
+Test(counters, scale_table)
+{
+	static const struct {
+		uint64_t value, enabled, running;
+		int status;
+		double scaled;
+	} rows[] = {
+		{ 1000, 500, 500, PBENCH_EVENT_OK, 1000 },		/* ran all the time */
+		{ 1000, 1000, 250, PBENCH_EVENT_MULTIPLEXED, 4000 },	/* ran a quarter */
+		{ 3, 3, 2, PBENCH_EVENT_MULTIPLEXED, 4.5 },
+		{ 0, 1000, 0, PBENCH_EVENT_NOT_COUNTED, 0 },		/* never on a counter */
+		{ 0, 0, 0, PBENCH_EVENT_NOT_COUNTED, 0 },		/* never enabled */
+		/* 2^60 events at 1/3 running: the double keeps the magnitude. */
+		{ UINT64_C(1) << 60, 3, 1, PBENCH_EVENT_MULTIPLEXED, 3.0 * (double)(UINT64_C(1) << 60) },
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		struct pbench_count k = { .size = sizeof(k), .status = PBENCH_EVENT_OK,
+					  .value = rows[i].value, .time_enabled = rows[i].enabled,
+					  .time_running = rows[i].running };
+
+		pbench_count_scale(&k);
+		cr_assert_eq(k.status, rows[i].status, "row %zu", i);
+		cr_assert_float_eq(k.scaled, rows[i].scaled, rows[i].scaled * 1e-12 + 1e-9,
+				   "row %zu: %g", i, k.scaled);
+		cr_assert_eq(k.is_scaled, rows[i].status == PBENCH_EVENT_MULTIPLEXED, "row %zu", i);
+	}
+}
+
+Test(counters, name_errors)
+{
+	static const struct {
+		const char *events;
+		int err;
+		const char *msg;
+	} rows[] = {
+		{ "cylces", -PBENCH_EUNKNOWN_EVENT, "did you mean 'cycles'" },
+		{ "task-clok", -PBENCH_EUNKNOWN_EVENT, "did you mean 'task-clock'" },
+		{ "qqqqqqqqqqqqqqqq", -PBENCH_EUNKNOWN_EVENT, "see 'pbench list'" },
+		{ "", -PBENCH_EBAD_EVENT_LIST, "empty event list" },
+		{ ",", -PBENCH_EBAD_EVENT_LIST, "empty name" },
+		{ "task-clock,,page-faults", -PBENCH_EBAD_EVENT_LIST, "empty name" },
+		{ "task-clock,", -PBENCH_EBAD_EVENT_LIST, "empty name" },
+		{ "msr/tsc", -PBENCH_EBAD_EVENT_LIST, "unbalanced" },
+		{ "task-clock,task-clock", -PBENCH_EDUP_EVENT, "listed twice" },
+		{ "cs,context-switches", -PBENCH_EDUP_EVENT, "same event as 'cs'" },
+		{ "nosuchpmu/event=1/", -PBENCH_EUNKNOWN_EVENT, "unknown event" },
+		{ "msr/nosuchterm/", -PBENCH_EUNKNOWN_EVENT, "unknown event" },
+	};
+	int before = count_fds();
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		struct pbench_counters *c = (void *)1;
+		int err = pbench_counters_open(&c, rows[i].events, NULL);
+
+		cr_assert_eq(err, rows[i].err, "'%s': got %d (%s)", rows[i].events, err,
+			     pbench_strerror(err));
+		cr_assert_null(c, "'%s': no set on a name error", rows[i].events);
+		cr_assert_not_null(strstr(pbench_counters_last_error(), rows[i].msg),
+				   "'%s': message '%s' lacks '%s'", rows[i].events,
+				   pbench_counters_last_error(), rows[i].msg);
+	}
+	cr_assert_eq(count_fds(), before, "a failed open leaves no descriptor behind");
+}
+
+Test(counters, free_closes_every_descriptor)
+{
+	int before = count_fds();
+	struct pbench_counters *c;
+
+	cr_assert_eq(pbench_counters_open(&c, "task-clock,page-faults,cycles,msr/tsc/", NULL) , 0);
+	cr_assert_gt(count_fds(), before);
+	pbench_counters_free(c);
+	cr_assert_eq(count_fds(), before);
+}
+
+/* Another process, by pid: a child spinning for a while. */
+Test(counters, count_other_pid)
+{
+	struct pbench_counters_opts o = { .size = sizeof(o), .cpu = -1,
+					  .flags = PBENCH_COUNT_START_ENABLED };
+	struct pbench_count k[1] = { { .size = sizeof(k[0]) } };
+	struct pbench_counters *c;
+	int go[2], status;
+	pid_t pid;
+	char ch;
+
+	cr_assert_eq(pipe(go), 0);
+	pid = fork();
+	if (pid == 0) {
+		double ms = 30;
+
+		if (read(go[0], &ch, 1) != 1)
+			_exit(1);
+		busy_ms(&ms);
+		_exit(0);
+	}
+	o.pid = pid;
+	cr_assert_eq(pbench_counters_open(&c, "task-clock", &o), 0);
+	cr_assert_eq(write(go[1], "g", 1), 1);
+	waitpid(pid, &status, 0);
+	cr_assert_eq(pbench_counters_read(c, k, 1), 1);
+	cr_assert_gt(k[0].value, 20000000u, "child's task-clock %lu ns", (unsigned long)k[0].value);
+	pbench_counters_free(c);
+	close(go[0]);
+	close(go[1]);
+
+	o.pid = pid;	/* reaped: no such process any more */
+	cr_assert_eq(pbench_counters_open(&c, "task-clock", &o), -ESRCH);
+	cr_assert_null(c);
+}
+
+Test(counters, sysfs_and_software_events_share_a_group)
+{
+	struct pbench_counters *c;
+
+	if (access("/sys/bus/event_source/devices/msr/events/tsc", R_OK))
+		cr_skip_test("no msr PMU with a tsc event on this kernel");
+	cr_assert_eq(pbench_counters_open(&c, "task-clock,msr/tsc/,context-switches,page-faults",
+					  NULL), 0);
+	cr_assert_eq(pbench_counters_nr_groups(c), 1);
+	cr_assert_eq(pbench_counters_nr(c), 4);
+	cr_assert_str_eq(pbench_counters_name(c, 1), "msr/tsc/");
+	cr_assert_eq(pbench_counters_uses_rdpmc(c, 0), 0, "software events are read with read()");
+	pbench_counters_free(c);
+}

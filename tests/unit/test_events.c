@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event names to perf_event_attr: libpfm4 names (here and, through LIBPFM_FORCE_PMU, for
+ * CPUs this machine is not), sysfs PMU names (live, and on recorded trees of other machines),
+ * suggestions and the event list.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#ifndef FIXTURES
+#define FIXTURES "tests/fixtures"
+#endif
+
+struct row {
+	const char *name;
+	uint32_t type;
+	uint64_t config, config1;
+	int kind;
+	const char *source;
+};
+
+static void check_rows(const struct row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pb_event ev;
+		int err = pb_event_resolve(rows[i].name, &ev);
+
+		cr_assert_eq(err, 0, "'%s': %s", rows[i].name, pbench_strerror(err));
+		cr_assert_eq(ev.attr.type, rows[i].type, "'%s' type %u", rows[i].name, ev.attr.type);
+		cr_assert_eq(ev.attr.config, rows[i].config, "'%s' config %#llx (%s)", rows[i].name,
+			     (unsigned long long)ev.attr.config, rows[i].source);
+		cr_assert_eq(ev.attr.config1, rows[i].config1, "'%s' config1 %#llx", rows[i].name,
+			     (unsigned long long)ev.attr.config1);
+		cr_assert_eq(ev.kind, rows[i].kind, "'%s' kind %d", rows[i].name, ev.kind);
+	}
+}
+
+/* Expected values: include/uapi/linux/perf_event.h (perf_hw_id, perf_sw_ids). */
+Test(events, generic_and_software_names)
+{
+	static const struct row rows[] = {
+		{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, PBENCH_EVENT_HARDWARE, "uapi" },
+		{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0, PBENCH_EVENT_HARDWARE, "uapi" },
+		{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, 0, PBENCH_EVENT_HARDWARE, "uapi" },
+		{ "perf::cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, PBENCH_EVENT_HARDWARE, "uapi" },
+		{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0, PBENCH_EVENT_SOFTWARE, "uapi" },
+		{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0, PBENCH_EVENT_SOFTWARE, "uapi" },
+		{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 0, PBENCH_EVENT_SOFTWARE, "uapi" },
+		{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, 0, PBENCH_EVENT_SOFTWARE, "uapi" },
+		{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 0, PBENCH_EVENT_SOFTWARE, "uapi" },
+		{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, 0, PBENCH_EVENT_SOFTWARE, "uapi" },
+		{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, 0, PBENCH_EVENT_SOFTWARE, "uapi" },
+		{ "Task-Clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0, PBENCH_EVENT_SOFTWARE, "case-insensitive" },
+	};
+
+	check_rows(rows, PB_ARRAY_SIZE(rows));
+}
+
+Test(events, counts_kernel_too_unless_asked)
+{
+	struct pb_event ev;
+
+	/* context-switches happen in the kernel: excluding it would always read 0. */
+	cr_assert_eq(pb_event_resolve("context-switches", &ev), 0);
+	cr_assert_eq(ev.attr.exclude_kernel, 0);
+	cr_assert_eq(ev.attr.exclude_user, 0);
+	cr_assert_eq(pb_event_resolve("cycles:u", &ev), 0);
+	cr_assert_eq(ev.attr.exclude_kernel, 1, "the :u modifier excludes the kernel");
+}
+
+/* Hardware names of a CPU this machine is not: libpfm4's LIBPFM_FORCE_PMU, as its own
+ * validation tests do. Expected codes: Intel SDM vol. 3B, Skylake event tables. */
+Test(events, libpfm_names_for_skylake)
+{
+	static const struct row rows[] = {
+		{ "INST_RETIRED:ANY_P", PERF_TYPE_RAW, 0xc0, 0, PBENCH_EVENT_HARDWARE, "SDM: C0H umask 00H" },
+		{ "skl::INST_RETIRED:ANY_P", PERF_TYPE_RAW, 0xc0, 0, PBENCH_EVENT_HARDWARE, "pmu-qualified" },
+		{ "BR_MISP_RETIRED:ALL_BRANCHES", PERF_TYPE_RAW, 0xc5, 0, PBENCH_EVENT_HARDWARE, "SDM: C5H umask 00H" },
+		{ "MEM_LOAD_RETIRED:L3_MISS", PERF_TYPE_RAW, 0x20d1, 0, PBENCH_EVENT_HARDWARE, "SDM: D1H umask 20H" },
+		{ "UOPS_ISSUED:ANY", PERF_TYPE_RAW, 0x010e, 0, PBENCH_EVENT_HARDWARE, "SDM: 0EH umask 01H" },
+	};
+
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	setenv("LIBPFM_FORCE_PMU", "skl", 1);
+	check_rows(rows, PB_ARRAY_SIZE(rows));
+}
+
+Test(events, libpfm_names_for_zen4)
+{
+	/* AMD PPR for family 19h: RETIRED_INSTRUCTIONS is PMCx0C0, branches PMCx0C2. */
+	static const struct row rows[] = {
+		{ "RETIRED_INSTRUCTIONS", PERF_TYPE_RAW, 0xc0, 0, PBENCH_EVENT_HARDWARE, "PPR PMCx0C0" },
+		{ "amd64_fam19h_zen4::RETIRED_BRANCH_INSTRUCTIONS", PERF_TYPE_RAW, 0xc2, 0, PBENCH_EVENT_HARDWARE, "PPR PMCx0C2" },
+	};
+
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	setenv("LIBPFM_FORCE_PMU", "amd64_fam19h_zen4", 1);
+	check_rows(rows, PB_ARRAY_SIZE(rows));
+}
+
+/* sysfs names on the recorded Intel tree: format fields, aliases, modifiers. */
+Test(events, sysfs_names_intel_tree)
+{
+	static const struct row rows[] = {
+		{ "cpu/event=0xc0,umask=0x01/", 4, 0x1c0, 0, PBENCH_EVENT_HARDWARE, "event 0-7, umask 8-15" },
+		{ "cpu/event=0x3c,inv,cmask=1/", 4, 0x0180003c, 0, PBENCH_EVENT_HARDWARE, "inv bit 23, cmask 24-31" },
+		{ "cpu/cycles-t/", 4, 0x10000003cull, 0, PBENCH_EVENT_HARDWARE, "alias: event=0x3c,in_tx=1" },
+		{ "cpu/mem-loads/", 4, 0x1cd, 3, PBENCH_EVENT_HARDWARE, "alias with ldlat in config1" },
+		{ "cpu/instructions/", 4, 0xc0, 0, PBENCH_EVENT_HARDWARE, "alias" },
+	};
+	struct pb_event ev;
+
+	setenv("PBENCH_SYSFS_ROOT", FIXTURES "/pmu-intel-skl", 1);
+	check_rows(rows, PB_ARRAY_SIZE(rows));
+	cr_assert_eq(pb_event_resolve("cpu/event=0xc0/u", &ev), 0);
+	cr_assert_eq(ev.attr.exclude_kernel, 1);
+	cr_assert_eq(pb_event_resolve("cpu/event=0xc0/k", &ev), 0);
+	cr_assert_eq(ev.attr.exclude_user, 1);
+	/* Errors: a value wider than its field, an unknown term, a bad modifier. */
+	cr_assert_eq(pb_event_resolve("cpu/event=0x1c0/", &ev), -PBENCH_EUNKNOWN_EVENT);
+	cr_assert_eq(pb_event_resolve("cpu/nosuch=1/", &ev), -PBENCH_EUNKNOWN_EVENT);
+	cr_assert_eq(pb_event_resolve("cpu/event=0xc0/x", &ev), -PBENCH_EUNKNOWN_EVENT);
+	cr_assert_eq(pb_event_resolve("cpu/event=zz/", &ev), -PBENCH_EUNKNOWN_EVENT);
+	cr_assert_eq(pb_event_resolve("msr/tsc/", &ev), -PBENCH_EUNKNOWN_EVENT,
+		     "the recorded tree has no msr PMU");
+}
+
+/* AMD's event field is split: bits 0-7 and 32-35 of config. */
+Test(events, sysfs_split_field_amd_tree)
+{
+	static const struct row rows[] = {
+		{ "cpu/event=0x1c2,umask=0x3/", 4, 0x1000003c2ull, 0, PBENCH_EVENT_HARDWARE, "0xc2 low, 0x1 at bit 32" },
+		{ "cpu/event=0xfff/", 4, 0xf000000ffull, 0, PBENCH_EVENT_HARDWARE, "all 12 bits" },
+		{ "cpu/branch-instructions/", 4, 0xc2, 0, PBENCH_EVENT_HARDWARE, "alias" },
+	};
+	struct pb_event ev;
+
+	setenv("PBENCH_SYSFS_ROOT", FIXTURES "/pmu-amd-zen", 1);
+	check_rows(rows, PB_ARRAY_SIZE(rows));
+	cr_assert_eq(pb_event_resolve("cpu/event=0x1000/", &ev), -PBENCH_EUNKNOWN_EVENT,
+		     "13 bits do not fit a 12-bit field");
+}
+
+Test(events, live_msr_tsc)
+{
+	struct pb_event ev;
+	long type;
+
+	if (pb_read_long("/sys/bus/event_source/devices/msr/type", &type))
+		cr_skip_test("no msr PMU on this kernel");
+	cr_assert_eq(pb_event_resolve("msr/tsc/", &ev), 0);
+	cr_assert_eq(ev.attr.type, (uint32_t)type);
+	cr_assert_eq(ev.attr.config, 0, "msr/events/tsc is event=0x00");
+	cr_assert_eq(ev.kind, PBENCH_EVENT_PMU);
+	cr_assert_eq(pb_event_resolve("msr/event=0x00/", &ev), 0);
+	cr_assert_eq(ev.attr.type, (uint32_t)type);
+}
+
+Test(events, suggestions)
+{
+	static const struct {
+		const char *typo, *expect;
+	} rows[] = {
+		{ "cylces", "cycles" },
+		{ "instrutcions", "instructions" },
+		{ "task-clok", "task-clock" },
+		{ "contex-switches", "context-switches" },
+		{ "pagefaults", "page-faults" },
+		{ "qqqqqqqqqqqqqqqqqqqq", NULL },
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		const char *s = pbench_event_suggest(rows[i].typo);
+
+		if (!rows[i].expect)
+			cr_assert_null(s, "'%s' suggested '%s'", rows[i].typo, s);
+		else
+			cr_assert(s && !strcmp(s, rows[i].expect), "'%s': got '%s', want '%s'",
+				  rows[i].typo, s ? s : "(none)", rows[i].expect);
+	}
+}
+
+Test(events, list_probes_each_event)
+{
+	struct pbench_event_desc *v, *all;
+	int n, n_all, found_tc = 0, found_cycles = 0;
+
+	n = pbench_events_list(&v, 0);
+	cr_assert_gt(n, 20);
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(v[i].name, "task-clock")) {
+			found_tc = 1;
+			cr_assert_eq(v[i].status, PBENCH_EVENT_OK);
+			cr_assert_eq(v[i].kind, PBENCH_EVENT_SOFTWARE);
+		}
+		if (!strcmp(v[i].name, "cycles")) {
+			found_cycles = 1;
+			cr_assert_eq(v[i].kind, PBENCH_EVENT_HARDWARE);
+			if (!pbench_has_cpu_pmu()) {
+				cr_assert_eq(v[i].status, PBENCH_EVENT_NOT_SUPPORTED);
+				cr_assert_not_null(strstr(v[i].reason, "ENOENT"));
+			}
+		}
+		if (v[i].status != PBENCH_EVENT_OK)
+			cr_assert_neq(v[i].reason[0], '\0', "'%s' fails without a reason", v[i].name);
+	}
+	cr_assert(found_tc && found_cycles);
+	n_all = pbench_events_list(&all, PBENCH_LIST_ALL | PBENCH_LIST_NO_PROBE);
+	cr_assert_geq(n_all, n);
+	free(v);
+	free(all);
+}
+
+Test(events, names_of_enums)
+{
+	cr_assert_str_eq(pbench_event_status_name(PBENCH_EVENT_OK), "ok");
+	cr_assert_str_eq(pbench_event_status_name(PBENCH_EVENT_MULTIPLEXED), "multiplexed");
+	cr_assert_str_eq(pbench_event_status_name(PBENCH_EVENT_NOT_COUNTED), "not-counted");
+	cr_assert_str_eq(pbench_event_status_name(PBENCH_EVENT_NOT_SUPPORTED), "not-supported");
+	cr_assert_str_eq(pbench_event_status_name(PBENCH_EVENT_NO_PERMISSION), "no-permission");
+	cr_assert_str_eq(pbench_event_kind_name(PBENCH_EVENT_PMU), "pmu");
+	cr_assert_str_eq(pbench_strerror(-PBENCH_EDUP_EVENT), "event listed twice");
+	cr_assert_str_eq(pbench_strerror(-ENOENT), strerror(ENOENT));
+}
+
+Test(events, open_reasons_name_the_fix)
+{
+	struct pb_event ev;
+	char buf[256];
+
+	cr_assert_eq(pb_event_resolve("task-clock", &ev), 0);
+	pb_open_reason(&ev, -EACCES, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, "perf_event_paranoid"), "%s", buf);
+	cr_assert_not_null(strstr(buf, "CAP_PERFMON"), "%s", buf);
+	cr_assert_eq(pb_open_status(-EACCES), PBENCH_EVENT_NO_PERMISSION);
+	cr_assert_eq(pb_open_status(-EPERM), PBENCH_EVENT_NO_PERMISSION);
+	cr_assert_eq(pb_open_status(-ENOENT), PBENCH_EVENT_NOT_SUPPORTED);
+	pb_open_reason(&ev, -EMFILE, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, "ulimit"), "%s", buf);
+}
