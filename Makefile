@@ -113,9 +113,13 @@ check: all $(UNIT_BINS) examples $(BENCH_BINS)
 	@sh tests/run.sh $(O)
 
 test: deps
-	@rm -f build/.results
+	@rm -f build/test-results.txt build/asan/test-results.txt
 	@$(MAKE) --no-print-directory check O=build
 	@$(MAKE) --no-print-directory check O=build/asan SAN=1
+	@if command -v clang >/dev/null 2>&1; then \
+		echo "clang: building with -Wall -Wextra -Werror"; \
+		$(MAKE) --no-print-directory -s all O=build/clang CC=clang >/dev/null || exit 1; \
+	else echo "clang: not installed, the clang build is skipped"; fi
 	@sh tests/total.sh build/test-results.txt build/asan/test-results.txt
 
 demo: deps all

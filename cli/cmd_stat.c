@@ -20,6 +20,7 @@
 
 struct run {
 	uint64_t ticks, ns;
+	uint64_t result;		/* the workload's result, kept so its work cannot be dropped */
 	int exited, exit_status, signaled, term_signal;
 	struct pbench_count *counts;	/* nr_events of them */
 };
@@ -147,7 +148,6 @@ static int report_start_error(int err, const struct stat_opts *o)
 static int run_workload(struct pbench_counters *c, int nr, const struct stat_opts *o,
 			struct run *r)
 {
-	static uint64_t sink;
 	int counting = pbench_counters_nr_groups(c) > 0;
 	uint64_t t0, t1;
 	int err;
@@ -163,7 +163,7 @@ static int run_workload(struct pbench_counters *c, int nr, const struct stat_opt
 			return err;
 	}
 	t0 = pbench_ticks_begin();
-	sink += pbench_workload_xor((uint64_t)o->iterations, t0);
+	r->result = pbench_workload_xor((uint64_t)o->iterations, t0);
 	t1 = pbench_ticks_end();
 	if (counting) {
 		err = pbench_counters_stop(c);
