@@ -78,10 +78,12 @@ $(O)/libpbench.so: $(O)/$(REALNAME)
 $(O)/pbench: $(CLI_OBJS) $(O)/libpbench.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(O)/libpbench.a $(CLI_LIBS) $(LIB_LIBS)
 
+PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|'
+
 $(O)/pbench.pc: pbench.pc.in Makefile
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+	$(PC_SED) $< > $@
 
 # Unit tests see the internals (-Ilib/src) and link the static library.
 $(O)/tests/%: tests/unit/%.c $(O)/libpbench.a lib/src/internal.h
@@ -94,16 +96,18 @@ $(O)/bench/%: bench/%.c $(O)/libpbench.a
 	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) $(LIB_LIBS)
 
 # Examples are built the way the docs say: against an installed copy, through pkg-config.
+STAGE = $(abspath $(O))/stage
+
 $(O)/stage/.installed: all
-	$(MAKE) --no-print-directory install O=$(O) DESTDIR=$(CURDIR)/$(O)/stage PREFIX=/usr >/dev/null
+	$(MAKE) --no-print-directory install O=$(O) DESTDIR=$(STAGE) PREFIX=/usr >/dev/null
 	@touch $@
 
 examples: $(O)/stage/.installed
 	@mkdir -p $(O)/examples
 	@for src in $(EXAMPLE_SRCS); do \
 		out=$(O)/examples/$$(basename $$src .c); \
-		flags=$$(PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(O)/stage \
-			PKG_CONFIG_LIBDIR=$(CURDIR)/$(O)/stage/usr/lib/pkgconfig \
+		flags=$$(PKG_CONFIG_SYSROOT_DIR=$(STAGE) \
+			PKG_CONFIG_LIBDIR=$(STAGE)/usr/lib/pkgconfig \
 			pkg-config --cflags --libs pbench) || exit 1; \
 		echo "$(CC) $$src $$flags"; \
 		$(CC) $(SANFLAGS) $(WARNINGS) -o $$out $$src $$flags || exit 1; \
@@ -141,7 +145,7 @@ install: all
 	install -m 0755 $(O)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(REALNAME)
 	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpbench.so
-	install -m 0644 $(O)/pbench.pc $(DESTDIR)$(PKGCONFIGDIR)/pbench.pc
+	$(PC_SED) pbench.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/pbench.pc	# this PREFIX, not all's
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pbench $(DESTDIR)$(INCLUDEDIR)/pbench.h \

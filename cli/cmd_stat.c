@@ -228,9 +228,11 @@ static void fmt_value(const struct pbench_count *k, char *buf, size_t len)
 	    k->status == PBENCH_EVENT_NOT_COUNTED)
 		snprintf(buf, len, "-");
 	else if (is_time_event(k->name))
-		snprintf(buf, len, "%.3f ms%s", k->scaled / 1e6, k->is_scaled ? "*" : "");
+		snprintf(buf, len, "%.3f ms%s%s", k->scaled / 1e6, k->is_scaled ? "*" : "",
+			 k->user_only ? " u" : "");
 	else
-		snprintf(buf, len, "%.0f%s", k->scaled, k->is_scaled ? "*" : "");
+		snprintf(buf, len, "%.0f%s%s", k->scaled, k->is_scaled ? "*" : "",
+			 k->user_only ? " u" : "");
 }
 
 static int col_width(const char *name)
@@ -245,7 +247,7 @@ static void print_text(const struct stat_opts *o, const struct run *runs, int do
 {
 	double *ns = malloc((size_t)done * sizeof(*ns));
 	struct pbench_summary s = { .size = sizeof(s) };
-	int scaled = 0, failed = 0;
+	int scaled = 0, user_only = 0, failed = 0;
 	char buf[64];
 
 	if (o->cmd) {
@@ -277,6 +279,7 @@ static void print_text(const struct stat_opts *o, const struct run *runs, int do
 				continue;
 			fmt_value(&r->counts[e], buf, sizeof(buf));
 			scaled |= r->counts[e].is_scaled;
+			user_only |= r->counts[e].user_only;
 			printf("  %*s", col_width(r->counts[e].name), buf);
 		}
 		fmt_status(r, buf, sizeof(buf));
@@ -303,10 +306,18 @@ static void print_text(const struct stat_opts *o, const struct run *runs, int do
 	if (scaled)
 		printf("* scaled: the event shared a counter (multiplexed); the value is "
 		       "estimated from the time it ran\n");
+	if (user_only) {
+		int paranoid = -1;
+
+		pbench_perf_paranoid(&paranoid);
+		printf("u user space only: kernel.perf_event_paranoid is %d, so the kernel's share "
+		       "is not counted; fix: sysctl -w kernel.perf_event_paranoid=1, or "
+		       "CAP_PERFMON\n", paranoid);
+	}
 	if (ns && pbench_stats_summary(ns, (size_t)done, &s) == 0)
-		printf("\nsummary: %d runs, time min %.3f ms, median %.3f ms, mean %.3f ms, "
+		printf("\nsummary: %d run%s, time min %.3f ms, median %.3f ms, mean %.3f ms, "
 		       "max %.3f ms, stddev %.3f ms, cv %.2f%%, spread %.2f%%%s\n",
-		       done, s.min / 1e6, s.median / 1e6, s.mean / 1e6, s.max / 1e6,
+		       done, done == 1 ? "" : "s", s.min / 1e6, s.median / 1e6, s.mean / 1e6, s.max / 1e6,
 		       s.stddev / 1e6, s.cv_pct, s.spread_pct,
 		       failed ? " (some runs failed: see status)" : "");
 	free(ns);
@@ -320,6 +331,7 @@ static json_t *count_json(const struct pbench_count *k)
 	json_object_set_new(j, "value", counted ? json_integer((json_int_t)k->value) : json_null());
 	json_object_set_new(j, "scaled", counted ? json_real(k->scaled) : json_null());
 	json_object_set_new(j, "is_scaled", json_boolean(k->is_scaled));
+	json_object_set_new(j, "user_only", json_boolean(k->user_only));
 	json_object_set_new(j, "time_enabled_ns", json_integer((json_int_t)k->time_enabled));
 	json_object_set_new(j, "time_running_ns", json_integer((json_int_t)k->time_running));
 	json_object_set_new(j, "running_pct",

@@ -210,6 +210,8 @@ struct pbench_count {
 	uint64_t time_running;		/* ns it was on a counter */
 	double scaled;			/* value * enabled / running; equals value when not scaled */
 	int is_scaled;			/* 1 when scaled differs from value (multiplexing) */
+	int user_only;			/* 1: the kernel was excluded to get past
+					 * perf_event_paranoid; the value is user space only */
 };
 
 /*

@@ -46,6 +46,7 @@ struct pb_group {
 };
 
 struct pbench_counters {
+	struct snap *read_snaps;	/* scratch for pbench_counters_read, one per event */
 	pid_t pid;
 	int cpu;
 	unsigned flags;
@@ -138,10 +139,20 @@ static int same_event(const struct pb_event *a, const struct pb_event *b)
 
 /* ---- opening ---------------------------------------------------------------------------- */
 
+/* Events that happen in the kernel by nature: counted in user space only they read 0, which
+ * would be an invented number, so they get no user-only fallback. */
+static int kernel_side_event(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+		a->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
+		a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
+}
+
 static int try_open(struct pbench_counters *c, struct pb_counter *ctr, int group_fd)
 {
 	struct perf_event_attr attr = ctr->ev.attr;
-	int fd;
+	int fd, first_errno;
 
 	attr.size = sizeof(attr);
 	attr.read_format = READ_FORMAT;
@@ -152,21 +163,25 @@ static int try_open(struct pbench_counters *c, struct pb_counter *ctr, int group
 	if (c->flags & PBENCH_COUNT_USER_ONLY)
 		attr.exclude_kernel = attr.exclude_hv = 1;
 
+	ctr->user_only = 0;
 	fd = pb_perf_event_open(&attr, c->pid, c->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel) {
-		/* perf_event_paranoid >= 2 forbids kernel counting: fall back to user space. */
+	if (fd >= 0)
+		return fd;
+	first_errno = errno;
+	if ((errno == EACCES || errno == EPERM) && !attr.exclude_kernel &&
+	    !kernel_side_event(&attr)) {
+		/* perf_event_paranoid >= 2 forbids counting the kernel: count user space, and
+		 * say so in every count of this event (user_only). */
 		attr.exclude_kernel = attr.exclude_hv = 1;
 		fd = pb_perf_event_open(&attr, c->pid, c->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-		if (fd >= 0)
+		if (fd >= 0) {
 			ctr->user_only = 1;
+			return fd;
+		}
 	}
-	if (fd < 0 && errno == EINVAL && ctr->ev.kind == PBENCH_EVENT_PMU &&
-	    (attr.exclude_kernel || attr.exclude_user || attr.exclude_hv)) {
-		/* Some PMUs (msr) count everything or nothing: they reject exclude bits. */
-		attr.exclude_kernel = attr.exclude_user = attr.exclude_hv = 0;
-		fd = pb_perf_event_open(&attr, c->pid, c->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-	}
-	return fd < 0 ? -errno : fd;
+	/* The permission problem is the one to report, not what the fallback ran into
+	 * (msr events, for one, cannot exclude the kernel at all: EINVAL). */
+	return -first_errno;
 }
 
 static int add_group(struct pbench_counters *c, int leader)
@@ -241,6 +256,9 @@ static int alloc_buffers(struct pbench_counters *c)
 		if (!c->groups[g].buf)
 			return -ENOMEM;
 	}
+	c->read_snaps = calloc((size_t)c->nr, sizeof(*c->read_snaps));
+	if (!c->read_snaps)
+		return -ENOMEM;
 	for (int i = 0; i < c->nr; i++) {
 		if (c->ctr[i].fd < 0)
 			continue;
@@ -346,6 +364,7 @@ void pbench_counters_free(struct pbench_counters *c)
 	}
 	for (int g = 0; g < c->nr_groups; g++)
 		free(c->groups[g].buf);
+	free(c->read_snaps);
 	free(c->groups);
 	free(c->ctr);
 	free(c);
@@ -417,20 +436,25 @@ static int read_groups(struct pbench_counters *c, struct snap *snaps, size_t str
 			return -errno;
 		if ((size_t)n < 3 * sizeof(uint64_t) || grp->buf[0] > (uint64_t)grp->nr)
 			return -EIO;
-		for (uint64_t k = 0; k < grp->buf[0]; k++) {
+		/* The kernel returns the leader then the members in the order they joined, which
+		 * is the set's order; the ids confirm it, and a mismatch falls back to a search. */
+		for (uint64_t k = 0, i = (uint64_t)grp->leader; k < grp->buf[0]; k++, i++) {
 			uint64_t value = grp->buf[3 + 2 * k], id = grp->buf[4 + 2 * k];
+			struct snap *s;
 
-			for (int i = 0; i < c->nr; i++) {
-				struct snap *s;
-
-				if (c->ctr[i].group != g || c->ctr[i].id != id)
-					continue;
-				s = (struct snap *)((char *)snaps + (size_t)i * stride);
-				s->value = value;
-				s->enabled = grp->buf[1];
-				s->running = grp->buf[2];
-				break;
+			while (i < (uint64_t)c->nr && c->ctr[i].group != g)
+				i++;
+			if (i >= (uint64_t)c->nr || c->ctr[i].id != id) {
+				for (i = 0; i < (uint64_t)c->nr; i++)
+					if (c->ctr[i].group == g && c->ctr[i].id == id)
+						break;
+				if (i == (uint64_t)c->nr)
+					return -EIO;
 			}
+			s = (struct snap *)((char *)snaps + i * stride);
+			s->value = value;
+			s->enabled = grp->buf[1];
+			s->running = grp->buf[2];
 		}
 	}
 	return 0;
@@ -465,12 +489,14 @@ void pbench_count_scale(struct pbench_count *k)
 static void fill_count(const struct pb_counter *ctr, const struct snap *s,
 		       struct pbench_count *k)
 {
-	size_t size = k->size;
-
-	memset(k, 0, size < sizeof(*k) ? size : sizeof(*k));
-	k->size = size;
+	/* Field by field: clearing the whole struct (its reason array) costs on every read. */
 	k->name = ctr->ev.name;
 	k->error = ctr->error;
+	k->user_only = ctr->user_only;
+	k->value = k->time_enabled = k->time_running = 0;
+	k->scaled = 0;
+	k->is_scaled = 0;
+	k->reason[0] = '\0';
 	if (ctr->fd < 0) {
 		k->status = ctr->open_status;
 		snprintf(k->reason, sizeof(k->reason), "%s", ctr->reason);
@@ -496,22 +522,16 @@ static int check_counts(struct pbench_counters *c, struct pbench_count *counts, 
 
 int pbench_counters_read(struct pbench_counters *c, struct pbench_count *counts, int n)
 {
-	struct snap *s;
 	int err = check_counts(c, counts, n);
 
 	if (err)
 		return err;
-	s = calloc((size_t)c->nr, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	err = read_groups(c, s, sizeof(*s));
-	if (!err) {
-		for (int i = 0; i < n && i < c->nr; i++)
-			fill_count(&c->ctr[i], &s[i], &counts[i]);
-		err = n < c->nr ? n : c->nr;
-	}
-	free(s);
-	return err;
+	err = read_groups(c, c->read_snaps, sizeof(*c->read_snaps));
+	if (err)
+		return err;
+	for (int i = 0; i < n && i < c->nr; i++)
+		fill_count(&c->ctr[i], &c->read_snaps[i], &counts[i]);
+	return n < c->nr ? n : c->nr;
 }
 
 /* Snapshot of every opened event into snap at byte offset `field` of each counter: user space

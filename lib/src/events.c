@@ -286,7 +286,13 @@ void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len)
 			snprintf(buf, len, "not supported by this CPU/VM (%s)", errno_name(err));
 		return;
 	case EINVAL:
-		snprintf(buf, len, "not supported with these settings by this kernel/PMU (EINVAL)");
+		if (ev->kind == PBENCH_EVENT_PMU)
+			snprintf(buf, len, "not supported with these settings by this PMU (EINVAL); "
+				 "some PMUs (msr) cannot exclude the kernel or user space: drop a "
+				 ":u or :k modifier");
+		else
+			snprintf(buf, len, "not supported with these settings by this kernel/PMU "
+				 "(EINVAL)");
 		return;
 	case EMFILE:
 		snprintf(buf, len, "too many open files (EMFILE): raise ulimit -n");
@@ -425,33 +431,37 @@ static int sysfs_pmu_events(struct list *l)
 	return 0;
 }
 
+/* Open the event the way pbench_counters_open would (same fallbacks, same reasons). */
 static void probe_event(struct pbench_event_desc *d)
 {
+	struct pbench_count k = { .size = sizeof(k) };
+	struct pbench_counters *c;
 	struct pb_event ev;
-	int fd, err = pb_event_resolve(d->name, &ev);
+	int err = pb_event_resolve(d->name, &ev);
 
-	if (err) {
+	if (!err)
+		err = pbench_counters_open(&c, d->name, NULL);
+	if (err && err != -PBENCH_ENO_EVENTS) {
 		d->status = PBENCH_EVENT_NOT_SUPPORTED;
 		d->error = err;
 		snprintf(d->reason, sizeof(d->reason), "cannot be encoded: %s",
 			 pbench_strerror(err));
 		return;
 	}
-	d->kind = ev.kind;
-	ev.attr.disabled = 1;
-	fd = pb_perf_event_open(&ev.attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && !ev.attr.exclude_kernel) {
-		ev.attr.exclude_kernel = ev.attr.exclude_hv = 1;
-		fd = pb_perf_event_open(&ev.attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	d->status = pbench_counters_open_status(c, 0);
+	if (pbench_counters_read(c, &k, 1) == 1) {
+		int paranoid = -1;
+
+		if (d->status != PBENCH_EVENT_OK) {
+			d->error = k.error;
+			snprintf(d->reason, sizeof(d->reason), "%s", k.reason);
+		} else if (k.user_only) {
+			pbench_perf_paranoid(&paranoid);
+			snprintf(d->reason, sizeof(d->reason), "user space only: "
+				 "kernel.perf_event_paranoid is %d", paranoid);
+		}
 	}
-	if (fd < 0) {
-		d->error = -errno;
-		d->status = pb_open_status(errno);
-		pb_open_reason(&ev, errno, d->reason, sizeof(d->reason));
-		return;
-	}
-	close(fd);
-	d->status = PBENCH_EVENT_OK;
+	pbench_counters_free(c);
 }
 
 /* Stable insertion sort by kind (n is small: the generic perf events). */

@@ -384,3 +384,41 @@ Test(counters, sysfs_and_software_events_share_a_group)
 	cr_assert_eq(pbench_counters_uses_rdpmc(c, 0), 0, "software events are read with read()");
 	pbench_counters_free(c);
 }
+
+/* As an unprivileged user under perf_event_paranoid >= 2: events that make sense in user
+ * space fall back to it and say so; events that only happen in the kernel are refused with
+ * the reason rather than counted as 0. Runs in a child that drops root. */
+Test(counters, paranoid_fallback_is_reported)
+{
+	int paranoid = -1, status;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		cr_skip_test("needs root to drop to an unprivileged user");
+	if (pbench_perf_paranoid(&paranoid) || paranoid < 2)
+		cr_skip_test("kernel.perf_event_paranoid is %d: nothing is refused", paranoid);
+	pid = fork();
+	if (pid == 0) {
+		struct pbench_count k[2] = { { .size = sizeof(k[0]) }, { .size = sizeof(k[1]) } };
+		struct pbench_counters *c;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		if (pbench_counters_open(&c, "task-clock,context-switches", NULL))
+			_exit(11);
+		if (pbench_counters_read(c, k, 2) != 2)
+			_exit(12);
+		if (!k[0].user_only || pbench_counters_open_status(c, 0) != PBENCH_EVENT_OK)
+			_exit(13);	/* task-clock: user space only, and flagged */
+		if (k[1].status != PBENCH_EVENT_NO_PERMISSION || k[1].error != -EACCES ||
+		    !strstr(k[1].reason, "perf_event_paranoid is"))
+			_exit(14);	/* context-switches: refused, with the fix */
+		pbench_counters_free(c);
+		_exit(0);
+	}
+	cr_assert_gt(pid, 0);
+	waitpid(pid, &status, 0);
+	cr_assert(WIFEXITED(status), "child died");
+	cr_assert_eq(WEXITSTATUS(status), 0, "check %d failed in the unprivileged child",
+		     WEXITSTATUS(status));
+}
