@@ -69,7 +69,11 @@ static void print_text(const struct pbench_event_desc *v, int n, const int *coun
 {
 	char last[96] = "", sec[96];
 	const char *prev_reason = "";
-	int color = cli_color(stdout);
+	int color = cli_color(stdout), w = 24;
+
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(v[i].name) > w)
+			w = (int)strlen(v[i].name);
 
 	for (int i = 0; i < n; i++) {
 		const char *st = pbench_event_status_name(v[i].status);
@@ -87,11 +91,11 @@ static void print_text(const struct pbench_event_desc *v, int n, const int *coun
 		else
 			prev_reason = reason;
 		if (color)
-			printf("  %-40s %s%-14s\033[0m %s\n", v[i].name,
+			printf("  %-*s %s%-14s\033[0m %s\n", w, v[i].name,
 			       v[i].status == PBENCH_EVENT_OK ? "\033[32m" : "\033[33m", st,
 			       reason);
 		else
-			printf("  %-40s %-14s %s\n", v[i].name, st, reason);
+			printf("  %-*s %-14s %s\n", w, v[i].name, st, reason);
 	}
 	printf("\n%d events: %d ok, %d not supported, %d no permission\n", n,
 	       counts[PBENCH_EVENT_OK], counts[PBENCH_EVENT_NOT_SUPPORTED],

@@ -357,7 +357,34 @@ static void lower(char *s)
 		*s = (char)tolower((unsigned char)*s);
 }
 
-static int pfm_pmu_events(struct list *l, int pmu, const char *prefix, int aliases_only)
+/* An event that needs a unit mask (no default) is listed once per umask, as the name that
+ * encodes: "pmu::EVENT:UMASK". */
+static int add_umasks(struct list *l, const pfm_pmu_info_t *pinfo, int idx,
+		      const pfm_event_info_t *einfo)
+{
+	for (int a = 0; a < einfo->nattrs; a++) {
+		pfm_event_attr_info_t ainfo;
+		struct pbench_event_desc *d;
+
+		memset(&ainfo, 0, sizeof(ainfo));
+		ainfo.size = sizeof(ainfo);
+		if (pfm_get_event_attr_info(idx, a, PFM_OS_PERF_EVENT_EXT, &ainfo) != PFM_SUCCESS ||
+		    ainfo.type != PFM_ATTR_UMASK)
+			continue;
+		d = list_add(l);
+		if (!d)
+			return -ENOMEM;
+		snprintf(d->name, sizeof(d->name), "%.40s::%.50s:%.30s", pinfo->name, einfo->name,
+			 ainfo.name);
+		snprintf(d->pmu, sizeof(d->pmu), "%s", pinfo->name);
+		snprintf(d->desc, sizeof(d->desc), "%s", ainfo.desc ? ainfo.desc : "");
+	}
+	return 0;
+}
+
+/* The events of one libpfm4 PMU. aliases_only: the perf PMU, whose events appear both as
+ * PERF_COUNT_* and under perf's own names; only the latter are listed, in lower case. */
+static int pfm_pmu_events(struct list *l, int pmu, int aliases_only)
 {
 	pfm_pmu_info_t pinfo;
 	pfm_event_info_t einfo;
@@ -368,20 +395,30 @@ static int pfm_pmu_events(struct list *l, int pmu, const char *prefix, int alias
 		return 0;
 	for (int i = pinfo.first_event; i != -1; i = pfm_get_event_next(i)) {
 		struct pbench_event_desc *d;
+		struct pb_event ev;
 
 		memset(&einfo, 0, sizeof(einfo));
 		einfo.size = sizeof(einfo);
 		if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS)
 			continue;
-		/* The perf PMU lists each event under PERF_COUNT_* and under perf's names. */
 		if (aliases_only && !strncmp(einfo.name, "PERF_COUNT_", 11))
 			continue;
 		d = list_add(l);
 		if (!d)
 			return -ENOMEM;
-		snprintf(d->name, sizeof(d->name), "%s%s", prefix, einfo.name);
-		if (aliases_only)
+		if (aliases_only) {
+			snprintf(d->name, sizeof(d->name), "%s", einfo.name);
 			lower(d->name);
+		} else {
+			/* Qualified with the PMU so the name resolves unambiguously. */
+			snprintf(d->name, sizeof(d->name), "%.60s::%.60s", pinfo.name, einfo.name);
+			if (pb_event_resolve(d->name, &ev)) {
+				l->n--;
+				if (add_umasks(l, &pinfo, i, &einfo))
+					return -ENOMEM;
+				continue;
+			}
+		}
 		snprintf(d->pmu, sizeof(d->pmu), "%s", pinfo.name);
 		snprintf(d->desc, sizeof(d->desc), "%s", einfo.desc ? einfo.desc : "");
 	}
@@ -488,7 +525,7 @@ int pbench_events_list(struct pbench_event_desc **out, unsigned flags)
 	err = pb_pfm_init();
 	if (err)
 		return err;
-	err = pfm_pmu_events(&l, PFM_PMU_PERF_EVENT, "", 1);
+	err = pfm_pmu_events(&l, PFM_PMU_PERF_EVENT, 1);
 	perf_n = l.n;
 	if (!err)
 		err = sysfs_pmu_events(&l);
@@ -496,19 +533,9 @@ int pbench_events_list(struct pbench_event_desc **out, unsigned flags)
 		pfm_for_all_pmus(pmu) {
 			if (pmu == PFM_PMU_PERF_EVENT || pmu == PFM_PMU_PERF_EVENT_RAW)
 				continue;
-			err = pfm_pmu_events(&l, pmu, "", 0);
+			err = pfm_pmu_events(&l, pmu, 0);
 			if (err)
 				break;
-		}
-		/* Qualify hardware PMU names so they resolve unambiguously. */
-		for (int i = 0; i < l.n; i++) {
-			struct pbench_event_desc *d = &l.v[i];
-			char q[128];
-
-			if (strchr(d->name, '/') || !strcmp(d->pmu, "perf"))
-				continue;
-			snprintf(q, sizeof(q), "%.60s::%.60s", d->pmu, d->name);
-			memcpy(d->name, q, sizeof(q));
 		}
 	}
 	if (err) {
