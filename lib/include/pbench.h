@@ -77,7 +77,7 @@ enum pbench_clock_kind {
 
 enum pbench_freq_source {
 	PBENCH_FREQ_PERF_PAGE = 1,	/* kernel's time_mult/time_shift in the perf mmap page */
-	PBENCH_FREQ_CPUID,		/* CPUID leaf 0x15/0x16 or the hypervisor leaf 0x40000010 */
+	PBENCH_FREQ_CPUID,		/* CPUID leaf 0x15, or the hypervisor leaf 0x40000010 */
 	PBENCH_FREQ_CALIBRATED,		/* measured against CLOCK_MONOTONIC_RAW */
 	PBENCH_FREQ_NS,			/* the clock counts ns: no conversion needed */
 };

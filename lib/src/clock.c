@@ -132,7 +132,8 @@ uint64_t pb_hz_from_perf(uint32_t time_mult, uint16_t time_shift)
 	if (!time_mult || time_shift > 63)
 		return 0;
 	num = (unsigned __int128)1000000000ull << time_shift;
-	return (uint64_t)((num + time_mult / 2) / time_mult);
+	num = (num + time_mult / 2) / time_mult;
+	return num > UINT64_MAX ? 0 : (uint64_t)num;	/* no real page gives this: reject */
 }
 
 uint64_t pb_hz_from_cpuid15(uint32_t eax, uint32_t ebx, uint32_t ecx)

@@ -33,7 +33,8 @@ uint64_t pb_mul_shift(uint64_t ticks, uint64_t mult, uint32_t shift);
 void pb_mult_shift_for_hz(uint64_t hz, uint64_t *mult, uint32_t *shift);
 /* Frequency from the perf page's time_mult/time_shift: 1e9 * 2^shift / mult, rounded. */
 uint64_t pb_hz_from_perf(uint32_t time_mult, uint16_t time_shift);
-/* Frequency from CPUID 0x15 (denominator, numerator, crystal Hz) or 0x16 (base MHz). */
+/* Frequency from CPUID 0x15 (denominator, numerator, crystal Hz); 0 when not enumerated.
+ * Leaf 0x16 is not used: it gives the nominal frequency, not the TSC's. */
 uint64_t pb_hz_from_cpuid15(uint32_t eax, uint32_t ebx, uint32_t ecx);
 
 /* mmap.c: the user-space read of a perf mmap page (kernel ABI, libperf's sequence). */
