@@ -487,6 +487,8 @@ int cmd_stat(int argc, char **argv)
 			rc = report_start_error(err, &o);
 			goto out_signals;
 		}
+		if (interrupted)
+			break;	/* the run the interrupt cut short is not a measurement */
 		done++;
 		failed += r->signaled || r->exit_status;
 	}

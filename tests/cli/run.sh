@@ -131,6 +131,23 @@ if run "passthrough" 0 "$PB" stat -r 1 -e task-clock -- sh -c 'echo pb-mark-$((4
 	if has "$T/out" pb-mark-42; then ok "passthrough"; else bad passthrough "output lost"; fi
 fi
 
+# Interrupted: the runs done so far are reported, the one cut short is not, exit 1.
+"$PB" stat -r 1000 -e task-clock -- sleep 0.2 >"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 1
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+runs=$(grep -c 'exit 0$' "$T/out")
+if [ "$rc" -eq 1 ] && has "$T/err" "interrupted after $runs of 1000 runs" && [ "$runs" -ge 2 ] &&
+   ! has "$T/out" "signal"; then
+	ok "interrupt reports the finished runs"
+else
+	bad "interrupt" "exit $rc, $runs runs"
+fi
+sleep 0.3
+if pgrep -f 'sleep 0.2$' >/dev/null 2>&1; then bad "interrupt" "a child was left running"; fi
+
 # ---- the built-in workload ------------------------------------------------------------------
 if run "workload" 0 "$PB" stat -r 2 --iterations 1000000 -e task-clock,msr/tsc/; then
 	if has "$T/out" "built-in workload 'xor' (1000000 iterations), 2 runs" &&
