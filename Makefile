@@ -86,7 +86,7 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 	$(PC_SED) $< > $@
 
 # Unit tests see the internals (-Ilib/src) and link the static library.
-$(O)/tests/%: tests/unit/%.c $(O)/libpbench.a lib/src/internal.h
+$(O)/tests/%: tests/unit/%.c $(O)/libpbench.a lib/src/internal.h tests/unit/testutil.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) -lcriterion \
 		$(LIB_LIBS) -ljansson

@@ -10,26 +10,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	cr_assert_not_null(d);
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
-static void assert_no_children(void)
-{
-	errno = 0;
-	cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1, "a child was left behind");
-	cr_assert_eq(errno, ECHILD);
-}
+#include "testutil.h"
 
 static void run(char *const argv[], const char *events, struct pbench_child_result *res,
 		struct pbench_count *k, int n)

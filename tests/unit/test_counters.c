@@ -15,19 +15,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	cr_assert_not_null(d);
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
+#include "testutil.h"
 
 static double thread_cpu_ns(void)
 {
