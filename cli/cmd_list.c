@@ -90,7 +90,9 @@ static void print_text(const struct pbench_event_desc *v, int n, const int *coun
 			reason = "(as above)";
 		else
 			prev_reason = reason;
-		if (color)
+		if (!*reason)
+			printf(color ? "  %-*s \033[32m%s\033[0m\n" : "  %-*s %s\n", w, v[i].name, st);
+		else if (color)
 			printf("  %-*s %s%-14s\033[0m %s\n", w, v[i].name,
 			       v[i].status == PBENCH_EVENT_OK ? "\033[32m" : "\033[33m", st,
 			       reason);
