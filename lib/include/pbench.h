@@ -67,7 +67,7 @@ PBENCH_API void pbench_set_log(pbench_log_fn fn, void *arg);
  *
  * pbench counts time in "ticks" of one clock chosen at load time: the TSC on x86-64 when it is
  * invariant (CPUID 0x80000007 EDX[8]), otherwise CLOCK_MONOTONIC_RAW in nanoseconds (one tick is
- * then one ns). The tick readers are safe to call before anything else; the frequency is found
+ * then one ns). The environment variable PBENCH_CLOCK=monotonic_raw forces the latter. The tick readers are safe to call before anything else; the frequency is found
  * on the first call that needs it (pbench_clock_info, pbench_ticks_to_ns).
  */
 enum pbench_clock_kind {

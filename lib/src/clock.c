@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -47,10 +48,17 @@ static int cpuid_invariant_tsc(void)
 
 __attribute__((constructor)) static void clock_detect(void)
 {
+	/* PBENCH_CLOCK=monotonic_raw forces the fallback clock, as on a machine without an
+	 * invariant TSC: to compare the two, and to test the fallback on any machine. */
+	const char *force = getenv("PBENCH_CLOCK");
+	int forced = force && !strcmp(force, "monotonic_raw");
+
 #ifdef PB_X86
 	invariant_tsc = cpuid_invariant_tsc();
-	if (invariant_tsc)
+	if (invariant_tsc && !forced)
 		clock_kind = PBENCH_CLOCK_TSC;
+#else
+	(void)forced;
 #endif
 	if (clock_kind != PBENCH_CLOCK_TSC) {
 		info.hz = 1000000000ull;

@@ -158,6 +158,11 @@ if run "workload" 0 "$PB" stat -r 2 --iterations 1000000 -e task-clock,msr/tsc/;
 	fi
 fi
 usage_error "bad iterations" "invalid iteration count" stat --iterations 0
+# Without an invariant TSC pbench falls back to CLOCK_MONOTONIC_RAW and says so.
+if run "fallback clock" 0 env PBENCH_CLOCK=monotonic_raw "$PB" stat -r 2 --iterations 1000000 -e task-clock &&
+   has "$T/out" "^clock: clock_monotonic_raw, 1000.000 MHz (ns)"; then
+	ok "fallback clock is reported"
+fi
 
 # ---- JSON -----------------------------------------------------------------------------------
 if [ "$HAVE_PY" -eq 1 ]; then
