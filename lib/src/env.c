@@ -321,7 +321,7 @@ static int pick(struct pb_env_ctx *ctx, char *why, size_t len)
 {
 	unsigned char online[PB_MAX_CPUS / 8], isolated[PB_MAX_CPUS / 8], sib[PB_MAX_CPUS / 8];
 	cpu_set_t allowed;
-	int have_affinity = 0, best = -1, n_online;
+	int have_affinity = 0, best = -1, best_sibs = 0, n_online;
 	double best_busy = 2;
 
 	n_online = pb_read_cpulist("/sys/devices/system/cpu/online", online);
@@ -341,6 +341,7 @@ static int pick(struct pb_env_ctx *ctx, char *why, size_t len)
 	for (int c = 1; c < PB_MAX_CPUS; c++) {
 		char path[96];
 		double busy;
+		int sibs = 0;
 
 		if (!USABLE(c))
 			continue;
@@ -350,11 +351,14 @@ static int pick(struct pb_env_ctx *ctx, char *why, size_t len)
 			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", c);
 		if (pb_read_cpulist(path, sib) > 1)
 			for (int s = 0; s < PB_MAX_CPUS; s++)
-				if (s != c && pb_cpu_in(sib, s) && pb_cpu_in(online, s))
+				if (s != c && pb_cpu_in(sib, s) && pb_cpu_in(online, s)) {
 					busy += busy_share(ctx->t0, ctx->t1, s);
+					sibs++;
+				}
 		if (busy < best_busy - 0.02) {	/* 2%: within noise, keep the lower number */
 			best_busy = busy;
 			best = c;
+			best_sibs = sibs;
 		}
 	}
 #undef USABLE
@@ -362,8 +366,9 @@ static int pick(struct pb_env_ctx *ctx, char *why, size_t len)
 		snprintf(why, len, "CPU 0 is the only CPU this process may use");
 		return 0;
 	}
-	snprintf(why, len, "no isolated CPU; CPU %d is the least busy CPU other than CPU 0 "
-		 "(%.0f%% busy%s, its SMT siblings included)", best, best_busy * 100,
+	snprintf(why, len, "no isolated CPU; CPU %d is the least busy CPU other than CPU 0: "
+		 "%.0f%% busy%s%s", best, best_busy * 100,
+		 best_sibs ? " with its SMT sibling" : "",
 		 ctx->window_ms > 0 ? " over the last 200 ms" : " since boot");
 	return best;
 }

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/* The check framework: CPU lists, the target CPU pick, and bad targets; on recorded trees. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env.h"
+
+static void use_tree(const char *name)
+{
+	char sys[256], proc[256];
+
+	snprintf(sys, sizeof(sys), "tests/fixtures/%s/sys", name);
+	snprintf(proc, sizeof(proc), "tests/fixtures/%s/proc", name);
+	setenv("PBENCH_SYSFS_ROOT", sys, 1);
+	setenv("PBENCH_PROCFS_ROOT", proc, 1);
+}
+
+Test(env, cpulist_parse)
+{
+	static const struct {
+		const char *list;
+		int limit, ret;
+		int cpus[6];
+	} rows[] = {
+		{ "0", 8, 1, { 0 } },
+		{ "0-3", 8, 4, { 0, 1, 2, 3 } },
+		{ "0-3,5", 8, 5, { 0, 1, 2, 3, 5 } },
+		{ "5,0-1", 8, 3, { 0, 1, 5 } },		/* sorted */
+		{ "1,1,1-2", 8, 2, { 1, 2 } },		/* no duplicates */
+		{ "2\n", 8, 1, { 2 } },			/* as sysfs files end */
+		{ "1-0", 8, -EINVAL, { 0 } },		/* descending range */
+		{ "x", 8, -EINVAL, { 0 } },
+		{ "", 8, -EINVAL, { 0 } },
+		{ "0-", 8, -EINVAL, { 0 } },
+		{ "-1", 8, -EINVAL, { 0 } },
+		{ "0,,1", 8, -EINVAL, { 0 } },
+		{ "0,", 8, -EINVAL, { 0 } },
+		{ "3 4", 8, -EINVAL, { 0 } },
+		{ "99", 2, -ERANGE, { 0 } },		/* not present */
+		{ "1-99999999999", 8, -ERANGE, { 0 } },
+		{ "0-7", 8, 6, { 0 } },			/* more than max (6) */
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		int cpus[6] = { -1, -1, -1, -1, -1, -1 };
+		int n = pbench_cpulist_parse(rows[i].list, cpus, 6, rows[i].limit);
+		int want = rows[i].ret == 6 ? -ERANGE : rows[i].ret;
+
+		cr_assert_eq(n, want, "'%s': got %d, want %d", rows[i].list, n, want);
+		for (int k = 0; k < n; k++)
+			cr_assert_eq(cpus[k], rows[i].cpus[k], "'%s' cpu %d", rows[i].list, k);
+	}
+}
+
+/* The prepared mode's choice, on each recorded machine. */
+Test(env, pick_on_trees)
+{
+	static const struct {
+		const char *tree;
+		int cpu;
+		const char *why;
+	} rows[] = {
+		{ "tuned-server", 2, "CPU 2 is isolated" },		/* isolcpus=2-3 */
+		{ "intel-laptop", 1, "least busy CPU other than CPU 0" },
+		{ "amd-workstation", 1, "with its SMT sibling" },
+		{ "container-quota", 1, "since boot" },
+		{ "vm-kvm-2cpu", 1, "least busy" },			/* the only other CPU */
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		char why[256];
+		int cpu;
+
+		use_tree(rows[i].tree);
+		cpu = pbench_cpu_pick(why, sizeof(why));
+		cr_assert_eq(cpu, rows[i].cpu, "%s: picked %d (%s)", rows[i].tree, cpu, why);
+		cr_assert_not_null(strstr(why, rows[i].why), "%s: '%s'", rows[i].tree, why);
+	}
+}
+
+Test(env, absent_cpu_is_refused)
+{
+	struct pbench_env *env = (void *)1;
+	int cpus[] = { 1, 5 };
+
+	use_tree("vm-kvm-2cpu");
+	cr_assert_eq(pbench_env_check(&env, cpus, 2, PBENCH_ENV_NO_WINDOW), -EINVAL);
+	cr_assert_null(env);
+}
+
+Test(env, findings_are_well_formed_on_every_tree)
+{
+	static const char *const trees[] = { "vm-kvm-2cpu", "intel-laptop", "amd-workstation",
+					     "tuned-server", "container-quota" };
+
+	for (size_t t = 0; t < PB_ARRAY_SIZE(trees); t++) {
+		struct pbench_env *env;
+		const int *cpus;
+
+		use_tree(trees[t]);
+		cr_assert_eq(pbench_env_check(&env, NULL, 0, PBENCH_ENV_NO_WINDOW), 0, "%s",
+			     trees[t]);
+		cr_assert_eq(pbench_env_cpus(env, &cpus), 1);
+		for (int i = 0; i < pbench_env_nr(env); i++) {
+			const struct pbench_check *c = pbench_env_get(env, i);
+
+			cr_assert(c->id && (strchr(c->id, '.') || !strcmp(c->id, "aslr")),
+				  "%s: id '%s'", trees[t], c->id);
+			cr_assert(c->status >= PBENCH_CHECK_OK && c->status <= PBENCH_CHECK_UNKNOWN);
+			cr_assert_neq(c->value[0], '\0', "%s: %s has no value", trees[t], c->id);
+			if (c->status == PBENCH_CHECK_WARN || c->status == PBENCH_CHECK_BAD) {
+				cr_assert_neq(c->why[0], '\0', "%s: %s lacks why", trees[t], c->id);
+				cr_assert_neq(c->fix[0], '\0', "%s: %s lacks fix", trees[t], c->id);
+			}
+			cr_assert(c->cpu == -1 || c->cpu == cpus[0], "%s: %s cpu %d", trees[t],
+				  c->id, c->cpu);
+		}
+		pbench_env_free(env);
+	}
+}
