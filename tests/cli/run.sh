@@ -212,6 +212,22 @@ if run "list all" 0 "$PB" list --all; then
 fi
 usage_error "list extra arg" "unexpected argument" list foo
 
+# ---- check -------------------------------------------------------------------------------
+for c in 99 1-0 x "" 0,,1; do
+	usage_error "check --cpu '$c'" "invalid CPU list '$c' for --cpu" check --cpu "$c"
+done
+if has "$T/err" "present CPUs are [0-9]"; then ok "check names the present CPUs"; else bad "check --cpu" "no range"; fi
+usage_error "check extra arg" "unexpected argument" check foo
+if run "check" 0 "$PB" check && has "$T/out" "^pbench check: CPU [0-9]" &&
+   has "$T/out" "^summary: [0-9]* ok, [0-9]* warn, [0-9]* bad, [0-9]* info, [0-9]* unknown: [a-z]*$"; then
+	ok "check text"
+fi
+if [ "$HAVE_PY" -eq 1 ] && run "check json" 0 "$PB" check --cpu 0 --json &&
+   json "$T/out" 'd["schema"] == 1 and d["cpus"] == [0] and d["cpu_pick_reason"] is None and
+	sum(d["summary"].values()) == len(d["checks"]) and d["verdict"] in ("ready", "noisy", "unfit")'; then
+	ok "check json"
+fi
+
 # ---- output errors are failures (git's run_builtin) ------------------------------------------
 if [ -w /dev/full ]; then
 	"$PB" list >/dev/full 2>"$T/err"
