@@ -30,7 +30,7 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 endif
 ALL_CFLAGS  = $(BASEFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS) -pthread
-LIB_LIBS  := -lpfm -lm
+LIB_LIBS  := -lpfm -lnuma -lm
 CLI_LIBS  := -ljansson
 
 LIB_SRCS := $(sort $(wildcard lib/src/*.c))
