@@ -54,7 +54,7 @@ all: $(O)/libpbench.a $(O)/libpbench.so $(O)/pbench $(O)/pbench.pc
 deps:
 	@sh scripts/deps.sh
 
-$(O)/lib/src/%.o: lib/src/%.c lib/include/pbench.h lib/src/internal.h
+$(O)/lib/src/%.o: lib/src/%.c lib/include/pbench.h $(wildcard lib/src/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
@@ -86,7 +86,7 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 	$(PC_SED) $< > $@
 
 # Unit tests see the internals (-Ilib/src) and link the static library.
-$(O)/tests/%: tests/unit/%.c $(O)/libpbench.a lib/src/internal.h tests/unit/testutil.h
+$(O)/tests/%: tests/unit/%.c $(O)/libpbench.a $(wildcard lib/src/*.h) tests/unit/testutil.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) -lcriterion \
 		$(LIB_LIBS) -ljansson

@@ -47,12 +47,14 @@ struct pbench_check *pb_check(struct pb_env_ctx *ctx, const char *id, int cpu, i
 	struct pbench_env *e = ctx->env;
 	struct pbench_check *c;
 
+	static struct pbench_check scratch;	/* absorbs the writes of a dropped finding */
+
 	if (e->n == e->cap) {
 		int cap = e->cap ? e->cap * 2 : 64;
 		void *p = realloc(e->v, (size_t)cap * sizeof(*e->v));
 
 		if (!p)
-			return NULL;
+			return &scratch;	/* out of memory: the finding is dropped */
 		e->v = p;
 		e->cap = cap;
 	}

@@ -34,7 +34,8 @@ struct pb_env_ctx {
 };
 
 /* Report a finding for cpu (-1: machine-wide). Returns it so that value, expected, why and
- * fix can be filled with pb_check_set(); NULL (and the finding dropped) when out of memory. */
+ * fix can be filled with pb_check_set(); never NULL (out of memory, the finding is dropped and
+ * a scratch one absorbs the writes). */
 struct pbench_check *pb_check(struct pb_env_ctx *ctx, const char *id, int cpu, int status);
 /* printf into one of a finding's text fields: pb_check_set(c, c->value, "%s", x). */
 void pb_check_set(struct pbench_check *c, char *field, const char *fmt, ...)
