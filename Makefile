@@ -127,6 +127,9 @@ test: deps
 	@sh tests/total.sh build/test-results.txt build/asan/test-results.txt
 
 demo: deps all
+	@echo '$$ pbench check'
+	@$(O)/pbench check
+	@echo
 	@echo '$$ pbench list'
 	@$(O)/pbench list
 	@echo
