@@ -228,6 +228,39 @@ if [ "$HAVE_PY" -eq 1 ] && run "check json" 0 "$PB" check --cpu 0 --json &&
 	ok "check json"
 fi
 
+# On recorded trees: the tuned server is ready on its isolated CPU, the laptop is not.
+shift_tree() { t=$1; shift; env PBENCH_SYSFS_ROOT="tests/fixtures/$t/sys" PBENCH_PROCFS_ROOT="tests/fixtures/$t/proc" "$PB" check "$@"; }
+if run "check tuned-server" 0 shift_tree tuned-server --strict &&
+   has "$T/out" "^pbench check: CPU 2 (CPU 2 is isolated" &&
+   has "$T/out" "^  ok      isolation.nohz_full" && has "$T/out" ": ready$"; then
+	ok "check on the tuned server tree: CPU 2, ready, --strict passes"
+fi
+if run "check laptop strict" 1 shift_tree intel-laptop --strict &&
+   has "$T/out" "^  warn    power.ac .*on battery" && has "$T/out" "fix: "; then
+	ok "check --strict fails on the laptop tree, with fixes"
+fi
+if [ "$HAVE_PY" -eq 1 ]; then
+	ids="cpufreq.governor cpufreq.min_max cpufreq.epp cpufreq.turbo thermal.throttle power.ac
+	     cpuidle.states smt.active smt.sibling isolation.isolcpus isolation.nohz_full
+	     isolation.rcu_nocbs irq.affinity sched.rt_throttling sched.load sched.timer_migration
+	     vm.stat_interval kernel.nmi_watchdog kernel.watchdog_cpumask kernel.numa_balancing
+	     mem.thp mem.ksm mem.swap mem.numa_local aslr limits.rtprio limits.memlock caps.sys_nice
+	     clock.source clock.tsc perf.paranoid perf.rdpmc perf.pmu perf.max_sample_rate
+	     virt.hypervisor virt.steal cgroup.cpu_quota cgroup.cpuset"
+	for t in vm-kvm-2cpu intel-laptop amd-workstation tuned-server container-quota; do
+		if run "check json $t" 0 shift_tree "$t" --json --cpu 1 &&
+		   IDS="$ids" json "$T/out" 'set(__import__("os").environ["IDS"].split()) == {c["id"] for c in d["checks"]}
+			and all(c["why"] and c["fix"] for c in d["checks"] if c["status"] in ("warn", "bad"))
+			and sum(d["summary"].values()) == len(d["checks"])'; then
+			ok "check json on $t: all 38 checks, every warn/bad with why and fix"
+		fi
+	done
+	if run "container json" 0 shift_tree container-quota --json --cpu 1 &&
+	   json "$T/out" 'any(c["id"] == "cgroup.cpu_quota" and c["status"] == "bad" for c in d["checks"]) and d["verdict"] == "unfit"'; then
+		ok "check finds the container's CPU quota"
+	fi
+fi
+
 # ---- output errors are failures (git's run_builtin) ------------------------------------------
 if [ -w /dev/full ]; then
 	"$PB" list >/dev/full 2>"$T/err"
