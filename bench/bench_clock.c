@@ -222,7 +222,7 @@ int main(void)
 		int err;
 
 		v->sum.size = sizeof(v->sum);
-		err = pbench_stats_summary(v->ns, ROUNDS, &v->sum);
+		err = pbench_stats_summary(v->ns, ROUNDS, NULL, &v->sum);
 		if (err) {
 			fprintf(stderr, "bench_clock: error: summary: %s\n", pbench_strerror(err));
 			return 1;

@@ -218,7 +218,7 @@ static int time_variants(void)
 	}
 	for (int k = 0; k < nr_variants; k++) {
 		variants[k].sum.size = sizeof(variants[k].sum);
-		err = pbench_stats_summary(variants[k].ns, ROUNDS, &variants[k].sum);
+		err = pbench_stats_summary(variants[k].ns, ROUNDS, NULL, &variants[k].sum);
 		if (err)
 			return err;
 	}

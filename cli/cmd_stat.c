@@ -314,7 +314,7 @@ static void print_text(const struct stat_opts *o, const struct run *runs, int do
 		       "is not counted; fix: sysctl -w kernel.perf_event_paranoid=1, or "
 		       "CAP_PERFMON\n", paranoid);
 	}
-	if (ns && pbench_stats_summary(ns, (size_t)done, &s) == 0)
+	if (ns && pbench_stats_summary(ns, (size_t)done, NULL, &s) == 0)
 		printf("\nsummary: %d run%s, time min %.3f ms, median %.3f ms, mean %.3f ms, "
 		       "max %.3f ms, stddev %.3f ms, cv %.2f%%, spread %.2f%%%s\n",
 		       done, done == 1 ? "" : "s", s.min / 1e6, s.median / 1e6, s.mean / 1e6, s.max / 1e6,
@@ -393,7 +393,7 @@ static int write_json(const struct stat_opts *o, const struct run *runs, int don
 			ns[i] = (double)runs[i].ns;
 	}
 	json_object_set_new(root, "runs", arr);
-	if (ns && done && pbench_stats_summary(ns, (size_t)done, &s) == 0) {
+	if (ns && done && pbench_stats_summary(ns, (size_t)done, NULL, &s) == 0) {
 		json_t *sum = json_object();
 
 		json_object_set_new(sum, "runs", json_integer(done));

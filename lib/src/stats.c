@@ -14,11 +14,13 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int pbench_stats_summary(const double *x, size_t n, struct pbench_summary *s)
+int pbench_stats_summary(const double *x, size_t n, const struct pbench_stats_opts *opts,
+			 struct pbench_summary *s)
 {
 	double *sorted, mean = 0, m2 = 0;
 	size_t size;
 
+	(void)opts;
 	if (!x || !s || s->size == 0 || n == 0)
 		return -EINVAL;
 	sorted = malloc(n * sizeof(*sorted));
@@ -46,4 +48,56 @@ int pbench_stats_summary(const double *x, size_t n, struct pbench_summary *s)
 	s->spread_pct = s->min > 0 ? 100 * (s->max - s->min) / s->min : 0;
 	free(sorted);
 	return 0;
+}
+
+void pbench_welford_add(struct pbench_welford *w, double x)
+{
+	double d = x - w->mean;
+
+	if (w->n == 0 || x < w->min)
+		w->min = x;
+	if (w->n == 0 || x > w->max)
+		w->max = x;
+	w->n++;
+	w->mean += d / (double)w->n;
+	w->m2 += d * (x - w->mean);
+}
+
+double pbench_welford_variance(const struct pbench_welford *w)
+{
+	return w->n > 1 ? w->m2 / (double)(w->n - 1) : 0;
+}
+
+double pbench_welford_sem(const struct pbench_welford *w)
+{
+	return w->n > 1 ? sqrt(pbench_welford_variance(w) / (double)w->n) : 0;
+}
+
+/* Being written: the t distribution, Welch and Mann-Whitney. */
+double pbench_stats_t_quantile(double level, double df)
+{
+	(void)level;
+	(void)df;
+	return NAN;
+}
+
+double pbench_stats_t_cdf(double t, double df)
+{
+	(void)t;
+	(void)df;
+	return NAN;
+}
+
+int pbench_stats_welch(const double *a, size_t na, const double *b, size_t nb,
+		       const struct pbench_stats_opts *opts, struct pbench_welch *out)
+{
+	(void)a; (void)na; (void)b; (void)nb; (void)opts; (void)out;
+	return -ENOSYS;
+}
+
+int pbench_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			      struct pbench_mann_whitney *out)
+{
+	(void)a; (void)na; (void)b; (void)nb; (void)out;
+	return -ENOSYS;
 }
