@@ -57,6 +57,7 @@ static const char *const pb_errors[] = {
 	[PBENCH_EPFM - PBENCH_EUNKNOWN_EVENT] = "libpfm4 error",
 	[PBENCH_EBUSY_REGION - PBENCH_EUNKNOWN_EVENT] = "counted region started or stopped out of order",
 	[PBENCH_ENO_RDPMC - PBENCH_EUNKNOWN_EVENT] = "user-space counter read not available",
+	[PBENCH_EDIFFERENT - PBENCH_EUNKNOWN_EVENT] = "the compared functions give different results",
 };
 
 const char *pbench_strerror(int err)
