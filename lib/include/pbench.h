@@ -522,6 +522,21 @@ PBENCH_API int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b
 PBENCH_API const char *pbench_verdict_name(int verdict);
 
 /* ---------------------------------------------------------------------------------------------
+ * Reports (report.c): numbers with no more digits than the measurement supports
+ */
+
+/*
+ * Format value ± err: the error rounded to 2 significant digits, the value to the same decimal
+ * place, e.g. "12.345 ± 0.012". unit "ns" scales to ns/us/ms/s by the value ("1.2345 ± 0.0012
+ * ms"); NULL or "" prints the bare numbers. err <= 0 or NaN: the value with 6 significant
+ * digits. Returns the length written (snprintf semantics).
+ */
+PBENCH_API int pbench_format_value(char *buf, size_t len, double value, double err,
+				   const char *unit);
+/* A time in ns with an explicit number of significant digits and a scaled unit: "1.23 ms". */
+PBENCH_API int pbench_format_ns(char *buf, size_t len, double ns, int digits);
+
+/* ---------------------------------------------------------------------------------------------
  * Machine checks (env.c and env_*.c): is this machine fit to measure on, and how to fix it
  */
 enum pbench_check_status {
