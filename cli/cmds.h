@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+int cmd_analyze(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

@@ -19,6 +19,8 @@ static const struct cmd {
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
+	{ "analyze", cmd_analyze, "summarize samples (numbers, or pbench/hyperfine/Google Benchmark "
+				  "JSON) and compare two" },
 	{ "check", cmd_check, "is this machine fit to measure on, and how to fix what is not" },
 	{ "list", cmd_list, "list the events and whether each can be counted here" },
 	{ "stat", cmd_stat, "count and time a command or the built-in workload, run by run" },
