@@ -359,6 +359,11 @@ static void print_comparison(const struct input *a, const struct input *b,
 		       "take more samples\n");
 }
 
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static json_t *summary_json(const struct input *p, const struct pbench_summary *s)
 {
 	json_t *j = json_object(), *x = json_array();
@@ -489,9 +494,10 @@ int cmd_analyze(int argc, char **argv)
 				json_t *cmp = json_object();
 
 				json_object_set_new(cmp, "confidence", json_real(CONFIDENCE));
-				json_object_set_new(cmp, "ratio", json_real(w.ratio));
-				json_object_set_new(cmp, "ratio_lo", json_real(w.ratio_lo));
-				json_object_set_new(cmp, "ratio_hi", json_real(w.ratio_hi));
+				/* NaN (a mean of 0 in b) is not JSON: write null. */
+				json_object_set_new(cmp, "ratio", real_or_null(w.ratio));
+				json_object_set_new(cmp, "ratio_lo", real_or_null(w.ratio_lo));
+				json_object_set_new(cmp, "ratio_hi", real_or_null(w.ratio_hi));
 				json_object_set_new(cmp, "welch_t", json_real(w.t));
 				json_object_set_new(cmp, "welch_df", json_real(w.df));
 				json_object_set_new(cmp, "welch_p", json_real(w.p));
