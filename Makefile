@@ -110,7 +110,7 @@ examples: $(O)/stage/.installed
 			PKG_CONFIG_LIBDIR=$(STAGE)/usr/lib/pkgconfig \
 			pkg-config --cflags --libs pbench) || exit 1; \
 		echo "$(CC) $$src $$flags"; \
-		$(CC) $(SANFLAGS) $(WARNINGS) -o $$out $$src $$flags || exit 1; \
+		$(CC) $(SANFLAGS) $(WARNINGS) $(CFLAGS) -o $$out $$src $$flags || exit 1; \
 	done
 
 check: all $(UNIT_BINS) examples $(BENCH_BINS)

@@ -412,12 +412,16 @@ enum pbench_result_flags {
 	PBENCH_RESULT_UNOPTIMIZED = 1 << 1,	/* the library or the caller built without -O */
 	PBENCH_RESULT_OVERHEAD_DOMINATES = 1 << 2, /* the batch overhead is > half a sample */
 	PBENCH_RESULT_NOISY = 1 << 3,		/* context switches or migrations in samples */
+	PBENCH_RESULT_CLAMPED = 1 << 4,		/* a sample was below the overhead: its time
+						 * is reported as 0, never negative */
 };
 
 struct pbench_measure_opts {
 	size_t size;
-	void (*setup)(void *ctx);	/* before each sample, outside the timed region */
-	void (*teardown)(void *ctx);	/* after each sample, outside the timed region */
+	/* Around every batch of calls (each sample, and the first call, warm-up and
+	 * calibration batches too), outside the timed region. */
+	void (*setup)(void *ctx);
+	void (*teardown)(void *ctx);
 	double warmup_ms;		/* time-based warm-up (default 1200; 0: none) */
 	double min_sample_ms;		/* a sample lasts at least this (default 1 ms, and at
 					 * least 1000 timer resolutions) */
@@ -447,7 +451,8 @@ struct pbench_noise {
 	uint64_t ctx_involuntary, ctx_voluntary;	/* getrusage RUSAGE_THREAD */
 	uint64_t migrations;				/* cpu-migrations software event */
 	uint64_t minor_faults, major_faults;
-	double not_running_ns;				/* wall minus task-clock */
+	double not_running_ns;				/* wall minus task-clock; NaN when
+							 * task-clock cannot be counted */
 };
 
 struct pbench_sample {
@@ -460,8 +465,9 @@ struct pbench_sample {
 
 struct pbench_result;
 
-/* Errors: -EINVAL (NULL fn, a zero or negative budget/target, min_samples > max_samples,
- * opts->size 0), -EOVERFLOW (an iteration or sample count that would overflow), -ENOMEM. */
+/* opts NULL: the defaults. Errors: -EINVAL (NULL fn, a zero or negative budget/target,
+ * min_samples > max_samples, opts->size 0), -EOVERFLOW (an iteration or sample count that
+ * would overflow), -ENOMEM, and the name errors of pbench_counters_open() for opts->events. */
 PBENCH_API int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 			      const struct pbench_measure_opts *opts);
 PBENCH_API void pbench_result_free(struct pbench_result *r);
@@ -474,13 +480,18 @@ PBENCH_API uint64_t pbench_result_iterations(const struct pbench_result *r);
 PBENCH_API double pbench_result_overhead_ns(const struct pbench_result *r); /* per iteration */
 PBENCH_API int pbench_result_stop_rule(const struct pbench_result *r);
 PBENCH_API unsigned pbench_result_flags(const struct pbench_result *r);
-/* Counters per iteration for sample i (NULL when no events were asked for). */
+/* Counters of sample i (NULL when no events were asked for): value, time_enabled and
+ * time_running are raw over the whole sample; scaled is per iteration, minus the empty
+ * batch's unless keep_overhead, never below 0. */
 PBENCH_API const struct pbench_count *pbench_result_counts(const struct pbench_result *r,
 							   size_t i, int *n);
 PBENCH_API const char *pbench_stop_rule_name(int rule);
 
 /* The region API, for code that cannot be wrapped in a callback: each begin/end pair is one
- * sample of `iterations` iterations (1 if 0) added to the same kind of result. */
+ * sample of `iterations` iterations (1 if 0) added to the same kind of result. Use it from the
+ * thread that created it. begin and end do not allocate (end doubles the sample arrays when
+ * they are full, after the pair is read); the noise snapshot and counters cost a few syscalls
+ * per pair, outside the timed part. */
 struct pbench_region;
 PBENCH_API int pbench_region_new(struct pbench_region **out, uint64_t iterations,
 				 const char *events);
@@ -490,7 +501,10 @@ PBENCH_API void pbench_region_end(struct pbench_region *r);
 PBENCH_API int pbench_region_result(struct pbench_region *r, struct pbench_result **out);
 PBENCH_API void pbench_region_free(struct pbench_region *r);
 
-/* Comparing two functions (ABBA alternation, same iteration count, Welch after each pair). */
+/* Comparing two functions: the same iteration count (the larger of the two calibrations, so
+ * every sample lasts at least the target), samples in rounds of ABBA or BAAB (a coin toss per
+ * round, so that periodic noise such as the timer tick cannot favour a side), Welch's test
+ * after each round. */
 enum pbench_verdict {
 	PBENCH_FASTER = 1,		/* a is faster than b (significant at the confidence) */
 	PBENCH_SLOWER,			/* a is slower */
@@ -500,7 +514,8 @@ enum pbench_verdict {
 
 struct pbench_compare_opts {
 	size_t size;
-	struct pbench_measure_opts measure;	/* warm-up, sample length, budget, samples */
+	struct pbench_measure_opts measure;	/* warm-up, sample length, budget, samples
+						 * (measure.size 0: the defaults) */
 	double confidence;		/* default 0.999 */
 	double same_threshold_pct;	/* default 1: "same" when the CI of the ratio is within */
 	/* Optional: return 0 when a and b compute the same thing (called once, before
@@ -513,7 +528,7 @@ struct pbench_comparison {
 	int verdict;			/* enum pbench_verdict */
 	double ratio, ratio_lo, ratio_hi;	/* time of a / time of b, with its interval */
 	struct pbench_welch welch;
-	size_t pairs;			/* ABBA pairs taken */
+	size_t pairs;			/* AB or BA pairs taken: the samples of each side */
 	struct pbench_summary a, b;	/* ns per iteration */
 };
 
