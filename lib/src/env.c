@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pbench_env_check(): runs the check groups (env_*.c) for the target CPUs and collects their
- * findings; picks the CPU a prepared run would use; parses CPU lists.
+ * findings; picks the CPU a prepared run would use; parses CPU lists. Also the readers and
+ * the ways of reporting that the groups share (env.h).
  */
 #include <ctype.h>
 #include <dirent.h>
-#include <sched.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,7 @@ static const struct {
 	{ "isolation", pb_check_isolation },
 	{ "interrupts", pb_check_interrupts },
 	{ "scheduler", pb_check_scheduler },
+	{ "scheduler", pb_check_cgroup },	/* right after: the group's lines stay together */
 	{ "memory", pb_check_memory },
 	{ "timer", pb_check_timer },
 	{ "counters", pb_check_counters },
@@ -70,27 +73,47 @@ struct pbench_check *pb_check(struct pb_env_ctx *ctx, const char *id, int cpu, i
 
 void pb_check_set(struct pbench_check *c, char *field, const char *fmt, ...)
 {
-	size_t len;
+	size_t len = field == c->expected ? sizeof(c->expected)
+		     : field == c->value ? sizeof(c->value)
+		     : field == c->why ? sizeof(c->why) : sizeof(c->fix);
 	va_list ap;
 
-	if (!c)
-		return;
-	len = field == c->expected ? sizeof(c->expected)
-	      : field == c->value ? sizeof(c->value)
-	      : field == c->why ? sizeof(c->why) : sizeof(c->fix);
 	va_start(ap, fmt);
 	vsnprintf(field, len, fmt, ap);
 	va_end(ap);
 }
 
+struct pbench_check *pb_report(struct pb_env_ctx *ctx, const char *id, int cpu, int status,
+			       const char *expected, const char *fmt, ...)
+{
+	struct pbench_check *c = pb_check(ctx, id, cpu, status);
+	va_list ap;
+
+	if (expected)
+		pb_check_set(c, c->expected, "%s", expected);
+	va_start(ap, fmt);
+	vsnprintf(c->value, sizeof(c->value), fmt, ap);
+	va_end(ap);
+	return c;
+}
+
+void pb_advise(struct pbench_check *c, const char *why, const char *fix)
+{
+	if (why)
+		pb_check_set(c, c->why, "%s", why);
+	if (fix)
+		pb_check_set(c, c->fix, "%s", fix);
+}
+
 struct pbench_check *pb_check_unknown(struct pb_env_ctx *ctx, const char *id, int cpu,
 				      const char *what, int err)
 {
-	struct pbench_check *c = pb_check(ctx, id, cpu, PBENCH_CHECK_UNKNOWN);
-
-	if (c)
-		pb_check_set(c, c->value, "cannot read %s: %s", what, pbench_strerror(err));
-	return c;
+	/* The parsers' -EINVAL and -ERANGE: the file was read, its content makes no sense. */
+	if (err == -EINVAL || err == -ERANGE)
+		return pb_report(ctx, id, cpu, PBENCH_CHECK_UNKNOWN, NULL,
+				 "unexpected content in %s", what);
+	return pb_report(ctx, id, cpu, PBENCH_CHECK_UNKNOWN, NULL, "cannot read %s: %s", what,
+			 pbench_strerror(err));
 }
 
 const char *pbench_check_status_name(int status)
@@ -114,11 +137,39 @@ int pb_exists(const char *path)
 	return !pb_path(real, sizeof(real), path) && access(real, F_OK) == 0;
 }
 
+int pb_read_word(const char *path, char *buf, size_t len)
+{
+	int n = pb_read_file(path, buf, len);
+
+	if (n < 0)
+		return n;
+	if (n == 0 || (size_t)n >= len - 1)
+		return -EINVAL;	/* empty, or longer than any name the kernel prints here */
+	for (int i = 0; i < n; i++)
+		if (!isgraph((unsigned char)buf[i]) && buf[i] != ' ')
+			return -EINVAL;
+	return 0;
+}
+
+int pb_read_num(const char *path, long *v)
+{
+	char buf[32], *end;
+	int n = pb_read_file(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	if (!isdigit((unsigned char)buf[0]))
+		return -EINVAL;
+	errno = 0;
+	*v = strtol(buf, &end, 10);
+	return errno || *end ? -EINVAL : 0;
+}
+
 int pb_cmdline_param(const char *param, char *value, size_t len)
 {
 	char buf[4096], *tok, *save = NULL;
 	size_t plen = strlen(param);
-	int n = pb_read_file("/proc/cmdline", buf, sizeof(buf));
+	int n = pb_read_file("/proc/cmdline", buf, sizeof(buf)), found = 0;
 
 	if (n < 0)
 		return n;
@@ -131,9 +182,9 @@ int pb_cmdline_param(const char *param, char *value, size_t len)
 			continue;
 		if (len)
 			snprintf(value, len, "%s", tok[plen] == '=' ? tok + plen + 1 : "");
-		return 1;
+		found = 1;	/* and go on: a later one overrides it */
 	}
-	return 0;
+	return found;
 }
 
 int pb_cpulist_to_set(const char *list, unsigned char *set)
@@ -166,7 +217,7 @@ int pb_cpulist_to_set(const char *list, unsigned char *set)
 		for (long c = lo; c <= hi; c++) {
 			if (!pb_cpu_in(set, (int)c))
 				n++;
-			set[c / 8] |= (unsigned char)(1u << (c % 8));
+			pb_cpu_put(set, (int)c, 1);
 		}
 		p = end;
 		while (*p == ' ' || *p == '\n')
@@ -186,7 +237,60 @@ int pb_read_cpulist(const char *path, unsigned char *set)
 
 	if (n < 0)
 		return n;
+	/* nohz_full reads "(null)" when the kernel never allocated its mask, that is without a
+	 * nohz_full= parameter (drivers/base/cpu.c prints the NULL mask with %*pbl). */
+	if (!strcmp(buf, "(null)")) {
+		memset(set, 0, PB_MAX_CPUS / 8);
+		return 0;
+	}
 	return pb_cpulist_to_set(buf, set);
+}
+
+void pb_cpuset_format(const unsigned char *set, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < PB_MAX_CPUS && n < len; c++) {
+		int e = c;
+
+		if (!pb_cpu_in(set, c))
+			continue;
+		while (e + 1 < PB_MAX_CPUS && pb_cpu_in(set, e + 1))
+			e++;
+		n += (size_t)snprintf(buf + n, len - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "", c,
+				      e);
+		c = e;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+void pb_quiet_cpus(unsigned char *set)
+{
+	unsigned char nohz[PB_MAX_CPUS / 8];
+
+	if (pb_read_cpulist("/sys/devices/system/cpu/isolated", set) < 0)
+		memset(set, 0, PB_MAX_CPUS / 8);
+	if (pb_read_cpulist("/sys/devices/system/cpu/nohz_full", nohz) > 0)
+		for (int i = 0; i < PB_MAX_CPUS / 8; i++)
+			set[i] |= nohz[i];
+}
+
+long long pb_read_field(const char *path, const char *key)
+{
+	FILE *f = pb_fopen(path);
+	char line[256];
+	size_t kl = strlen(key);
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, kl) && line[kl] == ' ')
+			v = atoll(line + kl + 1);
+	fclose(f);
+	return v;
 }
 
 int pb_process_running(const char *comm)
@@ -211,6 +315,76 @@ int pb_process_running(const char *comm)
 	}
 	closedir(dir);
 	return found;
+}
+
+int pb_read_status(const char *pid, struct pb_proc_status *st)
+{
+	char path[300], line[640];
+	FILE *f;
+	long r;
+
+	memset(st, 0, sizeof(*st));
+	st->kthread = -1;
+	snprintf(path, sizeof(path), "/proc/%.200s/status", pid);
+	f = pb_fopen(path);
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, ':');
+
+		if (!v)
+			continue;
+		v += 1 + strspn(v + 1, " \t");
+		v[strcspn(v, "\n")] = '\0';
+		if (!strncmp(line, "Name:", 5))
+			snprintf(st->name, sizeof(st->name), "%s", v);
+		else if (!strncmp(line, "Kthread:", 8))
+			st->kthread = atoi(v);
+		else if (!strncmp(line, "Uid:", 4) && sscanf(v, "%ld %ld", &r, &st->euid) == 2)
+			st->have_uid = 1;
+		else if (!strncmp(line, "CapEff:", 7) && sscanf(v, "%" SCNx64, &st->capeff) == 1)
+			st->have_cap = 1;
+		else if (!strncmp(line, "Cpus_allowed_list:", 18))
+			snprintf(st->cpus, sizeof(st->cpus), "%s", v);
+		else if (!strncmp(line, "Mems_allowed_list:", 18))
+			sscanf(v, "%127s", st->mems);
+	}
+	fclose(f);
+	return 0;
+}
+
+int pb_has_cap(const struct pb_proc_status *st, int bit)
+{
+	if (st->have_cap)
+		return (int)((st->capeff >> bit) & 1);
+	return st->have_uid && st->euid == 0 ? 1 : -1;
+}
+
+double pb_busy_share(const struct pb_env_ctx *ctx, int cpu)
+{
+	const struct pb_cpu_times *a, *b;
+	double idle, total;
+
+	if (cpu < 0 || cpu >= PB_MAX_CPUS || !ctx->t0 || !ctx->t1 || !ctx->t1[cpu].valid)
+		return -1;
+	a = &ctx->t0[cpu];
+	b = &ctx->t1[cpu];
+	idle = (double)(b->idle + b->iowait) - (double)(a->idle + a->iowait);
+	total = idle + (double)(b->user + b->nice + b->system + b->irq + b->softirq + b->steal) -
+		(double)(a->user + a->nice + a->system + a->irq + a->softirq + a->steal);
+	return total > 0 ? 1 - idle / total : -1;
+}
+
+void pb_appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
 }
 
 int pbench_cpulist_parse(const char *list, int *cpus, int max, int limit)
@@ -307,16 +481,12 @@ static int is_live(void)
 	return !(s && *s) && !(p && *p);
 }
 
-/* Share of non-idle time of cpu over the window (or since boot). */
-static double busy_share(const struct pb_cpu_times *t0, const struct pb_cpu_times *t1, int cpu)
+/* The busy share for picking: a CPU /proc/stat says nothing about counts as idle. */
+static double load(const struct pb_env_ctx *ctx, int cpu)
 {
-	const struct pb_cpu_times *a = &t0[cpu], *b = &t1[cpu];
-	double idle = (double)(b->idle + b->iowait) - (double)(a->idle + a->iowait);
-	double total = idle + (double)(b->user + b->nice + b->system + b->irq + b->softirq +
-				       b->steal) -
-		       (double)(a->user + a->nice + a->system + a->irq + a->softirq + a->steal);
+	double busy = pb_busy_share(ctx, cpu);
 
-	return total > 0 ? 1 - idle / total : 0;
+	return busy < 0 ? 0 : busy;
 }
 
 static int pick(struct pb_env_ctx *ctx, char *why, size_t len)
@@ -347,14 +517,14 @@ static int pick(struct pb_env_ctx *ctx, char *why, size_t len)
 
 		if (!USABLE(c))
 			continue;
-		busy = busy_share(ctx->t0, ctx->t1, c);
+		busy = load(ctx, c);
 		/* A busy SMT sibling shares the core's pipeline: count its load too. */
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", c);
 		if (pb_read_cpulist(path, sib) > 1)
 			for (int s = 0; s < PB_MAX_CPUS; s++)
 				if (s != c && pb_cpu_in(sib, s) && pb_cpu_in(online, s)) {
-					busy += busy_share(ctx->t0, ctx->t1, s);
+					busy += load(ctx, s);
 					sibs++;
 				}
 		if (busy < best_busy - 0.02) {	/* 2%: within noise, keep the lower number */

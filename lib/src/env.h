@@ -6,9 +6,17 @@
 #ifndef PBENCH_ENV_H
 #define PBENCH_ENV_H
 
+#include <stdint.h>
+
 #include "internal.h"
 
 #define PB_MAX_CPUS 4096
+
+/* Capability bits of CapEff (include/uapi/linux/capability.h). */
+#define PB_CAP_IPC_LOCK 14
+#define PB_CAP_SYS_ADMIN 21
+#define PB_CAP_SYS_NICE 23
+#define PB_CAP_PERFMON 38
 
 /* Per-CPU times from /proc/stat, in USER_HZ ticks. */
 struct pb_cpu_times {
@@ -40,34 +48,99 @@ struct pbench_check *pb_check(struct pb_env_ctx *ctx, const char *id, int cpu, i
 /* printf into one of a finding's text fields: pb_check_set(c, c->value, "%s", x). */
 void pb_check_set(struct pbench_check *c, char *field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* A finding whose file could not be read: status unknown, value says what was looked for. */
+/* pb_check() with what measuring expects (NULL: nothing specific) and the value, in one call. */
+struct pbench_check *pb_report(struct pb_env_ctx *ctx, const char *id, int cpu, int status,
+			       const char *expected, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* The why and fix of a finding; NULL leaves that field as it is. */
+void pb_advise(struct pbench_check *c, const char *why, const char *fix);
+/* A finding whose file could not be read (value "cannot read WHAT: error"), or held what the
+ * kernel never prints there (err -EINVAL or -ERANGE: "unexpected content in WHAT"). */
 struct pbench_check *pb_check_unknown(struct pb_env_ctx *ctx, const char *id, int cpu,
 				      const char *what, int err);
 
 /* Readers. */
 int pb_exists(const char *path);			/* through the root mapping */
+/* A one-word sysfs value (a governor, a driver, a state name): 0, -EINVAL when the file holds
+ * something else (empty, binary, several lines), or the read error. */
+int pb_read_word(const char *path, char *buf, size_t len);
+/* A non-negative decimal number and nothing else, as sysfs prints them: 0 or -EINVAL (where
+ * pb_read_long() takes any number with anything after it), or the read error. */
+int pb_read_num(const char *path, long *v);
 /* /proc/cmdline: 1 and the value (may be "") if param= or param is present, 0 if absent,
- * negative error if the file cannot be read. */
+ * negative error if the file cannot be read. A repeated parameter gives its last value, as
+ * the kernel applies them in order; what follows "--" is for init and not looked at. */
 int pb_cmdline_param(const char *param, char *value, size_t len);
-/* Parse a cpulist into a bitmap of PB_MAX_CPUS bits; returns the count or -EINVAL. */
+/* Parse a cpulist into a bitmap of PB_MAX_CPUS bits; returns the count, or -EINVAL (not a
+ * cpulist) or -ERANGE (a CPU beyond PB_MAX_CPUS). */
 int pb_cpulist_to_set(const char *list, unsigned char *set);
 static inline int pb_cpu_in(const unsigned char *set, int cpu)
 {
 	return cpu >= 0 && cpu < PB_MAX_CPUS && (set[cpu / 8] >> (cpu % 8)) & 1;
 }
-/* Read a cpulist file into a bitmap: count, or negative error (missing file: -ENOENT). */
+/* Add cpu to the bitmap (on) or take it out. */
+static inline void pb_cpu_put(unsigned char *set, int cpu, int on)
+{
+	if (cpu < 0 || cpu >= PB_MAX_CPUS)
+		return;
+	if (on)
+		set[cpu / 8] |= (unsigned char)(1u << (cpu % 8));
+	else
+		set[cpu / 8] &= (unsigned char)~(1u << (cpu % 8));
+}
+/* How many CPUs the bitmap holds. */
+static inline int pb_cpuset_count(const unsigned char *set)
+{
+	int n = 0;
+
+	for (int i = 0; i < PB_MAX_CPUS / 8; i++)
+		n += __builtin_popcount(set[i]);
+	return n;
+}
+/* Read a cpulist file into a bitmap: count, or negative error (missing file: -ENOENT). The
+ * kernel's "(null)" (nohz_full without a nohz_full= parameter) is the empty set. */
 int pb_read_cpulist(const char *path, unsigned char *set);
+/* A bitmap as the kernel prints a cpulist ("0-1,4-7"); "none" for the empty set. */
+void pb_cpuset_format(const unsigned char *set, char *buf, size_t len);
+/* The CPUs the kernel keeps quiet: out of the scheduler's domains (isolated) or tickless
+ * (nohz_full), as far as sysfs says. */
+void pb_quiet_cpus(unsigned char *set);
+/* The number after "key " on a line of a "key value" file (/proc/stat, cpu.stat): the last
+ * such line's, or -1 when there is none or the file cannot be read. */
+long long pb_read_field(const char *path, const char *key);
 /* A process with this comm exists (scans /proc/[0-9]*\/comm). */
 int pb_process_running(const char *comm);
 
+/* What the checks use of /proc/PID/status. */
+struct pb_proc_status {
+	char name[64];		/* Name, "" if absent */
+	int kthread;		/* Kthread 1 or 0; -1 when the kernel does not say */
+	int have_uid, have_cap;
+	long euid;
+	uint64_t capeff;
+	char cpus[512];		/* Cpus_allowed_list, "" if absent */
+	char mems[128];		/* Mems_allowed_list, "" if absent */
+};
+/* Read /proc/PID/status (pid "self": this process): 0, or -errno if it cannot be opened. */
+int pb_read_status(const char *pid, struct pb_proc_status *st);
+/* 1: capability bit is effective (or root, when CapEff is not known), 0: not, -1: unknown. */
+int pb_has_cap(const struct pb_proc_status *st, int bit);
+
+/* Share of non-idle time of cpu between t0 and t1; -1 when /proc/stat has no line for it. */
+double pb_busy_share(const struct pb_env_ctx *ctx, int cpu);
+/* printf at the end of the string in buf, as far as it fits. */
+void pb_appendf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* The check groups, run in this order. Each reports for every target CPU itself. */
-void pb_check_frequency(struct pb_env_ctx *ctx);
-void pb_check_topology(struct pb_env_ctx *ctx);
-void pb_check_isolation(struct pb_env_ctx *ctx);
-void pb_check_interrupts(struct pb_env_ctx *ctx);
-void pb_check_scheduler(struct pb_env_ctx *ctx);
-void pb_check_memory(struct pb_env_ctx *ctx);
-void pb_check_timer(struct pb_env_ctx *ctx);
+void pb_check_frequency(struct pb_env_ctx *ctx);	/* env_freq.c */
+void pb_check_topology(struct pb_env_ctx *ctx);		/* env_topology.c */
+void pb_check_isolation(struct pb_env_ctx *ctx);	/* env_sched.c */
+void pb_check_interrupts(struct pb_env_ctx *ctx);	/* env_irq.c */
+void pb_check_scheduler(struct pb_env_ctx *ctx);	/* env_sched.c */
+void pb_check_cgroup(struct pb_env_ctx *ctx);		/* env_cgroup.c: scheduler group too */
+void pb_check_memory(struct pb_env_ctx *ctx);		/* env_mem.c */
+void pb_check_timer(struct pb_env_ctx *ctx);		/* env_sys.c */
 void pb_check_counters(struct pb_env_ctx *ctx);
 void pb_check_virtualization(struct pb_env_ctx *ctx);
 

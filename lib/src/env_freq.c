@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Checks: frequency (cpufreq governor, min/max, EPP, turbo, thermal throttling, power source,
- * idle states) and topology (SMT on the machine, the target CPU's sibling threads).
+ * idle states). The topology group (SMT) is in env_topology.c.
  *
  * On a quiet machine a clock that moves while the benchmark runs is the largest source of
  * run-to-run spread, so every knob that lets it move is reported with the command that pins it.
@@ -9,7 +9,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,73 +19,12 @@
 #define CPU_DIR "/sys/devices/system/cpu"
 #define PSY_DIR "/sys/class/power_supply"
 #define NO_CPUFREQ "no cpufreq: frequency is controlled elsewhere (e.g. by the hypervisor)"
-/* Exit latency above which an idle state counts as deep: C1E is 10 us, C3 and C6 are 30+. */
+/* Exit latency above which an idle state counts as deep: C1E is 10 us, C3 and deeper states
+ * longer (the tables in drivers/idle/intel_idle.c). */
 #define DEEP_IDLE_US 10
-/* A sibling thread busier than this takes a noticeable share of the core. */
-#define BUSY_SIBLING 0.05
 #define MAX_IDLE_STATES 16	/* the kernel's CPUIDLE_STATE_MAX is 10 */
 
 /* ---- readers ---------------------------------------------------------------------------- */
-
-static __attribute__((format(printf, 3, 4)))
-void appendf(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
-/*
- * A one-word sysfs value (a governor, a driver, a state name): 0 and the word, -EINVAL when
- * the file holds something else (empty, binary, several lines), or the read error.
- */
-static int read_word(const char *path, char *buf, size_t len)
-{
-	int n = pb_read_file(path, buf, len);
-
-	if (n < 0)
-		return n;
-	if (n == 0 || (size_t)n >= len - 1)
-		return -EINVAL;	/* empty, or longer than any name the kernel prints here */
-	for (int i = 0; i < n; i++)
-		if (!isgraph((unsigned char)buf[i]) && buf[i] != ' ')
-			return -EINVAL;
-	return 0;
-}
-
-/* A non-negative decimal number, as sysfs prints them. */
-static int read_num(const char *path, long *v)
-{
-	char buf[32], *end;
-	int n = pb_read_file(path, buf, sizeof(buf));
-
-	if (n < 0)
-		return n;
-	if (!isdigit((unsigned char)buf[0]))
-		return -EINVAL;
-	errno = 0;
-	*v = strtol(buf, &end, 10);
-	return errno || *end ? -EINVAL : 0;
-}
-
-/* The finding for a file that could not be read or made no sense. */
-static void unknown_at(struct pb_env_ctx *ctx, const char *id, int cpu, const char *path,
-		       int err)
-{
-	struct pbench_check *c;
-
-	if (err != -EINVAL) {
-		pb_check_unknown(ctx, id, cpu, path, err);
-		return;
-	}
-	c = pb_check(ctx, id, cpu, PBENCH_CHECK_UNKNOWN);
-	pb_check_set(c, c->value, "unexpected content in %s", path);
-}
 
 /*
  * The entries of a /sys directory (all, or the policyN ones), sorted: their count, or -errno.
@@ -119,30 +57,6 @@ static void free_list(struct dirent **v, int n)
 	for (int i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
-}
-
-/* Share of non-idle time of cpu between t0 and t1; -1 when /proc/stat has no line for it. */
-static double busy_share(const struct pb_env_ctx *ctx, int cpu)
-{
-	const struct pb_cpu_times *a, *b;
-	double idle, total;
-
-	if (cpu < 0 || cpu >= PB_MAX_CPUS || !ctx->t0 || !ctx->t1 || !ctx->t1[cpu].valid)
-		return -1;
-	a = &ctx->t0[cpu];
-	b = &ctx->t1[cpu];
-	idle = (double)(b->idle + b->iowait) - (double)(a->idle + a->iowait);
-	total = idle + (double)(b->user + b->nice + b->system + b->irq + b->softirq + b->steal) -
-		(double)(a->user + a->nice + a->system + a->irq + a->softirq + a->steal);
-	return total > 0 ? 1 - idle / total : -1;
-}
-
-static const char *window(const struct pb_env_ctx *ctx, char *buf, size_t len)
-{
-	if (ctx->window_ms <= 0)
-		return "since boot";
-	snprintf(buf, len, "over the last %.0f ms", ctx->window_ms);
-	return buf;
 }
 
 /* ---- cpufreq policies ------------------------------------------------------------------- */
@@ -186,7 +100,7 @@ static void describe_driver(struct policy *p, const char *drv)
 	if (!intel && !amd)
 		return;
 	snprintf(path, sizeof(path), CPU_DIR "/%s/status", intel ? "intel_pstate" : "amd_pstate");
-	if (read_word(path, st, sizeof(st)) ||
+	if (pb_read_word(path, st, sizeof(st)) ||
 	    (strcmp(st, "active") && strcmp(st, "passive") && strcmp(st, "guided")))
 		/* intel_pstate and amd-pstate-epp are the drivers of active mode */
 		snprintf(st, sizeof(st), "%s", !strcmp(drv, "intel_pstate") ||
@@ -237,14 +151,14 @@ static int find_policy(int cpu, struct policy *p)
 			return n > 0 || pb_exists(path) ? -ENOENT : 0;
 	}
 	snprintf(file, sizeof(file), "%s/scaling_driver", p->dir);
-	if (read_word(file, drv, sizeof(drv)))
+	if (pb_read_word(file, drv, sizeof(drv)))
 		drv[0] = '\0';
 	describe_driver(p, drv);
 	snprintf(file, sizeof(file), "%s/cpuinfo_min_freq", p->dir);
-	if (read_num(file, &p->min_khz))
+	if (pb_read_num(file, &p->min_khz))
 		p->min_khz = 0;
 	snprintf(file, sizeof(file), "%s/cpuinfo_max_freq", p->dir);
-	if (read_num(file, &p->max_khz) || p->max_khz < p->min_khz)
+	if (pb_read_num(file, &p->max_khz) || p->max_khz < p->min_khz)
 		p->max_khz = p->min_khz = 0;
 	return 1;
 }
@@ -282,9 +196,9 @@ static const char *governor_why(const char *gov, const struct policy *p, char *b
 		snprintf(buf, len, "powersave holds the CPU at its lowest frequency%s: steady, "
 			 "but far from how the code runs at normal speed", range);
 	else
-		snprintf(buf, len, "%s moves the clock%s with the load it sampled over the last "
-			 "few ms: a benchmark starts slow and speeds up as it runs, and anything "
-			 "else running changes its speed", gov, range);
+		snprintf(buf, len, "%s moves the clock%s with the load it sampled last: a "
+			 "benchmark starts slow and speeds up as it runs, and anything else "
+			 "running changes its speed", gov, range);
 	return buf;
 }
 
@@ -298,11 +212,11 @@ static void check_governor(struct pb_env_ctx *ctx, int cpu)
 	if (no_policy(ctx, "cpufreq.governor", cpu, &p))
 		return;
 	snprintf(path, sizeof(path), "%s/scaling_governor", p.dir);
-	err = read_word(path, gov, sizeof(gov));
+	err = pb_read_word(path, gov, sizeof(gov));
 	if (!err && !isalpha((unsigned char)gov[0]))
 		err = -EINVAL;
 	if (err) {
-		unknown_at(ctx, "cpufreq.governor", cpu, path, err);
+		pb_check_unknown(ctx, "cpufreq.governor", cpu, path, err);
 		return;
 	}
 	if (!strcmp(gov, "performance") || !strcmp(gov, "userspace")) {
@@ -330,17 +244,17 @@ static void check_min_max(struct pb_env_ctx *ctx, int cpu)
 	if (no_policy(ctx, "cpufreq.min_max", cpu, &p))
 		return;
 	snprintf(path, sizeof(path), "%s/scaling_min_freq", p.dir);
-	err = read_num(path, &lo);
+	err = pb_read_num(path, &lo);
 	if (!err && lo > 0) {
 		snprintf(path, sizeof(path), "%s/scaling_max_freq", p.dir);
-		err = read_num(path, &hi);
+		err = pb_read_num(path, &hi);
 	}
 	if (err || lo <= 0 || hi <= 0) {
-		unknown_at(ctx, "cpufreq.min_max", cpu, path, err ? err : -EINVAL);
+		pb_check_unknown(ctx, "cpufreq.min_max", cpu, path, err ? err : -EINVAL);
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/scaling_governor", p.dir);
-	if (read_word(path, gov, sizeof(gov)))
+	if (pb_read_word(path, gov, sizeof(gov)))
 		gov[0] = '\0';
 	if (lo == hi) {
 		c = pb_check(ctx, "cpufreq.min_max", cpu, PBENCH_CHECK_OK);
@@ -373,21 +287,21 @@ static void check_epp(struct pb_env_ctx *ctx, int cpu)
 	if (no_policy(ctx, "cpufreq.epp", cpu, &p))
 		return;
 	snprintf(path, sizeof(path), "%s/energy_performance_preference", p.dir);
-	err = read_word(path, epp, sizeof(epp));
+	err = pb_read_word(path, epp, sizeof(epp));
 	if (err == -ENOENT) {
 		c = pb_check(ctx, "cpufreq.epp", cpu, PBENCH_CHECK_INFO);
 		pb_check_set(c, c->value, "no energy_performance_preference (%s has none)", p.desc);
 		return;
 	}
 	/* A word, or the raw 0-255 hint (0 is performance) written by a tool. */
-	if (!err && isdigit((unsigned char)epp[0]) && read_num(path, &raw))
+	if (!err && isdigit((unsigned char)epp[0]) && pb_read_num(path, &raw))
 		err = -EINVAL;
 	if (!err && raw < 0)
 		for (const char *s = epp; *s; s++)
 			if (!islower((unsigned char)*s) && *s != '_')
 				err = -EINVAL;
 	if (err || raw > 255) {
-		unknown_at(ctx, "cpufreq.epp", cpu, path, err ? err : -EINVAL);
+		pb_check_unknown(ctx, "cpufreq.epp", cpu, path, err ? err : -EINVAL);
 		return;
 	}
 	if (raw == 0 || !strcmp(epp, "performance")) {
@@ -406,10 +320,6 @@ static void check_epp(struct pb_env_ctx *ctx, int cpu)
 
 /* ---- turbo ------------------------------------------------------------------------------ */
 
-#define TURBO_WHY "turbo raises the clock above the base frequency as far as temperature and " \
-	"the number of busy cores allow: the frequency depends on both, so results differ by "   \
-	"several %% from run to run and drift as the chip heats"
-
 /* The command that turns turbo off here (per-policy boost files when nothing else). */
 static const char *turbo_off_cmd(void)
 {
@@ -418,6 +328,31 @@ static const char *turbo_off_cmd(void)
 	if (pb_exists(CPU_DIR "/cpufreq/boost"))
 		return "echo 0 | sudo tee " CPU_DIR "/cpufreq/boost";
 	return "echo 0 | sudo tee " CPU_DIR "/cpufreq/policy*/boost";
+}
+
+/* Why turbo matters, with the range cpu boosts across when its policy has intel_pstate's
+ * base_frequency next to cpuinfo_max_freq (the highest turbo frequency). */
+static void turbo_why(struct pbench_check *c, int cpu)
+{
+	char path[160];
+	struct policy p;
+	long base = 0;
+
+	if (find_policy(cpu, &p) > 0 && p.max_khz > 0) {
+		snprintf(path, sizeof(path), "%s/base_frequency", p.dir);
+		if (pb_read_num(path, &base) || base >= p.max_khz)
+			base = 0;
+	}
+	if (base > 0)
+		pb_check_set(c, c->why, "turbo lets CPU %d run anywhere from %ld MHz "
+			     "(base_frequency) up to %ld MHz (cpuinfo_max_freq), as far as "
+			     "temperature and the number of busy cores allow: the clock depends on "
+			     "both, so results differ from run to run and drift as the chip heats",
+			     cpu, base / 1000, p.max_khz / 1000);
+	else
+		pb_check_set(c, c->why, "turbo raises the clock above the base frequency as far as "
+			     "temperature and the number of busy cores allow: the clock depends on "
+			     "both, so results differ from run to run and drift as the chip heats");
 }
 
 /* Per-policy boost files (cpufreq core, 6.x): 1 or 0 for on or off, -1 when there are none. */
@@ -432,7 +367,7 @@ static int policy_boost(char *src, size_t len, int *npolicies)
 		long v;
 
 		snprintf(path, sizeof(path), CPU_DIR "/cpufreq/%.32s/boost", names[i]->d_name);
-		if (!read_num(path, &v) && v <= 1) {
+		if (!pb_read_num(path, &v) && v <= 1) {
 			on += v == 1;
 			off += v == 0;
 		}
@@ -457,11 +392,11 @@ static void check_turbo(struct pb_env_ctx *ctx)
 		int err;
 
 		snprintf(path, sizeof(path), CPU_DIR "/%s", knobs[i].name);
-		err = read_num(path, &v);
+		err = pb_read_num(path, &v);
 		if (err == -ENOENT)
 			continue;
 		if (err || v > 1) {
-			unknown_at(ctx, "cpufreq.turbo", -1, path, err ? err : -EINVAL);
+			pb_check_unknown(ctx, "cpufreq.turbo", -1, path, err ? err : -EINVAL);
 			return;
 		}
 		snprintf(src, sizeof(src), "%s %ld", knobs[i].name, v);
@@ -475,13 +410,13 @@ static void check_turbo(struct pb_env_ctx *ctx)
 		pb_check_set(c, c->value, "%s (%s)", on ? "on" : "off", src);
 		pb_check_set(c, c->expected, "off");
 		if (on) {
-			pb_check_set(c, c->why, TURBO_WHY);
+			turbo_why(c, ctx->cpus[0]);
 			pb_check_set(c, c->fix, "%s", fix[0] ? fix : turbo_off_cmd());
 		}
 		return;
 	}
 	c = pb_check(ctx, "cpufreq.turbo", -1, PBENCH_CHECK_INFO);
-	if (!read_word(CPU_DIR "/amd_pstate/status", st, sizeof(st)))
+	if (!pb_read_word(CPU_DIR "/amd_pstate/status", st, sizeof(st)))
 		pb_check_set(c, c->value, "amd-pstate %s exports no boost switch: turbo can only "
 			     "be seen and set in the firmware setup (Core Performance Boost)", st);
 	else if (npolicies == 0 && !pb_exists(CPU_DIR "/intel_pstate"))
@@ -506,16 +441,16 @@ static void check_throttle(struct pb_env_ctx *ctx, int cpu)
 
 		snprintf(path[k], sizeof(path[k]),
 			 CPU_DIR "/cpu%d/thermal_throttle/%s_throttle_count", cpu, kinds[k]);
-		err = read_num(path[k], &n[k]);
+		err = pb_read_num(path[k], &n[k]);
 		if (err == -ENOENT) {
 			n[k] = -1;
 			continue;
 		}
 		if (err) {
-			unknown_at(ctx, "thermal.throttle", cpu, path[k], err);
+			pb_check_unknown(ctx, "thermal.throttle", cpu, path[k], err);
 			return;
 		}
-		appendf(val, sizeof(val), "%s%s %ld", found ? ", " : "", kinds[k], n[k]);
+		pb_appendf(val, sizeof(val), "%s%s %ld", found ? ", " : "", kinds[k], n[k]);
 		total += n[k];
 		found++;
 	}
@@ -548,38 +483,38 @@ static void psy_one(struct psy_state *s, const char *name)
 	long online;
 
 	snprintf(path, sizeof(path), PSY_DIR "/%s/scope", name);
-	if (!read_word(path, word, sizeof(word)) && !strcmp(word, "Device")) {
+	if (!pb_read_word(path, word, sizeof(word)) && !strcmp(word, "Device")) {
 		/* a mouse's or a headset's battery: it does not power this machine */
-		appendf(s->ignored, sizeof(s->ignored), "%s%s", s->ignored[0] ? ", " : "", name);
+		pb_appendf(s->ignored, sizeof(s->ignored), "%s%s", s->ignored[0] ? ", " : "", name);
 		return;
 	}
 	snprintf(path, sizeof(path), PSY_DIR "/%s/type", name);
-	if (read_word(path, type, sizeof(type))) {
+	if (pb_read_word(path, type, sizeof(type))) {
 		s->unreadable++;
 		return;
 	}
 	s->nsys++;
 	if (!strcmp(type, "Battery") || !strcmp(type, "UPS")) {
 		snprintf(path, sizeof(path), PSY_DIR "/%s/status", name);
-		if (read_word(path, word, sizeof(word)))
+		if (pb_read_word(path, word, sizeof(word)))
 			snprintf(word, sizeof(word), "status unknown");
 		s->nbat++;
 		s->bat_dis += !strcmp(word, "Discharging");
 		s->bat_chg += !strcmp(word, "Charging") || !strcmp(word, "Full") ||
 			      !strcmp(word, "Not charging");
-		appendf(s->sys, sizeof(s->sys), "%s%s %s", s->sys[0] ? ", " : "", name, word);
+		pb_appendf(s->sys, sizeof(s->sys), "%s%s %s", s->sys[0] ? ", " : "", name, word);
 		return;
 	}
 	/* Mains, USB (type-C ports), Wireless: "online" says whether they feed the machine. */
 	snprintf(path, sizeof(path), PSY_DIR "/%s/online", name);
-	if (read_num(path, &online) || online > 2) {
+	if (pb_read_num(path, &online) || online > 2) {
 		s->unreadable++;
 		return;
 	}
 	s->sources_on += online > 0;
 	s->sources_off += online == 0;
-	appendf(s->sys, sizeof(s->sys), "%s%s %s", s->sys[0] ? ", " : "", name,
-		online ? "online" : "offline");
+	pb_appendf(s->sys, sizeof(s->sys), "%s%s %s", s->sys[0] ? ", " : "", name,
+		   online ? "online" : "offline");
 }
 
 static void check_power(struct pb_env_ctx *ctx)
@@ -620,7 +555,7 @@ static void check_power(struct pb_env_ctx *ctx)
 		else
 			pb_check_set(c, c->value, "power source unclear (%s)", s.sys);
 	}
-	if (c && c->status != PBENCH_CHECK_INFO && c->status != PBENCH_CHECK_UNKNOWN)
+	if (c->status != PBENCH_CHECK_INFO && c->status != PBENCH_CHECK_UNKNOWN)
 		pb_check_set(c, c->expected, "on mains");
 }
 
@@ -639,16 +574,16 @@ static int read_idle_states(int cpu, struct idle_state *st, char *bad, size_t le
 		long dis;
 
 		snprintf(bad, len, CPU_DIR "/cpu%d/cpuidle/state%d/name", cpu, k);
-		err = read_word(bad, st[n].name, sizeof(st[n].name));
+		err = pb_read_word(bad, st[n].name, sizeof(st[n].name));
 		if (err == -ENOENT)
 			break;
 		if (!err) {
 			snprintf(bad, len, CPU_DIR "/cpu%d/cpuidle/state%d/latency", cpu, k);
-			err = read_num(bad, &st[n].latency);
+			err = pb_read_num(bad, &st[n].latency);
 		}
 		if (!err) {
 			snprintf(bad, len, CPU_DIR "/cpu%d/cpuidle/state%d/disable", cpu, k);
-			err = read_num(bad, &dis);
+			err = pb_read_num(bad, &dis);
 		}
 		if (err)
 			return err;
@@ -667,14 +602,15 @@ static void check_cpuidle(struct pb_env_ctx *ctx, int cpu)
 	long worst = -1;
 	int n, err;
 
-	err = read_word(CPU_DIR "/cpuidle/current_driver", drv, sizeof(drv));
+	err = pb_read_word(CPU_DIR "/cpuidle/current_driver", drv, sizeof(drv));
 	if (err && err != -ENOENT) {
-		unknown_at(ctx, "cpuidle.states", cpu, CPU_DIR "/cpuidle/current_driver", err);
+		pb_check_unknown(ctx, "cpuidle.states", cpu, CPU_DIR "/cpuidle/current_driver",
+				 err);
 		return;
 	}
 	n = read_idle_states(cpu, st, path, sizeof(path));
 	if (n < 0) {
-		unknown_at(ctx, "cpuidle.states", cpu, path, n);
+		pb_check_unknown(ctx, "cpuidle.states", cpu, path, n);
 		return;
 	}
 	if (err)
@@ -688,19 +624,19 @@ static void check_cpuidle(struct pb_env_ctx *ctx, int cpu)
 	snprintf(val, sizeof(val), "%s; enabled:", drv);
 	for (int k = 0; k < n; k++) {
 		if (st[k].disabled) {
-			appendf(off, sizeof(off), "%s%s", off[0] ? ", " : "", st[k].name);
+			pb_appendf(off, sizeof(off), "%s%s", off[0] ? ", " : "", st[k].name);
 			continue;
 		}
-		appendf(val, sizeof(val), " %s %ld us,", st[k].name, st[k].latency);
+		pb_appendf(val, sizeof(val), " %s %ld us,", st[k].name, st[k].latency);
 		if (st[k].latency > DEEP_IDLE_US) {
-			appendf(deep, sizeof(deep), " %d", k);
+			pb_appendf(deep, sizeof(deep), " %d", k);
 			worst = st[k].latency > worst ? st[k].latency : worst;
 		}
 	}
 	if (val[strlen(val) - 1] == ',')
 		val[strlen(val) - 1] = '\0';
 	if (off[0])
-		appendf(val, sizeof(val), "; disabled: %s", off);
+		pb_appendf(val, sizeof(val), "; disabled: %s", off);
 	c = pb_check(ctx, "cpuidle.states", cpu, deep[0] ? PBENCH_CHECK_WARN : PBENCH_CHECK_OK);
 	pb_check_set(c, c->value, "%s", val);
 	pb_check_set(c, c->expected, "no enabled state with exit latency > %d us", DEEP_IDLE_US);
@@ -737,132 +673,3 @@ void pb_check_frequency(struct pb_env_ctx *ctx)
 		check_cpuidle(ctx, ctx->cpus[i]);
 }
 
-/* ---- topology --------------------------------------------------------------------------- */
-
-#define SMT_OFF_FIX "echo off | sudo tee " CPU_DIR "/smt/control (persistent: add \"nosmt\" " \
-	"to GRUB_CMDLINE_LINUX in /etc/default/grub, then sudo update-grub and reboot)"
-
-static void check_smt_active(struct pb_env_ctx *ctx)
-{
-	struct pbench_check *c;
-	char ctl[32];
-	long active = -1;
-	int err = read_word(CPU_DIR "/smt/control", ctl, sizeof(ctl));
-
-	if (err) {
-		unknown_at(ctx, "smt.active", -1, CPU_DIR "/smt/control", err);
-		return;
-	}
-	if (!strcmp(ctl, "notsupported")) {
-		c = pb_check(ctx, "smt.active", -1, PBENCH_CHECK_INFO);
-		pb_check_set(c, c->value, "not supported: one thread per core (in a VM the vCPUs "
-			     "may still be sibling threads on the host)");
-		return;
-	}
-	if (!strcmp(ctl, "off") || !strcmp(ctl, "forceoff")) {
-		c = pb_check(ctx, "smt.active", -1, PBENCH_CHECK_OK);
-		pb_check_set(c, c->value, "off (smt/control %s)", ctl);
-		pb_check_set(c, c->expected, "off");
-		return;
-	}
-	if (strcmp(ctl, "on") && strcmp(ctl, "notimplemented") && !isdigit((unsigned char)ctl[0])) {
-		unknown_at(ctx, "smt.active", -1, CPU_DIR "/smt/control", -EINVAL);
-		return;
-	}
-	/* "on", a thread count (6.9+: "2"), or no control: smt/active says what runs now. */
-	err = read_num(CPU_DIR "/smt/active", &active);
-	if (err || active > 1) {
-		unknown_at(ctx, "smt.active", -1, CPU_DIR "/smt/active", err ? err : -EINVAL);
-		return;
-	}
-	c = pb_check(ctx, "smt.active", -1, active ? PBENCH_CHECK_WARN : PBENCH_CHECK_OK);
-	pb_check_set(c, c->value, "%s (smt/control %s, smt/active %ld)", active ? "on" : "off",
-		     ctl, active);
-	pb_check_set(c, c->expected, "off");
-	if (!active)
-		return;
-	pb_check_set(c, c->why, "two hardware threads share each core's execution units, caches "
-		     "and branch predictors: SMT adds only ~15-30%% throughput per core, so a "
-		     "thread whose sibling is busy runs at roughly 55-65%% of its speed alone");
-	if (!strcmp(ctl, "notimplemented"))
-		pb_check_set(c, c->fix, "this kernel has no SMT switch: keep the target's sibling "
-			     "idle or offline (see smt.sibling)");
-	else
-		pb_check_set(c, c->fix, "%s; or keep the target's sibling idle (smt.sibling)",
-			     SMT_OFF_FIX);
-}
-
-static void check_sibling(struct pb_env_ctx *ctx, int cpu, const unsigned char *online,
-			  int have_online)
-{
-	unsigned char sib[PB_MAX_CPUS / 8];
-	char path[128], val[200] = "", win[32];
-	struct pbench_check *c;
-	double worst = -1;
-	int n, worst_cpu = -1, nsib = 0, unknown_load = 0;
-
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/thread_siblings_list", cpu);
-	n = pb_read_cpulist(path, sib);
-	if (n <= 0 || !pb_cpu_in(sib, cpu)) {
-		unknown_at(ctx, "smt.sibling", cpu, path, n < 0 ? n : -EINVAL);
-		return;
-	}
-	for (int s = 0; s < PB_MAX_CPUS; s++) {
-		char opath[64];
-		long on = 1;	/* a CPU without an online file cannot go offline */
-		double busy;
-
-		if (s == cpu || !pb_cpu_in(sib, s))
-			continue;
-		nsib++;
-		snprintf(opath, sizeof(opath), CPU_DIR "/cpu%d/online", s);
-		if (have_online ? !pb_cpu_in(online, s) : (!read_num(opath, &on) && !on)) {
-			appendf(val, sizeof(val), "%sCPU %d offline", val[0] ? ", " : "", s);
-			continue;
-		}
-		busy = busy_share(ctx, s);
-		if (busy < 0) {
-			unknown_load++;
-			appendf(val, sizeof(val), "%sCPU %d online, load unknown",
-				val[0] ? ", " : "", s);
-			continue;
-		}
-		appendf(val, sizeof(val), "%sCPU %d online, %.0f%% busy %s", val[0] ? ", " : "", s,
-			busy * 100, window(ctx, win, sizeof(win)));
-		if (busy > worst) {
-			worst = busy;
-			worst_cpu = s;
-		}
-	}
-	if (!nsib) {
-		c = pb_check(ctx, "smt.sibling", cpu, PBENCH_CHECK_OK);
-		pb_check_set(c, c->value, "no SMT sibling (thread_siblings_list %d)", cpu);
-	} else if (worst > BUSY_SIBLING) {
-		c = pb_check(ctx, "smt.sibling", cpu, PBENCH_CHECK_WARN);
-		pb_check_set(c, c->why, "the sibling thread shares this core: while it runs, the "
-			     "measured code gets roughly 55-65%% of the core's speed; it was busy "
-			     "%.0f%% of the time %s", worst * 100, window(ctx, win, sizeof(win)));
-		pb_check_set(c, c->fix, "measure on a CPU whose sibling is idle (pbench picks "
-			     "one when --cpu is not given), or take the sibling offline while "
-			     "measuring: echo 0 | sudo tee " CPU_DIR "/cpu%d/online (back: echo 1)",
-			     worst_cpu);
-	} else {
-		c = pb_check(ctx, "smt.sibling", cpu, unknown_load ? PBENCH_CHECK_INFO
-								  : PBENCH_CHECK_OK);
-	}
-	if (nsib)
-		pb_check_set(c, c->value, "%s", val);
-	pb_check_set(c, c->expected, "no sibling, or offline, or idle (< %.0f%% busy)",
-		     BUSY_SIBLING * 100);
-}
-
-void pb_check_topology(struct pb_env_ctx *ctx)
-{
-	unsigned char *online = malloc(PB_MAX_CPUS / 8);
-	int have_online = online && pb_read_cpulist(CPU_DIR "/online", online) > 0;
-
-	check_smt_active(ctx);
-	for (int i = 0; i < ctx->ncpus; i++)
-		check_sibling(ctx, ctx->cpus[i], online, have_online);
-	free(online);
-}

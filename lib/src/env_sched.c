@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Checks: isolation (isolcpus, nohz_full, rcu_nocbs), interrupts (IRQ affinity, irqbalance)
- * and scheduler (RT throttling and the fair server, load, the kernel's periodic housekeeping,
- * cgroup CPU quota and cpuset). Everything here only reads; each fix is a command for the user.
+ * Checks: isolation (isolcpus, nohz_full, rcu_nocbs) and scheduler (RT throttling and the fair
+ * server, load, the kernel's periodic housekeeping; the scheduler group's cgroup checks are in
+ * env_cgroup.c, the interrupts group is env_irq.c). Everything here only reads; each fix is a
+ * command for the user.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -21,80 +22,6 @@
 #define BAD PBENCH_CHECK_BAD
 
 /* ---- helpers ---------------------------------------------------------------------------- */
-
-/* A finding with its value and, when given, what measuring expects. NULL when out of memory. */
-__attribute__((format(printf, 6, 7)))
-static struct pbench_check *put(struct pb_env_ctx *ctx, const char *id, int cpu, int status,
-				const char *expected, const char *fmt, ...)
-{
-	struct pbench_check *c = pb_check(ctx, id, cpu, status);
-	va_list ap;
-
-	if (!c)
-		return NULL;
-	if (expected)
-		pb_check_set(c, c->expected, "%s", expected);
-	va_start(ap, fmt);
-	vsnprintf(c->value, sizeof(c->value), fmt, ap);
-	va_end(ap);
-	return c;
-}
-
-/* A bitmap as the kernel prints a cpulist ("0-1,4-7"); "none" when empty. */
-static void set_str(const unsigned char *set, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int c = 0; c < PB_MAX_CPUS && n < len; c++) {
-		int e = c;
-
-		if (!pb_cpu_in(set, c))
-			continue;
-		while (e + 1 < PB_MAX_CPUS && pb_cpu_in(set, e + 1))
-			e++;
-		n += (size_t)snprintf(buf + n, len - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "", c,
-				      e);
-		c = e;
-	}
-	if (!buf[0])
-		snprintf(buf, len, "none");
-}
-
-static int set_count(const unsigned char *set)
-{
-	int n = 0;
-
-	for (int i = 0; i < SETSZ; i++)
-		n += __builtin_popcount(set[i]);
-	return n;
-}
-
-static void set_put(unsigned char *set, int cpu, int on)
-{
-	if (cpu < 0 || cpu >= PB_MAX_CPUS)
-		return;
-	if (on)
-		set[cpu / 8] |= (unsigned char)(1u << (cpu % 8));
-	else
-		set[cpu / 8] &= (unsigned char)~(1u << (cpu % 8));
-}
-
-/* A cpulist file that may say "(null)": nohz_full does when the kernel allocates its mask
- * only for a nohz_full= parameter. */
-static int read_cpulist_null(const char *path, unsigned char *set)
-{
-	char buf[4096];
-	int n = pb_read_file(path, buf, sizeof(buf));
-
-	if (n < 0)
-		return n;
-	if (!strcmp(buf, "(null)")) {
-		memset(set, 0, SETSZ);
-		return 0;
-	}
-	return pb_cpulist_to_set(buf, set);
-}
 
 /* A CPU list as boot parameters take it: a cpulist or "all". */
 static int boot_cpulist(const char *s, unsigned char *set)
@@ -115,8 +42,8 @@ static void fix_boot(struct pbench_check *c, const char *pre, const char *param,
 
 	if (have > 0)
 		memcpy(set, cur, SETSZ);
-	set_put(set, cpu, 1);
-	set_str(set, list, sizeof(list));
+	pb_cpu_put(set, cpu, 1);
+	pb_cpuset_format(set, list, sizeof(list));
 	pb_read_file("/proc/sys/kernel/osrelease", rel, sizeof(rel));
 	for (const char *p = strchr(rel, '.'); p; p = strchr(p + 1, '.'))
 		redhat |= (!strncmp(p, ".el", 3) || !strncmp(p, ".fc", 3)) &&
@@ -172,7 +99,7 @@ static struct iso *iso_load(void)
 	if (!s)
 		return NULL;
 	s->isolated_n = pb_read_cpulist(CPU_DIR "/isolated", s->isolated);
-	s->nohz_n = read_cpulist_null(CPU_DIR "/nohz_full", s->nohz);
+	s->nohz_n = pb_read_cpulist(CPU_DIR "/nohz_full", s->nohz);
 	s->cmdline = pb_cmdline_param("isolcpus", s->isol_val, sizeof(s->isol_val));
 	if (s->cmdline < 0)
 		return s;
@@ -183,13 +110,6 @@ static struct iso *iso_load(void)
 	if (s->nocbs_has && s->nocbs_val[0])
 		s->nocbs_n = boot_cpulist(s->nocbs_val, s->nocbs_param);
 	return s;
-}
-
-/* A CPU the kernel keeps quiet: out of the scheduler's domains, or tickless. */
-static int iso_quiet(const struct iso *s, int cpu)
-{
-	return (s->isolated_n > 0 && pb_cpu_in(s->isolated, cpu)) ||
-	       (s->nohz_n > 0 && pb_cpu_in(s->nohz, cpu));
 }
 
 static void check_isolcpus(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
@@ -204,36 +124,39 @@ static void check_isolcpus(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
 		return;
 	}
 	if (!sysfs && s->isol_n < 0) {
-		put(ctx, id, cpu, PBENCH_CHECK_UNKNOWN, NULL, "cannot parse isolcpus=%s",
-		    s->isol_val);
+		pb_report(ctx, id, cpu, PBENCH_CHECK_UNKNOWN, NULL, "cannot parse isolcpus=%s",
+			  s->isol_val);
 		return;
 	}
 	/* The sysfs file is what the kernel did; the command line is only the fallback. */
 	in = sysfs ? pb_cpu_in(s->isolated, cpu)
 		   : s->isol_n > 0 && s->isol_domain && pb_cpu_in(s->isol_param, cpu);
-	set_str(sysfs ? s->isolated : s->isol_param, list, sizeof(list));
+	pb_cpuset_format(sysfs ? s->isolated : s->isol_param, list, sizeof(list));
 	if (in) {
-		put(ctx, id, cpu, OK, "isolated", "isolated (%s%s%s%s)", sysfs ? "isolated: " :
-		    "isolcpus=", sysfs ? list : s->isol_val, sysfs && s->cmdline > 0 ?
-		    ", isolcpus=" : "", sysfs && s->cmdline > 0 ? s->isol_val : "");
+		pb_report(ctx, id, cpu, OK, "isolated", "isolated (%s%s%s%s)",
+			  sysfs ? "isolated: " : "isolcpus=", sysfs ? list : s->isol_val,
+			  sysfs && s->cmdline > 0 ? ", isolcpus=" : "",
+			  sysfs && s->cmdline > 0 ? s->isol_val : "");
 		return;
 	}
 	if (s->isol_n > 0 && !s->isol_domain && pb_cpu_in(s->isol_param, cpu))
-		c = put(ctx, id, cpu, WARN, "isolated", "not isolated: isolcpus=%s has no "
-			"\"domain\" flag", s->isol_val);
+		c = pb_report(ctx, id, cpu, WARN, "isolated", "not isolated: isolcpus=%s has no "
+			      "\"domain\" flag", s->isol_val);
 	else
-		c = put(ctx, id, cpu, WARN, "isolated", "not isolated (isolated: %s)", list);
-	if (!c)
-		return;
+		c = pb_report(ctx, id, cpu, WARN, "isolated", "not isolated (isolated: %s)", list);
 	pb_check_set(c, c->why, "the scheduler puts other tasks on CPU %d and balances load onto "
-		     "it; each preemption of the measured code costs a context switch and cold "
-		     "caches (tens of microseconds to milliseconds)", cpu);
+		     "it; each preemption of the measured code adds a context switch and cold "
+		     "caches to the sample it lands in", cpu);
 	snprintf(flags, sizeof(flags), "%s%s", s->isol_n > 0 && !s->isol_domain ? "domain," : "",
 		 s->isol_n > 0 ? s->isol_flags : "");
 	if (sysfs && s->isolated_n > 0)
 		snprintf(pre, sizeof(pre), "measure on an isolated CPU (--cpu %s), or ", list);
 	fix_boot(c, pre, "isolcpus", flags, s->isol_param, s->isol_n, cpu);
 }
+
+/* kernel/Kconfig.hz offers CONFIG_HZ 100, 250, 300 and 1000 (some architectures add 200 and
+ * 500): the tick rate of the running kernel is not in /sys or /proc. */
+#define TICK_RATE "100 to 1000 times a second (CONFIG_HZ)"
 
 static void check_nohz(struct pb_env_ctx *ctx, const struct iso *s, int cpu, int pstate)
 {
@@ -242,16 +165,16 @@ static void check_nohz(struct pb_env_ctx *ctx, const struct iso *s, int cpu, int
 	char list[256];
 
 	if (s->nohz_n == -ENOENT) {
-		int asked = s->nohz_pn > 0 && pb_cpu_in(s->nohz_param, cpu);
-
-		c = asked ? put(ctx, id, cpu, WARN, exp, "nohz_full=%s ignored: kernel built "
-				"without CONFIG_NO_HZ_FULL", s->nohz_val)
-			  : put(ctx, id, cpu, INFO, exp, "not available: kernel built without "
-				"CONFIG_NO_HZ_FULL (no " CPU_DIR "/nohz_full)");
-		if (!c)
-			return;
-		pb_check_set(c, c->why, "the scheduler tick interrupts CPU %d 100 to 1000 times a "
-			     "second (CONFIG_HZ) even while the measured code runs alone", cpu);
+		if (s->nohz_pn > 0 && pb_cpu_in(s->nohz_param, cpu))
+			c = pb_report(ctx, id, cpu, WARN, exp, "nohz_full=%s ignored: kernel built "
+				      "without CONFIG_NO_HZ_FULL", s->nohz_val);
+		else
+			c = pb_report(ctx, id, cpu, INFO, exp, "not available: kernel built "
+				      "without CONFIG_NO_HZ_FULL (no " CPU_DIR "/nohz_full)");
+		pb_check_set(c, c->why, "the scheduler tick interrupts CPU %d " TICK_RATE " even "
+			     "while the measured code runs alone", cpu);
+		/* Ubuntu's generic kernel has it from 24.04, whose kernel is 6.8 (Launchpad bug
+		 * 2051342, "Enable lowlatency settings in the generic kernel"). */
 		pb_check_set(c, c->fix, "boot a kernel built with CONFIG_NO_HZ_FULL=y (Debian, "
 			     "Fedora, RHEL; Ubuntu from 6.8) with nohz_full=%d", cpu);
 		return;
@@ -260,11 +183,12 @@ static void check_nohz(struct pb_env_ctx *ctx, const struct iso *s, int cpu, int
 		pb_check_unknown(ctx, id, cpu, CPU_DIR "/nohz_full", s->nohz_n);
 		return;
 	}
-	set_str(s->nohz, list, sizeof(list));
+	pb_cpuset_format(s->nohz, list, sizeof(list));
 	if (pb_cpu_in(s->nohz, cpu)) {
-		c = put(ctx, id, cpu, pstate ? WARN : OK, exp, "tickless when one task runs "
-			"(nohz_full: %s)%s", list, pstate ? ", but intel_pstate is active" : "");
-		if (!c || !pstate)
+		c = pb_report(ctx, id, cpu, pstate ? WARN : OK, exp, "tickless when one task runs "
+			      "(nohz_full: %s)%s", list,
+			      pstate ? ", but intel_pstate is active" : "");
+		if (!pstate)
 			return;
 		pb_check_set(c, c->why, "intel_pstate in active mode re-evaluates the P-state from "
 			     "the scheduler's periodic utilization updates, which need the tick: "
@@ -275,12 +199,9 @@ static void check_nohz(struct pb_env_ctx *ctx, const struct iso *s, int cpu, int
 			     "/cpu%d/cpufreq/scaling_governor", cpu);
 		return;
 	}
-	c = put(ctx, id, cpu, WARN, exp, "tick runs (nohz_full: %s)", list);
-	if (!c)
-		return;
-	pb_check_set(c, c->why, "the scheduler tick interrupts CPU %d 100 to 1000 times a second "
-		     "(CONFIG_HZ), a few microseconds each, also while the measured code runs "
-		     "alone", cpu);
+	c = pb_report(ctx, id, cpu, WARN, exp, "tick runs (nohz_full: %s)", list);
+	pb_check_set(c, c->why, "the scheduler tick interrupts CPU %d " TICK_RATE ", also while "
+		     "the measured code runs alone", cpu);
 	if (cpu == 0)
 		pb_check_set(c, c->fix, "CPU 0 keeps the tick for timekeeping: measure on another "
 			     "CPU and boot with nohz_full= (and isolcpus=) for it");
@@ -300,32 +221,33 @@ static void check_nocbs(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
 	if (!pb_process_running(name))
 		snprintf(name, sizeof(name), "rcuos/%d", cpu);
 	if (pb_process_running(name)) {
-		put(ctx, id, cpu, OK, exp, "offloaded (%s runs CPU %d's callbacks)", name, cpu);
+		pb_report(ctx, id, cpu, OK, exp, "offloaded (%s runs CPU %d's callbacks)", name,
+			  cpu);
 		return;
 	}
-	if (s->cmdline < 0 || s->nocbs_n < 0) {
-		if (s->cmdline < 0)
-			pb_check_unknown(ctx, id, cpu, "/proc/cmdline", s->cmdline);
-		else
-			put(ctx, id, cpu, PBENCH_CHECK_UNKNOWN, NULL, "cannot parse rcu_nocbs=%s",
-			    s->nocbs_val);
+	if (s->cmdline < 0) {
+		pb_check_unknown(ctx, id, cpu, "/proc/cmdline", s->cmdline);
+		return;
+	}
+	if (s->nocbs_n < 0) {
+		pb_report(ctx, id, cpu, PBENCH_CHECK_UNKNOWN, NULL, "cannot parse rcu_nocbs=%s",
+			  s->nocbs_val);
 		return;
 	}
 	if (s->nocbs_n > 0 && pb_cpu_in(s->nocbs_param, cpu)) {
-		put(ctx, id, cpu, OK, exp, "offloaded (rcu_nocbs=%s)", s->nocbs_val);
+		pb_report(ctx, id, cpu, OK, exp, "offloaded (rcu_nocbs=%s)", s->nocbs_val);
 		return;
 	}
-	set_str(s->nohz, list, sizeof(list));
+	pb_cpuset_format(s->nohz, list, sizeof(list));
 	if (s->nohz_n > 0 && pb_cpu_in(s->nohz, cpu)) {
-		put(ctx, id, cpu, OK, exp, "offloaded (implied by nohz_full: %s)", list);
+		pb_report(ctx, id, cpu, OK, exp, "offloaded (implied by nohz_full: %s)", list);
 		return;
 	}
-	c = put(ctx, id, cpu, INFO, exp, "RCU callbacks run on CPU %d (%s%s)", cpu,
-		s->nocbs_has ? "rcu_nocbs=" : "no rcu_nocbs=", s->nocbs_has ? s->nocbs_val : "");
-	if (!c)
-		return;
-	pb_check_set(c, c->why, "RCU callbacks run in softirq on the CPU that queued them; a "
-		     "burst after many frees can take tens of microseconds");
+	c = pb_report(ctx, id, cpu, INFO, exp, "RCU callbacks run on CPU %d (%s%s)", cpu,
+		      s->nocbs_has ? "rcu_nocbs=" : "no rcu_nocbs=",
+		      s->nocbs_has ? s->nocbs_val : "");
+	pb_check_set(c, c->why, "RCU callbacks run in softirq on the CPU that queued them: after "
+		     "many frees a burst of them interrupts the measured code");
 	fix_boot(c, "", "rcu_nocbs", "", s->nocbs_param, s->nocbs_n, cpu);
 }
 
@@ -347,201 +269,37 @@ void pb_check_isolation(struct pb_env_ctx *ctx)
 	free(s);
 }
 
-/* ---- interrupts ------------------------------------------------------------------------- */
-
-#define IRQ_TOP 4
-
-struct irq_row {
-	char label[16];		/* "36" or "LOC" */
-	char name[48];		/* the device ("virtio1-req.0"), or the label again */
-	unsigned long long count;
-};
-
-/* One line of /proc/interrupts: its count in column col and what it is. */
-static int irq_parse_line(char *line, int col, struct irq_row *r)
-{
-	char *p = line, *colon = strchr(line, ':'), *end;
-
-	if (!colon)
-		return -1;
-	while (isspace((unsigned char)*p))
-		p++;
-	snprintf(r->label, sizeof(r->label), "%.*s", (int)(colon - p), p);
-	r->count = 0;
-	p = colon + 1;
-	for (int k = 0;; k++) {
-		unsigned long long v;
-
-		p += strspn(p, " ");
-		if (!isdigit((unsigned char)*p))
-			break;
-		v = strtoull(p, &end, 10);
-		if (k == col)
-			r->count = v;
-		p = end;
-	}
-	/* Numbered rows go on with the chip, the hwirq-type ("5-edge") and the actions. */
-	for (int skip = 0; isdigit((unsigned char)r->label[0]) && skip < 2; skip++) {
-		p += strspn(p, " \t");
-		p += strcspn(p, " \t\n");
-	}
-	p += strspn(p, " \t");
-	p[strcspn(p, "\n")] = '\0';
-	snprintf(r->name, sizeof(r->name), "%s", isdigit((unsigned char)r->label[0]) && *p ? p :
-		 r->label);
-	return 0;
-}
-
-/* The IRQ_TOP busiest rows in cpu's column, busiest first: how many, or -errno. */
-static int irq_top(int cpu, struct irq_row *top)
-{
-	FILE *f = pb_fopen("/proc/interrupts");
-	char *line = NULL, want[24], *save = NULL;
-	size_t cap = 0;
-	int col = -1, n = 0, k = 0;
-	struct irq_row r;
-
-	if (!f)
-		return -errno;
-	snprintf(want, sizeof(want), "CPU%d", cpu);
-	/* The header names the columns: offline CPUs have none. */
-	if (getline(&line, &cap, f) > 0)
-		for (char *t = strtok_r(line, " \t\n", &save); t;
-		     t = strtok_r(NULL, " \t\n", &save))
-			if (k++, !strcmp(t, want))
-				col = k - 1;
-	while (col >= 0 && getline(&line, &cap, f) > 0) {
-		int i;
-
-		if (irq_parse_line(line, col, &r) || !r.count)
-			continue;
-		if (n < IRQ_TOP)
-			n++;
-		else if (top[IRQ_TOP - 1].count >= r.count)
-			continue;
-		for (i = n - 1; i > 0 && top[i - 1].count < r.count; i--)
-			top[i] = top[i - 1];
-		top[i] = r;
-	}
-	free(line);
-	fclose(f);
-	return col < 0 ? -ENOENT : n;
-}
-
-/* IRQs whose smp_affinity_list allows cpu: their numbers into list; -ENOENT if none found. */
-static int irq_allowed(int cpu, int *total, int *allowed, char *list, size_t len)
-{
-	unsigned char *set = malloc(SETSZ);
-	char dirpath[4096];
-	struct dirent *d;
-	size_t n = 0;
-	DIR *dir = NULL;
-
-	*total = *allowed = 0;
-	list[0] = '\0';
-	if (!set || pb_path(dirpath, sizeof(dirpath), "/proc/irq") || !(dir = opendir(dirpath))) {
-		free(set);
-		return set ? -ENOENT : -ENOMEM;
-	}
-	while ((d = readdir(dir))) {
-		char p[300];
-
-		snprintf(p, sizeof(p), "/proc/irq/%.200s/smp_affinity_list", d->d_name);
-		if (!isdigit((unsigned char)d->d_name[0]) || pb_read_cpulist(p, set) < 0)
-			continue;
-		++*total;
-		if (!pb_cpu_in(set, cpu))
-			continue;
-		++*allowed;
-		/* Too many to list: the fix loops over all of them. */
-		n = n + strlen(d->d_name) + 2 < len ? n + (size_t)snprintf(list + n, len - n,
-			"%s%s", n ? " " : "", d->d_name) : len;
-	}
-	if (n >= len)
-		snprintf(list, len, "$(ls /proc/irq | grep -v default)");
-	closedir(dir);
-	free(set);
-	return *total ? 0 : -ENOENT;
-}
-
-static void check_irq(struct pb_env_ctx *ctx, const struct iso *s, int cpu, int irqbalance,
-		      const unsigned char *online)
-{
-	struct irq_row top[IRQ_TOP];
-	struct pbench_check *c;
-	unsigned char rest[SETSZ];
-	char busy[160] = "none", list[160], others[256], stop[160] = "";
-	int ntop = irq_top(cpu, top), total, allowed, n = 0;
-	int err = irq_allowed(cpu, &total, &allowed, list, sizeof(list));
-	/* irqbalance leaves isolated and nohz_full CPUs alone (it reads those sysfs files). */
-	int roams = irqbalance && !iso_quiet(s, cpu);
-
-	if (err) {
-		pb_check_unknown(ctx, "irq.affinity", cpu, "/proc/irq/*/smp_affinity_list", err);
-		return;
-	}
-	for (int i = 0; i < ntop && n < (int)sizeof(busy); i++) {
-		int dev = strcmp(top[i].label, top[i].name);
-
-		n += snprintf(busy + n, sizeof(busy) - (size_t)n, "%s%s%s%s %llu", i ? ", " : "",
-			      dev ? top[i].label : "", dev ? ":" : "", top[i].name, top[i].count);
-	}
-	c = put(ctx, "irq.affinity", cpu, allowed || roams ? WARN : OK, "no device IRQs here",
-		"%d of %d IRQs may run on CPU %d%s; busiest here: %s", allowed, total, cpu,
-		!irqbalance ? "" : roams ? " (irqbalance running)" :
-		" (irqbalance running; it skips isolated CPUs)", ntop < 0 ? "(no column)" : busy);
-	if (!c || c->status == OK)
-		return;
-	pb_check_set(c, c->why, "a device interrupt on CPU %d stops the measured code for "
-		     "microseconds, plus its softirq work%s; the LOC row is the scheduler tick "
-		     "(see isolation.nohz_full)", cpu, roams ? "; irqbalance rewrites affinities "
-		     "every 10 s and can move IRQs here" : "");
-	/* Move them to the housekeeping CPUs: not this one, nor the others kept quiet. */
-	for (int pass = 0; pass < 2 && (!pass || !set_count(rest)); pass++) {
-		memcpy(rest, online, SETSZ);
-		for (int o = 0; o < PB_MAX_CPUS; o++)
-			if (o == cpu || (!pass && iso_quiet(s, o)))
-				set_put(rest, o, 0);
-	}
-	set_str(rest, others, sizeof(others));
-	if (irqbalance)
-		snprintf(stop, sizeof(stop), "sudo systemctl stop irqbalance (or set IRQBALANCE_"
-			 "BANNED_CPULIST=%d in /etc/default/irqbalance and restart it)%s", cpu,
-			 allowed ? ", then " : "");
-	if (!set_count(rest))
-		pb_check_set(c, c->fix, "CPU %d is the only online CPU: IRQs cannot move", cpu);
-	else if (!allowed)
-		pb_check_set(c, c->fix, "%s", stop);
-	else
-		pb_check_set(c, c->fix, "%sfor i in %s; do echo %s | sudo tee /proc/irq/$i/"
-			     "smp_affinity_list; done (managed IRQs such as NVMe queues refuse: "
-			     "boot with isolcpus=managed_irq,%d)", stop, list, others, cpu);
-}
-
-void pb_check_interrupts(struct pb_env_ctx *ctx)
-{
-	struct iso *s = iso_load();
-	unsigned char online[SETSZ];
-	int irqbalance = pb_process_running("irqbalance");
-
-	if (!s)
-		return;
-	if (pb_read_cpulist(CPU_DIR "/online", online) < 0)
-		memset(online, 0, sizeof(online));
-	for (int i = 0; i < ctx->ncpus; i++)
-		check_irq(ctx, s, ctx->cpus[i], irqbalance, online);
-	free(s);
-}
-
 /* ---- scheduler: RT throttling and the fair server --------------------------------------- */
+
+/* The fair server's runtime and period unless changed: 50 ms of every 1000 ms
+ * (kernel/sched/deadline.c, sched_init_dl_servers()). */
+#define FAIR_RUN_MS 50
+#define FAIR_PERIOD_MS 1000
+
+static void check_rt_throttling(struct pb_env_ctx *ctx, long rt, long period, const char *rel)
+{
+	struct pbench_check *c;
+
+	c = pb_report(ctx, "sched.rt_throttling", -1, rt < 0 ? OK : WARN, "-1 (RT throttling off)",
+		      rt < 0 ? "-1 (RT throttling off)" : "%ld of %ld us (kernel %s)", rt, period,
+		      rel);
+	if (rt < 0)
+		return;
+	pb_check_set(c, c->why, "once SCHED_FIFO/RR tasks have run %ld ms of a %ld ms period the "
+		     "kernel stops them for the rest of it: a prepared (SCHED_FIFO) run loses %ld "
+		     "ms of every %ld ms", rt / 1000, period / 1000, (period - rt) / 1000,
+		     period / 1000);
+	pb_check_set(c, c->fix, "sudo sysctl -w kernel.sched_rt_runtime_us=-1 (a runaway RT task "
+		     "can then hang its CPU)");
+}
 
 static void check_rt(struct pb_env_ctx *ctx)
 {
 	const char *id = "sched.rt_throttling", *fs_dir = "/sys/kernel/debug/sched/fair_server";
 	struct pbench_check *c;
-	char rel[128] = "", fs[128] = "", files[300] = "", path[96];
-	long rt, period, run, per;
-	int err, a = 0, b = 0, known = 1, off = 1, n = 0;
+	char rel[128] = "", files[300] = "", path[96];
+	long rt, period, run, per, run_ms = 0, per_ms = 0;
+	int err, a = 0, b = 0, known = 1, off = 1, n = 0, fs_cpu = -1;
 
 	err = pb_read_long("/proc/sys/kernel/sched_rt_runtime_us", &rt);
 	if (!err)
@@ -554,16 +312,7 @@ static void check_rt(struct pb_env_ctx *ctx)
 	    sscanf(rel, "%d.%d", &a, &b) != 2)
 		snprintf(rel, sizeof(rel), "unknown");
 	if (a < 6 || (a == 6 && b < 12)) {
-		c = put(ctx, id, -1, rt < 0 ? OK : WARN, "-1 (RT throttling off)", rt < 0 ?
-			"-1 (RT throttling off)" : "%ld of %ld us (kernel %s)", rt, period, rel);
-		if (!c || rt < 0)
-			return;
-		pb_check_set(c, c->why, "once SCHED_FIFO/RR tasks have run %ld ms of a %ld ms "
-			     "period the kernel stops them for the rest of it: a prepared "
-			     "(SCHED_FIFO) run loses %ld ms of every %ld ms", rt / 1000,
-			     period / 1000, (period - rt) / 1000, period / 1000);
-		pb_check_set(c, c->fix, "sudo sysctl -w kernel.sched_rt_runtime_us=-1 (a runaway "
-			     "RT task can then hang its CPU)");
+		check_rt_throttling(ctx, rt, period, rel);
 		return;
 	}
 	/* From 6.12 the fair (deadline) server replaces RT throttling: starved normal tasks get
@@ -578,45 +327,36 @@ static void check_rt(struct pb_env_ctx *ctx)
 		}
 		off &= run == 0;
 		snprintf(path, sizeof(path), "%s/cpu%d/period", fs_dir, ctx->cpus[i]);
-		if (!fs[0] && !pb_read_long(path, &per))
-			snprintf(fs, sizeof(fs), "%ld ms per %ld ms on CPU %d", run / 1000000,
-				 per / 1000000, ctx->cpus[i]);
+		if (fs_cpu < 0 && !pb_read_long(path, &per)) {
+			run_ms = run / 1000000;
+			per_ms = per / 1000000;
+			fs_cpu = ctx->cpus[i];
+		}
 	}
 	if (known && off) {
-		put(ctx, id, -1, OK, NULL, "fair server off; sched_rt_runtime_us %ld", rt);
+		pb_report(ctx, id, -1, OK, NULL, "fair server off; sched_rt_runtime_us %ld", rt);
 		return;
 	}
-	c = put(ctx, id, -1, WARN, "fair server off on the target CPUs", "fair server %s; "
-		"sched_rt_runtime_us %ld of %ld (kernel %s)", known && fs[0] ? fs :
-		"50 ms per 1000 ms (the default; debugfs not readable)", rt, period, rel);
-	if (!c)
-		return;
-	pb_check_set(c, c->why, "on kernels >= 6.12 the fair server gives starved normal tasks "
-		     "up to 50 ms of every second even against a SCHED_FIFO task (measured on "
-		     "these machines: a pinned SCHED_FIFO 54 ms loop ran 104 ms); "
-		     "sched_rt_runtime_us no longer throttles, except with RT group scheduling");
+	if (known && fs_cpu >= 0) {
+		snprintf(path, sizeof(path), " on CPU %d", fs_cpu);
+	} else {
+		run_ms = FAIR_RUN_MS;
+		per_ms = FAIR_PERIOD_MS;
+		snprintf(path, sizeof(path), " (the default; debugfs not readable)");
+	}
+	c = pb_report(ctx, id, -1, WARN, "fair server off on the target CPUs", "fair server %ld ms "
+		      "per %ld ms%s; sched_rt_runtime_us %ld of %ld (kernel %s)", run_ms, per_ms,
+		      path, rt, period, rel);
+	pb_check_set(c, c->why, "on kernels >= 6.12 the fair server gives starved normal tasks up "
+		     "to %ld ms of every %ld ms even against a SCHED_FIFO task (measured on these "
+		     "machines: a pinned SCHED_FIFO 54 ms loop ran 104 ms); sched_rt_runtime_us no "
+		     "longer throttles, except with RT group scheduling", run_ms, per_ms);
 	pb_check_set(c, c->fix, "echo 0 | sudo tee%s (mount debugfs first if needed; a runaway "
 		     "SCHED_FIFO task can then hang the CPU)%s", files, rt >= 0 ? "; with RT "
 		     "group scheduling also sudo sysctl -w kernel.sched_rt_runtime_us=-1" : "");
 }
 
 /* ---- scheduler: load and tasks bound to the CPU ----------------------------------------- */
-
-/* Non-idle share of cpu over the window (or since boot on a recorded tree); -1 unknown. */
-static double busy_share(const struct pb_env_ctx *ctx, int cpu)
-{
-	const struct pb_cpu_times *a, *b;
-	double idle, total;
-
-	if (cpu < 0 || cpu >= PB_MAX_CPUS || !ctx->t1 || !ctx->t1[cpu].valid)
-		return -1;
-	a = &ctx->t0[cpu];
-	b = &ctx->t1[cpu];
-	idle = (double)(b->idle + b->iowait) - (double)(a->idle + a->iowait);
-	total = idle + (double)(b->user + b->nice + b->system + b->irq + b->softirq + b->steal) -
-		(double)(a->user + a->nice + a->system + a->irq + a->softirq + a->steal);
-	return total > 0 ? 1 - idle / total : -1;
-}
 
 /* Per-CPU kernel threads run on every CPU, and only when that CPU needs them. */
 static int percpu_kthread(const char *name)
@@ -638,39 +378,15 @@ struct bound {
 	char fix[300];		/* taskset commands moving them */
 };
 
-/* One task's Name, Kthread (-1 if the kernel does not say) and allowed CPUs: count or < 0. */
-static int task_status(const char *pid, char *name, size_t len, int *kthread,
-		       unsigned char *set)
-{
-	char p[300], line[512];
-	int n = -ENOENT;
-	FILE *f;
-
-	*kthread = -1;
-	snprintf(p, sizeof(p), "/proc/%.200s/status", pid);
-	if (!(f = pb_fopen(p)))
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "Name:", 5))
-			snprintf(name, len, "%s", line + 5 + strspn(line + 5, " \t"));
-		else if (!strncmp(line, "Kthread:", 8))
-			*kthread = atoi(line + 8);
-		else if (!strncmp(line, "Cpus_allowed_list:", 18))
-			n = pb_cpulist_to_set(line + 18 + strspn(line + 18, " \t"), set);
-	}
-	fclose(f);
-	return n;
-}
-
 /* Tasks that may run on only a few CPUs, cpu among them (not the checking process). */
 static void scan_bound(const struct pb_env_ctx *ctx, int cpu, const unsigned char *online,
 		       struct bound *b)
 {
 	unsigned char *set = malloc(SETSZ);
-	int n_online = set_count(online), small = n_online > 1 ? n_online / 2 : 1;
+	int n_online = pb_cpuset_count(online), small = n_online > 1 ? n_online / 2 : 1;
 	size_t nn = 0, nf = 0;
-	char dirpath[4096], name[64], rest[128];
+	char dirpath[4096], rest[128];
+	struct pb_proc_status st;
 	struct dirent *d;
 	DIR *dir = NULL;
 
@@ -680,29 +396,30 @@ static void scan_bound(const struct pb_env_ctx *ctx, int cpu, const unsigned cha
 		return;
 	}
 	while ((d = readdir(dir))) {
-		int kthread, n;
+		int n;
 
 		if (!isdigit((unsigned char)d->d_name[0]) ||
-		    (ctx->live && atoi(d->d_name) == (int)getpid()))
+		    (ctx->live && atoi(d->d_name) == (int)getpid()) ||
+		    pb_read_status(d->d_name, &st) || !st.cpus[0])
 			continue;
-		n = task_status(d->d_name, name, sizeof(name), &kthread, set);
+		n = pb_cpulist_to_set(st.cpus, set);
 		if (n <= 0 || n >= n_online || n > small || !pb_cpu_in(set, cpu))
 			continue;
-		if (kthread == 1 || (kthread < 0 && percpu_kthread(name))) {
+		if (st.kthread == 1 || (st.kthread < 0 && percpu_kthread(st.name))) {
 			b->kernel++;
 			continue;
 		}
 		if (b->user++ >= 3 || nn >= sizeof(b->names) || nf >= sizeof(b->fix))
 			continue;
 		/* Where it may go instead: its other CPUs, else any other online one. */
-		set_put(set, cpu, 0);
-		if (!set_count(set)) {
+		pb_cpu_put(set, cpu, 0);
+		if (!pb_cpuset_count(set)) {
 			memcpy(set, online, SETSZ);
-			set_put(set, cpu, 0);
+			pb_cpu_put(set, cpu, 0);
 		}
-		set_str(set, rest, sizeof(rest));
+		pb_cpuset_format(set, rest, sizeof(rest));
 		nn += (size_t)snprintf(b->names + nn, sizeof(b->names) - nn, "%s%s (%s)",
-				       nn ? ", " : "", name, d->d_name);
+				       nn ? ", " : "", st.name, d->d_name);
 		nf += (size_t)snprintf(b->fix + nf, sizeof(b->fix) - nf, "%ssudo taskset -a -pc "
 				       "%s %s", nf ? "; " : "", rest, d->d_name);
 	}
@@ -715,16 +432,10 @@ static void check_load(struct pb_env_ctx *ctx, int cpu, const unsigned char *onl
 	struct pbench_check *c;
 	struct bound b;
 	char buf[512], when[32], what[128], alt[80] = "";
-	double busy = busy_share(ctx, cpu), load = -1, best = 2;
-	long running = -1;
-	int n_online = set_count(online), status = OK, best_cpu = -1, n;
-	FILE *f = pb_fopen("/proc/stat");
+	double busy = pb_busy_share(ctx, cpu), load = -1, best = 2;
+	long long running = pb_read_field("/proc/stat", "procs_running");
+	int n_online = pb_cpuset_count(online), status = OK, best_cpu = -1, n;
 
-	while (f && fgets(buf, sizeof(buf), f))
-		if (!strncmp(buf, "procs_running ", 14))
-			running = atol(buf + 14);
-	if (f)
-		fclose(f);
 	if (pb_read_file("/proc/loadavg", buf, sizeof(buf)) > 0) {
 		char *end;
 
@@ -746,20 +457,21 @@ static void check_load(struct pb_env_ctx *ctx, int cpu, const unsigned char *onl
 	n = snprintf(what, sizeof(what), busy < 0 ? "busy share unknown; " : "%.0f%% busy %s; ",
 		     busy * 100, when);
 	n += snprintf(what + n, sizeof(what) - (size_t)n, running < 0 ? "procs_running unknown" :
-		      "%ld running", running);
+		      "%lld running", running);
 	snprintf(what + n, sizeof(what) - (size_t)n, load < 0 ? ", load unknown" : ", load %.2f",
 		 load);
-	c = put(ctx, "sched.load", cpu, status, "idle, no other task bound here", "%s on %d CPUs; "
-		"%s%s%s (%d kernel per-CPU threads)", what, n_online, b.user ? "bound here: " :
-		"no other task bound here", b.names, b.user > 3 ? ", ..." : "", b.kernel);
-	if (!c || status == OK)
+	c = pb_report(ctx, "sched.load", cpu, status, "idle, no other task bound here",
+		      "%s on %d CPUs; %s%s%s (%d kernel per-CPU threads)", what, n_online,
+		      b.user ? "bound here: " : "no other task bound here", b.names,
+		      b.user > 3 ? ", ..." : "", b.kernel);
+	if (status == OK)
 		return;
 	pb_check_set(c, c->why, "other work on CPU %d preempts the measured code: each "
-		     "preemption adds a context switch and cold caches (tens of microseconds or "
-		     "more), and the samples spread%s", cpu, busy >= 0.5 ? "; at this load the "
-		     "measured code shares the CPU most of the time" : "");
+		     "preemption adds a context switch and cold caches to a sample, and the "
+		     "samples spread%s", cpu, busy >= 0.5 ? "; at this load the measured code "
+		     "shares the CPU most of the time" : "");
 	for (int o = 1; o < PB_MAX_CPUS; o++) {
-		double x = o == cpu || !pb_cpu_in(online, o) ? -1 : busy_share(ctx, o);
+		double x = o == cpu || !pb_cpu_in(online, o) ? -1 : pb_busy_share(ctx, o);
 
 		if (x >= 0 && x < best - 0.02) {
 			best = x;
@@ -778,7 +490,8 @@ static void check_load(struct pb_env_ctx *ctx, int cpu, const unsigned char *onl
 
 /* ---- scheduler: the kernel's periodic housekeeping -------------------------------------- */
 
-/* Sysctls where 0 is what measuring wants and anything else adds periodic work. */
+/* Sysctls where 0 is what measuring wants and anything else adds periodic work. The
+ * hard-lockup detector's counter: kernel/watchdog_perf.c opens one cycles event per CPU. */
 static const struct {
 	const char *id, *path, *missing, *why, *fix;
 } zero_sysctls[] = {
@@ -807,37 +520,37 @@ static void check_sysctls(struct pb_env_ctx *ctx)
 
 	for (size_t i = 0; i < PB_ARRAY_SIZE(zero_sysctls); i++) {
 		const char *id = zero_sysctls[i].id;
-		int stat = !strcmp(id, "vm.stat_interval"), err = pb_read_long(zero_sysctls[i].path,
-									      &v);
+		int stat = !strcmp(id, "vm.stat_interval");
+		int err = pb_read_long(zero_sysctls[i].path, &v);
 
 		if (err == -ENOENT && zero_sysctls[i].missing) {
-			put(ctx, id, -1, INFO, NULL, "%s", zero_sysctls[i].missing);
+			pb_report(ctx, id, -1, INFO, NULL, "%s", zero_sysctls[i].missing);
 			continue;
 		} else if (err) {
 			pb_check_unknown(ctx, id, -1, zero_sysctls[i].path, err);
 			continue;
 		}
 		/* stat_interval is seconds: 1 (the default) is the noisy value. */
-		c = put(ctx, id, -1, (stat ? v <= 1 : v != 0) ? WARN : OK, stat ? "10 s or more" :
-			"0", stat ? "%ld s" : "%ld", v);
-		if (c && c->status == WARN) {
-			pb_check_set(c, c->why, "%s", zero_sysctls[i].why);
-			pb_check_set(c, c->fix, "%s", zero_sysctls[i].fix);
-		}
+		c = pb_report(ctx, id, -1, (stat ? v <= 1 : v != 0) ? WARN : OK,
+			      stat ? "10 s or more" : "0", stat ? "%ld s" : "%ld", v);
+		if (c->status == WARN)
+			pb_advise(c, zero_sysctls[i].why, zero_sysctls[i].fix);
 	}
 }
 
-static void check_watchdog_mask(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
+static void check_watchdog_mask(struct pb_env_ctx *ctx, const unsigned char *quiet_cpus,
+				int cpu)
 {
 	const char *id = "kernel.watchdog_cpumask";
 	struct pbench_check *c;
 	unsigned char mask[SETSZ];
 	char list[256], period[64];
 	long on, thresh;
-	int err = pb_read_long("/proc/sys/kernel/watchdog", &on), quiet = iso_quiet(s, cpu);
+	int err = pb_read_long("/proc/sys/kernel/watchdog", &on);
+	int quiet = pb_cpu_in(quiet_cpus, cpu);
 
 	if (err == -ENOENT) {
-		put(ctx, id, cpu, INFO, NULL, "no lockup detector in this kernel");
+		pb_report(ctx, id, cpu, INFO, NULL, "no lockup detector in this kernel");
 		return;
 	}
 	if (!err)
@@ -846,261 +559,39 @@ static void check_watchdog_mask(struct pb_env_ctx *ctx, const struct iso *s, int
 		pb_check_unknown(ctx, id, cpu, "/proc/sys/kernel/watchdog{,_cpumask}", err);
 		return;
 	}
-	set_str(mask, list, sizeof(list));
+	pb_cpuset_format(mask, list, sizeof(list));
 	if (!on || !pb_cpu_in(mask, cpu)) {
-		put(ctx, id, cpu, OK, NULL, on ? "CPU %d not in watchdog_cpumask %s" :
-		    "lockup detectors off (kernel.watchdog 0)", cpu, list);
+		pb_report(ctx, id, cpu, OK, NULL, on ? "CPU %d not in watchdog_cpumask %s" :
+			  "lockup detectors off (kernel.watchdog 0)", cpu, list);
 		return;
 	}
-	c = put(ctx, id, cpu, quiet ? WARN : INFO, "CPU not in the mask",
-		"CPU %d in watchdog_cpumask %s", cpu, list);
-	if (!c)
-		return;
+	c = pb_report(ctx, id, cpu, quiet ? WARN : INFO, "CPU not in the mask",
+		      "CPU %d in watchdog_cpumask %s", cpu, list);
+	/* The timer's period is watchdog_thresh * 2 / 5 seconds, and watchdog_thresh is 10
+	 * unless set (kernel/watchdog.c: set_sample_period(), NUM_SAMPLE_PERIODS 5). */
 	if (pb_read_long("/proc/sys/kernel/watchdog_thresh", &thresh))
 		snprintf(period, sizeof(period), "2/5 of watchdog_thresh (4 s by default)");
 	else
 		snprintf(period, sizeof(period), "%.1f s (2/5 of watchdog_thresh)", thresh * 0.4);
 	pb_check_set(c, c->why, "the soft-lockup detector's timer fires on CPU %d every %s%s", cpu,
 		     period, quiet ? ", waking a CPU that is otherwise kept quiet" : "");
-	set_put(mask, cpu, 0);
-	set_str(mask, list, sizeof(list));
-	pb_check_set(c, c->fix, set_count(mask) ? "sudo sysctl -w kernel.watchdog_cpumask=%s" :
+	pb_cpu_put(mask, cpu, 0);
+	pb_cpuset_format(mask, list, sizeof(list));
+	pb_check_set(c, c->fix, pb_cpuset_count(mask) ? "sudo sysctl -w kernel.watchdog_cpumask=%s" :
 		     "sudo sysctl -w kernel.watchdog=0", list);
-}
-
-/* ---- scheduler: cgroups ----------------------------------------------------------------- */
-
-#define CG_PATH 1024
-
-struct cg {
-	int v2;			/* the unified hierarchy is mounted at /sys/fs/cgroup */
-	char path[CG_PATH];	/* this process's cgroup (v2) or its cpu controller's (v1) */
-	char setpath[CG_PATH];	/* v1: the cpuset controller's */
-	const char *cpu_base;	/* where the cpu controller is mounted */
-};
-
-static int cg_find(struct cg *cg)
-{
-	static const char *const v1[] = {
-		"/sys/fs/cgroup/cpu,cpuacct", "/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpuacct,cpu",
-	};
-	FILE *f = pb_fopen("/proc/self/cgroup");
-	char line[CG_PATH + 128], ctl[160];
-
-	if (!f)
-		return -errno;
-	cg->v2 = pb_exists("/sys/fs/cgroup/cgroup.controllers");
-	cg->cpu_base = cg->v2 ? "/sys/fs/cgroup" : NULL;
-	while (fgets(line, sizeof(line), f)) {
-		char *a = strchr(line, ':'), *b = a ? strchr(a + 1, ':') : NULL;
-
-		if (!b)
-			continue;
-		b[strcspn(b, "\n")] = '\0';
-		if (b[1] == '/' && !b[2])
-			b[1] = '\0';	/* the root is the empty path */
-		snprintf(ctl, sizeof(ctl), ",%.*s,", (int)(b - a - 1), a + 1);
-		if (cg->v2 ? !strncmp(line, "0::", 3) : strstr(ctl, ",cpu,") != NULL)
-			snprintf(cg->path, sizeof(cg->path), "%s", b + 1);
-		if (!cg->v2 && strstr(ctl, ",cpuset,"))
-			snprintf(cg->setpath, sizeof(cg->setpath), "%s", b + 1);
-	}
-	fclose(f);
-	for (size_t i = 0; !cg->cpu_base && i < PB_ARRAY_SIZE(v1); i++)
-		cg->cpu_base = pb_exists(v1[i]) ? v1[i] : NULL;
-	return 0;
-}
-
-/* One level up: "/a/b" -> "/a" -> "" (the root). 0 when already at the root. */
-static int cg_up(char *at)
-{
-	char *slash = strrchr(at, '/');
-
-	if (!at[0])
-		return 0;
-	*(slash ? slash : at) = '\0';
-	return 1;
-}
-
-/* base/at/file at the nearest level from at up to the root: 0 (at is that level), or
- * -ENOENT. */
-static int cg_read_up(const char *base, char *at, const char *file, char *buf, size_t len)
-{
-	char full[CG_PATH + 128];
-
-	do {
-		snprintf(full, sizeof(full), "%s%s/%s", base, at, file);
-		if (pb_read_file(full, buf, len) >= 0)
-			return 0;
-	} while (cg_up(at));
-	return -ENOENT;
-}
-
-static long long stat_field(const char *file, const char *key)
-{
-	FILE *f = pb_fopen(file);
-	char line[256];
-	size_t kl = strlen(key);
-	long long v = -1;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, kl) && line[kl] == ' ')
-			v = atoll(line + kl + 1);
-	if (f)
-		fclose(f);
-	return v;
-}
-
-/* A level's quota: 1 and q/per ("150000 100000"; v1: cfs_quota_us > 0), 0 for none ("max
- * 100000", -1), -EINVAL for anything else. */
-static int cg_quota(const struct cg *cg, const char *at, const char *buf, long long *q,
-		    long long *per)
-{
-	char full[CG_PATH + 128], *end;
-	long v;
-
-	if (cg->v2 && sscanf(buf, "%lld %lld", q, per) == 2)
-		return *q > 0 && *per > 0 ? 1 : -EINVAL;
-	if (cg->v2)
-		return sscanf(buf, "max %lld", per) == 1 ? 0 : -EINVAL;
-	*q = strtoll(buf, &end, 10);
-	if (end == buf || *end || *q == 0 || *q < -1)
-		return -EINVAL;
-	snprintf(full, sizeof(full), "%s%s/cpu.cfs_period_us", cg->cpu_base, at);
-	if (*q < 0)
-		return 0;
-	if (pb_read_long(full, &v) || v <= 0)
-		return -EINVAL;
-	*per = v;
-	return 1;
-}
-
-static void check_quota(struct pb_env_ctx *ctx, const struct cg *cg)
-{
-	const char *id = "cgroup.cpu_quota", *file = cg->v2 ? "cpu.max" : "cpu.cfs_quota_us";
-	struct { char at[CG_PATH], best[CG_PATH], full[CG_PATH + 128]; } *w = malloc(sizeof(*w));
-	char *at = w ? w->at : NULL, *best = w ? w->best : NULL, *full = w ? w->full : NULL;
-	char buf[64], raw[64] = "", bad[240] = "";
-	struct pbench_check *c;
-	long long q, per, bq = 0, bper = 0, thr, thr_us;
-	int found = 0, err;
-
-	if (!w)
-		return;
-	/* Every level's quota applies: report the tightest on the way up to the root. */
-	snprintf(at, CG_PATH, "%s", cg->path);
-	do {
-		if (!cg->cpu_base)
-			break;
-		snprintf(full, CG_PATH + 128, "%s%s/%s", cg->cpu_base, at, file);
-		if (pb_read_file(full, buf, sizeof(buf)) < 0)
-			continue;
-		if (!found++)
-			snprintf(raw, sizeof(raw), "%s", buf);
-		err = cg_quota(cg, at, buf, &q, &per);
-		if (err < 0 && !bad[0])
-			snprintf(bad, sizeof(bad), "%.100s at %.100s: \"%.30s\"", file,
-				 at[0] ? at : "/", buf);
-		if (err <= 0 || (bper && q * bper >= bq * per))
-			continue;
-		bq = q;
-		bper = per;
-		snprintf(raw, sizeof(raw), "%s", buf);
-		snprintf(best, CG_PATH, "%s", at);
-	} while (cg_up(at));
-	if (bad[0])
-		put(ctx, id, -1, PBENCH_CHECK_UNKNOWN, NULL, "cannot parse %s", bad);
-	else if (!found)
-		put(ctx, id, -1, INFO, NULL, "no %s on the way from cgroup %.200s to the root (cpu "
-		    "controller not enabled): no CPU quota", file, cg->path[0] ? cg->path : "/");
-	else if (!bper)
-		put(ctx, id, -1, OK, NULL, "no quota (%s %s)", file, raw);
-	if (bad[0] || !found || !bper)
-		goto out;
-	snprintf(full, CG_PATH + 128, "%s%s/cpu.stat", cg->cpu_base, best);
-	thr = stat_field(full, "nr_throttled");
-	thr_us = cg->v2 ? stat_field(full, "throttled_usec") : stat_field(full, "throttled_time")
-		 / 1000;
-	c = put(ctx, id, -1, thr > 0 ? BAD : WARN, "no quota", "%.2f CPUs (%s %s at %.100s); "
-		"throttled %lld times, %.1f s", (double)bq / bper, file, raw, best[0] ? best : "/",
-		thr < 0 ? 0 : thr, thr_us < 0 ? 0 : thr_us / 1e6);
-	if (!c)
-		goto out;
-	pb_check_set(c, c->why, "once the cgroup has used %lld us of CPU time in a %lld us period "
-		     "all its tasks stop until the period ends: a sample can stall for up to %lld "
-		     "ms", bq, bper, bper / 1000);
-	pb_check_set(c, c->fix, "on the host: echo %s | sudo tee %s%.300s/%s (a container: run it "
-		     "without --cpus, or without a Kubernetes CPU limit)", cg->v2 ? "max" : "-1",
-		     cg->cpu_base, best, file);
-out:
-	free(w);
-}
-
-static void check_cpuset(struct pb_env_ctx *ctx, const struct cg *cg, int cpu)
-{
-	const char *id = "cgroup.cpuset", *base = cg->v2 ? "/sys/fs/cgroup" :
-		"/sys/fs/cgroup/cpuset";
-	struct pbench_check *c;
-	unsigned char set[SETSZ];
-	char buf[4096], *at = malloc(CG_PATH), list[256];
-	int err = -ENOMEM, in;
-
-	for (int i = 0; at && err && i < (cg->v2 ? 1 : 2); i++) {
-		snprintf(at, CG_PATH, "%s", cg->v2 ? cg->path : cg->setpath);
-		err = cg_read_up(base, at, cg->v2 ? "cpuset.cpus.effective" :
-				 i ? "cpuset.cpus" : "cpuset.effective_cpus", buf, sizeof(buf));
-	}
-	if (err == -ENOENT)
-		put(ctx, id, cpu, INFO, NULL, "no cpuset files for this cgroup: no cpuset limit");
-	else if (!err && pb_cpulist_to_set(buf, set) < 0)
-		err = !put(ctx, id, cpu, PBENCH_CHECK_UNKNOWN, NULL, "cannot parse the cpuset of "
-			   "%.200s: \"%.30s\"", at[0] ? at : "/", buf) ? -ENOMEM : -EINVAL;
-	if (err)
-		goto out;
-	set_str(set, list, sizeof(list));
-	in = pb_cpu_in(set, cpu);
-	c = put(ctx, id, cpu, in ? OK : BAD, "CPU in the cpuset", "%s CPU %d (cpuset %s at "
-		"%.150s)", in ? "includes" : "excludes", cpu, list, at[0] ? at : "/");
-	if (!c || in)
-		goto out;
-	pb_check_set(c, c->why, "this process's cgroup may not run on CPU %d: pinning there "
-		     "fails and a measurement lands on another CPU", cpu);
-	pb_check_set(c, c->fix, "measure on a CPU of the cpuset (--cpu %s), or widen it on the "
-		     "host (docker run --cpuset-cpus, or the cgroup's cpuset.cpus)", list);
-out:
-	free(at);
 }
 
 void pb_check_scheduler(struct pb_env_ctx *ctx)
 {
-	struct iso *s = iso_load();
-	struct cg *cg = calloc(1, sizeof(*cg));
-	unsigned char online[SETSZ];
-	int err;
+	unsigned char online[SETSZ], quiet[SETSZ];
 
-	if (!s || !cg)
-		goto out;
 	if (pb_read_cpulist(CPU_DIR "/online", online) < 0)
 		memset(online, 0, sizeof(online));
+	pb_quiet_cpus(quiet);
 	check_rt(ctx);
 	for (int i = 0; i < ctx->ncpus; i++)
 		check_load(ctx, ctx->cpus[i], online);
 	check_sysctls(ctx);
 	for (int i = 0; i < ctx->ncpus; i++)
-		check_watchdog_mask(ctx, s, ctx->cpus[i]);
-	err = cg_find(cg);
-	if (err)
-		pb_check_unknown(ctx, "cgroup.cpu_quota", -1, "/proc/self/cgroup", err);
-	else
-		check_quota(ctx, cg);
-	for (int i = 0; i < ctx->ncpus; i++) {
-		if (err)
-			pb_check_unknown(ctx, "cgroup.cpuset", ctx->cpus[i], "/proc/self/cgroup",
-					 err);
-		else
-			check_cpuset(ctx, cg, ctx->cpus[i]);
-	}
-out:
-	free(s);
-	free(cg);
+		check_watchdog_mask(ctx, quiet, ctx->cpus[i]);
 }

@@ -510,6 +510,12 @@ Test(env_sched_tmp, isolcpus_flag_forms)
 	cr_expect(strstr(c->fix, "\"isolcpus=domain,managed_irq,2-3\""), "%s", c->fix);
 	pbench_env_free(env);
 
+	/* Given twice, the last one counts (the kernel applies them in order). */
+	wr("proc/cmdline", "isolcpus=2 isolcpus=managed_irq,2-3 -- isolcpus=2\n");
+	env = run(tmp_root, (int[]){ 2 }, 1);
+	expect(env, "isolation.isolcpus", 2, WARN, "isolcpus=managed_irq,2-3 has no \"domain\"");
+	pbench_env_free(env);
+
 	/* sysfs wins over the command line; Red Hat kernels get grubby. */
 	wr("sys/devices/system/cpu/isolated", "3\n");
 	wr("proc/cmdline", "isolcpus=nohz,domain,3\n");

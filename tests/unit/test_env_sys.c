@@ -165,19 +165,20 @@ Test(trees, vm_kvm_2cpu)
 
 Test(trees, intel_laptop)
 {
-	/* The reconstructed /proc/self/status has no Uid or CapEff line: privilege unknown. */
+	/* A user's shell: Uid 1000, no effective capabilities. */
 	static const struct row rows[] = {
 		{ "mem.thp", -1, WARN, "=enabled=always defrag=madvise" },
 		{ "mem.ksm", -1, OK, "=run=0 (off)" },
 		{ "mem.swap", -1, WARN, "=1 swap area, 2048 MiB, 512 MiB used, swappiness 60" },
 		{ "mem.numa_local", 1, OK, "=single node (node 0: 5736 MiB free of 15 GiB)" },
 		{ "aslr", -1, INFO, "randomize_va_space 2" },
-		{ "limits.rtprio", -1, UNKNOWN, "soft 0, hard 0; unknown whether" },
-		{ "limits.memlock", -1, UNKNOWN, "soft 8 MiB, hard 8 MiB; unknown whether" },
-		{ "caps.sys_nice", -1, UNKNOWN, "no CapEff line" },
+		{ "limits.rtprio", -1, WARN, "=soft 0, hard 0 (not root, no CAP_SYS_NICE)" },
+		{ "limits.memlock", -1, WARN, "=soft 8 MiB, hard 8 MiB (not root, no "
+					      "CAP_IPC_LOCK)" },
+		{ "caps.sys_nice", -1, WARN, "=CAP_SYS_NICE no, CAP_IPC_LOCK no" },
 		{ "clock.source", -1, OK, "=tsc" },
 		{ "clock.tsc", 1, OK, "=constant_tsc nonstop_tsc tsc_known_freq" },
-		{ "perf.paranoid", -1, WARN, "4 (privileges unknown" },
+		{ "perf.paranoid", -1, BAD, "4 (not root, no CAP_PERFMON" },
 		{ "perf.rdpmc", -1, OK, "cpu: 1" },
 		{ "perf.pmu", -1, OK, "=cpu PMU (type 4)" },
 		{ "perf.max_sample_rate", -1, INFO, "79750 (the kernel lowered it" },
@@ -190,18 +191,20 @@ Test(trees, intel_laptop)
 
 Test(trees, amd_workstation)
 {
+	/* A user's shell, as on the laptop. */
 	static const struct row rows[] = {
 		{ "mem.thp", -1, OK, "=enabled=madvise defrag=madvise" },
 		{ "mem.ksm", -1, OK, "=run=0 (off)" },
 		{ "mem.swap", -1, OK, "=no swap (swappiness 60)" },
 		{ "mem.numa_local", 1, OK, "=single node (node 0: 46 GiB free of 63 GiB)" },
 		{ "aslr", -1, INFO, "randomize_va_space 2" },
-		{ "limits.rtprio", -1, UNKNOWN, "soft 0, hard 0" },
-		{ "limits.memlock", -1, UNKNOWN, "soft 8 MiB, hard 8 MiB" },
-		{ "caps.sys_nice", -1, UNKNOWN, "no CapEff line" },
+		{ "limits.rtprio", -1, WARN, "=soft 0, hard 0 (not root, no CAP_SYS_NICE)" },
+		{ "limits.memlock", -1, WARN, "=soft 8 MiB, hard 8 MiB (not root, no "
+					      "CAP_IPC_LOCK)" },
+		{ "caps.sys_nice", -1, WARN, "=CAP_SYS_NICE no, CAP_IPC_LOCK no" },
 		{ "clock.source", -1, OK, "=tsc" },
 		{ "clock.tsc", 1, OK, "constant_tsc nonstop_tsc" },
-		{ "perf.paranoid", -1, INFO, "=2 (privileges unknown: user space only)" },
+		{ "perf.paranoid", -1, INFO, "=2 (not root, no CAP_PERFMON: user space only)" },
 		{ "perf.rdpmc", -1, OK, "cpu: 1" },
 		{ "perf.pmu", -1, OK, "=cpu PMU (type 4)" },
 		{ "perf.max_sample_rate", -1, OK, "=100000" },
@@ -214,15 +217,17 @@ Test(trees, amd_workstation)
 
 Test(trees, tuned_server)
 {
+	/* Root with every capability. */
 	static const struct row rows[] = {
 		{ "mem.thp", -1, OK, "=enabled=never defrag=madvise" },
 		{ "mem.ksm", -1, OK, "=run=0 (off)" },
 		{ "mem.swap", -1, OK, "=no swap (swappiness 10)" },
 		{ "mem.numa_local", 2, OK, "=single node (node 0: 57 GiB free of 62 GiB)" },
 		{ "aslr", -1, OK, "=randomize_va_space 0 (off)" },
-		{ "limits.rtprio", -1, OK, "=soft 99, hard 99" },
-		{ "limits.memlock", -1, OK, "=soft unlimited, hard unlimited" },
-		{ "caps.sys_nice", -1, UNKNOWN, "no CapEff line" },
+		{ "limits.rtprio", -1, OK, "=soft 99, hard 99; CAP_SYS_NICE lifts it" },
+		{ "limits.memlock", -1, OK, "=soft unlimited, hard unlimited; CAP_IPC_LOCK lifts "
+					    "it" },
+		{ "caps.sys_nice", -1, OK, "=CAP_SYS_NICE yes, CAP_IPC_LOCK yes" },
 		{ "clock.source", -1, OK, "=tsc" },
 		{ "clock.tsc", 2, OK, "constant_tsc nonstop_tsc" },
 		{ "perf.paranoid", -1, OK, "=1" },
@@ -238,18 +243,21 @@ Test(trees, tuned_server)
 
 Test(trees, container_quota)
 {
+	/* Root in a Docker container: Docker's default capabilities (CapEff a80425fb), which
+	 * lack CAP_SYS_NICE, CAP_IPC_LOCK, CAP_PERFMON and CAP_SYS_ADMIN. */
 	static const struct row rows[] = {
 		{ "mem.thp", -1, WARN, "=enabled=always defrag=madvise" },
 		{ "mem.ksm", -1, OK, "=run=0 (off)" },
 		{ "mem.swap", -1, OK, "=no swap (swappiness 60)" },
 		{ "mem.numa_local", 1, OK, "=single node (node 0: 20 GiB free of 31 GiB)" },
 		{ "aslr", -1, INFO, "randomize_va_space 2" },
-		{ "limits.rtprio", -1, UNKNOWN, "soft 0, hard 0" },
-		{ "limits.memlock", -1, UNKNOWN, "soft 8 MiB" },
-		{ "caps.sys_nice", -1, UNKNOWN, "no CapEff line" },
+		{ "limits.rtprio", -1, WARN, "=soft 0, hard 0 (root without CAP_SYS_NICE)" },
+		{ "limits.memlock", -1, WARN, "=soft 8 MiB, hard 8 MiB (root without "
+					      "CAP_IPC_LOCK)" },
+		{ "caps.sys_nice", -1, WARN, "=CAP_SYS_NICE no, CAP_IPC_LOCK no" },
 		{ "clock.source", -1, INFO, "=kvm-clock (available: kvm-clock tsc acpi_pm)" },
 		{ "clock.tsc", 1, OK, "constant_tsc nonstop_tsc" },
-		{ "perf.paranoid", -1, INFO, "2 (privileges unknown" },
+		{ "perf.paranoid", -1, INFO, "=2 (root without CAP_PERFMON: user space only)" },
 		{ "perf.rdpmc", -1, INFO, "no cpu PMU" },
 		{ "perf.pmu", -1, WARN, "no cpu PMU" },
 		{ "perf.max_sample_rate", -1, OK, "=100000" },
@@ -343,6 +351,7 @@ static void bad_tree(void)
 	    "Node 0 MemFree:        12000000 kB\n");
 	put("sys/devices/system/node/node1/meminfo", "Node 1 MemTotal:       16384000 kB\n"
 	    "Node 1 MemFree:          204800 kB\nNode 1 MemUsed:        16179200 kB\n");
+	put("sys/devices/system/node/node1/distance", "21 10\n");
 	put("proc/sys/kernel/randomize_va_space", "1\n");
 	put("proc/self/status", "Name:\tbash\nUid:\t1000\t1000\t1000\t1000\n"
 	    "CapEff:\t0000000000000000\nMems_allowed_list:\t0-1\n");
@@ -405,6 +414,9 @@ Test(built, bad_everything, .init = bad_tree, .fini = drop_tree)
 	cr_assert(strstr(find(env, "caps.sys_nice", -1)->fix, "setcap cap_sys_nice") != NULL);
 	cr_assert(strstr(find(env, "limits.rtprio", -1)->fix, "rtprio 99") != NULL);
 	cr_assert(strstr(find(env, "mem.numa_local", 2)->fix, "drop_caches") != NULL);
+	/* The why quotes the machine's node distances, not a number of its own. */
+	cr_assert(strstr(find(env, "mem.numa_local", 2)->why, "node1/distance: 21 10") != NULL,
+		  "%s", find(env, "mem.numa_local", 2)->why);
 	pbench_env_free(env);
 }
 
@@ -473,6 +485,16 @@ Test(built, mixed, .init = mixed_tree, .fini = drop_tree)
 	pbench_env_free(env);
 }
 
+/* Limits of 0 and 64 KiB and perf_event_paranoid 4, for the /proc/self/status given. */
+static void check_privileges(const char *status, const struct row *rows, size_t nrows)
+{
+	put("proc/self/status", status);
+	put("proc/self/limits", LIMITS("0                   ", "0                   ",
+				       "65536               ", "65536               "));
+	put("proc/sys/kernel/perf_event_paranoid", "4\n");
+	check_rows(tmp_root, (int[]){ 0 }, 1, rows, nrows);
+}
+
 /* Root without a CapEff line: root lifts the limits; the capability check cannot tell. */
 Test(built, root_without_capeff, .init = new_tree, .fini = drop_tree)
 {
@@ -483,11 +505,24 @@ Test(built, root_without_capeff, .init = new_tree, .fini = drop_tree)
 		{ "perf.paranoid", -1, OK, "=4 (root: not restricted)" },
 	};
 
-	put("proc/self/status", "Name:\tbash\nUid:\t0\t0\t0\t0\n");
-	put("proc/self/limits", LIMITS("0                   ", "0                   ",
-				       "65536               ", "65536               "));
-	put("proc/sys/kernel/perf_event_paranoid", "4\n");
-	check_rows(tmp_root, (int[]){ 0 }, 1, rows, sizeof(rows) / sizeof(rows[0]));
+	check_privileges("Name:\tbash\nUid:\t0\t0\t0\t0\n", rows, sizeof(rows) / sizeof(rows[0]));
+}
+
+/* Neither Uid nor CapEff (the fixture trees lacked both before they were completed): the
+ * privilege is unknown and said so, not guessed. */
+Test(built, status_without_privileges, .init = new_tree, .fini = drop_tree)
+{
+	static const struct row rows[] = {
+		{ "limits.rtprio", -1, UNKNOWN, "=soft 0, hard 0; unknown whether the process is "
+						"privileged (no Uid/CapEff in /proc/self/status)" },
+		{ "limits.memlock", -1, UNKNOWN, "soft 64 KiB, hard 64 KiB; unknown whether" },
+		{ "caps.sys_nice", -1, UNKNOWN, "no CapEff line" },
+		{ "perf.paranoid", -1, WARN, "=4 (privileges unknown; Debian/Ubuntu: no "
+					     "perf_event_open without CAP_PERFMON)" },
+	};
+
+	check_privileges("Name:\tbash\nPid:\t4242\nMems_allowed_list:\t0\n", rows,
+			 sizeof(rows) / sizeof(rows[0]));
 }
 
 /* Nothing at all: every check says what it looked for, as unknown or info. */
