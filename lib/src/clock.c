@@ -35,7 +35,7 @@ static pthread_once_t info_once = PTHREAD_ONCE_INIT;
 static int info_err;
 
 #ifdef PB_X86
-static int cpuid_invariant_tsc(void)
+int pb_cpuid_invariant_tsc(void)
 {
 	unsigned a, b, c, d;
 
@@ -43,6 +43,13 @@ static int cpuid_invariant_tsc(void)
 		return 0;
 	__cpuid(0x80000007, a, b, c, d);
 	return (d >> 8) & 1;
+}
+#endif
+
+#ifndef PB_X86
+int pb_cpuid_invariant_tsc(void)
+{
+	return -1;	/* no CPUID: unknown */
 }
 #endif
 
@@ -54,7 +61,7 @@ __attribute__((constructor)) static void clock_detect(void)
 	int forced = force && !strcmp(force, "monotonic_raw");
 
 #ifdef PB_X86
-	invariant_tsc = cpuid_invariant_tsc();
+	invariant_tsc = pb_cpuid_invariant_tsc() > 0;
 	if (invariant_tsc && !forced)
 		clock_kind = PBENCH_CLOCK_TSC;
 #else

@@ -137,21 +137,6 @@ static void check_clocksource(struct pb_env_ctx *ctx)
 		  "available: %s)", cur, avail);
 }
 
-/* Live only: CPUID 0x80000007 EDX[8], the invariant TSC bit; -1 when not x86. */
-static int cpuid_invariant_tsc(void)
-{
-#ifdef PB_X86
-	unsigned a, b, c, d;
-
-	if (!__get_cpuid(0x80000000, &a, &b, &c, &d) || a < 0x80000007)
-		return 0;
-	__cpuid(0x80000007, a, b, c, d);
-	return (d >> 8) & 1;
-#else
-	return -1;
-#endif
-}
-
 static void check_tsc_cpu(struct pb_env_ctx *ctx, int cpu, int inv)
 {
 	char flags[4096], extra[96];
@@ -204,7 +189,7 @@ static void check_tsc_cpu(struct pb_env_ctx *ctx, int cpu, int inv)
 
 void pb_check_timer(struct pb_env_ctx *ctx)
 {
-	int inv = ctx->live ? cpuid_invariant_tsc() : -1;
+	int inv = ctx->live ? pb_cpuid_invariant_tsc() : -1;
 
 	check_clocksource(ctx);
 	for (int i = 0; i < ctx->ncpus; i++)

@@ -27,6 +27,8 @@ int pb_read_long(const char *path, long *value);
 FILE *pb_fopen(const char *path);
 
 /* clock.c */
+/* CPUID 0x80000007 EDX[8], the invariant TSC bit: 1 or 0; -1 where there is no CPUID. */
+int pb_cpuid_invariant_tsc(void);
 /* Exact floor(ticks * mult / 2^shift) without overflow (128-bit product). */
 uint64_t pb_mul_shift(uint64_t ticks, uint64_t mult, uint32_t shift);
 /* mult/shift for a clock of hz ticks per second such that ns = ticks*mult >> shift. */
