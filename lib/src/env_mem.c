@@ -7,11 +7,11 @@
  * of its machine; syscalls only add to a finding when ctx->live is set.
  */
 #include <errno.h>
-#include <linux/mempolicy.h>
+/* libnuma's numaif.h, not linux/mempolicy.h: both define the MPOL_ names. */
+#include <numaif.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "env.h"
@@ -241,9 +241,9 @@ static int policy_local(int node, char *text, size_t len)
 	const size_t bits = 8 * sizeof(unsigned long);
 	int mode = 0, in;
 
-	if (syscall(SYS_get_mempolicy, &mode, mask, 1024UL, NULL, 0UL) < 0)
+	if (get_mempolicy(&mode, mask, 1024UL, NULL, 0) < 0)
 		return -errno;
-	mode &= ~MPOL_MODE_FLAGS;
+	mode &= 0xff;	/* the mode flags (static/relative nodes, numa balancing) are above */
 	in = node < 1024 && ((mask[node / bits] >> (node % bits)) & 1);
 	if (mode == MPOL_DEFAULT || mode == MPOL_LOCAL) {
 		snprintf(text, len, "policy %s", mode ? "local" : "default (local)");
@@ -254,8 +254,9 @@ static int policy_local(int node, char *text, size_t len)
 			 in ? "includes" : "excludes", node);
 		return in;
 	}
-	snprintf(text, len, "policy %s", mode == MPOL_INTERLEAVE ||
-		 mode == MPOL_WEIGHTED_INTERLEAVE ? "interleave" : "other");
+	/* 6 is MPOL_WEIGHTED_INTERLEAVE (Linux 6.9), newer than libnuma 2.0.16's header. */
+	snprintf(text, len, "policy %s", mode == MPOL_INTERLEAVE || mode == 6 ? "interleave"
+									      : "other");
 	return 0;
 }
 
