@@ -30,8 +30,8 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 endif
 ALL_CFLAGS  = $(BASEFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS) -pthread
-LIB_LIBS  := -lpfm -lnuma -lm
-CLI_LIBS  := -ljansson
+LIB_LIBS  := -lpfm -lnuma -lm -ljansson
+CLI_LIBS  :=
 
 LIB_SRCS := $(sort $(wildcard lib/src/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
@@ -42,6 +42,13 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 EXAMPLE_SRCS := $(sort $(wildcard kmod-free-docs/examples/*.c))
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
+# C++ programs of other tools' harnesses (Google Benchmark), run by the C benches; built only
+# when `scripts/deps.sh bench` finds or installs their library.
+GBENCH_SRCS := $(sort $(wildcard bench/*.cc))
+GBENCH_BINS := $(GBENCH_SRCS:bench/%.cc=$(O)/bench/%)
+ifeq ($(origin CXX),default)
+CXX := c++
+endif
 
 SONAME := libpbench.so.$(SOVERSION)
 REALNAME := libpbench.so.$(VERSION)
@@ -89,11 +96,21 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 $(O)/tests/%: tests/unit/%.c $(O)/libpbench.a $(wildcard lib/src/*.h) tests/unit/testutil.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) -lcriterion \
-		$(LIB_LIBS) -ljansson
+		$(LIB_LIBS)
 
 $(O)/bench/%: bench/%.c $(O)/libpbench.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) $(LIB_LIBS)
+
+# The same optimization flags as the C side ($(CFLAGS)), so both harnesses time the same code.
+# No -Wshadow: in C++ it flags pbench.h's pbench_clock_info(), a function named like its struct.
+GBENCH_CXXFLAGS = -std=gnu++17 -Wall -Wextra -Werror -Wno-missing-field-initializers \
+		  -Ilib/include $(SANFLAGS) $(CFLAGS)
+
+$(O)/bench/%: bench/%.cc $(O)/libpbench.a
+	@mkdir -p $(@D)
+	$(CXX) $(GBENCH_CXXFLAGS) -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) -lbenchmark -lpthread \
+		$(LIB_LIBS)
 
 # Examples are built the way the docs say: against an installed copy, through pkg-config.
 STAGE = $(abspath $(O))/stage
@@ -137,6 +154,10 @@ demo: deps all
 	@$(O)/pbench stat -r 5 -e task-clock,context-switches,page-faults,msr/tsc/,cycles,instructions
 
 bench: deps all $(BENCH_BINS)
+	@if sh scripts/deps.sh bench; then \
+		$(MAKE) -q --no-print-directory $(GBENCH_BINS) || \
+		$(MAKE) --no-print-directory $(GBENCH_BINS) || exit 1; \
+	fi
 	@for b in $(BENCH_BINS); do $$b || exit 1; done
 
 install: all

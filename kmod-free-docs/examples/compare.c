@@ -88,17 +88,11 @@ int main(void)
 		return 1;
 	}
 
-	printf("plain loop:    %.1f ns +- %.1f ns per call\n", cmp.a.mean, cmp.a.sem);
-	printf("unrolled by 4: %.1f ns +- %.1f ns per call\n", cmp.b.mean, cmp.b.sem);
-	printf("the plain loop is %s", pbench_verdict_name(cmp.verdict));
-	if (cmp.verdict == PBENCH_UNDECIDED) {
-		printf(" (the budget ran out first)\n");
-	} else {
-		/* The interval is at the test's confidence: 99.9%. */
-		printf(": time ratio %.3f, 99.9%% interval [%.3f, %.3f], p = %.2g\n", cmp.ratio,
-		       cmp.ratio_lo, cmp.ratio_hi, cmp.welch.p);
-	}
-	printf("  %zu samples of each, in alternation (abba or baab)\n", cmp.pairs);
+	/* Both sides, the ratio with its interval, Welch's test and the verdict in words;
+	 * pbench_comparison_write_json() gives the same as JSON. */
+	err = pbench_comparison_write_text(&cmp, stdout, "plain loop", "unrolled by 4");
+	if (err)
+		fprintf(stderr, "compare: %s\n", pbench_strerror(err));
 	free(data);
-	return 0;
+	return err ? 1 : 0;
 }

@@ -10,7 +10,6 @@
  * subtracts the cost of the calling loop, and takes samples until the standard error of the
  * mean is 1% of the mean or the time budget is spent. Exit status: 0 measured, 1 an error.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -39,10 +38,8 @@ static void sum_array(void *p)
 int main(void)
 {
 	struct pbench_measure_opts opts = PBENCH_MEASURE_OPTS_INIT;	/* size and defaults */
-	const struct pbench_summary *s;
 	struct pbench_result *r;
 	struct sum_ctx *ctx;
-	unsigned flags;
 	int err;
 
 	ctx = malloc(sizeof(*ctx));
@@ -64,25 +61,15 @@ int main(void)
 		return 1;
 	}
 
-	s = pbench_result_summary(r);
-	printf("sum of %d integers: %.1f ns +- %.1f ns per call (mean +- standard error)\n", N,
-	       s->mean, s->sem);
-	printf("  median %.1f ns, min %.1f ns, cv %.2f%%\n", s->median, s->min, s->cv_pct);
-	printf("  %zu samples of %" PRIu64 " calls, stopped by: %s\n",
-	       pbench_result_nr_samples(r), pbench_result_iterations(r),
-	       pbench_stop_rule_name(pbench_result_stop_rule(r)));
-	printf("  loop overhead subtracted: %.2f ns per call\n", pbench_result_overhead_ns(r));
-
-	/* The flags say when a number should not be trusted as it stands. */
-	flags = pbench_result_flags(r);
-	if (flags & PBENCH_RESULT_UNOPTIMIZED)
-		printf("  note: built without optimization (-O2 gives the numbers that matter)\n");
-	if (flags & PBENCH_RESULT_SUSPICIOUS)
-		printf("  note: suspiciously fast: was the work optimized away?\n");
-	if (flags & PBENCH_RESULT_NOISY)
-		printf("  note: context switches or migrations during some samples\n");
+	/* The report: mean ± standard error with the digits the samples support, the other
+	 * figures, the rule that stopped sampling, the outliers and what happened during them,
+	 * and a warning for anything that makes the number suspect. pbench_result_write_json()
+	 * writes every sample instead; pbench_result_summary() gives the figures as doubles. */
+	err = pbench_result_write_text(r, stdout, "sum of 4096 integers");
+	if (err)
+		fprintf(stderr, "time_function: %s\n", pbench_strerror(err));
 
 	pbench_result_free(r);
 	free(ctx);
-	return 0;
+	return err ? 1 : 0;
 }

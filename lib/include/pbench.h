@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #ifdef __cplusplus
@@ -550,6 +551,48 @@ PBENCH_API int pbench_format_value(char *buf, size_t len, double value, double e
 				   const char *unit);
 /* A time in ns with an explicit number of significant digits and a scaled unit: "1.23 ms". */
 PBENCH_API int pbench_format_ns(char *buf, size_t len, double ns, int digits);
+
+/*
+ * The report of a result, as text a person reads at a glance, written to f: label (NULL:
+ * none), samples × iterations; mean ± standard error per iteration in a scaled unit, and the
+ * interval, median, min ("raw speed") and trimmed mean at the mean's precision; the overhead
+ * per iteration and whether it was subtracted; the rule that stopped sampling; cv, spread and
+ * the outliers (Tukey), with each outlier sample's noise snapshot in words (up to 10, the
+ * farthest from the median; samples numbered from 0 as in pbench_result_sample()); each
+ * event per iteration, or why it was not counted; a warning per result flag and for a
+ * multimodal distribution. f is flushed. Errors: -EINVAL (NULL r or f), -EIO (writing to f
+ * failed).
+ */
+PBENCH_API int pbench_result_write_text(const struct pbench_result *r, FILE *f,
+					const char *label);
+
+/*
+ * The whole result as JSON (schema 1) on f, one object: schema, pbench_version, label (NULL:
+ * null), settings, clock, iterations, overhead_ns_per_iter, stop_rule, flags (names), summary
+ * (ns per iteration), and samples[] each with ticks, iterations, ns_per_iter, its noise
+ * snapshot and its counters by event name. Numbers that are not finite, and settings the
+ * result does not keep, are null. f is flushed. Errors: -EINVAL (NULL r or f, a label that is
+ * not UTF-8), -ENOMEM, -EIO (writing to f failed).
+ */
+PBENCH_API int pbench_result_write_json(const struct pbench_result *r, FILE *f,
+					const char *label);
+
+/*
+ * A comparison as text: both sides (mean ± standard error, median, min), the ratio of the
+ * means with its interval at the test's confidence, Welch's t, df and p, and the verdict in
+ * words. Labels NULL: "a" and "b". Errors: -EINVAL (NULL c or f, c->size too small for both
+ * summaries), -EIO.
+ */
+PBENCH_API int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
+					    const char *label_a, const char *label_b);
+
+/*
+ * A comparison as JSON (schema 1): labels, verdict, pairs, ratio, ratio_lo, ratio_hi, welch
+ * (t, df, p, diff_ns, diff_lo_ns, diff_hi_ns; null when no test could be run) and the two
+ * summaries a and b. Errors as pbench_result_write_json().
+ */
+PBENCH_API int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
+					    const char *label_a, const char *label_b);
 
 /* ---------------------------------------------------------------------------------------------
  * Machine checks (env.c and env_*.c): is this machine fit to measure on, and how to fix it

@@ -72,6 +72,11 @@ struct pb_run {
 };
 
 /* Options over the defaults, checked (-EINVAL); then the clock and the derived lengths. */
+/* compare.c: the verdict a Welch result supports at one look, or 0 for "keep sampling". */
+#define PB_COMPARE_LOOK_FACTOR 10
+int pb_compare_decide(double confidence, double same_threshold_pct,
+		      const struct pbench_welch *w);
+
 int pb_timing_init(struct pb_timing *t, const struct pbench_measure_opts *opts);
 
 /* n calls of fn(ctx) unrolled by PB_UNROLL between pbench_ticks_begin and _end: the ticks. */

@@ -4,11 +4,14 @@
  * gets two significant digits (one would round a 0.15 error to 0.1 or 0.2, a 50% swing), and
  * the value is cut at the same decimal place.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "measure.h"
 
 static const struct {
 	const char *name;
@@ -77,4 +80,420 @@ int pbench_format_ns(char *buf, size_t len, double ns, int digits)
 	if (decimals < 0)
 		decimals = 0;
 	return snprintf(buf, len, "%.*f %s", decimals, v, time_units[u].name);
+}
+
+/* ---- text reports ------------------------------------------------------------------------ */
+
+#define MAX_CAUSES 10		/* outlier samples explained one per line; the JSON has all */
+
+/* v with the digits that err supports, without the "± err" part: "12.346 ms". The same
+ * rounding as pbench_format_value, so figures given the same err line up with it. */
+static void fmt_at(char *buf, size_t len, double v, double err, const char *unit)
+{
+	char tmp[96], *pm, *unit_part;
+
+	pbench_format_value(tmp, sizeof(tmp), v, err, unit);
+	pm = strstr(tmp, " ± ");
+	if (!pm) {
+		snprintf(buf, len, "%s", tmp);
+		return;
+	}
+	unit_part = strchr(pm + strlen(" ± "), ' ');	/* " ms", or NULL without a unit */
+	*pm = '\0';
+	snprintf(buf, len, "%s%s", tmp, unit_part ? unit_part : "");
+}
+
+/* A signed time with 2 significant digits: "+35 us", "-120 ns". */
+static void fmt_delta(char *buf, size_t len, double ns)
+{
+	buf[0] = ns >= 0 ? '+' : '-';
+	pbench_format_ns(buf + 1, len - 1, fabs(ns), 2);
+}
+
+/* A write error anywhere shows in the stream's error flag once it is flushed. */
+static int finish(FILE *f)
+{
+	if (fflush(f) == EOF || ferror(f))
+		return -EIO;
+	return 0;
+}
+
+/* part as a percentage of whole with 2 significant digits, in fixed notation: "0.27%",
+ * "95%", "430%" (never "4.3e+02%"). */
+static const char *pct_text(char *buf, size_t len, double part, double whole)
+{
+	double pct = whole ? 100 * fabs(part / whole) : 0;
+
+	if (pct >= 100)
+		snprintf(buf, len, "%.0f%%", pct);
+	else
+		snprintf(buf, len, "%.2g%%", pct);
+	return buf;
+}
+
+static const char *plural_es(uint64_t n)
+{
+	return n == 1 ? "" : "es";
+}
+
+/* What the noise snapshot of one sample says, in words; nothing that is not in it. */
+static void noise_text(char *buf, size_t len, const struct pbench_noise *nz)
+{
+	size_t off = 0;
+	char t[32];
+
+#define PART(...) \
+	do { \
+		if (off < len) \
+			off += (size_t)snprintf(buf + off, len - off, "%s", off ? ", " : ""); \
+		if (off < len) \
+			off += (size_t)snprintf(buf + off, len - off, __VA_ARGS__); \
+	} while (0)
+	buf[0] = '\0';
+	if (nz->ctx_involuntary)
+		PART("%" PRIu64 " involuntary context switch%s", nz->ctx_involuntary,
+		     plural_es(nz->ctx_involuntary));
+	if (nz->ctx_voluntary)
+		PART("%" PRIu64 " voluntary context switch%s", nz->ctx_voluntary,
+		     plural_es(nz->ctx_voluntary));
+	if (nz->migrations)
+		PART("%" PRIu64 " CPU migration%s", nz->migrations, nz->migrations == 1 ? "" : "s");
+	if (nz->major_faults)
+		PART("%" PRIu64 " major page fault%s", nz->major_faults,
+		     nz->major_faults == 1 ? "" : "s");
+	if (nz->minor_faults)
+		PART("%" PRIu64 " minor page fault%s", nz->minor_faults,
+		     nz->minor_faults == 1 ? "" : "s");
+	if (nz->not_running_ns > 0) {
+		pbench_format_ns(t, sizeof(t), nz->not_running_ns, 2);
+		PART("%s not running", t);
+	}
+	if (!off)
+		PART("no noise recorded%s", isnan(nz->not_running_ns) ?
+		     " (time not running unknown: no task-clock)" : "");
+#undef PART
+}
+
+/* The outliers by Tukey's fences (the rule every result's summary uses), worst first up to
+ * MAX_CAUSES, then in sample order: each with how far its whole batch is from the median
+ * sample's, and what its noise snapshot recorded. */
+static void write_outlier_causes(const struct pbench_result *r, FILE *f)
+{
+	const struct pbench_summary *s = &r->summary;
+	double iqr = s->q3 - s->q1, lo = s->q1 - 1.5 * iqr, hi = s->q3 + 1.5 * iqr;
+	size_t worst[MAX_CAUSES], nw = 0, total = 0;
+
+	for (size_t i = 0; i < r->nr; i++) {
+		double d = fabs(r->x[i] - s->median);
+		size_t k;
+
+		if (!(r->x[i] < lo || r->x[i] > hi))
+			continue;
+		total++;
+		if (nw < MAX_CAUSES)
+			nw++;
+		else if (d <= fabs(r->x[worst[nw - 1]] - s->median))
+			continue;
+		/* Insertion into the list kept sorted by distance, largest first. */
+		for (k = nw - 1; k > 0 && fabs(r->x[worst[k - 1]] - s->median) < d; k--)
+			worst[k] = worst[k - 1];
+		worst[k] = i;
+	}
+	/* Back to sample order for reading. */
+	for (size_t a = 1; a < nw; a++)
+		for (size_t b = a; b > 0 && worst[b - 1] > worst[b]; b--) {
+			size_t t = worst[b];
+
+			worst[b] = worst[b - 1];
+			worst[b - 1] = t;
+		}
+	for (size_t k = 0; k < nw; k++) {
+		const struct pbench_sample *smp = &r->samples[worst[k]];
+		char d[32], why[256];
+
+		fmt_delta(d, sizeof(d), (smp->ns_per_iter - s->median) * (double)smp->iterations);
+		noise_text(why, sizeof(why), &smp->noise);
+		fprintf(f, "    sample %zu: %s over the median sample: %s\n", worst[k], d, why);
+	}
+	if (total > nw)
+		fprintf(f, "    ... and %zu more outliers (every sample is in the JSON report)\n",
+			total - nw);
+}
+
+static int is_time_event(const char *name)
+{
+	return !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock");
+}
+
+/* Each event per iteration: mean ± standard error over the samples that counted it, or why
+ * it was not counted. */
+static void write_counters(const struct pbench_result *r, FILE *f)
+{
+	fprintf(f, "  counters per iteration (mean ± standard error over the samples)\n");
+	for (int e = 0; e < r->nr_events; e++) {
+		const struct pbench_count *first = &r->counts[e];
+		struct pbench_welford w = { 0 };
+		size_t multiplexed = 0;
+		int user_only = 0;
+		char v[96];
+
+		for (size_t i = 0; i < r->nr; i++) {
+			const struct pbench_count *k = &r->counts[i * (size_t)r->nr_events + e];
+
+			if (k->status != PBENCH_EVENT_OK && k->status != PBENCH_EVENT_MULTIPLEXED)
+				continue;
+			pbench_welford_add(&w, k->scaled);
+			multiplexed += k->status == PBENCH_EVENT_MULTIPLEXED;
+			user_only |= k->user_only;
+		}
+		if (!w.n) {
+			fprintf(f, "    %-20s <%s> %s\n", r->names[e],
+				first->status == PBENCH_EVENT_NOT_SUPPORTED ? "not supported" :
+				first->status == PBENCH_EVENT_NO_PERMISSION ? "no permission" :
+				"not counted", first->reason);
+			continue;
+		}
+		pbench_format_value(v, sizeof(v), w.mean, pbench_welford_sem(&w),
+				    is_time_event(r->names[e]) ? "ns" : NULL);
+		fprintf(f, "    %-20s %s", r->names[e], v);
+		if (w.n < r->nr)
+			fprintf(f, " (counted in %zu of %zu samples)", w.n, r->nr);
+		if (multiplexed)
+			fprintf(f, " (multiplexed in %zu samples: estimated from the time it ran)",
+				multiplexed);
+		if (user_only)
+			fprintf(f, " (user space only)");
+		fputc('\n', f);
+	}
+}
+
+static void write_stop_rule(const struct pbench_result *r, FILE *f)
+{
+	const char *why;
+
+	switch (r->stop_rule) {
+	case PBENCH_STOP_SEM:
+		why = "the standard error reached its target";
+		break;
+	case PBENCH_STOP_MAX_SAMPLES:
+		why = "the maximum number of samples was taken before the standard error reached "
+		      "its target";
+		break;
+	case PBENCH_STOP_BUDGET:
+		why = "the time budget was spent before the standard error reached its target";
+		break;
+	case PBENCH_STOP_SINGLE:
+		why = "one call took longer than the whole time budget: a single sample, so no "
+		      "error estimate";
+		break;
+	case PBENCH_STOP_FIXED:
+		why = "the caller took the samples (region API)";
+		break;
+	default:
+		why = "unknown";
+	}
+	fprintf(f, "  %-13s %s\n", "stopped", why);
+}
+
+static void write_warnings(const struct pbench_result *r, FILE *f)
+{
+	size_t noisy = 0, clamped = 0;
+	char ovh[32];
+
+	for (size_t i = 0; i < r->nr; i++) {
+		noisy += r->samples[i].noise.ctx_involuntary || r->samples[i].noise.migrations;
+		clamped += r->net[i] < 0 && !r->keep_overhead;
+	}
+	pbench_format_ns(ovh, sizeof(ovh), pbench_result_overhead_ns(r), 2);
+	if (r->flags & PBENCH_RESULT_SUSPICIOUS)
+		fprintf(f, "  warning: suspiciously fast (below what the timer and the empty batch "
+			"resolve, or fewer instructions than iterations): the measured code was "
+			"probably optimized away; keep its result with pbench_do_not_optimize()\n");
+	if (r->flags & PBENCH_RESULT_UNOPTIMIZED)
+		fprintf(f, "  warning: built without optimization (the library or the caller): "
+			"numbers from an -O2 build are the ones that matter\n");
+	if (r->flags & PBENCH_RESULT_OVERHEAD_DOMINATES)
+		fprintf(f, "  warning: the harness overhead (%s per iteration) is more than half of "
+			"each sample: mostly the calling loop was measured; give each call more "
+			"work\n", ovh);
+	if (r->flags & PBENCH_RESULT_CLAMPED)
+		fprintf(f, "  warning: %zu sample%s faster than the empty batch: reported as 0, "
+			"never negative\n", clamped, clamped == 1 ? " was" : "s were");
+	if (r->flags & PBENCH_RESULT_NOISY)
+		fprintf(f, "  warning: noisy: involuntary context switches or CPU migrations in %zu "
+			"of %zu samples ('pbench check' says why)\n", noisy, r->nr);
+	if (r->summary.bimodal)
+		fprintf(f, "  warning: the samples look multimodal (mvalue %.2f): more than one "
+			"behaviour was measured; a mean hides that\n", r->summary.mvalue);
+}
+
+/*
+ * The precision of the median, min and trimmed mean: the mean's standard error, unless one
+ * far outlier inflates it past what the bulk of the samples supports (a 2 ms preemption among
+ * 5 us samples would print the median as "10 us"); then the median's own uncertainty, the
+ * half-width of McGill, Tukey and Larsen's notch (1978), 1.57 IQR / sqrt(n). Never finer than
+ * step, the clock's step over the iterations of a sample (0: unknown).
+ */
+static double location_err(const struct pbench_summary *s, double step)
+{
+	double notch = 1.57 * (s->q3 - s->q1) / sqrt((double)s->n);
+
+	return fmax(notch > 0 ? fmin(s->sem, notch) : s->sem, step);
+}
+
+/* The clock's resolution over the iterations of one of r's samples; 0 when unknown. */
+static double step_ns(const struct pbench_result *r)
+{
+	struct pbench_clock_info ci = { .size = sizeof(ci) };
+
+	if (pbench_clock_info(&ci) || !r->iterations)
+		return 0;
+	return ci.resolution_ns / (double)r->iterations;
+}
+
+int pbench_result_write_text(const struct pbench_result *r, FILE *f, const char *label)
+{
+	const struct pbench_summary *s;
+	char buf[96], lo[48], hi[48], name[32];
+	double err;
+
+	if (!r || !f)
+		return -EINVAL;
+	s = &r->summary;
+	fprintf(f, "%s%s%zu sample%s × %" PRIu64 " iteration%s\n", label ? label : "",
+		label ? ": " : "", r->nr, r->nr == 1 ? "" : "s", r->iterations,
+		r->iterations == 1 ? "" : "s");
+	if (!r->nr)
+		return finish(f);
+	if (r->nr == 1) {
+		/* No spread to take the digits from: three are all one run can vouch for. */
+		pbench_format_ns(buf, sizeof(buf), s->mean, 3);
+		fprintf(f, "  %-13s %s per iteration (a single sample: no error estimate)\n", "time",
+			buf);
+	} else {
+		pbench_format_value(buf, sizeof(buf), s->mean, s->sem, "ns");
+		fprintf(f, "  %-13s %s per iteration (standard error, %s of the mean)\n",
+			"mean", buf, pct_text(name, sizeof(name), s->sem, s->mean));
+		fmt_at(lo, sizeof(lo), s->ci_lo, s->sem, "ns");
+		fmt_at(hi, sizeof(hi), s->ci_hi, s->sem, "ns");
+		snprintf(name, sizeof(name), "%.4g%% interval", 100 * s->ci_level);
+		fprintf(f, "  %-13s %s .. %s\n", name, lo, hi);
+		err = location_err(s, step_ns(r));
+		fmt_at(buf, sizeof(buf), s->median, err, "ns");
+		fprintf(f, "  %-13s %s\n", "median", buf);
+		fmt_at(buf, sizeof(buf), s->min, err, "ns");
+		fprintf(f, "  %-13s %s (raw speed)\n", "min", buf);
+		fmt_at(buf, sizeof(buf), s->trimmed_mean, err, "ns");
+		fprintf(f, "  %-13s %s (without the min and the max)\n", "trimmed mean", buf);
+	}
+	pbench_format_ns(buf, sizeof(buf), pbench_result_overhead_ns(r), 2);
+	fprintf(f, "  %-13s %s per iteration, %s\n", "overhead", buf,
+		r->keep_overhead ? "measured, not subtracted (keep_overhead)" : "subtracted");
+	write_stop_rule(r, f);
+	fprintf(f, "  cv %.2f%%, spread %.2f%%; outliers (Tukey) %zu low, %zu high, %zu of them "
+		"severe\n", s->cv_pct, s->spread_pct, s->outliers_low_mild + s->outliers_low_severe,
+		s->outliers_high_mild + s->outliers_high_severe,
+		s->outliers_low_severe + s->outliers_high_severe);
+	write_outlier_causes(r, f);
+	if (r->nr_events)
+		write_counters(r, f);
+	write_warnings(r, f);
+	return finish(f);
+}
+
+/* ---- comparisons -------------------------------------------------------------------------- */
+
+/* The confidence of Welch's interval, which the comparison does not store: the interval is
+ * diff ± q * se with se = diff / t, so q = (diff_hi - diff) * t / diff and the level is
+ * P(|T| <= q). NaN when the means are equal (t = 0) and nothing can be recovered. */
+static double welch_level(const struct pbench_welch *w)
+{
+	double q;
+
+	if (!(w->t != 0 && isfinite(w->t) && w->diff != 0 && w->df > 0))
+		return NAN;
+	q = (w->diff_hi - w->diff) * w->t / w->diff;
+	if (!(q > 0 && isfinite(q)))
+		return NAN;
+	return 2 * pbench_stats_t_cdf(q, w->df) - 1;
+}
+
+/* x > 0 rounded up to 2 significant digits: a bound printed shorter must stay a bound. */
+static double ceil_2digits(double x)
+{
+	double scale;
+
+	if (!(x > 0) || !isfinite(x))
+		return x;
+	scale = pow(10, floor(log10(x)) - 1);
+	return ceil(x / scale) * scale;
+}
+
+static void write_side(FILE *f, int width, const char *label, const struct pbench_summary *s)
+{
+	double err = location_err(s, 0);
+	char mean[96], med[48], min[48];
+
+	pbench_format_value(mean, sizeof(mean), s->mean, s->sem, "ns");
+	fmt_at(med, sizeof(med), s->median, err, "ns");
+	fmt_at(min, sizeof(min), s->min, err, "ns");
+	fprintf(f, "  %-*s %s per iteration (median %s, min %s)\n", width, label, mean, med, min);
+}
+
+/* A comparison is usable only when the caller's struct reaches both summaries. */
+static int comparison_ok(const struct pbench_comparison *c)
+{
+	return c && c->size >= offsetof(struct pbench_comparison, b) + sizeof(c->b);
+}
+
+int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
+				 const char *label_a, const char *label_b)
+{
+	const char *a = label_a ? label_a : "a", *b = label_b ? label_b : "b";
+	double level, half = (c ? c->ratio_hi - c->ratio_lo : NAN) / 2;
+	char ratio[48], lo[48], hi[48], by[48], conf[32] = "";
+	int width;
+
+	if (!comparison_ok(c) || !f)
+		return -EINVAL;
+	level = welch_level(&c->welch);
+	if (isfinite(level))
+		snprintf(conf, sizeof(conf), "%.4g%%", 100 * level);
+	fprintf(f, "%s vs %s: %zu samples of each, in alternation\n", a, b, c->pairs);
+	width = (int)(strlen(a) > strlen(b) ? strlen(a) : strlen(b));
+	width = width < 13 ? 13 : width > 40 ? 40 : width;
+	write_side(f, width, a, &c->a);
+	write_side(f, width, b, &c->b);
+	if (isfinite(half) && half > 0) {
+		fmt_at(ratio, sizeof(ratio), c->ratio, half, NULL);
+		fmt_at(lo, sizeof(lo), c->ratio_lo, half, NULL);
+		fmt_at(hi, sizeof(hi), c->ratio_hi, half, NULL);
+		fprintf(f, "  ratio of means  %s (%s%sinterval %s .. %s)\n", ratio, conf,
+			*conf ? " " : "", lo, hi);
+		fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", c->welch.t,
+			c->welch.df, c->welch.p);
+	} else if (isfinite(c->ratio)) {
+		fprintf(f, "  ratio of means  %.3g (no interval: too few samples, or no variance)\n",
+			c->ratio);
+	} else {
+		fprintf(f, "  ratio of means  none (%s's mean is 0)\n", b);
+	}
+	switch (c->verdict) {
+	case PBENCH_FASTER:
+	case PBENCH_SLOWER:
+		fmt_at(by, sizeof(by), fabs(1 - c->ratio) * 100, half * 100, NULL);
+		fprintf(f, "verdict: %s is %s than %s by %s%% (significant%s%s)\n", a,
+			c->verdict == PBENCH_FASTER ? "faster" : "slower", b, by,
+			*conf ? " at " : "", conf);
+		break;
+	case PBENCH_SAME:
+		fprintf(f, "verdict: same: the ratio's interval lies within %.2g%% of 1, inside the "
+			"threshold\n", ceil_2digits(100 * fmax(fabs(1 - c->ratio_lo),
+							       fabs(c->ratio_hi - 1))));
+		break;
+	default:
+		fprintf(f, "verdict: undecided: neither a significant difference nor within the "
+			"threshold when sampling stopped; take more samples\n");
+	}
+	return finish(f);
 }

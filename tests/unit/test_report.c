@@ -1,9 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* Measured numbers are printed with the digits the measurement supports, and no more. */
+/*
+ * Measured numbers are printed with the digits the measurement supports, and no more; the
+ * text report says what stopped sampling, explains outliers from their noise snapshots and
+ * warns; the JSON report holds every sample, with null for what is unknown.
+ */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <jansson.h>
 #include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#include "internal.h"
+#include "measure.h"
 
 Test(report, value_and_error)
 {
@@ -51,4 +61,537 @@ Test(report, ns_with_digits)
 		pbench_format_ns(buf, sizeof(buf), rows[i].ns, rows[i].digits);
 		cr_assert_str_eq(buf, rows[i].want, "row %zu: '%s'", i, buf);
 	}
+}
+
+/* ---- the reports of a result and of a comparison ----------------------------------------- */
+
+#define SLEEPER 7		/* the region sample that sleeps */
+
+static volatile uint64_t sink;
+
+/* About 10 us of work that the compiler cannot remove. */
+static void spin(void)
+{
+	for (uint64_t i = 0; i < 20000; i++)
+		sink += i;
+}
+
+/* Work that changes from one sample to the next (setup counts the batches): samples that
+ * differ by tens of percent, so that no tiny target is met by chance. On a coarse clock,
+ * identical work can give identical samples, a standard error of 0 and any target met. */
+static void bump(void *ctx)
+{
+	++*(unsigned *)ctx;
+}
+
+static void varying_fn(void *ctx)
+{
+	uint64_t n = 100 * (*(unsigned *)ctx % 3 + 1);
+
+	for (uint64_t i = 0; i < n; i++)
+		sink += i;
+}
+
+static void empty_fn(void *ctx)
+{
+	(void)ctx;
+}
+
+/* 20 region samples of the same work; sample `sleeper` (if >= 0) also sleeps 2 ms, which is
+ * a voluntary context switch and 2 ms not running in its noise snapshot. */
+static struct pbench_result *region_result(int sleeper, const char *events)
+{
+	struct pbench_region *g;
+	struct pbench_result *r;
+
+	cr_assert_eq(pbench_region_new(&g, 1, events), 0);
+	for (int i = 0; i < 20; i++) {
+		pbench_region_begin(g);
+		spin();
+		if (i == sleeper)
+			usleep(2000);
+		pbench_region_end(g);
+	}
+	cr_assert_eq(pbench_region_result(g, &r), 0);
+	pbench_region_free(g);
+	return r;
+}
+
+/* What a writer puts on a stream, as a string (free it). */
+#define CAPTURE(out, call) \
+	do { \
+		size_t len_; \
+		FILE *f_ = open_memstream(&(out), &len_); \
+		cr_assert_not_null(f_); \
+		cr_assert_eq((call), 0, "%s failed", #call); \
+		fclose(f_); \
+	} while (0)
+
+/* The line of text that starts with prefix (after indentation), or NULL. */
+static const char *line_with(const char *text, const char *prefix)
+{
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *q = p;
+
+		while (*q == ' ')
+			q++;
+		if (!strncmp(q, prefix, strlen(prefix)))
+			return p;
+	}
+	return NULL;
+}
+
+Test(report, text_figures_with_the_errors_digits)
+{
+	struct pbench_result *r = region_result(-1, NULL);
+	const struct pbench_summary *s = pbench_result_summary(r);
+	char *text, want[160], v[96];
+
+	CAPTURE(text, pbench_result_write_text(r, f_, "spin"));
+	cr_assert(!strncmp(text, "spin: 20 samples × 1 iteration\n", 31), "%s", text);
+	/* The mean as pbench_format_value gives it: the error's 2 digits, a scaled unit. */
+	pbench_format_value(v, sizeof(v), s->mean, s->sem, "ns");
+	snprintf(want, sizeof(want), "  mean          %s per iteration (standard error, ", v);
+	cr_assert_not_null(strstr(text, want), "no '%s' in:\n%s", want, text);
+	cr_assert_not_null(strstr(v, " ± "), "%s", v);
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const labels[] = { "95% interval", "median", "min", "trimmed mean" };
+
+		cr_assert_not_null(line_with(text, labels[i]), "no '%s' in:\n%s", labels[i], text);
+	}
+	cr_assert_not_null(strstr(text, "(raw speed)"));
+	cr_assert_not_null(strstr(text, "  overhead      "));
+	cr_assert_not_null(strstr(text, " per iteration, subtracted\n"));
+	cr_assert_not_null(strstr(text, "  stopped       the caller took the samples (region API)\n"));
+	cr_assert_not_null(strstr(text, "outliers (Tukey) "));
+	free(text);
+	pbench_result_free(r);
+}
+
+Test(report, outlier_sample_explained_by_its_noise)
+{
+	struct pbench_result *r = region_result(SLEEPER, "task-clock");
+	const struct pbench_noise *nz = &pbench_result_sample(r, SLEEPER)->noise;
+	char *text, head[32];
+	const char *line;
+
+	/* The facts first: usleep gives the CPU away. */
+	cr_assert_geq(nz->ctx_voluntary, 1);
+	CAPTURE(text, pbench_result_write_text(r, f_, "spin"));
+	snprintf(head, sizeof(head), "sample %d: +", SLEEPER);
+	line = line_with(text, head);
+	cr_assert_not_null(line, "no line for sample %d in:\n%s", SLEEPER, text);
+	{
+		char l[256];
+
+		snprintf(l, sizeof(l), "%.*s", (int)(strchr(line, '\n') - line), line);
+		cr_assert_not_null(strstr(l, " ms over the median sample: "), "%s", l);
+		cr_assert(strstr(l, "1 voluntary context switch") ||
+			  strstr(l, " voluntary context switches"), "%s", l);
+		if (isnan(nz->not_running_ns))
+			cr_log_warn("task-clock not counted: time not running is unknown here");
+		else
+			cr_assert_not_null(strstr(l, " ms not running"), "%s", l);
+	}
+	/* The events asked for are reported per iteration. */
+	cr_assert_not_null(strstr(text, "\n    task-clock "), "counters missing:\n%s", text);
+	free(text);
+	pbench_result_free(r);
+}
+
+Test(report, clean_snapshot_says_no_noise)
+{
+	struct pbench_result *r = region_result(-1, NULL);
+	char *text;
+
+	/* Make every sample but the last look the same and the last an outlier with a clean
+	 * snapshot: only the report is under test here. */
+	for (size_t i = 0; i < r->nr; i++) {
+		r->x[i] = r->samples[i].ns_per_iter = i + 1 == r->nr ? 5000 : 1000 + (double)(i % 3);
+		memset(&r->samples[i].noise, 0, sizeof(r->samples[i].noise));
+	}
+	cr_assert_eq(pbench_stats_summary(r->x, r->nr, NULL, &r->summary), 0);
+	CAPTURE(text, pbench_result_write_text(r, f_, NULL));
+	cr_assert_not_null(strstr(text, "    sample 19: +4.0 us over the median sample: no noise "
+				  "recorded\n"), "%s", text);
+	cr_assert(!strncmp(text, "20 samples", 10), "a NULL label prints none:\n%s", text);
+	free(text);
+	pbench_result_free(r);
+}
+
+/* Every flag's warning is there when the flag is, and absent when not. */
+static void assert_warnings(const struct pbench_result *r, const char *text)
+{
+	static const struct {
+		unsigned flag;
+		const char *words;
+	} rows[] = {
+		{ PBENCH_RESULT_SUSPICIOUS, "probably optimized away" },
+		{ PBENCH_RESULT_UNOPTIMIZED, "built without optimization" },
+		{ PBENCH_RESULT_OVERHEAD_DOMINATES, "overhead" },
+		{ PBENCH_RESULT_NOISY, "warning: noisy" },
+		{ PBENCH_RESULT_CLAMPED, "faster than the empty batch" },
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		const char *w = strstr(text, "warning: ");
+		int found = 0;
+
+		for (; w; w = strstr(w + 1, "warning: ")) {
+			const char *end = strchr(w, '\n');
+
+			found |= memmem(w, (size_t)(end - w), rows[i].words,
+					strlen(rows[i].words)) != NULL;
+		}
+		cr_assert_eq(found, !!(pbench_result_flags(r) & rows[i].flag),
+			     "flag %#x, words '%s':\n%s", rows[i].flag, rows[i].words, text);
+	}
+}
+
+Test(report, warnings_for_an_empty_function)
+{
+	struct pbench_measure_opts o = PBENCH_MEASURE_OPTS_INIT;
+	struct pbench_result *r;
+	char *text;
+
+	o.warmup_ms = 0;
+	o.budget_ms = 200;
+	o.min_sample_ms = 0.2;
+	cr_assert_eq(pbench_measure(&r, empty_fn, NULL, &o), 0);
+	cr_assert(pbench_result_flags(r) & PBENCH_RESULT_SUSPICIOUS,
+		  "an empty function is not flagged suspicious (flags %#x)", pbench_result_flags(r));
+	CAPTURE(text, pbench_result_write_text(r, f_, "empty"));
+	cr_assert_not_null(strstr(text, "warning: suspiciously fast"), "%s", text);
+	assert_warnings(r, text);
+	free(text);
+	pbench_result_free(r);
+}
+
+Test(report, stop_rule_in_words)
+{
+	static const struct {
+		double target_sem_pct;
+		size_t min_samples, max_samples;
+		int rule;
+		const char *words;
+	} rows[] = {
+		{ 50, 3, 100000, PBENCH_STOP_SEM, "the standard error reached its target" },
+		{ 1e-9, 3, 5, PBENCH_STOP_MAX_SAMPLES, "the maximum number of samples was taken" },
+		{ 1e-9, 3, 100000, PBENCH_STOP_BUDGET, "the time budget was spent before" },
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		struct pbench_measure_opts o = PBENCH_MEASURE_OPTS_INIT;
+		struct pbench_result *r;
+		char *text, want[160];
+		unsigned batches = 0;
+
+		o.setup = bump;
+		o.warmup_ms = 0;
+		o.budget_ms = 150;
+		o.min_sample_ms = 0.2;
+		o.target_sem_pct = rows[i].target_sem_pct;
+		o.min_samples = rows[i].min_samples;
+		o.max_samples = rows[i].max_samples;
+		cr_assert_eq(pbench_measure(&r, varying_fn, &batches, &o), 0);
+		cr_assert_eq(pbench_result_stop_rule(r), rows[i].rule, "row %zu: stopped by %s", i,
+			     pbench_stop_rule_name(pbench_result_stop_rule(r)));
+		CAPTURE(text, pbench_result_write_text(r, f_, "spin"));
+		snprintf(want, sizeof(want), "  stopped       %s", rows[i].words);
+		cr_assert_not_null(strstr(text, want), "row %zu:\n%s", i, text);
+		assert_warnings(r, text);
+		free(text);
+		pbench_result_free(r);
+	}
+}
+
+/* ---- JSON ---- */
+
+static json_t *parse(const char *text)
+{
+	json_error_t jerr;
+	json_t *root = json_loads(text, 0, &jerr);
+
+	cr_assert_not_null(root, "not JSON (line %d: %s):\n%s", jerr.line, jerr.text, text);
+	return root;
+}
+
+/* snake_case keys everywhere, except the event names that key "counters"; no figure without
+ * its unit (a bare "mean" or "time_enabled"). */
+static void assert_keys(json_t *j, const char *parent)
+{
+	static const char *const bare[] = { "mean", "median", "min", "max", "sem", "stddev", "mad",
+					    "q1", "q3", "ci_lo", "ci_hi", "trimmed_mean", "overhead",
+					    "not_running", "time_enabled", "time_running",
+					    "resolution", "warmup", "budget", "diff", "diff_lo",
+					    "diff_hi", "ns", "cv", "spread" };
+	regex_t re;
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	cr_assert_eq(regcomp(&re, "^[a-z][a-z0-9_]*$", REG_EXTENDED | REG_NOSUB), 0);
+	if (json_is_object(j)) {
+		json_object_foreach(j, key, v) {
+			if (strcmp(parent, "counters")) {
+				cr_assert_eq(regexec(&re, key, 0, NULL, 0), 0, "key '%s'", key);
+				for (i = 0; i < PB_ARRAY_SIZE(bare); i++)
+					cr_assert_str_neq(key, bare[i], "'%s' without a unit", key);
+			}
+			assert_keys(v, key);
+		}
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			assert_keys(v, parent);
+	}
+	regfree(&re);
+}
+
+/* Summary fields that are not times; every other one must be in ns. */
+static void assert_summary_units(json_t *s)
+{
+	static const char *const unitless[] = { "n", "ci_level", "cv_pct", "spread_pct",
+						"outliers_low_mild", "outliers_low_severe",
+						"outliers_high_mild", "outliers_high_severe", "mvalue",
+						"bimodal" };
+	const char *key;
+	json_t *v;
+
+	cr_assert(json_is_object(s));
+	json_object_foreach(s, key, v) {
+		int ok = strlen(key) > 3 && !strcmp(key + strlen(key) - 3, "_ns");
+
+		for (size_t i = 0; i < PB_ARRAY_SIZE(unitless); i++)
+			ok |= !strcmp(key, unitless[i]);
+		cr_assert(ok, "summary key '%s' has no unit", key);
+	}
+	cr_assert_eq(json_object_size(s), 22, "every field of pbench_summary but size");
+}
+
+Test(report, json_full_data)
+{
+	struct pbench_result *r = region_result(SLEEPER, "task-clock,cycles");
+	struct pbench_clock_info ci = { .size = sizeof(ci) };
+	json_t *root, *samples, *s, *k;
+	char *text;
+
+	/* Unknowns must come out as null: make two of them NaN. */
+	r->samples[3].noise.not_running_ns = NAN;
+	r->summary.mvalue = NAN;
+	CAPTURE(text, pbench_result_write_json(r, f_, "spin"));
+	root = parse(text);
+	cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 1);
+	cr_assert(json_is_integer(json_object_get(root, "schema")));
+	cr_assert_str_eq(json_string_value(json_object_get(root, "pbench_version")),
+			 pbench_version());
+	cr_assert_str_eq(json_string_value(json_object_get(root, "label")), "spin");
+	cr_assert_str_eq(json_string_value(json_object_get(root, "stop_rule")), "fixed");
+	cr_assert(json_is_array(json_object_get(root, "flags")));
+	cr_assert_eq(json_integer_value(json_object_get(root, "iterations")), 1);
+	cr_assert_eq(pbench_clock_info(&ci), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "clock"),
+							       "kind")), pbench_clock_kind_name(ci.kind));
+	cr_assert_eq((uint64_t)json_integer_value(json_object_get(json_object_get(root, "clock"),
+								  "hz")), ci.hz);
+	cr_assert(json_is_false(json_object_get(json_object_get(root, "settings"),
+						"keep_overhead")));
+	cr_assert_eq(json_array_size(json_object_get(json_object_get(root, "settings"), "events")),
+		     2);
+	assert_summary_units(json_object_get(root, "summary"));
+	cr_assert(json_is_null(json_object_get(json_object_get(root, "summary"), "mvalue")));
+
+	samples = json_object_get(root, "samples");
+	cr_assert_eq(json_array_size(samples), 20);
+	for (size_t i = 0; i < 20; i++) {
+		const struct pbench_sample *p = pbench_result_sample(r, i);
+
+		s = json_array_get(samples, i);
+		/* %.17g both ways: the doubles come back exactly. */
+		cr_assert_eq(json_real_value(json_object_get(s, "ns_per_iter")), p->ns_per_iter);
+		cr_assert_eq((uint64_t)json_integer_value(json_object_get(s, "ticks")), p->ticks);
+		cr_assert_eq((uint64_t)json_integer_value(json_object_get(
+			json_object_get(s, "noise"), "ctx_voluntary")), p->noise.ctx_voluntary);
+	}
+	cr_assert(json_is_null(json_object_get(json_object_get(json_array_get(samples, 3),
+							       "noise"), "not_running_ns")));
+	k = json_object_get(json_object_get(json_array_get(samples, 0), "counters"), "task-clock");
+	cr_assert_str_eq(json_string_value(json_object_get(k, "status")), "ok");
+	cr_assert(json_is_number(json_object_get(k, "per_iter")));
+	cr_assert(json_is_integer(json_object_get(k, "time_running_ns")));
+	k = json_object_get(json_object_get(json_array_get(samples, 0), "counters"), "cycles");
+	cr_assert_not_null(k);
+	if (!pbench_has_cpu_pmu()) {
+		/* Never a number for an event that was not counted. */
+		cr_assert_str_eq(json_string_value(json_object_get(k, "status")), "not-supported");
+		cr_assert(json_is_null(json_object_get(k, "value")));
+		cr_assert(json_is_null(json_object_get(k, "per_iter")));
+		cr_assert(json_is_string(json_object_get(k, "reason")));
+	}
+	assert_keys(root, "");
+	json_decref(root);
+	free(text);
+	pbench_result_free(r);
+}
+
+Test(report, json_of_no_samples)
+{
+	struct pbench_region *g;
+	struct pbench_result *r;
+	json_t *root;
+	char *text;
+
+	cr_assert_eq(pbench_region_new(&g, 1, NULL), 0);
+	cr_assert_eq(pbench_region_result(g, &r), 0);
+	pbench_region_free(g);
+	CAPTURE(text, pbench_result_write_json(r, f_, NULL));
+	root = parse(text);
+	cr_assert(json_is_null(json_object_get(root, "label")));
+	cr_assert(json_is_null(json_object_get(root, "summary")));
+	cr_assert_eq(json_array_size(json_object_get(root, "samples")), 0);
+	json_decref(root);
+	free(text);
+	CAPTURE(text, pbench_result_write_text(r, f_, "none"));
+	cr_assert_str_eq(text, "none: 0 samples × 1 iteration\n");
+	free(text);
+	pbench_result_free(r);
+}
+
+/* ---- comparisons ---- */
+
+/* A comparison built from fixed samples, as pbench_compare fills it. */
+static struct pbench_comparison make_comparison(double shift_b, int verdict)
+{
+	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = 0.999 };
+	struct pbench_comparison c = { .size = sizeof(c), .verdict = verdict, .pairs = 40 };
+	double a[40], b[40];
+
+	for (int i = 0; i < 40; i++) {
+		a[i] = 1000 + (i % 7) * 3.0;
+		b[i] = 1000 + shift_b + (i % 5) * 4.0;
+	}
+	c.a.size = c.b.size = sizeof(c.a);
+	cr_assert_eq(pbench_stats_summary(a, 40, NULL, &c.a), 0);
+	cr_assert_eq(pbench_stats_summary(b, 40, NULL, &c.b), 0);
+	c.welch.size = sizeof(c.welch);
+	cr_assert_eq(pbench_stats_welch(a, 40, b, 40, &so, &c.welch), 0);
+	c.ratio = c.welch.ratio;
+	c.ratio_lo = c.welch.ratio_lo;
+	c.ratio_hi = c.welch.ratio_hi;
+	return c;
+}
+
+Test(report, comparison_text)
+{
+	static const struct {
+		double shift_b;
+		int verdict;
+		const char *words;
+	} rows[] = {
+		{ 100, PBENCH_FASTER, "verdict: plain is faster than unrolled by " },
+		{ -100, PBENCH_SLOWER, "verdict: plain is slower than unrolled by " },
+		{ 0.5, PBENCH_SAME, "verdict: same: the ratio's interval lies within " },
+		{ 0.5, PBENCH_UNDECIDED, "verdict: undecided: " },
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		struct pbench_comparison c = make_comparison(rows[i].shift_b, rows[i].verdict);
+		char *text, v[96], want[192];
+
+		CAPTURE(text, pbench_comparison_write_text(&c, f_, "plain", "unrolled"));
+		cr_assert_not_null(strstr(text, rows[i].words), "row %zu:\n%s", i, text);
+		cr_assert(!strncmp(text, "plain vs unrolled: 40 samples of each", 37), "%s", text);
+		pbench_format_value(v, sizeof(v), c.a.mean, c.a.sem, "ns");
+		snprintf(want, sizeof(want), "  plain         %s per iteration (median ", v);
+		cr_assert_not_null(strstr(text, want), "no '%s' in:\n%s", want, text);
+		/* The interval's confidence is recovered from Welch's interval: 99.9%. */
+		cr_assert_not_null(strstr(text, "(99.9% interval "), "row %zu:\n%s", i, text);
+		cr_assert_not_null(strstr(text, "  Welch           t = "), "%s", text);
+		if (rows[i].verdict <= PBENCH_SLOWER)
+			cr_assert_not_null(strstr(text, "% (significant at 99.9%)\n"), "%s", text);
+		free(text);
+	}
+}
+
+Test(report, comparison_json)
+{
+	struct pbench_comparison c = make_comparison(100, PBENCH_FASTER);
+	json_t *root, *w;
+	char *text;
+
+	CAPTURE(text, pbench_comparison_write_json(&c, f_, "plain", "unrolled"));
+	root = parse(text);
+	cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(root, "verdict")), "faster");
+	cr_assert_str_eq(json_string_value(json_object_get(root, "label_b")), "unrolled");
+	cr_assert_eq(json_integer_value(json_object_get(root, "pairs")), 40);
+	cr_assert_eq(json_real_value(json_object_get(root, "ratio")), c.ratio);
+	w = json_object_get(root, "welch");
+	cr_assert_eq(json_real_value(json_object_get(w, "p")), c.welch.p);
+	cr_assert_eq(json_real_value(json_object_get(w, "df")), c.welch.df);
+	cr_assert_eq(json_real_value(json_object_get(w, "diff_ns")), c.welch.diff);
+	assert_summary_units(json_object_get(root, "a"));
+	cr_assert_eq(json_real_value(json_object_get(json_object_get(root, "b"), "mean_ns")),
+		     c.b.mean);
+	assert_keys(root, "");
+	json_decref(root);
+	free(text);
+
+	/* No test (b's mean 0, no interval): null, never NaN, and the text says why. */
+	c.ratio = c.ratio_lo = c.ratio_hi = NAN;
+	c.verdict = PBENCH_UNDECIDED;
+	CAPTURE(text, pbench_comparison_write_json(&c, f_, NULL, NULL));
+	root = parse(text);
+	cr_assert(json_is_null(json_object_get(root, "ratio")));
+	cr_assert(json_is_null(json_object_get(root, "ratio_lo")));
+	cr_assert(json_is_null(json_object_get(root, "welch")));
+	cr_assert(json_is_null(json_object_get(root, "label_a")));
+	json_decref(root);
+	free(text);
+	CAPTURE(text, pbench_comparison_write_text(&c, f_, NULL, NULL));
+	cr_assert_not_null(strstr(text, "a vs b: "), "%s", text);
+	cr_assert_not_null(strstr(text, "ratio of means  none"), "%s", text);
+	free(text);
+}
+
+/* ---- errors ---- */
+
+Test(report, write_error_is_eio)
+{
+	struct pbench_result *r = region_result(-1, NULL);
+	struct pbench_comparison c = make_comparison(100, PBENCH_FASTER);
+	FILE *f = fopen("/dev/full", "w");
+
+	cr_assert_not_null(f);
+	cr_assert_eq(pbench_result_write_text(r, f, "spin"), -EIO);
+	clearerr(f);
+	cr_assert_eq(pbench_result_write_json(r, f, "spin"), -EIO);
+	clearerr(f);
+	cr_assert_eq(pbench_comparison_write_text(&c, f, "a", "b"), -EIO);
+	clearerr(f);
+	cr_assert_eq(pbench_comparison_write_json(&c, f, "a", "b"), -EIO);
+	fclose(f);
+	pbench_result_free(r);
+}
+
+Test(report, bad_arguments)
+{
+	struct pbench_result *r = region_result(-1, NULL);
+	struct pbench_comparison c = make_comparison(100, PBENCH_FASTER);
+	FILE *f = fopen("/dev/null", "w");
+
+	cr_assert_not_null(f);
+	cr_assert_eq(pbench_result_write_text(NULL, f, "x"), -EINVAL);
+	cr_assert_eq(pbench_result_write_json(NULL, f, "x"), -EINVAL);
+	cr_assert_eq(pbench_result_write_text(r, NULL, "x"), -EINVAL);
+	cr_assert_eq(pbench_result_write_json(r, NULL, "x"), -EINVAL);
+	cr_assert_eq(pbench_comparison_write_text(NULL, f, "a", "b"), -EINVAL);
+	cr_assert_eq(pbench_comparison_write_json(NULL, f, "a", "b"), -EINVAL);
+	/* A label JSON cannot carry (not UTF-8). */
+	cr_assert_eq(pbench_result_write_json(r, f, "\xff\xfe"), -EINVAL);
+	/* A caller's struct too old to hold both summaries. */
+	c.size = offsetof(struct pbench_comparison, a);
+	cr_assert_eq(pbench_comparison_write_text(&c, f, "a", "b"), -EINVAL);
+	cr_assert_eq(pbench_comparison_write_json(&c, f, "a", "b"), -EINVAL);
+	fclose(f);
+	pbench_result_free(r);
 }

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * JSON reports (schema 1): the full data of a result or a comparison, for tools. Every field
+ * name is snake_case with its unit in the name (_ns, _pct); a number that is not finite (a NaN
+ * "unknown", a ratio to a mean of 0) is written as null, never as a number it is not.
+ *
+ * The text reports round to what the measurement supports; the JSON keeps every double as
+ * computed, so that a reader can redo any figure from the samples.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "measure.h"
+
+/* Every json_object_set_new / json_array_append_new fails (and releases its value) when the
+ * value is NULL, which is how an allocation failure anywhere surfaces: *bad remembers it. */
+#define SET(o, k, v) (*bad |= json_object_set_new((o), (k), (v)))
+#define APPEND(a, v) (*bad |= json_array_append_new((a), (v)))
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *unum(uint64_t v)
+{
+	/* json_int_t is signed: 2^63 ticks is 97 years at 3 GHz, a count is far below. */
+	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+static json_t *summary_json(const struct pbench_summary *s, int *bad)
+{
+	json_t *j = json_object();
+
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "n", unum(s->n));
+	SET(j, "mean_ns", num(s->mean));
+	SET(j, "sem_ns", num(s->sem));
+	SET(j, "ci_lo_ns", num(s->ci_lo));
+	SET(j, "ci_hi_ns", num(s->ci_hi));
+	SET(j, "ci_level", num(s->ci_level));
+	SET(j, "median_ns", num(s->median));
+	SET(j, "min_ns", num(s->min));
+	SET(j, "max_ns", num(s->max));
+	SET(j, "q1_ns", num(s->q1));
+	SET(j, "q3_ns", num(s->q3));
+	SET(j, "trimmed_mean_ns", num(s->trimmed_mean));
+	SET(j, "stddev_ns", num(s->stddev));
+	SET(j, "mad_ns", num(s->mad));
+	SET(j, "cv_pct", num(s->cv_pct));
+	SET(j, "spread_pct", num(s->spread_pct));
+	SET(j, "outliers_low_mild", unum(s->outliers_low_mild));
+	SET(j, "outliers_low_severe", unum(s->outliers_low_severe));
+	SET(j, "outliers_high_mild", unum(s->outliers_high_mild));
+	SET(j, "outliers_high_severe", unum(s->outliers_high_severe));
+	SET(j, "mvalue", num(s->mvalue));
+	SET(j, "bimodal", json_boolean(s->bimodal));
+	return j;
+}
+
+/*
+ * What the result keeps of the options it was measured with. The result does not keep the
+ * warm-up, sample length, target, sample limits, budget or a fixed iteration count (measure.h
+ * has no field for them): those are null, "unknown", rather than the defaults they may not be.
+ */
+static json_t *settings_json(const struct pbench_result *r, int *bad)
+{
+	static const char *const unknown[] = { "warmup_ms", "min_sample_ms", "target_sem_pct",
+					       "min_samples", "max_samples", "budget_ms",
+					       "iterations" };
+	json_t *j = json_object(), *ev;
+
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	for (size_t i = 0; i < PB_ARRAY_SIZE(unknown); i++)
+		SET(j, unknown[i], json_null());
+	SET(j, "keep_overhead", json_boolean(r->keep_overhead));
+	ev = r->nr_events ? json_array() : json_null();
+	for (int e = 0; ev && e < r->nr_events; e++)
+		APPEND(ev, json_string(r->names[e]));
+	SET(j, "events", ev);
+	return j;
+}
+
+static json_t *clock_json(int *bad)
+{
+	struct pbench_clock_info ci = { .size = sizeof(ci) };
+	json_t *j;
+
+	if (pbench_clock_info(&ci))
+		return json_null();
+	j = json_object();
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "kind", json_string(pbench_clock_kind_name(ci.kind)));
+	SET(j, "hz", unum(ci.hz));
+	SET(j, "freq_source", json_string(pbench_freq_source_name(ci.freq_source)));
+	SET(j, "resolution_ns", num(ci.resolution_ns));
+	return j;
+}
+
+static json_t *flags_json(unsigned flags, int *bad)
+{
+	static const struct {
+		unsigned flag;
+		const char *name;
+	} names[] = {
+		{ PBENCH_RESULT_SUSPICIOUS, "suspicious" },
+		{ PBENCH_RESULT_UNOPTIMIZED, "unoptimized" },
+		{ PBENCH_RESULT_OVERHEAD_DOMINATES, "overhead_dominates" },
+		{ PBENCH_RESULT_NOISY, "noisy" },
+		{ PBENCH_RESULT_CLAMPED, "clamped" },
+	};
+	json_t *j = json_array();
+
+	for (size_t i = 0; j && i < PB_ARRAY_SIZE(names); i++)
+		if (flags & names[i].flag)
+			APPEND(j, json_string(names[i].name));
+	return j;
+}
+
+static json_t *noise_json(const struct pbench_noise *nz, int *bad)
+{
+	json_t *j = json_object();
+
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "ctx_involuntary", unum(nz->ctx_involuntary));
+	SET(j, "ctx_voluntary", unum(nz->ctx_voluntary));
+	SET(j, "migrations", unum(nz->migrations));
+	SET(j, "minor_faults", unum(nz->minor_faults));
+	SET(j, "major_faults", unum(nz->major_faults));
+	SET(j, "not_running_ns", num(nz->not_running_ns));	/* NaN: task-clock not counted */
+	return j;
+}
+
+/* One event of one sample: raw over the whole sample, per_iter as the result has it (minus
+ * the empty batch's unless keep_overhead); null where it was not counted. */
+static json_t *count_json(const struct pbench_count *k, int *bad)
+{
+	int counted = k->status == PBENCH_EVENT_OK || k->status == PBENCH_EVENT_MULTIPLEXED;
+	json_t *j = json_object();
+
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "value", counted ? unum(k->value) : json_null());
+	SET(j, "per_iter", counted ? num(k->scaled) : json_null());
+	SET(j, "time_enabled_ns", unum(k->time_enabled));
+	SET(j, "time_running_ns", unum(k->time_running));
+	SET(j, "is_scaled", json_boolean(k->is_scaled));
+	SET(j, "user_only", json_boolean(k->user_only));
+	SET(j, "status", json_string(pbench_event_status_name(k->status)));
+	SET(j, "reason", k->reason[0] ? json_string(k->reason) : json_null());
+	return j;
+}
+
+static json_t *sample_json(const struct pbench_result *r, size_t i, int *bad)
+{
+	const struct pbench_sample *s = &r->samples[i];
+	json_t *j = json_object(), *cs = json_object();
+
+	if (!j || !cs) {
+		json_decref(j);
+		json_decref(cs);
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "ticks", unum(s->ticks));
+	SET(j, "iterations", unum(s->iterations));
+	SET(j, "ns_per_iter", num(s->ns_per_iter));
+	SET(j, "noise", noise_json(&s->noise, bad));
+	for (int e = 0; e < r->nr_events; e++)
+		SET(cs, r->names[e], count_json(&r->counts[i * (size_t)r->nr_events + e], bad));
+	SET(j, "counters", cs);
+	return j;
+}
+
+/* The label as a JSON string: NULL gives null, text that is not UTF-8 gives -EINVAL. */
+static int label_json(const char *label, json_t **out)
+{
+	json_t *raw;
+
+	*out = label ? json_string(label) : json_null();
+	if (*out)
+		return 0;
+	if (!label || !(raw = json_string_nocheck(label)))
+		return -ENOMEM;
+	json_decref(raw);
+	return -EINVAL;
+}
+
+/* Write root to f and release it; -EIO when the stream fails. */
+static int dump(json_t *root, FILE *f)
+{
+	int err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+	json_decref(root);
+	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
+		return -EIO;
+	return 0;
+}
+
+int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char *label)
+{
+	json_t *root, *samples, *lab;
+	int err, b = 0, *bad = &b;
+
+	if (!r || !f)
+		return -EINVAL;
+	err = label_json(label, &lab);
+	if (err)
+		return err;
+	root = json_object();
+	samples = json_array();
+	if (!root || !samples) {
+		json_decref(lab);
+		json_decref(root);
+		json_decref(samples);
+		return -ENOMEM;
+	}
+	SET(root, "schema", json_integer(1));
+	SET(root, "pbench_version", json_string(pbench_version()));
+	SET(root, "label", lab);
+	SET(root, "settings", settings_json(r, bad));
+	SET(root, "clock", clock_json(bad));
+	SET(root, "iterations", unum(r->iterations));
+	SET(root, "overhead_ns_per_iter", num(pbench_result_overhead_ns(r)));
+	SET(root, "stop_rule", json_string(pbench_stop_rule_name(r->stop_rule)));
+	SET(root, "flags", flags_json(r->flags, bad));
+	SET(root, "summary", r->nr ? summary_json(&r->summary, bad) : json_null());
+	for (size_t i = 0; i < r->nr && !b; i++)
+		APPEND(samples, sample_json(r, i, bad));
+	SET(root, "samples", samples);
+	if (b) {
+		json_decref(root);
+		return -ENOMEM;
+	}
+	return dump(root, f);
+}
+
+static json_t *welch_json(const struct pbench_welch *w, int *bad)
+{
+	json_t *j = json_object();
+
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "t", num(w->t));
+	SET(j, "df", num(w->df));
+	SET(j, "p", num(w->p));
+	SET(j, "diff_ns", num(w->diff));
+	SET(j, "diff_lo_ns", num(w->diff_lo));
+	SET(j, "diff_hi_ns", num(w->diff_hi));
+	return j;
+}
+
+int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
+				 const char *label_a, const char *label_b)
+{
+	json_t *root, *la = NULL, *lb = NULL;
+	int err, b = 0, *bad = &b;
+
+	if (!c || !f || c->size < offsetof(struct pbench_comparison, b) + sizeof(c->b))
+		return -EINVAL;
+	err = label_json(label_a, &la);
+	if (!err)
+		err = label_json(label_b, &lb);
+	root = err ? NULL : json_object();
+	if (!root) {
+		json_decref(la);
+		json_decref(lb);
+		return err ? err : -ENOMEM;
+	}
+	SET(root, "schema", json_integer(1));
+	SET(root, "pbench_version", json_string(pbench_version()));
+	SET(root, "label_a", la);
+	SET(root, "label_b", lb);
+	SET(root, "verdict", json_string(pbench_verdict_name(c->verdict)));
+	SET(root, "pairs", unum(c->pairs));
+	SET(root, "ratio", num(c->ratio));
+	SET(root, "ratio_lo", num(c->ratio_lo));
+	SET(root, "ratio_hi", num(c->ratio_hi));
+	/* No interval means no test was run (too few samples, no variance): null, not zeros. */
+	SET(root, "welch", isfinite(c->ratio_lo) ? welch_json(&c->welch, bad) : json_null());
+	SET(root, "a", summary_json(&c->a, bad));
+	SET(root, "b", summary_json(&c->b, bad));
+	if (b) {
+		json_decref(root);
+		return -ENOMEM;
+	}
+	return dump(root, f);
+}
