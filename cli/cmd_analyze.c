@@ -312,8 +312,8 @@ static void print_summary(const struct input *p, const struct pbench_summary *s)
 
 	printf("%s: %zu samples\n", p->name, s->n);
 	pbench_format_value(buf, sizeof(buf), s->mean, s->sem, p->unit);
-	printf("  mean          %s (standard error, %.2g%% of the mean)\n", buf,
-	       100 * s->sem / fabs(s->mean));
+	printf("  mean          %s (standard error, %.*f%% of the mean)\n", buf,
+	       100 * s->sem / fabs(s->mean) < 10 ? 2 : 0, 100 * s->sem / fabs(s->mean));
 	fmt_at(lo, sizeof(lo), s->ci_lo, s->sem, p->unit);
 	fmt_at(hi, sizeof(hi), s->ci_hi, s->sem, p->unit);
 	printf("  %-13s %s .. %s\n", s->ci_level == 0.95 ? "95% interval" : "interval", lo, hi);

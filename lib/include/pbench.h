@@ -531,6 +531,8 @@ struct pbench_comparison {
 	struct pbench_welch welch;
 	size_t pairs;			/* AB or BA pairs taken: the samples of each side */
 	struct pbench_summary a, b;	/* ns per iteration */
+	double confidence;		/* of the verdict and of the intervals */
+	double same_threshold_pct;	/* "same": the ratio's interval lies within this of 1 */
 };
 
 PBENCH_API int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,

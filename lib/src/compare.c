@@ -71,7 +71,6 @@ static int common_count(const struct pb_timing *t, const pbench_fn *fns, void *c
 	return 0;
 }
 
-/* The verdict a Welch result supports, or 0 for "keep sampling". */
 int pb_compare_decide(double confidence, double same_threshold_pct,
 		      const struct pbench_welch *w)
 {
@@ -141,7 +140,8 @@ static int abba(const struct pb_timing *t, const struct pbench_compare_opts *o,
 			if (err < 0)
 				return err;
 			*have_welch = err;
-			if (err && (verdict = pb_compare_decide(o->confidence, o->same_threshold_pct, w)))
+			if (err && (verdict = pb_compare_decide(o->confidence,
+								 o->same_threshold_pct, w)))
 				break;
 		}
 		if (*pairs >= t->o.max_samples ||
@@ -151,7 +151,8 @@ static int abba(const struct pb_timing *t, const struct pbench_compare_opts *o,
 			if (err < 0)
 				return err;
 			*have_welch = err;
-			verdict = err ? pb_compare_decide(o->confidence, o->same_threshold_pct, w) : 0;
+			verdict = err ? pb_compare_decide(o->confidence, o->same_threshold_pct,
+							    w) : 0;
 			if (!verdict)
 				verdict = PBENCH_UNDECIDED;
 		}
@@ -159,10 +160,13 @@ static int abba(const struct pb_timing *t, const struct pbench_compare_opts *o,
 	return verdict;
 }
 
-static int fill(struct pbench_comparison *out, int verdict, size_t pairs,
-		struct pbench_result *const *res, const struct pbench_welch *w, int have_welch)
+static int fill(struct pbench_comparison *out, const struct pbench_compare_opts *o, int verdict,
+		size_t pairs, struct pbench_result *const *res, const struct pbench_welch *w,
+		int have_welch)
 {
-	struct pbench_comparison c = { .size = sizeof(c), .verdict = verdict, .pairs = pairs };
+	struct pbench_comparison c = { .size = sizeof(c), .verdict = verdict, .pairs = pairs,
+				       .confidence = o->confidence,
+				       .same_threshold_pct = o->same_threshold_pct };
 	size_t size = out->size;
 	int err;
 
@@ -226,6 +230,7 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 			err = -ENOMEM;
 			goto out_free_results;
 		}
+		pb_result_keep_settings(res[i], &t.o);
 		runs[i] = (struct pb_run){ .t = &t, .fn = fns[i], .ctx = ctxs[i], .n = n,
 					   .res = res[i] };
 	}
@@ -241,7 +246,7 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 		err = verdict;
 		goto out_free_results;
 	}
-	err = fill(out, verdict, pairs, res, &w, have_welch);
+	err = fill(out, &o, verdict, pairs, res, &w, have_welch);
 out_free_results:
 	pbench_result_free(res[1]);
 	pbench_result_free(res[0]);

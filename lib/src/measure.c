@@ -495,6 +495,14 @@ int pb_run_sample(struct pb_run *run)
 	return 0;
 }
 
+void pb_result_keep_settings(struct pbench_result *r, const struct pbench_measure_opts *o)
+{
+	r->settings = *o;
+	r->settings.setup = r->settings.teardown = NULL;
+	r->settings.events = NULL;	/* the names are kept in r->names */
+	r->has_settings = 1;
+}
+
 int pb_result_finish(struct pbench_result *r, const struct pb_timing *t)
 {
 	double *net, median_net, floor_ns, ovh_ns;
@@ -687,6 +695,7 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 			stop_rule(&t, r, &w, (double)(l1 - s0), (double)(l1 - l0));
 	}
 	r->stop_rule = rule;
+	pb_result_keep_settings(r, &t.o);
 	err = pb_result_finish(r, &t);
 	if (err)
 		goto out_free_result;

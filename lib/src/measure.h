@@ -47,7 +47,14 @@ struct pbench_result {
 	int instr_idx;
 	double instr_sum;
 	size_t instr_nr;
+	/* The options it was measured with (callbacks and events cleared), for the reports;
+	 * has_settings 0 for the region API, where the caller decided. */
+	struct pbench_measure_opts settings;
+	int has_settings;
 };
+
+/* Keep the options a result was measured with (pbench_measure and each side of compare). */
+void pb_result_keep_settings(struct pbench_result *r, const struct pbench_measure_opts *o);
 
 /* What happened to this thread around one sample: rusage for context switches and faults,
  * task-clock (time on a CPU) and cpu-migrations as software events. */

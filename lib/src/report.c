@@ -271,16 +271,35 @@ static void write_stop_rule(const struct pbench_result *r, FILE *f)
 {
 	const char *why;
 
+	char buf[160];
+
 	switch (r->stop_rule) {
 	case PBENCH_STOP_SEM:
 		why = "the standard error reached its target";
+		if (r->has_settings) {
+			snprintf(buf, sizeof(buf), "the standard error reached %g%% of the mean",
+				 r->settings.target_sem_pct);
+			why = buf;
+		}
 		break;
 	case PBENCH_STOP_MAX_SAMPLES:
 		why = "the maximum number of samples was taken before the standard error reached "
 		      "its target";
+		if (r->has_settings) {
+			snprintf(buf, sizeof(buf), "%zu samples, the maximum, were taken before the "
+				 "standard error reached %g%%", r->settings.max_samples,
+				 r->settings.target_sem_pct);
+			why = buf;
+		}
 		break;
 	case PBENCH_STOP_BUDGET:
 		why = "the time budget was spent before the standard error reached its target";
+		if (r->has_settings) {
+			snprintf(buf, sizeof(buf), "the time budget of %g ms was spent before the "
+				 "standard error reached %g%%", r->settings.budget_ms,
+				 r->settings.target_sem_pct);
+			why = buf;
+		}
 		break;
 	case PBENCH_STOP_SINGLE:
 		why = "one call took longer than the whole time budget: a single sample, so no "
@@ -403,21 +422,6 @@ int pbench_result_write_text(const struct pbench_result *r, FILE *f, const char 
 
 /* ---- comparisons -------------------------------------------------------------------------- */
 
-/* The confidence of Welch's interval, which the comparison does not store: the interval is
- * diff ± q * se with se = diff / t, so q = (diff_hi - diff) * t / diff and the level is
- * P(|T| <= q). NaN when the means are equal (t = 0) and nothing can be recovered. */
-static double welch_level(const struct pbench_welch *w)
-{
-	double q;
-
-	if (!(w->t != 0 && isfinite(w->t) && w->diff != 0 && w->df > 0))
-		return NAN;
-	q = (w->diff_hi - w->diff) * w->t / w->diff;
-	if (!(q > 0 && isfinite(q)))
-		return NAN;
-	return 2 * pbench_stats_t_cdf(q, w->df) - 1;
-}
-
 /* x > 0 rounded up to 2 significant digits: a bound printed shorter must stay a bound. */
 static double ceil_2digits(double x)
 {
@@ -456,8 +460,10 @@ int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
 
 	if (!comparison_ok(c) || !f)
 		return -EINVAL;
-	level = welch_level(&c->welch);
-	if (isfinite(level))
+	/* Structs from before confidence was added end sooner: then it is not printed. */
+	level = c->size >= offsetof(struct pbench_comparison, confidence) + sizeof(double) ?
+		c->confidence : NAN;
+	if (level > 0 && level < 1)
 		snprintf(conf, sizeof(conf), "%.4g%%", 100 * level);
 	fprintf(f, "%s vs %s: %zu samples of each, in alternation\n", a, b, c->pairs);
 	width = (int)(strlen(a) > strlen(b) ? strlen(a) : strlen(b));

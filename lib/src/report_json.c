@@ -74,14 +74,27 @@ static json_t *settings_json(const struct pbench_result *r, int *bad)
 	static const char *const unknown[] = { "warmup_ms", "min_sample_ms", "target_sem_pct",
 					       "min_samples", "max_samples", "budget_ms",
 					       "iterations" };
+	const struct pbench_measure_opts *o = &r->settings;
 	json_t *j = json_object(), *ev;
 
 	if (!j) {
 		*bad = -1;
 		return NULL;
 	}
-	for (size_t i = 0; i < PB_ARRAY_SIZE(unknown); i++)
-		SET(j, unknown[i], json_null());
+	if (r->has_settings) {
+		SET(j, "warmup_ms", num(o->warmup_ms));
+		SET(j, "min_sample_ms", num(o->min_sample_ms));
+		SET(j, "target_sem_pct", num(o->target_sem_pct));
+		SET(j, "min_samples", unum(o->min_samples));
+		SET(j, "max_samples", unum(o->max_samples));
+		SET(j, "budget_ms", num(o->budget_ms));
+		/* 0 asked for an automatic count; the count used is "iterations" at the top. */
+		SET(j, "iterations", o->iterations ? unum(o->iterations) : json_null());
+	} else {
+		/* The region API: the caller decided all of it. */
+		for (size_t i = 0; i < PB_ARRAY_SIZE(unknown); i++)
+			SET(j, unknown[i], json_null());
+	}
 	SET(j, "keep_overhead", json_boolean(r->keep_overhead));
 	ev = r->nr_events ? json_array() : json_null();
 	for (int e = 0; ev && e < r->nr_events; e++)
@@ -292,6 +305,10 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 	SET(root, "label_b", lb);
 	SET(root, "verdict", json_string(pbench_verdict_name(c->verdict)));
 	SET(root, "pairs", unum(c->pairs));
+	if (c->size >= offsetof(struct pbench_comparison, same_threshold_pct) + sizeof(double)) {
+		SET(root, "confidence", num(c->confidence));
+		SET(root, "same_threshold_pct", num(c->same_threshold_pct));
+	}
 	SET(root, "ratio", num(c->ratio));
 	SET(root, "ratio_lo", num(c->ratio_lo));
 	SET(root, "ratio_hi", num(c->ratio_hi));

@@ -275,9 +275,11 @@ Test(report, stop_rule_in_words)
 		int rule;
 		const char *words;
 	} rows[] = {
-		{ 50, 3, 100000, PBENCH_STOP_SEM, "the standard error reached its target" },
-		{ 1e-9, 3, 5, PBENCH_STOP_MAX_SAMPLES, "the maximum number of samples was taken" },
-		{ 1e-9, 3, 100000, PBENCH_STOP_BUDGET, "the time budget was spent before" },
+		{ 50, 3, 100000, PBENCH_STOP_SEM, "the standard error reached 50% of the mean" },
+		{ 1e-9, 3, 5, PBENCH_STOP_MAX_SAMPLES, "5 samples, the maximum, were taken before "
+						       "the standard error reached 1e-09%" },
+		{ 1e-9, 3, 100000, PBENCH_STOP_BUDGET, "the time budget of 150 ms was spent before "
+						       "the standard error reached 1e-09%" },
 	};
 
 	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
@@ -433,6 +435,38 @@ Test(report, json_full_data)
 	pbench_result_free(r);
 }
 
+/* A measured result keeps the options it was measured with; the JSON gives them back. */
+Test(report, json_settings_of_a_measurement)
+{
+	struct pbench_measure_opts o = PBENCH_MEASURE_OPTS_INIT;
+	struct pbench_result *r;
+	unsigned batches = 0;
+	json_t *root, *set;
+	char *text;
+
+	o.setup = bump;
+	o.warmup_ms = 0;
+	o.budget_ms = 150;
+	o.min_sample_ms = 0.2;
+	o.target_sem_pct = 50;
+	o.min_samples = 3;
+	o.max_samples = 7;
+	cr_assert_eq(pbench_measure(&r, varying_fn, &batches, &o), 0);
+	CAPTURE(text, pbench_result_write_json(r, f_, "settings"));
+	root = parse(text);
+	set = json_object_get(root, "settings");
+	cr_assert_float_eq(json_number_value(json_object_get(set, "budget_ms")), 150, 1e-9);
+	cr_assert_float_eq(json_number_value(json_object_get(set, "min_sample_ms")), 0.2, 1e-9);
+	cr_assert_float_eq(json_number_value(json_object_get(set, "target_sem_pct")), 50, 1e-9);
+	cr_assert_float_eq(json_number_value(json_object_get(set, "warmup_ms")), 0, 1e-9);
+	cr_assert_eq(json_integer_value(json_object_get(set, "min_samples")), 3);
+	cr_assert_eq(json_integer_value(json_object_get(set, "max_samples")), 7);
+	cr_assert(json_is_null(json_object_get(set, "iterations")), "automatic count: null");
+	json_decref(root);
+	free(text);
+	pbench_result_free(r);
+}
+
 Test(report, json_of_no_samples)
 {
 	struct pbench_region *g;
@@ -477,6 +511,8 @@ static struct pbench_comparison make_comparison(double shift_b, int verdict)
 	c.ratio = c.welch.ratio;
 	c.ratio_lo = c.welch.ratio_lo;
 	c.ratio_hi = c.welch.ratio_hi;
+	c.confidence = 0.999;
+	c.same_threshold_pct = 1;
 	return c;
 }
 
@@ -503,7 +539,7 @@ Test(report, comparison_text)
 		pbench_format_value(v, sizeof(v), c.a.mean, c.a.sem, "ns");
 		snprintf(want, sizeof(want), "  plain         %s per iteration (median ", v);
 		cr_assert_not_null(strstr(text, want), "no '%s' in:\n%s", want, text);
-		/* The interval's confidence is recovered from Welch's interval: 99.9%. */
+		/* The confidence the comparison was made at. */
 		cr_assert_not_null(strstr(text, "(99.9% interval "), "row %zu:\n%s", i, text);
 		cr_assert_not_null(strstr(text, "  Welch           t = "), "%s", text);
 		if (rows[i].verdict <= PBENCH_SLOWER)
