@@ -287,49 +287,6 @@ static int read_input(struct inputs *in, const char *path, const char *unit)
 
 /* ---- output ---------------------------------------------------------------------------- */
 
-/* v with the digits that err supports, without the "± err" part: "12.346 ms". */
-static void fmt_at(char *buf, size_t len, double v, double err, const char *unit)
-{
-	char tmp[96], *pm, *unit_part;
-
-	pbench_format_value(tmp, sizeof(tmp), v, err, unit);
-	pm = strstr(tmp, " ± ");
-	if (!pm) {
-		snprintf(buf, len, "%s", tmp);
-		return;
-	}
-	unit_part = strchr(pm + strlen(" ± "), ' ');	/* " ms", or NULL without a unit */
-	*pm = '\0';
-	snprintf(buf, len, "%s%s", tmp, unit_part ? unit_part : "");
-}
-
-static void print_summary(const struct input *p, const struct pbench_summary *s)
-{
-	static const char *const labels[] = { "min", "median", "trimmed mean", "max", "stddev",
-					      "MAD" };
-	const double values[] = { s->min, s->median, s->trimmed_mean, s->max, s->stddev, s->mad };
-	char buf[96], lo[48], hi[48];
-
-	printf("%s: %zu samples\n", p->name, s->n);
-	pbench_format_value(buf, sizeof(buf), s->mean, s->sem, p->unit);
-	printf("  mean          %s (standard error, %.*f%% of the mean)\n", buf,
-	       100 * s->sem / fabs(s->mean) < 10 ? 2 : 0, 100 * s->sem / fabs(s->mean));
-	fmt_at(lo, sizeof(lo), s->ci_lo, s->sem, p->unit);
-	fmt_at(hi, sizeof(hi), s->ci_hi, s->sem, p->unit);
-	printf("  %-13s %s .. %s\n", s->ci_level == 0.95 ? "95% interval" : "interval", lo, hi);
-	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
-		fmt_at(buf, sizeof(buf), values[i], s->sem, p->unit);
-		printf("  %-13s %s\n", labels[i], buf);
-	}
-	printf("  cv %.2f%%, spread %.2f%%; outliers (Tukey) %zu low, %zu high, %zu of them "
-	       "severe\n", s->cv_pct, s->spread_pct, s->outliers_low_mild + s->outliers_low_severe,
-	       s->outliers_high_mild + s->outliers_high_severe,
-	       s->outliers_low_severe + s->outliers_high_severe);
-	if (s->bimodal)
-		printf("  warning: the samples look multimodal (mvalue %.2f): more than one "
-		       "behaviour was measured; a mean hides that\n", s->mvalue);
-}
-
 static const char *compare_verdict(const struct pbench_welch *w, double threshold)
 {
 	if (w->p < 1 - CONFIDENCE)
@@ -514,7 +471,8 @@ int cmd_analyze(int argc, char **argv)
 			for (int i = 0; i < in.n; i++) {
 				if (i)
 					printf("\n");
-				print_summary(&in.v[i], &sums[i]);
+				pbench_summary_write_text(&sums[i], stdout, in.v[i].name,
+							  in.v[i].unit);
 			}
 			if (compared)
 				print_comparison(&in.v[0], &in.v[1], &w, &m);

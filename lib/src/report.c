@@ -370,6 +370,51 @@ static double step_ns(const struct pbench_result *r)
 	return ci.resolution_ns / (double)r->iterations;
 }
 
+int pbench_summary_write_text(const struct pbench_summary *s, FILE *f, const char *label,
+			      const char *unit)
+{
+	static const char *const names[] = { "median", "min", "trimmed mean", "max", "stddev",
+					     "MAD" };
+	double values[6], err;
+	char buf[96], lo[48], hi[48], name[32];
+
+	if (!s || !f || s->size < sizeof(*s) || !s->n)
+		return -EINVAL;
+	values[0] = s->median;
+	values[1] = s->min;
+	values[2] = s->trimmed_mean;
+	values[3] = s->max;
+	values[4] = s->stddev;
+	values[5] = s->mad;
+	fprintf(f, "%s%s%zu sample%s\n", label ? label : "", label ? ": " : "", s->n,
+		s->n == 1 ? "" : "s");
+	if (s->n == 1) {
+		fprintf(f, "  %-13s %.6g%s%s (a single sample: no error estimate)\n", "value",
+			s->mean, unit && *unit ? " " : "", unit ? unit : "");
+		return finish(f);
+	}
+	pbench_format_value(buf, sizeof(buf), s->mean, s->sem, unit);
+	fprintf(f, "  %-13s %s (standard error, %s of the mean)\n", "mean", buf,
+		pct_text(name, sizeof(name), s->sem, s->mean));
+	fmt_at(lo, sizeof(lo), s->ci_lo, s->sem, unit);
+	fmt_at(hi, sizeof(hi), s->ci_hi, s->sem, unit);
+	snprintf(name, sizeof(name), "%.4g%% interval", 100 * s->ci_level);
+	fprintf(f, "  %-13s %s .. %s\n", name, lo, hi);
+	err = location_err(s, 0);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(names); i++) {
+		fmt_at(buf, sizeof(buf), values[i], err, unit);
+		fprintf(f, "  %-13s %s\n", names[i], buf);
+	}
+	fprintf(f, "  cv %.2f%%, spread %.2f%%; outliers (Tukey) %zu low, %zu high, %zu of them "
+		"severe\n", s->cv_pct, s->spread_pct, s->outliers_low_mild + s->outliers_low_severe,
+		s->outliers_high_mild + s->outliers_high_severe,
+		s->outliers_low_severe + s->outliers_high_severe);
+	if (s->bimodal)
+		fprintf(f, "  warning: the samples look multimodal (mvalue %.2f): more than one "
+			"behaviour was measured; a mean hides that\n", s->mvalue);
+	return finish(f);
+}
+
 int pbench_result_write_text(const struct pbench_result *r, FILE *f, const char *label)
 {
 	const struct pbench_summary *s;

@@ -467,6 +467,47 @@ Test(report, json_settings_of_a_measurement)
 	pbench_result_free(r);
 }
 
+/* Any summary, as pbench analyze prints it: 1..10 (mean 5.5, sem 0.957, t(9) 2.262). */
+Test(report, summary_text_of_plain_numbers)
+{
+	static const char *const want[] = {
+		"one to ten: 10 samples\n",
+		"  mean          5.50 ± 0.96 (standard error, 17% of the mean)\n",
+		"  95% interval  3.33 .. 7.67\n",
+		"  median        5.50\n",
+		"  min           1.00\n",
+		"  trimmed mean  5.50\n",
+		"  max           10.00\n",
+		"  stddev        3.03\n",
+		"  MAD           2.50\n",
+		"  cv 55.05%, spread 900.00%; outliers (Tukey) 0 low, 0 high, 0 of them severe\n",
+	};
+	double x[10];
+	struct pbench_summary sum = { .size = sizeof(sum) };
+	char *text, *p;
+	FILE *full;
+
+	for (int i = 0; i < 10; i++)
+		x[i] = i + 1;
+	cr_assert_eq(pbench_stats_summary(x, 10, NULL, &sum), 0);
+	CAPTURE(text, pbench_summary_write_text(&sum, f_, "one to ten", NULL));
+	p = text;
+	for (size_t i = 0; i < PB_ARRAY_SIZE(want); i++) {
+		cr_assert(!strncmp(p, want[i], strlen(want[i])), "line %zu: want '%s' in:\n%s", i,
+			  want[i], text);
+		p += strlen(want[i]);
+	}
+	cr_assert_eq(*p, '\0', "nothing after the summary line: '%s'", p);
+	free(text);
+	full = fopen("/dev/full", "w");
+	if (full) {
+		cr_assert_eq(pbench_summary_write_text(&sum, full, "x", NULL), -EIO);
+		fclose(full);
+	}
+	sum.n = 0;
+	cr_assert_eq(pbench_summary_write_text(&sum, stdout, "x", NULL), -EINVAL);
+}
+
 Test(report, json_of_no_samples)
 {
 	struct pbench_region *g;

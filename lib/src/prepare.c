@@ -1,0 +1,974 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Preparing a measurement: pin the calling thread to one CPU, keep its memory on that CPU's
+ * NUMA node, lock the process's memory, page in the stack, raise the priority (SCHED_FIFO only
+ * where a probe shows it helps), warm up; and put everything back afterwards.
+ *
+ * What changes is an attribute of this thread (affinity, scheduling policy and nice, memory
+ * policy) or of this process (the memory lock), never of the system. The state is saved
+ * before the first change; restore_raw() puts back what is marked changed, with raw system
+ * calls only, so the same code serves pbench_prepared_restore() and the SIGINT/SIGTERM
+ * handler. syscall(2) is not in POSIX's async-signal-safe list, but in glibc it is a stub
+ * around the syscall instruction that touches nothing but errno, which the handler saves.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <numa.h>
+#include <numaif.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define DEFAULT_FIFO_PRIORITY 50
+#define DEFAULT_STACK_KIB 256
+#define MAX_STACK_KIB (1024 * 1024)
+#define STACK_MARGIN (64 * 1024)	/* left untouched above the guard page */
+#define PROBE_RUN_MS 20.0
+#define PROBE_RUNS 10
+#define PROBE_MAX_MS 2000.0		/* a slow warm-up function: stop after 3 runs past this */
+/* The fair server's period is 1 s (debugfs sched/fair_server/cpuN/period); deferred, it
+ * steps in once a FIFO task has kept a normal task waiting for period - runtime (950 ms).
+ * A FIFO probe shorter than a period would not see it, and the nice probe lasts as long:
+ * the range of more runs is wider, a shorter nice probe would win for that alone. */
+#define PROBE_MIN_MS 1100.0
+#define WARMUP_CHUNK_MS 1.0
+#define NODE_BITS 1024			/* MAX_NUMNODES is at most 1 << 10 */
+
+/* struct sched_attr of the sched_setattr(2) ABI (SCHED_ATTR_SIZE_VER1); glibc < 2.41 has
+ * neither the struct nor the wrappers. */
+struct pb_sched_attr {
+	uint32_t size;
+	uint32_t policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t priority;
+	uint64_t runtime, deadline, period;
+	uint32_t util_min, util_max;
+};
+#define PB_SCHED_FLAG_RESET_ON_FORK 0x01
+
+struct pbench_prepared {
+	struct pbench_prepare_opts o;
+	pid_t pid, tid;			/* who prepared: a forked copy restores itself instead */
+	int cpu;
+	char cpu_reason[256];
+
+	/* Saved before the first change. */
+	cpu_set_t saved_mask;
+	struct pb_sched_attr saved_attr;
+	int saved_mpol;
+	unsigned long saved_nodes[NODE_BITS / (8 * sizeof(unsigned long))];
+
+	/* What is changed now: set before the change, cleared once restored. */
+	volatile sig_atomic_t pinned, sched_changed, mpol_changed, locked;
+	volatile sig_atomic_t signal;	/* the signal whose handler restored, or 0 */
+	int handlers;			/* the signal handlers are installed */
+
+	struct pbench_prep_outcome steps[PBENCH_PREP_NR_STEPS];
+	struct pbench_prep_priority prio;
+	double warmup_done_ms;
+	double busy_ms;			/* time spent probing, counted as warm-up */
+};
+
+static const struct pbench_prepare_opts defaults = PBENCH_PREPARE_OPTS_INIT;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void outcome(struct pbench_prepared *p, int step, int status, int error,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void outcome(struct pbench_prepared *p, int step, int status, int error,
+		    const char *fmt, ...)
+{
+	struct pbench_prep_outcome *s = &p->steps[step];
+	va_list ap;
+
+	s->status = status;
+	s->error = error;
+	va_start(ap, fmt);
+	vsnprintf(s->what, sizeof(s->what), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- saved state and its restore -------------------------------------------------------- */
+
+static int sched_getattr_raw(pid_t tid, struct pb_sched_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	return syscall(SYS_sched_getattr, tid, a, sizeof(*a), 0) ? -errno : 0;
+}
+
+/* Async-signal-safe: syscalls, getpid, and the flags. Returns the first -errno. */
+static int restore_raw(struct pbench_prepared *p, int in_handler)
+{
+	/* In a forked copy, the thread ids are the parent's: restore the calling thread. */
+	int self = getpid() == p->pid;
+	pid_t tid = self ? p->tid : 0;
+	int err = 0;
+
+	if (p->sched_changed) {
+		if (syscall(SYS_sched_setattr, tid, &p->saved_attr, 0) == 0)
+			p->sched_changed = 0;
+		else if (!err)
+			err = -errno;
+	}
+	if (p->mpol_changed) {
+		/* Only a thread can set its own memory policy. */
+		if (!self || syscall(SYS_gettid) == p->tid) {
+			if (syscall(SYS_set_mempolicy, p->saved_mpol, p->saved_nodes,
+				    NODE_BITS + 1) == 0)
+				p->mpol_changed = 0;
+			else if (!err)
+				err = -errno;
+		} else if (!in_handler && !err) {
+			err = -EINVAL;	/* left for a restore from the right thread */
+		}
+	}
+	if (p->locked) {
+		if (syscall(SYS_munlockall) == 0)
+			p->locked = 0;
+		else if (!err)
+			err = -errno;
+	}
+	if (p->pinned) {
+		if (syscall(SYS_sched_setaffinity, tid, sizeof(p->saved_mask), &p->saved_mask) == 0)
+			p->pinned = 0;
+		else if (!err)
+			err = -errno;
+	}
+	return err;
+}
+
+static int save_state(struct pbench_prepared *p)
+{
+	int err;
+
+	p->pid = getpid();
+	p->tid = (pid_t)syscall(SYS_gettid);
+	if (sched_getaffinity(0, sizeof(p->saved_mask), &p->saved_mask))
+		return -errno;
+	err = sched_getattr_raw(0, &p->saved_attr);
+	if (err)
+		return err;
+	/* Restoring sets exactly what was read: the fields get_params() fills, and the
+	 * reset-on-fork flag, which is the only flag it reports. */
+	p->saved_attr.size = sizeof(p->saved_attr);
+	p->saved_attr.flags &= PB_SCHED_FLAG_RESET_ON_FORK;
+	if (numa_available() >= 0 &&
+	    syscall(SYS_get_mempolicy, &p->saved_mpol, p->saved_nodes, NODE_BITS + 1, NULL, 0))
+		return -errno;
+	return 0;
+}
+
+/* ---- signals ---------------------------------------------------------------------------- */
+
+static _Atomic(struct pbench_prepared *) sig_owner;
+static struct sigaction old_int, old_term;
+static const int sigs[2] = { SIGINT, SIGTERM };
+
+static struct sigaction *old_action(int sig)
+{
+	return sig == SIGINT ? &old_int : &old_term;
+}
+
+static void on_signal(int sig);
+
+/* Put back the previous handler of each signal whose handler is still ours. */
+static void handlers_uninstall(void)
+{
+	for (int i = 0; i < 2; i++) {
+		struct sigaction cur;
+
+		if (sigaction(sigs[i], NULL, &cur) == 0 && cur.sa_handler == on_signal)
+			sigaction(sigs[i], old_action(sigs[i]), NULL);
+	}
+}
+
+static void on_signal(int sig)
+{
+	int saved_errno = errno;
+	struct pbench_prepared *p = atomic_exchange(&sig_owner, NULL);
+
+	if (p) {
+		restore_raw(p, 1);
+		p->signal = sig;
+		handlers_uninstall();
+	} else {
+		/* A release is uninstalling the handlers: the previous one is in old_action. */
+		sigaction(sig, old_action(sig), NULL);
+	}
+	/* Blocked until this handler returns, then delivered as it was before preparing. */
+	raise(sig);
+	errno = saved_errno;
+}
+
+static int handlers_install(struct pbench_prepared *p)
+{
+	struct pbench_prepared *none = NULL;
+	struct sigaction sa;
+
+	if (!atomic_compare_exchange_strong(&sig_owner, &none, p))
+		return -EBUSY;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	for (int i = 0; i < 2; i++) {
+		struct sigaction *old = old_action(sigs[i]);
+
+		/* A signal ignored before stays ignored: nothing to restore on. */
+		if (sigaction(sigs[i], NULL, old) ||
+		    (old->sa_handler != SIG_IGN && sigaction(sigs[i], &sa, NULL))) {
+			int err = -errno;
+
+			handlers_uninstall();
+			atomic_store(&sig_owner, NULL);
+			return err;
+		}
+	}
+	p->handlers = 1;
+	return 0;
+}
+
+/* Restore with SIGINT/SIGTERM blocked in this thread, so that its handler cannot run halfway
+ * through; a signal that arrives meanwhile is delivered afterwards, as it was before. */
+static int restore(struct pbench_prepared *p)
+{
+	sigset_t block, old;
+	int err;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	if (p->handlers) {
+		struct pbench_prepared *me = p;
+
+		/* Still the owner (no signal came): the handlers are this object's. */
+		if (atomic_compare_exchange_strong(&sig_owner, &me, NULL))
+			handlers_uninstall();
+		p->handlers = 0;
+	}
+	err = restore_raw(p, 0);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+/* ---- the work: warm-up and probe runs --------------------------------------------------- */
+
+struct work {
+	pbench_fn fn;
+	void *ctx;
+	uint64_t n;			/* calls of fn, or iterations of the xor loop, per run */
+};
+
+static volatile uint64_t sink;
+
+static double work_run(const struct work *w)
+{
+	double t0 = now_ms();
+
+	if (w->fn)
+		for (uint64_t i = 0; i < w->n; i++)
+			w->fn(w->ctx);
+	else
+		sink += pbench_workload_xor(w->n, sink);
+	return now_ms() - t0;
+}
+
+/* Set w->n so that one run lasts about ms (one call at least). */
+static void work_calibrate(struct work *w, double ms)
+{
+	w->n = 1;
+	for (;;) {
+		double t = work_run(w);
+
+		if (t >= ms / 4 || w->n > UINT64_MAX / 8) {
+			double n = t > 0 ? (double)w->n * ms / t : (double)w->n;
+
+			w->n = n < 1 ? 1 : n > 0x1p62 ? (uint64_t)1 << 62 : (uint64_t)n;
+			return;
+		}
+		w->n *= 4;
+	}
+}
+
+/* Time runs until there are min_runs and min_ms have passed (or, for a slow function, 3 runs
+ * and PROBE_MAX_MS). Returns the number of runs; *spread in %, NaN with fewer than 2. */
+static int probe_runs(struct pbench_prepared *p, const struct work *w, double min_ms,
+		      double *spread, double *first)
+{
+	double lo = INFINITY, hi = 0, start = now_ms(), el;
+	int n = 0;
+
+	while (!p->signal) {
+		el = now_ms() - start;
+		if ((n >= PROBE_RUNS && el >= min_ms) ||
+		    (n >= 3 && el >= PROBE_MAX_MS && el >= min_ms))
+			break;
+		double t = work_run(w);
+
+		if (n == 0 && first)
+			*first = t;
+		lo = fmin(lo, t);
+		hi = fmax(hi, t);
+		n++;
+	}
+	p->busy_ms += now_ms() - start;
+	*spread = n >= 2 && lo > 0 ? (hi - lo) / lo * 100 : NAN;
+	return n;
+}
+
+/* ---- the steps -------------------------------------------------------------------------- */
+
+static int step_status_for(int err)
+{
+	return err == -EPERM || err == -EACCES ? PBENCH_STEP_NOT_PERMITTED : PBENCH_STEP_FAILED;
+}
+
+static void step_pin(struct pbench_prepared *p)
+{
+	cpu_set_t one;
+
+	if (p->o.flags & PBENCH_PREPARE_NO_PIN) {
+		outcome(p, PBENCH_PREP_PIN, PBENCH_STEP_SKIPPED, 0, "not asked");
+		return;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(p->cpu, &one);
+	if (CPU_EQUAL(&one, &p->saved_mask)) {
+		outcome(p, PBENCH_PREP_PIN, PBENCH_STEP_DONE, 0, "CPU %d (already the only CPU "
+			"of the thread's affinity)", p->cpu);
+		return;
+	}
+	p->pinned = 1;
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		int err = -errno;
+
+		p->pinned = 0;
+		outcome(p, PBENCH_PREP_PIN, step_status_for(err), err,
+			"cannot pin to CPU %d: %s", p->cpu, pbench_strerror(err));
+		return;
+	}
+	outcome(p, PBENCH_PREP_PIN, PBENCH_STEP_DONE, 0, "pinned to CPU %d (was on %d CPUs)",
+		p->cpu, CPU_COUNT(&p->saved_mask));
+}
+
+/* The node of a CPU: its sysfs directory holds a link "node<N>". Not libnuma's
+ * numa_node_of_cpu(), which prints and exits when its bitmask allocation fails. */
+static int node_of_cpu(int cpu)
+{
+	char path[96], real[4096];
+	struct dirent *e;
+	DIR *d;
+	int node = -ENOENT;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	if (pb_path(real, sizeof(real), path) || !(d = opendir(real)))
+		return -ENOENT;
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "node", 4) && e->d_name[4] >= '0' && e->d_name[4] <= '9') {
+			node = atoi(e->d_name + 4);
+			break;
+		}
+	closedir(d);
+	return node;
+}
+
+static void step_numa(struct pbench_prepared *p)
+{
+	unsigned long nodes[NODE_BITS / (8 * sizeof(unsigned long))] = { 0 };
+	const size_t bits = 8 * sizeof(unsigned long);
+	int node, err;
+
+	if (p->o.flags & PBENCH_PREPARE_NO_NUMA) {
+		outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_SKIPPED, 0, "not asked");
+		return;
+	}
+	if (numa_available() < 0) {
+		outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_NOT_AVAILABLE, -ENOSYS,
+			"this kernel has no NUMA memory policy (get_mempolicy fails)");
+		return;
+	}
+	node = node_of_cpu(p->cpu);
+	if (node < 0 || node >= NODE_BITS) {
+		outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_NOT_AVAILABLE, -ENOENT,
+			"the NUMA node of CPU %d is not known (no node link in sysfs)", p->cpu);
+		return;
+	}
+	nodes[node / bits] = 1UL << (node % bits);
+	p->mpol_changed = 1;
+	if (syscall(SYS_set_mempolicy, MPOL_BIND, nodes, NODE_BITS + 1)) {
+		err = -errno;
+		p->mpol_changed = 0;
+		outcome(p, PBENCH_PREP_NUMA, step_status_for(err), err, "cannot bind memory to "
+			"node %d: %s (outside the cpuset's mems?)", node, pbench_strerror(err));
+		return;
+	}
+	/* Pages already there stay where they are: only new allocations follow the policy. */
+	outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_DONE, 0, "new memory bound to node %d, CPU %d's "
+		"(%d node%s)", node, p->cpu, numa_num_configured_nodes(),
+		numa_num_configured_nodes() == 1 ? "" : "s");
+}
+
+/* This process's own status (live, whatever PBENCH_PROCFS_ROOT says): VmLck and VmSize in
+ * kB, whether CAP_IPC_LOCK is effective. -1 for what is not there. */
+static void self_status(long *vmlck, long *vmsize, int *cap_ipc_lock)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+
+	*vmlck = *vmsize = -1;
+	*cap_ipc_lock = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long caps;
+
+		if (!strncmp(line, "VmLck:", 6))
+			*vmlck = strtol(line + 6, NULL, 10);
+		else if (!strncmp(line, "VmSize:", 7))
+			*vmsize = strtol(line + 7, NULL, 10);
+		else if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			*cap_ipc_lock = (caps >> 14) & 1;	/* CAP_IPC_LOCK */
+	}
+	fclose(f);
+}
+
+static void step_mlock(struct pbench_prepared *p)
+{
+	long before, after, vmsize;
+	int cap, err;
+	struct rlimit rl;
+
+	if (p->o.flags & PBENCH_PREPARE_NO_MLOCK) {
+		outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_SKIPPED, 0, "not asked");
+		return;
+	}
+	self_status(&before, &vmsize, &cap);
+	if (before > 0) {
+		/* munlockall() on release would unlock what someone else locked. */
+		outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_SKIPPED, 0, "%ld kB of memory are "
+			"already locked: left as it is", before);
+		return;
+	}
+	p->locked = 1;
+	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		err = -errno;
+		p->locked = 0;
+		if (getrlimit(RLIMIT_MEMLOCK, &rl))
+			rl.rlim_cur = RLIM_INFINITY;
+		/* ENOMEM is the limit's refusal when the process is not exempt from it. */
+		if (err == -EPERM || (err == -ENOMEM && cap == 0 && rl.rlim_cur != RLIM_INFINITY)) {
+			outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_NOT_PERMITTED, err,
+				"mlockall needs CAP_IPC_LOCK or a memlock limit (ulimit -l, now "
+				"%llu kB) above the process's %ld kB",
+				(unsigned long long)rl.rlim_cur / 1024, vmsize);
+		} else {
+			outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_FAILED, err, "mlockall: %s",
+				pbench_strerror(err));
+		}
+		return;
+	}
+	self_status(&after, &vmsize, &cap);
+	if (after < 0)
+		outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_DONE, 0, "mlockall done (VmLck not "
+			"readable)");
+	else if (after == 0)
+		/* AddressSanitizer intercepts mlockall and does nothing: locking its shadow
+		 * memory (terabytes of reserved address space) would take all of RAM. */
+		outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_NOT_AVAILABLE, 0, "mlockall returned "
+			"success but nothing is locked (a sanitizer's interceptor?)");
+	else
+		outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_DONE, 0, "%ld kB locked, and all future "
+			"memory (mlockall)", after);
+}
+
+/* noinline: the array is this frame's, below the caller's. */
+__attribute__((noinline)) static void touch_stack(size_t len)
+{
+	char buf[len];
+	volatile char *v = buf;
+
+	for (size_t i = 0; i < len; i += 4096)
+		v[i] = 0;
+	v[len - 1] = 0;
+}
+
+static void step_stack(struct pbench_prepared *p)
+{
+	size_t want = (p->o.stack_kib ? p->o.stack_kib : DEFAULT_STACK_KIB) * 1024, room;
+	pthread_attr_t attr;
+	void *lo;
+	size_t size;
+	char *here = __builtin_frame_address(0);
+
+	if (p->o.flags & PBENCH_PREPARE_NO_STACK) {
+		outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_SKIPPED, 0, "not asked");
+		return;
+	}
+	if (pthread_getattr_np(pthread_self(), &attr)) {
+		outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_FAILED, -EINVAL,
+			"the thread's stack bounds are not known");
+		return;
+	}
+	if (pthread_attr_getstack(&attr, &lo, &size))
+		lo = here;	/* no room: skipped below */
+	pthread_attr_destroy(&attr);
+	room = here > (char *)lo + STACK_MARGIN ? (size_t)(here - (char *)lo) - STACK_MARGIN : 0;
+	if (room < 4096) {
+		outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_SKIPPED, 0, "no stack left to touch");
+		return;
+	}
+	if (want > room)
+		want = room & ~(size_t)4095;
+	touch_stack(want);
+	outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_DONE, 0, "%zu KiB touched below the current "
+		"frame", want / 1024);
+}
+
+static const char *policy_name(int policy)
+{
+	switch (policy) {
+	case SCHED_OTHER: return "SCHED_OTHER";
+	case SCHED_FIFO: return "SCHED_FIFO";
+	case SCHED_RR: return "SCHED_RR";
+	case SCHED_BATCH: return "SCHED_BATCH";
+	case SCHED_IDLE: return "SCHED_IDLE";
+	case 6: return "SCHED_DEADLINE";
+	case 7: return "SCHED_EXT";
+	}
+	return "?";
+}
+
+static int sched_set(struct pbench_prepared *p, const struct pb_sched_attr *a)
+{
+	int was = p->sched_changed;
+
+	p->sched_changed = 1;
+	if (syscall(SYS_sched_setattr, 0, a, 0) == 0)
+		return 0;
+	p->sched_changed = was;
+	return -errno;
+}
+
+/* SCHED_FIFO at the asked priority, or the highest RLIMIT_RTPRIO allows below it. */
+static int apply_fifo(struct pbench_prepared *p, int *used)
+{
+	struct pb_sched_attr a = p->saved_attr;
+	struct rlimit rl;
+	int err;
+
+	a.policy = SCHED_FIFO;
+	a.nice = 0;
+	a.priority = (uint32_t)p->o.fifo_priority;
+	err = sched_set(p, &a);
+	if (err == -EPERM && getrlimit(RLIMIT_RTPRIO, &rl) == 0 && rl.rlim_cur > 0 &&
+	    rl.rlim_cur < a.priority) {
+		a.priority = (uint32_t)rl.rlim_cur;
+		err = sched_set(p, &a);
+	}
+	*used = (int)a.priority;
+	return err;
+}
+
+/* SCHED_OTHER at nice -20, or the lowest nice RLIMIT_NICE allows if that is lower than now. */
+static int apply_nice(struct pbench_prepared *p, int *used)
+{
+	struct pb_sched_attr a = p->saved_attr;
+	struct rlimit rl;
+	int err, lowest;
+
+	a.policy = SCHED_OTHER;
+	a.priority = 0;
+	a.nice = -20;
+	err = sched_set(p, &a);
+	if (err == -EPERM && getrlimit(RLIMIT_NICE, &rl) == 0) {
+		/* The limit is 20 - the lowest nice (setrlimit(2)). */
+		lowest = rl.rlim_cur >= 40 ? -20 : 20 - (int)rl.rlim_cur;
+		if (lowest < p->saved_attr.nice) {
+			a.nice = lowest;
+			err = sched_set(p, &a);
+		}
+	}
+	*used = a.nice;
+	return err;
+}
+
+/* Why a FIFO task can lose time here, or "" when it cannot. */
+static void fifo_threat(char *why, size_t len)
+{
+	struct utsname u;
+	long runtime = 0;
+	int major = 0, minor = 0;
+
+	why[0] = '\0';
+	if (pb_read_long("/proc/sys/kernel/sched_rt_runtime_us", &runtime) == 0 && runtime != -1)
+		snprintf(why, len, "sched_rt_runtime_us is %ld", runtime);
+	if (uname(&u) == 0 && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+	    (major > 6 || (major == 6 && minor >= 12)))
+		snprintf(why + strlen(why), len - strlen(why), "%skernel %d.%d has the fair "
+			 "server", why[0] ? ", " : "", major, minor);
+}
+
+static void prio_result(struct pbench_prepared *p, int mode)
+{
+	struct pb_sched_attr a;
+
+	p->prio.mode = mode;
+	if (sched_getattr_raw(0, &a) == 0) {
+		p->prio.policy = (int)a.policy;
+		p->prio.value = a.policy == SCHED_FIFO || a.policy == SCHED_RR ? (int)a.priority
+										  : a.nice;
+	}
+	p->prio.policy_name = policy_name(p->prio.policy);
+}
+
+static void nice_refused(struct pbench_prepared *p, int err, const char *extra)
+{
+	outcome(p, PBENCH_PREP_PRIORITY, step_status_for(err), err, "%scannot lower the nice "
+		"value (now %d): %s; it needs CAP_SYS_NICE or a nice limit (ulimit -e)", extra,
+		p->saved_attr.nice, pbench_strerror(err));
+}
+
+static void nice_done(struct pbench_prepared *p, int used, const char *extra)
+{
+	prio_result(p, PBENCH_PRIO_NICE);
+	outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_DONE, 0, "%sSCHED_OTHER nice %d%s", extra,
+		used, used > -20 ? " (the lowest the nice limit allows)" : "");
+}
+
+static void fifo_refused(struct pbench_prepared *p, int err)
+{
+	outcome(p, PBENCH_PREP_PRIORITY, step_status_for(err), err, "cannot use SCHED_FIFO: %s; "
+		"it needs CAP_SYS_NICE or an rtprio limit (ulimit -r) of at least 1",
+		pbench_strerror(err));
+}
+
+/* AUTO where a FIFO task can lose time: time both and keep the steadier. */
+static void prio_probe(struct pbench_prepared *p, struct work *w, const char *threat)
+{
+	int nice_used = 0, fifo_used = 0, nice_err, err;
+	char what[224];
+
+	nice_err = apply_nice(p, &nice_used);	/* refused: the normal candidate is as it was */
+	work_calibrate(w, PROBE_RUN_MS);
+	p->prio.nice_runs = probe_runs(p, w, PROBE_MIN_MS, &p->prio.nice_spread_pct,
+				       &p->prio.run_ms);
+	err = apply_fifo(p, &fifo_used);
+	if (err) {
+		/* Refused although the trial was allowed: keep the normal policy. */
+		p->prio.fifo_spread_pct = NAN;
+	} else {
+		p->prio.fifo_runs = probe_runs(p, w, PROBE_MIN_MS, &p->prio.fifo_spread_pct,
+					       NULL);
+		p->prio.probed = 1;
+	}
+	if (p->signal)
+		return;
+	if (err)
+		snprintf(what, sizeof(what), "probe: runs spread %.2f%% at nice %d; SCHED_FIFO "
+			 "refused (%s); ", p->prio.nice_spread_pct, nice_err ? p->saved_attr.nice
+			 : nice_used, pbench_strerror(err));
+	else
+		snprintf(what, sizeof(what), "probe: runs spread %.2f%% at nice %d, %.2f%% under "
+			 "SCHED_FIFO %d (%s); ", p->prio.nice_spread_pct, nice_err ?
+			 p->saved_attr.nice : nice_used, p->prio.fifo_spread_pct, fifo_used, threat);
+	/* FIFO must win clearly: its failure (a 50 ms fair-server gap, measured here as a 244%
+	 * spread of 20 ms runs) is far worse than nice's, and a probe of about a second can
+	 * miss the gap that comes about once a second. Within a factor of two is noise. */
+	if (!err && p->prio.fifo_spread_pct * 2 < p->prio.nice_spread_pct) {
+		prio_result(p, PBENCH_PRIO_FIFO);
+		outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_DONE, 0, "%sSCHED_FIFO %d", what,
+			fifo_used);
+		return;
+	}
+	if (nice_err) {
+		if (!err)
+			sched_set(p, &p->saved_attr);	/* back from the FIFO probe */
+		prio_result(p, PBENCH_PRIO_NONE);
+		nice_refused(p, nice_err, what);
+		return;
+	}
+	apply_nice(p, &nice_used);
+	nice_done(p, nice_used, what);
+}
+
+static void prio_auto(struct pbench_prepared *p, struct work *w)
+{
+	char threat[128];
+	int used, err;
+
+	/* Try SCHED_FIFO first, and undo at once: is it permitted at all? */
+	err = apply_fifo(p, &used);
+	if (err) {
+		int nerr = apply_nice(p, &used);
+		char extra[160];
+
+		snprintf(extra, sizeof(extra), "no SCHED_FIFO (%s: needs CAP_SYS_NICE or ulimit "
+			 "-r); ", pbench_strerror(err));
+		if (nerr)
+			nice_refused(p, nerr, extra);
+		else
+			nice_done(p, used, extra);
+		return;
+	}
+	fifo_threat(threat, sizeof(threat));
+	if (!threat[0]) {
+		prio_result(p, PBENCH_PRIO_FIFO);
+		outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_DONE, 0, "SCHED_FIFO %d (no RT "
+			"throttling, no fair server: nothing takes time from a FIFO task)", used);
+		return;
+	}
+	sched_set(p, &p->saved_attr);
+	prio_probe(p, w, threat);
+}
+
+static void step_priority(struct pbench_prepared *p, struct work *w)
+{
+	int used, err, pol = (int)p->saved_attr.policy;
+
+	p->prio.nice_spread_pct = p->prio.fifo_spread_pct = NAN;
+	prio_result(p, PBENCH_PRIO_NONE);
+	if (p->o.priority == PBENCH_PRIO_NONE) {
+		outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_SKIPPED, 0, "not asked: %s %d",
+			policy_name(p->prio.policy), p->prio.value);
+		return;
+	}
+	if (pol != SCHED_OTHER && pol != SCHED_BATCH && pol != SCHED_IDLE) {
+		/* Real-time or deadline already: changing it could not be undone unprivileged. */
+		outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_SKIPPED, 0, "the thread already runs "
+			"under %s: left as it is", policy_name(pol));
+		return;
+	}
+	switch (p->o.priority) {
+	case PBENCH_PRIO_NICE:
+		err = apply_nice(p, &used);
+		if (err)
+			nice_refused(p, err, "");
+		else
+			nice_done(p, used, "");
+		return;
+	case PBENCH_PRIO_FIFO:
+		err = apply_fifo(p, &used);
+		if (err) {
+			fifo_refused(p, err);
+			return;
+		}
+		prio_result(p, PBENCH_PRIO_FIFO);
+		outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_DONE, 0, "SCHED_FIFO %d%s", used,
+			used < p->o.fifo_priority ? " (the highest the rtprio limit allows)" : "");
+		return;
+	default:
+		prio_auto(p, w);
+	}
+}
+
+static void step_warmup(struct pbench_prepared *p, struct work *w)
+{
+	double start = now_ms(), left = p->o.warmup_ms - p->busy_ms;
+
+	if (p->o.warmup_ms == 0) {
+		outcome(p, PBENCH_PREP_WARMUP, PBENCH_STEP_SKIPPED, 0, "0 ms asked");
+		return;
+	}
+	if (left > 0) {
+		work_calibrate(w, WARMUP_CHUNK_MS);
+		while (now_ms() - start < left && !p->signal)
+			work_run(w);
+	}
+	p->warmup_done_ms = p->busy_ms + (now_ms() - start);
+	outcome(p, PBENCH_PREP_WARMUP, PBENCH_STEP_DONE, 0, "%.0f ms of %s on CPU %d%s",
+		p->warmup_done_ms, w->fn ? "the caller's function" : "the built-in xor loop",
+		p->cpu, p->busy_ms > 0 ? " (the priority probe's runs included)" : "");
+}
+
+/* ---- the public calls ------------------------------------------------------------------- */
+
+static int opts_resolve(const struct pbench_prepare_opts *in, struct pbench_prepare_opts *o)
+{
+	const unsigned known = PBENCH_PREPARE_SIGNALS | PBENCH_PREPARE_NO_PIN |
+			       PBENCH_PREPARE_NO_NUMA | PBENCH_PREPARE_NO_MLOCK |
+			       PBENCH_PREPARE_NO_STACK;
+
+	*o = defaults;
+	if (in) {
+		if (in->size == 0)
+			return -EINVAL;
+		/* An older, smaller struct keeps the defaults of the fields it does not have. */
+		memcpy(o, in, in->size < sizeof(*o) ? in->size : sizeof(*o));
+		o->size = sizeof(*o);
+	}
+	if (o->cpu < -1 || o->cpu >= CPU_SETSIZE || o->priority < PBENCH_PRIO_AUTO ||
+	    o->priority > PBENCH_PRIO_FIFO || o->fifo_priority < 0 || o->fifo_priority > 99 ||
+	    !(o->warmup_ms >= 0 && isfinite(o->warmup_ms)) || o->stack_kib > MAX_STACK_KIB ||
+	    (o->flags & ~known))
+		return -EINVAL;
+	if (o->fifo_priority == 0)
+		o->fifo_priority = DEFAULT_FIFO_PRIORITY;
+	return 0;
+}
+
+static int choose_cpu(struct pbench_prepared *p)
+{
+	if (p->o.cpu >= 0) {
+		if (!CPU_ISSET(p->o.cpu, &p->saved_mask))
+			return -EINVAL;
+		p->cpu = p->o.cpu;
+		snprintf(p->cpu_reason, sizeof(p->cpu_reason), "CPU %d as asked", p->cpu);
+		return 0;
+	}
+	p->cpu = pbench_cpu_pick(p->cpu_reason, sizeof(p->cpu_reason));
+	if (p->cpu >= 0 && (p->cpu >= CPU_SETSIZE || !CPU_ISSET(p->cpu, &p->saved_mask)))
+		return -EINVAL;	/* picked from recorded trees (PBENCH_SYSFS_ROOT)? */
+	return p->cpu < 0 ? p->cpu : 0;
+}
+
+int pbench_prepare(struct pbench_prepared **out, const struct pbench_prepare_opts *opts)
+{
+	struct pbench_prepared *p;
+	struct work w;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	err = opts_resolve(opts, &p->o);
+	if (!err)
+		err = save_state(p);
+	if (!err)
+		err = choose_cpu(p);
+	if (!err && (p->o.flags & PBENCH_PREPARE_SIGNALS))
+		err = handlers_install(p);
+	if (err) {
+		free(p);
+		return err;
+	}
+	for (int i = 0; i < PBENCH_PREP_NR_STEPS; i++) {
+		p->steps[i].size = sizeof(p->steps[i]);
+		p->steps[i].step = i;
+		p->steps[i].status = PBENCH_STEP_SKIPPED;
+	}
+	p->prio.size = sizeof(p->prio);
+	w = (struct work){ .fn = p->o.warmup_fn, .ctx = p->o.warmup_ctx };
+
+	/* Memory policy and lock after the pin, so that what they fault in is local; the
+	 * priority after the memory, so that paging in does not run at FIFO priority. */
+	step_pin(p);
+	if (!p->signal)
+		step_numa(p);
+	if (!p->signal)
+		step_mlock(p);
+	if (!p->signal)
+		step_stack(p);
+	if (!p->signal)
+		step_priority(p, &w);
+	if (!p->signal)
+		step_warmup(p, &w);
+	if (p->signal) {
+		/* The handler restored, and the caller's handler returned; a step may have
+		 * changed something after the handler ran. */
+		restore(p);
+		free(p);
+		return -EINTR;
+	}
+	pb_log(PBENCH_LOG_DEBUG, "prepared on CPU %d: %s", p->cpu,
+	       p->steps[PBENCH_PREP_PRIORITY].what);
+	*out = p;
+	return 0;
+}
+
+int pbench_prepared_restore(struct pbench_prepared *p)
+{
+	return p ? restore(p) : -EINVAL;
+}
+
+void pbench_prepared_free(struct pbench_prepared *p)
+{
+	if (!p)
+		return;
+	restore(p);
+	free(p);
+}
+
+int pbench_prepared_cpu(const struct pbench_prepared *p)
+{
+	return p->cpu;
+}
+
+const char *pbench_prepared_cpu_reason(const struct pbench_prepared *p)
+{
+	return p->cpu_reason;
+}
+
+const struct pbench_prep_outcome *pbench_prepared_step(const struct pbench_prepared *p, int step)
+{
+	return step >= 0 && step < PBENCH_PREP_NR_STEPS ? &p->steps[step] : NULL;
+}
+
+int pbench_prepared_priority(const struct pbench_prepared *p, struct pbench_prep_priority *out)
+{
+	size_t size;
+
+	if (!out || out->size == 0)
+		return -EINVAL;
+	size = out->size < sizeof(*out) ? out->size : sizeof(*out);
+	memcpy(out, &p->prio, size);
+	out->size = size;
+	return 0;
+}
+
+double pbench_prepared_warmup_ms(const struct pbench_prepared *p)
+{
+	return p->warmup_done_ms;
+}
+
+int pbench_prepared_signal(const struct pbench_prepared *p)
+{
+	return p->signal;
+}
+
+const char *pbench_prep_step_name(int step)
+{
+	static const char *const names[] = { "pin", "numa", "mlock", "stack", "priority",
+					     "warmup" };
+
+	return step >= 0 && step < PBENCH_PREP_NR_STEPS ? names[step] : "?";
+}
+
+const char *pbench_step_status_name(int status)
+{
+	static const char *const names[] = { "done", "not permitted", "not available", "skipped",
+					     "failed" };
+
+	return status >= 0 && status <= PBENCH_STEP_FAILED ? names[status] : "?";
+}
+
+const char *pbench_prio_mode_name(int mode)
+{
+	static const char *const names[] = { "auto", "none", "nice", "fifo" };
+
+	return mode >= 0 && mode <= PBENCH_PRIO_FIFO ? names[mode] : "?";
+}

@@ -1,0 +1,846 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Preparing: each step changes what it says while prepared, and the thread's attributes after
+ * restore equal those before (affinity, policy, RT priority, nice, VmLck, memory policy);
+ * refusals are reported, not failed; SIGTERM restores before the process dies.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <math.h>
+#include <numaif.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "testutil.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN 1
+#endif
+#endif
+#ifndef ASAN
+#define ASAN 0	/* ASan intercepts mlockall and does nothing: the lock step cannot happen */
+#endif
+
+#define NODE_WORDS (1024 / (8 * sizeof(unsigned long)))
+
+/* What preparing may change, read with the plain calls (not the library's). */
+struct state {
+	cpu_set_t mask;
+	int policy, rtprio, nice;
+	long vmlck;
+	int mpol;
+	unsigned long nodes[NODE_WORDS];
+};
+
+/* Read with plain read(2): also used from a signal handler. */
+static long vmlck_kb(void)
+{
+	char buf[4096], *p;
+	int fd = open("/proc/self/status", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strstr(buf, "VmLck:");
+	return p ? strtol(p + 6, NULL, 10) : -1;
+}
+
+static void snap(struct state *s)
+{
+	struct sched_param sp;
+
+	memset(s, 0, sizeof(*s));
+	cr_assert_eq(sched_getaffinity(0, sizeof(s->mask), &s->mask), 0);
+	s->policy = sched_getscheduler(0);
+	cr_assert_eq(sched_getparam(0, &sp), 0);
+	s->rtprio = sp.sched_priority;
+	errno = 0;
+	s->nice = getpriority(PRIO_PROCESS, 0);
+	cr_assert_eq(errno, 0);
+	s->vmlck = vmlck_kb();
+	cr_assert_eq(syscall(SYS_get_mempolicy, &s->mpol, s->nodes, 1025, NULL, 0), 0);
+}
+
+static void assert_same(const struct state *a, const struct state *b, const char *when)
+{
+	cr_assert(CPU_EQUAL(&a->mask, &b->mask), "%s: affinity %d CPUs, was %d", when,
+		  CPU_COUNT(&b->mask), CPU_COUNT(&a->mask));
+	cr_assert_eq(b->policy, a->policy, "%s: policy %d, was %d", when, b->policy, a->policy);
+	cr_assert_eq(b->rtprio, a->rtprio, "%s: rt priority %d, was %d", when, b->rtprio,
+		     a->rtprio);
+	cr_assert_eq(b->nice, a->nice, "%s: nice %d, was %d", when, b->nice, a->nice);
+	cr_assert_eq(b->vmlck, a->vmlck, "%s: VmLck %ld kB, was %ld", when, b->vmlck, a->vmlck);
+	cr_assert_eq(b->mpol, a->mpol, "%s: mempolicy %d, was %d", when, b->mpol, a->mpol);
+	cr_assert_arr_eq(b->nodes, a->nodes, sizeof(a->nodes), "%s: mempolicy nodes", when);
+}
+
+static void need_root(void)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root (CAP_SYS_NICE, CAP_IPC_LOCK, setuid)");
+}
+
+static void need_cpu1(void)
+{
+	cpu_set_t m;
+
+	sched_getaffinity(0, sizeof(m), &m);
+	if (!CPU_ISSET(1, &m))
+		cr_skip_test("CPU 1 is not in this process's affinity");
+}
+
+/* Quick options: CPU 1, no warm-up, the given priority. */
+static struct pbench_prepare_opts quick(int priority, unsigned flags)
+{
+	struct pbench_prepare_opts o = PBENCH_PREPARE_OPTS_INIT;
+
+	o.cpu = 1;
+	o.priority = priority;
+	o.warmup_ms = 0;
+	o.flags = flags;
+	return o;
+}
+
+static const struct pbench_prep_outcome *step(const struct pbench_prepared *p, int s)
+{
+	const struct pbench_prep_outcome *o = pbench_prepared_step(p, s);
+
+	cr_assert_not_null(o);
+	return o;
+}
+
+static struct pbench_prepared *prepare_ok(const struct pbench_prepare_opts *o)
+{
+	struct pbench_prepared *p;
+	int err = pbench_prepare(&p, o);
+
+	cr_assert_eq(err, 0, "pbench_prepare: %s", pbench_strerror(err));
+	cr_assert_not_null(p);
+	return p;
+}
+
+Test(prepare, pin_to_cpu1_and_restore)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, 0);
+	struct pbench_prepared *p;
+	struct state before, after;
+	cpu_set_t m;
+
+	need_cpu1();
+	snap(&before);
+	p = prepare_ok(&o);
+	cr_assert_eq(step(p, PBENCH_PREP_PIN)->status, PBENCH_STEP_DONE, "%s",
+		     step(p, PBENCH_PREP_PIN)->what);
+	cr_assert_eq(sched_getcpu(), 1);
+	sched_getaffinity(0, sizeof(m), &m);
+	cr_assert_eq(CPU_COUNT(&m), 1);
+	cr_assert(CPU_ISSET(1, &m));
+	cr_assert_eq(pbench_prepared_cpu(p), 1);
+	cr_assert_str_eq(pbench_prepared_cpu_reason(p), "CPU 1 as asked");
+	cr_assert_eq(step(p, PBENCH_PREP_PRIORITY)->status, PBENCH_STEP_SKIPPED);
+	cr_assert_eq(step(p, PBENCH_PREP_WARMUP)->status, PBENCH_STEP_SKIPPED);
+	cr_assert_eq(step(p, PBENCH_PREP_STACK)->status, PBENCH_STEP_DONE, "%s",
+		     step(p, PBENCH_PREP_STACK)->what);
+	cr_assert_eq(pbench_prepared_restore(p), 0);
+	snap(&after);
+	assert_same(&before, &after, "after restore");
+	cr_assert_eq(pbench_prepared_restore(p), 0, "a second restore does nothing");
+	pbench_prepared_free(p);
+	snap(&after);
+	assert_same(&before, &after, "after free");
+}
+
+/* The CPU a prepared run picks is the one `pbench check` reports (pbench_cpu_pick). */
+Test(prepare, picks_the_cpu_check_reports)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepared *p;
+	struct state before, after;
+	char why[256], want[32];
+	int cpu;
+
+	snap(&before);
+	cpu = pbench_cpu_pick(why, sizeof(why));
+	cr_assert_geq(cpu, 0);
+	o.cpu = -1;
+	p = prepare_ok(&o);
+	/* On this machine's 2 CPUs the pick is always CPU 1: the only one other than CPU 0. */
+	cr_assert_eq(pbench_prepared_cpu(p), cpu, "prepared on %d, check picks %d (%s)",
+		     pbench_prepared_cpu(p), cpu, why);
+	snprintf(want, sizeof(want), "CPU %d", cpu);
+	cr_assert_not_null(strstr(pbench_prepared_cpu_reason(p), want), "%s",
+			   pbench_prepared_cpu_reason(p));
+	cr_assert_eq(sched_getcpu(), cpu);
+	pbench_prepared_free(p);
+	snap(&after);
+	assert_same(&before, &after, "after free");
+}
+
+Test(prepare, fifo_when_root)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prep_priority pr = { .size = sizeof(pr) };
+	struct pbench_prepared *p;
+	struct state before, after;
+	struct sched_param sp;
+
+	need_root();
+	need_cpu1();
+	snap(&before);
+	cr_assert_eq(before.policy, SCHED_OTHER);
+	p = prepare_ok(&o);
+	cr_assert_eq(step(p, PBENCH_PREP_PRIORITY)->status, PBENCH_STEP_DONE, "%s",
+		     step(p, PBENCH_PREP_PRIORITY)->what);
+	cr_assert_eq(sched_getscheduler(0), SCHED_FIFO);
+	sched_getparam(0, &sp);
+	cr_assert_eq(sp.sched_priority, 50);
+	cr_assert_eq(pbench_prepared_priority(p, &pr), 0);
+	cr_assert_eq(pr.mode, PBENCH_PRIO_FIFO);
+	cr_assert_eq(pr.policy, SCHED_FIFO);
+	cr_assert_str_eq(pr.policy_name, "SCHED_FIFO");
+	cr_assert_eq(pr.value, 50);
+	cr_assert_eq(pr.probed, 0);
+	cr_assert(isnan(pr.fifo_spread_pct));
+	pbench_prepared_free(p);
+	snap(&after);
+	cr_assert_eq(after.policy, SCHED_OTHER);
+	assert_same(&before, &after, "after free");
+
+	o.fifo_priority = 7;
+	p = prepare_ok(&o);
+	sched_getparam(0, &sp);
+	cr_assert_eq(sp.sched_priority, 7);
+	pbench_prepared_free(p);
+	snap(&after);
+	assert_same(&before, &after, "after free (priority 7)");
+}
+
+Test(prepare, nice_when_root)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NICE, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prep_priority pr = { .size = sizeof(pr) };
+	struct pbench_prepared *p;
+	struct state before, after;
+
+	need_root();
+	need_cpu1();
+	/* From a nice value that is not 0, so that "back to 0" would not pass by chance. */
+	cr_assert_eq(setpriority(PRIO_PROCESS, 0, 3), 0);
+	snap(&before);
+	p = prepare_ok(&o);
+	cr_assert_eq(step(p, PBENCH_PREP_PRIORITY)->status, PBENCH_STEP_DONE);
+	errno = 0;
+	cr_assert_eq(getpriority(PRIO_PROCESS, 0), -20);
+	cr_assert_eq(sched_getscheduler(0), SCHED_OTHER);
+	pbench_prepared_priority(p, &pr);
+	cr_assert_eq(pr.mode, PBENCH_PRIO_NICE);
+	cr_assert_eq(pr.value, -20);
+	cr_assert_str_eq(pr.policy_name, "SCHED_OTHER");
+	pbench_prepared_free(p);
+	snap(&after);
+	cr_assert_eq(after.nice, 3);
+	assert_same(&before, &after, "after free");
+	setpriority(PRIO_PROCESS, 0, 0);
+}
+
+Test(prepare, mlock_and_unlock)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, 0);
+	struct pbench_prepared *p;
+	struct state before, after;
+	const struct pbench_prep_outcome *s;
+
+	need_root();
+	need_cpu1();
+	snap(&before);
+	cr_assert_eq(before.vmlck, 0, "something is locked before the test");
+	p = prepare_ok(&o);
+	s = step(p, PBENCH_PREP_MLOCK);
+	if (ASAN) {
+		cr_assert_eq(s->status, PBENCH_STEP_NOT_AVAILABLE, "%s", s->what);
+		cr_assert_eq(vmlck_kb(), 0);
+	} else {
+		cr_assert_eq(s->status, PBENCH_STEP_DONE, "%s", s->what);
+		cr_assert_gt(vmlck_kb(), 0);
+	}
+	pbench_prepared_free(p);
+	snap(&after);
+	cr_assert_eq(after.vmlck, 0);
+	assert_same(&before, &after, "after free");
+}
+
+/* Memory already locked by someone else is left alone: unlocking it on release would undo
+ * their lock. */
+Test(prepare, mlock_left_alone_when_already_locked)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, 0);
+	static char page[4096] __attribute__((aligned(4096)));
+	struct pbench_prepared *p;
+
+	need_root();
+	need_cpu1();
+	if (ASAN)
+		cr_skip_test("ASan intercepts mlock and does nothing");
+	cr_assert_eq(mlock(page, sizeof(page)), 0);
+	cr_assert_gt(vmlck_kb(), 0);
+	p = prepare_ok(&o);
+	cr_assert_eq(step(p, PBENCH_PREP_MLOCK)->status, PBENCH_STEP_SKIPPED);
+	pbench_prepared_free(p);
+	cr_assert_eq(vmlck_kb(), 4, "the caller's page is still locked");
+	munlock(page, sizeof(page));
+}
+
+Test(prepare, numa_bind_and_restore)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepared *p;
+	struct state before, during, after;
+	const struct pbench_prep_outcome *s;
+
+	need_cpu1();
+	snap(&before);
+	p = prepare_ok(&o);
+	s = step(p, PBENCH_PREP_NUMA);
+	if (s->status == PBENCH_STEP_NOT_AVAILABLE) {
+		pbench_prepared_free(p);
+		cr_skip_test("%s", s->what);
+	}
+	cr_assert_eq(s->status, PBENCH_STEP_DONE, "%s", s->what);
+	snap(&during);
+	cr_assert_eq(during.mpol, MPOL_BIND);
+	cr_assert_neq(during.nodes[0], 0u);
+	pbench_prepared_free(p);
+	snap(&after);
+	assert_same(&before, &after, "after free");
+}
+
+/* Not root: what needs privilege is reported as refused, the rest is done, nothing fails. */
+struct unpriv_report {
+	int ret, ret_auto;
+	int status[PBENCH_PREP_NR_STEPS], error[PBENCH_PREP_NR_STEPS];
+	int auto_status, auto_error, auto_mode;
+	int cpu_during, policy_during, policy_after, mask_restored, vmlck_after;
+};
+
+static void unpriv_child(int fd)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, 0);
+	struct unpriv_report r = { 0 };
+	struct rlimit zero = { 0, 0 };
+	struct pbench_prep_priority pr = { .size = sizeof(pr) };
+	struct pbench_prepared *p;
+	cpu_set_t before, after;
+
+	/* Deterministic limits: no SCHED_FIFO, no lower nice without privilege. */
+	if (setrlimit(RLIMIT_RTPRIO, &zero) || setrlimit(RLIMIT_NICE, &zero) ||
+	    setgroups(0, NULL) || setgid(65534) || setuid(65534))
+		_exit(10);
+	sched_getaffinity(0, sizeof(before), &before);
+	r.ret = pbench_prepare(&p, &o);
+	if (r.ret == 0) {
+		for (int i = 0; i < PBENCH_PREP_NR_STEPS; i++) {
+			r.status[i] = pbench_prepared_step(p, i)->status;
+			r.error[i] = pbench_prepared_step(p, i)->error;
+		}
+		r.cpu_during = sched_getcpu();
+		r.policy_during = sched_getscheduler(0);
+		pbench_prepared_free(p);
+	}
+	o.priority = PBENCH_PRIO_AUTO;
+	r.ret_auto = pbench_prepare(&p, &o);
+	if (r.ret_auto == 0) {
+		r.auto_status = pbench_prepared_step(p, PBENCH_PREP_PRIORITY)->status;
+		r.auto_error = pbench_prepared_step(p, PBENCH_PREP_PRIORITY)->error;
+		pbench_prepared_priority(p, &pr);
+		r.auto_mode = pr.mode;
+		pbench_prepared_free(p);
+	}
+	r.policy_after = sched_getscheduler(0);
+	sched_getaffinity(0, sizeof(after), &after);
+	r.mask_restored = CPU_EQUAL(&before, &after);
+	r.vmlck_after = (int)vmlck_kb();
+	_exit(write(fd, &r, sizeof(r)) == sizeof(r) ? 0 : 11);
+}
+
+Test(prepare, unprivileged_reports_refusals)
+{
+	struct unpriv_report r;
+	int fds[2], st;
+	pid_t pid;
+
+	need_root();	/* to become nobody */
+	need_cpu1();
+	cr_assert_eq(pipe(fds), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(fds[0]);
+		unpriv_child(fds[1]);
+	}
+	close(fds[1]);
+	cr_assert_eq(read(fds[0], &r, sizeof(r)), (ssize_t)sizeof(r), "the child reported");
+	close(fds[0]);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
+
+	cr_assert_eq(r.ret, 0, "%s", pbench_strerror(r.ret));
+	cr_assert_eq(r.status[PBENCH_PREP_PIN], PBENCH_STEP_DONE);
+	cr_assert_eq(r.cpu_during, 1);
+	cr_assert_eq(r.status[PBENCH_PREP_NUMA], PBENCH_STEP_DONE);
+	cr_assert_eq(r.status[PBENCH_PREP_STACK], PBENCH_STEP_DONE);
+	cr_assert_eq(r.status[PBENCH_PREP_PRIORITY], PBENCH_STEP_NOT_PERMITTED);
+	cr_assert_eq(r.error[PBENCH_PREP_PRIORITY], -EPERM);
+	cr_assert_eq(r.policy_during, SCHED_OTHER);
+	if (ASAN) {
+		cr_assert_eq(r.status[PBENCH_PREP_MLOCK], PBENCH_STEP_NOT_AVAILABLE);
+	} else {
+		/* EPERM with a memlock limit of 0, ENOMEM when the process is larger than it. */
+		cr_assert_eq(r.status[PBENCH_PREP_MLOCK], PBENCH_STEP_NOT_PERMITTED);
+		cr_assert(r.error[PBENCH_PREP_MLOCK] == -EPERM ||
+			  r.error[PBENCH_PREP_MLOCK] == -ENOMEM, "mlock error %d",
+			  r.error[PBENCH_PREP_MLOCK]);
+	}
+	/* AUTO: no FIFO, and the nice value cannot be lowered either. */
+	cr_assert_eq(r.ret_auto, 0, "%s", pbench_strerror(r.ret_auto));
+	cr_assert_eq(r.auto_status, PBENCH_STEP_NOT_PERMITTED);
+	cr_assert_eq(r.auto_error, -EPERM);
+	cr_assert_eq(r.auto_mode, PBENCH_PRIO_NONE);
+	cr_assert_eq(r.policy_after, SCHED_OTHER);
+	cr_assert(r.mask_restored);
+	cr_assert_eq(r.vmlck_after, 0);
+}
+
+/* Field k (1-based, as in proc(5)) of /proc/PID/stat. */
+static long stat_field(pid_t pid, int k)
+{
+	char path[64], buf[1024], *p;
+	FILE *f;
+	long v = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	cr_assert_not_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	p = strrchr(buf, ')') + 2;	/* field 3 */
+	for (int i = 3; i <= k && p; i++) {
+		if (i == k)
+			v = strtol(p, NULL, 10);
+		p = strchr(p, ' ');
+		p = p ? p + 1 : NULL;
+	}
+	return v;
+}
+
+static void cpus_allowed(pid_t pid, char *buf, size_t len)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	buf[0] = '\0';
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Cpus_allowed_list:", 18))
+			snprintf(buf, len, "%s", line + 19);
+	fclose(f);
+}
+
+/*
+ * A child prepares (pinned, SCHED_FIFO), then SIGTERM kills it. Its zombie, inspected before
+ * it is reaped (waitid WNOWAIT), still shows the policy and affinity it died with. With
+ * restore_on_signal the handler must have put them back; without, the zombie is still FIFO
+ * and pinned - the control, which shows that the check can fail.
+ */
+static void die_by_sigterm(int restore_on_signal, long *policy, long *rtprio, char *cpus,
+			   size_t len)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, PBENCH_PREPARE_NO_MLOCK);
+	siginfo_t si;
+	pid_t pid;
+
+	if (restore_on_signal)
+		o.flags |= PBENCH_PREPARE_SIGNALS;
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct pbench_prepared *p;
+
+		signal(SIGTERM, SIG_DFL);
+		if (pbench_prepare(&p, &o) || sched_getscheduler(0) != SCHED_FIFO ||
+		    sched_getcpu() != 1)
+			_exit(2);
+		kill(getpid(), SIGTERM);
+		_exit(3);	/* not reached: SIGTERM's default action ends the process */
+	}
+	memset(&si, 0, sizeof(si));
+	cr_assert_eq(waitid(P_PID, pid, &si, WEXITED | WNOWAIT), 0);
+	cr_assert_eq(si.si_code, CLD_KILLED, "the child exited with %d", si.si_status);
+	cr_assert_eq(si.si_status, SIGTERM);
+	*rtprio = stat_field(pid, 40);
+	*policy = stat_field(pid, 41);
+	cpus_allowed(pid, cpus, len);
+	cr_assert_eq(waitpid(pid, NULL, 0), pid);
+}
+
+Test(prepare, sigterm_restores_before_dying)
+{
+	char mine[256], cpus[256];
+	long policy, rtprio;
+
+	need_root();
+	need_cpu1();
+	cpus_allowed(getpid(), mine, sizeof(mine));
+	cr_assert_str_neq(mine, "1\n", "this process must not be pinned to CPU 1 already");
+
+	die_by_sigterm(0, &policy, &rtprio, cpus, sizeof(cpus));
+	cr_assert_eq(policy, SCHED_FIFO, "control: without the flag the zombie is FIFO");
+	cr_assert_str_eq(cpus, "1\n", "control: without the flag the zombie is pinned");
+
+	die_by_sigterm(1, &policy, &rtprio, cpus, sizeof(cpus));
+	cr_assert_eq(policy, SCHED_OTHER, "the handler put the policy back");
+	cr_assert_eq(rtprio, 0);
+	cr_assert_str_eq(cpus, mine, "the handler put the affinity back");
+}
+
+/* The caller had its own SIGTERM handler: it runs after the restore and sees the thread as
+ * it was, and the process still dies by SIGTERM. */
+static int report_fd;
+static cpu_set_t mask_before;
+
+static void callers_handler(int sig)
+{
+	int r[3];
+	cpu_set_t now;
+
+	sched_getaffinity(0, sizeof(now), &now);
+	r[0] = sched_getscheduler(0);
+	r[1] = CPU_EQUAL(&now, &mask_before);
+	r[2] = (int)vmlck_kb();
+	if (write(report_fd, r, sizeof(r)) != sizeof(r))
+		_exit(12);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+Test(prepare, sigterm_chains_to_the_previous_handler)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, PBENCH_PREPARE_SIGNALS);
+	int fds[2], r[3], st;
+	pid_t pid;
+
+	need_root();
+	need_cpu1();
+	cr_assert_eq(pipe(fds), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct pbench_prepared *p;
+
+		close(fds[0]);
+		report_fd = fds[1];
+		sched_getaffinity(0, sizeof(mask_before), &mask_before);
+		signal(SIGTERM, callers_handler);
+		if (pbench_prepare(&p, &o) || sched_getscheduler(0) != SCHED_FIFO ||
+		    (!ASAN && vmlck_kb() <= 0))
+			_exit(2);
+		raise(SIGTERM);
+		_exit(3);
+	}
+	close(fds[1]);
+	cr_assert_eq(read(fds[0], r, sizeof(r)), (ssize_t)sizeof(r), "the caller's handler ran");
+	close(fds[0]);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "child status %#x", st);
+	cr_assert_eq(r[0], SCHED_OTHER, "policy seen by the caller's handler");
+	cr_assert(r[1], "affinity seen by the caller's handler is not the original");
+	cr_assert_eq(r[2], 0, "VmLck seen by the caller's handler");
+}
+
+/* SIGINT during pbench_prepare() (here from the warm-up function) with a caller's handler
+ * that returns: everything is restored and the call fails with -EINTR. */
+static volatile sig_atomic_t got_sigint;
+
+static void note_sigint(int sig)
+{
+	(void)sig;
+	got_sigint = 1;
+}
+
+static void raise_sigint_once(void *ctx)
+{
+	int *calls = ctx;
+
+	if ((*calls)++ == 0)
+		raise(SIGINT);
+}
+
+Test(prepare, sigint_during_prepare_restores_and_fails)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, PBENCH_PREPARE_SIGNALS);
+	struct pbench_prepared *p = (void *)1;
+	struct state before, after;
+	struct sigaction sa = { .sa_handler = note_sigint }, cur;
+	int calls = 0, err;
+
+	need_root();
+	need_cpu1();
+	sigaction(SIGINT, &sa, NULL);
+	snap(&before);
+	o.warmup_ms = 200;
+	o.warmup_fn = raise_sigint_once;
+	o.warmup_ctx = &calls;
+	err = pbench_prepare(&p, &o);
+	cr_assert_eq(err, -EINTR, "%s", pbench_strerror(err));
+	cr_assert_null(p);
+	cr_assert(got_sigint, "the caller's handler ran");
+	snap(&after);
+	assert_same(&before, &after, "after the interrupted prepare");
+	sigaction(SIGINT, NULL, &cur);
+	cr_assert_eq(cur.sa_handler, note_sigint, "the caller's handler is back");
+	signal(SIGINT, SIG_DFL);
+}
+
+Test(prepare, signal_handlers_one_owner_and_uninstalled)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, PBENCH_PREPARE_SIGNALS |
+					     PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepared *a, *b;
+	struct sigaction cur;
+
+	need_cpu1();
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_IGN);
+	a = prepare_ok(&o);
+	sigaction(SIGTERM, NULL, &cur);
+	cr_assert_neq(cur.sa_handler, SIG_DFL, "the handler is installed");
+	sigaction(SIGINT, NULL, &cur);
+	cr_assert_eq(cur.sa_handler, SIG_IGN, "an ignored signal stays ignored");
+	cr_assert_eq(pbench_prepare(&b, &o), -EBUSY);
+	cr_assert_null(b);
+	o.flags &= ~PBENCH_PREPARE_SIGNALS;
+	b = prepare_ok(&o);	/* nested, without the handlers */
+	pbench_prepared_free(b);
+	pbench_prepared_free(a);
+	sigaction(SIGTERM, NULL, &cur);
+	cr_assert_eq(cur.sa_handler, SIG_DFL, "the previous disposition is back");
+	o.flags |= PBENCH_PREPARE_SIGNALS;
+	a = prepare_ok(&o);	/* free again */
+	pbench_prepared_free(a);
+	signal(SIGINT, SIG_DFL);
+}
+
+Test(prepare, bad_input_changes_nothing)
+{
+	static const struct {
+		const char *what;
+		int cpu, priority, fifo_priority;
+		double warmup_ms;
+		size_t size, stack_kib;
+		unsigned flags;
+	} rows[] = {
+		{ "cpu 99", 99, PBENCH_PRIO_FIFO, 0, 0, 0, 0, 0 },
+		{ "cpu 5000", 5000, PBENCH_PRIO_FIFO, 0, 0, 0, 0, 0 },
+		{ "cpu -2", -2, PBENCH_PRIO_FIFO, 0, 0, 0, 0, 0 },
+		{ "negative warm-up", 1, PBENCH_PRIO_FIFO, 0, -1, 0, 0, 0 },
+		{ "NaN warm-up", 1, PBENCH_PRIO_FIFO, 0, NAN, 0, 0, 0 },
+		{ "infinite warm-up", 1, PBENCH_PRIO_FIFO, 0, INFINITY, 0, 0, 0 },
+		{ "priority mode 42", 1, 42, 0, 0, 0, 0, 0 },
+		{ "priority mode -1", 1, -1, 0, 0, 0, 0, 0 },
+		{ "FIFO priority 100", 1, PBENCH_PRIO_FIFO, 100, 0, 0, 0, 0 },
+		{ "FIFO priority -1", 1, PBENCH_PRIO_FIFO, -1, 0, 0, 0, 0 },
+		{ "size 0", 1, PBENCH_PRIO_FIFO, 0, 0, 1, 0, 0 },
+		{ "stack 2 GiB", 1, PBENCH_PRIO_FIFO, 0, 0, 0, 2u << 20, 0 },
+		{ "unknown flag", 1, PBENCH_PRIO_FIFO, 0, 0, 0, 0, 1u << 30 },
+	};
+	struct state before, after;
+	struct pbench_prepared *p;
+	cpu_set_t only0;
+
+	need_cpu1();
+	snap(&before);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		struct pbench_prepare_opts o = quick(rows[i].priority, rows[i].flags);
+
+		o.cpu = rows[i].cpu;
+		o.fifo_priority = rows[i].fifo_priority;
+		o.warmup_ms = rows[i].warmup_ms;
+		o.stack_kib = rows[i].stack_kib;
+		if (rows[i].size)
+			o.size = 0;
+		p = (void *)1;
+		cr_assert_eq(pbench_prepare(&p, &o), -EINVAL, "%s", rows[i].what);
+		cr_assert_null(p, "%s", rows[i].what);
+		snap(&after);
+		assert_same(&before, &after, rows[i].what);
+	}
+	cr_assert_eq(pbench_prepare(NULL, NULL), -EINVAL);
+
+	/* A CPU that exists but is not in the affinity mask. */
+	CPU_ZERO(&only0);
+	CPU_SET(0, &only0);
+	cr_assert_eq(sched_setaffinity(0, sizeof(only0), &only0), 0);
+	snap(&before);
+	{
+		struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, 0);
+
+		cr_assert_eq(pbench_prepare(&p, &o), -EINVAL, "CPU 1 outside the affinity");
+	}
+	snap(&after);
+	assert_same(&before, &after, "CPU outside the affinity");
+	CPU_SET(1, &only0);
+	sched_setaffinity(0, sizeof(only0), &only0);
+}
+
+/* An older caller's smaller struct: the fields it does not have keep their defaults. */
+Test(prepare, older_smaller_opts)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, 0);
+	struct pbench_prepared *p;
+
+	need_cpu1();
+	o.size = offsetof(struct pbench_prepare_opts, warmup_fn);
+	o.flags = PBENCH_PREPARE_NO_MLOCK;	/* beyond size: ignored, default 0 (lock) */
+	o.stack_kib = 1;			/* ignored too: default 256 */
+	p = prepare_ok(&o);
+	cr_assert_not_null(strstr(step(p, PBENCH_PREP_STACK)->what, "256 KiB"), "%s",
+			   step(p, PBENCH_PREP_STACK)->what);
+	cr_assert_neq(step(p, PBENCH_PREP_MLOCK)->status, PBENCH_STEP_SKIPPED);
+	pbench_prepared_free(p);
+}
+
+static void count_calls(void *ctx)
+{
+	uint64_t *calls = ctx;
+
+	(*calls)++;
+	pbench_do_not_optimize(pbench_workload_xor(1000, *calls));
+}
+
+Test(prepare, warmup_is_time_based_on_the_cpu)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepared *p;
+	struct timespec t0, t1;
+	uint64_t calls = 0;
+	double ms;
+
+	need_cpu1();
+	o.warmup_ms = 300;
+	o.warmup_fn = count_calls;
+	o.warmup_ctx = &calls;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	p = prepare_ok(&o);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	cr_assert_eq(step(p, PBENCH_PREP_WARMUP)->status, PBENCH_STEP_DONE);
+	cr_assert_not_null(strstr(step(p, PBENCH_PREP_WARMUP)->what, "caller's function"));
+	cr_assert_geq(pbench_prepared_warmup_ms(p), 300);
+	cr_assert_lt(pbench_prepared_warmup_ms(p), 400);
+	cr_assert_geq(ms, 300);
+	cr_assert_gt(calls, 100u);
+	pbench_prepared_free(p);
+}
+
+/* AUTO on this kernel (fair server): both choices are timed and the steadier one kept. */
+Test(prepare, auto_probes_both, .timeout = 30)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_AUTO, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prep_priority pr = { .size = sizeof(pr) };
+	struct pbench_prepared *p;
+	struct state before, after;
+
+	need_root();
+	need_cpu1();
+	snap(&before);
+	p = prepare_ok(&o);
+	cr_assert_eq(step(p, PBENCH_PREP_PRIORITY)->status, PBENCH_STEP_DONE, "%s",
+		     step(p, PBENCH_PREP_PRIORITY)->what);
+	pbench_prepared_priority(p, &pr);
+	cr_log_info("AUTO: %s; nice %.3f%% (%d runs), fifo %.3f%% (%d runs), %.1f ms a run",
+		    pbench_prio_mode_name(pr.mode), pr.nice_spread_pct, pr.nice_runs,
+		    pr.fifo_spread_pct, pr.fifo_runs, pr.run_ms);
+	cr_assert(pr.mode == PBENCH_PRIO_FIFO || pr.mode == PBENCH_PRIO_NICE);
+	cr_assert_eq(pr.probed, 1);
+	cr_assert(isfinite(pr.nice_spread_pct) && pr.nice_spread_pct > 0);
+	cr_assert(isfinite(pr.fifo_spread_pct) && pr.fifo_spread_pct > 0);
+	cr_assert_geq(pr.nice_runs, 10);
+	cr_assert_geq(pr.fifo_runs, 10);
+	cr_assert(pr.run_ms > 5 && pr.run_ms < 200, "run %.1f ms", pr.run_ms);
+	if (pr.mode == PBENCH_PRIO_FIFO) {
+		cr_assert_lt(pr.fifo_spread_pct * 2, pr.nice_spread_pct, "FIFO wins clearly");
+		cr_assert_eq(sched_getscheduler(0), SCHED_FIFO);
+	} else {
+		cr_assert_geq(pr.fifo_spread_pct * 2, pr.nice_spread_pct, "nice unless FIFO wins "
+			      "by more than a factor of two");
+		cr_assert_eq(sched_getscheduler(0), SCHED_OTHER);
+		cr_assert_eq(getpriority(PRIO_PROCESS, 0), -20);
+	}
+	/* The probe's runs were busy on the CPU: they count as warm-up even when none was
+	 * asked for, but the warm-up step reports what was asked. */
+	cr_assert_eq(step(p, PBENCH_PREP_WARMUP)->status, PBENCH_STEP_SKIPPED);
+	pbench_prepared_free(p);
+	snap(&after);
+	assert_same(&before, &after, "after free");
+}
+
+/* A child forked while prepared that frees its copy restores itself, not its parent. */
+Test(prepare, forked_copy_restores_itself)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepared *p;
+	struct state before, after;
+	int st;
+	pid_t pid;
+
+	need_root();
+	need_cpu1();
+	snap(&before);
+	p = prepare_ok(&o);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		cpu_set_t m;
+
+		pbench_prepared_free(p);
+		sched_getaffinity(0, sizeof(m), &m);
+		_exit(sched_getscheduler(0) == SCHED_OTHER && CPU_EQUAL(&m, &before.mask) ? 0 : 1);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child restored itself");
+	cr_assert_eq(sched_getscheduler(0), SCHED_FIFO, "the parent is still prepared");
+	cr_assert_eq(sched_getcpu(), 1);
+	pbench_prepared_free(p);
+	snap(&after);
+	assert_same(&before, &after, "after free");
+}
+
+Test(prepare, names)
+{
+	cr_assert_str_eq(pbench_prep_step_name(PBENCH_PREP_PIN), "pin");
+	cr_assert_str_eq(pbench_prep_step_name(PBENCH_PREP_WARMUP), "warmup");
+	cr_assert_str_eq(pbench_prep_step_name(PBENCH_PREP_NR_STEPS), "?");
+	cr_assert_str_eq(pbench_step_status_name(PBENCH_STEP_NOT_PERMITTED), "not permitted");
+	cr_assert_str_eq(pbench_step_status_name(-1), "?");
+	cr_assert_str_eq(pbench_prio_mode_name(PBENCH_PRIO_AUTO), "auto");
+	cr_assert_str_eq(pbench_prio_mode_name(PBENCH_PRIO_FIFO), "fifo");
+}
