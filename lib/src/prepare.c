@@ -10,6 +10,9 @@
  * calls only, so the same code serves pbench_prepared_restore() and the SIGINT/SIGTERM
  * handler. syscall(2) is not in POSIX's async-signal-safe list, but in glibc it is a stub
  * around the syscall instruction that touches nothing but errno, which the handler saves.
+ *
+ * The priority step (nice, SCHED_FIFO, and the probe that chooses between them) is in
+ * prepare_prio.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,66 +28,21 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
+#include "prepare.h"
 
 #define DEFAULT_FIFO_PRIORITY 50
 #define DEFAULT_STACK_KIB 256
 #define MAX_STACK_KIB (1024 * 1024)
 #define STACK_MARGIN (64 * 1024)	/* left untouched above the guard page */
-#define PROBE_RUN_MS 20.0
-#define PROBE_RUNS 10
-#define PROBE_MAX_MS 2000.0		/* a slow warm-up function: stop after 3 runs past this */
-/* The fair server's period is 1 s (debugfs sched/fair_server/cpuN/period); deferred, it
- * steps in once a FIFO task has kept a normal task waiting for period - runtime (950 ms).
- * A FIFO probe shorter than a period would not see it, and the nice probe lasts as long:
- * the range of more runs is wider, a shorter nice probe would win for that alone. */
-#define PROBE_MIN_MS 1100.0
 #define WARMUP_CHUNK_MS 1.0
-#define NODE_BITS 1024			/* MAX_NUMNODES is at most 1 << 10 */
-
-/* struct sched_attr of the sched_setattr(2) ABI (SCHED_ATTR_SIZE_VER1); glibc < 2.41 has
- * neither the struct nor the wrappers. */
-struct pb_sched_attr {
-	uint32_t size;
-	uint32_t policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t priority;
-	uint64_t runtime, deadline, period;
-	uint32_t util_min, util_max;
-};
-#define PB_SCHED_FLAG_RESET_ON_FORK 0x01
-
-struct pbench_prepared {
-	struct pbench_prepare_opts o;
-	pid_t pid, tid;			/* who prepared: a forked copy restores itself instead */
-	int cpu;
-	char cpu_reason[256];
-
-	/* Saved before the first change. */
-	cpu_set_t saved_mask;
-	struct pb_sched_attr saved_attr;
-	int saved_mpol;
-	unsigned long saved_nodes[NODE_BITS / (8 * sizeof(unsigned long))];
-
-	/* What is changed now: set before the change, cleared once restored. */
-	volatile sig_atomic_t pinned, sched_changed, mpol_changed, locked;
-	volatile sig_atomic_t signal;	/* the signal whose handler restored, or 0 */
-	int handlers;			/* the signal handlers are installed */
-
-	struct pbench_prep_outcome steps[PBENCH_PREP_NR_STEPS];
-	struct pbench_prep_priority prio;
-	double warmup_done_ms;
-	double busy_ms;			/* time spent probing, counted as warm-up */
-};
 
 static const struct pbench_prepare_opts defaults = PBENCH_PREPARE_OPTS_INIT;
 
-static double now_ms(void)
+double pb_now_ms(void)
 {
 	struct timespec ts;
 
@@ -92,11 +50,8 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static void outcome(struct pbench_prepared *p, int step, int status, int error,
-		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static void outcome(struct pbench_prepared *p, int step, int status, int error,
-		    const char *fmt, ...)
+void pb_outcome(struct pbench_prepared *p, int step, int status, int error,
+		const char *fmt, ...)
 {
 	struct pbench_prep_outcome *s = &p->steps[step];
 	va_list ap;
@@ -110,7 +65,7 @@ static void outcome(struct pbench_prepared *p, int step, int status, int error,
 
 /* ---- saved state and its restore -------------------------------------------------------- */
 
-static int sched_getattr_raw(pid_t tid, struct pb_sched_attr *a)
+int pb_sched_getattr(pid_t tid, struct pb_sched_attr *a)
 {
 	memset(a, 0, sizeof(*a));
 	return syscall(SYS_sched_getattr, tid, a, sizeof(*a), 0) ? -errno : 0;
@@ -134,7 +89,7 @@ static int restore_raw(struct pbench_prepared *p, int in_handler)
 		/* Only a thread can set its own memory policy. */
 		if (!self || syscall(SYS_gettid) == p->tid) {
 			if (syscall(SYS_set_mempolicy, p->saved_mpol, p->saved_nodes,
-				    NODE_BITS + 1) == 0)
+				    PB_NODE_BITS + 1) == 0)
 				p->mpol_changed = 0;
 			else if (!err)
 				err = -errno;
@@ -165,7 +120,7 @@ static int save_state(struct pbench_prepared *p)
 	p->tid = (pid_t)syscall(SYS_gettid);
 	if (sched_getaffinity(0, sizeof(p->saved_mask), &p->saved_mask))
 		return -errno;
-	err = sched_getattr_raw(0, &p->saved_attr);
+	err = pb_sched_getattr(0, &p->saved_attr);
 	if (err)
 		return err;
 	/* Restoring sets exactly what was read: the fields get_params() fills, and the
@@ -173,7 +128,7 @@ static int save_state(struct pbench_prepared *p)
 	p->saved_attr.size = sizeof(p->saved_attr);
 	p->saved_attr.flags &= PB_SCHED_FLAG_RESET_ON_FORK;
 	if (numa_available() >= 0 &&
-	    syscall(SYS_get_mempolicy, &p->saved_mpol, p->saved_nodes, NODE_BITS + 1, NULL, 0))
+	    syscall(SYS_get_mempolicy, &p->saved_mpol, p->saved_nodes, PB_NODE_BITS + 1, NULL, 0))
 		return -errno;
 	return 0;
 }
@@ -275,32 +230,26 @@ static int restore(struct pbench_prepared *p)
 
 /* ---- the work: warm-up and probe runs --------------------------------------------------- */
 
-struct work {
-	pbench_fn fn;
-	void *ctx;
-	uint64_t n;			/* calls of fn, or iterations of the xor loop, per run */
-};
-
 static volatile uint64_t sink;
 
-static double work_run(const struct work *w)
+double pb_work_run(const struct pb_work *w)
 {
-	double t0 = now_ms();
+	double t0 = pb_now_ms();
 
 	if (w->fn)
 		for (uint64_t i = 0; i < w->n; i++)
 			w->fn(w->ctx);
 	else
 		sink += pbench_workload_xor(w->n, sink);
-	return now_ms() - t0;
+	return pb_now_ms() - t0;
 }
 
 /* Set w->n so that one run lasts about ms (one call at least). */
-static void work_calibrate(struct work *w, double ms)
+void pb_work_calibrate(struct pb_work *w, double ms)
 {
 	w->n = 1;
 	for (;;) {
-		double t = work_run(w);
+		double t = pb_work_run(w);
 
 		if (t >= ms / 4 || w->n > UINT64_MAX / 8) {
 			double n = t > 0 ? (double)w->n * ms / t : (double)w->n;
@@ -312,35 +261,9 @@ static void work_calibrate(struct work *w, double ms)
 	}
 }
 
-/* Time runs until there are min_runs and min_ms have passed (or, for a slow function, 3 runs
- * and PROBE_MAX_MS). Returns the number of runs; *spread in %, NaN with fewer than 2. */
-static int probe_runs(struct pbench_prepared *p, const struct work *w, double min_ms,
-		      double *spread, double *first)
-{
-	double lo = INFINITY, hi = 0, start = now_ms(), el;
-	int n = 0;
-
-	while (!p->signal) {
-		el = now_ms() - start;
-		if ((n >= PROBE_RUNS && el >= min_ms) ||
-		    (n >= 3 && el >= PROBE_MAX_MS && el >= min_ms))
-			break;
-		double t = work_run(w);
-
-		if (n == 0 && first)
-			*first = t;
-		lo = fmin(lo, t);
-		hi = fmax(hi, t);
-		n++;
-	}
-	p->busy_ms += now_ms() - start;
-	*spread = n >= 2 && lo > 0 ? (hi - lo) / lo * 100 : NAN;
-	return n;
-}
-
 /* ---- the steps -------------------------------------------------------------------------- */
 
-static int step_status_for(int err)
+int pb_step_status(int err)
 {
 	return err == -EPERM || err == -EACCES ? PBENCH_STEP_NOT_PERMITTED : PBENCH_STEP_FAILED;
 }
@@ -350,13 +273,13 @@ static void step_pin(struct pbench_prepared *p)
 	cpu_set_t one;
 
 	if (p->o.flags & PBENCH_PREPARE_NO_PIN) {
-		outcome(p, PBENCH_PREP_PIN, PBENCH_STEP_SKIPPED, 0, "not asked");
+		pb_outcome(p, PBENCH_PREP_PIN, PBENCH_STEP_SKIPPED, 0, "not asked");
 		return;
 	}
 	CPU_ZERO(&one);
 	CPU_SET(p->cpu, &one);
 	if (CPU_EQUAL(&one, &p->saved_mask)) {
-		outcome(p, PBENCH_PREP_PIN, PBENCH_STEP_DONE, 0, "CPU %d (already the only CPU "
+		pb_outcome(p, PBENCH_PREP_PIN, PBENCH_STEP_DONE, 0, "CPU %d (already the only CPU "
 			"of the thread's affinity)", p->cpu);
 		return;
 	}
@@ -365,11 +288,11 @@ static void step_pin(struct pbench_prepared *p)
 		int err = -errno;
 
 		p->pinned = 0;
-		outcome(p, PBENCH_PREP_PIN, step_status_for(err), err,
+		pb_outcome(p, PBENCH_PREP_PIN, pb_step_status(err), err,
 			"cannot pin to CPU %d: %s", p->cpu, pbench_strerror(err));
 		return;
 	}
-	outcome(p, PBENCH_PREP_PIN, PBENCH_STEP_DONE, 0, "pinned to CPU %d (was on %d CPUs)",
+	pb_outcome(p, PBENCH_PREP_PIN, PBENCH_STEP_DONE, 0, "pinned to CPU %d (was on %d CPUs)",
 		p->cpu, CPU_COUNT(&p->saved_mask));
 }
 
@@ -396,37 +319,37 @@ static int node_of_cpu(int cpu)
 
 static void step_numa(struct pbench_prepared *p)
 {
-	unsigned long nodes[NODE_BITS / (8 * sizeof(unsigned long))] = { 0 };
+	unsigned long nodes[PB_NODE_BITS / (8 * sizeof(unsigned long))] = { 0 };
 	const size_t bits = 8 * sizeof(unsigned long);
 	int node, err;
 
 	if (p->o.flags & PBENCH_PREPARE_NO_NUMA) {
-		outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_SKIPPED, 0, "not asked");
+		pb_outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_SKIPPED, 0, "not asked");
 		return;
 	}
 	if (numa_available() < 0) {
-		outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_NOT_AVAILABLE, -ENOSYS,
+		pb_outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_NOT_AVAILABLE, -ENOSYS,
 			"this kernel has no NUMA memory policy (get_mempolicy fails)");
 		return;
 	}
 	node = node_of_cpu(p->cpu);
-	if (node < 0 || node >= NODE_BITS) {
-		outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_NOT_AVAILABLE, -ENOENT,
+	if (node < 0 || node >= PB_NODE_BITS) {
+		pb_outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_NOT_AVAILABLE, -ENOENT,
 			"the NUMA node of CPU %d is not known (no node link in sysfs)", p->cpu);
 		return;
 	}
 	nodes[node / bits] = 1UL << (node % bits);
 	p->mpol_changed = 1;
-	if (syscall(SYS_set_mempolicy, MPOL_BIND, nodes, NODE_BITS + 1)) {
+	if (syscall(SYS_set_mempolicy, MPOL_BIND, nodes, PB_NODE_BITS + 1)) {
 		err = -errno;
 		p->mpol_changed = 0;
-		outcome(p, PBENCH_PREP_NUMA, step_status_for(err), err, "cannot bind memory to "
+		pb_outcome(p, PBENCH_PREP_NUMA, pb_step_status(err), err, "cannot bind memory to "
 			"node %d: %s (outside the cpuset's mems?)", node, pbench_strerror(err));
 		return;
 	}
 	/* Pages already there stay where they are: only new allocations follow the policy. */
-	outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_DONE, 0, "new memory bound to node %d, CPU %d's "
-		"(%d node%s)", node, p->cpu, numa_num_configured_nodes(),
+	pb_outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_DONE, 0, "new memory bound to node %d, CPU "
+		"%d's (%d node%s)", node, p->cpu, numa_num_configured_nodes(),
 		numa_num_configured_nodes() == 1 ? "" : "s");
 }
 
@@ -461,13 +384,13 @@ static void step_mlock(struct pbench_prepared *p)
 	struct rlimit rl;
 
 	if (p->o.flags & PBENCH_PREPARE_NO_MLOCK) {
-		outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_SKIPPED, 0, "not asked");
+		pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_SKIPPED, 0, "not asked");
 		return;
 	}
 	self_status(&before, &vmsize, &cap);
 	if (before > 0) {
 		/* munlockall() on release would unlock what someone else locked. */
-		outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_SKIPPED, 0, "%ld kB of memory are "
+		pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_SKIPPED, 0, "%ld kB of memory are "
 			"already locked: left as it is", before);
 		return;
 	}
@@ -479,28 +402,28 @@ static void step_mlock(struct pbench_prepared *p)
 			rl.rlim_cur = RLIM_INFINITY;
 		/* ENOMEM is the limit's refusal when the process is not exempt from it. */
 		if (err == -EPERM || (err == -ENOMEM && cap == 0 && rl.rlim_cur != RLIM_INFINITY)) {
-			outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_NOT_PERMITTED, err,
+			pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_NOT_PERMITTED, err,
 				"mlockall needs CAP_IPC_LOCK or a memlock limit (ulimit -l, now "
 				"%llu kB) above the process's %ld kB",
 				(unsigned long long)rl.rlim_cur / 1024, vmsize);
 		} else {
-			outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_FAILED, err, "mlockall: %s",
+			pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_FAILED, err, "mlockall: %s",
 				pbench_strerror(err));
 		}
 		return;
 	}
 	self_status(&after, &vmsize, &cap);
 	if (after < 0)
-		outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_DONE, 0, "mlockall done (VmLck not "
+		pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_DONE, 0, "mlockall done (VmLck not "
 			"readable)");
 	else if (after == 0)
 		/* AddressSanitizer intercepts mlockall and does nothing: locking its shadow
 		 * memory (terabytes of reserved address space) would take all of RAM. */
-		outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_NOT_AVAILABLE, 0, "mlockall returned "
+		pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_NOT_AVAILABLE, 0, "mlockall returned "
 			"success but nothing is locked (a sanitizer's interceptor?)");
 	else
-		outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_DONE, 0, "%ld kB locked, and all future "
-			"memory (mlockall)", after);
+		pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_DONE, 0, "%ld kB locked, and all "
+			"future memory (mlockall)", after);
 }
 
 /* noinline: the array is this frame's, below the caller's. */
@@ -523,11 +446,11 @@ static void step_stack(struct pbench_prepared *p)
 	char *here = __builtin_frame_address(0);
 
 	if (p->o.flags & PBENCH_PREPARE_NO_STACK) {
-		outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_SKIPPED, 0, "not asked");
+		pb_outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_SKIPPED, 0, "not asked");
 		return;
 	}
 	if (pthread_getattr_np(pthread_self(), &attr)) {
-		outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_FAILED, -EINVAL,
+		pb_outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_FAILED, -EINVAL,
 			"the thread's stack bounds are not known");
 		return;
 	}
@@ -536,268 +459,31 @@ static void step_stack(struct pbench_prepared *p)
 	pthread_attr_destroy(&attr);
 	room = here > (char *)lo + STACK_MARGIN ? (size_t)(here - (char *)lo) - STACK_MARGIN : 0;
 	if (room < 4096) {
-		outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_SKIPPED, 0, "no stack left to touch");
+		pb_outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_SKIPPED, 0, "no stack left to touch");
 		return;
 	}
 	if (want > room)
 		want = room & ~(size_t)4095;
 	touch_stack(want);
-	outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_DONE, 0, "%zu KiB touched below the current "
+	pb_outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_DONE, 0, "%zu KiB touched below the current "
 		"frame", want / 1024);
 }
 
-static const char *policy_name(int policy)
+static void step_warmup(struct pbench_prepared *p, struct pb_work *w)
 {
-	switch (policy) {
-	case SCHED_OTHER: return "SCHED_OTHER";
-	case SCHED_FIFO: return "SCHED_FIFO";
-	case SCHED_RR: return "SCHED_RR";
-	case SCHED_BATCH: return "SCHED_BATCH";
-	case SCHED_IDLE: return "SCHED_IDLE";
-	case 6: return "SCHED_DEADLINE";
-	case 7: return "SCHED_EXT";
-	}
-	return "?";
-}
-
-static int sched_set(struct pbench_prepared *p, const struct pb_sched_attr *a)
-{
-	int was = p->sched_changed;
-
-	p->sched_changed = 1;
-	if (syscall(SYS_sched_setattr, 0, a, 0) == 0)
-		return 0;
-	p->sched_changed = was;
-	return -errno;
-}
-
-/* SCHED_FIFO at the asked priority, or the highest RLIMIT_RTPRIO allows below it. */
-static int apply_fifo(struct pbench_prepared *p, int *used)
-{
-	struct pb_sched_attr a = p->saved_attr;
-	struct rlimit rl;
-	int err;
-
-	a.policy = SCHED_FIFO;
-	a.nice = 0;
-	a.priority = (uint32_t)p->o.fifo_priority;
-	err = sched_set(p, &a);
-	if (err == -EPERM && getrlimit(RLIMIT_RTPRIO, &rl) == 0 && rl.rlim_cur > 0 &&
-	    rl.rlim_cur < a.priority) {
-		a.priority = (uint32_t)rl.rlim_cur;
-		err = sched_set(p, &a);
-	}
-	*used = (int)a.priority;
-	return err;
-}
-
-/* SCHED_OTHER at nice -20, or the lowest nice RLIMIT_NICE allows if that is lower than now. */
-static int apply_nice(struct pbench_prepared *p, int *used)
-{
-	struct pb_sched_attr a = p->saved_attr;
-	struct rlimit rl;
-	int err, lowest;
-
-	a.policy = SCHED_OTHER;
-	a.priority = 0;
-	a.nice = -20;
-	err = sched_set(p, &a);
-	if (err == -EPERM && getrlimit(RLIMIT_NICE, &rl) == 0) {
-		/* The limit is 20 - the lowest nice (setrlimit(2)). */
-		lowest = rl.rlim_cur >= 40 ? -20 : 20 - (int)rl.rlim_cur;
-		if (lowest < p->saved_attr.nice) {
-			a.nice = lowest;
-			err = sched_set(p, &a);
-		}
-	}
-	*used = a.nice;
-	return err;
-}
-
-/* Why a FIFO task can lose time here, or "" when it cannot. */
-static void fifo_threat(char *why, size_t len)
-{
-	struct utsname u;
-	long runtime = 0;
-	int major = 0, minor = 0;
-
-	why[0] = '\0';
-	if (pb_read_long("/proc/sys/kernel/sched_rt_runtime_us", &runtime) == 0 && runtime != -1)
-		snprintf(why, len, "sched_rt_runtime_us is %ld", runtime);
-	if (uname(&u) == 0 && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
-	    (major > 6 || (major == 6 && minor >= 12)))
-		snprintf(why + strlen(why), len - strlen(why), "%skernel %d.%d has the fair "
-			 "server", why[0] ? ", " : "", major, minor);
-}
-
-static void prio_result(struct pbench_prepared *p, int mode)
-{
-	struct pb_sched_attr a;
-
-	p->prio.mode = mode;
-	if (sched_getattr_raw(0, &a) == 0) {
-		p->prio.policy = (int)a.policy;
-		p->prio.value = a.policy == SCHED_FIFO || a.policy == SCHED_RR ? (int)a.priority
-										  : a.nice;
-	}
-	p->prio.policy_name = policy_name(p->prio.policy);
-}
-
-static void nice_refused(struct pbench_prepared *p, int err, const char *extra)
-{
-	outcome(p, PBENCH_PREP_PRIORITY, step_status_for(err), err, "%scannot lower the nice "
-		"value (now %d): %s; it needs CAP_SYS_NICE or a nice limit (ulimit -e)", extra,
-		p->saved_attr.nice, pbench_strerror(err));
-}
-
-static void nice_done(struct pbench_prepared *p, int used, const char *extra)
-{
-	prio_result(p, PBENCH_PRIO_NICE);
-	outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_DONE, 0, "%sSCHED_OTHER nice %d%s", extra,
-		used, used > -20 ? " (the lowest the nice limit allows)" : "");
-}
-
-static void fifo_refused(struct pbench_prepared *p, int err)
-{
-	outcome(p, PBENCH_PREP_PRIORITY, step_status_for(err), err, "cannot use SCHED_FIFO: %s; "
-		"it needs CAP_SYS_NICE or an rtprio limit (ulimit -r) of at least 1",
-		pbench_strerror(err));
-}
-
-/* AUTO where a FIFO task can lose time: time both and keep the steadier. */
-static void prio_probe(struct pbench_prepared *p, struct work *w, const char *threat)
-{
-	int nice_used = 0, fifo_used = 0, nice_err, err;
-	char what[224];
-
-	nice_err = apply_nice(p, &nice_used);	/* refused: the normal candidate is as it was */
-	work_calibrate(w, PROBE_RUN_MS);
-	p->prio.nice_runs = probe_runs(p, w, PROBE_MIN_MS, &p->prio.nice_spread_pct,
-				       &p->prio.run_ms);
-	err = apply_fifo(p, &fifo_used);
-	if (err) {
-		/* Refused although the trial was allowed: keep the normal policy. */
-		p->prio.fifo_spread_pct = NAN;
-	} else {
-		p->prio.fifo_runs = probe_runs(p, w, PROBE_MIN_MS, &p->prio.fifo_spread_pct,
-					       NULL);
-		p->prio.probed = 1;
-	}
-	if (p->signal)
-		return;
-	if (err)
-		snprintf(what, sizeof(what), "probe: runs spread %.2f%% at nice %d; SCHED_FIFO "
-			 "refused (%s); ", p->prio.nice_spread_pct, nice_err ? p->saved_attr.nice
-			 : nice_used, pbench_strerror(err));
-	else
-		snprintf(what, sizeof(what), "probe: runs spread %.2f%% at nice %d, %.2f%% under "
-			 "SCHED_FIFO %d (%s); ", p->prio.nice_spread_pct, nice_err ?
-			 p->saved_attr.nice : nice_used, p->prio.fifo_spread_pct, fifo_used, threat);
-	/* FIFO must win clearly: its failure (a 50 ms fair-server gap, measured here as a 244%
-	 * spread of 20 ms runs) is far worse than nice's, and a probe of about a second can
-	 * miss the gap that comes about once a second. Within a factor of two is noise. */
-	if (!err && p->prio.fifo_spread_pct * 2 < p->prio.nice_spread_pct) {
-		prio_result(p, PBENCH_PRIO_FIFO);
-		outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_DONE, 0, "%sSCHED_FIFO %d", what,
-			fifo_used);
-		return;
-	}
-	if (nice_err) {
-		if (!err)
-			sched_set(p, &p->saved_attr);	/* back from the FIFO probe */
-		prio_result(p, PBENCH_PRIO_NONE);
-		nice_refused(p, nice_err, what);
-		return;
-	}
-	apply_nice(p, &nice_used);
-	nice_done(p, nice_used, what);
-}
-
-static void prio_auto(struct pbench_prepared *p, struct work *w)
-{
-	char threat[128];
-	int used, err;
-
-	/* Try SCHED_FIFO first, and undo at once: is it permitted at all? */
-	err = apply_fifo(p, &used);
-	if (err) {
-		int nerr = apply_nice(p, &used);
-		char extra[160];
-
-		snprintf(extra, sizeof(extra), "no SCHED_FIFO (%s: needs CAP_SYS_NICE or ulimit "
-			 "-r); ", pbench_strerror(err));
-		if (nerr)
-			nice_refused(p, nerr, extra);
-		else
-			nice_done(p, used, extra);
-		return;
-	}
-	fifo_threat(threat, sizeof(threat));
-	if (!threat[0]) {
-		prio_result(p, PBENCH_PRIO_FIFO);
-		outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_DONE, 0, "SCHED_FIFO %d (no RT "
-			"throttling, no fair server: nothing takes time from a FIFO task)", used);
-		return;
-	}
-	sched_set(p, &p->saved_attr);
-	prio_probe(p, w, threat);
-}
-
-static void step_priority(struct pbench_prepared *p, struct work *w)
-{
-	int used, err, pol = (int)p->saved_attr.policy;
-
-	p->prio.nice_spread_pct = p->prio.fifo_spread_pct = NAN;
-	prio_result(p, PBENCH_PRIO_NONE);
-	if (p->o.priority == PBENCH_PRIO_NONE) {
-		outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_SKIPPED, 0, "not asked: %s %d",
-			policy_name(p->prio.policy), p->prio.value);
-		return;
-	}
-	if (pol != SCHED_OTHER && pol != SCHED_BATCH && pol != SCHED_IDLE) {
-		/* Real-time or deadline already: changing it could not be undone unprivileged. */
-		outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_SKIPPED, 0, "the thread already runs "
-			"under %s: left as it is", policy_name(pol));
-		return;
-	}
-	switch (p->o.priority) {
-	case PBENCH_PRIO_NICE:
-		err = apply_nice(p, &used);
-		if (err)
-			nice_refused(p, err, "");
-		else
-			nice_done(p, used, "");
-		return;
-	case PBENCH_PRIO_FIFO:
-		err = apply_fifo(p, &used);
-		if (err) {
-			fifo_refused(p, err);
-			return;
-		}
-		prio_result(p, PBENCH_PRIO_FIFO);
-		outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_DONE, 0, "SCHED_FIFO %d%s", used,
-			used < p->o.fifo_priority ? " (the highest the rtprio limit allows)" : "");
-		return;
-	default:
-		prio_auto(p, w);
-	}
-}
-
-static void step_warmup(struct pbench_prepared *p, struct work *w)
-{
-	double start = now_ms(), left = p->o.warmup_ms - p->busy_ms;
+	double start = pb_now_ms(), left = p->o.warmup_ms - p->busy_ms;
 
 	if (p->o.warmup_ms == 0) {
-		outcome(p, PBENCH_PREP_WARMUP, PBENCH_STEP_SKIPPED, 0, "0 ms asked");
+		pb_outcome(p, PBENCH_PREP_WARMUP, PBENCH_STEP_SKIPPED, 0, "0 ms asked");
 		return;
 	}
 	if (left > 0) {
-		work_calibrate(w, WARMUP_CHUNK_MS);
-		while (now_ms() - start < left && !p->signal)
-			work_run(w);
+		pb_work_calibrate(w, WARMUP_CHUNK_MS);
+		while (pb_now_ms() - start < left && !p->signal)
+			pb_work_run(w);
 	}
-	p->warmup_done_ms = p->busy_ms + (now_ms() - start);
-	outcome(p, PBENCH_PREP_WARMUP, PBENCH_STEP_DONE, 0, "%.0f ms of %s on CPU %d%s",
+	p->warmup_done_ms = p->busy_ms + (pb_now_ms() - start);
+	pb_outcome(p, PBENCH_PREP_WARMUP, PBENCH_STEP_DONE, 0, "%.0f ms of %s on CPU %d%s",
 		p->warmup_done_ms, w->fn ? "the caller's function" : "the built-in xor loop",
 		p->cpu, p->busy_ms > 0 ? " (the priority probe's runs included)" : "");
 }
@@ -846,7 +532,7 @@ static int choose_cpu(struct pbench_prepared *p)
 int pbench_prepare(struct pbench_prepared **out, const struct pbench_prepare_opts *opts)
 {
 	struct pbench_prepared *p;
-	struct work w;
+	struct pb_work w;
 	int err;
 
 	if (!out)
@@ -872,7 +558,7 @@ int pbench_prepare(struct pbench_prepared **out, const struct pbench_prepare_opt
 		p->steps[i].status = PBENCH_STEP_SKIPPED;
 	}
 	p->prio.size = sizeof(p->prio);
-	w = (struct work){ .fn = p->o.warmup_fn, .ctx = p->o.warmup_ctx };
+	w = (struct pb_work){ .fn = p->o.warmup_fn, .ctx = p->o.warmup_ctx };
 
 	/* Memory policy and lock after the pin, so that what they fault in is local; the
 	 * priority after the memory, so that paging in does not run at FIFO priority. */
@@ -884,7 +570,7 @@ int pbench_prepare(struct pbench_prepared **out, const struct pbench_prepare_opt
 	if (!p->signal)
 		step_stack(p);
 	if (!p->signal)
-		step_priority(p, &w);
+		pb_step_priority(p, &w);
 	if (!p->signal)
 		step_warmup(p, &w);
 	if (p->signal) {

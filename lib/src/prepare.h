@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of preparing a measurement, shared by prepare.c (the steps, the saved state and
+ * its restore, the public calls) and prepare_prio.c (the priority step). Never installed.
+ */
+#ifndef PBENCH_PREPARE_H
+#define PBENCH_PREPARE_H
+
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "internal.h"
+
+#define PB_NODE_BITS 1024		/* MAX_NUMNODES is at most 1 << 10 */
+
+/* struct sched_attr of the sched_setattr(2) ABI (SCHED_ATTR_SIZE_VER1); glibc < 2.41 has
+ * neither the struct nor the wrappers. */
+struct pb_sched_attr {
+	uint32_t size;
+	uint32_t policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t priority;
+	uint64_t runtime, deadline, period;
+	uint32_t util_min, util_max;
+};
+#define PB_SCHED_FLAG_RESET_ON_FORK 0x01
+
+struct pbench_prepared {
+	struct pbench_prepare_opts o;
+	pid_t pid, tid;			/* who prepared: a forked copy restores itself instead */
+	int cpu;
+	char cpu_reason[256];
+
+	/* Saved before the first change. */
+	cpu_set_t saved_mask;
+	struct pb_sched_attr saved_attr;
+	int saved_mpol;
+	unsigned long saved_nodes[PB_NODE_BITS / (8 * sizeof(unsigned long))];
+
+	/* What is changed now: set before the change, cleared once restored. */
+	volatile sig_atomic_t pinned, sched_changed, mpol_changed, locked;
+	volatile sig_atomic_t signal;	/* the signal whose handler restored, or 0 */
+	int handlers;			/* the signal handlers are installed */
+
+	struct pbench_prep_outcome steps[PBENCH_PREP_NR_STEPS];
+	struct pbench_prep_priority prio;
+	double warmup_done_ms;
+	double busy_ms;			/* time spent probing, counted as warm-up */
+};
+
+/* The work of the warm-up and of the priority probe's runs. */
+struct pb_work {
+	pbench_fn fn;
+	void *ctx;
+	uint64_t n;			/* calls of fn, or iterations of the xor loop, per run */
+};
+
+/* CLOCK_MONOTONIC_RAW in ms. */
+double pb_now_ms(void);
+/* Record the outcome of a step (PBENCH_PREP_*): its status, -errno or 0, and what happened. */
+void pb_outcome(struct pbench_prepared *p, int step, int status, int error,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* PBENCH_STEP_NOT_PERMITTED for -EPERM and -EACCES, else PBENCH_STEP_FAILED. */
+int pb_step_status(int err);
+/* sched_getattr(2) of a thread (0: the calling one); -errno on failure. */
+int pb_sched_getattr(pid_t tid, struct pb_sched_attr *a);
+/* One run of w, timed: returns its ms. */
+double pb_work_run(const struct pb_work *w);
+/* Set w->n so that one run lasts about ms (one call at least). */
+void pb_work_calibrate(struct pb_work *w, double ms);
+
+/* The priority step (prepare_prio.c): nice, SCHED_FIFO, or the probe that chooses. */
+void pb_step_priority(struct pbench_prepared *p, struct pb_work *w);
+
+#endif
