@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "env.h"
+#include "noise.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define SETSZ (PB_MAX_CPUS / 8)
@@ -20,69 +21,24 @@
 
 #define IRQ_TOP 4
 
-struct irq_row {
-	char label[16];		/* "36" or "LOC" */
-	char name[48];		/* the device ("virtio1-req.0"), or the label again */
-	unsigned long long count;
-};
-
-/* One line of /proc/interrupts: its count in column col and what it is. */
-static int irq_parse_line(char *line, int col, struct irq_row *r)
-{
-	char *p = line, *colon = strchr(line, ':'), *end;
-
-	if (!colon)
-		return -1;
-	while (isspace((unsigned char)*p))
-		p++;
-	snprintf(r->label, sizeof(r->label), "%.*s", (int)(colon - p), p);
-	r->count = 0;
-	p = colon + 1;
-	for (int k = 0;; k++) {
-		unsigned long long v;
-
-		p += strspn(p, " ");
-		if (!isdigit((unsigned char)*p))
-			break;
-		v = strtoull(p, &end, 10);
-		if (k == col)
-			r->count = v;
-		p = end;
-	}
-	/* Numbered rows go on with the chip, the hwirq-type ("5-edge") and the actions. */
-	for (int skip = 0; isdigit((unsigned char)r->label[0]) && skip < 2; skip++) {
-		p += strspn(p, " \t");
-		p += strcspn(p, " \t\n");
-	}
-	p += strspn(p, " \t");
-	p[strcspn(p, "\n")] = '\0';
-	snprintf(r->name, sizeof(r->name), "%s", isdigit((unsigned char)r->label[0]) && *p ? p :
-		 r->label);
-	return 0;
-}
-
 /* The IRQ_TOP busiest rows in cpu's column, busiest first: how many, or -errno. */
-static int irq_top(int cpu, struct irq_row *top)
+static int irq_top(int cpu, struct pb_irq_row *top)
 {
 	FILE *f = pb_fopen("/proc/interrupts");
-	char *line = NULL, want[24], *save = NULL;
+	char *line = NULL;
 	size_t cap = 0;
-	int col = -1, n = 0, k = 0;
-	struct irq_row r;
+	int col = -1, n = 0;
+	struct pb_irq_row r;
 
 	if (!f)
 		return -errno;
-	snprintf(want, sizeof(want), "CPU%d", cpu);
 	/* The header names the columns: offline CPUs have none. */
 	if (getline(&line, &cap, f) > 0)
-		for (char *t = strtok_r(line, " \t\n", &save); t;
-		     t = strtok_r(NULL, " \t\n", &save))
-			if (k++, !strcmp(t, want))
-				col = k - 1;
+		col = pb_irq_column(line, cpu);
 	while (col >= 0 && getline(&line, &cap, f) > 0) {
 		int i;
 
-		if (irq_parse_line(line, col, &r) || !r.count)
+		if (pb_irq_parse_line(line, col, &r) || !r.count)
 			continue;
 		if (n < IRQ_TOP)
 			n++;
@@ -136,7 +92,7 @@ static int irq_allowed(int cpu, int *total, int *allowed, char *list, size_t len
 static void check_irq(struct pb_env_ctx *ctx, int cpu, int irqbalance,
 		      const unsigned char *online, const unsigned char *quiet)
 {
-	struct irq_row top[IRQ_TOP];
+	struct pb_irq_row top[IRQ_TOP];
 	struct pbench_check *c;
 	unsigned char rest[SETSZ];
 	char busy[160] = "none", list[160], others[256], stop[160] = "";

@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Noise attribution: what happened on one CPU during a run (interrupts by source from
+ * /proc/interrupts, softirqs from /proc/softirqs, steal from /proc/stat), and the one-line
+ * cause of an outlier run computed from those numbers and the task's own (struct pbench_noise).
+ * Also the one parser of /proc/interrupts, shared with the irq.affinity check (noise.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "noise.h"
+
+/* ---- /proc/interrupts and /proc/softirqs rows -------------------------------------------- */
+
+int pb_irq_column(char *header, int cpu)
+{
+	char want[24], *save = NULL;
+	int k = 0, col = -1;
+
+	snprintf(want, sizeof(want), "CPU%d", cpu);
+	for (char *t = strtok_r(header, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save))
+		if (k++, !strcmp(t, want))
+			col = k - 1;
+	return col;
+}
+
+int pb_irq_parse_line(char *line, int col, struct pb_irq_row *r)
+{
+	char *p = line, *colon = strchr(line, ':'), *end;
+
+	if (!colon)
+		return -1;
+	while (isspace((unsigned char)*p))
+		p++;
+	snprintf(r->label, sizeof(r->label), "%.*s", (int)(colon - p), p);
+	r->count = 0;
+	p = colon + 1;
+	for (int k = 0;; k++) {
+		unsigned long long v;
+
+		p += strspn(p, " ");
+		if (!isdigit((unsigned char)*p))
+			break;
+		v = strtoull(p, &end, 10);
+		if (k == col)
+			r->count = v;
+		p = end;
+	}
+	/* Numbered rows go on with the chip, the hwirq-type ("5-edge") and the actions. */
+	for (int skip = 0; isdigit((unsigned char)r->label[0]) && skip < 2; skip++) {
+		p += strspn(p, " \t");
+		p += strcspn(p, " \t\n");
+	}
+	p += strspn(p, " \t");
+	p[strcspn(p, "\n")] = '\0';
+	snprintf(r->name, sizeof(r->name), "%s", isdigit((unsigned char)r->label[0]) && *p ? p :
+		 r->label);
+	return 0;
+}
+
+/* ---- the per-CPU probe ------------------------------------------------------------------- */
+
+/* One file's rows for the probe's CPU, as begin saw them. */
+struct table {
+	struct pb_irq_row *row;
+	int n, cap;
+	int ok;			/* begin read it and found the CPU's column */
+};
+
+struct pbench_cpu_probe {
+	int cpu;
+	int begun;
+	char *buf;		/* the text of the file being read; reused */
+	size_t cap;
+	struct table irq, soft;
+	unsigned long long steal;
+	int steal_ok;
+};
+
+#define BUF_MIN 65536
+
+/* Read path into the probe's buffer; 0 or -errno. Growing the buffer is allowed at begin
+ * only: at end a file that no longer fits sets *cut (its tail is missing). */
+static int read_text(struct pbench_cpu_probe *p, const char *path, int grow, int *cut)
+{
+	for (;;) {
+		int n = pb_read_file(path, p->buf, p->cap);
+		char *bigger;
+
+		if (n < 0)
+			return n;
+		/* A full buffer may hide more; the kernel's files end in at most a newline,
+		 * so anything close to full is taken as cut. */
+		if ((size_t)n + 64 < p->cap)
+			return 0;
+		if (!grow) {
+			*cut = 1;
+			return 0;
+		}
+		bigger = realloc(p->buf, p->cap * 2);
+		if (!bigger)
+			return -ENOMEM;
+		p->buf = bigger;
+		p->cap *= 2;
+	}
+}
+
+/* The next line of the text at *pos, terminated in place; NULL at the end. */
+static char *next_line(char **pos)
+{
+	char *s = *pos, *nl;
+
+	if (!*s)
+		return NULL;
+	nl = strchr(s, '\n');
+	if (nl) {
+		*nl = '\0';
+		*pos = nl + 1;
+	} else {
+		*pos = s + strlen(s);
+	}
+	return s;
+}
+
+/* Take a table's rows for the probe's CPU into t (begin). */
+static int snap_table(struct pbench_cpu_probe *p, const char *path, struct table *t)
+{
+	char *pos, *hdr, *line;
+	int err = read_text(p, path, 1, NULL), col, lines = 1;
+
+	t->ok = 0;
+	t->n = 0;
+	if (err)
+		return err;
+	pos = p->buf;
+	hdr = next_line(&pos);
+	col = hdr ? pb_irq_column(hdr, p->cpu) : -1;
+	if (col < 0)
+		return -ENOENT;
+	for (const char *c = pos; *c; c++)
+		lines += *c == '\n';
+	if (lines > t->cap) {
+		struct pb_irq_row *r = realloc(t->row, (size_t)(lines + 16) * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		t->row = r;
+		t->cap = lines + 16;
+	}
+	while ((line = next_line(&pos)) && t->n < t->cap)
+		if (!pb_irq_parse_line(line, col, &t->row[t->n]))
+			t->n++;
+	t->ok = 1;
+	return 0;
+}
+
+/* The row of t labelled like r: most often at the same index as at begin. */
+static const struct pb_irq_row *find_row(const struct table *t, int hint, const char *label)
+{
+	if (hint < t->n && !strcmp(t->row[hint].label, label))
+		return &t->row[hint];
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->row[i].label, label))
+			return &t->row[i];
+	return NULL;
+}
+
+/* Keep the PBENCH_NOISE_TOP biggest sources, biggest first (equal counts: first seen). */
+static void top_add(struct pbench_noise_source *top, const struct pb_irq_row *r, uint64_t n)
+{
+	int i = PBENCH_NOISE_TOP - 1;
+
+	if (!n || top[i].count >= n)
+		return;
+	for (; i > 0 && top[i - 1].count < n; i--)
+		top[i] = top[i - 1];
+	snprintf(top[i].label, sizeof(top[i].label), "%s", r->label);
+	snprintf(top[i].name, sizeof(top[i].name), "%s", r->name);
+	top[i].count = n;
+}
+
+/* x86's inter-processor interrupts, and arm64's numbered IPI rows ("IPI0:"). */
+static int is_ipi(const char *label)
+{
+	static const char *const ipi[] = { "RES", "CAL", "TLB", "IWI", "PLT", "CST" };
+
+	if (!strncmp(label, "IPI", 3) && isdigit((unsigned char)label[3]))
+		return 1;
+	for (size_t i = 0; i < PB_ARRAY_SIZE(ipi); i++)
+		if (!strcmp(label, ipi[i]))
+			return 1;
+	return 0;
+}
+
+static void add_irq(struct pbench_cpu_noise *o, const struct pb_irq_row *r, uint64_t n)
+{
+	/* ERR and MIS are machine-wide counts with one column, not CPU0's. */
+	if (!strcmp(r->label, "ERR") || !strcmp(r->label, "MIS"))
+		return;
+	o->irq_total += n;
+	if (isdigit((unsigned char)r->label[0])) {
+		o->irq_device += n;
+		top_add(o->irq_top, r, n);
+	} else if (!strcmp(r->label, "LOC")) {
+		o->irq_timer += n;
+	} else if (is_ipi(r->label)) {
+		o->irq_ipi += n;
+	} else {
+		o->irq_other += n;
+	}
+}
+
+static void add_softirq(struct pbench_cpu_noise *o, const struct pb_irq_row *r, uint64_t n)
+{
+	o->softirq_total += n;
+	top_add(o->softirq_top, r, n);
+}
+
+/* The deltas of a table against begin's rows, each handed to add(); 0 or -errno. */
+static int diff_table(struct pbench_cpu_probe *p, const char *path, const struct table *t,
+		      struct pbench_cpu_noise *o,
+		      void (*add)(struct pbench_cpu_noise *, const struct pb_irq_row *, uint64_t))
+{
+	struct pb_irq_row r;
+	char *pos, *hdr, *line;
+	int cut = 0, err = read_text(p, path, 0, &cut), col, i = 0;
+
+	if (err)
+		return err;
+	pos = p->buf;
+	hdr = next_line(&pos);
+	/* Columns can move when a CPU goes on or offline: find ours again. */
+	col = hdr ? pb_irq_column(hdr, p->cpu) : -1;
+	if (col < 0)
+		return -ENOENT;
+	if (cut)
+		o->flags |= PBENCH_CPU_NOISE_CUT;
+	for (; (line = next_line(&pos)); i++) {
+		const struct pb_irq_row *b;
+
+		if (pb_irq_parse_line(line, col, &r))
+			continue;
+		b = find_row(t, i, r.label);
+		/* A row that appeared during the run counted from zero within it. */
+		if (b && r.count < b->count) {
+			o->flags |= PBENCH_CPU_NOISE_BACKWARDS;
+			continue;
+		}
+		add(o, &r, r.count - (b ? b->count : 0));
+	}
+	return 0;
+}
+
+/* steal of cpu in /proc/stat, in USER_HZ ticks: 0, -ENOENT (no line, or a kernel without
+ * the field), or the read error. */
+static int read_steal(struct pbench_cpu_probe *p, int grow, int *cut, unsigned long long *steal)
+{
+	char want[24], *pos, *line;
+	int err = read_text(p, "/proc/stat", grow, cut);
+	size_t wl;
+
+	if (err)
+		return err;
+	wl = (size_t)snprintf(want, sizeof(want), "cpu%d ", p->cpu);
+	for (pos = p->buf; (line = next_line(&pos));) {
+		unsigned long long v[8];
+
+		if (strncmp(line, want, wl))
+			continue;
+		if (sscanf(line + wl, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+			return -ENOENT;
+		*steal = v[7];
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int pbench_cpu_probe_new(struct pbench_cpu_probe **out, int cpu)
+{
+	struct pbench_cpu_probe *p;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (cpu < 0)
+		return -EINVAL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->cpu = cpu;
+	p->cap = BUF_MIN;
+	p->buf = malloc(p->cap);
+	if (!p->buf) {
+		free(p);
+		return -ENOMEM;
+	}
+	*out = p;
+	return 0;
+}
+
+void pbench_cpu_probe_free(struct pbench_cpu_probe *p)
+{
+	if (!p)
+		return;
+	free(p->irq.row);
+	free(p->soft.row);
+	free(p->buf);
+	free(p);
+}
+
+int pbench_cpu_probe_begin(struct pbench_cpu_probe *p)
+{
+	int e1, e2, e3;
+
+	if (!p)
+		return -EINVAL;
+	p->begun = 0;
+	e1 = snap_table(p, "/proc/interrupts", &p->irq);
+	e2 = snap_table(p, "/proc/softirqs", &p->soft);
+	e3 = read_steal(p, 1, NULL, &p->steal);
+	p->steal_ok = !e3;
+	if (e1 == -ENOMEM || e2 == -ENOMEM || e3 == -ENOMEM)
+		return -ENOMEM;
+	if (e1 && e2 && e3)
+		return e1;
+	p->begun = 1;
+	return 0;
+}
+
+int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *out)
+{
+	struct pbench_cpu_noise o = { .size = sizeof(o) };
+	unsigned long long steal = 0;
+	int cut = 0, err = 0, e;
+	long hz;
+
+	if (!p || !out || !out->size)
+		return -EINVAL;
+	if (!p->begun)
+		return -PBENCH_EBUSY_REGION;
+	p->begun = 0;
+	o.cpu = p->cpu;
+	o.steal_ns = NAN;
+	e = p->irq.ok ? diff_table(p, "/proc/interrupts", &p->irq, &o, add_irq) : -ENOENT;
+	if (e) {
+		o.flags |= PBENCH_CPU_NOISE_NO_IRQ;
+		o.irq_total = o.irq_timer = o.irq_ipi = o.irq_other = o.irq_device = 0;
+		memset(o.irq_top, 0, sizeof(o.irq_top));
+		err = e;
+	}
+	e = p->soft.ok ? diff_table(p, "/proc/softirqs", &p->soft, &o, add_softirq) : -ENOENT;
+	if (e) {
+		o.flags |= PBENCH_CPU_NOISE_NO_SOFTIRQ;
+		o.softirq_total = 0;
+		memset(o.softirq_top, 0, sizeof(o.softirq_top));
+		err = err ? err : e;
+	}
+	e = p->steal_ok ? read_steal(p, 0, &cut, &steal) : -ENOENT;
+	hz = sysconf(_SC_CLK_TCK);
+	if (!e && hz > 0) {
+		if (steal < p->steal)
+			o.flags |= PBENCH_CPU_NOISE_BACKWARDS;
+		else
+			o.steal_ticks = steal - p->steal;
+		o.steal_ns = (double)o.steal_ticks * 1e9 / (double)hz;
+	}
+	if (e || hz <= 0) {
+		o.flags |= PBENCH_CPU_NOISE_NO_STEAL;
+		err = err ? err : e ? e : -EINVAL;
+	}
+	if (cut)
+		o.flags |= PBENCH_CPU_NOISE_CUT;
+	memcpy(out, &o, out->size < sizeof(o) ? out->size : sizeof(o));
+	out->size = out->size < sizeof(o) ? out->size : sizeof(o);
+	/* Something was measured: the flags say what was not. */
+	if ((o.flags & PBENCH_CPU_NOISE_NO_IRQ) && (o.flags & PBENCH_CPU_NOISE_NO_SOFTIRQ) &&
+	    (o.flags & PBENCH_CPU_NOISE_NO_STEAL))
+		return err;
+	return 0;
+}
+
+/* ---- the cause of an outlier ------------------------------------------------------------- */
+
+/* The fair server (a deadline server for normal tasks, kernel 6.12+) runs them for up to
+ * 50 ms per 1 s period even against SCHED_FIFO: a FIFO run that was preempted and lost about
+ * that long lost it to the fair server. */
+#define FAIR_SERVER_NS 50e6
+#define FAIR_SERVER_SLACK_NS 5e6
+
+struct text {
+	char *buf;
+	size_t len;
+	int n;			/* as snprintf: what the whole text needs */
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct text *t, const char *fmt, ...)
+{
+	size_t at = (size_t)t->n < t->len ? (size_t)t->n : t->len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf ? t->buf + at : NULL, t->len - at, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->n += n;
+}
+
+/* ", " between the items of a clause, "; " between clauses. */
+static void item(struct text *t, int *items, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void item(struct text *t, int *items, const char *fmt, ...)
+{
+	char s[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s, sizeof(s), fmt, ap);
+	va_end(ap);
+	put(t, "%s%s", *items ? ", " : "", s);
+	++*items;
+}
+
+static const char *times(uint64_t n, char *buf, size_t len)
+{
+	if (n == 1)
+		return "once";
+	snprintf(buf, len, "%llu times", (unsigned long long)n);
+	return buf;
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* The scheduler's part: not running, preempted, blocked, migrated, major faults. */
+static int sched_clause(struct text *t, double excess_ns, const struct pbench_noise *task,
+			unsigned flags)
+{
+	char ns[32], tm[32];
+	int items = 0;
+	double nr = task->not_running_ns;
+
+	/* A gap of a few ns between wall time and task-clock is how they are read, not a
+	 * cause: not running is named once it is 1% of the excess. */
+	if (isfinite(nr) && nr > 0 && nr >= fabs(excess_ns) / 100) {
+		pbench_format_ns(ns, sizeof(ns), nr, 2);
+		item(t, &items, "%s not running", ns);
+	}
+	if (task->ctx_involuntary)
+		item(t, &items, "preempted %s%s", times(task->ctx_involuntary, tm, sizeof(tm)),
+		     (flags & PBENCH_CAUSE_FIFO) && isfinite(nr) &&
+		     fabs(nr - FAIR_SERVER_NS) <= FAIR_SERVER_SLACK_NS ? " (fair server)" : "");
+	if (task->ctx_voluntary)
+		item(t, &items, "blocked %s", times(task->ctx_voluntary, tm, sizeof(tm)));
+	if (task->migrations)
+		item(t, &items, "migrated %s", times(task->migrations, tm, sizeof(tm)));
+	if (task->major_faults)
+		item(t, &items, "%llu major fault%s", (unsigned long long)task->major_faults,
+		     plural(task->major_faults));
+	return items;
+}
+
+/* The interrupts on the CPU: devices (named), timer, IPIs, the other per-CPU rows. */
+static int irq_clause(struct text *t, const struct pbench_cpu_noise *cpu)
+{
+	char names[3 * 52] = "";
+	int items = 0;
+	size_t n = 0;
+
+	for (int i = 0; i < PBENCH_NOISE_TOP && cpu->irq_top[i].count && n < sizeof(names); i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+				      cpu->irq_top[i].name);
+	if (cpu->irq_device)
+		item(t, &items, "%llu device interrupt%s%s%s%s",
+		     (unsigned long long)cpu->irq_device, plural(cpu->irq_device),
+		     *names ? " (" : "", names, *names ? ")" : "");
+	if (cpu->irq_timer)
+		item(t, &items, "%llu timer interrupt%s", (unsigned long long)cpu->irq_timer,
+		     plural(cpu->irq_timer));
+	if (cpu->irq_ipi)
+		item(t, &items, "%llu IPI%s", (unsigned long long)cpu->irq_ipi,
+		     plural(cpu->irq_ipi));
+	if (cpu->irq_other)
+		item(t, &items, "%llu other interrupt%s", (unsigned long long)cpu->irq_other,
+		     plural(cpu->irq_other));
+	return items;
+}
+
+static int steal_clause(struct text *t, const struct pbench_cpu_noise *cpu)
+{
+	char ns[32];
+	int digits = 1;
+
+	if (!cpu->steal_ticks || !isfinite(cpu->steal_ns))
+		return 0;
+	/* Steal is counted in whole ticks: as many digits as the tick count has. */
+	for (uint64_t k = cpu->steal_ticks; k >= 10; k /= 10)
+		digits++;
+	pbench_format_ns(ns, sizeof(ns), cpu->steal_ns, digits);
+	put(t, "%s stolen by the hypervisor", ns);
+	return 1;
+}
+
+int pbench_noise_cause(char *buf, size_t len, double excess_ns, const struct pbench_noise *task,
+		       const struct pbench_cpu_noise *cpu, unsigned flags)
+{
+	struct text t = { buf, buf ? len : 0, 0 };
+	struct pbench_noise none = { .not_running_ns = NAN };
+	struct pbench_cpu_noise quiet = { .size = sizeof(quiet), .steal_ns = NAN };
+	char ex[32];
+	double nr;
+	int clauses = 0, steal_first;
+
+	if ((!buf && len) || !isfinite(excess_ns))
+		return -EINVAL;
+	if (buf && len)
+		buf[0] = '\0';
+	task = task ? task : &none;
+	cpu = cpu ? cpu : &quiet;
+	nr = isfinite(task->not_running_ns) ? task->not_running_ns : 0;
+	pbench_format_ns(ex, sizeof(ex), fabs(excess_ns), 3);
+	put(&t, "%s%s: ", excess_ns < 0 ? "-" : "+", ex);
+	/* By size of effect: the two that are times (not running, steal) by their size, the
+	 * interrupts, whose cost is not measured, after the scheduler's part. */
+	steal_first = isfinite(cpu->steal_ns) && cpu->steal_ticks && cpu->steal_ns > nr;
+	if (steal_first)
+		clauses += steal_clause(&t, cpu);
+	for (int part = 0; part < 3; part++) {
+		int at = t.n, got;
+
+		if (clauses)
+			put(&t, "; ");
+		got = part == 0 ? sched_clause(&t, excess_ns, task, flags) :
+		      part == 1 ? irq_clause(&t, cpu) : steal_first ? 0 : steal_clause(&t, cpu);
+		if (!got) {
+			/* Take back the separator. */
+			t.n = at;
+			if (buf && (size_t)at < len)
+				buf[at] = '\0';
+		}
+		clauses += got;
+	}
+	if (!clauses)
+		put(&t, "no noise recorded");
+	return t.n;
+}
