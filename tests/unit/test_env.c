@@ -6,16 +6,7 @@
 #include <string.h>
 
 #include "env.h"
-
-static void use_tree(const char *name)
-{
-	char sys[256], proc[256];
-
-	snprintf(sys, sizeof(sys), "tests/fixtures/%s/sys", name);
-	snprintf(proc, sizeof(proc), "tests/fixtures/%s/proc", name);
-	setenv("PBENCH_SYSFS_ROOT", sys, 1);
-	setenv("PBENCH_PROCFS_ROOT", proc, 1);
-}
+#include "testutil.h"
 
 Test(env, cpulist_parse)
 {

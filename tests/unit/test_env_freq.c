@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "testutil.h"
 
 #define OK PBENCH_CHECK_OK
 #define INFO PBENCH_CHECK_INFO
@@ -31,39 +32,12 @@ static const char *const my_ids[] = {
 	"power.ac", "cpuidle.states", "smt.active", "smt.sibling",
 };
 
-static void use_tree(const char *name)
-{
-	char sys[256], proc[256];
-
-	snprintf(sys, sizeof(sys), "tests/fixtures/%s/sys", name);
-	snprintf(proc, sizeof(proc), "tests/fixtures/%s/proc", name);
-	setenv("PBENCH_SYSFS_ROOT", sys, 1);
-	setenv("PBENCH_PROCFS_ROOT", proc, 1);
-}
-
 static int is_mine(const char *id)
 {
 	for (size_t i = 0; i < PB_ARRAY_SIZE(my_ids); i++)
 		if (!strcmp(id, my_ids[i]))
 			return 1;
 	return 0;
-}
-
-/* The one finding with this id and cpu; fails the test if there is none or more than one. */
-static const struct pbench_check *find(const struct pbench_env *env, const char *id, int cpu)
-{
-	const struct pbench_check *found = NULL;
-
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
-
-		if (strcmp(c->id, id) || c->cpu != cpu)
-			continue;
-		cr_assert_null(found, "%s cpu %d reported twice", id, cpu);
-		found = c;
-	}
-	cr_assert_not_null(found, "no %s for cpu %d", id, cpu);
-	return found;
 }
 
 static struct pbench_env *run(const int *cpus, int n)
@@ -78,7 +52,7 @@ static struct pbench_env *run(const int *cpus, int n)
 static void expect(const struct pbench_env *env, const char *what, const char *id, int cpu,
 		   int status, const char *substr)
 {
-	const struct pbench_check *c = find(env, id, cpu);
+	const struct pbench_check *c = find_check(env, id, cpu);
 
 	cr_assert_eq(c->status, status, "%s: %s cpu %d is %s, want %s (value '%s')", what, id, cpu,
 		     pbench_check_status_name(c->status), pbench_check_status_name(status),
@@ -202,31 +176,31 @@ Test(env_freq, one_finding_per_target_cpu)
 			n += !strcmp(pbench_env_get(env, k)->id, my_ids[i]);
 		cr_assert_eq(n, wide ? 1 : 3, "%s reported %d times", my_ids[i], n);
 		if (wide)
-			find(env, my_ids[i], -1);
+			find_check(env, my_ids[i], -1);
 		else
 			for (int k = 0; k < 3; k++)
-				find(env, my_ids[i], cpus[k]);
+				find_check(env, my_ids[i], cpus[k]);
 	}
 	/* each CPU's fix names its own policy and its own sibling */
-	cr_assert_not_null(strstr(find(env, "cpufreq.governor", 2)->fix,
+	cr_assert_not_null(strstr(find_check(env, "cpufreq.governor", 2)->fix,
 				  "echo performance | sudo tee /sys/devices/system/cpu/cpufreq/"
 				  "policy2/scaling_governor"));
-	cr_assert_not_null(strstr(find(env, "cpufreq.min_max", 6)->fix,
+	cr_assert_not_null(strstr(find_check(env, "cpufreq.min_max", 6)->fix,
 				  "echo 4600000 | sudo tee /sys/devices/system/cpu/cpufreq/policy6/"
 				  "scaling_min_freq"));
 	expect(env, "cpu 6", "smt.sibling", 6, WARN, "CPU 2 online");
-	cr_assert_not_null(strstr(find(env, "smt.sibling", 6)->fix, "cpu2/online"));
-	cr_assert_not_null(strstr(find(env, "cpuidle.states", 1)->fix,
+	cr_assert_not_null(strstr(find_check(env, "smt.sibling", 6)->fix, "cpu2/online"));
+	cr_assert_not_null(strstr(find_check(env, "cpuidle.states", 1)->fix,
 				  "for s in 3 4 5 6 7 8; do echo 1 | sudo tee "
 				  "/sys/devices/system/cpu/cpu1/cpuidle/state$s/disable; done"));
-	cr_assert_not_null(strstr(find(env, "cpuidle.states", 1)->fix, "intel_idle.max_cstate=1"));
-	cr_assert_not_null(strstr(find(env, "cpuidle.states", 1)->fix, "/dev/cpu_dma_latency"));
-	cr_assert_not_null(strstr(find(env, "smt.active", -1)->fix,
+	cr_assert_not_null(strstr(find_check(env, "cpuidle.states", 1)->fix, "intel_idle.max_cstate=1"));
+	cr_assert_not_null(strstr(find_check(env, "cpuidle.states", 1)->fix, "/dev/cpu_dma_latency"));
+	cr_assert_not_null(strstr(find_check(env, "smt.active", -1)->fix,
 				  "echo off | sudo tee /sys/devices/system/cpu/smt/control"));
 	/* the range comes from the machine: policy1/base_frequency and cpuinfo_max_freq */
-	cr_assert_not_null(strstr(find(env, "cpufreq.turbo", -1)->why, "anywhere from 1800 MHz "
+	cr_assert_not_null(strstr(find_check(env, "cpufreq.turbo", -1)->why, "anywhere from 1800 MHz "
 				  "(base_frequency) up to 4600 MHz (cpuinfo_max_freq)"),
-			   "%s", find(env, "cpufreq.turbo", -1)->why);
+			   "%s", find_check(env, "cpufreq.turbo", -1)->why);
 	pbench_env_free(env);
 }
 
@@ -412,7 +386,7 @@ Test(env_freq, built_tree_other_states, .fini = remove_tree)
 	expect(env, "built", "cpufreq.min_max", 1, WARN, "min 800 MHz, max 3000 MHz");
 	expect(env, "built", "cpufreq.epp", 1, OK, "0 (acpi-cpufreq)");
 	expect(env, "built", "cpufreq.turbo", -1, WARN, "on (boost 1 in 1 of 2 policies)");
-	cr_assert_not_null(strstr(find(env, "cpufreq.turbo", -1)->fix, "policy*/boost"));
+	cr_assert_not_null(strstr(find_check(env, "cpufreq.turbo", -1)->fix, "policy*/boost"));
 	expect(env, "built", "power.ac", -1, WARN, "on battery (ADP1 offline, BAT1 Discharging)");
 	expect(env, "built", "smt.active", -1, OK, "off (smt/control forceoff)");
 	expect(env, "built", "smt.sibling", 1, OK, "CPU 3 offline");
@@ -437,9 +411,9 @@ Test(env_freq, built_tree_policy_link, .fini = remove_tree)
 	cr_assert_eq(symlink("../cpufreq/policy1", link), 0);
 	env = run(cpus, 1);
 	expect(env, "link", "cpufreq.governor", 1, WARN, "powersave (amd-pstate guided)");
-	cr_assert_not_null(strstr(find(env, "cpufreq.governor", 1)->fix,
+	cr_assert_not_null(strstr(find_check(env, "cpufreq.governor", 1)->fix,
 				  "policy1/scaling_governor"));
-	cr_assert_not_null(strstr(find(env, "cpufreq.governor", 1)->why, "lowest frequency"));
+	cr_assert_not_null(strstr(find_check(env, "cpufreq.governor", 1)->why, "lowest frequency"));
 	expect(env, "link", "cpufreq.min_max", 1, OK, "min = max = 400 MHz");
 	expect(env, "link", "cpufreq.epp", 1, INFO, "amd-pstate guided has none");
 	pbench_env_free(env);
@@ -544,7 +518,7 @@ Test(env_freq, empty_tree, .fini = remove_tree)
 	for (size_t i = 0; i < PB_ARRAY_SIZE(my_ids); i++) {
 		int wide = !strcmp(my_ids[i], "cpufreq.turbo") || !strcmp(my_ids[i], "power.ac") ||
 			   !strcmp(my_ids[i], "smt.active");
-		const struct pbench_check *c = find(env, my_ids[i], wide ? -1 : 0);
+		const struct pbench_check *c = find_check(env, my_ids[i], wide ? -1 : 0);
 
 		cr_assert(c->status == INFO || c->status == UNKNOWN, "%s is %s ('%s')", c->id,
 			  pbench_check_status_name(c->status), c->value);

@@ -41,16 +41,6 @@ static int mine(const struct pbench_check *c)
 	       !strcmp(c->group, "scheduler");
 }
 
-static void use_root(const char *root)
-{
-	char p[512];
-
-	snprintf(p, sizeof(p), "%s/sys", root);
-	setenv("PBENCH_SYSFS_ROOT", p, 1);
-	snprintf(p, sizeof(p), "%s/proc", root);
-	setenv("PBENCH_PROCFS_ROOT", p, 1);
-}
-
 static struct pbench_env *run(const char *root, const int *cpus, int n)
 {
 	struct pbench_env *env = NULL;

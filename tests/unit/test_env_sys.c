@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "pbench.h"
+#include "testutil.h"
 
 #define OK PBENCH_CHECK_OK
 #define INFO PBENCH_CHECK_INFO
@@ -40,16 +41,6 @@ static int my_group(const char *g)
 	       !strcmp(g, "virtualization");
 }
 
-static void use_tree(const char *root)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/sys", root);
-	cr_assert_eq(setenv("PBENCH_SYSFS_ROOT", path, 1), 0);
-	snprintf(path, sizeof(path), "%s/proc", root);
-	cr_assert_eq(setenv("PBENCH_PROCFS_ROOT", path, 1), 0);
-}
-
 static struct pbench_env *run(const int *cpus, int n)
 {
 	struct pbench_env *env = NULL;
@@ -58,23 +49,6 @@ static struct pbench_env *run(const int *cpus, int n)
 	cr_assert_eq(err, 0, "pbench_env_check: %s", pbench_strerror(err));
 	cr_assert_not_null(env);
 	return env;
-}
-
-/* The one finding of id for cpu (-1: machine-wide); fails if it is missing or repeated. */
-static const struct pbench_check *find(const struct pbench_env *env, const char *id, int cpu)
-{
-	const struct pbench_check *found = NULL;
-
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
-
-		if (strcmp(c->id, id) || c->cpu != cpu)
-			continue;
-		cr_assert_null(found, "%s cpu %d reported twice", id, cpu);
-		found = c;
-	}
-	cr_assert_not_null(found, "no finding %s for cpu %d", id, cpu);
-	return found;
 }
 
 /* Every finding of these groups: a known status, a value, and why + fix when warn/bad. */
@@ -98,7 +72,7 @@ static void assert_well_formed(const struct pbench_env *env)
 		int n = pbench_env_cpus(env, &cpus);
 
 		for (int i = 0; i < (per_cpu(ids[k]) ? n : 1); i++)
-			find(env, ids[k], per_cpu(ids[k]) ? cpus[i] : -1);
+			find_check(env, ids[k], per_cpu(ids[k]) ? cpus[i] : -1);
 	}
 }
 
@@ -114,12 +88,12 @@ static void check_rows(const char *root, const int *cpus, int n, const struct ro
 {
 	struct pbench_env *env;
 
-	use_tree(root);
+	use_root(root);
 	env = run(cpus, n);
 	assert_well_formed(env);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
-		const struct pbench_check *c = find(env, r->id, r->cpu);
+		const struct pbench_check *c = find_check(env, r->id, r->cpu);
 
 		cr_expect_eq(c->status, r->status, "%s %s cpu %d: status %s, want %s (value '%s')",
 			     root, r->id, r->cpu, pbench_check_status_name(c->status),
@@ -274,15 +248,15 @@ Test(trees, container_clock_fix)
 	struct pbench_env *env;
 	const struct pbench_check *c;
 
-	use_tree("tests/fixtures/container-quota");
+	use_root("tests/fixtures/container-quota");
 	env = run((int[]){ 0, 7 }, 2);
 	assert_well_formed(env);
-	c = find(env, "clock.source", -1);
+	c = find_check(env, "clock.source", -1);
 	cr_assert_str_eq(c->fix, "echo tsc | sudo tee "
 			 "/sys/devices/system/clocksource/clocksource0/current_clocksource");
 	/* Two targets: one per-CPU finding each. */
-	cr_assert_str_eq(find(env, "virt.steal", 7)->value, "0.40% since boot");
-	cr_assert_eq(find(env, "clock.tsc", 0)->status, OK);
+	cr_assert_str_eq(find_check(env, "virt.steal", 7)->value, "0.40% since boot");
+	cr_assert_eq(find_check(env, "clock.tsc", 0)->status, OK);
 	pbench_env_free(env);
 }
 
@@ -313,7 +287,7 @@ static void new_tree(void)
 	cr_assert_not_null(mkdtemp(tmp_root));
 	put("sys/.keep", "");
 	put("proc/.keep", "");
-	use_tree(tmp_root);
+	use_root(tmp_root);
 }
 
 static void drop_tree(void)
@@ -406,17 +380,17 @@ Test(built, bad_everything, .init = bad_tree, .fini = drop_tree)
 	check_rows(tmp_root, (int[]){ 2, 3, 1 }, 3, rows, sizeof(rows) / sizeof(rows[0]));
 	/* The fixes name what to run. */
 	env = run((int[]){ 2 }, 1);
-	cr_assert(strstr(find(env, "clock.source", -1)->fix, "tsc=reliable") != NULL,
+	cr_assert(strstr(find_check(env, "clock.source", -1)->fix, "tsc=reliable") != NULL,
 		  "no TSC available: the fix is the boot parameter");
-	cr_assert(strstr(find(env, "perf.rdpmc", -1)->fix,
+	cr_assert(strstr(find_check(env, "perf.rdpmc", -1)->fix,
 			 "echo 1 | sudo tee /sys/bus/event_source/devices/cpu/rdpmc") != NULL);
-	cr_assert(strstr(find(env, "mem.swap", -1)->fix, "sudo swapoff -a") != NULL);
-	cr_assert(strstr(find(env, "caps.sys_nice", -1)->fix, "setcap cap_sys_nice") != NULL);
-	cr_assert(strstr(find(env, "limits.rtprio", -1)->fix, "rtprio 99") != NULL);
-	cr_assert(strstr(find(env, "mem.numa_local", 2)->fix, "drop_caches") != NULL);
+	cr_assert(strstr(find_check(env, "mem.swap", -1)->fix, "sudo swapoff -a") != NULL);
+	cr_assert(strstr(find_check(env, "caps.sys_nice", -1)->fix, "setcap cap_sys_nice") != NULL);
+	cr_assert(strstr(find_check(env, "limits.rtprio", -1)->fix, "rtprio 99") != NULL);
+	cr_assert(strstr(find_check(env, "mem.numa_local", 2)->fix, "drop_caches") != NULL);
 	/* The why quotes the machine's node distances, not a number of its own. */
-	cr_assert(strstr(find(env, "mem.numa_local", 2)->why, "node1/distance: 21 10") != NULL,
-		  "%s", find(env, "mem.numa_local", 2)->why);
+	cr_assert(strstr(find_check(env, "mem.numa_local", 2)->why, "node1/distance: 21 10") != NULL,
+		  "%s", find_check(env, "mem.numa_local", 2)->why);
 	pbench_env_free(env);
 }
 
@@ -479,9 +453,9 @@ Test(built, mixed, .init = mixed_tree, .fini = drop_tree)
 
 	check_rows(tmp_root, (int[]){ 2 }, 1, rows, sizeof(rows) / sizeof(rows[0]));
 	env = run((int[]){ 2 }, 1);
-	cr_assert_str_eq(find(env, "clock.source", -1)->fix, "echo tsc | sudo tee "
+	cr_assert_str_eq(find_check(env, "clock.source", -1)->fix, "echo tsc | sudo tee "
 			 "/sys/devices/system/clocksource/clocksource0/current_clocksource");
-	cr_assert(strstr(find(env, "mem.numa_local", 2)->fix, "--membind=1") != NULL);
+	cr_assert(strstr(find_check(env, "mem.numa_local", 2)->fix, "--membind=1") != NULL);
 	pbench_env_free(env);
 }
 
@@ -655,7 +629,7 @@ Test(live, every_check_once, .init = live)
 {
 	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	struct pbench_env *env = run((int[]){ 0, ncpu > 1 ? 1 : 0 }, ncpu > 1 ? 2 : 1);
-	const struct pbench_check *pmu = find(env, "perf.pmu", -1);
+	const struct pbench_check *pmu = find_check(env, "perf.pmu", -1);
 
 	assert_well_formed(env);
 	/* Live, perf.pmu tries to open cycles: it says so whatever the outcome. */
@@ -666,7 +640,7 @@ Test(live, every_check_once, .init = live)
 	else
 		cr_log_info("no hardware PMU here: %s", pmu->value);
 #if defined(__x86_64__) || defined(__i386__)
-	cr_assert(strstr(find(env, "clock.tsc", 0)->value, "CPUID invariant TSC") != NULL,
+	cr_assert(strstr(find_check(env, "clock.tsc", 0)->value, "CPUID invariant TSC") != NULL,
 		  "live clock.tsc adds the CPUID bit");
 #endif
 	pbench_env_free(env);
@@ -688,7 +662,7 @@ Test(live, aslr_personality, .init = live)
 		cr_skip_test("randomize_va_space is %ld: nothing to switch off", v);
 	cr_assert_neq(personality(ADDR_NO_RANDOMIZE), -1);
 	env = run((int[]){ 0 }, 1);
-	c = find(env, "aslr", -1);
+	c = find_check(env, "aslr", -1);
 	cr_assert_eq(c->status, OK, "value '%s'", c->value);
 	cr_assert(strstr(c->value, "ADDR_NO_RANDOMIZE") != NULL, "value '%s'", c->value);
 	pbench_env_free(env);
@@ -700,7 +674,7 @@ Test(live, steal_over_window, .init = live)
 	const struct pbench_check *c;
 
 	cr_assert_eq(pbench_env_check(&env, (int[]){ 0 }, 1, 0), 0);
-	c = find(env, "virt.steal", 0);
+	c = find_check(env, "virt.steal", 0);
 	cr_assert(strstr(c->value, "over the last 200 ms") != NULL, "value '%s'", c->value);
 	cr_assert(strstr(c->value, "since boot") != NULL, "value '%s'", c->value);
 	pbench_env_free(env);

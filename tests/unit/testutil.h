@@ -6,7 +6,12 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
+
+#include "pbench.h"
 
 /* Open descriptors of this process: a call that leaks one changes it. */
 static inline int count_fds(void)
@@ -27,6 +32,44 @@ static inline void assert_no_children(void)
 	errno = 0;
 	cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1, "a child was left behind");
 	cr_assert_eq(errno, ECHILD);
+}
+
+/* Point the library at a recorded tree: root/sys and root/proc. */
+static inline void use_root(const char *root)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/sys", root);
+	cr_assert_eq(setenv("PBENCH_SYSFS_ROOT", path, 1), 0);
+	snprintf(path, sizeof(path), "%s/proc", root);
+	cr_assert_eq(setenv("PBENCH_PROCFS_ROOT", path, 1), 0);
+}
+
+/* The same for a tree under tests/fixtures/ (tests run from the top of the tree). */
+static inline void use_tree(const char *name)
+{
+	char root[300];
+
+	snprintf(root, sizeof(root), "tests/fixtures/%s", name);
+	use_root(root);
+}
+
+/* The one finding with this id and cpu (-1: machine-wide); fails if missing or repeated. */
+static inline const struct pbench_check *find_check(const struct pbench_env *env,
+						      const char *id, int cpu)
+{
+	const struct pbench_check *found = NULL;
+
+	for (int i = 0; i < pbench_env_nr(env); i++) {
+		const struct pbench_check *c = pbench_env_get(env, i);
+
+		if (strcmp(c->id, id) || c->cpu != cpu)
+			continue;
+		cr_assert_null(found, "%s cpu %d reported twice", id, cpu);
+		found = c;
+	}
+	cr_assert_not_null(found, "no finding %s for cpu %d", id, cpu);
+	return found;
 }
 
 #endif
