@@ -1,38 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pbench stat: run a command (or the built-in workload) N times, each run timed in ticks and
- * ns and counted with the requested events, and print every run and a summary.
+ * ns and counted with the requested events, unprepared, prepared (one core, high priority,
+ * warmed up) or both side by side, and print every run, the outliers with their causes and a
+ * summary. The report itself is in stat_report.c.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <jansson.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "pbench.h"
 #include "cmds.h"
+#include "stat.h"
 
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions"
-#define DEFAULT_RUNS 10
+#define DEFAULT_RUNS 20
 #define MAX_RUNS 1000000L
 #define XOR_ITERATIONS 100000000ULL
-
-struct run {
-	uint64_t ticks, ns;
-	uint64_t result;		/* the workload's result, kept so its work cannot be dropped */
-	int exited, exit_status, signaled, term_signal;
-	struct pbench_count *counts;	/* nr_events of them */
-};
-
-struct stat_opts {
-	const char *events;
-	long runs;
-	const char *json;		/* NULL, "-" or a file name */
-	int quiet;
-	long long iterations;
-	char **cmd;			/* NULL: the built-in workload */
-};
+#define DEFAULT_WARMUP_MS 1200.0
+#define MAX_WARMUP_MS 3600000.0
 
 static volatile sig_atomic_t interrupted;
 
@@ -45,31 +37,153 @@ static void on_signal(int sig)
 static void stat_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pbench stat [-e EVENTS] [-r RUNS] [--json[=FILE]] [-q] [-- CMD ARGS...]\n"
+		"usage: pbench stat [-e EVENTS] [-r RUNS] [--mode unprepared|prepared|contrast]\n"
+		"                   [--cpu N] [--warmup-ms MS] [--json[=FILE]] [-q] [--iterations N]\n"
+		"                   [-- CMD ARGS...]\n"
 		"\n"
 		"Runs CMD (or, with no command, the built-in xor loop) RUNS times and prints each\n"
-		"run's time in TSC ticks and ns with the counted events, then a summary. Events\n"
-		"that cannot be counted here are shown with the reason, never as a number.\n"
+		"run's time in TSC ticks and ns with the counted events and what disturbed it, the\n"
+		"outliers with their cause, then a summary. Events that cannot be counted here are\n"
+		"shown with the reason, never as a number.\n"
+		"\n"
+		"Modes: 'prepared' pins pbench to one CPU, raises its priority, locks its memory and\n"
+		"warms up before the runs, and undoes it all afterwards; a command inherits the CPU\n"
+		"and the priority. 'unprepared' changes nothing. 'contrast' runs the unprepared set,\n"
+		"then the prepared set, and shows them side by side.\n"
 		"\n"
 		"  -e, --events LIST      comma-separated events (default: %s)\n"
-		"  -r, --runs N           number of runs, 1 to %ld (default: %d)\n"
+		"  -r, --runs N           runs per mode, 1 to %ld (default: %d)\n"
+		"      --mode MODE        unprepared, prepared or contrast (default: prepared)\n"
+		"      --cpu N            the CPU to prepare (default: an isolated or idle one)\n"
+		"      --warmup-ms MS     warm-up before the prepared runs (default: %.0f)\n"
 		"      --json[=FILE]      JSON (schema 1) to FILE, or to stdout instead of the text\n"
 		"  -q, --quiet            discard the command's output\n"
 		"      --iterations N     iterations of the built-in workload (default: %llu)\n"
 		"  -h, --help             this help\n"
 		"\n"
 		"'pbench list' shows the events and whether each can be counted here.\n",
-		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, XOR_ITERATIONS);
+		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, DEFAULT_WARMUP_MS, XOR_ITERATIONS);
+}
+
+const char *stat_mode_name(int kind)
+{
+	static const char *const names[] = { "unprepared", "prepared", "contrast" };
+
+	return kind >= 0 && kind <= MODE_CONTRAST ? names[kind] : "?";
+}
+
+static int edit_distance(const char *a, const char *b)
+{
+	int row[32], n = (int)strlen(b);
+
+	if (n >= (int)(sizeof(row) / sizeof(row[0])))
+		return 1000;
+	for (int j = 0; j <= n; j++)
+		row[j] = j;
+	for (int i = 1; a[i - 1]; i++) {
+		int diag = row[0];
+
+		row[0] = i;
+		for (int j = 1; j <= n; j++) {
+			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[n];
+}
+
+static int parse_mode(const char *s)
+{
+	int best = 0, best_d = 1 << 30;
+
+	for (int k = 0; k <= MODE_CONTRAST; k++) {
+		int d = edit_distance(s, stat_mode_name(k));
+
+		if (!d)
+			return k;
+		if (d < best_d) {
+			best_d = d;
+			best = k;
+		}
+	}
+	cli_error("unknown mode '%s' for --mode: the modes are unprepared, prepared and "
+		  "contrast (did you mean '%s'?)", s, stat_mode_name(best));
+	return -1;
+}
+
+/* The CPUs this process may run on, as a list ("0-1,4"). */
+static void format_cpuset(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int c = 0; c < CPU_SETSIZE && n < len; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		n += (size_t)snprintf(buf + n, len - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "",
+				      c, e);
+		c = e;
+	}
+}
+
+static int parse_cpu(const char *s, int *out)
+{
+	cpu_set_t set;
+	char allowed[256] = "";
+	long v;
+	int ok;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		format_cpuset(&set, allowed, sizeof(allowed));
+	ok = !cli_parse_long(s, 0, CPU_SETSIZE - 1, &v) && CPU_ISSET((int)v, &set);
+	if (!ok) {
+		cli_error("invalid CPU '%s' for --cpu: pbench may run on CPUs %s", s,
+			  allowed[0] ? allowed : "(unknown: sched_getaffinity failed)");
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_warmup(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = *s ? strtod(s, &end) : NAN;
+	if (!*s || errno || *end || !isfinite(v) || v < 0 || v > MAX_WARMUP_MS) {
+		cli_error("invalid warm-up '%s' for --warmup-ms: expected milliseconds from 0 to "
+			  "%.0f", s, MAX_WARMUP_MS);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct stat_opts *o)
 {
+	enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP };
 	static const struct option opts[] = {
 		{ "events", required_argument, NULL, 'e' },
 		{ "runs", required_argument, NULL, 'r' },
 		{ "json", optional_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "iterations", required_argument, NULL, 'i' },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "warmup-ms", required_argument, NULL, OPT_WARMUP },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -104,6 +218,18 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 				return -1;
 			}
 			o->iterations = v;
+			break;
+		case OPT_MODE:
+			if ((o->mode = parse_mode(optarg)) < 0)
+				return -1;
+			break;
+		case OPT_CPU:
+			if (parse_cpu(optarg, &o->cpu))
+				return -1;
+			break;
+		case OPT_WARMUP:
+			if (parse_warmup(optarg, &o->warmup_ms))
+				return -1;
 			break;
 		case 'h':
 			stat_usage(stdout);
@@ -206,217 +332,177 @@ static int run_command(const struct stat_opts *o, int nr, struct run *r)
 	return 0;
 }
 
-/* ---- output ---------------------------------------------------------------------------- */
+/* ---- noise ------------------------------------------------------------------------------ */
 
-static int is_time_event(const char *name)
+/* One probe per CPU, made when a run first lands there. */
+struct probes {
+	struct pbench_cpu_probe **p;
+	int n;
+};
+
+static struct pbench_cpu_probe *probe_for(struct probes *pr, int cpu)
 {
-	return !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock");
+	if (cpu < 0 || cpu >= pr->n)
+		return NULL;
+	if (!pr->p[cpu] && pbench_cpu_probe_new(&pr->p[cpu], cpu))
+		pr->p[cpu] = NULL;
+	return pr->p[cpu];
 }
 
-static void fmt_status(const struct run *r, char *buf, size_t len)
+static int find_event(const struct run *r, int nr, const char *a, const char *b)
 {
-	if (r->signaled)
-		snprintf(buf, len, "killed by signal %d (%s)", r->term_signal,
-			 strsignal(r->term_signal));
-	else
-		snprintf(buf, len, "exit %d", r->exit_status);
-}
-
-static void fmt_value(const struct pbench_count *k, char *buf, size_t len)
-{
-	if (k->status == PBENCH_EVENT_NOT_SUPPORTED || k->status == PBENCH_EVENT_NO_PERMISSION ||
-	    k->status == PBENCH_EVENT_NOT_COUNTED)
-		snprintf(buf, len, "-");
-	else if (is_time_event(k->name))
-		snprintf(buf, len, "%.3f ms%s%s", k->scaled / 1e6, k->is_scaled ? "*" : "",
-			 k->user_only ? " u" : "");
-	else
-		snprintf(buf, len, "%.0f%s%s", k->scaled, k->is_scaled ? "*" : "",
-			 k->user_only ? " u" : "");
-}
-
-static int col_width(const char *name)
-{
-	int w = (int)strlen(name);
-
-	return w < 12 ? 12 : w;
-}
-
-static void print_text(const struct stat_opts *o, const struct run *runs, int done, int nr,
-		       const struct pbench_clock_info *ci)
-{
-	double *ns = malloc((size_t)done * sizeof(*ns));
-	struct pbench_summary s = { .size = sizeof(s) };
-	int scaled = 0, user_only = 0, failed = 0;
-	char buf[64];
-
-	if (o->cmd) {
-		printf("pbench stat: '");
-		for (char **a = o->cmd; *a; a++)
-			printf("%s%s", a == o->cmd ? "" : " ", *a);
-		printf("', %d run%s\n", done, done == 1 ? "" : "s");
-	} else {
-		printf("pbench stat: built-in workload 'xor' (%lld iterations), %d run%s\n",
-		       o->iterations, done, done == 1 ? "" : "s");
-	}
-	printf("clock: %s, %.3f MHz (%s), read %.1f ns, begin+end %.1f ns, resolution %.1f ns\n\n",
-	       pbench_clock_kind_name(ci->kind), (double)ci->hz / 1e6,
-	       pbench_freq_source_name(ci->freq_source), ci->read_cost_ns, ci->region_cost_ns,
-	       ci->resolution_ns);
-
-	printf("%5s %14s %14s", "run", "ticks", "time_ns");
 	for (int e = 0; e < nr; e++)
-		if (runs[0].counts[e].status <= PBENCH_EVENT_NOT_COUNTED)
-			printf("  %*s", col_width(runs[0].counts[e].name), runs[0].counts[e].name);
-	printf("  status\n");
-	for (int i = 0; i < done; i++) {
-		const struct run *r = &runs[i];
-
-		printf("%5d %14llu %14llu", i + 1, (unsigned long long)r->ticks,
-		       (unsigned long long)r->ns);
-		for (int e = 0; e < nr; e++) {
-			if (runs[0].counts[e].status > PBENCH_EVENT_NOT_COUNTED)
-				continue;
-			fmt_value(&r->counts[e], buf, sizeof(buf));
-			scaled |= r->counts[e].is_scaled;
-			user_only |= r->counts[e].user_only;
-			printf("  %*s", col_width(r->counts[e].name), buf);
-		}
-		fmt_status(r, buf, sizeof(buf));
-		printf("  %s\n", buf);
-		failed += r->signaled || r->exit_status;
-		ns[i] = (double)r->ns;
-	}
-	for (int e = 0; e < nr; e++) {
-		const struct pbench_count *k = &runs[0].counts[e];
-
-		if (k->status > PBENCH_EVENT_NOT_COUNTED)
-			printf("\n%-20s <%s> %s", k->name,
-			       k->status == PBENCH_EVENT_NOT_SUPPORTED ? "not supported"
-								       : "no permission",
-			       k->reason);
-	}
-	for (int e = 0; e < nr; e++) {
-		const struct pbench_count *k = &runs[done - 1].counts[e];
-
-		if (k->status == PBENCH_EVENT_NOT_COUNTED)
-			printf("\n%-20s <not counted> %s", k->name, k->reason);
-	}
-	printf("\n");
-	if (scaled)
-		printf("* scaled: the event shared a counter (multiplexed); the value is "
-		       "estimated from the time it ran\n");
-	if (user_only) {
-		int paranoid = -1;
-
-		pbench_perf_paranoid(&paranoid);
-		printf("u user space only: kernel.perf_event_paranoid is %d, so the kernel's share "
-		       "is not counted; fix: sysctl -w kernel.perf_event_paranoid=1, or "
-		       "CAP_PERFMON\n", paranoid);
-	}
-	if (ns && pbench_stats_summary(ns, (size_t)done, NULL, &s) == 0)
-		printf("\nsummary: %d run%s, time min %.3f ms, median %.3f ms, mean %.3f ms, "
-		       "max %.3f ms, stddev %.3f ms, cv %.2f%%, spread %.2f%%%s\n",
-		       done, done == 1 ? "" : "s", s.min / 1e6, s.median / 1e6, s.mean / 1e6, s.max / 1e6,
-		       s.stddev / 1e6, s.cv_pct, s.spread_pct,
-		       failed ? " (some runs failed: see status)" : "");
-	free(ns);
+		if (r->counts[e].name && (!strcmp(r->counts[e].name, a) ||
+					  (b && !strcmp(r->counts[e].name, b))) &&
+		    r->counts[e].status <= PBENCH_EVENT_MULTIPLEXED)
+			return e;
+	return -1;
 }
 
-static json_t *count_json(const struct pbench_count *k)
+/*
+ * The run's own noise: context switches and faults from getrusage (the thread's for the
+ * workload, the reaped children's for a command), migrations and the time not running from
+ * the cpu-migrations and task-clock events when they were counted. A command's task-clock
+ * sums its processes, so a parallel one may show none not running: the clamp at 0 says
+ * "unknown to be more", not "none".
+ */
+static void fill_noise(struct run *r, int nr, const struct rusage *a, const struct rusage *b)
 {
-	json_t *j = json_object();
-	int counted = k->status <= PBENCH_EVENT_MULTIPLEXED;
+	int tc = find_event(r, nr, "task-clock", NULL);
+	int mig = find_event(r, nr, "cpu-migrations", "migrations");
 
-	json_object_set_new(j, "value", counted ? json_integer((json_int_t)k->value) : json_null());
-	json_object_set_new(j, "scaled", counted ? json_real(k->scaled) : json_null());
-	json_object_set_new(j, "is_scaled", json_boolean(k->is_scaled));
-	json_object_set_new(j, "user_only", json_boolean(k->user_only));
-	json_object_set_new(j, "time_enabled_ns", json_integer((json_int_t)k->time_enabled));
-	json_object_set_new(j, "time_running_ns", json_integer((json_int_t)k->time_running));
-	json_object_set_new(j, "running_pct",
-			    k->time_enabled ? json_real(100.0 * (double)k->time_running /
-							(double)k->time_enabled)
-					    : json_null());
-	json_object_set_new(j, "status", json_string(pbench_event_status_name(k->status)));
-	json_object_set_new(j, "reason", k->reason[0] ? json_string(k->reason) : json_null());
-	return j;
+	r->noise.ctx_involuntary = (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
+	r->noise.ctx_voluntary = (uint64_t)(b->ru_nvcsw - a->ru_nvcsw);
+	r->noise.minor_faults = (uint64_t)(b->ru_minflt - a->ru_minflt);
+	r->noise.major_faults = (uint64_t)(b->ru_majflt - a->ru_majflt);
+	r->noise.not_running_ns = tc >= 0 ? fmax(0, (double)r->ns - r->counts[tc].scaled) : NAN;
+	r->have_migrations = mig >= 0;
+	r->noise.migrations = mig >= 0 ? (uint64_t)r->counts[mig].scaled : 0;
 }
 
-static int write_json(const struct stat_opts *o, const struct run *runs, int done, int nr,
-		      const struct pbench_clock_info *ci)
+static void current_priority(struct stat_set *set)
 {
-	json_t *root = json_object(), *clock = json_object(), *arr = json_array();
-	struct pbench_summary s = { .size = sizeof(s) };
-	double *ns = malloc((size_t)done * sizeof(*ns));
-	int err;
+	struct sched_param sp;
 
-	json_object_set_new(root, "schema", json_integer(1));
-	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
-	if (o->cmd) {
-		json_t *cmd = json_array();
+	set->policy = sched_getscheduler(0);
+	set->policy_name = set->policy == SCHED_FIFO ? "SCHED_FIFO" : set->policy == SCHED_RR ?
+			   "SCHED_RR" : set->policy == SCHED_BATCH ? "SCHED_BATCH" :
+			   set->policy == SCHED_IDLE ? "SCHED_IDLE" : "SCHED_OTHER";
+	if ((set->policy == SCHED_FIFO || set->policy == SCHED_RR) && !sched_getparam(0, &sp))
+		set->prio_value = sp.sched_priority;
+	else
+		set->prio_value = getpriority(PRIO_PROCESS, 0);
+}
 
-		for (char **a = o->cmd; *a; a++)
-			json_array_append_new(cmd, json_string(*a));
-		json_object_set_new(root, "command", cmd);
-	} else {
-		json_t *w = json_object();
+/*
+ * The runs of one set. Each run's CPU noise is probed on the CPU it ran on: the prepared CPU,
+ * or for unprepared runs the CPU pbench was on when the run started (sched_getcpu()). That is
+ * an approximation: an unprepared workload may migrate mid-run, and a command may start on
+ * another CPU than pbench's.
+ */
+static int run_set(const struct stat_opts *o, struct pbench_counters *self, int nr,
+		   struct stat_set *set, struct probes *pr)
+{
+	for (long i = 0; i < o->runs && !interrupted; i++) {
+		struct run *r = &set->runs[i];
+		struct pbench_cpu_probe *probe;
+		struct rusage ru0, ru1;
+		int who = o->cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, err;
 
-		json_object_set_new(w, "name", json_string("xor"));
-		json_object_set_new(w, "iterations", json_integer(o->iterations));
-		json_object_set_new(root, "workload", w);
-	}
-	json_object_set_new(clock, "kind", json_string(pbench_clock_kind_name(ci->kind)));
-	json_object_set_new(clock, "hz", json_integer((json_int_t)ci->hz));
-	json_object_set_new(clock, "freq_source",
-			    json_string(pbench_freq_source_name(ci->freq_source)));
-	json_object_set_new(clock, "read_cost_ns", json_real(ci->read_cost_ns));
-	json_object_set_new(clock, "region_cost_ns", json_real(ci->region_cost_ns));
-	json_object_set_new(clock, "resolution_ns", json_real(ci->resolution_ns));
-	json_object_set_new(root, "clock", clock);
-	json_object_set_new(root, "runs_requested", json_integer(o->runs));
-	for (int i = 0; i < done; i++) {
-		json_t *r = json_object(), *cs = json_object();
-
-		json_object_set_new(r, "run", json_integer(i + 1));
-		json_object_set_new(r, "ticks", json_integer((json_int_t)runs[i].ticks));
-		json_object_set_new(r, "ns", json_integer((json_int_t)runs[i].ns));
-		json_object_set_new(r, "exit_status", runs[i].exited ?
-				    json_integer(runs[i].exit_status) : json_null());
-		json_object_set_new(r, "signal", runs[i].signaled ?
-				    json_integer(runs[i].term_signal) : json_null());
+		r->counts = set->counts + i * nr;
 		for (int e = 0; e < nr; e++)
-			json_object_set_new(cs, runs[i].counts[e].name, count_json(&runs[i].counts[e]));
-		json_object_set_new(r, "counters", cs);
-		json_array_append_new(arr, r);
-		if (ns)
-			ns[i] = (double)runs[i].ns;
-	}
-	json_object_set_new(root, "runs", arr);
-	if (ns && done && pbench_stats_summary(ns, (size_t)done, NULL, &s) == 0) {
-		json_t *sum = json_object();
-
-		json_object_set_new(sum, "runs", json_integer(done));
-		json_object_set_new(sum, "min_ns", json_real(s.min));
-		json_object_set_new(sum, "median_ns", json_real(s.median));
-		json_object_set_new(sum, "mean_ns", json_real(s.mean));
-		json_object_set_new(sum, "max_ns", json_real(s.max));
-		json_object_set_new(sum, "stddev_ns", json_real(s.stddev));
-		json_object_set_new(sum, "cv_pct", json_real(s.cv_pct));
-		json_object_set_new(sum, "spread_pct", json_real(s.spread_pct));
-		json_object_set_new(root, "summary", sum);
-	}
-	free(ns);
-	if (!strcmp(o->json, "-")) {
-		err = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-	} else {
-		err = json_dump_file(root, o->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+			r->counts[e].size = sizeof(r->counts[e]);
+		r->cpu = set->kind == MODE_PREPARED ? set->cpu : sched_getcpu();
+		r->cpu_noise.size = sizeof(r->cpu_noise);
+		probe = probe_for(pr, r->cpu);
+		r->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+		getrusage(who, &ru0);
+		if (o->cmd)
+			err = run_command(o, nr, r);
+		else
+			err = run_workload(self, nr, o, r);
+		getrusage(who, &ru1);
+		if (r->have_cpu_noise)
+			r->have_cpu_noise = pbench_cpu_probe_end(probe, &r->cpu_noise) == 0;
+		/* Names from the set that outlives the runs (a child's set is freed per run). */
+		for (int e = 0; e < nr; e++)
+			r->counts[e].name = pbench_counters_name(self, e);
 		if (err)
-			cli_error("cannot write '%s'", o->json);
+			return report_start_error(err, o);
+		if (interrupted)
+			break;	/* the run the interrupt cut short is not a measurement */
+		fill_noise(r, nr, &ru0, &ru1);
+		set->done++;
+		set->failed += r->signaled || r->exit_status;
 	}
-	json_decref(root);
-	return err ? EXIT_RUNTIME : EXIT_OK;
+	return EXIT_OK;
+}
+
+/* ---- preparing ---------------------------------------------------------------------------- */
+
+/* Prepare, run, restore (the library's handlers restore on SIGINT/SIGTERM as well). */
+static int run_prepared(const struct stat_opts *o, struct pbench_counters *self, int nr,
+			struct stat_set *set, struct probes *pr)
+{
+	struct pbench_prepare_opts popts = PBENCH_PREPARE_OPTS_INIT;
+	struct pbench_prepared *p;
+	int err, rc;
+
+	popts.cpu = o->cpu;
+	popts.warmup_ms = o->warmup_ms;
+	popts.flags = PBENCH_PREPARE_SIGNALS;
+	err = pbench_prepare(&p, &popts);
+	if (err == -EINTR)
+		return EXIT_OK;	/* interrupted while preparing: everything was restored */
+	if (err) {
+		cli_error("cannot prepare%s: %s", o->cpu >= 0 ? " the CPU" : "",
+			  pbench_strerror(err));
+		return EXIT_RUNTIME;
+	}
+	set->prepared = 1;
+	set->cpu = pbench_prepared_cpu(p);
+	snprintf(set->cpu_reason, sizeof(set->cpu_reason), "%s", pbench_prepared_cpu_reason(p));
+	for (int s = 0; s < PBENCH_PREP_NR_STEPS; s++) {
+		const struct pbench_prep_outcome *po = pbench_prepared_step(p, s);
+
+		if (po)
+			set->steps[s] = *po;
+	}
+	set->prio.size = sizeof(set->prio);
+	pbench_prepared_priority(p, &set->prio);
+	set->policy = set->prio.policy;
+	set->policy_name = set->prio.policy_name;
+	set->prio_value = set->prio.value;
+	set->warmup_ms = pbench_prepared_warmup_ms(p);
+	rc = run_set(o, self, nr, set, pr);
+	set->restore_err = pbench_prepared_restore(p);
+	set->restored_by = pbench_prepared_signal(p);
+	pbench_prepared_free(p);
+	return rc;
+}
+
+static int alloc_set(struct stat_set *set, int kind, long runs, int nr)
+{
+	memset(set, 0, sizeof(*set));
+	set->kind = kind;
+	set->cpu = -1;
+	set->runs = calloc((size_t)runs, sizeof(*set->runs));
+	set->counts = calloc((size_t)runs * (size_t)(nr ? nr : 1), sizeof(*set->counts));
+	return set->runs && set->counts ? 0 : -1;
+}
+
+/* The checks of the CPU the prepared runs used (or would use): no windowed checks. */
+static void env_for(struct stat_report *rep, const struct stat_opts *o)
+{
+	const struct stat_set *last = rep->sets[rep->nsets - 1];
+	int cpu = last && last->prepared ? last->cpu : o->cpu;
+	const int *cpus;
+
+	if (pbench_env_check(&rep->env, cpu >= 0 ? &cpu : NULL, cpu >= 0, PBENCH_ENV_NO_WINDOW)) {
+		rep->env = NULL;
+		return;
+	}
+	rep->env_cpu = pbench_env_cpus(rep->env, &cpus) > 0 ? cpus[0] : -1;
 }
 
 /* ---- main ------------------------------------------------------------------------------- */
@@ -424,14 +510,17 @@ static int write_json(const struct stat_opts *o, const struct run *runs, int don
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { .events = DEFAULT_EVENTS, .runs = DEFAULT_RUNS,
-			       .iterations = XOR_ITERATIONS };
+			       .iterations = XOR_ITERATIONS, .mode = MODE_PREPARED, .cpu = -1,
+			       .warmup_ms = DEFAULT_WARMUP_MS };
 	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
 	struct pbench_clock_info ci = { .size = sizeof(ci) };
 	struct pbench_counters *self = NULL;
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	struct run *runs = NULL;
-	struct pbench_count *counts = NULL;
+	struct stat_set sets[2] = { 0 };
+	struct stat_report rep = { .o = &o, .ci = &ci, .env_cpu = -1 };
+	struct probes pr = { 0 };
 	int rc, err, nr = 0, done = 0, failed = 0;
+	long cpus_conf;
 
 	rc = parse_args(argc, argv, &o);
 	if (rc)
@@ -441,6 +530,15 @@ int cmd_stat(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	/* The command is checked before anything is prepared or run: a typo is exit 2 at once,
+	 * with nothing changed. */
+	if (o.cmd) {
+		char path[4096];
+
+		err = pbench_command_resolve(o.cmd[0], path, sizeof(path));
+		if (err)
+			return report_start_error(err, &o);
+	}
 	/* Names are checked, and what this machine can count is learned, before anything runs. */
 	err = pbench_counters_open(&self, o.events, &copts);
 	if (err && err != -PBENCH_ENO_EVENTS)
@@ -459,60 +557,70 @@ int cmd_stat(int argc, char **argv)
 		pbench_counters_free(self);
 		return EXIT_RUNTIME;
 	}
-	runs = calloc((size_t)o.runs, sizeof(*runs));
-	counts = calloc((size_t)o.runs * (size_t)nr, sizeof(*counts));
-	if (!runs || (nr && !counts)) {
+	if (o.mode != MODE_PREPARED)
+		rep.sets[rep.nsets++] = &sets[0];
+	if (o.mode != MODE_UNPREPARED)
+		rep.sets[rep.nsets++] = &sets[1];
+	cpus_conf = sysconf(_SC_NPROCESSORS_CONF);
+	pr.n = cpus_conf > 0 && cpus_conf <= CPU_SETSIZE ? (int)cpus_conf : 0;
+	pr.p = calloc((size_t)(pr.n ? pr.n : 1), sizeof(*pr.p));
+	if (alloc_set(&sets[0], MODE_UNPREPARED, o.runs, nr) ||
+	    alloc_set(&sets[1], MODE_PREPARED, o.runs, nr) || !pr.p) {
 		cli_error("out of memory for %ld runs", o.runs);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
 
+	/* Ours first: the prepared state's handlers restore, then hand the signal on to it. */
 	interrupted = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	for (long i = 0; i < o.runs && !interrupted; i++) {
-		struct run *r = &runs[i];
-
-		r->counts = counts + i * nr;
-		for (int e = 0; e < nr; e++)
-			r->counts[e].size = sizeof(r->counts[e]);
-		if (o.cmd)
-			err = run_command(&o, nr, r);
-		else
-			err = run_workload(self, nr, &o, r);
-		/* Names from the set that outlives the runs (a child's set is freed per run). */
-		for (int e = 0; e < nr; e++)
-			r->counts[e].name = pbench_counters_name(self, e);
-		if (err) {
-			rc = report_start_error(err, &o);
-			goto out_signals;
-		}
-		if (interrupted)
-			break;	/* the run the interrupt cut short is not a measurement */
-		done++;
-		failed += r->signaled || r->exit_status;
-	}
 	rc = EXIT_OK;
+	if (o.mode != MODE_PREPARED) {
+		current_priority(&sets[0]);
+		rc = run_set(&o, self, nr, &sets[0], &pr);
+	}
+	if (!rc && o.mode != MODE_UNPREPARED && !interrupted)
+		rc = run_prepared(&o, self, nr, &sets[1], &pr);
+	if (rc)
+		goto out_signals;
+	for (int s = 0; s < rep.nsets; s++) {
+		stat_set_analyze(rep.sets[s]);
+		done += rep.sets[s]->done;
+		failed += rep.sets[s]->failed;
+	}
+	rep.nr = nr;
 	if (done) {
+		env_for(&rep, &o);
 		if (o.json)
-			rc = write_json(&o, runs, done, nr, &ci);
+			rc = stat_write_json(&rep);
 		if (!o.json || strcmp(o.json, "-"))
-			print_text(&o, runs, done, nr, &ci);
+			stat_print_text(&rep);
 	}
 	if (interrupted) {
-		cli_error("interrupted after %d of %ld runs", done, o.runs);
+		cli_error("interrupted after %d of %ld runs", done, o.runs * rep.nsets);
 		rc = EXIT_RUNTIME;
 	} else if (failed) {
 		cli_error("%d of %d runs of '%s' failed (see the status column)", failed, done,
 			  o.cmd[0]);
+		rc = EXIT_RUNTIME;
+	} else if (sets[1].restore_err) {
+		cli_error("the prepared state was not fully restored: %s",
+			  pbench_strerror(sets[1].restore_err));
 		rc = EXIT_RUNTIME;
 	}
 out_signals:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 out:
-	free(counts);
-	free(runs);
+	pbench_env_free(rep.env);
+	for (int c = 0; pr.p && c < pr.n; c++)
+		pbench_cpu_probe_free(pr.p[c]);
+	free(pr.p);
+	for (int s = 0; s < 2; s++) {
+		free(sets[s].counts);
+		free(sets[s].runs);
+	}
 	pbench_counters_free(self);
 	return rc;
 }

@@ -294,6 +294,12 @@ struct pbench_child_result {
  * name errors of pbench_counters_open, -errno of fork/pipe. If exec itself fails the child is
  * reaped and the exec errno is returned negated.
  */
+/*
+ * Find cmd as execvp would (a name with a '/' as given, else along PATH); path gets the file.
+ * Errors: -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC (found but not executable, or a directory).
+ * pbench_child_start does this itself; call it to refuse a bad command before anything else.
+ */
+PBENCH_API int pbench_command_resolve(const char *cmd, char *path, size_t len);
 PBENCH_API int pbench_child_start(struct pbench_child **out, char *const argv[],
 				  const struct pbench_child_opts *opts);
 /* Wait for the child to end and fill res; the counters stay readable until free. */

@@ -23,7 +23,7 @@ struct pbench_child {
 };
 
 /* Find cmd as execvp would; path gets the file to exec. */
-static int resolve_command(const char *cmd, char *path, size_t len)
+int pbench_command_resolve(const char *cmd, char *path, size_t len)
 {
 	const char *dirs, *p;
 	struct stat st;
@@ -78,7 +78,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	*out = NULL;
 	if (!argv || !argv[0])
 		return -EINVAL;
-	err = resolve_command(argv[0], path, sizeof(path));
+	err = pbench_command_resolve(argv[0], path, sizeof(path));
 	if (err)
 		return err;
 	ch = calloc(1, sizeof(*ch));

@@ -131,8 +131,9 @@ if run "passthrough" 0 "$PB" stat -r 1 -e task-clock -- sh -c 'echo pb-mark-$((4
 	if has "$T/out" pb-mark-42; then ok "passthrough"; else bad passthrough "output lost"; fi
 fi
 
-# Interrupted: the runs done so far are reported, the one cut short is not, exit 1.
-"$PB" stat -r 1000 -e task-clock -- sleep 0.2 >"$T/out" 2>"$T/err" &
+# Interrupted: the runs done so far are reported, the one cut short is not, exit 1. Unprepared:
+# the default (prepared) spends its first ~2.5 s preparing; its interrupt is tested below.
+"$PB" stat --mode unprepared -r 1000 -e task-clock -- sleep 0.2 >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 1
 kill -INT "$pbpid"
@@ -297,6 +298,158 @@ if [ "$HAVE_PY" -eq 1 ]; then
 		ok "check finds the container's CPU quota"
 	fi
 fi
+
+# ---- stat: unprepared, prepared, contrast -----------------------------------------------------
+SMALL="--iterations 2000000 -r 5 --warmup-ms 50"
+NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+if run "stat unprepared" 0 "$PB" stat --mode unprepared $SMALL; then
+	if has "$T/out" "(2000000 iterations), 5 runs, unprepared" &&
+	   has "$T/out" "^unprepared: no pinning, SCHED_[A-Z]* .* as started, no warm-up" &&
+	   [ "$(grep -c 'exit 0$' "$T/out")" -eq 5 ] && has "$T/out" "^outliers: [0-9]* (Tukey fences" &&
+	   has "$T/out" "^summary: 5 runs" && ! has "$T/out" "^prepared:"; then
+		ok "stat --mode unprepared: 5 runs, outliers, summary, nothing prepared"
+	else
+		bad "stat unprepared" "sections missing"
+	fi
+fi
+if run "stat prepared" 0 "$PB" stat --mode prepared $SMALL; then
+	if has "$T/out" "^prepared: CPU [0-9]* (" && has "$T/out" "^  pin  *done  *pinned to CPU" &&
+	   has "$T/out" "^  warmup  *done" && has "$T/out" "^priority: SCHED_[A-Z]* [a-z]* -*[0-9]*" &&
+	   has "$T/out" "^restored after the runs: affinity, priority" &&
+	   [ "$(grep -c 'exit 0$' "$T/out")" -eq 5 ] && has "$T/out" "^summary: 5 runs" &&
+	   ! has "$T/out" "^unprepared:"; then
+		ok "stat --mode prepared: steps, priority, restored, 5 runs"
+	else
+		bad "stat prepared" "sections missing"
+	fi
+fi
+if run "stat contrast" 0 "$PB" stat --mode contrast $SMALL; then
+	if has "$T/out" "5 runs unprepared, then 5 prepared" && has "$T/out" "^unprepared: " &&
+	   has "$T/out" "^prepared: CPU" && [ "$(grep -c 'exit 0$' "$T/out")" -eq 10 ] &&
+	   [ "$(grep -c '^summary: 5 runs' "$T/out")" -eq 2 ] &&
+	   has "$T/out" "^  spread  *[0-9.]*%  *[0-9.]*%$" && has "$T/out" "^  trimmed mean " &&
+	   has "$T/out" "^ratio unprepared/prepared: spread " &&
+	   has "$T/out" "^verdict: prepared runs "; then
+		ok "stat --mode contrast: both sets, side by side, ratios and a verdict"
+	else
+		bad "stat contrast" "sections missing"
+	fi
+fi
+
+# An outlier gets a cause: the first of six runs sleeps 0.3 s, the others 0.01 s.
+if run "stat outlier cause" 0 "$PB" stat --mode unprepared -r 6 -e task-clock -- \
+	sh -c "if [ -e '$T/slow' ]; then sleep 0.01; else : >'$T/slow'; sleep 0.3; fi"; then
+	if has "$T/out" "^outliers: 1 " && has "$T/out" "^  run 1: +[0-9.]* ms: .*not running"; then
+		ok "an outlier run is listed with its cause"
+	else
+		bad "stat outlier cause" "run 1 not listed as an outlier with a cause"
+	fi
+fi
+
+if [ "$HAVE_PY" -eq 1 ] && run "stat contrast json" 0 "$PB" stat --mode contrast $SMALL --json; then
+	if json "$T/out" 'd["schema"] == 1 and d["mode"] == "contrast" and
+		[m["mode"] for m in d["modes"]] == ["unprepared", "prepared"] and
+		all(set(m) >= {"mode", "cpu", "priority", "warmup_ms", "steps", "runs", "summary"} for m in d["modes"]) and
+		all(set(m["priority"]) == {"policy", "value"} for m in d["modes"]) and
+		d["modes"][0]["cpu"] is None and d["modes"][0]["steps"] == [] and
+		isinstance(d["modes"][1]["cpu"], int) and
+		[s["step"] for s in d["modes"][1]["steps"]] == ["pin", "numa", "mlock", "stack", "priority", "warmup"] and
+		all(set(s) == {"step", "status", "reason"} for s in d["modes"][1]["steps"]) and
+		all(len(m["runs"]) == 5 for m in d["modes"]) and
+		all(r["ticks"] > 0 and r["ns"] > 0 and isinstance(r["outlier"], bool) and
+		    (r["cause"] is None) == (not r["outlier"]) and
+		    set(r["noise"]) >= {"ctx_involuntary", "ctx_voluntary", "migrations", "minor_faults", "major_faults", "not_running_ns", "on_cpu"} and
+		    all(set(c) >= {"value", "scaled", "running_pct", "status"} for c in r["counters"].values())
+		    for m in d["modes"] for r in m["runs"]) and
+		all(r["cpu"] == d["modes"][1]["cpu"] for r in d["modes"][1]["runs"]) and
+		all(set(m["summary"]) >= {"n", "min", "max", "median", "mean", "stddev", "sem", "cv_pct", "spread_pct", "trimmed_mean", "mad", "outliers"}
+		    and m["summary"]["n"] == 5 and m["summary"]["min"] <= m["summary"]["median"] <= m["summary"]["max"] for m in d["modes"]) and
+		abs(d["contrast"]["spread_ratio"] - d["modes"][0]["summary"]["spread_pct"] / d["modes"][1]["summary"]["spread_pct"]) < 1e-9 and
+		abs(d["contrast"]["cv_ratio"] - d["modes"][0]["summary"]["cv_pct"] / d["modes"][1]["summary"]["cv_pct"]) < 1e-9 and
+		d["contrast"]["verdict"].startswith("prepared runs ") and
+		len(d["check"]) > 0 and all(set(c) >= {"id", "status", "value"} for c in d["check"]) and
+		d["check_cpu"] == d["modes"][1]["cpu"]'; then
+		ok "stat contrast json: modes[] with steps, runs, noise, summary; contrast; check[]"
+	else
+		bad "stat contrast json" "fields missing or wrong"
+	fi
+fi
+
+# The command runs where it was prepared; unprepared, it may run on every CPU pbench may.
+if [ "$NCPU" -ge 2 ]; then
+	if run "stat prepared command cpu" 0 "$PB" stat --cpu 1 -r 1 --warmup-ms 50 -e task-clock -- \
+		sh -c 'grep Cpus_allowed_list /proc/self/status'; then
+		if grep -q "^Cpus_allowed_list:[[:space:]]*1$" "$T/out" &&
+		   has "$T/out" "^prepared: CPU 1 (CPU 1 as asked" &&
+		   has "$T/out" "inherits the CPU affinity and the scheduling policy"; then
+			ok "a prepared command runs on the chosen CPU"
+		else
+			bad "stat prepared command cpu" "the child did not run on CPU 1 only"
+		fi
+	fi
+	mine=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$$/status)
+	if run "stat unprepared command cpu" 0 "$PB" stat --mode unprepared -r 1 -e task-clock -- \
+		sh -c 'grep Cpus_allowed_list /proc/self/status'; then
+		if grep -q "^Cpus_allowed_list:[[:space:]]*$mine$" "$T/out"; then
+			ok "an unprepared command sees every CPU pbench may use ($mine)"
+		else
+			bad "stat unprepared command cpu" "the child's CPUs are not $mine"
+		fi
+	fi
+	if [ "$HAVE_PY" -eq 1 ] && run "stat prepared json pin" 0 "$PB" stat --cpu 1 -r 1 --warmup-ms 50 \
+		-e task-clock --json -- true &&
+	   json "$T/out" 'd["modes"][0]["mode"] == "prepared" and d["modes"][0]["cpu"] == 1 and
+		any(s["step"] == "pin" and s["status"] == "done" for s in d["modes"][0]["steps"]) and
+		d["modes"][0]["restored"] is True and d["check_cpu"] == 1 and
+		d["runs"][0]["exit_status"] == 0 and d["summary"]["runs"] == 1'; then
+		ok "stat prepared json: pin done, restored, first-form runs and summary kept"
+	fi
+else
+	skipped "stat --cpu 1" "one CPU only"
+fi
+
+# Bad input: exit 2, one error line, nothing run.
+for c in 4096 abc -1 "" 1.5; do
+	usage_error "stat --cpu '$c'" "invalid CPU '$c' for --cpu: pbench may run on CPUs [0-9]" stat --cpu "$c"
+done
+usage_error "stat --mode typo" "unknown mode 'contarst' for --mode: the modes are unprepared, prepared and contrast (did you mean 'contrast'?)" stat --mode contarst
+usage_error "stat --mode typo 2" "(did you mean 'prepared'?)" stat --mode prepard
+for w in -5 abc "" nan inf 1e9; do
+	usage_error "stat --warmup-ms '$w'" "invalid warm-up '$w' for --warmup-ms" stat --warmup-ms "$w"
+done
+
+# SIGINT while preparing: nothing measured, nothing printed, exit 1.
+"$PB" stat -r 5 --iterations 1000000 >"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 0.5
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+if [ "$rc" -eq 1 ] && has "$T/err" "interrupted after 0 of 5 runs" && ! [ -s "$T/out" ]; then
+	ok "interrupt while preparing"
+else
+	bad "interrupt while preparing" "exit $rc"
+fi
+# SIGINT during prepared runs: the runs so far reported, the state restored by the handler, the
+# child reaped. The command marks each start, so the signal comes once runs are under way.
+: >"$T/started"
+"$PB" stat -r 1000 --warmup-ms 50 -e task-clock -- sh -c "echo x >>'$T/started'; exec sleep 0.23" \
+	>"$T/out" 2>"$T/err" &
+pbpid=$!
+i=0
+while [ "$(wc -l <"$T/started")" -lt 3 ] && [ "$i" -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+runs=$(grep -c 'exit 0$' "$T/out")
+if [ "$rc" -eq 1 ] && has "$T/err" "interrupted after $runs of 1000 runs" && [ "$runs" -ge 2 ] &&
+   has "$T/out" "^restored: by the SIGINT handler" && has "$T/out" "^summary: $runs runs"; then
+	ok "interrupt during prepared runs: runs reported, state restored"
+else
+	bad "interrupt prepared" "exit $rc, $runs runs"
+fi
+sleep 0.3
+if pgrep -f 'sleep 0.23$' >/dev/null 2>&1; then bad "interrupt prepared" "a child was left running"; fi
 
 # ---- output errors are failures (git's run_builtin) ------------------------------------------
 if [ -w /dev/full ]; then
