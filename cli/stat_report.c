@@ -460,21 +460,21 @@ static json_t *summary_json(const struct stat_set *s)
 	const struct pbench_summary *m = &s->s_ns;
 	json_t *j = json_object();
 
-	json_object_set_new(j, "unit", json_string("ns"));
+	/* Units in the names (DESIGN.md): times in ns, and in ticks where they say so. */
 	json_object_set_new(j, "n", json_integer((json_int_t)m->n));
-	json_object_set_new(j, "min", jreal(m->min));
-	json_object_set_new(j, "max", jreal(m->max));
-	json_object_set_new(j, "median", jreal(m->median));
-	json_object_set_new(j, "mean", jreal(m->mean));
-	json_object_set_new(j, "stddev", jreal(m->stddev));
-	json_object_set_new(j, "sem", jreal(m->sem));
+	json_object_set_new(j, "min_ns", jreal(m->min));
+	json_object_set_new(j, "max_ns", jreal(m->max));
+	json_object_set_new(j, "median_ns", jreal(m->median));
+	json_object_set_new(j, "mean_ns", jreal(m->mean));
+	json_object_set_new(j, "stddev_ns", jreal(m->stddev));
+	json_object_set_new(j, "sem_ns", jreal(m->sem));
 	json_object_set_new(j, "cv_pct", jreal(m->cv_pct));
 	json_object_set_new(j, "spread_pct", jreal(m->spread_pct));
-	json_object_set_new(j, "trimmed_mean", jreal(m->trimmed_mean));
-	json_object_set_new(j, "mad", jreal(m->mad));
+	json_object_set_new(j, "trimmed_mean_ns", jreal(m->trimmed_mean));
+	json_object_set_new(j, "mad_ns", jreal(m->mad));
 	json_object_set_new(j, "outliers", json_integer(s->outliers));
-	json_object_set_new(j, "fence_lo", jreal(s->fence_lo));
-	json_object_set_new(j, "fence_hi", jreal(s->fence_hi));
+	json_object_set_new(j, "fence_lo_ns", jreal(s->fence_lo));
+	json_object_set_new(j, "fence_hi_ns", jreal(s->fence_hi));
 	json_object_set_new(j, "min_ticks", jreal(s->s_ticks.min));
 	json_object_set_new(j, "max_ticks", jreal(s->s_ticks.max));
 	json_object_set_new(j, "median_ticks", jreal(s->s_ticks.median));

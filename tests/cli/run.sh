@@ -362,8 +362,8 @@ if [ "$HAVE_PY" -eq 1 ] && run "stat contrast json" 0 "$PB" stat --mode contrast
 		    all(set(c) >= {"value", "scaled", "running_pct", "status"} for c in r["counters"].values())
 		    for m in d["modes"] for r in m["runs"]) and
 		all(r["cpu"] == d["modes"][1]["cpu"] for r in d["modes"][1]["runs"]) and
-		all(set(m["summary"]) >= {"n", "min", "max", "median", "mean", "stddev", "sem", "cv_pct", "spread_pct", "trimmed_mean", "mad", "outliers"}
-		    and m["summary"]["n"] == 5 and m["summary"]["min"] <= m["summary"]["median"] <= m["summary"]["max"] for m in d["modes"]) and
+		all(set(m["summary"]) >= {"n", "min_ns", "max_ns", "median_ns", "mean_ns", "stddev_ns", "sem_ns", "cv_pct", "spread_pct", "trimmed_mean_ns", "mad_ns", "outliers"}
+		    and m["summary"]["n"] == 5 and m["summary"]["min_ns"] <= m["summary"]["median_ns"] <= m["summary"]["max_ns"] for m in d["modes"]) and
 		abs(d["contrast"]["spread_ratio"] - d["modes"][0]["summary"]["spread_pct"] / d["modes"][1]["summary"]["spread_pct"]) < 1e-9 and
 		abs(d["contrast"]["cv_ratio"] - d["modes"][0]["summary"]["cv_pct"] / d["modes"][1]["summary"]["cv_pct"]) < 1e-9 and
 		d["contrast"]["verdict"].startswith("prepared runs ") and
