@@ -328,9 +328,11 @@ static void print_contrast(const struct stat_report *rep)
 	fmt_pct(b, sizeof(b), p->s_ns.cv_pct);
 	printf("  %-13s %29s %29s\n", "cv", a, b);
 	printf("ratio unprepared/prepared: spread ");
-	printf(isfinite(sr) ? "%.1fx" : "- (no prepared spread)", sr);
+	/* Two significant digits below 10: a ratio of 0.039 is not "0.0x". */
+	printf(!isfinite(sr) ? "- (no prepared spread)" : sr < 10 ? "%.2gx" : "%.1fx", sr);
 	printf(", cv ");
-	printf(isfinite(cr) ? "%.1fx\n" : "- (no prepared variation)\n", cr);
+	printf(!isfinite(cr) ? "- (no prepared variation)\n" : cr < 10 ? "%.2gx\n" : "%.1fx\n",
+	       cr);
 	printf("verdict: %s\n", verdict);
 }
 
