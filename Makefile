@@ -150,8 +150,8 @@ demo: deps all
 	@echo '$$ pbench list'
 	@$(O)/pbench list
 	@echo
-	@echo '$$ pbench stat -r 5 -e task-clock,context-switches,page-faults,msr/tsc/,cycles,instructions'
-	@$(O)/pbench stat -r 5 -e task-clock,context-switches,page-faults,msr/tsc/,cycles,instructions
+	@echo '$$ pbench stat --mode contrast -e task-clock,context-switches,page-faults,msr/tsc/,cycles'
+	@$(O)/pbench stat --mode contrast -e task-clock,context-switches,page-faults,msr/tsc/,cycles
 
 bench: deps all $(BENCH_BINS)
 	@if sh scripts/deps.sh bench; then \

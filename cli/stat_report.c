@@ -328,10 +328,10 @@ static void print_contrast(const struct stat_report *rep)
 	fmt_pct(b, sizeof(b), p->s_ns.cv_pct);
 	printf("  %-13s %29s %29s\n", "cv", a, b);
 	printf("ratio unprepared/prepared: spread ");
-	/* Two significant digits below 10: a ratio of 0.039 is not "0.0x". */
-	printf(!isfinite(sr) ? "- (no prepared spread)" : sr < 10 ? "%.2gx" : "%.1fx", sr);
+	/* Three significant digits below 10: a ratio of 0.039 is not "0.0x". */
+	printf(!isfinite(sr) ? "- (no prepared spread)" : sr < 10 ? "%.3gx" : "%.1fx", sr);
 	printf(", cv ");
-	printf(!isfinite(cr) ? "- (no prepared variation)\n" : cr < 10 ? "%.2gx\n" : "%.1fx\n",
+	printf(!isfinite(cr) ? "- (no prepared variation)\n" : cr < 10 ? "%.3gx\n" : "%.1fx\n",
 	       cr);
 	printf("verdict: %s\n", verdict);
 }
