@@ -317,7 +317,10 @@ static int run_command(const struct stat_opts *o, int nr, struct run *r)
 	err = pbench_child_start(&ch, o->cmd, &copts);
 	if (err)
 		return err;
-	err = pbench_child_wait(ch, &res);
+	/* Ctrl-C (the handler sets interrupted): kill and reap the child now rather than wait
+	 * for a command that may never end; any other signal: keep waiting. */
+	while ((err = pbench_child_wait(ch, &res)) == -EINTR && !interrupted)
+		;
 	if (!err && pbench_child_counters(ch))
 		err = pbench_counters_read(pbench_child_counters(ch), r->counts, nr);
 	pbench_child_free(ch);
@@ -427,10 +430,10 @@ static int run_set(const struct stat_opts *o, struct pbench_counters *self, int 
 		/* Names from the set that outlives the runs (a child's set is freed per run). */
 		for (int e = 0; e < nr; e++)
 			r->counts[e].name = pbench_counters_name(self, e);
-		if (err)
-			return report_start_error(err, o);
 		if (interrupted)
 			break;	/* the run the interrupt cut short is not a measurement */
+		if (err)
+			return report_start_error(err, o);
 		fill_noise(r, nr, &ru0, &ru1);
 		set->done++;
 		set->failed += r->signaled || r->exit_status;

@@ -302,7 +302,9 @@ struct pbench_child_result {
 PBENCH_API int pbench_command_resolve(const char *cmd, char *path, size_t len);
 PBENCH_API int pbench_child_start(struct pbench_child **out, char *const argv[],
 				  const struct pbench_child_opts *opts);
-/* Wait for the child to end and fill res; the counters stay readable until free. */
+/* Wait for the child to end and fill res; the counters stay readable until free.
+ * -EINTR: a signal handler ran first; the child still runs: call again, or
+ * pbench_child_free() to kill and reap it. */
 PBENCH_API int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res);
 /* The child's counter set (NULL if no events were asked for). */
 PBENCH_API struct pbench_counters *pbench_child_counters(struct pbench_child *ch);

@@ -185,7 +185,10 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 		return -EINVAL;
 	if (!ch->pid)
 		return -ECHILD;
-	reap(ch->pid, &status);
+	/* A signal handler that returns (the caller's Ctrl-C) ends the wait with -EINTR and
+	 * leaves the child running: the caller decides to wait again or to free (kill) it. */
+	if (waitpid(ch->pid, &status, 0) < 0)
+		return -errno;
 	t1 = pbench_ticks_end();
 	ch->pid = 0;
 	size = res->size;

@@ -149,6 +149,23 @@ fi
 sleep 0.3
 if pgrep -f 'sleep 0.2$' >/dev/null 2>&1; then bad "interrupt" "a child was left running"; fi
 
+# Interrupted while a command that would run for 30 s is running: killed and reaped at once.
+start=$(date +%s)
+"$PB" stat --mode unprepared -r 3 -e task-clock -- sleep 30 >"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 1
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+took=$(( $(date +%s) - start ))
+if [ "$rc" -eq 1 ] && [ "$took" -lt 10 ] && has "$T/err" "interrupted after 0 of 3 runs" &&
+   ! pgrep -f 'sleep 30$' >/dev/null 2>&1; then
+	ok "interrupt kills a running command and reaps it"
+else
+	bad "interrupt a long command" "exit $rc after ${took} s"
+	pkill -f 'sleep 30$' 2>/dev/null
+fi
+
 # ---- the built-in workload ------------------------------------------------------------------
 if run "workload" 0 "$PB" stat -r 2 --iterations 1000000 -e task-clock,msr/tsc/; then
 	if has "$T/out" "built-in workload 'xor' (1000000 iterations), 2 runs" &&
