@@ -39,7 +39,7 @@ static void stat_usage(FILE *f)
 	fprintf(f,
 		"usage: pbench stat [-e EVENTS] [-r RUNS] [--mode unprepared|prepared|contrast]\n"
 		"                   [--cpu N] [--warmup-ms MS] [--json[=FILE]] [-q] [--iterations N]\n"
-		"                   [-- CMD ARGS...]\n"
+		"                   [--plot FILE.svg] [-- CMD ARGS...]\n"
 		"\n"
 		"Runs CMD (or, with no command, the built-in xor loop) RUNS times and prints each\n"
 		"run's time in TSC ticks and ns with the counted events and what disturbed it, the\n"
@@ -57,6 +57,7 @@ static void stat_usage(FILE *f)
 		"      --cpu N            the CPU to prepare (default: an isolated or idle one)\n"
 		"      --warmup-ms MS     warm-up before the prepared runs (default: %.0f)\n"
 		"      --json[=FILE]      JSON (schema 1) to FILE, or to stdout instead of the text\n"
+		"      --plot FILE.svg    each run's time in order and the distributions, as SVG\n"
 		"  -q, --quiet            discard the command's output\n"
 		"      --iterations N     iterations of the built-in workload (default: %llu)\n"
 		"  -h, --help             this help\n"
@@ -174,7 +175,7 @@ static int parse_warmup(const char *s, double *out)
 
 static int parse_args(int argc, char **argv, struct stat_opts *o)
 {
-	enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP };
+	enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_PLOT };
 	static const struct option opts[] = {
 		{ "events", required_argument, NULL, 'e' },
 		{ "runs", required_argument, NULL, 'r' },
@@ -184,6 +185,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "warmup-ms", required_argument, NULL, OPT_WARMUP },
+		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -230,6 +232,9 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		case OPT_WARMUP:
 			if (parse_warmup(optarg, &o->warmup_ms))
 				return -1;
+			break;
+		case OPT_PLOT:
+			o->plot = optarg;
 			break;
 		case 'h':
 			stat_usage(stdout);
@@ -510,11 +515,10 @@ static void env_for(struct stat_report *rep, const struct stat_opts *o)
 
 /* ---- main ------------------------------------------------------------------------------- */
 
-int cmd_stat(int argc, char **argv)
+/* Measure and report; *plotted is set once the plot is written. */
+static int stat_run(const struct stat_opts *op, int *plotted)
 {
-	struct stat_opts o = { .events = DEFAULT_EVENTS, .runs = DEFAULT_RUNS,
-			       .iterations = XOR_ITERATIONS, .mode = MODE_PREPARED, .cpu = -1,
-			       .warmup_ms = DEFAULT_WARMUP_MS };
+	const struct stat_opts o = *op;
 	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
 	struct pbench_clock_info ci = { .size = sizeof(ci) };
 	struct pbench_counters *self = NULL;
@@ -524,14 +528,6 @@ int cmd_stat(int argc, char **argv)
 	struct probes pr = { 0 };
 	int rc, err, nr = 0, done = 0, failed = 0;
 	long cpus_conf;
-
-	rc = parse_args(argc, argv, &o);
-	if (rc)
-		return rc < 0 ? EXIT_USAGE : EXIT_OK;
-	if (o.json && strcmp(o.json, "-") && !*o.json) {
-		cli_error("--json needs a file name, or '-' for stdout");
-		return EXIT_USAGE;
-	}
 
 	/* The command is checked before anything is prepared or run: a typo is exit 2 at once,
 	 * with nothing changed. */
@@ -599,6 +595,13 @@ int cmd_stat(int argc, char **argv)
 			rc = stat_write_json(&rep);
 		if (!o.json || strcmp(o.json, "-"))
 			stat_print_text(&rep);
+		if (o.plot_f) {
+			int prc = stat_write_plot(&rep);
+
+			*plotted = 1;
+			if (prc && !rc)
+				rc = prc;
+		}
 	}
 	if (interrupted) {
 		cli_error("interrupted after %d of %ld runs", done, o.runs * rep.nsets);
@@ -625,5 +628,40 @@ out:
 		free(sets[s].runs);
 	}
 	pbench_counters_free(self);
+	return rc;
+}
+
+/*
+ * The plot file is opened before anything runs, so a missing directory or an unwritable path
+ * is a usage error with nothing measured; it is removed again when no runs came to be
+ * plotted.
+ */
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_opts o = { .events = DEFAULT_EVENTS, .runs = DEFAULT_RUNS,
+			       .iterations = XOR_ITERATIONS, .mode = MODE_PREPARED, .cpu = -1,
+			       .warmup_ms = DEFAULT_WARMUP_MS };
+	int rc, plotted = 0;
+
+	rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? EXIT_USAGE : EXIT_OK;
+	if (o.json && strcmp(o.json, "-") && !*o.json) {
+		cli_error("--json needs a file name, or '-' for stdout");
+		return EXIT_USAGE;
+	}
+	if (o.plot && !(o.plot_f = fopen(o.plot, "w"))) {
+		cli_error("cannot write the plot '%s': %s", o.plot, strerror(errno));
+		return EXIT_USAGE;
+	}
+	rc = stat_run(&o, &plotted);
+	if (!o.plot_f)
+		return rc;
+	if (fclose(o.plot_f) == EOF && plotted) {
+		cli_error("cannot write the plot '%s': %s", o.plot, strerror(errno));
+		rc = rc ? rc : EXIT_RUNTIME;
+	}
+	if (!plotted)
+		unlink(o.plot);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #define PBENCH_CLI_STAT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pbench.h"
 
@@ -19,6 +20,8 @@ struct stat_opts {
 	int mode;			/* enum stat_mode_kind */
 	int cpu;			/* --cpu, or -1 */
 	double warmup_ms;
+	const char *plot;		/* --plot FILE.svg, or NULL */
+	FILE *plot_f;			/* opened before anything runs */
 };
 
 struct run {
@@ -74,5 +77,8 @@ void stat_set_analyze(struct stat_set *s);
 void stat_print_text(const struct stat_report *r);
 /* EXIT_OK, or EXIT_RUNTIME after an error message. */
 int stat_write_json(const struct stat_report *r);
+/* The runs as an SVG on r->o->plot_f (not closed). EXIT_OK, or EXIT_RUNTIME after an error
+ * message. */
+int stat_write_plot(const struct stat_report *r);
 
 #endif

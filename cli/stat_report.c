@@ -4,6 +4,7 @@
  * to prepare it, its outliers and their causes, its summary; the two side by side in contrast
  * mode; and all of it as JSON (schema 1).
  */
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -609,4 +610,64 @@ int stat_write_json(const struct stat_report *rep)
 	}
 	json_decref(root);
 	return err ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* ---- plot ------------------------------------------------------------------------------- */
+
+/* Unprepared in orange, prepared in blue, whichever is shown. */
+static const char *const set_color[] = { "#d95f02", "#1f6fb4" };
+
+int stat_write_plot(const struct stat_report *rep)
+{
+	const struct stat_opts *o = rep->o;
+	struct pbench_plot_series ser[2];
+	double *ns[2] = { 0 };
+	unsigned char *out[2] = { 0 };
+	const char **cause[2] = { 0 };
+	char names[2][64], title[512];
+	size_t off;
+	int rc = EXIT_OK, err = -ENOMEM;
+
+	for (int i = 0; i < rep->nsets; i++) {
+		const struct stat_set *s = rep->sets[i];
+		size_t n = (size_t)s->done;
+
+		ns[i] = calloc(n ? n : 1, sizeof(*ns[i]));
+		out[i] = calloc(n ? n : 1, sizeof(*out[i]));
+		cause[i] = calloc(n ? n : 1, sizeof(*cause[i]));
+		if (!ns[i] || !out[i] || !cause[i])
+			goto out;
+		for (size_t k = 0; k < n; k++) {
+			ns[i][k] = (double)s->runs[k].ns;
+			out[i][k] = s->runs[k].outlier != 0;
+			cause[i][k] = s->runs[k].cause;
+		}
+		if (s->kind == MODE_PREPARED && s->prepared)
+			snprintf(names[i], sizeof(names[i]), "prepared, CPU %d", s->cpu);
+		else
+			snprintf(names[i], sizeof(names[i]), "%s", stat_mode_name(s->kind));
+		ser[i] = (struct pbench_plot_series){ .size = sizeof(ser[i]), .name = names[i],
+			.color = set_color[s->kind == MODE_PREPARED], .ns = ns[i], .n = n,
+			.outlier = out[i], .cause = cause[i] };
+	}
+	if (o->cmd) {
+		off = (size_t)snprintf(title, sizeof(title), "pbench stat:");
+		for (char **a = o->cmd; *a && off < sizeof(title); a++)
+			off += (size_t)snprintf(title + off, sizeof(title) - off, " %s", *a);
+	} else {
+		snprintf(title, sizeof(title), "pbench stat: built-in workload 'xor' "
+			 "(%lld iterations), %s", o->iterations, stat_mode_name(o->mode));
+	}
+	err = pbench_plot_runs_svg(o->plot_f, title, ser, rep->nsets);
+out:
+	if (err) {
+		cli_error("cannot write the plot '%s': %s", o->plot, pbench_strerror(err));
+		rc = EXIT_RUNTIME;
+	}
+	for (int i = 0; i < 2; i++) {
+		free(ns[i]);
+		free(out[i]);
+		free(cause[i]);
+	}
+	return rc;
 }

@@ -610,6 +610,32 @@ PBENCH_API int pbench_comparison_write_text(const struct pbench_comparison *c, F
 PBENCH_API int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 					    const char *label_a, const char *label_b);
 
+/*
+ * Plots (plot.c). One series of runs: times in ns in the order run, and per run whether it is
+ * an outlier and why (cause[i], NULL or "" for none). name NULL: "series N"; color any SVG
+ * colour ("#d95f02"), NULL for a default. outlier and cause may be NULL.
+ */
+struct pbench_plot_series {
+	size_t size;			/* sizeof(struct pbench_plot_series) */
+	const char *name;
+	const char *color;
+	const double *ns;
+	size_t n;
+	const unsigned char *outlier;
+	const char *const *cause;
+};
+
+/*
+ * The runs as a self-contained SVG 1.1 on f: left, each run's time in run order, the series
+ * one after the other, outliers ringed with "run N: <time>: <cause>" as their <title>
+ * (tooltip); right, each series' histogram on the same time axis with its median. Titles, a
+ * legend, a scaled time unit with round ticks; text escaped, font-family sans-serif, no
+ * script. Up to 8 series. f is flushed. Errors: -EINVAL (NULL f or s, nseries outside 1..8, a
+ * size too small, no runs at all, a time that is negative or not finite), -ENOMEM, -EIO.
+ */
+PBENCH_API int pbench_plot_runs_svg(FILE *f, const char *title,
+				    const struct pbench_plot_series *s, int nseries);
+
 /* ---------------------------------------------------------------------------------------------
  * Noise attribution (noise.c): what happened on a CPU during a run, and why a run was slow
  *

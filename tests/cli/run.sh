@@ -468,6 +468,25 @@ fi
 sleep 0.3
 if pgrep -f 'sleep 0.23$' >/dev/null 2>&1; then bad "interrupt prepared" "a child was left running"; fi
 
+# ---- --plot: an SVG of both sets; a path that cannot be written is a usage error at once ----
+if run "plot contrast" 0 "$PB" stat --mode contrast -r 5 --iterations 2000000 --warmup-ms 50 \
+	--plot "$T/p.svg"; then
+	if [ -s "$T/p.svg" ] && has "$T/p.svg" '>unprepared<' && has "$T/p.svg" '>prepared' &&
+	   has "$T/p.svg" '</svg>' && [ "$(grep -c '<circle ' "$T/p.svg")" -ge 10 ] &&
+	   { ! command -v xmllint >/dev/null 2>&1 || xmllint --noout "$T/p.svg"; }; then
+		ok "plot contrast: both series in the SVG"
+	else
+		bad "plot contrast" "$(head -c 200 "$T/p.svg")"
+	fi
+fi
+start=$(date +%s)
+usage_error "plot in a missing directory" "cannot write the plot '/nonexistent/dir/p.svg'" \
+	stat --mode contrast -r 5 --plot /nonexistent/dir/p.svg
+if [ $(($(date +%s) - start)) -gt 2 ]; then bad "plot in a missing directory" "not at once"; fi
+# The file opened up front is removed again when nothing came to be plotted.
+run "plot removed when the run fails" 2 "$PB" stat -e cylces --plot "$T/q.svg" &&
+	if [ -e "$T/q.svg" ]; then bad "plot removed" "$T/q.svg left behind"; else ok "plot removed when nothing ran"; fi
+
 # ---- output errors are failures (git's run_builtin) ------------------------------------------
 if [ -w /dev/full ]; then
 	"$PB" list >/dev/full 2>"$T/err"

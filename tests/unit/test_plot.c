@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runs plot is well-formed XML (tags balanced, text escaped), draws one dot per run, gives
+ * each outlier a <title> with its cause, and reports bad input and write errors.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static char *plot_to_string(const struct pbench_plot_series *s, int n, const char *title,
+			    int *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	*err = pbench_plot_runs_svg(f, title, s, n);
+	fclose(f);
+	return buf;
+}
+
+/* Balanced tags by a stack, every '&' an entity, no raw '<' in text or attributes. */
+static void assert_well_formed(const char *x)
+{
+	char stack[64][32];
+	int depth = 0, roots = 0;
+
+	for (const char *p = x; *p; p++) {
+		if (*p == '&') {
+			cr_assert(!strncmp(p, "&amp;", 5) || !strncmp(p, "&lt;", 4) ||
+				  !strncmp(p, "&gt;", 4) || !strncmp(p, "&quot;", 6),
+				  "a bare '&' at '%.20s'", p);
+			continue;
+		}
+		if (*p != '<')
+			continue;
+		const char *end = strchr(p, '>');
+
+		cr_assert_not_null(end, "unterminated tag at '%.20s'", p);
+		if (p[1] == '?' || p[1] == '!') {
+			p = end;
+			continue;
+		}
+		cr_assert_null(memchr(p + 1, '<', (size_t)(end - p - 1)), "'<' inside a tag");
+		if (p[1] == '/') {
+			size_t n = strcspn(p + 2, " >");
+
+			cr_assert(depth > 0, "closing tag with nothing open");
+			depth--;
+			cr_assert(strlen(stack[depth]) == n && !strncmp(stack[depth], p + 2, n),
+				  "</%.*s> closes <%s>", (int)n, p + 2, stack[depth]);
+		} else if (end[-1] != '/') {
+			size_t n = strcspn(p + 1, " />");
+
+			cr_assert(depth < 64 && n < 32);
+			roots += depth == 0;
+			memcpy(stack[depth], p + 1, n);
+			stack[depth++][n] = 0;
+		}
+		p = end;
+	}
+	cr_assert_eq(depth, 0, "%d tags left open", depth);
+	cr_assert_eq(roots, 1, "one root element");
+	cr_assert(strstr(x, "<svg ") && !strstr(x, "<script"));
+}
+
+/* The circles inside <g id="runs-IDX" ...> ... </g>. */
+static int dots(const char *x, int idx)
+{
+	char id[32];
+	const char *g, *end;
+	int n = 0;
+
+	snprintf(id, sizeof(id), "<g id=\"runs-%d\"", idx);
+	g = strstr(x, id);
+	cr_assert_not_null(g, "no %s", id);
+	end = strstr(g, "</g>");
+	for (const char *p = g; (p = strstr(p, "<circle ")) && p < end; p++)
+		n++;
+	return n;
+}
+
+Test(plot, runs_outliers_and_escaping)
+{
+	static const double a[] = { 27.8e6, 27.9e6, 48.1e6, 27.7e6, 28.0e6, 27.85e6 };
+	static const unsigned char aout[] = { 0, 0, 1, 0, 0, 0 };
+	static const char *const acause[] = { NULL, NULL, "+20 ms: preempted <3 times> & more",
+					      NULL, NULL, NULL };
+	static const double b[] = { 27.60e6, 27.61e6, 27.60e6, 27.95e6 };
+	static const unsigned char bout[] = { 0, 0, 0, 1 };
+	static const char *const bcause[] = { "", "", "", "+350 us: 7 timer interrupts" };
+	const struct pbench_plot_series s[] = {
+		{ .size = sizeof(s[0]), .name = "unprepared", .color = "#d95f02", .ns = a,
+		  .n = PB_ARRAY_SIZE(a), .outlier = aout, .cause = acause },
+		{ .size = sizeof(s[0]), .name = "prepared \"CPU 3\"", .ns = b,
+		  .n = PB_ARRAY_SIZE(b), .outlier = bout, .cause = bcause },
+	};
+	int err;
+	char *x = plot_to_string(s, 2, "a & b <plot>", &err);
+
+	cr_assert_eq(err, 0);
+	assert_well_formed(x);
+	cr_assert_eq(dots(x, 0), 6);
+	cr_assert_eq(dots(x, 1), 4);
+	cr_assert_not_null(strstr(x, "<title>run 3: 48.10 ms: +20 ms: preempted &lt;3 times&gt; "
+				     "&amp; more</title>"), "%s", x);
+	cr_assert_not_null(strstr(x, "<title>run 4: 27.95 ms: +350 us: 7 timer interrupts"
+				     "</title>"));
+	cr_assert_not_null(strstr(x, "a &amp; b &lt;plot&gt;"));
+	cr_assert_not_null(strstr(x, "prepared &quot;CPU 3&quot;"));
+	cr_assert_null(strstr(x, "preempted <3"));
+	cr_assert_not_null(strstr(x, "time per run (ms)"));
+	cr_assert_not_null(strstr(x, "font-family=\"sans-serif\""));
+	free(x);
+}
+
+/* One series, no outlier arrays, all runs the same time: still a plot with a usable axis. */
+Test(plot, single_flat_series)
+{
+	static const double a[] = { 1500, 1500, 1500 };
+	const struct pbench_plot_series s = { .size = sizeof(s), .ns = a, .n = 3 };
+	int err;
+	char *x = plot_to_string(&s, 1, NULL, &err);
+
+	cr_assert_eq(err, 0);
+	assert_well_formed(x);
+	cr_assert_eq(dots(x, 0), 3);
+	cr_assert_not_null(strstr(x, "series 1"));
+	cr_assert_not_null(strstr(x, "time per run (us)"));
+	cr_assert_null(strstr(x, "nan"));
+	cr_assert_null(strstr(x, "inf"));
+	free(x);
+}
+
+Test(plot, bad_input)
+{
+	static const double ok[] = { 1, 2 }, bad[] = { 1, NAN };
+	struct pbench_plot_series s = { .size = sizeof(s), .ns = ok, .n = 2 };
+	static const struct {
+		size_t size, n;
+		const double *ns;
+		int nseries;
+		const char *why;
+	} rows[] = {
+		{ 0, 2, ok, 1, "size 0" },
+		{ sizeof(struct pbench_plot_series), 2, NULL, 1, "no times" },
+		{ sizeof(struct pbench_plot_series), 2, bad, 1, "a NaN time" },
+		{ sizeof(struct pbench_plot_series), 0, ok, 1, "no runs at all" },
+		{ sizeof(struct pbench_plot_series), 2, ok, 0, "no series" },
+		{ sizeof(struct pbench_plot_series), 2, ok, 9, "too many series" },
+	};
+	FILE *f = fopen("/dev/null", "w");
+
+	cr_assert_not_null(f);
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		struct pbench_plot_series many[9];
+
+		s.size = rows[i].size;
+		s.n = rows[i].n;
+		s.ns = rows[i].ns;
+		for (int k = 0; k < 9; k++)
+			many[k] = s;
+		cr_assert_eq(pbench_plot_runs_svg(f, "t", many, rows[i].nseries), -EINVAL, "%s",
+			     rows[i].why);
+	}
+	s = (struct pbench_plot_series){ .size = sizeof(s), .ns = ok, .n = 2 };
+	cr_assert_eq(pbench_plot_runs_svg(NULL, "t", &s, 1), -EINVAL);
+	cr_assert_eq(pbench_plot_runs_svg(f, "t", NULL, 1), -EINVAL);
+	fclose(f);
+}
+
+Test(plot, write_error)
+{
+	static const double a[] = { 1e6, 2e6 };
+	const struct pbench_plot_series s = { .size = sizeof(s), .ns = a, .n = 2 };
+	FILE *f = fopen("/dev/full", "w");
+
+	if (!f)
+		cr_skip_test("no /dev/full here");
+	cr_assert_eq(pbench_plot_runs_svg(f, "t", &s, 1), -EIO);
+	fclose(f);
+}
