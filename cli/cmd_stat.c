@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "pbench.h"
@@ -28,10 +29,35 @@
 
 static volatile sig_atomic_t interrupted;
 
+static volatile sig_atomic_t timed_out;
+
 static void on_signal(int sig)
 {
 	(void)sig;
 	interrupted = 1;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	timed_out = 1;
+}
+
+/* --timeout: SIGALRM after s seconds (0 cancels); no SA_RESTART, so the wait returns. */
+static void arm_timeout(double s)
+{
+	struct itimerval it = { 0 };
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	if (s > 0) {
+		timed_out = 0;
+		sigaction(SIGALRM, &sa, NULL);
+		it.it_value.tv_sec = (time_t)s;
+		it.it_value.tv_usec = (suseconds_t)((s - (double)(time_t)s) * 1e6);
+		if (!it.it_value.tv_sec && !it.it_value.tv_usec)
+			it.it_value.tv_usec = 1;
+	}
+	setitimer(ITIMER_REAL, &it, NULL);
 }
 
 static void stat_usage(FILE *f)
@@ -39,7 +65,7 @@ static void stat_usage(FILE *f)
 	fprintf(f,
 		"usage: pbench stat [-e EVENTS] [-r RUNS] [--mode unprepared|prepared|contrast]\n"
 		"                   [--cpu N] [--warmup-ms MS] [--json[=FILE]] [-q] [--iterations N]\n"
-		"                   [--plot FILE.svg] [-- CMD ARGS...]\n"
+		"                   [--plot FILE.svg] [--timeout S] [-- CMD ARGS...]\n"
 		"\n"
 		"Runs CMD (or, with no command, the built-in xor loop) RUNS times and prints each\n"
 		"run's time in TSC ticks and ns with the counted events and what disturbed it, the\n"
@@ -58,6 +84,7 @@ static void stat_usage(FILE *f)
 		"      --warmup-ms MS     warm-up before the prepared runs (default: %.0f)\n"
 		"      --json[=FILE]      JSON (schema 1) to FILE, or to stdout instead of the text\n"
 		"      --plot FILE.svg    each run's time in order and the distributions, as SVG\n"
+		"      --timeout S        kill a run of the command after S seconds (default: none)\n"
 		"  -q, --quiet            discard the command's output\n"
 		"      --iterations N     iterations of the built-in workload (default: %llu)\n"
 		"  -h, --help             this help\n"
@@ -175,7 +202,7 @@ static int parse_warmup(const char *s, double *out)
 
 static int parse_args(int argc, char **argv, struct stat_opts *o)
 {
-	enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_PLOT };
+	enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_PLOT, OPT_TIMEOUT };
 	static const struct option opts[] = {
 		{ "events", required_argument, NULL, 'e' },
 		{ "runs", required_argument, NULL, 'r' },
@@ -186,6 +213,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "warmup-ms", required_argument, NULL, OPT_WARMUP },
 		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -236,6 +264,20 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		case OPT_PLOT:
 			o->plot = optarg;
 			break;
+		case OPT_TIMEOUT: {
+			char *end;
+			double t;
+
+			errno = 0;
+			t = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(t > 0) || t > 86400) {
+				cli_error("invalid timeout '%s' for --timeout: expected seconds, more "
+					  "than 0 and at most 86400", optarg);
+				return -1;
+			}
+			o->timeout_s = t;
+			break;
+		}
 		case 'h':
 			stat_usage(stdout);
 			return 1;
@@ -318,14 +360,34 @@ static int run_command(const struct stat_opts *o, int nr, struct run *r)
 	struct pbench_child *ch;
 	int err;
 
+	uint64_t t0;
+
 	fflush(stdout);
+	t0 = pbench_ticks();
 	err = pbench_child_start(&ch, o->cmd, &copts);
 	if (err)
 		return err;
-	/* Ctrl-C (the handler sets interrupted): kill and reap the child now rather than wait
-	 * for a command that may never end; any other signal: keep waiting. */
-	while ((err = pbench_child_wait(ch, &res)) == -EINTR && !interrupted)
+	arm_timeout(o->timeout_s);
+	/* Ctrl-C (the handler sets interrupted) or --timeout: kill and reap the child now
+	 * rather than wait for a command that may never end; any other signal: keep waiting. */
+	while ((err = pbench_child_wait(ch, &res)) == -EINTR && !interrupted && !timed_out)
 		;
+	arm_timeout(0);
+	if (err == -EINTR && timed_out && !interrupted) {
+		pbench_child_free(ch);	/* SIGKILL and reap */
+		/* Its counters were never read: no number is printed for them. */
+		for (int e = 0; e < nr; e++) {
+			r->counts[e].status = PBENCH_EVENT_NOT_COUNTED;
+			snprintf(r->counts[e].reason, sizeof(r->counts[e].reason),
+				 "the run was killed at --timeout");
+		}
+		r->timed_out = 1;
+		r->signaled = 1;
+		r->term_signal = SIGKILL;
+		r->ticks = pbench_ticks() - t0;
+		r->ns = pbench_ticks_to_ns(r->ticks);
+		return 0;
+	}
 	if (!err && pbench_child_counters(ch))
 		err = pbench_counters_read(pbench_child_counters(ch), r->counts, nr);
 	pbench_child_free(ch);

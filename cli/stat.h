@@ -20,6 +20,7 @@ struct stat_opts {
 	int mode;			/* enum stat_mode_kind */
 	int cpu;			/* --cpu, or -1 */
 	double warmup_ms;
+	double timeout_s;		/* --timeout: a run of a command is killed after it; 0: none */
 	const char *plot;		/* --plot FILE.svg, or NULL */
 	FILE *plot_f;			/* opened before anything runs */
 };
@@ -28,6 +29,7 @@ struct run {
 	uint64_t ticks, ns;
 	uint64_t result;		/* the workload's result, kept so its work cannot be dropped */
 	int exited, exit_status, signaled, term_signal;
+	int timed_out;			/* killed at --timeout: not a measurement */
 	struct pbench_count *counts;	/* nr_events of them */
 	int cpu;			/* the CPU probed (see run_set in cmd_stat.c) */
 	struct pbench_noise noise;	/* the thread's (workload) or the child's */

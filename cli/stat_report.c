@@ -121,7 +121,9 @@ static int is_time_event(const char *name)
 
 static void fmt_status(const struct run *r, char *buf, size_t len)
 {
-	if (r->signaled)
+	if (r->timed_out)
+		snprintf(buf, len, "timed out (killed)");
+	else if (r->signaled)
 		snprintf(buf, len, "killed by signal %d (%s)", r->term_signal,
 			 strsignal(r->term_signal));
 	else
@@ -445,6 +447,7 @@ static json_t *run_json(const struct run *r, int i, int nr)
 	json_object_set_new(j, "run", json_integer(i + 1));
 	json_object_set_new(j, "ticks", json_integer((json_int_t)r->ticks));
 	json_object_set_new(j, "ns", json_integer((json_int_t)r->ns));
+	json_object_set_new(j, "timed_out", json_boolean(r->timed_out));
 	json_object_set_new(j, "exit_status", r->exited ? json_integer(r->exit_status)
 							: json_null());
 	json_object_set_new(j, "signal", r->signaled ? json_integer(r->term_signal) : json_null());
