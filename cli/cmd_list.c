@@ -102,9 +102,16 @@ static void print_text(const struct pbench_event_desc *v, int n, const int *coun
 	printf("\n%d events: %d ok, %d not supported, %d no permission\n", n,
 	       counts[PBENCH_EVENT_OK], counts[PBENCH_EVENT_NOT_SUPPORTED],
 	       counts[PBENCH_EVENT_NO_PERMISSION]);
-	if (!pbench_has_cpu_pmu())
+	if (!pbench_has_cpu_pmu()) {
+		int tsc = 0;
+
+		/* msr/tsc/ is named only when this machine's list has it opening. */
+		for (int i = 0; i < n; i++)
+			tsc |= !strcmp(v[i].name, "msr/tsc/") && v[i].status == PBENCH_EVENT_OK;
 		printf("note: no hardware PMU is exposed here (a VM without PMU passthrough?): "
-		       "hardware events cannot be counted; the software events and msr/tsc/ can\n");
+		       "hardware events cannot be counted; the software events%s can\n",
+		       tsc ? " and msr/tsc/" : "");
+	}
 }
 
 int cmd_list(int argc, char **argv)

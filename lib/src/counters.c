@@ -500,7 +500,6 @@ static void fill_count(const struct pb_counter *ctr, const struct snap *s,
 	if (ctr->fd < 0) {
 		k->status = ctr->open_status;
 		snprintf(k->reason, sizeof(k->reason), "%s", ctr->reason);
-		k->scaled = 0;
 		return;
 	}
 	k->status = PBENCH_EVENT_OK;

@@ -277,12 +277,17 @@ void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len)
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
-		if (ev->kind == PBENCH_EVENT_HARDWARE && !pbench_has_cpu_pmu())
+		if (ev->kind == PBENCH_EVENT_HARDWARE && !pbench_has_cpu_pmu()) {
+			char tsc[32];
+			/* Name msr/tsc/ as an alternative only where this kernel has it. */
+			int msr = pb_read_file("/sys/bus/event_source/devices/msr/events/tsc",
+					       tsc, sizeof(tsc)) >= 0;
+
 			snprintf(buf, len,
 				 "not supported by this CPU/VM (%s): no hardware PMU is exposed "
-				 "(a VM without PMU passthrough); software events and msr/tsc/ work",
-				 errno_name(err));
-		else
+				 "(a VM without PMU passthrough); software events%s work",
+				 errno_name(err), msr ? " and msr/tsc/" : "");
+		} else
 			snprintf(buf, len, "not supported by this CPU/VM (%s)", errno_name(err));
 		return;
 	case EINVAL:

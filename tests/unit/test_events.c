@@ -243,3 +243,19 @@ Test(events, open_reasons_name_the_fix)
 	pb_open_reason(&ev, -EMFILE, buf, sizeof(buf));
 	cr_assert_not_null(strstr(buf, "ulimit"), "%s", buf);
 }
+
+/* A VM without a PMU is told which events do work: msr/tsc/ only where the kernel has it. */
+Test(events, no_pmu_reason_names_only_what_exists)
+{
+	struct pb_event ev;
+	char buf[256];
+
+	cr_assert_eq(pb_event_resolve("cycles", &ev), 0);
+	setenv("PBENCH_SYSFS_ROOT", FIXTURES "/vm-kvm-2cpu/sys", 1);	/* has msr/events/tsc */
+	pb_open_reason(&ev, -ENOENT, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, "software events and msr/tsc/ work"), "%s", buf);
+	setenv("PBENCH_SYSFS_ROOT", FIXTURES "/container-quota/sys", 1);	/* msr PMU, no tsc */
+	pb_open_reason(&ev, -ENOENT, buf, sizeof(buf));
+	cr_assert_not_null(strstr(buf, "software events work"), "%s", buf);
+	cr_assert_null(strstr(buf, "msr/tsc/"), "%s", buf);
+}
