@@ -9,13 +9,20 @@
 #include "pbench.h"
 
 enum stat_mode_kind { MODE_UNPREPARED = 0, MODE_PREPARED, MODE_CONTRAST };
+enum stat_workload { WL_XOR = 0, WL_WALK };
+/* Why a set stopped. */
+enum stat_stop { STOP_RUNS = 0, STOP_TARGET, STOP_BUDGET, STOP_MAX_RUNS };
+#define SEM_MIN_RUNS 10		/* --target-sem: the fewest runs its estimate is trusted at */
 
 struct stat_opts {
 	const char *events;
 	long runs;			/* per mode */
 	const char *json;		/* NULL, "-" or a file name */
 	int quiet;
-	long long iterations;
+	long long iterations;		/* of the workload: xor iterations or walk steps */
+	int workload;			/* enum stat_workload */
+	int workload_set;		/* --workload was given */
+	size_t walk_bytes;		/* the memory walk's buffer */
 	char **cmd;			/* NULL: the built-in workload */
 	int mode;			/* enum stat_mode_kind */
 	int cpu;			/* --cpu, or -1 */
@@ -23,10 +30,18 @@ struct stat_opts {
 	double timeout_s;		/* --timeout: a run of a command is killed after it; 0: none */
 	const char *plot;		/* --plot FILE.svg, or NULL */
 	FILE *plot_f;			/* opened before anything runs */
+	const char *csv;		/* --csv FILE, or NULL */
+	FILE *csv_f;			/* likewise */
+	double target_sem_pct;		/* --target-sem: 0, or stop at this SEM (% of the mean) */
+	double max_time_s;		/* --max-time: the time budget per set with --target-sem */
+	int progress;			/* the progress line on stderr */
+	int color;			/* NO_COLOR unset and stderr a terminal */
 };
 
 struct run {
 	uint64_t ticks, ns;
+	uint64_t setup_ns;		/* a command's fork and counter set-up, before the timed span */
+	uint64_t exec_ns;		/* its release to exec done, inside the timed span (0: unknown) */
 	uint64_t result;		/* the workload's result, kept so its work cannot be dropped */
 	int exited, exit_status, signaled, term_signal;
 	int timed_out;			/* killed at --timeout: not a measurement */
@@ -54,8 +69,12 @@ struct stat_set {
 	struct pbench_prep_outcome steps[PBENCH_PREP_NR_STEPS];
 	struct pbench_prep_priority prio;
 	double warmup_ms;
+	int stop;			/* enum stat_stop */
+	double sem_pct;			/* the SEM when it stopped (with --target-sem) */
+	double elapsed_s;		/* from the first run to the end of the last */
 	int restore_err;		/* pbench_prepared_restore()'s */
 	int restored_by;		/* the signal whose handler restored, or 0 */
+	struct pbench_walk *walk;	/* the memory walk's buffer, made for this set */
 	/* Filled by stat_set_analyze() */
 	int have_summary;
 	struct pbench_summary s_ns, s_ticks;
@@ -74,11 +93,27 @@ struct stat_report {
 };
 
 const char *stat_mode_name(int kind);
+/* "built-in workload 'xor' (100000000 iterations)" */
+void stat_workload_desc(const struct stat_opts *o, char *buf, size_t len);
+/* The set of that kind in the report, or NULL. */
+const struct stat_set *stat_set_of(const struct stat_report *rep, int kind);
+/* Ratios of spreads and CVs (unprepared / prepared) and a verdict: 0 when there is no
+ * contrast to make. */
+int stat_contrast_of(const struct stat_report *rep, double *spread_ratio, double *cv_ratio,
+		     char *verdict, size_t len);
+/* The median of a command's per-run harness costs over a set (run field setup_ns or exec_ns,
+ * by offset); NaN when none is known. */
+double stat_median_field(const struct stat_set *s, size_t off);
 /* Summaries, fences, outliers and their causes. */
 void stat_set_analyze(struct stat_set *s);
 void stat_print_text(const struct stat_report *r);
 /* EXIT_OK, or EXIT_RUNTIME after an error message. */
 int stat_write_json(const struct stat_report *r);
+/* Measure and report (stat_run.c); *reported is set once runs were reported (and the plot and
+ * CSV files written). */
+int stat_measure(const struct stat_opts *o, int *reported);
+/* One row per run to o->csv_f (not closed). EXIT_OK, or EXIT_RUNTIME after an error message. */
+int stat_write_csv(const struct stat_report *r);
 /* The runs as an SVG on r->o->plot_f (not closed). EXIT_OK, or EXIT_RUNTIME after an error
  * message. */
 int stat_write_plot(const struct stat_report *r);

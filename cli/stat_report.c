@@ -2,12 +2,13 @@
 /*
  * pbench stat's report: each set of runs (unprepared, prepared) as a table with what was done
  * to prepare it, its outliers and their causes, its summary; the two side by side in contrast
- * mode; and all of it as JSON (schema 1).
+ * mode; and the runs as an SVG plot. JSON is in stat_json.c, CSV in stat_csv.c.
  */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,7 +61,43 @@ void stat_set_analyze(struct stat_set *s)
 	}
 }
 
-static const struct stat_set *set_of(const struct stat_report *rep, int kind)
+void stat_workload_desc(const struct stat_opts *o, char *buf, size_t len)
+{
+	if (o->workload == WL_WALK)
+		snprintf(buf, len, "built-in workload 'memwalk' (%lld steps over %zu MiB)",
+			 o->iterations, o->walk_bytes >> 20);
+	else
+		snprintf(buf, len, "built-in workload 'xor' (%lld iterations)", o->iterations);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+double stat_median_field(const struct stat_set *s, size_t off)
+{
+	uint64_t *v = malloc((size_t)(s->done ? s->done : 1) * sizeof(*v));
+	double m = NAN;
+	int n = 0;
+
+	for (int i = 0; v && i < s->done; i++) {
+		uint64_t x = *(const uint64_t *)((const char *)&s->runs[i] + off);
+
+		if (x && !s->runs[i].timed_out)
+			v[n++] = x;
+	}
+	if (n) {
+		qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+		m = n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+	}
+	free(v);
+	return m;
+}
+
+const struct stat_set *stat_set_of(const struct stat_report *rep, int kind)
 {
 	for (int s = 0; s < rep->nsets; s++)
 		if (rep->sets[s]->kind == kind)
@@ -87,10 +124,10 @@ static void fmt_pct(char *buf, size_t len, double x)
  * The contrast of the two sets: ratios of spreads and of CVs (unprepared / prepared) and a
  * verdict from those numbers only. 0 when there is no contrast to make.
  */
-static int contrast_of(const struct stat_report *rep, double *spread_ratio, double *cv_ratio,
+int stat_contrast_of(const struct stat_report *rep, double *spread_ratio, double *cv_ratio,
 		       char *verdict, size_t len)
 {
-	const struct stat_set *u = set_of(rep, MODE_UNPREPARED), *p = set_of(rep, MODE_PREPARED);
+	const struct stat_set *u = stat_set_of(rep, MODE_UNPREPARED), *p = stat_set_of(rep, MODE_PREPARED);
 	char su[32], sp[32];
 
 	if (!u || !p || !u->have_summary || !p->have_summary || u->done < 2 || p->done < 2)
@@ -168,8 +205,10 @@ static void print_header(const struct stat_report *rep)
 			printf("%s%s", a == o->cmd ? "" : " ", *a);
 		printf("', %s\n", runs);
 	} else {
-		printf("pbench stat: built-in workload 'xor' (%lld iterations), %s\n",
-		       o->iterations, runs);
+		char wl[128];
+
+		stat_workload_desc(o, wl, sizeof(wl));
+		printf("pbench stat: %s, %s\n", wl, runs);
 	}
 	printf("clock: %s, %.3f MHz (%s), read %.1f ns, begin+end %.1f ns, resolution %.1f ns\n",
 	       pbench_clock_kind_name(ci->kind), (double)ci->hz / 1e6,
@@ -268,6 +307,33 @@ static void print_summary(const struct stat_set *s)
 	       m->cv_pct, m->spread_pct, s->failed ? " (some runs failed: see status)" : "");
 }
 
+/* With --target-sem: what stopped the runs. For a command: the harness's own cost. */
+static void print_stop_and_cost(const struct stat_report *rep, const struct stat_set *s)
+{
+	const struct stat_opts *o = rep->o;
+
+	if (o->target_sem_pct > 0) {
+		const char *why = s->stop == STOP_TARGET ? "reached" :
+				  s->stop == STOP_BUDGET ? "not reached within --max-time" :
+				  "not reached within the most runs (-r)";
+
+		printf("target: standard error ± %.2g%% of the mean %s: ± %.2g%% after %d runs "
+		       "in %.1f s\n", o->target_sem_pct, why, s->sem_pct, s->done, s->elapsed_s);
+	}
+	if (o->cmd) {
+		double setup = stat_median_field(s, offsetof(struct run, setup_ns)),
+		       exec = stat_median_field(s, offsetof(struct run, exec_ns));
+		char a[32] = "-", b[32] = "-";
+
+		if (isfinite(setup))
+			pbench_format_ns(a, sizeof(a), setup, 3);
+		if (isfinite(exec))
+			pbench_format_ns(b, sizeof(b), exec, 3);
+		printf("harness: %s a run to fork and set up the counters (before the timed span), "
+		       "%s from the release to exec done (inside it); medians\n", a, b);
+	}
+}
+
 static void print_event_notes(const struct stat_report *rep, const struct stat_set *s,
 			      int scaled, int user_only)
 {
@@ -311,11 +377,11 @@ static void contrast_row(const char *label, const struct stat_set *u, const stru
 
 static void print_contrast(const struct stat_report *rep)
 {
-	const struct stat_set *u = set_of(rep, MODE_UNPREPARED), *p = set_of(rep, MODE_PREPARED);
+	const struct stat_set *u = stat_set_of(rep, MODE_UNPREPARED), *p = stat_set_of(rep, MODE_PREPARED);
 	double sr, cr;
 	char verdict[256], a[32], b[32];
 
-	if (!contrast_of(rep, &sr, &cr, verdict, sizeof(verdict)))
+	if (!stat_contrast_of(rep, &sr, &cr, verdict, sizeof(verdict)))
 		return;
 	printf("\ncontrast: %d unprepared runs, %d prepared\n", u->done, p->done);
 	printf("  %-13s %29s %29s\n", "", "unprepared", "prepared");
@@ -360,259 +426,9 @@ void stat_print_text(const struct stat_report *rep)
 			print_event_notes(rep, s, scaled, user_only);
 		print_outliers(s);
 		print_summary(s);
+		print_stop_and_cost(rep, s);
 	}
 	print_contrast(rep);
-}
-
-/* ---- JSON -------------------------------------------------------------------------------- */
-
-/* jansson has no NaN or infinity: a number that is not finite is null. */
-static json_t *jreal(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
-static json_t *count_json(const struct pbench_count *k)
-{
-	json_t *j = json_object();
-	int counted = k->status <= PBENCH_EVENT_MULTIPLEXED;
-
-	json_object_set_new(j, "value", counted ? json_integer((json_int_t)k->value) : json_null());
-	json_object_set_new(j, "scaled", counted ? jreal(k->scaled) : json_null());
-	json_object_set_new(j, "is_scaled", json_boolean(k->is_scaled));
-	json_object_set_new(j, "user_only", json_boolean(k->user_only));
-	json_object_set_new(j, "time_enabled_ns", json_integer((json_int_t)k->time_enabled));
-	json_object_set_new(j, "time_running_ns", json_integer((json_int_t)k->time_running));
-	json_object_set_new(j, "running_pct",
-			    k->time_enabled ? jreal(100.0 * (double)k->time_running /
-						    (double)k->time_enabled)
-					    : json_null());
-	json_object_set_new(j, "status", json_string(pbench_event_status_name(k->status)));
-	json_object_set_new(j, "reason", k->reason[0] ? json_string(k->reason) : json_null());
-	return j;
-}
-
-static json_t *sources_json(const struct pbench_noise_source *src)
-{
-	json_t *a = json_array();
-
-	for (int i = 0; i < PBENCH_NOISE_TOP && src[i].count; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s, s:I}", "label", src[i].label,
-						   "name", src[i].name,
-						   "count", (json_int_t)src[i].count));
-	return a;
-}
-
-static json_t *noise_json(const struct run *r)
-{
-	const struct pbench_noise *n = &r->noise;
-	const struct pbench_cpu_noise *c = &r->cpu_noise;
-	json_t *j = json_object(), *cj;
-
-	json_object_set_new(j, "ctx_involuntary", json_integer((json_int_t)n->ctx_involuntary));
-	json_object_set_new(j, "ctx_voluntary", json_integer((json_int_t)n->ctx_voluntary));
-	json_object_set_new(j, "migrations", r->have_migrations ?
-			    json_integer((json_int_t)n->migrations) : json_null());
-	json_object_set_new(j, "minor_faults", json_integer((json_int_t)n->minor_faults));
-	json_object_set_new(j, "major_faults", json_integer((json_int_t)n->major_faults));
-	json_object_set_new(j, "not_running_ns", jreal(n->not_running_ns));
-	if (!r->have_cpu_noise) {
-		json_object_set_new(j, "on_cpu", json_null());
-		return j;
-	}
-	cj = json_object();
-	json_object_set_new(cj, "cpu", json_integer(c->cpu));
-	if (c->flags & PBENCH_CPU_NOISE_NO_IRQ) {
-		json_object_set_new(cj, "irq_total", json_null());
-	} else {
-		json_object_set_new(cj, "irq_total", json_integer((json_int_t)c->irq_total));
-		json_object_set_new(cj, "irq_timer", json_integer((json_int_t)c->irq_timer));
-		json_object_set_new(cj, "irq_ipi", json_integer((json_int_t)c->irq_ipi));
-		json_object_set_new(cj, "irq_other", json_integer((json_int_t)c->irq_other));
-		json_object_set_new(cj, "irq_device", json_integer((json_int_t)c->irq_device));
-		json_object_set_new(cj, "irq_top", sources_json(c->irq_top));
-	}
-	json_object_set_new(cj, "softirq_total", c->flags & PBENCH_CPU_NOISE_NO_SOFTIRQ ?
-			    json_null() : json_integer((json_int_t)c->softirq_total));
-	json_object_set_new(cj, "softirq_top", sources_json(c->softirq_top));
-	json_object_set_new(cj, "steal_ns", jreal(c->steal_ns));
-	json_object_set_new(j, "on_cpu", cj);
-	return j;
-}
-
-static json_t *run_json(const struct run *r, int i, int nr)
-{
-	json_t *j = json_object(), *cs = json_object();
-
-	json_object_set_new(j, "run", json_integer(i + 1));
-	json_object_set_new(j, "ticks", json_integer((json_int_t)r->ticks));
-	json_object_set_new(j, "ns", json_integer((json_int_t)r->ns));
-	json_object_set_new(j, "timed_out", json_boolean(r->timed_out));
-	json_object_set_new(j, "exit_status", r->exited ? json_integer(r->exit_status)
-							: json_null());
-	json_object_set_new(j, "signal", r->signaled ? json_integer(r->term_signal) : json_null());
-	json_object_set_new(j, "cpu", json_integer(r->cpu));
-	for (int e = 0; e < nr; e++)
-		json_object_set_new(cs, r->counts[e].name, count_json(&r->counts[e]));
-	json_object_set_new(j, "counters", cs);
-	json_object_set_new(j, "noise", noise_json(r));
-	json_object_set_new(j, "outlier", json_boolean(r->outlier));
-	json_object_set_new(j, "cause", r->outlier ? json_string(r->cause) : json_null());
-	return j;
-}
-
-static json_t *summary_json(const struct stat_set *s)
-{
-	const struct pbench_summary *m = &s->s_ns;
-	json_t *j = json_object();
-
-	/* Units in the names (DESIGN.md): times in ns, and in ticks where they say so. */
-	json_object_set_new(j, "n", json_integer((json_int_t)m->n));
-	json_object_set_new(j, "min_ns", jreal(m->min));
-	json_object_set_new(j, "max_ns", jreal(m->max));
-	json_object_set_new(j, "median_ns", jreal(m->median));
-	json_object_set_new(j, "mean_ns", jreal(m->mean));
-	json_object_set_new(j, "stddev_ns", jreal(m->stddev));
-	json_object_set_new(j, "sem_ns", jreal(m->sem));
-	json_object_set_new(j, "cv_pct", jreal(m->cv_pct));
-	json_object_set_new(j, "spread_pct", jreal(m->spread_pct));
-	json_object_set_new(j, "trimmed_mean_ns", jreal(m->trimmed_mean));
-	json_object_set_new(j, "mad_ns", jreal(m->mad));
-	json_object_set_new(j, "outliers", json_integer(s->outliers));
-	json_object_set_new(j, "fence_lo_ns", jreal(s->fence_lo));
-	json_object_set_new(j, "fence_hi_ns", jreal(s->fence_hi));
-	json_object_set_new(j, "min_ticks", jreal(s->s_ticks.min));
-	json_object_set_new(j, "max_ticks", jreal(s->s_ticks.max));
-	json_object_set_new(j, "median_ticks", jreal(s->s_ticks.median));
-	json_object_set_new(j, "trimmed_mean_ticks", jreal(s->s_ticks.trimmed_mean));
-	return j;
-}
-
-static json_t *mode_json(const struct stat_report *rep, const struct stat_set *s)
-{
-	json_t *j = json_object(), *steps = json_array(), *runs = json_array();
-
-	json_object_set_new(j, "mode", json_string(stat_mode_name(s->kind)));
-	json_object_set_new(j, "cpu", s->prepared ? json_integer(s->cpu) : json_null());
-	json_object_set_new(j, "cpu_reason", s->prepared ? json_string(s->cpu_reason)
-							 : json_null());
-	json_object_set_new(j, "priority", s->policy_name ?
-			    json_pack("{s:s, s:i}", "policy", s->policy_name, "value",
-				      s->prio_value) : json_null());
-	json_object_set_new(j, "priority_probe", s->prio.probed ?
-			    json_pack("{s:o, s:o, s:i, s:i}",
-				      "nice_spread_pct", jreal(s->prio.nice_spread_pct),
-				      "fifo_spread_pct", jreal(s->prio.fifo_spread_pct),
-				      "nice_runs", s->prio.nice_runs,
-				      "fifo_runs", s->prio.fifo_runs) : json_null());
-	json_object_set_new(j, "warmup_ms", jreal(s->warmup_ms));
-	for (int i = 0; s->prepared && i < PBENCH_PREP_NR_STEPS; i++)
-		json_array_append_new(steps, json_pack("{s:s, s:s, s:s}",
-			"step", pbench_prep_step_name(s->steps[i].step),
-			"status", pbench_step_status_name(s->steps[i].status),
-			"reason", s->steps[i].what));
-	json_object_set_new(j, "steps", steps);
-	json_object_set_new(j, "restored", s->kind == MODE_PREPARED && s->prepared ?
-			    json_boolean(!s->restore_err) : json_null());
-	for (int i = 0; i < s->done; i++)
-		json_array_append_new(runs, run_json(&s->runs[i], i, rep->nr));
-	json_object_set_new(j, "runs", runs);
-	json_object_set_new(j, "summary", s->have_summary ? summary_json(s) : json_null());
-	return j;
-}
-
-static json_t *check_json(const struct stat_report *rep)
-{
-	json_t *a = json_array();
-
-	for (int i = 0; rep->env && i < pbench_env_nr(rep->env); i++) {
-		const struct pbench_check *c = pbench_env_get(rep->env, i);
-
-		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:s}", "id", c->id,
-			"status", pbench_check_status_name(c->status), "cpu", c->cpu,
-			"value", c->value));
-	}
-	return a;
-}
-
-/* The first form's top-level runs and summary, kept for a single mode. */
-static void legacy_json(json_t *root, const struct stat_report *rep)
-{
-	const struct stat_set *s = rep->sets[0];
-	const struct pbench_summary *m = &s->s_ns;
-	json_t *runs = json_array();
-
-	for (int i = 0; i < s->done; i++)
-		json_array_append_new(runs, run_json(&s->runs[i], i, rep->nr));
-	json_object_set_new(root, "runs", runs);
-	if (s->have_summary)
-		json_object_set_new(root, "summary", json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, "
-			"s:o, s:o}", "runs", s->done, "min_ns", jreal(m->min),
-			"median_ns", jreal(m->median), "mean_ns", jreal(m->mean),
-			"max_ns", jreal(m->max), "stddev_ns", jreal(m->stddev),
-			"cv_pct", jreal(m->cv_pct), "spread_pct", jreal(m->spread_pct)));
-}
-
-static json_t *header_json(const struct stat_report *rep)
-{
-	const struct stat_opts *o = rep->o;
-	const struct pbench_clock_info *ci = rep->ci;
-	json_t *root = json_object();
-
-	json_object_set_new(root, "schema", json_integer(1));
-	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
-	if (o->cmd) {
-		json_t *cmd = json_array();
-
-		for (char **a = o->cmd; *a; a++)
-			json_array_append_new(cmd, json_string(*a));
-		json_object_set_new(root, "command", cmd);
-	} else {
-		json_object_set_new(root, "workload", json_pack("{s:s, s:I}", "name", "xor",
-						"iterations", (json_int_t)o->iterations));
-	}
-	json_object_set_new(root, "clock", json_pack("{s:s, s:I, s:s, s:o, s:o, s:o}",
-		"kind", pbench_clock_kind_name(ci->kind), "hz", (json_int_t)ci->hz,
-		"freq_source", pbench_freq_source_name(ci->freq_source),
-		"read_cost_ns", jreal(ci->read_cost_ns),
-		"region_cost_ns", jreal(ci->region_cost_ns),
-		"resolution_ns", jreal(ci->resolution_ns)));
-	json_object_set_new(root, "mode", json_string(stat_mode_name(o->mode)));
-	json_object_set_new(root, "runs_requested", json_integer(o->runs));
-	return root;
-}
-
-int stat_write_json(const struct stat_report *rep)
-{
-	json_t *root = header_json(rep), *modes = json_array();
-	char verdict[256];
-	double sr, cr;
-	int err;
-
-	for (int i = 0; i < rep->nsets; i++)
-		json_array_append_new(modes, mode_json(rep, rep->sets[i]));
-	json_object_set_new(root, "modes", modes);
-	if (rep->nsets == 1)
-		legacy_json(root, rep);
-	if (rep->o->mode == MODE_CONTRAST)
-		json_object_set_new(root, "contrast",
-				    contrast_of(rep, &sr, &cr, verdict, sizeof(verdict)) ?
-				    json_pack("{s:o, s:o, s:s}", "spread_ratio", jreal(sr),
-					      "cv_ratio", jreal(cr), "verdict", verdict)
-				    : json_null());
-	json_object_set_new(root, "check_cpu", rep->env ? json_integer(rep->env_cpu)
-							: json_null());
-	json_object_set_new(root, "check", check_json(rep));
-	if (!strcmp(rep->o->json, "-")) {
-		err = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-	} else {
-		err = json_dump_file(root, rep->o->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		if (err)
-			cli_error("cannot write '%s'", rep->o->json);
-	}
-	json_decref(root);
-	return err ? EXIT_RUNTIME : EXIT_OK;
 }
 
 /* ---- plot ------------------------------------------------------------------------------- */
@@ -658,8 +474,10 @@ int stat_write_plot(const struct stat_report *rep)
 		for (char **a = o->cmd; *a && off < sizeof(title); a++)
 			off += (size_t)snprintf(title + off, sizeof(title) - off, " %s", *a);
 	} else {
-		snprintf(title, sizeof(title), "pbench stat: built-in workload 'xor' "
-			 "(%lld iterations), %s", o->iterations, stat_mode_name(o->mode));
+		char wl[128];
+
+		stat_workload_desc(o, wl, sizeof(wl));
+		snprintf(title, sizeof(title), "pbench stat: %s, %s", wl, stat_mode_name(o->mode));
 	}
 	err = pbench_plot_runs_svg(o->plot_f, title, ser, rep->nsets);
 out:

@@ -286,6 +286,12 @@ struct pbench_child_result {
 	int term_signal;
 	uint64_t ticks;			/* from releasing the child into exec to reaping it */
 	uint64_t ns;
+	/* The harness's own cost, measured for this run: */
+	uint64_t setup_ticks;		/* fork, pipes and opening the counters: before the timed
+					 * span, not in ticks */
+	uint64_t exec_ticks;		/* from the release to exec's point of no return (the
+					 * close-on-exec pipe seen closed): part of ticks; 0 when
+					 * not known */
 };
 
 /*
@@ -952,6 +958,26 @@ PBENCH_API int pbench_cpus_present(char *buf, size_t len);
 
 /* The xor loop: r ^= i ^ seed for i in [0, iterations). Returns r so it cannot be deleted. */
 PBENCH_API uint64_t pbench_workload_xor(uint64_t iterations, uint64_t seed);
+
+/*
+ * The memory walk: a single random cycle through every 64-byte line of a buffer, each line
+ * holding the address of the next, so that each step is one dependent load the prefetchers
+ * cannot predict: over a buffer several times the last-level cache, one cache miss a step.
+ * pbench_walk_new() builds it over bytes (rounded down to whole lines, at least 2; seed 0
+ * picks a fixed one) and writes every line, so the buffer is faulted in before anything is
+ * timed: -EINVAL (NULL out, fewer than 2 lines, more than 2^32) or -ENOMEM. Memory comes from
+ * the calling thread's policy: make it after pbench_prepare() to have it on the prepared
+ * CPU's node and locked.
+ */
+struct pbench_walk;
+PBENCH_API int pbench_walk_new(struct pbench_walk **out, size_t bytes, uint64_t seed);
+/* Take steps along the cycle, going on from where the last call stopped. Returns the index
+ * of the line reached, so the loads cannot be dropped. */
+PBENCH_API uint64_t pbench_walk_run(struct pbench_walk *w, uint64_t steps);
+PBENCH_API size_t pbench_walk_bytes(const struct pbench_walk *w);
+PBENCH_API void pbench_walk_free(struct pbench_walk *w);
+/* Four times the largest cache CPU 0 reports in sysfs, and at least 64 MiB. */
+PBENCH_API size_t pbench_walk_default_bytes(void);
 
 /* ---------------------------------------------------------------------------------------------
  * System facts the counters path needs (sysfs.c). Reads honour PBENCH_SYSFS_ROOT and

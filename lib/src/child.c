@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,7 +20,7 @@
 struct pbench_child {
 	pid_t pid;		/* 0 once reaped */
 	struct pbench_counters *counters;
-	uint64_t t0;
+	uint64_t t_fork, t0, t_exec;	/* before fork, the release, exec seen done */
 };
 
 /* Find cmd as execvp would; path gets the file to exec. */
@@ -92,6 +93,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 		err = -errno;
 		goto out_close_go;
 	}
+	ch->t_fork = pbench_ticks();
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
@@ -143,6 +145,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	do {
 		n = read(ex[0], &exec_errno, sizeof(exec_errno));
 	} while (n < 0 && errno == EINTR);
+	ch->t_exec = n == 0 ? pbench_ticks() : 0;
 	close(ex[0]);
 	if (n == (ssize_t)sizeof(exec_errno)) {
 		reap(pid, &status);
@@ -196,6 +199,10 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	res->size = size;
 	res->ticks = t1 - ch->t0;
 	res->ns = pbench_ticks_to_ns(res->ticks);
+	if (size >= offsetof(struct pbench_child_result, exec_ticks) + sizeof(res->exec_ticks)) {
+		res->setup_ticks = ch->t0 - ch->t_fork;
+		res->exec_ticks = ch->t_exec > ch->t0 ? ch->t_exec - ch->t0 : 0;
+	}
 	if (WIFEXITED(status)) {
 		res->exited = 1;
 		res->exit_status = WEXITSTATUS(status);

@@ -499,6 +499,116 @@ if [ $(($(date +%s) - start)) -gt 2 ]; then bad "plot in a missing directory" "n
 run "plot removed when the run fails" 2 "$PB" stat -e cylces --plot "$T/q.svg" &&
 	if [ -e "$T/q.svg" ]; then bad "plot removed" "$T/q.svg left behind"; else ok "plot removed when nothing ran"; fi
 
+# ---- --workload memwalk: the cache-missing walk, by name -------------------------------------
+if run "workload memwalk" 0 "$PB" stat --mode unprepared -r 2 --workload memwalk --iterations 20000 \
+	-e task-clock; then
+	if has "$T/out" "built-in workload 'memwalk' (20000 steps over [0-9]* MiB)" &&
+	   has "$T/out" "^summary: 2 runs"; then
+		ok "stat --workload memwalk"
+	else
+		bad "workload memwalk" "header or summary missing"
+	fi
+fi
+usage_error "workload typo" "unknown workload 'memwalck' for --workload: the built-in workloads are xor and memwalk" \
+	stat --workload memwalck
+usage_error "workload and command" "--workload picks a built-in workload, but a command was given" \
+	stat --workload memwalk -- true
+
+# ---- --target-sem: stop at the target, or at the budget; both said -------------------------
+# 50% is met by any 10 runs: the rule stops at its minimum of 10, not at the default 20.
+if run "target sem reached" 0 "$PB" stat --mode unprepared --target-sem 50 --iterations 200000 -e task-clock; then
+	if has "$T/out" "^summary: 10 runs" &&
+	   has "$T/out" "^target: standard error ± 50% of the mean reached: ± [0-9.e-]*% after 10 runs"; then
+		ok "target-sem: stops at 10 runs when the target is met"
+	else
+		bad "target sem reached" "$(grep -E '^(summary|target)' "$T/out")"
+	fi
+fi
+# An unreachable target: stopped by --max-time 0.5, after more than 10 runs, and said so.
+start=$(date +%s)
+if run "target sem budget" 0 "$PB" stat --mode unprepared --target-sem 0.000001 --max-time 0.5 \
+	--iterations 10000000 -e task-clock --json="$T/sem.json"; then
+	if has "$T/out" "not reached within --max-time" && [ $(($(date +%s) - start)) -lt 10 ] &&
+	   { [ "$HAVE_PY" -eq 0 ] || json "$T/sem.json" 'all(m["stop"]["rule"] == "max_time" and
+		m["stop"]["elapsed_s"] >= 0.5 and len(m["runs"]) > 10 and m["stop"]["sem_pct"] > 0.000001
+		for m in d["modes"])'; }; then
+		ok "target-sem: an unreachable target stops at --max-time"
+	else
+		bad "target sem budget" "$(grep -E '^(summary|target)' "$T/out")"
+	fi
+fi
+for v in 0 -1 abc 101 ""; do
+	usage_error "target-sem '$v'" "invalid target '$v' for --target-sem" stat --target-sem "$v"
+done
+usage_error "max-time alone" "--max-time is the time budget of --target-sem" stat --max-time 5
+
+# ---- --csv: one line per run, the same columns in each ---------------------------------------
+if run "csv contrast" 0 "$PB" stat --mode contrast -r 3 --iterations 200000 --warmup-ms 20 \
+	-e task-clock,cycles --csv "$T/r.csv"; then
+	if [ "$HAVE_PY" -eq 0 ] || python3 - "$T/r.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["mode"] for r in rows] == ["unprepared"] * 3 + ["prepared"] * 3, rows
+for r in rows:
+    assert int(r["ns"]) > 0 and int(r["ticks"]) > 0
+    assert float(r["task-clock"]) > 0           # counted: a number
+    assert r["cycles"] == ""                    # not supported here: empty, never 0
+    assert r["outlier"] in ("0", "1") and (r["cause"] != "") == (r["outlier"] == "1")
+PYEOF
+	then
+		ok "csv: six runs, counted events as numbers, uncounted empty"
+	else
+		bad "csv contrast" "$(head -3 "$T/r.csv")"
+	fi
+fi
+if run "csv stdout" 0 "$PB" stat --mode unprepared -r 2 --iterations 200000 -e task-clock --csv - &&
+   [ "$(wc -l <"$T/out")" -eq 3 ] && head -1 "$T/out" | grep -q '^mode,run,cpu,ticks,ns,'; then
+	ok "csv to stdout takes the text's place"
+else
+	bad "csv stdout" "$(head -3 "$T/out")"
+fi
+usage_error "csv in a missing directory" "cannot write the CSV file '/nonexistent/dir/r.csv'" \
+	stat --csv /nonexistent/dir/r.csv
+usage_error "csv and json on stdout" "--json and --csv cannot both write to stdout" stat --csv - --json
+run "csv removed when the run fails" 2 "$PB" stat -e cylces --csv "$T/q.csv" &&
+	if [ -e "$T/q.csv" ]; then bad "csv removed" "$T/q.csv left behind"; else ok "csv removed when nothing ran"; fi
+
+# ---- a command's harness cost: fork and set-up outside the timed span, exec inside ----------
+if run "harness cost" 0 "$PB" stat --mode unprepared -r 3 -e task-clock --json="$T/h.json" -- true; then
+	if has "$T/out" "^harness: [0-9.]* [um]s a run to fork and set up the counters" &&
+	   { [ "$HAVE_PY" -eq 0 ] || json "$T/h.json" 'all(all(0 < r["setup_ns"] and
+		0 < r["exec_ns"] < r["ns"] for r in m["runs"]) and
+		m["harness"]["exec_ns_median"] > 0 and m["harness"]["setup_ns_median"] > 0
+		for m in d["modes"])'; }; then
+		ok "harness cost measured per run and reported"
+	else
+		bad "harness cost" "$(grep '^harness' "$T/out")"
+	fi
+fi
+
+# ---- progress: on a terminal only, NO_COLOR honoured ----------------------------------------
+if run "no progress without a tty" 0 "$PB" stat --mode unprepared -r 3 --iterations 200000 -e task-clock &&
+   ! [ -s "$T/err" ]; then
+	ok "no progress line when stderr is not a terminal"
+else
+	bad "no progress without a tty" "stderr: $(head -c 200 "$T/err")"
+fi
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$PB' stat --mode unprepared -r 3 --iterations 200000 -e task-clock >/dev/null" \
+		/dev/null >"$T/tty" 2>&1
+	NO_COLOR=1 script -qec "'$PB' stat --mode unprepared -r 3 --iterations 200000 -e task-clock >/dev/null" \
+		/dev/null >"$T/tty2" 2>&1
+	esc=$(printf '\033')
+	if has "$T/tty" "unprepared: run 3 of 3, " && has "$T/tty" "${esc}\[2m" &&
+	   has "$T/tty2" "unprepared: run 3 of 3, " && ! has "$T/tty2" "${esc}\[2m"; then
+		ok "progress on a terminal: run i of N, the estimate; no colour with NO_COLOR"
+	else
+		bad "progress" "$(od -c "$T/tty" | head -5)"
+	fi
+else
+	skipped "progress on a terminal" "script(1) is not installed"
+fi
+
 # ---- output errors are failures (git's run_builtin) ------------------------------------------
 if [ -w /dev/full ]; then
 	"$PB" list >/dev/full 2>"$T/err"
