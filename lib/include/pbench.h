@@ -721,8 +721,11 @@ enum pbench_cause_flags {
  * excess), preempted / blocked / migrated counts, major faults; interrupts on the CPU by
  * source (device names, busiest first); steal. The time clauses go by size (steal first when
  * larger than the time not running); interrupts, whose cost is not measured, come after the
- * scheduler's part. Softirqs are not named. task or cpu may be NULL. With nothing recorded:
- * "+X: no noise recorded". Times have 2 significant digits (the excess 3, steal as many as
+ * scheduler's part. Softirqs are not named. A slower run that task-clock says was on the CPU
+ * all along (not running under a tenth of the excess, no preemption, major fault or steal)
+ * ends with "on the CPU all along by task-clock: slowed by what the kernel cannot see (the
+ * hypervisor, an SMT sibling, the clock speed) or by the work itself". task or cpu may be
+ * NULL. With nothing recorded: "+X: no noise recorded". Times have 2 significant digits (the excess 3, steal as many as
  * its tick count). Returns the length the whole line needs (snprintf semantics);
  * -EINVAL for a non-finite excess or a NULL buf with len > 0.
  */

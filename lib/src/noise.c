@@ -392,6 +392,8 @@ int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *ou
  * that long lost it to the fair server. */
 #define FAIR_SERVER_NS 50e6
 #define FAIR_SERVER_SLACK_NS 5e6
+#define PB_CAUSE_UNSEEN "on the CPU all along by task-clock: slowed by what the kernel cannot " \
+	"see (the hypervisor, an SMT sibling, the clock speed) or by the work itself"
 
 struct text {
 	char *buf;
@@ -548,6 +550,13 @@ int pbench_noise_cause(char *buf, size_t len, double excess_ns, const struct pbe
 				buf[at] = '\0';
 		}
 		clauses += got;
+	}
+	/* Slower, yet running the whole time as far as the guest kernel knows: what is left is
+	 * what it cannot see. Named only when not running explains under a tenth of it. */
+	if (excess_ns > 0 && isfinite(task->not_running_ns) && nr < excess_ns / 10 &&
+	    !task->ctx_involuntary && !task->major_faults && !cpu->steal_ticks) {
+		put(&t, "%s%s", clauses ? "; " : "", PB_CAUSE_UNSEEN);
+		clauses++;
 	}
 	if (!clauses)
 		put(&t, "no noise recorded");

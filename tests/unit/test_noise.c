@@ -483,14 +483,19 @@ struct cause_case {
 
 #define NR(ns) .not_running_ns = (ns)
 #define NVME { "36", "nvme0q1", 2 }
+#define UNSEEN "on the CPU all along by task-clock: slowed by what the kernel cannot see (the hypervisor, an SMT sibling, the clock speed) or by the work itself"
 
 static const struct cause_case cases[] = {
-	{ "nothing", 2.5e6, { NR(0) }, 0, { 0 }, 0, "+2.50 ms: no noise recorded" },
+	{ "nothing: on the CPU all along", 2.5e6, { NR(0) }, 0, { 0 }, 0, "+2.50 ms: " UNSEEN },
 	{ "nothing, not-running unknown, quiet CPU", 2.5e6, { NR(NAN) }, 1,
 	  { .steal_ns = 0 }, 0, "+2.50 ms: no noise recorded" },
 	{ "faster than usual", -1.5e6, { NR(0) }, 0, { 0 }, 0, "-1.50 ms: no noise recorded" },
 	{ "not running below 1% of the excess", 1e6, { NR(300) }, 0, { 0 }, 0,
-	  "+1.00 ms: no noise recorded" },
+	  "+1.00 ms: " UNSEEN },
+	{ "not running a fifth of it: named, and the rest unseen", 1e6, { NR(2e5) }, 0, { 0 }, 0,
+	  "+1.00 ms: 200 us not running" },
+	{ "not running a twentieth: the rest unseen", 1e6, { NR(5e4) }, 0, { 0 }, 0,
+	  "+1.00 ms: 50 us not running; " UNSEEN },
 	{ "only not running", 50.2e6, { NR(48e6) }, 0, { 0 }, 0,
 	  "+50.2 ms: 48 ms not running" },
 	{ "preemptions and not running", 50.2e6, { .ctx_involuntary = 3, NR(48e6) }, 0, { 0 }, 0,
@@ -507,16 +512,16 @@ static const struct cause_case cases[] = {
 	  "+9.00 ms: 8.2 ms not running, blocked 2 times, migrated once, 1 major fault" },
 	{ "device IRQs", 1.2e6, { NR(0) }, 1, { .irq_device = 2, .irq_timer = 12,
 	  .irq_top = { NVME } }, 0,
-	  "+1.20 ms: 2 device interrupts (nvme0q1), 12 timer interrupts" },
+	  "+1.20 ms: 2 device interrupts (nvme0q1), 12 timer interrupts; " UNSEEN },
 	{ "IPIs and other per-CPU rows", 30e3, { NR(0) }, 1, { .irq_ipi = 1, .irq_other = 2 }, 0,
-	  "+30.0 us: 1 IPI, 2 other interrupts" },
+	  "+30.0 us: 1 IPI, 2 other interrupts; " UNSEEN },
 	{ "the example", 50.2e6, { .ctx_involuntary = 3, NR(48e6) }, 1,
 	  { .irq_device = 2, .irq_timer = 12, .irq_top = { NVME } }, 0,
 	  "+50.2 ms: 48 ms not running, preempted 3 times; 2 device interrupts (nvme0q1), "
 	  "12 timer interrupts" },
 	{ "three devices", 1e6, { NR(0) }, 1, { .irq_device = 6, .irq_top = { { "36", "nvme0q1",
 	  3 }, { "41", "virtio3-rx", 2 }, { "26", "ttyS0", 1 } } }, 0,
-	  "+1.00 ms: 6 device interrupts (nvme0q1, virtio3-rx, ttyS0)" },
+	  "+1.00 ms: 6 device interrupts (nvme0q1, virtio3-rx, ttyS0); " UNSEEN },
 	{ "steal", 31e6, { NR(0) }, 1, { .steal_ticks = 3, .steal_ns = 30e6 }, 0,
 	  "+31.0 ms: 30 ms stolen by the hypervisor" },
 	{ "steal, three digits", 1.3e9, { NR(0) }, 1, { .steal_ticks = 123, .steal_ns = 1.23e9 },
@@ -530,7 +535,7 @@ static const struct cause_case cases[] = {
 	  "+43.0 ms: 40 ms stolen by the hypervisor; 2.0 ms not running, preempted once" },
 	{ "unknown steal is not named", 1e6, { NR(0) }, 1,
 	  { .flags = PBENCH_CPU_NOISE_NO_STEAL, .steal_ns = NAN }, 0,
-	  "+1.00 ms: no noise recorded" },
+	  "+1.00 ms: " UNSEEN },
 };
 
 Test(noise, cause_table)
