@@ -431,16 +431,11 @@ static int read_proc_stat(struct pb_cpu_times *t, int max)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		struct pb_cpu_times x = { 0 };
+		struct pb_cpu_times x;
 		int cpu;
 
-		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]))
+		if (pb_parse_cpu_times(line, &cpu, &x) < 4 || cpu >= max)
 			continue;
-		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &x.user,
-			   &x.nice, &x.system, &x.idle, &x.iowait, &x.irq, &x.softirq, &x.steal) < 5 ||
-		    cpu < 0 || cpu >= max)
-			continue;
-		x.valid = 1;
 		t[cpu] = x;
 		if (cpu + 1 > n)
 			n = cpu + 1;

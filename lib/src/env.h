@@ -18,12 +18,6 @@
 #define PB_CAP_SYS_NICE 23
 #define PB_CAP_PERFMON 38
 
-/* Per-CPU times from /proc/stat, in USER_HZ ticks. */
-struct pb_cpu_times {
-	unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
-	int valid;
-};
-
 struct pb_env_ctx {
 	struct pbench_env *env;
 	const int *cpus;	/* the target CPUs */

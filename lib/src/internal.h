@@ -26,6 +26,16 @@ int pb_read_long(const char *path, long *value);
 /* fopen() through the root mapping (for line-by-line reads of larger files). */
 FILE *pb_fopen(const char *path);
 
+/* Per-CPU times from a "cpuN ..." line of /proc/stat, in USER_HZ ticks. */
+struct pb_cpu_times {
+	unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
+	int valid;
+};
+/* Parse one line of /proc/stat: for "cpuN v0 v1 ..." set *cpu and the fields present (valid
+ * set), and return how many values it has (steal is the 8th, from Linux 2.6.11); -1 for any
+ * other line (the "cpu " total, intr, ctxt...). The line is not modified. */
+int pb_parse_cpu_times(const char *line, int *cpu, struct pb_cpu_times *t);
+
 /* clock.c */
 /* CPUID 0x80000007 EDX[8], the invariant TSC bit: 1 or 0; -1 where there is no CPUID. */
 int pb_cpuid_invariant_tsc(void);

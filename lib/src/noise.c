@@ -260,22 +260,20 @@ static int diff_table(struct pbench_cpu_probe *p, const char *path, const struct
  * the field), or the read error. */
 static int read_steal(struct pbench_cpu_probe *p, int grow, int *cut, unsigned long long *steal)
 {
-	char want[24], *pos, *line;
+	char *pos, *line;
 	int err = read_text(p, "/proc/stat", grow, cut);
-	size_t wl;
 
 	if (err)
 		return err;
-	wl = (size_t)snprintf(want, sizeof(want), "cpu%d ", p->cpu);
 	for (pos = p->buf; (line = next_line(&pos));) {
-		unsigned long long v[8];
+		struct pb_cpu_times t;
+		int cpu, n = pb_parse_cpu_times(line, &cpu, &t);
 
-		if (strncmp(line, want, wl))
+		if (n < 0 || cpu != p->cpu)
 			continue;
-		if (sscanf(line + wl, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
-			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+		if (n < 8)
 			return -ENOENT;
-		*steal = v[7];
+		*steal = t.steal;
 		return 0;
 	}
 	return -ENOENT;

@@ -4,6 +4,7 @@
  * and PBENCH_PROCFS_ROOT=DIR makes /proc/X read as DIR/X, so checks can run on recorded trees of
  * other machines. Facts that come from syscalls or instructions do not pass through here.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -130,4 +131,19 @@ int pbench_has_cpu_pmu(void)
 		globfree(&g);
 	}
 	return found;
+}
+
+int pb_parse_cpu_times(const char *line, int *cpu, struct pb_cpu_times *t)
+{
+	int n;
+
+	if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]))
+		return -1;
+	memset(t, 0, sizeof(*t));
+	n = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", cpu, &t->user,
+		   &t->nice, &t->system, &t->idle, &t->iowait, &t->irq, &t->softirq, &t->steal);
+	if (n < 1 || *cpu < 0)
+		return -1;
+	t->valid = n > 1;
+	return n - 1;
 }
