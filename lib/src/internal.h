@@ -26,6 +26,11 @@ int pb_read_long(const char *path, long *value);
 /* fopen() through the root mapping (for line-by-line reads of larger files). */
 FILE *pb_fopen(const char *path);
 
+/* plot.c: SVG text with &<>" escaped (control characters dropped), and a round axis step
+ * (1, 2, 2.5, 5 or 10 x 10^k) at or above raw. */
+void pb_svg_text(FILE *f, const char *s);
+double pb_nice_step(double raw);
+
 /* clock.c */
 /* CPUID 0x80000007 EDX[8], the invariant TSC bit: 1 or 0; -1 where there is no CPUID. */
 int pb_cpuid_invariant_tsc(void);
