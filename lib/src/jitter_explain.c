@@ -276,8 +276,8 @@ static const char *fix_of(const struct pbench_jitter_source *s, int cpu, char *b
 
 	switch (s->kind) {
 	case PBENCH_JSRC_TIMER:
-		snprintf(buf, len, "the scheduler tick and hrtimers; fix: nohz_full=%d (a kernel "
-			 "with CONFIG_NO_HZ_FULL, one task on the CPU)", cpu);
+		snprintf(buf, len, "the scheduler tick and hrtimers; fix: boot with nohz_full=%d "
+			 "on a kernel built with CONFIG_NO_HZ_FULL, one task on the CPU", cpu);
 		break;
 	case PBENCH_JSRC_IPI:
 		snprintf(buf, len, "other CPUs' wake-ups, TLB shootdowns and function calls; fix: "

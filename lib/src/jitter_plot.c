@@ -60,7 +60,7 @@ static void histogram(FILE *f, const struct pbench_jitter *j, int i, const struc
 	fprintf(f, "<g fill=\"%s\" fill-opacity=\"0.8\">\n", color);
 	for (int b = 0; b < nb && b < MAX_BINS; b++) {
 		double x0 = lx(a, bins[b].lo_ns, H_X0, H_X1), x1 = lx(a, bins[b].hi_ns, H_X0, H_X1);
-		double h = (y1 - top) * (double)bins[b].count / maxc;
+		double h = (y1 - top - 14) * (double)bins[b].count / maxc;
 
 		if (!bins[b].count)
 			continue;

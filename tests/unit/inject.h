@@ -39,6 +39,7 @@ struct inject {
 	int err;			/* -errno of pinning or of SCHED_FIFO */
 	uint64_t spin_ticks;
 	volatile int stop;
+	volatile int started;
 	pthread_t thread;
 };
 
@@ -64,12 +65,15 @@ static void *inject_thread(void *arg)
 	struct timespec next, now;
 	cpu_set_t one;
 
+	/* Created pinned and FIFO already; made sure of here. */
 	CPU_ZERO(&one);
 	CPU_SET(in->cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one) || sched_setscheduler(0, SCHED_FIFO, &sp)) {
 		in->err = -errno;
+		in->started = 1;
 		return NULL;
 	}
+	in->started = 1;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	/* Start off the round ms: not in step with the tick by construction. */
 	ts_add(&next, period / 2 + 137000);
@@ -113,8 +117,28 @@ static inline int inject_start(struct inject *in)
 	in->done = calloc(in->cap, sizeof(uint64_t));
 	if (!in->wake || !in->done)
 		return -ENOMEM;
-	err = pthread_create(&in->thread, NULL, inject_thread, in);
-	return -err;
+	/* Started on its CPU at its priority: a busy CPU elsewhere cannot keep it from
+	 * starting. Returns once it runs there. */
+	{
+		struct sched_param sp = { .sched_priority = INJECT_FIFO_PRIO };
+		pthread_attr_t attr;
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(in->cpu, &one);
+		pthread_attr_init(&attr);
+		pthread_attr_setaffinity_np(&attr, sizeof(one), &one);
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+		pthread_attr_setschedparam(&attr, &sp);
+		err = pthread_create(&in->thread, &attr, inject_thread, in);
+		pthread_attr_destroy(&attr);
+	}
+	if (err)
+		return -err;
+	for (int ms = 0; !in->started && ms < 5000; ms++)
+		usleep(1000);
+	return 0;
 }
 
 static inline int inject_stop(struct inject *in)
