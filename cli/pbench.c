@@ -22,6 +22,7 @@ static const struct cmd {
 	{ "analyze", cmd_analyze, "summarize samples (numbers, or pbench/hyperfine/Google Benchmark "
 				  "JSON) and compare two" },
 	{ "check", cmd_check, "is this machine fit to measure on, and how to fix what is not" },
+	{ "jitter", cmd_jitter, "how often each CPU is interrupted, for how long, and by what" },
 	{ "list", cmd_list, "list the events and whether each can be counted here" },
 	{ "stat", cmd_stat, "count and time a command or the built-in workload, run by run" },
 };

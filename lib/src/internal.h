@@ -36,6 +36,11 @@ struct pb_cpu_times {
  * other line (the "cpu " total, intr, ctxt...). The line is not modified. */
 int pb_parse_cpu_times(const char *line, int *cpu, struct pb_cpu_times *t);
 
+/* plot.c: SVG text with &<>" escaped (control characters dropped), and a round axis step
+ * (1, 2, 2.5, 5 or 10 x 10^k) at or above raw. */
+void pb_svg_text(FILE *f, const char *s);
+double pb_nice_step(double raw);
+
 /* clock.c */
 /* CPUID 0x80000007 EDX[8], the invariant TSC bit: 1 or 0; -1 where there is no CPUID. */
 int pb_cpuid_invariant_tsc(void);

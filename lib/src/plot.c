@@ -30,7 +30,7 @@ static const char *const palette[] = { "#d95f02", "#1f6fb4", "#1b9e77", "#7570b3
 
 /* Text and attribute values: &<>" escaped; control characters (not allowed in XML 1.0)
  * dropped. */
-static void put_text(FILE *f, const char *s)
+void pb_svg_text(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -66,7 +66,7 @@ struct axis {
 	int decimals;
 };
 
-static double nice_step(double raw)
+double pb_nice_step(double raw)
 {
 	double p = pow(10, floor(log10(raw))), m = raw / p;
 
@@ -85,7 +85,7 @@ static void axis_for(struct axis *a, double lo, double hi)
 		pad = fmax(hi * 0.01, 1);
 	a->lo = fmax(0, lo - pad);
 	a->hi = hi + pad;
-	a->step = nice_step((a->hi - a->lo) / 6);
+	a->step = pb_nice_step((a->hi - a->lo) / 6);
 	while (u + 1 < (int)PB_ARRAY_SIZE(units) && hi >= units[u + 1].scale)
 		u++;
 	a->unit = units[u].name;
@@ -108,7 +108,7 @@ static const char *color_of(const struct pbench_plot_series *s, int i)
 static void put_name(FILE *f, const struct pbench_plot_series *s, int i)
 {
 	if (s->name)
-		put_text(f, s->name);
+		pb_svg_text(f, s->name);
 	else
 		fprintf(f, "series %d", i + 1);
 }
@@ -122,7 +122,7 @@ static void frame(FILE *f, const char *title, const struct axis *a, size_t total
 		W, H, W, H, W, H);
 	fprintf(f, "<text x=\"%d\" y=\"26\" text-anchor=\"middle\" font-size=\"17\" "
 		"font-weight=\"bold\">", W / 2);
-	put_text(f, title ? title : "runs");
+	pb_svg_text(f, title ? title : "runs");
 	fputs("</text>\n", f);
 	/* Grid and tick labels across both panels. */
 	fputs("<g stroke=\"#dddddd\" stroke-width=\"1\">\n", f);
@@ -154,7 +154,7 @@ static void legend(FILE *f, const struct pbench_plot_series *s, int nseries)
 	fputs("<g font-size=\"13\">\n", f);
 	for (int i = 0; i < nseries; i++) {
 		fprintf(f, "<circle cx=\"%.0f\" cy=\"52\" r=\"5\" fill=\"", x + 5);
-		put_text(f, color_of(&s[i], i));
+		pb_svg_text(f, color_of(&s[i], i));
 		fprintf(f, "\"/><text x=\"%.0f\" y=\"56\">", x + 15);
 		put_name(f, &s[i], i);
 		fprintf(f, " (%zu runs)</text>\n", s[i].n);
@@ -176,7 +176,7 @@ static void runs(FILE *f, const struct pbench_plot_series *s, int idx, const str
 {
 	double dx = (L_X1 - L_X0) / (double)total;
 	const char *color = color_of(s, idx);
-	size_t step = (size_t)fmax(1, nice_step(fmax(1, (double)s->n / 6)));
+	size_t step = (size_t)fmax(1, pb_nice_step(fmax(1, (double)s->n / 6)));
 	char t[64];
 
 	if (!s->n)
@@ -188,7 +188,7 @@ static void runs(FILE *f, const struct pbench_plot_series *s, int idx, const str
 			L_X0 + dx * (double)first, P_Y1);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-weight=\"bold\" "
 		"fill=\"", L_X0 + dx * ((double)first + (double)s->n / 2), P_Y0 - 8);
-	put_text(f, color);
+	pb_svg_text(f, color);
 	fputs("\">", f);
 	put_name(f, s, idx);
 	fputs("</text>\n<g text-anchor=\"middle\" fill=\"#333333\">", f);
@@ -199,13 +199,13 @@ static void runs(FILE *f, const struct pbench_plot_series *s, int idx, const str
 			fprintf(f, "<text x=\"%.1f\" y=\"%.0f\">%zu</text>",
 				L_X0 + dx * ((double)(first + i) + 0.5), P_Y1 + 16, i + 1);
 	fputs("</g>\n<polyline fill=\"none\" stroke-opacity=\"0.45\" stroke-width=\"1\" stroke=\"", f);
-	put_text(f, color);
+	pb_svg_text(f, color);
 	fputs("\" points=\"", f);
 	for (size_t i = 0; i < s->n; i++)
 		fprintf(f, "%s%.1f,%.1f", i ? " " : "", L_X0 + dx * ((double)(first + i) + 0.5),
 			ypos(a, s->ns[i]));
 	fprintf(f, "\"/>\n<g id=\"runs-%d\" fill=\"", idx);
-	put_text(f, color);
+	pb_svg_text(f, color);
 	fputs("\">\n", f);
 	for (size_t i = 0; i < s->n; i++) {
 		int out = s->outlier && s->outlier[i];
@@ -214,7 +214,7 @@ static void runs(FILE *f, const struct pbench_plot_series *s, int idx, const str
 			ypos(a, s->ns[i]));
 		if (out) {
 			fputs("r=\"5.5\" fill=\"#ffffff\" stroke-width=\"2.5\" stroke=\"", f);
-			put_text(f, color);
+			pb_svg_text(f, color);
 			fputs("\"", f);
 		} else {
 			fputs("r=\"3.2\"", f);
@@ -223,7 +223,7 @@ static void runs(FILE *f, const struct pbench_plot_series *s, int idx, const str
 		fprintf(f, "><title>run %zu: %s", i + 1, t);
 		if (out && s->cause && s->cause[i] && *s->cause[i]) {
 			fputs(": ", f);
-			put_text(f, s->cause[i]);
+			pb_svg_text(f, s->cause[i]);
 		} else if (out) {
 			fputs(": outlier", f);
 		}
@@ -260,7 +260,7 @@ static int histogram(FILE *f, const struct pbench_plot_series *s, int idx, int n
 			maxc = count[b];
 	}
 	fputs("<g fill-opacity=\"0.75\" fill=\"", f);
-	put_text(f, color);
+	pb_svg_text(f, color);
 	fputs("\">\n", f);
 	for (int b = 0; b < NBINS; b++) {
 		if (!count[b])
@@ -292,7 +292,7 @@ static int histogram(FILE *f, const struct pbench_plot_series *s, int idx, int n
 		x0 - 3, ypos(a, med), x0 + bw + 14, ypos(a, med), lo);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" font-weight=\"bold\" "
 		"fill=\"", x0 + bw / 2, P_Y0 - 8);
-	put_text(f, color);
+	pb_svg_text(f, color);
 	fputs("\">", f);
 	put_name(f, s, idx);
 	fputs("</text>\n", f);

@@ -61,7 +61,7 @@ HAVE_PMU=0
 ls -d /sys/bus/event_source/devices/cpu* >/dev/null 2>&1 && HAVE_PMU=1
 
 # ---- help and version: work anywhere, no PMU needed -----------------------------------------
-for c in "" list stat; do
+for c in "" list stat jitter; do
 	if run "help $c" 0 "$PB" $c -h && has "$T/out" "usage: pbench"; then ok "help '$c'"; fi
 done
 if run version 0 "$PB" --version && has "$T/out" "^pbench [0-9]"; then ok version; fi
@@ -133,7 +133,10 @@ fi
 
 # Interrupted: the runs done so far are reported, the one cut short is not, exit 1. Unprepared:
 # the default (prepared) spends its first ~2.5 s preparing; its interrupt is tested below.
-"$PB" stat --mode unprepared -r 1000 -e task-clock -- sleep 0.2 >"$T/out" 2>"$T/err" &
+# The sleeps carry this shell's pid in their fraction, so that another test run at the same
+# time (their pgrep patterns) cannot be mistaken for ours.
+U=$$
+"$PB" stat --mode unprepared -r 1000 -e task-clock -- sleep "0.2$U" >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 1
 kill -INT "$pbpid"
@@ -147,11 +150,11 @@ else
 	bad "interrupt" "exit $rc, $runs runs"
 fi
 sleep 0.3
-if pgrep -f 'sleep 0.2$' >/dev/null 2>&1; then bad "interrupt" "a child was left running"; fi
+if pgrep -f "sleep 0.2$U\$" >/dev/null 2>&1; then bad "interrupt" "a child was left running"; fi
 
 # Interrupted while a command that would run for 30 s is running: killed and reaped at once.
 start=$(date +%s)
-"$PB" stat --mode unprepared -r 3 -e task-clock -- sleep 30 >"$T/out" 2>"$T/err" &
+"$PB" stat --mode unprepared -r 3 -e task-clock -- sleep "30.$U" >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 1
 kill -INT "$pbpid"
@@ -159,11 +162,11 @@ wait "$pbpid"
 rc=$?
 took=$(( $(date +%s) - start ))
 if [ "$rc" -eq 1 ] && [ "$took" -lt 10 ] && has "$T/err" "interrupted after 0 of 3 runs" &&
-   ! pgrep -f 'sleep 30$' >/dev/null 2>&1; then
+   ! pgrep -f "sleep 30.$U\$" >/dev/null 2>&1; then
 	ok "interrupt kills a running command and reaps it"
 else
 	bad "interrupt a long command" "exit $rc after ${took} s"
-	pkill -f 'sleep 30$' 2>/dev/null
+	pkill -f "sleep 30.$U\$" 2>/dev/null
 fi
 
 # --timeout: a run that does not end is killed and marked; bad values are usage errors.
@@ -462,7 +465,7 @@ fi
 # SIGINT during prepared runs: the runs so far reported, the state restored by the handler, the
 # child reaped. The command marks each start, so the signal comes once runs are under way.
 : >"$T/started"
-"$PB" stat -r 1000 --warmup-ms 50 -e task-clock -- sh -c "echo x >>'$T/started'; exec sleep 0.23" \
+"$PB" stat -r 1000 --warmup-ms 50 -e task-clock -- sh -c "echo x >>'$T/started'; exec sleep 0.23$U" \
 	>"$T/out" 2>"$T/err" &
 pbpid=$!
 i=0
@@ -478,7 +481,7 @@ else
 	bad "interrupt prepared" "exit $rc, $runs runs"
 fi
 sleep 0.3
-if pgrep -f 'sleep 0.23$' >/dev/null 2>&1; then bad "interrupt prepared" "a child was left running"; fi
+if pgrep -f "sleep 0.23$U\$" >/dev/null 2>&1; then bad "interrupt prepared" "a child was left running"; fi
 
 # ---- --plot: an SVG of both sets; a path that cannot be written is a usage error at once ----
 if run "plot contrast" 0 "$PB" stat --mode contrast -r 5 --iterations 2000000 --warmup-ms 50 \
@@ -608,6 +611,96 @@ if command -v script >/dev/null 2>&1; then
 else
 	skipped "progress on a terminal" "script(1) is not installed"
 fi
+
+# ---- jitter ----------------------------------------------------------------------------------
+usage_error "jitter --duration 0" "invalid duration '0' for --duration" jitter --duration 0
+usage_error "jitter --duration -1" "invalid duration '-1' for --duration" jitter --duration -1
+usage_error "jitter --duration abc" "invalid duration 'abc'" jitter --duration abc
+usage_error "jitter --threshold -1" "invalid threshold '-1' for --threshold" jitter --threshold -1
+usage_error "jitter --threshold 0" "invalid threshold '0' for --threshold" jitter --threshold 0
+usage_error "jitter too long" "would not fit in memory; at most [0-9]* s here" jitter --duration 1e12
+usage_error "jitter --cpu 1000" "CPU 1000 given to --cpu is not online or not allowed: pbench may run on CPUs [0-9]" jitter --cpu 1000
+usage_error "jitter --cpu 99999" "invalid CPU list '99999' for --cpu: no such CPU" jitter --cpu 99999
+if [ "$NCPU" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+	if run "jitter --cpu outside the affinity" 2 taskset -c 0 "$PB" jitter --cpu 1 &&
+	   has "$T/err" "^pbench: error: CPU 1 given to --cpu is not online or not allowed: pbench may run on CPUs 0$" &&
+	   ! [ -s "$T/out" ]; then
+		ok "jitter --cpu outside the affinity"
+	fi
+fi
+usage_error "jitter --cpu x" "invalid CPU list 'x' for --cpu" jitter --cpu x
+usage_error "jitter extra arg" "unexpected argument 'foo'" jitter -d 0.1 foo
+usage_error "jitter plot in a missing directory" "cannot write the plot '/nonexistent/j.svg'" jitter -d 0.1 --plot /nonexistent/j.svg
+if [ "$NCPU" -ge 2 ]; then
+	usage_error "jitter compare two cpus" "--compare-prepared probes one CPU" jitter --compare-prepared --cpu 0-1
+fi
+if run "jitter text" 0 "$PB" jitter --duration 0.3 --plot "$T/j.svg" &&
+   has "$T/out" "^pbench jitter: [0-9]* CPUs*, 0.30 s each, threshold " &&
+   has "$T/out" "^ cpu loop min/median *gaps *gaps/s *noise *noise% *p50 *p90 *p99 *p99.9 *max *top sources" &&
+   [ "$(grep -c '^ *[0-9][0-9]* *[0-9.]*/[0-9.]* ns ' "$T/out")" -eq "$NCPU" ] &&
+   has "$T/out" "^cpu [0-9]*: " && has "$T/out" "^  sources: local timer interrupts\|^  sources: .*local timer interrupts" &&
+   has "$T/out" "^quietest: CPU [0-9]* (" && [ -s "$T/j.svg" ] && has "$T/j.svg" '</svg>' &&
+   has "$T/j.svg" '>CPU 0: ' && { ! command -v xmllint >/dev/null 2>&1 || xmllint --noout "$T/j.svg"; }; then
+	ok "jitter text: a row per CPU, sources, quietest; the plot"
+elif [ "$rc" -eq 0 ]; then
+	bad "jitter text" "$(head -c 300 "$T/out")"
+fi
+if [ "$HAVE_PY" -eq 1 ]; then
+	for form in "--json=$T/j.json" "--json $T/j.json"; do
+		# shellcheck disable=SC2086
+		if run "jitter json ($form)" 0 "$PB" jitter --cpu 0 --duration 0.3 $form &&
+		   has "$T/out" "^quietest: CPU 0" &&
+		   json "$T/j.json" 'd["schema"] == 1 and d["duration_s"] == 0.3 and d["threshold_ns"] >= 1000 and
+			len(d["cpus"]) == 1 and d["quietest_cpu"] == 0 and
+			all(set(c) >= {"cpu", "loop_ns", "interruptions", "interruptions_per_s", "noise_ns", "noise_pct",
+				"max_gap_ns", "quantiles_ns", "histogram", "sources", "explained"} for c in d["cpus"]) and
+			all(c["cpu"] == 0 and 0 < c["loop_ns"]["min"] <= c["loop_ns"]["median"] and
+			    set(c["quantiles_ns"]) == {"p50", "p90", "p99", "p999"} and
+			    sum(b["count"] for b in c["histogram"]) == c["interruptions"] and
+			    all(b["lo_ns"] < b["hi_ns"] for b in c["histogram"]) and
+			    abs(c["interruptions_per_s"] * c["duration_s"] - c["interruptions"]) < 1e-6 * max(1, c["interruptions"]) and
+			    0 <= c["noise_pct"] <= 100 and c["explained"] and
+			    any(s["kind"] == "timer" and s["available"] and s["count"] >= 0 for s in c["sources"]) and
+			    any(s["kind"] == "preemption" for s in c["sources"]) and
+			    all(set(s) >= {"name", "count", "per_s"} for s in c["sources"]) and
+			    all(s["reason"] and s["count"] is None for s in c["sources"] if not s["available"])
+			    for c in d["cpus"])'; then
+			ok "jitter json ($form): schema 1, every field"
+		elif [ "$rc" -eq 0 ]; then
+			bad "jitter json ($form)" "fields missing or wrong"
+		fi
+	done
+	if run "jitter json stdout" 0 "$PB" jitter --cpu 0 -d 0.1 --json - && json "$T/out" 'd["schema"] == 1' &&
+	   ! has "$T/out" "^quietest"; then
+		ok "jitter --json - : JSON alone on stdout"
+	fi
+fi
+if [ ! -e /sys/bus/event_source/devices/msr/events/smi ] && run "jitter smi" 0 "$PB" jitter --cpu 0 -d 0.1 &&
+   has "$T/out" "SMIs (msr/smi): not available: .*no smi event"; then
+	ok "jitter: msr/smi reported not available, with the reason"
+fi
+# Ctrl-C: the threads stop at once, what was measured is printed, exit 1.
+start=$(date +%s)
+"$PB" jitter --duration 30 >"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 1
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+if [ "$rc" -eq 1 ] && [ $(( $(date +%s) - start )) -lt 10 ] && has "$T/err" "interrupted: [0-9.]* of 30 s measured" &&
+   has "$T/out" "stopped early" && has "$T/out" "^quietest: "; then
+	ok "jitter: Ctrl-C prints the partial result"
+else
+	bad "jitter interrupt" "exit $rc"
+fi
+# Two at once on the same CPU: both run; the later one says so.
+"$PB" jitter --cpu 0 --duration 2 >"$T/out2" 2>&1 &
+pbpid=$!
+sleep 0.7
+if run "jitter shared" 0 "$PB" jitter --cpu 0 --duration 0.3 && has "$T/out" "another pbench jitter (pid $pbpid) spun on CPU 0"; then
+	ok "jitter: another pbench jitter on the CPU is reported"
+fi
+wait "$pbpid"
 
 # ---- output errors are failures (git's run_builtin) ------------------------------------------
 if [ -w /dev/full ]; then

@@ -748,9 +748,19 @@ Test(prepare, warmup_is_time_based_on_the_cpu)
 	o.warmup_ms = 300;
 	o.warmup_fn = count_calls;
 	o.warmup_ctx = &calls;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	p = prepare_ok(&o);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* A warm-up that ends late because another task (a SCHED_FIFO one on a shared machine)
+	 * held the CPU is tried again, up to three times: one that does not stop on time fails
+	 * them all. */
+	for (int attempt = 0;; attempt++) {
+		calls = 0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		p = prepare_ok(&o);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (pbench_prepared_warmup_ms(p) < 400 || attempt == 2)
+			break;
+		cr_log_info("warm-up took %.1f ms: trying again", pbench_prepared_warmup_ms(p));
+		pbench_prepared_free(p);
+	}
 	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
 	cr_assert_eq(step(p, PBENCH_PREP_WARMUP)->status, PBENCH_STEP_DONE);
 	cr_assert_not_null(strstr(step(p, PBENCH_PREP_WARMUP)->what, "caller's function"));
@@ -772,10 +782,18 @@ Test(prepare, auto_probes_both, .timeout = 30)
 	need_root();
 	need_cpu1();
 	snap(&before);
-	p = prepare_ok(&o);
+	/* The probe's run length comes from timing the work: another task holding the CPU
+	 * while it is timed makes it longer, and that is tried again (three times at most). */
+	for (int attempt = 0;; attempt++) {
+		p = prepare_ok(&o);
+		pbench_prepared_priority(p, &pr);
+		if (pr.run_ms < 200 || attempt == 2)
+			break;
+		cr_log_info("probe run %.1f ms: trying again", pr.run_ms);
+		pbench_prepared_free(p);
+	}
 	cr_assert_eq(step(p, PBENCH_PREP_PRIORITY)->status, PBENCH_STEP_DONE, "%s",
 		     step(p, PBENCH_PREP_PRIORITY)->what);
-	pbench_prepared_priority(p, &pr);
 	cr_log_info("AUTO: %s; nice %.3f%% (%d runs), fifo %.3f%% (%d runs), %.1f ms a run",
 		    pbench_prio_mode_name(pr.mode), pr.nice_spread_pct, pr.nice_runs,
 		    pr.fifo_spread_pct, pr.fifo_runs, pr.run_ms);

@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pbench jitter: how often each CPU is interrupted, for how long, and by what. A thread per
+ * CPU spins on the clock and keeps every gap; the CPU's interrupts, softirqs, steal, the
+ * thread's preemptions and SMIs are counted over the same window; the report says which of
+ * them account for the gaps and what to do about each.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pbench.h"
+#include "cmds.h"
+
+#define DEFAULT_DURATION_S 5.0
+#define MAX_CPUS CPU_SETSIZE
+
+static volatile int stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+struct jitter_opts {
+	int *cpus;
+	int ncpus;
+	double duration_s;
+	double threshold_ns;
+	const char *json;		/* "-": stdout */
+	const char *plot;
+	int compare_prepared;
+};
+
+static void jitter_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pbench jitter [--cpu LIST] [--duration S] [--threshold NS]\n"
+		"                     [--json[=FILE|-]] [--plot FILE.svg] [--compare-prepared]\n"
+		"\n"
+		"Spins one pinned thread per CPU on the clock for the duration and counts every\n"
+		"gap between two reads longer than the threshold: how often the CPU was taken from\n"
+		"the thread, for how long, and - from the CPU's interrupts, softirqs and steal, the\n"
+		"thread's preemptions and SMIs over the same window - by what, with the fix for each.\n"
+		"Reads only what any user can read; changes nothing.\n"
+		"\n"
+		"  -c, --cpu LIST         the CPUs, e.g. 1 or 0-3,6 (default: every CPU pbench may\n"
+		"                         run on)\n"
+		"  -d, --duration S       seconds to spin on each CPU, all at once (default: %.0f)\n"
+		"  -t, --threshold NS     a longer gap is an interruption (default: 10x the loop\n"
+		"                         period, at least 1000 ns)\n"
+		"      --json[=FILE|-]    JSON (schema 1) to FILE, or to stdout instead of the text\n"
+		"      --plot FILE.svg    per CPU, the gap lengths' histogram and a timeline, as SVG\n"
+		"      --compare-prepared probe the CPU a prepared run would use (or the one --cpu\n"
+		"                         names) normally, then prepared, and show the difference\n"
+		"  -h, --help             this help\n"
+		"\n"
+		"Ctrl-C stops the threads and prints what was measured so far.\n",
+		DEFAULT_DURATION_S);
+}
+
+/* The CPUs pbench may run on, as a list for messages. */
+static void allowed_list(char *buf, size_t len)
+{
+	cpu_set_t mask;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	if (sched_getaffinity(0, sizeof(mask), &mask))
+		return;
+	for (int c = 0; c < CPU_SETSIZE && at < len; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, &mask))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &mask))
+			e++;
+		at += (size_t)snprintf(buf + at, len - at, e > c ? "%s%d-%d" : "%s%d", at ? "," : "",
+				       c, e);
+		c = e;
+	}
+}
+
+static int parse_cpus(const char *arg, struct jitter_opts *o)
+{
+	char allowed[256];
+	cpu_set_t mask;
+	int n;
+
+	allowed_list(allowed, sizeof(allowed));
+	n = pbench_cpulist_parse(arg, o->cpus, MAX_CPUS, MAX_CPUS);
+	if (n <= 0) {
+		cli_error("invalid CPU list '%s' for --cpu: %s; pbench may run on CPUs %s", arg,
+			  n == -ERANGE ? "no such CPU" : "expected a list such as 1 or 0-3,6",
+			  allowed[0] ? allowed : "unknown");
+		return -1;
+	}
+	if (sched_getaffinity(0, sizeof(mask), &mask) == 0)
+		for (int i = 0; i < n; i++)
+			if (!CPU_ISSET(o->cpus[i], &mask)) {
+				cli_error("CPU %d given to --cpu is not online or not allowed: pbench "
+					  "may run on CPUs %s", o->cpus[i], allowed);
+				return -1;
+			}
+	o->ncpus = n;
+	return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return errno || end == s || *end || !isfinite(*out) ? -1 : 0;
+}
+
+static int parse_args(int argc, char **argv, struct jitter_opts *o)
+{
+	enum { OPT_JSON = 256, OPT_PLOT, OPT_COMPARE };
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "json", optional_argument, NULL, OPT_JSON },
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "compare-prepared", no_argument, NULL, OPT_COMPARE },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+c:d:t:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (parse_cpus(optarg, o))
+				return -1;
+			break;
+		case 'd':
+			if (parse_double(optarg, &o->duration_s) || !(o->duration_s > 0)) {
+				cli_error("invalid duration '%s' for --duration: expected seconds, "
+					  "more than 0 (such as 5 or 0.5)", optarg);
+				return -1;
+			}
+			break;
+		case 't':
+			if (parse_double(optarg, &o->threshold_ns) || !(o->threshold_ns > 0) ||
+			    o->threshold_ns > 1e9) {
+				cli_error("invalid threshold '%s' for --threshold: expected ns, more "
+					  "than 0 and at most 1e9 (such as 1000)", optarg);
+				return -1;
+			}
+			break;
+		case OPT_JSON:
+			/* --json FILE as well as --json=FILE: jitter takes no other argument. */
+			if (!optarg && optind < argc &&
+			    (!strcmp(argv[optind], "-") || argv[optind][0] != '-'))
+				optarg = argv[optind++];
+			o->json = optarg ? optarg : "-";
+			if (!*o->json) {
+				cli_error("--json needs a file name, or '-' for stdout");
+				return -1;
+			}
+			break;
+		case OPT_PLOT:
+			o->plot = optarg;
+			break;
+		case OPT_COMPARE:
+			o->compare_prepared = 1;
+			break;
+		case 'h':
+			jitter_usage(stdout);
+			return 1;
+		case ':':
+			cli_error("option '%s' needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			cli_error("unknown option '%s' for 'pbench jitter'", argv[optind - 1]);
+			cli_hint("'pbench jitter -h' shows the options");
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		cli_error("unexpected argument '%s' for 'pbench jitter'", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* What the options ask is checked before anything spins: exit 2 with nothing run. */
+static int check_args(struct jitter_opts *o)
+{
+	int n = o->ncpus;
+	double max;
+
+	if (o->compare_prepared && n > 1) {
+		cli_error("--compare-prepared probes one CPU: give --cpu one CPU, or none to use "
+			  "the one a prepared run would pick");
+		return -1;
+	}
+	if (!n) {
+		cpu_set_t mask;
+
+		n = sched_getaffinity(0, sizeof(mask), &mask) ? 1 : CPU_COUNT(&mask);
+	}
+	max = pbench_jitter_max_duration_s(n);
+	if (o->duration_s > max) {
+		cli_error("invalid duration '%g' for --duration: the gap buffers of %d CPU%s would "
+			  "not fit in memory; at most %.0f s here", o->duration_s, n,
+			  n == 1 ? "" : "s", max);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_error(int err)
+{
+	if (err == -EINVAL || err == -E2BIG) {
+		cli_error("cannot probe these CPUs: %s", pbench_strerror(err));
+		return EXIT_USAGE;
+	}
+	cli_error("cannot probe: %s", pbench_strerror(err));
+	return EXIT_RUNTIME;
+}
+
+static int report(const struct jitter_opts *o, struct pbench_jitter *j,
+		  struct pbench_jitter *prep, FILE *plot)
+{
+	FILE *jf = stdout;
+	int err = 0, rc = EXIT_OK;
+
+	if (o->json && strcmp(o->json, "-") && !(jf = fopen(o->json, "w"))) {
+		cli_error("cannot write the JSON '%s': %s", o->json, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if (o->json) {
+		err = pbench_jitter_write_json(j, prep, jf);
+		if (jf != stdout && fclose(jf) == EOF && !err)
+			err = -EIO;
+		if (err) {
+			cli_error("cannot write the JSON: %s", pbench_strerror(err));
+			rc = EXIT_RUNTIME;
+		}
+	}
+	if (!o->json || strcmp(o->json, "-"))
+		if (pbench_jitter_write_text(j, prep, stdout))
+			rc = EXIT_RUNTIME;
+	if (plot && (err = pbench_jitter_plot_svg(j, plot, "pbench jitter"))) {
+		cli_error("cannot write the plot '%s': %s", o->plot, pbench_strerror(err));
+		rc = EXIT_RUNTIME;
+	}
+	return rc;
+}
+
+static double measured_s(const struct pbench_jitter *j)
+{
+	struct pbench_jitter_cpu c = { .size = sizeof(c) };
+
+	return pbench_jitter_cpu(j, 0, &c) ? 0 : c.duration_s;
+}
+
+static int jitter_run(struct jitter_opts *o, FILE *plot)
+{
+	struct pbench_jitter_opts jo = PBENCH_JITTER_OPTS_INIT;
+	struct pbench_jitter *j = NULL, *prep = NULL;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	int err, rc, cpu;
+
+	jo.duration_s = o->duration_s;
+	jo.threshold_ns = o->threshold_ns;
+	jo.stop = &stop;
+	if (o->compare_prepared && !o->ncpus) {
+		char why[256];
+
+		cpu = pbench_cpu_pick(why, sizeof(why));
+		if (cpu < 0) {
+			cli_error("cannot pick the CPU to prepare: %s", pbench_strerror(cpu));
+			return EXIT_RUNTIME;
+		}
+		o->cpus[0] = cpu;
+		o->ncpus = 1;
+		fprintf(stderr, "pbench jitter: CPU %d: %s\n", cpu, why);
+	}
+	jo.cpus = o->ncpus ? o->cpus : NULL;
+	jo.ncpus = o->ncpus;
+	stop = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	err = pbench_jitter_run(&j, &jo);
+	if (!err && o->compare_prepared && !stop) {
+		jo.flags = PBENCH_JITTER_PREPARED;
+		err = pbench_jitter_run(&prep, &jo);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (err) {
+		pbench_jitter_free(j);
+		return run_error(err);
+	}
+	rc = report(o, j, prep, plot);
+	if (stop) {
+		cli_error("interrupted: %.2f of %g s measured%s", prep ? measured_s(prep) :
+			  measured_s(j), o->duration_s, o->compare_prepared && !prep ?
+			  " (the prepared run was not done)" : "");
+		rc = EXIT_RUNTIME;
+	}
+	pbench_jitter_free(prep);
+	pbench_jitter_free(j);
+	return rc;
+}
+
+int cmd_jitter(int argc, char **argv)
+{
+	struct jitter_opts o = { .duration_s = DEFAULT_DURATION_S };
+	FILE *plot = NULL;
+	int rc;
+
+	o.cpus = calloc(MAX_CPUS, sizeof(*o.cpus));
+	if (!o.cpus)
+		return EXIT_RUNTIME;
+	rc = parse_args(argc, argv, &o);
+	if (!rc)
+		rc = check_args(&o);
+	if (rc) {
+		free(o.cpus);
+		return rc < 0 ? EXIT_USAGE : EXIT_OK;
+	}
+	/* Opened before anything spins: a path that cannot be written is a usage error. */
+	if (o.plot && !(plot = fopen(o.plot, "w"))) {
+		cli_error("cannot write the plot '%s': %s", o.plot, strerror(errno));
+		free(o.cpus);
+		return EXIT_USAGE;
+	}
+	rc = jitter_run(&o, plot);
+	if (plot) {
+		/* Nothing plotted (the run failed): no empty file is left behind. */
+		int empty = ftell(plot) <= 0;
+
+		if (fclose(plot) == EOF && !empty && rc == EXIT_OK) {
+			cli_error("cannot write the plot '%s': %s", o.plot, strerror(errno));
+			rc = EXIT_RUNTIME;
+		}
+		if (empty)
+			unlink(o.plot);
+	}
+	free(o.cpus);
+	return rc;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the jitter probe, shared by jitter.c (the threads and the spin),
+ * jitter_explain.c (figures, sources and the explanation), jitter_report.c (text and JSON)
+ * and jitter_plot.c (SVG). Never installed.
+ */
+#ifndef PBENCH_JITTER_H
+#define PBENCH_JITTER_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+/* One CPU's probe: what its thread measured, then the figures computed from it. */
+struct pb_jitter_run {
+	struct pbench_jitter *j;
+	int cpu;
+	pthread_t thread;
+	int created;
+	int err;			/* the thread's failure (-errno), 0 if it measured */
+	char err_what[96];		/* what failed */
+
+	/* the buffer, allocated and touched before the window */
+	struct pbench_jitter_gap *gaps;
+	size_t cap, n;
+
+	/* from the spin */
+	uint64_t start, end;		/* ticks of the window's first and last read */
+	uint64_t loops, count, noise_ticks, max_ticks;
+	uint64_t threshold_ticks;
+	int stopped, migrated;
+	double loop_min_ticks, loop_median_ticks;
+
+	/* attribution over the window */
+	struct pbench_cpu_noise noise;
+	int noise_err;			/* pbench_cpu_probe_end's (or begin's) error */
+	uint64_t nivcsw, nvcsw;
+	int smi_ok;
+	uint64_t smi;
+	char smi_reason[160];
+	pid_t other_pid;
+	int policy, priority;
+	int prepared;
+	char prepared_what[400];
+
+	struct pbench_jitter_cpu r;	/* the figures (jitter_explain.c) */
+};
+
+struct pbench_jitter {
+	int n;
+	struct pb_jitter_run *run;
+	uint64_t hz;
+	int clock_kind;
+	double duration_s;		/* asked */
+	double threshold_ns;		/* asked (0: derived) */
+	unsigned flags;
+	const volatile int *stop;
+
+	/* the start gate: every thread ready, then all go (or abort) */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int ready, go, abort;
+};
+
+/* jitter_explain.c: fill run->r from what the thread measured. */
+void pb_jitter_figures(struct pb_jitter_run *run, uint64_t hz);
+/* A gap length in ticks to ns. */
+double pb_jitter_ns(const struct pbench_jitter *j, double ticks);
+
+#endif
