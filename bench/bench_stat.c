@@ -24,7 +24,8 @@
  *     spread is unknown. Only task-clock is counted: this VM has no hardware PMU.
  *   - perf stat, one per run: N separate `perf stat -e task-clock CMD`, each printing its
  *     run's elapsed time (to the ns): perf's per-run times, with a spread, at the price of a
- *     perf start between runs.
+ *     perf start between runs. Shown, not part of the target: perf 6.1 sometimes prints an
+ *     impossible ~1.7 us for a run of true (4 of 300 runs here), which blows up its spread.
  * The machine is a shared VM: this program reports and exits 0 whenever it could measure;
  * a target missed is for a human to read. A tool that is not installed is skipped with the
  * reason (scripts/deps.sh bench installs them).
@@ -523,10 +524,13 @@ static int print_target(const char *wl, const struct cell *c)
 			continue;
 		}
 		printf("%s %s: %.2fx", compared++ ? "," : "", tool_name[t], p->cv / c[t].cv);
-		met &= p->cv < c[t].cv;
+		/* The issue names pbench unprepared, perf stat -r and hyperfine; perf one per run
+		 * is shown for its spread only (see the top of this file). */
+		if (t != PERF_EACH)
+			met &= p->cv < c[t].cv;
 	}
-	printf("\n  TARGET %s: pbench prepared has a smaller CV than each other tool on the "
-	       "loaded machine: pbench prepared %.3f%% -> %s\n", wl, p->cv,
+	printf("\n  TARGET %s: pbench prepared has a smaller CV than pbench unprepared, perf stat -r "
+	       "and hyperfine -N on the loaded machine: pbench prepared %.3f%% -> %s\n", wl, p->cv,
 	       !p->ok ? "not measured" : met ? "met" : "NOT MET");
 	return met;
 }
