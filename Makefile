@@ -40,7 +40,10 @@ CLI_OBJS := $(CLI_SRCS:%.c=$(O)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 EXAMPLE_SRCS := $(sort $(wildcard kmod-free-docs/examples/*.c))
-BENCH_SRCS := $(sort $(wildcard bench/*.c))
+# Helpers are programs a bench runs as its workload (bench/xorloop.c): built, never run alone.
+BENCH_HELPER_SRCS := bench/xorloop.c
+BENCH_HELPER_BINS := $(BENCH_HELPER_SRCS:bench/%.c=$(O)/bench/%)
+BENCH_SRCS := $(filter-out $(BENCH_HELPER_SRCS),$(sort $(wildcard bench/*.c)))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 # C++ programs of other tools' harnesses (Google Benchmark), run by the C benches; built only
 # when `scripts/deps.sh bench` finds or installs their library.
@@ -130,7 +133,7 @@ examples: $(O)/stage/.installed
 		$(CC) $(SANFLAGS) $(WARNINGS) $(CFLAGS) -o $$out $$src $$flags || exit 1; \
 	done
 
-check: all $(UNIT_BINS) examples $(BENCH_BINS)
+check: all $(UNIT_BINS) examples $(BENCH_BINS) $(BENCH_HELPER_BINS)
 	@sh tests/run.sh $(O)
 
 test: deps
@@ -153,7 +156,7 @@ demo: deps all
 	@echo '$$ pbench stat --mode contrast -e task-clock,context-switches,page-faults,msr/tsc/,cycles'
 	@$(O)/pbench stat --mode contrast -e task-clock,context-switches,page-faults,msr/tsc/,cycles
 
-bench: deps all $(BENCH_BINS)
+bench: deps all $(BENCH_BINS) $(BENCH_HELPER_BINS)
 	@if sh scripts/deps.sh bench; then \
 		$(MAKE) -q --no-print-directory $(GBENCH_BINS) || \
 		$(MAKE) --no-print-directory $(GBENCH_BINS) || exit 1; \
