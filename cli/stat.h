@@ -75,6 +75,8 @@ struct stat_set {
 	int restore_err;		/* pbench_prepared_restore()'s */
 	int restored_by;		/* the signal whose handler restored, or 0 */
 	struct pbench_walk *walk;	/* the memory walk's buffer, made for this set */
+	struct pbench_prepared *prep;	/* while the prepared runs are under way */
+	double rest_ms;			/* rested between runs in all (FIFO: see rest_pct) */
 	/* Filled by stat_set_analyze() */
 	int have_summary;
 	struct pbench_summary s_ns, s_ticks;

@@ -162,6 +162,8 @@ static json_t *mode_json(const struct stat_report *rep, const struct stat_set *s
 				      "nice_runs", s->prio.nice_runs,
 				      "fifo_runs", s->prio.fifo_runs) : json_null());
 	json_object_set_new(j, "warmup_ms", jreal(s->warmup_ms));
+	json_object_set_new(j, "rest", s->prepared ? json_pack("{s:o, s:o}", "pct",
+			    jreal(s->prio.rest_pct), "total_ms", jreal(s->rest_ms)) : json_null());
 	for (int i = 0; s->prepared && i < PBENCH_PREP_NR_STEPS; i++)
 		json_array_append_new(steps, json_pack("{s:s, s:s, s:s}",
 			"step", pbench_prep_step_name(s->steps[i].step),

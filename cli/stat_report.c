@@ -235,6 +235,10 @@ static void print_preparation(const struct stat_report *rep, const struct stat_s
 		       "under SCHED_FIFO)", s->prio.nice_runs, s->prio.nice_spread_pct,
 		       s->prio.fifo_runs, s->prio.fifo_spread_pct);
 	printf("; warm-up %.0f ms\n", s->warmup_ms);
+	if (s->prio.rest_pct > 0)
+		printf("rest: %.1f%% of each run after it, %.0f ms in all, so that the fair server "
+		       "(or RT throttling) never has to preempt a SCHED_FIFO run\n",
+		       s->prio.rest_pct, s->rest_ms);
 	if (rep->o->cmd)
 		printf("the command ran prepared: a child inherits the CPU affinity and the "
 		       "scheduling policy through fork/exec\n");

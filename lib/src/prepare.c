@@ -626,6 +626,35 @@ int pbench_prepared_priority(const struct pbench_prepared *p, struct pbench_prep
 	return 0;
 }
 
+void pb_rest_ms(double ms)
+{
+	struct timespec ts;
+
+	if (!(ms > 0))
+		return;
+	ts.tv_sec = (time_t)(ms / 1e3);
+	ts.tv_nsec = (long)((ms - (double)ts.tv_sec * 1e3) * 1e6);
+	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+}
+
+double pbench_prepared_rest_ns(const struct pbench_prepared *p, double run_ns)
+{
+	if (!p || !(run_ns > 0) || !isfinite(run_ns) || p->prio.policy != SCHED_FIFO)
+		return 0;
+	return run_ns * p->rest_ratio;
+}
+
+double pbench_prepared_rest(const struct pbench_prepared *p, double run_ns)
+{
+	double ns = pbench_prepared_rest_ns(p, run_ns), t0;
+
+	if (!(ns > 0))
+		return 0;
+	t0 = pb_now_ms();
+	pb_rest_ms(ns / 1e6);
+	return (pb_now_ms() - t0) * 1e6;
+}
+
 double pbench_prepared_warmup_ms(const struct pbench_prepared *p)
 {
 	return p->warmup_done_ms;

@@ -49,6 +49,7 @@ struct pbench_prepared {
 	struct pbench_prep_priority prio;
 	double warmup_done_ms;
 	double busy_ms;			/* time spent probing, counted as warm-up */
+	double rest_ratio;		/* of a FIFO run, to rest after it (see rest_pct) */
 };
 
 /* The work of the warm-up and of the priority probe's runs. */
@@ -69,6 +70,8 @@ int pb_step_status(int err);
 int pb_sched_getattr(pid_t tid, struct pb_sched_attr *a);
 /* One run of w, timed: returns its ms. */
 double pb_work_run(const struct pb_work *w);
+/* Sleep ms (nothing for ms <= 0); a signal ends it early. */
+void pb_rest_ms(double ms);
 /* Set w->n so that one run lasts about ms (one call at least). */
 void pb_work_calibrate(struct pb_work *w, double ms);
 
