@@ -115,9 +115,63 @@ static int run_workload(struct pbench_counters *c, int nr, const struct stat_opt
 	return 0;
 }
 
-static int run_command(const struct stat_opts *o, int nr, struct run *r)
+/*
+ * What a command's child opens: only the events pbench's own set could open. The others'
+ * status and reason come from that set, so that a run does not try (and fail) to open them
+ * again: on this VM cycles and instructions cost 60-90 us a run that way, measured by
+ * bench/bench_stat_cost.
+ */
+struct child_plan {
+	char *events;			/* comma-separated, or NULL: nothing to open */
+	int *map;			/* child event k is event map[k] of the set */
+	int nc;
+	struct pbench_count *tmpl;	/* every event's status and reason from the set */
+	struct pbench_count *tmp;	/* the child's counts, nc of them */
+};
+
+static int plan_child(struct child_plan *cp, struct pbench_counters *self, int nr)
 {
-	struct pbench_child_opts copts = { .size = sizeof(copts), .events = o->events,
+	size_t len = 1;
+
+	memset(cp, 0, sizeof(*cp));
+	cp->map = calloc((size_t)(nr ? nr : 1), sizeof(*cp->map));
+	cp->tmpl = calloc((size_t)(nr ? nr : 1), sizeof(*cp->tmpl));
+	cp->tmp = calloc((size_t)(nr ? nr : 1), sizeof(*cp->tmp));
+	if (!cp->map || !cp->tmpl || !cp->tmp)
+		return -ENOMEM;
+	for (int e = 0; e < nr; e++) {
+		cp->tmpl[e].size = sizeof(cp->tmpl[e]);
+		len += strlen(pbench_counters_name(self, e)) + 1;
+	}
+	if (nr)
+		pbench_counters_read(self, cp->tmpl, nr);
+	cp->events = calloc(1, len);
+	if (!cp->events)
+		return -ENOMEM;
+	for (int e = 0; e < nr; e++) {
+		if (pbench_counters_open_status(self, e) != PBENCH_EVENT_OK)
+			continue;
+		if (cp->nc)
+			strcat(cp->events, ",");
+		strcat(cp->events, pbench_counters_name(self, e));
+		cp->map[cp->nc++] = e;
+	}
+	return 0;
+}
+
+static void plan_free(struct child_plan *cp)
+{
+	free(cp->events);
+	free(cp->map);
+	free(cp->tmpl);
+	free(cp->tmp);
+}
+
+static int run_command(const struct stat_opts *o, const struct child_plan *cp, int nr,
+		       struct run *r)
+{
+	struct pbench_child_opts copts = { .size = sizeof(copts),
+					   .events = cp->nc ? cp->events : NULL,
 					   .quiet = o->quiet };
 	struct pbench_child_result res = { .size = sizeof(res) };
 	struct pbench_child *ch;
@@ -151,8 +205,15 @@ static int run_command(const struct stat_opts *o, int nr, struct run *r)
 		r->ns = pbench_ticks_to_ns(r->ticks);
 		return 0;
 	}
-	if (!err && pbench_child_counters(ch))
-		err = pbench_counters_read(pbench_child_counters(ch), r->counts, nr);
+	for (int e = 0; e < nr; e++)
+		r->counts[e] = cp->tmpl[e];
+	if (!err && pbench_child_counters(ch)) {
+		for (int k = 0; k < cp->nc; k++)
+			cp->tmp[k].size = sizeof(cp->tmp[k]);
+		err = pbench_counters_read(pbench_child_counters(ch), cp->tmp, cp->nc);
+		for (int k = 0; err >= 0 && k < cp->nc; k++)
+			r->counts[cp->map[k]] = cp->tmp[k];
+	}
 	pbench_child_free(ch);
 	if (err < 0)
 		return err;
@@ -169,13 +230,15 @@ static int run_command(const struct stat_opts *o, int nr, struct run *r)
 
 /* ---- noise ------------------------------------------------------------------------------ */
 
-/* One probe per CPU, made when a run first lands there. */
-struct probes {
+/* What every run uses: one noise probe per CPU, made when a run first lands there; for a
+ * command, what its child opens. */
+struct run_ctx {
 	struct pbench_cpu_probe **p;
 	int n;
+	struct child_plan plan;
 };
 
-static struct pbench_cpu_probe *probe_for(struct probes *pr, int cpu)
+static struct pbench_cpu_probe *probe_for(struct run_ctx *pr, int cpu)
 {
 	if (cpu < 0 || cpu >= pr->n)
 		return NULL;
@@ -344,7 +407,7 @@ static void progress_clear(const struct stat_opts *o)
  * another CPU than pbench's.
  */
 static int run_set(const struct stat_opts *o, struct pbench_counters *self, int nr,
-		   struct stat_set *set, struct probes *pr)
+		   struct stat_set *set, struct run_ctx *pr)
 {
 	uint64_t t_start = pbench_ticks();
 	double elapsed = 0;
@@ -365,7 +428,7 @@ static int run_set(const struct stat_opts *o, struct pbench_counters *self, int 
 		r->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
 		getrusage(who, &ru0);
 		if (o->cmd)
-			err = run_command(o, nr, r);
+			err = run_command(o, &pr->plan, nr, r);
 		else
 			err = run_workload(self, nr, o, set->walk, r);
 		getrusage(who, &ru1);
@@ -413,7 +476,7 @@ static int make_walk(const struct stat_opts *o, struct stat_set *set)
 
 /* Prepare, run, restore (the library's handlers restore on SIGINT/SIGTERM as well). */
 static int run_prepared(const struct stat_opts *o, struct pbench_counters *self, int nr,
-			struct stat_set *set, struct probes *pr)
+			struct stat_set *set, struct run_ctx *pr)
 {
 	struct pbench_prepare_opts popts = PBENCH_PREPARE_OPTS_INIT;
 	struct pbench_prepared *p;
@@ -496,7 +559,7 @@ int stat_measure(const struct stat_opts *op, int *reported)
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	struct stat_set sets[2] = { 0 };
 	struct stat_report rep = { .o = &o, .ci = &ci, .env_cpu = -1 };
-	struct probes pr = { 0 };
+	struct run_ctx pr = { 0 };
 	int rc, err, nr = 0, done = 0, failed = 0;
 	long cpus_conf;
 
@@ -514,6 +577,11 @@ int stat_measure(const struct stat_opts *op, int *reported)
 	if (err && err != -PBENCH_ENO_EVENTS)
 		return report_start_error(err, &o);
 	nr = pbench_counters_nr(self);
+	if (o.cmd && plan_child(&pr.plan, self, nr)) {
+		cli_error("out of memory");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
 	/* For a command the set only names the events (the child has its own); it is never
 	 * enabled. With nothing countable it is kept for its reasons but never started. */
 	if (!o.cmd && err != -PBENCH_ENO_EVENTS && (err = pbench_counters_enable(self))) {
@@ -605,6 +673,7 @@ out:
 	for (int c = 0; pr.p && c < pr.n; c++)
 		pbench_cpu_probe_free(pr.p[c]);
 	free(pr.p);
+	plan_free(&pr.plan);
 	for (int s = 0; s < 2; s++) {
 		free(sets[s].counts);
 		free(sets[s].runs);
