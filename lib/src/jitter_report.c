@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "jitter.h"
+#include "jsonutil.h"
 
 /* ---- text -------------------------------------------------------------------------------- */
 
@@ -195,18 +196,6 @@ int pbench_jitter_write_text(const struct pbench_jitter *j, const struct pbench_
 
 /* ---- JSON -------------------------------------------------------------------------------- */
 
-#define SET(o, k, v) (*bad |= json_object_set_new((o), (k), (v)))
-#define APPEND(a, v) (*bad |= json_array_append_new((a), (v)))
-
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *unum(uint64_t v)
-{
-	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
-}
 
 static json_t *sources_json(const struct pbench_jitter_cpu *c, int *bad)
 {

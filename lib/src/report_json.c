@@ -14,22 +14,8 @@
 #include <jansson.h>
 
 #include "measure.h"
+#include "jsonutil.h"
 
-/* Every json_object_set_new / json_array_append_new fails (and releases its value) when the
- * value is NULL, which is how an allocation failure anywhere surfaces: *bad remembers it. */
-#define SET(o, k, v) (*bad |= json_object_set_new((o), (k), (v)))
-#define APPEND(a, v) (*bad |= json_array_append_new((a), (v)))
-
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *unum(uint64_t v)
-{
-	/* json_int_t is signed: 2^63 ticks is 97 years at 3 GHz, a count is far below. */
-	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
-}
 
 static json_t *summary_json(const struct pbench_summary *s, int *bad)
 {
