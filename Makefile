@@ -101,7 +101,7 @@ $(O)/tests/%: tests/unit/%.c $(O)/libpbench.a $(wildcard lib/src/*.h) tests/unit
 	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) -lcriterion \
 		$(LIB_LIBS)
 
-$(O)/bench/%: bench/%.c $(O)/libpbench.a
+$(O)/bench/%: bench/%.c $(O)/libpbench.a $(wildcard bench/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) $(LIB_LIBS)
 

@@ -46,6 +46,7 @@
 #include <jansson.h>
 
 #include "internal.h"
+#include "bench_util.h"
 
 #define XOR_RUNS 30		/* runs of xorloop (~27 ms each) per tool and condition */
 #define SHORT_RUNS 200		/* runs of true (~0.6 ms each) */
@@ -780,19 +781,10 @@ static void overhead(struct ovh *o)
 
 static int find_programs(void)
 {
-	char self[3968], *slash;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int a = bench_sibling(xorloop_path, sizeof(xorloop_path), "xorloop"),
+	    b = bench_sibling(pbench_path, sizeof(pbench_path), "../pbench");
 
-	if (n <= 0)
-		return -1;
-	self[n] = 0;
-	slash = strrchr(self, '/');
-	if (!slash)
-		return -1;
-	*slash = 0;
-	snprintf(xorloop_path, sizeof(xorloop_path), "%s/xorloop", self);
-	snprintf(pbench_path, sizeof(pbench_path), "%s/../pbench", self);
-	return access(xorloop_path, X_OK) || access(pbench_path, X_OK) ? -1 : 0;
+	return a || b ? -1 : 0;
 }
 
 static int works(char *const argv[])

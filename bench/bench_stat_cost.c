@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "bench_util.h"
 
 #define STEP_REPS 200		/* calls of one step in a timed block */
 #define STEP_BLOCKS 5		/* blocks per step; the fastest is kept */
@@ -311,18 +312,7 @@ static void delta(const char *what, double with, double without)
 
 static int find_pbench(void)
 {
-	char self[3968], *slash;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (n <= 0)
-		return -1;
-	self[n] = 0;
-	slash = strrchr(self, '/');
-	if (!slash)
-		return -1;
-	*slash = 0;
-	snprintf(pbench_path, sizeof(pbench_path), "%s/../pbench", self);
-	return access(pbench_path, X_OK);
+	return bench_sibling(pbench_path, sizeof(pbench_path), "../pbench");
 }
 
 int main(void)

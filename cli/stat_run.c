@@ -283,9 +283,7 @@ static void current_priority(struct stat_set *set)
 	struct sched_param sp;
 
 	set->policy = sched_getscheduler(0);
-	set->policy_name = set->policy == SCHED_FIFO ? "SCHED_FIFO" : set->policy == SCHED_RR ?
-			   "SCHED_RR" : set->policy == SCHED_BATCH ? "SCHED_BATCH" :
-			   set->policy == SCHED_IDLE ? "SCHED_IDLE" : "SCHED_OTHER";
+	set->policy_name = pbench_sched_policy_name(set->policy);
 	if ((set->policy == SCHED_FIFO || set->policy == SCHED_RR) && !sched_getparam(0, &sp))
 		set->prio_value = sp.sched_priority;
 	else

@@ -901,6 +901,9 @@ PBENCH_API const char *pbench_prep_step_name(int step);
 PBENCH_API const char *pbench_step_status_name(int status);
 /* "auto", "none", "nice", "fifo". */
 PBENCH_API const char *pbench_prio_mode_name(int mode);
+/* "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "SCHED_BATCH", "SCHED_IDLE", "SCHED_DEADLINE",
+ * "SCHED_EXT" for a policy of sched_getscheduler(), "?" for any other. */
+PBENCH_API const char *pbench_sched_policy_name(int policy);
 
 /* ---------------------------------------------------------------------------------------------
  * Jitter (jitter.c, jitter_explain.c, jitter_report.c, jitter_plot.c): how often each CPU is

@@ -24,18 +24,6 @@ static const char *ns_str(char *buf, size_t len, double ns)
 	return buf;
 }
 
-static const char *policy_name(int policy)
-{
-	switch (policy) {
-	case SCHED_OTHER: return "SCHED_OTHER";
-	case SCHED_FIFO: return "SCHED_FIFO";
-	case SCHED_RR: return "SCHED_RR";
-	case SCHED_BATCH: return "SCHED_BATCH";
-	case SCHED_IDLE: return "SCHED_IDLE";
-	}
-	return "unknown policy";
-}
-
 /* The short name of a source for the table: "timer", "RES...", a device's name. */
 static void short_name(const struct pbench_jitter_source *s, char *buf, size_t len)
 {
@@ -107,7 +95,7 @@ static void details(const struct pbench_jitter_cpu *c, FILE *f)
 				(unsigned long long)s->count, s->per_s < 10 ? 1 : 0, s->per_s);
 	}
 	fprintf(f, "\n  probe thread: %s %d, %llu involuntary and %llu voluntary context "
-		"switches\n", policy_name(c->policy), c->priority,
+		"switches\n", pbench_sched_policy_name(c->policy), c->priority,
 		(unsigned long long)c->ctx_involuntary, (unsigned long long)c->ctx_voluntary);
 	if (c->flags & PBENCH_JITTER_CPU_PREPARED)
 		fprintf(f, "  prepared: %s\n", c->prepared);
@@ -273,7 +261,7 @@ static json_t *cpu_json(const struct pbench_jitter *j, int i, int *bad)
 	SET(o, "explained", json_string(c->explained));
 	SET(o, "ctx_involuntary", unum(c->ctx_involuntary));
 	SET(o, "ctx_voluntary", unum(c->ctx_voluntary));
-	SET(o, "policy", json_string(policy_name(c->policy)));
+	SET(o, "policy", json_string(pbench_sched_policy_name(c->policy)));
 	SET(o, "priority", json_integer(c->priority));
 	SET(o, "other_pid", c->other_pid ? json_integer(c->other_pid) : json_null());
 	SET(o, "prepared", c->prepared[0] ? json_string(c->prepared) : json_null());

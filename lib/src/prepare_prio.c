@@ -55,7 +55,7 @@ static int probe_runs(struct pbench_prepared *p, const struct pb_work *w, double
 	return n;
 }
 
-static const char *policy_name(int policy)
+const char *pbench_sched_policy_name(int policy)
 {
 	switch (policy) {
 	case SCHED_OTHER: return "SCHED_OTHER";
@@ -124,17 +124,24 @@ static int apply_nice(struct pbench_prepared *p, int *used)
 }
 
 /* Why a FIFO task can lose time here, or "" when it cannot. */
-static void fifo_threat(char *why, size_t len)
+/* The running kernel's major.minor when it has the fair server (6.12 and later), else 0. */
+static int fair_server_kernel(int *major, int *minor)
 {
 	struct utsname u;
+
+	return uname(&u) == 0 && sscanf(u.release, "%d.%d", major, minor) == 2 &&
+	       (*major > 6 || (*major == 6 && *minor >= 12));
+}
+
+static void fifo_threat(char *why, size_t len)
+{
 	long runtime = 0;
 	int major = 0, minor = 0;
 
 	why[0] = '\0';
 	if (pb_read_long("/proc/sys/kernel/sched_rt_runtime_us", &runtime) == 0 && runtime != -1)
 		snprintf(why, len, "sched_rt_runtime_us is %ld", runtime);
-	if (uname(&u) == 0 && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
-	    (major > 6 || (major == 6 && minor >= 12)))
+	if (fair_server_kernel(&major, &minor))
 		snprintf(why + strlen(why), len - strlen(why), "%skernel %d.%d has the fair "
 			 "server", why[0] ? ", " : "", major, minor);
 }
@@ -149,7 +156,7 @@ static void prio_result(struct pbench_prepared *p, int mode)
 		p->prio.value = a.policy == SCHED_FIFO || a.policy == SCHED_RR ? (int)a.priority
 										  : a.nice;
 	}
-	p->prio.policy_name = policy_name(p->prio.policy);
+	p->prio.policy_name = pbench_sched_policy_name(p->prio.policy);
 	p->prio.rest_pct = p->prio.policy == SCHED_FIFO ? 100 * p->rest_ratio : 0;
 }
 
@@ -163,14 +170,12 @@ static void prio_result(struct pbench_prepared *p, int mode)
  */
 static double fifo_rest_ratio(int cpu)
 {
-	struct utsname u;
 	long run = 0, per = 0, rt = -1, rt_per = 0;
 	double ratio = 0;
 	int major = 0, minor = 0;
 	char path[96];
 
-	if (uname(&u) == 0 && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
-	    (major > 6 || (major == 6 && minor >= 12))) {
+	if (fair_server_kernel(&major, &minor)) {
 		snprintf(path, sizeof(path), "/sys/kernel/debug/sched/fair_server/cpu%d/runtime",
 			 cpu);
 		if (pb_read_long(path, &run)) {
@@ -303,13 +308,13 @@ void pb_step_priority(struct pbench_prepared *p, struct pb_work *w)
 	prio_result(p, PBENCH_PRIO_NONE);
 	if (p->o.priority == PBENCH_PRIO_NONE) {
 		pb_outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_SKIPPED, 0, "not asked: %s %d",
-			policy_name(p->prio.policy), p->prio.value);
+			pbench_sched_policy_name(p->prio.policy), p->prio.value);
 		return;
 	}
 	if (pol != SCHED_OTHER && pol != SCHED_BATCH && pol != SCHED_IDLE) {
 		/* Real-time or deadline already: changing it could not be undone unprivileged. */
 		pb_outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_SKIPPED, 0, "the thread already "
-			"runs under %s: left as it is", policy_name(pol));
+			"runs under %s: left as it is", pbench_sched_policy_name(pol));
 		return;
 	}
 	switch (p->o.priority) {

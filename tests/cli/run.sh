@@ -547,15 +547,21 @@ usage_error "max-time alone" "--max-time is the time budget of --target-sem" sta
 
 # ---- --csv: one line per run, the same columns in each ---------------------------------------
 if run "csv contrast" 0 "$PB" stat --mode contrast -r 3 --iterations 200000 --warmup-ms 20 \
-	-e task-clock,cycles --csv "$T/r.csv"; then
-	if [ "$HAVE_PY" -eq 0 ] || python3 - "$T/r.csv" <<'PYEOF'
-import csv, sys
+	-e task-clock,cycles --csv "$T/r.csv" --json="$T/r.json"; then
+	if [ "$HAVE_PY" -eq 0 ] || python3 - "$T/r.csv" "$T/r.json" <<'PYEOF'
+import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
+runs = [r for m in json.load(open(sys.argv[2]))["modes"] for r in m["runs"]]
 assert [r["mode"] for r in rows] == ["unprepared"] * 3 + ["prepared"] * 3, rows
-for r in rows:
-    assert int(r["ns"]) > 0 and int(r["ticks"]) > 0
+for r, j in zip(rows, runs):
+    assert int(r["ns"]) == j["ns"] > 0 and int(r["ticks"]) == j["ticks"] > 0
     assert float(r["task-clock"]) > 0           # counted: a number
-    assert r["cycles"] == ""                    # not supported here: empty, never 0
+    # cycles as the JSON says: a number where counted, empty (never 0) where not
+    c = j["counters"]["cycles"]
+    if c["status"] in ("ok", "multiplexed"):
+        assert float(r["cycles"]) == c["scaled"]
+    else:
+        assert r["cycles"] == "", (r["cycles"], c)
     assert r["outlier"] in ("0", "1") and (r["cause"] != "") == (r["outlier"] == "1")
 PYEOF
 	then

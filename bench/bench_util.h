@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* What the benches that run pbench's programs share: finding them next to themselves. */
+#ifndef PBENCH_BENCH_UTIL_H
+#define PBENCH_BENCH_UTIL_H
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* path = the directory of this bench's executable (build/bench), then "/" and rel, e.g.
+ * "../pbench". 0 when that file is executable, else -1. */
+static inline int bench_sibling(char *path, size_t len, const char *rel)
+{
+	char self[3968], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return -1;
+	self[n] = 0;
+	slash = strrchr(self, '/');
+	if (!slash)
+		return -1;
+	*slash = 0;
+	snprintf(path, len, "%s/%s", self, rel);
+	return access(path, X_OK) ? -1 : 0;
+}
+
+#endif
