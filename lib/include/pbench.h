@@ -884,9 +884,11 @@ PBENCH_API int pbench_prepared_priority(const struct pbench_prepared *p,
 /*
  * The rest to take after a run of run_ns on the prepared thread (rest_pct of it, see struct
  * pbench_prep_priority; 0 when none is needed), and taking it: pbench_prepared_rest() sleeps
- * that long (clock_nanosleep; a signal ends it early) and returns the ns slept. Measured here,
- * a pinned SCHED_FIFO 27 ms loop sharing its CPU with a busy normal task: 40 runs spread
- * 190-199% without rests (the fair server's 50 ms), 0.4-0.7% with 3 ms rests.
+ * that long (clock_nanosleep; a signal ends it early) and returns the ns slept. Measured on
+ * the development VM by bench/bench_fifo_rest (a pinned SCHED_FIFO 27 ms loop sharing its CPU
+ * with a busy normal task, 40 runs): 185-191% spread without rests (the fair server's 50 ms),
+ * 1.1-4.3% with them; for 54 ms runs the gaps became rare, not gone. The prepared warm-up
+ * rests the same way under FIFO.
  */
 PBENCH_API double pbench_prepared_rest_ns(const struct pbench_prepared *p, double run_ns);
 PBENCH_API double pbench_prepared_rest(const struct pbench_prepared *p, double run_ns);

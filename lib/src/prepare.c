@@ -479,8 +479,10 @@ static void step_warmup(struct pbench_prepared *p, struct pb_work *w)
 	}
 	if (left > 0) {
 		pb_work_calibrate(w, WARMUP_CHUNK_MS);
+		/* Under FIFO with the runs' rests: a warm-up that kept the waiting normal tasks
+		 * off the CPU would have the fair server preempt the first runs after it. */
 		while (pb_now_ms() - start < left && !p->signal)
-			pb_work_run(w);
+			pb_rest_ms(pb_work_run(w) * pbench_prepared_rest_ns(p, 1e6) / 1e6);
 	}
 	p->warmup_done_ms = p->busy_ms + (pb_now_ms() - start);
 	pb_outcome(p, PBENCH_PREP_WARMUP, PBENCH_STEP_DONE, 0, "%.0f ms of %s on CPU %d%s",

@@ -247,7 +247,8 @@ static void prio_probe(struct pbench_prepared *p, struct pb_work *w, const char 
 			 "SCHED_FIFO %d (%s); ", p->prio.nice_spread_pct, nice_err ?
 			 p->saved_attr.nice : nice_used, p->prio.fifo_spread_pct, fifo_used, threat);
 	/* Resting after each run, FIFO keeps the fair server from preempting (a pinned 27 ms
-	 * loop next to a busy normal task: 190% spread without rests, 0.4-0.7% with them), and
+	 * loop next to a busy normal task: 185-191% spread without rests, 1.1-4.3% with them
+	 * in bench_fifo_rest), and
 	 * it is the only choice that holds against a busy task in another session: with
 	 * sched_autogroup nice only ranks tasks within their session. So FIFO unless it was
 	 * clearly worse in the probe; within a factor of two is noise. Without rests (no
