@@ -382,17 +382,13 @@ int cmd_analyze(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+ju:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:ju:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
 		case 'u': unit = optarg; break;
 		case 'h': analyze_usage(stdout); return EXIT_OK;
-		case ':':
-			cli_error("option '%s' needs a value", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			cli_error("unknown option '%s' for 'pbench analyze'", argv[optind - 1]);
-			cli_hint("'pbench analyze -h' shows the options");
+			cli_option_error(c, argv, "analyze");
 			return EXIT_USAGE;
 		}
 	}

@@ -170,7 +170,7 @@ int cmd_check(int argc, char **argv)
 	cpus = calloc(MAX_TARGETS, sizeof(*cpus));
 	if (!cpus)
 		return EXIT_RUNTIME;
-	while ((c = getopt_long(argc, argv, "+c:jsh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:c:jsh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			n = parse_cpus(optarg, cpus);
@@ -185,13 +185,8 @@ int cmd_check(int argc, char **argv)
 			check_usage(stdout);
 			free(cpus);
 			return EXIT_OK;
-		case ':':
-			cli_error("option '%s' needs a value", argv[optind - 1]);
-			free(cpus);
-			return EXIT_USAGE;
 		default:
-			cli_error("unknown option '%s' for 'pbench check'", argv[optind - 1]);
-			cli_hint("'pbench check -h' shows the options");
+			cli_option_error(c, argv, "check");
 			free(cpus);
 			return EXIT_USAGE;
 		}

@@ -20,6 +20,8 @@
 #define DEFAULT_DURATION_S 5.0
 #define MAX_CPUS CPU_SETSIZE
 
+enum { J_JSON, J_PLOT, J_NOUT };
+
 static volatile int stop;
 
 static void on_signal(int sig)
@@ -112,15 +114,6 @@ static int parse_cpus(const char *arg, struct jitter_opts *o)
 	return 0;
 }
 
-static int parse_double(const char *s, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	return errno || end == s || *end || !isfinite(*out) ? -1 : 0;
-}
-
 static int parse_args(int argc, char **argv, struct jitter_opts *o)
 {
 	enum { OPT_JSON = 256, OPT_PLOT, OPT_COMPARE };
@@ -138,26 +131,21 @@ static int parse_args(int argc, char **argv, struct jitter_opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:d:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:c:d:t:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (parse_cpus(optarg, o))
 				return -1;
 			break;
 		case 'd':
-			if (parse_double(optarg, &o->duration_s) || !(o->duration_s > 0)) {
-				cli_error("invalid duration '%s' for --duration: expected seconds, "
-					  "more than 0 (such as 5 or 0.5)", optarg);
+			if (cli_number("--duration", "duration", optarg, 0, 1e9, CLI_NUM_POSITIVE,
+				       &o->duration_s))
 				return -1;
-			}
 			break;
 		case 't':
-			if (parse_double(optarg, &o->threshold_ns) || !(o->threshold_ns > 0) ||
-			    o->threshold_ns > 1e9) {
-				cli_error("invalid threshold '%s' for --threshold: expected ns, more "
-					  "than 0 and at most 1e9 (such as 1000)", optarg);
+			if (cli_number("--threshold", "threshold", optarg, 0, 1e9,
+				       CLI_NUM_POSITIVE, &o->threshold_ns))
 				return -1;
-			}
 			break;
 		case OPT_JSON:
 			/* --json FILE as well as --json=FILE: jitter takes no other argument. */
@@ -165,10 +153,6 @@ static int parse_args(int argc, char **argv, struct jitter_opts *o)
 			    (!strcmp(argv[optind], "-") || argv[optind][0] != '-'))
 				optarg = argv[optind++];
 			o->json = optarg ? optarg : "-";
-			if (!*o->json) {
-				cli_error("--json needs a file name, or '-' for stdout");
-				return -1;
-			}
 			break;
 		case OPT_PLOT:
 			o->plot = optarg;
@@ -179,13 +163,8 @@ static int parse_args(int argc, char **argv, struct jitter_opts *o)
 		case 'h':
 			jitter_usage(stdout);
 			return 1;
-		case ':':
-			cli_error("option '%s' needs a value", argv[optind - 1]);
-			return -1;
 		default:
-			cli_error("unknown option '%s' for 'pbench jitter'", argv[optind - 1]);
-			cli_hint("'pbench jitter -h' shows the options");
-			return -1;
+			return cli_option_error(c, argv, "jitter");
 		}
 	}
 	if (optind < argc) {
@@ -231,31 +210,31 @@ static int run_error(int err)
 	return EXIT_RUNTIME;
 }
 
+/* Each report asked for; one that cannot be written does not keep the text from being
+ * printed. */
 static int report(const struct jitter_opts *o, struct pbench_jitter *j,
-		  struct pbench_jitter *prep, FILE *plot)
+		  struct pbench_jitter *prep, struct cli_output *out)
 {
-	FILE *jf = stdout;
-	int err = 0, rc = EXIT_OK;
+	int err, rc = EXIT_OK;
 
-	if (o->json && strcmp(o->json, "-") && !(jf = fopen(o->json, "w"))) {
-		cli_error("cannot write the JSON '%s': %s", o->json, strerror(errno));
-		return EXIT_RUNTIME;
-	}
-	if (o->json) {
-		err = pbench_jitter_write_json(j, prep, jf);
-		if (jf != stdout && fclose(jf) == EOF && !err)
-			err = -EIO;
+	if (out[J_JSON].out) {
+		err = pbench_jitter_write_json(j, prep, cli_output_file(&out[J_JSON]));
 		if (err) {
-			cli_error("cannot write the JSON: %s", pbench_strerror(err));
+			cli_error("cannot write the JSON '%s': %s", o->json, pbench_strerror(err));
 			rc = EXIT_RUNTIME;
 		}
+		out[J_JSON].written = !err;
 	}
 	if (!o->json || strcmp(o->json, "-"))
 		if (pbench_jitter_write_text(j, prep, stdout))
 			rc = EXIT_RUNTIME;
-	if (plot && (err = pbench_jitter_plot_svg(j, plot, "pbench jitter"))) {
-		cli_error("cannot write the plot '%s': %s", o->plot, pbench_strerror(err));
-		rc = EXIT_RUNTIME;
+	if (out[J_PLOT].out) {
+		err = pbench_jitter_plot_svg(j, cli_output_file(&out[J_PLOT]), "pbench jitter");
+		if (err) {
+			cli_error("cannot write the plot '%s': %s", o->plot, pbench_strerror(err));
+			rc = EXIT_RUNTIME;
+		}
+		out[J_PLOT].written = !err;
 	}
 	return rc;
 }
@@ -267,11 +246,11 @@ static double measured_s(const struct pbench_jitter *j)
 	return pbench_jitter_cpu(j, 0, &c) ? 0 : c.duration_s;
 }
 
-static int jitter_run(struct jitter_opts *o, FILE *plot)
+static int jitter_run(struct jitter_opts *o, struct cli_output *out)
 {
 	struct pbench_jitter_opts jo = PBENCH_JITTER_OPTS_INIT;
 	struct pbench_jitter *j = NULL, *prep = NULL;
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct sigaction old_int, old_term;
 	int err, rc, cpu;
 
 	jo.duration_s = o->duration_s;
@@ -292,20 +271,20 @@ static int jitter_run(struct jitter_opts *o, FILE *plot)
 	jo.cpus = o->ncpus ? o->cpus : NULL;
 	jo.ncpus = o->ncpus;
 	stop = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_catch(SIGINT, on_signal, &old_int);
+	cli_catch(SIGTERM, on_signal, &old_term);
 	err = pbench_jitter_run(&j, &jo);
 	if (!err && o->compare_prepared && !stop) {
 		jo.flags = PBENCH_JITTER_PREPARED;
 		err = pbench_jitter_run(&prep, &jo);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_uncatch(SIGINT, &old_int);
+	cli_uncatch(SIGTERM, &old_term);
 	if (err) {
 		pbench_jitter_free(j);
 		return run_error(err);
 	}
-	rc = report(o, j, prep, plot);
+	rc = report(o, j, prep, out);
 	if (stop) {
 		cli_error("interrupted: %.2f of %g s measured%s", prep ? measured_s(prep) :
 			  measured_s(j), o->duration_s, o->compare_prepared && !prep ?
@@ -320,7 +299,7 @@ static int jitter_run(struct jitter_opts *o, FILE *plot)
 int cmd_jitter(int argc, char **argv)
 {
 	struct jitter_opts o = { .duration_s = DEFAULT_DURATION_S };
-	FILE *plot = NULL;
+	struct cli_output out[J_NOUT];
 	int rc;
 
 	o.cpus = calloc(MAX_CPUS, sizeof(*o.cpus));
@@ -334,23 +313,11 @@ int cmd_jitter(int argc, char **argv)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
 	}
 	/* Opened before anything spins: a path that cannot be written is a usage error. */
-	if (o.plot && !(plot = fopen(o.plot, "w"))) {
-		cli_error("cannot write the plot '%s': %s", o.plot, strerror(errno));
-		free(o.cpus);
-		return EXIT_USAGE;
-	}
-	rc = jitter_run(&o, plot);
-	if (plot) {
-		/* Nothing plotted (the run failed): no empty file is left behind. */
-		int empty = ftell(plot) <= 0;
-
-		if (fclose(plot) == EOF && !empty && rc == EXIT_OK) {
-			cli_error("cannot write the plot '%s': %s", o.plot, strerror(errno));
-			rc = EXIT_RUNTIME;
-		}
-		if (empty)
-			unlink(o.plot);
-	}
+	out[J_JSON] = (struct cli_output){ "--json", "the JSON", o.json };
+	out[J_PLOT] = (struct cli_output){ "--plot", "the plot", o.plot };
+	rc = cli_outputs_open(out, J_NOUT);
+	if (!rc)
+		rc = cli_outputs_close(out, J_NOUT, 1, jitter_run(&o, out));
 	free(o.cpus);
 	return rc;
 }

@@ -127,14 +127,13 @@ int cmd_list(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+ajh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:ajh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': all = 1; break;
 		case 'j': json = 1; break;
 		case 'h': list_usage(stdout); return EXIT_OK;
 		default:
-			cli_error("unknown option '%s' for 'pbench list'", argv[optind - 1]);
-			cli_hint("'pbench list -h' shows the options");
+			cli_option_error(c, argv, "list");
 			return EXIT_USAGE;
 		}
 	}

@@ -152,51 +152,20 @@ static int parse_cpu(const char *s, int *out)
 {
 	cpu_set_t set;
 	char allowed[256] = "";
-	long v;
+	double v;
 	int ok;
 
 	CPU_ZERO(&set);
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
 		format_cpuset(&set, allowed, sizeof(allowed));
-	ok = !cli_parse_long(s, 0, CPU_SETSIZE - 1, &v) && CPU_ISSET((int)v, &set);
+	ok = !cli_parse_number(s, CLI_NUM_INT, &v) && v >= 0 && v < CPU_SETSIZE &&
+	     CPU_ISSET((int)v, &set);
 	if (!ok) {
 		cli_error("invalid CPU '%s' for --cpu: pbench may run on CPUs %s", s,
 			  allowed[0] ? allowed : "(unknown: sched_getaffinity failed)");
 		return -1;
 	}
 	*out = (int)v;
-	return 0;
-}
-
-static int parse_warmup(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = *s ? strtod(s, &end) : NAN;
-	if (!*s || errno || *end || !isfinite(v) || v < 0 || v > MAX_WARMUP_MS) {
-		cli_error("invalid warm-up '%s' for --warmup-ms: expected milliseconds from 0 to "
-			  "%.0f", s, MAX_WARMUP_MS);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-/* A number in (0, max], percent sign allowed at the end for --target-sem's sake. */
-static int parse_positive(const char *s, double max, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end != s && *end == '%')
-		end++;
-	if (errno || end == s || *end || !(v > 0) || v > max)
-		return -1;
-	*out = v;
 	return 0;
 }
 
@@ -222,23 +191,19 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	long v;
+	double v;
 	int c;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:r:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:r:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events = optarg;
 			break;
 		case 'r':
-			if (cli_parse_long(optarg, 1, MAX_RUNS, &v)) {
-				cli_error("invalid run count '%s' for -r: expected a whole number "
-					  "from 1 to %ld", optarg, MAX_RUNS);
+			if (cli_long("-r", "run count", optarg, 1, MAX_RUNS, &o->runs))
 				return -1;
-			}
-			o->runs = v;
 			break;
 		case 'j':
 			o->json = optarg ? optarg : "-";
@@ -247,12 +212,10 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 			o->quiet = 1;
 			break;
 		case 'i':
-			if (cli_parse_long(optarg, 1, 1000000000000L, &v)) {
-				cli_error("invalid iteration count '%s' for --iterations: expected a "
-					  "whole number from 1 to 10^12", optarg);
+			if (cli_number("--iterations", "iteration count", optarg, 1, 1e12,
+				       CLI_NUM_INT, &v))
 				return -1;
-			}
-			o->iterations = v;
+			o->iterations = (long long)v;
 			break;
 		case OPT_MODE:
 			if ((o->mode = parse_mode(optarg)) < 0)
@@ -263,32 +226,27 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 				return -1;
 			break;
 		case OPT_WARMUP:
-			if (parse_warmup(optarg, &o->warmup_ms))
+			if (cli_number("--warmup-ms", "warm-up", optarg, 0, MAX_WARMUP_MS, 0,
+				       &o->warmup_ms))
 				return -1;
 			break;
 		case OPT_PLOT:
 			o->plot = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_positive(optarg, 86400, &o->timeout_s)) {
-				cli_error("invalid timeout '%s' for --timeout: expected seconds, more "
-					  "than 0 and at most 86400", optarg);
+			if (cli_number("--timeout", "timeout", optarg, 0, 86400, CLI_NUM_POSITIVE,
+				       &o->timeout_s))
 				return -1;
-			}
 			break;
 		case OPT_MAX_TIME:
-			if (parse_positive(optarg, 86400, &o->max_time_s)) {
-				cli_error("invalid time budget '%s' for --max-time: expected seconds, "
-					  "more than 0 and at most 86400", optarg);
+			if (cli_number("--max-time", "time budget", optarg, 0, 86400,
+				       CLI_NUM_POSITIVE, &o->max_time_s))
 				return -1;
-			}
 			break;
 		case OPT_TARGET_SEM:
-			if (parse_positive(optarg, 100, &o->target_sem_pct)) {
-				cli_error("invalid target '%s' for --target-sem: expected a percentage "
-					  "of the mean, more than 0 and at most 100 (e.g. 0.5)", optarg);
+			if (cli_number("--target-sem", "target", optarg, 0, 100,
+				       CLI_NUM_POSITIVE | CLI_NUM_PCT, &o->target_sem_pct))
 				return -1;
-			}
 			break;
 		case OPT_CSV:
 			o->csv = optarg;
@@ -308,57 +266,27 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		case 'h':
 			stat_usage(stdout);
 			return 1;
-		case ':':
-			cli_error("option '%s' needs a value", argv[optind - 1]);
-			return -1;
 		default:
-			cli_error("unknown option '%s' for 'pbench stat'", argv[optind - 1]);
-			cli_hint("'pbench stat -h' shows the options");
-			return -1;
+			return cli_option_error(c, argv, "stat");
 		}
 	}
 	if (optind < argc)
 		o->cmd = argv + optind;
 	return 0;
 }
-/*
- * The plot and CSV files are opened before anything runs, so a missing directory or an
- * unwritable path is a usage error with nothing measured; they are removed again when no
- * runs came to be written.
- */
-/* Close a file opened for output; remove it when nothing was written to it. */
-static int close_output(FILE *f, const char *path, const char *what, int written, int rc)
-{
-	if (!f)
-		return rc;
-	if (fclose(f) == EOF && written) {
-		cli_error("cannot write the %s '%s': %s", what, path, strerror(errno));
-		rc = rc ? rc : EXIT_RUNTIME;
-	}
-	if (!written)
-		unlink(path);
-	return rc;
-}
 
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { .events = DEFAULT_EVENTS, .runs = 0, .iterations = 0,
 			       .mode = MODE_PREPARED, .cpu = -1, .warmup_ms = DEFAULT_WARMUP_MS };
-	int rc, reported = 0;
+	struct cli_output out[STAT_NOUT];
+	int rc;
 
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
-	if (o.json && strcmp(o.json, "-") && !*o.json) {
-		cli_error("--json needs a file name, or '-' for stdout");
-		return EXIT_USAGE;
-	}
 	if (o.json && o.csv && !strcmp(o.json, "-") && !strcmp(o.csv, "-")) {
 		cli_error("--json and --csv cannot both write to stdout: give one of them a file");
-		return EXIT_USAGE;
-	}
-	if (o.csv && !*o.csv) {
-		cli_error("--csv needs a file name, or '-' for stdout");
 		return EXIT_USAGE;
 	}
 	if (o.max_time_s > 0 && !(o.target_sem_pct > 0)) {
@@ -381,17 +309,15 @@ int cmd_stat(int argc, char **argv)
 		o.walk_bytes = pbench_walk_default_bytes();
 	o.color = cli_color(stderr);
 	o.progress = isatty(STDERR_FILENO) && (!o.cmd || o.quiet);
-	if (o.plot && !(o.plot_f = fopen(o.plot, "w"))) {
-		cli_error("cannot write the plot '%s': %s", o.plot, strerror(errno));
-		return EXIT_USAGE;
-	}
-	if (o.csv && !(o.csv_f = !strcmp(o.csv, "-") ? stdout : fopen(o.csv, "w"))) {
-		cli_error("cannot write the CSV file '%s': %s", o.csv, strerror(errno));
-		return close_output(o.plot_f, o.plot, "plot", 0, EXIT_USAGE);
-	}
-	rc = stat_measure(&o, &reported);
-	rc = close_output(o.plot_f, o.plot, "plot", reported, rc);
-	if (o.csv_f == stdout)
-		return fflush(stdout) == EOF && !rc ? EXIT_RUNTIME : rc;
-	return close_output(o.csv_f, o.csv, "CSV file", reported, rc);
+	/* Opened before anything runs: a path that cannot be written is a usage error with
+	 * nothing measured, and a report that was not written whole leaves the old file. */
+	out[OUT_JSON] = (struct cli_output){ "--json", "the JSON", o.json };
+	out[OUT_CSV] = (struct cli_output){ "--csv", "the CSV file", o.csv };
+	out[OUT_PLOT] = (struct cli_output){ "--plot", "the plot", o.plot };
+	o.out = out;
+	rc = cli_outputs_open(out, STAT_NOUT);
+	if (rc)
+		return rc;
+	rc = stat_measure(&o);
+	return cli_outputs_close(out, STAT_NOUT, 1, rc);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pbench: the command table and dispatch. Each command lives in cli/cmd_<name>.c. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,51 +36,6 @@ static void usage(FILE *f)
 	fprintf(f, "\n'pbench <command> -h' describes a command.\n");
 }
 
-void cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("pbench: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void cli_hint(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("hint: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int cli_parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int cli_color(FILE *f)
-{
-	const char *nc = getenv("NO_COLOR");
-
-	return isatty(fileno(f)) && !(nc && *nc);
-}
-
 /* Like git's run_builtin: output that could not be written is a failure, not a success. */
 static int finish(int rc)
 {
@@ -92,9 +48,20 @@ static int finish(int rc)
 	return rc;
 }
 
+/* A write to a closed pipe fails with EPIPE (finish() then exits quietly) instead of
+ * killing pbench in the middle of a run with its command still going. A handler, not
+ * SIG_IGN: the measured command gets SIGPIPE's default back at exec. */
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+}
+
 int main(int argc, char **argv)
 {
+	struct sigaction old_pipe;
 	const char *name;
+
+	cli_catch(SIGPIPE, on_sigpipe, &old_pipe);
 
 	if (argc < 2) {
 		usage(stderr);
@@ -108,6 +75,9 @@ int main(int argc, char **argv)
 			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 				if (!strcmp(commands[i].name, argv[2]))
 					return finish(commands[i].fn(2, hargv));
+			cli_error("no help on '%s': there is no such command", argv[2]);
+			cli_hint("'pbench -h' lists the commands");
+			return EXIT_USAGE;
 		}
 		usage(stdout);
 		return finish(EXIT_OK);

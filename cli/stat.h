@@ -7,17 +7,23 @@
 #include <stdio.h>
 
 #include "pbench.h"
+#include "cmds.h"
 
 enum stat_mode_kind { MODE_UNPREPARED = 0, MODE_PREPARED, MODE_CONTRAST };
 enum stat_workload { WL_XOR = 0, WL_WALK };
 /* Why a set stopped. */
 enum stat_stop { STOP_RUNS = 0, STOP_TARGET, STOP_BUDGET, STOP_MAX_RUNS };
 #define SEM_MIN_RUNS 10		/* --target-sem: the fewest runs its estimate is trusted at */
+/* The outputs of pbench stat, in the order they are written. */
+enum stat_output { OUT_JSON = 0, OUT_CSV, OUT_PLOT, STAT_NOUT };
 
 struct stat_opts {
 	const char *events;
 	long runs;			/* per mode */
-	const char *json;		/* NULL, "-" or a file name */
+	const char *json;		/* NULL, "-" or a file name (out[OUT_JSON].path) */
+	const char *csv;		/* likewise, out[OUT_CSV].path */
+	const char *plot;		/* likewise, out[OUT_PLOT].path */
+	struct cli_output *out;		/* STAT_NOUT of them, opened before anything runs */
 	int quiet;
 	long long iterations;		/* of the workload: xor iterations or walk steps */
 	int workload;			/* enum stat_workload */
@@ -28,10 +34,6 @@ struct stat_opts {
 	int cpu;			/* --cpu, or -1 */
 	double warmup_ms;
 	double timeout_s;		/* --timeout: a run of a command is killed after it; 0: none */
-	const char *plot;		/* --plot FILE.svg, or NULL */
-	FILE *plot_f;			/* opened before anything runs */
-	const char *csv;		/* --csv FILE, or NULL */
-	FILE *csv_f;			/* likewise */
 	double target_sem_pct;		/* --target-sem: 0, or stop at this SEM (% of the mean) */
 	double max_time_s;		/* --max-time: the time budget per set with --target-sem */
 	int progress;			/* the progress line on stderr */
@@ -109,15 +111,14 @@ double stat_median_field(const struct stat_set *s, size_t off);
 /* Summaries, fences, outliers and their causes. */
 void stat_set_analyze(struct stat_set *s);
 void stat_print_text(const struct stat_report *r);
-/* EXIT_OK, or EXIT_RUNTIME after an error message. */
-int stat_write_json(const struct stat_report *r);
-/* Measure and report (stat_run.c); *reported is set once runs were reported (and the plot and
- * CSV files written). */
-int stat_measure(const struct stat_opts *o, int *reported);
-/* One row per run to o->csv_f (not closed). EXIT_OK, or EXIT_RUNTIME after an error message. */
-int stat_write_csv(const struct stat_report *r);
-/* The runs as an SVG on r->o->plot_f (not closed). EXIT_OK, or EXIT_RUNTIME after an error
- * message. */
-int stat_write_plot(const struct stat_report *r);
+/* The JSON on f. EXIT_OK, or EXIT_RUNTIME after an error message. */
+int stat_write_json(const struct stat_report *r, FILE *f);
+/* Measure and report (stat_run.c); each output of o->out that was written whole is marked
+ * so (the caller puts it in place). */
+int stat_measure(const struct stat_opts *o);
+/* One row per run to f. EXIT_OK, or EXIT_RUNTIME after an error message. */
+int stat_write_csv(const struct stat_report *r, FILE *f);
+/* The runs as an SVG on f. EXIT_OK, or EXIT_RUNTIME after an error message. */
+int stat_write_plot(const struct stat_report *r, FILE *f);
 
 #endif

@@ -4,6 +4,7 @@
  * times in ns and ticks, each event's value (empty when it was not counted: the JSON has the
  * reason), the noise the run saw, and an outlier's cause. RFC 4180 quoting.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,16 +95,15 @@ static void csv_run(FILE *f, const struct stat_report *rep, const struct stat_se
 	fputc('\n', f);
 }
 
-int stat_write_csv(const struct stat_report *rep)
+int stat_write_csv(const struct stat_report *rep, FILE *f)
 {
-	FILE *f = rep->o->csv_f;
 
 	csv_header(f, rep);
 	for (int s = 0; s < rep->nsets; s++)
 		for (int i = 0; i < rep->sets[s]->done; i++)
 			csv_run(f, rep, rep->sets[s], i);
 	if (ferror(f) || fflush(f) == EOF) {
-		cli_error("cannot write the CSV file '%s'", rep->o->csv);
+		cli_error("cannot write the CSV file '%s': %s", rep->o->csv, strerror(errno));
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;

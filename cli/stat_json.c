@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* pbench stat's report as JSON (schema 1): the modes with every run, the contrast, the checks. */
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stddef.h>
@@ -254,7 +255,7 @@ static json_t *header_json(const struct stat_report *rep)
 	return root;
 }
 
-int stat_write_json(const struct stat_report *rep)
+int stat_write_json(const struct stat_report *rep, FILE *f)
 {
 	json_t *root = header_json(rep), *modes = json_array();
 	char verdict[256];
@@ -275,14 +276,11 @@ int stat_write_json(const struct stat_report *rep)
 	json_object_set_new(root, "check_cpu", rep->env ? json_integer(rep->env_cpu)
 							: json_null());
 	json_object_set_new(root, "check", check_json(rep));
-	if (!strcmp(rep->o->json, "-")) {
-		err = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
-	} else {
-		err = json_dump_file(root, rep->o->json, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		if (err)
-			cli_error("cannot write '%s'", rep->o->json);
-	}
+	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (!err && (fputc('\n', f) == EOF || fflush(f) == EOF))
+		err = -1;
+	if (err)
+		cli_error("cannot write the JSON '%s': %s", rep->o->json, strerror(errno));
 	json_decref(root);
 	return err ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -440,7 +440,7 @@ void stat_print_text(const struct stat_report *rep)
 /* Unprepared in orange, prepared in blue, whichever is shown. */
 static const char *const set_color[] = { "#d95f02", "#1f6fb4" };
 
-int stat_write_plot(const struct stat_report *rep)
+int stat_write_plot(const struct stat_report *rep, FILE *f)
 {
 	const struct stat_opts *o = rep->o;
 	struct pbench_plot_series ser[2];
@@ -483,7 +483,7 @@ int stat_write_plot(const struct stat_report *rep)
 		stat_workload_desc(o, wl, sizeof(wl));
 		snprintf(title, sizeof(title), "pbench stat: %s, %s", wl, stat_mode_name(o->mode));
 	}
-	err = pbench_plot_runs_svg(o->plot_f, title, ser, rep->nsets);
+	err = pbench_plot_runs_svg(f, title, ser, rep->nsets);
 out:
 	if (err) {
 		cli_error("cannot write the plot '%s': %s", o->plot, pbench_strerror(err));

@@ -546,15 +546,46 @@ static void env_for(struct stat_report *rep, const struct stat_opts *o)
 	rep->env_cpu = pbench_env_cpus(rep->env, &cpus) > 0 ? cpus[0] : -1;
 }
 
+/* ---- the reports -------------------------------------------------------------------------- */
+
+/* Each report asked for; one that cannot be written does not keep the others (the text above
+ * all) from being printed. */
+static int write_reports(const struct stat_report *rep, const struct stat_opts *o)
+{
+	struct cli_output *out = o->out;
+	/* JSON or CSV to stdout take the text's place. */
+	int text = !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-"));
+	int rc = EXIT_OK, wrc;
+
+	if (out[OUT_JSON].out) {
+		wrc = stat_write_json(rep, cli_output_file(&out[OUT_JSON]));
+		out[OUT_JSON].written = wrc == EXIT_OK;
+		rc = rc ? rc : wrc;
+	}
+	if (text)
+		stat_print_text(rep);
+	if (out[OUT_CSV].out) {
+		wrc = stat_write_csv(rep, cli_output_file(&out[OUT_CSV]));
+		out[OUT_CSV].written = wrc == EXIT_OK;
+		rc = rc ? rc : wrc;
+	}
+	if (out[OUT_PLOT].out) {
+		wrc = stat_write_plot(rep, cli_output_file(&out[OUT_PLOT]));
+		out[OUT_PLOT].written = wrc == EXIT_OK;
+		rc = rc ? rc : wrc;
+	}
+	return rc;
+}
+
 /* ---- main ------------------------------------------------------------------------------- */
 
-int stat_measure(const struct stat_opts *op, int *reported)
+int stat_measure(const struct stat_opts *op)
 {
 	const struct stat_opts o = *op;
 	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
 	struct pbench_clock_info ci = { .size = sizeof(ci) };
 	struct pbench_counters *self = NULL;
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct sigaction old_int, old_term;
 	struct stat_set sets[2] = { 0 };
 	struct stat_report rep = { .o = &o, .ci = &ci, .env_cpu = -1 };
 	struct run_ctx pr = { 0 };
@@ -609,8 +640,8 @@ int stat_measure(const struct stat_opts *op, int *reported)
 
 	/* Ours first: the prepared state's handlers restore, then hand the signal on to it. */
 	interrupted = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_catch(SIGINT, on_signal, &old_int);
+	cli_catch(SIGTERM, on_signal, &old_term);
 	rc = EXIT_OK;
 	if (o.mode != MODE_PREPARED) {
 		current_priority(&sets[0]);
@@ -631,25 +662,8 @@ int stat_measure(const struct stat_opts *op, int *reported)
 	}
 	rep.nr = nr;
 	if (done) {
-		*reported = 1;
 		env_for(&rep, &o);
-		if (o.json)
-			rc = stat_write_json(&rep);
-		/* JSON or CSV to stdout take the text's place. */
-		if ((!o.json || strcmp(o.json, "-")) && (!o.csv || strcmp(o.csv, "-")))
-			stat_print_text(&rep);
-		if (o.csv_f) {
-			int crc = stat_write_csv(&rep);
-
-			if (crc && !rc)
-				rc = crc;
-		}
-		if (o.plot_f) {
-			int prc = stat_write_plot(&rep);
-
-			if (prc && !rc)
-				rc = prc;
-		}
+		rc = write_reports(&rep, &o);
 	}
 	if (interrupted) {
 		cli_error("interrupted after %d of %ld runs", done, o.runs * rep.nsets);
@@ -664,8 +678,8 @@ int stat_measure(const struct stat_opts *op, int *reported)
 		rc = EXIT_RUNTIME;
 	}
 out_signals:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_uncatch(SIGINT, &old_int);
+	cli_uncatch(SIGTERM, &old_term);
 out:
 	pbench_env_free(rep.env);
 	for (int c = 0; pr.p && c < pr.n; c++)

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Output files written whole or not at all. A regular file (or a path that does not exist
+ * yet) is written to an unnamed O_TMPFILE in the same directory, given a name only when the
+ * report is complete and renamed over the target: until then, and after any failure, an old
+ * file is exactly as it was and nothing new is in the directory. Anything else (a device, a
+ * FIFO, a terminal, a socket, "-") is written to directly and never truncated or removed.
+ * The only path this file ever removes is the temporary name it made itself a moment before,
+ * when the rename that should consume it fails (or, without O_TMPFILE, its own mkostemp file).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define MAX_LINKS 40		/* symlinks followed before giving up, as the kernel's ELOOP */
+
+struct pbench_output {
+	FILE *f;
+	int kind;		/* OUT_STDOUT, OUT_DIRECT or OUT_WHOLE */
+	int named;		/* OUT_WHOLE: tmp already has a name in the directory */
+	char *target;		/* OUT_WHOLE: the regular file (symlinks resolved) */
+	char *tmp;		/* OUT_WHOLE: the temporary's name once it has one */
+};
+
+enum { OUT_STDOUT, OUT_DIRECT, OUT_WHOLE };
+
+/* dir and base of path: "a/b" -> "a", "b"; "b" -> ".", "b". The caller frees *dir. */
+static int split_path(const char *path, char **dir, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		*dir = strdup(".");
+		*base = path;
+	} else {
+		*dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+		*base = slash + 1;
+	}
+	return *dir ? 0 : -ENOMEM;
+}
+
+/* Follow path's symlinks to what they finally name (which may not exist yet). */
+static int resolve_links(const char *path, char **out)
+{
+	char *cur = strdup(path);
+
+	for (int hops = 0; cur; hops++) {
+		char link[PATH_MAX], *dir, *next;
+		const char *base;
+		struct stat st;
+		ssize_t n;
+
+		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode)) {
+			*out = cur;
+			return 0;
+		}
+		if (hops == MAX_LINKS) {
+			free(cur);
+			return -ELOOP;
+		}
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0) {
+			int err = -errno;
+
+			free(cur);
+			return err;
+		}
+		link[n] = '\0';
+		if (link[0] == '/' || split_path(cur, &dir, &base)) {
+			next = strdup(link);
+		} else {
+			next = malloc(strlen(dir) + strlen(link) + 2);
+			if (next)
+				sprintf(next, "%s/%s", dir, link);
+			free(dir);
+		}
+		free(cur);
+		cur = next;
+	}
+	return -ENOMEM;
+}
+
+static int open_direct(struct pbench_output *o, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -errno;
+	o->kind = OUT_DIRECT;
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The unnamed file in the target's directory, with the old file's mode where there is one. */
+static int open_whole(struct pbench_output *o, const struct stat *old)
+{
+	const char *base;
+	char *dir;
+	int fd, err = split_path(o->target, &dir, &base);
+
+	if (err)
+		return err;
+	if (!*base) {
+		free(dir);
+		return -EISDIR;
+	}
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		/* No O_TMPFILE on this filesystem: a named temporary of our own instead. */
+		o->tmp = malloc(strlen(dir) + strlen(base) + 32);
+		if (!o->tmp) {
+			free(dir);
+			return -ENOMEM;
+		}
+		sprintf(o->tmp, "%s/.%s.pbench-XXXXXX", dir, base);
+		fd = mkostemp(o->tmp, O_CLOEXEC);
+		if (fd >= 0) {
+			mode_t mask = umask(0);
+
+			umask(mask);
+			o->named = 1;
+			fchmod(fd, 0666 & ~mask);
+		}
+	}
+	err = fd < 0 ? -errno : 0;
+	free(dir);
+	if (err)
+		return err;
+	if (old) {
+		fchmod(fd, old->st_mode & 07777);
+		if (geteuid() == 0 && (old->st_uid != 0 || old->st_gid != 0) &&
+		    fchown(fd, old->st_uid, old->st_gid) < 0)
+			pb_log(PBENCH_LOG_DEBUG, "output: cannot keep the owner of '%s': %s",
+			       o->target, strerror(errno));
+	}
+	o->kind = OUT_WHOLE;
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int pbench_output_open(struct pbench_output **out, const char *path)
+{
+	struct pbench_output *o;
+	struct stat st;
+	int err, exists;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!path || !*path)
+		return -EINVAL;
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	if (!strcmp(path, "-")) {
+		o->kind = OUT_STDOUT;
+		o->f = stdout;
+		*out = o;
+		return 0;
+	}
+	err = resolve_links(path, &o->target);
+	if (err)
+		goto out_free;
+	exists = stat(o->target, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode))
+		err = -EISDIR;
+	else if (exists && !S_ISREG(st.st_mode))
+		err = open_direct(o, o->target);
+	else if (exists && access(o->target, W_OK) < 0)
+		err = -errno;	/* as a shell's '>' would: a read-only file stays as it is */
+	else
+		err = open_whole(o, exists ? &st : NULL);
+	if (err)
+		goto out_free;
+	*out = o;
+	return 0;
+
+out_free:
+	free(o->tmp);
+	free(o->target);
+	free(o);
+	return err;
+}
+
+FILE *pbench_output_file(struct pbench_output *o)
+{
+	return o ? o->f : NULL;
+}
+
+/* Give the unnamed file a name next to the target, then rename it over the target. */
+static int put_in_place(struct pbench_output *o)
+{
+	char proc[64];
+	int err = 0;
+
+	if (!o->named) {
+		size_t len = strlen(o->target) + 32;
+
+		o->tmp = malloc(len);
+		if (!o->tmp)
+			return -ENOMEM;
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fileno(o->f));
+		for (int tries = 0; tries < 100; tries++) {
+			snprintf(o->tmp, len, "%s.pbench-%u-%d", o->target, (unsigned)getpid(),
+				 tries);
+			/* Through /proc for anyone; AT_EMPTY_PATH where /proc is not mounted
+			 * (it needs CAP_DAC_READ_SEARCH). */
+			if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0 ||
+			    (errno == ENOENT && linkat(fileno(o->f), "", AT_FDCWD, o->tmp,
+						       AT_EMPTY_PATH) == 0)) {
+				o->named = 1;
+				break;
+			}
+			if (errno != EEXIST)
+				return -errno;
+		}
+		if (!o->named)
+			return -EEXIST;
+	}
+	if (rename(o->tmp, o->target) < 0) {
+		err = -errno;
+		unlink(o->tmp);	/* the name made above, in this call: nobody else's file */
+	}
+	o->named = 0;
+	return err;
+}
+
+int pbench_output_close(struct pbench_output *o, int commit)
+{
+	int err = 0;
+
+	if (!o)
+		return -EINVAL;
+	errno = 0;
+	if (fflush(o->f) == EOF || ferror(o->f))
+		err = -(errno ? errno : EIO);
+	if (o->kind == OUT_WHOLE && commit && !err)
+		err = put_in_place(o);
+	if (o->kind == OUT_WHOLE && o->named)
+		unlink(o->tmp);	/* our own mkostemp file, never renamed */
+	if (o->kind != OUT_STDOUT && fclose(o->f) == EOF && !err)
+		err = -(errno ? errno : EIO);
+	free(o->tmp);
+	free(o->target);
+	free(o);
+	return commit ? err : 0;
+}
