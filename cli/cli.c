@@ -253,3 +253,14 @@ int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc)
 	}
 	return rc;
 }
+
+/* ---- recorded trees ------------------------------------------------------------------------- */
+
+void cli_note_live(const char *cmd)
+{
+	const char *s = getenv("PBENCH_SYSFS_ROOT"), *p = getenv("PBENCH_PROCFS_ROOT");
+
+	if ((s && *s) || (p && *p))
+		cli_warn("'pbench %s' measures the live machine: PBENCH_SYSFS_ROOT and "
+			 "PBENCH_PROCFS_ROOT are read by 'pbench check' only", cmd);
+}

@@ -318,6 +318,7 @@ int cmd_stat(int argc, char **argv)
 	rc = cli_outputs_open(out, STAT_NOUT);
 	if (rc)
 		return rc;
+	cli_note_live("stat");
 	rc = stat_measure(&o);
 	return cli_outputs_close(out, STAT_NOUT, 1, rc);
 }

@@ -51,6 +51,10 @@ struct sigaction;
 void cli_catch(int sig, void (*fn)(int), struct sigaction *old);
 void cli_uncatch(int sig, const struct sigaction *old);
 
+/* A measuring command run with PBENCH_SYSFS_ROOT or PBENCH_PROCFS_ROOT set says that it
+ * ignores them (they are for the checks). */
+void cli_note_live(const char *cmd);
+
 /* An output a command was asked for: opened (checked) before anything is measured, written
  * whole. */
 struct cli_output {

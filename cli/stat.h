@@ -47,6 +47,7 @@ struct run {
 	uint64_t result;		/* the workload's result, kept so its work cannot be dropped */
 	int exited, exit_status, signaled, term_signal;
 	int timed_out;			/* killed at --timeout: not a measurement */
+	int left_behind;		/* processes the command left running, ended by pbench */
 	struct pbench_count *counts;	/* nr_events of them */
 	int cpu;			/* the CPU probed (see run_set in cmd_stat.c) */
 	struct pbench_noise noise;	/* the thread's (workload) or the child's */

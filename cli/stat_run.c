@@ -70,6 +70,18 @@ static int report_start_error(int err, const struct stat_opts *o)
 		cli_error("command '%s' cannot be executed (not an executable file, or no "
 			  "permission)", o->cmd[0]);
 		return EXIT_USAGE;
+	case PBENCH_EBAD_INTERP: {
+		char path[4096], interp[256];
+
+		if (pbench_command_resolve(o->cmd[0], path, sizeof(path)) == -PBENCH_EBAD_INTERP &&
+		    pbench_command_interp(path, interp, sizeof(interp)) == 1)
+			cli_error("command '%s' cannot run: its interpreter '%s' (its #! line) is "
+				  "not found or not executable", o->cmd[0], interp);
+		else
+			cli_error("command '%s' cannot run: its interpreter or dynamic loader is "
+				  "missing", o->cmd[0]);
+		return EXIT_USAGE;
+	}
 	}
 	cli_error("cannot start: %s", pbench_strerror(err));
 	return EXIT_RUNTIME;
@@ -225,6 +237,7 @@ static int run_command(const struct stat_opts *o, const struct child_plan *cp, i
 	r->exit_status = res.exit_status;
 	r->signaled = res.signaled;
 	r->term_signal = res.term_signal;
+	r->left_behind = res.left_behind;
 	return 0;
 }
 
@@ -539,11 +552,28 @@ static void env_for(struct stat_report *rep, const struct stat_opts *o)
 	int cpu = last && last->prepared ? last->cpu : o->cpu;
 	const int *cpus;
 
-	if (pbench_env_check(&rep->env, cpu >= 0 ? &cpu : NULL, cpu >= 0, PBENCH_ENV_NO_WINDOW)) {
+	if (pbench_env_check(&rep->env, cpu >= 0 ? &cpu : NULL, cpu >= 0,
+			     PBENCH_ENV_NO_WINDOW | PBENCH_ENV_LIVE)) {
 		rep->env = NULL;
 		return;
 	}
 	rep->env_cpu = pbench_env_cpus(rep->env, &cpus) > 0 ? cpus[0] : -1;
+}
+
+/* A command that leaves processes running: they were ended after each run; say so once. */
+static void warn_left_behind(const struct stat_report *rep, const struct stat_opts *o)
+{
+	int runs = 0, procs = 0;
+
+	for (int s = 0; s < rep->nsets; s++)
+		for (int i = 0; i < rep->sets[s]->done; i++) {
+			runs += rep->sets[s]->runs[i].left_behind > 0;
+			procs += rep->sets[s]->runs[i].left_behind;
+		}
+	if (runs)
+		cli_warn("'%s' left %d process%s running after %d run%s (background jobs or "
+			 "daemons): pbench ended them after each run (SIGTERM, then SIGKILL)",
+			 o->cmd[0], procs, procs == 1 ? "" : "es", runs, runs == 1 ? "" : "s");
 }
 
 /* ---- the reports -------------------------------------------------------------------------- */
@@ -661,6 +691,7 @@ int stat_measure(const struct stat_opts *op)
 		failed += rep.sets[s]->failed;
 	}
 	rep.nr = nr;
+	warn_left_behind(&rep, &o);
 	if (done) {
 		env_for(&rep, &o);
 		rc = write_reports(&rep, &o);

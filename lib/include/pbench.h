@@ -52,6 +52,7 @@ enum pbench_error {
 	PBENCH_EBUSY_REGION,		/* start/stop out of order */
 	PBENCH_ENO_RDPMC,		/* user-space counter read not available for this event */
 	PBENCH_EDIFFERENT,		/* compared functions do not compute the same thing */
+	PBENCH_EBAD_INTERP,		/* a script's #! interpreter (or a binary's loader) is missing */
 	PBENCH_ELAST
 };
 
@@ -276,6 +277,8 @@ struct pbench_child_opts {
 	const char *events;		/* comma-separated, may be NULL or "" for time only */
 	unsigned counter_flags;		/* added to INHERIT|ENABLE_ON_EXEC */
 	int quiet;			/* child's stdout and stderr go to /dev/null */
+	double kill_grace_s;		/* from SIGTERM to SIGKILL when ending the command and
+					 * what it left running; 0: 1 s */
 };
 
 struct pbench_child_result {
@@ -292,29 +295,46 @@ struct pbench_child_result {
 	uint64_t exec_ticks;		/* from the release to exec's point of no return (the
 					 * close-on-exec pipe seen closed): part of ticks; 0 when
 					 * not known */
+	int left_behind;		/* processes the command left running when it ended
+					 * (daemons, background jobs), ended by pbench */
 };
 
 /*
- * Resolve argv[0] in PATH, fork, open the counters on the child (enable_on_exec, inherit),
- * then let it exec. Errors before anything runs: -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC,
- * name errors of pbench_counters_open, -errno of fork/pipe. If exec itself fails the child is
- * reaped and the exec errno is returned negated.
- */
-/*
  * Find cmd as execvp would (a name with a '/' as given, else along PATH); path gets the file.
- * Errors: -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC (found but not executable, or a directory).
+ * Errors: -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC (found but not executable, or a directory),
+ * -PBENCH_EBAD_INTERP (a script whose #! interpreter is missing or not executable).
  * pbench_child_start does this itself; call it to refuse a bad command before anything else.
  */
 PBENCH_API int pbench_command_resolve(const char *cmd, char *path, size_t len);
+/* The #! interpreter of the file at path into interp: 1 when it has one, 0 when it does not
+ * start with #!, -errno when it cannot be read. */
+PBENCH_API int pbench_command_interp(const char *path, char *interp, size_t len);
+/*
+ * Resolve argv[0] in PATH, fork, open the counters on the child (enable_on_exec, inherit),
+ * then let it exec. The command leads a process group of its own, and pbench is a child
+ * subreaper (PR_SET_CHILD_SUBREAPER) until the run ends, so that nothing the command starts
+ * outlives it: see pbench_child_wait(). While a command runs, orphans of the caller's other
+ * children are handed to pbench too and are ended with the command's. Errors before anything
+ * runs: -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC, -PBENCH_EBAD_INTERP, name errors of
+ * pbench_counters_open, -errno of fork/pipe. If exec itself fails the child is reaped and
+ * the exec errno is returned negated (ENOENT for a file that exists: -PBENCH_EBAD_INTERP).
+ */
 PBENCH_API int pbench_child_start(struct pbench_child **out, char *const argv[],
 				  const struct pbench_child_opts *opts);
-/* Wait for the child to end and fill res; the counters stay readable until free.
+/*
+ * Wait for the child to end and fill res; the counters stay readable until free. Then,
+ * outside the timed span, whatever it left running (its process group, and processes it
+ * started that were orphaned, daemons included) gets SIGTERM, SIGKILL after kill_grace_s, and
+ * is reaped: res->left_behind says how many. A command that reads the terminal is given it
+ * (as a shell's foreground job) and the terminal is taken back after.
  * -EINTR: a signal handler ran first; the child still runs: call again, or
- * pbench_child_free() to kill and reap it. */
+ * pbench_child_free() to end it.
+ */
 PBENCH_API int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res);
 /* The child's counter set (NULL if no events were asked for). */
 PBENCH_API struct pbench_counters *pbench_child_counters(struct pbench_child *ch);
-/* Kill (SIGKILL) and reap the child if still running, close everything. */
+/* End the child if still running, with everything it started (SIGTERM to its group and the
+ * processes handed to pbench, SIGKILL after the grace period), reap them, close everything. */
 PBENCH_API void pbench_child_free(struct pbench_child *ch);
 
 /* ---------------------------------------------------------------------------------------------
@@ -1154,12 +1174,16 @@ struct pbench_env;
 enum pbench_env_flags {
 	/* Skip the checks that measure over a window (steal time, CPU load): no waiting. */
 	PBENCH_ENV_NO_WINDOW = 1 << 0,
+	/* The live machine even where PBENCH_SYSFS_ROOT / PBENCH_PROCFS_ROOT are set: the
+	 * checks that go with a live measurement. */
+	PBENCH_ENV_LIVE = 1 << 1,
 };
 
 /*
  * Run every check for the target CPUs (cpus == NULL or ncpus == 0: the CPU that
  * pbench_cpu_pick() chooses). Reads /sys and /proc through PBENCH_SYSFS_ROOT and
- * PBENCH_PROCFS_ROOT; facts from syscalls and instructions are only used when neither is set.
+ * PBENCH_PROCFS_ROOT (unless PBENCH_ENV_LIVE); facts from syscalls and instructions are only
+ * used when neither is set. These two variables change nothing else in the library.
  * Errors: -EINVAL (a CPU that is not present), -ENOMEM.
  */
 PBENCH_API int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus,
@@ -1219,8 +1243,9 @@ PBENCH_API void pbench_walk_free(struct pbench_walk *w);
 PBENCH_API size_t pbench_walk_default_bytes(void);
 
 /* ---------------------------------------------------------------------------------------------
- * System facts the counters path needs (sysfs.c). Reads honour PBENCH_SYSFS_ROOT and
- * PBENCH_PROCFS_ROOT: with PBENCH_SYSFS_ROOT=DIR, /sys/X is read as DIR/X.
+ * System facts the counters path needs (sysfs.c). Like every read outside pbench_env_check()
+ * (and pbench_cpus_present()), these read the live machine: PBENCH_SYSFS_ROOT and
+ * PBENCH_PROCFS_ROOT are for the checks only.
  */
 
 /* kernel.perf_event_paranoid, or a negative error if it cannot be read. */

@@ -4,24 +4,84 @@
  * child block on a pipe, open the counters on its pid with enable_on_exec and inherit, then
  * release it into exec. A second close-on-exec pipe carries exec's errno back, so a command
  * that cannot run is told apart from one that ran and failed.
+ *
+ * Nothing a command starts outlives its run. The child leads a process group of its own, and
+ * while it runs pbench is a child subreaper, so that a process that leaves the group (a
+ * daemon's setsid) and loses its parent is handed to pbench rather than to init. When the run
+ * ends, or is ended, the group gets SIGTERM, then SIGKILL after a grace period, and every
+ * process handed over is ended the same way and reaped.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 
+#define DEFAULT_GRACE_S 1.0	/* from SIGTERM to SIGKILL */
+#define MAX_KEPT 64		/* the caller's own children, left alone by the sweep */
+
 struct pbench_child {
 	pid_t pid;		/* 0 once reaped */
+	pid_t pgid;		/* the command's process group (its pid) */
 	struct pbench_counters *counters;
 	uint64_t t_fork, t0, t_exec;	/* before fork, the release, exec seen done */
+	double grace_s;
+	int was_subreaper;	/* PR_GET_CHILD_SUBREAPER before the run, put back after */
+	int subreaper;		/* pbench made itself subreaper for this run */
+	int tty_handed;		/* the terminal was given to the command's group */
+	int left;		/* processes the run left behind, ended by pbench */
+	int nkept;
+	pid_t kept[MAX_KEPT];	/* children the caller had before the run */
 };
+
+int pbench_command_interp(const char *path, char *interp, size_t len)
+{
+	char buf[256];
+	ssize_t n;
+	size_t k;
+	int fd;
+
+	if (!path || !interp || !len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 2 || buf[0] != '#' || buf[1] != '!')
+		return 0;
+	buf[n] = '\0';
+	for (k = 2; buf[k] == ' ' || buf[k] == '\t'; k++)
+		;
+	n = (ssize_t)strcspn(buf + k, " \t\n");
+	if (!n)
+		return 0;
+	snprintf(interp, len, "%.*s", (int)n, buf + k);
+	return 1;
+}
+
+/* A script whose #! interpreter is missing: exec would say ENOENT, which reads as "no such
+ * command" for a command that is right there. */
+static int check_interp(const char *path)
+{
+	char interp[256];
+	struct stat st;
+
+	if (pbench_command_interp(path, interp, sizeof(interp)) != 1)
+		return 0;
+	if (stat(interp, &st) < 0 || S_ISDIR(st.st_mode) || access(interp, X_OK) < 0)
+		return -PBENCH_EBAD_INTERP;
+	return 0;
+}
 
 /* Find cmd as execvp would; path gets the file to exec. */
 int pbench_command_resolve(const char *cmd, char *path, size_t len)
@@ -38,7 +98,7 @@ int pbench_command_resolve(const char *cmd, char *path, size_t len)
 		if (S_ISDIR(st.st_mode) || access(cmd, X_OK) < 0)
 			return -PBENCH_ENOT_EXEC;
 		snprintf(path, len, "%s", cmd);
-		return 0;
+		return check_interp(path);
 	}
 	dirs = getenv("PATH");
 	if (!dirs)
@@ -50,7 +110,7 @@ int pbench_command_resolve(const char *cmd, char *path, size_t len)
 
 		if (n > 0 && (size_t)n < len && stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
 			if (access(path, X_OK) == 0)
-				return 0;
+				return check_interp(path);
 			saw_eacces = 1;
 		}
 		if (!*end)
@@ -64,6 +124,152 @@ static void reap(pid_t pid, int *status)
 {
 	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 		;
+}
+
+/* This process's children now, from every thread's /proc children list (live, never a
+ * recorded tree). Returns how many, at most max. */
+static int list_children(pid_t *out, int max)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		char path[300], buf[4096], *p, *end;
+		ssize_t len;
+		int fd;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/children", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[len > 0 ? len : 0] = '\0';
+		for (p = buf; n < max; p = end) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			out[n++] = (pid_t)v;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+static int has_children(void)
+{
+	siginfo_t si;
+
+	return waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == 0 || errno != ECHILD;
+}
+
+static int kept(const struct pbench_child *ch, pid_t pid)
+{
+	for (int i = 0; i < ch->nkept; i++)
+		if (ch->kept[i] == pid)
+			return 1;
+	return 0;
+}
+
+/* Signal the command's group and every child that is not the caller's own; how many
+ * children that was (the group's members that are not children yet are not counted). */
+static int signal_leftovers(struct pbench_child *ch, int sig, pid_t *seen, int *nseen, int max)
+{
+	pid_t kids[256];
+	int n = has_children() ? list_children(kids, 256) : 0, found = 0;
+
+	kill(-ch->pgid, sig);
+	for (int i = 0; i < n; i++) {
+		int known = 0;
+
+		if (kept(ch, kids[i]))
+			continue;
+		kill(kids[i], sig);
+		found++;
+		for (int k = 0; k < *nseen; k++)
+			known |= seen[k] == kids[i];
+		if (!known && *nseen < max)
+			seen[(*nseen)++] = kids[i];
+	}
+	return found;
+}
+
+/* Reap every child that has ended, but none of the caller's own. */
+static void reap_ended(const struct pbench_child *ch, const pid_t *seen, int nseen)
+{
+	for (int i = 0; i < nseen; i++)
+		if (!kept(ch, seen[i]))
+			waitpid(seen[i], NULL, WNOHANG);
+}
+
+/* Reap what has ended (a zombie handed over still counts as a member of the group), then
+ * say whether anything is left. */
+static int leftovers_remain(struct pbench_child *ch, pid_t *seen, int *nseen, int max)
+{
+	signal_leftovers(ch, 0, seen, nseen, max);
+	reap_ended(ch, seen, *nseen);
+	return kill(-ch->pgid, 0) == 0 || signal_leftovers(ch, 0, seen, nseen, max) > 0;
+}
+
+/*
+ * End what a run left behind: the command's process group and every process handed to
+ * pbench as subreaper. SIGTERM first, SIGKILL after the grace period, everything reaped.
+ * The common case (nothing left) costs two system calls.
+ */
+static void end_leftovers(struct pbench_child *ch)
+{
+	pid_t seen[256];
+	int nseen = 0, running = ch->pid != 0;
+	uint64_t t0;
+
+	if (running)
+		seen[nseen++] = ch->pid;	/* the command itself, when it is being ended */
+	if (!ch->pgid || !leftovers_remain(ch, seen, &nseen, 256))
+		goto out;
+	signal_leftovers(ch, SIGTERM, seen, &nseen, 256);
+	t0 = pbench_ticks();
+	while (pbench_ticks_to_ns_f(pbench_ticks() - t0) < ch->grace_s * 1e9) {
+		struct timespec ts = { 0, 2000000 };
+
+		if (!leftovers_remain(ch, seen, &nseen, 256))
+			goto out;
+		nanosleep(&ts, NULL);
+	}
+	/* Killing a parent hands its children over: go round until none is left. */
+	for (int round = 0; round < 100; round++) {
+		signal_leftovers(ch, SIGKILL, seen, &nseen, 256);
+		for (int i = 0; i < nseen; i++)
+			if (!kept(ch, seen[i]))
+				reap(seen[i], NULL);
+		if (!leftovers_remain(ch, seen, &nseen, 256))
+			break;
+	}
+out:
+	if (running)
+		reap(ch->pid, NULL);	/* no-op when the rounds above reaped it */
+	ch->pid = 0;
+	ch->left += nseen - running;
+	if (ch->subreaper && !ch->was_subreaper)
+		prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+	ch->subreaper = 0;
+	ch->pgid = 0;
+}
+
+/* Become subreaper for the run, and note the caller's own children so they are left alone. */
+static void watch_descendants(struct pbench_child *ch)
+{
+	if (has_children())
+		ch->nkept = list_children(ch->kept, MAX_KEPT);
+	if (prctl(PR_GET_CHILD_SUBREAPER, &ch->was_subreaper, 0, 0, 0) < 0)
+		ch->was_subreaper = 0;
+	ch->subreaper = ch->was_subreaper ||
+			prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 }
 
 int pbench_child_start(struct pbench_child **out, char *const argv[],
@@ -85,6 +291,9 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	ch = calloc(1, sizeof(*ch));
 	if (!ch)
 		return -ENOMEM;
+	ch->grace_s = opts && opts->size >= offsetof(struct pbench_child_opts, kill_grace_s) +
+		      sizeof(opts->kill_grace_s) && opts->kill_grace_s > 0 ? opts->kill_grace_s
+		      : DEFAULT_GRACE_S;
 	if (pipe2(go, O_CLOEXEC) < 0) {
 		err = -errno;
 		goto out_free;
@@ -93,6 +302,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 		err = -errno;
 		goto out_close_go;
 	}
+	watch_descendants(ch);
 	ch->t_fork = pbench_ticks();
 	pid = fork();
 	if (pid < 0) {
@@ -103,6 +313,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 		char c;
 
 		/* Only async-signal-safe calls from here to exec. */
+		setpgid(0, 0);
 		close(go[1]);
 		close(ex[0]);
 		if (opts && opts->quiet) {
@@ -124,7 +335,9 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	}
 	close(go[0]);
 	close(ex[1]);
+	setpgid(pid, pid);	/* as the child does: whichever runs first */
 	ch->pid = pid;
+	ch->pgid = pid;
 	if (opts && opts->events && *opts->events) {
 		copts.pid = pid;
 		copts.flags = PBENCH_COUNT_INHERIT | PBENCH_COUNT_ENABLE_ON_EXEC |
@@ -150,9 +363,12 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	if (n == (ssize_t)sizeof(exec_errno)) {
 		reap(pid, &status);
 		ch->pid = 0;
+		end_leftovers(ch);
 		pbench_counters_free(ch->counters);
 		free(ch);
-		return exec_errno == ENOENT ? -PBENCH_ENOT_FOUND
+		/* ENOENT for a file that is there: its interpreter or loader is missing. */
+		return exec_errno == ENOENT ? (access(path, F_OK) == 0 ? -PBENCH_EBAD_INTERP
+					       : -PBENCH_ENOT_FOUND)
 		       : exec_errno == EACCES || exec_errno == ENOEXEC ? -PBENCH_ENOT_EXEC
 		       : -exec_errno;
 	}
@@ -164,6 +380,8 @@ out_kill:
 		close(go[1]);	/* the child reads EOF and exits 127 */
 	close(ex[0]);
 	reap(pid, &status);
+	ch->pid = 0;
+	end_leftovers(ch);
 	pbench_counters_free(ch->counters);
 	free(ch);
 	return err;
@@ -174,8 +392,44 @@ out_close_go:
 	close(go[0]);
 	close(go[1]);
 out_free:
+	ch->pgid = 0;
+	end_leftovers(ch);	/* puts the subreaper flag back */
 	free(ch);
 	return err;
+}
+
+/*
+ * A command in a process group of its own that reads the terminal is stopped (SIGTTIN, or
+ * SIGTTOU when it sets the terminal up): give the terminal to its group, as a shell does for a
+ * foreground job, and let it go on. Put back after the run.
+ */
+static int hand_terminal(struct pbench_child *ch, int status)
+{
+	sigset_t block, old;
+
+	if (!WIFSTOPPED(status) || (WSTOPSIG(status) != SIGTTIN && WSTOPSIG(status) != SIGTTOU) ||
+	    ch->tty_handed || !isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) != getpgrp())
+		return 0;
+	sigemptyset(&block);
+	sigaddset(&block, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	ch->tty_handed = tcsetpgrp(STDIN_FILENO, ch->pgid) == 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ch->tty_handed;
+}
+
+static void take_terminal_back(struct pbench_child *ch)
+{
+	sigset_t block, old;
+
+	if (!ch->tty_handed)
+		return;
+	sigemptyset(&block);
+	sigaddset(&block, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	tcsetpgrp(STDIN_FILENO, getpgrp());
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	ch->tty_handed = 0;
 }
 
 int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
@@ -190,10 +444,19 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 		return -ECHILD;
 	/* A signal handler that returns (the caller's Ctrl-C) ends the wait with -EINTR and
 	 * leaves the child running: the caller decides to wait again or to free (kill) it. */
-	if (waitpid(ch->pid, &status, 0) < 0)
-		return -errno;
+	for (;;) {
+		if (waitpid(ch->pid, &status, WUNTRACED) < 0)
+			return -errno;
+		if (!WIFSTOPPED(status))
+			break;
+		if (hand_terminal(ch, status))
+			kill(-ch->pgid, SIGCONT);
+	}
 	t1 = pbench_ticks_end();
 	ch->pid = 0;
+	take_terminal_back(ch);
+	/* Outside the timed span: whatever the command left running is ended now. */
+	end_leftovers(ch);
 	size = res->size;
 	memset(res, 0, size < sizeof(*res) ? size : sizeof(*res));
 	res->size = size;
@@ -203,6 +466,8 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 		res->setup_ticks = ch->t0 - ch->t_fork;
 		res->exec_ticks = ch->t_exec > ch->t0 ? ch->t_exec - ch->t0 : 0;
 	}
+	if (size >= offsetof(struct pbench_child_result, left_behind) + sizeof(res->left_behind))
+		res->left_behind = ch->left;
 	if (WIFEXITED(status)) {
 		res->exited = 1;
 		res->exit_status = WEXITSTATUS(status);
@@ -220,14 +485,11 @@ struct pbench_counters *pbench_child_counters(struct pbench_child *ch)
 
 void pbench_child_free(struct pbench_child *ch)
 {
-	int status;
-
 	if (!ch)
 		return;
-	if (ch->pid) {
-		kill(ch->pid, SIGKILL);
-		reap(ch->pid, &status);
-	}
+	/* A command still running ends with its group: TERM, the grace period, KILL. */
+	end_leftovers(ch);
+	take_terminal_back(ch);
 	pbench_counters_free(ch->counters);
 	free(ch);
 }

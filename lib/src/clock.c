@@ -177,7 +177,7 @@ static uint64_t freq_from_perf_page(uint64_t *mult, uint32_t *shift)
 	attr.config = PERF_COUNT_SW_DUMMY;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	fd = pb_perf_event_open(&attr, 0, -1, -1, 0);
+	fd = pb_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);

@@ -415,8 +415,11 @@ int pbench_cpulist_parse(const char *list, int *cpus, int max, int limit)
 
 int pbench_cpus_present(char *buf, size_t len)
 {
-	int n = pb_read_file("/sys/devices/system/cpu/present", buf, len);
+	int n;
 
+	pb_recorded_begin();	/* the range a check's --cpu accepts: the recorded machine's */
+	n = pb_read_file("/sys/devices/system/cpu/present", buf, len);
+	pb_recorded_end();
 	return n < 0 ? n : 0;
 }
 
@@ -469,11 +472,11 @@ static void measure_window(struct pb_env_ctx *ctx)
 
 /* ---- picking the CPU -------------------------------------------------------------------- */
 
-static int is_live(void)
+/* Live facts (syscalls, instructions) are used only when the files read are the live ones:
+ * outside the checks, or inside them with no recorded tree. */
+static int is_live(unsigned flags)
 {
-	const char *s = getenv("PBENCH_SYSFS_ROOT"), *p = getenv("PBENCH_PROCFS_ROOT");
-
-	return !(s && *s) && !(p && *p);
+	return (flags & PBENCH_ENV_LIVE) || !pb_recorded_set();
 }
 
 /* The busy share for picking: a CPU /proc/stat says nothing about counts as idle. */
@@ -543,7 +546,7 @@ static int pick(struct pb_env_ctx *ctx, char *why, size_t len)
 int pbench_cpu_pick(char *why, size_t len)
 {
 	struct pbench_env env = { 0 };
-	struct pb_env_ctx ctx = { .env = &env, .live = is_live() };
+	struct pb_env_ctx ctx = { .env = &env, .live = 1 };
 	char buf[256];
 	int cpu;
 
@@ -558,10 +561,10 @@ int pbench_cpu_pick(char *why, size_t len)
 
 /* ---- the run ---------------------------------------------------------------------------- */
 
-int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus, unsigned flags)
+static int env_check(struct pbench_env **out, const int *cpus, int ncpus, unsigned flags)
 {
 	struct pbench_env *e = calloc(1, sizeof(*e));
-	struct pb_env_ctx ctx = { .env = e, .flags = flags, .live = is_live() };
+	struct pb_env_ctx ctx = { .env = e, .flags = flags, .live = is_live(flags) };
 	unsigned char present[PB_MAX_CPUS / 8];
 	int err = 0;
 
@@ -618,6 +621,18 @@ out_free:
 	free(ctx.t0);
 	free(ctx.t1);
 	pbench_env_free(e);
+	return err;
+}
+
+int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus, unsigned flags)
+{
+	int err;
+
+	if (!(flags & PBENCH_ENV_LIVE))
+		pb_recorded_begin();
+	err = env_check(out, cpus, ncpus, flags);
+	if (!(flags & PBENCH_ENV_LIVE))
+		pb_recorded_end();
 	return err;
 }
 

@@ -34,6 +34,13 @@ struct pb_cpu_times {
 /* Parse one line of /proc/stat: for "cpuN v0 v1 ..." set *cpu and the fields present (valid
  * set), and return how many values it has (steal is the 8th, from Linux 2.6.11); -1 for any
  * other line (the "cpu " total, intr, ctxt...). The line is not modified. */
+/* Recorded trees (PBENCH_SYSFS_ROOT, PBENCH_PROCFS_ROOT) are read only between begin and end
+ * (the checks); pb_recorded_everywhere(1) extends that to every read, for unit tests of the
+ * live readers on recorded data. pb_recorded_set(): either variable is set. */
+void pb_recorded_begin(void);
+void pb_recorded_end(void);
+void pb_recorded_everywhere(int on);
+int pb_recorded_set(void);
 int pb_parse_cpu_times(const char *line, int *cpu, struct pb_cpu_times *t);
 
 /* plot.c: SVG text with &<>" escaped (control characters dropped), and a round axis step

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one way the library reads /sys and /proc. PBENCH_SYSFS_ROOT=DIR makes /sys/X read as DIR/X
+ * The one way the library reads /sys and /proc. Inside the checks (pbench_env_check(), between
+ * pb_recorded_begin() and pb_recorded_end()), PBENCH_SYSFS_ROOT=DIR makes /sys/X read as DIR/X
  * and PBENCH_PROCFS_ROOT=DIR makes /proc/X read as DIR/X, so checks can run on recorded trees of
- * other machines. Facts that come from syscalls or instructions do not pass through here.
+ * other machines. Everything else (noise probes, CPU picking for a run, jitter, event listing)
+ * always reads the live machine: a measurement is never attributed from a recording. Facts that
+ * come from syscalls or instructions do not pass through here.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,10 +17,37 @@
 
 #include "internal.h"
 
+static __thread int recorded_depth;
+static int recorded_always;
+
+void pb_recorded_begin(void)
+{
+	recorded_depth++;
+}
+
+void pb_recorded_end(void)
+{
+	recorded_depth--;
+}
+
+void pb_recorded_everywhere(int on)
+{
+	recorded_always = on;
+}
+
+int pb_recorded_set(void)
+{
+	const char *s = getenv("PBENCH_SYSFS_ROOT"), *p = getenv("PBENCH_PROCFS_ROOT");
+
+	return (s && *s) || (p && *p);
+}
+
 static const char *root_for(const char *path, size_t *skip)
 {
 	const char *root = NULL;
 
+	if (!recorded_depth && !recorded_always)
+		return NULL;
 	if (!strncmp(path, "/sys/", 5) || !strcmp(path, "/sys")) {
 		root = getenv("PBENCH_SYSFS_ROOT");
 		*skip = 4;

@@ -5,6 +5,9 @@
 set -u
 O=${1:-build}
 PB="$O/pbench"
+# A background job of a script starts with SIGINT ignored, and pbench keeps an ignored SIGINT
+# ignored (as nohup expects): the jobs that are sent Ctrl-C get its default back first.
+PBI="env --default-signal=INT $PB"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0 skip=0
@@ -136,7 +139,7 @@ fi
 # The sleeps carry this shell's pid in their fraction, so that another test run at the same
 # time (their pgrep patterns) cannot be mistaken for ours.
 U=$$
-"$PB" stat --mode unprepared -r 1000 -e task-clock -- sleep "0.2$U" >"$T/out" 2>"$T/err" &
+$PBI stat --mode unprepared -r 1000 -e task-clock -- sleep "0.2$U" >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 1
 kill -INT "$pbpid"
@@ -154,7 +157,7 @@ if pgrep -f "sleep 0.2$U\$" >/dev/null 2>&1; then bad "interrupt" "a child was l
 
 # Interrupted while a command that would run for 30 s is running: killed and reaped at once.
 start=$(date +%s)
-"$PB" stat --mode unprepared -r 3 -e task-clock -- sleep "30.$U" >"$T/out" 2>"$T/err" &
+$PBI stat --mode unprepared -r 3 -e task-clock -- sleep "30.$U" >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 1
 kill -INT "$pbpid"
@@ -451,7 +454,7 @@ for w in -5 abc "" nan inf 1e9; do
 done
 
 # SIGINT while preparing: nothing measured, nothing printed, exit 1.
-"$PB" stat -r 5 --iterations 1000000 >"$T/out" 2>"$T/err" &
+$PBI stat -r 5 --iterations 1000000 >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 0.5
 kill -INT "$pbpid"
@@ -465,7 +468,7 @@ fi
 # SIGINT during prepared runs: the runs so far reported, the state restored by the handler, the
 # child reaped. The command marks each start, so the signal comes once runs are under way.
 : >"$T/started"
-"$PB" stat -r 1000 --warmup-ms 50 -e task-clock -- sh -c "echo x >>'$T/started'; exec sleep 0.23$U" \
+$PBI stat -r 1000 --warmup-ms 50 -e task-clock -- sh -c "echo x >>'$T/started'; exec sleep 0.23$U" \
 	>"$T/out" 2>"$T/err" &
 pbpid=$!
 i=0
@@ -687,7 +690,7 @@ if [ ! -e /sys/bus/event_source/devices/msr/events/smi ] && run "jitter smi" 0 "
 fi
 # Ctrl-C: the threads stop at once, what was measured is printed, exit 1.
 start=$(date +%s)
-"$PB" jitter --duration 30 >"$T/out" 2>"$T/err" &
+$PBI jitter --duration 30 >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 1
 kill -INT "$pbpid"
@@ -700,7 +703,7 @@ else
 	bad "jitter interrupt" "exit $rc"
 fi
 # Two at once on the same CPU: both run; the later one says so.
-"$PB" jitter --cpu 0 --duration 2 >"$T/out2" 2>&1 &
+$PBI jitter --cpu 0 --duration 2 >"$T/out2" 2>&1 &
 pbpid=$!
 sleep 0.7
 if run "jitter shared" 0 "$PB" jitter --cpu 0 --duration 0.3 && has "$T/out" "another pbench jitter (pid $pbpid) spun on CPU 0"; then

@@ -12,6 +12,12 @@
 
 #include "internal.h"
 
+/* The recorded PMU trees below are read by the event resolver, a live reader. */
+__attribute__((constructor)) static void recorded_trees_everywhere(void)
+{
+	pb_recorded_everywhere(1);
+}
+
 #ifndef FIXTURES
 #define FIXTURES "tests/fixtures"
 #endif

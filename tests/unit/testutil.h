@@ -12,6 +12,17 @@
 #include <sys/wait.h>
 
 #include "pbench.h"
+#include "internal.h"
+
+/*
+ * The unit tests read recorded trees through the live readers as well (noise probes, event
+ * resolution), which pbench itself never does outside its checks; test_sysfs.c turns this off
+ * to test exactly that.
+ */
+__attribute__((constructor)) static void recorded_trees_everywhere(void)
+{
+	pb_recorded_everywhere(1);
+}
 
 /* Open descriptors of this process: a call that leaks one changes it. */
 static inline int count_fds(void)
