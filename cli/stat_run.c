@@ -485,6 +485,17 @@ static int make_walk(const struct stat_opts *o, struct stat_set *set)
 
 /* ---- preparing ---------------------------------------------------------------------------- */
 
+/* Two prepared runs on one CPU take turns on it: say so (as pbench jitter does). */
+static void warn_rival(int cpu, const char *tense)
+{
+	int pid = pbench_cpu_rival(cpu);
+
+	if (pid)
+		cli_warn("another pbench (pid %d) %s pinned to CPU %d too: the two take turns on it "
+			 "and each measures the other; let one finish first, or give them different "
+			 "CPUs with --cpu", pid, tense, cpu);
+}
+
 /* Prepare, run, restore (the library's handlers restore on SIGINT/SIGTERM as well). */
 static int run_prepared(const struct stat_opts *o, struct pbench_counters *self, int nr,
 			struct stat_set *set, struct run_ctx *pr)
@@ -524,9 +535,11 @@ static int run_prepared(const struct stat_opts *o, struct pbench_counters *self,
 	/* The walk's buffer is made now: on the prepared CPU's node, and locked. */
 	rc = make_walk(o, set);
 	set->prep = p;
+	warn_rival(set->cpu, "is");
 	if (!rc)
 		rc = run_set(o, self, nr, set, pr);
 	set->prep = NULL;
+	warn_rival(set->cpu, "was");
 	pbench_walk_free(set->walk);
 	set->walk = NULL;
 	set->restore_err = pbench_prepared_restore(p);

@@ -1212,6 +1212,14 @@ PBENCH_API int pbench_cpu_pick(char *why, size_t len);
  */
 PBENCH_API int pbench_cpulist_parse(const char *list, int *cpus, int max, int limit);
 
+/*
+ * Another measurement on cpu: the pid of another process with a thread named like this
+ * process and pinned to cpu alone (a second prepared pbench stat, the same benchmark started
+ * twice), or 0. Both would measure each other; call it after pbench_prepare() and after the
+ * runs to say so.
+ */
+PBENCH_API int pbench_cpu_rival(int cpu);
+
 /* Present CPUs (/sys/devices/system/cpu/present), as "0-N": the range --cpu accepts. */
 PBENCH_API int pbench_cpus_present(char *buf, size_t len);
 

@@ -37,6 +37,9 @@ struct pb_cpu_times {
 /* Recorded trees (PBENCH_SYSFS_ROOT, PBENCH_PROCFS_ROOT) are read only between begin and end
  * (the checks); pb_recorded_everywhere(1) extends that to every read, for unit tests of the
  * live readers on recorded data. pb_recorded_set(): either variable is set. */
+/* Another process's thread named comm (NULL: this process's name) pinned to cpu alone: its
+ * pid, or 0 (rival.c). */
+pid_t pb_cpu_rival(int cpu, const char *comm);
 void pb_recorded_begin(void);
 void pb_recorded_end(void);
 void pb_recorded_everywhere(int on);

@@ -160,64 +160,6 @@ static void calibrate(struct pb_jitter_run *r)
 
 /* ---- attribution reads ------------------------------------------------------------------- */
 
-/* Is this thread of another process a jitter probe pinned to cpu alone? */
-static int is_probe_on(int pid, const char *tid, const char *want)
-{
-	char file[128], buf[64], line[512];
-	int found = 0;
-	FILE *f;
-
-	snprintf(file, sizeof(file), "/proc/%d/task/%.32s/comm", pid, tid);
-	if (pb_read_file(file, buf, sizeof(buf)) < 0 || strcmp(buf, THREAD_NAME))
-		return 0;
-	snprintf(file, sizeof(file), "/proc/%d/task/%.32s/status", pid, tid);
-	if (!(f = pb_fopen(file)))
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *s = line + 18;
-
-		if (strncmp(line, "Cpus_allowed_list:", 18))
-			continue;
-		s += strspn(s, " \t");
-		s[strcspn(s, "\n")] = '\0';
-		found = !strcmp(s, want);
-	}
-	fclose(f);
-	return found;
-}
-
-/* Another process's thread named like ours and pinned to cpu alone: a second pbench jitter
- * spinning there. Returns its pid, or 0. */
-static pid_t other_jitter(int cpu)
-{
-	char path[4096], want[16];
-	pid_t self = getpid(), found = 0;
-	struct dirent *p;
-	DIR *d;
-
-	if (pb_path(path, sizeof(path), "/proc") || !(d = opendir(path)))
-		return 0;
-	snprintf(want, sizeof(want), "%d", cpu);
-	while (!found && (p = readdir(d))) {
-		int pid = atoi(p->d_name);
-		char tasks[64], real[4096];
-		struct dirent *t;
-		DIR *td;
-
-		if (pid <= 0 || pid == self)
-			continue;
-		snprintf(tasks, sizeof(tasks), "/proc/%d/task", pid);
-		if (pb_path(real, sizeof(real), tasks) || !(td = opendir(real)))
-			continue;
-		while (!found && (t = readdir(td)))
-			if (t->d_name[0] != '.' && is_probe_on(pid, t->d_name, want))
-				found = pid;
-		closedir(td);
-	}
-	closedir(d);
-	return found;
-}
-
 /* msr/smi/ where the kernel's msr PMU has it (Intel; not AMD, not most VMs). */
 static struct pbench_counters *smi_open(struct pb_jitter_run *r)
 {
@@ -338,7 +280,7 @@ static void window(struct pb_jitter_run *r)
 		r->err = -ECANCELED;
 		return;
 	}
-	r->other_pid = other_jitter(r->cpu);
+	r->other_pid = pb_cpu_rival(r->cpu, THREAD_NAME);
 	getrusage(RUSAGE_THREAD, &ru0);
 	if (!r->noise_err)
 		r->noise_err = pbench_cpu_probe_begin(probe);
@@ -357,7 +299,7 @@ static void window(struct pb_jitter_run *r)
 	pbench_cpu_probe_free(probe);
 	r->migrated = sched_getcpu() != r->cpu;
 	if (!r->other_pid)
-		r->other_pid = other_jitter(r->cpu);
+		r->other_pid = pb_cpu_rival(r->cpu, THREAD_NAME);
 	r->start = s.first;
 	r->end = s.last;
 	r->loops = s.loops;

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Another measurement on the same CPU: a thread of another process, named like ours and pinned
+ * to that CPU alone. Two prepared runs (or two jitter probes) on one CPU take turns on it and
+ * each measures the other; they are told so rather than left to wonder at their numbers.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Is thread tid of pid named comm and pinned to the CPU list want ("3") alone? */
+static int pinned_there(int pid, const char *tid, const char *comm, const char *want)
+{
+	char file[128], buf[64], line[512];
+	int found = 0;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/proc/%d/task/%.32s/comm", pid, tid);
+	if (pb_read_file(file, buf, sizeof(buf)) < 0 || strcmp(buf, comm))
+		return 0;
+	snprintf(file, sizeof(file), "/proc/%d/task/%.32s/status", pid, tid);
+	if (!(f = pb_fopen(file)))
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line + 18;
+
+		if (strncmp(line, "Cpus_allowed_list:", 18))
+			continue;
+		s += strspn(s, " \t");
+		s[strcspn(s, "\n")] = '\0';
+		found = !strcmp(s, want);
+	}
+	fclose(f);
+	return found;
+}
+
+pid_t pb_cpu_rival(int cpu, const char *comm)
+{
+	char want[16], own[64];
+	pid_t self = getpid(), found = 0;
+	struct dirent *p;
+	DIR *d;
+
+	if (!comm) {
+		if (pb_read_file("/proc/self/comm", own, sizeof(own)) < 0)
+			return 0;
+		comm = own;
+	}
+	if (!(d = opendir("/proc")))
+		return 0;
+	snprintf(want, sizeof(want), "%d", cpu);
+	while (!found && (p = readdir(d))) {
+		int pid = atoi(p->d_name);
+		char tasks[64];
+		struct dirent *t;
+		DIR *td;
+
+		if (pid <= 0 || pid == self)
+			continue;
+		snprintf(tasks, sizeof(tasks), "/proc/%d/task", pid);
+		if (!(td = opendir(tasks)))
+			continue;
+		while (!found && (t = readdir(td)))
+			if (t->d_name[0] != '.' && pinned_there(pid, t->d_name, comm, want))
+				found = pid;
+		closedir(td);
+	}
+	closedir(d);
+	return found;
+}
+
+int pbench_cpu_rival(int cpu)
+{
+	return cpu < 0 ? 0 : (int)pb_cpu_rival(cpu, NULL);
+}
