@@ -43,10 +43,10 @@ void stat_set_analyze(struct stat_set *s)
 	free(ticks);
 	if (!s->have_summary)
 		return;
-	/* Tukey's fences, as pbench_stats_summary counts its outliers. */
+	/* Tukey's fences, as pbench_stats_summary counts its outliers; none from one run. */
 	iqr = s->s_ns.q3 - s->s_ns.q1;
-	s->fence_lo = s->s_ns.q1 - 1.5 * iqr;
-	s->fence_hi = s->s_ns.q3 + 1.5 * iqr;
+	s->fence_lo = n < 2 ? NAN : s->s_ns.q1 - 1.5 * iqr;
+	s->fence_hi = n < 2 ? NAN : s->s_ns.q3 + 1.5 * iqr;
 	median = s->s_ns.median;
 	for (int i = 0; i < n; i++) {
 		struct run *r = &s->runs[i];
@@ -291,6 +291,10 @@ static void print_outliers(const struct stat_set *s)
 
 	if (!s->have_summary)
 		return;
+	if (s->done < 2) {
+		printf("outliers: n/a (a single run: no spread to judge one by)\n");
+		return;
+	}
 	pbench_format_ns(lo, sizeof(lo), s->fence_lo, 4);
 	pbench_format_ns(hi, sizeof(hi), s->fence_hi, 4);
 	printf("outliers: %d (Tukey fences %s to %s)\n", s->outliers, lo, hi);
@@ -299,16 +303,39 @@ static void print_outliers(const struct stat_set *s)
 			printf("  run %d: %s\n", i + 1, s->runs[i].cause);
 }
 
+/* "12.345 ms", or "n/a" for what the runs cannot give (the spread of a single run). */
+static const char *ms_or_na(char *buf, size_t len, double ns)
+{
+	if (isfinite(ns))
+		snprintf(buf, len, "%.3f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
+static const char *pct_or_na(char *buf, size_t len, double pct)
+{
+	if (isfinite(pct))
+		snprintf(buf, len, "%.2f%%", pct);
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
 static void print_summary(const struct stat_set *s)
 {
 	const struct pbench_summary *m = &s->s_ns;
+	char sd[32], cv[32], sp[32];
 
 	if (!s->have_summary)
 		return;
 	printf("summary: %d run%s, time min %.3f ms, median %.3f ms, mean %.3f ms, max %.3f ms, "
-	       "stddev %.3f ms, cv %.2f%%, spread %.2f%%%s\n", s->done, s->done == 1 ? "" : "s",
-	       m->min / 1e6, m->median / 1e6, m->mean / 1e6, m->max / 1e6, m->stddev / 1e6,
-	       m->cv_pct, m->spread_pct, s->failed ? " (some runs failed: see status)" : "");
+	       "stddev %s, cv %s, spread %s%s%s\n", s->done, s->done == 1 ? "" : "s",
+	       m->min / 1e6, m->median / 1e6, m->mean / 1e6, m->max / 1e6,
+	       ms_or_na(sd, sizeof(sd), m->stddev), pct_or_na(cv, sizeof(cv), m->cv_pct),
+	       pct_or_na(sp, sizeof(sp), m->spread_pct),
+	       s->done == 1 ? " (one run: no spread; -r 2 or more for one)" : "",
+	       s->failed ? " (some runs failed: see status)" : "");
 }
 
 /* With --target-sem: what stopped the runs. For a command: the harness's own cost. */
@@ -327,14 +354,19 @@ static void print_stop_and_cost(const struct stat_report *rep, const struct stat
 	if (o->cmd) {
 		double setup = stat_median_field(s, offsetof(struct run, setup_ns)),
 		       exec = stat_median_field(s, offsetof(struct run, exec_ns));
-		char a[32] = "-", b[32] = "-";
+		char a[32] = "n/a", b[32];
 
 		if (isfinite(setup))
 			pbench_format_ns(a, sizeof(a), setup, 3);
-		if (isfinite(exec))
+		printf("harness: %s a run to fork and set up the counters (before the timed span), ",
+		       a);
+		if (isfinite(exec)) {
 			pbench_format_ns(b, sizeof(b), exec, 3);
-		printf("harness: %s a run to fork and set up the counters (before the timed span), "
-		       "%s from the release to exec done (inside it); medians\n", a, b);
+			printf("%s from the release to exec done (inside it); medians\n", b);
+		} else {
+			printf("release to exec n/a (pbench and the command share one CPU: pbench sees "
+			       "exec only once the command yields); medians\n");
+		}
 	}
 }
 

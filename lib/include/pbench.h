@@ -294,7 +294,9 @@ struct pbench_child_result {
 					 * span, not in ticks */
 	uint64_t exec_ticks;		/* from the release to exec's point of no return (the
 					 * close-on-exec pipe seen closed): part of ticks; 0 when
-					 * not known */
+					 * not known, as when pbench is pinned to one CPU (a
+					 * prepared run) and sees exec only once the command
+					 * blocks or ends */
 	int left_behind;		/* processes the command left running when it ended
 					 * (daemons, background jobs), ended by pbench */
 };
@@ -353,6 +355,13 @@ struct pbench_stats_opts {
 	int outlier_rule;		/* enum pbench_outlier_rule */
 };
 
+/*
+ * A figure that cannot be computed from the samples is NaN, never a number that looks
+ * measured: stddev, sem, ci_lo, ci_hi and cv_pct for a single sample (or for deviations too
+ * large to square in a double), cv_pct for a mean of 0, spread_pct for a single sample or a
+ * min <= 0. Every
+ * report prints NaN as "n/a" (JSON: null).
+ */
 struct pbench_summary {
 	size_t size;
 	size_t n;

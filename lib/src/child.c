@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -432,6 +433,23 @@ static void take_terminal_back(struct pbench_child *ch)
 	ch->tty_handed = 0;
 }
 
+/*
+ * Release to exec, in ticks: when pbench saw the close-on-exec pipe close. That moment is right
+ * only when pbench can run beside the command. Pinned to one CPU (a prepared run) a command of
+ * the same priority runs until it blocks or ends before pbench sees anything, and the moment
+ * would be most of the run: 0 (not known) then. The counters cannot tell either: a task's
+ * time_enabled only advances while the task is on a CPU.
+ */
+static uint64_t exec_ticks(const struct pbench_child *ch)
+{
+	cpu_set_t cpus;
+
+	if (!ch->t_exec || ch->t_exec <= ch->t0 ||
+	    (sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && CPU_COUNT(&cpus) < 2))
+		return 0;
+	return ch->t_exec - ch->t0;
+}
+
 int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 {
 	int status;
@@ -464,7 +482,7 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	res->ns = pbench_ticks_to_ns(res->ticks);
 	if (size >= offsetof(struct pbench_child_result, exec_ticks) + sizeof(res->exec_ticks)) {
 		res->setup_ticks = ch->t0 - ch->t_fork;
-		res->exec_ticks = ch->t_exec > ch->t0 ? ch->t_exec - ch->t0 : 0;
+		res->exec_ticks = exec_ticks(ch);
 	}
 	if (size >= offsetof(struct pbench_child_result, left_behind) + sizeof(res->left_behind))
 		res->left_behind = ch->left;

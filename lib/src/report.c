@@ -49,6 +49,10 @@ int pbench_format_value(char *buf, size_t len, double value, double err, const c
 		return snprintf(buf, len, "%g%s%s", value, *uname ? " " : "", uname);
 	if (!(err > 0) || !isfinite(err))
 		return snprintf(buf, len, "%.6g%s%s", value, *uname ? " " : "", uname);
+	/* An error far beyond the value, or magnitudes fixed notation would print in hundreds of
+	 * digits: significant digits instead of rounding the value to the error's place. */
+	if (err > 10 * fabs(value) || fabs(value) >= 1e15 || err >= 1e15)
+		return snprintf(buf, len, "%.3g ± %.2g%s%s", value, err, *uname ? " " : "", uname);
 	/* Decimal places that keep 2 significant digits of err. Above the units digit, round
 	 * both to that power of ten instead of printing an exponent: "1230 ± 570". */
 	decimals = 1 - (int)floor(log10(err));
@@ -92,6 +96,10 @@ static void fmt_at(char *buf, size_t len, double v, double err, const char *unit
 {
 	char tmp[96], *pm, *unit_part;
 
+	if (!isfinite(v)) {	/* not computable from the samples (a single one, an overflow) */
+		snprintf(buf, len, "n/a");
+		return;
+	}
 	pbench_format_value(tmp, sizeof(tmp), v, err, unit);
 	pm = strstr(tmp, " ± ");
 	if (!pm) {
@@ -122,12 +130,28 @@ static int finish(FILE *f)
  * "95%", "430%" (never "4.3e+02%"). */
 static const char *pct_text(char *buf, size_t len, double part, double whole)
 {
-	double pct = whole ? 100 * fabs(part / whole) : 0;
+	double pct = whole ? 100 * fabs(part / whole) : NAN;
 
-	if (pct >= 100)
+	if (!isfinite(pct))
+		snprintf(buf, len, "n/a");
+	else if (pct >= 1e6)
+		snprintf(buf, len, "%.3g%%", pct);
+	else if (pct >= 100)
 		snprintf(buf, len, "%.0f%%", pct);
 	else
 		snprintf(buf, len, "%.2g%%", pct);
+	return buf;
+}
+
+/* A percentage the summary holds (cv, spread): "n/a" when it could not be computed. */
+static const char *pct_of(char *buf, size_t len, double pct)
+{
+	if (!isfinite(pct))
+		snprintf(buf, len, "n/a");
+	else if (pct >= 1e6)
+		snprintf(buf, len, "%.3g%%", pct);
+	else
+		snprintf(buf, len, "%.2f%%", pct);
 	return buf;
 }
 
@@ -376,7 +400,7 @@ int pbench_summary_write_text(const struct pbench_summary *s, FILE *f, const cha
 	static const char *const names[] = { "median", "min", "trimmed mean", "max", "stddev",
 					     "MAD" };
 	double values[6], err;
-	char buf[96], lo[48], hi[48], name[32];
+	char buf[96], lo[48], hi[48], name[32], cv[32], sp[32];
 
 	if (!s || !f || s->size < sizeof(*s) || !s->n)
 		return -EINVAL;
@@ -394,8 +418,12 @@ int pbench_summary_write_text(const struct pbench_summary *s, FILE *f, const cha
 		return finish(f);
 	}
 	pbench_format_value(buf, sizeof(buf), s->mean, s->sem, unit);
-	fprintf(f, "  %-13s %s (standard error, %s of the mean)\n", "mean", buf,
-		pct_text(name, sizeof(name), s->sem, s->mean));
+	if (isfinite(s->sem))
+		fprintf(f, "  %-13s %s (standard error, %s of the mean)\n", "mean", buf,
+			pct_text(name, sizeof(name), s->sem, s->mean));
+	else
+		fprintf(f, "  %-13s %s (standard error n/a: the deviations are too large to "
+			"square in a double)\n", "mean", buf);
 	fmt_at(lo, sizeof(lo), s->ci_lo, s->sem, unit);
 	fmt_at(hi, sizeof(hi), s->ci_hi, s->sem, unit);
 	snprintf(name, sizeof(name), "%.4g%% interval", 100 * s->ci_level);
@@ -405,8 +433,9 @@ int pbench_summary_write_text(const struct pbench_summary *s, FILE *f, const cha
 		fmt_at(buf, sizeof(buf), values[i], err, unit);
 		fprintf(f, "  %-13s %s\n", names[i], buf);
 	}
-	fprintf(f, "  cv %.2f%%, spread %.2f%%; outliers (Tukey) %zu low, %zu high, %zu of them "
-		"severe\n", s->cv_pct, s->spread_pct, s->outliers_low_mild + s->outliers_low_severe,
+	fprintf(f, "  cv %s, spread %s; outliers (Tukey) %zu low, %zu high, %zu of them "
+		"severe\n", pct_of(cv, sizeof(cv), s->cv_pct), pct_of(sp, sizeof(sp), s->spread_pct),
+		s->outliers_low_mild + s->outliers_low_severe,
 		s->outliers_high_mild + s->outliers_high_severe,
 		s->outliers_low_severe + s->outliers_high_severe);
 	if (s->bimodal)
@@ -418,7 +447,7 @@ int pbench_summary_write_text(const struct pbench_summary *s, FILE *f, const cha
 int pbench_result_write_text(const struct pbench_result *r, FILE *f, const char *label)
 {
 	const struct pbench_summary *s;
-	char buf[96], lo[48], hi[48], name[32];
+	char buf[96], lo[48], hi[48], name[32], cv[32], sp[32];
 	double err;
 
 	if (!r || !f)
@@ -454,8 +483,9 @@ int pbench_result_write_text(const struct pbench_result *r, FILE *f, const char 
 	fprintf(f, "  %-13s %s per iteration, %s\n", "overhead", buf,
 		r->keep_overhead ? "measured, not subtracted (keep_overhead)" : "subtracted");
 	write_stop_rule(r, f);
-	fprintf(f, "  cv %.2f%%, spread %.2f%%; outliers (Tukey) %zu low, %zu high, %zu of them "
-		"severe\n", s->cv_pct, s->spread_pct, s->outliers_low_mild + s->outliers_low_severe,
+	fprintf(f, "  cv %s, spread %s; outliers (Tukey) %zu low, %zu high, %zu of them "
+		"severe\n", pct_of(cv, sizeof(cv), s->cv_pct), pct_of(sp, sizeof(sp), s->spread_pct),
+		s->outliers_low_mild + s->outliers_low_severe,
 		s->outliers_high_mild + s->outliers_high_severe,
 		s->outliers_low_severe + s->outliers_high_severe);
 	write_outlier_causes(r, f);

@@ -106,7 +106,7 @@ static double sum_sq_dev(const double *x, size_t n, double mean)
  */
 static void mean_m2(const double *x, size_t n, double *mean, double *m2)
 {
-	double m = sum_shifted(x, n, 0) / (double)n, r;
+	double m = sum_shifted(x, n, 0) / (double)n, r, ss;
 
 	if (!isfinite(m)) {	/* the sum overflowed (samples near DBL_MAX): running mean */
 		m = 0;
@@ -118,7 +118,10 @@ static void mean_m2(const double *x, size_t n, double *mean, double *m2)
 	if (!m2)
 		return;
 	r = sum_shifted(x, n, m);
-	*m2 = fmax(0, sum_sq_dev(x, n, m) - r * r / (double)n);
+	ss = sum_sq_dev(x, n, m);
+	/* Deviations too large to square in a double (samples near 1e154 apart): no m2 to give,
+	 * and NaN says so rather than a 0 that fmax would make of inf - inf. */
+	*m2 = isfinite(ss) ? fmax(0, ss - r * r / (double)n) : NAN;
 }
 
 void pbench_welford_add(struct pbench_welford *w, double x)
@@ -382,7 +385,9 @@ static double quantile7(const double *sorted, size_t n, double p)
 
 	if (lo + 1 >= n)
 		return sorted[n - 1];
-	return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
+	/* Weights rather than a + h (b - a): b - a overflows for samples of opposite sign near
+	 * DBL_MAX, and a quantile between two finite samples is finite. */
+	return sorted[lo] * (1 - (h - (double)lo)) + sorted[lo + 1] * (h - (double)lo);
 }
 
 /*
@@ -498,15 +503,17 @@ static void fill_spread(struct pbench_summary *s, double m2, double level)
 	double tq;
 
 	s->ci_level = level;
-	s->ci_lo = s->ci_hi = s->mean;
-	if (s->n < 2)
+	/* One sample, or deviations a double cannot square: no spread, no interval (NaN, "n/a"
+	 * in every report), never a spread of 0. */
+	s->stddev = s->sem = s->ci_lo = s->ci_hi = s->cv_pct = NAN;
+	if (s->n < 2 || !isfinite(m2))
 		return;
 	s->stddev = sqrt(m2 / (double)(s->n - 1));
 	s->sem = s->stddev / sqrt((double)s->n);
 	tq = pbench_stats_t_quantile(level, (double)(s->n - 1));
 	s->ci_lo = s->mean - tq * s->sem;
 	s->ci_hi = s->mean + tq * s->sem;
-	s->cv_pct = s->mean != 0 ? 100 * s->stddev / fabs(s->mean) : 0;
+	s->cv_pct = s->mean != 0 ? 100 * s->stddev / fabs(s->mean) : NAN;
 }
 
 int pbench_stats_summary(const double *x, size_t n, const struct pbench_stats_opts *opts,
@@ -538,8 +545,8 @@ int pbench_stats_summary(const double *x, size_t n, const struct pbench_stats_op
 	s.median = quantile7(sorted, n, 0.5);
 	s.q1 = quantile7(sorted, n, 0.25);
 	s.q3 = quantile7(sorted, n, 0.75);
-	/* (max - min) / min means nothing for min <= 0: 0 there */
-	s.spread_pct = s.min > 0 ? 100 * (s.max - s.min) / s.min : 0;
+	/* (max - min) / min means nothing for min <= 0, nor for a single sample: n/a there */
+	s.spread_pct = n > 1 && s.min > 0 ? 100 * (s.max - s.min) / s.min : NAN;
 	s.trimmed_mean = s.mean;
 	if (n >= 3)	/* "gymnastics": one min and one max dropped */
 		mean_m2(sorted + 1, n - 2, &s.trimmed_mean, NULL);

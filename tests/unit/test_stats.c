@@ -543,7 +543,7 @@ Test(summary, outliers)
 	}
 }
 
-/* One sample: no spread; the interval is the point (see fill_spread in stats.c). Two: q1 and
+/* One sample: no spread and no interval, NaN (see fill_spread in stats.c). Two: q1 and
  * q3 interpolate a quarter of the way, the interval is 2 +- t(0.975, 1) * 1 with
  * t(0.975, 1) = tan(0.475 pi), and the trimmed mean is the mean (nothing left to trim). */
 Test(summary, n_one_and_two)
@@ -553,7 +553,9 @@ Test(summary, n_one_and_two)
 
 	cr_assert(s.n == 1 && s.min == 42 && s.max == 42 && s.mean == 42 && s.median == 42);
 	cr_assert(s.q1 == 42 && s.q3 == 42 && s.mad == 0 && s.trimmed_mean == 42);
-	cr_assert(s.stddev == 0 && s.sem == 0 && s.ci_lo == 42 && s.ci_hi == 42);
+	/* One sample has no spread and no interval: not computable, NaN, not 0. */
+	cr_assert(isnan(s.stddev) && isnan(s.sem) && isnan(s.ci_lo) && isnan(s.ci_hi) &&
+		  isnan(s.cv_pct));
 	cr_assert_eq(s.mvalue, 2);
 	cr_assert_eq(s.bimodal, 0);
 
@@ -685,4 +687,22 @@ Test(summary, shorter_struct)
 	cr_assert(s.n == 4 && s.min == 1 && s.max == 4 && s.mean == 2.5);
 	for (size_t i = offsetof(struct pbench_summary, median); i < sizeof(s); i++)
 		cr_assert_eq(((unsigned char *)&s)[i], 0xa5, "byte %zu written", i);
+}
+
+/* Samples whose deviations a double cannot square (1e300 among ones): the spread is n/a (NaN),
+ * never the 0 that inf - inf used to become; the median and quartiles stay finite even for
+ * samples of opposite sign near DBL_MAX. */
+Test(summary, extreme_values)
+{
+	double x[] = { 1, 1, 1, 1e300 }, y[] = { -1.7e308, 1.7e308 };
+	struct pbench_summary s = summarize(x, 4, NULL);
+
+	cr_assert(isnan(s.stddev) && isnan(s.sem) && isnan(s.cv_pct) && isnan(s.ci_lo));
+	cr_assert_eq(s.median, 1);
+	cr_assert_eq(s.mad, 0);
+	cr_assert(isfinite(s.spread_pct) && s.spread_pct > 1e300);
+	s = summarize(y, 2, NULL);
+	cr_assert(isfinite(s.median) && isfinite(s.q1) && isfinite(s.q3), "median %g q1 %g q3 %g",
+		  s.median, s.q1, s.q3);
+	cr_assert(isnan(s.spread_pct), "min <= 0: spread n/a, got %g", s.spread_pct);
 }
