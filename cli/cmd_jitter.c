@@ -18,6 +18,7 @@
 #include "cmds.h"
 
 #define DEFAULT_DURATION_S 5.0
+#define MIN_DURATION_S 0.01
 #define MAX_CPUS CPU_SETSIZE
 
 enum { J_JSON, J_PLOT, J_NOUT };
@@ -138,7 +139,8 @@ static int parse_args(int argc, char **argv, struct jitter_opts *o)
 				return -1;
 			break;
 		case 'd':
-			if (cli_number("--duration", "duration", optarg, 0, 1e9, CLI_NUM_POSITIVE,
+			/* Shorter windows hold too few reads for a rate to mean anything. */
+			if (cli_number("--duration", "duration", optarg, MIN_DURATION_S, 1e9, 0,
 				       &o->duration_s))
 				return -1;
 			break;

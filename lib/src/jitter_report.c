@@ -112,10 +112,38 @@ static void details(const struct pbench_jitter_cpu *c, FILE *f)
 			"hot-unplugged?): these are not its figures\n", c->cpu);
 }
 
+static const struct pbench_jitter_cpu *cpu_of(const struct pbench_jitter *j, int i)
+{
+	return &j->run[i].r;
+}
+
+/* Where the threshold came from; a given one is used in whole clock ticks. */
+static const char *threshold_note(const struct pbench_jitter *j)
+{
+	static __thread char buf[96];
+	double used = cpu_of(j, 0)->threshold_ns;
+
+	if (!(j->threshold_ns > 0))
+		return " (10x the minimum loop period, at least 1 us)";
+	if (fabs(used - j->threshold_ns) <= 0.01 * j->threshold_ns)
+		return " (as given)";
+	snprintf(buf, sizeof(buf), " (%.3g ns asked, rounded up to whole clock ticks)",
+		 j->threshold_ns);
+	return buf;
+}
+
 static void difference(const struct pbench_jitter_cpu *a, const struct pbench_jitter_cpu *b,
 		       FILE *f)
 {
 	char x[24], y[24];
+
+	if ((a->flags | b->flags) & PBENCH_JITTER_CPU_STOPPED) {
+		fprintf(f, "\nprepared against normal on CPU %d: no comparison, the %s run was "
+			"stopped early (%.2f s measured)\n", a->cpu,
+			b->flags & PBENCH_JITTER_CPU_STOPPED ? "prepared" : "normal",
+			b->flags & PBENCH_JITTER_CPU_STOPPED ? b->duration_s : a->duration_s);
+		return;
+	}
 
 	fprintf(f, "\nprepared against normal on CPU %d: gaps/s %.1f -> %.1f, noise %.3f%% -> "
 		"%.3f%%, p99 %s -> %s", a->cpu, a->interruptions_per_s, b->interruptions_per_s,
@@ -125,18 +153,17 @@ static void difference(const struct pbench_jitter_cpu *a, const struct pbench_ji
 		ns_str(x, sizeof(x), a->interruptions ? a->max_gap_ns : NAN),
 		ns_str(y, sizeof(y), b->interruptions ? b->max_gap_ns : NAN),
 		(unsigned long long)a->ctx_involuntary, (unsigned long long)b->ctx_involuntary);
-	if (b->noise_pct < a->noise_pct)
+	if (b->noise_pct < a->noise_pct && b->noise_pct > 0)
 		fprintf(f, "verdict: prepared, the CPU lost %.3g times less time\n",
-			b->noise_pct > 0 ? a->noise_pct / b->noise_pct : INFINITY);
+			a->noise_pct / b->noise_pct);
+	else if (b->noise_pct < a->noise_pct)
+		fprintf(f, "verdict: prepared, the CPU lost no time to gaps above the threshold in "
+			"%.2f s (%.3f%% normally)\n", b->duration_s, a->noise_pct);
 	else
 		fprintf(f, "verdict: preparing did not make CPU %d quieter (%.3f%% against "
 			"%.3f%%)\n", a->cpu, b->noise_pct, a->noise_pct);
 }
 
-static const struct pbench_jitter_cpu *cpu_of(const struct pbench_jitter *j, int i)
-{
-	return &j->run[i].r;
-}
 
 int pbench_jitter_write_text(const struct pbench_jitter *j, const struct pbench_jitter *prepared,
 			     FILE *f)
@@ -149,11 +176,13 @@ int pbench_jitter_write_text(const struct pbench_jitter *j, const struct pbench_
 		return -EINVAL;
 	pbench_clock_info(&ci);
 	pbench_format_ns(th, sizeof(th), cpu_of(j, 0)->threshold_ns, 3);
-	fprintf(f, "pbench jitter: %d CPU%s, %.2f s each, threshold %s%s; clock %s, %.3f MHz\n",
-		j->n, j->n == 1 ? "" : "s", j->duration_s, th,
-		j->threshold_ns > 0 ? " (as given)" :
-		" (10x the minimum loop period, at least 1 us)",
+	fprintf(f, "pbench jitter: %d CPU%s, %.3g s each, threshold %s%s; clock %s, %.3f MHz\n",
+		j->n, j->n == 1 ? "" : "s", j->duration_s, th, threshold_note(j),
 		pbench_clock_kind_name(ci.kind), (double)ci.hz / 1e6);
+	if (cpu_of(j, 0)->threshold_ns < cpu_of(j, 0)->loop_min_ns)
+		fprintf(f, "warning: the threshold is below the loop's period (%.3g ns): every read "
+			"counts as a gap, and the figures say nothing about interruptions\n",
+			cpu_of(j, 0)->loop_min_ns);
 	header(f);
 	for (int i = 0; i < j->n; i++) {
 		snprintf(lbl, sizeof(lbl), "%d", cpu_of(j, i)->cpu);
@@ -306,7 +335,11 @@ int pbench_jitter_write_json(const struct pbench_jitter *j, const struct pbench_
 		const struct pbench_jitter_cpu *a = cpu_of(j, 0), *p = cpu_of(prepared, 0);
 
 		SET(root, "prepared", json_pack("{s:o}", "cpus", cpus_json(prepared, bad)));
-		SET(root, "difference", json_pack("{s:i, s:o, s:o, s:o, s:o}", "cpu", a->cpu,
+		/* A run stopped early is no basis for a difference. */
+		if ((a->flags | p->flags) & PBENCH_JITTER_CPU_STOPPED)
+			SET(root, "difference", json_null());
+		else
+			SET(root, "difference", json_pack("{s:i, s:o, s:o, s:o, s:o}", "cpu", a->cpu,
 			"interruptions_per_s", num(p->interruptions_per_s - a->interruptions_per_s),
 			"noise_pct", num(p->noise_pct - a->noise_pct),
 			"p99_ns", num(p->p99_ns - a->p99_ns),
