@@ -5,10 +5,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -17,28 +20,18 @@
 
 #define CONFIDENCE 0.999
 
-struct input {
-	char name[256];
-	double *x;
-	size_t n, cap;
-	const char *unit;	/* "ns" when the source said so, else the --unit or NULL */
-};
-
-struct inputs {
-	struct input *v;
-	int n;
-};
-
 static void analyze_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: pbench analyze [--json] [--unit UNIT] [FILE...]\n"
 		"\n"
 		"Summarizes samples: one number per line (blank lines and # comments skipped), or\n"
-		"the JSON that pbench stat, hyperfine (--export-json) or Google Benchmark\n"
-		"(--benchmark_format=json) write. FILE '-' or no FILE reads stdin. Two inputs (two\n"
-		"files, or a JSON file holding two benchmarks) are also compared: Welch's t-test,\n"
-		"Mann-Whitney U, and the ratio of the means with its %.1f%% interval.\n"
+		"the JSON that pbench writes (stat in every mode, the library's result; a\n"
+		"comparison is recognized and said to keep no samples), hyperfine (--export-json)\n"
+		"or Google Benchmark (--benchmark_format=json). FILE '-' or no FILE reads stdin.\n"
+		"With two inputs or more (files, or a file holding several sets), the first is\n"
+		"compared with each other one: Welch's t-test, Mann-Whitney U, and the ratio of the\n"
+		"means with its %.1f%% interval.\n"
 		"\n"
 		"  -u, --unit UNIT   unit of plain numbers: ns, us, ms or s (times are then shown\n"
 		"                    in scaled units); anything else is printed as a label\n"
@@ -46,241 +39,91 @@ static void analyze_usage(FILE *f)
 		"  -h, --help        this help\n", CONFIDENCE * 100);
 }
 
-static struct input *new_input(struct inputs *in, const char *name, const char *unit)
+/* Read a whole file (or stdin) into memory. 0, or an exit code after the message. */
+static int slurp(const char *path, char **text, size_t *len)
 {
-	struct input *p = realloc(in->v, (size_t)(in->n + 1) * sizeof(*p));
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	size_t cap = 65536, n = 0;
+	struct stat st;
+	char *buf;
 
-	if (!p)
-		return NULL;
-	in->v = p;
-	p = &in->v[in->n++];
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->unit = unit;
-	return p;
-}
-
-static int add_sample(struct input *p, double v)
-{
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		double *x = realloc(p->x, cap * sizeof(*x));
-
-		if (!x)
-			return -1;
-		p->x = x;
-		p->cap = cap;
-	}
-	p->x[p->n++] = v;
-	return 0;
-}
-
-/* Plain numbers with a scale to ns (1 for ns, 0 when not a time unit). */
-static double unit_scale(const char *unit)
-{
-	static const struct {
-		const char *name;
-		double scale;
-	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-
-	for (size_t i = 0; unit && i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(unit, units[i].name))
-			return units[i].scale;
-	return 0;
-}
-
-static int parse_plain(struct inputs *in, const char *name, char *text, const char *unit)
-{
-	double scale = unit_scale(unit);
-	struct input *p = new_input(in, name, scale ? "ns" : unit);
-	char *line = text, *next;
-	int lineno = 0;
-
-	if (!p)
-		return -1;
-	for (; line && *line; line = next) {
-		char *s = line, *end;
-		double v;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		while (isspace((unsigned char)*s))
-			s++;
-		if (!*s || *s == '#')
-			continue;
-		errno = 0;
-		v = strtod(s, &end);
-		while (isspace((unsigned char)*end))
-			end++;
-		if (end == s || *end || errno == ERANGE) {
-			cli_error("%s:%d: '%.40s' is not a number", name, lineno, s);
-			return -1;
-		}
-		if (!isfinite(v)) {
-			cli_error("%s:%d: '%.40s' is not a finite number", name, lineno, s);
-			return -1;
-		}
-		if (add_sample(p, scale ? v * scale : v))
-			return -1;
-	}
-	return 0;
-}
-
-/* Google Benchmark: one input per run_name, each iteration-type entry a sample. */
-static int parse_gbench(struct inputs *in, const char *name, json_t *benchmarks)
-{
-	size_t i;
-	json_t *b;
-
-	json_array_foreach(benchmarks, i, b) {
-		const char *run = json_string_value(json_object_get(b, "run_name"));
-		const char *type = json_string_value(json_object_get(b, "run_type"));
-		const char *tu = json_string_value(json_object_get(b, "time_unit"));
-		json_t *rt = json_object_get(b, "real_time");
-		double scale = unit_scale(tu ? tu : "ns");
-		struct input *p = NULL;
-		char label[256];
-
-		if (type && strcmp(type, "iteration"))
-			continue;	/* mean/median/stddev aggregates are not samples */
-		if (!run)
-			run = json_string_value(json_object_get(b, "name"));
-		if (!run || !json_is_number(rt) || !scale) {
-			cli_error("%s: benchmark entry %zu has no run_name, real_time or known "
-				  "time_unit", name, i);
-			return -1;
-		}
-		snprintf(label, sizeof(label), "%s", run);
-		for (int k = 0; k < in->n; k++)
-			if (!strcmp(in->v[k].name, label))
-				p = &in->v[k];
-		if (!p && !(p = new_input(in, label, "ns")))
-			return -1;
-		if (add_sample(p, json_number_value(rt) * scale))
-			return -1;
-	}
-	return 0;
-}
-
-static int parse_json(struct inputs *in, const char *name, const char *text)
-{
-	json_error_t jerr;
-	json_t *root = json_loads(text, 0, &jerr), *arr;
-	int err = -1;
-	size_t i;
-	json_t *e;
-
-	if (!root) {
-		cli_error("%s:%d: not valid JSON: %s", name, jerr.line, jerr.text);
-		return -1;
-	}
-	if ((arr = json_object_get(root, "results")) && json_is_array(arr)) {
-		/* hyperfine: results[].times in seconds */
-		json_array_foreach(arr, i, e) {
-			json_t *times = json_object_get(e, "times"), *t;
-			const char *cmd = json_string_value(json_object_get(e, "command"));
-			struct input *p = new_input(in, cmd ? cmd : name, "ns");
-			size_t k;
-
-			if (!p || !json_is_array(times)) {
-				cli_error("%s: hyperfine result %zu has no 'times' array (export with "
-					  "--export-json)", name, i);
-				goto out;
-			}
-			json_array_foreach(times, k, t)
-				if (!json_is_number(t) || add_sample(p, json_number_value(t) * 1e9))
-					goto bad_value;
-		}
-		err = 0;
-	} else if ((arr = json_object_get(root, "benchmarks")) && json_is_array(arr)) {
-		err = parse_gbench(in, name, arr);
-	} else if ((arr = json_object_get(root, "runs")) && json_is_array(arr)) {
-		/* pbench stat: runs[].ns */
-		struct input *p = new_input(in, name, "ns");
-
-		if (!p)
-			goto out;
-		json_array_foreach(arr, i, e)
-			if (!json_is_integer(json_object_get(e, "ns")) ||
-			    add_sample(p, (double)json_integer_value(json_object_get(e, "ns"))))
-				goto bad_value;
-		err = 0;
-	} else {
-		cli_error("%s: JSON that is neither pbench's (runs), hyperfine's (results) nor "
-			  "Google Benchmark's (benchmarks)", name);
-	}
-	goto out;
-bad_value:
-	cli_error("%s: entry %zu is not a number", name, i);
-out:
-	json_decref(root);
-	return err;
-}
-
-static char *slurp(FILE *f)
-{
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap);
-
-	while (buf) {
-		size_t n = fread(buf + len, 1, cap - len - 1, f);
-
-		len += n;
-		if (len + 1 < cap)
-			break;
-		cap *= 2;
-		char *nb = realloc(buf, cap);
-
-		if (!nb) {
-			free(buf);
-			return NULL;
-		}
-		buf = nb;
-	}
-	if (buf)
-		buf[len] = '\0';
-	return buf;
-}
-
-static int read_input(struct inputs *in, const char *path, const char *unit)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	const char *name = strcmp(path, "-") ? path : "stdin";
-	char *text, *s;
-	int before = in->n, err;
-
-	if (!f) {
+	*text = NULL;
+	if (fd < 0) {
 		cli_error("cannot open '%s': %s", path, strerror(errno));
-		return -1;
+		return EXIT_USAGE;
 	}
-	text = slurp(f);
-	if (f != stdin)
-		fclose(f);
-	if (!text)
-		return -1;
-	for (s = text; isspace((unsigned char)*s); s++)
-		;
-	err = *s == '{' ? parse_json(in, name, text) : parse_plain(in, name, text, unit);
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		cli_error("'%s' is a directory: give a file of samples", path);
+		close(fd);
+		return EXIT_USAGE;
+	}
+	buf = malloc(cap);
+	while (buf) {
+		ssize_t r = read(fd, buf + n, cap - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			cli_error("cannot read '%s': %s", path, strerror(errno));
+			free(buf);
+			if (fd != STDIN_FILENO)
+				close(fd);
+			return EXIT_RUNTIME;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n == cap) {
+			char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+
+			if (!nb)
+				free(buf);
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (!buf) {
+		cli_error("out of memory reading '%s'", path);
+		return EXIT_RUNTIME;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+static int read_input(struct pbench_samples *in, const char *path, const char *unit)
+{
+	const char *name = strcmp(path, "-") ? path : "stdin";
+	int before = pbench_samples_nr(in), rc, err;
+	char why[512] = "", *text;
+	size_t len;
+
+	rc = slurp(path, &text, &len);
+	if (rc)
+		return rc;
+	err = pbench_samples_add_text(in, text, len, name, unit, why, sizeof(why));
 	free(text);
-	if (err)
-		return -1;
-	for (int k = before; k < in->n; k++) {
-		if (in->v[k].n == 0) {
-			cli_error("%s: no samples%s", in->v[k].name, in->n - before > 1 ? "" :
-				  " (empty input)");
-			return -1;
-		}
-		if (in->v[k].n == 1) {
-			cli_error("%s: a single sample: nothing to summarize (need 2 or more)",
-				  in->v[k].name);
-			return -1;
-		}
+	if (err == -ENOMEM) {
+		cli_error("%s", why);
+		return EXIT_RUNTIME;
 	}
-	if (in->n == before) {
-		cli_error("%s: no samples (empty input)", name);
-		return -1;
+	if (err < 0) {
+		cli_error("%s", why);
+		return EXIT_USAGE;
+	}
+	if (!err && pbench_samples_note(in))
+		printf("%s\n", pbench_samples_note(in));
+	for (int k = before; k < pbench_samples_nr(in); k++) {
+		size_t n;
+
+		pbench_samples_values(in, k, &n);
+		if (n == 1) {
+			cli_error("%s: a single sample: nothing to summarize (need 2 or more)",
+				  pbench_samples_name(in, k));
+			return EXIT_USAGE;
+		}
 	}
 	return 0;
 }
@@ -296,19 +139,66 @@ static const char *compare_verdict(const struct pbench_welch *w, double threshol
 	return "undecided";
 }
 
-static void print_comparison(const struct input *a, const struct input *b,
-			     const struct pbench_welch *w, const struct pbench_mann_whitney *m)
-{
-	const char *v = compare_verdict(w, 0.01);
+/* One comparison of input a with input b: a test when there is spread to judge by. */
+struct cmp {
+	int a, b;
+	int tested;			/* 0: both constant, no test */
+	struct pbench_welch w;
+	struct pbench_mann_whitney m;
+};
 
-	printf("\n%s vs %s:\n", a->name, b->name);
+static int compare_pair(const struct pbench_samples *in, int a, int b, struct cmp *c)
+{
+	struct pbench_stats_opts co = { .size = sizeof(co), .ci_level = CONFIDENCE };
+	size_t na, nb;
+	const double *xa = pbench_samples_values(in, a, &na), *xb = pbench_samples_values(in, b, &nb);
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->a = a;
+	c->b = b;
+	c->w.size = sizeof(c->w);
+	c->m.size = sizeof(c->m);
+	err = pbench_stats_welch(xa, na, xb, nb, &co, &c->w);
+	if (err == -EINVAL)
+		return 0;	/* both constant: said in words, not as a test */
+	if (!err)
+		err = pbench_stats_mann_whitney(xa, na, xb, nb, &c->m);
+	if (err) {
+		cli_error("cannot compare '%s' with '%s': %s", pbench_samples_name(in, a),
+			  pbench_samples_name(in, b), pbench_strerror(err));
+		return -1;
+	}
+	c->tested = 1;
+	return 0;
+}
+
+static void print_comparison(const struct pbench_samples *in, const struct pbench_summary *sums,
+			     const struct cmp *c)
+{
+	const char *a = pbench_samples_name(in, c->a), *b = pbench_samples_name(in, c->b);
+	const struct pbench_welch *w = &c->w;
+	const char *v;
+
+	printf("\n%s vs %s:\n", a, b);
+	if (!c->tested) {
+		double ma = sums[c->a].mean, mb = sums[c->b].mean;
+
+		if (ma == mb)
+			printf("verdict: same: both are constant and equal (every sample %.6g)\n", ma);
+		else
+			printf("verdict: both are constant (every sample %.6g against %.6g): no spread "
+			       "to test a difference by; a/b is %.6g\n", ma, mb, mb ? ma / mb : NAN);
+		return;
+	}
+	v = compare_verdict(w, 0.01);
 	printf("  ratio of means  %.4f (%.1f%% interval %.4f .. %.4f)\n", w->ratio,
 	       CONFIDENCE * 100, w->ratio_lo, w->ratio_hi);
 	printf("  Welch           t = %.3f, df = %.1f, p = %.3g\n", w->t, w->df, w->p);
-	printf("  Mann-Whitney    U = %.1f, z = %.3f, p = %.3g\n", m->u, m->z, m->p);
+	printf("  Mann-Whitney    U = %.1f, z = %.3f, p = %.3g\n", c->m.u, c->m.z, c->m.p);
 	if (!strcmp(v, "faster") || !strcmp(v, "slower"))
-		printf("verdict: %s is %s than %s by %.2f%% (significant at %.1f%%)\n", a->name, v,
-		       b->name, fabs(1 - w->ratio) * 100, CONFIDENCE * 100);
+		printf("verdict: %s is %s than %s by %.2f%% (significant at %.1f%%)\n", a, v, b,
+		       fabs(1 - w->ratio) * 100, CONFIDENCE * 100);
 	else if (!strcmp(v, "same"))
 		printf("verdict: same: the ratio's interval lies within 1%% of 1\n");
 	else
@@ -321,19 +211,22 @@ static json_t *real_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *summary_json(const struct input *p, const struct pbench_summary *s)
+static json_t *summary_json(const struct pbench_samples *in, int i, const struct pbench_summary *s)
 {
+	const char *unit = pbench_samples_unit(in, i);
+	const char *u = unit && !strcmp(unit, "ns") ? "_ns" : "";
 	json_t *j = json_object(), *x = json_array();
-	const char *u = p->unit && !strcmp(p->unit, "ns") ? "_ns" : "";
+	const double *v;
+	size_t n;
 	char k[32];
 
-	json_object_set_new(j, "name", json_string(p->name));
-	json_object_set_new(j, "unit", p->unit ? json_string(p->unit) : json_null());
+	json_object_set_new(j, "name", json_string(pbench_samples_name(in, i)));
+	json_object_set_new(j, "unit", unit ? json_string(unit) : json_null());
 	json_object_set_new(j, "n", json_integer((json_int_t)s->n));
-#define F(key, v) \
+#define F(key, val) \
 	do { \
 		snprintf(k, sizeof(k), "%s%s", key, u); \
-		json_object_set_new(j, k, json_real(v)); \
+		json_object_set_new(j, k, real_or_null(val)); \
 	} while (0)
 	F("mean", s->mean);
 	F("sem", s->sem);
@@ -348,9 +241,9 @@ static json_t *summary_json(const struct input *p, const struct pbench_summary *
 	F("stddev", s->stddev);
 	F("mad", s->mad);
 #undef F
-	json_object_set_new(j, "ci_level", json_real(s->ci_level));
-	json_object_set_new(j, "cv_pct", json_real(s->cv_pct));
-	json_object_set_new(j, "spread_pct", json_real(s->spread_pct));
+	json_object_set_new(j, "ci_level", real_or_null(s->ci_level));
+	json_object_set_new(j, "cv_pct", real_or_null(s->cv_pct));
+	json_object_set_new(j, "spread_pct", real_or_null(s->spread_pct));
 	json_object_set_new(j, "outliers_low_mild", json_integer((json_int_t)s->outliers_low_mild));
 	json_object_set_new(j, "outliers_low_severe",
 			    json_integer((json_int_t)s->outliers_low_severe));
@@ -358,12 +251,64 @@ static json_t *summary_json(const struct input *p, const struct pbench_summary *
 			    json_integer((json_int_t)s->outliers_high_mild));
 	json_object_set_new(j, "outliers_high_severe",
 			    json_integer((json_int_t)s->outliers_high_severe));
-	json_object_set_new(j, "mvalue", json_real(s->mvalue));
+	json_object_set_new(j, "mvalue", real_or_null(s->mvalue));
 	json_object_set_new(j, "bimodal", json_boolean(s->bimodal));
-	for (size_t i = 0; i < p->n; i++)
-		json_array_append_new(x, json_real(p->x[i]));
+	v = pbench_samples_values(in, i, &n);
+	for (size_t k2 = 0; k2 < n; k2++)
+		json_array_append_new(x, real_or_null(v[k2]));
 	json_object_set_new(j, "samples", x);
 	return j;
+}
+
+static json_t *comparison_json(const struct pbench_samples *in, const struct cmp *c)
+{
+	json_t *j = json_object();
+	const struct pbench_welch *w = &c->w;
+
+	json_object_set_new(j, "a", json_string(pbench_samples_name(in, c->a)));
+	json_object_set_new(j, "b", json_string(pbench_samples_name(in, c->b)));
+	json_object_set_new(j, "confidence", json_real(CONFIDENCE));
+	json_object_set_new(j, "ratio", c->tested ? real_or_null(w->ratio) : json_null());
+	json_object_set_new(j, "ratio_lo", c->tested ? real_or_null(w->ratio_lo) : json_null());
+	json_object_set_new(j, "ratio_hi", c->tested ? real_or_null(w->ratio_hi) : json_null());
+	json_object_set_new(j, "welch_t", c->tested ? real_or_null(w->t) : json_null());
+	json_object_set_new(j, "welch_df", c->tested ? real_or_null(w->df) : json_null());
+	json_object_set_new(j, "welch_p", c->tested ? real_or_null(w->p) : json_null());
+	json_object_set_new(j, "mann_whitney_u", c->tested ? real_or_null(c->m.u) : json_null());
+	json_object_set_new(j, "mann_whitney_p", c->tested ? real_or_null(c->m.p) : json_null());
+	json_object_set_new(j, "verdict", json_string(c->tested ? compare_verdict(w, 0.01)
+							       : "constant"));
+	return j;
+}
+
+static int write_json(const struct pbench_samples *in, const struct pbench_summary *sums,
+		      const struct cmp *cmps, int ncmp)
+{
+	json_t *root = json_object(), *arr = json_array(), *ca = json_array();
+	int nr = pbench_samples_nr(in), err;
+
+	if (!root || !arr || !ca) {
+		json_decref(root);
+		json_decref(arr);
+		json_decref(ca);
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	json_object_set_new(root, "schema", json_integer(1));
+	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
+	for (int i = 0; i < nr; i++)
+		json_array_append_new(arr, summary_json(in, i, &sums[i]));
+	json_object_set_new(root, "inputs", arr);
+	for (int i = 0; i < ncmp; i++)
+		json_array_append_new(ca, comparison_json(in, &cmps[i]));
+	json_object_set_new(root, "comparisons", ca);
+	err = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (err || fputc('\n', stdout) == EOF) {
+		cli_error("cannot write the JSON: out of memory or a write error");
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -375,10 +320,11 @@ int cmd_analyze(int argc, char **argv)
 		{ 0 },
 	};
 	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = 0.95 };
-	struct inputs in = { 0 };
+	struct pbench_samples *in = NULL;
 	struct pbench_summary *sums = NULL;
+	struct cmp *cmps = NULL;
 	const char *unit = NULL;
-	int json = 0, c, rc = EXIT_USAGE, err;
+	int json = 0, c, rc = EXIT_USAGE, err, nr, ncmp = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -392,93 +338,60 @@ int cmd_analyze(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind == argc) {
-		if (read_input(&in, "-", unit))
-			goto out;
+	if (pbench_samples_new(&in)) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
 	}
-	for (int i = optind; i < argc; i++)
-		if (read_input(&in, argv[i], unit))
-			goto out;
-	if (in.n > 2) {
-		cli_error("%d inputs: pbench analyze compares at most two", in.n);
+	if (optind == argc && (rc = read_input(in, "-", unit)))
 		goto out;
-	}
-	sums = calloc((size_t)in.n, sizeof(*sums));
-	if (!sums) {
+	for (int i = optind; i < argc; i++)
+		if ((rc = read_input(in, argv[i], unit)))
+			goto out;
+	rc = EXIT_OK;
+	nr = pbench_samples_nr(in);
+	if (!nr)
+		goto out;	/* only comparisons, said above */
+	sums = calloc((size_t)nr, sizeof(*sums));
+	cmps = calloc((size_t)nr, sizeof(*cmps));
+	if (!sums || !cmps) {
+		cli_error("out of memory for %d inputs", nr);
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	for (int i = 0; i < in.n; i++) {
+	for (int i = 0; i < nr; i++) {
+		size_t n;
+		const double *x = pbench_samples_values(in, i, &n);
+
 		sums[i].size = sizeof(sums[i]);
-		err = pbench_stats_summary(in.v[i].x, in.v[i].n, &so, &sums[i]);
+		err = pbench_stats_summary(x, n, &so, &sums[i]);
 		if (err) {
-			cli_error("%s: cannot summarize: %s", in.v[i].name, pbench_strerror(err));
-			rc = EXIT_RUNTIME;
+			cli_error("%s: cannot summarize: %s", pbench_samples_name(in, i),
+				  pbench_strerror(err));
+			rc = err == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 			goto out;
 		}
 	}
-	{
-		struct pbench_stats_opts co = { .size = sizeof(co), .ci_level = CONFIDENCE };
-		struct pbench_welch w = { .size = sizeof(w) };
-		struct pbench_mann_whitney m = { .size = sizeof(m) };
-		int compared = 0;
-
-		if (in.n == 2) {
-			err = pbench_stats_welch(in.v[0].x, in.v[0].n, in.v[1].x, in.v[1].n, &co, &w);
-			if (!err)
-				err = pbench_stats_mann_whitney(in.v[0].x, in.v[0].n, in.v[1].x,
-								in.v[1].n, &m);
-			if (err) {
-				cli_error("cannot compare: %s", pbench_strerror(err));
-				rc = EXIT_RUNTIME;
-				goto out;
-			}
-			compared = 1;
+	/* The first input against each other one. */
+	for (int i = 1; i < nr; i++, ncmp++)
+		if (compare_pair(in, 0, i, &cmps[ncmp])) {
+			rc = EXIT_RUNTIME;
+			goto out;
 		}
-		if (json) {
-			json_t *root = json_object(), *arr = json_array();
-
-			json_object_set_new(root, "schema", json_integer(1));
-			json_object_set_new(root, "pbench_version", json_string(pbench_version()));
-			for (int i = 0; i < in.n; i++)
-				json_array_append_new(arr, summary_json(&in.v[i], &sums[i]));
-			json_object_set_new(root, "inputs", arr);
-			if (compared) {
-				json_t *cmp = json_object();
-
-				json_object_set_new(cmp, "confidence", json_real(CONFIDENCE));
-				/* NaN (a mean of 0 in b) is not JSON: write null. */
-				json_object_set_new(cmp, "ratio", real_or_null(w.ratio));
-				json_object_set_new(cmp, "ratio_lo", real_or_null(w.ratio_lo));
-				json_object_set_new(cmp, "ratio_hi", real_or_null(w.ratio_hi));
-				json_object_set_new(cmp, "welch_t", json_real(w.t));
-				json_object_set_new(cmp, "welch_df", json_real(w.df));
-				json_object_set_new(cmp, "welch_p", json_real(w.p));
-				json_object_set_new(cmp, "mann_whitney_u", json_real(m.u));
-				json_object_set_new(cmp, "mann_whitney_p", json_real(m.p));
-				json_object_set_new(cmp, "verdict",
-						    json_string(compare_verdict(&w, 0.01)));
-				json_object_set_new(root, "comparison", cmp);
-			}
-			json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-			fputc('\n', stdout);
-			json_decref(root);
-		} else {
-			for (int i = 0; i < in.n; i++) {
-				if (i)
-					printf("\n");
-				pbench_summary_write_text(&sums[i], stdout, in.v[i].name,
-							  in.v[i].unit);
-			}
-			if (compared)
-				print_comparison(&in.v[0], &in.v[1], &w, &m);
-		}
+	if (json) {
+		rc = write_json(in, sums, cmps, ncmp);
+		goto out;
 	}
-	rc = EXIT_OK;
+	for (int i = 0; i < nr; i++) {
+		if (i)
+			printf("\n");
+		pbench_summary_write_text(&sums[i], stdout, pbench_samples_name(in, i),
+					  pbench_samples_unit(in, i));
+	}
+	for (int i = 0; i < ncmp; i++)
+		print_comparison(in, sums, &cmps[i]);
 out:
-	for (int i = 0; i < in.n; i++)
-		free(in.v[i].x);
-	free(in.v);
+	pbench_samples_free(in);
 	free(sums);
+	free(cmps);
 	return rc;
 }

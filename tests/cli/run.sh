@@ -280,7 +280,7 @@ if run "analyze gbench" 0 "$PB" analyze "$T/gb.json" && has "$T/out" "^BM_x: 2 s
 fi
 if [ "$HAVE_PY" -eq 1 ] && run "analyze json" 0 "$PB" analyze --json "$T/a.txt" "$T/b.txt" &&
    json "$T/out" 'd["schema"] == 1 and len(d["inputs"]) == 2 and d["inputs"][0]["n"] == 10 and
-	abs(d["comparison"]["welch_p"] - 0.15689) < 1e-4 and d["comparison"]["verdict"] == "undecided"'; then
+	abs(d["comparisons"][0]["welch_p"] - 0.15689) < 1e-4 and d["comparisons"][0]["verdict"] == "undecided"'; then
 	ok "analyze json"
 fi
 

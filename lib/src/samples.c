@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Samples from anywhere, for pbench analyze and for any program that wants pbench's summary of
+ * numbers it has on file: one number per line, or the JSON of pbench (pbench stat in every
+ * mode, the library's result; a comparison is recognized and said to hold no samples),
+ * hyperfine (--export-json) and Google Benchmark (--benchmark_format=json). Times become ns.
+ * Every rejection says where and why; nothing is read past a NUL byte or guessed.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "internal.h"
+
+struct sample_set {
+	char *name;
+	char *unit;		/* "ns", a label, or NULL */
+	double *x;
+	size_t n, cap;
+};
+
+struct pbench_samples {
+	struct sample_set *v;
+	int n;
+	char *note;		/* what an input that holds no samples was (a comparison) */
+};
+
+int pbench_samples_new(struct pbench_samples **out)
+{
+	if (!out)
+		return -EINVAL;
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+void pbench_samples_free(struct pbench_samples *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->n; i++) {
+		free(s->v[i].name);
+		free(s->v[i].unit);
+		free(s->v[i].x);
+	}
+	free(s->v);
+	free(s->note);
+	free(s);
+}
+
+int pbench_samples_nr(const struct pbench_samples *s)
+{
+	return s ? s->n : 0;
+}
+
+const char *pbench_samples_name(const struct pbench_samples *s, int i)
+{
+	return s && i >= 0 && i < s->n ? s->v[i].name : NULL;
+}
+
+const char *pbench_samples_unit(const struct pbench_samples *s, int i)
+{
+	return s && i >= 0 && i < s->n ? s->v[i].unit : NULL;
+}
+
+const double *pbench_samples_values(const struct pbench_samples *s, int i, size_t *n)
+{
+	if (!s || i < 0 || i >= s->n) {
+		if (n)
+			*n = 0;
+		return NULL;
+	}
+	if (n)
+		*n = s->v[i].n;
+	return s->v[i].x;
+}
+
+const char *pbench_samples_note(const struct pbench_samples *s)
+{
+	return s ? s->note : NULL;
+}
+
+/* ---- building ---------------------------------------------------------------------------- */
+
+static void why_set(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void why_set(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+}
+
+static struct sample_set *new_set(struct pbench_samples *s, const char *name, const char *unit)
+{
+	struct sample_set *v = realloc(s->v, (size_t)(s->n + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	s->v = v;
+	v = &s->v[s->n];
+	memset(v, 0, sizeof(*v));
+	v->name = strdup(name);
+	v->unit = unit ? strdup(unit) : NULL;
+	if (!v->name || (unit && !v->unit)) {
+		free(v->name);
+		free(v->unit);
+		return NULL;
+	}
+	s->n++;
+	return v;
+}
+
+static struct sample_set *find_set(struct pbench_samples *s, int from, const char *name)
+{
+	for (int k = from; k < s->n; k++)
+		if (!strcmp(s->v[k].name, name))
+			return &s->v[k];
+	return NULL;
+}
+
+static int add(struct sample_set *v, double x)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 64;
+		double *nx = cap > SIZE_MAX / sizeof(*nx) ? NULL : realloc(v->x, cap * sizeof(*nx));
+
+		if (!nx)
+			return -ENOMEM;
+		v->x = nx;
+		v->cap = cap;
+	}
+	v->x[v->n++] = x;
+	return 0;
+}
+
+/* A scale to ns for a time unit, 0 for anything else. */
+static double unit_scale(const char *unit)
+{
+	static const struct {
+		const char *name;
+		double scale;
+	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+
+	for (size_t i = 0; unit && i < PB_ARRAY_SIZE(units); i++)
+		if (!strcmp(unit, units[i].name))
+			return units[i].scale;
+	return 0;
+}
+
+/* ---- plain numbers ----------------------------------------------------------------------- */
+
+static int parse_plain(struct pbench_samples *s, const char *text, size_t len, const char *name,
+		       const char *unit, char *why, size_t wlen)
+{
+	double scale = unit_scale(unit);
+	struct sample_set *v = new_set(s, name, scale ? "ns" : unit);
+	size_t at = 0;
+	int lineno = 0;
+
+	if (!v)
+		return -ENOMEM;
+	while (at < len) {
+		const char *line = text + at, *nl = memchr(line, '\n', len - at);
+		size_t ll = nl ? (size_t)(nl - line) : len - at;
+		char buf[128], *p = buf, *end;
+		double x;
+
+		at += ll + (nl != NULL);
+		lineno++;
+		while (ll && isspace((unsigned char)*line)) {
+			line++;
+			ll--;
+		}
+		while (ll && isspace((unsigned char)line[ll - 1]))
+			ll--;
+		if (!ll || *line == '#')
+			continue;
+		if (ll >= sizeof(buf)) {
+			why_set(why, wlen, "%s:%d: '%.40s...' is not a number", name, lineno, line);
+			return -EINVAL;
+		}
+		memcpy(buf, line, ll);
+		buf[ll] = '\0';
+		errno = 0;
+		x = strtod(p, &end);
+		if (end == p || *end || (errno == ERANGE && x != 0)) {
+			why_set(why, wlen, "%s:%d: '%.40s' is not a number", name, lineno, buf);
+			return -EINVAL;
+		}
+		if (!isfinite(x) || !isfinite(x * (scale ? scale : 1))) {
+			why_set(why, wlen, "%s:%d: '%.40s' is not a finite number", name, lineno, buf);
+			return -EINVAL;
+		}
+		if (add(v, scale ? x * scale : x))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- JSON -------------------------------------------------------------------------------- */
+
+/* hyperfine: results[].times, in seconds. */
+static int parse_hyperfine(struct pbench_samples *s, json_t *arr, const char *name, char *why,
+			   size_t wlen)
+{
+	size_t i, k;
+	json_t *e, *t;
+
+	json_array_foreach(arr, i, e) {
+		json_t *times = json_object_get(e, "times");
+		const char *cmd = json_string_value(json_object_get(e, "command"));
+		struct sample_set *v;
+
+		if (!json_is_array(times)) {
+			why_set(why, wlen, "%s: hyperfine result %zu has no 'times' array (export "
+				"with --export-json)", name, i);
+			return -EINVAL;
+		}
+		if (!(v = new_set(s, cmd ? cmd : name, "ns")))
+			return -ENOMEM;
+		json_array_foreach(times, k, t) {
+			if (!json_is_number(t) || !isfinite(json_number_value(t) * 1e9)) {
+				why_set(why, wlen, "%s: hyperfine result %zu, time %zu is not a "
+					"number", name, i, k);
+				return -EINVAL;
+			}
+			if (add(v, json_number_value(t) * 1e9))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Google Benchmark: one set per run_name, each iteration entry a sample. */
+static int parse_gbench(struct pbench_samples *s, json_t *arr, const char *name, char *why,
+			size_t wlen)
+{
+	int first = s->n;
+	size_t i;
+	json_t *b;
+
+	json_array_foreach(arr, i, b) {
+		const char *run = json_string_value(json_object_get(b, "run_name"));
+		const char *type = json_string_value(json_object_get(b, "run_type"));
+		const char *tu = json_string_value(json_object_get(b, "time_unit"));
+		json_t *rt = json_object_get(b, "real_time");
+		double scale = unit_scale(tu ? tu : "ns");
+		struct sample_set *v;
+
+		if (type && strcmp(type, "iteration"))
+			continue;	/* mean/median/stddev aggregates are not samples */
+		if (!run)
+			run = json_string_value(json_object_get(b, "name"));
+		if (!run || !json_is_number(rt) || !scale ||
+		    !isfinite(json_number_value(rt) * scale)) {
+			why_set(why, wlen, "%s: benchmark entry %zu has no run_name, real_time or "
+				"known time_unit", name, i);
+			return -EINVAL;
+		}
+		v = find_set(s, first, run);
+		if (!v && !(v = new_set(s, run, "ns")))
+			return -ENOMEM;
+		if (add(v, json_number_value(rt) * scale))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* "name (mode)": a contrast has two sets from one file. */
+static int runs_set(struct pbench_samples *s, json_t *runs, const char *name, const char *mode,
+		    const char *key, char *why, size_t wlen)
+{
+	char *label = NULL;
+	struct sample_set *v;
+	size_t i;
+	json_t *e;
+
+	if (mode && asprintf(&label, "%s (%s)", name, mode) < 0)
+		return -ENOMEM;
+	v = new_set(s, label ? label : name, "ns");
+	free(label);
+	if (!v)
+		return -ENOMEM;
+	json_array_foreach(runs, i, e) {
+		json_t *x = json_object_get(e, key);
+
+		if (json_is_true(json_object_get(e, "timed_out")))
+			continue;	/* killed at --timeout: not a measurement */
+		if (!json_is_number(x) || !isfinite(json_number_value(x))) {
+			why_set(why, wlen, "%s: run %zu has no number '%s'", name, i, key);
+			return -EINVAL;
+		}
+		if (add(v, json_number_value(x)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int parse_pbench(struct pbench_samples *s, json_t *root, const char *name, char *why,
+			size_t wlen)
+{
+	json_t *modes = json_object_get(root, "modes"), *arr;
+	size_t i;
+	json_t *m;
+	int err;
+
+	if (json_is_array(modes)) {	/* pbench stat, every mode */
+		json_array_foreach(modes, i, m) {
+			const char *mode = json_string_value(json_object_get(m, "mode"));
+			json_t *runs = json_object_get(m, "runs");
+
+			if (!json_is_array(runs)) {
+				why_set(why, wlen, "%s: mode %zu has no 'runs' array", name, i);
+				return -EINVAL;
+			}
+			err = runs_set(s, runs, name, json_array_size(modes) > 1 ? mode : NULL,
+				       "ns", why, wlen);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	if ((arr = json_object_get(root, "runs")) && json_is_array(arr))
+		return runs_set(s, arr, name, NULL, "ns", why, wlen);
+	if ((arr = json_object_get(root, "samples")) && json_is_array(arr)) {
+		/* the library's result: samples[].ns_per_iter */
+		const char *label = json_string_value(json_object_get(root, "label"));
+
+		return runs_set(s, arr, label ? label : name, NULL, "ns_per_iter", why, wlen);
+	}
+	if (json_object_get(root, "verdict") && json_object_get(root, "a")) {
+		const char *v = json_string_value(json_object_get(root, "verdict"));
+		json_t *r = json_object_get(root, "ratio");
+
+		free(s->note);
+		s->note = NULL;
+		if (asprintf(&s->note, "%s: a pbench comparison (verdict '%s', ratio %.4g after %"
+			     JSON_INTEGER_FORMAT " pairs) keeps the two summaries, not the samples: "
+			     "nothing to summarize again", name, v ? v : "?",
+			     json_is_number(r) ? json_number_value(r) : NAN,
+			     json_integer_value(json_object_get(root, "pairs"))) < 0)
+			s->note = NULL;
+		return 0;
+	}
+	why_set(why, wlen, "%s: pbench JSON with neither runs nor samples", name);
+	return -EINVAL;
+}
+
+static int parse_json(struct pbench_samples *s, const char *text, size_t len, const char *name,
+		      char *why, size_t wlen)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr), *arr;
+	int err;
+
+	if (!root) {
+		why_set(why, wlen, "%s:%d: not valid JSON: %s", name, jerr.line, jerr.text);
+		return -EINVAL;
+	}
+	if (!json_is_object(root)) {
+		why_set(why, wlen, "%s: JSON that is not an object", name);
+		err = -EINVAL;
+	} else if (json_object_get(root, "schema") && json_object_get(root, "pbench_version")) {
+		err = parse_pbench(s, root, name, why, wlen);
+	} else if ((arr = json_object_get(root, "results")) && json_is_array(arr)) {
+		err = parse_hyperfine(s, arr, name, why, wlen);
+	} else if ((arr = json_object_get(root, "benchmarks")) && json_is_array(arr)) {
+		err = parse_gbench(s, arr, name, why, wlen);
+	} else {
+		why_set(why, wlen, "%s: JSON that is neither pbench's, hyperfine's (results) nor "
+			"Google Benchmark's (benchmarks)", name);
+		err = -EINVAL;
+	}
+	json_decref(root);
+	return err;
+}
+
+int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t len,
+			    const char *name, const char *unit, char *why, size_t wlen)
+{
+	const char *nul;
+	size_t at = 0;
+	int before, err;
+
+	if (!s || (!text && len) || !name) {
+		why_set(why, wlen, "invalid arguments");
+		return -EINVAL;
+	}
+	before = s->n;
+	if ((nul = memchr(text, '\0', len))) {
+		why_set(why, wlen, "%s: a NUL byte at offset %zu: not a text of numbers or JSON",
+			name, (size_t)(nul - text));
+		return -EILSEQ;
+	}
+	while (at < len && isspace((unsigned char)text[at]))
+		at++;
+	err = at < len && text[at] == '{' ? parse_json(s, text, len, name, why, wlen)
+					  : parse_plain(s, text, len, name, unit, why, wlen);
+	if (err == -ENOMEM)
+		why_set(why, wlen, "%s: out of memory", name);
+	if (!err && s->n == before && !s->note) {
+		why_set(why, wlen, "%s: no samples (empty input)", name);
+		err = -ENODATA;
+	}
+	for (int k = before; !err && k < s->n; k++)
+		if (s->v[k].n == 0) {
+			why_set(why, wlen, "%s: no samples", s->v[k].name);
+			err = -ENODATA;
+		}
+	return err ? err : s->n - before;
+}
