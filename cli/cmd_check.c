@@ -198,12 +198,21 @@ int cmd_check(int argc, char **argv)
 	}
 	err = pbench_env_check(&env, n ? cpus : NULL, n, 0);
 	free(cpus);
-	if (err == -EINVAL) {
+	if (err == -EINVAL && n) {
 		char present[256] = "unknown";
 
 		pbench_cpus_present(present, sizeof(present));
 		cli_error("a CPU given to --cpu is not present; present CPUs are %s", present);
 		return EXIT_USAGE;
+	}
+	if (err && (getenv("PBENCH_SYSFS_ROOT") || getenv("PBENCH_PROCFS_ROOT"))) {
+		cli_error("cannot check the recorded tree (PBENCH_SYSFS_ROOT '%s', "
+			  "PBENCH_PROCFS_ROOT '%s'): %s", getenv("PBENCH_SYSFS_ROOT") ?
+			  getenv("PBENCH_SYSFS_ROOT") : "", getenv("PBENCH_PROCFS_ROOT") ?
+			  getenv("PBENCH_PROCFS_ROOT") : "", err == -EINVAL ?
+			  "its CPU list or /proc/stat is malformed" : pbench_strerror(err));
+		cli_hint("tests/fixtures/record.sh records a whole tree");
+		return EXIT_RUNTIME;
 	}
 	if (err) {
 		cli_error("cannot check this machine: %s", pbench_strerror(err));

@@ -4,7 +4,7 @@
  * integers take?
  *
  *   cc -O2 time_function.c $(pkg-config --cflags --libs pbench) -o time_function
- *   ./time_function
+ *   ./time_function            (./time_function --json: every sample, as JSON)
  *
  * pbench calls the function once untimed, warms it up, picks how many calls make one sample,
  * subtracts the cost of the calling loop, and takes samples until the standard error of the
@@ -12,6 +12,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <pbench.h>
 
@@ -35,7 +36,7 @@ static void sum_array(void *p)
 	c->sum = s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct pbench_measure_opts opts = PBENCH_MEASURE_OPTS_INIT;	/* size and defaults */
 	struct pbench_result *r;
@@ -64,8 +65,12 @@ int main(void)
 	/* The report: mean ± standard error with the digits the samples support, the other
 	 * figures, the rule that stopped sampling, the outliers and what happened during them,
 	 * and a warning for anything that makes the number suspect. pbench_result_write_json()
-	 * writes every sample instead; pbench_result_summary() gives the figures as doubles. */
-	err = pbench_result_write_text(r, stdout, "sum of 4096 integers");
+	 * writes every sample instead (pbench analyze reads it back); pbench_result_summary()
+	 * gives the figures as doubles. */
+	if (argc > 1 && !strcmp(argv[1], "--json"))
+		err = pbench_result_write_json(r, stdout, "sum of 4096 integers");
+	else
+		err = pbench_result_write_text(r, stdout, "sum of 4096 integers");
 	if (err)
 		fprintf(stderr, "time_function: %s\n", pbench_strerror(err));
 

@@ -4,69 +4,19 @@
 # nothing is left behind. Usage: tests/cli/run.sh BUILD_DIR. Last line: "cli: N passed, ...".
 set -u
 O=${1:-build}
-PB="$O/pbench"
-# A background job of a script starts with SIGINT ignored, and pbench keeps an ignored SIGINT
-# ignored (as nohup expects): the jobs that are sent Ctrl-C get its default back first.
-PBI="env --default-signal=INT $PB"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0 skip=0
-
-ok() { pass=$((pass + 1)); echo "ok $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; [ -s "$T/err" ] && sed 's/^/    stderr: /' "$T/err" | head -5; }
-skipped() { skip=$((skip + 1)); echo "[SKIP] $1: $2"; }
-
-# run NAME EXPECTED_EXIT CMD...: stdout to $T/out, stderr to $T/err
-run() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$T/out" 2>"$T/err" </dev/null
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		bad "$name" "exit $rc, want $want"
-		return 1
-	fi
-	return 0
-}
-has() { grep -q -- "$2" "$1"; }
-
-# usage_error NAME PATTERN ARGS...: exit 2, first stderr line is one "pbench: error:" line
-usage_error() {
-	name=$1 pat=$2
-	shift 2
-	run "$name" 2 "$PB" "$@" || return
-	first=$(head -n 1 "$T/err")
-	case "$first" in
-	"pbench: error: "*) ;;
-	*) bad "$name" "stderr does not start with 'pbench: error:': $first"; return ;;
-	esac
-	if [ "$(grep -c '^pbench: error:' "$T/err")" -ne 1 ]; then
-		bad "$name" "more than one error line"
-		return
-	fi
-	if ! has "$T/err" "$pat"; then
-		bad "$name" "error lacks '$pat': $first"
-		return
-	fi
-	if [ -s "$T/out" ]; then
-		bad "$name" "a usage error printed results on stdout"
-		return
-	fi
-	ok "$name"
-}
-
-json() { # json FILE PYTHON-EXPR-ON-d: exits 0 if the expression is true
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
-}
-HAVE_PY=0
-command -v python3 >/dev/null 2>&1 && HAVE_PY=1
-HAVE_PMU=0
-ls -d /sys/bus/event_source/devices/cpu* >/dev/null 2>&1 && HAVE_PMU=1
+. tests/cli/lib.sh
 
 # ---- help and version: work anywhere, no PMU needed -----------------------------------------
-for c in "" list stat jitter; do
+# Every command pbench lists, not a hand-kept list (git's t0012-help.sh).
+cmds=$("$PB" -h | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
+[ -n "$cmds" ] || bad "help" "pbench -h lists no commands"
+for c in "" $cmds; do
 	if run "help $c" 0 "$PB" $c -h && has "$T/out" "usage: pbench"; then ok "help '$c'"; fi
+	if [ -n "$c" ] && run "help via help $c" 0 "$PB" help $c && has "$T/out" "usage: pbench $c"; then
+		ok "pbench help $c"
+	fi
 done
+usage_error "help on no such command" "no help on 'nope'" help nope
 if run version 0 "$PB" --version && has "$T/out" "^pbench [0-9]"; then ok version; fi
 usage_error "unknown command" "unknown command 'frobnicate'" frobnicate
 if run "no command" 2 "$PB" && has "$T/err" "usage:"; then ok "no command shows usage"; fi

@@ -1,0 +1,384 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The fault suite: what pbench promises a user whatever goes wrong (README, "What pbench never
+# does"). Nothing of the user's is deleted or truncated, nothing pbench started is left
+# running, no descriptor leaks into the measured command, no number is printed that was not
+# measured, bad input is one line and exit 2, signals are handled as shells expect. Each test
+# failed on the code before issue 10's fixes. Usage: tests/faults/run.sh BUILD_DIR; last line:
+# "faults: N passed, ...".
+set -u
+O=${1:-build}
+. tests/cli/lib.sh
+U=$$	# in every sleep's argument, so that pgrep finds this run's processes only
+
+# ---- 1. output paths are never deleted; files are replaced whole or not at all ------------
+echo "the user's old file" >"$T/keep.json"
+cp "$T/keep.json" "$T/keep.svg"
+cp "$T/keep.json" "$T/keep.csv"
+run "bad event keeps the old files" 2 "$PB" stat -e cylces --json="$T/keep.json" \
+	--plot "$T/keep.svg" --csv "$T/keep.csv" &&
+	if cmp -s "$T/keep.json" "$T/keep.svg" && cmp -s "$T/keep.json" "$T/keep.csv" &&
+	   has "$T/keep.json" "the user's old file"; then
+		ok "a failed stat leaves the old --json, --plot and --csv files as they were"
+	else
+		bad "old files" "an output file was removed or changed"
+	fi
+run "command not found keeps the old file" 2 "$PB" stat --plot "$T/keep.svg" -- pbench-no-such-$U &&
+	if has "$T/keep.svg" "the user's old file"; then ok "command not found: old plot kept"
+	else bad "old plot" "removed or changed"; fi
+# Nothing new appears in the directory after a run fails.
+mkdir "$T/empty"
+run "failed stat creates nothing" 2 "$PB" stat -e cylces --json="$T/empty/new.json" \
+	--plot "$T/empty/new.svg" --csv "$T/empty/new.csv"
+if [ -z "$(ls -A "$T/empty")" ]; then ok "a failed stat creates no file"
+else bad "no new file" "$(ls -A "$T/empty" | tr '\n' ' ')"; fi
+# A run that writes replaces the file whole, with the old file's mode.
+chmod 640 "$T/keep.json"
+if run "successful stat replaces" 0 "$PB" stat --mode unprepared -r 2 --iterations 100000 \
+	-e task-clock --json="$T/keep.json" && ! has "$T/keep.json" "the user's old file" &&
+   [ "$(stat -c %a "$T/keep.json")" = 640 ] && { [ "$HAVE_PY" -eq 0 ] || json "$T/keep.json" 'd["schema"] == 1'; }; then
+	ok "a finished stat replaces the file whole and keeps its mode"
+fi
+# A symlink to a regular file stays a symlink; the file it names gets the report.
+echo old >"$T/target.json"
+ln -s target.json "$T/link.json"
+if run "symlink output" 0 "$PB" stat --mode unprepared -r 2 --iterations 100000 -e task-clock \
+	--json="$T/link.json" && [ -L "$T/link.json" ] && has "$T/target.json" '"schema"'; then
+	ok "an output symlink is kept and its target written"
+fi
+# Devices, FIFOs and symlinks to devices are written directly and never removed. Our own
+# device node (a copy of /dev/null's numbers) where we may make one, else /dev/null itself.
+if mknod "$T/null" c 1 3 2>/dev/null; then dev="$T/null"; else dev=/dev/null; fi
+ln -s "$dev" "$T/devlink"
+if run "jitter plot to a device" 0 "$PB" jitter --cpu 0 -d 0.05 --plot "$dev" &&
+   [ -c "$dev" ] && run "stat to a device" 2 "$PB" stat -e cylces --plot "$dev" --csv "$T/devlink" &&
+   [ -c "$dev" ] && [ -L "$T/devlink" ]; then
+	ok "a device (and a symlink to one) given as output is never removed ($dev)"
+else
+	bad "device output" "$dev or $T/devlink is gone"
+fi
+mkfifo "$T/fifo"
+cat "$T/fifo" >"$T/fifo.out" &
+catpid=$!
+if run "stat csv to a fifo" 0 "$PB" stat --mode unprepared -r 2 --iterations 100000 \
+	-e task-clock --csv "$T/fifo" && wait "$catpid" && [ -p "$T/fifo" ] &&
+   has "$T/fifo.out" "^mode,run,"; then
+	ok "a FIFO gets the CSV directly and stays a FIFO"
+else
+	kill "$catpid" 2>/dev/null
+fi
+# Interrupted while preparing: nothing reported, the old file as it was.
+echo "old" >"$T/prep.json"
+$PBI stat -r 5 --iterations 1000000 --json="$T/prep.json" >"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 0.5
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(cat "$T/prep.json")" = old ]; then
+	ok "interrupted while preparing: the old --json file is untouched"
+else
+	bad "interrupted preparation" "exit $rc, file now: $(head -c 60 "$T/prep.json")"
+fi
+
+# ---- 2. nothing pbench started is left running ---------------------------------------------
+start=$(date +%s)
+run "timeout kills the group" 1 "$PB" stat --mode unprepared -r 2 --timeout 0.3 -e task-clock \
+	-- sh -c "sleep 30.1$U; true"
+took=$(( $(date +%s) - start ))
+sleep 0.2
+if gone "sleep 30.1$U" && [ "$took" -lt 5 ]; then ok "--timeout ends the command's children too"
+else bad "timeout grandchildren" "a 'sleep 30.1$U' was left, or it took $took s"; pkill -f "sleep 30.1$U"; fi
+# A command that ignores SIGTERM is killed after the grace period.
+start=$(date +%s)
+run "timeout, TERM ignored" 1 "$PB" stat --mode unprepared -r 1 --timeout 0.3 -e task-clock \
+	-- sh -c "trap '' TERM; sleep 30.2$U"
+took=$(( $(date +%s) - start ))
+sleep 0.2
+if gone "sleep 30.2$U" && [ "$took" -lt 6 ]; then ok "a command that ignores SIGTERM is killed after the grace period"
+else bad "TERM ignored" "left running, or it took $took s"; pkill -9 -f "sleep 30.2$U"; fi
+# A command that leaves a background job and a daemon (setsid) behind.
+if run "leftovers" 0 "$PB" stat --mode unprepared -r 2 -e task-clock \
+	-- sh -c "sleep 30.3$U & setsid sleep 30.4$U >/dev/null 2>&1 & true"; then
+	sleep 0.2
+	if gone "sleep 30.3$U" && gone "sleep 30.4$U" && has "$T/err" "left 4 processes running after 2 runs"; then
+		ok "a background job and a daemon the command left are ended and said"
+	else
+		bad "leftovers" "still running, or not said"
+		pkill -f "sleep 30.[34]$U"
+	fi
+fi
+# Ctrl-C while a command's children run.
+$PBI stat --mode unprepared -r 3 -e task-clock -- sh -c "sleep 30.5$U & sleep 30.6$U" \
+	>"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 1
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+sleep 0.2
+if [ "$rc" -eq 1 ] && gone "sleep 30.5$U" && gone "sleep 30.6$U"; then
+	ok "Ctrl-C ends the command and everything it started"
+else
+	bad "Ctrl-C grandchildren" "exit $rc, or a sleep left"
+	pkill -f "sleep 30.[56]$U"
+fi
+# SIGTERM at several moments of a prepared stat, a contrast and a jitter: exit 1, nothing left,
+# what was measured printed, and the state restored (the report says so, or nothing ran).
+for at in 0.3 1.5 3.0; do
+	for what in prepared contrast; do
+		$PBI stat --mode $what -r 200 --warmup-ms 100 -e task-clock \
+			-- sh -c "sleep 0.05$U & sleep 0.06$U" >"$T/out" 2>"$T/err" &
+		pbpid=$!
+		sleep "$at"
+		kill -TERM "$pbpid"
+		wait "$pbpid"
+		rc=$?
+		sleep 0.1
+		if [ "$rc" -eq 1 ] && gone "sleep 0.0[56]$U" && has "$T/err" "interrupted" &&
+		   { ! has "$T/out" "^prepared:" || has "$T/out" "restored" ||
+		     has "$T/out" "^prepared: not done"; }; then
+			ok "SIGTERM at $at s of a $what stat: exit 1, nothing left, state restored"
+		else
+			bad "SIGTERM $what at $at" "exit $rc"
+			pkill -f "sleep 0.0[56]$U"
+		fi
+	done
+	$PBI jitter -d 5 >"$T/out" 2>"$T/err" &
+	pbpid=$!
+	sleep "$at"
+	kill -TERM "$pbpid"
+	wait "$pbpid"
+	rc=$?
+	if [ "$rc" -eq 1 ] && has "$T/err" "interrupted" && has "$T/out" "^pbench jitter:"; then
+		ok "SIGTERM at $at s of a jitter: the partial result, exit 1"
+	else
+		bad "SIGTERM jitter at $at" "exit $rc"
+	fi
+done
+
+# ---- 3. the measured command inherits no descriptor of pbench's ----------------------------
+# pbench is started with 0, 1 and 2 only; the command lists its own descriptors.
+run_clean() { # run_clean CMD...: with every descriptor above 2 closed
+	python3 -c 'import os,sys; os.closerange(3, 65536); os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+}
+if [ "$HAVE_PY" -eq 1 ]; then
+	if run "fds" 0 run_clean "$PB" stat --mode unprepared -r 1 -e task-clock,page-faults \
+		--json="$T/fd.json" --csv "$T/fd.csv" --plot "$T/fd.svg" \
+		-- sh -c 'ls /proc/$$/fd' &&
+	   [ "$(grep -x '[0-9][0-9]*' "$T/out" | tr '\n' ' ')" = "0 1 2 " ]; then
+		ok "a command sees only descriptors 0, 1 and 2 (not --json, --csv, --plot, counters)"
+	else
+		bad "fds" "the command saw: $(grep -x '[0-9][0-9]*' "$T/out" | tr '\n' ' ')"
+	fi
+else
+	skipped "fds" "python3 is not installed"
+fi
+
+# ---- 4. recorded trees are for pbench check only -------------------------------------------
+# tuned-server isolates CPU 2, which this machine may not have; laptop IRQs are not ours.
+if run "stat with a recorded tree" 0 env PBENCH_SYSFS_ROOT=tests/fixtures/tuned-server/sys \
+	PBENCH_PROCFS_ROOT=tests/fixtures/tuned-server/proc "$PB" stat -r 2 --warmup-ms 50 \
+	--iterations 100000 -e task-clock &&
+   has "$T/err" "measures the live machine" && ! has "$T/out" "CPU 2 is isolated"; then
+	ok "stat with PBENCH_*_ROOT picks its CPU on the live machine and says so"
+fi
+fixture_irq=$(sed -n 's/.*  \(i915\)$/\1/p' tests/fixtures/intel-laptop/proc/interrupts | head -1)
+if run "jitter with a recorded tree" 0 env PBENCH_SYSFS_ROOT=tests/fixtures/intel-laptop/sys \
+	PBENCH_PROCFS_ROOT=tests/fixtures/intel-laptop/proc "$PB" jitter --cpu 0 -d 0.2 &&
+   has "$T/err" "measures the live machine" &&
+   { [ -z "$fixture_irq" ] || ! has "$T/out" "$fixture_irq"; }; then
+	ok "jitter with PBENCH_*_ROOT attributes from the live /proc"
+fi
+
+# ---- 5. output paths are checked before measuring; a late write error keeps the text --------
+start=$(date +%s)
+usage_error "jitter json in a missing directory" "cannot write the JSON '/nonexistent/x.json'" \
+	jitter -d 3 --json=/nonexistent/x.json
+if [ $(( $(date +%s) - start )) -gt 1 ]; then bad "jitter json path" "not refused at once"; fi
+if [ -w /dev/full ]; then
+	if run "json to /dev/full" 1 "$PB" stat --mode unprepared -r 2 --iterations 100000 \
+		-e task-clock --json=/dev/full && has "$T/out" "^summary: 2 runs" &&
+	   has "$T/err" "cannot write the JSON '/dev/full'"; then
+		ok "a JSON that cannot be written: the text is printed anyway, exit 1 with the reason"
+	fi
+	if run "stdout to /dev/full" 1 sh -c "'$PB' stat --mode unprepared -r 2 --iterations 100000 -e task-clock >/dev/full" &&
+	   has "$T/err" "cannot write to standard output"; then
+		ok "stdout on /dev/full: exit 1 with the reason"
+	fi
+else
+	skipped "/dev/full" "not available"
+fi
+if run "closed stdout" 1 sh -c "'$PB' stat --mode unprepared -r 2 --iterations 100000 -e task-clock >&-"; then
+	ok "a closed stdout is exit 1"
+fi
+# A broken pipe: pbench ends quietly with no child left, whatever the reader did.
+sh -c "'$PB' stat --mode unprepared -r 50 -e task-clock -- sleep 0.01$U | head -c 1 >/dev/null" \
+	2>"$T/err"
+sleep 0.2
+if gone "sleep 0.01$U" && ! has "$T/err" "error"; then ok "a broken pipe: quiet, nothing left"
+else bad "broken pipe" "$(head -1 "$T/err")"; fi
+
+# ---- 6. no figure that was not measured ------------------------------------------------------
+if run "stat -r 1" 0 "$PB" stat --mode unprepared -r 1 --iterations 100000 -e task-clock &&
+   has "$T/out" "stddev n/a, cv n/a, spread n/a" && ! has "$T/out" "fences" &&
+   has "$T/out" "^outliers: n/a"; then
+	ok "one run: stddev, cv, spread and fences are n/a, not 0"
+fi
+printf '1\n1\n1\n1e300\n' >"$T/big.txt"
+if run "analyze huge" 0 "$PB" analyze "$T/big.txt" && has "$T/out" "stddev *n/a" &&
+   ! grep -qi "nan\|inf" "$T/out" && has "$T/out" "median *1\$"; then
+	ok "analyze on 1 1 1 1e300: stddev n/a, no nan or inf, median 1"
+fi
+if [ "$HAVE_PY" -eq 1 ] && run "analyze huge json" 0 "$PB" analyze --json "$T/big.txt" &&
+   json "$T/out" 'all(k in d["inputs"][0] for k in ("stddev","sem","cv_pct","ci_lo","median")) and d["inputs"][0]["stddev"] is None'; then
+	ok "analyze --json keeps every key, null where not computable"
+fi
+usage_error "jitter tiny duration" "invalid duration '1e-300'" jitter -d 1e-300
+if run "jitter tiny threshold" 0 "$PB" jitter --cpu 0 -d 0.05 -t 0.0001 &&
+   has "$T/out" "asked, rounded up to whole clock ticks" && ! has "$T/out" "(as given)" &&
+   has "$T/out" "below the loop's period"; then
+	ok "a threshold below a clock tick is said as rounded, and warned about"
+fi
+# --compare-prepared stopped before the prepared half: no comparison, no 'inf'.
+$PBI jitter --compare-prepared -d 2 >"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 1
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+if [ "$rc" -eq 1 ] && ! grep -q "inf times\|0.000%" "$T/out"; then
+	ok "jitter --compare-prepared interrupted: no invented comparison"
+else
+	bad "compare-prepared interrupted" "exit $rc: $(grep verdict "$T/out")"
+fi
+if run "prepared harness" 0 "$PB" stat -r 3 --warmup-ms 50 -e task-clock -- sleep 0.02 &&
+   has "$T/out" "release to exec n/a (pbench and the command share one CPU"; then
+	ok "prepared: release-to-exec is n/a, not the whole run"
+fi
+
+# ---- 7. analyze reads what pbench writes, and refuses the rest in one line ----------------
+for m in unprepared prepared contrast; do
+	"$PB" stat --mode $m -r 3 --warmup-ms 50 --iterations 100000 -e task-clock \
+		--json="$T/$m.json" >/dev/null 2>&1
+	want=1
+	[ $m = contrast ] && want=2
+	if run "analyze $m json" 0 "$PB" analyze "$T/$m.json" &&
+	   [ "$(grep -c ': 3 samples$' "$T/out")" -eq "$want" ]; then
+		ok "analyze reads pbench stat's $m JSON ($want set(s))"
+	fi
+done
+if [ -x "$O/examples/time_function" ]; then
+	LD_LIBRARY_PATH="$O/stage/usr/lib" "$O/examples/time_function" --json >"$T/result.json"
+	if run "analyze result json" 0 "$PB" analyze "$T/result.json" &&
+	   has "$T/out" "^sum of 4096 integers: [0-9]* samples$"; then
+		ok "analyze reads the library's result JSON"
+	fi
+else
+	skipped "analyze result json" "the time_function example is not built"
+fi
+seq 1 10 >"$T/a.txt"
+seq 3 12 >"$T/b.txt"
+seq 2 11 >"$T/c.txt"
+if run "analyze three" 0 "$PB" analyze "$T/a.txt" "$T/b.txt" "$T/c.txt" &&
+   has "$T/out" "a.txt vs .*b.txt:" && has "$T/out" "a.txt vs .*c.txt:"; then
+	ok "analyze compares the first input with each other one"
+fi
+usage_error "analyze a directory" "is a directory" analyze "$T"
+printf '1\n2\0003\n' >"$T/nul.txt"
+usage_error "analyze NUL" "a NUL byte at offset 3" analyze "$T/nul.txt"
+mkdir -p "$T/d"
+seq 1 5 >"$T/d/$(printf '%0250d' 0)"
+if run "analyze long name" 0 "$PB" analyze "$T/d/$(printf '%0250d' 0)" "$T/a.txt" &&
+   has "$T/out" "$(printf '%0250d' 0): 5 samples"; then
+	ok "analyze keeps names longer than 255 characters whole"
+fi
+printf '5\n5\n5\n' >"$T/k1"
+printf '7\n7\n' >"$T/k2"
+if run "analyze constants" 0 "$PB" analyze "$T/k1" "$T/k2" &&
+   has "$T/out" "both are constant (every sample 5 against 7)" && ! has "$T/err" "Invalid"; then
+	ok "two constant inputs: said in a sentence"
+fi
+if [ "$IS_ASAN" -eq 0 ] && command -v prlimit >/dev/null 2>&1; then
+	seq 1 3000000 >"$T/many.txt"
+	if run "analyze out of memory" 1 prlimit --as=60000000 "$PB" analyze "$T/many.txt" &&
+	   [ "$(wc -l <"$T/err")" -eq 1 ] && has "$T/err" "out of memory"; then
+		ok "analyze out of memory: one line, exit 1"
+	fi
+	rm -f "$T/many.txt"
+else
+	skipped "analyze out of memory" "an ASan build or no prlimit"
+fi
+
+# ---- 8. options ---------------------------------------------------------------------------
+usage_error "missing -r value" "option '-r' needs a value" stat -r
+usage_error "missing --cpu value" "option '--cpu' needs a value" check --cpu
+usage_error "missing -d value" "option '-d' needs a value" jitter -d
+usage_error "missing --unit value" "option '--unit' needs a value" analyze --unit
+for v in " 5" "5 " 0x10 5% 1e2x inf nan; do
+	usage_error "-r '$v'" "invalid run count '$v' for -r" stat -r "$v"
+done
+usage_error "timeout with %" "invalid timeout '5%'" stat --timeout 5%
+usage_error "timeout hex" "invalid timeout '0x1'" stat --timeout 0x1
+if run "-r 1e1" 0 "$PB" stat --mode unprepared -r 1e1 --iterations 10000 -e task-clock &&
+   has "$T/out" "10 runs"; then ok "-r takes 1e1 as 10, as every number option does"; fi
+if run "target-sem with %" 0 "$PB" stat --mode unprepared --target-sem 50% --iterations 10000 -e task-clock; then
+	ok "--target-sem takes a trailing %"
+fi
+usage_error "same file twice" "both write to" stat --json="$T/same" --csv "$T/same"
+ln -s same "$T/same-link"
+usage_error "same file through a link" "both write to" stat --json="$T/same" --csv "$T/same" --plot "$T/same-link"
+usage_error "help nope" "no help on 'nope'" help nope
+
+# ---- 9. signals ignored at start stay ignored ----------------------------------------------
+env --ignore-signal=TERM "$PB" stat --mode unprepared -r 10 -e task-clock -- sleep 0.1 \
+	>"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 0.4
+kill -TERM "$pbpid"
+wait "$pbpid"
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(grep -c 'exit 0$' "$T/out")" -eq 10 ]; then
+	ok "SIGTERM ignored when pbench started stays ignored (nohup)"
+else
+	bad "ignored SIGTERM" "exit $rc"
+fi
+"$PB" stat --mode unprepared -r 10 -e task-clock -- sleep 0.1 >"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 0.4
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(grep -c 'exit 0$' "$T/out")" -eq 10 ]; then
+	ok "SIGINT ignored (a background job of a script) stays ignored"
+else
+	bad "ignored SIGINT" "exit $rc"
+fi
+
+# ---- 10. messages ----------------------------------------------------------------------------
+printf '#!/nonexistent/interpreter-%s\necho hi\n' "$U" >"$T/script.sh"
+chmod +x "$T/script.sh"
+usage_error "missing interpreter" "its interpreter '/nonexistent/interpreter-$U' (its #! line) is not found" \
+	stat -- "$T/script.sh"
+mkdir -p "$T/tree/sys/devices/system/cpu" "$T/tree/proc"
+echo zz >"$T/tree/sys/devices/system/cpu/online"
+echo 0-1 >"$T/tree/sys/devices/system/cpu/present"
+if run "broken tree" 1 env PBENCH_SYSFS_ROOT="$T/tree/sys" PBENCH_PROCFS_ROOT="$T/tree/proc" \
+	"$PB" check && ! has "$T/err" "--cpu" && has "$T/err" "cannot check the recorded tree"; then
+	ok "a broken recorded tree is blamed, not a --cpu that was not given"
+fi
+if [ "$(nproc)" -ge 2 ]; then
+	"$PB" stat -r 60 --cpu 1 --warmup-ms 50 -e task-clock -- sleep 0.05 >/dev/null 2>"$T/err1" &
+	first=$!
+	sleep 3
+	if run "two prepared" 0 "$PB" stat -r 3 --cpu 1 --warmup-ms 50 -e task-clock -- sleep 0.01 &&
+	   has "$T/err" "another pbench (pid $first) is pinned to CPU 1 too"; then
+		ok "two prepared stats on one CPU: the second warns"
+	fi
+	wait "$first"
+else
+	skipped "two prepared" "one CPU only"
+fi
+
+echo "faults: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
