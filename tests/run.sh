@@ -43,16 +43,19 @@ for ex in "$O"/examples/*; do
 	fi
 done
 
-cli=$(sh tests/cli/run.sh "$O" 2>&1)
-printf '%s\n' "$cli" | grep -v '^ok '
-line=$(printf '%s\n' "$cli" | grep -E '^cli: [0-9]+ passed' | tail -n 1)
-if [ -z "$line" ]; then
-	echo "FAIL: the CLI tests printed no summary"
-	fail=$((fail + 1))
-else
-	set -- $(printf '%s' "$line" | sed 's/[^0-9 ]//g')
-	pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3))
-fi
+# The end-to-end scripts: each prints "<name>: N passed, N failed, N skipped" last.
+for suite in cli faults; do
+	res=$(sh "tests/$suite/run.sh" "$O" 2>&1)
+	printf '%s\n' "$res" | grep -v '^ok '
+	line=$(printf '%s\n' "$res" | grep -E "^$suite: [0-9]+ passed" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "FAIL: tests/$suite/run.sh printed no summary"
+		fail=$((fail + 1))
+	else
+		set -- $(printf '%s' "$line" | sed 's/[^0-9 ]//g')
+		pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3))
+	fi
+done
 
 echo "$O: $pass passed, $fail failed, $skip skipped" | tee "$O/test-results.txt"
 [ "$fail" -eq 0 ]

@@ -20,11 +20,23 @@ run() {
 	shift 2
 	"$@" >"$T/out" 2>"$T/err" </dev/null
 	rc=$?
+	RUN_FAILED=0
 	if [ "$rc" -ne "$want" ]; then
+		RUN_FAILED=1
 		bad "$name" "exit $rc, want $want"
 		return 1
 	fi
 	return 0
+}
+RUN_FAILED=0
+# miss NAME [WHY]: the else of "if run ... && has ...; then ok ...": a failure, counted once
+# (run has already counted a wrong exit status).
+miss() {
+	if [ "$RUN_FAILED" -eq 0 ]; then
+		bad "$1" "${2:-the output lacks what was expected}"
+		sed 's/^/    stdout: /' "$T/out" 2>/dev/null | head -8
+	fi
+	RUN_FAILED=0
 }
 has() { grep -q -- "$2" "$1"; }
 

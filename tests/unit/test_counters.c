@@ -410,3 +410,20 @@ Test(counters, paranoid_fallback_is_reported)
 	cr_assert_eq(WEXITSTATUS(status), 0, "check %d failed in the unprivileged child",
 		     WEXITSTATUS(status));
 }
+
+/* 10,000 open/close cycles of a set (a counted and an uncountable event, so that both the
+ * opened descriptors and the failed opens are exercised): not one descriptor more after. */
+Test(counters, no_descriptor_leak_over_10000_cycles, .timeout = 120)
+{
+	int before = count_fds();
+
+	for (int i = 0; i < 10000; i++) {
+		struct pbench_counters *c;
+		int err = pbench_counters_open(&c, "task-clock,cycles", NULL);
+
+		cr_assert(err == 0 || err == -PBENCH_ENO_EVENTS, "cycle %d: %s", i,
+			  pbench_strerror(err));
+		pbench_counters_free(c);
+	}
+	cr_assert_eq(count_fds(), before, "%d descriptors before, %d after", before, count_fds());
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pbench_output: a report written whole or not at all. A regular file is replaced only on
+ * commit (an old one stays as it was otherwise, and nothing new appears in the directory),
+ * keeps its mode, and a symlink to it stays a symlink; anything else is written directly and
+ * never removed; every descriptor is close-on-exec.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static char dir[64];
+
+static void make_dir(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/pbench-output-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+static void remove_dir(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(output, .init = make_dir, .fini = remove_dir);
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert_not_null(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+static char *get(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int entries(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	cr_assert_not_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.' || (e->d_name[1] && strcmp(e->d_name, ".."));
+	closedir(d);
+	return n;
+}
+
+Test(output, regular_file_replaced_only_on_commit)
+{
+	struct pbench_output *o;
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	put(path, "old");
+	chmod(path, 0640);
+	cr_assert_eq(pbench_output_open(&o, path), 0);
+	fputs("new report", pbench_output_file(o));
+	fflush(pbench_output_file(o));
+	cr_assert_str_eq(get(path), "old", "the old file stays until the report is complete");
+	cr_assert_eq(entries(), 1, "nothing new in the directory while writing");
+	cr_assert_eq(fcntl(fileno(pbench_output_file(o)), F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+	cr_assert_eq(pbench_output_close(o, 1), 0);
+	cr_assert_str_eq(get(path), "new report");
+	cr_assert_eq(entries(), 1, "no temporary name left");
+	{
+		struct stat st;
+
+		cr_assert_eq(stat(path, &st), 0);
+		cr_assert_eq(st.st_mode & 0777, 0640, "the old file's mode is kept");
+	}
+}
+
+Test(output, discarded_leaves_the_old_file_and_creates_nothing)
+{
+	struct pbench_output *o;
+	char path[128], fresh[128];
+
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	snprintf(fresh, sizeof(fresh), "%s/fresh.json", dir);
+	put(path, "old");
+	cr_assert_eq(pbench_output_open(&o, path), 0);
+	fputs("half a report", pbench_output_file(o));
+	cr_assert_eq(pbench_output_close(o, 0), 0);
+	cr_assert_str_eq(get(path), "old");
+	cr_assert_eq(pbench_output_open(&o, fresh), 0);
+	fputs("half", pbench_output_file(o));
+	cr_assert_eq(pbench_output_close(o, 0), 0);
+	cr_assert_eq(access(fresh, F_OK), -1, "a discarded new file never appears");
+	cr_assert_eq(entries(), 1);
+}
+
+Test(output, symlink_kept_target_written)
+{
+	struct pbench_output *o;
+	char target[128], link[128];
+
+	snprintf(target, sizeof(target), "%s/t.csv", dir);
+	snprintf(link, sizeof(link), "%s/l.csv", dir);
+	put(target, "old");
+	cr_assert_eq(symlink("t.csv", link), 0);
+	cr_assert_eq(pbench_output_open(&o, link), 0);
+	fputs("new", pbench_output_file(o));
+	cr_assert_eq(pbench_output_close(o, 1), 0);
+	{
+		struct stat st;
+
+		cr_assert_eq(lstat(link, &st), 0);
+		cr_assert(S_ISLNK(st.st_mode), "the symlink is still a symlink");
+	}
+	cr_assert_str_eq(get(target), "new");
+}
+
+Test(output, devices_and_fifos_written_directly_never_removed)
+{
+	struct pbench_output *o;
+	char fifo[128];
+	struct stat st;
+	int rd;
+
+	cr_assert_eq(pbench_output_open(&o, "/dev/null"), 0);
+	fputs("x", pbench_output_file(o));
+	cr_assert_eq(pbench_output_close(o, 0), 0, "discarding a device removes nothing");
+	cr_assert_eq(stat("/dev/null", &st), 0);
+	cr_assert(S_ISCHR(st.st_mode));
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	rd = open(fifo, O_RDONLY | O_NONBLOCK);
+	cr_assert_geq(rd, 0);
+	cr_assert_eq(pbench_output_open(&o, fifo), 0);
+	fputs("through the fifo", pbench_output_file(o));
+	cr_assert_eq(pbench_output_close(o, 1), 0);
+	{
+		char buf[64] = "";
+		ssize_t n = read(rd, buf, sizeof(buf) - 1);
+
+		cr_assert_eq(n, 16);
+		cr_assert_str_eq(buf, "through the fifo");
+	}
+	close(rd);
+	cr_assert_eq(lstat(fifo, &st), 0);
+	cr_assert(S_ISFIFO(st.st_mode), "the FIFO is still there");
+}
+
+Test(output, bad_paths_refused_at_open)
+{
+	struct pbench_output *o;
+	char missing[128];
+
+	snprintf(missing, sizeof(missing), "%s/no/such/dir/x.json", dir);
+	cr_assert_eq(pbench_output_open(&o, missing), -ENOENT);
+	cr_assert_null(o);
+	cr_assert_eq(pbench_output_open(&o, dir), -EISDIR);
+	cr_assert_eq(pbench_output_open(&o, ""), -EINVAL);
+	cr_assert_eq(pbench_output_open(&o, NULL), -EINVAL);
+	cr_assert_eq(entries(), 0);
+}
+
+Test(output, stdout_is_not_closed)
+{
+	struct pbench_output *o;
+
+	cr_assert_eq(pbench_output_open(&o, "-"), 0);
+	cr_assert_eq(pbench_output_file(o), stdout);
+	cr_assert_eq(pbench_output_close(o, 1), 0);
+	cr_assert_neq(fcntl(STDOUT_FILENO, F_GETFD), -1, "stdout is still open");
+}
+
+Test(output, write_error_reported_and_old_file_kept)
+{
+	struct pbench_output *o;
+
+	if (access("/dev/full", W_OK))
+		cr_skip_test("no /dev/full here");
+	cr_assert_eq(pbench_output_open(&o, "/dev/full"), 0);
+	fputs("no space", pbench_output_file(o));
+	cr_assert_eq(pbench_output_close(o, 1), -ENOSPC);
+}
