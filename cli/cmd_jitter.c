@@ -68,35 +68,13 @@ static void jitter_usage(FILE *f)
 		DEFAULT_DURATION_S);
 }
 
-/* The CPUs pbench may run on, as a list for messages. */
-static void allowed_list(char *buf, size_t len)
-{
-	cpu_set_t mask;
-	size_t at = 0;
-
-	buf[0] = '\0';
-	if (sched_getaffinity(0, sizeof(mask), &mask))
-		return;
-	for (int c = 0; c < CPU_SETSIZE && at < len; c++) {
-		int e = c;
-
-		if (!CPU_ISSET(c, &mask))
-			continue;
-		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &mask))
-			e++;
-		at += (size_t)snprintf(buf + at, len - at, e > c ? "%s%d-%d" : "%s%d", at ? "," : "",
-				       c, e);
-		c = e;
-	}
-}
-
 static int parse_cpus(const char *arg, struct jitter_opts *o)
 {
 	char allowed[256];
 	cpu_set_t mask;
 	int n;
 
-	allowed_list(allowed, sizeof(allowed));
+	pbench_cpus_allowed(allowed, sizeof(allowed));
 	n = pbench_cpulist_parse(arg, o->cpus, MAX_CPUS, MAX_CPUS);
 	if (n <= 0) {
 		cli_error("invalid CPU list '%s' for --cpu: %s; pbench may run on CPUs %s", arg,

@@ -129,25 +129,6 @@ static int parse_mode(const char *s)
 	return -1;
 }
 
-/* The CPUs this process may run on, as a list ("0-1,4"). */
-static void format_cpuset(const cpu_set_t *set, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = 0;
-	for (int c = 0; c < CPU_SETSIZE && n < len; c++) {
-		int e = c;
-
-		if (!CPU_ISSET(c, set))
-			continue;
-		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
-			e++;
-		n += (size_t)snprintf(buf + n, len - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "",
-				      c, e);
-		c = e;
-	}
-}
-
 static int parse_cpu(const char *s, int *out)
 {
 	cpu_set_t set;
@@ -156,8 +137,8 @@ static int parse_cpu(const char *s, int *out)
 	int ok;
 
 	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		format_cpuset(&set, allowed, sizeof(allowed));
+	sched_getaffinity(0, sizeof(set), &set);
+	pbench_cpus_allowed(allowed, sizeof(allowed));
 	ok = !cli_parse_number(s, CLI_NUM_INT, &v) && v >= 0 && v < CPU_SETSIZE &&
 	     CPU_ISSET((int)v, &set);
 	if (!ok) {

@@ -1263,6 +1263,10 @@ PBENCH_API int pbench_cpulist_parse(const char *list, int *cpus, int max, int li
  */
 PBENCH_API int pbench_cpu_rival(int cpu);
 
+/* The CPUs this process may run on (its affinity), as a list such as "0-3,6": what a --cpu
+ * may name. "unknown" and -errno when the affinity cannot be read. */
+PBENCH_API int pbench_cpus_allowed(char *buf, size_t len);
+
 /* Present CPUs (/sys/devices/system/cpu/present), as "0-N": the range --cpu accepts. */
 PBENCH_API int pbench_cpus_present(char *buf, size_t len);
 

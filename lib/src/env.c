@@ -413,6 +413,24 @@ int pbench_cpulist_parse(const char *list, int *cpus, int max, int limit)
 	return n < 0 ? n : k;
 }
 
+int pbench_cpus_allowed(char *buf, size_t len)
+{
+	unsigned char set[PB_MAX_CPUS / 8] = { 0 };
+	cpu_set_t mask;
+
+	if (!buf || !len)
+		return -EINVAL;
+	if (sched_getaffinity(0, sizeof(mask), &mask) < 0) {
+		snprintf(buf, len, "unknown");
+		return -errno;
+	}
+	for (int c = 0; c < PB_MAX_CPUS && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &mask))
+			set[c / 8] |= (unsigned char)(1u << (c % 8));
+	pb_cpuset_format(set, buf, len);
+	return 0;
+}
+
 int pbench_cpus_present(char *buf, size_t len)
 {
 	int n;

@@ -133,20 +133,22 @@ fi
 for at in 0.3 1.5 3.0; do
 	for what in prepared contrast; do
 		$PBI stat --mode $what -r 200 --warmup-ms 100 -e task-clock \
-			-- sh -c "sleep 0.05$U & sleep 0.06$U" >"$T/out" 2>"$T/err" &
+			-- sh -c "sleep 31.$U & sleep 0.06$U" >"$T/out" 2>"$T/err" &
 		pbpid=$!
 		sleep "$at"
 		kill -TERM "$pbpid"
 		wait "$pbpid"
 		rc=$?
 		sleep 0.1
-		if [ "$rc" -eq 1 ] && gone "sleep 0.0[56]$U" && has "$T/err" "interrupted" &&
+		if [ "$rc" -eq 1 ] && gone "sleep 31.$U" && gone "sleep 0.06$U" &&
+		   has "$T/err" "interrupted" &&
 		   { ! has "$T/out" "^prepared:" || has "$T/out" "restored" ||
 		     has "$T/out" "^prepared: not done"; }; then
 			ok "SIGTERM at $at s of a $what stat: exit 1, nothing left, state restored"
 		else
 			bad "SIGTERM $what at $at" "exit $rc"
-			pkill -f "sleep 0.0[56]$U"
+			pkill -f "sleep 31.$U"
+			pkill -f "sleep 0.06$U"
 		fi
 	done
 	$PBI jitter -d 5 >"$T/out" 2>"$T/err" &
