@@ -118,7 +118,7 @@ static int parse_args(int argc, char **argv, struct jitter_opts *o)
 			break;
 		case 'd':
 			/* Shorter windows hold too few reads for a rate to mean anything. */
-			if (cli_number("--duration", "duration", optarg, MIN_DURATION_S, 1e9, 0,
+			if (cli_number("--duration", "duration", optarg, MIN_DURATION_S, 1e12, 0,
 				       &o->duration_s))
 				return -1;
 			break;

@@ -494,7 +494,7 @@ static void measure_window(struct pb_env_ctx *ctx)
  * outside the checks, or inside them with no recorded tree. */
 static int is_live(unsigned flags)
 {
-	return (flags & PBENCH_ENV_LIVE) || !pb_recorded_set();
+	return (flags & PBENCH_ENV_LIVE) || !pb_recorded_active();
 }
 
 /* The busy share for picking: a CPU /proc/stat says nothing about counts as idle. */
@@ -564,7 +564,7 @@ static int pick(struct pb_env_ctx *ctx, char *why, size_t len)
 int pbench_cpu_pick(char *why, size_t len)
 {
 	struct pbench_env env = { 0 };
-	struct pb_env_ctx ctx = { .env = &env, .live = 1 };
+	struct pb_env_ctx ctx = { .env = &env, .live = !pb_recorded_active() };
 	char buf[256];
 	int cpu;
 

@@ -44,6 +44,8 @@ void pb_recorded_begin(void);
 void pb_recorded_end(void);
 void pb_recorded_everywhere(int on);
 int pb_recorded_set(void);
+/* Reads go to a recorded tree right now (inside a check, or everywhere for unit tests). */
+int pb_recorded_active(void);
 int pb_parse_cpu_times(const char *line, int *cpu, struct pb_cpu_times *t);
 
 /* plot.c: SVG text with &<>" escaped (control characters dropped), and a round axis step

@@ -176,7 +176,7 @@ int pbench_jitter_write_text(const struct pbench_jitter *j, const struct pbench_
 		return -EINVAL;
 	pbench_clock_info(&ci);
 	pbench_format_ns(th, sizeof(th), cpu_of(j, 0)->threshold_ns, 3);
-	fprintf(f, "pbench jitter: %d CPU%s, %.3g s each, threshold %s%s; clock %s, %.3f MHz\n",
+	fprintf(f, "pbench jitter: %d CPU%s, %.2f s each, threshold %s%s; clock %s, %.3f MHz\n",
 		j->n, j->n == 1 ? "" : "s", j->duration_s, th, threshold_note(j),
 		pbench_clock_kind_name(ci.kind), (double)ci.hz / 1e6);
 	if (cpu_of(j, 0)->threshold_ns < cpu_of(j, 0)->loop_min_ns)

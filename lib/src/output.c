@@ -4,7 +4,9 @@
  * yet) is written to an unnamed O_TMPFILE in the same directory, given a name only when the
  * report is complete and renamed over the target: until then, and after any failure, an old
  * file is exactly as it was and nothing new is in the directory. Anything else (a device, a
- * FIFO, a terminal, a socket, "-") is written to directly and never truncated or removed.
+ * FIFO, a terminal, a socket, "-") is written to directly and never truncated or removed. A
+ * writable file in a directory pbench may not write to is written to an unnamed temporary file
+ * elsewhere and copied over the file once complete: truncated then, never before.
  * The only path this file ever removes is the temporary name it made itself a moment before,
  * when the rename that should consume it fails (or, without O_TMPFILE, its own mkostemp file).
  */
@@ -29,7 +31,9 @@ struct pbench_output {
 	char *tmp;		/* OUT_WHOLE: the temporary's name once it has one */
 };
 
-enum { OUT_STDOUT, OUT_DIRECT, OUT_WHOLE };
+/* OUT_COPY: a writable file in a directory pbench cannot write: the report goes to an
+ * unnamed temporary file elsewhere and is copied over the file only when complete. */
+enum { OUT_STDOUT, OUT_DIRECT, OUT_WHOLE, OUT_COPY };
 
 /* dir and base of path: "a/b" -> "a", "b"; "b" -> ".", "b". The caller frees *dir. */
 static int split_path(const char *path, char **dir, const char **base)
@@ -185,6 +189,14 @@ int pbench_output_open(struct pbench_output **out, const char *path)
 		err = -errno;	/* as a shell's '>' would: a read-only file stays as it is */
 	else
 		err = open_whole(o, exists ? &st : NULL);
+	if (exists && (err == -EACCES || err == -EROFS || err == -EPERM) &&
+	    access(o->target, W_OK) == 0) {
+		o->kind = OUT_COPY;
+		o->f = tmpfile();
+		err = o->f ? 0 : -errno;
+		if (o->f)
+			fcntl(fileno(o->f), F_SETFD, FD_CLOEXEC);
+	}
 	if (err)
 		goto out_free;
 	*out = o;
@@ -240,6 +252,33 @@ static int put_in_place(struct pbench_output *o)
 	return err;
 }
 
+/* OUT_COPY: the whole report over the target, truncated only now that it is complete. */
+static int copy_over(struct pbench_output *o)
+{
+	char buf[65536];
+	size_t n;
+	int fd, err = 0;
+
+	rewind(o->f);
+	fd = open(o->target, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	while (!err && (n = fread(buf, 1, sizeof(buf), o->f)) > 0)
+		for (size_t at = 0; at < n && !err;) {
+			ssize_t w = write(fd, buf + at, n - at);
+
+			if (w < 0 && errno != EINTR)
+				err = -errno;
+			else if (w > 0)
+				at += (size_t)w;
+		}
+	if (!err && ferror(o->f))
+		err = -EIO;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
+}
+
 int pbench_output_close(struct pbench_output *o, int commit)
 {
 	int err = 0;
@@ -251,6 +290,8 @@ int pbench_output_close(struct pbench_output *o, int commit)
 		err = -(errno ? errno : EIO);
 	if (o->kind == OUT_WHOLE && commit && !err)
 		err = put_in_place(o);
+	if (o->kind == OUT_COPY && commit && !err)
+		err = copy_over(o);
 	if (o->kind == OUT_WHOLE && o->named)
 		unlink(o->tmp);	/* our own mkostemp file, never renamed */
 	if (o->kind != OUT_STDOUT && fclose(o->f) == EOF && !err)

@@ -35,6 +35,11 @@ void pb_recorded_everywhere(int on)
 	recorded_always = on;
 }
 
+int pb_recorded_active(void)
+{
+	return (recorded_depth || recorded_always) && pb_recorded_set();
+}
+
 int pb_recorded_set(void)
 {
 	const char *s = getenv("PBENCH_SYSFS_ROOT"), *p = getenv("PBENCH_PROCFS_ROOT");

@@ -297,10 +297,10 @@ Test(jitter, another_probe_on_the_cpu_is_reported)
 	cr_assert_eq(waitpid(child, &status, 0), child);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	assert_no_children();
-	/* Alone again: not flagged. */
+	/* Alone again: not flagged, or (another test run on this machine) not for the child. */
 	o.duration_s = 0.05;
 	cr_assert_eq(pbench_jitter_run(&j, &o), 0);
-	cr_assert(!(cpu_at(j, 0).flags & PBENCH_JITTER_CPU_SHARED));
+	cr_assert(!(cpu_at(j, 0).flags & PBENCH_JITTER_CPU_SHARED) || cpu_at(j, 0).other_pid != child);
 	pbench_jitter_free(j);
 }
 

@@ -201,3 +201,26 @@ Test(output, write_error_reported_and_old_file_kept)
 	fputs("no space", pbench_output_file(o));
 	cr_assert_eq(pbench_output_close(o, 1), -ENOSPC);
 }
+
+/* A writable file in a directory that is not: copied over once complete, not before. Root
+ * writes any directory, so only a user sees this path. */
+Test(output, writable_file_in_a_read_only_directory)
+{
+	struct pbench_output *o;
+	char sub[128], path[160];
+
+	if (geteuid() == 0)
+		cr_skip_test("root writes any directory: run as a user to test this path");
+	snprintf(sub, sizeof(sub), "%s/ro", dir);
+	snprintf(path, sizeof(path), "%s/ro/r.csv", dir);
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	put(path, "old");
+	cr_assert_eq(chmod(sub, 0555), 0);
+	cr_assert_eq(pbench_output_open(&o, path), 0);
+	fputs("new", pbench_output_file(o));
+	fflush(pbench_output_file(o));
+	cr_assert_str_eq(get(path), "old");
+	cr_assert_eq(pbench_output_close(o, 1), 0);
+	cr_assert_str_eq(get(path), "new");
+	chmod(sub, 0755);
+}
