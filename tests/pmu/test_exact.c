@@ -149,27 +149,56 @@ static void measure(void)
 	   "call = %d N + c, the same c for N = 1e3, 1e5, 1e6", LOOP3_K);
 }
 
-/* pbench stat's count of the child's instructions:u per run, or -1. */
+/* Run argv (no shell in the guest: no popen) and parse its stdout as JSON; NULL on failure. */
+static json_t *run_json(char *const argv[])
+{
+	json_error_t jerr;
+	json_t *root;
+	int fds[2], status;
+	pid_t pid;
+	FILE *f;
+
+	if (pipe(fds))
+		return NULL;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	root = f ? json_loadf(f, 0, &jerr) : NULL;
+	if (f)
+		fclose(f);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		diag("%s %s ... failed (status %d)%s%s", argv[0], argv[1], status,
+		     root ? "" : ": ", root ? "" : jerr.text);
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* pbench stat's counts of the child's instructions:u, one per run; how many were got. */
 static int stat_counts(uint64_t n, int64_t *v, int nv)
 {
-	char arg[32], cmd[256];
-	json_error_t jerr;
+	char arg[32], runs_arg[16];
+	char *argv[] = { "/bin/pbench", "stat", "--mode", "unprepared", "-r", runs_arg, "-e",
+			 "instructions:u", "--json", "-q", "--", "/tests/loop", arg, NULL };
 	json_t *root, *runs;
-	FILE *p;
 	int got = 0;
 
-	snprintf(arg, sizeof(arg), "%llu", (unsigned long long)n);
-	snprintf(cmd, sizeof(cmd), "/bin/pbench stat --mode unprepared -r %d -e instructions:u "
-		 "--json -q -- /tests/loop %s", nv, arg);
-	p = popen(cmd, "r");
-	if (!p)
+	/* Same width for every N: strtoull's cost grows with the digits (16 instructions each
+	 * here), which would move c between N that differ in length. */
+	snprintf(arg, sizeof(arg), "%010llu", (unsigned long long)n);
+	snprintf(runs_arg, sizeof(runs_arg), "%d", nv);
+	root = run_json(argv);
+	if (!root)
 		return -1;
-	root = json_loadf(p, 0, &jerr);
-	if (pclose(p) != 0 || !root) {
-		diag("stat: '%s' failed: %s", cmd, root ? "exit status" : jerr.text);
-		json_decref(root);
-		return -1;
-	}
 	runs = json_object_get(root, "runs");
 	for (size_t i = 0; i < json_array_size(runs) && got < nv; i++) {
 		json_t *k = json_object_get(json_object_get(json_array_get(runs, i), "counters"),
@@ -177,8 +206,13 @@ static int stat_counts(uint64_t n, int64_t *v, int nv)
 		json_t *val = json_object_get(k, "value");
 		const char *st = json_string_value(json_object_get(k, "status"));
 
-		if (!json_is_integer(val) || !st || strcmp(st, "ok"))
+		if (!json_is_integer(val) || !st || strcmp(st, "ok")) {
+			char *dump = json_dumps(k ? k : root, JSON_COMPACT);
+
+			diag("stat: run %zu of N=%s: %.400s", i + 1, arg, dump ? dump : "?");
+			free(dump);
 			break;
+		}
 		v[got++] = json_integer_value(val);
 	}
 	json_decref(root);
