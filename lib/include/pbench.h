@@ -158,6 +158,8 @@ struct pbench_event_desc {
 	int status;			/* enum pbench_event_status, from trying to open it now */
 	int error;			/* -errno of the failed open, 0 when it opened */
 	char reason[192];		/* why it does not open, with the fix where there is one */
+	int user_read;			/* 1: a region's start/stop read it in user space */
+	char read_reason[192];		/* if not, why ("" when user_read or not opened) */
 };
 
 enum pbench_list_flags {

@@ -543,6 +543,16 @@ static void probe_event(struct pbench_event_desc *d)
 		return;
 	}
 	d->status = pbench_counters_open_status(c, 0);
+	if (d->status == PBENCH_EVENT_OK) {
+		/* Which way a region reads it: one start/stop on the enabled event. */
+		pbench_counters_enable(c);
+		pbench_counters_start(c);
+		pbench_counters_stop(c);
+		d->user_read = pbench_counters_uses_rdpmc(c, 0);
+		snprintf(d->read_reason, sizeof(d->read_reason), "%s",
+			 pbench_counters_rdpmc_reason(c, 0));
+		pbench_counters_disable(c);
+	}
 	if (pbench_counters_read(c, &k, 1) == 1) {
 		int paranoid = -1;
 

@@ -20,6 +20,7 @@
 #include "pbench.h"
 #include "loop.h"
 #include "tap.h"
+#include "util.h"
 
 #define REPS 3
 static const uint64_t Ns[] = { 1000, 1000000, 10000000 };
@@ -147,40 +148,6 @@ static void measure(void)
 	ok(good, "measure: every sample's count per call is the same (status ok)");
 	ok(same("measure instructions:u per call - 3N", cs, 3), "measure: instructions:u per "
 	   "call = %d N + c, the same c for N = 1e3, 1e5, 1e6", LOOP3_K);
-}
-
-/* Run argv (no shell in the guest: no popen) and parse its stdout as JSON; NULL on failure. */
-static json_t *run_json(char *const argv[])
-{
-	json_error_t jerr;
-	json_t *root;
-	int fds[2], status;
-	pid_t pid;
-	FILE *f;
-
-	if (pipe(fds))
-		return NULL;
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	f = fdopen(fds[0], "r");
-	root = f ? json_loadf(f, 0, &jerr) : NULL;
-	if (f)
-		fclose(f);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status)) {
-		diag("%s %s ... failed (status %d)%s%s", argv[0], argv[1], status,
-		     root ? "" : ": ", root ? "" : jerr.text);
-		json_decref(root);
-		return NULL;
-	}
-	return root;
 }
 
 /* pbench stat's counts of the child's instructions:u, one per run; how many were got. */

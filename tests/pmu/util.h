@@ -4,6 +4,8 @@
 #define PB_PMU_UTIL_H
 
 #include <fcntl.h>
+#include <jansson.h>
+#include <sys/wait.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,6 +63,40 @@ static inline __attribute__((unused)) int write_sysctl(const char *path, const c
 static inline __attribute__((unused)) int64_t absdiff(int64_t a, int64_t b)
 {
 	return a > b ? a - b : b - a;
+}
+
+/* Run argv (no shell in the guest: no popen) and parse its stdout as JSON; NULL on failure. */
+static inline __attribute__((unused)) json_t *run_json(char *const argv[])
+{
+	json_error_t jerr;
+	json_t *root;
+	int fds[2], status;
+	pid_t pid;
+	FILE *f;
+
+	if (pipe(fds))
+		return NULL;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	root = f ? json_loadf(f, 0, &jerr) : NULL;
+	if (f)
+		fclose(f);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		diag("%s %s ... failed (status %d)%s%s", argv[0], argv[1], status,
+		     root ? "" : ": ", root ? "" : jerr.text);
+		json_decref(root);
+		return NULL;
+	}
+	return root;
 }
 
 #endif
