@@ -12,7 +12,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 
+#include "internal.h"
 #include "util.h"
 
 #define ACCESS "/proc/sys/kernel/perf_user_access"
@@ -70,6 +74,54 @@ static double read_cost(struct pbench_counters *u, struct pbench_counters *m, in
 	return best;
 }
 
+/* The parts alone, on an event opened here with the rdpmc format bit: one pb_page_read (the
+ * ABI sequence: seqlock, index, PMEVCNTR, times) and one plain read() of a single event. */
+static void parts(struct pbench_counters *m)
+{
+	struct pbench_count k[1] = { { .size = sizeof(k[0]) } };
+	struct perf_event_attr a;
+	struct pb_page_read r;
+	double best_page = 1e300, best_read = 1e300;
+	uint64_t buf[4];
+	void *pc;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.config1 = 2;	/* format/rdpmc: config1:1 */
+	a.exclude_kernel = 1;
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	pc = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED) {
+		ok(0, "parts: open and map instructions:u with the rdpmc bit");
+		return;
+	}
+	for (int rep = 0; rep < 5; rep++) {
+		pbench_counters_start(m);
+		for (int i = 0; i < 1000; i++)
+			pb_page_read(pc, pb_rdpmc, pb_rdtsc, &r);
+		pbench_counters_stop(m);
+		if (pbench_counters_delta(m, k, 1) == 1 && k[0].value / 1000.0 < best_page)
+			best_page = (double)k[0].value / 1000.0;
+		pbench_counters_start(m);
+		for (int i = 0; i < 1000; i++)
+			if (read(fd, buf, sizeof(buf)) < 0)
+				break;
+		pbench_counters_stop(m);
+		if (pbench_counters_delta(m, k, 1) == 1 && k[0].value / 1000.0 < best_read)
+			best_read = (double)k[0].value / 1000.0;
+	}
+	diag("cost: parts: one pb_page_read %.1f instructions, one read() of a single event "
+	     "%.1f (kernel included)", best_page, best_read);
+	ok(best_page * 10 <= best_read, "parts: the perf-page read sequence alone takes at least "
+	   "10x fewer instructions than a read() of one event (%.1f vs %.1f)", best_page,
+	   best_read);
+	munmap(pc, 4096);
+	close(fd);
+}
+
 static void cost(void)
 {
 	struct pbench_counters *m = open_set("instructions", PBENCH_COUNT_NO_RDPMC);
@@ -88,6 +140,7 @@ static void cost(void)
 	       "%.1f\n", cu, cs);
 	ok(cs >= 10 * cu, "cost: a user-space read takes at least 10x fewer instructions than "
 	   "read() (%.1f vs %.1f)", cu, cs);
+	parts(m);
 out:
 	pbench_counters_free(m);
 	pbench_counters_free(u);
