@@ -51,6 +51,10 @@ static int print_json(const struct pbench_event_desc *v, int n, const int *count
 		json_object_set_new(e, "errno", v[i].error ? json_integer(-v[i].error) : json_null());
 		json_object_set_new(e, "reason", v[i].reason[0] ? json_string(v[i].reason)
 								: json_null());
+		json_object_set_new(e, "read", v[i].status != PBENCH_EVENT_OK ? json_null() :
+				    json_string(v[i].user_read ? "user" : "syscall"));
+		json_object_set_new(e, "read_reason", v[i].read_reason[0] ?
+				    json_string(v[i].read_reason) : json_null());
 		json_object_set_new(e, "description", json_string(v[i].desc));
 		json_array_append_new(arr, e);
 	}
@@ -78,6 +82,15 @@ static void print_text(const struct pbench_event_desc *v, int n, const int *coun
 	for (int i = 0; i < n; i++) {
 		const char *st = pbench_event_status_name(v[i].status);
 		const char *reason = v[i].reason;
+		char how[224];
+
+		/* Counted: which way a region reads a hardware event (user space or read()). */
+		if (v[i].status == PBENCH_EVENT_OK && v[i].kind != PBENCH_EVENT_SOFTWARE &&
+		    !*reason) {
+			snprintf(how, sizeof(how), "%s%s", v[i].user_read ? "read in user space" :
+				 "read with read(): ", v[i].user_read ? "" : v[i].read_reason);
+			reason = how;
+		}
 
 		section_of(&v[i], sec, sizeof(sec));
 		if (strcmp(sec, last)) {

@@ -69,13 +69,14 @@ PBENCH_API void pbench_set_log(pbench_log_fn fn, void *arg);
  * Clock (clock.c)
  *
  * pbench counts time in "ticks" of one clock chosen at load time: the TSC on x86-64 when it is
- * invariant (CPUID 0x80000007 EDX[8]), otherwise CLOCK_MONOTONIC_RAW in nanoseconds (one tick is
- * then one ns). The environment variable PBENCH_CLOCK=monotonic_raw forces the latter. The tick readers are safe to call before anything else; the frequency is found
+ * invariant (CPUID 0x80000007 EDX[8]), the generic timer's virtual counter CNTVCT_EL0 on arm64,
+ * otherwise CLOCK_MONOTONIC_RAW in nanoseconds (one tick is then one ns). The environment variable PBENCH_CLOCK=monotonic_raw forces the latter. The tick readers are safe to call before anything else; the frequency is found
  * on the first call that needs it (pbench_clock_info, pbench_ticks_to_ns).
  */
 enum pbench_clock_kind {
 	PBENCH_CLOCK_TSC = 1,		/* invariant TSC, read with rdtsc */
 	PBENCH_CLOCK_MONOTONIC_RAW,	/* clock_gettime(CLOCK_MONOTONIC_RAW) */
+	PBENCH_CLOCK_CNTVCT,		/* arm64 generic timer, CNTVCT_EL0 read with ISBs */
 };
 
 enum pbench_freq_source {
@@ -83,6 +84,7 @@ enum pbench_freq_source {
 	PBENCH_FREQ_CPUID,		/* CPUID leaf 0x15, or the hypervisor leaf 0x40000010 */
 	PBENCH_FREQ_CALIBRATED,		/* measured against CLOCK_MONOTONIC_RAW */
 	PBENCH_FREQ_NS,			/* the clock counts ns: no conversion needed */
+	PBENCH_FREQ_CNTFRQ,		/* arm64: CNTFRQ_EL0, the frequency firmware set */
 };
 
 struct pbench_clock_info {
@@ -157,6 +159,8 @@ struct pbench_event_desc {
 	int status;			/* enum pbench_event_status, from trying to open it now */
 	int error;			/* -errno of the failed open, 0 when it opened */
 	char reason[192];		/* why it does not open, with the fix where there is one */
+	int user_read;			/* 1: a region's start/stop read it in user space */
+	char read_reason[192];		/* if not, why ("" when user_read or not opened) */
 };
 
 enum pbench_list_flags {
@@ -239,8 +243,14 @@ PBENCH_API int pbench_counters_nr_groups(const struct pbench_counters *c);
 /* Name of event i, and its status at open time (OK, NOT_SUPPORTED or NO_PERMISSION). */
 PBENCH_API const char *pbench_counters_name(const struct pbench_counters *c, int i);
 PBENCH_API int pbench_counters_open_status(const struct pbench_counters *c, int i);
-/* 1 if event i is read in user space (rdpmc) by start/stop, 0 if by read(). */
+/* 1 if event i is read in user space by start/stop (x86 rdpmc; arm64 PMEVCNTR<n>_EL0 or
+ * PMCCNTR_EL0 through the perf page), 0 if by read(). After a start or stop it says what that
+ * snapshot did; before, whether the kernel offers the user-space read at all. */
 PBENCH_API int pbench_counters_uses_rdpmc(const struct pbench_counters *c, int i);
+/* Why event i is read with read() rather than in user space ("" when it is read in user
+ * space), e.g. "kernel.perf_user_access is 0 (...)" or "a software event: ...". The string is
+ * valid until the set is freed or its next start/stop. */
+PBENCH_API const char *pbench_counters_rdpmc_reason(const struct pbench_counters *c, int i);
 
 /* Enable, disable and zero all groups (one ioctl per group). */
 PBENCH_API int pbench_counters_enable(struct pbench_counters *c);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The clock: an invariant TSC when there is one, CLOCK_MONOTONIC_RAW otherwise.
+ * The clock: an invariant TSC when there is one, on arm64 the generic timer's virtual counter
+ * (CNTVCT_EL0), CLOCK_MONOTONIC_RAW otherwise.
  *
  * Which clock is decided once at load time from CPUID (cheap, so the tick readers need no
  * lazy-init check). The frequency is found on first use, in this order: the kernel's own
@@ -20,6 +21,8 @@
 #include <cpuid.h>
 #include <x86intrin.h>
 #define PB_X86 1
+#elif defined(__aarch64__)
+#define PB_ARM64 1
 #endif
 
 #include "internal.h"
@@ -64,10 +67,14 @@ __attribute__((constructor)) static void clock_detect(void)
 	invariant_tsc = pb_cpuid_invariant_tsc() > 0;
 	if (invariant_tsc && !forced)
 		clock_kind = PBENCH_CLOCK_TSC;
+#elif defined(PB_ARM64)
+	/* Linux lets EL0 read CNTVCT_EL0 (its vDSO does) on every arm64 system it boots. */
+	if (!forced)
+		clock_kind = PBENCH_CLOCK_CNTVCT;
 #else
 	(void)forced;
 #endif
-	if (clock_kind != PBENCH_CLOCK_TSC) {
+	if (clock_kind == PBENCH_CLOCK_MONOTONIC_RAW) {
 		info.hz = 1000000000ull;
 		info.mult = 1;
 		info.shift = 0;
@@ -82,11 +89,43 @@ static inline uint64_t mono_raw_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+#ifdef PB_ARM64
+static inline uint64_t cntvct(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+}
+
+/* ISB before: the counter is not read before earlier instructions complete (an mrs of
+ * CNTVCT_EL0 can otherwise be executed early); ISB after: later instructions are fetched only
+ * once the read is done. The pair Linux uses around its own counter reads. */
+static inline uint64_t cntvct_fenced(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(v) : : "memory");
+	return v;
+}
+
+static uint64_t cntfrq(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(v));
+	return v;
+}
+#endif
+
 uint64_t pbench_ticks(void)
 {
 #ifdef PB_X86
 	if (__builtin_expect(clock_kind == PBENCH_CLOCK_TSC, 1))
 		return __rdtsc();
+#elif defined(PB_ARM64)
+	if (__builtin_expect(clock_kind == PBENCH_CLOCK_CNTVCT, 1))
+		return cntvct();
 #endif
 	return mono_raw_ns();
 }
@@ -103,6 +142,9 @@ uint64_t pbench_ticks_begin(void)
 		_mm_lfence();
 		return t;
 	}
+#elif defined(PB_ARM64)
+	if (__builtin_expect(clock_kind == PBENCH_CLOCK_CNTVCT, 1))
+		return cntvct_fenced();
 #endif
 	return mono_raw_ns();
 }
@@ -118,6 +160,9 @@ uint64_t pbench_ticks_end(void)
 		__asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi) : : "rcx", "memory");
 		return (uint64_t)hi << 32 | lo;
 	}
+#elif defined(PB_ARM64)
+	if (__builtin_expect(clock_kind == PBENCH_CLOCK_CNTVCT, 1))
+		return cntvct_fenced();
 #endif
 	return mono_raw_ns();
 }
@@ -159,9 +204,10 @@ uint64_t pb_hz_from_cpuid15(uint32_t eax, uint32_t ebx, uint32_t ecx)
 	return (uint64_t)ecx * ebx / eax;
 }
 
-#ifdef PB_X86
+#if defined(PB_X86) || defined(PB_ARM64)
 /* The kernel's own TSC conversion, offered in the mmap page of any perf event when the
- * scheduler clock is the TSC (not, for example, under kvm-clock). */
+ * scheduler clock is the TSC (not, for example, under kvm-clock); on arm64 its conversion of
+ * CNTVCT_EL0 when sched_clock runs on the generic timer. */
 static uint64_t freq_from_perf_page(uint64_t *mult, uint32_t *shift)
 {
 	struct perf_event_attr attr;
@@ -202,7 +248,9 @@ static uint64_t freq_from_perf_page(uint64_t *mult, uint32_t *shift)
 	*shift = ts;
 	return pb_hz_from_perf(tm, ts);
 }
+#endif
 
+#ifdef PB_X86
 static uint64_t freq_from_cpuid(void)
 {
 	unsigned a, b, c, d, max;
@@ -336,7 +384,7 @@ static void clock_init(void)
 	info.size = sizeof(info);
 	info.kind = clock_kind;
 	info.invariant_tsc = invariant_tsc;
-	if (clock_kind != PBENCH_CLOCK_TSC) {
+	if (clock_kind == PBENCH_CLOCK_MONOTONIC_RAW) {
 		info.freq_source = PBENCH_FREQ_NS;
 		info.hz = 1000000000ull;
 		info.mult = 1;
@@ -359,6 +407,24 @@ static void clock_init(void)
 		if (info.freq_source != PBENCH_FREQ_PERF_PAGE && hz)
 			pb_mult_shift_for_hz(hz, &info.mult, &info.shift);
 	}
+#elif defined(PB_ARM64)
+	else {
+		/* The perf page first (the kernel's own conversion), else CNTFRQ_EL0, which
+		 * firmware sets to the counter's frequency. */
+		uint64_t hz = freq_from_perf_page(&info.mult, &info.shift);
+
+		if (hz) {
+			info.freq_source = PBENCH_FREQ_PERF_PAGE;
+		} else {
+			hz = cntfrq();
+			info.freq_source = PBENCH_FREQ_CNTFRQ;
+			if (hz)
+				pb_mult_shift_for_hz(hz, &info.mult, &info.shift);
+			else
+				info_err = -EIO;
+		}
+		info.hz = hz;
+	}
 #endif
 	if (!info_err)
 		measure_costs();
@@ -371,7 +437,7 @@ static inline void clock_ready(void)
 
 uint64_t pbench_ticks_to_ns(uint64_t ticks)
 {
-	if (clock_kind != PBENCH_CLOCK_TSC)
+	if (clock_kind == PBENCH_CLOCK_MONOTONIC_RAW)
 		return ticks;
 	clock_ready();
 	return pb_mul_shift(ticks, info.mult, info.shift);
@@ -379,7 +445,7 @@ uint64_t pbench_ticks_to_ns(uint64_t ticks)
 
 double pbench_ticks_to_ns_f(double ticks)
 {
-	if (clock_kind != PBENCH_CLOCK_TSC)
+	if (clock_kind == PBENCH_CLOCK_MONOTONIC_RAW)
 		return ticks;
 	clock_ready();
 	return ns_f(ticks);
@@ -407,6 +473,8 @@ const char *pbench_clock_kind_name(int kind)
 		return "tsc";
 	case PBENCH_CLOCK_MONOTONIC_RAW:
 		return "clock_monotonic_raw";
+	case PBENCH_CLOCK_CNTVCT:
+		return "cntvct";
 	}
 	return "unknown";
 }
@@ -422,6 +490,8 @@ const char *pbench_freq_source_name(int source)
 		return "calibrated";
 	case PBENCH_FREQ_NS:
 		return "ns";
+	case PBENCH_FREQ_CNTFRQ:
+		return "cntfrq";
 	}
 	return "unknown";
 }

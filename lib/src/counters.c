@@ -6,6 +6,12 @@
  * returns all of its events with the times needed to tell multiplexing apart. An event that
  * cannot join an existing group (another PMU, too many events) leads a new group; an event
  * that cannot be opened at all stays in the set with its status and the reason.
+ *
+ * Hardware events counted on the calling thread are also mapped (their perf page), so that
+ * start/stop can read them in user space (mmap.c). On PMUs that describe it (arm64's
+ * `rdpmc` format bit, config1:1), user access has to be asked for at open, and 64-bit
+ * counters with `long` (config1:0) where the PMU has them; each event keeps why it is read
+ * with read() instead, for pbench_counters_rdpmc_reason().
  */
 #include <ctype.h>
 #include <errno.h>
@@ -36,6 +42,7 @@ struct pb_counter {
 	int user_only;		/* kernel excluded to get past perf_event_paranoid */
 	char reason[192];
 	void *page;		/* mmap page of hardware events, for rdpmc */
+	const char *no_rdpmc;	/* why it is never read in user space, NULL if it can be */
 	struct snap start, delta;
 };
 
@@ -55,6 +62,8 @@ struct pbench_counters {
 	int nr_groups;
 	struct pb_group *groups;
 	int rdpmc;		/* every opened event has a mapped page */
+	int user_reads;		/* the last snapshot: 1 user space, 0 read(), -1 none yet */
+	char why[320];		/* why the last snapshot took read() (the set's reason) */
 	int state;		/* 0 idle, 1 started, 2 stopped */
 	size_t page_size;
 };
@@ -149,10 +158,65 @@ static int kernel_side_event(const struct perf_event_attr *a)
 		a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
 }
 
+/* Can this event be read in user space at all? NULL if so, else the reason. */
+static const char *rdpmc_refusal(const struct pbench_counters *c, const struct pb_counter *ctr)
+{
+	struct perf_event_attr a = ctr->ev.attr;
+
+	if (ctr->ev.kind != PBENCH_EVENT_HARDWARE && ctr->ev.kind != PBENCH_EVENT_PMU)
+		return "a software event: its count is kept by the kernel";
+	/* A PMU named in sysfs: only a CPU PMU with a rdpmc format field (arm64's). */
+	if (ctr->ev.kind == PBENCH_EVENT_PMU && pb_pmu_user_read_bits(&a, 0) <= 0)
+		return "not a CPU PMU event: no user-space read";
+	if (c->flags & PBENCH_COUNT_NO_RDPMC)
+		return "user-space reads turned off (PBENCH_COUNT_NO_RDPMC)";
+	if (c->pid != 0)
+		return "counted in another task: only the task itself can read its counters";
+	if (c->flags & PBENCH_COUNT_INHERIT)
+		return "counted with inherit: the children's counts are only in read()";
+	if (!pb_arch_user_read())
+		return "no user-space counter read on this architecture";
+	return NULL;
+}
+
+static int open_attr(struct pbench_counters *c, struct perf_event_attr *attr, int group_fd)
+{
+	int fd = pb_perf_event_open(attr, c->pid, c->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+
+	return fd >= 0 ? fd : -errno;
+}
+
+/* Open with the PMU's user-access bits when it has them: rdpmc and long first, then rdpmc
+ * alone (64-bit counters exist only on some PMUs: EOPNOTSUPP elsewhere), then neither (the
+ * event still counts, read with read()). */
+static int open_user_read(struct pbench_counters *c, struct pb_counter *ctr,
+			  struct perf_event_attr *attr, int group_fd)
+{
+	struct perf_event_attr a = *attr;
+	int bits, fd;
+
+	if (ctr->no_rdpmc || (bits = pb_pmu_user_read_bits(&a, 1)) <= 0)
+		return open_attr(c, attr, group_fd);
+	fd = open_attr(c, &a, group_fd);
+	if (fd >= 0 || (fd != -EOPNOTSUPP && fd != -EINVAL))
+		return fd;
+	if (bits & PB_USER_READ_LONG) {
+		a = *attr;
+		pb_pmu_user_read_bits(&a, 0);
+		fd = open_attr(c, &a, group_fd);
+		if (fd >= 0 || (fd != -EOPNOTSUPP && fd != -EINVAL))
+			return fd;
+	}
+	fd = open_attr(c, attr, group_fd);
+	if (fd >= 0)
+		ctr->no_rdpmc = "the PMU refused its rdpmc format bit for this event";
+	return fd;
+}
+
 static int try_open(struct pbench_counters *c, struct pb_counter *ctr, int group_fd)
 {
 	struct perf_event_attr attr = ctr->ev.attr;
-	int fd, first_errno;
+	int fd, first_err;
 
 	attr.size = sizeof(attr);
 	attr.read_format = READ_FORMAT;
@@ -160,20 +224,26 @@ static int try_open(struct pbench_counters *c, struct pb_counter *ctr, int group
 	attr.enable_on_exec = !!(c->flags & PBENCH_COUNT_ENABLE_ON_EXEC);
 	/* Members follow their leader; only a leader carries the disabled bit. */
 	attr.disabled = group_fd < 0 && !(c->flags & PBENCH_COUNT_START_ENABLED);
+	/* A disabled leader on the calling thread also gets enable_on_exec. It changes nothing
+	 * here (the fds close on exec, and nothing is inherited), but the arm PMU driver's
+	 * group check skips disabled events unless they are enabled on exec: without it a
+	 * group of one more event than the PMU has counters opens and then never runs. */
+	if (attr.disabled && c->pid == 0 && ctr->ev.kind != PBENCH_EVENT_SOFTWARE)
+		attr.enable_on_exec = 1;
 	if (c->flags & PBENCH_COUNT_USER_ONLY)
 		attr.exclude_kernel = attr.exclude_hv = 1;
 
 	ctr->user_only = 0;
-	fd = pb_perf_event_open(&attr, c->pid, c->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	fd = open_user_read(c, ctr, &attr, group_fd);
 	if (fd >= 0)
 		return fd;
-	first_errno = errno;
-	if ((errno == EACCES || errno == EPERM) && !attr.exclude_kernel &&
+	first_err = fd;
+	if ((fd == -EACCES || fd == -EPERM) && !attr.exclude_kernel &&
 	    !kernel_side_event(&attr)) {
 		/* perf_event_paranoid >= 2 forbids counting the kernel: count user space, and
 		 * say so in every count of this event (user_only). */
 		attr.exclude_kernel = attr.exclude_hv = 1;
-		fd = pb_perf_event_open(&attr, c->pid, c->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		fd = open_user_read(c, ctr, &attr, group_fd);
 		if (fd >= 0) {
 			ctr->user_only = 1;
 			return fd;
@@ -181,7 +251,7 @@ static int try_open(struct pbench_counters *c, struct pb_counter *ctr, int group
 	}
 	/* The permission problem is the one to report, not what the fallback ran into
 	 * (msr events, for one, cannot exclude the kernel at all: EINVAL). */
-	return -first_errno;
+	return first_err;
 }
 
 static int add_group(struct pbench_counters *c, int leader)
@@ -201,13 +271,13 @@ static void map_page(struct pbench_counters *c, struct pb_counter *ctr)
 {
 	void *p;
 
-	/* Only hardware counters can ever be read with rdpmc, and only by the thread itself. */
-	if (ctr->ev.kind != PBENCH_EVENT_HARDWARE || c->pid != 0 ||
-	    (c->flags & (PBENCH_COUNT_NO_RDPMC | PBENCH_COUNT_INHERIT)))
+	if (ctr->no_rdpmc)
 		return;
 	p = mmap(NULL, c->page_size, PROT_READ, MAP_SHARED, ctr->fd, 0);
 	if (p != MAP_FAILED)
 		ctr->page = p;
+	else
+		ctr->no_rdpmc = "its perf page could not be mapped";
 }
 
 static int open_one(struct pbench_counters *c, int i)
@@ -215,6 +285,7 @@ static int open_one(struct pbench_counters *c, int i)
 	struct pb_counter *ctr = &c->ctr[i];
 	int fd = -1, g;
 
+	ctr->no_rdpmc = rdpmc_refusal(c, ctr);
 	for (g = 0; g < c->nr_groups; g++) {
 		fd = try_open(c, ctr, c->ctr[c->groups[g].leader].fd);
 		if (fd >= 0 || fd == -EMFILE || fd == -ESRCH)
@@ -288,6 +359,7 @@ int pbench_counters_open(struct pbench_counters **out, const char *events,
 		goto out_names;
 	}
 	c->cpu = -1;
+	c->user_reads = -1;
 	c->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	if (opts) {
 		c->pid = opts->pid;
@@ -394,7 +466,29 @@ int pbench_counters_open_status(const struct pbench_counters *c, int i)
 
 int pbench_counters_uses_rdpmc(const struct pbench_counters *c, int i)
 {
-	return i >= 0 && i < c->nr && c->rdpmc && c->ctr[i].page;
+	if (i < 0 || i >= c->nr || !c->rdpmc || !c->ctr[i].page)
+		return 0;
+	/* Before the first snapshot: whether the kernel offers it at all. */
+	if (c->user_reads < 0)
+		return !!((volatile struct perf_event_mmap_page *)c->ctr[i].page)->cap_user_rdpmc;
+	return c->user_reads;
+}
+
+const char *pbench_counters_rdpmc_reason(const struct pbench_counters *c, int i)
+{
+	if (i < 0 || i >= c->nr)
+		return "no such event";
+	if (c->ctr[i].fd < 0)
+		return "not opened";
+	if (c->ctr[i].no_rdpmc)
+		return c->ctr[i].no_rdpmc;
+	if (pbench_counters_uses_rdpmc(c, i))
+		return "";
+	if (!c->rdpmc)
+		return "read() with the set: another of its events cannot be read in user space";
+	if (c->user_reads < 0)
+		return "the kernel offers no user-space read of it (cap_user_rdpmc 0)";
+	return c->why;
 }
 
 /* ---- control ---------------------------------------------------------------------------- */
@@ -535,6 +629,29 @@ int pbench_counters_read(struct pbench_counters *c, struct pbench_count *counts,
 
 /* Snapshot of every opened event into snap at byte offset `field` of each counter: user space
  * when every page allows it, else one read() per group. */
+/* Why the page of ctr could not be read in user space just now, into c->why. */
+static void explain_page(struct pbench_counters *c, const struct pb_counter *ctr)
+{
+	const volatile struct perf_event_mmap_page *pc = ctr->page;
+	long access = -1;
+
+	if (!pc->cap_user_rdpmc) {
+		snprintf(c->why, sizeof(c->why), "the kernel offers no user-space read of '%s' "
+			 "(cap_user_rdpmc 0; on x86: /sys/bus/event_source/devices/cpu/rdpmc is "
+			 "0)", ctr->ev.name);
+		return;
+	}
+	if (!pb_read_long("/proc/sys/kernel/perf_user_access", &access) && access == 0) {
+		snprintf(c->why, sizeof(c->why), "kernel.perf_user_access is 0 (the page offers "
+			 "no counter index; fix: sysctl -w kernel.perf_user_access=1)");
+		return;
+	}
+	snprintf(c->why, sizeof(c->why), "'%s' was not on a counter when read (index 0: "
+		 "multiplexed, or the PMU is in use)", ctr->ev.name);
+}
+
+/* Snapshot of every opened event into snap at byte offset `field` of each counter: user space
+ * when every page allows it, else one read() per group. */
 static int snapshot(struct pbench_counters *c, size_t field)
 {
 	if (c->rdpmc) {
@@ -553,8 +670,14 @@ static int snapshot(struct pbench_counters *c, size_t field)
 			s->enabled = r.enabled;
 			s->running = r.running;
 		}
-		if (i == c->nr)
+		if (i == c->nr) {
+			c->user_reads = 1;
 			return 0;
+		}
+		/* Outside the timed part's hot path: only when falling back. */
+		if (c->user_reads != 0)
+			explain_page(c, &c->ctr[i]);
+		c->user_reads = 0;
 	}
 	return read_groups(c, (struct snap *)((char *)c->ctr + field), sizeof(*c->ctr));
 }

@@ -189,6 +189,58 @@ static int resolve_sysfs(const char *name, struct pb_event *ev)
 	return 0;
 }
 
+/* ---- user-space read bits ------------------------------------------------------------- */
+
+/* The sysfs PMU of attr's events into name: the one whose type is attr->type, or for the
+ * generic types (hardware, cache, raw) the first one with a `rdpmc` format field. */
+static int pmu_of_attr(const struct perf_event_attr *attr, char *name, size_t len)
+{
+	int generic = attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE ||
+		      attr->type == PERF_TYPE_RAW;
+	char path[4096], buf[64];
+	struct dirent *d;
+	int found = 0;
+	DIR *dir;
+
+	if (pb_path(path, sizeof(path), SYSFS_PMUS) || !(dir = opendir(path)))
+		return 0;
+	while (!found && (d = readdir(dir))) {
+		char f[512];
+		long type;
+
+		if (d->d_name[0] == '.' || strlen(d->d_name) > 200)
+			continue;
+		if (generic) {
+			snprintf(f, sizeof(f), SYSFS_PMUS "/%s/format/rdpmc", d->d_name);
+			found = pb_read_file(f, buf, sizeof(buf)) > 0;
+		} else {
+			snprintf(f, sizeof(f), SYSFS_PMUS "/%s/type", d->d_name);
+			found = !pb_read_long(f, &type) && type == (long)attr->type;
+		}
+		if (found)
+			snprintf(name, len, "%s", d->d_name);
+	}
+	closedir(dir);
+	return found;
+}
+
+int pb_pmu_user_read_bits(struct perf_event_attr *attr, int want_long)
+{
+	char pmu[256], path[512], fmt[128];
+	int bits = 0;
+
+	if (!pmu_of_attr(attr, pmu, sizeof(pmu)))
+		return 0;
+	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/format/rdpmc", pmu);
+	if (pb_read_file(path, fmt, sizeof(fmt)) <= 0 || apply_format(attr, fmt, 1))
+		return 0;
+	bits = PB_USER_READ_RDPMC;
+	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/format/long", pmu);
+	if (want_long && pb_read_file(path, fmt, sizeof(fmt)) > 0 && !apply_format(attr, fmt, 1))
+		bits |= PB_USER_READ_LONG;
+	return bits;
+}
+
 /* ---- libpfm4 names ---------------------------------------------------------------------- */
 
 static int resolve_pfm(const char *name, struct pb_event *ev)
@@ -491,6 +543,16 @@ static void probe_event(struct pbench_event_desc *d)
 		return;
 	}
 	d->status = pbench_counters_open_status(c, 0);
+	if (d->status == PBENCH_EVENT_OK) {
+		/* Which way a region reads it: one start/stop on the enabled event. */
+		pbench_counters_enable(c);
+		pbench_counters_start(c);
+		pbench_counters_stop(c);
+		d->user_read = pbench_counters_uses_rdpmc(c, 0);
+		snprintf(d->read_reason, sizeof(d->read_reason), "%s",
+			 pbench_counters_rdpmc_reason(c, 0));
+		pbench_counters_disable(c);
+	}
 	if (pbench_counters_read(c, &k, 1) == 1) {
 		int paranoid = -1;
 

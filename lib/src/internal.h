@@ -83,8 +83,12 @@ uint64_t pb_page_time_delta(uint64_t cyc, uint32_t time_mult, uint16_t time_shif
 int pb_page_read(const volatile struct perf_event_mmap_page *pc,
 		 uint64_t (*rdpmc)(uint32_t idx), uint64_t (*rdtsc)(void),
 		 struct pb_page_read *out);
+/* The counter of page index idx + 1 (x86 rdpmc; arm64 PMEVCNTR<idx>_EL0, PMCCNTR_EL0 for 31)
+ * and the clock of the page's time fields (TSC; arm64 CNTVCT_EL0). */
 uint64_t pb_rdpmc(uint32_t idx);
 uint64_t pb_rdtsc(void);
+/* 1 if this build can read counters in user space at all (x86-64, arm64). */
+int pb_arch_user_read(void);
 
 /* events.c */
 struct pb_event {
@@ -95,6 +99,12 @@ struct pb_event {
 /* Resolve one name to an attr. Returns 0, -PBENCH_EUNKNOWN_EVENT or -PBENCH_EPFM. */
 int pb_event_resolve(const char *name, struct pb_event *ev);
 int pb_pfm_init(void);
+/* Set the user-access format bits of attr's PMU where it has them (arm64: `rdpmc` config1:1,
+ * and with want_long `long` config1:0, 64-bit counters). Returns the PB_USER_READ_* bits set;
+ * 0 when the PMU has no rdpmc field (x86 needs none; other PMUs cannot be read). */
+#define PB_USER_READ_RDPMC 1
+#define PB_USER_READ_LONG 2
+int pb_pmu_user_read_bits(struct perf_event_attr *attr, int want_long);
 /* Reason text for a failed perf_event_open of ev with errno err; fills buf. */
 void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len);
 /* Status for a failed open (NOT_SUPPORTED or NO_PERMISSION). */

@@ -118,6 +118,12 @@ static void spin_mono(struct spin *s)
 	SPIN_BODY(mono_raw())
 }
 
+/* Other tick clocks (arm64's CNTVCT_EL0): the library's plain read. */
+static void spin_ticks(struct spin *s)
+{
+	SPIN_BODY(pbench_ticks())
+}
+
 static void spin(const struct pbench_jitter *j, struct spin *s)
 {
 #ifdef PB_X86
@@ -126,7 +132,10 @@ static void spin(const struct pbench_jitter *j, struct spin *s)
 		return;
 	}
 #endif
-	(void)j;
+	if (j->clock_kind != PBENCH_CLOCK_MONOTONIC_RAW) {
+		spin_ticks(s);
+		return;
+	}
 	spin_mono(s);
 }
 

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers of the emulated-PMU test programs. */
+#ifndef PB_PMU_UTIL_H
+#define PB_PMU_UTIL_H
+
+#include <fcntl.h>
+#include <jansson.h>
+#include <sys/wait.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pbench.h"
+#include "loop.h"
+#include "tap.h"
+
+#define MAXEV 16
+
+/* Open events on the calling thread (flags: PBENCH_COUNT_*), enabled; NULL on failure. */
+static inline __attribute__((unused)) struct pbench_counters *open_set(const char *events,
+								       unsigned flags)
+{
+	struct pbench_counters_opts o = { .size = sizeof(o), .pid = 0, .cpu = -1,
+					  .flags = flags };
+	struct pbench_counters *c = NULL;
+	int err = pbench_counters_open(&c, events, &o);
+
+	if (err) {
+		diag("open '%s': %s %s", events, pbench_strerror(err),
+		     pbench_counters_last_error());
+		pbench_counters_free(c);
+		return NULL;
+	}
+	pbench_counters_enable(c);
+	return c;
+}
+
+/* The deltas of every event of c over loop3(n), into k[0..nr-1]; the number filled. */
+static inline __attribute__((unused)) int count_loop(struct pbench_counters *c, uint64_t n,
+						     struct pbench_count *k)
+{
+	int nr = pbench_counters_nr(c);
+
+	for (int i = 0; i < nr; i++)
+		k[i].size = sizeof(k[i]);
+	pbench_counters_start(c);
+	loop3(n);
+	pbench_counters_stop(c);
+	return pbench_counters_delta(c, k, nr);
+}
+
+static inline __attribute__((unused)) int write_sysctl(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY), ok_ = 0;
+
+	if (fd >= 0) {
+		ok_ = write(fd, v, strlen(v)) == (ssize_t)strlen(v);
+		close(fd);
+	}
+	return ok_;
+}
+
+static inline __attribute__((unused)) int64_t absdiff(int64_t a, int64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* Run argv (no shell in the guest: no popen) and parse its stdout as JSON; NULL on failure. */
+static inline __attribute__((unused)) json_t *run_json(char *const argv[])
+{
+	json_error_t jerr;
+	json_t *root;
+	int fds[2], status;
+	pid_t pid;
+	FILE *f;
+
+	if (pipe(fds))
+		return NULL;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	root = f ? json_loadf(f, 0, &jerr) : NULL;
+	if (f)
+		fclose(f);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		diag("%s %s ... failed (status %d)%s%s", argv[0], argv[1], status,
+		     root ? "" : ": ", root ? "" : jerr.text);
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+#endif
