@@ -94,7 +94,7 @@ $(O)/lib/src/%.o: lib/src/%.c lib/include/pbench.h $(wildcard lib/src/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
-$(O)/cli/%.o: cli/%.c lib/include/pbench.h cli/cmds.h cli/stat.h
+$(O)/cli/%.o: cli/%.c lib/include/pbench.h cli/cmds.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 

@@ -3,7 +3,8 @@
  * pbench stat: run a command (or the built-in workload) N times, each run timed in ticks and
  * ns and counted with the requested events, unprepared, prepared (one core, high priority,
  * warmed up) or both side by side, and print every run, the outliers with their causes and a
- * summary. The report itself is in stat_report.c.
+ * summary. The experiment and its reports are the library's (pbench_runs_*): this file parses
+ * the options, shows progress, and picks the writers.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,9 +19,8 @@
 
 #include "pbench.h"
 #include "cmds.h"
-#include "stat.h"
 
-#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions"
+#define DEFAULT_EVENTS PBENCH_RUNS_DEFAULT_EVENTS
 #define DEFAULT_RUNS 20
 #define MAX_RUNS 1000000L
 #define XOR_ITERATIONS 100000000ULL
@@ -73,15 +73,26 @@ static void stat_usage(FILE *f)
 		"left) when nothing else writes there: the built-in workload, or a command with -q.\n"
 		"NO_COLOR turns its colour off.\n"
 		"'pbench list' shows the events that can be counted here.\n",
-		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, SEM_MIN_RUNS,
+		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
 		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS, XOR_ITERATIONS, WALK_STEPS);
 }
 
-const char *stat_mode_name(int kind)
+/* The outputs of pbench stat, in the order they are written. */
+enum { OUT_JSON = 0, OUT_CSV, OUT_PLOT, STAT_NOUT };
+
+struct stat_opts {
+	struct pbench_runs_opts ro;
+	const char *json, *csv, *plot;	/* NULL, "-" or a file name */
+	int workload_set;		/* --workload was given */
+	int progress;			/* the progress line on stderr */
+	int color;			/* NO_COLOR unset and stderr a terminal */
+};
+
+static const char *mode_name(int mode)
 {
 	static const char *const names[] = { "unprepared", "prepared", "contrast" };
 
-	return kind >= 0 && kind <= MODE_CONTRAST ? names[kind] : "?";
+	return mode >= 0 && mode <= PBENCH_RUNS_CONTRAST ? names[mode] : "?";
 }
 
 static int edit_distance(const char *a, const char *b)
@@ -114,8 +125,8 @@ static int parse_mode(const char *s)
 {
 	int best = 0, best_d = 1 << 30;
 
-	for (int k = 0; k <= MODE_CONTRAST; k++) {
-		int d = edit_distance(s, stat_mode_name(k));
+	for (int k = 0; k <= PBENCH_RUNS_CONTRAST; k++) {
+		int d = edit_distance(s, mode_name(k));
 
 		if (!d)
 			return k;
@@ -125,7 +136,7 @@ static int parse_mode(const char *s)
 		}
 	}
 	cli_error("unknown mode '%s' for --mode: the modes are unprepared, prepared and "
-		  "contrast (did you mean '%s'?)", s, stat_mode_name(best));
+		  "contrast (did you mean '%s'?)", s, mode_name(best));
 	return -1;
 }
 
@@ -180,35 +191,35 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	while ((c = getopt_long(argc, argv, "+:e:r:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			o->events = optarg;
+			o->ro.events = optarg;
 			break;
 		case 'r':
-			if (cli_long("-r", "run count", optarg, 1, MAX_RUNS, &o->runs))
+			if (cli_long("-r", "run count", optarg, 1, MAX_RUNS, &o->ro.runs))
 				return -1;
 			break;
 		case 'j':
 			o->json = optarg ? optarg : "-";
 			break;
 		case 'q':
-			o->quiet = 1;
+			o->ro.quiet = 1;
 			break;
 		case 'i':
 			if (cli_number("--iterations", "iteration count", optarg, 1, 1e12,
 				       CLI_NUM_INT, &v))
 				return -1;
-			o->iterations = (long long)v;
+			o->ro.iterations = (uint64_t)v;
 			break;
 		case OPT_MODE:
-			if ((o->mode = parse_mode(optarg)) < 0)
+			if ((o->ro.mode = parse_mode(optarg)) < 0)
 				return -1;
 			break;
 		case OPT_CPU:
-			if (parse_cpu(optarg, &o->cpu))
+			if (parse_cpu(optarg, &o->ro.cpu))
 				return -1;
 			break;
 		case OPT_WARMUP:
 			if (cli_number("--warmup-ms", "warm-up", optarg, 0, MAX_WARMUP_MS, 0,
-				       &o->warmup_ms))
+				       &o->ro.warmup_ms))
 				return -1;
 			break;
 		case OPT_PLOT:
@@ -216,17 +227,17 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 			break;
 		case OPT_TIMEOUT:
 			if (cli_number("--timeout", "timeout", optarg, 0, 86400, CLI_NUM_POSITIVE,
-				       &o->timeout_s))
+				       &o->ro.timeout_s))
 				return -1;
 			break;
 		case OPT_MAX_TIME:
 			if (cli_number("--max-time", "time budget", optarg, 0, 86400,
-				       CLI_NUM_POSITIVE, &o->max_time_s))
+				       CLI_NUM_POSITIVE, &o->ro.max_time_s))
 				return -1;
 			break;
 		case OPT_TARGET_SEM:
 			if (cli_number("--target-sem", "target", optarg, 0, 100,
-				       CLI_NUM_POSITIVE | CLI_NUM_PCT, &o->target_sem_pct))
+				       CLI_NUM_POSITIVE | CLI_NUM_PCT, &o->ro.target_sem_pct))
 				return -1;
 			break;
 		case OPT_CSV:
@@ -234,9 +245,9 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 			break;
 		case OPT_WORKLOAD:
 			if (!strcmp(optarg, "xor")) {
-				o->workload = WL_XOR;
+				o->ro.workload = PBENCH_WORKLOAD_XOR;
 			} else if (!strcmp(optarg, "memwalk")) {
-				o->workload = WL_WALK;
+				o->ro.workload = PBENCH_WORKLOAD_MEMWALK;
 			} else {
 				cli_error("unknown workload '%s' for --workload: the built-in workloads "
 					  "are xor and memwalk", optarg);
@@ -252,17 +263,228 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		}
 	}
 	if (optind < argc)
-		o->cmd = argv + optind;
+		o->ro.argv = argv + optind;
 	return 0;
+}
+
+/* ---- progress ----------------------------------------------------------------------------- */
+
+/*
+ * On a terminal only, and only when nothing else writes there (the built-in workload, or a
+ * command with -q): "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left". The library calls
+ * this between runs, never during one.
+ */
+static void show_progress(const struct pbench_runs_progress *p, void *arg)
+{
+	const struct stat_opts *o = arg;
+	const char *dim = o->color ? "\033[2m" : "", *end = o->color ? "\033[0m" : "";
+	char est[64] = "", left[64] = "", of[32] = "", m[32];
+
+	if (!strcmp(p->phase, "done")) {
+		fputs("\r\033[K", stderr);
+	} else if (!strcmp(p->phase, "preparing")) {
+		fprintf(stderr, "\r\033[K%s%s: preparing (pin, memory, priority probe, warm-up)%s",
+			dim, mode_name(p->mode), end);
+	} else {
+		if (isfinite(p->mean_ns)) {
+			pbench_format_ns(m, sizeof(m), p->mean_ns, 3);
+			snprintf(est, sizeof(est), isfinite(p->sem_pct) ? ", %s ± %.2g%%" : ", %s",
+				 m, p->sem_pct);
+		}
+		if (p->target_sem_pct > 0)
+			snprintf(of, sizeof(of), " (target ± %.2g%%)", p->target_sem_pct);
+		else
+			snprintf(of, sizeof(of), " of %ld", p->runs);
+		if (isfinite(p->left_s))
+			snprintf(left, sizeof(left), ", %.1f s left", p->left_s);
+		fprintf(stderr, "\r\033[K%s%s: run %d%s%s%s%s", dim, mode_name(p->mode), p->run + 1,
+			of, est, left, end);
+	}
+	fflush(stderr);
+}
+
+/* ---- errors and warnings ------------------------------------------------------------------ */
+
+/* Name errors and commands that cannot run are the user's to fix: exit 2 with the reason. */
+static int start_error(int err, const struct stat_opts *o)
+{
+	const char *cmd = o->ro.argv ? o->ro.argv[0] : "";
+	char path[4096], interp[256];
+
+	switch (-err) {
+	case PBENCH_EUNKNOWN_EVENT:
+	case PBENCH_EBAD_EVENT_LIST:
+	case PBENCH_EDUP_EVENT:
+		cli_error("%s", pbench_counters_last_error());
+		cli_hint("'pbench list' shows the events that can be counted here");
+		return EXIT_USAGE;
+	case PBENCH_ENOT_FOUND:
+		cli_error("command '%s' not found", cmd);
+		cli_hint("check the name, or give its path");
+		return EXIT_USAGE;
+	case PBENCH_ENOT_EXEC:
+		cli_error("command '%s' cannot be executed (not an executable file, or no "
+			  "permission)", cmd);
+		return EXIT_USAGE;
+	case PBENCH_EBAD_INTERP:
+		if (pbench_command_resolve(cmd, path, sizeof(path)) == -PBENCH_EBAD_INTERP &&
+		    pbench_command_interp(path, interp, sizeof(interp)) == 1)
+			cli_error("command '%s' cannot run: its interpreter '%s' (its #! line) is "
+				  "not found or not executable", cmd, interp);
+		else
+			cli_error("command '%s' cannot run: its interpreter or dynamic loader is "
+				  "missing", cmd);
+		return EXIT_USAGE;
+	}
+	cli_error("cannot start: %s", pbench_strerror(err));
+	return EXIT_RUNTIME;
+}
+
+/* What the runs left to say: processes a command left behind, another pbench on the CPU. */
+static void warnings(const struct pbench_runs *r, const struct stat_opts *o)
+{
+	int runs = 0, procs = 0;
+
+	for (int s = 0; s < pbench_runs_nr_sets(r); s++) {
+		struct pbench_runs_set si = { .size = sizeof(si) };
+
+		pbench_runs_set_info(r, s, &si);
+		for (int i = 0; i < si.done; i++) {
+			struct pbench_run run = { .size = sizeof(run) };
+
+			pbench_runs_get(r, s, i, &run);
+			runs += run.left_behind > 0;
+			procs += run.left_behind;
+		}
+		/* Two prepared runs on one CPU take turns on it (as pbench jitter says too). */
+		if (si.rival_pid)
+			cli_warn("another pbench (pid %d) is pinned to CPU %d too: the two take turns "
+				 "on it and each measures the other; let one finish first, or give "
+				 "them different CPUs with --cpu", si.rival_pid, si.cpu);
+	}
+	if (runs)
+		cli_warn("'%s' left %d process%s running after %d run%s (background jobs or "
+			 "daemons): pbench ended them after each run (SIGTERM, then SIGKILL)",
+			 o->ro.argv[0], procs, procs == 1 ? "" : "es", runs, runs == 1 ? "" : "s");
+}
+
+/* ---- reports ------------------------------------------------------------------------------ */
+
+/* Each report asked for; one that cannot be written does not keep the others (the text above
+ * all) from being printed. */
+static int write_reports(const struct pbench_runs *r, const struct stat_opts *o,
+			 struct cli_output *out)
+{
+	static int (*const writers[STAT_NOUT])(const struct pbench_runs *, FILE *) = {
+		pbench_runs_write_json, pbench_runs_write_csv, pbench_runs_plot_svg,
+	};
+	/* JSON or CSV to stdout take the text's place. */
+	int text = !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-"));
+	int rc = EXIT_OK;
+
+	for (int k = 0; k < STAT_NOUT; k++) {
+		int err;
+
+		if (k == OUT_CSV && text && pbench_runs_write_text(r, stdout))
+			rc = EXIT_RUNTIME;
+		if (!out[k].out)
+			continue;
+		err = writers[k](r, cli_output_file(&out[k]));
+		out[k].written = !err;
+		if (err) {
+			cli_error("cannot write %s '%s': %s", out[k].what, out[k].path,
+				  pbench_strerror(err));
+			rc = EXIT_RUNTIME;
+		}
+	}
+	return rc;
+}
+
+/* Exit 1 for a run cut short, failed runs, a state not restored; said in one line. */
+static int verdict(const struct pbench_runs *r, const struct stat_opts *o, int interrupted)
+{
+	int done = 0, failed = 0, restore_err = 0;
+
+	for (int s = 0; s < pbench_runs_nr_sets(r); s++) {
+		struct pbench_runs_set si = { .size = sizeof(si) };
+
+		pbench_runs_set_info(r, s, &si);
+		done += si.done;
+		failed += si.failed;
+		if (si.restore_err)
+			restore_err = si.restore_err;
+	}
+	if (interrupted) {
+		cli_error("interrupted after %d of %ld runs", done,
+			  o->ro.runs * pbench_runs_nr_sets(r));
+		return EXIT_RUNTIME;
+	}
+	if (failed) {
+		cli_error("%d of %d runs of '%s' failed (see the status column)", failed, done,
+			  o->ro.argv[0]);
+		return EXIT_RUNTIME;
+	}
+	if (restore_err) {
+		cli_error("the prepared state was not fully restored: %s",
+			  pbench_strerror(restore_err));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+static volatile int stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on
+ * SIGINT/SIGTERM and hand the signal on to ours, which stops the runs. */
+static int measure(struct stat_opts *o, struct cli_output *out)
+{
+	struct sigaction old_int, old_term;
+	struct pbench_runs *r;
+	int err, rc = EXIT_OK, done = 0;
+
+	err = pbench_runs_new(&r, &o->ro);
+	if (err)
+		return start_error(err, o);
+	stop = 0;
+	cli_catch(SIGINT, on_signal, &old_int);
+	cli_catch(SIGTERM, on_signal, &old_term);
+	fflush(stdout);
+	err = pbench_runs_run(r);
+	cli_uncatch(SIGINT, &old_int);
+	cli_uncatch(SIGTERM, &old_term);
+	if (err && err != -EINTR) {
+		cli_error("%s", pbench_runs_error(r));
+		pbench_runs_free(r);
+		return EXIT_RUNTIME;
+	}
+	warnings(r, o);
+	for (int s = 0; s < pbench_runs_nr_sets(r); s++) {
+		struct pbench_runs_set si = { .size = sizeof(si) };
+
+		pbench_runs_set_info(r, s, &si);
+		done += si.done;
+	}
+	if (done)
+		rc = write_reports(r, o, out);
+	err = verdict(r, o, err == -EINTR);
+	pbench_runs_free(r);
+	return rc ? rc : err;
 }
 
 int cmd_stat(int argc, char **argv)
 {
-	struct stat_opts o = { .events = DEFAULT_EVENTS, .runs = 0, .iterations = 0,
-			       .mode = MODE_PREPARED, .cpu = -1, .warmup_ms = DEFAULT_WARMUP_MS };
+	struct stat_opts o = { .ro = PBENCH_RUNS_OPTS_INIT };
 	struct cli_output out[STAT_NOUT];
 	int rc;
 
+	o.ro.runs = 0;
+	o.ro.events = DEFAULT_EVENTS;
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
@@ -270,36 +492,35 @@ int cmd_stat(int argc, char **argv)
 		cli_error("--json and --csv cannot both write to stdout: give one of them a file");
 		return EXIT_USAGE;
 	}
-	if (o.max_time_s > 0 && !(o.target_sem_pct > 0)) {
+	if (o.ro.max_time_s > 0 && !(o.ro.target_sem_pct > 0)) {
 		cli_error("--max-time is the time budget of --target-sem: give --target-sem too, "
 			  "or use -r for a fixed number of runs");
 		return EXIT_USAGE;
 	}
-	if (o.cmd && o.workload_set) {
+	if (o.ro.argv && o.workload_set) {
 		cli_error("--workload picks a built-in workload, but a command was given: drop one "
 			  "of them");
 		return EXIT_USAGE;
 	}
-	if (!o.runs)
-		o.runs = o.target_sem_pct > 0 ? SEM_MAX_RUNS : DEFAULT_RUNS;
-	if (o.target_sem_pct > 0 && !(o.max_time_s > 0))
-		o.max_time_s = DEFAULT_MAX_TIME_S;
-	if (!o.iterations)
-		o.iterations = o.workload == WL_WALK ? WALK_STEPS : XOR_ITERATIONS;
-	if (o.workload == WL_WALK)
-		o.walk_bytes = pbench_walk_default_bytes();
+	if (!o.ro.runs)
+		o.ro.runs = o.ro.target_sem_pct > 0 ? SEM_MAX_RUNS : DEFAULT_RUNS;
+	if (o.ro.target_sem_pct > 0 && !(o.ro.max_time_s > 0))
+		o.ro.max_time_s = DEFAULT_MAX_TIME_S;
 	o.color = cli_color(stderr);
-	o.progress = isatty(STDERR_FILENO) && (!o.cmd || o.quiet);
+	if (isatty(STDERR_FILENO) && (!o.ro.argv || o.ro.quiet)) {
+		o.ro.progress = show_progress;
+		o.ro.progress_arg = &o;
+	}
+	o.ro.stop = &stop;
+	o.ro.flags = PBENCH_RUNS_SIGNALS;
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report that was not written whole leaves the old file. */
 	out[OUT_JSON] = (struct cli_output){ "--json", "the JSON", o.json };
 	out[OUT_CSV] = (struct cli_output){ "--csv", "the CSV file", o.csv };
 	out[OUT_PLOT] = (struct cli_output){ "--plot", "the plot", o.plot };
-	o.out = out;
 	rc = cli_outputs_open(out, STAT_NOUT);
 	if (rc)
 		return rc;
 	cli_note_live("stat");
-	rc = stat_measure(&o);
-	return cli_outputs_close(out, STAT_NOUT, 1, rc);
+	return cli_outputs_close(out, STAT_NOUT, 1, measure(&o, out));
 }

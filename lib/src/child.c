@@ -13,6 +13,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -510,4 +513,68 @@ void pbench_child_free(struct pbench_child *ch)
 	take_terminal_back(ch);
 	pbench_counters_free(ch->counters);
 	free(ch);
+}
+
+/* pidfd_open(2), Linux 5.3: a descriptor that polls readable when the process ends. */
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* Wait until the child ends or ms pass without a pidfd (a kernel before 5.3): look every
+ * 10 ms. 1 ended, 0 not yet, -errno (-EINTR: a handler ran). */
+static int poll_exit(pid_t pid, int ms)
+{
+	for (;;) {
+		struct timespec ts = { 0, 10000000 };
+		siginfo_t si = { 0 };
+
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+			return -errno;
+		if (si.si_pid)
+			return 1;
+		if (ms <= 0)
+			return 0;
+		if (nanosleep(&ts, NULL) < 0)
+			return -errno;
+		ms -= 10;
+	}
+}
+
+int pbench_child_wait_timeout(struct pbench_child *ch, struct pbench_child_result *res,
+			      double timeout_s)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	double left_ms;
+	int n;
+
+	if (!ch || !res || res->size == 0 || !(timeout_s >= 0) || !isfinite(timeout_s))
+		return -EINVAL;
+	if (!ch->pid)
+		return -ECHILD;
+	if (timeout_s == 0)
+		return pbench_child_wait(ch, res);
+	/* From the release, whatever waits came before (a signal may have ended one). */
+	left_ms = timeout_s * 1e3 - pbench_ticks_to_ns_f(pbench_ticks() - ch->t0) / 1e6;
+	left_ms = left_ms < 0 ? 0 : left_ms > 1e9 ? 1e9 : ceil(left_ms);
+	pfd.fd = open_pidfd(ch->pid);
+	if (pfd.fd >= 0) {
+		n = poll(&pfd, 1, (int)left_ms);
+		if (n < 0)
+			n = -errno;
+		close(pfd.fd);
+	} else {
+		n = poll_exit(ch->pid, (int)left_ms);
+	}
+	if (n < 0)
+		return n;	/* -EINTR: a handler ran; the child still runs */
+	if (n == 0)
+		return -ETIMEDOUT;
+	return pbench_child_wait(ch, res);
 }

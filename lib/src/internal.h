@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pbench.h"
 
@@ -34,6 +35,19 @@ struct pb_cpu_times {
 /* Parse one line of /proc/stat: for "cpuN v0 v1 ..." set *cpu and the fields present (valid
  * set), and return how many values it has (steal is the 8th, from Linux 2.6.11); -1 for any
  * other line (the "cpu " total, intr, ctxt...). The line is not modified. */
+/*
+ * Copy a library struct out to a caller's struct of the caller's size (its size_t size first,
+ * as every versioned struct of the API): an older, smaller struct gets its part, a newer,
+ * larger one keeps its tail as it was; the caller's size field is kept.
+ */
+static inline void pb_copy_out(void *dst, const void *src, size_t src_size)
+{
+	size_t want = *(const size_t *)dst;
+
+	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
+	       (want < src_size ? want : src_size) - sizeof(size_t));
+}
+
 /* Recorded trees (PBENCH_SYSFS_ROOT, PBENCH_PROCFS_ROOT) are read only between begin and end
  * (the checks); pb_recorded_everywhere(1) extends that to every read, for unit tests of the
  * live readers on recorded data. pb_recorded_set(): either variable is set. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pbench stat's report as JSON (schema 1): the modes with every run, the contrast, the checks. */
+/* A set of runs as JSON (schema 1): the modes with every run, the contrast, the checks. */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -9,11 +9,7 @@
 
 #include <jansson.h>
 
-#include "pbench.h"
-#include "cmds.h"
-#include "stat.h"
-
-/* ---- JSON -------------------------------------------------------------------------------- */
+#include "runs.h"
 
 /* jansson has no NaN or infinity: a number that is not finite is null. */
 static json_t *jreal(double x)
@@ -52,20 +48,20 @@ static json_t *sources_json(const struct pbench_noise_source *src)
 	return a;
 }
 
-static json_t *noise_json(const struct run *r)
+static json_t *noise_json(const struct pb_run *run)
 {
-	const struct pbench_noise *n = &r->noise;
-	const struct pbench_cpu_noise *c = &r->cpu_noise;
+	const struct pbench_noise *n = &run->noise;
+	const struct pbench_cpu_noise *c = &run->cpu_noise;
 	json_t *j = json_object(), *cj;
 
 	json_object_set_new(j, "ctx_involuntary", json_integer((json_int_t)n->ctx_involuntary));
 	json_object_set_new(j, "ctx_voluntary", json_integer((json_int_t)n->ctx_voluntary));
-	json_object_set_new(j, "migrations", r->have_migrations ?
+	json_object_set_new(j, "migrations", run->have_migrations ?
 			    json_integer((json_int_t)n->migrations) : json_null());
 	json_object_set_new(j, "minor_faults", json_integer((json_int_t)n->minor_faults));
 	json_object_set_new(j, "major_faults", json_integer((json_int_t)n->major_faults));
 	json_object_set_new(j, "not_running_ns", jreal(n->not_running_ns));
-	if (!r->have_cpu_noise) {
+	if (!run->have_cpu_noise) {
 		json_object_set_new(j, "on_cpu", json_null());
 		return j;
 	}
@@ -95,30 +91,30 @@ static json_t *cost_json(uint64_t ns, int is_cmd)
 	return is_cmd && ns ? json_integer((json_int_t)ns) : json_null();
 }
 
-static json_t *run_json(const struct run *r, int i, int nr, int is_cmd)
+static json_t *run_json(const struct pb_run *run, int i, const struct pbench_runs *r)
 {
 	json_t *j = json_object(), *cs = json_object();
 
 	json_object_set_new(j, "run", json_integer(i + 1));
-	json_object_set_new(j, "ticks", json_integer((json_int_t)r->ticks));
-	json_object_set_new(j, "ns", json_integer((json_int_t)r->ns));
-	json_object_set_new(j, "timed_out", json_boolean(r->timed_out));
-	json_object_set_new(j, "exit_status", r->exited ? json_integer(r->exit_status)
+	json_object_set_new(j, "ticks", json_integer((json_int_t)run->ticks));
+	json_object_set_new(j, "ns", json_integer((json_int_t)run->ns));
+	json_object_set_new(j, "timed_out", json_boolean(run->timed_out));
+	json_object_set_new(j, "exit_status", run->exited ? json_integer(run->exit_status)
 							: json_null());
-	json_object_set_new(j, "signal", r->signaled ? json_integer(r->term_signal) : json_null());
-	json_object_set_new(j, "cpu", json_integer(r->cpu));
-	json_object_set_new(j, "setup_ns", cost_json(r->setup_ns, is_cmd));
-	json_object_set_new(j, "exec_ns", cost_json(r->exec_ns, is_cmd));
-	for (int e = 0; e < nr; e++)
-		json_object_set_new(cs, r->counts[e].name, count_json(&r->counts[e]));
+	json_object_set_new(j, "signal", run->signaled ? json_integer(run->term_signal) : json_null());
+	json_object_set_new(j, "cpu", json_integer(run->cpu));
+	json_object_set_new(j, "setup_ns", cost_json(run->setup_ns, r->subject.argv != NULL));
+	json_object_set_new(j, "exec_ns", cost_json(run->exec_ns, r->subject.argv != NULL));
+	for (int e = 0; e < r->nr; e++)
+		json_object_set_new(cs, run->counts[e].name, count_json(&run->counts[e]));
 	json_object_set_new(j, "counters", cs);
-	json_object_set_new(j, "noise", noise_json(r));
-	json_object_set_new(j, "outlier", json_boolean(r->outlier));
-	json_object_set_new(j, "cause", r->outlier ? json_string(r->cause) : json_null());
+	json_object_set_new(j, "noise", noise_json(run));
+	json_object_set_new(j, "outlier", json_boolean(run->outlier));
+	json_object_set_new(j, "cause", run->outlier && run->cause ? json_string(run->cause) : json_null());
 	return j;
 }
 
-static json_t *summary_json(const struct stat_set *s)
+static json_t *summary_json(const struct pb_set *s)
 {
 	const struct pbench_summary *m = &s->s_ns;
 	json_t *j = json_object();
@@ -145,11 +141,11 @@ static json_t *summary_json(const struct stat_set *s)
 	return j;
 }
 
-static json_t *mode_json(const struct stat_report *rep, const struct stat_set *s)
+static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 {
 	json_t *j = json_object(), *steps = json_array(), *runs = json_array();
 
-	json_object_set_new(j, "mode", json_string(stat_mode_name(s->kind)));
+	json_object_set_new(j, "mode", json_string(pb_runs_mode_name(s->mode)));
 	json_object_set_new(j, "cpu", s->prepared ? json_integer(s->cpu) : json_null());
 	json_object_set_new(j, "cpu_reason", s->prepared ? json_string(s->cpu_reason)
 							 : json_null());
@@ -171,32 +167,33 @@ static json_t *mode_json(const struct stat_report *rep, const struct stat_set *s
 			"status", pbench_step_status_name(s->steps[i].status),
 			"reason", s->steps[i].what));
 	json_object_set_new(j, "steps", steps);
-	json_object_set_new(j, "restored", s->kind == MODE_PREPARED && s->prepared ?
+	json_object_set_new(j, "restored", s->mode == PBENCH_RUNS_PREPARED && s->prepared ?
 			    json_boolean(!s->restore_err) : json_null());
 	for (int i = 0; i < s->done; i++)
-		json_array_append_new(runs, run_json(&s->runs[i], i, rep->nr, rep->o->cmd != NULL));
+		json_array_append_new(runs, run_json(&s->runs[i], i, r));
 	json_object_set_new(j, "runs", runs);
-	json_object_set_new(j, "stop", rep->o->target_sem_pct > 0 ?
+	json_object_set_new(j, "stop", r->o.target_sem_pct > 0 ?
 		json_pack("{s:s, s:o, s:o, s:o}", "rule",
-			  s->stop == STOP_TARGET ? "target_reached" :
-			  s->stop == STOP_BUDGET ? "max_time" : "max_runs",
-			  "target_sem_pct", jreal(rep->o->target_sem_pct),
+			  s->stop == PBENCH_RUNS_STOP_TARGET ? "target_reached" :
+			  s->stop == PBENCH_RUNS_STOP_TIME ? "max_time" :
+			  s->stop == PBENCH_RUNS_STOP_INTERRUPTED ? "interrupted" : "max_runs",
+			  "target_sem_pct", jreal(r->o.target_sem_pct),
 			  "sem_pct", jreal(s->sem_pct), "elapsed_s", jreal(s->elapsed_s)) :
 		json_pack("{s:s, s:o}", "rule", "runs", "elapsed_s", jreal(s->elapsed_s)));
-	json_object_set_new(j, "harness", !rep->o->cmd ? json_null() :
+	json_object_set_new(j, "harness", !r->subject.argv ? json_null() :
 		json_pack("{s:o, s:o}",
-			  "setup_ns_median", jreal(stat_median_field(s, offsetof(struct run, setup_ns))),
-			  "exec_ns_median", jreal(stat_median_field(s, offsetof(struct run, exec_ns)))));
+			  "setup_ns_median", jreal(pb_runs_median_field(s, offsetof(struct pb_run, setup_ns))),
+			  "exec_ns_median", jreal(pb_runs_median_field(s, offsetof(struct pb_run, exec_ns)))));
 	json_object_set_new(j, "summary", s->have_summary ? summary_json(s) : json_null());
 	return j;
 }
 
-static json_t *check_json(const struct stat_report *rep)
+static json_t *check_json(const struct pbench_runs *r)
 {
 	json_t *a = json_array();
 
-	for (int i = 0; rep->env && i < pbench_env_nr(rep->env); i++) {
-		const struct pbench_check *c = pbench_env_get(rep->env, i);
+	for (int i = 0; r->env && i < pbench_env_nr(r->env); i++) {
+		const struct pbench_check *c = pbench_env_get(r->env, i);
 
 		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:s}", "id", c->id,
 			"status", pbench_check_status_name(c->status), "cpu", c->cpu,
@@ -206,14 +203,14 @@ static json_t *check_json(const struct stat_report *rep)
 }
 
 /* The first form's top-level runs and summary, kept for a single mode. */
-static void legacy_json(json_t *root, const struct stat_report *rep)
+static void legacy_json(json_t *root, const struct pbench_runs *r)
 {
-	const struct stat_set *s = rep->sets[0];
+	const struct pb_set *s = (&r->sets[0]);
 	const struct pbench_summary *m = &s->s_ns;
 	json_t *runs = json_array();
 
 	for (int i = 0; i < s->done; i++)
-		json_array_append_new(runs, run_json(&s->runs[i], i, rep->nr, rep->o->cmd != NULL));
+		json_array_append_new(runs, run_json(&s->runs[i], i, r));
 	json_object_set_new(root, "runs", runs);
 	if (s->have_summary)
 		json_object_set_new(root, "summary", json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, "
@@ -223,64 +220,76 @@ static void legacy_json(json_t *root, const struct stat_report *rep)
 			"cv_pct", jreal(m->cv_pct), "spread_pct", jreal(m->spread_pct)));
 }
 
-static json_t *header_json(const struct stat_report *rep)
+static json_t *subject_json(const struct pbench_runs *r)
 {
-	const struct stat_opts *o = rep->o;
-	const struct pbench_clock_info *ci = rep->ci;
+	const struct pb_subject *sub = &r->subject;
+
+	if (sub->argv) {
+		json_t *cmd = json_array();
+
+		for (char **a = sub->argv; *a; a++)
+			json_array_append_new(cmd, json_string(*a));
+		return cmd;
+	}
+	if (sub->workload == PBENCH_WORKLOAD_MEMWALK)
+		return json_pack("{s:s, s:I, s:I}", "name", "memwalk", "steps",
+				 (json_int_t)sub->iterations, "bytes", (json_int_t)sub->walk_bytes);
+	if (sub->workload == PBENCH_WORKLOAD_FN)
+		return json_pack("{s:s}", "name", "function");
+	return json_pack("{s:s, s:I}", "name", "xor", "iterations", (json_int_t)sub->iterations);
+}
+
+static json_t *header_json(const struct pbench_runs *r)
+{
+	const struct pbench_clock_info *ci = &r->ci;
 	json_t *root = json_object();
 
 	json_object_set_new(root, "schema", json_integer(1));
 	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
-	if (o->cmd) {
-		json_t *cmd = json_array();
-
-		for (char **a = o->cmd; *a; a++)
-			json_array_append_new(cmd, json_string(*a));
-		json_object_set_new(root, "command", cmd);
-	} else {
-		json_object_set_new(root, "workload", o->workload == WL_WALK ?
-			json_pack("{s:s, s:I, s:I}", "name", "memwalk", "steps",
-				  (json_int_t)o->iterations, "bytes", (json_int_t)o->walk_bytes) :
-			json_pack("{s:s, s:I}", "name", "xor", "iterations",
-				  (json_int_t)o->iterations));
-	}
+	json_object_set_new(root, r->subject.argv ? "command" : "workload", subject_json(r));
 	json_object_set_new(root, "clock", json_pack("{s:s, s:I, s:s, s:o, s:o, s:o}",
 		"kind", pbench_clock_kind_name(ci->kind), "hz", (json_int_t)ci->hz,
 		"freq_source", pbench_freq_source_name(ci->freq_source),
 		"read_cost_ns", jreal(ci->read_cost_ns),
 		"region_cost_ns", jreal(ci->region_cost_ns),
 		"resolution_ns", jreal(ci->resolution_ns)));
-	json_object_set_new(root, "mode", json_string(stat_mode_name(o->mode)));
-	json_object_set_new(root, "runs_requested", json_integer(o->runs));
+	json_object_set_new(root, "mode", json_string(pb_runs_mode_name(r->o.mode)));
+	json_object_set_new(root, "runs_requested", json_integer(r->o.runs));
 	return root;
 }
 
-int stat_write_json(const struct stat_report *rep, FILE *f)
+int pbench_runs_write_json(const struct pbench_runs *r, FILE *f)
 {
-	json_t *root = header_json(rep), *modes = json_array();
+	json_t *root, *modes;
 	char verdict[256];
 	double sr, cr;
 	int err;
 
-	for (int i = 0; i < rep->nsets; i++)
-		json_array_append_new(modes, mode_json(rep, rep->sets[i]));
+	if (!r || !f)
+		return -EINVAL;
+	root = header_json(r);
+	modes = json_array();
+	if (!root || !modes) {
+		json_decref(root);
+		json_decref(modes);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < r->nsets; i++)
+		json_array_append_new(modes, mode_json(r, &r->sets[i]));
 	json_object_set_new(root, "modes", modes);
-	if (rep->nsets == 1)
-		legacy_json(root, rep);
-	if (rep->o->mode == MODE_CONTRAST)
+	if (r->nsets == 1)
+		legacy_json(root, r);
+	if (r->o.mode == PBENCH_RUNS_CONTRAST)
 		json_object_set_new(root, "contrast",
-				    stat_contrast_of(rep, &sr, &cr, verdict, sizeof(verdict)) ?
+				    pb_runs_contrast(r, &sr, &cr, verdict, sizeof(verdict)) ?
 				    json_pack("{s:o, s:o, s:s}", "spread_ratio", jreal(sr),
 					      "cv_ratio", jreal(cr), "verdict", verdict)
 				    : json_null());
-	json_object_set_new(root, "check_cpu", rep->env ? json_integer(rep->env_cpu)
-							: json_null());
-	json_object_set_new(root, "check", check_json(rep));
+	json_object_set_new(root, "check_cpu", r->env ? json_integer(r->env_cpu) : json_null());
+	json_object_set_new(root, "check", check_json(r));
 	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	if (!err && (fputc('\n', f) == EOF || fflush(f) == EOF))
-		err = -1;
-	if (err)
-		cli_error("cannot write the JSON '%s': %s", rep->o->json, strerror(errno));
 	json_decref(root);
-	return err ? EXIT_RUNTIME : EXIT_OK;
+	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
+		return -EIO;
+	return 0;
 }

@@ -1,0 +1,950 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sets of runs: the experiment of pbench stat. Each run of a set is timed in ticks and ns,
+ * counted, and probed for the noise on its CPU; a set stops at its count, or at the target
+ * standard error within the time budget, or when the caller's stop flag is set. Prepared sets
+ * run between pbench_prepare() and its restore. Afterwards each set gets its summary, Tukey
+ * fences and each outlier's cause, and the whole its contrast. The writers are runs_text.c,
+ * runs_json.c and runs_csv.c.
+ */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "runs.h"
+
+#define XOR_ITERATIONS 100000000ULL
+#define WALK_STEPS 200000ULL		/* about 30 ms at the 150 ns a step measured here */
+#define MAX_RUNS 1000000L
+
+static void set_error(struct pbench_runs *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_error(struct pbench_runs *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof(r->error), fmt, ap);
+	va_end(ap);
+}
+
+const char *pb_runs_mode_name(int mode)
+{
+	static const char *const names[] = { "unprepared", "prepared", "contrast" };
+
+	return mode >= 0 && mode <= PBENCH_RUNS_CONTRAST ? names[mode] : "?";
+}
+
+void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len)
+{
+	const struct pb_subject *s = &r->subject;
+
+	if (s->workload == PBENCH_WORKLOAD_MEMWALK)
+		snprintf(buf, len, "built-in workload 'memwalk' (%llu steps over %zu MiB)",
+			 (unsigned long long)s->iterations, s->walk_bytes >> 20);
+	else if (s->workload == PBENCH_WORKLOAD_FN)
+		snprintf(buf, len, "a function");
+	else
+		snprintf(buf, len, "built-in workload 'xor' (%llu iterations)",
+			 (unsigned long long)s->iterations);
+}
+
+/* ---- options -------------------------------------------------------------------------------- */
+
+static int check_opts(struct pbench_runs *r)
+{
+	struct pbench_runs_opts *o = &r->o;
+
+	if (o->mode < PBENCH_RUNS_UNPREPARED || o->mode > PBENCH_RUNS_CONTRAST)
+		return -EINVAL;
+	if (o->runs < 1 || o->runs > MAX_RUNS || o->cpu < -1)
+		return -EINVAL;
+	if (!(o->warmup_ms >= 0) || !isfinite(o->warmup_ms) || o->timeout_s < 0 ||
+	    !isfinite(o->timeout_s) || o->target_sem_pct < 0 || !isfinite(o->target_sem_pct) ||
+	    o->max_time_s < 0 || !isfinite(o->max_time_s))
+		return -EINVAL;
+	if (!o->argv && (o->workload < PBENCH_WORKLOAD_XOR || o->workload > PBENCH_WORKLOAD_FN ||
+			 (o->workload == PBENCH_WORKLOAD_FN && !o->fn)))
+		return -EINVAL;
+	if (o->argv && !o->argv[0])
+		return -EINVAL;
+	return 0;
+}
+
+static char **copy_argv(char *const *argv)
+{
+	size_t n = 0;
+	char **v;
+
+	while (argv[n])
+		n++;
+	v = calloc(n + 1, sizeof(*v));
+	for (size_t i = 0; v && i < n; i++)
+		if (!(v[i] = strdup(argv[i]))) {
+			while (i--)
+				free(v[i]);
+			free(v);
+			return NULL;
+		}
+	return v;
+}
+
+/*
+ * What a command's child opens: only the events the object's own set could open. The others'
+ * status and reason come from that set, so that a run does not try (and fail) to open them
+ * again: on this VM cycles and instructions cost 60-90 us a run that way (bench_stat_cost).
+ */
+static int plan_child(struct pb_child_plan *cp, struct pbench_counters *self, int nr)
+{
+	size_t len = 1, n = (size_t)(nr ? nr : 1);
+
+	cp->map = calloc(n, sizeof(*cp->map));
+	cp->tmpl = calloc(n, sizeof(*cp->tmpl));
+	cp->tmp = calloc(n, sizeof(*cp->tmp));
+	if (!cp->map || !cp->tmpl || !cp->tmp)
+		return -ENOMEM;
+	for (int e = 0; e < nr; e++) {
+		cp->tmpl[e].size = sizeof(cp->tmpl[e]);
+		len += strlen(pbench_counters_name(self, e)) + 1;
+	}
+	if (nr)
+		pbench_counters_read(self, cp->tmpl, nr);
+	cp->events = calloc(1, len);
+	if (!cp->events)
+		return -ENOMEM;
+	for (int e = 0; e < nr; e++) {
+		if (pbench_counters_open_status(self, e) != PBENCH_EVENT_OK)
+			continue;
+		if (cp->nc)
+			strcat(cp->events, ",");
+		strcat(cp->events, pbench_counters_name(self, e));
+		cp->map[cp->nc++] = e;
+	}
+	return 0;
+}
+
+static int alloc_set(struct pb_set *set, int mode, long runs, int nr)
+{
+	set->mode = mode;
+	set->cpu = -1;
+	set->cap = runs;
+	set->fence_lo = set->fence_hi = NAN;
+	set->sem_pct = NAN;
+	set->runs = calloc((size_t)runs, sizeof(*set->runs));
+	set->counts = calloc((size_t)runs * (size_t)(nr ? nr : 1), sizeof(*set->counts));
+	return set->runs && set->counts ? 0 : -ENOMEM;
+}
+
+int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opts)
+{
+	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
+	struct pbench_runs *r;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!opts || !opts->size)
+		return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	memcpy(&r->o, opts, opts->size < sizeof(r->o) ? opts->size : sizeof(r->o));
+	r->o.size = sizeof(r->o);
+	r->env_cpu = -1;
+	err = check_opts(r);
+	if (err)
+		goto out_free;
+	r->events = strdup(r->o.events ? r->o.events : PBENCH_RUNS_DEFAULT_EVENTS);
+	if (!r->events) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	r->o.events = r->events;
+	r->subject.workload = r->o.argv ? -1 : r->o.workload;
+	r->subject.fn = r->o.fn;
+	r->subject.ctx = r->o.ctx;
+	r->subject.iterations = r->o.iterations ? r->o.iterations :
+				r->o.workload == PBENCH_WORKLOAD_MEMWALK ? WALK_STEPS : XOR_ITERATIONS;
+	if (!r->o.argv && r->o.workload == PBENCH_WORKLOAD_MEMWALK)
+		r->subject.walk_bytes = r->o.walk_bytes ? r->o.walk_bytes
+							: pbench_walk_default_bytes();
+	if (r->o.argv) {
+		char path[4096];
+
+		/* Found before anything is prepared or run: a typo changes nothing. */
+		err = pbench_command_resolve(r->o.argv[0], path, sizeof(path));
+		if (err)
+			goto out_free;
+		r->subject.argv = copy_argv(r->o.argv);
+		if (!r->subject.argv) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+		r->o.argv = r->subject.argv;
+	}
+	/* Names are checked, and what this machine can count is learned, before anything runs. */
+	err = pbench_counters_open(&r->self, r->events, &copts);
+	if (err && err != -PBENCH_ENO_EVENTS)
+		goto out_free;
+	r->nr = pbench_counters_nr(r->self);
+	if (r->o.argv && (err = plan_child(&r->subject.plan, r->self, r->nr)))
+		goto out_free;
+	/* For a command the set only names the events (the child has its own); it is never
+	 * enabled. With nothing countable it is kept for its reasons but never started. */
+	if (!r->o.argv && pbench_counters_nr_groups(r->self) &&
+	    (err = pbench_counters_enable(r->self)))
+		goto out_free;
+	r->ci.size = sizeof(r->ci);
+	err = pbench_clock_info(&r->ci);
+	if (err)
+		goto out_free;
+	if (r->o.mode != PBENCH_RUNS_PREPARED)
+		err = alloc_set(&r->sets[r->nsets++], PBENCH_RUNS_UNPREPARED, r->o.runs, r->nr);
+	if (!err && r->o.mode != PBENCH_RUNS_UNPREPARED)
+		err = alloc_set(&r->sets[r->nsets++], PBENCH_RUNS_PREPARED, r->o.runs, r->nr);
+	if (!err) {
+		long n = sysconf(_SC_NPROCESSORS_CONF);
+
+		r->nprobes = n > 0 && n <= CPU_SETSIZE ? (int)n : 0;
+		r->probes = calloc((size_t)(r->nprobes ? r->nprobes : 1), sizeof(*r->probes));
+		if (!r->probes)
+			err = -ENOMEM;
+	}
+	if (err)
+		goto out_free;
+	*out = r;
+	return 0;
+
+out_free:
+	pbench_runs_free(r);
+	return err;
+}
+
+/* ---- one run ------------------------------------------------------------------------------- */
+
+static int run_workload(struct pbench_runs *r, struct pb_set *set, struct pb_run *run)
+{
+	const struct pb_subject *s = &r->subject;
+	int counting = pbench_counters_nr_groups(r->self) > 0;
+	uint64_t t0, t1;
+	int err;
+
+	if (!counting) {
+		/* Nothing could be opened: the read fills in each event's status and reason. */
+		err = pbench_counters_read(r->self, run->counts, r->nr);
+		if (err < 0)
+			return err;
+	} else if ((err = pbench_counters_start(r->self))) {
+		return err;
+	}
+	t0 = pbench_ticks_begin();
+	if (set->walk)
+		run->result = pbench_walk_run(set->walk, s->iterations);
+	else if (s->workload == PBENCH_WORKLOAD_FN)
+		s->fn(s->ctx);
+	else
+		run->result = pbench_workload_xor(s->iterations, t0);
+	t1 = pbench_ticks_end();
+	if (counting) {
+		err = pbench_counters_stop(r->self);
+		if (!err && (err = pbench_counters_delta(r->self, run->counts, r->nr)) > 0)
+			err = 0;
+		if (err)
+			return err;
+	}
+	run->ticks = t1 - t0;
+	run->ns = pbench_ticks_to_ns(run->ticks);
+	run->exited = 1;
+	return 0;
+}
+
+/* A run ended at the timeout: killed with what it started, its counters never read. */
+static void timed_out(struct pbench_runs *r, struct pb_run *run, uint64_t t0)
+{
+	for (int e = 0; e < r->nr; e++) {
+		run->counts[e].status = PBENCH_EVENT_NOT_COUNTED;
+		snprintf(run->counts[e].reason, sizeof(run->counts[e].reason),
+			 "the run was killed at the timeout");
+	}
+	run->timed_out = 1;
+	run->signaled = 1;
+	run->term_signal = SIGKILL;
+	run->ticks = pbench_ticks() - t0;
+	run->ns = pbench_ticks_to_ns(run->ticks);
+}
+
+static int run_command(struct pbench_runs *r, struct pb_run *run)
+{
+	const struct pb_child_plan *cp = &r->subject.plan;
+	struct pbench_child_opts copts = { .size = sizeof(copts),
+					   .events = cp->nc ? cp->events : NULL,
+					   .quiet = r->o.quiet };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_child *ch;
+	uint64_t t0 = pbench_ticks();
+	int err;
+
+	err = pbench_child_start(&ch, r->subject.argv, &copts);
+	if (err)
+		return err;
+	/* The stop flag (the caller's Ctrl-C) or the timeout: end the command with its group
+	 * now rather than wait for one that may never end; any other signal: keep waiting. */
+	do
+		err = pbench_child_wait_timeout(ch, &res, r->o.timeout_s);
+	while (err == -EINTR && !(r->o.stop && *r->o.stop));
+	if (err == -ETIMEDOUT) {
+		pbench_child_free(ch);
+		timed_out(r, run, t0);
+		return 0;
+	}
+	for (int e = 0; e < r->nr; e++)
+		run->counts[e] = cp->tmpl[e];
+	if (!err && pbench_child_counters(ch)) {
+		for (int k = 0; k < cp->nc; k++)
+			cp->tmp[k].size = sizeof(cp->tmp[k]);
+		err = pbench_counters_read(pbench_child_counters(ch), cp->tmp, cp->nc);
+		for (int k = 0; err >= 0 && k < cp->nc; k++)
+			run->counts[cp->map[k]] = cp->tmp[k];
+	}
+	pbench_child_free(ch);
+	if (err < 0)
+		return err;
+	run->ticks = res.ticks;
+	run->ns = res.ns;
+	run->setup_ns = pbench_ticks_to_ns(res.setup_ticks);
+	run->exec_ns = pbench_ticks_to_ns(res.exec_ticks);
+	run->exited = res.exited;
+	run->exit_status = res.exit_status;
+	run->signaled = res.signaled;
+	run->term_signal = res.term_signal;
+	run->left_behind = res.left_behind;
+	return 0;
+}
+
+/* ---- noise ---------------------------------------------------------------------------------- */
+
+static struct pbench_cpu_probe *probe_for(struct pbench_runs *r, int cpu)
+{
+	if (cpu < 0 || cpu >= r->nprobes)
+		return NULL;
+	if (!r->probes[cpu] && pbench_cpu_probe_new(&r->probes[cpu], cpu))
+		r->probes[cpu] = NULL;
+	return r->probes[cpu];
+}
+
+static int find_event(const struct pb_run *run, int nr, const char *a, const char *b)
+{
+	for (int e = 0; e < nr; e++)
+		if (run->counts[e].name && (!strcmp(run->counts[e].name, a) ||
+					    (b && !strcmp(run->counts[e].name, b))) &&
+		    run->counts[e].status <= PBENCH_EVENT_MULTIPLEXED)
+			return e;
+	return -1;
+}
+
+/*
+ * The run's own noise: context switches and faults from getrusage (the thread's for the
+ * workload, the reaped children's for a command), migrations and the time not running from
+ * the cpu-migrations and task-clock events when they were counted. A command's task-clock
+ * sums its processes, so a parallel one may show none not running: the clamp at 0 says
+ * "unknown to be more", not "none".
+ */
+static void fill_noise(struct pb_run *run, int nr, const struct rusage *a, const struct rusage *b)
+{
+	int tc = find_event(run, nr, "task-clock", NULL);
+	int mig = find_event(run, nr, "cpu-migrations", "migrations");
+
+	run->noise.ctx_involuntary = (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
+	run->noise.ctx_voluntary = (uint64_t)(b->ru_nvcsw - a->ru_nvcsw);
+	run->noise.minor_faults = (uint64_t)(b->ru_minflt - a->ru_minflt);
+	run->noise.major_faults = (uint64_t)(b->ru_majflt - a->ru_majflt);
+	run->noise.not_running_ns = tc >= 0 ? fmax(0, (double)run->ns - run->counts[tc].scaled)
+				    : NAN;
+	run->have_migrations = mig >= 0;
+	run->noise.migrations = mig >= 0 ? (uint64_t)run->counts[mig].scaled : 0;
+}
+
+static void current_priority(struct pb_set *set)
+{
+	struct sched_param sp;
+
+	set->policy = sched_getscheduler(0);
+	set->policy_name = pbench_sched_policy_name(set->policy);
+	if ((set->policy == SCHED_FIFO || set->policy == SCHED_RR) && !sched_getparam(0, &sp))
+		set->prio_value = sp.sched_priority;
+	else
+		set->prio_value = getpriority(PRIO_PROCESS, 0);
+}
+
+/* ---- the stop rule and progress ------------------------------------------------------------- */
+
+/* Mean and standard error (% of the mean) of the finished runs; runs ended at the timeout
+ * are not measurements. Returns how many runs that is. */
+static int set_estimate(const struct pb_set *set, double *mean, double *sem_pct)
+{
+	struct pbench_welford w = { 0 };
+
+	for (int i = 0; i < set->done; i++)
+		if (!set->runs[i].timed_out)
+			pbench_welford_add(&w, (double)set->runs[i].ns);
+	*mean = w.n ? w.mean : NAN;
+	*sem_pct = w.n > 1 && w.mean > 0 ? pbench_welford_sem(&w) / w.mean * 100 : NAN;
+	return (int)w.n;
+}
+
+/* With a count: the count. With a target: reached after at least PBENCH_RUNS_SEM_MIN_RUNS,
+ * or the time budget or the run cap used up; set->stop says which. */
+static int set_finished(const struct pbench_runs *r, struct pb_set *set, double elapsed_s)
+{
+	double mean, sem;
+	int n;
+
+	if (!(r->o.target_sem_pct > 0)) {
+		set->stop = PBENCH_RUNS_STOP_COUNT;
+		return set->done >= r->o.runs;
+	}
+	n = set_estimate(set, &mean, &sem);
+	set->sem_pct = sem;
+	if (n >= PBENCH_RUNS_SEM_MIN_RUNS && sem <= r->o.target_sem_pct)
+		set->stop = PBENCH_RUNS_STOP_TARGET;
+	else if (set->done >= r->o.runs)
+		set->stop = PBENCH_RUNS_STOP_MAX_RUNS;
+	else if (elapsed_s >= r->o.max_time_s)
+		set->stop = PBENCH_RUNS_STOP_TIME;
+	else
+		return 0;
+	return 1;
+}
+
+static void progress(const struct pbench_runs *r, const struct pb_set *set, const char *phase,
+		     double elapsed_s)
+{
+	struct pbench_runs_progress p = { .size = sizeof(p), .mode = set->mode, .phase = phase,
+					  .run = set->done, .runs = r->o.runs,
+					  .target_sem_pct = r->o.target_sem_pct, .left_s = NAN };
+	double per_run = set->done ? elapsed_s / set->done : NAN;
+	int n;
+
+	if (!r->o.progress)
+		return;
+	n = set_estimate(set, &p.mean_ns, &p.sem_pct);
+	if (r->o.target_sem_pct > 0) {
+		/* The SEM falls as 1/sqrt(n): the runs the target needs at this spread. */
+		double need = isfinite(p.sem_pct) && p.sem_pct > 0 ?
+			      n * (p.sem_pct / r->o.target_sem_pct) *
+			      (p.sem_pct / r->o.target_sem_pct) : NAN;
+
+		if (isfinite(need) && isfinite(per_run))
+			p.left_s = fmin(fmax(need, PBENCH_RUNS_SEM_MIN_RUNS) - n,
+					(double)(r->o.runs - set->done)) * per_run;
+		p.left_s = fmin(isfinite(p.left_s) ? p.left_s : INFINITY,
+				r->o.max_time_s - elapsed_s);
+	} else {
+		p.left_s = per_run * (double)(r->o.runs - set->done);
+	}
+	if (!isfinite(p.left_s) || p.left_s < 0)
+		p.left_s = NAN;
+	r->o.progress(&p, r->o.progress_arg);
+}
+
+static int stopped(const struct pbench_runs *r)
+{
+	return r->o.stop && *r->o.stop;
+}
+
+/* ---- the runs of a set ---------------------------------------------------------------------- */
+
+/*
+ * The runs of one set. Each run's CPU noise is probed on the CPU it ran on: the prepared CPU,
+ * or for unprepared runs the CPU pbench was on when the run started (sched_getcpu()). That is
+ * an approximation: an unprepared workload may migrate mid-run, and a command may start on
+ * another CPU than pbench's.
+ */
+static int run_set(struct pbench_runs *r, struct pb_set *set)
+{
+	uint64_t t_start = pbench_ticks();
+	double elapsed = 0;
+	int is_cmd = r->subject.argv != NULL;
+
+	while (!stopped(r) && !set_finished(r, set, elapsed)) {
+		struct pb_run *run = &set->runs[set->done];
+		struct pbench_cpu_probe *probe;
+		struct rusage ru0, ru1;
+		int err;
+
+		progress(r, set, "runs", elapsed);
+		run->counts = set->counts + (size_t)set->done * (size_t)r->nr;
+		for (int e = 0; e < r->nr; e++)
+			run->counts[e].size = sizeof(run->counts[e]);
+		run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
+		run->cpu_noise.size = sizeof(run->cpu_noise);
+		probe = probe_for(r, run->cpu);
+		run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+		getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
+		err = is_cmd ? run_command(r, run) : run_workload(r, set, run);
+		getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
+		if (run->have_cpu_noise)
+			run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
+		/* Names from the set that outlives the runs (a child's set is freed per run). */
+		for (int e = 0; e < r->nr; e++)
+			run->counts[e].name = pbench_counters_name(r->self, e);
+		if (stopped(r))
+			break;	/* the run the stop cut short is not a measurement */
+		if (err) {
+			set_error(r, "cannot run%s%s: %s", is_cmd ? " " : "",
+				  is_cmd ? r->subject.argv[0] : "", pbench_strerror(err));
+			set->elapsed_s = elapsed;
+			progress(r, set, "done", elapsed);
+			return err;
+		}
+		fill_noise(run, r->nr, &ru0, &ru1);
+		/* Under FIFO where the fair server can preempt: the waiting normal tasks run
+		 * now, outside the timed span, instead of during a run. */
+		if (set->prep)
+			set->rest_ms += pbench_prepared_rest(set->prep, (double)run->ns) / 1e6;
+		set->done++;
+		set->failed += run->signaled || run->exit_status;
+		elapsed = pbench_ticks_to_ns_f(pbench_ticks() - t_start) / 1e9;
+	}
+	set->elapsed_s = elapsed;
+	if (stopped(r))
+		set->stop = PBENCH_RUNS_STOP_INTERRUPTED;
+	progress(r, set, "done", elapsed);
+	return 0;
+}
+
+static int make_walk(struct pbench_runs *r, struct pb_set *set)
+{
+	int err;
+
+	if (r->subject.argv || r->subject.workload != PBENCH_WORKLOAD_MEMWALK)
+		return 0;
+	err = pbench_walk_new(&set->walk, r->subject.walk_bytes, 0);
+	if (err)
+		set_error(r, "cannot make the memory walk's %zu MiB buffer: %s",
+			  r->subject.walk_bytes >> 20, pbench_strerror(err));
+	return err;
+}
+
+/* Prepare, run, restore (pbench_prepare's handlers restore on SIGINT/SIGTERM as well). */
+static int run_prepared(struct pbench_runs *r, struct pb_set *set)
+{
+	struct pbench_prepare_opts popts = PBENCH_PREPARE_OPTS_INIT;
+	struct pbench_prepared *p;
+	int err;
+
+	popts.cpu = r->o.cpu;
+	popts.warmup_ms = r->o.warmup_ms;
+	popts.flags = r->o.flags & PBENCH_RUNS_SIGNALS ? PBENCH_PREPARE_SIGNALS : 0;
+	progress(r, set, "preparing", 0);
+	err = pbench_prepare(&p, &popts);
+	progress(r, set, "done", 0);
+	if (err == -EINTR || (!err && stopped(r))) {
+		if (!err) {
+			set->restore_err = pbench_prepared_restore(p);
+			pbench_prepared_free(p);
+		}
+		set->stop = PBENCH_RUNS_STOP_INTERRUPTED;
+		return 0;	/* stopped while preparing: everything was restored */
+	}
+	if (err) {
+		set_error(r, "cannot prepare%s: %s", r->o.cpu >= 0 ? " the CPU" : "",
+			  pbench_strerror(err));
+		return err;
+	}
+	set->prepared = 1;
+	set->cpu = pbench_prepared_cpu(p);
+	snprintf(set->cpu_reason, sizeof(set->cpu_reason), "%s", pbench_prepared_cpu_reason(p));
+	for (int s = 0; s < PBENCH_PREP_NR_STEPS; s++) {
+		const struct pbench_prep_outcome *po = pbench_prepared_step(p, s);
+
+		if (po)
+			set->steps[s] = *po;
+	}
+	set->prio.size = sizeof(set->prio);
+	pbench_prepared_priority(p, &set->prio);
+	set->policy = set->prio.policy;
+	set->policy_name = set->prio.policy_name;
+	set->prio_value = set->prio.value;
+	set->warmup_ms = pbench_prepared_warmup_ms(p);
+	set->rival_pid = pbench_cpu_rival(set->cpu);
+	/* The walk's buffer is made now: on the prepared CPU's node, and locked. */
+	err = make_walk(r, set);
+	set->prep = p;
+	if (!err)
+		err = run_set(r, set);
+	set->prep = NULL;
+	if (!set->rival_pid)
+		set->rival_pid = pbench_cpu_rival(set->cpu);
+	pbench_walk_free(set->walk);
+	set->walk = NULL;
+	set->restore_err = pbench_prepared_restore(p);
+	set->restored_by = pbench_prepared_signal(p);
+	pbench_prepared_free(p);
+	return err;
+}
+
+/* The checks of the CPU the prepared runs used (or would use): no windowed checks, and the
+ * live machine even where a recorded tree is set (that is for pbench check). */
+static void check_cpu(struct pbench_runs *r)
+{
+	const struct pb_set *last = &r->sets[r->nsets - 1];
+	int cpu = last->prepared ? last->cpu : r->o.cpu;
+	const int *cpus;
+
+	if (pbench_env_check(&r->env, cpu >= 0 ? &cpu : NULL, cpu >= 0,
+			     PBENCH_ENV_NO_WINDOW | PBENCH_ENV_LIVE)) {
+		r->env = NULL;
+		return;
+	}
+	r->env_cpu = pbench_env_cpus(r->env, &cpus) > 0 ? cpus[0] : -1;
+}
+
+static void analyze(struct pb_set *set);
+
+int pbench_runs_run(struct pbench_runs *r)
+{
+	int err = 0, done = 0;
+
+	if (!r)
+		return -EINVAL;
+	if (r->ran)
+		return -EALREADY;
+	r->ran = 1;
+	for (int s = 0; s < r->nsets && !err && !stopped(r); s++) {
+		struct pb_set *set = &r->sets[s];
+
+		if (set->mode == PBENCH_RUNS_PREPARED) {
+			err = run_prepared(r, set);
+			continue;
+		}
+		current_priority(set);
+		err = make_walk(r, set);
+		if (!err)
+			err = run_set(r, set);
+		pbench_walk_free(set->walk);
+		set->walk = NULL;
+	}
+	for (int s = 0; s < r->nsets; s++) {
+		analyze(&r->sets[s]);
+		done += r->sets[s].done;
+	}
+	if (done)
+		check_cpu(r);
+	r->interrupted = stopped(r);
+	return err ? err : r->interrupted ? -EINTR : 0;
+}
+
+/* ---- after the runs: summaries, fences, causes ---------------------------------------------- */
+
+static void analyze(struct pb_set *set)
+{
+	unsigned flags = set->policy == SCHED_FIFO ? PBENCH_CAUSE_FIFO : 0;
+	int n = set->done;
+	double *ns, *ticks, iqr;
+
+	set->have_summary = 0;
+	set->outliers = 0;
+	if (!n)
+		return;
+	ns = malloc((size_t)n * sizeof(*ns));
+	ticks = malloc((size_t)n * sizeof(*ticks));
+	set->s_ns.size = set->s_ticks.size = sizeof(struct pbench_summary);
+	for (int i = 0; ns && ticks && i < n; i++) {
+		ns[i] = (double)set->runs[i].ns;
+		ticks[i] = (double)set->runs[i].ticks;
+	}
+	if (ns && ticks && !pbench_stats_summary(ns, (size_t)n, NULL, &set->s_ns) &&
+	    !pbench_stats_summary(ticks, (size_t)n, NULL, &set->s_ticks))
+		set->have_summary = 1;
+	free(ns);
+	free(ticks);
+	if (!set->have_summary || n < 2)
+		return;
+	/* Tukey's fences, as pbench_stats_summary counts its outliers; none from one run. */
+	iqr = set->s_ns.q3 - set->s_ns.q1;
+	set->fence_lo = set->s_ns.q1 - 1.5 * iqr;
+	set->fence_hi = set->s_ns.q3 + 1.5 * iqr;
+	for (int i = 0; i < n; i++) {
+		struct pb_run *run = &set->runs[i];
+		double x = (double)run->ns;
+		char cause[256];
+
+		run->outlier = x < set->fence_lo || x > set->fence_hi;
+		if (!run->outlier)
+			continue;
+		set->outliers++;
+		pbench_noise_cause(cause, sizeof(cause), x - set->s_ns.median, &run->noise,
+				   run->have_cpu_noise ? &run->cpu_noise : NULL, flags);
+		free(run->cause);
+		run->cause = strdup(cause);
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+double pb_runs_median_field(const struct pb_set *s, size_t off)
+{
+	uint64_t *v = malloc((size_t)(s->done ? s->done : 1) * sizeof(*v));
+	double m = NAN;
+	int n = 0;
+
+	for (int i = 0; v && i < s->done; i++) {
+		uint64_t x = *(const uint64_t *)((const char *)&s->runs[i] + off);
+
+		if (x && !s->runs[i].timed_out)
+			v[n++] = x;
+	}
+	if (n) {
+		qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+		m = n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+	}
+	free(v);
+	return m;
+}
+
+const struct pb_set *pb_runs_set_of(const struct pbench_runs *r, int mode)
+{
+	for (int s = 0; s < r->nsets; s++)
+		if (r->sets[s].mode == mode)
+			return &r->sets[s];
+	return NULL;
+}
+
+/* A percentage with two significant digits, and never in exponent form. */
+void pb_runs_fmt_pct(char *buf, size_t len, double x)
+{
+	if (!isfinite(x))
+		snprintf(buf, len, "-");
+	else if (x >= 10)
+		snprintf(buf, len, "%.0f%%", x);
+	else if (x >= 1)
+		snprintf(buf, len, "%.1f%%", x);
+	else if (x >= 0.001)
+		snprintf(buf, len, "%.2g%%", x);
+	else
+		snprintf(buf, len, "%.4f%%", x);
+}
+
+int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *cv_ratio,
+		     char *verdict, size_t len)
+{
+	const struct pb_set *u = pb_runs_set_of(r, PBENCH_RUNS_UNPREPARED);
+	const struct pb_set *p = pb_runs_set_of(r, PBENCH_RUNS_PREPARED);
+	char su[32], sp[32];
+
+	if (!u || !p || !u->have_summary || !p->have_summary || u->done < 2 || p->done < 2)
+		return 0;
+	*spread_ratio = p->s_ns.spread_pct > 0 ? u->s_ns.spread_pct / p->s_ns.spread_pct : NAN;
+	*cv_ratio = p->s_ns.cv_pct > 0 ? u->s_ns.cv_pct / p->s_ns.cv_pct : NAN;
+	pb_runs_fmt_pct(su, sizeof(su), u->s_ns.spread_pct);
+	pb_runs_fmt_pct(sp, sizeof(sp), p->s_ns.spread_pct);
+	if (!isfinite(*spread_ratio))
+		snprintf(verdict, len, "prepared runs did not vary at all (0%% spread) against %s "
+			 "unprepared", su);
+	else if (*spread_ratio >= 1)
+		snprintf(verdict, len, "prepared runs spread %s against %s unprepared: %.1fx "
+			 "tighter", sp, su, *spread_ratio);
+	else
+		snprintf(verdict, len, "prepared runs spread %s against %s unprepared: %.1fx "
+			 "wider, preparing did not steady this workload here", sp, su,
+			 1 / *spread_ratio);
+	return 1;
+}
+
+/* ---- the public getters --------------------------------------------------------------------- */
+
+static const struct pb_set *set_at(const struct pbench_runs *r, int s)
+{
+	return r && s >= 0 && s < r->nsets ? &r->sets[s] : NULL;
+}
+
+static const struct pb_run *run_at(const struct pbench_runs *r, int s, int i)
+{
+	const struct pb_set *set = set_at(r, s);
+
+	return set && i >= 0 && i < set->done ? &set->runs[i] : NULL;
+}
+
+const char *pbench_runs_error(const struct pbench_runs *r)
+{
+	return r ? r->error : "";
+}
+
+int pbench_runs_nr_sets(const struct pbench_runs *r)
+{
+	return r ? r->nsets : 0;
+}
+
+int pbench_runs_nr_events(const struct pbench_runs *r)
+{
+	return r ? r->nr : 0;
+}
+
+const char *pbench_runs_event_name(const struct pbench_runs *r, int e)
+{
+	return r && e >= 0 && e < r->nr ? pbench_counters_name(r->self, e) : NULL;
+}
+
+int pbench_runs_set_info(const struct pbench_runs *r, int s, struct pbench_runs_set *out)
+{
+	const struct pb_set *set = set_at(r, s);
+	struct pbench_runs_set i = { 0 };
+
+	if (!set || !out || !out->size)
+		return -EINVAL;
+	i.size = out->size;
+	i.mode = set->mode;
+	i.prepared = set->prepared;
+	i.done = set->done;
+	i.failed = set->failed;
+	i.outliers = set->outliers;
+	i.stop = set->stop;
+	i.sem_pct = set->sem_pct;
+	i.elapsed_s = set->elapsed_s;
+	i.cpu = set->cpu;
+	i.cpu_reason = set->cpu_reason;
+	i.policy = set->policy;
+	i.prio_value = set->prio_value;
+	i.policy_name = set->policy_name;
+	i.warmup_ms = set->warmup_ms;
+	i.rest_ms = set->rest_ms;
+	i.restore_err = set->restore_err;
+	i.restored_by = set->restored_by;
+	i.rival_pid = set->rival_pid;
+	i.fence_lo_ns = set->fence_lo;
+	i.fence_hi_ns = set->fence_hi;
+	i.setup_ns_median = r->subject.argv ? pb_runs_median_field(set,
+					offsetof(struct pb_run, setup_ns)) : NAN;
+	i.exec_ns_median = r->subject.argv ? pb_runs_median_field(set,
+					offsetof(struct pb_run, exec_ns)) : NAN;
+	memcpy(out, &i, out->size < sizeof(i) ? out->size : sizeof(i));
+	return 0;
+}
+
+int pbench_runs_summary(const struct pbench_runs *r, int s, struct pbench_summary *ns,
+			struct pbench_summary *ticks)
+{
+	const struct pb_set *set = set_at(r, s);
+
+	if (!set || (ns && !ns->size) || (ticks && !ticks->size))
+		return -EINVAL;
+	if (!set->have_summary)
+		return -ENODATA;
+	if (ns)
+		pb_copy_out(ns, &set->s_ns, sizeof(set->s_ns));
+	if (ticks)
+		pb_copy_out(ticks, &set->s_ticks, sizeof(set->s_ticks));
+	return 0;
+}
+
+int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run *out)
+{
+	const struct pb_run *run = run_at(r, s, i);
+	struct pbench_run x = { 0 };
+
+	if (!run || !out || !out->size)
+		return -EINVAL;
+	x.size = out->size;
+	x.ticks = run->ticks;
+	x.ns = run->ns;
+	x.setup_ns = run->setup_ns;
+	x.exec_ns = run->exec_ns;
+	x.exited = run->exited;
+	x.exit_status = run->exit_status;
+	x.signaled = run->signaled;
+	x.term_signal = run->term_signal;
+	x.timed_out = run->timed_out;
+	x.left_behind = run->left_behind;
+	x.cpu = run->cpu;
+	x.outlier = run->outlier;
+	x.cause = run->cause;
+	memcpy(out, &x, out->size < sizeof(x) ? out->size : sizeof(x));
+	return 0;
+}
+
+int pbench_runs_count(const struct pbench_runs *r, int s, int i, int e, struct pbench_count *out)
+{
+	const struct pb_run *run = run_at(r, s, i);
+
+	if (!run || e < 0 || e >= r->nr || !out || !out->size)
+		return -EINVAL;
+	pb_copy_out(out, &run->counts[e], sizeof(run->counts[e]));
+	return 0;
+}
+
+int pbench_runs_noise(const struct pbench_runs *r, int s, int i, struct pbench_noise *task,
+		      struct pbench_cpu_noise *cpu)
+{
+	const struct pb_run *run = run_at(r, s, i);
+
+	if (!run || (cpu && !cpu->size))
+		return -EINVAL;
+	if (task)
+		*task = run->noise;
+	if (!cpu)
+		return 0;
+	if (!run->have_cpu_noise)
+		return -ENODATA;
+	pb_copy_out(cpu, &run->cpu_noise, sizeof(run->cpu_noise));
+	return 0;
+}
+
+int pbench_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *cv_ratio,
+			 char *verdict, size_t len)
+{
+	double sr, cr;
+	char v[256];
+
+	if (!r)
+		return -EINVAL;
+	if (!pb_runs_contrast(r, &sr, &cr, v, sizeof(v)))
+		return -ENODATA;
+	if (spread_ratio)
+		*spread_ratio = sr;
+	if (cv_ratio)
+		*cv_ratio = cr;
+	if (verdict && len)
+		snprintf(verdict, len, "%s", v);
+	return 0;
+}
+
+void pbench_runs_free(struct pbench_runs *r)
+{
+	if (!r)
+		return;
+	for (int s = 0; s < 2; s++) {
+		for (int i = 0; r->sets[s].runs && i < r->sets[s].done; i++)
+			free(r->sets[s].runs[i].cause);
+		free(r->sets[s].runs);
+		free(r->sets[s].counts);
+		pbench_walk_free(r->sets[s].walk);
+	}
+	for (int c = 0; r->probes && c < r->nprobes; c++)
+		pbench_cpu_probe_free(r->probes[c]);
+	free(r->probes);
+	pbench_env_free(r->env);
+	free(r->subject.plan.events);
+	free(r->subject.plan.map);
+	free(r->subject.plan.tmpl);
+	free(r->subject.plan.tmp);
+	for (char **a = r->subject.argv; a && *a; a++)
+		free(*a);
+	free(r->subject.argv);
+	pbench_counters_free(r->self);
+	free(r->events);
+	free(r);
+}

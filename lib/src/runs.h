@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sets of runs (runs.c and its writers runs_text.c, runs_json.c, runs_csv.c): what pbench stat
+ * (and, later, pbench compare) measures. A subject is what one run runs (a command, a built-in
+ * workload, a callback); a set is the runs of one subject in one mode (unprepared or prepared).
+ * The sets of one object run one after the other today; the subject/set split is what lets
+ * several subjects' sets be run interleaved, round by round.
+ */
+#ifndef PBENCH_RUNS_H
+#define PBENCH_RUNS_H
+
+#include "internal.h"
+
+/* One run, as measured. */
+struct pb_run {
+	uint64_t ticks, ns;
+	uint64_t setup_ns;		/* a command's fork and counter set-up, before the span */
+	uint64_t exec_ns;		/* its release to exec, inside the span (0: unknown) */
+	uint64_t result;		/* the workload's result, kept so its work cannot be dropped */
+	int exited, exit_status, signaled, term_signal;
+	int timed_out;			/* killed at the timeout: not a measurement */
+	int left_behind;		/* processes the command left running, ended by pbench */
+	struct pbench_count *counts;	/* nr_events of them, in the set's array */
+	int cpu;			/* the CPU probed */
+	struct pbench_noise noise;	/* the thread's (workload) or the child's */
+	int have_migrations;		/* the cpu-migrations event was counted */
+	struct pbench_cpu_noise cpu_noise;
+	int have_cpu_noise;
+	int outlier;			/* beyond the Tukey fences of its set */
+	char *cause;			/* pbench_noise_cause() for an outlier, else NULL */
+};
+
+/* What a command's child opens: only the events the subject's own set could open. */
+struct pb_child_plan {
+	char *events;			/* comma-separated, or NULL: nothing to open */
+	int *map;			/* child event k is event map[k] of the set */
+	int nc;
+	struct pbench_count *tmpl;	/* every event's status and reason from the set */
+	struct pbench_count *tmp;	/* the child's counts, nc of them */
+};
+
+struct pb_subject {
+	char **argv;			/* a command (copied), or NULL */
+	int workload;			/* enum pbench_runs_workload when argv is NULL */
+	uint64_t iterations;
+	size_t walk_bytes;
+	pbench_fn fn;
+	void *ctx;
+	struct pb_child_plan plan;
+};
+
+struct pb_set {
+	int mode;			/* PBENCH_RUNS_UNPREPARED or PBENCH_RUNS_PREPARED */
+	struct pb_subject *subject;
+	struct pb_run *runs;
+	struct pbench_count *counts;
+	long cap;			/* runs allocated */
+	int done, failed;
+	int cpu;			/* the prepared CPU; -1 for unprepared runs */
+	char cpu_reason[256];
+	int policy, prio_value;		/* in force during the runs */
+	const char *policy_name;
+	int prepared;			/* 1: pbench_prepare() succeeded; what follows is valid */
+	struct pbench_prep_outcome steps[PBENCH_PREP_NR_STEPS];
+	struct pbench_prep_priority prio;
+	double warmup_ms;
+	int stop;			/* enum pbench_runs_stop */
+	double sem_pct;			/* the SEM when it stopped (with a target) */
+	double elapsed_s;		/* from the first run to the end of the last */
+	int restore_err;		/* pbench_prepared_restore()'s */
+	int restored_by;		/* the signal whose handler restored, or 0 */
+	int rival_pid;			/* another pbench pinned to the prepared CPU, or 0 */
+	struct pbench_walk *walk;	/* the memory walk's buffer, made for this set */
+	struct pbench_prepared *prep;	/* while the prepared runs are under way */
+	double rest_ms;			/* rested between runs in all (FIFO) */
+	/* pb_runs_analyze() */
+	int have_summary;
+	struct pbench_summary s_ns, s_ticks;
+	double fence_lo, fence_hi;	/* Tukey fences in ns; NaN for fewer than 2 runs */
+	int outliers;
+};
+
+struct pbench_runs {
+	struct pbench_runs_opts o;	/* the caller's, completed with the defaults */
+	char *events;			/* o.events, copied */
+	struct pb_subject subject;
+	struct pbench_counters *self;	/* names the events; counts the workload */
+	int nr;				/* events per run */
+	struct pbench_clock_info ci;
+	struct pb_set sets[2];
+	int nsets;
+	struct pbench_cpu_probe **probes;	/* one per CPU, made when a run first lands there */
+	int nprobes;
+	struct pbench_env *env;		/* checks of the target CPU, or NULL */
+	int env_cpu;
+	int interrupted;		/* *o.stop was seen */
+	int ran;
+	char error[512];		/* the last failure in words */
+};
+
+/* runs.c, for the writers */
+const char *pb_runs_mode_name(int mode);
+void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len);
+const struct pb_set *pb_runs_set_of(const struct pbench_runs *r, int mode);
+double pb_runs_median_field(const struct pb_set *s, size_t off);
+void pb_runs_fmt_pct(char *buf, size_t len, double x);
+int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *cv_ratio,
+		     char *verdict, size_t len);
+
+#endif

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: MIT */
+/* A set of runs as text: what pbench stat prints. */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runs.h"
+
+static int is_time_event(const char *name)
+{
+	return !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock");
+}
+
+static void fmt_status(const struct pb_run *r, char *buf, size_t len)
+{
+	if (r->timed_out)
+		snprintf(buf, len, "timed out (killed)");
+	else if (r->signaled)
+		snprintf(buf, len, "killed by signal %d (%s)", r->term_signal,
+			 strsignal(r->term_signal));
+	else
+		snprintf(buf, len, "exit %d", r->exit_status);
+}
+
+static void fmt_value(const struct pbench_count *k, char *buf, size_t len)
+{
+	if (k->status == PBENCH_EVENT_NOT_SUPPORTED || k->status == PBENCH_EVENT_NO_PERMISSION ||
+	    k->status == PBENCH_EVENT_NOT_COUNTED)
+		snprintf(buf, len, "-");
+	else if (is_time_event(k->name))
+		snprintf(buf, len, "%.3f ms%s%s", k->scaled / 1e6, k->is_scaled ? "*" : "",
+			 k->user_only ? " u" : "");
+	else
+		snprintf(buf, len, "%.0f%s%s", k->scaled, k->is_scaled ? "*" : "",
+			 k->user_only ? " u" : "");
+}
+
+static int col_width(const char *name)
+{
+	int w = (int)strlen(name);
+
+	return w < 12 ? 12 : w;
+}
+
+static void print_header(FILE *f, const struct pbench_runs *r)
+{
+	const struct pbench_clock_info *ci = &r->ci;
+	char *const *cmd = r->subject.argv;
+	char runs[96];
+
+	if (r->nsets == 2)
+		snprintf(runs, sizeof(runs), "%d run%s unprepared, then %d prepared",
+			 r->sets[0].done, r->sets[0].done == 1 ? "" : "s", r->sets[1].done);
+	else
+		snprintf(runs, sizeof(runs), "%d run%s, %s", r->sets[0].done,
+			 r->sets[0].done == 1 ? "" : "s", pb_runs_mode_name(r->sets[0].mode));
+	if (cmd) {
+		fprintf(f, "pbench stat: '");
+		for (char *const *a = cmd; *a; a++)
+			fprintf(f, "%s%s", a == cmd ? "" : " ", *a);
+		fprintf(f, "', %s\n", runs);
+	} else {
+		char wl[128];
+
+		pb_runs_subject_desc(r, wl, sizeof(wl));
+		fprintf(f, "pbench stat: %s, %s\n", wl, runs);
+	}
+	fprintf(f, "clock: %s, %.3f MHz (%s), read %.1f ns, begin+end %.1f ns, resolution %.1f ns\n",
+	       pbench_clock_kind_name(ci->kind), (double)ci->hz / 1e6,
+	       pbench_freq_source_name(ci->freq_source), ci->read_cost_ns, ci->region_cost_ns,
+	       ci->resolution_ns);
+}
+
+static void print_preparation(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
+{
+	if (s->mode == PBENCH_RUNS_UNPREPARED) {
+		fprintf(f, "\nunprepared: no pinning, %s %s %d as started, no warm-up\n",
+		       s->policy_name, s->policy == SCHED_FIFO || s->policy == SCHED_RR ?
+		       "priority" : "nice", s->prio_value);
+		return;
+	}
+	fprintf(f, "\nprepared: CPU %d (%s)\n", s->cpu, s->cpu_reason);
+	for (int i = 0; i < PBENCH_PREP_NR_STEPS; i++)
+		fprintf(f, "  %-9s %-14s %s\n", pbench_prep_step_name(s->steps[i].step),
+		       pbench_step_status_name(s->steps[i].status), s->steps[i].what);
+	fprintf(f, "priority: %s %s %d", s->policy_name, s->policy == SCHED_FIFO ||
+	       s->policy == SCHED_RR ? "priority" : "nice", s->prio_value);
+	if (s->prio.probed)
+		fprintf(f, " (AUTO probe: %d runs spread %.2f%% at the lowest nice, %d runs %.2f%% "
+		       "under SCHED_FIFO)", s->prio.nice_runs, s->prio.nice_spread_pct,
+		       s->prio.fifo_runs, s->prio.fifo_spread_pct);
+	fprintf(f, "; warm-up %.0f ms\n", s->warmup_ms);
+	if (s->prio.rest_pct > 0)
+		fprintf(f, "rest: %.1f%% of each run after it, %.0f ms in all, so that the fair server "
+		       "(or RT throttling) never has to preempt a SCHED_FIFO run\n",
+		       s->prio.rest_pct, s->rest_ms);
+	if (r->subject.argv)
+		fprintf(f, "the command ran prepared: a child inherits the CPU affinity and the "
+		       "scheduling policy through fork/exec\n");
+	if (s->restored_by)
+		fprintf(f, "restored: by the %s handler, then again after the runs\n",
+		       s->restored_by == SIGINT ? "SIGINT" : "SIGTERM");
+	else
+		fprintf(f, "restored after the runs: %s\n", s->restore_err ?
+		       pbench_strerror(s->restore_err) : "affinity, priority, memory policy and lock");
+}
+
+static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set *s, int *scaled,
+		       int *user_only)
+{
+	int nr = r->nr;
+	char buf[64];
+
+	fprintf(f, "\n%5s %14s %14s", "run", "ticks", "time_ns");
+	for (int e = 0; e < nr; e++)
+		if (s->runs[0].counts[e].status <= PBENCH_EVENT_NOT_COUNTED)
+			fprintf(f, "  %*s", col_width(s->runs[0].counts[e].name),
+			       s->runs[0].counts[e].name);
+	fprintf(f, "  %3s %5s  status\n", "cpu", "irqs");
+	for (int i = 0; i < s->done; i++) {
+		const struct pb_run *run = &s->runs[i];
+
+		fprintf(f, "%5d %14llu %14llu", i + 1, (unsigned long long)run->ticks,
+		       (unsigned long long)run->ns);
+		for (int e = 0; e < nr; e++) {
+			if (s->runs[0].counts[e].status > PBENCH_EVENT_NOT_COUNTED)
+				continue;
+			fmt_value(&run->counts[e], buf, sizeof(buf));
+			*scaled |= run->counts[e].is_scaled;
+			*user_only |= run->counts[e].user_only;
+			fprintf(f, "  %*s", col_width(run->counts[e].name), buf);
+		}
+		if (run->have_cpu_noise)
+			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)run->cpu_noise.irq_total);
+		else
+			snprintf(buf, sizeof(buf), "-");
+		fprintf(f, "  %3d %5s", run->cpu, buf);
+		fmt_status(run, buf, sizeof(buf));
+		fprintf(f, "  %s\n", buf);
+	}
+}
+
+static void print_outliers(FILE *f, const struct pb_set *s)
+{
+	char lo[32], hi[32];
+
+	if (!s->have_summary)
+		return;
+	if (s->done < 2) {
+		fprintf(f, "outliers: n/a (a single run: no spread to judge one by)\n");
+		return;
+	}
+	pbench_format_ns(lo, sizeof(lo), s->fence_lo, 4);
+	pbench_format_ns(hi, sizeof(hi), s->fence_hi, 4);
+	fprintf(f, "outliers: %d (Tukey fences %s to %s)\n", s->outliers, lo, hi);
+	for (int i = 0; i < s->done; i++)
+		if (s->runs[i].outlier)
+			fprintf(f, "  run %d: %s\n", i + 1, s->runs[i].cause);
+}
+
+/* "12.345 ms", or "n/a" for what the runs cannot give (the spread of a single run). */
+static const char *ms_or_na(char *buf, size_t len, double ns)
+{
+	if (isfinite(ns))
+		snprintf(buf, len, "%.3f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
+static const char *pct_or_na(char *buf, size_t len, double pct)
+{
+	if (isfinite(pct))
+		snprintf(buf, len, "%.2f%%", pct);
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
+static void print_summary(FILE *f, const struct pb_set *s)
+{
+	const struct pbench_summary *m = &s->s_ns;
+	char sd[32], cv[32], sp[32];
+
+	if (!s->have_summary)
+		return;
+	fprintf(f, "summary: %d run%s, time min %.3f ms, median %.3f ms, mean %.3f ms, max %.3f ms, "
+	       "stddev %s, cv %s, spread %s%s%s\n", s->done, s->done == 1 ? "" : "s",
+	       m->min / 1e6, m->median / 1e6, m->mean / 1e6, m->max / 1e6,
+	       ms_or_na(sd, sizeof(sd), m->stddev), pct_or_na(cv, sizeof(cv), m->cv_pct),
+	       pct_or_na(sp, sizeof(sp), m->spread_pct),
+	       s->done == 1 ? " (one run: no spread; -r 2 or more for one)" : "",
+	       s->failed ? " (some runs failed: see status)" : "");
+}
+
+/* With --target-sem: what stopped the runs. For a command: the harness's own cost. */
+static void print_stop_and_cost(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
+{
+	const struct pbench_runs_opts *o = &r->o;
+
+	if (o->target_sem_pct > 0) {
+		const char *why = s->stop == PBENCH_RUNS_STOP_TARGET ? "reached" :
+				  s->stop == PBENCH_RUNS_STOP_TIME ? "not reached within --max-time" :
+				  "not reached within the most runs (-r)";
+
+		fprintf(f, "target: standard error ± %.2g%% of the mean %s: ± %.2g%% after %d runs "
+		       "in %.1f s\n", o->target_sem_pct, why, s->sem_pct, s->done, s->elapsed_s);
+	}
+	if (r->subject.argv) {
+		double setup = pb_runs_median_field(s, offsetof(struct pb_run, setup_ns)),
+		       exec = pb_runs_median_field(s, offsetof(struct pb_run, exec_ns));
+		char a[32] = "n/a", b[32];
+
+		if (isfinite(setup))
+			pbench_format_ns(a, sizeof(a), setup, 3);
+		fprintf(f, "harness: %s a run to fork and set up the counters (before the timed span), ",
+		       a);
+		if (isfinite(exec)) {
+			pbench_format_ns(b, sizeof(b), exec, 3);
+			fprintf(f, "%s from the release to exec done (inside it); medians\n", b);
+		} else {
+			fprintf(f, "release to exec n/a (pbench and the command share one CPU: pbench sees "
+			       "exec only once the command yields); medians\n");
+		}
+	}
+}
+
+static void print_event_notes(FILE *f, const struct pbench_runs *r, const struct pb_set *s,
+			      int scaled, int user_only)
+{
+	for (int e = 0; e < r->nr; e++) {
+		const struct pbench_count *k = &s->runs[0].counts[e];
+
+		if (k->status > PBENCH_EVENT_NOT_COUNTED)
+			fprintf(f, "%-20s <%s> %s\n", k->name,
+			       k->status == PBENCH_EVENT_NOT_SUPPORTED ? "not supported"
+								       : "no permission",
+			       k->reason);
+	}
+	for (int e = 0; e < r->nr; e++) {
+		const struct pbench_count *k = &s->runs[s->done - 1].counts[e];
+
+		if (k->status == PBENCH_EVENT_NOT_COUNTED)
+			fprintf(f, "%-20s <not counted> %s\n", k->name, k->reason);
+	}
+	if (scaled)
+		fprintf(f, "* scaled: the event shared a counter (multiplexed); the value is "
+		       "estimated from the time it ran\n");
+	if (user_only) {
+		int paranoid = -1;
+
+		pbench_perf_paranoid(&paranoid);
+		fprintf(f, "u user space only: kernel.perf_event_paranoid is %d, so the kernel's share "
+		       "is not counted; fix: sysctl -w kernel.perf_event_paranoid=1, or "
+		       "CAP_PERFMON\n", paranoid);
+	}
+}
+
+static void contrast_row(FILE *f, const char *label, const struct pb_set *u, const struct pb_set *p,
+			 size_t off)
+{
+	fprintf(f, "  %-13s", label);
+	for (const struct pb_set *s = u; s; s = s == u ? p : NULL)
+		fprintf(f, " %14.0f %14.0f", *(const double *)((const char *)&s->s_ticks + off),
+		       *(const double *)((const char *)&s->s_ns + off));
+	fprintf(f, "\n");
+}
+
+static void print_contrast(FILE *f, const struct pbench_runs *r)
+{
+	const struct pb_set *u = pb_runs_set_of(r, PBENCH_RUNS_UNPREPARED), *p = pb_runs_set_of(r, PBENCH_RUNS_PREPARED);
+	double sr, cr;
+	char verdict[256], a[32], b[32];
+
+	if (!pb_runs_contrast(r, &sr, &cr, verdict, sizeof(verdict)))
+		return;
+	fprintf(f, "\ncontrast: %d unprepared runs, %d prepared\n", u->done, p->done);
+	fprintf(f, "  %-13s %29s %29s\n", "", "unprepared", "prepared");
+	fprintf(f, "  %-13s %14s %14s %14s %14s\n", "", "ticks", "ns", "ticks", "ns");
+	contrast_row(f, "min", u, p, offsetof(struct pbench_summary, min));
+	contrast_row(f, "max", u, p, offsetof(struct pbench_summary, max));
+	contrast_row(f, "median", u, p, offsetof(struct pbench_summary, median));
+	contrast_row(f, "trimmed mean", u, p, offsetof(struct pbench_summary, trimmed_mean));
+	pb_runs_fmt_pct(a, sizeof(a), u->s_ns.spread_pct);
+	pb_runs_fmt_pct(b, sizeof(b), p->s_ns.spread_pct);
+	fprintf(f, "  %-13s %29s %29s\n", "spread", a, b);
+	pb_runs_fmt_pct(a, sizeof(a), u->s_ns.cv_pct);
+	pb_runs_fmt_pct(b, sizeof(b), p->s_ns.cv_pct);
+	fprintf(f, "  %-13s %29s %29s\n", "cv", a, b);
+	fprintf(f, "ratio unprepared/prepared: spread ");
+	/* Three significant digits below 10: a ratio of 0.039 is not "0.0x". */
+	fprintf(f, !isfinite(sr) ? "- (no prepared spread)" : sr < 10 ? "%.3gx" : "%.1fx", sr);
+	fprintf(f, ", cv ");
+	fprintf(f, !isfinite(cr) ? "- (no prepared variation)\n" : cr < 10 ? "%.3gx\n" : "%.1fx\n",
+	       cr);
+	fprintf(f, "verdict: %s\n", verdict);
+}
+
+int pbench_runs_write_text(const struct pbench_runs *r, FILE *f)
+{
+	print_header(f, r);
+	for (int i = 0; i < r->nsets; i++) {
+		const struct pb_set *s = &r->sets[i];
+		int scaled = 0, user_only = 0;
+
+		if (s->mode == PBENCH_RUNS_PREPARED && !s->prepared) {
+			fprintf(f, "\nprepared: not done (interrupted while preparing)\n");
+			continue;
+		}
+		print_preparation(f, r, s);
+		if (!s->done) {
+			fprintf(f, "no runs\n");
+			continue;
+		}
+		print_runs(f, r, s, &scaled, &user_only);
+		if (i == r->nsets - 1)	/* the events are the same in both sets */
+			print_event_notes(f, r, s, scaled, user_only);
+		print_outliers(f, s);
+		print_summary(f, s);
+		print_stop_and_cost(f, r, s);
+	}
+	print_contrast(f, r);
+	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+}
+
