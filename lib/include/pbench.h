@@ -211,7 +211,8 @@ struct pbench_count {
 	const char *name;		/* the name it was asked by; valid until the set is freed */
 	int status;			/* enum pbench_event_status */
 	int error;			/* -errno when it could not be opened, else 0 */
-	char reason[192];		/* why it was not counted; "" when status is OK/MULTIPLEXED */
+	const char *reason;		/* why it was not counted; "" when status is OK/MULTIPLEXED;
+					 * the library's string, valid for the life of the process */
 	uint64_t value;			/* raw count */
 	uint64_t time_enabled;		/* ns the event was enabled */
 	uint64_t time_running;		/* ns it was on a counter */

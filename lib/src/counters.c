@@ -40,7 +40,7 @@ struct pb_counter {
 	int open_status;	/* OK, NOT_SUPPORTED or NO_PERMISSION */
 	int error;		/* -errno of the failed open */
 	int user_only;		/* kernel excluded to get past perf_event_paranoid */
-	char reason[192];
+	const char *reason;	/* why it did not open (pb_intern()'s), "" if it did */
 	void *page;		/* mmap page of hardware events, for rdpmc */
 	const char *no_rdpmc;	/* why it is never read in user space, NULL if it can be */
 	struct snap start, delta;
@@ -304,9 +304,12 @@ static int open_one(struct pbench_counters *c, int i)
 	if (fd == -EMFILE || fd == -ESRCH || fd == -ENOMEM)
 		return fd;
 	if (fd < 0) {
+		char why[192];
+
 		ctr->error = fd;
 		ctr->open_status = pb_open_status(fd);
-		pb_open_reason(&ctr->ev, fd, ctr->reason, sizeof(ctr->reason));
+		pb_open_reason(&ctr->ev, fd, why, sizeof(why));
+		ctr->reason = pb_intern(why);
 		return 0;
 	}
 	ctr->fd = fd;
@@ -563,37 +566,36 @@ void pbench_count_scale(struct pbench_count *k)
 		return;
 	if (k->time_running == 0) {
 		k->status = PBENCH_EVENT_NOT_COUNTED;
-		snprintf(k->reason, sizeof(k->reason), "%s",
-			 k->time_enabled ? "never scheduled on a counter (too many events, or the "
-					   "PMU is in use)"
-					 : "never enabled");
+		k->reason = k->time_enabled ? "never scheduled on a counter (too many events, or "
+					      "the PMU is in use)"
+					    : "never enabled";
 		return;
 	}
 	if (k->time_running < k->time_enabled) {
 		k->status = PBENCH_EVENT_MULTIPLEXED;
 		k->scaled = (double)k->value * ((double)k->time_enabled / (double)k->time_running);
 		k->is_scaled = 1;
-		k->reason[0] = '\0';
+		k->reason = "";
 		return;
 	}
 	k->status = PBENCH_EVENT_OK;
-	k->reason[0] = '\0';
+	k->reason = "";
 }
 
 static void fill_count(const struct pb_counter *ctr, const struct snap *s,
 		       struct pbench_count *k)
 {
-	/* Field by field: clearing the whole struct (its reason array) costs on every read. */
+	/* Field by field: the caller's struct may be larger (a newer size) than ours. */
 	k->name = ctr->ev.name;
 	k->error = ctr->error;
 	k->user_only = ctr->user_only;
 	k->value = k->time_enabled = k->time_running = 0;
 	k->scaled = 0;
 	k->is_scaled = 0;
-	k->reason[0] = '\0';
+	k->reason = "";
 	if (ctr->fd < 0) {
 		k->status = ctr->open_status;
-		snprintf(k->reason, sizeof(k->reason), "%s", ctr->reason);
+		k->reason = ctr->reason ? ctr->reason : "";
 		return;
 	}
 	k->status = PBENCH_EVENT_OK;

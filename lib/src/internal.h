@@ -48,6 +48,10 @@ static inline void pb_copy_out(void *dst, const void *src, size_t src_size)
 	       (want < src_size ? want : src_size) - sizeof(size_t));
 }
 
+/* The library's one copy of a reason string, valid for the life of the process ("" for NULL
+ * or ""): what a struct pbench_count's reason points to (intern.c). */
+const char *pb_intern(const char *s);
+
 /* Recorded trees (PBENCH_SYSFS_ROOT, PBENCH_PROCFS_ROOT) are read only between begin and end
  * (the checks); pb_recorded_everywhere(1) extends that to every read, for unit tests of the
  * live readers on recorded data. pb_recorded_set(): either variable is set. */

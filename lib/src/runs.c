@@ -271,8 +271,7 @@ static void timed_out(struct pbench_runs *r, struct pb_run *run, uint64_t t0)
 {
 	for (int e = 0; e < r->nr; e++) {
 		run->counts[e].status = PBENCH_EVENT_NOT_COUNTED;
-		snprintf(run->counts[e].reason, sizeof(run->counts[e].reason),
-			 "the run was killed at the timeout");
+		run->counts[e].reason = "the run was killed at the timeout";
 	}
 	run->timed_out = 1;
 	run->signaled = 1;
