@@ -264,14 +264,16 @@ static int compare_once(const char *label, struct spin *a, struct spin *b, doubl
 			double *secs)
 {
 	struct pbench_compare_opts o = { .size = sizeof(o) };
+	struct pbench_measure_opts mo;
 	struct pbench_comparison c = { .size = sizeof(c) };
 	char va[48], vb[48];
 	double t0;
 	int err;
 
 	if (budget_ms > 0) {
-		o.measure = (struct pbench_measure_opts)PBENCH_MEASURE_OPTS_INIT;
-		o.measure.budget_ms = budget_ms;
+		mo = (struct pbench_measure_opts)PBENCH_MEASURE_OPTS_INIT;
+		mo.budget_ms = budget_ms;
+		o.measure = &mo;
 	}
 	t0 = now_ns();
 	err = pbench_compare(spin_fn, a, spin_fn, b, &o, &c);

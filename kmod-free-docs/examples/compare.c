@@ -62,6 +62,7 @@ static int same_sum(void *a, void *b)
 int main(void)
 {
 	struct pbench_compare_opts opts = { .size = sizeof(opts), .check = same_sum };
+	struct pbench_measure_opts mopts = PBENCH_MEASURE_OPTS_INIT;
 	struct pbench_comparison cmp = { .size = sizeof(cmp) };
 	struct sum_ctx a, b;
 	uint32_t *data;
@@ -78,9 +79,9 @@ int main(void)
 
 	/* Short, for an example that runs in the test suite (confidence and threshold keep
 	 * their defaults: 99.9% and 1%). */
-	opts.measure = (struct pbench_measure_opts)PBENCH_MEASURE_OPTS_INIT;
-	opts.measure.warmup_ms = 100;
-	opts.measure.budget_ms = 1000;
+	mopts.warmup_ms = 100;
+	mopts.budget_ms = 1000;
+	opts.measure = &mopts;
 	err = pbench_compare(sum_plain, &a, sum_unrolled, &b, &opts, &cmp);
 	if (err) {
 		fprintf(stderr, "compare: %s\n", pbench_strerror(err));

@@ -573,8 +573,9 @@ enum pbench_verdict {
 
 struct pbench_compare_opts {
 	size_t size;
-	struct pbench_measure_opts measure;	/* warm-up, sample length, budget, samples
-						 * (measure.size 0: the defaults) */
+	/* warm-up, sample length, budget, samples (NULL: the defaults). A pointer, so that the
+	 * measure options can grow without moving the fields after them. */
+	const struct pbench_measure_opts *measure;
 	double confidence;		/* default 0.999 */
 	double same_threshold_pct;	/* default 1: "same" when the CI of the ratio is within */
 	/* Optional: return 0 when a and b compute the same thing (called once, before

@@ -209,8 +209,8 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 	err = compare_opts_resolve(opts, &o);
 	if (err)
 		return err;
-	/* measure.size 0: the measurement defaults, so callers may set only what they need. */
-	err = pb_timing_init(&t, o.measure.size ? &o.measure : NULL);
+	/* No measure options: the measurement defaults, so callers set only what they need. */
+	err = pb_timing_init(&t, o.measure);
 	if (err)
 		return err;
 	if (t.o.iterations && (err = pb_check_count(t.o.iterations, 0)))

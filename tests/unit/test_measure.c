@@ -370,7 +370,7 @@ Test(measure, iteration_count_overflow)
 	calls = 0;
 	o.iterations = UINT64_MAX;	/* more ticks than 64 bits hold, at any speed */
 	cr_expect_eq(pbench_measure(&r, counted, NULL, &o), -EOVERFLOW);
-	co.measure = o;
+	co.measure = &o;
 	cr_expect_eq(pbench_compare(counted, NULL, counted, NULL, &co, &cmp), -EOVERFLOW);
 	cr_expect_eq(calls, 0);
 }
@@ -587,13 +587,17 @@ Test(region, out_of_order)
 
 /* ---- comparing -------------------------------------------------------------------------- */
 
+/* The measure options of quick_compare(): tests change them through qm. */
+static struct pbench_measure_opts qm;
+
 static struct pbench_compare_opts quick_compare(void)
 {
 	struct pbench_compare_opts co = { .size = sizeof(co) };
 
-	co.measure = (struct pbench_measure_opts)PBENCH_MEASURE_OPTS_INIT;
-	co.measure.warmup_ms = 20;
-	co.measure.budget_ms = 1500;
+	qm = (struct pbench_measure_opts)PBENCH_MEASURE_OPTS_INIT;
+	qm.warmup_ms = 20;
+	qm.budget_ms = 1500;
+	co.measure = &qm;
 	return co;
 }
 
@@ -672,7 +676,7 @@ Test(compare, bad_input)
 	co.same_threshold_pct = -1;
 	cr_expect_eq(pbench_compare(counted, NULL, counted, NULL, &co, &c), -EINVAL);
 	co = quick_compare();
-	co.measure.budget_ms = 0;
+	qm.budget_ms = 0;
 	cr_expect_eq(pbench_compare(counted, NULL, counted, NULL, &co, &c), -EINVAL);
 	cr_expect_eq(calls, 0);
 }
@@ -710,12 +714,12 @@ Test(compare, abba_order)
 	struct pbench_comparison c = { .size = sizeof(c) };
 	unsigned abba = 0, baab = 0;
 
-	co.measure.setup = log_setup;
-	co.measure.warmup_ms = 0;
-	co.measure.iterations = 10;		/* no calibration batches */
-	co.measure.min_samples = 40;
-	co.measure.max_samples = 40;
-	co.measure.target_sem_pct = 1e-9;
+	qm.setup = log_setup;
+	qm.warmup_ms = 0;
+	qm.iterations = 10;		/* no calibration batches */
+	qm.min_samples = 40;
+	qm.max_samples = 40;
+	qm.target_sem_pct = 1e-9;
 	cr_assert_eq(pbench_compare(side_fn, &a, side_fn, &b, &co, &c), 0);
 	order.log[order.n] = '\0';
 	/* The first calls, a then b; then rounds of four, each a b b a or its mirror b a a b
