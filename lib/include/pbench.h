@@ -539,11 +539,17 @@ PBENCH_API uint64_t pbench_result_iterations(const struct pbench_result *r);
 PBENCH_API double pbench_result_overhead_ns(const struct pbench_result *r); /* per iteration */
 PBENCH_API int pbench_result_stop_rule(const struct pbench_result *r);
 PBENCH_API unsigned pbench_result_flags(const struct pbench_result *r);
-/* Counters of sample i (NULL when no events were asked for): value, time_enabled and
- * time_running are raw over the whole sample; scaled is per iteration, minus the empty
- * batch's unless keep_overhead, never below 0. */
-PBENCH_API const struct pbench_count *pbench_result_counts(const struct pbench_result *r,
-							   size_t i, int *n);
+/* The events each sample counted (0 when none were asked for). */
+PBENCH_API int pbench_result_nr_events(const struct pbench_result *r);
+/*
+ * Event e of sample i, copied into out (out->size set; an older, smaller struct gets its
+ * part): value, time_enabled and time_running are raw over the whole sample; scaled is per
+ * iteration, minus the empty batch's unless keep_overhead, never below 0. One at a time, as
+ * libpfm4 hands out its events, so that struct pbench_count can grow. Errors: -EINVAL (NULL
+ * r or out, out->size 0, i or e out of range).
+ */
+PBENCH_API int pbench_result_count(const struct pbench_result *r, size_t i, int e,
+				   struct pbench_count *out);
 PBENCH_API const char *pbench_stop_rule_name(int rule);
 
 /* The region API, for code that cannot be wrapped in a callback: each begin/end pair is one

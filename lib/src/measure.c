@@ -750,15 +750,17 @@ unsigned pbench_result_flags(const struct pbench_result *r)
 	return r ? r->flags : 0;
 }
 
-const struct pbench_count *pbench_result_counts(const struct pbench_result *r, size_t i, int *n)
+int pbench_result_nr_events(const struct pbench_result *r)
 {
-	if (n)
-		*n = 0;
-	if (!r || !r->nr_events || i >= r->nr)
-		return NULL;
-	if (n)
-		*n = r->nr_events;
-	return &r->counts[i * (size_t)r->nr_events];
+	return r ? r->nr_events : 0;
+}
+
+int pbench_result_count(const struct pbench_result *r, size_t i, int e, struct pbench_count *out)
+{
+	if (!r || !out || !out->size || i >= r->nr || e < 0 || e >= r->nr_events)
+		return -EINVAL;
+	pb_copy_out(out, &r->counts[i * (size_t)r->nr_events + (size_t)e], sizeof(*out));
+	return 0;
 }
 
 const char *pbench_stop_rule_name(int rule)

@@ -114,8 +114,8 @@ static void measure(void)
 	for (int i = 0; i < 3; i++) {
 		struct pbench_measure_opts o = PBENCH_MEASURE_OPTS_INIT;
 		struct pbench_result *r;
-		const struct pbench_count *k;
-		int n, err;
+		struct pbench_count k[1] = { { .size = sizeof(k[0]) } };
+		int err;
 		double lo = 1e300, hi = -1e300;
 
 		measure_n = mN[i];
@@ -129,8 +129,8 @@ static void measure(void)
 			pbench_strerror(err)))
 			return;
 		for (size_t s = 0; s < pbench_result_nr_samples(r); s++) {
-			k = pbench_result_counts(r, s, &n);
-			if (!k || n != 1 || k[0].status != PBENCH_EVENT_OK) {
+			if (pbench_result_nr_events(r) != 1 || pbench_result_count(r, s, 0, &k[0]) ||
+			    k[0].status != PBENCH_EVENT_OK) {
 				good = 0;
 				continue;
 			}

@@ -65,10 +65,10 @@ static void measure_k(const char *name, pbench_fn fn, const uint32_t *body,
 {
 	struct pbench_measure_opts o = PBENCH_MEASURE_OPTS_INIT;
 	const struct pbench_summary *s;
-	const struct pbench_count *cnt;
+	struct pbench_count cnt[1] = { { .size = sizeof(cnt[0]) } };
 	struct pbench_result *r;
 	double tol, cmin = 1e300, cmax = -1;
-	int err, n;
+	int err;
 
 	ok((const void *)body == (const void *)fn && end - body == k && end[0] == RET,
 	   "%s: the function is exactly %d adds and a ret", name, k);
@@ -81,8 +81,8 @@ static void measure_k(const char *name, pbench_fn fn, const uint32_t *body,
 	s = pbench_result_summary(r);
 	tol = 2.0 * 16 / (double)pbench_result_iterations(r);
 	for (size_t i = 0; i < pbench_result_nr_samples(r); i++) {
-		cnt = pbench_result_counts(r, i, &n);
-		if (cnt && n == 1 && cnt[0].status == PBENCH_EVENT_OK) {
+		if (pbench_result_nr_events(r) == 1 && !pbench_result_count(r, i, 0, &cnt[0]) &&
+		    cnt[0].status == PBENCH_EVENT_OK) {
 			cmin = fmin(cmin, cnt[0].scaled);
 			cmax = fmax(cmax, cnt[0].scaled);
 		}
