@@ -90,11 +90,11 @@ all: $(O)/libpbench.a $(O)/libpbench.so $(O)/pbench $(O)/pbench.pc
 deps:
 	@sh scripts/deps.sh
 
-$(O)/lib/src/%.o: lib/src/%.c lib/include/pbench.h $(wildcard lib/src/*.h)
+$(O)/lib/src/%.o: lib/src/%.c lib/include/pbench.h $(wildcard lib/include/pbench/*.h) $(wildcard lib/src/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
-$(O)/cli/%.o: cli/%.c lib/include/pbench.h cli/cmds.h
+$(O)/cli/%.o: cli/%.c lib/include/pbench.h $(wildcard lib/include/pbench/*.h) cli/cmds.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -195,7 +195,9 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR)
 	install -m 0755 $(O)/pbench $(DESTDIR)$(BINDIR)/pbench
+	install -d $(DESTDIR)$(INCLUDEDIR)/pbench
 	install -m 0644 lib/include/pbench.h $(DESTDIR)$(INCLUDEDIR)/pbench.h
+	install -m 0644 lib/include/pbench/*.h $(DESTDIR)$(INCLUDEDIR)/pbench/
 	install -m 0644 $(O)/libpbench.a $(DESTDIR)$(LIBDIR)/libpbench.a
 	install -m 0755 $(O)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(REALNAME)
 	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -203,6 +205,7 @@ install: all
 	$(PC_SED) pbench.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/pbench.pc	# this PREFIX, not all's
 
 uninstall:
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/pbench
 	rm -f $(DESTDIR)$(BINDIR)/pbench $(DESTDIR)$(INCLUDEDIR)/pbench.h \
 	      $(DESTDIR)$(LIBDIR)/libpbench.a $(DESTDIR)$(LIBDIR)/$(REALNAME) \
 	      $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libpbench.so \

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/base.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_BASE
+#define PBENCH_H_BASE
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define PBENCH_API __attribute__((visibility("default")))
+#else
+#define PBENCH_API
+#endif
+
+#define PBENCH_VERSION_MAJOR 0
+#define PBENCH_VERSION_MINOR 1
+#define PBENCH_VERSION_PATCH 0
+#define PBENCH_VERSION_STRING "0.1.0"
+
+/* The version of the library actually linked (may differ from the header's). */
+PBENCH_API const char *pbench_version(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Errors and diagnostics
+ */
+
+/* pbench's own error codes; functions return them negated. They start above any errno value. */
+enum pbench_error {
+	PBENCH_EUNKNOWN_EVENT = 10000,	/* an event name that neither libpfm4 nor sysfs knows */
+	PBENCH_EBAD_EVENT_LIST,		/* empty or malformed event list ("a,,b", trailing comma) */
+	PBENCH_EDUP_EVENT,		/* the same event listed twice */
+	PBENCH_ENO_EVENTS,		/* no event of a request could be opened */
+	PBENCH_ENOT_FOUND,		/* a command that is not found in PATH */
+	PBENCH_ENOT_EXEC,		/* a command that exists but cannot be executed */
+	PBENCH_EPFM,			/* libpfm4 failed to initialize or encode */
+	PBENCH_EBUSY_REGION,		/* start/stop out of order */
+	PBENCH_ENO_RDPMC,		/* user-space counter read not available for this event */
+	PBENCH_EDIFFERENT,		/* compared functions do not compute the same thing */
+	PBENCH_EBAD_INTERP,		/* a script's #! interpreter (or a binary's loader) is missing */
+	PBENCH_ELAST
+};
+
+/* Text for a negative (or positive) error code: an errno or a PBENCH_E* value. */
+PBENCH_API const char *pbench_strerror(int err);
+
+enum pbench_log_level { PBENCH_LOG_ERROR, PBENCH_LOG_WARN, PBENCH_LOG_INFO, PBENCH_LOG_DEBUG };
+typedef void (*pbench_log_fn)(int level, const char *msg, void *arg);
+
+/* Route the library's diagnostics to fn (NULL: drop them). Not thread-safe against itself. */
+PBENCH_API void pbench_set_log(pbench_log_fn fn, void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_BASE */

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/child.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_CHILD
+#define PBENCH_H_CHILD
+
+#include "counters.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Child commands (child.c): count a command from its exec to its exit, as perf stat does
+ */
+struct pbench_child;
+
+struct pbench_child_opts {
+	size_t size;
+	const char *events;		/* comma-separated, may be NULL or "" for time only */
+	unsigned counter_flags;		/* added to INHERIT|ENABLE_ON_EXEC */
+	int quiet;			/* child's stdout and stderr go to /dev/null */
+	double kill_grace_s;		/* from SIGTERM to SIGKILL when ending the command and
+					 * what it left running; 0: 1 s */
+};
+
+struct pbench_child_result {
+	size_t size;
+	int exited;			/* 1: exited normally, exit_status valid */
+	int exit_status;
+	int signaled;			/* 1: killed by term_signal */
+	int term_signal;
+	uint64_t ticks;			/* from releasing the child into exec to reaping it */
+	uint64_t ns;
+	/* The harness's own cost, measured for this run: */
+	uint64_t setup_ticks;		/* fork, pipes and opening the counters: before the timed
+					 * span, not in ticks */
+	uint64_t exec_ticks;		/* from the release to exec's point of no return (the
+					 * close-on-exec pipe seen closed): part of ticks; 0 when
+					 * not known, as when pbench is pinned to one CPU (a
+					 * prepared run) and sees exec only once the command
+					 * blocks or ends */
+	int left_behind;		/* processes the command left running when it ended
+					 * (daemons, background jobs), ended by pbench */
+};
+
+/*
+ * Find cmd as execvp would (a name with a '/' as given, else along PATH); path gets the file.
+ * Errors: -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC (found but not executable, or a directory),
+ * -PBENCH_EBAD_INTERP (a script whose #! interpreter is missing or not executable).
+ * pbench_child_start does this itself; call it to refuse a bad command before anything else.
+ */
+PBENCH_API int pbench_command_resolve(const char *cmd, char *path, size_t len);
+/* The #! interpreter of the file at path into interp: 1 when it has one, 0 when it does not
+ * start with #!, -errno when it cannot be read. */
+PBENCH_API int pbench_command_interp(const char *path, char *interp, size_t len);
+/*
+ * Resolve argv[0] in PATH, fork, open the counters on the child (enable_on_exec, inherit),
+ * then let it exec. The command leads a process group of its own, and pbench is a child
+ * subreaper (PR_SET_CHILD_SUBREAPER) until the run ends, so that nothing the command starts
+ * outlives it: see pbench_child_wait(). While a command runs, orphans of the caller's other
+ * children are handed to pbench too and are ended with the command's. Errors before anything
+ * runs: -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC, -PBENCH_EBAD_INTERP, name errors of
+ * pbench_counters_open, -errno of fork/pipe. If exec itself fails the child is reaped and
+ * the exec errno is returned negated (ENOENT for a file that exists: -PBENCH_EBAD_INTERP).
+ */
+PBENCH_API int pbench_child_start(struct pbench_child **out, char *const argv[],
+				  const struct pbench_child_opts *opts);
+/*
+ * Wait for the child to end and fill res; the counters stay readable until free. Then,
+ * outside the timed span, whatever it left running (its process group, and processes it
+ * started that were orphaned, daemons included) gets SIGTERM, SIGKILL after kill_grace_s, and
+ * is reaped: res->left_behind says how many. A command that reads the terminal is given it
+ * (as a shell's foreground job) and the terminal is taken back after.
+ * -EINTR: a signal handler ran first; the child still runs: call again, or
+ * pbench_child_free() to end it.
+ */
+PBENCH_API int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res);
+/* The same, giving up after timeout_s from the release (0: no limit) with -ETIMEDOUT; the
+ * child still runs then (pbench_child_free() ends it). Polls a pidfd, so no signal is used. */
+PBENCH_API int pbench_child_wait_timeout(struct pbench_child *ch, struct pbench_child_result *res,
+					 double timeout_s);
+/* The child's counter set (NULL if no events were asked for). */
+PBENCH_API struct pbench_counters *pbench_child_counters(struct pbench_child *ch);
+/* End the child if still running, with everything it started (SIGTERM to its group and the
+ * processes handed to pbench, SIGKILL after the grace period), reap them, close everything. */
+PBENCH_API void pbench_child_free(struct pbench_child *ch);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_CHILD */

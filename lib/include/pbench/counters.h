@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/counters.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_COUNTERS
+#define PBENCH_H_COUNTERS
+
+#include "events.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Counters (counters.c, mmap.c)
+ *
+ * A counter set is a list of events opened with perf_event_open on one target, in as few
+ * groups as the kernel allows (each group read with one read()). Events that cannot be opened
+ * stay in the set with their status and reason, so the caller can report them.
+ */
+struct pbench_counters;
+
+enum pbench_counters_flags {
+	PBENCH_COUNT_INHERIT = 1 << 0,		/* count the target's future children too */
+	PBENCH_COUNT_ENABLE_ON_EXEC = 1 << 1,	/* start counting at the target's next exec */
+	PBENCH_COUNT_USER_ONLY = 1 << 2,	/* exclude kernel and hypervisor */
+	PBENCH_COUNT_START_ENABLED = 1 << 3,	/* enabled from open (default: disabled) */
+	PBENCH_COUNT_NO_RDPMC = 1 << 4,		/* never use the user-space read path */
+};
+
+struct pbench_counters_opts {
+	size_t size;
+	pid_t pid;			/* 0: the calling thread; >0: that thread/process */
+	int cpu;			/* -1: any CPU */
+	unsigned flags;			/* enum pbench_counters_flags */
+};
+
+/* The value of one event, as read. */
+struct pbench_count {
+	size_t size;
+	const char *name;		/* the name it was asked by; valid until the set is freed */
+	int status;			/* enum pbench_event_status */
+	int error;			/* -errno when it could not be opened, else 0 */
+	const char *reason;		/* why it was not counted; "" when status is OK/MULTIPLEXED;
+					 * the library's string, valid for the life of the process */
+	uint64_t value;			/* raw count */
+	uint64_t time_enabled;		/* ns the event was enabled */
+	uint64_t time_running;		/* ns it was on a counter */
+	double scaled;			/* value * enabled / running; equals value when not scaled */
+	int is_scaled;			/* 1 when scaled differs from value (multiplexing) */
+	int user_only;			/* 1: the kernel was excluded to get past
+					 * perf_event_paranoid; the value is user space only */
+};
+
+/*
+ * Open the comma-separated events for opts->pid (opts may be NULL: calling thread, any CPU,
+ * disabled until pbench_counters_enable()). Name errors fail the whole call: -PBENCH_EUNKNOWN_EVENT
+ * (see pbench_counters_last_error() for the name and a suggestion), -PBENCH_EBAD_EVENT_LIST,
+ * -PBENCH_EDUP_EVENT. Events the machine cannot count do not fail the call; if none at all can
+ * be opened, the call fails with -PBENCH_ENO_EVENTS and *out is still set so the caller can
+ * report each event's reason (free it with pbench_counters_free()). -ESRCH: no such pid.
+ */
+PBENCH_API int pbench_counters_open(struct pbench_counters **out, const char *events,
+				    const struct pbench_counters_opts *opts);
+PBENCH_API void pbench_counters_free(struct pbench_counters *c);
+
+/* Text of the last name error of pbench_counters_open in this thread, e.g.
+ * "unknown event 'cylces' (did you mean 'cycles'?)". Empty string when none. */
+PBENCH_API const char *pbench_counters_last_error(void);
+
+/* Number of events in the set (opened or not), and how many kernel groups were opened. */
+PBENCH_API int pbench_counters_nr(const struct pbench_counters *c);
+PBENCH_API int pbench_counters_nr_groups(const struct pbench_counters *c);
+/* Name of event i, and its status at open time (OK, NOT_SUPPORTED or NO_PERMISSION). */
+PBENCH_API const char *pbench_counters_name(const struct pbench_counters *c, int i);
+PBENCH_API int pbench_counters_open_status(const struct pbench_counters *c, int i);
+/* 1 if event i is read in user space by start/stop (x86 rdpmc; arm64 PMEVCNTR<n>_EL0 or
+ * PMCCNTR_EL0 through the perf page), 0 if by read(). After a start or stop it says what that
+ * snapshot did; before, whether the kernel offers the user-space read at all. */
+PBENCH_API int pbench_counters_uses_rdpmc(const struct pbench_counters *c, int i);
+/* Why event i is read with read() rather than in user space ("" when it is read in user
+ * space), e.g. "kernel.perf_user_access is 0 (...)" or "a software event: ...". The string is
+ * valid until the set is freed or its next start/stop. */
+PBENCH_API const char *pbench_counters_rdpmc_reason(const struct pbench_counters *c, int i);
+
+/* Enable, disable and zero all groups (one ioctl per group). */
+PBENCH_API int pbench_counters_enable(struct pbench_counters *c);
+PBENCH_API int pbench_counters_disable(struct pbench_counters *c);
+PBENCH_API int pbench_counters_reset(struct pbench_counters *c);
+
+/*
+ * Read the totals since enable (one read() per group) into counts[0..n-1], one per event in
+ * order; events that were not opened get their status and a zero value. Returns the number of
+ * events filled or a negative error. counts[i].size must be set.
+ */
+PBENCH_API int pbench_counters_read(struct pbench_counters *c, struct pbench_count *counts, int n);
+
+/*
+ * Counted region on enabled counters: start() and stop() take a snapshot each (rdpmc when every
+ * opened event allows it: no syscall and no allocation; otherwise one read() per group), and
+ * pbench_counters_delta() gives stop minus start with the same fields as a read.
+ */
+PBENCH_API int pbench_counters_start(struct pbench_counters *c);
+PBENCH_API int pbench_counters_stop(struct pbench_counters *c);
+PBENCH_API int pbench_counters_delta(const struct pbench_counters *c, struct pbench_count *counts,
+				     int n);
+
+/* Scale one count for multiplexing (fills scaled, is_scaled and status from the times). */
+PBENCH_API void pbench_count_scale(struct pbench_count *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_COUNTERS */

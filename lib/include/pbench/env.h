@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/env.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_ENV
+#define PBENCH_H_ENV
+
+#include "child.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Machine checks (env.c and env_*.c): is this machine fit to measure on, and how to fix it
+ */
+enum pbench_check_status {
+	PBENCH_CHECK_OK = 0,		/* as it should be for measuring */
+	PBENCH_CHECK_INFO,		/* worth knowing, nothing to fix */
+	PBENCH_CHECK_WARN,		/* adds noise; fix it if you can */
+	PBENCH_CHECK_BAD,		/* makes measurements unreliable */
+	PBENCH_CHECK_UNKNOWN,		/* could not be determined (value says what was looked for) */
+};
+
+/* One finding. */
+struct pbench_check {
+	size_t size;
+	const char *id;			/* stable JSON id, e.g. "cpufreq.governor" */
+	const char *group;		/* "frequency", "topology", "isolation", "interrupts",
+					 * "scheduler", "memory", "timer", "counters",
+					 * "virtualization" */
+	int status;			/* enum pbench_check_status */
+	int cpu;			/* the target CPU it is about, -1 for the whole machine */
+	char value[256];		/* what was found */
+	char expected[128];		/* what measuring wants ("" when nothing specific) */
+	char why[512];			/* why it matters (warn and bad) */
+	char fix[512];			/* the command that fixes it (warn and bad) */
+};
+
+struct pbench_env;
+
+enum pbench_env_flags {
+	/* Skip the checks that measure over a window (steal time, CPU load): no waiting. */
+	PBENCH_ENV_NO_WINDOW = 1 << 0,
+	/* The live machine even where PBENCH_SYSFS_ROOT / PBENCH_PROCFS_ROOT are set: the
+	 * checks that go with a live measurement. */
+	PBENCH_ENV_LIVE = 1 << 1,
+};
+
+/*
+ * Run every check for the target CPUs (cpus == NULL or ncpus == 0: the CPU that
+ * pbench_cpu_pick() chooses). Reads /sys and /proc through PBENCH_SYSFS_ROOT and
+ * PBENCH_PROCFS_ROOT (unless PBENCH_ENV_LIVE); facts from syscalls and instructions are only
+ * used when neither is set. These two variables change nothing else in the library.
+ * Errors: -EINVAL (a CPU that is not present), -ENOMEM.
+ */
+PBENCH_API int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus,
+				unsigned flags);
+PBENCH_API void pbench_env_free(struct pbench_env *env);
+PBENCH_API int pbench_env_nr(const struct pbench_env *env);
+PBENCH_API const struct pbench_check *pbench_env_get(const struct pbench_env *env, int i);
+/* The target CPUs, in order, and how many. */
+PBENCH_API int pbench_env_cpus(const struct pbench_env *env, const int **cpus);
+/* Why the target CPU was chosen (when the caller did not name it), else "". */
+PBENCH_API const char *pbench_env_pick_reason(const struct pbench_env *env);
+
+PBENCH_API const char *pbench_check_status_name(int status);
+
+/*
+ * The CPU a prepared measurement should run on: an isolated CPU if there is one, otherwise
+ * the least busy online CPU other than CPU 0 whose SMT siblings are idle. why (may be NULL)
+ * gets the reason in words. Returns the CPU number or a negative error.
+ */
+PBENCH_API int pbench_cpu_pick(char *why, size_t len);
+
+/*
+ * Parse a CPU list such as "0-3,5" (the kernel's cpulist format) into cpus[0..max-1], in
+ * order, without duplicates. Returns the count, or -EINVAL (malformed, descending range) or
+ * -ERANGE (a CPU >= limit, or more than max CPUs).
+ */
+PBENCH_API int pbench_cpulist_parse(const char *list, int *cpus, int max, int limit);
+
+/*
+ * Another measurement on cpu: the pid of another process with a thread named like this
+ * process and pinned to cpu alone (a second prepared pbench stat, the same benchmark started
+ * twice), or 0. Both would measure each other; call it after pbench_prepare() and after the
+ * runs to say so.
+ */
+PBENCH_API int pbench_cpu_rival(int cpu);
+
+/* The CPUs this process may run on (its affinity), as a list such as "0-3,6": what a --cpu
+ * may name. "unknown" and -errno when the affinity cannot be read. */
+PBENCH_API int pbench_cpus_allowed(char *buf, size_t len);
+
+/* Present CPUs (/sys/devices/system/cpu/present), as "0-N": the range --cpu accepts. */
+PBENCH_API int pbench_cpus_present(char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_ENV */

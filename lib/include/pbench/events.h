@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/events.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_EVENTS
+#define PBENCH_H_EVENTS
+
+#include "workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Events (events.c): names to perf_event_attr, via libpfm4 and sysfs PMU descriptions
+ */
+
+enum pbench_event_status {
+	PBENCH_EVENT_OK = 0,		/* counted all the time it was enabled */
+	PBENCH_EVENT_MULTIPLEXED,	/* counted part of the time: scaled value is an estimate */
+	PBENCH_EVENT_NOT_COUNTED,	/* opened but never scheduled on a counter */
+	PBENCH_EVENT_NOT_SUPPORTED,	/* this CPU/VM/kernel cannot count it */
+	PBENCH_EVENT_NO_PERMISSION,	/* perf_event_paranoid, capabilities or seccomp forbid it */
+};
+
+PBENCH_API const char *pbench_event_status_name(int status);
+
+enum pbench_event_kind {
+	PBENCH_EVENT_HARDWARE = 1,	/* needs a hardware PMU (cycles, raw PMU events) */
+	PBENCH_EVENT_SOFTWARE,		/* kernel software event (task-clock, page-faults...) */
+	PBENCH_EVENT_PMU,		/* a sysfs PMU event such as msr/tsc/ */
+	PBENCH_EVENT_OTHER,		/* tracepoint, breakpoint... */
+};
+
+/* "hardware", "software", "pmu" or "other". */
+PBENCH_API const char *pbench_event_kind_name(int kind);
+
+/* One entry of pbench_events_list(). */
+struct pbench_event_desc {
+	size_t size;
+	char name[128];			/* the name to pass to pbench_counters_open() */
+	char pmu[64];			/* "perf", "software", "msr", or a libpfm4 PMU name */
+	char desc[256];
+	int kind;			/* enum pbench_event_kind */
+	int status;			/* enum pbench_event_status, from trying to open it now */
+	int error;			/* -errno of the failed open, 0 when it opened */
+	char reason[192];		/* why it does not open, with the fix where there is one */
+	int user_read;			/* 1: a region's start/stop read it in user space */
+	char read_reason[192];		/* if not, why ("" when user_read or not opened) */
+};
+
+enum pbench_list_flags {
+	PBENCH_LIST_ALL = 1 << 0,	/* also every libpfm4 event of the detected hardware PMUs */
+	PBENCH_LIST_NO_PROBE = 1 << 1,	/* do not try to open the events: status is not filled */
+};
+
+/*
+ * List events: the generic perf names, the software events, the sysfs PMU events and, with
+ * PBENCH_LIST_ALL, the libpfm4 events of the detected PMUs. *out is a malloc'ed array the
+ * caller frees with free(). Returns the number of entries or a negative error.
+ */
+PBENCH_API int pbench_events_list(struct pbench_event_desc **out, unsigned flags);
+
+/*
+ * The known event name nearest to name (edit distance), for "did you mean" messages, or NULL.
+ * The pointer stays valid until the next call from any thread.
+ */
+PBENCH_API const char *pbench_event_suggest(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_EVENTS */

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/measure.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_MEASURE
+#define PBENCH_H_MEASURE
+
+#include "stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Timing a function (measure.c)
+ *
+ * pbench_measure() calls fn(ctx) once untimed, warms up, picks an iteration count so that one
+ * sample lasts at least the target, runs the iterations in an unrolled batch, subtracts the
+ * measured cost of an empty batch, and samples until the standard error of the mean is below
+ * the target (or the sample or time budget is spent). Times are per iteration, in ns.
+ */
+
+/* Keep the compiler from deleting work whose result is unused: pbench_do_not_optimize(x)
+ * makes x look read (and memory written), pbench_clobber() makes all memory look written. */
+#if defined(__GNUC__)
+#define pbench_do_not_optimize(x) __asm__ volatile("" : : "r,m"(x) : "memory")
+#define pbench_clobber() __asm__ volatile("" : : : "memory")
+#endif
+
+typedef void (*pbench_fn)(void *ctx);
+
+enum pbench_stop_rule {
+	PBENCH_STOP_SEM = 1,		/* the standard error reached the target */
+	PBENCH_STOP_MAX_SAMPLES,	/* max_samples were taken */
+	PBENCH_STOP_BUDGET,		/* the time budget was spent */
+	PBENCH_STOP_SINGLE,		/* one call took longer than the budget: one sample */
+	PBENCH_STOP_FIXED,		/* the region API: the caller decided */
+};
+
+enum pbench_result_flags {
+	PBENCH_RESULT_SUSPICIOUS = 1 << 0,	/* faster than the timer resolves, or fewer
+						 * instructions than iterations: optimized away? */
+	PBENCH_RESULT_UNOPTIMIZED = 1 << 1,	/* the library or the caller built without -O */
+	PBENCH_RESULT_OVERHEAD_DOMINATES = 1 << 2, /* the batch overhead is > half a sample */
+	PBENCH_RESULT_NOISY = 1 << 3,		/* context switches or migrations in samples */
+	PBENCH_RESULT_CLAMPED = 1 << 4,		/* a sample was below the overhead: its time
+						 * is reported as 0, never negative */
+};
+
+struct pbench_measure_opts {
+	size_t size;
+	/* Around every batch of calls (each sample, and the first call, warm-up and
+	 * calibration batches too), outside the timed region. */
+	void (*setup)(void *ctx);
+	void (*teardown)(void *ctx);
+	double warmup_ms;		/* time-based warm-up (default 1200; 0: none) */
+	double min_sample_ms;		/* a sample lasts at least this (default 1 ms, and at
+					 * least 1000 timer resolutions) */
+	double target_sem_pct;		/* stop when sem <= this % of the mean (default 1) */
+	size_t min_samples;		/* default 10 */
+	size_t max_samples;		/* default 100000 */
+	double budget_ms;		/* time budget for sampling (default 10000) */
+	uint64_t iterations;		/* fixed iterations per sample; 0: automatic */
+	int keep_overhead;		/* 1: do not subtract the empty-batch overhead */
+	const char *events;		/* counters per sample (NULL: none) */
+	int built_optimized;		/* set by PBENCH_MEASURE_OPTS_INIT from __OPTIMIZE__ */
+};
+
+/* Defaults, and whether the caller's translation unit was optimized. */
+#if defined(__OPTIMIZE__)
+#define PBENCH_CALLER_OPTIMIZED 1
+#else
+#define PBENCH_CALLER_OPTIMIZED 0
+#endif
+#define PBENCH_MEASURE_OPTS_INIT \
+	{ .size = sizeof(struct pbench_measure_opts), .warmup_ms = 1200, .min_sample_ms = 1, \
+	  .target_sem_pct = 1, .min_samples = 10, .max_samples = 100000, .budget_ms = 10000, \
+	  .built_optimized = PBENCH_CALLER_OPTIMIZED + 1 }
+
+/* What happened during one sample (deltas over the sample). */
+struct pbench_noise {
+	uint64_t ctx_involuntary, ctx_voluntary;	/* getrusage RUSAGE_THREAD */
+	uint64_t migrations;				/* cpu-migrations software event */
+	uint64_t minor_faults, major_faults;
+	double not_running_ns;				/* wall minus task-clock; NaN when
+							 * task-clock cannot be counted */
+};
+
+struct pbench_sample {
+	size_t size;
+	uint64_t ticks;			/* the whole batch */
+	uint64_t iterations;
+	double ns_per_iter;		/* overhead subtracted unless keep_overhead; >= 0 */
+	struct pbench_noise noise;
+};
+
+struct pbench_result;
+
+/* opts NULL: the defaults. Errors: -EINVAL (NULL fn, a zero or negative budget/target,
+ * min_samples > max_samples, opts->size 0), -EOVERFLOW (an iteration or sample count that
+ * would overflow), -ENOMEM, and the name errors of pbench_counters_open() for opts->events. */
+PBENCH_API int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
+			      const struct pbench_measure_opts *opts);
+PBENCH_API void pbench_result_free(struct pbench_result *r);
+PBENCH_API size_t pbench_result_nr_samples(const struct pbench_result *r);
+PBENCH_API const struct pbench_sample *pbench_result_sample(const struct pbench_result *r,
+							    size_t i);
+/* Summary of ns per iteration over the samples. */
+PBENCH_API const struct pbench_summary *pbench_result_summary(const struct pbench_result *r);
+PBENCH_API uint64_t pbench_result_iterations(const struct pbench_result *r);
+PBENCH_API double pbench_result_overhead_ns(const struct pbench_result *r); /* per iteration */
+PBENCH_API int pbench_result_stop_rule(const struct pbench_result *r);
+PBENCH_API unsigned pbench_result_flags(const struct pbench_result *r);
+/* The events each sample counted (0 when none were asked for). */
+PBENCH_API int pbench_result_nr_events(const struct pbench_result *r);
+/*
+ * Event e of sample i, copied into out (out->size set; an older, smaller struct gets its
+ * part): value, time_enabled and time_running are raw over the whole sample; scaled is per
+ * iteration, minus the empty batch's unless keep_overhead, never below 0. One at a time, as
+ * libpfm4 hands out its events, so that struct pbench_count can grow. Errors: -EINVAL (NULL
+ * r or out, out->size 0, i or e out of range).
+ */
+PBENCH_API int pbench_result_count(const struct pbench_result *r, size_t i, int e,
+				   struct pbench_count *out);
+PBENCH_API const char *pbench_stop_rule_name(int rule);
+
+/* The region API, for code that cannot be wrapped in a callback: each begin/end pair is one
+ * sample of `iterations` iterations (1 if 0) added to the same kind of result. Use it from the
+ * thread that created it. begin and end do not allocate (end doubles the sample arrays when
+ * they are full, after the pair is read); the noise snapshot and counters cost a few syscalls
+ * per pair, outside the timed part. */
+struct pbench_region;
+PBENCH_API int pbench_region_new(struct pbench_region **out, uint64_t iterations,
+				 const char *events);
+PBENCH_API void pbench_region_begin(struct pbench_region *r);
+PBENCH_API void pbench_region_end(struct pbench_region *r);
+/* The result so far (owned by the caller: pbench_result_free). */
+PBENCH_API int pbench_region_result(struct pbench_region *r, struct pbench_result **out);
+PBENCH_API void pbench_region_free(struct pbench_region *r);
+
+/* Comparing two functions: the same iteration count (the larger of the two calibrations, so
+ * every sample lasts at least the target), samples in rounds of ABBA or BAAB (a coin toss per
+ * round, so that periodic noise such as the timer tick cannot favour a side), Welch's test
+ * after each round. */
+enum pbench_verdict {
+	PBENCH_FASTER = 1,		/* a is faster than b (significant at the confidence) */
+	PBENCH_SLOWER,			/* a is slower */
+	PBENCH_SAME,			/* the difference is bounded within the threshold */
+	PBENCH_UNDECIDED,		/* the budget ran out first */
+};
+
+struct pbench_compare_opts {
+	size_t size;
+	/* warm-up, sample length, budget, samples (NULL: the defaults). A pointer, so that the
+	 * measure options can grow without moving the fields after them. */
+	const struct pbench_measure_opts *measure;
+	double confidence;		/* default 0.999 */
+	double same_threshold_pct;	/* default 1: "same" when the CI of the ratio is within */
+	/* Optional: return 0 when a and b compute the same thing (called once, before
+	 * timing); non-zero refuses the comparison (-PBENCH_EDIFFERENT). */
+	int (*check)(void *ctx_a, void *ctx_b);
+};
+
+struct pbench_comparison {
+	size_t size;
+	int verdict;			/* enum pbench_verdict */
+	double ratio, ratio_lo, ratio_hi;	/* time of a / time of b, with its interval */
+	struct pbench_welch welch;
+	size_t pairs;			/* AB or BA pairs taken: the samples of each side */
+	struct pbench_summary a, b;	/* ns per iteration */
+	double confidence;		/* of the verdict and of the intervals */
+	double same_threshold_pct;	/* "same": the ratio's interval lies within this of 1 */
+};
+
+PBENCH_API int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
+			      const struct pbench_compare_opts *opts, struct pbench_comparison *out);
+PBENCH_API const char *pbench_verdict_name(int verdict);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_MEASURE */

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/noise.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_NOISE
+#define PBENCH_H_NOISE
+
+#include "measure.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Noise attribution (noise.c): what happened on a CPU during a run, and why a run was slow
+ *
+ * A probe takes, for one CPU, the deltas over a run of what the kernel counts per CPU: the
+ * interrupts delivered to it by source (/proc/interrupts), softirqs (/proc/softirqs) and
+ * stolen time (/proc/stat). The task's own noise (context switches, migrations, faults, time
+ * not running) is struct pbench_noise above. pbench_noise_cause() turns both into one line.
+ * The files are read through PBENCH_PROCFS_ROOT like every /proc read.
+ */
+struct pbench_cpu_probe;
+
+#define PBENCH_NOISE_TOP 3
+
+/* One row of /proc/interrupts or /proc/softirqs and its count over the run. */
+struct pbench_noise_source {
+	char label[16];			/* "36", "NET_RX" */
+	char name[48];			/* the device ("nvme0q1"), or the label again */
+	uint64_t count;
+};
+
+enum pbench_cpu_noise_flags {
+	PBENCH_CPU_NOISE_NO_IRQ = 1 << 0,	/* /proc/interrupts unreadable, or no column for
+						 * the CPU: the irq_ fields are 0, not known */
+	PBENCH_CPU_NOISE_NO_SOFTIRQ = 1 << 1,	/* likewise /proc/softirqs */
+	PBENCH_CPU_NOISE_NO_STEAL = 1 << 2,	/* no steal for the CPU in /proc/stat: NaN */
+	PBENCH_CPU_NOISE_BACKWARDS = 1 << 3,	/* a count went down during the run (not a
+						 * kernel's file?): that row is taken as 0 */
+	PBENCH_CPU_NOISE_CUT = 1 << 4,		/* a file outgrew the probe's buffer at end:
+						 * rows past the cut are missing */
+};
+
+/* What happened on one CPU during a run: deltas between begin and end. */
+struct pbench_cpu_noise {
+	size_t size;
+	int cpu;
+	unsigned flags;			/* enum pbench_cpu_noise_flags */
+	/* Interrupts delivered to the CPU. irq_total = timer + ipi + other + device. */
+	uint64_t irq_total;
+	uint64_t irq_timer;		/* LOC, the local timer: scheduler tick and hrtimers */
+	uint64_t irq_ipi;		/* inter-processor: RES, CAL, TLB, IWI (arm64: IPIn) */
+	uint64_t irq_other;		/* the other per-CPU rows: NMI, PMI, MCE, THR, ... */
+	uint64_t irq_device;		/* the numbered IRQs of devices */
+	struct pbench_noise_source irq_top[PBENCH_NOISE_TOP];	  /* devices, busiest first;
+								   * count 0: unused */
+	uint64_t softirq_total;
+	struct pbench_noise_source softirq_top[PBENCH_NOISE_TOP]; /* TIMER, NET_RX, RCU, ... */
+	uint64_t steal_ticks;		/* /proc/stat steal, in USER_HZ ticks (10 ms at 100) */
+	double steal_ns;		/* the same in ns; NaN with PBENCH_CPU_NOISE_NO_STEAL */
+};
+
+/* A probe for cpu (>= 0; it need not be the caller's). Errors: -EINVAL, -ENOMEM. */
+PBENCH_API int pbench_cpu_probe_new(struct pbench_cpu_probe **out, int cpu);
+PBENCH_API void pbench_cpu_probe_free(struct pbench_cpu_probe *p);
+/*
+ * Take the counts before a run. Nothing is allocated or read between begin and end; end reads
+ * the files again without allocating. A probe can be begun again after end. Returns 0 if any
+ * of the three files gave the CPU's counts, else the error of /proc/interrupts (-ENOENT when
+ * it has no column for the CPU, or -errno); -ENOMEM.
+ */
+PBENCH_API int pbench_cpu_probe_begin(struct pbench_cpu_probe *p);
+/*
+ * Fill out (out->size set by the caller) with the deltas since begin; what could not be read
+ * is 0 (steal_ns NaN) and flagged. Returns 0 if anything was measured, else the first read
+ * error (out is still filled); -PBENCH_EBUSY_REGION without a begin; -EINVAL.
+ */
+PBENCH_API int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *out);
+
+enum pbench_cause_flags {
+	PBENCH_CAUSE_FIFO = 1 << 0,	/* the run was SCHED_FIFO: a preemption with ~50 ms
+					 * (45-55) not running is named the fair server's */
+};
+
+/*
+ * One line saying why a run took excess_ns more (or less) than usual, from the numbers only:
+ * "+50.2 ms: 48 ms not running, preempted 3 times; 2 device interrupts (nvme0q1), 12 timer
+ * interrupts". The parts, each only when non-zero: time not running (when at least 1% of the
+ * excess), preempted / blocked / migrated counts, major faults; interrupts on the CPU by
+ * source (device names, busiest first); steal. The time clauses go by size (steal first when
+ * larger than the time not running); interrupts, whose cost is not measured, come after the
+ * scheduler's part. Softirqs are not named. A slower run that task-clock says was on the CPU
+ * all along (not running under a tenth of the excess, no preemption, major fault or steal)
+ * ends with "on the CPU all along by task-clock: slowed by what the kernel cannot see (the
+ * hypervisor, an SMT sibling, the clock speed) or by the work itself". task or cpu may be
+ * NULL. With nothing recorded: "+X: no noise recorded". Times have 2 significant digits (the excess 3, steal as many as
+ * its tick count). Returns the length the whole line needs (snprintf semantics);
+ * -EINVAL for a non-finite excess or a NULL buf with len > 0.
+ */
+PBENCH_API int pbench_noise_cause(char *buf, size_t len, double excess_ns,
+				  const struct pbench_noise *task,
+				  const struct pbench_cpu_noise *cpu, unsigned flags);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_NOISE */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/output.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_OUTPUT
+#define PBENCH_H_OUTPUT
+
+#include "report.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Output files (output.c): a report written whole, or not at all
+ *
+ * What a path given for output becomes:
+ * - "-": stdout, flushed at the end and never closed;
+ * - a regular file, or a path that does not exist yet: an unnamed temporary file in the same
+ *   directory (symlinks followed to the file they name), renamed over the path only when
+ *   pbench_output_close() commits. Until then, and after any failure, an old file is exactly
+ *   as it was and nothing new appears in the directory. The old file's mode (and, for root,
+ *   owner) is kept; a file that is not writable is refused, as a shell's '>' would;
+ * - anything else (a device such as /dev/null, a FIFO, a terminal, or a symlink to one):
+ *   written directly, never truncated, never removed.
+ * Descriptors are close-on-exec, so a measured command never inherits them.
+ */
+struct pbench_output;
+
+/*
+ * Open path for output: the checks a write would fail are made now (the directory exists and
+ * is writable, the path is not a directory), so a caller can refuse a bad path before it
+ * measures anything. Errors: -EINVAL (NULL or empty path), -EISDIR, -ENOMEM, -ELOOP, and the
+ * open's -errno (-ENOENT: no such directory, -EACCES...).
+ */
+PBENCH_API int pbench_output_open(struct pbench_output **out, const char *path);
+/* The stream to write the report to. */
+PBENCH_API FILE *pbench_output_file(struct pbench_output *o);
+/*
+ * Finish and free o. commit 1: flush and, for a regular file, put it in place; returns 0, or
+ * the -errno of the write or rename that failed (the old file then stays as it was). commit 0:
+ * discard what was written (a regular file's target is left untouched); returns 0.
+ */
+PBENCH_API int pbench_output_close(struct pbench_output *o, int commit);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_OUTPUT */

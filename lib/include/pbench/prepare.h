@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/prepare.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_PREPARE
+#define PBENCH_H_PREPARE
+
+#include "noise.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Preparing (prepare.c): one core, high priority, local locked memory, a warm-up; then undo
+ *
+ * pbench_prepare() prepares the calling thread for a measurement the way a careful engineer
+ * does by hand, step by step (enum pbench_prep_step, in the order they are done), and records
+ * each step's outcome so that the caller can say what was done and what was not. A step that
+ * is refused (no permission, not available) does not fail the call. Only attributes of the
+ * calling thread (affinity, scheduling policy and nice value, memory policy) and of the
+ * process (the memory lock) change; nothing system-wide. Threads and children created while
+ * prepared inherit the thread's attributes (not the memory lock).
+ *
+ * pbench_prepared_restore() puts back every attribute a step changed, as it was saved before
+ * the first change; pbench_prepared_free() does the same if it was not done. Call them from
+ * the thread that prepared (only it can restore its memory policy). In a child forked while
+ * prepared, they restore the child's calling thread instead, never the parent's.
+ */
+struct pbench_prepared;
+
+/* The steps, in the order pbench_prepare() does them. */
+enum pbench_prep_step {
+	PBENCH_PREP_PIN = 0,		/* sched_setaffinity to the one chosen CPU */
+	PBENCH_PREP_NUMA,		/* memory policy MPOL_BIND to the CPU's NUMA node */
+	PBENCH_PREP_MLOCK,		/* mlockall(MCL_CURRENT | MCL_FUTURE) */
+	PBENCH_PREP_STACK,		/* touch the stack below the current frame (page it in) */
+	PBENCH_PREP_PRIORITY,		/* nice -20 or SCHED_FIFO (enum pbench_prio_mode) */
+	PBENCH_PREP_WARMUP,		/* time-based busy loop on the chosen CPU */
+	PBENCH_PREP_NR_STEPS
+};
+
+enum pbench_step_status {
+	PBENCH_STEP_DONE = 0,		/* done (what says what exactly) */
+	PBENCH_STEP_NOT_PERMITTED,	/* refused: privilege or a resource limit (error says which) */
+	PBENCH_STEP_NOT_AVAILABLE,	/* this kernel/machine/build cannot do it */
+	PBENCH_STEP_SKIPPED,		/* not asked for, or left as is on purpose (what says why) */
+	PBENCH_STEP_FAILED,		/* tried and failed for another reason (error says why) */
+};
+
+/* The outcome of one step. */
+struct pbench_prep_outcome {
+	size_t size;
+	int step;			/* enum pbench_prep_step */
+	int status;			/* enum pbench_step_status */
+	int error;			/* -errno of the refused call (-EPERM, -ENOMEM...); 0 if done */
+	char what[320];			/* done: what was done; otherwise why not, and the fix */
+};
+
+enum pbench_prio_mode {
+	/* SCHED_FIFO where nothing takes time from a FIFO task. Where RT throttling or the
+	 * fair server can (sched_rt_runtime_us != -1, or kernel >= 6.12), time both choices on
+	 * the chosen CPU - runs of ~20 ms of the warm-up work for 1.1 s (and 10 runs at least)
+	 * at the lowest nice, then as long under SCHED_FIFO, as the fair server only steps in
+	 * after a FIFO task has kept a normal task waiting ~950 ms - and keep FIFO only when its
+	 * runs spread less than half as much as nice's (its failure is a whole 50 ms gap, so
+	 * near-equal spreads go to nice). Without permission for SCHED_FIFO: the lowest nice
+	 * allowed. */
+	PBENCH_PRIO_AUTO = 0,
+	PBENCH_PRIO_NONE,		/* leave the policy and nice value as they are */
+	PBENCH_PRIO_NICE,		/* SCHED_OTHER at nice -20, or the lowest RLIMIT_NICE allows */
+	PBENCH_PRIO_FIFO,		/* SCHED_FIFO at fifo_priority, or the highest RLIMIT_RTPRIO
+					 * allows below it; not permitted: left as is (no nice) */
+};
+
+enum pbench_prepare_flags {
+	/* Restore on SIGINT and SIGTERM: handlers (installed unless the signal is ignored)
+	 * restore with raw system calls, put the previous handlers back and raise the signal
+	 * again, so it does what it did before (end the process, or call the caller's handler).
+	 * One prepared object at a time may hold them. The memory policy is restored by the
+	 * handler only when the signal arrives on the prepared thread (otherwise by a later
+	 * pbench_prepared_restore()). The previous handler does not get the original siginfo. */
+	PBENCH_PREPARE_SIGNALS = 1 << 0,
+	PBENCH_PREPARE_NO_PIN = 1 << 1,		/* skip a step (reported as skipped) */
+	PBENCH_PREPARE_NO_NUMA = 1 << 2,
+	PBENCH_PREPARE_NO_MLOCK = 1 << 3,
+	PBENCH_PREPARE_NO_STACK = 1 << 4,
+};
+
+struct pbench_prepare_opts {
+	size_t size;
+	int cpu;			/* -1: pbench_cpu_pick() (the CPU `pbench check` reports);
+					 * else that CPU, which must be in the thread's affinity */
+	int priority;			/* enum pbench_prio_mode */
+	int fifo_priority;		/* SCHED_FIFO priority, 1-99 (0: 50) */
+	double warmup_ms;		/* time-based warm-up (default 1200; 0: none) */
+	/* Work for the warm-up and for AUTO's probe (NULL: the built-in xor loop). Called
+	 * repeatedly, on the chosen CPU. */
+	pbench_fn warmup_fn;
+	void *warmup_ctx;
+	size_t stack_kib;		/* stack to touch (0: 256), at most what the stack has */
+	unsigned flags;			/* enum pbench_prepare_flags */
+};
+
+/* Use this, not zero-initialization: cpu 0 would be CPU 0, warmup_ms 0 no warm-up. */
+#define PBENCH_PREPARE_OPTS_INIT \
+	{ .size = sizeof(struct pbench_prepare_opts), .cpu = -1, .priority = PBENCH_PRIO_AUTO, \
+	  .warmup_ms = 1200 }
+
+/*
+ * Prepare the calling thread (opts NULL: the defaults). Takes the time of the CPU pick
+ * (200 ms) when no CPU is named, of AUTO's probe (about 2.3 s, counted as warm-up) and of
+ * the rest of the warm-up. Errors (nothing is changed, *out is NULL): -EINVAL (NULL out,
+ * opts->size 0, a CPU not present or not in the affinity mask, cpu < -1, an unknown priority
+ * mode or flag, fifo_priority outside 0-99, a negative or non-finite warmup_ms, stack_kib
+ * over 1 GiB), -EBUSY (PBENCH_PREPARE_SIGNALS while another prepared object holds the
+ * handlers), -ENOMEM, the errors of pbench_cpu_pick(), -errno of reading the thread's
+ * attributes. -EINTR: SIGINT or SIGTERM arrived during the call with PBENCH_PREPARE_SIGNALS
+ * and a handler of the caller's that returned; everything was restored.
+ */
+PBENCH_API int pbench_prepare(struct pbench_prepared **out,
+			      const struct pbench_prepare_opts *opts);
+/* Put back every attribute a step changed, in reverse order. Idempotent: later calls do
+ * nothing and return 0. Returns 0 or the first -errno (the rest is still restored). Also
+ * uninstalls the signal handlers (a handler the caller installed since is left alone). */
+PBENCH_API int pbench_prepared_restore(struct pbench_prepared *p);
+/* Restore if not done, and free. NULL is fine. */
+PBENCH_API void pbench_prepared_free(struct pbench_prepared *p);
+
+/* The CPU prepared for, and why it was chosen ("CPU 1 as asked", or pbench_cpu_pick()'s
+ * reason). */
+PBENCH_API int pbench_prepared_cpu(const struct pbench_prepared *p);
+PBENCH_API const char *pbench_prepared_cpu_reason(const struct pbench_prepared *p);
+/* The outcome of a step (enum pbench_prep_step), or NULL for a step number out of range. */
+PBENCH_API const struct pbench_prep_outcome *pbench_prepared_step(const struct pbench_prepared *p,
+								  int step);
+
+/* The priority in force after preparing, and what AUTO measured. */
+struct pbench_prep_priority {
+	size_t size;
+	int mode;			/* PBENCH_PRIO_NONE (unchanged), _NICE or _FIFO: AUTO resolved */
+	int policy;			/* SCHED_OTHER, SCHED_FIFO... as in <sched.h> */
+	const char *policy_name;	/* "SCHED_OTHER", "SCHED_FIFO"... */
+	int value;			/* the SCHED_FIFO/RR priority, or the nice value */
+	int probed;			/* 1: AUTO timed both choices */
+	double nice_spread_pct;		/* (max - min) / min of the runs at the lowest nice, in %;
+					 * NaN when not timed */
+	double fifo_spread_pct;		/* the same under SCHED_FIFO */
+	int nice_runs, fifo_runs;	/* runs timed under each */
+	double run_ms;			/* the length of one probe run (the first one) */
+	/* Under SCHED_FIFO where the fair server (kernel 6.12+) or RT throttling can take the
+	 * CPU back: the rest to take after each run, in % of the run (twice the server's
+	 * runtime over the rest of its period: 10.5% for 50 ms per 1000 ms), so that the normal
+	 * tasks waiting for the CPU get their share between runs and the server never has to
+	 * preempt one. 0: no rest needed (not FIFO, or nothing can preempt it). */
+	double rest_pct;
+};
+
+/* Fill out (out->size must be set; a smaller, older struct gets its part). -EINVAL: size 0. */
+PBENCH_API int pbench_prepared_priority(const struct pbench_prepared *p,
+					struct pbench_prep_priority *out);
+/*
+ * The rest to take after a run of run_ns on the prepared thread (rest_pct of it, see struct
+ * pbench_prep_priority; 0 when none is needed), and taking it: pbench_prepared_rest() sleeps
+ * that long (clock_nanosleep; a signal ends it early) and returns the ns slept. Measured on
+ * the development VM by bench/bench_fifo_rest (a pinned SCHED_FIFO 27 ms loop sharing its CPU
+ * with a busy normal task, 40 runs): 185-191% spread without rests (the fair server's 50 ms),
+ * 1.1-4.3% with them; for 54 ms runs the gaps became rare, not gone. The prepared warm-up
+ * rests the same way under FIFO.
+ */
+PBENCH_API double pbench_prepared_rest_ns(const struct pbench_prepared *p, double run_ns);
+PBENCH_API double pbench_prepared_rest(const struct pbench_prepared *p, double run_ns);
+/* Milliseconds of warm-up done (AUTO's probe included), 0 when none was asked. */
+PBENCH_API double pbench_prepared_warmup_ms(const struct pbench_prepared *p);
+/* The signal (SIGINT/SIGTERM) whose handler restored the state, 0 if none did. */
+PBENCH_API int pbench_prepared_signal(const struct pbench_prepared *p);
+
+/* "pin", "numa", "mlock", "stack", "priority", "warmup". */
+PBENCH_API const char *pbench_prep_step_name(int step);
+/* "done", "not permitted", "not available", "skipped", "failed". */
+PBENCH_API const char *pbench_step_status_name(int status);
+/* "auto", "none", "nice", "fifo". */
+PBENCH_API const char *pbench_prio_mode_name(int mode);
+/* "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "SCHED_BATCH", "SCHED_IDLE", "SCHED_DEADLINE",
+ * "SCHED_EXT" for a policy of sched_getscheduler(), "?" for any other. */
+PBENCH_API const char *pbench_sched_policy_name(int policy);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_PREPARE */

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/runs.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_RUNS
+#define PBENCH_H_RUNS
+
+#include "prepare.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Sets of runs (runs.c): the experiment of pbench stat, in the library
+ *
+ * A command (or a built-in workload, or a function) run N times, or until the standard error of
+ * the mean reaches a target within a time budget, each run timed in ticks and ns, counted with
+ * the events, with the noise it saw: unprepared, prepared (pbench_prepare() around the runs, a
+ * command inheriting the CPU and the priority) or both, the contrast. Then per set the summary,
+ * the Tukey fences and each outlier's cause, the harness's own cost per run, and for the
+ * contrast the ratios of spread and CV with a verdict; and every report of it (text, JSON,
+ * CSV, SVG). A command runs in its own process group; what it leaves running is ended after
+ * each run (pbench_child_start()).
+ */
+enum pbench_runs_mode {
+	PBENCH_RUNS_UNPREPARED = 0,	/* nothing changed: the machine as it is */
+	PBENCH_RUNS_PREPARED,		/* pinned, priority, memory, warm-up; restored after */
+	PBENCH_RUNS_CONTRAST,		/* the unprepared set, then the prepared one */
+};
+
+enum pbench_runs_workload {
+	PBENCH_WORKLOAD_XOR = 0,	/* pbench_workload_xor(): register-only */
+	PBENCH_WORKLOAD_MEMWALK,	/* pbench_walk_*: one cache miss a step */
+	PBENCH_WORKLOAD_FN,		/* fn(ctx), once a run */
+};
+
+/* Why a set stopped. */
+enum pbench_runs_stop {
+	PBENCH_RUNS_STOP_COUNT = 0,	/* the runs asked for */
+	PBENCH_RUNS_STOP_TARGET,	/* the standard error reached target_sem_pct */
+	PBENCH_RUNS_STOP_TIME,		/* max_time_s spent before the target */
+	PBENCH_RUNS_STOP_MAX_RUNS,	/* runs spent before the target */
+	PBENCH_RUNS_STOP_INTERRUPTED,	/* *stop was set */
+};
+
+#define PBENCH_RUNS_SEM_MIN_RUNS 10	/* a target is trusted after this many runs */
+
+/* Between runs, for a progress line: the set, the run about to start (from 0), the estimate
+ * so far (NaN before two runs), and the time left by the stop rule (NaN: unknown). phase is
+ * "runs", "preparing" while pbench_prepare() works (run and the estimate then mean nothing)
+ * and "done" when the set has ended. */
+struct pbench_runs_progress {
+	size_t size;
+	int mode;			/* PBENCH_RUNS_UNPREPARED or _PREPARED */
+	const char *phase;		/* "runs" or "preparing" */
+	int run;
+	long runs;			/* the count asked for, or the cap with a target */
+	double target_sem_pct;		/* 0: a fixed count */
+	double mean_ns, sem_pct;
+	double left_s;
+};
+
+struct pbench_runs_opts {
+	size_t size;
+	const char *events;		/* comma-separated (NULL: PBENCH_RUNS_DEFAULT_EVENTS) */
+	char *const *argv;		/* the command (NULL: the workload) */
+	int workload;			/* enum pbench_runs_workload, when argv is NULL */
+	uint64_t iterations;		/* xor iterations or memwalk steps (0: 1e8 or 2e5) */
+	size_t walk_bytes;		/* memwalk's buffer (0: pbench_walk_default_bytes()) */
+	pbench_fn fn;			/* PBENCH_WORKLOAD_FN: called once a run */
+	void *ctx;
+	int mode;			/* enum pbench_runs_mode */
+	int cpu;			/* the CPU to prepare, -1: pbench_cpu_pick() */
+	double warmup_ms;		/* the prepared warm-up (0: none) */
+	long runs;			/* per set; with target_sem_pct, the most */
+	double target_sem_pct;		/* > 0: run until the SEM is this % of the mean */
+	double max_time_s;		/* the time budget per set with a target */
+	double timeout_s;		/* > 0: a run of a command still going is ended after it */
+	int quiet;			/* a command's stdout and stderr go to /dev/null */
+	/* Set by the caller's signal handler: the run under way is ended (a command with its
+	 * group), not kept, and no further run starts. */
+	const volatile int *stop;
+	void (*progress)(const struct pbench_runs_progress *p, void *arg);
+	void *progress_arg;
+	unsigned flags;			/* enum pbench_runs_flags */
+};
+
+enum pbench_runs_flags {
+	/* pbench_prepare() installs its SIGINT/SIGTERM handlers (PBENCH_PREPARE_SIGNALS) */
+	PBENCH_RUNS_SIGNALS = 1 << 0,
+};
+
+#define PBENCH_RUNS_DEFAULT_EVENTS \
+	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions"
+#define PBENCH_RUNS_OPTS_INIT \
+	{ .size = sizeof(struct pbench_runs_opts), .mode = PBENCH_RUNS_PREPARED, .cpu = -1, \
+	  .warmup_ms = 1200, .runs = 20 }
+
+struct pbench_runs;
+
+/*
+ * Check what opts ask (the command is found, the event names are known, the values are in
+ * range) and open what the runs need; nothing runs yet. Errors: -EINVAL (NULL out or opts, a
+ * size of 0, a value out of range: pbench_runs_error() says which), the errors of
+ * pbench_command_resolve() and of pbench_counters_open() (name errors), -ENOMEM.
+ */
+PBENCH_API int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opts);
+/*
+ * Run the sets: unprepared, prepared, or one then the other; each stops by its rule or at
+ * *stop. Then the summaries, fences and outliers' causes, and the checks of the CPU the
+ * prepared runs used. Returns 0, -EINTR when *stop ended it (what was measured is kept and
+ * reported), or an error that ended it (-PBENCH_ENOT_FOUND..., -errno of preparing):
+ * pbench_runs_error() says what. Call once.
+ */
+PBENCH_API int pbench_runs_run(struct pbench_runs *r);
+/* The last failure in words ("" if none). */
+PBENCH_API const char *pbench_runs_error(const struct pbench_runs *r);
+PBENCH_API void pbench_runs_free(struct pbench_runs *r);
+
+/* The sets, in the order run: 1, or 2 for the contrast; and the events per run. */
+PBENCH_API int pbench_runs_nr_sets(const struct pbench_runs *r);
+PBENCH_API int pbench_runs_nr_events(const struct pbench_runs *r);
+PBENCH_API const char *pbench_runs_event_name(const struct pbench_runs *r, int e);
+
+struct pbench_runs_set {
+	size_t size;
+	int mode;			/* PBENCH_RUNS_UNPREPARED or _PREPARED */
+	int prepared;			/* prepared set: pbench_prepare() succeeded */
+	int done;			/* runs measured */
+	int failed;			/* runs that exited non-zero or were killed */
+	int outliers;
+	int stop;			/* enum pbench_runs_stop */
+	double sem_pct;			/* with a target: the SEM when it stopped */
+	double elapsed_s;
+	int cpu;			/* prepared: the CPU; -1 unprepared */
+	const char *cpu_reason;		/* why that CPU ("" unprepared) */
+	int policy, prio_value;		/* in force during the runs */
+	const char *policy_name;
+	double warmup_ms;
+	double rest_ms;			/* rested between FIFO runs in all */
+	int restore_err;		/* prepared: pbench_prepared_restore()'s */
+	int restored_by;		/* the signal whose handler restored first, or 0 */
+	int rival_pid;			/* prepared: another pbench pinned to the CPU when the
+					 * runs began or ended (pbench_cpu_rival()), or 0 */
+	double fence_lo_ns, fence_hi_ns;	/* Tukey's; NaN below 2 runs */
+	double setup_ns_median;		/* a command's harness costs (NaN: not known) */
+	double exec_ns_median;
+};
+/* Set s (0 .. pbench_runs_nr_sets() - 1). Errors: -EINVAL. */
+PBENCH_API int pbench_runs_set_info(const struct pbench_runs *r, int s,
+				    struct pbench_runs_set *out);
+/* Its summary in ns and in ticks (either may be NULL); -ENODATA without runs. */
+PBENCH_API int pbench_runs_summary(const struct pbench_runs *r, int s, struct pbench_summary *ns,
+				   struct pbench_summary *ticks);
+
+struct pbench_run {
+	size_t size;
+	uint64_t ticks, ns;
+	uint64_t setup_ns;		/* a command's fork and set-up before the span (0: n/a) */
+	uint64_t exec_ns;		/* its release to exec inside it (0: not known) */
+	int exited, exit_status;
+	int signaled, term_signal;
+	int timed_out;			/* ended at timeout_s: not a measurement */
+	int left_behind;		/* processes the command left, ended by pbench */
+	int cpu;			/* the CPU its noise was read on */
+	int outlier;			/* beyond its set's Tukey fences */
+	const char *cause;		/* the outlier's cause in words, NULL otherwise */
+};
+/* Run i of set s. Errors: -EINVAL. */
+PBENCH_API int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run *out);
+/* Event e of that run (status and reason as pbench_counters_read() gives them). */
+PBENCH_API int pbench_runs_count(const struct pbench_runs *r, int s, int i, int e,
+				 struct pbench_count *out);
+/* Its noise: the task's, and the CPU's (cpu NULL to skip; -ENODATA for cpu when it could not
+ * be read). */
+PBENCH_API int pbench_runs_noise(const struct pbench_runs *r, int s, int i,
+				 struct pbench_noise *task, struct pbench_cpu_noise *cpu);
+
+/* The contrast: spread and CV ratios (unprepared / prepared, NaN when the prepared one is 0)
+ * and the verdict in words. -ENODATA when there is no contrast (one set, or fewer than two
+ * runs in either). */
+PBENCH_API int pbench_runs_contrast(const struct pbench_runs *r, double *spread_ratio,
+				    double *cv_ratio, char *verdict, size_t len);
+
+/* Reports. Text: what pbench stat prints. JSON (schema 1): the modes with every run, the
+ * contrast, the checks of the CPU. CSV: one line per run. SVG: each run in order and the
+ * distributions. Errors: -EINVAL, -ENOMEM, -EIO (writing to f failed). */
+PBENCH_API int pbench_runs_write_text(const struct pbench_runs *r, FILE *f);
+PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
+PBENCH_API int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f);
+PBENCH_API int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_RUNS */

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/stats.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_STATS
+#define PBENCH_H_STATS
+
+#include "system.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Statistics (stats.c)
+ *
+ * Every function takes plain arrays of samples (any unit) and leaves them unchanged.
+ */
+enum pbench_outlier_rule {
+	PBENCH_OUTLIERS_TUKEY = 0,	/* mild beyond 1.5 IQR of the quartiles, severe beyond 3 */
+	PBENCH_OUTLIERS_3SIGMA,		/* beyond 3 standard deviations of the mean (all severe) */
+};
+
+struct pbench_stats_opts {
+	size_t size;
+	double ci_level;		/* confidence of intervals, in (0, 1); 0: 0.95 */
+	int outlier_rule;		/* enum pbench_outlier_rule */
+};
+
+/*
+ * A figure that cannot be computed from the samples is NaN, never a number that looks
+ * measured: stddev, sem, ci_lo, ci_hi and cv_pct for a single sample (or for deviations too
+ * large to square in a double), cv_pct for a mean of 0, spread_pct for a single sample or a
+ * min <= 0. Every
+ * report prints NaN as "n/a" (JSON: null).
+ */
+struct pbench_summary {
+	size_t size;
+	size_t n;
+	double min, max, mean, median;
+	double q1, q3;			/* quartiles (linear interpolation, R type 7) */
+	double stddev;			/* sample standard deviation (n - 1) */
+	double sem;			/* standard error of the mean: stddev / sqrt(n) */
+	double ci_lo, ci_hi;		/* confidence interval of the mean, Student's t */
+	double ci_level;		/* the confidence used */
+	double cv_pct;			/* 100 * stddev / mean */
+	double spread_pct;		/* 100 * (max - min) / min */
+	double trimmed_mean;		/* mean without the min and the max ("gymnastics") */
+	double mad;			/* median absolute deviation from the median (unscaled) */
+	size_t outliers_low_mild, outliers_low_severe;
+	size_t outliers_high_mild, outliers_high_severe;
+	double mvalue;			/* Brendan Gregg's mvalue of the histogram */
+	int bimodal;			/* 1 when mvalue says the samples have several modes */
+};
+
+/* Summarize n samples (n >= 1; opts NULL: 95% interval, Tukey fences). Welford's update for
+ * mean and variance. Errors: -EINVAL (n 0, NULL, a NaN or infinite sample), -ENOMEM. */
+PBENCH_API int pbench_stats_summary(const double *x, size_t n, const struct pbench_stats_opts *opts,
+				    struct pbench_summary *s);
+
+/* Online mean and variance (Welford), for samples that arrive one at a time. */
+struct pbench_welford {
+	size_t n;
+	double mean, m2, min, max;
+};
+PBENCH_API void pbench_welford_add(struct pbench_welford *w, double x);
+PBENCH_API double pbench_welford_variance(const struct pbench_welford *w);	/* n - 1 */
+PBENCH_API double pbench_welford_sem(const struct pbench_welford *w);
+
+/* Student's t distribution: two-sided quantile (the t with P(|T| <= t) = level) and CDF.
+ * Computed (regularized incomplete beta), not a table; df may be fractional. */
+PBENCH_API double pbench_stats_t_quantile(double level, double df);
+PBENCH_API double pbench_stats_t_cdf(double t, double df);
+
+/* Welch's unequal-variance t-test of a against b. */
+struct pbench_welch {
+	size_t size;
+	double t;			/* (mean_a - mean_b) / sqrt(var_a/na + var_b/nb) */
+	double df;			/* Welch-Satterthwaite degrees of freedom */
+	double p;			/* two-sided p-value */
+	double diff, diff_lo, diff_hi;	/* mean_a - mean_b and its confidence interval */
+	double ratio, ratio_lo, ratio_hi; /* mean_a / mean_b and its interval (Fieller-free:
+					 * diff interval divided by mean_b) */
+};
+/* Errors: -EINVAL (fewer than 2 samples in either, NaN/inf, both without variance). */
+PBENCH_API int pbench_stats_welch(const double *a, size_t na, const double *b, size_t nb,
+				  const struct pbench_stats_opts *opts, struct pbench_welch *out);
+
+/* Mann-Whitney U test (normal approximation with tie and continuity correction). */
+struct pbench_mann_whitney {
+	size_t size;
+	double u;			/* U of a */
+	double z;
+	double p;			/* two-sided p-value */
+};
+PBENCH_API int pbench_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+					 struct pbench_mann_whitney *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_STATS */
