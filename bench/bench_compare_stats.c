@@ -282,11 +282,12 @@ static int compare_once(const char *label, struct spin *a, struct spin *b, doubl
 		printf("    %s: error: %s\n", label, pbench_strerror(err));
 		return err;
 	}
-	pbench_format_value(va, sizeof(va), c.a.mean, c.a.sem, "ns");
-	pbench_format_value(vb, sizeof(vb), c.b.mean, c.b.sem, "ns");
+	pbench_format_value(va, sizeof(va), c.a->mean, c.a->sem, "ns");
+	pbench_format_value(vb, sizeof(vb), c.b->mean, c.b->sem, "ns");
 	printf("    %s: %-9s ratio a/b %.4f [%.4f, %.4f], %zu pairs, %.2f s  (a %s, b %s)\n", label,
 	       pbench_verdict_name(c.verdict), c.ratio, c.ratio_lo, c.ratio_hi, c.pairs, *secs, va,
 	       vb);
+	pbench_comparison_release(&c);
 	return c.verdict;
 }
 

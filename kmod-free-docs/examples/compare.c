@@ -94,6 +94,7 @@ int main(void)
 	err = pbench_comparison_write_text(&cmp, stdout, "plain loop", "unrolled by 4");
 	if (err)
 		fprintf(stderr, "compare: %s\n", pbench_strerror(err));
+	pbench_comparison_release(&cmp);	/* the summaries and the test behind cmp's pointers */
 	free(data);
 	return err ? 1 : 0;
 }

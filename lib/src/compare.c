@@ -17,6 +17,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "measure.h"
@@ -160,6 +162,12 @@ static int abba(const struct pb_timing *t, const struct pbench_compare_opts *o,
 	return verdict;
 }
 
+/* The details behind a comparison's pointers: one block, freed by pbench_comparison_release(). */
+struct details {
+	struct pbench_welch welch;
+	struct pbench_summary a, b;
+};
+
 static int fill(struct pbench_comparison *out, const struct pbench_compare_opts *o, int verdict,
 		size_t pairs, struct pbench_result *const *res, const struct pbench_welch *w,
 		int have_welch)
@@ -167,27 +175,51 @@ static int fill(struct pbench_comparison *out, const struct pbench_compare_opts 
 	struct pbench_comparison c = { .size = sizeof(c), .verdict = verdict, .pairs = pairs,
 				       .confidence = o->confidence,
 				       .same_threshold_pct = o->same_threshold_pct };
+	struct details *d = calloc(1, sizeof(*d));
 	size_t size = out->size;
 	int err;
 
-	c.a.size = sizeof(c.a);
-	c.b.size = sizeof(c.b);
-	err = pbench_stats_summary(res[0]->x, pairs, NULL, &c.a);
+	if (!d)
+		return -ENOMEM;
+	d->a.size = sizeof(d->a);
+	d->b.size = sizeof(d->b);
+	err = pbench_stats_summary(res[0]->x, pairs, NULL, &d->a);
 	if (!err)
-		err = pbench_stats_summary(res[1]->x, pairs, NULL, &c.b);
-	if (err)
+		err = pbench_stats_summary(res[1]->x, pairs, NULL, &d->b);
+	if (err) {
+		free(d);
 		return err;
-	c.ratio = c.b.mean > 0 ? c.a.mean / c.b.mean : NAN;
+	}
+	c.ratio = d->b.mean > 0 ? d->a.mean / d->b.mean : NAN;
 	c.ratio_lo = c.ratio_hi = NAN;	/* no interval without a test */
 	if (have_welch) {
-		c.welch = *w;
+		d->welch = *w;
+		c.welch = &d->welch;
 		c.ratio = w->ratio;
 		c.ratio_lo = w->ratio_lo;
 		c.ratio_hi = w->ratio_hi;
 	}
+	c.a = &d->a;
+	c.b = &d->b;
+	c.priv = d;
+	if (size < offsetof(struct pbench_comparison, priv) + sizeof(c.priv)) {
+		free(d);	/* an older caller's struct has no room for the details */
+		c.welch = NULL;
+		c.a = c.b = NULL;
+	}
 	memcpy(out, &c, size < sizeof(c) ? size : sizeof(c));
 	out->size = size;
 	return 0;
+}
+
+void pbench_comparison_release(struct pbench_comparison *c)
+{
+	if (!c || c->size < offsetof(struct pbench_comparison, priv) + sizeof(c->priv))
+		return;
+	free(c->priv);
+	c->priv = NULL;
+	c->welch = NULL;
+	c->a = c->b = NULL;
 }
 
 int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,

@@ -522,7 +522,7 @@ static void write_side(FILE *f, int width, const char *label, const struct pbenc
 /* A comparison is usable only when the caller's struct reaches both summaries. */
 static int comparison_ok(const struct pbench_comparison *c)
 {
-	return c && c->size >= offsetof(struct pbench_comparison, b) + sizeof(c->b);
+	return c && c->size >= offsetof(struct pbench_comparison, b) + sizeof(c->b) && c->a && c->b;
 }
 
 int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
@@ -543,16 +543,16 @@ int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
 	fprintf(f, "%s vs %s: %zu samples of each, in alternation\n", a, b, c->pairs);
 	width = (int)(strlen(a) > strlen(b) ? strlen(a) : strlen(b));
 	width = width < 13 ? 13 : width > 40 ? 40 : width;
-	write_side(f, width, a, &c->a);
-	write_side(f, width, b, &c->b);
-	if (isfinite(half) && half > 0) {
+	write_side(f, width, a, c->a);
+	write_side(f, width, b, c->b);
+	if (c->welch && isfinite(half) && half > 0) {
 		fmt_at(ratio, sizeof(ratio), c->ratio, half, NULL);
 		fmt_at(lo, sizeof(lo), c->ratio_lo, half, NULL);
 		fmt_at(hi, sizeof(hi), c->ratio_hi, half, NULL);
 		fprintf(f, "  ratio of means  %s (%s%sinterval %s .. %s)\n", ratio, conf,
 			*conf ? " " : "", lo, hi);
-		fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", c->welch.t,
-			c->welch.df, c->welch.p);
+		fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", c->welch->t,
+			c->welch->df, c->welch->p);
 	} else if (isfinite(c->ratio)) {
 		fprintf(f, "  ratio of means  %.3g (no interval: too few samples, or no variance)\n",
 			c->ratio);

@@ -274,7 +274,8 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 	json_t *root, *la = NULL, *lb = NULL;
 	int err, b = 0, *bad = &b;
 
-	if (!c || !f || c->size < offsetof(struct pbench_comparison, b) + sizeof(c->b))
+	if (!c || !f || c->size < offsetof(struct pbench_comparison, b) + sizeof(c->b) || !c->a ||
+	    !c->b)
 		return -EINVAL;
 	err = label_json(label_a, &la);
 	if (!err)
@@ -299,9 +300,10 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 	SET(root, "ratio_lo", num(c->ratio_lo));
 	SET(root, "ratio_hi", num(c->ratio_hi));
 	/* No interval means no test was run (too few samples, no variance): null, not zeros. */
-	SET(root, "welch", isfinite(c->ratio_lo) ? welch_json(&c->welch, bad) : json_null());
-	SET(root, "a", summary_json(&c->a, bad));
-	SET(root, "b", summary_json(&c->b, bad));
+	SET(root, "welch", c->welch && isfinite(c->ratio_lo) ? welch_json(c->welch, bad)
+							   : json_null());
+	SET(root, "a", summary_json(c->a, bad));
+	SET(root, "b", summary_json(c->b, bad));
 	if (b) {
 		json_decref(root);
 		return -ENOMEM;

@@ -538,20 +538,25 @@ static struct pbench_comparison make_comparison(double shift_b, int verdict)
 {
 	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = 0.999 };
 	struct pbench_comparison c = { .size = sizeof(c), .verdict = verdict, .pairs = 40 };
+	static struct pbench_summary sa, sb;	/* behind c's pointers, as the library's block is */
+	static struct pbench_welch w;
 	double a[40], b[40];
 
 	for (int i = 0; i < 40; i++) {
 		a[i] = 1000 + (i % 7) * 3.0;
 		b[i] = 1000 + shift_b + (i % 5) * 4.0;
 	}
-	c.a.size = c.b.size = sizeof(c.a);
-	cr_assert_eq(pbench_stats_summary(a, 40, NULL, &c.a), 0);
-	cr_assert_eq(pbench_stats_summary(b, 40, NULL, &c.b), 0);
-	c.welch.size = sizeof(c.welch);
-	cr_assert_eq(pbench_stats_welch(a, 40, b, 40, &so, &c.welch), 0);
-	c.ratio = c.welch.ratio;
-	c.ratio_lo = c.welch.ratio_lo;
-	c.ratio_hi = c.welch.ratio_hi;
+	sa.size = sb.size = sizeof(sa);
+	cr_assert_eq(pbench_stats_summary(a, 40, NULL, &sa), 0);
+	cr_assert_eq(pbench_stats_summary(b, 40, NULL, &sb), 0);
+	w.size = sizeof(w);
+	cr_assert_eq(pbench_stats_welch(a, 40, b, 40, &so, &w), 0);
+	c.a = &sa;
+	c.b = &sb;
+	c.welch = &w;
+	c.ratio = w.ratio;
+	c.ratio_lo = w.ratio_lo;
+	c.ratio_hi = w.ratio_hi;
 	c.confidence = 0.999;
 	c.same_threshold_pct = 1;
 	return c;
@@ -577,7 +582,7 @@ Test(report, comparison_text)
 		CAPTURE(text, pbench_comparison_write_text(&c, f_, "plain", "unrolled"));
 		cr_assert_not_null(strstr(text, rows[i].words), "row %zu:\n%s", i, text);
 		cr_assert(!strncmp(text, "plain vs unrolled: 40 samples of each", 37), "%s", text);
-		pbench_format_value(v, sizeof(v), c.a.mean, c.a.sem, "ns");
+		pbench_format_value(v, sizeof(v), c.a->mean, c.a->sem, "ns");
 		snprintf(want, sizeof(want), "  plain         %s per iteration (median ", v);
 		cr_assert_not_null(strstr(text, want), "no '%s' in:\n%s", want, text);
 		/* The confidence the comparison was made at. */
@@ -603,12 +608,12 @@ Test(report, comparison_json)
 	cr_assert_eq(json_integer_value(json_object_get(root, "pairs")), 40);
 	cr_assert_eq(json_real_value(json_object_get(root, "ratio")), c.ratio);
 	w = json_object_get(root, "welch");
-	cr_assert_eq(json_real_value(json_object_get(w, "p")), c.welch.p);
-	cr_assert_eq(json_real_value(json_object_get(w, "df")), c.welch.df);
-	cr_assert_eq(json_real_value(json_object_get(w, "diff_ns")), c.welch.diff);
+	cr_assert_eq(json_real_value(json_object_get(w, "p")), c.welch->p);
+	cr_assert_eq(json_real_value(json_object_get(w, "df")), c.welch->df);
+	cr_assert_eq(json_real_value(json_object_get(w, "diff_ns")), c.welch->diff);
 	assert_summary_units(json_object_get(root, "a"));
 	cr_assert_eq(json_real_value(json_object_get(json_object_get(root, "b"), "mean_ns")),
-		     c.b.mean);
+		     c.b->mean);
 	assert_keys(root, "");
 	json_decref(root);
 	free(text);

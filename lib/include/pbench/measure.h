@@ -164,16 +164,23 @@ struct pbench_comparison {
 	size_t size;
 	int verdict;			/* enum pbench_verdict */
 	double ratio, ratio_lo, ratio_hi;	/* time of a / time of b, with its interval */
-	struct pbench_welch welch;
 	size_t pairs;			/* AB or BA pairs taken: the samples of each side */
-	struct pbench_summary a, b;	/* ns per iteration */
 	double confidence;		/* of the verdict and of the intervals */
 	double same_threshold_pct;	/* "same": the ratio's interval lies within this of 1 */
+	/* The details, in the library's memory until pbench_comparison_release(): the test
+	 * (NULL when none could be run) and both sides' summaries in ns per iteration.
+	 * Pointers, so that the structs they point to can grow without moving anything here. */
+	const struct pbench_welch *welch;
+	const struct pbench_summary *a, *b;
+	void *priv;			/* the library's block behind them; NULL if not its own */
 };
 
 PBENCH_API int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 			      const struct pbench_compare_opts *opts, struct pbench_comparison *out);
 PBENCH_API const char *pbench_verdict_name(int verdict);
+/* Free what pbench_compare() put behind c's pointers (and clear them); the struct itself is
+ * the caller's. Safe on a comparison the library did not fill (priv NULL). */
+PBENCH_API void pbench_comparison_release(struct pbench_comparison *c);
 
 #ifdef __cplusplus
 }
