@@ -296,7 +296,6 @@ int cmd_jitter(int argc, char **argv)
 	out[J_JSON] = (struct cli_output){ "--json", "the JSON", o.json };
 	out[J_PLOT] = (struct cli_output){ "--plot", "the plot", o.plot };
 	rc = cli_outputs_open(out, J_NOUT);
-	cli_note_live("jitter");
 	if (!rc)
 		rc = cli_outputs_close(out, J_NOUT, 1, jitter_run(&o, out));
 	free(o.cpus);

@@ -521,6 +521,5 @@ int cmd_stat(int argc, char **argv)
 	rc = cli_outputs_open(out, STAT_NOUT);
 	if (rc)
 		return rc;
-	cli_note_live("stat");
 	return cli_outputs_close(out, STAT_NOUT, 1, measure(&o, out));
 }

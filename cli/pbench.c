@@ -10,30 +10,43 @@
 #include "pbench.h"
 #include "cmds.h"
 
+/* What the dispatcher does for a command before running it. */
+enum {
+	/* It measures the live machine: PBENCH_SYSFS_ROOT/PROCFS_ROOT, which only the checks
+	 * read, are said to be ignored. */
+	CMD_LIVE = 1 << 0,
+};
+
 /*
  * To add a command: write cli/cmd_<name>.c exporting only `int cmd_<name>(int argc, char
  * **argv)` (argv[0] is the command name; -h/--help must work with no PMU and no privileges),
- * declare it in cmds.h and add a row here. The Makefile picks the file up by itself.
+ * declare it in cmds.h and add a row here with its flags. The Makefile picks the file up by
+ * itself, and the help test (tests/cli) finds the command in `pbench -h`. HACKING.md has the
+ * whole checklist.
  */
 static const struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	unsigned flags;
 	const char *summary;
 } commands[] = {
-	{ "analyze", cmd_analyze, "summarize samples (numbers, or pbench/hyperfine/Google Benchmark "
-				  "JSON) and compare two" },
-	{ "check", cmd_check, "is this machine fit to measure on, and how to fix what is not" },
-	{ "jitter", cmd_jitter, "how often each CPU is interrupted, for how long, and by what" },
-	{ "list", cmd_list, "list the events and whether each can be counted here" },
-	{ "stat", cmd_stat, "count and time a command or the built-in workload, run by run" },
+	{ "analyze", cmd_analyze, 0, "summarize samples (numbers, or pbench/hyperfine/Google "
+				     "Benchmark JSON) and compare them" },
+	{ "check", cmd_check, 0, "is this machine fit to measure on, and how to fix what is not" },
+	{ "jitter", cmd_jitter, CMD_LIVE, "how often each CPU is interrupted, for how long, and by "
+					  "what" },
+	{ "list", cmd_list, 0, "list the events and whether each can be counted here" },
+	{ "stat", cmd_stat, CMD_LIVE, "count and time a command or the built-in workload, run by "
+				      "run" },
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pbench [--version] [-h] <command> [<args>]\n\ncommands:\n");
+	fprintf(f, "usage: pbench [--version] [-h] [-v] <command> [<args>]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'pbench <command> -h' describes a command.\n");
+	fprintf(f, "\n'pbench <command> -h' describes a command. -v (or PBENCH_DEBUG=1) shows the "
+		"library's diagnostics on stderr.\n");
 }
 
 /* Like git's run_builtin: output that could not be written is a failure, not a success. */
@@ -56,12 +69,38 @@ static void on_sigpipe(int sig)
 	(void)sig;
 }
 
+/* -v or PBENCH_DEBUG: the library's log lines on stderr, as "pbench: debug: ...". */
+static void log_to_stderr(int level, const char *msg, void *arg)
+{
+	static const char *const names[] = { "error", "warning", "info", "debug" };
+
+	(void)arg;
+	fprintf(stderr, "pbench: %s: %s\n", level >= 0 && level <= PBENCH_LOG_DEBUG ?
+		names[level] : "log", msg);
+}
+
+static int run(const struct cmd *c, int argc, char **argv)
+{
+	int help = argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+
+	if ((c->flags & CMD_LIVE) && !help)
+		cli_note_live(c->name);
+	return finish(c->fn(argc, argv));
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction old_pipe;
-	const char *name;
+	const char *name, *debug = getenv("PBENCH_DEBUG");
 
 	cli_catch(SIGPIPE, on_sigpipe, &old_pipe);
+	if (argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--verbose"))) {
+		argc--;
+		argv++;
+		debug = "1";
+	}
+	if (debug && *debug && strcmp(debug, "0"))
+		pbench_set_log(log_to_stderr, NULL);
 
 	if (argc < 2) {
 		usage(stderr);
@@ -88,7 +127,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(commands[i].name, name))
-			return finish(commands[i].fn(argc - 1, argv + 1));
+			return run(&commands[i], argc - 1, argv + 1);
 	cli_error("unknown command '%s'", name);
 	cli_hint("'pbench -h' lists the commands");
 	return EXIT_USAGE;

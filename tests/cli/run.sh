@@ -17,6 +17,15 @@ for c in "" $cmds; do
 	fi
 done
 usage_error "help on no such command" "no help on 'nope'" help nope
+# -v (or PBENCH_DEBUG) shows the library's diagnostics: here libpfm4's word on a misspelt name.
+if run "verbose" 2 "$PB" -v stat -e cylces && has "$T/err" "^pbench: debug: libpfm4: 'cylces'" &&
+   run "PBENCH_DEBUG" 2 env PBENCH_DEBUG=1 "$PB" stat -e cylces &&
+   has "$T/err" "^pbench: debug: libpfm4: 'cylces'" && run "quiet" 2 "$PB" stat -e cylces &&
+   ! has "$T/err" "debug"; then
+	ok "-v and PBENCH_DEBUG show the library's log, and only they do"
+else
+	miss "verbose"
+fi
 if run version 0 "$PB" --version && has "$T/out" "^pbench [0-9]"; then ok version; fi
 usage_error "unknown command" "unknown command 'frobnicate'" frobnicate
 if run "no command" 2 "$PB" && has "$T/err" "usage:"; then ok "no command shows usage"; fi
