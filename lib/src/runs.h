@@ -98,7 +98,10 @@ struct pbench_runs {
 	char error[512];		/* the last failure in words */
 };
 
-/* runs.c, for the writers */
+/* runs.c, for runs_exec.c and the writers */
+void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void pb_runs_analyze(struct pb_set *set);
 const char *pb_runs_mode_name(int mode);
 void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len);
 const struct pb_set *pb_runs_set_of(const struct pbench_runs *r, int mode);
