@@ -336,11 +336,14 @@ Test(counters, count_other_pid)
 	cr_assert_eq(pipe(go), 0);
 	pid = fork();
 	if (pid == 0) {
-		double ms = 30;
+		struct timespec t;
 
 		if (read(go[0], &ch, 1) != 1)
 			_exit(1);
-		busy_ms(&ms);
+		/* 30 ms of its own CPU time, however long another task holds the CPU. */
+		do
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+		while (t.tv_sec == 0 && t.tv_nsec < 30000000);
 		_exit(0);
 	}
 	o.pid = pid;
