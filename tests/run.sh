@@ -2,8 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Run every test of one build directory: the Criterion unit tests, the examples, the fuzz
 # corpora (where their replays were built: the ASan+UBSan tree), the CLI tests and the fault
-# suite. Prints one
-# "O: N passed, N failed, N skipped" line and writes it to O/test-results.txt.
+# suite. Prints one "O: N passed, N failed, N skipped" line and writes it to O/test-results.txt.
 set -u
 O=${1:-build}
 pass=0 fail=0 skip=0
