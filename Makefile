@@ -5,6 +5,8 @@
 # make demo          build and run the main job on this machine
 # make bench         benchmarks of pbench itself against the tools people use instead
 # make install       PREFIX=/usr/local DESTDIR= : header, libraries, pkg-config file, binary
+# make fuzz          each fuzz target under libFuzzer (clang) for FUZZ_TIME=60 seconds; what it
+#                    finds goes into tests/fuzz/corpus/, which make test replays (tests/fuzz/)
 #
 # O=DIR picks the output directory, SAN=1 builds with AddressSanitizer and UBSan.
 # PMU=0 skips the emulated-PMU suite of make test (tests/pmu: an arm64 guest under QEMU).
@@ -75,6 +77,16 @@ BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(O)/bench/%)
 # when `scripts/deps.sh bench` finds or installs their library.
 GBENCH_SRCS := $(sort $(wildcard bench/*.cc))
 GBENCH_BINS := $(GBENCH_SRCS:bench/%.cc=$(O)/bench/%)
+# Fuzz targets (tests/fuzz/README.md): tests/fuzz/fuzz_NAME.c with its corpus in
+# tests/fuzz/corpus/NAME/. make test links each with a plain main() (replay.c) and runs its
+# corpus under ASan+UBSan; make fuzz links each with libFuzzer in build/fuzz/.
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES := $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%)
+REPLAY_BINS := $(FUZZ_NAMES:%=$(O)/tests/fuzz/replay_%)
+FUZZ_TARGETS ?= $(FUZZ_NAMES)
+FUZZ_TIME ?= 60
+FUZZ_CC ?= clang
+FUZZ_O := build/fuzz
 ifeq ($(origin CXX),default)
 CXX := c++
 endif
@@ -82,7 +94,7 @@ endif
 SONAME := libpbench.so.$(SOVERSION)
 REALNAME := libpbench.so.$(VERSION)
 
-.PHONY: all deps test check demo bench install uninstall clean examples pmu
+.PHONY: all deps test check demo bench install uninstall clean examples pmu fuzz fuzz-min
 .DELETE_ON_ERROR:
 
 all: $(O)/libpbench.a $(O)/libpbench.so $(O)/pbench $(O)/pbench.pc
@@ -127,6 +139,18 @@ $(O)/tests/%: tests/unit/%.c $(O)/libpbench.a $(wildcard lib/src/*.h) tests/unit
 	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) -lcriterion \
 		$(LIB_LIBS)
 
+# The replay of a fuzz target's corpus. Only the ASan+UBSan tree builds and runs them.
+$(O)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
+			  $(O)/libpbench.a $(wildcard lib/src/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< tests/fuzz/replay.c $(O)/libpbench.a $(ALL_LDFLAGS) \
+		$(LIB_LIBS)
+
+# The libFuzzer build of a target (make fuzz runs this rule with O=$(FUZZ_O) CC=clang).
+$(O)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(O)/libpbench.a $(wildcard lib/src/*.h)
+	$(CC) $(ALL_CFLAGS) -Ilib/src -fsanitize=fuzzer -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) \
+		$(LIB_LIBS)
+
 $(O)/bench/%: bench/%.c $(O)/libpbench.a $(wildcard bench/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) $(LIB_LIBS)
@@ -159,7 +183,7 @@ examples: $(O)/stage/.installed
 		$(CC) $(SANFLAGS) $(WARNINGS) $(CFLAGS) -o $$out $$src $$flags || exit 1; \
 	done
 
-check: all $(UNIT_BINS) examples $(BENCH_BINS) $(BENCH_HELPER_BINS)
+check: all $(UNIT_BINS) examples $(BENCH_BINS) $(BENCH_HELPER_BINS) $(if $(SAN),$(REPLAY_BINS))
 	@sh tests/run.sh $(O)
 
 test: deps
@@ -190,6 +214,22 @@ bench: deps all $(BENCH_BINS) $(BENCH_HELPER_BINS)
 		$(MAKE) --no-print-directory $(GBENCH_BINS) || exit 1; \
 	fi
 	@for b in $(BENCH_BINS); do $$b || exit 1; done
+
+# The library and the targets with libFuzzer's coverage (fuzzer-no-link) and ASan+UBSan, then
+# FUZZ_TIME seconds of each target in FUZZ_TARGETS, one after the other, one process each.
+fuzz: deps
+	@sh scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory O=$(FUZZ_O) CC=$(FUZZ_CC) SAN=1 \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
+	@sh tests/fuzz/fuzz.sh $(FUZZ_O) $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+# Shrink each corpus to the inputs that give its coverage (libFuzzer -merge=1 into an empty
+# directory); the crashes ever found stay.
+fuzz-min: deps
+	@sh scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory O=$(FUZZ_O) CC=$(FUZZ_CC) SAN=1 \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
+	@sh tests/fuzz/fuzz.sh --minimize $(FUZZ_O) $(FUZZ_TARGETS)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \

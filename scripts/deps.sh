@@ -9,6 +9,9 @@
 # one line says what is not measured, with the exact apt-get command. Each bench checks for
 # its tools again when it runs and skips with the reason. `make test` needs none of them.
 # The exit status says whether Google Benchmark is there (the Makefile builds gbench_xor then).
+#
+# `deps.sh fuzz`: what `make fuzz` needs, clang and its libFuzzer runtime (libclang-rt-dev).
+# `make test` does not: it replays the fuzz corpus with the normal compiler.
 set -u
 mode=${1:-build}
 
@@ -31,6 +34,16 @@ has_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/$(uname -m)-linux-
 # Debian's /usr/bin/perf is a wrapper that fails when the kernel's own perf is not installed;
 # linux-perf provides the versioned binaries it falls back to.
 has_perf() { command -v perf && perf --version; }
+# clang links a libFuzzer target only with the runtime of its own version.
+has_libfuzzer() {
+	dir=$(mktemp -d) || return 1
+	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)\n{ return !d && n; }\n' \
+		> "$dir/t.c"
+	clang -fsanitize=fuzzer -o "$dir/t" "$dir/t.c"
+	rc=$?
+	rm -rf "$dir"
+	return $rc
+}
 
 if [ "$mode" = bench ]; then
 	need_for "gbench_xor (Google Benchmark)" libbenchmark-dev has_header benchmark/benchmark.h
@@ -38,6 +51,9 @@ if [ "$mode" = bench ]; then
 	need_for "bench_stat against perf stat" linux-perf has_perf
 	need_for "bench_stat under load (stress-ng)" stress-ng command -v stress-ng
 	need_for "cyclictest" rt-tests command -v cyclictest
+elif [ "$mode" = fuzz ]; then
+	need clang command -v clang
+	need libclang-rt-dev has_libfuzzer
 else
 	need gcc command -v cc
 	need make command -v make
@@ -68,6 +84,11 @@ if [ "$(id -u)" = 0 ]; then
 		gbench_ok && exit 0
 		exit 1
 	fi
+	exit 1
+fi
+if [ "$mode" = fuzz ]; then
+	echo "fuzz: error: missing:$missing" >&2
+	echo "hint: run: sudo apt-get install -y$missing" >&2
 	exit 1
 fi
 if [ "$mode" = bench ]; then

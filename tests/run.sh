@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Run every test of one build directory: the Criterion unit tests, the examples and the CLI
-# tests. Prints one "O: N passed, N failed, N skipped" line and writes it to O/test-results.txt.
+# Run every test of one build directory: the Criterion unit tests, the examples, the fuzz
+# corpora (where their replays were built: the ASan+UBSan tree), the CLI tests and the fault
+# suite. Prints one "O: N passed, N failed, N skipped" line and writes it to O/test-results.txt.
 set -u
 O=${1:-build}
 pass=0 fail=0 skip=0
@@ -39,6 +40,20 @@ for ex in "$O"/examples/*; do
 	else
 		printf '%s\n' "$out"
 		echo "[FAIL] example $(basename "$ex") exited $?"
+		fail=$((fail + 1))
+	fi
+done
+
+# Every input the fuzzers kept, crashes included, once each: one result per target.
+for r in "$O"/tests/fuzz/replay_*; do
+	[ -x "$r" ] || continue
+	name=${r##*/replay_}
+	if out=$("$r" "tests/fuzz/corpus/$name" 2>&1); then
+		echo "[PASS] fuzz corpus $name: $out"
+		pass=$((pass + 1))
+	else
+		printf '%s\n' "$out" | tail -n 40
+		echo "[FAIL] fuzz corpus $name (reproduce: $r FILE; fix, and keep the input)"
 		fail=$((fail + 1))
 	fi
 done

@@ -375,9 +375,12 @@ int pbench_counters_open(struct pbench_counters **out, const char *events,
 		goto out_free;
 	}
 	c->nr = n;
+	/* All of them before the first error: pbench_counters_free closes every fd >= 0. */
 	for (int i = 0; i < n; i++) {
 		c->ctr[i].fd = -1;
 		c->ctr[i].group = -1;
+	}
+	for (int i = 0; i < n; i++) {
 		err = pb_event_resolve(names[i], &c->ctr[i].ev);
 		if (err == -PBENCH_EUNKNOWN_EVENT) {
 			const char *s = pbench_event_suggest(names[i]);
