@@ -130,13 +130,10 @@ static int read_input(struct pbench_samples *in, const char *path, const char *u
 
 /* ---- output ---------------------------------------------------------------------------- */
 
-static const char *compare_verdict(const struct pbench_welch *w, double threshold)
+/* The library's verdict rule, for one look at fixed samples (pbench_stats_verdict()). */
+static const char *compare_verdict(const struct pbench_welch *w, double same_pct)
 {
-	if (w->p < 1 - CONFIDENCE)
-		return w->diff < 0 ? "faster" : "slower";
-	if (w->ratio_lo >= 1 - threshold && w->ratio_hi <= 1 + threshold)
-		return "same";
-	return "undecided";
+	return pbench_verdict_name(pbench_stats_verdict(w, CONFIDENCE, same_pct, 0));
 }
 
 /* One comparison of input a with input b: a test when there is spread to judge by. */
@@ -191,7 +188,7 @@ static void print_comparison(const struct pbench_samples *in, const struct pbenc
 			       "to test a difference by; a/b is %.6g\n", ma, mb, mb ? ma / mb : NAN);
 		return;
 	}
-	v = compare_verdict(w, 0.01);
+	v = compare_verdict(w, 1);
 	printf("  ratio of means  %.4f (%.1f%% interval %.4f .. %.4f)\n", w->ratio,
 	       CONFIDENCE * 100, w->ratio_lo, w->ratio_hi);
 	printf("  Welch           t = %.3f, df = %.1f, p = %.3g\n", w->t, w->df, w->p);
@@ -276,7 +273,7 @@ static json_t *comparison_json(const struct pbench_samples *in, const struct cmp
 	json_object_set_new(j, "welch_p", c->tested ? real_or_null(w->p) : json_null());
 	json_object_set_new(j, "mann_whitney_u", c->tested ? real_or_null(c->m.u) : json_null());
 	json_object_set_new(j, "mann_whitney_p", c->tested ? real_or_null(c->m.p) : json_null());
-	json_object_set_new(j, "verdict", json_string(c->tested ? compare_verdict(w, 0.01)
+	json_object_set_new(j, "verdict", json_string(c->tested ? compare_verdict(w, 1)
 							       : "constant"));
 	return j;
 }

@@ -76,18 +76,13 @@ static int common_count(const struct pb_timing *t, const pbench_fn *fns, void *c
 int pb_compare_decide(double confidence, double same_threshold_pct,
 		      const struct pbench_welch *w)
 {
-	double thr = same_threshold_pct / 100;
-
 	/* The test is looked at after every round, and every look is another chance of a false
 	 * difference: at p < 0.001 per look, 0.565% of 20000 simulated A/A comparisons said
-	 * faster or slower (bench/bench_compare_stats.c). A constant stricter boundary per look
-	 * (Pocock's approach to repeated significance tests), a tenth of 1 - confidence, brings
-	 * the whole comparison back under 1 - confidence. */
-	if (w->p < (1 - confidence) / PB_COMPARE_LOOK_FACTOR)
-		return w->diff < 0 ? PBENCH_FASTER : PBENCH_SLOWER;
-	if (w->ratio_lo >= 1 - thr && w->ratio_hi <= 1 + thr)
-		return PBENCH_SAME;
-	return 0;
+	 * faster or slower (bench/bench_compare_stats.c). The sequential rule's stricter
+	 * boundary brings the whole comparison back under 1 - confidence. */
+	int v = pbench_stats_verdict(w, confidence, same_threshold_pct, PBENCH_VERDICT_SEQUENTIAL);
+
+	return v == PBENCH_UNDECIDED ? 0 : v;
 }
 
 /* Welch on what both sides have; 1 when w was filled, 0 when the samples do not allow it yet

@@ -48,6 +48,10 @@ static inline void pb_copy_out(void *dst, const void *src, size_t src_size)
 	       (want < src_size ? want : src_size) - sizeof(size_t));
 }
 
+/* How much stricter a sequential comparison's boundary is than one look's (Pocock): see
+ * pbench_stats_verdict(). */
+#define PB_VERDICT_LOOK_FACTOR 10
+
 /* The library's one copy of a reason string, valid for the life of the process ("" for NULL
  * or ""): what a struct pbench_count's reason points to (intern.c). */
 const char *pb_intern(const char *s);

@@ -80,7 +80,7 @@ struct pb_run {
 
 /* Options over the defaults, checked (-EINVAL); then the clock and the derived lengths. */
 /* compare.c: the verdict a Welch result supports at one look, or 0 for "keep sampling". */
-#define PB_COMPARE_LOOK_FACTOR 10
+#define PB_COMPARE_LOOK_FACTOR PB_VERDICT_LOOK_FACTOR
 int pb_compare_decide(double confidence, double same_threshold_pct,
 		      const struct pbench_welch *w);
 

@@ -683,3 +683,21 @@ int pbench_stats_mann_whitney(const double *a, size_t na, const double *b, size_
 	memcpy(out, &r, out->size < sizeof(r) ? out->size : sizeof(r));
 	return 0;
 }
+
+/* ---- the verdict -------------------------------------------------------------------------- */
+
+int pbench_stats_verdict(const struct pbench_welch *w, double confidence, double same_pct,
+			 unsigned flags)
+{
+	double alpha = 1 - confidence, thr = same_pct / 100;
+
+	if (!w || !(confidence > 0 && confidence < 1) || isnan(w->p))
+		return PBENCH_UNDECIDED;
+	if (flags & PBENCH_VERDICT_SEQUENTIAL)
+		alpha /= PB_VERDICT_LOOK_FACTOR;
+	if (w->p < alpha)
+		return w->diff < 0 ? PBENCH_FASTER : PBENCH_SLOWER;
+	if (w->ratio_lo >= 1 - thr && w->ratio_hi <= 1 + thr)
+		return PBENCH_SAME;
+	return PBENCH_UNDECIDED;
+}

@@ -706,3 +706,25 @@ Test(summary, extreme_values)
 		  s.median, s.q1, s.q3);
 	cr_assert(isnan(s.spread_pct), "min <= 0: spread n/a, got %g", s.spread_pct);
 }
+
+/* The one verdict rule (pbench_stats_verdict): one look at p < 0.001 is a difference, a
+ * sequential look needs p < 0.0001; an interval of the ratio within 1% of 1 is "same". */
+Test(verdict, one_rule)
+{
+	struct pbench_welch w = { .size = sizeof(w), .p = 0.0005, .diff = -1, .ratio_lo = 0.9,
+				  .ratio_hi = 0.95 };
+
+	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_FASTER);
+	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, PBENCH_VERDICT_SEQUENTIAL),
+		     PBENCH_UNDECIDED, "one look's p is not enough when every round is looked at");
+	w.diff = 1;
+	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_SLOWER);
+	w.p = 0.5;
+	w.ratio_lo = 0.995;
+	w.ratio_hi = 1.004;
+	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_SAME);
+	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 0.1, 0), PBENCH_UNDECIDED);
+	w.p = NAN;
+	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_UNDECIDED);
+	cr_assert_eq(pbench_stats_verdict(NULL, 0.999, 1, 0), PBENCH_UNDECIDED);
+}

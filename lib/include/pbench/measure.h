@@ -141,13 +141,6 @@ PBENCH_API void pbench_region_free(struct pbench_region *r);
  * every sample lasts at least the target), samples in rounds of ABBA or BAAB (a coin toss per
  * round, so that periodic noise such as the timer tick cannot favour a side), Welch's test
  * after each round. */
-enum pbench_verdict {
-	PBENCH_FASTER = 1,		/* a is faster than b (significant at the confidence) */
-	PBENCH_SLOWER,			/* a is slower */
-	PBENCH_SAME,			/* the difference is bounded within the threshold */
-	PBENCH_UNDECIDED,		/* the budget ran out first */
-};
-
 struct pbench_compare_opts {
 	size_t size;
 	/* warm-up, sample length, budget, samples (NULL: the defaults). A pointer, so that the

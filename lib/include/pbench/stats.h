@@ -85,6 +85,27 @@ struct pbench_welch {
 PBENCH_API int pbench_stats_welch(const double *a, size_t na, const double *b, size_t nb,
 				  const struct pbench_stats_opts *opts, struct pbench_welch *out);
 
+/*
+ * The one verdict rule of pbench, for a Welch test w at confidence: faster or slower
+ * (PBENCH_FASTER, PBENCH_SLOWER: a's mean below or above b's) when p < 1 - confidence,
+ * PBENCH_SAME when the ratio's interval lies within same_pct % of 1, PBENCH_UNDECIDED
+ * otherwise (enum pbench_verdict, pbench/measure.h). PBENCH_VERDICT_SEQUENTIAL: the test is
+ * looked at after every round of a comparison that stops when it is sure; each look is
+ * another chance of a false difference, so the boundary is ten times stricter (Pocock's
+ * constant boundary; bench/bench_compare_stats.c measures the false-difference rate). NULL w
+ * or a NaN p: PBENCH_UNDECIDED.
+ */
+enum pbench_verdict {
+	PBENCH_FASTER = 1,		/* a is faster than b (significant at the confidence) */
+	PBENCH_SLOWER,			/* a is slower */
+	PBENCH_SAME,			/* the difference is bounded within the threshold */
+	PBENCH_UNDECIDED,		/* neither, when the samples or the budget ran out */
+};
+
+enum pbench_verdict_flags { PBENCH_VERDICT_SEQUENTIAL = 1 << 0 };
+PBENCH_API int pbench_stats_verdict(const struct pbench_welch *w, double confidence,
+				    double same_pct, unsigned flags);
+
 /* Mann-Whitney U test (normal approximation with tie and continuity correction). */
 struct pbench_mann_whitney {
 	size_t size;
