@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* What the library's JSON writers (report_json.c, jitter_report.c) share. Never installed. */
+/* What the library's JSON writers (report_json.c, jitter_report.c, runs_json.c) share. Never
+ * installed. */
 #ifndef PBENCH_JSONUTIL_H
 #define PBENCH_JSONUTIL_H
 

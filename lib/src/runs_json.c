@@ -9,13 +9,8 @@
 
 #include <jansson.h>
 
+#include "jsonutil.h"
 #include "runs.h"
-
-/* jansson has no NaN or infinity: a number that is not finite is null. */
-static json_t *jreal(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
 
 static json_t *count_json(const struct pbench_count *k)
 {
@@ -23,13 +18,13 @@ static json_t *count_json(const struct pbench_count *k)
 	int counted = k->status <= PBENCH_EVENT_MULTIPLEXED;
 
 	json_object_set_new(j, "value", counted ? json_integer((json_int_t)k->value) : json_null());
-	json_object_set_new(j, "scaled", counted ? jreal(k->scaled) : json_null());
+	json_object_set_new(j, "scaled", counted ? num(k->scaled) : json_null());
 	json_object_set_new(j, "is_scaled", json_boolean(k->is_scaled));
 	json_object_set_new(j, "user_only", json_boolean(k->user_only));
 	json_object_set_new(j, "time_enabled_ns", json_integer((json_int_t)k->time_enabled));
 	json_object_set_new(j, "time_running_ns", json_integer((json_int_t)k->time_running));
 	json_object_set_new(j, "running_pct",
-			    k->time_enabled ? jreal(100.0 * (double)k->time_running /
+			    k->time_enabled ? num(100.0 * (double)k->time_running /
 						    (double)k->time_enabled)
 					    : json_null());
 	json_object_set_new(j, "status", json_string(pbench_event_status_name(k->status)));
@@ -60,7 +55,7 @@ static json_t *noise_json(const struct pb_run *run)
 			    json_integer((json_int_t)n->migrations) : json_null());
 	json_object_set_new(j, "minor_faults", json_integer((json_int_t)n->minor_faults));
 	json_object_set_new(j, "major_faults", json_integer((json_int_t)n->major_faults));
-	json_object_set_new(j, "not_running_ns", jreal(n->not_running_ns));
+	json_object_set_new(j, "not_running_ns", num(n->not_running_ns));
 	if (!run->have_cpu_noise) {
 		json_object_set_new(j, "on_cpu", json_null());
 		return j;
@@ -80,7 +75,7 @@ static json_t *noise_json(const struct pb_run *run)
 	json_object_set_new(cj, "softirq_total", c->flags & PBENCH_CPU_NOISE_NO_SOFTIRQ ?
 			    json_null() : json_integer((json_int_t)c->softirq_total));
 	json_object_set_new(cj, "softirq_top", sources_json(c->softirq_top));
-	json_object_set_new(cj, "steal_ns", jreal(c->steal_ns));
+	json_object_set_new(cj, "steal_ns", num(c->steal_ns));
 	json_object_set_new(j, "on_cpu", cj);
 	return j;
 }
@@ -121,23 +116,23 @@ static json_t *summary_json(const struct pb_set *s)
 
 	/* Units in the names (DESIGN.md): times in ns, and in ticks where they say so. */
 	json_object_set_new(j, "n", json_integer((json_int_t)m->n));
-	json_object_set_new(j, "min_ns", jreal(m->min));
-	json_object_set_new(j, "max_ns", jreal(m->max));
-	json_object_set_new(j, "median_ns", jreal(m->median));
-	json_object_set_new(j, "mean_ns", jreal(m->mean));
-	json_object_set_new(j, "stddev_ns", jreal(m->stddev));
-	json_object_set_new(j, "sem_ns", jreal(m->sem));
-	json_object_set_new(j, "cv_pct", jreal(m->cv_pct));
-	json_object_set_new(j, "spread_pct", jreal(m->spread_pct));
-	json_object_set_new(j, "trimmed_mean_ns", jreal(m->trimmed_mean));
-	json_object_set_new(j, "mad_ns", jreal(m->mad));
+	json_object_set_new(j, "min_ns", num(m->min));
+	json_object_set_new(j, "max_ns", num(m->max));
+	json_object_set_new(j, "median_ns", num(m->median));
+	json_object_set_new(j, "mean_ns", num(m->mean));
+	json_object_set_new(j, "stddev_ns", num(m->stddev));
+	json_object_set_new(j, "sem_ns", num(m->sem));
+	json_object_set_new(j, "cv_pct", num(m->cv_pct));
+	json_object_set_new(j, "spread_pct", num(m->spread_pct));
+	json_object_set_new(j, "trimmed_mean_ns", num(m->trimmed_mean));
+	json_object_set_new(j, "mad_ns", num(m->mad));
 	json_object_set_new(j, "outliers", json_integer(s->outliers));
-	json_object_set_new(j, "fence_lo_ns", jreal(s->fence_lo));
-	json_object_set_new(j, "fence_hi_ns", jreal(s->fence_hi));
-	json_object_set_new(j, "min_ticks", jreal(s->s_ticks.min));
-	json_object_set_new(j, "max_ticks", jreal(s->s_ticks.max));
-	json_object_set_new(j, "median_ticks", jreal(s->s_ticks.median));
-	json_object_set_new(j, "trimmed_mean_ticks", jreal(s->s_ticks.trimmed_mean));
+	json_object_set_new(j, "fence_lo_ns", num(s->fence_lo));
+	json_object_set_new(j, "fence_hi_ns", num(s->fence_hi));
+	json_object_set_new(j, "min_ticks", num(s->s_ticks.min));
+	json_object_set_new(j, "max_ticks", num(s->s_ticks.max));
+	json_object_set_new(j, "median_ticks", num(s->s_ticks.median));
+	json_object_set_new(j, "trimmed_mean_ticks", num(s->s_ticks.trimmed_mean));
 	return j;
 }
 
@@ -154,13 +149,13 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 				      s->prio_value) : json_null());
 	json_object_set_new(j, "priority_probe", s->prio.probed ?
 			    json_pack("{s:o, s:o, s:i, s:i}",
-				      "nice_spread_pct", jreal(s->prio.nice_spread_pct),
-				      "fifo_spread_pct", jreal(s->prio.fifo_spread_pct),
+				      "nice_spread_pct", num(s->prio.nice_spread_pct),
+				      "fifo_spread_pct", num(s->prio.fifo_spread_pct),
 				      "nice_runs", s->prio.nice_runs,
 				      "fifo_runs", s->prio.fifo_runs) : json_null());
-	json_object_set_new(j, "warmup_ms", jreal(s->warmup_ms));
+	json_object_set_new(j, "warmup_ms", num(s->warmup_ms));
 	json_object_set_new(j, "rest", s->prepared ? json_pack("{s:o, s:o}", "pct",
-			    jreal(s->prio.rest_pct), "total_ms", jreal(s->rest_ms)) : json_null());
+			    num(s->prio.rest_pct), "total_ms", num(s->rest_ms)) : json_null());
 	for (int i = 0; s->prepared && i < PBENCH_PREP_NR_STEPS; i++)
 		json_array_append_new(steps, json_pack("{s:s, s:s, s:s}",
 			"step", pbench_prep_step_name(s->steps[i].step),
@@ -177,13 +172,13 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 			  s->stop == PBENCH_RUNS_STOP_TARGET ? "target_reached" :
 			  s->stop == PBENCH_RUNS_STOP_TIME ? "max_time" :
 			  s->stop == PBENCH_RUNS_STOP_INTERRUPTED ? "interrupted" : "max_runs",
-			  "target_sem_pct", jreal(r->o.target_sem_pct),
-			  "sem_pct", jreal(s->sem_pct), "elapsed_s", jreal(s->elapsed_s)) :
-		json_pack("{s:s, s:o}", "rule", "runs", "elapsed_s", jreal(s->elapsed_s)));
+			  "target_sem_pct", num(r->o.target_sem_pct),
+			  "sem_pct", num(s->sem_pct), "elapsed_s", num(s->elapsed_s)) :
+		json_pack("{s:s, s:o}", "rule", "runs", "elapsed_s", num(s->elapsed_s)));
 	json_object_set_new(j, "harness", !r->subject.argv ? json_null() :
 		json_pack("{s:o, s:o}",
-			  "setup_ns_median", jreal(pb_runs_median_field(s, offsetof(struct pb_run, setup_ns))),
-			  "exec_ns_median", jreal(pb_runs_median_field(s, offsetof(struct pb_run, exec_ns)))));
+			  "setup_ns_median", num(pb_runs_median_field(s, offsetof(struct pb_run, setup_ns))),
+			  "exec_ns_median", num(pb_runs_median_field(s, offsetof(struct pb_run, exec_ns)))));
 	json_object_set_new(j, "summary", s->have_summary ? summary_json(s) : json_null());
 	return j;
 }
@@ -214,10 +209,10 @@ static void legacy_json(json_t *root, const struct pbench_runs *r)
 	json_object_set_new(root, "runs", runs);
 	if (s->have_summary)
 		json_object_set_new(root, "summary", json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, "
-			"s:o, s:o}", "runs", s->done, "min_ns", jreal(m->min),
-			"median_ns", jreal(m->median), "mean_ns", jreal(m->mean),
-			"max_ns", jreal(m->max), "stddev_ns", jreal(m->stddev),
-			"cv_pct", jreal(m->cv_pct), "spread_pct", jreal(m->spread_pct)));
+			"s:o, s:o}", "runs", s->done, "min_ns", num(m->min),
+			"median_ns", num(m->median), "mean_ns", num(m->mean),
+			"max_ns", num(m->max), "stddev_ns", num(m->stddev),
+			"cv_pct", num(m->cv_pct), "spread_pct", num(m->spread_pct)));
 }
 
 static json_t *subject_json(const struct pbench_runs *r)
@@ -250,9 +245,9 @@ static json_t *header_json(const struct pbench_runs *r)
 	json_object_set_new(root, "clock", json_pack("{s:s, s:I, s:s, s:o, s:o, s:o}",
 		"kind", pbench_clock_kind_name(ci->kind), "hz", (json_int_t)ci->hz,
 		"freq_source", pbench_freq_source_name(ci->freq_source),
-		"read_cost_ns", jreal(ci->read_cost_ns),
-		"region_cost_ns", jreal(ci->region_cost_ns),
-		"resolution_ns", jreal(ci->resolution_ns)));
+		"read_cost_ns", num(ci->read_cost_ns),
+		"region_cost_ns", num(ci->region_cost_ns),
+		"resolution_ns", num(ci->resolution_ns)));
 	json_object_set_new(root, "mode", json_string(pb_runs_mode_name(r->o.mode)));
 	json_object_set_new(root, "runs_requested", json_integer(r->o.runs));
 	return root;
@@ -282,8 +277,8 @@ int pbench_runs_write_json(const struct pbench_runs *r, FILE *f)
 	if (r->o.mode == PBENCH_RUNS_CONTRAST)
 		json_object_set_new(root, "contrast",
 				    pb_runs_contrast(r, &sr, &cr, verdict, sizeof(verdict)) ?
-				    json_pack("{s:o, s:o, s:s}", "spread_ratio", jreal(sr),
-					      "cv_ratio", jreal(cr), "verdict", verdict)
+				    json_pack("{s:o, s:o, s:s}", "spread_ratio", num(sr),
+					      "cv_ratio", num(cr), "verdict", verdict)
 				    : json_null());
 	json_object_set_new(root, "check_cpu", r->env ? json_integer(r->env_cpu) : json_null());
 	json_object_set_new(root, "check", check_json(r));
