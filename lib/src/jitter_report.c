@@ -310,7 +310,6 @@ static json_t *cpus_json(const struct pbench_jitter *j, int *bad)
 int pbench_jitter_write_json(const struct pbench_jitter *j, const struct pbench_jitter *prepared,
 			     FILE *f)
 {
-	struct pbench_clock_info ci = { .size = sizeof(ci) };
 	json_t *root = json_object();
 	int b = 0, *bad = &b, q;
 
@@ -320,15 +319,11 @@ int pbench_jitter_write_json(const struct pbench_jitter *j, const struct pbench_
 	}
 	if (!root)
 		return -ENOMEM;
-	pbench_clock_info(&ci);
 	q = pbench_jitter_quietest(j);
-	SET(root, "schema", json_integer(1));
-	SET(root, "pbench_version", json_string(pbench_version()));
+	pb_json_head(root, bad);
 	SET(root, "threshold_ns", num(cpu_of(j, 0)->threshold_ns));
 	SET(root, "threshold_given", json_boolean(j->threshold_ns > 0));
 	SET(root, "duration_s", num(j->duration_s));
-	SET(root, "clock", json_pack("{s:s, s:I}", "kind", pbench_clock_kind_name(ci.kind), "hz",
-				     (json_int_t)ci.hz));
 	SET(root, "cpus", cpus_json(j, bad));
 	SET(root, "quietest_cpu", q >= 0 ? json_integer(q) : json_null());
 	if (prepared) {

@@ -9,6 +9,8 @@
 
 #include <jansson.h>
 
+#include "pbench.h"
+
 /* Every json_object_set_new / json_array_append_new fails (and releases its value) when the
  * value is NULL, which is how an allocation failure anywhere surfaces: *bad remembers it. */
 #define SET(o, k, v) (*bad |= json_object_set_new((o), (k), (v)))
@@ -24,6 +26,30 @@ static inline json_t *num(double v)
 static inline json_t *unum(uint64_t v)
 {
 	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+/* The one shape of the clock in every document: what it is, its rate and where that came
+ * from, and what reading it costs and resolves. null when it cannot be read. */
+static inline json_t *pb_json_clock(void)
+{
+	struct pbench_clock_info ci = { .size = sizeof(ci) };
+
+	if (pbench_clock_info(&ci))
+		return json_null();
+	return json_pack("{s:s, s:o, s:s, s:o, s:o, s:o}",
+			 "kind", pbench_clock_kind_name(ci.kind), "hz", unum(ci.hz),
+			 "freq_source", pbench_freq_source_name(ci.freq_source),
+			 "read_cost_ns", num(ci.read_cost_ns),
+			 "region_cost_ns", num(ci.region_cost_ns),
+			 "resolution_ns", num(ci.resolution_ns));
+}
+
+/* The head of every document the library writes: schema, version, clock. */
+static inline void pb_json_head(json_t *root, int *bad)
+{
+	SET(root, "schema", json_integer(1));
+	SET(root, "pbench_version", json_string(pbench_version()));
+	SET(root, "clock", pb_json_clock());
 }
 
 #endif

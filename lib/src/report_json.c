@@ -89,25 +89,6 @@ static json_t *settings_json(const struct pbench_result *r, int *bad)
 	return j;
 }
 
-static json_t *clock_json(int *bad)
-{
-	struct pbench_clock_info ci = { .size = sizeof(ci) };
-	json_t *j;
-
-	if (pbench_clock_info(&ci))
-		return json_null();
-	j = json_object();
-	if (!j) {
-		*bad = -1;
-		return NULL;
-	}
-	SET(j, "kind", json_string(pbench_clock_kind_name(ci.kind)));
-	SET(j, "hz", unum(ci.hz));
-	SET(j, "freq_source", json_string(pbench_freq_source_name(ci.freq_source)));
-	SET(j, "resolution_ns", num(ci.resolution_ns));
-	return j;
-}
-
 static json_t *flags_json(unsigned flags, int *bad)
 {
 	static const struct {
@@ -231,11 +212,9 @@ int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char 
 		json_decref(samples);
 		return -ENOMEM;
 	}
-	SET(root, "schema", json_integer(1));
-	SET(root, "pbench_version", json_string(pbench_version()));
+	pb_json_head(root, bad);
 	SET(root, "label", lab);
 	SET(root, "settings", settings_json(r, bad));
-	SET(root, "clock", clock_json(bad));
 	SET(root, "iterations", unum(r->iterations));
 	SET(root, "overhead_ns_per_iter", num(pbench_result_overhead_ns(r)));
 	SET(root, "stop_rule", json_string(pbench_stop_rule_name(r->stop_rule)));
@@ -286,8 +265,7 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 		json_decref(lb);
 		return err ? err : -ENOMEM;
 	}
-	SET(root, "schema", json_integer(1));
-	SET(root, "pbench_version", json_string(pbench_version()));
+	pb_json_head(root, bad);
 	SET(root, "label_a", la);
 	SET(root, "label_b", lb);
 	SET(root, "verdict", json_string(pbench_verdict_name(c->verdict)));

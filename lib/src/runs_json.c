@@ -236,20 +236,19 @@ static json_t *subject_json(const struct pbench_runs *r)
 
 static json_t *header_json(const struct pbench_runs *r)
 {
-	const struct pbench_clock_info *ci = &r->ci;
 	json_t *root = json_object();
+	int b = 0, *bad = &b;
 
-	json_object_set_new(root, "schema", json_integer(1));
-	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
-	json_object_set_new(root, r->subject.argv ? "command" : "workload", subject_json(r));
-	json_object_set_new(root, "clock", json_pack("{s:s, s:I, s:s, s:o, s:o, s:o}",
-		"kind", pbench_clock_kind_name(ci->kind), "hz", (json_int_t)ci->hz,
-		"freq_source", pbench_freq_source_name(ci->freq_source),
-		"read_cost_ns", num(ci->read_cost_ns),
-		"region_cost_ns", num(ci->region_cost_ns),
-		"resolution_ns", num(ci->resolution_ns)));
-	json_object_set_new(root, "mode", json_string(pb_runs_mode_name(r->o.mode)));
-	json_object_set_new(root, "runs_requested", json_integer(r->o.runs));
+	if (!root)
+		return NULL;
+	pb_json_head(root, bad);
+	SET(root, r->subject.argv ? "command" : "workload", subject_json(r));
+	SET(root, "mode", json_string(pb_runs_mode_name(r->o.mode)));
+	SET(root, "runs_requested", json_integer(r->o.runs));
+	if (b) {
+		json_decref(root);
+		return NULL;
+	}
 	return root;
 }
 
