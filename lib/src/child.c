@@ -295,9 +295,8 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	ch = calloc(1, sizeof(*ch));
 	if (!ch)
 		return -ENOMEM;
-	ch->grace_s = opts && opts->size >= offsetof(struct pbench_child_opts, kill_grace_s) +
-		      sizeof(opts->kill_grace_s) && opts->kill_grace_s > 0 ? opts->kill_grace_s
-		      : DEFAULT_GRACE_S;
+	ch->grace_s = opts && PB_HAS_FIELD(opts, kill_grace_s) && opts->kill_grace_s > 0 ?
+		      opts->kill_grace_s : DEFAULT_GRACE_S;
 	if (pipe2(go, O_CLOEXEC) < 0) {
 		err = -errno;
 		goto out_free;
@@ -483,11 +482,11 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	res->size = size;
 	res->ticks = t1 - ch->t0;
 	res->ns = pbench_ticks_to_ns(res->ticks);
-	if (size >= offsetof(struct pbench_child_result, exec_ticks) + sizeof(res->exec_ticks)) {
+	if (PB_HAS_FIELD(res, exec_ticks)) {
 		res->setup_ticks = ch->t0 - ch->t_fork;
 		res->exec_ticks = exec_ticks(ch);
 	}
-	if (size >= offsetof(struct pbench_child_result, left_behind) + sizeof(res->left_behind))
+	if (PB_HAS_FIELD(res, left_behind))
 		res->left_behind = ch->left;
 	if (WIFEXITED(status)) {
 		res->exited = 1;

@@ -453,16 +453,12 @@ double pbench_ticks_to_ns_f(double ticks)
 
 int pbench_clock_info(struct pbench_clock_info *out)
 {
-	size_t size;
-
 	if (!out || out->size == 0)
 		return -EINVAL;
 	clock_ready();
 	if (info_err)
 		return info_err;
-	size = out->size < sizeof(info) ? out->size : sizeof(info);
-	memcpy(out, &info, size);
-	out->size = size;
+	pb_copy_out(out, &info, sizeof(info));
 	return 0;
 }
 

@@ -33,7 +33,7 @@ static int compare_opts_resolve(const struct pbench_compare_opts *in,
 	if (in) {
 		if (in->size == 0)
 			return -EINVAL;
-		memcpy(o, in, in->size < sizeof(*o) ? in->size : sizeof(*o));
+		pb_copy_in(o, sizeof(*o), in);
 	}
 	if (o->confidence == 0)
 		o->confidence = DEFAULT_CONFIDENCE;

@@ -562,13 +562,9 @@ int pbench_jitter_nr(const struct pbench_jitter *j)
 
 int pbench_jitter_cpu(const struct pbench_jitter *j, int i, struct pbench_jitter_cpu *out)
 {
-	size_t size;
-
 	if (!j || !out || !out->size || i < 0 || i >= j->n)
 		return -EINVAL;
-	size = out->size < sizeof(*out) ? out->size : sizeof(*out);
-	memcpy(out, &j->run[i].r, size);
-	out->size = size;
+	pb_copy_out(out, &j->run[i].r, sizeof(j->run[i].r));
 	return 0;
 }
 

@@ -36,7 +36,7 @@ static int opts_resolve(const struct pbench_measure_opts *in, struct pbench_meas
 		if (in->size == 0)
 			return -EINVAL;
 		/* An older, smaller struct keeps the defaults of the fields it does not have. */
-		memcpy(o, in, in->size < sizeof(*o) ? in->size : sizeof(*o));
+		pb_copy_in(o, sizeof(*o), in);
 		o->size = sizeof(*o);
 	}
 	/* Written so that NaN fails too. */

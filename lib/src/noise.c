@@ -374,8 +374,7 @@ int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *ou
 	}
 	if (cut)
 		o.flags |= PBENCH_CPU_NOISE_CUT;
-	memcpy(out, &o, out->size < sizeof(o) ? out->size : sizeof(o));
-	out->size = out->size < sizeof(o) ? out->size : sizeof(o);
+	pb_copy_out(out, &o, sizeof(o));
 	/* Something was measured: the flags say what was not. */
 	if ((o.flags & PBENCH_CPU_NOISE_NO_IRQ) && (o.flags & PBENCH_CPU_NOISE_NO_SOFTIRQ) &&
 	    (o.flags & PBENCH_CPU_NOISE_NO_STEAL))

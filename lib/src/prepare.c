@@ -503,7 +503,7 @@ static int opts_resolve(const struct pbench_prepare_opts *in, struct pbench_prep
 		if (in->size == 0)
 			return -EINVAL;
 		/* An older, smaller struct keeps the defaults of the fields it does not have. */
-		memcpy(o, in, in->size < sizeof(*o) ? in->size : sizeof(*o));
+		pb_copy_in(o, sizeof(*o), in);
 		o->size = sizeof(*o);
 	}
 	if (o->cpu < -1 || o->cpu >= CPU_SETSIZE || o->priority < PBENCH_PRIO_AUTO ||
@@ -618,13 +618,9 @@ const struct pbench_prep_outcome *pbench_prepared_step(const struct pbench_prepa
 
 int pbench_prepared_priority(const struct pbench_prepared *p, struct pbench_prep_priority *out)
 {
-	size_t size;
-
 	if (!out || out->size == 0)
 		return -EINVAL;
-	size = out->size < sizeof(*out) ? out->size : sizeof(*out);
-	memcpy(out, &p->prio, size);
-	out->size = size;
+	pb_copy_out(out, &p->prio, sizeof(p->prio));
 	return 0;
 }
 

@@ -152,8 +152,7 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	memcpy(&r->o, opts, opts->size < sizeof(r->o) ? opts->size : sizeof(r->o));
-	r->o.size = sizeof(r->o);
+	pb_copy_in(&r->o, sizeof(r->o), opts);
 	r->env_cpu = -1;
 	err = check_opts(r);
 	if (err)
@@ -417,7 +416,7 @@ int pbench_runs_set_info(const struct pbench_runs *r, int s, struct pbench_runs_
 					offsetof(struct pb_run, setup_ns)) : NAN;
 	i.exec_ns_median = r->subject.argv ? pb_runs_median_field(set,
 					offsetof(struct pb_run, exec_ns)) : NAN;
-	memcpy(out, &i, out->size < sizeof(i) ? out->size : sizeof(i));
+	pb_copy_out(out, &i, sizeof(i));
 	return 0;
 }
 
@@ -458,7 +457,7 @@ int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run
 	x.cpu = run->cpu;
 	x.outlier = run->outlier;
 	x.cause = run->cause;
-	memcpy(out, &x, out->size < sizeof(x) ? out->size : sizeof(x));
+	pb_copy_out(out, &x, sizeof(x));
 	return 0;
 }
 

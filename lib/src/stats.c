@@ -26,7 +26,6 @@
 #define MVALUE_MAX_BINS	66	/* Sturges: ceil(log2 n) + 1 <= 65 for a 64-bit n */
 
 /* Does the caller's struct (its size field) reach field f? Structs grow at the end. */
-#define HAS_FIELD(p, f) ((p)->size >= offsetof(__typeof__(*(p)), f) + sizeof((p)->f))
 
 static int all_finite(const double *x, size_t n)
 {
@@ -50,9 +49,9 @@ static int read_opts(const struct pbench_stats_opts *opts, double *level, int *r
 	*rule = PBENCH_OUTLIERS_TUKEY;
 	if (!opts)
 		return 0;
-	if (HAS_FIELD(opts, ci_level) && opts->ci_level != 0)
+	if (PB_HAS_FIELD(opts, ci_level) && opts->ci_level != 0)
 		*level = opts->ci_level;
-	if (HAS_FIELD(opts, outlier_rule))
+	if (PB_HAS_FIELD(opts, outlier_rule))
 		*rule = opts->outlier_rule;
 	if (!(*level > 0 && *level < 1))
 		return -EINVAL;
@@ -561,7 +560,7 @@ int pbench_stats_summary(const double *x, size_t n, const struct pbench_stats_op
 	s.mad = quantile7(sorted, n, 0.5);
 	free(sorted);
 
-	memcpy(out, &s, out->size < sizeof(s) ? out->size : sizeof(s));
+	pb_copy_out(out, &s, sizeof(s));
 	return 0;
 }
 
@@ -610,7 +609,7 @@ int pbench_stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	} else {
 		w.ratio = w.ratio_lo = w.ratio_hi = NAN;
 	}
-	memcpy(out, &w, out->size < sizeof(w) ? out->size : sizeof(w));
+	pb_copy_out(out, &w, sizeof(w));
 	return 0;
 }
 
@@ -680,7 +679,7 @@ int pbench_stats_mann_whitney(const double *a, size_t na, const double *b, size_
 	dev = dev > 0 ? fmax(0, dev - 0.5) : fmin(0, dev + 0.5);
 	r.z = dev / sqrt(var);
 	r.p = fmin(1, erfc(fabs(r.z) / M_SQRT2));
-	memcpy(out, &r, out->size < sizeof(r) ? out->size : sizeof(r));
+	pb_copy_out(out, &r, sizeof(r));
 	return 0;
 }
 
