@@ -276,14 +276,62 @@ static void watch_descendants(struct pbench_child *ch)
 			prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 }
 
+/* The child, between fork and exec: only async-signal-safe calls. It waits on go for the
+ * parent to open its counters, then execs; if exec fails, its errno goes up ex. */
+static __attribute__((noreturn)) void child_exec(const char *path, char *const argv[],
+						 const int go[2], const int ex[2], int quiet)
+{
+	int exec_errno;
+	char c;
+
+	setpgid(0, 0);
+	close(go[1]);
+	close(ex[0]);
+	if (quiet) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+			close(null);
+		}
+	}
+	if (read(go[0], &c, 1) != 1)
+		_exit(127);	/* the parent gave up before releasing us */
+	execv(path, argv);
+	exec_errno = errno;
+	if (write(ex[1], &exec_errno, sizeof(exec_errno)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* After the release: EOF on ex means exec succeeded and closed the pipe (its time is noted),
+ * an int means exec failed with that errno, returned as pbench's error. ex is closed. */
+static int exec_seen(struct pbench_child *ch, int ex, const char *path)
+{
+	int exec_errno;
+	ssize_t n;
+
+	do {
+		n = read(ex, &exec_errno, sizeof(exec_errno));
+	} while (n < 0 && errno == EINTR);
+	ch->t_exec = n == 0 ? pbench_ticks() : 0;
+	close(ex);
+	if (n != (ssize_t)sizeof(exec_errno))
+		return 0;
+	/* ENOENT for a file that is there: its interpreter or loader is missing. */
+	if (exec_errno == ENOENT)
+		return access(path, F_OK) == 0 ? -PBENCH_EBAD_INTERP : -PBENCH_ENOT_FOUND;
+	return exec_errno == EACCES || exec_errno == ENOEXEC ? -PBENCH_ENOT_EXEC : -exec_errno;
+}
+
 int pbench_child_start(struct pbench_child **out, char *const argv[],
 		       const struct pbench_child_opts *opts)
 {
 	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
 	struct pbench_child *ch;
-	int go[2], ex[2], err, status, exec_errno;
+	int go[2], ex[2], err, status;
 	char path[4096];
-	ssize_t n;
 	pid_t pid;
 
 	*out = NULL;
@@ -312,30 +360,8 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 		err = -errno;
 		goto out_close_ex;
 	}
-	if (pid == 0) {
-		char c;
-
-		/* Only async-signal-safe calls from here to exec. */
-		setpgid(0, 0);
-		close(go[1]);
-		close(ex[0]);
-		if (opts && opts->quiet) {
-			int null = open("/dev/null", O_WRONLY);
-
-			if (null >= 0) {
-				dup2(null, 1);
-				dup2(null, 2);
-				close(null);
-			}
-		}
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);	/* the parent gave up before releasing us */
-		execv(path, argv);
-		exec_errno = errno;
-		if (write(ex[1], &exec_errno, sizeof(exec_errno)) < 0)
-			_exit(127);
-		_exit(127);
-	}
+	if (pid == 0)
+		child_exec(path, argv, go, ex, opts && opts->quiet);
 	close(go[0]);
 	close(ex[1]);
 	setpgid(pid, pid);	/* as the child does: whichever runs first */
@@ -357,23 +383,14 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	}
 	close(go[1]);
 	go[1] = -1;
-	/* EOF: exec succeeded and closed the pipe. An int: exec failed with that errno. */
-	do {
-		n = read(ex[0], &exec_errno, sizeof(exec_errno));
-	} while (n < 0 && errno == EINTR);
-	ch->t_exec = n == 0 ? pbench_ticks() : 0;
-	close(ex[0]);
-	if (n == (ssize_t)sizeof(exec_errno)) {
+	err = exec_seen(ch, ex[0], path);
+	if (err) {
 		reap(pid, &status);
 		ch->pid = 0;
 		end_leftovers(ch);
 		pbench_counters_free(ch->counters);
 		free(ch);
-		/* ENOENT for a file that is there: its interpreter or loader is missing. */
-		return exec_errno == ENOENT ? (access(path, F_OK) == 0 ? -PBENCH_EBAD_INTERP
-					       : -PBENCH_ENOT_FOUND)
-		       : exec_errno == EACCES || exec_errno == ENOEXEC ? -PBENCH_ENOT_EXEC
-		       : -exec_errno;
+		return err;
 	}
 	*out = ch;
 	return 0;
