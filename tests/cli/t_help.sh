@@ -44,7 +44,8 @@ fi
 if command -v nm >/dev/null 2>&1 && [ -f "$O/libpbench.so" ]; then
 	nm -D --defined-only "$O/libpbench.so" | awk '$2 ~ /^[TDBR]$/ {print $3}' | sed 's/@.*//' |
 		sort -u >"$T/exported"
-	grep 'PBENCH_API' lib/include/pbench.h | grep -o 'pbench_[a-z0-9_]*(' | tr -d '(' |
+	# pbench.h and the per-concept headers it includes, once there are any.
+	cat lib/include/pbench.h $(ls lib/include/pbench/*.h 2>/dev/null) | grep 'PBENCH_API' | grep -o 'pbench_[a-z0-9_]*(' | tr -d '(' |
 		sort -u >"$T/declared"
 	stray=$(grep -v '^pbench_' "$T/exported")
 	undeclared=$(comm -23 "$T/exported" "$T/declared")
