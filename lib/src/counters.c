@@ -20,7 +20,6 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -67,12 +66,6 @@ struct pbench_counters {
 	int state;		/* 0 idle, 1 started, 2 stopped */
 	size_t page_size;
 };
-
-int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-		       unsigned long flags)
-{
-	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
 
 /* ---- parsing the list ------------------------------------------------------------------- */
 

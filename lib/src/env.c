@@ -116,18 +116,6 @@ struct pbench_check *pb_check_unknown(struct pb_env_ctx *ctx, const char *id, in
 			 pbench_strerror(err));
 }
 
-const char *pbench_check_status_name(int status)
-{
-	switch (status) {
-	case PBENCH_CHECK_OK: return "ok";
-	case PBENCH_CHECK_INFO: return "info";
-	case PBENCH_CHECK_WARN: return "warn";
-	case PBENCH_CHECK_BAD: return "bad";
-	case PBENCH_CHECK_UNKNOWN: return "unknown";
-	}
-	return "?";
-}
-
 /* ---- readers ---------------------------------------------------------------------------- */
 
 int pb_exists(const char *path)
