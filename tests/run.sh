@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Run every test of one build directory: the Criterion unit tests, the examples, the CLI and
-# fault tests, and the layering test (lib/layers.txt). Prints one "O: N passed, N failed, N skipped" line and writes it to O/test-results.txt.
+# fault tests, and the layering test (lib/layers.txt). Prints one "O: N passed, N failed,
+# N skipped" line and writes it to O/test-results.txt.
 set -u
 O=${1:-build}
 pass=0 fail=0 skip=0
