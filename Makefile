@@ -46,12 +46,17 @@ V ?=
 
 # Quiet by default: $(call msg,CC,FILE) prints "  CC      FILE" and silences the command that
 # follows it on the same recipe line; $(Q) silences a line that prints nothing. V=1: both empty.
+# make -s prints nothing at all (as the kernel's build does).
 ifeq ($(V),1)
 Q :=
 msg =
 else
 Q := @
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+msg = @
+else
 msg = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
 MAKEFLAGS += --no-print-directory
 endif
 
