@@ -9,6 +9,8 @@
 #                    finds goes into tests/fuzz/corpus/, which make test replays (tests/fuzz/)
 #
 # O=DIR picks the output directory, SAN=1 builds with AddressSanitizer and UBSan.
+# DEVELOPER=1 turns warnings into errors (-Werror); make test and CI set it, a plain make does not.
+# V=1 prints each command in full; by default a line per file says what is made ("  CC  x.o").
 # PMU=0 skips the emulated-PMU suite of make test (tests/pmu: an arm64 guest under QEMU).
 #
 # Cross build (arm64): make CROSS=aarch64-linux-gnu- SYSROOT=DIR STATIC=1 O=build/arm64
@@ -41,9 +43,35 @@ AR := $(CROSS)ar
 endif
 endif
 
+DEVELOPER ?=
+V ?=
+
+# Quiet by default: $(call msg,CC,FILE) prints "  CC      FILE" and silences the command that
+# follows it on the same recipe line; $(Q) silences a line that prints nothing. V=1: both empty.
+# make -s prints nothing at all (as the kernel's build does).
+ifeq ($(V),1)
+Q :=
+msg =
+else
+Q := @
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+msg = @
+else
+msg = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+MAKEFLAGS += --no-print-directory
+endif
+
 CFLAGS   ?= -O2 -g
-WARNINGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+# -Werror for developers and CI only: a user's newer compiler may warn where ours does not.
+ifeq ($(DEVELOPER),1)
+WERROR := -Werror
+endif
+WARNINGS := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	    -Wno-missing-field-initializers
+# Each compile writes the headers it read to a .d file next to its output (-MMD), with an empty
+# rule per header (-MP) so that a removed header is not an error; they are included below.
+DEPFLAGS = -MMD -MP -MF $@.d -MT $@
 BASEFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -Ilib/include -pthread
 ifeq ($(SAN),1)
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -102,68 +130,76 @@ all: $(O)/libpbench.a $(O)/libpbench.so $(O)/pbench $(O)/pbench.pc
 deps:
 	@sh scripts/deps.sh
 
-$(O)/lib/src/%.o: lib/src/%.c lib/include/pbench.h $(wildcard lib/include/pbench/*.h) $(wildcard lib/src/*.h)
+# Headers are prerequisites through the generated .d files: a first build compiles everything
+# anyway, and afterwards only what includes a changed header is rebuilt.
+$(O)/lib/src/%.o: lib/src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
-$(O)/cli/%.o: cli/%.c lib/include/pbench.h $(wildcard lib/include/pbench/*.h) cli/cmds.h
+$(O)/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(O)/libpbench.a: $(LIB_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(call msg,AR,$@)$(AR) rcs $@ $^
 
 $(O)/$(REALNAME): $(LIB_OBJS) lib/libpbench.map
-	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=lib/libpbench.map \
+	$(call msg,LD,$@)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=lib/libpbench.map \
 		-Wl,--no-undefined $(ALL_LDFLAGS) -o $@ $(LIB_OBJS) $(LIB_LIBS)
 
 $(O)/libpbench.so: $(O)/$(REALNAME)
-	ln -sf $(REALNAME) $(O)/$(SONAME)
-	ln -sf $(SONAME) $@
+	$(Q)ln -sf $(REALNAME) $(O)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $@
 
 # The CLI links the library statically: the binary runs from the build tree as is.
 $(O)/pbench: $(CLI_OBJS) $(O)/libpbench.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(O)/libpbench.a $(CLI_LIBS) $(LIB_LIBS)
+	$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(O)/libpbench.a $(CLI_LIBS) $(LIB_LIBS)
 
 PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|'
 
 $(O)/pbench.pc: pbench.pc.in Makefile
 	@mkdir -p $(@D)
-	$(PC_SED) $< > $@
+	$(call msg,GEN,$@)$(PC_SED) $< > $@
 
 # Unit tests see the internals (-Ilib/src) and link the static library.
-$(O)/tests/%: tests/unit/%.c $(O)/libpbench.a $(wildcard lib/src/*.h) tests/unit/testutil.h
+$(O)/tests/%: tests/unit/%.c $(O)/libpbench.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) -lcriterion \
-		$(LIB_LIBS)
+	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a \
+		$(ALL_LDFLAGS) -lcriterion $(LIB_LIBS)
 
-# The replay of a fuzz target's corpus. Only the ASan+UBSan tree builds and runs them.
+# The replay of a fuzz target's corpus. Only the ASan+UBSan tree builds and runs them. Two
+# sources in one command: headers listed, not generated.
 $(O)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
-			  $(O)/libpbench.a $(wildcard lib/src/*.h)
+			  $(O)/libpbench.a $(wildcard lib/src/*.h) $(wildcard lib/include/pbench/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< tests/fuzz/replay.c $(O)/libpbench.a $(ALL_LDFLAGS) \
-		$(LIB_LIBS)
+	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< tests/fuzz/replay.c \
+		$(O)/libpbench.a $(ALL_LDFLAGS) $(LIB_LIBS)
 
 # The libFuzzer build of a target (make fuzz runs this rule with O=$(FUZZ_O) CC=clang).
-$(O)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(O)/libpbench.a $(wildcard lib/src/*.h)
-	$(CC) $(ALL_CFLAGS) -Ilib/src -fsanitize=fuzzer -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) \
-		$(LIB_LIBS)
+$(O)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(O)/libpbench.a
+	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -fsanitize=fuzzer -o $@ $< \
+		$(O)/libpbench.a $(ALL_LDFLAGS) $(LIB_LIBS)
 
-$(O)/bench/%: bench/%.c $(O)/libpbench.a $(wildcard bench/*.h)
+$(O)/bench/%: bench/%.c $(O)/libpbench.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) $(LIB_LIBS)
+	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a \
+		$(ALL_LDFLAGS) $(LIB_LIBS)
 
 # The same optimization flags as the C side ($(CFLAGS)), so both harnesses time the same code.
 # No -Wshadow: in C++ it flags pbench.h's pbench_clock_info(), a function named like its struct.
-GBENCH_CXXFLAGS = -std=gnu++17 -Wall -Wextra -Werror -Wno-missing-field-initializers \
+GBENCH_CXXFLAGS = -std=gnu++17 -Wall -Wextra $(WERROR) -Wno-missing-field-initializers \
 		  -Ilib/include $(SANFLAGS) $(CFLAGS)
 
 $(O)/bench/%: bench/%.cc $(O)/libpbench.a
 	@mkdir -p $(@D)
-	$(CXX) $(GBENCH_CXXFLAGS) -o $@ $< $(O)/libpbench.a $(ALL_LDFLAGS) -lbenchmark -lpthread \
-		$(LIB_LIBS)
+	$(call msg,CXXLD,$@)$(CXX) $(GBENCH_CXXFLAGS) $(DEPFLAGS) -o $@ $< $(O)/libpbench.a \
+		$(ALL_LDFLAGS) -lbenchmark -lpthread $(LIB_LIBS)
+
+# The generated header dependencies (see DEPFLAGS); missing ones (a first build) are skipped.
+-include $(LIB_OBJS:=.d) $(CLI_OBJS:=.d) $(UNIT_BINS:=.d) $(BENCH_BINS:=.d) \
+	 $(BENCH_HELPER_BINS:=.d) $(GBENCH_BINS:=.d)
 
 # Examples are built the way the docs say: against an installed copy, through pkg-config.
 STAGE = $(abspath $(O))/stage
@@ -179,21 +215,22 @@ examples: $(O)/stage/.installed
 		flags=$$(PKG_CONFIG_SYSROOT_DIR=$(STAGE) \
 			PKG_CONFIG_LIBDIR=$(STAGE)/usr/lib/pkgconfig \
 			pkg-config --cflags --libs pbench) || exit 1; \
-		echo "$(CC) $$src $$flags"; \
+		$(if $(Q),echo "  CCLD    $$out",echo "$(CC) $$src $$flags"); \
 		$(CC) $(SANFLAGS) $(WARNINGS) $(CFLAGS) -o $$out $$src $$flags || exit 1; \
 	done
 
 check: all $(UNIT_BINS) examples $(BENCH_BINS) $(BENCH_HELPER_BINS) $(if $(SAN),$(REPLAY_BINS))
 	@sh tests/run.sh $(O)
 
+# Tests build as developers do, warnings as errors (DEVELOPER=1), the PMU suite's cross build too.
 test: deps
 	@rm -f build/test-results.txt build/asan/test-results.txt build/pmu/test-results.txt
-	@$(MAKE) --no-print-directory check O=build
-	@sh tests/pmu/run.sh build/pmu $(PMU) || echo "pmu: failed (counted in the total)"
-	@$(MAKE) --no-print-directory check O=build/asan SAN=1
+	@$(MAKE) --no-print-directory check O=build DEVELOPER=1
+	@DEVELOPER=1 sh tests/pmu/run.sh build/pmu $(PMU) || echo "pmu: failed (counted in the total)"
+	@$(MAKE) --no-print-directory check O=build/asan SAN=1 DEVELOPER=1
 	@if command -v clang >/dev/null 2>&1; then \
 		echo "clang: building with -Wall -Wextra -Werror"; \
-		$(MAKE) --no-print-directory -s all O=build/clang CC=clang >/dev/null || exit 1; \
+		$(MAKE) --no-print-directory -s all O=build/clang CC=clang DEVELOPER=1 >/dev/null || exit 1; \
 	else echo "clang: not installed, the clang build is skipped"; fi
 	@sh tests/total.sh build/test-results.txt build/asan/test-results.txt \
 		$$(ls build/pmu/test-results.txt 2>/dev/null)

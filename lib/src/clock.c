@@ -461,33 +461,3 @@ int pbench_clock_info(struct pbench_clock_info *out)
 	pb_copy_out(out, &info, sizeof(info));
 	return 0;
 }
-
-const char *pbench_clock_kind_name(int kind)
-{
-	switch (kind) {
-	case PBENCH_CLOCK_TSC:
-		return "tsc";
-	case PBENCH_CLOCK_MONOTONIC_RAW:
-		return "clock_monotonic_raw";
-	case PBENCH_CLOCK_CNTVCT:
-		return "cntvct";
-	}
-	return "unknown";
-}
-
-const char *pbench_freq_source_name(int source)
-{
-	switch (source) {
-	case PBENCH_FREQ_PERF_PAGE:
-		return "perf_mmap_page";
-	case PBENCH_FREQ_CPUID:
-		return "cpuid";
-	case PBENCH_FREQ_CALIBRATED:
-		return "calibrated";
-	case PBENCH_FREQ_NS:
-		return "ns";
-	case PBENCH_FREQ_CNTFRQ:
-		return "cntfrq";
-	}
-	return "unknown";
-}

@@ -279,18 +279,3 @@ out_free_results:
 	pbench_result_free(res[0]);
 	return err;
 }
-
-const char *pbench_verdict_name(int verdict)
-{
-	switch (verdict) {
-	case PBENCH_FASTER:
-		return "faster";
-	case PBENCH_SLOWER:
-		return "slower";
-	case PBENCH_SAME:
-		return "same";
-	case PBENCH_UNDECIDED:
-		return "undecided";
-	}
-	return "unknown";
-}

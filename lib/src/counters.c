@@ -20,7 +20,6 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -67,12 +66,6 @@ struct pbench_counters {
 	int state;		/* 0 idle, 1 started, 2 stopped */
 	size_t page_size;
 };
-
-int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-		       unsigned long flags)
-{
-	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
 
 /* ---- parsing the list ------------------------------------------------------------------- */
 
@@ -344,6 +337,43 @@ static int alloc_buffers(struct pbench_counters *c)
 	return opened;
 }
 
+/* Resolve each name into c->ctr (c->nr of them), refusing the same event twice; the error
+ * says which name, and suggests a known one for a typo. */
+static int resolve_all(struct pbench_counters *c, char **names)
+{
+	/* All of them before the first error: pbench_counters_free closes every fd >= 0, and
+	 * calloc's 0 would be the caller's stdin (found by tests/fuzz/fuzz_events.c). */
+	for (int i = 0; i < c->nr; i++) {
+		c->ctr[i].fd = -1;
+		c->ctr[i].group = -1;
+	}
+	for (int i = 0; i < c->nr; i++) {
+		int err = pb_event_resolve(names[i], &c->ctr[i].ev);
+
+		if (err == -PBENCH_EUNKNOWN_EVENT) {
+			const char *s = pbench_event_suggest(names[i]);
+
+			if (s)
+				pb_set_last_error("unknown event '%s' (did you mean '%s'?)", names[i], s);
+			else
+				pb_set_last_error("unknown event '%s' (see 'pbench list')", names[i]);
+		}
+		if (err)
+			return err;
+		for (int j = 0; j < i; j++) {
+			if (!same_event(&c->ctr[j].ev, &c->ctr[i].ev))
+				continue;
+			if (!strcasecmp(names[i], names[j]))
+				pb_set_last_error("event '%s' is listed twice", names[i]);
+			else
+				pb_set_last_error("event '%s' is the same event as '%s'", names[i],
+						  names[j]);
+			return -PBENCH_EDUP_EVENT;
+		}
+	}
+	return 0;
+}
+
 int pbench_counters_open(struct pbench_counters **out, const char *events,
 			 const struct pbench_counters_opts *opts)
 {
@@ -375,35 +405,9 @@ int pbench_counters_open(struct pbench_counters **out, const char *events,
 		goto out_free;
 	}
 	c->nr = n;
-	/* All of them before the first error: pbench_counters_free closes every fd >= 0. */
-	for (int i = 0; i < n; i++) {
-		c->ctr[i].fd = -1;
-		c->ctr[i].group = -1;
-	}
-	for (int i = 0; i < n; i++) {
-		err = pb_event_resolve(names[i], &c->ctr[i].ev);
-		if (err == -PBENCH_EUNKNOWN_EVENT) {
-			const char *s = pbench_event_suggest(names[i]);
-
-			if (s)
-				pb_set_last_error("unknown event '%s' (did you mean '%s'?)", names[i], s);
-			else
-				pb_set_last_error("unknown event '%s' (see 'pbench list')", names[i]);
-		}
-		if (err)
-			goto out_free;
-		for (int j = 0; j < i; j++) {
-			if (same_event(&c->ctr[j].ev, &c->ctr[i].ev)) {
-				if (!strcasecmp(names[i], names[j]))
-					pb_set_last_error("event '%s' is listed twice", names[i]);
-				else
-					pb_set_last_error("event '%s' is the same event as '%s'",
-							  names[i], names[j]);
-				err = -PBENCH_EDUP_EVENT;
-				goto out_free;
-			}
-		}
-	}
+	err = resolve_all(c, names);
+	if (err)
+		goto out_free;
 	for (int i = 0; i < n; i++) {
 		err = open_one(c, i);
 		if (err)

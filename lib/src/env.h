@@ -18,6 +18,15 @@
 #define PB_CAP_SYS_NICE 23
 #define PB_CAP_PERFMON 38
 
+/* The findings of one pbench_env_check() call (env_findings.c). */
+struct pbench_env {
+	struct pbench_check *v;
+	int n, cap;
+	int *cpus;
+	int ncpus;
+	char pick_reason[256];
+};
+
 struct pb_env_ctx {
 	struct pbench_env *env;
 	const int *cpus;	/* the target CPUs */
@@ -53,7 +62,7 @@ void pb_advise(struct pbench_check *c, const char *why, const char *fix);
 struct pbench_check *pb_check_unknown(struct pb_env_ctx *ctx, const char *id, int cpu,
 				      const char *what, int err);
 
-/* Readers. */
+/* Readers (env_read.c; the cpulist ones env_cpuset.c). */
 int pb_exists(const char *path);			/* through the root mapping */
 /* A one-word sysfs value (a governor, a driver, a state name): 0, -EINVAL when the file holds
  * something else (empty, binary, several lines), or the read error. */
@@ -120,8 +129,20 @@ int pb_read_status(const char *pid, struct pb_proc_status *st);
 /* 1: capability bit is effective (or root, when CapEff is not known), 0: not, -1: unknown. */
 int pb_has_cap(const struct pb_proc_status *st, int bit);
 
+/* env_pick.c: read /proc/stat into ctx->t0 and, 200 ms later, ctx->t1 (one reading, as since
+ * boot, for a recorded tree or with PBENCH_ENV_NO_WINDOW); t0 or t1 NULL when out of memory. */
+void pb_env_window(struct pb_env_ctx *ctx);
+/* The CPU a prepared run would use over ctx's window, and why in why; or a negative error. */
+int pb_env_pick(struct pb_env_ctx *ctx, char *why, size_t len);
 /* Share of non-idle time of cpu between t0 and t1; -1 when /proc/stat has no line for it. */
 double pb_busy_share(const struct pb_env_ctx *ctx, int cpu);
+/* A kernel object name (clocksource, hypervisor type): letters, digits, '_' and '-'. */
+int pb_is_name(const char *s);
+/* word is one of the space-separated words of list. */
+int pb_has_word(const char *list, const char *word);
+/* The flags line of cpu's block in /proc/cpuinfo (cpu -1: the first block). Returns 1 with the
+ * flags, 0 when the block has none (not x86), -ENOENT for no such CPU, -errno if unreadable. */
+int pb_cpuinfo_flags(int cpu, char *flags, size_t len);
 /* printf at the end of the string in buf, as far as it fits. */
 void pb_appendf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -134,8 +155,8 @@ void pb_check_interrupts(struct pb_env_ctx *ctx);	/* env_irq.c */
 void pb_check_scheduler(struct pb_env_ctx *ctx);	/* env_sched.c */
 void pb_check_cgroup(struct pb_env_ctx *ctx);		/* env_cgroup.c: scheduler group too */
 void pb_check_memory(struct pb_env_ctx *ctx);		/* env_mem.c */
-void pb_check_timer(struct pb_env_ctx *ctx);		/* env_sys.c */
-void pb_check_counters(struct pb_env_ctx *ctx);
-void pb_check_virtualization(struct pb_env_ctx *ctx);
+void pb_check_timer(struct pb_env_ctx *ctx);		/* env_timer.c */
+void pb_check_counters(struct pb_env_ctx *ctx);		/* env_counters.c */
+void pb_check_virtualization(struct pb_env_ctx *ctx);	/* env_virt.c */
 
 #endif

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "env.h"
-#include "noise.h"
+#include "irq_table.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define SETSZ (PB_MAX_CPUS / 8)

@@ -139,6 +139,9 @@ struct pb_event {
 /* Resolve one name to an attr. Returns 0, -PBENCH_EUNKNOWN_EVENT or -PBENCH_EPFM. */
 int pb_event_resolve(const char *name, struct pb_event *ev);
 int pb_pfm_init(void);
+/* events_names.c: every known event name with its kind, unprobed (pbench_events_list()
+ * without the probe); count, or a negative error. */
+int pb_events_names(struct pbench_event_desc **out, unsigned flags);
 /* Set the user-access format bits of attr's PMU where it has them (arm64: `rdpmc` config1:1,
  * and with want_long `long` config1:0, 64-bit counters). Returns the PB_USER_READ_* bits set;
  * 0 when the PMU has no rdpmc field (x86 needs none; other PMUs cannot be read). */
@@ -150,7 +153,7 @@ void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len);
 /* Status for a failed open (NOT_SUPPORTED or NO_PERMISSION). */
 int pb_open_status(int err);
 
-/* counters.c */
+/* sys_perf.c: the raw system call. */
 int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		       unsigned long flags);
 

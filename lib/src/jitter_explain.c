@@ -25,18 +25,6 @@ double pb_jitter_ns(const struct pbench_jitter *j, double ticks)
 	return pbench_ticks_to_ns_f(ticks);
 }
 
-const char *pbench_jitter_source_kind_name(int kind)
-{
-	static const char *const names[] = {
-		[PBENCH_JSRC_TIMER] = "timer", [PBENCH_JSRC_IPI] = "ipi",
-		[PBENCH_JSRC_DEVICE] = "device", [PBENCH_JSRC_OTHER_IRQ] = "other_irq",
-		[PBENCH_JSRC_SOFTIRQ] = "softirq", [PBENCH_JSRC_PREEMPTION] = "preemption",
-		[PBENCH_JSRC_STEAL] = "steal", [PBENCH_JSRC_SMI] = "smi",
-	};
-
-	return kind > 0 && kind < (int)PB_ARRAY_SIZE(names) ? names[kind] : "?";
-}
-
 /* ---- quantiles and histogram ------------------------------------------------------------- */
 
 static int cmp_u64(const void *a, const void *b)

@@ -58,8 +58,9 @@ static const char *const pb_errors[] = {
 	[PBENCH_EBUSY_REGION - PBENCH_EUNKNOWN_EVENT] = "counted region started or stopped out of order",
 	[PBENCH_ENO_RDPMC - PBENCH_EUNKNOWN_EVENT] = "user-space counter read not available",
 	[PBENCH_EDIFFERENT - PBENCH_EUNKNOWN_EVENT] = "the compared functions give different results",
-	[PBENCH_EBAD_INTERP - PBENCH_EUNKNOWN_EVENT] = ("the command's interpreter (#!) or "
-							"loader is missing"),
+	/* In parentheses: clang warns of a string split over lines inside an array. */
+	[PBENCH_EBAD_INTERP - PBENCH_EUNKNOWN_EVENT] = ("the command's interpreter (#!) or loader "
+							"is missing"),
 };
 
 const char *pbench_strerror(int err)

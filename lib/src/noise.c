@@ -3,7 +3,7 @@
  * Noise attribution: what happened on one CPU during a run (interrupts by source from
  * /proc/interrupts, softirqs from /proc/softirqs, steal from /proc/stat), and the one-line
  * cause of an outlier run computed from those numbers and the task's own (struct pbench_noise).
- * Also the one parser of /proc/interrupts, shared with the irq.affinity check (noise.h).
+ * The rows of /proc/interrupts are parsed by irq_table.c, shared with the irq.affinity check.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,55 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "noise.h"
-
-/* ---- /proc/interrupts and /proc/softirqs rows -------------------------------------------- */
-
-int pb_irq_column(char *header, int cpu)
-{
-	char want[24], *save = NULL;
-	int k = 0, col = -1;
-
-	snprintf(want, sizeof(want), "CPU%d", cpu);
-	for (char *t = strtok_r(header, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save))
-		if (k++, !strcmp(t, want))
-			col = k - 1;
-	return col;
-}
-
-int pb_irq_parse_line(char *line, int col, struct pb_irq_row *r)
-{
-	char *p = line, *colon = strchr(line, ':'), *end;
-
-	if (!colon)
-		return -1;
-	while (isspace((unsigned char)*p))
-		p++;
-	snprintf(r->label, sizeof(r->label), "%.*s", (int)(colon - p), p);
-	r->count = 0;
-	p = colon + 1;
-	for (int k = 0;; k++) {
-		unsigned long long v;
-
-		p += strspn(p, " ");
-		if (!isdigit((unsigned char)*p))
-			break;
-		v = strtoull(p, &end, 10);
-		if (k == col)
-			r->count = v;
-		p = end;
-	}
-	/* Numbered rows go on with the chip, the hwirq-type ("5-edge") and the actions. */
-	for (int skip = 0; isdigit((unsigned char)r->label[0]) && skip < 2; skip++) {
-		p += strspn(p, " \t");
-		p += strcspn(p, " \t\n");
-	}
-	p += strspn(p, " \t");
-	p[strcspn(p, "\n")] = '\0';
-	snprintf(r->name, sizeof(r->name), "%s", isdigit((unsigned char)r->label[0]) && *p ? p :
-		 r->label);
-	return 0;
-}
+#include "irq_table.h"
 
 /* ---- the per-CPU probe ------------------------------------------------------------------- */
 

@@ -1,7 +1,12 @@
 # SPDX-License-Identifier: MIT
-# Shared by the end-to-end test scripts (tests/cli/run.sh, tests/faults/run.sh): a scratch
+# Shared by the end-to-end test scripts (tests/cli/t_*.sh, tests/faults/run.sh): a scratch
 # directory, counters, and checks whose failures say what was expected. Source it after
-# setting O (the build directory); it sets PB, PBI, T, HAVE_PY and HAVE_PMU.
+# setting O (the build directory); it sets PB, PBI, T, HAVE_PY, HAVE_PMU and NCPU.
+#
+# Every check counts once, whichever way it goes:
+#   if run NAME 0 "$PB" ARGS && has "$T/out" PATTERN; then ok "WHAT"; else miss NAME; fi
+# (run counts a wrong exit status itself; miss counts a missing output). A script ends with
+# `finish NAME`, which prints the "NAME: N passed, N failed, N skipped" line a driver reads.
 PB="$O/pbench"
 # A background job of a script starts with SIGINT ignored, and pbench keeps an ignored SIGINT
 # ignored (as nohup expects): the jobs that are sent Ctrl-C get its default back first.
@@ -72,6 +77,13 @@ HAVE_PY=0
 command -v python3 >/dev/null 2>&1 && HAVE_PY=1
 HAVE_PMU=0
 ls -d /sys/bus/event_source/devices/cpu* >/dev/null 2>&1 && HAVE_PMU=1
+NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+
+# finish NAME: the summary line, last; exit 1 if anything failed.
+finish() {
+	echo "$1: $pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ]
+}
 
 # gone PATTERN: no process whose command line matches PATTERN is left (pgrep -f).
 gone() { ! pgrep -f "$1" >/dev/null 2>&1; }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The memory, timer, counters and virtualization checks (env_sys.c) on the recorded and
- * reconstructed trees of tests/fixtures, on trees built here to reach the warn/bad branches,
- * on empty, garbage and truncated trees (unknown or info, never a crash), and live.
+ * The memory, timer, counters and virtualization checks (env_mem.c, env_timer.c,
+ * env_counters.c, env_virt.c) on the recorded and reconstructed trees of tests/fixtures, on
+ * trees built here to reach the warn/bad branches, on empty, garbage and truncated trees
+ * (unknown or info, never a crash), and live.
  */
 #include <criterion/criterion.h>
 #include <errno.h>

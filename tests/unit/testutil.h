@@ -16,8 +16,8 @@
 
 /*
  * The unit tests read recorded trees through the live readers as well (noise probes, event
- * resolution), which pbench itself never does outside its checks; test_sysfs.c turns this off
- * to test exactly that.
+ * resolution), which pbench itself never does outside its checks; that stat and jitter read
+ * the live machine with PBENCH_SYSFS_ROOT set is tested end to end (tests/faults/run.sh).
  */
 __attribute__((constructor)) static void recorded_trees_everywhere(void)
 {

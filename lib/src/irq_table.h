@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one parser of /proc/interrupts (and of /proc/softirqs, which has the same layout): used
- * by the irq.affinity check (env_irq.c) and by the per-CPU noise probe (noise.c). Never
- * installed.
+ * The one parser of /proc/interrupts (and of /proc/softirqs, which has the same layout),
+ * irq_table.c: used by the irq.affinity check (env_irq.c) and by the per-CPU noise probe
+ * (noise.c). Never installed.
  */
-#ifndef PBENCH_NOISE_H
-#define PBENCH_NOISE_H
+#ifndef PBENCH_IRQ_TABLE_H
+#define PBENCH_IRQ_TABLE_H
 
 #include "internal.h"
 

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pbench_events_list(): every known name (events_names.c), each probed by opening it as a
+ * counter set would, with its status, the reason when it cannot count, and how it is read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* Open the event the way pbench_counters_open would (same fallbacks, same reasons). */
+static void probe_event(struct pbench_event_desc *d)
+{
+	struct pbench_count k = { .size = sizeof(k) };
+	struct pbench_counters *c;
+	struct pb_event ev;
+	int err = pb_event_resolve(d->name, &ev);
+
+	if (!err)
+		err = pbench_counters_open(&c, d->name, NULL);
+	if (err && err != -PBENCH_ENO_EVENTS) {
+		d->status = PBENCH_EVENT_NOT_SUPPORTED;
+		d->error = err;
+		snprintf(d->reason, sizeof(d->reason), "cannot be encoded: %s",
+			 pbench_strerror(err));
+		return;
+	}
+	d->status = pbench_counters_open_status(c, 0);
+	if (d->status == PBENCH_EVENT_OK) {
+		/* Which way a region reads it: one start/stop on the enabled event. */
+		pbench_counters_enable(c);
+		pbench_counters_start(c);
+		pbench_counters_stop(c);
+		d->user_read = pbench_counters_uses_rdpmc(c, 0);
+		snprintf(d->read_reason, sizeof(d->read_reason), "%s",
+			 pbench_counters_rdpmc_reason(c, 0));
+		pbench_counters_disable(c);
+	}
+	if (pbench_counters_read(c, &k, 1) == 1) {
+		int paranoid = -1;
+
+		if (d->status != PBENCH_EVENT_OK) {
+			d->error = k.error;
+			snprintf(d->reason, sizeof(d->reason), "%s", k.reason);
+		} else if (k.user_only) {
+			pbench_perf_paranoid(&paranoid);
+			snprintf(d->reason, sizeof(d->reason), "user space only: "
+				 "kernel.perf_event_paranoid is %d", paranoid);
+		}
+	}
+	pbench_counters_free(c);
+}
+
+int pbench_events_list(struct pbench_event_desc **out, unsigned flags)
+{
+	int n = pb_events_names(out, flags);
+
+	for (int i = 0; i < n; i++) {
+		if (!(flags & PBENCH_LIST_NO_PROBE))
+			probe_event(&(*out)[i]);
+	}
+	return n;
+}

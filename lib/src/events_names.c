@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every event name this machine knows, unprobed: libpfm4's generic perf names (and with
+ * PBENCH_LIST_ALL every event of the detected PMUs), and the sysfs PMUs' events/; and the
+ * known name closest to a mistyped one. Above name resolution (events.c), below the counter
+ * sets (counters.c), whose errors suggest names; the probed listing is events_list.c.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* internal.h first: its linux/perf_event.h makes libpfm4 skip its own older copy. */
+#include "internal.h"
+
+#include <perfmon/pfmlib_perf_event.h>
+
+#define SYSFS_PMUS "/sys/bus/event_source/devices"
+
+/* ---- the names ----------------------------------------------------------------------------- */
+
+struct list {
+	struct pbench_event_desc *v;
+	int n, cap;
+};
+
+static struct pbench_event_desc *list_add(struct list *l)
+{
+	if (l->n == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 64;
+		void *p = realloc(l->v, (size_t)cap * sizeof(*l->v));
+
+		if (!p)
+			return NULL;
+		l->v = p;
+		l->cap = cap;
+	}
+	memset(&l->v[l->n], 0, sizeof(l->v[0]));
+	l->v[l->n].size = sizeof(l->v[0]);
+	return &l->v[l->n++];
+}
+
+static void lower(char *s)
+{
+	for (; *s; s++)
+		*s = (char)tolower((unsigned char)*s);
+}
+
+/* An event that needs a unit mask (no default) is listed once per umask, as the name that
+ * encodes: "pmu::EVENT:UMASK". */
+static int add_umasks(struct list *l, const pfm_pmu_info_t *pinfo, int idx,
+		      const pfm_event_info_t *einfo)
+{
+	for (int a = 0; a < einfo->nattrs; a++) {
+		pfm_event_attr_info_t ainfo;
+		struct pbench_event_desc *d;
+
+		memset(&ainfo, 0, sizeof(ainfo));
+		ainfo.size = sizeof(ainfo);
+		if (pfm_get_event_attr_info(idx, a, PFM_OS_PERF_EVENT_EXT, &ainfo) != PFM_SUCCESS ||
+		    ainfo.type != PFM_ATTR_UMASK)
+			continue;
+		d = list_add(l);
+		if (!d)
+			return -ENOMEM;
+		snprintf(d->name, sizeof(d->name), "%.40s::%.50s:%.30s", pinfo->name, einfo->name,
+			 ainfo.name);
+		snprintf(d->pmu, sizeof(d->pmu), "%s", pinfo->name);
+		snprintf(d->desc, sizeof(d->desc), "%s", ainfo.desc ? ainfo.desc : "");
+	}
+	return 0;
+}
+
+/* The events of one libpfm4 PMU. aliases_only: the perf PMU, whose events appear both as
+ * PERF_COUNT_* and under perf's own names; only the latter are listed, in lower case. */
+static int pfm_pmu_events(struct list *l, int pmu, int aliases_only)
+{
+	pfm_pmu_info_t pinfo;
+	pfm_event_info_t einfo;
+
+	memset(&pinfo, 0, sizeof(pinfo));
+	pinfo.size = sizeof(pinfo);
+	if (pfm_get_pmu_info(pmu, &pinfo) != PFM_SUCCESS || !pinfo.is_present)
+		return 0;
+	for (int i = pinfo.first_event; i != -1; i = pfm_get_event_next(i)) {
+		struct pbench_event_desc *d;
+		struct pb_event ev;
+
+		memset(&einfo, 0, sizeof(einfo));
+		einfo.size = sizeof(einfo);
+		if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &einfo) != PFM_SUCCESS)
+			continue;
+		if (aliases_only && !strncmp(einfo.name, "PERF_COUNT_", 11))
+			continue;
+		d = list_add(l);
+		if (!d)
+			return -ENOMEM;
+		if (aliases_only) {
+			snprintf(d->name, sizeof(d->name), "%s", einfo.name);
+			lower(d->name);
+		} else {
+			/* Qualified with the PMU so the name resolves unambiguously. */
+			snprintf(d->name, sizeof(d->name), "%.60s::%.60s", pinfo.name, einfo.name);
+			if (pb_event_resolve(d->name, &ev)) {
+				l->n--;
+				if (add_umasks(l, &pinfo, i, &einfo))
+					return -ENOMEM;
+				continue;
+			}
+		}
+		snprintf(d->pmu, sizeof(d->pmu), "%s", pinfo.name);
+		snprintf(d->desc, sizeof(d->desc), "%s", einfo.desc ? einfo.desc : "");
+	}
+	return 0;
+}
+
+static int sysfs_pmu_events(struct list *l)
+{
+	char path[4096];
+	DIR *devs, *evs;
+	struct dirent *pe, *ee;
+
+	if (pb_path(path, sizeof(path), SYSFS_PMUS))
+		return 0;
+	devs = opendir(path);
+	if (!devs)
+		return 0;
+	while ((pe = readdir(devs))) {
+		char epath[4096];
+
+		if (pe->d_name[0] == '.')
+			continue;
+		if (snprintf(epath, sizeof(epath), "%s/%s/events", path, pe->d_name) >=
+		    (int)sizeof(epath))
+			continue;
+		evs = opendir(epath);
+		if (!evs)
+			continue;
+		while ((ee = readdir(evs))) {
+			struct pbench_event_desc *d;
+
+			if (ee->d_name[0] == '.' || strchr(ee->d_name, '.'))
+				continue;	/* .scale, .unit, .per-pkg, .snapshot */
+			d = list_add(l);
+			if (!d) {
+				closedir(evs);
+				closedir(devs);
+				return -ENOMEM;
+			}
+			snprintf(d->name, sizeof(d->name), "%.60s/%.60s/", pe->d_name, ee->d_name);
+			snprintf(d->pmu, sizeof(d->pmu), "%.60s", pe->d_name);
+			snprintf(d->desc, sizeof(d->desc), "sysfs event of the %.60s PMU", pe->d_name);
+		}
+		closedir(evs);
+	}
+	closedir(devs);
+	return 0;
+}
+
+/* Stable insertion sort by kind (n is small: the generic perf events). */
+static void sort_by_kind(struct pbench_event_desc *v, int n)
+{
+	for (int i = 1; i < n; i++) {
+		struct pbench_event_desc t = v[i];
+		int j = i;
+
+		while (j > 0 && v[j - 1].kind > t.kind) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = t;
+	}
+}
+
+int pb_events_names(struct pbench_event_desc **out, unsigned flags)
+{
+	struct list l = { 0 };
+	int pmu, err, perf_n;
+
+	*out = NULL;
+	err = pb_pfm_init();
+	if (err)
+		return err;
+	err = pfm_pmu_events(&l, PFM_PMU_PERF_EVENT, 1);
+	perf_n = l.n;
+	if (!err)
+		err = sysfs_pmu_events(&l);
+	if (!err && (flags & PBENCH_LIST_ALL)) {
+		pfm_for_all_pmus(pmu) {
+			if (pmu == PFM_PMU_PERF_EVENT || pmu == PFM_PMU_PERF_EVENT_RAW)
+				continue;
+			err = pfm_pmu_events(&l, pmu, 0);
+			if (err)
+				break;
+		}
+	}
+	if (err) {
+		free(l.v);
+		return err;
+	}
+	for (int i = 0; i < l.n; i++) {
+		struct pb_event ev;
+
+		if (!pb_event_resolve(l.v[i].name, &ev))
+			l.v[i].kind = ev.kind;
+	}
+	/* libpfm4 lists the cache events after the software ones: keep each kind together. */
+	sort_by_kind(l.v, perf_n);
+	*out = l.v;
+	return l.n;
+}
+
+/* ---- suggestions ------------------------------------------------------------------------- */
+
+static int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int row[129];
+
+	if (la > 128 || lb > 128)
+		return 1 << 20;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int diag = row[0];
+
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int up = row[j];
+			int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+			int best = diag + cost;
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *pbench_event_suggest(const char *name)
+{
+	static __thread char best[128];
+	struct pbench_event_desc *v;
+	int n, best_d = 1 << 20, limit;
+
+	n = pb_events_names(&v, PBENCH_LIST_ALL);
+	if (n <= 0)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		const char *cand = v[i].name, *short_name = strstr(cand, "::");
+		int d = edit_distance(name, cand);
+
+		/* "RETIRED_INSTRUCTION" should find "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS". */
+		if (short_name && !strstr(name, "::")) {
+			int d2 = edit_distance(name, short_name + 2);
+
+			if (d2 < d)
+				d = d2;
+		}
+		if (d < best_d) {
+			best_d = d;
+			snprintf(best, sizeof(best), "%s", cand);
+		}
+	}
+	free(v);
+	limit = (int)strlen(name) / 3;
+	if (limit < 2)
+		limit = 2;
+	return best_d <= limit ? best : NULL;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Formatting measured numbers: never more digits than the measurement supports. The error
+ * gets two significant digits (one would round a 0.15 error to 0.1 or 0.2, a 50% swing), and
+ * the value is cut at the same decimal place. A leaf: every report, plot and explanation
+ * formats through here, and this file calls nothing of the library.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const struct {
+	const char *name;
+	double scale;
+} time_units[] = {
+	{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+};
+
+/* The largest unit in which |ns| is at least 1. */
+static int time_unit_for(double ns)
+{
+	int u = 0;
+
+	ns = fabs(ns);
+	while (u + 1 < (int)PB_ARRAY_SIZE(time_units) && ns >= time_units[u + 1].scale)
+		u++;
+	return u;
+}
+
+int pbench_format_value(char *buf, size_t len, double value, double err, const char *unit)
+{
+	const char *uname = "";
+	int decimals;
+
+	if (unit && !strcmp(unit, "ns")) {
+		int u = time_unit_for(value);
+
+		value /= time_units[u].scale;
+		err /= time_units[u].scale;
+		uname = time_units[u].name;
+	} else if (unit && *unit) {
+		uname = unit;
+	}
+	if (!isfinite(value))
+		return snprintf(buf, len, "%g%s%s", value, *uname ? " " : "", uname);
+	if (!(err > 0) || !isfinite(err))
+		return snprintf(buf, len, "%.6g%s%s", value, *uname ? " " : "", uname);
+	/* An error far beyond the value, or magnitudes fixed notation would print in hundreds of
+	 * digits: significant digits instead of rounding the value to the error's place. */
+	if (err > 10 * fabs(value) || fabs(value) >= 1e15 || err >= 1e15)
+		return snprintf(buf, len, "%.3g ± %.2g%s%s", value, err, *uname ? " " : "", uname);
+	/* Decimal places that keep 2 significant digits of err. Above the units digit, round
+	 * both to that power of ten instead of printing an exponent: "1230 ± 570". */
+	decimals = 1 - (int)floor(log10(err));
+	if (decimals < 0) {
+		double scale = pow(10, -decimals);
+
+		value = round(value / scale) * scale;
+		err = round(err / scale) * scale;
+		decimals = 0;
+	}
+	if (decimals > 12)
+		decimals = 12;
+	return snprintf(buf, len, "%.*f ± %.*f%s%s", decimals, value, decimals, err,
+			*uname ? " " : "", uname);
+}
+
+int pbench_format_ns(char *buf, size_t len, double ns, int digits)
+{
+	int u = time_unit_for(ns), decimals;
+	double v = ns / time_units[u].scale;
+
+	if (digits < 1)
+		digits = 1;
+	if (digits > 17)
+		digits = 17;
+	/* Fixed notation: "123 us", never "1.2e+02 us"; digits beyond the integer part are
+	 * not invented as zeros either, they are simply not printed. */
+	decimals = v != 0 && isfinite(v) ? digits - 1 - (int)floor(log10(fabs(v))) : digits - 1;
+	if (decimals < 0)
+		decimals = 0;
+	return snprintf(buf, len, "%.*f %s", decimals, v, time_units[u].name);
+}

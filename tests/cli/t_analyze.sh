@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# pbench analyze: samples from files, stdin, pbench/hyperfine/Google Benchmark JSON; the
+# comparison. Usage: tests/cli/t_analyze.sh BUILD_DIR (alone, or through tests/cli/run.sh).
+# Last line: "cli/analyze: N passed, N failed, N skipped".
+set -u
+O=${1:-build}
+. tests/cli/lib.sh
+
+# ---- analyze ----------------------------------------------------------------------------
+seq 1 10 >"$T/a.txt"
+seq 3 12 >"$T/b.txt"
+# Reference: scipy.stats.ttest_ind(range(1,11), range(3,13), equal_var=False) -> t -1.4771, p 0.1569
+if run "analyze two files" 0 "$PB" analyze "$T/a.txt" "$T/b.txt" &&
+   has "$T/out" "t = -1.477, df = 18.0, p = 0.157" && has "$T/out" "^verdict: undecided"; then
+	ok "analyze compares two inputs (Welch as scipy)"
+else
+	miss "analyze two files"
+fi
+if run "analyze stdin" 0 sh -c "seq 1 10 | $PB analyze" && has "$T/out" "mean          5.50 ± 0.96"; then
+	ok "analyze reads stdin, value with the error's digits"
+else
+	miss "analyze stdin"
+fi
+printf '\n# a comment\n1\n2\nzz\n' >"$T/bad.txt"
+usage_error "analyze non-number" "bad.txt:5: 'zz' is not a number" analyze "$T/bad.txt"
+printf '1\nnan\n' >"$T/nan.txt"
+usage_error "analyze nan" "nan.txt:2: 'nan' is not a finite number" analyze "$T/nan.txt"
+: >"$T/empty.txt"
+usage_error "analyze empty" "empty.txt: no samples" analyze "$T/empty.txt"
+echo 5 >"$T/one.txt"
+usage_error "analyze single" "a single sample" analyze "$T/one.txt"
+usage_error "analyze missing file" "cannot open" analyze "$T/nonexistent"
+# hyperfine and Google Benchmark JSON, in their own units (s and us) -> ns. The error keeps 2
+# significant digits and the mean its decimals (pbench_format_value): sem 0.0882 ms here.
+printf '{"results":[{"command":"sleep 0.1","times":[0.1012,0.1009,0.1011]},{"command":"sleep 0.2","times":[0.2010,0.2012,0.2011]}]}' >"$T/hf.json"
+if run "analyze hyperfine" 0 "$PB" analyze "$T/hf.json" && has "$T/out" "^sleep 0.1: 3 samples" &&
+   has "$T/out" "mean          101.067 ± 0.088 ms" && has "$T/out" "^sleep 0.1 vs sleep 0.2:"; then
+	ok "analyze hyperfine json"
+else
+	miss "analyze hyperfine"
+fi
+printf '{"context":{},"benchmarks":[{"name":"BM_x","run_name":"BM_x","run_type":"iteration","real_time":10.5,"time_unit":"us"},{"name":"BM_x","run_name":"BM_x","run_type":"iteration","real_time":10.7,"time_unit":"us"},{"name":"BM_x_mean","run_name":"BM_x","run_type":"aggregate","real_time":10.6,"time_unit":"us"}]}' >"$T/gb.json"
+if run "analyze gbench" 0 "$PB" analyze "$T/gb.json" && has "$T/out" "^BM_x: 2 samples" &&
+   has "$T/out" "mean          10.60 ± 0.10 us"; then
+	ok "analyze Google Benchmark json (aggregates skipped)"
+else
+	miss "analyze gbench"
+fi
+if [ "$HAVE_PY" -eq 1 ]; then
+	if run "analyze json" 0 "$PB" analyze --json "$T/a.txt" "$T/b.txt" &&
+	   json "$T/out" 'd["schema"] == 1 and len(d["inputs"]) == 2 and d["inputs"][0]["n"] == 10 and
+		abs(d["comparisons"][0]["welch_p"] - 0.15689) < 1e-4 and d["comparisons"][0]["verdict"] == "undecided"'; then
+		ok "analyze json"
+	else
+		miss "analyze json"
+	fi
+fi
+
+finish cli/analyze

@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# pbench check: CPU lists, text and JSON, and the recorded trees of other machines.
+# Usage: tests/cli/t_check.sh BUILD_DIR (alone, or through tests/cli/run.sh).
+# Last line: "cli/check: N passed, N failed, N skipped".
+set -u
+O=${1:-build}
+. tests/cli/lib.sh
+
+# ---- check -------------------------------------------------------------------------------
+for c in 99 1-0 x "" 0,,1; do
+	usage_error "check --cpu '$c'" "invalid CPU list '$c' for --cpu" check --cpu "$c"
+done
+if has "$T/err" "present CPUs are [0-9]"; then ok "check names the present CPUs"; else bad "check --cpu" "no range"; fi
+usage_error "check extra arg" "unexpected argument" check foo
+if run "check" 0 "$PB" check && has "$T/out" "^pbench check: CPU [0-9]" &&
+   has "$T/out" "^summary: [0-9]* ok, [0-9]* warn, [0-9]* bad, [0-9]* info, [0-9]* unknown: [a-z]*$"; then
+	ok "check text"
+else
+	miss "check"
+fi
+if [ "$HAVE_PY" -eq 1 ]; then
+	if run "check json" 0 "$PB" check --cpu 0 --json &&
+	   json "$T/out" 'd["schema"] == 1 and d["cpus"] == [0] and d["cpu_pick_reason"] is None and
+		sum(d["summary"].values()) == len(d["checks"]) and d["verdict"] in ("ready", "noisy", "unfit")'; then
+		ok "check json"
+	else
+		miss "check json"
+	fi
+fi
+
+# On recorded trees: the tuned server is ready on its isolated CPU, the laptop is not.
+shift_tree() { t=$1; shift; env PBENCH_SYSFS_ROOT="tests/fixtures/$t/sys" PBENCH_PROCFS_ROOT="tests/fixtures/$t/proc" "$PB" check "$@"; }
+if run "check tuned-server" 0 shift_tree tuned-server --strict &&
+   has "$T/out" "^pbench check: CPU 2 (CPU 2 is isolated" &&
+   has "$T/out" "^  ok      isolation.nohz_full" && has "$T/out" ": ready$"; then
+	ok "check on the tuned server tree: CPU 2, ready, --strict passes"
+else
+	miss "check tuned-server"
+fi
+if run "check laptop strict" 1 shift_tree intel-laptop --strict &&
+   has "$T/out" "^  warn    power.ac .*on battery" && has "$T/out" "fix: "; then
+	ok "check --strict fails on the laptop tree, with fixes"
+else
+	miss "check laptop strict"
+fi
+if [ "$HAVE_PY" -eq 1 ]; then
+	ids="cpufreq.governor cpufreq.min_max cpufreq.epp cpufreq.turbo thermal.throttle power.ac
+	     cpuidle.states smt.active smt.sibling isolation.isolcpus isolation.nohz_full
+	     isolation.rcu_nocbs irq.affinity sched.rt_throttling sched.load sched.timer_migration
+	     vm.stat_interval kernel.nmi_watchdog kernel.watchdog_cpumask kernel.numa_balancing
+	     mem.thp mem.ksm mem.swap mem.numa_local aslr limits.rtprio limits.memlock caps.sys_nice
+	     clock.source clock.tsc perf.paranoid perf.rdpmc perf.pmu perf.max_sample_rate
+	     virt.hypervisor virt.steal cgroup.cpu_quota cgroup.cpuset"
+	for t in vm-kvm-2cpu intel-laptop amd-workstation tuned-server container-quota; do
+		if run "check json $t" 0 shift_tree "$t" --json --cpu 1 &&
+		   IDS="$ids" json "$T/out" 'set(__import__("os").environ["IDS"].split()) == {c["id"] for c in d["checks"]}
+			and all(c["why"] and c["fix"] for c in d["checks"] if c["status"] in ("warn", "bad"))
+			and sum(d["summary"].values()) == len(d["checks"])'; then
+			ok "check json on $t: all 38 checks, every warn/bad with why and fix"
+		else
+			miss "check json $t"
+		fi
+	done
+	if run "container json" 0 shift_tree container-quota --json --cpu 1 &&
+	   json "$T/out" 'any(c["id"] == "cgroup.cpu_quota" and c["status"] == "bad" for c in d["checks"]) and d["verdict"] == "unfit"'; then
+		ok "check finds the container's CPU quota"
+	else
+		miss "container json"
+	fi
+else
+	skipped "check json" "python3 is not installed: the JSON checks need it"
+fi
+
+finish cli/check

@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# pbench jitter: bad input, the text and JSON reports, the plot, Ctrl-C, two probes on one CPU.
+# Usage: tests/cli/t_jitter.sh BUILD_DIR (alone, or through tests/cli/run.sh).
+# Last line: "cli/jitter: N passed, N failed, N skipped".
+set -u
+O=${1:-build}
+. tests/cli/lib.sh
+
+# ---- jitter ----------------------------------------------------------------------------------
+usage_error "jitter --duration 0" "invalid duration '0' for --duration" jitter --duration 0
+usage_error "jitter --duration -1" "invalid duration '-1' for --duration" jitter --duration -1
+usage_error "jitter --duration abc" "invalid duration 'abc'" jitter --duration abc
+usage_error "jitter --threshold -1" "invalid threshold '-1' for --threshold" jitter --threshold -1
+usage_error "jitter --threshold 0" "invalid threshold '0' for --threshold" jitter --threshold 0
+usage_error "jitter too long" "would not fit in memory; at most [0-9]* s here" jitter --duration 1e12
+usage_error "jitter --cpu 1000" "CPU 1000 given to --cpu is not online or not allowed: pbench may run on CPUs [0-9]" jitter --cpu 1000
+usage_error "jitter --cpu 99999" "invalid CPU list '99999' for --cpu: no such CPU" jitter --cpu 99999
+if [ "$NCPU" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+	if run "jitter --cpu outside the affinity" 2 taskset -c 0 "$PB" jitter --cpu 1 &&
+	   has "$T/err" "^pbench: error: CPU 1 given to --cpu is not online or not allowed: pbench may run on CPUs 0$" &&
+	   ! [ -s "$T/out" ]; then
+		ok "jitter --cpu outside the affinity"
+	else
+		miss "jitter --cpu outside the affinity"
+	fi
+fi
+usage_error "jitter --cpu x" "invalid CPU list 'x' for --cpu" jitter --cpu x
+usage_error "jitter extra arg" "unexpected argument 'foo'" jitter -d 0.1 foo
+usage_error "jitter plot in a missing directory" "cannot write the plot '/nonexistent/j.svg'" jitter -d 0.1 --plot /nonexistent/j.svg
+if [ "$NCPU" -ge 2 ]; then
+	usage_error "jitter compare two cpus" "--compare-prepared probes one CPU" jitter --compare-prepared --cpu 0-1
+fi
+if run "jitter text" 0 "$PB" jitter --duration 0.3 --plot "$T/j.svg" &&
+   has "$T/out" "^pbench jitter: [0-9]* CPUs*, 0.30 s each, threshold " &&
+   has "$T/out" "^ cpu loop min/median *gaps *gaps/s *noise *noise% *p50 *p90 *p99 *p99.9 *max *top sources" &&
+   [ "$(grep -c '^ *[0-9][0-9]* *[0-9.]*/[0-9.]* ns ' "$T/out")" -eq "$NCPU" ] &&
+   has "$T/out" "^cpu [0-9]*: " && has "$T/out" "^  sources: local timer interrupts\|^  sources: .*local timer interrupts" &&
+   has "$T/out" "^quietest: CPU [0-9]* (" && [ -s "$T/j.svg" ] && has "$T/j.svg" '</svg>' &&
+   has "$T/j.svg" '>CPU 0: ' && { ! command -v xmllint >/dev/null 2>&1 || xmllint --noout "$T/j.svg"; }; then
+	ok "jitter text: a row per CPU, sources, quietest; the plot"
+elif [ "$rc" -eq 0 ]; then
+	bad "jitter text" "$(head -c 300 "$T/out")"
+fi
+if [ "$HAVE_PY" -eq 1 ]; then
+	for form in "--json=$T/j.json" "--json $T/j.json"; do
+		# shellcheck disable=SC2086
+		if run "jitter json ($form)" 0 "$PB" jitter --cpu 0 --duration 0.3 $form &&
+		   has "$T/out" "^quietest: CPU 0" &&
+		   json "$T/j.json" 'd["schema"] == 1 and d["duration_s"] == 0.3 and d["threshold_ns"] >= 1000 and
+			len(d["cpus"]) == 1 and d["quietest_cpu"] == 0 and
+			all(set(c) >= {"cpu", "loop_ns", "interruptions", "interruptions_per_s", "noise_ns", "noise_pct",
+				"max_gap_ns", "quantiles_ns", "histogram", "sources", "explained"} for c in d["cpus"]) and
+			all(c["cpu"] == 0 and 0 < c["loop_ns"]["min"] <= c["loop_ns"]["median"] and
+			    set(c["quantiles_ns"]) == {"p50", "p90", "p99", "p999"} and
+			    sum(b["count"] for b in c["histogram"]) == c["interruptions"] and
+			    all(b["lo_ns"] < b["hi_ns"] for b in c["histogram"]) and
+			    abs(c["interruptions_per_s"] * c["duration_s"] - c["interruptions"]) < 1e-6 * max(1, c["interruptions"]) and
+			    0 <= c["noise_pct"] <= 100 and c["explained"] and
+			    any(s["kind"] == "timer" and s["available"] and s["count"] >= 0 for s in c["sources"]) and
+			    any(s["kind"] == "preemption" for s in c["sources"]) and
+			    all(set(s) >= {"name", "count", "per_s"} for s in c["sources"]) and
+			    all(s["reason"] and s["count"] is None for s in c["sources"] if not s["available"])
+			    for c in d["cpus"])'; then
+			ok "jitter json ($form): schema 1, every field"
+		elif [ "$rc" -eq 0 ]; then
+			bad "jitter json ($form)" "fields missing or wrong"
+		fi
+	done
+	if run "jitter json stdout" 0 "$PB" jitter --cpu 0 -d 0.1 --json - && json "$T/out" 'd["schema"] == 1' &&
+	   ! has "$T/out" "^quietest"; then
+		ok "jitter --json - : JSON alone on stdout"
+	else
+		miss "jitter json stdout"
+	fi
+else
+	skipped "jitter json" "python3 is not installed: the JSON checks need it"
+fi
+if [ ! -e /sys/bus/event_source/devices/msr/events/smi ]; then
+	if run "jitter smi" 0 "$PB" jitter --cpu 0 -d 0.1 &&
+	   has "$T/out" "SMIs (msr/smi): not available: .*no smi event"; then
+		ok "jitter: msr/smi reported not available, with the reason"
+	else
+		miss "jitter smi"
+	fi
+fi
+# Ctrl-C: the threads stop at once, what was measured is printed, exit 1.
+start=$(date +%s)
+$PBI jitter --duration 30 >"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 1
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+if [ "$rc" -eq 1 ] && [ $(( $(date +%s) - start )) -lt 10 ] && has "$T/err" "interrupted: [0-9.]* of 30 s measured" &&
+   has "$T/out" "stopped early" && has "$T/out" "^quietest: "; then
+	ok "jitter: Ctrl-C prints the partial result"
+else
+	bad "jitter interrupt" "exit $rc"
+fi
+# Two at once on the same CPU: both run; the later one says so.
+$PBI jitter --cpu 0 --duration 2 >"$T/out2" 2>&1 &
+pbpid=$!
+sleep 0.7
+if run "jitter shared" 0 "$PB" jitter --cpu 0 --duration 0.3 && has "$T/out" "another pbench jitter (pid $pbpid) spun on CPU 0"; then
+	ok "jitter: another pbench jitter on the CPU is reported"
+else
+	miss "jitter shared"
+fi
+wait "$pbpid"
+
+finish cli/jitter

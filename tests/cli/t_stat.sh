@@ -1,0 +1,466 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# pbench stat: bad input, commands and the built-in workloads, every mode, interrupts, timeouts,
+# JSON, CSV, the plot, the stop rules, the harness cost, the progress line.
+# Usage: tests/cli/t_stat.sh BUILD_DIR (alone, or through tests/cli/run.sh).
+# Last line: "cli/stat: N passed, N failed, N skipped".
+set -u
+O=${1:-build}
+. tests/cli/lib.sh
+
+# ---- bad run counts --------------------------------------------------------------------------
+for r in 0 -5 abc 99999999999 1.5 ""; do
+	usage_error "stat -r '$r'" "invalid run count '$r'" stat -r "$r"
+done
+
+# ---- bad event lists -------------------------------------------------------------------------
+usage_error "unknown event" "unknown event 'cylces' (did you mean 'cycles'?)" stat -e cylces
+usage_error "empty name" "malformed event list" stat -e task-clock,,page-faults
+usage_error "trailing comma" "malformed event list" stat -e task-clock,
+usage_error "duplicate event" "listed twice" stat -e task-clock,page-faults,task-clock
+usage_error "same event twice" "same event as" stat -e cs,context-switches
+usage_error "unbalanced pmu" "unbalanced" stat -e msr/tsc
+usage_error "unknown event with command" "unknown event" stat -e nosuchevent -- true
+
+# ---- bad commands: exit 2, and no child is started ------------------------------------------
+usage_error "missing command" "command 'pbench-no-such-cmd' not found" stat -- pbench-no-such-cmd
+printf 'echo hi\n' >"$T/noexec.sh"
+chmod 0644 "$T/noexec.sh"
+usage_error "not executable" "cannot be executed" stat -- "$T/noexec.sh"
+usage_error "directory" "cannot be executed" stat -- /tmp
+
+# ---- a counted command -----------------------------------------------------------------------
+if run "stat sleep" 0 "$PB" stat -r 3 -e task-clock,context-switches,cycles -- sleep 0.01; then
+	if [ "$(grep -c 'exit 0$' "$T/out")" -eq 3 ] && has "$T/out" "^summary: 3 runs"; then
+		ok "stat prints 3 runs and a summary"
+	else
+		bad "stat sleep" "expected 3 'exit 0' runs and a summary"
+	fi
+	if [ "$HAVE_PMU" -eq 0 ]; then
+		if has "$T/out" "cycles .*<not supported> .*ENOENT"; then
+			ok "unsupported event shown with its reason, not a number"
+		else
+			bad "stat sleep" "cycles not reported as <not supported> with ENOENT"
+		fi
+	fi
+fi
+
+# A command that fails or crashes: every run is still measured and reported; exit 1.
+if run "failing command" 1 "$PB" stat -r 3 -e task-clock -- sh -c 'exit 3'; then
+	if [ "$(grep -c 'exit 3$' "$T/out")" -eq 3 ] && has "$T/err" "3 of 3 runs"; then
+		ok "failing command reported per run"
+	else
+		bad "failing command" "runs not reported with 'exit 3'"
+	fi
+fi
+if run "crashing command" 1 "$PB" stat -r 2 -e task-clock -- sh -c 'kill -SEGV $$'; then
+	if [ "$(grep -c 'killed by signal 11' "$T/out")" -eq 2 ]; then
+		ok "crashing command reported per run"
+	else
+		bad "crashing command" "runs not reported as killed by signal 11"
+	fi
+fi
+
+# -q discards the command's output; without it, the output passes through.
+# The marker is computed by the shell, so the command line echoed in the header cannot match.
+if run "quiet" 0 "$PB" stat -q -r 1 -e task-clock -- sh -c 'echo pb-mark-$((40+2))'; then
+	if has "$T/out" pb-mark-42; then bad quiet "output not discarded"; else ok "quiet"; fi
+fi
+if run "passthrough" 0 "$PB" stat -r 1 -e task-clock -- sh -c 'echo pb-mark-$((40+2))'; then
+	if has "$T/out" pb-mark-42; then ok "passthrough"; else bad passthrough "output lost"; fi
+fi
+
+# Interrupted: the runs done so far are reported, the one cut short is not, exit 1. Unprepared:
+# the default (prepared) spends its first ~2.5 s preparing; its interrupt is tested below.
+# The sleeps carry this shell's pid in their fraction, so that another test run at the same
+# time (their pgrep patterns) cannot be mistaken for ours.
+U=$$
+$PBI stat --mode unprepared -r 1000 -e task-clock -- sleep "0.2$U" >"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 1
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+runs=$(grep -c 'exit 0$' "$T/out")
+if [ "$rc" -eq 1 ] && has "$T/err" "interrupted after $runs of 1000 runs" && [ "$runs" -ge 2 ] &&
+   ! has "$T/out" "signal"; then
+	ok "interrupt reports the finished runs"
+else
+	bad "interrupt" "exit $rc, $runs runs"
+fi
+sleep 0.3
+if pgrep -f "sleep 0.2$U\$" >/dev/null 2>&1; then bad "interrupt" "a child was left running"; fi
+
+# Interrupted while a command that would run for 30 s is running: killed and reaped at once.
+start=$(date +%s)
+$PBI stat --mode unprepared -r 3 -e task-clock -- sleep "30.$U" >"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 1
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+took=$(( $(date +%s) - start ))
+if [ "$rc" -eq 1 ] && [ "$took" -lt 10 ] && has "$T/err" "interrupted after 0 of 3 runs" &&
+   ! pgrep -f "sleep 30.$U\$" >/dev/null 2>&1; then
+	ok "interrupt kills a running command and reaps it"
+else
+	bad "interrupt a long command" "exit $rc after ${took} s"
+	pkill -f "sleep 30.$U\$" 2>/dev/null
+fi
+
+# --timeout: a run that does not end is killed and marked; bad values are usage errors.
+start=$(date +%s)
+if run "timeout" 1 "$PB" stat --mode unprepared -r 2 --timeout 0.3 -e task-clock -- sleep 5 &&
+   [ "$(grep -c 'timed out (killed)$' "$T/out")" -eq 2 ] && [ $(( $(date +%s) - start )) -lt 4 ] &&
+   has "$T/err" "2 of 2 runs of 'sleep' failed" && ! grep -q '0.000 ms' "$T/out"; then
+	ok "timeout kills and marks each run, no counter number for it"
+else
+	miss "timeout"
+fi
+for t in 0 -1 abc 1e9; do
+	usage_error "timeout '$t'" "invalid timeout '$t' for --timeout" stat --timeout "$t" -- true
+done
+
+# ---- the built-in workload ------------------------------------------------------------------
+if run "workload" 0 "$PB" stat -r 2 --iterations 1000000 -e task-clock,msr/tsc/; then
+	if has "$T/out" "built-in workload 'xor' (1000000 iterations), 2 runs" &&
+	   has "$T/out" "^clock: "; then
+		ok "workload runs"
+	else
+		bad workload "header or clock line missing"
+	fi
+fi
+usage_error "bad iterations" "invalid iteration count" stat --iterations 0
+# Without an invariant TSC pbench falls back to CLOCK_MONOTONIC_RAW and says so.
+if run "fallback clock" 0 env PBENCH_CLOCK=monotonic_raw "$PB" stat -r 2 --iterations 1000000 -e task-clock &&
+   has "$T/out" "^clock: clock_monotonic_raw, 1000.000 MHz (ns)"; then
+	ok "fallback clock is reported"
+else
+	miss "fallback clock"
+fi
+
+# ---- JSON -----------------------------------------------------------------------------------
+if [ "$HAVE_PY" -eq 1 ]; then
+	if run "stat json" 0 "$PB" stat -r 2 -e task-clock,context-switches,cycles --json -- sleep 0.01; then
+		if json "$T/out" 'd["schema"] == 1 and len(d["runs"]) == 2 and d["command"] == ["sleep", "0.01"]
+			and all(r["counters"]["task-clock"]["value"] > 0 for r in d["runs"])
+			and all(r["counters"]["context-switches"]["value"] >= 1 for r in d["runs"])
+			and all(r["ns"] >= 10000000 for r in d["runs"])
+			and d["summary"]["min_ns"] <= d["summary"]["median_ns"] <= d["summary"]["max_ns"]
+			and d["clock"]["hz"] > 0'; then
+			ok "stat json runs and counters"
+		else
+			bad "stat json" "schema, runs or counters wrong"
+		fi
+		if [ "$HAVE_PMU" -eq 0 ]; then
+			if json "$T/out" 'all(r["counters"]["cycles"]["value"] is None and
+				r["counters"]["cycles"]["status"] == "not-supported" and
+				"ENOENT" in r["counters"]["cycles"]["reason"] for r in d["runs"])'; then
+				ok "uncounted event is null in json"
+			else
+				bad "stat json" "cycles not null/not-supported"
+			fi
+		fi
+	fi
+	if run "stat json file" 0 "$PB" stat -r 1 -e task-clock --json="$T/o.json" -- true &&
+	   json "$T/o.json" 'd["schema"] == 1' && has "$T/out" "^summary:"; then
+		ok "stat json to a file, text on stdout"
+	else
+		miss "stat json file"
+	fi
+else
+	skipped "stat json" "python3 is not installed: the JSON checks need it"
+fi
+
+# ---- stat: unprepared, prepared, contrast -----------------------------------------------------
+SMALL="--iterations 2000000 -r 5 --warmup-ms 50"
+if run "stat unprepared" 0 "$PB" stat --mode unprepared $SMALL; then
+	if has "$T/out" "(2000000 iterations), 5 runs, unprepared" &&
+	   has "$T/out" "^unprepared: no pinning, SCHED_[A-Z]* .* as started, no warm-up" &&
+	   [ "$(grep -c 'exit 0$' "$T/out")" -eq 5 ] && has "$T/out" "^outliers: [0-9]* (Tukey fences" &&
+	   has "$T/out" "^summary: 5 runs" && ! has "$T/out" "^prepared:"; then
+		ok "stat --mode unprepared: 5 runs, outliers, summary, nothing prepared"
+	else
+		bad "stat unprepared" "sections missing"
+	fi
+fi
+if run "stat prepared" 0 "$PB" stat --mode prepared $SMALL; then
+	if has "$T/out" "^prepared: CPU [0-9]* (" && has "$T/out" "^  pin  *done  *pinned to CPU" &&
+	   has "$T/out" "^  warmup  *done" && has "$T/out" "^priority: SCHED_[A-Z]* [a-z]* -*[0-9]*" &&
+	   has "$T/out" "^restored after the runs: affinity, priority" &&
+	   [ "$(grep -c 'exit 0$' "$T/out")" -eq 5 ] && has "$T/out" "^summary: 5 runs" &&
+	   ! has "$T/out" "^unprepared:"; then
+		ok "stat --mode prepared: steps, priority, restored, 5 runs"
+	else
+		bad "stat prepared" "sections missing"
+	fi
+fi
+if run "stat contrast" 0 "$PB" stat --mode contrast $SMALL; then
+	if has "$T/out" "5 runs unprepared, then 5 prepared" && has "$T/out" "^unprepared: " &&
+	   has "$T/out" "^prepared: CPU" && [ "$(grep -c 'exit 0$' "$T/out")" -eq 10 ] &&
+	   [ "$(grep -c '^summary: 5 runs' "$T/out")" -eq 2 ] &&
+	   has "$T/out" "^  spread  *[0-9.]*%  *[0-9.]*%$" && has "$T/out" "^  trimmed mean " &&
+	   has "$T/out" "^ratio unprepared/prepared: spread " &&
+	   has "$T/out" "^verdict: prepared runs "; then
+		ok "stat --mode contrast: both sets, side by side, ratios and a verdict"
+	else
+		bad "stat contrast" "sections missing"
+	fi
+fi
+
+# An outlier gets a cause: the first of six runs sleeps 0.3 s, the others 0.01 s.
+if run "stat outlier cause" 0 "$PB" stat --mode unprepared -r 6 -e task-clock -- \
+	sh -c "if [ -e '$T/slow' ]; then sleep 0.01; else : >'$T/slow'; sleep 0.3; fi"; then
+	# Other load may make a second run an outlier too: run 1 must be one, with its cause.
+	if has "$T/out" "^outliers: [1-9]" && has "$T/out" "^  run 1: +[0-9.]* ms: .*not running"; then
+		ok "an outlier run is listed with its cause"
+	else
+		bad "stat outlier cause" "run 1 not listed as an outlier with a cause"
+	fi
+fi
+
+if [ "$HAVE_PY" -eq 1 ] && run "stat contrast json" 0 "$PB" stat --mode contrast $SMALL --json; then
+	if json "$T/out" 'd["schema"] == 1 and d["mode"] == "contrast" and
+		[m["mode"] for m in d["modes"]] == ["unprepared", "prepared"] and
+		all(set(m) >= {"mode", "cpu", "priority", "warmup_ms", "steps", "runs", "summary"} for m in d["modes"]) and
+		all(set(m["priority"]) == {"policy", "value"} for m in d["modes"]) and
+		d["modes"][0]["cpu"] is None and d["modes"][0]["steps"] == [] and
+		isinstance(d["modes"][1]["cpu"], int) and
+		[s["step"] for s in d["modes"][1]["steps"]] == ["pin", "numa", "mlock", "stack", "priority", "warmup"] and
+		all(set(s) == {"step", "status", "reason"} for s in d["modes"][1]["steps"]) and
+		all(len(m["runs"]) == 5 for m in d["modes"]) and
+		all(r["ticks"] > 0 and r["ns"] > 0 and isinstance(r["outlier"], bool) and
+		    (r["cause"] is None) == (not r["outlier"]) and
+		    set(r["noise"]) >= {"ctx_involuntary", "ctx_voluntary", "migrations", "minor_faults", "major_faults", "not_running_ns", "on_cpu"} and
+		    all(set(c) >= {"value", "scaled", "running_pct", "status"} for c in r["counters"].values())
+		    for m in d["modes"] for r in m["runs"]) and
+		all(r["cpu"] == d["modes"][1]["cpu"] for r in d["modes"][1]["runs"]) and
+		all(set(m["summary"]) >= {"n", "min_ns", "max_ns", "median_ns", "mean_ns", "stddev_ns", "sem_ns", "cv_pct", "spread_pct", "trimmed_mean_ns", "mad_ns", "outliers"}
+		    and m["summary"]["n"] == 5 and m["summary"]["min_ns"] <= m["summary"]["median_ns"] <= m["summary"]["max_ns"] for m in d["modes"]) and
+		abs(d["contrast"]["spread_ratio"] - d["modes"][0]["summary"]["spread_pct"] / d["modes"][1]["summary"]["spread_pct"]) < 1e-9 and
+		abs(d["contrast"]["cv_ratio"] - d["modes"][0]["summary"]["cv_pct"] / d["modes"][1]["summary"]["cv_pct"]) < 1e-9 and
+		d["contrast"]["verdict"].startswith("prepared runs ") and
+		len(d["check"]) > 0 and all(set(c) >= {"id", "status", "value"} for c in d["check"]) and
+		d["check_cpu"] == d["modes"][1]["cpu"]'; then
+		ok "stat contrast json: modes[] with steps, runs, noise, summary; contrast; check[]"
+	else
+		bad "stat contrast json" "fields missing or wrong"
+	fi
+fi
+
+# The command runs where it was prepared; unprepared, it may run on every CPU pbench may.
+if [ "$NCPU" -ge 2 ]; then
+	if run "stat prepared command cpu" 0 "$PB" stat --cpu 1 -r 1 --warmup-ms 50 -e task-clock -- \
+		sh -c 'grep Cpus_allowed_list /proc/self/status'; then
+		if grep -q "^Cpus_allowed_list:[[:space:]]*1$" "$T/out" &&
+		   has "$T/out" "^prepared: CPU 1 (CPU 1 as asked" &&
+		   has "$T/out" "inherits the CPU affinity and the scheduling policy"; then
+			ok "a prepared command runs on the chosen CPU"
+		else
+			bad "stat prepared command cpu" "the child did not run on CPU 1 only"
+		fi
+	fi
+	mine=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$$/status)
+	if run "stat unprepared command cpu" 0 "$PB" stat --mode unprepared -r 1 -e task-clock -- \
+		sh -c 'grep Cpus_allowed_list /proc/self/status'; then
+		if grep -q "^Cpus_allowed_list:[[:space:]]*$mine$" "$T/out"; then
+			ok "an unprepared command sees every CPU pbench may use ($mine)"
+		else
+			bad "stat unprepared command cpu" "the child's CPUs are not $mine"
+		fi
+	fi
+	if [ "$HAVE_PY" -eq 1 ]; then
+		if run "stat prepared json pin" 0 "$PB" stat --cpu 1 -r 1 --warmup-ms 50 \
+			-e task-clock --json -- true &&
+		   json "$T/out" 'd["modes"][0]["mode"] == "prepared" and d["modes"][0]["cpu"] == 1 and
+			any(s["step"] == "pin" and s["status"] == "done" for s in d["modes"][0]["steps"]) and
+			d["modes"][0]["restored"] is True and d["check_cpu"] == 1 and
+			d["runs"][0]["exit_status"] == 0 and d["summary"]["runs"] == 1'; then
+			ok "stat prepared json: pin done, restored, first-form runs and summary kept"
+		else
+			miss "stat prepared json pin"
+		fi
+	fi
+else
+	skipped "stat --cpu 1" "one CPU only"
+fi
+
+# Bad input: exit 2, one error line, nothing run.
+for c in 4096 abc -1 "" 1.5; do
+	usage_error "stat --cpu '$c'" "invalid CPU '$c' for --cpu: pbench may run on CPUs [0-9]" stat --cpu "$c"
+done
+usage_error "stat --mode typo" "unknown mode 'contarst' for --mode: the modes are unprepared, prepared and contrast (did you mean 'contrast'?)" stat --mode contarst
+usage_error "stat --mode typo 2" "(did you mean 'prepared'?)" stat --mode prepard
+for w in -5 abc "" nan inf 1e9; do
+	usage_error "stat --warmup-ms '$w'" "invalid warm-up '$w' for --warmup-ms" stat --warmup-ms "$w"
+done
+
+# SIGINT while preparing: nothing measured, nothing printed, exit 1.
+$PBI stat -r 5 --iterations 1000000 >"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 0.5
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+if [ "$rc" -eq 1 ] && has "$T/err" "interrupted after 0 of 5 runs" && ! [ -s "$T/out" ]; then
+	ok "interrupt while preparing"
+else
+	bad "interrupt while preparing" "exit $rc"
+fi
+# SIGINT during prepared runs: the runs so far reported, the state restored by the handler, the
+# child reaped. The command marks each start, so the signal comes once runs are under way.
+: >"$T/started"
+$PBI stat -r 1000 --warmup-ms 50 -e task-clock -- sh -c "echo x >>'$T/started'; exec sleep 0.23$U" \
+	>"$T/out" 2>"$T/err" &
+pbpid=$!
+i=0
+while [ "$(wc -l <"$T/started")" -lt 3 ] && [ "$i" -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+runs=$(grep -c 'exit 0$' "$T/out")
+if [ "$rc" -eq 1 ] && has "$T/err" "interrupted after $runs of 1000 runs" && [ "$runs" -ge 2 ] &&
+   has "$T/out" "^restored: by the SIGINT handler" && has "$T/out" "^summary: $runs runs"; then
+	ok "interrupt during prepared runs: runs reported, state restored"
+else
+	bad "interrupt prepared" "exit $rc, $runs runs"
+fi
+sleep 0.3
+if pgrep -f "sleep 0.23$U\$" >/dev/null 2>&1; then bad "interrupt prepared" "a child was left running"; fi
+
+# ---- --plot: an SVG of both sets; a path that cannot be written is a usage error at once ----
+if run "plot contrast" 0 "$PB" stat --mode contrast -r 5 --iterations 2000000 --warmup-ms 50 \
+	--plot "$T/p.svg"; then
+	if [ -s "$T/p.svg" ] && has "$T/p.svg" '>unprepared<' && has "$T/p.svg" '>prepared' &&
+	   has "$T/p.svg" '</svg>' && [ "$(grep -c '<circle ' "$T/p.svg")" -ge 10 ] &&
+	   { ! command -v xmllint >/dev/null 2>&1 || xmllint --noout "$T/p.svg"; }; then
+		ok "plot contrast: both series in the SVG"
+	else
+		bad "plot contrast" "$(head -c 200 "$T/p.svg")"
+	fi
+fi
+start=$(date +%s)
+usage_error "plot in a missing directory" "cannot write the plot '/nonexistent/dir/p.svg'" \
+	stat --mode contrast -r 5 --plot /nonexistent/dir/p.svg
+if [ $(($(date +%s) - start)) -gt 2 ]; then bad "plot in a missing directory" "not at once"; fi
+# The file opened up front is removed again when nothing came to be plotted.
+run "plot removed when the run fails" 2 "$PB" stat -e cylces --plot "$T/q.svg" &&
+	if [ -e "$T/q.svg" ]; then bad "plot removed" "$T/q.svg left behind"; else ok "plot removed when nothing ran"; fi
+
+# ---- --workload memwalk: the cache-missing walk, by name -------------------------------------
+if run "workload memwalk" 0 "$PB" stat --mode unprepared -r 2 --workload memwalk --iterations 20000 \
+	-e task-clock; then
+	if has "$T/out" "built-in workload 'memwalk' (20000 steps over [0-9]* MiB)" &&
+	   has "$T/out" "^summary: 2 runs"; then
+		ok "stat --workload memwalk"
+	else
+		bad "workload memwalk" "header or summary missing"
+	fi
+fi
+usage_error "workload typo" "unknown workload 'memwalck' for --workload: the built-in workloads are xor and memwalk" \
+	stat --workload memwalck
+usage_error "workload and command" "--workload picks a built-in workload, but a command was given" \
+	stat --workload memwalk -- true
+
+# ---- --target-sem: stop at the target, or at the budget; both said -------------------------
+# 50% is met by any 10 runs: the rule stops at its minimum of 10, not at the default 20.
+if run "target sem reached" 0 "$PB" stat --mode unprepared --target-sem 50 --iterations 200000 -e task-clock; then
+	if has "$T/out" "^summary: 10 runs" &&
+	   has "$T/out" "^target: standard error ± 50% of the mean reached: ± [0-9.e-]*% after 10 runs"; then
+		ok "target-sem: stops at 10 runs when the target is met"
+	else
+		bad "target sem reached" "$(grep -E '^(summary|target)' "$T/out")"
+	fi
+fi
+# An unreachable target: stopped by --max-time 0.5, after more than 10 runs, and said so.
+start=$(date +%s)
+if run "target sem budget" 0 "$PB" stat --mode unprepared --target-sem 0.000001 --max-time 0.5 \
+	--iterations 10000000 -e task-clock --json="$T/sem.json"; then
+	if has "$T/out" "not reached within --max-time" && [ $(($(date +%s) - start)) -lt 10 ] &&
+	   { [ "$HAVE_PY" -eq 0 ] || json "$T/sem.json" 'all(m["stop"]["rule"] == "max_time" and
+		m["stop"]["elapsed_s"] >= 0.5 and len(m["runs"]) > 10 and m["stop"]["sem_pct"] > 0.000001
+		for m in d["modes"])'; }; then
+		ok "target-sem: an unreachable target stops at --max-time"
+	else
+		bad "target sem budget" "$(grep -E '^(summary|target)' "$T/out")"
+	fi
+fi
+for v in 0 -1 abc 101 ""; do
+	usage_error "target-sem '$v'" "invalid target '$v' for --target-sem" stat --target-sem "$v"
+done
+usage_error "max-time alone" "--max-time is the time budget of --target-sem" stat --max-time 5
+
+# ---- --csv: one line per run, the same columns in each ---------------------------------------
+if run "csv contrast" 0 "$PB" stat --mode contrast -r 3 --iterations 200000 --warmup-ms 20 \
+	-e task-clock,cycles --csv "$T/r.csv" --json="$T/r.json"; then
+	if [ "$HAVE_PY" -eq 0 ] || python3 - "$T/r.csv" "$T/r.json" <<'PYEOF'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+runs = [r for m in json.load(open(sys.argv[2]))["modes"] for r in m["runs"]]
+assert [r["mode"] for r in rows] == ["unprepared"] * 3 + ["prepared"] * 3, rows
+for r, j in zip(rows, runs):
+    assert int(r["ns"]) == j["ns"] > 0 and int(r["ticks"]) == j["ticks"] > 0
+    assert float(r["task-clock"]) > 0           # counted: a number
+    # cycles as the JSON says: a number where counted, empty (never 0) where not
+    c = j["counters"]["cycles"]
+    if c["status"] in ("ok", "multiplexed"):
+        assert float(r["cycles"]) == c["scaled"]
+    else:
+        assert r["cycles"] == "", (r["cycles"], c)
+    assert r["outlier"] in ("0", "1") and (r["cause"] != "") == (r["outlier"] == "1")
+PYEOF
+	then
+		ok "csv: six runs, counted events as numbers, uncounted empty"
+	else
+		bad "csv contrast" "$(head -3 "$T/r.csv")"
+	fi
+fi
+if run "csv stdout" 0 "$PB" stat --mode unprepared -r 2 --iterations 200000 -e task-clock --csv - &&
+   [ "$(wc -l <"$T/out")" -eq 3 ] && head -1 "$T/out" | grep -q '^mode,run,cpu,ticks,ns,'; then
+	ok "csv to stdout takes the text's place"
+else
+	miss "csv stdout" "$(head -3 "$T/out")"
+fi
+usage_error "csv in a missing directory" "cannot write the CSV file '/nonexistent/dir/r.csv'" \
+	stat --csv /nonexistent/dir/r.csv
+usage_error "csv and json on stdout" "--json and --csv cannot both write to stdout" stat --csv - --json
+run "csv removed when the run fails" 2 "$PB" stat -e cylces --csv "$T/q.csv" &&
+	if [ -e "$T/q.csv" ]; then bad "csv removed" "$T/q.csv left behind"; else ok "csv removed when nothing ran"; fi
+
+# ---- a command's harness cost: fork and set-up outside the timed span, exec inside ----------
+if run "harness cost" 0 "$PB" stat --mode unprepared -r 3 -e task-clock --json="$T/h.json" -- true; then
+	if has "$T/out" "^harness: [0-9.]* [um]s a run to fork and set up the counters" &&
+	   { [ "$HAVE_PY" -eq 0 ] || json "$T/h.json" 'all(all(0 < r["setup_ns"] and
+		0 < r["exec_ns"] < r["ns"] for r in m["runs"]) and
+		m["harness"]["exec_ns_median"] > 0 and m["harness"]["setup_ns_median"] > 0
+		for m in d["modes"])'; }; then
+		ok "harness cost measured per run and reported"
+	else
+		bad "harness cost" "$(grep '^harness' "$T/out")"
+	fi
+fi
+
+# ---- progress: on a terminal only, NO_COLOR honoured ----------------------------------------
+if run "no progress without a tty" 0 "$PB" stat --mode unprepared -r 3 --iterations 200000 -e task-clock &&
+   ! [ -s "$T/err" ]; then
+	ok "no progress line when stderr is not a terminal"
+else
+	miss "no progress without a tty" "stderr: $(head -c 200 "$T/err")"
+fi
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$PB' stat --mode unprepared -r 3 --iterations 200000 -e task-clock >/dev/null" \
+		/dev/null >"$T/tty" 2>&1
+	NO_COLOR=1 script -qec "'$PB' stat --mode unprepared -r 3 --iterations 200000 -e task-clock >/dev/null" \
+		/dev/null >"$T/tty2" 2>&1
+	esc=$(printf '\033')
+	if has "$T/tty" "unprepared: run 3 of 3, " && has "$T/tty" "${esc}\[2m" &&
+	   has "$T/tty2" "unprepared: run 3 of 3, " && ! has "$T/tty2" "${esc}\[2m"; then
+		ok "progress on a terminal: run i of N, the estimate; no colour with NO_COLOR"
+	else
+		bad "progress" "$(od -c "$T/tty" | head -5)"
+	fi
+else
+	skipped "progress on a terminal" "script(1) is not installed"
+fi
+
+finish cli/stat
