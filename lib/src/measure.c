@@ -763,19 +763,3 @@ int pbench_result_count(const struct pbench_result *r, size_t i, int e, struct p
 	return 0;
 }
 
-const char *pbench_stop_rule_name(int rule)
-{
-	switch (rule) {
-	case PBENCH_STOP_SEM:
-		return "sem";
-	case PBENCH_STOP_MAX_SAMPLES:
-		return "max_samples";
-	case PBENCH_STOP_BUDGET:
-		return "budget";
-	case PBENCH_STOP_SINGLE:
-		return "single";
-	case PBENCH_STOP_FIXED:
-		return "fixed";
-	}
-	return "unknown";
-}

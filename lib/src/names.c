@@ -4,6 +4,8 @@
  * in data-flow order, at the bottom so that any file may name a value without depending on
  * the file that produces it. The names are stable (they are JSON values).
  */
+#include <sched.h>
+
 #include "internal.h"
 
 const char *pbench_clock_kind_name(int kind)
@@ -96,4 +98,58 @@ const char *pbench_jitter_source_kind_name(int kind)
 	};
 
 	return kind > 0 && kind < (int)PB_ARRAY_SIZE(names) ? names[kind] : "?";
+}
+
+const char *pbench_stop_rule_name(int rule)
+{
+	switch (rule) {
+	case PBENCH_STOP_SEM:
+		return "sem";
+	case PBENCH_STOP_MAX_SAMPLES:
+		return "max_samples";
+	case PBENCH_STOP_BUDGET:
+		return "budget";
+	case PBENCH_STOP_SINGLE:
+		return "single";
+	case PBENCH_STOP_FIXED:
+		return "fixed";
+	}
+	return "unknown";
+}
+
+const char *pbench_prep_step_name(int step)
+{
+	static const char *const names[] = { "pin", "numa", "mlock", "stack", "priority",
+					     "warmup" };
+
+	return step >= 0 && step < PBENCH_PREP_NR_STEPS ? names[step] : "?";
+}
+
+const char *pbench_step_status_name(int status)
+{
+	static const char *const names[] = { "done", "not permitted", "not available", "skipped",
+					     "failed" };
+
+	return status >= 0 && status <= PBENCH_STEP_FAILED ? names[status] : "?";
+}
+
+const char *pbench_prio_mode_name(int mode)
+{
+	static const char *const names[] = { "auto", "none", "nice", "fifo" };
+
+	return mode >= 0 && mode <= PBENCH_PRIO_FIFO ? names[mode] : "?";
+}
+
+const char *pbench_sched_policy_name(int policy)
+{
+	switch (policy) {
+	case SCHED_OTHER: return "SCHED_OTHER";
+	case SCHED_FIFO: return "SCHED_FIFO";
+	case SCHED_RR: return "SCHED_RR";
+	case SCHED_BATCH: return "SCHED_BATCH";
+	case SCHED_IDLE: return "SCHED_IDLE";
+	case 6: return "SCHED_DEADLINE";
+	case 7: return "SCHED_EXT";
+	}
+	return "?";
 }

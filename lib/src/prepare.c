@@ -663,25 +663,3 @@ int pbench_prepared_signal(const struct pbench_prepared *p)
 	return p->signal;
 }
 
-const char *pbench_prep_step_name(int step)
-{
-	static const char *const names[] = { "pin", "numa", "mlock", "stack", "priority",
-					     "warmup" };
-
-	return step >= 0 && step < PBENCH_PREP_NR_STEPS ? names[step] : "?";
-}
-
-const char *pbench_step_status_name(int status)
-{
-	static const char *const names[] = { "done", "not permitted", "not available", "skipped",
-					     "failed" };
-
-	return status >= 0 && status <= PBENCH_STEP_FAILED ? names[status] : "?";
-}
-
-const char *pbench_prio_mode_name(int mode)
-{
-	static const char *const names[] = { "auto", "none", "nice", "fifo" };
-
-	return mode >= 0 && mode <= PBENCH_PRIO_FIFO ? names[mode] : "?";
-}

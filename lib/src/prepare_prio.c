@@ -55,20 +55,6 @@ static int probe_runs(struct pbench_prepared *p, const struct pb_work *w, double
 	return n;
 }
 
-const char *pbench_sched_policy_name(int policy)
-{
-	switch (policy) {
-	case SCHED_OTHER: return "SCHED_OTHER";
-	case SCHED_FIFO: return "SCHED_FIFO";
-	case SCHED_RR: return "SCHED_RR";
-	case SCHED_BATCH: return "SCHED_BATCH";
-	case SCHED_IDLE: return "SCHED_IDLE";
-	case 6: return "SCHED_DEADLINE";
-	case 7: return "SCHED_EXT";
-	}
-	return "?";
-}
-
 static int sched_set(struct pbench_prepared *p, const struct pb_sched_attr *a)
 {
 	int was = p->sched_changed;

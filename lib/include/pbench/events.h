@@ -11,7 +11,8 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------------------------
- * Events (events.c): names to perf_event_attr, via libpfm4 and sysfs PMU descriptions
+ * Events (events.c resolves, events_names.c lists and suggests, events_list.c probes): names
+ * to perf_event_attr, via libpfm4 and sysfs PMU descriptions
  */
 
 enum pbench_event_status {

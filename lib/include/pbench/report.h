@@ -11,7 +11,8 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------------------------
- * Reports (report.c): numbers with no more digits than the measurement supports
+ * Reports (format.c, report.c, report_json.c): numbers with no more digits than the
+ * measurement supports
  */
 
 /*
