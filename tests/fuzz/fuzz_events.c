@@ -48,7 +48,7 @@ static void check_names(const char *list, char **names, int n)
 }
 
 /* Resolve every name as pbench_counters_open would: 1 when all of them resolve. */
-static int resolve_all(char **names, int n)
+static int resolve_names(char **names, int n)
 {
 	int all = 1;
 
@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else {
 			unsetenv("PBENCH_SYSFS_ROOT");
 		}
-		if (resolve_all(names, n) && n <= MAX_OPEN)
+		if (resolve_names(names, n) && n <= MAX_OPEN)
 			open_list(list, n);
 	}
 	unsetenv("PBENCH_SYSFS_ROOT");
