@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* pbench list: the events, and whether each opens on this machine right now, and why not. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,23 @@ static void list_usage(FILE *f)
 		"  -a, --all    also every libpfm4 event of the detected hardware PMUs\n"
 		"      --json   JSON on stdout (schema 1)\n"
 		"  -h, --help   this help\n");
+}
+
+/* The library's list, one entry at a time into an array of our own struct's size. */
+static int list_events(unsigned flags, struct pbench_event_desc **out)
+{
+	struct pbench_event_list *l;
+	int n = pbench_event_list_new(&l, flags);
+
+	if (n < 0)
+		return n;
+	*out = calloc((size_t)(n ? n : 1), sizeof(**out));
+	for (int i = 0; *out && i < n; i++) {
+		(*out)[i].size = sizeof((*out)[i]);
+		pbench_event_list_get(l, i, &(*out)[i]);
+	}
+	pbench_event_list_free(l);
+	return *out ? n : -ENOMEM;
 }
 
 static void section_of(const struct pbench_event_desc *d, char *buf, size_t len)
@@ -154,7 +172,7 @@ int cmd_list(int argc, char **argv)
 		cli_error("unexpected argument '%s' for 'pbench list'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	n = pbench_events_list(&v, all ? PBENCH_LIST_ALL : 0);
+	n = list_events(all ? PBENCH_LIST_ALL : 0, &v);
 	if (n < 0) {
 		cli_error("cannot list events: %s", pbench_strerror(n));
 		return EXIT_RUNTIME;

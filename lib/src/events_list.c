@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pbench_events_list(): every known name (events_names.c), each probed by opening it as a
+ * pbench_event_list_new(): every known name (events_names.c), each probed by opening it as a
  * counter set would, with its status, the reason when it cannot count, and how it is read.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -51,13 +52,51 @@ static void probe_event(struct pbench_event_desc *d)
 	pbench_counters_free(c);
 }
 
-int pbench_events_list(struct pbench_event_desc **out, unsigned flags)
-{
-	int n = pb_events_names(out, flags);
+struct pbench_event_list {
+	struct pbench_event_desc *v;
+	int n;
+};
 
-	for (int i = 0; i < n; i++) {
-		if (!(flags & PBENCH_LIST_NO_PROBE))
-			probe_event(&(*out)[i]);
+int pbench_event_list_new(struct pbench_event_list **out, unsigned flags)
+{
+	struct pbench_event_list *l;
+	int n;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	n = pb_events_names(&l->v, flags);
+	if (n < 0) {
+		free(l);
+		return n;
 	}
+	l->n = n;
+	for (int i = 0; i < n && !(flags & PBENCH_LIST_NO_PROBE); i++)
+		probe_event(&l->v[i]);
+	*out = l;
 	return n;
+}
+
+int pbench_event_list_nr(const struct pbench_event_list *l)
+{
+	return l ? l->n : 0;
+}
+
+int pbench_event_list_get(const struct pbench_event_list *l, int i, struct pbench_event_desc *out)
+{
+	if (!l || !out || !out->size || i < 0 || i >= l->n)
+		return -EINVAL;
+	pb_copy_out(out, &l->v[i], sizeof(l->v[i]));
+	return 0;
+}
+
+void pbench_event_list_free(struct pbench_event_list *l)
+{
+	if (!l)
+		return;
+	free(l->v);
+	free(l);
 }

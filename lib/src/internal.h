@@ -139,7 +139,7 @@ struct pb_event {
 /* Resolve one name to an attr. Returns 0, -PBENCH_EUNKNOWN_EVENT or -PBENCH_EPFM. */
 int pb_event_resolve(const char *name, struct pb_event *ev);
 int pb_pfm_init(void);
-/* events_names.c: every known event name with its kind, unprobed (pbench_events_list()
+/* events_names.c: every known event name with its kind, unprobed (pbench_event_list_new()
  * without the probe); count, or a negative error. */
 int pb_events_names(struct pbench_event_desc **out, unsigned flags);
 /* Set the user-access format bits of attr's PMU where it has them (arm64: `rdpmc` config1:1,

@@ -45,13 +45,16 @@ static int64_t c_of(const char *name)
 
 static void detected(void)
 {
-	struct pbench_event_desc *v;
-	int n = pbench_events_list(&v, PBENCH_LIST_ALL | PBENCH_LIST_NO_PROBE), n1 = 0;
+	struct pbench_event_list *l;
+	int n = pbench_event_list_new(&l, PBENCH_LIST_ALL | PBENCH_LIST_NO_PROBE), n1 = 0;
 
-	for (int i = 0; i < n; i++)
-		n1 += !strncmp(v[i].name, "arm_n1::", 8);
-	if (n > 0)
-		free(v);
+	for (int i = 0; i < n; i++) {
+		struct pbench_event_desc d = { .size = sizeof(d) };
+
+		if (!pbench_event_list_get(l, i, &d))
+			n1 += !strncmp(d.name, "arm_n1::", 8);
+	}
+	pbench_event_list_free(l);
 	ok(n1 > 0, "libpfm4 detects the arm_n1 PMU (%d arm_n1:: events listed)", n1);
 }
 

@@ -35,7 +35,7 @@ enum pbench_event_kind {
 /* "hardware", "software", "pmu" or "other". */
 PBENCH_API const char *pbench_event_kind_name(int kind);
 
-/* One entry of pbench_events_list(). */
+/* One entry of an event list (pbench_event_list_get()). */
 struct pbench_event_desc {
 	size_t size;
 	char name[128];			/* the name to pass to pbench_counters_open() */
@@ -56,10 +56,18 @@ enum pbench_list_flags {
 
 /*
  * List events: the generic perf names, the software events, the sysfs PMU events and, with
- * PBENCH_LIST_ALL, the libpfm4 events of the detected PMUs. *out is a malloc'ed array the
- * caller frees with free(). Returns the number of entries or a negative error.
+ * PBENCH_LIST_ALL, the libpfm4 events of the detected PMUs, each probed (unless
+ * PBENCH_LIST_NO_PROBE). Returns the number of entries or a negative error; the entries are
+ * read one at a time with pbench_event_list_get() into the caller's struct of the caller's
+ * size, as libpfm4 hands out its events, so that struct pbench_event_desc can grow.
  */
-PBENCH_API int pbench_events_list(struct pbench_event_desc **out, unsigned flags);
+struct pbench_event_list;
+PBENCH_API int pbench_event_list_new(struct pbench_event_list **out, unsigned flags);
+PBENCH_API int pbench_event_list_nr(const struct pbench_event_list *l);
+/* Entry i into out (out->size set). Errors: -EINVAL (NULL, out->size 0, i out of range). */
+PBENCH_API int pbench_event_list_get(const struct pbench_event_list *l, int i,
+				     struct pbench_event_desc *out);
+PBENCH_API void pbench_event_list_free(struct pbench_event_list *l);
 
 /*
  * The known event name nearest to name (edit distance), for "did you mean" messages, or NULL.
