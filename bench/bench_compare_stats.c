@@ -159,7 +159,7 @@ static int trial(struct rng *r, double *a, double *b, size_t *pairs)
 		if (!verdict && (n >= MAX_PAIRS || elapsed + pair > BUDGET_MS)) {
 			verdict = look(a, b, n);
 			if (!verdict)
-				verdict = PBENCH_UNDECIDED;
+				verdict = PBENCH_VERDICT_UNDECIDED;
 		}
 	}
 	*pairs = n;
@@ -187,7 +187,8 @@ static void wilson(size_t k, size_t n, double *lo, double *hi)
 static int simulate(void)
 {
 	double *a = malloc(MAX_PAIRS * sizeof(double)), *b = malloc(MAX_PAIRS * sizeof(double));
-	size_t *pairs = malloc(TRIALS * sizeof(size_t)), count[PBENCH_UNDECIDED + 1] = { 0 };
+	size_t *pairs = malloc(TRIALS * sizeof(size_t));
+	size_t count[PBENCH_VERDICT_UNDECIDED + 1] = { 0 };
 	size_t false_many = 0, false_fixed = 0, n, wrong;
 	struct rng r = { .s = SEED };
 	double t0 = now_ns(), lo, hi, lo1, hi1;
@@ -201,10 +202,11 @@ static int simulate(void)
 	for (int i = 0; i < TRIALS; i++)
 		count[trial(&r, a, b, &pairs[i])]++;
 	qsort(pairs, TRIALS, sizeof(*pairs), cmp_size);
-	wrong = count[PBENCH_FASTER] + count[PBENCH_SLOWER];
+	wrong = count[PBENCH_VERDICT_FASTER] + count[PBENCH_VERDICT_SLOWER];
 	printf("(a) A/A, %d simulated comparisons (seed %#llx): faster %zu, slower %zu, same %zu, "
-	       "undecided %zu\n", TRIALS, (unsigned long long)SEED, count[PBENCH_FASTER],
-	       count[PBENCH_SLOWER], count[PBENCH_SAME], count[PBENCH_UNDECIDED]);
+	       "undecided %zu\n", TRIALS, (unsigned long long)SEED, count[PBENCH_VERDICT_FASTER],
+	       count[PBENCH_VERDICT_SLOWER], count[PBENCH_VERDICT_SAME],
+	       count[PBENCH_VERDICT_UNDECIDED]);
 	printf("    pairs taken: median %zu, 99th percentile %zu, max %zu\n", pairs[TRIALS / 2],
 	       pairs[TRIALS * 99 / 100], pairs[TRIALS - 1]);
 	printf("TARGET A/A: same or undecided in >= %d of %d: %zu -> %s\n", TRIALS - 1, TRIALS,
@@ -215,7 +217,7 @@ static int simulate(void)
 	for (int i = 0; i < MANY_TRIALS; i++) {
 		int v = trial(&r, a, b, &n);
 
-		false_many += v == PBENCH_FASTER || v == PBENCH_SLOWER;
+		false_many += v == PBENCH_VERDICT_FASTER || v == PBENCH_VERDICT_SLOWER;
 	}
 	r = (struct rng){ .s = MANY_SEED ^ 1 };
 	for (int i = 0; i < MANY_TRIALS; i++) {
@@ -307,7 +309,7 @@ static void real_ab(void)
 
 		snprintf(label, sizeof(label), "run %d", i + 1);
 		v = compare_once(label, &a, &b, 0, &secs);
-		detected += v == PBENCH_FASTER && secs < AB_TARGET_S;
+		detected += v == PBENCH_VERDICT_FASTER && secs < AB_TARGET_S;
 	}
 	printf("TARGET A/B 2%%: detected as faster in under %.0f s: %d of %d runs -> %s\n",
 	       AB_TARGET_S, detected, AB_RUNS, detected == AB_RUNS ? "ok" : "not met");
@@ -325,7 +327,7 @@ static void real_aa(void)
 		double secs;
 
 		snprintf(label, sizeof(label), "run %d", i + 1);
-		same += compare_once(label, &a, &b, AA_BUDGET_MS, &secs) == PBENCH_SAME;
+		same += compare_once(label, &a, &b, AA_BUDGET_MS, &secs) == PBENCH_VERDICT_SAME;
 	}
 	printf("    same in %d of %d\n", same, AA_RUNS);
 }

@@ -135,7 +135,7 @@ static struct pbench_counters *open_rdpmc(const char **why)
 {
 	struct pbench_counters *c;
 
-	if (!pbench_has_cpu_pmu()) {
+	if (!pbench_cpu_has_pmu()) {
 		*why = "no hardware PMU on this machine (no /sys/bus/event_source/devices/cpu*)";
 		return NULL;
 	}

@@ -55,7 +55,7 @@ static void spread(const char *what, const double *v, int n)
 int main(void)
 {
 	struct pbench_prepare_opts o = PBENCH_PREPARE_OPTS_INIT;
-	struct pbench_prep_priority pr = { .size = sizeof(pr) };
+	struct pbench_prepared_priority pr = { .size = sizeof(pr) };
 	struct pbench_prepared *p;
 	double v[RUNS];
 	int err, st;
@@ -68,7 +68,7 @@ int main(void)
 		return 0;
 	}
 	o.cpu = 1;
-	o.priority = PBENCH_PRIO_FIFO;
+	o.priority = PBENCH_PRIORITY_FIFO;
 	o.warmup_ms = 200;
 	err = pbench_prepare(&p, &o);
 	if (err) {
@@ -78,7 +78,7 @@ int main(void)
 	pbench_prepared_priority(p, &pr);
 	if (pr.policy != SCHED_FIFO) {
 		printf("  skipped: SCHED_FIFO refused (%s)\n", pbench_prepared_step(p,
-		       PBENCH_PREP_PRIORITY)->what);
+		       PBENCH_PREPARE_STEP_PRIORITY)->what);
 		pbench_prepared_free(p);
 		return 0;
 	}

@@ -159,8 +159,8 @@ static int step_probe(void *arg)
 static int step_counters(void *arg)
 {
 	struct pbench_counters_opts o = { .size = sizeof(o), .pid = getpid(), .cpu = -1,
-					  .flags = PBENCH_COUNT_INHERIT |
-						   PBENCH_COUNT_ENABLE_ON_EXEC };
+					  .flags = PBENCH_COUNTERS_INHERIT |
+						   PBENCH_COUNTERS_ENABLE_ON_EXEC };
 	struct pbench_counters *c;
 	int err = pbench_counters_open(&c, arg, &o);
 

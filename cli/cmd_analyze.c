@@ -308,6 +308,40 @@ static int write_json(const struct pbench_samples *in, const struct pbench_summa
 	return EXIT_OK;
 }
 
+/* Each input's summary (95% intervals); an exit status. */
+static int summarize(struct pbench_samples *in, int nr, struct pbench_summary *sums)
+{
+	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = 0.95 };
+
+	for (int i = 0; i < nr; i++) {
+		size_t n;
+		const double *x = pbench_samples_values(in, i, &n);
+		int err;
+
+		sums[i].size = sizeof(sums[i]);
+		err = pbench_stats_summary(x, n, &so, &sums[i]);
+		if (err) {
+			cli_error("%s: cannot summarize: %s", pbench_samples_name(in, i),
+				  pbench_strerror(err));
+			return err == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+		}
+	}
+	return EXIT_OK;
+}
+
+static void print_text(struct pbench_samples *in, const struct pbench_summary *sums,
+		       const struct cmp *cmps, int ncmp)
+{
+	for (int i = 0; i < pbench_samples_nr(in); i++) {
+		if (i)
+			printf("\n");
+		pbench_summary_write_text(&sums[i], stdout, pbench_samples_name(in, i),
+					  pbench_samples_unit(in, i));
+	}
+	for (int i = 0; i < ncmp; i++)
+		print_comparison(in, sums, &cmps[i]);
+}
+
 int cmd_analyze(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -316,12 +350,11 @@ int cmd_analyze(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = 0.95 };
 	struct pbench_samples *in = NULL;
 	struct pbench_summary *sums = NULL;
 	struct cmp *cmps = NULL;
 	const char *unit = NULL;
-	int json = 0, c, rc = EXIT_USAGE, err, nr, ncmp = 0;
+	int json = 0, c, rc = EXIT_USAGE, nr, ncmp = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -355,19 +388,8 @@ int cmd_analyze(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	for (int i = 0; i < nr; i++) {
-		size_t n;
-		const double *x = pbench_samples_values(in, i, &n);
-
-		sums[i].size = sizeof(sums[i]);
-		err = pbench_stats_summary(x, n, &so, &sums[i]);
-		if (err) {
-			cli_error("%s: cannot summarize: %s", pbench_samples_name(in, i),
-				  pbench_strerror(err));
-			rc = err == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-			goto out;
-		}
-	}
+	if ((rc = summarize(in, nr, sums)))
+		goto out;
 	/* The first input against each other one. */
 	for (int i = 1; i < nr; i++, ncmp++)
 		if (compare_pair(in, 0, i, &cmps[ncmp])) {
@@ -378,14 +400,7 @@ int cmd_analyze(int argc, char **argv)
 		rc = write_json(in, sums, cmps, ncmp);
 		goto out;
 	}
-	for (int i = 0; i < nr; i++) {
-		if (i)
-			printf("\n");
-		pbench_summary_write_text(&sums[i], stdout, pbench_samples_name(in, i),
-					  pbench_samples_unit(in, i));
-	}
-	for (int i = 0; i < ncmp; i++)
-		print_comparison(in, sums, &cmps[i]);
+	print_text(in, sums, cmps, ncmp);
 out:
 	pbench_samples_free(in);
 	free(sums);

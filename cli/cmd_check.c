@@ -142,7 +142,7 @@ static int parse_cpus(const char *arg, int *cpus)
 		last = last ? last + 1 : strrchr(present, ',') ? strrchr(present, ',') + 1 : present;
 		limit = atoi(last) + 1;
 	}
-	n = pbench_cpulist_parse(arg, cpus, MAX_TARGETS, limit);
+	n = pbench_cpus_parse(arg, cpus, MAX_TARGETS, limit);
 	if (n < 0) {
 		cli_error("invalid CPU list '%s' for --cpu: %s; present CPUs are %s", arg,
 			  n == -ERANGE ? "no such CPU" : "expected a list such as 2 or 2-3,6",

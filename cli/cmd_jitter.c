@@ -75,7 +75,7 @@ static int parse_cpus(const char *arg, struct jitter_opts *o)
 	int n;
 
 	pbench_cpus_allowed(allowed, sizeof(allowed));
-	n = pbench_cpulist_parse(arg, o->cpus, MAX_CPUS, MAX_CPUS);
+	n = pbench_cpus_parse(arg, o->cpus, MAX_CPUS, MAX_CPUS);
 	if (n <= 0) {
 		cli_error("invalid CPU list '%s' for --cpu: %s; pbench may run on CPUs %s", arg,
 			  n == -ERANGE ? "no such CPU" : "expected a list such as 1 or 0-3,6",

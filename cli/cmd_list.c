@@ -58,7 +58,7 @@ static int print_json(const struct pbench_event_desc *v, int n, const int *count
 
 	json_object_set_new(root, "schema", json_integer(1));
 	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
-	json_object_set_new(root, "hardware_pmu", json_boolean(pbench_has_cpu_pmu()));
+	json_object_set_new(root, "hardware_pmu", json_boolean(pbench_cpu_has_pmu()));
 	for (int i = 0; i < n; i++) {
 		json_t *e = json_object();
 
@@ -133,7 +133,7 @@ static void print_text(const struct pbench_event_desc *v, int n, const int *coun
 	printf("\n%d events: %d ok, %d not supported, %d no permission\n", n,
 	       counts[PBENCH_EVENT_OK], counts[PBENCH_EVENT_NOT_SUPPORTED],
 	       counts[PBENCH_EVENT_NO_PERMISSION]);
-	if (!pbench_has_cpu_pmu()) {
+	if (!pbench_cpu_has_pmu()) {
 		int tsc = 0;
 
 		/* msr/tsc/ is named only when this machine's list has it opening. */

@@ -161,10 +161,89 @@ static int parse_cpu(const char *s, int *out)
 	return 0;
 }
 
+enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_PLOT, OPT_TIMEOUT, OPT_CSV, OPT_WORKLOAD,
+       OPT_TARGET_SEM, OPT_MAX_TIME };
+
+/* One option of `pbench stat` (getopt's c and optarg): 0, -1 after an error said, 1 when c is
+ * not one of them. */
+static int stat_option(int c, const char *arg, struct stat_opts *o)
+{
+	double v;
+
+	switch (c) {
+	case 'e':
+		o->ro.events = arg;
+		break;
+	case 'r':
+		if (cli_long("-r", "run count", arg, 1, MAX_RUNS, &o->ro.runs))
+			return -1;
+		break;
+	case 'j':
+		o->json = arg ? arg : "-";
+		break;
+	case 'q':
+		o->ro.quiet = 1;
+		break;
+	case 'i':
+		if (cli_number("--iterations", "iteration count", arg, 1, 1e12,
+			       CLI_NUM_INT, &v))
+			return -1;
+		o->ro.iterations = (uint64_t)v;
+		break;
+	case OPT_MODE:
+		if ((o->ro.mode = parse_mode(arg)) < 0)
+			return -1;
+		break;
+	case OPT_CPU:
+		if (parse_cpu(arg, &o->ro.cpu))
+			return -1;
+		break;
+	case OPT_WARMUP:
+		if (cli_number("--warmup-ms", "warm-up", arg, 0, MAX_WARMUP_MS, 0,
+			       &o->ro.warmup_ms))
+			return -1;
+		break;
+	case OPT_PLOT:
+		o->plot = arg;
+		break;
+	case OPT_TIMEOUT:
+		if (cli_number("--timeout", "timeout", arg, 0, 86400, CLI_NUM_POSITIVE,
+			       &o->ro.timeout_s))
+			return -1;
+		break;
+	case OPT_MAX_TIME:
+		if (cli_number("--max-time", "time budget", arg, 0, 86400,
+			       CLI_NUM_POSITIVE, &o->ro.max_time_s))
+			return -1;
+		break;
+	case OPT_TARGET_SEM:
+		if (cli_number("--target-sem", "target", arg, 0, 100,
+			       CLI_NUM_POSITIVE | CLI_NUM_PCT, &o->ro.target_sem_pct))
+			return -1;
+		break;
+	case OPT_CSV:
+		o->csv = arg;
+		break;
+	case OPT_WORKLOAD:
+		if (!strcmp(arg, "xor")) {
+			o->ro.workload = PBENCH_WORKLOAD_XOR;
+		} else if (!strcmp(arg, "memwalk")) {
+			o->ro.workload = PBENCH_WORKLOAD_MEMWALK;
+		} else {
+			cli_error("unknown workload '%s' for --workload: the built-in workloads "
+				  "are xor and memwalk", arg);
+			return -1;
+		}
+		o->workload_set = 1;
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct stat_opts *o)
 {
-	enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_PLOT, OPT_TIMEOUT, OPT_CSV, OPT_WORKLOAD,
-	       OPT_TARGET_SEM, OPT_MAX_TIME };
 	static const struct option opts[] = {
 		{ "events", required_argument, NULL, 'e' },
 		{ "runs", required_argument, NULL, 'r' },
@@ -183,84 +262,20 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	double v;
-	int c;
+	int c, err;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:e:r:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			o->ro.events = optarg;
-			break;
-		case 'r':
-			if (cli_long("-r", "run count", optarg, 1, MAX_RUNS, &o->ro.runs))
-				return -1;
-			break;
-		case 'j':
-			o->json = optarg ? optarg : "-";
-			break;
-		case 'q':
-			o->ro.quiet = 1;
-			break;
-		case 'i':
-			if (cli_number("--iterations", "iteration count", optarg, 1, 1e12,
-				       CLI_NUM_INT, &v))
-				return -1;
-			o->ro.iterations = (uint64_t)v;
-			break;
-		case OPT_MODE:
-			if ((o->ro.mode = parse_mode(optarg)) < 0)
-				return -1;
-			break;
-		case OPT_CPU:
-			if (parse_cpu(optarg, &o->ro.cpu))
-				return -1;
-			break;
-		case OPT_WARMUP:
-			if (cli_number("--warmup-ms", "warm-up", optarg, 0, MAX_WARMUP_MS, 0,
-				       &o->ro.warmup_ms))
-				return -1;
-			break;
-		case OPT_PLOT:
-			o->plot = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (cli_number("--timeout", "timeout", optarg, 0, 86400, CLI_NUM_POSITIVE,
-				       &o->ro.timeout_s))
-				return -1;
-			break;
-		case OPT_MAX_TIME:
-			if (cli_number("--max-time", "time budget", optarg, 0, 86400,
-				       CLI_NUM_POSITIVE, &o->ro.max_time_s))
-				return -1;
-			break;
-		case OPT_TARGET_SEM:
-			if (cli_number("--target-sem", "target", optarg, 0, 100,
-				       CLI_NUM_POSITIVE | CLI_NUM_PCT, &o->ro.target_sem_pct))
-				return -1;
-			break;
-		case OPT_CSV:
-			o->csv = optarg;
-			break;
-		case OPT_WORKLOAD:
-			if (!strcmp(optarg, "xor")) {
-				o->ro.workload = PBENCH_WORKLOAD_XOR;
-			} else if (!strcmp(optarg, "memwalk")) {
-				o->ro.workload = PBENCH_WORKLOAD_MEMWALK;
-			} else {
-				cli_error("unknown workload '%s' for --workload: the built-in workloads "
-					  "are xor and memwalk", optarg);
-				return -1;
-			}
-			o->workload_set = 1;
-			break;
-		case 'h':
+		if (c == 'h') {
 			stat_usage(stdout);
 			return 1;
-		default:
-			return cli_option_error(c, argv, "stat");
 		}
+		err = stat_option(c, optarg, o);
+		if (err > 0)
+			return cli_option_error(c, argv, "stat");
+		if (err)
+			return -1;
 	}
 	if (optind < argc)
 		o->ro.argv = argv + optind;

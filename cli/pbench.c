@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 		debug = "1";
 	}
 	if (debug && *debug && strcmp(debug, "0"))
-		pbench_set_log(log_to_stderr, NULL);
+		pbench_log_set(log_to_stderr, NULL);
 
 	if (argc < 2) {
 		usage(stderr);

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Run every test of one build directory: the Criterion unit tests, the examples, the fuzz
-# corpora (where their replays were built: the ASan+UBSan tree), the CLI and fault tests, and
-# the layering test (lib/layers.txt). Prints one "O: N passed, N failed, N skipped" line and
-# writes it to O/test-results.txt.
+# corpora (where their replays were built: the ASan+UBSan tree), the CLI and fault tests, the
+# layering test (lib/layers.txt) and the naming test (lib/names.txt). Prints one "O: N passed,
+# N failed, N skipped" line and writes it to O/test-results.txt.
 set -u
 O=${1:-build}
 pass=0 fail=0 skip=0
@@ -61,7 +61,7 @@ done
 
 # The end-to-end scripts and the layering test: each prints "<name>: N passed, N failed,
 # N skipped" last.
-for suite in cli faults layers; do
+for suite in cli faults layers names; do
 	res=$(sh "tests/$suite/run.sh" "$O" 2>&1)
 	printf '%s\n' "$res" | grep -v '^ok '
 	line=$(printf '%s\n' "$res" | grep -E "^$suite: [0-9]+ passed" | tail -n 1)

@@ -5,7 +5,7 @@
  * Conventions:
  *  - Functions return 0 (or a count) on success and a negative error code on failure: -errno,
  *    or -PBENCH_E*. pbench_strerror() turns either into text. The library never prints and
- *    never exits; diagnostics go to the optional log callback (pbench_set_log()).
+ *    never exits; diagnostics go to the optional log callback (pbench_log_set()).
  *  - Structs a caller fills or receives carry `size` as their first member: set it to
  *    sizeof(struct ...) so the library can grow them without breaking old callers.
  *  - Times are in the clock's ticks (TSC ticks when the TSC is used) and in nanoseconds.

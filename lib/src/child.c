@@ -325,10 +325,24 @@ static int exec_seen(struct pbench_child *ch, int ex, const char *path)
 	return exec_errno == EACCES || exec_errno == ENOEXEC ? -PBENCH_ENOT_EXEC : -exec_errno;
 }
 
+/* The command's counters, armed to start at its exec (and follow its children); none when no
+ * event was asked or none can be counted here. */
+static int open_counters(struct pbench_child *ch, const struct pbench_child_opts *opts)
+{
+	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1, .pid = ch->pid };
+	int err;
+
+	if (!opts || !opts->events || !*opts->events)
+		return 0;
+	copts.flags = PBENCH_COUNTERS_INHERIT | PBENCH_COUNTERS_ENABLE_ON_EXEC |
+		      (opts->counter_flags & ~PBENCH_COUNTERS_START_ENABLED);
+	err = pbench_counters_open(&ch->counters, opts->events, &copts);
+	return err == -PBENCH_ENO_EVENTS ? 0 : err;
+}
+
 int pbench_child_start(struct pbench_child **out, char *const argv[],
 		       const struct pbench_child_opts *opts)
 {
-	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
 	struct pbench_child *ch;
 	int go[2], ex[2], err, status;
 	char path[4096];
@@ -367,38 +381,26 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	setpgid(pid, pid);	/* as the child does: whichever runs first */
 	ch->pid = pid;
 	ch->pgid = pid;
-	if (opts && opts->events && *opts->events) {
-		copts.pid = pid;
-		copts.flags = PBENCH_COUNT_INHERIT | PBENCH_COUNT_ENABLE_ON_EXEC |
-			      (opts->counter_flags & ~PBENCH_COUNT_START_ENABLED);
-		err = pbench_counters_open(&ch->counters, opts->events, &copts);
-		if (err && err != -PBENCH_ENO_EVENTS)
-			goto out_kill;
-		err = 0;
-	}
+	err = open_counters(ch, opts);
+	if (err)
+		goto out_kill;
 	ch->t0 = pbench_ticks_begin();
 	if (write(go[1], "g", 1) != 1) {
 		err = -errno;
 		goto out_kill;
 	}
 	close(go[1]);
-	go[1] = -1;
-	err = exec_seen(ch, ex[0], path);
-	if (err) {
-		reap(pid, &status);
-		ch->pid = 0;
-		end_leftovers(ch);
-		pbench_counters_free(ch->counters);
-		free(ch);
-		return err;
+	err = exec_seen(ch, ex[0], path);	/* closes ex[0] */
+	if (!err) {
+		*out = ch;
+		return 0;
 	}
-	*out = ch;
-	return 0;
+	goto out_reap;
 
 out_kill:
-	if (go[1] >= 0)
-		close(go[1]);	/* the child reads EOF and exits 127 */
+	close(go[1]);	/* the child reads EOF and exits 127 */
 	close(ex[0]);
+out_reap:
 	reap(pid, &status);
 	ch->pid = 0;
 	end_leftovers(ch);

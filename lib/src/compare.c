@@ -82,7 +82,7 @@ int pb_compare_decide(double confidence, double same_threshold_pct,
 	 * boundary brings the whole comparison back under 1 - confidence. */
 	int v = pbench_stats_verdict(w, confidence, same_threshold_pct, PBENCH_VERDICT_SEQUENTIAL);
 
-	return v == PBENCH_UNDECIDED ? 0 : v;
+	return v == PBENCH_VERDICT_UNDECIDED ? 0 : v;
 }
 
 /* Welch on what both sides have; 1 when w was filled, 0 when the samples do not allow it yet
@@ -151,7 +151,7 @@ static int abba(const struct pb_timing *t, const struct pbench_compare_opts *o,
 			verdict = err ? pb_compare_decide(o->confidence, o->same_threshold_pct,
 							    w) : 0;
 			if (!verdict)
-				verdict = PBENCH_UNDECIDED;
+				verdict = PBENCH_VERDICT_UNDECIDED;
 		}
 	}
 	return verdict;

@@ -161,11 +161,11 @@ static const char *rdpmc_refusal(const struct pbench_counters *c, const struct p
 	/* A PMU named in sysfs: only a CPU PMU with a rdpmc format field (arm64's). */
 	if (ctr->ev.kind == PBENCH_EVENT_PMU && pb_pmu_user_read_bits(&a, 0) <= 0)
 		return "not a CPU PMU event: no user-space read";
-	if (c->flags & PBENCH_COUNT_NO_RDPMC)
-		return "user-space reads turned off (PBENCH_COUNT_NO_RDPMC)";
+	if (c->flags & PBENCH_COUNTERS_NO_RDPMC)
+		return "user-space reads turned off (PBENCH_COUNTERS_NO_RDPMC)";
 	if (c->pid != 0)
 		return "counted in another task: only the task itself can read its counters";
-	if (c->flags & PBENCH_COUNT_INHERIT)
+	if (c->flags & PBENCH_COUNTERS_INHERIT)
 		return "counted with inherit: the children's counts are only in read()";
 	if (!pb_arch_user_read())
 		return "no user-space counter read on this architecture";
@@ -213,17 +213,17 @@ static int try_open(struct pbench_counters *c, struct pb_counter *ctr, int group
 
 	attr.size = sizeof(attr);
 	attr.read_format = READ_FORMAT;
-	attr.inherit = !!(c->flags & PBENCH_COUNT_INHERIT);
-	attr.enable_on_exec = !!(c->flags & PBENCH_COUNT_ENABLE_ON_EXEC);
+	attr.inherit = !!(c->flags & PBENCH_COUNTERS_INHERIT);
+	attr.enable_on_exec = !!(c->flags & PBENCH_COUNTERS_ENABLE_ON_EXEC);
 	/* Members follow their leader; only a leader carries the disabled bit. */
-	attr.disabled = group_fd < 0 && !(c->flags & PBENCH_COUNT_START_ENABLED);
+	attr.disabled = group_fd < 0 && !(c->flags & PBENCH_COUNTERS_START_ENABLED);
 	/* A disabled leader on the calling thread also gets enable_on_exec. It changes nothing
 	 * here (the fds close on exec, and nothing is inherited), but the arm PMU driver's
 	 * group check skips disabled events unless they are enabled on exec: without it a
 	 * group of one more event than the PMU has counters opens and then never runs. */
 	if (attr.disabled && c->pid == 0 && ctr->ev.kind != PBENCH_EVENT_SOFTWARE)
 		attr.enable_on_exec = 1;
-	if (c->flags & PBENCH_COUNT_USER_ONLY)
+	if (c->flags & PBENCH_COUNTERS_USER_ONLY)
 		attr.exclude_kernel = attr.exclude_hv = 1;
 
 	ctr->user_only = 0;

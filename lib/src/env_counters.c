@@ -21,7 +21,7 @@ static void check_paranoid(struct pb_env_ctx *ctx, const struct pb_proc_status *
 	static const char expected[] = "<= 1 (or root / CAP_PERFMON)";
 	static const char fix[] = "sudo sysctl -w kernel.perf_event_paranoid=1, or sudo setcap "
 				  "cap_perfmon+ep $(which pbench)";
-	int v, err = pbench_perf_paranoid(&v), priv = pb_has_cap(st, PB_CAP_PERFMON);
+	int v, err = pbench_counters_paranoid(&v), priv = pb_has_cap(st, PB_CAP_PERFMON);
 	const char *who;
 	struct pbench_check *c;
 

@@ -102,7 +102,7 @@ void pb_quiet_cpus(unsigned char *set)
 			set[i] |= nohz[i];
 }
 
-int pbench_cpulist_parse(const char *list, int *cpus, int max, int limit)
+int pbench_cpus_parse(const char *list, int *cpus, int max, int limit)
 {
 	unsigned char *set;
 	int n, k = 0;

@@ -313,7 +313,7 @@ void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len)
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		if (pbench_perf_paranoid(&paranoid) == 0)
+		if (pbench_counters_paranoid(&paranoid) == 0)
 			snprintf(buf, len,
 				 "no permission (%s): kernel.perf_event_paranoid is %d; fix: "
 				 "sysctl -w kernel.perf_event_paranoid=1, or give the program "
@@ -326,7 +326,7 @@ void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len)
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
-		if (ev->kind == PBENCH_EVENT_HARDWARE && !pbench_has_cpu_pmu()) {
+		if (ev->kind == PBENCH_EVENT_HARDWARE && !pbench_cpu_has_pmu()) {
 			char tsc[32];
 			/* Name msr/tsc/ as an alternative only where this kernel has it. */
 			int msr = pb_read_file("/sys/bus/event_source/devices/msr/events/tsc",

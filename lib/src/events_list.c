@@ -44,7 +44,7 @@ static void probe_event(struct pbench_event_desc *d)
 			d->error = k.error;
 			snprintf(d->reason, sizeof(d->reason), "%s", k.reason);
 		} else if (k.user_only) {
-			pbench_perf_paranoid(&paranoid);
+			pbench_counters_paranoid(&paranoid);
 			snprintf(d->reason, sizeof(d->reason), "user space only: "
 				 "kernel.perf_event_paranoid is %d", paranoid);
 		}

@@ -173,7 +173,7 @@ static void calibrate(struct pb_jitter_run *r)
 static struct pbench_counters *smi_open(struct pb_jitter_run *r)
 {
 	struct pbench_counters_opts o = { .size = sizeof(o), .cpu = -1,
-					  .flags = PBENCH_COUNT_START_ENABLED };
+					  .flags = PBENCH_COUNTERS_START_ENABLED };
 	struct pbench_counters *c = NULL;
 	struct pbench_count k = { .size = sizeof(k) };
 	char buf[128];
@@ -235,7 +235,7 @@ static void sched_now(struct pb_jitter_run *r)
 static void prepare_thread(struct pb_jitter_run *r, struct pbench_prepared **p)
 {
 	struct pbench_prepare_opts o = PBENCH_PREPARE_OPTS_INIT;
-	struct pbench_prep_priority pr = { .size = sizeof(pr) };
+	struct pbench_prepared_priority pr = { .size = sizeof(pr) };
 	int err;
 
 	o.cpu = r->cpu;
@@ -250,7 +250,8 @@ static void prepare_thread(struct pb_jitter_run *r, struct pbench_prepared **p)
 	snprintf(r->prepared_what, sizeof(r->prepared_what),
 		 "%s %d%s, memory %s, %.0f ms warm-up", pr.policy_name, pr.value,
 		 pr.probed ? " (chosen by timing nice against SCHED_FIFO)" : "",
-		 pbench_prepared_step(*p, PBENCH_PREP_MLOCK)->status == PBENCH_STEP_DONE ?
+		 pbench_prepared_step(*p,
+				      PBENCH_PREPARE_STEP_MLOCK)->status == PBENCH_PREPARE_DONE ?
 		 "locked" : "not locked", pbench_prepared_warmup_ms(*p));
 }
 

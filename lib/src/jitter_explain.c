@@ -192,16 +192,17 @@ static void sources(struct pb_jitter_run *run)
 	struct pbench_jitter_source *s;
 
 	r->nsources = 0;
-	s = add_source(r, PBENCH_JSRC_TIMER, n->irq_timer, "local timer interrupts");
+	s = add_source(r, PBENCH_JITTER_SOURCE_TIMER, n->irq_timer, "local timer interrupts");
 	if (no_irq)
 		unavailable(s, "cannot read CPU %d's column of /proc/interrupts", r->cpu);
-	s = add_source(r, PBENCH_JSRC_IPI, n->irq_ipi, "IPIs (RES, CAL, TLB, IWI)");
+	s = add_source(r, PBENCH_JITTER_SOURCE_IPI, n->irq_ipi, "IPIs (RES, CAL, TLB, IWI)");
 	if (no_irq)
 		unavailable(s, "cannot read CPU %d's column of /proc/interrupts", r->cpu);
 	if (!no_irq && n->irq_other)
-		add_source(r, PBENCH_JSRC_OTHER_IRQ, n->irq_other, "other interrupts (NMI, PMI...)");
+		add_source(r, PBENCH_JITTER_SOURCE_OTHER_IRQ, n->irq_other,
+			   "other interrupts (NMI, PMI...)");
 	for (int i = 0; !no_irq && i < PBENCH_NOISE_TOP && n->irq_top[i].count; i++)
-		add_source(r, PBENCH_JSRC_DEVICE, n->irq_top[i].count, "%s (IRQ %s)",
+		add_source(r, PBENCH_JITTER_SOURCE_DEVICE, n->irq_top[i].count, "%s (IRQ %s)",
 			   n->irq_top[i].name, n->irq_top[i].label);
 	if (!no_irq && n->irq_device > 0) {
 		uint64_t named = 0;
@@ -209,21 +210,22 @@ static void sources(struct pb_jitter_run *run)
 		for (int i = 0; i < PBENCH_NOISE_TOP; i++)
 			named += n->irq_top[i].count;
 		if (n->irq_device > named)
-			add_source(r, PBENCH_JSRC_DEVICE, n->irq_device - named,
+			add_source(r, PBENCH_JITTER_SOURCE_DEVICE, n->irq_device - named,
 				   "other device interrupts");
 	}
 	for (int i = 0; !no_soft && i < PBENCH_NOISE_TOP && n->softirq_top[i].count; i++)
-		add_source(r, PBENCH_JSRC_SOFTIRQ, n->softirq_top[i].count, "softirq %s",
+		add_source(r, PBENCH_JITTER_SOURCE_SOFTIRQ, n->softirq_top[i].count, "softirq %s",
 			   n->softirq_top[i].label);
-	if (no_soft && (s = add_source(r, PBENCH_JSRC_SOFTIRQ, 0, "softirqs")))
+	if (no_soft && (s = add_source(r, PBENCH_JITTER_SOURCE_SOFTIRQ, 0, "softirqs")))
 		unavailable(s, "cannot read CPU %d's column of /proc/softirqs", r->cpu);
-	add_source(r, PBENCH_JSRC_PREEMPTION, run->nivcsw, "preemptions of the probe thread");
-	s = add_source(r, PBENCH_JSRC_STEAL, n->steal_ticks, "steal");
+	add_source(r, PBENCH_JITTER_SOURCE_PREEMPTION, run->nivcsw,
+		   "preemptions of the probe thread");
+	s = add_source(r, PBENCH_JITTER_SOURCE_STEAL, n->steal_ticks, "steal");
 	if (s && no_steal)
 		unavailable(s, "no steal for CPU %d in /proc/stat", r->cpu);
 	else if (s)
 		s->ns = n->steal_ns;
-	s = add_source(r, PBENCH_JSRC_SMI, run->smi, "SMIs (msr/smi)");
+	s = add_source(r, PBENCH_JITTER_SOURCE_SMI, run->smi, "SMIs (msr/smi)");
 	if (s && !run->smi_ok)
 		unavailable(s, "%s", run->smi_reason[0] ? run->smi_reason : "not available");
 	qsort(r->sources, (size_t)r->nsources, sizeof(r->sources[0]), cmp_source);
@@ -263,15 +265,15 @@ static const char *fix_of(const struct pbench_jitter_source *s, int cpu, char *b
 	const char *irq;
 
 	switch (s->kind) {
-	case PBENCH_JSRC_TIMER:
+	case PBENCH_JITTER_SOURCE_TIMER:
 		snprintf(buf, len, "the scheduler tick and hrtimers; fix: boot with nohz_full=%d "
 			 "on a kernel built with CONFIG_NO_HZ_FULL, one task on the CPU", cpu);
 		break;
-	case PBENCH_JSRC_IPI:
+	case PBENCH_JITTER_SOURCE_IPI:
 		snprintf(buf, len, "other CPUs' wake-ups, TLB shootdowns and function calls; fix: "
 			 "keep other tasks and kernel work off CPU %d (isolcpus=, cpusets)", cpu);
 		break;
-	case PBENCH_JSRC_DEVICE:
+	case PBENCH_JITTER_SOURCE_DEVICE:
 		irq = strstr(s->name, "(IRQ ");
 		if (irq && strncmp(s->name, "other ", 6))
 			snprintf(buf, len, "a device; fix: echo <other CPUs> > /proc/irq/%.*s/"
@@ -280,15 +282,15 @@ static const char *fix_of(const struct pbench_jitter_source *s, int cpu, char *b
 			snprintf(buf, len, "devices; fix: move their IRQs to other CPUs "
 				 "(/proc/irq/N/smp_affinity_list)");
 		break;
-	case PBENCH_JSRC_OTHER_IRQ:
+	case PBENCH_JITTER_SOURCE_OTHER_IRQ:
 		snprintf(buf, len, "NMIs, performance monitoring, machine checks; fix: "
 			 "nmi_watchdog=0 if they are NMIs");
 		break;
-	case PBENCH_JSRC_PREEMPTION:
+	case PBENCH_JITTER_SOURCE_PREEMPTION:
 		snprintf(buf, len, "another thread ran on CPU %d; fix: move it away (isolcpus=, "
 			 "cpusets, taskset) or raise the measured thread's priority", cpu);
 		break;
-	case PBENCH_JSRC_SMI:
+	case PBENCH_JITTER_SOURCE_SMI:
 		snprintf(buf, len, "the firmware; fix: BIOS power-management and legacy-USB "
 			 "settings");
 		break;
@@ -302,8 +304,8 @@ static const char *fix_of(const struct pbench_jitter_source *s, int cpu, char *b
  * preemption. */
 static int makes_gaps(const struct pbench_jitter_source *s)
 {
-	return s->available && s->count && s->kind != PBENCH_JSRC_SOFTIRQ &&
-	       s->kind != PBENCH_JSRC_STEAL;
+	return s->available && s->count && s->kind != PBENCH_JITTER_SOURCE_SOFTIRQ &&
+	       s->kind != PBENCH_JITTER_SOURCE_STEAL;
 }
 
 static void explain(struct pb_jitter_run *run)
@@ -325,9 +327,9 @@ static void explain(struct pb_jitter_run *run)
 	for (int i = 0; i < r->nsources; i++) {
 		const struct pbench_jitter_source *s = &r->sources[i];
 
-		if (s->kind == PBENCH_JSRC_TIMER && s->available)
+		if (s->kind == PBENCH_JITTER_SOURCE_TIMER && s->available)
 			have_irq = 1;
-		if (!makes_gaps(s) || s->kind == PBENCH_JSRC_PREEMPTION)
+		if (!makes_gaps(s) || s->kind == PBENCH_JITTER_SOURCE_PREEMPTION)
 			continue;
 		e += s->per_s;
 	}
@@ -358,7 +360,8 @@ static void explain(struct pb_jitter_run *run)
 	for (int i = 0; i < r->nsources; i++) {
 		const struct pbench_jitter_source *s = &r->sources[i];
 
-		if (s->kind == PBENCH_JSRC_STEAL && s->available && s->count && isfinite(s->ns)) {
+		if (s->kind == PBENCH_JITTER_SOURCE_STEAL && s->available && s->count &&
+		    isfinite(s->ns)) {
 			pbench_format_ns(a, sizeof(a), s->ns, 2);
 			put(&t, "; %s stolen by the hypervisor (%.2g%% of the window; fix: "
 			    "dedicated host CPUs for this vCPU)", a, s->ns / (r->duration_s * 1e7));

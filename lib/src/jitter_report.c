@@ -28,11 +28,11 @@ static const char *ns_str(char *buf, size_t len, double ns)
 static void short_name(const struct pbench_jitter_source *s, char *buf, size_t len)
 {
 	switch (s->kind) {
-	case PBENCH_JSRC_TIMER: snprintf(buf, len, "timer"); break;
-	case PBENCH_JSRC_IPI: snprintf(buf, len, "IPI"); break;
-	case PBENCH_JSRC_PREEMPTION: snprintf(buf, len, "preempted"); break;
-	case PBENCH_JSRC_OTHER_IRQ: snprintf(buf, len, "NMI etc."); break;
-	case PBENCH_JSRC_SMI: snprintf(buf, len, "SMI"); break;
+	case PBENCH_JITTER_SOURCE_TIMER: snprintf(buf, len, "timer"); break;
+	case PBENCH_JITTER_SOURCE_IPI: snprintf(buf, len, "IPI"); break;
+	case PBENCH_JITTER_SOURCE_PREEMPTION: snprintf(buf, len, "preempted"); break;
+	case PBENCH_JITTER_SOURCE_OTHER_IRQ: snprintf(buf, len, "NMI etc."); break;
+	case PBENCH_JITTER_SOURCE_SMI: snprintf(buf, len, "SMI"); break;
 	default: snprintf(buf, len, "%.*s", (int)strcspn(s->name, " "), s->name);
 	}
 }
@@ -45,8 +45,8 @@ static void top_sources(const struct pbench_jitter_cpu *c, FILE *f)
 		const struct pbench_jitter_source *s = &c->sources[i];
 		char name[64];
 
-		if (!s->available || !s->count || s->kind == PBENCH_JSRC_SOFTIRQ ||
-		    s->kind == PBENCH_JSRC_STEAL)
+		if (!s->available || !s->count || s->kind == PBENCH_JITTER_SOURCE_SOFTIRQ ||
+		    s->kind == PBENCH_JITTER_SOURCE_STEAL)
 			continue;
 		short_name(s, name, sizeof(name));
 		fprintf(f, "%s%s %.*f/s", shown ? ", " : "", name, s->per_s < 10 ? 1 : 0, s->per_s);
@@ -88,7 +88,7 @@ static void details(const struct pbench_jitter_cpu *c, FILE *f)
 
 		if (!s->available)
 			fprintf(f, "%s %s: %s", i ? ";" : "", s->name, s->reason);
-		else if (s->kind == PBENCH_JSRC_STEAL)
+		else if (s->kind == PBENCH_JITTER_SOURCE_STEAL)
 			fprintf(f, "%s steal %s", i ? ";" : "", ns_str(t, sizeof(t), s->ns));
 		else
 			fprintf(f, "%s %s %llu (%.*f/s)", i ? ";" : "", s->name,

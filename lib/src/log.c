@@ -14,7 +14,7 @@ const char *pbench_version(void)
 	return PBENCH_VERSION_STRING;
 }
 
-void pbench_set_log(pbench_log_fn fn, void *arg)
+void pbench_log_set(pbench_log_fn fn, void *arg)
 {
 	log_fn = fn;
 	log_arg = arg;

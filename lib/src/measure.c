@@ -623,16 +623,38 @@ static int pick_count(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64
 	return *n ? 0 : pb_calibrate(t, fn, ctx, n);
 }
 
+/* Samples until a stop rule says enough (the rule kept in the result). */
+static int sample_until_stop(struct pb_run *run, int single)
+{
+	struct pbench_result *r = run->res;
+	struct pbench_welford w = { 0 };
+	uint64_t s0 = pbench_ticks();
+	int rule = 0;
+
+	while (!rule) {
+		uint64_t l0 = pbench_ticks(), l1;
+		int err = pb_run_sample(run);
+
+		if (err)
+			return err;
+		l1 = pbench_ticks();
+		pbench_welford_add(&w, r->x[r->nr - 1]);
+		rule = single ? PBENCH_STOP_SINGLE :
+			stop_rule(run->t, r, &w, (double)(l1 - s0), (double)(l1 - l0));
+	}
+	r->stop_rule = rule;
+	return 0;
+}
+
 int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 		   const struct pbench_measure_opts *opts)
 {
 	struct pbench_counters *events = NULL;
-	struct pbench_welford w = { 0 };
 	struct pbench_result *r = NULL;
 	double *ovh_counts = NULL;
-	uint64_t n, first, s0;
+	uint64_t n, first;
 	struct pb_probe probe;
-	int err, nr_events = 0, single = 0, rule = 0;
+	int err, nr_events = 0, single = 0;
 	struct pb_timing t;
 	struct pb_run run;
 
@@ -682,19 +704,9 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 
 	run = (struct pb_run){ .t = &t, .fn = fn, .ctx = ctx, .n = n, .events = events,
 			       .ovh_counts = ovh_counts, .probe = &probe, .res = r };
-	s0 = pbench_ticks();
-	while (!rule) {
-		uint64_t l0 = pbench_ticks(), l1;
-
-		err = pb_run_sample(&run);
-		if (err)
-			goto out_free_result;
-		l1 = pbench_ticks();
-		pbench_welford_add(&w, r->x[r->nr - 1]);
-		rule = single ? PBENCH_STOP_SINGLE :
-			stop_rule(&t, r, &w, (double)(l1 - s0), (double)(l1 - l0));
-	}
-	r->stop_rule = rule;
+	err = sample_until_stop(&run, single);
+	if (err)
+		goto out_free_result;
 	pb_result_keep_settings(r, &t.o);
 	err = pb_result_finish(r, &t);
 	if (err)

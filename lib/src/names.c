@@ -76,13 +76,13 @@ const char *pbench_check_status_name(int status)
 const char *pbench_verdict_name(int verdict)
 {
 	switch (verdict) {
-	case PBENCH_FASTER:
+	case PBENCH_VERDICT_FASTER:
 		return "faster";
-	case PBENCH_SLOWER:
+	case PBENCH_VERDICT_SLOWER:
 		return "slower";
-	case PBENCH_SAME:
+	case PBENCH_VERDICT_SAME:
 		return "same";
-	case PBENCH_UNDECIDED:
+	case PBENCH_VERDICT_UNDECIDED:
 		return "undecided";
 	}
 	return "unknown";
@@ -91,10 +91,12 @@ const char *pbench_verdict_name(int verdict)
 const char *pbench_jitter_source_kind_name(int kind)
 {
 	static const char *const names[] = {
-		[PBENCH_JSRC_TIMER] = "timer", [PBENCH_JSRC_IPI] = "ipi",
-		[PBENCH_JSRC_DEVICE] = "device", [PBENCH_JSRC_OTHER_IRQ] = "other_irq",
-		[PBENCH_JSRC_SOFTIRQ] = "softirq", [PBENCH_JSRC_PREEMPTION] = "preemption",
-		[PBENCH_JSRC_STEAL] = "steal", [PBENCH_JSRC_SMI] = "smi",
+		[PBENCH_JITTER_SOURCE_TIMER] = "timer", [PBENCH_JITTER_SOURCE_IPI] = "ipi",
+		[PBENCH_JITTER_SOURCE_DEVICE] = "device",
+		[PBENCH_JITTER_SOURCE_OTHER_IRQ] = "other_irq",
+		[PBENCH_JITTER_SOURCE_SOFTIRQ] = "softirq",
+		[PBENCH_JITTER_SOURCE_PREEMPTION] = "preemption",
+		[PBENCH_JITTER_SOURCE_STEAL] = "steal", [PBENCH_JITTER_SOURCE_SMI] = "smi",
 	};
 
 	return kind > 0 && kind < (int)PB_ARRAY_SIZE(names) ? names[kind] : "?";
@@ -117,27 +119,27 @@ const char *pbench_stop_rule_name(int rule)
 	return "unknown";
 }
 
-const char *pbench_prep_step_name(int step)
+const char *pbench_prepare_step_name(int step)
 {
 	static const char *const names[] = { "pin", "numa", "mlock", "stack", "priority",
 					     "warmup" };
 
-	return step >= 0 && step < PBENCH_PREP_NR_STEPS ? names[step] : "?";
+	return step >= 0 && step < PBENCH_PREPARE_STEP_NR ? names[step] : "?";
 }
 
-const char *pbench_step_status_name(int status)
+const char *pbench_prepare_status_name(int status)
 {
 	static const char *const names[] = { "done", "not permitted", "not available", "skipped",
 					     "failed" };
 
-	return status >= 0 && status <= PBENCH_STEP_FAILED ? names[status] : "?";
+	return status >= 0 && status <= PBENCH_PREPARE_FAILED ? names[status] : "?";
 }
 
-const char *pbench_prio_mode_name(int mode)
+const char *pbench_priority_mode_name(int mode)
 {
 	static const char *const names[] = { "auto", "none", "nice", "fifo" };
 
-	return mode >= 0 && mode <= PBENCH_PRIO_FIFO ? names[mode] : "?";
+	return mode >= 0 && mode <= PBENCH_PRIORITY_FIFO ? names[mode] : "?";
 }
 
 const char *pbench_sched_policy_name(int policy)

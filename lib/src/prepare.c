@@ -53,7 +53,7 @@ double pb_now_ms(void)
 void pb_outcome(struct pbench_prepared *p, int step, int status, int error,
 		const char *fmt, ...)
 {
-	struct pbench_prep_outcome *s = &p->steps[step];
+	struct pbench_prepared_step *s = &p->steps[step];
 	va_list ap;
 
 	s->status = status;
@@ -265,7 +265,8 @@ void pb_work_calibrate(struct pb_work *w, double ms)
 
 int pb_step_status(int err)
 {
-	return err == -EPERM || err == -EACCES ? PBENCH_STEP_NOT_PERMITTED : PBENCH_STEP_FAILED;
+	return err == -EPERM || err == -EACCES ? PBENCH_PREPARE_NOT_PERMITTED
+						: PBENCH_PREPARE_FAILED;
 }
 
 static void step_pin(struct pbench_prepared *p)
@@ -273,13 +274,14 @@ static void step_pin(struct pbench_prepared *p)
 	cpu_set_t one;
 
 	if (p->o.flags & PBENCH_PREPARE_NO_PIN) {
-		pb_outcome(p, PBENCH_PREP_PIN, PBENCH_STEP_SKIPPED, 0, "not asked");
+		pb_outcome(p, PBENCH_PREPARE_STEP_PIN, PBENCH_PREPARE_SKIPPED, 0, "not asked");
 		return;
 	}
 	CPU_ZERO(&one);
 	CPU_SET(p->cpu, &one);
 	if (CPU_EQUAL(&one, &p->saved_mask)) {
-		pb_outcome(p, PBENCH_PREP_PIN, PBENCH_STEP_DONE, 0, "CPU %d (already the only CPU "
+		pb_outcome(p, PBENCH_PREPARE_STEP_PIN, PBENCH_PREPARE_DONE, 0,
+			   "CPU %d (already the only CPU "
 			"of the thread's affinity)", p->cpu);
 		return;
 	}
@@ -288,11 +290,12 @@ static void step_pin(struct pbench_prepared *p)
 		int err = -errno;
 
 		p->pinned = 0;
-		pb_outcome(p, PBENCH_PREP_PIN, pb_step_status(err), err,
+		pb_outcome(p, PBENCH_PREPARE_STEP_PIN, pb_step_status(err), err,
 			"cannot pin to CPU %d: %s", p->cpu, pbench_strerror(err));
 		return;
 	}
-	pb_outcome(p, PBENCH_PREP_PIN, PBENCH_STEP_DONE, 0, "pinned to CPU %d (was on %d CPUs)",
+	pb_outcome(p, PBENCH_PREPARE_STEP_PIN, PBENCH_PREPARE_DONE, 0,
+		   "pinned to CPU %d (was on %d CPUs)",
 		p->cpu, CPU_COUNT(&p->saved_mask));
 }
 
@@ -324,17 +327,17 @@ static void step_numa(struct pbench_prepared *p)
 	int node, err;
 
 	if (p->o.flags & PBENCH_PREPARE_NO_NUMA) {
-		pb_outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_SKIPPED, 0, "not asked");
+		pb_outcome(p, PBENCH_PREPARE_STEP_NUMA, PBENCH_PREPARE_SKIPPED, 0, "not asked");
 		return;
 	}
 	if (numa_available() < 0) {
-		pb_outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_NOT_AVAILABLE, -ENOSYS,
+		pb_outcome(p, PBENCH_PREPARE_STEP_NUMA, PBENCH_PREPARE_NOT_AVAILABLE, -ENOSYS,
 			"this kernel has no NUMA memory policy (get_mempolicy fails)");
 		return;
 	}
 	node = node_of_cpu(p->cpu);
 	if (node < 0 || node >= PB_NODE_BITS) {
-		pb_outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_NOT_AVAILABLE, -ENOENT,
+		pb_outcome(p, PBENCH_PREPARE_STEP_NUMA, PBENCH_PREPARE_NOT_AVAILABLE, -ENOENT,
 			"the NUMA node of CPU %d is not known (no node link in sysfs)", p->cpu);
 		return;
 	}
@@ -343,12 +346,14 @@ static void step_numa(struct pbench_prepared *p)
 	if (syscall(SYS_set_mempolicy, MPOL_BIND, nodes, PB_NODE_BITS + 1)) {
 		err = -errno;
 		p->mpol_changed = 0;
-		pb_outcome(p, PBENCH_PREP_NUMA, pb_step_status(err), err, "cannot bind memory to "
+		pb_outcome(p, PBENCH_PREPARE_STEP_NUMA, pb_step_status(err), err,
+			   "cannot bind memory to "
 			"node %d: %s (outside the cpuset's mems?)", node, pbench_strerror(err));
 		return;
 	}
 	/* Pages already there stay where they are: only new allocations follow the policy. */
-	pb_outcome(p, PBENCH_PREP_NUMA, PBENCH_STEP_DONE, 0, "new memory bound to node %d, CPU "
+	pb_outcome(p, PBENCH_PREPARE_STEP_NUMA, PBENCH_PREPARE_DONE, 0,
+		   "new memory bound to node %d, CPU "
 		"%d's (%d node%s)", node, p->cpu, numa_num_configured_nodes(),
 		numa_num_configured_nodes() == 1 ? "" : "s");
 }
@@ -384,13 +389,14 @@ static void step_mlock(struct pbench_prepared *p)
 	struct rlimit rl;
 
 	if (p->o.flags & PBENCH_PREPARE_NO_MLOCK) {
-		pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_SKIPPED, 0, "not asked");
+		pb_outcome(p, PBENCH_PREPARE_STEP_MLOCK, PBENCH_PREPARE_SKIPPED, 0, "not asked");
 		return;
 	}
 	self_status(&before, &vmsize, &cap);
 	if (before > 0) {
 		/* munlockall() on release would unlock what someone else locked. */
-		pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_SKIPPED, 0, "%ld kB of memory are "
+		pb_outcome(p, PBENCH_PREPARE_STEP_MLOCK, PBENCH_PREPARE_SKIPPED, 0,
+			   "%ld kB of memory are "
 			"already locked: left as it is", before);
 		return;
 	}
@@ -402,27 +408,31 @@ static void step_mlock(struct pbench_prepared *p)
 			rl.rlim_cur = RLIM_INFINITY;
 		/* ENOMEM is the limit's refusal when the process is not exempt from it. */
 		if (err == -EPERM || (err == -ENOMEM && cap == 0 && rl.rlim_cur != RLIM_INFINITY)) {
-			pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_NOT_PERMITTED, err,
+			pb_outcome(p, PBENCH_PREPARE_STEP_MLOCK, PBENCH_PREPARE_NOT_PERMITTED, err,
 				"mlockall needs CAP_IPC_LOCK or a memlock limit (ulimit -l, now "
 				"%llu kB) above the process's %ld kB",
 				(unsigned long long)rl.rlim_cur / 1024, vmsize);
 		} else {
-			pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_FAILED, err, "mlockall: %s",
+			pb_outcome(p, PBENCH_PREPARE_STEP_MLOCK, PBENCH_PREPARE_FAILED, err,
+				   "mlockall: %s",
 				pbench_strerror(err));
 		}
 		return;
 	}
 	self_status(&after, &vmsize, &cap);
 	if (after < 0)
-		pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_DONE, 0, "mlockall done (VmLck not "
+		pb_outcome(p, PBENCH_PREPARE_STEP_MLOCK, PBENCH_PREPARE_DONE, 0,
+			   "mlockall done (VmLck not "
 			"readable)");
 	else if (after == 0)
 		/* AddressSanitizer intercepts mlockall and does nothing: locking its shadow
 		 * memory (terabytes of reserved address space) would take all of RAM. */
-		pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_NOT_AVAILABLE, 0, "mlockall returned "
+		pb_outcome(p, PBENCH_PREPARE_STEP_MLOCK, PBENCH_PREPARE_NOT_AVAILABLE, 0,
+			   "mlockall returned "
 			"success but nothing is locked (a sanitizer's interceptor?)");
 	else
-		pb_outcome(p, PBENCH_PREP_MLOCK, PBENCH_STEP_DONE, 0, "%ld kB locked, and all "
+		pb_outcome(p, PBENCH_PREPARE_STEP_MLOCK, PBENCH_PREPARE_DONE, 0,
+			   "%ld kB locked, and all "
 			"future memory (mlockall)", after);
 }
 
@@ -446,11 +456,11 @@ static void step_stack(struct pbench_prepared *p)
 	char *here = __builtin_frame_address(0);
 
 	if (p->o.flags & PBENCH_PREPARE_NO_STACK) {
-		pb_outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_SKIPPED, 0, "not asked");
+		pb_outcome(p, PBENCH_PREPARE_STEP_STACK, PBENCH_PREPARE_SKIPPED, 0, "not asked");
 		return;
 	}
 	if (pthread_getattr_np(pthread_self(), &attr)) {
-		pb_outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_FAILED, -EINVAL,
+		pb_outcome(p, PBENCH_PREPARE_STEP_STACK, PBENCH_PREPARE_FAILED, -EINVAL,
 			"the thread's stack bounds are not known");
 		return;
 	}
@@ -459,13 +469,15 @@ static void step_stack(struct pbench_prepared *p)
 	pthread_attr_destroy(&attr);
 	room = here > (char *)lo + STACK_MARGIN ? (size_t)(here - (char *)lo) - STACK_MARGIN : 0;
 	if (room < 4096) {
-		pb_outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_SKIPPED, 0, "no stack left to touch");
+		pb_outcome(p, PBENCH_PREPARE_STEP_STACK, PBENCH_PREPARE_SKIPPED, 0,
+			   "no stack left to touch");
 		return;
 	}
 	if (want > room)
 		want = room & ~(size_t)4095;
 	touch_stack(want);
-	pb_outcome(p, PBENCH_PREP_STACK, PBENCH_STEP_DONE, 0, "%zu KiB touched below the current "
+	pb_outcome(p, PBENCH_PREPARE_STEP_STACK, PBENCH_PREPARE_DONE, 0,
+		   "%zu KiB touched below the current "
 		"frame", want / 1024);
 }
 
@@ -474,7 +486,7 @@ static void step_warmup(struct pbench_prepared *p, struct pb_work *w)
 	double start = pb_now_ms(), left = p->o.warmup_ms - p->busy_ms;
 
 	if (p->o.warmup_ms == 0) {
-		pb_outcome(p, PBENCH_PREP_WARMUP, PBENCH_STEP_SKIPPED, 0, "0 ms asked");
+		pb_outcome(p, PBENCH_PREPARE_STEP_WARMUP, PBENCH_PREPARE_SKIPPED, 0, "0 ms asked");
 		return;
 	}
 	if (left > 0) {
@@ -485,7 +497,8 @@ static void step_warmup(struct pbench_prepared *p, struct pb_work *w)
 			pb_rest_ms(pb_work_run(w) * pbench_prepared_rest_ns(p, 1e6) / 1e6);
 	}
 	p->warmup_done_ms = p->busy_ms + (pb_now_ms() - start);
-	pb_outcome(p, PBENCH_PREP_WARMUP, PBENCH_STEP_DONE, 0, "%.0f ms of %s on CPU %d%s",
+	pb_outcome(p, PBENCH_PREPARE_STEP_WARMUP, PBENCH_PREPARE_DONE, 0,
+		   "%.0f ms of %s on CPU %d%s",
 		p->warmup_done_ms, w->fn ? "the caller's function" : "the built-in xor loop",
 		p->cpu, p->busy_ms > 0 ? " (the priority probe's runs included)" : "");
 }
@@ -506,8 +519,8 @@ static int opts_resolve(const struct pbench_prepare_opts *in, struct pbench_prep
 		pb_copy_in(o, sizeof(*o), in);
 		o->size = sizeof(*o);
 	}
-	if (o->cpu < -1 || o->cpu >= CPU_SETSIZE || o->priority < PBENCH_PRIO_AUTO ||
-	    o->priority > PBENCH_PRIO_FIFO || o->fifo_priority < 0 || o->fifo_priority > 99 ||
+	if (o->cpu < -1 || o->cpu >= CPU_SETSIZE || o->priority < PBENCH_PRIORITY_AUTO ||
+	    o->priority > PBENCH_PRIORITY_FIFO || o->fifo_priority < 0 || o->fifo_priority > 99 ||
 	    !(o->warmup_ms >= 0 && isfinite(o->warmup_ms)) || o->stack_kib > MAX_STACK_KIB ||
 	    (o->flags & ~known))
 		return -EINVAL;
@@ -554,10 +567,10 @@ int pbench_prepare(struct pbench_prepared **out, const struct pbench_prepare_opt
 		free(p);
 		return err;
 	}
-	for (int i = 0; i < PBENCH_PREP_NR_STEPS; i++) {
+	for (int i = 0; i < PBENCH_PREPARE_STEP_NR; i++) {
 		p->steps[i].size = sizeof(p->steps[i]);
 		p->steps[i].step = i;
-		p->steps[i].status = PBENCH_STEP_SKIPPED;
+		p->steps[i].status = PBENCH_PREPARE_SKIPPED;
 	}
 	p->prio.size = sizeof(p->prio);
 	w = (struct pb_work){ .fn = p->o.warmup_fn, .ctx = p->o.warmup_ctx };
@@ -583,7 +596,7 @@ int pbench_prepare(struct pbench_prepared **out, const struct pbench_prepare_opt
 		return -EINTR;
 	}
 	pb_log(PBENCH_LOG_DEBUG, "prepared on CPU %d: %s", p->cpu,
-	       p->steps[PBENCH_PREP_PRIORITY].what);
+	       p->steps[PBENCH_PREPARE_STEP_PRIORITY].what);
 	*out = p;
 	return 0;
 }
@@ -611,12 +624,12 @@ const char *pbench_prepared_cpu_reason(const struct pbench_prepared *p)
 	return p->cpu_reason;
 }
 
-const struct pbench_prep_outcome *pbench_prepared_step(const struct pbench_prepared *p, int step)
+const struct pbench_prepared_step *pbench_prepared_step(const struct pbench_prepared *p, int step)
 {
-	return step >= 0 && step < PBENCH_PREP_NR_STEPS ? &p->steps[step] : NULL;
+	return step >= 0 && step < PBENCH_PREPARE_STEP_NR ? &p->steps[step] : NULL;
 }
 
-int pbench_prepared_priority(const struct pbench_prepared *p, struct pbench_prep_priority *out)
+int pbench_prepared_priority(const struct pbench_prepared *p, struct pbench_prepared_priority *out)
 {
 	if (!out || out->size == 0)
 		return -EINVAL;

@@ -45,8 +45,8 @@ struct pbench_prepared {
 	volatile sig_atomic_t signal;	/* the signal whose handler restored, or 0 */
 	int handlers;			/* the signal handlers are installed */
 
-	struct pbench_prep_outcome steps[PBENCH_PREP_NR_STEPS];
-	struct pbench_prep_priority prio;
+	struct pbench_prepared_step steps[PBENCH_PREPARE_STEP_NR];
+	struct pbench_prepared_priority prio;
 	double warmup_done_ms;
 	double busy_ms;			/* time spent probing, counted as warm-up */
 	double rest_ratio;		/* of a FIFO run, to rest after it (see rest_pct) */
@@ -61,10 +61,11 @@ struct pb_work {
 
 /* CLOCK_MONOTONIC_RAW in ms. */
 double pb_now_ms(void);
-/* Record the outcome of a step (PBENCH_PREP_*): its status, -errno or 0, and what happened. */
+/* Record the outcome of a step (PBENCH_PREPARE_STEP_*): its status, -errno or 0, and what
+ * happened. */
 void pb_outcome(struct pbench_prepared *p, int step, int status, int error,
 		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* PBENCH_STEP_NOT_PERMITTED for -EPERM and -EACCES, else PBENCH_STEP_FAILED. */
+/* PBENCH_PREPARE_NOT_PERMITTED for -EPERM and -EACCES, else PBENCH_PREPARE_FAILED. */
 int pb_step_status(int err);
 /* sched_getattr(2) of a thread (0: the calling one); -errno on failure. */
 int pb_sched_getattr(pid_t tid, struct pb_sched_attr *a);

@@ -184,21 +184,24 @@ static double fifo_rest_ratio(int cpu)
 
 static void nice_refused(struct pbench_prepared *p, int err, const char *extra)
 {
-	pb_outcome(p, PBENCH_PREP_PRIORITY, pb_step_status(err), err, "%scannot lower the nice "
+	pb_outcome(p, PBENCH_PREPARE_STEP_PRIORITY, pb_step_status(err), err,
+		   "%scannot lower the nice "
 		"value (now %d): %s; it needs CAP_SYS_NICE or a nice limit (ulimit -e)", extra,
 		p->saved_attr.nice, pbench_strerror(err));
 }
 
 static void nice_done(struct pbench_prepared *p, int used, const char *extra)
 {
-	prio_result(p, PBENCH_PRIO_NICE);
-	pb_outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_DONE, 0, "%sSCHED_OTHER nice %d%s", extra,
+	prio_result(p, PBENCH_PRIORITY_NICE);
+	pb_outcome(p, PBENCH_PREPARE_STEP_PRIORITY, PBENCH_PREPARE_DONE, 0,
+		   "%sSCHED_OTHER nice %d%s", extra,
 		used, used > -20 ? " (the lowest the nice limit allows)" : "");
 }
 
 static void fifo_refused(struct pbench_prepared *p, int err)
 {
-	pb_outcome(p, PBENCH_PREP_PRIORITY, pb_step_status(err), err, "cannot use SCHED_FIFO: %s; "
+	pb_outcome(p, PBENCH_PREPARE_STEP_PRIORITY, pb_step_status(err), err,
+		   "cannot use SCHED_FIFO: %s; "
 		"it needs CAP_SYS_NICE or an rtprio limit (ulimit -r) of at least 1",
 		pbench_strerror(err));
 }
@@ -240,15 +243,16 @@ static void prio_probe(struct pbench_prepared *p, struct pb_work *w, const char 
 	 * clearly worse in the probe; within a factor of two is noise. Without rests (no
 	 * fair server or throttling to rest for) FIFO loses no time at all. */
 	if (!err && !(p->prio.fifo_spread_pct > 2 * p->prio.nice_spread_pct)) {
-		prio_result(p, PBENCH_PRIO_FIFO);
-		pb_outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_DONE, 0, "%sSCHED_FIFO %d, resting "
+		prio_result(p, PBENCH_PRIORITY_FIFO);
+		pb_outcome(p, PBENCH_PREPARE_STEP_PRIORITY, PBENCH_PREPARE_DONE, 0,
+			   "%sSCHED_FIFO %d, resting "
 			"%.1f%% of each run after it", what, fifo_used, p->prio.rest_pct);
 		return;
 	}
 	if (nice_err) {
 		if (!err)
 			sched_set(p, &p->saved_attr);	/* back from the FIFO probe */
-		prio_result(p, PBENCH_PRIO_NONE);
+		prio_result(p, PBENCH_PRIORITY_NONE);
 		nice_refused(p, nice_err, what);
 		return;
 	}
@@ -277,8 +281,9 @@ static void prio_auto(struct pbench_prepared *p, struct pb_work *w)
 	}
 	fifo_threat(threat, sizeof(threat));
 	if (!threat[0]) {
-		prio_result(p, PBENCH_PRIO_FIFO);
-		pb_outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_DONE, 0, "SCHED_FIFO %d (no RT "
+		prio_result(p, PBENCH_PRIORITY_FIFO);
+		pb_outcome(p, PBENCH_PREPARE_STEP_PRIORITY, PBENCH_PREPARE_DONE, 0,
+			   "SCHED_FIFO %d (no RT "
 			"throttling, no fair server: nothing takes time from a FIFO task)", used);
 		return;
 	}
@@ -292,34 +297,37 @@ void pb_step_priority(struct pbench_prepared *p, struct pb_work *w)
 
 	p->prio.nice_spread_pct = p->prio.fifo_spread_pct = NAN;
 	p->rest_ratio = fifo_rest_ratio(p->cpu);
-	prio_result(p, PBENCH_PRIO_NONE);
-	if (p->o.priority == PBENCH_PRIO_NONE) {
-		pb_outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_SKIPPED, 0, "not asked: %s %d",
+	prio_result(p, PBENCH_PRIORITY_NONE);
+	if (p->o.priority == PBENCH_PRIORITY_NONE) {
+		pb_outcome(p, PBENCH_PREPARE_STEP_PRIORITY, PBENCH_PREPARE_SKIPPED, 0,
+			   "not asked: %s %d",
 			pbench_sched_policy_name(p->prio.policy), p->prio.value);
 		return;
 	}
 	if (pol != SCHED_OTHER && pol != SCHED_BATCH && pol != SCHED_IDLE) {
 		/* Real-time or deadline already: changing it could not be undone unprivileged. */
-		pb_outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_SKIPPED, 0, "the thread already "
+		pb_outcome(p, PBENCH_PREPARE_STEP_PRIORITY, PBENCH_PREPARE_SKIPPED, 0,
+			   "the thread already "
 			"runs under %s: left as it is", pbench_sched_policy_name(pol));
 		return;
 	}
 	switch (p->o.priority) {
-	case PBENCH_PRIO_NICE:
+	case PBENCH_PRIORITY_NICE:
 		err = apply_nice(p, &used);
 		if (err)
 			nice_refused(p, err, "");
 		else
 			nice_done(p, used, "");
 		return;
-	case PBENCH_PRIO_FIFO:
+	case PBENCH_PRIORITY_FIFO:
 		err = apply_fifo(p, &used);
 		if (err) {
 			fifo_refused(p, err);
 			return;
 		}
-		prio_result(p, PBENCH_PRIO_FIFO);
-		pb_outcome(p, PBENCH_PREP_PRIORITY, PBENCH_STEP_DONE, 0, "SCHED_FIFO %d%s%s", used,
+		prio_result(p, PBENCH_PRIORITY_FIFO);
+		pb_outcome(p, PBENCH_PREPARE_STEP_PRIORITY, PBENCH_PREPARE_DONE, 0,
+			   "SCHED_FIFO %d%s%s", used,
 			used < p->o.fifo_priority ? " (the highest the rtprio limit allows)" : "",
 			p->prio.rest_pct > 0 ? ", resting after each run (fair server or RT "
 			"throttling)" : "");

@@ -485,14 +485,14 @@ int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
 		fprintf(f, "  ratio of means  none (%s's mean is 0)\n", b);
 	}
 	switch (c->verdict) {
-	case PBENCH_FASTER:
-	case PBENCH_SLOWER:
+	case PBENCH_VERDICT_FASTER:
+	case PBENCH_VERDICT_SLOWER:
 		fmt_at(by, sizeof(by), fabs(1 - c->ratio) * 100, half * 100, NULL);
 		fprintf(f, "verdict: %s is %s than %s by %s%% (significant%s%s)\n", a,
-			c->verdict == PBENCH_FASTER ? "faster" : "slower", b, by,
+			c->verdict == PBENCH_VERDICT_FASTER ? "faster" : "slower", b, by,
 			*conf ? " at " : "", conf);
 		break;
-	case PBENCH_SAME:
+	case PBENCH_VERDICT_SAME:
 		fprintf(f, "verdict: same: the ratio's interval lies within %.2g%% of 1, inside the "
 			"threshold\n", ceil_2digits(100 * fmax(fabs(1 - c->ratio_lo),
 							       fabs(c->ratio_hi - 1))));

@@ -138,6 +138,33 @@ static int alloc_set(struct pb_set *set, int mode, long runs, int nr)
 	return set->runs && set->counts ? 0 : -ENOMEM;
 }
 
+/* What is run: the command (found now, before anything is prepared or run, so that a typo
+ * changes nothing), the function or the built-in workload with its size. */
+static int subject_init(struct pbench_runs *r)
+{
+	struct pb_subject *sub = &r->subject;
+
+	sub->workload = r->o.argv ? -1 : r->o.workload;
+	sub->fn = r->o.fn;
+	sub->ctx = r->o.ctx;
+	sub->iterations = r->o.iterations ? r->o.iterations :
+			  r->o.workload == PBENCH_WORKLOAD_MEMWALK ? WALK_STEPS : XOR_ITERATIONS;
+	if (!r->o.argv && r->o.workload == PBENCH_WORKLOAD_MEMWALK)
+		sub->walk_bytes = r->o.walk_bytes ? r->o.walk_bytes : pbench_walk_default_bytes();
+	if (r->o.argv) {
+		char path[4096];
+		int err = pbench_command_resolve(r->o.argv[0], path, sizeof(path));
+
+		if (err)
+			return err;
+		sub->argv = copy_argv(r->o.argv);
+		if (!sub->argv)
+			return -ENOMEM;
+		r->o.argv = sub->argv;
+	}
+	return 0;
+}
+
 int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opts)
 {
 	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
@@ -163,28 +190,9 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 		goto out_free;
 	}
 	r->o.events = r->events;
-	r->subject.workload = r->o.argv ? -1 : r->o.workload;
-	r->subject.fn = r->o.fn;
-	r->subject.ctx = r->o.ctx;
-	r->subject.iterations = r->o.iterations ? r->o.iterations :
-				r->o.workload == PBENCH_WORKLOAD_MEMWALK ? WALK_STEPS : XOR_ITERATIONS;
-	if (!r->o.argv && r->o.workload == PBENCH_WORKLOAD_MEMWALK)
-		r->subject.walk_bytes = r->o.walk_bytes ? r->o.walk_bytes
-							: pbench_walk_default_bytes();
-	if (r->o.argv) {
-		char path[4096];
-
-		/* Found before anything is prepared or run: a typo changes nothing. */
-		err = pbench_command_resolve(r->o.argv[0], path, sizeof(path));
-		if (err)
-			goto out_free;
-		r->subject.argv = copy_argv(r->o.argv);
-		if (!r->subject.argv) {
-			err = -ENOMEM;
-			goto out_free;
-		}
-		r->o.argv = r->subject.argv;
-	}
+	err = subject_init(r);
+	if (err)
+		goto out_free;
 	/* Names are checked, and what this machine can count is learned, before anything runs. */
 	err = pbench_counters_open(&r->self, r->events, &copts);
 	if (err && err != -PBENCH_ENO_EVENTS)

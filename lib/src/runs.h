@@ -41,7 +41,7 @@ struct pb_child_plan {
 
 struct pb_subject {
 	char **argv;			/* a command (copied), or NULL */
-	int workload;			/* enum pbench_runs_workload when argv is NULL */
+	int workload;			/* enum pbench_workload_kind when argv is NULL */
 	uint64_t iterations;
 	size_t walk_bytes;
 	pbench_fn fn;
@@ -61,8 +61,8 @@ struct pb_set {
 	int policy, prio_value;		/* in force during the runs */
 	const char *policy_name;
 	int prepared;			/* 1: pbench_prepare() succeeded; what follows is valid */
-	struct pbench_prep_outcome steps[PBENCH_PREP_NR_STEPS];
-	struct pbench_prep_priority prio;
+	struct pbench_prepared_step steps[PBENCH_PREPARE_STEP_NR];
+	struct pbench_prepared_priority prio;
 	double warmup_ms;
 	int stop;			/* enum pbench_runs_stop */
 	double sem_pct;			/* the SEM when it stopped (with a target) */

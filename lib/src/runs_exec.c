@@ -350,8 +350,8 @@ static int run_prepared(struct pbench_runs *r, struct pb_set *set)
 	set->prepared = 1;
 	set->cpu = pbench_prepared_cpu(p);
 	snprintf(set->cpu_reason, sizeof(set->cpu_reason), "%s", pbench_prepared_cpu_reason(p));
-	for (int s = 0; s < PBENCH_PREP_NR_STEPS; s++) {
-		const struct pbench_prep_outcome *po = pbench_prepared_step(p, s);
+	for (int s = 0; s < PBENCH_PREPARE_STEP_NR; s++) {
+		const struct pbench_prepared_step *po = pbench_prepared_step(p, s);
 
 		if (po)
 			set->steps[s] = *po;

@@ -156,10 +156,10 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_object_set_new(j, "warmup_ms", num(s->warmup_ms));
 	json_object_set_new(j, "rest", s->prepared ? json_pack("{s:o, s:o}", "pct",
 			    num(s->prio.rest_pct), "total_ms", num(s->rest_ms)) : json_null());
-	for (int i = 0; s->prepared && i < PBENCH_PREP_NR_STEPS; i++)
+	for (int i = 0; s->prepared && i < PBENCH_PREPARE_STEP_NR; i++)
 		json_array_append_new(steps, json_pack("{s:s, s:s, s:s}",
-			"step", pbench_prep_step_name(s->steps[i].step),
-			"status", pbench_step_status_name(s->steps[i].status),
+			"step", pbench_prepare_step_name(s->steps[i].step),
+			"status", pbench_prepare_status_name(s->steps[i].status),
 			"reason", s->steps[i].what));
 	json_object_set_new(j, "steps", steps);
 	json_object_set_new(j, "restored", s->mode == PBENCH_RUNS_PREPARED && s->prepared ?

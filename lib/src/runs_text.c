@@ -84,9 +84,9 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 		return;
 	}
 	fprintf(f, "\nprepared: CPU %d (%s)\n", s->cpu, s->cpu_reason);
-	for (int i = 0; i < PBENCH_PREP_NR_STEPS; i++)
-		fprintf(f, "  %-9s %-14s %s\n", pbench_prep_step_name(s->steps[i].step),
-		       pbench_step_status_name(s->steps[i].status), s->steps[i].what);
+	for (int i = 0; i < PBENCH_PREPARE_STEP_NR; i++)
+		fprintf(f, "  %-9s %-14s %s\n", pbench_prepare_step_name(s->steps[i].step),
+		       pbench_prepare_status_name(s->steps[i].status), s->steps[i].what);
 	fprintf(f, "priority: %s %s %d", s->policy_name, s->policy == SCHED_FIFO ||
 	       s->policy == SCHED_RR ? "priority" : "nice", s->prio_value);
 	if (s->prio.probed)
@@ -253,7 +253,7 @@ static void print_event_notes(FILE *f, const struct pbench_runs *r, const struct
 	if (user_only) {
 		int paranoid = -1;
 
-		pbench_perf_paranoid(&paranoid);
+		pbench_counters_paranoid(&paranoid);
 		fprintf(f, "u user space only: kernel.perf_event_paranoid is %d, so the kernel's share "
 		       "is not counted; fix: sysctl -w kernel.perf_event_paranoid=1, or "
 		       "CAP_PERFMON\n", paranoid);

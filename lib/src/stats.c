@@ -46,7 +46,7 @@ static int cmp_double(const void *a, const void *b)
 static int read_opts(const struct pbench_stats_opts *opts, double *level, int *rule)
 {
 	*level = DEFAULT_CI_LEVEL;
-	*rule = PBENCH_OUTLIERS_TUKEY;
+	*rule = PBENCH_OUTLIER_TUKEY;
 	if (!opts)
 		return 0;
 	if (PB_HAS_FIELD(opts, ci_level) && opts->ci_level != 0)
@@ -55,7 +55,7 @@ static int read_opts(const struct pbench_stats_opts *opts, double *level, int *r
 		*rule = opts->outlier_rule;
 	if (!(*level > 0 && *level < 1))
 		return -EINVAL;
-	if (*rule != PBENCH_OUTLIERS_TUKEY && *rule != PBENCH_OUTLIERS_3SIGMA)
+	if (*rule != PBENCH_OUTLIER_TUKEY && *rule != PBENCH_OUTLIER_3SIGMA)
 		return -EINVAL;
 	return 0;
 }
@@ -470,7 +470,7 @@ static void count_outliers(const double *x, size_t n, int rule, struct pbench_su
 {
 	double lo_mild, lo_severe, hi_mild, hi_severe;
 
-	if (rule == PBENCH_OUTLIERS_3SIGMA) {
+	if (rule == PBENCH_OUTLIER_3SIGMA) {
 		lo_mild = lo_severe = s->mean - 3 * s->stddev;
 		hi_mild = hi_severe = s->mean + 3 * s->stddev;
 	} else {
@@ -691,12 +691,12 @@ int pbench_stats_verdict(const struct pbench_welch *w, double confidence, double
 	double alpha = 1 - confidence, thr = same_pct / 100;
 
 	if (!w || !(confidence > 0 && confidence < 1) || isnan(w->p))
-		return PBENCH_UNDECIDED;
+		return PBENCH_VERDICT_UNDECIDED;
 	if (flags & PBENCH_VERDICT_SEQUENTIAL)
 		alpha /= PB_VERDICT_LOOK_FACTOR;
 	if (w->p < alpha)
-		return w->diff < 0 ? PBENCH_FASTER : PBENCH_SLOWER;
+		return w->diff < 0 ? PBENCH_VERDICT_FASTER : PBENCH_VERDICT_SLOWER;
 	if (w->ratio_lo >= 1 - thr && w->ratio_hi <= 1 + thr)
-		return PBENCH_SAME;
-	return PBENCH_UNDECIDED;
+		return PBENCH_VERDICT_SAME;
+	return PBENCH_VERDICT_UNDECIDED;
 }

@@ -136,7 +136,7 @@ int pb_read_long(const char *path, long *value)
 	return 0;
 }
 
-int pbench_perf_paranoid(int *value)
+int pbench_counters_paranoid(int *value)
 {
 	long v;
 	int err = pb_read_long("/proc/sys/kernel/perf_event_paranoid", &v);
@@ -147,7 +147,7 @@ int pbench_perf_paranoid(int *value)
 	return 0;
 }
 
-int pbench_has_cpu_pmu(void)
+int pbench_cpu_has_pmu(void)
 {
 	char pattern[4096];
 	glob_t g;

@@ -2,7 +2,7 @@
 /*
  * CPU lists, as /sys prints them (cpu/online, isolated, nohz_full, thread_siblings_list) and
  * as users give them (--cpu): pb_cpulist_to_set(), which the checks use, and
- * pbench_cpulist_parse(), which the CLI uses. Beyond not crashing, the set they return must
+ * pbench_cpus_parse(), which the CLI uses. Beyond not crashing, the set they return must
  * be the one they count, and must print (pb_cpuset_format) as a list that parses back to it.
  */
 #include "fuzz.h"
@@ -18,7 +18,7 @@ static void check_public(const char *list, const unsigned char *set, int n)
 	int cpus[MAX_OUT], limits[] = { 1, 8, 64, PB_MAX_CPUS };
 
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
-		int k = pbench_cpulist_parse(list, cpus, MAX_OUT, limits[i]);
+		int k = pbench_cpus_parse(list, cpus, MAX_OUT, limits[i]);
 
 		if (n <= 0) {
 			fuzz_assert(k == (n ? n : -EINVAL), "'%s': %d, the set parser said %d", list,

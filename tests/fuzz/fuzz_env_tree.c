@@ -183,7 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	list = strchr(head, ' ');
 	if (list) {
 		*list++ = '\0';
-		ncpus = pbench_cpulist_parse(list, cpus, MAX_TARGETS, PB_MAX_CPUS);
+		ncpus = pbench_cpus_parse(list, cpus, MAX_TARGETS, PB_MAX_CPUS);
 		if (ncpus < 0)
 			return 0;
 	}

@@ -124,9 +124,9 @@ static void parts(struct pbench_counters *m)
 
 static void cost(void)
 {
-	struct pbench_counters *m = open_set("instructions", PBENCH_COUNT_NO_RDPMC);
+	struct pbench_counters *m = open_set("instructions", PBENCH_COUNTERS_NO_RDPMC);
 	struct pbench_counters *u = open_set("instructions:u", 0);
-	struct pbench_counters *s = open_set("instructions:u", PBENCH_COUNT_NO_RDPMC);
+	struct pbench_counters *s = open_set("instructions:u", PBENCH_COUNTERS_NO_RDPMC);
 	double cu, cs;
 
 	if (!ok(m && u && s, "cost: three sets open"))
@@ -161,7 +161,7 @@ int main(void)
 	ok(user, "perf_user_access=1: instructions:u is read in user space "
 	   "(pbench_counters_uses_rdpmc)");
 	ok(cu >= 0, "user space: instructions:u = 3 N + c with one c (%lld)", (long long)cu);
-	cr = exact_c("read()", PBENCH_COUNT_NO_RDPMC, &user2);
+	cr = exact_c("read()", PBENCH_COUNTERS_NO_RDPMC, &user2);
 	ok(!user2 && cr >= 0, "read(): instructions:u = 3 N + c with one c (%lld)", (long long)cr);
 	ok(cu >= 0 && cr >= 0 && absdiff(cu, cr) <= 200, "user space and read() agree within "
 	   "the read sequences' few instructions (c %lld vs %lld)", (long long)cu, (long long)cr);

@@ -16,7 +16,7 @@
 
 #define MAXEV 16
 
-/* Open events on the calling thread (flags: PBENCH_COUNT_*), enabled; NULL on failure. */
+/* Open events on the calling thread (flags: PBENCH_COUNTERS_*), enabled; NULL on failure. */
 static inline __attribute__((unused)) struct pbench_counters *open_set(const char *events,
 								       unsigned flags)
 {

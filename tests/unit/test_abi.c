@@ -272,14 +272,14 @@ Test(abi, pbench_cpu_noise)
 	cr_expect_eq(offsetof(struct pbench_cpu_noise, steal_ns), 504, "steal_ns moved");
 }
 
-Test(abi, pbench_prep_outcome)
+Test(abi, pbench_prepared_step)
 {
-	cr_expect_eq(sizeof(struct pbench_prep_outcome), 344);
-	cr_expect_eq(offsetof(struct pbench_prep_outcome, size), 0, "size moved");
-	cr_expect_eq(offsetof(struct pbench_prep_outcome, step), 8, "step moved");
-	cr_expect_eq(offsetof(struct pbench_prep_outcome, status), 12, "status moved");
-	cr_expect_eq(offsetof(struct pbench_prep_outcome, error), 16, "error moved");
-	cr_expect_eq(offsetof(struct pbench_prep_outcome, what), 20, "what moved");
+	cr_expect_eq(sizeof(struct pbench_prepared_step), 344);
+	cr_expect_eq(offsetof(struct pbench_prepared_step, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_step, step), 8, "step moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_step, status), 12, "status moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_step, error), 16, "error moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_step, what), 20, "what moved");
 }
 
 Test(abi, pbench_prepare_opts)
@@ -296,21 +296,21 @@ Test(abi, pbench_prepare_opts)
 	cr_expect_eq(offsetof(struct pbench_prepare_opts, flags), 56, "flags moved");
 }
 
-Test(abi, pbench_prep_priority)
+Test(abi, pbench_prepared_priority)
 {
-	cr_expect_eq(sizeof(struct pbench_prep_priority), 72);
-	cr_expect_eq(offsetof(struct pbench_prep_priority, size), 0, "size moved");
-	cr_expect_eq(offsetof(struct pbench_prep_priority, mode), 8, "mode moved");
-	cr_expect_eq(offsetof(struct pbench_prep_priority, policy), 12, "policy moved");
-	cr_expect_eq(offsetof(struct pbench_prep_priority, policy_name), 16, "policy_name moved");
-	cr_expect_eq(offsetof(struct pbench_prep_priority, value), 24, "value moved");
-	cr_expect_eq(offsetof(struct pbench_prep_priority, probed), 28, "probed moved");
-	cr_expect_eq(offsetof(struct pbench_prep_priority, nice_spread_pct), 32, "nice_spread_pct moved");
-	cr_expect_eq(offsetof(struct pbench_prep_priority, fifo_spread_pct), 40, "fifo_spread_pct moved");
-	cr_expect_eq(offsetof(struct pbench_prep_priority, nice_runs), 48, "nice_runs moved");
-	cr_expect_eq(offsetof(struct pbench_prep_priority, fifo_runs), 52, "fifo_runs moved");
-	cr_expect_eq(offsetof(struct pbench_prep_priority, run_ms), 56, "run_ms moved");
-	cr_expect_eq(offsetof(struct pbench_prep_priority, rest_pct), 64, "rest_pct moved");
+	cr_expect_eq(sizeof(struct pbench_prepared_priority), 72);
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, mode), 8, "mode moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, policy), 12, "policy moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, policy_name), 16, "policy_name moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, value), 24, "value moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, probed), 28, "probed moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, nice_spread_pct), 32, "nice_spread_pct moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, fifo_spread_pct), 40, "fifo_spread_pct moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, nice_runs), 48, "nice_runs moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, fifo_runs), 52, "fifo_runs moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, run_ms), 56, "run_ms moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, rest_pct), 64, "rest_pct moved");
 }
 
 Test(abi, pbench_plot_series)

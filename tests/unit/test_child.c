@@ -91,8 +91,10 @@ static uint64_t spin_then_exec(unsigned flags)
 
 Test(child, enable_on_exec_leaves_out_the_time_before_exec)
 {
-	uint64_t from_exec = spin_then_exec(PBENCH_COUNT_INHERIT | PBENCH_COUNT_ENABLE_ON_EXEC);
-	uint64_t from_open = spin_then_exec(PBENCH_COUNT_INHERIT | PBENCH_COUNT_START_ENABLED);
+	uint64_t from_exec = spin_then_exec(PBENCH_COUNTERS_INHERIT |
+					    PBENCH_COUNTERS_ENABLE_ON_EXEC);
+	uint64_t from_open = spin_then_exec(PBENCH_COUNTERS_INHERIT |
+					    PBENCH_COUNTERS_START_ENABLED);
 
 	cr_assert_gt(from_open, 25000000u, "counted from open: %lu ns", (unsigned long)from_open);
 	cr_assert_lt(from_exec, 15000000u, "counted from exec: %lu ns", (unsigned long)from_exec);

@@ -174,7 +174,7 @@ Test(counters, hardware_not_supported_software_still_counts)
 	double ms = 20;
 	int err;
 
-	if (pbench_has_cpu_pmu())
+	if (pbench_cpu_has_pmu())
 		cr_skip_test("this machine has a hardware PMU: cycles would count");
 	err = pbench_counters_open(&c, "cycles,task-clock,instructions,page-faults", NULL);
 	cr_assert_eq(err, 0, "%s", pbench_strerror(err));
@@ -199,7 +199,7 @@ Test(counters, all_unsupported_gives_no_events_with_reasons)
 	struct pbench_count k[2] = { { .size = sizeof(k[0]) }, { .size = sizeof(k[1]) } };
 	int err;
 
-	if (pbench_has_cpu_pmu())
+	if (pbench_cpu_has_pmu())
 		cr_skip_test("this machine has a hardware PMU");
 	err = pbench_counters_open(&c, "cycles,instructions", NULL);
 	cr_assert_eq(err, -PBENCH_ENO_EVENTS);
@@ -331,7 +331,7 @@ Test(counters, free_closes_every_descriptor)
 Test(counters, count_other_pid)
 {
 	struct pbench_counters_opts o = { .size = sizeof(o), .cpu = -1,
-					  .flags = PBENCH_COUNT_START_ENABLED };
+					  .flags = PBENCH_COUNTERS_START_ENABLED };
 	struct pbench_count k[1] = { { .size = sizeof(k[0]) } };
 	struct pbench_counters *c;
 	int go[2], status;
@@ -391,7 +391,7 @@ Test(counters, paranoid_fallback_is_reported)
 
 	if (geteuid() != 0)
 		cr_skip_test("needs root to drop to an unprivileged user");
-	if (pbench_perf_paranoid(&paranoid) || paranoid < 2)
+	if (pbench_counters_paranoid(&paranoid) || paranoid < 2)
 		cr_skip_test("kernel.perf_event_paranoid is %d: nothing is refused", paranoid);
 	pid = fork();
 	if (pid == 0) {

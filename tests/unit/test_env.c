@@ -36,7 +36,7 @@ Test(env, cpulist_parse)
 
 	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
 		int cpus[6] = { -1, -1, -1, -1, -1, -1 };
-		int n = pbench_cpulist_parse(rows[i].list, cpus, 6, rows[i].limit);
+		int n = pbench_cpus_parse(rows[i].list, cpus, 6, rows[i].limit);
 		int want = rows[i].ret == 6 ? -ERANGE : rows[i].ret;
 
 		cr_assert_eq(n, want, "'%s': got %d, want %d", rows[i].list, n, want);

@@ -227,7 +227,7 @@ Test(events, list_probes_each_event)
 		if (!strcmp(v[i].name, "cycles")) {
 			found_cycles = 1;
 			cr_assert_eq(v[i].kind, PBENCH_EVENT_HARDWARE);
-			if (!pbench_has_cpu_pmu()) {
+			if (!pbench_cpu_has_pmu()) {
 				cr_assert_eq(v[i].status, PBENCH_EVENT_NOT_SUPPORTED);
 				cr_assert_not_null(strstr(v[i].reason, "ENOENT"));
 			}

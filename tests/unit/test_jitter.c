@@ -185,14 +185,16 @@ static void check_cpu(const struct pbench_jitter *j, int i, double duration_s)
 	}
 	cr_assert_eq(in_bins, c.interruptions);
 	/* The sources read over the window: the timer's row and the thread's switches. */
-	cr_assert_not_null(source(&c, PBENCH_JSRC_TIMER));
-	cr_assert(source(&c, PBENCH_JSRC_TIMER)->available);
-	cr_assert_not_null(source(&c, PBENCH_JSRC_PREEMPTION));
-	cr_assert_eq(source(&c, PBENCH_JSRC_PREEMPTION)->count, c.ctx_involuntary);
-	cr_assert_not_null(source(&c, PBENCH_JSRC_SMI));
+	cr_assert_not_null(source(&c, PBENCH_JITTER_SOURCE_TIMER));
+	cr_assert(source(&c, PBENCH_JITTER_SOURCE_TIMER)->available);
+	cr_assert_not_null(source(&c, PBENCH_JITTER_SOURCE_PREEMPTION));
+	cr_assert_eq(source(&c, PBENCH_JITTER_SOURCE_PREEMPTION)->count, c.ctx_involuntary);
+	cr_assert_not_null(source(&c, PBENCH_JITTER_SOURCE_SMI));
 	if (access("/sys/bus/event_source/devices/msr/events/smi", F_OK)) {
-		cr_assert(!source(&c, PBENCH_JSRC_SMI)->available, "no msr/smi, yet a count");
-		cr_assert_not_null(strstr(source(&c, PBENCH_JSRC_SMI)->reason, "not available"));
+		cr_assert(!source(&c, PBENCH_JITTER_SOURCE_SMI)->available,
+			  "no msr/smi, yet a count");
+		cr_assert_not_null(strstr(source(&c, PBENCH_JITTER_SOURCE_SMI)->reason,
+					  "not available"));
 	}
 	cr_assert_gt(strlen(c.explained), 10);
 }
@@ -551,7 +553,7 @@ Test(jitter, injected_noise_is_found_and_attributed, .timeout = 60)
 	per_inj = m.single_ns;
 	diff_noise = (inj.noise_ns / inj.duration_s - base.noise_ns / base.duration_s) *
 		     inj.duration_s / (double)m.injected;
-	pre = source(&inj, PBENCH_JSRC_PREEMPTION);
+	pre = source(&inj, PBENCH_JITTER_SOURCE_PREEMPTION);
 	fprintf(stderr, "jitter inject: CPU %d, %.0f Hz x %.0f us: injected %.1f/s; extra "
 		"interruptions found %.1f/s (%+.2f%%); run difference %.1f gaps/s; noise per "
 		"injection %.1f us (%.1f us spun + %.1f us switching), by run difference %.1f us; "

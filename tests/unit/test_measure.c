@@ -448,7 +448,7 @@ Test(measure, counters_per_sample)
 	cr_expect_gt(k[0].scaled, 500, "%.1f ns of task-clock per call", k[0].scaled);
 	cr_expect_gt(k[0].value, 0);
 	cr_expect_str_eq(k[1].name, "cycles");
-	if (pbench_has_cpu_pmu()) {
+	if (pbench_cpu_has_pmu()) {
 		cr_expect_eq(k[1].status, PBENCH_EVENT_OK);
 	} else {
 		cr_expect_eq(k[1].status, PBENCH_EVENT_NOT_SUPPORTED, "%s",
@@ -476,8 +476,9 @@ Test(measure, accessors_and_names)
 		int verdict;
 		const char *name;
 	} verdicts[] = {
-		{ PBENCH_FASTER, "faster" }, { PBENCH_SLOWER, "slower" }, { PBENCH_SAME, "same" },
-		{ PBENCH_UNDECIDED, "undecided" }, { 0, "unknown" },
+		{ PBENCH_VERDICT_FASTER, "faster" }, { PBENCH_VERDICT_SLOWER, "slower" },
+		{ PBENCH_VERDICT_SAME, "same" },
+		{ PBENCH_VERDICT_UNDECIDED, "undecided" }, { 0, "unknown" },
 	};
 
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
@@ -616,7 +617,7 @@ Test(compare, same_function_is_not_faster_or_slower)
 	for (int attempt = 0; attempt < 3 && !ok; attempt++) {
 		pbench_comparison_release(&c);
 		cr_assert_eq(pbench_compare(work, &w, work, &w, &co, &c), 0);
-		ok = c.verdict == PBENCH_SAME || c.verdict == PBENCH_UNDECIDED;
+		ok = c.verdict == PBENCH_VERDICT_SAME || c.verdict == PBENCH_VERDICT_UNDECIDED;
 	}
 	cr_expect(ok, "A/A said %s: ratio %.4f [%.4f, %.4f] after %zu pairs",
 		  pbench_verdict_name(c.verdict), c.ratio, c.ratio_lo, c.ratio_hi, c.pairs);
@@ -637,7 +638,7 @@ Test(compare, twice_the_work_is_slower_by_half)
 	for (int attempt = 0; attempt < 3 && !ok; attempt++) {
 		pbench_comparison_release(&c);
 		cr_assert_eq(pbench_compare(work, &a, work, &b, &co, &c), 0);
-		ok = c.verdict == PBENCH_FASTER && fabs(c.ratio - 0.5) <= 0.5 * 0.15;
+		ok = c.verdict == PBENCH_VERDICT_FASTER && fabs(c.ratio - 0.5) <= 0.5 * 0.15;
 	}
 	cr_expect(ok, "a/b said %s, ratio %.4f [%.4f, %.4f]", pbench_verdict_name(c.verdict),
 		  c.ratio, c.ratio_lo, c.ratio_hi);
@@ -649,7 +650,7 @@ Test(compare, twice_the_work_is_slower_by_half)
 	/* And the other way round. */
 	pbench_comparison_release(&c);
 	cr_assert_eq(pbench_compare(work, &b, work, &a, &co, &c), 0);
-	cr_expect_eq(c.verdict, PBENCH_SLOWER, "%s", pbench_verdict_name(c.verdict));
+	cr_expect_eq(c.verdict, PBENCH_VERDICT_SLOWER, "%s", pbench_verdict_name(c.verdict));
 	pbench_comparison_release(&c);
 }
 

@@ -600,7 +600,7 @@ Test(live, rdpmc_hardware_counter)
 	int fd, err;
 	void *p;
 
-	if (!pbench_has_cpu_pmu())
+	if (!pbench_cpu_has_pmu())
 		cr_skip_test("no hardware CPU PMU (no /sys/bus/event_source/devices/cpu*: a VM "
 			     "without PMU passthrough): rdpmc cannot be exercised here");
 	fd = open_self(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);

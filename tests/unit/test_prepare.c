@@ -120,9 +120,9 @@ static struct pbench_prepare_opts quick(int priority, unsigned flags)
 	return o;
 }
 
-static const struct pbench_prep_outcome *step(const struct pbench_prepared *p, int s)
+static const struct pbench_prepared_step *step(const struct pbench_prepared *p, int s)
 {
-	const struct pbench_prep_outcome *o = pbench_prepared_step(p, s);
+	const struct pbench_prepared_step *o = pbench_prepared_step(p, s);
 
 	cr_assert_not_null(o);
 	return o;
@@ -140,7 +140,7 @@ static struct pbench_prepared *prepare_ok(const struct pbench_prepare_opts *o)
 
 Test(prepare, pin_to_cpu1_and_restore)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, 0);
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_NONE, 0);
 	struct pbench_prepared *p;
 	struct state before, after;
 	cpu_set_t m;
@@ -148,18 +148,18 @@ Test(prepare, pin_to_cpu1_and_restore)
 	need_cpu1();
 	snap(&before);
 	p = prepare_ok(&o);
-	cr_assert_eq(step(p, PBENCH_PREP_PIN)->status, PBENCH_STEP_DONE, "%s",
-		     step(p, PBENCH_PREP_PIN)->what);
+	cr_assert_eq(step(p, PBENCH_PREPARE_STEP_PIN)->status, PBENCH_PREPARE_DONE, "%s",
+		     step(p, PBENCH_PREPARE_STEP_PIN)->what);
 	cr_assert_eq(sched_getcpu(), 1);
 	sched_getaffinity(0, sizeof(m), &m);
 	cr_assert_eq(CPU_COUNT(&m), 1);
 	cr_assert(CPU_ISSET(1, &m));
 	cr_assert_eq(pbench_prepared_cpu(p), 1);
 	cr_assert_str_eq(pbench_prepared_cpu_reason(p), "CPU 1 as asked");
-	cr_assert_eq(step(p, PBENCH_PREP_PRIORITY)->status, PBENCH_STEP_SKIPPED);
-	cr_assert_eq(step(p, PBENCH_PREP_WARMUP)->status, PBENCH_STEP_SKIPPED);
-	cr_assert_eq(step(p, PBENCH_PREP_STACK)->status, PBENCH_STEP_DONE, "%s",
-		     step(p, PBENCH_PREP_STACK)->what);
+	cr_assert_eq(step(p, PBENCH_PREPARE_STEP_PRIORITY)->status, PBENCH_PREPARE_SKIPPED);
+	cr_assert_eq(step(p, PBENCH_PREPARE_STEP_WARMUP)->status, PBENCH_PREPARE_SKIPPED);
+	cr_assert_eq(step(p, PBENCH_PREPARE_STEP_STACK)->status, PBENCH_PREPARE_DONE, "%s",
+		     step(p, PBENCH_PREPARE_STEP_STACK)->what);
 	cr_assert_eq(pbench_prepared_restore(p), 0);
 	snap(&after);
 	assert_same(&before, &after, "after restore");
@@ -172,7 +172,7 @@ Test(prepare, pin_to_cpu1_and_restore)
 /* The CPU a prepared run picks is the one `pbench check` reports (pbench_cpu_pick). */
 Test(prepare, picks_the_cpu_check_reports)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_NONE, PBENCH_PREPARE_NO_MLOCK);
 	struct pbench_prepared *p;
 	struct state before, after;
 	char why[256], want[32];
@@ -197,8 +197,8 @@ Test(prepare, picks_the_cpu_check_reports)
 
 Test(prepare, fifo_when_root)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, PBENCH_PREPARE_NO_MLOCK);
-	struct pbench_prep_priority pr = { .size = sizeof(pr) };
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_FIFO, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepared_priority pr = { .size = sizeof(pr) };
 	struct pbench_prepared *p;
 	struct state before, after;
 	struct sched_param sp;
@@ -208,13 +208,13 @@ Test(prepare, fifo_when_root)
 	snap(&before);
 	cr_assert_eq(before.policy, SCHED_OTHER);
 	p = prepare_ok(&o);
-	cr_assert_eq(step(p, PBENCH_PREP_PRIORITY)->status, PBENCH_STEP_DONE, "%s",
-		     step(p, PBENCH_PREP_PRIORITY)->what);
+	cr_assert_eq(step(p, PBENCH_PREPARE_STEP_PRIORITY)->status, PBENCH_PREPARE_DONE, "%s",
+		     step(p, PBENCH_PREPARE_STEP_PRIORITY)->what);
 	cr_assert_eq(sched_getscheduler(0), SCHED_FIFO);
 	sched_getparam(0, &sp);
 	cr_assert_eq(sp.sched_priority, 50);
 	cr_assert_eq(pbench_prepared_priority(p, &pr), 0);
-	cr_assert_eq(pr.mode, PBENCH_PRIO_FIFO);
+	cr_assert_eq(pr.mode, PBENCH_PRIORITY_FIFO);
 	cr_assert_eq(pr.policy, SCHED_FIFO);
 	cr_assert_str_eq(pr.policy_name, "SCHED_FIFO");
 	cr_assert_eq(pr.value, 50);
@@ -236,8 +236,8 @@ Test(prepare, fifo_when_root)
 
 Test(prepare, nice_when_root)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NICE, PBENCH_PREPARE_NO_MLOCK);
-	struct pbench_prep_priority pr = { .size = sizeof(pr) };
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_NICE, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepared_priority pr = { .size = sizeof(pr) };
 	struct pbench_prepared *p;
 	struct state before, after;
 
@@ -247,12 +247,12 @@ Test(prepare, nice_when_root)
 	cr_assert_eq(setpriority(PRIO_PROCESS, 0, 3), 0);
 	snap(&before);
 	p = prepare_ok(&o);
-	cr_assert_eq(step(p, PBENCH_PREP_PRIORITY)->status, PBENCH_STEP_DONE);
+	cr_assert_eq(step(p, PBENCH_PREPARE_STEP_PRIORITY)->status, PBENCH_PREPARE_DONE);
 	errno = 0;
 	cr_assert_eq(getpriority(PRIO_PROCESS, 0), -20);
 	cr_assert_eq(sched_getscheduler(0), SCHED_OTHER);
 	pbench_prepared_priority(p, &pr);
-	cr_assert_eq(pr.mode, PBENCH_PRIO_NICE);
+	cr_assert_eq(pr.mode, PBENCH_PRIORITY_NICE);
 	cr_assert_eq(pr.value, -20);
 	cr_assert_str_eq(pr.policy_name, "SCHED_OTHER");
 	pbench_prepared_free(p);
@@ -264,22 +264,22 @@ Test(prepare, nice_when_root)
 
 Test(prepare, mlock_and_unlock)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, 0);
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_NONE, 0);
 	struct pbench_prepared *p;
 	struct state before, after;
-	const struct pbench_prep_outcome *s;
+	const struct pbench_prepared_step *s;
 
 	need_root();
 	need_cpu1();
 	snap(&before);
 	cr_assert_eq(before.vmlck, 0, "something is locked before the test");
 	p = prepare_ok(&o);
-	s = step(p, PBENCH_PREP_MLOCK);
+	s = step(p, PBENCH_PREPARE_STEP_MLOCK);
 	if (ASAN) {
-		cr_assert_eq(s->status, PBENCH_STEP_NOT_AVAILABLE, "%s", s->what);
+		cr_assert_eq(s->status, PBENCH_PREPARE_NOT_AVAILABLE, "%s", s->what);
 		cr_assert_eq(vmlck_kb(), 0);
 	} else {
-		cr_assert_eq(s->status, PBENCH_STEP_DONE, "%s", s->what);
+		cr_assert_eq(s->status, PBENCH_PREPARE_DONE, "%s", s->what);
 		cr_assert_gt(vmlck_kb(), 0);
 	}
 	pbench_prepared_free(p);
@@ -292,7 +292,7 @@ Test(prepare, mlock_and_unlock)
  * their lock. */
 Test(prepare, mlock_left_alone_when_already_locked)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, 0);
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_NONE, 0);
 	static char page[4096] __attribute__((aligned(4096)));
 	struct pbench_prepared *p;
 
@@ -303,7 +303,7 @@ Test(prepare, mlock_left_alone_when_already_locked)
 	cr_assert_eq(mlock(page, sizeof(page)), 0);
 	cr_assert_gt(vmlck_kb(), 0);
 	p = prepare_ok(&o);
-	cr_assert_eq(step(p, PBENCH_PREP_MLOCK)->status, PBENCH_STEP_SKIPPED);
+	cr_assert_eq(step(p, PBENCH_PREPARE_STEP_MLOCK)->status, PBENCH_PREPARE_SKIPPED);
 	pbench_prepared_free(p);
 	cr_assert_eq(vmlck_kb(), 4, "the caller's page is still locked");
 	munlock(page, sizeof(page));
@@ -311,20 +311,20 @@ Test(prepare, mlock_left_alone_when_already_locked)
 
 Test(prepare, numa_bind_and_restore)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_NONE, PBENCH_PREPARE_NO_MLOCK);
 	struct pbench_prepared *p;
 	struct state before, during, after;
-	const struct pbench_prep_outcome *s;
+	const struct pbench_prepared_step *s;
 
 	need_cpu1();
 	snap(&before);
 	p = prepare_ok(&o);
-	s = step(p, PBENCH_PREP_NUMA);
-	if (s->status == PBENCH_STEP_NOT_AVAILABLE) {
+	s = step(p, PBENCH_PREPARE_STEP_NUMA);
+	if (s->status == PBENCH_PREPARE_NOT_AVAILABLE) {
 		pbench_prepared_free(p);
 		cr_skip_test("%s", s->what);
 	}
-	cr_assert_eq(s->status, PBENCH_STEP_DONE, "%s", s->what);
+	cr_assert_eq(s->status, PBENCH_PREPARE_DONE, "%s", s->what);
 	snap(&during);
 	cr_assert_eq(during.mpol, MPOL_BIND);
 	cr_assert_neq(during.nodes[0], 0u);
@@ -336,17 +336,17 @@ Test(prepare, numa_bind_and_restore)
 /* Not root: what needs privilege is reported as refused, the rest is done, nothing fails. */
 struct unpriv_report {
 	int ret, ret_auto;
-	int status[PBENCH_PREP_NR_STEPS], error[PBENCH_PREP_NR_STEPS];
+	int status[PBENCH_PREPARE_STEP_NR], error[PBENCH_PREPARE_STEP_NR];
 	int auto_status, auto_error, auto_mode;
 	int cpu_during, policy_during, policy_after, mask_restored, vmlck_after;
 };
 
 static void unpriv_child(int fd)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, 0);
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_FIFO, 0);
 	struct unpriv_report r = { 0 };
 	struct rlimit zero = { 0, 0 };
-	struct pbench_prep_priority pr = { .size = sizeof(pr) };
+	struct pbench_prepared_priority pr = { .size = sizeof(pr) };
 	struct pbench_prepared *p;
 	cpu_set_t before, after;
 
@@ -357,7 +357,7 @@ static void unpriv_child(int fd)
 	sched_getaffinity(0, sizeof(before), &before);
 	r.ret = pbench_prepare(&p, &o);
 	if (r.ret == 0) {
-		for (int i = 0; i < PBENCH_PREP_NR_STEPS; i++) {
+		for (int i = 0; i < PBENCH_PREPARE_STEP_NR; i++) {
 			r.status[i] = pbench_prepared_step(p, i)->status;
 			r.error[i] = pbench_prepared_step(p, i)->error;
 		}
@@ -365,11 +365,11 @@ static void unpriv_child(int fd)
 		r.policy_during = sched_getscheduler(0);
 		pbench_prepared_free(p);
 	}
-	o.priority = PBENCH_PRIO_AUTO;
+	o.priority = PBENCH_PRIORITY_AUTO;
 	r.ret_auto = pbench_prepare(&p, &o);
 	if (r.ret_auto == 0) {
-		r.auto_status = pbench_prepared_step(p, PBENCH_PREP_PRIORITY)->status;
-		r.auto_error = pbench_prepared_step(p, PBENCH_PREP_PRIORITY)->error;
+		r.auto_status = pbench_prepared_step(p, PBENCH_PREPARE_STEP_PRIORITY)->status;
+		r.auto_error = pbench_prepared_step(p, PBENCH_PREPARE_STEP_PRIORITY)->error;
 		pbench_prepared_priority(p, &pr);
 		r.auto_mode = pr.mode;
 		pbench_prepared_free(p);
@@ -403,27 +403,27 @@ Test(prepare, unprivileged_reports_refusals)
 	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
 
 	cr_assert_eq(r.ret, 0, "%s", pbench_strerror(r.ret));
-	cr_assert_eq(r.status[PBENCH_PREP_PIN], PBENCH_STEP_DONE);
+	cr_assert_eq(r.status[PBENCH_PREPARE_STEP_PIN], PBENCH_PREPARE_DONE);
 	cr_assert_eq(r.cpu_during, 1);
-	cr_assert_eq(r.status[PBENCH_PREP_NUMA], PBENCH_STEP_DONE);
-	cr_assert_eq(r.status[PBENCH_PREP_STACK], PBENCH_STEP_DONE);
-	cr_assert_eq(r.status[PBENCH_PREP_PRIORITY], PBENCH_STEP_NOT_PERMITTED);
-	cr_assert_eq(r.error[PBENCH_PREP_PRIORITY], -EPERM);
+	cr_assert_eq(r.status[PBENCH_PREPARE_STEP_NUMA], PBENCH_PREPARE_DONE);
+	cr_assert_eq(r.status[PBENCH_PREPARE_STEP_STACK], PBENCH_PREPARE_DONE);
+	cr_assert_eq(r.status[PBENCH_PREPARE_STEP_PRIORITY], PBENCH_PREPARE_NOT_PERMITTED);
+	cr_assert_eq(r.error[PBENCH_PREPARE_STEP_PRIORITY], -EPERM);
 	cr_assert_eq(r.policy_during, SCHED_OTHER);
 	if (ASAN) {
-		cr_assert_eq(r.status[PBENCH_PREP_MLOCK], PBENCH_STEP_NOT_AVAILABLE);
+		cr_assert_eq(r.status[PBENCH_PREPARE_STEP_MLOCK], PBENCH_PREPARE_NOT_AVAILABLE);
 	} else {
 		/* EPERM with a memlock limit of 0, ENOMEM when the process is larger than it. */
-		cr_assert_eq(r.status[PBENCH_PREP_MLOCK], PBENCH_STEP_NOT_PERMITTED);
-		cr_assert(r.error[PBENCH_PREP_MLOCK] == -EPERM ||
-			  r.error[PBENCH_PREP_MLOCK] == -ENOMEM, "mlock error %d",
-			  r.error[PBENCH_PREP_MLOCK]);
+		cr_assert_eq(r.status[PBENCH_PREPARE_STEP_MLOCK], PBENCH_PREPARE_NOT_PERMITTED);
+		cr_assert(r.error[PBENCH_PREPARE_STEP_MLOCK] == -EPERM ||
+			  r.error[PBENCH_PREPARE_STEP_MLOCK] == -ENOMEM, "mlock error %d",
+			  r.error[PBENCH_PREPARE_STEP_MLOCK]);
 	}
 	/* AUTO: no FIFO, and the nice value cannot be lowered either. */
 	cr_assert_eq(r.ret_auto, 0, "%s", pbench_strerror(r.ret_auto));
-	cr_assert_eq(r.auto_status, PBENCH_STEP_NOT_PERMITTED);
+	cr_assert_eq(r.auto_status, PBENCH_PREPARE_NOT_PERMITTED);
 	cr_assert_eq(r.auto_error, -EPERM);
-	cr_assert_eq(r.auto_mode, PBENCH_PRIO_NONE);
+	cr_assert_eq(r.auto_mode, PBENCH_PRIORITY_NONE);
 	cr_assert_eq(r.policy_after, SCHED_OTHER);
 	cr_assert(r.mask_restored);
 	cr_assert_eq(r.vmlck_after, 0);
@@ -475,7 +475,7 @@ static void cpus_allowed(pid_t pid, char *buf, size_t len)
 static void die_by_sigterm(int restore_on_signal, long *policy, long *rtprio, char *cpus,
 			   size_t len)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_FIFO, PBENCH_PREPARE_NO_MLOCK);
 	siginfo_t si;
 	pid_t pid;
 
@@ -545,7 +545,7 @@ static void callers_handler(int sig)
 
 Test(prepare, sigterm_chains_to_the_previous_handler)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, PBENCH_PREPARE_SIGNALS);
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_FIFO, PBENCH_PREPARE_SIGNALS);
 	int fds[2], r[3], st;
 	pid_t pid;
 
@@ -597,7 +597,7 @@ static void raise_sigint_once(void *ctx)
 
 Test(prepare, sigint_during_prepare_restores_and_fails)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, PBENCH_PREPARE_SIGNALS);
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_FIFO, PBENCH_PREPARE_SIGNALS);
 	struct pbench_prepared *p = (void *)1;
 	struct state before, after;
 	struct sigaction sa = { .sa_handler = note_sigint }, cur;
@@ -623,7 +623,7 @@ Test(prepare, sigint_during_prepare_restores_and_fails)
 
 Test(prepare, signal_handlers_one_owner_and_uninstalled)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, PBENCH_PREPARE_SIGNALS |
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_NONE, PBENCH_PREPARE_SIGNALS |
 					     PBENCH_PREPARE_NO_MLOCK);
 	struct pbench_prepared *a, *b;
 	struct sigaction cur;
@@ -659,19 +659,19 @@ Test(prepare, bad_input_changes_nothing)
 		size_t size, stack_kib;
 		unsigned flags;
 	} rows[] = {
-		{ "cpu 99", 99, PBENCH_PRIO_FIFO, 0, 0, 0, 0, 0 },
-		{ "cpu 5000", 5000, PBENCH_PRIO_FIFO, 0, 0, 0, 0, 0 },
-		{ "cpu -2", -2, PBENCH_PRIO_FIFO, 0, 0, 0, 0, 0 },
-		{ "negative warm-up", 1, PBENCH_PRIO_FIFO, 0, -1, 0, 0, 0 },
-		{ "NaN warm-up", 1, PBENCH_PRIO_FIFO, 0, NAN, 0, 0, 0 },
-		{ "infinite warm-up", 1, PBENCH_PRIO_FIFO, 0, INFINITY, 0, 0, 0 },
+		{ "cpu 99", 99, PBENCH_PRIORITY_FIFO, 0, 0, 0, 0, 0 },
+		{ "cpu 5000", 5000, PBENCH_PRIORITY_FIFO, 0, 0, 0, 0, 0 },
+		{ "cpu -2", -2, PBENCH_PRIORITY_FIFO, 0, 0, 0, 0, 0 },
+		{ "negative warm-up", 1, PBENCH_PRIORITY_FIFO, 0, -1, 0, 0, 0 },
+		{ "NaN warm-up", 1, PBENCH_PRIORITY_FIFO, 0, NAN, 0, 0, 0 },
+		{ "infinite warm-up", 1, PBENCH_PRIORITY_FIFO, 0, INFINITY, 0, 0, 0 },
 		{ "priority mode 42", 1, 42, 0, 0, 0, 0, 0 },
 		{ "priority mode -1", 1, -1, 0, 0, 0, 0, 0 },
-		{ "FIFO priority 100", 1, PBENCH_PRIO_FIFO, 100, 0, 0, 0, 0 },
-		{ "FIFO priority -1", 1, PBENCH_PRIO_FIFO, -1, 0, 0, 0, 0 },
-		{ "size 0", 1, PBENCH_PRIO_FIFO, 0, 0, 1, 0, 0 },
-		{ "stack 2 GiB", 1, PBENCH_PRIO_FIFO, 0, 0, 0, 2u << 20, 0 },
-		{ "unknown flag", 1, PBENCH_PRIO_FIFO, 0, 0, 0, 0, 1u << 30 },
+		{ "FIFO priority 100", 1, PBENCH_PRIORITY_FIFO, 100, 0, 0, 0, 0 },
+		{ "FIFO priority -1", 1, PBENCH_PRIORITY_FIFO, -1, 0, 0, 0, 0 },
+		{ "size 0", 1, PBENCH_PRIORITY_FIFO, 0, 0, 1, 0, 0 },
+		{ "stack 2 GiB", 1, PBENCH_PRIORITY_FIFO, 0, 0, 0, 2u << 20, 0 },
+		{ "unknown flag", 1, PBENCH_PRIORITY_FIFO, 0, 0, 0, 0, 1u << 30 },
 	};
 	struct state before, after;
 	struct pbench_prepared *p;
@@ -702,7 +702,7 @@ Test(prepare, bad_input_changes_nothing)
 	cr_assert_eq(sched_setaffinity(0, sizeof(only0), &only0), 0);
 	snap(&before);
 	{
-		struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, 0);
+		struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_FIFO, 0);
 
 		cr_assert_eq(pbench_prepare(&p, &o), -EINVAL, "CPU 1 outside the affinity");
 	}
@@ -715,7 +715,7 @@ Test(prepare, bad_input_changes_nothing)
 /* An older caller's smaller struct: the fields it does not have keep their defaults. */
 Test(prepare, older_smaller_opts)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, 0);
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_NONE, 0);
 	struct pbench_prepared *p;
 
 	need_cpu1();
@@ -723,9 +723,9 @@ Test(prepare, older_smaller_opts)
 	o.flags = PBENCH_PREPARE_NO_MLOCK;	/* beyond size: ignored, default 0 (lock) */
 	o.stack_kib = 1;			/* ignored too: default 256 */
 	p = prepare_ok(&o);
-	cr_assert_not_null(strstr(step(p, PBENCH_PREP_STACK)->what, "256 KiB"), "%s",
-			   step(p, PBENCH_PREP_STACK)->what);
-	cr_assert_neq(step(p, PBENCH_PREP_MLOCK)->status, PBENCH_STEP_SKIPPED);
+	cr_assert_not_null(strstr(step(p, PBENCH_PREPARE_STEP_STACK)->what, "256 KiB"), "%s",
+			   step(p, PBENCH_PREPARE_STEP_STACK)->what);
+	cr_assert_neq(step(p, PBENCH_PREPARE_STEP_MLOCK)->status, PBENCH_PREPARE_SKIPPED);
 	pbench_prepared_free(p);
 }
 
@@ -739,7 +739,7 @@ static void count_calls(void *ctx)
 
 Test(prepare, warmup_is_time_based_on_the_cpu)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_NONE, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_NONE, PBENCH_PREPARE_NO_MLOCK);
 	struct pbench_prepared *p;
 	struct timespec t0, t1;
 	uint64_t calls = 0;
@@ -763,8 +763,8 @@ Test(prepare, warmup_is_time_based_on_the_cpu)
 		pbench_prepared_free(p);
 	}
 	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
-	cr_assert_eq(step(p, PBENCH_PREP_WARMUP)->status, PBENCH_STEP_DONE);
-	cr_assert_not_null(strstr(step(p, PBENCH_PREP_WARMUP)->what, "caller's function"));
+	cr_assert_eq(step(p, PBENCH_PREPARE_STEP_WARMUP)->status, PBENCH_PREPARE_DONE);
+	cr_assert_not_null(strstr(step(p, PBENCH_PREPARE_STEP_WARMUP)->what, "caller's function"));
 	cr_assert_geq(pbench_prepared_warmup_ms(p), 300);
 	cr_assert_lt(pbench_prepared_warmup_ms(p), 400);
 	cr_assert_geq(ms, 300);
@@ -775,8 +775,8 @@ Test(prepare, warmup_is_time_based_on_the_cpu)
 /* AUTO on this kernel (fair server): both choices are timed and the steadier one kept. */
 Test(prepare, auto_probes_both, .timeout = 30)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_AUTO, PBENCH_PREPARE_NO_MLOCK);
-	struct pbench_prep_priority pr = { .size = sizeof(pr) };
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_AUTO, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepared_priority pr = { .size = sizeof(pr) };
 	struct pbench_prepared *p;
 	struct state before, after;
 
@@ -793,19 +793,19 @@ Test(prepare, auto_probes_both, .timeout = 30)
 		cr_log_info("probe run %.1f ms: trying again", pr.run_ms);
 		pbench_prepared_free(p);
 	}
-	cr_assert_eq(step(p, PBENCH_PREP_PRIORITY)->status, PBENCH_STEP_DONE, "%s",
-		     step(p, PBENCH_PREP_PRIORITY)->what);
+	cr_assert_eq(step(p, PBENCH_PREPARE_STEP_PRIORITY)->status, PBENCH_PREPARE_DONE, "%s",
+		     step(p, PBENCH_PREPARE_STEP_PRIORITY)->what);
 	cr_log_info("AUTO: %s; nice %.3f%% (%d runs), fifo %.3f%% (%d runs), %.1f ms a run",
-		    pbench_prio_mode_name(pr.mode), pr.nice_spread_pct, pr.nice_runs,
+		    pbench_priority_mode_name(pr.mode), pr.nice_spread_pct, pr.nice_runs,
 		    pr.fifo_spread_pct, pr.fifo_runs, pr.run_ms);
-	cr_assert(pr.mode == PBENCH_PRIO_FIFO || pr.mode == PBENCH_PRIO_NICE);
+	cr_assert(pr.mode == PBENCH_PRIORITY_FIFO || pr.mode == PBENCH_PRIORITY_NICE);
 	cr_assert_eq(pr.probed, 1);
 	cr_assert(isfinite(pr.nice_spread_pct) && pr.nice_spread_pct > 0);
 	cr_assert(isfinite(pr.fifo_spread_pct) && pr.fifo_spread_pct > 0);
 	cr_assert_geq(pr.nice_runs, 10);
 	cr_assert_geq(pr.fifo_runs, 10);
 	cr_assert(pr.run_ms > 5 && pr.run_ms < 200, "run %.1f ms", pr.run_ms);
-	if (pr.mode == PBENCH_PRIO_FIFO) {
+	if (pr.mode == PBENCH_PRIORITY_FIFO) {
 		cr_assert_leq(pr.fifo_spread_pct, 2 * pr.nice_spread_pct, "FIFO unless clearly "
 			      "worse");
 		cr_assert_eq(sched_getscheduler(0), SCHED_FIFO);
@@ -822,7 +822,7 @@ Test(prepare, auto_probes_both, .timeout = 30)
 	}
 	/* The probe's runs were busy on the CPU: they count as warm-up even when none was
 	 * asked for, but the warm-up step reports what was asked. */
-	cr_assert_eq(step(p, PBENCH_PREP_WARMUP)->status, PBENCH_STEP_SKIPPED);
+	cr_assert_eq(step(p, PBENCH_PREPARE_STEP_WARMUP)->status, PBENCH_PREPARE_SKIPPED);
 	pbench_prepared_free(p);
 	snap(&after);
 	assert_same(&before, &after, "after free");
@@ -831,7 +831,7 @@ Test(prepare, auto_probes_both, .timeout = 30)
 /* A child forked while prepared that frees its copy restores itself, not its parent. */
 Test(prepare, forked_copy_restores_itself)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_FIFO, PBENCH_PREPARE_NO_MLOCK);
 	struct pbench_prepared *p;
 	struct state before, after;
 	int st;
@@ -861,21 +861,21 @@ Test(prepare, forked_copy_restores_itself)
 
 Test(prepare, names)
 {
-	cr_assert_str_eq(pbench_prep_step_name(PBENCH_PREP_PIN), "pin");
-	cr_assert_str_eq(pbench_prep_step_name(PBENCH_PREP_WARMUP), "warmup");
-	cr_assert_str_eq(pbench_prep_step_name(PBENCH_PREP_NR_STEPS), "?");
-	cr_assert_str_eq(pbench_step_status_name(PBENCH_STEP_NOT_PERMITTED), "not permitted");
-	cr_assert_str_eq(pbench_step_status_name(-1), "?");
-	cr_assert_str_eq(pbench_prio_mode_name(PBENCH_PRIO_AUTO), "auto");
-	cr_assert_str_eq(pbench_prio_mode_name(PBENCH_PRIO_FIFO), "fifo");
+	cr_assert_str_eq(pbench_prepare_step_name(PBENCH_PREPARE_STEP_PIN), "pin");
+	cr_assert_str_eq(pbench_prepare_step_name(PBENCH_PREPARE_STEP_WARMUP), "warmup");
+	cr_assert_str_eq(pbench_prepare_step_name(PBENCH_PREPARE_STEP_NR), "?");
+	cr_assert_str_eq(pbench_prepare_status_name(PBENCH_PREPARE_NOT_PERMITTED), "not permitted");
+	cr_assert_str_eq(pbench_prepare_status_name(-1), "?");
+	cr_assert_str_eq(pbench_priority_mode_name(PBENCH_PRIORITY_AUTO), "auto");
+	cr_assert_str_eq(pbench_priority_mode_name(PBENCH_PRIORITY_FIFO), "fifo");
 }
 
 /* Under SCHED_FIFO on a kernel with the fair server, a run is followed by a rest of rest_pct
  * of it; under nice there is none. */
 Test(prepare, fifo_rests_after_runs)
 {
-	struct pbench_prepare_opts o = quick(PBENCH_PRIO_FIFO, PBENCH_PREPARE_NO_MLOCK);
-	struct pbench_prep_priority pr = { .size = sizeof(pr) };
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_FIFO, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepared_priority pr = { .size = sizeof(pr) };
 	struct pbench_prepared *p;
 	double want, got;
 
@@ -915,7 +915,7 @@ Test(prepare, fifo_rests_after_runs)
 	cr_assert_eq(pbench_prepared_rest_ns(p, NAN), 0);
 	pbench_prepared_free(p);
 
-	o = quick(PBENCH_PRIO_NICE, PBENCH_PREPARE_NO_MLOCK);
+	o = quick(PBENCH_PRIORITY_NICE, PBENCH_PREPARE_NO_MLOCK);
 	p = prepare_ok(&o);
 	pbench_prepared_priority(p, &pr);
 	cr_assert_eq(pr.rest_pct, 0);

@@ -422,7 +422,7 @@ Test(report, json_full_data)
 	cr_assert(json_is_integer(json_object_get(k, "time_running_ns")));
 	k = json_object_get(json_object_get(json_array_get(samples, 0), "counters"), "cycles");
 	cr_assert_not_null(k);
-	if (!pbench_has_cpu_pmu()) {
+	if (!pbench_cpu_has_pmu()) {
 		/* Never a number for an event that was not counted. */
 		cr_assert_str_eq(json_string_value(json_object_get(k, "status")), "not-supported");
 		cr_assert(json_is_null(json_object_get(k, "value")));
@@ -569,10 +569,10 @@ Test(report, comparison_text)
 		int verdict;
 		const char *words;
 	} rows[] = {
-		{ 100, PBENCH_FASTER, "verdict: plain is faster than unrolled by " },
-		{ -100, PBENCH_SLOWER, "verdict: plain is slower than unrolled by " },
-		{ 0.5, PBENCH_SAME, "verdict: same: the ratio's interval lies within " },
-		{ 0.5, PBENCH_UNDECIDED, "verdict: undecided: " },
+		{ 100, PBENCH_VERDICT_FASTER, "verdict: plain is faster than unrolled by " },
+		{ -100, PBENCH_VERDICT_SLOWER, "verdict: plain is slower than unrolled by " },
+		{ 0.5, PBENCH_VERDICT_SAME, "verdict: same: the ratio's interval lies within " },
+		{ 0.5, PBENCH_VERDICT_UNDECIDED, "verdict: undecided: " },
 	};
 
 	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
@@ -588,7 +588,7 @@ Test(report, comparison_text)
 		/* The confidence the comparison was made at. */
 		cr_assert_not_null(strstr(text, "(99.9% interval "), "row %zu:\n%s", i, text);
 		cr_assert_not_null(strstr(text, "  Welch           t = "), "%s", text);
-		if (rows[i].verdict <= PBENCH_SLOWER)
+		if (rows[i].verdict <= PBENCH_VERDICT_SLOWER)
 			cr_assert_not_null(strstr(text, "% (significant at 99.9%)\n"), "%s", text);
 		free(text);
 	}
@@ -596,7 +596,7 @@ Test(report, comparison_text)
 
 Test(report, comparison_json)
 {
-	struct pbench_comparison c = make_comparison(100, PBENCH_FASTER);
+	struct pbench_comparison c = make_comparison(100, PBENCH_VERDICT_FASTER);
 	json_t *root, *w;
 	char *text;
 
@@ -620,7 +620,7 @@ Test(report, comparison_json)
 
 	/* No test (b's mean 0, no interval): null, never NaN, and the text says why. */
 	c.ratio = c.ratio_lo = c.ratio_hi = NAN;
-	c.verdict = PBENCH_UNDECIDED;
+	c.verdict = PBENCH_VERDICT_UNDECIDED;
 	CAPTURE(text, pbench_comparison_write_json(&c, f_, NULL, NULL));
 	root = parse(text);
 	cr_assert(json_is_null(json_object_get(root, "ratio")));
@@ -640,7 +640,7 @@ Test(report, comparison_json)
 Test(report, write_error_is_eio)
 {
 	struct pbench_result *r = region_result(-1, NULL);
-	struct pbench_comparison c = make_comparison(100, PBENCH_FASTER);
+	struct pbench_comparison c = make_comparison(100, PBENCH_VERDICT_FASTER);
 	FILE *f = fopen("/dev/full", "w");
 
 	cr_assert_not_null(f);
@@ -658,7 +658,7 @@ Test(report, write_error_is_eio)
 Test(report, bad_arguments)
 {
 	struct pbench_result *r = region_result(-1, NULL);
-	struct pbench_comparison c = make_comparison(100, PBENCH_FASTER);
+	struct pbench_comparison c = make_comparison(100, PBENCH_VERDICT_FASTER);
 	FILE *f = fopen("/dev/null", "w");
 
 	cr_assert_not_null(f);

@@ -511,22 +511,22 @@ static const struct outlier_row {
 } outlier_rows[] = {
 	/* q1 = 1 + 0.75 (1..2) = 1.75, q3 = 7 + 0.25 = 7.25, IQR 5.5: mild below -6.5 or above
 	 * 15.5, severe below -14.75 or above 23.75. */
-	{ "one of each", { -20, -8, 1, 2, 3, 4, 5, 6, 7, 8, 20, 40 }, 12, PBENCH_OUTLIERS_TUKEY,
+	{ "one of each", { -20, -8, 1, 2, 3, 4, 5, 6, 7, 8, 20, 40 }, 12, PBENCH_OUTLIER_TUKEY,
 	  1, 1, 1, 1 },
 	/* on a fence is not beyond it: 15.5 stays in */
 	{ "on the mild fence", { -20, -8, 1, 2, 3, 4, 5, 6, 7, 8, 15.5, 40 }, 12,
-	  PBENCH_OUTLIERS_TUKEY, 1, 1, 0, 1 },
+	  PBENCH_OUTLIER_TUKEY, 1, 1, 0, 1 },
 	/* 1..20 and 100: q1 6, q3 16, severe above 46; mean 14.76, sd 20.36, 3 sd above 75.85 */
 	{ "1..20 and 100, Tukey", { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
-	  19, 20, 100 }, 21, PBENCH_OUTLIERS_TUKEY, 0, 0, 0, 1 },
+	  19, 20, 100 }, 21, PBENCH_OUTLIER_TUKEY, 0, 0, 0, 1 },
 	{ "1..20 and 100, 3-sigma", { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
-	  18, 19, 20, 100 }, 21, PBENCH_OUTLIERS_3SIGMA, 0, 0, 0, 1 },
+	  18, 19, 20, 100 }, 21, PBENCH_OUTLIER_3SIGMA, 0, 0, 0, 1 },
 	/* -100 and 1..20: mean 5.24, sd 24.8, 3 sd below -69.1 */
 	{ "-100 and 1..20, 3-sigma", { -100, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
-	  17, 18, 19, 20 }, 21, PBENCH_OUTLIERS_3SIGMA, 0, 1, 0, 0 },
+	  17, 18, 19, 20 }, 21, PBENCH_OUTLIER_3SIGMA, 0, 1, 0, 0 },
 	/* mean 5.67 and sd 14.4 of the first row: -20 and 40 are within 3 sd (-37.5 .. 48.9) */
 	{ "one of each, 3-sigma", { -20, -8, 1, 2, 3, 4, 5, 6, 7, 8, 20, 40 }, 12,
-	  PBENCH_OUTLIERS_3SIGMA, 0, 0, 0, 0 },
+	  PBENCH_OUTLIER_3SIGMA, 0, 0, 0, 0 },
 };
 
 Test(summary, outliers)
@@ -714,17 +714,18 @@ Test(verdict, one_rule)
 	struct pbench_welch w = { .size = sizeof(w), .p = 0.0005, .diff = -1, .ratio_lo = 0.9,
 				  .ratio_hi = 0.95 };
 
-	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_FASTER);
+	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_VERDICT_FASTER);
 	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, PBENCH_VERDICT_SEQUENTIAL),
-		     PBENCH_UNDECIDED, "one look's p is not enough when every round is looked at");
+		     PBENCH_VERDICT_UNDECIDED,
+		     "one look's p is not enough when every round is looked at");
 	w.diff = 1;
-	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_SLOWER);
+	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_VERDICT_SLOWER);
 	w.p = 0.5;
 	w.ratio_lo = 0.995;
 	w.ratio_hi = 1.004;
-	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_SAME);
-	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 0.1, 0), PBENCH_UNDECIDED);
+	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_VERDICT_SAME);
+	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 0.1, 0), PBENCH_VERDICT_UNDECIDED);
 	w.p = NAN;
-	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_UNDECIDED);
-	cr_assert_eq(pbench_stats_verdict(NULL, 0.999, 1, 0), PBENCH_UNDECIDED);
+	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_VERDICT_UNDECIDED);
+	cr_assert_eq(pbench_stats_verdict(NULL, 0.999, 1, 0), PBENCH_VERDICT_UNDECIDED);
 }

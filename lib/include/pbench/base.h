@@ -54,7 +54,7 @@ enum pbench_log_level { PBENCH_LOG_ERROR, PBENCH_LOG_WARN, PBENCH_LOG_INFO, PBEN
 typedef void (*pbench_log_fn)(int level, const char *msg, void *arg);
 
 /* Route the library's diagnostics to fn (NULL: drop them). Not thread-safe against itself. */
-PBENCH_API void pbench_set_log(pbench_log_fn fn, void *arg);
+PBENCH_API void pbench_log_set(pbench_log_fn fn, void *arg);
 
 #ifdef __cplusplus
 }

@@ -20,11 +20,11 @@ extern "C" {
 struct pbench_counters;
 
 enum pbench_counters_flags {
-	PBENCH_COUNT_INHERIT = 1 << 0,		/* count the target's future children too */
-	PBENCH_COUNT_ENABLE_ON_EXEC = 1 << 1,	/* start counting at the target's next exec */
-	PBENCH_COUNT_USER_ONLY = 1 << 2,	/* exclude kernel and hypervisor */
-	PBENCH_COUNT_START_ENABLED = 1 << 3,	/* enabled from open (default: disabled) */
-	PBENCH_COUNT_NO_RDPMC = 1 << 4,		/* never use the user-space read path */
+	PBENCH_COUNTERS_INHERIT = 1 << 0,		/* count the target's future children too */
+	PBENCH_COUNTERS_ENABLE_ON_EXEC = 1 << 1,	/* count from the target's next exec */
+	PBENCH_COUNTERS_USER_ONLY = 1 << 2,		/* exclude kernel and hypervisor */
+	PBENCH_COUNTERS_START_ENABLED = 1 << 3,		/* enabled from open (default: disabled) */
+	PBENCH_COUNTERS_NO_RDPMC = 1 << 4,		/* never use the user-space read path */
 };
 
 struct pbench_counters_opts {

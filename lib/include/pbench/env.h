@@ -77,7 +77,7 @@ PBENCH_API int pbench_cpu_pick(char *why, size_t len);
  * order, without duplicates. Returns the count, or -EINVAL (malformed, descending range) or
  * -ERANGE (a CPU >= limit, or more than max CPUs).
  */
-PBENCH_API int pbench_cpulist_parse(const char *list, int *cpus, int max, int limit);
+PBENCH_API int pbench_cpus_parse(const char *list, int *cpus, int max, int limit);
 
 /*
  * Another measurement on cpu: the pid of another process with a thread named like this

@@ -58,14 +58,14 @@ struct pbench_jitter_gap {
 };
 
 enum pbench_jitter_source_kind {
-	PBENCH_JSRC_TIMER = 1,		/* LOC: the scheduler tick and hrtimers */
-	PBENCH_JSRC_IPI,		/* RES, CAL, TLB, IWI: other CPUs' requests */
-	PBENCH_JSRC_DEVICE,		/* a numbered device interrupt (name: the device) */
-	PBENCH_JSRC_OTHER_IRQ,		/* NMI, PMI, MCE, THR, ... */
-	PBENCH_JSRC_SOFTIRQ,		/* a softirq (TIMER, RCU, SCHED, NET_RX...) */
-	PBENCH_JSRC_PREEMPTION,		/* the probe thread's involuntary context switches */
-	PBENCH_JSRC_STEAL,		/* time the hypervisor ran something else (ns) */
-	PBENCH_JSRC_SMI,		/* system management interrupts (msr/smi/) */
+	PBENCH_JITTER_SOURCE_TIMER = 1,		/* LOC: the scheduler tick and hrtimers */
+	PBENCH_JITTER_SOURCE_IPI,		/* RES, CAL, TLB, IWI: other CPUs' requests */
+	PBENCH_JITTER_SOURCE_DEVICE,		/* a numbered device interrupt (name: the device) */
+	PBENCH_JITTER_SOURCE_OTHER_IRQ,		/* NMI, PMI, MCE, THR, ... */
+	PBENCH_JITTER_SOURCE_SOFTIRQ,		/* a softirq (TIMER, RCU, SCHED, NET_RX...) */
+	PBENCH_JITTER_SOURCE_PREEMPTION,	/* the probe thread's involuntary switches */
+	PBENCH_JITTER_SOURCE_STEAL,		/* time the hypervisor ran something else (ns) */
+	PBENCH_JITTER_SOURCE_SMI,		/* system management interrupts (msr/smi/) */
 };
 
 /* One source of interruptions over the window. */

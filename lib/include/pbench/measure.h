@@ -39,10 +39,10 @@ enum pbench_stop_rule {
 enum pbench_result_flags {
 	PBENCH_RESULT_SUSPICIOUS = 1 << 0,	/* faster than the timer resolves, or fewer
 						 * instructions than iterations: optimized away? */
-	PBENCH_RESULT_UNOPTIMIZED = 1 << 1,	/* the library or the caller built without -O */
-	PBENCH_RESULT_OVERHEAD_DOMINATES = 1 << 2, /* the batch overhead is > half a sample */
-	PBENCH_RESULT_NOISY = 1 << 3,		/* context switches or migrations in samples */
-	PBENCH_RESULT_CLAMPED = 1 << 4,		/* a sample was below the overhead: its time
+	PBENCH_RESULT_UNOPTIMIZED = 1 << 1,		/* the library or caller built without -O */
+	PBENCH_RESULT_OVERHEAD_DOMINATES = 1 << 2,	/* the batch overhead is > half a sample */
+	PBENCH_RESULT_NOISY = 1 << 3,			/* switches or migrations in samples */
+	PBENCH_RESULT_CLAMPED = 1 << 4,			/* a sample was below the overhead: its time
 						 * is reported as 0, never negative */
 };
 

@@ -14,7 +14,7 @@ extern "C" {
  * Preparing (prepare.c): one core, high priority, local locked memory, a warm-up; then undo
  *
  * pbench_prepare() prepares the calling thread for a measurement the way a careful engineer
- * does by hand, step by step (enum pbench_prep_step, in the order they are done), and records
+ * does by hand, step by step (enum pbench_prepare_step, in the order they are done), and records
  * each step's outcome so that the caller can say what was done and what was not. A step that
  * is refused (no permission, not available) does not fail the call. Only attributes of the
  * calling thread (affinity, scheduling policy and nice value, memory policy) and of the
@@ -29,34 +29,34 @@ extern "C" {
 struct pbench_prepared;
 
 /* The steps, in the order pbench_prepare() does them. */
-enum pbench_prep_step {
-	PBENCH_PREP_PIN = 0,		/* sched_setaffinity to the one chosen CPU */
-	PBENCH_PREP_NUMA,		/* memory policy MPOL_BIND to the CPU's NUMA node */
-	PBENCH_PREP_MLOCK,		/* mlockall(MCL_CURRENT | MCL_FUTURE) */
-	PBENCH_PREP_STACK,		/* touch the stack below the current frame (page it in) */
-	PBENCH_PREP_PRIORITY,		/* nice -20 or SCHED_FIFO (enum pbench_prio_mode) */
-	PBENCH_PREP_WARMUP,		/* time-based busy loop on the chosen CPU */
-	PBENCH_PREP_NR_STEPS
+enum pbench_prepare_step {
+	PBENCH_PREPARE_STEP_PIN = 0,	/* sched_setaffinity to the one chosen CPU */
+	PBENCH_PREPARE_STEP_NUMA,	/* memory policy MPOL_BIND to the CPU's NUMA node */
+	PBENCH_PREPARE_STEP_MLOCK,	/* mlockall(MCL_CURRENT | MCL_FUTURE) */
+	PBENCH_PREPARE_STEP_STACK,	/* touch the stack below the current frame (page it in) */
+	PBENCH_PREPARE_STEP_PRIORITY,	/* nice -20 or SCHED_FIFO (enum pbench_priority_mode) */
+	PBENCH_PREPARE_STEP_WARMUP,	/* time-based busy loop on the chosen CPU */
+	PBENCH_PREPARE_STEP_NR
 };
 
-enum pbench_step_status {
-	PBENCH_STEP_DONE = 0,		/* done (what says what exactly) */
-	PBENCH_STEP_NOT_PERMITTED,	/* refused: privilege or a resource limit (error says which) */
-	PBENCH_STEP_NOT_AVAILABLE,	/* this kernel/machine/build cannot do it */
-	PBENCH_STEP_SKIPPED,		/* not asked for, or left as is on purpose (what says why) */
-	PBENCH_STEP_FAILED,		/* tried and failed for another reason (error says why) */
+enum pbench_prepare_status {
+	PBENCH_PREPARE_DONE = 0,	/* done (what says what exactly) */
+	PBENCH_PREPARE_NOT_PERMITTED,	/* refused: privilege or a limit (error says which) */
+	PBENCH_PREPARE_NOT_AVAILABLE,	/* this kernel/machine/build cannot do it */
+	PBENCH_PREPARE_SKIPPED,		/* not asked for, or left as is (what says why) */
+	PBENCH_PREPARE_FAILED,		/* tried and failed for another reason (error says why) */
 };
 
 /* The outcome of one step. */
-struct pbench_prep_outcome {
+struct pbench_prepared_step {
 	size_t size;
-	int step;			/* enum pbench_prep_step */
-	int status;			/* enum pbench_step_status */
+	int step;			/* enum pbench_prepare_step */
+	int status;			/* enum pbench_prepare_status */
 	int error;			/* -errno of the refused call (-EPERM, -ENOMEM...); 0 if done */
 	char what[320];			/* done: what was done; otherwise why not, and the fix */
 };
 
-enum pbench_prio_mode {
+enum pbench_priority_mode {
 	/* SCHED_FIFO where nothing takes time from a FIFO task. Where RT throttling or the
 	 * fair server can (sched_rt_runtime_us != -1, or kernel >= 6.12), time both choices on
 	 * the chosen CPU - runs of ~20 ms of the warm-up work for 1.1 s (and 10 runs at least)
@@ -65,10 +65,10 @@ enum pbench_prio_mode {
 	 * runs spread less than half as much as nice's (its failure is a whole 50 ms gap, so
 	 * near-equal spreads go to nice). Without permission for SCHED_FIFO: the lowest nice
 	 * allowed. */
-	PBENCH_PRIO_AUTO = 0,
-	PBENCH_PRIO_NONE,		/* leave the policy and nice value as they are */
-	PBENCH_PRIO_NICE,		/* SCHED_OTHER at nice -20, or the lowest RLIMIT_NICE allows */
-	PBENCH_PRIO_FIFO,		/* SCHED_FIFO at fifo_priority, or the highest RLIMIT_RTPRIO
+	PBENCH_PRIORITY_AUTO = 0,
+	PBENCH_PRIORITY_NONE,		/* leave the policy and nice value as they are */
+	PBENCH_PRIORITY_NICE,		/* nice -20, or the lowest RLIMIT_NICE allows */
+	PBENCH_PRIORITY_FIFO,		/* SCHED_FIFO at fifo_priority, or the highest RLIMIT_RTPRIO
 					 * allows below it; not permitted: left as is (no nice) */
 };
 
@@ -80,7 +80,7 @@ enum pbench_prepare_flags {
 	 * handler only when the signal arrives on the prepared thread (otherwise by a later
 	 * pbench_prepared_restore()). The previous handler does not get the original siginfo. */
 	PBENCH_PREPARE_SIGNALS = 1 << 0,
-	PBENCH_PREPARE_NO_PIN = 1 << 1,		/* skip a step (reported as skipped) */
+	PBENCH_PREPARE_NO_PIN = 1 << 1,	/* skip a step (reported as skipped) */
 	PBENCH_PREPARE_NO_NUMA = 1 << 2,
 	PBENCH_PREPARE_NO_MLOCK = 1 << 3,
 	PBENCH_PREPARE_NO_STACK = 1 << 4,
@@ -90,7 +90,7 @@ struct pbench_prepare_opts {
 	size_t size;
 	int cpu;			/* -1: pbench_cpu_pick() (the CPU `pbench check` reports);
 					 * else that CPU, which must be in the thread's affinity */
-	int priority;			/* enum pbench_prio_mode */
+	int priority;			/* enum pbench_priority_mode */
 	int fifo_priority;		/* SCHED_FIFO priority, 1-99 (0: 50) */
 	double warmup_ms;		/* time-based warm-up (default 1200; 0: none) */
 	/* Work for the warm-up and for AUTO's probe (NULL: the built-in xor loop). Called
@@ -103,7 +103,7 @@ struct pbench_prepare_opts {
 
 /* Use this, not zero-initialization: cpu 0 would be CPU 0, warmup_ms 0 no warm-up. */
 #define PBENCH_PREPARE_OPTS_INIT \
-	{ .size = sizeof(struct pbench_prepare_opts), .cpu = -1, .priority = PBENCH_PRIO_AUTO, \
+	{ .size = sizeof(struct pbench_prepare_opts), .cpu = -1, .priority = PBENCH_PRIORITY_AUTO, \
 	  .warmup_ms = 1200 }
 
 /*
@@ -130,14 +130,15 @@ PBENCH_API void pbench_prepared_free(struct pbench_prepared *p);
  * reason). */
 PBENCH_API int pbench_prepared_cpu(const struct pbench_prepared *p);
 PBENCH_API const char *pbench_prepared_cpu_reason(const struct pbench_prepared *p);
-/* The outcome of a step (enum pbench_prep_step), or NULL for a step number out of range. */
-PBENCH_API const struct pbench_prep_outcome *pbench_prepared_step(const struct pbench_prepared *p,
+/* The outcome of a step (enum pbench_prepare_step), or NULL for a step number out of range. */
+PBENCH_API const struct pbench_prepared_step *pbench_prepared_step(const struct pbench_prepared *p,
 								  int step);
 
 /* The priority in force after preparing, and what AUTO measured. */
-struct pbench_prep_priority {
+struct pbench_prepared_priority {
 	size_t size;
-	int mode;			/* PBENCH_PRIO_NONE (unchanged), _NICE or _FIFO: AUTO resolved */
+	int mode;			/* PBENCH_PRIORITY_NONE (unchanged), _NICE or
+				 * _FIFO: AUTO resolved */
 	int policy;			/* SCHED_OTHER, SCHED_FIFO... as in <sched.h> */
 	const char *policy_name;	/* "SCHED_OTHER", "SCHED_FIFO"... */
 	int value;			/* the SCHED_FIFO/RR priority, or the nice value */
@@ -157,10 +158,10 @@ struct pbench_prep_priority {
 
 /* Fill out (out->size must be set; a smaller, older struct gets its part). -EINVAL: size 0. */
 PBENCH_API int pbench_prepared_priority(const struct pbench_prepared *p,
-					struct pbench_prep_priority *out);
+					struct pbench_prepared_priority *out);
 /*
  * The rest to take after a run of run_ns on the prepared thread (rest_pct of it, see struct
- * pbench_prep_priority; 0 when none is needed), and taking it: pbench_prepared_rest() sleeps
+ * pbench_prepared_priority; 0 when none is needed), and taking it: pbench_prepared_rest() sleeps
  * that long (clock_nanosleep; a signal ends it early) and returns the ns slept. Measured on
  * the development VM by bench/bench_fifo_rest (a pinned SCHED_FIFO 27 ms loop sharing its CPU
  * with a busy normal task, 40 runs): 185-191% spread without rests (the fair server's 50 ms),
@@ -175,11 +176,11 @@ PBENCH_API double pbench_prepared_warmup_ms(const struct pbench_prepared *p);
 PBENCH_API int pbench_prepared_signal(const struct pbench_prepared *p);
 
 /* "pin", "numa", "mlock", "stack", "priority", "warmup". */
-PBENCH_API const char *pbench_prep_step_name(int step);
+PBENCH_API const char *pbench_prepare_step_name(int step);
 /* "done", "not permitted", "not available", "skipped", "failed". */
-PBENCH_API const char *pbench_step_status_name(int status);
+PBENCH_API const char *pbench_prepare_status_name(int status);
 /* "auto", "none", "nice", "fifo". */
-PBENCH_API const char *pbench_prio_mode_name(int mode);
+PBENCH_API const char *pbench_priority_mode_name(int mode);
 /* "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "SCHED_BATCH", "SCHED_IDLE", "SCHED_DEADLINE",
  * "SCHED_EXT" for a policy of sched_getscheduler(), "?" for any other. */
 PBENCH_API const char *pbench_sched_policy_name(int policy);

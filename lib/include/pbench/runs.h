@@ -28,7 +28,7 @@ enum pbench_runs_mode {
 	PBENCH_RUNS_CONTRAST,		/* the unprepared set, then the prepared one */
 };
 
-enum pbench_runs_workload {
+enum pbench_workload_kind {
 	PBENCH_WORKLOAD_XOR = 0,	/* pbench_workload_xor(): register-only */
 	PBENCH_WORKLOAD_MEMWALK,	/* pbench_walk_*: one cache miss a step */
 	PBENCH_WORKLOAD_FN,		/* fn(ctx), once a run */
@@ -64,7 +64,7 @@ struct pbench_runs_opts {
 	size_t size;
 	const char *events;		/* comma-separated (NULL: PBENCH_RUNS_DEFAULT_EVENTS) */
 	char *const *argv;		/* the command (NULL: the workload) */
-	int workload;			/* enum pbench_runs_workload, when argv is NULL */
+	int workload;			/* enum pbench_workload_kind, when argv is NULL */
 	uint64_t iterations;		/* xor iterations or memwalk steps (0: 1e8 or 2e5) */
 	size_t walk_bytes;		/* memwalk's buffer (0: pbench_walk_default_bytes()) */
 	pbench_fn fn;			/* PBENCH_WORKLOAD_FN: called once a run */

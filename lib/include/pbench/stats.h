@@ -16,8 +16,8 @@ extern "C" {
  * Every function takes plain arrays of samples (any unit) and leaves them unchanged.
  */
 enum pbench_outlier_rule {
-	PBENCH_OUTLIERS_TUKEY = 0,	/* mild beyond 1.5 IQR of the quartiles, severe beyond 3 */
-	PBENCH_OUTLIERS_3SIGMA,		/* beyond 3 standard deviations of the mean (all severe) */
+	PBENCH_OUTLIER_TUKEY = 0,	/* mild beyond 1.5 IQR of the quartiles, severe beyond 3 */
+	PBENCH_OUTLIER_3SIGMA,		/* beyond 3 standard deviations of the mean (all severe) */
 };
 
 struct pbench_stats_opts {
@@ -87,19 +87,20 @@ PBENCH_API int pbench_stats_welch(const double *a, size_t na, const double *b, s
 
 /*
  * The one verdict rule of pbench, for a Welch test w at confidence: faster or slower
- * (PBENCH_FASTER, PBENCH_SLOWER: a's mean below or above b's) when p < 1 - confidence,
- * PBENCH_SAME when the ratio's interval lies within same_pct % of 1, PBENCH_UNDECIDED
+ * (PBENCH_VERDICT_FASTER, PBENCH_VERDICT_SLOWER: a's mean below or above b's) when
+ * p < 1 - confidence, PBENCH_VERDICT_SAME when the ratio's interval lies within same_pct % of 1,
+ * PBENCH_VERDICT_UNDECIDED
  * otherwise (enum pbench_verdict, pbench/measure.h). PBENCH_VERDICT_SEQUENTIAL: the test is
  * looked at after every round of a comparison that stops when it is sure; each look is
  * another chance of a false difference, so the boundary is ten times stricter (Pocock's
  * constant boundary; bench/bench_compare_stats.c measures the false-difference rate). NULL w
- * or a NaN p: PBENCH_UNDECIDED.
+ * or a NaN p: PBENCH_VERDICT_UNDECIDED.
  */
 enum pbench_verdict {
-	PBENCH_FASTER = 1,		/* a is faster than b (significant at the confidence) */
-	PBENCH_SLOWER,			/* a is slower */
-	PBENCH_SAME,			/* the difference is bounded within the threshold */
-	PBENCH_UNDECIDED,		/* neither, when the samples or the budget ran out */
+	PBENCH_VERDICT_FASTER = 1,	/* a is faster than b (significant at the confidence) */
+	PBENCH_VERDICT_SLOWER,		/* a is slower */
+	PBENCH_VERDICT_SAME,		/* the difference is bounded within the threshold */
+	PBENCH_VERDICT_UNDECIDED,	/* neither, when the samples or the budget ran out */
 };
 
 enum pbench_verdict_flags { PBENCH_VERDICT_SEQUENTIAL = 1 << 0 };

@@ -17,9 +17,9 @@ extern "C" {
  */
 
 /* kernel.perf_event_paranoid, or a negative error if it cannot be read. */
-PBENCH_API int pbench_perf_paranoid(int *value);
+PBENCH_API int pbench_counters_paranoid(int *value);
 /* 1 when a hardware CPU PMU is registered (event_source/devices/cpu*), else 0. */
-PBENCH_API int pbench_has_cpu_pmu(void);
+PBENCH_API int pbench_cpu_has_pmu(void);
 
 #ifdef __cplusplus
 }
