@@ -84,3 +84,22 @@ int pbench_format_ns(char *buf, size_t len, double ns, int digits)
 		decimals = 0;
 	return snprintf(buf, len, "%.*f %s", decimals, v, time_units[u].name);
 }
+
+const char *pb_format_pct(char *buf, size_t len, double pct, int digits)
+{
+	if (!isfinite(pct))
+		snprintf(buf, len, "n/a");
+	else if (fabs(pct) >= 1e6)
+		snprintf(buf, len, "%.3g%%", pct);
+	else if (digits >= 0)
+		snprintf(buf, len, "%.*f%%", digits, pct);
+	else if (fabs(pct) >= 10)
+		snprintf(buf, len, "%.0f%%", pct);
+	else if (fabs(pct) >= 1)
+		snprintf(buf, len, "%.1f%%", pct);
+	else if (fabs(pct) >= 0.001)
+		snprintf(buf, len, "%.2g%%", pct);
+	else
+		snprintf(buf, len, "%.4f%%", pct);
+	return buf;
+}

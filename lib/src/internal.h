@@ -158,6 +158,9 @@ int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int gro
 		       unsigned long flags);
 
 /* Thread-local last error text for name errors. */
+/* format.c: a percentage with `digits` decimals, or (digits < 0) with the precision its size
+ * needs (157%, 4.3%, 0.53%, 0.0004%); %.3g from 1e6 %; "n/a" when not finite. Returns buf. */
+const char *pb_format_pct(char *buf, size_t len, double pct, int digits);
 void pb_set_last_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

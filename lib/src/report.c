@@ -69,17 +69,6 @@ static const char *pct_text(char *buf, size_t len, double part, double whole)
 }
 
 /* A percentage the summary holds (cv, spread): "n/a" when it could not be computed. */
-static const char *pct_of(char *buf, size_t len, double pct)
-{
-	if (!isfinite(pct))
-		snprintf(buf, len, "n/a");
-	else if (pct >= 1e6)
-		snprintf(buf, len, "%.3g%%", pct);
-	else
-		snprintf(buf, len, "%.2f%%", pct);
-	return buf;
-}
-
 static const char *plural_es(uint64_t n)
 {
 	return n == 1 ? "" : "es";
@@ -359,7 +348,8 @@ int pbench_summary_write_text(const struct pbench_summary *s, FILE *f, const cha
 		fprintf(f, "  %-13s %s\n", names[i], buf);
 	}
 	fprintf(f, "  cv %s, spread %s; outliers (Tukey) %zu low, %zu high, %zu of them "
-		"severe\n", pct_of(cv, sizeof(cv), s->cv_pct), pct_of(sp, sizeof(sp), s->spread_pct),
+		"severe\n", pb_format_pct(cv, sizeof(cv), s->cv_pct, 2),
+		pb_format_pct(sp, sizeof(sp), s->spread_pct, 2),
 		s->outliers_low_mild + s->outliers_low_severe,
 		s->outliers_high_mild + s->outliers_high_severe,
 		s->outliers_low_severe + s->outliers_high_severe);
@@ -409,7 +399,8 @@ int pbench_result_write_text(const struct pbench_result *r, FILE *f, const char 
 		r->keep_overhead ? "measured, not subtracted (keep_overhead)" : "subtracted");
 	write_stop_rule(r, f);
 	fprintf(f, "  cv %s, spread %s; outliers (Tukey) %zu low, %zu high, %zu of them "
-		"severe\n", pct_of(cv, sizeof(cv), s->cv_pct), pct_of(sp, sizeof(sp), s->spread_pct),
+		"severe\n", pb_format_pct(cv, sizeof(cv), s->cv_pct, 2),
+		pb_format_pct(sp, sizeof(sp), s->spread_pct, 2),
 		s->outliers_low_mild + s->outliers_low_severe,
 		s->outliers_high_mild + s->outliers_high_severe,
 		s->outliers_low_severe + s->outliers_high_severe);

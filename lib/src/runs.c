@@ -318,20 +318,6 @@ const struct pb_set *pb_runs_set_of(const struct pbench_runs *r, int mode)
 }
 
 /* A percentage with two significant digits, and never in exponent form. */
-void pb_runs_fmt_pct(char *buf, size_t len, double x)
-{
-	if (!isfinite(x))
-		snprintf(buf, len, "-");
-	else if (x >= 10)
-		snprintf(buf, len, "%.0f%%", x);
-	else if (x >= 1)
-		snprintf(buf, len, "%.1f%%", x);
-	else if (x >= 0.001)
-		snprintf(buf, len, "%.2g%%", x);
-	else
-		snprintf(buf, len, "%.4f%%", x);
-}
-
 int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *cv_ratio,
 		     char *verdict, size_t len)
 {
@@ -343,8 +329,8 @@ int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *
 		return 0;
 	*spread_ratio = p->s_ns.spread_pct > 0 ? u->s_ns.spread_pct / p->s_ns.spread_pct : NAN;
 	*cv_ratio = p->s_ns.cv_pct > 0 ? u->s_ns.cv_pct / p->s_ns.cv_pct : NAN;
-	pb_runs_fmt_pct(su, sizeof(su), u->s_ns.spread_pct);
-	pb_runs_fmt_pct(sp, sizeof(sp), p->s_ns.spread_pct);
+	pb_format_pct(su, sizeof(su), u->s_ns.spread_pct, -1);
+	pb_format_pct(sp, sizeof(sp), p->s_ns.spread_pct, -1);
 	if (!isfinite(*spread_ratio))
 		snprintf(verdict, len, "prepared runs did not vary at all (0%% spread) against %s "
 			 "unprepared", su);

@@ -106,7 +106,6 @@ const char *pb_runs_mode_name(int mode);
 void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len);
 const struct pb_set *pb_runs_set_of(const struct pbench_runs *r, int mode);
 double pb_runs_median_field(const struct pb_set *s, size_t off);
-void pb_runs_fmt_pct(char *buf, size_t len, double x);
 int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *cv_ratio,
 		     char *verdict, size_t len);
 

@@ -285,11 +285,11 @@ static void print_contrast(FILE *f, const struct pbench_runs *r)
 	contrast_row(f, "max", u, p, offsetof(struct pbench_summary, max));
 	contrast_row(f, "median", u, p, offsetof(struct pbench_summary, median));
 	contrast_row(f, "trimmed mean", u, p, offsetof(struct pbench_summary, trimmed_mean));
-	pb_runs_fmt_pct(a, sizeof(a), u->s_ns.spread_pct);
-	pb_runs_fmt_pct(b, sizeof(b), p->s_ns.spread_pct);
+	pb_format_pct(a, sizeof(a), u->s_ns.spread_pct, -1);
+	pb_format_pct(b, sizeof(b), p->s_ns.spread_pct, -1);
 	fprintf(f, "  %-13s %29s %29s\n", "spread", a, b);
-	pb_runs_fmt_pct(a, sizeof(a), u->s_ns.cv_pct);
-	pb_runs_fmt_pct(b, sizeof(b), p->s_ns.cv_pct);
+	pb_format_pct(a, sizeof(a), u->s_ns.cv_pct, -1);
+	pb_format_pct(b, sizeof(b), p->s_ns.cv_pct, -1);
 	fprintf(f, "  %-13s %29s %29s\n", "cv", a, b);
 	fprintf(f, "ratio unprepared/prepared: spread ");
 	/* Three significant digits below 10: a ratio of 0.039 is not "0.0x". */
