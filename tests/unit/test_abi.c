@@ -417,6 +417,7 @@ Test(abi, pbench_stats_opts)
 	cr_expect_eq(offsetof(struct pbench_stats_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_stats_opts, ci_level), 8, "ci_level moved");
 	cr_expect_eq(offsetof(struct pbench_stats_opts, outlier_rule), 16, "outlier_rule moved");
+	cr_expect_eq(offsetof(struct pbench_stats_opts, flags), 20, "flags moved");
 }
 
 Test(abi, pbench_summary)
@@ -459,7 +460,7 @@ Test(abi, pbench_welford)
 
 Test(abi, pbench_welch)
 {
-	cr_expect_eq(sizeof(struct pbench_welch), 80);
+	cr_expect_eq(sizeof(struct pbench_welch), 88);
 	cr_expect_eq(offsetof(struct pbench_welch, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_welch, t), 8, "t moved");
 	cr_expect_eq(offsetof(struct pbench_welch, df), 16, "df moved");
@@ -470,6 +471,20 @@ Test(abi, pbench_welch)
 	cr_expect_eq(offsetof(struct pbench_welch, ratio), 56, "ratio moved");
 	cr_expect_eq(offsetof(struct pbench_welch, ratio_lo), 64, "ratio_lo moved");
 	cr_expect_eq(offsetof(struct pbench_welch, ratio_hi), 72, "ratio_hi moved");
+	cr_expect_eq(offsetof(struct pbench_welch, se), 80, "se moved");
+}
+
+Test(abi, pbench_tost)
+{
+	cr_expect_eq(sizeof(struct pbench_tost), 64);
+	cr_expect_eq(offsetof(struct pbench_tost, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_tost, lo), 8, "lo moved");
+	cr_expect_eq(offsetof(struct pbench_tost, hi), 16, "hi moved");
+	cr_expect_eq(offsetof(struct pbench_tost, t_lo), 24, "t_lo moved");
+	cr_expect_eq(offsetof(struct pbench_tost, t_hi), 32, "t_hi moved");
+	cr_expect_eq(offsetof(struct pbench_tost, p_lo), 40, "p_lo moved");
+	cr_expect_eq(offsetof(struct pbench_tost, p_hi), 48, "p_hi moved");
+	cr_expect_eq(offsetof(struct pbench_tost, p), 56, "p moved");
 }
 
 Test(abi, pbench_mann_whitney)
