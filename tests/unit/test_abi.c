@@ -13,17 +13,20 @@
 
 Test(abi, pbench_child_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_child_opts), 32);
+	cr_expect_eq(sizeof(struct pbench_child_opts), 48);
 	cr_expect_eq(offsetof(struct pbench_child_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, events), 8, "events moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, counter_flags), 16, "counter_flags moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, quiet), 20, "quiet moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, kill_grace_s), 24, "kill_grace_s moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, flags), 32, "flags moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, cpu), 36, "cpu moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, stdout_fd), 40, "stdout_fd moved");
 }
 
 Test(abi, pbench_child_result)
 {
-	cr_expect_eq(sizeof(struct pbench_child_result), 64);
+	cr_expect_eq(sizeof(struct pbench_child_result), 96);
 	cr_expect_eq(offsetof(struct pbench_child_result, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, exited), 8, "exited moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, exit_status), 12, "exit_status moved");
@@ -34,6 +37,10 @@ Test(abi, pbench_child_result)
 	cr_expect_eq(offsetof(struct pbench_child_result, setup_ticks), 40, "setup_ticks moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, exec_ticks), 48, "exec_ticks moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, left_behind), 56, "left_behind moved");
+	cr_expect_eq(offsetof(struct pbench_child_result, ctx_voluntary), 64, "ctx_voluntary moved");
+	cr_expect_eq(offsetof(struct pbench_child_result, ctx_involuntary), 72, "ctx_involuntary moved");
+	cr_expect_eq(offsetof(struct pbench_child_result, minor_faults), 80, "minor_faults moved");
+	cr_expect_eq(offsetof(struct pbench_child_result, major_faults), 88, "major_faults moved");
 }
 
 Test(abi, pbench_clock_info)
