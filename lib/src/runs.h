@@ -124,6 +124,11 @@ int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set);
 void pb_runs_unprepare(struct pbench_runs *r, struct pb_set *set);
 void pb_runs_share_prepared(struct pb_set *dst, const struct pb_set *src);
 
+/* runs_json.c, for the contest's JSON */
+struct json_t;
+struct json_t *pb_runs_set_json(const struct pbench_runs *r, int s);
+struct json_t *pb_runs_subject_json(const struct pbench_runs *r);
+
 /* runs.c, for runs_exec.c and the writers */
 void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
