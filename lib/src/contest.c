@@ -213,9 +213,9 @@ int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_
 	if (!err)
 		err = helper(c, c->o.cleanup, &c->cleanup, "cleanup");
 	if (err) {
-		if (err != -EINVAL && !c->error[0])
+		if (!c->error[0])
 			pb_contest_set_error(c, "%s", pbench_strerror(err));
-		pbench_contest_free(c);
+		*out = c;	/* for pbench_contest_error() */
 		return err;
 	}
 	c->o.events = c->events;

@@ -137,6 +137,15 @@ static void print_event_ratio(FILE *f, const struct pbench_contest_event *x)
 	fprintf(f, " %25s", r);
 }
 
+/* "b/a": a column of ratios. */
+static const char *ratio_label(const struct pbench_contest *c, int i)
+{
+	static __thread char buf[96];
+
+	snprintf(buf, sizeof(buf), "%s/%s", c->e[i].name, c->e[c->o.reference].name);
+	return buf;
+}
+
 /* Events: the mean a run of each entrant that runs, and each one's ratio to the reference;
  * what could not be counted says so, with the reason below. */
 static void print_events(FILE *f, const struct pbench_contest *c)
@@ -154,7 +163,7 @@ static void print_events(FILE *f, const struct pbench_contest *c)
 			fprintf(f, " %16.16s", c->e[i].name);
 	for (int i = 0; i < c->n; i++)
 		if (c->e[i].r && i != ref)
-			fprintf(f, " %25.25s", c->e[i].name);
+			fprintf(f, " %25.25s", ratio_label(c, i));
 	fputc('\n', f);
 	for (int ev = 0; ev < nr; ev++) {
 		const char *name = pbench_contest_event_name(c, ev), *why = NULL;

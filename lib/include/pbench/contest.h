@@ -132,8 +132,10 @@ struct pbench_contest;
 /*
  * Check opts and open the events (names are checked now); no entrant yet, nothing runs.
  * Errors: -EINVAL (NULL, a size of 0, a value out of range, a duet prepared, the duet CPUs
- * the same or not allowed: pbench_contest_error() says which), the name errors of
- * pbench_counters_open(), -ENOMEM.
+ * the same or not allowed), the name errors of pbench_counters_open(), the errors of
+ * pbench_command_resolve() for the setup, prepare and cleanup commands, -ENOMEM. After an
+ * error *out is still set when it could be made, so that pbench_contest_error() can say
+ * which; free it with pbench_contest_free().
  */
 PBENCH_API int pbench_contest_new(struct pbench_contest **out,
 				  const struct pbench_contest_opts *opts);
