@@ -300,6 +300,11 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 		if (err == -EINVAL)
 			pb_contest_set_error(c, "nothing to run (no command, an unknown workload, or "
 					     "a function missing)");
+		else if (err == -PBENCH_ENOT_FOUND || err == -PBENCH_ENOT_EXEC)
+			pb_contest_set_error(c, "command '%s' %s", e->argv[0],
+					     err == -PBENCH_ENOT_FOUND ? "not found" :
+					     "cannot be executed (not an executable file, or no "
+					     "permission)");
 		else
 			pb_contest_set_error(c, "%s%s%s: %s", e->argv ? "command '" : "",
 					     e->argv ? e->argv[0] : "the workload",
@@ -459,7 +464,9 @@ static void record_look(struct pb_entrant *e, long round, double elapsed_s)
 
 int pb_contest_look(struct pbench_contest *c)
 {
-	double level = pair_confidence(c), per_round, ref_n = (double)c->e[c->o.reference].n;
+	const struct pb_entrant *ref = &c->e[c->o.reference];
+	/* A stored reference has all its times from the start: the rule counts the runs. */
+	double level = pair_confidence(c), per_round, ref_n = ref->r ? (double)ref->n : INFINITY;
 	int undecided = 0;
 
 	if (sequential(c))
