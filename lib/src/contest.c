@@ -9,6 +9,14 @@
  * skewed to the right and their logs much less so, and the interval of a ratio taken from the
  * log's is never below 0 (exp() of it). The ratio is then of geometric means.
  *
+ * Interleaved, the rounds are blocks: each entrant's run is paired with the reference's of the
+ * same round, and the test is on the ratios of the pairs (a paired t-test on the logs). On this
+ * development VM the host slows a vCPU by up to 2x for stretches of seconds: a round lasts a
+ * fraction of that, so both runs of a pair are slowed alike and the stretch cancels in their
+ * ratio, where Welch on all the times would count it as spread. Within a round the order is
+ * random, so the pairing adds no bias. Without such pairs (stored times, the sequential order,
+ * PBENCH_CONTEST_UNPAIRED) the test is Welch's.
+ *
  * Each entrant is compared with the reference only, so k entrants make k - 1 comparisons: each
  * gets 1 - confidence divided by k - 1 (Bonferroni), so that the chance of any false verdict
  * stays within 1 - confidence. Looking after every round is many tests: each look uses
@@ -57,6 +65,33 @@ int pb_contest_append(double **x, size_t *n, size_t *cap, double v)
 int pb_contest_is_duet(const struct pbench_contest *c)
 {
 	return c->o.order == PBENCH_CONTEST_ORDER_DUET;
+}
+
+int pb_contest_paired(const struct pbench_contest *c)
+{
+	return pb_contest_is_duet(c) || (c->o.order == PBENCH_CONTEST_ORDER_INTERLEAVED &&
+					 c->n && c->e[c->o.reference].r &&
+					 !(c->o.flags & PBENCH_CONTEST_UNPAIRED));
+}
+
+int pb_contest_append_pair(struct pb_entrant *e, double ref, double own)
+{
+	if (e->npairs == e->pair_cap) {
+		size_t ncap = e->pair_cap ? e->pair_cap * 2 : 64;
+		double *a = realloc(e->pair_ref, ncap * sizeof(*a)), *b;
+
+		if (!a)
+			return -ENOMEM;
+		e->pair_ref = a;
+		b = realloc(e->pair_own, ncap * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		e->pair_own = b;
+		e->pair_cap = ncap;
+	}
+	e->pair_ref[e->npairs] = ref;
+	e->pair_own[e->npairs++] = own;
+	return 0;
 }
 
 double pb_contest_confidence(const struct pbench_contest *c)
@@ -323,6 +358,8 @@ static void entrant_release(struct pb_entrant *n)
 	free(n->desc);
 	pbench_runs_free(n->r);
 	free(n->x);
+	free(n->pair_ref);
+	free(n->pair_own);
 	free(n->looks);
 	memset(n, 0, sizeof(*n));
 }
@@ -368,8 +405,6 @@ void pbench_contest_free(struct pbench_contest *c)
 	for (int i = 0; i < c->n; i++)
 		entrant_release(&c->e[i]);
 	free(c->e);
-	free(c->pair_ref);
-	free(c->pair_chal);
 	free_argv(c->setup);
 	free_argv(c->prepare);
 	free_argv(c->cleanup);
@@ -384,7 +419,8 @@ const char *pbench_contest_error(const struct pbench_contest *c)
 
 /* ---- the test after a round ----------------------------------------------------------------- */
 
-/* Entrant i's test against the reference at level: Welch on the logs, or a duet's pairs. */
+/* Entrant i's test against the reference at level, on the logs: paired on the rounds (or a
+ * duet's pairs), else Welch's (a stored reference, the sequential order). */
 static int test(const struct pbench_contest *c, int i, double level, struct pbench_welch *w)
 {
 	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = level,
@@ -392,8 +428,8 @@ static int test(const struct pbench_contest *c, int i, double level, struct pben
 	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
 
 	w->size = sizeof(*w);
-	if (pb_contest_is_duet(c))
-		return pbench_stats_paired(c->pair_chal, c->pair_ref, c->npairs, &so, w);
+	if (pb_contest_paired(c))
+		return pbench_stats_paired(e->pair_own, e->pair_ref, e->npairs, &so, w);
 	return pbench_stats_welch(e->x, e->n, ref->x, ref->n, &so, w);
 }
 
@@ -487,7 +523,8 @@ int pb_contest_look(struct pbench_contest *c)
 		}
 		record_look(e, c->rounds, c->elapsed_s);
 		/* Too few runs to trust the spread: the test is shown, not acted on. */
-		if ((long)(pb_contest_is_duet(c) ? c->npairs : fmin(e->n, ref_n)) >= c->o.min_rounds)
+		if ((long)(pb_contest_paired(c) ? (double)e->npairs : fmin(e->n, ref_n)) >=
+		    c->o.min_rounds)
 			e->verdict = decide(c, e);
 		if (e->verdict == PBENCH_VERDICT_UNDECIDED) {
 			undecided++;

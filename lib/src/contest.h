@@ -23,6 +23,10 @@ struct pb_entrant {
 	struct pb_set *set;		/* &r->sets[0] */
 	double *x;			/* its times in ns (runs kept and not timed out) */
 	size_t n, cap;
+	/* Paired with the reference's: its time and the reference's in the same round (a duet:
+	 * at the same time), both measured. */
+	double *pair_ref, *pair_own;
+	size_t npairs, pair_cap;
 	int live;			/* still run in the rounds (undecided, or the reference) */
 	uint64_t (*digest)(void *ctx);
 	void *ctx;
@@ -48,8 +52,6 @@ struct pbench_contest {
 	char **setup, **prepare, **cleanup;
 	struct pb_entrant *e;
 	int n, cap;
-	double *pair_ref, *pair_chal;	/* a duet's pairs: the reference's, the other's */
-	size_t npairs, pair_cap;
 	long rounds;
 	double elapsed_s;
 	int stop;			/* enum pbench_contest_stop */
@@ -70,6 +72,9 @@ int pb_contest_look(struct pbench_contest *c);
 /* The undecided challenger furthest from a verdict, or -1. */
 int pb_contest_laggard(const struct pbench_contest *c);
 int pb_contest_is_duet(const struct pbench_contest *c);
+/* The test is on pairs: a duet's, or the rounds' when the reference runs in them. */
+int pb_contest_paired(const struct pbench_contest *c);
+int pb_contest_append_pair(struct pb_entrant *e, double ref, double own);
 /* Entrant i's ratio in words, "1.23x faster", and its interval, "(99.9% interval
  * 1.21-1.25)", both as a speed-up when it is faster. */
 void pb_contest_ratio_words(const struct pbench_contest *c, int i, char *words, size_t wlen,

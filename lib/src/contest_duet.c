@@ -58,26 +58,6 @@ static int wait_both(struct pbench_contest *c, struct pb_entrant **e, struct pbe
 	return 0;
 }
 
-static int append_pair(struct pbench_contest *c, double ref, double chal)
-{
-	if (c->npairs == c->pair_cap) {
-		size_t ncap = c->pair_cap ? c->pair_cap * 2 : 64;
-		double *a = realloc(c->pair_ref, ncap * sizeof(*a)), *b;
-
-		if (!a)
-			return -ENOMEM;
-		c->pair_ref = a;
-		b = realloc(c->pair_chal, ncap * sizeof(*b));
-		if (!b)
-			return -ENOMEM;
-		c->pair_chal = b;
-		c->pair_cap = ncap;
-	}
-	c->pair_ref[c->npairs] = ref;
-	c->pair_chal[c->npairs++] = chal;
-	return 0;
-}
-
 /* Both runs measured: kept in their sets, and their times as a pair. */
 static int keep_pair(struct pbench_contest *c, struct pb_entrant **e, struct pb_run **run,
 		     const struct pbench_child_result *res)
@@ -93,7 +73,7 @@ static int keep_pair(struct pbench_contest *c, struct pb_entrant **e, struct pb_
 	}
 	if (err || run[0]->timed_out || run[1]->timed_out)
 		return err;
-	return append_pair(c, (double)run[ref]->ns, (double)run[!ref]->ns);
+	return pb_contest_append_pair(&c->e[!ref], (double)run[ref]->ns, (double)run[!ref]->ns);
 }
 
 /* Round k: the prepare command, then both commands released one right after the other. */

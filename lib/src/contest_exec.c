@@ -312,12 +312,11 @@ static int shuffled(struct pbench_contest *c, int *order)
 	return n;
 }
 
-/* One round: each live entrant once, in a random order. */
-static int round_of(struct pbench_contest *c, int *order, int keep)
+/* One round: each live entrant once, in a random order; *n gets how many ran. */
+static int round_of(struct pbench_contest *c, int *order, int keep, int *n)
 {
-	int n = shuffled(c, order);
-
-	for (int k = 0; k < n; k++) {
+	*n = shuffled(c, order);
+	for (int k = 0; k < *n; k++) {
 		int err = run_one(c, order[k], keep);
 
 		if (err)
@@ -326,14 +325,33 @@ static int round_of(struct pbench_contest *c, int *order, int keep)
 	return 0;
 }
 
+/* The round's pairs: each challenger's run with the reference's of the same round, when both
+ * are times (neither timed out). A drift slower than a round falls on both and cancels in
+ * their ratio: the rounds are blocks, and the order within each is random. */
+static int pair_round(struct pbench_contest *c, const int *order, int n)
+{
+	const struct pb_set *rs = c->e[c->o.reference].set;
+	const struct pb_run *ref = rs && rs->done ? &rs->runs[rs->done - 1] : NULL;
+	int err = 0;
+
+	for (int k = 0; k < n && ref && !ref->timed_out && !err; k++) {
+		struct pb_entrant *e = &c->e[order[k]];
+		const struct pb_run *own = &e->set->runs[e->set->done - 1];
+
+		if (order[k] != c->o.reference && !own->timed_out)
+			err = pb_contest_append_pair(e, (double)ref->ns, (double)own->ns);
+	}
+	return err;
+}
+
 static int warm_up(struct pbench_contest *c, int *order)
 {
-	int err = 0;
+	int err = 0, n;
 
 	if (c->o.warmup_runs)
 		pb_contest_progress(c, "warm-up");
 	for (long w = 0; w < c->o.warmup_runs && !err; w++)
-		err = round_of(c, order, 0);
+		err = round_of(c, order, 0, &n);
 	return err;
 }
 
@@ -361,8 +379,10 @@ static int interleaved(struct pbench_contest *c, int *order)
 	uint64_t t0 = pbench_ticks();
 
 	while (!pb_contest_stopped(c) && !pb_contest_budget_spent(c)) {
-		int err = round_of(c, order, 1);
+		int n, err = round_of(c, order, 1, &n);
 
+		if (!err && pb_contest_paired(c))
+			err = pair_round(c, order, n);
 		if (err)
 			return err;
 		c->rounds++;

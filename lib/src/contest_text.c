@@ -198,12 +198,14 @@ static void print_how(FILE *f, const struct pbench_contest *c)
 		any = c->e[i].r ? &c->e[i] : NULL;
 	if (pb_contest_is_duet(c))
 		fprintf(f, "\norder: duet, both at once on CPUs %d and %d (swapped every round), "
-			"%zu pairs compared\n", c->duet_cpus[0], c->duet_cpus[1], c->npairs);
+			"%zu pairs compared\n", c->duet_cpus[0], c->duet_cpus[1],
+			c->e[!c->o.reference].npairs);
 	else if (c->o.order == PBENCH_CONTEST_ORDER_SEQUENTIAL)
 		fprintf(f, "\norder: sequential, all runs of one, then the next\n");
 	else
-		fprintf(f, "\norder: interleaved, each round in a fresh random order (seed %llu)\n",
-			(unsigned long long)c->o.seed);
+		fprintf(f, "\norder: interleaved, each round in a fresh random order (seed %llu)%s\n",
+			(unsigned long long)c->o.seed, pb_contest_paired(c) ? ", each run compared "
+			"with the reference's of its round" : "");
 	if (any && any->set->prepared)
 		fprintf(f, "prepared: CPU %d (%s), %s %d, warm-up %.0f ms; restored %s\n",
 			any->set->cpu, any->set->cpu_reason, any->set->policy_name,

@@ -62,7 +62,7 @@ usage_error "output dir" "cannot write the JSON '$T/no/dir.json'" \
 if run "two sleeps" 0 "$PB" compare $Q "sleep 0.01" "sleep 0.03" &&
    head -n 1 "$T/out" | grep -q "^sleep 0.03 is [2-3]\.[0-9]*x slower than sleep 0.01 (99.9% interval [0-9.]*-[0-9.]*), decided after [0-9]* rounds in [0-9.]* s$" &&
    has "$T/out" "^  sleep 0.01 *[0-9]* .* 1 (reference)$" && has "$T/out" "^  task-clock " &&
-   has "$T/out" "^order: interleaved, each round in a fresh random order (seed [0-9]*)$" &&
+   has "$T/out" "^order: interleaved, each round in a fresh random order (seed [0-9]*), each run compared with the reference's of its round$" &&
    has "$T/out" "^output check: every command exited 0 and wrote the same 0 bytes" &&
    has "$T/out" "^stopped: every verdict reached after [0-9]* rounds"; then
 	ok "two commands: the verdict first, then the table, events, order, check and stop"

@@ -20,8 +20,11 @@ extern "C" {
  * alike. Duet: two commands at the same time, each pinned to its own CPU, the CPUs swapped
  * every round, compared pair by pair, so that what disturbs the machine disturbs both.
  *
- * After each round, Welch's test on the log of the times (the paired test for a duet): an
- * entrant is faster or slower when the difference is significant, with Pocock's stricter
+ * After each round, a t-test on the log of the times: paired, each entrant's run with the
+ * reference's of the same round (the rounds are blocks: a drift slower than a round cancels;
+ * a duet's pairs likewise), or Welch's on all the times where there are no such pairs (stored
+ * times, the sequential order, PBENCH_CONTEST_UNPAIRED). An entrant is faster or slower when
+ * the difference is significant, with Pocock's stricter
  * boundary for looking after every round (pbench_stats_verdict(), PBENCH_VERDICT_SEQUENTIAL)
  * and Bonferroni's share of 1 - confidence for each comparison with the reference; the same
  * when the interval of the ratio lies within +-same_pct % (two one-sided tests,
@@ -54,6 +57,8 @@ enum pbench_contest_flags {
 						 * (a fixed-size experiment) */
 	PBENCH_CONTEST_SHOW_OUTPUT = 1 << 3,	/* commands write to pbench's stdout and stderr
 						 * (default: /dev/null) */
+	PBENCH_CONTEST_UNPAIRED = 1 << 4,	/* interleaved: Welch on all the times, not the
+						 * paired test on each round's (for contrast) */
 };
 
 /* Between rounds, for a progress line. phase: "check" (the output check), "setup",
