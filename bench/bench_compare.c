@@ -5,8 +5,9 @@
  *
  * 1. A/A. The same command twice (build/bench/xorloop, 2M iterations, ~0.6 ms), 200
  *    comparisons of at most 60 rounds each, interleaved and unprepared (the sequential test
- *    looks after every round from the 10th): how many said "faster" or "slower". Target: at
- *    most 1 in 200 at 99.9%.
+ *    looks after every round from the 10th), with the rounds' pairs (the default) and with
+ *    Welch on all the times: how many said "faster" or "slower". Target: at most 1 in 200 at
+ *    99.9%.
  * 2. Sensitivity. xorloop at N = 50M iterations (~14 ms) and at 1.01 N: the time pbench compare
  *    (interleaved and prepared, the default; and --duet) takes to a verdict, and whether it is
  *    the right one ("1.01 N is slower"). Then hyperfine -N on the same two commands for the
@@ -14,9 +15,10 @@
  *    through Welch on the logs at 99.9% (one look, which favours it): its interval, and
  *    whether it excludes 1. Target: pbench decides 1% correctly in under 30 s under load.
  * 3. Interval widths at equal wall time: N against 1.01 N for a fixed budget (--full-budget,
- *    15 s) in each order: sequential (all of one, then the other: two pbench stat), interleaved
- *    (random order each round) and duet (both at once, CPUs swapped). The width (hi - lo) of
- *    the ratio's 99.9% interval. Target: duet at least 3x narrower than sequential under load.
+ *    10 s, unprepared) in each order: sequential (all of one, then the other: two pbench stat),
+ *    interleaved with Welch on all the times, interleaved with the rounds' pairs (the default)
+ *    and duet (both at once, CPUs swapped). The width (hi - lo) of the ratio's 99.9% interval.
+ *    Target: duet at least 3x narrower than sequential under load.
  *
  * BENCH_REPS (default 3) repeats 2 and 3; each result is printed as it comes. The machine is a
  * shared VM: this program reports, and exits 0 whenever it could measure; a target missed is
@@ -44,8 +46,8 @@
 #define AA_ROUNDS 60
 #define N_ITERS "50000000"
 #define N_ITERS_1PCT "50500000"
-#define SENS_MAX_TIME 60.0
-#define WIDTH_TIME 15.0
+#define SENS_MAX_TIME 30.0
+#define WIDTH_TIME 10.0
 
 static char xorloop[4096];
 static int have_hyperfine, have_stress, reps = 3;
@@ -176,7 +178,7 @@ static struct pbench_contest_opts base_opts(int order, int mode)
 
 /* ---- 1. A/A --------------------------------------------------------------------------------- */
 
-static void aa(const char *cond)
+static void aa(const char *cond, unsigned flags)
 {
 	int diff = 0, same_or_und = 0, failed = 0;
 	double t0 = now_s();
@@ -187,6 +189,7 @@ static void aa(const char *cond)
 		struct outcome r;
 
 		o.max_rounds = AA_ROUNDS;
+		o.flags = flags;
 		contest(&o, AA_ITERS, AA_ITERS, &r);
 		if (!r.ok)
 			failed++;
@@ -195,8 +198,9 @@ static void aa(const char *cond)
 		else
 			same_or_und++;
 	}
-	printf("  A/A (%s): %d of %d comparisons said faster or slower (%.2f%%; target at most "
-	       "1 in 200), %d undecided, %d failed, in %.0f s\n", cond, diff,
+	printf("  A/A (%s, %s): %d of %d comparisons said faster or slower (%.2f%%; target at "
+	       "most 1 in 200), %d undecided, %d failed, in %.0f s\n", cond,
+	       flags & PBENCH_CONTEST_UNPAIRED ? "Welch on all times" : "rounds paired", diff,
 	       diff + same_or_und, 100.0 * diff / fmax(1, diff + same_or_und), same_or_und,
 	       failed, now_s() - t0);
 }
@@ -309,14 +313,15 @@ static int cmp_double(const void *a, const void *b)
 
 static void widths(const char *cond)
 {
-	static const struct { const char *name; int order; } how[] = {
-		{ "sequential", PBENCH_CONTEST_ORDER_SEQUENTIAL },
-		{ "interleaved", PBENCH_CONTEST_ORDER_INTERLEAVED },
-		{ "duet", PBENCH_CONTEST_ORDER_DUET },
+	static const struct { const char *name; int order; unsigned flags; } how[] = {
+		{ "sequential", PBENCH_CONTEST_ORDER_SEQUENTIAL, 0 },
+		{ "interleaved, Welch", PBENCH_CONTEST_ORDER_INTERLEAVED, PBENCH_CONTEST_UNPAIRED },
+		{ "interleaved, paired", PBENCH_CONTEST_ORDER_INTERLEAVED, 0 },
+		{ "duet", PBENCH_CONTEST_ORDER_DUET, 0 },
 	};
-	double med[3] = { NAN, NAN, NAN };
+	double med[4] = { NAN, NAN, NAN, NAN };
 
-	for (int h = 0; h < 3 && !stop; h++) {
+	for (int h = 0; h < 4 && !stop; h++) {
 		double w[16];
 		int n = 0;
 
@@ -327,7 +332,7 @@ static void widths(const char *cond)
 
 			o.max_time_s = WIDTH_TIME;
 			o.max_rounds = 100000;
-			o.flags = PBENCH_CONTEST_FULL_BUDGET;
+			o.flags = PBENCH_CONTEST_FULL_BUDGET | how[h].flags;
 			contest(&o, N_ITERS, N_ITERS_1PCT, &r);
 			if (r.ok && isfinite(r.hi))
 				w[n++] = r.hi - r.lo;
@@ -338,9 +343,10 @@ static void widths(const char *cond)
 		qsort(w, (size_t)n, sizeof(*w), cmp_double);
 		med[h] = n ? w[n / 2] : NAN;
 	}
-	printf("  widths (%s), medians: sequential %.4f, interleaved %.4f, duet %.4f: duet "
-	       "%.2fx narrower than sequential (target: 3x), interleaved %.2fx\n", cond, med[0],
-	       med[1], med[2], med[0] / med[2], med[0] / med[1]);
+	printf("  widths (%s), medians: sequential %.4f, interleaved Welch %.4f, interleaved "
+	       "paired %.4f, duet %.4f: narrower than sequential: duet %.2fx (target: 3x), "
+	       "interleaved paired %.2fx, Welch %.2fx\n", cond, med[0], med[1], med[2], med[3],
+	       med[0] / med[3], med[0] / med[2], med[0] / med[1]);
 }
 
 /* ---- main ----------------------------------------------------------------------------------- */
@@ -348,7 +354,8 @@ static void widths(const char *cond)
 static void one_condition(const char *cond)
 {
 	printf("\n%s:\n", cond);
-	aa(cond);
+	aa(cond, 0);
+	aa(cond, PBENCH_CONTEST_UNPAIRED);
 	sensitivity(cond);
 	widths(cond);
 }

@@ -377,19 +377,23 @@ static __attribute__((noreturn)) void child_exec(const char *path, char *const a
 	_exit(127);
 }
 
-static void plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opts)
+/* What the child does before exec; -EINVAL for a CPU out of range. */
+static int plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opts)
 {
 	memset(plan, 0, sizeof(*plan));
 	if (!opts)
-		return;
+		return 0;
 	plan->quiet = opts->quiet;
 	if (PB_HAS_FIELD(opts, stdout_fd) && opts->stdout_fd > 0)
 		plan->stdout_fd = opts->stdout_fd;
 	if (PB_HAS_FIELD(opts, cpu) && (opts->flags & PBENCH_CHILD_PIN)) {
+		if (opts->cpu < 0 || opts->cpu >= CPU_SETSIZE)
+			return -EINVAL;
 		plan->pin = 1;
 		CPU_ZERO(&plan->cpus);
 		CPU_SET(opts->cpu, &plan->cpus);
 	}
+	return 0;
 }
 
 /* After the release: EOF on ex means exec succeeded and closed the pipe (its time is noted),
@@ -437,12 +441,8 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	pid_t pid;
 
 	*out = NULL;
-	if (!argv || !argv[0])
+	if (!argv || !argv[0] || plan_exec(&plan, opts))
 		return -EINVAL;
-	if (opts && PB_HAS_FIELD(opts, cpu) && (opts->flags & PBENCH_CHILD_PIN) &&
-	    (opts->cpu < 0 || opts->cpu >= CPU_SETSIZE))
-		return -EINVAL;
-	plan_exec(&plan, opts);
 	err = pbench_command_resolve(argv[0], path, sizeof(path));
 	if (err)
 		return err;

@@ -301,6 +301,14 @@ for m in unprepared prepared contrast; do
 		miss "analyze $m json"
 	fi
 done
+"$PB" compare --mode unprepared --max-runs 12 --full-budget -e task-clock -n a -n b true true \
+	--export-json "$T/compare.json" >/dev/null 2>&1
+if run "analyze compare json" 0 "$PB" analyze "$T/compare.json" &&
+   has "$T/out" "^a: 12 samples$" && has "$T/out" "^b: 12 samples$" && has "$T/out" "^a vs b:"; then
+	ok "analyze reads pbench compare's JSON (a set per command)"
+else
+	miss "analyze compare json"
+fi
 if [ -x "$O/examples/time_function" ]; then
 	LD_LIBRARY_PATH="$O/stage/usr/lib" "$O/examples/time_function" --json >"$T/result.json"
 	if run "analyze result json" 0 "$PB" analyze "$T/result.json" &&
