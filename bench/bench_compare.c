@@ -3,22 +3,30 @@
  * bench_compare: pbench compare (the library's contest, as the command runs it) on this
  * machine, idle and under a background load (`stress-ng --cpu 1`), in one run.
  *
+ * 0. The rule, simulated: 20000 A/A comparisons of log-normal times (the t-test's own
+ *    assumption: what is left is the correction for looking many times), the paired test at
+ *    the contest's looks (round 10, then each a fifth more rounds) with the boundary
+ *    pbench_stats_verdict() applies, up to 100, 1000 and 10000 rounds: the share that said
+ *    "different". Target: at most 0.1% (99.9%). And with a look after every round, which the
+ *    contest does not do: what the spacing buys.
  * 1. A/A. The same command twice (build/bench/xorloop, 2M iterations, ~0.6 ms), 200
  *    comparisons of at most 60 rounds each, interleaved and unprepared (the sequential test
  *    looks after every round from the 10th), with the rounds' pairs (the default) and with
  *    Welch on all the times: how many said "faster" or "slower". Target: at most 1 in 200 at
  *    99.9%.
  * 2. Sensitivity. xorloop at N = 50M iterations (~14 ms) and at 1.01 N: the time pbench compare
- *    (interleaved and prepared, the default; and --duet) takes to a verdict, and whether it is
+ *    (interleaved and prepared, the default; and --duet, prepared too) takes to a verdict, and whether it is
  *    the right one ("1.01 N is slower"). Then hyperfine -N on the same two commands for the
  *    same wall time (runs = that time / the two commands' mean), its exported times put
  *    through Welch on the logs at 99.9% (one look, which favours it): its interval, and
  *    whether it excludes 1. Target: pbench decides 1% correctly in under 30 s under load.
  * 3. Interval widths at equal wall time: N against 1.01 N for a fixed budget (--full-budget,
- *    10 s, unprepared) in each order: sequential (all of one, then the other: two pbench stat),
- *    interleaved with Welch on all the times, interleaved with the rounds' pairs (the default)
- *    and duet (both at once, CPUs swapped). The width (hi - lo) of the ratio's 99.9% interval.
- *    Target: duet at least 3x narrower than sequential under load.
+ *    10 s, prepared as pbench compare is by default) in each order: sequential (all of one,
+ *    then the other: two pbench stat), interleaved (random order each round, the rounds'
+ *    pairs tested) and duet (both at once, CPUs swapped, the priority raised); for the last
+ *    two, also Welch on all the times of the same runs (what the pairing gains). The width
+ *    (hi - lo) of the ratio's 99.9% interval. Target: duet at least 3x narrower than
+ *    sequential under load.
  *
  * BENCH_REPS (default 3) repeats 2 and 3; each result is printed as it comes. The machine is a
  * shared VM: this program reports, and exits 0 whenever it could measure; a target missed is
@@ -123,8 +131,47 @@ struct outcome {
 	int ok, verdict;
 	long rounds;
 	double ratio, lo, hi, decided_s, wall_s, mean_a_s, mean_b_s;
+	double welch_lo, welch_hi;	/* Welch on the logs of the same runs, at 99.9% */
 	char why[256];
 };
+
+/* Entrant i's times, from its runs (those killed at a timeout left out). */
+static double *times_of(const struct pbench_contest *c, int i, size_t *n)
+{
+	const struct pbench_runs *r = pbench_contest_runs(c, i);
+	struct pbench_runs_set si = { .size = sizeof(si) };
+	double *x;
+
+	*n = 0;
+	if (!r || pbench_runs_set_info(r, 0, &si) || !(x = malloc((size_t)(si.done + 1) *
+								 sizeof(*x))))
+		return NULL;
+	for (int k = 0; k < si.done; k++) {
+		struct pbench_run run = { .size = sizeof(run) };
+
+		if (!pbench_runs_get(r, 0, k, &run) && !run.timed_out)
+			x[(*n)++] = (double)run.ns;
+	}
+	return x;
+}
+
+/* Welch on all the times of the same contest: what its rounds' pairing gains, on one data. */
+static void welch_same_runs(const struct pbench_contest *c, struct outcome *out)
+{
+	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = 0.999,
+					.flags = PBENCH_STATS_LOG };
+	struct pbench_welch w = { .size = sizeof(w) };
+	size_t na, nb;
+	double *a = times_of(c, 0, &na), *b = times_of(c, 1, &nb);
+
+	out->welch_lo = out->welch_hi = NAN;
+	if (a && b && !pbench_stats_welch(b, nb, a, na, &so, &w)) {
+		out->welch_lo = w.ratio_lo;
+		out->welch_hi = w.ratio_hi;
+	}
+	free(a);
+	free(b);
+}
 
 static void contest(struct pbench_contest_opts *o, const char *na, const char *nb,
 		    struct outcome *out)
@@ -163,6 +210,7 @@ static void contest(struct pbench_contest_opts *o, const char *na, const char *n
 				 .ratio = r.ratio, .lo = r.ratio_lo, .hi = r.ratio_hi,
 				 .decided_s = r.decided_s, .wall_s = out->wall_s,
 				 .mean_a_s = sa.mean / 1e9, .mean_b_s = sb.mean / 1e9 };
+	welch_same_runs(c, out);
 	pbench_contest_free(c);
 }
 
@@ -174,6 +222,71 @@ static struct pbench_contest_opts base_opts(int order, int mode)
 	o.mode = mode;
 	o.events = "task-clock";
 	return o;
+}
+
+/* ---- 0. the rule, simulated ---------------------------------------------------------------- */
+
+/* A standard normal (Box-Muller) from xorshift64. */
+static double normal(uint64_t *s)
+{
+	double u, v;
+
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	u = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	v = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* One A/A comparison of up to max rounds: 1 when a look said faster or slower. */
+static int aa_once(double *a, double *b, long max, int every_round, uint64_t *s)
+{
+	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = 1 - 0.001 / 10,
+					.flags = PBENCH_STATS_LOG };
+	long next = 10;
+
+	for (long n = 1; n <= max; n++) {
+		struct pbench_welch w = { .size = sizeof(w) };
+
+		a[n - 1] = exp(0.05 * normal(s));
+		b[n - 1] = exp(0.05 * normal(s));
+		if (n < next)
+			continue;
+		next = every_round ? n + 1 : (long)fmax((double)n + 1, ceil((double)n * 1.2));
+		if (!pbench_stats_paired(b, a, (size_t)n, &so, &w) &&
+		    pbench_stats_verdict(&w, 0.999, 0, PBENCH_VERDICT_SEQUENTIAL) !=
+		    PBENCH_VERDICT_UNDECIDED)
+			return 1;
+	}
+	return 0;
+}
+
+static void rule_simulated(void)
+{
+	static const struct { long max; int sims, every; } runs[] = {
+		{ 100, 20000, 0 }, { 1000, 20000, 0 }, { 10000, 2000, 0 }, { 1000, 2000, 1 },
+	};
+	double *a = malloc(10000 * sizeof(*a)), *b = malloc(10000 * sizeof(*b));
+	uint64_t s = 0x9e3779b97f4a7c15ULL;
+
+	for (size_t k = 0; a && b && k < sizeof(runs) / sizeof(runs[0]) && !stop; k++) {
+		double t0 = now_s();
+		int diff = 0;
+
+		for (int i = 0; i < runs[k].sims; i++)
+			diff += aa_once(a, b, runs[k].max, runs[k].every, &s);
+		printf("  the rule, simulated: %d of %d A/A comparisons of up to %ld rounds said "
+		       "different (%.3f%%; target 0.1%%), looking %s (%.0f s)\n", diff,
+		       runs[k].sims, runs[k].max, 100.0 * diff / runs[k].sims, runs[k].every ?
+		       "after every round, which the contest does not" :
+		       "at rounds 10, 12, 15, 18... as the contest does", now_s() - t0);
+	}
+	free(a);
+	free(b);
 }
 
 /* ---- 1. A/A --------------------------------------------------------------------------------- */
@@ -276,7 +389,7 @@ static void sensitivity(const char *cond)
 {
 	static const struct { const char *name; int order, mode; } how[] = {
 		{ "interleaved, prepared", PBENCH_CONTEST_ORDER_INTERLEAVED, PBENCH_RUNS_PREPARED },
-		{ "duet, unprepared", PBENCH_CONTEST_ORDER_DUET, PBENCH_RUNS_UNPREPARED },
+		{ "duet, prepared", PBENCH_CONTEST_ORDER_DUET, PBENCH_RUNS_PREPARED },
 	};
 
 	for (size_t h = 0; h < sizeof(how) / sizeof(how[0]); h++)
@@ -311,42 +424,53 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of n widths (sorted in place). */
+static double median_of(double *w, int n)
+{
+	qsort(w, (size_t)n, sizeof(*w), cmp_double);
+	return n ? w[n / 2] : NAN;
+}
+
+/* Widths of each order, prepared (as pbench compare runs by default), for a fixed budget;
+ * interleaved and duet also with Welch on the same runs: what the pairing gains. */
 static void widths(const char *cond)
 {
-	static const struct { const char *name; int order; unsigned flags; } how[] = {
-		{ "sequential", PBENCH_CONTEST_ORDER_SEQUENTIAL, 0 },
-		{ "interleaved, Welch", PBENCH_CONTEST_ORDER_INTERLEAVED, PBENCH_CONTEST_UNPAIRED },
-		{ "interleaved, paired", PBENCH_CONTEST_ORDER_INTERLEAVED, 0 },
-		{ "duet", PBENCH_CONTEST_ORDER_DUET, 0 },
+	static const struct { const char *name; int order; } how[] = {
+		{ "sequential", PBENCH_CONTEST_ORDER_SEQUENTIAL },
+		{ "interleaved", PBENCH_CONTEST_ORDER_INTERLEAVED },
+		{ "duet", PBENCH_CONTEST_ORDER_DUET },
 	};
-	double med[4] = { NAN, NAN, NAN, NAN };
+	double med[3] = { NAN, NAN, NAN }, wmed[3] = { NAN, NAN, NAN };
 
-	for (int h = 0; h < 4 && !stop; h++) {
-		double w[16];
-		int n = 0;
+	for (int h = 0; h < 3 && !stop; h++) {
+		double w[16], ww[16];
+		int n = 0, nw = 0;
 
 		for (int rep = 0; rep < reps && rep < 16 && !stop; rep++) {
 			struct pbench_contest_opts o = base_opts(how[h].order,
-								 PBENCH_RUNS_UNPREPARED);
+								 PBENCH_RUNS_PREPARED);
 			struct outcome r;
 
 			o.max_time_s = WIDTH_TIME;
 			o.max_rounds = 100000;
-			o.flags = PBENCH_CONTEST_FULL_BUDGET | how[h].flags;
+			o.flags = PBENCH_CONTEST_FULL_BUDGET;
 			contest(&o, N_ITERS, N_ITERS_1PCT, &r);
 			if (r.ok && isfinite(r.hi))
 				w[n++] = r.hi - r.lo;
+			if (r.ok && isfinite(r.welch_hi) && h)
+				ww[nw++] = r.welch_hi - r.welch_lo;
 			printf("  width (%s), %s: %.1f s, %ld rounds, ratio %.4f (%.4f-%.4f), width "
-			       "%.4f\n", cond, how[h].name, r.wall_s, r.rounds, r.ratio, r.lo, r.hi,
-			       r.hi - r.lo);
+			       "%.4f; Welch on the same runs %.4f\n", cond, how[h].name, r.wall_s,
+			       r.rounds, r.ratio, r.lo, r.hi, r.hi - r.lo,
+			       r.welch_hi - r.welch_lo);
 		}
-		qsort(w, (size_t)n, sizeof(*w), cmp_double);
-		med[h] = n ? w[n / 2] : NAN;
+		med[h] = median_of(w, n);
+		wmed[h] = median_of(ww, nw);
 	}
-	printf("  widths (%s), medians: sequential %.4f, interleaved Welch %.4f, interleaved "
-	       "paired %.4f, duet %.4f: narrower than sequential: duet %.2fx (target: 3x), "
-	       "interleaved paired %.2fx, Welch %.2fx\n", cond, med[0], med[1], med[2], med[3],
-	       med[0] / med[3], med[0] / med[2], med[0] / med[1]);
+	printf("  widths (%s), medians: sequential %.4f, interleaved %.4f (Welch on its runs "
+	       "%.4f), duet %.4f (Welch %.4f): narrower than sequential: duet %.2fx (target: "
+	       "3x), interleaved %.2fx\n", cond, med[0], med[1], wmed[1], med[2], wmed[2],
+	       med[0] / med[2], med[0] / med[1]);
 }
 
 /* ---- main ----------------------------------------------------------------------------------- */
@@ -384,6 +508,7 @@ int main(void)
 		       have_hyperfine ? "" : " hyperfine", have_stress ? "" : " stress-ng");
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	rule_simulated();
 	printf("commands: %s %s (A/A), %s %s against %s (1%% more work); %d repeats; %d CPUs\n",
 	       xorloop, AA_ITERS, xorloop, N_ITERS, N_ITERS_1PCT, reps,
 	       (int)sysconf(_SC_NPROCESSORS_ONLN));

@@ -33,11 +33,11 @@ static void compare_usage(FILE *f)
 		"Runs the commands against each other until it is sure which is faster and by how\n"
 		"much, then says so first: 'b is 1.23x faster than a (99.9%% interval 1.21-1.25),\n"
 		"decided after 34 rounds in 4.2 s'. Each round runs every command once, in a fresh\n"
-		"random order; after each round Welch's test on the log times decides, with a stricter\n"
-		"boundary for looking every round. It stops at the verdict, when the commands are\n"
-		"shown equal within --same, or when the budget is spent: then 'undecided', and how\n"
-		"much longer a verdict would likely take. More than two: each against the first\n"
-		"(--reference), the table sorted by time.\n"
+		"random order; a t-test on the log times of each round's runs decides as the rounds\n"
+		"come, with a stricter boundary for looking many times. It stops at the verdict,\n"
+		"when the commands are shown equal within --same, or when the budget is spent: then\n"
+		"'undecided', and how much longer a verdict would likely take. More than two: each\n"
+		"against the first (--reference), the table sorted by time.\n"
 		"\n"
 		"Each command is one argument, split into words as a shell would (quotes and\n"
 		"backslashes honoured) but run without one; --shell runs it with /bin/sh -c.\n"
@@ -50,7 +50,8 @@ static void compare_usage(FILE *f)
 		"                         default: the first)\n"
 		"      --duet             run the two commands at the same time, each pinned to its\n"
 		"                         own CPU, the CPUs swapped every round: what disturbs the\n"
-		"                         machine disturbs both (needs two CPUs; unprepared)\n"
+		"                         machine disturbs both (needs two CPUs; prepared, the\n"
+		"                         priority is raised, and each command pinned to its CPU)\n"
 		"      --duet-cpus A,B    the duet's CPUs (default: the first two pbench may use)\n"
 		"      --order ORDER      interleaved (default), duet, or sequential (all runs of one,\n"
 		"                         then the other; one test at the end: for contrast)\n"
@@ -68,9 +69,10 @@ static void compare_usage(FILE *f)
 		"      --show-output      let the commands write to the terminal (default: /dev/null)\n"
 		"      --timeout S        end a run still going after S seconds\n"
 		"      --mode MODE        prepared (one CPU pinned and prioritized for all, warmed up;\n"
-		"                         the default) or unprepared (the default with --duet)\n"
+		"                         the default) or unprepared (nothing changed)\n"
 		"      --cpu N            the CPU to prepare   --warmup-ms MS  its warm-up (1200)\n"
-		"  -e, --events LIST      counted on every run and compared (default: %s)\n"
+		"  -e, --events LIST      counted on every run and compared (default:\n"
+		"                         %s)\n"
 		"      --seed N           of the random orders (default: from the clock; reported)\n"
 		"      --baseline FILE    compare with the times of a JSON pbench wrote before\n"
 		"                         (pbench compare or stat --json); it is the reference\n"
@@ -82,7 +84,7 @@ static void compare_usage(FILE *f)
 		"      --markdown, --csv  that format on stdout instead of the text\n"
 		"      --export-json FILE, --export-markdown FILE, --export-csv FILE\n"
 		"                         write that format to FILE, the text still on the terminal\n"
-		"      --plot FILE.svg    the times and the interval narrowing round by round\n"
+		"      --plot FILE.svg    the times, and the interval narrowing as the rounds come\n"
 		"  -h, --help             this help\n"
 		"\n"
 		"Exit status: 0 when compared (a verdict or undecided), 1 when a run failed, the\n"
@@ -531,12 +533,6 @@ static int check_duet(struct compare_opts *o)
 		}
 		return 0;
 	}
-	if (o->mode_set && o->co.mode == PBENCH_RUNS_PREPARED) {
-		cli_error("a duet pins each command to a CPU of its own, and --mode prepared "
-			  "prepares one CPU for pbench: drop --mode prepared");
-		return EXIT_USAGE;
-	}
-	o->co.mode = PBENCH_RUNS_UNPREPARED;
 	if (o->workload_set || o->baseline || sides != 2) {
 		cli_error("a duet runs two commands at the same time: %s",
 			  o->workload_set ? "built-in workloads are compared interleaved" :
@@ -774,7 +770,7 @@ static void show_progress(const struct pbench_contest_progress *p, void *arg)
 		snprintf(ratio, sizeof(ratio), ", time ratio %.3f (%.3f-%.3f)", p->ratio,
 			 p->ratio_lo, p->ratio_hi);
 	if (isfinite(p->left_s))
-		snprintf(left, sizeof(left), ", at most %.1f s left", p->left_s);
+		snprintf(left, sizeof(left), ", about %.1f s left", p->left_s);
 	fprintf(stderr, "\r\033[K%sround %ld%s%s%s", dim, p->round + 1, ratio, left, end);
 	fflush(stderr);
 }

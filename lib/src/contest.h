@@ -57,6 +57,8 @@ struct pbench_contest {
 	int stop;			/* enum pbench_contest_stop */
 	int ran, checked;
 	double look_level;		/* each look's test level */
+	long next_look;			/* the round of the next look at the test */
+	long last_look;			/* the round of the last one */
 	uint64_t rng;
 	int duet_cpus[2];
 	char error[512];
@@ -69,6 +71,9 @@ int pb_contest_append(double **x, size_t *n, size_t *cap, double v);
 /* The test of every undecided challenger (after a round, or once at the end of a fixed
  * budget); 1 when every challenger has its verdict. */
 int pb_contest_look(struct pbench_contest *c);
+/* After a round: the look due then, if any (the looks grow apart); 1 when every challenger
+ * has its verdict. */
+int pb_contest_look_if_due(struct pbench_contest *c);
 /* The undecided challenger furthest from a verdict, or -1. */
 int pb_contest_laggard(const struct pbench_contest *c);
 int pb_contest_is_duet(const struct pbench_contest *c);

@@ -132,7 +132,7 @@ int pb_contest_duet(struct pbench_contest *c)
 			return err;
 		c->rounds++;
 		c->elapsed_s = pbench_ticks_to_ns_f(pbench_ticks() - t0) / 1e9;
-		if (!(c->o.flags & PBENCH_CONTEST_FULL_BUDGET) && pb_contest_look(c)) {
+		if (!(c->o.flags & PBENCH_CONTEST_FULL_BUDGET) && pb_contest_look_if_due(c)) {
 			c->stop = PBENCH_CONTEST_STOP_DECIDED;
 			break;
 		}

@@ -250,8 +250,9 @@ static int first_live(const struct pbench_contest *c)
 	return -1;
 }
 
-/* Prepared: one CPU for all, pinned and prioritized once, each set told; unprepared: each set
- * notes the priority it runs at. 0, 1 stopped, or an error said in c. */
+/* Prepared: one CPU for all, pinned and prioritized once, each set told (a duet: the priority
+ * only, which both commands inherit, each pinned to its own CPU); unprepared: each set notes
+ * the priority it runs at. 0, 1 stopped, or an error said in c. */
 static int prepare_all(struct pbench_contest *c)
 {
 	int j = first_live(c), err;
@@ -263,7 +264,8 @@ static int prepare_all(struct pbench_contest *c)
 		return 0;
 	}
 	pb_contest_progress(c, "preparing");
-	err = pb_runs_prepare(c->e[j].r, c->e[j].set);
+	err = pb_runs_prepare(c->e[j].r, c->e[j].set, pb_contest_is_duet(c) ?
+			      PBENCH_PREPARE_NO_PIN | PBENCH_PREPARE_NO_NUMA : 0);
 	if (err < 0)
 		pb_contest_set_error(c, "%s", pbench_runs_error(c->e[j].r));
 	if (err)
@@ -368,7 +370,7 @@ int pb_contest_budget_spent(struct pbench_contest *c)
 	return 1;
 }
 
-/* Whether the test is looked at after each round (else once, at the end). */
+/* Whether the test is looked at as the rounds come (else once, at the end). */
 static int looks_each_round(const struct pbench_contest *c)
 {
 	return !(c->o.flags & PBENCH_CONTEST_FULL_BUDGET);
@@ -387,7 +389,7 @@ static int interleaved(struct pbench_contest *c, int *order)
 			return err;
 		c->rounds++;
 		c->elapsed_s = pbench_ticks_to_ns_f(pbench_ticks() - t0) / 1e9;
-		if (looks_each_round(c) && pb_contest_look(c)) {
+		if (looks_each_round(c) && pb_contest_look_if_due(c)) {
 			c->stop = PBENCH_CONTEST_STOP_DECIDED;
 			break;
 		}
@@ -485,10 +487,14 @@ static int contest_body(struct pbench_contest *c, int *order)
 	return err;
 }
 
-/* After the rounds: the one look of a fixed budget, each set's summary and outliers. */
+/* After the rounds: the one look of a fixed budget, or a last one on every round when the
+ * budget ended them between looks (not after a stop: the rounds cut short are not looked
+ * at); each set's summary and outliers. */
 static void conclude(struct pbench_contest *c)
 {
-	if (c->rounds && (!looks_each_round(c) || c->o.order == PBENCH_CONTEST_ORDER_SEQUENTIAL))
+	if (c->rounds && (!looks_each_round(c) || c->o.order == PBENCH_CONTEST_ORDER_SEQUENTIAL ||
+			  (c->stop != PBENCH_CONTEST_STOP_INTERRUPTED &&
+			   c->stop != PBENCH_CONTEST_STOP_DECIDED && c->last_look < c->rounds)))
 		pb_contest_look(c);
 	for (int i = 0; i < c->n; i++)
 		if (c->e[i].set) {
@@ -526,7 +532,8 @@ int pbench_contest_run(struct pbench_contest *c)
 	order = calloc((size_t)c->n, sizeof(*order));
 	if (!order)
 		return -ENOMEM;
-	pb_contest_progress(c, "setup");
+	if (c->setup)
+		pb_contest_progress(c, "setup");
 	err = pb_contest_helper(c, c->setup, "setup");
 	if (!err) {
 		err = contest_body(c, order);

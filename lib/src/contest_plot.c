@@ -185,7 +185,7 @@ static void ratio_panel(FILE *f, const struct pbench_contest *c)
 		if (i != c->o.reference)
 			ratio_series(f, c, i, &s, rounds);
 	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">time / %s's, and its "
-		"%.10g%% interval, after each round</text>\n", (R0 + R1) / 2, Y0 - 10,
+		"%.10g%% interval, at each look</text>\n", (R0 + R1) / 2, Y0 - 10,
 		c->e[c->o.reference].name, c->o.confidence * 100);
 	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">round (%ld in all)</text>\n",
 		(R0 + R1) / 2, Y1 + 26, rounds);

@@ -206,7 +206,12 @@ static void print_how(FILE *f, const struct pbench_contest *c)
 		fprintf(f, "\norder: interleaved, each round in a fresh random order (seed %llu)%s\n",
 			(unsigned long long)c->o.seed, pb_contest_paired(c) ? ", each run compared "
 			"with the reference's of its round" : "");
-	if (any && any->set->prepared)
+	if (any && any->set->prepared && pb_contest_is_duet(c))
+		fprintf(f, "prepared: %s %d for both commands, each pinned to its duet CPU, warm-up "
+			"%.0f ms; restored %s\n", any->set->policy_name, any->set->prio_value,
+			any->set->warmup_ms,
+			any->set->restore_err ? pbench_strerror(any->set->restore_err) : "after");
+	else if (any && any->set->prepared)
 		fprintf(f, "prepared: CPU %d (%s), %s %d, warm-up %.0f ms; restored %s\n",
 			any->set->cpu, any->set->cpu_reason, any->set->policy_name,
 			any->set->prio_value, any->set->warmup_ms,
@@ -248,7 +253,7 @@ static void print_check_and_stop(FILE *f, const struct pbench_contest *c)
 	fprintf(f, "); tests at %.10g%% each (%.10g%% asked, %s)\n", c->look_level * 100,
 		c->o.confidence * 100, c->o.order == PBENCH_CONTEST_ORDER_SEQUENTIAL ||
 		(c->o.flags & PBENCH_CONTEST_FULL_BUDGET) ? "one look at the end" :
-		"stricter for looking after every round");
+		"stricter for looking as the rounds come");
 }
 
 int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)

@@ -120,7 +120,7 @@ void pb_runs_command_timed_out(struct pbench_runs *r, struct pbench_child *ch,
 struct pbench_cpu_probe *pb_runs_probe(struct pbench_runs *r, int cpu);
 void pb_runs_current_priority(struct pb_set *set);
 int pb_runs_make_walk(struct pbench_runs *r, struct pb_set *set);
-int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set);
+int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra);
 void pb_runs_unprepare(struct pbench_runs *r, struct pb_set *set);
 void pb_runs_share_prepared(struct pb_set *dst, const struct pb_set *src);
 

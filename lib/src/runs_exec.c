@@ -415,11 +415,12 @@ int pb_runs_make_walk(struct pbench_runs *r, struct pb_set *set)
 }
 
 /*
- * Prepare for the set's runs (pbench_prepare's handlers restore on SIGINT/SIGTERM as well):
- * 0 prepared (the set says how; pb_runs_unprepare() after the runs), 1 stopped while
- * preparing (everything restored, set->stop says so), or an error (r's error says what).
+ * Prepare for the set's runs (pbench_prepare's handlers restore on SIGINT/SIGTERM as well),
+ * with extra PBENCH_PREPARE_* flags (a duet: no pinning): 0 prepared (the set says how;
+ * pb_runs_unprepare() after the runs), 1 stopped while preparing (everything restored,
+ * set->stop says so), or an error (r's error says what).
  */
-int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set)
+int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra)
 {
 	struct pbench_prepare_opts popts = PBENCH_PREPARE_OPTS_INIT;
 	struct pbench_prepared *p;
@@ -427,7 +428,7 @@ int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set)
 
 	popts.cpu = r->o.cpu;
 	popts.warmup_ms = r->o.warmup_ms;
-	popts.flags = r->o.flags & PBENCH_RUNS_SIGNALS ? PBENCH_PREPARE_SIGNALS : 0;
+	popts.flags = (r->o.flags & PBENCH_RUNS_SIGNALS ? PBENCH_PREPARE_SIGNALS : 0) | extra;
 	progress(r, set, "preparing", 0);
 	err = pbench_prepare(&p, &popts);
 	progress(r, set, "done", 0);
@@ -502,7 +503,7 @@ void pb_runs_share_prepared(struct pb_set *dst, const struct pb_set *src)
 /* Prepare, run, restore. */
 static int run_prepared(struct pbench_runs *r, struct pb_set *set)
 {
-	int err = pb_runs_prepare(r, set);
+	int err = pb_runs_prepare(r, set, 0);
 
 	if (err)
 		return err == 1 ? 0 : err;

@@ -43,7 +43,6 @@ usage_error "workload and commands" "--workload compares built-in workloads" \
 usage_error "too many names" "3 names (-n) for 2 commands" compare -n a -n b -n c true true
 usage_error "duet of three" "a duet runs two commands at the same time: give exactly two" \
 	compare --duet true true true
-usage_error "duet prepared" "drop --mode prepared" compare --duet --mode prepared true true
 usage_error "duet cpus alone" "--duet-cpus picks the CPUs of a duet" compare --duet-cpus 0,1 true true
 usage_error "duet cpus same" "the duet's two CPUs are the same (0)" compare --duet --duet-cpus 0,0 true true
 usage_error "duet cpus bad" "invalid CPUs 'x' for --duet-cpus" compare --duet --duet-cpus x true true
@@ -178,13 +177,19 @@ fi
 
 # ---- duet, sequential --------------------------------------------------------------------------
 if [ "$NCPU" -ge 2 ]; then
-	if run "duet" 0 "$PB" compare -e task-clock --duet "sleep 0.01" "sleep 0.03" &&
-	   head -n 1 "$T/out" | grep -q "^sleep 0.03 is [2-3]\.[0-9]*x slower than sleep 0.01" &&
+	if run "duet" 0 "$PB" compare $Q --duet "sleep 0.01" "sleep 0.03" &&
+	   head -n 1 "$T/out" | grep -q "^sleep 0.03 is [0-9.]*x slower than sleep 0.01" &&
 	   has "$T/out" "^order: duet, both at once on CPUs [0-9]* and [0-9]* (swapped every round), [0-9]* pairs compared$" &&
 	   has "$T/out" "^unprepared: no pinning but the duet's"; then
 		ok "--duet: both at once, CPUs swapped, pairs"
 	else
 		miss "duet"
+	fi
+	if run "duet prepared" 0 "$PB" compare -e task-clock --warmup-ms 50 --duet "sleep 0.01" "sleep 0.03" &&
+	   has "$T/out" "^prepared: SCHED_[A-Z]* -*[0-9]* for both commands, each pinned to its duet CPU, warm-up [0-9]* ms; restored after$"; then
+		ok "--duet prepared: the priority for both, each pinned to its CPU"
+	else
+		miss "duet prepared"
 	fi
 else
 	skipped "duet" "one CPU: a duet needs two"

@@ -169,7 +169,9 @@ Test(contest, undecided_at_the_budget)
 	cr_assert_eq(ci.stop, PBENCH_CONTEST_STOP_MAX_ROUNDS);
 	cr_assert_eq(ci.rounds, 30);
 	cr_assert(b.need_s > 0 || isinf(b.need_s), "need %.3g s", b.need_s);
-	cr_assert_eq(b.nr_looks, 29, "a look after every round from the second");
+	/* looks at rounds 10, 12, 15, 18, 22, 27 (each a fifth more rounds), and a last one at
+	 * the end of the budget, on all 30 */
+	cr_assert_eq(b.nr_looks, 7, "%d looks", b.nr_looks);
 	pbench_contest_verdict_text(c, 1, text, sizeof(text));
 	cr_assert(!strncmp(text, "undecided: b takes ", 19), "%s", text);
 	pbench_contest_free(c);
@@ -527,13 +529,6 @@ Test(contest, bad_options_and_entrants)
 	struct pbench_contest *c = NULL;
 	char *missing[] = { "pbench-no-such-command", NULL }, *t[] = { "true", NULL };
 
-	o.order = PBENCH_CONTEST_ORDER_DUET;
-	o.mode = PBENCH_RUNS_PREPARED;
-	cr_assert_eq(pbench_contest_new(&c, &o), -EINVAL);
-	cr_assert(strstr(pbench_contest_error(c), "run a duet unprepared"), "%s",
-		  pbench_contest_error(c));
-	pbench_contest_free(c);
-	o = quick_opts();
 	o.order = PBENCH_CONTEST_ORDER_DUET;
 	o.duet_cpus[0] = o.duet_cpus[1] = 0;
 	cr_assert_eq(pbench_contest_new(&c, &o), -EINVAL);

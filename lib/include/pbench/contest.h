@@ -20,12 +20,13 @@ extern "C" {
  * alike. Duet: two commands at the same time, each pinned to its own CPU, the CPUs swapped
  * every round, compared pair by pair, so that what disturbs the machine disturbs both.
  *
- * After each round, a t-test on the log of the times: paired, each entrant's run with the
+ * As the rounds come, a t-test on the log of the times: paired, each entrant's run with the
  * reference's of the same round (the rounds are blocks: a drift slower than a round cancels;
  * a duet's pairs likewise), or Welch's on all the times where there are no such pairs (stored
  * times, the sequential order, PBENCH_CONTEST_UNPAIRED). An entrant is faster or slower when
  * the difference is significant, with Pocock's stricter
- * boundary for looking after every round (pbench_stats_verdict(), PBENCH_VERDICT_SEQUENTIAL)
+ * boundary for looking as the rounds come (at round min_rounds, then each time the rounds
+ * have grown by a fifth; pbench_stats_verdict(), PBENCH_VERDICT_SEQUENTIAL)
  * and Bonferroni's share of 1 - confidence for each comparison with the reference; the same
  * when the interval of the ratio lies within +-same_pct % (two one-sided tests,
  * pbench_stats_tost()). The contest stops when every entrant has a verdict, or when the
@@ -82,7 +83,8 @@ struct pbench_contest_opts {
 	const char *events;		/* comma-separated, counted on every run and compared
 					 * (NULL: PBENCH_RUNS_DEFAULT_EVENTS) */
 	int mode;			/* PBENCH_RUNS_UNPREPARED or PBENCH_RUNS_PREPARED (one CPU
-					 * prepared for all; not with a duet) */
+					 * prepared for all; a duet: the priority and the warm-up,
+					 * each command pinned to its own CPU) */
 	int order;			/* enum pbench_contest_order */
 	int cpu;			/* prepared: the CPU (-1: pbench_cpu_pick()) */
 	int duet_cpus[2];		/* duet: the two CPUs (-1, -1: the first two pbench may
@@ -136,8 +138,8 @@ struct pbench_contest;
 
 /*
  * Check opts and open the events (names are checked now); no entrant yet, nothing runs.
- * Errors: -EINVAL (NULL, a size of 0, a value out of range, a duet prepared, the duet CPUs
- * the same or not allowed), the name errors of pbench_counters_open(), the errors of
+ * Errors: -EINVAL (NULL, a size of 0, a value out of range, the duet CPUs the same or not
+ * allowed), the name errors of pbench_counters_open(), the errors of
  * pbench_command_resolve() for the setup, prepare and cleanup commands, -ENOMEM. After an
  * error *out is still set when it could be made, so that pbench_contest_error() can say
  * which; free it with pbench_contest_free().
@@ -219,7 +221,7 @@ PBENCH_API int pbench_contest_summary(const struct pbench_contest *c, int i,
  * the contest's, valid until pbench_contest_free(). NULL for a stored entrant. */
 PBENCH_API const struct pbench_runs *pbench_contest_runs(const struct pbench_contest *c, int i);
 
-/* Look k at entrant i's test (0 .. nr_looks - 1): the interval narrowing round by round. */
+/* Look k at entrant i's test (0 .. nr_looks - 1): the interval narrowing as the rounds come. */
 struct pbench_contest_look {
 	size_t size;
 	long round;
