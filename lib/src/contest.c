@@ -500,15 +500,18 @@ static void record_look(struct pb_entrant *e, long round, double elapsed_s)
 	e->looks[e->nlooks++] = l;
 }
 
+void pb_contest_set_level(struct pbench_contest *c)
+{
+	c->look_level = 1 - (1 - pair_confidence(c)) /
+			(sequential(c) ? PB_VERDICT_LOOK_FACTOR : 1);
+}
+
 /* Between looks, for the progress line: each undecided entrant's test so far and the time it
  * would likely need, neither a verdict nor a look. */
 static void peek(struct pbench_contest *c)
 {
 	double per_round = c->rounds ? c->elapsed_s / (double)c->rounds : NAN;
 
-	if (!c->look_level)
-		c->look_level = 1 - (1 - pair_confidence(c)) /
-				(sequential(c) ? PB_VERDICT_LOOK_FACTOR : 1);
 	for (int i = 0; i < c->n; i++) {
 		struct pb_entrant *e = &c->e[i];
 
@@ -536,12 +539,11 @@ int pb_contest_look(struct pbench_contest *c)
 {
 	const struct pb_entrant *ref = &c->e[c->o.reference];
 	/* A stored reference has all its times from the start: the rule counts the runs. */
-	double level = pair_confidence(c), per_round, ref_n = ref->r ? (double)ref->n : INFINITY;
+	double level, per_round, ref_n = ref->r ? (double)ref->n : INFINITY;
 	int undecided = 0;
 
-	if (sequential(c))
-		level = 1 - (1 - level) / PB_VERDICT_LOOK_FACTOR;
-	c->look_level = level;
+	pb_contest_set_level(c);
+	level = c->look_level;
 	c->last_look = c->rounds;
 	per_round = c->rounds ? c->elapsed_s / (double)c->rounds : NAN;
 	for (int i = 0; i < c->n; i++) {

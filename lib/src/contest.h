@@ -74,6 +74,8 @@ int pb_contest_look(struct pbench_contest *c);
 /* After a round: the look due then, if any (the looks grow apart); 1 when every challenger
  * has its verdict. */
 int pb_contest_look_if_due(struct pbench_contest *c);
+/* The level of each look's test, from the options and the number of entrants. */
+void pb_contest_set_level(struct pbench_contest *c);
 /* The undecided challenger furthest from a verdict, or -1. */
 int pb_contest_laggard(const struct pbench_contest *c);
 int pb_contest_is_duet(const struct pbench_contest *c);

@@ -529,6 +529,7 @@ int pbench_contest_run(struct pbench_contest *c)
 	if (err)
 		return err;
 	c->ran = 1;
+	pb_contest_set_level(c);
 	order = calloc((size_t)c->n, sizeof(*order));
 	if (!order)
 		return -ENOMEM;
