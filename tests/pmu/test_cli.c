@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The pbench binary on arm64 with a PMU: `pbench check` reports the arm64 timer and counter
- * checks (arch_sys_counter, CNTVCT_EL0, perf_user_access; no CPUID), and `pbench list` says
- * which way each hardware event is read, user space or read() with the reason.
+ * checks (arch_sys_counter, CNTVCT_EL0, perf_user_access; no CPUID), `pbench list` says
+ * which way each hardware event is read, user space or read() with the reason, and `pbench
+ * compare` compares instruction counts, which are exact here.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -93,10 +95,51 @@ static void list(void)
 	write_sysctl("/proc/sys/kernel/perf_user_access", "1");
 }
 
+/* Event e's object among an entrant's events in pbench compare's JSON. */
+static json_t *event_of(json_t *root, int entrant, const char *name)
+{
+	json_t *a = json_object_get(json_array_get(json_object_get(root, "entrants"), entrant),
+				    "events");
+
+	for (size_t i = 0; i < json_array_size(a); i++)
+		if (!strcmp(str(json_array_get(a, i), "name"), name))
+			return json_array_get(a, i);
+	return NULL;
+}
+
+/* The built-in xor loop is a whole number of instructions an iteration (5 in this build):
+ * twice the iterations, twice the instructions, to the few hundred of the call around it. */
+static void compare(void)
+{
+	char *argv[] = { "/bin/pbench", "compare", "--json", "--mode", "unprepared", "-e",
+			 "instructions:u", "--workload", "xor", "--iterations", "1000000",
+			 "--iterations", "2000000", "--max-runs", "12", "--full-budget", NULL };
+	json_t *root = run_json(argv), *a, *b;
+	double ra, rb, r, per;
+
+	if (!ok(root != NULL, "compare: pbench compare --json ran"))
+		return;
+	a = event_of(root, 0, "instructions:u");
+	b = event_of(root, 1, "instructions:u");
+	ra = json_number_value(json_object_get(a, "mean"));
+	rb = json_number_value(json_object_get(b, "mean"));
+	r = json_number_value(json_object_get(b, "ratio"));
+	per = (rb - ra) / 1e6;
+	diag("compare: instructions:u a run %.0f and %.0f, ratio %.6f, %.6f an iteration", ra,
+	     rb, r, per);
+	ok(a && b && !strcmp(str(b, "status"), "ok") && per >= 3 && fabs(per - round(per)) < 1e-4 &&
+	   fabs(r - 2) < 0.001, "compare: instructions:u, a whole number an iteration more for "
+	   "the million more, and a ratio of 2 (+- 0.001)");
+	ok(!strcmp(str(json_array_get(json_object_get(root, "verdicts"), 0), "verdict"),
+		   "slower"), "compare: twice the iterations is slower");
+	json_decref(root);
+}
+
 int main(void)
 {
 	tap_init("cli");
 	check();
 	list();
+	compare();
 	return tap_done();
 }
