@@ -430,7 +430,7 @@ static int test(const struct pbench_contest *c, int i, double level, struct pben
 	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
 
 	w->size = sizeof(*w);
-	if (pb_contest_paired(c))
+	if (pb_contest_paired(c) && e->r)
 		return pbench_stats_paired(e->pair_own, e->pair_ref, e->npairs, &so, w);
 	return pbench_stats_welch(e->x, e->n, ref->x, ref->n, &so, w);
 }
@@ -560,7 +560,7 @@ int pb_contest_look(struct pbench_contest *c)
 		}
 		record_look(e, c->rounds, c->elapsed_s);
 		/* Too few runs to trust the spread: the test is shown, not acted on. */
-		if ((long)(pb_contest_paired(c) ? (double)e->npairs : fmin(e->n, ref_n)) >=
+		if ((long)(pb_contest_paired(c) && e->r ? (double)e->npairs : fmin(e->n, ref_n)) >=
 		    c->o.min_rounds)
 			e->verdict = decide(c, e);
 		if (e->verdict == PBENCH_VERDICT_UNDECIDED) {

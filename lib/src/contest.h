@@ -79,7 +79,8 @@ void pb_contest_set_level(struct pbench_contest *c);
 /* The undecided challenger furthest from a verdict, or -1. */
 int pb_contest_laggard(const struct pbench_contest *c);
 int pb_contest_is_duet(const struct pbench_contest *c);
-/* The test is on pairs: a duet's, or the rounds' when the reference runs in them. */
+/* The test is on pairs: a duet's, or the rounds' when the reference runs in them (for the
+ * entrants that run too: stored times have no rounds). */
 int pb_contest_paired(const struct pbench_contest *c);
 int pb_contest_append_pair(struct pb_entrant *e, double ref, double own);
 /* Entrant i's ratio in words, "1.23x faster", and its interval, "(99.9% interval

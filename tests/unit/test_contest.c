@@ -286,6 +286,13 @@ Test(contest, stored_times_are_the_reference)
 	cr_assert_eq(pbench_contest_summary(c, 0, &sum), 0);
 	cr_assert_eq(sum.min, 1e9);
 	pbench_contest_free(c);
+	/* stored times as the challenger of a live reference: Welch, there are no rounds */
+	cr_assert_eq(pbench_contest_new(&c, &o), 0);
+	add_xor(c, "today", XOR_N);
+	cr_assert_eq(pbench_contest_add(c, &s), 1);
+	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	cr_assert_eq(result(c, 1).verdict, PBENCH_VERDICT_SLOWER);
+	pbench_contest_free(c);
 	/* fewer than two stored times, or one that is not a time */
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	s.nr_stored = 1;
