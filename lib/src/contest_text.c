@@ -109,85 +109,68 @@ static void print_table(FILE *f, const struct pbench_contest *c, const int *orde
 			fprintf(f, "  %s: %s\n", c->e[i].name, c->e[i].desc);
 }
 
-static void print_event_value(FILE *f, const struct pbench_contest_event *x, int time)
+static void fmt_event_value(char *v, size_t len, const struct pbench_contest_event *x, int time)
 {
-	char v[40];
-
-	if (x->status > PBENCH_EVENT_MULTIPLEXED || !isfinite(x->mean))
-		snprintf(v, sizeof(v), "<%s>", pbench_event_status_name(x->status));
-	else if (time)
-		snprintf(v, sizeof(v), "%.3f ms%s", x->mean / 1e6,
+	if (time)
+		snprintf(v, len, "%.3f ms%s", x->mean / 1e6,
 			 x->status == PBENCH_EVENT_MULTIPLEXED ? "*" : "");
 	else
-		snprintf(v, sizeof(v), "%.6g%s", x->mean,
-			 x->status == PBENCH_EVENT_MULTIPLEXED ? "*" : "");
-	fprintf(f, " %16s", v);
+		snprintf(v, len, "%.6g%s", x->mean, x->status == PBENCH_EVENT_MULTIPLEXED ? "*" : "");
 }
 
-static void print_event_ratio(FILE *f, const struct pbench_contest_event *x)
+static void fmt_event_ratio(char *r, size_t len, const struct pbench_contest_event *x)
 {
-	char r[64];
-
 	if (!isfinite(x->ratio))
-		snprintf(r, sizeof(r), "n/a");
+		snprintf(r, len, "n/a");
 	else if (!isfinite(x->ratio_lo))
-		snprintf(r, sizeof(r), "%.3f (no spread)", x->ratio);
+		snprintf(r, len, "%.3f (no spread)", x->ratio);
 	else
-		snprintf(r, sizeof(r), "%.3f (%.3f-%.3f)", x->ratio, x->ratio_lo, x->ratio_hi);
-	fprintf(f, " %25s", r);
+		snprintf(r, len, "%.3f (%.3f-%.3f)", x->ratio, x->ratio_lo, x->ratio_hi);
 }
 
-/* "b/a": a column of ratios. */
-static const char *ratio_label(const struct pbench_contest *c, int i)
+/* One event: a line per entrant that runs, its mean a run and its ratio to the reference's;
+ * one line with the reason when it could not be counted. */
+static void print_event(FILE *f, const struct pbench_contest *c, int ev, int w)
 {
-	static __thread char buf[96];
+	const char *name = pbench_contest_event_name(c, ev);
+	int time = !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock"), first = 1;
 
-	snprintf(buf, sizeof(buf), "%s/%s", c->e[i].name, c->e[c->o.reference].name);
-	return buf;
+	for (int i = 0; i < c->n; i++) {
+		struct pbench_contest_event x = { .size = sizeof(x) };
+		char v[48], r[64] = "";
+
+		if (!c->e[i].r || pbench_contest_event(c, i, ev, &x))
+			continue;
+		if (x.status > PBENCH_EVENT_MULTIPLEXED || !isfinite(x.mean)) {
+			fprintf(f, "  %-18s <%s> %s\n", first ? name : "",
+				pbench_event_status_name(x.status), x.reason ? x.reason : "");
+			return;	/* the same for every entrant: the events are the same */
+		}
+		fmt_event_value(v, sizeof(v), &x, time);
+		if (i != c->o.reference)
+			fmt_event_ratio(r, sizeof(r), &x);
+		fprintf(f, "  %-18s %-*.*s %14s%s%s\n", first ? name : "", w, w, c->e[i].name, v,
+			*r ? "  " : "", r);
+		first = 0;
+	}
 }
 
-/* Events: the mean a run of each entrant that runs, and each one's ratio to the reference;
- * what could not be counted says so, with the reason below. */
+/* Events: the mean a run of each entrant that runs, and each one's ratio to the
+ * reference's; what could not be counted says so, with the reason. */
 static void print_events(FILE *f, const struct pbench_contest *c)
 {
-	int nr = 0, ref = c->o.reference;
+	int nr = 0, w = 7;
 
 	for (int i = 0; i < c->n && !nr; i++)
 		nr = c->e[i].r ? pbench_runs_nr_events(c->e[i].r) : 0;
 	if (!nr)
 		return;
-	fprintf(f, "\nevents, the mean a run (* multiplexed: scaled), and the ratio to %s:\n  %-18s",
-		c->e[ref].name, "");
 	for (int i = 0; i < c->n; i++)
-		if (c->e[i].r)
-			fprintf(f, " %16.16s", c->e[i].name);
-	for (int i = 0; i < c->n; i++)
-		if (c->e[i].r && i != ref)
-			fprintf(f, " %25.25s", ratio_label(c, i));
-	fputc('\n', f);
-	for (int ev = 0; ev < nr; ev++) {
-		const char *name = pbench_contest_event_name(c, ev), *why = NULL;
-		int time = !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock");
-
-		fprintf(f, "  %-18s", name);
-		for (int pass = 0; pass < 2; pass++)
-			for (int i = 0; i < c->n; i++) {
-				struct pbench_contest_event x = { .size = sizeof(x) };
-
-				if (!c->e[i].r || (pass && i == ref) ||
-				    pbench_contest_event(c, i, ev, &x))
-					continue;
-				if (pass)
-					print_event_ratio(f, &x);
-				else
-					print_event_value(f, &x, time);
-				if (x.status > PBENCH_EVENT_MULTIPLEXED && x.reason && *x.reason)
-					why = x.reason;
-			}
-		fputc('\n', f);
-		if (why)
-			fprintf(f, "  %-18s %s\n", "", why);
-	}
+		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
+	fprintf(f, "\nevents, the mean a run (* multiplexed: scaled), and the ratio to %s's with its "
+		"interval:\n", c->e[c->o.reference].name);
+	for (int ev = 0; ev < nr; ev++)
+		print_event(f, c, ev, w);
 }
 
 static void print_how(FILE *f, const struct pbench_contest *c)
