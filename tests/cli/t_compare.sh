@@ -260,8 +260,9 @@ fi
 if run "stat baseline" 0 "$PB" stat --mode unprepared -r 5 -e task-clock --json="$T/stat.json" \
 	-- sleep 0.01 &&
    run "from stat" 0 "$PB" compare $Q --max-runs 20 --same 50 --baseline "$T/stat.json" "sleep 0.01" &&
-   head -n 1 "$T/out" | grep -q "sleep 0.01 and baseline take the same time within 50%\|^undecided"; then
-	ok "a baseline from pbench stat --json"
+   head -n 1 "$T/out" | grep -q "baseline" && has "$T/out" "^  baseline  *5 "; then
+	# Any verdict: the same command at another time may well differ by a few percent.
+	ok "a baseline from pbench stat --json: its 5 runs are the reference"
 else
 	miss "stat baseline"
 fi
