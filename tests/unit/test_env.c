@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "env.h"
 #include "testutil.h"
 
 Test(env, cpulist_parse)
@@ -34,7 +33,7 @@ Test(env, cpulist_parse)
 		{ "0-7", 8, 6, { 0 } },			/* more than max (6) */
 	};
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		int cpus[6] = { -1, -1, -1, -1, -1, -1 };
 		int n = pbench_cpus_parse(rows[i].list, cpus, 6, rows[i].limit);
 		int want = rows[i].ret == 6 ? -ERANGE : rows[i].ret;
@@ -60,7 +59,7 @@ Test(env, pick_on_trees)
 		{ "vm-kvm-2cpu", 1, "least busy" },			/* the only other CPU */
 	};
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		char why[256];
 		int cpu;
 
@@ -86,7 +85,7 @@ Test(env, findings_are_well_formed_on_every_tree)
 	static const char *const trees[] = { "vm-kvm-2cpu", "intel-laptop", "amd-workstation",
 					     "tuned-server", "container-quota" };
 
-	for (size_t t = 0; t < PB_ARRAY_SIZE(trees); t++) {
+	for (size_t t = 0; t < ARRAY_SIZE(trees); t++) {
 		struct pbench_env *env;
 		const int *cpus;
 

@@ -23,7 +23,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
 #include "testutil.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -679,7 +678,7 @@ Test(prepare, bad_input_changes_nothing)
 
 	need_cpu1();
 	snap(&before);
-	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		struct pbench_prepare_opts o = quick(rows[i].priority, rows[i].flags);
 
 		o.cpu = rows[i].cpu;

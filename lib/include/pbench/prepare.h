@@ -58,13 +58,10 @@ struct pbench_prepared_step {
 
 enum pbench_priority_mode {
 	/* SCHED_FIFO where nothing takes time from a FIFO task. Where RT throttling or the
-	 * fair server can (sched_rt_runtime_us != -1, or kernel >= 6.12), time both choices on
-	 * the chosen CPU - runs of ~20 ms of the warm-up work for 1.1 s (and 10 runs at least)
-	 * at the lowest nice, then as long under SCHED_FIFO, as the fair server only steps in
-	 * after a FIFO task has kept a normal task waiting ~950 ms - and keep FIFO only when its
-	 * runs spread less than half as much as nice's (its failure is a whole 50 ms gap, so
-	 * near-equal spreads go to nice). Without permission for SCHED_FIFO: the lowest nice
-	 * allowed. */
+	 * fair server can (sched_rt_runtime_us != -1, or kernel >= 6.12), time runs of the
+	 * warm-up work under both on the chosen CPU (about 1.1 s each) and keep FIFO only when
+	 * its runs spread less than half as much as nice's (kmod-free-docs/prepared-runs.md
+	 * says why). Without permission for SCHED_FIFO: the lowest nice allowed. */
 	PBENCH_PRIORITY_AUTO = 0,
 	PBENCH_PRIORITY_NONE,		/* leave the policy and nice value as they are */
 	PBENCH_PRIORITY_NICE,		/* nice -20, or the lowest RLIMIT_NICE allows */
@@ -162,11 +159,9 @@ PBENCH_API int pbench_prepared_priority(const struct pbench_prepared *p,
 /*
  * The rest to take after a run of run_ns on the prepared thread (rest_pct of it, see struct
  * pbench_prepared_priority; 0 when none is needed), and taking it: pbench_prepared_rest() sleeps
- * that long (clock_nanosleep; a signal ends it early) and returns the ns slept. Measured on
- * the development VM by bench/bench_fifo_rest (a pinned SCHED_FIFO 27 ms loop sharing its CPU
- * with a busy normal task, 40 runs): 185-191% spread without rests (the fair server's 50 ms),
- * 1.1-4.3% with them; for 54 ms runs the gaps became rare, not gone. The prepared warm-up
- * rests the same way under FIFO.
+ * that long (clock_nanosleep; a signal ends it early) and returns the ns slept. The prepared
+ * warm-up rests the same way under FIFO. What the rests buy is measured by bench/bench_fifo_rest
+ * (kmod-free-docs/prepared-runs.md).
  */
 PBENCH_API double pbench_prepared_rest_ns(const struct pbench_prepared *p, double run_ns);
 PBENCH_API double pbench_prepared_rest(const struct pbench_prepared *p, double run_ns);
