@@ -241,7 +241,7 @@ static json_t *header_json(const struct pbench_runs *r)
 
 	if (!root)
 		return NULL;
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, r->subject.argv ? "command" : "workload", subject_json(r));
 	SET(root, "mode", json_string(pb_runs_mode_name(r->o.mode)));
 	SET(root, "runs_requested", json_integer(r->o.runs));
