@@ -54,7 +54,7 @@ static inline void pb_json_head(json_t *root, int measured, int *bad)
 		SET(root, "clock", pb_json_clock());
 }
 
-/* report_json.c: a summary's figures, the ones in its unit named with suffix ("_ns" for times,
+/* json.c: a summary's figures, the ones in its unit named with suffix ("_ns" for times,
  * "" for plain numbers). */
 json_t *pb_json_summary(const struct pbench_summary *s, const char *suffix, int *bad);
 /* Write root (indented, in order, a newline) and release it: -ENOMEM when bad (nothing is
