@@ -161,12 +161,14 @@ static json_t *set_json(const struct pbench_samples *s, int i, int *bad)
 {
 	const struct sample_set *set = &s->v[i];
 	int ns = set->unit && !strcmp(set->unit, "ns");
-	json_t *j = json_object(), *x = json_array();
+	json_t *j = json_object(), *x = json_array(), *sum;
 
 	SET(j, "name", json_string(set->name));
 	SET(j, "unit", set->unit ? json_string(set->unit) : json_null());
-	if (json_object_update(j, pb_json_summary(&s->sums[i], ns ? "_ns" : "", bad)))
+	sum = pb_json_summary(&s->sums[i], ns ? "_ns" : "", bad);
+	if (!sum || json_object_update(j, sum))	/* copies the keys: sum is ours to drop */
 		*bad = -1;
+	json_decref(sum);
 	for (size_t k = 0; k < set->n; k++)
 		APPEND(x, num(set->x[k]));
 	SET(j, "samples", x);
