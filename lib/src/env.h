@@ -134,8 +134,8 @@ int pb_has_cap(const struct pb_proc_status *st, int bit);
 void pb_env_window(struct pb_env_ctx *ctx);
 /* The CPU a prepared run would use over ctx's window, and why in why; or a negative error. */
 int pb_env_pick(struct pb_env_ctx *ctx, char *why, size_t len);
-/* Among equally idle CPUs, the steadiest: each probed live for PB_PICK_PROBE_S (its fastest
- * pass of the reference loop and its slowest slice's median pass, per iteration; NaN: not
+/* Among equally idle CPUs, the steadiest: each probed live for PB_PICK_PROBE_S (the median
+ * pass of the reference loop in its fastest and in its slowest slice, per iteration; NaN: not
  * probed). The index of the one whose slowest speed is the best, relative to the fastest any
  * had, when that beats dflt's by PB_PICK_STEADIER, else dflt; why gets the clause. */
 #define PB_PICK_MAX_PROBED 4

@@ -2,8 +2,8 @@
 /*
  * The probes of a CPU's own speed (pbench check's speed group, and the CPU pick): the
  * reference loop (speed.c) on a thread pbench starts pinned to the CPU and joins.
- * - Stability: passes of the loop for a while, in slices; a slice's speed is the probe's
- *   fastest pass over the slice's median pass. A median is what the CPU did while running:
+ * - Stability: passes of the loop for a while, in slices; a slice's speed is the fastest
+ *   slice's median pass over its own. A median is what the CPU did while running:
  *   an interrupt or a preemption makes a few passes slow, not the median, so what moves it is
  *   what the kernel cannot see. What the kernel did see is read around it.
  * - Co-location: the loop alone, then while a second thread spins on another CPU, in
@@ -206,11 +206,15 @@ struct speed_job {
 	int err;
 };
 
-/* The slices' speeds (best over each median) into o: min, median, max, changes, slow time. */
+/* The slices' speeds (the fastest slice's median pass over each one's) into o: min, median,
+ * max, changes, slow time. */
 static void slice_figures(struct pbench_cpu_speed *o, double *med, int n)
 {
 	double prev = NAN;
 
+	o->best_ns = INFINITY;
+	for (int i = 0; i < n; i++)
+		o->best_ns = fmin(o->best_ns, med[i]);
 	for (int i = 0; i < n; i++) {
 		med[i] = o->best_ns / med[i];
 		if (isfinite(prev) && fmax(prev, med[i]) >= PBENCH_SPEED_VARIED * fmin(prev, med[i]))
@@ -233,12 +237,10 @@ static void *speed_thread(void *arg)
 	struct phase ph;
 
 	o->iterations = pb_speed_calibrate(PBENCH_SPEED_LOOP_NS);
-	o->best_ns = INFINITY;
 	seen_now(&a, j->cpu, 0);
 	for (int s = 0; s < o->slices; s++) {
 		run_passes(o->iterations, o->slice_ms * 1e6, j->buf, &ph);
 		j->slices[s] = ph.median_ns;
-		o->best_ns = fmin(o->best_ns, ph.best_ns);
 	}
 	seen_now(&b, j->cpu, 1);
 	o->seconds = (b.wall_ns - a.wall_ns) / 1e9;

@@ -87,8 +87,9 @@ struct pbench_cpu_speed {
 	int slices;			/* of slice_ms each */
 	double slice_ms;
 	uint64_t iterations;		/* a pass of the loop, calibrated on the CPU */
-	double best_ns;			/* the fastest pass */
-	double min, median, max;	/* the slices' speed: best_ns over the slice's median pass */
+	double best_ns;			/* the fastest slice's median pass */
+	double min, median, max;	/* the slices' speed: best_ns over the slice's median pass
+					 * (max is 1) */
 	double range;			/* max / min */
 	int changes;			/* slices whose speed is PBENCH_SPEED_VARIED apart from the
 					 * slice's before */
