@@ -170,5 +170,8 @@ uint64_t pb_speed_loop(uint64_t n, uint64_t seed);
 double pb_speed_pass(uint64_t iterations);
 uint64_t pb_speed_calibrate(double target_ns);
 double pb_speed_pearson(const double *x, const double *y, size_t n);
+/* What r of the times against 1/speed says: "the speed explains the spread" (>= 0.8), "part
+ * of the spread" (>= 0.5), else "not what spread the runs". */
+const char *pb_speed_corr_words(double r);
 
 #endif

@@ -150,11 +150,13 @@ int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, size_t len)
 	for (int s = 0; s < r->nsets; s++) {
 		struct pbench_speed_summary one = { .size = sizeof(one) };
 
-		if (pb_runs_speed_summary(&r->sets[s], &one) || !isfinite(one.corr))
+		if (pb_runs_speed_summary(&r->sets[s], &one) || !isfinite(one.corr) ||
+		    !(one.range >= PBENCH_SPEED_VARIED))
 			continue;
 		n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0,
-				      "; time against 1/speed r = %.2f in the %s runs", one.corr,
-				      pb_runs_mode_name(r->sets[s].mode));
+				      "; in the %s runs %.2fx, time against 1/speed r = %.2f: %s",
+				      pb_runs_mode_name(r->sets[s].mode), one.range, one.corr,
+				      pb_speed_corr_words(one.corr));
 	}
 	n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, ")");
 	return (int)n;

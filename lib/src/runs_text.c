@@ -229,11 +229,15 @@ static void print_speed(FILE *f, const struct pbench_runs *r, const struct pb_se
 		"before and after each run, %s a run outside the timed span%s)", m.range <
 		PBENCH_SPEED_VARIED ? "steady," : "varied", m.min, m.max, m.median, c, where);
 	if (m.range >= PBENCH_SPEED_VARIED) {
-		pb_format_pct(a, sizeof(a), m.spread_pct, -1);
-		pb_format_pct(b, sizeof(b), m.spread_at_one_speed_pct, -1);
-		fprintf(f, ": %.2fx apart, %d run%s slow; time against 1/speed r = %s%.2f; at one "
-			"speed the spread of %s would be %s", m.range, m.slow, m.slow == 1 ? "" :
-			"s", isfinite(m.corr) ? "" : "n/a", isfinite(m.corr) ? m.corr : 0, a, b);
+		fprintf(f, ": %.2fx apart, %d run%s slow", m.range, m.slow, m.slow == 1 ? "" : "s");
+		if (isfinite(m.corr))
+			fprintf(f, "; time against 1/speed r = %.2f: %s", m.corr,
+				pb_speed_corr_words(m.corr));
+		if (m.corr >= 0.8) {
+			pb_format_pct(a, sizeof(a), m.spread_pct, -1);
+			pb_format_pct(b, sizeof(b), m.spread_at_one_speed_pct, -1);
+			fprintf(f, "; at one speed their spread of %s would be %s", a, b);
+		}
 	}
 	fprintf(f, "\n");
 }

@@ -4,7 +4,7 @@
  * work: one dependent ALU operation an iteration, nothing from memory), calibrated to about
  * 10 us a pass; a reading is the fastest of three passes, so that an interrupt in one pass
  * does not count as the CPU being slow. A span's speed factor is the best reading of the
- * invocation over the readings around it. Then the factors of a set of runs summarized, and
+ * invocation over the faster of the readings around it. Then the factors of a set of runs summarized, and
  * in words. The probes of pbench check (threads on a CPU) are speed_probe.c.
  */
 #include <errno.h>
@@ -123,7 +123,10 @@ double pbench_speed_factor(double best_ns, double before_ns, double after_ns)
 
 	if (!usable(best_ns) || (!a && !b))
 		return NAN;
-	return best_ns / (a && b ? (before_ns + after_ns) / 2 : b ? before_ns : after_ns);
+	/* The faster reading: a slow stretch that covers the run slows both, while one slow
+	 * reading alone is a burst shorter than the run (common on a busy host) or a change
+	 * during it, which the run's time averages away. */
+	return best_ns / (a && b ? fmin(before_ns, after_ns) : b ? before_ns : after_ns);
 }
 
 /* ---- a set's factors ------------------------------------------------------------------------ */
@@ -224,9 +227,15 @@ int pbench_speed_summarize(const double *ns, const double *factors, size_t n,
 	return k ? 0 : -ENODATA;
 }
 
+const char *pb_speed_corr_words(double r)
+{
+	return r >= 0.8 ? "the speed explains the spread" : r >= 0.5 ? "part of the spread" :
+	       "not what spread the runs";
+}
+
 int pbench_speed_note(char *buf, size_t len, const struct pbench_speed_summary *s)
 {
-	char r[48] = "";
+	char r[96] = "";
 
 	if ((!buf && len) || !s)
 		return -EINVAL;
@@ -236,7 +245,8 @@ int pbench_speed_note(char *buf, size_t len, const struct pbench_speed_summary *
 		return 0;
 	}
 	if (isfinite(s->corr))
-		snprintf(r, sizeof(r), "; time against 1/speed r = %.2f", s->corr);
+		snprintf(r, sizeof(r), "; time against 1/speed r = %.2f: %s", s->corr,
+			 pb_speed_corr_words(s->corr));
 	return snprintf(buf, len, "the CPU's own speed varied %.2fx (%.2fx to %.2fx of its best, "
 			"reference loop%s)", s->range, s->min, s->max, r);
 }

@@ -193,8 +193,9 @@ PBENCH_API int pbench_runs_speed(const struct pbench_runs *r, int s,
 				 struct pbench_speed_summary *out);
 /* For a verdict, over every set's runs: when the CPU's own speed varied
  * (PBENCH_SPEED_VARIED), "the CPU's own speed varied 1.88x during the runs (0.53x to 1.00x of
- * its best, reference loop; time against 1/speed r = 0.97 in the prepared runs)", else "".
- * Returns the length (snprintf semantics); -EINVAL. */
+ * its best, reference loop; in the prepared runs 1.88x, time against 1/speed r = 0.97: the
+ * speed explains the spread)" (each set whose speed varied), else "". Returns the length
+ * (snprintf semantics); -EINVAL. */
 PBENCH_API int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, size_t len);
 
 /* Reports. Text: what pbench stat prints. JSON (schema 1): the modes with every run, the

@@ -18,8 +18,8 @@ extern "C" {
  * power cap). Code then runs slower while the guest kernel sees nothing: no preemption, no
  * steal, task-clock equal to wall time. A reference loop of fixed register-only work, timed on
  * the same CPU right before and right after a run, measures it: the run's speed factor is the
- * loop's best time in the invocation over its time around the run (1: the best speed seen,
- * 0.5: half of it). It cannot see what slows memory-bound code only (shared caches, memory
+ * loop's best time in the invocation over its faster time around the run (1: the best speed
+ * seen, 0.5: half of it). It cannot see what slows memory-bound code only (shared caches, memory
  * bandwidth): kmod-free-docs/hidden-contention.md.
  */
 struct pbench_speed;
@@ -45,9 +45,11 @@ PBENCH_API int pbench_speed_read(struct pbench_speed *s, double *ns, double *cos
 PBENCH_API double pbench_speed_best_ns(const struct pbench_speed *s);
 PBENCH_API uint64_t pbench_speed_iterations(const struct pbench_speed *s);
 /*
- * The speed factor of a span read before and after: best_ns over the mean of the two
- * readings (one alone when the other is not finite). 1: the best speed; 0.5: half of it.
- * NaN when best_ns or both readings are not finite and positive.
+ * The speed factor of a span read before and after: best_ns over the faster of the two
+ * readings (one alone when the other is not finite). 1: the best speed; 0.5: half of it. The
+ * faster one, because a slow stretch that covers the span slows both readings, while a single
+ * slow reading is a burst shorter than the span (the span's time averages it away) or a change
+ * during it. NaN when best_ns or both readings are not finite and positive.
  */
 PBENCH_API double pbench_speed_factor(double best_ns, double before_ns, double after_ns);
 
@@ -74,8 +76,10 @@ PBENCH_API int pbench_speed_summarize(const double *ns, const double *factors, s
 				      struct pbench_speed_summary *out);
 /*
  * In words, when the speed varied (range >= PBENCH_SPEED_VARIED): "the CPU's own speed
- * varied 1.88x (0.53x to 1.00x of its best, reference loop; time against 1/speed r = 0.97)".
- * "" when it did not, or with no factor. Returns the length (snprintf semantics); -EINVAL.
+ * varied 1.88x (0.53x to 1.00x of its best, reference loop; time against 1/speed r = 0.97:
+ * the speed explains the spread)" (r >= 0.8; "part of the spread" from 0.5, else "not what
+ * spread the runs"). "" when it did not, or with no factor. Returns the length (snprintf
+ * semantics); -EINVAL.
  */
 PBENCH_API int pbench_speed_note(char *buf, size_t len, const struct pbench_speed_summary *s);
 
