@@ -579,7 +579,8 @@ int pbench_noise_cause_speed(char *buf, size_t len, double excess_ns, double run
 
 	if (!speed_explains(excess_ns, run_ns, speed, typical))
 		return cause_line(buf, len, excess_ns, task, cpu, flags, NULL,
-				  isfinite(speed) && speed > 0 ? speed : NAN);
+				  speed > 0 && isfinite(speed) && typical > 0 && isfinite(typical) ?
+				  speed : NAN);
 	/* The typical run's speed when it was not the best itself. */
 	if (typical * PBENCH_SPEED_VARIED < 1 || speed > typical)
 		snprintf(ty, sizeof(ty), "; %.2fx in a typical run", typical);

@@ -98,6 +98,7 @@ struct pbench_runs {
 	struct pbench_env *env;		/* checks of the target CPU, or NULL */
 	int env_cpu;
 	struct pbench_speed *speed;	/* the reference loop, made at the first run */
+	double speed_best_ns;		/* its best reading (pbench_speed_factors()) */
 	int interrupted;		/* *o.stop was seen */
 	int ran;
 	char error[512];		/* the last failure in words */

@@ -157,7 +157,7 @@ static json_t *speed_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_object_set_new(j, "slow_runs", json_integer(m.slow));
 	json_object_set_new(j, "corr_time_inv_speed", num(m.corr));
 	json_object_set_new(j, "spread_at_one_speed_pct", num(m.spread_at_one_speed_pct));
-	json_object_set_new(j, "ref_best_ns", num(pbench_speed_best_ns(r->speed)));
+	json_object_set_new(j, "ref_best_ns", num(r->speed_best_ns));
 	json_object_set_new(j, "ref_iterations",
 			    json_integer((json_int_t)pbench_speed_iterations(r->speed)));
 	json_object_set_new(j, "cost_ns_median", num(pb_runs_speed_cost(s)));

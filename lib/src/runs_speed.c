@@ -69,21 +69,38 @@ int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *o
 	return err;
 }
 
+/* Every run's readings in the order they ran (the sets one after the other), their factors
+ * (bursts left out: pbench_speed_factors()), and each set's typical factor. */
 void pb_runs_speed_factors(struct pbench_runs *r)
 {
-	double best = pbench_speed_best_ns(r->speed);
+	size_t n = 0, k = 0;
+	double *b, *a, *f;
 
-	for (int s = 0; s < r->nsets; s++) {
-		struct pb_set *set = &r->sets[s];
-		struct pbench_speed_summary sum = { .size = sizeof(sum) };
-
-		for (int i = 0; i < set->done; i++) {
-			struct pb_run *run = &set->runs[i];
-
-			run->speed = pbench_speed_factor(best, run->ref_before_ns, run->ref_after_ns);
+	r->speed_best_ns = NAN;
+	for (int s = 0; s < r->nsets; s++)
+		n += (size_t)r->sets[s].done;
+	b = malloc((n ? n : 1) * 3 * sizeof(*b));
+	if (!b)
+		return;
+	a = b + n;
+	f = a + n;
+	for (int s = 0; s < r->nsets; s++)
+		for (int i = 0; i < r->sets[s].done; i++, k++) {
+			b[k] = r->sets[s].runs[i].ref_before_ns;
+			a[k] = r->sets[s].runs[i].ref_after_ns;
 		}
-		set->speed_typical = pb_runs_speed_summary(set, &sum) ? NAN : sum.median;
+	if (!pbench_speed_factors(b, a, n, f, &r->speed_best_ns)) {
+		k = 0;
+		for (int s = 0; s < r->nsets; s++) {
+			struct pbench_speed_summary sum = { .size = sizeof(sum) };
+			struct pb_set *set = &r->sets[s];
+
+			for (int i = 0; i < set->done; i++)
+				set->runs[i].speed = f[k++];
+			set->speed_typical = pb_runs_speed_summary(set, &sum) ? NAN : sum.median;
+		}
 	}
+	free(b);
 }
 
 /* The median cost of the readings around a run, in ns; NaN without runs. */

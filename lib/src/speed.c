@@ -4,7 +4,9 @@
  * work: one dependent ALU operation an iteration, nothing from memory), calibrated to about
  * 10 us a pass; a reading is the fastest of three passes, so that an interrupt in one pass
  * does not count as the CPU being slow. A span's speed factor is the best reading of the
- * invocation over the faster of the readings around it. Then the factors of a set of runs summarized, and
+ * invocation over the mean of the readings around it; over a series of runs, a reading both
+ * its neighbours in time disagree with is a burst of tens of microseconds that no run lasts,
+ * and is left out, and the best is the fastest reading another one confirms. Then the factors of a set of runs summarized, and
  * in words. The probes of pbench check (threads on a CPU) are speed_probe.c.
  */
 #include <errno.h>
@@ -16,9 +18,12 @@
 #define CALIB_START 256ULL
 #define CALIB_MAX (1ULL << 30)
 
+#define CONFIRM 1.03	/* a reading confirms another this close */
+
 struct pbench_speed {
 	uint64_t iterations;
-	double best_ns;
+	double *readings;	/* every reading, for the best one that another confirms */
+	size_t n, cap;
 };
 
 /* Not inlined, so that every caller runs the same code. */
@@ -76,13 +81,29 @@ int pbench_speed_new(struct pbench_speed **out)
 	if (!s)
 		return -ENOMEM;
 	s->iterations = pb_speed_calibrate(PBENCH_SPEED_LOOP_NS);
-	s->best_ns = INFINITY;
 	return 0;
 }
 
 void pbench_speed_free(struct pbench_speed *s)
 {
+	if (s)
+		free(s->readings);
 	free(s);
+}
+
+/* Kept for the best; a reading that finds no memory is left out of it. */
+static void keep(struct pbench_speed *s, double ns)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		double *p = realloc(s->readings, cap * sizeof(*p));
+
+		if (!p)
+			return;
+		s->readings = p;
+		s->cap = cap;
+	}
+	s->readings[s->n++] = ns;
 }
 
 int pbench_speed_read(struct pbench_speed *s, double *ns, double *cost_ns)
@@ -97,14 +118,45 @@ int pbench_speed_read(struct pbench_speed *s, double *ns, double *cost_ns)
 	if (cost_ns)
 		*cost_ns = pbench_ticks_to_ns_f((double)(pbench_ticks() - t0));
 	*ns = t;
-	if (t > 0 && t < s->best_ns)
-		s->best_ns = t;
+	if (t > 0 && isfinite(t))
+		keep(s, t);
 	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double pbench_speed_best(const double *readings, size_t n)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v)), best = NAN;
+	size_t k = 0;
+
+	if (!v || !readings) {
+		free(v);
+		return NAN;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(readings[i]) && readings[i] > 0)
+			v[k++] = readings[i];
+	qsort(v, k, sizeof(*v), cmp_double);
+	/* The fastest one the next fastest confirms; none confirmed (or one reading): the
+	 * fastest. */
+	for (size_t i = 0; i + 1 < k && !isfinite(best); i++)
+		if (v[i + 1] <= v[i] * CONFIRM)
+			best = v[i];
+	if (!isfinite(best) && k)
+		best = v[0];
+	free(v);
+	return best;
 }
 
 double pbench_speed_best_ns(const struct pbench_speed *s)
 {
-	return s && isfinite(s->best_ns) ? s->best_ns : NAN;
+	return s ? pbench_speed_best(s->readings, s->n) : NAN;
 }
 
 uint64_t pbench_speed_iterations(const struct pbench_speed *s)
@@ -123,20 +175,57 @@ double pbench_speed_factor(double best_ns, double before_ns, double after_ns)
 
 	if (!usable(best_ns) || (!a && !b))
 		return NAN;
-	/* The faster reading: a slow stretch that covers the run slows both, while one slow
-	 * reading alone is a burst shorter than the run (common on a busy host) or a change
-	 * during it, which the run's time averages away. */
-	return best_ns / (a && b ? fmin(before_ns, after_ns) : b ? before_ns : after_ns);
+	return best_ns / (a && b ? (before_ns + after_ns) / 2 : b ? before_ns : after_ns);
+}
+
+/* 1 when x is PBENCH_SPEED_VARIED apart from y the way dir says (1: slower, -1: faster). */
+static int apart(double x, double y, int dir)
+{
+	return usable(x) && usable(y) && (dir > 0 ? x >= y * PBENCH_SPEED_VARIED :
+					  x * PBENCH_SPEED_VARIED <= y);
+}
+
+/* seq[i] (the readings in time order, 2 a run) is a burst: both neighbours 10% apart from it,
+ * on the same side. */
+static int burst(const double *seq, size_t i, size_t k)
+{
+	if (i == 0 || i + 1 >= k)
+		return 0;
+	return (apart(seq[i], seq[i - 1], 1) && apart(seq[i], seq[i + 1], 1)) ||
+	       (apart(seq[i], seq[i - 1], -1) && apart(seq[i], seq[i + 1], -1));
+}
+
+int pbench_speed_factors(const double *before, const double *after, size_t n, double *factors,
+			 double *best_ns)
+{
+	double *seq, *kept, best;
+
+	if (n && (!before || !after || !factors))
+		return -EINVAL;
+	if (best_ns)
+		*best_ns = NAN;
+	if (!n)
+		return 0;
+	seq = malloc(n * 4 * sizeof(*seq));
+	if (!seq)
+		return -ENOMEM;
+	kept = seq + 2 * n;
+	for (size_t i = 0; i < n; i++) {
+		seq[2 * i] = before[i];
+		seq[2 * i + 1] = after[i];
+	}
+	for (size_t i = 0; i < 2 * n; i++)
+		kept[i] = burst(seq, i, 2 * n) ? NAN : seq[i];
+	best = pbench_speed_best(kept, 2 * n);
+	for (size_t i = 0; i < n; i++)
+		factors[i] = pbench_speed_factor(best, kept[2 * i], kept[2 * i + 1]);
+	if (best_ns)
+		*best_ns = best;
+	free(seq);
+	return 0;
 }
 
 /* ---- a set's factors ------------------------------------------------------------------------ */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static double median_sorted(const double *v, size_t n)
 {

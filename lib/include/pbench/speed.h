@@ -18,8 +18,8 @@ extern "C" {
  * power cap). Code then runs slower while the guest kernel sees nothing: no preemption, no
  * steal, task-clock equal to wall time. A reference loop of fixed register-only work, timed on
  * the same CPU right before and right after a run, measures it: the run's speed factor is the
- * loop's best time in the invocation over its faster time around the run (1: the best speed
- * seen, 0.5: half of it). It cannot see what slows memory-bound code only (shared caches, memory
+ * loop's best time in the invocation over its time around the run (1: the best speed seen,
+ * 0.5: half of it). It cannot see what slows memory-bound code only (shared caches, memory
  * bandwidth): kmod-free-docs/hidden-contention.md.
  */
 struct pbench_speed;
@@ -37,21 +37,39 @@ PBENCH_API int pbench_speed_new(struct pbench_speed **out);
 PBENCH_API void pbench_speed_free(struct pbench_speed *s);
 /*
  * One reading on the calling thread's CPU: PBENCH_SPEED_REPS passes back to back, the fastest
- * in ns (*ns); the best reading so far is updated. cost_ns (may be NULL) gets the time the
+ * in ns (*ns), kept for pbench_speed_best_ns(). cost_ns (may be NULL) gets the time the
  * whole reading took, which is the harness's cost. Errors: -EINVAL.
  */
 PBENCH_API int pbench_speed_read(struct pbench_speed *s, double *ns, double *cost_ns);
-/* The fastest reading so far (ns; the calibration's counts), and the loop's iterations. */
+/*
+ * The best of a set of readings (ns): the fastest one that the next fastest confirms (within
+ * 3%), because on a busy host the loop is sometimes much faster for a burst of tens of
+ * microseconds that no run lasts; the fastest when none is confirmed. Readings that are not
+ * finite and positive are left out; NaN for none.
+ */
+PBENCH_API double pbench_speed_best(const double *readings, size_t n);
+/* pbench_speed_best() of every reading so far (NaN before the first), and the loop's
+ * iterations. */
 PBENCH_API double pbench_speed_best_ns(const struct pbench_speed *s);
 PBENCH_API uint64_t pbench_speed_iterations(const struct pbench_speed *s);
 /*
- * The speed factor of a span read before and after: best_ns over the faster of the two
- * readings (one alone when the other is not finite). 1: the best speed; 0.5: half of it. The
- * faster one, because a slow stretch that covers the span slows both readings, while a single
- * slow reading is a burst shorter than the span (the span's time averages it away) or a change
- * during it. NaN when best_ns or both readings are not finite and positive.
+ * The speed factor of a span read before and after: best_ns over the mean of the two
+ * readings (one alone when the other is not finite). 1: the best speed; 0.5: half of it.
+ * NaN when best_ns or both readings are not finite and positive.
  */
 PBENCH_API double pbench_speed_factor(double best_ns, double before_ns, double after_ns);
+/*
+ * The factors of n runs in the order they ran, from the readings right before and after each
+ * (ns; NaN: none). On a busy host the loop is sometimes much slower or faster for a burst of
+ * tens of microseconds that no run lasts: a reading that both its neighbours in time (the
+ * readings just before and just after it) find PBENCH_SPEED_VARIED apart on the same side is
+ * such a burst and is left out, while a slow stretch covering a run slows both of its
+ * readings. The best is pbench_speed_best() of the readings kept (*best_ns, may be NULL), a
+ * run's factor pbench_speed_factor() of its kept readings (NaN: none kept). Errors: -EINVAL,
+ * -ENOMEM.
+ */
+PBENCH_API int pbench_speed_factors(const double *before, const double *after, size_t n,
+				    double *factors, double *best_ns);
 
 /* The speed factors of a set of runs, and what they explain of the times. */
 struct pbench_speed_summary {
