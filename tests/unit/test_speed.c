@@ -4,8 +4,8 @@
  * the factor, the bursts, the best and a set's summary on runs recorded on the development VM
  * (answers computed apart, in Python, from the same readings); the cause line for a table of
  * cases; live: the reference loop, the probes (a spinner pbench starts on the probed CPU
- * itself must read as a 2x slowdown by preemption), and 30 runs of the xor loop whose spread,
- * when the kernel did not cause it, the factors must explain.
+ * itself must read as a 2x slowdown by preemption), and 30 prepared runs of the xor loop whose
+ * spread, when the kernel did not cause it, the factors must explain.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -398,60 +398,72 @@ static double pearson(const double *x, const double *y, int n)
 }
 
 #define LIVE_RUNS 30
+#define MIN_CLEAN 10
 
 /*
- * The issue's test: when the runs' time on the CPU (task-clock: preemption and migration, which
- * the kernel sees, taken out) spreads more than 20%, the speed factors must explain it, a
+ * The issue's test: when the runs with no kernel-visible cause (not preempted, not off the CPU
+ * for 1% of their time, no steal, no device interrupt, no more interrupts than one a
+ * millisecond) spread more than 20%, the speed factors must explain it, a
  * correlation of time with 1/factor of at least 0.8; otherwise the data is printed and the
- * test fails. When it does not spread, there is nothing to explain, and the test says so.
+ * test fails. When they do not spread, there is nothing to explain, and the test says so. The
+ * runs are prepared (pinned, SCHED_FIFO where permitted) so that the machine's other work
+ * leaves most of them clean.
  */
 Test(speed, live_factors_explain_the_spread, .timeout = 120)
 {
 	struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
-	double on_cpu[LIVE_RUNS], inv[LIVE_RUNS], lo = INFINITY, hi = 0, spread, r;
+	double ns[LIVE_RUNS], inv[LIVE_RUNS], lo = INFINITY, hi = 0, spread, r;
 	struct pbench_runs *runs;
-	cpu_set_t one;
+	int n = 0, nan = 0;
 
-	CPU_ZERO(&one);
-	CPU_SET(last_cpu(), &one);
-	cr_assert_eq(sched_setaffinity(0, sizeof(one), &one), 0);	/* this test's process */
-	o.mode = PBENCH_RUNS_UNPREPARED;
+	o.mode = PBENCH_RUNS_PREPARED;
 	o.runs = LIVE_RUNS;
+	o.warmup_ms = 200;
 	o.events = "task-clock";
 	cr_assert_eq(pbench_runs_new(&runs, &o), 0);
 	cr_assert_eq(pbench_runs_run(runs), 0, "%s", pbench_runs_error(runs));
-	cr_assert_eq(pbench_runs_nr_sets(runs), 1);
 	for (int i = 0; i < LIVE_RUNS; i++) {
 		struct pbench_run run = { .size = sizeof(run) };
-		struct pbench_count tc = { .size = sizeof(tc) };
+		struct pbench_cpu_noise cpu = { .size = sizeof(cpu) };
+		struct pbench_noise task;
 
 		cr_assert_eq(pbench_runs_get(runs, 0, i, &run), 0);
-		cr_assert_eq(pbench_runs_count(runs, 0, i, 0, &tc), 0);
-		cr_assert_eq(tc.status, PBENCH_EVENT_OK, "task-clock: %s", tc.reason);
-		cr_assert(run.speed > 0 && run.speed <= 1.25, "run %d: speed %g", i + 1, run.speed);
+		cr_assert_eq(pbench_runs_noise(runs, 0, i, &task, &cpu), 0);
 		cr_assert(isfinite(run.ref_before_ns) && isfinite(run.ref_after_ns));
-		on_cpu[i] = tc.scaled;
-		inv[i] = 1 / run.speed;
-		lo = fmin(lo, on_cpu[i]);
-		hi = fmax(hi, on_cpu[i]);
+		/* NaN: both readings were bursts (pbench_speed_factors()); rare. */
+		cr_assert((run.speed > 0 && run.speed <= 1.25) || (isnan(run.speed) && ++nan < 4),
+			  "run %d: speed %g", i + 1, run.speed);
+		/* The kernel saw why: preempted, off the CPU, stolen from, or serving a burst of
+		 * interrupts (a timer tick every 4 ms is 15 a run; a neighbour's disk I/O here
+		 * once brought 800). */
+		if (isnan(run.speed) || task.ctx_involuntary ||
+		    !(task.not_running_ns < run.ns / 100.0) ||
+		    cpu.steal_ticks || cpu.irq_device || cpu.irq_total > run.ns / 1e6)
+			continue;
+		ns[n] = (double)run.ns;
+		inv[n++] = 1 / run.speed;
+		lo = fmin(lo, (double)run.ns);
+		hi = fmax(hi, (double)run.ns);
 	}
-	spread = (hi - lo) / lo;
-	if (spread <= 0.20) {
-		cr_log_info("%d runs of the xor loop spread %.1f%% on the CPU: nothing to explain",
-			    LIVE_RUNS, spread * 100);
+	if (n < MIN_CLEAN) {
+		cr_log_info("only %d of %d runs ran without preemption: the kernel saw the causes, "
+			    "nothing hidden to explain", n, LIVE_RUNS);
 		pbench_runs_free(runs);
 		return;
 	}
-	r = pearson(on_cpu, inv, LIVE_RUNS);
-	cr_log_info("%d runs spread %.1f%% on the CPU; time against 1/speed r = %.3f", LIVE_RUNS,
-		    spread * 100, r);
-	if (r < 0.8) {
-		for (int i = 0; i < LIVE_RUNS; i++)
-			fprintf(stderr, "run %2d: %.3f ms on the CPU, speed %.3f\n", i + 1,
-				on_cpu[i] / 1e6, 1 / inv[i]);
-		pbench_runs_write_text(runs, stderr);
+	spread = (hi - lo) / lo;
+	if (spread <= 0.20) {
+		cr_log_info("%d clean runs of %d spread %.1f%%: nothing to explain", n, LIVE_RUNS,
+			    spread * 100);
+		pbench_runs_free(runs);
+		return;
 	}
+	r = pearson(ns, inv, n);
+	cr_log_info("%d clean runs of %d spread %.1f%%; time against 1/speed r = %.3f", n,
+		    LIVE_RUNS, spread * 100, r);
+	if (r < 0.8)
+		pbench_runs_write_text(runs, stderr);
 	pbench_runs_free(runs);
 	cr_assert_geq(r, 0.8, "the speed factors do not explain a spread of %.1f%% (r = %.3f); "
-		      "the data is above", spread * 100, r);
+		      "the runs are above", spread * 100, r);
 }
