@@ -54,7 +54,7 @@ static void check_stability(struct pb_env_ctx *ctx, int cpu)
 	status = s.range >= BAD_RANGE ? PBENCH_CHECK_BAD : PBENCH_CHECK_WARN;
 	c = pb_report(ctx, "speed.stability", cpu, status, "steady within 10%",
 		      "changed by up to %.2fx within %.1f s: %.2fx to %.2fx of its best, %d "
-		      "change%s, %.0f ms slow (reference loop, live); the kernel saw %s",
+		      "change%s, %.0f ms slow (reference loop, measured live); the kernel saw %s",
 		      s.range, s.seconds, s.min, s.max, s.changes, s.changes == 1 ? "" : "s",
 		      s.slow_ms, saw);
 	pb_advise(c, "this CPU ran slower for stretches in a way the guest kernel cannot see (a "
