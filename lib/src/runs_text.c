@@ -233,7 +233,9 @@ static void print_speed(FILE *f, const struct pbench_runs *r, const struct pb_se
 		if (isfinite(m.corr))
 			fprintf(f, "; time against 1/speed r = %.2f: %s", m.corr,
 				pb_speed_corr_words(m.corr));
-		if (m.corr >= 0.8) {
+		/* Only where it explains the spread, and narrows it: a factor read wrong on a run
+		 * the speed did not slow widens it instead. */
+		if (m.corr >= 0.8 && m.spread_at_one_speed_pct < m.spread_pct) {
 			pb_format_pct(a, sizeof(a), m.spread_pct, -1);
 			pb_format_pct(b, sizeof(b), m.spread_at_one_speed_pct, -1);
 			fprintf(f, "; at one speed their spread of %s would be %s", a, b);
