@@ -7,6 +7,7 @@
  * recorded tree or without the checks' window (PBENCH_ENV_NO_WINDOW): no number from a
  * recording is ever presented as a measurement.
  */
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -41,7 +42,8 @@ static void check_stability(struct pb_env_ctx *ctx, int cpu)
 
 	if (err) {
 		pb_report(ctx, "speed.stability", cpu, PBENCH_CHECK_UNKNOWN, NULL,
-			  "cannot probe CPU %d: %s", cpu, pbench_strerror(err));
+			  "cannot probe CPU %d: %s", cpu, err == -EBUSY ? "the probe hardly ran "
+			  "(the CPU is busy with other work)" : pbench_strerror(err));
 		return;
 	}
 	kernel_saw(&s, saw, sizeof(saw));

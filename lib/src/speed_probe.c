@@ -28,6 +28,8 @@
 
 #define SLICE_MS 20.0
 #define MAX_PASSES 16384	/* recorded per slice or phase: ~5 us passes for 80 ms */
+#define MIN_PASSES 50		/* a slice's median from fewer is the CPU's load, not its speed */
+#define MAX_STRETCH 2.0		/* a stability probe ends at twice its time on a busy CPU */
 #define PAIRS 4
 #define SLOWER 1.15		/* a slowdown below this is the loop's own noise */
 #define ACK_TIMEOUT_S 2
@@ -233,14 +235,21 @@ static void *speed_thread(void *arg)
 {
 	struct speed_job *j = arg;
 	struct pbench_cpu_speed *o = j->o;
+	int planned = o->slices;
 	struct seen a, b;
 	struct phase ph;
 
 	o->iterations = pb_speed_calibrate(PBENCH_SPEED_LOOP_NS);
 	seen_now(&a, j->cpu, 0);
-	for (int s = 0; s < o->slices; s++) {
+	o->slices = 0;
+	for (int s = 0; s < planned; s++) {
 		run_passes(o->iterations, o->slice_ms * 1e6, j->buf, &ph);
-		j->slices[s] = ph.median_ns;
+		/* A slice the thread hardly ran in says how busy the CPU is, not how fast. */
+		if (ph.passes >= MIN_PASSES)
+			j->slices[o->slices++] = ph.median_ns;
+		if (pbench_ticks_to_ns_f((double)pbench_ticks()) - a.wall_ns >
+		    MAX_STRETCH * j->seconds * 1e9)
+			break;
 	}
 	seen_now(&b, j->cpu, 1);
 	o->seconds = (b.wall_ns - a.wall_ns) / 1e9;
@@ -249,7 +258,10 @@ static void *speed_thread(void *arg)
 	o->have_irqs = a.have_irqs && b.have_irqs && b.irqs >= a.irqs;
 	o->irqs = o->have_irqs ? b.irqs - a.irqs : 0;
 	o->steal_ns = b.steal_ns - a.steal_ns;
-	slice_figures(o, j->slices, o->slices);
+	if (o->slices < 2)
+		j->err = -EBUSY;
+	else
+		slice_figures(o, j->slices, o->slices);
 	return NULL;
 }
 
@@ -272,8 +284,10 @@ int pbench_cpu_speed_probe(int cpu, double seconds, struct pbench_cpu_speed *out
 	j.buf = malloc(MAX_PASSES * sizeof(*j.buf));
 	j.slices = malloc((size_t)o.slices * sizeof(*j.slices));
 	err = j.buf && j.slices ? start_pinned(&t, cpu, speed_thread, &j) : -ENOMEM;
-	if (!err)
+	if (!err) {
 		pthread_join(t, NULL);
+		err = j.err;
+	}
 	free(j.buf);
 	free(j.slices);
 	if (!err)

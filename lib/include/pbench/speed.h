@@ -106,7 +106,7 @@ struct pbench_cpu_speed {
 	size_t size;
 	int cpu;
 	double seconds;			/* measured */
-	int slices;			/* of slice_ms each */
+	int slices;			/* of slice_ms each, with 50 passes or more */
 	double slice_ms;
 	uint64_t iterations;		/* a pass of the loop, calibrated on the CPU */
 	double best_ns;			/* the fastest slice's median pass */
@@ -125,9 +125,11 @@ struct pbench_cpu_speed {
 };
 /*
  * Probe cpu's speed for seconds (0 < seconds <= 60) from a thread pbench starts there (normal
- * policy, signals blocked) and joins: nothing of the caller's changes. Errors: -EINVAL (a
- * NULL or sizeless out, seconds out of range, a negative cpu), -errno of starting the thread
- * (-EINVAL: a CPU this process may not use), -ENOMEM.
+ * policy, signals blocked) and joins: nothing of the caller's changes. A slice the thread
+ * hardly ran in (other work on the CPU) is left out, and the probe ends at twice its time.
+ * Errors: -EINVAL (a NULL or sizeless out, seconds out of range, a negative cpu), -errno of
+ * starting the thread (-EINVAL: a CPU this process may not use), -ENOMEM, -EBUSY (fewer than
+ * two slices measured: the CPU is busy with other work).
  */
 PBENCH_API int pbench_cpu_speed_probe(int cpu, double seconds, struct pbench_cpu_speed *out);
 
