@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "pbench.h"
 #include "cmds.h"
 
@@ -30,103 +28,6 @@ static void check_usage(FILE *f)
 		"\n"
 		"PBENCH_SYSFS_ROOT and PBENCH_PROCFS_ROOT point it at a recorded /sys and /proc tree\n"
 		"(tests/fixtures/record.sh records one).\n");
-}
-
-static const char *verdict(const int *counts)
-{
-	if (counts[PBENCH_CHECK_BAD])
-		return "unfit";
-	if (counts[PBENCH_CHECK_WARN])
-		return "noisy";
-	return "ready";
-}
-
-static void print_text(const struct pbench_env *env, const int *counts)
-{
-	static const char *const colors[] = {
-		[PBENCH_CHECK_OK] = "\033[32m", [PBENCH_CHECK_INFO] = "\033[36m",
-		[PBENCH_CHECK_WARN] = "\033[33m", [PBENCH_CHECK_BAD] = "\033[31m",
-		[PBENCH_CHECK_UNKNOWN] = "\033[35m",
-	};
-	const char *group = "";
-	const int *cpus;
-	int ncpus = pbench_env_cpus(env, &cpus), color = cli_color(stdout), w = 0;
-
-	printf("pbench check: CPU%s ", ncpus > 1 ? "s" : "");
-	for (int i = 0; i < ncpus; i++)
-		printf("%s%d", i ? "," : "", cpus[i]);
-	if (*pbench_env_pick_reason(env))
-		printf(" (%s)", pbench_env_pick_reason(env));
-	printf("\n");
-	for (int i = 0; i < pbench_env_nr(env); i++)
-		if ((int)strlen(pbench_env_get(env, i)->id) > w)
-			w = (int)strlen(pbench_env_get(env, i)->id);
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
-		char where[16] = "";
-
-		if (strcmp(c->group, group)) {
-			printf("\n%s\n", c->group);
-			group = c->group;
-		}
-		if (c->cpu >= 0 && ncpus > 1)
-			snprintf(where, sizeof(where), "cpu%d ", c->cpu);
-		printf("  %s%-7s%s %-*s  %s%s", color ? colors[c->status] : "",
-		       pbench_check_status_name(c->status), color ? "\033[0m" : "", w, c->id, where,
-		       c->value);
-		if (c->expected[0] && (c->status == PBENCH_CHECK_WARN || c->status == PBENCH_CHECK_BAD))
-			printf(" (want: %s)", c->expected);
-		printf("\n");
-		if (c->status == PBENCH_CHECK_WARN || c->status == PBENCH_CHECK_BAD) {
-			if (c->why[0])
-				printf("  %*s why: %s\n", 7, "", c->why);
-			if (c->fix[0])
-				printf("  %*s fix: %s\n", 7, "", c->fix);
-		}
-	}
-	printf("\nsummary: %d ok, %d warn, %d bad, %d info, %d unknown: %s\n",
-	       counts[PBENCH_CHECK_OK], counts[PBENCH_CHECK_WARN], counts[PBENCH_CHECK_BAD],
-	       counts[PBENCH_CHECK_INFO], counts[PBENCH_CHECK_UNKNOWN], verdict(counts));
-}
-
-static int print_json(const struct pbench_env *env, const int *counts)
-{
-	json_t *root = json_object(), *cpus = json_array(), *checks = json_array();
-	json_t *sum = json_object();
-	const int *cpu;
-	int ncpus = pbench_env_cpus(env, &cpu), err;
-
-	json_object_set_new(root, "schema", json_integer(1));
-	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
-	for (int i = 0; i < ncpus; i++)
-		json_array_append_new(cpus, json_integer(cpu[i]));
-	json_object_set_new(root, "cpus", cpus);
-	json_object_set_new(root, "cpu_pick_reason", *pbench_env_pick_reason(env) ?
-			    json_string(pbench_env_pick_reason(env)) : json_null());
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
-		json_t *j = json_object();
-
-		json_object_set_new(j, "id", json_string(c->id));
-		json_object_set_new(j, "group", json_string(c->group));
-		json_object_set_new(j, "status", json_string(pbench_check_status_name(c->status)));
-		json_object_set_new(j, "cpu", c->cpu >= 0 ? json_integer(c->cpu) : json_null());
-		json_object_set_new(j, "value", json_string(c->value));
-		json_object_set_new(j, "expected", c->expected[0] ? json_string(c->expected)
-								 : json_null());
-		json_object_set_new(j, "why", c->why[0] ? json_string(c->why) : json_null());
-		json_object_set_new(j, "fix", c->fix[0] ? json_string(c->fix) : json_null());
-		json_array_append_new(checks, j);
-	}
-	json_object_set_new(root, "checks", checks);
-	for (int s = PBENCH_CHECK_OK; s <= PBENCH_CHECK_UNKNOWN; s++)
-		json_object_set_new(sum, pbench_check_status_name(s), json_integer(counts[s]));
-	json_object_set_new(root, "summary", sum);
-	json_object_set_new(root, "verdict", json_string(verdict(counts)));
-	err = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', stdout);
-	json_decref(root);
-	return err ? -1 : 0;
 }
 
 /* --cpu LIST, checked against the highest present CPU so the error can name the valid range;
@@ -162,7 +63,7 @@ int cmd_check(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int json = 0, strict = 0, c, n = 0, err, counts[PBENCH_CHECK_UNKNOWN + 1] = { 0 };
+	int json = 0, strict = 0, c, n = 0, err;
 	int *cpus = NULL, rc = EXIT_OK;
 	struct pbench_env *env;
 
@@ -219,15 +120,13 @@ int cmd_check(int argc, char **argv)
 		cli_error("cannot check this machine: %s", pbench_strerror(err));
 		return EXIT_RUNTIME;
 	}
-	for (int i = 0; i < pbench_env_nr(env); i++)
-		counts[pbench_env_get(env, i)->status]++;
-	if (json) {
-		if (print_json(env, counts))
-			rc = EXIT_RUNTIME;
-	} else {
-		print_text(env, counts);
+	err = json ? pbench_env_write_json(env, stdout)
+		   : pbench_env_write_text(env, stdout, cli_color(stdout) ? PBENCH_ENV_WRITE_COLOR : 0);
+	if (err) {
+		cli_error("cannot write the findings: %s", pbench_strerror(err));
+		rc = EXIT_RUNTIME;
 	}
-	if (strict && (counts[PBENCH_CHECK_WARN] || counts[PBENCH_CHECK_BAD]))
+	if (strict && strcmp(pbench_env_verdict(env), "ready"))
 		rc = EXIT_RUNTIME;
 	pbench_env_free(env);
 	return rc;

@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "pbench.h"
 #include "cmds.h"
 
@@ -23,128 +21,6 @@ static void list_usage(FILE *f)
 		"  -h, --help   this help\n");
 }
 
-/* The library's list, one entry at a time into an array of our own struct's size. */
-static int list_events(unsigned flags, struct pbench_event_desc **out)
-{
-	struct pbench_event_list *l;
-	int n = pbench_event_list_new(&l, flags);
-
-	if (n < 0)
-		return n;
-	*out = calloc((size_t)(n ? n : 1), sizeof(**out));
-	for (int i = 0; *out && i < n; i++) {
-		(*out)[i].size = sizeof((*out)[i]);
-		pbench_event_list_get(l, i, &(*out)[i]);
-	}
-	pbench_event_list_free(l);
-	return *out ? n : -ENOMEM;
-}
-
-static void section_of(const struct pbench_event_desc *d, char *buf, size_t len)
-{
-	if (!strcmp(d->pmu, "perf"))
-		snprintf(buf, len, "%s", d->kind == PBENCH_EVENT_SOFTWARE ? "software events"
-									  : "hardware events");
-	else if (strchr(d->name, '/'))
-		snprintf(buf, len, "kernel PMU events (sysfs)");
-	else
-		snprintf(buf, len, "%s events (libpfm4)", d->pmu);
-}
-
-static int print_json(const struct pbench_event_desc *v, int n, const int *counts)
-{
-	json_t *root = json_object(), *arr = json_array(), *sum = json_object();
-	int err;
-
-	json_object_set_new(root, "schema", json_integer(1));
-	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
-	json_object_set_new(root, "hardware_pmu", json_boolean(pbench_cpu_has_pmu()));
-	for (int i = 0; i < n; i++) {
-		json_t *e = json_object();
-
-		json_object_set_new(e, "name", json_string(v[i].name));
-		json_object_set_new(e, "pmu", json_string(v[i].pmu));
-		json_object_set_new(e, "kind", json_string(pbench_event_kind_name(v[i].kind)));
-		json_object_set_new(e, "status", json_string(pbench_event_status_name(v[i].status)));
-		json_object_set_new(e, "errno", v[i].error ? json_integer(-v[i].error) : json_null());
-		json_object_set_new(e, "reason", v[i].reason[0] ? json_string(v[i].reason)
-								: json_null());
-		json_object_set_new(e, "read", v[i].status != PBENCH_EVENT_OK ? json_null() :
-				    json_string(v[i].user_read ? "user" : "syscall"));
-		json_object_set_new(e, "read_reason", v[i].read_reason[0] ?
-				    json_string(v[i].read_reason) : json_null());
-		json_object_set_new(e, "description", json_string(v[i].desc));
-		json_array_append_new(arr, e);
-	}
-	json_object_set_new(root, "events", arr);
-	for (int s = PBENCH_EVENT_OK; s <= PBENCH_EVENT_NO_PERMISSION; s++)
-		if (s != PBENCH_EVENT_MULTIPLEXED && s != PBENCH_EVENT_NOT_COUNTED)
-			json_object_set_new(sum, pbench_event_status_name(s), json_integer(counts[s]));
-	json_object_set_new(root, "summary", sum);
-	err = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', stdout);
-	json_decref(root);
-	return err ? EXIT_RUNTIME : EXIT_OK;
-}
-
-static void print_text(const struct pbench_event_desc *v, int n, const int *counts)
-{
-	char last[96] = "", sec[96];
-	const char *prev_reason = "";
-	int color = cli_color(stdout), w = 24;
-
-	for (int i = 0; i < n; i++)
-		if ((int)strlen(v[i].name) > w)
-			w = (int)strlen(v[i].name);
-
-	for (int i = 0; i < n; i++) {
-		const char *st = pbench_event_status_name(v[i].status);
-		const char *reason = v[i].reason;
-		char how[224];
-
-		/* Counted: which way a region reads a hardware event (user space or read()). */
-		if (v[i].status == PBENCH_EVENT_OK && v[i].kind != PBENCH_EVENT_SOFTWARE &&
-		    !*reason) {
-			snprintf(how, sizeof(how), "%s%s", v[i].user_read ? "read in user space" :
-				 "read with read(): ", v[i].user_read ? "" : v[i].read_reason);
-			reason = how;
-		}
-
-		section_of(&v[i], sec, sizeof(sec));
-		if (strcmp(sec, last)) {
-			printf("%s%s:\n", i ? "\n" : "", sec);
-			memcpy(last, sec, sizeof(last));
-			prev_reason = "";
-		}
-		/* A long reason shared by a run of events is written out once. */
-		if (*reason && !strcmp(reason, prev_reason))
-			reason = "(as above)";
-		else
-			prev_reason = reason;
-		if (!*reason)
-			printf(color ? "  %-*s \033[32m%s\033[0m\n" : "  %-*s %s\n", w, v[i].name, st);
-		else if (color)
-			printf("  %-*s %s%-14s\033[0m %s\n", w, v[i].name,
-			       v[i].status == PBENCH_EVENT_OK ? "\033[32m" : "\033[33m", st,
-			       reason);
-		else
-			printf("  %-*s %-14s %s\n", w, v[i].name, st, reason);
-	}
-	printf("\n%d events: %d ok, %d not supported, %d no permission\n", n,
-	       counts[PBENCH_EVENT_OK], counts[PBENCH_EVENT_NOT_SUPPORTED],
-	       counts[PBENCH_EVENT_NO_PERMISSION]);
-	if (!pbench_cpu_has_pmu()) {
-		int tsc = 0;
-
-		/* msr/tsc/ is named only when this machine's list has it opening. */
-		for (int i = 0; i < n; i++)
-			tsc |= !strcmp(v[i].name, "msr/tsc/") && v[i].status == PBENCH_EVENT_OK;
-		printf("note: no hardware PMU is exposed here (a VM without PMU passthrough?): "
-		       "hardware events cannot be counted; the software events%s can\n",
-		       tsc ? " and msr/tsc/" : "");
-	}
-}
-
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -153,8 +29,8 @@ int cmd_list(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct pbench_event_desc *v;
-	int all = 0, json = 0, c, n, rc, counts[PBENCH_EVENT_NO_PERMISSION + 1] = { 0 };
+	struct pbench_event_list *l;
+	int all = 0, json = 0, c, err;
 
 	optind = 1;
 	opterr = 0;
@@ -172,19 +48,18 @@ int cmd_list(int argc, char **argv)
 		cli_error("unexpected argument '%s' for 'pbench list'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	n = list_events(all ? PBENCH_LIST_ALL : 0, &v);
-	if (n < 0) {
-		cli_error("cannot list events: %s", pbench_strerror(n));
+	err = pbench_event_list_new(&l, all ? PBENCH_LIST_ALL : 0);
+	if (err < 0) {
+		cli_error("cannot list events: %s", pbench_strerror(err));
 		return EXIT_RUNTIME;
 	}
-	for (int i = 0; i < n; i++)
-		counts[v[i].status]++;
-	if (json) {
-		rc = print_json(v, n, counts);
-	} else {
-		print_text(v, n, counts);
-		rc = EXIT_OK;
+	err = json ? pbench_event_list_write_json(l, stdout) :
+		     pbench_event_list_write_text(l, stdout, cli_color(stdout) ?
+						  PBENCH_EVENT_LIST_WRITE_COLOR : 0);
+	pbench_event_list_free(l);
+	if (err) {
+		cli_error("cannot write the list: %s", pbench_strerror(err));
+		return EXIT_RUNTIME;
 	}
-	free(v);
-	return rc;
+	return EXIT_OK;
 }

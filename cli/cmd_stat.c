@@ -57,7 +57,10 @@ static void stat_usage(FILE *f)
 		"      --max-time S       time budget per mode for --target-sem (default: %.0f)\n"
 		"      --mode MODE        unprepared, prepared or contrast (default: prepared)\n"
 		"      --cpu N            the CPU to prepare (default: an isolated or idle one)\n"
-		"      --warmup-ms MS     warm-up before the prepared runs (default: %.0f)\n"
+		"      --warmup-ms MS     warm-up before the prepared runs: until the speed stops\n"
+		"                         drifting, at most MS (default: %.0f)\n"
+		"      --reprobe          time nice against SCHED_FIFO again, even if a choice was\n"
+		"                         kept for this boot and CPU (in ~/.cache/pbench)\n"
 		"      --json[=FILE]      JSON (schema 1) to FILE, or to stdout instead of the text\n"
 		"      --csv FILE         one line per run to FILE ('-': stdout, instead of the text)\n"
 		"      --plot FILE.svg    each run's time in order and the distributions, as SVG\n"
@@ -162,7 +165,7 @@ static int parse_cpu(const char *s, int *out)
 }
 
 enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_PLOT, OPT_TIMEOUT, OPT_CSV, OPT_WORKLOAD,
-       OPT_TARGET_SEM, OPT_MAX_TIME };
+       OPT_TARGET_SEM, OPT_MAX_TIME, OPT_REPROBE };
 
 /* One option of `pbench stat` (getopt's c and optarg): 0, -1 after an error said, 1 when c is
  * not one of them. */
@@ -210,6 +213,9 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 		if (cli_number("--timeout", "timeout", arg, 0, 86400, CLI_NUM_POSITIVE,
 			       &o->ro.timeout_s))
 			return -1;
+		break;
+	case OPT_REPROBE:
+		o->ro.flags |= PBENCH_RUNS_REPROBE;
 		break;
 	case OPT_MAX_TIME:
 		if (cli_number("--max-time", "time budget", arg, 0, 86400,
@@ -259,6 +265,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "target-sem", required_argument, NULL, OPT_TARGET_SEM },
 		{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+		{ "reprobe", no_argument, NULL, OPT_REPROBE },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -527,7 +534,7 @@ int cmd_stat(int argc, char **argv)
 		o.ro.progress_arg = &o;
 	}
 	o.ro.stop = &stop;
-	o.ro.flags = PBENCH_RUNS_SIGNALS;
+	o.ro.flags |= PBENCH_RUNS_SIGNALS | PBENCH_RUNS_PRIORITY_CACHE;
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report that was not written whole leaves the old file. */
 	out[OUT_JSON] = (struct cli_output){ "--json", "the JSON", o.json };

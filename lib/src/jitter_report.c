@@ -320,7 +320,7 @@ int pbench_jitter_write_json(const struct pbench_jitter *j, const struct pbench_
 	if (!root)
 		return -ENOMEM;
 	q = pbench_jitter_quietest(j);
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, "threshold_ns", num(cpu_of(j, 0)->threshold_ns));
 	SET(root, "threshold_given", json_boolean(j->threshold_ns > 0));
 	SET(root, "duration_s", num(j->duration_s));

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* What the library's JSON writers (report_json.c, jitter_report.c, runs_json.c) share. Never
- * installed. */
+/* What the library's JSON writers (report_json.c, jitter_report.c, runs_json.c,
+ * samples_report.c) share. Never installed. */
 #ifndef PBENCH_JSONUTIL_H
 #define PBENCH_JSONUTIL_H
 
@@ -44,12 +44,21 @@ static inline json_t *pb_json_clock(void)
 			 "resolution_ns", num(ci.resolution_ns));
 }
 
-/* The head of every document the library writes: schema, version, clock. */
-static inline void pb_json_head(json_t *root, int *bad)
+/* The head of every document the library writes: schema, version, and the clock of what
+ * was measured here (not of an analysis of files measured elsewhere). */
+static inline void pb_json_head(json_t *root, int measured, int *bad)
 {
 	SET(root, "schema", json_integer(1));
 	SET(root, "pbench_version", json_string(pbench_version()));
-	SET(root, "clock", pb_json_clock());
+	if (measured)
+		SET(root, "clock", pb_json_clock());
 }
+
+/* json.c: a summary's figures, the ones in its unit named with suffix ("_ns" for times,
+ * "" for plain numbers). */
+json_t *pb_json_summary(const struct pbench_summary *s, const char *suffix, int *bad);
+/* Write root (indented, in order, a newline) and release it: -ENOMEM when bad (nothing is
+ * written), -EIO when writing failed. */
+int pb_json_dump(json_t *root, int bad, FILE *f);
 
 #endif

@@ -9,6 +9,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -17,38 +19,6 @@
 #include "jsonutil.h"
 
 
-static json_t *summary_json(const struct pbench_summary *s, int *bad)
-{
-	json_t *j = json_object();
-
-	if (!j) {
-		*bad = -1;
-		return NULL;
-	}
-	SET(j, "n", unum(s->n));
-	SET(j, "mean_ns", num(s->mean));
-	SET(j, "sem_ns", num(s->sem));
-	SET(j, "ci_lo_ns", num(s->ci_lo));
-	SET(j, "ci_hi_ns", num(s->ci_hi));
-	SET(j, "ci_level", num(s->ci_level));
-	SET(j, "median_ns", num(s->median));
-	SET(j, "min_ns", num(s->min));
-	SET(j, "max_ns", num(s->max));
-	SET(j, "q1_ns", num(s->q1));
-	SET(j, "q3_ns", num(s->q3));
-	SET(j, "trimmed_mean_ns", num(s->trimmed_mean));
-	SET(j, "stddev_ns", num(s->stddev));
-	SET(j, "mad_ns", num(s->mad));
-	SET(j, "cv_pct", num(s->cv_pct));
-	SET(j, "spread_pct", num(s->spread_pct));
-	SET(j, "outliers_low_mild", unum(s->outliers_low_mild));
-	SET(j, "outliers_low_severe", unum(s->outliers_low_severe));
-	SET(j, "outliers_high_mild", unum(s->outliers_high_mild));
-	SET(j, "outliers_high_severe", unum(s->outliers_high_severe));
-	SET(j, "mvalue", num(s->mvalue));
-	SET(j, "bimodal", json_boolean(s->bimodal));
-	return j;
-}
 
 /*
  * What the result keeps of the options it was measured with. The result does not keep the
@@ -184,15 +154,6 @@ static int label_json(const char *label, json_t **out)
 }
 
 /* Write root to f and release it; -EIO when the stream fails. */
-static int dump(json_t *root, FILE *f)
-{
-	int err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-	json_decref(root);
-	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
-}
 
 int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char *label)
 {
@@ -212,14 +173,14 @@ int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char 
 		json_decref(samples);
 		return -ENOMEM;
 	}
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, "label", lab);
 	SET(root, "settings", settings_json(r, bad));
 	SET(root, "iterations", unum(r->iterations));
 	SET(root, "overhead_ns_per_iter", num(pbench_result_overhead_ns(r)));
 	SET(root, "stop_rule", json_string(pbench_stop_rule_name(r->stop_rule)));
 	SET(root, "flags", flags_json(r->flags, bad));
-	SET(root, "summary", r->nr ? summary_json(&r->summary, bad) : json_null());
+	SET(root, "summary", r->nr ? pb_json_summary(&r->summary, "_ns", bad) : json_null());
 	for (size_t i = 0; i < r->nr && !b; i++)
 		APPEND(samples, sample_json(r, i, bad));
 	SET(root, "samples", samples);
@@ -227,7 +188,7 @@ int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char 
 		json_decref(root);
 		return -ENOMEM;
 	}
-	return dump(root, f);
+	return pb_json_dump(root, 0, f);
 }
 
 static json_t *welch_json(const struct pbench_welch *w, int *bad)
@@ -265,7 +226,7 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 		json_decref(lb);
 		return err ? err : -ENOMEM;
 	}
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, "label_a", la);
 	SET(root, "label_b", lb);
 	SET(root, "verdict", json_string(pbench_verdict_name(c->verdict)));
@@ -280,11 +241,11 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 	/* No interval means no test was run (too few samples, no variance): null, not zeros. */
 	SET(root, "welch", c->welch && isfinite(c->ratio_lo) ? welch_json(c->welch, bad)
 							   : json_null());
-	SET(root, "a", summary_json(c->a, bad));
-	SET(root, "b", summary_json(c->b, bad));
+	SET(root, "a", pb_json_summary(c->a, "_ns", bad));
+	SET(root, "b", pb_json_summary(c->b, "_ns", bad));
 	if (b) {
 		json_decref(root);
 		return -ENOMEM;
 	}
-	return dump(root, f);
+	return pb_json_dump(root, 0, f);
 }

@@ -175,12 +175,14 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_object_set_new(j, "priority", s->policy_name ?
 			    json_pack("{s:s, s:i}", "policy", s->policy_name, "value",
 				      s->prio_value) : json_null());
-	json_object_set_new(j, "priority_probe", s->prio.probed ?
-			    json_pack("{s:o, s:o, s:i, s:i}",
+	json_object_set_new(j, "priority_probe", s->prio.probed || s->prio.cached ?
+			    json_pack("{s:o, s:o, s:i, s:i, s:o}",
 				      "nice_spread_pct", num(s->prio.nice_spread_pct),
 				      "fifo_spread_pct", num(s->prio.fifo_spread_pct),
 				      "nice_runs", s->prio.nice_runs,
-				      "fifo_runs", s->prio.fifo_runs) : json_null());
+				      "fifo_runs", s->prio.fifo_runs,
+				      "kept_from_s_ago", s->prio.cached ?
+				      num(s->prio.cached_age_s) : json_null()) : json_null());
 	json_object_set_new(j, "warmup_ms", num(s->warmup_ms));
 	json_object_set_new(j, "rest", s->prepared ? json_pack("{s:o, s:o}", "pct",
 			    num(s->prio.rest_pct), "total_ms", num(s->rest_ms)) : json_null());
@@ -270,7 +272,7 @@ static json_t *header_json(const struct pbench_runs *r)
 
 	if (!root)
 		return NULL;
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, r->subject.argv ? "command" : "workload", subject_json(r));
 	SET(root, "mode", json_string(pb_runs_mode_name(r->o.mode)));
 	SET(root, "runs_requested", json_integer(r->o.runs));

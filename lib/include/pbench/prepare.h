@@ -81,6 +81,14 @@ enum pbench_prepare_flags {
 	PBENCH_PREPARE_NO_NUMA = 1 << 2,
 	PBENCH_PREPARE_NO_MLOCK = 1 << 3,
 	PBENCH_PREPARE_NO_STACK = 1 << 4,
+	/* AUTO: keep the probe's decision for this boot and CPU in the user's cache directory
+	 * ($XDG_CACHE_HOME/pbench/priority, else ~/.cache/pbench/priority) and, later, use it
+	 * instead of probing again (said in the step's outcome, with the probe's figures). */
+	PBENCH_PREPARE_PRIORITY_CACHE = 1 << 5,
+	PBENCH_PREPARE_REPROBE = 1 << 6,	/* probe even if a decision is kept */
+	/* Warm up for the whole warmup_ms, rather than until the speed of the work stops
+	 * drifting (at most warmup_ms). */
+	PBENCH_PREPARE_FIXED_WARMUP = 1 << 7,
 };
 
 struct pbench_prepare_opts {
@@ -151,6 +159,9 @@ struct pbench_prepared_priority {
 	 * tasks waiting for the CPU get their share between runs and the server never has to
 	 * preempt one. 0: no rest needed (not FIFO, or nothing can preempt it). */
 	double rest_pct;
+	int cached;			/* 1: AUTO's decision was the one kept for this boot (the
+					 * spreads and runs are that probe's) */
+	double cached_age_s;		/* how long ago that probe ran */
 };
 
 /* Fill out (out->size must be set; a smaller, older struct gets its part). -EINVAL: size 0. */

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What pbench analyze reports of samples read from files (samples.c): each set's summary and
+ * the first set against each other one (Welch, Mann-Whitney, the ratio of the means and the
+ * verdict of pbench_stats_verdict()), in text and in JSON.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "samples.h"
+#include "jsonutil.h"
+
+static int compare_pair(struct pbench_samples *s, int b, struct pb_samples_cmp *c, char *why,
+			size_t wlen)
+{
+	struct pbench_stats_opts co = { .size = sizeof(co), .ci_level = s->confidence };
+	const struct sample_set *x = &s->v[0], *y = &s->v[b];
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->b = b;
+	c->w.size = sizeof(c->w);
+	c->m.size = sizeof(c->m);
+	err = pbench_stats_welch(x->x, x->n, y->x, y->n, &co, &c->w);
+	if (err == -EINVAL)
+		return 0;	/* both constant: said in words, not as a test */
+	if (!err)
+		err = pbench_stats_mann_whitney(x->x, x->n, y->x, y->n, &c->m);
+	if (err) {
+		snprintf(why, wlen, "cannot compare '%s' with '%s': %s", x->name, y->name,
+			 pbench_strerror(err));
+		return err;
+	}
+	c->tested = 1;
+	return 0;
+}
+
+static int summarize(struct pbench_samples *s, char *why, size_t wlen)
+{
+	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = 0.95 };
+
+	for (int i = 0; i < s->n; i++) {
+		int err;
+
+		s->sums[i].size = sizeof(s->sums[i]);
+		err = pbench_stats_summary(s->v[i].x, s->v[i].n, &so, &s->sums[i]);
+		if (err) {
+			snprintf(why, wlen, "%s: cannot summarize: %s", s->v[i].name,
+				 pbench_strerror(err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+int pbench_samples_analyze(struct pbench_samples *s, double confidence, double same_pct,
+			   char *why, size_t wlen)
+{
+	char scratch[8];
+	int err;
+
+	if (!why || !wlen) {
+		why = scratch;
+		wlen = sizeof(scratch);
+	}
+	*why = 0;
+	if (!s || !(confidence > 0 && confidence < 1) || !(same_pct >= 0)) {
+		snprintf(why, wlen, "confidence must be between 0 and 1, same_pct 0 or more");
+		return -EINVAL;
+	}
+	if (!s->n) {
+		snprintf(why, wlen, "no samples to analyze");
+		return -ENODATA;
+	}
+	free(s->sums);
+	free(s->cmps);
+	s->analyzed = s->ncmp = 0;
+	s->confidence = confidence;
+	s->same_pct = same_pct;
+	s->sums = calloc((size_t)s->n, sizeof(*s->sums));
+	s->cmps = calloc((size_t)s->n, sizeof(*s->cmps));
+	if (!s->sums || !s->cmps) {
+		snprintf(why, wlen, "out of memory for %d inputs", s->n);
+		return -ENOMEM;
+	}
+	err = summarize(s, why, wlen);
+	for (int b = 1; !err && b < s->n; b++, s->ncmp++)
+		err = compare_pair(s, b, &s->cmps[s->ncmp], why, wlen);
+	if (!err)
+		s->analyzed = s->n;
+	return err;
+}
+
+int pbench_samples_summary(const struct pbench_samples *s, int i, struct pbench_summary *out)
+{
+	if (!s || i < 0 || i >= s->analyzed || !out || !out->size)
+		return -EINVAL;
+	pb_copy_out(out, &s->sums[i], sizeof(s->sums[i]));
+	return 0;
+}
+
+static const char *verdict_of(const struct pbench_samples *s, const struct pb_samples_cmp *c)
+{
+	return pbench_verdict_name(pbench_stats_verdict(&c->w, s->confidence, s->same_pct, 0));
+}
+
+static void write_comparison(const struct pbench_samples *s, const struct pb_samples_cmp *c,
+			     FILE *f)
+{
+	const char *a = s->v[0].name, *b = s->v[c->b].name, *v;
+	const struct pbench_welch *w = &c->w;
+	double level = s->confidence * 100;
+
+	fprintf(f, "\n%s vs %s:\n", a, b);
+	if (!c->tested) {
+		double ma = s->sums[0].mean, mb = s->sums[c->b].mean;
+
+		if (ma == mb)
+			fprintf(f, "verdict: same: both are constant and equal (every sample %.6g)\n",
+				ma);
+		else
+			fprintf(f, "verdict: both are constant (every sample %.6g against %.6g): no "
+				"spread to test a difference by; a/b is %.6g\n", ma, mb,
+				mb ? ma / mb : NAN);
+		return;
+	}
+	v = verdict_of(s, c);
+	fprintf(f, "  ratio of means  %.4f (%.1f%% interval %.4f .. %.4f)\n", w->ratio, level,
+		w->ratio_lo, w->ratio_hi);
+	fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", w->t, w->df, w->p);
+	fprintf(f, "  Mann-Whitney    U = %.1f, z = %.3f, p = %.3g\n", c->m.u, c->m.z, c->m.p);
+	if (!strcmp(v, "faster") || !strcmp(v, "slower"))
+		fprintf(f, "verdict: %s is %s than %s by %.2f%% (significant at %.1f%%)\n", a, v, b,
+			fabs(1 - w->ratio) * 100, level);
+	else if (!strcmp(v, "same"))
+		fprintf(f, "verdict: same: the ratio's interval lies within %g%% of 1\n",
+			s->same_pct);
+	else
+		fprintf(f, "verdict: undecided: neither a significant difference nor within %g%%; "
+			"take more samples\n", s->same_pct);
+}
+
+int pbench_samples_write_text(const struct pbench_samples *s, FILE *f)
+{
+	if (!s || !f || !s->analyzed)
+		return -EINVAL;
+	for (int i = 0; i < s->analyzed; i++) {
+		if (i)
+			fputc('\n', f);
+		pbench_summary_write_text(&s->sums[i], f, s->v[i].name, s->v[i].unit);
+	}
+	for (int i = 0; i < s->ncmp; i++)
+		write_comparison(s, &s->cmps[i], f);
+	return fflush(f) || ferror(f) ? -EIO : 0;
+}
+
+static json_t *set_json(const struct pbench_samples *s, int i, int *bad)
+{
+	const struct sample_set *set = &s->v[i];
+	int ns = set->unit && !strcmp(set->unit, "ns");
+	json_t *j = json_object(), *x = json_array(), *sum;
+
+	SET(j, "name", json_string(set->name));
+	SET(j, "unit", set->unit ? json_string(set->unit) : json_null());
+	sum = pb_json_summary(&s->sums[i], ns ? "_ns" : "", bad);
+	if (!sum || json_object_update(j, sum))	/* copies the keys: sum is ours to drop */
+		*bad = -1;
+	json_decref(sum);
+	for (size_t k = 0; k < set->n; k++)
+		APPEND(x, num(set->x[k]));
+	SET(j, "samples", x);
+	return j;
+}
+
+static json_t *comparison_json(const struct pbench_samples *s, const struct pb_samples_cmp *c,
+			       int *bad)
+{
+	const struct pbench_welch *w = &c->w;
+	int t = c->tested;
+	json_t *j = json_object();
+
+	SET(j, "a", json_string(s->v[0].name));
+	SET(j, "b", json_string(s->v[c->b].name));
+	SET(j, "confidence", json_real(s->confidence));
+	SET(j, "ratio", t ? num(w->ratio) : json_null());
+	SET(j, "ratio_lo", t ? num(w->ratio_lo) : json_null());
+	SET(j, "ratio_hi", t ? num(w->ratio_hi) : json_null());
+	SET(j, "welch_t", t ? num(w->t) : json_null());
+	SET(j, "welch_df", t ? num(w->df) : json_null());
+	SET(j, "welch_p", t ? num(w->p) : json_null());
+	SET(j, "mann_whitney_u", t ? num(c->m.u) : json_null());
+	SET(j, "mann_whitney_p", t ? num(c->m.p) : json_null());
+	SET(j, "verdict", json_string(t ? verdict_of(s, c) : "constant"));
+	return j;
+}
+
+int pbench_samples_write_json(const struct pbench_samples *s, FILE *f)
+{
+	json_t *root, *inputs, *cmps;
+	int b = 0, *bad = &b;
+
+	if (!s || !f || !s->analyzed)
+		return -EINVAL;
+	root = json_object();
+	inputs = json_array();
+	cmps = json_array();
+	if (root)
+		pb_json_head(root, 0, bad);
+	for (int i = 0; i < s->analyzed; i++)
+		APPEND(inputs, set_json(s, i, bad));
+	for (int i = 0; i < s->ncmp; i++)
+		APPEND(cmps, comparison_json(s, &s->cmps[i], bad));
+	SET(root, "inputs", inputs);
+	SET(root, "comparisons", cmps);
+	return pb_json_dump(root, b, f);
+}
