@@ -75,6 +75,13 @@ static void report_sharing(struct pb_env_ctx *ctx, int cpu, const struct pbench_
 {
 	struct pbench_check *c;
 
+	if (h->kind == PBENCH_CPU_SHARING_NONE && h->alone_range >= PBENCH_SPEED_VARIED) {
+		pb_report(ctx, "speed.colocation", cpu, PBENCH_CHECK_INFO, NULL, "cannot tell "
+			  "against CPU %d: this CPU's own speed changed %.2fx during the probe "
+			  "(%.2fx while running, %.2fx per wall second, measured live)", h->other,
+			  h->alone_range, h->slowdown, h->wall_slowdown);
+		return;
+	}
 	if (h->kind == PBENCH_CPU_SHARING_NONE || h->kind == PBENCH_CPU_SHARING_PREEMPTION) {
 		pb_report(ctx, "speed.colocation", cpu, h->kind ? PBENCH_CHECK_INFO :
 			  PBENCH_CHECK_OK, NULL, "%s while CPU %d spins: %.2fx while running, "

@@ -7,8 +7,8 @@
  *   an interrupt or a preemption makes a few passes slow, not the median, so what moves it is
  *   what the kernel cannot see. What the kernel did see is read around it.
  * - Co-location: the loop alone, then while a second thread spins on another CPU, in
- *   alternating phases (the host's speed changes over seconds; pairs of phases 100 ms apart
- *   see the same host). Slower while running: one physical core. As fast while running but
+ *   alternating phases (the host's speed changes over seconds; pairs of phases 50 ms apart
+ *   mostly see the same host, and a kind needs three pairs in four to show it). Slower while running: one physical core. As fast while running but
  *   less work per wall second: the two took turns, with the kernel (preemption) or without it
  *   (the host).
  * Each thread runs the normal policy with SIGINT and SIGTERM blocked, whatever the caller's.
@@ -30,7 +30,8 @@
 #define MAX_PASSES 16384	/* recorded per slice or phase: ~5 us passes for 80 ms */
 #define MIN_PASSES 50		/* a slice's median from fewer is the CPU's load, not its speed */
 #define MAX_STRETCH 2.0		/* a stability probe ends at twice its time on a busy CPU */
-#define PAIRS 4
+#define PAIRS 8
+#define AGREE 0.75		/* a kind needs this share of the pairs to show it */
 #define SLOWER 1.15		/* a slowdown below this is the loop's own noise */
 #define ACK_TIMEOUT_S 2
 
@@ -361,14 +362,41 @@ static double median_of(double *v, int n)
 }
 
 /* The pairs' phases into o: medians of the ratios, kind. ph[2i] alone, ph[2i+1] spun. */
+/* How many of v[0..n) are SLOWER or more. */
+static int slower(const double *v, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += v[i] >= SLOWER;
+	return k;
+}
+
+/* The kind, when most pairs agree: the host's own speed changes over the probe could make a
+ * few pairs look slower with the spinner, or faster. */
+static int sharing_kind(const struct pbench_cpu_sharing *o, const double *run,
+			const double *wall, int pairs)
+{
+	if (o->slowdown >= SLOWER && slower(run, pairs) >= AGREE * pairs)
+		return PBENCH_CPU_SHARING_CORE;
+	if (o->wall_slowdown < SLOWER || slower(wall, pairs) < AGREE * pairs)
+		return PBENCH_CPU_SHARING_NONE;
+	if (o->running_share * SLOWER <= 1)	/* the kernel took the time away */
+		return PBENCH_CPU_SHARING_PREEMPTION;
+	return PBENCH_CPU_SHARING_HOST;
+}
+
 static void sharing_figures(struct pbench_cpu_sharing *o, const struct phase *ph, int pairs)
 {
 	double run[PAIRS], wall[PAIRS], alone[PAIRS], spun[PAIRS], cpu = 0, wall_spun = 0;
+	double lo = INFINITY, hi = 0;
 
 	for (int i = 0; i < pairs; i++) {
 		const struct phase *a = &ph[2 * i], *s = &ph[2 * i + 1];
 
 		alone[i] = a->median_ns;
+		lo = fmin(lo, alone[i]);
+		hi = fmax(hi, alone[i]);
 		spun[i] = s->median_ns;
 		run[i] = s->median_ns / a->median_ns;
 		wall[i] = ((double)a->passes / a->wall_ns) / ((double)s->passes / s->wall_ns);
@@ -382,14 +410,8 @@ static void sharing_figures(struct pbench_cpu_sharing *o, const struct phase *ph
 	o->slowdown = median_of(run, pairs);
 	o->wall_slowdown = median_of(wall, pairs);
 	o->running_share = wall_spun > 0 ? fmin(1, cpu / wall_spun) : NAN;
-	if (o->slowdown >= SLOWER)
-		o->kind = PBENCH_CPU_SHARING_CORE;
-	else if (o->wall_slowdown < SLOWER)
-		o->kind = PBENCH_CPU_SHARING_NONE;
-	else if (o->running_share * SLOWER <= 1)	/* the kernel took the time away */
-		o->kind = PBENCH_CPU_SHARING_PREEMPTION;
-	else
-		o->kind = PBENCH_CPU_SHARING_HOST;
+	o->alone_range = hi / lo;
+	o->kind = sharing_kind(o, run, wall, pairs);
 }
 
 static void *share_thread(void *arg)
@@ -439,7 +461,8 @@ int pbench_cpu_sharing_probe(int cpu, int other, double seconds, struct pbench_c
 {
 	struct pbench_cpu_sharing o = { .size = sizeof(o), .cpu = cpu, .other = other,
 					.alone_ns = NAN, .spun_ns = NAN, .slowdown = NAN,
-					.wall_slowdown = NAN, .running_share = NAN };
+					.wall_slowdown = NAN, .running_share = NAN,
+					.alone_range = NAN };
 	struct share_job j = { .cpu = cpu, .other = other, .o = &o };
 	int err;
 

@@ -457,7 +457,7 @@ Test(abi, pbench_cpu_speed)
 
 Test(abi, pbench_cpu_sharing)
 {
-	cr_expect_eq(sizeof(struct pbench_cpu_sharing), 80);
+	cr_expect_eq(sizeof(struct pbench_cpu_sharing), 88);
 	cr_expect_eq(offsetof(struct pbench_cpu_sharing, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_cpu_sharing, cpu), 8, "cpu moved");
 	cr_expect_eq(offsetof(struct pbench_cpu_sharing, other), 12, "other moved");
@@ -470,6 +470,7 @@ Test(abi, pbench_cpu_sharing)
 	cr_expect_eq(offsetof(struct pbench_cpu_sharing, wall_slowdown), 56, "wall_slowdown moved");
 	cr_expect_eq(offsetof(struct pbench_cpu_sharing, running_share), 64, "running_share moved");
 	cr_expect_eq(offsetof(struct pbench_cpu_sharing, ctx_involuntary), 72, "ctx_involuntary moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, alone_range), 80, "alone_range moved");
 }
 
 Test(abi, pbench_stats_opts)

@@ -158,11 +158,15 @@ struct pbench_cpu_sharing {
 	double running_share;		/* share of the spun phases' wall time the probe ran, by
 					 * the kernel (its thread's CPU time) */
 	uint64_t ctx_involuntary;	/* the probe preempted during the spun phases */
+	double alone_range;		/* the alone phases' median passes, slowest over fastest:
+					 * the CPU's own speed changing during the probe (from
+					 * PBENCH_SPEED_VARIED the answer is uncertain) */
 };
 /*
  * The co-location probe: the reference loop on cpu, alone, then while a thread pbench starts
- * on other spins, in alternating phases over seconds (0 < seconds <= 60); other may be cpu
- * itself (the two then take turns: PREEMPTION, about 2x). Both threads are ended and joined
+ * on other spins, in 8 pairs of alternating phases over seconds (0 < seconds <= 60); a kind
+ * other than NONE needs 6 pairs of 8 to show it. other may be cpu itself (the two then take
+ * turns: PREEMPTION, about 2x). Both threads are ended and joined
  * before it returns. Errors as pbench_cpu_speed_probe(); -ETIMEDOUT when the spinner never
  * got to run (other held by a real-time task).
  */
