@@ -273,15 +273,15 @@ static int run_set(struct pbench_runs *r, struct pb_set *set)
 			run->counts[e].size = sizeof(run->counts[e]);
 		run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
 		run->cpu_noise.size = sizeof(run->cpu_noise);
-		pb_runs_speed_before(r, run);
 		probe = probe_for(r, run->cpu);
 		run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+		pb_runs_speed_before(r, run);
 		getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
 		err = is_cmd ? run_command(r, run) : run_workload(r, set, run);
 		getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
+		pb_runs_speed_after(r, run);
 		if (run->have_cpu_noise)
 			run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
-		pb_runs_speed_after(r, run);
 		/* Names from the set that outlives the runs (a child's set is freed per run). */
 		for (int e = 0; e < r->nr; e++)
 			run->counts[e].name = pbench_counters_name(r->self, e);

@@ -185,14 +185,21 @@ static int apart(double x, double y, int dir)
 					  x * PBENCH_SPEED_VARIED <= y);
 }
 
-/* seq[i] (the readings in time order, 2 a run) is a burst: both neighbours 10% apart from it,
- * on the same side. */
+/* seq[i] (the readings in time order, 2 a run) is a burst: its neighbours agree with each
+ * other (within 10%) and are both 10% apart from it, on the same side. Neighbours that do not
+ * agree are a change of speed, which seq[i] may be part of. */
 static int burst(const double *seq, size_t i, size_t k)
 {
+	double p, n;
+
 	if (i == 0 || i + 1 >= k)
 		return 0;
-	return (apart(seq[i], seq[i - 1], 1) && apart(seq[i], seq[i + 1], 1)) ||
-	       (apart(seq[i], seq[i - 1], -1) && apart(seq[i], seq[i + 1], -1));
+	p = seq[i - 1];
+	n = seq[i + 1];
+	if (!usable(p) || !usable(n) || fmax(p, n) >= fmin(p, n) * PBENCH_SPEED_VARIED)
+		return 0;
+	return (apart(seq[i], p, 1) && apart(seq[i], n, 1)) ||
+	       (apart(seq[i], p, -1) && apart(seq[i], n, -1));
 }
 
 int pbench_speed_factors(const double *before, const double *after, size_t n, double *factors,

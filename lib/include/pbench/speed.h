@@ -61,10 +61,10 @@ PBENCH_API double pbench_speed_factor(double best_ns, double before_ns, double a
 /*
  * The factors of n runs in the order they ran, from the readings right before and after each
  * (ns; NaN: none). On a busy host the loop is sometimes much slower or faster for a burst of
- * tens of microseconds that no run lasts: a reading that both its neighbours in time (the
- * readings just before and just after it) find PBENCH_SPEED_VARIED apart on the same side is
- * such a burst and is left out, while a slow stretch covering a run slows both of its
- * readings. The best is pbench_speed_best() of the readings kept (*best_ns, may be NULL), a
+ * tens of microseconds that no run lasts: a reading whose neighbours in time (the readings just
+ * before and just after it) agree with each other and both find it PBENCH_SPEED_VARIED apart,
+ * on the same side, is such a burst and is left out, while a slow stretch covering a run slows
+ * both of its readings. The best is pbench_speed_best() of the readings kept (*best_ns, may be NULL), a
  * run's factor pbench_speed_factor() of its kept readings (NaN: none kept). Errors: -EINVAL,
  * -ENOMEM.
  */
