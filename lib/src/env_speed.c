@@ -20,6 +20,7 @@
 #define MAX_STABILITY_CPUS 4	/* a second each */
 #define MAX_OTHERS 3		/* co-location: the first target against this many others */
 #define BAD_RANGE 1.5
+#define BURSTS_PCT 5.0	/* short slow bursts adding this much time: not steady */
 
 /* What the kernel saw during the probe, in words. */
 static void kernel_saw(const struct pbench_cpu_speed *s, char *buf, size_t len)
@@ -47,18 +48,19 @@ static void check_stability(struct pb_env_ctx *ctx, int cpu)
 		return;
 	}
 	kernel_saw(&s, saw, sizeof(saw));
-	if (s.range < PBENCH_SPEED_VARIED) {
+	if (s.range < PBENCH_SPEED_VARIED && s.burst_pct < BURSTS_PCT) {
 		pb_report(ctx, "speed.stability", cpu, PBENCH_CHECK_OK, NULL,
-			  "steady: %.2fx to %.2fx of its best over %.1f s (reference loop in %d "
-			  "slices, measured live)", s.min, s.max, s.seconds, s.slices);
+			  "steady: %.2fx to %.2fx of its best over %.1f s, bursts %.1f%% (reference "
+			  "loop in %d slices, measured live)", s.min, s.max, s.seconds, s.burst_pct,
+			  s.slices);
 		return;
 	}
 	status = s.range >= BAD_RANGE ? PBENCH_CHECK_BAD : PBENCH_CHECK_WARN;
 	c = pb_report(ctx, "speed.stability", cpu, status, "steady within 10%",
 		      "changed by up to %.2fx within %.1f s: %.2fx to %.2fx of its best, %d "
-		      "change%s, %.0f ms slow (reference loop, measured live); the kernel saw %s",
-		      s.range, s.seconds, s.min, s.max, s.changes, s.changes == 1 ? "" : "s",
-		      s.slow_ms, saw);
+		      "change%s, %.0f ms slow, bursts shorter than a slice %.1f%% (reference loop, "
+		      "measured live); the kernel saw %s", s.range, s.seconds, s.min, s.max,
+		      s.changes, s.changes == 1 ? "" : "s", s.slow_ms, s.burst_pct, saw);
 	pb_advise(c, "this CPU ran slower for stretches in a way the guest kernel cannot see (a "
 		  "slice's median pass of a register-only loop, which interrupts and preemption "
 		  "do not move): the host gave its physical core to other work (another guest, "

@@ -171,6 +171,8 @@ static double median(double *v, size_t n)
 /* Passes of the loop for ns of wall time: their median, how many, the fastest. */
 struct phase {
 	double median_ns, best_ns, wall_ns, cpu_ns;
+	double mean_ns;		/* of the passes up to twice the median: short slow bursts in,
+				 * a pass an interrupt or a preemption hit out */
 	uint64_t passes, nivcsw;
 };
 
@@ -196,7 +198,10 @@ static void run_passes(uint64_t iterations, double ns, double *buf, struct phase
 	ph->wall_ns = now;
 	ph->cpu_ns = thread_cpu_ns() - cpu0;
 	ph->nivcsw = (uint64_t)(r1.ru_nivcsw - r0.ru_nivcsw);
-	ph->median_ns = median(buf, k);
+	ph->median_ns = median(buf, k);		/* buf is sorted now */
+	ph->mean_ns = 0;
+	for (size_t i = 0; i < k && buf[i] <= 2 * ph->median_ns; i++)
+		ph->mean_ns += (buf[i] - ph->mean_ns) / (double)(i + 1);
 }
 
 /* ---- stability ------------------------------------------------------------------------------ */
@@ -240,14 +245,19 @@ static void *speed_thread(void *arg)
 	struct seen a, b;
 	struct phase ph;
 
+	double means = 0, medians = 0;
+
 	o->iterations = pb_speed_calibrate(PBENCH_SPEED_LOOP_NS);
 	seen_now(&a, j->cpu, 0);
 	o->slices = 0;
 	for (int s = 0; s < planned; s++) {
 		run_passes(o->iterations, o->slice_ms * 1e6, j->buf, &ph);
 		/* A slice the thread hardly ran in says how busy the CPU is, not how fast. */
-		if (ph.passes >= MIN_PASSES)
+		if (ph.passes >= MIN_PASSES) {
 			j->slices[o->slices++] = ph.median_ns;
+			means += ph.mean_ns;
+			medians += ph.median_ns;
+		}
 		if (pbench_ticks_to_ns_f((double)pbench_ticks()) - a.wall_ns >
 		    MAX_STRETCH * j->seconds * 1e9)
 			break;
@@ -259,6 +269,7 @@ static void *speed_thread(void *arg)
 	o->have_irqs = a.have_irqs && b.have_irqs && b.irqs >= a.irqs;
 	o->irqs = o->have_irqs ? b.irqs - a.irqs : 0;
 	o->steal_ns = b.steal_ns - a.steal_ns;
+	o->burst_pct = medians > 0 ? fmax(0, means / medians - 1) * 100 : NAN;
 	if (o->slices < 2)
 		j->err = -EBUSY;
 	else
@@ -273,7 +284,7 @@ static int check_args(int cpu, double seconds, const void *out, size_t size)
 
 int pbench_cpu_speed_probe(int cpu, double seconds, struct pbench_cpu_speed *out)
 {
-	struct pbench_cpu_speed o = { .size = sizeof(o), .cpu = cpu };
+	struct pbench_cpu_speed o = { .size = sizeof(o), .cpu = cpu, .burst_pct = NAN };
 	struct speed_job j = { .cpu = cpu, .seconds = seconds, .o = &o };
 	pthread_t t;
 	int err;

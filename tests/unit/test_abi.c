@@ -434,7 +434,7 @@ Test(abi, pbench_speed_summary)
 
 Test(abi, pbench_cpu_speed)
 {
-	cr_expect_eq(sizeof(struct pbench_cpu_speed), 144);
+	cr_expect_eq(sizeof(struct pbench_cpu_speed), 152);
 	cr_expect_eq(offsetof(struct pbench_cpu_speed, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_cpu_speed, cpu), 8, "cpu moved");
 	cr_expect_eq(offsetof(struct pbench_cpu_speed, seconds), 16, "seconds moved");
@@ -453,6 +453,7 @@ Test(abi, pbench_cpu_speed)
 	cr_expect_eq(offsetof(struct pbench_cpu_speed, have_irqs), 120, "have_irqs moved");
 	cr_expect_eq(offsetof(struct pbench_cpu_speed, irqs), 128, "irqs moved");
 	cr_expect_eq(offsetof(struct pbench_cpu_speed, steal_ns), 136, "steal_ns moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, burst_pct), 144, "burst_pct moved");
 }
 
 Test(abi, pbench_cpu_sharing)

@@ -350,6 +350,7 @@ Test(speed, live_stability_probe)
 	cr_assert(s.changes >= 0 && s.changes < s.slices);
 	cr_assert(s.slow_ms >= 0 && s.slow_ms <= s.slices * s.slice_ms);
 	cr_assert(s.not_running_ns >= 0);
+	cr_assert(s.burst_pct >= 0 && s.burst_pct < 100, "bursts %g%%", s.burst_pct);
 	cr_assert_eq(count_threads(), threads, "the probe's thread was left running");
 	cr_assert_eq(count_fds(), fds, "a descriptor was left open");
 }

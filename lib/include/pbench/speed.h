@@ -122,6 +122,11 @@ struct pbench_cpu_speed {
 	int have_irqs;
 	uint64_t irqs;			/* interrupts on the CPU (/proc/interrupts) */
 	double steal_ns;		/* the CPU's steal (/proc/stat); NaN: not known */
+	/* What the slices' medians do not show: bursts shorter than half a slice. The passes'
+	 * mean (those up to twice the median, so not the ones an interrupt or a preemption
+	 * hit) over the median, summed over the slices, less 1, in %: the time such bursts
+	 * add to work that runs through them. */
+	double burst_pct;
 };
 /*
  * Probe cpu's speed for seconds (0 < seconds <= 60) from a thread pbench starts there (normal
