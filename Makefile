@@ -165,9 +165,10 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 
 # Unit tests of the API see only the public headers: an internal header does not compile
 # there. The white-box ones below test internals (the clock's arithmetic, the perf page, event
-# resolution, results built by hand, fault injection) and see lib/src. All link the static
+# resolution, the CPU pick's choice on probes this machine cannot have, results built by hand,
+# fault injection) and see lib/src. All link the static
 # library (testutil.h declares its one test hook, pb_recorded_everywhere()).
-WHITEBOX_TESTS := test_clock test_events test_jitter test_mmap test_report
+WHITEBOX_TESTS := test_clock test_events test_jitter test_mmap test_pick test_report
 $(O)/tests/%: tests/unit/%.c $(O)/libpbench.a
 	@mkdir -p $(@D)
 	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) \

@@ -163,4 +163,15 @@ int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int gro
 const char *pb_format_pct(char *buf, size_t len, double pct, int digits);
 void pb_set_last_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* speed.c: the reference loop (n iterations; returns its result so it cannot be dropped), one
+ * timed pass of it in ns, the iterations for a pass of about target_ns on this CPU, and
+ * Pearson's r (NaN below 3 pairs or when either does not vary). */
+uint64_t pb_speed_loop(uint64_t n, uint64_t seed);
+double pb_speed_pass(uint64_t iterations);
+uint64_t pb_speed_calibrate(double target_ns);
+double pb_speed_pearson(const double *x, const double *y, size_t n);
+/* What r of the times against 1/speed says: "the speed explains the spread" (>= 0.8), "part
+ * of the spread" (>= 0.5), else "not what spread the runs". */
+const char *pb_speed_corr_words(double r);
+
 #endif

@@ -269,14 +269,15 @@ void pb_runs_analyze(struct pb_set *set)
 	for (int i = 0; i < n; i++) {
 		struct pb_run *run = &set->runs[i];
 		double x = (double)run->ns;
-		char cause[256];
+		char cause[512];
 
 		run->outlier = x < set->fence_lo || x > set->fence_hi;
 		if (!run->outlier)
 			continue;
 		set->outliers++;
-		pbench_noise_cause(cause, sizeof(cause), x - set->s_ns.median, &run->noise,
-				   run->have_cpu_noise ? &run->cpu_noise : NULL, flags);
+		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
+					 run->speed, set->speed_typical, &run->noise,
+					 run->have_cpu_noise ? &run->cpu_noise : NULL, flags);
 		free(run->cause);
 		run->cause = strdup(cause);
 	}
@@ -341,6 +342,7 @@ int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *
 		snprintf(verdict, len, "prepared runs spread %s against %s unprepared: %.1fx "
 			 "wider, preparing did not steady this workload here", sp, su,
 			 1 / *spread_ratio);
+	pb_runs_speed_verdict(r, verdict, len);
 	return 1;
 }
 
@@ -410,6 +412,7 @@ int pbench_runs_set_info(const struct pbench_runs *r, int s, struct pbench_runs_
 					offsetof(struct pb_run, setup_ns)) : NAN;
 	i.exec_ns_median = r->subject.argv ? pb_runs_median_field(set,
 					offsetof(struct pb_run, exec_ns)) : NAN;
+	i.speed_cost_ns_median = pb_runs_speed_cost(set);
 	pb_copy_out(out, &i, sizeof(i));
 	return 0;
 }
@@ -451,6 +454,9 @@ int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run
 	x.cpu = run->cpu;
 	x.outlier = run->outlier;
 	x.cause = run->cause;
+	x.speed = run->speed;
+	x.ref_before_ns = run->ref_before_ns;
+	x.ref_after_ns = run->ref_after_ns;
 	pb_copy_out(out, &x, sizeof(x));
 	return 0;
 }
@@ -486,7 +492,7 @@ int pbench_runs_contrast(const struct pbench_runs *r, double *spread_ratio, doub
 			 char *verdict, size_t len)
 {
 	double sr, cr;
-	char v[256];
+	char v[PB_RUNS_VERDICT_LEN];
 
 	if (!r)
 		return -EINVAL;
@@ -516,6 +522,7 @@ void pbench_runs_free(struct pbench_runs *r)
 		pbench_cpu_probe_free(r->probes[c]);
 	free(r->probes);
 	pbench_env_free(r->env);
+	pbench_speed_free(r->speed);
 	free(r->subject.plan.events);
 	free(r->subject.plan.map);
 	free(r->subject.plan.tmpl);

@@ -54,7 +54,7 @@ static void csv_header(FILE *f, const struct pbench_runs *r)
 	}
 	fputs(",ctx_involuntary,ctx_voluntary,migrations,minor_faults,major_faults,"
 	      "not_running_ns,irqs,irq_timer,irq_ipi,irq_device,softirqs,steal_ns,setup_ns,"
-	      "exec_ns,outlier,cause\n", f);
+	      "exec_ns,outlier,cause,speed,ref_before_ns,ref_after_ns\n", f);
 }
 
 static void csv_run(FILE *f, const struct pbench_runs *r, const struct pb_set *s, int i)
@@ -93,6 +93,9 @@ static void csv_run(FILE *f, const struct pbench_runs *r, const struct pb_set *s
 	csv_u64(f, run->exec_ns, cmd && run->exec_ns);
 	fprintf(f, ",%d,", run->outlier);
 	csv_text(f, run->outlier && run->cause ? run->cause : "");
+	csv_real(f, run->speed);
+	csv_real(f, run->ref_before_ns);
+	csv_real(f, run->ref_after_ns);
 	fputc('\n', f);
 }
 

@@ -275,9 +275,11 @@ static int run_set(struct pbench_runs *r, struct pb_set *set)
 		run->cpu_noise.size = sizeof(run->cpu_noise);
 		probe = probe_for(r, run->cpu);
 		run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+		pb_runs_speed_before(r, run);
 		getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
 		err = is_cmd ? run_command(r, run) : run_workload(r, set, run);
 		getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
+		pb_runs_speed_after(r, run);
 		if (run->have_cpu_noise)
 			run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
 		/* Names from the set that outlives the runs (a child's set is freed per run). */
@@ -420,6 +422,7 @@ int pbench_runs_run(struct pbench_runs *r)
 		pbench_walk_free(set->walk);
 		set->walk = NULL;
 	}
+	pb_runs_speed_factors(r);
 	for (int s = 0; s < r->nsets; s++) {
 		pb_runs_analyze(&r->sets[s]);
 		done += r->sets[s].done;

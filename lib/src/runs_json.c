@@ -106,6 +106,9 @@ static json_t *run_json(const struct pb_run *run, int i, const struct pbench_run
 	json_object_set_new(j, "noise", noise_json(run));
 	json_object_set_new(j, "outlier", json_boolean(run->outlier));
 	json_object_set_new(j, "cause", run->outlier && run->cause ? json_string(run->cause) : json_null());
+	json_object_set_new(j, "speed", num(run->speed));
+	json_object_set_new(j, "ref_before_ns", num(run->ref_before_ns));
+	json_object_set_new(j, "ref_after_ns", num(run->ref_after_ns));
 	return j;
 }
 
@@ -133,6 +136,31 @@ static json_t *summary_json(const struct pb_set *s)
 	json_object_set_new(j, "max_ticks", num(s->s_ticks.max));
 	json_object_set_new(j, "median_ticks", num(s->s_ticks.median));
 	json_object_set_new(j, "trimmed_mean_ticks", num(s->s_ticks.trimmed_mean));
+	return j;
+}
+
+/* The CPU's own speed over the set: its factors' summary, and the reference loop's cost. */
+static json_t *speed_json(const struct pbench_runs *r, const struct pb_set *s)
+{
+	struct pbench_speed_summary m = { .size = sizeof(m) };
+	json_t *j;
+
+	if (pb_runs_speed_summary(s, &m))
+		return json_null();
+	j = json_object();
+	json_object_set_new(j, "runs", json_integer(m.n));
+	json_object_set_new(j, "min", num(m.min));
+	json_object_set_new(j, "median", num(m.median));
+	json_object_set_new(j, "max", num(m.max));
+	json_object_set_new(j, "range", num(m.range));
+	json_object_set_new(j, "varied", json_boolean(m.range >= PBENCH_SPEED_VARIED));
+	json_object_set_new(j, "slow_runs", json_integer(m.slow));
+	json_object_set_new(j, "corr_time_inv_speed", num(m.corr));
+	json_object_set_new(j, "spread_at_one_speed_pct", num(m.spread_at_one_speed_pct));
+	json_object_set_new(j, "ref_best_ns", num(r->speed_best_ns));
+	json_object_set_new(j, "ref_iterations",
+			    json_integer((json_int_t)pbench_speed_iterations(r->speed)));
+	json_object_set_new(j, "cost_ns_median", num(pb_runs_speed_cost(s)));
 	return j;
 }
 
@@ -182,6 +210,7 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 			  "setup_ns_median", num(pb_runs_median_field(s, offsetof(struct pb_run, setup_ns))),
 			  "exec_ns_median", num(pb_runs_median_field(s, offsetof(struct pb_run, exec_ns)))));
 	json_object_set_new(j, "summary", s->have_summary ? summary_json(s) : json_null());
+	json_object_set_new(j, "speed", speed_json(r, s));
 	return j;
 }
 
@@ -257,7 +286,7 @@ static json_t *header_json(const struct pbench_runs *r)
 int pbench_runs_write_json(const struct pbench_runs *r, FILE *f)
 {
 	json_t *root, *modes;
-	char verdict[256];
+	char verdict[PB_RUNS_VERDICT_LEN];
 	double sr, cr;
 	int err;
 

@@ -110,10 +110,18 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 		       pbench_strerror(s->restore_err) : "affinity, priority, memory policy and lock");
 }
 
+/* The speed column when the CPU's speed varied during the set. */
+static int speed_varied(const struct pb_set *s)
+{
+	struct pbench_speed_summary sum = { .size = sizeof(sum) };
+
+	return !pb_runs_speed_summary(s, &sum) && sum.range >= PBENCH_SPEED_VARIED;
+}
+
 static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set *s, int *scaled,
 		       int *user_only)
 {
-	int nr = r->nr;
+	int nr = r->nr, speed = speed_varied(s);
 	char buf[64];
 
 	fprintf(f, "\n%5s %14s %14s", "run", "ticks", "time_ns");
@@ -121,7 +129,7 @@ static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set
 		if (s->runs[0].counts[e].status <= PBENCH_EVENT_NOT_COUNTED)
 			fprintf(f, "  %*s", col_width(s->runs[0].counts[e].name),
 			       s->runs[0].counts[e].name);
-	fprintf(f, "  %3s %5s  status\n", "cpu", "irqs");
+	fprintf(f, "  %3s %5s%s  status\n", "cpu", "irqs", speed ? "  speed" : "");
 	for (int i = 0; i < s->done; i++) {
 		const struct pb_run *run = &s->runs[i];
 
@@ -140,6 +148,10 @@ static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set
 		else
 			snprintf(buf, sizeof(buf), "-");
 		fprintf(f, "  %3d %5s", run->cpu, buf);
+		if (speed && isfinite(run->speed))
+			fprintf(f, "  %4.2fx", run->speed);
+		else if (speed)
+			fprintf(f, "  %5s", "-");
 		fmt_status(run, buf, sizeof(buf));
 		fprintf(f, "  %s\n", buf);
 	}
@@ -196,6 +208,41 @@ static void print_summary(FILE *f, const struct pb_set *s)
 	       pct_or_na(sp, sizeof(sp), m->spread_pct),
 	       s->done == 1 ? " (one run: no spread; -r 2 or more for one)" : "",
 	       s->failed ? " (some runs failed: see status)" : "");
+}
+
+/* The CPU's own speed over the set, and what reading it cost. */
+static void print_speed(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
+{
+	struct pbench_speed_summary m = { .size = sizeof(m) };
+	double cost = pb_runs_speed_cost(s);
+	char c[32] = "n/a", where[96] = "", a[32], b[32];
+
+	if (isfinite(cost))
+		pbench_format_ns(c, sizeof(c), cost, 2);
+	if (r->subject.argv && s->mode == PBENCH_RUNS_UNPREPARED)
+		snprintf(where, sizeof(where), ", on pbench's CPU: the command may have run on "
+			 "another");
+	if (pb_runs_speed_summary(s, &m)) {
+		fprintf(f, "speed: n/a (the reference loop was not read)\n");
+		return;
+	}
+	fprintf(f, "speed: %s %.2fx to %.2fx of the CPU's best, median %.2fx (reference loop "
+		"before and after each run, %s a run outside the timed span%s)", m.range <
+		PBENCH_SPEED_VARIED ? "steady," : "varied", m.min, m.max, m.median, c, where);
+	if (m.range >= PBENCH_SPEED_VARIED) {
+		fprintf(f, ": %.2fx apart, %d run%s slow", m.range, m.slow, m.slow == 1 ? "" : "s");
+		if (isfinite(m.corr))
+			fprintf(f, "; time against 1/speed r = %.2f: %s", m.corr,
+				pb_speed_corr_words(m.corr));
+		/* Only where it explains the spread, and narrows it: a factor read wrong on a run
+		 * the speed did not slow widens it instead. */
+		if (m.corr >= 0.8 && m.spread_at_one_speed_pct < m.spread_pct) {
+			pb_format_pct(a, sizeof(a), m.spread_pct, -1);
+			pb_format_pct(b, sizeof(b), m.spread_at_one_speed_pct, -1);
+			fprintf(f, "; at one speed their spread of %s would be %s", a, b);
+		}
+	}
+	fprintf(f, "\n");
 }
 
 /* With --target-sem: what stopped the runs. For a command: the harness's own cost. */
@@ -275,7 +322,7 @@ static void print_contrast(FILE *f, const struct pbench_runs *r)
 {
 	const struct pb_set *u = pb_runs_set_of(r, PBENCH_RUNS_UNPREPARED), *p = pb_runs_set_of(r, PBENCH_RUNS_PREPARED);
 	double sr, cr;
-	char verdict[256], a[32], b[32];
+	char verdict[PB_RUNS_VERDICT_LEN], a[32], b[32];
 
 	if (!pb_runs_contrast(r, &sr, &cr, verdict, sizeof(verdict)))
 		return;
@@ -322,6 +369,7 @@ int pbench_runs_write_text(const struct pbench_runs *r, FILE *f)
 			print_event_notes(f, r, s, scaled, user_only);
 		print_outliers(f, s);
 		print_summary(f, s);
+		print_speed(f, r, s);
 		print_stop_and_cost(f, r, s);
 	}
 	print_contrast(f, r);

@@ -29,6 +29,18 @@ if [ "$HAVE_PY" -eq 1 ]; then
 	fi
 fi
 
+# The speed group is measured live: the stability and co-location probes of the target CPU.
+if [ "$HAVE_PY" -eq 1 ]; then
+	if run "check speed" 0 "$PB" check --json &&
+	   json "$T/out" '[c["id"] for c in d["checks"] if c["group"] == "speed"] == ["speed.stability", "speed.colocation"] and
+		all(c["cpu"] == d["cpus"][0] and ("measured live" in c["value"] or c["status"] in ("unknown", "info"))
+		    for c in d["checks"] if c["group"] == "speed")'; then
+		ok "check: the target CPU's speed stability and co-location, measured live"
+	else
+		miss "check speed"
+	fi
+fi
+
 # On recorded trees: the tuned server is ready on its isolated CPU, the laptop is not.
 shift_tree() { t=$1; shift; env PBENCH_SYSFS_ROOT="tests/fixtures/$t/sys" PBENCH_PROCFS_ROOT="tests/fixtures/$t/proc" "$PB" check "$@"; }
 if run "check tuned-server" 0 shift_tree tuned-server --strict &&

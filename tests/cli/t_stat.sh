@@ -409,6 +409,9 @@ for r, j in zip(rows, runs):
     else:
         assert r["cycles"] == "", (r["cycles"], c)
     assert r["outlier"] in ("0", "1") and (r["cause"] != "") == (r["outlier"] == "1")
+    # the CPU's speed as the JSON says, empty where it has none
+    for k in ("speed", "ref_before_ns", "ref_after_ns"):
+        assert (r[k] == "") if j[k] is None else abs(float(r[k]) - j[k]) <= 1e-9 * j[k], (k, r[k], j[k])
 PYEOF
 	then
 		ok "csv: six runs, counted events as numbers, uncounted empty"
@@ -427,6 +430,29 @@ usage_error "csv in a missing directory" "cannot write the CSV file '/nonexisten
 usage_error "csv and json on stdout" "--json and --csv cannot both write to stdout" stat --csv - --json
 run "csv removed when the run fails" 2 "$PB" stat -e cylces --csv "$T/q.csv" &&
 	if [ -e "$T/q.csv" ]; then bad "csv removed" "$T/q.csv left behind"; else ok "csv removed when nothing ran"; fi
+
+# ---- the CPU's own speed around each run: JSON per run and per mode, the text's line ----------
+if run "speed" 0 "$PB" stat --mode unprepared -r 6 --iterations 2000000 -e task-clock \
+	--json="$T/speed.json"; then
+	if has "$T/out" "^speed: \(steady,\|varied\) [0-9.]*x to [0-9.]*x of the CPU's best, median [0-9.]*x (reference loop before and after each run, [0-9.]* us a run outside the timed span" &&
+	   { [ "$HAVE_PY" -eq 0 ] || json "$T/speed.json" 'all(
+		0 < s["min"] <= s["median"] <= s["max"] <= 1.25 and abs(s["range"] - s["max"] / s["min"]) < 1e-9 and
+		s["varied"] == (s["range"] >= 1.1) and s["runs"] == len([r for r in m["runs"] if r["speed"] is not None]) >= 4 and
+		s["cost_ns_median"] > 0 and s["ref_best_ns"] > 0 and s["ref_iterations"] > 0 and
+		all(r["ref_before_ns"] > 0 and r["ref_after_ns"] > 0 and
+		    (r["speed"] is None or s["min"] <= r["speed"] <= s["max"]) for r in m["runs"])
+		for m in d["modes"] for s in [m["speed"]])'; }; then
+		ok "speed: a factor per run in JSON, its summary per mode, the text's speed line"
+	else
+		bad "speed" "$(grep '^speed' "$T/out")"
+	fi
+	# The column is there exactly when the speed varied.
+	if [ "$HAVE_PY" -eq 1 ]; then
+		if json "$T/speed.json" 'd["modes"][0]["speed"]["varied"]'; then want=1; else want=0; fi
+		if has "$T/out" "  speed  status$"; then got=1; else got=0; fi
+		if [ "$want" = "$got" ]; then ok "speed column when the speed varied ($want)"; else miss "speed column"; fi
+	fi
+fi
 
 # ---- a command's harness cost: fork and set-up outside the timed span, exec inside ----------
 if run "harness cost" 0 "$PB" stat --mode unprepared -r 3 -e task-clock --json="$T/h.json" -- true; then

@@ -368,7 +368,7 @@ Test(abi, pbench_runs_opts)
 
 Test(abi, pbench_runs_set)
 {
-	cr_expect_eq(sizeof(struct pbench_runs_set), 144);
+	cr_expect_eq(sizeof(struct pbench_runs_set), 152);
 	cr_expect_eq(offsetof(struct pbench_runs_set, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_runs_set, mode), 8, "mode moved");
 	cr_expect_eq(offsetof(struct pbench_runs_set, prepared), 12, "prepared moved");
@@ -392,11 +392,12 @@ Test(abi, pbench_runs_set)
 	cr_expect_eq(offsetof(struct pbench_runs_set, fence_hi_ns), 120, "fence_hi_ns moved");
 	cr_expect_eq(offsetof(struct pbench_runs_set, setup_ns_median), 128, "setup_ns_median moved");
 	cr_expect_eq(offsetof(struct pbench_runs_set, exec_ns_median), 136, "exec_ns_median moved");
+	cr_expect_eq(offsetof(struct pbench_runs_set, speed_cost_ns_median), 144, "speed_cost_ns_median moved");
 }
 
 Test(abi, pbench_run)
 {
-	cr_expect_eq(sizeof(struct pbench_run), 80);
+	cr_expect_eq(sizeof(struct pbench_run), 104);
 	cr_expect_eq(offsetof(struct pbench_run, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_run, ticks), 8, "ticks moved");
 	cr_expect_eq(offsetof(struct pbench_run, ns), 16, "ns moved");
@@ -411,6 +412,66 @@ Test(abi, pbench_run)
 	cr_expect_eq(offsetof(struct pbench_run, cpu), 64, "cpu moved");
 	cr_expect_eq(offsetof(struct pbench_run, outlier), 68, "outlier moved");
 	cr_expect_eq(offsetof(struct pbench_run, cause), 72, "cause moved");
+	cr_expect_eq(offsetof(struct pbench_run, speed), 80, "speed moved");
+	cr_expect_eq(offsetof(struct pbench_run, ref_before_ns), 88, "ref_before_ns moved");
+	cr_expect_eq(offsetof(struct pbench_run, ref_after_ns), 96, "ref_after_ns moved");
+}
+
+Test(abi, pbench_speed_summary)
+{
+	cr_expect_eq(sizeof(struct pbench_speed_summary), 80);
+	cr_expect_eq(offsetof(struct pbench_speed_summary, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, n), 8, "n moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, min), 16, "min moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, median), 24, "median moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, max), 32, "max moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, range), 40, "range moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, slow), 48, "slow moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, corr), 56, "corr moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, spread_pct), 64, "spread_pct moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, spread_at_one_speed_pct), 72, "spread_at_one_speed_pct moved");
+}
+
+Test(abi, pbench_cpu_speed)
+{
+	cr_expect_eq(sizeof(struct pbench_cpu_speed), 152);
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, cpu), 8, "cpu moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, seconds), 16, "seconds moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, slices), 24, "slices moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, slice_ms), 32, "slice_ms moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, iterations), 40, "iterations moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, best_ns), 48, "best_ns moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, min), 56, "min moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, median), 64, "median moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, max), 72, "max moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, range), 80, "range moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, changes), 88, "changes moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, slow_ms), 96, "slow_ms moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, ctx_involuntary), 104, "ctx_involuntary moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, not_running_ns), 112, "not_running_ns moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, have_irqs), 120, "have_irqs moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, irqs), 128, "irqs moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, steal_ns), 136, "steal_ns moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, burst_pct), 144, "burst_pct moved");
+}
+
+Test(abi, pbench_cpu_sharing)
+{
+	cr_expect_eq(sizeof(struct pbench_cpu_sharing), 88);
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, cpu), 8, "cpu moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, other), 12, "other moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, kind), 16, "kind moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, pairs), 20, "pairs moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, phase_ms), 24, "phase_ms moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, alone_ns), 32, "alone_ns moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, spun_ns), 40, "spun_ns moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, slowdown), 48, "slowdown moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, wall_slowdown), 56, "wall_slowdown moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, running_share), 64, "running_share moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, ctx_involuntary), 72, "ctx_involuntary moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, alone_range), 80, "alone_range moved");
 }
 
 Test(abi, pbench_stats_opts)

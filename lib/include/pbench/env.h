@@ -27,7 +27,7 @@ struct pbench_check {
 	const char *id;			/* stable JSON id, e.g. "cpufreq.governor" */
 	const char *group;		/* "frequency", "topology", "isolation", "interrupts",
 					 * "scheduler", "memory", "timer", "counters",
-					 * "virtualization" */
+					 * "virtualization", "speed" */
 	int status;			/* enum pbench_check_status */
 	int cpu;			/* the target CPU it is about, -1 for the whole machine */
 	char value[256];		/* what was found */

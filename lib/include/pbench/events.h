@@ -4,7 +4,7 @@
 #ifndef PBENCH_H_EVENTS
 #define PBENCH_H_EVENTS
 
-#include "workload.h"
+#include "speed.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -149,6 +149,8 @@ struct pbench_runs_set {
 	double fence_lo_ns, fence_hi_ns;	/* Tukey's; NaN below 2 runs */
 	double setup_ns_median;		/* a command's harness costs (NaN: not known) */
 	double exec_ns_median;
+	double speed_cost_ns_median;	/* reading the reference loop around a run, outside
+					 * the timed span (NaN: not read) */
 };
 /* Set s (0 .. pbench_runs_nr_sets() - 1). Errors: -EINVAL. */
 PBENCH_API int pbench_runs_set_info(const struct pbench_runs *r, int s,
@@ -169,6 +171,9 @@ struct pbench_run {
 	int cpu;			/* the CPU its noise was read on */
 	int outlier;			/* beyond its set's Tukey fences */
 	const char *cause;		/* the outlier's cause in words, NULL otherwise */
+	double speed;			/* the CPU's own speed around the run: pbench_speed_factor()
+					 * against the invocation's best reading (NaN: unknown) */
+	double ref_before_ns, ref_after_ns;	/* the reference loop's readings (NaN: none) */
 };
 /* Run i of set s. Errors: -EINVAL. */
 PBENCH_API int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run *out);
@@ -185,6 +190,17 @@ PBENCH_API int pbench_runs_noise(const struct pbench_runs *r, int s, int i,
  * runs in either). */
 PBENCH_API int pbench_runs_contrast(const struct pbench_runs *r, double *spread_ratio,
 				    double *cv_ratio, char *verdict, size_t len);
+
+/* The speed factors of set s's runs and what they explain of its times (runs ended at the
+ * timeout left out). Errors: -EINVAL, -ENODATA (no run with a factor). */
+PBENCH_API int pbench_runs_speed(const struct pbench_runs *r, int s,
+				 struct pbench_speed_summary *out);
+/* For a verdict, over every set's runs: when the CPU's own speed varied
+ * (PBENCH_SPEED_VARIED), "the CPU's own speed varied 1.88x during the runs (0.53x to 1.00x of
+ * its best, reference loop; in the prepared runs 1.88x, time against 1/speed r = 0.97: the
+ * speed explains the spread)" (each set whose speed varied), else "". Returns the length
+ * (snprintf semantics); -EINVAL. */
+PBENCH_API int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, size_t len);
 
 /* Reports. Text: what pbench stat prints. JSON (schema 1): the modes with every run, the
  * contrast, the checks of the CPU. CSV: one line per run. SVG: each run in order and the
