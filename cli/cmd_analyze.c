@@ -19,11 +19,12 @@
 #include "cmds.h"
 
 #define CONFIDENCE 0.999
+#define ANALYZE_OUTPUTS CLI_OUT_JSON
 
 static void analyze_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pbench analyze [--json] [--unit UNIT] [FILE...]\n"
+		"usage: pbench analyze [--json] [--export-json FILE] [--unit UNIT] [FILE...]\n"
 		"\n"
 		"Summarizes samples: one number per line (blank lines and # comments skipped), or\n"
 		"the JSON that pbench writes (stat in every mode, the library's result; a\n"
@@ -31,12 +32,14 @@ static void analyze_usage(FILE *f)
 		"or Google Benchmark (--benchmark_format=json). FILE '-' or no FILE reads stdin.\n"
 		"With two inputs or more (files, or a file holding several sets), the first is\n"
 		"compared with each other one: Welch's t-test, Mann-Whitney U, and the ratio of the\n"
-		"means with its %.1f%% interval.\n"
+		"means with its %.1f%% interval. Options may come before or after the files; after\n"
+		"--, every argument is a file.\n"
 		"\n"
-		"  -u, --unit UNIT   unit of plain numbers: ns, us, ms or s (times are then shown\n"
-		"                    in scaled units); anything else is printed as a label\n"
-		"      --json        JSON on stdout (schema 1)\n"
-		"  -h, --help        this help\n", CONFIDENCE * 100);
+		"  -u, --unit UNIT        unit of plain numbers: ns, us, ms or s (times are then\n"
+		"                         shown in scaled units); anything else is printed as a label\n",
+		CONFIDENCE * 100);
+	cli_out_usage(f, ANALYZE_OUTPUTS, NULL, 25);
+	fprintf(f, "  -h, --help             this help\n");
 }
 
 /* Read a whole file (or stdin) into memory. 0, or an exit code after the message. */
@@ -93,7 +96,8 @@ static int slurp(const char *path, char **text, size_t *len)
 	return 0;
 }
 
-static int read_input(struct pbench_samples *in, const char *path, const char *unit)
+static int read_input(struct pbench_samples *in, const char *path, const char *unit,
+		      const struct cli_out *out)
 {
 	const char *name = strcmp(path, "-") ? path : "stdin";
 	int before = pbench_samples_nr(in), rc, err;
@@ -101,8 +105,10 @@ static int read_input(struct pbench_samples *in, const char *path, const char *u
 	size_t len;
 
 	rc = slurp(path, &text, &len);
-	if (rc)
+	if (rc) {
+		cli_out_hint(out, path);
 		return rc;
+	}
 	err = pbench_samples_add_text(in, text, len, name, unit, why, sizeof(why));
 	free(text);
 	if (err == -ENOMEM) {
@@ -113,8 +119,9 @@ static int read_input(struct pbench_samples *in, const char *path, const char *u
 		cli_error("%s", why);
 		return EXIT_USAGE;
 	}
+	/* A note on an input that holds no samples: with the text, or beside another format */
 	if (!err && pbench_samples_note(in))
-		printf("%s\n", pbench_samples_note(in));
+		fprintf(cli_out_text(out) ? stdout : stderr, "%s\n", pbench_samples_note(in));
 	for (int k = before; k < pbench_samples_nr(in); k++) {
 		size_t n;
 
@@ -171,35 +178,35 @@ static int compare_pair(const struct pbench_samples *in, int a, int b, struct cm
 }
 
 static void print_comparison(const struct pbench_samples *in, const struct pbench_summary *sums,
-			     const struct cmp *c)
+			     const struct cmp *c, FILE *f)
 {
 	const char *a = pbench_samples_name(in, c->a), *b = pbench_samples_name(in, c->b);
 	const struct pbench_welch *w = &c->w;
 	const char *v;
 
-	printf("\n%s vs %s:\n", a, b);
+	fprintf(f, "\n%s vs %s:\n", a, b);
 	if (!c->tested) {
 		double ma = sums[c->a].mean, mb = sums[c->b].mean;
 
 		if (ma == mb)
-			printf("verdict: same: both are constant and equal (every sample %.6g)\n", ma);
+			fprintf(f, "verdict: same: both are constant and equal (every sample %.6g)\n", ma);
 		else
-			printf("verdict: both are constant (every sample %.6g against %.6g): no spread "
+			fprintf(f, "verdict: both are constant (every sample %.6g against %.6g): no spread "
 			       "to test a difference by; a/b is %.6g\n", ma, mb, mb ? ma / mb : NAN);
 		return;
 	}
 	v = compare_verdict(w, 1);
-	printf("  ratio of means  %.4f (%.1f%% interval %.4f .. %.4f)\n", w->ratio,
+	fprintf(f, "  ratio of means  %.4f (%.1f%% interval %.4f .. %.4f)\n", w->ratio,
 	       CONFIDENCE * 100, w->ratio_lo, w->ratio_hi);
-	printf("  Welch           t = %.3f, df = %.1f, p = %.3g\n", w->t, w->df, w->p);
-	printf("  Mann-Whitney    U = %.1f, z = %.3f, p = %.3g\n", c->m.u, c->m.z, c->m.p);
+	fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", w->t, w->df, w->p);
+	fprintf(f, "  Mann-Whitney    U = %.1f, z = %.3f, p = %.3g\n", c->m.u, c->m.z, c->m.p);
 	if (!strcmp(v, "faster") || !strcmp(v, "slower"))
-		printf("verdict: %s is %s than %s by %.2f%% (significant at %.1f%%)\n", a, v, b,
+		fprintf(f, "verdict: %s is %s than %s by %.2f%% (significant at %.1f%%)\n", a, v, b,
 		       fabs(1 - w->ratio) * 100, CONFIDENCE * 100);
 	else if (!strcmp(v, "same"))
-		printf("verdict: same: the ratio's interval lies within 1%% of 1\n");
+		fprintf(f, "verdict: same: the ratio's interval lies within 1%% of 1\n");
 	else
-		printf("verdict: undecided: neither a significant difference nor within 1%%; "
+		fprintf(f, "verdict: undecided: neither a significant difference nor within 1%%; "
 		       "take more samples\n");
 }
 
@@ -279,7 +286,7 @@ static json_t *comparison_json(const struct pbench_samples *in, const struct cmp
 }
 
 static int write_json(const struct pbench_samples *in, const struct pbench_summary *sums,
-		      const struct cmp *cmps, int ncmp)
+		      const struct cmp *cmps, int ncmp, FILE *f)
 {
 	json_t *root = json_object(), *arr = json_array(), *ca = json_array();
 	int nr = pbench_samples_nr(in), err;
@@ -288,8 +295,7 @@ static int write_json(const struct pbench_samples *in, const struct pbench_summa
 		json_decref(root);
 		json_decref(arr);
 		json_decref(ca);
-		cli_error("out of memory");
-		return EXIT_RUNTIME;
+		return -ENOMEM;
 	}
 	json_object_set_new(root, "schema", json_integer(1));
 	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
@@ -299,13 +305,11 @@ static int write_json(const struct pbench_samples *in, const struct pbench_summa
 	for (int i = 0; i < ncmp; i++)
 		json_array_append_new(ca, comparison_json(in, &cmps[i]));
 	json_object_set_new(root, "comparisons", ca);
-	err = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
-	if (err || fputc('\n', stdout) == EOF) {
-		cli_error("cannot write the JSON: out of memory or a write error");
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
+		return -EIO;
+	return 0;
 }
 
 /* Each input's summary (95% intervals); an exit status. */
@@ -330,57 +334,93 @@ static int summarize(struct pbench_samples *in, int nr, struct pbench_summary *s
 }
 
 static void print_text(struct pbench_samples *in, const struct pbench_summary *sums,
-		       const struct cmp *cmps, int ncmp)
+		       const struct cmp *cmps, int ncmp, FILE *f)
 {
 	for (int i = 0; i < pbench_samples_nr(in); i++) {
 		if (i)
-			printf("\n");
-		pbench_summary_write_text(&sums[i], stdout, pbench_samples_name(in, i),
+			fprintf(f, "\n");
+		pbench_summary_write_text(&sums[i], f, pbench_samples_name(in, i),
 					  pbench_samples_unit(in, i));
 	}
 	for (int i = 0; i < ncmp; i++)
-		print_comparison(in, sums, &cmps[i]);
+		print_comparison(in, sums, &cmps[i], f);
 }
 
-int cmd_analyze(int argc, char **argv)
+/* What analyze found, in each format asked for (cli_out_write). */
+struct analysis {
+	struct pbench_samples *in;
+	const struct pbench_summary *sums;
+	const struct cmp *cmps;
+	int ncmp;
+};
+
+static int write_report(void *arg, int fmt, FILE *f)
+{
+	const struct analysis *a = arg;
+
+	if (fmt == CLI_FMT_JSON)
+		return write_json(a->in, a->sums, a->cmps, a->ncmp, f);
+	print_text(a->in, a->sums, a->cmps, a->ncmp, f);
+	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+}
+
+/* The options, before or after the files (the "-" mode of getopt returns each file in
+ * turn); after "--" everything is a file. files gets the files in order. */
+static int parse_args(int argc, char **argv, struct cli_out *out, const char **unit,
+		      const char **files, int *nfiles)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
 		{ "unit", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	struct pbench_samples *in = NULL;
-	struct pbench_summary *sums = NULL;
-	struct cmp *cmps = NULL;
-	const char *unit = NULL;
-	int json = 0, c, rc = EXIT_USAGE, nr, ncmp = 0;
+	int c;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:ju:h", opts, NULL)) != -1) {
+	*nfiles = 0;
+	cli_out_init(out, "analyze", ANALYZE_OUTPUTS, 0);
+	while ((c = getopt_long(argc, argv, "-:u:h", opts, NULL)) != -1) {
+		int taken = cli_out_option(out, c, optarg, argc, argv);
+
+		if (taken < 0)
+			return -1;
+		if (taken)
+			continue;
 		switch (c) {
-		case 'j': json = 1; break;
-		case 'u': unit = optarg; break;
-		case 'h': analyze_usage(stdout); return EXIT_OK;
+		case 1: files[(*nfiles)++] = optarg; break;
+		case 'u': *unit = optarg; break;
+		case 'h': analyze_usage(stdout); return 1;
 		default:
 			cli_option_error(c, argv, "analyze");
-			return EXIT_USAGE;
+			return -1;
 		}
 	}
+	while (optind < argc)
+		files[(*nfiles)++] = argv[optind++];
+	return 0;
+}
+
+/* Read each input, summarize each, compare the first with each other one, and write it all. */
+static int analyze(struct cli_out *out, const char **files, int nfiles, const char *unit)
+{
+	struct pbench_samples *in = NULL;
+	struct pbench_summary *sums = NULL;
+	struct cmp *cmps = NULL;
+	int rc = EXIT_OK, nr, ncmp = 0;
+
 	if (pbench_samples_new(&in)) {
 		cli_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	if (optind == argc && (rc = read_input(in, "-", unit)))
-		goto out;
-	for (int i = optind; i < argc; i++)
-		if ((rc = read_input(in, argv[i], unit)))
-			goto out;
-	rc = EXIT_OK;
+	if (!nfiles)
+		rc = read_input(in, "-", unit, out);
+	for (int i = 0; !rc && i < nfiles; i++)
+		rc = read_input(in, files[i], unit, out);
 	nr = pbench_samples_nr(in);
-	if (!nr)
-		goto out;	/* only comparisons, said above */
+	if (rc || !nr)
+		goto out;	/* an error, or only comparisons: said */
 	sums = calloc((size_t)nr, sizeof(*sums));
 	cmps = calloc((size_t)nr, sizeof(*cmps));
 	if (!sums || !cmps) {
@@ -396,14 +436,33 @@ int cmd_analyze(int argc, char **argv)
 			rc = EXIT_RUNTIME;
 			goto out;
 		}
-	if (json) {
-		rc = write_json(in, sums, cmps, ncmp);
-		goto out;
-	}
-	print_text(in, sums, cmps, ncmp);
+	rc = cli_out_write(out, write_report, &(struct analysis){ in, sums, cmps, ncmp });
 out:
 	pbench_samples_free(in);
 	free(sums);
 	free(cmps);
+	return rc;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	const char *unit = NULL, **files;
+	struct cli_out out;
+	int rc, nfiles;
+
+	files = calloc((size_t)argc + 1, sizeof(*files));
+	if (!files) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	rc = parse_args(argc, argv, &out, &unit, files, &nfiles);
+	if (rc) {
+		free(files);
+		return rc < 0 ? EXIT_USAGE : EXIT_OK;
+	}
+	rc = cli_out_open(&out);
+	if (!rc)
+		rc = cli_out_close(&out, 1, analyze(&out, files, nfiles, unit));
+	free(files);
 	return rc;
 }

@@ -15,17 +15,18 @@
 static void check_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pbench check [--cpu LIST] [--json] [--strict]\n"
+		"usage: pbench check [--cpu LIST] [--json] [--export-json FILE] [--strict]\n"
 		"\n"
 		"Checks every known source of timing noise for the CPU(s) you will measure on: what\n"
 		"was found, why it matters, and the command that fixes it. Only reads; changes\n"
 		"nothing. With no --cpu, the CPU a prepared run would pick (an isolated CPU, else the\n"
 		"least busy CPU other than 0 whose SMT sibling is idle).\n"
 		"\n"
-		"  -c, --cpu LIST   the target CPUs, e.g. 2 or 2-3,6\n"
-		"      --json       JSON on stdout (schema 1)\n"
-		"      --strict     exit 1 if any check is warn or bad\n"
-		"  -h, --help       this help\n"
+		"  -c, --cpu LIST         the target CPUs, e.g. 2 or 2-3,6\n");
+	cli_out_usage(f, CLI_OUT_JSON, NULL, 25);
+	fprintf(f,
+		"      --strict           exit 1 if any check is warn or bad\n"
+		"  -h, --help             this help\n"
 		"\n"
 		"PBENCH_SYSFS_ROOT and PBENCH_PROCFS_ROOT point it at a recorded /sys and /proc tree\n"
 		"(tests/fixtures/record.sh records one).\n");
@@ -40,7 +41,7 @@ static const char *verdict(const int *counts)
 	return "ready";
 }
 
-static void print_text(const struct pbench_env *env, const int *counts)
+static void print_text(const struct pbench_env *env, const int *counts, FILE *f)
 {
 	static const char *const colors[] = {
 		[PBENCH_CHECK_OK] = "\033[32m", [PBENCH_CHECK_INFO] = "\033[36m",
@@ -49,14 +50,14 @@ static void print_text(const struct pbench_env *env, const int *counts)
 	};
 	const char *group = "";
 	const int *cpus;
-	int ncpus = pbench_env_cpus(env, &cpus), color = cli_color(stdout), w = 0;
+	int ncpus = pbench_env_cpus(env, &cpus), color = cli_color(f), w = 0;
 
-	printf("pbench check: CPU%s ", ncpus > 1 ? "s" : "");
+	fprintf(f, "pbench check: CPU%s ", ncpus > 1 ? "s" : "");
 	for (int i = 0; i < ncpus; i++)
-		printf("%s%d", i ? "," : "", cpus[i]);
+		fprintf(f, "%s%d", i ? "," : "", cpus[i]);
 	if (*pbench_env_pick_reason(env))
-		printf(" (%s)", pbench_env_pick_reason(env));
-	printf("\n");
+		fprintf(f, " (%s)", pbench_env_pick_reason(env));
+	fprintf(f, "\n");
 	for (int i = 0; i < pbench_env_nr(env); i++)
 		if ((int)strlen(pbench_env_get(env, i)->id) > w)
 			w = (int)strlen(pbench_env_get(env, i)->id);
@@ -65,30 +66,30 @@ static void print_text(const struct pbench_env *env, const int *counts)
 		char where[16] = "";
 
 		if (strcmp(c->group, group)) {
-			printf("\n%s\n", c->group);
+			fprintf(f, "\n%s\n", c->group);
 			group = c->group;
 		}
 		if (c->cpu >= 0 && ncpus > 1)
 			snprintf(where, sizeof(where), "cpu%d ", c->cpu);
-		printf("  %s%-7s%s %-*s  %s%s", color ? colors[c->status] : "",
+		fprintf(f, "  %s%-7s%s %-*s  %s%s", color ? colors[c->status] : "",
 		       pbench_check_status_name(c->status), color ? "\033[0m" : "", w, c->id, where,
 		       c->value);
 		if (c->expected[0] && (c->status == PBENCH_CHECK_WARN || c->status == PBENCH_CHECK_BAD))
-			printf(" (want: %s)", c->expected);
-		printf("\n");
+			fprintf(f, " (want: %s)", c->expected);
+		fprintf(f, "\n");
 		if (c->status == PBENCH_CHECK_WARN || c->status == PBENCH_CHECK_BAD) {
 			if (c->why[0])
-				printf("  %*s why: %s\n", 7, "", c->why);
+				fprintf(f, "  %*s why: %s\n", 7, "", c->why);
 			if (c->fix[0])
-				printf("  %*s fix: %s\n", 7, "", c->fix);
+				fprintf(f, "  %*s fix: %s\n", 7, "", c->fix);
 		}
 	}
-	printf("\nsummary: %d ok, %d warn, %d bad, %d info, %d unknown: %s\n",
+	fprintf(f, "\nsummary: %d ok, %d warn, %d bad, %d info, %d unknown: %s\n",
 	       counts[PBENCH_CHECK_OK], counts[PBENCH_CHECK_WARN], counts[PBENCH_CHECK_BAD],
 	       counts[PBENCH_CHECK_INFO], counts[PBENCH_CHECK_UNKNOWN], verdict(counts));
 }
 
-static int print_json(const struct pbench_env *env, const int *counts)
+static int print_json(const struct pbench_env *env, const int *counts, FILE *f)
 {
 	json_t *root = json_object(), *cpus = json_array(), *checks = json_array();
 	json_t *sum = json_object();
@@ -122,10 +123,27 @@ static int print_json(const struct pbench_env *env, const int *counts)
 		json_object_set_new(sum, pbench_check_status_name(s), json_integer(counts[s]));
 	json_object_set_new(root, "summary", sum);
 	json_object_set_new(root, "verdict", json_string(verdict(counts)));
-	err = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', stdout);
+	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
-	return err ? -1 : 0;
+	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
+		return -EIO;
+	return 0;
+}
+
+/* The findings in each format asked for (cli_out_write). */
+struct check_report {
+	const struct pbench_env *env;
+	const int *counts;
+};
+
+static int write_report(void *arg, int fmt, FILE *f)
+{
+	const struct check_report *r = arg;
+
+	if (fmt == CLI_FMT_JSON)
+		return print_json(r->env, r->counts, f);
+	print_text(r->env, r->counts, f);
+	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }
 
 /* --cpu LIST, checked against the highest present CPU so the error can name the valid range;
@@ -156,21 +174,31 @@ int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	int json = 0, strict = 0, c, n = 0, err, counts[PBENCH_CHECK_UNKNOWN + 1] = { 0 };
+	int strict = 0, c, n = 0, err, counts[PBENCH_CHECK_UNKNOWN + 1] = { 0 };
 	int *cpus = NULL, rc = EXIT_OK;
 	struct pbench_env *env;
+	struct cli_out out;
 
 	optind = 1;
 	opterr = 0;
 	cpus = calloc(MAX_TARGETS, sizeof(*cpus));
 	if (!cpus)
 		return EXIT_RUNTIME;
-	while ((c = getopt_long(argc, argv, "+:c:jsh", opts, NULL)) != -1) {
+	cli_out_init(&out, "check", CLI_OUT_JSON, CLI_OUT_NO_ARGS);
+	while ((c = getopt_long(argc, argv, "+:c:sh", opts, NULL)) != -1) {
+		int taken = cli_out_option(&out, c, optarg, argc, argv);
+
+		if (taken) {
+			if (taken > 0)
+				continue;
+			free(cpus);
+			return EXIT_USAGE;
+		}
 		switch (c) {
 		case 'c':
 			n = parse_cpus(optarg, cpus);
@@ -179,7 +207,6 @@ int cmd_check(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
-		case 'j': json = 1; break;
 		case 's': strict = 1; break;
 		case 'h':
 			check_usage(stdout);
@@ -196,8 +223,15 @@ int cmd_check(int argc, char **argv)
 		free(cpus);
 		return EXIT_USAGE;
 	}
+	rc = cli_out_open(&out);
+	if (rc) {
+		free(cpus);
+		return rc;
+	}
 	err = pbench_env_check(&env, n ? cpus : NULL, n, 0);
 	free(cpus);
+	if (err)
+		cli_out_close(&out, 0, EXIT_OK);
 	if (err == -EINVAL && n) {
 		char present[256] = "unknown";
 
@@ -220,14 +254,9 @@ int cmd_check(int argc, char **argv)
 	}
 	for (int i = 0; i < pbench_env_nr(env); i++)
 		counts[pbench_env_get(env, i)->status]++;
-	if (json) {
-		if (print_json(env, counts))
-			rc = EXIT_RUNTIME;
-	} else {
-		print_text(env, counts);
-	}
+	rc = cli_out_write(&out, write_report, &(struct check_report){ env, counts });
 	if (strict && (counts[PBENCH_CHECK_WARN] || counts[PBENCH_CHECK_BAD]))
 		rc = EXIT_RUNTIME;
 	pbench_env_free(env);
-	return rc;
+	return cli_out_close(&out, 1, rc);
 }

@@ -13,14 +13,14 @@
 static void list_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pbench list [--all] [--json]\n"
+		"usage: pbench list [--all] [--json] [--export-json FILE]\n"
 		"\n"
 		"Lists the generic perf events, the software events and the sysfs PMU events, each\n"
 		"with whether it can be counted here now (ok, not-supported, no-permission) and why.\n"
 		"\n"
-		"  -a, --all    also every libpfm4 event of the detected hardware PMUs\n"
-		"      --json   JSON on stdout (schema 1)\n"
-		"  -h, --help   this help\n");
+		"  -a, --all              also every libpfm4 event of the detected hardware PMUs\n");
+	cli_out_usage(f, CLI_OUT_JSON, NULL, 25);
+	fprintf(f, "  -h, --help             this help\n");
 }
 
 /* The library's list, one entry at a time into an array of our own struct's size. */
@@ -51,7 +51,7 @@ static void section_of(const struct pbench_event_desc *d, char *buf, size_t len)
 		snprintf(buf, len, "%s events (libpfm4)", d->pmu);
 }
 
-static int print_json(const struct pbench_event_desc *v, int n, const int *counts)
+static int print_json(const struct pbench_event_desc *v, int n, const int *counts, FILE *f)
 {
 	json_t *root = json_object(), *arr = json_array(), *sum = json_object();
 	int err;
@@ -81,17 +81,18 @@ static int print_json(const struct pbench_event_desc *v, int n, const int *count
 		if (s != PBENCH_EVENT_MULTIPLEXED && s != PBENCH_EVENT_NOT_COUNTED)
 			json_object_set_new(sum, pbench_event_status_name(s), json_integer(counts[s]));
 	json_object_set_new(root, "summary", sum);
-	err = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', stdout);
+	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
-	return err ? EXIT_RUNTIME : EXIT_OK;
+	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
+		return -EIO;
+	return 0;
 }
 
-static void print_text(const struct pbench_event_desc *v, int n, const int *counts)
+static void print_text(const struct pbench_event_desc *v, int n, const int *counts, FILE *f)
 {
 	char last[96] = "", sec[96];
 	const char *prev_reason = "";
-	int color = cli_color(stdout), w = 24;
+	int color = cli_color(f), w = 24;
 
 	for (int i = 0; i < n; i++)
 		if ((int)strlen(v[i].name) > w)
@@ -112,7 +113,7 @@ static void print_text(const struct pbench_event_desc *v, int n, const int *coun
 
 		section_of(&v[i], sec, sizeof(sec));
 		if (strcmp(sec, last)) {
-			printf("%s%s:\n", i ? "\n" : "", sec);
+			fprintf(f, "%s%s:\n", i ? "\n" : "", sec);
 			memcpy(last, sec, sizeof(last));
 			prev_reason = "";
 		}
@@ -122,15 +123,15 @@ static void print_text(const struct pbench_event_desc *v, int n, const int *coun
 		else
 			prev_reason = reason;
 		if (!*reason)
-			printf(color ? "  %-*s \033[32m%s\033[0m\n" : "  %-*s %s\n", w, v[i].name, st);
+			fprintf(f, color ? "  %-*s \033[32m%s\033[0m\n" : "  %-*s %s\n", w, v[i].name, st);
 		else if (color)
-			printf("  %-*s %s%-14s\033[0m %s\n", w, v[i].name,
+			fprintf(f, "  %-*s %s%-14s\033[0m %s\n", w, v[i].name,
 			       v[i].status == PBENCH_EVENT_OK ? "\033[32m" : "\033[33m", st,
 			       reason);
 		else
-			printf("  %-*s %-14s %s\n", w, v[i].name, st, reason);
+			fprintf(f, "  %-*s %-14s %s\n", w, v[i].name, st, reason);
 	}
-	printf("\n%d events: %d ok, %d not supported, %d no permission\n", n,
+	fprintf(f, "\n%d events: %d ok, %d not supported, %d no permission\n", n,
 	       counts[PBENCH_EVENT_OK], counts[PBENCH_EVENT_NOT_SUPPORTED],
 	       counts[PBENCH_EVENT_NO_PERMISSION]);
 	if (!pbench_cpu_has_pmu()) {
@@ -139,29 +140,53 @@ static void print_text(const struct pbench_event_desc *v, int n, const int *coun
 		/* msr/tsc/ is named only when this machine's list has it opening. */
 		for (int i = 0; i < n; i++)
 			tsc |= !strcmp(v[i].name, "msr/tsc/") && v[i].status == PBENCH_EVENT_OK;
-		printf("note: no hardware PMU is exposed here (a VM without PMU passthrough?): "
+		fprintf(f, "note: no hardware PMU is exposed here (a VM without PMU passthrough?): "
 		       "hardware events cannot be counted; the software events%s can\n",
 		       tsc ? " and msr/tsc/" : "");
 	}
+}
+
+/* The list in each format asked for (cli_out_write). */
+struct list_report {
+	const struct pbench_event_desc *v;
+	int n;
+	const int *counts;
+};
+
+static int write_report(void *arg, int fmt, FILE *f)
+{
+	const struct list_report *r = arg;
+
+	if (fmt == CLI_FMT_JSON)
+		return print_json(r->v, r->n, r->counts, f);
+	print_text(r->v, r->n, r->counts, f);
+	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }
 
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
 	struct pbench_event_desc *v;
-	int all = 0, json = 0, c, n, rc, counts[PBENCH_EVENT_NO_PERMISSION + 1] = { 0 };
+	struct cli_out out;
+	int all = 0, c, n, rc, counts[PBENCH_EVENT_NO_PERMISSION + 1] = { 0 };
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:ajh", opts, NULL)) != -1) {
+	cli_out_init(&out, "list", CLI_OUT_JSON, CLI_OUT_NO_ARGS);
+	while ((c = getopt_long(argc, argv, "+:ah", opts, NULL)) != -1) {
+		int taken = cli_out_option(&out, c, optarg, argc, argv);
+
+		if (taken < 0)
+			return EXIT_USAGE;
+		if (taken)
+			continue;
 		switch (c) {
 		case 'a': all = 1; break;
-		case 'j': json = 1; break;
 		case 'h': list_usage(stdout); return EXIT_OK;
 		default:
 			cli_option_error(c, argv, "list");
@@ -172,19 +197,17 @@ int cmd_list(int argc, char **argv)
 		cli_error("unexpected argument '%s' for 'pbench list'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	rc = cli_out_open(&out);
+	if (rc)
+		return rc;
 	n = list_events(all ? PBENCH_LIST_ALL : 0, &v);
 	if (n < 0) {
 		cli_error("cannot list events: %s", pbench_strerror(n));
-		return EXIT_RUNTIME;
+		return cli_out_close(&out, 0, EXIT_RUNTIME);
 	}
 	for (int i = 0; i < n; i++)
 		counts[v[i].status]++;
-	if (json) {
-		rc = print_json(v, n, counts);
-	} else {
-		print_text(v, n, counts);
-		rc = EXIT_OK;
-	}
+	rc = cli_out_write(&out, write_report, &(struct list_report){ v, n, counts });
 	free(v);
-	return rc;
+	return cli_out_close(&out, 1, rc);
 }

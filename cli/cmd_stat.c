@@ -30,19 +30,23 @@
 #define DEFAULT_WARMUP_MS 1200.0
 #define MAX_WARMUP_MS 3600000.0
 
+#define STAT_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_PLOT)
+#define STAT_COL 25
+
 static void stat_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: pbench stat [-e EVENTS] [-r RUNS | --target-sem PCT [--max-time S]]\n"
 		"                   [--mode unprepared|prepared|contrast] [--cpu N] [--warmup-ms MS]\n"
-		"                   [--json[=FILE]] [--csv FILE] [--plot FILE.svg] [-q]\n"
-		"                   [--timeout S] [--workload xor|memwalk] [--iterations N]\n"
-		"                   [-- CMD ARGS...]\n"
+		"                   [--json | --csv] [--export-json FILE] [--export-csv FILE]\n"
+		"                   [--plot FILE.svg] [-q] [--timeout S] [--workload xor|memwalk]\n"
+		"                   [--iterations N] [-- CMD ARGS...]\n"
 		"\n"
 		"Runs CMD (or, with no command, a built-in workload) RUNS times and prints each\n"
 		"run's time in TSC ticks and ns with the counted events and what disturbed it, the\n"
 		"outliers with their cause, then a summary. Events that cannot be counted here are\n"
-		"shown with the reason, never as a number.\n"
+		"shown with the reason, never as a number. The options come before CMD: the first\n"
+		"argument that is not an option (or the one after --) starts the command.\n"
 		"\n"
 		"Modes: 'prepared' pins pbench to one CPU, raises its priority, locks its memory and\n"
 		"warms up before the runs, and undoes it all afterwards; a command inherits the CPU\n"
@@ -57,10 +61,12 @@ static void stat_usage(FILE *f)
 		"      --max-time S       time budget per mode for --target-sem (default: %.0f)\n"
 		"      --mode MODE        unprepared, prepared or contrast (default: prepared)\n"
 		"      --cpu N            the CPU to prepare (default: an isolated or idle one)\n"
-		"      --warmup-ms MS     warm-up before the prepared runs (default: %.0f)\n"
-		"      --json[=FILE]      JSON (schema 1) to FILE, or to stdout instead of the text\n"
-		"      --csv FILE         one line per run to FILE ('-': stdout, instead of the text)\n"
-		"      --plot FILE.svg    each run's time in order and the distributions, as SVG\n"
+		"      --warmup-ms MS     warm-up before the prepared runs (default: %.0f)\n",
+		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
+		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS);
+	cli_out_usage(f, STAT_OUTPUTS, "each run's time in order and the distributions, as SVG",
+		      STAT_COL);
+	fprintf(f,
 		"      --timeout S        kill a run of the command after S seconds (default: none)\n"
 		"  -q, --quiet            discard the command's output\n"
 		"      --workload NAME    the built-in workload: 'xor' (a register-only loop, the\n"
@@ -73,16 +79,12 @@ static void stat_usage(FILE *f)
 		"left) when nothing else writes there: the built-in workload, or a command with -q.\n"
 		"NO_COLOR turns its colour off.\n"
 		"'pbench list' shows the events that can be counted here.\n",
-		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
-		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS, XOR_ITERATIONS, WALK_STEPS);
+		XOR_ITERATIONS, WALK_STEPS);
 }
-
-/* The outputs of pbench stat, in the order they are written. */
-enum { OUT_JSON = 0, OUT_CSV, OUT_PLOT, STAT_NOUT };
 
 struct stat_opts {
 	struct pbench_runs_opts ro;
-	const char *json, *csv, *plot;	/* NULL, "-" or a file name */
+	struct cli_out out;		/* --json, --export-json FILE, ... */
 	int workload_set;		/* --workload was given */
 	int progress;			/* the progress line on stderr */
 	int color;			/* NO_COLOR unset and stderr a terminal */
@@ -161,8 +163,8 @@ static int parse_cpu(const char *s, int *out)
 	return 0;
 }
 
-enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_PLOT, OPT_TIMEOUT, OPT_CSV, OPT_WORKLOAD,
-       OPT_TARGET_SEM, OPT_MAX_TIME };
+enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_TIMEOUT, OPT_WORKLOAD, OPT_TARGET_SEM,
+       OPT_MAX_TIME };
 
 /* One option of `pbench stat` (getopt's c and optarg): 0, -1 after an error said, 1 when c is
  * not one of them. */
@@ -177,9 +179,6 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 	case 'r':
 		if (cli_long("-r", "run count", arg, 1, MAX_RUNS, &o->ro.runs))
 			return -1;
-		break;
-	case 'j':
-		o->json = arg ? arg : "-";
 		break;
 	case 'q':
 		o->ro.quiet = 1;
@@ -203,9 +202,6 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 			       &o->ro.warmup_ms))
 			return -1;
 		break;
-	case OPT_PLOT:
-		o->plot = arg;
-		break;
 	case OPT_TIMEOUT:
 		if (cli_number("--timeout", "timeout", arg, 0, 86400, CLI_NUM_POSITIVE,
 			       &o->ro.timeout_s))
@@ -220,9 +216,6 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 		if (cli_number("--target-sem", "target", arg, 0, 100,
 			       CLI_NUM_POSITIVE | CLI_NUM_PCT, &o->ro.target_sem_pct))
 			return -1;
-		break;
-	case OPT_CSV:
-		o->csv = arg;
 		break;
 	case OPT_WORKLOAD:
 		if (!strcmp(arg, "xor")) {
@@ -247,30 +240,34 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	static const struct option opts[] = {
 		{ "events", required_argument, NULL, 'e' },
 		{ "runs", required_argument, NULL, 'r' },
-		{ "json", optional_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "iterations", required_argument, NULL, 'i' },
 		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "warmup-ms", required_argument, NULL, OPT_WARMUP },
-		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "csv", required_argument, NULL, OPT_CSV },
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "target-sem", required_argument, NULL, OPT_TARGET_SEM },
 		{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
 	int c, err;
 
 	optind = 1;
 	opterr = 0;
+	cli_out_init(&o->out, "stat", STAT_OUTPUTS, CLI_OUT_DASH);
 	while ((c = getopt_long(argc, argv, "+:e:r:qh", opts, NULL)) != -1) {
 		if (c == 'h') {
 			stat_usage(stdout);
 			return 1;
 		}
+		err = cli_out_option(&o->out, c, optarg, argc, argv);
+		if (err < 0)
+			return -1;
+		if (err)
+			continue;
 		err = stat_option(c, optarg, o);
 		if (err > 0)
 			return cli_option_error(c, argv, "stat");
@@ -335,11 +332,13 @@ static int start_error(int err, const struct stat_opts *o)
 		return EXIT_USAGE;
 	case PBENCH_ENOT_FOUND:
 		cli_error("command '%s' not found", cmd);
-		cli_hint("check the name, or give its path");
+		if (!cli_out_hint(&o->out, o->ro.argv[0]))
+			cli_hint("check the name, or give its path");
 		return EXIT_USAGE;
 	case PBENCH_ENOT_EXEC:
 		cli_error("command '%s' cannot be executed (not an executable file, or no "
 			  "permission)", cmd);
+		cli_out_hint(&o->out, o->ro.argv[0]);
 		return EXIT_USAGE;
 	case PBENCH_EBAD_INTERP:
 		if (pbench_command_resolve(cmd, path, sizeof(path)) == -PBENCH_EBAD_INTERP &&
@@ -385,34 +384,21 @@ static void warnings(const struct pbench_runs *r, const struct stat_opts *o)
 
 /* ---- reports ------------------------------------------------------------------------------ */
 
-/* Each report asked for; one that cannot be written does not keep the others (the text above
- * all) from being printed. */
-static int write_reports(const struct pbench_runs *r, const struct stat_opts *o,
-			 struct cli_output *out)
+/* The report in each format asked for (cli_out_write): the library's writers. */
+static int write_report(void *arg, int fmt, FILE *f)
 {
-	static int (*const writers[STAT_NOUT])(const struct pbench_runs *, FILE *) = {
-		pbench_runs_write_json, pbench_runs_write_csv, pbench_runs_plot_svg,
-	};
-	/* JSON or CSV to stdout take the text's place. */
-	int text = !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-"));
-	int rc = EXIT_OK;
+	const struct pbench_runs *r = arg;
 
-	for (int k = 0; k < STAT_NOUT; k++) {
-		int err;
-
-		if (k == OUT_CSV && text && pbench_runs_write_text(r, stdout))
-			rc = EXIT_RUNTIME;
-		if (!out[k].out)
-			continue;
-		err = writers[k](r, cli_output_file(&out[k]));
-		out[k].written = !err;
-		if (err) {
-			cli_error("cannot write %s '%s': %s", out[k].what, out[k].path,
-				  pbench_strerror(err));
-			rc = EXIT_RUNTIME;
-		}
+	switch (fmt) {
+	case CLI_FMT_JSON:
+		return pbench_runs_write_json(r, f);
+	case CLI_FMT_CSV:
+		return pbench_runs_write_csv(r, f);
+	case CLI_FMT_PLOT:
+		return pbench_runs_plot_svg(r, f);
+	default:
+		return pbench_runs_write_text(r, f);
 	}
-	return rc;
 }
 
 /* Exit 1 for a run cut short, failed runs, a state not restored; said in one line. */
@@ -457,7 +443,7 @@ static void on_signal(int sig)
 
 /* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on
  * SIGINT/SIGTERM and hand the signal on to ours, which stops the runs. */
-static int measure(struct stat_opts *o, struct cli_output *out)
+static int measure(struct stat_opts *o)
 {
 	struct sigaction old_int, old_term;
 	struct pbench_runs *r;
@@ -486,7 +472,7 @@ static int measure(struct stat_opts *o, struct cli_output *out)
 		done += si.done;
 	}
 	if (done)
-		rc = write_reports(r, o, out);
+		rc = cli_out_write(&o->out, write_report, r);
 	err = verdict(r, o, err == -EINTR);
 	pbench_runs_free(r);
 	return rc ? rc : err;
@@ -495,7 +481,6 @@ static int measure(struct stat_opts *o, struct cli_output *out)
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { .ro = PBENCH_RUNS_OPTS_INIT };
-	struct cli_output out[STAT_NOUT];
 	int rc;
 
 	o.ro.runs = 0;
@@ -503,10 +488,6 @@ int cmd_stat(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
-	if (o.json && o.csv && !strcmp(o.json, "-") && !strcmp(o.csv, "-")) {
-		cli_error("--json and --csv cannot both write to stdout: give one of them a file");
-		return EXIT_USAGE;
-	}
 	if (o.ro.max_time_s > 0 && !(o.ro.target_sem_pct > 0)) {
 		cli_error("--max-time is the time budget of --target-sem: give --target-sem too, "
 			  "or use -r for a fixed number of runs");
@@ -530,11 +511,8 @@ int cmd_stat(int argc, char **argv)
 	o.ro.flags = PBENCH_RUNS_SIGNALS;
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report that was not written whole leaves the old file. */
-	out[OUT_JSON] = (struct cli_output){ "--json", "the JSON", o.json };
-	out[OUT_CSV] = (struct cli_output){ "--csv", "the CSV file", o.csv };
-	out[OUT_PLOT] = (struct cli_output){ "--plot", "the plot", o.plot };
-	rc = cli_outputs_open(out, STAT_NOUT);
+	rc = cli_out_open(&o.out);
 	if (rc)
 		return rc;
-	return cli_outputs_close(out, STAT_NOUT, 1, measure(&o, out));
+	return cli_out_close(&o.out, 1, measure(&o));
 }

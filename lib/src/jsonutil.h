@@ -47,7 +47,7 @@ static inline json_t *pb_json_clock(void)
 /* The head of every document the library writes: schema, version, clock. */
 static inline void pb_json_head(json_t *root, int *bad)
 {
-	SET(root, "schema", json_integer(1));
+	SET(root, "schema", json_integer(PBENCH_JSON_SCHEMA));
 	SET(root, "pbench_version", json_string(pbench_version()));
 	SET(root, "clock", pb_json_clock());
 }

@@ -392,7 +392,7 @@ usage_error "max-time alone" "--max-time is the time budget of --target-sem" sta
 
 # ---- --csv: one line per run, the same columns in each ---------------------------------------
 if run "csv contrast" 0 "$PB" stat --mode contrast -r 3 --iterations 200000 --warmup-ms 20 \
-	-e task-clock,cycles --csv "$T/r.csv" --json="$T/r.json"; then
+	-e task-clock,cycles --export-csv "$T/r.csv" --json="$T/r.json"; then
 	if [ "$HAVE_PY" -eq 0 ] || python3 - "$T/r.csv" "$T/r.json" <<'PYEOF'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -422,9 +422,9 @@ else
 	miss "csv stdout" "$(head -3 "$T/out")"
 fi
 usage_error "csv in a missing directory" "cannot write the CSV file '/nonexistent/dir/r.csv'" \
-	stat --csv /nonexistent/dir/r.csv
-usage_error "csv and json on stdout" "--json and --csv cannot both write to stdout" stat --csv - --json
-run "csv removed when the run fails" 2 "$PB" stat -e cylces --csv "$T/q.csv" &&
+	stat --export-csv /nonexistent/dir/r.csv
+usage_error "csv and json on stdout" "--csv and --json cannot both write to stdout" stat --csv - --json
+run "csv removed when the run fails" 2 "$PB" stat -e cylces --export-csv "$T/q.csv" &&
 	if [ -e "$T/q.csv" ]; then bad "csv removed" "$T/q.csv left behind"; else ok "csv removed when nothing ran"; fi
 
 # ---- a command's harness cost: fork and set-up outside the timed span, exec inside ----------

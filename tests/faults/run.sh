@@ -16,7 +16,7 @@ echo "the user's old file" >"$T/keep.json"
 cp "$T/keep.json" "$T/keep.svg"
 cp "$T/keep.json" "$T/keep.csv"
 run "bad event keeps the old files" 2 "$PB" stat -e cylces --json="$T/keep.json" \
-	--plot "$T/keep.svg" --csv "$T/keep.csv" &&
+	--plot "$T/keep.svg" --export-csv "$T/keep.csv" &&
 	if cmp -s "$T/keep.json" "$T/keep.svg" && cmp -s "$T/keep.json" "$T/keep.csv" &&
 	   has "$T/keep.json" "the user's old file"; then
 		ok "a failed stat leaves the old --json, --plot and --csv files as they were"
@@ -29,7 +29,7 @@ run "command not found keeps the old file" 2 "$PB" stat --plot "$T/keep.svg" -- 
 # Nothing new appears in the directory after a run fails.
 mkdir "$T/empty"
 run "failed stat creates nothing" 2 "$PB" stat -e cylces --json="$T/empty/new.json" \
-	--plot "$T/empty/new.svg" --csv "$T/empty/new.csv"
+	--plot "$T/empty/new.svg" --export-csv "$T/empty/new.csv"
 if [ -z "$(ls -A "$T/empty")" ]; then ok "a failed stat creates no file"
 else bad "no new file" "$(ls -A "$T/empty" | tr '\n' ' ')"; fi
 # A run that writes replaces the file whole, with the old file's mode.
@@ -55,7 +55,7 @@ fi
 if mknod "$T/null" c 1 3 2>/dev/null; then dev="$T/null"; else dev=/dev/null; fi
 ln -s "$dev" "$T/devlink"
 if run "jitter plot to a device" 0 "$PB" jitter --cpu 0 -d 0.05 --plot "$dev" &&
-   [ -c "$dev" ] && run "stat to a device" 2 "$PB" stat -e cylces --plot "$dev" --csv "$T/devlink" &&
+   [ -c "$dev" ] && run "stat to a device" 2 "$PB" stat -e cylces --plot "$dev" --export-csv "$T/devlink" &&
    [ -c "$dev" ] && [ -L "$T/devlink" ]; then
 	ok "a device (and a symlink to one) given as output is never removed ($dev)"
 else
@@ -65,7 +65,7 @@ mkfifo "$T/fifo"
 cat "$T/fifo" >"$T/fifo.out" &
 catpid=$!
 if run "stat csv to a fifo" 0 "$PB" stat --mode unprepared -r 2 --iterations 100000 \
-	-e task-clock --csv "$T/fifo" && wait "$catpid" && [ -p "$T/fifo" ] &&
+	-e task-clock --export-csv "$T/fifo" && wait "$catpid" && [ -p "$T/fifo" ] &&
    has "$T/fifo.out" "^mode,run,"; then
 	ok "a FIFO gets the CSV directly and stays a FIFO"
 else
@@ -171,7 +171,7 @@ run_clean() { # run_clean CMD...: with every descriptor above 2 closed
 }
 if [ "$HAVE_PY" -eq 1 ]; then
 	if run "fds" 0 run_clean "$PB" stat --mode unprepared -r 1 -e task-clock,page-faults \
-		--json="$T/fd.json" --csv "$T/fd.csv" --plot "$T/fd.svg" \
+		--json="$T/fd.json" --export-csv "$T/fd.csv" --plot "$T/fd.svg" \
 		-- sh -c 'ls /proc/$$/fd' &&
 	   [ "$(grep -x '[0-9][0-9]*' "$T/out" | tr '\n' ' ')" = "0 1 2 " ]; then
 		ok "a command sees only descriptors 0, 1 and 2 (not --json, --csv, --plot, counters)"
@@ -370,9 +370,9 @@ if run "target-sem with %" 0 "$PB" stat --mode unprepared --target-sem 50% --ite
 else
 	miss "target-sem with %"
 fi
-usage_error "same file twice" "both write to" stat --json="$T/same" --csv "$T/same"
+usage_error "same file twice" "both write to" stat --json="$T/same" --export-csv "$T/same"
 ln -s same "$T/same-link"
-usage_error "same file through a link" "both write to" stat --json="$T/same" --csv "$T/same" --plot "$T/same-link"
+usage_error "same file through a link" "both write to" stat --json="$T/same" --export-csv "$T/same" --plot "$T/same-link"
 usage_error "help nope" "no help on 'nope'" help nope
 
 # ---- 9. signals ignored at start stay ignored ----------------------------------------------
