@@ -30,7 +30,7 @@
 #define DEFAULT_WARMUP_MS 1200.0
 #define MAX_WARMUP_MS 3600000.0
 
-#define STAT_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_PLOT)
+#define STAT_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_MARKDOWN | CLI_OUT_PLOT)
 #define STAT_COL 25
 
 static void stat_usage(FILE *f)
@@ -38,9 +38,10 @@ static void stat_usage(FILE *f)
 	fprintf(f,
 		"usage: pbench stat [-e EVENTS] [-r RUNS | --target-sem PCT [--max-time S]]\n"
 		"                   [--mode unprepared|prepared|contrast] [--cpu N] [--warmup-ms MS]\n"
-		"                   [--json | --csv] [--export-json FILE] [--export-csv FILE]\n"
-		"                   [--plot FILE.svg] [-q] [--timeout S] [--workload xor|memwalk]\n"
-		"                   [--iterations N] [-- CMD ARGS...]\n"
+		"                   [--json | --csv | --markdown] [--export-json FILE]\n"
+		"                   [--export-csv FILE] [--export-markdown FILE] [--plot FILE.svg]\n"
+		"                   [-q] [--timeout S] [--workload xor|memwalk] [--iterations N]\n"
+		"                   [-- CMD ARGS...]\n"
 		"\n"
 		"Runs CMD (or, with no command, a built-in workload) RUNS times and prints each\n"
 		"run's time in TSC ticks and ns with the counted events and what disturbed it, the\n"
@@ -394,6 +395,8 @@ static int write_report(void *arg, int fmt, FILE *f)
 		return pbench_runs_write_json(r, f);
 	case CLI_FMT_CSV:
 		return pbench_runs_write_csv(r, f);
+	case CLI_FMT_MARKDOWN:
+		return pbench_runs_write_markdown(r, f);
 	case CLI_FMT_PLOT:
 		return pbench_runs_plot_svg(r, f);
 	default:

@@ -49,12 +49,32 @@ else
 fi
 if [ "$HAVE_PY" -eq 1 ]; then
 	if run "analyze json" 0 "$PB" analyze --json "$T/a.txt" "$T/b.txt" &&
-	   json "$T/out" 'd["schema"] == 1 and len(d["inputs"]) == 2 and d["inputs"][0]["n"] == 10 and
+	   json "$T/out" 'd["schema"] == 1 and len(d["inputs"]) == 2 and d["inputs"][0]["summary"]["n"] == 10 and
+		d["inputs"][0]["samples"] == list(range(1, 11)) and d["inputs"][0]["unit"] is None and
 		abs(d["comparisons"][0]["welch_p"] - 0.15689) < 1e-4 and d["comparisons"][0]["verdict"] == "undecided"'; then
 		ok "analyze json"
 	else
 		miss "analyze json"
 	fi
+fi
+
+
+# ---- Markdown: a table a person pastes into a pull request --------------------------------
+if run "analyze markdown" 0 "$PB" analyze --markdown "$T/hf.json" &&
+   has "$T/out" '^| Input | N | Mean \[ms\] | Median \[ms\] | Min \[ms\] | Max \[ms\] | CV |' &&
+   has "$T/out" '^|:---|---:|' &&
+   has "$T/out" '^| `sleep 0.1` | 3 | 101.07 ± 0.15 | 101.10 | 100.90 | 101.20 | 0.15% | 1 |$' &&
+   has "$T/out" '^| `sleep 0.2` | 3 | 201.10 ± 0.10 | .* faster |$' && [ "$(wc -l <"$T/out")" -eq 4 ]; then
+	ok "analyze --markdown: a row per input in one unit, the comparison with the first"
+else
+	miss "analyze markdown"
+fi
+printf '1\n2\n3\n' >"$T/p|ipe.txt"
+if run "analyze markdown export" 0 "$PB" analyze "$T/a.txt" "$T/p|ipe.txt" --export-markdown "$T/a.md" &&
+   has "$T/out" "^verdict: " && has "$T/a.md" 'p\\|ipe.txt` | 3 | 2.0 ± 1.0 |'; then
+	ok "analyze --export-markdown FILE: the table in the file (a | escaped), the text on stdout"
+else
+	miss "analyze markdown export"
 fi
 
 finish cli/analyze

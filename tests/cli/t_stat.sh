@@ -427,6 +427,41 @@ usage_error "csv and json on stdout" "--csv and --json cannot both write to stdo
 run "csv removed when the run fails" 2 "$PB" stat -e cylces --export-csv "$T/q.csv" &&
 	if [ -e "$T/q.csv" ]; then bad "csv removed" "$T/q.csv left behind"; else ok "csv removed when nothing ran"; fi
 
+# ---- --markdown: a row per mode, the numbers of the JSON in one unit -------------------------
+if run "stat markdown" 0 "$PB" stat --mode contrast -r 4 --iterations 200000 --warmup-ms 20 \
+	-e task-clock --markdown --export-json "$T/md.json"; then
+	if has "$T/out" '^| Command | Mode | Runs | Mean \[[mun]*s\] | Median' && has "$T/out" '^|:---|:---|---:|' &&
+	   has "$T/out" "^| built-in workload 'xor' (200000 iterations) | unprepared | 4 | " &&
+	   has "$T/out" "^| built-in workload 'xor' (200000 iterations) | prepared | 4 | " &&
+	   has "$T/out" "^prepared runs " &&
+	   { [ "$HAVE_PY" -eq 0 ] || python3 - "$T/out" "$T/md.json" <<'PYEOF'
+import json, re, sys
+lines = open(sys.argv[1]).read().splitlines()
+unit = re.search(r"Mean \[(\w+)\]", lines[0]).group(1)
+scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
+modes = json.load(open(sys.argv[2]))["modes"]
+for row, m in zip(lines[2:4], modes):
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    mean, sd = (float(x) for x in cells[3].split(" ± "))
+    s = m["summary"]
+    d = len(cells[3].split(" ± ")[0].split(".")[1]) if "." in cells[3] else 0
+    assert abs(mean - s["mean_ns"] / scale) <= 0.51 * 10 ** -d, (mean, s["mean_ns"])
+    assert abs(float(cells[5]) - s["min_ns"] / scale) <= 0.51 * 10 ** -d, (cells[5], s["min_ns"])
+PYEOF
+	}; then
+		ok "stat --markdown: a row per mode with the JSON's numbers, the verdict below"
+	else
+		miss "stat markdown"
+	fi
+fi
+if run "stat markdown command" 0 "$PB" stat --mode unprepared -r 2 -e task-clock \
+	--export-markdown "$T/c.md" -- sh -c 'echo x | cat >/dev/null' &&
+   has "$T/c.md" "^| \`sh -c 'echo x \\\\| cat >/dev/null'\` | unprepared | 2 | " && has "$T/out" "^summary: 2 runs"; then
+	ok "stat --export-markdown FILE: the command as the shell reads it, | escaped; text on stdout"
+else
+	miss "stat markdown command"
+fi
+
 # ---- a command's harness cost: fork and set-up outside the timed span, exec inside ----------
 if run "harness cost" 0 "$PB" stat --mode unprepared -r 3 -e task-clock --json="$T/h.json" -- true; then
 	if has "$T/out" "^harness: [0-9.]* [um]s a run to fork and set up the counters" &&

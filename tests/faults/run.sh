@@ -207,6 +207,7 @@ start=$(date +%s)
 usage_error "jitter json in a missing directory" "cannot write the JSON '/nonexistent/x.json'" \
 	jitter -d 3 --json=/nonexistent/x.json
 if [ $(( $(date +%s) - start )) -gt 1 ]; then bad "jitter json path" "not refused at once"; fi
+seq 1 5 >"$T/a5.txt"
 if [ -w /dev/full ]; then
 	if run "json to /dev/full" 1 "$PB" stat --mode unprepared -r 2 --iterations 100000 \
 		-e task-clock --json=/dev/full && has "$T/out" "^summary: 2 runs" &&
@@ -214,6 +215,12 @@ if [ -w /dev/full ]; then
 		ok "a JSON that cannot be written: the text is printed anyway, exit 1 with the reason"
 	else
 		miss "json to /dev/full"
+	fi
+	if run "markdown to /dev/full" 1 "$PB" analyze --export-markdown /dev/full "$T/a5.txt" &&
+	   has "$T/out" "mean" && has "$T/err" "cannot write the Markdown '/dev/full'"; then
+		ok "a Markdown table that cannot be written: the text anyway, exit 1 with the reason"
+	else
+		miss "markdown to /dev/full"
 	fi
 	if run "stdout to /dev/full" 1 sh -c "'$PB' stat --mode unprepared -r 2 --iterations 100000 -e task-clock >/dev/full" &&
 	   has "$T/err" "cannot write to standard output"; then
@@ -235,6 +242,11 @@ sh -c "'$PB' stat --mode unprepared -r 50 -e task-clock -- sleep 0.01$U | head -
 sleep 0.2
 if gone "sleep 0.01$U" && ! has "$T/err" "error"; then ok "a broken pipe: quiet, nothing left"
 else bad "broken pipe" "$(head -1 "$T/err")"; fi
+sh -c "'$PB' stat --mode unprepared -r 30 -e task-clock --markdown -- sleep 0.01$U | head -c 1 >/dev/null" \
+	2>"$T/err"
+sleep 0.2
+if gone "sleep 0.01$U" && ! has "$T/err" "error"; then ok "a broken pipe under --markdown: quiet, nothing left"
+else bad "broken pipe markdown" "$(head -1 "$T/err")"; fi
 
 # ---- 6. no figure that was not measured ------------------------------------------------------
 if run "stat -r 1" 0 "$PB" stat --mode unprepared -r 1 --iterations 100000 -e task-clock &&
@@ -252,7 +264,7 @@ else
 	miss "analyze huge"
 fi
 if [ "$HAVE_PY" -eq 1 ] && run "analyze huge json" 0 "$PB" analyze --json "$T/big.txt" &&
-   json "$T/out" 'all(k in d["inputs"][0] for k in ("stddev","sem","cv_pct","ci_lo","median")) and d["inputs"][0]["stddev"] is None'; then
+   json "$T/out" 'all(k in d["inputs"][0]["summary"] for k in ("stddev","sem","cv_pct","ci_lo","median")) and d["inputs"][0]["summary"]["stddev"] is None'; then
 	ok "analyze --json keeps every key, null where not computable"
 else
 	miss "analyze huge json"

@@ -182,12 +182,15 @@ PBENCH_API int pbench_runs_noise(const struct pbench_runs *r, int s, int i,
 PBENCH_API int pbench_runs_contrast(const struct pbench_runs *r, double *spread_ratio,
 				    double *cv_ratio, char *verdict, size_t len);
 
-/* Reports. Text: what pbench stat prints. JSON (schema 1): the modes with every run, the
- * contrast, the checks of the CPU. CSV: one line per run. SVG: each run in order and the
- * distributions. Errors: -EINVAL, -ENOMEM, -EIO (writing to f failed). */
+/* Reports. Text: what pbench stat prints. JSON (schema PBENCH_JSON_SCHEMA): the modes with
+ * every run, the contrast, the checks of the CPU. CSV: one line per run. Markdown: a table
+ * with a row per mode (mean ± standard deviation, median, min, max in one unit, CV, spread,
+ * outliers) and the contrast's verdict. SVG: each run in order and the distributions.
+ * Errors: -EINVAL, -ENOMEM, -EIO (writing to f failed). */
 PBENCH_API int pbench_runs_write_text(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f);
+PBENCH_API int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f);
 
 #ifdef __cplusplus

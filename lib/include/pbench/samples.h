@@ -44,6 +44,20 @@ PBENCH_API const double *pbench_samples_values(const struct pbench_samples *s, i
 PBENCH_API const char *pbench_samples_note(const struct pbench_samples *s);
 PBENCH_API void pbench_samples_free(struct pbench_samples *s);
 
+/*
+ * The reports of pbench analyze (samples_report.c): each set's summary (95% intervals) and the
+ * first set compared with each other one: Welch's t-test, Mann-Whitney U, the ratio of the
+ * means (first / other) with its 99.9% interval and the verdict (pbench_stats_verdict(), same
+ * within 1%); two constant sets get a sentence instead of a test. Text as pbench analyze
+ * prints it; JSON (schema PBENCH_JSON_SCHEMA): inputs[] with each summary and its samples,
+ * comparisons[]; Markdown: a table with a row per set. Errors: -EINVAL (NULL, a set of fewer
+ * than 2 samples), -ENODATA (no set), -ENOMEM, -EIO (writing to f failed), and
+ * pbench_stats_summary()'s.
+ */
+PBENCH_API int pbench_samples_write_text(const struct pbench_samples *s, FILE *f);
+PBENCH_API int pbench_samples_write_json(const struct pbench_samples *s, FILE *f);
+PBENCH_API int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f);
+
 #ifdef __cplusplus
 }
 #endif
