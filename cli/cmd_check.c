@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "pbench.h"
 #include "cmds.h"
 
@@ -30,15 +28,6 @@ static void check_usage(FILE *f)
 		"\n"
 		"PBENCH_SYSFS_ROOT and PBENCH_PROCFS_ROOT point it at a recorded /sys and /proc tree\n"
 		"(tests/fixtures/record.sh records one).\n");
-}
-
-static const char *verdict(const int *counts)
-{
-	if (counts[PBENCH_CHECK_BAD])
-		return "unfit";
-	if (counts[PBENCH_CHECK_WARN])
-		return "noisy";
-	return "ready";
 }
 
 static void print_text(const struct pbench_env *env, const int *counts, FILE *f)
@@ -86,48 +75,7 @@ static void print_text(const struct pbench_env *env, const int *counts, FILE *f)
 	}
 	fprintf(f, "\nsummary: %d ok, %d warn, %d bad, %d info, %d unknown: %s\n",
 	       counts[PBENCH_CHECK_OK], counts[PBENCH_CHECK_WARN], counts[PBENCH_CHECK_BAD],
-	       counts[PBENCH_CHECK_INFO], counts[PBENCH_CHECK_UNKNOWN], verdict(counts));
-}
-
-static int print_json(const struct pbench_env *env, const int *counts, FILE *f)
-{
-	json_t *root = json_object(), *cpus = json_array(), *checks = json_array();
-	json_t *sum = json_object();
-	const int *cpu;
-	int ncpus = pbench_env_cpus(env, &cpu), err;
-
-	json_object_set_new(root, "schema", json_integer(1));
-	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
-	for (int i = 0; i < ncpus; i++)
-		json_array_append_new(cpus, json_integer(cpu[i]));
-	json_object_set_new(root, "cpus", cpus);
-	json_object_set_new(root, "cpu_pick_reason", *pbench_env_pick_reason(env) ?
-			    json_string(pbench_env_pick_reason(env)) : json_null());
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
-		json_t *j = json_object();
-
-		json_object_set_new(j, "id", json_string(c->id));
-		json_object_set_new(j, "group", json_string(c->group));
-		json_object_set_new(j, "status", json_string(pbench_check_status_name(c->status)));
-		json_object_set_new(j, "cpu", c->cpu >= 0 ? json_integer(c->cpu) : json_null());
-		json_object_set_new(j, "value", json_string(c->value));
-		json_object_set_new(j, "expected", c->expected[0] ? json_string(c->expected)
-								 : json_null());
-		json_object_set_new(j, "why", c->why[0] ? json_string(c->why) : json_null());
-		json_object_set_new(j, "fix", c->fix[0] ? json_string(c->fix) : json_null());
-		json_array_append_new(checks, j);
-	}
-	json_object_set_new(root, "checks", checks);
-	for (int s = PBENCH_CHECK_OK; s <= PBENCH_CHECK_UNKNOWN; s++)
-		json_object_set_new(sum, pbench_check_status_name(s), json_integer(counts[s]));
-	json_object_set_new(root, "summary", sum);
-	json_object_set_new(root, "verdict", json_string(verdict(counts)));
-	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
+	       counts[PBENCH_CHECK_INFO], counts[PBENCH_CHECK_UNKNOWN], pbench_env_verdict(env));
 }
 
 /* The findings in each format asked for (cli_out_write). */
@@ -141,7 +89,7 @@ static int write_report(void *arg, int fmt, FILE *f)
 	const struct check_report *r = arg;
 
 	if (fmt == CLI_FMT_JSON)
-		return print_json(r->env, r->counts, f);
+		return pbench_env_write_json(r->env, f);
 	print_text(r->env, r->counts, f);
 	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }

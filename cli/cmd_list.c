@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "pbench.h"
 #include "cmds.h"
 
@@ -24,19 +22,15 @@ static void list_usage(FILE *f)
 }
 
 /* The library's list, one entry at a time into an array of our own struct's size. */
-static int list_events(unsigned flags, struct pbench_event_desc **out)
+static int list_events(const struct pbench_event_list *l, struct pbench_event_desc **out)
 {
-	struct pbench_event_list *l;
-	int n = pbench_event_list_new(&l, flags);
+	int n = pbench_event_list_nr(l);
 
-	if (n < 0)
-		return n;
 	*out = calloc((size_t)(n ? n : 1), sizeof(**out));
 	for (int i = 0; *out && i < n; i++) {
 		(*out)[i].size = sizeof((*out)[i]);
 		pbench_event_list_get(l, i, &(*out)[i]);
 	}
-	pbench_event_list_free(l);
 	return *out ? n : -ENOMEM;
 }
 
@@ -49,43 +43,6 @@ static void section_of(const struct pbench_event_desc *d, char *buf, size_t len)
 		snprintf(buf, len, "kernel PMU events (sysfs)");
 	else
 		snprintf(buf, len, "%s events (libpfm4)", d->pmu);
-}
-
-static int print_json(const struct pbench_event_desc *v, int n, const int *counts, FILE *f)
-{
-	json_t *root = json_object(), *arr = json_array(), *sum = json_object();
-	int err;
-
-	json_object_set_new(root, "schema", json_integer(1));
-	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
-	json_object_set_new(root, "hardware_pmu", json_boolean(pbench_cpu_has_pmu()));
-	for (int i = 0; i < n; i++) {
-		json_t *e = json_object();
-
-		json_object_set_new(e, "name", json_string(v[i].name));
-		json_object_set_new(e, "pmu", json_string(v[i].pmu));
-		json_object_set_new(e, "kind", json_string(pbench_event_kind_name(v[i].kind)));
-		json_object_set_new(e, "status", json_string(pbench_event_status_name(v[i].status)));
-		json_object_set_new(e, "errno", v[i].error ? json_integer(-v[i].error) : json_null());
-		json_object_set_new(e, "reason", v[i].reason[0] ? json_string(v[i].reason)
-								: json_null());
-		json_object_set_new(e, "read", v[i].status != PBENCH_EVENT_OK ? json_null() :
-				    json_string(v[i].user_read ? "user" : "syscall"));
-		json_object_set_new(e, "read_reason", v[i].read_reason[0] ?
-				    json_string(v[i].read_reason) : json_null());
-		json_object_set_new(e, "description", json_string(v[i].desc));
-		json_array_append_new(arr, e);
-	}
-	json_object_set_new(root, "events", arr);
-	for (int s = PBENCH_EVENT_OK; s <= PBENCH_EVENT_NO_PERMISSION; s++)
-		if (s != PBENCH_EVENT_MULTIPLEXED && s != PBENCH_EVENT_NOT_COUNTED)
-			json_object_set_new(sum, pbench_event_status_name(s), json_integer(counts[s]));
-	json_object_set_new(root, "summary", sum);
-	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
 }
 
 static void print_text(const struct pbench_event_desc *v, int n, const int *counts, FILE *f)
@@ -148,6 +105,7 @@ static void print_text(const struct pbench_event_desc *v, int n, const int *coun
 
 /* The list in each format asked for (cli_out_write). */
 struct list_report {
+	const struct pbench_event_list *l;
 	const struct pbench_event_desc *v;
 	int n;
 	const int *counts;
@@ -158,7 +116,7 @@ static int write_report(void *arg, int fmt, FILE *f)
 	const struct list_report *r = arg;
 
 	if (fmt == CLI_FMT_JSON)
-		return print_json(r->v, r->n, r->counts, f);
+		return pbench_event_list_write_json(r->l, f);
 	print_text(r->v, r->n, r->counts, f);
 	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }
@@ -171,6 +129,7 @@ int cmd_list(int argc, char **argv)
 		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
+	struct pbench_event_list *l;
 	struct pbench_event_desc *v;
 	struct cli_out out;
 	int all = 0, c, n, rc, counts[PBENCH_EVENT_NO_PERMISSION + 1] = { 0 };
@@ -200,14 +159,17 @@ int cmd_list(int argc, char **argv)
 	rc = cli_out_open(&out);
 	if (rc)
 		return rc;
-	n = list_events(all ? PBENCH_LIST_ALL : 0, &v);
+	n = pbench_event_list_new(&l, all ? PBENCH_LIST_ALL : 0);
+	if (n >= 0 && (n = list_events(l, &v)) < 0)
+		pbench_event_list_free(l);
 	if (n < 0) {
 		cli_error("cannot list events: %s", pbench_strerror(n));
 		return cli_out_close(&out, 0, EXIT_RUNTIME);
 	}
 	for (int i = 0; i < n; i++)
 		counts[v[i].status]++;
-	rc = cli_out_write(&out, write_report, &(struct list_report){ v, n, counts });
+	rc = cli_out_write(&out, write_report, &(struct list_report){ l, v, n, counts });
 	free(v);
+	pbench_event_list_free(l);
 	return cli_out_close(&out, 1, rc);
 }

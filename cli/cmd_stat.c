@@ -505,8 +505,11 @@ int cmd_stat(int argc, char **argv)
 		o.ro.runs = o.ro.target_sem_pct > 0 ? SEM_MAX_RUNS : DEFAULT_RUNS;
 	if (o.ro.target_sem_pct > 0 && !(o.ro.max_time_s > 0))
 		o.ro.max_time_s = DEFAULT_MAX_TIME_S;
+	/* A report on stdout keeps it: the command's output goes to stderr instead. */
+	if (o.ro.argv && !o.ro.quiet && !cli_out_text(&o.out))
+		o.ro.quiet = PBENCH_CHILD_OUTPUT_STDERR;
 	o.color = cli_color(stderr);
-	if (isatty(STDERR_FILENO) && (!o.ro.argv || o.ro.quiet)) {
+	if (isatty(STDERR_FILENO) && (!o.ro.argv || o.ro.quiet == PBENCH_CHILD_OUTPUT_NULL)) {
 		o.ro.progress = show_progress;
 		o.ro.progress_arg = &o;
 	}

@@ -64,6 +64,8 @@ else
 	need libcriterion-dev has_header criterion/criterion.h
 	need linux-libc-dev has_header linux/perf_event.h
 	need binutils command -v nm
+	# tests/schema: the JSON of every command validated against schema/ by a real validator
+	need python3-jsonschema python3 -c 'import jsonschema'
 fi
 
 gbench_ok() { has_header benchmark/benchmark.h; }

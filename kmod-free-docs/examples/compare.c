@@ -5,6 +5,7 @@
  * confidence interval.
  *
  *   cc -O2 compare.c $(pkg-config --cflags --libs pbench) -o compare && ./compare
+ *   ./compare --json           (the comparison as JSON: both summaries, the test, the verdict)
  *
  * Both functions are sampled in alternation with the same number of calls per sample, and
  * Welch's t-test decides at 99.9% confidence. A check function makes sure both compute the
@@ -13,6 +14,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <pbench.h>
 
@@ -59,7 +61,7 @@ static int same_sum(void *a, void *b)
 	return ((struct sum_ctx *)a)->sum != ((struct sum_ctx *)b)->sum;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct pbench_compare_opts opts = { .size = sizeof(opts), .check = same_sum };
 	struct pbench_measure_opts mopts = PBENCH_MEASURE_OPTS_INIT;
@@ -91,7 +93,10 @@ int main(void)
 
 	/* Both sides, the ratio with its interval, Welch's test and the verdict in words;
 	 * pbench_comparison_write_json() gives the same as JSON. */
-	err = pbench_comparison_write_text(&cmp, stdout, "plain loop", "unrolled by 4");
+	if (argc > 1 && !strcmp(argv[1], "--json"))
+		err = pbench_comparison_write_json(&cmp, stdout, "plain loop", "unrolled by 4");
+	else
+		err = pbench_comparison_write_text(&cmp, stdout, "plain loop", "unrolled by 4");
 	if (err)
 		fprintf(stderr, "compare: %s\n", pbench_strerror(err));
 	pbench_comparison_release(&cmp);	/* the summaries and the test behind cmp's pointers */

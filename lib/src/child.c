@@ -287,7 +287,9 @@ static __attribute__((noreturn)) void child_exec(const char *path, char *const a
 	setpgid(0, 0);
 	close(go[1]);
 	close(ex[0]);
-	if (quiet) {
+	if (quiet == PBENCH_CHILD_OUTPUT_STDERR) {
+		dup2(2, 1);
+	} else if (quiet) {
 		int null = open("/dev/null", O_WRONLY);
 
 		if (null >= 0) {
@@ -375,7 +377,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 		goto out_close_ex;
 	}
 	if (pid == 0)
-		child_exec(path, argv, go, ex, opts && opts->quiet);
+		child_exec(path, argv, go, ex, opts ? opts->quiet : 0);
 	close(go[0]);
 	close(ex[1]);
 	setpgid(pid, pid);	/* as the child does: whichever runs first */

@@ -49,7 +49,7 @@ else
 fi
 if [ "$HAVE_PY" -eq 1 ]; then
 	if run "analyze json" 0 "$PB" analyze --json "$T/a.txt" "$T/b.txt" &&
-	   json "$T/out" 'd["schema"] == 1 and len(d["inputs"]) == 2 and d["inputs"][0]["summary"]["n"] == 10 and
+	   json "$T/out" 'd["schema"] == 2 and len(d["inputs"]) == 2 and d["inputs"][0]["summary"]["n"] == 10 and
 		d["inputs"][0]["samples"] == list(range(1, 11)) and d["inputs"][0]["unit"] is None and
 		abs(d["comparisons"][0]["welch_p"] - 0.15689) < 1e-4 and d["comparisons"][0]["verdict"] == "undecided"'; then
 		ok "analyze json"

@@ -21,7 +21,7 @@ else
 fi
 if [ "$HAVE_PY" -eq 1 ]; then
 	if run "check json" 0 "$PB" check --cpu 0 --json &&
-	   json "$T/out" 'd["schema"] == 1 and d["cpus"] == [0] and d["cpu_pick_reason"] is None and
+	   json "$T/out" 'd["schema"] == 2 and d["cpus"] == [0] and d["cpu_pick_reason"] is None and
 		sum(d["summary"].values()) == len(d["checks"]) and d["verdict"] in ("ready", "noisy", "unfit")'; then
 		ok "check json"
 	else

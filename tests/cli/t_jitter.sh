@@ -47,7 +47,7 @@ if [ "$HAVE_PY" -eq 1 ]; then
 		# shellcheck disable=SC2086
 		if run "jitter json ($form)" 0 "$PB" jitter --cpu 0 --duration 0.3 $form &&
 		   has "$T/out" "^quietest: CPU 0" &&
-		   json "$T/j.json" 'd["schema"] == 1 and d["duration_s"] == 0.3 and d["threshold_ns"] >= 1000 and
+		   json "$T/j.json" 'd["schema"] == 2 and d["duration_s"] == 0.3 and d["threshold_ns"] >= 1000 and
 			len(d["cpus"]) == 1 and d["quietest_cpu"] == 0 and
 			all(set(c) >= {"cpu", "loop_ns", "interruptions", "interruptions_per_s", "noise_ns", "noise_pct",
 				"max_gap_ns", "quantiles_ns", "histogram", "sources", "explained"} for c in d["cpus"]) and
@@ -67,7 +67,7 @@ if [ "$HAVE_PY" -eq 1 ]; then
 			bad "jitter json ($form)" "fields missing or wrong"
 		fi
 	done
-	if run "jitter json stdout" 0 "$PB" jitter --cpu 0 -d 0.1 --json - && json "$T/out" 'd["schema"] == 1' &&
+	if run "jitter json stdout" 0 "$PB" jitter --cpu 0 -d 0.1 --json - && json "$T/out" 'd["schema"] == 2' &&
 	   ! has "$T/out" "^quietest"; then
 		ok "jitter --json - : JSON alone on stdout"
 	else

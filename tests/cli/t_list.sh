@@ -22,7 +22,7 @@ usage_error "list extra arg" "unexpected argument" list foo
 
 if [ "$HAVE_PY" -eq 1 ]; then
 	if run "list json" 0 "$PB" list --json &&
-	   json "$T/out" 'd["schema"] == 1 and any(e["name"] == "task-clock" and e["status"] == "ok" for e in d["events"])
+	   json "$T/out" 'd["schema"] == 2 and any(e["name"] == "task-clock" and e["status"] == "ok" for e in d["events"])
 		and all(e["reason"] for e in d["events"] if e["status"] != "ok")'; then
 		ok "list json"
 	else

@@ -36,7 +36,7 @@ else bad "no new file" "$(ls -A "$T/empty" | tr '\n' ' ')"; fi
 chmod 640 "$T/keep.json"
 if run "successful stat replaces" 0 "$PB" stat --mode unprepared -r 2 --iterations 100000 \
 	-e task-clock --json="$T/keep.json" && ! has "$T/keep.json" "the user's old file" &&
-   [ "$(stat -c %a "$T/keep.json")" = 640 ] && { [ "$HAVE_PY" -eq 0 ] || json "$T/keep.json" 'd["schema"] == 1'; }; then
+   [ "$(stat -c %a "$T/keep.json")" = 640 ] && { [ "$HAVE_PY" -eq 0 ] || json "$T/keep.json" 'd["schema"] == 2'; }; then
 	ok "a finished stat replaces the file whole and keeps its mode"
 else
 	miss "successful stat replaces"

@@ -480,3 +480,16 @@ Test(abi, pbench_mann_whitney)
 	cr_expect_eq(offsetof(struct pbench_mann_whitney, z), 16, "z moved");
 	cr_expect_eq(offsetof(struct pbench_mann_whitney, p), 24, "p moved");
 }
+
+Test(abi, pbench_host)
+{
+	cr_expect_eq(sizeof(struct pbench_host), 56);
+	cr_expect_eq(offsetof(struct pbench_host, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_host, hostname), 8, "hostname moved");
+	cr_expect_eq(offsetof(struct pbench_host, kernel), 16, "kernel moved");
+	cr_expect_eq(offsetof(struct pbench_host, arch), 24, "arch moved");
+	cr_expect_eq(offsetof(struct pbench_host, cpu_model), 32, "cpu_model moved");
+	cr_expect_eq(offsetof(struct pbench_host, cpus_online), 40, "cpus_online moved");
+	cr_expect_eq(offsetof(struct pbench_host, cpus_allowed), 44, "cpus_allowed moved");
+	cr_expect_eq(offsetof(struct pbench_host, time_s), 48, "time_s moved");
+}

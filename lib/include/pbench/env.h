@@ -62,6 +62,12 @@ PBENCH_API const struct pbench_check *pbench_env_get(const struct pbench_env *en
 PBENCH_API int pbench_env_cpus(const struct pbench_env *env, const int **cpus);
 /* Why the target CPU was chosen (when the caller did not name it), else "". */
 PBENCH_API const char *pbench_env_pick_reason(const struct pbench_env *env);
+/* "unfit" when a check is bad, "noisy" when one warns, else "ready". */
+PBENCH_API const char *pbench_env_verdict(const struct pbench_env *env);
+/* The findings as JSON (schema PBENCH_JSON_SCHEMA, what pbench check --json writes): the host
+ * that ran the check, the recorded tree when one was read, the CPUs, every check with its
+ * why and fix, the counts and the verdict. Errors: -EINVAL, -ENOMEM, -EIO. */
+PBENCH_API int pbench_env_write_json(const struct pbench_env *env, FILE *f);
 
 PBENCH_API const char *pbench_check_status_name(int status);
 

@@ -68,6 +68,10 @@ PBENCH_API int pbench_event_list_nr(const struct pbench_event_list *l);
 PBENCH_API int pbench_event_list_get(const struct pbench_event_list *l, int i,
 				     struct pbench_event_desc *out);
 PBENCH_API void pbench_event_list_free(struct pbench_event_list *l);
+/* The list as JSON (schema PBENCH_JSON_SCHEMA, what pbench list --json writes): the host,
+ * whether a hardware PMU is there, each event with its status and reason, the counts. Errors:
+ * -EINVAL, -ENOMEM, -EIO (writing to f failed). */
+PBENCH_API int pbench_event_list_write_json(const struct pbench_event_list *l, FILE *f);
 
 /*
  * The known event name nearest to name (edit distance), for "did you mean" messages, or NULL.

@@ -175,11 +175,12 @@ PBENCH_API int pbench_jitter_quietest(const struct pbench_jitter *j);
 PBENCH_API int pbench_jitter_write_text(const struct pbench_jitter *j,
 					const struct pbench_jitter *prepared, FILE *f);
 /*
- * The report as JSON (schema 1): pbench_version, threshold_ns, duration_s, clock, cpus[]
+ * The report as JSON (schema PBENCH_JSON_SCHEMA, schema/jitter.schema.json): pbench_version,
+ * host, threshold_ns, duration_s, clock, cpus[]
  * each with cpu, loop_ns {min, median}, interruptions, interruptions_per_s, noise_ns,
  * noise_pct, max_gap_ns, quantiles_ns {p50, p90, p99, p999}, histogram [{lo_ns, hi_ns,
  * count}], sources [{kind, name, count, per_s, ns, available, reason}], explained, and the
- * flags; quietest_cpu; with prepared, "prepared" {cpus[]} and "difference". Errors as
+ * flags; quietest_cpu; "prepared" {cpus[]} and "difference" (null without prepared). Errors as
  * pbench_jitter_write_text(), and -ENOMEM.
  */
 PBENCH_API int pbench_jitter_write_json(const struct pbench_jitter *j,

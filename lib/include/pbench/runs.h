@@ -76,7 +76,8 @@ struct pbench_runs_opts {
 	double target_sem_pct;		/* > 0: run until the SEM is this % of the mean */
 	double max_time_s;		/* the time budget per set with a target */
 	double timeout_s;		/* > 0: a run of a command still going is ended after it */
-	int quiet;			/* a command's stdout and stderr go to /dev/null */
+	int quiet;			/* where a command's output goes: enum
+					 * pbench_child_output (1: /dev/null) */
 	/* Set by the caller's signal handler: the run under way is ended (a command with its
 	 * group), not kept, and no further run starts. */
 	const volatile int *stop;
