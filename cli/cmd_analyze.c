@@ -39,7 +39,12 @@ static void analyze_usage(FILE *f)
 		"                         shown in scaled units); anything else is printed as a label\n",
 		CONFIDENCE * 100);
 	cli_out_usage(f, ANALYZE_OUTPUTS, NULL, 25);
-	fprintf(f, "  -h, --help             this help\n");
+	fprintf(f, "  -h, --help             this help\n"
+		"\n"
+		"examples:\n"
+		"  pbench analyze old.json new.json          two pbench stat runs compared\n"
+		"  pbench analyze hyperfine.json --markdown  a table for a pull request\n"
+		"  seq 1 10 | pbench analyze -u ms           numbers from a pipe, in ms\n");
 }
 
 /* Read a whole file (or stdin) into memory. 0, or an exit code after the message. */

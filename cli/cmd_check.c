@@ -27,7 +27,11 @@ static void check_usage(FILE *f)
 		"  -h, --help             this help\n"
 		"\n"
 		"PBENCH_SYSFS_ROOT and PBENCH_PROCFS_ROOT point it at a recorded /sys and /proc tree\n"
-		"(tests/fixtures/record.sh records one).\n");
+		"(tests/fixtures/record.sh records one).\n"
+		"\n"
+		"examples:\n"
+		"  pbench check                           the CPU a prepared run would use\n"
+		"  pbench check --cpu 2-3 --strict        in CI: exit 1 on any warn or bad\n");
 }
 
 static void print_text(const struct pbench_env *env, const int *counts, FILE *f)

@@ -61,11 +61,16 @@ static void jitter_usage(FILE *f)
 	cli_out_usage(f, JITTER_OUTPUTS, "per CPU, the gap lengths' histogram and a timeline, "
 		      "as SVG", 25);
 	fprintf(f,
-		"      --compare-prepared probe the CPU a prepared run would use (or the one --cpu\n"
+		"      --compare-prepared\n"
+		"                         probe the CPU a prepared run would use (or the one --cpu\n"
 		"                         names) normally, then prepared, and show the difference\n"
 		"  -h, --help             this help\n"
 		"\n"
-		"Ctrl-C stops the threads and prints what was measured so far.\n");
+		"Ctrl-C stops the threads and prints what was measured so far.\n"
+		"\n"
+		"examples:\n"
+		"  pbench jitter                          every CPU for 5 s\n"
+		"  pbench jitter --cpu 3 --compare-prepared -d 10\n");
 }
 
 static int parse_cpus(const char *arg, struct jitter_opts *o)

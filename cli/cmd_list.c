@@ -18,7 +18,11 @@ static void list_usage(FILE *f)
 		"\n"
 		"  -a, --all              also every libpfm4 event of the detected hardware PMUs\n");
 	cli_out_usage(f, CLI_OUT_JSON, NULL, 25);
-	fprintf(f, "  -h, --help             this help\n");
+	fprintf(f, "  -h, --help             this help\n"
+		"\n"
+		"examples:\n"
+		"  pbench list                            what opens here, and why not\n"
+		"  pbench list --all | grep -i cache      every libpfm4 name of this CPU\n");
 }
 
 /* The library's list, one entry at a time into an array of our own struct's size. */

@@ -79,7 +79,14 @@ static void stat_usage(FILE *f)
 		"On a terminal, a progress line on stderr (run i of N, the estimate so far, the time\n"
 		"left) when nothing else writes there: the built-in workload, or a command with -q.\n"
 		"NO_COLOR turns its colour off.\n"
-		"'pbench list' shows the events that can be counted here.\n",
+		"'pbench list' shows the events that can be counted here.\n"
+		"\n"
+		"examples:\n"
+		"  pbench stat -- gzip -k -f big.log        20 prepared runs, counted\n"
+		"  pbench stat --mode contrast              the built-in loop unprepared, then\n"
+		"                                           prepared, side by side\n"
+		"  pbench stat -r 50 -q --export-json gz.json -- sh -c 'gzip -c big.log >/dev/null'\n"
+		"  pbench stat --target-sem 0.5 --markdown -- ./bench\n",
 		XOR_ITERATIONS, WALK_STEPS);
 }
 

@@ -66,6 +66,8 @@ else
 	need binutils command -v nm
 	# tests/schema: the JSON of every command validated against schema/ by a real validator
 	need python3-jsonschema python3 -c 'import jsonschema'
+	# tests/cli/t_man.sh: each man page renders without a warning
+	need groff-base command -v groff
 fi
 
 gbench_ok() { has_header benchmark/benchmark.h; }
