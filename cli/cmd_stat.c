@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pbench.h"
@@ -76,9 +77,12 @@ static void stat_usage(FILE *f)
 		"      --iterations N     xor iterations (default: %llu) or memwalk steps (%llu)\n"
 		"  -h, --help             this help\n"
 		"\n"
-		"On a terminal, a progress line on stderr (run i of N, the estimate so far, the time\n"
-		"left) when nothing else writes there: the built-in workload, or a command with -q.\n"
-		"NO_COLOR turns its colour off.\n"
+		"On a terminal, progress on stderr (run i of N, the estimate so far, the time left):\n"
+		"one line rewritten in place when nothing else writes there (the built-in workload,\n"
+		"a command with -q), else a line of its own at most once a second. NO_COLOR turns\n"
+		"its colour off. When the command's output goes to stdout, pbench's head (what runs,\n"
+		"the clock) is printed before it and the report after the runs; when a format takes\n"
+		"stdout (--json...), the command's output goes to stderr.\n"
 		"'pbench list' shows the events that can be counted here.\n"
 		"\n"
 		"examples:\n"
@@ -96,6 +100,10 @@ struct stat_opts {
 	int workload_set;		/* --workload was given */
 	int progress;			/* the progress line on stderr */
 	int color;			/* NO_COLOR unset and stderr a terminal */
+	int lines;			/* the command writes to the terminal too: progress in
+					 * whole lines, at most one a second */
+	double last_s;			/* when the last progress line was printed */
+	int head_first;			/* the text's head goes out before the command's output */
 };
 
 static const char *mode_name(int mode)
@@ -289,36 +297,63 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 
 /* ---- progress ----------------------------------------------------------------------------- */
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left" */
+static void progress_text(const struct pbench_runs_progress *p, char *buf, size_t len)
+{
+	char est[64] = "", left[64] = "", of[32] = "", m[32];
+
+	if (!strcmp(p->phase, "preparing")) {
+		snprintf(buf, len, "%s: preparing (pin, memory, priority probe, warm-up)",
+			 mode_name(p->mode));
+		return;
+	}
+	if (isfinite(p->mean_ns)) {
+		pbench_format_ns(m, sizeof(m), p->mean_ns, 3);
+		snprintf(est, sizeof(est), isfinite(p->sem_pct) ? ", %s ± %.2g%%" : ", %s", m,
+			 p->sem_pct);
+	}
+	if (p->target_sem_pct > 0)
+		snprintf(of, sizeof(of), " (target ± %.2g%%)", p->target_sem_pct);
+	else
+		snprintf(of, sizeof(of), " of %ld", p->runs);
+	if (isfinite(p->left_s))
+		snprintf(left, sizeof(left), ", %.1f s left", p->left_s);
+	snprintf(buf, len, "%s: run %d%s%s%s", mode_name(p->mode), p->run + 1, of, est, left);
+}
+
 /*
- * On a terminal only, and only when nothing else writes there (the built-in workload, or a
- * command with -q): "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left". The library calls
- * this between runs, never during one.
+ * On a terminal only: "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left". The library calls
+ * this between runs, never during one. When nothing else writes to the terminal (the built-in
+ * workload, a command with -q) the line is rewritten in place; when the command's output
+ * comes there too, the progress is a line of its own, at most one a second, so that the two
+ * never share a line.
  */
 static void show_progress(const struct pbench_runs_progress *p, void *arg)
 {
-	const struct stat_opts *o = arg;
+	struct stat_opts *o = arg;
 	const char *dim = o->color ? "\033[2m" : "", *end = o->color ? "\033[0m" : "";
-	char est[64] = "", left[64] = "", of[32] = "", m[32];
+	char line[256];
 
-	if (!strcmp(p->phase, "done")) {
+	if (o->lines) {
+		if (!strcmp(p->phase, "done") || (!strcmp(p->phase, "runs") && p->run &&
+						  now_s() - o->last_s < 1))
+			return;
+		progress_text(p, line, sizeof(line));
+		fprintf(stderr, "%spbench stat: %s%s\n", dim, line, end);
+		o->last_s = now_s();
+	} else if (!strcmp(p->phase, "done")) {
 		fputs("\r\033[K", stderr);
-	} else if (!strcmp(p->phase, "preparing")) {
-		fprintf(stderr, "\r\033[K%s%s: preparing (pin, memory, priority probe, warm-up)%s",
-			dim, mode_name(p->mode), end);
 	} else {
-		if (isfinite(p->mean_ns)) {
-			pbench_format_ns(m, sizeof(m), p->mean_ns, 3);
-			snprintf(est, sizeof(est), isfinite(p->sem_pct) ? ", %s ± %.2g%%" : ", %s",
-				 m, p->sem_pct);
-		}
-		if (p->target_sem_pct > 0)
-			snprintf(of, sizeof(of), " (target ± %.2g%%)", p->target_sem_pct);
-		else
-			snprintf(of, sizeof(of), " of %ld", p->runs);
-		if (isfinite(p->left_s))
-			snprintf(left, sizeof(left), ", %.1f s left", p->left_s);
-		fprintf(stderr, "\r\033[K%s%s: run %d%s%s%s%s", dim, mode_name(p->mode), p->run + 1,
-			of, est, left, end);
+		progress_text(p, line, sizeof(line));
+		fprintf(stderr, "\r\033[K%s%s%s", dim, line, end);
 	}
 	fflush(stderr);
 }
@@ -392,10 +427,17 @@ static void warnings(const struct pbench_runs *r, const struct stat_opts *o)
 
 /* ---- reports ------------------------------------------------------------------------------ */
 
+/* The runs and what the report's text already wrote. */
+struct report {
+	const struct pbench_runs *r;
+	int head_first;
+};
+
 /* The report in each format asked for (cli_out_write): the library's writers. */
 static int write_report(void *arg, int fmt, FILE *f)
 {
-	const struct pbench_runs *r = arg;
+	const struct report *rep = arg;
+	const struct pbench_runs *r = rep->r;
 
 	switch (fmt) {
 	case CLI_FMT_JSON:
@@ -406,8 +448,8 @@ static int write_report(void *arg, int fmt, FILE *f)
 		return pbench_runs_write_markdown(r, f);
 	case CLI_FMT_PLOT:
 		return pbench_runs_plot_svg(r, f);
-	default:
-		return pbench_runs_write_text(r, f);
+	default:	/* the head went out before the command's output */
+		return rep->head_first ? pbench_runs_write_body(r, f) : pbench_runs_write_text(r, f);
 	}
 }
 
@@ -465,6 +507,8 @@ static int measure(struct stat_opts *o)
 	stop = 0;
 	cli_catch(SIGINT, on_signal, &old_int);
 	cli_catch(SIGTERM, on_signal, &old_term);
+	if (o->head_first)
+		pbench_runs_write_head(r, stdout);
 	fflush(stdout);
 	err = pbench_runs_run(r);
 	cli_uncatch(SIGINT, &old_int);
@@ -482,7 +526,8 @@ static int measure(struct stat_opts *o)
 		done += si.done;
 	}
 	if (done)
-		rc = cli_out_write(&o->out, write_report, r);
+		rc = cli_out_write(&o->out, write_report,
+				   &(struct report){ r, o->head_first });
 	err = verdict(r, o, err == -EINTR);
 	pbench_runs_free(r);
 	return rc ? rc : err;
@@ -516,7 +561,10 @@ int cmd_stat(int argc, char **argv)
 	if (o.ro.argv && !o.ro.quiet && !cli_out_text(&o.out))
 		o.ro.quiet = PBENCH_CHILD_OUTPUT_STDERR;
 	o.color = cli_color(stderr);
-	if (isatty(STDERR_FILENO) && (!o.ro.argv || o.ro.quiet == PBENCH_CHILD_OUTPUT_NULL)) {
+	/* A command's output on stdout: pbench's head first, its report after. */
+	o.head_first = o.ro.argv && !o.ro.quiet && cli_out_text(&o.out);
+	o.lines = o.ro.argv && o.ro.quiet != PBENCH_CHILD_OUTPUT_NULL;
+	if (isatty(STDERR_FILENO)) {
 		o.ro.progress = show_progress;
 		o.ro.progress_arg = &o;
 	}

@@ -190,3 +190,18 @@ int pb_md_decimals(double err)
 	d = 1 - (int)floor(log10(err));
 	return d < 0 ? 0 : d > 9 ? 9 : d;
 }
+
+const char *pb_format_factor(char *buf, size_t len, double f)
+{
+	if (!isfinite(f) || f <= 0)
+		snprintf(buf, len, "n/a");
+	else if (f < 1.1)	/* 1.003x, not "1.00x" for a difference of 0.3% */
+		snprintf(buf, len, "%.3fx", f);
+	else if (f < 10)
+		snprintf(buf, len, "%.2fx", f);
+	else if (f < 100)
+		snprintf(buf, len, "%.1fx", f);
+	else
+		snprintf(buf, len, "%.0fx", f);
+	return buf;
+}

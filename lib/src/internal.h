@@ -165,6 +165,9 @@ const char *pb_format_pct(char *buf, size_t len, double pct, int digits);
  * [A-Za-z0-9_@%+=:,./-] in single quotes, a quote as '\''), in buf (cut at len - 1); returns
  * the length the whole needs, as snprintf does. */
 size_t pb_shell_quote(char *buf, size_t len, char *const *argv);
+/* format.c: how many times larger, f >= 1, as people say it: "1.003x", "2.35x", "11.3x",
+ * "150x"; "n/a" when f is not a positive number. */
+const char *pb_format_factor(char *buf, size_t len, double f);
 /* format.c, Markdown: the time unit (ns, us, ms, s) for values around ns and its scale; s
  * as a code span (a pipe escaped for a table cell); s as text, Markdown's characters escaped;
  * the decimals that keep 2 significant digits of err (3 when err is not a number above 0). */

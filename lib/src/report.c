@@ -478,9 +478,11 @@ int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
 	switch (c->verdict) {
 	case PBENCH_VERDICT_FASTER:
 	case PBENCH_VERDICT_SLOWER:
-		fmt_at(by, sizeof(by), fabs(1 - c->ratio) * 100, half * 100, NULL);
-		fprintf(f, "verdict: %s is %s than %s by %s%% (significant%s%s)\n", a,
-			c->verdict == PBENCH_VERDICT_FASTER ? "faster" : "slower", b, by,
+		/* "1.53x faster": a's time is 1/1.53 of b's; slower, 1.53 times b's */
+		pb_format_factor(by, sizeof(by), c->verdict == PBENCH_VERDICT_FASTER ?
+				 1 / c->ratio : c->ratio);
+		fprintf(f, "verdict: %s is %s %s than %s (significant%s%s)\n", a, by,
+			c->verdict == PBENCH_VERDICT_FASTER ? "faster" : "slower", b,
 			*conf ? " at " : "", conf);
 		break;
 	case PBENCH_VERDICT_SAME:

@@ -102,6 +102,7 @@ static void text_comparison(const struct analysis *an, const struct cmp *c, FILE
 	const char *a = pbench_samples_name(an->in, 0), *b = pbench_samples_name(an->in, c->b);
 	const struct pbench_welch *w = &c->w;
 	const char *v = verdict_of(c);
+	char x[32];
 
 	fprintf(f, "\n%s vs %s:\n", a, b);
 	if (!c->tested) {
@@ -121,8 +122,9 @@ static void text_comparison(const struct analysis *an, const struct cmp *c, FILE
 	fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", w->t, w->df, w->p);
 	fprintf(f, "  Mann-Whitney    U = %.1f, z = %.3f, p = %.3g\n", c->m.u, c->m.z, c->m.p);
 	if (!strcmp(v, "faster") || !strcmp(v, "slower"))
-		fprintf(f, "verdict: %s is %s than %s by %.2f%% (significant at %.1f%%)\n", a, v, b,
-			fabs(1 - w->ratio) * 100, CONFIDENCE * 100);
+		fprintf(f, "verdict: %s is %s %s than %s (significant at %.1f%%)\n", a,
+			pb_format_factor(x, sizeof(x), !strcmp(v, "faster") ? 1 / w->ratio : w->ratio),
+			v, b, CONFIDENCE * 100);
 	else if (!strcmp(v, "same"))
 		fprintf(f, "verdict: same: the ratio's interval lies within %g%% of 1\n", SAME_PCT);
 	else
@@ -282,13 +284,20 @@ static void md_cell(FILE *f, double v, double sd, int with_sd, double scale, con
 static void md_versus(FILE *f, const struct analysis *an, int i)
 {
 	const struct cmp *c = &an->cmps[i - 1];
+	const char *v;
+	char x[32];
 
 	if (!c->tested) {
 		fprintf(f, " both constant |\n");
 		return;
 	}
-	fprintf(f, " %.4g (%.4g .. %.4g), %s |\n", c->w.ratio, c->w.ratio_lo, c->w.ratio_hi,
-		verdict_of(c));
+	v = verdict_of(c);
+	if (!strcmp(v, "faster") || !strcmp(v, "slower"))
+		fprintf(f, " %s %s", pb_format_factor(x, sizeof(x), !strcmp(v, "faster") ?
+						      1 / c->w.ratio : c->w.ratio), v);
+	else
+		fprintf(f, " %s", v);
+	fprintf(f, " (ratio %.4g, %.4g .. %.4g) |\n", c->w.ratio, c->w.ratio_lo, c->w.ratio_hi);
 }
 
 int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
@@ -306,7 +315,7 @@ int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
 		return err;
 	if (md_unit(&an, &scale, &unit) && unit)
 		snprintf(u, sizeof(u), " [%s]", unit);
-	fprintf(f, "| Input | N | Mean%s | Median%s | Min%s | Max%s | CV | First / this (%.1f%%) |\n",
+	fprintf(f, "| Input | N | Mean%s | Median%s | Min%s | Max%s | CV | First vs this (%.1f%%) |\n",
 		u, u, u, u, CONFIDENCE * 100);
 	fprintf(f, "|:---|---:|---:|---:|---:|---:|---:|:---|\n");
 	for (int i = 0; i < an.nr; i++) {

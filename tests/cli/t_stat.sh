@@ -504,4 +504,55 @@ else
 	skipped "progress on a terminal" "script(1) is not installed"
 fi
 
+# ---- a command's output on stdout: pbench's head before it, the report after ----------------
+if run "head first" 0 "$PB" stat --mode unprepared -r 2 -e task-clock -- sh -c 'echo out-$((40+2))'; then
+	first=$(grep -n -m 1 'out-42' "$T/out" | cut -d: -f1)
+	if head -1 "$T/out" | grep -q "^pbench stat: sh -c 'echo out-\$((40+2))', 2 runs, unprepared$" &&
+	   sed -n 2p "$T/out" | grep -q '^clock: ' && [ "$first" = 3 ] &&
+	   [ "$(grep -c '^pbench stat:' "$T/out")" -eq 1 ] &&
+	   [ "$(grep -n '^summary: 2 runs' "$T/out" | cut -d: -f1)" -gt "$first" ]; then
+		ok "a command's output: pbench's head (the command as the shell reads it) first, the report after"
+	else
+		bad "head first" "$(head -4 "$T/out" | tr '\n' '|')"
+	fi
+fi
+if run "head with --json" 0 "$PB" stat --mode unprepared -r 2 -e task-clock --json -- sh -c 'echo out-$((40+2))' &&
+   ! has "$T/out" "out-42" && [ "$(grep -c 'out-42' "$T/err")" -eq 2 ] && json "$T/out" 'd["schema"] == 2'; then
+	ok "a format on stdout: the command's output goes to stderr, the JSON stays whole"
+else
+	miss "head with --json"
+fi
+
+# ---- text: times in the unit that fits, quoting, fences of a time never below 0 ---------------
+if run "small times" 0 "$PB" stat --mode unprepared -r 3 --iterations 10000 -e task-clock &&
+   has "$T/out" "^summary: 3 runs, time min [0-9.]* [nu]s, " && ! has "$T/out" "0\.0[0-9]* ms" &&
+   grep -q '^ *1 .* [0-9.]* [nu]s  ' "$T/out"; then
+	ok "sub-millisecond runs in us or ns, never 0.0xx ms"
+else
+	miss "small times"
+fi
+rm -f "$T/alt"
+if run "low fence below 0" 0 "$PB" stat --mode unprepared -r 4 -e task-clock -- \
+	sh -c "if [ -e '$T/alt' ]; then rm '$T/alt'; sleep 0.3; else : >'$T/alt'; sleep 0.01; fi" &&
+   has "$T/out" "^outliers: 0 (Tukey fences: above [0-9.]* [mu]*s; none below, q1 - 1.5 IQR is under 0)$" &&
+   ! has "$T/out" "fences -"; then
+	ok "a lower fence below 0 is not printed as a time"
+else
+	miss "low fence below 0"
+fi
+
+# ---- progress when the command's output comes to the terminal too: lines of their own -------
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$PB' stat --mode unprepared -r 3 -e task-clock -- sh -c 'echo out-\$((40+2)); sleep 0.6'" \
+		/dev/null >"$T/tty3" 2>&1
+	if has "$T/tty3" "pbench stat: unprepared: run 1 of 3" &&
+	   [ "$(grep -c 'out-42' "$T/tty3")" -eq 3 ] &&
+	   [ "$(grep 'out-42' "$T/tty3" | tr -d '\r' | grep -cx 'out-42')" -eq 3 ] &&
+	   ! grep 'run [0-9] of 3' "$T/tty3" | grep -q 'out-42'; then
+		ok "progress with the command's output on the terminal: lines of its own, never mixed"
+	else
+		bad "progress lines" "$(od -c "$T/tty3" | head -8)"
+	fi
+fi
+
 finish cli/stat

@@ -575,8 +575,8 @@ Test(report, comparison_text)
 		int verdict;
 		const char *words;
 	} rows[] = {
-		{ 100, PBENCH_VERDICT_FASTER, "verdict: plain is faster than unrolled by " },
-		{ -100, PBENCH_VERDICT_SLOWER, "verdict: plain is slower than unrolled by " },
+		{ 100, PBENCH_VERDICT_FASTER, "verdict: plain is 1." },
+		{ -100, PBENCH_VERDICT_SLOWER, "verdict: plain is 1." },
 		{ 0.5, PBENCH_VERDICT_SAME, "verdict: same: the ratio's interval lies within " },
 		{ 0.5, PBENCH_VERDICT_UNDECIDED, "verdict: undecided: " },
 	};
@@ -594,8 +594,17 @@ Test(report, comparison_text)
 		/* The confidence the comparison was made at. */
 		cr_assert_not_null(strstr(text, "(99.9% interval "), "row %zu:\n%s", i, text);
 		cr_assert_not_null(strstr(text, "  Welch           t = "), "%s", text);
-		if (rows[i].verdict <= PBENCH_VERDICT_SLOWER)
-			cr_assert_not_null(strstr(text, "% (significant at 99.9%)\n"), "%s", text);
+		/* A factor, as people say it: "1.099x faster than", not "faster by 9.9%". */
+		if (rows[i].verdict <= PBENCH_VERDICT_SLOWER) {
+			double f = rows[i].verdict == PBENCH_VERDICT_FASTER ? 1 / c.ratio : c.ratio;
+
+			/* three decimals below 1.1 (1.099x, not 1.10x), two up to 10 */
+			snprintf(want, sizeof(want), "verdict: plain is %.*fx %s than unrolled "
+				 "(significant at 99.9%%)\n", f < 1.1 ? 3 : 2, f, rows[i].verdict ==
+				 PBENCH_VERDICT_FASTER ? "faster" : "slower");
+			cr_assert(f > 1 && f < 10, "row %zu: a factor of %g", i, f);
+			cr_assert_not_null(strstr(text, want), "no '%s' in:\n%s", want, text);
+		}
 		free(text);
 	}
 }

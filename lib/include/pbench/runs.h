@@ -192,6 +192,12 @@ PBENCH_API int pbench_runs_write_text(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f);
+/* The text in two parts, for a caller whose command writes to the same stream: the head
+ * (what runs, how many, the clock: before pbench_runs_run() the runs as asked, after it as
+ * done), then, after the runs, the body (everything pbench_runs_write_text() prints after
+ * its head). Errors as pbench_runs_write_text(). */
+PBENCH_API int pbench_runs_write_head(const struct pbench_runs *r, FILE *f);
+PBENCH_API int pbench_runs_write_body(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f);
 
 #ifdef __cplusplus
