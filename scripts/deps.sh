@@ -56,6 +56,8 @@ elif [ "$mode" = fuzz ]; then
 	need libclang-rt-dev has_libfuzzer
 else
 	need gcc command -v cc
+	# tests/cxx: pbench.h from C++ (clang++ too where clang is installed)
+	need g++ command -v g++
 	need make command -v make
 	need pkg-config command -v pkg-config
 	need libpfm4-dev has_header perfmon/pfmlib_perf_event.h

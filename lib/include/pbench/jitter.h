@@ -45,7 +45,13 @@ struct pbench_jitter_opts {
 	const volatile int *stop;
 };
 
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_JITTER_OPTS_INIT \
+	([] { struct pbench_jitter_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.duration_s = 5; return pbench_o_; }())
+#else
 #define PBENCH_JITTER_OPTS_INIT { .size = sizeof(struct pbench_jitter_opts), .duration_s = 5 }
+#endif
 
 /* The gap buffer holds this many gaps per second of window per CPU (16 bytes each); past it
  * gaps are still counted, timed and kept in the maximum, but not kept one by one. */

@@ -71,10 +71,22 @@ struct pbench_measure_opts {
 #else
 #define PBENCH_CALLER_OPTIMIZED 0
 #endif
+#ifdef __cplusplus
+/* C++ has designated initializers only from C++20, and -Wextra warns of the members they
+ * leave out: the same defaults set on a value-initialized struct, in a lambda called at once
+ * (C++11 and later, no warning under -Wall -Wextra -pedantic). */
+#define PBENCH_MEASURE_OPTS_INIT \
+	([] { struct pbench_measure_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.warmup_ms = 1200; pbench_o_.min_sample_ms = 1; \
+	      pbench_o_.target_sem_pct = 1; pbench_o_.min_samples = 10; \
+	      pbench_o_.max_samples = 100000; pbench_o_.budget_ms = 10000; \
+	      pbench_o_.built_optimized = PBENCH_CALLER_OPTIMIZED + 1; return pbench_o_; }())
+#else
 #define PBENCH_MEASURE_OPTS_INIT \
 	{ .size = sizeof(struct pbench_measure_opts), .warmup_ms = 1200, .min_sample_ms = 1, \
 	  .target_sem_pct = 1, .min_samples = 10, .max_samples = 100000, .budget_ms = 10000, \
 	  .built_optimized = PBENCH_CALLER_OPTIMIZED + 1 }
+#endif
 
 /* What happened during one sample (deltas over the sample). */
 struct pbench_noise {

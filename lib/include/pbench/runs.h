@@ -93,9 +93,16 @@ enum pbench_runs_flags {
 
 #define PBENCH_RUNS_DEFAULT_EVENTS \
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions"
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_RUNS_OPTS_INIT \
+	([] { struct pbench_runs_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.mode = PBENCH_RUNS_PREPARED; pbench_o_.cpu = -1; \
+	      pbench_o_.warmup_ms = 1200; pbench_o_.runs = 20; return pbench_o_; }())
+#else
 #define PBENCH_RUNS_OPTS_INIT \
 	{ .size = sizeof(struct pbench_runs_opts), .mode = PBENCH_RUNS_PREPARED, .cpu = -1, \
 	  .warmup_ms = 1200, .runs = 20 }
+#endif
 
 struct pbench_runs;
 
