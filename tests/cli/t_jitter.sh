@@ -109,4 +109,20 @@ else
 fi
 wait "$pbpid"
 
+# ---- the tick's fix only where it applies: not nohz_full for CPU 0 ---------------------------
+if run "jitter cpu 0 fix" 0 "$PB" jitter --cpu 0 -d 0.3 && has "$T/out" "local timer interrupts" &&
+   ! has "$T/out" "nohz_full=0" && has "$T/out" "CPU 0 keeps the tick for timekeeping"; then
+	ok "jitter on CPU 0: the tick's fix is another CPU, not nohz_full=0"
+else
+	miss "jitter cpu 0 fix"
+fi
+if [ "$NCPU" -ge 2 ] && [ ! -e /sys/devices/system/cpu/nohz_full ]; then
+	if run "jitter no nohz kernel" 0 "$PB" jitter --cpu 1 -d 0.3 &&
+	   has "$T/out" "a kernel built with CONFIG_NO_HZ_FULL (this one is not), booted with nohz_full=1"; then
+		ok "jitter on a kernel without CONFIG_NO_HZ_FULL says so in the tick's fix"
+	else
+		miss "jitter no nohz kernel"
+	fi
+fi
+
 finish cli/jitter
