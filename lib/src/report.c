@@ -276,6 +276,11 @@ static void write_warnings(const struct pbench_result *r, FILE *f)
 	if (r->flags & PBENCH_RESULT_CLAMPED)
 		fprintf(f, "  warning: %zu sample%s faster than the empty batch: reported as 0, "
 			"never negative\n", clamped, clamped == 1 ? " was" : "s were");
+	if (r->flags & PBENCH_RESULT_SETUP_PER_BATCH)
+		fprintf(f, "  warning: setup ran once per batch of %llu calls, not before each: what "
+			"it prepares is changed by the first call and measured as the others find "
+			"it; setup_each runs before every call (outside the timed region)\n",
+			(unsigned long long)r->iterations);
 	if (r->flags & PBENCH_RESULT_NOISY)
 		fprintf(f, "  warning: noisy: involuntary context switches or CPU migrations in %zu "
 			"of %zu samples ('pbench check' says why)\n", noisy, r->nr);

@@ -67,6 +67,7 @@ static json_t *flags_json(unsigned flags, int *bad)
 		{ PBENCH_RESULT_OVERHEAD_DOMINATES, "overhead_dominates" },
 		{ PBENCH_RESULT_NOISY, "noisy" },
 		{ PBENCH_RESULT_CLAMPED, "clamped" },
+		{ PBENCH_RESULT_SETUP_PER_BATCH, "setup_per_batch" },
 	};
 	json_t *j = json_array();
 

@@ -182,7 +182,7 @@ Test(abi, pbench_jitter_bin)
 
 Test(abi, pbench_measure_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_measure_opts), 104);
+	cr_expect_eq(sizeof(struct pbench_measure_opts), 120);
 	cr_expect_eq(offsetof(struct pbench_measure_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, setup), 8, "setup moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, teardown), 16, "teardown moved");
@@ -196,6 +196,8 @@ Test(abi, pbench_measure_opts)
 	cr_expect_eq(offsetof(struct pbench_measure_opts, keep_overhead), 80, "keep_overhead moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, events), 88, "events moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, built_optimized), 96, "built_optimized moved");
+	cr_expect_eq(offsetof(struct pbench_measure_opts, setup_each), 104, "setup_each moved");
+	cr_expect_eq(offsetof(struct pbench_measure_opts, teardown_each), 112, "teardown_each moved");
 }
 
 Test(abi, pbench_noise)
