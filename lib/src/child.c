@@ -279,12 +279,19 @@ static void watch_descendants(struct pbench_child *ch)
 /* The child, between fork and exec: only async-signal-safe calls. It waits on go for the
  * parent to open its counters, then execs; if exec fails, its errno goes up ex. */
 static __attribute__((noreturn)) void child_exec(const char *path, char *const argv[],
-						 const int go[2], const int ex[2], int quiet)
+						 const int go[2], const int ex[2], int quiet,
+						 const cpu_set_t *cpus)
 {
 	int exec_errno;
 	char c;
 
 	setpgid(0, 0);
+	if (cpus && sched_setaffinity(0, sizeof(*cpus), cpus)) {
+		exec_errno = errno;	/* said as exec's failure: the command never ran */
+		if (read(go[0], &c, 1) == 1 && write(ex[1], &exec_errno, sizeof(exec_errno)) < 0)
+			_exit(127);
+		_exit(127);
+	}
 	close(go[1]);
 	close(ex[0]);
 	if (quiet == PBENCH_CHILD_OUTPUT_STDERR) {
@@ -347,12 +354,20 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 {
 	struct pbench_child *ch;
 	int go[2], ex[2], err, status;
+	cpu_set_t mask;
 	char path[4096];
 	pid_t pid;
+	int pin = opts && PB_HAS_FIELD(opts, ncpus) && opts->ncpus > 0;
 
 	*out = NULL;
-	if (!argv || !argv[0])
+	if (!argv || !argv[0] || (pin && !opts->cpus))
 		return -EINVAL;
+	CPU_ZERO(&mask);	/* made here: between fork and exec, only async-signal-safe calls */
+	for (int i = 0; pin && i < opts->ncpus; i++) {
+		if (opts->cpus[i] < 0 || opts->cpus[i] >= CPU_SETSIZE)
+			return -EINVAL;
+		CPU_SET(opts->cpus[i], &mask);
+	}
 	err = pbench_command_resolve(argv[0], path, sizeof(path));
 	if (err)
 		return err;
@@ -377,7 +392,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 		goto out_close_ex;
 	}
 	if (pid == 0)
-		child_exec(path, argv, go, ex, opts ? opts->quiet : 0);
+		child_exec(path, argv, go, ex, opts ? opts->quiet : 0, pin ? &mask : NULL);
 	close(go[0]);
 	close(ex[1]);
 	setpgid(pid, pid);	/* as the child does: whichever runs first */

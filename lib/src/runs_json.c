@@ -155,6 +155,19 @@ static json_t *outliers_json(const struct pb_set *s)
 			 "fence_lo_ns", num(s->fence_lo), "fence_hi_ns", num(s->fence_hi));
 }
 
+/* Prepared with a list: the CPUs the command ran on (null: the prepared CPU, or unprepared). */
+static json_t *cpus_json(const struct pbench_runs *r, const struct pb_set *s)
+{
+	json_t *a;
+
+	if (!s->prepared || !r->subject.argv || r->o.ncpus <= 0)
+		return json_null();
+	a = json_array();
+	for (int i = 0; a && i < r->o.ncpus; i++)
+		json_array_append_new(a, json_integer(r->o.cpus[i]));
+	return a;
+}
+
 static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 {
 	json_t *j = json_object(), *steps = json_array(), *runs = json_array();
@@ -162,6 +175,7 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 
 	json_object_set_new(j, "mode", json_string(pb_runs_mode_name(s->mode)));
 	json_object_set_new(j, "cpu", s->prepared ? json_integer(s->cpu) : json_null());
+	json_object_set_new(j, "command_cpus", cpus_json(r, s));
 	json_object_set_new(j, "cpu_reason", s->prepared ? json_string(s->cpu_reason)
 							 : json_null());
 	json_object_set_new(j, "priority", s->policy_name ?

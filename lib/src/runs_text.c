@@ -128,9 +128,16 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 		fprintf(f, "rest: %.1f%% of each run after it, %.0f ms in all, so that the fair server "
 		       "(or RT throttling) never has to preempt a SCHED_FIFO run\n",
 		       s->prio.rest_pct, s->rest_ms);
-	if (r->subject.argv)
+	if (r->subject.argv && r->o.ncpus > 0) {
+		fprintf(f, "the command ran prepared on CPUs");
+		for (int i = 0; i < r->o.ncpus; i++)
+			fprintf(f, "%s%d", i ? "," : " ", r->o.cpus[i]);
+		fprintf(f, " (its affinity), with the scheduling policy it inherits through "
+		       "fork/exec\n");
+	} else if (r->subject.argv) {
 		fprintf(f, "the command ran prepared: a child inherits the CPU affinity and the "
 		       "scheduling policy through fork/exec\n");
+	}
 	if (s->restored_by)
 		fprintf(f, "restored: by the %s handler, then again after the runs\n",
 		       s->restored_by == SIGINT ? "SIGINT" : "SIGTERM");

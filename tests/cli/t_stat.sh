@@ -555,4 +555,37 @@ if command -v script >/dev/null 2>&1; then
 	fi
 fi
 
+# ---- a command that uses several CPUs: the warning, and --cpu LIST -------------------------
+if [ "$NCPU" -ge 2 ]; then
+	TWO="for k in 1 2; do (i=0; while [ \$i -lt 150000 ]; do i=\$((i+1)); done) & done; wait"
+	if run "two CPUs' worth" 0 "$PB" stat --mode unprepared -r 2 -e task-clock \
+		--export-json "$T/two.json" -- sh -c "$TWO"; then
+		if ! json "$T/two.json" 'max(r["counters"]["task-clock"]["scaled"] / r["ns"]
+			for r in d["modes"][0]["runs"]) >= 1.1'; then
+			skipped "two CPUs' worth" "the machine is too busy: the two loops did not get 1.1 CPUs"
+		elif has "$T/err" "^pbench: warning: 'sh' used [0-9.]* CPUs' worth of time in unprepared run [12] (task-clock .* in .*): prepared runs pin it to one CPU, .* give it 2 CPUs with --cpu LIST"; then
+			ok "a command using more than one CPU's worth: warned, with --cpu LIST"
+		else
+			bad "two CPUs' worth" "no warning: $(head -c 300 "$T/err")"
+		fi
+	fi
+	if run "one CPU's worth" 0 "$PB" stat --mode unprepared -r 2 -e task-clock -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' &&
+	   ! has "$T/err" "CPUs' worth"; then
+		ok "a single-threaded command: no such warning"
+	else
+		miss "one CPU's worth"
+	fi
+	if run "cpu list" 0 "$PB" stat -r 2 --warmup-ms 20 --cpu 0-1 -e task-clock --export-json "$T/cl.json" -- \
+		sh -c 'grep Cpus_allowed_list /proc/self/status' &&
+	   [ "$(grep -c "^Cpus_allowed_list:[[:space:]]*0-1$" "$T/out")" -eq 2 ] &&
+	   has "$T/out" "^prepared: CPU 0 (CPU 0 as asked" &&
+	   has "$T/out" "^the command ran prepared on CPUs 0,1 (its affinity)" &&
+	   { [ "$HAVE_PY" -eq 0 ] || json "$T/cl.json" 'd["modes"][0]["command_cpus"] == [0, 1] and d["modes"][0]["cpu"] == 0'; }; then
+		ok "--cpu 0-1: the command runs on both, pbench prepared on CPU 0"
+	else
+		miss "cpu list"
+	fi
+	usage_error "cpu list for the workload" "a list of CPUs for --cpu is for a command" stat --cpu 0-1
+fi
+
 finish cli/stat

@@ -30,6 +30,10 @@ struct pbench_child_opts {
 					 * pbench_child_output (1: /dev/null) */
 	double kill_grace_s;		/* from SIGTERM to SIGKILL when ending the command and
 					 * what it left running; 0: 1 s */
+	/* ncpus > 0: the command runs on these CPUs (its affinity, set between fork and exec;
+	 * exec fails with the error when it cannot be); 0: it inherits the caller's. */
+	const int *cpus;
+	int ncpus;
 };
 
 struct pbench_child_result {

@@ -84,6 +84,11 @@ struct pbench_runs_opts {
 	void (*progress)(const struct pbench_runs_progress *p, void *arg);
 	void *progress_arg;
 	unsigned flags;			/* enum pbench_runs_flags */
+	/* A command's CPUs when prepared (ncpus > 0): it runs on all of them, pbench itself on
+	 * cpu (which must be one of them; -1: the first). For a command that uses several CPUs:
+	 * pinned to one, its threads take turns. 0: the prepared CPU only. Copied. */
+	const int *cpus;
+	int ncpus;
 };
 
 enum pbench_runs_flags {
