@@ -13,12 +13,14 @@
 
 Test(abi, pbench_child_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_child_opts), 32);
+	cr_expect_eq(sizeof(struct pbench_child_opts), 48);
 	cr_expect_eq(offsetof(struct pbench_child_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, events), 8, "events moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, counter_flags), 16, "counter_flags moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, quiet), 20, "quiet moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, kill_grace_s), 24, "kill_grace_s moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, cpus), 32, "cpus moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, ncpus), 40, "ncpus moved");
 }
 
 Test(abi, pbench_child_result)
@@ -343,7 +345,7 @@ Test(abi, pbench_runs_progress)
 
 Test(abi, pbench_runs_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_runs_opts), 152);
+	cr_expect_eq(sizeof(struct pbench_runs_opts), 168);
 	cr_expect_eq(offsetof(struct pbench_runs_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, events), 8, "events moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, argv), 16, "argv moved");
@@ -364,6 +366,8 @@ Test(abi, pbench_runs_opts)
 	cr_expect_eq(offsetof(struct pbench_runs_opts, progress), 128, "progress moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, progress_arg), 136, "progress_arg moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, flags), 144, "flags moved");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, cpus), 152, "cpus moved");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, ncpus), 160, "ncpus moved");
 }
 
 Test(abi, pbench_runs_set)
