@@ -122,7 +122,9 @@ static int parse_cpus(const char *arg, int *cpus)
 	return n;
 }
 
-int cmd_check(int argc, char **argv)
+/* The options: the CPUs into cpus (*n of them), --strict, the outputs. 0, 1 after -h, or -1
+ * after the message. */
+static int parse_args(int argc, char **argv, int *cpus, int *n, int *strict, struct cli_out *out)
 {
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
@@ -131,54 +133,56 @@ int cmd_check(int argc, char **argv)
 		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	int strict = 0, c, n = 0, err, counts[PBENCH_CHECK_UNKNOWN + 1] = { 0 };
-	int *cpus = NULL, rc = EXIT_OK;
-	struct pbench_env *env;
-	struct cli_out out;
+	int c;
 
 	optind = 1;
 	opterr = 0;
-	cpus = calloc(MAX_TARGETS, sizeof(*cpus));
-	if (!cpus)
-		return EXIT_RUNTIME;
-	cli_out_init(&out, "check", CLI_OUT_JSON, CLI_OUT_NO_ARGS);
+	cli_out_init(out, "check", CLI_OUT_JSON, CLI_OUT_NO_ARGS);
 	while ((c = getopt_long(argc, argv, "+:c:sh", opts, NULL)) != -1) {
-		int taken = cli_out_option(&out, c, optarg, argc, argv);
+		int taken = cli_out_option(out, c, optarg, argc, argv);
 
-		if (taken) {
-			if (taken > 0)
-				continue;
-			free(cpus);
-			return EXIT_USAGE;
-		}
+		if (taken < 0)
+			return -1;
+		if (taken)
+			continue;
 		switch (c) {
 		case 'c':
-			n = parse_cpus(optarg, cpus);
-			if (n < 0) {
-				free(cpus);
-				return EXIT_USAGE;
-			}
+			*n = parse_cpus(optarg, cpus);
+			if (*n < 0)
+				return -1;
 			break;
-		case 's': strict = 1; break;
+		case 's': *strict = 1; break;
 		case 'h':
 			check_usage(stdout);
-			free(cpus);
-			return EXIT_OK;
+			return 1;
 		default:
 			cli_option_error(c, argv, "check");
-			free(cpus);
-			return EXIT_USAGE;
+			return -1;
 		}
 	}
 	if (optind < argc) {
 		cli_error("unexpected argument '%s' for 'pbench check'", argv[optind]);
-		free(cpus);
-		return EXIT_USAGE;
+		return -1;
 	}
-	rc = cli_out_open(&out);
+	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	int strict = 0, n = 0, err, counts[PBENCH_CHECK_UNKNOWN + 1] = { 0 };
+	int *cpus = NULL, rc = EXIT_OK;
+	struct pbench_env *env;
+	struct cli_out out;
+
+	cpus = calloc(MAX_TARGETS, sizeof(*cpus));
+	if (!cpus)
+		return EXIT_RUNTIME;
+	rc = parse_args(argc, argv, cpus, &n, &strict, &out);
+	if (!rc)
+		rc = cli_out_open(&out);
 	if (rc) {
 		free(cpus);
-		return rc;
+		return rc < 0 ? EXIT_USAGE : rc == 1 ? EXIT_OK : rc;
 	}
 	err = pbench_env_check(&env, n ? cpus : NULL, n, 0);
 	free(cpus);

@@ -349,25 +349,36 @@ static int open_counters(struct pbench_child *ch, const struct pbench_child_opts
 	return err == -PBENCH_ENO_EVENTS ? 0 : err;
 }
 
+/* The command's CPUs as a mask, made before fork (between fork and exec only
+ * async-signal-safe calls): 1 with a list, 0 without (it inherits pbench's), -1 a bad one. */
+static int child_mask(const struct pbench_child_opts *opts, cpu_set_t *mask)
+{
+	CPU_ZERO(mask);
+	if (!opts || !PB_HAS_FIELD(opts, ncpus) || opts->ncpus <= 0)
+		return 0;
+	if (!opts->cpus)
+		return -1;
+	for (int i = 0; i < opts->ncpus; i++) {
+		if (opts->cpus[i] < 0 || opts->cpus[i] >= CPU_SETSIZE)
+			return -1;
+		CPU_SET(opts->cpus[i], mask);
+	}
+	return 1;
+}
+
 int pbench_child_start(struct pbench_child **out, char *const argv[],
 		       const struct pbench_child_opts *opts)
 {
 	struct pbench_child *ch;
-	int go[2], ex[2], err, status;
+	int go[2], ex[2], err, status, pin;
 	cpu_set_t mask;
 	char path[4096];
 	pid_t pid;
-	int pin = opts && PB_HAS_FIELD(opts, ncpus) && opts->ncpus > 0;
 
 	*out = NULL;
-	if (!argv || !argv[0] || (pin && !opts->cpus))
+	pin = child_mask(opts, &mask);
+	if (!argv || !argv[0] || pin < 0)
 		return -EINVAL;
-	CPU_ZERO(&mask);	/* made here: between fork and exec, only async-signal-safe calls */
-	for (int i = 0; pin && i < opts->ncpus; i++) {
-		if (opts->cpus[i] < 0 || opts->cpus[i] >= CPU_SETSIZE)
-			return -EINVAL;
-		CPU_SET(opts->cpus[i], &mask);
-	}
 	err = pbench_command_resolve(argv[0], path, sizeof(path));
 	if (err)
 		return err;
