@@ -168,10 +168,15 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 	@mkdir -p $(@D)
 	$(call msg,GEN,$@)$(PC_SED) $< > $@
 
-# Unit tests see the internals (-Ilib/src) and link the static library.
+# Unit tests of the API see only the public headers: an internal header does not compile
+# there. The white-box ones below test internals (the clock's arithmetic, the perf page, event
+# resolution, results built by hand, fault injection) and see lib/src. All link the static
+# library (testutil.h declares its one test hook, pb_recorded_everywhere()).
+WHITEBOX_TESTS := test_clock test_events test_jitter test_mmap test_report
 $(O)/tests/%: tests/unit/%.c $(O)/libpbench.a
 	@mkdir -p $(@D)
-	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a \
+	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) \
+		$(if $(filter $*,$(WHITEBOX_TESTS)),-Ilib/src) -o $@ $< $(O)/libpbench.a \
 		$(ALL_LDFLAGS) -lcriterion $(LIB_LIBS)
 
 # The replay of a fuzz target's corpus. Only the ASan+UBSan tree builds and runs them. Two

@@ -18,6 +18,7 @@
 #include "cmds.h"
 
 #define CONFIDENCE 0.999
+#define SAME_PCT 1.0
 #define ANALYZE_OUTPUTS (CLI_OUT_JSON | CLI_OUT_MARKDOWN)
 
 static void analyze_usage(FILE *f)
@@ -199,7 +200,8 @@ static int parse_args(int argc, char **argv, struct cli_out *out, const char **u
 static int analyze(struct cli_out *out, const char **files, int nfiles, const char *unit)
 {
 	struct pbench_samples *in = NULL;
-	int rc = EXIT_OK;
+	int rc = EXIT_OK, err;
+	char why[512];
 
 	if (pbench_samples_new(&in)) {
 		cli_error("out of memory");
@@ -210,8 +212,15 @@ static int analyze(struct cli_out *out, const char **files, int nfiles, const ch
 	for (int i = 0; !rc && i < nfiles; i++)
 		rc = read_input(in, files[i], unit, out);
 	/* an error said, or only comparisons (said): nothing to write */
-	if (!rc && pbench_samples_nr(in))
-		rc = cli_out_write(out, write_report, in);
+	if (!rc && pbench_samples_nr(in)) {
+		err = pbench_samples_analyze(in, CONFIDENCE, SAME_PCT, why, sizeof(why));
+		if (err) {
+			cli_error("%s", why);
+			rc = err == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+		} else {
+			rc = cli_out_write(out, write_report, in);
+		}
+	}
 	pbench_samples_free(in);
 	return rc;
 }

@@ -34,72 +34,16 @@ static void check_usage(FILE *f)
 		"  pbench check --cpu 2-3 --strict        in CI: exit 1 on any warn or bad\n");
 }
 
-static void print_text(const struct pbench_env *env, const int *counts, FILE *f)
-{
-	static const char *const colors[] = {
-		[PBENCH_CHECK_OK] = "\033[32m", [PBENCH_CHECK_INFO] = "\033[36m",
-		[PBENCH_CHECK_WARN] = "\033[33m", [PBENCH_CHECK_BAD] = "\033[31m",
-		[PBENCH_CHECK_UNKNOWN] = "\033[35m",
-	};
-	const char *group = "";
-	const int *cpus;
-	int ncpus = pbench_env_cpus(env, &cpus), color = cli_color(f), w = 0;
-
-	fprintf(f, "pbench check: CPU%s ", ncpus > 1 ? "s" : "");
-	for (int i = 0; i < ncpus; i++)
-		fprintf(f, "%s%d", i ? "," : "", cpus[i]);
-	if (*pbench_env_pick_reason(env))
-		fprintf(f, " (%s)", pbench_env_pick_reason(env));
-	fprintf(f, "\n");
-	for (int i = 0; i < pbench_env_nr(env); i++)
-		if ((int)strlen(pbench_env_get(env, i)->id) > w)
-			w = (int)strlen(pbench_env_get(env, i)->id);
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
-		char where[16] = "";
-
-		if (strcmp(c->group, group)) {
-			fprintf(f, "\n%s\n", c->group);
-			group = c->group;
-		}
-		if (c->cpu >= 0 && ncpus > 1)
-			snprintf(where, sizeof(where), "cpu%d ", c->cpu);
-		fprintf(f, "  %s%-7s%s %-*s  %s%s", color ? colors[c->status] : "",
-		       pbench_check_status_name(c->status), color ? "\033[0m" : "", w, c->id, where,
-		       c->value);
-		if (c->expected[0] && (c->status == PBENCH_CHECK_WARN || c->status == PBENCH_CHECK_BAD))
-			fprintf(f, " (want: %s)", c->expected);
-		fprintf(f, "\n");
-		if (c->status == PBENCH_CHECK_WARN || c->status == PBENCH_CHECK_BAD) {
-			if (c->why[0])
-				fprintf(f, "  %*s why: %s\n", 7, "", c->why);
-			if (c->fix[0])
-				fprintf(f, "  %*s fix: %s\n", 7, "", c->fix);
-		}
-	}
-	fprintf(f, "\nsummary: %d ok, %d warn, %d bad, %d info, %d unknown: %s\n",
-	       counts[PBENCH_CHECK_OK], counts[PBENCH_CHECK_WARN], counts[PBENCH_CHECK_BAD],
-	       counts[PBENCH_CHECK_INFO], counts[PBENCH_CHECK_UNKNOWN], pbench_env_verdict(env));
-}
-
-/* The findings in each format asked for (cli_out_write). */
-struct check_report {
-	const struct pbench_env *env;
-	const int *counts;
-};
-
+/* The findings in each format asked for (cli_out_write): the library's writers. */
 static int write_report(void *arg, int fmt, FILE *f)
 {
-	const struct check_report *r = arg;
+	const struct pbench_env *env = arg;
 
 	if (fmt == CLI_FMT_JSON)
-		return pbench_env_write_json(r->env, f);
-	print_text(r->env, r->counts, f);
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+		return pbench_env_write_json(env, f);
+	return pbench_env_write_text(env, f, cli_color(f) ? PBENCH_ENV_WRITE_COLOR : 0);
 }
 
-/* --cpu LIST, checked against the highest present CPU so the error can name the valid range;
- * a hole in the present range is caught by pbench_env_check (-EINVAL). */
 static int parse_cpus(const char *arg, int *cpus)
 {
 	char present[256] = "";
@@ -169,7 +113,7 @@ static int parse_args(int argc, char **argv, int *cpus, int *n, int *strict, str
 
 int cmd_check(int argc, char **argv)
 {
-	int strict = 0, n = 0, err, counts[PBENCH_CHECK_UNKNOWN + 1] = { 0 };
+	int strict = 0, n = 0, err;
 	int *cpus = NULL, rc = EXIT_OK;
 	struct pbench_env *env;
 	struct cli_out out;
@@ -208,10 +152,8 @@ int cmd_check(int argc, char **argv)
 		cli_error("cannot check this machine: %s", pbench_strerror(err));
 		return EXIT_RUNTIME;
 	}
-	for (int i = 0; i < pbench_env_nr(env); i++)
-		counts[pbench_env_get(env, i)->status]++;
-	rc = cli_out_write(&out, write_report, &(struct check_report){ env, counts });
-	if (strict && (counts[PBENCH_CHECK_WARN] || counts[PBENCH_CHECK_BAD]))
+	rc = cli_out_write(&out, write_report, env);
+	if (strict && strcmp(pbench_env_verdict(env), "ready"))
 		rc = EXIT_RUNTIME;
 	pbench_env_free(env);
 	return cli_out_close(&out, 1, rc);

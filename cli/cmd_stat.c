@@ -41,8 +41,8 @@ static void stat_usage(FILE *f)
 		"                   [--mode unprepared|prepared|contrast] [--cpu LIST] [--warmup-ms MS]\n"
 		"                   [--json | --csv | --markdown] [--export-json FILE]\n"
 		"                   [--export-csv FILE] [--export-markdown FILE] [--plot FILE.svg]\n"
-		"                   [-q] [--timeout S] [--workload xor|memwalk] [--iterations N]\n"
-		"                   [-- CMD ARGS...]\n"
+		"                   [--reprobe] [-q] [--timeout S] [--workload xor|memwalk]\n"
+		"                   [--iterations N] [-- CMD ARGS...]\n"
 		"\n"
 		"Runs CMD (or, with no command, a built-in workload) RUNS times and prints each\n"
 		"run's time in TSC ticks and ns with the counted events and what disturbed it, the\n"
@@ -65,7 +65,10 @@ static void stat_usage(FILE *f)
 		"      --cpu LIST         the CPU to prepare (default: an isolated or idle one); a\n"
 		"                         list (1-3) for a command that uses several: it runs on\n"
 		"                         all of them, pbench on the first\n"
-		"      --warmup-ms MS     warm-up before the prepared runs (default: %.0f)\n",
+		"      --warmup-ms MS     warm-up before the prepared runs: until the speed stops\n"
+		"                         drifting, at most MS (default: %.0f)\n"
+		"      --reprobe          time nice against SCHED_FIFO again, even if a choice was\n"
+		"                         kept for this boot and CPU (in ~/.cache/pbench)\n",
 		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
 		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS);
 	cli_out_usage(f, STAT_OUTPUTS, "each run's time in order and the distributions, as SVG",
@@ -187,7 +190,7 @@ static int parse_cpu(const char *s, struct stat_opts *o)
 }
 
 enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_TIMEOUT, OPT_WORKLOAD, OPT_TARGET_SEM,
-       OPT_MAX_TIME };
+       OPT_MAX_TIME, OPT_REPROBE };
 
 /* One option of `pbench stat` (getopt's c and optarg): 0, -1 after an error said, 1 when c is
  * not one of them. */
@@ -229,6 +232,9 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 		if (cli_number("--timeout", "timeout", arg, 0, 86400, CLI_NUM_POSITIVE,
 			       &o->ro.timeout_s))
 			return -1;
+		break;
+	case OPT_REPROBE:
+		o->ro.flags |= PBENCH_RUNS_REPROBE;
 		break;
 	case OPT_MAX_TIME:
 		if (cli_number("--max-time", "time budget", arg, 0, 86400,
@@ -272,6 +278,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "target-sem", required_argument, NULL, OPT_TARGET_SEM },
 		{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+		{ "reprobe", no_argument, NULL, OPT_REPROBE },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_OUT_OPTIONS,
 		{ 0 },
@@ -632,7 +639,7 @@ int cmd_stat(int argc, char **argv)
 		o.ro.progress_arg = &o;
 	}
 	o.ro.stop = &stop;
-	o.ro.flags = PBENCH_RUNS_SIGNALS;
+	o.ro.flags |= PBENCH_RUNS_SIGNALS | PBENCH_RUNS_PRIORITY_CACHE;
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report that was not written whole leaves the old file. */
 	rc = cli_out_open(&o.out);

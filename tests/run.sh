@@ -7,6 +7,11 @@
 set -u
 O=${1:-build}
 pass=0 fail=0 skip=0
+# pbench stat keeps AUTO's priority choice in the user's cache directory: the tests keep
+# theirs in a directory of their own, removed at the end.
+XDG_CACHE_HOME=$(mktemp -d)
+export XDG_CACHE_HOME
+trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 
 for t in "$O"/tests/test_*; do
 	[ -x "$t" ] || continue

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 #include "internal.h"
-#include "jsonutil.h"
 
 /* Open the event the way pbench_counters_open would (same fallbacks, same reasons). */
 static void probe_event(struct pbench_event_desc *d)
@@ -100,62 +99,4 @@ void pbench_event_list_free(struct pbench_event_list *l)
 		return;
 	free(l->v);
 	free(l);
-}
-
-/* ---- the list as JSON ------------------------------------------------------------------------ */
-
-static json_t *event_json(const struct pbench_event_desc *d, int *bad)
-{
-	json_t *e = json_object();
-
-	if (!e) {
-		*bad = -1;
-		return NULL;
-	}
-	SET(e, "name", json_string(d->name));
-	SET(e, "pmu", json_string(d->pmu));
-	SET(e, "kind", json_string(pbench_event_kind_name(d->kind)));
-	SET(e, "status", json_string(pbench_event_status_name(d->status)));
-	SET(e, "errno", d->error ? json_integer(-d->error) : json_null());
-	SET(e, "reason", pb_json_str_or_null(d->reason));
-	SET(e, "read", d->status != PBENCH_EVENT_OK ? json_null() :
-	    json_string(d->user_read ? "user" : "syscall"));
-	SET(e, "read_reason", pb_json_str_or_null(d->read_reason));
-	SET(e, "description", json_string(d->desc));
-	return e;
-}
-
-int pbench_event_list_write_json(const struct pbench_event_list *l, FILE *f)
-{
-	json_t *root, *arr, *sum;
-	int counts[PBENCH_EVENT_NO_PERMISSION + 1] = { 0 }, b = 0, *bad = &b;
-
-	if (!l || !f)
-		return -EINVAL;
-	root = json_object();
-	arr = json_array();
-	sum = json_object();
-	if (!root || !arr || !sum) {
-		json_decref(root);
-		json_decref(arr);
-		json_decref(sum);
-		return -ENOMEM;
-	}
-	pb_json_head_doc(root, bad);
-	SET(root, "hardware_pmu", json_boolean(pbench_cpu_has_pmu()));
-	for (int i = 0; i < l->n; i++) {
-		APPEND(arr, event_json(&l->v[i], bad));
-		if (l->v[i].status >= 0 && l->v[i].status <= PBENCH_EVENT_NO_PERMISSION)
-			counts[l->v[i].status]++;
-	}
-	SET(root, "events", arr);
-	for (int s = PBENCH_EVENT_OK; s <= PBENCH_EVENT_NO_PERMISSION; s++)
-		if (s != PBENCH_EVENT_MULTIPLEXED && s != PBENCH_EVENT_NOT_COUNTED)
-			SET(sum, pbench_event_status_name(s), json_integer(counts[s]));
-	SET(root, "summary", sum);
-	if (b) {
-		json_decref(root);
-		return -ENOMEM;
-	}
-	return pb_json_dump(root, f);
 }

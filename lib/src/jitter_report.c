@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The jitter report: text a person reads at a glance (a table, one row per CPU, then each
- * CPU's sources and explanation, then the quietest CPU) and JSON (schema 1) for tools. With a
+ * CPU's sources and explanation, then the quietest CPU) and JSON (schema/jitter.schema.json) for tools. With a
  * prepared run of the same CPU, both side by side and their difference.
  */
 #include <errno.h>
@@ -320,7 +320,7 @@ int pbench_jitter_write_json(const struct pbench_jitter *j, const struct pbench_
 	if (!root)
 		return -ENOMEM;
 	q = pbench_jitter_quietest(j);
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, "threshold_ns", num(cpu_of(j, 0)->threshold_ns));
 	SET(root, "threshold_given", json_boolean(j->threshold_ns > 0));
 	SET(root, "duration_s", num(j->duration_s));
@@ -347,5 +347,5 @@ int pbench_jitter_write_json(const struct pbench_jitter *j, const struct pbench_
 		json_decref(root);
 		return -ENOMEM;
 	}
-	return pb_json_dump(root, f);
+	return pb_json_dump(root, 0, f);
 }

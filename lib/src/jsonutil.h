@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* What the library's JSON writers (report_json.c, jitter_report.c, runs_json.c) share. Never
- * installed. */
+/* What the library's JSON writers (report_json.c, jitter_report.c, runs_json.c,
+ * samples_report.c, env_report.c, events_report.c) share. Never installed. */
 #ifndef PBENCH_JSONUTIL_H
 #define PBENCH_JSONUTIL_H
 
 #include <math.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 #include <time.h>
 
 #include <jansson.h>
@@ -77,72 +75,23 @@ static inline json_t *pb_json_host(void)
 			 "date", pb_json_str_or_null(date));
 }
 
-/* The head of every document the library writes: schema, version, and the host. */
-static inline void pb_json_head_doc(json_t *root, int *bad)
+/* The head of every document the library writes: schema (PBENCH_JSON_SCHEMA), version, the
+ * host that wrote it, and the clock of what was measured here (not of an analysis of files
+ * measured elsewhere, nor of the findings of a check). */
+static inline void pb_json_head(json_t *root, int measured, int *bad)
 {
 	SET(root, "schema", json_integer(PBENCH_JSON_SCHEMA));
 	SET(root, "pbench_version", json_string(pbench_version()));
 	SET(root, "host", pb_json_host());
+	if (measured)
+		SET(root, "clock", pb_json_clock());
 }
 
-/* The head of a document of measurements: schema, version and the clock. */
-static inline void pb_json_head(json_t *root, int *bad)
-{
-	pb_json_head_doc(root, bad);
-	SET(root, "clock", pb_json_clock());
-}
-
-/*
- * The one shape of a summary (struct pbench_summary) in every document: the same keys, with
- * the unit in their names, "_ns" for times (unit "ns"); for plain numbers (unit a label or
- * NULL) the same names without a suffix, the unit named beside the block.
- */
-static inline json_t *pb_json_summary(const struct pbench_summary *s, const char *unit, int *bad)
-{
-	static const struct {
-		const char *key;
-		size_t off;
-	} keys[] = {
-#define K(name, field) { name, offsetof(struct pbench_summary, field) }
-		K("mean", mean), K("sem", sem), K("ci_lo", ci_lo), K("ci_hi", ci_hi),
-		K("median", median), K("min", min), K("max", max), K("q1", q1), K("q3", q3),
-		K("trimmed_mean", trimmed_mean), K("stddev", stddev), K("mad", mad),
-#undef K
-	};
-	const char *sfx = unit && !strcmp(unit, "ns") ? "_ns" : "";
-	json_t *j = json_object();
-	char k[32];
-
-	if (!j) {
-		*bad = -1;
-		return NULL;
-	}
-	SET(j, "n", unum(s->n));
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		snprintf(k, sizeof(k), "%s%s", keys[i].key, sfx);
-		SET(j, k, num(*(const double *)((const char *)s + keys[i].off)));
-	}
-	SET(j, "ci_level", num(s->ci_level));
-	SET(j, "cv_pct", num(s->cv_pct));
-	SET(j, "spread_pct", num(s->spread_pct));
-	SET(j, "outliers_low_mild", unum(s->outliers_low_mild));
-	SET(j, "outliers_low_severe", unum(s->outliers_low_severe));
-	SET(j, "outliers_high_mild", unum(s->outliers_high_mild));
-	SET(j, "outliers_high_severe", unum(s->outliers_high_severe));
-	SET(j, "mvalue", num(s->mvalue));
-	SET(j, "bimodal", json_boolean(s->bimodal));
-	return j;
-}
-
-/* Write root to f, indented, and release it; -EIO when the stream fails. */
-static inline int pb_json_dump(json_t *root, FILE *f)
-{
-	int err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-	json_decref(root);
-	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
-}
+/* json.c: a summary's figures, the ones in its unit named with suffix ("_ns" for times,
+ * "" for plain numbers). */
+json_t *pb_json_summary(const struct pbench_summary *s, const char *suffix, int *bad);
+/* Write root (indented, in order, a newline) and release it: -ENOMEM when bad (nothing is
+ * written), -EIO when writing failed. */
+int pb_json_dump(json_t *root, int bad, FILE *f);
 
 #endif

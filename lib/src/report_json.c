@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * JSON reports (schema 1): the full data of a result or a comparison, for tools. Every field
+ * JSON reports (schema PBENCH_JSON_SCHEMA, schema/result and comparison.schema.json): the full data of a result or a comparison, for tools. Every field
  * name is snake_case with its unit in the name (_ns, _pct); a number that is not finite (a NaN
  * "unknown", a ratio to a mean of 0) is written as null, never as a number it is not.
  *
@@ -9,6 +9,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -192,7 +194,7 @@ int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char 
 		json_decref(samples);
 		return -ENOMEM;
 	}
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, "label", lab);
 	SET(root, "settings", settings_json(r, bad));
 	SET(root, "events", r->nr && r->nr_events ? events_json(r, bad) : json_array());
@@ -200,7 +202,7 @@ int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char 
 	SET(root, "overhead_ns_per_iter", num(pbench_result_overhead_ns(r)));
 	SET(root, "stop_rule", json_string(pbench_stop_rule_name(r->stop_rule)));
 	SET(root, "flags", flags_json(r->flags, bad));
-	SET(root, "summary", r->nr ? pb_json_summary(&r->summary, "ns", bad) : json_null());
+	SET(root, "summary", r->nr ? pb_json_summary(&r->summary, "_ns", bad) : json_null());
 	for (size_t i = 0; i < r->nr && !b; i++)
 		APPEND(samples, sample_json(r, i, bad));
 	SET(root, "samples", samples);
@@ -208,7 +210,7 @@ int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char 
 		json_decref(root);
 		return -ENOMEM;
 	}
-	return pb_json_dump(root, f);
+	return pb_json_dump(root, 0, f);
 }
 
 static json_t *welch_json(const struct pbench_welch *w, int *bad)
@@ -246,7 +248,7 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 		json_decref(lb);
 		return err ? err : -ENOMEM;
 	}
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, "label_a", la);
 	SET(root, "label_b", lb);
 	SET(root, "verdict", json_string(pbench_verdict_name(c->verdict)));
@@ -265,11 +267,11 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 	/* No interval means no test was run (too few samples, no variance): null, not zeros. */
 	SET(root, "welch", c->welch && isfinite(c->ratio_lo) ? welch_json(c->welch, bad)
 							   : json_null());
-	SET(root, "a", pb_json_summary(c->a, "ns", bad));
-	SET(root, "b", pb_json_summary(c->b, "ns", bad));
+	SET(root, "a", pb_json_summary(c->a, "_ns", bad));
+	SET(root, "b", pb_json_summary(c->b, "_ns", bad));
 	if (b) {
 		json_decref(root);
 		return -ENOMEM;
 	}
-	return pb_json_dump(root, f);
+	return pb_json_dump(root, 0, f);
 }

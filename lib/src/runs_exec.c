@@ -332,7 +332,9 @@ static int run_prepared(struct pbench_runs *r, struct pb_set *set)
 
 	popts.cpu = r->o.cpu;
 	popts.warmup_ms = r->o.warmup_ms;
-	popts.flags = r->o.flags & PBENCH_RUNS_SIGNALS ? PBENCH_PREPARE_SIGNALS : 0;
+	popts.flags = (r->o.flags & PBENCH_RUNS_SIGNALS ? PBENCH_PREPARE_SIGNALS : 0) |
+		      (r->o.flags & PBENCH_RUNS_PRIORITY_CACHE ? PBENCH_PREPARE_PRIORITY_CACHE : 0) |
+		      (r->o.flags & PBENCH_RUNS_REPROBE ? PBENCH_PREPARE_REPROBE : 0);
 	progress(r, set, "preparing", 0);
 	err = pbench_prepare(&p, &popts);
 	progress(r, set, "done", 0);

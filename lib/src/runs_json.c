@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A set of runs as JSON (schema 1): the modes with every run, the contrast, the checks. */
+/* A set of runs as JSON (schema PBENCH_JSON_SCHEMA, schema/stat.schema.json): the modes with every run, the contrast, the checks. */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -181,12 +181,14 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_object_set_new(j, "priority", s->policy_name ?
 			    json_pack("{s:s, s:i}", "policy", s->policy_name, "value",
 				      s->prio_value) : json_null());
-	json_object_set_new(j, "priority_probe", s->prio.probed ?
-			    json_pack("{s:o, s:o, s:i, s:i}",
+	json_object_set_new(j, "priority_probe", s->prio.probed || s->prio.cached ?
+			    json_pack("{s:o, s:o, s:i, s:i, s:o}",
 				      "nice_spread_pct", num(s->prio.nice_spread_pct),
 				      "fifo_spread_pct", num(s->prio.fifo_spread_pct),
 				      "nice_runs", s->prio.nice_runs,
-				      "fifo_runs", s->prio.fifo_runs) : json_null());
+				      "fifo_runs", s->prio.fifo_runs,
+				      "kept_from_s_ago", s->prio.cached ?
+				      num(s->prio.cached_age_s) : json_null()) : json_null());
 	json_object_set_new(j, "warmup_ms", num(s->warmup_ms));
 	json_object_set_new(j, "rest", s->prepared ? json_pack("{s:o, s:o}", "pct",
 			    num(s->prio.rest_pct), "total_ms", num(s->rest_ms)) : json_null());
@@ -213,7 +215,7 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 		json_pack("{s:o, s:o}",
 			  "setup_ns_median", num(pb_runs_median_field(s, offsetof(struct pb_run, setup_ns))),
 			  "exec_ns_median", num(pb_runs_median_field(s, offsetof(struct pb_run, exec_ns)))));
-	json_object_set_new(j, "summary", s->have_summary ? pb_json_summary(&s->s_ns, "ns", &bad)
+	json_object_set_new(j, "summary", s->have_summary ? pb_json_summary(&s->s_ns, "_ns", &bad)
 							  : json_null());
 	json_object_set_new(j, "summary_ticks", s->have_summary ? ticks_json(s) : json_null());
 	json_object_set_new(j, "outliers", s->have_summary ? outliers_json(s) : json_null());
@@ -270,7 +272,7 @@ static json_t *header_json(const struct pbench_runs *r)
 
 	if (!root)
 		return NULL;
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, "subject", subject_json(r));
 	SET(root, "mode", json_string(pb_runs_mode_name(r->o.mode)));
 	SET(root, "runs_requested", json_integer(r->o.runs));
@@ -309,5 +311,5 @@ int pbench_runs_write_json(const struct pbench_runs *r, FILE *f)
 				      "cv_ratio", num(cr), "verdict", verdict) : json_null());
 	json_object_set_new(root, "check_cpu", r->env ? json_integer(r->env_cpu) : json_null());
 	json_object_set_new(root, "check", check_json(r));
-	return pb_json_dump(root, f);
+	return pb_json_dump(root, 0, f);
 }

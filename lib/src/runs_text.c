@@ -119,10 +119,11 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 		       pbench_prepare_status_name(s->steps[i].status), s->steps[i].what);
 	fprintf(f, "priority: %s %s %d", s->policy_name, s->policy == SCHED_FIFO ||
 	       s->policy == SCHED_RR ? "priority" : "nice", s->prio_value);
-	if (s->prio.probed)
-		fprintf(f, " (AUTO probe: %d runs spread %.2f%% at the lowest nice, %d runs %.2f%% "
-		       "under SCHED_FIFO)", s->prio.nice_runs, s->prio.nice_spread_pct,
-		       s->prio.fifo_runs, s->prio.fifo_spread_pct);
+	if (s->prio.probed || s->prio.cached)
+		fprintf(f, " (AUTO probe%s: %d runs spread %.2f%% at the lowest nice, %d runs "
+			"%.2f%% under SCHED_FIFO)", s->prio.cached ? " kept from this boot, "
+			"--reprobe to time again" : "", s->prio.nice_runs, s->prio.nice_spread_pct,
+			s->prio.fifo_runs, s->prio.fifo_spread_pct);
 	fprintf(f, "; warm-up %.0f ms\n", s->warmup_ms);
 	if (s->prio.rest_pct > 0)
 		fprintf(f, "rest: %.1f%% of each run after it, %.0f ms in all, so that the fair server "

@@ -301,8 +301,9 @@ for w in -5 abc "" nan inf 1e9; do
 	usage_error "stat --warmup-ms '$w'" "invalid warm-up '$w' for --warmup-ms" stat --warmup-ms "$w"
 done
 
-# SIGINT while preparing: nothing measured, nothing printed, exit 1.
-$PBI stat -r 5 --iterations 1000000 >"$T/out" 2>"$T/err" &
+# SIGINT while preparing: nothing measured, nothing printed, exit 1. --reprobe keeps the
+# preparation under way past 0.5 s (with a kept priority choice it can all end before).
+$PBI stat -r 5 --iterations 1000000 --reprobe >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 0.5
 kill -INT "$pbpid"

@@ -72,9 +72,10 @@ else
 	miss "stat csv to a fifo"
 	kill "$catpid" 2>/dev/null
 fi
-# Interrupted while preparing: nothing reported, the old file as it was.
+# Interrupted while preparing: nothing reported, the old file as it was. --reprobe keeps the
+# preparation under way past 0.5 s (with a kept priority choice it can all end before).
 echo "old" >"$T/prep.json"
-$PBI stat -r 5 --iterations 1000000 --json="$T/prep.json" >"$T/out" 2>"$T/err" &
+$PBI stat -r 5 --iterations 1000000 --reprobe --json="$T/prep.json" >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 0.5
 kill -INT "$pbpid"

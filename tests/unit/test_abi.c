@@ -302,7 +302,7 @@ Test(abi, pbench_prepare_opts)
 
 Test(abi, pbench_prepared_priority)
 {
-	cr_expect_eq(sizeof(struct pbench_prepared_priority), 72);
+	cr_expect_eq(sizeof(struct pbench_prepared_priority), 88);
 	cr_expect_eq(offsetof(struct pbench_prepared_priority, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_prepared_priority, mode), 8, "mode moved");
 	cr_expect_eq(offsetof(struct pbench_prepared_priority, policy), 12, "policy moved");
@@ -315,6 +315,8 @@ Test(abi, pbench_prepared_priority)
 	cr_expect_eq(offsetof(struct pbench_prepared_priority, fifo_runs), 52, "fifo_runs moved");
 	cr_expect_eq(offsetof(struct pbench_prepared_priority, run_ms), 56, "run_ms moved");
 	cr_expect_eq(offsetof(struct pbench_prepared_priority, rest_pct), 64, "rest_pct moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, cached), 72, "cached moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, cached_age_s), 80, "cached_age_s moved");
 }
 
 Test(abi, pbench_plot_series)

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "testutil.h"
 
 #define REFERENCE	"tests/data/reference.json"
 
@@ -179,7 +179,7 @@ Test(nist, certified_mean_and_sd)
 {
 	json_t *root = reference();
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(nist_rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(nist_rows); i++) {
 		const struct nist_row *r = &nist_rows[i];
 		struct nist_data d = nist_read(r->name);
 		const json_t *ref = nist_ref(root, r->name);
@@ -209,7 +209,7 @@ Test(nist, certified_mean_and_sd)
  */
 Test(nist, welford_against_batch)
 {
-	for (size_t i = 0; i < PB_ARRAY_SIZE(nist_rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(nist_rows); i++) {
 		const struct nist_row *r = &nist_rows[i];
 		struct nist_data d = nist_read(r->name);
 		struct pbench_summary s = summarize(d.x, d.count, NULL);
@@ -280,7 +280,7 @@ Test(t_dist, closed_forms)
 {
 	static const double levels[] = { 0.1, 0.5, 0.9, 0.99, 0.999999, 1 - 1e-12 };
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(levels); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
 		double p = levels[i], q = 1 - p;
 
 		cr_assert_leq(rel_err(pbench_stats_t_quantile(p, 1), 1 / tan(M_PI * q / 2)), 1e-11,
@@ -303,8 +303,8 @@ Test(t_dist, round_trip)
 	static const double dfs[] = { 0.3, 0.5, 1.5, 2.5, 7.25, 49.5, 1e3, 2.5e5, 1e7, 1e9 };
 	static const double levels[] = { 1e-6, 0.2, 0.5, 0.8, 0.95, 0.9999, 1 - 1e-9 };
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(dfs); i++) {
-		for (size_t j = 0; j < PB_ARRAY_SIZE(levels); j++) {
+	for (size_t i = 0; i < ARRAY_SIZE(dfs); i++) {
+		for (size_t j = 0; j < ARRAY_SIZE(levels); j++) {
 			double t = pbench_stats_t_quantile(levels[j], dfs[i]);
 			double tail = (1 - levels[j]) / 2;
 
@@ -321,7 +321,7 @@ Test(t_dist, bad_input)
 {
 	static const double bad_levels[] = { 0, 1, -0.5, 1.5, NAN };
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(bad_levels); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bad_levels); i++)
 		cr_assert(isnan(pbench_stats_t_quantile(bad_levels[i], 10)), "level %g",
 			  bad_levels[i]);
 	cr_assert(isnan(pbench_stats_t_quantile(0.95, 0)));
@@ -531,7 +531,7 @@ static const struct outlier_row {
 
 Test(summary, outliers)
 {
-	for (size_t i = 0; i < PB_ARRAY_SIZE(outlier_rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(outlier_rows); i++) {
 		const struct outlier_row *r = &outlier_rows[i];
 		struct pbench_stats_opts opts = { .size = sizeof(opts), .outlier_rule = r->rule };
 		struct pbench_summary s = summarize(r->x, r->n, &opts);
@@ -634,13 +634,13 @@ static const struct mvalue_row {
 
 Test(summary, mvalue_hand_checked)
 {
-	for (size_t i = 0; i < PB_ARRAY_SIZE(mvalue_rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(mvalue_rows); i++) {
 		const struct mvalue_row *r = &mvalue_rows[i];
 		double x[100];
 		size_t n = 0;
 		struct pbench_summary s;
 
-		for (size_t p = 0; p < PB_ARRAY_SIZE(r->piles); p++)
+		for (size_t p = 0; p < ARRAY_SIZE(r->piles); p++)
 			for (size_t c = 0; c < r->piles[p].count; c++)
 				x[n++] = r->piles[p].v;
 		s = summarize(x, n, NULL);
@@ -669,7 +669,7 @@ Test(summary, bimodal_clusters)
 	static const size_t sizes[] = { 60, 100, 400, 2000 };
 	uint64_t state = 88172645463325252ull;
 
-	for (size_t k = 0; k < PB_ARRAY_SIZE(sizes); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
 		size_t n = sizes[k];
 		double *one = malloc(n * sizeof(*one)), *two = malloc(n * sizeof(*two));
 		struct pbench_summary s;

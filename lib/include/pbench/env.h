@@ -62,14 +62,20 @@ PBENCH_API const struct pbench_check *pbench_env_get(const struct pbench_env *en
 PBENCH_API int pbench_env_cpus(const struct pbench_env *env, const int **cpus);
 /* Why the target CPU was chosen (when the caller did not name it), else "". */
 PBENCH_API const char *pbench_env_pick_reason(const struct pbench_env *env);
-/* "unfit" when a check is bad, "noisy" when one warns, else "ready". */
-PBENCH_API const char *pbench_env_verdict(const struct pbench_env *env);
-/* The findings as JSON (schema PBENCH_JSON_SCHEMA, what pbench check --json writes): the host
- * that ran the check, the recorded tree when one was read, the CPUs, every check with its
- * why and fix, the counts and the verdict. Errors: -EINVAL, -ENOMEM, -EIO. */
-PBENCH_API int pbench_env_write_json(const struct pbench_env *env, FILE *f);
 
 PBENCH_API const char *pbench_check_status_name(int status);
+
+/* "ready" (no warn or bad finding), "noisy" (a warn, no bad) or "unfit" (a bad one). */
+PBENCH_API const char *pbench_env_verdict(const struct pbench_env *env);
+enum pbench_env_write_flags {
+	PBENCH_ENV_WRITE_COLOR = 1 << 0,	/* ANSI colours for the statuses */
+};
+/* What pbench check prints: the findings by group, why and the fix for each warn and bad one,
+ * the counts and the verdict; and the same in JSON (schema PBENCH_JSON_SCHEMA, with the host
+ * that ran the check and the recorded tree when one was read). Errors: -EINVAL, -ENOMEM, -EIO
+ * (writing to f failed). */
+PBENCH_API int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags);
+PBENCH_API int pbench_env_write_json(const struct pbench_env *env, FILE *f);
 
 /*
  * The CPU a prepared measurement should run on: an isolated CPU if there is one, otherwise

@@ -94,6 +94,10 @@ struct pbench_runs_opts {
 enum pbench_runs_flags {
 	/* pbench_prepare() installs its SIGINT/SIGTERM handlers (PBENCH_PREPARE_SIGNALS) */
 	PBENCH_RUNS_SIGNALS = 1 << 0,
+	/* pbench_prepare()'s PBENCH_PREPARE_PRIORITY_CACHE and _REPROBE: AUTO's priority
+	 * decision kept for this boot, and probing again anyway */
+	PBENCH_RUNS_PRIORITY_CACHE = 1 << 1,
+	PBENCH_RUNS_REPROBE = 1 << 2,
 };
 
 #define PBENCH_RUNS_DEFAULT_EVENTS \
