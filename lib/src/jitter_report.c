@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The jitter report: text a person reads at a glance (a table, one row per CPU, then each
- * CPU's sources and explanation, then the quietest CPU) and JSON (schema/jitter.schema.json) for tools. With a
+ * CPU's sources and explanation, then the quietest CPU) and JSON (schema/jitter.schema.json)
+ * for tools. With a
  * prepared run of the same CPU, both side by side and their difference.
  */
 #include <errno.h>

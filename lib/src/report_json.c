@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * JSON reports (schema PBENCH_JSON_SCHEMA, schema/result and comparison.schema.json): the full data of a result or a comparison, for tools. Every field
+ * JSON reports (schema/result.schema.json, comparison.schema.json): the full data of a result
+ * or a comparison, for tools. Every field
  * name is snake_case with its unit in the name (_ns, _pct); a number that is not finite (a NaN
  * "unknown", a ratio to a mean of 0) is written as null, never as a number it is not.
  *

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* A set of runs as JSON (schema PBENCH_JSON_SCHEMA, schema/stat.schema.json): the modes with every run, the contrast, the checks. */
+/* A set of runs as JSON (schema/stat.schema.json): the modes with every run, the contrast, the
+ * checks. */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
