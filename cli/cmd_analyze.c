@@ -13,16 +13,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+
 #include "pbench.h"
 #include "cmds.h"
 
 #define CONFIDENCE 0.999
-#define SAME_PCT 1.0		/* the ratio within 1% of 1 is "the same" */
+#define SAME_PCT 1.0
+#define ANALYZE_OUTPUTS (CLI_OUT_JSON | CLI_OUT_MARKDOWN)
 
 static void analyze_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pbench analyze [--json] [--unit UNIT] [FILE...]\n"
+		"usage: pbench analyze [--json | --markdown] [--export-json FILE]\n"
+		"                      [--export-markdown FILE] [--unit UNIT] [FILE...]\n"
 		"\n"
 		"Summarizes samples: one number per line (blank lines and # comments skipped), or\n"
 		"the JSON that pbench writes (stat in every mode, the library's result; a\n"
@@ -30,12 +33,19 @@ static void analyze_usage(FILE *f)
 		"or Google Benchmark (--benchmark_format=json). FILE '-' or no FILE reads stdin.\n"
 		"With two inputs or more (files, or a file holding several sets), the first is\n"
 		"compared with each other one: Welch's t-test, Mann-Whitney U, and the ratio of the\n"
-		"means with its %.1f%% interval.\n"
+		"means with its %.1f%% interval. Options may come before or after the files; after\n"
+		"--, every argument is a file.\n"
 		"\n"
-		"  -u, --unit UNIT   unit of plain numbers: ns, us, ms or s (times are then shown\n"
-		"                    in scaled units); anything else is printed as a label\n"
-		"      --json        JSON on stdout (schema 1)\n"
-		"  -h, --help        this help\n", CONFIDENCE * 100);
+		"  -u, --unit UNIT        unit of plain numbers: ns, us, ms or s (times are then\n"
+		"                         shown in scaled units); anything else is printed as a label\n",
+		CONFIDENCE * 100);
+	cli_out_usage(f, ANALYZE_OUTPUTS, NULL, 25);
+	fprintf(f, "  -h, --help             this help\n"
+		"\n"
+		"examples:\n"
+		"  pbench analyze old.json new.json          two pbench stat runs compared\n"
+		"  pbench analyze hyperfine.json --markdown  a table for a pull request\n"
+		"  seq 1 10 | pbench analyze -u ms           numbers from a pipe, in ms\n");
 }
 
 /* Read a whole file (or stdin) into memory. 0, or an exit code after the message. */
@@ -92,7 +102,8 @@ static int slurp(const char *path, char **text, size_t *len)
 	return 0;
 }
 
-static int read_input(struct pbench_samples *in, const char *path, const char *unit)
+static int read_input(struct pbench_samples *in, const char *path, const char *unit,
+		      const struct cli_out *out)
 {
 	const char *name = strcmp(path, "-") ? path : "stdin";
 	int before = pbench_samples_nr(in), rc, err;
@@ -100,8 +111,10 @@ static int read_input(struct pbench_samples *in, const char *path, const char *u
 	size_t len;
 
 	rc = slurp(path, &text, &len);
-	if (rc)
+	if (rc) {
+		cli_out_hint(out, path);
 		return rc;
+	}
 	err = pbench_samples_add_text(in, text, len, name, unit, why, sizeof(why));
 	free(text);
 	if (err == -ENOMEM) {
@@ -112,8 +125,9 @@ static int read_input(struct pbench_samples *in, const char *path, const char *u
 		cli_error("%s", why);
 		return EXIT_USAGE;
 	}
+	/* A note on an input that holds no samples: with the text, or beside another format */
 	if (!err && pbench_samples_note(in))
-		printf("%s\n", pbench_samples_note(in));
+		fprintf(cli_out_text(out) ? stdout : stderr, "%s\n", pbench_samples_note(in));
 	for (int k = before; k < pbench_samples_nr(in); k++) {
 		size_t n;
 
@@ -127,55 +141,109 @@ static int read_input(struct pbench_samples *in, const char *path, const char *u
 	return 0;
 }
 
-int cmd_analyze(int argc, char **argv)
+/* ---- output ---------------------------------------------------------------------------- */
+
+/* The library's reports of the samples, in each format asked for (cli_out_write). */
+static int write_report(void *arg, int fmt, FILE *f)
+{
+	const struct pbench_samples *in = arg;
+
+	switch (fmt) {
+	case CLI_FMT_JSON:
+		return pbench_samples_write_json(in, f);
+	case CLI_FMT_MARKDOWN:
+		return pbench_samples_write_markdown(in, f);
+	default:
+		return pbench_samples_write_text(in, f);
+	}
+}
+
+/* The options, before or after the files (the "-" mode of getopt returns each file in
+ * turn); after "--" everything is a file. files gets the files in order. */
+static int parse_args(int argc, char **argv, struct cli_out *out, const char **unit,
+		      const char **files, int *nfiles)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
 		{ "unit", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	struct pbench_samples *in = NULL;
-	const char *unit = NULL;
-	int json = 0, c, rc = EXIT_USAGE, err;
-	char why[512];
+	int c;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:ju:h", opts, NULL)) != -1) {
+	*nfiles = 0;
+	cli_out_init(out, "analyze", ANALYZE_OUTPUTS, 0);
+	while ((c = getopt_long(argc, argv, "-:u:h", opts, NULL)) != -1) {
+		int taken = cli_out_option(out, c, optarg, argc, argv);
+
+		if (taken < 0)
+			return -1;
+		if (taken)
+			continue;
 		switch (c) {
-		case 'j': json = 1; break;
-		case 'u': unit = optarg; break;
-		case 'h': analyze_usage(stdout); return EXIT_OK;
+		case 1: files[(*nfiles)++] = optarg; break;
+		case 'u': *unit = optarg; break;
+		case 'h': analyze_usage(stdout); return 1;
 		default:
 			cli_option_error(c, argv, "analyze");
-			return EXIT_USAGE;
+			return -1;
 		}
 	}
+	while (optind < argc)
+		files[(*nfiles)++] = argv[optind++];
+	return 0;
+}
+
+/* Read each input, then write the summaries and comparisons. */
+static int analyze(struct cli_out *out, const char **files, int nfiles, const char *unit)
+{
+	struct pbench_samples *in = NULL;
+	int rc = EXIT_OK, err;
+	char why[512];
+
 	if (pbench_samples_new(&in)) {
 		cli_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	if (optind == argc && (rc = read_input(in, "-", unit)))
-		goto out;
-	for (int i = optind; i < argc; i++)
-		if ((rc = read_input(in, argv[i], unit)))
-			goto out;
-	rc = EXIT_OK;
-	if (!pbench_samples_nr(in))
-		goto out;	/* only comparisons, said above */
-	err = pbench_samples_analyze(in, CONFIDENCE, SAME_PCT, why, sizeof(why));
-	if (err) {
-		cli_error("%s", why);
-		rc = err == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-		goto out;
+	if (!nfiles)
+		rc = read_input(in, "-", unit, out);
+	for (int i = 0; !rc && i < nfiles; i++)
+		rc = read_input(in, files[i], unit, out);
+	/* an error said, or only comparisons (said): nothing to write */
+	if (!rc && pbench_samples_nr(in)) {
+		err = pbench_samples_analyze(in, CONFIDENCE, SAME_PCT, why, sizeof(why));
+		if (err) {
+			cli_error("%s", why);
+			rc = err == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+		} else {
+			rc = cli_out_write(out, write_report, in);
+		}
 	}
-	err = json ? pbench_samples_write_json(in, stdout) : pbench_samples_write_text(in, stdout);
-	if (err) {
-		cli_error("cannot write the %s: %s", json ? "JSON" : "analysis", pbench_strerror(err));
-		rc = EXIT_RUNTIME;
-	}
-out:
 	pbench_samples_free(in);
+	return rc;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	const char *unit = NULL, **files;
+	struct cli_out out;
+	int rc, nfiles;
+
+	files = calloc((size_t)argc + 1, sizeof(*files));
+	if (!files) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	rc = parse_args(argc, argv, &out, &unit, files, &nfiles);
+	if (rc) {
+		free(files);
+		return rc < 0 ? EXIT_USAGE : EXIT_OK;
+	}
+	rc = cli_out_open(&out);
+	if (!rc)
+		rc = cli_out_close(&out, 1, analyze(&out, files, nfiles, unit));
+	free(files);
 	return rc;
 }

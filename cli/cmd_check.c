@@ -13,7 +13,7 @@
 static void check_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pbench check [--cpu LIST] [--json] [--strict]\n"
+		"usage: pbench check [--cpu LIST] [--json] [--export-json FILE] [--strict]\n"
 		"\n"
 		"Checks every known source of timing noise for the CPU(s) you will measure on: what\n"
 		"was found, why it matters, and the command that fixes it. Only reads; changes\n"
@@ -21,17 +21,30 @@ static void check_usage(FILE *f)
 		"least busy CPU other than 0 whose SMT sibling is idle). The speed group measures\n"
 		"the target CPU's own speed live, for about 2 s (not on a recorded tree).\n"
 		"\n"
-		"  -c, --cpu LIST   the target CPUs, e.g. 2 or 2-3,6\n"
-		"      --json       JSON on stdout (schema 1)\n"
-		"      --strict     exit 1 if any check is warn or bad\n"
-		"  -h, --help       this help\n"
+		"  -c, --cpu LIST         the target CPUs, e.g. 2 or 2-3,6\n");
+	cli_out_usage(f, CLI_OUT_JSON, NULL, 25);
+	fprintf(f,
+		"      --strict           exit 1 if any check is warn or bad\n"
+		"  -h, --help             this help\n"
 		"\n"
 		"PBENCH_SYSFS_ROOT and PBENCH_PROCFS_ROOT point it at a recorded /sys and /proc tree\n"
-		"(tests/fixtures/record.sh records one).\n");
+		"(tests/fixtures/record.sh records one).\n"
+		"\n"
+		"examples:\n"
+		"  pbench check                           the CPU a prepared run would use\n"
+		"  pbench check --cpu 2-3 --strict        in CI: exit 1 on any warn or bad\n");
 }
 
-/* --cpu LIST, checked against the highest present CPU so the error can name the valid range;
- * a hole in the present range is caught by pbench_env_check (-EINVAL). */
+/* The findings in each format asked for (cli_out_write): the library's writers. */
+static int write_report(void *arg, int fmt, FILE *f)
+{
+	const struct pbench_env *env = arg;
+
+	if (fmt == CLI_FMT_JSON)
+		return pbench_env_write_json(env, f);
+	return pbench_env_write_text(env, f, cli_color(f) ? PBENCH_ENV_WRITE_COLOR : 0);
+}
+
 static int parse_cpus(const char *arg, int *cpus)
 {
 	char present[256] = "";
@@ -54,52 +67,72 @@ static int parse_cpus(const char *arg, int *cpus)
 	return n;
 }
 
-int cmd_check(int argc, char **argv)
+/* The options: the CPUs into cpus (*n of them), --strict, the outputs. 0, 1 after -h, or -1
+ * after the message. */
+static int parse_args(int argc, char **argv, int *cpus, int *n, int *strict, struct cli_out *out)
 {
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	int json = 0, strict = 0, c, n = 0, err;
-	int *cpus = NULL, rc = EXIT_OK;
-	struct pbench_env *env;
+	int c;
 
 	optind = 1;
 	opterr = 0;
-	cpus = calloc(MAX_TARGETS, sizeof(*cpus));
-	if (!cpus)
-		return EXIT_RUNTIME;
-	while ((c = getopt_long(argc, argv, "+:c:jsh", opts, NULL)) != -1) {
+	cli_out_init(out, "check", CLI_OUT_JSON, CLI_OUT_NO_ARGS);
+	while ((c = getopt_long(argc, argv, "+:c:sh", opts, NULL)) != -1) {
+		int taken = cli_out_option(out, c, optarg, argc, argv);
+
+		if (taken < 0)
+			return -1;
+		if (taken)
+			continue;
 		switch (c) {
 		case 'c':
-			n = parse_cpus(optarg, cpus);
-			if (n < 0) {
-				free(cpus);
-				return EXIT_USAGE;
-			}
+			*n = parse_cpus(optarg, cpus);
+			if (*n < 0)
+				return -1;
 			break;
-		case 'j': json = 1; break;
-		case 's': strict = 1; break;
+		case 's': *strict = 1; break;
 		case 'h':
 			check_usage(stdout);
-			free(cpus);
-			return EXIT_OK;
+			return 1;
 		default:
 			cli_option_error(c, argv, "check");
-			free(cpus);
-			return EXIT_USAGE;
+			return -1;
 		}
 	}
 	if (optind < argc) {
 		cli_error("unexpected argument '%s' for 'pbench check'", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	int strict = 0, n = 0, err;
+	int *cpus = NULL, rc = EXIT_OK;
+	struct pbench_env *env;
+	struct cli_out out;
+
+	cpus = calloc(MAX_TARGETS, sizeof(*cpus));
+	if (!cpus)
+		return EXIT_RUNTIME;
+	rc = parse_args(argc, argv, cpus, &n, &strict, &out);
+	if (!rc)
+		rc = cli_out_open(&out);
+	if (rc) {
 		free(cpus);
-		return EXIT_USAGE;
+		return rc < 0 ? EXIT_USAGE : rc == 1 ? EXIT_OK : rc;
 	}
 	err = pbench_env_check(&env, n ? cpus : NULL, n, 0);
 	free(cpus);
+	if (err)
+		cli_out_close(&out, 0, EXIT_OK);
 	if (err == -EINVAL && n) {
 		char present[256] = "unknown";
 
@@ -120,14 +153,9 @@ int cmd_check(int argc, char **argv)
 		cli_error("cannot check this machine: %s", pbench_strerror(err));
 		return EXIT_RUNTIME;
 	}
-	err = json ? pbench_env_write_json(env, stdout)
-		   : pbench_env_write_text(env, stdout, cli_color(stdout) ? PBENCH_ENV_WRITE_COLOR : 0);
-	if (err) {
-		cli_error("cannot write the findings: %s", pbench_strerror(err));
-		rc = EXIT_RUNTIME;
-	}
+	rc = cli_out_write(&out, write_report, env);
 	if (strict && strcmp(pbench_env_verdict(env), "ready"))
 		rc = EXIT_RUNTIME;
 	pbench_env_free(env);
-	return rc;
+	return cli_out_close(&out, 1, rc);
 }

@@ -64,9 +64,9 @@ for r in "$O"/tests/fuzz/replay_*; do
 	fi
 done
 
-# The end-to-end scripts and the layering test: each prints "<name>: N passed, N failed,
-# N skipped" last.
-for suite in cli faults layers names; do
+# The end-to-end scripts, the JSON Schema validation and the layering and naming tests: each
+# prints "<name>: N passed, N failed, N skipped" last.
+for suite in cli faults schema cxx layers names; do
 	res=$(sh "tests/$suite/run.sh" "$O" 2>&1)
 	printf '%s\n' "$res" | grep -v '^ok '
 	line=$(printf '%s\n' "$res" | grep -E "^$suite: [0-9]+ passed" | tail -n 1)

@@ -279,15 +279,24 @@ static void watch_descendants(struct pbench_child *ch)
 /* The child, between fork and exec: only async-signal-safe calls. It waits on go for the
  * parent to open its counters, then execs; if exec fails, its errno goes up ex. */
 static __attribute__((noreturn)) void child_exec(const char *path, char *const argv[],
-						 const int go[2], const int ex[2], int quiet)
+						 const int go[2], const int ex[2], int quiet,
+						 const cpu_set_t *cpus)
 {
 	int exec_errno;
 	char c;
 
 	setpgid(0, 0);
+	if (cpus && sched_setaffinity(0, sizeof(*cpus), cpus)) {
+		exec_errno = errno;	/* said as exec's failure: the command never ran */
+		if (read(go[0], &c, 1) == 1 && write(ex[1], &exec_errno, sizeof(exec_errno)) < 0)
+			_exit(127);
+		_exit(127);
+	}
 	close(go[1]);
 	close(ex[0]);
-	if (quiet) {
+	if (quiet == PBENCH_CHILD_OUTPUT_STDERR) {
+		dup2(2, 1);
+	} else if (quiet) {
 		int null = open("/dev/null", O_WRONLY);
 
 		if (null >= 0) {
@@ -340,16 +349,35 @@ static int open_counters(struct pbench_child *ch, const struct pbench_child_opts
 	return err == -PBENCH_ENO_EVENTS ? 0 : err;
 }
 
+/* The command's CPUs as a mask, made before fork (between fork and exec only
+ * async-signal-safe calls): 1 with a list, 0 without (it inherits pbench's), -1 a bad one. */
+static int child_mask(const struct pbench_child_opts *opts, cpu_set_t *mask)
+{
+	CPU_ZERO(mask);
+	if (!opts || !PB_HAS_FIELD(opts, ncpus) || opts->ncpus <= 0)
+		return 0;
+	if (!opts->cpus)
+		return -1;
+	for (int i = 0; i < opts->ncpus; i++) {
+		if (opts->cpus[i] < 0 || opts->cpus[i] >= CPU_SETSIZE)
+			return -1;
+		CPU_SET(opts->cpus[i], mask);
+	}
+	return 1;
+}
+
 int pbench_child_start(struct pbench_child **out, char *const argv[],
 		       const struct pbench_child_opts *opts)
 {
 	struct pbench_child *ch;
-	int go[2], ex[2], err, status;
+	int go[2], ex[2], err, status, pin;
+	cpu_set_t mask;
 	char path[4096];
 	pid_t pid;
 
 	*out = NULL;
-	if (!argv || !argv[0])
+	pin = child_mask(opts, &mask);
+	if (!argv || !argv[0] || pin < 0)
 		return -EINVAL;
 	err = pbench_command_resolve(argv[0], path, sizeof(path));
 	if (err)
@@ -375,7 +403,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 		goto out_close_ex;
 	}
 	if (pid == 0)
-		child_exec(path, argv, go, ex, opts && opts->quiet);
+		child_exec(path, argv, go, ex, opts ? opts->quiet : 0, pin ? &mask : NULL);
 	close(go[0]);
 	close(ex[1]);
 	setpgid(pid, pid);	/* as the child does: whichever runs first */

@@ -62,6 +62,11 @@ void pb_advise(struct pbench_check *c, const char *why, const char *fix);
 struct pbench_check *pb_check_unknown(struct pb_env_ctx *ctx, const char *id, int cpu,
 				      const char *what, int err);
 
+/* How to add params ("isolcpus=2", "nosmt") to this machine's kernel command line, in buf:
+ * grubby on Red Hat kernels, /etc/default/grub where the live machine has one, otherwise the
+ * boot loader in general (env_findings.c). */
+const char *pb_boot_fix(struct pb_env_ctx *ctx, char *buf, size_t len, const char *params);
+
 /* Readers (env_read.c; the cpulist ones env_cpuset.c). */
 int pb_exists(const char *path);			/* through the root mapping */
 /* A one-word sysfs value (a governor, a driver, a state name): 0, -EINVAL when the file holds

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What pbench check prints of the findings (env_findings.c): text, and JSON. */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,6 +110,18 @@ static json_t *check_json(const struct pbench_check *c, int *bad)
 	return j;
 }
 
+/* The recorded tree the findings are about (the host block names the machine that ran the
+ * check), or null for the live machine. */
+static json_t *tree_json(void)
+{
+	const char *s = getenv("PBENCH_SYSFS_ROOT"), *p = getenv("PBENCH_PROCFS_ROOT");
+
+	if (!pb_recorded_set())
+		return json_null();
+	return json_pack("{s:o, s:o}", "sysfs_root", pb_json_str_or_null(s),
+			 "procfs_root", pb_json_str_or_null(p));
+}
+
 int pbench_env_write_json(const struct pbench_env *env, FILE *f)
 {
 	int counts[PBENCH_CHECK_UNKNOWN + 1], b = 0, *bad = &b, ncpus;
@@ -123,6 +136,7 @@ int pbench_env_write_json(const struct pbench_env *env, FILE *f)
 	sum = json_object();
 	if (root)
 		pb_json_head(root, 0, bad);
+	SET(root, "tree", tree_json());
 	ncpus = pbench_env_cpus(env, &cpu);
 	for (int i = 0; i < ncpus; i++)
 		APPEND(arr, json_integer(cpu[i]));

@@ -161,6 +161,20 @@ int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int gro
 /* format.c: a percentage with `digits` decimals, or (digits < 0) with the precision its size
  * needs (157%, 4.3%, 0.53%, 0.0004%); %.3g from 1e6 %; "n/a" when not finite. Returns buf. */
 const char *pb_format_pct(char *buf, size_t len, double pct, int digits);
+/* format.c: argv as a POSIX shell would read it back (an argument with anything but
+ * [A-Za-z0-9_@%+=:,./-] in single quotes, a quote as '\''), in buf (cut at len - 1); returns
+ * the length the whole needs, as snprintf does. */
+size_t pb_shell_quote(char *buf, size_t len, char *const *argv);
+/* format.c: how many times larger, f >= 1, as people say it: "1.003x", "2.35x", "11.3x",
+ * "150x"; "n/a" when f is not a positive number. */
+const char *pb_format_factor(char *buf, size_t len, double f);
+/* format.c, Markdown: the time unit (ns, us, ms, s) for values around ns and its scale; s
+ * as a code span (a pipe escaped for a table cell); s as text, Markdown's characters escaped;
+ * the decimals that keep 2 significant digits of err (3 when err is not a number above 0). */
+double pb_md_time_unit(double ns, const char **name);
+void pb_md_code(FILE *f, const char *s);
+void pb_md_text(FILE *f, const char *s);
+int pb_md_decimals(double err);
 void pb_set_last_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* speed.c: the reference loop (n iterations; returns its result so it cannot be dropped), one

@@ -165,6 +165,46 @@ static int subject_init(struct pbench_runs *r)
 	return 0;
 }
 
+/* A command's CPUs when prepared: copied, each one this process may run on, the prepared CPU
+ * among them (the first when none was named). */
+static int copy_cpus(struct pbench_runs *r)
+{
+	struct pbench_runs_opts *o = &r->o;
+	cpu_set_t allowed;
+	int has_cpu = 0;
+
+	if (o->ncpus <= 0) {
+		o->cpus = NULL;
+		o->ncpus = 0;
+		return 0;
+	}
+	if (!o->cpus || !o->argv || o->ncpus > CPU_SETSIZE) {
+		pb_runs_set_error(r, "a list of CPUs is for a command's prepared runs");
+		return -EINVAL;
+	}
+	r->cpus = malloc((size_t)o->ncpus * sizeof(*r->cpus));
+	if (!r->cpus)
+		return -ENOMEM;
+	CPU_ZERO(&allowed);
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	for (int i = 0; i < o->ncpus; i++) {
+		r->cpus[i] = o->cpus[i];
+		if (r->cpus[i] < 0 || r->cpus[i] >= CPU_SETSIZE || !CPU_ISSET(r->cpus[i], &allowed)) {
+			pb_runs_set_error(r, "CPU %d is not one this process may run on", o->cpus[i]);
+			return -EINVAL;
+		}
+		has_cpu |= r->cpus[i] == o->cpu;
+	}
+	if (o->cpu < 0)
+		o->cpu = r->cpus[0];
+	else if (!has_cpu) {
+		pb_runs_set_error(r, "the prepared CPU %d is not among the command's CPUs", o->cpu);
+		return -EINVAL;
+	}
+	o->cpus = r->cpus;
+	return 0;
+}
+
 int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opts)
 {
 	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
@@ -182,6 +222,8 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 	pb_copy_in(&r->o, sizeof(r->o), opts);
 	r->env_cpu = -1;
 	err = check_opts(r);
+	if (!err)
+		err = copy_cpus(r);
 	if (err)
 		goto out_free;
 	r->events = strdup(r->o.events ? r->o.events : PBENCH_RUNS_DEFAULT_EVENTS);
@@ -521,6 +563,7 @@ void pbench_runs_free(struct pbench_runs *r)
 	for (int c = 0; r->probes && c < r->nprobes; c++)
 		pbench_cpu_probe_free(r->probes[c]);
 	free(r->probes);
+	free(r->cpus);
 	pbench_env_free(r->env);
 	pbench_speed_free(r->speed);
 	free(r->subject.plan.events);

@@ -86,6 +86,7 @@ struct pb_set {
 
 struct pbench_runs {
 	struct pbench_runs_opts o;	/* the caller's, completed with the defaults */
+	int *cpus;			/* o.cpus, copied */
 	char *events;			/* o.events, copied */
 	struct pb_subject subject;
 	struct pbench_counters *self;	/* names the events; counts the workload */

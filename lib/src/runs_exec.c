@@ -68,12 +68,14 @@ static void timed_out(struct pbench_runs *r, struct pb_run *run, uint64_t t0)
 	run->ns = pbench_ticks_to_ns(run->ticks);
 }
 
-static int run_command(struct pbench_runs *r, struct pb_run *run)
+static int run_command(struct pbench_runs *r, const struct pb_set *set, struct pb_run *run)
 {
 	const struct pb_child_plan *cp = &r->subject.plan;
+	int prep = set->mode == PBENCH_RUNS_PREPARED;
 	struct pbench_child_opts copts = { .size = sizeof(copts),
 					   .events = cp->nc ? cp->events : NULL,
-					   .quiet = r->o.quiet };
+					   .quiet = r->o.quiet, .cpus = prep ? r->o.cpus : NULL,
+					   .ncpus = prep ? r->o.ncpus : 0 };
 	struct pbench_child_result res = { .size = sizeof(res) };
 	struct pbench_child *ch;
 	uint64_t t0 = pbench_ticks();
@@ -277,7 +279,7 @@ static int run_set(struct pbench_runs *r, struct pb_set *set)
 		run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
 		pb_runs_speed_before(r, run);
 		getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
-		err = is_cmd ? run_command(r, run) : run_workload(r, set, run);
+		err = is_cmd ? run_command(r, set, run) : run_workload(r, set, run);
 		getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
 		pb_runs_speed_after(r, run);
 		if (run->have_cpu_noise)

@@ -2,7 +2,8 @@
 /*
  * What pbench analyze reports of samples read from files (samples.c): each set's summary and
  * the first set against each other one (Welch, Mann-Whitney, the ratio of the means and the
- * verdict of pbench_stats_verdict()), in text and in JSON.
+ * verdict of pbench_stats_verdict()), in text, JSON and Markdown. A difference reads as a
+ * factor ("1.99x faster"), never as a percentage of the other time.
  */
 #include <errno.h>
 #include <math.h>
@@ -113,6 +114,7 @@ static void write_comparison(const struct pbench_samples *s, const struct pb_sam
 	const char *a = s->v[0].name, *b = s->v[c->b].name, *v;
 	const struct pbench_welch *w = &c->w;
 	double level = s->confidence * 100;
+	char x[32];
 
 	fprintf(f, "\n%s vs %s:\n", a, b);
 	if (!c->tested) {
@@ -133,8 +135,9 @@ static void write_comparison(const struct pbench_samples *s, const struct pb_sam
 	fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", w->t, w->df, w->p);
 	fprintf(f, "  Mann-Whitney    U = %.1f, z = %.3f, p = %.3g\n", c->m.u, c->m.z, c->m.p);
 	if (!strcmp(v, "faster") || !strcmp(v, "slower"))
-		fprintf(f, "verdict: %s is %s than %s by %.2f%% (significant at %.1f%%)\n", a, v, b,
-			fabs(1 - w->ratio) * 100, level);
+		fprintf(f, "verdict: %s is %s %s than %s (significant at %.1f%%)\n", a,
+			pb_format_factor(x, sizeof(x), !strcmp(v, "faster") ? 1 / w->ratio : w->ratio),
+			v, b, level);
 	else if (!strcmp(v, "same"))
 		fprintf(f, "verdict: same: the ratio's interval lies within %g%% of 1\n",
 			s->same_pct);
@@ -165,10 +168,9 @@ static json_t *set_json(const struct pbench_samples *s, int i, int *bad)
 
 	SET(j, "name", json_string(set->name));
 	SET(j, "unit", set->unit ? json_string(set->unit) : json_null());
+	/* the summary in its own block, as in every document (stat's modes[].summary...) */
 	sum = pb_json_summary(&s->sums[i], ns ? "_ns" : "", bad);
-	if (!sum || json_object_update(j, sum))	/* copies the keys: sum is ours to drop */
-		*bad = -1;
-	json_decref(sum);
+	SET(j, "summary", sum);
 	for (size_t k = 0; k < set->n; k++)
 		APPEND(x, num(set->x[k]));
 	SET(j, "samples", x);
@@ -216,4 +218,101 @@ int pbench_samples_write_json(const struct pbench_samples *s, FILE *f)
 	SET(root, "inputs", inputs);
 	SET(root, "comparisons", cmps);
 	return pb_json_dump(root, b, f);
+}
+
+/* ---- Markdown -------------------------------------------------------------------------------- */
+
+/* One unit for the table when every set is a time (scaled by the least mean), or when every
+ * set has the same label: 1 with scale and name; 0 when the sets' units differ. */
+static int md_unit(const struct pbench_samples *s, double *scale, const char **name)
+{
+	const char *u0 = s->v[0].unit;
+	double least = INFINITY;
+
+	for (int i = 0; i < s->analyzed; i++) {
+		const char *u = s->v[i].unit;
+
+		if ((u0 == NULL) != (u == NULL) || (u && strcmp(u, u0)))
+			return 0;
+		if (s->sums[i].mean < least)
+			least = s->sums[i].mean;
+	}
+	*scale = 1;
+	*name = u0;
+	if (u0 && !strcmp(u0, "ns"))
+		*scale = pb_md_time_unit(least, name);
+	return 1;
+}
+
+/* A number in the table's unit (scale), or with its own unit when the sets' units differ
+ * (scale 0); with_sd: "mean ± sd". */
+static void md_cell(FILE *f, double v, double sd, int with_sd, double scale, const char *unit)
+{
+	char buf[96];
+
+	if (!scale) {
+		pbench_format_value(buf, sizeof(buf), v, with_sd ? sd : NAN, unit);
+		fprintf(f, " %s |", buf);
+	} else if (!isfinite(v)) {
+		fprintf(f, " n/a |");
+	} else {
+		int d = pb_md_decimals(sd / scale);
+
+		if (with_sd && isfinite(sd))
+			fprintf(f, " %.*f ± %.*f |", d, v / scale, d, sd / scale);
+		else
+			fprintf(f, " %.*f |", d, v / scale);
+	}
+}
+
+/* The first set against set i: "1.99x faster (ratio 0.5026, 0.4971 .. 0.508)". */
+static void md_versus(FILE *f, const struct pbench_samples *s, int i)
+{
+	const struct pb_samples_cmp *c = &s->cmps[i - 1];
+	const char *v;
+	char x[32];
+
+	if (!c->tested) {
+		fprintf(f, " both constant |\n");
+		return;
+	}
+	v = verdict_of(s, c);
+	if (!strcmp(v, "faster") || !strcmp(v, "slower"))
+		fprintf(f, " %s %s", pb_format_factor(x, sizeof(x), !strcmp(v, "faster") ?
+						      1 / c->w.ratio : c->w.ratio), v);
+	else
+		fprintf(f, " %s", v);
+	fprintf(f, " (ratio %.4g, %.4g .. %.4g) |\n", c->w.ratio, c->w.ratio_lo, c->w.ratio_hi);
+}
+
+int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
+{
+	const char *unit = NULL;
+	double scale = 0;
+	char u[40] = "", pct[32];
+
+	if (!s || !f || !s->analyzed)
+		return -EINVAL;
+	if (md_unit(s, &scale, &unit) && unit)
+		snprintf(u, sizeof(u), " [%s]", unit);
+	fprintf(f, "| Input | N | Mean%s | Median%s | Min%s | Max%s | CV | First vs this (%.1f%%) |\n",
+		u, u, u, u, s->confidence * 100);
+	fprintf(f, "|:---|---:|---:|---:|---:|---:|---:|:---|\n");
+	for (int i = 0; i < s->analyzed; i++) {
+		const struct pbench_summary *m = &s->sums[i];
+
+		fprintf(f, "| ");
+		pb_md_code(f, s->v[i].name);
+		fprintf(f, " | %zu |", m->n);
+		md_cell(f, m->mean, m->stddev, 1, scale, s->v[i].unit);
+		md_cell(f, m->median, m->stddev, 0, scale, s->v[i].unit);
+		md_cell(f, m->min, m->stddev, 0, scale, s->v[i].unit);
+		md_cell(f, m->max, m->stddev, 0, scale, s->v[i].unit);
+		fprintf(f, " %s |", pb_format_pct(pct, sizeof(pct), m->cv_pct, -1));
+		if (i)
+			md_versus(f, s, i);
+		else
+			fprintf(f, " 1 |\n");
+	}
+	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }

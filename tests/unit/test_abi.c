@@ -13,12 +13,14 @@
 
 Test(abi, pbench_child_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_child_opts), 32);
+	cr_expect_eq(sizeof(struct pbench_child_opts), 48);
 	cr_expect_eq(offsetof(struct pbench_child_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, events), 8, "events moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, counter_flags), 16, "counter_flags moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, quiet), 20, "quiet moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, kill_grace_s), 24, "kill_grace_s moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, cpus), 32, "cpus moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, ncpus), 40, "ncpus moved");
 }
 
 Test(abi, pbench_child_result)
@@ -182,7 +184,7 @@ Test(abi, pbench_jitter_bin)
 
 Test(abi, pbench_measure_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_measure_opts), 104);
+	cr_expect_eq(sizeof(struct pbench_measure_opts), 120);
 	cr_expect_eq(offsetof(struct pbench_measure_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, setup), 8, "setup moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, teardown), 16, "teardown moved");
@@ -196,6 +198,8 @@ Test(abi, pbench_measure_opts)
 	cr_expect_eq(offsetof(struct pbench_measure_opts, keep_overhead), 80, "keep_overhead moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, events), 88, "events moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, built_optimized), 96, "built_optimized moved");
+	cr_expect_eq(offsetof(struct pbench_measure_opts, setup_each), 104, "setup_each moved");
+	cr_expect_eq(offsetof(struct pbench_measure_opts, teardown_each), 112, "teardown_each moved");
 }
 
 Test(abi, pbench_noise)
@@ -343,7 +347,7 @@ Test(abi, pbench_runs_progress)
 
 Test(abi, pbench_runs_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_runs_opts), 152);
+	cr_expect_eq(sizeof(struct pbench_runs_opts), 168);
 	cr_expect_eq(offsetof(struct pbench_runs_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, events), 8, "events moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, argv), 16, "argv moved");
@@ -364,6 +368,8 @@ Test(abi, pbench_runs_opts)
 	cr_expect_eq(offsetof(struct pbench_runs_opts, progress), 128, "progress moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, progress_arg), 136, "progress_arg moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, flags), 144, "flags moved");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, cpus), 152, "cpus moved");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, ncpus), 160, "ncpus moved");
 }
 
 Test(abi, pbench_runs_set)
@@ -542,4 +548,17 @@ Test(abi, pbench_mann_whitney)
 	cr_expect_eq(offsetof(struct pbench_mann_whitney, u), 8, "u moved");
 	cr_expect_eq(offsetof(struct pbench_mann_whitney, z), 16, "z moved");
 	cr_expect_eq(offsetof(struct pbench_mann_whitney, p), 24, "p moved");
+}
+
+Test(abi, pbench_host)
+{
+	cr_expect_eq(sizeof(struct pbench_host), 56);
+	cr_expect_eq(offsetof(struct pbench_host, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_host, hostname), 8, "hostname moved");
+	cr_expect_eq(offsetof(struct pbench_host, kernel), 16, "kernel moved");
+	cr_expect_eq(offsetof(struct pbench_host, arch), 24, "arch moved");
+	cr_expect_eq(offsetof(struct pbench_host, cpu_model), 32, "cpu_model moved");
+	cr_expect_eq(offsetof(struct pbench_host, cpus_online), 40, "cpus_online moved");
+	cr_expect_eq(offsetof(struct pbench_host, cpus_allowed), 44, "cpus_allowed moved");
+	cr_expect_eq(offsetof(struct pbench_host, time_s), 48, "time_s moved");
 }

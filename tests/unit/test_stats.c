@@ -564,8 +564,41 @@ Test(summary, n_one_and_two)
 	cr_assert(s.mad == 1 && s.trimmed_mean == 2 && s.spread_pct == 200);
 	cr_assert_leq(rel_err(s.stddev, M_SQRT2), 1e-15);
 	cr_assert_leq(rel_err(s.sem, 1), 1e-15);
-	cr_assert_leq(rel_err(s.ci_hi - 2, tan(0.475 * M_PI)), 1e-12);
-	cr_assert_leq(rel_err(2 - s.ci_lo, tan(0.475 * M_PI)), 1e-12);
+	/* Student's interval, 2 -+ t(0.975, 1) = 2 -+ tan(0.475 pi), would reach -10.7: a mean
+	 * of positive samples cannot, so the interval is the log's, 2 exp(-+t sem / mean). */
+	cr_assert_leq(rel_err(s.ci_lo, 2 * exp(-tan(0.475 * M_PI) / 2)), 1e-12);
+	cr_assert_leq(rel_err(s.ci_hi, 2 * exp(tan(0.475 * M_PI) / 2)), 1e-12);
+	cr_assert(s.ci_lo > 0);
+	/* The same spread one unit higher up stays clear of 0: Student's, symmetric. */
+	s = summarize((double[]){ 1001, 1003 }, 2, NULL);
+	cr_assert_leq(rel_err(s.ci_hi - 1002, tan(0.475 * M_PI)), 1e-12);
+	cr_assert_leq(rel_err(1002 - s.ci_lo, tan(0.475 * M_PI)), 1e-12);
+	/* Samples at or below 0 are not a positive quantity: Student's, below 0 as it comes. */
+	s = summarize((double[]){ 3, -1 }, 2, NULL);
+	cr_assert_leq(rel_err(1 - s.ci_lo, tan(0.475 * M_PI) * 2), 1e-12);
+}
+
+Test(welch, ratio_of_positive_samples_never_below_zero)
+{
+	/* a is wide against b: mean_a / mean_b = 0.6, its linear interval reaches below 0; the
+	 * log ratio's is positive, around 0.6 on a log scale (lo * hi = ratio^2). */
+	double a[] = { 1, 59, 2, 58, 3, 57 }, b[] = { 50, 51, 49, 50, 52, 48 };
+	struct pbench_welch w = { .size = sizeof(w) };
+	double ma = 30, mb = 50;
+
+	cr_assert_eq(pbench_stats_welch(a, 6, b, 6, NULL, &w), 0);
+	cr_assert_leq(rel_err(w.ratio, ma / mb), 1e-15);
+	cr_assert(1 + w.diff_lo / mb < 0, "the linear interval would reach below 0");
+	cr_assert(w.ratio_lo > 0 && w.ratio_lo < w.ratio && w.ratio < w.ratio_hi);
+	cr_assert_leq(rel_err(w.ratio_lo * w.ratio_hi, w.ratio * w.ratio), 1e-12);
+	/* delta method: s^2 = var(a)/(6 ma^2) + var(b)/(6 mb^2), var(a) = 941.6, var(b) = 2 */
+	{
+		double ra = 941.6 / 6 / (ma * ma), rb = 2.0 / 6 / (mb * mb), s2 = ra + rb;
+		double df = s2 * s2 / (ra * ra / 5 + rb * rb / 5);
+		double t = pbench_stats_t_quantile(0.95, df);
+
+		cr_assert_leq(rel_err(w.ratio_hi, w.ratio * exp(t * sqrt(s2))), 1e-12);
+	}
 }
 
 /*

@@ -71,7 +71,8 @@ enum pbench_env_write_flags {
 	PBENCH_ENV_WRITE_COLOR = 1 << 0,	/* ANSI colours for the statuses */
 };
 /* What pbench check prints: the findings by group, why and the fix for each warn and bad one,
- * the counts and the verdict; and the same in JSON (schema 1). Errors: -EINVAL, -ENOMEM, -EIO
+ * the counts and the verdict; and the same in JSON (schema PBENCH_JSON_SCHEMA, with the host
+ * that ran the check and the recorded tree when one was read). Errors: -EINVAL, -ENOMEM, -EIO
  * (writing to f failed). */
 PBENCH_API int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags);
 PBENCH_API int pbench_env_write_json(const struct pbench_env *env, FILE *f);

@@ -73,7 +73,8 @@ enum pbench_event_list_write_flags {
 	PBENCH_EVENT_LIST_WRITE_COLOR = 1 << 0,	/* ANSI colours for the statuses */
 };
 /* What pbench list prints: the events by source with each one's status and reason, the
- * counts, and a note when no hardware PMU is exposed; and the same in JSON (schema 1).
+ * counts, and a note when no hardware PMU is exposed; and the same in JSON (schema
+ * PBENCH_JSON_SCHEMA, with the host).
  * Errors: -EINVAL, -ENOMEM, -EIO (writing to f failed). */
 PBENCH_API int pbench_event_list_write_text(const struct pbench_event_list *l, FILE *f,
 					    unsigned flags);

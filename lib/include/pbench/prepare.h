@@ -107,9 +107,16 @@ struct pbench_prepare_opts {
 };
 
 /* Use this, not zero-initialization: cpu 0 would be CPU 0, warmup_ms 0 no warm-up. */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_PREPARE_OPTS_INIT \
+	([] { struct pbench_prepare_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.cpu = -1; pbench_o_.priority = PBENCH_PRIORITY_AUTO; \
+	      pbench_o_.warmup_ms = 1200; return pbench_o_; }())
+#else
 #define PBENCH_PREPARE_OPTS_INIT \
 	{ .size = sizeof(struct pbench_prepare_opts), .cpu = -1, .priority = PBENCH_PRIORITY_AUTO, \
 	  .warmup_ms = 1200 }
+#endif
 
 /*
  * Prepare the calling thread (opts NULL: the defaults). Takes the time of the CPU pick

@@ -76,13 +76,19 @@ struct pbench_runs_opts {
 	double target_sem_pct;		/* > 0: run until the SEM is this % of the mean */
 	double max_time_s;		/* the time budget per set with a target */
 	double timeout_s;		/* > 0: a run of a command still going is ended after it */
-	int quiet;			/* a command's stdout and stderr go to /dev/null */
+	int quiet;			/* where a command's output goes: enum
+					 * pbench_child_output (1: /dev/null) */
 	/* Set by the caller's signal handler: the run under way is ended (a command with its
 	 * group), not kept, and no further run starts. */
 	const volatile int *stop;
 	void (*progress)(const struct pbench_runs_progress *p, void *arg);
 	void *progress_arg;
 	unsigned flags;			/* enum pbench_runs_flags */
+	/* A command's CPUs when prepared (ncpus > 0): it runs on all of them, pbench itself on
+	 * cpu (which must be one of them; -1: the first). For a command that uses several CPUs:
+	 * pinned to one, its threads take turns. 0: the prepared CPU only. Copied. */
+	const int *cpus;
+	int ncpus;
 };
 
 enum pbench_runs_flags {
@@ -96,9 +102,16 @@ enum pbench_runs_flags {
 
 #define PBENCH_RUNS_DEFAULT_EVENTS \
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions"
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_RUNS_OPTS_INIT \
+	([] { struct pbench_runs_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.mode = PBENCH_RUNS_PREPARED; pbench_o_.cpu = -1; \
+	      pbench_o_.warmup_ms = 1200; pbench_o_.runs = 20; return pbench_o_; }())
+#else
 #define PBENCH_RUNS_OPTS_INIT \
 	{ .size = sizeof(struct pbench_runs_opts), .mode = PBENCH_RUNS_PREPARED, .cpu = -1, \
 	  .warmup_ms = 1200, .runs = 20 }
+#endif
 
 struct pbench_runs;
 
@@ -202,12 +215,21 @@ PBENCH_API int pbench_runs_speed(const struct pbench_runs *r, int s,
  * (snprintf semantics); -EINVAL. */
 PBENCH_API int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, size_t len);
 
-/* Reports. Text: what pbench stat prints. JSON (schema 1): the modes with every run, the
- * contrast, the checks of the CPU. CSV: one line per run. SVG: each run in order and the
- * distributions. Errors: -EINVAL, -ENOMEM, -EIO (writing to f failed). */
+/* Reports. Text: what pbench stat prints. JSON (schema PBENCH_JSON_SCHEMA): the modes with
+ * every run, the contrast, the checks of the CPU. CSV: one line per run. Markdown: a table
+ * with a row per mode (mean ± standard deviation, median, min, max in one unit, CV, spread,
+ * outliers) and the contrast's verdict. SVG: each run in order and the distributions.
+ * Errors: -EINVAL, -ENOMEM, -EIO (writing to f failed). */
 PBENCH_API int pbench_runs_write_text(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f);
+PBENCH_API int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f);
+/* The text in two parts, for a caller whose command writes to the same stream: the head
+ * (what runs, how many, the clock: before pbench_runs_run() the runs as asked, after it as
+ * done), then, after the runs, the body (everything pbench_runs_write_text() prints after
+ * its head). Errors as pbench_runs_write_text(). */
+PBENCH_API int pbench_runs_write_head(const struct pbench_runs *r, FILE *f);
+PBENCH_API int pbench_runs_write_body(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f);
 
 #ifdef __cplusplus

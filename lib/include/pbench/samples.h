@@ -57,10 +57,14 @@ PBENCH_API int pbench_samples_analyze(struct pbench_samples *s, double confidenc
  * set, or not analyzed. */
 PBENCH_API int pbench_samples_summary(const struct pbench_samples *s, int i,
 				      struct pbench_summary *out);
-/* The analysis in text, and in JSON (schema 1: inputs[] with their samples, comparisons[]).
- * -EINVAL before pbench_samples_analyze(), -ENOMEM, -EIO (writing to f failed). */
+/* The analysis in text; in JSON (schema PBENCH_JSON_SCHEMA: the host, inputs[] each with its
+ * summary and samples, comparisons[]); and in Markdown, a table with a row per set (mean ±
+ * standard deviation, median, min, max, CV, and the first set against it: the factor faster
+ * or slower, the ratio and its interval). -EINVAL before pbench_samples_analyze(), -ENOMEM,
+ * -EIO (writing to f failed). */
 PBENCH_API int pbench_samples_write_text(const struct pbench_samples *s, FILE *f);
 PBENCH_API int pbench_samples_write_json(const struct pbench_samples *s, FILE *f);
+PBENCH_API int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f);
 PBENCH_API void pbench_samples_free(struct pbench_samples *s);
 
 #ifdef __cplusplus

@@ -40,7 +40,9 @@ struct pbench_summary {
 	double q1, q3;			/* quartiles (linear interpolation, R type 7) */
 	double stddev;			/* sample standard deviation (n - 1) */
 	double sem;			/* standard error of the mean: stddev / sqrt(n) */
-	double ci_lo, ci_hi;		/* confidence interval of the mean, Student's t */
+	double ci_lo, ci_hi;		/* confidence interval of the mean, Student's t; for
+					 * positive samples where that reaches 0 or below, the
+					 * interval of the log of the mean (never below 0) */
 	double ci_level;		/* the confidence used */
 	double cv_pct;			/* 100 * stddev / mean */
 	double spread_pct;		/* 100 * (max - min) / min */
@@ -79,7 +81,9 @@ struct pbench_welch {
 	double p;			/* two-sided p-value */
 	double diff, diff_lo, diff_hi;	/* mean_a - mean_b and its confidence interval */
 	double ratio, ratio_lo, ratio_hi; /* mean_a / mean_b and its interval (Fieller-free:
-					 * diff interval divided by mean_b) */
+					 * diff interval divided by mean_b; for positive
+					 * samples where that reaches 0 or below, the interval
+					 * of the log ratio: never below 0) */
 };
 /* Errors: -EINVAL (fewer than 2 samples in either, NaN/inf, both without variance). */
 PBENCH_API int pbench_stats_welch(const double *a, size_t na, const double *b, size_t nb,
