@@ -9,6 +9,7 @@
 
 int cmd_analyze(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_jitter(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

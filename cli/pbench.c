@@ -33,6 +33,8 @@ static const struct cmd {
 	{ "analyze", cmd_analyze, 0, "summarize samples (numbers, or pbench/hyperfine/Google "
 				     "Benchmark JSON) and compare them" },
 	{ "check", cmd_check, 0, "is this machine fit to measure on, and how to fix what is not" },
+	{ "compare", cmd_compare, CMD_LIVE, "which command is faster, by how much, and how sure: "
+					    "runs them until it knows" },
 	{ "jitter", cmd_jitter, CMD_LIVE, "how often each CPU is interrupted, for how long, and by "
 					  "what" },
 	{ "list", cmd_list, 0, "list the events and whether each can be counted here" },

@@ -33,5 +33,6 @@
 #include "pbench/output.h"
 #include "pbench/samples.h"
 #include "pbench/jitter.h"
+#include "pbench/contest.h"
 
 #endif /* PBENCH_H */

@@ -22,6 +22,7 @@
 #include <dirent.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -46,6 +47,55 @@ struct pbench_child {
 	int nkept;
 	pid_t kept[MAX_KEPT];	/* children the caller had before the run */
 };
+
+/*
+ * The commands under way, for callers that run two at once (pbench compare --duet): what one
+ * run leaves behind is swept when it ends, and the other command, its group and the subreaper
+ * flag are not part of that. The library is used from one thread at a time per process.
+ */
+#define MAX_LIVE 8
+static struct pbench_child *live[MAX_LIVE];
+
+static void live_add(struct pbench_child *ch)
+{
+	for (int i = 0; i < MAX_LIVE; i++)
+		if (!live[i]) {
+			live[i] = ch;
+			return;
+		}
+}
+
+static void live_remove(const struct pbench_child *ch)
+{
+	for (int i = 0; i < MAX_LIVE; i++)
+		if (live[i] == ch)
+			live[i] = NULL;
+}
+
+/* pid is another command under way, or in its process group. */
+static int others(const struct pbench_child *ch, pid_t pid)
+{
+	pid_t pg = -1;
+
+	for (int i = 0; i < MAX_LIVE; i++) {
+		if (!live[i] || live[i] == ch || !live[i]->pgid)
+			continue;
+		if (pg == -1)
+			pg = getpgid(pid);
+		if (live[i]->pid == pid || live[i]->pgid == pg)
+			return 1;
+	}
+	return 0;
+}
+
+static int live_nr(const struct pbench_child *except)
+{
+	int n = 0;
+
+	for (int i = 0; i < MAX_LIVE; i++)
+		n += live[i] && live[i] != except;
+	return n;
+}
 
 int pbench_command_interp(const char *path, char *interp, size_t len)
 {
@@ -178,7 +228,7 @@ static int kept(const struct pbench_child *ch, pid_t pid)
 	for (int i = 0; i < ch->nkept; i++)
 		if (ch->kept[i] == pid)
 			return 1;
-	return 0;
+	return others(ch, pid);
 }
 
 /* Signal the command's group and every child that is not the caller's own; how many
@@ -259,44 +309,55 @@ out:
 		reap(ch->pid, NULL);	/* no-op when the rounds above reaped it */
 	ch->pid = 0;
 	ch->left += nseen - running;
-	if (ch->subreaper && !ch->was_subreaper)
+	/* Put back by the last command under way (one run beside another started with the
+	 * flag already set, by the first). */
+	if (ch->subreaper && !live_nr(ch) && !ch->was_subreaper)
 		prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
 	ch->subreaper = 0;
 	ch->pgid = 0;
+	live_remove(ch);
 }
 
-/* Become subreaper for the run, and note the caller's own children so they are left alone. */
+/* Become subreaper for the run, and note the caller's own children so they are left alone.
+ * A command started beside another one under way takes the flag as the first found it, so
+ * that the last to end puts back what the caller had. */
+static int base_was_subreaper;
+
 static void watch_descendants(struct pbench_child *ch)
 {
 	if (has_children())
 		ch->nkept = list_children(ch->kept, MAX_KEPT);
-	if (prctl(PR_GET_CHILD_SUBREAPER, &ch->was_subreaper, 0, 0, 0) < 0)
-		ch->was_subreaper = 0;
+	if (!live_nr(NULL) && prctl(PR_GET_CHILD_SUBREAPER, &base_was_subreaper, 0, 0, 0) < 0)
+		base_was_subreaper = 0;
+	ch->was_subreaper = base_was_subreaper;
 	ch->subreaper = ch->was_subreaper ||
 			prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+	live_add(ch);
 }
 
+/* What the child does between fork and exec, decided by the parent beforehand. */
+struct exec_plan {
+	int quiet;
+	int stdout_fd;		/* > 0: stdout goes there */
+	int pin;		/* sched_setaffinity to cpus */
+	cpu_set_t cpus;
+};
+
 /* The child, between fork and exec: only async-signal-safe calls. It waits on go for the
- * parent to open its counters, then execs; if exec fails, its errno goes up ex. */
+ * parent to open its counters, then execs; if exec (or pinning) fails, its errno goes up ex. */
 static __attribute__((noreturn)) void child_exec(const char *path, char *const argv[],
-						 const int go[2], const int ex[2], int quiet,
-						 const cpu_set_t *cpus)
+						 const int go[2], const int ex[2],
+						 const struct exec_plan *plan)
 {
 	int exec_errno;
 	char c;
 
 	setpgid(0, 0);
-	if (cpus && sched_setaffinity(0, sizeof(*cpus), cpus)) {
-		exec_errno = errno;	/* said as exec's failure: the command never ran */
-		if (read(go[0], &c, 1) == 1 && write(ex[1], &exec_errno, sizeof(exec_errno)) < 0)
-			_exit(127);
-		_exit(127);
-	}
 	close(go[1]);
 	close(ex[0]);
-	if (quiet == PBENCH_CHILD_OUTPUT_STDERR) {
+	if (plan->quiet == PBENCH_CHILD_OUTPUT_STDERR) {
 		dup2(2, 1);
-	} else if (quiet) {
+	} else if (plan->quiet) {
 		int null = open("/dev/null", O_WRONLY);
 
 		if (null >= 0) {
@@ -305,13 +366,50 @@ static __attribute__((noreturn)) void child_exec(const char *path, char *const a
 			close(null);
 		}
 	}
+	if (plan->stdout_fd > 0)
+		dup2(plan->stdout_fd, 1);
 	if (read(go[0], &c, 1) != 1)
 		_exit(127);	/* the parent gave up before releasing us */
-	execv(path, argv);
-	exec_errno = errno;
+	if (plan->pin && sched_setaffinity(0, sizeof(plan->cpus), &plan->cpus) < 0)
+		exec_errno = errno;
+	else if (execv(path, argv) < 0)
+		exec_errno = errno;
 	if (write(ex[1], &exec_errno, sizeof(exec_errno)) < 0)
 		_exit(127);
 	_exit(127);
+}
+
+/* What the child does before exec, decided before fork (between fork and exec only
+ * async-signal-safe calls); the CPUs: a list (opts->cpus), or the one of PBENCH_CHILD_PIN,
+ * else pbench's, inherited. -EINVAL for a CPU out of range. */
+static int plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opts)
+{
+	memset(plan, 0, sizeof(*plan));
+	if (!opts)
+		return 0;
+	plan->quiet = opts->quiet;
+	if (PB_HAS_FIELD(opts, stdout_fd) && opts->stdout_fd > 0)
+		plan->stdout_fd = opts->stdout_fd;
+	CPU_ZERO(&plan->cpus);
+	if (PB_HAS_FIELD(opts, ncpus) && opts->ncpus > 0) {
+		/* a list of CPUs (pbench stat --cpu LIST) */
+		if (!opts->cpus)
+			return -EINVAL;
+		for (int i = 0; i < opts->ncpus; i++) {
+			if (opts->cpus[i] < 0 || opts->cpus[i] >= CPU_SETSIZE)
+				return -EINVAL;
+			CPU_SET(opts->cpus[i], &plan->cpus);
+		}
+		plan->pin = 1;
+	}
+	if (PB_HAS_FIELD(opts, cpu) && (opts->flags & PBENCH_CHILD_PIN)) {
+		if (opts->cpu < 0 || opts->cpu >= CPU_SETSIZE)
+			return -EINVAL;
+		CPU_ZERO(&plan->cpus);	/* one CPU: it takes the place of a list */
+		plan->pin = 1;
+		CPU_SET(opts->cpu, &plan->cpus);
+	}
+	return 0;
 }
 
 /* After the release: EOF on ex means exec succeeded and closed the pipe (its time is noted),
@@ -349,35 +447,17 @@ static int open_counters(struct pbench_child *ch, const struct pbench_child_opts
 	return err == -PBENCH_ENO_EVENTS ? 0 : err;
 }
 
-/* The command's CPUs as a mask, made before fork (between fork and exec only
- * async-signal-safe calls): 1 with a list, 0 without (it inherits pbench's), -1 a bad one. */
-static int child_mask(const struct pbench_child_opts *opts, cpu_set_t *mask)
-{
-	CPU_ZERO(mask);
-	if (!opts || !PB_HAS_FIELD(opts, ncpus) || opts->ncpus <= 0)
-		return 0;
-	if (!opts->cpus)
-		return -1;
-	for (int i = 0; i < opts->ncpus; i++) {
-		if (opts->cpus[i] < 0 || opts->cpus[i] >= CPU_SETSIZE)
-			return -1;
-		CPU_SET(opts->cpus[i], mask);
-	}
-	return 1;
-}
-
 int pbench_child_start(struct pbench_child **out, char *const argv[],
 		       const struct pbench_child_opts *opts)
 {
 	struct pbench_child *ch;
-	int go[2], ex[2], err, status, pin;
-	cpu_set_t mask;
+	struct exec_plan plan;
+	int go[2], ex[2], err, status;
 	char path[4096];
 	pid_t pid;
 
 	*out = NULL;
-	pin = child_mask(opts, &mask);
-	if (!argv || !argv[0] || pin < 0)
+	if (!argv || !argv[0] || plan_exec(&plan, opts))
 		return -EINVAL;
 	err = pbench_command_resolve(argv[0], path, sizeof(path));
 	if (err)
@@ -403,7 +483,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 		goto out_close_ex;
 	}
 	if (pid == 0)
-		child_exec(path, argv, go, ex, opts ? opts->quiet : 0, pin ? &mask : NULL);
+		child_exec(path, argv, go, ex, &plan);
 	close(go[0]);
 	close(ex[1]);
 	setpgid(pid, pid);	/* as the child does: whichever runs first */
@@ -501,6 +581,7 @@ static uint64_t exec_ticks(const struct pbench_child *ch)
 
 int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 {
+	struct rusage ru = { 0 };
 	int status;
 	uint64_t t1;
 	size_t size;
@@ -512,7 +593,7 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	/* A signal handler that returns (the caller's Ctrl-C) ends the wait with -EINTR and
 	 * leaves the child running: the caller decides to wait again or to free (kill) it. */
 	for (;;) {
-		if (waitpid(ch->pid, &status, WUNTRACED) < 0)
+		if (wait4(ch->pid, &status, WUNTRACED, &ru) < 0)
 			return -errno;
 		if (!WIFSTOPPED(status))
 			break;
@@ -535,6 +616,12 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	}
 	if (PB_HAS_FIELD(res, left_behind))
 		res->left_behind = ch->left;
+	if (PB_HAS_FIELD(res, major_faults)) {
+		res->ctx_voluntary = (uint64_t)ru.ru_nvcsw;
+		res->ctx_involuntary = (uint64_t)ru.ru_nivcsw;
+		res->minor_faults = (uint64_t)ru.ru_minflt;
+		res->major_faults = (uint64_t)ru.ru_majflt;
+	}
 	if (WIFEXITED(status)) {
 		res->exited = 1;
 		res->exit_status = WEXITSTATUS(status);
@@ -623,4 +710,74 @@ int pbench_child_wait_timeout(struct pbench_child *ch, struct pbench_child_resul
 	if (n == 0)
 		return -ETIMEDOUT;
 	return pbench_child_wait(ch, res);
+}
+
+/* Each child's pidfd, or -1 where there is none (the caller polls those with waitid). */
+static int open_pidfds(struct pbench_child *const *ch, int n, struct pollfd *pfd, int *live_n)
+{
+	int missing = 0;
+
+	*live_n = 0;
+	for (int i = 0; i < n; i++) {
+		pfd[i].fd = -1;
+		pfd[i].events = POLLIN;
+		pfd[i].revents = 0;
+		if (!ch[i] || !ch[i]->pid)
+			continue;
+		++*live_n;
+		pfd[i].fd = open_pidfd(ch[i]->pid);
+		missing |= pfd[i].fd < 0;
+	}
+	return missing;
+}
+
+/* One that has ended (not reaped), or -1. */
+static int ended_one(struct pbench_child *const *ch, int n)
+{
+	for (int i = 0; i < n; i++) {
+		siginfo_t si = { 0 };
+
+		if (!ch[i] || !ch[i]->pid)
+			continue;
+		/* ECHILD: reaped behind pbench's back; pbench_child_wait() will say so. */
+		if (waitid(P_PID, (id_t)ch[i]->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 ?
+		    errno == ECHILD : si.si_pid != 0)
+			return i;
+	}
+	return -1;
+}
+
+int pbench_child_wait_any(struct pbench_child *const *ch, int n, double timeout_s)
+{
+	struct pollfd pfd[MAX_LIVE];
+	uint64_t t0 = pbench_ticks();
+	int live_n, missing, r = -ETIMEDOUT;
+
+	if (!ch || n < 1 || n > MAX_LIVE || !(timeout_s >= 0) || !isfinite(timeout_s))
+		return -EINVAL;
+	missing = open_pidfds(ch, n, pfd, &live_n);
+	if (!live_n)
+		return -ECHILD;
+	for (;;) {
+		double left_ms = timeout_s > 0 ? timeout_s * 1e3 -
+				 pbench_ticks_to_ns_f(pbench_ticks() - t0) / 1e6 : -1;
+		/* Without a pidfd for each (a kernel before 5.3): look every millisecond. */
+		int ms = missing ? 1 : left_ms < 0 ? -1 : (int)ceil(fmin(left_ms, 1e9));
+		int k;
+
+		if ((k = ended_one(ch, n)) >= 0) {
+			r = k;
+			break;
+		}
+		if (timeout_s > 0 && left_ms <= 0)
+			break;
+		if (poll(pfd, (nfds_t)n, ms) < 0) {
+			r = -errno;	/* -EINTR: a handler ran; the children still run */
+			break;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if (pfd[i].fd >= 0)
+			close(pfd[i].fd);
+	return r;
 }

@@ -165,3 +165,31 @@ const char *pbench_sched_policy_name(int policy)
 	}
 	return "?";
 }
+
+const char *pbench_contest_order_name(int order)
+{
+	switch (order) {
+	case PBENCH_CONTEST_ORDER_INTERLEAVED:
+		return "interleaved";
+	case PBENCH_CONTEST_ORDER_DUET:
+		return "duet";
+	case PBENCH_CONTEST_ORDER_SEQUENTIAL:
+		return "sequential";
+	}
+	return "unknown";
+}
+
+const char *pbench_contest_stop_name(int stop)
+{
+	switch (stop) {
+	case PBENCH_CONTEST_STOP_DECIDED:
+		return "decided";
+	case PBENCH_CONTEST_STOP_TIME:
+		return "max_time";
+	case PBENCH_CONTEST_STOP_MAX_ROUNDS:
+		return "max_runs";
+	case PBENCH_CONTEST_STOP_INTERRUPTED:
+		return "interrupted";
+	}
+	return "unknown";
+}

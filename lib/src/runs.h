@@ -3,8 +3,8 @@
  * Sets of runs (runs.c and its writers runs_text.c, runs_json.c, runs_csv.c): what pbench stat
  * (and, later, pbench compare) measures. A subject is what one run runs (a command, a built-in
  * workload, a callback); a set is the runs of one subject in one mode (unprepared or prepared).
- * The sets of one object run one after the other today; the subject/set split is what lets
- * several subjects' sets be run interleaved, round by round.
+ * The sets of one object run one after the other; a contest (contest.c, pbench compare) runs
+ * several objects' sets round by round, one run at a time (pb_runs_one()).
  */
 #ifndef PBENCH_RUNS_H
 #define PBENCH_RUNS_H
@@ -104,6 +104,37 @@ struct pbench_runs {
 	int ran;
 	char error[512];		/* the last failure in words */
 };
+
+/* A run's own resource use: getrusage deltas, or a command's from wait4. */
+struct pb_rusage {
+	uint64_t nvcsw, nivcsw, minflt, majflt;
+};
+
+/* runs_exec.c: a run of a set on its own, so that another object (the contest) can run
+ * several subjects' sets round by round; preparing apart from the runs. */
+int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd);
+struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set);
+void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
+		  const struct pb_rusage *u);
+void pb_runs_forget(struct pbench_runs *r, struct pb_set *set);
+void pb_runs_fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u);
+int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
+			  struct pbench_child **ch);
+int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
+			   const struct pbench_child_result *res, struct pb_run *run);
+void pb_runs_command_timed_out(struct pbench_runs *r, struct pbench_child *ch,
+			       struct pb_run *run, uint64_t t0);
+struct pbench_cpu_probe *pb_runs_probe(struct pbench_runs *r, int cpu);
+void pb_runs_current_priority(struct pb_set *set);
+int pb_runs_make_walk(struct pbench_runs *r, struct pb_set *set);
+int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set);
+void pb_runs_unprepare(struct pbench_runs *r, struct pb_set *set);
+void pb_runs_share_prepared(struct pb_set *dst, const struct pb_set *src);
+
+/* runs_json.c, for the contest's JSON */
+struct json_t;
+struct json_t *pb_runs_set_json(const struct pbench_runs *r, int s);
+struct json_t *pb_runs_subject_json(const struct pbench_runs *r);
 
 /* runs.c, for runs_exec.c and the writers */
 void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)

@@ -68,35 +68,37 @@ static void timed_out(struct pbench_runs *r, struct pb_run *run, uint64_t t0)
 	run->ns = pbench_ticks_to_ns(run->ticks);
 }
 
-static int run_command(struct pbench_runs *r, const struct pb_set *set, struct pb_run *run)
+/* Start the subject's command: counted with the events the set could open, pinned to cpu
+ * when cpu >= 0 (prepared: to the CPUs asked, r->o.cpus, when there is a list), its stdout to
+ * stdout_fd when > 0. */
+int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
+			  struct pbench_child **ch)
 {
 	const struct pb_child_plan *cp = &r->subject.plan;
-	int prep = set->mode == PBENCH_RUNS_PREPARED;
 	struct pbench_child_opts copts = { .size = sizeof(copts),
 					   .events = cp->nc ? cp->events : NULL,
-					   .quiet = r->o.quiet, .cpus = prep ? r->o.cpus : NULL,
-					   .ncpus = prep ? r->o.ncpus : 0 };
-	struct pbench_child_result res = { .size = sizeof(res) };
-	struct pbench_child *ch;
-	uint64_t t0 = pbench_ticks();
-	int err;
+					   .quiet = r->o.quiet, .stdout_fd = stdout_fd,
+					   .cpus = prepared ? r->o.cpus : NULL,
+					   .ncpus = prepared ? r->o.ncpus : 0 };
 
-	err = pbench_child_start(&ch, r->subject.argv, &copts);
-	if (err)
-		return err;
-	/* The stop flag (the caller's Ctrl-C) or the timeout: end the command with its group
-	 * now rather than wait for one that may never end; any other signal: keep waiting. */
-	do
-		err = pbench_child_wait_timeout(ch, &res, r->o.timeout_s);
-	while (err == -EINTR && !(r->o.stop && *r->o.stop));
-	if (err == -ETIMEDOUT) {
-		pbench_child_free(ch);
-		timed_out(r, run, t0);
-		return 0;
+	if (cpu >= 0) {
+		copts.flags = PBENCH_CHILD_PIN;
+		copts.cpu = cpu;
 	}
+	return pbench_child_start(ch, r->subject.argv, &copts);
+}
+
+/* The run of a command that ended (res from pbench_child_wait): its counts, times and status;
+ * ch is freed. */
+int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
+			   const struct pbench_child_result *res, struct pb_run *run)
+{
+	const struct pb_child_plan *cp = &r->subject.plan;
+	int err = 0;
+
 	for (int e = 0; e < r->nr; e++)
 		run->counts[e] = cp->tmpl[e];
-	if (!err && pbench_child_counters(ch)) {
+	if (pbench_child_counters(ch)) {
 		for (int k = 0; k < cp->nc; k++)
 			cp->tmp[k].size = sizeof(cp->tmp[k]);
 		err = pbench_counters_read(pbench_child_counters(ch), cp->tmp, cp->nc);
@@ -106,21 +108,57 @@ static int run_command(struct pbench_runs *r, const struct pb_set *set, struct p
 	pbench_child_free(ch);
 	if (err < 0)
 		return err;
-	run->ticks = res.ticks;
-	run->ns = res.ns;
-	run->setup_ns = pbench_ticks_to_ns(res.setup_ticks);
-	run->exec_ns = pbench_ticks_to_ns(res.exec_ticks);
-	run->exited = res.exited;
-	run->exit_status = res.exit_status;
-	run->signaled = res.signaled;
-	run->term_signal = res.term_signal;
-	run->left_behind = res.left_behind;
+	run->ticks = res->ticks;
+	run->ns = res->ns;
+	run->setup_ns = pbench_ticks_to_ns(res->setup_ticks);
+	run->exec_ns = pbench_ticks_to_ns(res->exec_ticks);
+	run->exited = res->exited;
+	run->exit_status = res->exit_status;
+	run->signaled = res->signaled;
+	run->term_signal = res->term_signal;
+	run->left_behind = res->left_behind;
 	return 0;
+}
+
+/* A command that did not end by the timeout: killed with what it started. */
+void pb_runs_command_timed_out(struct pbench_runs *r, struct pbench_child *ch,
+			       struct pb_run *run, uint64_t t0)
+{
+	pbench_child_free(ch);
+	timed_out(r, run, t0);
+}
+
+static int run_command(struct pbench_runs *r, const struct pb_set *set, struct pb_run *run,
+		       int stdout_fd)
+{
+	int prepared = set->mode == PBENCH_RUNS_PREPARED;
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_child *ch;
+	uint64_t t0 = pbench_ticks();
+	int err;
+
+	err = pb_runs_command_start(r, prepared, -1, stdout_fd, &ch);
+	if (err)
+		return err;
+	/* The stop flag (the caller's Ctrl-C) or the timeout: end the command with its group
+	 * now rather than wait for one that may never end; any other signal: keep waiting. */
+	do
+		err = pbench_child_wait_timeout(ch, &res, r->o.timeout_s);
+	while (err == -EINTR && !(r->o.stop && *r->o.stop));
+	if (err == -ETIMEDOUT) {
+		pb_runs_command_timed_out(r, ch, run, t0);
+		return 0;
+	}
+	if (err) {
+		pbench_child_free(ch);
+		return err;
+	}
+	return pb_runs_command_finish(r, ch, &res, run);
 }
 
 /* ---- noise ---------------------------------------------------------------------------------- */
 
-static struct pbench_cpu_probe *probe_for(struct pbench_runs *r, int cpu)
+struct pbench_cpu_probe *pb_runs_probe(struct pbench_runs *r, int cpu)
 {
 	if (cpu < 0 || cpu >= r->nprobes)
 		return NULL;
@@ -146,22 +184,30 @@ static int find_event(const struct pb_run *run, int nr, const char *a, const cha
  * sums its processes, so a parallel one may show none not running: the clamp at 0 says
  * "unknown to be more", not "none".
  */
-static void fill_noise(struct pb_run *run, int nr, const struct rusage *a, const struct rusage *b)
+void pb_runs_fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u)
 {
 	int tc = find_event(run, nr, "task-clock", NULL);
 	int mig = find_event(run, nr, "cpu-migrations", "migrations");
 
-	run->noise.ctx_involuntary = (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
-	run->noise.ctx_voluntary = (uint64_t)(b->ru_nvcsw - a->ru_nvcsw);
-	run->noise.minor_faults = (uint64_t)(b->ru_minflt - a->ru_minflt);
-	run->noise.major_faults = (uint64_t)(b->ru_majflt - a->ru_majflt);
+	run->noise.ctx_involuntary = u->nivcsw;
+	run->noise.ctx_voluntary = u->nvcsw;
+	run->noise.minor_faults = u->minflt;
+	run->noise.major_faults = u->majflt;
 	run->noise.not_running_ns = tc >= 0 ? fmax(0, (double)run->ns - run->counts[tc].scaled)
 				    : NAN;
 	run->have_migrations = mig >= 0;
 	run->noise.migrations = mig >= 0 ? (uint64_t)run->counts[mig].scaled : 0;
 }
 
-static void current_priority(struct pb_set *set)
+static void rusage_delta(struct pb_rusage *u, const struct rusage *a, const struct rusage *b)
+{
+	u->nivcsw = (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
+	u->nvcsw = (uint64_t)(b->ru_nvcsw - a->ru_nvcsw);
+	u->minflt = (uint64_t)(b->ru_minflt - a->ru_minflt);
+	u->majflt = (uint64_t)(b->ru_majflt - a->ru_majflt);
+}
+
+void pb_runs_current_priority(struct pb_set *set)
 {
 	struct sched_param sp;
 
@@ -251,58 +297,109 @@ static int stopped(const struct pbench_runs *r)
 
 /* ---- the runs of a set ---------------------------------------------------------------------- */
 
+/* The slot of the set's next run, cleared, with its counts in the set's array. */
+struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set)
+{
+	struct pb_run *run = &set->runs[set->done];
+
+	free(run->cause);
+	memset(run, 0, sizeof(*run));
+	run->counts = set->counts + (size_t)set->done * (size_t)r->nr;
+	memset(run->counts, 0, (size_t)r->nr * sizeof(*run->counts));
+	for (int e = 0; e < r->nr; e++)
+		run->counts[e].size = sizeof(run->counts[e]);
+	run->cpu_noise.size = sizeof(run->cpu_noise);
+	return run;
+}
+
+/* The next run measured: its event names, its noise, the rest after it; kept. */
+void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
+		  const struct pb_rusage *u)
+{
+	/* Names from the set that outlives the runs (a child's set is freed per run). */
+	for (int e = 0; e < r->nr; e++)
+		run->counts[e].name = pbench_counters_name(r->self, e);
+	pb_runs_fill_noise(run, r->nr, u);
+	/* Under FIFO where the fair server can preempt: the waiting normal tasks run now,
+	 * outside the timed span, instead of during a run. */
+	if (set->prep)
+		set->rest_ms += pbench_prepared_rest(set->prep, (double)run->ns) / 1e6;
+	set->done++;
+	set->failed += run->signaled || run->exit_status;
+}
+
 /*
- * The runs of one set. Each run's CPU noise is probed on the CPU it ran on: the prepared CPU,
- * or for unprepared runs the CPU pbench was on when the run started (sched_getcpu()). That is
- * an approximation: an unprepared workload may migrate mid-run, and a command may start on
+ * One run of the set's subject, kept in the set: 0, 1 when the stop flag cut it short (not a
+ * measurement: not kept), or an error (r's error says what). stdout_fd > 0: a command's stdout
+ * goes there. Each run's CPU noise is probed on the CPU it ran on: the prepared CPU, or for
+ * unprepared runs the CPU pbench was on when the run started (sched_getcpu()). That is an
+ * approximation: an unprepared workload may migrate mid-run, and a command may start on
  * another CPU than pbench's.
  */
+int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
+{
+	int is_cmd = r->subject.argv != NULL, err;
+	struct pbench_cpu_probe *probe;
+	struct rusage ru0, ru1;
+	struct pb_rusage u;
+	struct pb_run *run;
+
+	if (set->done >= set->cap)
+		return -ENOSPC;
+	run = pb_runs_next(r, set);
+	run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
+	probe = pb_runs_probe(r, run->cpu);
+	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+	pb_runs_speed_before(r, run);
+	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
+	err = is_cmd ? run_command(r, set, run, stdout_fd) : run_workload(r, set, run);
+	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
+	pb_runs_speed_after(r, run);
+	if (run->have_cpu_noise)
+		run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
+	if (stopped(r))
+		return 1;	/* the run the stop cut short is not a measurement */
+	if (err) {
+		pb_runs_set_error(r, "cannot run%s%s: %s", is_cmd ? " " : "",
+				  is_cmd ? r->subject.argv[0] : "", pbench_strerror(err));
+		return err;
+	}
+	rusage_delta(&u, &ru0, &ru1);
+	pb_runs_keep(r, set, run, &u);
+	return 0;
+}
+
+/* Forget the set's runs (warm-up runs, a check): the set is as before its first run. */
+void pb_runs_forget(struct pbench_runs *r, struct pb_set *set)
+{
+	(void)r;
+	for (int i = 0; i < set->done; i++) {
+		free(set->runs[i].cause);
+		set->runs[i].cause = NULL;
+	}
+	set->done = 0;
+	set->failed = 0;
+	set->rest_ms = 0;
+}
+
+/* The runs of one set, by its stop rule. */
 static int run_set(struct pbench_runs *r, struct pb_set *set)
 {
 	uint64_t t_start = pbench_ticks();
 	double elapsed = 0;
-	int is_cmd = r->subject.argv != NULL;
 
 	while (!stopped(r) && !set_finished(r, set, elapsed)) {
-		struct pb_run *run = &set->runs[set->done];
-		struct pbench_cpu_probe *probe;
-		struct rusage ru0, ru1;
 		int err;
 
 		progress(r, set, "runs", elapsed);
-		run->counts = set->counts + (size_t)set->done * (size_t)r->nr;
-		for (int e = 0; e < r->nr; e++)
-			run->counts[e].size = sizeof(run->counts[e]);
-		run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
-		run->cpu_noise.size = sizeof(run->cpu_noise);
-		probe = probe_for(r, run->cpu);
-		run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
-		pb_runs_speed_before(r, run);
-		getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
-		err = is_cmd ? run_command(r, set, run) : run_workload(r, set, run);
-		getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
-		pb_runs_speed_after(r, run);
-		if (run->have_cpu_noise)
-			run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
-		/* Names from the set that outlives the runs (a child's set is freed per run). */
-		for (int e = 0; e < r->nr; e++)
-			run->counts[e].name = pbench_counters_name(r->self, e);
-		if (stopped(r))
-			break;	/* the run the stop cut short is not a measurement */
+		err = pb_runs_one(r, set, 0);
+		if (err == 1)
+			break;
 		if (err) {
-			pb_runs_set_error(r, "cannot run%s%s: %s", is_cmd ? " " : "",
-				  is_cmd ? r->subject.argv[0] : "", pbench_strerror(err));
 			set->elapsed_s = elapsed;
 			progress(r, set, "done", elapsed);
 			return err;
 		}
-		fill_noise(run, r->nr, &ru0, &ru1);
-		/* Under FIFO where the fair server can preempt: the waiting normal tasks run
-		 * now, outside the timed span, instead of during a run. */
-		if (set->prep)
-			set->rest_ms += pbench_prepared_rest(set->prep, (double)run->ns) / 1e6;
-		set->done++;
-		set->failed += run->signaled || run->exit_status;
 		elapsed = pbench_ticks_to_ns_f(pbench_ticks() - t_start) / 1e9;
 	}
 	set->elapsed_s = elapsed;
@@ -312,7 +409,7 @@ static int run_set(struct pbench_runs *r, struct pb_set *set)
 	return 0;
 }
 
-static int make_walk(struct pbench_runs *r, struct pb_set *set)
+int pb_runs_make_walk(struct pbench_runs *r, struct pb_set *set)
 {
 	int err;
 
@@ -325,8 +422,12 @@ static int make_walk(struct pbench_runs *r, struct pb_set *set)
 	return err;
 }
 
-/* Prepare, run, restore (pbench_prepare's handlers restore on SIGINT/SIGTERM as well). */
-static int run_prepared(struct pbench_runs *r, struct pb_set *set)
+/*
+ * Prepare for the set's runs (pbench_prepare's handlers restore on SIGINT/SIGTERM as well):
+ * 0 prepared (the set says how; pb_runs_unprepare() after the runs), 1 stopped while
+ * preparing (everything restored, set->stop says so), or an error (r's error says what).
+ */
+int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set)
 {
 	struct pbench_prepare_opts popts = PBENCH_PREPARE_OPTS_INIT;
 	struct pbench_prepared *p;
@@ -346,7 +447,7 @@ static int run_prepared(struct pbench_runs *r, struct pb_set *set)
 			pbench_prepared_free(p);
 		}
 		set->stop = PBENCH_RUNS_STOP_INTERRUPTED;
-		return 0;	/* stopped while preparing: everything was restored */
+		return 1;	/* stopped while preparing: everything was restored */
 	}
 	if (err) {
 		pb_runs_set_error(r, "cannot prepare%s: %s", r->o.cpu >= 0 ? " the CPU" : "",
@@ -369,19 +470,59 @@ static int run_prepared(struct pbench_runs *r, struct pb_set *set)
 	set->prio_value = set->prio.value;
 	set->warmup_ms = pbench_prepared_warmup_ms(p);
 	set->rival_pid = pbench_cpu_rival(set->cpu);
-	/* The walk's buffer is made now: on the prepared CPU's node, and locked. */
-	err = make_walk(r, set);
 	set->prep = p;
-	if (!err)
-		err = run_set(r, set);
+	return 0;
+}
+
+/* After the prepared runs: another pbench on the CPU, and everything restored. */
+void pb_runs_unprepare(struct pbench_runs *r, struct pb_set *set)
+{
+	struct pbench_prepared *p = set->prep;
+
+	(void)r;
+	if (!p)
+		return;
 	set->prep = NULL;
 	if (!set->rival_pid)
 		set->rival_pid = pbench_cpu_rival(set->cpu);
-	pbench_walk_free(set->walk);
-	set->walk = NULL;
 	set->restore_err = pbench_prepared_restore(p);
 	set->restored_by = pbench_prepared_signal(p);
 	pbench_prepared_free(p);
+}
+
+/* What a set prepared by another object's set has: its CPU, steps and priority (prep too,
+ * for the rests between runs; the preparing set alone restores). */
+void pb_runs_share_prepared(struct pb_set *dst, const struct pb_set *src)
+{
+	dst->prepared = src->prepared;
+	dst->cpu = src->cpu;
+	memcpy(dst->cpu_reason, src->cpu_reason, sizeof(dst->cpu_reason));
+	memcpy(dst->steps, src->steps, sizeof(dst->steps));
+	dst->prio = src->prio;
+	dst->policy = src->policy;
+	dst->policy_name = src->policy_name;
+	dst->prio_value = src->prio_value;
+	dst->warmup_ms = src->warmup_ms;
+	dst->rival_pid = src->rival_pid;
+	dst->restore_err = src->restore_err;
+	dst->restored_by = src->restored_by;
+	dst->prep = src->prep;
+}
+
+/* Prepare, run, restore. */
+static int run_prepared(struct pbench_runs *r, struct pb_set *set)
+{
+	int err = pb_runs_prepare(r, set);
+
+	if (err)
+		return err == 1 ? 0 : err;
+	/* The walk's buffer is made now: on the prepared CPU's node, and locked. */
+	err = pb_runs_make_walk(r, set);
+	if (!err)
+		err = run_set(r, set);
+	pbench_walk_free(set->walk);
+	set->walk = NULL;
+	pb_runs_unprepare(r, set);
 	return err;
 }
 
@@ -417,8 +558,8 @@ int pbench_runs_run(struct pbench_runs *r)
 			err = run_prepared(r, set);
 			continue;
 		}
-		current_priority(set);
-		err = make_walk(r, set);
+		pb_runs_current_priority(set);
+		err = pb_runs_make_walk(r, set);
 		if (!err)
 			err = run_set(r, set);
 		pbench_walk_free(set->walk);

@@ -343,3 +343,15 @@ int pbench_runs_write_json(const struct pbench_runs *r, FILE *f)
 	json_object_set_new(root, "check", check_json(r));
 	return pb_json_dump(root, 0, f);
 }
+
+/* For the contest's JSON (contest_json.c): a set as pbench stat writes it (its runs, their
+ * counts and noise, its summary), and what the object runs. */
+json_t *pb_runs_set_json(const struct pbench_runs *r, int s)
+{
+	return mode_json(r, &r->sets[s]);
+}
+
+json_t *pb_runs_subject_json(const struct pbench_runs *r)
+{
+	return subject_json(r);
+}

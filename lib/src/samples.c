@@ -294,6 +294,40 @@ static int runs_set(struct pbench_samples *s, json_t *runs, const char *name, co
 	return 0;
 }
 
+/* pbench compare: a set per entrant, named by its name, of its times_ns (the runs kept that
+ * did not time out, or a baseline's stored times). */
+static int entrants_sets(struct pbench_samples *s, json_t *arr, const char *name, char *why,
+			 size_t wlen)
+{
+	size_t i, k;
+	json_t *e, *x;
+
+	json_array_foreach(arr, i, e) {
+		const char *ename = json_string_value(json_object_get(e, "name"));
+		json_t *times = json_object_get(e, "times_ns");
+		struct sample_set *v;
+
+		if (!ename || !json_is_array(times)) {
+			why_set(why, wlen, "%s: entrant %zu has no name or no 'times_ns' array",
+				name, i);
+			return -EINVAL;
+		}
+		v = new_set(s, ename, "ns");
+		if (!v)
+			return -ENOMEM;
+		json_array_foreach(times, k, x) {
+			if (!json_is_number(x) || !isfinite(json_number_value(x))) {
+				why_set(why, wlen, "%s: entrant '%s': time %zu is not a number", name,
+					ename, k);
+				return -EINVAL;
+			}
+			if (add(v, json_number_value(x)))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 static int parse_pbench(struct pbench_samples *s, json_t *root, const char *name, char *why,
 			size_t wlen)
 {
@@ -318,6 +352,8 @@ static int parse_pbench(struct pbench_samples *s, json_t *root, const char *name
 		}
 		return 0;
 	}
+	if ((arr = json_object_get(root, "entrants")) && json_is_array(arr))
+		return entrants_sets(s, arr, name, why, wlen);
 	if ((arr = json_object_get(root, "runs")) && json_is_array(arr))
 		return runs_set(s, arr, name, NULL, "ns", why, wlen);
 	if ((arr = json_object_get(root, "samples")) && json_is_array(arr)) {

@@ -571,7 +571,36 @@ int pbench_stats_summary(const double *x, size_t n, const struct pbench_stats_op
 	return 0;
 }
 
-/* ---- Welch's t-test ---------------------------------------------------------------------- */
+/* ---- Welch's t-test, the paired test, TOST ------------------------------------------------ */
+
+/* x, or with PBENCH_STATS_LOG its logs in a copy (*tmp, to free): NULL with -EINVAL in *err
+ * for a sample that is not > 0, -ENOMEM. */
+static const double *on_scale(const double *x, size_t n, unsigned flags, double **tmp, int *err)
+{
+	*tmp = NULL;
+	if (!(flags & PBENCH_STATS_LOG))
+		return x;
+	*tmp = malloc((n ? n : 1) * sizeof(**tmp));
+	if (!*tmp) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0)) {
+			free(*tmp);
+			*tmp = NULL;
+			*err = -EINVAL;
+			return NULL;
+		}
+		(*tmp)[i] = log(x[i]);
+	}
+	return *tmp;
+}
+
+static unsigned opts_flags(const struct pbench_stats_opts *opts)
+{
+	return opts && PB_HAS_FIELD(opts, flags) ? opts->flags : 0;
+}
 
 static int all_positive(const double *x, size_t n)
 {
@@ -597,11 +626,68 @@ static void log_ratio_interval(struct pbench_welch *w, double ma, double mb, dou
 	w->ratio_hi = w->ratio * exp(tq * sqrt(s2));
 }
 
+/* t, p, the interval of diff at level and the ratio, from diff, its squared standard error
+ * se2, df and the means (of the logs with PBENCH_STATS_LOG: the ratio is exp(diff) then). */
+static void finish_test(struct pbench_welch *w, double se2, double level, double ma, double mb,
+			unsigned flags)
+{
+	double tq = pbench_stats_t_quantile(level, w->df);
+
+	w->se = sqrt(se2);
+	w->t = w->diff / w->se;
+	w->p = fmin(1, 2 * t_tail(fabs(w->t), w->df));
+	w->diff_lo = w->diff - tq * w->se;
+	w->diff_hi = w->diff + tq * w->se;
+	if (flags & PBENCH_STATS_LOG) {
+		w->ratio = exp(w->diff);
+		w->ratio_lo = exp(w->diff_lo);
+		w->ratio_hi = exp(w->diff_hi);
+	} else if (mb != 0) {
+		/* mean_a / mean_b = 1 + diff / mean_b: its interval follows from diff's (no
+		 * Fieller). */
+		double r1 = 1 + w->diff_lo / mb, r2 = 1 + w->diff_hi / mb;
+
+		w->ratio = ma / mb;
+		w->ratio_lo = fmin(r1, r2);
+		w->ratio_hi = fmax(r1, r2);
+	} else {
+		w->ratio = w->ratio_lo = w->ratio_hi = NAN;
+	}
+}
+
+static int welch_on(const double *a, size_t na, const double *b, size_t nb, double level,
+		    unsigned flags, struct pbench_welch *w)
+{
+	double ma, mb, m2a, m2b, va, vb, se2, ra, rb;
+
+	mean_m2(a, na, &ma, &m2a);
+	mean_m2(b, nb, &mb, &m2b);
+	va = m2a / (double)(na - 1) / (double)na;	/* squared standard errors */
+	vb = m2b / (double)(nb - 1) / (double)nb;
+	se2 = va + vb;
+	if (!(se2 > 0))	/* two constant samples: no spread to judge a difference by */
+		return -EINVAL;
+	w->diff = ma - mb;
+	/* Welch-Satterthwaite with the shares of se2, which cannot underflow as va^2 could. */
+	ra = va / se2;
+	rb = vb / se2;
+	w->df = 1 / (ra * ra / (double)(na - 1) + rb * rb / (double)(nb - 1));
+	finish_test(w, se2, level, ma, mb, flags);
+	/* never below 0 for positive samples: then the interval of the log ratio */
+	if (!(flags & PBENCH_STATS_LOG) && w->ratio_lo <= 0 && all_positive(a, na) &&
+	    all_positive(b, nb))
+		log_ratio_interval(w, ma, mb, va, vb, na, nb, level);
+	return 0;
+}
+
+
 int pbench_stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		       const struct pbench_stats_opts *opts, struct pbench_welch *out)
 {
-	struct pbench_welch w = { 0 };
-	double level, ma, mb, m2a, m2b, va, vb, se2, ra, rb, tq;
+	struct pbench_welch w = { .size = sizeof(w) };
+	const double *xa, *xb;
+	double level, *ta = NULL, *tb = NULL;
+	unsigned flags = opts_flags(opts);
 	int rule, err;
 
 	if (!a || !b || !out || out->size == 0 || na < 2 || nb < 2)
@@ -611,39 +697,83 @@ int pbench_stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	err = read_opts(opts, &level, &rule);
 	if (err)
 		return err;
-	mean_m2(a, na, &ma, &m2a);
-	mean_m2(b, nb, &mb, &m2b);
-	va = m2a / (double)(na - 1) / (double)na;	/* squared standard errors */
-	vb = m2b / (double)(nb - 1) / (double)nb;
-	se2 = va + vb;
-	if (!(se2 > 0))	/* two constant samples: no spread to judge a difference by */
-		return -EINVAL;
-
-	w.size = out->size;
-	w.diff = ma - mb;
-	w.t = w.diff / sqrt(se2);
-	/* Welch-Satterthwaite with the shares of se2, which cannot underflow as va^2 could. */
-	ra = va / se2;
-	rb = vb / se2;
-	w.df = 1 / (ra * ra / (double)(na - 1) + rb * rb / (double)(nb - 1));
-	w.p = fmin(1, 2 * t_tail(fabs(w.t), w.df));
-	tq = pbench_stats_t_quantile(level, w.df);
-	w.diff_lo = w.diff - tq * sqrt(se2);
-	w.diff_hi = w.diff + tq * sqrt(se2);
-	/* mean_a / mean_b = 1 + diff / mean_b: its interval follows from diff's (no Fieller). */
-	if (mb != 0) {
-		double r1 = 1 + w.diff_lo / mb, r2 = 1 + w.diff_hi / mb;
-
-		w.ratio = ma / mb;
-		w.ratio_lo = fmin(r1, r2);
-		w.ratio_hi = fmax(r1, r2);
-		/* never below 0 for positive samples: then the interval of the log ratio */
-		if (w.ratio_lo <= 0 && all_positive(a, na) && all_positive(b, nb))
-			log_ratio_interval(&w, ma, mb, va, vb, na, nb, level);
-	} else {
-		w.ratio = w.ratio_lo = w.ratio_hi = NAN;
-	}
+	xa = on_scale(a, na, flags, &ta, &err);
+	xb = xa ? on_scale(b, nb, flags, &tb, &err) : NULL;
+	if (xb)
+		err = welch_on(xa, na, xb, nb, level, flags, &w);
+	free(ta);
+	free(tb);
+	if (err)
+		return err;
 	pb_copy_out(out, &w, sizeof(w));
+	return 0;
+}
+
+int pbench_stats_paired(const double *a, const double *b, size_t n,
+			const struct pbench_stats_opts *opts, struct pbench_welch *out)
+{
+	struct pbench_welch w = { .size = sizeof(w) };
+	double level, ma, mb, md, m2d, *d, *ta = NULL, *tb = NULL;
+	const double *xa, *xb;
+	unsigned flags = opts_flags(opts);
+	int rule, err;
+
+	if (!a || !b || !out || out->size == 0 || n < 2)
+		return -EINVAL;
+	if (!all_finite(a, n) || !all_finite(b, n))
+		return -EINVAL;
+	err = read_opts(opts, &level, &rule);
+	if (err)
+		return err;
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	xa = on_scale(a, n, flags, &ta, &err);
+	xb = xa ? on_scale(b, n, flags, &tb, &err) : NULL;
+	if (xb) {
+		for (size_t i = 0; i < n; i++)
+			d[i] = xa[i] - xb[i];
+		mean_m2(xa, n, &ma, NULL);
+		mean_m2(xb, n, &mb, NULL);
+		mean_m2(d, n, &md, &m2d);
+		err = m2d > 0 ? 0 : -EINVAL;	/* every pair the same distance apart */
+		if (!err) {
+			w.diff = md;
+			w.df = (double)(n - 1);
+			finish_test(&w, m2d / (double)(n - 1) / (double)n, level, ma, mb, flags);
+		}
+	}
+	free(ta);
+	free(tb);
+	free(d);
+	if (err)
+		return err;
+	pb_copy_out(out, &w, sizeof(w));
+	return 0;
+}
+
+/*
+ * Two one-sided tests (Schuirmann 1987) on a test's diff, its standard error and df: H0 diff
+ * <= lo is rejected when t_lo = (diff - lo) / se is large, H0 diff >= hi when t_hi = (diff -
+ * hi) / se is small; equivalence at alpha needs both, so p is the larger of the two. This is
+ * statsmodels' ttost_ind(usevar='unequal') on a Welch test.
+ */
+int pbench_stats_tost(const struct pbench_welch *w, double lo, double hi, struct pbench_tost *out)
+{
+	struct pbench_tost t = { .size = sizeof(t) };
+
+	if (!w || !out || out->size == 0 || !PB_HAS_FIELD(w, se) || !(w->se > 0) ||
+	    !isfinite(w->se) || !(w->df > 0) || !isfinite(w->diff) || !(lo < hi) ||
+	    !isfinite(lo) || !isfinite(hi))
+		return -EINVAL;
+	t.lo = lo;
+	t.hi = hi;
+	t.t_lo = (w->diff - lo) / w->se;
+	t.t_hi = (w->diff - hi) / w->se;
+	t.p_lo = pbench_stats_t_cdf(-t.t_lo, w->df);	/* P(T >= t_lo) */
+	t.p_hi = pbench_stats_t_cdf(t.t_hi, w->df);	/* P(T <= t_hi) */
+	t.p = fmax(t.p_lo, t.p_hi);
+	pb_copy_out(out, &t, sizeof(t));
 	return 0;
 }
 

@@ -43,9 +43,11 @@ for c in $cmds; do
 		grep -q -- "--$o\b" "$T/help" || missing="$missing --$o"
 	done
 	if [ -z "$missing" ]; then ok "pbench $c -h names every option it parses"; else bad "$c -h" "lacks$missing"; fi
+	# compare needs its two commands before anything else is looked at
+	if [ "$c" = compare ]; then set -- true true; else set --; fi
 	for o in export-json export-csv export-markdown plot; do
 		if grep -q -- "--$o " "$T/help"; then
-			usage_error "$c takes --$o" "cannot write .* '/nonexistent/d/x'" "$c" "--$o" /nonexistent/d/x
+			usage_error "$c takes --$o" "cannot write .* '/nonexistent/d/x'" "$c" "--$o" /nonexistent/d/x "$@"
 		else
 			usage_error "$c refuses --$o" "unknown option '--$o' for 'pbench $c'" "$c" "--$o" /nonexistent/d/x
 		fi

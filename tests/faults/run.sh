@@ -314,6 +314,14 @@ for m in unprepared prepared contrast; do
 		miss "analyze $m json"
 	fi
 done
+"$PB" compare --mode unprepared --max-runs 12 --full-budget -e task-clock -n a -n b true true \
+	--export-json "$T/compare.json" >/dev/null 2>&1
+if run "analyze compare json" 0 "$PB" analyze "$T/compare.json" &&
+   has "$T/out" "^a: 12 samples$" && has "$T/out" "^b: 12 samples$" && has "$T/out" "^a vs b:"; then
+	ok "analyze reads pbench compare's JSON (a set per command)"
+else
+	miss "analyze compare json"
+fi
 if [ -x "$O/examples/time_function" ]; then
 	LD_LIBRARY_PATH="$O/stage/usr/lib" "$O/examples/time_function" --json >"$T/result.json"
 	if run "analyze result json" 0 "$PB" analyze "$T/result.json" &&
@@ -441,6 +449,58 @@ if [ "$(nproc)" -ge 2 ]; then
 else
 	skipped "two prepared" "one CPU only"
 fi
+
+# ---- 11. pbench compare: old files kept, nothing left, one line -----------------------------
+# A compare that fails (bad input, or the output check refusing) leaves the user's files as
+# they were and creates none.
+echo "the user's old file" >"$T/cmp.json"
+cp "$T/cmp.json" "$T/cmp.svg"
+mkdir "$T/cmpdir"
+if run "compare bad input keeps" 2 "$PB" compare --export-json "$T/cmp.json" --plot "$T/cmp.svg" \
+	-e cylces true true &&
+   run "compare refused keeps" 1 "$PB" compare --mode unprepared --export-json "$T/cmp.json" \
+	--plot "$T/cmp.svg" --export-csv "$T/cmpdir/new.csv" "echo a" "echo b" &&
+   cmp -s "$T/cmp.json" "$T/cmp.svg" && has "$T/cmp.json" "the user's old file" &&
+   [ -z "$(ls -A "$T/cmpdir")" ]; then
+	ok "a failed compare (bad input, the output check) keeps the old files and makes none"
+else
+	miss "compare keeps" "old files changed, or $(ls -A "$T/cmpdir")"
+fi
+# SIGTERM mid-compare, interleaved and as a duet, unprepared and prepared: every command and
+# what it started ended, exit 1, the rounds so far reported, the state restored.
+for how in "--mode unprepared" "--warmup-ms 100" "--duet"; do
+	[ "$how" = "--duet" ] && [ "$NCPU" -lt 2 ] && continue
+	$PBI compare $how -e task-clock --max-runs 1000 "sh -c 'sleep 32.$U & sleep 0.05$U'" \
+		"sh -c 'sleep 32.$U & sleep 0.05$U'" >"$T/out" 2>"$T/err" &
+	pbpid=$!
+	sleep 2.5
+	kill -TERM "$pbpid"
+	wait "$pbpid"
+	rc=$?
+	sleep 0.2
+	if [ "$rc" -eq 1 ] && gone "sleep 32.$U" && gone "sleep 0.05$U" &&
+	   has "$T/err" "interrupted" && { ! has "$T/out" "^prepared:" || has "$T/out" "restored after"; }; then
+		ok "SIGTERM mid-compare ($how): exit 1, every command and child ended"
+	else
+		bad "SIGTERM compare $how" "exit $rc"
+		pkill -f "sleep 32.$U"
+		pkill -f "sleep 0.05$U"
+	fi
+done
+# The commands inherit no descriptor of pbench's: not the output files, not the check's.
+if [ "$HAVE_PY" -eq 1 ]; then
+	if run "compare fds" 0 run_clean "$PB" compare --mode unprepared --max-runs 2 --min-runs 2 \
+		--show-output --export-json "$T/fd2.json" --plot "$T/fd2.svg" -e task-clock \
+		--shell 'ls /proc/$$/fd' 'ls /proc/$$/fd' &&
+	   [ "$(grep -x '[0-9][0-9]*' "$T/out" | sort -u | tr '\n' ' ')" = "0 1 2 " ] &&
+	   json "$T/fd2.json" 'd["entrants"][0]["check"]["stdout_bytes"] == 6'; then
+		ok "compared commands see only 0, 1 and 2 (the check's too: 6 bytes, '0 1 2')"
+	else
+		bad "compare fds" "the command saw: $(grep -x '[0-9][0-9]*' "$T/out" | sort -u | tr '\n' ' ')"
+	fi
+fi
+usage_error "compare: bad input is one line" "invalid run count 'x' for --max-runs" \
+	compare --max-runs x true true
 
 echo "faults: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

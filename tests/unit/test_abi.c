@@ -13,7 +13,7 @@
 
 Test(abi, pbench_child_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_child_opts), 48);
+	cr_expect_eq(sizeof(struct pbench_child_opts), 56);
 	cr_expect_eq(offsetof(struct pbench_child_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, events), 8, "events moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, counter_flags), 16, "counter_flags moved");
@@ -21,11 +21,14 @@ Test(abi, pbench_child_opts)
 	cr_expect_eq(offsetof(struct pbench_child_opts, kill_grace_s), 24, "kill_grace_s moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, cpus), 32, "cpus moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, ncpus), 40, "ncpus moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, flags), 44, "flags moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, cpu), 48, "cpu moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, stdout_fd), 52, "stdout_fd moved");
 }
 
 Test(abi, pbench_child_result)
 {
-	cr_expect_eq(sizeof(struct pbench_child_result), 64);
+	cr_expect_eq(sizeof(struct pbench_child_result), 96);
 	cr_expect_eq(offsetof(struct pbench_child_result, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, exited), 8, "exited moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, exit_status), 12, "exit_status moved");
@@ -36,6 +39,10 @@ Test(abi, pbench_child_result)
 	cr_expect_eq(offsetof(struct pbench_child_result, setup_ticks), 40, "setup_ticks moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, exec_ticks), 48, "exec_ticks moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, left_behind), 56, "left_behind moved");
+	cr_expect_eq(offsetof(struct pbench_child_result, ctx_voluntary), 64, "ctx_voluntary moved");
+	cr_expect_eq(offsetof(struct pbench_child_result, ctx_involuntary), 72, "ctx_involuntary moved");
+	cr_expect_eq(offsetof(struct pbench_child_result, minor_faults), 80, "minor_faults moved");
+	cr_expect_eq(offsetof(struct pbench_child_result, major_faults), 88, "major_faults moved");
 }
 
 Test(abi, pbench_clock_info)
@@ -53,6 +60,138 @@ Test(abi, pbench_clock_info)
 	cr_expect_eq(offsetof(struct pbench_clock_info, resolution_ns), 64, "resolution_ns moved");
 	cr_expect_eq(offsetof(struct pbench_clock_info, read_cost_ns), 72, "read_cost_ns moved");
 	cr_expect_eq(offsetof(struct pbench_clock_info, region_cost_ns), 80, "region_cost_ns moved");
+}
+
+Test(abi, pbench_contest_progress)
+{
+	cr_expect_eq(sizeof(struct pbench_contest_progress), 88);
+	cr_expect_eq(offsetof(struct pbench_contest_progress, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_contest_progress, phase), 8, "phase moved");
+	cr_expect_eq(offsetof(struct pbench_contest_progress, round), 16, "round moved");
+	cr_expect_eq(offsetof(struct pbench_contest_progress, max_rounds), 24, "max_rounds moved");
+	cr_expect_eq(offsetof(struct pbench_contest_progress, elapsed_s), 32, "elapsed_s moved");
+	cr_expect_eq(offsetof(struct pbench_contest_progress, max_time_s), 40, "max_time_s moved");
+	cr_expect_eq(offsetof(struct pbench_contest_progress, entrant), 48, "entrant moved");
+	cr_expect_eq(offsetof(struct pbench_contest_progress, ratio), 56, "ratio moved");
+	cr_expect_eq(offsetof(struct pbench_contest_progress, ratio_lo), 64, "ratio_lo moved");
+	cr_expect_eq(offsetof(struct pbench_contest_progress, ratio_hi), 72, "ratio_hi moved");
+	cr_expect_eq(offsetof(struct pbench_contest_progress, left_s), 80, "left_s moved");
+}
+
+Test(abi, pbench_contest_opts)
+{
+	cr_expect_eq(sizeof(struct pbench_contest_opts), 176);
+	cr_expect_eq(offsetof(struct pbench_contest_opts, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, events), 8, "events moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, mode), 16, "mode moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, order), 20, "order moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, cpu), 24, "cpu moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, duet_cpus), 28, "duet_cpus moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, warmup_ms), 40, "warmup_ms moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, warmup_runs), 48, "warmup_runs moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, min_rounds), 56, "min_rounds moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, max_rounds), 64, "max_rounds moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, max_time_s), 72, "max_time_s moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, confidence), 80, "confidence moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, same_pct), 88, "same_pct moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, reference), 96, "reference moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, timeout_s), 104, "timeout_s moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, setup), 112, "setup moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, prepare), 120, "prepare moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, cleanup), 128, "cleanup moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, seed), 136, "seed moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, stop), 144, "stop moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, progress), 152, "progress moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, progress_arg), 160, "progress_arg moved");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, flags), 168, "flags moved");
+}
+
+Test(abi, pbench_contest_entrant)
+{
+	cr_expect_eq(sizeof(struct pbench_contest_entrant), 88);
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, name), 8, "name moved");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, argv), 16, "argv moved");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, workload), 24, "workload moved");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, iterations), 32, "iterations moved");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, walk_bytes), 40, "walk_bytes moved");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, fn), 48, "fn moved");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, ctx), 56, "ctx moved");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, digest), 64, "digest moved");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, stored_ns), 72, "stored_ns moved");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, nr_stored), 80, "nr_stored moved");
+}
+
+Test(abi, pbench_contest_info)
+{
+	cr_expect_eq(sizeof(struct pbench_contest_info), 104);
+	cr_expect_eq(offsetof(struct pbench_contest_info, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, order), 8, "order moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, mode), 12, "mode moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, nr_entrants), 16, "nr_entrants moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, reference), 20, "reference moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, rounds), 24, "rounds moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, elapsed_s), 32, "elapsed_s moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, stop), 40, "stop moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, confidence), 48, "confidence moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, look_confidence), 56, "look_confidence moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, same_pct), 64, "same_pct moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, checked), 72, "checked moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, seed), 80, "seed moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, duet_cpus), 88, "duet_cpus moved");
+	cr_expect_eq(offsetof(struct pbench_contest_info, nr_events), 96, "nr_events moved");
+}
+
+Test(abi, pbench_contest_result)
+{
+	cr_expect_eq(sizeof(struct pbench_contest_result), 144);
+	cr_expect_eq(offsetof(struct pbench_contest_result, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, name), 8, "name moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, stored), 16, "stored moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, runs), 24, "runs moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, failed), 32, "failed moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, verdict), 36, "verdict moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, ratio), 40, "ratio moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, ratio_lo), 48, "ratio_lo moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, ratio_hi), 56, "ratio_hi moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, p), 64, "p moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, p_same), 72, "p_same moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, decided_round), 80, "decided_round moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, decided_s), 88, "decided_s moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, need_s), 96, "need_s moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, nr_looks), 104, "nr_looks moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, checked), 108, "checked moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, check_exited), 112, "check_exited moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, check_exit_status), 116, "check_exit_status moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, check_signaled), 120, "check_signaled moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, check_term_signal), 124, "check_term_signal moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, check_stdout_bytes), 128, "check_stdout_bytes moved");
+	cr_expect_eq(offsetof(struct pbench_contest_result, check_stdout_hash), 136, "check_stdout_hash moved");
+}
+
+Test(abi, pbench_contest_look)
+{
+	cr_expect_eq(sizeof(struct pbench_contest_look), 48);
+	cr_expect_eq(offsetof(struct pbench_contest_look, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_contest_look, round), 8, "round moved");
+	cr_expect_eq(offsetof(struct pbench_contest_look, elapsed_s), 16, "elapsed_s moved");
+	cr_expect_eq(offsetof(struct pbench_contest_look, ratio), 24, "ratio moved");
+	cr_expect_eq(offsetof(struct pbench_contest_look, ratio_lo), 32, "ratio_lo moved");
+	cr_expect_eq(offsetof(struct pbench_contest_look, ratio_hi), 40, "ratio_hi moved");
+}
+
+Test(abi, pbench_contest_event)
+{
+	cr_expect_eq(sizeof(struct pbench_contest_event), 72);
+	cr_expect_eq(offsetof(struct pbench_contest_event, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_contest_event, name), 8, "name moved");
+	cr_expect_eq(offsetof(struct pbench_contest_event, status), 16, "status moved");
+	cr_expect_eq(offsetof(struct pbench_contest_event, reason), 24, "reason moved");
+	cr_expect_eq(offsetof(struct pbench_contest_event, mean), 32, "mean moved");
+	cr_expect_eq(offsetof(struct pbench_contest_event, ratio), 40, "ratio moved");
+	cr_expect_eq(offsetof(struct pbench_contest_event, ratio_lo), 48, "ratio_lo moved");
+	cr_expect_eq(offsetof(struct pbench_contest_event, ratio_hi), 56, "ratio_hi moved");
+	cr_expect_eq(offsetof(struct pbench_contest_event, p), 64, "p moved");
 }
 
 Test(abi, pbench_counters_opts)
@@ -486,6 +625,7 @@ Test(abi, pbench_stats_opts)
 	cr_expect_eq(offsetof(struct pbench_stats_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_stats_opts, ci_level), 8, "ci_level moved");
 	cr_expect_eq(offsetof(struct pbench_stats_opts, outlier_rule), 16, "outlier_rule moved");
+	cr_expect_eq(offsetof(struct pbench_stats_opts, flags), 20, "flags moved");
 }
 
 Test(abi, pbench_summary)
@@ -528,7 +668,7 @@ Test(abi, pbench_welford)
 
 Test(abi, pbench_welch)
 {
-	cr_expect_eq(sizeof(struct pbench_welch), 80);
+	cr_expect_eq(sizeof(struct pbench_welch), 88);
 	cr_expect_eq(offsetof(struct pbench_welch, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_welch, t), 8, "t moved");
 	cr_expect_eq(offsetof(struct pbench_welch, df), 16, "df moved");
@@ -539,6 +679,20 @@ Test(abi, pbench_welch)
 	cr_expect_eq(offsetof(struct pbench_welch, ratio), 56, "ratio moved");
 	cr_expect_eq(offsetof(struct pbench_welch, ratio_lo), 64, "ratio_lo moved");
 	cr_expect_eq(offsetof(struct pbench_welch, ratio_hi), 72, "ratio_hi moved");
+	cr_expect_eq(offsetof(struct pbench_welch, se), 80, "se moved");
+}
+
+Test(abi, pbench_tost)
+{
+	cr_expect_eq(sizeof(struct pbench_tost), 64);
+	cr_expect_eq(offsetof(struct pbench_tost, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_tost, lo), 8, "lo moved");
+	cr_expect_eq(offsetof(struct pbench_tost, hi), 16, "hi moved");
+	cr_expect_eq(offsetof(struct pbench_tost, t_lo), 24, "t_lo moved");
+	cr_expect_eq(offsetof(struct pbench_tost, t_hi), 32, "t_hi moved");
+	cr_expect_eq(offsetof(struct pbench_tost, p_lo), 40, "p_lo moved");
+	cr_expect_eq(offsetof(struct pbench_tost, p_hi), 48, "p_hi moved");
+	cr_expect_eq(offsetof(struct pbench_tost, p), 56, "p moved");
 }
 
 Test(abi, pbench_mann_whitney)

@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -167,5 +170,92 @@ Test(child, free_kills_a_running_child)
 
 	cr_assert_eq(pbench_child_start(&ch, argv, &o), 0);
 	pbench_child_free(ch);
+	assert_no_children();
+}
+
+/* ---- what pbench compare --duet needs: two commands at once ------------------------------- */
+
+/* Started one after the other, the first ends first: wait_any says so without waiting for
+ * the other, and its time is its own (well under the other's 300 ms). Ending it leaves the
+ * second running, though that one is a child pbench did not have when the first started; the
+ * subreaper flag stays until the last one ends. */
+Test(child, two_at_once_each_reaped_when_it_ends)
+{
+	char *slow[] = { "sleep", "0.3", NULL }, *quick[] = { "sleep", "0.02", NULL };
+	struct pbench_child_opts o = { .size = sizeof(o) };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_child *ch[2];
+	int sub = -1, fds = count_fds();
+
+	cr_assert_eq(pbench_child_start(&ch[0], quick, &o), 0);
+	cr_assert_eq(pbench_child_start(&ch[1], slow, &o), 0);
+	cr_assert_eq(pbench_child_wait_any(ch, 2, 0), 0);
+	cr_assert_eq(pbench_child_wait(ch[0], &res), 0);
+	cr_assert(res.exited && res.exit_status == 0);
+	cr_assert_lt(res.ns, 200000000, "the quick one took %llu ns: it waited for the other",
+		     (unsigned long long)res.ns);
+	cr_assert_eq(pbench_child_wait_any(ch, 2, 0.01), -ETIMEDOUT,
+		     "ending the quick one ended the slow one too");
+	cr_assert_eq(prctl(PR_GET_CHILD_SUBREAPER, &sub, 0, 0, 0), 0);
+	cr_assert_eq(sub, 1, "the subreaper flag went before the last command ended");
+	cr_assert_eq(pbench_child_wait_any(ch, 2, 0), 1);
+	cr_assert_eq(pbench_child_wait(ch[1], &res), 0);
+	cr_assert(res.exited && res.exit_status == 0, "the slow one was killed (signal %d)",
+		  res.term_signal);
+	cr_assert_geq(res.ns, 250000000);
+	cr_assert_eq(pbench_child_wait_any(ch, 2, 0), -ECHILD);
+	cr_assert_eq(prctl(PR_GET_CHILD_SUBREAPER, &sub, 0, 0, 0), 0);
+	cr_assert_eq(sub, 0, "the subreaper flag was left set");
+	pbench_child_free(ch[0]);
+	pbench_child_free(ch[1]);
+	cr_assert_eq(count_fds(), fds, "a descriptor leaked");
+	assert_no_children();
+}
+
+Test(child, wait_any_times_out_and_the_children_still_run)
+{
+	char *argv[] = { "sleep", "30", NULL };
+	struct pbench_child_opts o = { .size = sizeof(o) };
+	struct pbench_child *ch[2] = { NULL, NULL };
+
+	cr_assert_eq(pbench_child_start(&ch[1], argv, &o), 0);
+	cr_assert_eq(pbench_child_wait_any(ch, 2, 0.05), -ETIMEDOUT);
+	cr_assert_eq(pbench_child_wait_any(ch, 2, 0.01), -ETIMEDOUT, "it ended");
+	cr_assert_eq(pbench_child_wait_any(ch, 0, 0), -EINVAL);
+	pbench_child_free(ch[1]);
+	assert_no_children();
+}
+
+/* Pinned: the command sees one CPU in its affinity, the one asked. Its stdout goes to the
+ * descriptor given. Its own context switches come back from wait4 (sleep blocks once at
+ * least). */
+Test(child, pinned_with_stdout_to_a_descriptor)
+{
+	char *argv[] = { "sh", "-c", "grep Cpus_allowed_list /proc/self/status; sleep 0.01",
+			 NULL };
+	struct pbench_child_opts o = { .size = sizeof(o), .flags = PBENCH_CHILD_PIN };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_child *ch;
+	char buf[256] = "", want[64];
+	int fd = memfd_create("test_child", MFD_CLOEXEC);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	ssize_t n;
+
+	cr_assert_geq(fd, 0);
+	o.stdout_fd = fd;
+	o.cpu = (int)(ncpu > 1 ? ncpu - 1 : 0);
+	cr_assert_eq(pbench_child_start(&ch, argv, &o), 0);
+	cr_assert_eq(pbench_child_wait(ch, &res), 0);
+	pbench_child_free(ch);
+	cr_assert(res.exited && res.exit_status == 0);
+	cr_assert_geq(res.ctx_voluntary, 1);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	cr_assert_gt(n, 0, "nothing reached the descriptor");
+	snprintf(want, sizeof(want), "Cpus_allowed_list:\t%d\n", o.cpu);
+	cr_assert_str_eq(buf, want);
+	/* A CPU out of range is refused before anything starts. */
+	o.cpu = CPU_SETSIZE;
+	cr_assert_eq(pbench_child_start(&ch, argv, &o), -EINVAL);
 	assert_no_children();
 }

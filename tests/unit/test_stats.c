@@ -10,6 +10,9 @@
  *          equal_var=False), Mann-Whitney (scipy.stats.mannwhitneyu, asymptotic, continuity
  *          correction, two-sided), scipy.stats.t.ppf / cdf / sf, and the exact mean and standard
  *          deviation of each NIST dataset as IEEE doubles.
+ *  [REF2]  tests/data/reference_compare.json, written by tests/data/gen_compare_reference.py
+ *          (scipy 1.10.1, checked against mpmath): Welch on the logs, the paired test
+ *          (scipy.stats.ttest_rel) and Schuirmann's two one-sided tests (TOST).
  *  [HAND]  small cases worked out by hand in the comment of each row.
  * Tests run from the top of the tree (make test does), where tests/data is.
  */
@@ -441,6 +444,178 @@ Test(welch, bad_input_and_edges)
 	/* mean_b = 0: no ratio to give */
 	cr_assert_eq(pbench_stats_welch(x, 3, zero_mean, 3, NULL, &w), 0);
 	cr_assert(isnan(w.ratio) && isnan(w.ratio_lo) && isnan(w.ratio_hi));
+}
+
+/* ---- on the log scale, paired, equivalence [REF2] ----------------------------------------- */
+
+#define REFERENCE_COMPARE "tests/data/reference_compare.json"
+
+static json_t *reference_compare(void)
+{
+	json_error_t err;
+	json_t *root = json_load_file(REFERENCE_COMPARE, 0, &err);
+
+	cr_assert_not_null(root, "%s:%d: %s", REFERENCE_COMPARE, err.line, err.text);
+	return root;
+}
+
+/* t, df, p, diff, se and the interval of one test against its reference row. */
+static void assert_test(const struct pbench_welch *w, const json_t *ref, const char *name)
+{
+	double width = num(ref, "diff_hi") - num(ref, "diff_lo");
+
+	cr_assert_leq(rel_err(w->t, num(ref, "t")), 1e-9, "%s: t %.17g", name, w->t);
+	cr_assert_leq(rel_err(w->df, num(ref, "df")), 1e-9, "%s: df %.17g", name, w->df);
+	cr_assert_leq(rel_err(w->p, num(ref, "p")), 1e-7, "%s: p %.17g, want %.17g", name, w->p,
+		      num(ref, "p"));
+	cr_assert_leq(rel_err(w->se, num(ref, "se")), 1e-9, "%s: se %.17g", name, w->se);
+	cr_assert_leq(fabs(w->diff - num(ref, "diff")), 1e-9 * width, "%s", name);
+	cr_assert_leq(fabs(w->diff_lo - num(ref, "diff_lo")), 1e-7 * width, "%s", name);
+	cr_assert_leq(fabs(w->diff_hi - num(ref, "diff_hi")), 1e-7 * width, "%s", name);
+	if (!json_object_get(ref, "ratio"))
+		return;
+	cr_assert_leq(rel_err(w->ratio, num(ref, "ratio")), 1e-9, "%s: ratio %.17g", name,
+		      w->ratio);
+	cr_assert_leq(rel_err(w->ratio_lo, num(ref, "ratio_lo")), 1e-7, "%s: ratio_lo", name);
+	cr_assert_leq(rel_err(w->ratio_hi, num(ref, "ratio_hi")), 1e-7, "%s: ratio_hi", name);
+	cr_assert(w->ratio_lo > 0 && w->ratio_lo <= w->ratio && w->ratio <= w->ratio_hi, "%s",
+		  name);
+}
+
+/* [REF2] scipy.stats.ttest_ind(log a, log b, equal_var=False), 99.9% intervals. */
+Test(welch, log_scale_against_scipy)
+{
+	json_t *root = reference_compare();
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(root, "log_welch"), i, c) {
+		const char *name = json_string_value(json_object_get(c, "name"));
+		struct pbench_stats_opts opts = { .size = sizeof(opts),
+						  .ci_level = num(c, "level"),
+						  .flags = PBENCH_STATS_LOG };
+		struct pbench_welch w = { .size = sizeof(w) };
+		size_t na, nb;
+		double *a = numbers(json_object_get(c, "a"), &na);
+		double *b = numbers(json_object_get(c, "b"), &nb);
+
+		cr_assert_eq(pbench_stats_welch(a, na, b, nb, &opts, &w), 0, "%s", name);
+		assert_test(&w, c, name);
+		free(a);
+		free(b);
+	}
+	json_decref(root);
+}
+
+/* [REF2] scipy.stats.ttest_rel, on the values and on their logs. */
+Test(paired, against_scipy)
+{
+	json_t *root = reference_compare();
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(root, "paired"), i, c) {
+		const char *name = json_string_value(json_object_get(c, "name"));
+		int log_scale = json_is_true(json_object_get(c, "log"));
+		struct pbench_stats_opts opts = { .size = sizeof(opts),
+						  .ci_level = num(c, "level"),
+						  .flags = log_scale ? PBENCH_STATS_LOG : 0 };
+		struct pbench_welch w = { .size = sizeof(w) };
+		size_t na, nb;
+		double *a = numbers(json_object_get(c, "a"), &na);
+		double *b = numbers(json_object_get(c, "b"), &nb);
+
+		cr_assert_eq(na, nb);
+		cr_assert_eq(pbench_stats_paired(a, b, na, &opts, &w), 0, "%s", name);
+		assert_test(&w, c, name);
+		free(a);
+		free(b);
+	}
+	json_decref(root);
+}
+
+/* [REF2] Schuirmann's TOST on the log Welch (or paired) test of a case: scipy's t.sf / t.cdf
+ * of (diff - lo) / se and (diff - hi) / se. */
+Test(tost, against_scipy)
+{
+	json_t *root = reference_compare();
+	const json_t *c, *cases[2] = { json_object_get(root, "log_welch"),
+				       json_object_get(root, "paired") };
+	size_t i;
+
+	json_array_foreach(json_object_get(root, "tost"), i, c) {
+		const char *name = json_string_value(json_object_get(c, "case"));
+		struct pbench_stats_opts opts = { .size = sizeof(opts), .flags = PBENCH_STATS_LOG };
+		struct pbench_welch w = { .size = sizeof(w) };
+		struct pbench_tost t = { .size = sizeof(t) };
+		const json_t *ref = NULL, *k;
+		size_t j, na, nb;
+		double *a, *b;
+
+		for (int s = 0; s < 2 && !ref; s++)
+			json_array_foreach(cases[s], j, k)
+				if (!strcmp(json_string_value(json_object_get(k, "name")), name) &&
+				    (!s || json_is_true(json_object_get(k, "log"))))
+					ref = k;
+		cr_assert_not_null(ref, "no case '%s'", name);
+		a = numbers(json_object_get(ref, "a"), &na);
+		b = numbers(json_object_get(ref, "b"), &nb);
+		if (json_object_get(ref, "log"))
+			cr_assert_eq(pbench_stats_paired(a, b, na, &opts, &w), 0, "%s", name);
+		else
+			cr_assert_eq(pbench_stats_welch(a, na, b, nb, &opts, &w), 0, "%s", name);
+		cr_assert_eq(pbench_stats_tost(&w, num(c, "lo"), num(c, "hi"), &t), 0, "%s", name);
+		cr_assert_leq(rel_err(t.t_lo, num(c, "t_lo")), 1e-9, "%s: t_lo %.17g", name, t.t_lo);
+		cr_assert_leq(rel_err(t.t_hi, num(c, "t_hi")), 1e-9, "%s: t_hi %.17g", name, t.t_hi);
+		cr_assert_leq(rel_err(t.p_lo, num(c, "p_lo")), 1e-7, "%s: p_lo %.17g, want %.17g",
+			      name, t.p_lo, num(c, "p_lo"));
+		cr_assert_leq(rel_err(t.p_hi, num(c, "p_hi")), 1e-7, "%s: p_hi %.17g, want %.17g",
+			      name, t.p_hi, num(c, "p_hi"));
+		cr_assert_eq(t.p, fmax(t.p_lo, t.p_hi), "%s", name);
+		free(a);
+		free(b);
+	}
+	json_decref(root);
+}
+
+/* [HAND] a = {2, 4, 9}, b = {1, 2, 3} on the log scale: the logs of the ratios are log 2,
+ * log 2, log 3, so the geometric mean ratio is (2 * 2 * 3)^(1/3) = 12^(1/3). Without the flag
+ * the ratio is of the means, 5 / 2. A sample of 0 has no log. */
+Test(paired, hand_checked_and_bad_input)
+{
+	struct pbench_stats_opts lg = { .size = sizeof(lg), .flags = PBENCH_STATS_LOG };
+	struct pbench_welch w = { .size = sizeof(w) };
+	double a[] = { 2, 4, 9 }, b[] = { 1, 2, 3 }, zero[] = { 0, 1, 2 }, c[] = { 3, 4, 5 };
+
+	cr_assert_eq(pbench_stats_paired(a, b, 3, &lg, &w), 0);
+	cr_assert_leq(rel_err(w.ratio, cbrt(12)), 1e-15);
+	cr_assert_eq(w.df, 2);
+	cr_assert_eq(pbench_stats_paired(a, b, 3, NULL, &w), 0);
+	cr_assert_leq(rel_err(w.ratio, 2.5), 1e-15);
+	cr_assert_leq(rel_err(w.diff, 3), 1e-15);
+	cr_assert_eq(pbench_stats_paired(a, zero, 3, &lg, &w), -EINVAL, "log of 0");
+	cr_assert_eq(pbench_stats_welch(a, 3, zero, 3, &lg, &w), -EINVAL, "log of 0");
+	cr_assert_eq(pbench_stats_paired(c, b, 3, NULL, &w), -EINVAL, "every pair 2 apart");
+	cr_assert_eq(pbench_stats_paired(a, b, 1, NULL, &w), -EINVAL, "one pair");
+}
+
+Test(tost, bad_input_and_edges)
+{
+	struct pbench_welch w = { .size = sizeof(w), .diff = 0, .se = 1, .df = 10 };
+	struct pbench_welch old = { .size = offsetof(struct pbench_welch, se), .diff = 0,
+				    .df = 10 };
+	struct pbench_tost t = { .size = sizeof(t) };
+
+	/* diff 0, bounds +-2 se: both one-sided p are P(T > 2) at df 10, so p is that */
+	cr_assert_eq(pbench_stats_tost(&w, -2, 2, &t), 0);
+	cr_assert_leq(rel_err(t.p_lo, t.p_hi), 1e-15);
+	cr_assert_leq(rel_err(t.p, 1 - pbench_stats_t_cdf(2, 10)), 1e-12);
+	cr_assert_eq(pbench_stats_tost(&w, 2, -2, &t), -EINVAL, "bounds reversed");
+	cr_assert_eq(pbench_stats_tost(&w, NAN, 2, &t), -EINVAL);
+	cr_assert_eq(pbench_stats_tost(&old, -2, 2, &t), -EINVAL, "a struct without se");
+	w.se = 0;
+	cr_assert_eq(pbench_stats_tost(&w, -2, 2, &t), -EINVAL, "no standard error");
+	cr_assert_eq(pbench_stats_tost(NULL, -2, 2, &t), -EINVAL);
 }
 
 Test(mann_whitney, bad_input)

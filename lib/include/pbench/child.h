@@ -31,9 +31,20 @@ struct pbench_child_opts {
 	double kill_grace_s;		/* from SIGTERM to SIGKILL when ending the command and
 					 * what it left running; 0: 1 s */
 	/* ncpus > 0: the command runs on these CPUs (its affinity, set between fork and exec;
-	 * exec fails with the error when it cannot be); 0: it inherits the caller's. */
+	 * exec fails with the error when it cannot be); 0: it inherits the caller's.
+	 * PBENCH_CHILD_PIN's cpu takes the place of a list. */
 	const int *cpus;
 	int ncpus;
+	unsigned flags;			/* enum pbench_child_flags */
+	int cpu;			/* PBENCH_CHILD_PIN: the CPU the command runs on */
+	int stdout_fd;			/* > 0: the command's stdout goes to this descriptor
+					 * (its stderr stays, or goes to /dev/null with quiet) */
+};
+
+enum pbench_child_flags {
+	/* The command, from its exec, runs on opts->cpu only (sched_setaffinity in the child:
+	 * an error there is returned as exec's would be, -EINVAL for a CPU it may not use). */
+	PBENCH_CHILD_PIN = 1 << 0,
 };
 
 struct pbench_child_result {
@@ -54,6 +65,9 @@ struct pbench_child_result {
 					 * blocks or ends */
 	int left_behind;		/* processes the command left running when it ended
 					 * (daemons, background jobs), ended by pbench */
+	/* The command's own resource use (wait4), with the descendants it waited for: */
+	uint64_t ctx_voluntary, ctx_involuntary;
+	uint64_t minor_faults, major_faults;
 };
 
 /*
@@ -92,6 +106,16 @@ PBENCH_API int pbench_child_wait(struct pbench_child *ch, struct pbench_child_re
  * child still runs then (pbench_child_free() ends it). Polls a pidfd, so no signal is used. */
 PBENCH_API int pbench_child_wait_timeout(struct pbench_child *ch, struct pbench_child_result *res,
 					 double timeout_s);
+/*
+ * Wait until one of n children (at most 8; NULL entries and those already waited for are
+ * skipped) has ended, without reaping it: its index, after which pbench_child_wait() on it
+ * returns at once. -ETIMEDOUT after timeout_s (0: no limit), -EINTR when a signal handler ran
+ * (the children still run), -ECHILD when none is left to wait for, -EINVAL. For commands run
+ * side by side (pbench compare --duet): each is reaped as soon as it ends, so neither's time
+ * includes the other's. Commands started while others run leave those and their process
+ * groups alone when their own leftovers are ended.
+ */
+PBENCH_API int pbench_child_wait_any(struct pbench_child *const *ch, int n, double timeout_s);
 /* The child's counter set (NULL if no events were asked for). */
 PBENCH_API struct pbench_counters *pbench_child_counters(struct pbench_child *ch);
 /* End the child if still running, with everything it started (SIGTERM to its group and the

@@ -16,7 +16,8 @@ extern "C" {
  * Text is one number per line (blank lines and # comments skipped; unit "ns", "us", "ms" or
  * "s" makes them times in ns, anything else is kept as a label), or JSON: pbench stat's in
  * every mode (a contrast gives two sets, "NAME (unprepared)" and "NAME (prepared)"; runs
- * killed at --timeout are skipped), the library's result (samples[].ns_per_iter), hyperfine's
+ * killed at --timeout are skipped), pbench compare's (one set per command, by its name), the
+ * library's result (samples[].ns_per_iter), hyperfine's
  * (--export-json: one set per command) and Google Benchmark's (one set per run_name; the
  * aggregates are skipped). A pbench comparison keeps summaries, not samples: it adds no set
  * and pbench_samples_note() says what it holds.

@@ -24,6 +24,15 @@ struct pbench_stats_opts {
 	size_t size;
 	double ci_level;		/* confidence of intervals, in (0, 1); 0: 0.95 */
 	int outlier_rule;		/* enum pbench_outlier_rule */
+	unsigned flags;			/* enum pbench_stats_flags */
+};
+
+enum pbench_stats_flags {
+	/* Welch's and the paired test on log(x): diff is the difference of the means of the
+	 * logs, ratio = exp(diff) the ratio of the geometric means and its interval exp() of
+	 * diff's, so never below 0. Times are skewed and compared by ratio: their logs are
+	 * closer to normal. Every sample must be > 0 (-EINVAL). */
+	PBENCH_STATS_LOG = 1 << 0,
 };
 
 /*
@@ -83,11 +92,38 @@ struct pbench_welch {
 	double ratio, ratio_lo, ratio_hi; /* mean_a / mean_b and its interval (Fieller-free:
 					 * diff interval divided by mean_b; for positive
 					 * samples where that reaches 0 or below, the interval
-					 * of the log ratio: never below 0) */
+					 * of the log ratio: never below 0); PBENCH_STATS_LOG:
+					 * exp(diff) and exp() of diff's interval */
+	double se;			/* the standard error of diff */
 };
-/* Errors: -EINVAL (fewer than 2 samples in either, NaN/inf, both without variance). */
+/* Errors: -EINVAL (fewer than 2 samples in either, NaN/inf, both without variance, a sample
+ * <= 0 with PBENCH_STATS_LOG). */
 PBENCH_API int pbench_stats_welch(const double *a, size_t na, const double *b, size_t nb,
 				  const struct pbench_stats_opts *opts, struct pbench_welch *out);
+/* Student's paired t-test of a[i] against b[i] (the same n), in Welch's shape: diff is the
+ * mean of a[i] - b[i], df = n - 1, ratio mean_a / mean_b (or exp(diff) with PBENCH_STATS_LOG,
+ * the geometric mean of the ratios a[i] / b[i]). Errors: -EINVAL (n < 2, NaN/inf, every
+ * difference the same, a sample <= 0 with PBENCH_STATS_LOG), -ENOMEM. */
+PBENCH_API int pbench_stats_paired(const double *a, const double *b, size_t n,
+				   const struct pbench_stats_opts *opts, struct pbench_welch *out);
+
+/*
+ * Equivalence: Schuirmann's two one-sided tests on the diff of a test w (Welch or paired),
+ * with its se and df: is diff above lo, and is it below hi? p_lo is the p of "diff <= lo",
+ * p_hi of "diff >= hi", p the larger: the two are equivalent within (lo, hi) at level alpha
+ * when p < alpha (the (1 - 2 alpha) interval of diff lies inside). For a ratio within +-x%
+ * on the log scale: lo = -log(1 + x/100), hi = log(1 + x/100). Errors: -EINVAL (NULL, a w
+ * without se, se not > 0, lo >= hi, NaN).
+ */
+struct pbench_tost {
+	size_t size;
+	double lo, hi;			/* the equivalence bounds on diff */
+	double t_lo, t_hi;		/* (diff - lo) / se, (diff - hi) / se */
+	double p_lo, p_hi;		/* one-sided p of "diff <= lo", of "diff >= hi" */
+	double p;			/* the larger of the two */
+};
+PBENCH_API int pbench_stats_tost(const struct pbench_welch *w, double lo, double hi,
+				 struct pbench_tost *out);
 
 /*
  * The one verdict rule of pbench, for a Welch test w at confidence: faster or slower

@@ -1,0 +1,962 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pbench compare: which of two (or more) commands is faster, by how much, and how sure. The
+ * contest and its reports are the library's (pbench_contest_*): this file parses the options
+ * (each command is one argument, split into words as a shell would but without one), reads a
+ * baseline, shows progress, picks the writers, and applies the regression gate.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pbench.h"
+#include "cmds.h"
+
+#define MAX_ENTRANTS 8
+#define DEFAULT_MAX_TIME_S 60.0
+#define DEFAULT_MAX_RUNS 10000L
+#define MAX_RUNS 100000L
+#define DEFAULT_MIN_RUNS 10L
+#define DEFAULT_CONFIDENCE_PCT 99.9
+#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pbench compare [options] CMD_A CMD_B [CMD_C...]\n"
+		"       pbench compare [options] --workload xor --iterations N --iterations M...\n"
+		"\n"
+		"Runs the commands against each other until it is sure which is faster and by how\n"
+		"much, then says so first: 'b is 1.23x faster than a (99.9%% interval 1.21-1.25),\n"
+		"decided after 34 rounds in 4.2 s'. Each round runs every command once, in a fresh\n"
+		"random order; after each round Welch's test on the log times decides, with a stricter\n"
+		"boundary for looking every round. It stops at the verdict, when the commands are\n"
+		"shown equal within --same, or when the budget is spent: then 'undecided', and how\n"
+		"much longer a verdict would likely take. More than two: each against the first\n"
+		"(--reference), the table sorted by time.\n"
+		"\n"
+		"Each command is one argument, split into words as a shell would (quotes and\n"
+		"backslashes honoured) but run without one; --shell runs it with /bin/sh -c.\n"
+		"Before the runs, each command runs once with its output kept: commands that exit\n"
+		"differently or print different output do different work and are not compared.\n"
+		"\n"
+		"  -n, --name NAME        the next command's name in the reports (once per command)\n"
+		"      --shell            run each command (and --setup/--prepare/--cleanup) with sh -c\n"
+		"      --reference NAME   compare each command with this one (a name, or 1, 2...;\n"
+		"                         default: the first)\n"
+		"      --duet             run the two commands at the same time, each pinned to its\n"
+		"                         own CPU, the CPUs swapped every round: what disturbs the\n"
+		"                         machine disturbs both (needs two CPUs; unprepared)\n"
+		"      --duet-cpus A,B    the duet's CPUs (default: the first two pbench may use)\n"
+		"      --order ORDER      interleaved (default), duet, or sequential (all runs of one,\n"
+		"                         then the other; one test at the end: for contrast)\n"
+		"      --confidence PCT   of the verdicts and intervals (default: %.1f)\n"
+		"      --same PCT         stop too when the two are shown equal within +-PCT%%\n"
+		"      --max-time S       the time budget of the rounds (default: %.0f)\n"
+		"      --max-runs N       the most rounds (default: %ld, at most %ld)\n"
+		"      --min-runs N       rounds before a verdict may be given (default: %ld)\n"
+		"      --full-budget      spend the whole budget and test once at the end\n"
+		"      --warmup N         runs of each command before the rounds, not kept\n"
+		"      --setup CMD        run once before everything\n"
+		"      --prepare CMD      run before each run (a duet: each round), not timed\n"
+		"      --cleanup CMD      run once after the rounds, even when interrupted\n"
+		"      --no-check-output  compare even commands whose status or output differ\n"
+		"      --show-output      let the commands write to the terminal (default: /dev/null)\n"
+		"      --timeout S        end a run still going after S seconds\n"
+		"      --mode MODE        prepared (one CPU pinned and prioritized for all, warmed up;\n"
+		"                         the default) or unprepared (the default with --duet)\n"
+		"      --cpu N            the CPU to prepare   --warmup-ms MS  its warm-up (1200)\n"
+		"  -e, --events LIST      counted on every run and compared (default: %s)\n"
+		"      --seed N           of the random orders (default: from the clock; reported)\n"
+		"      --baseline FILE    compare with the times of a JSON pbench wrote before\n"
+		"                         (pbench compare or stat --json); it is the reference\n"
+		"      --fail-if-slower PCT  exit 1 when a command is slower than the reference by\n"
+		"                         more than PCT%% for sure; one line says which\n"
+		"      --workload NAME    built-in workloads instead of commands: xor or memwalk,\n"
+		"      --iterations N     each --iterations one of them (xor iterations, memwalk steps)\n"
+		"      --json[=FILE]      JSON (schema 1) on stdout instead of the text, or to FILE\n"
+		"      --markdown, --csv  that format on stdout instead of the text\n"
+		"      --export-json FILE, --export-markdown FILE, --export-csv FILE\n"
+		"                         write that format to FILE, the text still on the terminal\n"
+		"      --plot FILE.svg    the times and the interval narrowing round by round\n"
+		"  -h, --help             this help\n"
+		"\n"
+		"Exit status: 0 when compared (a verdict or undecided), 1 when a run failed, the\n"
+		"output check refused, it was interrupted, or --fail-if-slower failed; 2 for bad\n"
+		"input. On a terminal, a progress line on stderr; NO_COLOR turns its colour off.\n",
+		DEFAULT_CONFIDENCE_PCT, DEFAULT_MAX_TIME_S, DEFAULT_MAX_RUNS, MAX_RUNS,
+		DEFAULT_MIN_RUNS, DEFAULT_EVENTS);
+}
+
+/* The outputs of pbench compare, in the order they are written. */
+enum { OUT_JSON = 0, OUT_MD, OUT_CSV, OUT_PLOT, COMPARE_NOUT };
+
+struct compare_opts {
+	struct pbench_contest_opts co;
+	const char *cmd[MAX_ENTRANTS];
+	int ncmd;
+	const char *name[MAX_ENTRANTS];
+	int nname;
+	uint64_t iters[MAX_ENTRANTS];
+	int niters;
+	int workload, workload_set, shell, mode_set;
+	const char *setup, *prepare, *cleanup, *reference, *baseline;
+	double fail_pct;		/* < 0: no gate */
+	double confidence_pct;
+	const char *out[COMPARE_NOUT];	/* NULL, "-" or a file */
+	int progress, color;
+	/* what was built from the above, freed at the end */
+	char **argv[MAX_ENTRANTS], **setup_argv, **prepare_argv, **cleanup_argv;
+	double *stored;
+	size_t nstored;
+	int entrants;
+};
+
+/* ---- commands as words ---------------------------------------------------------------------- */
+
+static void free_words(char **v)
+{
+	for (char **w = v; w && *w; w++)
+		free(*w);
+	free(v);
+}
+
+/* One quoted or plain piece of a word into w at *k; p past it, or NULL on an unterminated
+ * quote. As sh reads them, without expansion: '...' literally, "..." with \" \\ \$ \` as the
+ * character after the backslash, and outside quotes a backslash takes the next character. */
+static const char *piece(const char *p, char *w, size_t *k)
+{
+	char q = *p;
+
+	if (q == '\'' || q == '"') {
+		for (p++; *p && *p != q; p++) {
+			if (q == '"' && *p == '\\' && p[1] && strchr("\"\\$`", p[1]))
+				p++;
+			w[(*k)++] = *p;
+		}
+		return *p ? p + 1 : NULL;
+	}
+	if (*p == '\\' && p[1])
+		p++;
+	w[(*k)++] = *p;
+	return p + 1;
+}
+
+/* The words of a command line; NULL with *bad set for an unterminated quote (or no memory). */
+static char **split_words(const char *line, int *bad)
+{
+	size_t len = strlen(line), n = 0;
+	char **v = calloc(len / 2 + 2, sizeof(*v)), *w = malloc(len + 1);
+	const char *p = line;
+
+	*bad = !v || !w;
+	while (!*bad) {
+		size_t k = 0;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		while (p && *p && *p != ' ' && *p != '\t' && *p != '\n')
+			p = piece(p, w, &k);
+		if (!p) {
+			*bad = 1;
+			break;
+		}
+		w[k] = '\0';
+		if (!(v[n++] = strdup(w)))
+			*bad = 1;
+	}
+	free(w);
+	if (*bad) {
+		free_words(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* A command line as argv: its words, or /bin/sh -c LINE with --shell. Errors said: 2. */
+static int command_argv(const char *line, int shell, const char *what, char ***out)
+{
+	int bad;
+
+	if (shell) {
+		char **v = calloc(4, sizeof(*v));
+
+		if (!v || !(v[0] = strdup("/bin/sh")) || !(v[1] = strdup("-c")) ||
+		    !(v[2] = strdup(line))) {
+			free_words(v);
+			cli_error("out of memory");
+			return EXIT_RUNTIME;
+		}
+		*out = v;
+		return 0;
+	}
+	*out = split_words(line, &bad);
+	if (bad) {
+		cli_error("%s '%s' has a quote that is not closed", what, line);
+		cli_hint("each command is one argument: quote it whole for your shell, and use "
+			 "\\' or \" inside");
+		return EXIT_USAGE;
+	}
+	if (!(*out)[0]) {
+		free_words(*out);
+		*out = NULL;
+		cli_error("%s '%s' is empty: give a command to run", what, line);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* ---- options -------------------------------------------------------------------------------- */
+
+static int parse_choice(const char *opt, const char *s, const char *const *names, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (!strcmp(s, names[k]))
+			return k;
+	cli_error("unknown value '%s' for %s: it is one of %s, %s%s%s", s, opt, names[0],
+		  names[1], n > 2 ? " or " : "", n > 2 ? names[2] : "");
+	return -1;
+}
+
+static int parse_cpu_list(const char *s, int *cpus)
+{
+	const char *comma = strchr(s, ',');
+	char a[32];
+	double x, y;
+
+	if (!comma || (size_t)(comma - s) >= sizeof(a))
+		goto bad;
+	snprintf(a, sizeof(a), "%.*s", (int)(comma - s), s);
+	if (cli_parse_number(a, CLI_NUM_INT, &x) || cli_parse_number(comma + 1, CLI_NUM_INT, &y) ||
+	    x < 0 || y < 0 || x > 4095 || y > 4095)
+		goto bad;
+	cpus[0] = (int)x;
+	cpus[1] = (int)y;
+	return 0;
+bad:
+	cli_error("invalid CPUs '%s' for --duet-cpus: expected two CPU numbers, as 0,1", s);
+	return -1;
+}
+
+enum { OPT_SHELL = 256, OPT_REFERENCE, OPT_DUET, OPT_DUET_CPUS, OPT_ORDER, OPT_CONFIDENCE,
+       OPT_SAME, OPT_MAX_TIME, OPT_MAX_RUNS, OPT_MIN_RUNS, OPT_FULL, OPT_WARMUP, OPT_SETUP,
+       OPT_PREPARE, OPT_CLEANUP, OPT_NO_CHECK, OPT_SHOW, OPT_TIMEOUT, OPT_MODE, OPT_CPU,
+       OPT_WARMUP_MS, OPT_SEED, OPT_BASELINE, OPT_FAIL, OPT_WORKLOAD, OPT_ITERATIONS,
+       OPT_JSON, OPT_MD, OPT_CSV, OPT_EXPORT_JSON, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLOT };
+
+/* Options that take a number. 0, -1 after the message, 1 when c is not one of them. */
+static int number_option(int c, const char *arg, struct compare_opts *o)
+{
+	struct pbench_contest_opts *co = &o->co;
+	double v;
+
+	switch (c) {
+	case OPT_CONFIDENCE:
+		return cli_number("--confidence", "confidence", arg, 50, 99.9999999, CLI_NUM_PCT,
+				  &o->confidence_pct) ? -1 : 0;
+	case OPT_SAME:
+		return cli_number("--same", "equivalence margin", arg, 0, 50,
+				  CLI_NUM_POSITIVE | CLI_NUM_PCT, &co->same_pct) ? -1 : 0;
+	case OPT_MAX_TIME:
+		return cli_number("--max-time", "time budget", arg, 0, 604800, CLI_NUM_POSITIVE,
+				  &co->max_time_s) ? -1 : 0;
+	case OPT_MAX_RUNS:
+		return cli_long("--max-runs", "run count", arg, 2, MAX_RUNS, &co->max_rounds);
+	case OPT_MIN_RUNS:
+		return cli_long("--min-runs", "run count", arg, 2, MAX_RUNS, &co->min_rounds);
+	case OPT_WARMUP:
+		return cli_long("--warmup", "warm-up run count", arg, 0, 10000, &co->warmup_runs);
+	case OPT_TIMEOUT:
+		return cli_number("--timeout", "timeout", arg, 0, 86400, CLI_NUM_POSITIVE,
+				  &co->timeout_s) ? -1 : 0;
+	case OPT_WARMUP_MS:
+		return cli_number("--warmup-ms", "warm-up", arg, 0, 3600000, 0, &co->warmup_ms) ?
+		       -1 : 0;
+	case OPT_CPU:
+		if (cli_number("--cpu", "CPU", arg, 0, 4095, CLI_NUM_INT, &v))
+			return -1;
+		co->cpu = (int)v;
+		return 0;
+	case OPT_SEED:
+		if (cli_number("--seed", "seed", arg, 1, 9007199254740992.0, CLI_NUM_INT, &v))
+			return -1;
+		co->seed = (uint64_t)v;
+		return 0;
+	case OPT_FAIL:
+		return cli_number("--fail-if-slower", "percentage", arg, 0, 10000, CLI_NUM_PCT,
+				  &o->fail_pct) ? -1 : 0;
+	case OPT_ITERATIONS:
+		if (cli_number("--iterations", "iteration count", arg, 1, 1e12, CLI_NUM_INT, &v))
+			return -1;
+		if (o->niters == MAX_ENTRANTS) {
+			cli_error("too many --iterations: %d sides at most", MAX_ENTRANTS);
+			return -1;
+		}
+		o->iters[o->niters++] = (uint64_t)v;
+		return 0;
+	}
+	return 1;
+}
+
+static int output_option(int c, const char *arg, struct compare_opts *o)
+{
+	switch (c) {
+	case OPT_JSON:
+		o->out[OUT_JSON] = arg ? arg : "-";
+		return 0;
+	case OPT_MD:
+		o->out[OUT_MD] = "-";
+		return 0;
+	case OPT_CSV:
+		o->out[OUT_CSV] = "-";
+		return 0;
+	case OPT_EXPORT_JSON:
+		o->out[OUT_JSON] = arg;
+		return 0;
+	case OPT_EXPORT_MD:
+		o->out[OUT_MD] = arg;
+		return 0;
+	case OPT_EXPORT_CSV:
+		o->out[OUT_CSV] = arg;
+		return 0;
+	case OPT_PLOT:
+		o->out[OUT_PLOT] = arg;
+		return 0;
+	}
+	return 1;
+}
+
+/* One option (getopt's c and optarg): 0, -1 after an error said, 1 when c is not one. */
+static int compare_option(int c, const char *arg, struct compare_opts *o)
+{
+	static const char *const orders[] = { "interleaved", "duet", "sequential" };
+	static const char *const modes[] = { "unprepared", "prepared" };
+	static const char *const workloads[] = { "xor", "memwalk" };
+	int err = number_option(c, arg, o), k;
+
+	if (err <= 0 || (err = output_option(c, arg, o)) <= 0)
+		return err;
+	switch (c) {
+	case 'n':
+		if (o->nname == MAX_ENTRANTS) {
+			cli_error("too many names (-n): %d commands at most", MAX_ENTRANTS);
+			return -1;
+		}
+		o->name[o->nname++] = arg;
+		return 0;
+	case 'e':
+		o->co.events = arg;
+		return 0;
+	case OPT_SHELL:
+		o->shell = 1;
+		return 0;
+	case OPT_REFERENCE:
+		o->reference = arg;
+		return 0;
+	case OPT_DUET:
+		o->co.order = PBENCH_CONTEST_ORDER_DUET;
+		return 0;
+	case OPT_DUET_CPUS:
+		return parse_cpu_list(arg, o->co.duet_cpus);
+	case OPT_ORDER:
+		if ((k = parse_choice("--order", arg, orders, 3)) < 0)
+			return -1;
+		o->co.order = k;
+		return 0;
+	case OPT_MODE:
+		if ((k = parse_choice("--mode", arg, modes, 2)) < 0)
+			return -1;
+		o->co.mode = k == 0 ? PBENCH_RUNS_UNPREPARED : PBENCH_RUNS_PREPARED;
+		o->mode_set = 1;
+		return 0;
+	case OPT_WORKLOAD:
+		if ((k = parse_choice("--workload", arg, workloads, 2)) < 0)
+			return -1;
+		o->workload = k == 0 ? PBENCH_WORKLOAD_XOR : PBENCH_WORKLOAD_MEMWALK;
+		o->workload_set = 1;
+		return 0;
+	case OPT_FULL:
+		o->co.flags |= PBENCH_CONTEST_FULL_BUDGET;
+		return 0;
+	case OPT_NO_CHECK:
+		o->co.flags |= PBENCH_CONTEST_NO_CHECK;
+		return 0;
+	case OPT_SHOW:
+		o->co.flags |= PBENCH_CONTEST_SHOW_OUTPUT;
+		return 0;
+	case OPT_SETUP:
+		o->setup = arg;
+		return 0;
+	case OPT_PREPARE:
+		o->prepare = arg;
+		return 0;
+	case OPT_CLEANUP:
+		o->cleanup = arg;
+		return 0;
+	case OPT_BASELINE:
+		o->baseline = arg;
+		return 0;
+	}
+	return 1;
+}
+
+static int parse_args(int argc, char **argv, struct compare_opts *o)
+{
+	static const struct option opts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "shell", no_argument, NULL, OPT_SHELL },
+		{ "reference", required_argument, NULL, OPT_REFERENCE },
+		{ "duet", no_argument, NULL, OPT_DUET },
+		{ "duet-cpus", required_argument, NULL, OPT_DUET_CPUS },
+		{ "order", required_argument, NULL, OPT_ORDER },
+		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+		{ "same", required_argument, NULL, OPT_SAME },
+		{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+		{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
+		{ "min-runs", required_argument, NULL, OPT_MIN_RUNS },
+		{ "full-budget", no_argument, NULL, OPT_FULL },
+		{ "warmup", required_argument, NULL, OPT_WARMUP },
+		{ "setup", required_argument, NULL, OPT_SETUP },
+		{ "prepare", required_argument, NULL, OPT_PREPARE },
+		{ "cleanup", required_argument, NULL, OPT_CLEANUP },
+		{ "no-check-output", no_argument, NULL, OPT_NO_CHECK },
+		{ "show-output", no_argument, NULL, OPT_SHOW },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "warmup-ms", required_argument, NULL, OPT_WARMUP_MS },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		{ "fail-if-slower", required_argument, NULL, OPT_FAIL },
+		{ "workload", required_argument, NULL, OPT_WORKLOAD },
+		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+		{ "json", optional_argument, NULL, OPT_JSON },
+		{ "markdown", no_argument, NULL, OPT_MD },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "export-json", required_argument, NULL, OPT_EXPORT_JSON },
+		{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },
+		{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ 0 },
+	};
+	int c, err;
+
+	optind = 1;
+	opterr = 0;
+	/* Options may follow the commands (each command is one argument); "--" ends them. */
+	while ((c = getopt_long(argc, argv, ":n:e:h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			compare_usage(stdout);
+			return 1;
+		}
+		err = compare_option(c, optarg, o);
+		if (err > 0)
+			return cli_option_error(c, argv, "compare");
+		if (err)
+			return -1;
+	}
+	for (; optind < argc; optind++) {
+		if (o->ncmd == MAX_ENTRANTS) {
+			cli_error("too many commands: %d at most", MAX_ENTRANTS);
+			return -1;
+		}
+		o->cmd[o->ncmd++] = argv[optind];
+	}
+	return 0;
+}
+
+/* ---- what the options make ------------------------------------------------------------------ */
+
+/* Combinations the options cannot make: said, EXIT_USAGE. */
+static int check_args(struct compare_opts *o)
+{
+	int sides = o->workload_set ? o->niters : o->ncmd, to_stdout = 0;
+
+	for (int k = OUT_JSON; k <= OUT_CSV; k++)
+		to_stdout += o->out[k] && !strcmp(o->out[k], "-");
+	if (to_stdout > 1) {
+		cli_error("--json, --markdown and --csv each print on stdout instead of the text: "
+			  "give one of them, and --export-json/--export-markdown/--export-csv FILE "
+			  "for the others");
+		return EXIT_USAGE;
+	}
+	if (o->workload_set && o->ncmd) {
+		cli_error("--workload compares built-in workloads, one per --iterations, but "
+			  "commands were given too: drop one or the other");
+		return EXIT_USAGE;
+	}
+	if (!o->workload_set && o->niters) {
+		cli_error("--iterations sizes a built-in workload: give --workload xor (or "
+			  "memwalk) too, or commands instead");
+		return EXIT_USAGE;
+	}
+	if (sides + (o->baseline != NULL) < 2) {
+		cli_error("%s: compare needs two commands (or one and --baseline FILE)",
+			  sides ? "only one command" : "no command to compare");
+		cli_hint("pbench compare 'CMD A' 'CMD B': each command one argument");
+		return EXIT_USAGE;
+	}
+	if (sides + (o->baseline != NULL) > MAX_ENTRANTS) {
+		cli_error("too many commands: %d at most", MAX_ENTRANTS);
+		return EXIT_USAGE;
+	}
+	if (o->nname > sides) {
+		cli_error("%d names (-n) for %d command%s: one name per command, in order",
+			  o->nname, sides, sides == 1 ? "" : "s");
+		return EXIT_USAGE;
+	}
+	if (o->baseline && o->reference) {
+		cli_error("--baseline is the reference: drop --reference");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int check_duet(struct compare_opts *o)
+{
+	int sides = o->workload_set ? o->niters : o->ncmd;
+
+	if (o->co.order != PBENCH_CONTEST_ORDER_DUET) {
+		if (o->co.duet_cpus[0] >= 0) {
+			cli_error("--duet-cpus picks the CPUs of a duet: give --duet too");
+			return EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (o->mode_set && o->co.mode == PBENCH_RUNS_PREPARED) {
+		cli_error("a duet pins each command to a CPU of its own, and --mode prepared "
+			  "prepares one CPU for pbench: drop --mode prepared");
+		return EXIT_USAGE;
+	}
+	o->co.mode = PBENCH_RUNS_UNPREPARED;
+	if (o->workload_set || o->baseline || sides != 2) {
+		cli_error("a duet runs two commands at the same time: %s",
+			  o->workload_set ? "built-in workloads are compared interleaved" :
+			  o->baseline ? "a baseline's times cannot run again" :
+			  "give exactly two");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static const char *side_name(const struct compare_opts *o, int i)
+{
+	return i < o->nname ? o->name[i] : o->workload_set ? NULL : o->cmd[i];
+}
+
+/* --reference: a name, or a number from 1; the index among the sides. */
+static int find_reference(const struct compare_opts *o)
+{
+	int sides = o->workload_set ? o->niters : o->ncmd;
+	double v;
+
+	if (!o->reference)
+		return 0;
+	for (int i = 0; i < sides; i++)
+		if (side_name(o, i) && !strcmp(side_name(o, i), o->reference))
+			return i;
+	if (!cli_parse_number(o->reference, CLI_NUM_INT, &v) && v >= 1 && v <= sides)
+		return (int)v - 1;
+	cli_error("no command named '%s' for --reference: give a command's name (-n, or the "
+		  "command as written) or its number, 1 to %d", o->reference, sides);
+	return -1;
+}
+
+/* ---- the baseline --------------------------------------------------------------------------- */
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 65536;
+	char *buf = f ? malloc(cap) : NULL;
+
+	*len = 0;
+	while (buf) {
+		size_t n = fread(buf + *len, 1, cap - *len, f);
+
+		*len += n;
+		if (n == 0 || *len > (256u << 20))
+			break;
+		if (*len == cap) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (f && ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* The set of the baseline to compare with: the only one, or the one named as the command. */
+static int pick_set(const struct pbench_samples *s, const char *want, const char *path)
+{
+	int n = pbench_samples_nr(s);
+	char names[512] = "";
+	size_t len = 0;
+
+	if (n == 1)
+		return 0;
+	for (int i = 0; want && i < n; i++)
+		if (!strcmp(pbench_samples_name(s, i), want))
+			return i;
+	for (int i = 0; i < n && len < sizeof(names); i++)
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s'%s'", i ? ", " : "",
+					pbench_samples_name(s, i));
+	cli_error("the baseline '%s' holds %d sets of times (%s) and none is named '%s': name the "
+		  "command as one of them with -n", path, n, names, want ? want : "");
+	return -1;
+}
+
+/* The stored times: EXIT_USAGE after the message when the file is not a baseline. */
+static int read_baseline(struct compare_opts *o)
+{
+	struct pbench_samples *s = NULL;
+	char why[512] = "", *text;
+	const double *x;
+	size_t len, n;
+	int err, k;
+
+	text = read_all(o->baseline, &len);
+	if (!text) {
+		cli_error("cannot read the baseline '%s': %s", o->baseline, strerror(errno));
+		return EXIT_USAGE;
+	}
+	err = pbench_samples_new(&s);
+	if (!err)
+		err = pbench_samples_add_text(s, text, len, o->baseline, NULL, why, sizeof(why));
+	free(text);
+	if (err <= 0) {
+		cli_error("the baseline %s", err < 0 && *why ? why : "holds no times");
+		cli_hint("a baseline is the JSON of pbench compare or pbench stat (--json=FILE)");
+		pbench_samples_free(s);
+		return EXIT_USAGE;
+	}
+	k = pick_set(s, side_name(o, 0), o->baseline);
+	x = k < 0 ? NULL : pbench_samples_values(s, k, &n);
+	if (x && (!pbench_samples_unit(s, k) || strcmp(pbench_samples_unit(s, k), "ns") || n < 2))
+		cli_error("the baseline '%s': set '%s' is not times of two runs at least",
+			  o->baseline, pbench_samples_name(s, k));
+	else if (x && (o->stored = malloc(n * sizeof(*x))))
+		memcpy(o->stored, x, (o->nstored = n) * sizeof(*x));
+	pbench_samples_free(s);
+	return o->stored ? 0 : EXIT_USAGE;
+}
+
+/* ---- the contest ---------------------------------------------------------------------------- */
+
+/* A name error, a command that cannot run, an option the machine cannot do (a duet on one
+ * CPU): the user's to fix, exit 2; anything else, 1. */
+static int start_error(int err, const struct pbench_contest *c)
+{
+	switch (-err) {
+	case PBENCH_EUNKNOWN_EVENT:
+	case PBENCH_EBAD_EVENT_LIST:
+	case PBENCH_EDUP_EVENT:
+		cli_error("%s", pbench_counters_last_error());
+		cli_hint("'pbench list' shows the events that can be counted here");
+		return EXIT_USAGE;
+	case PBENCH_ENOT_FOUND:
+	case PBENCH_ENOT_EXEC:
+	case PBENCH_EBAD_INTERP:
+	case EINVAL:
+		cli_error("%s", c && *pbench_contest_error(c) ? pbench_contest_error(c) :
+			  pbench_strerror(err));
+		return EXIT_USAGE;
+	}
+	cli_error("cannot start: %s", c ? pbench_contest_error(c) : pbench_strerror(err));
+	return EXIT_RUNTIME;
+}
+
+static int add_sides(struct compare_opts *o, struct pbench_contest *c)
+{
+	int sides = o->workload_set ? o->niters : o->ncmd, err = 0;
+
+	if (o->stored)
+		err = pbench_contest_add(c, &(struct pbench_contest_entrant){
+			.size = sizeof(struct pbench_contest_entrant), .name = "baseline",
+			.stored_ns = o->stored, .nr_stored = o->nstored });
+	for (int i = 0; i < sides && err >= 0; i++) {
+		struct pbench_contest_entrant e = { .size = sizeof(e), .name = side_name(o, i),
+						    .argv = o->argv[i], .workload = o->workload };
+
+		if (o->workload_set)
+			e.iterations = o->iters[i];
+		err = pbench_contest_add(c, &e);
+	}
+	return err < 0 ? err : 0;
+}
+
+/* The argv of every command line (the sides, setup, prepare, cleanup): 0 or the exit code. */
+static int make_argvs(struct compare_opts *o)
+{
+	int rc = 0;
+
+	for (int i = 0; i < o->ncmd && !rc; i++)
+		rc = command_argv(o->cmd[i], o->shell, "command", &o->argv[i]);
+	if (!rc && o->setup)
+		rc = command_argv(o->setup, o->shell, "the --setup command", &o->setup_argv);
+	if (!rc && o->prepare)
+		rc = command_argv(o->prepare, o->shell, "the --prepare command", &o->prepare_argv);
+	if (!rc && o->cleanup)
+		rc = command_argv(o->cleanup, o->shell, "the --cleanup command", &o->cleanup_argv);
+	o->co.setup = o->setup_argv;
+	o->co.prepare = o->prepare_argv;
+	o->co.cleanup = o->cleanup_argv;
+	return rc;
+}
+
+static int build(struct compare_opts *o, struct pbench_contest **c)
+{
+	int err;
+
+	*c = NULL;
+	err = pbench_contest_new(c, &o->co);
+	if (!err)
+		err = add_sides(o, *c);
+	if (err) {
+		err = start_error(err, *c);
+		pbench_contest_free(*c);
+		*c = NULL;
+	}
+	return err;
+}
+
+/* ---- progress ------------------------------------------------------------------------------- */
+
+/*
+ * On a terminal, when the commands' output is not shown there: "round 12: b/a 1.012
+ * (0.990-1.030), 3.1 s left". The library calls this between runs and rounds, never during
+ * one.
+ */
+static void show_progress(const struct pbench_contest_progress *p, void *arg)
+{
+	static const struct { const char *phase, *words; } says[] = {
+		{ "check", "running each command once to check they do the same work" },
+		{ "setup", "running the setup command" },
+		{ "preparing", "preparing (pin, memory, priority probe, warm-up)" },
+		{ "warm-up", "warm-up runs" },
+	};
+	const struct compare_opts *o = arg;
+	const char *dim = o->color ? "\033[2m" : "", *end = o->color ? "\033[0m" : "";
+	char ratio[96] = "", left[48] = "";
+
+	if (!strcmp(p->phase, "done")) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		return;
+	}
+	for (size_t k = 0; k < sizeof(says) / sizeof(says[0]); k++)
+		if (!strcmp(p->phase, says[k].phase)) {
+			fprintf(stderr, "\r\033[K%s%s%s", dim, says[k].words, end);
+			fflush(stderr);
+			return;
+		}
+	if (isfinite(p->ratio))
+		snprintf(ratio, sizeof(ratio), ", time ratio %.3f (%.3f-%.3f)", p->ratio,
+			 p->ratio_lo, p->ratio_hi);
+	if (isfinite(p->left_s))
+		snprintf(left, sizeof(left), ", at most %.1f s left", p->left_s);
+	fprintf(stderr, "\r\033[K%sround %ld%s%s%s", dim, p->round + 1, ratio, left, end);
+	fflush(stderr);
+}
+
+/* ---- reports -------------------------------------------------------------------------------- */
+
+static int write_reports(const struct pbench_contest *c, const struct compare_opts *o,
+			 struct cli_output *out)
+{
+	static int (*const writers[COMPARE_NOUT])(const struct pbench_contest *, FILE *) = {
+		pbench_contest_write_json, pbench_contest_write_markdown, pbench_contest_write_csv,
+		pbench_contest_plot_svg,
+	};
+	int text = 1, rc = EXIT_OK;
+
+	for (int k = OUT_JSON; k <= OUT_CSV; k++)
+		text &= !(o->out[k] && !strcmp(o->out[k], "-"));
+	if (text && pbench_contest_write_text(c, stdout))
+		rc = EXIT_RUNTIME;
+	for (int k = 0; k < COMPARE_NOUT; k++) {
+		int err;
+
+		if (!out[k].out)
+			continue;
+		err = writers[k](c, cli_output_file(&out[k]));
+		out[k].written = !err;
+		if (err) {
+			cli_error("cannot write %s '%s': %s", out[k].what, out[k].path,
+				  pbench_strerror(err));
+			rc = EXIT_RUNTIME;
+		}
+	}
+	return rc;
+}
+
+/* Exit 1 for failed runs, a state not restored, an interruption, or the gate; each said. */
+static int outcome(const struct pbench_contest *c, const struct compare_opts *o, int stopped)
+{
+	struct pbench_contest_info ci = { .size = sizeof(ci) };
+	int rc = EXIT_OK;
+
+	pbench_contest_info(c, &ci);
+	for (int i = 0; i < ci.nr_entrants; i++) {
+		struct pbench_contest_result r = { .size = sizeof(r) };
+		const struct pbench_runs *runs = pbench_contest_runs(c, i);
+		struct pbench_runs_set si = { .size = sizeof(si) };
+
+		pbench_contest_result(c, i, &r);
+		if (r.failed) {
+			cli_error("%d of %ld runs of '%s' failed (exited non-zero or were killed): its "
+				  "times are of failures", r.failed, r.runs, r.name);
+			rc = EXIT_RUNTIME;
+		}
+		if (runs && !pbench_runs_set_info(runs, 0, &si) && si.restore_err) {
+			cli_error("the prepared state was not fully restored: %s",
+				  pbench_strerror(si.restore_err));
+			rc = EXIT_RUNTIME;
+		}
+	}
+	if (stopped) {
+		cli_error("interrupted after %ld rounds", ci.rounds);
+		return EXIT_RUNTIME;
+	}
+	for (int i = 0; o->fail_pct >= 0 && i < ci.nr_entrants; i++) {
+		char why[768];
+
+		if (i == ci.reference)
+			continue;
+		if (pbench_contest_slower(c, i, o->fail_pct, why, sizeof(why)) == 1) {
+			fprintf(stderr, "pbench: regression: %s\n", why);
+			rc = EXIT_RUNTIME;
+		} else {
+			fprintf(stderr, "pbench: no regression: %s\n", why);
+		}
+	}
+	return rc;
+}
+
+static volatile int stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* Build, run and report. The library's handlers (PBENCH_CONTEST_SIGNALS) restore a prepared
+ * state on SIGINT/SIGTERM and hand the signal on to ours, which stops the rounds. */
+static int measure(struct compare_opts *o, struct cli_output *out)
+{
+	struct sigaction old_int, old_term;
+	struct pbench_contest_info ci = { .size = sizeof(ci) };
+	struct pbench_contest *c;
+	int err, rc;
+
+	rc = build(o, &c);
+	if (rc)
+		return rc;
+	stop = 0;
+	cli_catch(SIGINT, on_signal, &old_int);
+	cli_catch(SIGTERM, on_signal, &old_term);
+	fflush(stdout);
+	err = pbench_contest_run(c);
+	cli_uncatch(SIGINT, &old_int);
+	cli_uncatch(SIGTERM, &old_term);
+	pbench_contest_info(c, &ci);
+	if ((err && err != -EINTR) || (err == -EINTR && !ci.rounds)) {
+		cli_error("%s", err == -EINTR ? "interrupted before the first round" :
+			  pbench_contest_error(c));
+		if (err == -PBENCH_EDIFFERENT)
+			cli_hint("--no-check-output compares them anyway (their times then measure "
+				 "different work)");
+		pbench_contest_free(c);
+		return EXIT_RUNTIME;
+	}
+	rc = write_reports(c, o, out);
+	err = outcome(c, o, err == -EINTR);
+	pbench_contest_free(c);
+	return rc ? rc : err;
+}
+
+static void release(struct compare_opts *o)
+{
+	for (int i = 0; i < MAX_ENTRANTS; i++)
+		free_words(o->argv[i]);
+	free_words(o->setup_argv);
+	free_words(o->prepare_argv);
+	free_words(o->cleanup_argv);
+	free(o->stored);
+}
+
+static int prepare_run(struct compare_opts *o)
+{
+	int rc = check_args(o), ref;
+
+	if (!rc)
+		rc = check_duet(o);
+	if (rc)
+		return rc;
+	if ((ref = find_reference(o)) < 0)
+		return EXIT_USAGE;
+	o->co.reference = o->baseline ? 0 : ref;
+	o->co.confidence = o->confidence_pct / 100;
+	if (!o->co.events)
+		o->co.events = DEFAULT_EVENTS;
+	rc = make_argvs(o);
+	if (!rc && o->baseline)
+		rc = read_baseline(o);
+	if (rc)
+		return rc;
+	o->color = cli_color(stderr);
+	if (isatty(STDERR_FILENO) && !(o->co.flags & PBENCH_CONTEST_SHOW_OUTPUT)) {
+		o->co.progress = show_progress;
+		o->co.progress_arg = o;
+	}
+	o->co.stop = &stop;
+	o->co.flags |= PBENCH_CONTEST_SIGNALS;
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o = { .co = PBENCH_CONTEST_OPTS_INIT, .fail_pct = -1,
+				  .confidence_pct = DEFAULT_CONFIDENCE_PCT };
+	struct cli_output out[COMPARE_NOUT];
+	int rc;
+
+	o.co.max_time_s = DEFAULT_MAX_TIME_S;
+	o.co.max_rounds = DEFAULT_MAX_RUNS;
+	o.co.min_rounds = DEFAULT_MIN_RUNS;
+	rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? EXIT_USAGE : EXIT_OK;
+	rc = prepare_run(&o);
+	/* Opened before anything runs: a path that cannot be written is a usage error with
+	 * nothing measured, and a report not written whole leaves the old file. */
+	out[OUT_JSON] = (struct cli_output){ "--json", "the JSON", o.out[OUT_JSON] };
+	out[OUT_MD] = (struct cli_output){ "--markdown", "the Markdown", o.out[OUT_MD] };
+	out[OUT_CSV] = (struct cli_output){ "--csv", "the CSV file", o.out[OUT_CSV] };
+	out[OUT_PLOT] = (struct cli_output){ "--plot", "the plot", o.out[OUT_PLOT] };
+	if (!rc && !(rc = cli_outputs_open(out, COMPARE_NOUT)))
+		rc = cli_outputs_close(out, COMPARE_NOUT, 1, measure(&o, out));
+	release(&o);
+	return rc;
+}

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/contest.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_CONTEST
+#define PBENCH_H_CONTEST
+
+#include "jitter.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Contests (contest*.c): which is faster, by how much, and how sure - pbench compare
+ *
+ * Two or more entrants (commands, built-in workloads, functions, or the stored times of a
+ * baseline) run against each other, each compared with the reference (the first one added,
+ * or opts.reference). By default in rounds: each round runs every entrant once, in a fresh
+ * random order (randomized multiple interleaved trials), so that drift and heat fall on all
+ * alike. Duet: two commands at the same time, each pinned to its own CPU, the CPUs swapped
+ * every round, compared pair by pair, so that what disturbs the machine disturbs both.
+ *
+ * After each round, a t-test on the log of the times: paired, each entrant's run with the
+ * reference's of the same round (the rounds are blocks: a drift slower than a round cancels;
+ * a duet's pairs likewise), or Welch's on all the times where there are no such pairs (stored
+ * times, the sequential order, PBENCH_CONTEST_UNPAIRED). An entrant is faster or slower when
+ * the difference is significant, with Pocock's stricter
+ * boundary for looking after every round (pbench_stats_verdict(), PBENCH_VERDICT_SEQUENTIAL)
+ * and Bonferroni's share of 1 - confidence for each comparison with the reference; the same
+ * when the interval of the ratio lies within +-same_pct % (two one-sided tests,
+ * pbench_stats_tost()). The contest stops when every entrant has a verdict, or when the
+ * budget (max_time_s, max_rounds) is spent: the undecided ones then say how much more time
+ * they would likely need. Before the runs, the output check: each command's exit status and a
+ * hash of its stdout, equal to the reference's, or the contest is refused
+ * (-PBENCH_EDIFFERENT): programs that do different work are not compared.
+ */
+enum pbench_contest_order {
+	PBENCH_CONTEST_ORDER_INTERLEAVED = 0,	/* rounds, each in a fresh random order */
+	PBENCH_CONTEST_ORDER_DUET,		/* two commands at once, CPUs swapped each round */
+	PBENCH_CONTEST_ORDER_SEQUENTIAL,	/* all runs of one, then the next (for contrast:
+						 * what two pbench stat would do); one look */
+};
+
+/* Why the rounds stopped. */
+enum pbench_contest_stop {
+	PBENCH_CONTEST_STOP_DECIDED = 0,	/* every entrant has its verdict */
+	PBENCH_CONTEST_STOP_TIME,		/* max_time_s spent */
+	PBENCH_CONTEST_STOP_MAX_ROUNDS,		/* max_rounds run */
+	PBENCH_CONTEST_STOP_INTERRUPTED,	/* *stop was set */
+};
+
+enum pbench_contest_flags {
+	PBENCH_CONTEST_SIGNALS = 1 << 0,	/* prepared: pbench_prepare()'s SIGINT/SIGTERM
+						 * handlers (PBENCH_PREPARE_SIGNALS) */
+	PBENCH_CONTEST_NO_CHECK = 1 << 1,	/* compare even entrants whose output differs */
+	PBENCH_CONTEST_FULL_BUDGET = 1 << 2,	/* spend the whole budget, test once at the end
+						 * (a fixed-size experiment) */
+	PBENCH_CONTEST_SHOW_OUTPUT = 1 << 3,	/* commands write to pbench's stdout and stderr
+						 * (default: /dev/null) */
+	PBENCH_CONTEST_UNPAIRED = 1 << 4,	/* interleaved: Welch on all the times, not the
+						 * paired test on each round's (for contrast) */
+};
+
+/* Between rounds, for a progress line. phase: "check" (the output check), "setup",
+ * "preparing", "warm-up", "rounds" or "done". The ratio is the entrant's time over the
+ * reference's, for the undecided entrant furthest from a verdict (NaN before the first look);
+ * left_s the likely time to a verdict or the end of the budget (NaN: unknown). */
+struct pbench_contest_progress {
+	size_t size;
+	const char *phase;
+	long round;			/* rounds done */
+	long max_rounds;
+	double elapsed_s;		/* of the rounds */
+	double max_time_s;
+	int entrant;			/* whose ratio (-1: none yet) */
+	double ratio, ratio_lo, ratio_hi;
+	double left_s;
+};
+
+struct pbench_contest_opts {
+	size_t size;
+	const char *events;		/* comma-separated, counted on every run and compared
+					 * (NULL: PBENCH_RUNS_DEFAULT_EVENTS) */
+	int mode;			/* PBENCH_RUNS_UNPREPARED or PBENCH_RUNS_PREPARED (one CPU
+					 * prepared for all; not with a duet) */
+	int order;			/* enum pbench_contest_order */
+	int cpu;			/* prepared: the CPU (-1: pbench_cpu_pick()) */
+	int duet_cpus[2];		/* duet: the two CPUs (-1, -1: the first two pbench may
+					 * run on) */
+	double warmup_ms;		/* prepared: the warm-up of pbench_prepare() */
+	long warmup_runs;		/* runs of each entrant before the rounds, not kept */
+	long min_rounds;		/* rounds before the first look (0: 10) */
+	long max_rounds;		/* the most rounds (with the sequential order: runs of
+					 * each) */
+	double max_time_s;		/* the rounds' time budget (0: none but max_rounds) */
+	double confidence;		/* of the verdicts and intervals (0: 0.999) */
+	double same_pct;		/* > 0: shown equal within +-same_pct % also decides */
+	int reference;			/* the entrant the others are compared with */
+	double timeout_s;		/* > 0: a run of a command still going is ended after it */
+	char *const *setup;		/* a command run once before everything (NULL: none) */
+	char *const *prepare;		/* run before each run (a duet: each round), not timed */
+	char *const *cleanup;		/* once after the rounds, also when they were stopped */
+	uint64_t seed;			/* of the random orders (0: from the clock) */
+	/* Set by the caller's signal handler: the runs under way are ended (commands with
+	 * their groups), not kept, and no further run starts. */
+	const volatile int *stop;
+	void (*progress)(const struct pbench_contest_progress *p, void *arg);
+	void *progress_arg;
+	unsigned flags;			/* enum pbench_contest_flags */
+};
+
+#define PBENCH_CONTEST_OPTS_INIT \
+	{ .size = sizeof(struct pbench_contest_opts), .mode = PBENCH_RUNS_PREPARED, .cpu = -1, \
+	  .duet_cpus = { -1, -1 }, .warmup_ms = 1200, .max_rounds = 10000, .max_time_s = 60 }
+
+/* What an entrant runs: a command, a built-in workload, a function, or nothing (a baseline's
+ * stored times). */
+struct pbench_contest_entrant {
+	size_t size;
+	const char *name;		/* in the verdicts (NULL: the command line, or the
+					 * workload and its size); copied */
+	char *const *argv;		/* a command (copied), or NULL */
+	int workload;			/* enum pbench_workload_kind when argv is NULL */
+	uint64_t iterations;		/* xor iterations or memwalk steps (0: the default) */
+	size_t walk_bytes;
+	pbench_fn fn;			/* PBENCH_WORKLOAD_FN: called once a run */
+	void *ctx;
+	/* PBENCH_WORKLOAD_FN: what fn computed, called after one call before the runs and
+	 * checked equal to the reference's (NULL: not checked) */
+	uint64_t (*digest)(void *ctx);
+	const double *stored_ns;	/* non-NULL: stored times in ns (copied), never run */
+	size_t nr_stored;
+};
+
+struct pbench_contest;
+
+/*
+ * Check opts and open the events (names are checked now); no entrant yet, nothing runs.
+ * Errors: -EINVAL (NULL, a size of 0, a value out of range, a duet prepared, the duet CPUs
+ * the same or not allowed), the name errors of pbench_counters_open(), the errors of
+ * pbench_command_resolve() for the setup, prepare and cleanup commands, -ENOMEM. After an
+ * error *out is still set when it could be made, so that pbench_contest_error() can say
+ * which; free it with pbench_contest_free().
+ */
+PBENCH_API int pbench_contest_new(struct pbench_contest **out,
+				  const struct pbench_contest_opts *opts);
+/* Add an entrant: its index (from 0), or -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC,
+ * -PBENCH_EBAD_INTERP (the command), -EINVAL (nothing to run, fewer than 2 stored times),
+ * -EALREADY (after the run), -ENOMEM. */
+PBENCH_API int pbench_contest_add(struct pbench_contest *c,
+				  const struct pbench_contest_entrant *e);
+/*
+ * Run: the setup, the output check, preparing, the warm-up runs, the rounds until the verdicts
+ * or the budget, the cleanup. Returns 0, -EINTR when *stop ended it (what was measured is
+ * kept and reported), -PBENCH_EDIFFERENT (the output check: nothing was measured), -EINVAL
+ * (fewer than two entrants, a duet of other than two commands, a reference out of range), or
+ * the error that ended it; pbench_contest_error() says what. Call once.
+ */
+PBENCH_API int pbench_contest_run(struct pbench_contest *c);
+/* The last failure in words ("" if none). */
+PBENCH_API const char *pbench_contest_error(const struct pbench_contest *c);
+PBENCH_API void pbench_contest_free(struct pbench_contest *c);
+
+struct pbench_contest_info {
+	size_t size;
+	int order;			/* enum pbench_contest_order */
+	int mode;			/* PBENCH_RUNS_UNPREPARED or _PREPARED */
+	int nr_entrants;
+	int reference;
+	long rounds;			/* rounds run (with the sequential order: the most runs
+					 * of one entrant) */
+	double elapsed_s;		/* the rounds' wall time */
+	int stop;			/* enum pbench_contest_stop */
+	double confidence;
+	double look_confidence;		/* the level of each look's test and interval: the
+					 * confidence's share per comparison, made stricter for
+					 * the many looks */
+	double same_pct;		/* 0: not asked */
+	int checked;			/* 1: the output check ran on every command */
+	uint64_t seed;
+	int duet_cpus[2];		/* the duet's CPUs (-1 otherwise) */
+	int nr_events;
+};
+PBENCH_API int pbench_contest_info(const struct pbench_contest *c, struct pbench_contest_info *out);
+
+/* Entrant i against the reference (for the reference itself: verdict 0, ratio 1). */
+struct pbench_contest_result {
+	size_t size;
+	const char *name;
+	int stored;			/* a baseline's stored times, not run */
+	long runs;			/* measured runs kept (timed-out ones are not times) */
+	int failed;			/* runs that exited non-zero or were killed */
+	int verdict;			/* enum pbench_verdict: FASTER means this entrant is */
+	double ratio;			/* its time over the reference's: geometric means (a duet:
+					 * of the pairs' ratios); NaN before two runs each */
+	double ratio_lo, ratio_hi;	/* the interval at look_confidence (NaN: no test) */
+	double p;			/* of the difference */
+	double p_same;			/* the equivalence test's (NaN without same_pct) */
+	long decided_round;		/* the round of the verdict (0: none) */
+	double decided_s;		/* the rounds' time then */
+	double need_s;			/* undecided: the likely more time to decide at the
+					 * difference seen (INFINITY: none seen; NaN: unknown) */
+	int nr_looks;			/* looks at the test: pbench_contest_look() */
+	/* The output check: the status and stdout of its one run (commands only) */
+	int checked;
+	int check_exited, check_exit_status, check_signaled, check_term_signal;
+	uint64_t check_stdout_bytes, check_stdout_hash;	/* FNV-1a, 64 bits */
+};
+PBENCH_API int pbench_contest_result(const struct pbench_contest *c, int i,
+				     struct pbench_contest_result *out);
+/* The verdict of entrant i in words, the line a person acts on: "b is 1.23x faster than a
+ * (99.9% interval 1.21-1.25), decided after 34 rounds in 4.2 s", or why it is undecided. */
+PBENCH_API int pbench_contest_verdict_text(const struct pbench_contest *c, int i, char *buf,
+					   size_t len);
+/* Its summary in ns (stored entrants too); -ENODATA without times. */
+PBENCH_API int pbench_contest_summary(const struct pbench_contest *c, int i,
+				      struct pbench_summary *ns);
+/* Its runs as a set of runs (one set: pbench_runs_get(), _count(), _noise(), _set_info());
+ * the contest's, valid until pbench_contest_free(). NULL for a stored entrant. */
+PBENCH_API const struct pbench_runs *pbench_contest_runs(const struct pbench_contest *c, int i);
+
+/* Look k at entrant i's test (0 .. nr_looks - 1): the interval narrowing round by round. */
+struct pbench_contest_look {
+	size_t size;
+	long round;
+	double elapsed_s;
+	double ratio, ratio_lo, ratio_hi;
+};
+PBENCH_API int pbench_contest_look(const struct pbench_contest *c, int i, int k,
+				   struct pbench_contest_look *out);
+
+/* Event e of entrant i against the reference: the mean a run, the ratio of the means with the
+ * interval (on the log scale when every count is > 0), the worst status over the runs. */
+struct pbench_contest_event {
+	size_t size;
+	const char *name;
+	int status;			/* enum pbench_event_status */
+	const char *reason;		/* why not counted ("" when counted) */
+	double mean;			/* a run (NaN: not counted) */
+	double ratio, ratio_lo, ratio_hi;	/* against the reference (NaN: n/a) */
+	double p;
+};
+PBENCH_API const char *pbench_contest_event_name(const struct pbench_contest *c, int e);
+PBENCH_API int pbench_contest_event(const struct pbench_contest *c, int i, int e,
+				    struct pbench_contest_event *out);
+
+/*
+ * The regression gate: 1 when entrant i is significantly slower than the reference by more
+ * than pct % (the lower end of its interval above 1 + pct/100), 0 when not, with one line
+ * saying which in why. -EINVAL for the reference itself or a bad pct.
+ */
+PBENCH_API int pbench_contest_slower(const struct pbench_contest *c, int i, double pct,
+				     char *why, size_t len);
+
+/* Reports. Text: the verdicts first, each entrant's summary, the events, why it stopped.
+ * JSON (schema 1): the same with every run and every look (pbench_samples reads its times
+ * back, one set per entrant). Markdown: a table. CSV: one line per run. SVG: the
+ * distributions and the interval narrowing round by round. Errors: -EINVAL, -ENOMEM, -EIO. */
+PBENCH_API int pbench_contest_write_text(const struct pbench_contest *c, FILE *f);
+PBENCH_API int pbench_contest_write_json(const struct pbench_contest *c, FILE *f);
+PBENCH_API int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f);
+PBENCH_API int pbench_contest_write_csv(const struct pbench_contest *c, FILE *f);
+PBENCH_API int pbench_contest_plot_svg(const struct pbench_contest *c, FILE *f);
+
+PBENCH_API const char *pbench_contest_order_name(int order);
+PBENCH_API const char *pbench_contest_stop_name(int stop);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_CONTEST */

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A contest as text (what pbench compare prints) and as Markdown: the verdicts first, in the
+ * words a person acts on, then each entrant's times, sorted from the fastest, the events
+ * compared, how the runs were made and why they stopped.
+ */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contest.h"
+
+/* Entrants from the fastest (geometric mean; stored and run alike); those without times
+ * last. */
+static double gmean(const struct pb_entrant *e)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < e->n; i++)
+		s += log(e->x[i]);
+	return e->n ? exp(s / (double)e->n) : NAN;
+}
+
+static int by_time(const void *a, const void *b, void *arg)
+{
+	const struct pbench_contest *c = arg;
+	double x = gmean(&c->e[*(const int *)a]), y = gmean(&c->e[*(const int *)b]);
+
+	if (isnan(x) || isnan(y))
+		return isnan(x) - isnan(y);
+	return (x > y) - (x < y);
+}
+
+static int *sorted(const struct pbench_contest *c)
+{
+	int *order = malloc((size_t)(c->n ? c->n : 1) * sizeof(*order));
+
+	if (!order)
+		return NULL;
+	for (int i = 0; i < c->n; i++)
+		order[i] = i;
+	qsort_r(order, (size_t)c->n, sizeof(*order), by_time, (void *)c);
+	return order;
+}
+
+static void fmt_time(char *buf, size_t len, double ns)
+{
+	if (isfinite(ns))
+		pbench_format_ns(buf, len, ns, 4);
+	else
+		snprintf(buf, len, "n/a");
+}
+
+/* The reference's ratio column: 1, the others' their ratio with the interval. */
+static void fmt_relative(const struct pbench_contest *c, int i, char *buf, size_t len)
+{
+	const struct pb_entrant *e = &c->e[i];
+
+	if (i == c->o.reference)
+		snprintf(buf, len, "1 (reference)");
+	else if (!e->have_w)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.3f (%.3f-%.3f)", e->w.ratio, e->w.ratio_lo, e->w.ratio_hi);
+}
+
+static void print_verdicts(FILE *f, const struct pbench_contest *c, const int *order)
+{
+	char line[768];
+
+	for (int k = 0; k < c->n; k++) {
+		if (order[k] == c->o.reference)
+			continue;
+		pbench_contest_verdict_text(c, order[k], line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
+}
+
+static void print_table(FILE *f, const struct pbench_contest *c, const int *order)
+{
+	int w = 7;
+
+	for (int i = 0; i < c->n; i++)
+		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
+	fprintf(f, "\n  %-*s %6s %22s %11s %23s  %s\n", w, "", "runs", "mean ± sd", "median",
+		"min … max", "time / reference's (interval)");
+	for (int k = 0; k < c->n; k++) {
+		const struct pb_entrant *e = &c->e[order[k]];
+		struct pbench_summary s = { .size = sizeof(s) };
+		char mean[32] = "n/a", sd[32] = "n/a", med[32] = "n/a", lo[32] = "n/a",
+		     hi[32] = "n/a", rel[96], both[72];
+
+		if (e->n && !pbench_stats_summary(e->x, e->n, NULL, &s)) {
+			fmt_time(mean, sizeof(mean), s.mean);
+			fmt_time(sd, sizeof(sd), s.stddev);
+			fmt_time(med, sizeof(med), s.median);
+			fmt_time(lo, sizeof(lo), s.min);
+			fmt_time(hi, sizeof(hi), s.max);
+		}
+		fmt_relative(c, order[k], rel, sizeof(rel));
+		snprintf(both, sizeof(both), "%s ± %s", mean, sd);
+		fprintf(f, "  %-*.*s %6zu %22s %11s %11s … %-9s  %s\n", w, w, e->name, e->n, both,
+			med, lo, hi, rel);
+	}
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->e[i].name, c->e[i].desc) && c->e[i].r)
+			fprintf(f, "  %s: %s\n", c->e[i].name, c->e[i].desc);
+}
+
+static void print_event_value(FILE *f, const struct pbench_contest_event *x, int time)
+{
+	char v[40];
+
+	if (x->status > PBENCH_EVENT_MULTIPLEXED || !isfinite(x->mean))
+		snprintf(v, sizeof(v), "<%s>", pbench_event_status_name(x->status));
+	else if (time)
+		snprintf(v, sizeof(v), "%.3f ms%s", x->mean / 1e6,
+			 x->status == PBENCH_EVENT_MULTIPLEXED ? "*" : "");
+	else
+		snprintf(v, sizeof(v), "%.6g%s", x->mean,
+			 x->status == PBENCH_EVENT_MULTIPLEXED ? "*" : "");
+	fprintf(f, " %16s", v);
+}
+
+static void print_event_ratio(FILE *f, const struct pbench_contest_event *x)
+{
+	char r[64];
+
+	if (!isfinite(x->ratio))
+		snprintf(r, sizeof(r), "n/a");
+	else if (!isfinite(x->ratio_lo))
+		snprintf(r, sizeof(r), "%.3f (no spread)", x->ratio);
+	else
+		snprintf(r, sizeof(r), "%.3f (%.3f-%.3f)", x->ratio, x->ratio_lo, x->ratio_hi);
+	fprintf(f, " %25s", r);
+}
+
+/* "b/a": a column of ratios. */
+static const char *ratio_label(const struct pbench_contest *c, int i)
+{
+	static __thread char buf[96];
+
+	snprintf(buf, sizeof(buf), "%s/%s", c->e[i].name, c->e[c->o.reference].name);
+	return buf;
+}
+
+/* Events: the mean a run of each entrant that runs, and each one's ratio to the reference;
+ * what could not be counted says so, with the reason below. */
+static void print_events(FILE *f, const struct pbench_contest *c)
+{
+	int nr = 0, ref = c->o.reference;
+
+	for (int i = 0; i < c->n && !nr; i++)
+		nr = c->e[i].r ? pbench_runs_nr_events(c->e[i].r) : 0;
+	if (!nr)
+		return;
+	fprintf(f, "\nevents, the mean a run (* multiplexed: scaled), and the ratio to %s:\n  %-18s",
+		c->e[ref].name, "");
+	for (int i = 0; i < c->n; i++)
+		if (c->e[i].r)
+			fprintf(f, " %16.16s", c->e[i].name);
+	for (int i = 0; i < c->n; i++)
+		if (c->e[i].r && i != ref)
+			fprintf(f, " %25.25s", ratio_label(c, i));
+	fputc('\n', f);
+	for (int ev = 0; ev < nr; ev++) {
+		const char *name = pbench_contest_event_name(c, ev), *why = NULL;
+		int time = !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock");
+
+		fprintf(f, "  %-18s", name);
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < c->n; i++) {
+				struct pbench_contest_event x = { .size = sizeof(x) };
+
+				if (!c->e[i].r || (pass && i == ref) ||
+				    pbench_contest_event(c, i, ev, &x))
+					continue;
+				if (pass)
+					print_event_ratio(f, &x);
+				else
+					print_event_value(f, &x, time);
+				if (x.status > PBENCH_EVENT_MULTIPLEXED && x.reason && *x.reason)
+					why = x.reason;
+			}
+		fputc('\n', f);
+		if (why)
+			fprintf(f, "  %-18s %s\n", "", why);
+	}
+}
+
+static void print_how(FILE *f, const struct pbench_contest *c)
+{
+	const struct pb_entrant *any = NULL;
+
+	for (int i = 0; i < c->n && !any; i++)
+		any = c->e[i].r ? &c->e[i] : NULL;
+	if (pb_contest_is_duet(c))
+		fprintf(f, "\norder: duet, both at once on CPUs %d and %d (swapped every round), "
+			"%zu pairs compared\n", c->duet_cpus[0], c->duet_cpus[1],
+			c->e[!c->o.reference].npairs);
+	else if (c->o.order == PBENCH_CONTEST_ORDER_SEQUENTIAL)
+		fprintf(f, "\norder: sequential, all runs of one, then the next\n");
+	else
+		fprintf(f, "\norder: interleaved, each round in a fresh random order (seed %llu)%s\n",
+			(unsigned long long)c->o.seed, pb_contest_paired(c) ? ", each run compared "
+			"with the reference's of its round" : "");
+	if (any && any->set->prepared)
+		fprintf(f, "prepared: CPU %d (%s), %s %d, warm-up %.0f ms; restored %s\n",
+			any->set->cpu, any->set->cpu_reason, any->set->policy_name,
+			any->set->prio_value, any->set->warmup_ms,
+			any->set->restore_err ? pbench_strerror(any->set->restore_err) : "after");
+	else if (any && any->set->policy_name)
+		fprintf(f, "unprepared: no pinning%s, %s %d as started\n",
+			pb_contest_is_duet(c) ? " but the duet's" : "", any->set->policy_name,
+			any->set->prio_value);
+	if (c->o.warmup_runs)
+		fprintf(f, "warm-up: %ld run%s of each, not kept\n", c->o.warmup_runs,
+			c->o.warmup_runs == 1 ? "" : "s");
+}
+
+static void print_check_and_stop(FILE *f, const struct pbench_contest *c)
+{
+	static const char *const why[] = {
+		[PBENCH_CONTEST_STOP_DECIDED] = "every verdict reached",
+		[PBENCH_CONTEST_STOP_TIME] = "the time budget was spent",
+		[PBENCH_CONTEST_STOP_MAX_ROUNDS] = "the most rounds were run",
+		[PBENCH_CONTEST_STOP_INTERRUPTED] = "interrupted",
+	};
+	const struct pb_entrant *ref = &c->e[c->o.reference];
+
+	if (c->o.flags & PBENCH_CONTEST_NO_CHECK)
+		fprintf(f, "output check: not made (asked not to)\n");
+	else if (c->checked)
+		fprintf(f, "output check: every command %s %d and wrote the same %llu bytes "
+			"(FNV-1a %016llx)\n", ref->signaled ? "was killed by signal" : "exited",
+			ref->signaled ? ref->term_signal : ref->exit_status,
+			(unsigned long long)ref->bytes, (unsigned long long)ref->hash);
+	for (int i = 0; i < c->n; i++)
+		if (c->e[i].set && c->e[i].set->failed)
+			fprintf(f, "failed: %d of %d runs of %s exited non-zero or were killed\n",
+				c->e[i].set->failed, c->e[i].set->done, c->e[i].name);
+	fprintf(f, "stopped: %s after %ld round%s in %.1f s (budget: %ld rounds", why[c->stop],
+		c->rounds, c->rounds == 1 ? "" : "s", c->elapsed_s, c->o.max_rounds);
+	if (c->o.max_time_s > 0)
+		fprintf(f, ", %.3g s", c->o.max_time_s);
+	fprintf(f, "); tests at %.10g%% each (%.10g%% asked, %s)\n", c->look_level * 100,
+		c->o.confidence * 100, c->o.order == PBENCH_CONTEST_ORDER_SEQUENTIAL ||
+		(c->o.flags & PBENCH_CONTEST_FULL_BUDGET) ? "one look at the end" :
+		"stricter for looking after every round");
+}
+
+int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
+{
+	int *order;
+
+	if (!c || !f)
+		return -EINVAL;
+	order = sorted(c);
+	if (!order)
+		return -ENOMEM;
+	print_verdicts(f, c, order);
+	print_table(f, c, order);
+	print_events(f, c);
+	print_how(f, c);
+	print_check_and_stop(f, c);
+	free(order);
+	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+}
+
+/* ---- Markdown ------------------------------------------------------------------------------- */
+
+/* A table cell: | and newlines would break the row. */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+static const char *ms(char *buf, size_t len, double ns)
+{
+	if (isfinite(ns))
+		snprintf(buf, len, "%.3f", ns / 1e6);
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
+int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
+{
+	char line[768];
+	int *order;
+
+	if (!c || !f)
+		return -EINVAL;
+	order = sorted(c);
+	if (!order)
+		return -ENOMEM;
+	fputs("| Command | Runs | Mean [ms] | Median [ms] | Min [ms] | Max [ms] | Relative |\n"
+	      "|:---|---:|---:|---:|---:|---:|---:|\n", f);
+	for (int k = 0; k < c->n; k++) {
+		const struct pb_entrant *e = &c->e[order[k]];
+		struct pbench_summary s = { .size = sizeof(s) };
+		char rel[96], a[32], b[32], m[32], lo[32], hi[32];
+
+		fputs("| `", f);
+		md_cell(f, e->name);
+		fmt_relative(c, order[k], rel, sizeof(rel));
+		if (e->n && !pbench_stats_summary(e->x, e->n, NULL, &s))
+			fprintf(f, "` | %zu | %s ± %s | %s | %s | %s | %s |\n", e->n,
+				ms(a, sizeof(a), s.mean), ms(b, sizeof(b), s.stddev),
+				ms(m, sizeof(m), s.median), ms(lo, sizeof(lo), s.min),
+				ms(hi, sizeof(hi), s.max), rel);
+		else
+			fprintf(f, "` | 0 | n/a | n/a | n/a | n/a | %s |\n", rel);
+	}
+	fputc('\n', f);
+	for (int k = 0; k < c->n; k++) {
+		if (order[k] == c->o.reference)
+			continue;
+		pbench_contest_verdict_text(c, order[k], line, sizeof(line));
+		fprintf(f, "- %s\n", line);
+	}
+	free(order);
+	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+}

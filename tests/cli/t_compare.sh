@@ -1,0 +1,314 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# pbench compare: bad input, verdicts on commands of known ratios, names, quotes and --shell,
+# the output check, equal and undecided, more than two, the built-in workloads, a duet, the
+# sequential order, a baseline and the regression gate, setup/prepare/cleanup, every output
+# format, an interrupt, the progress line.
+# Usage: tests/cli/t_compare.sh BUILD_DIR (alone, or through tests/cli/run.sh).
+# Last line: "cli/compare: N passed, N failed, N skipped".
+set -u
+O=${1:-build}
+. tests/cli/lib.sh
+U=$$	# in the sleeps' arguments, so that pgrep finds this run's processes only
+Q="--mode unprepared -e task-clock,context-switches --max-time 20"	# quick: nothing to prepare
+
+# ---- bad input: one line, exit 2, nothing run -----------------------------------------------
+usage_error "no command" "no command to compare" compare
+usage_error "one command" "only one command: compare needs two" compare true
+usage_error "unknown option" "unknown option '--frob' for 'pbench compare'" compare --frob true true
+usage_error "missing value" "option '--max-time' needs a value" compare true true --max-time
+for v in 100 49 abc 99.99999999; do
+	usage_error "--confidence $v" "invalid confidence '$v' for --confidence" \
+		compare --confidence "$v" true true
+done
+usage_error "--same 0" "invalid equivalence margin '0' for --same" compare --same 0 true true
+usage_error "--max-runs 1" "invalid run count '1' for --max-runs" compare --max-runs 1 true true
+usage_error "--max-time 0" "invalid time budget '0' for --max-time" compare --max-time 0 true true
+usage_error "--order" "unknown value 'random' for --order: it is one of interleaved, duet or sequential" \
+	compare --order random true true
+usage_error "--mode" "unknown value 'contrast' for --mode" compare --mode contrast true true
+usage_error "unclosed quote" "command 'sh -c 'exit 0' has a quote that is not closed" \
+	compare "sh -c 'exit 0" true
+usage_error "empty command" "command '' is empty" compare "" true
+usage_error "command not found" "command 'pbench-no-such-cmd' not found" \
+	compare true pbench-no-such-cmd
+usage_error "setup not found" "the setup command 'pbench-no-such-cmd'" \
+	compare --setup pbench-no-such-cmd true true
+usage_error "unknown event" "unknown event 'cylces' (did you mean 'cycles'?)" \
+	compare -e cylces true true
+usage_error "iterations without workload" "--iterations sizes a built-in workload" \
+	compare --iterations 5 true true
+usage_error "workload and commands" "--workload compares built-in workloads" \
+	compare --workload xor --iterations 5 true
+usage_error "too many names" "3 names (-n) for 2 commands" compare -n a -n b -n c true true
+usage_error "duet of three" "a duet runs two commands at the same time: give exactly two" \
+	compare --duet true true true
+usage_error "duet prepared" "drop --mode prepared" compare --duet --mode prepared true true
+usage_error "duet cpus alone" "--duet-cpus picks the CPUs of a duet" compare --duet-cpus 0,1 true true
+usage_error "duet cpus same" "the duet's two CPUs are the same (0)" compare --duet --duet-cpus 0,0 true true
+usage_error "duet cpus bad" "invalid CPUs 'x' for --duet-cpus" compare --duet --duet-cpus x true true
+usage_error "two to stdout" "each print on stdout instead of the text" compare --json --markdown true true
+usage_error "reference" "no command named 'nope' for --reference" compare --reference nope true true
+usage_error "baseline missing" "cannot read the baseline '$T/nope.json'" \
+	compare --baseline "$T/nope.json" true
+echo "not json" >"$T/notjson"
+usage_error "baseline not times" "the baseline" compare --baseline "$T/notjson" true
+usage_error "output dir" "cannot write the JSON '$T/no/dir.json'" \
+	compare --export-json "$T/no/dir.json" true true
+
+# ---- a verdict -------------------------------------------------------------------------------
+# sleep 0.01 against 0.03: about 2.8x (the fork and exec add ~1 ms to both). The verdict line
+# comes first and says it all; the table, the events, the order and the stop follow.
+if run "two sleeps" 0 "$PB" compare $Q "sleep 0.01" "sleep 0.03" &&
+   head -n 1 "$T/out" | grep -q "^sleep 0.03 is [2-3]\.[0-9]*x slower than sleep 0.01 (99.9% interval [0-9.]*-[0-9.]*), decided after [0-9]* rounds in [0-9.]* s$" &&
+   has "$T/out" "^  sleep 0.01 *[0-9]* .* 1 (reference)$" && has "$T/out" "^  task-clock " &&
+   has "$T/out" "^order: interleaved, each round in a fresh random order (seed [0-9]*), each run compared with the reference's of its round$" &&
+   has "$T/out" "^output check: every command exited 0 and wrote the same 0 bytes" &&
+   has "$T/out" "^stopped: every verdict reached after [0-9]* rounds"; then
+	ok "two commands: the verdict first, then the table, events, order, check and stop"
+else
+	miss "two sleeps"
+fi
+# Names, and options after the commands; the faster one said as faster.
+if run "names" 0 "$PB" compare "sleep 0.03" "sleep 0.01" -n slow -n quick $Q &&
+   head -n 1 "$T/out" | grep -q "^quick is [2-3]\.[0-9]*x faster than slow (99.9% interval" &&
+   has "$T/out" "^  quick: sleep 0.01$"; then
+	ok "names (-n) in order, options after the commands, 'faster'"
+else
+	miss "names"
+fi
+# Prepared: one CPU for both, said with the priority.
+if run "prepared" 0 "$PB" compare --warmup-ms 50 -e task-clock "sleep 0.01" "sleep 0.03" &&
+   has "$T/out" "^prepared: CPU [0-9]* (.*), SCHED_[A-Z]* -*[0-9]*, warm-up [0-9]* ms; restored after$"; then
+	ok "prepared: the CPU, the priority, restored"
+else
+	miss "prepared"
+fi
+
+# ---- words, quotes and --shell ---------------------------------------------------------------
+# The quotes make 'a b' one argument: printf prints it whole (3 bytes), and both commands
+# print the same, so the output check passes.
+if [ "$HAVE_PY" -eq 1 ]; then
+	if run "quotes" 0 "$PB" compare $Q --max-runs 10 --json "printf '%s' 'a b'" \
+		"printf \"%s\" \"a b\"" &&
+	   json "$T/out" 'd["output_checked"] and d["entrants"][0]["check"]["stdout_bytes"] == 3
+		and d["entrants"][0]["what"]["argv"] == ["printf", "%s", "a b"]
+		and d["entrants"][1]["check"]["stdout_fnv1a"] == d["entrants"][0]["check"]["stdout_fnv1a"]'; then
+		ok "a command's quotes are honoured, without a shell"
+	else
+		miss "quotes"
+	fi
+else
+	skipped "quotes" "python3 is not installed: the JSON checks need it"
+fi
+# Without --shell, $((1+1)) is two words of text; with it, 2: the same output as echo 2.
+if run "no shell" 1 "$PB" compare $Q --max-runs 10 'echo $((1+1))' 'echo 2' &&
+   has "$T/err" "do different work: their output differs" &&
+   run "shell" 0 "$PB" compare $Q --max-runs 10 --shell 'echo $((1+1))' 'echo 2'; then
+	ok "--shell runs each command with sh -c"
+else
+	miss "shell"
+fi
+
+# ---- the output check ------------------------------------------------------------------------
+if run "different output" 1 "$PB" compare $Q "echo a" "echo b" &&
+   [ "$(grep -c '^pbench: error:' "$T/err")" -eq 1 ] &&
+   has "$T/err" "^pbench: error: 'echo b' and 'echo a' do different work: their output differs (2 bytes against 2" &&
+   has "$T/err" "^hint: --no-check-output compares them anyway" && ! [ -s "$T/out" ]; then
+	ok "different output is refused, nothing reported"
+else
+	miss "different output"
+fi
+if run "different status" 1 "$PB" compare $Q true false && has "$T/err" "exit 1 against exit 0"; then
+	ok "a different exit status is refused"
+else
+	miss "different status"
+fi
+if run "no check" 0 "$PB" compare $Q --max-runs 10 --no-check-output "echo a" "echo b" &&
+   has "$T/out" "^output check: not made (asked not to)$"; then
+	ok "--no-check-output compares them anyway"
+else
+	miss "no check"
+fi
+# The same failure on both: compared, but the runs failed: exit 1, said.
+if run "both fail" 1 "$PB" compare $Q --max-runs 10 false false &&
+   has "$T/err" "runs of 'false' failed" && has "$T/out" "^output check: every command exited 1"; then
+	ok "failing commands: reported, exit 1"
+else
+	miss "both fail"
+fi
+
+# ---- the same, undecided ---------------------------------------------------------------------
+if run "same" 0 "$PB" compare $Q --same 50 "sleep 0.01" "sleep 0.01" -n a -n b &&
+   head -n 1 "$T/out" | grep -q "^b and a take the same time within 50% (99.9% interval of the ratio [0-9.]*-[0-9.]*), decided after"; then
+	ok "--same: shown equal within the margin"
+else
+	miss "same"
+fi
+if run "undecided" 0 "$PB" compare $Q --max-runs 12 true true -n a -n b &&
+   head -n 1 "$T/out" | grep -q "^undecided: b takes [0-9.]* times as long as a (99.9% interval [0-9.]*-[0-9.]*) after 12 rounds in [0-9.]* s; at this difference a verdict would likely take" &&
+   has "$T/out" "^stopped: the most rounds were run after 12 rounds"; then
+	ok "undecided at the budget: the ratio, and the time a verdict would need"
+elif has "$T/out" "x faster\|x slower"; then
+	skipped "undecided" "true against true came out different (1 in 1000 at 99.9%, or load)"
+else
+	miss "undecided"
+fi
+
+# ---- more than two, the reference, the workloads ---------------------------------------------
+if run "three" 0 "$PB" compare $Q "sleep 0.02" "sleep 0.05" "sleep 0.01" &&
+   [ "$(head -n 2 "$T/out" | grep -c 'than sleep 0.02 (99.9% interval')" -eq 2 ] &&
+   [ "$(grep '^  sleep 0' "$T/out" | awk '{print $2}' | tr '\n' ' ')" = "0.01 0.02 0.05 " ]; then
+	ok "three commands: each against the first, the table sorted by time"
+else
+	miss "three"
+fi
+if run "reference" 0 "$PB" compare $Q --reference 2 "sleep 0.01" "sleep 0.03" &&
+   head -n 1 "$T/out" | grep -q "^sleep 0.01 is [0-9.]*x faster than sleep 0.03"; then
+	ok "--reference by number"
+else
+	miss "reference"
+fi
+if run "workloads" 0 "$PB" compare $Q --workload xor --iterations 1000000 --iterations 2000000 &&
+   head -n 1 "$T/out" | grep -q "^xor 2000000 is [0-9.]*x slower than xor 1000000"; then
+	ok "built-in workloads, one a --iterations"
+else
+	miss "workloads"
+fi
+
+# ---- duet, sequential --------------------------------------------------------------------------
+if [ "$NCPU" -ge 2 ]; then
+	if run "duet" 0 "$PB" compare -e task-clock --duet "sleep 0.01" "sleep 0.03" &&
+	   head -n 1 "$T/out" | grep -q "^sleep 0.03 is [2-3]\.[0-9]*x slower than sleep 0.01" &&
+	   has "$T/out" "^order: duet, both at once on CPUs [0-9]* and [0-9]* (swapped every round), [0-9]* pairs compared$" &&
+	   has "$T/out" "^unprepared: no pinning but the duet's"; then
+		ok "--duet: both at once, CPUs swapped, pairs"
+	else
+		miss "duet"
+	fi
+else
+	skipped "duet" "one CPU: a duet needs two"
+fi
+if run "sequential" 0 "$PB" compare $Q --order sequential --max-runs 10 "sleep 0.01" "sleep 0.03" &&
+   has "$T/out" "^order: sequential" && has "$T/out" "one look at the end"; then
+	ok "--order sequential: one test at the end"
+else
+	miss "sequential"
+fi
+
+# ---- outputs: --json alone on stdout; the export files beside the text --------------------------
+if [ "$HAVE_PY" -eq 1 ]; then
+	if run "json" 0 "$PB" compare $Q --seed 42 --json "sleep 0.01" "sleep 0.03" -n a -n b &&
+	   json "$T/out" 'd["schema"] == 2 and d["pbench_version"] and d["clock"]["hz"] > 0
+		and d["seed"] == 42 and d["order"] == "interleaved" and d["stop"] == "decided"
+		and d["verdicts"][0]["verdict"] == "slower" and d["verdicts"][0]["name"] == "b"
+		and 0 < d["verdicts"][0]["ratio_lo"] < d["verdicts"][0]["ratio"] < d["verdicts"][0]["ratio_hi"]
+		and len(d["entrants"][1]["times_ns"]) == d["rounds"]
+		and len(d["entrants"][1]["set"]["runs"]) == d["rounds"]
+		and d["entrants"][1]["events"][0]["name"] == "task-clock"
+		and len(d["entrants"][1]["looks"]) >= 1'; then
+		ok "--json: the head, the verdicts, every entrant's times, runs, events and looks"
+	else
+		miss "json"
+	fi
+fi
+if run "exports" 0 "$PB" compare $Q "sleep 0.01" "sleep 0.03" --json="$T/c.json" \
+	--export-markdown "$T/c.md" --export-csv "$T/c.csv" --plot "$T/c.svg" &&
+   has "$T/out" "^stopped: " && has "$T/c.json" '"schema": 2' &&
+   has "$T/c.md" "^| Command | Runs | Mean \[ms\]" && has "$T/c.md" "^- sleep 0.03 is " &&
+   has "$T/c.csv" "^name,entrant,run,ns,ticks,exit_status,signal,timed_out,cpu,task-clock,context-switches$" &&
+   has "$T/c.svg" "</svg>"; then
+	ok "--json=FILE, --export-markdown, --export-csv, --plot: files, the text on stdout"
+else
+	miss "exports"
+fi
+if run "markdown" 0 "$PB" compare $Q --markdown "sleep 0.01" "sleep 0.03" &&
+   head -n 1 "$T/out" | grep -q "^| Command |" && ! has "$T/out" "^stopped:" &&
+   run "csv" 0 "$PB" compare $Q --csv "sleep 0.01" "sleep 0.03" &&
+   head -n 1 "$T/out" | grep -q "^name,entrant,run,ns"; then
+	ok "--markdown and --csv alone print that instead of the text"
+else
+	miss "markdown/csv"
+fi
+
+# ---- a baseline and the regression gate -----------------------------------------------------
+# The baseline is a JSON written before: its sleep 0.01 set against today's "sleep 0.01",
+# which here is really 0.03 (-n names it as the baseline's set): 2.8x slower, a regression
+# beyond 10%, not beyond 1000%.
+if run "baseline json" 0 "$PB" compare $Q --export-json "$T/base.json" "sleep 0.01" "sleep 0.03" &&
+   run "regression" 1 "$PB" compare $Q --baseline "$T/base.json" -n "sleep 0.01" "sleep 0.03" \
+	--fail-if-slower 10 &&
+   head -n 1 "$T/out" | grep -q "^sleep 0.01 is [2-3]\.[0-9]*x slower than baseline" &&
+   has "$T/err" "^pbench: regression: sleep 0.01 is [0-9.]*x slower than baseline (99.9% interval [0-9.]*-[0-9.]*): slower by more than 10%$" &&
+   run "within" 0 "$PB" compare $Q --baseline "$T/base.json" -n "sleep 0.01" "sleep 0.03" \
+	--fail-if-slower 1000 && has "$T/err" "^pbench: no regression: sleep 0.01 is "; then
+	ok "--baseline FILE and --fail-if-slower: exit 1 beyond the margin, 0 within, one line"
+else
+	miss "baseline"
+fi
+if run "ambiguous baseline" 2 "$PB" compare $Q --baseline "$T/base.json" "sleep 0.02" &&
+   has "$T/err" "holds 2 sets of times ('sleep 0.01', 'sleep 0.03') and none is named 'sleep 0.02'"; then
+	ok "a baseline with several sets and none named so: which are there"
+else
+	miss "ambiguous baseline"
+fi
+if run "stat baseline" 0 "$PB" stat --mode unprepared -r 5 -e task-clock --json="$T/stat.json" \
+	-- sleep 0.01 &&
+   run "from stat" 0 "$PB" compare $Q --max-runs 20 --same 50 --baseline "$T/stat.json" "sleep 0.01" &&
+   head -n 1 "$T/out" | grep -q "sleep 0.01 and baseline take the same time within 50%\|^undecided"; then
+	ok "a baseline from pbench stat --json"
+else
+	miss "stat baseline"
+fi
+
+# ---- setup, prepare, cleanup -------------------------------------------------------------------
+if run "helpers" 0 "$PB" compare $Q --max-runs 10 --setup "sh -c 'echo S >> $T/h'" \
+	--prepare "sh -c 'echo P >> $T/h'" --cleanup "sh -c 'echo C >> $T/h'" true true &&
+   [ "$(head -n 1 "$T/h")" = S ] && [ "$(tail -n 1 "$T/h")" = C ] &&
+   [ "$(grep -c '^P$' "$T/h")" -eq 22 ]; then
+	ok "--setup once, --prepare before each run (2 checks + 2 x 10), --cleanup once"
+else
+	miss "helpers" "$(tr '\n' ' ' <"$T/h" 2>/dev/null | head -c 200)"
+fi
+if run "setup fails" 1 "$PB" compare $Q --setup false true true &&
+   has "$T/err" "^pbench: error: the setup command 'false' exited with status 1$"; then
+	ok "a failing --setup: exit 1, said"
+else
+	miss "setup fails"
+fi
+
+# ---- interrupted: what was measured is reported, nothing left running --------------------------
+$PBI compare $Q "sleep 0.05$U" "sleep 0.05$U" --max-runs 1000 >"$T/out" 2>"$T/err" &
+pbpid=$!
+sleep 1.5
+kill -INT "$pbpid"
+wait "$pbpid"
+rc=$?
+sleep 0.2
+if [ "$rc" -eq 1 ] && has "$T/err" "^pbench: error: interrupted after [0-9]* rounds$" &&
+   has "$T/out" "^stopped: interrupted after" && gone "sleep 0.05$U"; then
+	ok "Ctrl-C: the rounds so far reported, exit 1, nothing left"
+else
+	bad "interrupt" "exit $rc"
+	pkill -f "sleep 0.05$U" 2>/dev/null
+fi
+
+# ---- progress: on a terminal only --------------------------------------------------------------
+if run "no progress" 0 "$PB" compare $Q --max-runs 10 true true && ! [ -s "$T/err" ]; then
+	ok "no progress line when stderr is not a terminal"
+else
+	miss "no progress"
+fi
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$PB' compare $Q 'sleep 0.01' 'sleep 0.03' >/dev/null" /dev/null >"$T/tty" 2>&1
+	if has "$T/tty" "round [0-9]*, time ratio [0-9.]* ([0-9.]*-[0-9.]*)" &&
+	   has "$T/tty" "running each command once to check"; then
+		ok "progress on a terminal: the round, the ratio so far"
+	else
+		bad "progress" "$(od -c "$T/tty" | head -5)"
+	fi
+else
+	skipped "progress on a terminal" "script(1) is not installed"
+fi
+
+finish cli/compare
