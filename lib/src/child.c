@@ -781,3 +781,28 @@ int pbench_child_wait_any(struct pbench_child *const *ch, int n, double timeout_
 			close(pfd[i].fd);
 	return r;
 }
+
+char **pb_argv_dup(char *const *argv)
+{
+	size_t n = 0;
+	char **v;
+
+	while (argv[n])
+		n++;
+	v = calloc(n + 1, sizeof(*v));
+	for (size_t i = 0; v && i < n; i++)
+		if (!(v[i] = strdup(argv[i]))) {
+			while (i--)
+				free(v[i]);
+			free(v);
+			return NULL;
+		}
+	return v;
+}
+
+void pb_argv_free(char **v)
+{
+	for (char **a = v; a && *a; a++)
+		free(*a);
+	free(v);
+}

@@ -196,29 +196,13 @@ int pbench_contest_write_json(const struct pbench_contest *c, FILE *f)
 
 /* ---- CSV ------------------------------------------------------------------------------------ */
 
-/* A field quoted when it holds a comma, a quote or a line break (RFC 4180). */
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_run(FILE *f, const struct pbench_contest *c, int i, int k)
 {
 	const struct pb_entrant *e = &c->e[i];
 	const struct pb_run *run = &e->set->runs[k];
 	int nr = pbench_runs_nr_events(e->r);
 
-	csv_field(f, e->name);
+	pb_csv_text(f, e->name);
 	fprintf(f, ",%d,%d,%llu,%llu,", i, k + 1, (unsigned long long)run->ns,
 		(unsigned long long)run->ticks);
 	if (run->exited)
@@ -246,7 +230,7 @@ int pbench_contest_write_csv(const struct pbench_contest *c, FILE *f)
 	fputs("name,entrant,run,ns,ticks,exit_status,signal,timed_out,cpu", f);
 	for (int ev = 0; ev < nr; ev++) {
 		fputc(',', f);
-		csv_field(f, pbench_contest_event_name(c, ev));
+		pb_csv_text(f, pbench_contest_event_name(c, ev));
 	}
 	fputc('\n', f);
 	for (int i = 0; i < c->n; i++) {
@@ -254,7 +238,7 @@ int pbench_contest_write_csv(const struct pbench_contest *c, FILE *f)
 
 		if (!e->r) {	/* stored times: no run, no counts */
 			for (size_t k = 0; k < e->n; k++) {
-				csv_field(f, e->name);
+				pb_csv_text(f, e->name);
 				fprintf(f, ",%d,%zu,%.0f,,,,,", i, k + 1, e->x[k]);
 				for (int ev = 0; ev < nr; ev++)
 					fputc(',', f);

@@ -205,3 +205,18 @@ const char *pb_format_factor(char *buf, size_t len, double f)
 		snprintf(buf, len, "%.0fx", f);
 	return buf;
 }
+
+void pb_csv_text(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

@@ -161,6 +161,12 @@ int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int gro
 /* format.c: a percentage with `digits` decimals, or (digits < 0) with the precision its size
  * needs (157%, 4.3%, 0.53%, 0.0004%); %.3g from 1e6 %; "n/a" when not finite. Returns buf. */
 const char *pb_format_pct(char *buf, size_t len, double pct, int digits);
+/* format.c: a CSV field, quoted (quotes doubled) when it holds a comma, a quote or a line
+ * break (RFC 4180). */
+void pb_csv_text(FILE *f, const char *s);
+/* child.c: a copy of a NULL-terminated argv (NULL: out of memory), and its release. */
+char **pb_argv_dup(char *const *argv);
+void pb_argv_free(char **v);
 /* format.c: argv as a POSIX shell would read it back (an argument with anything but
  * [A-Za-z0-9_@%+=:,./-] in single quotes, a quote as '\''), in buf (cut at len - 1); returns
  * the length the whole needs, as snprintf does. */

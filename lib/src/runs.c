@@ -74,24 +74,6 @@ static int check_opts(struct pbench_runs *r)
 	return 0;
 }
 
-static char **copy_argv(char *const *argv)
-{
-	size_t n = 0;
-	char **v;
-
-	while (argv[n])
-		n++;
-	v = calloc(n + 1, sizeof(*v));
-	for (size_t i = 0; v && i < n; i++)
-		if (!(v[i] = strdup(argv[i]))) {
-			while (i--)
-				free(v[i]);
-			free(v);
-			return NULL;
-		}
-	return v;
-}
-
 /*
  * What a command's child opens: only the events the object's own set could open. The others'
  * status and reason come from that set, so that a run does not try (and fail) to open them
@@ -157,7 +139,7 @@ static int subject_init(struct pbench_runs *r)
 
 		if (err)
 			return err;
-		sub->argv = copy_argv(r->o.argv);
+		sub->argv = pb_argv_dup(r->o.argv);
 		if (!sub->argv)
 			return -ENOMEM;
 		r->o.argv = sub->argv;
@@ -570,9 +552,7 @@ void pbench_runs_free(struct pbench_runs *r)
 	free(r->subject.plan.map);
 	free(r->subject.plan.tmpl);
 	free(r->subject.plan.tmp);
-	for (char **a = r->subject.argv; a && *a; a++)
-		free(*a);
-	free(r->subject.argv);
+	pb_argv_free(r->subject.argv);
 	pbench_counters_free(r->self);
 	free(r->events);
 	free(r);
