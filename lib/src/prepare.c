@@ -558,7 +558,10 @@ static void step_warmup(struct pbench_prepared *p, struct pb_work *w)
 		snprintf(buf, sizeof(buf), ": stable (the last %d windows of %d ms within %.2f%%, "
 			 "under %.0f%%)", WARMUP_STABLE_WINDOWS, (int)(WARMUP_WINDOW *
 			 WARMUP_CHUNK_MS), drift, WARMUP_STABLE_PCT);
-	else if (isfinite(drift) && !(p->o.flags & PBENCH_PREPARE_FIXED_WARMUP))
+	else if (left > 0 && !isfinite(drift) && !(p->o.flags & PBENCH_PREPARE_FIXED_WARMUP))
+		snprintf(buf, sizeof(buf), ", the most asked: too few windows of %d ms to tell "
+			 "whether it was stable", (int)(WARMUP_WINDOW * WARMUP_CHUNK_MS));
+	else if (left > 0 && !(p->o.flags & PBENCH_PREPARE_FIXED_WARMUP))
 		snprintf(buf, sizeof(buf), ", the most asked: not stable (the last %d windows of "
 			 "%d ms spread %.2f%%, over %.0f%%)", WARMUP_STABLE_WINDOWS,
 			 (int)(WARMUP_WINDOW * WARMUP_CHUNK_MS), drift, WARMUP_STABLE_PCT);

@@ -178,8 +178,10 @@ fi
 
 # ---- duet, sequential --------------------------------------------------------------------------
 if [ "$NCPU" -ge 2 ]; then
+	# 3x on an idle machine; a loaded one wakes the 10 ms sleep late (22 ms seen): the
+	# direction is what is asserted.
 	if run "duet" 0 "$PB" compare -e task-clock --duet "sleep 0.01" "sleep 0.03" &&
-	   head -n 1 "$T/out" | grep -q "^sleep 0.03 is [2-3]\.[0-9]*x slower than sleep 0.01" &&
+	   head -n 1 "$T/out" | grep -q "^sleep 0.03 is [1-9]\.[0-9]*x slower than sleep 0.01" &&
 	   has "$T/out" "^order: duet, both at once on CPUs [0-9]* and [0-9]* (swapped every round), [0-9]* pairs compared$" &&
 	   has "$T/out" "^unprepared: no pinning but the duet's"; then
 		ok "--duet: both at once, CPUs swapped, pairs"

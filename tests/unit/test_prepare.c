@@ -794,6 +794,9 @@ Test(prepare, warmup_until_stable, .timeout = 30)
 		cr_assert_leq(pct, 1.0, "stable means the windows within 1%%: %s", what);
 		cr_assert_geq(ms, 100, "never less than 100 ms: %s", what);
 		cr_assert_lt(ms, 1200, "stable before the most asked: %s", what);
+	} else if (strstr(what, "too few windows")) {
+		/* a machine so slow that the windows never filled: the whole time, said so */
+		cr_assert_geq(ms, 1200, "too few windows: the whole time asked: %s", what);
 	} else {
 		at = strstr(what, " spread ");
 		cr_assert_not_null(strstr(what, "not stable"), "%s", what);
