@@ -4,7 +4,8 @@
 # make test          every test, twice: a normal build (build/) and ASan+UBSan (build/asan/)
 # make demo          build and run the main job on this machine
 # make bench         benchmarks of pbench itself against the tools people use instead
-# make install       PREFIX=/usr/local DESTDIR= : header, libraries, pkg-config file, binary
+# make install       PREFIX=/usr/local DESTDIR= : header, libraries, pkg-config file, binary,
+#                    the man pages, the bash completion, the JSON Schemas (share/pbench/schema)
 # make fuzz          each fuzz target under libFuzzer (clang) for FUZZ_TIME=60 seconds; what it
 #                    finds goes into tests/fuzz/corpus/, which make test replays (tests/fuzz/)
 #
@@ -25,6 +26,10 @@ BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+# bash-completion finds completions here (its pkg-config completionsdir under /usr).
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 DESTDIR    ?=
 
 O   ?= build
@@ -163,10 +168,16 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 	@mkdir -p $(@D)
 	$(call msg,GEN,$@)$(PC_SED) $< > $@
 
-# Unit tests see the internals (-Ilib/src) and link the static library.
+# Unit tests of the API see only the public headers: an internal header does not compile
+# there. The white-box ones below test internals (the clock's arithmetic, the perf page, event
+# resolution, the CPU pick's choice on probes this machine cannot have, results built by hand,
+# fault injection) and see lib/src. All link the static
+# library (testutil.h declares its one test hook, pb_recorded_everywhere()).
+WHITEBOX_TESTS := test_clock test_events test_jitter test_mmap test_pick test_report
 $(O)/tests/%: tests/unit/%.c $(O)/libpbench.a
 	@mkdir -p $(@D)
-	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a \
+	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) \
+		$(if $(filter $*,$(WHITEBOX_TESTS)),-Ilib/src) -o $@ $< $(O)/libpbench.a \
 		$(ALL_LDFLAGS) -lcriterion $(LIB_LIBS)
 
 # The replay of a fuzz target's corpus. Only the ASan+UBSan tree builds and runs them. Two
@@ -280,13 +291,19 @@ install: all
 	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpbench.so
 	$(PC_SED) pbench.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/pbench.pc	# this PREFIX, not all's
+	install -d $(DESTDIR)$(DATADIR)/pbench/schema
+	install -m 0644 schema/*.schema.json $(DESTDIR)$(DATADIR)/pbench/schema/
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 completion/pbench.bash $(DESTDIR)$(BASHCOMPDIR)/pbench
 
 uninstall:
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/pbench
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/pbench $(DESTDIR)$(DATADIR)/pbench
 	rm -f $(DESTDIR)$(BINDIR)/pbench $(DESTDIR)$(INCLUDEDIR)/pbench.h \
 	      $(DESTDIR)$(LIBDIR)/libpbench.a $(DESTDIR)$(LIBDIR)/$(REALNAME) \
 	      $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libpbench.so \
-	      $(DESTDIR)$(PKGCONFIGDIR)/pbench.pc
+	      $(DESTDIR)$(PKGCONFIGDIR)/pbench.pc $(DESTDIR)$(BASHCOMPDIR)/pbench \
+	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1))
 
 # The hardware-counter suite alone: pbench cross-built for arm64, run in a QEMU guest whose
 # kernel drives an emulated PMUv3 (tests/pmu/run.sh says how; PMU=0 skips it).

@@ -264,3 +264,208 @@ void cli_note_live(const char *cmd)
 		cli_warn("'pbench %s' measures the live machine: PBENCH_SYSFS_ROOT and "
 			 "PBENCH_PROCFS_ROOT are read by 'pbench check' only", cmd);
 }
+
+/* ---- the outputs of a command: one convention (cmds.h, "cli_out") ----------------------------- */
+
+static const struct {
+	const char *stdout_opt, *export_opt, *what;
+} formats[CLI_NFMT] = {
+	[CLI_FMT_JSON] = { "--json", "--export-json", "the JSON" },
+	[CLI_FMT_CSV] = { "--csv", "--export-csv", "the CSV file" },
+	[CLI_FMT_MARKDOWN] = { "--markdown", "--export-markdown", "the Markdown" },
+	[CLI_FMT_PLOT] = { NULL, "--plot", "the plot" },
+};
+
+void cli_out_init(struct cli_out *o, const char *cmd, unsigned offered, unsigned flags)
+{
+	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
+	o->offered = offered;
+	o->flags = flags;
+	o->on_stdout = CLI_FMT_TEXT;
+}
+
+/* fmt on stdout in the text's place; one format only. */
+static int take_stdout(struct cli_out *o, int fmt, const char *opt)
+{
+	if (o->on_stdout != CLI_FMT_TEXT && o->on_stdout != fmt) {
+		cli_error("%s and %s cannot both write to stdout: give one of them a file (%s FILE)",
+			  formats[o->on_stdout].stdout_opt ? formats[o->on_stdout].stdout_opt :
+			  formats[o->on_stdout].export_opt, opt, formats[fmt].export_opt);
+		return -1;
+	}
+	o->on_stdout = fmt;
+	return 1;
+}
+
+int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **argv)
+{
+	int fmt = (c - CLI_OUT_OPT) & 3, export = c - CLI_OUT_OPT >= 4;
+	const char *opt = export ? formats[fmt].export_opt : formats[fmt].stdout_opt;
+
+	if (c < CLI_OUT_OPT || c >= CLI_OUT_OPT + 8 || (!export && fmt == CLI_FMT_PLOT))
+		return 0;
+	if (!(o->offered & (1u << fmt))) {
+		cli_error("unknown option '%s' for 'pbench %s'", opt, o->cmd);
+		cli_hint("'pbench %s -h' shows the options", o->cmd);
+		return -1;
+	}
+	if (!export && !arg && optind < argc && argv[optind]) {
+		const char *next = argv[optind];
+
+		/* The old spellings: '--json -', and '--json FILE' where nothing else can be. */
+		if (!strcmp(next, "-") && (o->flags & (CLI_OUT_DASH | CLI_OUT_NO_ARGS)))
+			optind++;
+		else if ((o->flags & CLI_OUT_NO_ARGS) && next[0] != '-')
+			arg = argv[optind++];
+	}
+	if (!export && !arg) {
+		o->bare_next = optind < argc ? argv[optind] : NULL;
+		o->bare_opt = opt;
+		return take_stdout(o, fmt, opt);
+	}
+	if (!*arg) {
+		cli_error("%s needs a file name, or '-' for stdout", opt);
+		return -1;
+	}
+	if (!strcmp(arg, "-"))
+		return take_stdout(o, fmt, opt);
+	o->path[fmt] = arg;
+	return 1;
+}
+
+int cli_out_open(struct cli_out *o)
+{
+	int n = 0, rc;
+
+	if (o->on_stdout != CLI_FMT_TEXT) {
+		int f = o->on_stdout;
+
+		o->outs[n++] = (struct cli_output){ formats[f].stdout_opt ? formats[f].stdout_opt :
+						    formats[f].export_opt, formats[f].what, "-" };
+	}
+	for (int f = 0; f < CLI_NFMT; f++)
+		if (o->path[f])
+			o->outs[n++] = (struct cli_output){ formats[f].export_opt, formats[f].what,
+							    o->path[f] };
+	o->nouts = n;
+	rc = cli_outputs_open(o->outs, n);
+	if (rc)
+		o->nouts = 0;
+	return rc;
+}
+
+int cli_out_text(const struct cli_out *o)
+{
+	return o->on_stdout == CLI_FMT_TEXT;
+}
+
+int cli_out_wants(const struct cli_out *o, int fmt)
+{
+	return o->on_stdout == fmt || (fmt >= 0 && fmt < CLI_NFMT && o->path[fmt]);
+}
+
+/* The format an open output writes: the one on stdout comes first (cli_out_open). */
+static int format_of(const struct cli_out *o, int i)
+{
+	if (i == 0 && o->on_stdout != CLI_FMT_TEXT)
+		return o->on_stdout;
+	for (int f = 0; f < CLI_NFMT; f++)
+		if (o->path[f] && o->outs[i].path == o->path[f])
+			return f;
+	return CLI_FMT_TEXT;
+}
+
+int cli_out_write(struct cli_out *o, cli_out_writer write, void *arg)
+{
+	int rc = EXIT_OK;
+
+	if (cli_out_text(o) && write(arg, CLI_FMT_TEXT, stdout))
+		rc = EXIT_RUNTIME;	/* said by main()'s check of stdout */
+	for (int i = 0; i < o->nouts; i++) {
+		struct cli_output *out = &o->outs[i];
+		int err;
+
+		if (!out->out)
+			continue;
+		err = write(arg, format_of(o, i), cli_output_file(out));
+		out->written = !err;
+		/* stdout's failures are main()'s to say (and a closed pipe is no error to say):
+		 * its errno is kept for that */
+		if (err && !strcmp(out->path, "-")) {
+			o->stdout_errno = errno;
+			rc = EXIT_RUNTIME;
+		} else if (err && err != -EPIPE) {
+			cli_error("cannot write %s '%s': %s", out->what, out->path,
+				  pbench_strerror(err));
+			rc = EXIT_RUNTIME;
+		} else if (err) {
+			rc = EXIT_RUNTIME;
+		}
+	}
+	return rc;
+}
+
+int cli_out_close(struct cli_out *o, int commit, int rc)
+{
+	rc = cli_outputs_close(o->outs, o->nouts, commit, rc);
+	o->nouts = 0;
+	if (o->stdout_errno)
+		errno = o->stdout_errno;
+	return rc;
+}
+
+int cli_out_hint(const struct cli_out *o, const char *arg)
+{
+	int fmt;
+
+	if (!arg || arg != o->bare_next || !o->bare_opt)
+		return 0;
+	fmt = !strcmp(o->bare_opt, "--json") ? CLI_FMT_JSON : !strcmp(o->bare_opt, "--csv") ?
+	      CLI_FMT_CSV : CLI_FMT_MARKDOWN;
+	cli_hint("%s alone prints on stdout; to write a file give %s FILE (or %s=FILE)",
+		 o->bare_opt, formats[fmt].export_opt, o->bare_opt);
+	return 1;
+}
+
+/* One option's help line at the command's column, the text wrapped at its newlines. */
+void cli_usage_option(FILE *f, int width, const char *opt, const char *text)
+{
+	int n = fprintf(f, "  %s", opt);
+
+	if (n + 2 > width) {
+		fputc('\n', f);
+		n = 0;
+	}
+	fprintf(f, "%*s", width - n, "");
+	for (const char *p = text; *p; p++) {
+		fputc(*p, f);
+		if (*p == '\n')
+			fprintf(f, "%*s", width, "");
+	}
+	fputc('\n', f);
+}
+
+void cli_out_usage(FILE *f, unsigned offered, const char *plot, int width)
+{
+	char json[64];
+
+	snprintf(json, sizeof(json), "JSON (schema %d) on stdout instead of the text",
+		 PBENCH_JSON_SCHEMA);
+	if (offered & CLI_OUT_JSON) {
+		cli_usage_option(f, width, "    --json", json);
+		cli_usage_option(f, width, "    --export-json FILE", "the JSON to FILE, the text "
+				 "still on stdout\n(--json=FILE is the same)");
+	}
+	if (offered & CLI_OUT_CSV) {
+		cli_usage_option(f, width, "    --csv", "CSV on stdout instead of the text");
+		cli_usage_option(f, width, "    --export-csv FILE", "the CSV to FILE");
+	}
+	if (offered & CLI_OUT_MARKDOWN) {
+		cli_usage_option(f, width, "    --markdown", "a Markdown table on stdout instead of "
+				 "the text");
+		cli_usage_option(f, width, "    --export-markdown FILE", "the Markdown table to FILE");
+	}
+	if (offered & CLI_OUT_PLOT)
+		cli_usage_option(f, width, "    --plot FILE.svg", plot);
+}

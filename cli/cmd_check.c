@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "pbench.h"
 #include "cmds.h"
 
@@ -15,121 +13,38 @@
 static void check_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pbench check [--cpu LIST] [--json] [--strict]\n"
+		"usage: pbench check [--cpu LIST] [--json] [--export-json FILE] [--strict]\n"
 		"\n"
 		"Checks every known source of timing noise for the CPU(s) you will measure on: what\n"
 		"was found, why it matters, and the command that fixes it. Only reads; changes\n"
 		"nothing. With no --cpu, the CPU a prepared run would pick (an isolated CPU, else the\n"
-		"least busy CPU other than 0 whose SMT sibling is idle).\n"
+		"least busy CPU other than 0 whose SMT sibling is idle). The speed group measures\n"
+		"the target CPU's own speed live, for about 2 s (not on a recorded tree).\n"
 		"\n"
-		"  -c, --cpu LIST   the target CPUs, e.g. 2 or 2-3,6\n"
-		"      --json       JSON on stdout (schema 1)\n"
-		"      --strict     exit 1 if any check is warn or bad\n"
-		"  -h, --help       this help\n"
+		"  -c, --cpu LIST         the target CPUs, e.g. 2 or 2-3,6\n");
+	cli_out_usage(f, CLI_OUT_JSON, NULL, 25);
+	fprintf(f,
+		"      --strict           exit 1 if any check is warn or bad\n"
+		"  -h, --help             this help\n"
 		"\n"
 		"PBENCH_SYSFS_ROOT and PBENCH_PROCFS_ROOT point it at a recorded /sys and /proc tree\n"
-		"(tests/fixtures/record.sh records one).\n");
+		"(tests/fixtures/record.sh records one).\n"
+		"\n"
+		"examples:\n"
+		"  pbench check                           the CPU a prepared run would use\n"
+		"  pbench check --cpu 2-3 --strict        in CI: exit 1 on any warn or bad\n");
 }
 
-static const char *verdict(const int *counts)
+/* The findings in each format asked for (cli_out_write): the library's writers. */
+static int write_report(void *arg, int fmt, FILE *f)
 {
-	if (counts[PBENCH_CHECK_BAD])
-		return "unfit";
-	if (counts[PBENCH_CHECK_WARN])
-		return "noisy";
-	return "ready";
+	const struct pbench_env *env = arg;
+
+	if (fmt == CLI_FMT_JSON)
+		return pbench_env_write_json(env, f);
+	return pbench_env_write_text(env, f, cli_color(f) ? PBENCH_ENV_WRITE_COLOR : 0);
 }
 
-static void print_text(const struct pbench_env *env, const int *counts)
-{
-	static const char *const colors[] = {
-		[PBENCH_CHECK_OK] = "\033[32m", [PBENCH_CHECK_INFO] = "\033[36m",
-		[PBENCH_CHECK_WARN] = "\033[33m", [PBENCH_CHECK_BAD] = "\033[31m",
-		[PBENCH_CHECK_UNKNOWN] = "\033[35m",
-	};
-	const char *group = "";
-	const int *cpus;
-	int ncpus = pbench_env_cpus(env, &cpus), color = cli_color(stdout), w = 0;
-
-	printf("pbench check: CPU%s ", ncpus > 1 ? "s" : "");
-	for (int i = 0; i < ncpus; i++)
-		printf("%s%d", i ? "," : "", cpus[i]);
-	if (*pbench_env_pick_reason(env))
-		printf(" (%s)", pbench_env_pick_reason(env));
-	printf("\n");
-	for (int i = 0; i < pbench_env_nr(env); i++)
-		if ((int)strlen(pbench_env_get(env, i)->id) > w)
-			w = (int)strlen(pbench_env_get(env, i)->id);
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
-		char where[16] = "";
-
-		if (strcmp(c->group, group)) {
-			printf("\n%s\n", c->group);
-			group = c->group;
-		}
-		if (c->cpu >= 0 && ncpus > 1)
-			snprintf(where, sizeof(where), "cpu%d ", c->cpu);
-		printf("  %s%-7s%s %-*s  %s%s", color ? colors[c->status] : "",
-		       pbench_check_status_name(c->status), color ? "\033[0m" : "", w, c->id, where,
-		       c->value);
-		if (c->expected[0] && (c->status == PBENCH_CHECK_WARN || c->status == PBENCH_CHECK_BAD))
-			printf(" (want: %s)", c->expected);
-		printf("\n");
-		if (c->status == PBENCH_CHECK_WARN || c->status == PBENCH_CHECK_BAD) {
-			if (c->why[0])
-				printf("  %*s why: %s\n", 7, "", c->why);
-			if (c->fix[0])
-				printf("  %*s fix: %s\n", 7, "", c->fix);
-		}
-	}
-	printf("\nsummary: %d ok, %d warn, %d bad, %d info, %d unknown: %s\n",
-	       counts[PBENCH_CHECK_OK], counts[PBENCH_CHECK_WARN], counts[PBENCH_CHECK_BAD],
-	       counts[PBENCH_CHECK_INFO], counts[PBENCH_CHECK_UNKNOWN], verdict(counts));
-}
-
-static int print_json(const struct pbench_env *env, const int *counts)
-{
-	json_t *root = json_object(), *cpus = json_array(), *checks = json_array();
-	json_t *sum = json_object();
-	const int *cpu;
-	int ncpus = pbench_env_cpus(env, &cpu), err;
-
-	json_object_set_new(root, "schema", json_integer(1));
-	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
-	for (int i = 0; i < ncpus; i++)
-		json_array_append_new(cpus, json_integer(cpu[i]));
-	json_object_set_new(root, "cpus", cpus);
-	json_object_set_new(root, "cpu_pick_reason", *pbench_env_pick_reason(env) ?
-			    json_string(pbench_env_pick_reason(env)) : json_null());
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
-		json_t *j = json_object();
-
-		json_object_set_new(j, "id", json_string(c->id));
-		json_object_set_new(j, "group", json_string(c->group));
-		json_object_set_new(j, "status", json_string(pbench_check_status_name(c->status)));
-		json_object_set_new(j, "cpu", c->cpu >= 0 ? json_integer(c->cpu) : json_null());
-		json_object_set_new(j, "value", json_string(c->value));
-		json_object_set_new(j, "expected", c->expected[0] ? json_string(c->expected)
-								 : json_null());
-		json_object_set_new(j, "why", c->why[0] ? json_string(c->why) : json_null());
-		json_object_set_new(j, "fix", c->fix[0] ? json_string(c->fix) : json_null());
-		json_array_append_new(checks, j);
-	}
-	json_object_set_new(root, "checks", checks);
-	for (int s = PBENCH_CHECK_OK; s <= PBENCH_CHECK_UNKNOWN; s++)
-		json_object_set_new(sum, pbench_check_status_name(s), json_integer(counts[s]));
-	json_object_set_new(root, "summary", sum);
-	json_object_set_new(root, "verdict", json_string(verdict(counts)));
-	err = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', stdout);
-	json_decref(root);
-	return err ? -1 : 0;
-}
-
-/* --cpu LIST, checked against the highest present CPU so the error can name the valid range;
- * a hole in the present range is caught by pbench_env_check (-EINVAL). */
 static int parse_cpus(const char *arg, int *cpus)
 {
 	char present[256] = "";
@@ -152,52 +67,72 @@ static int parse_cpus(const char *arg, int *cpus)
 	return n;
 }
 
-int cmd_check(int argc, char **argv)
+/* The options: the CPUs into cpus (*n of them), --strict, the outputs. 0, 1 after -h, or -1
+ * after the message. */
+static int parse_args(int argc, char **argv, int *cpus, int *n, int *strict, struct cli_out *out)
 {
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	int json = 0, strict = 0, c, n = 0, err, counts[PBENCH_CHECK_UNKNOWN + 1] = { 0 };
-	int *cpus = NULL, rc = EXIT_OK;
-	struct pbench_env *env;
+	int c;
 
 	optind = 1;
 	opterr = 0;
-	cpus = calloc(MAX_TARGETS, sizeof(*cpus));
-	if (!cpus)
-		return EXIT_RUNTIME;
-	while ((c = getopt_long(argc, argv, "+:c:jsh", opts, NULL)) != -1) {
+	cli_out_init(out, "check", CLI_OUT_JSON, CLI_OUT_NO_ARGS);
+	while ((c = getopt_long(argc, argv, "+:c:sh", opts, NULL)) != -1) {
+		int taken = cli_out_option(out, c, optarg, argc, argv);
+
+		if (taken < 0)
+			return -1;
+		if (taken)
+			continue;
 		switch (c) {
 		case 'c':
-			n = parse_cpus(optarg, cpus);
-			if (n < 0) {
-				free(cpus);
-				return EXIT_USAGE;
-			}
+			*n = parse_cpus(optarg, cpus);
+			if (*n < 0)
+				return -1;
 			break;
-		case 'j': json = 1; break;
-		case 's': strict = 1; break;
+		case 's': *strict = 1; break;
 		case 'h':
 			check_usage(stdout);
-			free(cpus);
-			return EXIT_OK;
+			return 1;
 		default:
 			cli_option_error(c, argv, "check");
-			free(cpus);
-			return EXIT_USAGE;
+			return -1;
 		}
 	}
 	if (optind < argc) {
 		cli_error("unexpected argument '%s' for 'pbench check'", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	int strict = 0, n = 0, err;
+	int *cpus = NULL, rc = EXIT_OK;
+	struct pbench_env *env;
+	struct cli_out out;
+
+	cpus = calloc(MAX_TARGETS, sizeof(*cpus));
+	if (!cpus)
+		return EXIT_RUNTIME;
+	rc = parse_args(argc, argv, cpus, &n, &strict, &out);
+	if (!rc)
+		rc = cli_out_open(&out);
+	if (rc) {
 		free(cpus);
-		return EXIT_USAGE;
+		return rc < 0 ? EXIT_USAGE : rc == 1 ? EXIT_OK : rc;
 	}
 	err = pbench_env_check(&env, n ? cpus : NULL, n, 0);
 	free(cpus);
+	if (err)
+		cli_out_close(&out, 0, EXIT_OK);
 	if (err == -EINVAL && n) {
 		char present[256] = "unknown";
 
@@ -218,16 +153,9 @@ int cmd_check(int argc, char **argv)
 		cli_error("cannot check this machine: %s", pbench_strerror(err));
 		return EXIT_RUNTIME;
 	}
-	for (int i = 0; i < pbench_env_nr(env); i++)
-		counts[pbench_env_get(env, i)->status]++;
-	if (json) {
-		if (print_json(env, counts))
-			rc = EXIT_RUNTIME;
-	} else {
-		print_text(env, counts);
-	}
-	if (strict && (counts[PBENCH_CHECK_WARN] || counts[PBENCH_CHECK_BAD]))
+	rc = cli_out_write(&out, write_report, env);
+	if (strict && strcmp(pbench_env_verdict(env), "ready"))
 		rc = EXIT_RUNTIME;
 	pbench_env_free(env);
-	return rc;
+	return cli_out_close(&out, 1, rc);
 }

@@ -21,7 +21,7 @@
 #define MIN_DURATION_S 0.01
 #define MAX_CPUS CPU_SETSIZE
 
-enum { J_JSON, J_PLOT, J_NOUT };
+#define JITTER_OUTPUTS (CLI_OUT_JSON | CLI_OUT_PLOT)
 
 static volatile int stop;
 
@@ -36,16 +36,15 @@ struct jitter_opts {
 	int ncpus;
 	double duration_s;
 	double threshold_ns;
-	const char *json;		/* "-": stdout */
-	const char *plot;
+	struct cli_out out;		/* --json, --export-json FILE, --plot FILE */
 	int compare_prepared;
 };
 
 static void jitter_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pbench jitter [--cpu LIST] [--duration S] [--threshold NS]\n"
-		"                     [--json[=FILE|-]] [--plot FILE.svg] [--compare-prepared]\n"
+		"usage: pbench jitter [--cpu LIST] [--duration S] [--threshold NS] [--json]\n"
+		"                     [--export-json FILE] [--plot FILE.svg] [--compare-prepared]\n"
 		"\n"
 		"Spins one pinned thread per CPU on the clock for the duration and counts every\n"
 		"gap between two reads longer than the threshold: how often the CPU was taken from\n"
@@ -57,15 +56,21 @@ static void jitter_usage(FILE *f)
 		"                         run on)\n"
 		"  -d, --duration S       seconds to spin on each CPU, all at once (default: %.0f)\n"
 		"  -t, --threshold NS     a longer gap is an interruption (default: 10x the loop\n"
-		"                         period, at least 1000 ns)\n"
-		"      --json[=FILE|-]    JSON (schema 1) to FILE, or to stdout instead of the text\n"
-		"      --plot FILE.svg    per CPU, the gap lengths' histogram and a timeline, as SVG\n"
-		"      --compare-prepared probe the CPU a prepared run would use (or the one --cpu\n"
+		"                         period, at least 1000 ns)\n",
+		DEFAULT_DURATION_S);
+	cli_out_usage(f, JITTER_OUTPUTS, "per CPU, the gap lengths' histogram and a timeline, "
+		      "as SVG", 25);
+	fprintf(f,
+		"      --compare-prepared\n"
+		"                         probe the CPU a prepared run would use (or the one --cpu\n"
 		"                         names) normally, then prepared, and show the difference\n"
 		"  -h, --help             this help\n"
 		"\n"
-		"Ctrl-C stops the threads and prints what was measured so far.\n",
-		DEFAULT_DURATION_S);
+		"Ctrl-C stops the threads and prints what was measured so far.\n"
+		"\n"
+		"examples:\n"
+		"  pbench jitter                          every CPU for 5 s\n"
+		"  pbench jitter --cpu 3 --compare-prepared -d 10\n");
 }
 
 static int parse_cpus(const char *arg, struct jitter_opts *o)
@@ -95,22 +100,27 @@ static int parse_cpus(const char *arg, struct jitter_opts *o)
 
 static int parse_args(int argc, char **argv, struct jitter_opts *o)
 {
-	enum { OPT_JSON = 256, OPT_PLOT, OPT_COMPARE };
+	enum { OPT_COMPARE = 256 };
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "threshold", required_argument, NULL, 't' },
-		{ "json", optional_argument, NULL, OPT_JSON },
-		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "compare-prepared", no_argument, NULL, OPT_COMPARE },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	int c;
+	int c, taken;
 
 	optind = 1;
 	opterr = 0;
+	cli_out_init(&o->out, "jitter", JITTER_OUTPUTS, CLI_OUT_NO_ARGS);
 	while ((c = getopt_long(argc, argv, "+:c:d:t:h", opts, NULL)) != -1) {
+		taken = cli_out_option(&o->out, c, optarg, argc, argv);
+		if (taken < 0)
+			return -1;
+		if (taken)
+			continue;
 		switch (c) {
 		case 'c':
 			if (parse_cpus(optarg, o))
@@ -126,16 +136,6 @@ static int parse_args(int argc, char **argv, struct jitter_opts *o)
 			if (cli_number("--threshold", "threshold", optarg, 0, 1e9,
 				       CLI_NUM_POSITIVE, &o->threshold_ns))
 				return -1;
-			break;
-		case OPT_JSON:
-			/* --json FILE as well as --json=FILE: jitter takes no other argument. */
-			if (!optarg && optind < argc &&
-			    (!strcmp(argv[optind], "-") || argv[optind][0] != '-'))
-				optarg = argv[optind++];
-			o->json = optarg ? optarg : "-";
-			break;
-		case OPT_PLOT:
-			o->plot = optarg;
 			break;
 		case OPT_COMPARE:
 			o->compare_prepared = 1;
@@ -190,33 +190,23 @@ static int run_error(int err)
 	return EXIT_RUNTIME;
 }
 
-/* Each report asked for; one that cannot be written does not keep the text from being
- * printed. */
-static int report(const struct jitter_opts *o, struct pbench_jitter *j,
-		  struct pbench_jitter *prep, struct cli_output *out)
-{
-	int err, rc = EXIT_OK;
+/* The two probes' report in each format asked for (cli_out_write). */
+struct jitter_report {
+	struct pbench_jitter *j, *prep;
+};
 
-	if (out[J_JSON].out) {
-		err = pbench_jitter_write_json(j, prep, cli_output_file(&out[J_JSON]));
-		if (err) {
-			cli_error("cannot write the JSON '%s': %s", o->json, pbench_strerror(err));
-			rc = EXIT_RUNTIME;
-		}
-		out[J_JSON].written = !err;
+static int write_report(void *arg, int fmt, FILE *f)
+{
+	const struct jitter_report *r = arg;
+
+	switch (fmt) {
+	case CLI_FMT_JSON:
+		return pbench_jitter_write_json(r->j, r->prep, f);
+	case CLI_FMT_PLOT:
+		return pbench_jitter_plot_svg(r->j, f, "pbench jitter");
+	default:
+		return pbench_jitter_write_text(r->j, r->prep, f);
 	}
-	if (!o->json || strcmp(o->json, "-"))
-		if (pbench_jitter_write_text(j, prep, stdout))
-			rc = EXIT_RUNTIME;
-	if (out[J_PLOT].out) {
-		err = pbench_jitter_plot_svg(j, cli_output_file(&out[J_PLOT]), "pbench jitter");
-		if (err) {
-			cli_error("cannot write the plot '%s': %s", o->plot, pbench_strerror(err));
-			rc = EXIT_RUNTIME;
-		}
-		out[J_PLOT].written = !err;
-	}
-	return rc;
 }
 
 static double measured_s(const struct pbench_jitter *j)
@@ -226,7 +216,7 @@ static double measured_s(const struct pbench_jitter *j)
 	return pbench_jitter_cpu(j, 0, &c) ? 0 : c.duration_s;
 }
 
-static int jitter_run(struct jitter_opts *o, struct cli_output *out)
+static int jitter_run(struct jitter_opts *o)
 {
 	struct pbench_jitter_opts jo = PBENCH_JITTER_OPTS_INIT;
 	struct pbench_jitter *j = NULL, *prep = NULL;
@@ -264,7 +254,7 @@ static int jitter_run(struct jitter_opts *o, struct cli_output *out)
 		pbench_jitter_free(j);
 		return run_error(err);
 	}
-	rc = report(o, j, prep, out);
+	rc = cli_out_write(&o->out, write_report, &(struct jitter_report){ j, prep });
 	if (stop) {
 		cli_error("interrupted: %.2f of %g s measured%s", prep ? measured_s(prep) :
 			  measured_s(j), o->duration_s, o->compare_prepared && !prep ?
@@ -279,7 +269,6 @@ static int jitter_run(struct jitter_opts *o, struct cli_output *out)
 int cmd_jitter(int argc, char **argv)
 {
 	struct jitter_opts o = { .duration_s = DEFAULT_DURATION_S };
-	struct cli_output out[J_NOUT];
 	int rc;
 
 	o.cpus = calloc(MAX_CPUS, sizeof(*o.cpus));
@@ -293,11 +282,9 @@ int cmd_jitter(int argc, char **argv)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
 	}
 	/* Opened before anything spins: a path that cannot be written is a usage error. */
-	out[J_JSON] = (struct cli_output){ "--json", "the JSON", o.json };
-	out[J_PLOT] = (struct cli_output){ "--plot", "the plot", o.plot };
-	rc = cli_outputs_open(out, J_NOUT);
+	rc = cli_out_open(&o.out);
 	if (!rc)
-		rc = cli_outputs_close(out, J_NOUT, 1, jitter_run(&o, out));
+		rc = cli_out_close(&o.out, 1, jitter_run(&o));
 	free(o.cpus);
 	return rc;
 }

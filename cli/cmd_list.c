@@ -5,163 +5,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "pbench.h"
 #include "cmds.h"
 
 static void list_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pbench list [--all] [--json]\n"
+		"usage: pbench list [--all] [--json] [--export-json FILE]\n"
 		"\n"
 		"Lists the generic perf events, the software events and the sysfs PMU events, each\n"
 		"with whether it can be counted here now (ok, not-supported, no-permission) and why.\n"
 		"\n"
-		"  -a, --all    also every libpfm4 event of the detected hardware PMUs\n"
-		"      --json   JSON on stdout (schema 1)\n"
-		"  -h, --help   this help\n");
+		"  -a, --all              also every libpfm4 event of the detected hardware PMUs\n");
+	cli_out_usage(f, CLI_OUT_JSON, NULL, 25);
+	fprintf(f, "  -h, --help             this help\n"
+		"\n"
+		"examples:\n"
+		"  pbench list                            what opens here, and why not\n"
+		"  pbench list --all | grep -i cache      every libpfm4 name of this CPU\n");
 }
 
-/* The library's list, one entry at a time into an array of our own struct's size. */
-static int list_events(unsigned flags, struct pbench_event_desc **out)
+/* The list in each format asked for (cli_out_write): the library's writers. */
+static int write_report(void *arg, int fmt, FILE *f)
 {
-	struct pbench_event_list *l;
-	int n = pbench_event_list_new(&l, flags);
+	const struct pbench_event_list *l = arg;
 
-	if (n < 0)
-		return n;
-	*out = calloc((size_t)(n ? n : 1), sizeof(**out));
-	for (int i = 0; *out && i < n; i++) {
-		(*out)[i].size = sizeof((*out)[i]);
-		pbench_event_list_get(l, i, &(*out)[i]);
-	}
-	pbench_event_list_free(l);
-	return *out ? n : -ENOMEM;
-}
-
-static void section_of(const struct pbench_event_desc *d, char *buf, size_t len)
-{
-	if (!strcmp(d->pmu, "perf"))
-		snprintf(buf, len, "%s", d->kind == PBENCH_EVENT_SOFTWARE ? "software events"
-									  : "hardware events");
-	else if (strchr(d->name, '/'))
-		snprintf(buf, len, "kernel PMU events (sysfs)");
-	else
-		snprintf(buf, len, "%s events (libpfm4)", d->pmu);
-}
-
-static int print_json(const struct pbench_event_desc *v, int n, const int *counts)
-{
-	json_t *root = json_object(), *arr = json_array(), *sum = json_object();
-	int err;
-
-	json_object_set_new(root, "schema", json_integer(1));
-	json_object_set_new(root, "pbench_version", json_string(pbench_version()));
-	json_object_set_new(root, "hardware_pmu", json_boolean(pbench_cpu_has_pmu()));
-	for (int i = 0; i < n; i++) {
-		json_t *e = json_object();
-
-		json_object_set_new(e, "name", json_string(v[i].name));
-		json_object_set_new(e, "pmu", json_string(v[i].pmu));
-		json_object_set_new(e, "kind", json_string(pbench_event_kind_name(v[i].kind)));
-		json_object_set_new(e, "status", json_string(pbench_event_status_name(v[i].status)));
-		json_object_set_new(e, "errno", v[i].error ? json_integer(-v[i].error) : json_null());
-		json_object_set_new(e, "reason", v[i].reason[0] ? json_string(v[i].reason)
-								: json_null());
-		json_object_set_new(e, "read", v[i].status != PBENCH_EVENT_OK ? json_null() :
-				    json_string(v[i].user_read ? "user" : "syscall"));
-		json_object_set_new(e, "read_reason", v[i].read_reason[0] ?
-				    json_string(v[i].read_reason) : json_null());
-		json_object_set_new(e, "description", json_string(v[i].desc));
-		json_array_append_new(arr, e);
-	}
-	json_object_set_new(root, "events", arr);
-	for (int s = PBENCH_EVENT_OK; s <= PBENCH_EVENT_NO_PERMISSION; s++)
-		if (s != PBENCH_EVENT_MULTIPLEXED && s != PBENCH_EVENT_NOT_COUNTED)
-			json_object_set_new(sum, pbench_event_status_name(s), json_integer(counts[s]));
-	json_object_set_new(root, "summary", sum);
-	err = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', stdout);
-	json_decref(root);
-	return err ? EXIT_RUNTIME : EXIT_OK;
-}
-
-static void print_text(const struct pbench_event_desc *v, int n, const int *counts)
-{
-	char last[96] = "", sec[96];
-	const char *prev_reason = "";
-	int color = cli_color(stdout), w = 24;
-
-	for (int i = 0; i < n; i++)
-		if ((int)strlen(v[i].name) > w)
-			w = (int)strlen(v[i].name);
-
-	for (int i = 0; i < n; i++) {
-		const char *st = pbench_event_status_name(v[i].status);
-		const char *reason = v[i].reason;
-		char how[224];
-
-		/* Counted: which way a region reads a hardware event (user space or read()). */
-		if (v[i].status == PBENCH_EVENT_OK && v[i].kind != PBENCH_EVENT_SOFTWARE &&
-		    !*reason) {
-			snprintf(how, sizeof(how), "%s%s", v[i].user_read ? "read in user space" :
-				 "read with read(): ", v[i].user_read ? "" : v[i].read_reason);
-			reason = how;
-		}
-
-		section_of(&v[i], sec, sizeof(sec));
-		if (strcmp(sec, last)) {
-			printf("%s%s:\n", i ? "\n" : "", sec);
-			memcpy(last, sec, sizeof(last));
-			prev_reason = "";
-		}
-		/* A long reason shared by a run of events is written out once. */
-		if (*reason && !strcmp(reason, prev_reason))
-			reason = "(as above)";
-		else
-			prev_reason = reason;
-		if (!*reason)
-			printf(color ? "  %-*s \033[32m%s\033[0m\n" : "  %-*s %s\n", w, v[i].name, st);
-		else if (color)
-			printf("  %-*s %s%-14s\033[0m %s\n", w, v[i].name,
-			       v[i].status == PBENCH_EVENT_OK ? "\033[32m" : "\033[33m", st,
-			       reason);
-		else
-			printf("  %-*s %-14s %s\n", w, v[i].name, st, reason);
-	}
-	printf("\n%d events: %d ok, %d not supported, %d no permission\n", n,
-	       counts[PBENCH_EVENT_OK], counts[PBENCH_EVENT_NOT_SUPPORTED],
-	       counts[PBENCH_EVENT_NO_PERMISSION]);
-	if (!pbench_cpu_has_pmu()) {
-		int tsc = 0;
-
-		/* msr/tsc/ is named only when this machine's list has it opening. */
-		for (int i = 0; i < n; i++)
-			tsc |= !strcmp(v[i].name, "msr/tsc/") && v[i].status == PBENCH_EVENT_OK;
-		printf("note: no hardware PMU is exposed here (a VM without PMU passthrough?): "
-		       "hardware events cannot be counted; the software events%s can\n",
-		       tsc ? " and msr/tsc/" : "");
-	}
+	if (fmt == CLI_FMT_JSON)
+		return pbench_event_list_write_json(l, f);
+	return pbench_event_list_write_text(l, f, cli_color(f) ? PBENCH_EVENT_LIST_WRITE_COLOR : 0);
 }
 
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	struct pbench_event_desc *v;
-	int all = 0, json = 0, c, n, rc, counts[PBENCH_EVENT_NO_PERMISSION + 1] = { 0 };
+	struct pbench_event_list *l;
+	struct cli_out out;
+	int all = 0, c, err, rc;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:ajh", opts, NULL)) != -1) {
+	cli_out_init(&out, "list", CLI_OUT_JSON, CLI_OUT_NO_ARGS);
+	while ((c = getopt_long(argc, argv, "+:ah", opts, NULL)) != -1) {
+		int taken = cli_out_option(&out, c, optarg, argc, argv);
+
+		if (taken < 0)
+			return EXIT_USAGE;
+		if (taken)
+			continue;
 		switch (c) {
 		case 'a': all = 1; break;
-		case 'j': json = 1; break;
 		case 'h': list_usage(stdout); return EXIT_OK;
 		default:
 			cli_option_error(c, argv, "list");
@@ -172,19 +69,15 @@ int cmd_list(int argc, char **argv)
 		cli_error("unexpected argument '%s' for 'pbench list'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	n = list_events(all ? PBENCH_LIST_ALL : 0, &v);
-	if (n < 0) {
-		cli_error("cannot list events: %s", pbench_strerror(n));
-		return EXIT_RUNTIME;
+	rc = cli_out_open(&out);
+	if (rc)
+		return rc;
+	err = pbench_event_list_new(&l, all ? PBENCH_LIST_ALL : 0);
+	if (err < 0) {
+		cli_error("cannot list events: %s", pbench_strerror(err));
+		return cli_out_close(&out, 0, EXIT_RUNTIME);
 	}
-	for (int i = 0; i < n; i++)
-		counts[v[i].status]++;
-	if (json) {
-		rc = print_json(v, n, counts);
-	} else {
-		print_text(v, n, counts);
-		rc = EXIT_OK;
-	}
-	free(v);
-	return rc;
+	rc = cli_out_write(&out, write_report, l);
+	pbench_event_list_free(l);
+	return cli_out_close(&out, 1, rc);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pbench.h"
@@ -30,19 +31,24 @@
 #define DEFAULT_WARMUP_MS 1200.0
 #define MAX_WARMUP_MS 3600000.0
 
+#define STAT_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_MARKDOWN | CLI_OUT_PLOT)
+#define STAT_COL 25
+
 static void stat_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: pbench stat [-e EVENTS] [-r RUNS | --target-sem PCT [--max-time S]]\n"
-		"                   [--mode unprepared|prepared|contrast] [--cpu N] [--warmup-ms MS]\n"
-		"                   [--json[=FILE]] [--csv FILE] [--plot FILE.svg] [-q]\n"
-		"                   [--timeout S] [--workload xor|memwalk] [--iterations N]\n"
-		"                   [-- CMD ARGS...]\n"
+		"                   [--mode unprepared|prepared|contrast] [--cpu LIST] [--warmup-ms MS]\n"
+		"                   [--json | --csv | --markdown] [--export-json FILE]\n"
+		"                   [--export-csv FILE] [--export-markdown FILE] [--plot FILE.svg]\n"
+		"                   [--reprobe] [-q] [--timeout S] [--workload xor|memwalk]\n"
+		"                   [--iterations N] [-- CMD ARGS...]\n"
 		"\n"
 		"Runs CMD (or, with no command, a built-in workload) RUNS times and prints each\n"
 		"run's time in TSC ticks and ns with the counted events and what disturbed it, the\n"
 		"outliers with their cause, then a summary. Events that cannot be counted here are\n"
-		"shown with the reason, never as a number.\n"
+		"shown with the reason, never as a number. The options come before CMD: the first\n"
+		"argument that is not an option (or the one after --) starts the command.\n"
 		"\n"
 		"Modes: 'prepared' pins pbench to one CPU, raises its priority, locks its memory and\n"
 		"warms up before the runs, and undoes it all afterwards; a command inherits the CPU\n"
@@ -56,11 +62,18 @@ static void stat_usage(FILE *f)
 		"                         of the mean (at least %d runs), within --max-time\n"
 		"      --max-time S       time budget per mode for --target-sem (default: %.0f)\n"
 		"      --mode MODE        unprepared, prepared or contrast (default: prepared)\n"
-		"      --cpu N            the CPU to prepare (default: an isolated or idle one)\n"
-		"      --warmup-ms MS     warm-up before the prepared runs (default: %.0f)\n"
-		"      --json[=FILE]      JSON (schema 1) to FILE, or to stdout instead of the text\n"
-		"      --csv FILE         one line per run to FILE ('-': stdout, instead of the text)\n"
-		"      --plot FILE.svg    each run's time in order and the distributions, as SVG\n"
+		"      --cpu LIST         the CPU to prepare (default: an isolated or idle one); a\n"
+		"                         list (1-3) for a command that uses several: it runs on\n"
+		"                         all of them, pbench on the first\n"
+		"      --warmup-ms MS     warm-up before the prepared runs: until the speed stops\n"
+		"                         drifting, at most MS (default: %.0f)\n"
+		"      --reprobe          time nice against SCHED_FIFO again, even if a choice was\n"
+		"                         kept for this boot and CPU (in ~/.cache/pbench)\n",
+		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
+		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS);
+	cli_out_usage(f, STAT_OUTPUTS, "each run's time in order and the distributions, as SVG",
+		      STAT_COL);
+	fprintf(f,
 		"      --timeout S        kill a run of the command after S seconds (default: none)\n"
 		"  -q, --quiet            discard the command's output\n"
 		"      --workload NAME    the built-in workload: 'xor' (a register-only loop, the\n"
@@ -69,23 +82,34 @@ static void stat_usage(FILE *f)
 		"      --iterations N     xor iterations (default: %llu) or memwalk steps (%llu)\n"
 		"  -h, --help             this help\n"
 		"\n"
-		"On a terminal, a progress line on stderr (run i of N, the estimate so far, the time\n"
-		"left) when nothing else writes there: the built-in workload, or a command with -q.\n"
-		"NO_COLOR turns its colour off.\n"
-		"'pbench list' shows the events that can be counted here.\n",
-		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
-		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS, XOR_ITERATIONS, WALK_STEPS);
+		"On a terminal, progress on stderr (run i of N, the estimate so far, the time left):\n"
+		"one line rewritten in place when nothing else writes there (the built-in workload,\n"
+		"a command with -q), else a line of its own at most once a second. NO_COLOR turns\n"
+		"its colour off. When the command's output goes to stdout, pbench's head (what runs,\n"
+		"the clock) is printed before it and the report after the runs; when a format takes\n"
+		"stdout (--json...), the command's output goes to stderr.\n"
+		"'pbench list' shows the events that can be counted here.\n"
+		"\n"
+		"examples:\n"
+		"  pbench stat -- gzip -k -f big.log        20 prepared runs, counted\n"
+		"  pbench stat --mode contrast              the built-in loop unprepared, then\n"
+		"                                           prepared, side by side\n"
+		"  pbench stat -r 50 -q --export-json gz.json -- sh -c 'gzip -c big.log >/dev/null'\n"
+		"  pbench stat --target-sem 0.5 --markdown -- ./bench\n",
+		XOR_ITERATIONS, WALK_STEPS);
 }
-
-/* The outputs of pbench stat, in the order they are written. */
-enum { OUT_JSON = 0, OUT_CSV, OUT_PLOT, STAT_NOUT };
 
 struct stat_opts {
 	struct pbench_runs_opts ro;
-	const char *json, *csv, *plot;	/* NULL, "-" or a file name */
+	struct cli_out out;		/* --json, --export-json FILE, ... */
+	int cpus[CPU_SETSIZE];		/* --cpu LIST */
 	int workload_set;		/* --workload was given */
 	int progress;			/* the progress line on stderr */
 	int color;			/* NO_COLOR unset and stderr a terminal */
+	int lines;			/* the command writes to the terminal too: progress in
+					 * whole lines, at most one a second */
+	double last_s;			/* when the last progress line was printed */
+	int head_first;			/* the text's head goes out before the command's output */
 };
 
 static const char *mode_name(int mode)
@@ -140,29 +164,33 @@ static int parse_mode(const char *s)
 	return -1;
 }
 
-static int parse_cpu(const char *s, int *out)
+/* --cpu N or --cpu LIST: each one pbench may run on; a list is the command's CPUs. */
+static int parse_cpu(const char *s, struct stat_opts *o)
 {
 	cpu_set_t set;
 	char allowed[256] = "";
-	double v;
-	int ok;
+	int n, ok;
 
 	CPU_ZERO(&set);
 	sched_getaffinity(0, sizeof(set), &set);
 	pbench_cpus_allowed(allowed, sizeof(allowed));
-	ok = !cli_parse_number(s, CLI_NUM_INT, &v) && v >= 0 && v < CPU_SETSIZE &&
-	     CPU_ISSET((int)v, &set);
+	n = pbench_cpus_parse(s, o->cpus, CPU_SETSIZE, CPU_SETSIZE);
+	ok = n > 0;
+	for (int i = 0; ok && i < n; i++)
+		ok = CPU_ISSET(o->cpus[i], &set);
 	if (!ok) {
 		cli_error("invalid CPU '%s' for --cpu: pbench may run on CPUs %s", s,
 			  allowed[0] ? allowed : "(unknown: sched_getaffinity failed)");
 		return -1;
 	}
-	*out = (int)v;
+	o->ro.cpu = o->cpus[0];
+	o->ro.cpus = n > 1 ? o->cpus : NULL;
+	o->ro.ncpus = n > 1 ? n : 0;
 	return 0;
 }
 
-enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_PLOT, OPT_TIMEOUT, OPT_CSV, OPT_WORKLOAD,
-       OPT_TARGET_SEM, OPT_MAX_TIME };
+enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_TIMEOUT, OPT_WORKLOAD, OPT_TARGET_SEM,
+       OPT_MAX_TIME, OPT_REPROBE };
 
 /* One option of `pbench stat` (getopt's c and optarg): 0, -1 after an error said, 1 when c is
  * not one of them. */
@@ -178,9 +206,6 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 		if (cli_long("-r", "run count", arg, 1, MAX_RUNS, &o->ro.runs))
 			return -1;
 		break;
-	case 'j':
-		o->json = arg ? arg : "-";
-		break;
 	case 'q':
 		o->ro.quiet = 1;
 		break;
@@ -195,7 +220,7 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 			return -1;
 		break;
 	case OPT_CPU:
-		if (parse_cpu(arg, &o->ro.cpu))
+		if (parse_cpu(arg, o))
 			return -1;
 		break;
 	case OPT_WARMUP:
@@ -203,13 +228,13 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 			       &o->ro.warmup_ms))
 			return -1;
 		break;
-	case OPT_PLOT:
-		o->plot = arg;
-		break;
 	case OPT_TIMEOUT:
 		if (cli_number("--timeout", "timeout", arg, 0, 86400, CLI_NUM_POSITIVE,
 			       &o->ro.timeout_s))
 			return -1;
+		break;
+	case OPT_REPROBE:
+		o->ro.flags |= PBENCH_RUNS_REPROBE;
 		break;
 	case OPT_MAX_TIME:
 		if (cli_number("--max-time", "time budget", arg, 0, 86400,
@@ -220,9 +245,6 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 		if (cli_number("--target-sem", "target", arg, 0, 100,
 			       CLI_NUM_POSITIVE | CLI_NUM_PCT, &o->ro.target_sem_pct))
 			return -1;
-		break;
-	case OPT_CSV:
-		o->csv = arg;
 		break;
 	case OPT_WORKLOAD:
 		if (!strcmp(arg, "xor")) {
@@ -247,30 +269,35 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	static const struct option opts[] = {
 		{ "events", required_argument, NULL, 'e' },
 		{ "runs", required_argument, NULL, 'r' },
-		{ "json", optional_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "iterations", required_argument, NULL, 'i' },
 		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "warmup-ms", required_argument, NULL, OPT_WARMUP },
-		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "csv", required_argument, NULL, OPT_CSV },
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "target-sem", required_argument, NULL, OPT_TARGET_SEM },
 		{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+		{ "reprobe", no_argument, NULL, OPT_REPROBE },
 		{ "help", no_argument, NULL, 'h' },
+		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
 	int c, err;
 
 	optind = 1;
 	opterr = 0;
+	cli_out_init(&o->out, "stat", STAT_OUTPUTS, CLI_OUT_DASH);
 	while ((c = getopt_long(argc, argv, "+:e:r:qh", opts, NULL)) != -1) {
 		if (c == 'h') {
 			stat_usage(stdout);
 			return 1;
 		}
+		err = cli_out_option(&o->out, c, optarg, argc, argv);
+		if (err < 0)
+			return -1;
+		if (err)
+			continue;
 		err = stat_option(c, optarg, o);
 		if (err > 0)
 			return cli_option_error(c, argv, "stat");
@@ -284,36 +311,63 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 
 /* ---- progress ----------------------------------------------------------------------------- */
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left" */
+static void progress_text(const struct pbench_runs_progress *p, char *buf, size_t len)
+{
+	char est[64] = "", left[64] = "", of[32] = "", m[32];
+
+	if (!strcmp(p->phase, "preparing")) {
+		snprintf(buf, len, "%s: preparing (pin, memory, priority probe, warm-up)",
+			 mode_name(p->mode));
+		return;
+	}
+	if (isfinite(p->mean_ns)) {
+		pbench_format_ns(m, sizeof(m), p->mean_ns, 3);
+		snprintf(est, sizeof(est), isfinite(p->sem_pct) ? ", %s ± %.2g%%" : ", %s", m,
+			 p->sem_pct);
+	}
+	if (p->target_sem_pct > 0)
+		snprintf(of, sizeof(of), " (target ± %.2g%%)", p->target_sem_pct);
+	else
+		snprintf(of, sizeof(of), " of %ld", p->runs);
+	if (isfinite(p->left_s))
+		snprintf(left, sizeof(left), ", %.1f s left", p->left_s);
+	snprintf(buf, len, "%s: run %d%s%s%s", mode_name(p->mode), p->run + 1, of, est, left);
+}
+
 /*
- * On a terminal only, and only when nothing else writes there (the built-in workload, or a
- * command with -q): "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left". The library calls
- * this between runs, never during one.
+ * On a terminal only: "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left". The library calls
+ * this between runs, never during one. When nothing else writes to the terminal (the built-in
+ * workload, a command with -q) the line is rewritten in place; when the command's output
+ * comes there too, the progress is a line of its own, at most one a second, so that the two
+ * never share a line.
  */
 static void show_progress(const struct pbench_runs_progress *p, void *arg)
 {
-	const struct stat_opts *o = arg;
+	struct stat_opts *o = arg;
 	const char *dim = o->color ? "\033[2m" : "", *end = o->color ? "\033[0m" : "";
-	char est[64] = "", left[64] = "", of[32] = "", m[32];
+	char line[256];
 
-	if (!strcmp(p->phase, "done")) {
+	if (o->lines) {
+		if (!strcmp(p->phase, "done") || (!strcmp(p->phase, "runs") && p->run &&
+						  now_s() - o->last_s < 1))
+			return;
+		progress_text(p, line, sizeof(line));
+		fprintf(stderr, "%spbench stat: %s%s\n", dim, line, end);
+		o->last_s = now_s();
+	} else if (!strcmp(p->phase, "done")) {
 		fputs("\r\033[K", stderr);
-	} else if (!strcmp(p->phase, "preparing")) {
-		fprintf(stderr, "\r\033[K%s%s: preparing (pin, memory, priority probe, warm-up)%s",
-			dim, mode_name(p->mode), end);
 	} else {
-		if (isfinite(p->mean_ns)) {
-			pbench_format_ns(m, sizeof(m), p->mean_ns, 3);
-			snprintf(est, sizeof(est), isfinite(p->sem_pct) ? ", %s ± %.2g%%" : ", %s",
-				 m, p->sem_pct);
-		}
-		if (p->target_sem_pct > 0)
-			snprintf(of, sizeof(of), " (target ± %.2g%%)", p->target_sem_pct);
-		else
-			snprintf(of, sizeof(of), " of %ld", p->runs);
-		if (isfinite(p->left_s))
-			snprintf(left, sizeof(left), ", %.1f s left", p->left_s);
-		fprintf(stderr, "\r\033[K%s%s: run %d%s%s%s%s", dim, mode_name(p->mode), p->run + 1,
-			of, est, left, end);
+		progress_text(p, line, sizeof(line));
+		fprintf(stderr, "\r\033[K%s%s%s", dim, line, end);
 	}
 	fflush(stderr);
 }
@@ -335,11 +389,13 @@ static int start_error(int err, const struct stat_opts *o)
 		return EXIT_USAGE;
 	case PBENCH_ENOT_FOUND:
 		cli_error("command '%s' not found", cmd);
-		cli_hint("check the name, or give its path");
+		if (!cli_out_hint(&o->out, o->ro.argv[0]))
+			cli_hint("check the name, or give its path");
 		return EXIT_USAGE;
 	case PBENCH_ENOT_EXEC:
 		cli_error("command '%s' cannot be executed (not an executable file, or no "
 			  "permission)", cmd);
+		cli_out_hint(&o->out, o->ro.argv[0]);
 		return EXIT_USAGE;
 	case PBENCH_EBAD_INTERP:
 		if (pbench_command_resolve(cmd, path, sizeof(path)) == -PBENCH_EBAD_INTERP &&
@@ -353,6 +409,55 @@ static int start_error(int err, const struct stat_opts *o)
 	}
 	cli_error("cannot start: %s", pbench_strerror(err));
 	return EXIT_RUNTIME;
+}
+
+/*
+ * A command that used more than one CPU's worth of time in a run (task-clock, which counts
+ * its children too, above the wall time): pinned to one CPU, as a prepared run pins it, its
+ * threads take turns, and it measures something else (sort: 92 ms pinned, 68 ms free).
+ */
+static void multi_cpu(const struct pbench_runs *r, const struct stat_opts *o)
+{
+	double most = 0;
+	int e = -1, at = 0, set = 0, need;
+	char allowed[256] = "", tc[32], wall[32];
+	struct pbench_run best = { .size = sizeof(best) };
+
+	for (int k = 0; k < pbench_runs_nr_events(r); k++)
+		if (!strcmp(pbench_runs_event_name(r, k), "task-clock"))
+			e = k;
+	for (int s = 0; e >= 0 && s < pbench_runs_nr_sets(r); s++) {
+		struct pbench_runs_set si = { .size = sizeof(si) };
+
+		pbench_runs_set_info(r, s, &si);
+		for (int i = 0; i < si.done; i++) {
+			struct pbench_run run = { .size = sizeof(run) };
+			struct pbench_count k = { .size = sizeof(k) };
+
+			if (pbench_runs_get(r, s, i, &run) || pbench_runs_count(r, s, i, e, &k) ||
+			    k.status > PBENCH_EVENT_MULTIPLEXED || !run.ns || run.timed_out)
+				continue;
+			if (k.scaled / (double)run.ns > most) {
+				most = k.scaled / (double)run.ns;
+				best = run;
+				at = i + 1;
+				set = si.mode;
+			}
+		}
+	}
+	/* 10% above: the counters' own skew never reaches that */
+	if (most < 1.1 || (o->ro.ncpus > 1 && most <= o->ro.ncpus))
+		return;
+	need = (int)ceil(most);
+	pbench_cpus_allowed(allowed, sizeof(allowed));
+	pbench_format_ns(tc, sizeof(tc), most * (double)best.ns, 3);
+	pbench_format_ns(wall, sizeof(wall), (double)best.ns, 3);
+	cli_warn("'%s' used %.1f CPUs' worth of time in %s run %d (task-clock %s in %s): prepared "
+		 "runs pin it to %s, where its threads and processes take turns and it measures something else; "
+		 "give it %d CPUs with --cpu LIST (here CPUs %s may be used, e.g. --cpu %s)",
+		 o->ro.argv[0], most, mode_name(set), at, tc, wall,
+		 o->ro.ncpus > 1 ? "the CPUs of --cpu" : "one CPU", need, allowed[0] ? allowed : "?",
+		 allowed[0] ? allowed : "1-2");
 }
 
 /* What the runs left to say: processes a command left behind, another pbench on the CPU. */
@@ -385,34 +490,30 @@ static void warnings(const struct pbench_runs *r, const struct stat_opts *o)
 
 /* ---- reports ------------------------------------------------------------------------------ */
 
-/* Each report asked for; one that cannot be written does not keep the others (the text above
- * all) from being printed. */
-static int write_reports(const struct pbench_runs *r, const struct stat_opts *o,
-			 struct cli_output *out)
+/* The runs and what the report's text already wrote. */
+struct report {
+	const struct pbench_runs *r;
+	int head_first;
+};
+
+/* The report in each format asked for (cli_out_write): the library's writers. */
+static int write_report(void *arg, int fmt, FILE *f)
 {
-	static int (*const writers[STAT_NOUT])(const struct pbench_runs *, FILE *) = {
-		pbench_runs_write_json, pbench_runs_write_csv, pbench_runs_plot_svg,
-	};
-	/* JSON or CSV to stdout take the text's place. */
-	int text = !(o->json && !strcmp(o->json, "-")) && !(o->csv && !strcmp(o->csv, "-"));
-	int rc = EXIT_OK;
+	const struct report *rep = arg;
+	const struct pbench_runs *r = rep->r;
 
-	for (int k = 0; k < STAT_NOUT; k++) {
-		int err;
-
-		if (k == OUT_CSV && text && pbench_runs_write_text(r, stdout))
-			rc = EXIT_RUNTIME;
-		if (!out[k].out)
-			continue;
-		err = writers[k](r, cli_output_file(&out[k]));
-		out[k].written = !err;
-		if (err) {
-			cli_error("cannot write %s '%s': %s", out[k].what, out[k].path,
-				  pbench_strerror(err));
-			rc = EXIT_RUNTIME;
-		}
+	switch (fmt) {
+	case CLI_FMT_JSON:
+		return pbench_runs_write_json(r, f);
+	case CLI_FMT_CSV:
+		return pbench_runs_write_csv(r, f);
+	case CLI_FMT_MARKDOWN:
+		return pbench_runs_write_markdown(r, f);
+	case CLI_FMT_PLOT:
+		return pbench_runs_plot_svg(r, f);
+	default:	/* the head went out before the command's output */
+		return rep->head_first ? pbench_runs_write_body(r, f) : pbench_runs_write_text(r, f);
 	}
-	return rc;
 }
 
 /* Exit 1 for a run cut short, failed runs, a state not restored; said in one line. */
@@ -457,7 +558,7 @@ static void on_signal(int sig)
 
 /* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on
  * SIGINT/SIGTERM and hand the signal on to ours, which stops the runs. */
-static int measure(struct stat_opts *o, struct cli_output *out)
+static int measure(struct stat_opts *o)
 {
 	struct sigaction old_int, old_term;
 	struct pbench_runs *r;
@@ -469,6 +570,8 @@ static int measure(struct stat_opts *o, struct cli_output *out)
 	stop = 0;
 	cli_catch(SIGINT, on_signal, &old_int);
 	cli_catch(SIGTERM, on_signal, &old_term);
+	if (o->head_first)
+		pbench_runs_write_head(r, stdout);
 	fflush(stdout);
 	err = pbench_runs_run(r);
 	cli_uncatch(SIGINT, &old_int);
@@ -479,6 +582,8 @@ static int measure(struct stat_opts *o, struct cli_output *out)
 		return EXIT_RUNTIME;
 	}
 	warnings(r, o);
+	if (o->ro.argv)
+		multi_cpu(r, o);
 	for (int s = 0; s < pbench_runs_nr_sets(r); s++) {
 		struct pbench_runs_set si = { .size = sizeof(si) };
 
@@ -486,7 +591,8 @@ static int measure(struct stat_opts *o, struct cli_output *out)
 		done += si.done;
 	}
 	if (done)
-		rc = write_reports(r, o, out);
+		rc = cli_out_write(&o->out, write_report,
+				   &(struct report){ r, o->head_first });
 	err = verdict(r, o, err == -EINTR);
 	pbench_runs_free(r);
 	return rc ? rc : err;
@@ -495,7 +601,6 @@ static int measure(struct stat_opts *o, struct cli_output *out)
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { .ro = PBENCH_RUNS_OPTS_INIT };
-	struct cli_output out[STAT_NOUT];
 	int rc;
 
 	o.ro.runs = 0;
@@ -503,13 +608,14 @@ int cmd_stat(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
-	if (o.json && o.csv && !strcmp(o.json, "-") && !strcmp(o.csv, "-")) {
-		cli_error("--json and --csv cannot both write to stdout: give one of them a file");
-		return EXIT_USAGE;
-	}
 	if (o.ro.max_time_s > 0 && !(o.ro.target_sem_pct > 0)) {
 		cli_error("--max-time is the time budget of --target-sem: give --target-sem too, "
 			  "or use -r for a fixed number of runs");
+		return EXIT_USAGE;
+	}
+	if (o.ro.ncpus > 1 && !o.ro.argv) {
+		cli_error("a list of CPUs for --cpu is for a command that uses several; the "
+			  "built-in workload runs on one: give --cpu one CPU");
 		return EXIT_USAGE;
 	}
 	if (o.ro.argv && o.workload_set) {
@@ -521,20 +627,23 @@ int cmd_stat(int argc, char **argv)
 		o.ro.runs = o.ro.target_sem_pct > 0 ? SEM_MAX_RUNS : DEFAULT_RUNS;
 	if (o.ro.target_sem_pct > 0 && !(o.ro.max_time_s > 0))
 		o.ro.max_time_s = DEFAULT_MAX_TIME_S;
+	/* A report on stdout keeps it: the command's output goes to stderr instead. */
+	if (o.ro.argv && !o.ro.quiet && !cli_out_text(&o.out))
+		o.ro.quiet = PBENCH_CHILD_OUTPUT_STDERR;
 	o.color = cli_color(stderr);
-	if (isatty(STDERR_FILENO) && (!o.ro.argv || o.ro.quiet)) {
+	/* A command's output on stdout: pbench's head first, its report after. */
+	o.head_first = o.ro.argv && !o.ro.quiet && cli_out_text(&o.out);
+	o.lines = o.ro.argv && o.ro.quiet != PBENCH_CHILD_OUTPUT_NULL;
+	if (isatty(STDERR_FILENO)) {
 		o.ro.progress = show_progress;
 		o.ro.progress_arg = &o;
 	}
 	o.ro.stop = &stop;
-	o.ro.flags = PBENCH_RUNS_SIGNALS;
+	o.ro.flags |= PBENCH_RUNS_SIGNALS | PBENCH_RUNS_PRIORITY_CACHE;
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report that was not written whole leaves the old file. */
-	out[OUT_JSON] = (struct cli_output){ "--json", "the JSON", o.json };
-	out[OUT_CSV] = (struct cli_output){ "--csv", "the CSV file", o.csv };
-	out[OUT_PLOT] = (struct cli_output){ "--plot", "the plot", o.plot };
-	rc = cli_outputs_open(out, STAT_NOUT);
+	rc = cli_out_open(&o.out);
 	if (rc)
 		return rc;
-	return cli_outputs_close(out, STAT_NOUT, 1, measure(&o, out));
+	return cli_out_close(&o.out, 1, measure(&o));
 }

@@ -75,4 +75,107 @@ FILE *cli_output_file(const struct cli_output *o);
  * write failed. */
 int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc);
 
+/*
+ * The outputs of every command, one convention (hyperfine's), in one piece: cli_out.
+ *
+ *   --json, --csv, --markdown        that format on stdout instead of the text
+ *   --export-json FILE, --export-csv FILE, --export-markdown FILE, --plot FILE
+ *                                    a file (written whole), the text still on stdout
+ *   --json=FILE (--csv=, --markdown=) the same as --export-json FILE
+ *   --export-json - (and the others)  the same as --json
+ *
+ * A command lists the formats it writes; the others are unknown options for it. Use:
+ *
+ *	static const struct option opts[] = { ...its own..., CLI_OUT_OPTIONS, { 0 } };
+ *	struct cli_out out;
+ *
+ *	cli_out_init(&out, "stat", CLI_OUT_JSON | CLI_OUT_CSV, 0);
+ *	while ((c = getopt_long(argc, argv, "+:e:h", opts, NULL)) != -1) {
+ *		int taken = cli_out_option(&out, c, optarg, argc, argv);
+ *
+ *		if (taken < 0)
+ *			return EXIT_USAGE;		(the message is said)
+ *		if (taken)
+ *			continue;
+ *		...the command's own options...
+ *	}
+ *	rc = cli_out_open(&out);		(before anything is measured: EXIT_USAGE for a
+ *						 path that cannot be written)
+ *	...measure...
+ *	rc = cli_out_write(&out, write, obj);	(write(obj, CLI_FMT_TEXT, stdout) unless a format
+ *						 took stdout, then write(obj, fmt, file) for each)
+ *	return cli_out_close(&out, 1, rc);	(files put in place when written whole)
+ *
+ * Help: cli_out_usage() prints the lines for the formats a command has, so that every -h
+ * (and so every man page) says the same.
+ */
+enum cli_format { CLI_FMT_JSON, CLI_FMT_CSV, CLI_FMT_MARKDOWN, CLI_FMT_PLOT, CLI_NFMT };
+#define CLI_FMT_TEXT (-1)
+enum {
+	CLI_OUT_JSON = 1 << CLI_FMT_JSON,
+	CLI_OUT_CSV = 1 << CLI_FMT_CSV,
+	CLI_OUT_MARKDOWN = 1 << CLI_FMT_MARKDOWN,
+	CLI_OUT_PLOT = 1 << CLI_FMT_PLOT,
+};
+/* cli_out_init() flags: what the command's arguments allow. */
+enum {
+	/* The command takes no positional argument: '--json FILE' (a space, a FILE not starting
+	 * with '-') is read as --export-json FILE, and '--json -' as --json. */
+	CLI_OUT_NO_ARGS = 1 << 0,
+	/* '-' after '--json' is the format on stdout (the command's own arguments never are '-'). */
+	CLI_OUT_DASH = 1 << 1,
+};
+/* getopt_long codes of the options (CLI_OUT_OPT + format, + 4 for the --export- forms). */
+#define CLI_OUT_OPT 0x4000
+#define CLI_OUT_OPTIONS \
+	{ "json", optional_argument, NULL, CLI_OUT_OPT + CLI_FMT_JSON }, \
+	{ "csv", optional_argument, NULL, CLI_OUT_OPT + CLI_FMT_CSV }, \
+	{ "markdown", optional_argument, NULL, CLI_OUT_OPT + CLI_FMT_MARKDOWN }, \
+	{ "export-json", required_argument, NULL, CLI_OUT_OPT + 4 + CLI_FMT_JSON }, \
+	{ "export-csv", required_argument, NULL, CLI_OUT_OPT + 4 + CLI_FMT_CSV }, \
+	{ "export-markdown", required_argument, NULL, CLI_OUT_OPT + 4 + CLI_FMT_MARKDOWN }, \
+	{ "plot", required_argument, NULL, CLI_OUT_OPT + 4 + CLI_FMT_PLOT }
+
+struct cli_out {
+	const char *cmd;		/* "stat", for messages */
+	unsigned offered, flags;	/* CLI_OUT_* */
+	int on_stdout;			/* the format printed instead of the text, or CLI_FMT_TEXT */
+	const char *path[CLI_NFMT];	/* the files asked for (NULL: none) */
+	const char *bare_next;		/* the argument after a bare --json/--csv/--markdown */
+	const char *bare_opt;		/* that option, for cli_out_hint() */
+	struct cli_output outs[CLI_NFMT + 1];
+	int nouts;
+	int stdout_errno;		/* why a format on stdout could not be written */
+};
+void cli_out_init(struct cli_out *o, const char *cmd, unsigned offered, unsigned flags);
+/* getopt_long returned c (optarg arg): 1 when it was an output option and is taken, 0 when it
+ * is not one, -1 after the message when it is wrong (a format the command lacks, two formats
+ * on stdout). */
+int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **argv);
+/* After the options: open the outputs asked for. EXIT_OK, or EXIT_USAGE after the message. */
+int cli_out_open(struct cli_out *o);
+/* 1 when the text goes to stdout (no format took its place). */
+int cli_out_text(const struct cli_out *o);
+/* 1 when format fmt was asked for (on stdout or to a file). */
+int cli_out_wants(const struct cli_out *o, int fmt);
+/* Write the text (unless replaced) and each format asked for: write(arg, CLI_FMT_TEXT or a
+ * format, stream) returns 0 or a negative error. A report that cannot be written is said and
+ * does not keep the others from being written. EXIT_OK or EXIT_RUNTIME. */
+typedef int (*cli_out_writer)(void *arg, int fmt, FILE *f);
+int cli_out_write(struct cli_out *o, cli_out_writer write, void *arg);
+/* Close the outputs: those written whole put in place when commit is 1. Returns rc, or
+ * EXIT_RUNTIME when rc was EXIT_OK and a file could not be put in place. */
+int cli_out_close(struct cli_out *o, int commit, int rc);
+/* Argument arg (a pointer into argv) could not be used as a command or a file: when it came
+ * right after a bare --json (the old '--json FILE', '--csv FILE'), say how to write a file.
+ * Returns 1 when it said so. */
+int cli_out_hint(const struct cli_out *o, const char *arg);
+/* The help lines of the output options the command has, at column width; plot says what its
+ * --plot draws. */
+void cli_out_usage(FILE *f, unsigned offered, const char *plot, int width);
+/* One option's help line: "  OPT" then TEXT at column width (on the next line when OPT is
+ * longer), TEXT's newlines continued at that column. */
+void cli_usage_option(FILE *f, int width, const char *opt, const char *text);
+
+
 #endif

@@ -56,6 +56,8 @@ elif [ "$mode" = fuzz ]; then
 	need libclang-rt-dev has_libfuzzer
 else
 	need gcc command -v cc
+	# tests/cxx: pbench.h from C++ (clang++ too where clang is installed)
+	need g++ command -v g++
 	need make command -v make
 	need pkg-config command -v pkg-config
 	need libpfm4-dev has_header perfmon/pfmlib_perf_event.h
@@ -64,6 +66,10 @@ else
 	need libcriterion-dev has_header criterion/criterion.h
 	need linux-libc-dev has_header linux/perf_event.h
 	need binutils command -v nm
+	# tests/schema: the JSON of every command validated against schema/ by a real validator
+	need python3-jsonschema python3 -c 'import jsonschema'
+	# tests/cli/t_man.sh: each man page renders without a warning
+	need groff-base command -v groff
 fi
 
 gbench_ok() { has_header benchmark/benchmark.h; }

@@ -7,6 +7,11 @@
 set -u
 O=${1:-build}
 pass=0 fail=0 skip=0
+# pbench stat keeps AUTO's priority choice in the user's cache directory: the tests keep
+# theirs in a directory of their own, removed at the end.
+XDG_CACHE_HOME=$(mktemp -d)
+export XDG_CACHE_HOME
+trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 
 for t in "$O"/tests/test_*; do
 	[ -x "$t" ] || continue
@@ -59,9 +64,9 @@ for r in "$O"/tests/fuzz/replay_*; do
 	fi
 done
 
-# The end-to-end scripts and the layering test: each prints "<name>: N passed, N failed,
-# N skipped" last.
-for suite in cli faults layers names; do
+# The end-to-end scripts, the JSON Schema validation and the layering and naming tests: each
+# prints "<name>: N passed, N failed, N skipped" last.
+for suite in cli faults schema cxx layers names; do
 	res=$(sh "tests/$suite/run.sh" "$O" 2>&1)
 	printf '%s\n' "$res" | grep -v '^ok '
 	line=$(printf '%s\n' "$res" | grep -E "^$suite: [0-9]+ passed" | tail -n 1)

@@ -5,6 +5,8 @@
  * confidence interval.
  *
  *   cc -O2 compare.c $(pkg-config --cflags --libs pbench) -o compare && ./compare
+ *   ./compare --json           (the comparison as JSON: both summaries, the test, the verdict)
+ *   ./compare -v               (the library's diagnostics on stderr, through its log callback)
  *
  * Both functions are sampled in alternation with the same number of calls per sample, and
  * Welch's t-test decides at 99.9% confidence. A check function makes sure both compute the
@@ -13,6 +15,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <pbench.h>
 
@@ -59,14 +62,26 @@ static int same_sum(void *a, void *b)
 	return ((struct sum_ctx *)a)->sum != ((struct sum_ctx *)b)->sum;
 }
 
-int main(void)
+#define PROG "compare"
+
+/* -v: the library's diagnostics (an event it could not open and why, a warning about the
+ * measurement) on stderr, through the log callback. */
+static void log_to_stderr(int level, const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "%s: %s: %s\n", PROG, level == PBENCH_LOG_ERROR ? "error" :
+		level == PBENCH_LOG_WARN ? "warning" : level == PBENCH_LOG_INFO ? "info" : "debug",
+		msg);
+}
+
+int main(int argc, char **argv)
 {
 	struct pbench_compare_opts opts = { .size = sizeof(opts), .check = same_sum };
 	struct pbench_measure_opts mopts = PBENCH_MEASURE_OPTS_INIT;
 	struct pbench_comparison cmp = { .size = sizeof(cmp) };
 	struct sum_ctx a, b;
 	uint32_t *data;
-	int err;
+	int err, json = 0;
 
 	data = malloc(N * sizeof(*data));
 	if (!data) {
@@ -76,6 +91,11 @@ int main(void)
 	for (size_t i = 0; i < N; i++)
 		data[i] = (uint32_t)(i * 2654435761u);
 	a.data = b.data = data;
+	for (int i = 1; i < argc; i++) {
+		json |= !strcmp(argv[i], "--json");
+		if (!strcmp(argv[i], "-v"))
+			pbench_log_set(log_to_stderr, NULL);
+	}
 
 	/* Short, for an example that runs in the test suite (confidence and threshold keep
 	 * their defaults: 99.9% and 1%). */
@@ -91,7 +111,10 @@ int main(void)
 
 	/* Both sides, the ratio with its interval, Welch's test and the verdict in words;
 	 * pbench_comparison_write_json() gives the same as JSON. */
-	err = pbench_comparison_write_text(&cmp, stdout, "plain loop", "unrolled by 4");
+	if (json)
+		err = pbench_comparison_write_json(&cmp, stdout, "plain loop", "unrolled by 4");
+	else
+		err = pbench_comparison_write_text(&cmp, stdout, "plain loop", "unrolled by 4");
 	if (err)
 		fprintf(stderr, "compare: %s\n", pbench_strerror(err));
 	pbench_comparison_release(&cmp);	/* the summaries and the test behind cmp's pointers */

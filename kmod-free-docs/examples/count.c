@@ -3,6 +3,7 @@
  * count.c - the minimal correct use of libpbench: count and time one region of this thread.
  *
  *   cc count.c $(pkg-config --cflags --libs pbench) -o count && ./count
+ *   ./count -v                 (the library's diagnostics on stderr, through its log callback)
  *
  * Exit status: 0 measured (even if some events could not be counted), 1 a run-time error,
  * 2 a bad event name.
@@ -10,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <pbench.h>
 
@@ -24,7 +26,19 @@ static void escape(void *p)
 	__asm__ volatile("" : : "r"(p) : "memory");
 }
 
-int main(void)
+#define PROG "count"
+
+/* -v: the library's diagnostics (an event it could not open and why, a warning about the
+ * measurement) on stderr, through the log callback. */
+static void log_to_stderr(int level, const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "%s: %s: %s\n", PROG, level == PBENCH_LOG_ERROR ? "error" :
+		level == PBENCH_LOG_WARN ? "warning" : level == PBENCH_LOG_INFO ? "info" : "debug",
+		msg);
+}
+
+int main(int argc, char **argv)
 {
 	struct pbench_counters_opts opts = { .size = sizeof(opts), .pid = 0, .cpu = -1 };
 	struct pbench_count counts[NR_EVENTS];
@@ -32,6 +46,9 @@ int main(void)
 	size_t n = BUF_BYTES / sizeof(uint64_t);
 	uint64_t *buf, sum = 0, t0, t1;
 	int err, nr, counting = 1, rc = 1;
+
+	if (argc > 1 && !strcmp(argv[1], "-v"))
+		pbench_log_set(log_to_stderr, NULL);
 
 	/* Structs crossing the ABI carry their size: the library can grow them safely. */
 	for (int i = 0; i < NR_EVENTS; i++)

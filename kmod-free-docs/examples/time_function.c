@@ -4,7 +4,7 @@
  * integers take?
  *
  *   cc -O2 time_function.c $(pkg-config --cflags --libs pbench) -o time_function
- *   ./time_function            (./time_function --json: every sample, as JSON)
+ *   ./time_function            (--json: every sample, as JSON; -v: the library's log)
  *
  * pbench calls the function once untimed, warms it up, picks how many calls make one sample,
  * subtracts the cost of the calling loop, and takes samples until the standard error of the
@@ -36,17 +36,34 @@ static void sum_array(void *p)
 	c->sum = s;
 }
 
+#define PROG "time_function"
+
+/* -v: the library's diagnostics (an event it could not open and why, a warning about the
+ * measurement) on stderr, through the log callback. */
+static void log_to_stderr(int level, const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "%s: %s: %s\n", PROG, level == PBENCH_LOG_ERROR ? "error" :
+		level == PBENCH_LOG_WARN ? "warning" : level == PBENCH_LOG_INFO ? "info" : "debug",
+		msg);
+}
+
 int main(int argc, char **argv)
 {
 	struct pbench_measure_opts opts = PBENCH_MEASURE_OPTS_INIT;	/* size and defaults */
 	struct pbench_result *r;
 	struct sum_ctx *ctx;
-	int err;
+	int err, json = 0;
 
 	ctx = malloc(sizeof(*ctx));
 	if (!ctx) {
 		perror("time_function: malloc");
 		return 1;
+	}
+	for (int i = 1; i < argc; i++) {
+		json |= !strcmp(argv[i], "--json");
+		if (!strcmp(argv[i], "-v"))
+			pbench_log_set(log_to_stderr, NULL);
 	}
 	for (size_t i = 0; i < N; i++)
 		ctx->data[i] = (uint32_t)(i * 2654435761u);
@@ -67,7 +84,7 @@ int main(int argc, char **argv)
 	 * and a warning for anything that makes the number suspect. pbench_result_write_json()
 	 * writes every sample instead (pbench analyze reads it back); pbench_result_summary()
 	 * gives the figures as doubles. */
-	if (argc > 1 && !strcmp(argv[1], "--json"))
+	if (json)
 		err = pbench_result_write_json(r, stdout, "sum of 4096 integers");
 	else
 		err = pbench_result_write_text(r, stdout, "sum of 4096 integers");

@@ -18,6 +18,7 @@
 #include "pbench/base.h"
 #include "pbench/clock.h"
 #include "pbench/workload.h"
+#include "pbench/speed.h"
 #include "pbench/events.h"
 #include "pbench/counters.h"
 #include "pbench/child.h"

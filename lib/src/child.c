@@ -355,7 +355,9 @@ static __attribute__((noreturn)) void child_exec(const char *path, char *const a
 	setpgid(0, 0);
 	close(go[1]);
 	close(ex[0]);
-	if (plan->quiet) {
+	if (plan->quiet == PBENCH_CHILD_OUTPUT_STDERR) {
+		dup2(2, 1);
+	} else if (plan->quiet) {
 		int null = open("/dev/null", O_WRONLY);
 
 		if (null >= 0) {
@@ -377,7 +379,9 @@ static __attribute__((noreturn)) void child_exec(const char *path, char *const a
 	_exit(127);
 }
 
-/* What the child does before exec; -EINVAL for a CPU out of range. */
+/* What the child does before exec, decided before fork (between fork and exec only
+ * async-signal-safe calls); the CPUs: a list (opts->cpus), or the one of PBENCH_CHILD_PIN,
+ * else pbench's, inherited. -EINVAL for a CPU out of range. */
 static int plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opts)
 {
 	memset(plan, 0, sizeof(*plan));
@@ -386,11 +390,23 @@ static int plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opt
 	plan->quiet = opts->quiet;
 	if (PB_HAS_FIELD(opts, stdout_fd) && opts->stdout_fd > 0)
 		plan->stdout_fd = opts->stdout_fd;
+	CPU_ZERO(&plan->cpus);
+	if (PB_HAS_FIELD(opts, ncpus) && opts->ncpus > 0) {
+		/* a list of CPUs (pbench stat --cpu LIST) */
+		if (!opts->cpus)
+			return -EINVAL;
+		for (int i = 0; i < opts->ncpus; i++) {
+			if (opts->cpus[i] < 0 || opts->cpus[i] >= CPU_SETSIZE)
+				return -EINVAL;
+			CPU_SET(opts->cpus[i], &plan->cpus);
+		}
+		plan->pin = 1;
+	}
 	if (PB_HAS_FIELD(opts, cpu) && (opts->flags & PBENCH_CHILD_PIN)) {
 		if (opts->cpu < 0 || opts->cpu >= CPU_SETSIZE)
 			return -EINVAL;
+		CPU_ZERO(&plan->cpus);	/* one CPU: it takes the place of a list */
 		plan->pin = 1;
-		CPU_ZERO(&plan->cpus);
 		CPU_SET(opts->cpu, &plan->cpus);
 	}
 	return 0;
@@ -764,4 +780,29 @@ int pbench_child_wait_any(struct pbench_child *const *ch, int n, double timeout_
 		if (pfd[i].fd >= 0)
 			close(pfd[i].fd);
 	return r;
+}
+
+char **pb_argv_dup(char *const *argv)
+{
+	size_t n = 0;
+	char **v;
+
+	while (argv[n])
+		n++;
+	v = calloc(n + 1, sizeof(*v));
+	for (size_t i = 0; v && i < n; i++)
+		if (!(v[i] = strdup(argv[i]))) {
+			while (i--)
+				free(v[i]);
+			free(v);
+			return NULL;
+		}
+	return v;
+}
+
+void pb_argv_free(char **v)
+{
+	for (char **a = v; a && *a; a++)
+		free(*a);
+	free(v);
 }

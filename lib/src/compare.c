@@ -262,11 +262,13 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 					   .res = res[i] };
 	}
 	/* One empty batch serves both: the same count, the same loop. */
-	err = pb_overhead(res[0], n, NULL, NULL);
+	err = pb_overhead(&t, res[0], n, NULL, NULL);
 	if (err)
 		goto out_free_results;
 	res[1]->overhead_ticks = res[0]->overhead_ticks;
 	res[1]->overhead_sd_ticks = res[0]->overhead_sd_ticks;
+	pb_setup_per_batch(&t, res[0]);	/* said once: both sides have the same batch */
+	res[1]->flags |= res[0]->flags & PBENCH_RESULT_SETUP_PER_BATCH;
 
 	verdict = abba(&t, &o, runs, &w, &have_welch, &pairs);
 	if (verdict < 0) {

@@ -107,31 +107,6 @@ double pb_contest_confidence(const struct pbench_contest *c)
 
 /* ---- options -------------------------------------------------------------------------------- */
 
-static char **copy_argv(char *const *argv)
-{
-	size_t n = 0;
-	char **v;
-
-	while (argv[n])
-		n++;
-	v = calloc(n + 1, sizeof(*v));
-	for (size_t i = 0; v && i < n; i++)
-		if (!(v[i] = strdup(argv[i]))) {
-			while (i--)
-				free(v[i]);
-			free(v);
-			return NULL;
-		}
-	return v;
-}
-
-static void free_argv(char **v)
-{
-	for (char **a = v; a && *a; a++)
-		free(*a);
-	free(v);
-}
-
 /* The duet's two CPUs: the ones asked, which pbench must be allowed to run on, or the first
  * two it is. */
 static int duet_cpus(struct pbench_contest *c)
@@ -216,7 +191,7 @@ static int helper(struct pbench_contest *c, char *const *argv, char ***out, cons
 				     pbench_strerror(err));
 		return err;
 	}
-	*out = copy_argv(argv);
+	*out = pb_argv_dup(argv);
 	return *out ? 0 : -ENOMEM;
 }
 
@@ -407,9 +382,9 @@ void pbench_contest_free(struct pbench_contest *c)
 	for (int i = 0; i < c->n; i++)
 		entrant_release(&c->e[i]);
 	free(c->e);
-	free_argv(c->setup);
-	free_argv(c->prepare);
-	free_argv(c->cleanup);
+	pb_argv_free(c->setup);
+	pb_argv_free(c->prepare);
+	pb_argv_free(c->cleanup);
 	free(c->events);
 	free(c);
 }

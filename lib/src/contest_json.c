@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A contest as JSON (schema 1: the head every document has, then the verdicts, then each
+ * A contest as JSON (schema 2: the head every document has, then the verdicts, then each
  * entrant with its times, its events against the reference, the looks at its test and, for
  * one that ran, its set of runs as pbench stat writes it) and as CSV (one line per run).
  * pbench_samples reads the JSON back: each entrant's "times_ns" is a set named by its name,
@@ -148,7 +148,7 @@ static json_t *contest_json(const struct pbench_contest *c)
 		json_decref(entrants);
 		return NULL;
 	}
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, "order", json_string(pbench_contest_order_name(c->o.order)));
 	SET(root, "mode", json_string(c->o.mode == PBENCH_RUNS_PREPARED ? "prepared" :
 				      "unprepared"));
@@ -196,29 +196,13 @@ int pbench_contest_write_json(const struct pbench_contest *c, FILE *f)
 
 /* ---- CSV ------------------------------------------------------------------------------------ */
 
-/* A field quoted when it holds a comma, a quote or a line break (RFC 4180). */
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_run(FILE *f, const struct pbench_contest *c, int i, int k)
 {
 	const struct pb_entrant *e = &c->e[i];
 	const struct pb_run *run = &e->set->runs[k];
 	int nr = pbench_runs_nr_events(e->r);
 
-	csv_field(f, e->name);
+	pb_csv_text(f, e->name);
 	fprintf(f, ",%d,%d,%llu,%llu,", i, k + 1, (unsigned long long)run->ns,
 		(unsigned long long)run->ticks);
 	if (run->exited)
@@ -246,7 +230,7 @@ int pbench_contest_write_csv(const struct pbench_contest *c, FILE *f)
 	fputs("name,entrant,run,ns,ticks,exit_status,signal,timed_out,cpu", f);
 	for (int ev = 0; ev < nr; ev++) {
 		fputc(',', f);
-		csv_field(f, pbench_contest_event_name(c, ev));
+		pb_csv_text(f, pbench_contest_event_name(c, ev));
 	}
 	fputc('\n', f);
 	for (int i = 0; i < c->n; i++) {
@@ -254,7 +238,7 @@ int pbench_contest_write_csv(const struct pbench_contest *c, FILE *f)
 
 		if (!e->r) {	/* stored times: no run, no counts */
 			for (size_t k = 0; k < e->n; k++) {
-				csv_field(f, e->name);
+				pb_csv_text(f, e->name);
 				fprintf(f, ",%d,%zu,%.0f,,,,,", i, k + 1, e->x[k]);
 				for (int ev = 0; ev < nr; ev++)
 					fputc(',', f);

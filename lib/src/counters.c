@@ -241,6 +241,11 @@ static int try_open(struct pbench_counters *c, struct pb_counter *ctr, int group
 			ctr->user_only = 1;
 			return fd;
 		}
+		/* The kernel checks permission before it looks for a PMU: past the permission,
+		 * an event that does not exist here (no hardware PMU: ENOENT) is the true cause,
+		 * as perf's "<not supported>" says; permission would not help. */
+		if (fd == -ENOENT || fd == -EOPNOTSUPP || fd == -ENODEV)
+			return fd;
 	}
 	/* The permission problem is the one to report, not what the fallback ran into
 	 * (msr events, for one, cannot exclude the kernel at all: EINVAL). */
@@ -303,6 +308,7 @@ static int open_one(struct pbench_counters *c, int i)
 		ctr->open_status = pb_open_status(fd);
 		pb_open_reason(&ctr->ev, fd, why, sizeof(why));
 		ctr->reason = pb_intern(why);
+		pb_log(PBENCH_LOG_INFO, "event '%s' not opened: %s", ctr->ev.name, why);
 		return 0;
 	}
 	ctr->fd = fd;

@@ -62,6 +62,11 @@ void pb_advise(struct pbench_check *c, const char *why, const char *fix);
 struct pbench_check *pb_check_unknown(struct pb_env_ctx *ctx, const char *id, int cpu,
 				      const char *what, int err);
 
+/* How to add params ("isolcpus=2", "nosmt") to this machine's kernel command line, in buf:
+ * grubby on Red Hat kernels, /etc/default/grub where the live machine has one, otherwise the
+ * boot loader in general (env_findings.c). */
+const char *pb_boot_fix(struct pb_env_ctx *ctx, char *buf, size_t len, const char *params);
+
 /* Readers (env_read.c; the cpulist ones env_cpuset.c). */
 int pb_exists(const char *path);			/* through the root mapping */
 /* A one-word sysfs value (a governor, a driver, a state name): 0, -EINVAL when the file holds
@@ -134,6 +139,18 @@ int pb_has_cap(const struct pb_proc_status *st, int bit);
 void pb_env_window(struct pb_env_ctx *ctx);
 /* The CPU a prepared run would use over ctx's window, and why in why; or a negative error. */
 int pb_env_pick(struct pb_env_ctx *ctx, char *why, size_t len);
+/* Among equally idle CPUs, the steadiest: each probed live for PB_PICK_PROBE_S (the median
+ * pass of the reference loop in its fastest and in its slowest slice, per iteration; NaN: not
+ * probed). The index of the one whose slowest speed is the best, relative to the fastest any
+ * had, when that beats dflt's by PB_PICK_STEADIER, else dflt; why gets the clause. */
+#define PB_PICK_MAX_PROBED 4
+#define PB_PICK_PROBE_S 0.1
+#define PB_PICK_STEADIER 1.05
+struct pb_pick_probe {
+	int cpu;
+	double fast_ns, slow_ns;
+};
+int pb_pick_steadiest(const struct pb_pick_probe *p, int n, int dflt, char *why, size_t len);
 /* Share of non-idle time of cpu between t0 and t1; -1 when /proc/stat has no line for it. */
 double pb_busy_share(const struct pb_env_ctx *ctx, int cpu);
 /* A kernel object name (clocksource, hypervisor type): letters, digits, '_' and '-'. */
@@ -158,5 +175,6 @@ void pb_check_memory(struct pb_env_ctx *ctx);		/* env_mem.c */
 void pb_check_timer(struct pb_env_ctx *ctx);		/* env_timer.c */
 void pb_check_counters(struct pb_env_ctx *ctx);		/* env_counters.c */
 void pb_check_virtualization(struct pb_env_ctx *ctx);	/* env_virt.c */
+void pb_check_speed(struct pb_env_ctx *ctx);		/* env_speed.c: live only */
 
 #endif

@@ -3,11 +3,13 @@
  * The findings of the checks: how a check group reports one (pb_check, pb_report, ...), and
  * the public accessors of the set pbench_env_check() returns.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "env.h"
 
@@ -110,4 +112,31 @@ int pbench_env_cpus(const struct pbench_env *e, const int **cpus)
 const char *pbench_env_pick_reason(const struct pbench_env *e)
 {
 	return e->pick_reason;
+}
+
+/*
+ * How to add params to the kernel command line of this machine: grubby on Red Hat and Fedora
+ * kernels (".el9", ".fc39" in the release); GRUB's /etc/default/grub where this machine has
+ * one; otherwise the boot loader in general (systemd-boot, a VM's boot arguments...). A
+ * recorded tree says nothing of the recorded machine's /etc: no file is named for it.
+ */
+const char *pb_boot_fix(struct pb_env_ctx *ctx, char *buf, size_t len, const char *params)
+{
+	char rel[128] = "";
+	int redhat = 0;
+
+	pb_read_file("/proc/sys/kernel/osrelease", rel, sizeof(rel));
+	for (const char *p = strchr(rel, '.'); p; p = strchr(p + 1, '.'))
+		redhat |= (!strncmp(p, ".el", 3) || !strncmp(p, ".fc", 3)) &&
+			  isdigit((unsigned char)p[3]);
+	if (redhat)
+		snprintf(buf, len, "sudo grubby --update-kernel=ALL --args=\"%s\", then reboot",
+			 params);
+	else if (ctx->live && access("/etc/default/grub", F_OK) == 0)
+		snprintf(buf, len, "add \"%s\" to GRUB_CMDLINE_LINUX in /etc/default/grub, then "
+			 "sudo update-grub and reboot", params);
+	else
+		snprintf(buf, len, "add \"%s\" to the kernel command line of your boot loader (or "
+			 "of the VM's boot arguments), then reboot", params);
+	return buf;
 }

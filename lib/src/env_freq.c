@@ -599,6 +599,7 @@ static void check_cpuidle(struct pb_env_ctx *ctx, int cpu)
 	char drv[32], path[128], val[256], deep[64] = "", off[64] = "";
 	const char *param = NULL;
 	struct pbench_check *c;
+	char boot[512];
 	long worst = -1;
 	int n, err;
 
@@ -650,11 +651,10 @@ static void check_cpuidle(struct pb_env_ctx *ctx, int cpu)
 		     "after a sleep, a timer or blocking I/O pays it, and deep states also flush "
 		     "the core's caches", worst);
 	pb_check_set(c, c->fix, "for s in%s; do echo 1 | sudo tee %s/cpu%d/cpuidle/state$s/"
-		     "disable; done%s%s%s (or, per process: keep /dev/cpu_dma_latency open with 0 "
+		     "disable; done%s%s (or, per process: keep /dev/cpu_dma_latency open with 0 "
 		     "written to it while measuring)", deep, CPU_DIR, cpu,
-		     param ? "; persistent: add \"" : "", param ? param : "",
-		     param ? "\" to GRUB_CMDLINE_LINUX in /etc/default/grub, then sudo update-grub "
-			     "and reboot" : "");
+		     param ? "; persistent: " : "",
+		     param ? pb_boot_fix(ctx, boot, sizeof(boot), param) : "");
 }
 
 void pb_check_frequency(struct pb_env_ctx *ctx)

@@ -31,30 +31,20 @@ static int boot_cpulist(const char *s, unsigned char *set)
 	return pb_cpulist_to_set(s, set);
 }
 
-/* fix = pre + how to boot with param=flags<cur + cpu>: grubby on Red Hat and Fedora kernels
- * (".el9", ".fc39" in the release), the Debian way elsewhere. */
-static void fix_boot(struct pbench_check *c, const char *pre, const char *param,
-		     const char *flags, const unsigned char *cur, int have, int cpu)
+/* fix = pre + how to boot with param=flags<cur + cpu> on this machine (pb_boot_fix). */
+static void fix_boot(struct pb_env_ctx *ctx, struct pbench_check *c, const char *pre,
+		     const char *param, const char *flags, const unsigned char *cur, int have,
+		     int cpu)
 {
 	unsigned char set[SETSZ] = { 0 };
-	char list[256], rel[128] = "";
-	int redhat = 0;
+	char list[256], arg[512], fix[768];
 
 	if (have > 0)
 		memcpy(set, cur, SETSZ);
 	pb_cpu_put(set, cpu, 1);
 	pb_cpuset_format(set, list, sizeof(list));
-	pb_read_file("/proc/sys/kernel/osrelease", rel, sizeof(rel));
-	for (const char *p = strchr(rel, '.'); p; p = strchr(p + 1, '.'))
-		redhat |= (!strncmp(p, ".el", 3) || !strncmp(p, ".fc", 3)) &&
-			  isdigit((unsigned char)p[3]);
-	if (redhat)
-		pb_check_set(c, c->fix, "%ssudo grubby --update-kernel=ALL --args=\"%s=%s%s\", "
-			     "then reboot", pre, param, flags, list);
-	else
-		pb_check_set(c, c->fix, "%sadd \"%s=%s%s\" to GRUB_CMDLINE_LINUX in "
-			     "/etc/default/grub, then sudo update-grub and reboot", pre, param,
-			     flags, list);
+	snprintf(arg, sizeof(arg), "%s=%s%s", param, flags, list);
+	pb_check_set(c, c->fix, "%s%s", pre, pb_boot_fix(ctx, fix, sizeof(fix), arg));
 }
 
 /* ---- isolation -------------------------------------------------------------------------- */
@@ -151,7 +141,7 @@ static void check_isolcpus(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
 		 s->isol_n > 0 ? s->isol_flags : "");
 	if (sysfs && s->isolated_n > 0)
 		snprintf(pre, sizeof(pre), "measure on an isolated CPU (--cpu %s), or ", list);
-	fix_boot(c, pre, "isolcpus", flags, s->isol_param, s->isol_n, cpu);
+	fix_boot(ctx, c, pre, "isolcpus", flags, s->isol_param, s->isol_n, cpu);
 }
 
 /* kernel/Kconfig.hz offers CONFIG_HZ 100, 250, 300 and 1000 (some architectures add 200 and
@@ -174,9 +164,17 @@ static void check_nohz(struct pb_env_ctx *ctx, const struct iso *s, int cpu, int
 		pb_check_set(c, c->why, "the scheduler tick interrupts CPU %d " TICK_RATE " even "
 			     "while the measured code runs alone", cpu);
 		/* Ubuntu's generic kernel has it from 24.04, whose kernel is 6.8 (Launchpad bug
-		 * 2051342, "Enable lowlatency settings in the generic kernel"). */
-		pb_check_set(c, c->fix, "boot a kernel built with CONFIG_NO_HZ_FULL=y (Debian, "
-			     "Fedora, RHEL; Ubuntu from 6.8) with nohz_full=%d", cpu);
+		 * 2051342, "Enable lowlatency settings in the generic kernel"). The boot CPU
+		 * keeps the tick for timekeeping whatever the kernel: no nohz_full for it. */
+		if (cpu == 0)
+			pb_check_set(c, c->fix, "CPU 0 keeps the tick for timekeeping even with "
+				     "nohz_full=: measure on another CPU, and for it boot a kernel "
+				     "built with CONFIG_NO_HZ_FULL=y (Debian, Fedora, RHEL; Ubuntu "
+				     "from 6.8) with nohz_full= that CPU");
+		else
+			pb_check_set(c, c->fix, "boot a kernel built with CONFIG_NO_HZ_FULL=y "
+				     "(Debian, Fedora, RHEL; Ubuntu from 6.8) with nohz_full=%d: this "
+				     "kernel has no tickless mode", cpu);
 		return;
 	}
 	if (s->nohz_n < 0) {
@@ -206,7 +204,7 @@ static void check_nohz(struct pb_env_ctx *ctx, const struct iso *s, int cpu, int
 		pb_check_set(c, c->fix, "CPU 0 keeps the tick for timekeeping: measure on another "
 			     "CPU and boot with nohz_full= (and isolcpus=) for it");
 	else
-		fix_boot(c, "", "nohz_full", "", s->nohz, s->nohz_n, cpu);
+		fix_boot(ctx, c, "", "nohz_full", "", s->nohz, s->nohz_n, cpu);
 }
 
 static void check_nocbs(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
@@ -248,7 +246,7 @@ static void check_nocbs(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
 		      s->nocbs_has ? s->nocbs_val : "");
 	pb_check_set(c, c->why, "RCU callbacks run in softirq on the CPU that queued them: after "
 		     "many frees a burst of them interrupts the measured code");
-	fix_boot(c, "", "rcu_nocbs", "", s->nocbs_param, s->nocbs_n, cpu);
+	fix_boot(ctx, c, "", "rcu_nocbs", "", s->nocbs_param, s->nocbs_n, cpu);
 }
 
 void pb_check_isolation(struct pb_env_ctx *ctx)

@@ -29,7 +29,7 @@ static void check_clocksource(struct pb_env_ctx *ctx)
 	static const char pv[] = "kvm-clock hyperv_clocksource_tsc_page xen";
 	static const char slow[] = "hpet acpi_pm jiffies refined-jiffies pit";
 	static const char to_tsc[] = "echo tsc | sudo tee " CS_DIR "/current_clocksource";
-	char cur[64], avail[256] = "?";
+	char cur[64], avail[256] = "?", boot[256];
 	struct pbench_check *c;
 	int err = pb_read_file(CS_DIR "/current_clocksource", cur, sizeof(cur)), tsc;
 
@@ -60,9 +60,12 @@ static void check_clocksource(struct pb_env_ctx *ctx)
 			     SYSCALL_NS " per call forced through the syscall, against " VDSO_NS
 			     " through the vDSO; reading %s itself comes on top and could not be "
 			     "measured there), with a coarse resolution", cur, cur);
-		pb_advise(c, NULL, tsc ? to_tsc : "the kernel marked the TSC unstable; if the TSC "
-			  "is invariant (clock.tsc ok), add \"tsc=reliable\" to GRUB_CMDLINE_LINUX "
-			  "in /etc/default/grub, then sudo update-grub and reboot");
+		if (tsc)
+			pb_advise(c, NULL, to_tsc);
+		else
+			pb_check_set(c, c->fix, "the kernel marked the TSC unstable; if the TSC is "
+				     "invariant (clock.tsc ok): %s", pb_boot_fix(ctx, boot,
+				     sizeof(boot), "tsc=reliable"));
 		return;
 	}
 	pb_report(ctx, "clock.source", -1, PBENCH_CHECK_INFO, NULL, "%s (not known to pbench; "

@@ -24,13 +24,11 @@ static const char *window(const struct pb_env_ctx *ctx, char *buf, size_t len)
 	return buf;
 }
 
-#define SMT_OFF_FIX "echo off | sudo tee " CPU_DIR "/smt/control (persistent: add \"nosmt\" " \
-	"to GRUB_CMDLINE_LINUX in /etc/default/grub, then sudo update-grub and reboot)"
 
 static void check_smt_active(struct pb_env_ctx *ctx)
 {
 	struct pbench_check *c;
-	char ctl[32];
+	char ctl[32], boot[256];
 	long active = -1;
 	int err = pb_read_word(CPU_DIR "/smt/control", ctl, sizeof(ctl));
 
@@ -70,8 +68,9 @@ static void check_smt_active(struct pb_env_ctx *ctx)
 		pb_check_set(c, c->fix, "this kernel has no SMT switch: keep the target's sibling "
 			     "idle or offline (see smt.sibling)");
 	else
-		pb_check_set(c, c->fix, "%s; or keep the target's sibling idle (smt.sibling)",
-			     SMT_OFF_FIX);
+		pb_check_set(c, c->fix, "echo off | sudo tee " CPU_DIR "/smt/control (persistent: "
+			     "%s); or keep the target's sibling idle (smt.sibling)",
+			     pb_boot_fix(ctx, boot, sizeof(boot), "nosmt"));
 }
 
 /* The siblings of cpu into val ("CPU 5 online, 8% busy since boot"): their count, the

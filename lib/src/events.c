@@ -328,9 +328,13 @@ void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len)
 	case ENODEV:
 		if (ev->kind == PBENCH_EVENT_HARDWARE && !pbench_cpu_has_pmu()) {
 			char tsc[32];
-			/* Name msr/tsc/ as an alternative only where this kernel has it. */
+			/* Name msr/tsc/ as an alternative only where this kernel has it and this
+			 * user may open it: the msr PMU cannot leave the kernel out, which
+			 * perf_event_paranoid 2 asks of an unprivileged user. */
 			int msr = pb_read_file("/sys/bus/event_source/devices/msr/events/tsc",
-					       tsc, sizeof(tsc)) >= 0;
+					       tsc, sizeof(tsc)) >= 0 &&
+				  (geteuid() == 0 || (pbench_counters_paranoid(&paranoid) == 0 &&
+						      paranoid < 2));
 
 			snprintf(buf, len,
 				 "not supported by this CPU/VM (%s): no hardware PMU is exposed "

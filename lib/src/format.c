@@ -103,3 +103,120 @@ const char *pb_format_pct(char *buf, size_t len, double pct, int digits)
 		snprintf(buf, len, "%.4f%%", pct);
 	return buf;
 }
+
+/* ---- commands as a shell would take them back ------------------------------------------------- */
+
+/* Characters a POSIX shell reads literally outside quotes. */
+static int shell_safe(const char *a)
+{
+	if (!*a)
+		return 0;
+	for (; *a; a++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			    "_@%+=:,./-", *a))
+			return 0;
+	return 1;
+}
+
+size_t pb_shell_quote(char *buf, size_t len, char *const *argv)
+{
+	size_t n = 0;
+
+#define PUT(c) do { if (n + 1 < len) buf[n] = (c); n++; } while (0)
+	for (char *const *a = argv; a && *a; a++) {
+		if (a != argv)
+			PUT(' ');
+		if (shell_safe(*a)) {
+			for (const char *p = *a; *p; p++)
+				PUT(*p);
+			continue;
+		}
+		PUT('\'');
+		for (const char *p = *a; *p; p++) {
+			if (*p == '\'') {	/* end the quote, an escaped quote, quote again */
+				PUT('\'');
+				PUT('\\');
+				PUT('\'');
+			}
+			PUT(*p);
+		}
+		PUT('\'');
+	}
+#undef PUT
+	if (len)
+		buf[n < len ? n : len - 1] = '\0';
+	return n;
+}
+
+/* ---- Markdown ----------------------------------------------------------------------------------- */
+
+double pb_md_time_unit(double ns, const char **name)
+{
+	int u = isfinite(ns) ? time_unit_for(ns) : 0;
+
+	*name = time_units[u].name;
+	return time_units[u].scale;
+}
+
+void pb_md_code(FILE *f, const char *s)
+{
+	/* A backtick inside is fenced by two; a pipe would end the table's cell. */
+	const char *fence = strchr(s, '`') ? "``" : "`";
+
+	fprintf(f, "%s%s", fence, *fence && strchr(s, '`') ? " " : "");
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fprintf(f, "%s%s", strlen(fence) == 2 ? " " : "", fence);
+}
+
+void pb_md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("|\\*_`[]<>", *s))
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+int pb_md_decimals(double err)
+{
+	int d;
+
+	if (!(err > 0) || !isfinite(err))
+		return 3;
+	d = 1 - (int)floor(log10(err));
+	return d < 0 ? 0 : d > 9 ? 9 : d;
+}
+
+const char *pb_format_factor(char *buf, size_t len, double f)
+{
+	if (!isfinite(f) || f <= 0)
+		snprintf(buf, len, "n/a");
+	else if (f < 1.1)	/* 1.003x, not "1.00x" for a difference of 0.3% */
+		snprintf(buf, len, "%.3fx", f);
+	else if (f < 10)
+		snprintf(buf, len, "%.2fx", f);
+	else if (f < 100)
+		snprintf(buf, len, "%.1fx", f);
+	else
+		snprintf(buf, len, "%.0fx", f);
+	return buf;
+}
+
+void pb_csv_text(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

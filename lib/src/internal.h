@@ -161,6 +161,37 @@ int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int gro
 /* format.c: a percentage with `digits` decimals, or (digits < 0) with the precision its size
  * needs (157%, 4.3%, 0.53%, 0.0004%); %.3g from 1e6 %; "n/a" when not finite. Returns buf. */
 const char *pb_format_pct(char *buf, size_t len, double pct, int digits);
+/* format.c: a CSV field, quoted (quotes doubled) when it holds a comma, a quote or a line
+ * break (RFC 4180). */
+void pb_csv_text(FILE *f, const char *s);
+/* child.c: a copy of a NULL-terminated argv (NULL: out of memory), and its release. */
+char **pb_argv_dup(char *const *argv);
+void pb_argv_free(char **v);
+/* format.c: argv as a POSIX shell would read it back (an argument with anything but
+ * [A-Za-z0-9_@%+=:,./-] in single quotes, a quote as '\''), in buf (cut at len - 1); returns
+ * the length the whole needs, as snprintf does. */
+size_t pb_shell_quote(char *buf, size_t len, char *const *argv);
+/* format.c: how many times larger, f >= 1, as people say it: "1.003x", "2.35x", "11.3x",
+ * "150x"; "n/a" when f is not a positive number. */
+const char *pb_format_factor(char *buf, size_t len, double f);
+/* format.c, Markdown: the time unit (ns, us, ms, s) for values around ns and its scale; s
+ * as a code span (a pipe escaped for a table cell); s as text, Markdown's characters escaped;
+ * the decimals that keep 2 significant digits of err (3 when err is not a number above 0). */
+double pb_md_time_unit(double ns, const char **name);
+void pb_md_code(FILE *f, const char *s);
+void pb_md_text(FILE *f, const char *s);
+int pb_md_decimals(double err);
 void pb_set_last_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* speed.c: the reference loop (n iterations; returns its result so it cannot be dropped), one
+ * timed pass of it in ns, the iterations for a pass of about target_ns on this CPU, and
+ * Pearson's r (NaN below 3 pairs or when either does not vary). */
+uint64_t pb_speed_loop(uint64_t n, uint64_t seed);
+double pb_speed_pass(uint64_t iterations);
+uint64_t pb_speed_calibrate(double target_ns);
+double pb_speed_pearson(const double *x, const double *y, size_t n);
+/* What r of the times against 1/speed says: "the speed explains the spread" (>= 0.8), "part
+ * of the spread" (>= 0.5), else "not what spread the runs". */
+const char *pb_speed_corr_words(double r);
 
 #endif

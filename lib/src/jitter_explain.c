@@ -262,12 +262,24 @@ static const char *rate(char *buf, size_t len, double v)
 /* What a source is and how to be rid of it. */
 static const char *fix_of(const struct pbench_jitter_source *s, int cpu, char *buf, size_t len)
 {
+	char nohz[256];
 	const char *irq;
 
 	switch (s->kind) {
 	case PBENCH_JITTER_SOURCE_TIMER:
-		snprintf(buf, len, "the scheduler tick and hrtimers; fix: boot with nohz_full=%d "
-			 "on a kernel built with CONFIG_NO_HZ_FULL, one task on the CPU", cpu);
+		/* Only what can apply here: the boot CPU keeps the tick whatever the kernel, and
+		 * nohz_full needs a kernel built for it (it has /sys/.../cpu/nohz_full). */
+		if (cpu == 0)
+			snprintf(buf, len, "the scheduler tick and hrtimers; CPU 0 keeps the tick "
+				 "for timekeeping: measure on another CPU, booted tickless for it "
+				 "(nohz_full=)");
+		else if (pb_read_file("/sys/devices/system/cpu/nohz_full", nohz, sizeof(nohz)) < 0)
+			snprintf(buf, len, "the scheduler tick and hrtimers; fix: a kernel built "
+				 "with CONFIG_NO_HZ_FULL (this one is not), booted with nohz_full=%d, "
+				 "one task on the CPU", cpu);
+		else
+			snprintf(buf, len, "the scheduler tick and hrtimers; fix: boot with "
+				 "nohz_full=%d, one task on the CPU", cpu);
 		break;
 	case PBENCH_JITTER_SOURCE_IPI:
 		snprintf(buf, len, "other CPUs' wake-ups, TLB shootdowns and function calls; fix: "

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The jitter report: text a person reads at a glance (a table, one row per CPU, then each
- * CPU's sources and explanation, then the quietest CPU) and JSON (schema 1) for tools. With a
+ * CPU's sources and explanation, then the quietest CPU) and JSON (schema/jitter.schema.json)
+ * for tools. With a
  * prepared run of the same CPU, both side by side and their difference.
  */
 #include <errno.h>
@@ -320,13 +321,16 @@ int pbench_jitter_write_json(const struct pbench_jitter *j, const struct pbench_
 	if (!root)
 		return -ENOMEM;
 	q = pbench_jitter_quietest(j);
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, "threshold_ns", num(cpu_of(j, 0)->threshold_ns));
 	SET(root, "threshold_given", json_boolean(j->threshold_ns > 0));
 	SET(root, "duration_s", num(j->duration_s));
 	SET(root, "cpus", cpus_json(j, bad));
 	SET(root, "quietest_cpu", q >= 0 ? json_integer(q) : json_null());
-	if (prepared) {
+	if (!prepared) {	/* the same keys in every document: null without --compare-prepared */
+		SET(root, "prepared", json_null());
+		SET(root, "difference", json_null());
+	} else {
 		const struct pbench_jitter_cpu *a = cpu_of(j, 0), *p = cpu_of(prepared, 0);
 
 		SET(root, "prepared", json_pack("{s:o}", "cpus", cpus_json(prepared, bad)));
@@ -344,10 +348,5 @@ int pbench_jitter_write_json(const struct pbench_jitter *j, const struct pbench_
 		json_decref(root);
 		return -ENOMEM;
 	}
-	b = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', f);
-	json_decref(root);
-	if (b || fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
+	return pb_json_dump(root, 0, f);
 }

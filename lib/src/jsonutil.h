@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* What the library's JSON writers (report_json.c, jitter_report.c, runs_json.c) share. Never
- * installed. */
+/* What the library's JSON writers (report_json.c, jitter_report.c, runs_json.c,
+ * samples_report.c, env_report.c, events_report.c) share. Never installed. */
 #ifndef PBENCH_JSONUTIL_H
 #define PBENCH_JSONUTIL_H
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -44,12 +46,52 @@ static inline json_t *pb_json_clock(void)
 			 "resolution_ns", num(ci.resolution_ns));
 }
 
-/* The head of every document the library writes: schema, version, clock. */
-static inline void pb_json_head(json_t *root, int *bad)
+static inline json_t *pb_json_str_or_null(const char *s)
 {
-	SET(root, "schema", json_integer(1));
-	SET(root, "pbench_version", json_string(pbench_version()));
-	SET(root, "clock", pb_json_clock());
+	return s && *s ? json_string(s) : json_null();
 }
+
+/* The machine that wrote the document (pbench_host_info()), and when: UTC, ISO 8601. */
+static inline json_t *pb_json_host(void)
+{
+	struct pbench_host h = { .size = sizeof(h) };
+	char date[32] = "";
+	time_t t;
+	struct tm tm;
+
+	if (pbench_host_info(&h))
+		return json_null();
+	t = (time_t)h.time_s;
+	if (gmtime_r(&t, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "hostname", pb_json_str_or_null(h.hostname),
+			 "kernel", pb_json_str_or_null(h.kernel),
+			 "arch", pb_json_str_or_null(h.arch),
+			 "cpu_model", pb_json_str_or_null(h.cpu_model),
+			 "cpus_online", h.cpus_online > 0 ? json_integer(h.cpus_online) : json_null(),
+			 "cpus_allowed", h.cpus_allowed > 0 ? json_integer(h.cpus_allowed)
+							    : json_null(),
+			 "date", pb_json_str_or_null(date));
+}
+
+/* The head of every document the library writes: schema (PBENCH_JSON_SCHEMA), version, the
+ * host that wrote it, and the clock of what was measured here (not of an analysis of files
+ * measured elsewhere, nor of the findings of a check). */
+static inline void pb_json_head(json_t *root, int measured, int *bad)
+{
+	SET(root, "schema", json_integer(PBENCH_JSON_SCHEMA));
+	SET(root, "pbench_version", json_string(pbench_version()));
+	SET(root, "host", pb_json_host());
+	if (measured)
+		SET(root, "clock", pb_json_clock());
+}
+
+/* json.c: a summary's figures, the ones in its unit named with suffix ("_ns" for times,
+ * "" for plain numbers). */
+json_t *pb_json_summary(const struct pbench_summary *s, const char *suffix, int *bad);
+/* Write root (indented, in order, a newline) and release it: -ENOMEM when bad (nothing is
+ * written), -EIO when writing failed. */
+int pb_json_dump(json_t *root, int bad, FILE *f);
 
 #endif

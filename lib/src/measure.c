@@ -106,13 +106,50 @@ __attribute__((noinline)) uint64_t pb_batch(pbench_fn fn, void *ctx, uint64_t n)
 	return t1 - t0;
 }
 
+/* Each call timed alone with setup_each/teardown_each around it, outside its clock reads:
+ * the sum of the calls' times. noinline for the same reason as pb_batch. */
+__attribute__((noinline)) static uint64_t batch_each(pbench_fn fn, void *ctx, uint64_t n,
+						     pbench_fn setup, pbench_fn teardown)
+{
+	uint64_t sum = 0;
+
+	while (n--) {
+		uint64_t t0, t1;
+
+		if (setup)
+			setup(ctx);
+		t0 = pbench_ticks_begin();
+		fn(ctx);
+		t1 = pbench_ticks_end();
+		if (teardown)
+			teardown(ctx);
+		sum += t1 - t0;
+	}
+	return sum;
+}
+
+uint64_t pb_timed_batch(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t n)
+{
+	if (t->o.setup_each || t->o.teardown_each)
+		return batch_each(fn, ctx, n, t->o.setup_each, t->o.teardown_each);
+	return pb_batch(fn, ctx, n);
+}
+
+/* The empty function, timed as fn is: in one batch, or call by call. */
+static uint64_t empty_batch(const struct pb_timing *t, uint64_t n)
+{
+	if (t->o.setup_each || t->o.teardown_each)
+		return batch_each(empty_ptr, NULL, n, NULL, NULL);
+	return pb_batch(empty_ptr, NULL, n);
+}
+
 uint64_t pb_call_batch(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t n)
 {
 	uint64_t ticks;
 
 	if (t->o.setup)
 		t->o.setup(ctx);
-	ticks = pb_batch(fn, ctx, n);
+	ticks = pb_timed_batch(t, fn, ctx, n);
 	if (t->o.teardown)
 		t->o.teardown(ctx);
 	return ticks;
@@ -206,8 +243,8 @@ void pb_overhead_set(struct pbench_result *res, double *ticks, size_t n)
 	res->overhead_sd_ticks = 1.4826 * pb_median(ticks, n);
 }
 
-int pb_overhead(struct pbench_result *res, uint64_t n, struct pbench_counters *events,
-		double *ovh_counts)
+int pb_overhead(const struct pb_timing *t, struct pbench_result *res, uint64_t n,
+		struct pbench_counters *events, double *ovh_counts)
 {
 	int nr_events = events ? pbench_counters_nr(events) : 0;
 	double ticks[PB_OVERHEAD_BATCHES], *per_event = NULL;
@@ -225,12 +262,12 @@ int pb_overhead(struct pbench_result *res, uint64_t n, struct pbench_counters *e
 			counts[e].size = sizeof(counts[e]);
 	}
 	/* Two batches unrecorded: the empty function's first calls page in and warm its code. */
-	pb_batch(empty_ptr, NULL, n);
-	pb_batch(empty_ptr, NULL, n);
+	empty_batch(t, n);
+	empty_batch(t, n);
 	for (int i = 0; i < PB_OVERHEAD_BATCHES; i++) {
 		if (nr_events && (err = pbench_counters_start(events)))
 			goto out_free;
-		ticks[i] = (double)pb_batch(empty_ptr, NULL, n);
+		ticks[i] = (double)empty_batch(t, n);
 		if (!nr_events)
 			continue;
 		err = pbench_counters_stop(events);
@@ -472,7 +509,7 @@ int pb_run_sample(struct pb_run *run)
 		pb_probe_begin(run->probe);
 	if (run->events)
 		cerr = pbench_counters_start(run->events);
-	ticks = pb_batch(run->fn, run->ctx, run->n);
+	ticks = pb_timed_batch(t, run->fn, run->ctx, run->n);
 	if (run->events && !cerr)
 		cerr = pbench_counters_stop(run->events);
 	if (run->probe)
@@ -499,6 +536,7 @@ void pb_result_keep_settings(struct pbench_result *r, const struct pbench_measur
 {
 	r->settings = *o;
 	r->settings.setup = r->settings.teardown = NULL;
+	r->settings.setup_each = r->settings.teardown_each = NULL;
 	r->settings.events = NULL;	/* the names are kept in r->names */
 	r->has_settings = 1;
 }
@@ -623,6 +661,18 @@ static int pick_count(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64
 	return *n ? 0 : pb_calibrate(t, fn, ctx, n);
 }
 
+/* A setup that runs once for many calls prepares only the first of them: flag it, say it. */
+void pb_setup_per_batch(const struct pb_timing *t, struct pbench_result *r)
+{
+	if (!t->o.setup || r->iterations < 2)
+		return;
+	r->flags |= PBENCH_RESULT_SETUP_PER_BATCH;
+	pb_log(PBENCH_LOG_WARN, "setup runs once per batch of %llu calls, not before each call: "
+	       "what it prepares (a shuffled array before a sort) is changed by the first call "
+	       "and measured as the others find it; for set-up before every call use "
+	       "setup_each (outside the timed region)", (unsigned long long)r->iterations);
+}
+
 /* Samples until a stop rule says enough (the rule kept in the result). */
 static int sample_until_stop(struct pb_run *run, int single)
 {
@@ -698,9 +748,10 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 		if (err)
 			goto out_free_result;
 	}
-	err = pb_overhead(r, n, events, ovh_counts);
+	err = pb_overhead(&t, r, n, events, ovh_counts);
 	if (err)
 		goto out_free_result;
+	pb_setup_per_batch(&t, r);
 
 	run = (struct pb_run){ .t = &t, .fn = fn, .ctx = ctx, .n = n, .events = events,
 			       .ovh_counts = ovh_counts, .probe = &probe, .res = r };

@@ -90,6 +90,11 @@ int pb_timing_init(struct pb_timing *t, const struct pbench_measure_opts *opts);
 uint64_t pb_batch(pbench_fn fn, void *ctx, uint64_t n);
 /* The same with setup before and teardown after, outside the ticks. */
 uint64_t pb_call_batch(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t n);
+/* n calls timed as the options say: one batch (pb_batch), or each call alone with
+ * setup_each/teardown_each around it, the calls' times summed. */
+uint64_t pb_timed_batch(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t n);
+/* Flag (and log) a setup that runs once for batches of more than one call. */
+void pb_setup_per_batch(const struct pb_timing *t, struct pbench_result *r);
 
 /* -EOVERFLOW when n iterations of at least ticks_per_iter would not fit in 64-bit ticks;
  * ticks_per_iter <= 0 estimates it from the empty batch (without calling anything). */
@@ -105,7 +110,8 @@ int pb_calibrate(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t *n
 
 /* Measure the empty batch of n iterations into res (overhead_ticks, overhead_sd_ticks) and,
  * with events, each event's count per iteration into ovh_counts. */
-int pb_overhead(struct pbench_result *res, uint64_t n, struct pbench_counters *events,
+int pb_overhead(const struct pb_timing *t, struct pbench_result *res, uint64_t n,
+		struct pbench_counters *events,
 		double *ovh_counts);
 
 /* Set res's overhead from the empty batches' ticks[0..n-1] (reordered). */

@@ -102,6 +102,16 @@ const char *pbench_jitter_source_kind_name(int kind)
 	return kind > 0 && kind < (int)PB_ARRAY_SIZE(names) ? names[kind] : "?";
 }
 
+const char *pbench_cpu_sharing_kind_name(int kind)
+{
+	static const char *const names[] = {
+		[PBENCH_CPU_SHARING_NONE] = "none", [PBENCH_CPU_SHARING_PREEMPTION] = "preemption",
+		[PBENCH_CPU_SHARING_CORE] = "core", [PBENCH_CPU_SHARING_HOST] = "host",
+	};
+
+	return kind >= 0 && kind < (int)PB_ARRAY_SIZE(names) ? names[kind] : "?";
+}
+
 const char *pbench_stop_rule_name(int rule)
 {
 	switch (rule) {

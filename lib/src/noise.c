@@ -343,6 +343,13 @@ int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *ou
 #define FAIR_SERVER_SLACK_NS 5e6
 #define PB_CAUSE_UNSEEN "on the CPU all along by task-clock: slowed by what the kernel cannot " \
 	"see (the hypervisor, an SMT sibling, the clock speed) or by the work itself"
+/* The same, where the reference loop around the run says the CPU's speed was not it. */
+#define PB_CAUSE_USUAL_SPEED "on the CPU all along by task-clock, and the CPU's speed (%.2fx " \
+	"its best by the reference loop before/after) explains under half of it: the work " \
+	"itself, a change of speed between the two readings, or what the loop cannot see " \
+	"(shared caches, memory bandwidth)"
+/* Where the reference loop says the CPU ran slower and the kernel saw nothing. */
+#define PB_CAUSE_HOST "nothing the kernel saw: host contention on a VM, or the clock"
 
 struct text {
 	char *buf;
@@ -461,15 +468,60 @@ static int steal_clause(struct text *t, const struct pbench_cpu_noise *cpu)
 	return 1;
 }
 
-int pbench_noise_cause(char *buf, size_t len, double excess_ns, const struct pbench_noise *task,
-		       const struct pbench_cpu_noise *cpu, unsigned flags)
+/* Slower, yet running the whole time as far as the guest kernel knows: what is left is what it
+ * cannot see. Only when not running explains under a tenth of the excess. */
+static int unseen(double excess_ns, const struct pbench_noise *task,
+		  const struct pbench_cpu_noise *cpu)
+{
+	return excess_ns > 0 && isfinite(task->not_running_ns) &&
+	       task->not_running_ns < excess_ns / 10 && !task->ctx_involuntary &&
+	       !task->major_faults && !cpu->steal_ticks;
+}
+
+/* The kernel's clauses (scheduler, interrupts, steal) after what t holds; their count. */
+static int kernel_clauses(struct text *t, int clauses, double excess_ns,
+			  const struct pbench_noise *task, const struct pbench_cpu_noise *cpu,
+			  unsigned flags)
+{
+	double nr = isfinite(task->not_running_ns) ? task->not_running_ns : 0;
+	/* By size of effect: the two that are times (not running, steal) by their size, the
+	 * interrupts, whose cost is not measured, after the scheduler's part. */
+	int steal_first = isfinite(cpu->steal_ns) && cpu->steal_ticks && cpu->steal_ns > nr;
+
+	if (steal_first) {
+		if (clauses)
+			put(t, "; ");
+		clauses += steal_clause(t, cpu);
+	}
+	for (int part = 0; part < 3; part++) {
+		int at = t->n, got;
+
+		if (clauses)
+			put(t, "; ");
+		got = part == 0 ? sched_clause(t, excess_ns, task, flags) :
+		      part == 1 ? irq_clause(t, cpu) : steal_first ? 0 : steal_clause(t, cpu);
+		if (!got) {
+			/* Take back the separator. */
+			t->n = at;
+			if (t->buf && (size_t)at < t->len)
+				t->buf[at] = '\0';
+		}
+		clauses += got;
+	}
+	return clauses;
+}
+
+/* The line; speed is the CPU's own speed clause when it explains the run, else NULL, and
+ * usual the reference loop's factor when it was read and does not explain it (else NaN). */
+static int cause_line(char *buf, size_t len, double excess_ns, const struct pbench_noise *task,
+		      const struct pbench_cpu_noise *cpu, unsigned flags, const char *speed,
+		      double usual)
 {
 	struct text t = { buf, buf ? len : 0, 0 };
 	struct pbench_noise none = { .not_running_ns = NAN };
 	struct pbench_cpu_noise quiet = { .size = sizeof(quiet), .steal_ns = NAN };
 	char ex[32];
-	double nr;
-	int clauses = 0, steal_first;
+	int clauses = 0, hidden;
 
 	if ((!buf && len) || !isfinite(excess_ns))
 		return -EINVAL;
@@ -477,37 +529,62 @@ int pbench_noise_cause(char *buf, size_t len, double excess_ns, const struct pbe
 		buf[0] = '\0';
 	task = task ? task : &none;
 	cpu = cpu ? cpu : &quiet;
-	nr = isfinite(task->not_running_ns) ? task->not_running_ns : 0;
+	hidden = unseen(excess_ns, task, cpu);
 	pbench_format_ns(ex, sizeof(ex), fabs(excess_ns), 3);
 	put(&t, "%s%s: ", excess_ns < 0 ? "-" : "+", ex);
-	/* By size of effect: the two that are times (not running, steal) by their size, the
-	 * interrupts, whose cost is not measured, after the scheduler's part. */
-	steal_first = isfinite(cpu->steal_ns) && cpu->steal_ticks && cpu->steal_ns > nr;
-	if (steal_first)
-		clauses += steal_clause(&t, cpu);
-	for (int part = 0; part < 3; part++) {
-		int at = t.n, got;
-
-		if (clauses)
-			put(&t, "; ");
-		got = part == 0 ? sched_clause(&t, excess_ns, task, flags) :
-		      part == 1 ? irq_clause(&t, cpu) : steal_first ? 0 : steal_clause(&t, cpu);
-		if (!got) {
-			/* Take back the separator. */
-			t.n = at;
-			if (buf && (size_t)at < len)
-				buf[at] = '\0';
-		}
-		clauses += got;
+	if (speed) {
+		put(&t, "%s%s", speed, hidden ? "; " PB_CAUSE_HOST : "");
+		clauses++;
 	}
-	/* Slower, yet running the whole time as far as the guest kernel knows: what is left is
-	 * what it cannot see. Named only when not running explains under a tenth of it. */
-	if (excess_ns > 0 && isfinite(task->not_running_ns) && nr < excess_ns / 10 &&
-	    !task->ctx_involuntary && !task->major_faults && !cpu->steal_ticks) {
-		put(&t, "%s%s", clauses ? "; " : "", PB_CAUSE_UNSEEN);
+	clauses = kernel_clauses(&t, clauses, excess_ns, task, cpu, flags);
+	if (hidden && !speed) {
+		if (isfinite(usual))
+			put(&t, "%s" PB_CAUSE_USUAL_SPEED, clauses ? "; " : "", usual);
+		else
+			put(&t, "%s%s", clauses ? "; " : "", PB_CAUSE_UNSEEN);
 		clauses++;
 	}
 	if (!clauses)
 		put(&t, "no noise recorded");
 	return t.n;
+}
+
+int pbench_noise_cause(char *buf, size_t len, double excess_ns, const struct pbench_noise *task,
+		       const struct pbench_cpu_noise *cpu, unsigned flags)
+{
+	return cause_line(buf, len, excess_ns, task, cpu, flags, NULL, NAN);
+}
+
+/*
+ * The part of the excess the speed explains: the run took run_ns at factor speed, and would
+ * have taken run_ns * speed / typical at a typical run's speed. It explains the run when
+ * that is at least half the excess, either way.
+ */
+static int speed_explains(double excess_ns, double run_ns, double speed, double typical)
+{
+	double part;
+
+	if (!(speed > 0) || !(typical > 0) || !isfinite(speed) || !isfinite(typical) ||
+	    !(run_ns > 0))
+		return 0;
+	part = run_ns - run_ns * speed / typical;
+	return excess_ns > 0 ? part >= excess_ns / 2 : excess_ns < 0 && part <= excess_ns / 2;
+}
+
+int pbench_noise_cause_speed(char *buf, size_t len, double excess_ns, double run_ns,
+			     double speed, double typical, const struct pbench_noise *task,
+			     const struct pbench_cpu_noise *cpu, unsigned flags)
+{
+	char clause[128], ty[48] = "";
+
+	if (!speed_explains(excess_ns, run_ns, speed, typical))
+		return cause_line(buf, len, excess_ns, task, cpu, flags, NULL,
+				  speed > 0 && isfinite(speed) && typical > 0 && isfinite(typical) ?
+				  speed : NAN);
+	/* The typical run's speed when it was not the best itself. */
+	if (typical * PBENCH_SPEED_VARIED < 1 || speed > typical)
+		snprintf(ty, sizeof(ty), "; %.2fx in a typical run", typical);
+	snprintf(clause, sizeof(clause), "the CPU ran at %.2fx its best speed (reference loop "
+		 "before/after%s)", speed, ty);
+	return cause_line(buf, len, excess_ns, task, cpu, flags, clause, NAN);
 }

@@ -39,6 +39,10 @@
 #define MAX_STACK_KIB (1024 * 1024)
 #define STACK_MARGIN (64 * 1024)	/* left untouched above the guard page */
 #define WARMUP_CHUNK_MS 1.0
+#define WARMUP_WINDOW 25		/* chunks per window */
+#define WARMUP_STABLE_WINDOWS 4		/* compared, the last ones */
+#define WARMUP_STABLE_PCT 1.0		/* their medians within this, in % */
+#define WARMUP_MIN_MS 100.0		/* never less, whatever the windows say */
 
 static const struct pbench_prepare_opts defaults = PBENCH_PREPARE_OPTS_INIT;
 
@@ -481,9 +485,63 @@ static void step_stack(struct pbench_prepared *p)
 		"frame", want / 1024);
 }
 
+/* The median of n chunk times (sorts them). */
+static double median_of(double *x, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && x[j - 1] > x[j]; j--) {
+			double t = x[j];
+
+			x[j] = x[j - 1];
+			x[j - 1] = t;
+		}
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/*
+ * Warm up in chunks of WARMUP_CHUNK_MS; every WARMUP_WINDOW chunks make a window, its speed the
+ * median chunk. Stable: the last WARMUP_STABLE_WINDOWS windows' medians within
+ * WARMUP_STABLE_PCT of each other, after WARMUP_MIN_MS. Bounded by left (the fixed time).
+ * Returns 1 when stable; *drift gets the last windows' spread in % (NaN before enough).
+ */
+static int warm_until_stable(struct pbench_prepared *p, struct pb_work *w, double left,
+			     double *drift)
+{
+	double chunk[WARMUP_WINDOW], win[WARMUP_STABLE_WINDOWS], start = pb_now_ms();
+	int nc = 0, nw = 0, fixed = p->o.flags & PBENCH_PREPARE_FIXED_WARMUP;
+
+	*drift = NAN;
+	while (pb_now_ms() - start < left && !p->signal) {
+		double t = pb_work_run(w), lo = INFINITY, hi = 0;
+
+		/* Under FIFO with the runs' rests: a warm-up that kept the waiting normal tasks
+		 * off the CPU would have the fair server preempt the first runs after it. */
+		pb_rest_ms(t * pbench_prepared_rest_ns(p, 1e6) / 1e6);
+		chunk[nc++] = t;
+		if (nc < WARMUP_WINDOW)
+			continue;
+		win[nw++ % WARMUP_STABLE_WINDOWS] = median_of(chunk, nc);
+		nc = 0;
+		if (nw < WARMUP_STABLE_WINDOWS)
+			continue;
+		for (int i = 0; i < WARMUP_STABLE_WINDOWS; i++) {
+			lo = fmin(lo, win[i]);
+			hi = fmax(hi, win[i]);
+		}
+		*drift = lo > 0 ? (hi - lo) / lo * 100 : NAN;
+		if (!fixed && *drift <= WARMUP_STABLE_PCT &&
+		    pb_now_ms() - start + p->busy_ms >= WARMUP_MIN_MS)
+			return 1;
+	}
+	return 0;
+}
+
 static void step_warmup(struct pbench_prepared *p, struct pb_work *w)
 {
-	double start = pb_now_ms(), left = p->o.warmup_ms - p->busy_ms;
+	double start = pb_now_ms(), left = p->o.warmup_ms - p->busy_ms, drift = NAN;
+	const char *how = "";
+	char buf[160] = "";
+	int stable = 0;
 
 	if (p->o.warmup_ms == 0) {
 		pb_outcome(p, PBENCH_PREPARE_STEP_WARMUP, PBENCH_PREPARE_SKIPPED, 0, "0 ms asked");
@@ -491,16 +549,27 @@ static void step_warmup(struct pbench_prepared *p, struct pb_work *w)
 	}
 	if (left > 0) {
 		pb_work_calibrate(w, WARMUP_CHUNK_MS);
-		/* Under FIFO with the runs' rests: a warm-up that kept the waiting normal tasks
-		 * off the CPU would have the fair server preempt the first runs after it. */
-		while (pb_now_ms() - start < left && !p->signal)
-			pb_rest_ms(pb_work_run(w) * pbench_prepared_rest_ns(p, 1e6) / 1e6);
+		stable = warm_until_stable(p, w, left, &drift);
 	}
 	p->warmup_done_ms = p->busy_ms + (pb_now_ms() - start);
-	pb_outcome(p, PBENCH_PREPARE_STEP_WARMUP, PBENCH_PREPARE_DONE, 0,
-		   "%.0f ms of %s on CPU %d%s",
-		p->warmup_done_ms, w->fn ? "the caller's function" : "the built-in xor loop",
-		p->cpu, p->busy_ms > 0 ? " (the priority probe's runs included)" : "");
+	p->warmup_stable = stable;
+	p->warmup_drift_pct = drift;
+	if (stable)
+		snprintf(buf, sizeof(buf), ": stable (the last %d windows of %d ms within %.2f%%, "
+			 "under %.0f%%)", WARMUP_STABLE_WINDOWS, (int)(WARMUP_WINDOW *
+			 WARMUP_CHUNK_MS), drift, WARMUP_STABLE_PCT);
+	else if (left > 0 && !isfinite(drift) && !(p->o.flags & PBENCH_PREPARE_FIXED_WARMUP))
+		snprintf(buf, sizeof(buf), ", the most asked: too few windows of %d ms to tell "
+			 "whether it was stable", (int)(WARMUP_WINDOW * WARMUP_CHUNK_MS));
+	else if (left > 0 && !(p->o.flags & PBENCH_PREPARE_FIXED_WARMUP))
+		snprintf(buf, sizeof(buf), ", the most asked: not stable (the last %d windows of "
+			 "%d ms spread %.2f%%, over %.0f%%)", WARMUP_STABLE_WINDOWS,
+			 (int)(WARMUP_WINDOW * WARMUP_CHUNK_MS), drift, WARMUP_STABLE_PCT);
+	if (p->busy_ms > 0)
+		how = " (the priority probe's runs included)";
+	pb_outcome(p, PBENCH_PREPARE_STEP_WARMUP, PBENCH_PREPARE_DONE, 0, "%.0f ms of %s on CPU "
+		   "%d%s%s", p->warmup_done_ms, w->fn ? "the caller's function" :
+		   "the built-in xor loop", p->cpu, how, buf);
 }
 
 /* ---- the public calls ------------------------------------------------------------------- */
@@ -509,7 +578,8 @@ static int opts_resolve(const struct pbench_prepare_opts *in, struct pbench_prep
 {
 	const unsigned known = PBENCH_PREPARE_SIGNALS | PBENCH_PREPARE_NO_PIN |
 			       PBENCH_PREPARE_NO_NUMA | PBENCH_PREPARE_NO_MLOCK |
-			       PBENCH_PREPARE_NO_STACK;
+			       PBENCH_PREPARE_NO_STACK | PBENCH_PREPARE_PRIORITY_CACHE |
+			       PBENCH_PREPARE_REPROBE | PBENCH_PREPARE_FIXED_WARMUP;
 
 	*o = defaults;
 	if (in) {

@@ -48,6 +48,8 @@ struct pbench_prepared {
 	struct pbench_prepared_step steps[PBENCH_PREPARE_STEP_NR];
 	struct pbench_prepared_priority prio;
 	double warmup_done_ms;
+	int warmup_stable;		/* the warm-up stopped because the speed stopped drifting */
+	double warmup_drift_pct;	/* the last windows' spread (NaN: too short to tell) */
 	double busy_ms;			/* time spent probing, counted as warm-up */
 	double rest_ratio;		/* of a FIFO run, to rest after it (see rest_pct) */
 };
@@ -75,6 +77,12 @@ double pb_work_run(const struct pb_work *w);
 void pb_rest_ms(double ms);
 /* Set w->n so that one run lasts about ms (one call at least). */
 void pb_work_calibrate(struct pb_work *w, double ms);
+
+/* AUTO's decision kept for this boot (prepare_cache.c): get fills p->prio's probe figures,
+ * the mode and when (seconds since the epoch) and returns 1, or 0 when none is kept; put
+ * keeps p's (0 or -errno). */
+int pb_prio_cache_get(struct pbench_prepared *p, int *mode, double *when);
+int pb_prio_cache_put(const struct pbench_prepared *p, int mode);
 
 /* The priority step (prepare_prio.c): nice, SCHED_FIFO, or the probe that chooses. */
 void pb_step_priority(struct pbench_prepared *p, struct pb_work *w);

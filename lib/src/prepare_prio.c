@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -260,6 +261,43 @@ static void prio_probe(struct pbench_prepared *p, struct pb_work *w, const char 
 	nice_done(p, nice_used, what);
 }
 
+/*
+ * The decision the probe made on this boot for this CPU, from the cache: applied (we are under
+ * SCHED_FIFO from the permission test), said with its figures and its age. 0 when there is
+ * none, or it can no longer be applied: then the probe runs.
+ */
+static int prio_cached(struct pbench_prepared *p, const char *threat)
+{
+	int mode, used, err;
+	double when;
+	char what[256];
+
+	if (!pb_prio_cache_get(p, &mode, &when))
+		return 0;
+	snprintf(what, sizeof(what), "the probe's choice on this boot, %.0f s ago (runs spread "
+		 "%.2f%% at the lowest nice, %.2f%% under SCHED_FIFO; %s); reprobe to time them "
+		 "again: ", fmax(0, (double)time(NULL) - when), p->prio.nice_spread_pct,
+		 p->prio.fifo_spread_pct, threat);
+	p->prio.cached = 1;
+	p->prio.cached_age_s = fmax(0, (double)time(NULL) - when);
+	if (mode == PBENCH_PRIORITY_FIFO) {
+		prio_result(p, PBENCH_PRIORITY_FIFO);
+		pb_outcome(p, PBENCH_PREPARE_STEP_PRIORITY, PBENCH_PREPARE_DONE, 0,
+			   "%sSCHED_FIFO %d, resting %.1f%% of each run after it", what,
+			   p->prio.value, p->prio.rest_pct);
+		return 1;
+	}
+	sched_set(p, &p->saved_attr);
+	err = apply_nice(p, &used);
+	if (err) {
+		p->prio.cached = 0;
+		p->prio.nice_spread_pct = p->prio.fifo_spread_pct = NAN;
+		return 0;
+	}
+	nice_done(p, used, what);
+	return 1;
+}
+
 static void prio_auto(struct pbench_prepared *p, struct pb_work *w)
 {
 	char threat[128];
@@ -287,8 +325,15 @@ static void prio_auto(struct pbench_prepared *p, struct pb_work *w)
 			"throttling, no fair server: nothing takes time from a FIFO task)", used);
 		return;
 	}
+	if ((p->o.flags & PBENCH_PREPARE_PRIORITY_CACHE) &&
+	    !(p->o.flags & PBENCH_PREPARE_REPROBE) && prio_cached(p, threat))
+		return;
 	sched_set(p, &p->saved_attr);
 	prio_probe(p, w, threat);
+	if ((p->o.flags & PBENCH_PREPARE_PRIORITY_CACHE) && p->prio.probed && !p->signal &&
+	    (err = pb_prio_cache_put(p, p->prio.mode)))
+		pb_log(PBENCH_LOG_WARN, "the priority probe's choice was not kept for this boot: "
+		       "%s", pbench_strerror(err));
 }
 
 void pb_step_priority(struct pbench_prepared *p, struct pb_work *w)

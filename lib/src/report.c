@@ -276,6 +276,11 @@ static void write_warnings(const struct pbench_result *r, FILE *f)
 	if (r->flags & PBENCH_RESULT_CLAMPED)
 		fprintf(f, "  warning: %zu sample%s faster than the empty batch: reported as 0, "
 			"never negative\n", clamped, clamped == 1 ? " was" : "s were");
+	if (r->flags & PBENCH_RESULT_SETUP_PER_BATCH)
+		fprintf(f, "  warning: setup ran once per batch of %llu calls, not before each: what "
+			"it prepares is changed by the first call and measured as the others find "
+			"it; setup_each runs before every call (outside the timed region)\n",
+			(unsigned long long)r->iterations);
 	if (r->flags & PBENCH_RESULT_NOISY)
 		fprintf(f, "  warning: noisy: involuntary context switches or CPU migrations in %zu "
 			"of %zu samples ('pbench check' says why)\n", noisy, r->nr);
@@ -478,9 +483,11 @@ int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
 	switch (c->verdict) {
 	case PBENCH_VERDICT_FASTER:
 	case PBENCH_VERDICT_SLOWER:
-		fmt_at(by, sizeof(by), fabs(1 - c->ratio) * 100, half * 100, NULL);
-		fprintf(f, "verdict: %s is %s than %s by %s%% (significant%s%s)\n", a,
-			c->verdict == PBENCH_VERDICT_FASTER ? "faster" : "slower", b, by,
+		/* "1.53x faster": a's time is 1/1.53 of b's; slower, 1.53 times b's */
+		pb_format_factor(by, sizeof(by), c->verdict == PBENCH_VERDICT_FASTER ?
+				 1 / c->ratio : c->ratio);
+		fprintf(f, "verdict: %s is %s %s than %s (significant%s%s)\n", a, by,
+			c->verdict == PBENCH_VERDICT_FASTER ? "faster" : "slower", b,
 			*conf ? " at " : "", conf);
 		break;
 	case PBENCH_VERDICT_SAME:

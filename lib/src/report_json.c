@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * JSON reports (schema 1): the full data of a result or a comparison, for tools. Every field
+ * JSON reports (schema/result.schema.json, comparison.schema.json): the full data of a result
+ * or a comparison, for tools. Every field
  * name is snake_case with its unit in the name (_ns, _pct); a number that is not finite (a NaN
  * "unknown", a ratio to a mean of 0) is written as null, never as a number it is not.
  *
@@ -9,6 +10,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -16,39 +19,6 @@
 #include "measure.h"
 #include "jsonutil.h"
 
-
-static json_t *summary_json(const struct pbench_summary *s, int *bad)
-{
-	json_t *j = json_object();
-
-	if (!j) {
-		*bad = -1;
-		return NULL;
-	}
-	SET(j, "n", unum(s->n));
-	SET(j, "mean_ns", num(s->mean));
-	SET(j, "sem_ns", num(s->sem));
-	SET(j, "ci_lo_ns", num(s->ci_lo));
-	SET(j, "ci_hi_ns", num(s->ci_hi));
-	SET(j, "ci_level", num(s->ci_level));
-	SET(j, "median_ns", num(s->median));
-	SET(j, "min_ns", num(s->min));
-	SET(j, "max_ns", num(s->max));
-	SET(j, "q1_ns", num(s->q1));
-	SET(j, "q3_ns", num(s->q3));
-	SET(j, "trimmed_mean_ns", num(s->trimmed_mean));
-	SET(j, "stddev_ns", num(s->stddev));
-	SET(j, "mad_ns", num(s->mad));
-	SET(j, "cv_pct", num(s->cv_pct));
-	SET(j, "spread_pct", num(s->spread_pct));
-	SET(j, "outliers_low_mild", unum(s->outliers_low_mild));
-	SET(j, "outliers_low_severe", unum(s->outliers_low_severe));
-	SET(j, "outliers_high_mild", unum(s->outliers_high_mild));
-	SET(j, "outliers_high_severe", unum(s->outliers_high_severe));
-	SET(j, "mvalue", num(s->mvalue));
-	SET(j, "bimodal", json_boolean(s->bimodal));
-	return j;
-}
 
 /*
  * What the result keeps of the options it was measured with. The result does not keep the
@@ -100,6 +70,7 @@ static json_t *flags_json(unsigned flags, int *bad)
 		{ PBENCH_RESULT_OVERHEAD_DOMINATES, "overhead_dominates" },
 		{ PBENCH_RESULT_NOISY, "noisy" },
 		{ PBENCH_RESULT_CLAMPED, "clamped" },
+		{ PBENCH_RESULT_SETUP_PER_BATCH, "setup_per_batch" },
 	};
 	json_t *j = json_array();
 
@@ -126,26 +97,49 @@ static json_t *noise_json(const struct pbench_noise *nz, int *bad)
 	return j;
 }
 
-/* One event of one sample: raw over the whole sample, per_iter as the result has it (minus
- * the empty batch's unless keep_overhead); null where it was not counted. */
+/*
+ * One event of one sample: null when the event could not be opened (events[] says why, once);
+ * else raw over the whole sample, per_iter as the result has it (minus the empty batch's
+ * unless keep_overhead), and the share of the sample it was counting; value and per_iter are
+ * null when it did not count in this sample.
+ */
 static json_t *count_json(const struct pbench_count *k, int *bad)
 {
 	int counted = k->status == PBENCH_EVENT_OK || k->status == PBENCH_EVENT_MULTIPLEXED;
-	json_t *j = json_object();
+	json_t *j;
 
+	if (k->status == PBENCH_EVENT_NOT_SUPPORTED || k->status == PBENCH_EVENT_NO_PERMISSION)
+		return json_null();
+	j = json_object();
 	if (!j) {
 		*bad = -1;
 		return NULL;
 	}
 	SET(j, "value", counted ? unum(k->value) : json_null());
 	SET(j, "per_iter", counted ? num(k->scaled) : json_null());
-	SET(j, "time_enabled_ns", unum(k->time_enabled));
-	SET(j, "time_running_ns", unum(k->time_running));
-	SET(j, "is_scaled", json_boolean(k->is_scaled));
-	SET(j, "user_only", json_boolean(k->user_only));
-	SET(j, "status", json_string(pbench_event_status_name(k->status)));
-	SET(j, "reason", k->reason[0] ? json_string(k->reason) : json_null());
+	SET(j, "running_pct", k->time_enabled ? num(100.0 * (double)k->time_running /
+						    (double)k->time_enabled) : json_null());
 	return j;
+}
+
+/* The events once: whether each opened and why not, and whether it counts user space only. */
+static json_t *events_json(const struct pbench_result *r, int *bad)
+{
+	json_t *a = json_array();
+
+	for (int e = 0; a && e < r->nr_events; e++) {
+		const struct pbench_count *k = &r->counts[e];
+		int opened = k->status != PBENCH_EVENT_NOT_SUPPORTED &&
+			     k->status != PBENCH_EVENT_NO_PERMISSION;
+
+		APPEND(a, json_pack("{s:s, s:s, s:o, s:b}", "name", r->names[e], "status",
+				    pbench_event_status_name(opened ? PBENCH_EVENT_OK : k->status),
+				    "reason", opened ? json_null() : pb_json_str_or_null(k->reason),
+				    "user_only", k->user_only));
+	}
+	if (!a)
+		*bad = -1;
+	return a;
 }
 
 static json_t *sample_json(const struct pbench_result *r, size_t i, int *bad)
@@ -183,17 +177,6 @@ static int label_json(const char *label, json_t **out)
 	return -EINVAL;
 }
 
-/* Write root to f and release it; -EIO when the stream fails. */
-static int dump(json_t *root, FILE *f)
-{
-	int err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-	json_decref(root);
-	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
-}
-
 int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char *label)
 {
 	json_t *root, *samples, *lab;
@@ -212,14 +195,15 @@ int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char 
 		json_decref(samples);
 		return -ENOMEM;
 	}
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, "label", lab);
 	SET(root, "settings", settings_json(r, bad));
+	SET(root, "events", r->nr && r->nr_events ? events_json(r, bad) : json_array());
 	SET(root, "iterations", unum(r->iterations));
 	SET(root, "overhead_ns_per_iter", num(pbench_result_overhead_ns(r)));
 	SET(root, "stop_rule", json_string(pbench_stop_rule_name(r->stop_rule)));
 	SET(root, "flags", flags_json(r->flags, bad));
-	SET(root, "summary", r->nr ? summary_json(&r->summary, bad) : json_null());
+	SET(root, "summary", r->nr ? pb_json_summary(&r->summary, "_ns", bad) : json_null());
 	for (size_t i = 0; i < r->nr && !b; i++)
 		APPEND(samples, sample_json(r, i, bad));
 	SET(root, "samples", samples);
@@ -227,7 +211,7 @@ int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char 
 		json_decref(root);
 		return -ENOMEM;
 	}
-	return dump(root, f);
+	return pb_json_dump(root, 0, f);
 }
 
 static json_t *welch_json(const struct pbench_welch *w, int *bad)
@@ -265,14 +249,18 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 		json_decref(lb);
 		return err ? err : -ENOMEM;
 	}
-	pb_json_head(root, bad);
+	pb_json_head(root, 1, bad);
 	SET(root, "label_a", la);
 	SET(root, "label_b", lb);
 	SET(root, "verdict", json_string(pbench_verdict_name(c->verdict)));
 	SET(root, "pairs", unum(c->pairs));
+	/* A caller's struct from before these fields: null, in the same shape. */
 	if (c->size >= offsetof(struct pbench_comparison, same_threshold_pct) + sizeof(double)) {
 		SET(root, "confidence", num(c->confidence));
 		SET(root, "same_threshold_pct", num(c->same_threshold_pct));
+	} else {
+		SET(root, "confidence", json_null());
+		SET(root, "same_threshold_pct", json_null());
 	}
 	SET(root, "ratio", num(c->ratio));
 	SET(root, "ratio_lo", num(c->ratio_lo));
@@ -280,11 +268,11 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 	/* No interval means no test was run (too few samples, no variance): null, not zeros. */
 	SET(root, "welch", c->welch && isfinite(c->ratio_lo) ? welch_json(c->welch, bad)
 							   : json_null());
-	SET(root, "a", summary_json(c->a, bad));
-	SET(root, "b", summary_json(c->b, bad));
+	SET(root, "a", pb_json_summary(c->a, "_ns", bad));
+	SET(root, "b", pb_json_summary(c->b, "_ns", bad));
 	if (b) {
 		json_decref(root);
 		return -ENOMEM;
 	}
-	return dump(root, f);
+	return pb_json_dump(root, 0, f);
 }

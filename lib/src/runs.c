@@ -74,24 +74,6 @@ static int check_opts(struct pbench_runs *r)
 	return 0;
 }
 
-static char **copy_argv(char *const *argv)
-{
-	size_t n = 0;
-	char **v;
-
-	while (argv[n])
-		n++;
-	v = calloc(n + 1, sizeof(*v));
-	for (size_t i = 0; v && i < n; i++)
-		if (!(v[i] = strdup(argv[i]))) {
-			while (i--)
-				free(v[i]);
-			free(v);
-			return NULL;
-		}
-	return v;
-}
-
 /*
  * What a command's child opens: only the events the object's own set could open. The others'
  * status and reason come from that set, so that a run does not try (and fail) to open them
@@ -157,11 +139,51 @@ static int subject_init(struct pbench_runs *r)
 
 		if (err)
 			return err;
-		sub->argv = copy_argv(r->o.argv);
+		sub->argv = pb_argv_dup(r->o.argv);
 		if (!sub->argv)
 			return -ENOMEM;
 		r->o.argv = sub->argv;
 	}
+	return 0;
+}
+
+/* A command's CPUs when prepared: copied, each one this process may run on, the prepared CPU
+ * among them (the first when none was named). */
+static int copy_cpus(struct pbench_runs *r)
+{
+	struct pbench_runs_opts *o = &r->o;
+	cpu_set_t allowed;
+	int has_cpu = 0;
+
+	if (o->ncpus <= 0) {
+		o->cpus = NULL;
+		o->ncpus = 0;
+		return 0;
+	}
+	if (!o->cpus || !o->argv || o->ncpus > CPU_SETSIZE) {
+		pb_runs_set_error(r, "a list of CPUs is for a command's prepared runs");
+		return -EINVAL;
+	}
+	r->cpus = malloc((size_t)o->ncpus * sizeof(*r->cpus));
+	if (!r->cpus)
+		return -ENOMEM;
+	CPU_ZERO(&allowed);
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	for (int i = 0; i < o->ncpus; i++) {
+		r->cpus[i] = o->cpus[i];
+		if (r->cpus[i] < 0 || r->cpus[i] >= CPU_SETSIZE || !CPU_ISSET(r->cpus[i], &allowed)) {
+			pb_runs_set_error(r, "CPU %d is not one this process may run on", o->cpus[i]);
+			return -EINVAL;
+		}
+		has_cpu |= r->cpus[i] == o->cpu;
+	}
+	if (o->cpu < 0)
+		o->cpu = r->cpus[0];
+	else if (!has_cpu) {
+		pb_runs_set_error(r, "the prepared CPU %d is not among the command's CPUs", o->cpu);
+		return -EINVAL;
+	}
+	o->cpus = r->cpus;
 	return 0;
 }
 
@@ -182,6 +204,8 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 	pb_copy_in(&r->o, sizeof(r->o), opts);
 	r->env_cpu = -1;
 	err = check_opts(r);
+	if (!err)
+		err = copy_cpus(r);
 	if (err)
 		goto out_free;
 	r->events = strdup(r->o.events ? r->o.events : PBENCH_RUNS_DEFAULT_EVENTS);
@@ -269,14 +293,15 @@ void pb_runs_analyze(struct pb_set *set)
 	for (int i = 0; i < n; i++) {
 		struct pb_run *run = &set->runs[i];
 		double x = (double)run->ns;
-		char cause[256];
+		char cause[512];
 
 		run->outlier = x < set->fence_lo || x > set->fence_hi;
 		if (!run->outlier)
 			continue;
 		set->outliers++;
-		pbench_noise_cause(cause, sizeof(cause), x - set->s_ns.median, &run->noise,
-				   run->have_cpu_noise ? &run->cpu_noise : NULL, flags);
+		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
+					 run->speed, set->speed_typical, &run->noise,
+					 run->have_cpu_noise ? &run->cpu_noise : NULL, flags);
 		free(run->cause);
 		run->cause = strdup(cause);
 	}
@@ -341,6 +366,7 @@ int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *
 		snprintf(verdict, len, "prepared runs spread %s against %s unprepared: %.1fx "
 			 "wider, preparing did not steady this workload here", sp, su,
 			 1 / *spread_ratio);
+	pb_runs_speed_verdict(r, verdict, len);
 	return 1;
 }
 
@@ -410,6 +436,7 @@ int pbench_runs_set_info(const struct pbench_runs *r, int s, struct pbench_runs_
 					offsetof(struct pb_run, setup_ns)) : NAN;
 	i.exec_ns_median = r->subject.argv ? pb_runs_median_field(set,
 					offsetof(struct pb_run, exec_ns)) : NAN;
+	i.speed_cost_ns_median = pb_runs_speed_cost(set);
 	pb_copy_out(out, &i, sizeof(i));
 	return 0;
 }
@@ -451,6 +478,9 @@ int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run
 	x.cpu = run->cpu;
 	x.outlier = run->outlier;
 	x.cause = run->cause;
+	x.speed = run->speed;
+	x.ref_before_ns = run->ref_before_ns;
+	x.ref_after_ns = run->ref_after_ns;
 	pb_copy_out(out, &x, sizeof(x));
 	return 0;
 }
@@ -486,7 +516,7 @@ int pbench_runs_contrast(const struct pbench_runs *r, double *spread_ratio, doub
 			 char *verdict, size_t len)
 {
 	double sr, cr;
-	char v[256];
+	char v[PB_RUNS_VERDICT_LEN];
 
 	if (!r)
 		return -EINVAL;
@@ -515,14 +545,14 @@ void pbench_runs_free(struct pbench_runs *r)
 	for (int c = 0; r->probes && c < r->nprobes; c++)
 		pbench_cpu_probe_free(r->probes[c]);
 	free(r->probes);
+	free(r->cpus);
 	pbench_env_free(r->env);
+	pbench_speed_free(r->speed);
 	free(r->subject.plan.events);
 	free(r->subject.plan.map);
 	free(r->subject.plan.tmpl);
 	free(r->subject.plan.tmp);
-	for (char **a = r->subject.argv; a && *a; a++)
-		free(*a);
-	free(r->subject.argv);
+	pb_argv_free(r->subject.argv);
 	pbench_counters_free(r->self);
 	free(r->events);
 	free(r);

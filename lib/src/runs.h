@@ -27,7 +27,10 @@ struct pb_run {
 	struct pbench_cpu_noise cpu_noise;
 	int have_cpu_noise;
 	int outlier;			/* beyond the Tukey fences of its set */
-	char *cause;			/* pbench_noise_cause() for an outlier, else NULL */
+	char *cause;			/* pbench_noise_cause_speed() for an outlier, else NULL */
+	/* runs_speed.c: the reference loop right before and after (ns, NaN: not read), what
+	 * reading it cost, and the factor against the invocation's best (NaN: unknown) */
+	double ref_before_ns, ref_after_ns, speed_cost_ns, speed;
 };
 
 /* What a command's child opens: only the events the subject's own set could open. */
@@ -78,10 +81,12 @@ struct pb_set {
 	struct pbench_summary s_ns, s_ticks;
 	double fence_lo, fence_hi;	/* Tukey fences in ns; NaN for fewer than 2 runs */
 	int outliers;
+	double speed_typical;		/* the runs' median speed factor (runs_speed.c) */
 };
 
 struct pbench_runs {
 	struct pbench_runs_opts o;	/* the caller's, completed with the defaults */
+	int *cpus;			/* o.cpus, copied */
 	char *events;			/* o.events, copied */
 	struct pb_subject subject;
 	struct pbench_counters *self;	/* names the events; counts the workload */
@@ -93,6 +98,8 @@ struct pbench_runs {
 	int nprobes;
 	struct pbench_env *env;		/* checks of the target CPU, or NULL */
 	int env_cpu;
+	struct pbench_speed *speed;	/* the reference loop, made at the first run */
+	double speed_best_ns;		/* its best reading (pbench_speed_factors()) */
 	int interrupted;		/* *o.stop was seen */
 	int ran;
 	char error[512];		/* the last failure in words */
@@ -111,7 +118,7 @@ void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
 		  const struct pb_rusage *u);
 void pb_runs_forget(struct pbench_runs *r, struct pb_set *set);
 void pb_runs_fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u);
-int pb_runs_command_start(struct pbench_runs *r, int cpu, int stdout_fd,
+int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
 			  struct pbench_child **ch);
 int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
 			   const struct pbench_child_result *res, struct pb_run *run);
@@ -137,7 +144,19 @@ const char *pb_runs_mode_name(int mode);
 void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len);
 const struct pb_set *pb_runs_set_of(const struct pbench_runs *r, int mode);
 double pb_runs_median_field(const struct pb_set *s, size_t off);
+#define PB_RUNS_VERDICT_LEN 640	/* the contrast's verdict, with the speed's note */
 int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *cv_ratio,
 		     char *verdict, size_t len);
+
+/* runs_speed.c: the reference loop read right before and right after a run (the first call
+ * calibrates it), the factors against the invocation's best once the runs are done, and a
+ * set's summary of them (-ENODATA without a factor). */
+void pb_runs_speed_before(struct pbench_runs *r, struct pb_run *run);
+void pb_runs_speed_after(struct pbench_runs *r, struct pb_run *run);
+void pb_runs_speed_factors(struct pbench_runs *r);
+int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *out);
+double pb_runs_speed_cost(const struct pb_set *s);
+/* Append "; <pbench_runs_speed_note()>" to a verdict when the speed varied. */
+void pb_runs_speed_verdict(const struct pbench_runs *r, char *verdict, size_t len);
 
 #endif

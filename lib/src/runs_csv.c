@@ -13,22 +13,6 @@
 
 #include "runs.h"
 
-/* A field that may hold commas or quotes: quoted, quotes doubled. */
-static void csv_text(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_u64(FILE *f, uint64_t v, int known)
 {
 	if (known)
@@ -50,11 +34,11 @@ static void csv_header(FILE *f, const struct pbench_runs *r)
 	fputs("mode,run,cpu,ticks,ns,exit_status,signal,timed_out", f);
 	for (int e = 0; e < r->nr; e++) {
 		fputc(',', f);
-		csv_text(f, pbench_counters_name(r->self, e));
+		pb_csv_text(f, pbench_counters_name(r->self, e));
 	}
 	fputs(",ctx_involuntary,ctx_voluntary,migrations,minor_faults,major_faults,"
 	      "not_running_ns,irqs,irq_timer,irq_ipi,irq_device,softirqs,steal_ns,setup_ns,"
-	      "exec_ns,outlier,cause\n", f);
+	      "exec_ns,outlier,cause,speed,ref_before_ns,ref_after_ns\n", f);
 }
 
 static void csv_run(FILE *f, const struct pbench_runs *r, const struct pb_set *s, int i)
@@ -92,7 +76,10 @@ static void csv_run(FILE *f, const struct pbench_runs *r, const struct pb_set *s
 	csv_u64(f, run->setup_ns, cmd && run->setup_ns);
 	csv_u64(f, run->exec_ns, cmd && run->exec_ns);
 	fprintf(f, ",%d,", run->outlier);
-	csv_text(f, run->outlier && run->cause ? run->cause : "");
+	pb_csv_text(f, run->outlier && run->cause ? run->cause : "");
+	csv_real(f, run->speed);
+	csv_real(f, run->ref_before_ns);
+	csv_real(f, run->ref_after_ns);
 	fputc('\n', f);
 }
 

@@ -69,13 +69,17 @@ static void timed_out(struct pbench_runs *r, struct pb_run *run, uint64_t t0)
 }
 
 /* Start the subject's command: counted with the events the set could open, pinned to cpu
- * when cpu >= 0, its stdout to stdout_fd when > 0. */
-int pb_runs_command_start(struct pbench_runs *r, int cpu, int stdout_fd, struct pbench_child **ch)
+ * when cpu >= 0 (prepared: to the CPUs asked, r->o.cpus, when there is a list), its stdout to
+ * stdout_fd when > 0. */
+int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
+			  struct pbench_child **ch)
 {
 	const struct pb_child_plan *cp = &r->subject.plan;
 	struct pbench_child_opts copts = { .size = sizeof(copts),
 					   .events = cp->nc ? cp->events : NULL,
-					   .quiet = r->o.quiet, .stdout_fd = stdout_fd };
+					   .quiet = r->o.quiet, .stdout_fd = stdout_fd,
+					   .cpus = prepared ? r->o.cpus : NULL,
+					   .ncpus = prepared ? r->o.ncpus : 0 };
 
 	if (cpu >= 0) {
 		copts.flags = PBENCH_CHILD_PIN;
@@ -124,14 +128,16 @@ void pb_runs_command_timed_out(struct pbench_runs *r, struct pbench_child *ch,
 	timed_out(r, run, t0);
 }
 
-static int run_command(struct pbench_runs *r, struct pb_run *run, int stdout_fd)
+static int run_command(struct pbench_runs *r, const struct pb_set *set, struct pb_run *run,
+		       int stdout_fd)
 {
+	int prepared = set->mode == PBENCH_RUNS_PREPARED;
 	struct pbench_child_result res = { .size = sizeof(res) };
 	struct pbench_child *ch;
 	uint64_t t0 = pbench_ticks();
 	int err;
 
-	err = pb_runs_command_start(r, -1, stdout_fd, &ch);
+	err = pb_runs_command_start(r, prepared, -1, stdout_fd, &ch);
 	if (err)
 		return err;
 	/* The stop flag (the caller's Ctrl-C) or the timeout: end the command with its group
@@ -344,9 +350,11 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 	run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
 	probe = pb_runs_probe(r, run->cpu);
 	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+	pb_runs_speed_before(r, run);
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
-	err = is_cmd ? run_command(r, run, stdout_fd) : run_workload(r, set, run);
+	err = is_cmd ? run_command(r, set, run, stdout_fd) : run_workload(r, set, run);
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
+	pb_runs_speed_after(r, run);
 	if (run->have_cpu_noise)
 		run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
 	if (stopped(r))
@@ -428,7 +436,9 @@ int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra)
 
 	popts.cpu = r->o.cpu;
 	popts.warmup_ms = r->o.warmup_ms;
-	popts.flags = (r->o.flags & PBENCH_RUNS_SIGNALS ? PBENCH_PREPARE_SIGNALS : 0) | extra;
+	popts.flags = (r->o.flags & PBENCH_RUNS_SIGNALS ? PBENCH_PREPARE_SIGNALS : 0) |
+		      (r->o.flags & PBENCH_RUNS_PRIORITY_CACHE ? PBENCH_PREPARE_PRIORITY_CACHE : 0) |
+		      (r->o.flags & PBENCH_RUNS_REPROBE ? PBENCH_PREPARE_REPROBE : 0) | extra;
 	progress(r, set, "preparing", 0);
 	err = pbench_prepare(&p, &popts);
 	progress(r, set, "done", 0);
@@ -556,6 +566,7 @@ int pbench_runs_run(struct pbench_runs *r)
 		pbench_walk_free(set->walk);
 		set->walk = NULL;
 	}
+	pb_runs_speed_factors(r);
 	for (int s = 0; s < r->nsets; s++) {
 		pb_runs_analyze(&r->sets[s]);
 		done += r->sets[s].done;

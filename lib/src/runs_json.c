@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* A set of runs as JSON (schema 1): the modes with every run, the contrast, the checks. */
+/* A set of runs as JSON (schema/stat.schema.json): the modes with every run, the contrast, the
+ * checks. */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -12,24 +13,50 @@
 #include "jsonutil.h"
 #include "runs.h"
 
+/*
+ * One event of one run: null when the event could not be opened (the document's events[] says
+ * why, once), else its raw value and its value scaled to the whole run (they differ when the
+ * event shared a counter) with the share of the run it was counting; value and scaled are null
+ * when it did not count at all in this run (running_pct 0).
+ */
 static json_t *count_json(const struct pbench_count *k)
 {
-	json_t *j = json_object();
 	int counted = k->status <= PBENCH_EVENT_MULTIPLEXED;
 
-	json_object_set_new(j, "value", counted ? json_integer((json_int_t)k->value) : json_null());
-	json_object_set_new(j, "scaled", counted ? num(k->scaled) : json_null());
-	json_object_set_new(j, "is_scaled", json_boolean(k->is_scaled));
-	json_object_set_new(j, "user_only", json_boolean(k->user_only));
-	json_object_set_new(j, "time_enabled_ns", json_integer((json_int_t)k->time_enabled));
-	json_object_set_new(j, "time_running_ns", json_integer((json_int_t)k->time_running));
-	json_object_set_new(j, "running_pct",
-			    k->time_enabled ? num(100.0 * (double)k->time_running /
-						    (double)k->time_enabled)
-					    : json_null());
-	json_object_set_new(j, "status", json_string(pbench_event_status_name(k->status)));
-	json_object_set_new(j, "reason", k->reason[0] ? json_string(k->reason) : json_null());
-	return j;
+	if (k->status == PBENCH_EVENT_NOT_SUPPORTED || k->status == PBENCH_EVENT_NO_PERMISSION)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o}",
+			 "value", counted ? unum(k->value) : json_null(),
+			 "scaled", counted ? num(k->scaled) : json_null(),
+			 "running_pct", k->time_enabled ? num(100.0 * (double)k->time_running /
+							      (double)k->time_enabled)
+							: json_null());
+}
+
+/* The events, once: the name asked for, whether it opens here and why not, and whether the
+ * kernel's share is left out (perf_event_paranoid). */
+static json_t *events_json(const struct pbench_runs *r)
+{
+	struct pbench_count *k = calloc((size_t)(r->nr ? r->nr : 1), sizeof(*k));
+	json_t *a = json_array();
+
+	for (int e = 0; k && e < r->nr; e++)
+		k[e].size = sizeof(k[e]);
+	if (!k || !a || (r->nr && pbench_counters_read(r->self, k, r->nr) < 0)) {
+		free(k);
+		json_decref(a);
+		return NULL;
+	}
+	for (int e = 0; e < r->nr; e++) {
+		int st = pbench_counters_open_status(r->self, e);
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:b}", "name",
+			pbench_counters_name(r->self, e), "status", pbench_event_status_name(st),
+			"reason", st == PBENCH_EVENT_OK ? json_null() : pb_json_str_or_null(k[e].reason),
+			"user_only", k[e].user_only));
+	}
+	free(k);
+	return a;
 }
 
 static json_t *sources_json(const struct pbench_noise_source *src)
@@ -62,8 +89,13 @@ static json_t *noise_json(const struct pb_run *run)
 	}
 	cj = json_object();
 	json_object_set_new(cj, "cpu", json_integer(c->cpu));
-	if (c->flags & PBENCH_CPU_NOISE_NO_IRQ) {
-		json_object_set_new(cj, "irq_total", json_null());
+	if (c->flags & PBENCH_CPU_NOISE_NO_IRQ) {	/* /proc/interrupts unreadable */
+		static const char *const keys[] = { "irq_total", "irq_timer", "irq_ipi",
+						    "irq_other", "irq_device" };
+
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			json_object_set_new(cj, keys[k], json_null());
+		json_object_set_new(cj, "irq_top", json_array());
 	} else {
 		json_object_set_new(cj, "irq_total", json_integer((json_int_t)c->irq_total));
 		json_object_set_new(cj, "irq_timer", json_integer((json_int_t)c->irq_timer));
@@ -106,53 +138,86 @@ static json_t *run_json(const struct pb_run *run, int i, const struct pbench_run
 	json_object_set_new(j, "noise", noise_json(run));
 	json_object_set_new(j, "outlier", json_boolean(run->outlier));
 	json_object_set_new(j, "cause", run->outlier && run->cause ? json_string(run->cause) : json_null());
+	json_object_set_new(j, "speed", num(run->speed));
+	json_object_set_new(j, "ref_before_ns", num(run->ref_before_ns));
+	json_object_set_new(j, "ref_after_ns", num(run->ref_after_ns));
 	return j;
 }
 
-static json_t *summary_json(const struct pb_set *s)
+/* The ticks of the runs where a figure is exact in them: min, max, median, trimmed mean. */
+static json_t *ticks_json(const struct pb_set *s)
 {
-	const struct pbench_summary *m = &s->s_ns;
-	json_t *j = json_object();
+	return json_pack("{s:o, s:o, s:o, s:o}", "min_ticks", num(s->s_ticks.min),
+			 "max_ticks", num(s->s_ticks.max), "median_ticks", num(s->s_ticks.median),
+			 "trimmed_mean_ticks", num(s->s_ticks.trimmed_mean));
+}
 
-	/* Units in the names (DESIGN.md): times in ns, and in ticks where they say so. */
-	json_object_set_new(j, "n", json_integer((json_int_t)m->n));
-	json_object_set_new(j, "min_ns", num(m->min));
-	json_object_set_new(j, "max_ns", num(m->max));
-	json_object_set_new(j, "median_ns", num(m->median));
-	json_object_set_new(j, "mean_ns", num(m->mean));
-	json_object_set_new(j, "stddev_ns", num(m->stddev));
-	json_object_set_new(j, "sem_ns", num(m->sem));
-	json_object_set_new(j, "cv_pct", num(m->cv_pct));
-	json_object_set_new(j, "spread_pct", num(m->spread_pct));
-	json_object_set_new(j, "trimmed_mean_ns", num(m->trimmed_mean));
-	json_object_set_new(j, "mad_ns", num(m->mad));
-	json_object_set_new(j, "outliers", json_integer(s->outliers));
-	json_object_set_new(j, "fence_lo_ns", num(s->fence_lo));
-	json_object_set_new(j, "fence_hi_ns", num(s->fence_hi));
-	json_object_set_new(j, "min_ticks", num(s->s_ticks.min));
-	json_object_set_new(j, "max_ticks", num(s->s_ticks.max));
-	json_object_set_new(j, "median_ticks", num(s->s_ticks.median));
-	json_object_set_new(j, "trimmed_mean_ticks", num(s->s_ticks.trimmed_mean));
+/* The runs beyond Tukey's fences (null fences below 2 runs), whose causes the runs carry. */
+static json_t *outliers_json(const struct pb_set *s)
+{
+	return json_pack("{s:s, s:i, s:o, s:o}", "rule", "tukey", "count", s->outliers,
+			 "fence_lo_ns", num(s->fence_lo), "fence_hi_ns", num(s->fence_hi));
+}
+
+/* Prepared with a list: the CPUs the command ran on (null: the prepared CPU, or unprepared). */
+static json_t *cpus_json(const struct pbench_runs *r, const struct pb_set *s)
+{
+	json_t *a;
+
+	if (!s->prepared || !r->subject.argv || r->o.ncpus <= 0)
+		return json_null();
+	a = json_array();
+	for (int i = 0; a && i < r->o.ncpus; i++)
+		json_array_append_new(a, json_integer(r->o.cpus[i]));
+	return a;
+}
+
+/* The CPU's own speed over the set: its factors' summary, and the reference loop's cost. */
+static json_t *speed_json(const struct pbench_runs *r, const struct pb_set *s)
+{
+	struct pbench_speed_summary m = { .size = sizeof(m) };
+	json_t *j;
+
+	if (pb_runs_speed_summary(s, &m))
+		return json_null();
+	j = json_object();
+	json_object_set_new(j, "runs", json_integer(m.n));
+	json_object_set_new(j, "min", num(m.min));
+	json_object_set_new(j, "median", num(m.median));
+	json_object_set_new(j, "max", num(m.max));
+	json_object_set_new(j, "range", num(m.range));
+	json_object_set_new(j, "varied", json_boolean(m.range >= PBENCH_SPEED_VARIED));
+	json_object_set_new(j, "slow_runs", json_integer(m.slow));
+	json_object_set_new(j, "corr_time_inv_speed", num(m.corr));
+	json_object_set_new(j, "spread_at_one_speed_pct", num(m.spread_at_one_speed_pct));
+	json_object_set_new(j, "ref_best_ns", num(r->speed_best_ns));
+	json_object_set_new(j, "ref_iterations",
+			    json_integer((json_int_t)pbench_speed_iterations(r->speed)));
+	json_object_set_new(j, "cost_ns_median", num(pb_runs_speed_cost(s)));
 	return j;
 }
 
 static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 {
 	json_t *j = json_object(), *steps = json_array(), *runs = json_array();
+	int bad = 0;
 
 	json_object_set_new(j, "mode", json_string(pb_runs_mode_name(s->mode)));
 	json_object_set_new(j, "cpu", s->prepared ? json_integer(s->cpu) : json_null());
+	json_object_set_new(j, "command_cpus", cpus_json(r, s));
 	json_object_set_new(j, "cpu_reason", s->prepared ? json_string(s->cpu_reason)
 							 : json_null());
 	json_object_set_new(j, "priority", s->policy_name ?
 			    json_pack("{s:s, s:i}", "policy", s->policy_name, "value",
 				      s->prio_value) : json_null());
-	json_object_set_new(j, "priority_probe", s->prio.probed ?
-			    json_pack("{s:o, s:o, s:i, s:i}",
+	json_object_set_new(j, "priority_probe", s->prio.probed || s->prio.cached ?
+			    json_pack("{s:o, s:o, s:i, s:i, s:o}",
 				      "nice_spread_pct", num(s->prio.nice_spread_pct),
 				      "fifo_spread_pct", num(s->prio.fifo_spread_pct),
 				      "nice_runs", s->prio.nice_runs,
-				      "fifo_runs", s->prio.fifo_runs) : json_null());
+				      "fifo_runs", s->prio.fifo_runs,
+				      "kept_from_s_ago", s->prio.cached ?
+				      num(s->prio.cached_age_s) : json_null()) : json_null());
 	json_object_set_new(j, "warmup_ms", num(s->warmup_ms));
 	json_object_set_new(j, "rest", s->prepared ? json_pack("{s:o, s:o}", "pct",
 			    num(s->prio.rest_pct), "total_ms", num(s->rest_ms)) : json_null());
@@ -179,7 +244,11 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 		json_pack("{s:o, s:o}",
 			  "setup_ns_median", num(pb_runs_median_field(s, offsetof(struct pb_run, setup_ns))),
 			  "exec_ns_median", num(pb_runs_median_field(s, offsetof(struct pb_run, exec_ns)))));
-	json_object_set_new(j, "summary", s->have_summary ? summary_json(s) : json_null());
+	json_object_set_new(j, "summary", s->have_summary ? pb_json_summary(&s->s_ns, "_ns", &bad)
+							  : json_null());
+	json_object_set_new(j, "summary_ticks", s->have_summary ? ticks_json(s) : json_null());
+	json_object_set_new(j, "outliers", s->have_summary ? outliers_json(s) : json_null());
+	json_object_set_new(j, "speed", speed_json(r, s));
 	return j;
 }
 
@@ -197,41 +266,33 @@ static json_t *check_json(const struct pbench_runs *r)
 	return a;
 }
 
-/* The first form's top-level runs and summary, kept for a single mode. */
-static void legacy_json(json_t *root, const struct pbench_runs *r)
-{
-	const struct pb_set *s = (&r->sets[0]);
-	const struct pbench_summary *m = &s->s_ns;
-	json_t *runs = json_array();
-
-	for (int i = 0; i < s->done; i++)
-		json_array_append_new(runs, run_json(&s->runs[i], i, r));
-	json_object_set_new(root, "runs", runs);
-	if (s->have_summary)
-		json_object_set_new(root, "summary", json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, "
-			"s:o, s:o}", "runs", s->done, "min_ns", num(m->min),
-			"median_ns", num(m->median), "mean_ns", num(m->mean),
-			"max_ns", num(m->max), "stddev_ns", num(m->stddev),
-			"cv_pct", num(m->cv_pct), "spread_pct", num(m->spread_pct)));
-}
-
+/*
+ * What the runs ran, in one shape for a command and a workload: its kind, its name as a
+ * person reads it (a command as a shell would take it back), the command's arguments, the
+ * workload's size.
+ */
 static json_t *subject_json(const struct pbench_runs *r)
 {
 	const struct pb_subject *sub = &r->subject;
+	static const char *const names[] = { "xor", "memwalk", "function" };
+	json_t *argv = json_null();
+	char name[4096];
 
 	if (sub->argv) {
-		json_t *cmd = json_array();
-
-		for (char **a = sub->argv; *a; a++)
-			json_array_append_new(cmd, json_string(*a));
-		return cmd;
+		argv = json_array();
+		for (char **a = sub->argv; argv && *a; a++)
+			json_array_append_new(argv, json_string(*a));
+		pb_shell_quote(name, sizeof(name), sub->argv);
+	} else {
+		snprintf(name, sizeof(name), "%s", names[sub->workload]);
 	}
-	if (sub->workload == PBENCH_WORKLOAD_MEMWALK)
-		return json_pack("{s:s, s:I, s:I}", "name", "memwalk", "steps",
-				 (json_int_t)sub->iterations, "bytes", (json_int_t)sub->walk_bytes);
-	if (sub->workload == PBENCH_WORKLOAD_FN)
-		return json_pack("{s:s}", "name", "function");
-	return json_pack("{s:s, s:I}", "name", "xor", "iterations", (json_int_t)sub->iterations);
+	return json_pack("{s:s, s:s, s:o, s:o, s:o}",
+		"kind", sub->argv ? "command" : sub->workload == PBENCH_WORKLOAD_FN ? "function" :
+		"workload", "name", name, "argv", argv,
+		"iterations", !sub->argv && sub->workload != PBENCH_WORKLOAD_FN ?
+			      unum(sub->iterations) : json_null(),
+		"bytes", !sub->argv && sub->workload == PBENCH_WORKLOAD_MEMWALK ?
+			 unum(sub->walk_bytes) : json_null());
 }
 
 static json_t *header_json(const struct pbench_runs *r)
@@ -241,10 +302,13 @@ static json_t *header_json(const struct pbench_runs *r)
 
 	if (!root)
 		return NULL;
-	pb_json_head(root, bad);
-	SET(root, r->subject.argv ? "command" : "workload", subject_json(r));
+	pb_json_head(root, 1, bad);
+	SET(root, "subject", subject_json(r));
 	SET(root, "mode", json_string(pb_runs_mode_name(r->o.mode)));
 	SET(root, "runs_requested", json_integer(r->o.runs));
+	SET(root, "target_sem_pct", r->o.target_sem_pct > 0 ? num(r->o.target_sem_pct)
+							     : json_null());
+	SET(root, "events", events_json(r));
 	if (b) {
 		json_decref(root);
 		return NULL;
@@ -255,9 +319,8 @@ static json_t *header_json(const struct pbench_runs *r)
 int pbench_runs_write_json(const struct pbench_runs *r, FILE *f)
 {
 	json_t *root, *modes;
-	char verdict[256];
+	char verdict[PB_RUNS_VERDICT_LEN];
 	double sr, cr;
-	int err;
 
 	if (!r || !f)
 		return -EINVAL;
@@ -271,21 +334,14 @@ int pbench_runs_write_json(const struct pbench_runs *r, FILE *f)
 	for (int i = 0; i < r->nsets; i++)
 		json_array_append_new(modes, mode_json(r, &r->sets[i]));
 	json_object_set_new(root, "modes", modes);
-	if (r->nsets == 1)
-		legacy_json(root, r);
-	if (r->o.mode == PBENCH_RUNS_CONTRAST)
-		json_object_set_new(root, "contrast",
-				    pb_runs_contrast(r, &sr, &cr, verdict, sizeof(verdict)) ?
-				    json_pack("{s:o, s:o, s:s}", "spread_ratio", num(sr),
-					      "cv_ratio", num(cr), "verdict", verdict)
-				    : json_null());
+	/* null when there is no contrast (one mode, or too few runs in either) */
+	json_object_set_new(root, "contrast",
+			    pb_runs_contrast(r, &sr, &cr, verdict, sizeof(verdict)) ?
+			    json_pack("{s:o, s:o, s:s}", "spread_ratio", num(sr),
+				      "cv_ratio", num(cr), "verdict", verdict) : json_null());
 	json_object_set_new(root, "check_cpu", r->env ? json_integer(r->env_cpu) : json_null());
 	json_object_set_new(root, "check", check_json(r));
-	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
+	return pb_json_dump(root, 0, f);
 }
 
 /* For the contest's JSON (contest_json.c): a set as pbench stat writes it (its runs, their

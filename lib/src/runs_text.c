@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runs.h"
@@ -31,9 +32,14 @@ static void fmt_value(const struct pbench_count *k, char *buf, size_t len)
 	if (k->status == PBENCH_EVENT_NOT_SUPPORTED || k->status == PBENCH_EVENT_NO_PERMISSION ||
 	    k->status == PBENCH_EVENT_NOT_COUNTED)
 		snprintf(buf, len, "-");
-	else if (is_time_event(k->name))
-		snprintf(buf, len, "%.3f ms%s%s", k->scaled / 1e6, k->is_scaled ? "*" : "",
-			 k->user_only ? " u" : "");
+	else if (is_time_event(k->name)) {
+		/* in its own unit: 52.27 us, not 0.052 ms */
+		int n = pbench_format_ns(buf, len, k->scaled, 4);
+
+		if (n > 0 && (size_t)n < len)
+			snprintf(buf + n, len - (size_t)n, "%s%s", k->is_scaled ? "*" : "",
+				 k->user_only ? " u" : "");
+	}
 	else
 		snprintf(buf, len, "%.0f%s%s", k->scaled, k->is_scaled ? "*" : "",
 			 k->user_only ? " u" : "");
@@ -46,23 +52,47 @@ static int col_width(const char *name)
 	return w < 12 ? 12 : w;
 }
 
-static void print_header(FILE *f, const struct pbench_runs *r)
+/* The runs as asked, before any ran: "20 runs, prepared", "runs until ± 1% (10 to 1000)...". */
+static void asked(const struct pbench_runs *r, char *buf, size_t len)
+{
+	const struct pbench_runs_opts *o = &r->o;
+	char each[96];
+
+	if (o->target_sem_pct > 0)
+		snprintf(each, sizeof(each), "runs until the standard error is %.2g%% of the mean "
+			 "(%d to %ld)", o->target_sem_pct, PBENCH_RUNS_SEM_MIN_RUNS, o->runs);
+	else
+		snprintf(each, sizeof(each), "%ld run%s", o->runs, o->runs == 1 ? "" : "s");
+	if (o->mode == PBENCH_RUNS_CONTRAST)
+		snprintf(buf, len, "%s unprepared, then as many prepared", each);
+	else
+		snprintf(buf, len, "%s, %s", each, pb_runs_mode_name(o->mode));
+}
+
+/* What ran and the clock; before (the runs as asked) or after the runs (as done). */
+static void print_header(FILE *f, const struct pbench_runs *r, int before)
 {
 	const struct pbench_clock_info *ci = &r->ci;
 	char *const *cmd = r->subject.argv;
-	char runs[96];
+	char runs[160];
 
-	if (r->nsets == 2)
+	if (before)
+		asked(r, runs, sizeof(runs));
+	else if (r->nsets == 2)
 		snprintf(runs, sizeof(runs), "%d run%s unprepared, then %d prepared",
 			 r->sets[0].done, r->sets[0].done == 1 ? "" : "s", r->sets[1].done);
 	else
 		snprintf(runs, sizeof(runs), "%d run%s, %s", r->sets[0].done,
 			 r->sets[0].done == 1 ? "" : "s", pb_runs_mode_name(r->sets[0].mode));
 	if (cmd) {
-		fprintf(f, "pbench stat: '");
-		for (char *const *a = cmd; *a; a++)
-			fprintf(f, "%s%s", a == cmd ? "" : " ", *a);
-		fprintf(f, "', %s\n", runs);
+		/* as a shell would take it back: sh -c 'gzip -c big.log > /dev/null' */
+		size_t n = pb_shell_quote(NULL, 0, cmd) + 1;
+		char *line = malloc(n);
+
+		if (line)
+			pb_shell_quote(line, n, cmd);
+		fprintf(f, "pbench stat: %s, %s\n", line ? line : cmd[0], runs);
+		free(line);
 	} else {
 		char wl[128];
 
@@ -89,18 +119,26 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 		       pbench_prepare_status_name(s->steps[i].status), s->steps[i].what);
 	fprintf(f, "priority: %s %s %d", s->policy_name, s->policy == SCHED_FIFO ||
 	       s->policy == SCHED_RR ? "priority" : "nice", s->prio_value);
-	if (s->prio.probed)
-		fprintf(f, " (AUTO probe: %d runs spread %.2f%% at the lowest nice, %d runs %.2f%% "
-		       "under SCHED_FIFO)", s->prio.nice_runs, s->prio.nice_spread_pct,
-		       s->prio.fifo_runs, s->prio.fifo_spread_pct);
+	if (s->prio.probed || s->prio.cached)
+		fprintf(f, " (AUTO probe%s: %d runs spread %.2f%% at the lowest nice, %d runs "
+			"%.2f%% under SCHED_FIFO)", s->prio.cached ? " kept from this boot, "
+			"--reprobe to time again" : "", s->prio.nice_runs, s->prio.nice_spread_pct,
+			s->prio.fifo_runs, s->prio.fifo_spread_pct);
 	fprintf(f, "; warm-up %.0f ms\n", s->warmup_ms);
 	if (s->prio.rest_pct > 0)
 		fprintf(f, "rest: %.1f%% of each run after it, %.0f ms in all, so that the fair server "
 		       "(or RT throttling) never has to preempt a SCHED_FIFO run\n",
 		       s->prio.rest_pct, s->rest_ms);
-	if (r->subject.argv)
+	if (r->subject.argv && r->o.ncpus > 0) {
+		fprintf(f, "the command ran prepared on CPUs");
+		for (int i = 0; i < r->o.ncpus; i++)
+			fprintf(f, "%s%d", i ? "," : " ", r->o.cpus[i]);
+		fprintf(f, " (its affinity), with the scheduling policy it inherits through "
+		       "fork/exec\n");
+	} else if (r->subject.argv) {
 		fprintf(f, "the command ran prepared: a child inherits the CPU affinity and the "
 		       "scheduling policy through fork/exec\n");
+	}
 	if (s->restored_by)
 		fprintf(f, "restored: by the %s handler, then again after the runs\n",
 		       s->restored_by == SIGINT ? "SIGINT" : "SIGTERM");
@@ -109,10 +147,18 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 		       pbench_strerror(s->restore_err) : "affinity, priority, memory policy and lock");
 }
 
+/* The speed column when the CPU's speed varied during the set. */
+static int speed_varied(const struct pb_set *s)
+{
+	struct pbench_speed_summary sum = { .size = sizeof(sum) };
+
+	return !pb_runs_speed_summary(s, &sum) && sum.range >= PBENCH_SPEED_VARIED;
+}
+
 static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set *s, int *scaled,
 		       int *user_only)
 {
-	int nr = r->nr;
+	int nr = r->nr, speed = speed_varied(s);
 	char buf[64];
 
 	fprintf(f, "\n%5s %14s %14s", "run", "ticks", "time_ns");
@@ -120,7 +166,7 @@ static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set
 		if (s->runs[0].counts[e].status <= PBENCH_EVENT_NOT_COUNTED)
 			fprintf(f, "  %*s", col_width(s->runs[0].counts[e].name),
 			       s->runs[0].counts[e].name);
-	fprintf(f, "  %3s %5s  status\n", "cpu", "irqs");
+	fprintf(f, "  %3s %5s%s  status\n", "cpu", "irqs", speed ? "  speed" : "");
 	for (int i = 0; i < s->done; i++) {
 		const struct pb_run *run = &s->runs[i];
 
@@ -139,6 +185,10 @@ static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set
 		else
 			snprintf(buf, sizeof(buf), "-");
 		fprintf(f, "  %3d %5s", run->cpu, buf);
+		if (speed && isfinite(run->speed))
+			fprintf(f, "  %4.2fx", run->speed);
+		else if (speed)
+			fprintf(f, "  %5s", "-");
 		fmt_status(run, buf, sizeof(buf));
 		fprintf(f, "  %s\n", buf);
 	}
@@ -156,17 +206,23 @@ static void print_outliers(FILE *f, const struct pb_set *s)
 	}
 	pbench_format_ns(lo, sizeof(lo), s->fence_lo, 4);
 	pbench_format_ns(hi, sizeof(hi), s->fence_hi, 4);
-	fprintf(f, "outliers: %d (Tukey fences %s to %s)\n", s->outliers, lo, hi);
+	/* A time is never below 0: a lower fence there is no fence, and is not printed as one. */
+	if (s->fence_lo < 0)
+		fprintf(f, "outliers: %d (Tukey fences: above %s; none below, q1 - 1.5 IQR is under "
+			"0)\n", s->outliers, hi);
+	else
+		fprintf(f, "outliers: %d (Tukey fences %s to %s)\n", s->outliers, lo, hi);
 	for (int i = 0; i < s->done; i++)
 		if (s->runs[i].outlier)
 			fprintf(f, "  run %d: %s\n", i + 1, s->runs[i].cause);
 }
 
-/* "12.345 ms", or "n/a" for what the runs cannot give (the spread of a single run). */
-static const char *ms_or_na(char *buf, size_t len, double ns)
+/* "12.345 ms", "52.27 us", "850.0 ns" (5 significant digits in the unit that fits), or
+ * "n/a" for what the runs cannot give (the spread of a single run). */
+static const char *time_or_na(char *buf, size_t len, double ns)
 {
 	if (isfinite(ns))
-		snprintf(buf, len, "%.3f ms", ns / 1e6);
+		pbench_format_ns(buf, len, ns, 5);
 	else
 		snprintf(buf, len, "n/a");
 	return buf;
@@ -184,17 +240,54 @@ static const char *pct_or_na(char *buf, size_t len, double pct)
 static void print_summary(FILE *f, const struct pb_set *s)
 {
 	const struct pbench_summary *m = &s->s_ns;
-	char sd[32], cv[32], sp[32];
+	char mn[32], md[32], mean[32], mx[32], sd[32], cv[32], sp[32];
 
 	if (!s->have_summary)
 		return;
-	fprintf(f, "summary: %d run%s, time min %.3f ms, median %.3f ms, mean %.3f ms, max %.3f ms, "
-	       "stddev %s, cv %s, spread %s%s%s\n", s->done, s->done == 1 ? "" : "s",
-	       m->min / 1e6, m->median / 1e6, m->mean / 1e6, m->max / 1e6,
-	       ms_or_na(sd, sizeof(sd), m->stddev), pct_or_na(cv, sizeof(cv), m->cv_pct),
+	fprintf(f, "summary: %d run%s, time min %s, median %s, mean %s, max %s, stddev %s, cv %s, "
+	       "spread %s%s%s\n", s->done, s->done == 1 ? "" : "s",
+	       time_or_na(mn, sizeof(mn), m->min), time_or_na(md, sizeof(md), m->median),
+	       time_or_na(mean, sizeof(mean), m->mean), time_or_na(mx, sizeof(mx), m->max),
+	       isfinite(m->stddev) ? (pbench_format_ns(sd, sizeof(sd), m->stddev, 3), sd) : "n/a",
+	       pct_or_na(cv, sizeof(cv), m->cv_pct),
 	       pct_or_na(sp, sizeof(sp), m->spread_pct),
 	       s->done == 1 ? " (one run: no spread; -r 2 or more for one)" : "",
 	       s->failed ? " (some runs failed: see status)" : "");
+}
+
+/* The CPU's own speed over the set, and what reading it cost. */
+static void print_speed(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
+{
+	struct pbench_speed_summary m = { .size = sizeof(m) };
+	double cost = pb_runs_speed_cost(s);
+	char c[32] = "n/a", where[96] = "", a[32], b[32];
+
+	if (isfinite(cost))
+		pbench_format_ns(c, sizeof(c), cost, 2);
+	if (r->subject.argv && s->mode == PBENCH_RUNS_UNPREPARED)
+		snprintf(where, sizeof(where), ", on pbench's CPU: the command may have run on "
+			 "another");
+	if (pb_runs_speed_summary(s, &m)) {
+		fprintf(f, "speed: n/a (the reference loop was not read)\n");
+		return;
+	}
+	fprintf(f, "speed: %s %.2fx to %.2fx of the CPU's best, median %.2fx (reference loop "
+		"before and after each run, %s a run outside the timed span%s)", m.range <
+		PBENCH_SPEED_VARIED ? "steady," : "varied", m.min, m.max, m.median, c, where);
+	if (m.range >= PBENCH_SPEED_VARIED) {
+		fprintf(f, ": %.2fx apart, %d run%s slow", m.range, m.slow, m.slow == 1 ? "" : "s");
+		if (isfinite(m.corr))
+			fprintf(f, "; time against 1/speed r = %.2f: %s", m.corr,
+				pb_speed_corr_words(m.corr));
+		/* Only where it explains the spread, and narrows it: a factor read wrong on a run
+		 * the speed did not slow widens it instead. */
+		if (m.corr >= 0.8 && m.spread_at_one_speed_pct < m.spread_pct) {
+			pb_format_pct(a, sizeof(a), m.spread_pct, -1);
+			pb_format_pct(b, sizeof(b), m.spread_at_one_speed_pct, -1);
+			fprintf(f, "; at one speed their spread of %s would be %s", a, b);
+		}
+	}
+	fprintf(f, "\n");
 }
 
 /* With --target-sem: what stopped the runs. For a command: the harness's own cost. */
@@ -274,7 +367,7 @@ static void print_contrast(FILE *f, const struct pbench_runs *r)
 {
 	const struct pb_set *u = pb_runs_set_of(r, PBENCH_RUNS_UNPREPARED), *p = pb_runs_set_of(r, PBENCH_RUNS_PREPARED);
 	double sr, cr;
-	char verdict[256], a[32], b[32];
+	char verdict[PB_RUNS_VERDICT_LEN], a[32], b[32];
 
 	if (!pb_runs_contrast(r, &sr, &cr, verdict, sizeof(verdict)))
 		return;
@@ -300,9 +393,26 @@ static void print_contrast(FILE *f, const struct pbench_runs *r)
 	fprintf(f, "verdict: %s\n", verdict);
 }
 
+int pbench_runs_write_head(const struct pbench_runs *r, FILE *f)
+{
+	if (!r || !f)
+		return -EINVAL;
+	print_header(f, r, !r->ran);
+	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+}
+
 int pbench_runs_write_text(const struct pbench_runs *r, FILE *f)
 {
-	print_header(f, r);
+	if (!r || !f)
+		return -EINVAL;
+	print_header(f, r, 0);
+	return pbench_runs_write_body(r, f);
+}
+
+int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
+{
+	if (!r || !f)
+		return -EINVAL;
 	for (int i = 0; i < r->nsets; i++) {
 		const struct pb_set *s = &r->sets[i];
 		int scaled = 0, user_only = 0;
@@ -321,6 +431,7 @@ int pbench_runs_write_text(const struct pbench_runs *r, FILE *f)
 			print_event_notes(f, r, s, scaled, user_only);
 		print_outliers(f, s);
 		print_summary(f, s);
+		print_speed(f, r, s);
 		print_stop_and_cost(f, r, s);
 	}
 	print_contrast(f, r);

@@ -15,20 +15,7 @@
 
 #include <jansson.h>
 
-#include "internal.h"
-
-struct sample_set {
-	char *name;
-	char *unit;		/* "ns", a label, or NULL */
-	double *x;
-	size_t n, cap;
-};
-
-struct pbench_samples {
-	struct sample_set *v;
-	int n;
-	char *note;		/* what an input that holds no samples was (a comparison) */
-};
+#include "samples.h"
 
 int pbench_samples_new(struct pbench_samples **out)
 {
@@ -49,6 +36,8 @@ void pbench_samples_free(struct pbench_samples *s)
 	}
 	free(s->v);
 	free(s->note);
+	free(s->sums);
+	free(s->cmps);
 	free(s);
 }
 

@@ -512,6 +512,13 @@ static void fill_spread(struct pbench_summary *s, double m2, double level)
 	tq = pbench_stats_t_quantile(level, (double)(s->n - 1));
 	s->ci_lo = s->mean - tq * s->sem;
 	s->ci_hi = s->mean + tq * s->sem;
+	/* A mean of positive samples (times, counts) cannot be 0 or less: where Student's
+	 * interval reaches there, the interval of its log (delta method, se/mean), which is
+	 * positive and close to Student's where the spread is small. */
+	if (s->min > 0 && s->ci_lo <= 0) {
+		s->ci_lo = s->mean * exp(-tq * s->sem / s->mean);
+		s->ci_hi = s->mean * exp(tq * s->sem / s->mean);
+	}
 	s->cv_pct = s->mean != 0 ? 100 * s->stddev / fabs(s->mean) : NAN;
 }
 
@@ -540,7 +547,7 @@ int pbench_stats_summary(const double *x, size_t n, const struct pbench_stats_op
 	s.min = sorted[0];
 	s.max = sorted[n - 1];
 	mean_m2(x, n, &s.mean, &m2);
-	fill_spread(&s, m2, level);
+	fill_spread(&s, m2, level);	/* after min: the interval of positive samples */
 	s.median = quantile7(sorted, n, 0.5);
 	s.q1 = quantile7(sorted, n, 0.25);
 	s.q3 = quantile7(sorted, n, 0.75);
@@ -595,6 +602,30 @@ static unsigned opts_flags(const struct pbench_stats_opts *opts)
 	return opts && PB_HAS_FIELD(opts, flags) ? opts->flags : 0;
 }
 
+static int all_positive(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return 0;
+	return 1;
+}
+
+/*
+ * The ratio of two means of positive samples is positive: its interval is that of the log of
+ * the ratio (delta method: the relative squared errors va/ma^2 and vb/mb^2 add, with their own
+ * Welch-Satterthwaite degrees of freedom), exponentiated.
+ */
+static void log_ratio_interval(struct pbench_welch *w, double ma, double mb, double va,
+			       double vb, size_t na, size_t nb, double level)
+{
+	double ra = va / (ma * ma), rb = vb / (mb * mb), s2 = ra + rb, df, tq;
+
+	df = s2 * s2 / (ra * ra / (double)(na - 1) + rb * rb / (double)(nb - 1));
+	tq = pbench_stats_t_quantile(level, df);
+	w->ratio_lo = w->ratio * exp(-tq * sqrt(s2));
+	w->ratio_hi = w->ratio * exp(tq * sqrt(s2));
+}
+
 /* t, p, the interval of diff at level and the ratio, from diff, its squared standard error
  * se2, df and the means (of the logs with PBENCH_STATS_LOG: the ratio is exp(diff) then). */
 static void finish_test(struct pbench_welch *w, double se2, double level, double ma, double mb,
@@ -642,8 +673,13 @@ static int welch_on(const double *a, size_t na, const double *b, size_t nb, doub
 	rb = vb / se2;
 	w->df = 1 / (ra * ra / (double)(na - 1) + rb * rb / (double)(nb - 1));
 	finish_test(w, se2, level, ma, mb, flags);
+	/* never below 0 for positive samples: then the interval of the log ratio */
+	if (!(flags & PBENCH_STATS_LOG) && w->ratio_lo <= 0 && all_positive(a, na) &&
+	    all_positive(b, nb))
+		log_ratio_interval(w, ma, mb, va, vb, na, nb, level);
 	return 0;
 }
+
 
 int pbench_stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		       const struct pbench_stats_opts *opts, struct pbench_welch *out)

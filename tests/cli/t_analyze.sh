@@ -35,7 +35,8 @@ usage_error "analyze missing file" "cannot open" analyze "$T/nonexistent"
 # significant digits and the mean its decimals (pbench_format_value): sem 0.0882 ms here.
 printf '{"results":[{"command":"sleep 0.1","times":[0.1012,0.1009,0.1011]},{"command":"sleep 0.2","times":[0.2010,0.2012,0.2011]}]}' >"$T/hf.json"
 if run "analyze hyperfine" 0 "$PB" analyze "$T/hf.json" && has "$T/out" "^sleep 0.1: 3 samples" &&
-   has "$T/out" "mean          101.067 ± 0.088 ms" && has "$T/out" "^sleep 0.1 vs sleep 0.2:"; then
+   has "$T/out" "mean          101.067 ± 0.088 ms" && has "$T/out" "^sleep 0.1 vs sleep 0.2:" &&
+   has "$T/out" "^verdict: sleep 0.1 is 1.99x faster than sleep 0.2 (significant at 99.9%)$"; then
 	ok "analyze hyperfine json"
 else
 	miss "analyze hyperfine"
@@ -49,12 +50,46 @@ else
 fi
 if [ "$HAVE_PY" -eq 1 ]; then
 	if run "analyze json" 0 "$PB" analyze --json "$T/a.txt" "$T/b.txt" &&
-	   json "$T/out" 'd["schema"] == 1 and len(d["inputs"]) == 2 and d["inputs"][0]["n"] == 10 and
+	   json "$T/out" 'd["schema"] == 2 and len(d["inputs"]) == 2 and d["inputs"][0]["summary"]["n"] == 10 and
+		d["inputs"][0]["samples"] == list(range(1, 11)) and d["inputs"][0]["unit"] is None and
 		abs(d["comparisons"][0]["welch_p"] - 0.15689) < 1e-4 and d["comparisons"][0]["verdict"] == "undecided"'; then
 		ok "analyze json"
 	else
 		miss "analyze json"
 	fi
+fi
+
+
+# ---- intervals of positive quantities never reach below 0 --------------------------------
+printf '1\n59\n2\n58\n3\n57\n' >"$T/wide.txt"
+printf '50\n51\n49\n50\n52\n48\n' >"$T/narrow.txt"
+printf '1\n100\n' >"$T/two.txt"
+if run "positive intervals" 0 "$PB" analyze "$T/wide.txt" "$T/narrow.txt" "$T/two.txt" &&
+   ! grep -q 'interval.*-[0-9]' "$T/out" && has "$T/out" "ratio of means  0.6000 (99.9% interval 0\.[0-9]* \.\. [0-9.]*)" &&
+   { [ "$HAVE_PY" -eq 0 ] || { "$PB" analyze --json "$T/wide.txt" "$T/narrow.txt" "$T/two.txt" >"$T/pos.json" &&
+	json "$T/pos.json" 'all(c["ratio_lo"] > 0 for c in d["comparisons"]) and
+		all(i["summary"]["ci_lo"] > 0 for i in d["inputs"])'; }; }; then
+	ok "intervals of positive samples (a mean, a ratio) never reach below 0"
+else
+	miss "positive intervals"
+fi
+
+# ---- Markdown: a table a person pastes into a pull request --------------------------------
+if run "analyze markdown" 0 "$PB" analyze --markdown "$T/hf.json" &&
+   has "$T/out" '^| Input | N | Mean \[ms\] | Median \[ms\] | Min \[ms\] | Max \[ms\] | CV |' &&
+   has "$T/out" '^|:---|---:|' &&
+   has "$T/out" '^| `sleep 0.1` | 3 | 101.07 ± 0.15 | 101.10 | 100.90 | 101.20 | 0.15% | 1 |$' &&
+   has "$T/out" '^| `sleep 0.2` | 3 | 201.10 ± 0.10 | .* | 1.99x faster (ratio 0.5026, ' && [ "$(wc -l <"$T/out")" -eq 4 ]; then
+	ok "analyze --markdown: a row per input in one unit, the comparison with the first"
+else
+	miss "analyze markdown"
+fi
+printf '1\n2\n3\n' >"$T/p|ipe.txt"
+if run "analyze markdown export" 0 "$PB" analyze "$T/a.txt" "$T/p|ipe.txt" --export-markdown "$T/a.md" &&
+   has "$T/out" "^verdict: " && has "$T/a.md" 'p\\|ipe.txt` | 3 | 2.0 ± 1.0 |'; then
+	ok "analyze --export-markdown FILE: the table in the file (a | escaped), the text on stdout"
+else
+	miss "analyze markdown export"
 fi
 
 finish cli/analyze

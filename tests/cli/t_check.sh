@@ -21,11 +21,23 @@ else
 fi
 if [ "$HAVE_PY" -eq 1 ]; then
 	if run "check json" 0 "$PB" check --cpu 0 --json &&
-	   json "$T/out" 'd["schema"] == 1 and d["cpus"] == [0] and d["cpu_pick_reason"] is None and
+	   json "$T/out" 'd["schema"] == 2 and d["cpus"] == [0] and d["cpu_pick_reason"] is None and
 		sum(d["summary"].values()) == len(d["checks"]) and d["verdict"] in ("ready", "noisy", "unfit")'; then
 		ok "check json"
 	else
 		miss "check json"
+	fi
+fi
+
+# The speed group is measured live: the stability and co-location probes of the target CPU.
+if [ "$HAVE_PY" -eq 1 ]; then
+	if run "check speed" 0 "$PB" check --json &&
+	   json "$T/out" '[c["id"] for c in d["checks"] if c["group"] == "speed"] == ["speed.stability", "speed.colocation"] and
+		all(c["cpu"] == d["cpus"][0] and ("measured live" in c["value"] or c["status"] in ("unknown", "info"))
+		    for c in d["checks"] if c["group"] == "speed")'; then
+		ok "check: the target CPU's speed stability and co-location, measured live"
+	else
+		miss "check speed"
 	fi
 fi
 
@@ -70,6 +82,58 @@ if [ "$HAVE_PY" -eq 1 ]; then
 	fi
 else
 	skipped "check json" "python3 is not installed: the JSON checks need it"
+fi
+
+# ---- fixes that can apply here, and only those ----------------------------------------------
+# A recorded tree says nothing of its machine's /etc: no /etc/default/grub named for it; a
+# RHEL kernel gets grubby; no nohz_full for the boot CPU; nohz_full only where the kernel was
+# built with CONFIG_NO_HZ_FULL (it has /sys/devices/system/cpu/nohz_full).
+if [ "$HAVE_PY" -eq 1 ]; then
+	for t in vm-kvm-2cpu intel-laptop amd-workstation tuned-server container-quota; do
+		for cpu in 0 1; do
+			shift_tree "$t" --json --cpu "$cpu" >"$T/fx.json" 2>/dev/null
+			if json "$T/fx.json" 'all("/etc/default/grub" not in (c["fix"] or "") and
+				"nohz_full=0" not in (c["fix"] or "") for c in d["checks"])'; then
+				ok "$t CPU $cpu: no fix names /etc/default/grub or nohz_full=0"
+			else
+				bad "fixes on $t CPU $cpu" "$(grep -o '"fix": "[^"]*\(grub\|nohz_full=0\)[^"]*"' "$T/fx.json" | head -2)"
+			fi
+		done
+	done
+	shift_tree vm-kvm-2cpu --json --cpu 1 >"$T/fx.json"
+	if json "$T/fx.json" '[c for c in d["checks"] if c["id"] == "isolation.isolcpus"][0]["fix"].startswith(
+		"add \"isolcpus=1\" to the kernel command line of your boot loader") and
+		"this kernel has no tickless mode" in [c for c in d["checks"] if c["id"] == "isolation.nohz_full"][0]["fix"] and
+		d["tree"]["sysfs_root"] == "tests/fixtures/vm-kvm-2cpu/sys"'; then
+		ok "the VM's tree: the boot loader in general, no tickless mode in this kernel"
+	else
+		miss "vm fixes"
+	fi
+	shift_tree vm-kvm-2cpu --json --cpu 0 >"$T/fx.json"
+	if json "$T/fx.json" '[c for c in d["checks"] if c["id"] == "isolation.nohz_full"][0]["fix"].startswith(
+		"CPU 0 keeps the tick for timekeeping")'; then
+		ok "CPU 0: measure on another CPU, not nohz_full=0"
+	else
+		miss "cpu 0 nohz"
+	fi
+	shift_tree tuned-server --json --cpu 1 >"$T/fx.json"
+	if json "$T/fx.json" '[c for c in d["checks"] if c["id"] == "isolation.nohz_full"][0]["fix"] ==
+		"sudo grubby --update-kernel=ALL --args=\"nohz_full=1-3\", then reboot"'; then
+		ok "a RHEL kernel: grubby"
+	else
+		miss "rhel grubby"
+	fi
+	# The live machine: /etc/default/grub named exactly where it exists.
+	run "check live json" 0 "$PB" check --json --cpu 1
+	g=0
+	[ -e /etc/default/grub ] && g=1
+	if G=$g json "$T/out" '(lambda fixes: not any("kernel command line" in f or "GRUB_CMDLINE" in f for f in fixes) or
+		any("/etc/default/grub" in f for f in fixes) == (__import__("os").environ["G"] == "1"))(
+		[c["fix"] or "" for c in d["checks"]])'; then
+		ok "live: /etc/default/grub named only if it exists (here: $([ $g = 1 ] && echo yes || echo no))"
+	else
+		miss "live grub"
+	fi
 fi
 
 finish cli/check

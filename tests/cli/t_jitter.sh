@@ -47,7 +47,7 @@ if [ "$HAVE_PY" -eq 1 ]; then
 		# shellcheck disable=SC2086
 		if run "jitter json ($form)" 0 "$PB" jitter --cpu 0 --duration 0.3 $form &&
 		   has "$T/out" "^quietest: CPU 0" &&
-		   json "$T/j.json" 'd["schema"] == 1 and d["duration_s"] == 0.3 and d["threshold_ns"] >= 1000 and
+		   json "$T/j.json" 'd["schema"] == 2 and d["duration_s"] == 0.3 and d["threshold_ns"] >= 1000 and
 			len(d["cpus"]) == 1 and d["quietest_cpu"] == 0 and
 			all(set(c) >= {"cpu", "loop_ns", "interruptions", "interruptions_per_s", "noise_ns", "noise_pct",
 				"max_gap_ns", "quantiles_ns", "histogram", "sources", "explained"} for c in d["cpus"]) and
@@ -67,7 +67,7 @@ if [ "$HAVE_PY" -eq 1 ]; then
 			bad "jitter json ($form)" "fields missing or wrong"
 		fi
 	done
-	if run "jitter json stdout" 0 "$PB" jitter --cpu 0 -d 0.1 --json - && json "$T/out" 'd["schema"] == 1' &&
+	if run "jitter json stdout" 0 "$PB" jitter --cpu 0 -d 0.1 --json - && json "$T/out" 'd["schema"] == 2' &&
 	   ! has "$T/out" "^quietest"; then
 		ok "jitter --json - : JSON alone on stdout"
 	else
@@ -108,5 +108,21 @@ else
 	miss "jitter shared"
 fi
 wait "$pbpid"
+
+# ---- the tick's fix only where it applies: not nohz_full for CPU 0 ---------------------------
+if run "jitter cpu 0 fix" 0 "$PB" jitter --cpu 0 -d 0.3 && has "$T/out" "local timer interrupts" &&
+   ! has "$T/out" "nohz_full=0" && has "$T/out" "CPU 0 keeps the tick for timekeeping"; then
+	ok "jitter on CPU 0: the tick's fix is another CPU, not nohz_full=0"
+else
+	miss "jitter cpu 0 fix"
+fi
+if [ "$NCPU" -ge 2 ] && [ ! -e /sys/devices/system/cpu/nohz_full ]; then
+	if run "jitter no nohz kernel" 0 "$PB" jitter --cpu 1 -d 0.3 &&
+	   has "$T/out" "a kernel built with CONFIG_NO_HZ_FULL (this one is not), booted with nohz_full=1"; then
+		ok "jitter on a kernel without CONFIG_NO_HZ_FULL says so in the tick's fix"
+	else
+		miss "jitter no nohz kernel"
+	fi
+fi
 
 finish cli/jitter

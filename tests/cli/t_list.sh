@@ -22,7 +22,7 @@ usage_error "list extra arg" "unexpected argument" list foo
 
 if [ "$HAVE_PY" -eq 1 ]; then
 	if run "list json" 0 "$PB" list --json &&
-	   json "$T/out" 'd["schema"] == 1 and any(e["name"] == "task-clock" and e["status"] == "ok" for e in d["events"])
+	   json "$T/out" 'd["schema"] == 2 and any(e["name"] == "task-clock" and e["status"] == "ok" for e in d["events"])
 		and all(e["reason"] for e in d["events"] if e["status"] != "ok")'; then
 		ok "list json"
 	else
@@ -30,6 +30,39 @@ if [ "$HAVE_PY" -eq 1 ]; then
 	fi
 else
 	skipped "list json" "python3 is not installed: the JSON checks need it"
+fi
+
+# ---- as a user without privileges, on a machine with no PMU: each event's true cause ---------
+# The kernel refuses an unprivileged user (perf_event_paranoid 2) before it looks for a PMU:
+# a hardware event that does not exist here is not-supported (ENOENT), as perf stat says, not
+# "no permission" with a sysctl that would not help; msr/tsc/ is named only where it opens.
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 0)
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && [ "$HAVE_PMU" -eq 0 ] && [ "$paranoid" -ge 2 ]; then
+	U=$(mktemp -d)
+	chmod 755 "$U"
+	cp "$PB" "$U/pbench"
+	chmod 755 "$U/pbench"
+	if run "list as nobody" 0 setpriv --reuid=65534 --regid=65534 --clear-groups "$U/pbench" list &&
+	   has "$T/out" "^  cycles  *not-supported  not supported by this CPU/VM (ENOENT): no hardware PMU is exposed" &&
+	   ! grep -q "^  \(cycles\|instructions\|cache-misses\) .*no-permission" "$T/out" &&
+	   ! has "$T/out" "software events and msr/tsc/ work" &&
+	   has "$T/out" "^  msr/smi/  *no-permission  .*perf_event_paranoid is" &&
+	   has "$T/out" "^  msr/tsc/  *no-permission" &&
+	   has "$T/out" "^note: no hardware PMU is exposed here .*the software events can$"; then
+		ok "list as a user: hardware events not-supported (ENOENT), msr/tsc/ no-permission, each its true cause"
+	else
+		miss "list as nobody"
+	fi
+	if run "stat as nobody" 0 setpriv --reuid=65534 --regid=65534 --clear-groups "$U/pbench" stat \
+		--mode unprepared -r 2 --iterations 10000 -e task-clock,cycles &&
+	   has "$T/out" "^cycles  *<not supported> not supported by this CPU/VM (ENOENT)"; then
+		ok "stat as a user: cycles <not supported>, as perf stat says"
+	else
+		miss "stat as nobody"
+	fi
+	rm -rf "$U"
+else
+	skipped "list as a user" "needs root (to become nobody), setpriv, no hardware PMU and perf_event_paranoid >= 2"
 fi
 
 finish cli/list

@@ -142,20 +142,23 @@ fi
 # ---- JSON -----------------------------------------------------------------------------------
 if [ "$HAVE_PY" -eq 1 ]; then
 	if run "stat json" 0 "$PB" stat -r 2 -e task-clock,context-switches,cycles --json -- sleep 0.01; then
-		if json "$T/out" 'd["schema"] == 1 and len(d["runs"]) == 2 and d["command"] == ["sleep", "0.01"]
-			and all(r["counters"]["task-clock"]["value"] > 0 for r in d["runs"])
-			and all(r["counters"]["context-switches"]["value"] >= 1 for r in d["runs"])
-			and all(r["ns"] >= 10000000 for r in d["runs"])
-			and d["summary"]["min_ns"] <= d["summary"]["median_ns"] <= d["summary"]["max_ns"]
-			and d["clock"]["hz"] > 0'; then
+		if json "$T/out" 'd["schema"] == 2 and len(d["modes"]) == 1 and len(d["modes"][0]["runs"]) == 2 and
+			d["subject"] == {"kind": "command", "name": "sleep 0.01", "argv": ["sleep", "0.01"],
+					 "iterations": None, "bytes": None}
+			and all(r["counters"]["task-clock"]["value"] > 0 for r in d["modes"][0]["runs"])
+			and all(r["counters"]["context-switches"]["value"] >= 1 for r in d["modes"][0]["runs"])
+			and all(r["ns"] >= 10000000 for r in d["modes"][0]["runs"])
+			and d["modes"][0]["summary"]["min_ns"] <= d["modes"][0]["summary"]["median_ns"] <= d["modes"][0]["summary"]["max_ns"]
+			and "runs" not in d and "summary" not in d and d["contrast"] is None
+			and d["clock"]["hz"] > 0 and d["host"]["cpus_online"] >= 1'; then
 			ok "stat json runs and counters"
 		else
 			bad "stat json" "schema, runs or counters wrong"
 		fi
 		if [ "$HAVE_PMU" -eq 0 ]; then
-			if json "$T/out" 'all(r["counters"]["cycles"]["value"] is None and
-				r["counters"]["cycles"]["status"] == "not-supported" and
-				"ENOENT" in r["counters"]["cycles"]["reason"] for r in d["runs"])'; then
+			if json "$T/out" 'all(r["counters"]["cycles"] is None for r in d["modes"][0]["runs"]) and
+				[e for e in d["events"] if e["name"] == "cycles"][0]["status"] == "not-supported" and
+				"ENOENT" in [e for e in d["events"] if e["name"] == "cycles"][0]["reason"]'; then
 				ok "uncounted event is null in json"
 			else
 				bad "stat json" "cycles not null/not-supported"
@@ -163,7 +166,7 @@ if [ "$HAVE_PY" -eq 1 ]; then
 		fi
 	fi
 	if run "stat json file" 0 "$PB" stat -r 1 -e task-clock --json="$T/o.json" -- true &&
-	   json "$T/o.json" 'd["schema"] == 1' && has "$T/out" "^summary:"; then
+	   json "$T/o.json" 'd["schema"] == 2' && has "$T/out" "^summary:"; then
 		ok "stat json to a file, text on stdout"
 	else
 		miss "stat json file"
@@ -220,7 +223,7 @@ if run "stat outlier cause" 0 "$PB" stat --mode unprepared -r 6 -e task-clock --
 fi
 
 if [ "$HAVE_PY" -eq 1 ] && run "stat contrast json" 0 "$PB" stat --mode contrast $SMALL --json; then
-	if json "$T/out" 'd["schema"] == 1 and d["mode"] == "contrast" and
+	if json "$T/out" 'd["schema"] == 2 and d["mode"] == "contrast" and
 		[m["mode"] for m in d["modes"]] == ["unprepared", "prepared"] and
 		all(set(m) >= {"mode", "cpu", "priority", "warmup_ms", "steps", "runs", "summary"} for m in d["modes"]) and
 		all(set(m["priority"]) == {"policy", "value"} for m in d["modes"]) and
@@ -232,11 +235,13 @@ if [ "$HAVE_PY" -eq 1 ] && run "stat contrast json" 0 "$PB" stat --mode contrast
 		all(r["ticks"] > 0 and r["ns"] > 0 and isinstance(r["outlier"], bool) and
 		    (r["cause"] is None) == (not r["outlier"]) and
 		    set(r["noise"]) >= {"ctx_involuntary", "ctx_voluntary", "migrations", "minor_faults", "major_faults", "not_running_ns", "on_cpu"} and
-		    all(set(c) >= {"value", "scaled", "running_pct", "status"} for c in r["counters"].values())
+		    all(c is None or set(c) == {"value", "scaled", "running_pct"} for c in r["counters"].values())
 		    for m in d["modes"] for r in m["runs"]) and
 		all(r["cpu"] == d["modes"][1]["cpu"] for r in d["modes"][1]["runs"]) and
-		all(set(m["summary"]) >= {"n", "min_ns", "max_ns", "median_ns", "mean_ns", "stddev_ns", "sem_ns", "cv_pct", "spread_pct", "trimmed_mean_ns", "mad_ns", "outliers"}
-		    and m["summary"]["n"] == 5 and m["summary"]["min_ns"] <= m["summary"]["median_ns"] <= m["summary"]["max_ns"] for m in d["modes"]) and
+		all(set(m["summary"]) >= {"n", "min_ns", "max_ns", "median_ns", "mean_ns", "stddev_ns", "sem_ns", "cv_pct", "spread_pct", "trimmed_mean_ns", "mad_ns"}
+		    and m["summary"]["n"] == 5 and m["summary"]["min_ns"] <= m["summary"]["median_ns"] <= m["summary"]["max_ns"] and
+		    m["outliers"]["rule"] == "tukey" and m["outliers"]["count"] == sum(r["outlier"] for r in m["runs"]) and
+		    m["summary_ticks"]["min_ticks"] <= m["summary_ticks"]["max_ticks"] for m in d["modes"]) and
 		abs(d["contrast"]["spread_ratio"] - d["modes"][0]["summary"]["spread_pct"] / d["modes"][1]["summary"]["spread_pct"]) < 1e-9 and
 		abs(d["contrast"]["cv_ratio"] - d["modes"][0]["summary"]["cv_pct"] / d["modes"][1]["summary"]["cv_pct"]) < 1e-9 and
 		d["contrast"]["verdict"].startswith("prepared runs ") and
@@ -275,8 +280,9 @@ if [ "$NCPU" -ge 2 ]; then
 		   json "$T/out" 'd["modes"][0]["mode"] == "prepared" and d["modes"][0]["cpu"] == 1 and
 			any(s["step"] == "pin" and s["status"] == "done" for s in d["modes"][0]["steps"]) and
 			d["modes"][0]["restored"] is True and d["check_cpu"] == 1 and
-			d["runs"][0]["exit_status"] == 0 and d["summary"]["runs"] == 1'; then
-			ok "stat prepared json: pin done, restored, first-form runs and summary kept"
+			d["modes"][0]["runs"][0]["exit_status"] == 0 and d["modes"][0]["summary"]["n"] == 1 and
+			"runs" not in d and "summary" not in d'; then
+			ok "stat prepared json: pin done, restored, modes[] of one (no top-level runs or summary)"
 		else
 			miss "stat prepared json pin"
 		fi
@@ -295,8 +301,9 @@ for w in -5 abc "" nan inf 1e9; do
 	usage_error "stat --warmup-ms '$w'" "invalid warm-up '$w' for --warmup-ms" stat --warmup-ms "$w"
 done
 
-# SIGINT while preparing: nothing measured, nothing printed, exit 1.
-$PBI stat -r 5 --iterations 1000000 >"$T/out" 2>"$T/err" &
+# SIGINT while preparing: nothing measured, nothing printed, exit 1. --reprobe keeps the
+# preparation under way past 0.5 s (with a kept priority choice it can all end before).
+$PBI stat -r 5 --iterations 1000000 --reprobe >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 0.5
 kill -INT "$pbpid"
@@ -392,7 +399,7 @@ usage_error "max-time alone" "--max-time is the time budget of --target-sem" sta
 
 # ---- --csv: one line per run, the same columns in each ---------------------------------------
 if run "csv contrast" 0 "$PB" stat --mode contrast -r 3 --iterations 200000 --warmup-ms 20 \
-	-e task-clock,cycles --csv "$T/r.csv" --json="$T/r.json"; then
+	-e task-clock,cycles --export-csv "$T/r.csv" --json="$T/r.json"; then
 	if [ "$HAVE_PY" -eq 0 ] || python3 - "$T/r.csv" "$T/r.json" <<'PYEOF'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -403,11 +410,14 @@ for r, j in zip(rows, runs):
     assert float(r["task-clock"]) > 0           # counted: a number
     # cycles as the JSON says: a number where counted, empty (never 0) where not
     c = j["counters"]["cycles"]
-    if c["status"] in ("ok", "multiplexed"):
+    if c is not None and c["scaled"] is not None:
         assert float(r["cycles"]) == c["scaled"]
     else:
         assert r["cycles"] == "", (r["cycles"], c)
     assert r["outlier"] in ("0", "1") and (r["cause"] != "") == (r["outlier"] == "1")
+    # the CPU's speed as the JSON says, empty where it has none
+    for k in ("speed", "ref_before_ns", "ref_after_ns"):
+        assert (r[k] == "") if j[k] is None else abs(float(r[k]) - j[k]) <= 1e-9 * j[k], (k, r[k], j[k])
 PYEOF
 	then
 		ok "csv: six runs, counted events as numbers, uncounted empty"
@@ -422,10 +432,67 @@ else
 	miss "csv stdout" "$(head -3 "$T/out")"
 fi
 usage_error "csv in a missing directory" "cannot write the CSV file '/nonexistent/dir/r.csv'" \
-	stat --csv /nonexistent/dir/r.csv
-usage_error "csv and json on stdout" "--json and --csv cannot both write to stdout" stat --csv - --json
-run "csv removed when the run fails" 2 "$PB" stat -e cylces --csv "$T/q.csv" &&
+	stat --export-csv /nonexistent/dir/r.csv
+usage_error "csv and json on stdout" "--csv and --json cannot both write to stdout" stat --csv - --json
+run "csv removed when the run fails" 2 "$PB" stat -e cylces --export-csv "$T/q.csv" &&
 	if [ -e "$T/q.csv" ]; then bad "csv removed" "$T/q.csv left behind"; else ok "csv removed when nothing ran"; fi
+
+# ---- the CPU's own speed around each run: JSON per run and per mode, the text's line ----------
+if run "speed" 0 "$PB" stat --mode unprepared -r 6 --iterations 2000000 -e task-clock \
+	--json="$T/speed.json"; then
+	if has "$T/out" "^speed: \(steady,\|varied\) [0-9.]*x to [0-9.]*x of the CPU's best, median [0-9.]*x (reference loop before and after each run, [0-9.]* us a run outside the timed span" &&
+	   { [ "$HAVE_PY" -eq 0 ] || json "$T/speed.json" 'all(
+		0 < s["min"] <= s["median"] <= s["max"] <= 1.25 and abs(s["range"] - s["max"] / s["min"]) < 1e-9 and
+		s["varied"] == (s["range"] >= 1.1) and s["runs"] == len([r for r in m["runs"] if r["speed"] is not None]) >= 4 and
+		s["cost_ns_median"] > 0 and s["ref_best_ns"] > 0 and s["ref_iterations"] > 0 and
+		all(r["ref_before_ns"] > 0 and r["ref_after_ns"] > 0 and
+		    (r["speed"] is None or s["min"] <= r["speed"] <= s["max"]) for r in m["runs"])
+		for m in d["modes"] for s in [m["speed"]])'; }; then
+		ok "speed: a factor per run in JSON, its summary per mode, the text's speed line"
+	else
+		bad "speed" "$(grep '^speed' "$T/out")"
+	fi
+	# The column is there exactly when the speed varied.
+	if [ "$HAVE_PY" -eq 1 ]; then
+		if json "$T/speed.json" 'd["modes"][0]["speed"]["varied"]'; then want=1; else want=0; fi
+		if has "$T/out" "  speed  status$"; then got=1; else got=0; fi
+		if [ "$want" = "$got" ]; then ok "speed column when the speed varied ($want)"; else miss "speed column"; fi
+	fi
+fi
+# ---- --markdown: a row per mode, the numbers of the JSON in one unit -------------------------
+if run "stat markdown" 0 "$PB" stat --mode contrast -r 4 --iterations 200000 --warmup-ms 20 \
+	-e task-clock --markdown --export-json "$T/md.json"; then
+	if has "$T/out" '^| Command | Mode | Runs | Mean \[[mun]*s\] | Median' && has "$T/out" '^|:---|:---|---:|' &&
+	   has "$T/out" "^| built-in workload 'xor' (200000 iterations) | unprepared | 4 | " &&
+	   has "$T/out" "^| built-in workload 'xor' (200000 iterations) | prepared | 4 | " &&
+	   has "$T/out" "^prepared runs " &&
+	   { [ "$HAVE_PY" -eq 0 ] || python3 - "$T/out" "$T/md.json" <<'PYEOF'
+import json, re, sys
+lines = open(sys.argv[1]).read().splitlines()
+unit = re.search(r"Mean \[(\w+)\]", lines[0]).group(1)
+scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
+modes = json.load(open(sys.argv[2]))["modes"]
+for row, m in zip(lines[2:4], modes):
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    mean, sd = (float(x) for x in cells[3].split(" ± "))
+    s = m["summary"]
+    d = len(cells[3].split(" ± ")[0].split(".")[1]) if "." in cells[3] else 0
+    assert abs(mean - s["mean_ns"] / scale) <= 0.51 * 10 ** -d, (mean, s["mean_ns"])
+    assert abs(float(cells[5]) - s["min_ns"] / scale) <= 0.51 * 10 ** -d, (cells[5], s["min_ns"])
+PYEOF
+	}; then
+		ok "stat --markdown: a row per mode with the JSON's numbers, the verdict below"
+	else
+		miss "stat markdown"
+	fi
+fi
+if run "stat markdown command" 0 "$PB" stat --mode unprepared -r 2 -e task-clock \
+	--export-markdown "$T/c.md" -- sh -c 'echo x | cat >/dev/null' &&
+   has "$T/c.md" "^| \`sh -c 'echo x \\\\| cat >/dev/null'\` | unprepared | 2 | " && has "$T/out" "^summary: 2 runs"; then
+	ok "stat --export-markdown FILE: the command as the shell reads it, | escaped; text on stdout"
+else
+	miss "stat markdown command"
+fi
 
 # ---- a command's harness cost: fork and set-up outside the timed span, exec inside ----------
 if run "harness cost" 0 "$PB" stat --mode unprepared -r 3 -e task-clock --json="$T/h.json" -- true; then
@@ -461,6 +528,90 @@ if command -v script >/dev/null 2>&1; then
 	fi
 else
 	skipped "progress on a terminal" "script(1) is not installed"
+fi
+
+# ---- a command's output on stdout: pbench's head before it, the report after ----------------
+if run "head first" 0 "$PB" stat --mode unprepared -r 2 -e task-clock -- sh -c 'echo out-$((40+2))'; then
+	first=$(grep -n -m 1 'out-42' "$T/out" | cut -d: -f1)
+	if head -1 "$T/out" | grep -q "^pbench stat: sh -c 'echo out-\$((40+2))', 2 runs, unprepared$" &&
+	   sed -n 2p "$T/out" | grep -q '^clock: ' && [ "$first" = 3 ] &&
+	   [ "$(grep -c '^pbench stat:' "$T/out")" -eq 1 ] &&
+	   [ "$(grep -n '^summary: 2 runs' "$T/out" | cut -d: -f1)" -gt "$first" ]; then
+		ok "a command's output: pbench's head (the command as the shell reads it) first, the report after"
+	else
+		bad "head first" "$(head -4 "$T/out" | tr '\n' '|')"
+	fi
+fi
+if run "head with --json" 0 "$PB" stat --mode unprepared -r 2 -e task-clock --json -- sh -c 'echo out-$((40+2))' &&
+   ! has "$T/out" "out-42" && [ "$(grep -c 'out-42' "$T/err")" -eq 2 ] && json "$T/out" 'd["schema"] == 2'; then
+	ok "a format on stdout: the command's output goes to stderr, the JSON stays whole"
+else
+	miss "head with --json"
+fi
+
+# ---- text: times in the unit that fits, quoting, fences of a time never below 0 ---------------
+if run "small times" 0 "$PB" stat --mode unprepared -r 3 --iterations 10000 -e task-clock &&
+   has "$T/out" "^summary: 3 runs, time min [0-9.]* [nu]s, " && ! has "$T/out" "0\.0[0-9]* ms" &&
+   grep -q '^ *1 .* [0-9.]* [nu]s  ' "$T/out"; then
+	ok "sub-millisecond runs in us or ns, never 0.0xx ms"
+else
+	miss "small times"
+fi
+rm -f "$T/alt"
+if run "low fence below 0" 0 "$PB" stat --mode unprepared -r 4 -e task-clock -- \
+	sh -c "if [ -e '$T/alt' ]; then rm '$T/alt'; sleep 0.3; else : >'$T/alt'; sleep 0.01; fi" &&
+   has "$T/out" "^outliers: 0 (Tukey fences: above [0-9.]* [mu]*s; none below, q1 - 1.5 IQR is under 0)$" &&
+   ! has "$T/out" "fences -"; then
+	ok "a lower fence below 0 is not printed as a time"
+else
+	miss "low fence below 0"
+fi
+
+# ---- progress when the command's output comes to the terminal too: lines of their own -------
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$PB' stat --mode unprepared -r 3 -e task-clock -- sh -c 'echo out-\$((40+2)); sleep 0.6'" \
+		/dev/null >"$T/tty3" 2>&1
+	if has "$T/tty3" "pbench stat: unprepared: run 1 of 3" &&
+	   [ "$(grep -c 'out-42' "$T/tty3")" -eq 3 ] &&
+	   [ "$(grep 'out-42' "$T/tty3" | tr -d '\r' | grep -cx 'out-42')" -eq 3 ] &&
+	   ! grep 'run [0-9] of 3' "$T/tty3" | grep -q 'out-42'; then
+		ok "progress with the command's output on the terminal: lines of its own, never mixed"
+	else
+		bad "progress lines" "$(od -c "$T/tty3" | head -8)"
+	fi
+fi
+
+# ---- a command that uses several CPUs: the warning, and --cpu LIST -------------------------
+if [ "$NCPU" -ge 2 ]; then
+	TWO="for k in 1 2; do (i=0; while [ \$i -lt 150000 ]; do i=\$((i+1)); done) & done; wait"
+	if run "two CPUs' worth" 0 "$PB" stat --mode unprepared -r 2 -e task-clock \
+		--export-json "$T/two.json" -- sh -c "$TWO"; then
+		if ! json "$T/two.json" 'max(r["counters"]["task-clock"]["scaled"] / r["ns"]
+			for r in d["modes"][0]["runs"]) >= 1.1'; then
+			skipped "two CPUs' worth" "the machine is too busy: the two loops did not get 1.1 CPUs"
+		elif has "$T/err" "^pbench: warning: 'sh' used [0-9.]* CPUs' worth of time in unprepared run [12] (task-clock .* in .*): prepared runs pin it to one CPU, .* give it 2 CPUs with --cpu LIST"; then
+			ok "a command using more than one CPU's worth: warned, with --cpu LIST"
+		else
+			bad "two CPUs' worth" "no warning: $(head -c 300 "$T/err")"
+		fi
+	fi
+	if run "one CPU's worth" 0 "$PB" stat --mode unprepared -r 2 -e task-clock -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' &&
+	   ! has "$T/err" "CPUs' worth"; then
+		ok "a single-threaded command: no such warning"
+	else
+		miss "one CPU's worth"
+	fi
+	if run "cpu list" 0 "$PB" stat -r 2 --warmup-ms 20 --cpu 0-1 -e task-clock --export-json "$T/cl.json" -- \
+		sh -c 'grep Cpus_allowed_list /proc/self/status' &&
+	   [ "$(grep -c "^Cpus_allowed_list:[[:space:]]*0-1$" "$T/out")" -eq 2 ] &&
+	   has "$T/out" "^prepared: CPU 0 (CPU 0 as asked" &&
+	   has "$T/out" "^the command ran prepared on CPUs 0,1 (its affinity)" &&
+	   { [ "$HAVE_PY" -eq 0 ] || json "$T/cl.json" 'd["modes"][0]["command_cpus"] == [0, 1] and d["modes"][0]["cpu"] == 0'; }; then
+		ok "--cpu 0-1: the command runs on both, pbench prepared on CPU 0"
+	else
+		miss "cpu list"
+	fi
+	usage_error "cpu list for the workload" "a list of CPUs for --cpu is for a command" stat --cpu 0-1
 fi
 
 finish cli/stat

@@ -16,7 +16,7 @@ echo "the user's old file" >"$T/keep.json"
 cp "$T/keep.json" "$T/keep.svg"
 cp "$T/keep.json" "$T/keep.csv"
 run "bad event keeps the old files" 2 "$PB" stat -e cylces --json="$T/keep.json" \
-	--plot "$T/keep.svg" --csv "$T/keep.csv" &&
+	--plot "$T/keep.svg" --export-csv "$T/keep.csv" &&
 	if cmp -s "$T/keep.json" "$T/keep.svg" && cmp -s "$T/keep.json" "$T/keep.csv" &&
 	   has "$T/keep.json" "the user's old file"; then
 		ok "a failed stat leaves the old --json, --plot and --csv files as they were"
@@ -29,14 +29,14 @@ run "command not found keeps the old file" 2 "$PB" stat --plot "$T/keep.svg" -- 
 # Nothing new appears in the directory after a run fails.
 mkdir "$T/empty"
 run "failed stat creates nothing" 2 "$PB" stat -e cylces --json="$T/empty/new.json" \
-	--plot "$T/empty/new.svg" --csv "$T/empty/new.csv"
+	--plot "$T/empty/new.svg" --export-csv "$T/empty/new.csv"
 if [ -z "$(ls -A "$T/empty")" ]; then ok "a failed stat creates no file"
 else bad "no new file" "$(ls -A "$T/empty" | tr '\n' ' ')"; fi
 # A run that writes replaces the file whole, with the old file's mode.
 chmod 640 "$T/keep.json"
 if run "successful stat replaces" 0 "$PB" stat --mode unprepared -r 2 --iterations 100000 \
 	-e task-clock --json="$T/keep.json" && ! has "$T/keep.json" "the user's old file" &&
-   [ "$(stat -c %a "$T/keep.json")" = 640 ] && { [ "$HAVE_PY" -eq 0 ] || json "$T/keep.json" 'd["schema"] == 1'; }; then
+   [ "$(stat -c %a "$T/keep.json")" = 640 ] && { [ "$HAVE_PY" -eq 0 ] || json "$T/keep.json" 'd["schema"] == 2'; }; then
 	ok "a finished stat replaces the file whole and keeps its mode"
 else
 	miss "successful stat replaces"
@@ -55,7 +55,7 @@ fi
 if mknod "$T/null" c 1 3 2>/dev/null; then dev="$T/null"; else dev=/dev/null; fi
 ln -s "$dev" "$T/devlink"
 if run "jitter plot to a device" 0 "$PB" jitter --cpu 0 -d 0.05 --plot "$dev" &&
-   [ -c "$dev" ] && run "stat to a device" 2 "$PB" stat -e cylces --plot "$dev" --csv "$T/devlink" &&
+   [ -c "$dev" ] && run "stat to a device" 2 "$PB" stat -e cylces --plot "$dev" --export-csv "$T/devlink" &&
    [ -c "$dev" ] && [ -L "$T/devlink" ]; then
 	ok "a device (and a symlink to one) given as output is never removed ($dev)"
 else
@@ -65,16 +65,17 @@ mkfifo "$T/fifo"
 cat "$T/fifo" >"$T/fifo.out" &
 catpid=$!
 if run "stat csv to a fifo" 0 "$PB" stat --mode unprepared -r 2 --iterations 100000 \
-	-e task-clock --csv "$T/fifo" && wait "$catpid" && [ -p "$T/fifo" ] &&
+	-e task-clock --export-csv "$T/fifo" && wait "$catpid" && [ -p "$T/fifo" ] &&
    has "$T/fifo.out" "^mode,run,"; then
 	ok "a FIFO gets the CSV directly and stays a FIFO"
 else
 	miss "stat csv to a fifo"
 	kill "$catpid" 2>/dev/null
 fi
-# Interrupted while preparing: nothing reported, the old file as it was.
+# Interrupted while preparing: nothing reported, the old file as it was. --reprobe keeps the
+# preparation under way past 0.5 s (with a kept priority choice it can all end before).
 echo "old" >"$T/prep.json"
-$PBI stat -r 5 --iterations 1000000 --json="$T/prep.json" >"$T/out" 2>"$T/err" &
+$PBI stat -r 5 --iterations 1000000 --reprobe --json="$T/prep.json" >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 0.5
 kill -INT "$pbpid"
@@ -171,7 +172,7 @@ run_clean() { # run_clean CMD...: with every descriptor above 2 closed
 }
 if [ "$HAVE_PY" -eq 1 ]; then
 	if run "fds" 0 run_clean "$PB" stat --mode unprepared -r 1 -e task-clock,page-faults \
-		--json="$T/fd.json" --csv "$T/fd.csv" --plot "$T/fd.svg" \
+		--json="$T/fd.json" --export-csv "$T/fd.csv" --plot "$T/fd.svg" \
 		-- sh -c 'ls /proc/$$/fd' &&
 	   [ "$(grep -x '[0-9][0-9]*' "$T/out" | tr '\n' ' ')" = "0 1 2 " ]; then
 		ok "a command sees only descriptors 0, 1 and 2 (not --json, --csv, --plot, counters)"
@@ -207,6 +208,7 @@ start=$(date +%s)
 usage_error "jitter json in a missing directory" "cannot write the JSON '/nonexistent/x.json'" \
 	jitter -d 3 --json=/nonexistent/x.json
 if [ $(( $(date +%s) - start )) -gt 1 ]; then bad "jitter json path" "not refused at once"; fi
+seq 1 5 >"$T/a5.txt"
 if [ -w /dev/full ]; then
 	if run "json to /dev/full" 1 "$PB" stat --mode unprepared -r 2 --iterations 100000 \
 		-e task-clock --json=/dev/full && has "$T/out" "^summary: 2 runs" &&
@@ -214,6 +216,12 @@ if [ -w /dev/full ]; then
 		ok "a JSON that cannot be written: the text is printed anyway, exit 1 with the reason"
 	else
 		miss "json to /dev/full"
+	fi
+	if run "markdown to /dev/full" 1 "$PB" analyze --export-markdown /dev/full "$T/a5.txt" &&
+	   has "$T/out" "mean" && has "$T/err" "cannot write the Markdown '/dev/full'"; then
+		ok "a Markdown table that cannot be written: the text anyway, exit 1 with the reason"
+	else
+		miss "markdown to /dev/full"
 	fi
 	if run "stdout to /dev/full" 1 sh -c "'$PB' stat --mode unprepared -r 2 --iterations 100000 -e task-clock >/dev/full" &&
 	   has "$T/err" "cannot write to standard output"; then
@@ -235,6 +243,11 @@ sh -c "'$PB' stat --mode unprepared -r 50 -e task-clock -- sleep 0.01$U | head -
 sleep 0.2
 if gone "sleep 0.01$U" && ! has "$T/err" "error"; then ok "a broken pipe: quiet, nothing left"
 else bad "broken pipe" "$(head -1 "$T/err")"; fi
+sh -c "'$PB' stat --mode unprepared -r 30 -e task-clock --markdown -- sleep 0.01$U | head -c 1 >/dev/null" \
+	2>"$T/err"
+sleep 0.2
+if gone "sleep 0.01$U" && ! has "$T/err" "error"; then ok "a broken pipe under --markdown: quiet, nothing left"
+else bad "broken pipe markdown" "$(head -1 "$T/err")"; fi
 
 # ---- 6. no figure that was not measured ------------------------------------------------------
 if run "stat -r 1" 0 "$PB" stat --mode unprepared -r 1 --iterations 100000 -e task-clock &&
@@ -252,7 +265,7 @@ else
 	miss "analyze huge"
 fi
 if [ "$HAVE_PY" -eq 1 ] && run "analyze huge json" 0 "$PB" analyze --json "$T/big.txt" &&
-   json "$T/out" 'all(k in d["inputs"][0] for k in ("stddev","sem","cv_pct","ci_lo","median")) and d["inputs"][0]["stddev"] is None'; then
+   json "$T/out" 'all(k in d["inputs"][0]["summary"] for k in ("stddev","sem","cv_pct","ci_lo","median")) and d["inputs"][0]["summary"]["stddev"] is None'; then
 	ok "analyze --json keeps every key, null where not computable"
 else
 	miss "analyze huge json"
@@ -378,9 +391,9 @@ if run "target-sem with %" 0 "$PB" stat --mode unprepared --target-sem 50% --ite
 else
 	miss "target-sem with %"
 fi
-usage_error "same file twice" "both write to" stat --json="$T/same" --csv "$T/same"
+usage_error "same file twice" "both write to" stat --json="$T/same" --export-csv "$T/same"
 ln -s same "$T/same-link"
-usage_error "same file through a link" "both write to" stat --json="$T/same" --csv "$T/same" --plot "$T/same-link"
+usage_error "same file through a link" "both write to" stat --json="$T/same" --export-csv "$T/same" --plot "$T/same-link"
 usage_error "help nope" "no help on 'nope'" help nope
 
 # ---- 9. signals ignored at start stay ignored ----------------------------------------------

@@ -166,14 +166,16 @@ static int stat_counts(uint64_t n, int64_t *v, int nv)
 	root = run_json(argv);
 	if (!root)
 		return -1;
-	runs = json_object_get(root, "runs");
+	/* schema 2: the runs under modes[] (one mode here); a count {value, scaled,
+	 * running_pct}, ok when it ran the whole run (null: not opened, events[] says why) */
+	runs = json_object_get(json_array_get(json_object_get(root, "modes"), 0), "runs");
 	for (size_t i = 0; i < json_array_size(runs) && got < nv; i++) {
 		json_t *k = json_object_get(json_object_get(json_array_get(runs, i), "counters"),
 					    "instructions:u");
 		json_t *val = json_object_get(k, "value");
-		const char *st = json_string_value(json_object_get(k, "status"));
+		json_t *pct = json_object_get(k, "running_pct");
 
-		if (!json_is_integer(val) || !st || strcmp(st, "ok")) {
+		if (!json_is_integer(val) || !json_is_number(pct) || json_number_value(pct) != 100) {
 			char *dump = json_dumps(k ? k : root, JSON_COMPACT);
 
 			diag("stat: run %zu of N=%s: %.400s", i + 1, arg, dump ? dump : "?");

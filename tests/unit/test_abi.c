@@ -13,15 +13,17 @@
 
 Test(abi, pbench_child_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_child_opts), 48);
+	cr_expect_eq(sizeof(struct pbench_child_opts), 56);
 	cr_expect_eq(offsetof(struct pbench_child_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, events), 8, "events moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, counter_flags), 16, "counter_flags moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, quiet), 20, "quiet moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, kill_grace_s), 24, "kill_grace_s moved");
-	cr_expect_eq(offsetof(struct pbench_child_opts, flags), 32, "flags moved");
-	cr_expect_eq(offsetof(struct pbench_child_opts, cpu), 36, "cpu moved");
-	cr_expect_eq(offsetof(struct pbench_child_opts, stdout_fd), 40, "stdout_fd moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, cpus), 32, "cpus moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, ncpus), 40, "ncpus moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, flags), 44, "flags moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, cpu), 48, "cpu moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, stdout_fd), 52, "stdout_fd moved");
 }
 
 Test(abi, pbench_child_result)
@@ -321,7 +323,7 @@ Test(abi, pbench_jitter_bin)
 
 Test(abi, pbench_measure_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_measure_opts), 104);
+	cr_expect_eq(sizeof(struct pbench_measure_opts), 120);
 	cr_expect_eq(offsetof(struct pbench_measure_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, setup), 8, "setup moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, teardown), 16, "teardown moved");
@@ -335,6 +337,8 @@ Test(abi, pbench_measure_opts)
 	cr_expect_eq(offsetof(struct pbench_measure_opts, keep_overhead), 80, "keep_overhead moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, events), 88, "events moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, built_optimized), 96, "built_optimized moved");
+	cr_expect_eq(offsetof(struct pbench_measure_opts, setup_each), 104, "setup_each moved");
+	cr_expect_eq(offsetof(struct pbench_measure_opts, teardown_each), 112, "teardown_each moved");
 }
 
 Test(abi, pbench_noise)
@@ -437,7 +441,7 @@ Test(abi, pbench_prepare_opts)
 
 Test(abi, pbench_prepared_priority)
 {
-	cr_expect_eq(sizeof(struct pbench_prepared_priority), 72);
+	cr_expect_eq(sizeof(struct pbench_prepared_priority), 88);
 	cr_expect_eq(offsetof(struct pbench_prepared_priority, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_prepared_priority, mode), 8, "mode moved");
 	cr_expect_eq(offsetof(struct pbench_prepared_priority, policy), 12, "policy moved");
@@ -450,6 +454,8 @@ Test(abi, pbench_prepared_priority)
 	cr_expect_eq(offsetof(struct pbench_prepared_priority, fifo_runs), 52, "fifo_runs moved");
 	cr_expect_eq(offsetof(struct pbench_prepared_priority, run_ms), 56, "run_ms moved");
 	cr_expect_eq(offsetof(struct pbench_prepared_priority, rest_pct), 64, "rest_pct moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, cached), 72, "cached moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_priority, cached_age_s), 80, "cached_age_s moved");
 }
 
 Test(abi, pbench_plot_series)
@@ -480,7 +486,7 @@ Test(abi, pbench_runs_progress)
 
 Test(abi, pbench_runs_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_runs_opts), 152);
+	cr_expect_eq(sizeof(struct pbench_runs_opts), 168);
 	cr_expect_eq(offsetof(struct pbench_runs_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, events), 8, "events moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, argv), 16, "argv moved");
@@ -501,11 +507,13 @@ Test(abi, pbench_runs_opts)
 	cr_expect_eq(offsetof(struct pbench_runs_opts, progress), 128, "progress moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, progress_arg), 136, "progress_arg moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, flags), 144, "flags moved");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, cpus), 152, "cpus moved");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, ncpus), 160, "ncpus moved");
 }
 
 Test(abi, pbench_runs_set)
 {
-	cr_expect_eq(sizeof(struct pbench_runs_set), 144);
+	cr_expect_eq(sizeof(struct pbench_runs_set), 152);
 	cr_expect_eq(offsetof(struct pbench_runs_set, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_runs_set, mode), 8, "mode moved");
 	cr_expect_eq(offsetof(struct pbench_runs_set, prepared), 12, "prepared moved");
@@ -529,11 +537,12 @@ Test(abi, pbench_runs_set)
 	cr_expect_eq(offsetof(struct pbench_runs_set, fence_hi_ns), 120, "fence_hi_ns moved");
 	cr_expect_eq(offsetof(struct pbench_runs_set, setup_ns_median), 128, "setup_ns_median moved");
 	cr_expect_eq(offsetof(struct pbench_runs_set, exec_ns_median), 136, "exec_ns_median moved");
+	cr_expect_eq(offsetof(struct pbench_runs_set, speed_cost_ns_median), 144, "speed_cost_ns_median moved");
 }
 
 Test(abi, pbench_run)
 {
-	cr_expect_eq(sizeof(struct pbench_run), 80);
+	cr_expect_eq(sizeof(struct pbench_run), 104);
 	cr_expect_eq(offsetof(struct pbench_run, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_run, ticks), 8, "ticks moved");
 	cr_expect_eq(offsetof(struct pbench_run, ns), 16, "ns moved");
@@ -548,6 +557,66 @@ Test(abi, pbench_run)
 	cr_expect_eq(offsetof(struct pbench_run, cpu), 64, "cpu moved");
 	cr_expect_eq(offsetof(struct pbench_run, outlier), 68, "outlier moved");
 	cr_expect_eq(offsetof(struct pbench_run, cause), 72, "cause moved");
+	cr_expect_eq(offsetof(struct pbench_run, speed), 80, "speed moved");
+	cr_expect_eq(offsetof(struct pbench_run, ref_before_ns), 88, "ref_before_ns moved");
+	cr_expect_eq(offsetof(struct pbench_run, ref_after_ns), 96, "ref_after_ns moved");
+}
+
+Test(abi, pbench_speed_summary)
+{
+	cr_expect_eq(sizeof(struct pbench_speed_summary), 80);
+	cr_expect_eq(offsetof(struct pbench_speed_summary, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, n), 8, "n moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, min), 16, "min moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, median), 24, "median moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, max), 32, "max moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, range), 40, "range moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, slow), 48, "slow moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, corr), 56, "corr moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, spread_pct), 64, "spread_pct moved");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, spread_at_one_speed_pct), 72, "spread_at_one_speed_pct moved");
+}
+
+Test(abi, pbench_cpu_speed)
+{
+	cr_expect_eq(sizeof(struct pbench_cpu_speed), 152);
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, cpu), 8, "cpu moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, seconds), 16, "seconds moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, slices), 24, "slices moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, slice_ms), 32, "slice_ms moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, iterations), 40, "iterations moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, best_ns), 48, "best_ns moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, min), 56, "min moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, median), 64, "median moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, max), 72, "max moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, range), 80, "range moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, changes), 88, "changes moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, slow_ms), 96, "slow_ms moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, ctx_involuntary), 104, "ctx_involuntary moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, not_running_ns), 112, "not_running_ns moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, have_irqs), 120, "have_irqs moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, irqs), 128, "irqs moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, steal_ns), 136, "steal_ns moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_speed, burst_pct), 144, "burst_pct moved");
+}
+
+Test(abi, pbench_cpu_sharing)
+{
+	cr_expect_eq(sizeof(struct pbench_cpu_sharing), 88);
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, cpu), 8, "cpu moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, other), 12, "other moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, kind), 16, "kind moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, pairs), 20, "pairs moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, phase_ms), 24, "phase_ms moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, alone_ns), 32, "alone_ns moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, spun_ns), 40, "spun_ns moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, slowdown), 48, "slowdown moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, wall_slowdown), 56, "wall_slowdown moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, running_share), 64, "running_share moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, ctx_involuntary), 72, "ctx_involuntary moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_sharing, alone_range), 80, "alone_range moved");
 }
 
 Test(abi, pbench_stats_opts)
@@ -633,4 +702,17 @@ Test(abi, pbench_mann_whitney)
 	cr_expect_eq(offsetof(struct pbench_mann_whitney, u), 8, "u moved");
 	cr_expect_eq(offsetof(struct pbench_mann_whitney, z), 16, "z moved");
 	cr_expect_eq(offsetof(struct pbench_mann_whitney, p), 24, "p moved");
+}
+
+Test(abi, pbench_host)
+{
+	cr_expect_eq(sizeof(struct pbench_host), 56);
+	cr_expect_eq(offsetof(struct pbench_host, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_host, hostname), 8, "hostname moved");
+	cr_expect_eq(offsetof(struct pbench_host, kernel), 16, "kernel moved");
+	cr_expect_eq(offsetof(struct pbench_host, arch), 24, "arch moved");
+	cr_expect_eq(offsetof(struct pbench_host, cpu_model), 32, "cpu_model moved");
+	cr_expect_eq(offsetof(struct pbench_host, cpus_online), 40, "cpus_online moved");
+	cr_expect_eq(offsetof(struct pbench_host, cpus_allowed), 44, "cpus_allowed moved");
+	cr_expect_eq(offsetof(struct pbench_host, time_s), 48, "time_s moved");
 }

@@ -13,7 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
 #include "testutil.h"
 
 static void run(char *const argv[], const char *events, struct pbench_child_result *res,

@@ -592,7 +592,7 @@ Test(contest, the_writers_read_back)
 	fclose(f);
 	root = json_loadb(buf, len, 0, &jerr);
 	cr_assert_not_null(root, "%s", jerr.text);
-	cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 1);
+	cr_assert_eq(json_integer_value(json_object_get(root, "schema")), PBENCH_JSON_SCHEMA);
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(
 		json_object_get(root, "verdicts"), 0), "verdict")), "slower");
 	cr_assert_eq(json_array_size(json_object_get(json_array_get(json_object_get(root,

@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
 #include "testutil.h"
 
 static double thread_cpu_ns(void)
@@ -267,7 +266,7 @@ Test(counters, scale_table)
 		{ UINT64_C(1) << 60, 3, 1, PBENCH_EVENT_MULTIPLEXED, 3.0 * (double)(UINT64_C(1) << 60) },
 	};
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		struct pbench_count k = { .size = sizeof(k), .status = PBENCH_EVENT_OK,
 					  .value = rows[i].value, .time_enabled = rows[i].enabled,
 					  .time_running = rows[i].running };
@@ -302,7 +301,7 @@ Test(counters, name_errors)
 	};
 	int before = count_fds();
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		struct pbench_counters *c = (void *)1;
 		int err = pbench_counters_open(&c, rows[i].events, NULL);
 

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "env.h"
 #include "testutil.h"
 
 Test(env, cpulist_parse)
@@ -34,7 +33,7 @@ Test(env, cpulist_parse)
 		{ "0-7", 8, 6, { 0 } },			/* more than max (6) */
 	};
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		int cpus[6] = { -1, -1, -1, -1, -1, -1 };
 		int n = pbench_cpus_parse(rows[i].list, cpus, 6, rows[i].limit);
 		int want = rows[i].ret == 6 ? -ERANGE : rows[i].ret;
@@ -60,7 +59,7 @@ Test(env, pick_on_trees)
 		{ "vm-kvm-2cpu", 1, "least busy" },			/* the only other CPU */
 	};
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		char why[256];
 		int cpu;
 
@@ -86,7 +85,7 @@ Test(env, findings_are_well_formed_on_every_tree)
 	static const char *const trees[] = { "vm-kvm-2cpu", "intel-laptop", "amd-workstation",
 					     "tuned-server", "container-quota" };
 
-	for (size_t t = 0; t < PB_ARRAY_SIZE(trees); t++) {
+	for (size_t t = 0; t < ARRAY_SIZE(trees); t++) {
 		struct pbench_env *env;
 		const int *cpus;
 
@@ -110,4 +109,46 @@ Test(env, findings_are_well_formed_on_every_tree)
 		}
 		pbench_env_free(env);
 	}
+}
+
+/* pbench check's reports, from the library: the verdict follows the worst finding. */
+Test(env, reports_and_verdict)
+{
+	static const char *const trees[] = { "vm-kvm-2cpu", "tuned-server" };
+
+	for (size_t t = 0; t < ARRAY_SIZE(trees); t++) {
+		int warn = 0, bad = 0, err;
+		struct pbench_env *env;
+		size_t len = 0;
+		char *buf = NULL;
+		const char *v;
+		FILE *f;
+
+		use_tree(trees[t]);
+		cr_assert_eq(pbench_env_check(&env, NULL, 0, PBENCH_ENV_NO_WINDOW), 0);
+		for (int i = 0; i < pbench_env_nr(env); i++) {
+			warn += pbench_env_get(env, i)->status == PBENCH_CHECK_WARN;
+			bad += pbench_env_get(env, i)->status == PBENCH_CHECK_BAD;
+		}
+		v = pbench_env_verdict(env);
+		cr_expect_str_eq(v, bad ? "unfit" : warn ? "noisy" : "ready", "%s", trees[t]);
+		cr_assert_eq(pbench_env_write_text(env, stdout, 1u << 7), -EINVAL, "unknown flag");
+		f = open_memstream(&buf, &len);
+		err = pbench_env_write_text(env, f, 0);
+		fclose(f);
+		cr_assert_eq(err, 0);
+		cr_expect_not_null(strstr(buf, v), "%s: the verdict is written", trees[t]);
+		cr_expect_null(strstr(buf, "\033["), "no colour unless asked");
+		free(buf);
+		f = open_memstream(&buf, &len);
+		err = pbench_env_write_json(env, f);
+		fclose(f);
+		cr_assert_eq(err, 0);
+		cr_expect_not_null(strstr(buf, "\"checks\": ["));
+		cr_expect_not_null(strstr(buf, v));
+		free(buf);
+		pbench_env_free(env);
+	}
+	cr_expect_str_eq(pbench_env_verdict(NULL), "unknown");
+	cr_expect_eq(pbench_env_write_json(NULL, stdout), -EINVAL);
 }

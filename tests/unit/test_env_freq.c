@@ -18,7 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "env.h"
 #include "testutil.h"
 
 #define OK PBENCH_CHECK_OK
@@ -34,7 +33,7 @@ static const char *const my_ids[] = {
 
 static int is_mine(const char *id)
 {
-	for (size_t i = 0; i < PB_ARRAY_SIZE(my_ids); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(my_ids); i++)
 		if (!strcmp(id, my_ids[i]))
 			return 1;
 	return 0;
@@ -138,13 +137,13 @@ Test(env_freq, every_check_on_every_tree)
 	static const char *const trees[] = { "vm-kvm-2cpu", "intel-laptop", "amd-workstation",
 					     "tuned-server", "container-quota" };
 
-	for (size_t t = 0; t < PB_ARRAY_SIZE(trees); t++) {
+	for (size_t t = 0; t < ARRAY_SIZE(trees); t++) {
 		int cpu = tree_cpu(trees[t]), seen = 0;
 		struct pbench_env *env;
 
 		use_tree(trees[t]);
 		env = run(&cpu, 1);
-		for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 			if (strcmp(rows[i].tree, trees[t]))
 				continue;
 			cr_assert(rows[i].cpu == -1 || rows[i].cpu == cpu);
@@ -153,7 +152,7 @@ Test(env_freq, every_check_on_every_tree)
 			seen++;
 		}
 		/* the table covers each check of both groups on each tree */
-		cr_assert_eq(seen, (int)PB_ARRAY_SIZE(my_ids), "%s: %d rows", trees[t], seen);
+		cr_assert_eq(seen, (int)ARRAY_SIZE(my_ids), "%s: %d rows", trees[t], seen);
 		pbench_env_free(env);
 	}
 }
@@ -167,10 +166,10 @@ Test(env_freq, one_finding_per_target_cpu)
 
 	use_tree("intel-laptop");
 	env = run(cpus, 3);
-	for (size_t i = 0; i < PB_ARRAY_SIZE(my_ids); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(my_ids); i++) {
 		int wide = 0, n = 0;
 
-		for (size_t k = 0; k < PB_ARRAY_SIZE(machine_wide); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(machine_wide); k++)
 			wide |= !strcmp(my_ids[i], machine_wide[k]);
 		for (int k = 0; k < pbench_env_nr(env); k++)
 			n += !strcmp(pbench_env_get(env, k)->id, my_ids[i]);
@@ -219,7 +218,7 @@ Test(env_freq, warnings_have_why_and_fix)
 	};
 	int warnings = 0;
 
-	for (size_t t = 0; t < PB_ARRAY_SIZE(targets); t++) {
+	for (size_t t = 0; t < ARRAY_SIZE(targets); t++) {
 		struct pbench_env *env;
 
 		use_tree(targets[t].tree);
@@ -480,7 +479,7 @@ Test(env_freq, built_tree_missing_and_garbage, .fini = remove_tree)
 		{ "sys/class/power_supply/BAT1/type", NULL, "power.ac", -1, OK, "on mains" },
 	};
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(cases); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		int cpus[] = { 1 };
 		struct pbench_env *env;
 		char what[160];
@@ -515,7 +514,7 @@ Test(env_freq, empty_tree, .fini = remove_tree)
 	setenv("PBENCH_SYSFS_ROOT", strcat(strcpy(sys, root), "/sys"), 1);
 	setenv("PBENCH_PROCFS_ROOT", strcat(strcpy(proc, root), "/proc"), 1);
 	env = run(cpus, 1);
-	for (size_t i = 0; i < PB_ARRAY_SIZE(my_ids); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(my_ids); i++) {
 		int wide = !strcmp(my_ids[i], "cpufreq.turbo") || !strcmp(my_ids[i], "power.ac") ||
 			   !strcmp(my_ids[i], "smt.active");
 		const struct pbench_check *c = find_check(env, my_ids[i], wide ? -1 : 0);

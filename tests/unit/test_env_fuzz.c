@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "env.h"
+#include "testutil.h"
 
 static const char *const mutations[] = {
 	"",					/* empty */
@@ -105,7 +105,7 @@ static void fuzz_tree(const char *tree)
 		size_t len;
 		char *orig = slurp(files[i], &len);
 
-		for (size_t m = 0; m < PB_ARRAY_SIZE(mutations); m++) {
+		for (size_t m = 0; m < ARRAY_SIZE(mutations); m++) {
 			const char *data = mutations[m] ? mutations[m] : longline;
 			size_t dlen = mutations[m] ? strlen(mutations[m]) : 8192;
 

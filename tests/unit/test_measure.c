@@ -228,6 +228,94 @@ Test(measure, setup_and_teardown_stay_outside_the_timing)
 	pbench_result_free(r);
 }
 
+/* setup_each: before every call, outside its timing; the state it prepares is "used up" by
+ * the call (as a sort uses up a shuffle). */
+struct each {
+	unsigned setups, teardowns, calls, unprepared;
+	int prepared;
+	uint64_t ticks;
+};
+
+static void e_setup(void *ctx)
+{
+	struct each *e = ctx;
+
+	e->setups++;
+	e->prepared = 1;
+	sleep_ns(50000);	/* 50 us of set-up against 1 us of work: never in the time */
+}
+
+static void e_teardown(void *ctx)
+{
+	((struct each *)ctx)->teardowns++;
+}
+
+static void e_fn(void *ctx)
+{
+	struct each *e = ctx;
+
+	e->calls++;
+	e->unprepared += !e->prepared;
+	e->prepared = 0;
+	spin(&e->ticks);
+}
+
+Test(measure, setup_each_before_every_call_outside_the_timing)
+{
+	struct each e = { .ticks = (uint64_t)(1000 * ticks_per_ns()) };
+	struct pbench_measure_opts o = quick();
+	struct pbench_result *r;
+	double med;
+
+	o.setup_each = e_setup;
+	o.teardown_each = e_teardown;
+	o.warmup_ms = 0;
+	o.iterations = 20;
+	o.min_samples = o.max_samples = 5;
+	cr_assert_eq(pbench_measure(&r, e_fn, &e, &o), 0);
+	cr_expect_eq(e.unprepared, 0, "%u of %u calls found nothing prepared", e.unprepared,
+		     e.calls);
+	cr_expect_eq(e.setups, e.calls);
+	cr_expect_eq(e.teardowns, e.calls);
+	/* The first call, the empty batch aside, and 5 samples of 20. */
+	cr_expect_eq(e.calls, 1 + 5 * 20);
+	med = pbench_result_summary(r)->median;
+	cr_expect_lt(med, 20000, "setup_each's 50 us sleep was timed: %.0f ns per call", med);
+	cr_expect_gt(med, 500, "1 us of work: %.0f ns per call", med);
+	cr_expect_eq(pbench_result_flags(r) & PBENCH_RESULT_SETUP_PER_BATCH, 0);
+	pbench_result_free(r);
+}
+
+static int log_said;
+
+static void catch_log(int level, const char *msg, void *arg)
+{
+	(void)arg;
+	log_said |= level == PBENCH_LOG_WARN && strstr(msg, "setup runs once per batch of 7 calls");
+}
+
+Test(measure, setup_of_a_batch_is_flagged_and_said)
+{
+	struct bracket b = { .ticks = 200 };
+	struct pbench_measure_opts o = quick();
+	struct pbench_result *r;
+
+	o.setup = b_setup;
+	o.iterations = 7;
+	log_said = 0;
+	pbench_log_set(catch_log, NULL);
+	cr_assert_eq(pbench_measure(&r, b_fn, &b, &o), 0);
+	pbench_log_set(NULL, NULL);
+	cr_expect(pbench_result_flags(r) & PBENCH_RESULT_SETUP_PER_BATCH);
+	cr_expect(log_said, "no warning in the log");
+	pbench_result_free(r);
+	/* One call a batch: the setup did prepare every call. */
+	o.iterations = 1;
+	cr_assert_eq(pbench_measure(&r, b_fn, &b, &o), 0);
+	cr_expect_eq(pbench_result_flags(r) & PBENCH_RESULT_SETUP_PER_BATCH, 0);
+	pbench_result_free(r);
+}
+
 Test(measure, overhead_is_subtracted_and_never_negative)
 {
 	struct pbench_measure_opts o = quick();

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "testutil.h"
 
 static char *plot_to_string(const struct pbench_plot_series *s, int n, const char *title,
 			    int *err)
@@ -97,9 +97,9 @@ Test(plot, runs_outliers_and_escaping)
 	static const char *const bcause[] = { "", "", "", "+350 us: 7 timer interrupts" };
 	const struct pbench_plot_series s[] = {
 		{ .size = sizeof(s[0]), .name = "unprepared", .color = "#d95f02", .ns = a,
-		  .n = PB_ARRAY_SIZE(a), .outlier = aout, .cause = acause },
+		  .n = ARRAY_SIZE(a), .outlier = aout, .cause = acause },
 		{ .size = sizeof(s[0]), .name = "prepared \"CPU 3\"", .ns = b,
-		  .n = PB_ARRAY_SIZE(b), .outlier = bout, .cause = bcause },
+		  .n = ARRAY_SIZE(b), .outlier = bout, .cause = bcause },
 	};
 	int err;
 	char *x = plot_to_string(s, 2, "a & b <plot>", &err);
@@ -158,7 +158,7 @@ Test(plot, bad_input)
 	FILE *f = fopen("/dev/null", "w");
 
 	cr_assert_not_null(f);
-	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		struct pbench_plot_series many[9];
 
 		s.size = rows[i].size;

@@ -23,7 +23,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
 #include "testutil.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -679,7 +678,7 @@ Test(prepare, bad_input_changes_nothing)
 
 	need_cpu1();
 	snap(&before);
-	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		struct pbench_prepare_opts o = quick(rows[i].priority, rows[i].flags);
 
 		o.cpu = rows[i].cpu;
@@ -746,6 +745,7 @@ Test(prepare, warmup_is_time_based_on_the_cpu)
 	double ms;
 
 	need_cpu1();
+	o.flags |= PBENCH_PREPARE_FIXED_WARMUP;
 	o.warmup_ms = 300;
 	o.warmup_fn = count_calls;
 	o.warmup_ctx = &calls;
@@ -770,6 +770,118 @@ Test(prepare, warmup_is_time_based_on_the_cpu)
 	cr_assert_geq(ms, 300);
 	cr_assert_gt(calls, 100u);
 	pbench_prepared_free(p);
+}
+
+/* Until stable: it stops once the last windows' speeds agree (never before 100 ms), else at
+ * the most asked, and says which with the figure it decided by. */
+Test(prepare, warmup_until_stable, .timeout = 30)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_NONE, PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepared *p;
+	const char *what, *at;
+	double ms, pct;
+
+	need_cpu1();
+	o.warmup_ms = 1200;
+	p = prepare_ok(&o);
+	what = step(p, PBENCH_PREPARE_STEP_WARMUP)->what;
+	ms = pbench_prepared_warmup_ms(p);
+	cr_log_info("warm-up: %s", what);
+	if (strstr(what, ": stable")) {
+		at = strstr(what, " within ");
+		cr_assert_not_null(at, "%s", what);
+		pct = strtod(at + 8, NULL);
+		cr_assert_leq(pct, 1.0, "stable means the windows within 1%%: %s", what);
+		cr_assert_geq(ms, 100, "never less than 100 ms: %s", what);
+		cr_assert_lt(ms, 1200, "stable before the most asked: %s", what);
+	} else if (strstr(what, "too few windows")) {
+		/* a machine so slow that the windows never filled: the whole time, said so */
+		cr_assert_geq(ms, 1200, "too few windows: the whole time asked: %s", what);
+	} else {
+		at = strstr(what, " spread ");
+		cr_assert_not_null(strstr(what, "not stable"), "%s", what);
+		cr_assert_not_null(at, "%s", what);
+		pct = strtod(at + 8, NULL);
+		cr_assert_gt(pct, 1.0, "not stable means over 1%%: %s", what);
+		cr_assert_geq(ms, 1200, "not stable: the whole time asked: %s", what);
+	}
+	pbench_prepared_free(p);
+}
+
+static int has_line(const char *path, const char *needle)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, needle) != NULL;
+	fclose(f);
+	return n;
+}
+
+/* AUTO's decision is kept for this boot and CPU: the second prepare uses it without probing,
+ * reprobe probes again, and lines of other boots are dropped when the file is written. */
+Test(prepare, auto_decision_kept_for_this_boot, .timeout = 60)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_AUTO, PBENCH_PREPARE_NO_MLOCK |
+					     PBENCH_PREPARE_PRIORITY_CACHE);
+	struct pbench_prepared_priority a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
+	char dir[] = "/tmp/pbench-cache-XXXXXX", path[256], boot[64] = "";
+	struct pbench_prepared *p;
+	FILE *f;
+
+	need_root();
+	need_cpu1();
+	cr_assert_not_null(mkdtemp(dir));
+	setenv("XDG_CACHE_HOME", dir, 1);
+	snprintf(path, sizeof(path), "%s/pbench/priority", dir);
+	p = prepare_ok(&o);
+	pbench_prepared_priority(p, &a);
+	pbench_prepared_free(p);
+	if (!a.probed) {
+		unsetenv("XDG_CACHE_HOME");
+		rmdir(dir);
+		cr_skip_test("AUTO did not probe here (nothing takes time from a FIFO task)");
+	}
+	f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	cr_assert(f && fgets(boot, sizeof(boot), f));
+	fclose(f);
+	boot[strcspn(boot, "\n")] = 0;
+	cr_assert_eq(has_line(path, boot), 1, "one line for this boot and CPU");
+
+	p = prepare_ok(&o);
+	pbench_prepared_priority(p, &b);
+	cr_assert_eq(b.cached, 1);
+	cr_assert_eq(b.probed, 0, "kept: not probed again");
+	cr_assert_eq(b.mode, a.mode);
+	cr_assert_eq(b.nice_spread_pct, a.nice_spread_pct, "the kept probe's figures");
+	cr_assert_eq(b.fifo_runs, a.fifo_runs);
+	cr_assert_not_null(strstr(step(p, PBENCH_PREPARE_STEP_PRIORITY)->what,
+				  "the probe's choice on this boot"));
+	cr_assert_eq(sched_getscheduler(0), a.mode == PBENCH_PRIORITY_FIFO ? SCHED_FIFO
+									 : SCHED_OTHER);
+	pbench_prepared_free(p);
+
+	f = fopen(path, "a");
+	cr_assert_not_null(f);
+	fprintf(f, "00000000-0000-0000-0000-000000000000 1 xor 3 1 1 10 10 20 0\n");
+	fclose(f);
+	o.flags |= PBENCH_PREPARE_REPROBE;
+	p = prepare_ok(&o);
+	pbench_prepared_priority(p, &b);
+	cr_assert_eq(b.probed, 1, "reprobe probes");
+	cr_assert_eq(b.cached, 0);
+	pbench_prepared_free(p);
+	cr_assert_eq(has_line(path, boot), 1, "still one line for this boot and CPU");
+	cr_assert_eq(has_line(path, "00000000-0000"), 0, "another boot's line is dropped");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/pbench", dir);
+	rmdir(path);
+	rmdir(dir);
+	unsetenv("XDG_CACHE_HOME");
 }
 
 /* AUTO on this kernel (fair server): both choices are timed and the steadier one kept. */

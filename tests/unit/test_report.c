@@ -382,7 +382,7 @@ Test(report, json_full_data)
 	r->summary.mvalue = NAN;
 	CAPTURE(text, pbench_result_write_json(r, f_, "spin"));
 	root = parse(text);
-	cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 1);
+	cr_assert_eq(json_integer_value(json_object_get(root, "schema")), PBENCH_JSON_SCHEMA);
 	cr_assert(json_is_integer(json_object_get(root, "schema")));
 	cr_assert_str_eq(json_string_value(json_object_get(root, "pbench_version")),
 			 pbench_version());
@@ -417,17 +417,23 @@ Test(report, json_full_data)
 	cr_assert(json_is_null(json_object_get(json_object_get(json_array_get(samples, 3),
 							       "noise"), "not_running_ns")));
 	k = json_object_get(json_object_get(json_array_get(samples, 0), "counters"), "task-clock");
-	cr_assert_str_eq(json_string_value(json_object_get(k, "status")), "ok");
 	cr_assert(json_is_number(json_object_get(k, "per_iter")));
-	cr_assert(json_is_integer(json_object_get(k, "time_running_ns")));
-	k = json_object_get(json_object_get(json_array_get(samples, 0), "counters"), "cycles");
-	cr_assert_not_null(k);
+	cr_assert(json_is_integer(json_object_get(k, "value")));
+	cr_assert_float_eq(json_number_value(json_object_get(k, "running_pct")), 100, 1e-9);
+	/* The events' status and reason once, not in every sample. */
+	k = json_object_get(root, "events");
+	cr_assert_eq(json_array_size(k), 2);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(k, 0), "name")),
+			 "task-clock");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(k, 0), "status")), "ok");
+	cr_assert(json_is_null(json_object_get(json_array_get(k, 0), "reason")));
 	if (!pbench_cpu_has_pmu()) {
-		/* Never a number for an event that was not counted. */
-		cr_assert_str_eq(json_string_value(json_object_get(k, "status")), "not-supported");
-		cr_assert(json_is_null(json_object_get(k, "value")));
-		cr_assert(json_is_null(json_object_get(k, "per_iter")));
-		cr_assert(json_is_string(json_object_get(k, "reason")));
+		/* Never a number for an event that was not counted: null, with the reason once. */
+		cr_assert(json_is_null(json_object_get(json_object_get(json_array_get(samples, 0),
+									  "counters"), "cycles")));
+		cr_assert_str_eq(json_string_value(json_object_get(json_array_get(k, 1), "status")),
+				 "not-supported");
+		cr_assert(json_is_string(json_object_get(json_array_get(k, 1), "reason")));
 	}
 	assert_keys(root, "");
 	json_decref(root);
@@ -569,8 +575,8 @@ Test(report, comparison_text)
 		int verdict;
 		const char *words;
 	} rows[] = {
-		{ 100, PBENCH_VERDICT_FASTER, "verdict: plain is faster than unrolled by " },
-		{ -100, PBENCH_VERDICT_SLOWER, "verdict: plain is slower than unrolled by " },
+		{ 100, PBENCH_VERDICT_FASTER, "verdict: plain is 1." },
+		{ -100, PBENCH_VERDICT_SLOWER, "verdict: plain is 1." },
 		{ 0.5, PBENCH_VERDICT_SAME, "verdict: same: the ratio's interval lies within " },
 		{ 0.5, PBENCH_VERDICT_UNDECIDED, "verdict: undecided: " },
 	};
@@ -588,8 +594,17 @@ Test(report, comparison_text)
 		/* The confidence the comparison was made at. */
 		cr_assert_not_null(strstr(text, "(99.9% interval "), "row %zu:\n%s", i, text);
 		cr_assert_not_null(strstr(text, "  Welch           t = "), "%s", text);
-		if (rows[i].verdict <= PBENCH_VERDICT_SLOWER)
-			cr_assert_not_null(strstr(text, "% (significant at 99.9%)\n"), "%s", text);
+		/* A factor, as people say it: "1.099x faster than", not "faster by 9.9%". */
+		if (rows[i].verdict <= PBENCH_VERDICT_SLOWER) {
+			double f = rows[i].verdict == PBENCH_VERDICT_FASTER ? 1 / c.ratio : c.ratio;
+
+			/* three decimals below 1.1 (1.099x, not 1.10x), two up to 10 */
+			snprintf(want, sizeof(want), "verdict: plain is %.*fx %s than unrolled "
+				 "(significant at 99.9%%)\n", f < 1.1 ? 3 : 2, f, rows[i].verdict ==
+				 PBENCH_VERDICT_FASTER ? "faster" : "slower");
+			cr_assert(f > 1 && f < 10, "row %zu: a factor of %g", i, f);
+			cr_assert_not_null(strstr(text, want), "no '%s' in:\n%s", want, text);
+		}
 		free(text);
 	}
 }
@@ -602,7 +617,7 @@ Test(report, comparison_json)
 
 	CAPTURE(text, pbench_comparison_write_json(&c, f_, "plain", "unrolled"));
 	root = parse(text);
-	cr_assert_eq(json_integer_value(json_object_get(root, "schema")), 1);
+	cr_assert_eq(json_integer_value(json_object_get(root, "schema")), PBENCH_JSON_SCHEMA);
 	cr_assert_str_eq(json_string_value(json_object_get(root, "verdict")), "faster");
 	cr_assert_str_eq(json_string_value(json_object_get(root, "label_b")), "unrolled");
 	cr_assert_eq(json_integer_value(json_object_get(root, "pairs")), 40);

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "testutil.h"
 
 #define REFERENCE	"tests/data/reference.json"
 
@@ -182,7 +182,7 @@ Test(nist, certified_mean_and_sd)
 {
 	json_t *root = reference();
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(nist_rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(nist_rows); i++) {
 		const struct nist_row *r = &nist_rows[i];
 		struct nist_data d = nist_read(r->name);
 		const json_t *ref = nist_ref(root, r->name);
@@ -212,7 +212,7 @@ Test(nist, certified_mean_and_sd)
  */
 Test(nist, welford_against_batch)
 {
-	for (size_t i = 0; i < PB_ARRAY_SIZE(nist_rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(nist_rows); i++) {
 		const struct nist_row *r = &nist_rows[i];
 		struct nist_data d = nist_read(r->name);
 		struct pbench_summary s = summarize(d.x, d.count, NULL);
@@ -283,7 +283,7 @@ Test(t_dist, closed_forms)
 {
 	static const double levels[] = { 0.1, 0.5, 0.9, 0.99, 0.999999, 1 - 1e-12 };
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(levels); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
 		double p = levels[i], q = 1 - p;
 
 		cr_assert_leq(rel_err(pbench_stats_t_quantile(p, 1), 1 / tan(M_PI * q / 2)), 1e-11,
@@ -306,8 +306,8 @@ Test(t_dist, round_trip)
 	static const double dfs[] = { 0.3, 0.5, 1.5, 2.5, 7.25, 49.5, 1e3, 2.5e5, 1e7, 1e9 };
 	static const double levels[] = { 1e-6, 0.2, 0.5, 0.8, 0.95, 0.9999, 1 - 1e-9 };
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(dfs); i++) {
-		for (size_t j = 0; j < PB_ARRAY_SIZE(levels); j++) {
+	for (size_t i = 0; i < ARRAY_SIZE(dfs); i++) {
+		for (size_t j = 0; j < ARRAY_SIZE(levels); j++) {
 			double t = pbench_stats_t_quantile(levels[j], dfs[i]);
 			double tail = (1 - levels[j]) / 2;
 
@@ -324,7 +324,7 @@ Test(t_dist, bad_input)
 {
 	static const double bad_levels[] = { 0, 1, -0.5, 1.5, NAN };
 
-	for (size_t i = 0; i < PB_ARRAY_SIZE(bad_levels); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bad_levels); i++)
 		cr_assert(isnan(pbench_stats_t_quantile(bad_levels[i], 10)), "level %g",
 			  bad_levels[i]);
 	cr_assert(isnan(pbench_stats_t_quantile(0.95, 0)));
@@ -706,7 +706,7 @@ static const struct outlier_row {
 
 Test(summary, outliers)
 {
-	for (size_t i = 0; i < PB_ARRAY_SIZE(outlier_rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(outlier_rows); i++) {
 		const struct outlier_row *r = &outlier_rows[i];
 		struct pbench_stats_opts opts = { .size = sizeof(opts), .outlier_rule = r->rule };
 		struct pbench_summary s = summarize(r->x, r->n, &opts);
@@ -739,8 +739,41 @@ Test(summary, n_one_and_two)
 	cr_assert(s.mad == 1 && s.trimmed_mean == 2 && s.spread_pct == 200);
 	cr_assert_leq(rel_err(s.stddev, M_SQRT2), 1e-15);
 	cr_assert_leq(rel_err(s.sem, 1), 1e-15);
-	cr_assert_leq(rel_err(s.ci_hi - 2, tan(0.475 * M_PI)), 1e-12);
-	cr_assert_leq(rel_err(2 - s.ci_lo, tan(0.475 * M_PI)), 1e-12);
+	/* Student's interval, 2 -+ t(0.975, 1) = 2 -+ tan(0.475 pi), would reach -10.7: a mean
+	 * of positive samples cannot, so the interval is the log's, 2 exp(-+t sem / mean). */
+	cr_assert_leq(rel_err(s.ci_lo, 2 * exp(-tan(0.475 * M_PI) / 2)), 1e-12);
+	cr_assert_leq(rel_err(s.ci_hi, 2 * exp(tan(0.475 * M_PI) / 2)), 1e-12);
+	cr_assert(s.ci_lo > 0);
+	/* The same spread one unit higher up stays clear of 0: Student's, symmetric. */
+	s = summarize((double[]){ 1001, 1003 }, 2, NULL);
+	cr_assert_leq(rel_err(s.ci_hi - 1002, tan(0.475 * M_PI)), 1e-12);
+	cr_assert_leq(rel_err(1002 - s.ci_lo, tan(0.475 * M_PI)), 1e-12);
+	/* Samples at or below 0 are not a positive quantity: Student's, below 0 as it comes. */
+	s = summarize((double[]){ 3, -1 }, 2, NULL);
+	cr_assert_leq(rel_err(1 - s.ci_lo, tan(0.475 * M_PI) * 2), 1e-12);
+}
+
+Test(welch, ratio_of_positive_samples_never_below_zero)
+{
+	/* a is wide against b: mean_a / mean_b = 0.6, its linear interval reaches below 0; the
+	 * log ratio's is positive, around 0.6 on a log scale (lo * hi = ratio^2). */
+	double a[] = { 1, 59, 2, 58, 3, 57 }, b[] = { 50, 51, 49, 50, 52, 48 };
+	struct pbench_welch w = { .size = sizeof(w) };
+	double ma = 30, mb = 50;
+
+	cr_assert_eq(pbench_stats_welch(a, 6, b, 6, NULL, &w), 0);
+	cr_assert_leq(rel_err(w.ratio, ma / mb), 1e-15);
+	cr_assert(1 + w.diff_lo / mb < 0, "the linear interval would reach below 0");
+	cr_assert(w.ratio_lo > 0 && w.ratio_lo < w.ratio && w.ratio < w.ratio_hi);
+	cr_assert_leq(rel_err(w.ratio_lo * w.ratio_hi, w.ratio * w.ratio), 1e-12);
+	/* delta method: s^2 = var(a)/(6 ma^2) + var(b)/(6 mb^2), var(a) = 941.6, var(b) = 2 */
+	{
+		double ra = 941.6 / 6 / (ma * ma), rb = 2.0 / 6 / (mb * mb), s2 = ra + rb;
+		double df = s2 * s2 / (ra * ra / 5 + rb * rb / 5);
+		double t = pbench_stats_t_quantile(0.95, df);
+
+		cr_assert_leq(rel_err(w.ratio_hi, w.ratio * exp(t * sqrt(s2))), 1e-12);
+	}
 }
 
 /*
@@ -776,13 +809,13 @@ static const struct mvalue_row {
 
 Test(summary, mvalue_hand_checked)
 {
-	for (size_t i = 0; i < PB_ARRAY_SIZE(mvalue_rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(mvalue_rows); i++) {
 		const struct mvalue_row *r = &mvalue_rows[i];
 		double x[100];
 		size_t n = 0;
 		struct pbench_summary s;
 
-		for (size_t p = 0; p < PB_ARRAY_SIZE(r->piles); p++)
+		for (size_t p = 0; p < ARRAY_SIZE(r->piles); p++)
 			for (size_t c = 0; c < r->piles[p].count; c++)
 				x[n++] = r->piles[p].v;
 		s = summarize(x, n, NULL);
@@ -811,7 +844,7 @@ Test(summary, bimodal_clusters)
 	static const size_t sizes[] = { 60, 100, 400, 2000 };
 	uint64_t state = 88172645463325252ull;
 
-	for (size_t k = 0; k < PB_ARRAY_SIZE(sizes); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
 		size_t n = sizes[k];
 		double *one = malloc(n * sizeof(*one)), *two = malloc(n * sizeof(*two));
 		struct pbench_summary s;

@@ -12,7 +12,13 @@
 #include <sys/wait.h>
 
 #include "pbench.h"
-#include "internal.h"
+
+/* The library's switch for reading recorded trees in the live readers too (sysfs.c; not
+ * public: only the tests use it). Declared here so that tests of the API need no internal
+ * header. */
+void pb_recorded_everywhere(int on);
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * The unit tests read recorded trees through the live readers as well (noise probes, event

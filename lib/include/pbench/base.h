@@ -23,6 +23,9 @@ extern "C" {
 #define PBENCH_VERSION_MINOR 1
 #define PBENCH_VERSION_PATCH 0
 #define PBENCH_VERSION_STRING "0.1.0"
+/* The "schema" of every JSON document pbench writes: it changes when a field changes meaning
+ * or is removed (schema/<document>.schema.json describe each document). */
+#define PBENCH_JSON_SCHEMA 2
 
 /* The version of the library actually linked (may differ from the header's). */
 PBENCH_API const char *pbench_version(void);

@@ -15,13 +15,26 @@ extern "C" {
  */
 struct pbench_child;
 
+/* Where a command's stdout and stderr go (pbench_child_opts.quiet, pbench_runs_opts.quiet). */
+enum pbench_child_output {
+	PBENCH_CHILD_OUTPUT_PASS = 0,	/* pbench's own stdout and stderr */
+	PBENCH_CHILD_OUTPUT_NULL = 1,	/* both to /dev/null */
+	PBENCH_CHILD_OUTPUT_STDERR = 2,	/* both to pbench's stderr: its stdout carries a report */
+};
+
 struct pbench_child_opts {
 	size_t size;
 	const char *events;		/* comma-separated, may be NULL or "" for time only */
 	unsigned counter_flags;		/* added to INHERIT|ENABLE_ON_EXEC */
-	int quiet;			/* child's stdout and stderr go to /dev/null */
+	int quiet;			/* where the command's output goes: enum
+					 * pbench_child_output (1: /dev/null) */
 	double kill_grace_s;		/* from SIGTERM to SIGKILL when ending the command and
 					 * what it left running; 0: 1 s */
+	/* ncpus > 0: the command runs on these CPUs (its affinity, set between fork and exec;
+	 * exec fails with the error when it cannot be); 0: it inherits the caller's.
+	 * PBENCH_CHILD_PIN's cpu takes the place of a list. */
+	const int *cpus;
+	int ncpus;
 	unsigned flags;			/* enum pbench_child_flags */
 	int cpu;			/* PBENCH_CHILD_PIN: the CPU the command runs on */
 	int stdout_fd;			/* > 0: the command's stdout goes to this descriptor

@@ -255,7 +255,7 @@ PBENCH_API int pbench_contest_slower(const struct pbench_contest *c, int i, doub
 				     char *why, size_t len);
 
 /* Reports. Text: the verdicts first, each entrant's summary, the events, why it stopped.
- * JSON (schema 1): the same with every run and every look (pbench_samples reads its times
+ * JSON (schema 2): the same with every run and every look (pbench_samples reads its times
  * back, one set per entrant). Markdown: a table. CSV: one line per run. SVG: the
  * distributions and the interval narrowing round by round. Errors: -EINVAL, -ENOMEM, -EIO. */
 PBENCH_API int pbench_contest_write_text(const struct pbench_contest *c, FILE *f);

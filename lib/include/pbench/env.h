@@ -27,7 +27,7 @@ struct pbench_check {
 	const char *id;			/* stable JSON id, e.g. "cpufreq.governor" */
 	const char *group;		/* "frequency", "topology", "isolation", "interrupts",
 					 * "scheduler", "memory", "timer", "counters",
-					 * "virtualization" */
+					 * "virtualization", "speed" */
 	int status;			/* enum pbench_check_status */
 	int cpu;			/* the target CPU it is about, -1 for the whole machine */
 	char value[256];		/* what was found */
@@ -64,6 +64,18 @@ PBENCH_API int pbench_env_cpus(const struct pbench_env *env, const int **cpus);
 PBENCH_API const char *pbench_env_pick_reason(const struct pbench_env *env);
 
 PBENCH_API const char *pbench_check_status_name(int status);
+
+/* "ready" (no warn or bad finding), "noisy" (a warn, no bad) or "unfit" (a bad one). */
+PBENCH_API const char *pbench_env_verdict(const struct pbench_env *env);
+enum pbench_env_write_flags {
+	PBENCH_ENV_WRITE_COLOR = 1 << 0,	/* ANSI colours for the statuses */
+};
+/* What pbench check prints: the findings by group, why and the fix for each warn and bad one,
+ * the counts and the verdict; and the same in JSON (schema PBENCH_JSON_SCHEMA, with the host
+ * that ran the check and the recorded tree when one was read). Errors: -EINVAL, -ENOMEM, -EIO
+ * (writing to f failed). */
+PBENCH_API int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags);
+PBENCH_API int pbench_env_write_json(const struct pbench_env *env, FILE *f);
 
 /*
  * The CPU a prepared measurement should run on: an isolated CPU if there is one, otherwise

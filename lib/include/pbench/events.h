@@ -4,7 +4,7 @@
 #ifndef PBENCH_H_EVENTS
 #define PBENCH_H_EVENTS
 
-#include "workload.h"
+#include "speed.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,6 +68,17 @@ PBENCH_API int pbench_event_list_nr(const struct pbench_event_list *l);
 PBENCH_API int pbench_event_list_get(const struct pbench_event_list *l, int i,
 				     struct pbench_event_desc *out);
 PBENCH_API void pbench_event_list_free(struct pbench_event_list *l);
+
+enum pbench_event_list_write_flags {
+	PBENCH_EVENT_LIST_WRITE_COLOR = 1 << 0,	/* ANSI colours for the statuses */
+};
+/* What pbench list prints: the events by source with each one's status and reason, the
+ * counts, and a note when no hardware PMU is exposed; and the same in JSON (schema
+ * PBENCH_JSON_SCHEMA, with the host).
+ * Errors: -EINVAL, -ENOMEM, -EIO (writing to f failed). */
+PBENCH_API int pbench_event_list_write_text(const struct pbench_event_list *l, FILE *f,
+					    unsigned flags);
+PBENCH_API int pbench_event_list_write_json(const struct pbench_event_list *l, FILE *f);
 
 /*
  * The known event name nearest to name (edit distance), for "did you mean" messages, or NULL.

@@ -45,7 +45,13 @@ struct pbench_jitter_opts {
 	const volatile int *stop;
 };
 
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_JITTER_OPTS_INIT \
+	([] { struct pbench_jitter_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.duration_s = 5; return pbench_o_; }())
+#else
 #define PBENCH_JITTER_OPTS_INIT { .size = sizeof(struct pbench_jitter_opts), .duration_s = 5 }
+#endif
 
 /* The gap buffer holds this many gaps per second of window per CPU (16 bytes each); past it
  * gaps are still counted, timed and kept in the maximum, but not kept one by one. */
@@ -175,11 +181,12 @@ PBENCH_API int pbench_jitter_quietest(const struct pbench_jitter *j);
 PBENCH_API int pbench_jitter_write_text(const struct pbench_jitter *j,
 					const struct pbench_jitter *prepared, FILE *f);
 /*
- * The report as JSON (schema 1): pbench_version, threshold_ns, duration_s, clock, cpus[]
+ * The report as JSON (schema PBENCH_JSON_SCHEMA, schema/jitter.schema.json): pbench_version,
+ * host, threshold_ns, duration_s, clock, cpus[]
  * each with cpu, loop_ns {min, median}, interruptions, interruptions_per_s, noise_ns,
  * noise_pct, max_gap_ns, quantiles_ns {p50, p90, p99, p999}, histogram [{lo_ns, hi_ns,
  * count}], sources [{kind, name, count, per_s, ns, available, reason}], explained, and the
- * flags; quietest_cpu; with prepared, "prepared" {cpus[]} and "difference". Errors as
+ * flags; quietest_cpu; "prepared" {cpus[]} and "difference" (null without prepared). Errors as
  * pbench_jitter_write_text(), and -ENOMEM.
  */
 PBENCH_API int pbench_jitter_write_json(const struct pbench_jitter *j,

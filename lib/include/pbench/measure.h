@@ -44,12 +44,18 @@ enum pbench_result_flags {
 	PBENCH_RESULT_NOISY = 1 << 3,			/* switches or migrations in samples */
 	PBENCH_RESULT_CLAMPED = 1 << 4,			/* a sample was below the overhead: its time
 						 * is reported as 0, never negative */
+	PBENCH_RESULT_SETUP_PER_BATCH = 1 << 5,	/* setup ran once for batches of more than
+						 * one call (see setup_each) */
 };
 
 struct pbench_measure_opts {
 	size_t size;
 	/* Around every batch of calls (each sample, and the first call, warm-up and
-	 * calibration batches too), outside the timed region. */
+	 * calibration batches too), outside the timed region: once for the batch's many calls,
+	 * not before each (a shuffled array is sorted after the first call of a sort). For set-up
+	 * that every call needs, setup_each below; the result is flagged
+	 * PBENCH_RESULT_SETUP_PER_BATCH (and the log says it) when a setup ran for batches of
+	 * more than one call. */
 	void (*setup)(void *ctx);
 	void (*teardown)(void *ctx);
 	double warmup_ms;		/* time-based warm-up (default 1200; 0: none) */
@@ -63,6 +69,16 @@ struct pbench_measure_opts {
 	int keep_overhead;		/* 1: do not subtract the empty-batch overhead */
 	const char *events;		/* counters per sample (NULL: none) */
 	int built_optimized;		/* set by PBENCH_MEASURE_OPTS_INIT from __OPTIMIZE__ */
+	/*
+	 * Before and after each call, outside the timed region (Google Benchmark's
+	 * PauseTiming/ResumeTiming): each call is then timed alone, between its own clock reads,
+	 * and the sample is the sum of its calls' times. The overhead subtracted is the same
+	 * per-call timing around an empty call (a pair of fenced clock reads, some tens of ns):
+	 * for calls much shorter than that, time a batch whose setup prepares enough data for
+	 * all its calls instead.
+	 */
+	void (*setup_each)(void *ctx);
+	void (*teardown_each)(void *ctx);
 };
 
 /* Defaults, and whether the caller's translation unit was optimized. */
@@ -71,10 +87,22 @@ struct pbench_measure_opts {
 #else
 #define PBENCH_CALLER_OPTIMIZED 0
 #endif
+#ifdef __cplusplus
+/* C++ has designated initializers only from C++20, and -Wextra warns of the members they
+ * leave out: the same defaults set on a value-initialized struct, in a lambda called at once
+ * (C++11 and later, no warning under -Wall -Wextra -pedantic). */
+#define PBENCH_MEASURE_OPTS_INIT \
+	([] { struct pbench_measure_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.warmup_ms = 1200; pbench_o_.min_sample_ms = 1; \
+	      pbench_o_.target_sem_pct = 1; pbench_o_.min_samples = 10; \
+	      pbench_o_.max_samples = 100000; pbench_o_.budget_ms = 10000; \
+	      pbench_o_.built_optimized = PBENCH_CALLER_OPTIMIZED + 1; return pbench_o_; }())
+#else
 #define PBENCH_MEASURE_OPTS_INIT \
 	{ .size = sizeof(struct pbench_measure_opts), .warmup_ms = 1200, .min_sample_ms = 1, \
 	  .target_sem_pct = 1, .min_samples = 10, .max_samples = 100000, .budget_ms = 10000, \
 	  .built_optimized = PBENCH_CALLER_OPTIMIZED + 1 }
+#endif
 
 /* What happened during one sample (deltas over the sample). */
 struct pbench_noise {

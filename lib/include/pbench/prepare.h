@@ -58,13 +58,10 @@ struct pbench_prepared_step {
 
 enum pbench_priority_mode {
 	/* SCHED_FIFO where nothing takes time from a FIFO task. Where RT throttling or the
-	 * fair server can (sched_rt_runtime_us != -1, or kernel >= 6.12), time both choices on
-	 * the chosen CPU - runs of ~20 ms of the warm-up work for 1.1 s (and 10 runs at least)
-	 * at the lowest nice, then as long under SCHED_FIFO, as the fair server only steps in
-	 * after a FIFO task has kept a normal task waiting ~950 ms - and keep FIFO only when its
-	 * runs spread less than half as much as nice's (its failure is a whole 50 ms gap, so
-	 * near-equal spreads go to nice). Without permission for SCHED_FIFO: the lowest nice
-	 * allowed. */
+	 * fair server can (sched_rt_runtime_us != -1, or kernel >= 6.12), time runs of the
+	 * warm-up work under both on the chosen CPU (about 1.1 s each) and keep FIFO only when
+	 * its runs spread less than half as much as nice's (kmod-free-docs/prepared-runs.md
+	 * says why). Without permission for SCHED_FIFO: the lowest nice allowed. */
 	PBENCH_PRIORITY_AUTO = 0,
 	PBENCH_PRIORITY_NONE,		/* leave the policy and nice value as they are */
 	PBENCH_PRIORITY_NICE,		/* nice -20, or the lowest RLIMIT_NICE allows */
@@ -84,6 +81,14 @@ enum pbench_prepare_flags {
 	PBENCH_PREPARE_NO_NUMA = 1 << 2,
 	PBENCH_PREPARE_NO_MLOCK = 1 << 3,
 	PBENCH_PREPARE_NO_STACK = 1 << 4,
+	/* AUTO: keep the probe's decision for this boot and CPU in the user's cache directory
+	 * ($XDG_CACHE_HOME/pbench/priority, else ~/.cache/pbench/priority) and, later, use it
+	 * instead of probing again (said in the step's outcome, with the probe's figures). */
+	PBENCH_PREPARE_PRIORITY_CACHE = 1 << 5,
+	PBENCH_PREPARE_REPROBE = 1 << 6,	/* probe even if a decision is kept */
+	/* Warm up for the whole warmup_ms, rather than until the speed of the work stops
+	 * drifting (at most warmup_ms). */
+	PBENCH_PREPARE_FIXED_WARMUP = 1 << 7,
 };
 
 struct pbench_prepare_opts {
@@ -102,9 +107,16 @@ struct pbench_prepare_opts {
 };
 
 /* Use this, not zero-initialization: cpu 0 would be CPU 0, warmup_ms 0 no warm-up. */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_PREPARE_OPTS_INIT \
+	([] { struct pbench_prepare_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.cpu = -1; pbench_o_.priority = PBENCH_PRIORITY_AUTO; \
+	      pbench_o_.warmup_ms = 1200; return pbench_o_; }())
+#else
 #define PBENCH_PREPARE_OPTS_INIT \
 	{ .size = sizeof(struct pbench_prepare_opts), .cpu = -1, .priority = PBENCH_PRIORITY_AUTO, \
 	  .warmup_ms = 1200 }
+#endif
 
 /*
  * Prepare the calling thread (opts NULL: the defaults). Takes the time of the CPU pick
@@ -154,6 +166,9 @@ struct pbench_prepared_priority {
 	 * tasks waiting for the CPU get their share between runs and the server never has to
 	 * preempt one. 0: no rest needed (not FIFO, or nothing can preempt it). */
 	double rest_pct;
+	int cached;			/* 1: AUTO's decision was the one kept for this boot (the
+					 * spreads and runs are that probe's) */
+	double cached_age_s;		/* how long ago that probe ran */
 };
 
 /* Fill out (out->size must be set; a smaller, older struct gets its part). -EINVAL: size 0. */
@@ -162,11 +177,9 @@ PBENCH_API int pbench_prepared_priority(const struct pbench_prepared *p,
 /*
  * The rest to take after a run of run_ns on the prepared thread (rest_pct of it, see struct
  * pbench_prepared_priority; 0 when none is needed), and taking it: pbench_prepared_rest() sleeps
- * that long (clock_nanosleep; a signal ends it early) and returns the ns slept. Measured on
- * the development VM by bench/bench_fifo_rest (a pinned SCHED_FIFO 27 ms loop sharing its CPU
- * with a busy normal task, 40 runs): 185-191% spread without rests (the fair server's 50 ms),
- * 1.1-4.3% with them; for 54 ms runs the gaps became rare, not gone. The prepared warm-up
- * rests the same way under FIFO.
+ * that long (clock_nanosleep; a signal ends it early) and returns the ns slept. The prepared
+ * warm-up rests the same way under FIFO. What the rests buy is measured by bench/bench_fifo_rest
+ * (kmod-free-docs/prepared-runs.md).
  */
 PBENCH_API double pbench_prepared_rest_ns(const struct pbench_prepared *p, double run_ns);
 PBENCH_API double pbench_prepared_rest(const struct pbench_prepared *p, double run_ns);

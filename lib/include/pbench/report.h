@@ -47,10 +47,11 @@ PBENCH_API int pbench_result_write_text(const struct pbench_result *r, FILE *f,
 					const char *label);
 
 /*
- * The whole result as JSON (schema 1) on f, one object: schema, pbench_version, label (NULL:
- * null), settings, clock, iterations, overhead_ns_per_iter, stop_rule, flags (names), summary
- * (ns per iteration), and samples[] each with ticks, iterations, ns_per_iter, its noise
- * snapshot and its counters by event name. Numbers that are not finite, and settings the
+ * The whole result as JSON (schema PBENCH_JSON_SCHEMA, schema/result.schema.json) on f, one
+ * object: schema, pbench_version, host, clock, label (NULL: null), settings, events[] (each
+ * event's status and reason, once), iterations, overhead_ns_per_iter, stop_rule, flags
+ * (names), summary (ns per iteration), and samples[] each with ticks, iterations,
+ * ns_per_iter, its noise snapshot and its counters by event name (null when not opened). Numbers that are not finite, and settings the
  * result does not keep, are null. f is flushed. Errors: -EINVAL (NULL r or f, a label that is
  * not UTF-8), -ENOMEM, -EIO (writing to f failed).
  */
@@ -67,7 +68,8 @@ PBENCH_API int pbench_comparison_write_text(const struct pbench_comparison *c, F
 					    const char *label_a, const char *label_b);
 
 /*
- * A comparison as JSON (schema 1): labels, verdict, pairs, ratio, ratio_lo, ratio_hi, welch
+ * A comparison as JSON (schema PBENCH_JSON_SCHEMA, schema/comparison.schema.json): host,
+ * clock, labels, verdict, pairs, ratio, ratio_lo, ratio_hi, welch
  * (t, df, p, diff_ns, diff_lo_ns, diff_hi_ns; null when no test could be run) and the two
  * summaries a and b. Errors as pbench_result_write_json().
  */

@@ -76,25 +76,42 @@ struct pbench_runs_opts {
 	double target_sem_pct;		/* > 0: run until the SEM is this % of the mean */
 	double max_time_s;		/* the time budget per set with a target */
 	double timeout_s;		/* > 0: a run of a command still going is ended after it */
-	int quiet;			/* a command's stdout and stderr go to /dev/null */
+	int quiet;			/* where a command's output goes: enum
+					 * pbench_child_output (1: /dev/null) */
 	/* Set by the caller's signal handler: the run under way is ended (a command with its
 	 * group), not kept, and no further run starts. */
 	const volatile int *stop;
 	void (*progress)(const struct pbench_runs_progress *p, void *arg);
 	void *progress_arg;
 	unsigned flags;			/* enum pbench_runs_flags */
+	/* A command's CPUs when prepared (ncpus > 0): it runs on all of them, pbench itself on
+	 * cpu (which must be one of them; -1: the first). For a command that uses several CPUs:
+	 * pinned to one, its threads take turns. 0: the prepared CPU only. Copied. */
+	const int *cpus;
+	int ncpus;
 };
 
 enum pbench_runs_flags {
 	/* pbench_prepare() installs its SIGINT/SIGTERM handlers (PBENCH_PREPARE_SIGNALS) */
 	PBENCH_RUNS_SIGNALS = 1 << 0,
+	/* pbench_prepare()'s PBENCH_PREPARE_PRIORITY_CACHE and _REPROBE: AUTO's priority
+	 * decision kept for this boot, and probing again anyway */
+	PBENCH_RUNS_PRIORITY_CACHE = 1 << 1,
+	PBENCH_RUNS_REPROBE = 1 << 2,
 };
 
 #define PBENCH_RUNS_DEFAULT_EVENTS \
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions"
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_RUNS_OPTS_INIT \
+	([] { struct pbench_runs_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.mode = PBENCH_RUNS_PREPARED; pbench_o_.cpu = -1; \
+	      pbench_o_.warmup_ms = 1200; pbench_o_.runs = 20; return pbench_o_; }())
+#else
 #define PBENCH_RUNS_OPTS_INIT \
 	{ .size = sizeof(struct pbench_runs_opts), .mode = PBENCH_RUNS_PREPARED, .cpu = -1, \
 	  .warmup_ms = 1200, .runs = 20 }
+#endif
 
 struct pbench_runs;
 
@@ -145,6 +162,8 @@ struct pbench_runs_set {
 	double fence_lo_ns, fence_hi_ns;	/* Tukey's; NaN below 2 runs */
 	double setup_ns_median;		/* a command's harness costs (NaN: not known) */
 	double exec_ns_median;
+	double speed_cost_ns_median;	/* reading the reference loop around a run, outside
+					 * the timed span (NaN: not read) */
 };
 /* Set s (0 .. pbench_runs_nr_sets() - 1). Errors: -EINVAL. */
 PBENCH_API int pbench_runs_set_info(const struct pbench_runs *r, int s,
@@ -165,6 +184,9 @@ struct pbench_run {
 	int cpu;			/* the CPU its noise was read on */
 	int outlier;			/* beyond its set's Tukey fences */
 	const char *cause;		/* the outlier's cause in words, NULL otherwise */
+	double speed;			/* the CPU's own speed around the run: pbench_speed_factor()
+					 * against the invocation's best reading (NaN: unknown) */
+	double ref_before_ns, ref_after_ns;	/* the reference loop's readings (NaN: none) */
 };
 /* Run i of set s. Errors: -EINVAL. */
 PBENCH_API int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run *out);
@@ -182,12 +204,32 @@ PBENCH_API int pbench_runs_noise(const struct pbench_runs *r, int s, int i,
 PBENCH_API int pbench_runs_contrast(const struct pbench_runs *r, double *spread_ratio,
 				    double *cv_ratio, char *verdict, size_t len);
 
-/* Reports. Text: what pbench stat prints. JSON (schema 1): the modes with every run, the
- * contrast, the checks of the CPU. CSV: one line per run. SVG: each run in order and the
- * distributions. Errors: -EINVAL, -ENOMEM, -EIO (writing to f failed). */
+/* The speed factors of set s's runs and what they explain of its times (runs ended at the
+ * timeout left out). Errors: -EINVAL, -ENODATA (no run with a factor). */
+PBENCH_API int pbench_runs_speed(const struct pbench_runs *r, int s,
+				 struct pbench_speed_summary *out);
+/* For a verdict, over every set's runs: when the CPU's own speed varied
+ * (PBENCH_SPEED_VARIED), "the CPU's own speed varied 1.88x during the runs (0.53x to 1.00x of
+ * its best, reference loop; in the prepared runs 1.88x, time against 1/speed r = 0.97: the
+ * speed explains the spread)" (each set whose speed varied), else "". Returns the length
+ * (snprintf semantics); -EINVAL. */
+PBENCH_API int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, size_t len);
+
+/* Reports. Text: what pbench stat prints. JSON (schema PBENCH_JSON_SCHEMA): the modes with
+ * every run, the contrast, the checks of the CPU. CSV: one line per run. Markdown: a table
+ * with a row per mode (mean ± standard deviation, median, min, max in one unit, CV, spread,
+ * outliers) and the contrast's verdict. SVG: each run in order and the distributions.
+ * Errors: -EINVAL, -ENOMEM, -EIO (writing to f failed). */
 PBENCH_API int pbench_runs_write_text(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f);
+PBENCH_API int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f);
+/* The text in two parts, for a caller whose command writes to the same stream: the head
+ * (what runs, how many, the clock: before pbench_runs_run() the runs as asked, after it as
+ * done), then, after the runs, the body (everything pbench_runs_write_text() prints after
+ * its head). Errors as pbench_runs_write_text(). */
+PBENCH_API int pbench_runs_write_head(const struct pbench_runs *r, FILE *f);
+PBENCH_API int pbench_runs_write_body(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f);
 
 #ifdef __cplusplus

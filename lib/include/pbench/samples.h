@@ -43,6 +43,29 @@ PBENCH_API const double *pbench_samples_values(const struct pbench_samples *s, i
 					       size_t *n);
 /* What the last input that held no samples was, or NULL. */
 PBENCH_API const char *pbench_samples_note(const struct pbench_samples *s);
+
+/*
+ * What pbench analyze reports: each set's summary (the 95% interval of its mean) and the first
+ * set against each other one: Welch's t-test, Mann-Whitney U, the ratio of the means with its
+ * interval at confidence, and pbench_stats_verdict()'s verdict with same_pct. Two constant sets
+ * get no test (the reports say so in words). Call when the sets are read; again after more are.
+ * Errors (why says which, may be NULL): -EINVAL (confidence outside (0, 1), same_pct < 0),
+ * -ENODATA (no sets), -ENOMEM, and a set's summary or test error.
+ */
+PBENCH_API int pbench_samples_analyze(struct pbench_samples *s, double confidence,
+				      double same_pct, char *why, size_t wlen);
+/* Set i's summary (out->size set; a smaller, older struct gets its part). -EINVAL: no such
+ * set, or not analyzed. */
+PBENCH_API int pbench_samples_summary(const struct pbench_samples *s, int i,
+				      struct pbench_summary *out);
+/* The analysis in text; in JSON (schema PBENCH_JSON_SCHEMA: the host, inputs[] each with its
+ * summary and samples, comparisons[]); and in Markdown, a table with a row per set (mean ±
+ * standard deviation, median, min, max, CV, and the first set against it: the factor faster
+ * or slower, the ratio and its interval). -EINVAL before pbench_samples_analyze(), -ENOMEM,
+ * -EIO (writing to f failed). */
+PBENCH_API int pbench_samples_write_text(const struct pbench_samples *s, FILE *f);
+PBENCH_API int pbench_samples_write_json(const struct pbench_samples *s, FILE *f);
+PBENCH_API int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f);
 PBENCH_API void pbench_samples_free(struct pbench_samples *s);
 
 #ifdef __cplusplus

@@ -49,7 +49,9 @@ struct pbench_summary {
 	double q1, q3;			/* quartiles (linear interpolation, R type 7) */
 	double stddev;			/* sample standard deviation (n - 1) */
 	double sem;			/* standard error of the mean: stddev / sqrt(n) */
-	double ci_lo, ci_hi;		/* confidence interval of the mean, Student's t */
+	double ci_lo, ci_hi;		/* confidence interval of the mean, Student's t; for
+					 * positive samples where that reaches 0 or below, the
+					 * interval of the log of the mean (never below 0) */
 	double ci_level;		/* the confidence used */
 	double cv_pct;			/* 100 * stddev / mean */
 	double spread_pct;		/* 100 * (max - min) / min */
@@ -88,7 +90,9 @@ struct pbench_welch {
 	double p;			/* two-sided p-value */
 	double diff, diff_lo, diff_hi;	/* mean_a - mean_b and its confidence interval */
 	double ratio, ratio_lo, ratio_hi; /* mean_a / mean_b and its interval (Fieller-free:
-					 * diff interval divided by mean_b); PBENCH_STATS_LOG:
+					 * diff interval divided by mean_b; for positive
+					 * samples where that reaches 0 or below, the interval
+					 * of the log ratio: never below 0); PBENCH_STATS_LOG:
 					 * exp(diff) and exp() of diff's interval */
 	double se;			/* the standard error of diff */
 };

@@ -21,6 +21,23 @@ PBENCH_API int pbench_counters_paranoid(int *value);
 /* 1 when a hardware CPU PMU is registered (event_source/devices/cpu*), else 0. */
 PBENCH_API int pbench_cpu_has_pmu(void);
 
+/* The machine pbench runs on (host.c), as every JSON document names it in its "host" block.
+ * Strings are the library's, valid for the life of the process; "" when not known. */
+struct pbench_host {
+	size_t size;
+	const char *hostname;		/* uname(2) nodename */
+	const char *kernel;		/* uname(2) release, e.g. "6.18.44" */
+	const char *arch;		/* uname(2) machine: "x86_64", "aarch64" */
+	const char *cpu_model;		/* /proc/cpuinfo "model name" (arm64: the implementer
+					 * and part) */
+	int cpus_online;		/* sysconf(_SC_NPROCESSORS_ONLN) */
+	int cpus_allowed;		/* CPUs this process may run on; -1 unknown */
+	int64_t time_s;			/* when it was asked: seconds since the epoch */
+};
+/* Fill out (out->size set by the caller; an older, smaller struct gets its part). Errors:
+ * -EINVAL (NULL out, size 0). */
+PBENCH_API int pbench_host_info(struct pbench_host *out);
+
 #ifdef __cplusplus
 }
 #endif

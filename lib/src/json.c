@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* What every JSON writer of the library shares beyond jsonutil.h's inlines: the one shape of a
+ * summary, and writing a document out. A leaf: it calls nothing of the library. */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "internal.h"
+#include "jsonutil.h"
+
+json_t *pb_json_summary(const struct pbench_summary *s, const char *suffix, int *bad)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} in_unit[] = {
+#define F(k) { #k, offsetof(struct pbench_summary, k) }
+		F(mean), F(sem), F(ci_lo), F(ci_hi), F(median), F(min), F(max), F(q1), F(q3),
+		F(trimmed_mean), F(stddev), F(mad),
+#undef F
+	};
+	json_t *j = json_object();
+	char key[64];
+
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "n", unum(s->n));
+	for (size_t i = 0; i < PB_ARRAY_SIZE(in_unit); i++) {
+		snprintf(key, sizeof(key), "%s%s", in_unit[i].key, suffix);
+		SET(j, key, num(*(const double *)((const char *)s + in_unit[i].off)));
+	}
+	SET(j, "ci_level", num(s->ci_level));
+	SET(j, "cv_pct", num(s->cv_pct));
+	SET(j, "spread_pct", num(s->spread_pct));
+	SET(j, "outliers_low_mild", unum(s->outliers_low_mild));
+	SET(j, "outliers_low_severe", unum(s->outliers_low_severe));
+	SET(j, "outliers_high_mild", unum(s->outliers_high_mild));
+	SET(j, "outliers_high_severe", unum(s->outliers_high_severe));
+	SET(j, "mvalue", num(s->mvalue));
+	SET(j, "bimodal", json_boolean(s->bimodal));
+	return j;
+}
+
+int pb_json_dump(json_t *root, int bad, FILE *f)
+{
+	int err;
+
+	if (bad || !root) {
+		json_decref(root);
+		return -ENOMEM;
+	}
+	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
+		return -EIO;
+	return 0;
+}

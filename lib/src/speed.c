@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU's own speed: a reference loop of fixed register-only work (the xor loop's kind of
+ * work: one dependent ALU operation an iteration, nothing from memory), calibrated to about
+ * 10 us a pass; a reading is the fastest of three passes, so that an interrupt in one pass
+ * does not count as the CPU being slow. A span's speed factor is the best reading of the
+ * invocation over the mean of the readings around it; over a series of runs, a reading both
+ * its neighbours in time disagree with is a burst of tens of microseconds that no run lasts,
+ * and is left out, and the best is the fastest reading another one confirms. Then the factors of a set of runs summarized, and
+ * in words. The probes of pbench check (threads on a CPU) are speed_probe.c.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+#define CALIB_START 256ULL
+#define CALIB_MAX (1ULL << 30)
+
+#define CONFIRM 1.03	/* a reading confirms another this close */
+
+struct pbench_speed {
+	uint64_t iterations;
+	double *readings;	/* every reading, for the best one that another confirms */
+	size_t n, cap;
+};
+
+/* Not inlined, so that every caller runs the same code. */
+__attribute__((noinline)) uint64_t pb_speed_loop(uint64_t n, uint64_t seed)
+{
+	uint64_t r = seed;
+
+	for (uint64_t i = 0; i < n; i++) {
+		r ^= i ^ seed;
+		/* Keep the loop a loop: without this the compiler folds it to a closed form. */
+		__asm__ volatile("" : "+r"(r));
+	}
+	return r;
+}
+
+double pb_speed_pass(uint64_t iterations)
+{
+	uint64_t t0 = pbench_ticks_begin(), t1;
+
+	pb_speed_loop(iterations, t0);
+	t1 = pbench_ticks_end();
+	return pbench_ticks_to_ns_f((double)(t1 - t0));
+}
+
+static double fastest_of(uint64_t iterations, int reps)
+{
+	double best = INFINITY;
+
+	for (int i = 0; i < reps; i++)
+		best = fmin(best, pb_speed_pass(iterations));
+	return best;
+}
+
+uint64_t pb_speed_calibrate(double target_ns)
+{
+	uint64_t n = CALIB_START;
+	double t;
+
+	/* Double until a pass is long enough to scale from (a quarter of the target), then
+	 * scale: the clock's resolution is then well below 1% of it. */
+	while ((t = fastest_of(n, PBENCH_SPEED_REPS)) < target_ns / 4 && n < CALIB_MAX)
+		n *= 2;
+	if (t > 0 && isfinite(t))
+		n = (uint64_t)fmax(1, fmin((double)CALIB_MAX, (double)n * target_ns / t));
+	return n;
+}
+
+int pbench_speed_new(struct pbench_speed **out)
+{
+	struct pbench_speed *s;
+
+	if (!out)
+		return -EINVAL;
+	*out = s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->iterations = pb_speed_calibrate(PBENCH_SPEED_LOOP_NS);
+	return 0;
+}
+
+void pbench_speed_free(struct pbench_speed *s)
+{
+	if (s)
+		free(s->readings);
+	free(s);
+}
+
+/* Kept for the best; a reading that finds no memory is left out of it. */
+static void keep(struct pbench_speed *s, double ns)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		double *p = realloc(s->readings, cap * sizeof(*p));
+
+		if (!p)
+			return;
+		s->readings = p;
+		s->cap = cap;
+	}
+	s->readings[s->n++] = ns;
+}
+
+int pbench_speed_read(struct pbench_speed *s, double *ns, double *cost_ns)
+{
+	uint64_t t0;
+	double t;
+
+	if (!s || !ns)
+		return -EINVAL;
+	t0 = pbench_ticks();
+	t = fastest_of(s->iterations, PBENCH_SPEED_REPS);
+	if (cost_ns)
+		*cost_ns = pbench_ticks_to_ns_f((double)(pbench_ticks() - t0));
+	*ns = t;
+	if (t > 0 && isfinite(t))
+		keep(s, t);
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double pbench_speed_best(const double *readings, size_t n)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v)), best = NAN;
+	size_t k = 0;
+
+	if (!v || !readings) {
+		free(v);
+		return NAN;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(readings[i]) && readings[i] > 0)
+			v[k++] = readings[i];
+	qsort(v, k, sizeof(*v), cmp_double);
+	/* The fastest one the next fastest confirms; none confirmed (or one reading): the
+	 * fastest. */
+	for (size_t i = 0; i + 1 < k && !isfinite(best); i++)
+		if (v[i + 1] <= v[i] * CONFIRM)
+			best = v[i];
+	if (!isfinite(best) && k)
+		best = v[0];
+	free(v);
+	return best;
+}
+
+double pbench_speed_best_ns(const struct pbench_speed *s)
+{
+	return s ? pbench_speed_best(s->readings, s->n) : NAN;
+}
+
+uint64_t pbench_speed_iterations(const struct pbench_speed *s)
+{
+	return s ? s->iterations : 0;
+}
+
+static int usable(double x)
+{
+	return isfinite(x) && x > 0;
+}
+
+double pbench_speed_factor(double best_ns, double before_ns, double after_ns)
+{
+	int b = usable(before_ns), a = usable(after_ns);
+
+	if (!usable(best_ns) || (!a && !b))
+		return NAN;
+	return best_ns / (a && b ? (before_ns + after_ns) / 2 : b ? before_ns : after_ns);
+}
+
+/* 1 when x is PBENCH_SPEED_VARIED apart from y the way dir says (1: slower, -1: faster). */
+static int apart(double x, double y, int dir)
+{
+	return usable(x) && usable(y) && (dir > 0 ? x >= y * PBENCH_SPEED_VARIED :
+					  x * PBENCH_SPEED_VARIED <= y);
+}
+
+/* seq[i] (the readings in time order, 2 a run) is a burst: its neighbours agree with each
+ * other (within 10%) and are both 10% apart from it, on the same side. Neighbours that do not
+ * agree are a change of speed, which seq[i] may be part of. */
+static int burst(const double *seq, size_t i, size_t k)
+{
+	double p, n;
+
+	if (i == 0 || i + 1 >= k)
+		return 0;
+	p = seq[i - 1];
+	n = seq[i + 1];
+	if (!usable(p) || !usable(n) || fmax(p, n) >= fmin(p, n) * PBENCH_SPEED_VARIED)
+		return 0;
+	return (apart(seq[i], p, 1) && apart(seq[i], n, 1)) ||
+	       (apart(seq[i], p, -1) && apart(seq[i], n, -1));
+}
+
+int pbench_speed_factors(const double *before, const double *after, size_t n, double *factors,
+			 double *best_ns)
+{
+	double *seq, *kept, best;
+
+	if (n && (!before || !after || !factors))
+		return -EINVAL;
+	if (best_ns)
+		*best_ns = NAN;
+	if (!n)
+		return 0;
+	seq = malloc(n * 4 * sizeof(*seq));
+	if (!seq)
+		return -ENOMEM;
+	kept = seq + 2 * n;
+	for (size_t i = 0; i < n; i++) {
+		seq[2 * i] = before[i];
+		seq[2 * i + 1] = after[i];
+	}
+	for (size_t i = 0; i < 2 * n; i++)
+		kept[i] = burst(seq, i, 2 * n) ? NAN : seq[i];
+	best = pbench_speed_best(kept, 2 * n);
+	for (size_t i = 0; i < n; i++)
+		factors[i] = pbench_speed_factor(best, kept[2 * i], kept[2 * i + 1]);
+	if (best_ns)
+		*best_ns = best;
+	free(seq);
+	return 0;
+}
+
+/* ---- a set's factors ------------------------------------------------------------------------ */
+
+static double median_sorted(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Pearson's r of x and y; NaN below 3 pairs or when either does not vary. */
+double pb_speed_pearson(const double *x, const double *y, size_t n)
+{
+	double mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
+
+	if (n < 3)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		mx += x[i];
+		my += y[i];
+	}
+	mx /= (double)n;
+	my /= (double)n;
+	for (size_t i = 0; i < n; i++) {
+		sxy += (x[i] - mx) * (y[i] - my);
+		sxx += (x[i] - mx) * (x[i] - mx);
+		syy += (y[i] - my) * (y[i] - my);
+	}
+	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
+}
+
+static double spread_pct(const double *v, size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = 0; i < n; i++) {
+		lo = fmin(lo, v[i]);
+		hi = fmax(hi, v[i]);
+	}
+	return n && lo > 0 ? (hi - lo) / lo * 100 : NAN;
+}
+
+/* With the times: r against 1/factor, the spread and the spread at one speed. f holds the
+ * kept factors, t the kept times (n of each); inv and adj are scratch of n. */
+static void against_times(struct pbench_speed_summary *o, const double *t, const double *f,
+			  size_t n, double *inv, double *adj)
+{
+	for (size_t i = 0; i < n; i++) {
+		inv[i] = 1 / f[i];
+		adj[i] = t[i] * f[i];
+	}
+	o->corr = pb_speed_pearson(t, inv, n);
+	o->spread_pct = spread_pct(t, n);
+	o->spread_at_one_speed_pct = spread_pct(adj, n);
+}
+
+int pbench_speed_summarize(const double *ns, const double *factors, size_t n,
+			   struct pbench_speed_summary *out)
+{
+	struct pbench_speed_summary o = { .size = sizeof(o), .min = NAN, .median = NAN, .max = NAN,
+					  .range = NAN, .corr = NAN, .spread_pct = NAN,
+					  .spread_at_one_speed_pct = NAN };
+	double *f, *t, *sorted;
+	size_t k = 0;
+
+	if (!out || !out->size || (n && !factors))
+		return -EINVAL;
+	f = malloc((n ? n : 1) * 4 * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	t = f + n;
+	sorted = t + n;
+	for (size_t i = 0; i < n; i++)
+		if (usable(factors[i]) && (!ns || usable(ns[i]))) {
+			f[k] = sorted[k] = factors[i];
+			t[k++] = ns ? ns[i] : NAN;
+		}
+	o.n = (int)k;
+	if (k) {
+		qsort(sorted, k, sizeof(*sorted), cmp_double);
+		o.min = sorted[0];
+		o.max = sorted[k - 1];
+		o.median = median_sorted(sorted, k);
+		o.range = o.max / o.min;
+		for (size_t i = 0; i < k; i++)
+			o.slow += f[i] < o.max / PBENCH_SPEED_VARIED;
+		if (ns)
+			against_times(&o, t, f, k, sorted, sorted + n);
+	}
+	free(f);
+	pb_copy_out(out, &o, sizeof(o));
+	return k ? 0 : -ENODATA;
+}
+
+const char *pb_speed_corr_words(double r)
+{
+	return r >= 0.8 ? "the speed explains the spread" : r >= 0.5 ? "part of the spread" :
+	       "not what spread the runs";
+}
+
+int pbench_speed_note(char *buf, size_t len, const struct pbench_speed_summary *s)
+{
+	char r[96] = "";
+
+	if ((!buf && len) || !s)
+		return -EINVAL;
+	if (s->n < 1 || !(s->range >= PBENCH_SPEED_VARIED)) {
+		if (len)
+			buf[0] = '\0';
+		return 0;
+	}
+	if (isfinite(s->corr))
+		snprintf(r, sizeof(r), "; time against 1/speed r = %.2f: %s", s->corr,
+			 pb_speed_corr_words(s->corr));
+	return snprintf(buf, len, "the CPU's own speed varied %.2fx (%.2fx to %.2fx of its best, "
+			"reference loop%s)", s->range, s->min, s->max, r);
+}

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The library's examples (kmod-free-docs/examples, built by make test against the installed
+# library): per-call set-up outside the timed region (setup_each.c) against a setup per batch,
+# and -v, the library's log callback, in each. tests/run.sh runs each example plainly too.
+# Usage: tests/cli/t_examples.sh BUILD_DIR. Last line: "cli/examples: N passed, N failed, N skipped".
+set -u
+O=${1:-build}
+. tests/cli/lib.sh
+EX="$O/examples"
+L="$O/stage/usr/lib"
+
+if ! [ -x "$EX/setup_each" ] || ! [ -x "$EX/count" ]; then
+	skipped "examples" "not built in $EX (make examples)"
+	finish cli/examples
+	exit 0
+fi
+
+# ---- setup_each: a sort of shuffled data, the shuffle before each call and never timed ------
+if run "setup_each" 0 env LD_LIBRARY_PATH="$L" "$EX/setup_each" -v; then
+	each=$(sed -n '/(setup_each: shuffled/,/^$/p' "$T/out")
+	batch=$(sed -n '/(shuffled once per batch/,$p' "$T/out")
+	# the medians in ns, whatever unit they were printed in
+	ns() { sed -n 's/^  median *\([0-9.]*\) \([num]*s\)$/\1 \2/p' |
+		awk '{ print $1 * ($2 == "ms" ? 1e6 : $2 == "us" ? 1e3 : $2 == "s" ? 1e9 : 1) }'; }
+	m1=$(printf '%s\n' "$each" | ns)
+	m2=$(printf '%s\n' "$batch" | ns)
+	if has "$T/err" "^setup_each: warning: setup runs once per batch of [0-9]* calls" &&
+	   printf '%s\n' "$batch" | grep -q "warning: setup ran once per batch of" &&
+	   ! printf '%s\n' "$each" | grep -q "setup ran once per batch" &&
+	   [ -n "$m1" ] && [ -n "$m2" ] && awk -v a="$m1" -v b="$m2" 'BEGIN { exit !(a > 1.3 * b) }'; then
+		ok "setup_each: shuffled before every call ($m1 ns a sort) against sorted data ($m2 ns), flagged and logged"
+	else
+		bad "setup_each" "medians '$m1' and '$m2' ns; $(head -c 300 "$T/err")"
+	fi
+fi
+
+# ---- -v: the library's diagnostics through the log callback, and only with -v ---------------
+if [ "$HAVE_PMU" -eq 0 ]; then
+	if run "count -v" 0 env LD_LIBRARY_PATH="$L" "$EX/count" -v &&
+	   has "$T/err" "^count: info: event 'instructions' not opened: not supported" &&
+	   run "count" 0 env LD_LIBRARY_PATH="$L" "$EX/count" && ! [ -s "$T/err" ]; then
+		ok "count -v: the event that could not be opened, in the log; nothing without -v"
+	else
+		miss "count -v"
+	fi
+else
+	skipped "count -v" "this machine has a PMU: every event of count.c opens"
+fi
+for ex in time_function compare; do
+	if run "$ex -v" 0 env LD_LIBRARY_PATH="$L" "$EX/$ex" -v && [ -s "$T/out" ]; then
+		ok "$ex takes -v"
+	else
+		miss "$ex -v"
+	fi
+done
+
+finish cli/examples

@@ -1,0 +1,125 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Every JSON document pbench writes, made for real by every command and by the library's
+# examples, validated against schema/*.schema.json with a real validator (python3-jsonschema,
+# which make test installs: scripts/deps.sh); every field of the schemas described; the page
+# made from them (kmod-free-docs/json.md) current; the stat JSON proportionate.
+# Usage: tests/schema/run.sh BUILD_DIR. Last line: "schema: N passed, N failed, N skipped".
+set -u
+O=${1:-build}
+. tests/cli/lib.sh
+V="python3 tests/schema/validate.py schema"
+
+if ! python3 -c 'import jsonschema' 2>/dev/null; then
+	skipped "schemas" "python3-jsonschema is not installed (make test installs it: scripts/deps.sh)"
+	finish schema
+	exit 0
+fi
+
+# valid DOC FILE WHAT: FILE is a valid DOC document
+valid() {
+	if out=$($V "$1" "$2" 2>&1); then
+		ok "$3 is a valid $1 document"
+	else
+		bad "$3" "$out"
+	fi
+}
+# made NAME DOC CMD...: run CMD (exit 0 or 1: a failed run is still a document), stdout to
+# $T/NAME.json, then validate it
+made() {
+	n=$1 doc=$2
+	shift 2
+	"$@" >"$T/$n.json" 2>"$T/err"
+	rc=$?
+	if [ "$rc" -gt 1 ] || ! [ -s "$T/$n.json" ]; then
+		bad "$n" "exit $rc, no document: $(head -c 200 "$T/err")"
+		return
+	fi
+	valid "$doc" "$T/$n.json" "$n"
+}
+
+# ---- the schemas themselves -----------------------------------------------------------------
+if out=$($V --described 2>&1); then ok "every field of every schema is described"; else bad "described" "$out"; fi
+if python3 scripts/json_doc.py schema | cmp -s - kmod-free-docs/json.md; then
+	ok "kmod-free-docs/json.md is what scripts/json_doc.py makes of the schemas"
+else
+	bad "json.md" "out of date: python3 scripts/json_doc.py schema > kmod-free-docs/json.md"
+fi
+
+# ---- installed with the library (make install; make test's staged install) -------------------
+if [ -d "$O/stage/usr/share/pbench/schema" ]; then
+	if diff -r schema "$O/stage/usr/share/pbench/schema" >/dev/null; then
+		ok "make install puts the schemas in share/pbench/schema"
+	else
+		bad "installed schemas" "$O/stage/usr/share/pbench/schema differs from schema/"
+	fi
+else
+	skipped "installed schemas" "no staged install in $O/stage (make examples makes one)"
+fi
+
+# ---- pbench stat: every mode, a command and the workloads, the rare shapes --------------------
+S="stat --iterations 100000 -e task-clock,context-switches,page-faults,cycles"
+made stat-unprepared stat "$PB" $S --mode unprepared -r 5 --json
+made stat-prepared-cmd stat "$PB" stat --mode prepared -r 3 --warmup-ms 20 -e task-clock,cycles --json -- sh -c 'echo "$1" >&2' sh 'a b'
+made stat-contrast stat "$PB" $S --mode contrast -r 4 --warmup-ms 20 --json
+made stat-memwalk stat "$PB" stat --mode unprepared --workload memwalk --iterations 5000 -r 2 --json
+made stat-one-run stat "$PB" $S --mode unprepared -r 1 --json
+made stat-target stat "$PB" $S --mode unprepared --target-sem 50 --json
+made stat-failing stat "$PB" stat --mode unprepared -r 2 -e task-clock --json -- sh -c 'kill -TERM $$'
+made stat-timeout stat "$PB" stat --mode unprepared -r 1 --timeout 0.1 -e task-clock --json -- sleep 2
+if [ -s "$T/stat-one-run.json" ] && json "$T/stat-one-run.json" \
+	'd["modes"][0]["summary"]["stddev_ns"] is None and d["modes"][0]["outliers"]["fence_lo_ns"] is None'; then
+	ok "one run: no deviation, no fences (null, never 0)"
+else
+	miss "stat one run nulls"
+fi
+
+# ---- proportionate: 20 runs; the events' reasons once, in events[], never in the runs --------
+if run "stat 20 runs" 0 "$PB" stat --mode unprepared -r 20 --iterations 100000 --json; then
+	size=$(wc -c <"$T/out")
+	if [ "$size" -lt 60000 ] && json "$T/out" 'not any(e["reason"] and e["reason"] in json.dumps(d["modes"])
+		for e in d["events"]) and len(d["modes"][0]["runs"]) == 20'; then
+		ok "stat JSON of 20 runs: $size bytes, no event's reason repeated in the runs"
+	else
+		bad "stat size" "$size bytes, or a reason repeated in the runs"
+	fi
+fi
+
+# ---- the other commands ---------------------------------------------------------------------
+seq 1 10 >"$T/a.txt"
+printf '5\n5\n5\n' >"$T/k1"
+printf '7\n7\n' >"$T/k2"
+made analyze-plain analyze "$PB" analyze --json "$T/a.txt" "$T/a.txt"
+made analyze-units analyze "$PB" analyze --json -u ms "$T/a.txt" "$T/stat-contrast.json"
+made analyze-constant analyze "$PB" analyze --json "$T/k1" "$T/k2"
+made list list "$PB" list --json
+made check check "$PB" check --json
+for t in vm-kvm-2cpu intel-laptop tuned-server container-quota amd-workstation; do
+	made "check-$t" check env PBENCH_SYSFS_ROOT="tests/fixtures/$t/sys" \
+		PBENCH_PROCFS_ROOT="tests/fixtures/$t/proc" "$PB" check --json --cpu 1
+done
+made jitter jitter "$PB" jitter --cpu 0 -d 0.1 --json
+made jitter-prepared jitter "$PB" jitter --compare-prepared -d 0.1 --json
+
+# ---- the library's own documents, from the examples make test builds --------------------------
+for ex in time_function:result compare:comparison; do
+	prog=${ex%%:*} doc=${ex##*:}
+	if [ -x "$O/examples/$prog" ]; then
+		made "$doc" "$doc" env LD_LIBRARY_PATH="$O/stage/usr/lib" "$O/examples/$prog" --json
+	else
+		skipped "$doc" "the $prog example is not built (make examples)"
+	fi
+done
+
+# ---- and a broken document is refused: the validator is not a rubber stamp --------------------
+if [ -s "$T/stat-contrast.json" ]; then
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["modes"][0]["runs"][0]["counters"]["task-clock"]["status"]="ok";
+json.dump(d, open(sys.argv[2], "w"))' "$T/stat-contrast.json" "$T/broken.json"
+	if $V stat "$T/broken.json" >/dev/null 2>&1; then
+		bad "broken" "a per-run status the schema does not have was accepted"
+	else
+		ok "a document with a field the schema does not have is refused"
+	fi
+fi
+
+finish schema

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench_samples_analyze() and its reports: what pbench analyze prints, from the library. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static struct pbench_samples *two_sets(const char *a, const char *b)
+{
+	struct pbench_samples *s;
+
+	cr_assert_eq(pbench_samples_new(&s), 0);
+	cr_assert_eq(pbench_samples_add_text(s, a, strlen(a), "a", "ns", NULL, 0), 1);
+	cr_assert_eq(pbench_samples_add_text(s, b, strlen(b), "b", "ns", NULL, 0), 1);
+	return s;
+}
+
+static char *text_of(const struct pbench_samples *s, int json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(json ? pbench_samples_write_json(s, f) : pbench_samples_write_text(s, f), 0);
+	fclose(f);
+	return buf;
+}
+
+Test(samples, a_faster_set_is_said_faster_with_its_ratio)
+{
+	struct pbench_samples *s = two_sets("10\n11\n10.5\n10.2\n9.9\n", "20\n21\n20.5\n20.2\n19.8\n");
+	struct pbench_summary sum = { .size = sizeof(sum) };
+	char why[128], *t;
+
+	cr_assert_eq(pbench_samples_write_text(s, stdout), -EINVAL, "a report before the analysis");
+	cr_assert_eq(pbench_samples_analyze(s, 0.999, 1, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(pbench_samples_summary(s, 1, &sum), 0);
+	cr_expect_eq(sum.n, 5);
+	cr_expect_float_eq(sum.mean, 20.3, 1e-9);
+	cr_expect_eq(pbench_samples_summary(s, 2, &sum), -EINVAL);
+	t = text_of(s, 0);
+	/* a factor, as people say it: 20.34 / 10.32 = 1.97 */
+	cr_expect_not_null(strstr(t, "verdict: a is 1.97x faster than b (significant at 99.9%)"),
+			   "%s", t);
+	cr_expect_not_null(strstr(t, "ratio of means  0.50"), "%s", t);
+	free(t);
+	t = text_of(s, 1);
+	cr_expect_not_null(strstr(t, "\"verdict\": \"faster\""), "%s", t);
+	cr_expect_not_null(strstr(t, "\"mean_ns\": 20.3"), "%s", t);
+	cr_expect_null(strstr(t, "\"clock\""), "files measured elsewhere get no clock of this one");
+	cr_expect_not_null(strstr(t, "\"host\": {"), "every document names its host: %s", t);
+	cr_expect_not_null(strstr(t, "\"summary\": {"), "the summary in its own block: %s", t);
+	free(t);
+	pbench_samples_free(s);
+}
+
+Test(samples, equal_sets_are_the_same_and_constant_ones_are_said_so)
+{
+	struct pbench_samples *s = two_sets("10\n10.01\n9.99\n10\n10.005\n9.995\n10\n10\n",
+					    "10\n10.01\n9.99\n10\n10.005\n9.995\n10.01\n9.99\n");
+	char *t;
+
+	cr_assert_eq(pbench_samples_analyze(s, 0.999, 1, NULL, 0), 0);
+	t = text_of(s, 0);
+	cr_expect_not_null(strstr(t, "verdict: same: the ratio's interval lies within 1% of 1"),
+			   "%s", t);
+	free(t);
+	pbench_samples_free(s);
+	s = two_sets("5\n5\n5\n", "7\n7\n7\n");
+	cr_assert_eq(pbench_samples_analyze(s, 0.999, 1, NULL, 0), 0);
+	t = text_of(s, 1);
+	cr_expect_not_null(strstr(t, "\"verdict\": \"constant\""), "%s", t);
+	cr_expect_not_null(strstr(t, "\"ratio\": null"), "no ratio interval without spread: %s", t);
+	free(t);
+	pbench_samples_free(s);
+}
+
+Test(samples, bad_arguments_and_no_sets)
+{
+	struct pbench_samples *s;
+	char why[128];
+
+	cr_assert_eq(pbench_samples_new(&s), 0);
+	cr_expect_eq(pbench_samples_analyze(s, 0.999, 1, why, sizeof(why)), -ENODATA);
+	cr_expect_not_null(strstr(why, "no samples"));
+	cr_expect_eq(pbench_samples_analyze(s, 1.5, 1, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_samples_analyze(s, 0.99, -1, NULL, 0), -EINVAL);
+	cr_expect_eq(pbench_samples_analyze(NULL, 0.99, 1, NULL, 0), -EINVAL);
+	pbench_samples_free(s);
+}
