@@ -7,6 +7,11 @@
 set -u
 O=${1:-build}
 pass=0 fail=0 skip=0
+# The names of what failed, repeated just above the totals: a CI log cut to its last lines
+# still says which test to look at.
+failed=
+note_fail() { failed="$failed$1
+"; }
 # pbench stat keeps AUTO's priority choice in the user's cache directory: the tests keep
 # theirs in a directory of their own, removed at the end.
 XDG_CACHE_HOME=$(mktemp -d)
@@ -20,12 +25,16 @@ for t in "$O"/tests/test_*; do
 	rc=$?
 	# Keep what a reader needs: skips with their reason, failures, and each file's synthesis.
 	printf '%s\n' "$out" | grep -v -E '^\[(RUN |PASS)\]|^\[====\] Running|^\[----\] *$'
+	for f in $(printf '%s\n' "$out" | sed -n 's/^\[FAIL\] \([^ ]*\):.*/\1/p'); do
+		note_fail "$f ($t)"
+	done
 	syn=$(printf '%s\n' "$out" | grep 'Synthesis:' | tail -n 1)
 	tested=$(printf '%s' "$syn" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
 	passing=$(printf '%s' "$syn" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
 	skipped=$(printf '%s\n' "$out" | grep -c '^\[SKIP\]')
 	if [ -z "$tested" ]; then
 		echo "FAIL: $t produced no Criterion synthesis (exit $rc)"
+		note_fail "$t: no synthesis (exit $rc)"
 		fail=$((fail + 1))
 		continue
 	fi
@@ -34,6 +43,7 @@ for t in "$O"/tests/test_*; do
 	skip=$((skip + skipped))
 	if [ "$rc" -ne 0 ] && [ "$tested" -eq "$passing" ]; then
 		echo "FAIL: $t exited $rc with every test passing"
+		note_fail "$t: exit $rc"
 		fail=$((fail + 1))
 	fi
 done
@@ -46,6 +56,7 @@ for ex in "$O"/examples/*; do
 	else
 		printf '%s\n' "$out"
 		echo "[FAIL] example $(basename "$ex") exited $?"
+		note_fail "example $(basename "$ex")"
 		fail=$((fail + 1))
 	fi
 done
@@ -60,6 +71,7 @@ for r in "$O"/tests/fuzz/replay_*; do
 	else
 		printf '%s\n' "$out" | tail -n 40
 		echo "[FAIL] fuzz corpus $name (reproduce: $r FILE; fix, and keep the input)"
+		note_fail "fuzz corpus $name"
 		fail=$((fail + 1))
 	fi
 done
@@ -69,9 +81,16 @@ done
 for suite in cli faults schema cxx layers names; do
 	res=$(sh "tests/$suite/run.sh" "$O" 2>&1)
 	printf '%s\n' "$res" | grep -v '^ok '
+	fl=$(printf '%s\n' "$res" | sed -n 's/^FAIL \([^:]*\):.*/\1/p' | sort -u)
+	while IFS= read -r f; do
+		[ -n "$f" ] && note_fail "$suite: $f"
+	done <<-EOF
+	$fl
+	EOF
 	line=$(printf '%s\n' "$res" | grep -E "^$suite: [0-9]+ passed" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "FAIL: tests/$suite/run.sh printed no summary"
+		note_fail "tests/$suite/run.sh: no summary"
 		fail=$((fail + 1))
 	else
 		set -- $(printf '%s' "$line" | sed 's/[^0-9 ]//g')
@@ -79,5 +98,9 @@ for suite in cli faults schema cxx layers names; do
 	fi
 done
 
+if [ -n "$failed" ]; then
+	echo "$O: what failed:"
+	printf '%s' "$failed" | sed 's/^/  /' | head -n 40
+fi
 echo "$O: $pass passed, $fail failed, $skip skipped" | tee "$O/test-results.txt"
 [ "$fail" -eq 0 ]

@@ -146,9 +146,12 @@ Test(counters, msr_tsc_matches_tsc_ticks)
 	}
 	cr_assert_eq(err, 0, "%s", pbench_strerror(err));
 	cr_assert_eq(pbench_counters_enable(c), 0);
-	/* A preemption inside the window inflates the ticks; three tries keep the best. */
-	for (int tries = 0; tries < 3 && best > 0.02; tries++) {
-		double ms = 50;
+	/*
+	 * A preemption inside the window takes ticks from the count and not from the clock: on a
+	 * loaded 2-vCPU guest most 50 ms windows see one. Short windows, many tries, the best kept.
+	 */
+	for (int tries = 0; tries < 30 && best > 0.02; tries++) {
+		double ms = 10;
 		uint64_t t0, t1;
 
 		cr_assert_eq(pbench_counters_start(c), 0);

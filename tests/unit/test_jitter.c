@@ -287,13 +287,20 @@ Test(jitter, another_probe_on_the_cpu_is_reported)
 	child = fork();
 	cr_assert_geq(child, 0);
 	if (!child) {
-		o.duration_s = 1.5;
+		o.duration_s = 3;
 		_exit(pbench_jitter_run(&j, &o) ? 1 : 0);
 	}
-	usleep(400000);
+	/* A loaded machine may start the child's probe late: short probes until one sees it. */
+	usleep(300000);
 	o.duration_s = 0.2;
-	cr_assert_eq(pbench_jitter_run(&j, &o), 0);
-	cr_assert(cpu_at(j, 0).flags & PBENCH_JITTER_CPU_SHARED, "the other probe was not seen");
+	for (int tries = 0; tries < 8; tries++) {
+		cr_assert_eq(pbench_jitter_run(&j, &o), 0);
+		if (cpu_at(j, 0).flags & PBENCH_JITTER_CPU_SHARED)
+			break;
+		pbench_jitter_free(j);
+		j = NULL;
+	}
+	cr_assert_not_null(j, "the other probe was not seen in 8 probes of 0.2 s");
 	cr_assert_eq(cpu_at(j, 0).other_pid, child);
 	pbench_jitter_free(j);
 	cr_assert_eq(waitpid(child, &status, 0), child);

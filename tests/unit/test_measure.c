@@ -128,19 +128,28 @@ Test(measure, iteration_count_reaches_the_sample_length)
 {
 	uint64_t ticks = (uint64_t)(100 * ticks_per_ns());	/* a 100 ns function */
 	struct pbench_measure_opts o = quick();
-	struct pbench_result *r;
-	double med;
+	uint64_t iters = 0;
+	double med = 0;
+	int ok = 0;
 
 	o.min_sample_ms = 2;
-	cr_assert_eq(pbench_measure(&r, spin, &ticks, &o), 0);
-	med = median_sample_ns(r);
-	/* 2 ms of 100 ns calls: about 20000, and the count is the same in every sample. */
-	cr_expect_gt(pbench_result_iterations(r), 10000);
-	cr_expect_geq(med, 0.9 * 2e6, "median sample %.0f ns, target 2 ms", med);
-	cr_expect_leq(med, 4 * 2e6, "median sample %.0f ns, target 2 ms", med);
-	for (size_t i = 0; i < pbench_result_nr_samples(r); i++)
-		cr_expect_eq(pbench_result_sample(r, i)->iterations, pbench_result_iterations(r));
-	pbench_result_free(r);
+	/*
+	 * 2 ms of 100 ns calls: about 20000. A calibration or a sample slowed by another tenant
+	 * of the VM moves both numbers, so three tries; the count is the same in every sample.
+	 */
+	for (int attempt = 0; attempt < 3 && !ok; attempt++) {
+		struct pbench_result *r;
+
+		cr_assert_eq(pbench_measure(&r, spin, &ticks, &o), 0);
+		med = median_sample_ns(r);
+		iters = pbench_result_iterations(r);
+		ok = iters > 10000 && med >= 0.9 * 2e6 && med <= 4 * 2e6;
+		for (size_t i = 0; i < pbench_result_nr_samples(r); i++)
+			cr_assert_eq(pbench_result_sample(r, i)->iterations, iters);
+		pbench_result_free(r);
+	}
+	cr_assert(ok, "%lu iterations (want > 10000), median sample %.0f ns (target 2 ms)",
+		  (unsigned long)iters, med);
 }
 
 Test(measure, fixed_iterations)
