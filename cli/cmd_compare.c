@@ -71,7 +71,10 @@ static void compare_usage(FILE *f)
 		"      --mode MODE        prepared (one CPU pinned and prioritized for all, warmed up;\n"
 		"                         the default) or unprepared (nothing changed)\n"
 		"      --cpu N            the CPU to prepare\n"
-		"      --warmup-ms MS     its warm-up, at most (default: 1200)\n"
+		"      --warmup-ms MS     its warm-up: until the speed stops drifting, at most MS\n"
+		"                         (default: 1200)\n"
+		"      --reprobe          time nice against SCHED_FIFO again, even if a choice was\n"
+		"                         kept for this boot and CPU (in ~/.cache/pbench)\n"
 		"  -e, --events LIST      counted on every run and compared (default:\n"
 		"                         %s)\n"
 		"      --seed N           of the random orders (default: from the clock; reported)\n"
@@ -254,7 +257,8 @@ enum { OPT_SHELL = 256, OPT_REFERENCE, OPT_DUET, OPT_DUET_CPUS, OPT_ORDER, OPT_C
        OPT_SAME, OPT_MAX_TIME, OPT_MAX_RUNS, OPT_MIN_RUNS, OPT_FULL, OPT_WARMUP, OPT_SETUP,
        OPT_PREPARE, OPT_CLEANUP, OPT_NO_CHECK, OPT_SHOW, OPT_TIMEOUT, OPT_MODE, OPT_CPU,
        OPT_WARMUP_MS, OPT_SEED, OPT_BASELINE, OPT_FAIL, OPT_WORKLOAD, OPT_ITERATIONS,
-       OPT_JSON, OPT_MD, OPT_CSV, OPT_EXPORT_JSON, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLOT };
+       OPT_JSON, OPT_MD, OPT_CSV, OPT_EXPORT_JSON, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLOT,
+       OPT_REPROBE };
 
 /* Options that take a number. 0, -1 after the message, 1 when c is not one of them. */
 static int number_option(int c, const char *arg, struct compare_opts *o)
@@ -396,6 +400,9 @@ static int compare_option(int c, const char *arg, struct compare_opts *o)
 	case OPT_SHOW:
 		o->co.flags |= PBENCH_CONTEST_SHOW_OUTPUT;
 		return 0;
+	case OPT_REPROBE:
+		o->co.flags |= PBENCH_CONTEST_REPROBE;
+		return 0;
 	case OPT_SETUP:
 		o->setup = arg;
 		return 0;
@@ -440,6 +447,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "warmup-ms", required_argument, NULL, OPT_WARMUP_MS },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "reprobe", no_argument, NULL, OPT_REPROBE },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "fail-if-slower", required_argument, NULL, OPT_FAIL },
 		{ "workload", required_argument, NULL, OPT_WORKLOAD },
@@ -931,7 +939,7 @@ static int prepare_run(struct compare_opts *o)
 		o->co.progress_arg = o;
 	}
 	o->co.stop = &stop;
-	o->co.flags |= PBENCH_CONTEST_SIGNALS;
+	o->co.flags |= PBENCH_CONTEST_SIGNALS | PBENCH_CONTEST_PRIORITY_CACHE;
 	return 0;
 }
 

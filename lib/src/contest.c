@@ -306,7 +306,9 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 	ro.timeout_s = c->o.timeout_s;
 	ro.quiet = !(c->o.flags & PBENCH_CONTEST_SHOW_OUTPUT);
 	ro.stop = c->o.stop;
-	ro.flags = c->o.flags & PBENCH_CONTEST_SIGNALS ? PBENCH_RUNS_SIGNALS : 0;
+	ro.flags = (c->o.flags & PBENCH_CONTEST_SIGNALS ? PBENCH_RUNS_SIGNALS : 0) |
+		   (c->o.flags & PBENCH_CONTEST_PRIORITY_CACHE ? PBENCH_RUNS_PRIORITY_CACHE : 0) |
+		   (c->o.flags & PBENCH_CONTEST_REPROBE ? PBENCH_RUNS_REPROBE : 0);
 	err = pbench_runs_new(&n->r, &ro);
 	if (err) {
 		if (err == -EINVAL)

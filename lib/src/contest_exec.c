@@ -250,6 +250,18 @@ static int first_live(const struct pbench_contest *c)
 	return -1;
 }
 
+/* One reference loop for all the entrants, calibrated once where they run: their CPU
+ * speeds on one scale (a loop of its own each would differ in length). Without memory for
+ * it, each makes its own at its first run, and their speeds are not compared. */
+static void share_speed(struct pbench_contest *c)
+{
+	int j = first_live(c);
+
+	for (int i = 0; j >= 0 && i < c->n; i++)
+		if (c->e[i].r && pb_runs_share_speed(c->e[i].r, c->e[j].r))
+			return;
+}
+
 /* Prepared: one CPU for all, pinned and prioritized once, each set told (a duet: the priority
  * only, which both commands inherit, each pinned to its own CPU); unprepared: each set notes
  * the priority it runs at. 0, 1 stopped, or an error said in c. */
@@ -261,6 +273,7 @@ static int prepare_all(struct pbench_contest *c)
 		for (int i = 0; i < c->n; i++)
 			if (c->e[i].r)
 				pb_runs_current_priority(c->e[i].set);
+		share_speed(c);
 		return 0;
 	}
 	pb_contest_progress(c, "preparing");
@@ -273,6 +286,7 @@ static int prepare_all(struct pbench_contest *c)
 	for (int i = 0; i < c->n; i++)
 		if (c->e[i].r && i != j)
 			pb_runs_share_prepared(c->e[i].set, c->e[j].set);
+	share_speed(c);
 	return 0;
 }
 
@@ -489,13 +503,22 @@ static int contest_body(struct pbench_contest *c, int *order)
 
 /* After the rounds: the one look of a fixed budget, or a last one on every round when the
  * budget ended them between looks (not after a stop: the rounds cut short are not looked
- * at); each set's summary and outliers. */
+ * at); the CPU's speed in every run, on one scale for all the entrants (their runs took turns
+ * on the same CPUs); each set's summary and outliers. */
 static void conclude(struct pbench_contest *c)
 {
+	struct pbench_runs **rs = calloc((size_t)c->n, sizeof(*rs));
+
 	if (c->rounds && (!looks_each_round(c) || c->o.order == PBENCH_CONTEST_ORDER_SEQUENTIAL ||
 			  (c->stop != PBENCH_CONTEST_STOP_INTERRUPTED &&
 			   c->stop != PBENCH_CONTEST_STOP_DECIDED && c->last_look < c->rounds)))
 		pb_contest_look(c);
+	if (rs) {
+		for (int i = 0; i < c->n; i++)
+			rs[i] = c->e[i].r;
+		pb_runs_speed_factors_of(rs, c->n);
+		free(rs);
+	}
 	for (int i = 0; i < c->n; i++)
 		if (c->e[i].set) {
 			c->e[i].set->elapsed_s = c->elapsed_s;

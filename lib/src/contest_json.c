@@ -179,19 +179,9 @@ static json_t *contest_json(const struct pbench_contest *c)
 
 int pbench_contest_write_json(const struct pbench_contest *c, FILE *f)
 {
-	json_t *root;
-	int err;
-
 	if (!c || !f)
 		return -EINVAL;
-	root = contest_json(c);
-	if (!root)
-		return -ENOMEM;
-	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
+	return pb_json_dump(contest_json(c), 0, f);
 }
 
 /* ---- CSV ------------------------------------------------------------------------------------ */

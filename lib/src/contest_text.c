@@ -208,6 +208,51 @@ static void print_how(FILE *f, const struct pbench_contest *c)
 			c->o.warmup_runs == 1 ? "" : "s");
 }
 
+/*
+ * The CPU's own speed in each command's runs (the reference loop around each run, on one
+ * scale for all), when it varied: a command whose runs met a slower CPU is slower for that,
+ * and the line says how much slower the CPU was while it ran.
+ */
+static void print_speed(FILE *f, const struct pbench_contest *c)
+{
+	double lo = INFINITY, hi = 0, ref = NAN;
+	int shown = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		struct pbench_speed_summary m = { .size = sizeof(m) };
+
+		if (c->e[i].r && !pbench_runs_speed(c->e[i].r, 0, &m)) {
+			lo = fmin(lo, m.min);
+			hi = fmax(hi, m.max);
+		}
+	}
+	if (!(hi / lo >= PBENCH_SPEED_VARIED))
+		return;
+	fprintf(f, "speed: the CPU's own speed varied %.2fx (reference loop, 1 = its best "
+		"reading):", hi / lo);
+	for (int i = 0; i < c->n; i++) {
+		struct pbench_speed_summary m = { .size = sizeof(m) };
+
+		if (!c->e[i].r || pbench_runs_speed(c->e[i].r, 0, &m))
+			continue;
+		if (i == c->o.reference)
+			ref = m.median;
+		fprintf(f, "%s %s median %.2fx (%.2fx to %.2fx, %d slow)", shown++ ? ";" : "",
+			c->e[i].name, m.median, m.min, m.max, m.slow);
+	}
+	fputc('\n', f);
+	for (int i = 0; i < c->n && isfinite(ref); i++) {
+		struct pbench_speed_summary m = { .size = sizeof(m) };
+
+		if (i == c->o.reference || !c->e[i].r || pbench_runs_speed(c->e[i].r, 0, &m) ||
+		    fabs(log(m.median / ref)) < log(1.05))
+			continue;
+		fprintf(f, "caution: %s ran on a CPU at %.2f of the speed %s's runs had: part of "
+			"the difference is the machine's\n", c->e[i].name, m.median / ref,
+			c->e[c->o.reference].name);
+	}
+}
+
 static void print_check_and_stop(FILE *f, const struct pbench_contest *c)
 {
 	static const char *const why[] = {
@@ -252,6 +297,7 @@ int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 	print_table(f, c, order);
 	print_events(f, c);
 	print_how(f, c);
+	print_speed(f, c);
 	print_check_and_stop(f, c);
 	free(order);
 	return fflush(f) == EOF || ferror(f) ? -EIO : 0;

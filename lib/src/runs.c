@@ -547,7 +547,8 @@ void pbench_runs_free(struct pbench_runs *r)
 	free(r->probes);
 	free(r->cpus);
 	pbench_env_free(r->env);
-	pbench_speed_free(r->speed);
+	if (!r->speed_borrowed)
+		pbench_speed_free(r->speed);
 	free(r->subject.plan.events);
 	free(r->subject.plan.map);
 	free(r->subject.plan.tmpl);

@@ -99,6 +99,7 @@ struct pbench_runs {
 	struct pbench_env *env;		/* checks of the target CPU, or NULL */
 	int env_cpu;
 	struct pbench_speed *speed;	/* the reference loop, made at the first run */
+	int speed_borrowed;		/* speed is another subject's (pb_runs_share_speed()) */
 	double speed_best_ns;		/* its best reading (pbench_speed_factors()) */
 	int interrupted;		/* *o.stop was seen */
 	int ran;
@@ -154,6 +155,8 @@ int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *
 void pb_runs_speed_before(struct pbench_runs *r, struct pb_run *run);
 void pb_runs_speed_after(struct pbench_runs *r, struct pb_run *run);
 void pb_runs_speed_factors(struct pbench_runs *r);
+void pb_runs_speed_factors_of(struct pbench_runs *const *rs, int nr);
+int pb_runs_share_speed(struct pbench_runs *r, struct pbench_runs *from);
 int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *out);
 double pb_runs_speed_cost(const struct pb_set *s);
 /* Append "; <pbench_runs_speed_note()>" to a verdict when the speed varied. */

@@ -36,6 +36,26 @@ void pb_runs_speed_after(struct pbench_runs *r, struct pb_run *run)
 	read_into(r, run, &run->ref_after_ns);
 }
 
+/*
+ * r reads from's reference loop (made now if it was not yet: calibrated where the caller
+ * runs), so that their readings are of one loop and their factors on one scale: a contest's
+ * entrants. from must outlive r's readings; r never frees it. 0 or -ENOMEM.
+ */
+int pb_runs_share_speed(struct pbench_runs *r, struct pbench_runs *from)
+{
+	if (!from->speed && pbench_speed_new(&from->speed)) {
+		from->speed = NULL;
+		return -ENOMEM;
+	}
+	if (r == from)
+		return 0;
+	if (!r->speed_borrowed)
+		pbench_speed_free(r->speed);
+	r->speed = from->speed;
+	r->speed_borrowed = 1;
+	return 0;
+}
+
 /* A set's times and factors, runs ended at the timeout left out; n of them. */
 static int set_arrays(const struct pb_set *s, double **ns, double **f)
 {
@@ -69,38 +89,55 @@ int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *o
 	return err;
 }
 
-/* Every run's readings in the order they ran (the sets one after the other), their factors
- * (bursts left out: pbench_speed_factors()), and each set's typical factor. */
-void pb_runs_speed_factors(struct pbench_runs *r)
+/* Every run's readings (the sets one after the other, the subjects one after the other),
+ * their factors against the best reading of them all (bursts left out:
+ * pbench_speed_factors()), and each set's typical factor. Several subjects: a contest's
+ * entrants, whose speeds are then on one scale. */
+void pb_runs_speed_factors_of(struct pbench_runs *const *rs, int nr)
 {
 	size_t n = 0, k = 0;
-	double *b, *a, *f;
+	double *b, *a, *f, best = NAN;
 
-	r->speed_best_ns = NAN;
-	for (int s = 0; s < r->nsets; s++)
-		n += (size_t)r->sets[s].done;
-	b = malloc((n ? n : 1) * 3 * sizeof(*b));
-	if (!b)
+	for (int j = 0; j < nr; j++)
+		for (int s = 0; rs[j] && s < rs[j]->nsets; s++)
+			n += (size_t)rs[j]->sets[s].done;
+	b = n ? malloc(n * 3 * sizeof(*b)) : NULL;
+	if (!b) {
+		for (int j = 0; j < nr; j++)
+			if (rs[j])
+				rs[j]->speed_best_ns = NAN;
 		return;
+	}
 	a = b + n;
 	f = a + n;
-	for (int s = 0; s < r->nsets; s++)
-		for (int i = 0; i < r->sets[s].done; i++, k++) {
-			b[k] = r->sets[s].runs[i].ref_before_ns;
-			a[k] = r->sets[s].runs[i].ref_after_ns;
-		}
-	if (!pbench_speed_factors(b, a, n, f, &r->speed_best_ns)) {
+	for (int j = 0; j < nr; j++)
+		for (int s = 0; rs[j] && s < rs[j]->nsets; s++)
+			for (int i = 0; i < rs[j]->sets[s].done; i++, k++) {
+				b[k] = rs[j]->sets[s].runs[i].ref_before_ns;
+				a[k] = rs[j]->sets[s].runs[i].ref_after_ns;
+			}
+	if (!pbench_speed_factors(b, a, n, f, &best)) {
 		k = 0;
-		for (int s = 0; s < r->nsets; s++) {
-			struct pbench_speed_summary sum = { .size = sizeof(sum) };
-			struct pb_set *set = &r->sets[s];
+		for (int j = 0; j < nr; j++)
+			for (int s = 0; rs[j] && s < rs[j]->nsets; s++) {
+				struct pbench_speed_summary sum = { .size = sizeof(sum) };
+				struct pb_set *set = &rs[j]->sets[s];
 
-			for (int i = 0; i < set->done; i++)
-				set->runs[i].speed = f[k++];
-			set->speed_typical = pb_runs_speed_summary(set, &sum) ? NAN : sum.median;
-		}
+				for (int i = 0; i < set->done; i++)
+					set->runs[i].speed = f[k++];
+				set->speed_typical = pb_runs_speed_summary(set, &sum) ? NAN :
+						     sum.median;
+			}
 	}
+	for (int j = 0; j < nr; j++)
+		if (rs[j])
+			rs[j]->speed_best_ns = best;
 	free(b);
+}
+
+void pb_runs_speed_factors(struct pbench_runs *r)
+{
+	pb_runs_speed_factors_of(&r, 1);
 }
 
 /* The median cost of the readings around a run, in ns; NaN without runs. */

@@ -124,6 +124,51 @@ Test(contest, half_the_work_is_faster_and_events_agree)
 	pbench_contest_free(c);
 }
 
+/* The CPU's own speed around every run, read with one reference loop for all the entrants
+ * and put on one scale: each entrant's runs have factors, and the documents show one loop
+ * (the same iterations, the same best reading) for both. */
+Test(contest, the_speed_of_every_run_on_one_scale)
+{
+	struct pbench_contest_opts o = quick_opts();
+	struct pbench_speed_summary m[2];
+	struct pbench_contest *c;
+	json_error_t jerr;
+	json_t *doc, *set[2];
+	FILE *f = tmpfile();
+
+	o.max_rounds = 8;
+	cr_assert_not_null(f);
+	cr_assert_eq(pbench_contest_new(&c, &o), 0);
+	cr_assert_eq(add_xor(c, "a", XOR_N / 4), 0);
+	cr_assert_eq(add_xor(c, "b", XOR_N / 2), 1);
+	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	for (int i = 0; i < 2; i++) {
+		m[i].size = sizeof(m[i]);
+		cr_assert_eq(pbench_runs_speed(pbench_contest_runs(c, i), 0, &m[i]), 0,
+			     "entrant %d: no speed factors", i);
+		cr_assert_eq(m[i].n, 8, "entrant %d: %d runs with a factor", i, m[i].n);
+		cr_assert(m[i].min > 0 && m[i].min <= m[i].median && m[i].median <= m[i].max);
+	}
+	cr_assert_eq(pbench_contest_write_json(c, f), 0);
+	rewind(f);
+	doc = json_loadf(f, 0, &jerr);
+	cr_assert_not_null(doc, "%s", jerr.text);
+	for (int i = 0; i < 2; i++) {
+		set[i] = json_object_get(json_object_get(json_array_get(json_object_get(doc,
+			"entrants"), (size_t)i), "set"), "speed");
+		cr_assert(json_is_object(set[i]), "entrant %d: no speed in its set", i);
+	}
+	cr_assert_eq(json_integer_value(json_object_get(set[0], "ref_iterations")),
+		     json_integer_value(json_object_get(set[1], "ref_iterations")),
+		     "two reference loops");
+	cr_assert_gt(json_integer_value(json_object_get(set[0], "ref_iterations")), 0);
+	cr_assert_eq(json_real_value(json_object_get(set[0], "ref_best_ns")),
+		     json_real_value(json_object_get(set[1], "ref_best_ns")));
+	json_decref(doc);
+	fclose(f);
+	pbench_contest_free(c);
+}
+
 /* The same work against itself within 20%: the same, never faster or slower; its interval
  * lies within the margin. */
 Test(contest, the_same_work_is_the_same_within_the_margin)

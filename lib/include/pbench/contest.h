@@ -60,6 +60,10 @@ enum pbench_contest_flags {
 						 * (default: /dev/null) */
 	PBENCH_CONTEST_UNPAIRED = 1 << 4,	/* interleaved: Welch on all the times, not the
 						 * paired test on each round's (for contrast) */
+	PBENCH_CONTEST_PRIORITY_CACHE = 1 << 5,	/* prepared: AUTO's choice of priority kept per
+						 * boot and CPU (PBENCH_PREPARE_PRIORITY_CACHE) */
+	PBENCH_CONTEST_REPROBE = 1 << 6,	/* with it: time both choices again and keep the
+						 * new one (PBENCH_PREPARE_REPROBE) */
 };
 
 /* Between rounds, for a progress line. phase: "check" (the output check), "setup",
