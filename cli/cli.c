@@ -169,6 +169,40 @@ int cli_option_error(int c, char **argv, const char *cmd)
 /* ---- signals -------------------------------------------------------------------------------- */
 
 /* SIGINT or SIGTERM ignored when pbench started (nohup, a shell's background job) stays so. */
+int cli_command_argv(const char *line, int shell, const char *what, char ***out)
+{
+	int err;
+
+	if (shell) {
+		char **v = calloc(4, sizeof(*v));
+
+		if (!v || !(v[0] = strdup("/bin/sh")) || !(v[1] = strdup("-c")) ||
+		    !(v[2] = strdup(line))) {
+			pbench_command_free(v);
+			cli_error("out of memory");
+			return EXIT_RUNTIME;
+		}
+		*out = v;
+		return 0;
+	}
+	err = pbench_command_split(line, out);
+	if (err == -EINVAL) {
+		cli_error("%s '%s' has a quote that is not closed", what, line);
+		cli_hint("each command is one argument: quote it whole for your shell, and use "
+			 "\\' or \" inside");
+		return EXIT_USAGE;
+	}
+	if (err == -ENODATA) {
+		cli_error("%s '%s' is empty: give a command to run", what, line);
+		return EXIT_USAGE;
+	}
+	if (err) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
 void cli_catch(int sig, void (*fn)(int), struct sigaction *old)
 {
 	struct sigaction sa = { .sa_handler = fn };

@@ -48,81 +48,20 @@ static void analyze_usage(FILE *f)
 		"  seq 1 10 | pbench analyze -u ms           numbers from a pipe, in ms\n");
 }
 
-/* Read a whole file (or stdin) into memory. 0, or an exit code after the message. */
-static int slurp(const char *path, char **text, size_t *len)
-{
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
-	size_t cap = 65536, n = 0;
-	struct stat st;
-	char *buf;
-
-	*text = NULL;
-	if (fd < 0) {
-		cli_error("cannot open '%s': %s", path, strerror(errno));
-		return EXIT_USAGE;
-	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		cli_error("'%s' is a directory: give a file of samples", path);
-		close(fd);
-		return EXIT_USAGE;
-	}
-	buf = malloc(cap);
-	while (buf) {
-		ssize_t r = read(fd, buf + n, cap - n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			cli_error("cannot read '%s': %s", path, strerror(errno));
-			free(buf);
-			if (fd != STDIN_FILENO)
-				close(fd);
-			return EXIT_RUNTIME;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n == cap) {
-			char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-
-			if (!nb)
-				free(buf);
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (!buf) {
-		cli_error("out of memory reading '%s'", path);
-		return EXIT_RUNTIME;
-	}
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
 static int read_input(struct pbench_samples *in, const char *path, const char *unit,
 		      const struct cli_out *out)
 {
-	const char *name = strcmp(path, "-") ? path : "stdin";
-	int before = pbench_samples_nr(in), rc, err;
-	char why[512] = "", *text;
-	size_t len;
+	int before = pbench_samples_nr(in), err;
+	char why[512] = "";
 
-	rc = slurp(path, &text, &len);
-	if (rc) {
-		cli_out_hint(out, path);
-		return rc;
-	}
-	err = pbench_samples_add_text(in, text, len, name, unit, why, sizeof(why));
-	free(text);
-	if (err == -ENOMEM) {
+	err = pbench_samples_add_file(in, path, unit, why, sizeof(why));
+	if (err == -ENOMEM || err == -EIO) {
 		cli_error("%s", why);
 		return EXIT_RUNTIME;
 	}
 	if (err < 0) {
 		cli_error("%s", why);
+		cli_out_hint(out, path);
 		return EXIT_USAGE;
 	}
 	/* A note on an input that holds no samples: with the text, or beside another format */

@@ -125,102 +125,6 @@ struct compare_opts {
 	int entrants;
 };
 
-/* ---- commands as words ---------------------------------------------------------------------- */
-
-static void free_words(char **v)
-{
-	for (char **w = v; w && *w; w++)
-		free(*w);
-	free(v);
-}
-
-/* One quoted or plain piece of a word into w at *k; p past it, or NULL on an unterminated
- * quote. As sh reads them, without expansion: '...' literally, "..." with \" \\ \$ \` as the
- * character after the backslash, and outside quotes a backslash takes the next character. */
-static const char *piece(const char *p, char *w, size_t *k)
-{
-	char q = *p;
-
-	if (q == '\'' || q == '"') {
-		for (p++; *p && *p != q; p++) {
-			if (q == '"' && *p == '\\' && p[1] && strchr("\"\\$`", p[1]))
-				p++;
-			w[(*k)++] = *p;
-		}
-		return *p ? p + 1 : NULL;
-	}
-	if (*p == '\\' && p[1])
-		p++;
-	w[(*k)++] = *p;
-	return p + 1;
-}
-
-/* The words of a command line; NULL with *bad set for an unterminated quote (or no memory). */
-static char **split_words(const char *line, int *bad)
-{
-	size_t len = strlen(line), n = 0;
-	char **v = calloc(len / 2 + 2, sizeof(*v)), *w = malloc(len + 1);
-	const char *p = line;
-
-	*bad = !v || !w;
-	while (!*bad) {
-		size_t k = 0;
-
-		while (*p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		if (!*p)
-			break;
-		while (p && *p && *p != ' ' && *p != '\t' && *p != '\n')
-			p = piece(p, w, &k);
-		if (!p) {
-			*bad = 1;
-			break;
-		}
-		w[k] = '\0';
-		if (!(v[n++] = strdup(w)))
-			*bad = 1;
-	}
-	free(w);
-	if (*bad) {
-		free_words(v);
-		return NULL;
-	}
-	return v;
-}
-
-/* A command line as argv: its words, or /bin/sh -c LINE with --shell. Errors said: 2. */
-static int command_argv(const char *line, int shell, const char *what, char ***out)
-{
-	int bad;
-
-	if (shell) {
-		char **v = calloc(4, sizeof(*v));
-
-		if (!v || !(v[0] = strdup("/bin/sh")) || !(v[1] = strdup("-c")) ||
-		    !(v[2] = strdup(line))) {
-			free_words(v);
-			cli_error("out of memory");
-			return EXIT_RUNTIME;
-		}
-		*out = v;
-		return 0;
-	}
-	*out = split_words(line, &bad);
-	if (bad) {
-		cli_error("%s '%s' has a quote that is not closed", what, line);
-		cli_hint("each command is one argument: quote it whole for your shell, and use "
-			 "\\' or \" inside");
-		return EXIT_USAGE;
-	}
-	if (!(*out)[0]) {
-		free_words(*out);
-		*out = NULL;
-		cli_error("%s '%s' is empty: give a command to run", what, line);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
 /* ---- options -------------------------------------------------------------------------------- */
 
 static int parse_choice(const char *opt, const char *s, const char *const *names, int n)
@@ -580,40 +484,6 @@ static int find_reference(const struct compare_opts *o)
 
 /* ---- the baseline --------------------------------------------------------------------------- */
 
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 65536;
-	char *buf = f ? malloc(cap) : NULL;
-
-	*len = 0;
-	while (buf) {
-		size_t n = fread(buf + *len, 1, cap - *len, f);
-
-		*len += n;
-		if (n == 0 || *len > (256u << 20))
-			break;
-		if (*len == cap) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (f && ferror(f)) {
-		free(buf);
-		buf = NULL;
-	}
-	if (f)
-		fclose(f);
-	return buf;
-}
-
 /* The set of the baseline to compare with: the only one, or the one named as the command. */
 static int pick_set(const struct pbench_samples *s, const char *want, const char *path)
 {
@@ -638,20 +508,19 @@ static int pick_set(const struct pbench_samples *s, const char *want, const char
 static int read_baseline(struct compare_opts *o)
 {
 	struct pbench_samples *s = NULL;
-	char why[512] = "", *text;
+	char why[512] = "";
 	const double *x;
-	size_t len, n;
+	size_t n;
 	int err, k;
 
-	text = read_all(o->baseline, &len);
-	if (!text) {
-		cli_error("cannot read the baseline '%s': %s", o->baseline, strerror(errno));
-		return EXIT_USAGE;
-	}
 	err = pbench_samples_new(&s);
 	if (!err)
-		err = pbench_samples_add_text(s, text, len, o->baseline, NULL, why, sizeof(why));
-	free(text);
+		err = pbench_samples_add_file(s, o->baseline, NULL, why, sizeof(why));
+	if (err < 0 && err != -EINVAL && err != -EILSEQ && err != -ENODATA) {
+		cli_error("cannot read the baseline: %s", why);
+		pbench_samples_free(s);
+		return EXIT_USAGE;
+	}
 	if (err <= 0) {
 		cli_error("the baseline %s", err < 0 && *why ? why : "holds no times");
 		cli_hint("a baseline is the JSON of pbench compare or pbench stat (--json=FILE)");
@@ -719,13 +588,13 @@ static int make_argvs(struct compare_opts *o)
 	int rc = 0;
 
 	for (int i = 0; i < o->ncmd && !rc; i++)
-		rc = command_argv(o->cmd[i], o->shell, "command", &o->argv[i]);
+		rc = cli_command_argv(o->cmd[i], o->shell, "command", &o->argv[i]);
 	if (!rc && o->setup)
-		rc = command_argv(o->setup, o->shell, "the --setup command", &o->setup_argv);
+		rc = cli_command_argv(o->setup, o->shell, "the --setup command", &o->setup_argv);
 	if (!rc && o->prepare)
-		rc = command_argv(o->prepare, o->shell, "the --prepare command", &o->prepare_argv);
+		rc = cli_command_argv(o->prepare, o->shell, "the --prepare command", &o->prepare_argv);
 	if (!rc && o->cleanup)
-		rc = command_argv(o->cleanup, o->shell, "the --cleanup command", &o->cleanup_argv);
+		rc = cli_command_argv(o->cleanup, o->shell, "the --cleanup command", &o->cleanup_argv);
 	o->co.setup = o->setup_argv;
 	o->co.prepare = o->prepare_argv;
 	o->co.cleanup = o->cleanup_argv;
@@ -907,10 +776,10 @@ static int measure(struct compare_opts *o, struct cli_output *out)
 static void release(struct compare_opts *o)
 {
 	for (int i = 0; i < MAX_ENTRANTS; i++)
-		free_words(o->argv[i]);
-	free_words(o->setup_argv);
-	free_words(o->prepare_argv);
-	free_words(o->cleanup_argv);
+		pbench_command_free(o->argv[i]);
+	pbench_command_free(o->setup_argv);
+	pbench_command_free(o->prepare_argv);
+	pbench_command_free(o->cleanup_argv);
 	free(o->stored);
 }
 

@@ -42,7 +42,8 @@ static void stat_usage(FILE *f)
 		"                   [--json | --csv | --markdown] [--export-json FILE]\n"
 		"                   [--export-csv FILE] [--export-markdown FILE] [--plot FILE.svg]\n"
 		"                   [--reprobe] [-q] [--timeout S] [--workload xor|memwalk]\n"
-		"                   [--iterations N] [-- CMD ARGS...]\n"
+		"                   [--iterations N] [--warmup N] [--setup CMD] [--prepare CMD]\n"
+		"                   [--cleanup CMD] [-- CMD ARGS...]\n"
 		"\n"
 		"Runs CMD (or, with no command, a built-in workload) RUNS times and prints each\n"
 		"run's time in TSC ticks and ns with the counted events and what disturbed it, the\n"
@@ -68,7 +69,14 @@ static void stat_usage(FILE *f)
 		"      --warmup-ms MS     warm-up before the prepared runs: until the speed stops\n"
 		"                         drifting, at most MS (default: %.0f)\n"
 		"      --reprobe          time nice against SCHED_FIFO again, even if a choice was\n"
-		"                         kept for this boot and CPU (in ~/.cache/pbench)\n",
+		"                         kept for this boot and CPU (in ~/.cache/pbench)\n"
+		"      --warmup N         runs before each mode's, not kept (the command's own\n"
+		"                         warm-up: its files in the page cache, its code loaded)\n"
+		"      --setup CMD        run once before all the runs\n"
+		"      --prepare CMD      run before each run (warm-up runs too), not timed\n"
+		"      --cleanup CMD      run once after the runs, also when they were stopped\n"
+		"                         (each CMD one argument, split into words as a shell would\n"
+		"                         without running one: for a shell, \"sh -c '...'\")\n",
 		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
 		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS);
 	cli_out_usage(f, STAT_OUTPUTS, "each run's time in order and the distributions, as SVG",
@@ -110,6 +118,7 @@ struct stat_opts {
 					 * whole lines, at most one a second */
 	double last_s;			/* when the last progress line was printed */
 	int head_first;			/* the text's head goes out before the command's output */
+	char **helpers[3];		/* --setup, --prepare, --cleanup as words */
 };
 
 static const char *mode_name(int mode)
@@ -190,7 +199,27 @@ static int parse_cpu(const char *s, struct stat_opts *o)
 }
 
 enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_TIMEOUT, OPT_WORKLOAD, OPT_TARGET_SEM,
-       OPT_MAX_TIME, OPT_REPROBE };
+       OPT_MAX_TIME, OPT_REPROBE, OPT_WARMUP_RUNS, OPT_SETUP, OPT_PREPARE, OPT_CLEANUP };
+
+/* hyperfine's --warmup N, --setup, --prepare and --cleanup: 0, -1 after an error said, 1
+ * when c is not one of them. */
+static int helper_option(int c, const char *arg, struct stat_opts *o)
+{
+	static const char *const what[] = { "the --setup command", "the --prepare command",
+					    "the --cleanup command" };
+	int k = c - OPT_SETUP;
+
+	if (c == OPT_WARMUP_RUNS)
+		return cli_long("--warmup", "warm-up run count", arg, 0, MAX_RUNS,
+				&o->ro.warmup_runs) ? -1 : 0;
+	if (k < 0 || k > 2)
+		return 1;
+	pbench_command_free(o->helpers[k]);
+	o->helpers[k] = NULL;
+	if (cli_command_argv(arg, 0, what[k], &o->helpers[k]))
+		return -1;
+	return 0;
+}
 
 /* One option of `pbench stat` (getopt's c and optarg): 0, -1 after an error said, 1 when c is
  * not one of them. */
@@ -279,6 +308,10 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "target-sem", required_argument, NULL, OPT_TARGET_SEM },
 		{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 		{ "reprobe", no_argument, NULL, OPT_REPROBE },
+		{ "warmup", required_argument, NULL, OPT_WARMUP_RUNS },
+		{ "setup", required_argument, NULL, OPT_SETUP },
+		{ "prepare", required_argument, NULL, OPT_PREPARE },
+		{ "cleanup", required_argument, NULL, OPT_CLEANUP },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_OUT_OPTIONS,
 		{ 0 },
@@ -299,6 +332,8 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		if (err)
 			continue;
 		err = stat_option(c, optarg, o);
+		if (err > 0)
+			err = helper_option(c, optarg, o);
 		if (err > 0)
 			return cli_option_error(c, argv, "stat");
 		if (err)
@@ -329,6 +364,10 @@ static void progress_text(const struct pbench_runs_progress *p, char *buf, size_
 			 mode_name(p->mode));
 		return;
 	}
+	if (!strcmp(p->phase, "warm-up")) {
+		snprintf(buf, len, "%s: warm-up runs (not kept)", mode_name(p->mode));
+		return;
+	}
 	if (isfinite(p->mean_ns)) {
 		pbench_format_ns(m, sizeof(m), p->mean_ns, 3);
 		snprintf(est, sizeof(est), isfinite(p->sem_pct) ? ", %s ± %.2g%%" : ", %s", m,
@@ -357,7 +396,8 @@ static void show_progress(const struct pbench_runs_progress *p, void *arg)
 	char line[256];
 
 	if (o->lines) {
-		if (!strcmp(p->phase, "done") || (!strcmp(p->phase, "runs") && p->run &&
+		if (!strcmp(p->phase, "done") || (((!strcmp(p->phase, "runs") && p->run) ||
+						   !strcmp(p->phase, "warm-up")) &&
 						  now_s() - o->last_s < 1))
 			return;
 		progress_text(p, line, sizeof(line));
@@ -598,52 +638,90 @@ static int measure(struct stat_opts *o)
 	return rc ? rc : err;
 }
 
+/* The helper commands are found before anything runs: a name that is not a command is the
+ * user's to fix, said with the option that gave it. 0 or EXIT_USAGE. */
+static int check_helpers(struct stat_opts *o)
+{
+	static const char *const opt[] = { "--setup", "--prepare", "--cleanup" };
+	char path[4096];
+
+	for (int k = 0; k < 3; k++) {
+		int err = o->helpers[k] ? pbench_command_resolve(o->helpers[k][0], path,
+								 sizeof(path)) : 0;
+
+		if (err) {
+			cli_error("the %s command '%s': %s", opt[k], o->helpers[k][0],
+				  pbench_strerror(err));
+			cli_hint("give the command's path, or \"sh -c '...'\" for a shell line");
+			return EXIT_USAGE;
+		}
+	}
+	o->ro.setup = o->helpers[0];
+	o->ro.prepare = o->helpers[1];
+	o->ro.cleanup = o->helpers[2];
+	return 0;
+}
+
+static int stat_main(int argc, char **argv, struct stat_opts *o);
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { .ro = PBENCH_RUNS_OPTS_INIT };
+	int rc = stat_main(argc, argv, &o);
+
+	for (int k = 0; k < 3; k++)
+		pbench_command_free(o.helpers[k]);
+	return rc;
+}
+
+static int stat_main(int argc, char **argv, struct stat_opts *o)
+{
 	int rc;
 
-	o.ro.runs = 0;
-	o.ro.events = DEFAULT_EVENTS;
-	rc = parse_args(argc, argv, &o);
+	o->ro.runs = 0;
+	o->ro.events = DEFAULT_EVENTS;
+	rc = parse_args(argc, argv, o);
 	if (rc)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
-	if (o.ro.max_time_s > 0 && !(o.ro.target_sem_pct > 0)) {
+	if (o->ro.max_time_s > 0 && !(o->ro.target_sem_pct > 0)) {
 		cli_error("--max-time is the time budget of --target-sem: give --target-sem too, "
 			  "or use -r for a fixed number of runs");
 		return EXIT_USAGE;
 	}
-	if (o.ro.ncpus > 1 && !o.ro.argv) {
+	if (o->ro.ncpus > 1 && !o->ro.argv) {
 		cli_error("a list of CPUs for --cpu is for a command that uses several; the "
 			  "built-in workload runs on one: give --cpu one CPU");
 		return EXIT_USAGE;
 	}
-	if (o.ro.argv && o.workload_set) {
+	if (o->ro.argv && o->workload_set) {
 		cli_error("--workload picks a built-in workload, but a command was given: drop one "
 			  "of them");
 		return EXIT_USAGE;
 	}
-	if (!o.ro.runs)
-		o.ro.runs = o.ro.target_sem_pct > 0 ? SEM_MAX_RUNS : DEFAULT_RUNS;
-	if (o.ro.target_sem_pct > 0 && !(o.ro.max_time_s > 0))
-		o.ro.max_time_s = DEFAULT_MAX_TIME_S;
-	/* A report on stdout keeps it: the command's output goes to stderr instead. */
-	if (o.ro.argv && !o.ro.quiet && !cli_out_text(&o.out))
-		o.ro.quiet = PBENCH_CHILD_OUTPUT_STDERR;
-	o.color = cli_color(stderr);
-	/* A command's output on stdout: pbench's head first, its report after. */
-	o.head_first = o.ro.argv && !o.ro.quiet && cli_out_text(&o.out);
-	o.lines = o.ro.argv && o.ro.quiet != PBENCH_CHILD_OUTPUT_NULL;
-	if (isatty(STDERR_FILENO)) {
-		o.ro.progress = show_progress;
-		o.ro.progress_arg = &o;
-	}
-	o.ro.stop = &stop;
-	o.ro.flags |= PBENCH_RUNS_SIGNALS | PBENCH_RUNS_PRIORITY_CACHE;
-	/* Opened before anything runs: a path that cannot be written is a usage error with
-	 * nothing measured, and a report that was not written whole leaves the old file. */
-	rc = cli_out_open(&o.out);
+	rc = check_helpers(o);
 	if (rc)
 		return rc;
-	return cli_out_close(&o.out, 1, measure(&o));
+	if (!o->ro.runs)
+		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : DEFAULT_RUNS;
+	if (o->ro.target_sem_pct > 0 && !(o->ro.max_time_s > 0))
+		o->ro.max_time_s = DEFAULT_MAX_TIME_S;
+	/* A report on stdout keeps it: the command's output goes to stderr instead. */
+	if (o->ro.argv && !o->ro.quiet && !cli_out_text(&o->out))
+		o->ro.quiet = PBENCH_CHILD_OUTPUT_STDERR;
+	o->color = cli_color(stderr);
+	/* A command's output on stdout: pbench's head first, its report after. */
+	o->head_first = o->ro.argv && !o->ro.quiet && cli_out_text(&o->out);
+	o->lines = o->ro.argv && o->ro.quiet != PBENCH_CHILD_OUTPUT_NULL;
+	if (isatty(STDERR_FILENO)) {
+		o->ro.progress = show_progress;
+		o->ro.progress_arg = o;
+	}
+	o->ro.stop = &stop;
+	o->ro.flags |= PBENCH_RUNS_SIGNALS | PBENCH_RUNS_PRIORITY_CACHE;
+	/* Opened before anything runs: a path that cannot be written is a usage error with
+	 * nothing measured, and a report that was not written whole leaves the old file. */
+	rc = cli_out_open(&o->out);
+	if (rc)
+		return rc;
+	return cli_out_close(&o->out, 1, measure(o));
 }

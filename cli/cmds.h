@@ -36,6 +36,10 @@ enum {
 };
 /* 0 and *out on success, -1 when s is not a number of that grammar. */
 int cli_parse_number(const char *s, unsigned flags, double *out);
+/* A command line as argv (pbench_command_free()): its words (pbench_command_split()), or
+ * /bin/sh -c LINE with shell. what names it in the messages ("the --setup command"). 0, or
+ * the exit code after the message. */
+int cli_command_argv(const char *line, int shell, const char *what, char ***out);
 /* Parse the value s of option opt in [lo, hi]; on failure print "invalid <what> '<s>' for
  * <opt>: expected ..." and return -1. */
 int cli_number(const char *opt, const char *what, const char *s, double lo, double hi,

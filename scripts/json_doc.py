@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-ORDER = ['stat', 'analyze', 'check', 'list', 'jitter', 'result', 'comparison']
+ORDER = ['stat', 'compare', 'analyze', 'check', 'list', 'jitter', 'result', 'comparison']
 
 
 def load(d):

@@ -782,27 +782,62 @@ int pbench_child_wait_any(struct pbench_child *const *ch, int n, double timeout_
 	return r;
 }
 
-char **pb_argv_dup(char *const *argv)
+int pb_command_copy(char *const *argv, char ***out, const char *what, char *why, size_t len)
 {
-	size_t n = 0;
-	char **v;
+	char path[4096];
+	int err;
 
-	while (argv[n])
-		n++;
-	v = calloc(n + 1, sizeof(*v));
-	for (size_t i = 0; v && i < n; i++)
-		if (!(v[i] = strdup(argv[i]))) {
-			while (i--)
-				free(v[i]);
-			free(v);
-			return NULL;
-		}
-	return v;
+	*out = NULL;
+	if (!argv)
+		return 0;
+	if (!argv[0]) {
+		snprintf(why, len, "the %s command is empty", what);
+		return -EINVAL;
+	}
+	err = pbench_command_resolve(argv[0], path, sizeof(path));
+	if (err) {
+		snprintf(why, len, "the %s command '%s': %s", what, argv[0], pbench_strerror(err));
+		return err;
+	}
+	*out = pb_argv_dup(argv);
+	if (!*out)
+		snprintf(why, len, "out of memory");
+	return *out ? 0 : -ENOMEM;
 }
 
-void pb_argv_free(char **v)
+int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, const char *what,
+		    char *why, size_t len)
 {
-	for (char **a = v; a && *a; a++)
-		free(*a);
-	free(v);
+	struct pbench_child_opts o = { .size = sizeof(o), .quiet = quiet };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_child *ch;
+	int err;
+
+	if (!argv)
+		return 0;
+	err = pbench_child_start(&ch, argv, &o);
+	if (err) {
+		snprintf(why, len, "cannot run the %s command '%s': %s", what, argv[0],
+			 pbench_strerror(err));
+		return err;
+	}
+	do
+		err = pbench_child_wait(ch, &res);
+	while (err == -EINTR && !(stop && *stop));
+	pbench_child_free(ch);	/* ends it, with its group, when it was stopped */
+	if (err == -EINTR)
+		return 1;
+	if (err) {
+		snprintf(why, len, "the %s command '%s': %s", what, argv[0], pbench_strerror(err));
+		return err;
+	}
+	if (res.exited && res.exit_status == 0)
+		return 0;
+	if (res.signaled)
+		snprintf(why, len, "the %s command '%s' was killed by signal %d", what, argv[0],
+			 res.term_signal);
+	else
+		snprintf(why, len, "the %s command '%s' exited with status %d", what, argv[0],
+			 res.exit_status);
+	return -ECANCELED;
 }

@@ -176,23 +176,12 @@ static int check_opts(struct pbench_contest *c)
 /* A helper command (setup, prepare, cleanup): found now, copied. */
 static int helper(struct pbench_contest *c, char *const *argv, char ***out, const char *what)
 {
-	char path[4096];
-	int err;
+	char why[sizeof(c->error)];
+	int err = pb_command_copy(argv, out, what, why, sizeof(why));
 
-	if (!argv)
-		return 0;
-	if (!argv[0]) {
-		pb_contest_set_error(c, "the %s command is empty", what);
-		return -EINVAL;
-	}
-	err = pbench_command_resolve(argv[0], path, sizeof(path));
-	if (err) {
-		pb_contest_set_error(c, "the %s command '%s': %s", what, argv[0],
-				     pbench_strerror(err));
-		return err;
-	}
-	*out = pb_argv_dup(argv);
-	return *out ? 0 : -ENOMEM;
+	if (err)
+		pb_contest_set_error(c, "%s", why);
+	return err;
 }
 
 int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_opts *opts)

@@ -59,40 +59,13 @@ void pb_contest_progress(const struct pbench_contest *c, const char *phase)
 /* Run a helper command to its end (not timed): 0, 1 stopped, or an error said in c. */
 int pb_contest_helper(struct pbench_contest *c, char **argv, const char *what)
 {
-	struct pbench_child_opts o = { .size = sizeof(o),
-				       .quiet = !(c->o.flags & PBENCH_CONTEST_SHOW_OUTPUT) };
-	struct pbench_child_result res = { .size = sizeof(res) };
-	struct pbench_child *ch;
-	int err;
+	char why[sizeof(c->error)];
+	int err = pb_child_helper(argv, !(c->o.flags & PBENCH_CONTEST_SHOW_OUTPUT), c->o.stop,
+				  what, why, sizeof(why));
 
-	if (!argv)
-		return 0;
-	err = pbench_child_start(&ch, argv, &o);
-	if (err) {
-		pb_contest_set_error(c, "cannot run the %s command '%s': %s", what, argv[0],
-				     pbench_strerror(err));
-		return err;
-	}
-	do
-		err = pbench_child_wait(ch, &res);
-	while (err == -EINTR && !pb_contest_stopped(c));
-	pbench_child_free(ch);	/* ends it, with its group, when it was stopped */
-	if (err == -EINTR)
-		return 1;
-	if (err) {
-		pb_contest_set_error(c, "the %s command '%s': %s", what, argv[0],
-				     pbench_strerror(err));
-		return err;
-	}
-	if (res.exited && res.exit_status == 0)
-		return 0;
-	if (res.signaled)
-		pb_contest_set_error(c, "the %s command '%s' was killed by signal %d", what,
-				     argv[0], res.term_signal);
-	else
-		pb_contest_set_error(c, "the %s command '%s' exited with status %d", what,
-				     argv[0], res.exit_status);
-	return -ECANCELED;
+	if (err < 0)
+		pb_contest_set_error(c, "%s", why);
+	return err;
 }
 
 /* ---- one run -------------------------------------------------------------------------------- */

@@ -164,9 +164,19 @@ const char *pb_format_pct(char *buf, size_t len, double pct, int digits);
 /* format.c: a CSV field, quoted (quotes doubled) when it holds a comma, a quote or a line
  * break (RFC 4180). */
 void pb_csv_text(FILE *f, const char *s);
-/* child.c: a copy of a NULL-terminated argv (NULL: out of memory), and its release. */
+/* command.c: a copy of a NULL-terminated argv (NULL: out of memory), and its release. */
 char **pb_argv_dup(char *const *argv);
 void pb_argv_free(char **v);
+/* child.c: a helper command (hyperfine's setup, prepare, cleanup) run to its end, output to
+ * /dev/null (quiet 1) or pbench's own: 0 when it exited 0; 1 when *stop ended the wait (it
+ * was ended, with its group); -ECANCELED when it failed, or an error of starting it, with why
+ * in words ("the setup command 'x' exited with status 1"). argv NULL: nothing to run, 0. */
+int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, const char *what,
+		    char *why, size_t len);
+/* child.c: a helper command found now (pbench_command_resolve()) and copied into *out
+ * (pb_argv_free()); argv NULL: *out NULL, 0. Errors of resolving it, -EINVAL (empty), -ENOMEM,
+ * with why in words. */
+int pb_command_copy(char *const *argv, char ***out, const char *what, char *why, size_t len);
 /* format.c: argv as a POSIX shell would read it back (an argument with anything but
  * [A-Za-z0-9_@%+=:,./-] in single quotes, a quote as '\''), in buf (cut at len - 1); returns
  * the length the whole needs, as snprintf does. */

@@ -71,7 +71,29 @@ static int check_opts(struct pbench_runs *r)
 		return -EINVAL;
 	if (o->argv && !o->argv[0])
 		return -EINVAL;
+	if (o->warmup_runs < 0 || o->warmup_runs > MAX_RUNS)
+		return -EINVAL;
 	return 0;
+}
+
+/* The helper commands: found now (a name that is not a command fails here, before anything
+ * runs), copied. */
+static int copy_helpers(struct pbench_runs *r)
+{
+	char *const *in[] = { r->o.setup, r->o.prepare, r->o.cleanup };
+	char **out[3] = { NULL, NULL, NULL };
+	static const char *const what[] = { "setup", "prepare", "cleanup" };
+	int err = 0;
+
+	for (int i = 0; i < 3 && !err; i++)
+		err = pb_command_copy(in[i], &out[i], what[i], r->error, sizeof(r->error));
+	r->setup = out[0];
+	r->prepare = out[1];
+	r->cleanup = out[2];
+	r->o.setup = r->setup;
+	r->o.prepare = r->prepare;
+	r->o.cleanup = r->cleanup;
+	return err;
 }
 
 /*
@@ -206,6 +228,8 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 	err = check_opts(r);
 	if (!err)
 		err = copy_cpus(r);
+	if (!err)
+		err = copy_helpers(r);
 	if (err)
 		goto out_free;
 	r->events = strdup(r->o.events ? r->o.events : PBENCH_RUNS_DEFAULT_EVENTS);
@@ -549,6 +573,9 @@ void pbench_runs_free(struct pbench_runs *r)
 	pbench_env_free(r->env);
 	if (!r->speed_borrowed)
 		pbench_speed_free(r->speed);
+	pb_argv_free(r->setup);
+	pb_argv_free(r->prepare);
+	pb_argv_free(r->cleanup);
 	free(r->subject.plan.events);
 	free(r->subject.plan.map);
 	free(r->subject.plan.tmpl);

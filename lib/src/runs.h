@@ -89,6 +89,7 @@ struct pbench_runs {
 	int *cpus;			/* o.cpus, copied */
 	char *events;			/* o.events, copied */
 	struct pb_subject subject;
+	char **setup, **prepare, **cleanup;	/* o's helpers, copied */
 	struct pbench_counters *self;	/* names the events; counts the workload */
 	int nr;				/* events per run */
 	struct pbench_clock_info ci;
@@ -136,6 +137,9 @@ void pb_runs_share_prepared(struct pb_set *dst, const struct pb_set *src);
 struct json_t;
 struct json_t *pb_runs_set_json(const struct pbench_runs *r, int s);
 struct json_t *pb_runs_subject_json(const struct pbench_runs *r);
+/* {"warmup_runs", "setup", "prepare", "cleanup"}: the helpers' argv, or null. */
+struct json_t *pb_json_helpers(long warmup_runs, char *const *setup, char *const *prepare,
+			       char *const *cleanup);
 
 /* runs.c, for runs_exec.c and the writers */
 void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)

@@ -382,17 +382,51 @@ void pb_runs_forget(struct pbench_runs *r, struct pb_set *set)
 	set->rest_ms = 0;
 }
 
-/* The runs of one set, by its stop rule. */
+/* A helper command (o.setup, o.prepare, o.cleanup): 0, 1 stopped, or an error said in r. */
+static int helper(struct pbench_runs *r, char **argv, const char *what)
+{
+	char why[sizeof(r->error)];
+	int err = pb_child_helper(argv, r->o.quiet, r->o.stop, what, why, sizeof(why));
+
+	if (err < 0)
+		pb_runs_set_error(r, "%s", why);
+	return err;
+}
+
+/* One run after the prepare command: 0, 1 stopped, or an error said in r. */
+static int prepared_one(struct pbench_runs *r, struct pb_set *set)
+{
+	int err = helper(r, r->prepare, "prepare");
+
+	return err ? err : pb_runs_one(r, set, 0);
+}
+
+/* The command's own warm-up: o.warmup_runs runs, not kept. */
+static int warm_up(struct pbench_runs *r, struct pb_set *set)
+{
+	int err = 0;
+
+	for (long k = 0; k < r->o.warmup_runs && !err && !stopped(r); k++) {
+		progress(r, set, "warm-up", 0);
+		err = prepared_one(r, set);
+		pb_runs_forget(r, set);
+	}
+	return err;
+}
+
+/* The runs of one set, by its stop rule, after its warm-up runs. */
 static int run_set(struct pbench_runs *r, struct pb_set *set)
 {
-	uint64_t t_start = pbench_ticks();
+	uint64_t t_start;
 	double elapsed = 0;
+	int err = warm_up(r, set);
 
+	if (err)
+		return err == 1 ? 0 : err;
+	t_start = pbench_ticks();
 	while (!stopped(r) && !set_finished(r, set, elapsed)) {
-		int err;
-
 		progress(r, set, "runs", elapsed);
-		err = pb_runs_one(r, set, 0);
+		err = prepared_one(r, set);
 		if (err == 1)
 			break;
 		if (err) {
@@ -543,6 +577,23 @@ static void check_cpu(struct pbench_runs *r)
 	r->env_cpu = pbench_env_cpus(r->env, &cpus) > 0 ? cpus[0] : -1;
 }
 
+/* The cleanup command, after the setup ran, whatever came after it: an error of its own
+ * is kept only when nothing failed before. */
+static void cleanup(struct pbench_runs *r, int *err)
+{
+	char saved[sizeof(r->error)];
+	int cerr;
+
+	memcpy(saved, r->error, sizeof(saved));
+	cerr = helper(r, r->cleanup, "cleanup");
+	if (*err > 0)
+		*err = 0;	/* a set stopped while warming up or preparing */
+	if (*err)
+		memcpy(r->error, saved, sizeof(saved));
+	else if (cerr < 0)
+		*err = cerr;
+}
+
 int pbench_runs_run(struct pbench_runs *r)
 {
 	int err = 0, done = 0;
@@ -552,6 +603,9 @@ int pbench_runs_run(struct pbench_runs *r)
 	if (r->ran)
 		return -EALREADY;
 	r->ran = 1;
+	err = helper(r, r->setup, "setup");
+	if (err)
+		return err == 1 ? -EINTR : err;
 	for (int s = 0; s < r->nsets && !err && !stopped(r); s++) {
 		struct pb_set *set = &r->sets[s];
 
@@ -566,6 +620,7 @@ int pbench_runs_run(struct pbench_runs *r)
 		pbench_walk_free(set->walk);
 		set->walk = NULL;
 	}
+	cleanup(r, &err);
 	pb_runs_speed_factors(r);
 	for (int s = 0; s < r->nsets; s++) {
 		pb_runs_analyze(&r->sets[s]);

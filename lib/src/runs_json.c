@@ -266,6 +266,26 @@ static json_t *check_json(const struct pbench_runs *r)
 	return a;
 }
 
+static json_t *argv_json(char *const *argv)
+{
+	json_t *a;
+
+	if (!argv)
+		return json_null();
+	a = json_array();
+	for (; a && *argv; argv++)
+		json_array_append_new(a, json_string(*argv));
+	return a;
+}
+
+json_t *pb_json_helpers(long warmup_runs, char *const *setup, char *const *prepare,
+			char *const *cleanup)
+{
+	return json_pack("{s:I, s:o, s:o, s:o}", "warmup_runs", (json_int_t)warmup_runs,
+			 "setup", argv_json(setup), "prepare", argv_json(prepare), "cleanup",
+			 argv_json(cleanup));
+}
+
 /*
  * What the runs ran, in one shape for a command and a workload: its kind, its name as a
  * person reads it (a command as a shell would take it back), the command's arguments, the
@@ -275,13 +295,10 @@ static json_t *subject_json(const struct pbench_runs *r)
 {
 	const struct pb_subject *sub = &r->subject;
 	static const char *const names[] = { "xor", "memwalk", "function" };
-	json_t *argv = json_null();
+	json_t *argv = argv_json(sub->argv);
 	char name[4096];
 
 	if (sub->argv) {
-		argv = json_array();
-		for (char **a = sub->argv; argv && *a; a++)
-			json_array_append_new(argv, json_string(*a));
 		pb_shell_quote(name, sizeof(name), sub->argv);
 	} else {
 		snprintf(name, sizeof(name), "%s", names[sub->workload]);
@@ -308,6 +325,8 @@ static json_t *header_json(const struct pbench_runs *r)
 	SET(root, "runs_requested", json_integer(r->o.runs));
 	SET(root, "target_sem_pct", r->o.target_sem_pct > 0 ? num(r->o.target_sem_pct)
 							     : json_null());
+	SET(root, "helpers", pb_json_helpers(r->o.warmup_runs, r->setup, r->prepare,
+					     r->cleanup));
 	SET(root, "events", events_json(r));
 	if (b) {
 		json_decref(root);

@@ -69,6 +69,38 @@ static void asked(const struct pbench_runs *r, char *buf, size_t len)
 		snprintf(buf, len, "%s, %s", each, pb_runs_mode_name(o->mode));
 }
 
+/* The command's warm-up runs and hyperfine's helpers, when there are any: one line. */
+static void print_helpers(FILE *f, const struct pbench_runs *r)
+{
+	char **const helper[] = { r->setup, r->prepare, r->cleanup };
+	static const char *const what[] = { "setup", "prepare (before each run)", "cleanup" };
+	const char *sep = "";
+
+	if (!r->o.warmup_runs && !r->setup && !r->prepare && !r->cleanup)
+		return;
+	fprintf(f, "around the runs: ");
+	if (r->o.warmup_runs) {
+		fprintf(f, "%ld warm-up run%s before each mode's, not kept", r->o.warmup_runs,
+			r->o.warmup_runs == 1 ? "" : "s");
+		sep = "; ";
+	}
+	for (int k = 0; k < 3; k++) {
+		size_t n;
+		char *line;
+
+		if (!helper[k])
+			continue;
+		n = pb_shell_quote(NULL, 0, helper[k]) + 1;
+		line = malloc(n);
+		if (line)
+			pb_shell_quote(line, n, helper[k]);
+		fprintf(f, "%s%s: %s", sep, what[k], line ? line : helper[k][0]);
+		free(line);
+		sep = "; ";
+	}
+	fputc('\n', f);
+}
+
 /* What ran and the clock; before (the runs as asked) or after the runs (as done). */
 static void print_header(FILE *f, const struct pbench_runs *r, int before)
 {
@@ -103,6 +135,7 @@ static void print_header(FILE *f, const struct pbench_runs *r, int before)
 	       pbench_clock_kind_name(ci->kind), (double)ci->hz / 1e6,
 	       pbench_freq_source_name(ci->freq_source), ci->read_cost_ns, ci->region_cost_ns,
 	       ci->resolution_ns);
+	print_helpers(f, r);
 }
 
 static void print_preparation(FILE *f, const struct pbench_runs *r, const struct pb_set *s)

@@ -8,10 +8,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -442,4 +446,86 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 			err = -ENODATA;
 		}
 	return err ? err : s->n - before;
+}
+
+/* The most a file of samples may hold: more is not samples (/dev/zero, a disk image); a
+ * million runs in pbench's JSON take about 20 MiB. */
+#define SAMPLES_FILE_MAX (64u << 20)
+
+/* The whole of fd into *text (*len bytes): 0, -ENOMEM, -EFBIG or -errno of read(2). */
+static int read_fd(int fd, char **text, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+
+	while (buf) {
+		ssize_t r = read(fd, buf + n, cap - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int err = r < 0 ? -errno : 0;
+
+			if (err)
+				free(buf);
+			*text = err ? NULL : buf;
+			*len = n;
+			return err;
+		}
+		n += (size_t)r;
+		if (n > SAMPLES_FILE_MAX) {
+			free(buf);
+			return -EFBIG;
+		}
+		if (n == cap) {	/* at most one byte past the limit, to see it passed */
+			size_t grow = cap * 2 > SAMPLES_FILE_MAX ? SAMPLES_FILE_MAX + 1 : cap * 2;
+			char *nb = realloc(buf, grow);
+
+			if (!nb)
+				free(buf);
+			buf = nb;
+			cap = grow;
+		}
+	}
+	return -ENOMEM;
+}
+
+int pbench_samples_add_file(struct pbench_samples *s, const char *path, const char *unit,
+			    char *why, size_t wlen)
+{
+	const char *name = path && strcmp(path, "-") ? path : "stdin";
+	int fd, err;
+	struct stat st;
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!s || !path) {
+		why_set(why, wlen, "invalid arguments");
+		return -EINVAL;
+	}
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (fd < 0) {
+		err = -errno;
+		why_set(why, wlen, "cannot open '%s': %s", path, strerror(-err));
+		return err;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		why_set(why, wlen, "'%s' is a directory: give a file of samples", path);
+		err = -EISDIR;
+	} else {
+		err = read_fd(fd, &text, &len);
+		if (err == -EFBIG)
+			why_set(why, wlen, "'%s' holds more than %u MiB: not a file of samples", name,
+				SAMPLES_FILE_MAX >> 20);
+		else if (err == -ENOMEM)
+			why_set(why, wlen, "%s: out of memory", name);
+		else if (err)
+			why_set(why, wlen, "cannot read '%s': %s", name, strerror(-err));
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (!err)
+		err = pbench_samples_add_text(s, text, len, name, unit, why, wlen);
+	free(text);
+	return err;
 }

@@ -70,8 +70,10 @@ usage_error() {
 	ok "$name"
 }
 
-json() { # json FILE PYTHON-EXPR-ON-d: exits 0 if the expression is true
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
+json() { # json FILE PYTHON-EXPR-ON-d [ARG...]: exits 0 if the expression is true (ARGs: sys.argv[2:])
+	_jf=$1 _je=$2
+	shift 2
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($_je) else 1)" "$_jf" "$@"
 }
 HAVE_PY=0
 command -v python3 >/dev/null 2>&1 && HAVE_PY=1

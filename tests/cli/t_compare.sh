@@ -48,7 +48,7 @@ usage_error "duet cpus same" "the duet's two CPUs are the same (0)" compare --du
 usage_error "duet cpus bad" "invalid CPUs 'x' for --duet-cpus" compare --duet --duet-cpus x true true
 usage_error "two to stdout" "each print on stdout instead of the text" compare --json --markdown true true
 usage_error "reference" "no command named 'nope' for --reference" compare --reference nope true true
-usage_error "baseline missing" "cannot read the baseline '$T/nope.json'" \
+usage_error "baseline missing" "cannot read the baseline: cannot open '$T/nope.json'" \
 	compare --baseline "$T/nope.json" true
 echo "not json" >"$T/notjson"
 usage_error "baseline not times" "the baseline" compare --baseline "$T/notjson" true

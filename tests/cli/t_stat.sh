@@ -614,4 +614,42 @@ if [ "$NCPU" -ge 2 ]; then
 	usage_error "cpu list for the workload" "a list of CPUs for --cpu is for a command" stat --cpu 0-1
 fi
 
+# ---- hyperfine's helpers: --warmup N, --setup, --prepare, --cleanup ---------------------------
+rm -f "$T/h"
+if run "helpers" 0 "$PB" stat --mode contrast --warmup-ms 20 -r 3 --warmup 2 -e task-clock \
+	--export-json "$T/h.json" --setup "sh -c 'echo S >> $T/h'" --prepare "sh -c 'echo P >> $T/h'" \
+	--cleanup "sh -c 'echo C >> $T/h'" -- sh -c "echo R >> $T/h" &&
+   [ "$(head -n 1 "$T/h")" = S ] && [ "$(tail -n 1 "$T/h")" = C ] &&
+   [ "$(grep -c '^S$' "$T/h")" -eq 1 ] && [ "$(grep -c '^C$' "$T/h")" -eq 1 ] &&
+   [ "$(grep -c '^P$' "$T/h")" -eq 10 ] && [ "$(grep -c '^R$' "$T/h")" -eq 10 ] &&
+   [ "$(sed -n 2,3p "$T/h" | tr -d '\n')" = PR ] &&
+   has "$T/out" "^around the runs: 2 warm-up runs before each mode's, not kept; setup: sh -c 'echo S" &&
+   { [ "$HAVE_PY" -eq 0 ] || json "$T/h.json" 'd["helpers"]["warmup_runs"] == 2 and d["helpers"]["prepare"][0] == "sh"
+	and len(d["modes"][0]["runs"]) == 3 and len(d["modes"][1]["runs"]) == 3'; }; then
+	ok "--setup once, --prepare before each of 2 x (2 warm-up + 3) runs, --cleanup once; 3 runs kept a mode"
+else
+	miss "helpers" "$(tr '\n' ' ' <"$T/h" 2>/dev/null | head -c 200)"
+fi
+if run "setup fails" 1 "$PB" stat --mode unprepared -r 2 --setup false -- true &&
+   has "$T/err" "^pbench: error: the setup command 'false' exited with status 1$" &&
+   ! has "$T/out" "^  run"; then
+	ok "a failing --setup: exit 1, said, nothing run"
+else
+	miss "setup fails"
+fi
+rm -f "$T/h"
+if run "prepare fails" 1 "$PB" stat --mode unprepared -r 3 --prepare "sh -c 'echo P >> $T/h; exit 3'" \
+	--cleanup "sh -c 'echo C >> $T/h'" -- true &&
+   has "$T/err" "^pbench: error: the prepare command 'sh' exited with status 3$" &&
+   [ "$(tr -d '\n' <"$T/h")" = PC ]; then
+	ok "a failing --prepare: exit 1, said, the cleanup still run"
+else
+	miss "prepare fails"
+fi
+usage_error "setup not found" "the --setup command 'pbench-no-such-cmd': " \
+	stat --setup pbench-no-such-cmd -- true
+usage_error "prepare quote" "the --prepare command 'echo \"a' has a quote that is not closed" \
+	stat --prepare 'echo "a' -- true
+usage_error "warmup runs" "warm-up run count" stat --warmup -1 -- true
+
 finish cli/stat

@@ -85,6 +85,28 @@ if run "stat 20 runs" 0 "$PB" stat --mode unprepared -r 20 --iterations 100000 -
 	fi
 fi
 
+# ---- pbench compare: commands, workloads, a duet, stored times, --same, a failing command -----
+C="compare --max-runs 6 -e task-clock,cycles --json"
+made compare-cmds compare "$PB" $C --mode unprepared -n fast true 'sleep 0.001'
+made compare-workloads compare "$PB" $C --warmup-ms 20 --workload xor --iterations 100000 \
+	--iterations 200000
+made compare-duet compare "$PB" $C --mode unprepared --duet true 'sleep 0.001'
+made compare-same compare "$PB" $C --mode unprepared --same 50 --warmup 1 true true
+made compare-failing compare "$PB" $C --mode unprepared --no-check-output true false
+made compare-sequential compare "$PB" $C --mode unprepared --order sequential true true
+if [ -s "$T/compare-cmds.json" ]; then
+	made compare-baseline compare "$PB" $C --mode unprepared --baseline "$T/compare-cmds.json" \
+		-n fast true
+	# the stored times read back: one entrant without runs, its times those written
+	if json "$T/compare-baseline.json" 'd["entrants"][0]["stored"] and d["entrants"][0]["set"] is None
+		and d["entrants"][0]["times_ns"] == json.load(open(sys.argv[2]))["entrants"][0]["times_ns"]' \
+		"$T/compare-cmds.json"; then
+		ok "compare --baseline: the stored entrant has the times written, and no runs"
+	else
+		miss "compare baseline read back"
+	fi
+fi
+
 # ---- the other commands ---------------------------------------------------------------------
 seq 1 10 >"$T/a.txt"
 printf '5\n5\n5\n' >"$T/k1"

@@ -486,7 +486,7 @@ Test(abi, pbench_runs_progress)
 
 Test(abi, pbench_runs_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_runs_opts), 168);
+	cr_expect_eq(sizeof(struct pbench_runs_opts), 200);
 	cr_expect_eq(offsetof(struct pbench_runs_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, events), 8, "events moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, argv), 16, "argv moved");
@@ -509,6 +509,10 @@ Test(abi, pbench_runs_opts)
 	cr_expect_eq(offsetof(struct pbench_runs_opts, flags), 144, "flags moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, cpus), 152, "cpus moved");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, ncpus), 160, "ncpus moved");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, warmup_runs), 168, "warmup_runs moved");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, setup), 176, "setup moved");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, prepare), 184, "prepare moved");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, cleanup), 192, "cleanup moved");
 }
 
 Test(abi, pbench_runs_set)

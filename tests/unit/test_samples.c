@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -91,5 +92,36 @@ Test(samples, bad_arguments_and_no_sets)
 	cr_expect_eq(pbench_samples_analyze(s, 1.5, 1, why, sizeof(why)), -EINVAL);
 	cr_expect_eq(pbench_samples_analyze(s, 0.99, -1, NULL, 0), -EINVAL);
 	cr_expect_eq(pbench_samples_analyze(NULL, 0.99, 1, NULL, 0), -EINVAL);
+	pbench_samples_free(s);
+}
+
+/* A file read whole: its sets named by its path; a file that is not there, a directory and a
+ * file too large to be samples each refused with the reason, nothing added. */
+Test(samples, read_from_a_file)
+{
+	char path[] = "/tmp/pbench-samples-XXXXXX", why[512];
+	struct pbench_samples *s;
+	const double *x;
+	size_t n;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "1\n2\n3.5\n", 8), 8);
+	close(fd);
+	cr_assert_eq(pbench_samples_new(&s), 0);
+	cr_assert_eq(pbench_samples_add_file(s, path, "ms", why, sizeof(why)), 1, "%s", why);
+	cr_assert_str_eq(pbench_samples_name(s, 0), path);
+	x = pbench_samples_values(s, 0, &n);
+	cr_assert_eq(n, 3);
+	cr_assert_float_eq(x[2], 3.5e6, 1e-6, "3.5 ms in ns: %g", x[2]);
+	unlink(path);
+	cr_assert_eq(pbench_samples_add_file(s, path, NULL, why, sizeof(why)), -ENOENT);
+	cr_assert_not_null(strstr(why, "cannot open '"), "%s", why);
+	cr_assert_eq(pbench_samples_add_file(s, "/tmp", NULL, why, sizeof(why)), -EISDIR);
+	cr_assert_not_null(strstr(why, "is a directory"), "%s", why);
+	cr_assert_eq(pbench_samples_add_file(s, "/dev/zero", NULL, why, sizeof(why)), -EFBIG);
+	cr_assert_not_null(strstr(why, "more than 64 MiB"), "%s", why);
+	cr_assert_eq(pbench_samples_add_file(s, NULL, NULL, why, sizeof(why)), -EINVAL);
+	cr_assert_eq(pbench_samples_nr(s), 1);
 	pbench_samples_free(s);
 }

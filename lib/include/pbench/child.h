@@ -77,6 +77,14 @@ struct pbench_child_result {
  * pbench_child_start does this itself; call it to refuse a bad command before anything else.
  */
 PBENCH_API int pbench_command_resolve(const char *cmd, char *path, size_t len);
+/*
+ * A command line as argv (NULL-terminated, for pbench_runs_opts.argv and the like): its words
+ * as a POSIX shell splits them, quotes and backslashes honoured, nothing expanded and no shell
+ * run ("gzip -c 'my file'" is gzip, -c, my file). Free it with pbench_command_free(). Errors:
+ * -EINVAL (a quote not closed, or line NULL), -ENODATA (no word), -ENOMEM.
+ */
+PBENCH_API int pbench_command_split(const char *line, char ***argv);
+PBENCH_API void pbench_command_free(char **argv);
 /* The #! interpreter of the file at path into interp: 1 when it has one, 0 when it does not
  * start with #!, -errno when it cannot be read. */
 PBENCH_API int pbench_command_interp(const char *path, char *interp, size_t len);

@@ -89,6 +89,14 @@ struct pbench_runs_opts {
 	 * pinned to one, its threads take turns. 0: the prepared CPU only. Copied. */
 	const int *cpus;
 	int ncpus;
+	/* hyperfine's helpers (copied; found now, as argv is): runs before each set's, not
+	 * kept; a command once before all the sets, one before each run (warm-up runs too),
+	 * not timed, and one once after the sets, also when they were stopped or failed. A
+	 * helper that fails ends the runs with its exit status in pbench_runs_error(). */
+	long warmup_runs;
+	char *const *setup;
+	char *const *prepare;
+	char *const *cleanup;
 };
 
 enum pbench_runs_flags {

@@ -34,6 +34,13 @@ PBENCH_API int pbench_samples_new(struct pbench_samples **out);
 PBENCH_API int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t len,
 				       const char *name, const char *unit, char *why,
 				       size_t wlen);
+/*
+ * The same of a file's whole contents (path "-": standard input, named "stdin"; otherwise
+ * named by its path). Also -errno of open(2) or read(2), -EISDIR (a directory), -EFBIG (over
+ * 64 MiB: not samples); why says which file and why.
+ */
+PBENCH_API int pbench_samples_add_file(struct pbench_samples *s, const char *path,
+				       const char *unit, char *why, size_t wlen);
 PBENCH_API int pbench_samples_nr(const struct pbench_samples *s);
 PBENCH_API const char *pbench_samples_name(const struct pbench_samples *s, int i);
 /* "ns" for times, the label given for plain numbers, or NULL. */

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A command line as argv, split into words as a POSIX shell splits them, without running one:
+ * what pbench stat's and pbench compare's commands and their setup, prepare and cleanup are
+ * given as (hyperfine's convention: each command one argument).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+char **pb_argv_dup(char *const *argv)
+{
+	size_t n = 0;
+	char **v;
+
+	while (argv[n])
+		n++;
+	v = calloc(n + 1, sizeof(*v));
+	for (size_t i = 0; v && i < n; i++)
+		if (!(v[i] = strdup(argv[i]))) {
+			while (i--)
+				free(v[i]);
+			free(v);
+			return NULL;
+		}
+	return v;
+}
+
+void pb_argv_free(char **v)
+{
+	for (char **a = v; a && *a; a++)
+		free(*a);
+	free(v);
+}
+
+/* One quoted or plain piece of a word into w at *k; p past it, or NULL on an unterminated
+ * quote. As sh reads them, without expansion: '...' literally, "..." with \" \\ \$ \` as the
+ * character after the backslash, and outside quotes a backslash takes the next character. */
+static const char *piece(const char *p, char *w, size_t *k)
+{
+	char q = *p;
+
+	if (q == '\'' || q == '"') {
+		for (p++; *p && *p != q; p++) {
+			if (q == '"' && *p == '\\' && p[1] && strchr("\"\\$`", p[1]))
+				p++;
+			w[(*k)++] = *p;
+		}
+		return *p ? p + 1 : NULL;
+	}
+	if (*p == '\\' && p[1])
+		p++;
+	w[(*k)++] = *p;
+	return p + 1;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+int pbench_command_split(const char *line, char ***argv)
+{
+	size_t len, n = 0;
+	const char *p = line;
+	char **v, *w;
+	int err = 0;
+
+	if (!argv)
+		return -EINVAL;
+	*argv = NULL;
+	if (!line)
+		return -EINVAL;
+	len = strlen(line);
+	v = calloc(len / 2 + 2, sizeof(*v));
+	w = malloc(len + 1);
+	if (!v || !w)
+		err = -ENOMEM;
+	while (!err) {
+		size_t k = 0;
+
+		while (is_blank(*p))
+			p++;
+		if (!*p)
+			break;
+		while (p && *p && !is_blank(*p))
+			p = piece(p, w, &k);
+		if (!p) {
+			err = -EINVAL;
+			break;
+		}
+		w[k] = '\0';
+		if (!(v[n++] = strdup(w)))
+			err = -ENOMEM;
+	}
+	free(w);
+	if (!err && !n)
+		err = -ENODATA;
+	if (err) {
+		pb_argv_free(v);
+		return err;
+	}
+	*argv = v;
+	return 0;
+}
+
+void pbench_command_free(char **argv)
+{
+	pb_argv_free(argv);
+}

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runs engine's helpers through the public API (pbench_runs_*): hyperfine's warm-up runs,
+ * setup, prepare and cleanup in their order and number, a failing helper said and the cleanup
+ * still run, a helper that is not a command refused before anything runs; and command lines
+ * split into words as a shell splits them (pbench_command_split).
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pbench.h"
+#include "testutil.h"
+
+/* The lines of a file, as one string ("SPRPR..."): the helpers' trace. */
+static void trace(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+	int c;
+
+	cr_assert_not_null(f, "no trace at %s", path);
+	while ((c = fgetc(f)) != EOF && n + 1 < len)
+		if (c != '\n')
+			out[n++] = (char)c;
+	out[n] = '\0';
+	fclose(f);
+}
+
+static char **sh_append(const char *path, const char *what, int status)
+{
+	char line[512];
+	char **argv;
+
+	snprintf(line, sizeof(line), "sh -c 'echo %s >> %s; exit %d'", what, path, status);
+	cr_assert_eq(pbench_command_split(line, &argv), 0);
+	return argv;
+}
+
+static struct pbench_runs_opts quick(void)
+{
+	struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
+
+	o.mode = PBENCH_RUNS_UNPREPARED;
+	o.events = "task-clock";
+	o.quiet = 1;
+	return o;
+}
+
+/* Setup once, then each of 2 warm-up runs and 3 kept runs after a prepare, cleanup last; the
+ * warm-up runs are not kept. */
+Test(runs, helpers_in_order_and_number)
+{
+	char path[] = "/tmp/pbench-runs-XXXXXX", got[64];
+	char **setup, **prepare, **cleanup, **cmd;
+	struct pbench_runs_opts o = quick();
+	struct pbench_runs_set si = { .size = sizeof(si) };
+	struct pbench_runs *r;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	setup = sh_append(path, "S", 0);
+	prepare = sh_append(path, "P", 0);
+	cleanup = sh_append(path, "C", 0);
+	cmd = sh_append(path, "R", 0);
+	o.argv = cmd;
+	o.runs = 3;
+	o.warmup_runs = 2;
+	o.setup = setup;
+	o.prepare = prepare;
+	o.cleanup = cleanup;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	/* copied: the caller's arrays may go */
+	pbench_command_free(setup);
+	pbench_command_free(prepare);
+	pbench_command_free(cleanup);
+	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	trace(path, got, sizeof(got));
+	cr_assert_str_eq(got, "SPRPRPRPRPRC");
+	cr_assert_eq(pbench_runs_set_info(r, 0, &si), 0);
+	cr_assert_eq(si.done, 3, "%d runs kept", si.done);
+	pbench_runs_free(r);
+	pbench_command_free(cmd);
+	unlink(path);
+}
+
+/* A prepare that fails ends the runs with its status in the error; the cleanup still runs. */
+Test(runs, a_failing_prepare_is_said_and_cleaned_up)
+{
+	char path[] = "/tmp/pbench-runs-XXXXXX", got[64];
+	char **prepare, **cleanup, *cmd[] = { "true", NULL };
+	struct pbench_runs_opts o = quick();
+	struct pbench_runs *r;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	prepare = sh_append(path, "P", 3);
+	cleanup = sh_append(path, "C", 0);
+	o.argv = cmd;
+	o.runs = 3;
+	o.prepare = prepare;
+	o.cleanup = cleanup;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), -ECANCELED);
+	cr_assert_str_eq(pbench_runs_error(r), "the prepare command 'sh' exited with status 3");
+	trace(path, got, sizeof(got));
+	cr_assert_str_eq(got, "PC");
+	pbench_runs_free(r);
+	pbench_command_free(prepare);
+	pbench_command_free(cleanup);
+	unlink(path);
+}
+
+/* A helper that is not a command is refused by pbench_runs_new, before anything runs. */
+Test(runs, a_helper_that_is_not_a_command)
+{
+	char *cmd[] = { "true", NULL }, *nope[] = { "pbench-no-such-command", NULL };
+	struct pbench_runs_opts o = quick();
+	struct pbench_runs *r = (struct pbench_runs *)1;
+
+	o.argv = cmd;
+	o.cleanup = nope;
+	cr_assert_eq(pbench_runs_new(&r, &o), -PBENCH_ENOT_FOUND);
+	cr_assert_null(r);
+	o.cleanup = NULL;
+	o.warmup_runs = -1;
+	cr_assert_eq(pbench_runs_new(&r, &o), -EINVAL);
+}
+
+static void split_is(const char *line, const char *const *want)
+{
+	char **v;
+	int n = 0;
+
+	cr_assert_eq(pbench_command_split(line, &v), 0, "%s", line);
+	for (; want[n]; n++) {
+		cr_assert_not_null(v[n], "%s: word %d missing", line, n);
+		cr_assert_str_eq(v[n], want[n], "%s: word %d", line, n);
+	}
+	cr_assert_null(v[n], "%s: a word too many: %s", line, v[n]);
+	pbench_command_free(v);
+}
+
+Test(command, split_as_a_shell_splits)
+{
+	char **v = (char **)1;
+
+	split_is("gzip -c big.log", (const char *const[]){ "gzip", "-c", "big.log", NULL });
+	split_is("  a\t b\n", (const char *const[]){ "a", "b", NULL });
+	split_is("sh -c 'echo $HOME | wc'", (const char *const[]){ "sh", "-c", "echo $HOME | wc",
+								    NULL });
+	split_is("a\" b \\\"c\\$\"d", (const char *const[]){ "a b \"c$d", NULL });
+	split_is("a\\ b 'it'\\''s'", (const char *const[]){ "a b", "it's", NULL });
+	split_is("\"\\n\"", (const char *const[]){ "\\n", NULL });
+	cr_assert_eq(pbench_command_split("echo 'a", &v), -EINVAL);
+	cr_assert_null(v);
+	cr_assert_eq(pbench_command_split("  ", &v), -ENODATA);
+	cr_assert_eq(pbench_command_split(NULL, &v), -EINVAL);
+	cr_assert_eq(pbench_command_split("a", NULL), -EINVAL);
+	pbench_command_free(NULL);
+}
