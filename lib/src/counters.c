@@ -308,7 +308,8 @@ static int open_one(struct pbench_counters *c, int i)
 		ctr->open_status = pb_open_status(fd);
 		pb_open_reason(&ctr->ev, fd, why, sizeof(why));
 		ctr->reason = pb_intern(why);
-		pb_log(PBENCH_LOG_INFO, "event '%s' not opened: %s", ctr->ev.name, why);
+		if (!(c->flags & PBENCH_COUNTERS_QUIET))
+			pb_log(PBENCH_LOG_INFO, "event '%s' not opened: %s", ctr->ev.name, why);
 		return 0;
 	}
 	ctr->fd = fd;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "env.h"
 #include "irq_table.h"
@@ -89,13 +90,27 @@ static int irq_allowed(int cpu, int *total, int *allowed, char *list, size_t len
 	return *total ? 0 : -ENOENT;
 }
 
+/* irqbalance's environment file where this machine has one: Debian's /etc/default, Red Hat's
+ * /etc/sysconfig; neither (or a recorded tree, whose /etc is not here): both named. */
+static const char *irqbalance_conf(const struct pb_env_ctx *ctx)
+{
+	static const char *const files[] = { "/etc/default/irqbalance",
+					     "/etc/sysconfig/irqbalance" };
+
+	for (size_t i = 0; ctx->live && i < sizeof(files) / sizeof(files[0]); i++)
+		if (access(files[i], F_OK) == 0)
+			return files[i];
+	return "its environment file (/etc/default/irqbalance, or /etc/sysconfig/irqbalance "
+	       "on Red Hat)";
+}
+
 static void check_irq(struct pb_env_ctx *ctx, int cpu, int irqbalance,
 		      const unsigned char *online, const unsigned char *quiet)
 {
 	struct pb_irq_row top[IRQ_TOP];
 	struct pbench_check *c;
 	unsigned char rest[SETSZ];
-	char busy[160] = "none", list[160], others[256], stop[160] = "";
+	char busy[160] = "none", list[160], others[256], stop[320] = "";
 	int ntop = irq_top(cpu, top), total, allowed, n = 0;
 	int err = irq_allowed(cpu, &total, &allowed, list, sizeof(list));
 	/* irqbalance leaves isolated and nohz_full CPUs alone (it reads those sysfs files). */
@@ -133,7 +148,7 @@ static void check_irq(struct pb_env_ctx *ctx, int cpu, int irqbalance,
 	pb_cpuset_format(rest, others, sizeof(others));
 	if (irqbalance)
 		snprintf(stop, sizeof(stop), "sudo systemctl stop irqbalance (or set IRQBALANCE_"
-			 "BANNED_CPULIST=%d in /etc/default/irqbalance and restart it)%s", cpu,
+			 "BANNED_CPULIST=%d in %s and restart it)%s", cpu, irqbalance_conf(ctx),
 			 allowed ? ", then " : "");
 	if (!pb_cpuset_count(rest))
 		pb_check_set(c, c->fix, "CPU %d is the only online CPU: IRQs cannot move", cpu);

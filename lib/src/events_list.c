@@ -12,13 +12,16 @@
 /* Open the event the way pbench_counters_open would (same fallbacks, same reasons). */
 static void probe_event(struct pbench_event_desc *d)
 {
+	/* the list says each event's status: no diagnostic of its own for each one */
+	struct pbench_counters_opts o = { .size = sizeof(o), .cpu = -1,
+					  .flags = PBENCH_COUNTERS_QUIET };
 	struct pbench_count k = { .size = sizeof(k) };
 	struct pbench_counters *c;
 	struct pb_event ev;
 	int err = pb_event_resolve(d->name, &ev);
 
 	if (!err)
-		err = pbench_counters_open(&c, d->name, NULL);
+		err = pbench_counters_open(&c, d->name, &o);
 	if (err && err != -PBENCH_ENO_EVENTS) {
 		d->status = PBENCH_EVENT_NOT_SUPPORTED;
 		d->error = err;

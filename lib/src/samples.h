@@ -15,7 +15,7 @@ struct sample_set {
 /* The first set against another: a test when there is spread to judge by. */
 struct pb_samples_cmp {
 	int a, b;
-	int tested;		/* 0: both constant, no test */
+	int tested;		/* 0: both constant, no test; -1: their units differ */
 	struct pbench_welch w;
 	struct pbench_mann_whitney m;
 };

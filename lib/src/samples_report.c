@@ -25,6 +25,10 @@ static int compare_pair(struct pbench_samples *s, int b, struct pb_samples_cmp *
 	c->b = b;
 	c->w.size = sizeof(c->w);
 	c->m.size = sizeof(c->m);
+	if ((x->unit || y->unit) && (!x->unit || !y->unit || strcmp(x->unit, y->unit))) {
+		c->tested = -1;	/* ns against plain numbers, or two labels: not comparable */
+		return 0;
+	}
 	err = pbench_stats_welch(x->x, x->n, y->x, y->n, &co, &c->w);
 	if (err == -EINVAL)
 		return 0;	/* both constant: said in words, not as a test */
@@ -117,6 +121,12 @@ static void write_comparison(const struct pbench_samples *s, const struct pb_sam
 	char x[32];
 
 	fprintf(f, "\n%s vs %s:\n", a, b);
+	if (c->tested < 0) {
+		fprintf(f, "verdict: not compared: %s is in %s, %s in %s; read both in one unit "
+			"(-u names the unit of plain numbers)\n", a, s->v[0].unit ? s->v[0].unit :
+			"plain numbers", b, s->v[c->b].unit ? s->v[c->b].unit : "plain numbers");
+		return;
+	}
 	if (!c->tested) {
 		double ma = s->sums[0].mean, mb = s->sums[c->b].mean;
 
@@ -181,7 +191,7 @@ static json_t *comparison_json(const struct pbench_samples *s, const struct pb_s
 			       int *bad)
 {
 	const struct pbench_welch *w = &c->w;
-	int t = c->tested;
+	int t = c->tested > 0;
 	json_t *j = json_object();
 
 	SET(j, "a", json_string(s->v[0].name));
@@ -195,7 +205,8 @@ static json_t *comparison_json(const struct pbench_samples *s, const struct pb_s
 	SET(j, "welch_p", t ? num(w->p) : json_null());
 	SET(j, "mann_whitney_u", t ? num(c->m.u) : json_null());
 	SET(j, "mann_whitney_p", t ? num(c->m.p) : json_null());
-	SET(j, "verdict", json_string(t ? verdict_of(s, c) : "constant"));
+	SET(j, "verdict", json_string(t ? verdict_of(s, c) : c->tested ? "units_differ" :
+				      "constant"));
 	return j;
 }
 
@@ -272,8 +283,8 @@ static void md_versus(FILE *f, const struct pbench_samples *s, int i)
 	const char *v;
 	char x[32];
 
-	if (!c->tested) {
-		fprintf(f, " both constant |\n");
+	if (c->tested <= 0) {
+		fprintf(f, " %s |\n", c->tested ? "units differ: not compared" : "both constant");
 		return;
 	}
 	v = verdict_of(s, c);

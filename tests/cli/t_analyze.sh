@@ -92,4 +92,14 @@ else
 	miss "analyze markdown export"
 fi
 
+# times against plain numbers: summarized each, never compared
+seq 1 10 >"$T/plain.txt"
+if run "units differ" 0 "$PB" analyze "$T/hf.json" "$T/plain.txt" &&
+   has "$T/out" "^verdict: not compared: sleep 0.1 is in ns, $T/plain.txt in plain numbers" &&
+   [ "$(grep -A1 "^sleep 0.1 vs $T/plain.txt:\$" "$T/out" | tail -n 1 | cut -c1-22)" = "verdict: not compared:" ]; then
+	ok "times against plain numbers: not compared, said why"
+else
+	miss "units differ"
+fi
+
 finish cli/analyze

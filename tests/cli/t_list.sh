@@ -65,4 +65,12 @@ else
 	skipped "list as a user" "needs root (to become nobody), setpriv, no hardware PMU and perf_event_paranoid >= 2"
 fi
 
+# -v: the library's diagnostics, but not one per event the list already shows with its reason
+if run "list -v" 0 "$PB" -v list && ! has "$T/err" "not opened" &&
+   [ "$(wc -l <"$T/err")" -lt 10 ]; then
+	ok "pbench -v list: no diagnostic repeating each event's status ($(wc -l <"$T/err") lines)"
+else
+	miss "list -v" "$(grep -c 'not opened' "$T/err") 'not opened' lines on stderr"
+fi
+
 finish cli/list

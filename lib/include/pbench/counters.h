@@ -25,6 +25,9 @@ enum pbench_counters_flags {
 	PBENCH_COUNTERS_USER_ONLY = 1 << 2,		/* exclude kernel and hypervisor */
 	PBENCH_COUNTERS_START_ENABLED = 1 << 3,		/* enabled from open (default: disabled) */
 	PBENCH_COUNTERS_NO_RDPMC = 1 << 4,		/* never use the user-space read path */
+	PBENCH_COUNTERS_QUIET = 1 << 5,			/* no diagnostic (pbench_log) for an event
+							 * that does not open: the caller reports
+							 * its status itself */
 };
 
 struct pbench_counters_opts {
