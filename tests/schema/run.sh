@@ -66,6 +66,8 @@ made stat-memwalk stat "$PB" stat --mode unprepared --workload memwalk --iterati
 made stat-one-run stat "$PB" $S --mode unprepared -r 1 --json
 made stat-target stat "$PB" $S --mode unprepared --target-sem 50 --json
 made stat-failing stat "$PB" stat --mode unprepared -r 2 -e task-clock --json -- sh -c 'kill -TERM $$'
+made stat-helpers stat "$PB" stat --mode unprepared -r 2 -e task-clock --warmup 1 --setup true \
+	--prepare 'sh -c :' --cleanup true --json -- true
 made stat-timeout stat "$PB" stat --mode unprepared -r 1 --timeout 0.1 -e task-clock --json -- sleep 2
 if [ -s "$T/stat-one-run.json" ] && json "$T/stat-one-run.json" \
 	'd["modes"][0]["summary"]["stddev_ns"] is None and d["modes"][0]["outliers"]["fence_lo_ns"] is None'; then
@@ -93,6 +95,8 @@ made compare-workloads compare "$PB" $C --warmup-ms 20 --workload xor --iteratio
 made compare-duet compare "$PB" $C --mode unprepared --duet true 'sleep 0.001'
 made compare-same compare "$PB" $C --mode unprepared --same 50 --warmup 1 true true
 made compare-failing compare "$PB" $C --mode unprepared --no-check-output true false
+made compare-helpers compare "$PB" $C --mode unprepared --warmup 1 --setup true --prepare true \
+	--cleanup true true true
 made compare-sequential compare "$PB" $C --mode unprepared --order sequential true true
 if [ -s "$T/compare-cmds.json" ]; then
 	made compare-baseline compare "$PB" $C --mode unprepared --baseline "$T/compare-cmds.json" \
