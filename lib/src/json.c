@@ -51,9 +51,9 @@ int pb_json_dump(json_t *root, int bad, FILE *f)
 		json_decref(root);
 		return -ENOMEM;
 	}
-	/* 15 significant digits: every measured value whole, and 0.999 written so, not as
-	 * the 17 digits of the double nearest to it */
-	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+	/* jansson's 17 significant digits: every number reads back as the same double
+	 * (0.95 is written 0.94999999999999996, which is that double) */
+	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
 		return -EIO;
