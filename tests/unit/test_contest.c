@@ -146,7 +146,9 @@ Test(contest, the_speed_of_every_run_on_one_scale)
 		m[i].size = sizeof(m[i]);
 		cr_assert_eq(pbench_runs_speed(pbench_contest_runs(c, i), 0, &m[i]), 0,
 			     "entrant %d: no speed factors", i);
-		cr_assert_eq(m[i].n, 8, "entrant %d: %d runs with a factor", i, m[i].n);
+		/* a reading caught in a burst is left out (pbench_speed_factors()) */
+		cr_assert(m[i].n >= 5 && m[i].n <= 8, "entrant %d: %d of 8 runs with a factor", i,
+			  m[i].n);
 		cr_assert(m[i].min > 0 && m[i].min <= m[i].median && m[i].median <= m[i].max);
 	}
 	cr_assert_eq(pbench_contest_write_json(c, f), 0);
