@@ -786,6 +786,7 @@ static void release(struct compare_opts *o)
 static int prepare_run(struct compare_opts *o)
 {
 	int rc = check_args(o), ref;
+	char level[48];
 
 	if (!rc)
 		rc = check_duet(o);
@@ -794,7 +795,9 @@ static int prepare_run(struct compare_opts *o)
 	if ((ref = find_reference(o)) < 0)
 		return EXIT_USAGE;
 	o->co.reference = o->baseline ? 0 : ref;
-	o->co.confidence = o->confidence_pct / 100;
+	/* the double nearest to the decimal asked (99.9 -> 0.999, where 99.9 / 100 is not) */
+	snprintf(level, sizeof(level), "%.15ge-2", o->confidence_pct);
+	o->co.confidence = strtod(level, NULL);
 	if (!o->co.events)
 		o->co.events = DEFAULT_EVENTS;
 	rc = make_argvs(o);

@@ -208,6 +208,7 @@ if [ "$HAVE_PY" -eq 1 ]; then
 	if run "json" 0 "$PB" compare $Q --seed 42 --json "sleep 0.01" "sleep 0.03" -n a -n b &&
 	   json "$T/out" 'd["schema"] == 2 and d["pbench_version"] and d["clock"]["hz"] > 0
 		and d["seed"] == 42 and d["order"] == "interleaved" and d["stop"] == "decided"
+		and d["confidence"] == 0.999
 		and d["verdicts"][0]["verdict"] == "slower" and d["verdicts"][0]["name"] == "b"
 		and 0 < d["verdicts"][0]["ratio_lo"] < d["verdicts"][0]["ratio"] < d["verdicts"][0]["ratio_hi"]
 		and len(d["entrants"][1]["times_ns"]) == d["rounds"]
