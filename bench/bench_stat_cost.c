@@ -358,7 +358,7 @@ int main(void)
 	       "events held open, as pbench stat holds one\n", STEP_BLOCKS, STEP_REPS);
 	line("pbench_command_resolve(\"true\"): PATH search, stat + access per directory",
 	     time_step(step_resolve, NULL));
-	line("noise probe begin + end: /proc/interrupts, /proc/softirqs, /proc/stat, read twice",
+	line("noise probe begin + end: /proc/stat, /proc/softirqs twice, /proc/interrupts when moved",
 	     probe ? time_step(step_probe, probe) : NAN);
 	line("counters open + close: the default events (cycles and instructions fail here)",
 	     time_step(step_counters, PB_EVENTS));
@@ -395,7 +395,7 @@ int main(void)
 	     r_spawn);
 	printf("\n  what each piece costs in place:\n");
 	delta("opening cycles and instructions to learn again that they fail", r_full, r_sw);
-	delta("the noise probe (/proc read 6 times)", r_full, r_noprobe);
+	delta("the noise probe (/proc/interrupts only when the total moved)", r_full, r_noprobe);
 	delta("the child path (fork, handshake, counters) over posix_spawn", r_noprobe, r_spawn);
 	delta("pinning to one CPU (the child and pbench take turns)", r_prep, r_full);
 	delta("pbench's slope beyond the replayed run: per-run analysis and report", slope,

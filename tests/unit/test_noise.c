@@ -131,8 +131,11 @@ static const char *const soft_edits[] = {
 	"RCU:      39747      44475", "RCU:      39747      44478",		/* +3 */
 	NULL,
 };
+/* The kernel's interrupt total moves with every row of every CPU (the probe reads the rows
+ * again only when it did): +28 on CPU 1, +1153 on CPU 0, +5 ERR. */
 static const char *const stat_edits[] = {
 	"cpu1 8532 0 4164 148609 317 0 39 7 0 0", "cpu1 8600 0 4164 148609 317 0 39 10 0 0",
+	"intr 424168 ", "intr 425354 ",
 	NULL,
 };
 
@@ -232,7 +235,7 @@ Test(noise, count_going_backwards, .init = make_tmp, .fini = remove_tmp)
 	};
 	static const char *const stat_back[] = {
 		"cpu1 8532 0 4164 148609 317 0 39 7 0 0", "cpu1 8532 0 4164 148609 317 0 39 1 0 0",
-		NULL,
+		"intr 424168 ", "intr 424170 ", NULL,
 	};
 	struct pbench_cpu_noise o;
 	int berr;
@@ -335,9 +338,11 @@ Test(noise, file_cut_at_end, .init = make_tmp, .fini = remove_tmp)
 	for (int i = 0; i < 10000; i++)
 		at += (size_t)sprintf(big + at, "%5d:          0          1  PCI-MSI 1-edge  new%d\n",
 				      1000 + i, i);
+	static const char *const more[] = { "intr 424168 ", "intr 434180 ", NULL };
+
 	write_file(b, "interrupts", big);
 	copy_edited(b, "softirqs", NULL);
-	copy_edited(b, "stat", NULL);
+	copy_edited(b, "stat", more);
 	cr_assert_eq(probe_trees(1, a, b, &o, &berr), 0);
 	cr_assert_eq(o.flags, PBENCH_CPU_NOISE_CUT, "flags %#x", o.flags);
 	cr_assert_eq(o.irq_timer, 12);
@@ -345,6 +350,122 @@ Test(noise, file_cut_at_end, .init = make_tmp, .fini = remove_tmp)
 		  (unsigned long long)o.irq_device);
 	free(big);
 	free(s);
+}
+
+/* Interrupt rows that moved while the kernel's total did not: the probe trusts the total
+ * and does not read the rows again (a tree no kernel writes; it shows the rows were not
+ * read). Once the total moves, the rows are read and their deltas counted. */
+Test(noise, rows_read_again_only_when_the_total_moved, .init = make_tmp, .fini = remove_tmp)
+{
+	const char *a = tree_before(), *b = subdir("b"), *c = subdir("c");
+	static const char *const stat_only[] = {
+		"cpu1 8532 0 4164 148609 317 0 39 7 0 0", "cpu1 8600 0 4164 148609 317 0 39 10 0 0",
+		NULL,
+	};
+	struct pbench_cpu_noise o;
+	int berr;
+
+	copy_edited(b, "interrupts", irq_edits);
+	copy_edited(b, "softirqs", soft_edits);
+	copy_edited(b, "stat", stat_only);
+	cr_assert_eq(probe_trees(1, a, b, &o, &berr), 0);
+	cr_assert_eq(berr, 0);
+	cr_assert_eq(o.flags, 0, "flags %#x", o.flags);
+	cr_assert_eq(o.irq_total, 0, "the rows were read although the total had not moved");
+	cr_assert_eq(o.softirq_total, 23, "softirqs are read every time");
+	cr_assert_eq(o.steal_ticks, 3);
+	copy_edited(c, "interrupts", irq_edits);
+	copy_edited(c, "softirqs", soft_edits);
+	copy_edited(c, "stat", stat_edits);
+	cr_assert_eq(probe_trees(1, a, c, &o, &berr), 0);
+	cr_assert_eq(o.irq_total, 28);
+}
+
+/* One probe, many windows: a window with no interrupt anywhere reads no rows, the next
+ * window starts from the rows the last one read, and the deltas still add up to the
+ * whole: the sum over windows equals one window over the same span. */
+Test(noise, windows_in_a_row_add_up, .init = make_tmp, .fini = remove_tmp)
+{
+	const char *a = tree_before(), *b = subdir("b"), *c = subdir("c");
+	struct pbench_cpu_probe *p = NULL;
+	struct pbench_cpu_noise o = { .size = sizeof(o) };
+	uint64_t irq = 0, soft = 0, want[] = { 0, 28, 0, 0, 5 };
+	const char *seq[] = { a, a, b, b, b, c };
+	const char *irq_c[ARRAY_SIZE(irq_edits)], *stat_c[] = {
+		"cpu1 8532 0 4164 148609 317 0 39 7 0 0", "cpu1 8600 0 4164 148609 317 0 39 10 0 0",
+		"intr 424168 ", "intr 425359 ", NULL,
+	};
+
+	/* c: b and 5 more timer interrupts on CPU 1 */
+	memcpy(irq_c, irq_edits, sizeof(irq_c));
+	for (int i = 0; irq_c[i]; i += 2)
+		if (!strncmp(irq_c[i], "LOC:", 4))
+			irq_c[i + 1] = "LOC:     146900      64998";
+	copy_edited(b, "interrupts", irq_edits);
+	copy_edited(b, "softirqs", soft_edits);
+	copy_edited(b, "stat", stat_edits);
+	copy_edited(c, "interrupts", irq_c);
+	copy_edited(c, "softirqs", soft_edits);
+	copy_edited(c, "stat", stat_c);
+	cr_assert_eq(pbench_cpu_probe_new(&p, 1), 0);
+	/* windows a-a, a-b, b-b, b-b, b-c: each begins where the one before ended, and the
+	 * last counts from b's rows, not a's */
+	for (int w = 0; w + 1 < 6; w++) {
+		setenv("PBENCH_PROCFS_ROOT", seq[w], 1);
+		cr_assert_eq(pbench_cpu_probe_begin(p), 0);
+		setenv("PBENCH_PROCFS_ROOT", seq[w + 1], 1);
+		o.size = sizeof(o);
+		cr_assert_eq(pbench_cpu_probe_end(p, &o), 0);
+		cr_assert_eq(o.flags, 0, "window %d: flags %#x", w, o.flags);
+		cr_assert_eq(o.irq_total, want[w], "window %d: %llu", w,
+			     (unsigned long long)o.irq_total);
+		irq += o.irq_total;
+		soft += o.softirq_total;
+	}
+	unsetenv("PBENCH_PROCFS_ROOT");
+	cr_assert_eq(irq, 33);
+	cr_assert_eq(soft, 23);
+	pbench_cpu_probe_free(p);
+}
+
+/* What the probe relies on, on this kernel: while /proc/stat's interrupt total does not
+ * move, no row of /proc/interrupts does, on any CPU. Two readings of the rows between two
+ * readings of the total that agree must be the same text. */
+Test(noise, live_the_total_covers_every_row)
+{
+	static char t1[8192], t2[8192], x[65536], y[65536];
+	int same = 0, moved = 0;
+
+	for (int i = 0; i < 3000; i++) {
+		FILE *f;
+		size_t nx, ny;
+
+		f = fopen("/proc/stat", "r");
+		cr_assert_not_null(f);
+		while (fgets(t1, sizeof(t1), f) && strncmp(t1, "intr ", 5))
+			;
+		fclose(f);
+		f = fopen("/proc/interrupts", "r");
+		nx = fread(x, 1, sizeof(x) - 1, f);
+		fclose(f);
+		f = fopen("/proc/interrupts", "r");
+		ny = fread(y, 1, sizeof(y) - 1, f);
+		fclose(f);
+		f = fopen("/proc/stat", "r");
+		while (fgets(t2, sizeof(t2), f) && strncmp(t2, "intr ", 5))
+			;
+		fclose(f);
+		if (strtoull(t1 + 5, NULL, 10) != strtoull(t2 + 5, NULL, 10)) {
+			moved++;
+			continue;
+		}
+		same++;
+		cr_assert(nx == ny && !memcmp(x, y, nx), "a row of /proc/interrupts moved while "
+			  "the total of /proc/stat did not:\n%.*s\n---\n%.*s", (int)nx, x, (int)ny, y);
+	}
+	cr_log_info("3000 windows: the total still in %d (rows compared), moved in %d", same,
+		    moved);
+	cr_assert_gt(same, 0, "the total moved in every window: nothing compared");
 }
 
 /* ---- live ------------------------------------------------------------------------------- */
