@@ -62,17 +62,18 @@ Test(counters, task_clock_matches_thread_cputime)
 {
 	struct pbench_counters *c = open_self("task-clock");
 	struct pbench_count k[1];
-	double ms = 100, t0, t1, best = 1;
+	double ms = 20, t0, t1, best = 1;
 
 	/* The thread's CPU time leaves out time the kernel accounts as steal or interrupts
 	 * (rq->clock_task) while task-clock does not: on a VM whose host takes the vCPU that
-	 * can part them by 15%. Three tries keep the closest. */
-	for (int tries = 0; tries < 3 && best > 0.02; tries++) {
+	 * can part them by 15%. Short windows, many tries, the closest kept (three of 100 ms
+	 * were 7.9% apart at best in a slow hour of this host). */
+	for (int tries = 0; tries < 20 && best > 0.02; tries++) {
 		t0 = thread_cpu_ns();
 		region(c, busy_ms, &ms, k, 1);
 		t1 = thread_cpu_ns();
 		cr_assert_eq(k[0].status, PBENCH_EVENT_OK);
-		cr_assert_gt(k[0].value, 50000000u, "task-clock %lu ns for a 100 ms busy loop",
+		cr_assert_gt(k[0].value, 10000000u, "task-clock %lu ns for a 20 ms busy loop",
 			     (unsigned long)k[0].value);
 		best = fmin(best, fabs((double)k[0].value - (t1 - t0)) / (t1 - t0));
 	}
