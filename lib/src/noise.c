@@ -583,6 +583,20 @@ static int cause_line(char *buf, size_t len, double excess_ns, const struct pben
 	if (speed) {
 		put(&t, "%s%s", speed, hidden ? "; " PB_CAUSE_HOST : "");
 		clauses++;
+	} else if (excess_ns < 0) {
+		/* What the kernel saw does not make a run faster: it is said as what the run
+		 * went through all the same, after what it is. */
+		int at;
+
+		put(&t, "faster than the typical run");
+		at = t.n;
+		put(&t, "; it went through all the same: ");
+		if (!kernel_clauses(&t, 0, excess_ns, task, cpu, flags)) {
+			t.n = at;
+			if (t.buf && (size_t)at < t.len)
+				t.buf[at] = '\0';
+		}
+		return t.n;
 	}
 	clauses = kernel_clauses(&t, clauses, excess_ns, task, cpu, flags);
 	if (hidden && !speed) {

@@ -610,7 +610,11 @@ static const struct cause_case cases[] = {
 	{ "nothing: on the CPU all along", 2.5e6, { NR(0) }, 0, { 0 }, 0, "+2.50 ms: " UNSEEN },
 	{ "nothing, not-running unknown, quiet CPU", 2.5e6, { NR(NAN) }, 1,
 	  { .steal_ns = 0 }, 0, "+2.50 ms: no noise recorded" },
-	{ "faster than usual", -1.5e6, { NR(0) }, 0, { 0 }, 0, "-1.50 ms: no noise recorded" },
+	{ "faster than usual", -1.5e6, { NR(0) }, 0, { 0 }, 0,
+	  "-1.50 ms: faster than the typical run" },
+	{ "faster, yet preempted", -62e3, { NR(310e3), .ctx_involuntary = 1, .ctx_voluntary = 1 },
+	  0, { 0 }, 0, "-62.0 us: faster than the typical run; it went through all the same: "
+	  "310 us not running, preempted once, blocked once" },
 	{ "not running below 1% of the excess", 1e6, { NR(300) }, 0, { 0 }, 0,
 	  "+1.00 ms: " UNSEEN },
 	{ "not running a fifth of it: named, and the rest unseen", 1e6, { NR(2e5) }, 0, { 0 }, 0,
