@@ -512,7 +512,7 @@ Test(speed, live_factors_explain_the_spread, .timeout = 300)
 			best = fmax(best, r);
 		}
 	if (judged && best < 0.8)
-		cr_log_warn("the speed factors explain only part of the spread in %d sets of runs "
+		cr_log_info("the speed factors explain only part of the spread in %d sets of runs "
 			    "(best r = %.3f): slowdowns shorter than a run, unseen at its edges",
 			    judged, best);
 	if (judged)
