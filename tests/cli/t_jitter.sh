@@ -110,19 +110,44 @@ fi
 wait "$pbpid"
 
 # ---- the tick's fix only where it applies: not nohz_full for CPU 0 ---------------------------
-if run "jitter cpu 0 fix" 0 "$PB" jitter --cpu 0 -d 0.3 && has "$T/out" "local timer interrupts" &&
-   ! has "$T/out" "nohz_full=0" && has "$T/out" "CPU 0 keeps the tick for timekeeping"; then
-	ok "jitter on CPU 0: the tick's fix is another CPU, not nohz_full=0"
-else
-	miss "jitter cpu 0 fix"
-fi
-if [ "$NCPU" -ge 2 ] && [ ! -e /sys/devices/system/cpu/nohz_full ]; then
-	if run "jitter no nohz kernel" 0 "$PB" jitter --cpu 1 -d 0.3 &&
-	   has "$T/out" "a kernel built with CONFIG_NO_HZ_FULL (this one is not), booted with nohz_full=1"; then
-		ok "jitter on a kernel without CONFIG_NO_HZ_FULL says so in the tick's fix"
-	else
-		miss "jitter no nohz kernel"
+# (three tries: the fix is printed only when the tick is a main source of the gaps)
+cpu0=missing
+for try in 1 2 3; do
+	run "jitter cpu 0 fix" 0 "$PB" jitter --cpu 0 -d 0.3 || { cpu0=failed; break; }
+	if has "$T/out" "local timer interrupts" && ! has "$T/out" "nohz_full=0" &&
+	   has "$T/out" "CPU 0 keeps the tick for timekeeping"; then
+		cpu0=ok
+		break
 	fi
+	{ has "$T/out" "nohz_full=0" || has "$T/out" "^cpu 0: [0-9]* gaps/s: local timer interrupts"; } && break
+	cpu0=unseen
+done
+case $cpu0 in
+ok) ok "jitter on CPU 0: the tick's fix is another CPU, not nohz_full=0" ;;
+unseen) skipped "jitter cpu 0 fix" "the tick was not a main source of CPU 0's gaps in 3 tries (the host's gaps dominated)" ;;
+failed) ;;
+*) miss "jitter cpu 0 fix" ;;
+esac
+# The tick's fix is printed when the tick is a main source of the CPU's gaps; in an hour when
+# the host's own gaps swamp it (96% of them unexplained once), it is not: three tries, and a
+# skip that says so when the tick was never a main source.
+if [ "$NCPU" -ge 2 ] && [ ! -e /sys/devices/system/cpu/nohz_full ]; then
+	nohz=missing
+	for try in 1 2 3; do
+		run "jitter no nohz kernel" 0 "$PB" jitter --cpu 1 -d 0.3 || { nohz=failed; break; }
+		if has "$T/out" "a kernel built with CONFIG_NO_HZ_FULL (this one is not), booted with nohz_full=1"; then
+			nohz=ok
+			break
+		fi
+		has "$T/out" "^cpu 1: [0-9]* gaps/s: local timer interrupts" && break
+		nohz=unseen
+	done
+	case $nohz in
+	ok) ok "jitter on a kernel without CONFIG_NO_HZ_FULL says so in the tick's fix" ;;
+	unseen) skipped "jitter no nohz kernel" "the tick was not a main source of CPU 1's gaps in 3 tries (the host's gaps dominated)" ;;
+	failed) ;;
+	*) miss "jitter no nohz kernel" ;;
+	esac
 fi
 
 finish cli/jitter
