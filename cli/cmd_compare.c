@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -137,24 +138,19 @@ static int parse_choice(const char *opt, const char *s, const char *const *names
 	return -1;
 }
 
+/* --duet-cpus A,B in the library's CPU list grammar (pbench_cpus_parse); one CPU given twice
+ * (or once) is the same CPU twice, which check_duet() refuses with its own message. */
 static int parse_cpu_list(const char *s, int *cpus)
 {
-	const char *comma = strchr(s, ',');
-	char a[32];
-	double x, y;
+	int n = pbench_cpus_parse(s, cpus, 2, CPU_SETSIZE);
 
-	if (!comma || (size_t)(comma - s) >= sizeof(a))
-		goto bad;
-	snprintf(a, sizeof(a), "%.*s", (int)(comma - s), s);
-	if (cli_parse_number(a, CLI_NUM_INT, &x) || cli_parse_number(comma + 1, CLI_NUM_INT, &y) ||
-	    x < 0 || y < 0 || x > 4095 || y > 4095)
-		goto bad;
-	cpus[0] = (int)x;
-	cpus[1] = (int)y;
+	if (n < 1) {
+		cli_error("invalid CPUs '%s' for --duet-cpus: expected two CPU numbers, as 0,1", s);
+		return -1;
+	}
+	if (n == 1)
+		cpus[1] = cpus[0];
 	return 0;
-bad:
-	cli_error("invalid CPUs '%s' for --duet-cpus: expected two CPU numbers, as 0,1", s);
-	return -1;
 }
 
 enum { OPT_SHELL = 256, OPT_REFERENCE, OPT_DUET, OPT_DUET_CPUS, OPT_ORDER, OPT_CONFIDENCE,
