@@ -121,7 +121,7 @@ void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
 void pb_runs_forget(struct pbench_runs *r, struct pb_set *set);
 void pb_runs_fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u);
 int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
-			  struct pbench_child **ch);
+			  int alone, struct pbench_child **ch);
 int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
 			   const struct pbench_child_result *res, struct pb_run *run);
 void pb_runs_command_timed_out(struct pbench_runs *r, struct pbench_child *ch,

@@ -13,7 +13,7 @@
 
 Test(abi, pbench_child_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_child_opts), 56);
+	cr_expect_eq(sizeof(struct pbench_child_opts), 72);
 	cr_expect_eq(offsetof(struct pbench_child_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, events), 8, "events moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, counter_flags), 16, "counter_flags moved");
@@ -24,6 +24,8 @@ Test(abi, pbench_child_opts)
 	cr_expect_eq(offsetof(struct pbench_child_opts, flags), 44, "flags moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, cpu), 48, "cpu moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, stdout_fd), 52, "stdout_fd moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, counters), 56, "counters moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, envp), 64, "envp moved");
 }
 
 Test(abi, pbench_child_result)
