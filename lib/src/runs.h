@@ -102,6 +102,8 @@ struct pbench_runs {
 	struct pbench_speed *speed;	/* the reference loop, made at the first run */
 	int speed_borrowed;		/* speed is another subject's (pb_runs_share_speed()) */
 	double speed_best_ns;		/* its best reading (pbench_speed_factors()) */
+	double speed_last_ns;		/* the last run's reading after it, and when (ticks): */
+	uint64_t speed_last_at;		/* the next one's before when it follows closely */
 	int interrupted;		/* *o.stop was seen */
 	int ran;
 	char error[512];		/* the last failure in words */

@@ -163,6 +163,22 @@ Test(speed, bursts_left_out)
 	cr_assert_eq(pbench_speed_factors(NULL, a, 8, f, NULL), -EINVAL);
 }
 
+/* Readings shared between runs (a run's before is the last one's after, read once): a fast
+ * burst there is still a burst, and it does not confirm itself as the best. */
+Test(speed, shared_readings_once_in_the_sequence)
+{
+	static const double b[] = { 10000, 10010, 5000, 10020, 10000 };
+	static const double a[] = { 10010, 5000, 10020, 10000, 10010 };
+	double f[5], best;
+
+	cr_assert_eq(pbench_speed_factors(b, a, 5, f, &best), 0);
+	cr_assert_eq(best, 10000, "the best is a reading another confirms, not 5000 twice: %g",
+		     best);
+	cr_expect(NEAR(f[1], 10000 / 10010.0, 1e-12), "run 2's burst after left out: %g", f[1]);
+	cr_expect(NEAR(f[2], 10000 / 10020.0, 1e-12), "run 3's burst before left out: %g", f[2]);
+	cr_expect(NEAR(f[0], 10000 / 10005.0, 1e-12), "run 1: %g", f[0]);
+}
+
 Test(speed, summary_edges)
 {
 	struct pbench_speed_summary s = { .size = sizeof(s) };
