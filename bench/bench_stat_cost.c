@@ -394,7 +394,7 @@ int main(void)
 	       "events held open, as pbench stat holds one\n", STEP_BLOCKS, STEP_REPS);
 	line("pbench_command_resolve(\"true\"): PATH search, stat + access per directory",
 	     time_step(step_resolve, NULL));
-	line("noise probe begin + end: /proc/stat, /proc/softirqs twice, /proc/interrupts when moved",
+	line("noise probe begin + end: /proc/stat, /proc/softirqs twice, /proc/interrupts when moved (kept open)",
 	     probe ? time_step(step_probe, probe) : NAN);
 	line("counters open + close: the default events (cycles and instructions fail here)",
 	     time_step(step_counters, PB_EVENTS));
