@@ -278,8 +278,12 @@ static int read_steal(struct pbench_cpu_probe *p, int grow, int *cut, unsigned l
 
 			*intr = strtoull(line + 5, &end, 10);
 			*have_intr = end > line + 5;
-			continue;
+			break;	/* after every cpu line; the rest is not needed */
 		}
+		/* Only the probe's CPU parsed in full: a machine of 128 CPUs has 128 lines. */
+		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]) ||
+		    atoi(line + 3) != p->cpu)
+			continue;
 		n = pb_parse_cpu_times(line, &cpu, &t);
 		if (n < 0 || cpu != p->cpu)
 			continue;
