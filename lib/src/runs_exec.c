@@ -356,14 +356,16 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 	run = pb_runs_next(r, set);
 	run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
 	probe = pb_runs_probe(r, run->cpu);
-	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+	/* The speed's readings outside the noise window: an interrupt during the reference
+	 * loop is not the run's. */
 	pb_runs_speed_before(r, run);
+	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
 	err = is_cmd ? run_command(r, set, run, stdout_fd) : run_workload(r, set, run);
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
-	pb_runs_speed_after(r, run);
 	if (run->have_cpu_noise)
 		run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
+	pb_runs_speed_after(r, run);
 	if (stopped(r))
 		return 1;	/* the run the stop cut short is not a measurement */
 	if (err) {
