@@ -184,6 +184,15 @@ static int step_misc(void *arg)
 	return sched_getcpu() < 0;
 }
 
+/* The CPU's speed read once (the reference loop's three passes): one a run, the reading
+ * after a run serving as the next one's before. */
+static int step_speed(void *arg)
+{
+	double ns;
+
+	return pbench_speed_read(arg, &ns, NULL);
+}
+
 static int step_fork(void *arg)
 {
 	int status;
@@ -357,6 +366,7 @@ int main(void)
 	struct pbench_counters_opts hold_opts = { .size = sizeof(hold_opts), .cpu = -1 };
 	struct pbench_counters *hold = NULL;
 	struct pbench_cpu_probe *probe = NULL;
+	struct pbench_speed *speed;
 	struct replay full = { .events = PB_EVENTS }, perchild, noprobe, spawn;
 	double lo, hi, lo2, hi2, slope, slope_sw, r_full, r_per, r_noprobe, r_spawn, r_prep;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -408,6 +418,11 @@ int main(void)
 	pbench_counters_open(&hold, PB_EVENTS, &hold_opts);
 	line("getrusage x2, setitimer x2 (--timeout off), sched_getcpu",
 	     time_step(step_misc, NULL));
+	if (!pbench_speed_new(&speed)) {
+		line("the CPU's speed read once: the reference loop, fastest of three passes",
+		     time_step(step_speed, speed));
+		pbench_speed_free(speed);
+	}
 	line("fork + exec + wait of true (pbench's way: fork)", time_step(step_fork, NULL));
 	line("posix_spawn + wait of true (clone with CLONE_VFORK: hyperfine's way)",
 	     time_step(step_spawn, NULL));
