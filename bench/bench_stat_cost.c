@@ -222,34 +222,15 @@ static int step_spawn(void *arg)
 	return 0;
 }
 
-/* run_command: start with the events (NULL or "": none), wait, read, free. */
-static int step_child(void *arg)
+/* One command started, waited for, its counts read and freed: with a set of its own per run
+ * (events; NULL or "": none), or counted in a set held on this thread (held), which the child
+ * inherits as run_command's does now. */
+static int child_run(const char *events, struct pbench_counters *held)
 {
 	static struct pbench_count k[8];
 	char *argv[] = { "true", NULL };
-	struct pbench_child_opts co = { .size = sizeof(co), .events = arg, .quiet = 1 };
-	struct pbench_child_result res = { .size = sizeof(res) };
-	struct pbench_child *ch;
-	int err = pbench_child_start(&ch, argv, &co);
-
-	if (err)
-		return err;
-	err = pbench_child_wait(ch, &res);
-	for (size_t i = 0; i < PB_ARRAY_SIZE(k); i++)
-		k[i].size = sizeof(k[i]);
-	if (!err && pbench_child_counters(ch))
-		err = pbench_counters_read(pbench_child_counters(ch), k, (int)PB_ARRAY_SIZE(k));
-	pbench_child_free(ch);
-	return err < 0 ? err : 0;
-}
-
-/* As run_command does now: counted in a set held on this thread, which the child inherits
- * (started with vfork); its counts are what it added. */
-static int step_child_held(void *arg)
-{
-	static struct pbench_count k[8];
-	char *argv[] = { "true", NULL };
-	struct pbench_child_opts co = { .size = sizeof(co), .quiet = 1, .counters = arg };
+	struct pbench_child_opts co = { .size = sizeof(co), .events = events, .quiet = 1,
+					.counters = held };
 	struct pbench_child_result res = { .size = sizeof(res) };
 	struct pbench_child *ch;
 	int err = pbench_child_start(&ch, argv, &co);
@@ -263,6 +244,16 @@ static int step_child_held(void *arg)
 		err = pbench_child_counts(ch, k, (int)PB_ARRAY_SIZE(k));
 	pbench_child_free(ch);
 	return err < 0 ? err : 0;
+}
+
+static int step_child(void *events)
+{
+	return child_run(events, NULL);
+}
+
+static int step_child_held(void *held)
+{
+	return child_run(NULL, held);
 }
 
 /* A set of the default events on this thread that children inherit, as pbench stat holds. */
