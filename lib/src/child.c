@@ -587,7 +587,11 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	held = opts && PB_HAS_FIELD(opts, counters) ? opts->counters : NULL;
 	if (held_live() || (held && live_nr(NULL)))
 		return -EBUSY;
-	err = pbench_command_resolve(argv[0], path, sizeof(path));
+	if (opts && PB_HAS_FIELD(opts, path) && opts->path)
+		err = snprintf(path, sizeof(path), "%s", opts->path) < (int)sizeof(path) ? 0 :
+		      -ENAMETOOLONG;
+	else
+		err = pbench_command_resolve(argv[0], path, sizeof(path));
 	if (err)
 		return err;
 	ch = calloc(1, sizeof(*ch));

@@ -162,7 +162,8 @@ static int subject_init(struct pbench_runs *r)
 		if (err)
 			return err;
 		sub->argv = pb_argv_dup(r->o.argv);
-		if (!sub->argv)
+		sub->path = strdup(path);
+		if (!sub->argv || !sub->path)
 			return -ENOMEM;
 		r->o.argv = sub->argv;
 	}
@@ -582,6 +583,7 @@ void pbench_runs_free(struct pbench_runs *r)
 	pb_argv_free(r->setup);
 	pb_argv_free(r->prepare);
 	pb_argv_free(r->cleanup);
+	free(r->subject.path);
 	free(r->subject.plan.events);
 	free(r->subject.plan.map);
 	free(r->subject.plan.tmpl);

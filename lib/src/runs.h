@@ -44,6 +44,7 @@ struct pb_child_plan {
 
 struct pb_subject {
 	char **argv;			/* a command (copied), or NULL */
+	char *path;			/* the file its argv[0] is, resolved once */
 	int workload;			/* enum pbench_workload_kind when argv is NULL */
 	uint64_t iterations;
 	size_t walk_bytes;

@@ -81,7 +81,8 @@ int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdo
 					   .events = cp->nc ? cp->events : NULL,
 					   .quiet = r->o.quiet, .stdout_fd = stdout_fd,
 					   .cpus = prepared ? r->o.cpus : NULL,
-					   .ncpus = prepared ? r->o.ncpus : 0 };
+					   .ncpus = prepared ? r->o.ncpus : 0,
+					   .path = r->subject.path };
 
 	if (alone && cp->nc)
 		copts.counters = r->self;

@@ -13,7 +13,7 @@
 
 Test(abi, pbench_child_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_child_opts), 72);
+	cr_expect_eq(sizeof(struct pbench_child_opts), 80);
 	cr_expect_eq(offsetof(struct pbench_child_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, events), 8, "events moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, counter_flags), 16, "counter_flags moved");
@@ -26,6 +26,7 @@ Test(abi, pbench_child_opts)
 	cr_expect_eq(offsetof(struct pbench_child_opts, stdout_fd), 52, "stdout_fd moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, counters), 56, "counters moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, envp), 64, "envp moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, path), 72, "path moved");
 }
 
 Test(abi, pbench_child_result)

@@ -397,3 +397,21 @@ Test(child, environment_given)
 	pbench_counters_free(c);
 	assert_no_children();
 }
+
+/* opts.path: the file exec'd, resolved once by the caller; the command keeps its argv[0]. */
+Test(child, path_given_is_exec_d_with_argv_as_given)
+{
+	char *argv[] = { "pbench-no-such-name", "-c", "test \"$0\" = pbench-no-such-name", NULL };
+	struct pbench_child_opts o = { .size = sizeof(o), .path = "/bin/sh" };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_child *ch;
+
+	cr_assert_eq(pbench_child_start(&ch, argv, &o), 0, "not looked up in PATH");
+	cr_assert_eq(pbench_child_wait(ch, &res), 0);
+	pbench_child_free(ch);
+	cr_assert(res.exited && res.exit_status == 0, "argv[0] as given: exit %d",
+		  res.exit_status);
+	o.path = NULL;
+	cr_assert_eq(pbench_child_start(&ch, argv, &o), -PBENCH_ENOT_FOUND);
+	assert_no_children();
+}

@@ -51,6 +51,10 @@ struct pbench_child_opts {
 	/* Not NULL: the command's environment (NULL-terminated "NAME=value" strings) instead of
 	 * the caller's. */
 	char *const *envp;
+	/* Not NULL: the file to exec, as pbench_command_resolve() found argv[0] (a caller that
+	 * runs one command many times resolves it once: a PATH search is a stat and an access
+	 * per directory); NULL: resolved at each start. */
+	const char *path;
 };
 
 enum pbench_child_flags {
