@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of a function's listing (listing.c, listing_elf.c). Never installed. */
+#ifndef PBENCH_LISTING_H
+#define PBENCH_LISTING_H
+
+#include <jansson.h>
+
+#include "internal.h"
+
+struct pbench_listing {
+	int status;			/* enum pbench_listing_status */
+	char *reason;			/* NULL when status is OK */
+	char *file, *symbol;
+	uint64_t address, size;		/* in the file */
+	char **lines;
+	size_t nr;
+	size_t backward;		/* jumps back inside the function */
+};
+
+/* A function symbol found in an ELF file. */
+struct pb_elf_sym {
+	uint64_t value, size;		/* its address in the file, its size in bytes */
+	char name[256];
+	char like[256];			/* by name, not found: name.constprop.0 and the like */
+	int type;			/* the file's e_type (ET_EXEC, ET_DYN) */
+	int has_symtab;			/* a .symtab, not only the .dynsym */
+};
+
+/* The function named name (addr when name is NULL: the function containing that file
+ * address) in the ELF file at path: 0; -ENOENT not in its symbol tables, -ENODATA no symbol
+ * table at all (stripped of .dynsym too), -ENOEXEC not an ELF file of this machine's class,
+ * -errno opening it. */
+int pb_elf_find(const char *path, const char *name, uint64_t addr, struct pb_elf_sym *out);
+
+/* Whether an objdump line "addr:\tinsn" jumps back inside [start, end) of the function:
+ * 1 yes, 0 no. Calls are not jumps. */
+int pb_listing_is_backward(const char *insn, uint64_t addr, uint64_t start, uint64_t end);
+
+/* The listing as a JSON object (schema/common.schema.json#/$defs/listing); NULL: no memory. */
+json_t *pb_listing_json(const struct pbench_listing *l);
+
+#endif
