@@ -55,7 +55,7 @@ static int find_in_file(struct pbench_listing *l, const char *name, uint64_t add
 	switch (err) {
 	case 0:
 		break;
-	case -ENOENT:
+	case -ESRCH:
 		if (!name)
 			return set_reason(l, PBENCH_LISTING_NO_SYMBOL, "no function symbol at "
 					  "0x%" PRIx64 " in '%s'%s", addr, l->file, s.has_symtab ?
@@ -303,7 +303,10 @@ int pbench_listing_new(struct pbench_listing **out, const struct pbench_listing_
 	if (o.addr) {
 		err = find_in_process(l, o.addr);
 	} else {
-		l->file = strdup(o.file);
+		/* The file's own path: objdump would open its own /proc/self/exe. */
+		l->file = realpath(o.file, NULL);
+		if (!l->file)
+			l->file = strdup(o.file);
 		err = l->file ? find_in_file(l, o.symbol, 0) : -ENOMEM;
 	}
 	if (!err && l->status == PBENCH_LISTING_OK && !l->size)

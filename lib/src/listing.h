@@ -27,7 +27,7 @@ struct pb_elf_sym {
 };
 
 /* The function named name (addr when name is NULL: the function containing that file
- * address) in the ELF file at path: 0; -ENOENT not in its symbol tables, -ENODATA no symbol
+ * address) in the ELF file at path: 0; -ESRCH not in its symbol tables, -ENODATA no symbol
  * table at all (stripped of .dynsym too), -ENOEXEC not an ELF file of this machine's class,
  * -errno opening it. */
 int pb_elf_find(const char *path, const char *name, uint64_t addr, struct pb_elf_sym *out);

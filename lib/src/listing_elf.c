@@ -175,5 +175,5 @@ int pb_elf_find(const char *path, const char *name, uint64_t addr, struct pb_elf
 			table_like(&m, sh, nsh, &sh[i], name, out);
 	out->has_symtab = tables & 1;
 	munmap((void *)m.p, m.len);
-	return found ? 0 : tables ? -ENOENT : -ENODATA;
+	return found ? 0 : tables ? -ESRCH : -ENODATA;
 }
