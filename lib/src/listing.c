@@ -380,6 +380,13 @@ size_t pbench_listing_backward_jumps(const struct pbench_listing *l)
 	return l ? l->backward : 0;
 }
 
+const char *pbench_listing_samples_reason(const struct pbench_listing *l)
+{
+	(void)l;
+	return "pbench does not sample instructions yet (that needs a sampling event with "
+	       "PERF_SAMPLE_IP: cycles where the CPU has a PMU, cpu-clock where it has none)";
+}
+
 /* ---- writers ---------------------------------------------------------------------------- */
 
 /* What the code says about loops, in words: a loop's body with no jump back was deleted or
@@ -400,6 +407,7 @@ int pbench_listing_write_text(const struct pbench_listing *l, FILE *f)
 			"%s):\n", l->symbol, l->file, l->size, l->nr, loops_words(l));
 		for (size_t i = 0; i < l->nr; i++)
 			fprintf(f, "    %s\n", l->lines[i]);
+		fprintf(f, "  no samples: %s\n", pbench_listing_samples_reason(l));
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -419,7 +427,9 @@ int pbench_listing_write_markdown(const struct pbench_listing *l, FILE *f)
 			l->nr, loops_words(l));
 		for (size_t i = 0; i < l->nr; i++)
 			fprintf(f, "%s\n", l->lines[i]);
-		fputs("```\n", f);
+		fputs("```\n\nNo samples: ", f);
+		pb_md_text(f, pbench_listing_samples_reason(l));
+		fputs("\n", f);
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -444,14 +454,15 @@ json_t *pb_listing_json(const struct pbench_listing *l)
 		return NULL;
 	for (size_t i = 0; i < l->nr; i++)
 		bad |= json_array_append_new(lines, json_string(l->lines[i]));
-	o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+	o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:n, s:s}",
 		      "status", status_word(l->status),
 		      "reason", l->reason ? json_string(l->reason) : json_null(),
 		      "symbol", l->symbol ? json_string(l->symbol) : json_null(),
 		      "file", l->file ? json_string(l->file) : json_null(),
 		      "address", l->symbol ? json_integer((json_int_t)l->address) : json_null(),
 		      "size_bytes", l->symbol ? json_integer((json_int_t)l->size) : json_null(),
-		      "lines", lines, "backward_jumps", (json_int_t)l->backward);
+		      "lines", lines, "backward_jumps", (json_int_t)l->backward,
+		      "samples", "no_samples_reason", pbench_listing_samples_reason(l));
 	if (bad) {
 		json_decref(o);
 		return NULL;

@@ -65,6 +65,9 @@ PBENCH_API const char *pbench_listing_line(const struct pbench_listing *l, size_
 /* Jumps to an address at or before their own inside the function: a loop's back edges. A
  * loop that is in the source and has none here was unrolled away or deleted. */
 PBENCH_API size_t pbench_listing_backward_jumps(const struct pbench_listing *l);
+/* Why no instruction is marked with its share of samples (the hottest): pbench does not
+ * sample instructions yet. Never NULL: a listing without samples says why. */
+PBENCH_API const char *pbench_listing_samples_reason(const struct pbench_listing *l);
 /* The listing for people, each line indented by two spaces (text), or as a fenced code block
  * (Markdown); the reason in place of the code when it cannot be shown. -EINVAL, -EIO. */
 PBENCH_API int pbench_listing_write_text(const struct pbench_listing *l, FILE *f);
