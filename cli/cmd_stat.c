@@ -554,17 +554,27 @@ struct report {
 	const char *annotate;			/* the name given to --annotate */
 };
 
-/* The text or Markdown report, then the listing of --annotate under it. */
+/* The text or Markdown report, then the listing of --annotate under it, and why no
+ * instruction is marked hot (said, not left out). */
 static int with_listing(int err, const struct report *rep, int fmt, FILE *f)
 {
-	if (err || !rep->listing)
+	const struct pbench_listing *l = rep->listing;
+	int shown = pbench_listing_status(l) == PBENCH_LISTING_OK;
+
+	if (err || !l)
 		return err;
 	if (fmt == CLI_FMT_MARKDOWN) {
 		fputs("\n", f);
-		return pbench_listing_write_markdown(rep->listing, f);
+		err = pbench_listing_write_markdown(l, f);
+		if (!err && shown)
+			fprintf(f, "\nNo samples: %s\n", pbench_listing_samples_reason(l));
+		return err;
 	}
 	fprintf(f, "\n--annotate %s:\n", rep->annotate);
-	return pbench_listing_write_text(rep->listing, f);
+	err = pbench_listing_write_text(l, f);
+	if (!err && shown)
+		fprintf(f, "  no samples: %s\n", pbench_listing_samples_reason(l));
+	return err;
 }
 
 /* The report in each format asked for (cli_out_write): the library's writers. */

@@ -407,7 +407,6 @@ int pbench_listing_write_text(const struct pbench_listing *l, FILE *f)
 			"%s):\n", l->symbol, l->file, l->size, l->nr, loops_words(l));
 		for (size_t i = 0; i < l->nr; i++)
 			fprintf(f, "    %s\n", l->lines[i]);
-		fprintf(f, "  no samples: %s\n", pbench_listing_samples_reason(l));
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -427,9 +426,7 @@ int pbench_listing_write_markdown(const struct pbench_listing *l, FILE *f)
 			l->nr, loops_words(l));
 		for (size_t i = 0; i < l->nr; i++)
 			fprintf(f, "%s\n", l->lines[i]);
-		fputs("```\n\nNo samples: ", f);
-		pb_md_text(f, pbench_listing_samples_reason(l));
-		fputs("\n", f);
+		fputs("```\n", f);
 	}
 	return ferror(f) ? -EIO : 0;
 }
