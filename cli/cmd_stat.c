@@ -81,7 +81,10 @@ static void stat_usage(FILE *f)
 		"                         after the report, the machine code of FUNCTION in the\n"
 		"                         command's program, disassembled by objdump (binutils),\n"
 		"                         or why it cannot be shown (a stripped program, a static\n"
-		"                         function inlined away); in the JSON as \"annotate\"\n",
+		"                         function inlined away), each instruction with its share\n"
+		"                         of the samples of one more run of the command (cpu-clock\n"
+		"                         every 100 us, before the measured runs); in the JSON as\n"
+		"                         \"annotate\"\n",
 		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
 		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS);
 	cli_out_usage(f, STAT_OUTPUTS, "each run's time in order and the distributions, as SVG",
@@ -554,27 +557,18 @@ struct report {
 	const char *annotate;			/* the name given to --annotate */
 };
 
-/* The text or Markdown report, then the listing of --annotate under it, and why no
- * instruction is marked hot (said, not left out). */
+/* The text or Markdown report, then the listing of --annotate under it (with its samples,
+ * or why there are none). */
 static int with_listing(int err, const struct report *rep, int fmt, FILE *f)
 {
-	const struct pbench_listing *l = rep->listing;
-	int shown = pbench_listing_status(l) == PBENCH_LISTING_OK;
-
-	if (err || !l)
+	if (err || !rep->listing)
 		return err;
 	if (fmt == CLI_FMT_MARKDOWN) {
 		fputs("\n", f);
-		err = pbench_listing_write_markdown(l, f);
-		if (!err && shown)
-			fprintf(f, "\nNo samples: %s\n", pbench_listing_samples_reason(l));
-		return err;
+		return pbench_listing_write_markdown(rep->listing, f);
 	}
 	fprintf(f, "\n--annotate %s:\n", rep->annotate);
-	err = pbench_listing_write_text(l, f);
-	if (!err && shown)
-		fprintf(f, "  no samples: %s\n", pbench_listing_samples_reason(l));
-	return err;
+	return pbench_listing_write_text(rep->listing, f);
 }
 
 /* The report in each format asked for (cli_out_write): the library's writers. */
@@ -705,8 +699,9 @@ static int check_helpers(struct stat_opts *o)
 	return 0;
 }
 
-/* --annotate: the function's code, read before the runs (objdump is not run among them).
- * A function that cannot be shown is not an error: the report says why. */
+/* --annotate: the function's code, read before the runs (objdump is not run among them), and
+ * one more run of the command, sampled, before the measured ones (never one of them). A
+ * function that cannot be shown or sampled is not an error: the report says why. */
 static int annotate(struct stat_opts *o)
 {
 	struct pbench_listing_opts lo = { .size = sizeof(lo), .symbol = o->annotate };
@@ -720,6 +715,8 @@ static int annotate(struct stat_opts *o)
 		return 0;
 	lo.file = path;
 	err = pbench_listing_new(&o->listing, &lo);
+	if (!err && pbench_listing_status(o->listing) == PBENCH_LISTING_OK)
+		err = pbench_listing_sample(o->listing, o->ro.argv, 0);
 	if (err) {
 		cli_error("--annotate %s: %s", o->annotate, pbench_strerror(err));
 		return EXIT_RUNTIME;

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <link.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,10 +174,16 @@ int pb_listing_is_backward(const char *insn, uint64_t addr, uint64_t start, uint
 static int add_line(struct pbench_listing *l, uint64_t addr, const char *insn)
 {
 	char **lines = realloc(l->lines, (l->nr + 1) * sizeof(*lines));
+	uint64_t *addrs;
 
 	if (!lines)
 		return -ENOMEM;
 	l->lines = lines;
+	addrs = realloc(l->addrs, (l->nr + 1) * sizeof(*addrs));
+	if (!addrs)
+		return -ENOMEM;
+	l->addrs = addrs;
+	addrs[l->nr] = addr;
 	if (asprintf(&lines[l->nr], "%" PRIx64 ":  %s", addr, insn) < 0)
 		return -ENOMEM;
 	l->nr++;
@@ -329,6 +336,9 @@ void pbench_listing_free(struct pbench_listing *l)
 	for (size_t i = 0; i < l->nr; i++)
 		free(l->lines[i]);
 	free(l->lines);
+	free(l->addrs);
+	free(l->hits);
+	free(l->no_samples);
 	free(l->reason);
 	free(l->file);
 	free(l->symbol);
@@ -380,11 +390,95 @@ size_t pbench_listing_backward_jumps(const struct pbench_listing *l)
 	return l ? l->backward : 0;
 }
 
+/* ---- samples ------------------------------------------------------------------------- */
+
+int pb_listing_no_samples(struct pbench_listing *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	free(l->no_samples);
+	va_start(ap, fmt);
+	n = vasprintf(&l->no_samples, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		l->no_samples = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The line whose instruction holds file address a: the last line starting at or before it
+ * (the lines are in address order, as objdump prints them). */
+static size_t line_of(const struct pbench_listing *l, uint64_t a)
+{
+	size_t lo = 0, hi = l->nr;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (l->addrs[mid] <= a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int pbench_listing_add_samples(struct pbench_listing *l, const uint64_t *addrs, size_t n)
+{
+	if (!l || (n && !addrs) || l->status != PBENCH_LISTING_OK || !l->nr)
+		return -EINVAL;
+	if (!l->hits) {
+		l->hits = calloc(l->nr, sizeof(*l->hits));
+		if (!l->hits)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		l->total++;
+		/* Before the first instruction (padding objdump did not print) is not in it. */
+		if (addrs[i] < l->addrs[0] || addrs[i] >= l->address + l->size)
+			continue;
+		l->hits[line_of(l, addrs[i])]++;
+		l->in_function++;
+	}
+	return 0;
+}
+
+int pbench_listing_sample(struct pbench_listing *l, char *const argv[], uint64_t period_ns)
+{
+	if (!l || !argv || !argv[0])
+		return -EINVAL;
+	if (l->status != PBENCH_LISTING_OK)
+		return pb_listing_no_samples(l, "no code to mark: %s", l->reason);
+	return pb_listing_sample_run(l, argv, period_ns ? period_ns : 100000);
+}
+
+uint64_t pbench_listing_line_samples(const struct pbench_listing *l, size_t i)
+{
+	return l && l->hits && i < l->nr ? l->hits[i] : 0;
+}
+
+int pbench_listing_samples(const struct pbench_listing *l, uint64_t *in_function,
+			   uint64_t *total)
+{
+	if (!l || !l->hits)
+		return 0;
+	if (in_function)
+		*in_function = l->in_function;
+	if (total)
+		*total = l->total;
+	return 1;
+}
+
 const char *pbench_listing_samples_reason(const struct pbench_listing *l)
 {
-	(void)l;
-	return "pbench does not sample instructions yet (that needs a sampling event with "
-	       "PERF_SAMPLE_IP: cycles where the CPU has a PMU, cpu-clock where it has none)";
+	if (l && l->hits)
+		return NULL;
+	if (l && l->no_samples)
+		return l->no_samples;
+	return "not sampled: pbench stat --annotate samples the command in a run of its own "
+	       "(pbench_listing_sample)";
 }
 
 /* ---- writers ---------------------------------------------------------------------------- */
@@ -396,17 +490,69 @@ static const char *loops_words(const struct pbench_listing *l)
 	return l->backward ? "jumps back: a loop" : "no jump back: no loop";
 }
 
+/* The line with the most samples (the first of equals); nr when none has any. */
+static size_t hottest(const struct pbench_listing *l)
+{
+	size_t best = l->nr;
+
+	for (size_t i = 0; l->hits && i < l->nr; i++)
+		if (l->hits[i] && (best == l->nr || l->hits[i] > l->hits[best]))
+			best = i;
+	return best;
+}
+
+/* "samples: 812 of 1034 in churn (78.5%), cpu-clock every 100 us", or why none. */
+static void samples_head(const struct pbench_listing *l, FILE *f, const char *indent)
+{
+	char pct[32];
+
+	if (!l->hits) {
+		if (l->no_samples)
+			fprintf(f, "%sno samples: %s\n", indent, l->no_samples);
+		return;
+	}
+	fprintf(f, "%ssamples: %" PRIu64 " of %" PRIu64 " in %s (%s)", indent, l->in_function,
+		l->total, l->symbol, pb_format_pct(pct, sizeof(pct), l->total ?
+		100.0 * (double)l->in_function / (double)l->total : NAN, 1));
+	if (l->period_ns)
+		fprintf(f, ", cpu-clock every %g us", (double)l->period_ns / 1000);
+	if (l->lost)
+		fprintf(f, ", %" PRIu64 " lost", l->lost);
+	fprintf(f, "%s\n", l->in_function ? "" : ": none in the function (too short a run, or "
+		"the function was not called)");
+}
+
+/* Line i, with its share of the function's samples in front when sampled. */
+static void write_line(const struct pbench_listing *l, size_t i, size_t hot, FILE *f,
+		       const char *indent)
+{
+	if (!l->hits || !l->in_function) {
+		fprintf(f, "%s%s\n", indent, l->lines[i]);
+		return;
+	}
+	if (l->hits[i])
+		fprintf(f, "%s%6.2f%%  %s%s\n", indent,
+			100.0 * (double)l->hits[i] / (double)l->in_function, l->lines[i],
+			i == hot ? "   <- hottest" : "");
+	else
+		fprintf(f, "%s         %s\n", indent, l->lines[i]);
+}
+
 int pbench_listing_write_text(const struct pbench_listing *l, FILE *f)
 {
+	size_t hot;
+
 	if (!l || !f)
 		return -EINVAL;
 	if (l->status != PBENCH_LISTING_OK) {
 		fprintf(f, "  machine code: n/a: %s\n", l->reason);
 	} else {
+		hot = hottest(l);
 		fprintf(f, "  machine code of %s (%s, %" PRIu64 " bytes, %zu instructions, "
 			"%s):\n", l->symbol, l->file, l->size, l->nr, loops_words(l));
+		samples_head(l, f, "  ");
 		for (size_t i = 0; i < l->nr; i++)
-			fprintf(f, "    %s\n", l->lines[i]);
+			write_line(l, i, hot, f, "    ");
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -422,10 +568,15 @@ int pbench_listing_write_markdown(const struct pbench_listing *l, FILE *f)
 	} else {
 		fputs("Machine code of ", f);
 		pb_md_code(f, l->symbol);
-		fprintf(f, " (%" PRIu64 " bytes, %zu instructions, %s):\n\n```\n", l->size,
+		fprintf(f, " (%" PRIu64 " bytes, %zu instructions, %s):\n\n", l->size,
 			l->nr, loops_words(l));
-		for (size_t i = 0; i < l->nr; i++)
-			fprintf(f, "%s\n", l->lines[i]);
+		if (l->hits || l->no_samples) {
+			samples_head(l, f, "");
+			fputs("\n", f);
+		}
+		fputs("```\n", f);
+		for (size_t i = 0, hot = hottest(l); i < l->nr; i++)
+			write_line(l, i, hot, f, "");
 		fputs("```\n", f);
 	}
 	return ferror(f) ? -EIO : 0;
@@ -442,6 +593,26 @@ static const char *status_word(int status)
 	return status >= 0 && status <= PBENCH_LISTING_FAILED ? words[status] : "failed";
 }
 
+/* The samples: how many, of what event, and per line (the lines' order). */
+static json_t *samples_json(const struct pbench_listing *l)
+{
+	json_t *per = json_array();
+
+	if (!l->hits || !per) {
+		json_decref(per);
+		return l->hits ? NULL : json_null();
+	}
+	for (size_t i = 0; i < l->nr; i++)
+		if (json_array_append_new(per, json_integer((json_int_t)l->hits[i]))) {
+			json_decref(per);
+			return NULL;
+		}
+	return json_pack("{s:s, s:o, s:I, s:I, s:o}", "event", "cpu-clock", "period_ns",
+			 l->period_ns ? json_integer((json_int_t)l->period_ns) : json_null(),
+			 "in_function", (json_int_t)l->in_function,
+			 "total", (json_int_t)l->total, "per_line", per);
+}
+
 json_t *pb_listing_json(const struct pbench_listing *l)
 {
 	json_t *lines = json_array(), *o;
@@ -451,7 +622,7 @@ json_t *pb_listing_json(const struct pbench_listing *l)
 		return NULL;
 	for (size_t i = 0; i < l->nr; i++)
 		bad |= json_array_append_new(lines, json_string(l->lines[i]));
-	o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:n, s:s}",
+	o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
 		      "status", status_word(l->status),
 		      "reason", l->reason ? json_string(l->reason) : json_null(),
 		      "symbol", l->symbol ? json_string(l->symbol) : json_null(),
@@ -459,7 +630,9 @@ json_t *pb_listing_json(const struct pbench_listing *l)
 		      "address", l->symbol ? json_integer((json_int_t)l->address) : json_null(),
 		      "size_bytes", l->symbol ? json_integer((json_int_t)l->size) : json_null(),
 		      "lines", lines, "backward_jumps", (json_int_t)l->backward,
-		      "samples", "no_samples_reason", pbench_listing_samples_reason(l));
+		      "samples", samples_json(l),
+		      "no_samples_reason", l->hits ? json_null() :
+		      json_string(pbench_listing_samples_reason(l)));
 	if (bad) {
 		json_decref(o);
 		return NULL;

@@ -13,8 +13,15 @@ struct pbench_listing {
 	char *file, *symbol;
 	uint64_t address, size;		/* in the file */
 	char **lines;
+	uint64_t *addrs;		/* each line's address in the file */
 	size_t nr;
 	size_t backward;		/* jumps back inside the function */
+	/* Samples of the instruction pointer (pbench_listing_sample, _add_samples): */
+	uint64_t *hits;			/* per line; NULL until sampled */
+	uint64_t in_function, total;	/* samples in the function, of all taken */
+	uint64_t period_ns;		/* cpu-clock's sampling period; 0: given by the caller */
+	uint64_t lost;			/* sample records the kernel or pbench could not keep */
+	char *no_samples;		/* why there are none (NULL: the default reason) */
 };
 
 /* A function symbol found in an ELF file. */
@@ -35,6 +42,14 @@ int pb_elf_find(const char *path, const char *name, uint64_t addr, struct pb_elf
 /* Whether an objdump line "addr:\tinsn" jumps back inside [start, end) of the function:
  * 1 yes, 0 no. Calls are not jumps. */
 int pb_listing_is_backward(const char *insn, uint64_t addr, uint64_t start, uint64_t end);
+
+/* A sampled run of argv (listing_sample.c): the file addresses of the samples taken in
+ * l->file's code go to pbench_listing_add_samples(); -ENOMEM, -errno of starting argv, or 0
+ * with l->no_samples set when sampling is not possible here. */
+int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t period_ns);
+/* Set why there are no samples (-ENOMEM). */
+int pb_listing_no_samples(struct pbench_listing *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* The listing as a JSON object (schema/common.schema.json#/$defs/listing); NULL: no memory. */
 json_t *pb_listing_json(const struct pbench_listing *l);

@@ -65,8 +65,27 @@ PBENCH_API const char *pbench_listing_line(const struct pbench_listing *l, size_
 /* Jumps to an address at or before their own inside the function: a loop's back edges. A
  * loop that is in the source and has none here was unrolled away or deleted. */
 PBENCH_API size_t pbench_listing_backward_jumps(const struct pbench_listing *l);
-/* Why no instruction is marked with its share of samples (the hottest): pbench does not
- * sample instructions yet. Never NULL: a listing without samples says why. */
+/*
+ * Where the time goes in the function: run argv once more (its output to /dev/null, not one
+ * of any measured runs), sampled by the cpu-clock software event every period_ns (0: 100 us;
+ * a timer, so no PMU is needed) with PERF_SAMPLE_IP, inherited by everything the command
+ * starts; each sample in the listing's file counts for the line of its instruction. Returns
+ * 0 also when sampling is not possible here: pbench_listing_samples_reason() says why.
+ * Errors: -EINVAL, -ENOMEM, and those of pbench_child_start() for argv.
+ */
+PBENCH_API int pbench_listing_sample(struct pbench_listing *l, char *const argv[],
+				     uint64_t period_ns);
+/* Samples at file addresses addrs[0..n-1] (as a sampled run gives them, or recorded): each
+ * counts for the line whose instruction holds it when it lies in the function, and towards
+ * the total in any case. -EINVAL (no code listed, addrs NULL), -ENOMEM. */
+PBENCH_API int pbench_listing_add_samples(struct pbench_listing *l, const uint64_t *addrs,
+					  size_t n);
+/* 1 and the samples in the function and in all when sampled; 0 when not (nothing set). */
+PBENCH_API int pbench_listing_samples(const struct pbench_listing *l, uint64_t *in_function,
+				      uint64_t *total);
+/* The samples of line i (0 when not sampled). */
+PBENCH_API uint64_t pbench_listing_line_samples(const struct pbench_listing *l, size_t i);
+/* Why no instruction is marked with its share of the samples; NULL when sampled. */
 PBENCH_API const char *pbench_listing_samples_reason(const struct pbench_listing *l);
 /* The listing for people, each line indented by two spaces (text), or as a fenced code block
  * (Markdown); the reason in place of the code when it cannot be shown. -EINVAL, -EIO. */
