@@ -60,32 +60,43 @@ if ! cc -O2 -o "$T/prog" "$T/prog.c" 2>"$T/err"; then
 fi
 STAT="stat -r 2 -q --mode unprepared -e task-clock"
 
-# ---- text: after the report, the loop with its jump back -------------------------------------
-if run "annotate churn" 0 "$PB" $STAT --annotate churn -- "$T/prog" 1000 &&
+# ---- text: after the report, the loop with its jump back, and where its samples fell ---------
+# The listing's lines without the share column: "ADDR:  INSN" (to $T/code).
+code() {
+	sed -n 's/^    \( *[0-9.]*%\)\{0,1\} *\([0-9a-f]*:  .*\)$/\2/p' "$T/out" | sed 's/   <- hottest$//' >"$T/code"
+}
+if run "annotate churn" 0 "$PB" $STAT --annotate churn -- "$T/prog" 30000000 &&
 	has "$T/out" "^summary: 2 runs" && has "$T/out" "^--annotate churn:" &&
 	has "$T/out" "machine code of churn (.*prog, [0-9]* bytes, [0-9]* instructions, jumps back: a loop)" &&
-	has "$T/out" "^    [0-9a-f]*:  ret" && has "$T/out" "^  no samples: "; then
-	ok "--annotate churn: its instructions under the report, a loop, and why no samples"
+	code && has "$T/code" "^[0-9a-f]*:  ret"; then
+	ok "--annotate churn: its instructions under the report, a loop"
 else
 	miss "annotate churn"
 fi
-# The jump back, as objdump prints it: "j.. ADDR <churn+0x..>" to an earlier address.
-back=0
+# The jump back, as objdump prints it: "j.. ADDR <churn+0x..>" to an earlier address; the
+# hottest instruction (cpu-clock samples of a run of its own) lies in that loop.
+back_from=0 back_to=0
 while read -r at insn to rest; do
 	case "$insn:$rest" in
-	j*:"<churn+0x"*) [ $((0x$to)) -le $((0x${at%:})) ] && back=1 ;;
+	j*:"<churn+0x"*)
+		if [ $((0x$to)) -le $((0x${at%:})) ]; then back_from=$((0x${at%:})) back_to=$((0x$to)); fi ;;
 	esac
-done <<LINES
-$(grep '^    [0-9a-f]*:  ' "$T/out")
-LINES
-if [ "$back" -eq 1 ]; then
+done <"$T/code"
+if [ "$back_from" -gt 0 ]; then
 	ok "--annotate churn: a jump back inside churn is listed"
 else
-	bad "annotate back edge" "no backward jump in $(grep -c '^    ' "$T/out") lines"
+	bad "annotate back edge" "no backward jump in $(wc -l <"$T/code") lines"
+fi
+hot=$(sed -n 's/^ *[0-9.]*%  \([0-9a-f]*\):.*<- hottest$/\1/p' "$T/out")
+if has "$T/out" "^  samples: [1-9][0-9]* of [0-9]* in churn (.*), cpu-clock every 100 us" &&
+	[ -n "$hot" ] && [ $((0x$hot)) -ge "$back_to" ] && [ $((0x$hot)) -le "$back_from" ]; then
+	ok "--annotate churn: sampled, the hottest instruction is in the loop"
+else
+	bad "annotate samples" "hottest '$hot' not in the loop $back_to..$back_from: $(grep 'samples:' "$T/out")"
 fi
 if run "annotate deleted" 0 "$PB" $STAT --annotate deleted -- "$T/prog" 10 &&
 	has "$T/out" "machine code of deleted (.*1 instructions\?, no jump back: no loop)\|machine code of deleted (.*[12] instructions, no jump back: no loop)" &&
-	[ "$(grep -c '^    [0-9a-f]*:  ' "$T/out")" -le 2 ] && has "$T/out" "^    [0-9a-f]*:  \(rep \)\?ret"; then
+	code && [ "$(wc -l <"$T/code")" -le 2 ] && has "$T/code" "^[0-9a-f]*:  \(rep \)\{0,1\}ret"; then
 	ok "--annotate deleted: the loop -O2 deleted is a ret alone"
 else
 	miss "annotate deleted"
@@ -120,7 +131,7 @@ fi
 # ---- Markdown and JSON -------------------------------------------------------------------------
 if run "annotate markdown" 0 "$PB" $STAT --markdown --annotate churn -- "$T/prog" 10 &&
 	has "$T/out" '^| Command |' && has "$T/out" '^Machine code of `churn`' &&
-	has "$T/out" '^```$' && has "$T/out" '^No samples: '; then
+	has "$T/out" '^```$' && has "$T/out" '^samples: [0-9]* of [0-9]* in churn'; then
 	ok "--annotate --markdown: the code as a fenced block under the table"
 else
 	miss "annotate markdown"
@@ -130,8 +141,11 @@ if [ "$HAVE_PY" -eq 1 ]; then
 		json "$T/out" 'd["annotate"]["status"] == "ok" and d["annotate"]["symbol"] == "churn"
 			and d["annotate"]["backward_jumps"] >= 1
 			and any(l.split(":  ")[1].startswith("ret") for l in d["annotate"]["lines"])
-			and d["annotate"]["samples"] is None and d["annotate"]["no_samples_reason"]'; then
-		ok "--annotate --json: the listing as lines, its loop, why no samples"
+			and d["annotate"]["no_samples_reason"] is None
+			and d["annotate"]["samples"]["event"] == "cpu-clock"
+			and len(d["annotate"]["samples"]["per_line"]) == len(d["annotate"]["lines"])
+			and sum(d["annotate"]["samples"]["per_line"]) == d["annotate"]["samples"]["in_function"]'; then
+		ok "--annotate --json: the listing as lines, its loop, its samples per line"
 	else
 		miss "annotate json"
 	fi
