@@ -47,6 +47,11 @@ int pb_listing_is_backward(const char *insn, uint64_t addr, uint64_t start, uint
  * l->file's code go to pbench_listing_add_samples(); -ENOMEM, -errno of starting argv, or 0
  * with l->no_samples set when sampling is not possible here. */
 int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t period_ns);
+/* Recording hook (tests/data/listing/record.c, linked with the static library): when set,
+ * given the file addresses of a sampled run's samples in the listing's file, before they are
+ * counted. Not exported: the recorded data of the tests come from the real sampler. */
+extern void (*pb_listing_record_hook)(const struct pbench_listing *l, const uint64_t *addrs,
+				      size_t n);
 /* Set why there are no samples (-ENOMEM). */
 int pb_listing_no_samples(struct pbench_listing *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -278,6 +278,8 @@ static int file_addr(const struct sampler *s, const struct hit *h, uint64_t *add
 	return -ENOENT;
 }
 
+void (*pb_listing_record_hook)(const struct pbench_listing *l, const uint64_t *addrs, size_t n);
+
 int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t period_ns)
 {
 	struct sampler s = { .file = l->file, .self = (uint32_t)getpid() };
@@ -309,7 +311,9 @@ int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t
 	if (!err && !s.nmaps)
 		err = pb_listing_no_samples(l, "the command never mapped '%s' (a wrapper that "
 					    "runs another program?)", l->file);
-	else if (!err)
+	else if (!err && pb_listing_record_hook)
+		pb_listing_record_hook(l, addrs, n);
+	if (!err && s.nmaps)
 		err = pbench_listing_add_samples(l, addrs, n);
 	if (!err && s.nmaps) {
 		l->total += others;	/* the command's samples outside l's file */

@@ -317,3 +317,103 @@ Test(listing, compare_shows_both_sides)
 	pbench_comparison_release(&cmp);
 	cr_expect_null(cmp.listing_a);
 }
+
+/* ---- samples ------------------------------------------------------------------------------ */
+
+#define REC "tests/data/listing/"
+
+/* The samples of a real sampled run of prog-x86_64 (tests/data/listing/record.sh), counted
+ * per instruction line of churn: each line's count, its share and the totals as the recording
+ * script counted them, independently of pbench. */
+Test(listing, recorded_samples_counted_per_line)
+{
+	struct pbench_listing *l;
+	uint64_t addrs[4096], a, in_fn = 0, total = 0, want_in, want_total;
+	size_t n = 0, line = 0;
+	unsigned long long x, c;
+	double pct;
+	char word[32], *text;
+	FILE *f;
+
+#if !defined(__x86_64__)
+	cr_skip_test("the recorded program is x86-64 code");
+#endif
+	f = fopen(REC "churn.samples", "r");
+	cr_assert_not_null(f);
+	while (n < ARRAY_SIZE(addrs) && fscanf(f, "%llx", &x) == 1)
+		addrs[n++] = x;
+	fclose(f);
+	cr_assert_gt(n, 100);
+	l = listing_named(REC "prog-x86_64", "churn", NULL);
+	cr_assert_eq(pbench_listing_status(l), PBENCH_LISTING_OK, "%s",
+		     pbench_listing_reason(l));
+	cr_expect_not_null(pbench_listing_samples_reason(l), "not sampled yet: a reason");
+	cr_expect_eq(pbench_listing_samples(l, &in_fn, &total), 0);
+	/* In two halves: the counts add up. */
+	cr_assert_eq(pbench_listing_add_samples(l, addrs, n / 2), 0);
+	cr_assert_eq(pbench_listing_add_samples(l, addrs + n / 2, n - n / 2), 0);
+	cr_expect_null(pbench_listing_samples_reason(l));
+	cr_assert_eq(pbench_listing_samples(l, &in_fn, &total), 1);
+	text = text_of(l);
+
+	f = fopen(REC "churn.expected", "r");
+	cr_assert_not_null(f);
+	while (fscanf(f, "%31s", word) == 1) {
+		if (!strcmp(word, "in_function") || !strcmp(word, "total")) {
+			cr_assert_eq(fscanf(f, "%llu", &c), 1);
+			if (word[0] == 'i')
+				want_in = c;
+			else
+				want_total = c;
+			continue;
+		}
+		cr_assert_eq(fscanf(f, "%llu %lf", &c, &pct), 2);
+		a = strtoull(word, NULL, 16);
+		cr_assert_lt(line, pbench_listing_nr(l));
+		cr_expect_eq(strtoull(pbench_listing_line(l, line), NULL, 16), a);
+		cr_expect_eq(pbench_listing_line_samples(l, line), c, "line %s: %llu samples, "
+			     "want %llu", pbench_listing_line(l, line),
+			     (unsigned long long)pbench_listing_line_samples(l, line), c);
+		if (c) {	/* its share, as the text prints it: "66.33%  11b4:  ..." */
+			char share[64];
+
+			snprintf(share, sizeof(share), "%.2f%%  %s", pct, word);
+			cr_expect(strstr(text, share), "no '%s' in\n%s", share, text);
+		}
+		line++;
+	}
+	fclose(f);
+	cr_expect_eq(line, pbench_listing_nr(l));
+	cr_expect_eq(in_fn, want_in);
+	cr_expect_eq(total, want_total);
+	cr_expect_lt(in_fn, total, "the recording has samples outside churn (stir's)");
+	cr_expect(strstr(text, "<- hottest"), "%s", text);
+	free(text);
+	pbench_listing_free(l);
+}
+
+/* A sampled run of the test's own kept loop: its samples land in the loop. */
+Test(listing, sampled_run_lands_in_the_loop)
+{
+	struct pbench_listing *l = listing_named(REC "prog-x86_64", "churn", NULL);
+	char *argv[] = { REC "prog-x86_64", "20000000", NULL };
+	uint64_t in_fn = 0, total = 0, in_loop = 0;
+
+#if !defined(__x86_64__)
+	cr_skip_test("the recorded program is x86-64 code");
+#endif
+	cr_assert_eq(pbench_listing_sample(l, argv, 0), 0);
+	if (pbench_listing_samples_reason(l))
+		cr_skip_test("no sampling here: %s", pbench_listing_samples_reason(l));
+	cr_assert_eq(pbench_listing_samples(l, &in_fn, &total), 1);
+	cr_expect_gt(in_fn, 10, "%llu of %llu samples in churn", (unsigned long long)in_fn,
+		     (unsigned long long)total);
+	/* The loop's body: the lines from the jump back's target to the jump. */
+	for (size_t i = 0; i < pbench_listing_nr(l); i++)
+		if (strstr(pbench_listing_line(l, i), "imul") ||
+		    strstr(pbench_listing_line(l, i), "add"))
+			in_loop += pbench_listing_line_samples(l, i);
+	cr_expect_geq(in_loop * 10, in_fn * 9, "%llu of %llu in the loop's arithmetic",
+		      (unsigned long long)in_loop, (unsigned long long)in_fn);
+	pbench_listing_free(l);
+}
