@@ -83,8 +83,8 @@ static void stat_usage(FILE *f)
 		"                         or why it cannot be shown (a stripped program, a static\n"
 		"                         function inlined away), each instruction with its share\n"
 		"                         of the samples of one more run of the command (cpu-clock\n"
-		"                         every 100 us, before the measured runs); in the JSON as\n"
-		"                         \"annotate\"\n",
+		"                         every 100 us, before the measured runs, ended by --timeout\n"
+		"                         as they are); in the JSON as \"annotate\"\n",
 		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
 		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS);
 	cli_out_usage(f, STAT_OUTPUTS, "each run's time in order and the distributions, as SVG",
@@ -111,7 +111,9 @@ static void stat_usage(FILE *f)
 		"  pbench stat --mode contrast              the built-in loop unprepared, then\n"
 		"                                           prepared, side by side\n"
 		"  pbench stat -r 50 -q --export-json gz.json -- sh -c 'gzip -c big.log >/dev/null'\n"
-		"  pbench stat --target-sem 0.5 --markdown -- ./bench\n",
+		"  pbench stat --target-sem 0.5 --markdown -- ./bench\n"
+		"  pbench stat -q --annotate crc32 -- ./bench  the code of crc32 in ./bench, each\n"
+		"                                           instruction with its share of samples\n",
 		XOR_ITERATIONS, WALK_STEPS);
 }
 
@@ -716,7 +718,7 @@ static int annotate(struct stat_opts *o)
 	lo.file = path;
 	err = pbench_listing_new(&o->listing, &lo);
 	if (!err && pbench_listing_status(o->listing) == PBENCH_LISTING_OK)
-		err = pbench_listing_sample(o->listing, o->ro.argv, 0);
+		err = pbench_listing_sample(o->listing, o->ro.argv, 0, o->ro.timeout_s);
 	if (err) {
 		cli_error("--annotate %s: %s", o->annotate, pbench_strerror(err));
 		return EXIT_RUNTIME;

@@ -445,13 +445,14 @@ int pbench_listing_add_samples(struct pbench_listing *l, const uint64_t *addrs, 
 	return 0;
 }
 
-int pbench_listing_sample(struct pbench_listing *l, char *const argv[], uint64_t period_ns)
+int pbench_listing_sample(struct pbench_listing *l, char *const argv[], uint64_t period_ns,
+			  double timeout_s)
 {
-	if (!l || !argv || !argv[0])
+	if (!l || !argv || !argv[0] || !(timeout_s >= 0))
 		return -EINVAL;
 	if (l->status != PBENCH_LISTING_OK)
 		return pb_listing_no_samples(l, "no code to mark: %s", l->reason);
-	return pb_listing_sample_run(l, argv, period_ns ? period_ns : 100000);
+	return pb_listing_sample_run(l, argv, period_ns ? period_ns : 100000, timeout_s);
 }
 
 uint64_t pbench_listing_line_samples(const struct pbench_listing *l, size_t i)
@@ -518,6 +519,8 @@ static void samples_head(const struct pbench_listing *l, FILE *f, const char *in
 		fprintf(f, ", cpu-clock every %g us", (double)l->period_ns / 1000);
 	if (l->lost)
 		fprintf(f, ", %" PRIu64 " lost", l->lost);
+	if (l->cut_s > 0)
+		fprintf(f, ", the run ended after %g s (the timeout)", l->cut_s);
 	fprintf(f, "%s\n", l->in_function ? "" : ": none in the function (too short a run, or "
 		"the function was not called)");
 }

@@ -21,6 +21,7 @@ struct pbench_listing {
 	uint64_t in_function, total;	/* samples in the function, of all taken */
 	uint64_t period_ns;		/* cpu-clock's sampling period; 0: given by the caller */
 	uint64_t lost;			/* sample records the kernel or pbench could not keep */
+	double cut_s;			/* > 0: the sampled run was ended after this long */
 	char *no_samples;		/* why there are none (NULL: the default reason) */
 };
 
@@ -46,7 +47,8 @@ int pb_listing_is_backward(const char *insn, uint64_t addr, uint64_t start, uint
 /* A sampled run of argv (listing_sample.c): the file addresses of the samples taken in
  * l->file's code go to pbench_listing_add_samples(); -ENOMEM, -errno of starting argv, or 0
  * with l->no_samples set when sampling is not possible here. */
-int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t period_ns);
+int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t period_ns,
+			  double timeout_s);
 /* Recording hook (tests/data/listing/record.c, linked with the static library): when set,
  * given the file addresses of a sampled run's samples in the listing's file, before they are
  * counted. Not exported: the recorded data of the tests come from the real sampler. */

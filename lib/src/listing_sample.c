@@ -26,7 +26,6 @@
 #define RING_PAGES 32			/* 128 KiB a CPU, drained every 5 ms: within perf_event_mlock_kb */
 #define DRAIN_S 0.005
 #define MAX_MAPS 64
-#define SAMPLE_TIMEOUT_S 600
 #define MAX_SEGS 16
 #define MAX_HITS (16u << 20)		/* samples kept: 27 minutes of a thread at 10 kHz */
 
@@ -242,7 +241,7 @@ static int open_rings(struct sampler *s, uint64_t period_ns)
 
 /* Start argv, drain the buffers until it ends. The child API's timeout counts from the
  * command's start, so each wait asks for 5 ms more than has passed. */
-static int sampled_run(struct sampler *s, char *const argv[])
+static int sampled_run(struct sampler *s, char *const argv[], double timeout_s)
 {
 	struct pbench_child_opts co = { .size = sizeof(co), .quiet = PBENCH_CHILD_OUTPUT_NULL };
 	struct pbench_child_result res = { .size = sizeof(res) };
@@ -258,10 +257,10 @@ static int sampled_run(struct sampler *s, char *const argv[])
 		waited = pbench_ticks_to_ns_f(pbench_ticks() - t0) / 1e9;
 		err = pbench_child_wait_timeout(ch, &res, waited + DRAIN_S);
 		drain_all(s);
-	} while ((err == -ETIMEDOUT || err == -EINTR) && waited < SAMPLE_TIMEOUT_S);
-	pbench_child_free(ch);
+	} while ((err == -ETIMEDOUT || err == -EINTR) && !(timeout_s > 0 && waited >= timeout_s));
+	pbench_child_free(ch);	/* ends it after the timeout */
 	drain_all(s);
-	return err == -ETIMEDOUT ? 0 : err;
+	return err;
 }
 
 /* The file address of a sample of the command: in a mapping of the file that its process
@@ -280,7 +279,8 @@ static int file_addr(const struct sampler *s, const struct hit *h, uint64_t *add
 
 void (*pb_listing_record_hook)(const struct pbench_listing *l, const uint64_t *addrs, size_t n);
 
-int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t period_ns)
+int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t period_ns,
+			  double timeout_s)
 {
 	struct sampler s = { .file = l->file, .self = (uint32_t)getpid() };
 	uint64_t *addrs = NULL, others = 0;
@@ -298,8 +298,12 @@ int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t
 			"event cannot be opened and mapped here (%s): perf_event_paranoid, "
 			"seccomp or the memory lock limit may forbid it", strerror(-err));
 	}
-	err = sampled_run(&s, argv);
+	err = sampled_run(&s, argv, timeout_s);
 	close_rings(&s);
+	if (err == -ETIMEDOUT) {	/* its samples until then are as good as any */
+		l->cut_s = timeout_s;
+		err = 0;
+	}
 	if (!err && s.nr && !(addrs = malloc(s.nr * sizeof(*addrs))))
 		err = -ENOMEM;
 	for (size_t i = 0; !err && i < s.nr; i++) {

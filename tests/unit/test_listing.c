@@ -402,7 +402,7 @@ Test(listing, sampled_run_lands_in_the_loop)
 #if !defined(__x86_64__)
 	cr_skip_test("the recorded program is x86-64 code");
 #endif
-	cr_assert_eq(pbench_listing_sample(l, argv, 0), 0);
+	cr_assert_eq(pbench_listing_sample(l, argv, 0, 0), 0);
 	if (pbench_listing_samples_reason(l))
 		cr_skip_test("no sampling here: %s", pbench_listing_samples_reason(l));
 	cr_assert_eq(pbench_listing_samples(l, &in_fn, &total), 1);
@@ -415,5 +415,29 @@ Test(listing, sampled_run_lands_in_the_loop)
 			in_loop += pbench_listing_line_samples(l, i);
 	cr_expect_geq(in_loop * 10, in_fn * 9, "%llu of %llu in the loop's arithmetic",
 		      (unsigned long long)in_loop, (unsigned long long)in_fn);
+	pbench_listing_free(l);
+}
+
+/* A run longer than the timeout is ended then, and its samples so far are kept, said. */
+Test(listing, sampled_run_ended_at_the_timeout)
+{
+	struct pbench_listing *l = listing_named(REC "prog-x86_64", "churn", NULL);
+	char *argv[] = { REC "prog-x86_64", "100000000000", NULL };	/* minutes */
+	uint64_t in_fn = 0, t0 = pbench_ticks();
+	char *text;
+
+#if !defined(__x86_64__)
+	cr_skip_test("the recorded program is x86-64 code");
+#endif
+	cr_assert_eq(pbench_listing_sample(l, argv, 0, 0.3), 0);
+	cr_expect_lt(pbench_ticks_to_ns_f(pbench_ticks() - t0), 20e9, "not ended at 0.3 s");
+	if (pbench_listing_samples_reason(l))
+		cr_skip_test("no sampling here: %s", pbench_listing_samples_reason(l));
+	cr_assert_eq(pbench_listing_samples(l, &in_fn, NULL), 1);
+	cr_expect_gt(in_fn, 0);
+	text = text_of(l);
+	cr_expect(strstr(text, "the run ended after 0.3 s (the timeout)"), "%s", text);
+	free(text);
+	cr_expect_eq(pbench_listing_sample(l, argv, 0, -1), -EINVAL);
 	pbench_listing_free(l);
 }

@@ -69,12 +69,13 @@ PBENCH_API size_t pbench_listing_backward_jumps(const struct pbench_listing *l);
  * Where the time goes in the function: run argv once more (its output to /dev/null, not one
  * of any measured runs), sampled by the cpu-clock software event every period_ns (0: 100 us;
  * a timer, so no PMU is needed) with PERF_SAMPLE_IP, inherited by everything the command
- * starts; each sample in the listing's file counts for the line of its instruction. Returns
- * 0 also when sampling is not possible here: pbench_listing_samples_reason() says why.
- * Errors: -EINVAL, -ENOMEM, and those of pbench_child_start() for argv.
+ * starts; each sample in the listing's file counts for the line of its instruction. A run
+ * longer than timeout_s (0: no limit) is ended then, its samples kept. Returns 0 also when
+ * sampling is not possible here: pbench_listing_samples_reason() says why. Errors: -EINVAL,
+ * -ENOMEM, and those of pbench_child_start() for argv.
  */
 PBENCH_API int pbench_listing_sample(struct pbench_listing *l, char *const argv[],
-				     uint64_t period_ns);
+				     uint64_t period_ns, double timeout_s);
 /* Samples at file addresses addrs[0..n-1] (as a sampled run gives them, or recorded): each
  * counts for the line whose instruction holds it when it lies in the function, and towards
  * the total in any case. -EINVAL (no code listed, addrs NULL), -ENOMEM. */

@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 	}
 	pb_listing_record_hook = dump;
 	argv[2] = argv[1];
-	err = pbench_listing_sample(l, argv + 2, 0);
+	err = pbench_listing_sample(l, argv + 2, 0, 0);
 	if (err || pbench_listing_samples_reason(l)) {
 		fprintf(stderr, "record: %s\n", err ? pbench_strerror(err) :
 			pbench_listing_samples_reason(l));
