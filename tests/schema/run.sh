@@ -148,6 +148,17 @@ if [ -x "$O/examples/time_function" ]; then
 else
 	skipped "result_code" "the time_function example is not built (make examples)"
 fi
+if [ -x "$O/examples/compare" ]; then
+	made comparison_code comparison env LD_LIBRARY_PATH="$O/stage/usr/lib" "$O/examples/compare" \
+		--json --code
+	if json "$T/comparison_code.json" 'd["listing_a"]["status"] == "ok" and d["listing_b"]["lines"]'; then
+		ok "compare --code: the comparison carries both listings"
+	else
+		bad "comparison_code" "no listings in $(head -c 300 "$T/comparison_code.json")"
+	fi
+else
+	skipped "comparison_code" "the compare example is not built (make examples)"
+fi
 
 # ---- and a broken document is refused: the validator is not a rubber stamp --------------------
 if [ -s "$T/stat-contrast.json" ]; then
