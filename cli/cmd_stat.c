@@ -717,7 +717,7 @@ static int annotate(struct stat_opts *o)
 		return 0;
 	lo.file = path;
 	err = pbench_listing_new(&o->listing, &lo);
-	if (!err && pbench_listing_status(o->listing) == PBENCH_LISTING_OK)
+	if (!err)	/* without code to mark, it only says so (no_samples_reason) */
 		err = pbench_listing_sample(o->listing, o->ro.argv, 0, o->ro.timeout_s);
 	if (err) {
 		cli_error("--annotate %s: %s", o->annotate, pbench_strerror(err));

@@ -478,8 +478,8 @@ const char *pbench_listing_samples_reason(const struct pbench_listing *l)
 		return NULL;
 	if (l && l->no_samples)
 		return l->no_samples;
-	return "not sampled: pbench stat --annotate samples the command in a run of its own "
-	       "(pbench_listing_sample)";
+	return "not sampled: the samples come from a run of a command of its own "
+	       "(pbench_listing_sample(), pbench stat --annotate)";
 }
 
 /* ---- writers ---------------------------------------------------------------------------- */

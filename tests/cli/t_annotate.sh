@@ -157,7 +157,8 @@ if [ "$HAVE_PY" -eq 1 ]; then
 	fi
 	if run "annotate json reason" 0 "$PB" $STAT --json --annotate nope -- "$T/prog" 10 &&
 		json "$T/out" 'd["annotate"]["status"] == "no-symbol" and d["annotate"]["lines"] == []
-			and "nope" in d["annotate"]["reason"]'; then
+			and "nope" in d["annotate"]["reason"] and d["annotate"]["samples"] is None
+			and d["annotate"]["no_samples_reason"].startswith("no code to mark: ")'; then
 		ok "--annotate --json of a missing name: the status and the reason, no lines"
 	else
 		miss "annotate json reason"
