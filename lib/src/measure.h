@@ -51,6 +51,7 @@ struct pbench_result {
 	 * has_settings 0 for the region API, where the caller decided. */
 	struct pbench_measure_opts settings;
 	int has_settings;
+	struct pbench_listing *listing;	/* the function's code (show_code), or NULL */
 };
 
 /* Keep the options a result was measured with (pbench_measure and each side of compare). */
@@ -148,6 +149,10 @@ void pb_counts_per_iter(struct pbench_result *r, struct pbench_count *k,
 			const double *ovh_counts);
 /* The summary and the flags, once sampling is over. */
 int pb_result_finish(struct pbench_result *r, const struct pb_timing *t);
+
+/* Keep the machine code of fn in r when show_code asks for it, or the flags call for it
+ * (-ENOMEM; a code that cannot be shown is a listing with its reason). */
+int pb_result_look(struct pbench_result *r, pbench_fn fn, const struct pbench_measure_opts *o);
 
 /* Median of v[0..n-1], n >= 1 (sorts v). */
 double pb_median(double *v, size_t n);

@@ -413,6 +413,8 @@ int pbench_result_write_text(const struct pbench_result *r, FILE *f, const char 
 	if (r->nr_events)
 		write_counters(r, f);
 	write_warnings(r, f);
+	if (r->listing)
+		pbench_listing_write_text(r->listing, f);
 	return finish(f);
 }
 
@@ -498,6 +500,17 @@ int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
 	default:
 		fprintf(f, "verdict: undecided: neither a significant difference nor within the "
 			"threshold when sampling stopped; take more samples\n");
+	}
+	/* The code of a side, when asked for or when it looks optimized away (show_code). */
+	if (c->size >= offsetof(struct pbench_comparison, listing_b) + sizeof(c->listing_b)) {
+		const struct pbench_listing *l[2] = { c->listing_a, c->listing_b };
+
+		for (int i = 0; i < 2; i++) {
+			if (!l[i])
+				continue;
+			fprintf(f, "%s:\n", i ? b : a);
+			pbench_listing_write_text(l[i], f);
+		}
 	}
 	return finish(f);
 }

@@ -324,9 +324,19 @@ Test(abi, pbench_jitter_bin)
 	cr_expect_eq(offsetof(struct pbench_jitter_bin, count), 16, "count moved");
 }
 
+Test(abi, pbench_listing_opts)
+{
+	cr_expect_eq(sizeof(struct pbench_listing_opts), 40);
+	cr_expect_eq(offsetof(struct pbench_listing_opts, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_listing_opts, addr), 8, "addr moved");
+	cr_expect_eq(offsetof(struct pbench_listing_opts, file), 16, "file moved");
+	cr_expect_eq(offsetof(struct pbench_listing_opts, symbol), 24, "symbol moved");
+	cr_expect_eq(offsetof(struct pbench_listing_opts, objdump), 32, "objdump moved");
+}
+
 Test(abi, pbench_measure_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_measure_opts), 120);
+	cr_expect_eq(sizeof(struct pbench_measure_opts), 128);
 	cr_expect_eq(offsetof(struct pbench_measure_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, setup), 8, "setup moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, teardown), 16, "teardown moved");
@@ -342,6 +352,7 @@ Test(abi, pbench_measure_opts)
 	cr_expect_eq(offsetof(struct pbench_measure_opts, built_optimized), 96, "built_optimized moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, setup_each), 104, "setup_each moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, teardown_each), 112, "teardown_each moved");
+	cr_expect_eq(offsetof(struct pbench_measure_opts, show_code), 120, "show_code moved");
 }
 
 Test(abi, pbench_noise)
@@ -377,7 +388,7 @@ Test(abi, pbench_compare_opts)
 
 Test(abi, pbench_comparison)
 {
-	cr_expect_eq(sizeof(struct pbench_comparison), 96);
+	cr_expect_eq(sizeof(struct pbench_comparison), 112);
 	cr_expect_eq(offsetof(struct pbench_comparison, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, verdict), 8, "verdict moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, ratio), 16, "ratio moved");
@@ -390,6 +401,8 @@ Test(abi, pbench_comparison)
 	cr_expect_eq(offsetof(struct pbench_comparison, a), 72, "a moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, b), 80, "b moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, priv), 88, "priv moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, listing_a), 96, "listing_a moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, listing_b), 104, "listing_b moved");
 }
 
 Test(abi, pbench_noise_source)
