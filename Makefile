@@ -130,7 +130,7 @@ REALNAME := libpbench.so.$(VERSION)
 .PHONY: all deps test check demo bench install uninstall clean examples pmu fuzz fuzz-min
 .DELETE_ON_ERROR:
 
-all: $(O)/libpbench.a $(O)/libpbench.so $(O)/pbench $(O)/pbench.pc
+all: $(O)/libpbench.a $(O)/libpbench.so $(O)/libpbench-mem.so $(O)/pbench $(O)/pbench.pc
 
 deps:
 	@sh scripts/deps.sh
@@ -157,6 +157,15 @@ $(O)/libpbench.so: $(O)/$(REALNAME)
 	$(Q)ln -sf $(REALNAME) $(O)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $@
 
+# The allocator shim that counts memory per call (lib/shim/mem.c): linked into a program that
+# measures its functions' allocations (-lpbench-mem), preloaded into a command's. Never built
+# with sanitizers: the malloc it forwards to is the sanitizer's, and its own bootstrap runs
+# before any sanitizer is ready.
+$(O)/libpbench-mem.so: lib/shim/mem.c lib/shim/memshim.h
+	@mkdir -p $(@D)
+	$(call msg,LD,$@)$(CC) $(BASEFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -shared \
+		-Wl,-soname,libpbench-mem.so -Wl,--no-undefined -o $@ $< -pthread
+
 # The CLI links the library statically: the binary runs from the build tree as is.
 $(O)/pbench: $(CLI_OBJS) $(O)/libpbench.a
 	$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(O)/libpbench.a $(CLI_LIBS) $(LIB_LIBS)
@@ -174,10 +183,14 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 # fault injection) and see lib/src. All link the static
 # library (testutil.h declares its one test hook, pb_recorded_everywhere()).
 WHITEBOX_TESTS := test_clock test_events test_jitter test_mmap test_pick test_report
+# test_mem runs on the allocator shim, linked in as the docs say (-lpbench-mem); under ASan,
+# whose runtime comes first, it preloads the shim into itself (the test says how).
+$(O)/tests/test_mem: $(O)/libpbench-mem.so
+$(O)/tests/test_mem: TEST_LIBS = -L$(O) -Wl,-rpath,$(abspath $(O)) -lpbench-mem
 $(O)/tests/%: tests/unit/%.c $(O)/libpbench.a
 	@mkdir -p $(@D)
 	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) \
-		$(if $(filter $*,$(WHITEBOX_TESTS)),-Ilib/src) -o $@ $< $(O)/libpbench.a \
+		$(if $(filter $*,$(WHITEBOX_TESTS)),-Ilib/src) -o $@ $< $(TEST_LIBS) $(O)/libpbench.a \
 		$(ALL_LDFLAGS) -lcriterion $(LIB_LIBS)
 
 # The replay of a fuzz target's corpus. Only the ASan+UBSan tree builds and runs them. Two
@@ -290,6 +303,7 @@ install: all
 	install -m 0755 $(O)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(REALNAME)
 	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpbench.so
+	install -m 0755 $(O)/libpbench-mem.so $(DESTDIR)$(LIBDIR)/libpbench-mem.so
 	$(PC_SED) pbench.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/pbench.pc	# this PREFIX, not all's
 	install -d $(DESTDIR)$(DATADIR)/pbench/schema
 	install -m 0644 schema/*.schema.json $(DESTDIR)$(DATADIR)/pbench/schema/
@@ -302,6 +316,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pbench $(DESTDIR)$(INCLUDEDIR)/pbench.h \
 	      $(DESTDIR)$(LIBDIR)/libpbench.a $(DESTDIR)$(LIBDIR)/$(REALNAME) \
 	      $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libpbench.so \
+	      $(DESTDIR)$(LIBDIR)/libpbench-mem.so \
 	      $(DESTDIR)$(PKGCONFIGDIR)/pbench.pc $(DESTDIR)$(BASHCOMPDIR)/pbench \
 	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1))
 

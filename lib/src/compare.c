@@ -161,7 +161,32 @@ static int abba(const struct pb_timing *t, const struct pbench_compare_opts *o,
 struct details {
 	struct pbench_welch welch;
 	struct pbench_summary a, b;
+	struct pbench_mem_comparison mem_bytes, mem_allocs;
 };
+
+/* With count_memory: both sides on bytes and allocations per call, or why not. */
+static int fill_mem(struct pbench_comparison *c, struct details *d,
+		    const struct pbench_compare_opts *o, struct pbench_result *const *res)
+{
+	int err;
+
+	c->mem_status = res[0]->mem_status;
+	c->mem_reason = pbench_result_mem_reason(res[0]);
+	if (c->mem_status != PBENCH_MEM_COUNTED)
+		return 0;
+	d->mem_bytes.size = sizeof(d->mem_bytes);
+	d->mem_allocs.size = sizeof(d->mem_allocs);
+	err = pbench_mem_compare(res[0], res[1], PBENCH_MEM_BYTES, o->confidence,
+				 o->same_threshold_pct, &d->mem_bytes);
+	if (!err)
+		err = pbench_mem_compare(res[0], res[1], PBENCH_MEM_ALLOCS, o->confidence,
+					 o->same_threshold_pct, &d->mem_allocs);
+	if (err)
+		return err;
+	c->mem_bytes = &d->mem_bytes;
+	c->mem_allocs = &d->mem_allocs;
+	return 0;
+}
 
 static int fill(struct pbench_comparison *out, const struct pbench_compare_opts *o, int verdict,
 		size_t pairs, struct pbench_result *const *res, const struct pbench_welch *w,
@@ -181,6 +206,8 @@ static int fill(struct pbench_comparison *out, const struct pbench_compare_opts 
 	err = pbench_stats_summary(res[0]->x, pairs, NULL, &d->a);
 	if (!err)
 		err = pbench_stats_summary(res[1]->x, pairs, NULL, &d->b);
+	if (!err)
+		err = fill_mem(&c, d, o, res);
 	if (err) {
 		free(d);
 		return err;
@@ -201,6 +228,7 @@ static int fill(struct pbench_comparison *out, const struct pbench_compare_opts 
 		free(d);	/* an older caller's struct has no room for the details */
 		c.welch = NULL;
 		c.a = c.b = NULL;
+		c.mem_bytes = c.mem_allocs = NULL;
 	}
 	memcpy(out, &c, size < sizeof(c) ? size : sizeof(c));
 	out->size = size;
@@ -215,6 +243,8 @@ void pbench_comparison_release(struct pbench_comparison *c)
 	c->priv = NULL;
 	c->welch = NULL;
 	c->a = c->b = NULL;
+	if (c->size >= offsetof(struct pbench_comparison, mem_allocs) + sizeof(c->mem_allocs))
+		c->mem_bytes = c->mem_allocs = NULL;
 }
 
 int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
@@ -258,6 +288,7 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 			goto out_free_results;
 		}
 		pb_result_keep_settings(res[i], &t.o);
+		pb_result_mem_open(res[i], &t);
 		runs[i] = (struct pb_run){ .t = &t, .fn = fns[i], .ctx = ctxs[i], .n = n,
 					   .res = res[i] };
 	}

@@ -116,13 +116,20 @@ __attribute__((noinline)) static uint64_t batch_each(pbench_fn fn, void *ctx, ui
 	while (n--) {
 		uint64_t t0, t1;
 
-		if (setup)
+		/* What setup_each allocates is not the call's: the memory window pauses. */
+		if (setup) {
+			pb_mem_pause();
 			setup(ctx);
+			pb_mem_resume();
+		}
 		t0 = pbench_ticks_begin();
 		fn(ctx);
 		t1 = pbench_ticks_end();
-		if (teardown)
+		if (teardown) {
+			pb_mem_pause();
 			teardown(ctx);
+			pb_mem_resume();
+		}
 		sum += t1 - t0;
 	}
 	return sum;
@@ -399,6 +406,7 @@ void pbench_result_free(struct pbench_result *r)
 	free(r->net);
 	free(r->x);
 	free(r->samples);
+	free(r->mem);
 	free(r);
 }
 
@@ -439,6 +447,9 @@ int pb_result_reserve(struct pbench_result *r, size_t want)
 		if (err)
 			return err;
 	}
+	if (r->mem_status == PBENCH_MEM_COUNTED &&
+	    (err = grow((void **)&r->mem, want, sizeof(*r->mem))))
+		return err;
 	r->alloc = want;
 	return 0;
 }
@@ -509,7 +520,15 @@ int pb_run_sample(struct pb_run *run)
 		pb_probe_begin(run->probe);
 	if (run->events)
 		cerr = pbench_counters_start(run->events);
-	ticks = pb_timed_batch(t, run->fn, run->ctx, run->n);
+	/* The memory window is the innermost: the counters' and probe's reads allocate
+	 * nothing, but they are not the function's. */
+	if (r->mem_status == PBENCH_MEM_COUNTED) {
+		pb_mem_begin(&r->mem[r->nr]);
+		ticks = pb_timed_batch(t, run->fn, run->ctx, run->n);
+		pb_mem_end();
+	} else {
+		ticks = pb_timed_batch(t, run->fn, run->ctx, run->n);
+	}
 	if (run->events && !cerr)
 		cerr = pbench_counters_stop(run->events);
 	if (run->probe)
@@ -530,6 +549,12 @@ int pb_run_sample(struct pb_run *run)
 	if (run->events)
 		pb_counts_per_iter(r, k, run->ovh_counts);
 	return 0;
+}
+
+void pb_result_mem_open(struct pbench_result *r, const struct pb_timing *t)
+{
+	if (t->o.count_memory)
+		r->mem_status = pb_mem_open(&r->mem_reason);
 }
 
 void pb_result_keep_settings(struct pbench_result *r, const struct pbench_measure_opts *o)
@@ -748,6 +773,7 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 		if (err)
 			goto out_free_result;
 	}
+	pb_result_mem_open(r, &t);
 	err = pb_overhead(&t, r, n, events, ovh_counts);
 	if (err)
 		goto out_free_result;

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "internal.h"
+#include "../shim/memshim.h"
 
 /* Calls per loop trip of the timed batch: the loop's own increment and branch are paid once
  * per eight calls, and the empty batch subtracts what is left of them. */
@@ -51,6 +52,11 @@ struct pbench_result {
 	 * has_settings 0 for the region API, where the caller decided. */
 	struct pbench_measure_opts settings;
 	int has_settings;
+	/* Memory per sample (count_memory): mem[] when mem_status is PBENCH_MEM_COUNTED,
+	 * else NULL, with the reason (a static string). */
+	struct pb_mem_counts *mem;
+	int mem_status;
+	const char *mem_reason;
 };
 
 /* Keep the options a result was measured with (pbench_measure and each side of compare). */
@@ -75,7 +81,7 @@ struct pb_run {
 	struct pbench_counters *events;	/* NULL: no counters */
 	double *ovh_counts;		/* per event, the empty batch's count per iteration */
 	struct pb_probe *probe;		/* NULL: no noise snapshot */
-	struct pbench_result *res;
+	struct pbench_result *res;	/* its mem_status says whether allocations are counted */
 };
 
 /* Options over the defaults, checked (-EINVAL); then the clock and the derived lengths. */
@@ -148,6 +154,9 @@ void pb_counts_per_iter(struct pbench_result *r, struct pbench_count *k,
 			const double *ovh_counts);
 /* The summary and the flags, once sampling is over. */
 int pb_result_finish(struct pbench_result *r, const struct pb_timing *t);
+
+/* With count_memory: find the shim for r (its status and reason set). */
+void pb_result_mem_open(struct pbench_result *r, const struct pb_timing *t);
 
 /* Median of v[0..n-1], n >= 1 (sorts v). */
 double pb_median(double *v, size_t n);

@@ -79,6 +79,15 @@ struct pbench_measure_opts {
 	 */
 	void (*setup_each)(void *ctx);
 	void (*teardown_each)(void *ctx);
+	/*
+	 * 1: count the allocations of each sample (pbench_result_mem): the calls of the thread
+	 * that runs the sample to malloc, calloc, realloc, free and the aligned allocators
+	 * (C++ new and delete through them), from just before its batch to just after it,
+	 * setup_each and teardown_each excluded. It needs libpbench-mem.so as the process's
+	 * allocator (link with -lpbench-mem before the C library, or LD_PRELOAD it); without,
+	 * the result says "not counted" and why (pbench_result_mem_status), never 0.
+	 */
+	int count_memory;
 };
 
 /* Defaults, and whether the caller's translation unit was optimized. */
@@ -151,6 +160,77 @@ PBENCH_API int pbench_result_count(const struct pbench_result *r, size_t i, int 
 				   struct pbench_count *out);
 PBENCH_API const char *pbench_stop_rule_name(int rule);
 
+/* ---------------------------------------------------------------------------------------------
+ * Memory per call (measure.c, mem.c): counted by the allocator shim libpbench-mem.so while a
+ * sample runs, nothing outside the samples.
+ */
+enum pbench_mem_status {
+	PBENCH_MEM_OFF = 0,		/* not asked for */
+	PBENCH_MEM_COUNTED,
+	PBENCH_MEM_NOT_INTERPOSED,	/* libpbench-mem.so is not the process's allocator */
+	PBENCH_MEM_STATIC,		/* a command linked statically: nothing to preload into */
+	PBENCH_MEM_SETUID,		/* a setuid or setgid command: the loader ignores LD_PRELOAD */
+	PBENCH_MEM_NOT_LOADED,		/* a command that never loaded the shim */
+};
+
+/* The counts of one sample, over its whole batch of iterations calls. */
+struct pbench_mem {
+	size_t size;
+	uint64_t allocs;		/* successful allocations (a moving realloc is one) */
+	uint64_t frees;			/* frees of non-NULL pointers (realloc's included) */
+	uint64_t bytes;			/* bytes asked for by the allocations */
+	int64_t peak_bytes;		/* the highest net growth of the heap during the
+					 * sample, from its start, in the allocator's usable
+					 * sizes (bytes plus its rounding); 0 when nothing grew */
+};
+
+/* What memory figure a summary or comparison is of. */
+enum pbench_mem_kind {
+	PBENCH_MEM_ALLOCS = 1,		/* allocations per call */
+	PBENCH_MEM_FREES,		/* frees per call */
+	PBENCH_MEM_BYTES,		/* bytes allocated per call */
+	PBENCH_MEM_PEAK,		/* peak live bytes of a sample (not per call) */
+};
+
+/* Whether r's allocations were counted (enum pbench_mem_status), and why not in words
+ * (NULL when counted or not asked for). */
+PBENCH_API int pbench_result_mem_status(const struct pbench_result *r);
+PBENCH_API const char *pbench_result_mem_reason(const struct pbench_result *r);
+/* Sample i's counts into out (out->size set; an older, smaller struct gets its part).
+ * Errors: -EINVAL (NULL, size 0, i out of range), -ENODATA (not counted). */
+PBENCH_API int pbench_result_mem(const struct pbench_result *r, size_t i, struct pbench_mem *out);
+/*
+ * The summary over the samples of one figure (enum pbench_mem_kind), per call (the peak per
+ * sample). *exact (may be NULL) is 1 when every sample counted the same: the figure is then
+ * exactly out->mean per call, not an estimate. Errors: -EINVAL (NULL, a bad kind),
+ * -ENODATA (not counted), and those of pbench_stats_summary().
+ */
+PBENCH_API int pbench_result_mem_summary(const struct pbench_result *r, int kind,
+					 struct pbench_summary *out, int *exact);
+
+/* Two results compared on one memory figure (seed 004's memoryCompare): "b allocates 2.0x
+ * the bytes of a per call". */
+struct pbench_mem_comparison {
+	size_t size;
+	int kind;			/* enum pbench_mem_kind */
+	/* PBENCH_VERDICT_FASTER: a allocates less than b; _SLOWER: more; _SAME: within
+	 * same_threshold_pct; _UNDECIDED: the samples do not tell. */
+	int verdict;
+	double a, b;			/* mean per call (the peak: per sample) */
+	int a_exact, b_exact;		/* 1: that side counted the same in every sample */
+	/* b / a with its interval at the confidence; when both are exact the interval is the
+	 * ratio itself; NaN when a is 0 (b allocates, a does not: say so, not "infx"). */
+	double ratio, ratio_lo, ratio_hi;
+	double p;			/* Welch's p-value; NaN when both are exact */
+	double confidence;
+};
+/* Errors: -EINVAL (NULL, a bad kind, out->size 0), -ENODATA (either side not counted). */
+PBENCH_API int pbench_mem_compare(const struct pbench_result *a, const struct pbench_result *b,
+				  int kind, double confidence, double same_threshold_pct,
+				  struct pbench_mem_comparison *out);
+PBENCH_API const char *pbench_mem_status_name(int status);
+PBENCH_API const char *pbench_mem_kind_name(int kind);
+
 /* The region API, for code that cannot be wrapped in a callback: each begin/end pair is one
  * sample of `iterations` iterations (1 if 0) added to the same kind of result. Use it from the
  * thread that created it. begin and end do not allocate (end doubles the sample arrays when
@@ -194,6 +274,12 @@ struct pbench_comparison {
 	const struct pbench_welch *welch;
 	const struct pbench_summary *a, *b;
 	void *priv;			/* the library's block behind them; NULL if not its own */
+	/* With measure->count_memory: a and b compared on bytes and on allocations per call
+	 * (in the same block, released with it); NULL when not asked for or not counted (the
+	 * reason: mem_status and mem_reason). */
+	const struct pbench_mem_comparison *mem_bytes, *mem_allocs;
+	int mem_status;			/* enum pbench_mem_status (the worse side's) */
+	const char *mem_reason;		/* NULL when counted or not asked for */
 };
 
 PBENCH_API int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory per call (lib/src/mem.c, measure_mem.c, the shim lib/shim/mem.c): the counts of a
+ * function whose allocations are known, exactly; nothing counted outside the samples (not
+ * the first call, the warm-up, setup or setup_each, nor another thread); two functions
+ * compared on bytes and allocations.
+ *
+ * The binary is linked with -lpbench-mem. Under ASan the sanitizer's malloc comes first in
+ * the link order, so the shim would never be called: the binary then runs itself again with
+ * the shim preloaded, as a user of a sanitized program would (and ASan told that its runtime
+ * not being first is meant).
+ */
+#include <criterion/criterion.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pbench.h"
+#include "testutil.h"
+
+__attribute__((constructor)) static void shim_first(int argc, char **argv)
+{
+	void *h = dlopen("libpbench-mem.so", RTLD_NOW | RTLD_NOLOAD);
+	void *own = h ? dlsym(h, "malloc") : NULL;
+	char env[4096];
+	Dl_info di;
+
+	(void)argc;
+	if (!own || dlsym(RTLD_DEFAULT, "malloc") == own || getenv("PBENCH_TEST_MEM_AGAIN"))
+		return;
+	if (!dladdr(own, &di) || !di.dli_fname)
+		return;
+	setenv("PBENCH_TEST_MEM_AGAIN", "1", 1);
+	setenv("LD_PRELOAD", di.dli_fname, 1);
+	snprintf(env, sizeof(env), "%s%sverify_asan_link_order=0",
+		 getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "",
+		 getenv("ASAN_OPTIONS") ? ":" : "");
+	setenv("ASAN_OPTIONS", env, 1);
+	execv("/proc/self/exe", argv);
+}
+
+/* Short runs: the counts, not the times, are under test. */
+static struct pbench_measure_opts quick(void)
+{
+	struct pbench_measure_opts o = PBENCH_MEASURE_OPTS_INIT;
+
+	o.warmup_ms = 20;
+	o.min_sample_ms = 0.2;
+	o.budget_ms = 200;
+	o.min_samples = 10;
+	o.max_samples = 40;
+	o.count_memory = 1;
+	return o;
+}
+
+/* Through volatile pointers: the compiler may delete an allocation whose block is only freed. */
+static void *(*volatile do_malloc)(size_t) = malloc;
+static void *(*volatile do_aligned_alloc)(size_t, size_t) = aligned_alloc;
+
+/* Exactly three mallocs of 100 bytes, freed: 3, 3, 300 per call. */
+__attribute__((noinline)) static void three(void *ctx)
+{
+	void *p[3];
+
+	(void)ctx;
+	for (int i = 0; i < 3; i++)
+		p[i] = do_malloc(100);
+	pbench_do_not_optimize(p[0]);
+	for (int i = 0; i < 3; i++)
+		free(p[i]);
+}
+
+__attribute__((noinline)) static void none(void *ctx)
+{
+	(void)ctx;
+	pbench_clobber();
+}
+
+__attribute__((noinline)) static void heavy(void *ctx)
+{
+	void *p[8];
+
+	(void)ctx;
+	for (int i = 0; i < 8; i++)
+		p[i] = do_malloc(256);
+	pbench_do_not_optimize(p[0]);
+	for (int i = 0; i < 8; i++)
+		free(p[i]);
+}
+
+static struct pbench_result *measure(pbench_fn fn, void *ctx, struct pbench_measure_opts *o)
+{
+	struct pbench_result *r = NULL;
+
+	cr_assert_eq(pbench_measure(&r, fn, ctx, o), 0);
+	cr_assert_eq(pbench_result_mem_status(r), PBENCH_MEM_COUNTED, "not counted: %s",
+		     pbench_result_mem_reason(r));
+	return r;
+}
+
+static void expect_exact(const struct pbench_result *r, int kind, double want)
+{
+	struct pbench_summary s = { .size = sizeof(s) };
+	int exact = -1;
+
+	cr_assert_eq(pbench_result_mem_summary(r, kind, &s, &exact), 0);
+	cr_expect_eq(exact, 1, "%s: not the same in every sample (mean %g, min %g, max %g)",
+		     pbench_mem_kind_name(kind), s.mean, s.min, s.max);
+	cr_expect_eq(s.mean, want, "%s: %g per call, not %g", pbench_mem_kind_name(kind), s.mean,
+		     want);
+}
+
+Test(mem, three_mallocs_of_100_bytes_exactly)
+{
+	struct pbench_measure_opts o = quick();
+	struct pbench_result *r = measure(three, NULL, &o);
+	uint64_t n = pbench_result_iterations(r);
+	struct pbench_mem m = { .size = sizeof(m) };
+
+	expect_exact(r, PBENCH_MEM_ALLOCS, 3);
+	expect_exact(r, PBENCH_MEM_FREES, 3);
+	expect_exact(r, PBENCH_MEM_BYTES, 300);
+	cr_assert_eq(pbench_result_mem(r, 0, &m), 0);
+	cr_expect_eq(m.allocs, 3 * n);
+	cr_expect_eq(m.bytes, 300 * n);
+	/* Three blocks live at once, in usable sizes: at least the 300 asked, less than a
+	 * page (they are freed each call, so the peak does not grow with the calls). */
+	cr_expect(m.peak_bytes >= 300 && m.peak_bytes < 4096, "peak %lld",
+		  (long long)m.peak_bytes);
+	cr_expect_eq(pbench_result_mem(r, pbench_result_nr_samples(r), &m), -EINVAL);
+	pbench_result_free(r);
+}
+
+/* Everything outside the samples allocates, in amounts no sample can be confused with. */
+static _Atomic int outside;
+
+static void alloc_outside(void *ctx)
+{
+	void **p = ctx;
+
+	free(*p);
+	*p = do_malloc(1000);
+	outside++;
+}
+
+static atomic_int stop;
+
+static void *other_thread(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&stop))
+		free(do_malloc(64));
+	return NULL;
+}
+
+Test(mem, nothing_counted_outside_samples)
+{
+	struct pbench_measure_opts o = quick();
+	struct pbench_result *r;
+	void *held = NULL;
+	pthread_t th;
+
+	o.setup = alloc_outside;
+	o.teardown = alloc_outside;
+	cr_assert_eq(pthread_create(&th, NULL, other_thread, NULL), 0);
+	r = measure(three, &held, &o);
+	expect_exact(r, PBENCH_MEM_ALLOCS, 3);
+	expect_exact(r, PBENCH_MEM_BYTES, 300);
+	pbench_result_free(r);
+
+	/* Each call timed alone, with an allocating setup_each and teardown_each. */
+	o.setup = o.teardown = NULL;
+	o.setup_each = alloc_outside;
+	o.teardown_each = alloc_outside;
+	o.max_samples = 12;
+	r = measure(three, &held, &o);
+	expect_exact(r, PBENCH_MEM_ALLOCS, 3);
+	expect_exact(r, PBENCH_MEM_FREES, 3);
+	expect_exact(r, PBENCH_MEM_BYTES, 300);
+	pbench_result_free(r);
+	atomic_store(&stop, 1);
+	pthread_join(th, NULL);
+	free(held);
+	cr_expect(outside > 0);
+}
+
+Test(mem, allocation_free_is_exactly_zero)
+{
+	struct pbench_measure_opts o = quick();
+	struct pbench_result *r = measure(none, NULL, &o);
+	struct pbench_mem m = { .size = sizeof(m) };
+
+	expect_exact(r, PBENCH_MEM_ALLOCS, 0);
+	expect_exact(r, PBENCH_MEM_BYTES, 0);
+	cr_assert_eq(pbench_result_mem(r, 0, &m), 0);
+	cr_expect_eq(m.peak_bytes, 0);
+	pbench_result_free(r);
+}
+
+/* calloc, realloc (a free and an allocation), the aligned allocators, reallocarray. */
+__attribute__((noinline)) static void every_allocator(void *ctx)
+{
+	void *a = calloc(2, 10), *b = NULL, *c = do_aligned_alloc(64, 128), *d;
+
+	(void)ctx;
+	a = realloc(a, 4000);			/* 1 alloc + 1 free, 4000 bytes */
+	cr_assert_eq(posix_memalign(&b, 64, 50), 0);
+	d = reallocarray(NULL, 3, 10);		/* a malloc of 30 */
+	pbench_do_not_optimize(d);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	free(NULL);				/* not a free */
+}
+
+Test(mem, every_allocator_counted)
+{
+	struct pbench_measure_opts o = quick();
+	struct pbench_result *r = measure(every_allocator, NULL, &o);
+
+	expect_exact(r, PBENCH_MEM_ALLOCS, 5);
+	expect_exact(r, PBENCH_MEM_FREES, 5);
+	expect_exact(r, PBENCH_MEM_BYTES, 20 + 128 + 4000 + 50 + 30);
+	pbench_result_free(r);
+}
+
+Test(mem, compare_heavy_and_free)
+{
+	struct pbench_measure_opts mo = quick();
+	struct pbench_compare_opts co = { .size = sizeof(co), .measure = &mo };
+	struct pbench_comparison c = { .size = sizeof(c) };
+
+	mo.budget_ms = 300;
+	cr_assert_eq(pbench_compare(three, NULL, heavy, NULL, &co, &c), 0);
+	cr_assert_eq(c.mem_status, PBENCH_MEM_COUNTED, "%s", c.mem_reason);
+	cr_assert_not_null(c.mem_bytes);
+	cr_assert_not_null(c.mem_allocs);
+	/* heavy: 8 x 256 = 2048 bytes, three: 300. Exact on both sides. */
+	cr_expect_eq(c.mem_bytes->a, 300);
+	cr_expect_eq(c.mem_bytes->b, 2048);
+	cr_expect(c.mem_bytes->a_exact && c.mem_bytes->b_exact);
+	cr_expect_float_eq(c.mem_bytes->ratio, 2048.0 / 300, 1e-12);
+	cr_expect_eq(c.mem_bytes->ratio_lo, c.mem_bytes->ratio);
+	cr_expect_eq(c.mem_bytes->verdict, PBENCH_VERDICT_FASTER, "a allocates less");
+	cr_expect_float_eq(c.mem_allocs->ratio, 8.0 / 3, 1e-12);
+	pbench_comparison_release(&c);
+
+	/* Allocation-free against heavy: no ratio to a zero, still a verdict. */
+	c = (struct pbench_comparison){ .size = sizeof(c) };
+	cr_assert_eq(pbench_compare(heavy, NULL, none, NULL, &co, &c), 0);
+	cr_assert_not_null(c.mem_bytes);
+	cr_expect_eq(c.mem_bytes->b, 0);
+	cr_expect_eq(c.mem_bytes->verdict, PBENCH_VERDICT_SLOWER, "a allocates more");
+	cr_expect_eq(c.mem_bytes->ratio, 0);
+	pbench_comparison_release(&c);
+}
+
+/* A count that varies: Welch, an interval around the ratio. */
+static unsigned long calls;
+
+__attribute__((noinline)) static void sometimes(void *ctx)
+{
+	(void)ctx;
+	/* One allocation every 7th call, with a jitter of its own per call, so that batches
+	 * differ. */
+	if (++calls % 7 == 0 || (calls * 2654435761u) % 1000 < 3)
+		free(do_malloc(32));
+}
+
+Test(mem, varying_counts_have_an_interval)
+{
+	struct pbench_measure_opts o = quick();
+	struct pbench_result *a, *b;
+	struct pbench_mem_comparison c = { .size = sizeof(c) };
+	struct pbench_summary s = { .size = sizeof(s) };
+	int exact = -1;
+
+	o.iterations = 1000;
+	o.min_samples = o.max_samples = 20;
+	a = measure(sometimes, NULL, &o);
+	b = measure(three, NULL, &o);
+	cr_assert_eq(pbench_result_mem_summary(a, PBENCH_MEM_ALLOCS, &s, &exact), 0);
+	cr_expect_eq(exact, 0);
+	cr_expect(s.mean > 0.1 && s.mean < 0.2, "%g", s.mean);
+	cr_assert_eq(pbench_mem_compare(a, b, PBENCH_MEM_ALLOCS, 0.999, 1, &c), 0);
+	cr_expect_eq(c.a_exact, 0);
+	cr_expect_eq(c.b_exact, 1);
+	cr_expect(c.ratio_lo < c.ratio && c.ratio < c.ratio_hi, "%g [%g, %g]", c.ratio,
+		  c.ratio_lo, c.ratio_hi);
+	cr_expect_eq(c.verdict, PBENCH_VERDICT_FASTER);
+	cr_expect(c.p < 0.001);
+	pbench_result_free(a);
+	pbench_result_free(b);
+}
+
+Test(mem, off_and_bad_arguments)
+{
+	struct pbench_measure_opts o = quick();
+	struct pbench_result *r = NULL;
+	struct pbench_summary s = { .size = sizeof(s) };
+	struct pbench_mem m = { .size = sizeof(m) };
+
+	o.count_memory = 0;
+	cr_assert_eq(pbench_measure(&r, three, NULL, &o), 0);
+	cr_expect_eq(pbench_result_mem_status(r), PBENCH_MEM_OFF);
+	cr_expect_null(pbench_result_mem_reason(r));
+	cr_expect_eq(pbench_result_mem(r, 0, &m), -ENODATA);
+	cr_expect_eq(pbench_result_mem_summary(r, PBENCH_MEM_BYTES, &s, NULL), -ENODATA);
+	cr_expect_eq(pbench_result_mem_summary(r, 99, &s, NULL), -EINVAL);
+	cr_expect_str_eq(pbench_mem_status_name(PBENCH_MEM_NOT_INTERPOSED), "not_interposed");
+	pbench_result_free(r);
+}
