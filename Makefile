@@ -234,11 +234,13 @@ $(O)/stage/.installed: all
 
 examples: $(O)/stage/.installed
 	@mkdir -p $(O)/examples
+	@# An example whose build line says -lpbench-mem (memory.c) gets the allocator shim.
 	@for src in $(EXAMPLE_SRCS); do \
 		out=$(O)/examples/$$(basename $$src .c); \
 		flags=$$(PKG_CONFIG_SYSROOT_DIR=$(STAGE) \
 			PKG_CONFIG_LIBDIR=$(STAGE)/usr/lib/pkgconfig \
 			pkg-config --cflags --libs pbench) || exit 1; \
+		if grep -q -e '-lpbench-mem' $$src; then flags="$$flags -lpbench-mem"; fi; \
 		$(if $(Q),echo "  CCLD    $$out",echo "$(CC) $$src $$flags"); \
 		$(CC) $(SANFLAGS) $(WARNINGS) $(CFLAGS) -o $$out $$src $$flags || exit 1; \
 	done

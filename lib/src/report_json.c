@@ -46,10 +46,12 @@ static json_t *settings_json(const struct pbench_result *r, int *bad)
 		SET(j, "budget_ms", num(o->budget_ms));
 		/* 0 asked for an automatic count; the count used is "iterations" at the top. */
 		SET(j, "iterations", o->iterations ? unum(o->iterations) : json_null());
+		SET(j, "count_memory", json_boolean(o->count_memory));
 	} else {
 		/* The region API: the caller decided all of it. */
 		for (size_t i = 0; i < PB_ARRAY_SIZE(unknown); i++)
 			SET(j, unknown[i], json_null());
+		SET(j, "count_memory", json_null());
 	}
 	SET(j, "keep_overhead", json_boolean(r->keep_overhead));
 	ev = r->nr_events ? json_array() : json_null();
