@@ -206,9 +206,12 @@ $(O)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(O)/libpbench.a
 	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -fsanitize=fuzzer -o $@ $< \
 		$(O)/libpbench.a $(ALL_LDFLAGS) $(LIB_LIBS)
 
+# bench_mem times functions with memory counting off and on: on the shim, linked in.
+$(O)/bench/bench_mem: $(O)/libpbench-mem.so
+$(O)/bench/bench_mem: TEST_LIBS = -L$(O) -Wl,-rpath,$(abspath $(O)) -lpbench-mem
 $(O)/bench/%: bench/%.c $(O)/libpbench.a
 	@mkdir -p $(@D)
-	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a \
+	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -o $@ $< $(TEST_LIBS) $(O)/libpbench.a \
 		$(ALL_LDFLAGS) $(LIB_LIBS)
 
 # The same optimization flags as the C side ($(CFLAGS)), so both harnesses time the same code.

@@ -306,6 +306,14 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 		err = verdict;
 		goto out_free_results;
 	}
+	/* Memory in untimed batches of the same count, in alternation as the samples were. */
+	for (size_t i = 0; i < pb_mem_batches(res[0], &t) && !err; i++) {
+		err = pb_mem_batch(res[0], &t, a, ctx_a);
+		if (!err)
+			err = pb_mem_batch(res[1], &t, b, ctx_b);
+	}
+	if (err)
+		goto out_free_results;
 	err = fill(out, &o, verdict, pairs, res, &w, have_welch);
 out_free_results:
 	pbench_result_free(res[1]);

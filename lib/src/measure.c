@@ -447,9 +447,6 @@ int pb_result_reserve(struct pbench_result *r, size_t want)
 		if (err)
 			return err;
 	}
-	if (r->mem_status == PBENCH_MEM_COUNTED &&
-	    (err = grow((void **)&r->mem, want, sizeof(*r->mem))))
-		return err;
 	r->alloc = want;
 	return 0;
 }
@@ -520,15 +517,7 @@ int pb_run_sample(struct pb_run *run)
 		pb_probe_begin(run->probe);
 	if (run->events)
 		cerr = pbench_counters_start(run->events);
-	/* The memory window is the innermost: the counters' and probe's reads allocate
-	 * nothing, but they are not the function's. */
-	if (r->mem_status == PBENCH_MEM_COUNTED) {
-		pb_mem_begin(&r->mem[r->nr]);
-		ticks = pb_timed_batch(t, run->fn, run->ctx, run->n);
-		pb_mem_end();
-	} else {
-		ticks = pb_timed_batch(t, run->fn, run->ctx, run->n);
-	}
+	ticks = pb_timed_batch(t, run->fn, run->ctx, run->n);
 	if (run->events && !cerr)
 		cerr = pbench_counters_stop(run->events);
 	if (run->probe)
@@ -785,7 +774,10 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 	if (err)
 		goto out_free_result;
 	pb_result_keep_settings(r, &t.o);
-	err = pb_result_finish(r, &t);
+	for (size_t i = 0; i < pb_mem_batches(r, &t) && !err; i++)
+		err = pb_mem_batch(r, &t, fn, ctx);
+	if (!err)
+		err = pb_result_finish(r, &t);
 	if (err)
 		goto out_free_result;
 	*out = r;

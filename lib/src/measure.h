@@ -52,9 +52,11 @@ struct pbench_result {
 	 * has_settings 0 for the region API, where the caller decided. */
 	struct pbench_measure_opts settings;
 	int has_settings;
-	/* Memory per sample (count_memory): mem[] when mem_status is PBENCH_MEM_COUNTED,
-	 * else NULL, with the reason (a static string). */
+	/* Memory per call (count_memory): the counts of mem_nr batches of iterations calls,
+	 * run after the timed samples and not timed themselves (measure_mem.c says why), when
+	 * mem_status is PBENCH_MEM_COUNTED; else the reason (a static string). */
 	struct pb_mem_counts *mem;
+	size_t mem_nr, mem_alloc;
 	int mem_status;
 	const char *mem_reason;
 };
@@ -157,6 +159,11 @@ int pb_result_finish(struct pbench_result *r, const struct pb_timing *t);
 
 /* With count_memory: find the shim for r (its status and reason set). */
 void pb_result_mem_open(struct pbench_result *r, const struct pb_timing *t);
+/* measure_mem.c: how many counted batches r gets once its samples are taken (0 when its
+ * memory is not counted), and one more such batch of fn (setup and teardown around it,
+ * outside the window). -ENOMEM. */
+size_t pb_mem_batches(const struct pbench_result *r, const struct pb_timing *t);
+int pb_mem_batch(struct pbench_result *r, const struct pb_timing *t, pbench_fn fn, void *ctx);
 
 /* Median of v[0..n-1], n >= 1 (sorts v). */
 double pb_median(double *v, size_t n);

@@ -377,14 +377,14 @@ static void write_mem_figure(const struct pbench_result *r, FILE *f, int kind, c
 		return;
 	if (exact) {
 		fprintf(f, "  %-13s exactly %.6g%s%s %s\n", what, s.mean, *unit ? " " : "", unit,
-			kind == PBENCH_MEM_PEAK ? "in every sample" : "per call");
+			kind == PBENCH_MEM_PEAK ? "in every batch" : "per call");
 		return;
 	}
 	pbench_format_value(buf, sizeof(buf), s.mean, s.sem, NULL);
 	fmt_at(lo, sizeof(lo), s.ci_lo, s.sem, NULL);
 	fmt_at(hi, sizeof(hi), s.ci_hi, s.sem, NULL);
 	fprintf(f, "  %-13s %s%s%s %s (%.4g%% interval %s .. %s; min %.6g, max %.6g)\n", what, buf,
-		*unit ? " " : "", unit, kind == PBENCH_MEM_PEAK ? "in a sample" : "per call",
+		*unit ? " " : "", unit, kind == PBENCH_MEM_PEAK ? "in a batch" : "per call",
 		100 * s.ci_level, lo, hi, s.min, s.max);
 }
 
@@ -398,10 +398,12 @@ static void write_memory(const struct pbench_result *r, FILE *f)
 			r->mem_reason ? r->mem_reason : pbench_mem_status_name(r->mem_status));
 		return;
 	}
+	fprintf(f, "  memory per call, in %zu untimed batches of %" PRIu64 " calls:\n", r->mem_nr,
+		r->iterations);
 	write_mem_figure(r, f, PBENCH_MEM_ALLOCS, "allocations", "");
 	write_mem_figure(r, f, PBENCH_MEM_FREES, "frees", "");
 	write_mem_figure(r, f, PBENCH_MEM_BYTES, "allocated", "B");
-	/* The peak is of a whole sample: a leak grows it with the calls, a free keeps it flat. */
+	/* The peak is of a whole batch: a leak grows it with the calls, a free keeps it flat. */
 	write_mem_figure(r, f, PBENCH_MEM_PEAK, "peak live", "B");
 }
 

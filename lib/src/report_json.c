@@ -146,19 +146,22 @@ static json_t *events_json(const struct pbench_result *r, int *bad)
 
 /* ---- memory per call ---------------------------------------------------------------------- */
 
-/* A sample's counts over its whole batch, or null when they were not counted. */
-static json_t *sample_mem_json(const struct pbench_result *r, size_t i, int *bad)
+/* Each counted batch's counts, whole. */
+static json_t *mem_batches_json(const struct pbench_result *r, int *bad)
 {
 	struct pbench_mem m = { .size = sizeof(m) };
-	json_t *j;
+	json_t *a = json_array();
 
-	if (pbench_result_mem(r, i, &m))
-		return json_null();
-	j = json_pack("{s:o, s:o, s:o, s:I}", "allocs", unum(m.allocs), "frees", unum(m.frees),
-		      "bytes", unum(m.bytes), "peak_bytes", (json_int_t)m.peak_bytes);
-	if (!j)
+	for (size_t i = 0; a && i < pbench_result_mem_nr_batches(r); i++) {
+		if (pbench_result_mem(r, i, &m))
+			break;
+		APPEND(a, json_pack("{s:o, s:o, s:o, s:I}", "allocs", unum(m.allocs), "frees",
+				    unum(m.frees), "bytes", unum(m.bytes), "peak_bytes",
+				    (json_int_t)m.peak_bytes));
+	}
+	if (!a)
 		*bad = -1;
-	return j;
+	return a;
 }
 
 static json_t *mem_figure_json(const struct pbench_result *r, int kind, int *bad)
@@ -199,6 +202,8 @@ static json_t *memory_json(const struct pbench_result *r, int *bad)
 	SET(j, "frees_per_call", mem_figure_json(r, PBENCH_MEM_FREES, bad));
 	SET(j, "bytes_per_call", mem_figure_json(r, PBENCH_MEM_BYTES, bad));
 	SET(j, "peak_bytes", mem_figure_json(r, PBENCH_MEM_PEAK, bad));
+	SET(j, "batch_calls", r->mem_nr ? unum(r->iterations) : json_null());
+	SET(j, "batches", mem_batches_json(r, bad));
 	return j;
 }
 
@@ -220,7 +225,6 @@ static json_t *sample_json(const struct pbench_result *r, size_t i, int *bad)
 	for (int e = 0; e < r->nr_events; e++)
 		SET(cs, r->names[e], count_json(&r->counts[i * (size_t)r->nr_events + e], bad));
 	SET(j, "counters", cs);
-	SET(j, "memory", sample_mem_json(r, i, bad));
 	return j;
 }
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Memory per call (lib/src/mem.c, measure_mem.c, the shim lib/shim/mem.c): the counts of a
- * function whose allocations are known, exactly; nothing counted outside the samples (not
- * the first call, the warm-up, setup or setup_each, nor another thread); two functions
- * compared on bytes and allocations.
+ * function whose allocations are known, exactly; nothing counted outside the counted batches
+ * (not the first call, the warm-up, the timed samples, setup or setup_each, nor another
+ * thread); two functions compared on bytes and allocations.
  *
  * The binary is linked with -lpbench-mem. Under ASan the sanitizer's malloc comes first in
  * the link order, so the shim would never be called: the binary then runs itself again with
@@ -134,7 +134,9 @@ Test(mem, three_mallocs_of_100_bytes_exactly)
 	 * page (they are freed each call, so the peak does not grow with the calls). */
 	cr_expect(m.peak_bytes >= 300 && m.peak_bytes < 4096, "peak %lld",
 		  (long long)m.peak_bytes);
-	cr_expect_eq(pbench_result_mem(r, pbench_result_nr_samples(r), &m), -EINVAL);
+	/* min_samples batches, untimed, after the samples. */
+	cr_expect_eq(pbench_result_mem_nr_batches(r), 10);
+	cr_expect_eq(pbench_result_mem(r, 10, &m), -EINVAL);
 	pbench_result_free(r);
 }
 

@@ -80,12 +80,15 @@ struct pbench_measure_opts {
 	void (*setup_each)(void *ctx);
 	void (*teardown_each)(void *ctx);
 	/*
-	 * 1: count the allocations of each sample (pbench_result_mem): the calls of the thread
-	 * that runs the sample to malloc, calloc, realloc, free and the aligned allocators
-	 * (C++ new and delete through them), from just before its batch to just after it,
-	 * setup_each and teardown_each excluded. It needs libpbench-mem.so as the process's
-	 * allocator (link with -lpbench-mem before the C library, or LD_PRELOAD it); without,
-	 * the result says "not counted" and why (pbench_result_mem_status), never 0.
+	 * 1: count the allocations per call (pbench_result_mem): after the timed samples,
+	 * min_samples (at least 2, at most the samples taken) batches of the same calls as a
+	 * sample, untimed, each counting the calls of the thread that runs it to malloc,
+	 * calloc, realloc, free and the aligned allocators (C++ new and delete through them),
+	 * setup, teardown, setup_each and teardown_each excluded. Untimed, because counting
+	 * costs some ns per allocation: the time figures stay those of counting off. It needs
+	 * libpbench-mem.so as the process's allocator (link with -lpbench-mem before the C
+	 * library, or LD_PRELOAD it); without, the result says "not counted" and why
+	 * (pbench_result_mem_status), never 0.
 	 */
 	int count_memory;
 };
@@ -173,14 +176,14 @@ enum pbench_mem_status {
 	PBENCH_MEM_NOT_LOADED,		/* a command that never loaded the shim */
 };
 
-/* The counts of one sample, over its whole batch of iterations calls. */
+/* The counts of one counted batch of iterations calls (as many as a timed sample has). */
 struct pbench_mem {
 	size_t size;
 	uint64_t allocs;		/* successful allocations (a moving realloc is one) */
 	uint64_t frees;			/* frees of non-NULL pointers (realloc's included) */
 	uint64_t bytes;			/* bytes asked for by the allocations */
 	int64_t peak_bytes;		/* the highest net growth of the heap during the
-					 * sample, from its start, in the allocator's usable
+					 * batch, from its start, in the allocator's usable
 					 * sizes (bytes plus its rounding); 0 when nothing grew */
 };
 
@@ -189,19 +192,21 @@ enum pbench_mem_kind {
 	PBENCH_MEM_ALLOCS = 1,		/* allocations per call */
 	PBENCH_MEM_FREES,		/* frees per call */
 	PBENCH_MEM_BYTES,		/* bytes allocated per call */
-	PBENCH_MEM_PEAK,		/* peak live bytes of a sample (not per call) */
+	PBENCH_MEM_PEAK,		/* peak live bytes of a batch (not per call) */
 };
 
 /* Whether r's allocations were counted (enum pbench_mem_status), and why not in words
  * (NULL when counted or not asked for). */
 PBENCH_API int pbench_result_mem_status(const struct pbench_result *r);
 PBENCH_API const char *pbench_result_mem_reason(const struct pbench_result *r);
-/* Sample i's counts into out (out->size set; an older, smaller struct gets its part).
- * Errors: -EINVAL (NULL, size 0, i out of range), -ENODATA (not counted). */
+/* The counted batches (0 when not counted), and batch i's counts into out (out->size set; an
+ * older, smaller struct gets its part). Errors: -EINVAL (NULL, size 0, i out of range),
+ * -ENODATA (not counted). */
+PBENCH_API size_t pbench_result_mem_nr_batches(const struct pbench_result *r);
 PBENCH_API int pbench_result_mem(const struct pbench_result *r, size_t i, struct pbench_mem *out);
 /*
- * The summary over the samples of one figure (enum pbench_mem_kind), per call (the peak per
- * sample). *exact (may be NULL) is 1 when every sample counted the same: the figure is then
+ * The summary over the batches of one figure (enum pbench_mem_kind), per call (the peak per
+ * batch). *exact (may be NULL) is 1 when every batch counted the same: the figure is then
  * exactly out->mean per call, not an estimate. Errors: -EINVAL (NULL, a bad kind),
  * -ENODATA (not counted), and those of pbench_stats_summary().
  */
@@ -216,8 +221,8 @@ struct pbench_mem_comparison {
 	/* PBENCH_VERDICT_FASTER: a allocates less than b; _SLOWER: more; _SAME: within
 	 * same_threshold_pct; _UNDECIDED: the samples do not tell. */
 	int verdict;
-	double a, b;			/* mean per call (the peak: per sample) */
-	int a_exact, b_exact;		/* 1: that side counted the same in every sample */
+	double a, b;			/* mean per call (the peak: per batch) */
+	int a_exact, b_exact;		/* 1: that side counted the same in every batch */
 	/* b / a with its interval at the confidence; when both are exact the interval is the
 	 * ratio itself; NaN when a is 0 (b allocates, a does not: say so, not "infx"). */
 	double ratio, ratio_lo, ratio_hi;
