@@ -323,7 +323,7 @@ Test(abi, pbench_jitter_bin)
 
 Test(abi, pbench_measure_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_measure_opts), 120);
+	cr_expect_eq(sizeof(struct pbench_measure_opts), 128);
 	cr_expect_eq(offsetof(struct pbench_measure_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, setup), 8, "setup moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, teardown), 16, "teardown moved");
@@ -339,6 +339,7 @@ Test(abi, pbench_measure_opts)
 	cr_expect_eq(offsetof(struct pbench_measure_opts, built_optimized), 96, "built_optimized moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, setup_each), 104, "setup_each moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, teardown_each), 112, "teardown_each moved");
+	cr_expect_eq(offsetof(struct pbench_measure_opts, count_memory), 120, "count_memory moved");
 }
 
 Test(abi, pbench_noise)
@@ -362,6 +363,33 @@ Test(abi, pbench_sample)
 	cr_expect_eq(offsetof(struct pbench_sample, noise), 32, "noise moved");
 }
 
+Test(abi, pbench_mem)
+{
+	cr_expect_eq(sizeof(struct pbench_mem), 40);
+	cr_expect_eq(offsetof(struct pbench_mem, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_mem, allocs), 8, "allocs moved");
+	cr_expect_eq(offsetof(struct pbench_mem, frees), 16, "frees moved");
+	cr_expect_eq(offsetof(struct pbench_mem, bytes), 24, "bytes moved");
+	cr_expect_eq(offsetof(struct pbench_mem, peak_bytes), 32, "peak_bytes moved");
+}
+
+Test(abi, pbench_mem_comparison)
+{
+	cr_expect_eq(sizeof(struct pbench_mem_comparison), 80);
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, kind), 8, "kind moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, verdict), 12, "verdict moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, a), 16, "a moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, b), 24, "b moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, a_exact), 32, "a_exact moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, b_exact), 36, "b_exact moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, ratio), 40, "ratio moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, ratio_lo), 48, "ratio_lo moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, ratio_hi), 56, "ratio_hi moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, p), 64, "p moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, confidence), 72, "confidence moved");
+}
+
 Test(abi, pbench_compare_opts)
 {
 	cr_expect_eq(sizeof(struct pbench_compare_opts), 40);
@@ -374,7 +402,7 @@ Test(abi, pbench_compare_opts)
 
 Test(abi, pbench_comparison)
 {
-	cr_expect_eq(sizeof(struct pbench_comparison), 96);
+	cr_expect_eq(sizeof(struct pbench_comparison), 128);
 	cr_expect_eq(offsetof(struct pbench_comparison, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, verdict), 8, "verdict moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, ratio), 16, "ratio moved");
@@ -387,6 +415,10 @@ Test(abi, pbench_comparison)
 	cr_expect_eq(offsetof(struct pbench_comparison, a), 72, "a moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, b), 80, "b moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, priv), 88, "priv moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, mem_bytes), 96, "mem_bytes moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, mem_allocs), 104, "mem_allocs moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, mem_status), 112, "mem_status moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, mem_reason), 120, "mem_reason moved");
 }
 
 Test(abi, pbench_noise_source)
