@@ -320,3 +320,26 @@ Test(mem, off_and_bad_arguments)
 	cr_expect_str_eq(pbench_mem_status_name(PBENCH_MEM_NOT_INTERPOSED), "not_interposed");
 	pbench_result_free(r);
 }
+
+/* The reports say "exactly" for exact counts, and the JSON carries each batch. */
+Test(mem, reports)
+{
+	struct pbench_measure_opts o = quick();
+	struct pbench_result *r = measure(three, NULL, &o);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(pbench_result_write_text(r, f, "three"), 0);
+	cr_assert_eq(pbench_result_write_json(r, f, "three"), 0);
+	fclose(f);
+	cr_expect_not_null(strstr(buf, "allocations   exactly 3 per call"), "%s", buf);
+	cr_expect_not_null(strstr(buf, "allocated     exactly 300 B per call"), "%s", buf);
+	cr_expect_not_null(strstr(buf, "untimed batches of"), "%s", buf);
+	cr_expect_not_null(strstr(buf, "\"status\": \"counted\""), "%s", buf);
+	cr_expect_not_null(strstr(buf, "\"exact\": true"), "%s", buf);
+	cr_expect_not_null(strstr(buf, "\"batches\": ["), "%s", buf);
+	free(buf);
+	pbench_result_free(r);
+}
