@@ -233,6 +233,36 @@ struct pbench_mem_comparison {
 PBENCH_API int pbench_mem_compare(const struct pbench_result *a, const struct pbench_result *b,
 				  int kind, double confidence, double same_threshold_pct,
 				  struct pbench_mem_comparison *out);
+/* ---------------------------------------------------------------------------------------------
+ * Memory of a command (mem_command.c): the allocator shim libpbench-mem.so preloaded into it
+ * counts the allocations of the process started (and of the images it exec()s under the same
+ * pid), not those of the processes it forks; they are counted apart as "others".
+ */
+/* Whether the command at path (a #! script: its interpreter) can be counted: a value of enum
+ * pbench_mem_status: PBENCH_MEM_COUNTED, PBENCH_MEM_STATIC (no dynamic
+ * loader), PBENCH_MEM_SETUID (the loader ignores LD_PRELOAD), PBENCH_MEM_NOT_LOADED (not an
+ * ELF file), with *reason in words (NULL when countable). Errors: -EINVAL, -errno of open. */
+PBENCH_API int pbench_mem_command_status(const char *path, const char **reason);
+/* The shared record a command's shim counts into (a memfd), and the shim's path. Errors:
+ * -ENOENT (libpbench-mem.so not found: next to the binary, in ../lib, in the library's
+ * install directory, or PBENCH_MEM_SHIM), -ENOMEM, -errno of memfd_create or mmap. */
+struct pbench_mem_file;
+PBENCH_API int pbench_mem_file_new(struct pbench_mem_file **out);
+PBENCH_API const char *pbench_mem_file_shim(const struct pbench_mem_file *f);
+/* envp (NULL: this process's environment) with LD_PRELOAD (the shim first, the user's
+ * after it) and PBENCH_MEM_FILE set, for the command's exec; owned by f until the next call
+ * or pbench_mem_file_free(). Errors: -EINVAL, -ENOMEM. */
+PBENCH_API int pbench_mem_file_env(struct pbench_mem_file *f, char *const *envp,
+				   char *const **out);
+/* Zero the record: before each run. */
+PBENCH_API void pbench_mem_file_reset(struct pbench_mem_file *f);
+/* After a run: the counts of the command's process into out (out->size set), *others (may be
+ * NULL) the processes that loaded the shim and were not counted. Returns PBENCH_MEM_COUNTED,
+ * or PBENCH_MEM_NOT_LOADED when no process loaded the shim (out untouched); -EINVAL. */
+PBENCH_API int pbench_mem_file_read(const struct pbench_mem_file *f, struct pbench_mem *out,
+				    unsigned *others);
+PBENCH_API void pbench_mem_file_free(struct pbench_mem_file *f);
+
 PBENCH_API const char *pbench_mem_status_name(int status);
 PBENCH_API const char *pbench_mem_kind_name(int kind);
 
