@@ -141,6 +141,9 @@ $(O)/lib/src/%.o: lib/src/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 
+# Where make install puts the allocator shim: the last place a command's shim is looked for.
+$(O)/lib/src/mem_command.o: CFLAGS += -DPBENCH_LIBDIR='"$(LIBDIR)"'
+
 $(O)/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@

@@ -16,6 +16,7 @@
  * set-user-ID or set-group-ID command that changes the IDs (AT_SECURE: the file's owner or
  * group differs from the caller's).
  */
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -120,9 +121,9 @@ int pbench_mem_command_status(const char *path, const char **reason)
 	return err;
 }
 
-/* The shim next to the running binary (the build tree: build/pbench and
- * build/libpbench-mem.so), in ../lib from it (an installed tree), or where the library was
- * installed; PBENCH_MEM_SHIM overrides all three. */
+/* PBENCH_MEM_SHIM; else the shim this process has loaded; else the one next to the running
+ * binary (the build tree: build/pbench and build/libpbench-mem.so), in ../lib from it (an
+ * installed tree), or in the directory the library was built for. */
 static int shim_find(char *out, size_t len)
 {
 	const char *env = getenv("PBENCH_MEM_SHIM");
@@ -130,12 +131,19 @@ static int shim_find(char *out, size_t len)
 	const char *const rel[] = { "/libpbench-mem.so", "/../lib/libpbench-mem.so" };
 	ssize_t n;
 
+	void *own = dlsym(RTLD_DEFAULT, "pbench_mem_shim");
+	Dl_info di;
+
 	if (env && *env) {
 		if (access(env, R_OK))
 			return -errno;
 		snprintf(out, len, "%s", env);
 		return 0;
 	}
+	/* The shim this process runs on (a program linked with -lpbench-mem, the tests). */
+	if (own && dladdr(own, &di) && di.dli_fname && di.dli_fname[0] == '/' &&
+	    (size_t)snprintf(out, len, "%s", di.dli_fname) < len)
+		return 0;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		exe[n] = '\0';

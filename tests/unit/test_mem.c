@@ -13,12 +13,15 @@
 #include <criterion/criterion.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pbench.h"
@@ -44,6 +47,35 @@ __attribute__((constructor)) static void shim_first(int argc, char **argv)
 		 getenv("ASAN_OPTIONS") ? ":" : "");
 	setenv("ASAN_OPTIONS", env, 1);
 	execv("/proc/self/exe", argv);
+}
+
+/* As a command run with the shim preloaded (the command tests below): allocate as told, and
+ * exit before Criterion starts. */
+static void *(*volatile child_malloc)(size_t) = malloc;
+
+__attribute__((constructor)) static void as_command(void)
+{
+	const char *mode = getenv("PBENCH_TEST_MEM_CHILD");
+	void *p[3];
+
+	if (!mode)
+		return;
+	if (!strcmp(mode, "3")) {
+		for (int i = 0; i < 3; i++)
+			p[i] = child_malloc(100);
+		for (int i = 0; i < 3; i++)
+			free(p[i]);
+	} else if (!strcmp(mode, "fork")) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			for (int i = 0; i < 1000; i++)
+				free(child_malloc(100));
+			_exit(0);
+		}
+		waitpid(pid, NULL, 0);
+	}
+	_exit(0);
 }
 
 /* Short runs: the counts, not the times, are under test. */
@@ -342,4 +374,126 @@ Test(mem, reports)
 	cr_expect_not_null(strstr(buf, "\"batches\": ["), "%s", buf);
 	free(buf);
 	pbench_result_free(r);
+}
+
+/* ---- a command, through the preloaded shim ------------------------------------------------ */
+
+/* Run this binary as a command in mode (as_command) with f's environment: its status. */
+static int run_as_command(struct pbench_mem_file *f, const char *mode, struct pbench_mem *m,
+			  unsigned *others)
+{
+	extern char **environ;
+	char *const *env, **base, var[64];
+	size_t n = 0;
+	pid_t pid;
+	int st;
+
+	while (environ[n])
+		n++;
+	base = calloc(n + 2, sizeof(*base));
+	cr_assert_not_null(base);
+	memcpy(base, environ, n * sizeof(*base));
+	snprintf(var, sizeof(var), "PBENCH_TEST_MEM_CHILD=%s", mode);
+	base[n] = var;
+	cr_assert_eq(pbench_mem_file_env(f, base, &env), 0);
+	free(base);
+	pbench_mem_file_reset(f);
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		char *argv[] = { "test_mem", NULL };
+
+		execve("/proc/self/exe", argv, env);
+		_exit(127);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the command failed");
+	m->size = sizeof(*m);
+	return pbench_mem_file_read(f, m, others);
+}
+
+Test(mem, command_counts_its_own_process)
+{
+	struct pbench_mem zero = { .size = sizeof(zero) }, three_m = { .size = sizeof(three_m) },
+			  forked = { .size = sizeof(forked) };
+	struct pbench_mem_file *f = NULL;
+	unsigned others = 99;
+
+	cr_assert_eq(pbench_mem_file_new(&f), 0, "libpbench-mem.so not found");
+	cr_assert_not_null(strstr(pbench_mem_file_shim(f), "libpbench-mem.so"));
+	cr_assert_eq(run_as_command(f, "0", &zero, &others), PBENCH_MEM_COUNTED);
+	cr_expect_eq(others, 0);
+	cr_assert_eq(run_as_command(f, "3", &three_m, &others), PBENCH_MEM_COUNTED);
+	/* The same start either way: the difference is the three mallocs exactly. */
+	cr_expect_eq(three_m.allocs - zero.allocs, 3, "%llu - %llu",
+		     (unsigned long long)three_m.allocs, (unsigned long long)zero.allocs);
+	cr_expect_eq(three_m.frees - zero.frees, 3);
+	cr_expect_eq(three_m.bytes - zero.bytes, 300);
+	/* A forked child's thousand allocations are not the command's; it is counted apart. */
+	cr_assert_eq(run_as_command(f, "fork", &forked, &others), PBENCH_MEM_COUNTED);
+	cr_expect_eq(others, 1);
+	cr_expect(forked.allocs - zero.allocs < 100, "%llu allocations: the child's counted?",
+		  (unsigned long long)(forked.allocs - zero.allocs));
+	pbench_mem_file_free(f);
+}
+
+Test(mem, command_not_countable)
+{
+	char dir[] = "/tmp/pbench-mem-XXXXXX", path[64], cmd[160];
+	struct pbench_mem m = { .size = sizeof(m) };
+	struct pbench_mem_file *f = NULL;
+	const char *why = "unset";
+	char *const *env;
+	FILE *s;
+	pid_t pid;
+
+	cr_expect_eq(pbench_mem_command_status("/bin/true", &why), PBENCH_MEM_COUNTED);
+	cr_expect_null(why);
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/script", dir);
+	s = fopen(path, "w");
+	cr_assert_not_null(s);
+	fputs("#!/bin/sh\ntrue\n", s);
+	fclose(s);
+	chmod(path, 0755);
+	cr_expect_eq(pbench_mem_command_status(path, &why), PBENCH_MEM_COUNTED, "%s", why);
+	s = fopen(path, "w");
+	fputs("true\n", s);
+	fclose(s);
+	cr_expect_eq(pbench_mem_command_status(path, &why), PBENCH_MEM_NOT_LOADED);
+	if (access("/sbin/ldconfig", X_OK) == 0 &&
+	    pbench_mem_command_status("/sbin/ldconfig", &why) == PBENCH_MEM_STATIC) {
+		/* And run, it never loads the shim: not counted, not 0. */
+		cr_assert_eq(pbench_mem_file_new(&f), 0);
+		cr_assert_eq(pbench_mem_file_env(f, NULL, &env), 0);
+		pid = fork();
+		if (pid == 0) {
+			char *argv[] = { "ldconfig", "--version", NULL };
+			int fd = open("/dev/null", O_WRONLY);
+
+			dup2(fd, 1);
+			execve("/sbin/ldconfig", argv, env);
+			_exit(127);
+		}
+		waitpid(pid, NULL, 0);
+		cr_expect_eq(pbench_mem_file_read(f, &m, NULL), PBENCH_MEM_NOT_LOADED);
+		pbench_mem_file_free(f);
+	} else {
+		cr_log_info("no static /sbin/ldconfig here: the static case is checked on the "
+			    "setuid copy only");
+	}
+	snprintf(path, sizeof(path), "%s/true", dir);
+	snprintf(cmd, sizeof(cmd), "cp /bin/true %s", path);
+	cr_assert_eq(system(cmd), 0);
+	if (getuid() == 0 && chown(path, 65534, 65534) == 0 && chmod(path, 04755) == 0)
+		cr_expect_eq(pbench_mem_command_status(path, &why), PBENCH_MEM_SETUID);
+	else
+		cr_log_info("not root: the setuid case is not checked");
+	/* Owned by the caller, setuid changes nothing: the loader preloads. */
+	if (chown(path, getuid(), getgid()) == 0 && chmod(path, 04755) == 0)
+		cr_expect_eq(pbench_mem_command_status(path, &why), PBENCH_MEM_COUNTED);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/script", dir);
+	unlink(path);
+	rmdir(dir);
 }
