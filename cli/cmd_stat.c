@@ -30,6 +30,8 @@
 #define DEFAULT_MAX_TIME_S 60.0
 #define DEFAULT_WARMUP_MS 1200.0
 #define MAX_WARMUP_MS 3600000.0
+#define DEFAULT_MEMORY_RUNS 3		/* --memory without N */
+#define MAX_MEMORY_RUNS 1000L
 
 #define STAT_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_MARKDOWN | CLI_OUT_PLOT)
 #define STAT_COL 25
@@ -43,7 +45,7 @@ static void stat_usage(FILE *f)
 		"                   [--export-csv FILE] [--export-markdown FILE] [--plot FILE.svg]\n"
 		"                   [--reprobe] [-q] [--timeout S] [--workload xor|memwalk]\n"
 		"                   [--iterations N] [--warmup N] [--setup CMD] [--prepare CMD]\n"
-		"                   [--cleanup CMD] [-- CMD ARGS...]\n"
+		"                   [--cleanup CMD] [--memory[=N]] [-- CMD ARGS...]\n"
 		"\n"
 		"Runs CMD (or, with no command, a built-in workload) RUNS times and prints each\n"
 		"run's time in TSC ticks and ns with the counted events and what disturbed it, the\n"
@@ -76,9 +78,15 @@ static void stat_usage(FILE *f)
 		"      --prepare CMD      run before each run (warm-up runs too), not timed\n"
 		"      --cleanup CMD      run once after the runs, also when they were stopped\n"
 		"                         (each CMD one argument, split into words as a shell would\n"
-		"                         without running one: for a shell, \"sh -c '...'\")\n",
+		"                         without running one: for a shell, \"sh -c '...'\")\n"
+		"      --memory[=N]       after the timed runs, N more (default: %d), untimed, with\n"
+		"                         the allocator shim libpbench-mem.so preloaded: the\n"
+		"                         command's allocations, frees, bytes and peak live bytes\n"
+		"                         per run (its own process: not the ones it starts), and\n"
+		"                         its peak RSS; in the text report only. A static or\n"
+		"                         setuid command is said not countable\n",
 		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
-		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS);
+		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS, DEFAULT_MEMORY_RUNS);
 	cli_out_usage(f, STAT_OUTPUTS, "each run's time in order and the distributions, as SVG",
 		      STAT_COL);
 	fprintf(f,
@@ -119,6 +127,7 @@ struct stat_opts {
 	double last_s;			/* when the last progress line was printed */
 	int head_first;			/* the text's head goes out before the command's output */
 	char **helpers[3];		/* --setup, --prepare, --cleanup as words */
+	long memory_runs;		/* --memory[=N]: 0 when not asked for */
 };
 
 static const char *mode_name(int mode)
@@ -199,7 +208,8 @@ static int parse_cpu(const char *s, struct stat_opts *o)
 }
 
 enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_TIMEOUT, OPT_WORKLOAD, OPT_TARGET_SEM,
-       OPT_MAX_TIME, OPT_REPROBE, OPT_WARMUP_RUNS, OPT_SETUP, OPT_PREPARE, OPT_CLEANUP };
+       OPT_MAX_TIME, OPT_REPROBE, OPT_WARMUP_RUNS, OPT_SETUP, OPT_PREPARE, OPT_CLEANUP,
+       OPT_MEMORY };
 
 /* hyperfine's --warmup N, --setup, --prepare and --cleanup: 0, -1 after an error said, 1
  * when c is not one of them. */
@@ -265,6 +275,12 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 	case OPT_REPROBE:
 		o->ro.flags |= PBENCH_RUNS_REPROBE;
 		break;
+	case OPT_MEMORY:
+		o->memory_runs = DEFAULT_MEMORY_RUNS;
+		if (arg && cli_long("--memory", "memory run count", arg, 1, MAX_MEMORY_RUNS,
+				    &o->memory_runs))
+			return -1;
+		break;
 	case OPT_MAX_TIME:
 		if (cli_number("--max-time", "time budget", arg, 0, 86400,
 			       CLI_NUM_POSITIVE, &o->ro.max_time_s))
@@ -312,6 +328,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "setup", required_argument, NULL, OPT_SETUP },
 		{ "prepare", required_argument, NULL, OPT_PREPARE },
 		{ "cleanup", required_argument, NULL, OPT_CLEANUP },
+		{ "memory", optional_argument, NULL, OPT_MEMORY },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_OUT_OPTIONS,
 		{ 0 },
@@ -596,6 +613,53 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/* --memory: more runs of the command, untimed, with the allocator shim preloaded (the timed
+ * runs stay without it: counting costs some ns an allocation, and loading the shim time at
+ * start), then what they counted, or why the command cannot be counted. */
+static int memory_runs(const struct stat_opts *o)
+{
+	struct pbench_mem_run *runs;
+	struct pbench_mem_file *f;
+	const char *why = NULL;
+	char path[4096];
+	int err, status;
+
+	err = pbench_command_resolve(o->ro.argv[0], path, sizeof(path));
+	status = err ? err : pbench_mem_command_status(path, &why);
+	if (status != PBENCH_MEM_COUNTED) {
+		printf("memory of the command:\n  %-13s not counted: %s\n", "allocations",
+		       why ? why : pbench_strerror(status));
+		return EXIT_OK;
+	}
+	err = pbench_mem_file_new(&f);
+	if (err) {
+		cli_error("memory: cannot set up the allocator shim: %s", pbench_strerror(err));
+		if (err == -ENOENT)
+			cli_hint("libpbench-mem.so is installed beside libpbench; set "
+				 "PBENCH_MEM_SHIM=PATH to use another");
+		return EXIT_RUNTIME;
+	}
+	runs = calloc((size_t)o->memory_runs, sizeof(*runs));
+	if (!runs) {
+		pbench_mem_file_free(f);
+		cli_error("memory: %s", pbench_strerror(-ENOMEM));
+		return EXIT_RUNTIME;
+	}
+	for (long i = 0; i < o->memory_runs && !err && !stop; i++) {
+		runs[i].size = sizeof(runs[i]);
+		err = pbench_mem_file_run(f, o->ro.argv, 1, &runs[i]);
+	}
+	if (!err && !stop)
+		err = pbench_mem_runs_write_text(runs, (int)o->memory_runs, stdout);
+	free(runs);
+	pbench_mem_file_free(f);
+	if (err) {
+		cli_error("memory: %s", pbench_strerror(err));
+		return EXIT_RUNTIME;
+	}
+	return stop ? EXIT_RUNTIME : EXIT_OK;
+}
+
 /* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on
  * SIGINT/SIGTERM and hand the signal on to ours, which stops the runs. */
 static int measure(struct stat_opts *o)
@@ -635,6 +699,8 @@ static int measure(struct stat_opts *o)
 				   &(struct report){ r, o->head_first });
 	err = verdict(r, o, err == -EINTR);
 	pbench_runs_free(r);
+	if (!rc && !err && o->memory_runs)
+		rc = memory_runs(o);
 	return rc ? rc : err;
 }
 
@@ -696,6 +762,16 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	if (o->ro.argv && o->workload_set) {
 		cli_error("--workload picks a built-in workload, but a command was given: drop one "
 			  "of them");
+		return EXIT_USAGE;
+	}
+	if (o->memory_runs && !o->ro.argv) {
+		cli_error("--memory counts a command's allocations: give the command (-- CMD "
+			  "ARGS...); for a function, the library's count_memory");
+		return EXIT_USAGE;
+	}
+	if (o->memory_runs && !cli_out_text(&o->out)) {
+		cli_error("--memory is reported in the text only: drop --json, --csv or "
+			  "--markdown (their --export-* files can go with it)");
 		return EXIT_USAGE;
 	}
 	rc = check_helpers(o);

@@ -23,7 +23,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -318,4 +321,117 @@ void pbench_mem_file_free(struct pbench_mem_file *f)
 	munmap(f->rec, sizeof(*f->rec));
 	close(f->fd);
 	free(f);
+}
+
+/* ---- counted runs of a command -------------------------------------------------------- */
+
+int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet,
+			struct pbench_mem_run *out)
+{
+	struct pbench_mem_run res = { .size = sizeof(res) };
+	struct pbench_mem m = { .size = sizeof(m) };
+	posix_spawn_file_actions_t fa;
+	struct rusage ru;
+	char *const *env;
+	int err, status;
+	pid_t pid;
+
+	if (!f || !argv || !argv[0] || !out || !out->size)
+		return -EINVAL;
+	err = pbench_mem_file_env(f, NULL, &env);
+	if (err)
+		return err;
+	err = posix_spawn_file_actions_init(&fa);
+	if (err)
+		return -err;
+	if (quiet) {
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	}
+	pbench_mem_file_reset(f);
+	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, env);
+	posix_spawn_file_actions_destroy(&fa);
+	if (err)
+		return -err;
+	while (wait4(pid, &status, 0, &ru) < 0)
+		if (errno != EINTR)
+			return -errno;
+	res.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	res.term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	/* The largest resident set (KiB) of the command and the children it waited for. */
+	res.max_rss_kib = (uint64_t)ru.ru_maxrss;
+	res.status = pbench_mem_file_read(f, &m, &res.others);
+	if (res.status == PBENCH_MEM_COUNTED) {
+		res.allocs = m.allocs;
+		res.frees = m.frees;
+		res.bytes = m.bytes;
+		res.peak_bytes = m.peak_bytes;
+	}
+	pb_copy_out(out, &res, sizeof(res));
+	return 0;
+}
+
+/* One figure over the runs: "exactly N" when every run counted the same. */
+static void runs_figure(FILE *f, const char *what, const double *x, int n, const char *unit,
+			const char *per)
+{
+	struct pbench_summary s = { .size = sizeof(s) };
+	char buf[96];
+	int exact = 1;
+
+	for (int i = 1; i < n; i++)
+		exact &= x[i] == x[0];
+	if (exact) {
+		fprintf(f, "  %-13s exactly %.15g%s%s %s\n", what, x[0], *unit ? " " : "", unit, per);
+		return;
+	}
+	if (pbench_stats_summary(x, (size_t)n, NULL, &s))
+		return;
+	pbench_format_value(buf, sizeof(buf), s.mean, s.sem, NULL);
+	fprintf(f, "  %-13s %s%s%s %s (min %.15g, max %.15g)\n", what, buf, *unit ? " " : "", unit,
+		per, s.min, s.max);
+}
+
+int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f)
+{
+	double *x;
+	int counted = 0;
+	unsigned others = 0;
+
+	if (!runs || n < 1 || !f)
+		return -EINVAL;
+	for (int i = 0; i < n; i++) {
+		counted += runs[i].status == PBENCH_MEM_COUNTED;
+		others = runs[i].others > others ? runs[i].others : others;
+	}
+	x = calloc((size_t)n, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	fprintf(f, "memory of the command, in %d more run%s with the allocator shim preloaded "
+		"(untimed):\n", n, n == 1 ? "" : "s");
+	if (counted < n) {
+		fprintf(f, "  %-13s not counted: %s\n", "allocations", counted ?
+			"the shim was not loaded in every run" :
+			"no process loaded the allocator shim (a command that clears LD_PRELOAD, "
+			"or execs a static or setuid program?)");
+	} else {
+#define FIG(field) for (int i = 0; i < n; i++) x[i] = (double)runs[i].field
+		FIG(allocs);
+		runs_figure(f, "allocations", x, n, "", "per run");
+		FIG(frees);
+		runs_figure(f, "frees", x, n, "", "per run");
+		FIG(bytes);
+		runs_figure(f, "allocated", x, n, "B", "per run");
+		FIG(peak_bytes);
+		runs_figure(f, "peak live", x, n, "B", "per run (net heap growth, usable sizes)");
+		if (others)
+			fprintf(f, "  %-13s %u process%s the command started, not counted\n", "children",
+				others, others == 1 ? "" : "es");
+	}
+	FIG(max_rss_kib);
+#undef FIG
+	runs_figure(f, "peak RSS", x, n, "KiB", "per run (wait4 ru_maxrss: the largest of the command and the children it waited for; the shim loaded)");
+	free(x);
+	fflush(f);
+	return ferror(f) ? -EIO : 0;
 }

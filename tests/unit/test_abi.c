@@ -390,6 +390,21 @@ Test(abi, pbench_mem_comparison)
 	cr_expect_eq(offsetof(struct pbench_mem_comparison, confidence), 72, "confidence moved");
 }
 
+Test(abi, pbench_mem_run)
+{
+	cr_expect_eq(sizeof(struct pbench_mem_run), 64);
+	cr_expect_eq(offsetof(struct pbench_mem_run, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, status), 8, "status moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, exit_status), 12, "exit_status moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, term_signal), 16, "term_signal moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, others), 20, "others moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, allocs), 24, "allocs moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, frees), 32, "frees moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, bytes), 40, "bytes moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, peak_bytes), 48, "peak_bytes moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, max_rss_kib), 56, "max_rss_kib moved");
+}
+
 Test(abi, pbench_compare_opts)
 {
 	cr_expect_eq(sizeof(struct pbench_compare_opts), 40);

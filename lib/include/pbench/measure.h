@@ -263,6 +263,29 @@ PBENCH_API int pbench_mem_file_read(const struct pbench_mem_file *f, struct pben
 				    unsigned *others);
 PBENCH_API void pbench_mem_file_free(struct pbench_mem_file *f);
 
+/* One run of a command with the shim preloaded, untimed (pbench stat --memory): its counts
+ * when status is PBENCH_MEM_COUNTED (else 0, not counted), the processes it started that
+ * loaded the shim and were not counted, and its peak resident set from wait4. */
+struct pbench_mem_run {
+	size_t size;
+	int status;			/* enum pbench_mem_status */
+	int exit_status;		/* -1 when killed by term_signal */
+	int term_signal;
+	unsigned others;
+	uint64_t allocs, frees, bytes;
+	int64_t peak_bytes;
+	uint64_t max_rss_kib;		/* wait4 ru_maxrss, KiB: the largest of the command
+					 * and of the children it waited for */
+};
+/* Run argv (found in PATH) once with f's environment and wait for it; quiet: its stdout and
+ * stderr to /dev/null. Errors: -EINVAL, -ENOMEM, -errno of posix_spawnp or wait4. */
+PBENCH_API int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet,
+				   struct pbench_mem_run *out);
+/* The n runs as text: each figure exactly when every run counted the same, else the mean
+ * with its standard error; "not counted" and why when the shim was not loaded. -EINVAL,
+ * -ENOMEM, -EIO. */
+PBENCH_API int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f);
+
 PBENCH_API const char *pbench_mem_status_name(int status);
 PBENCH_API const char *pbench_mem_kind_name(int kind);
 
