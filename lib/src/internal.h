@@ -214,5 +214,10 @@ void pb_mem_begin(struct pb_mem_counts *c);
 void pb_mem_end(void);
 void pb_mem_pause(void);
 void pb_mem_resume(void);
+/* Two sets of one memory figure compared (pbench_mem_compare's rule): exact when every value
+ * of a side is the same, Welch otherwise. -EINVAL, and pbench_stats_summary's errors. */
+int pb_mem_compare_x(const double *xa, size_t na, const double *xb, size_t nb, int kind,
+		     double confidence, double same_threshold_pct,
+		     struct pbench_mem_comparison *out);
 
 #endif

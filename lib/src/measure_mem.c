@@ -144,77 +144,21 @@ int pbench_result_mem_summary(const struct pbench_result *r, int kind, struct pb
 	return err;
 }
 
-/* Both sides exact: the ratio is known, the verdict is a comparison of two numbers. */
-static void compare_exact(struct pbench_mem_comparison *c, double same_pct)
-{
-	c->ratio_lo = c->ratio_hi = c->ratio;
-	c->p = NAN;
-	if (c->a == c->b || (c->a > 0 && fabs(c->ratio - 1) * 100 <= same_pct))
-		c->verdict = PBENCH_VERDICT_SAME;
-	else
-		c->verdict = c->a < c->b ? PBENCH_VERDICT_FASTER : PBENCH_VERDICT_SLOWER;
-}
-
-static int compare_welch(struct pbench_mem_comparison *c, const double *xa, size_t na,
-			 const double *xb, size_t nb, double same_pct)
-{
-	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = c->confidence };
-	struct pbench_welch w = { .size = sizeof(w) };
-	int err = pbench_stats_welch(xa, na, xb, nb, &so, &w);
-
-	if (err == -EINVAL) {		/* fewer than two samples a side */
-		c->verdict = PBENCH_VERDICT_UNDECIDED;
-		c->ratio_lo = c->ratio_hi = c->p = NAN;
-		return 0;
-	}
-	if (err)
-		return err;
-	c->p = w.p;
-	c->verdict = pbench_stats_verdict(&w, c->confidence, same_pct, 0);
-	/* Welch's ratio is a / b; ours is b / a: the interval of b - a over a. */
-	if (c->a > 0) {
-		c->ratio_lo = 1 - w.diff_hi / c->a;
-		c->ratio_hi = 1 - w.diff_lo / c->a;
-		if (c->ratio_lo < 0)
-			c->ratio_lo = 0;
-	} else {
-		c->ratio_lo = c->ratio_hi = NAN;
-	}
-	return 0;
-}
-
 int pbench_mem_compare(const struct pbench_result *a, const struct pbench_result *b, int kind,
 		       double confidence, double same_threshold_pct,
 		       struct pbench_mem_comparison *out)
 {
-	struct pbench_mem_comparison c = { .size = sizeof(c), .kind = kind,
-					   .confidence = confidence };
-	struct pbench_summary sa = { .size = sizeof(sa) }, sb = { .size = sizeof(sb) };
 	double *xa = NULL, *xb = NULL;
-	int err;
+	int err, exact;
 
-	if (!out || !out->size || !(confidence > 0 && confidence < 1) ||
-	    !(same_threshold_pct >= 0))
+	if (!out || !out->size)
 		return -EINVAL;
-	err = figures(a, kind, &xa, &c.a_exact);
+	err = figures(a, kind, &xa, &exact);
 	if (!err)
-		err = figures(b, kind, &xb, &c.b_exact);
+		err = figures(b, kind, &xb, &exact);
 	if (!err)
-		err = pbench_stats_summary(xa, a->mem_nr, NULL, &sa);
-	if (!err)
-		err = pbench_stats_summary(xb, b->mem_nr, NULL, &sb);
-	if (err)
-		goto out_free;
-	c.a = sa.mean;
-	c.b = sb.mean;
-	c.ratio = c.a > 0 ? c.b / c.a : NAN;
-	if (c.a_exact && c.b_exact)
-		compare_exact(&c, same_threshold_pct);
-	else
-		err = compare_welch(&c, xa, a->mem_nr, xb, b->mem_nr, same_threshold_pct);
-	if (!err)
-		pb_copy_out(out, &c, sizeof(c));
-out_free:
+		err = pb_mem_compare_x(xa, a->mem_nr, xb, b->mem_nr, kind, confidence,
+				       same_threshold_pct, out);
 	free(xb);
 	free(xa);
 	return err;

@@ -7,6 +7,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -93,4 +94,78 @@ void pb_mem_resume(void)
 	open_window = paused;
 	paused = NULL;
 	shim->count(open_window);
+}
+
+/* ---- comparing two sets of counts ---------------------------------------------------------- */
+
+/* Both sides exact: the ratio is known, the verdict is a comparison of two numbers. */
+static void compare_exact(struct pbench_mem_comparison *c, double same_pct)
+{
+	c->ratio_lo = c->ratio_hi = c->ratio;
+	c->p = NAN;
+	if (c->a == c->b || (c->a > 0 && fabs(c->ratio - 1) * 100 <= same_pct))
+		c->verdict = PBENCH_VERDICT_SAME;
+	else
+		c->verdict = c->a < c->b ? PBENCH_VERDICT_FASTER : PBENCH_VERDICT_SLOWER;
+}
+
+static int compare_welch(struct pbench_mem_comparison *c, const double *xa, size_t na,
+			 const double *xb, size_t nb, double same_pct)
+{
+	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = c->confidence };
+	struct pbench_welch w = { .size = sizeof(w) };
+	int err = pbench_stats_welch(xa, na, xb, nb, &so, &w);
+
+	if (err == -EINVAL) {		/* fewer than two samples a side */
+		c->verdict = PBENCH_VERDICT_UNDECIDED;
+		c->ratio_lo = c->ratio_hi = c->p = NAN;
+		return 0;
+	}
+	if (err)
+		return err;
+	c->p = w.p;
+	c->verdict = pbench_stats_verdict(&w, c->confidence, same_pct, 0);
+	/* Welch's ratio is a / b; ours is b / a: the interval of b - a over a. */
+	if (c->a > 0) {
+		c->ratio_lo = 1 - w.diff_hi / c->a;
+		c->ratio_hi = 1 - w.diff_lo / c->a;
+		if (c->ratio_lo < 0)
+			c->ratio_lo = 0;
+	} else {
+		c->ratio_lo = c->ratio_hi = NAN;
+	}
+	return 0;
+}
+
+int pb_mem_compare_x(const double *xa, size_t na, const double *xb, size_t nb, int kind,
+		     double confidence, double same_threshold_pct,
+		     struct pbench_mem_comparison *out)
+{
+	struct pbench_mem_comparison c = { .size = sizeof(c), .kind = kind,
+					   .confidence = confidence, .a_exact = 1, .b_exact = 1 };
+	struct pbench_summary sa = { .size = sizeof(sa) }, sb = { .size = sizeof(sb) };
+	int err;
+
+	if (!out || !out->size || !(confidence > 0 && confidence < 1) ||
+	    !(same_threshold_pct >= 0) || !na || !nb)
+		return -EINVAL;
+	for (size_t i = 1; i < na; i++)
+		c.a_exact &= xa[i] == xa[0];
+	for (size_t i = 1; i < nb; i++)
+		c.b_exact &= xb[i] == xb[0];
+	err = pbench_stats_summary(xa, na, NULL, &sa);
+	if (!err)
+		err = pbench_stats_summary(xb, nb, NULL, &sb);
+	if (err)
+		return err;
+	c.a = sa.mean;
+	c.b = sb.mean;
+	c.ratio = c.a > 0 ? c.b / c.a : NAN;
+	if (c.a_exact && c.b_exact)
+		compare_exact(&c, same_threshold_pct);
+	else
+		err = compare_welch(&c, xa, na, xb, nb, same_threshold_pct);
+	if (!err)
+		pb_copy_out(out, &c, sizeof(c));
+	return err;
 }

@@ -496,32 +496,56 @@ static void mem_side(char *buf, size_t len, double v, int exact, const char *uni
 }
 
 /* Seed 004's memoryCompare: "b allocates 2.0x the bytes of a per call". */
-static void write_mem_one(const struct pbench_mem_comparison *m, FILE *f, const char *a,
-			  const char *b, const char *what, const char *unit)
+int pbench_mem_comparison_write_text(const struct pbench_mem_comparison *m, FILE *f,
+				     const char *label_a, const char *label_b, const char *per)
 {
+	const char *a = label_a ? label_a : "a", *b = label_b ? label_b : "b";
+	const char *what, *unit = "";
 	char sa[64], sb[64], ratio[48], lo[48], hi[48];
-	double half = (m->ratio_hi - m->ratio_lo) / 2;
+	double half;
 
+	if (!m || !f || !m->size)
+		return -EINVAL;
+	per = per ? per : "call";
+	switch (m->kind) {
+	case PBENCH_MEM_BYTES:
+		what = "bytes", unit = "B";
+		break;
+	case PBENCH_MEM_PEAK:
+		what = "peak live bytes", unit = "B";
+		break;
+	case PBENCH_MEM_FREES:
+		what = "frees";
+		break;
+	default:
+		what = "allocations";
+	}
+	half = (m->ratio_hi - m->ratio_lo) / 2;
 	mem_side(sa, sizeof(sa), m->a, m->a_exact, unit);
 	mem_side(sb, sizeof(sb), m->b, m->b_exact, unit);
-	fprintf(f, "  %-13s %s: %s per call, %s: %s per call\n", what, a, sa, b, sb);
+	fprintf(f, "  %-13s %s: %s per %s, %s: %s per %s\n", what, a, sa, per, b, sb, per);
 	if (m->a == 0 && m->b == 0)
 		fprintf(f, "  %-13s neither allocates\n", "");
-	else if (!isfinite(m->ratio))
-		fprintf(f, "  %-13s %s allocates, %s does not\n", "", b, a);
+	else if (m->a == 0 || m->b == 0)
+		fprintf(f, "  %-13s %s allocates, %s does not\n", "", m->a == 0 ? b : a,
+			m->a == 0 ? a : b);
+	else if (m->a_exact && m->b_exact && m->a == m->b)
+		fprintf(f, "  %-13s the same, exactly\n", "");
 	else if (m->a_exact && m->b_exact)
-		fprintf(f, "  %-13s %s allocates %.3gx the %s of %s per call (exact)\n", "", b,
-			m->ratio, what, a);
+		fprintf(f, "  %-13s %s allocates %.3gx the %s of %s per %s (exact)\n", "", b,
+			m->ratio, what, a, per);
 	else if (isfinite(half) && half > 0) {
 		fmt_at(ratio, sizeof(ratio), m->ratio, half, NULL);
 		fmt_at(lo, sizeof(lo), m->ratio_lo, half, NULL);
 		fmt_at(hi, sizeof(hi), m->ratio_hi, half, NULL);
-		fprintf(f, "  %-13s %s allocates %sx the %s of %s per call (%.4g%% interval %s .. "
-			"%s, p = %.3g)\n", "", b, ratio, what, a, 100 * m->confidence, lo, hi, m->p);
+		fprintf(f, "  %-13s %s allocates %sx the %s of %s per %s (%.4g%% interval %s .. "
+			"%s, p = %.3g)\n", "", b, ratio, what, a, per, 100 * m->confidence, lo, hi,
+			m->p);
 	} else {
-		fprintf(f, "  %-13s %s allocates %.3gx the %s of %s per call (no interval)\n", "",
-			b, m->ratio, what, a);
+		fprintf(f, "  %-13s %s allocates %.3gx the %s of %s per %s (no interval)\n", "",
+			b, m->ratio, what, a, per);
 	}
+	return finish(f);
 }
 
 static void write_mem_comparison(const struct pbench_comparison *c, FILE *f, const char *a,
@@ -535,8 +559,8 @@ static void write_mem_comparison(const struct pbench_comparison *c, FILE *f, con
 			c->mem_reason ? c->mem_reason : pbench_mem_status_name(c->mem_status));
 		return;
 	}
-	write_mem_one(c->mem_bytes, f, a, b, "bytes", "B");
-	write_mem_one(c->mem_allocs, f, a, b, "allocations", "");
+	pbench_mem_comparison_write_text(c->mem_bytes, f, a, b, "call");
+	pbench_mem_comparison_write_text(c->mem_allocs, f, a, b, "call");
 }
 
 int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,

@@ -276,6 +276,10 @@ struct pbench_mem_run {
 	int64_t peak_bytes;
 	uint64_t max_rss_kib;		/* wait4 ru_maxrss, KiB: the largest of the command
 					 * and of the children it waited for */
+	/* pbench's own peak RSS when it started the command, KiB: the kernel carries the
+	 * starting process's peak into the command's ru_maxrss across exec, so max_rss_kib
+	 * is the command's own only when above this. */
+	uint64_t rss_floor_kib;
 };
 /* Run argv (found in PATH) once with f's environment and wait for it; quiet: its stdout and
  * stderr to /dev/null. Errors: -EINVAL, -ENOMEM, -errno of posix_spawnp or wait4. */
@@ -285,6 +289,18 @@ PBENCH_API int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[]
  * with its standard error; "not counted" and why when the shim was not loaded. -EINVAL,
  * -ENOMEM, -EIO. */
 PBENCH_API int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f);
+/* Two commands' counted runs compared on one figure per run, as pbench_mem_compare() does
+ * per call. Errors: -EINVAL, -ENODATA (a run not counted), -ENOMEM. */
+PBENCH_API int pbench_mem_runs_compare(const struct pbench_mem_run *a, int na,
+				       const struct pbench_mem_run *b, int nb, int kind,
+				       double confidence, double same_threshold_pct,
+				       struct pbench_mem_comparison *out);
+/* One memory comparison as text, two lines: both sides ("exactly N" where exact) per the
+ * unit per ("call", "run"), then "b allocates 2.0x the bytes of a per call" with its interval
+ * (or that one side allocates and the other not). -EINVAL, -EIO. */
+PBENCH_API int pbench_mem_comparison_write_text(const struct pbench_mem_comparison *m, FILE *f,
+						const char *label_a, const char *label_b,
+						const char *per);
 
 PBENCH_API const char *pbench_mem_status_name(int status);
 PBENCH_API const char *pbench_mem_kind_name(int kind);
