@@ -2,8 +2,9 @@
 /*
  * bench_mem: what counting memory per call (count_memory, the allocator shim) does to the time
  * figures. The same function is measured with counting off and on, in alternating rounds of
- * one run (off, on, on, off, ...: a slow stretch of the host falls on both), and the ratio of
- * the means of on over off is given with its 99.9% interval (Welch on the rounds' means).
+ * one run (off, on, on, off, ...: a slow stretch of the host falls on both), each measurement
+ * giving its median ns per call, and the ratio of on over off is given with its 99.9%
+ * interval (Welch on the rounds' medians; the columns are their means).
  *
  * Three functions: one that allocates nothing, one that mallocs and frees three blocks of 100
  * bytes a call, and one that mallocs and frees one block of 16 bytes (the cheapest
@@ -92,7 +93,7 @@ static int measure(pbench_fn fn, int count, double *mean, const char **reason)
 	err = pbench_measure(&r, fn, NULL, &o);
 	if (err)
 		return err;
-	*mean = pbench_result_summary(r)->mean;
+	*mean = pbench_result_summary(r)->median;	/* a preemption moves the mean */
 	if (count && pbench_result_mem_status(r) != PBENCH_MEM_COUNTED) {
 		*reason = pbench_result_mem_reason(r);
 		err = 1;
