@@ -40,10 +40,13 @@ static void join_heap(void *p)
 	size_t len = 0;
 
 	for (size_t i = 0; i < NR_WORDS; i++) {
-		char *w = strdup(words[i]);
-		size_t n = strlen(w);
-		char *nb = w ? realloc(buf, len + n + 2) : NULL;
+		char *w = strdup(words[i]), *nb;
+		size_t n;
 
+		if (!w)
+			break;
+		n = strlen(w);
+		nb = realloc(buf, len + n + 2);
 		if (!nb) {
 			free(w);
 			break;
