@@ -83,8 +83,8 @@ static void stat_usage(FILE *f)
 		"                         the allocator shim libpbench-mem.so preloaded: the\n"
 		"                         command's allocations, frees, bytes and peak live bytes\n"
 		"                         per run (its own process: not the ones it starts), and\n"
-		"                         its peak RSS; in the text report only. A static or\n"
-		"                         setuid command is said not countable\n",
+		"                         its peak RSS; in the text and the Markdown. A static\n"
+		"                         or setuid command is said not countable\n",
 		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
 		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS, DEFAULT_MEMORY_RUNS);
 	cli_out_usage(f, STAT_OUTPUTS, "each run's time in order and the distributions, as SVG",
@@ -551,6 +551,8 @@ static void warnings(const struct pbench_runs *r, const struct stat_opts *o)
 struct report {
 	const struct pbench_runs *r;
 	int head_first;
+	const struct pbench_mem_run *mem;	/* --memory's runs, or NULL */
+	int nr_mem;
 };
 
 /* The report in each format asked for (cli_out_write): the library's writers. */
@@ -558,6 +560,7 @@ static int write_report(void *arg, int fmt, FILE *f)
 {
 	const struct report *rep = arg;
 	const struct pbench_runs *r = rep->r;
+	int err;
 
 	switch (fmt) {
 	case CLI_FMT_JSON:
@@ -565,11 +568,14 @@ static int write_report(void *arg, int fmt, FILE *f)
 	case CLI_FMT_CSV:
 		return pbench_runs_write_csv(r, f);
 	case CLI_FMT_MARKDOWN:
-		return pbench_runs_write_markdown(r, f);
+		err = pbench_runs_write_markdown(r, f);
+		return !err && rep->mem ? pbench_mem_runs_write_markdown(rep->mem, rep->nr_mem, f) :
+		       err;
 	case CLI_FMT_PLOT:
 		return pbench_runs_plot_svg(r, f);
 	default:	/* the head went out before the command's output */
-		return rep->head_first ? pbench_runs_write_body(r, f) : pbench_runs_write_text(r, f);
+		err = rep->head_first ? pbench_runs_write_body(r, f) : pbench_runs_write_text(r, f);
+		return !err && rep->mem ? pbench_mem_runs_write_text(rep->mem, rep->nr_mem, f) : err;
 	}
 }
 
@@ -616,19 +622,28 @@ static void on_signal(int sig)
 /* --memory: more runs of the command, untimed, with the allocator shim preloaded (the timed
  * runs stay without it: counting costs some ns an allocation, and loading the shim time at
  * start), then what they counted, or why the command cannot be counted. */
-static int memory_runs(const struct stat_opts *o)
+static int memory_runs(const struct stat_opts *o, struct pbench_mem_run **out)
 {
 	struct pbench_mem_run *runs;
-	struct pbench_mem_file *f;
+	struct pbench_mem_file *f = NULL;
 	const char *why = NULL;
 	char path[4096];
 	int err, status;
 
+	runs = calloc((size_t)o->memory_runs, sizeof(*runs));
+	if (!runs) {
+		cli_error("memory: %s", pbench_strerror(-ENOMEM));
+		return EXIT_RUNTIME;
+	}
+	*out = runs;
 	err = pbench_command_resolve(o->ro.argv[0], path, sizeof(path));
 	status = err ? err : pbench_mem_command_status(path, &why);
 	if (status != PBENCH_MEM_COUNTED) {
-		printf("memory of the command:\n  %-13s not counted: %s\n", "allocations",
-		       why ? why : pbench_strerror(status));
+		/* Said in the report, not run: a static or setuid command cannot be counted. */
+		for (long i = 0; i < o->memory_runs; i++)
+			runs[i] = (struct pbench_mem_run){ .size = sizeof(runs[i]),
+				.status = status < 0 ? PBENCH_MEM_NOT_LOADED : status,
+				.reason = why ? why : pbench_strerror(status) };
 		return EXIT_OK;
 	}
 	err = pbench_mem_file_new(&f);
@@ -639,19 +654,10 @@ static int memory_runs(const struct stat_opts *o)
 				 "PBENCH_MEM_SHIM=PATH to use another");
 		return EXIT_RUNTIME;
 	}
-	runs = calloc((size_t)o->memory_runs, sizeof(*runs));
-	if (!runs) {
-		pbench_mem_file_free(f);
-		cli_error("memory: %s", pbench_strerror(-ENOMEM));
-		return EXIT_RUNTIME;
-	}
 	for (long i = 0; i < o->memory_runs && !err && !stop; i++) {
 		runs[i].size = sizeof(runs[i]);
 		err = pbench_mem_file_run(f, o->ro.argv, 1, &runs[i]);
 	}
-	if (!err && !stop)
-		err = pbench_mem_runs_write_text(runs, (int)o->memory_runs, stdout);
-	free(runs);
 	pbench_mem_file_free(f);
 	if (err) {
 		cli_error("memory: %s", pbench_strerror(err));
@@ -665,6 +671,7 @@ static int memory_runs(const struct stat_opts *o)
 static int measure(struct stat_opts *o)
 {
 	struct sigaction old_int, old_term;
+	struct pbench_mem_run *mem = NULL;
 	struct pbench_runs *r;
 	int err, rc = EXIT_OK, done = 0;
 
@@ -694,13 +701,15 @@ static int measure(struct stat_opts *o)
 		pbench_runs_set_info(r, s, &si);
 		done += si.done;
 	}
-	if (done)
+	/* --memory's runs come after the timed ones and before the report, which holds them. */
+	if (done && o->memory_runs && !err)
+		rc = memory_runs(o, &mem);
+	if (done && !rc)
 		rc = cli_out_write(&o->out, write_report,
-				   &(struct report){ r, o->head_first });
+				   &(struct report){ r, o->head_first, mem, (int)o->memory_runs });
 	err = verdict(r, o, err == -EINTR);
 	pbench_runs_free(r);
-	if (!rc && !err && o->memory_runs)
-		rc = memory_runs(o);
+	free(mem);
 	return rc ? rc : err;
 }
 
@@ -769,9 +778,10 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 			  "ARGS...); for a function, the library's count_memory");
 		return EXIT_USAGE;
 	}
-	if (o->memory_runs && !cli_out_text(&o->out)) {
-		cli_error("--memory is reported in the text only: drop --json, --csv or "
-			  "--markdown (their --export-* files can go with it)");
+	if (o->memory_runs && (cli_out_wants(&o->out, CLI_FMT_JSON) ||
+				cli_out_wants(&o->out, CLI_FMT_CSV))) {
+		cli_error("--memory is reported in the text and the Markdown only: drop --json "
+			  "and --csv (and their --export-* files)");
 		return EXIT_USAGE;
 	}
 	rc = check_helpers(o);

@@ -363,6 +363,9 @@ int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet
 	/* The largest resident set (KiB) of the command and the children it waited for. */
 	res.max_rss_kib = (uint64_t)ru.ru_maxrss;
 	res.status = pbench_mem_file_read(f, &m, &res.others);
+	if (res.status == PBENCH_MEM_NOT_LOADED)
+		res.reason = "no process loaded the allocator shim (a command that clears "
+			     "LD_PRELOAD, or execs a static or setuid program?)";
 	if (res.status == PBENCH_MEM_COUNTED) {
 		res.allocs = m.allocs;
 		res.frees = m.frees;
@@ -374,28 +377,39 @@ int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet
 }
 
 /* One figure over the runs: "exactly N" when every run counted the same. */
-static void runs_figure(FILE *f, const char *what, const double *x, int n, const char *unit,
+static void runs_figure(char *buf, size_t len, const double *x, int n, const char *unit,
 			const char *per)
 {
 	struct pbench_summary s = { .size = sizeof(s) };
-	char buf[96];
+	char v[96];
 	int exact = 1;
 
 	for (int i = 1; i < n; i++)
 		exact &= x[i] == x[0];
 	if (exact) {
-		fprintf(f, "  %-13s exactly %.15g%s%s %s\n", what, x[0], *unit ? " " : "", unit, per);
+		snprintf(buf, len, "exactly %.15g%s%s %s", x[0], *unit ? " " : "", unit, per);
 		return;
 	}
-	if (pbench_stats_summary(x, (size_t)n, NULL, &s))
+	if (pbench_stats_summary(x, (size_t)n, NULL, &s)) {
+		snprintf(buf, len, "n/a");
 		return;
-	pbench_format_value(buf, sizeof(buf), s.mean, s.sem, NULL);
-	fprintf(f, "  %-13s %s%s%s %s (min %.15g, max %.15g)\n", what, buf, *unit ? " " : "", unit,
-		per, s.min, s.max);
+	}
+	pbench_format_value(v, sizeof(v), s.mean, s.sem, NULL);
+	snprintf(buf, len, "%s%s%s %s (min %.15g, max %.15g)", v, *unit ? " " : "", unit, per,
+		 s.min, s.max);
+}
+
+static void row(FILE *f, int md, const char *what, const char *value)
+{
+	if (md)
+		fprintf(f, "| %s | %s |\n", what, value);
+	else
+		fprintf(f, "  %-13s %s\n", what, value);
 }
 
 /* ru_maxrss is the command's own only above pbench's peak, which exec carries into it. */
-static void rss_figure(FILE *f, const struct pbench_mem_run *runs, const double *x, int n)
+static void rss_figure(char *buf, size_t len, const struct pbench_mem_run *runs, const double *x,
+		       int n)
 {
 	uint64_t floor = 0;
 	int above = 1;
@@ -405,57 +419,86 @@ static void rss_figure(FILE *f, const struct pbench_mem_run *runs, const double 
 		above &= runs[i].max_rss_kib > runs[i].rss_floor_kib;
 	}
 	if (above) {
-		runs_figure(f, "peak RSS", x, n, "KiB", "per run (wait4 ru_maxrss: the largest of "
-			    "the command and the children it waited for; the shim loaded)");
+		runs_figure(buf, len, x, n, "KiB", "per run (wait4 ru_maxrss: the largest of the "
+			    "command and the children it waited for; the shim loaded)");
 		return;
 	}
-	fprintf(f, "  %-13s at most %llu KiB: not above pbench's own peak, which the kernel "
-		"carries into the command's ru_maxrss across exec (only a larger peak is "
-		"the command's)\n", "peak RSS", (unsigned long long)floor);
+	snprintf(buf, len, "at most %llu KiB: not above pbench's own peak, which the kernel "
+		 "carries into the command's ru_maxrss across exec (only a larger peak is the "
+		 "command's)", (unsigned long long)floor);
 }
 
-int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f)
+static int write_runs(const struct pbench_mem_run *runs, int n, FILE *f, int md)
 {
-	double *x;
-	int counted = 0;
+	const char *why = NULL;
 	unsigned others = 0;
+	char buf[320];
+	int counted = 0;
+	double *x;
 
 	if (!runs || n < 1 || !f)
 		return -EINVAL;
 	for (int i = 0; i < n; i++) {
 		counted += runs[i].status == PBENCH_MEM_COUNTED;
 		others = runs[i].others > others ? runs[i].others : others;
+		if (runs[i].status != PBENCH_MEM_COUNTED && !why)
+			why = runs[i].reason;
 	}
 	x = calloc((size_t)n, sizeof(*x));
 	if (!x)
 		return -ENOMEM;
-	fprintf(f, "memory of the command, in %d more run%s with the allocator shim preloaded "
-		"(untimed):\n", n, n == 1 ? "" : "s");
+	if (md)
+		fprintf(f, "\n### Memory of the command\n\n%d more run%s with the allocator shim "
+			"preloaded (untimed).\n\n| figure | value |\n|---|---|\n", n,
+			n == 1 ? "" : "s");
+	else
+		fprintf(f, "memory of the command, in %d more run%s with the allocator shim "
+			"preloaded (untimed):\n", n, n == 1 ? "" : "s");
 	if (counted < n) {
-		fprintf(f, "  %-13s not counted: %s\n", "allocations", counted ?
-			"the shim was not loaded in every run" :
-			"no process loaded the allocator shim (a command that clears LD_PRELOAD, "
-			"or execs a static or setuid program?)");
+		snprintf(buf, sizeof(buf), "not counted: %s", why ? why : counted ?
+			 "the shim was not loaded in every run" : "no process loaded the shim");
+		row(f, md, "allocations", buf);
+		if (!counted && why)
+			goto out;	/* not run at all */
 	} else {
-#define FIG(field) for (int i = 0; i < n; i++) x[i] = (double)runs[i].field
-		FIG(allocs);
-		runs_figure(f, "allocations", x, n, "", "per run");
-		FIG(frees);
-		runs_figure(f, "frees", x, n, "", "per run");
-		FIG(bytes);
-		runs_figure(f, "allocated", x, n, "B", "per run");
-		FIG(peak_bytes);
-		runs_figure(f, "peak live", x, n, "B", "per run (net heap growth, usable sizes)");
-		if (others)
-			fprintf(f, "  %-13s %u process%s the command started, not counted\n", "children",
-				others, others == 1 ? "" : "es");
+		static const struct { const char *what, *unit, *per; } fig[] = {
+			{ "allocations", "", "per run" },
+			{ "frees", "", "per run" },
+			{ "allocated", "B", "per run" },
+			{ "peak live", "B", "per run (net heap growth, usable sizes)" },
+		};
+
+		for (int k = 0; k < 4; k++) {
+			for (int i = 0; i < n; i++)
+				x[i] = k == 0 ? (double)runs[i].allocs : k == 1 ? (double)runs[i].frees :
+				       k == 2 ? (double)runs[i].bytes : (double)runs[i].peak_bytes;
+			runs_figure(buf, sizeof(buf), x, n, fig[k].unit, fig[k].per);
+			row(f, md, fig[k].what, buf);
+		}
+		if (others) {
+			snprintf(buf, sizeof(buf), "%u process%s the command started, not counted",
+				 others, others == 1 ? "" : "es");
+			row(f, md, "children", buf);
+		}
 	}
-	FIG(max_rss_kib);
-#undef FIG
-	rss_figure(f, runs, x, n);
+	for (int i = 0; i < n; i++)
+		x[i] = (double)runs[i].max_rss_kib;
+	rss_figure(buf, sizeof(buf), runs, x, n);
+	row(f, md, "peak RSS", buf);
+out:
 	free(x);
 	fflush(f);
 	return ferror(f) ? -EIO : 0;
+}
+
+int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f)
+{
+	return write_runs(runs, n, f, 0);
+}
+
+int pbench_mem_runs_write_markdown(const struct pbench_mem_run *runs, int n, FILE *f)
+{
+	return write_runs(runs, n, f, 1);
 }
 
 int pbench_mem_runs_compare(const struct pbench_mem_run *a, int na, const struct pbench_mem_run *b,

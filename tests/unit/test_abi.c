@@ -392,7 +392,7 @@ Test(abi, pbench_mem_comparison)
 
 Test(abi, pbench_mem_run)
 {
-	cr_expect_eq(sizeof(struct pbench_mem_run), 72);
+	cr_expect_eq(sizeof(struct pbench_mem_run), 80);
 	cr_expect_eq(offsetof(struct pbench_mem_run, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_mem_run, status), 8, "status moved");
 	cr_expect_eq(offsetof(struct pbench_mem_run, exit_status), 12, "exit_status moved");
@@ -404,6 +404,7 @@ Test(abi, pbench_mem_run)
 	cr_expect_eq(offsetof(struct pbench_mem_run, peak_bytes), 48, "peak_bytes moved");
 	cr_expect_eq(offsetof(struct pbench_mem_run, max_rss_kib), 56, "max_rss_kib moved");
 	cr_expect_eq(offsetof(struct pbench_mem_run, rss_floor_kib), 64, "rss_floor_kib moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, reason), 72, "reason moved");
 }
 
 Test(abi, pbench_compare_opts)

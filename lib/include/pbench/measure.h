@@ -280,15 +280,19 @@ struct pbench_mem_run {
 	 * starting process's peak into the command's ru_maxrss across exec, so max_rss_kib
 	 * is the command's own only when above this. */
 	uint64_t rss_floor_kib;
+	const char *reason;		/* why not counted (a static string); NULL if counted */
 };
 /* Run argv (found in PATH) once with f's environment and wait for it; quiet: its stdout and
  * stderr to /dev/null. Errors: -EINVAL, -ENOMEM, -errno of posix_spawnp or wait4. */
 PBENCH_API int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet,
 				   struct pbench_mem_run *out);
 /* The n runs as text: each figure exactly when every run counted the same, else the mean
- * with its standard error; "not counted" and why when the shim was not loaded. -EINVAL,
- * -ENOMEM, -EIO. */
+ * with its standard error; "not counted" and runs[].reason when the shim was not loaded (a
+ * caller that did not run a command it knew not countable fills status and reason alone).
+ * -EINVAL, -ENOMEM, -EIO. */
 PBENCH_API int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f);
+/* The same as a Markdown section (a heading and a table), after pbench_runs_write_markdown's. */
+PBENCH_API int pbench_mem_runs_write_markdown(const struct pbench_mem_run *runs, int n, FILE *f);
 /* Two commands' counted runs compared on one figure per run, as pbench_mem_compare() does
  * per call. Errors: -EINVAL, -ENODATA (a run not counted), -ENOMEM. */
 PBENCH_API int pbench_mem_runs_compare(const struct pbench_mem_run *a, int na,
