@@ -497,3 +497,43 @@ Test(mem, command_not_countable)
 	unlink(path);
 	rmdir(dir);
 }
+
+/* ---- functions in a contest (PBENCH_CONTEST_COUNT_MEMORY) --------------------------------- */
+
+Test(mem, contest_functions)
+{
+	struct pbench_contest_opts o = PBENCH_CONTEST_OPTS_INIT;
+	struct pbench_contest_entrant e = { .size = sizeof(e), .workload = PBENCH_WORKLOAD_FN };
+	struct pbench_mem_comparison m = { .size = sizeof(m) };
+	struct pbench_contest *c;
+	const char *why = "unset";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	o.mode = PBENCH_RUNS_UNPREPARED;
+	o.events = "task-clock";
+	o.max_rounds = 12;
+	o.flags = PBENCH_CONTEST_COUNT_MEMORY | PBENCH_CONTEST_FULL_BUDGET;
+	cr_assert_eq(pbench_contest_new(&c, &o), 0);
+	e.name = "three";
+	e.fn = three;
+	cr_assert_eq(pbench_contest_add(c, &e), 0);
+	e.name = "heavy";
+	e.fn = heavy;
+	cr_assert_eq(pbench_contest_add(c, &e), 1);
+	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	cr_assert_eq(pbench_contest_mem_status(c, 1, &why), PBENCH_MEM_COUNTED, "%s", why);
+	cr_assert_eq(pbench_contest_mem(c, 1, PBENCH_MEM_BYTES, &m), 0);
+	cr_expect_eq(m.a, 300);
+	cr_expect_eq(m.b, 2048);
+	cr_expect(m.a_exact && m.b_exact);
+	cr_expect_eq(m.verdict, PBENCH_VERDICT_FASTER, "the reference allocates less");
+	f = open_memstream(&buf, &len);
+	cr_assert_eq(pbench_contest_write_text(c, f), 0);
+	fclose(f);
+	cr_expect_not_null(strstr(buf, "heavy allocates 6.83x the bytes of three per call (exact)"),
+			   "%s", buf);
+	free(buf);
+	pbench_contest_free(c);
+}
