@@ -193,8 +193,17 @@ $(O)/tests/test_mem: TEST_LIBS = -L$(O) -Wl,-rpath,$(abspath $(O)) -lpbench-mem
 $(O)/tests/%: tests/unit/%.c $(O)/libpbench.a
 	@mkdir -p $(@D)
 	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) \
-		$(if $(filter $*,$(WHITEBOX_TESTS)),-Ilib/src) -o $@ $< $(TEST_LIBS) $(O)/libpbench.a \
-		$(ALL_LDFLAGS) -lcriterion $(LIB_LIBS)
+		$(if $(filter $*,$(WHITEBOX_TESTS)),-Ilib/src) -o $@ $< $(TEST_OBJS) $(TEST_LIBS) \
+		$(O)/libpbench.a $(ALL_LDFLAGS) -lcriterion $(LIB_LIBS)
+
+# test_listing disassembles functions of its own binary: they are compiled alone with known
+# flags (-O2, no sanitizer, whatever CFLAGS and SAN say), so that the code the test expects
+# (a deleted loop is a ret, a kept one jumps back) does not depend on the build.
+$(O)/tests/listing_target.o: tests/unit/listing_target.c tests/unit/listing_target.h
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) -std=gnu11 -O2 $(WARNINGS) -c $< -o $@
+$(O)/tests/test_listing: TEST_OBJS := $(O)/tests/listing_target.o
+$(O)/tests/test_listing: $(O)/tests/listing_target.o
 
 # The replay of a fuzz target's corpus. Only the ASan+UBSan tree builds and runs them. Two
 # sources in one command: headers listed, not generated.

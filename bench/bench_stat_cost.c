@@ -12,7 +12,8 @@
  *    timed alone through the library in this process, in blocks of STEP_REPS calls, the
  *    fastest of STEP_BLOCKS blocks kept (noise only adds time).
  * 3. One run replayed through the library the way run_set does it (noise probe, getrusage,
- *    child start with the events, wait, read, free, setitimer), then the same with one piece
+ *    child started with vfork and counted in a set held on this thread, wait, the counts,
+ *    free, setitimer), then the same with one piece
  *    left out or swapped: the difference is what that piece costs in place, with whatever
  *    overlaps with the child's own running accounted for. The replay is also run pinned to
  *    one CPU with its memory locked, as prepared mode runs: there the child cannot run on the
@@ -183,6 +184,15 @@ static int step_misc(void *arg)
 	return sched_getcpu() < 0;
 }
 
+/* The CPU's speed read once (the reference loop's three passes): one a run, the reading
+ * after a run serving as the next one's before. */
+static int step_speed(void *arg)
+{
+	double ns;
+
+	return pbench_speed_read(arg, &ns, NULL);
+}
+
 static int step_fork(void *arg)
 {
 	int status;
@@ -212,12 +222,15 @@ static int step_spawn(void *arg)
 	return 0;
 }
 
-/* run_command: start with the events (NULL or "": none), wait, read, free. */
-static int step_child(void *arg)
+/* One command started, waited for, its counts read and freed: with a set of its own per run
+ * (events; NULL or "": none), or counted in a set held on this thread (held), which the child
+ * inherits as run_command's does now. */
+static int child_run(const char *events, struct pbench_counters *held)
 {
 	static struct pbench_count k[8];
 	char *argv[] = { "true", NULL };
-	struct pbench_child_opts co = { .size = sizeof(co), .events = arg, .quiet = 1 };
+	struct pbench_child_opts co = { .size = sizeof(co), .events = events, .quiet = 1,
+					.counters = held };
 	struct pbench_child_result res = { .size = sizeof(res) };
 	struct pbench_child *ch;
 	int err = pbench_child_start(&ch, argv, &co);
@@ -227,16 +240,38 @@ static int step_child(void *arg)
 	err = pbench_child_wait(ch, &res);
 	for (size_t i = 0; i < PB_ARRAY_SIZE(k); i++)
 		k[i].size = sizeof(k[i]);
-	if (!err && pbench_child_counters(ch))
-		err = pbench_counters_read(pbench_child_counters(ch), k, (int)PB_ARRAY_SIZE(k));
+	if (!err)
+		err = pbench_child_counts(ch, k, (int)PB_ARRAY_SIZE(k));
 	pbench_child_free(ch);
 	return err < 0 ? err : 0;
+}
+
+static int step_child(void *events)
+{
+	return child_run(events, NULL);
+}
+
+static int step_child_held(void *held)
+{
+	return child_run(NULL, held);
+}
+
+/* A set of the default events on this thread that children inherit, as pbench stat holds. */
+static struct pbench_counters *open_held(void)
+{
+	struct pbench_counters_opts o = { .size = sizeof(o), .cpu = -1,
+					  .flags = PBENCH_COUNTERS_INHERIT |
+						   PBENCH_COUNTERS_ENABLE_ON_EXEC };
+	struct pbench_counters *c;
+
+	return pbench_counters_open(&c, PB_EVENTS, &o) == 0 ? c : NULL;
 }
 
 /* ---- 3. one run replayed ------------------------------------------------------------------ */
 
 struct replay {
-	const char *events;
+	const char *events;		/* a set opened per run on the child (the handshake) */
+	struct pbench_counters *held;	/* else counted in this held set */
 	struct pbench_cpu_probe *probe;	/* NULL: no noise probe */
 	int spawn;			/* posix_spawn + wait instead of the child path */
 };
@@ -248,7 +283,8 @@ static int step_replay(void *arg)
 
 	if (rp->probe && pbench_cpu_probe_begin(rp->probe))
 		return -1;
-	err = rp->spawn ? step_spawn(NULL) : step_child((void *)rp->events);
+	err = rp->spawn ? step_spawn(NULL) : rp->held ? step_child_held(rp->held) :
+	      step_child((void *)rp->events);
 	if (!err)
 		err = step_misc(NULL);
 	if (rp->probe) {
@@ -278,7 +314,8 @@ static double replay_prepared(int cpu)
 		close(fd[0]);
 		CPU_ZERO(&set);
 		CPU_SET(cpu, &set);
-		if (!sched_setaffinity(0, sizeof(set), &set) &&
+		rp.held = open_held();	/* on this process's thread: a set is not shared */
+		if (rp.held && !sched_setaffinity(0, sizeof(set), &set) &&
 		    !mlockall(MCL_CURRENT | MCL_FUTURE) && !pbench_cpu_probe_new(&rp.probe, cpu))
 			ns = time_step(step_replay, &rp);
 		if (write(fd[1], &ns, sizeof(ns)) != (ssize_t)sizeof(ns))
@@ -320,8 +357,9 @@ int main(void)
 	struct pbench_counters_opts hold_opts = { .size = sizeof(hold_opts), .cpu = -1 };
 	struct pbench_counters *hold = NULL;
 	struct pbench_cpu_probe *probe = NULL;
-	struct replay full = { .events = PB_EVENTS }, sw, noprobe, spawn;
-	double lo, hi, lo2, hi2, slope, slope_sw, r_full, r_sw, r_noprobe, r_spawn, r_prep;
+	struct pbench_speed *speed;
+	struct replay full = { .events = PB_EVENTS }, perchild, noprobe, spawn;
+	double lo, hi, lo2, hi2, slope, slope_sw, r_full, r_per, r_noprobe, r_spawn, r_prep;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int cpu = sched_getcpu();
 
@@ -336,8 +374,7 @@ int main(void)
 	if (pbench_cpu_probe_new(&probe, cpu < 0 ? 0 : cpu))
 		probe = NULL;
 	full.probe = probe;
-	sw = full;
-	sw.events = SW_EVENTS;
+	perchild = full;
 	noprobe = full;
 	noprobe.probe = NULL;
 	spawn = noprobe;
@@ -358,7 +395,7 @@ int main(void)
 	       "events held open, as pbench stat holds one\n", STEP_BLOCKS, STEP_REPS);
 	line("pbench_command_resolve(\"true\"): PATH search, stat + access per directory",
 	     time_step(step_resolve, NULL));
-	line("noise probe begin + end: /proc/stat, /proc/softirqs twice, /proc/interrupts when moved",
+	line("noise probe begin + end: /proc/stat, /proc/softirqs twice, /proc/interrupts when moved (kept open)",
 	     probe ? time_step(step_probe, probe) : NAN);
 	line("counters open + close: the default events (cycles and instructions fail here)",
 	     time_step(step_counters, PB_EVENTS));
@@ -372,31 +409,42 @@ int main(void)
 	pbench_counters_open(&hold, PB_EVENTS, &hold_opts);
 	line("getrusage x2, setitimer x2 (--timeout off), sched_getcpu",
 	     time_step(step_misc, NULL));
+	if (!pbench_speed_new(&speed)) {
+		line("the CPU's speed read once: the reference loop, fastest of three passes",
+		     time_step(step_speed, speed));
+		pbench_speed_free(speed);
+	}
 	line("fork + exec + wait of true (pbench's way: fork)", time_step(step_fork, NULL));
 	line("posix_spawn + wait of true (clone with CLONE_VFORK: hyperfine's way)",
 	     time_step(step_spawn, NULL));
-	line("pbench_child_start + wait + free, no events (resolve, 2 pipes, fork, handshake)",
+	line("pbench_child_start + wait + free, no events (resolve, vfork)",
 	     time_step(step_child, ""));
-	line("pbench_child_start + wait + read + free, the default events",
-	     time_step(step_child, PB_EVENTS));
+	line("pbench_child_start + wait + read + free, a set of the default events per run "
+	     "(handshake)", time_step(step_child, PB_EVENTS));
+	full.held = noprobe.held = open_held();
+	line("pbench_child_start + wait + counts + free, counted in a held set (vfork)",
+	     full.held ? time_step(step_child_held, full.held) : NAN);
 
-	printf("\n3. one run replayed as run_set does it (probe, child with the events, wait, "
-	       "read, free, getrusage, setitimer), and without each piece\n");
+	printf("\n3. one run replayed as run_set does it (probe, child counted in the held set, "
+	       "wait, counts, free, getrusage, setitimer), and without each piece\n");
 	r_full = time_step(step_replay, &full);
-	r_sw = time_step(step_replay, &sw);
+	r_per = time_step(step_replay, &perchild);
 	r_noprobe = time_step(step_replay, &noprobe);
+	pbench_counters_free(full.held);	/* posix_spawn's child inherits nothing */
 	r_spawn = time_step(step_replay, &spawn);
 	r_prep = replay_prepared(ncpu > 1 ? (int)ncpu - 1 : 0);
 	line("one run, the default events", r_full);
 	line("  pinned to one CPU, memory locked (as prepared)", r_prep);
-	line("one run, the four software events only", r_sw);
+	line("one run, a set opened per run on the child after fork (the handshake, until "
+	     "now)", r_per);
 	line("one run, no noise probe", r_noprobe);
 	line("one run, no probe, posix_spawn + wait instead of the child path (no counters)",
 	     r_spawn);
 	printf("\n  what each piece costs in place:\n");
-	delta("opening cycles and instructions to learn again that they fail", r_full, r_sw);
+	delta("a set per run on the child, fork and the handshake, over the held set and vfork",
+	      r_per, r_full);
 	delta("the noise probe (/proc/interrupts only when the total moved)", r_full, r_noprobe);
-	delta("the child path (fork, handshake, counters) over posix_spawn", r_noprobe, r_spawn);
+	delta("the child path (vfork, inherited counters) over posix_spawn", r_noprobe, r_spawn);
 	delta("pinning to one CPU (the child and pbench take turns)", r_prep, r_full);
 	delta("pbench's slope beyond the replayed run: per-run analysis and report", slope,
 	      r_full);

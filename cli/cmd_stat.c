@@ -45,7 +45,8 @@ static void stat_usage(FILE *f)
 		"                   [--export-csv FILE] [--export-markdown FILE] [--plot FILE.svg]\n"
 		"                   [--reprobe] [-q] [--timeout S] [--workload xor|memwalk]\n"
 		"                   [--iterations N] [--warmup N] [--setup CMD] [--prepare CMD]\n"
-		"                   [--cleanup CMD] [--memory[=N]] [-- CMD ARGS...]\n"
+		"                   [--cleanup CMD] [--annotate FUNCTION] [--memory[=N]]\n"
+		"                   [-- CMD ARGS...]\n"
 		"\n"
 		"Runs CMD (or, with no command, a built-in workload) RUNS times and prints each\n"
 		"run's time in TSC ticks and ns with the counted events and what disturbed it, the\n"
@@ -79,6 +80,14 @@ static void stat_usage(FILE *f)
 		"      --cleanup CMD      run once after the runs, also when they were stopped\n"
 		"                         (each CMD one argument, split into words as a shell would\n"
 		"                         without running one: for a shell, \"sh -c '...'\")\n"
+		"      --annotate FUNCTION\n"
+		"                         after the report, the machine code of FUNCTION in the\n"
+		"                         command's program, disassembled by objdump (binutils),\n"
+		"                         or why it cannot be shown (a stripped program, a static\n"
+		"                         function inlined away), each instruction with its share\n"
+		"                         of the samples of one more run of the command (cpu-clock\n"
+		"                         every 100 us, before the measured runs, ended by --timeout\n"
+		"                         as they are); in the JSON as \"annotate\"\n"
 		"      --memory[=N]       after the timed runs, N more (default: %d), untimed, with\n"
 		"                         the allocator shim libpbench-mem.so preloaded: the\n"
 		"                         command's allocations, frees, bytes and peak live bytes\n"
@@ -111,7 +120,9 @@ static void stat_usage(FILE *f)
 		"  pbench stat --mode contrast              the built-in loop unprepared, then\n"
 		"                                           prepared, side by side\n"
 		"  pbench stat -r 50 -q --export-json gz.json -- sh -c 'gzip -c big.log >/dev/null'\n"
-		"  pbench stat --target-sem 0.5 --markdown -- ./bench\n",
+		"  pbench stat --target-sem 0.5 --markdown -- ./bench\n"
+		"  pbench stat -q --annotate crc32 -- ./bench  the code of crc32 in ./bench, each\n"
+		"                                           instruction with its share of samples\n",
 		XOR_ITERATIONS, WALK_STEPS);
 }
 
@@ -127,6 +138,8 @@ struct stat_opts {
 	double last_s;			/* when the last progress line was printed */
 	int head_first;			/* the text's head goes out before the command's output */
 	char **helpers[3];		/* --setup, --prepare, --cleanup as words */
+	const char *annotate;		/* --annotate FUNCTION */
+	struct pbench_listing *listing;	/* its machine code, made before the runs */
 	long memory_runs;		/* --memory[=N]: 0 when not asked for */
 };
 
@@ -209,7 +222,7 @@ static int parse_cpu(const char *s, struct stat_opts *o)
 
 enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_TIMEOUT, OPT_WORKLOAD, OPT_TARGET_SEM,
        OPT_MAX_TIME, OPT_REPROBE, OPT_WARMUP_RUNS, OPT_SETUP, OPT_PREPARE, OPT_CLEANUP,
-       OPT_MEMORY };
+       OPT_ANNOTATE, OPT_MEMORY };
 
 /* hyperfine's --warmup N, --setup, --prepare and --cleanup: 0, -1 after an error said, 1
  * when c is not one of them. */
@@ -281,6 +294,13 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 				    &o->memory_runs))
 			return -1;
 		break;
+	case OPT_ANNOTATE:
+		if (!*arg) {
+			cli_error("empty function name for --annotate");
+			return -1;
+		}
+		o->annotate = arg;
+		break;
 	case OPT_MAX_TIME:
 		if (cli_number("--max-time", "time budget", arg, 0, 86400,
 			       CLI_NUM_POSITIVE, &o->ro.max_time_s))
@@ -328,6 +348,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "setup", required_argument, NULL, OPT_SETUP },
 		{ "prepare", required_argument, NULL, OPT_PREPARE },
 		{ "cleanup", required_argument, NULL, OPT_CLEANUP },
+		{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 		{ "memory", optional_argument, NULL, OPT_MEMORY },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_OUT_OPTIONS,
@@ -551,9 +572,25 @@ static void warnings(const struct pbench_runs *r, const struct stat_opts *o)
 struct report {
 	const struct pbench_runs *r;
 	int head_first;
+	const struct pbench_listing *listing;	/* --annotate, or NULL */
+	const char *annotate;			/* the name given to --annotate */
 	const struct pbench_mem_run *mem;	/* --memory's runs, or NULL */
 	int nr_mem;
 };
+
+/* The text or Markdown report, then the listing of --annotate under it (with its samples,
+ * or why there are none). */
+static int with_listing(int err, const struct report *rep, int fmt, FILE *f)
+{
+	if (err || !rep->listing)
+		return err;
+	if (fmt == CLI_FMT_MARKDOWN) {
+		fputs("\n", f);
+		return pbench_listing_write_markdown(rep->listing, f);
+	}
+	fprintf(f, "\n--annotate %s:\n", rep->annotate);
+	return pbench_listing_write_text(rep->listing, f);
+}
 
 /* The report in each format asked for (cli_out_write): the library's writers. */
 static int write_report(void *arg, int fmt, FILE *f)
@@ -564,17 +601,18 @@ static int write_report(void *arg, int fmt, FILE *f)
 
 	switch (fmt) {
 	case CLI_FMT_JSON:
-		return pbench_runs_write_json(r, f);
+		return pbench_runs_write_json_annotated(r, rep->listing, f);
 	case CLI_FMT_CSV:
 		return pbench_runs_write_csv(r, f);
 	case CLI_FMT_MARKDOWN:
-		err = pbench_runs_write_markdown(r, f);
+		err = with_listing(pbench_runs_write_markdown(r, f), rep, fmt, f);
 		return !err && rep->mem ? pbench_mem_runs_write_markdown(rep->mem, rep->nr_mem, f) :
 		       err;
 	case CLI_FMT_PLOT:
 		return pbench_runs_plot_svg(r, f);
 	default:	/* the head went out before the command's output */
-		err = rep->head_first ? pbench_runs_write_body(r, f) : pbench_runs_write_text(r, f);
+		err = with_listing(rep->head_first ? pbench_runs_write_body(r, f) :
+				   pbench_runs_write_text(r, f), rep, fmt, f);
 		return !err && rep->mem ? pbench_mem_runs_write_text(rep->mem, rep->nr_mem, f) : err;
 	}
 }
@@ -706,7 +744,8 @@ static int measure(struct stat_opts *o)
 		rc = memory_runs(o, &mem);
 	if (done && !rc)
 		rc = cli_out_write(&o->out, write_report,
-				   &(struct report){ r, o->head_first, mem, (int)o->memory_runs });
+				   &(struct report){ r, o->head_first, o->listing, o->annotate,
+						     mem, (int)o->memory_runs });
 	err = verdict(r, o, err == -EINTR);
 	pbench_runs_free(r);
 	free(mem);
@@ -737,6 +776,31 @@ static int check_helpers(struct stat_opts *o)
 	return 0;
 }
 
+/* --annotate: the function's code, read before the runs (objdump is not run among them), and
+ * one more run of the command, sampled, before the measured ones (never one of them). A
+ * function that cannot be shown or sampled is not an error: the report says why. */
+static int annotate(struct stat_opts *o)
+{
+	struct pbench_listing_opts lo = { .size = sizeof(lo), .symbol = o->annotate };
+	char path[4096];
+	int err;
+
+	if (!o->annotate)
+		return 0;
+	err = pbench_command_resolve(o->ro.argv[0], path, sizeof(path));
+	if (err)	/* said by the runs as for any command that cannot start */
+		return 0;
+	lo.file = path;
+	err = pbench_listing_new(&o->listing, &lo);
+	if (!err)	/* without code to mark, it only says so (no_samples_reason) */
+		err = pbench_listing_sample(o->listing, o->ro.argv, 0, o->ro.timeout_s);
+	if (err) {
+		cli_error("--annotate %s: %s", o->annotate, pbench_strerror(err));
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
 static int stat_main(int argc, char **argv, struct stat_opts *o);
 
 int cmd_stat(int argc, char **argv)
@@ -746,6 +810,7 @@ int cmd_stat(int argc, char **argv)
 
 	for (int k = 0; k < 3; k++)
 		pbench_command_free(o.helpers[k]);
+	pbench_listing_free(o.listing);
 	return rc;
 }
 
@@ -784,6 +849,11 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 			  "and --csv (and their --export-* files)");
 		return EXIT_USAGE;
 	}
+	if (o->annotate && !o->ro.argv) {
+		cli_error("--annotate shows a function of the command's program: give the command "
+			  "after --");
+		return EXIT_USAGE;
+	}
 	rc = check_helpers(o);
 	if (rc)
 		return rc;
@@ -809,5 +879,8 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	rc = cli_out_open(&o->out);
 	if (rc)
 		return rc;
+	rc = annotate(o);
+	if (rc)
+		return cli_out_close(&o->out, 1, rc);
 	return cli_out_close(&o->out, 1, measure(o));
 }

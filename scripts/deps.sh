@@ -65,7 +65,9 @@ else
 	need libjansson-dev has_header jansson.h
 	need libcriterion-dev has_header criterion/criterion.h
 	need linux-libc-dev has_header linux/perf_event.h
-	need binutils command -v nm
+	# nm: tests/layers; objdump: libpbench runs it to show a measured function's machine code
+	# (show_code, pbench stat --annotate), and test_listing and t_annotate.sh check that
+	need binutils sh -c 'command -v nm && command -v objdump'
 	# tests/schema: the JSON of every command validated against schema/ by a real validator
 	need python3-jsonschema python3 -c 'import jsonschema'
 	# tests/cli/t_man.sh: each man page renders without a warning

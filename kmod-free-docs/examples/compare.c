@@ -7,6 +7,7 @@
  *   cc -O2 compare.c $(pkg-config --cflags --libs pbench) -o compare && ./compare
  *   ./compare --json           (the comparison as JSON: both summaries, the test, the verdict)
  *   ./compare -v               (the library's diagnostics on stderr, through its log callback)
+ *   ./compare --code           (both functions' machine code under the verdict: objdump)
  *
  * Both functions are sampled in alternation with the same number of calls per sample, and
  * Welch's t-test decides at 99.9% confidence. A check function makes sure both compute the
@@ -81,7 +82,7 @@ int main(int argc, char **argv)
 	struct pbench_comparison cmp = { .size = sizeof(cmp) };
 	struct sum_ctx a, b;
 	uint32_t *data;
-	int err, json = 0;
+	int err, json = 0, code = 0;
 
 	data = malloc(N * sizeof(*data));
 	if (!data) {
@@ -93,6 +94,7 @@ int main(int argc, char **argv)
 	a.data = b.data = data;
 	for (int i = 1; i < argc; i++) {
 		json |= !strcmp(argv[i], "--json");
+		code |= !strcmp(argv[i], "--code");
 		if (!strcmp(argv[i], "-v"))
 			pbench_log_set(log_to_stderr, NULL);
 	}
@@ -101,6 +103,7 @@ int main(int argc, char **argv)
 	 * their defaults: 99.9% and 1%). */
 	mopts.warmup_ms = 100;
 	mopts.budget_ms = 1000;
+	mopts.show_code = code;	/* --code: both loops' machine code under the verdict */
 	opts.measure = &mopts;
 	err = pbench_compare(sum_plain, &a, sum_unrolled, &b, &opts, &cmp);
 	if (err) {

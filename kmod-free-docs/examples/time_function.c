@@ -4,7 +4,8 @@
  * integers take?
  *
  *   cc -O2 time_function.c $(pkg-config --cflags --libs pbench) -o time_function
- *   ./time_function            (--json: every sample, as JSON; -v: the library's log)
+ *   ./time_function            (--json: every sample, as JSON; -v: the library's log;
+ *                               --code: the function's machine code, disassembled)
  *
  * pbench calls the function once untimed, warms it up, picks how many calls make one sample,
  * subtracts the cost of the calling loop, and takes samples until the standard error of the
@@ -53,7 +54,7 @@ int main(int argc, char **argv)
 	struct pbench_measure_opts opts = PBENCH_MEASURE_OPTS_INIT;	/* size and defaults */
 	struct pbench_result *r;
 	struct sum_ctx *ctx;
-	int err, json = 0;
+	int err, json = 0, code = 0;
 
 	ctx = malloc(sizeof(*ctx));
 	if (!ctx) {
@@ -62,6 +63,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++) {
 		json |= !strcmp(argv[i], "--json");
+		code |= !strcmp(argv[i], "--code");
 		if (!strcmp(argv[i], "-v"))
 			pbench_log_set(log_to_stderr, NULL);
 	}
@@ -72,6 +74,9 @@ int main(int argc, char **argv)
 	 * and a 10 s budget. */
 	opts.warmup_ms = 100;
 	opts.budget_ms = 500;
+	/* The code of sum_array under the report (objdump): a loop, with its jump back. It is
+	 * shown anyway when the result looks optimized away, next to that warning. */
+	opts.show_code = code;
 	err = pbench_measure(&r, sum_array, ctx, &opts);
 	if (err) {
 		fprintf(stderr, "time_function: %s\n", pbench_strerror(err));

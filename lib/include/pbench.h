@@ -22,6 +22,7 @@
 #include "pbench/events.h"
 #include "pbench/counters.h"
 #include "pbench/child.h"
+#include "pbench/listing.h"
 #include "pbench/env.h"
 #include "pbench/system.h"
 #include "pbench/stats.h"

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
@@ -38,6 +39,9 @@ struct pbench_child {
 	pid_t pid;		/* 0 once reaped */
 	pid_t pgid;		/* the command's process group (its pid) */
 	struct pbench_counters *counters;
+	struct pbench_counters *held;	/* the caller's inherited set (opts.counters) */
+	int held_state;			/* 1: its start snapshot taken; 2: the run's delta is in */
+	int held_err;			/* the stop snapshot's error */
 	uint64_t t_fork, t0, t_exec;	/* before fork, the release, exec seen done */
 	double grace_s;
 	int was_subreaper;	/* PR_GET_CHILD_SUBREAPER before the run, put back after */
@@ -341,20 +345,19 @@ struct exec_plan {
 	int stdout_fd;		/* > 0: stdout goes there */
 	int pin;		/* sched_setaffinity to cpus */
 	cpu_set_t cpus;
+	char *const *envp;	/* NULL: pbench's environment */
 };
 
-/* The child, between fork and exec: only async-signal-safe calls. It waits on go for the
- * parent to open its counters, then execs; if exec (or pinning) fails, its errno goes up ex. */
-static __attribute__((noreturn)) void child_exec(const char *path, char *const argv[],
-						 const int go[2], const int ex[2],
-						 const struct exec_plan *plan)
+static int do_exec(const char *path, char *const argv[], const struct exec_plan *plan)
 {
-	int exec_errno;
-	char c;
+	extern char **environ;
 
-	setpgid(0, 0);
-	close(go[1]);
-	close(ex[0]);
+	return execve(path, argv, plan->envp ? plan->envp : environ);
+}
+
+/* Standard output and error where the plan says; in the child, before exec. */
+static void redirect_output(const struct exec_plan *plan)
+{
 	if (plan->quiet == PBENCH_CHILD_OUTPUT_STDERR) {
 		dup2(2, 1);
 	} else if (plan->quiet) {
@@ -368,11 +371,26 @@ static __attribute__((noreturn)) void child_exec(const char *path, char *const a
 	}
 	if (plan->stdout_fd > 0)
 		dup2(plan->stdout_fd, 1);
+}
+
+/* The child, between fork and exec: only async-signal-safe calls. It waits on go for the
+ * parent to open its counters, then execs; if exec (or pinning) fails, its errno goes up ex. */
+static __attribute__((noreturn)) void child_exec(const char *path, char *const argv[],
+						 const int go[2], const int ex[2],
+						 const struct exec_plan *plan)
+{
+	int exec_errno;
+	char c;
+
+	setpgid(0, 0);
+	close(go[1]);
+	close(ex[0]);
+	redirect_output(plan);
 	if (read(go[0], &c, 1) != 1)
 		_exit(127);	/* the parent gave up before releasing us */
 	if (plan->pin && sched_setaffinity(0, sizeof(plan->cpus), &plan->cpus) < 0)
 		exec_errno = errno;
-	else if (execv(path, argv) < 0)
+	else if (do_exec(path, argv, plan) < 0)
 		exec_errno = errno;
 	if (write(ex[1], &exec_errno, sizeof(exec_errno)) < 0)
 		_exit(127);
@@ -390,6 +408,8 @@ static int plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opt
 	plan->quiet = opts->quiet;
 	if (PB_HAS_FIELD(opts, stdout_fd) && opts->stdout_fd > 0)
 		plan->stdout_fd = opts->stdout_fd;
+	if (PB_HAS_FIELD(opts, envp))
+		plan->envp = opts->envp;
 	CPU_ZERO(&plan->cpus);
 	if (PB_HAS_FIELD(opts, ncpus) && opts->ncpus > 0) {
 		/* a list of CPUs (pbench stat --cpu LIST) */
@@ -412,6 +432,15 @@ static int plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opt
 	return 0;
 }
 
+/* exec's (or the child's set-up's) errno as pbench's error. */
+static int exec_error(int exec_errno, const char *path)
+{
+	/* ENOENT for a file that is there: its interpreter or loader is missing. */
+	if (exec_errno == ENOENT)
+		return access(path, F_OK) == 0 ? -PBENCH_EBAD_INTERP : -PBENCH_ENOT_FOUND;
+	return exec_errno == EACCES || exec_errno == ENOEXEC ? -PBENCH_ENOT_EXEC : -exec_errno;
+}
+
 /* After the release: EOF on ex means exec succeeded and closed the pipe (its time is noted),
  * an int means exec failed with that errno, returned as pbench's error. ex is closed. */
 static int exec_seen(struct pbench_child *ch, int ex, const char *path)
@@ -426,10 +455,7 @@ static int exec_seen(struct pbench_child *ch, int ex, const char *path)
 	close(ex);
 	if (n != (ssize_t)sizeof(exec_errno))
 		return 0;
-	/* ENOENT for a file that is there: its interpreter or loader is missing. */
-	if (exec_errno == ENOENT)
-		return access(path, F_OK) == 0 ? -PBENCH_EBAD_INTERP : -PBENCH_ENOT_FOUND;
-	return exec_errno == EACCES || exec_errno == ENOEXEC ? -PBENCH_ENOT_EXEC : -exec_errno;
+	return exec_error(exec_errno, path);
 }
 
 /* The command's counters, armed to start at its exec (and follow its children); none when no
@@ -447,9 +473,108 @@ static int open_counters(struct pbench_child *ch, const struct pbench_child_opts
 	return err == -PBENCH_ENO_EVENTS ? 0 : err;
 }
 
+/* A command counted in the caller's inherited set is under way: another started now would
+ * inherit the set and be counted with it. */
+static int held_live(void)
+{
+	for (int i = 0; i < MAX_LIVE; i++)
+		if (live[i] && live[i]->held)
+			return 1;
+	return 0;
+}
+
+/* The run's end in the caller's set: what the command added since the start snapshot. */
+static void held_stop(struct pbench_child *ch)
+{
+	if (ch->held_state != 1)
+		return;
+	ch->held_err = pbench_counters_stop(ch->held);
+	ch->held_state = 2;
+}
+
+/* Every signal the caller handles back to its default, in a vfork child before exec: a
+ * handler run there would run on the caller's memory. As posix_spawn does. */
+static void default_handlers(void)
+{
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+
+		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &sa) < 0 ||
+		    sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		sigaction(sig, &sa, NULL);
+	}
+}
+
+/*
+ * Start without a handshake, as posix_spawn does: vfork shares pbench's memory with the child
+ * until its exec (no copy of the page tables, pbench suspended meanwhile), so nothing can be
+ * opened on the child's pid before exec; it is counted in the caller's set instead, which it
+ * inherits at vfork and which starts counting at its exec. The child takes the clock itself,
+ * just before execve: the timed span starts there. Only calls that are system calls in the
+ * child, on its own frames below this one; every signal blocked from vfork until the
+ * caller's handlers are gone. Returns 0 with ch running, or -errno of vfork, set-up or exec.
+ */
+static int start_vfork(struct pbench_child *ch, const char *path, char *const argv[],
+		       const struct exec_plan *plan)
+{
+	volatile struct {
+		uint64_t t0;	/* the child's clock just before execve */
+		int err;	/* what stopped it before or at exec */
+	} share = { 0, 0 };
+	sigset_t all, old;
+	pid_t pid;
+	int err;
+
+	if (ch->held) {
+		err = pbench_counters_start(ch->held);
+		if (err)
+			return err;
+		ch->held_state = 1;
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ch->t_fork = pbench_ticks();
+	pid = vfork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		redirect_output(plan);
+		if (plan->pin && sched_setaffinity(0, sizeof(plan->cpus), &plan->cpus) < 0) {
+			share.err = errno;
+			_exit(127);
+		}
+		default_handlers();
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		share.t0 = pbench_ticks_begin();
+		do_exec(path, argv, plan);
+		share.err = errno;
+		_exit(127);
+	}
+	err = pid < 0 ? -errno : 0;
+	ch->t_exec = pbench_ticks();
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		held_stop(ch);
+		return err;
+	}
+	ch->pid = pid;
+	ch->pgid = pid;
+	ch->t0 = share.t0;
+	if (!share.err)
+		return 0;
+	err = exec_error(share.err, path);
+	reap(pid, NULL);
+	ch->pid = 0;
+	held_stop(ch);
+	return err;
+}
+
 int pbench_child_start(struct pbench_child **out, char *const argv[],
 		       const struct pbench_child_opts *opts)
 {
+	struct pbench_counters *held;
 	struct pbench_child *ch;
 	struct exec_plan plan;
 	int go[2], ex[2], err, status;
@@ -459,7 +584,14 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	*out = NULL;
 	if (!argv || !argv[0] || plan_exec(&plan, opts))
 		return -EINVAL;
-	err = pbench_command_resolve(argv[0], path, sizeof(path));
+	held = opts && PB_HAS_FIELD(opts, counters) ? opts->counters : NULL;
+	if (held_live() || (held && live_nr(NULL)))
+		return -EBUSY;
+	if (opts && PB_HAS_FIELD(opts, path) && opts->path)
+		err = snprintf(path, sizeof(path), "%s", opts->path) < (int)sizeof(path) ? 0 :
+		      -ENAMETOOLONG;
+	else
+		err = pbench_command_resolve(argv[0], path, sizeof(path));
 	if (err)
 		return err;
 	ch = calloc(1, sizeof(*ch));
@@ -467,6 +599,17 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 		return -ENOMEM;
 	ch->grace_s = opts && PB_HAS_FIELD(opts, kill_grace_s) && opts->kill_grace_s > 0 ?
 		      opts->kill_grace_s : DEFAULT_GRACE_S;
+	ch->held = held;
+	/* Nothing to open on the child's pid: no handshake needed. */
+	if (held || !opts || !opts->events || !*opts->events) {
+		watch_descendants(ch);
+		err = start_vfork(ch, path, argv, &plan);
+		if (!err) {
+			*out = ch;
+			return 0;
+		}
+		goto out_free;
+	}
 	if (pipe2(go, O_CLOEXEC) < 0) {
 		err = -errno;
 		goto out_free;
@@ -603,8 +746,10 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	t1 = pbench_ticks_end();
 	ch->pid = 0;
 	take_terminal_back(ch);
-	/* Outside the timed span: whatever the command left running is ended now. */
+	/* Outside the timed span: whatever the command left running is ended now (and
+	 * counted up to its end, as it was by a set of the command's own). */
 	end_leftovers(ch);
+	held_stop(ch);
 	size = res->size;
 	memset(res, 0, size < sizeof(*res) ? size : sizeof(*res));
 	res->size = size;
@@ -637,6 +782,22 @@ struct pbench_counters *pbench_child_counters(struct pbench_child *ch)
 	return ch ? ch->counters : NULL;
 }
 
+int pbench_child_counts(struct pbench_child *ch, struct pbench_count *counts, int n)
+{
+	if (!ch || n < 0 || (n && !counts))
+		return -EINVAL;
+	if (ch->held) {
+		if (ch->held_state != 2)
+			return -EAGAIN;
+		return ch->held_err ? ch->held_err : pbench_counters_delta(ch->held, counts, n);
+	}
+	if (!ch->counters)
+		return 0;
+	if (ch->pid)
+		return -EAGAIN;
+	return pbench_counters_read(ch->counters, counts, n);
+}
+
 void pbench_child_free(struct pbench_child *ch)
 {
 	if (!ch)
@@ -644,6 +805,7 @@ void pbench_child_free(struct pbench_child *ch)
 	/* A command still running ends with its group: TERM, the grace period, KILL. */
 	end_leftovers(ch);
 	take_terminal_back(ch);
+	held_stop(ch);	/* the caller's set ready for its next command */
 	pbench_counters_free(ch->counters);
 	free(ch);
 }

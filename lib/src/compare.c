@@ -161,6 +161,7 @@ static int abba(const struct pb_timing *t, const struct pbench_compare_opts *o,
 struct details {
 	struct pbench_welch welch;
 	struct pbench_summary a, b;
+	struct pbench_listing *listing[2];
 	struct pbench_mem_comparison mem_bytes, mem_allocs;
 };
 
@@ -224,10 +225,20 @@ static int fill(struct pbench_comparison *out, const struct pbench_compare_opts 
 	c.a = &d->a;
 	c.b = &d->b;
 	c.priv = d;
+	for (int i = 0; i < 2; i++) {
+		d->listing[i] = res[i]->listing;	/* the block owns them now */
+		res[i]->listing = NULL;
+	}
+	c.listing_a = d->listing[0];
+	c.listing_b = d->listing[1];
 	if (size < offsetof(struct pbench_comparison, priv) + sizeof(c.priv)) {
-		free(d);	/* an older caller's struct has no room for the details */
+		/* an older caller's struct has no room for the details */
+		pbench_listing_free(d->listing[0]);
+		pbench_listing_free(d->listing[1]);
+		free(d);
 		c.welch = NULL;
 		c.a = c.b = NULL;
+		c.listing_a = c.listing_b = NULL;
 		c.mem_bytes = c.mem_allocs = NULL;
 	}
 	memcpy(out, &c, size < sizeof(c) ? size : sizeof(c));
@@ -237,12 +248,21 @@ static int fill(struct pbench_comparison *out, const struct pbench_compare_opts 
 
 void pbench_comparison_release(struct pbench_comparison *c)
 {
+	struct details *d;
+
 	if (!c || c->size < offsetof(struct pbench_comparison, priv) + sizeof(c->priv))
 		return;
+	d = c->priv;
+	if (d) {
+		pbench_listing_free(d->listing[0]);
+		pbench_listing_free(d->listing[1]);
+	}
 	free(c->priv);
 	c->priv = NULL;
 	c->welch = NULL;
 	c->a = c->b = NULL;
+	if (c->size >= offsetof(struct pbench_comparison, listing_b) + sizeof(c->listing_b))
+		c->listing_a = c->listing_b = NULL;
 	if (c->size >= offsetof(struct pbench_comparison, mem_allocs) + sizeof(c->mem_allocs))
 		c->mem_bytes = c->mem_allocs = NULL;
 }
@@ -312,9 +332,15 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 		if (!err)
 			err = pb_mem_batch(res[1], &t, b, ctx_b);
 	}
-	if (err)
-		goto out_free_results;
-	err = fill(out, &o, verdict, pairs, res, &w, have_welch);
+	/* The code of each side, as pbench_measure keeps it: asked for, or called for by a side
+	 * that looks optimized away or unoptimized (the flags are worked out for that only). */
+	for (int i = 0; i < 2 && !err; i++) {
+		err = pb_result_finish(res[i], &t);
+		if (!err)
+			err = pb_result_look(res[i], fns[i], &t.o);
+	}
+	if (!err)
+		err = fill(out, &o, verdict, pairs, res, &w, have_welch);
 out_free_results:
 	pbench_result_free(res[1]);
 	pbench_result_free(res[0]);

@@ -92,6 +92,8 @@ int pb_contest_paired(const struct pbench_contest *c);
 int pb_contest_append_pair(struct pb_entrant *e, double ref, double own);
 /* Entrant i's ratio in words, "1.23x faster", and its interval, "(99.9% interval
  * 1.21-1.25)", both as a speed-up when it is faster. */
+void pb_contest_fmt_ratio(char *buf, size_t len, double r);
+int pb_contest_unbounded(double lo, double hi);
 void pb_contest_ratio_words(const struct pbench_contest *c, int i, char *words, size_t wlen,
 			    char *interval, size_t ilen);
 double pb_contest_confidence(const struct pbench_contest *c);

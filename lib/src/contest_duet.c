@@ -103,7 +103,7 @@ static int duet_round(struct pbench_contest *c, long k)
 	for (int s = 0; s < 2 && !err; s++) {
 		int j = s ^ first;
 
-		err = pb_runs_command_start(e[j]->r, 0, cpu[j], 0, &ch[j]);
+		err = pb_runs_command_start(e[j]->r, 0, cpu[j], 0, 0, &ch[j]);
 		if (err)
 			pb_contest_set_error(c, "cannot run '%s' on CPU %d: %s", e[j]->name, cpu[j],
 					     pbench_strerror(err));

@@ -126,12 +126,24 @@ int pbench_contest_look(const struct pbench_contest *c, int i, int k,
 /* ---- in words ------------------------------------------------------------------------------- */
 
 /* A ratio of 1 or more with the digits that tell 1.01 from 1.00. */
-static void fmt_x(char *buf, size_t len, double r)
+/* A ratio or a bound of its interval: three decimals near 1; the order of magnitude where a
+ * few rounds leave the interval that wide (at 99.9% with 2 rounds: 1e-34 to 4e33). */
+void pb_contest_fmt_ratio(char *buf, size_t len, double r)
 {
 	if (!isfinite(r))
 		snprintf(buf, len, "n/a");
+	else if (r > 0 && (r < 0.001 || r >= 1000))
+		snprintf(buf, len, "%.2g", r);
 	else
 		snprintf(buf, len, r < 10 ? "%.3f" : r < 100 ? "%.2f" : "%.1f", r);
+}
+#define fmt_x pb_contest_fmt_ratio
+
+/* An interval too wide to say anything: with two or three rounds at 99.9% its bounds are
+ * beyond any ratio a run could have (1e-34 and 4e33, or past a double). */
+int pb_contest_unbounded(double lo, double hi)
+{
+	return !(lo > 0) || !isfinite(hi) || hi / lo > 1e6;
 }
 
 /* "99.9%" for a level of 0.999. */
@@ -163,7 +175,11 @@ void pb_contest_ratio_words(const struct pbench_contest *c, int i, char *words, 
 		fmt_x(b, sizeof(b), hi);
 	}
 	snprintf(words, wlen, "%sx %s", x, r < 1 ? "faster" : "slower");
-	snprintf(interval, ilen, "(%s interval %s-%s)", lv, a, b);
+	if (pb_contest_unbounded(lo, hi))
+		snprintf(interval, ilen, "(no %s interval can be bounded from %ld rounds)", lv,
+			 c->rounds);
+	else
+		snprintf(interval, ilen, "(%s interval %s-%s)", lv, a, b);
 }
 
 static void fmt_duration(char *buf, size_t len, double s)
@@ -195,10 +211,15 @@ static void undecided_text(const struct pbench_contest *c, int i, char *buf, siz
 	fmt_x(a, sizeof(a), e->w.ratio_lo);
 	fmt_x(b, sizeof(b), e->w.ratio_hi);
 	fmt_duration(need, sizeof(need), e->need_s);
-	snprintf(buf, len, "undecided: %s takes %s times as long as %s (%s interval %s-%s) "
-		 "after %ld rounds in %.1f s; at this difference a verdict would likely take %s%s",
-		 e->name, r, ref->name, lv, a, b, c->rounds, c->elapsed_s, need,
-		 isfinite(e->need_s) ? " more" : "");
+	if (pb_contest_unbounded(e->w.ratio_lo, e->w.ratio_hi))
+		snprintf(buf, len, "undecided: %s takes %s times as long as %s after %ld rounds "
+			 "in %.1f s, too few to bound a %s interval or to tell how many more a "
+			 "verdict needs", e->name, r, ref->name, c->rounds, c->elapsed_s, lv);
+	else
+		snprintf(buf, len, "undecided: %s takes %s times as long as %s (%s interval "
+			 "%s-%s) after %ld rounds in %.1f s; at this difference a verdict would "
+			 "likely take %s%s", e->name, r, ref->name, lv, a, b, c->rounds,
+			 c->elapsed_s, need, isfinite(e->need_s) ? " more" : "");
 }
 
 int pbench_contest_verdict_text(const struct pbench_contest *c, int i, char *buf, size_t len)

@@ -53,6 +53,19 @@ static void fmt_time(char *buf, size_t len, double ns)
 		snprintf(buf, len, "n/a");
 }
 
+static void fmt_ratio(char *buf, size_t len, double r, double lo, double hi)
+{
+	char x[32], a[32], b[32];
+
+	pb_contest_fmt_ratio(x, sizeof(x), r);
+	pb_contest_fmt_ratio(a, sizeof(a), lo);
+	pb_contest_fmt_ratio(b, sizeof(b), hi);
+	if (pb_contest_unbounded(lo, hi))
+		snprintf(buf, len, "%.16s (no bound yet)", x);
+	else
+		snprintf(buf, len, "%.16s (%.16s-%.16s)", x, a, b);
+}
+
 /* The reference's ratio column: 1, the others' their ratio with the interval. */
 static void fmt_relative(const struct pbench_contest *c, int i, char *buf, size_t len)
 {
@@ -63,7 +76,7 @@ static void fmt_relative(const struct pbench_contest *c, int i, char *buf, size_
 	else if (!e->have_w)
 		snprintf(buf, len, "n/a");
 	else
-		snprintf(buf, len, "%.3f (%.3f-%.3f)", e->w.ratio, e->w.ratio_lo, e->w.ratio_hi);
+		fmt_ratio(buf, len, e->w.ratio, e->w.ratio_lo, e->w.ratio_hi);
 }
 
 static void print_verdicts(FILE *f, const struct pbench_contest *c, const int *order)
@@ -125,7 +138,7 @@ static void fmt_event_ratio(char *r, size_t len, const struct pbench_contest_eve
 	else if (!isfinite(x->ratio_lo))
 		snprintf(r, len, "%.3f (no spread)", x->ratio);
 	else
-		snprintf(r, len, "%.3f (%.3f-%.3f)", x->ratio, x->ratio_lo, x->ratio_hi);
+		fmt_ratio(r, len, x->ratio, x->ratio_lo, x->ratio_hi);
 }
 
 /* One event: a line per entrant that runs, its mean a run and its ratio to the reference's;

@@ -51,6 +51,8 @@ struct pb_group {
 	uint64_t *buf;		/* read() buffer: nr, ena, run, {value, id} x nr */
 };
 
+#define MAX_ANCHORS 8
+
 struct pbench_counters {
 	struct snap *read_snaps;	/* scratch for pbench_counters_read, one per event */
 	pid_t pid;
@@ -65,6 +67,9 @@ struct pbench_counters {
 	char why[320];		/* why the last snapshot took read() (the set's reason) */
 	int state;		/* 0 idle, 1 started, 2 stopped */
 	size_t page_size;
+	int nr_anchors;		/* see open_anchors() */
+	int anchor_fd[MAX_ANCHORS];
+	uint32_t anchor_type[MAX_ANCHORS];
 };
 
 /* ---- parsing the list ------------------------------------------------------------------- */
@@ -381,6 +386,56 @@ static int resolve_all(struct pbench_counters *c, char **names)
 	return 0;
 }
 
+/*
+ * A set inherited from the calling thread needs a non-inherited event beside it. The kernel
+ * marks a child's perf context a clone of its parent's when every event of the parent was
+ * inherited, and then swaps the two contexts instead of switching them when one task follows
+ * the other on a CPU; events that wait for an exec get lost that way. Measured here (kernel
+ * 6.18): with INHERIT|ENABLE_ON_EXEC on pbench's thread, the first two children of
+ * /bin/true were counted and every one after them counted 0. With a disabled event beside the
+ * set that is not inherited, no child's context is a clone: every one counted. Kernels before
+ * 6.2 have a context per kind of PMU (the arm64 guest's 6.1 lost the third run's
+ * instructions:u with only a software anchor): one anchor per type of event in the set, a
+ * disabled copy of its first event (the dummy event for software ones).
+ */
+static int open_anchors(struct pbench_counters *c)
+{
+	for (int i = 0; i < c->nr; i++) {
+		struct perf_event_attr attr = c->ctr[i].ev.attr;
+		int k, fd;
+
+		if (c->ctr[i].fd < 0)
+			continue;
+		for (k = 0; k < c->nr_anchors && c->anchor_type[k] != attr.type; k++)
+			;
+		if (k < c->nr_anchors || k == MAX_ANCHORS)
+			continue;
+		if (attr.type == PERF_TYPE_SOFTWARE) {
+			memset(&attr, 0, sizeof(attr));
+			attr.type = PERF_TYPE_SOFTWARE;
+			attr.config = PERF_COUNT_SW_DUMMY;
+		}
+		attr.size = sizeof(attr);
+		attr.disabled = 1;
+		attr.inherit = 0;
+		attr.enable_on_exec = 0;
+		attr.read_format = 0;
+		if (c->ctr[i].user_only)
+			attr.exclude_kernel = attr.exclude_hv = 1;
+		fd = pb_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			pb_set_last_error("a set inherited from this thread needs a disabled copy of "
+					  "'%s' beside it, which could not be opened: %s",
+					  c->ctr[i].ev.name, strerror(errno));
+			return -errno;
+		}
+		c->anchor_fd[k] = fd;
+		c->anchor_type[k] = attr.type;
+		c->nr_anchors++;
+	}
+	return 0;
+}
+
 int pbench_counters_open(struct pbench_counters **out, const char *events,
 			 const struct pbench_counters_opts *opts)
 {
@@ -425,6 +480,9 @@ int pbench_counters_open(struct pbench_counters **out, const char *events,
 		err = opened;
 		goto out_free;
 	}
+	if (opened && (c->flags & PBENCH_COUNTERS_INHERIT) && c->pid == 0 && c->cpu == -1 &&
+	    (err = open_anchors(c)))
+		goto out_free;
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
@@ -451,6 +509,8 @@ void pbench_counters_free(struct pbench_counters *c)
 		if (c->ctr[i].fd >= 0)
 			close(c->ctr[i].fd);
 	}
+	for (int k = 0; k < c->nr_anchors; k++)
+		close(c->anchor_fd[k]);
 	for (int g = 0; g < c->nr_groups; g++)
 		free(c->groups[g].buf);
 	free(c->read_snaps);

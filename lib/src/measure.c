@@ -401,6 +401,7 @@ void pbench_result_free(struct pbench_result *r)
 {
 	if (!r)
 		return;
+	pbench_listing_free(r->listing);
 	free(r->names);
 	free(r->counts);
 	free(r->net);
@@ -602,6 +603,17 @@ int pb_result_finish(struct pbench_result *r, const struct pb_timing *t)
 	return 0;
 }
 
+/* The code is looked at after sampling, never during it: objdump is a child process. */
+int pb_result_look(struct pbench_result *r, pbench_fn fn, const struct pbench_measure_opts *o)
+{
+	struct pbench_listing_opts lo = { .size = sizeof(lo), .addr = (const void *)(uintptr_t)fn };
+	unsigned why = PBENCH_RESULT_SUSPICIOUS | PBENCH_RESULT_UNOPTIMIZED;
+
+	if (r->listing || o->show_code < 0 || (o->show_code == 0 && !(r->flags & why)))
+		return 0;
+	return pbench_listing_new(&r->listing, &lo);
+}
+
 /* ---- pbench_measure --------------------------------------------------------------------- */
 
 /* The first instructions event of the set, for the "fewer instructions than iterations"
@@ -778,6 +790,8 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 		err = pb_mem_batch(r, &t, fn, ctx);
 	if (!err)
 		err = pb_result_finish(r, &t);
+	if (!err)
+		err = pb_result_look(r, fn, &t.o);
 	if (err)
 		goto out_free_result;
 	*out = r;
@@ -824,6 +838,11 @@ double pbench_result_overhead_ns(const struct pbench_result *r)
 int pbench_result_stop_rule(const struct pbench_result *r)
 {
 	return r ? r->stop_rule : 0;
+}
+
+const struct pbench_listing *pbench_result_listing(const struct pbench_result *r)
+{
+	return r ? r->listing : NULL;
 }
 
 unsigned pbench_result_flags(const struct pbench_result *r)

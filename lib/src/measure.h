@@ -52,6 +52,7 @@ struct pbench_result {
 	 * has_settings 0 for the region API, where the caller decided. */
 	struct pbench_measure_opts settings;
 	int has_settings;
+	struct pbench_listing *listing;	/* the function's code (show_code), or NULL */
 	/* Memory per call (count_memory): the counts of mem_nr batches of iterations calls,
 	 * run after the timed samples and not timed themselves (measure_mem.c says why), when
 	 * mem_status is PBENCH_MEM_COUNTED; else the reason (a static string). */
@@ -157,6 +158,9 @@ void pb_counts_per_iter(struct pbench_result *r, struct pbench_count *k,
 /* The summary and the flags, once sampling is over. */
 int pb_result_finish(struct pbench_result *r, const struct pb_timing *t);
 
+/* Keep the machine code of fn in r when show_code asks for it, or the flags call for it
+ * (-ENOMEM; a code that cannot be shown is a listing with its reason). */
+int pb_result_look(struct pbench_result *r, pbench_fn fn, const struct pbench_measure_opts *o);
 /* With count_memory: find the shim for r (its status and reason set). */
 void pb_result_mem_open(struct pbench_result *r, const struct pb_timing *t);
 /* measure_mem.c: how many counted batches r gets once its samples are taken (0 when its

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +25,15 @@ struct table {
 	int ok;			/* begin read it and found the CPU's column */
 };
 
+/* The files read, each through a descriptor kept open from its first read. */
+enum { F_INTERRUPTS, F_SOFTIRQS, F_STAT, F_NR };
+static const char *const file_path[F_NR] = { "/proc/interrupts", "/proc/softirqs", "/proc/stat" };
+
 struct pbench_cpu_probe {
 	int cpu;
 	int begun;
+	int fd[F_NR];		/* -1 until first read */
+	char *real[F_NR];	/* the path each was opened by */
 	char *buf;		/* the text of the file being read; reused */
 	size_t cap;
 	struct table irq, soft;
@@ -46,12 +53,36 @@ struct pbench_cpu_probe {
 
 #define BUF_MIN 65536
 
-/* Read path into the probe's buffer; 0 or -errno. Growing the buffer is allowed at begin
+/* Read the file into the probe's buffer; 0 or -errno. Growing the buffer is allowed at begin
  * only: at end a file that no longer fits sets *cut (its tail is missing). */
-static int read_text(struct pbench_cpu_probe *p, const char *path, int grow, int *cut)
+static int read_text(struct pbench_cpu_probe *p, int file, int grow, int *cut)
 {
+	char real[4096];
+	int err = pb_path(real, sizeof(real), file_path[file]);
+
+	if (err)
+		return err;
+	/* Kept while the path stays the same (a recorded tree's root may change between the
+	 * beginning and the end of a window: the tests' edited copies). */
+	if (p->fd[file] >= 0 && strcmp(real, p->real[file])) {
+		close(p->fd[file]);
+		p->fd[file] = -1;
+	}
+	if (p->fd[file] < 0) {
+		char *copy = strdup(real);
+
+		if (!copy)
+			return -ENOMEM;
+		p->fd[file] = open(real, O_RDONLY | O_CLOEXEC);
+		if (p->fd[file] < 0) {
+			free(copy);
+			return -errno;
+		}
+		free(p->real[file]);
+		p->real[file] = copy;
+	}
 	for (;;) {
-		int n = pb_read_file(path, p->buf, p->cap);
+		int n = pb_read_fd(p->fd[file], p->buf, p->cap);
 		char *bigger;
 
 		if (n < 0)
@@ -90,10 +121,10 @@ static char *next_line(char **pos)
 }
 
 /* Take a table's rows for the probe's CPU into t (begin). */
-static int snap_table(struct pbench_cpu_probe *p, const char *path, struct table *t)
+static int snap_table(struct pbench_cpu_probe *p, int file, struct table *t)
 {
 	char *pos, *hdr, *line;
-	int err = read_text(p, path, 1, NULL), col, lines = 1;
+	int err = read_text(p, file, 1, NULL), col, lines = 1;
 
 	t->ok = 0;
 	t->n = 0;
@@ -185,14 +216,14 @@ static void add_softirq(struct pbench_cpu_noise *o, const struct pb_irq_row *r, 
 
 /* The deltas of a table against begin's rows, each handed to add(), the rows then moved to
  * the counts read (*fresh: 1 when every row was found again, uncut); 0 or -errno. */
-static int diff_table(struct pbench_cpu_probe *p, const char *path, struct table *t,
+static int diff_table(struct pbench_cpu_probe *p, int file, struct table *t,
 		      struct pbench_cpu_noise *o,
 		      void (*add)(struct pbench_cpu_noise *, const struct pb_irq_row *, uint64_t),
 		      int *fresh)
 {
 	struct pb_irq_row r;
 	char *pos, *hdr, *line;
-	int cut = 0, err = read_text(p, path, 0, &cut), col, i = 0, found = 0, parsed = 0;
+	int cut = 0, err = read_text(p, file, 0, &cut), col, i = 0, found = 0, parsed = 0;
 
 	if (err)
 		return err;
@@ -233,7 +264,7 @@ static int read_steal(struct pbench_cpu_probe *p, int grow, int *cut, unsigned l
 		      unsigned long long *intr, int *have_intr)
 {
 	char *pos, *line;
-	int err = read_text(p, "/proc/stat", grow, cut), found = -ENOENT;
+	int err = read_text(p, F_STAT, grow, cut), found = -ENOENT;
 
 	*have_intr = 0;
 	if (err)
@@ -247,8 +278,12 @@ static int read_steal(struct pbench_cpu_probe *p, int grow, int *cut, unsigned l
 
 			*intr = strtoull(line + 5, &end, 10);
 			*have_intr = end > line + 5;
-			continue;
+			break;	/* after every cpu line; the rest is not needed */
 		}
+		/* Only the probe's CPU parsed in full: a machine of 128 CPUs has 128 lines. */
+		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]) ||
+		    atoi(line + 3) != p->cpu)
+			continue;
 		n = pb_parse_cpu_times(line, &cpu, &t);
 		if (n < 0 || cpu != p->cpu)
 			continue;
@@ -272,6 +307,8 @@ int pbench_cpu_probe_new(struct pbench_cpu_probe **out, int cpu)
 	if (!p)
 		return -ENOMEM;
 	p->cpu = cpu;
+	for (int f = 0; f < F_NR; f++)
+		p->fd[f] = -1;
 	p->cap = BUF_MIN;
 	p->buf = malloc(p->cap);
 	if (!p->buf) {
@@ -286,6 +323,11 @@ void pbench_cpu_probe_free(struct pbench_cpu_probe *p)
 {
 	if (!p)
 		return;
+	for (int f = 0; f < F_NR; f++) {
+		if (p->fd[f] >= 0)
+			close(p->fd[f]);
+		free(p->real[f]);
+	}
 	free(p->irq.row);
 	free(p->soft.row);
 	free(p->buf);
@@ -304,12 +346,12 @@ int pbench_cpu_probe_begin(struct pbench_cpu_probe *p)
 	e3 = read_steal(p, 1, NULL, &p->steal, &intr, &have_intr);
 	p->steal_ok = !e3;
 	if (!(have_intr && p->rows_valid && p->irq.ok && intr == p->intr_at_rows)) {
-		e1 = snap_table(p, "/proc/interrupts", &p->irq);
+		e1 = snap_table(p, F_INTERRUPTS, &p->irq);
 		p->irq_reads++;
 		p->rows_valid = !e1 && have_intr;
 		p->intr_at_rows = intr;
 	}
-	e2 = snap_table(p, "/proc/softirqs", &p->soft);
+	e2 = snap_table(p, F_SOFTIRQS, &p->soft);
 	if (e1 == -ENOMEM || e2 == -ENOMEM || e3 == -ENOMEM)
 		return -ENOMEM;
 	if (e1 && e2 && e3)
@@ -338,7 +380,7 @@ int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *ou
 	if (p->irq.ok && p->rows_valid && have_intr && intr == p->intr_at_rows) {
 		e = 0;	/* every delta is 0; the rows stand */
 	} else if (p->irq.ok) {
-		e = diff_table(p, "/proc/interrupts", &p->irq, &o, add_irq, &fresh);
+		e = diff_table(p, F_INTERRUPTS, &p->irq, &o, add_irq, &fresh);
 		p->irq_reads++;
 		p->rows_valid = !e && fresh && have_intr;
 		p->intr_at_rows = intr;
@@ -351,7 +393,7 @@ int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *ou
 		memset(o.irq_top, 0, sizeof(o.irq_top));
 		err = e;
 	}
-	e = p->soft.ok ? diff_table(p, "/proc/softirqs", &p->soft, &o, add_softirq, &fresh) :
+	e = p->soft.ok ? diff_table(p, F_SOFTIRQS, &p->soft, &o, add_softirq, &fresh) :
 			 -ENOENT;
 	if (e) {
 		o.flags |= PBENCH_CPU_NOISE_NO_SOFTIRQ;

@@ -457,6 +457,8 @@ int pbench_result_write_text(const struct pbench_result *r, FILE *f, const char 
 		write_counters(r, f);
 	write_memory(r, f);
 	write_warnings(r, f);
+	if (r->listing)
+		pbench_listing_write_text(r->listing, f);
 	return finish(f);
 }
 
@@ -617,5 +619,16 @@ int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
 			"threshold when sampling stopped; take more samples\n");
 	}
 	write_mem_comparison(c, f, a, b);
+	/* The code of a side, when asked for or when it looks optimized away (show_code). */
+	if (c->size >= offsetof(struct pbench_comparison, listing_b) + sizeof(c->listing_b)) {
+		const struct pbench_listing *l[2] = { c->listing_a, c->listing_b };
+
+		for (int i = 0; i < 2; i++) {
+			if (!l[i])
+				continue;
+			fprintf(f, "%s:\n", i ? b : a);
+			pbench_listing_write_text(l[i], f);
+		}
+	}
 	return finish(f);
 }

@@ -18,6 +18,7 @@
 
 #include "measure.h"
 #include "jsonutil.h"
+#include "listing.h"
 
 
 /*
@@ -268,6 +269,7 @@ int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char 
 	SET(root, "overhead_ns_per_iter", num(pbench_result_overhead_ns(r)));
 	SET(root, "stop_rule", json_string(pbench_stop_rule_name(r->stop_rule)));
 	SET(root, "flags", flags_json(r->flags, bad));
+	SET(root, "listing", r->listing ? pb_listing_json(r->listing) : json_null());
 	SET(root, "summary", r->nr ? pb_json_summary(&r->summary, "_ns", bad) : json_null());
 	SET(root, "memory", memory_json(r, bad));
 	for (size_t i = 0; i < r->nr && !b; i++)
@@ -337,6 +339,11 @@ static json_t *comparison_memory_json(const struct pbench_comparison *c, int *ba
 	return j;
 }
 
+static int has_listings(const struct pbench_comparison *c)
+{
+	return c->size >= offsetof(struct pbench_comparison, listing_b) + sizeof(c->listing_b);
+}
+
 int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 				 const char *label_a, const char *label_b)
 {
@@ -376,6 +383,14 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 							   : json_null());
 	SET(root, "a", pb_json_summary(c->a, "_ns", bad));
 	SET(root, "b", pb_json_summary(c->b, "_ns", bad));
+	/* The machine code of each side, when asked for or called for (show_code). */
+	if (has_listings(c)) {
+		SET(root, "listing_a", c->listing_a ? pb_listing_json(c->listing_a) : json_null());
+		SET(root, "listing_b", c->listing_b ? pb_listing_json(c->listing_b) : json_null());
+	} else {
+		SET(root, "listing_a", json_null());
+		SET(root, "listing_b", json_null());
+	}
 	SET(root, "memory", comparison_memory_json(c, bad));
 	if (b) {
 		json_decref(root);

@@ -44,6 +44,7 @@ struct pb_child_plan {
 
 struct pb_subject {
 	char **argv;			/* a command (copied), or NULL */
+	char *path;			/* the file its argv[0] is, resolved once */
 	int workload;			/* enum pbench_workload_kind when argv is NULL */
 	uint64_t iterations;
 	size_t walk_bytes;
@@ -102,6 +103,8 @@ struct pbench_runs {
 	struct pbench_speed *speed;	/* the reference loop, made at the first run */
 	int speed_borrowed;		/* speed is another subject's (pb_runs_share_speed()) */
 	double speed_best_ns;		/* its best reading (pbench_speed_factors()) */
+	double speed_last_ns;		/* the last run's reading after it, and when (ticks): */
+	uint64_t speed_last_at;		/* the next one's before when it follows closely */
 	int interrupted;		/* *o.stop was seen */
 	int ran;
 	char error[512];		/* the last failure in words */
@@ -121,7 +124,7 @@ void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
 void pb_runs_forget(struct pbench_runs *r, struct pb_set *set);
 void pb_runs_fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u);
 int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
-			  struct pbench_child **ch);
+			  int alone, struct pbench_child **ch);
 int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
 			   const struct pbench_child_result *res, struct pb_run *run);
 void pb_runs_command_timed_out(struct pbench_runs *r, struct pbench_child *ch,

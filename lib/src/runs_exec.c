@@ -70,17 +70,22 @@ static void timed_out(struct pbench_runs *r, struct pb_run *run, uint64_t t0)
 
 /* Start the subject's command: counted with the events the set could open, pinned to cpu
  * when cpu >= 0 (prepared: to the CPUs asked, r->o.cpus, when there is a list), its stdout to
- * stdout_fd when > 0. */
+ * stdout_fd when > 0. Alone: counted in the object's own set, which it inherits (started
+ * with vfork); beside another command (alone 0: a duet), in a set of its own opened on its
+ * pid, since a command started while the other runs would inherit the other's set too. */
 int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
-			  struct pbench_child **ch)
+			  int alone, struct pbench_child **ch)
 {
 	const struct pb_child_plan *cp = &r->subject.plan;
 	struct pbench_child_opts copts = { .size = sizeof(copts),
 					   .events = cp->nc ? cp->events : NULL,
 					   .quiet = r->o.quiet, .stdout_fd = stdout_fd,
 					   .cpus = prepared ? r->o.cpus : NULL,
-					   .ncpus = prepared ? r->o.ncpus : 0 };
+					   .ncpus = prepared ? r->o.ncpus : 0,
+					   .path = r->subject.path };
 
+	if (alone && cp->nc)
+		copts.counters = r->self;
 	if (cpu >= 0) {
 		copts.flags = PBENCH_CHILD_PIN;
 		copts.cpu = cpu;
@@ -99,11 +104,14 @@ int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
 	for (int e = 0; e < r->nr; e++)
 		run->counts[e] = cp->tmpl[e];
 	if (pbench_child_counters(ch)) {
+		/* its own set: the events the object's set could open */
 		for (int k = 0; k < cp->nc; k++)
 			cp->tmp[k].size = sizeof(cp->tmp[k]);
-		err = pbench_counters_read(pbench_child_counters(ch), cp->tmp, cp->nc);
+		err = pbench_child_counts(ch, cp->tmp, cp->nc);
 		for (int k = 0; err >= 0 && k < cp->nc; k++)
 			run->counts[cp->map[k]] = cp->tmp[k];
+	} else if (cp->nc) {
+		err = pbench_child_counts(ch, run->counts, r->nr);	/* the object's set */
 	}
 	pbench_child_free(ch);
 	if (err < 0)
@@ -137,7 +145,7 @@ static int run_command(struct pbench_runs *r, const struct pb_set *set, struct p
 	uint64_t t0 = pbench_ticks();
 	int err;
 
-	err = pb_runs_command_start(r, prepared, -1, stdout_fd, &ch);
+	err = pb_runs_command_start(r, prepared, -1, stdout_fd, 1, &ch);
 	if (err)
 		return err;
 	/* The stop flag (the caller's Ctrl-C) or the timeout: end the command with its group
@@ -349,14 +357,16 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 	run = pb_runs_next(r, set);
 	run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
 	probe = pb_runs_probe(r, run->cpu);
-	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+	/* The speed's readings outside the noise window: an interrupt during the reference
+	 * loop is not the run's. */
 	pb_runs_speed_before(r, run);
+	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
 	err = is_cmd ? run_command(r, set, run, stdout_fd) : run_workload(r, set, run);
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
-	pb_runs_speed_after(r, run);
 	if (run->have_cpu_noise)
 		run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
+	pb_runs_speed_after(r, run);
 	if (stopped(r))
 		return 1;	/* the run the stop cut short is not a measurement */
 	if (err) {

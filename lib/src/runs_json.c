@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "jsonutil.h"
+#include "listing.h"
 #include "runs.h"
 
 /*
@@ -337,6 +338,12 @@ static json_t *header_json(const struct pbench_runs *r)
 
 int pbench_runs_write_json(const struct pbench_runs *r, FILE *f)
 {
+	return pbench_runs_write_json_annotated(r, NULL, f);
+}
+
+int pbench_runs_write_json_annotated(const struct pbench_runs *r, const struct pbench_listing *l,
+				     FILE *f)
+{
 	json_t *root, *modes;
 	char verdict[PB_RUNS_VERDICT_LEN];
 	double sr, cr;
@@ -360,6 +367,10 @@ int pbench_runs_write_json(const struct pbench_runs *r, FILE *f)
 				      "cv_ratio", num(cr), "verdict", verdict) : json_null());
 	json_object_set_new(root, "check_cpu", r->env ? json_integer(r->env_cpu) : json_null());
 	json_object_set_new(root, "check", check_json(r));
+	if (json_object_set_new(root, "annotate", l ? pb_listing_json(l) : json_null())) {
+		json_decref(root);
+		return -ENOMEM;
+	}
 	return pb_json_dump(root, 0, f);
 }
 

@@ -343,13 +343,13 @@ static void print_stop_and_cost(FILE *f, const struct pbench_runs *r, const stru
 
 		if (isfinite(setup))
 			pbench_format_ns(a, sizeof(a), setup, 3);
-		fprintf(f, "harness: %s a run to fork and set up the counters (before the timed span), ",
-		       a);
+		fprintf(f, "harness: %s a run to start the command (before the timed span), ", a);
 		if (isfinite(exec)) {
 			pbench_format_ns(b, sizeof(b), exec, 3);
-			fprintf(f, "%s from the release to exec done (inside it); medians\n", b);
+			fprintf(f, "%s in exec until pbench sees it done (inside it); medians\n",
+				b);
 		} else {
-			fprintf(f, "release to exec n/a (pbench and the command share one CPU: pbench sees "
+			fprintf(f, "time in exec n/a (pbench and the command share one CPU: pbench sees "
 			       "exec only once the command yields); medians\n");
 		}
 	}

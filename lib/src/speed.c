@@ -206,6 +206,7 @@ int pbench_speed_factors(const double *before, const double *after, size_t n, do
 			 double *best_ns)
 {
 	double *seq, *kept, best;
+	size_t *at, m = 0;
 
 	if (n && (!before || !after || !factors))
 		return -EINVAL;
@@ -214,21 +215,35 @@ int pbench_speed_factors(const double *before, const double *after, size_t n, do
 	if (!n)
 		return 0;
 	seq = malloc(n * 4 * sizeof(*seq));
-	if (!seq)
+	at = malloc(n * 2 * sizeof(*at));
+	if (!seq || !at) {
+		free(seq);
+		free(at);
 		return -ENOMEM;
-	kept = seq + 2 * n;
-	for (size_t i = 0; i < n; i++) {
-		seq[2 * i] = before[i];
-		seq[2 * i + 1] = after[i];
 	}
-	for (size_t i = 0; i < 2 * n; i++)
-		kept[i] = burst(seq, i, 2 * n) ? NAN : seq[i];
-	best = pbench_speed_best(kept, 2 * n);
+	kept = seq + 2 * n;
+	/* A run's reading before may be the one after the run before it (the runs engine reads
+	 * once between runs that follow closely): one reading, in the sequence once, so that it
+	 * neither hides a burst nor confirms itself. */
+	for (size_t i = 0; i < n; i++) {
+		if (i && before[i] == after[i - 1]) {
+			at[2 * i] = m - 1;
+		} else {
+			at[2 * i] = m;
+			seq[m++] = before[i];
+		}
+		at[2 * i + 1] = m;
+		seq[m++] = after[i];
+	}
+	for (size_t i = 0; i < m; i++)
+		kept[i] = burst(seq, i, m) ? NAN : seq[i];
+	best = pbench_speed_best(kept, m);
 	for (size_t i = 0; i < n; i++)
-		factors[i] = pbench_speed_factor(best, kept[2 * i], kept[2 * i + 1]);
+		factors[i] = pbench_speed_factor(best, kept[at[2 * i]], kept[at[2 * i + 1]]);
 	if (best_ns)
 		*best_ns = best;
 	free(seq);
+	free(at);
 	return 0;
 }
 

@@ -90,36 +90,43 @@ FILE *pb_fopen(const char *path)
 	return fopen(real, "re");
 }
 
-int pb_read_file(const char *path, char *buf, size_t len)
+int pb_read_fd(int fd, char *buf, size_t len)
 {
-	char real[4096];
 	ssize_t n, total = 0;
-	int fd, err;
 
 	if (!len)
 		return -EINVAL;
-	err = pb_path(real, sizeof(real), path);
-	if (err)
-		return err;
-	fd = open(real, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	while ((size_t)total < len - 1) {
-		n = read(fd, buf + total, len - 1 - total);
-		if (n < 0) {
-			err = -errno;
-			close(fd);
-			return err;
-		}
+		n = pread(fd, buf + total, len - 1 - total, (off_t)total);
+		if (n < 0 && errno == ESPIPE)	/* a file that is not seekable: once, by read */
+			n = read(fd, buf + total, len - 1 - total);
+		if (n < 0)
+			return -errno;
 		if (n == 0)
 			break;
 		total += n;
 	}
-	close(fd);
 	buf[total] = '\0';
 	while (total > 0 && (buf[total - 1] == '\n' || buf[total - 1] == ' '))
 		buf[--total] = '\0';
 	return (int)total;
+}
+
+int pb_read_file(const char *path, char *buf, size_t len)
+{
+	char real[4096];
+	int fd, n = pb_path(real, sizeof(real), path);
+
+	if (n)
+		return n;
+	if (!len)
+		return -EINVAL;
+	fd = open(real, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pb_read_fd(fd, buf, len);
+	close(fd);
+	return n;
 }
 
 int pb_read_long(const char *path, long *value)

@@ -138,6 +138,16 @@ else
 fi
 
 # ---- the same, undecided ---------------------------------------------------------------------
+# Two rounds at 99.9%: the interval's bounds were 1e-34 and 4e33 (or past a double), printed in
+# full; no interval then, and no guess of the time a verdict needs.
+if run "two rounds" 0 "$PB" compare $Q --max-runs 2 true true -n a -n b &&
+   head -n 1 "$T/out" | grep -q "^undecided: b takes [0-9.]* times as long as a after 2 rounds in [0-9.]* s, too few to bound a 99.9% interval or to tell how many more a verdict needs$" &&
+   grep -q "^  b  *2 .* [0-9.]* (no bound yet)$" "$T/out" &&
+   ! grep -q "e+[0-9][0-9]\|[0-9]\{12\}-\|-[0-9]\{12\}" "$T/out"; then
+	ok "two rounds: no interval bounded, said so, no absurd bound printed"
+else
+	miss "two rounds"
+fi
 if run "same" 0 "$PB" compare $Q --same 50 "sleep 0.01" "sleep 0.01" -n a -n b &&
    head -n 1 "$T/out" | grep -q "^b and a take the same time within 50% (99.9% interval of the ratio [0-9.]*-[0-9.]*), decided after"; then
 	ok "--same: shown equal within the margin"

@@ -295,8 +295,8 @@ for at in 0.9 1.2; do
 	fi
 done
 if run "prepared harness" 0 "$PB" stat -r 3 --warmup-ms 50 -e task-clock -- sleep 0.02 &&
-   has "$T/out" "release to exec n/a (pbench and the command share one CPU"; then
-	ok "prepared: release-to-exec is n/a, not the whole run"
+   has "$T/out" "time in exec n/a (pbench and the command share one CPU"; then
+	ok "prepared: the time in exec is n/a, not the whole run"
 else
 	miss "prepared harness"
 fi

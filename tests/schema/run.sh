@@ -136,6 +136,29 @@ for ex in time_function:result compare:comparison memory:comparison; do
 		skipped "$doc" "the $prog example is not built (make examples)"
 	fi
 done
+# A result with its machine code (show_code): the listing's shape too.
+if [ -x "$O/examples/time_function" ]; then
+	made result_code result env LD_LIBRARY_PATH="$O/stage/usr/lib" "$O/examples/time_function" \
+		--json --code
+	if grep -q '"backward_jumps"' "$T/result_code.json"; then
+		ok "time_function --code: the result carries the listing"
+	else
+		bad "result_code" "no listing in $(head -c 300 "$T/result_code.json")"
+	fi
+else
+	skipped "result_code" "the time_function example is not built (make examples)"
+fi
+if [ -x "$O/examples/compare" ]; then
+	made comparison_code comparison env LD_LIBRARY_PATH="$O/stage/usr/lib" "$O/examples/compare" \
+		--json --code
+	if json "$T/comparison_code.json" 'd["listing_a"]["status"] == "ok" and d["listing_b"]["lines"]'; then
+		ok "compare --code: the comparison carries both listings"
+	else
+		bad "comparison_code" "no listings in $(head -c 300 "$T/comparison_code.json")"
+	fi
+else
+	skipped "comparison_code" "the compare example is not built (make examples)"
+fi
 
 # ---- and a broken document is refused: the validator is not a rubber stamp --------------------
 if [ -s "$T/stat-contrast.json" ]; then

@@ -13,7 +13,7 @@
 
 Test(abi, pbench_child_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_child_opts), 56);
+	cr_expect_eq(sizeof(struct pbench_child_opts), 80);
 	cr_expect_eq(offsetof(struct pbench_child_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, events), 8, "events moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, counter_flags), 16, "counter_flags moved");
@@ -24,6 +24,9 @@ Test(abi, pbench_child_opts)
 	cr_expect_eq(offsetof(struct pbench_child_opts, flags), 44, "flags moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, cpu), 48, "cpu moved");
 	cr_expect_eq(offsetof(struct pbench_child_opts, stdout_fd), 52, "stdout_fd moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, counters), 56, "counters moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, envp), 64, "envp moved");
+	cr_expect_eq(offsetof(struct pbench_child_opts, path), 72, "path moved");
 }
 
 Test(abi, pbench_child_result)
@@ -321,6 +324,16 @@ Test(abi, pbench_jitter_bin)
 	cr_expect_eq(offsetof(struct pbench_jitter_bin, count), 16, "count moved");
 }
 
+Test(abi, pbench_listing_opts)
+{
+	cr_expect_eq(sizeof(struct pbench_listing_opts), 40);
+	cr_expect_eq(offsetof(struct pbench_listing_opts, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_listing_opts, addr), 8, "addr moved");
+	cr_expect_eq(offsetof(struct pbench_listing_opts, file), 16, "file moved");
+	cr_expect_eq(offsetof(struct pbench_listing_opts, symbol), 24, "symbol moved");
+	cr_expect_eq(offsetof(struct pbench_listing_opts, objdump), 32, "objdump moved");
+}
+
 Test(abi, pbench_measure_opts)
 {
 	cr_expect_eq(sizeof(struct pbench_measure_opts), 128);
@@ -339,7 +352,8 @@ Test(abi, pbench_measure_opts)
 	cr_expect_eq(offsetof(struct pbench_measure_opts, built_optimized), 96, "built_optimized moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, setup_each), 104, "setup_each moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, teardown_each), 112, "teardown_each moved");
-	cr_expect_eq(offsetof(struct pbench_measure_opts, count_memory), 120, "count_memory moved");
+	cr_expect_eq(offsetof(struct pbench_measure_opts, show_code), 120, "show_code moved");
+	cr_expect_eq(offsetof(struct pbench_measure_opts, count_memory), 124, "count_memory moved");
 }
 
 Test(abi, pbench_noise)
@@ -419,7 +433,7 @@ Test(abi, pbench_compare_opts)
 
 Test(abi, pbench_comparison)
 {
-	cr_expect_eq(sizeof(struct pbench_comparison), 128);
+	cr_expect_eq(sizeof(struct pbench_comparison), 144);
 	cr_expect_eq(offsetof(struct pbench_comparison, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, verdict), 8, "verdict moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, ratio), 16, "ratio moved");
@@ -432,10 +446,12 @@ Test(abi, pbench_comparison)
 	cr_expect_eq(offsetof(struct pbench_comparison, a), 72, "a moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, b), 80, "b moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, priv), 88, "priv moved");
-	cr_expect_eq(offsetof(struct pbench_comparison, mem_bytes), 96, "mem_bytes moved");
-	cr_expect_eq(offsetof(struct pbench_comparison, mem_allocs), 104, "mem_allocs moved");
-	cr_expect_eq(offsetof(struct pbench_comparison, mem_status), 112, "mem_status moved");
-	cr_expect_eq(offsetof(struct pbench_comparison, mem_reason), 120, "mem_reason moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, listing_a), 96, "listing_a moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, listing_b), 104, "listing_b moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, mem_bytes), 112, "mem_bytes moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, mem_allocs), 120, "mem_allocs moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, mem_status), 128, "mem_status moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, mem_reason), 136, "mem_reason moved");
 }
 
 Test(abi, pbench_noise_source)

@@ -259,3 +259,159 @@ Test(child, pinned_with_stdout_to_a_descriptor)
 	cr_assert_eq(pbench_child_start(&ch, argv, &o), -EINVAL);
 	assert_no_children();
 }
+
+/* ---- counted in a set the caller holds on its own thread (opts.counters) ------------------ */
+
+static struct pbench_counters *held_set(const char *events)
+{
+	struct pbench_counters_opts o = { .size = sizeof(o), .cpu = -1,
+					  .flags = PBENCH_COUNTERS_INHERIT |
+						   PBENCH_COUNTERS_ENABLE_ON_EXEC };
+	struct pbench_counters *c;
+
+	cr_assert_eq(pbench_counters_open(&c, events, &o), 0, "%s",
+		     pbench_counters_last_error());
+	return c;
+}
+
+static void run_held(struct pbench_counters *c, char *const argv[], struct pbench_count *k,
+		     int n, struct pbench_child_result *res)
+{
+	struct pbench_child_opts o = { .size = sizeof(o), .quiet = 1, .counters = c };
+	struct pbench_child *ch;
+
+	cr_assert_eq(pbench_child_start(&ch, argv, &o), 0);
+	cr_assert_null(pbench_child_counters(ch), "no set of its own");
+	cr_assert_eq(pbench_child_counts(ch, k, n), -EAGAIN, "nothing to read before the wait");
+	res->size = sizeof(*res);
+	cr_assert_eq(pbench_child_wait(ch, res), 0);
+	for (int i = 0; i < n; i++)
+		k[i].size = sizeof(k[i]);
+	cr_assert_eq(pbench_child_counts(ch, k, n), n);
+	pbench_child_free(ch);
+}
+
+/* Every run counted, and only that run: the kernel lost an inherited set after two children
+ * until the set got its non-inherited anchor (the third run counted 0 then). */
+Test(child, held_set_counts_every_run_and_only_it)
+{
+	struct pbench_counters *c = held_set("task-clock,page-faults");
+	char *busy[] = { "sh", "-c", "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done", NULL };
+	char *quick[] = { "true", NULL };
+	struct pbench_child_result res;
+	struct pbench_count k[2];
+	uint64_t quick_max = 0, busy_min = UINT64_MAX;
+
+	for (int i = 0; i < 12; i++) {
+		run_held(c, i % 3 == 2 ? busy : quick, k, 2, &res);
+		cr_assert_eq(res.exited, 1);
+		cr_assert_eq(k[0].status, PBENCH_EVENT_OK, "run %d: %s (%s)", i,
+			     pbench_event_status_name(k[0].status), k[0].reason);
+		cr_assert_gt(k[1].value, 10u, "run %d: %lu page faults", i,
+			     (unsigned long)k[1].value);
+		cr_assert_leq(k[0].value, res.ns + 1000000, "run %d: no more CPU than its wall", i);
+		if (i % 3 == 2)
+			busy_min = k[0].value < busy_min ? k[0].value : busy_min;
+		else
+			quick_max = k[0].value > quick_max ? k[0].value : quick_max;
+	}
+	/* The busy runs' own time, not a total since the set opened: each is several times
+	 * a run of true, and a run of true after them is not. */
+	cr_assert_gt(busy_min, 3 * quick_max, "busy %lu ns, quick up to %lu ns",
+		     (unsigned long)busy_min, (unsigned long)quick_max);
+	pbench_counters_free(c);
+	assert_no_children();
+}
+
+Test(child, held_set_counts_grandchildren)
+{
+	struct pbench_counters *c = held_set("task-clock");
+	char *argv[] = { "sh", "-c",
+			 "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done & "
+			 "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done & wait", NULL };
+	struct pbench_child_result res;
+	struct pbench_count k[1];
+
+	run_held(c, argv, k, 1, &res);
+	cr_assert_gt(k[0].value, res.ns / 4, "task-clock %lu ns vs wall %lu ns",
+		     (unsigned long)k[0].value, (unsigned long)res.ns);
+	pbench_counters_free(c);
+	assert_no_children();
+}
+
+/* A command started while one counted in a held set runs would inherit the set: refused. */
+Test(child, held_set_runs_alone)
+{
+	struct pbench_counters *c = held_set("task-clock");
+	struct pbench_child_opts held = { .size = sizeof(held), .counters = c };
+	struct pbench_child_opts plain = { .size = sizeof(plain) };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	char *argv[] = { "sleep", "5", NULL };
+	struct pbench_child *a, *b;
+
+	cr_assert_eq(pbench_child_start(&a, argv, &held), 0);
+	cr_assert_eq(pbench_child_start(&b, argv, &plain), -EBUSY);
+	cr_assert_eq(pbench_child_start(&b, argv, &held), -EBUSY);
+	pbench_child_free(a);
+	cr_assert_eq(pbench_child_start(&a, argv, &plain), 0);
+	cr_assert_eq(pbench_child_start(&b, argv, &held), -EBUSY);
+	pbench_child_free(a);
+	/* The set is ready again after a command freed unwaited. */
+	argv[0] = "true";
+	argv[1] = NULL;
+	cr_assert_eq(pbench_child_start(&a, argv, &held), 0);
+	cr_assert_eq(pbench_child_wait(a, &res), 0);
+	pbench_child_free(a);
+	pbench_counters_free(c);
+	assert_no_children();
+}
+
+static int exit_code(char *const argv[], struct pbench_counters *c, char *const envp[])
+{
+	struct pbench_child_opts o = { .size = sizeof(o), .counters = c, .envp = envp,
+				       .events = c ? NULL : "task-clock" };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_child *ch;
+
+	cr_assert_eq(pbench_child_start(&ch, argv, &o), 0);
+	cr_assert_eq(pbench_child_wait(ch, &res), 0);
+	pbench_child_free(ch);
+	cr_assert_eq(res.exited, 1);
+	return res.exit_status;
+}
+
+/* opts.envp, on both ways of starting (a handshake for a set of its own, vfork for a held
+ * one): the command sees that environment and no other. */
+Test(child, environment_given)
+{
+	struct pbench_counters *c = held_set("task-clock");
+	char *argv[] = { "/bin/sh", "-c", "test \"$PB_TEST_VAR\" = yes && test -z \"$HOME\"",
+			 NULL };
+	char *env[] = { "PB_TEST_VAR=yes", NULL };
+
+	setenv("HOME", "/root", 1);
+	cr_assert_eq(exit_code(argv, c, env), 0);
+	cr_assert_eq(exit_code(argv, NULL, env), 0);
+	cr_assert_eq(exit_code(argv, c, NULL), 1, "the caller's own environment");
+	cr_assert_eq(exit_code(argv, NULL, NULL), 1);
+	pbench_counters_free(c);
+	assert_no_children();
+}
+
+/* opts.path: the file exec'd, resolved once by the caller; the command keeps its argv[0]. */
+Test(child, path_given_is_exec_d_with_argv_as_given)
+{
+	char *argv[] = { "pbench-no-such-name", "-c", "test \"$0\" = pbench-no-such-name", NULL };
+	struct pbench_child_opts o = { .size = sizeof(o), .path = "/bin/sh" };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_child *ch;
+
+	cr_assert_eq(pbench_child_start(&ch, argv, &o), 0, "not looked up in PATH");
+	cr_assert_eq(pbench_child_wait(ch, &res), 0);
+	pbench_child_free(ch);
+	cr_assert(res.exited && res.exit_status == 0, "argv[0] as given: exit %d",
+		  res.exit_status);
+	o.path = NULL;
+	cr_assert_eq(pbench_child_start(&ch, argv, &o), -PBENCH_ENOT_FOUND);
+	assert_no_children();
+}

@@ -63,20 +63,25 @@ Test(counters, task_clock_matches_thread_cputime)
 	struct pbench_counters *c = open_self("task-clock");
 	struct pbench_count k[1];
 	double ms = 20, t0, t1, best = 1;
+	int used = 0;
 
 	/* The thread's CPU time leaves out time the kernel accounts as steal or interrupts
 	 * (rq->clock_task) while task-clock does not: on a VM whose host takes the vCPU that
 	 * can part them by 15%. Short windows, many tries, the closest kept (three of 100 ms
-	 * were 7.9% apart at best in a slow hour of this host). */
-	for (int tries = 0; tries < 20 && best > 0.02; tries++) {
+	 * were 7.9% apart at best in a slow hour of this host). A window in which the thread
+	 * got less than half its 20 ms (other work on the CPU) is not compared. */
+	for (int tries = 0; tries < 60 && best > 0.02; tries++) {
 		t0 = thread_cpu_ns();
 		region(c, busy_ms, &ms, k, 1);
 		t1 = thread_cpu_ns();
 		cr_assert_eq(k[0].status, PBENCH_EVENT_OK);
-		cr_assert_gt(k[0].value, 10000000u, "task-clock %lu ns for a 20 ms busy loop",
-			     (unsigned long)k[0].value);
+		cr_assert_gt(k[0].value, 0u, "task-clock counted nothing in a 20 ms busy loop");
+		if (k[0].value < 10000000u)
+			continue;
+		used++;
 		best = fmin(best, fabs((double)k[0].value - (t1 - t0)) / (t1 - t0));
 	}
+	cr_assert_gt(used, 0, "the thread never got 10 ms of a 20 ms window in 60 tries");
 	cr_assert_lt(best, 0.02, "task-clock vs thread cputime: %.2f%% apart at best",
 		     best * 100);
 	pbench_counters_free(c);
@@ -149,10 +154,11 @@ Test(counters, msr_tsc_matches_tsc_ticks)
 	cr_assert_eq(pbench_counters_enable(c), 0);
 	/*
 	 * A preemption inside the window takes ticks from the count and not from the clock: on a
-	 * loaded 2-vCPU guest most 50 ms windows see one. Short windows, many tries, the best kept.
+	 * loaded 2-vCPU guest most 50 ms windows see one, and with three builds beside the test
+	 * 30 of 10 ms all did. Short windows, many tries, the best kept.
 	 */
-	for (int tries = 0; tries < 30 && best > 0.02; tries++) {
-		double ms = 10;
+	for (int tries = 0; tries < 150 && best > 0.02; tries++) {
+		double ms = 2;
 		uint64_t t0, t1;
 
 		cr_assert_eq(pbench_counters_start(c), 0);

@@ -732,7 +732,9 @@ Test(compare, twice_the_work_is_slower_by_half)
 	struct pbench_comparison c = { .size = sizeof(c) };
 	int ok = 0;
 
-	for (int attempt = 0; attempt < 3 && !ok; attempt++) {
+	/* Five tries: with three other builds on the 2 vCPUs all three of three once came out
+	 * at 0.40 (the verdict right, the ratio pushed by the load). */
+	for (int attempt = 0; attempt < 5 && !ok; attempt++) {
 		pbench_comparison_release(&c);
 		cr_assert_eq(pbench_compare(work, &a, work, &b, &co, &c), 0);
 		ok = c.verdict == PBENCH_VERDICT_FASTER && fabs(c.ratio - 0.5) <= 0.5 * 0.15;

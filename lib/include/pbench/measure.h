@@ -80,6 +80,14 @@ struct pbench_measure_opts {
 	void (*setup_each)(void *ctx);
 	void (*teardown_each)(void *ctx);
 	/*
+	 * The machine code of fn, kept with the result (pbench_result_listing()) and shown
+	 * under its warnings: 1 always; 0 (the default) when the result is flagged
+	 * PBENCH_RESULT_SUSPICIOUS or PBENCH_RESULT_UNOPTIMIZED, so that the warning comes with
+	 * the code it is about (a loop the compiler deleted is a `ret`); -1 never. objdump runs
+	 * once, after the samples. In pbench_compare(), both functions'.
+	 */
+	int show_code;
+	/*
 	 * 1: count the allocations per call (pbench_result_mem): after the timed samples,
 	 * min_samples (at least 2, at most the samples taken) batches of the same calls as a
 	 * sample, untimed, each counting the calls of the thread that runs it to malloc,
@@ -162,6 +170,9 @@ PBENCH_API int pbench_result_nr_events(const struct pbench_result *r);
 PBENCH_API int pbench_result_count(const struct pbench_result *r, size_t i, int e,
 				   struct pbench_count *out);
 PBENCH_API const char *pbench_stop_rule_name(int rule);
+/* The machine code of the measured function (see show_code), in the result's memory; NULL
+ * when it was not asked for and no warning called for it (and for the region API). */
+PBENCH_API const struct pbench_listing *pbench_result_listing(const struct pbench_result *r);
 
 /* ---------------------------------------------------------------------------------------------
  * Memory per call (measure.c, mem.c): counted by the allocator shim libpbench-mem.so while a
@@ -352,6 +363,9 @@ struct pbench_comparison {
 	const struct pbench_welch *welch;
 	const struct pbench_summary *a, *b;
 	void *priv;			/* the library's block behind them; NULL if not its own */
+	/* The machine code of a and b (show_code of the measure options), or NULL; in the
+	 * same block. */
+	const struct pbench_listing *listing_a, *listing_b;
 	/* With measure->count_memory: a and b compared on bytes and on allocations per call
 	 * (in the same block, released with it); NULL when not asked for or not counted (the
 	 * reason: mem_status and mem_reason). */

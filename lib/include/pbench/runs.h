@@ -230,6 +230,10 @@ PBENCH_API int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, si
  * Errors: -EINVAL, -ENOMEM, -EIO (writing to f failed). */
 PBENCH_API int pbench_runs_write_text(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
+/* The same document with the machine code of a function of the command (pbench stat
+ * --annotate) as its "annotate" (null when l is NULL, as pbench_runs_write_json writes it). */
+PBENCH_API int pbench_runs_write_json_annotated(const struct pbench_runs *r,
+						const struct pbench_listing *l, FILE *f);
 PBENCH_API int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f);
 /* The text in two parts, for a caller whose command writes to the same stream: the head

@@ -65,8 +65,9 @@ PBENCH_API double pbench_speed_factor(double best_ns, double before_ns, double a
  * before and just after it) agree with each other and both find it PBENCH_SPEED_VARIED apart,
  * on the same side, is such a burst and is left out, while a slow stretch covering a run slows
  * both of its readings. The best is pbench_speed_best() of the readings kept (*best_ns, may be NULL), a
- * run's factor pbench_speed_factor() of its kept readings (NaN: none kept). Errors: -EINVAL,
- * -ENOMEM.
+ * run's factor pbench_speed_factor() of its kept readings (NaN: none kept). A run's before equal
+ * to the last run's after is taken as that one reading, read once between them, and is in the
+ * sequence once. Errors: -EINVAL, -ENOMEM.
  */
 PBENCH_API int pbench_speed_factors(const double *before, const double *after, size_t n,
 				    double *factors, double *best_ns);
