@@ -130,7 +130,7 @@ REALNAME := libpbench.so.$(VERSION)
 .PHONY: all deps test check demo bench install uninstall clean examples pmu fuzz fuzz-min
 .DELETE_ON_ERROR:
 
-all: $(O)/libpbench.a $(O)/libpbench.so $(O)/pbench $(O)/pbench.pc
+all: $(O)/libpbench.a $(O)/libpbench.so $(O)/libpbench-mem.so $(O)/pbench $(O)/pbench.pc
 
 deps:
 	@sh scripts/deps.sh
@@ -140,6 +140,9 @@ deps:
 $(O)/lib/src/%.o: lib/src/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+# Where make install puts the allocator shim: the last place a command's shim is looked for.
+$(O)/lib/src/mem_command.o: CFLAGS += -DPBENCH_LIBDIR='"$(LIBDIR)"'
 
 $(O)/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
@@ -156,6 +159,15 @@ $(O)/$(REALNAME): $(LIB_OBJS) lib/libpbench.map
 $(O)/libpbench.so: $(O)/$(REALNAME)
 	$(Q)ln -sf $(REALNAME) $(O)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $@
+
+# The allocator shim that counts memory per call (lib/shim/mem.c): linked into a program that
+# measures its functions' allocations (-lpbench-mem), preloaded into a command's. Never built
+# with sanitizers: the malloc it forwards to is the sanitizer's, and its own bootstrap runs
+# before any sanitizer is ready.
+$(O)/libpbench-mem.so: lib/shim/mem.c lib/shim/memshim.h
+	@mkdir -p $(@D)
+	$(call msg,LD,$@)$(CC) $(BASEFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -shared \
+		-Wl,-soname,libpbench-mem.so -Wl,--no-undefined -o $@ $< -pthread
 
 # The CLI links the library statically: the binary runs from the build tree as is.
 $(O)/pbench: $(CLI_OBJS) $(O)/libpbench.a
@@ -174,10 +186,14 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 # fault injection) and see lib/src. All link the static
 # library (testutil.h declares its one test hook, pb_recorded_everywhere()).
 WHITEBOX_TESTS := test_clock test_events test_jitter test_mmap test_pick test_report
+# test_mem runs on the allocator shim, linked in as the docs say (-lpbench-mem); under ASan,
+# whose runtime comes first, it preloads the shim into itself (the test says how).
+$(O)/tests/test_mem: $(O)/libpbench-mem.so
+$(O)/tests/test_mem: TEST_LIBS = -L$(O) -Wl,-rpath,$(abspath $(O)) -lpbench-mem
 $(O)/tests/%: tests/unit/%.c $(O)/libpbench.a
 	@mkdir -p $(@D)
 	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) \
-		$(if $(filter $*,$(WHITEBOX_TESTS)),-Ilib/src) -o $@ $< $(TEST_OBJS) \
+		$(if $(filter $*,$(WHITEBOX_TESTS)),-Ilib/src) -o $@ $< $(TEST_OBJS) $(TEST_LIBS) \
 		$(O)/libpbench.a $(ALL_LDFLAGS) -lcriterion $(LIB_LIBS)
 
 # test_listing disassembles functions of its own binary: they are compiled alone with known
@@ -202,9 +218,12 @@ $(O)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(O)/libpbench.a
 	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -fsanitize=fuzzer -o $@ $< \
 		$(O)/libpbench.a $(ALL_LDFLAGS) $(LIB_LIBS)
 
+# bench_mem times functions with memory counting off and on: on the shim, linked in.
+$(O)/bench/bench_mem: $(O)/libpbench-mem.so
+$(O)/bench/bench_mem: TEST_LIBS = -L$(O) -Wl,-rpath,$(abspath $(O)) -lpbench-mem
 $(O)/bench/%: bench/%.c $(O)/libpbench.a
 	@mkdir -p $(@D)
-	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -o $@ $< $(O)/libpbench.a \
+	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -o $@ $< $(TEST_LIBS) $(O)/libpbench.a \
 		$(ALL_LDFLAGS) $(LIB_LIBS)
 
 # The same optimization flags as the C side ($(CFLAGS)), so both harnesses time the same code.
@@ -230,11 +249,13 @@ $(O)/stage/.installed: all
 
 examples: $(O)/stage/.installed
 	@mkdir -p $(O)/examples
+	@# An example whose build line says -lpbench-mem (memory.c) gets the allocator shim.
 	@for src in $(EXAMPLE_SRCS); do \
 		out=$(O)/examples/$$(basename $$src .c); \
 		flags=$$(PKG_CONFIG_SYSROOT_DIR=$(STAGE) \
 			PKG_CONFIG_LIBDIR=$(STAGE)/usr/lib/pkgconfig \
 			pkg-config --cflags --libs pbench) || exit 1; \
+		if grep -q -e '-lpbench-mem' $$src; then flags="$$flags -lpbench-mem"; fi; \
 		$(if $(Q),echo "  CCLD    $$out",echo "$(CC) $$src $$flags"); \
 		$(CC) $(SANFLAGS) $(WARNINGS) $(CFLAGS) -o $$out $$src $$flags || exit 1; \
 	done
@@ -299,6 +320,7 @@ install: all
 	install -m 0755 $(O)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(REALNAME)
 	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpbench.so
+	install -m 0755 $(O)/libpbench-mem.so $(DESTDIR)$(LIBDIR)/libpbench-mem.so
 	$(PC_SED) pbench.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/pbench.pc	# this PREFIX, not all's
 	install -d $(DESTDIR)$(DATADIR)/pbench/schema
 	install -m 0644 schema/*.schema.json $(DESTDIR)$(DATADIR)/pbench/schema/
@@ -311,6 +333,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pbench $(DESTDIR)$(INCLUDEDIR)/pbench.h \
 	      $(DESTDIR)$(LIBDIR)/libpbench.a $(DESTDIR)$(LIBDIR)/$(REALNAME) \
 	      $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libpbench.so \
+	      $(DESTDIR)$(LIBDIR)/libpbench-mem.so \
 	      $(DESTDIR)$(PKGCONFIGDIR)/pbench.pc $(DESTDIR)$(BASHCOMPDIR)/pbench \
 	      $(patsubst man/%,$(DESTDIR)$(MANDIR)/man1/%,$(wildcard man/*.1))
 

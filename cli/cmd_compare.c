@@ -24,6 +24,8 @@
 #define DEFAULT_MIN_RUNS 10L
 #define DEFAULT_CONFIDENCE_PCT 99.9
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
+#define DEFAULT_MEMORY_RUNS 3		/* --memory without N */
+#define MAX_MEMORY_RUNS 1000L
 
 static void compare_usage(FILE *f)
 {
@@ -93,6 +95,11 @@ static void compare_usage(FILE *f)
 		"      --export-markdown FILE  the Markdown to FILE\n"
 		"      --export-csv FILE       the CSV to FILE\n"
 		"      --plot FILE.svg    the times, and the interval narrowing as the rounds come\n"
+		"      --memory[=N]       after the rounds, N more runs of each command (default: 3),\n"
+		"                         untimed, with the allocator shim libpbench-mem.so\n"
+		"                         preloaded: allocations, bytes and peak RSS of each, each\n"
+		"                         against the reference ('b allocates 2.0x the bytes of a');\n"
+		"                         in the text only\n"
 		"  -h, --help             this help\n"
 		"\n"
 		"Exit status: 0 when compared (a verdict or undecided), 1 when a run failed, the\n"
@@ -124,6 +131,7 @@ struct compare_opts {
 	double *stored;
 	size_t nstored;
 	int entrants;
+	long memory_runs;		/* --memory[=N]: 0 when not asked for */
 };
 
 /* ---- options -------------------------------------------------------------------------------- */
@@ -158,7 +166,7 @@ enum { OPT_SHELL = 256, OPT_REFERENCE, OPT_DUET, OPT_DUET_CPUS, OPT_ORDER, OPT_C
        OPT_PREPARE, OPT_CLEANUP, OPT_NO_CHECK, OPT_SHOW, OPT_TIMEOUT, OPT_MODE, OPT_CPU,
        OPT_WARMUP_MS, OPT_SEED, OPT_BASELINE, OPT_FAIL, OPT_WORKLOAD, OPT_ITERATIONS,
        OPT_JSON, OPT_MD, OPT_CSV, OPT_EXPORT_JSON, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLOT,
-       OPT_REPROBE };
+       OPT_REPROBE, OPT_MEMORY };
 
 /* Options that take a number. 0, -1 after the message, 1 when c is not one of them. */
 static int number_option(int c, const char *arg, struct compare_opts *o)
@@ -253,6 +261,10 @@ static int compare_option(int c, const char *arg, struct compare_opts *o)
 	if (err <= 0 || (err = output_option(c, arg, o)) <= 0)
 		return err;
 	switch (c) {
+	case OPT_MEMORY:
+		o->memory_runs = DEFAULT_MEMORY_RUNS;
+		return arg && cli_long("--memory", "memory run count", arg, 1, MAX_MEMORY_RUNS,
+				       &o->memory_runs) ? -1 : 0;
 	case 'n':
 		if (o->nname == MAX_ENTRANTS) {
 			cli_error("too many names (-n): %d commands at most", MAX_ENTRANTS);
@@ -359,6 +371,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },
 		{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
 		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "memory", optional_argument, NULL, OPT_MEMORY },
 		{ 0 },
 	};
 	int c, err;
@@ -429,6 +442,17 @@ static int check_args(struct compare_opts *o)
 	}
 	if (o->baseline && o->reference) {
 		cli_error("--baseline is the reference: drop --reference");
+		return EXIT_USAGE;
+	}
+	if (o->memory_runs && (o->workload_set || o->baseline)) {
+		cli_error("--memory runs the commands again with the allocator shim: %s",
+			  o->workload_set ? "the built-in workloads are not commands" :
+			  "a baseline's times cannot run again");
+		return EXIT_USAGE;
+	}
+	if (o->memory_runs && to_stdout) {
+		cli_error("--memory is reported in the text only: drop --json, --csv or "
+			  "--markdown (their --export-* files can go with it)");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -734,6 +758,94 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/* --memory: N more runs of every command, untimed, in alternation, with the allocator shim
+ * preloaded (the timed rounds stay without it); each command's counts, then each against the
+ * reference on bytes and allocations per run. */
+static int memory_side(const struct compare_opts *o, int i, struct pbench_mem_file *f,
+		       struct pbench_mem_run *runs, long r)
+{
+	runs[r].size = sizeof(runs[r]);
+	return pbench_mem_file_run(f, o->argv[i], !(o->co.flags & PBENCH_CONTEST_SHOW_OUTPUT),
+				   &runs[r]);
+}
+
+static int memory_report(const struct compare_opts *o, struct pbench_mem_run *const *runs,
+			 const int *countable, const char *const *why)
+{
+	int n = (int)o->memory_runs, ref = o->co.reference;
+
+	for (int i = 0; i < o->ncmd; i++) {
+		printf("\n'%s': ", side_name(o, i));
+		if (!countable[i]) {
+			printf("memory not counted: %s\n", why[i]);
+			continue;
+		}
+		if (pbench_mem_runs_write_text(runs[i], n, stdout))
+			return -EIO;
+	}
+	for (int i = 0; i < o->ncmd; i++) {
+		static const int kinds[] = { PBENCH_MEM_BYTES, PBENCH_MEM_ALLOCS };
+
+		if (i == ref || !countable[i] || !countable[ref])
+			continue;
+		printf("\nmemory of '%s' against '%s':\n", side_name(o, i), side_name(o, ref));
+		for (int k = 0; k < 2; k++) {
+			struct pbench_mem_comparison m = { .size = sizeof(m) };
+			int err = pbench_mem_runs_compare(runs[ref], n, runs[i], n, kinds[k],
+							  o->co.confidence, o->co.same_pct, &m);
+
+			if (err == -ENODATA) {
+				printf("  not counted: the shim was not loaded in every run\n");
+				break;
+			}
+			if (err || pbench_mem_comparison_write_text(&m, stdout, side_name(o, ref),
+								    side_name(o, i), "run"))
+				return err ? err : -EIO;
+		}
+	}
+	return 0;
+}
+
+static int memory_compare(const struct compare_opts *o)
+{
+	struct pbench_mem_run *runs[MAX_ENTRANTS] = { NULL };
+	const char *why[MAX_ENTRANTS] = { NULL };
+	int countable[MAX_ENTRANTS] = { 0 }, err = 0;
+	struct pbench_mem_file *f = NULL;
+	char path[4096];
+
+	for (int i = 0; i < o->ncmd; i++) {
+		int st = pbench_command_resolve(o->argv[i][0], path, sizeof(path));
+
+		st = st ? st : pbench_mem_command_status(path, &why[i]);
+		if (st < 0)
+			why[i] = pbench_strerror(st);
+		countable[i] = st == PBENCH_MEM_COUNTED;
+		runs[i] = calloc((size_t)o->memory_runs, sizeof(*runs[i]));
+		if (!runs[i])
+			err = -ENOMEM;
+	}
+	if (!err)
+		err = pbench_mem_file_new(&f);
+	for (long r = 0; r < o->memory_runs && !err && !stop; r++)
+		for (int i = 0; i < o->ncmd && !err; i++)
+			if (countable[i])
+				err = memory_side(o, i, f, runs[i], r);
+	if (!err && !stop)
+		err = memory_report(o, runs, countable, why);
+	pbench_mem_file_free(f);
+	for (int i = 0; i < o->ncmd; i++)
+		free(runs[i]);
+	if (err) {
+		cli_error("memory: %s", pbench_strerror(err));
+		if (err == -ENOENT)
+			cli_hint("libpbench-mem.so is installed beside libpbench; set "
+				 "PBENCH_MEM_SHIM=PATH to use another");
+		return EXIT_RUNTIME;
+	}
+	return stop ? EXIT_RUNTIME : EXIT_OK;
+}
+
 /* Build, run and report. The library's handlers (PBENCH_CONTEST_SIGNALS) restore a prepared
  * state on SIGINT/SIGTERM and hand the signal on to ours, which stops the rounds. */
 static int measure(struct compare_opts *o, struct cli_output *out)
@@ -766,6 +878,8 @@ static int measure(struct compare_opts *o, struct cli_output *out)
 	rc = write_reports(c, o, out);
 	err = outcome(c, o, err == -EINTR);
 	pbench_contest_free(c);
+	if (!rc && !err && o->memory_runs)
+		rc = memory_compare(o);
 	return rc ? rc : err;
 }
 

@@ -30,6 +30,8 @@
 #define DEFAULT_MAX_TIME_S 60.0
 #define DEFAULT_WARMUP_MS 1200.0
 #define MAX_WARMUP_MS 3600000.0
+#define DEFAULT_MEMORY_RUNS 3		/* --memory without N */
+#define MAX_MEMORY_RUNS 1000L
 
 #define STAT_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_MARKDOWN | CLI_OUT_PLOT)
 #define STAT_COL 25
@@ -43,7 +45,8 @@ static void stat_usage(FILE *f)
 		"                   [--export-csv FILE] [--export-markdown FILE] [--plot FILE.svg]\n"
 		"                   [--reprobe] [-q] [--timeout S] [--workload xor|memwalk]\n"
 		"                   [--iterations N] [--warmup N] [--setup CMD] [--prepare CMD]\n"
-		"                   [--cleanup CMD] [--annotate FUNCTION] [-- CMD ARGS...]\n"
+		"                   [--cleanup CMD] [--annotate FUNCTION] [--memory[=N]]\n"
+		"                   [-- CMD ARGS...]\n"
 		"\n"
 		"Runs CMD (or, with no command, a built-in workload) RUNS times and prints each\n"
 		"run's time in TSC ticks and ns with the counted events and what disturbed it, the\n"
@@ -84,9 +87,15 @@ static void stat_usage(FILE *f)
 		"                         function inlined away), each instruction with its share\n"
 		"                         of the samples of one more run of the command (cpu-clock\n"
 		"                         every 100 us, before the measured runs, ended by --timeout\n"
-		"                         as they are); in the JSON as \"annotate\"\n",
+		"                         as they are); in the JSON as \"annotate\"\n"
+		"      --memory[=N]       after the timed runs, N more (default: %d), untimed, with\n"
+		"                         the allocator shim libpbench-mem.so preloaded: the\n"
+		"                         command's allocations, frees, bytes and peak live bytes\n"
+		"                         per run (its own process: not the ones it starts), and\n"
+		"                         its peak RSS; in the text and the Markdown. A static\n"
+		"                         or setuid command is said not countable\n",
 		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
-		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS);
+		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS, DEFAULT_MEMORY_RUNS);
 	cli_out_usage(f, STAT_OUTPUTS, "each run's time in order and the distributions, as SVG",
 		      STAT_COL);
 	fprintf(f,
@@ -131,6 +140,7 @@ struct stat_opts {
 	char **helpers[3];		/* --setup, --prepare, --cleanup as words */
 	const char *annotate;		/* --annotate FUNCTION */
 	struct pbench_listing *listing;	/* its machine code, made before the runs */
+	long memory_runs;		/* --memory[=N]: 0 when not asked for */
 };
 
 static const char *mode_name(int mode)
@@ -212,7 +222,7 @@ static int parse_cpu(const char *s, struct stat_opts *o)
 
 enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_TIMEOUT, OPT_WORKLOAD, OPT_TARGET_SEM,
        OPT_MAX_TIME, OPT_REPROBE, OPT_WARMUP_RUNS, OPT_SETUP, OPT_PREPARE, OPT_CLEANUP,
-       OPT_ANNOTATE };
+       OPT_ANNOTATE, OPT_MEMORY };
 
 /* hyperfine's --warmup N, --setup, --prepare and --cleanup: 0, -1 after an error said, 1
  * when c is not one of them. */
@@ -278,6 +288,12 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 	case OPT_REPROBE:
 		o->ro.flags |= PBENCH_RUNS_REPROBE;
 		break;
+	case OPT_MEMORY:
+		o->memory_runs = DEFAULT_MEMORY_RUNS;
+		if (arg && cli_long("--memory", "memory run count", arg, 1, MAX_MEMORY_RUNS,
+				    &o->memory_runs))
+			return -1;
+		break;
 	case OPT_ANNOTATE:
 		if (!*arg) {
 			cli_error("empty function name for --annotate");
@@ -333,6 +349,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "prepare", required_argument, NULL, OPT_PREPARE },
 		{ "cleanup", required_argument, NULL, OPT_CLEANUP },
 		{ "annotate", required_argument, NULL, OPT_ANNOTATE },
+		{ "memory", optional_argument, NULL, OPT_MEMORY },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_OUT_OPTIONS,
 		{ 0 },
@@ -557,6 +574,8 @@ struct report {
 	int head_first;
 	const struct pbench_listing *listing;	/* --annotate, or NULL */
 	const char *annotate;			/* the name given to --annotate */
+	const struct pbench_mem_run *mem;	/* --memory's runs, or NULL */
+	int nr_mem;
 };
 
 /* The text or Markdown report, then the listing of --annotate under it (with its samples,
@@ -578,6 +597,7 @@ static int write_report(void *arg, int fmt, FILE *f)
 {
 	const struct report *rep = arg;
 	const struct pbench_runs *r = rep->r;
+	int err;
 
 	switch (fmt) {
 	case CLI_FMT_JSON:
@@ -585,12 +605,15 @@ static int write_report(void *arg, int fmt, FILE *f)
 	case CLI_FMT_CSV:
 		return pbench_runs_write_csv(r, f);
 	case CLI_FMT_MARKDOWN:
-		return with_listing(pbench_runs_write_markdown(r, f), rep, fmt, f);
+		err = with_listing(pbench_runs_write_markdown(r, f), rep, fmt, f);
+		return !err && rep->mem ? pbench_mem_runs_write_markdown(rep->mem, rep->nr_mem, f) :
+		       err;
 	case CLI_FMT_PLOT:
 		return pbench_runs_plot_svg(r, f);
 	default:	/* the head went out before the command's output */
-		return with_listing(rep->head_first ? pbench_runs_write_body(r, f) :
-				    pbench_runs_write_text(r, f), rep, fmt, f);
+		err = with_listing(rep->head_first ? pbench_runs_write_body(r, f) :
+				   pbench_runs_write_text(r, f), rep, fmt, f);
+		return !err && rep->mem ? pbench_mem_runs_write_text(rep->mem, rep->nr_mem, f) : err;
 	}
 }
 
@@ -634,11 +657,59 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/* --memory: more runs of the command, untimed, with the allocator shim preloaded (the timed
+ * runs stay without it: counting costs some ns an allocation, and loading the shim time at
+ * start), then what they counted, or why the command cannot be counted. */
+static int memory_runs(const struct stat_opts *o, struct pbench_mem_run **out)
+{
+	struct pbench_mem_run *runs;
+	struct pbench_mem_file *f = NULL;
+	const char *why = NULL;
+	char path[4096];
+	int err, status;
+
+	runs = calloc((size_t)o->memory_runs, sizeof(*runs));
+	if (!runs) {
+		cli_error("memory: %s", pbench_strerror(-ENOMEM));
+		return EXIT_RUNTIME;
+	}
+	*out = runs;
+	err = pbench_command_resolve(o->ro.argv[0], path, sizeof(path));
+	status = err ? err : pbench_mem_command_status(path, &why);
+	if (status != PBENCH_MEM_COUNTED) {
+		/* Said in the report, not run: a static or setuid command cannot be counted. */
+		for (long i = 0; i < o->memory_runs; i++)
+			runs[i] = (struct pbench_mem_run){ .size = sizeof(runs[i]),
+				.status = status < 0 ? PBENCH_MEM_NOT_LOADED : status,
+				.reason = why ? why : pbench_strerror(status) };
+		return EXIT_OK;
+	}
+	err = pbench_mem_file_new(&f);
+	if (err) {
+		cli_error("memory: cannot set up the allocator shim: %s", pbench_strerror(err));
+		if (err == -ENOENT)
+			cli_hint("libpbench-mem.so is installed beside libpbench; set "
+				 "PBENCH_MEM_SHIM=PATH to use another");
+		return EXIT_RUNTIME;
+	}
+	for (long i = 0; i < o->memory_runs && !err && !stop; i++) {
+		runs[i].size = sizeof(runs[i]);
+		err = pbench_mem_file_run(f, o->ro.argv, 1, &runs[i]);
+	}
+	pbench_mem_file_free(f);
+	if (err) {
+		cli_error("memory: %s", pbench_strerror(err));
+		return EXIT_RUNTIME;
+	}
+	return stop ? EXIT_RUNTIME : EXIT_OK;
+}
+
 /* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on
  * SIGINT/SIGTERM and hand the signal on to ours, which stops the runs. */
 static int measure(struct stat_opts *o)
 {
 	struct sigaction old_int, old_term;
+	struct pbench_mem_run *mem = NULL;
 	struct pbench_runs *r;
 	int err, rc = EXIT_OK, done = 0;
 
@@ -668,12 +739,16 @@ static int measure(struct stat_opts *o)
 		pbench_runs_set_info(r, s, &si);
 		done += si.done;
 	}
-	if (done)
+	/* --memory's runs come after the timed ones and before the report, which holds them. */
+	if (done && o->memory_runs && !err)
+		rc = memory_runs(o, &mem);
+	if (done && !rc)
 		rc = cli_out_write(&o->out, write_report,
-				   &(struct report){ r, o->head_first, o->listing,
-						     o->annotate });
+				   &(struct report){ r, o->head_first, o->listing, o->annotate,
+						     mem, (int)o->memory_runs });
 	err = verdict(r, o, err == -EINTR);
 	pbench_runs_free(r);
+	free(mem);
 	return rc ? rc : err;
 }
 
@@ -761,6 +836,17 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	if (o->ro.argv && o->workload_set) {
 		cli_error("--workload picks a built-in workload, but a command was given: drop one "
 			  "of them");
+		return EXIT_USAGE;
+	}
+	if (o->memory_runs && !o->ro.argv) {
+		cli_error("--memory counts a command's allocations: give the command (-- CMD "
+			  "ARGS...); for a function, the library's count_memory");
+		return EXIT_USAGE;
+	}
+	if (o->memory_runs && (cli_out_wants(&o->out, CLI_FMT_JSON) ||
+				cli_out_wants(&o->out, CLI_FMT_CSV))) {
+		cli_error("--memory is reported in the text and the Markdown only: drop --json "
+			  "and --csv (and their --export-* files)");
 		return EXIT_USAGE;
 	}
 	if (o->annotate && !o->ro.argv) {

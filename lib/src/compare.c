@@ -162,7 +162,32 @@ struct details {
 	struct pbench_welch welch;
 	struct pbench_summary a, b;
 	struct pbench_listing *listing[2];
+	struct pbench_mem_comparison mem_bytes, mem_allocs;
 };
+
+/* With count_memory: both sides on bytes and allocations per call, or why not. */
+static int fill_mem(struct pbench_comparison *c, struct details *d,
+		    const struct pbench_compare_opts *o, struct pbench_result *const *res)
+{
+	int err;
+
+	c->mem_status = res[0]->mem_status;
+	c->mem_reason = pbench_result_mem_reason(res[0]);
+	if (c->mem_status != PBENCH_MEM_COUNTED)
+		return 0;
+	d->mem_bytes.size = sizeof(d->mem_bytes);
+	d->mem_allocs.size = sizeof(d->mem_allocs);
+	err = pbench_mem_compare(res[0], res[1], PBENCH_MEM_BYTES, o->confidence,
+				 o->same_threshold_pct, &d->mem_bytes);
+	if (!err)
+		err = pbench_mem_compare(res[0], res[1], PBENCH_MEM_ALLOCS, o->confidence,
+					 o->same_threshold_pct, &d->mem_allocs);
+	if (err)
+		return err;
+	c->mem_bytes = &d->mem_bytes;
+	c->mem_allocs = &d->mem_allocs;
+	return 0;
+}
 
 static int fill(struct pbench_comparison *out, const struct pbench_compare_opts *o, int verdict,
 		size_t pairs, struct pbench_result *const *res, const struct pbench_welch *w,
@@ -182,6 +207,8 @@ static int fill(struct pbench_comparison *out, const struct pbench_compare_opts 
 	err = pbench_stats_summary(res[0]->x, pairs, NULL, &d->a);
 	if (!err)
 		err = pbench_stats_summary(res[1]->x, pairs, NULL, &d->b);
+	if (!err)
+		err = fill_mem(&c, d, o, res);
 	if (err) {
 		free(d);
 		return err;
@@ -212,6 +239,7 @@ static int fill(struct pbench_comparison *out, const struct pbench_compare_opts 
 		c.welch = NULL;
 		c.a = c.b = NULL;
 		c.listing_a = c.listing_b = NULL;
+		c.mem_bytes = c.mem_allocs = NULL;
 	}
 	memcpy(out, &c, size < sizeof(c) ? size : sizeof(c));
 	out->size = size;
@@ -235,6 +263,8 @@ void pbench_comparison_release(struct pbench_comparison *c)
 	c->a = c->b = NULL;
 	if (c->size >= offsetof(struct pbench_comparison, listing_b) + sizeof(c->listing_b))
 		c->listing_a = c->listing_b = NULL;
+	if (c->size >= offsetof(struct pbench_comparison, mem_allocs) + sizeof(c->mem_allocs))
+		c->mem_bytes = c->mem_allocs = NULL;
 }
 
 int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
@@ -278,6 +308,7 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 			goto out_free_results;
 		}
 		pb_result_keep_settings(res[i], &t.o);
+		pb_result_mem_open(res[i], &t);
 		runs[i] = (struct pb_run){ .t = &t, .fn = fns[i], .ctx = ctxs[i], .n = n,
 					   .res = res[i] };
 	}
@@ -294,6 +325,12 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 	if (verdict < 0) {
 		err = verdict;
 		goto out_free_results;
+	}
+	/* Memory in untimed batches of the same count, in alternation as the samples were. */
+	for (size_t i = 0; i < pb_mem_batches(res[0], &t) && !err; i++) {
+		err = pb_mem_batch(res[0], &t, a, ctx_a);
+		if (!err)
+			err = pb_mem_batch(res[1], &t, b, ctx_b);
 	}
 	/* The code of each side, as pbench_measure keeps it: asked for, or called for by a side
 	 * that looks optimized away or unoptimized (the flags are worked out for that only). */

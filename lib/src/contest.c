@@ -329,6 +329,7 @@ static void entrant_release(struct pb_entrant *n)
 	free(n->pair_ref);
 	free(n->pair_own);
 	free(n->looks);
+	free(n->mem);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -363,6 +364,8 @@ int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_ent
 		return err;
 	}
 	n->live = !e.stored_ns;
+	if (!e.argv && !e.stored_ns && e.workload == PBENCH_WORKLOAD_FN)
+		n->fn = e.fn;
 	return c->n++;
 }
 

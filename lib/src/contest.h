@@ -10,6 +10,7 @@
 #define PBENCH_CONTEST_H
 
 #include "runs.h"
+#include "../shim/memshim.h"
 
 struct pb_look {
 	long round;
@@ -44,6 +45,12 @@ struct pb_entrant {
 	int checked;
 	int exited, exit_status, signaled, term_signal;
 	uint64_t bytes, hash;
+	/* PBENCH_CONTEST_COUNT_MEMORY: a function's calls counted one by one after the rounds */
+	pbench_fn fn;
+	struct pb_mem_counts *mem;
+	size_t nmem;
+	int mem_status;
+	const char *mem_reason;
 };
 
 struct pbench_contest {
@@ -100,5 +107,8 @@ int pb_contest_helper(struct pbench_contest *c, char **argv, const char *what);
 int pb_contest_keep_time(struct pbench_contest *c, int i);
 /* Rounds or time spent: 1 and c->stop set. */
 int pb_contest_budget_spent(struct pbench_contest *c);
+
+/* contest_exec.c: PBENCH_CONTEST_COUNT_MEMORY's counted calls, after the rounds. */
+int pb_contest_count_memory(struct pbench_contest *c);
 
 #endif

@@ -513,6 +513,47 @@ static int cleanup(struct pbench_contest *c, int err)
 	return cerr < 0 ? cerr : 0;
 }
 
+/* Untimed calls of each function entrant, in turn, each call in a counting window of its own:
+ * as many as the rounds asked at least (10 when none), and never inside a timed run, since
+ * counting costs each allocation some ns. */
+int pb_contest_count_memory(struct pbench_contest *c)
+{
+	size_t calls = c->o.min_rounds > 1 ? (size_t)c->o.min_rounds : 10;
+	const char *reason = NULL;
+	int status = -1;
+
+	if (!(c->o.flags & PBENCH_CONTEST_COUNT_MEMORY))
+		return 0;
+	for (int i = 0; i < c->n; i++) {
+		struct pb_entrant *e = &c->e[i];
+
+		if (!e->fn)
+			continue;
+		if (status < 0)
+			status = pb_mem_open(&reason);
+		e->mem_status = status;
+		e->mem_reason = reason;
+		if (status != PBENCH_MEM_COUNTED)
+			continue;
+		e->mem = calloc(calls, sizeof(*e->mem));
+		if (!e->mem)
+			return -ENOMEM;
+	}
+	for (size_t k = 0; k < calls && status == PBENCH_MEM_COUNTED; k++) {
+		for (int i = 0; i < c->n; i++) {
+			struct pb_entrant *e = &c->e[i];
+
+			if (!e->mem)
+				continue;
+			pb_mem_begin(&e->mem[k]);
+			e->fn(e->ctx);
+			pb_mem_end();
+			e->nmem = k + 1;
+		}
+	}
+	return 0;
+}
+
 int pbench_contest_run(struct pbench_contest *c)
 {
 	int *order, err, cerr = 0;
@@ -536,6 +577,8 @@ int pbench_contest_run(struct pbench_contest *c)
 		err = contest_body(c, order);
 		if (err == 1 || pb_contest_stopped(c))
 			c->stop = PBENCH_CONTEST_STOP_INTERRUPTED;
+		else if (!err)
+			err = pb_contest_count_memory(c);
 		conclude(c);
 		cerr = cleanup(c, err);
 	}

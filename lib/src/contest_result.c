@@ -384,3 +384,56 @@ int pbench_contest_event(const struct pbench_contest *c, int i, int ev,
 	pb_copy_out(out, &x, sizeof(x));
 	return 0;
 }
+
+/* ---- memory per call (PBENCH_CONTEST_COUNT_MEMORY) ------------------------------------------ */
+
+int pbench_contest_mem_status(const struct pbench_contest *c, int i, const char **reason)
+{
+	if (!c || i < 0 || i >= c->n)
+		return -EINVAL;
+	if (reason)
+		*reason = c->e[i].mem_status == PBENCH_MEM_COUNTED ? NULL : c->e[i].mem_reason;
+	return c->e[i].mem_status;
+}
+
+static int mem_figures(const struct pb_entrant *e, int kind, double **out)
+{
+	double *x;
+
+	if (e->mem_status != PBENCH_MEM_COUNTED || !e->nmem)
+		return -ENODATA;
+	x = calloc(e->nmem, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	for (size_t k = 0; k < e->nmem; k++) {
+		const struct pb_mem_counts *m = &e->mem[k];
+
+		x[k] = kind == PBENCH_MEM_ALLOCS ? (double)m->allocs :
+		       kind == PBENCH_MEM_FREES ? (double)m->frees :
+		       kind == PBENCH_MEM_BYTES ? (double)m->bytes : (double)m->peak;
+	}
+	*out = x;
+	return 0;
+}
+
+int pbench_contest_mem(const struct pbench_contest *c, int i, int kind,
+		       struct pbench_mem_comparison *out)
+{
+	double *xa = NULL, *xb = NULL;
+	const struct pb_entrant *ref;
+	int err;
+
+	if (!c || i < 0 || i >= c->n || !out || !out->size || kind < PBENCH_MEM_ALLOCS ||
+	    kind > PBENCH_MEM_PEAK)
+		return -EINVAL;
+	ref = &c->e[c->o.reference];
+	err = mem_figures(ref, kind, &xa);
+	if (!err)
+		err = mem_figures(&c->e[i], kind, &xb);
+	if (!err)
+		err = pb_mem_compare_x(xa, ref->nmem, xb, c->e[i].nmem, kind,
+				       pb_contest_confidence(c), c->o.same_pct, out);
+	free(xa);
+	free(xb);
+	return err;
+}

@@ -297,6 +297,35 @@ static void print_check_and_stop(FILE *f, const struct pbench_contest *c)
 		"stricter for looking as the rounds come");
 }
 
+/* PBENCH_CONTEST_COUNT_MEMORY: each function against the reference, per call. */
+static void print_memory(FILE *f, const struct pbench_contest *c)
+{
+	const struct pb_entrant *ref = &c->e[c->o.reference];
+	int said = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		const struct pb_entrant *e = &c->e[i];
+
+		if (!e->fn || !e->mem_status || (i == c->o.reference && c->n > 1))
+			continue;
+		if (!said++)
+			fprintf(f, "\nmemory per call (untimed calls after the rounds, counted one "
+				"by one):\n");
+		if (e->mem_status != PBENCH_MEM_COUNTED || ref->mem_status != PBENCH_MEM_COUNTED) {
+			fprintf(f, "  %-13s not counted: %s\n", e->name,
+				e->mem_reason ? e->mem_reason : ref->mem_reason ? ref->mem_reason :
+				"the reference is not a function");
+			continue;
+		}
+		for (int k = 0; k < 2; k++) {
+			struct pbench_mem_comparison m = { .size = sizeof(m) };
+
+			if (!pbench_contest_mem(c, i, k ? PBENCH_MEM_ALLOCS : PBENCH_MEM_BYTES, &m))
+				pbench_mem_comparison_write_text(&m, f, ref->name, e->name, "call");
+		}
+	}
+}
+
 int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 {
 	int *order;
@@ -312,6 +341,8 @@ int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 	print_how(f, c);
 	print_speed(f, c);
 	print_check_and_stop(f, c);
+	if (c->o.flags & PBENCH_CONTEST_COUNT_MEMORY)
+		print_memory(f, c);
 	free(order);
 	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }

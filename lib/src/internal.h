@@ -208,4 +208,20 @@ double pb_speed_pearson(const double *x, const double *y, size_t n);
  * of the spread" (>= 0.5), else "not what spread the runs". */
 const char *pb_speed_corr_words(double r);
 
+/* mem.c: the allocator shim (lib/shim/memshim.h), looked up once. pb_mem_open returns an enum
+ * pbench_mem_status (PBENCH_MEM_COUNTED, or why not in *reason, and logged). Then begin
+ * zeroes c and counts this thread's allocations into it until end; pause and resume leave
+ * out what runs between them (setup_each), and do nothing when no window is open. */
+struct pb_mem_counts;
+int pb_mem_open(const char **reason);
+void pb_mem_begin(struct pb_mem_counts *c);
+void pb_mem_end(void);
+void pb_mem_pause(void);
+void pb_mem_resume(void);
+/* Two sets of one memory figure compared (pbench_mem_compare's rule): exact when every value
+ * of a side is the same, Welch otherwise. -EINVAL, and pbench_stats_summary's errors. */
+int pb_mem_compare_x(const double *xa, size_t na, const double *xb, size_t nb, int kind,
+		     double confidence, double same_threshold_pct,
+		     struct pbench_mem_comparison *out);
+
 #endif

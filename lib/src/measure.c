@@ -116,13 +116,20 @@ __attribute__((noinline)) static uint64_t batch_each(pbench_fn fn, void *ctx, ui
 	while (n--) {
 		uint64_t t0, t1;
 
-		if (setup)
+		/* What setup_each allocates is not the call's: the memory window pauses. */
+		if (setup) {
+			pb_mem_pause();
 			setup(ctx);
+			pb_mem_resume();
+		}
 		t0 = pbench_ticks_begin();
 		fn(ctx);
 		t1 = pbench_ticks_end();
-		if (teardown)
+		if (teardown) {
+			pb_mem_pause();
 			teardown(ctx);
+			pb_mem_resume();
+		}
 		sum += t1 - t0;
 	}
 	return sum;
@@ -400,6 +407,7 @@ void pbench_result_free(struct pbench_result *r)
 	free(r->net);
 	free(r->x);
 	free(r->samples);
+	free(r->mem);
 	free(r);
 }
 
@@ -531,6 +539,12 @@ int pb_run_sample(struct pb_run *run)
 	if (run->events)
 		pb_counts_per_iter(r, k, run->ovh_counts);
 	return 0;
+}
+
+void pb_result_mem_open(struct pbench_result *r, const struct pb_timing *t)
+{
+	if (t->o.count_memory)
+		r->mem_status = pb_mem_open(&r->mem_reason);
 }
 
 void pb_result_keep_settings(struct pbench_result *r, const struct pbench_measure_opts *o)
@@ -760,6 +774,7 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 		if (err)
 			goto out_free_result;
 	}
+	pb_result_mem_open(r, &t);
 	err = pb_overhead(&t, r, n, events, ovh_counts);
 	if (err)
 		goto out_free_result;
@@ -771,7 +786,10 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 	if (err)
 		goto out_free_result;
 	pb_result_keep_settings(r, &t.o);
-	err = pb_result_finish(r, &t);
+	for (size_t i = 0; i < pb_mem_batches(r, &t) && !err; i++)
+		err = pb_mem_batch(r, &t, fn, ctx);
+	if (!err)
+		err = pb_result_finish(r, &t);
 	if (!err)
 		err = pb_result_look(r, fn, &t.o);
 	if (err)

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "internal.h"
+#include "../shim/memshim.h"
 
 /* Calls per loop trip of the timed batch: the loop's own increment and branch are paid once
  * per eight calls, and the empty batch subtracts what is left of them. */
@@ -52,6 +53,13 @@ struct pbench_result {
 	struct pbench_measure_opts settings;
 	int has_settings;
 	struct pbench_listing *listing;	/* the function's code (show_code), or NULL */
+	/* Memory per call (count_memory): the counts of mem_nr batches of iterations calls,
+	 * run after the timed samples and not timed themselves (measure_mem.c says why), when
+	 * mem_status is PBENCH_MEM_COUNTED; else the reason (a static string). */
+	struct pb_mem_counts *mem;
+	size_t mem_nr, mem_alloc;
+	int mem_status;
+	const char *mem_reason;
 };
 
 /* Keep the options a result was measured with (pbench_measure and each side of compare). */
@@ -76,7 +84,7 @@ struct pb_run {
 	struct pbench_counters *events;	/* NULL: no counters */
 	double *ovh_counts;		/* per event, the empty batch's count per iteration */
 	struct pb_probe *probe;		/* NULL: no noise snapshot */
-	struct pbench_result *res;
+	struct pbench_result *res;	/* its mem_status says whether allocations are counted */
 };
 
 /* Options over the defaults, checked (-EINVAL); then the clock and the derived lengths. */
@@ -153,6 +161,13 @@ int pb_result_finish(struct pbench_result *r, const struct pb_timing *t);
 /* Keep the machine code of fn in r when show_code asks for it, or the flags call for it
  * (-ENOMEM; a code that cannot be shown is a listing with its reason). */
 int pb_result_look(struct pbench_result *r, pbench_fn fn, const struct pbench_measure_opts *o);
+/* With count_memory: find the shim for r (its status and reason set). */
+void pb_result_mem_open(struct pbench_result *r, const struct pb_timing *t);
+/* measure_mem.c: how many counted batches r gets once its samples are taken (0 when its
+ * memory is not counted), and one more such batch of fn (setup and teardown around it,
+ * outside the window). -ENOMEM. */
+size_t pb_mem_batches(const struct pbench_result *r, const struct pb_timing *t);
+int pb_mem_batch(struct pbench_result *r, const struct pb_timing *t, pbench_fn fn, void *ctx);
 
 /* Median of v[0..n-1], n >= 1 (sorts v). */
 double pb_median(double *v, size_t n);

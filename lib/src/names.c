@@ -193,3 +193,37 @@ const char *pbench_contest_stop_name(int stop)
 	}
 	return "unknown";
 }
+
+const char *pbench_mem_status_name(int status)
+{
+	switch (status) {
+	case PBENCH_MEM_OFF:
+		return "off";
+	case PBENCH_MEM_COUNTED:
+		return "counted";
+	case PBENCH_MEM_NOT_INTERPOSED:
+		return "not_interposed";
+	case PBENCH_MEM_STATIC:
+		return "static";
+	case PBENCH_MEM_SETUID:
+		return "setuid";
+	case PBENCH_MEM_NOT_LOADED:
+		return "not_loaded";
+	}
+	return "unknown";
+}
+
+const char *pbench_mem_kind_name(int kind)
+{
+	switch (kind) {
+	case PBENCH_MEM_ALLOCS:
+		return "allocs";
+	case PBENCH_MEM_FREES:
+		return "frees";
+	case PBENCH_MEM_BYTES:
+		return "bytes";
+	case PBENCH_MEM_PEAK:
+		return "peak_bytes";
+	}
+	return "unknown";
+}

@@ -364,6 +364,49 @@ int pbench_summary_write_text(const struct pbench_summary *s, FILE *f, const cha
 	return finish(f);
 }
 
+/* One memory figure per call: "exactly 3" when every sample counted the same, else the mean
+ * with its standard error and the interval. */
+static void write_mem_figure(const struct pbench_result *r, FILE *f, int kind, const char *what,
+			     const char *unit)
+{
+	struct pbench_summary s = { .size = sizeof(s) };
+	char buf[96], lo[48], hi[48];
+	int exact = 0;
+
+	if (pbench_result_mem_summary(r, kind, &s, &exact))
+		return;
+	if (exact) {
+		fprintf(f, "  %-13s exactly %.6g%s%s %s\n", what, s.mean, *unit ? " " : "", unit,
+			kind == PBENCH_MEM_PEAK ? "in every batch" : "per call");
+		return;
+	}
+	pbench_format_value(buf, sizeof(buf), s.mean, s.sem, NULL);
+	fmt_at(lo, sizeof(lo), s.ci_lo, s.sem, NULL);
+	fmt_at(hi, sizeof(hi), s.ci_hi, s.sem, NULL);
+	fprintf(f, "  %-13s %s%s%s %s (%.4g%% interval %s .. %s; min %.6g, max %.6g)\n", what, buf,
+		*unit ? " " : "", unit, kind == PBENCH_MEM_PEAK ? "in a batch" : "per call",
+		100 * s.ci_level, lo, hi, s.min, s.max);
+}
+
+/* Allocations counted by the shim while the samples ran, or why they were not. */
+static void write_memory(const struct pbench_result *r, FILE *f)
+{
+	if (r->mem_status == PBENCH_MEM_OFF)
+		return;
+	if (r->mem_status != PBENCH_MEM_COUNTED) {
+		fprintf(f, "  %-13s not counted: %s\n", "memory",
+			r->mem_reason ? r->mem_reason : pbench_mem_status_name(r->mem_status));
+		return;
+	}
+	fprintf(f, "  memory per call, in %zu untimed batches of %" PRIu64 " calls:\n", r->mem_nr,
+		r->iterations);
+	write_mem_figure(r, f, PBENCH_MEM_ALLOCS, "allocations", "");
+	write_mem_figure(r, f, PBENCH_MEM_FREES, "frees", "");
+	write_mem_figure(r, f, PBENCH_MEM_BYTES, "allocated", "B");
+	/* The peak is of a whole batch: a leak grows it with the calls, a free keeps it flat. */
+	write_mem_figure(r, f, PBENCH_MEM_PEAK, "peak live", "B");
+}
+
 int pbench_result_write_text(const struct pbench_result *r, FILE *f, const char *label)
 {
 	const struct pbench_summary *s;
@@ -412,6 +455,7 @@ int pbench_result_write_text(const struct pbench_result *r, FILE *f, const char 
 	write_outlier_causes(r, f);
 	if (r->nr_events)
 		write_counters(r, f);
+	write_memory(r, f);
 	write_warnings(r, f);
 	if (r->listing)
 		pbench_listing_write_text(r->listing, f);
@@ -446,6 +490,79 @@ static void write_side(FILE *f, int width, const char *label, const struct pbenc
 static int comparison_ok(const struct pbench_comparison *c)
 {
 	return c && c->size >= offsetof(struct pbench_comparison, b) + sizeof(c->b) && c->a && c->b;
+}
+
+static void mem_side(char *buf, size_t len, double v, int exact, const char *unit)
+{
+	snprintf(buf, len, "%s%.6g%s%s", exact ? "exactly " : "", v, *unit ? " " : "", unit);
+}
+
+/* Seed 004's memoryCompare: "b allocates 2.0x the bytes of a per call". */
+int pbench_mem_comparison_write_text(const struct pbench_mem_comparison *m, FILE *f,
+				     const char *label_a, const char *label_b, const char *per)
+{
+	const char *a = label_a ? label_a : "a", *b = label_b ? label_b : "b";
+	const char *what, *unit = "";
+	char sa[64], sb[64], ratio[48], lo[48], hi[48];
+	double half;
+
+	if (!m || !f || !m->size)
+		return -EINVAL;
+	per = per ? per : "call";
+	switch (m->kind) {
+	case PBENCH_MEM_BYTES:
+		what = "bytes", unit = "B";
+		break;
+	case PBENCH_MEM_PEAK:
+		what = "peak live bytes", unit = "B";
+		break;
+	case PBENCH_MEM_FREES:
+		what = "frees";
+		break;
+	default:
+		what = "allocations";
+	}
+	half = (m->ratio_hi - m->ratio_lo) / 2;
+	mem_side(sa, sizeof(sa), m->a, m->a_exact, unit);
+	mem_side(sb, sizeof(sb), m->b, m->b_exact, unit);
+	fprintf(f, "  %-13s %s: %s per %s, %s: %s per %s\n", what, a, sa, per, b, sb, per);
+	if (m->a == 0 && m->b == 0)
+		fprintf(f, "  %-13s neither allocates\n", "");
+	else if (m->a == 0 || m->b == 0)
+		fprintf(f, "  %-13s %s allocates, %s does not\n", "", m->a == 0 ? b : a,
+			m->a == 0 ? a : b);
+	else if (m->a_exact && m->b_exact && m->a == m->b)
+		fprintf(f, "  %-13s the same, exactly\n", "");
+	else if (m->a_exact && m->b_exact)
+		fprintf(f, "  %-13s %s allocates %.3gx the %s of %s per %s (exact)\n", "", b,
+			m->ratio, what, a, per);
+	else if (isfinite(half) && half > 0) {
+		fmt_at(ratio, sizeof(ratio), m->ratio, half, NULL);
+		fmt_at(lo, sizeof(lo), m->ratio_lo, half, NULL);
+		fmt_at(hi, sizeof(hi), m->ratio_hi, half, NULL);
+		fprintf(f, "  %-13s %s allocates %sx the %s of %s per %s (%.4g%% interval %s .. "
+			"%s, p = %.3g)\n", "", b, ratio, what, a, per, 100 * m->confidence, lo, hi,
+			m->p);
+	} else {
+		fprintf(f, "  %-13s %s allocates %.3gx the %s of %s per %s (no interval)\n", "",
+			b, m->ratio, what, a, per);
+	}
+	return finish(f);
+}
+
+static void write_mem_comparison(const struct pbench_comparison *c, FILE *f, const char *a,
+				 const char *b)
+{
+	if (c->size < offsetof(struct pbench_comparison, mem_reason) + sizeof(c->mem_reason) ||
+	    c->mem_status == PBENCH_MEM_OFF)
+		return;
+	if (!c->mem_bytes || !c->mem_allocs) {
+		fprintf(f, "  %-13s not counted: %s\n", "memory",
+			c->mem_reason ? c->mem_reason : pbench_mem_status_name(c->mem_status));
+		return;
+	}
+	pbench_mem_comparison_write_text(c->mem_bytes, f, a, b, "call");
+	pbench_mem_comparison_write_text(c->mem_allocs, f, a, b, "call");
 }
 
 int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
@@ -501,6 +618,7 @@ int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
 		fprintf(f, "verdict: undecided: neither a significant difference nor within the "
 			"threshold when sampling stopped; take more samples\n");
 	}
+	write_mem_comparison(c, f, a, b);
 	/* The code of a side, when asked for or when it looks optimized away (show_code). */
 	if (c->size >= offsetof(struct pbench_comparison, listing_b) + sizeof(c->listing_b)) {
 		const struct pbench_listing *l[2] = { c->listing_a, c->listing_b };

@@ -47,10 +47,12 @@ static json_t *settings_json(const struct pbench_result *r, int *bad)
 		SET(j, "budget_ms", num(o->budget_ms));
 		/* 0 asked for an automatic count; the count used is "iterations" at the top. */
 		SET(j, "iterations", o->iterations ? unum(o->iterations) : json_null());
+		SET(j, "count_memory", json_boolean(o->count_memory));
 	} else {
 		/* The region API: the caller decided all of it. */
 		for (size_t i = 0; i < PB_ARRAY_SIZE(unknown); i++)
 			SET(j, unknown[i], json_null());
+		SET(j, "count_memory", json_null());
 	}
 	SET(j, "keep_overhead", json_boolean(r->keep_overhead));
 	ev = r->nr_events ? json_array() : json_null();
@@ -143,6 +145,69 @@ static json_t *events_json(const struct pbench_result *r, int *bad)
 	return a;
 }
 
+/* ---- memory per call ---------------------------------------------------------------------- */
+
+/* Each counted batch's counts, whole. */
+static json_t *mem_batches_json(const struct pbench_result *r, int *bad)
+{
+	struct pbench_mem m = { .size = sizeof(m) };
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < pbench_result_mem_nr_batches(r); i++) {
+		if (pbench_result_mem(r, i, &m))
+			break;
+		APPEND(a, json_pack("{s:o, s:o, s:o, s:I}", "allocs", unum(m.allocs), "frees",
+				    unum(m.frees), "bytes", unum(m.bytes), "peak_bytes",
+				    (json_int_t)m.peak_bytes));
+	}
+	if (!a)
+		*bad = -1;
+	return a;
+}
+
+static json_t *mem_figure_json(const struct pbench_result *r, int kind, int *bad)
+{
+	struct pbench_summary s = { .size = sizeof(s) };
+	int exact = 0;
+	json_t *j;
+
+	if (pbench_result_mem_summary(r, kind, &s, &exact))
+		return json_null();
+	j = json_object();
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "exact", json_boolean(exact));
+	SET(j, "mean", num(s.mean));
+	SET(j, "summary", pb_json_summary(&s, "", bad));
+	return j;
+}
+
+/* What was counted per call (the peak per sample), or the status and why not. */
+static json_t *memory_json(const struct pbench_result *r, int *bad)
+{
+	const char *reason = pbench_result_mem_reason(r);
+	json_t *j;
+
+	if (r->mem_status == PBENCH_MEM_OFF)
+		return json_null();
+	j = json_object();
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "status", json_string(pbench_mem_status_name(r->mem_status)));
+	SET(j, "reason", reason ? json_string(reason) : json_null());
+	SET(j, "allocs_per_call", mem_figure_json(r, PBENCH_MEM_ALLOCS, bad));
+	SET(j, "frees_per_call", mem_figure_json(r, PBENCH_MEM_FREES, bad));
+	SET(j, "bytes_per_call", mem_figure_json(r, PBENCH_MEM_BYTES, bad));
+	SET(j, "peak_bytes", mem_figure_json(r, PBENCH_MEM_PEAK, bad));
+	SET(j, "batch_calls", r->mem_nr ? unum(r->iterations) : json_null());
+	SET(j, "batches", mem_batches_json(r, bad));
+	return j;
+}
+
 static json_t *sample_json(const struct pbench_result *r, size_t i, int *bad)
 {
 	const struct pbench_sample *s = &r->samples[i];
@@ -206,6 +271,7 @@ int pbench_result_write_json(const struct pbench_result *r, FILE *f, const char 
 	SET(root, "flags", flags_json(r->flags, bad));
 	SET(root, "listing", r->listing ? pb_listing_json(r->listing) : json_null());
 	SET(root, "summary", r->nr ? pb_json_summary(&r->summary, "_ns", bad) : json_null());
+	SET(root, "memory", memory_json(r, bad));
 	for (size_t i = 0; i < r->nr && !b; i++)
 		APPEND(samples, sample_json(r, i, bad));
 	SET(root, "samples", samples);
@@ -230,6 +296,46 @@ static json_t *welch_json(const struct pbench_welch *w, int *bad)
 	SET(j, "diff_ns", num(w->diff));
 	SET(j, "diff_lo_ns", num(w->diff_lo));
 	SET(j, "diff_hi_ns", num(w->diff_hi));
+	return j;
+}
+
+static json_t *mem_comparison_json(const struct pbench_mem_comparison *m, int *bad)
+{
+	json_t *j = json_object();
+
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "verdict", json_string(pbench_verdict_name(m->verdict)));
+	SET(j, "a_per_call", num(m->a));
+	SET(j, "b_per_call", num(m->b));
+	SET(j, "a_exact", json_boolean(m->a_exact));
+	SET(j, "b_exact", json_boolean(m->b_exact));
+	SET(j, "ratio_b_to_a", num(m->ratio));
+	SET(j, "ratio_lo", num(m->ratio_lo));
+	SET(j, "ratio_hi", num(m->ratio_hi));
+	SET(j, "p", num(m->p));
+	return j;
+}
+
+/* Both sides on bytes and allocations per call; null when not asked for. */
+static json_t *comparison_memory_json(const struct pbench_comparison *c, int *bad)
+{
+	json_t *j;
+
+	if (c->size < offsetof(struct pbench_comparison, mem_reason) + sizeof(c->mem_reason) ||
+	    c->mem_status == PBENCH_MEM_OFF)
+		return json_null();
+	j = json_object();
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "status", json_string(pbench_mem_status_name(c->mem_status)));
+	SET(j, "reason", c->mem_reason ? json_string(c->mem_reason) : json_null());
+	SET(j, "bytes", c->mem_bytes ? mem_comparison_json(c->mem_bytes, bad) : json_null());
+	SET(j, "allocs", c->mem_allocs ? mem_comparison_json(c->mem_allocs, bad) : json_null());
 	return j;
 }
 
@@ -285,6 +391,7 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 		SET(root, "listing_a", json_null());
 		SET(root, "listing_b", json_null());
 	}
+	SET(root, "memory", comparison_memory_json(c, bad));
 	if (b) {
 		json_decref(root);
 		return -ENOMEM;

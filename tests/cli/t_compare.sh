@@ -333,4 +333,22 @@ else
 	skipped "progress on a terminal" "script(1) is not installed"
 fi
 
+# ---- --memory: each command's allocations in untimed runs, each against the reference -------
+usage_error "compare memory runs" "invalid memory run count '0' for --memory" compare --memory=0 true false
+usage_error "compare memory json" "--memory is reported in the text only" compare --memory --json true true
+usage_error "compare memory workload" "the built-in workloads are not commands" \
+	compare --memory --workload xor --iterations 1000 --iterations 2000
+# ls of one directory and of a larger one: different output, so --no-check-output; the same
+# counts in every run (exact), the larger one allocating more.
+if run "compare memory" 0 "$PB" compare --mode unprepared --no-check-output --max-time 2 \
+	-e task-clock --memory=2 "ls /" "ls -la /usr/bin" &&
+   has "$T/out" "^'ls /': memory of the command, in 2 more runs" &&
+   has "$T/out" "^memory of 'ls -la /usr/bin' against 'ls /':" &&
+   has "$T/out" "^  bytes         ls /: exactly [0-9]* B per run, ls -la /usr/bin: exactly" &&
+   has "$T/out" "ls -la /usr/bin allocates [0-9.]*x the allocations of ls / per run (exact)"; then
+	ok "compare --memory: both commands' counts exactly, the larger listing against the smaller"
+else
+	miss "compare memory"
+fi
+
 finish cli/compare

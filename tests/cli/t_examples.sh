@@ -65,4 +65,38 @@ for ex in time_function compare; do
 	fi
 done
 
+# ---- memory.c: memory per call through the allocator shim it is linked with -----------------
+# Under ASan the sanitizer's malloc comes first: the example must say "not counted" and why,
+# and count once the shim is preloaded before it.
+# 18 allocations a call: 9 strdup and 9 realloc. ASan's strdup allocates inside the sanitizer,
+# never through malloc, so under ASan the shim sees the 9 reallocs only.
+mem_counted() {
+	has "$T/out" "into a buffer: exactly 0 B per call, on the heap: exactly [1-9][0-9]* B per call" &&
+	has "$T/out" "into a buffer: exactly 0 per call, on the heap: exactly $1 per call" &&
+	has "$T/out" "on the heap allocates, into a buffer does not"
+}
+if [ -x "$EX/memory" ]; then
+	if [ "$IS_ASAN" -eq 1 ]; then
+		if run "memory (asan)" 0 env LD_LIBRARY_PATH="$L" "$EX/memory" &&
+		   has "$T/out" "memory        not counted: the allocator is not interposed: libpbench-mem.so is loaded but another malloc comes first"; then
+			ok "memory: under ASan without the shim preloaded, not counted, and why"
+		else
+			miss "memory (asan)"
+		fi
+		if run "memory (asan, preloaded)" 0 env LD_LIBRARY_PATH="$L" LD_PRELOAD="$L/libpbench-mem.so" \
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$EX/memory" &&
+		   mem_counted 9; then
+			ok "memory: under ASan with the shim preloaded, 9 allocations per call (the reallocs; ASan's strdup is its own) against none"
+		else
+			miss "memory (asan, preloaded)"
+		fi
+	elif run "memory" 0 env LD_LIBRARY_PATH="$L" "$EX/memory" && mem_counted 18; then
+		ok "memory: a heap join allocates exactly 18 times per call, a buffer join never"
+	else
+		miss "memory"
+	fi
+else
+	skipped "memory" "not built in $EX (make examples)"
+fi
+
 finish cli/examples

@@ -652,4 +652,42 @@ usage_error "prepare quote" "the --prepare command 'echo \"a' has a quote that i
 	stat --prepare 'echo "a' -- true
 usage_error "warmup runs" "warm-up run count" stat --warmup -1 -- true
 
+# ---- --memory: a command's allocations, in untimed runs with the shim preloaded --------------
+usage_error "memory runs" "invalid memory run count '0' for --memory" stat --memory=0 -- true
+usage_error "memory without a command" "--memory counts a command's allocations" stat --memory
+usage_error "memory json" "--memory is reported in the text and the Markdown only" stat --memory --json -- true
+usage_error "memory csv file" "--memory is reported in the text and the Markdown only" \
+	stat --memory --export-csv "$T/x.csv" -- true
+if run "memory markdown" 0 "$PB" stat --mode unprepared -r 2 --memory=2 -q -e task-clock --markdown -- ls / &&
+   has "$T/out" "^### Memory of the command" &&
+   has "$T/out" "^| allocations | exactly [1-9][0-9]* per run |$" &&
+   has "$T/out" "^| peak RSS | "; then
+	ok "memory: the Markdown has its section and table"
+else
+	miss "memory markdown"
+fi
+# sh -c 'exit 0' allocates the same in every run: exact counts; sh -c 'true & wait' forks a
+# child, which is said and not counted.
+if run "memory" 0 "$PB" stat --mode unprepared -r 2 --memory=3 -q -e task-clock -- sh -c 'true & wait' &&
+   has "$T/out" "^memory of the command, in 3 more runs with the allocator shim preloaded" &&
+   has "$T/out" "^  allocations   exactly [1-9][0-9]* per run" &&
+   has "$T/out" "^  allocated     exactly [1-9][0-9]* B per run" &&
+   has "$T/out" "^  children      1 process the command started, not counted" &&
+   has "$T/out" "^  peak RSS      .*[0-9] KiB"; then
+	ok "memory: a shell's allocations exactly, its child apart, its peak RSS"
+else
+	miss "memory"
+fi
+if [ -x /sbin/ldconfig ] && file -L /sbin/ldconfig 2>/dev/null | grep -q 'static'; then
+	if run "memory static" 0 "$PB" stat --mode unprepared -r 1 --memory -q -e task-clock -- /sbin/ldconfig --version &&
+	   has "$T/out" "not counted: a statically linked command" &&
+	   ! has "$T/out" "exactly 0"; then
+		ok "memory: a static command is said not countable, not 0"
+	else
+		miss "memory static"
+	fi
+else
+	skipped "memory static" "no statically linked /sbin/ldconfig here"
+fi
+
 finish cli/stat

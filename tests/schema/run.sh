@@ -128,10 +128,10 @@ made jitter jitter "$PB" jitter --cpu 0 -d 0.1 --json
 made jitter-prepared jitter "$PB" jitter --compare-prepared -d 0.1 --json
 
 # ---- the library's own documents, from the examples make test builds --------------------------
-for ex in time_function:result compare:comparison; do
+for ex in time_function:result compare:comparison memory:comparison; do
 	prog=${ex%%:*} doc=${ex##*:}
 	if [ -x "$O/examples/$prog" ]; then
-		made "$doc" "$doc" env LD_LIBRARY_PATH="$O/stage/usr/lib" "$O/examples/$prog" --json
+		made "$prog.$doc" "$doc" env LD_LIBRARY_PATH="$O/stage/usr/lib" "$O/examples/$prog" --json
 	else
 		skipped "$doc" "the $prog example is not built (make examples)"
 	fi

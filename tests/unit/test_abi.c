@@ -353,6 +353,7 @@ Test(abi, pbench_measure_opts)
 	cr_expect_eq(offsetof(struct pbench_measure_opts, setup_each), 104, "setup_each moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, teardown_each), 112, "teardown_each moved");
 	cr_expect_eq(offsetof(struct pbench_measure_opts, show_code), 120, "show_code moved");
+	cr_expect_eq(offsetof(struct pbench_measure_opts, count_memory), 124, "count_memory moved");
 }
 
 Test(abi, pbench_noise)
@@ -376,6 +377,50 @@ Test(abi, pbench_sample)
 	cr_expect_eq(offsetof(struct pbench_sample, noise), 32, "noise moved");
 }
 
+Test(abi, pbench_mem)
+{
+	cr_expect_eq(sizeof(struct pbench_mem), 40);
+	cr_expect_eq(offsetof(struct pbench_mem, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_mem, allocs), 8, "allocs moved");
+	cr_expect_eq(offsetof(struct pbench_mem, frees), 16, "frees moved");
+	cr_expect_eq(offsetof(struct pbench_mem, bytes), 24, "bytes moved");
+	cr_expect_eq(offsetof(struct pbench_mem, peak_bytes), 32, "peak_bytes moved");
+}
+
+Test(abi, pbench_mem_comparison)
+{
+	cr_expect_eq(sizeof(struct pbench_mem_comparison), 80);
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, kind), 8, "kind moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, verdict), 12, "verdict moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, a), 16, "a moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, b), 24, "b moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, a_exact), 32, "a_exact moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, b_exact), 36, "b_exact moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, ratio), 40, "ratio moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, ratio_lo), 48, "ratio_lo moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, ratio_hi), 56, "ratio_hi moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, p), 64, "p moved");
+	cr_expect_eq(offsetof(struct pbench_mem_comparison, confidence), 72, "confidence moved");
+}
+
+Test(abi, pbench_mem_run)
+{
+	cr_expect_eq(sizeof(struct pbench_mem_run), 80);
+	cr_expect_eq(offsetof(struct pbench_mem_run, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, status), 8, "status moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, exit_status), 12, "exit_status moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, term_signal), 16, "term_signal moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, others), 20, "others moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, allocs), 24, "allocs moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, frees), 32, "frees moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, bytes), 40, "bytes moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, peak_bytes), 48, "peak_bytes moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, max_rss_kib), 56, "max_rss_kib moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, rss_floor_kib), 64, "rss_floor_kib moved");
+	cr_expect_eq(offsetof(struct pbench_mem_run, reason), 72, "reason moved");
+}
+
 Test(abi, pbench_compare_opts)
 {
 	cr_expect_eq(sizeof(struct pbench_compare_opts), 40);
@@ -388,7 +433,7 @@ Test(abi, pbench_compare_opts)
 
 Test(abi, pbench_comparison)
 {
-	cr_expect_eq(sizeof(struct pbench_comparison), 112);
+	cr_expect_eq(sizeof(struct pbench_comparison), 144);
 	cr_expect_eq(offsetof(struct pbench_comparison, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, verdict), 8, "verdict moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, ratio), 16, "ratio moved");
@@ -403,6 +448,10 @@ Test(abi, pbench_comparison)
 	cr_expect_eq(offsetof(struct pbench_comparison, priv), 88, "priv moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, listing_a), 96, "listing_a moved");
 	cr_expect_eq(offsetof(struct pbench_comparison, listing_b), 104, "listing_b moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, mem_bytes), 112, "mem_bytes moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, mem_allocs), 120, "mem_allocs moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, mem_status), 128, "mem_status moved");
+	cr_expect_eq(offsetof(struct pbench_comparison, mem_reason), 136, "mem_reason moved");
 }
 
 Test(abi, pbench_noise_source)

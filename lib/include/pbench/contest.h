@@ -64,6 +64,10 @@ enum pbench_contest_flags {
 						 * boot and CPU (PBENCH_PREPARE_PRIORITY_CACHE) */
 	PBENCH_CONTEST_REPROBE = 1 << 6,	/* with it: time both choices again and keep the
 						 * new one (PBENCH_PREPARE_REPROBE) */
+	PBENCH_CONTEST_COUNT_MEMORY = 1 << 7,	/* function entrants: after the rounds, more
+						 * calls of each, untimed, their allocations
+						 * counted one call at a time by the shim
+						 * libpbench-mem.so (pbench_contest_mem) */
 };
 
 /* Between rounds, for a progress line. phase: "check" (the output check), "setup",
@@ -270,6 +274,18 @@ PBENCH_API int pbench_contest_plot_svg(const struct pbench_contest *c, FILE *f);
 
 PBENCH_API const char *pbench_contest_order_name(int order);
 PBENCH_API const char *pbench_contest_stop_name(int stop);
+
+/*
+ * With PBENCH_CONTEST_COUNT_MEMORY: function entrant i against the reference on one memory
+ * figure per call (enum pbench_mem_kind), as pbench_mem_compare() does: a the reference, b
+ * entrant i. Returns 0, or -ENODATA when either was not counted (not a function, not asked
+ * for, or the allocator not interposed: pbench_contest_mem_status says why), -EINVAL.
+ */
+PBENCH_API int pbench_contest_mem(const struct pbench_contest *c, int i, int kind,
+				  struct pbench_mem_comparison *out);
+/* Whether entrant i's allocations were counted (enum pbench_mem_status), and why not. */
+PBENCH_API int pbench_contest_mem_status(const struct pbench_contest *c, int i,
+					 const char **reason);
 
 #ifdef __cplusplus
 }

@@ -87,6 +87,18 @@ struct pbench_measure_opts {
 	 * once, after the samples. In pbench_compare(), both functions'.
 	 */
 	int show_code;
+	/*
+	 * 1: count the allocations per call (pbench_result_mem): after the timed samples,
+	 * min_samples (at least 2, at most the samples taken) batches of the same calls as a
+	 * sample, untimed, each counting the calls of the thread that runs it to malloc,
+	 * calloc, realloc, free and the aligned allocators (C++ new and delete through them),
+	 * setup, teardown, setup_each and teardown_each excluded. Untimed, because counting
+	 * costs some ns per allocation: the time figures stay those of counting off. It needs
+	 * libpbench-mem.so as the process's allocator (link with -lpbench-mem before the C
+	 * library, or LD_PRELOAD it); without, the result says "not counted" and why
+	 * (pbench_result_mem_status), never 0.
+	 */
+	int count_memory;
 };
 
 /* Defaults, and whether the caller's translation unit was optimized. */
@@ -162,6 +174,152 @@ PBENCH_API const char *pbench_stop_rule_name(int rule);
  * when it was not asked for and no warning called for it (and for the region API). */
 PBENCH_API const struct pbench_listing *pbench_result_listing(const struct pbench_result *r);
 
+/* ---------------------------------------------------------------------------------------------
+ * Memory per call (measure.c, mem.c): counted by the allocator shim libpbench-mem.so while a
+ * sample runs, nothing outside the samples.
+ */
+enum pbench_mem_status {
+	PBENCH_MEM_OFF = 0,		/* not asked for */
+	PBENCH_MEM_COUNTED,
+	PBENCH_MEM_NOT_INTERPOSED,	/* libpbench-mem.so is not the process's allocator */
+	PBENCH_MEM_STATIC,		/* a command linked statically: nothing to preload into */
+	PBENCH_MEM_SETUID,		/* a setuid or setgid command: the loader ignores LD_PRELOAD */
+	PBENCH_MEM_NOT_LOADED,		/* a command that never loaded the shim */
+};
+
+/* The counts of one counted batch of iterations calls (as many as a timed sample has). */
+struct pbench_mem {
+	size_t size;
+	uint64_t allocs;		/* successful allocations (a moving realloc is one) */
+	uint64_t frees;			/* frees of non-NULL pointers (realloc's included) */
+	uint64_t bytes;			/* bytes asked for by the allocations */
+	int64_t peak_bytes;		/* the highest net growth of the heap during the
+					 * batch, from its start, in the allocator's usable
+					 * sizes (bytes plus its rounding); 0 when nothing grew */
+};
+
+/* What memory figure a summary or comparison is of. */
+enum pbench_mem_kind {
+	PBENCH_MEM_ALLOCS = 1,		/* allocations per call */
+	PBENCH_MEM_FREES,		/* frees per call */
+	PBENCH_MEM_BYTES,		/* bytes allocated per call */
+	PBENCH_MEM_PEAK,		/* peak live bytes of a batch (not per call) */
+};
+
+/* Whether r's allocations were counted (enum pbench_mem_status), and why not in words
+ * (NULL when counted or not asked for). */
+PBENCH_API int pbench_result_mem_status(const struct pbench_result *r);
+PBENCH_API const char *pbench_result_mem_reason(const struct pbench_result *r);
+/* The counted batches (0 when not counted), and batch i's counts into out (out->size set; an
+ * older, smaller struct gets its part). Errors: -EINVAL (NULL, size 0, i out of range),
+ * -ENODATA (not counted). */
+PBENCH_API size_t pbench_result_mem_nr_batches(const struct pbench_result *r);
+PBENCH_API int pbench_result_mem(const struct pbench_result *r, size_t i, struct pbench_mem *out);
+/*
+ * The summary over the batches of one figure (enum pbench_mem_kind), per call (the peak per
+ * batch). *exact (may be NULL) is 1 when every batch counted the same: the figure is then
+ * exactly out->mean per call, not an estimate. Errors: -EINVAL (NULL, a bad kind),
+ * -ENODATA (not counted), and those of pbench_stats_summary().
+ */
+PBENCH_API int pbench_result_mem_summary(const struct pbench_result *r, int kind,
+					 struct pbench_summary *out, int *exact);
+
+/* Two results compared on one memory figure (seed 004's memoryCompare): "b allocates 2.0x
+ * the bytes of a per call". */
+struct pbench_mem_comparison {
+	size_t size;
+	int kind;			/* enum pbench_mem_kind */
+	/* PBENCH_VERDICT_FASTER: a allocates less than b; _SLOWER: more; _SAME: within
+	 * same_threshold_pct; _UNDECIDED: the samples do not tell. */
+	int verdict;
+	double a, b;			/* mean per call (the peak: per batch) */
+	int a_exact, b_exact;		/* 1: that side counted the same in every batch */
+	/* b / a with its interval at the confidence; when both are exact the interval is the
+	 * ratio itself; NaN when a is 0 (b allocates, a does not: say so, not "infx"). */
+	double ratio, ratio_lo, ratio_hi;
+	double p;			/* Welch's p-value; NaN when both are exact */
+	double confidence;
+};
+/* Errors: -EINVAL (NULL, a bad kind, out->size 0), -ENODATA (either side not counted). */
+PBENCH_API int pbench_mem_compare(const struct pbench_result *a, const struct pbench_result *b,
+				  int kind, double confidence, double same_threshold_pct,
+				  struct pbench_mem_comparison *out);
+/* ---------------------------------------------------------------------------------------------
+ * Memory of a command (mem_command.c): the allocator shim libpbench-mem.so preloaded into it
+ * counts the allocations of the process started (and of the images it exec()s under the same
+ * pid), not those of the processes it forks; they are counted apart as "others".
+ */
+/* Whether the command at path (a #! script: its interpreter) can be counted: a value of enum
+ * pbench_mem_status: PBENCH_MEM_COUNTED, PBENCH_MEM_STATIC (no dynamic
+ * loader), PBENCH_MEM_SETUID (the loader ignores LD_PRELOAD), PBENCH_MEM_NOT_LOADED (not an
+ * ELF file), with *reason in words (NULL when countable). Errors: -EINVAL, -errno of open. */
+PBENCH_API int pbench_mem_command_status(const char *path, const char **reason);
+/* The shared record a command's shim counts into (a memfd), and the shim's path. Errors:
+ * -ENOENT (libpbench-mem.so not found: next to the binary, in ../lib, in the library's
+ * install directory, or PBENCH_MEM_SHIM), -ENOMEM, -errno of memfd_create or mmap. */
+struct pbench_mem_file;
+PBENCH_API int pbench_mem_file_new(struct pbench_mem_file **out);
+PBENCH_API const char *pbench_mem_file_shim(const struct pbench_mem_file *f);
+/* envp (NULL: this process's environment) with LD_PRELOAD (the shim first, the user's
+ * after it) and PBENCH_MEM_FILE set, for the command's exec; owned by f until the next call
+ * or pbench_mem_file_free(). Errors: -EINVAL, -ENOMEM. */
+PBENCH_API int pbench_mem_file_env(struct pbench_mem_file *f, char *const *envp,
+				   char *const **out);
+/* Zero the record: before each run. */
+PBENCH_API void pbench_mem_file_reset(struct pbench_mem_file *f);
+/* After a run: the counts of the command's process into out (out->size set), *others (may be
+ * NULL) the processes that loaded the shim and were not counted. Returns PBENCH_MEM_COUNTED,
+ * or PBENCH_MEM_NOT_LOADED when no process loaded the shim (out untouched); -EINVAL. */
+PBENCH_API int pbench_mem_file_read(const struct pbench_mem_file *f, struct pbench_mem *out,
+				    unsigned *others);
+PBENCH_API void pbench_mem_file_free(struct pbench_mem_file *f);
+
+/* One run of a command with the shim preloaded, untimed (pbench stat --memory): its counts
+ * when status is PBENCH_MEM_COUNTED (else 0, not counted), the processes it started that
+ * loaded the shim and were not counted, and its peak resident set from wait4. */
+struct pbench_mem_run {
+	size_t size;
+	int status;			/* enum pbench_mem_status */
+	int exit_status;		/* -1 when killed by term_signal */
+	int term_signal;
+	unsigned others;
+	uint64_t allocs, frees, bytes;
+	int64_t peak_bytes;
+	uint64_t max_rss_kib;		/* wait4 ru_maxrss, KiB: the largest of the command
+					 * and of the children it waited for */
+	/* pbench's own peak RSS when it started the command, KiB: the kernel carries the
+	 * starting process's peak into the command's ru_maxrss across exec, so max_rss_kib
+	 * is the command's own only when above this. */
+	uint64_t rss_floor_kib;
+	const char *reason;		/* why not counted (a static string); NULL if counted */
+};
+/* Run argv (found in PATH) once with f's environment and wait for it; quiet: its stdout and
+ * stderr to /dev/null. Errors: -EINVAL, -ENOMEM, -errno of posix_spawnp or wait4. */
+PBENCH_API int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet,
+				   struct pbench_mem_run *out);
+/* The n runs as text: each figure exactly when every run counted the same, else the mean
+ * with its standard error; "not counted" and runs[].reason when the shim was not loaded (a
+ * caller that did not run a command it knew not countable fills status and reason alone).
+ * -EINVAL, -ENOMEM, -EIO. */
+PBENCH_API int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f);
+/* The same as a Markdown section (a heading and a table), after pbench_runs_write_markdown's. */
+PBENCH_API int pbench_mem_runs_write_markdown(const struct pbench_mem_run *runs, int n, FILE *f);
+/* Two commands' counted runs compared on one figure per run, as pbench_mem_compare() does
+ * per call. Errors: -EINVAL, -ENODATA (a run not counted), -ENOMEM. */
+PBENCH_API int pbench_mem_runs_compare(const struct pbench_mem_run *a, int na,
+				       const struct pbench_mem_run *b, int nb, int kind,
+				       double confidence, double same_threshold_pct,
+				       struct pbench_mem_comparison *out);
+/* One memory comparison as text, two lines: both sides ("exactly N" where exact) per the
+ * unit per ("call", "run"), then "b allocates 2.0x the bytes of a per call" with its interval
+ * (or that one side allocates and the other not). -EINVAL, -EIO. */
+PBENCH_API int pbench_mem_comparison_write_text(const struct pbench_mem_comparison *m, FILE *f,
+						const char *label_a, const char *label_b,
+						const char *per);
+
+PBENCH_API const char *pbench_mem_status_name(int status);
+PBENCH_API const char *pbench_mem_kind_name(int kind);
+
 /* The region API, for code that cannot be wrapped in a callback: each begin/end pair is one
  * sample of `iterations` iterations (1 if 0) added to the same kind of result. Use it from the
  * thread that created it. begin and end do not allocate (end doubles the sample arrays when
@@ -208,6 +366,12 @@ struct pbench_comparison {
 	/* The machine code of a and b (show_code of the measure options), or NULL; in the
 	 * same block. */
 	const struct pbench_listing *listing_a, *listing_b;
+	/* With measure->count_memory: a and b compared on bytes and on allocations per call
+	 * (in the same block, released with it); NULL when not asked for or not counted (the
+	 * reason: mem_status and mem_reason). */
+	const struct pbench_mem_comparison *mem_bytes, *mem_allocs;
+	int mem_status;			/* enum pbench_mem_status (the worse side's) */
+	const char *mem_reason;		/* NULL when counted or not asked for */
 };
 
 PBENCH_API int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,

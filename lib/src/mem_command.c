@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory of a command: the allocator shim preloaded into it (LD_PRELOAD) counts its process
+ * into a small shared file (lib/shim/memshim.h: struct pb_mem_file) that pbench made, zeroes
+ * before each run and reads after it. The file is a memfd, opened by the command through
+ * /proc/<pbench>/fd/<n>: nothing is left in a directory when pbench dies.
+ *
+ * Whose allocations count: the process pbench started, across the exec()s it makes itself
+ * (env, nice, taskset and shells that exec their last command keep the pid: the image they
+ * exec is the command). Processes it forks are not counted (the shim's fork handler stops
+ * them, and a child that execs finds the file claimed): the file says how many there were,
+ * so a report can say "and N child processes, not counted".
+ *
+ * What cannot be counted is said before anything runs: a statically linked command has no
+ * dynamic loader to preload into (no PT_INTERP), and the loader ignores LD_PRELOAD in a
+ * set-user-ID or set-group-ID command that changes the IDs (AT_SECURE: the file's owner or
+ * group differs from the caller's).
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "../shim/memshim.h"
+
+struct pbench_mem_file {
+	int fd;
+	struct pb_mem_file *rec;
+	char path[64];			/* /proc/<pid>/fd/<fd> */
+	char shim[PATH_MAX];
+	char **env;			/* the last pbench_mem_file_env(), owned */
+};
+
+/* 1: the ELF file has a PT_INTERP (a dynamic loader to preload into), 0: none, -errno. */
+static int elf_has_interp(int fd)
+{
+	unsigned char id[EI_NIDENT];
+	Elf64_Ehdr e64;
+	Elf32_Ehdr e32;
+	uint64_t off;
+	size_t n, sz;
+
+	if (pread(fd, id, sizeof(id), 0) != (ssize_t)sizeof(id))
+		return -ENOEXEC;
+	if (memcmp(id, ELFMAG, SELFMAG))
+		return -ENOEXEC;
+	if (id[EI_CLASS] == ELFCLASS64) {
+		if (pread(fd, &e64, sizeof(e64), 0) != (ssize_t)sizeof(e64))
+			return -ENOEXEC;
+		off = e64.e_phoff, n = e64.e_phnum, sz = e64.e_phentsize;
+	} else {
+		if (pread(fd, &e32, sizeof(e32), 0) != (ssize_t)sizeof(e32))
+			return -ENOEXEC;
+		off = e32.e_phoff, n = e32.e_phnum, sz = e32.e_phentsize;
+	}
+	for (size_t i = 0; i < n && i < 4096; i++) {
+		uint32_t type;	/* p_type is the first word in both classes */
+
+		if (pread(fd, &type, sizeof(type), (off_t)(off + i * sz)) != (ssize_t)sizeof(type))
+			return -ENOEXEC;
+		if (type == PT_INTERP)
+			return 1;
+	}
+	return 0;
+}
+
+static int file_status(const char *path, const char **reason)
+{
+	struct stat st;
+	int fd, has;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -errno;
+	}
+	has = elf_has_interp(fd);
+	close(fd);
+	if ((st.st_mode & S_ISUID && st.st_uid != getuid()) ||
+	    (st.st_mode & S_ISGID && st.st_gid != getgid())) {
+		*reason = "a set-user-ID or set-group-ID command: the dynamic loader ignores "
+			  "LD_PRELOAD in it";
+		return PBENCH_MEM_SETUID;
+	}
+	if (has == 0) {
+		*reason = "a statically linked command: there is no dynamic loader to preload "
+			  "the allocator shim into";
+		return PBENCH_MEM_STATIC;
+	}
+	if (has < 0) {
+		*reason = "not an ELF executable";
+		return PBENCH_MEM_NOT_LOADED;
+	}
+	*reason = NULL;
+	return PBENCH_MEM_COUNTED;
+}
+
+int pbench_mem_command_status(const char *path, const char **reason)
+{
+	char interp[PATH_MAX];
+	const char *why = NULL;
+	int err;
+
+	if (!path || !reason)
+		return -EINVAL;
+	/* A script runs in its interpreter: that is the process the shim would load into. */
+	err = pbench_command_interp(path, interp, sizeof(interp));
+	if (err < 0)
+		return err;
+	err = file_status(err ? interp : path, &why);
+	*reason = why;
+	return err;
+}
+
+/* PBENCH_MEM_SHIM; else the shim this process has loaded; else the one next to the running
+ * binary (the build tree: build/pbench and build/libpbench-mem.so), in ../lib from it (an
+ * installed tree), or in the directory the library was built for. */
+static int shim_find(char *out, size_t len)
+{
+	const char *env = getenv("PBENCH_MEM_SHIM");
+	char exe[PATH_MAX], *slash;
+	const char *const rel[] = { "/libpbench-mem.so", "/../lib/libpbench-mem.so" };
+	ssize_t n;
+
+	void *own = dlsym(RTLD_DEFAULT, "pbench_mem_shim");
+	Dl_info di;
+
+	if (env && *env) {
+		if (access(env, R_OK))
+			return -errno;
+		snprintf(out, len, "%s", env);
+		return 0;
+	}
+	/* The shim this process runs on (a program linked with -lpbench-mem, the tests). */
+	if (own && dladdr(own, &di) && di.dli_fname && di.dli_fname[0] == '/' &&
+	    (size_t)snprintf(out, len, "%s", di.dli_fname) < len)
+		return 0;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		for (size_t i = 0; i < PB_ARRAY_SIZE(rel); i++) {
+			if ((size_t)snprintf(out, len, "%s%s", exe, rel[i]) < len &&
+			    !access(out, R_OK)) {
+				char *real = realpath(out, NULL);
+
+				if (real) {
+					snprintf(out, len, "%s", real);
+					free(real);
+				}
+				return 0;
+			}
+		}
+	}
+#ifdef PBENCH_LIBDIR
+	if ((size_t)snprintf(out, len, "%s/libpbench-mem.so", PBENCH_LIBDIR) < len &&
+	    !access(out, R_OK))
+		return 0;
+#endif
+	return -ENOENT;
+}
+
+int pbench_mem_file_new(struct pbench_mem_file **out)
+{
+	struct pbench_mem_file *f;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	err = shim_find(f->shim, sizeof(f->shim));
+	if (err)
+		goto out_free;
+	f->fd = memfd_create("pbench-mem", MFD_CLOEXEC);
+	if (f->fd < 0) {
+		err = -errno;
+		goto out_free;
+	}
+	if (ftruncate(f->fd, sizeof(*f->rec))) {
+		err = -errno;
+		goto out_close;
+	}
+	f->rec = mmap(NULL, sizeof(*f->rec), PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, 0);
+	if (f->rec == MAP_FAILED) {
+		err = -errno;
+		goto out_close;
+	}
+	snprintf(f->path, sizeof(f->path), "/proc/%d/fd/%d", (int)getpid(), f->fd);
+	pbench_mem_file_reset(f);
+	*out = f;
+	return 0;
+out_close:
+	close(f->fd);
+out_free:
+	free(f);
+	return err;
+}
+
+const char *pbench_mem_file_shim(const struct pbench_mem_file *f)
+{
+	return f ? f->shim : NULL;
+}
+
+void pbench_mem_file_reset(struct pbench_mem_file *f)
+{
+	if (!f)
+		return;
+	/* Magic last: a shim never sees a record half zeroed as valid. */
+	__atomic_store_n(&f->rec->magic, 0, __ATOMIC_SEQ_CST);
+	memset(&f->rec->c, 0, sizeof(f->rec->c));
+	f->rec->owner = 0;
+	f->rec->others = 0;
+	__atomic_store_n(&f->rec->magic, PB_MEM_FILE_MAGIC, __ATOMIC_SEQ_CST);
+}
+
+/* The environment with name=value set (replacing one there), appended to env[0..n-1]. */
+static int env_set(char **env, size_t *n, const char *name, const char *value, const char *join)
+{
+	size_t nl = strlen(name);
+	const char *old = NULL;
+	size_t i;
+	char *s;
+
+	for (i = 0; i < *n; i++)
+		if (!strncmp(env[i], name, nl) && env[i][nl] == '=')
+			break;
+	if (i < *n)
+		old = env[i] + nl + 1;
+	/* LD_PRELOAD: ours first, the user's after it (both load; ours gets malloc). */
+	if (old && join && *old) {
+		if (asprintf(&s, "%s=%s%s%s", name, value, join, old) < 0)
+			return -ENOMEM;
+	} else if (asprintf(&s, "%s=%s", name, value) < 0) {
+		return -ENOMEM;
+	}
+	if (i == *n)
+		(*n)++;
+	else
+		free(env[i]);
+	env[i] = s;
+	return 0;
+}
+
+int pbench_mem_file_env(struct pbench_mem_file *f, char *const *envp, char *const **out)
+{
+	size_t n = 0, have = 0;
+	char **env;
+	int err;
+
+	if (!f || !out)
+		return -EINVAL;
+	if (!envp)
+		envp = environ;
+	while (envp[have])
+		have++;
+	env = calloc(have + 3, sizeof(*env));
+	if (!env)
+		return -ENOMEM;
+	for (; n < have; n++) {
+		env[n] = strdup(envp[n]);
+		if (!env[n]) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+	}
+	err = env_set(env, &n, "LD_PRELOAD", f->shim, ":");
+	if (!err)
+		err = env_set(env, &n, "PBENCH_MEM_FILE", f->path, NULL);
+	if (err)
+		goto out_free;
+	pbench_command_free(f->env);
+	f->env = env;
+	*out = env;
+	return 0;
+out_free:
+	pbench_command_free(env);
+	return err;
+}
+
+int pbench_mem_file_read(const struct pbench_mem_file *f, struct pbench_mem *out,
+			 unsigned *others)
+{
+	struct pbench_mem m = { .size = sizeof(m) };
+
+	if (!f || !out || !out->size)
+		return -EINVAL;
+	if (others)
+		*others = __atomic_load_n(&f->rec->others, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&f->rec->owner, __ATOMIC_SEQ_CST))
+		return PBENCH_MEM_NOT_LOADED;
+	m.allocs = __atomic_load_n(&f->rec->c.allocs, __ATOMIC_SEQ_CST);
+	m.frees = __atomic_load_n(&f->rec->c.frees, __ATOMIC_SEQ_CST);
+	m.bytes = __atomic_load_n(&f->rec->c.bytes, __ATOMIC_SEQ_CST);
+	m.peak_bytes = __atomic_load_n(&f->rec->c.peak, __ATOMIC_SEQ_CST);
+	pb_copy_out(out, &m, sizeof(m));
+	return PBENCH_MEM_COUNTED;
+}
+
+void pbench_mem_file_free(struct pbench_mem_file *f)
+{
+	if (!f)
+		return;
+	pbench_command_free(f->env);
+	munmap(f->rec, sizeof(*f->rec));
+	close(f->fd);
+	free(f);
+}
+
+/* ---- counted runs of a command -------------------------------------------------------- */
+
+int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet,
+			struct pbench_mem_run *out)
+{
+	struct pbench_mem_run res = { .size = sizeof(res) };
+	struct pbench_mem m = { .size = sizeof(m) };
+	posix_spawn_file_actions_t fa;
+	struct rusage ru;
+	char *const *env;
+	int err, status;
+	pid_t pid;
+
+	if (!f || !argv || !argv[0] || !out || !out->size)
+		return -EINVAL;
+	err = pbench_mem_file_env(f, NULL, &env);
+	if (err)
+		return err;
+	err = posix_spawn_file_actions_init(&fa);
+	if (err)
+		return -err;
+	if (quiet) {
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	}
+	pbench_mem_file_reset(f);
+	if (!getrusage(RUSAGE_SELF, &ru))
+		res.rss_floor_kib = (uint64_t)ru.ru_maxrss;
+	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, env);
+	posix_spawn_file_actions_destroy(&fa);
+	if (err)
+		return -err;
+	while (wait4(pid, &status, 0, &ru) < 0)
+		if (errno != EINTR)
+			return -errno;
+	res.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	res.term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	/* The largest resident set (KiB) of the command and the children it waited for. */
+	res.max_rss_kib = (uint64_t)ru.ru_maxrss;
+	res.status = pbench_mem_file_read(f, &m, &res.others);
+	if (res.status == PBENCH_MEM_NOT_LOADED)
+		res.reason = "no process loaded the allocator shim (a command that clears "
+			     "LD_PRELOAD, or execs a static or setuid program?)";
+	if (res.status == PBENCH_MEM_COUNTED) {
+		res.allocs = m.allocs;
+		res.frees = m.frees;
+		res.bytes = m.bytes;
+		res.peak_bytes = m.peak_bytes;
+	}
+	pb_copy_out(out, &res, sizeof(res));
+	return 0;
+}
+
+/* One figure over the runs: "exactly N" when every run counted the same. */
+static void runs_figure(char *buf, size_t len, const double *x, int n, const char *unit,
+			const char *per)
+{
+	struct pbench_summary s = { .size = sizeof(s) };
+	char v[96];
+	int exact = 1;
+
+	for (int i = 1; i < n; i++)
+		exact &= x[i] == x[0];
+	if (exact) {
+		snprintf(buf, len, "exactly %.15g%s%s %s", x[0], *unit ? " " : "", unit, per);
+		return;
+	}
+	if (pbench_stats_summary(x, (size_t)n, NULL, &s)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	pbench_format_value(v, sizeof(v), s.mean, s.sem, NULL);
+	snprintf(buf, len, "%s%s%s %s (min %.15g, max %.15g)", v, *unit ? " " : "", unit, per,
+		 s.min, s.max);
+}
+
+static void row(FILE *f, int md, const char *what, const char *value)
+{
+	if (md)
+		fprintf(f, "| %s | %s |\n", what, value);
+	else
+		fprintf(f, "  %-13s %s\n", what, value);
+}
+
+/* ru_maxrss is the command's own only above pbench's peak, which exec carries into it. */
+static void rss_figure(char *buf, size_t len, const struct pbench_mem_run *runs, const double *x,
+		       int n)
+{
+	uint64_t floor = 0;
+	int above = 1;
+
+	for (int i = 0; i < n; i++) {
+		floor = runs[i].rss_floor_kib > floor ? runs[i].rss_floor_kib : floor;
+		above &= runs[i].max_rss_kib > runs[i].rss_floor_kib;
+	}
+	if (above) {
+		runs_figure(buf, len, x, n, "KiB", "per run (wait4 ru_maxrss: the largest of the "
+			    "command and the children it waited for; the shim loaded)");
+		return;
+	}
+	snprintf(buf, len, "at most %llu KiB: not above pbench's own peak, which the kernel "
+		 "carries into the command's ru_maxrss across exec (only a larger peak is the "
+		 "command's)", (unsigned long long)floor);
+}
+
+static int write_runs(const struct pbench_mem_run *runs, int n, FILE *f, int md)
+{
+	const char *why = NULL;
+	unsigned others = 0;
+	char buf[320];
+	int counted = 0;
+	double *x;
+
+	if (!runs || n < 1 || !f)
+		return -EINVAL;
+	for (int i = 0; i < n; i++) {
+		counted += runs[i].status == PBENCH_MEM_COUNTED;
+		others = runs[i].others > others ? runs[i].others : others;
+		if (runs[i].status != PBENCH_MEM_COUNTED && !why)
+			why = runs[i].reason;
+	}
+	x = calloc((size_t)n, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	if (md)
+		fprintf(f, "\n### Memory of the command\n\n%d more run%s with the allocator shim "
+			"preloaded (untimed).\n\n| figure | value |\n|---|---|\n", n,
+			n == 1 ? "" : "s");
+	else
+		fprintf(f, "memory of the command, in %d more run%s with the allocator shim "
+			"preloaded (untimed):\n", n, n == 1 ? "" : "s");
+	if (counted < n) {
+		snprintf(buf, sizeof(buf), "not counted: %s", why ? why : counted ?
+			 "the shim was not loaded in every run" : "no process loaded the shim");
+		row(f, md, "allocations", buf);
+		if (!counted && why)
+			goto out;	/* not run at all */
+	} else {
+		static const struct { const char *what, *unit, *per; } fig[] = {
+			{ "allocations", "", "per run" },
+			{ "frees", "", "per run" },
+			{ "allocated", "B", "per run" },
+			{ "peak live", "B", "per run (net heap growth, usable sizes)" },
+		};
+
+		for (int k = 0; k < 4; k++) {
+			for (int i = 0; i < n; i++)
+				x[i] = k == 0 ? (double)runs[i].allocs : k == 1 ? (double)runs[i].frees :
+				       k == 2 ? (double)runs[i].bytes : (double)runs[i].peak_bytes;
+			runs_figure(buf, sizeof(buf), x, n, fig[k].unit, fig[k].per);
+			row(f, md, fig[k].what, buf);
+		}
+		if (others) {
+			snprintf(buf, sizeof(buf), "%u process%s the command started, not counted",
+				 others, others == 1 ? "" : "es");
+			row(f, md, "children", buf);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		x[i] = (double)runs[i].max_rss_kib;
+	rss_figure(buf, sizeof(buf), runs, x, n);
+	row(f, md, "peak RSS", buf);
+out:
+	free(x);
+	fflush(f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f)
+{
+	return write_runs(runs, n, f, 0);
+}
+
+int pbench_mem_runs_write_markdown(const struct pbench_mem_run *runs, int n, FILE *f)
+{
+	return write_runs(runs, n, f, 1);
+}
+
+int pbench_mem_runs_compare(const struct pbench_mem_run *a, int na, const struct pbench_mem_run *b,
+			    int nb, int kind, double confidence, double same_threshold_pct,
+			    struct pbench_mem_comparison *out)
+{
+	double *x;
+	int err;
+
+	if (!a || !b || na < 1 || nb < 1 || kind < PBENCH_MEM_ALLOCS || kind > PBENCH_MEM_PEAK)
+		return -EINVAL;
+	for (int i = 0; i < na; i++)
+		if (a[i].status != PBENCH_MEM_COUNTED)
+			return -ENODATA;
+	for (int i = 0; i < nb; i++)
+		if (b[i].status != PBENCH_MEM_COUNTED)
+			return -ENODATA;
+	x = calloc((size_t)(na + nb), sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	for (int i = 0; i < na + nb; i++) {
+		const struct pbench_mem_run *r = i < na ? &a[i] : &b[i - na];
+
+		x[i] = kind == PBENCH_MEM_ALLOCS ? (double)r->allocs :
+		       kind == PBENCH_MEM_FREES ? (double)r->frees :
+		       kind == PBENCH_MEM_BYTES ? (double)r->bytes : (double)r->peak_bytes;
+	}
+	err = pb_mem_compare_x(x, (size_t)na, x + na, (size_t)nb, kind, confidence,
+			       same_threshold_pct, out);
+	free(x);
+	return err;
+}
