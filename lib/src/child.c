@@ -767,6 +767,8 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 		res->minor_faults = (uint64_t)ru.ru_minflt;
 		res->major_faults = (uint64_t)ru.ru_majflt;
 	}
+	if (PB_HAS_FIELD(res, max_rss_kib))
+		res->max_rss_kib = (uint64_t)ru.ru_maxrss;
 	if (WIFEXITED(status)) {
 		res->exited = 1;
 		res->exit_status = WEXITSTATUS(status);

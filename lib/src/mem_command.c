@@ -23,7 +23,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -143,10 +142,16 @@ static int shim_find(char *out, size_t len)
 		snprintf(out, len, "%s", env);
 		return 0;
 	}
-	/* The shim this process runs on (a program linked with -lpbench-mem, the tests). */
-	if (own && dladdr(own, &di) && di.dli_fname && di.dli_fname[0] == '/' &&
-	    (size_t)snprintf(out, len, "%s", di.dli_fname) < len)
-		return 0;
+	/* The shim this process runs on (a program linked with -lpbench-mem, the tests); its
+	 * name made absolute (a relative LD_LIBRARY_PATH gives a relative one). */
+	if (own && dladdr(own, &di) && di.dli_fname && strchr(di.dli_fname, '/')) {
+		char *real = realpath(di.dli_fname, NULL);
+		int fits = real && (size_t)snprintf(out, len, "%s", real) < len;
+
+		free(real);
+		if (fits)
+			return 0;
+	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		exe[n] = '\0';
@@ -330,38 +335,37 @@ int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet
 {
 	struct pbench_mem_run res = { .size = sizeof(res) };
 	struct pbench_mem m = { .size = sizeof(m) };
-	posix_spawn_file_actions_t fa;
+	struct pbench_child_result cr = { .size = sizeof(cr) };
+	struct pbench_child_opts co = { .size = sizeof(co), .quiet = quiet };
+	struct pbench_child *ch;
 	struct rusage ru;
 	char *const *env;
-	int err, status;
-	pid_t pid;
+	int err;
 
 	if (!f || !argv || !argv[0] || !out || !out->size)
 		return -EINVAL;
 	err = pbench_mem_file_env(f, NULL, &env);
 	if (err)
 		return err;
-	err = posix_spawn_file_actions_init(&fa);
-	if (err)
-		return -err;
-	if (quiet) {
-		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	}
+	co.envp = env;
 	pbench_mem_file_reset(f);
 	if (!getrusage(RUSAGE_SELF, &ru))
 		res.rss_floor_kib = (uint64_t)ru.ru_maxrss;
-	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, env);
-	posix_spawn_file_actions_destroy(&fa);
+	/* Through the child API: its own process group, and whatever it leaves running ended
+	 * with it, as for a timed run. */
+	err = pbench_child_start(&ch, argv, &co);
 	if (err)
-		return -err;
-	while (wait4(pid, &status, 0, &ru) < 0)
-		if (errno != EINTR)
-			return -errno;
-	res.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	res.term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		return err;
+	do
+		err = pbench_child_wait(ch, &cr);
+	while (err == -EINTR);
+	pbench_child_free(ch);
+	if (err)
+		return err;
+	res.exit_status = cr.exited ? cr.exit_status : -1;
+	res.term_signal = cr.signaled ? cr.term_signal : 0;
 	/* The largest resident set (KiB) of the command and the children it waited for. */
-	res.max_rss_kib = (uint64_t)ru.ru_maxrss;
+	res.max_rss_kib = cr.max_rss_kib;
 	res.status = pbench_mem_file_read(f, &m, &res.others);
 	if (res.status == PBENCH_MEM_NOT_LOADED)
 		res.reason = "no process loaded the allocator shim (a command that clears "

@@ -31,7 +31,7 @@ Test(abi, pbench_child_opts)
 
 Test(abi, pbench_child_result)
 {
-	cr_expect_eq(sizeof(struct pbench_child_result), 96);
+	cr_expect_eq(sizeof(struct pbench_child_result), 104);
 	cr_expect_eq(offsetof(struct pbench_child_result, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, exited), 8, "exited moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, exit_status), 12, "exit_status moved");
@@ -46,6 +46,7 @@ Test(abi, pbench_child_result)
 	cr_expect_eq(offsetof(struct pbench_child_result, ctx_involuntary), 72, "ctx_involuntary moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, minor_faults), 80, "minor_faults moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, major_faults), 88, "major_faults moved");
+	cr_expect_eq(offsetof(struct pbench_child_result, max_rss_kib), 96, "max_rss_kib moved");
 }
 
 Test(abi, pbench_clock_info)

@@ -415,3 +415,19 @@ Test(child, path_given_is_exec_d_with_argv_as_given)
 	cr_assert_eq(pbench_child_start(&ch, argv, &o), -PBENCH_ENOT_FOUND);
 	assert_no_children();
 }
+
+/* The command's largest resident set: dd reading 64 MiB at once holds a 64 MiB buffer. */
+Test(child, max_rss_of_the_command)
+{
+	char *argv[] = { "dd", "if=/dev/zero", "of=/dev/null", "bs=64M", "count=1", NULL };
+	struct pbench_child_opts o = { .size = sizeof(o), .quiet = 1 };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_child *ch;
+
+	cr_assert_eq(pbench_child_start(&ch, argv, &o), 0);
+	cr_assert_eq(pbench_child_wait(ch, &res), 0);
+	pbench_child_free(ch);
+	cr_assert(res.exited && res.exit_status == 0);
+	cr_assert_geq(res.max_rss_kib, 64u * 1024, "%lu KiB", (unsigned long)res.max_rss_kib);
+	assert_no_children();
+}

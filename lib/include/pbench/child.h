@@ -86,6 +86,10 @@ struct pbench_child_result {
 	/* The command's own resource use (wait4), with the descendants it waited for: */
 	uint64_t ctx_voluntary, ctx_involuntary;
 	uint64_t minor_faults, major_faults;
+	/* The largest resident set of the command and the descendants it waited for, KiB
+	 * (ru_maxrss). The kernel carries the resident set pbench had at the start across the
+	 * command's exec: a figure not above that is a bound, not the command's own. */
+	uint64_t max_rss_kib;
 };
 
 /*
