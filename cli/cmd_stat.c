@@ -92,8 +92,9 @@ static void stat_usage(FILE *f)
 		"                         the allocator shim libpbench-mem.so preloaded: the\n"
 		"                         command's allocations, frees, bytes and peak live bytes\n"
 		"                         per run (its own process: not the ones it starts), and\n"
-		"                         its peak RSS; in the text and the Markdown. A static\n"
-		"                         or setuid command is said not countable\n",
+		"                         its peak RSS; in the text, the JSON (\"memory\") and the\n"
+		"                         Markdown. A static or setuid command is said not\n"
+		"                         countable\n",
 		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
 		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS, DEFAULT_MEMORY_RUNS);
 	cli_out_usage(f, STAT_OUTPUTS, "each run's time in order and the distributions, as SVG",
@@ -740,8 +741,13 @@ static int measure(struct stat_opts *o)
 		done += si.done;
 	}
 	/* --memory's runs come after the timed ones and before the report, which holds them. */
-	if (done && o->memory_runs && !err)
+	if (done && o->memory_runs && !err) {
 		rc = memory_runs(o, &mem);
+		if (!rc && pbench_runs_attach_memory(r, mem, (int)o->memory_runs)) {
+			cli_error("memory: %s", pbench_strerror(-ENOMEM));
+			rc = EXIT_RUNTIME;
+		}
+	}
 	if (done && !rc)
 		rc = cli_out_write(&o->out, write_report,
 				   &(struct report){ r, o->head_first, o->listing, o->annotate,
@@ -843,10 +849,9 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 			  "ARGS...); for a function, the library's count_memory");
 		return EXIT_USAGE;
 	}
-	if (o->memory_runs && (cli_out_wants(&o->out, CLI_FMT_JSON) ||
-				cli_out_wants(&o->out, CLI_FMT_CSV))) {
-		cli_error("--memory is reported in the text and the Markdown only: drop --json "
-			  "and --csv (and their --export-* files)");
+	if (o->memory_runs && cli_out_wants(&o->out, CLI_FMT_CSV)) {
+		cli_error("--memory is reported in the text, the JSON and the Markdown, not in the "
+			  "CSV (a line per timed run): drop --csv (or --export-csv)");
 		return EXIT_USAGE;
 	}
 	if (o->annotate && !o->ro.argv) {

@@ -93,5 +93,8 @@ json_t *pb_json_summary(const struct pbench_summary *s, const char *suffix, int 
 /* Write root (indented, in order, a newline) and release it: -ENOMEM when bad (nothing is
  * written), -EIO when writing failed. */
 int pb_json_dump(json_t *root, int bad, FILE *f);
+/* mem_command.c: a command's runs counted by the preloaded allocator shim (pbench stat's and
+ * compare's "memory"); null for none. */
+json_t *pb_mem_runs_json(const struct pbench_mem_run *runs, int n, int *bad);
 
 #endif

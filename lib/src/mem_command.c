@@ -29,7 +29,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "internal.h"
+#include "jsonutil.h"
 #include "../shim/memshim.h"
 
 struct pbench_mem_file {
@@ -534,4 +537,104 @@ int pbench_mem_runs_compare(const struct pbench_mem_run *a, int na, const struct
 			       same_threshold_pct, out);
 	free(x);
 	return err;
+}
+
+/* ---- a command's counted runs as JSON (pbench stat's and compare's "memory") ---------------- */
+
+/* One figure over the runs: exact when every run counted the same, its mean and summary. */
+static json_t *figure_json(const double *x, int n, int *bad)
+{
+	struct pbench_summary s = { .size = sizeof(s) };
+	int exact = 1;
+	json_t *j;
+
+	for (int i = 1; i < n; i++)
+		exact &= x[i] == x[0];
+	if (pbench_stats_summary(x, (size_t)n, NULL, &s))
+		return json_null();
+	j = json_object();
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "exact", json_boolean(exact));
+	SET(j, "mean", num(s.mean));
+	SET(j, "summary", pb_json_summary(&s, "", bad));
+	return j;
+}
+
+static json_t *run_json(const struct pbench_mem_run *r, int *bad)
+{
+	int counted = r->status == PBENCH_MEM_COUNTED;
+	json_t *j = json_object();
+
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "status", json_string(pbench_mem_status_name(r->status)));
+	SET(j, "reason", pb_json_str_or_null(r->reason));
+	SET(j, "exit_status", r->exit_status >= 0 ? json_integer(r->exit_status) : json_null());
+	SET(j, "signal", r->term_signal ? json_integer(r->term_signal) : json_null());
+	SET(j, "allocs", counted ? unum(r->allocs) : json_null());
+	SET(j, "frees", counted ? unum(r->frees) : json_null());
+	SET(j, "bytes", counted ? unum(r->bytes) : json_null());
+	SET(j, "peak_bytes", counted ? json_integer((json_int_t)r->peak_bytes) : json_null());
+	SET(j, "others", json_integer((json_int_t)r->others));
+	SET(j, "max_rss_kib", r->max_rss_kib ? unum(r->max_rss_kib) : json_null());
+	SET(j, "rss_floor_kib", r->max_rss_kib ? unum(r->rss_floor_kib) : json_null());
+	return j;
+}
+
+json_t *pb_mem_runs_json(const struct pbench_mem_run *runs, int n, int *bad)
+{
+	static const char *const fig[] = { "allocs_per_run", "frees_per_run", "bytes_per_run",
+					   "peak_bytes" };
+	int counted = 0, status = PBENCH_MEM_COUNTED, rss = 0, bound = 0;
+	const char *why = NULL;
+	unsigned others = 0;
+	json_t *j, *each;
+	double *x;
+
+	if (!runs || n < 1)
+		return json_null();
+	for (int i = 0; i < n; i++) {
+		counted += runs[i].status == PBENCH_MEM_COUNTED;
+		others = runs[i].others > others ? runs[i].others : others;
+		if (runs[i].status != PBENCH_MEM_COUNTED && status == PBENCH_MEM_COUNTED) {
+			status = runs[i].status;
+			why = runs[i].reason;
+		}
+		rss += runs[i].max_rss_kib > 0;
+		bound |= runs[i].max_rss_kib > 0 && runs[i].max_rss_kib <= runs[i].rss_floor_kib;
+	}
+	x = calloc((size_t)n, sizeof(*x));
+	j = json_object();
+	each = json_array();
+	if (!x || !j || !each) {
+		free(x);
+		json_decref(j);
+		json_decref(each);
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "runs", json_integer(n));
+	SET(j, "status", json_string(pbench_mem_status_name(status)));
+	SET(j, "reason", pb_json_str_or_null(why));
+	for (int k = 0; k < 4; k++) {
+		for (int i = 0; i < n; i++)
+			x[i] = k == 0 ? (double)runs[i].allocs : k == 1 ? (double)runs[i].frees :
+			       k == 2 ? (double)runs[i].bytes : (double)runs[i].peak_bytes;
+		SET(j, fig[k], counted == n ? figure_json(x, n, bad) : json_null());
+	}
+	SET(j, "children_not_counted", json_integer((json_int_t)others));
+	for (int i = 0; i < n; i++)
+		x[i] = (double)runs[i].max_rss_kib;
+	SET(j, "max_rss_kib", rss == n ? figure_json(x, n, bad) : json_null());
+	SET(j, "max_rss_is_bound", json_boolean(bound));
+	for (int i = 0; i < n; i++)
+		APPEND(each, run_json(&runs[i], bad));
+	SET(j, "each", each);
+	free(x);
+	return j;
 }

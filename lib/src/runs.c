@@ -583,6 +583,7 @@ void pbench_runs_free(struct pbench_runs *r)
 	pb_argv_free(r->setup);
 	pb_argv_free(r->prepare);
 	pb_argv_free(r->cleanup);
+	free(r->mem);
 	free(r->subject.path);
 	free(r->subject.plan.events);
 	free(r->subject.plan.map);
@@ -592,4 +593,21 @@ void pbench_runs_free(struct pbench_runs *r)
 	pbench_counters_free(r->self);
 	free(r->events);
 	free(r);
+}
+
+int pbench_runs_attach_memory(struct pbench_runs *r, const struct pbench_mem_run *runs, int n)
+{
+	struct pbench_mem_run *copy;
+
+	if (!r || !runs || n < 1)
+		return -EINVAL;
+	copy = calloc((size_t)n, sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		pb_copy_in(&copy[i], sizeof(copy[i]), &runs[i]);
+	free(r->mem);
+	r->mem = copy;
+	r->nr_mem = n;
+	return 0;
 }

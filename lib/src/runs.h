@@ -103,6 +103,8 @@ struct pbench_runs {
 	struct pbench_speed *speed;	/* the reference loop, made at the first run */
 	int speed_borrowed;		/* speed is another subject's (pb_runs_share_speed()) */
 	double speed_best_ns;		/* its best reading (pbench_speed_factors()) */
+	struct pbench_mem_run *mem;	/* pbench_runs_attach_memory()'s copy, or NULL */
+	int nr_mem;
 	double speed_last_ns;		/* the last run's reading after it, and when (ticks): */
 	uint64_t speed_last_at;		/* the next one's before when it follows closely */
 	int interrupted;		/* *o.stop was seen */

@@ -347,6 +347,7 @@ int pbench_runs_write_json_annotated(const struct pbench_runs *r, const struct p
 	json_t *root, *modes;
 	char verdict[PB_RUNS_VERDICT_LEN];
 	double sr, cr;
+	int bad = 0;
 
 	if (!r || !f)
 		return -EINVAL;
@@ -367,7 +368,8 @@ int pbench_runs_write_json_annotated(const struct pbench_runs *r, const struct p
 				      "cv_ratio", num(cr), "verdict", verdict) : json_null());
 	json_object_set_new(root, "check_cpu", r->env ? json_integer(r->env_cpu) : json_null());
 	json_object_set_new(root, "check", check_json(r));
-	if (json_object_set_new(root, "annotate", l ? pb_listing_json(l) : json_null())) {
+	if (json_object_set_new(root, "memory", pb_mem_runs_json(r->mem, r->nr_mem, &bad)) ||
+	    bad || json_object_set_new(root, "annotate", l ? pb_listing_json(l) : json_null())) {
 		json_decref(root);
 		return -ENOMEM;
 	}

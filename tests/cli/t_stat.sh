@@ -655,9 +655,24 @@ usage_error "warmup runs" "warm-up run count" stat --warmup -1 -- true
 # ---- --memory: a command's allocations, in untimed runs with the shim preloaded --------------
 usage_error "memory runs" "invalid memory run count '0' for --memory" stat --memory=0 -- true
 usage_error "memory without a command" "--memory counts a command's allocations" stat --memory
-usage_error "memory json" "--memory is reported in the text and the Markdown only" stat --memory --json -- true
-usage_error "memory csv file" "--memory is reported in the text and the Markdown only" \
+usage_error "memory csv" "--memory is reported in the text, the JSON and the Markdown, not in the CSV" \
+	stat --memory --csv -- true
+usage_error "memory csv file" "--memory is reported in the text, the JSON and the Markdown, not in the CSV" \
 	stat --memory --export-csv "$T/x.csv" -- true
+# The JSON: the shell's own allocations exactly, the same in each run, its forked child apart;
+# without --memory, null.
+if run "memory json" 0 "$PB" stat --mode unprepared -r 2 --memory=3 -e task-clock --json -- sh -c 'true & wait' &&
+   json "$T/out" '(m := d["memory"])["status"] == "counted" and m["reason"] is None and m["runs"] == 3 and
+	m["allocs_per_run"]["exact"] and m["allocs_per_run"]["mean"] > 0 and
+	all(e["allocs"] == m["allocs_per_run"]["mean"] for e in m["each"]) and
+	len(m["each"]) == 3 and m["children_not_counted"] == 1 and
+	m["max_rss_kib"]["mean"] > 0' &&
+   run "no memory json" 0 "$PB" stat --mode unprepared -r 1 -e task-clock --json -- true &&
+   json "$T/out" 'd["memory"] is None'; then
+	ok "memory --json: counted exactly per run, the child apart, the peak RSS; null without"
+else
+	miss "memory json"
+fi
 if run "memory markdown" 0 "$PB" stat --mode unprepared -r 2 --memory=2 -q -e task-clock --markdown -- ls / &&
    has "$T/out" "^### Memory of the command" &&
    has "$T/out" "^| allocations | exactly [1-9][0-9]* per run |$" &&

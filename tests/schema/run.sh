@@ -69,6 +69,11 @@ made stat-failing stat "$PB" stat --mode unprepared -r 2 -e task-clock --json --
 made stat-helpers stat "$PB" stat --mode unprepared -r 2 -e task-clock --warmup 1 --setup true \
 	--prepare 'sh -c :' --cleanup true --json -- true
 made stat-timeout stat "$PB" stat --mode unprepared -r 1 --timeout 0.1 -e task-clock --json -- sleep 2
+made stat-memory stat "$PB" stat --mode unprepared -r 2 --memory=2 -e task-clock --json -- sh -c 'true & wait'
+if [ -x /sbin/ldconfig ] && file -L /sbin/ldconfig 2>/dev/null | grep -q 'static'; then
+	made stat-memory-static stat "$PB" stat --mode unprepared -r 1 --memory -e task-clock --json \
+		-- /sbin/ldconfig --version
+fi
 if [ -s "$T/stat-one-run.json" ] && json "$T/stat-one-run.json" \
 	'd["modes"][0]["summary"]["stddev_ns"] is None and d["modes"][0]["outliers"]["fence_lo_ns"] is None'; then
 	ok "one run: no deviation, no fences (null, never 0)"
