@@ -99,7 +99,7 @@ static void compare_usage(FILE *f)
 		"                         untimed, with the allocator shim libpbench-mem.so\n"
 		"                         preloaded: allocations, bytes and peak RSS of each, each\n"
 		"                         against the reference ('b allocates 2.0x the bytes of a');\n"
-		"                         in the text only\n"
+		"                         in the text, the JSON and the Markdown\n"
 		"  -h, --help             this help\n"
 		"\n"
 		"Exit status: 0 when compared (a verdict or undecided), 1 when a run failed, the\n"
@@ -450,9 +450,9 @@ static int check_args(struct compare_opts *o)
 			  "a baseline's times cannot run again");
 		return EXIT_USAGE;
 	}
-	if (o->memory_runs && to_stdout) {
-		cli_error("--memory is reported in the text only: drop --json, --csv or "
-			  "--markdown (their --export-* files can go with it)");
+	if (o->memory_runs && o->out[OUT_CSV]) {
+		cli_error("--memory is reported in the text, the JSON and the Markdown, not in the "
+			  "CSV (a line per run): drop --csv (or --export-csv)");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -769,48 +769,13 @@ static int memory_side(const struct compare_opts *o, int i, struct pbench_mem_fi
 				   &runs[r]);
 }
 
-static int memory_report(const struct compare_opts *o, struct pbench_mem_run *const *runs,
-			 const int *countable, const char *const *why)
-{
-	int n = (int)o->memory_runs, ref = o->co.reference;
-
-	for (int i = 0; i < o->ncmd; i++) {
-		printf("\n'%s': ", side_name(o, i));
-		if (!countable[i]) {
-			printf("memory not counted: %s\n", why[i]);
-			continue;
-		}
-		if (pbench_mem_runs_write_text(runs[i], n, stdout))
-			return -EIO;
-	}
-	for (int i = 0; i < o->ncmd; i++) {
-		static const int kinds[] = { PBENCH_MEM_BYTES, PBENCH_MEM_ALLOCS };
-
-		if (i == ref || !countable[i] || !countable[ref])
-			continue;
-		printf("\nmemory of '%s' against '%s':\n", side_name(o, i), side_name(o, ref));
-		for (int k = 0; k < 2; k++) {
-			struct pbench_mem_comparison m = { .size = sizeof(m) };
-			int err = pbench_mem_runs_compare(runs[ref], n, runs[i], n, kinds[k],
-							  o->co.confidence, o->co.same_pct, &m);
-
-			if (err == -ENODATA) {
-				printf("  not counted: the shim was not loaded in every run\n");
-				break;
-			}
-			if (err || pbench_mem_comparison_write_text(&m, stdout, side_name(o, ref),
-								    side_name(o, i), "run"))
-				return err ? err : -EIO;
-		}
-	}
-	return 0;
-}
-
-static int memory_compare(const struct compare_opts *o)
+/* The commands' memory runs kept with the contest, whose reports give them; a command known
+ * not countable gets runs with only its status and reason. */
+static int memory_compare(const struct compare_opts *o, struct pbench_contest *c)
 {
 	struct pbench_mem_run *runs[MAX_ENTRANTS] = { NULL };
 	const char *why[MAX_ENTRANTS] = { NULL };
-	int countable[MAX_ENTRANTS] = { 0 }, err = 0;
+	int status[MAX_ENTRANTS] = { 0 }, err = 0;
 	struct pbench_mem_file *f = NULL;
 	char path[4096];
 
@@ -820,19 +785,23 @@ static int memory_compare(const struct compare_opts *o)
 		st = st ? st : pbench_mem_command_status(path, &why[i]);
 		if (st < 0)
 			why[i] = pbench_strerror(st);
-		countable[i] = st == PBENCH_MEM_COUNTED;
+		status[i] = st < 0 ? PBENCH_MEM_NOT_LOADED : st;
 		runs[i] = calloc((size_t)o->memory_runs, sizeof(*runs[i]));
 		if (!runs[i])
 			err = -ENOMEM;
+		for (long r = 0; !err && r < o->memory_runs; r++)
+			runs[i][r] = (struct pbench_mem_run){ .size = sizeof(runs[i][r]),
+							      .status = status[i],
+							      .reason = why[i] };
 	}
 	if (!err)
 		err = pbench_mem_file_new(&f);
 	for (long r = 0; r < o->memory_runs && !err && !stop; r++)
 		for (int i = 0; i < o->ncmd && !err; i++)
-			if (countable[i])
+			if (status[i] == PBENCH_MEM_COUNTED)
 				err = memory_side(o, i, f, runs[i], r);
-	if (!err && !stop)
-		err = memory_report(o, runs, countable, why);
+	for (int i = 0; i < o->ncmd && !err && !stop; i++)
+		err = pbench_contest_attach_memory(c, i, runs[i], (int)o->memory_runs);
 	pbench_mem_file_free(f);
 	for (int i = 0; i < o->ncmd; i++)
 		free(runs[i]);
@@ -875,11 +844,12 @@ static int measure(struct compare_opts *o, struct cli_output *out)
 		pbench_contest_free(c);
 		return EXIT_RUNTIME;
 	}
-	rc = write_reports(c, o, out);
+	/* --memory's runs come after the rounds and before the reports, which hold them. */
+	rc = o->memory_runs && err != -EINTR ? memory_compare(o, c) : 0;
+	if (!rc)
+		rc = write_reports(c, o, out);
 	err = outcome(c, o, err == -EINTR);
 	pbench_contest_free(c);
-	if (!rc && !err && o->memory_runs)
-		rc = memory_compare(o);
 	return rc ? rc : err;
 }
 

@@ -330,6 +330,7 @@ static void entrant_release(struct pb_entrant *n)
 	free(n->pair_own);
 	free(n->looks);
 	free(n->mem);
+	free(n->cmd_mem);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -560,4 +561,35 @@ int pb_contest_laggard(const struct pbench_contest *c)
 		    (who < 0 || lag(&c->e[i]) > lag(&c->e[who])))
 			who = i;
 	return who;
+}
+
+int pbench_contest_attach_memory(struct pbench_contest *c, int i,
+				 const struct pbench_mem_run *runs, int n)
+{
+	struct pbench_mem_run *copy;
+
+	if (!c || i < 0 || i >= c->n || !runs || n < 1)
+		return -EINVAL;
+	copy = calloc((size_t)n, sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	for (int k = 0; k < n; k++)
+		pb_copy_in(&copy[k], sizeof(copy[k]), &runs[k]);
+	free(c->e[i].cmd_mem);
+	c->e[i].cmd_mem = copy;
+	c->e[i].nr_cmd_mem = n;
+	return 0;
+}
+
+/* Command entrant i's runs against the reference's on one figure per run (kind): 0, or
+ * -ENODATA when either has none or a run not counted. */
+int pb_contest_cmd_mem(const struct pbench_contest *c, int i, int kind,
+		       struct pbench_mem_comparison *out)
+{
+	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+
+	if (!e->cmd_mem || !ref->cmd_mem)
+		return -ENODATA;
+	return pbench_mem_runs_compare(ref->cmd_mem, ref->nr_cmd_mem, e->cmd_mem, e->nr_cmd_mem,
+				       kind, c->o.confidence, c->o.same_pct, out);
 }

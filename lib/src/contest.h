@@ -51,6 +51,9 @@ struct pb_entrant {
 	size_t nmem;
 	int mem_status;
 	const char *mem_reason;
+	/* pbench_contest_attach_memory(): a command's runs with the allocator shim preloaded */
+	struct pbench_mem_run *cmd_mem;
+	int nr_cmd_mem;
 };
 
 struct pbench_contest {
@@ -93,6 +96,8 @@ int pb_contest_append_pair(struct pb_entrant *e, double ref, double own);
 /* Entrant i's ratio in words, "1.23x faster", and its interval, "(99.9% interval
  * 1.21-1.25)", both as a speed-up when it is faster. */
 void pb_contest_fmt_ratio(char *buf, size_t len, double r);
+int pb_contest_cmd_mem(const struct pbench_contest *c, int i, int kind,
+		       struct pbench_mem_comparison *out);
 int pb_contest_unbounded(double lo, double hi);
 void pb_contest_ratio_words(const struct pbench_contest *c, int i, char *words, size_t wlen,
 			    char *interval, size_t ilen);

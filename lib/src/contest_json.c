@@ -116,6 +116,30 @@ static json_t *check_json(const struct pb_entrant *e)
 			 "stdout_bytes", (json_int_t)e->bytes, "stdout_fnv1a", hash);
 }
 
+/* A command's memory runs against the reference's, on bytes and allocations per run (the
+ * comparison's a_per_call and b_per_call are per run here); null when either has none. */
+static json_t *cmd_mem_vs_ref_json(const struct pbench_contest *c, int i, int *bad)
+{
+	static const int kinds[] = { PBENCH_MEM_BYTES, PBENCH_MEM_ALLOCS };
+	static const char *const names[] = { "bytes", "allocs" };
+	json_t *j;
+
+	if (i == c->o.reference || !c->e[i].cmd_mem || !c->e[c->o.reference].cmd_mem)
+		return json_null();
+	j = json_object();
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	for (int k = 0; k < 2; k++) {
+		struct pbench_mem_comparison m = { .size = sizeof(m) };
+
+		SET(j, names[k], pb_contest_cmd_mem(c, i, kinds[k], &m) ? json_null() :
+				 pb_mem_comparison_json(&m, bad));
+	}
+	return j;
+}
+
 static json_t *entrant_json(const struct pbench_contest *c, int i, int *bad)
 {
 	const struct pb_entrant *e = &c->e[i];
@@ -134,6 +158,8 @@ static json_t *entrant_json(const struct pbench_contest *c, int i, int *bad)
 	SET(j, "events", events_json(c, i));
 	SET(j, "looks", looks_json(e));
 	SET(j, "set", e->r ? pb_runs_set_json(e->r, 0) : json_null());
+	SET(j, "memory", pb_mem_runs_json(e->cmd_mem, e->nr_cmd_mem, bad));
+	SET(j, "memory_vs_reference", cmd_mem_vs_ref_json(c, i, bad));
 	return j;
 }
 

@@ -326,6 +326,52 @@ static void print_memory(FILE *f, const struct pbench_contest *c)
 	}
 }
 
+/* pbench_contest_attach_memory(): each command's runs with the allocator shim (text or
+ * Markdown), then each against the reference's on bytes and allocations per run. */
+static int print_cmd_memory(FILE *f, const struct pbench_contest *c, int md)
+{
+	const struct pb_entrant *ref = &c->e[c->o.reference];
+
+	for (int i = 0; i < c->n; i++) {
+		const struct pb_entrant *e = &c->e[i];
+		int err;
+
+		if (!e->cmd_mem)
+			continue;
+		fprintf(f, md ? "\n`%s`:\n" : "\n'%s': ", e->name);
+		err = md ? pbench_mem_runs_write_markdown(e->cmd_mem, e->nr_cmd_mem, f) :
+		      pbench_mem_runs_write_text(e->cmd_mem, e->nr_cmd_mem, f);
+		if (err)
+			return err;
+	}
+	for (int i = 0; i < c->n; i++) {
+		static const int kinds[] = { PBENCH_MEM_BYTES, PBENCH_MEM_ALLOCS };
+		const struct pb_entrant *e = &c->e[i];
+
+		if (i == c->o.reference || !e->cmd_mem || !ref->cmd_mem)
+			continue;
+		fprintf(f, "\nmemory of '%s' against '%s':\n", e->name, ref->name);
+		if (md)
+			fputs("\n```\n", f);
+		for (int k = 0; k < 2; k++) {
+			struct pbench_mem_comparison m = { .size = sizeof(m) };
+			int err = pb_contest_cmd_mem(c, i, kinds[k], &m);
+
+			if (err == -ENODATA) {
+				fprintf(f, "  not counted: the shim was not loaded in every run of "
+					"both\n");
+				break;
+			}
+			if (err || (err = pbench_mem_comparison_write_text(&m, f, ref->name, e->name,
+									  "run")))
+				return err;
+		}
+		if (md)
+			fputs("```\n", f);
+	}
+	return 0;
+}
+
 int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 {
 	int *order;
@@ -344,6 +390,8 @@ int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 	if (c->o.flags & PBENCH_CONTEST_COUNT_MEMORY)
 		print_memory(f, c);
 	free(order);
+	if (print_cmd_memory(f, c, 0))
+		return -EIO;
 	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }
 
@@ -404,5 +452,7 @@ int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
 		fprintf(f, "- %s\n", line);
 	}
 	free(order);
+	if (print_cmd_memory(f, c, 1))
+		return -EIO;
 	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }

@@ -299,7 +299,7 @@ static json_t *welch_json(const struct pbench_welch *w, int *bad)
 	return j;
 }
 
-static json_t *mem_comparison_json(const struct pbench_mem_comparison *m, int *bad)
+json_t *pb_mem_comparison_json(const struct pbench_mem_comparison *m, int *bad)
 {
 	json_t *j = json_object();
 
@@ -334,8 +334,8 @@ static json_t *comparison_memory_json(const struct pbench_comparison *c, int *ba
 	}
 	SET(j, "status", json_string(pbench_mem_status_name(c->mem_status)));
 	SET(j, "reason", c->mem_reason ? json_string(c->mem_reason) : json_null());
-	SET(j, "bytes", c->mem_bytes ? mem_comparison_json(c->mem_bytes, bad) : json_null());
-	SET(j, "allocs", c->mem_allocs ? mem_comparison_json(c->mem_allocs, bad) : json_null());
+	SET(j, "bytes", c->mem_bytes ? pb_mem_comparison_json(c->mem_bytes, bad) : json_null());
+	SET(j, "allocs", c->mem_allocs ? pb_mem_comparison_json(c->mem_allocs, bad) : json_null());
 	return j;
 }
 

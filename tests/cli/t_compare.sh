@@ -335,7 +335,8 @@ fi
 
 # ---- --memory: each command's allocations in untimed runs, each against the reference -------
 usage_error "compare memory runs" "invalid memory run count '0' for --memory" compare --memory=0 true false
-usage_error "compare memory json" "--memory is reported in the text only" compare --memory --json true true
+usage_error "compare memory csv" "--memory is reported in the text, the JSON and the Markdown, not in the CSV" \
+	compare --memory --csv true true
 usage_error "compare memory workload" "the built-in workloads are not commands" \
 	compare --memory --workload xor --iterations 1000 --iterations 2000
 # ls of one directory and of a larger one: different output, so --no-check-output; the same
@@ -349,6 +350,23 @@ if run "compare memory" 0 "$PB" compare --mode unprepared --no-check-output --ma
 	ok "compare --memory: both commands' counts exactly, the larger listing against the smaller"
 else
 	miss "compare memory"
+fi
+# The same in the JSON: each command's runs, the larger listing against the smaller; and in the
+# Markdown, each command's table.
+if run "compare memory json" 0 "$PB" compare --mode unprepared --no-check-output --max-runs 6 \
+	-e task-clock --memory=2 --json "ls /" "ls -la /usr/bin" &&
+   json "$T/out" '[e["memory"]["status"] for e in d["entrants"]] == ["counted", "counted"] and
+	all(e["memory"]["allocs_per_run"]["exact"] and len(e["memory"]["each"]) == 2 for e in d["entrants"]) and
+	d["entrants"][0]["memory_vs_reference"] is None and
+	(v := d["entrants"][1]["memory_vs_reference"])["allocs"]["ratio_b_to_a"] > 2 and
+	v["allocs"]["a_per_call"] == d["entrants"][0]["memory"]["allocs_per_run"]["mean"]' &&
+   run "compare memory markdown" 0 "$PB" compare --mode unprepared --no-check-output --max-runs 6 \
+	-e task-clock --memory=2 --markdown "ls /" "ls -la /usr/bin" &&
+   [ "$(grep -c '^### Memory of the command' "$T/out")" -eq 2 ] &&
+   has "$T/out" "allocates [0-9.]*x the allocations of ls / per run (exact)"; then
+	ok "compare --memory --json and --markdown: each command's runs, one against the other"
+else
+	miss "compare memory json"
 fi
 
 finish cli/compare

@@ -103,6 +103,7 @@ made compare-failing compare "$PB" $C --mode unprepared --no-check-output true f
 made compare-helpers compare "$PB" $C --mode unprepared --warmup 1 --setup true --prepare true \
 	--cleanup true true true
 made compare-sequential compare "$PB" $C --mode unprepared --order sequential true true
+made compare-memory compare "$PB" $C --mode unprepared --memory=2 --no-check-output true 'ls /'
 if [ -s "$T/compare-cmds.json" ]; then
 	made compare-baseline compare "$PB" $C --mode unprepared --baseline "$T/compare-cmds.json" \
 		-n fast true

@@ -286,6 +286,14 @@ PBENCH_API int pbench_contest_mem(const struct pbench_contest *c, int i, int kin
 /* Whether entrant i's allocations were counted (enum pbench_mem_status), and why not. */
 PBENCH_API int pbench_contest_mem_status(const struct pbench_contest *c, int i,
 					 const char **reason);
+/*
+ * A command entrant's runs counted by the allocator shim (pbench_mem_file_run(), after the
+ * rounds; for a command known not countable, runs with only status and reason), kept with the
+ * contest, copied: its text, Markdown and JSON then give each command's figures and each
+ * against the reference's on bytes and allocations per run. -EINVAL, -ENOMEM.
+ */
+PBENCH_API int pbench_contest_attach_memory(struct pbench_contest *c, int i,
+					    const struct pbench_mem_run *runs, int n);
 
 #ifdef __cplusplus
 }
