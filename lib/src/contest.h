@@ -96,6 +96,9 @@ int pb_contest_append_pair(struct pb_entrant *e, double ref, double own);
 /* Entrant i's ratio in words, "1.23x faster", and its interval, "(99.9% interval
  * 1.21-1.25)", both as a speed-up when it is faster. */
 void pb_contest_fmt_ratio(char *buf, size_t len, double r);
+/* A function entrant's counted calls on one figure (enum pbench_mem_kind), one value a call,
+ * malloc'ed into *out (e->nmem of them): 0, -ENODATA (not counted), -ENOMEM. */
+int pb_contest_mem_figures(const struct pb_entrant *e, int kind, double **out);
 int pb_contest_cmd_mem(const struct pbench_contest *c, int i, int kind,
 		       struct pbench_mem_comparison *out);
 int pb_contest_unbounded(double lo, double hi);

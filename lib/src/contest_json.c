@@ -116,15 +116,18 @@ static json_t *check_json(const struct pb_entrant *e)
 			 "stdout_bytes", (json_int_t)e->bytes, "stdout_fnv1a", hash);
 }
 
-/* A command's memory runs against the reference's, on bytes and allocations per run (the
- * comparison's a_per_call and b_per_call are per run here); null when either has none. */
-static json_t *cmd_mem_vs_ref_json(const struct pbench_contest *c, int i, int *bad)
+/* Against the reference's, on bytes and allocations: a command's --memory runs per run (the
+ * comparison's a_per_call and b_per_call are per run then), a function's counted calls per
+ * call (PBENCH_CONTEST_COUNT_MEMORY); null when either has none. */
+static json_t *mem_vs_ref_json(const struct pbench_contest *c, int i, int *bad)
 {
 	static const int kinds[] = { PBENCH_MEM_BYTES, PBENCH_MEM_ALLOCS };
 	static const char *const names[] = { "bytes", "allocs" };
+	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+	int cmd = e->cmd_mem && ref->cmd_mem;
 	json_t *j;
 
-	if (i == c->o.reference || !c->e[i].cmd_mem || !c->e[c->o.reference].cmd_mem)
+	if (i == c->o.reference || (!cmd && (!e->mem_status || !ref->mem_status)))
 		return json_null();
 	j = json_object();
 	if (!j) {
@@ -133,9 +136,39 @@ static json_t *cmd_mem_vs_ref_json(const struct pbench_contest *c, int i, int *b
 	}
 	for (int k = 0; k < 2; k++) {
 		struct pbench_mem_comparison m = { .size = sizeof(m) };
+		int err = cmd ? pb_contest_cmd_mem(c, i, kinds[k], &m) :
+			  pbench_contest_mem(c, i, kinds[k], &m);
 
-		SET(j, names[k], pb_contest_cmd_mem(c, i, kinds[k], &m) ? json_null() :
-				 pb_mem_comparison_json(&m, bad));
+		SET(j, names[k], err ? json_null() : pb_mem_comparison_json(&m, bad));
+	}
+	return j;
+}
+
+/* A function entrant's calls counted one by one after the rounds (PBENCH_CONTEST_COUNT_MEMORY):
+ * each figure per call, or the status and why not; null when not asked for. */
+static json_t *calls_memory_json(const struct pb_entrant *e, int *bad)
+{
+	static const char *const fig[] = { "allocs_per_call", "frees_per_call", "bytes_per_call",
+					   "peak_bytes" };
+	json_t *j;
+
+	if (!e->mem_status)
+		return json_null();
+	j = json_object();
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "status", json_string(pbench_mem_status_name(e->mem_status)));
+	SET(j, "reason", e->mem_status == PBENCH_MEM_COUNTED ? json_null() :
+			 pb_json_str_or_null(e->mem_reason));
+	SET(j, "calls", json_integer((json_int_t)e->nmem));
+	for (int k = 0; k < 4; k++) {
+		double *x = NULL;
+
+		SET(j, fig[k], pb_contest_mem_figures(e, PBENCH_MEM_ALLOCS + k, &x) ? json_null() :
+			       pb_mem_figure_json(x, (int)e->nmem, bad));
+		free(x);
 	}
 	return j;
 }
@@ -159,7 +192,8 @@ static json_t *entrant_json(const struct pbench_contest *c, int i, int *bad)
 	SET(j, "looks", looks_json(e));
 	SET(j, "set", e->r ? pb_runs_set_json(e->r, 0) : json_null());
 	SET(j, "memory", pb_mem_runs_json(e->cmd_mem, e->nr_cmd_mem, bad));
-	SET(j, "memory_vs_reference", cmd_mem_vs_ref_json(c, i, bad));
+	SET(j, "calls_memory", calls_memory_json(e, bad));
+	SET(j, "memory_vs_reference", mem_vs_ref_json(c, i, bad));
 	return j;
 }
 

@@ -396,7 +396,7 @@ int pbench_contest_mem_status(const struct pbench_contest *c, int i, const char 
 	return c->e[i].mem_status;
 }
 
-static int mem_figures(const struct pb_entrant *e, int kind, double **out)
+int pb_contest_mem_figures(const struct pb_entrant *e, int kind, double **out)
 {
 	double *x;
 
@@ -427,9 +427,9 @@ int pbench_contest_mem(const struct pbench_contest *c, int i, int kind,
 	    kind > PBENCH_MEM_PEAK)
 		return -EINVAL;
 	ref = &c->e[c->o.reference];
-	err = mem_figures(ref, kind, &xa);
+	err = pb_contest_mem_figures(ref, kind, &xa);
 	if (!err)
-		err = mem_figures(&c->e[i], kind, &xb);
+		err = pb_contest_mem_figures(&c->e[i], kind, &xb);
 	if (!err)
 		err = pb_mem_compare_x(xa, ref->nmem, xb, c->e[i].nmem, kind,
 				       pb_contest_confidence(c), c->o.same_pct, out);

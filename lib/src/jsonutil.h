@@ -96,6 +96,8 @@ int pb_json_dump(json_t *root, int bad, FILE *f);
 /* mem_command.c: a command's runs counted by the preloaded allocator shim (pbench stat's and
  * compare's "memory"); null for none. */
 json_t *pb_mem_runs_json(const struct pbench_mem_run *runs, int n, int *bad);
+/* One memory figure over n runs or calls (the schema's memory_figure). */
+json_t *pb_mem_figure_json(const double *x, int n, int *bad);
 /* report_json.c: a and b compared on one memory figure (the schema's memory_comparison). */
 json_t *pb_mem_comparison_json(const struct pbench_mem_comparison *m, int *bad);
 

@@ -542,7 +542,7 @@ int pbench_mem_runs_compare(const struct pbench_mem_run *a, int na, const struct
 /* ---- a command's counted runs as JSON (pbench stat's and compare's "memory") ---------------- */
 
 /* One figure over the runs: exact when every run counted the same, its mean and summary. */
-static json_t *figure_json(const double *x, int n, int *bad)
+json_t *pb_mem_figure_json(const double *x, int n, int *bad)
 {
 	struct pbench_summary s = { .size = sizeof(s) };
 	int exact = 1;
@@ -625,12 +625,12 @@ json_t *pb_mem_runs_json(const struct pbench_mem_run *runs, int n, int *bad)
 		for (int i = 0; i < n; i++)
 			x[i] = k == 0 ? (double)runs[i].allocs : k == 1 ? (double)runs[i].frees :
 			       k == 2 ? (double)runs[i].bytes : (double)runs[i].peak_bytes;
-		SET(j, fig[k], counted == n ? figure_json(x, n, bad) : json_null());
+		SET(j, fig[k], counted == n ? pb_mem_figure_json(x, n, bad) : json_null());
 	}
 	SET(j, "children_not_counted", json_integer((json_int_t)others));
 	for (int i = 0; i < n; i++)
 		x[i] = (double)runs[i].max_rss_kib;
-	SET(j, "max_rss_kib", rss == n ? figure_json(x, n, bad) : json_null());
+	SET(j, "max_rss_kib", rss == n ? pb_mem_figure_json(x, n, bad) : json_null());
 	SET(j, "max_rss_is_bound", json_boolean(bound));
 	for (int i = 0; i < n; i++)
 		APPEND(each, run_json(&runs[i], bad));

@@ -11,6 +11,7 @@
  * not being first is meant).
  */
 #include <criterion/criterion.h>
+#include <jansson.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -534,6 +535,37 @@ Test(mem, contest_functions)
 	fclose(f);
 	cr_expect_not_null(strstr(buf, "heavy allocates 6.83x the bytes of three per call (exact)"),
 			   "%s", buf);
+	free(buf);
+	/* The JSON: each function's calls per call, heavy against three. */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	cr_assert_eq(pbench_contest_write_json(c, f), 0);
+	fclose(f);
+	{
+		json_t *root = json_loads(buf, 0, NULL), *es, *three_m, *heavy_m, *vs;
+
+		cr_assert_not_null(root, "%s", buf);
+		es = json_object_get(root, "entrants");
+		three_m = json_object_get(json_array_get(es, 0), "calls_memory");
+		heavy_m = json_object_get(json_array_get(es, 1), "calls_memory");
+		vs = json_object_get(json_array_get(es, 1), "memory_vs_reference");
+		cr_expect_str_eq(json_string_value(json_object_get(heavy_m, "status")), "counted");
+		cr_expect(json_is_true(json_object_get(json_object_get(three_m, "bytes_per_call"),
+							"exact")));
+		cr_expect_eq(json_real_value(json_object_get(json_object_get(three_m,
+					"bytes_per_call"), "mean")), 300);
+		cr_expect_eq(json_real_value(json_object_get(json_object_get(heavy_m,
+					"bytes_per_call"), "mean")), 2048);
+		cr_expect_eq(json_real_value(json_object_get(json_object_get(three_m,
+					"allocs_per_call"), "mean")), 3);
+		cr_expect(json_is_null(json_object_get(json_array_get(es, 0),
+						       "memory_vs_reference")));
+		cr_expect_eq(json_real_value(json_object_get(json_object_get(vs, "bytes"),
+							     "b_per_call")), 2048);
+		cr_expect(json_is_null(json_object_get(json_array_get(es, 1), "memory")),
+			  "no command memory for a function");
+		json_decref(root);
+	}
 	free(buf);
 	pbench_contest_free(c);
 }
