@@ -59,3 +59,17 @@ int pb_json_dump(json_t *root, int bad, FILE *f)
 		return -EIO;
 	return 0;
 }
+
+json_t *pb_json_mem_figure(const struct pbench_summary *s, int exact, int *bad)
+{
+	json_t *j = json_object();
+
+	if (!j) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(j, "exact", json_boolean(exact));
+	SET(j, "mean", num(s->mean));
+	SET(j, "summary", pb_json_summary(s, "", bad));
+	return j;
+}

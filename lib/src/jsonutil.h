@@ -90,6 +90,9 @@ static inline void pb_json_head(json_t *root, int measured, int *bad)
 /* json.c: a summary's figures, the ones in its unit named with suffix ("_ns" for times,
  * "" for plain numbers). */
 json_t *pb_json_summary(const struct pbench_summary *s, const char *suffix, int *bad);
+/* One memory figure (the schema's memory_figure): exact (the same in every batch or run), the
+ * mean, the summary. */
+json_t *pb_json_mem_figure(const struct pbench_summary *s, int exact, int *bad);
 /* Write root (indented, in order, a newline) and release it: -ENOMEM when bad (nothing is
  * written), -EIO when writing failed. */
 int pb_json_dump(json_t *root, int bad, FILE *f);

@@ -546,21 +546,12 @@ json_t *pb_mem_figure_json(const double *x, int n, int *bad)
 {
 	struct pbench_summary s = { .size = sizeof(s) };
 	int exact = 1;
-	json_t *j;
 
 	for (int i = 1; i < n; i++)
 		exact &= x[i] == x[0];
 	if (pbench_stats_summary(x, (size_t)n, NULL, &s))
 		return json_null();
-	j = json_object();
-	if (!j) {
-		*bad = -1;
-		return NULL;
-	}
-	SET(j, "exact", json_boolean(exact));
-	SET(j, "mean", num(s.mean));
-	SET(j, "summary", pb_json_summary(&s, "", bad));
-	return j;
+	return pb_json_mem_figure(&s, exact, bad);
 }
 
 static json_t *run_json(const struct pbench_mem_run *r, int *bad)

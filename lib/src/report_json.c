@@ -169,19 +169,10 @@ static json_t *mem_figure_json(const struct pbench_result *r, int kind, int *bad
 {
 	struct pbench_summary s = { .size = sizeof(s) };
 	int exact = 0;
-	json_t *j;
 
 	if (pbench_result_mem_summary(r, kind, &s, &exact))
 		return json_null();
-	j = json_object();
-	if (!j) {
-		*bad = -1;
-		return NULL;
-	}
-	SET(j, "exact", json_boolean(exact));
-	SET(j, "mean", num(s.mean));
-	SET(j, "summary", pb_json_summary(&s, "", bad));
-	return j;
+	return pb_json_mem_figure(&s, exact, bad);
 }
 
 /* What was counted per call (the peak per sample), or the status and why not. */
