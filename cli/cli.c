@@ -40,6 +40,14 @@ void cli_hint(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cli_mem_error(int err)
+{
+	cli_error("memory: %s", pbench_strerror(err));
+	if (err == -ENOENT)
+		cli_hint("libpbench-mem.so is installed beside libpbench; set PBENCH_MEM_SHIM=PATH "
+			 "to use another");
+}
+
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;

@@ -759,60 +759,30 @@ static void on_signal(int sig)
 }
 
 /* --memory: N more runs of every command, untimed, in alternation, with the allocator shim
- * preloaded (the timed rounds stay without it); each command's counts, then each against the
- * reference on bytes and allocations per run. */
-static int memory_side(const struct compare_opts *o, int i, struct pbench_mem_file *f,
-		       struct pbench_mem_run *runs, long r)
-{
-	runs[r].size = sizeof(runs[r]);
-	return pbench_mem_file_run(f, o->argv[i], !(o->co.flags & PBENCH_CONTEST_SHOW_OUTPUT),
-				   &runs[r]);
-}
-
-/* The commands' memory runs kept with the contest, whose reports give them; a command known
- * not countable gets runs with only its status and reason. */
+ * preloaded (the timed rounds stay without it), kept with the contest, whose reports give each
+ * command's counts and each against the reference's. */
 static int memory_compare(const struct compare_opts *o, struct pbench_contest *c)
 {
 	struct pbench_mem_run *runs[MAX_ENTRANTS] = { NULL };
-	const char *why[MAX_ENTRANTS] = { NULL };
-	int status[MAX_ENTRANTS] = { 0 }, err = 0;
-	struct pbench_mem_file *f = NULL;
-	char path[4096];
+	char *const *argv[MAX_ENTRANTS];
+	int err = 0;
 
 	for (int i = 0; i < o->ncmd; i++) {
-		int st = pbench_command_resolve(o->argv[i][0], path, sizeof(path));
-
-		st = st ? st : pbench_mem_command_status(path, &why[i]);
-		if (st < 0)
-			why[i] = pbench_strerror(st);
-		status[i] = st < 0 ? PBENCH_MEM_NOT_LOADED : st;
+		argv[i] = o->argv[i];
 		runs[i] = calloc((size_t)o->memory_runs, sizeof(*runs[i]));
 		if (!runs[i])
 			err = -ENOMEM;
-		for (long r = 0; !err && r < o->memory_runs; r++)
-			runs[i][r] = (struct pbench_mem_run){ .size = sizeof(runs[i][r]),
-							      .status = status[i],
-							      .reason = why[i] };
 	}
 	if (!err)
-		err = pbench_mem_file_new(&f);
-	for (long r = 0; r < o->memory_runs && !err && !stop; r++)
-		for (int i = 0; i < o->ncmd && !err; i++)
-			if (status[i] == PBENCH_MEM_COUNTED)
-				err = memory_side(o, i, f, runs[i], r);
-	for (int i = 0; i < o->ncmd && !err && !stop; i++)
+		err = pbench_mem_runs_count(argv, o->ncmd, (int)o->memory_runs,
+					    !(o->co.flags & PBENCH_CONTEST_SHOW_OUTPUT), &stop, runs);
+	for (int i = 0; i < o->ncmd && !err; i++)
 		err = pbench_contest_attach_memory(c, i, runs[i], (int)o->memory_runs);
-	pbench_mem_file_free(f);
 	for (int i = 0; i < o->ncmd; i++)
 		free(runs[i]);
-	if (err) {
-		cli_error("memory: %s", pbench_strerror(err));
-		if (err == -ENOENT)
-			cli_hint("libpbench-mem.so is installed beside libpbench; set "
-				 "PBENCH_MEM_SHIM=PATH to use another");
-		return EXIT_RUNTIME;
-	}
-	return stop ? EXIT_RUNTIME : EXIT_OK;
+	if (err < 0)
+		cli_mem_error(err);
+	return err ? EXIT_RUNTIME : EXIT_OK;
 }
 
 /* Build, run and report. The library's handlers (PBENCH_CONTEST_SIGNALS) restore a prepared

@@ -575,8 +575,6 @@ struct report {
 	int head_first;
 	const struct pbench_listing *listing;	/* --annotate, or NULL */
 	const char *annotate;			/* the name given to --annotate */
-	const struct pbench_mem_run *mem;	/* --memory's runs, or NULL */
-	int nr_mem;
 };
 
 /* The text or Markdown report, then the listing of --annotate under it (with its samples,
@@ -598,7 +596,6 @@ static int write_report(void *arg, int fmt, FILE *f)
 {
 	const struct report *rep = arg;
 	const struct pbench_runs *r = rep->r;
-	int err;
 
 	switch (fmt) {
 	case CLI_FMT_JSON:
@@ -606,15 +603,12 @@ static int write_report(void *arg, int fmt, FILE *f)
 	case CLI_FMT_CSV:
 		return pbench_runs_write_csv(r, f);
 	case CLI_FMT_MARKDOWN:
-		err = with_listing(pbench_runs_write_markdown(r, f), rep, fmt, f);
-		return !err && rep->mem ? pbench_mem_runs_write_markdown(rep->mem, rep->nr_mem, f) :
-		       err;
+		return with_listing(pbench_runs_write_markdown(r, f), rep, fmt, f);
 	case CLI_FMT_PLOT:
 		return pbench_runs_plot_svg(r, f);
 	default:	/* the head went out before the command's output */
-		err = with_listing(rep->head_first ? pbench_runs_write_body(r, f) :
-				   pbench_runs_write_text(r, f), rep, fmt, f);
-		return !err && rep->mem ? pbench_mem_runs_write_text(rep->mem, rep->nr_mem, f) : err;
+		return with_listing(rep->head_first ? pbench_runs_write_body(r, f) :
+				    pbench_runs_write_text(r, f), rep, fmt, f);
 	}
 }
 
@@ -659,50 +653,20 @@ static void on_signal(int sig)
 }
 
 /* --memory: more runs of the command, untimed, with the allocator shim preloaded (the timed
- * runs stay without it: counting costs some ns an allocation, and loading the shim time at
- * start), then what they counted, or why the command cannot be counted. */
-static int memory_runs(const struct stat_opts *o, struct pbench_mem_run **out)
+ * runs stay without it), kept with the report; a command that cannot be counted says why. */
+static int memory_runs(const struct stat_opts *o, struct pbench_runs *r)
 {
-	struct pbench_mem_run *runs;
-	struct pbench_mem_file *f = NULL;
-	const char *why = NULL;
-	char path[4096];
-	int err, status;
+	struct pbench_mem_run *runs = calloc((size_t)o->memory_runs, sizeof(*runs));
+	char *const *argv[] = { o->ro.argv };
+	int err = runs ? pbench_mem_runs_count(argv, 1, (int)o->memory_runs, 1, &stop, &runs) :
+		  -ENOMEM;
 
-	runs = calloc((size_t)o->memory_runs, sizeof(*runs));
-	if (!runs) {
-		cli_error("memory: %s", pbench_strerror(-ENOMEM));
-		return EXIT_RUNTIME;
-	}
-	*out = runs;
-	err = pbench_command_resolve(o->ro.argv[0], path, sizeof(path));
-	status = err ? err : pbench_mem_command_status(path, &why);
-	if (status != PBENCH_MEM_COUNTED) {
-		/* Said in the report, not run: a static or setuid command cannot be counted. */
-		for (long i = 0; i < o->memory_runs; i++)
-			runs[i] = (struct pbench_mem_run){ .size = sizeof(runs[i]),
-				.status = status < 0 ? PBENCH_MEM_NOT_LOADED : status,
-				.reason = why ? why : pbench_strerror(status) };
-		return EXIT_OK;
-	}
-	err = pbench_mem_file_new(&f);
-	if (err) {
-		cli_error("memory: cannot set up the allocator shim: %s", pbench_strerror(err));
-		if (err == -ENOENT)
-			cli_hint("libpbench-mem.so is installed beside libpbench; set "
-				 "PBENCH_MEM_SHIM=PATH to use another");
-		return EXIT_RUNTIME;
-	}
-	for (long i = 0; i < o->memory_runs && !err && !stop; i++) {
-		runs[i].size = sizeof(runs[i]);
-		err = pbench_mem_file_run(f, o->ro.argv, 1, &runs[i]);
-	}
-	pbench_mem_file_free(f);
-	if (err) {
-		cli_error("memory: %s", pbench_strerror(err));
-		return EXIT_RUNTIME;
-	}
-	return stop ? EXIT_RUNTIME : EXIT_OK;
+	if (!err)
+		err = pbench_runs_attach_memory(r, runs, (int)o->memory_runs);
+	free(runs);
+	if (err < 0)
+		cli_mem_error(err);
+	return err ? EXIT_RUNTIME : EXIT_OK;
 }
 
 /* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on
@@ -710,7 +674,6 @@ static int memory_runs(const struct stat_opts *o, struct pbench_mem_run **out)
 static int measure(struct stat_opts *o)
 {
 	struct sigaction old_int, old_term;
-	struct pbench_mem_run *mem = NULL;
 	struct pbench_runs *r;
 	int err, rc = EXIT_OK, done = 0;
 
@@ -741,20 +704,13 @@ static int measure(struct stat_opts *o)
 		done += si.done;
 	}
 	/* --memory's runs come after the timed ones and before the report, which holds them. */
-	if (done && o->memory_runs && !err) {
-		rc = memory_runs(o, &mem);
-		if (!rc && pbench_runs_attach_memory(r, mem, (int)o->memory_runs)) {
-			cli_error("memory: %s", pbench_strerror(-ENOMEM));
-			rc = EXIT_RUNTIME;
-		}
-	}
+	if (done && o->memory_runs && !err)
+		rc = memory_runs(o, r);
 	if (done && !rc)
 		rc = cli_out_write(&o->out, write_report,
-				   &(struct report){ r, o->head_first, o->listing, o->annotate,
-						     mem, (int)o->memory_runs });
+				   &(struct report){ r, o->head_first, o->listing, o->annotate });
 	err = verdict(r, o, err == -EINTR);
 	pbench_runs_free(r);
-	free(mem);
 	return rc ? rc : err;
 }
 

@@ -383,6 +383,48 @@ int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet
 	return 0;
 }
 
+int pbench_mem_runs_count(char *const *const argv[], int ncmd, int n, int quiet,
+			  const volatile int *stop, struct pbench_mem_run *const runs[])
+{
+	struct pbench_mem_file *f = NULL;
+	int countable = 0, err = 0, *ok;
+	char path[4096];
+
+	if (!argv || !runs || ncmd < 1 || n < 1)
+		return -EINVAL;
+	for (int i = 0; i < ncmd; i++)
+		if (!argv[i] || !argv[i][0] || !runs[i])
+			return -EINVAL;
+	ok = calloc((size_t)ncmd, sizeof(*ok));
+	if (!ok)
+		return -ENOMEM;
+	/* Every run says why it was not counted until it is: a command that cannot be, or a
+	 * run the stop flag left out, is never a 0. */
+	for (int i = 0; i < ncmd; i++) {
+		const char *why = NULL;
+		int st = pbench_command_resolve(argv[i][0], path, sizeof(path));
+
+		st = st ? st : pbench_mem_command_status(path, &why);
+		ok[i] = st == PBENCH_MEM_COUNTED;
+		countable += ok[i];
+		for (int r = 0; r < n; r++)
+			runs[i][r] = (struct pbench_mem_run){
+				.size = sizeof(runs[i][r]),
+				.status = ok[i] || st < 0 ? PBENCH_MEM_NOT_LOADED : st,
+				.reason = ok[i] ? "not run: stopped before it" :
+					  why ? why : pbench_strerror(st) };
+	}
+	if (countable)
+		err = pbench_mem_file_new(&f);
+	for (int r = 0; r < n && countable && !err && !(stop && *stop); r++)
+		for (int i = 0; i < ncmd && !err; i++)
+			if (ok[i])
+				err = pbench_mem_file_run(f, argv[i], quiet, &runs[i][r]);
+	pbench_mem_file_free(f);
+	free(ok);
+	return err ? err : stop && *stop ? 1 : 0;
+}
+
 /* One figure over the runs: "exactly N" when every run counted the same. */
 static void runs_figure(char *buf, size_t len, const double *x, int n, const char *unit,
 			const char *per)

@@ -87,5 +87,7 @@ int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f)
 		pb_md_text(f, verdict);
 		fprintf(f, "\n");
 	}
+	if (r->mem && pbench_mem_runs_write_markdown(r->mem, r->nr_mem, f))
+		return -EIO;
 	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }

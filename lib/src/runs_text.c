@@ -468,6 +468,9 @@ int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
 		print_stop_and_cost(f, r, s);
 	}
 	print_contrast(f, r);
+	/* pbench_runs_attach_memory(): the command's allocations, after its times */
+	if (r->mem && pbench_mem_runs_write_text(r->mem, r->nr_mem, f))
+		return -EIO;
 	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }
 

@@ -569,3 +569,29 @@ Test(mem, contest_functions)
 	free(buf);
 	pbench_contest_free(c);
 }
+
+/* Commands counted in alternation: one that runs is counted in every run, exactly alike; one
+ * that is not there is not run and says why; runs the stop flag left out are not 0. */
+Test(mem, runs_count_of_commands)
+{
+	char *a[] = { "/bin/sh", "-c", "exit 0", NULL }, *b[] = { "pbench-no-such-command", NULL };
+	char *const *argv[] = { a, b };
+	struct pbench_mem_run ra[3], rb[3];
+	struct pbench_mem_run *const runs[] = { ra, rb };
+	volatile int stopped = 0;
+
+	cr_assert_eq(pbench_mem_runs_count(argv, 2, 3, 1, &stopped, runs), 0);
+	for (int r = 0; r < 3; r++) {
+		cr_assert_eq(ra[r].status, PBENCH_MEM_COUNTED, "run %d: %s", r,
+			     ra[r].reason ? ra[r].reason : "");
+		cr_expect_gt(ra[r].allocs, 0u);
+		cr_expect_eq(ra[r].allocs, ra[0].allocs, "the same shell, the same allocations");
+		cr_expect_neq(rb[r].status, PBENCH_MEM_COUNTED);
+		cr_expect_not_null(rb[r].reason);
+	}
+	stopped = 1;
+	cr_assert_eq(pbench_mem_runs_count(argv, 1, 2, 1, &stopped, runs), 1);
+	cr_expect_neq(ra[0].status, PBENCH_MEM_COUNTED, "not run, so not counted");
+	cr_expect_str_eq(ra[0].reason, "not run: stopped before it");
+	cr_assert_eq(pbench_mem_runs_count(argv, 0, 2, 1, NULL, runs), -EINVAL);
+}

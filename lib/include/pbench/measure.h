@@ -293,8 +293,9 @@ struct pbench_mem_run {
 	uint64_t rss_floor_kib;
 	const char *reason;		/* why not counted (a static string); NULL if counted */
 };
-/* Run argv (found in PATH) once with f's environment and wait for it; quiet: its stdout and
- * stderr to /dev/null. Errors: -EINVAL, -ENOMEM, -errno of posix_spawnp or wait4. */
+/* Run argv (found in PATH) once with f's environment and wait for it (the child API: its own
+ * process group, what it leaves running ended); quiet: its stdout and stderr to /dev/null.
+ * Errors: -EINVAL, -ENOMEM, pbench_child_start()'s and pbench_child_wait()'s. */
 PBENCH_API int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet,
 				   struct pbench_mem_run *out);
 /* The n runs as text: each figure exactly when every run counted the same, else the mean
@@ -302,6 +303,15 @@ PBENCH_API int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[]
  * caller that did not run a command it knew not countable fills status and reason alone).
  * -EINVAL, -ENOMEM, -EIO. */
 PBENCH_API int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f);
+/*
+ * n counted runs of each of ncmd commands (argv[i]), in alternation, into runs[i][0..n-1]: a
+ * command that cannot be counted (static, setuid, not found) is not run, its runs get only its
+ * status and reason. quiet: their output to /dev/null. Stops between runs when *stop (may be
+ * NULL) is set: 1 then. 0, or -ENOENT (the shim is not found: PBENCH_MEM_SHIM names it),
+ * -EINVAL, -ENOMEM, pbench_mem_file_run()'s.
+ */
+PBENCH_API int pbench_mem_runs_count(char *const *const argv[], int ncmd, int n, int quiet,
+				     const volatile int *stop, struct pbench_mem_run *const runs[]);
 /* The same as a Markdown section (a heading and a table), after pbench_runs_write_markdown's. */
 PBENCH_API int pbench_mem_runs_write_markdown(const struct pbench_mem_run *runs, int n, FILE *f);
 /* Two commands' counted runs compared on one figure per run, as pbench_mem_compare() does

@@ -234,10 +234,10 @@ PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
  * --annotate) as its "annotate" (null when l is NULL, as pbench_runs_write_json writes it). */
 PBENCH_API int pbench_runs_write_json_annotated(const struct pbench_runs *r,
 						const struct pbench_listing *l, FILE *f);
-/* A command's runs counted by the allocator shim (pbench_mem_file_run(), after the timed
- * runs) kept with the runs, copied: the JSON documents them as its "memory" (null without).
- * The text and Markdown sections are pbench_mem_runs_write_text()/_markdown()'s. -EINVAL,
- * -ENOMEM. */
+/* A command's runs counted by the allocator shim (pbench_mem_runs_count(), after the timed
+ * runs) kept with the runs, copied: the text and Markdown end with their section
+ * (pbench_mem_runs_write_text()/_markdown()'s), the JSON has them as "memory" (null
+ * without). -EINVAL, -ENOMEM. */
 PBENCH_API int pbench_runs_attach_memory(struct pbench_runs *r, const struct pbench_mem_run *runs,
 					 int n);
 PBENCH_API int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f);
