@@ -105,8 +105,6 @@ struct pbench_runs {
 	double speed_best_ns;		/* its best reading (pbench_speed_factors()) */
 	struct pbench_mem_run *mem;	/* pbench_runs_attach_memory()'s copy, or NULL */
 	int nr_mem;
-	double speed_last_ns;		/* the last run's reading after it, and when (ticks): */
-	uint64_t speed_last_at;		/* the next one's before when it follows closely */
 	int interrupted;		/* *o.stop was seen */
 	int ran;
 	char error[512];		/* the last failure in words */

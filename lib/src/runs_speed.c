@@ -24,32 +24,16 @@ static void read_into(struct pbench_runs *r, struct pb_run *run, double *ns)
 		run->speed_cost_ns += cost;
 }
 
-/*
- * The reading after a run serves as the next one's before when that starts within SHARE_NS
- * of it: between two runs of a short command only pbench's own bookkeeping passes (~0.1 ms
- * here), far less than the changes of speed the factors follow, and a reading costs ~30 us
- * (three passes of the loop), a twentieth of a run of `true`. A burst in that reading is
- * still found: pbench_speed_factors() puts it in the sequence once.
- */
-#define SHARE_NS 1e6
-
 void pb_runs_speed_before(struct pbench_runs *r, struct pb_run *run)
 {
 	run->speed = run->ref_after_ns = NAN;
 	run->speed_cost_ns = 0;
-	if (r->speed_last_at && isfinite(r->speed_last_ns) &&
-	    pbench_ticks_to_ns_f((double)(pbench_ticks() - r->speed_last_at)) < SHARE_NS) {
-		run->ref_before_ns = r->speed_last_ns;
-		return;
-	}
 	read_into(r, run, &run->ref_before_ns);
 }
 
 void pb_runs_speed_after(struct pbench_runs *r, struct pb_run *run)
 {
 	read_into(r, run, &run->ref_after_ns);
-	r->speed_last_ns = run->ref_after_ns;
-	r->speed_last_at = pbench_ticks();
 }
 
 /*
