@@ -25,9 +25,19 @@ for t in "$O"/tests/test_*; do
 	rc=$?
 	# Keep what a reader needs: skips with their reason, failures, and each file's synthesis.
 	printf '%s\n' "$out" | grep -v -E '^\[(RUN |PASS)\]|^\[====\] Running|^\[----\] *$'
-	for f in $(printf '%s\n' "$out" | sed -n 's/^\[FAIL\] \([^ ]*\):.*/\1/p'); do
-		note_fail "$f ($t)"
-	done
+	# Each failed test with the message of its failed assertion (a CI log keeps only its
+	# last lines, and a test that depends on the machine must say what it saw there).
+	fails=$(printf '%s\n' "$out" | awk '
+		/^\[----\] .*Assertion Failed/ { msg = ""; inmsg = 1; next }
+		inmsg && /^\[----\]   *[^ ]/ { sub(/^\[----\] */, ""); msg = msg (msg ? " " : "") $0; next }
+		/^\[(RUN |PASS|SKIP)\]/ { msg = ""; inmsg = 0 }
+		/^\[FAIL\] / { name = $2; sub(/:$/, "", name); print name (msg ? ": " substr(msg, 1, 200) : "");
+			msg = ""; inmsg = 0 }')
+	while IFS= read -r f; do
+		[ -n "$f" ] && note_fail "$f ($t)"
+	done <<-EOF
+	$fails
+	EOF
 	syn=$(printf '%s\n' "$out" | grep 'Synthesis:' | tail -n 1)
 	tested=$(printf '%s' "$syn" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
 	passing=$(printf '%s' "$syn" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
