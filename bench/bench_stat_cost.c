@@ -184,8 +184,8 @@ static int step_misc(void *arg)
 	return sched_getcpu() < 0;
 }
 
-/* The CPU's speed read once (the reference loop's three passes): one a run, the reading
- * after a run serving as the next one's before. */
+/* The CPU's speed read once (the reference loop's three passes): pbench stat reads it before
+ * and after every run. */
 static int step_speed(void *arg)
 {
 	double ns;
