@@ -157,6 +157,12 @@ void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len);
 /* Status for a failed open (NOT_SUPPORTED or NO_PERMISSION). */
 int pb_open_status(int err);
 
+/* noise.c: p takes the last text of /proc/interrupts that any probe of with's group read,
+ * while the interrupt total has not moved since (the probes of one set of runs, one a CPU);
+ * 0 or -errno. irq_reads: how many times p read the file (for the tests). */
+int pb_cpu_probe_share(struct pbench_cpu_probe *p, struct pbench_cpu_probe *with);
+unsigned long long pb_cpu_probe_irq_reads(const struct pbench_cpu_probe *p);
+
 /* sys_perf.c: the raw system call. */
 int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		       unsigned long flags);

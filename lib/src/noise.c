@@ -49,6 +49,26 @@ struct pbench_cpu_probe {
 	unsigned long long intr_at_rows;
 	int rows_valid;
 	unsigned long long irq_reads;	/* /proc/interrupts readings (for the tests) */
+	/* The total /proc/stat gave just before the tables are read (begin, end). */
+	unsigned long long intr_now;
+	int have_intr_now;
+	struct irq_share *share;	/* with the probes of other CPUs, or NULL */
+};
+
+/*
+ * The last text of /proc/interrupts any probe of a group read, with the interrupt total read
+ * just before it: a probe of another CPU whose rows are old takes its column from that text
+ * while the total has not moved since, instead of reading the file again. Unprepared runs move
+ * between CPUs, a probe for each: without it each run read the rows twice (its CPU's probe
+ * last read them runs ago), 1.9 readings a run on two CPUs instead of 1.
+ */
+struct irq_share {
+	char *text;
+	size_t cap;
+	char *path;		/* the file it was read from (a recorded tree's root may change) */
+	unsigned long long intr;
+	int valid;
+	int refs;
 };
 
 #define BUF_MIN 65536
@@ -120,16 +140,81 @@ static char *next_line(char **pos)
 	return s;
 }
 
-/* Take a table's rows for the probe's CPU into t (begin). */
-static int snap_table(struct pbench_cpu_probe *p, int file, struct table *t)
+/* /proc/interrupts' text just read into p->buf (whole: not cut), kept in the group's share
+ * with the total read before it. */
+static void share_keep(struct pbench_cpu_probe *p, int cut)
+{
+	struct irq_share *sh = p->share;
+	size_t len;
+
+	if (!sh)
+		return;
+	sh->valid = 0;
+	if (cut || !p->have_intr_now || !p->real[F_INTERRUPTS])
+		return;
+	len = strlen(p->buf) + 1;
+	if (len > sh->cap) {
+		char *t = realloc(sh->text, len);
+
+		if (!t)
+			return;
+		sh->text = t;
+		sh->cap = len;
+	}
+	if (!sh->path || strcmp(sh->path, p->real[F_INTERRUPTS])) {
+		char *path = strdup(p->real[F_INTERRUPTS]);
+
+		if (!path)
+			return;
+		free(sh->path);
+		sh->path = path;
+	}
+	memcpy(sh->text, p->buf, len);
+	sh->intr = p->intr_now;
+	sh->valid = 1;
+}
+
+/* 1 when the share holds the text of /proc/interrupts as it is now (the total read just now
+ * is the one read before that text, from the same file), copied into p->buf; else 0. */
+static int share_take(struct pbench_cpu_probe *p)
+{
+	struct irq_share *sh = p->share;
+	char real[4096];
+	size_t len;
+
+	if (!sh || !sh->valid || !p->have_intr_now || sh->intr != p->intr_now ||
+	    pb_path(real, sizeof(real), file_path[F_INTERRUPTS]) || strcmp(real, sh->path))
+		return 0;
+	len = strlen(sh->text) + 1;
+	if (len > p->cap) {
+		char *b = realloc(p->buf, len);
+
+		if (!b)
+			return 0;
+		p->buf = b;
+		p->cap = len;
+	}
+	memcpy(p->buf, sh->text, len);
+	return 1;
+}
+
+/* Take a table's rows for the probe's CPU into t (begin): from the file, or for
+ * /proc/interrupts from the group's share when it is current (*read: whether the file was
+ * read). */
+static int snap_table(struct pbench_cpu_probe *p, int file, struct table *t, int *read)
 {
 	char *pos, *hdr, *line;
-	int err = read_text(p, file, 1, NULL), col, lines = 1;
+	int err = 0, col, lines = 1;
 
 	t->ok = 0;
 	t->n = 0;
+	*read = !(file == F_INTERRUPTS && share_take(p));
+	if (*read)
+		err = read_text(p, file, 1, NULL);
 	if (err)
 		return err;
+	if (*read && file == F_INTERRUPTS)
+		share_keep(p, 0);
 	pos = p->buf;
 	hdr = next_line(&pos);
 	col = hdr ? pb_irq_column(hdr, p->cpu) : -1;
@@ -227,6 +312,8 @@ static int diff_table(struct pbench_cpu_probe *p, int file, struct table *t,
 
 	if (err)
 		return err;
+	if (file == F_INTERRUPTS)
+		share_keep(p, cut);
 	pos = p->buf;
 	hdr = next_line(&pos);
 	/* Columns can move when a CPU goes on or offline: find ours again. */
@@ -328,16 +415,41 @@ void pbench_cpu_probe_free(struct pbench_cpu_probe *p)
 			close(p->fd[f]);
 		free(p->real[f]);
 	}
+	if (p->share && !--p->share->refs) {
+		free(p->share->text);
+		free(p->share->path);
+		free(p->share);
+	}
 	free(p->irq.row);
 	free(p->soft.row);
 	free(p->buf);
 	free(p);
 }
 
+int pb_cpu_probe_share(struct pbench_cpu_probe *p, struct pbench_cpu_probe *with)
+{
+	if (!p || !with || p == with || p->share)
+		return -EINVAL;
+	if (!with->share) {
+		with->share = calloc(1, sizeof(*with->share));
+		if (!with->share)
+			return -ENOMEM;
+		with->share->refs = 1;
+	}
+	p->share = with->share;
+	p->share->refs++;
+	return 0;
+}
+
+unsigned long long pb_cpu_probe_irq_reads(const struct pbench_cpu_probe *p)
+{
+	return p ? p->irq_reads : 0;
+}
+
 int pbench_cpu_probe_begin(struct pbench_cpu_probe *p)
 {
 	unsigned long long intr = 0;
-	int e1 = 0, e2, e3, have_intr;
+	int e1 = 0, e2, e3, have_intr, read;
 
 	if (!p)
 		return -EINVAL;
@@ -345,13 +457,15 @@ int pbench_cpu_probe_begin(struct pbench_cpu_probe *p)
 	/* /proc/stat first: its interrupt total is read before the rows it vouches for. */
 	e3 = read_steal(p, 1, NULL, &p->steal, &intr, &have_intr);
 	p->steal_ok = !e3;
+	p->intr_now = intr;
+	p->have_intr_now = have_intr;
 	if (!(have_intr && p->rows_valid && p->irq.ok && intr == p->intr_at_rows)) {
-		e1 = snap_table(p, F_INTERRUPTS, &p->irq);
-		p->irq_reads++;
+		e1 = snap_table(p, F_INTERRUPTS, &p->irq, &read);
+		p->irq_reads += read;
 		p->rows_valid = !e1 && have_intr;
 		p->intr_at_rows = intr;
 	}
-	e2 = snap_table(p, F_SOFTIRQS, &p->soft);
+	e2 = snap_table(p, F_SOFTIRQS, &p->soft, &read);
 	if (e1 == -ENOMEM || e2 == -ENOMEM || e3 == -ENOMEM)
 		return -ENOMEM;
 	if (e1 && e2 && e3)
@@ -377,6 +491,8 @@ int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *ou
 	/* /proc/stat first: when its interrupt total has not moved since the rows were read, no
 	 * interrupt came, on any CPU, and the rows are read again only when it has. */
 	es = p->steal_ok ? read_steal(p, 0, &cut, &steal, &intr, &have_intr) : -ENOENT;
+	p->intr_now = intr;
+	p->have_intr_now = have_intr && !cut;
 	if (p->irq.ok && p->rows_valid && have_intr && intr == p->intr_at_rows) {
 		e = 0;	/* every delta is 0; the rows stand */
 	} else if (p->irq.ok) {

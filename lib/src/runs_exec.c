@@ -170,8 +170,16 @@ struct pbench_cpu_probe *pb_runs_probe(struct pbench_runs *r, int cpu)
 {
 	if (cpu < 0 || cpu >= r->nprobes)
 		return NULL;
-	if (!r->probes[cpu] && pbench_cpu_probe_new(&r->probes[cpu], cpu))
-		r->probes[cpu] = NULL;
+	if (!r->probes[cpu]) {
+		if (pbench_cpu_probe_new(&r->probes[cpu], cpu))
+			return r->probes[cpu] = NULL;
+		/* One text of /proc/interrupts for them all: a run on another CPU than the
+		 * last one's takes its rows from it while no interrupt came since. */
+		for (int i = 0; i < r->nprobes; i++)
+			if (i != cpu && r->probes[i] &&
+			    !pb_cpu_probe_share(r->probes[cpu], r->probes[i]))
+				break;
+	}
 	return r->probes[cpu];
 }
 

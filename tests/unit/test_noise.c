@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "internal.h"
 #include "pbench.h"
 
 #define FIXTURE "tests/fixtures/vm-kvm-2cpu/proc"
@@ -379,6 +380,114 @@ Test(noise, rows_read_again_only_when_the_total_moved, .init = make_tmp, .fini =
 	copy_edited(c, "stat", stat_edits);
 	cr_assert_eq(probe_trees(1, a, c, &o, &berr), 0);
 	cr_assert_eq(o.irq_total, 28);
+}
+
+/*
+ * Probes of one set of runs (one a CPU) share the last text of /proc/interrupts: a probe of
+ * CPU 0 whose own rows are old takes them from what CPU 1's probe read last, while the total
+ * has not moved, instead of reading the file. Shown with rows no kernel writes: the file
+ * rewritten with CPU 0's timer count changed (146900 to 146885) and the total not; the
+ * shared probe's window counts from the rows CPU 1's probe read (5 timer interrupts to the
+ * end's 146905), one that read the file at begin from the rewritten ones (20). Unshared
+ * probes are the control: each reads the file itself.
+ */
+static uint64_t shared_window(int share, unsigned long long *reads0)
+{
+	static const char *const irq_b[] = {
+		"LOC:     145828      64981", "LOC:     146900      64981", NULL,
+	};
+	static const char *const irq_rewritten[] = {
+		"LOC:     145828      64981", "LOC:     146885      64981", NULL,
+	};
+	static const char *const irq_c[] = {
+		"LOC:     145828      64981", "LOC:     146905      64981", NULL,
+	};
+	static const char *const stat_b[] = { "intr 424168 ", "intr 425354 ", NULL };
+	static const char *const stat_c[] = { "intr 424168 ", "intr 425359 ", NULL };
+	const char *d = subdir("d");
+	struct pbench_cpu_probe *p1 = NULL, *p0 = NULL;
+	struct pbench_cpu_noise o = { .size = sizeof(o) };
+
+	cr_assert_eq(pbench_cpu_probe_new(&p1, 1), 0);
+	cr_assert_eq(pbench_cpu_probe_new(&p0, 0), 0);
+	if (share)
+		cr_assert_eq(pb_cpu_probe_share(p0, p1), 0);
+	setenv("PBENCH_PROCFS_ROOT", d, 1);
+	/* CPU 1's window: the total moves, and its end reads the rows */
+	copy_edited(d, "interrupts", NULL);
+	copy_edited(d, "softirqs", NULL);
+	copy_edited(d, "stat", NULL);
+	cr_assert_eq(pbench_cpu_probe_begin(p1), 0);
+	copy_edited(d, "interrupts", irq_b);
+	copy_edited(d, "stat", stat_b);
+	cr_assert_eq(pbench_cpu_probe_end(p1, &o), 0);
+	cr_assert_eq(o.irq_total, 0, "CPU 1's rows did not move: %llu",
+		     (unsigned long long)o.irq_total);
+	/* CPU 0's window: begins on the rewritten rows, the total as it was */
+	copy_edited(d, "interrupts", irq_rewritten);
+	cr_assert_eq(pbench_cpu_probe_begin(p0), 0);
+	copy_edited(d, "interrupts", irq_c);
+	copy_edited(d, "stat", stat_c);
+	o.size = sizeof(o);
+	cr_assert_eq(pbench_cpu_probe_end(p0, &o), 0);
+	cr_assert_eq(o.flags, 0, "flags %#x", o.flags);
+	*reads0 = pb_cpu_probe_irq_reads(p0);
+	unsetenv("PBENCH_PROCFS_ROOT");
+	pbench_cpu_probe_free(p0);
+	pbench_cpu_probe_free(p1);
+	return o.irq_timer;
+}
+
+Test(noise, probes_of_a_set_share_the_rows, .init = make_tmp, .fini = remove_tmp)
+{
+	unsigned long long reads;
+
+	cr_assert_eq(shared_window(1, &reads), 5, "the shared rows were not used");
+	cr_assert_eq(reads, 1, "CPU 0's probe read /proc/interrupts %llu times (its end only)",
+		     reads);
+	cr_assert_eq(shared_window(0, &reads), 20, "unshared: the rows the file had at begin");
+	cr_assert_eq(reads, 2);
+}
+
+/* The share is taken only while the total has not moved: after an interrupt anywhere, the
+ * probe reads the file (windows_in_a_row_add_up's sums hold for a shared probe too). */
+Test(noise, shared_rows_not_taken_once_the_total_moved, .init = make_tmp, .fini = remove_tmp)
+{
+	static const char *const irq_b[] = {
+		"LOC:     145828      64981", "LOC:     146900      64981", NULL,
+	};
+	static const char *const irq_c[] = {
+		"LOC:     145828      64981", "LOC:     146905      64981", NULL,
+	};
+	static const char *const stat_b[] = { "intr 424168 ", "intr 425354 ", NULL };
+	static const char *const stat_b2[] = { "intr 424168 ", "intr 425355 ", NULL };
+	const char *d = subdir("d");
+	struct pbench_cpu_probe *p1 = NULL, *p0 = NULL;
+	struct pbench_cpu_noise o = { .size = sizeof(o) };
+
+	cr_assert_eq(pbench_cpu_probe_new(&p1, 1), 0);
+	cr_assert_eq(pbench_cpu_probe_new(&p0, 0), 0);
+	cr_assert_eq(pb_cpu_probe_share(p0, p1), 0);
+	setenv("PBENCH_PROCFS_ROOT", d, 1);
+	copy_edited(d, "interrupts", NULL);
+	copy_edited(d, "softirqs", NULL);
+	copy_edited(d, "stat", NULL);
+	cr_assert_eq(pbench_cpu_probe_begin(p1), 0);
+	copy_edited(d, "interrupts", irq_b);
+	copy_edited(d, "stat", stat_b);
+	cr_assert_eq(pbench_cpu_probe_end(p1, &o), 0);
+	/* one interrupt since (the total +1): CPU 0's begin reads the file, 146905 */
+	copy_edited(d, "interrupts", irq_c);
+	copy_edited(d, "stat", stat_b2);
+	cr_assert_eq(pbench_cpu_probe_begin(p0), 0);
+	cr_assert_eq(pb_cpu_probe_irq_reads(p0), 1);
+	o.size = sizeof(o);
+	cr_assert_eq(pbench_cpu_probe_end(p0, &o), 0);
+	cr_assert_eq(o.irq_timer, 0, "counted from the shared rows: %llu",
+		     (unsigned long long)o.irq_timer);
+	unsetenv("PBENCH_PROCFS_ROOT");
+	pbench_cpu_probe_free(p0);
+	pbench_cpu_probe_free(p1);
 }
 
 /* One probe, many windows: a window with no interrupt anywhere reads no rows, the next
