@@ -641,6 +641,9 @@ static int bare_spawn(int n, double *wall)
 /* Of the prepared invocations of 'true' with N = OVH_SMALL, how many said their warm-up
  * found the speed stable (the rest went to the bound): the fixed cost's reason. */
 static int warmups_small, warmups_small_stable;
+/* The rest a prepared pbench stat said it took after its runs under SCHED_FIFO ("rest: 5.0% of
+ * each run after it (...), 12 ms in all"), ms: the last invocation's, and per round and N. */
+static double rest_last_ms, rest_ms[2][OVH_ROUNDS];
 
 /* The warm-up pbench stat says it spent, priority probe included ("warmup    done  3119 ms"
  * in its text output), in ns; 0 when it printed none (unprepared). *stable: whether it said
@@ -652,11 +655,17 @@ static double pbench_warmup_ns(const char *path, int *stable)
 	double ms = 0;
 
 	*stable = 0;
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, " warmup done %lf ms", &ms) == 1) {
+	rest_last_ms = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		double pct, rest;
+		const char *at;
+
+		if (sscanf(line, " warmup done %lf ms", &ms) == 1)
 			*stable = strstr(line, ": stable (") != NULL;
-			break;
-		}
+		else if (sscanf(line, "rest: %lf%%", &pct) == 1 && (at = strstr(line, "), ")) &&
+			 sscanf(at, "), %lf ms in all", &rest) == 1)
+			rest_last_ms = rest;
+	}
 	if (f)
 		fclose(f);
 	return ms * 1e6;
@@ -733,9 +742,12 @@ static void overhead_rounds(double w[NR_OVH][2][OVH_ROUNDS], double wu[NR_OVH][2
 		for (int k = 0; k < NR_OVH; k++) {
 			int t = (k + round) % NR_OVH;
 
-			for (int s = 0; s < 2; s++)
+			for (int s = 0; s < 2; s++) {
 				ok[t] &= !ovh_run((enum ovh_tool)t, n[s], &w[t][s][round],
 						  &wu[t][s][round]);
+				if (t == O_PB_PREP)
+					rest_ms[s][round] = rest_last_ms;
+			}
 		}
 }
 
@@ -796,7 +808,7 @@ static int per_run_extras(double *speed_ns, double *probe_ns)
  * work measured now accounts for it. */
 static void print_per_run_reason(const struct ovh *o)
 {
-	double speed, probe, extra;
+	double speed, probe, extra, rest[OVH_ROUNDS], rest_run;
 	int missed = 0;
 
 	if (!o[O_HYPERFINE].ok)
@@ -811,18 +823,25 @@ static void print_per_run_reason(const struct ovh *o)
 		return;
 	}
 	extra = speed + probe;
+	for (int r = 0; r < OVH_ROUNDS; r++)
+		rest[r] = (rest_ms[1][r] - rest_ms[0][r]) * 1e6 / (OVH_BIG - OVH_SMALL);
+	rest_run = median(rest, OVH_ROUNDS);
 	printf("  why NOT MET: each run pbench reads the CPU's speed before and after it (the "
 	       "reference loop, %.1f us for both, timed now) and probes the CPU's noise around it "
 	       "(%.1f us in place around a run of true): %.1f us a run that hyperfine does not "
-	       "spend, and every run's cause needs\n", speed / 1e3, probe / 1e3, extra / 1e3);
+	       "spend, and every run's cause needs; prepared under SCHED_FIFO, it also rests after "
+	       "each run (so that the fair server does not preempt one): %.1f us a run, as those "
+	       "invocations said\n", speed / 1e3, probe / 1e3, extra / 1e3, rest_run / 1e3);
 	for (int t = O_PB_PREP; t <= O_PB_UNPREP; t++) {
-		double over = o[t].slope - o[O_HYPERFINE].slope;
+		double over = o[t].slope - o[O_HYPERFINE].slope,
+		       its = extra + (t == O_PB_PREP ? rest_run : 0);
 
 		if (!o[t].ok || over <= 0)
 			continue;
-		printf("    %s: %.1f us a run over hyperfine -N -> %s\n", ovh_name[t], over / 1e3,
-		       over <= extra ? "within that work: without it, no slower than hyperfine" :
-		       "beyond that work: not explained by it");
+		printf("    %s: %.1f us a run over hyperfine -N, its own work %.1f us -> %s\n",
+		       ovh_name[t], over / 1e3, its / 1e3, over <= its ?
+		       "within it: without it, no slower than hyperfine" :
+		       "beyond it: not explained by it");
 	}
 }
 

@@ -77,6 +77,7 @@ struct pb_set {
 	struct pbench_walk *walk;	/* the memory walk's buffer, made for this set */
 	struct pbench_prepared *prep;	/* while the prepared runs are under way */
 	double rest_ms;			/* rested between runs in all (FIFO) */
+	double rest_owed_ns;		/* the runs' time since the last rest (pb_runs_keep) */
 	/* pb_runs_analyze() */
 	int have_summary;
 	struct pbench_summary s_ns, s_ticks;

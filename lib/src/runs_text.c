@@ -159,8 +159,9 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 			s->prio.fifo_runs, s->prio.fifo_spread_pct);
 	fprintf(f, "; warm-up %.0f ms\n", s->warmup_ms);
 	if (s->prio.rest_pct > 0)
-		fprintf(f, "rest: %.1f%% of each run after it, %.0f ms in all, so that the fair server "
-		       "(or RT throttling) never has to preempt a SCHED_FIFO run\n",
+		fprintf(f, "rest: %.1f%% of each run after it (of short runs, once 1 ms is owed), "
+		       "%.0f ms in all, so that the fair server (or RT throttling) never has to "
+		       "preempt a SCHED_FIFO run\n",
 		       s->prio.rest_pct, s->rest_ms);
 	if (r->subject.argv && r->o.ncpus > 0) {
 		fprintf(f, "the command ran prepared on CPUs");
