@@ -391,47 +391,55 @@ Test(noise, rows_read_again_only_when_the_total_moved, .init = make_tmp, .fini =
  * end's 146905), one that read the file at begin from the rewritten ones (20). Unshared
  * probes are the control: each reads the file itself.
  */
-static uint64_t shared_window(int share, unsigned long long *reads0)
+/* CPU 0's timer count in the file as the windows below rewrite it, and the total. */
+static const char *const loc_b[] = {
+	"LOC:     145828      64981", "LOC:     146900      64981", NULL,
+};
+static const char *const loc_c[] = {
+	"LOC:     145828      64981", "LOC:     146905      64981", NULL,
+};
+static const char *const intr_b[] = { "intr 424168 ", "intr 425354 ", NULL };
+
+/* Probes of CPUs 1 and 0 (sharing when asked) in the tree d, and CPU 1's window from the
+ * recording to b: the total moves, and its end reads the rows (CPU 0's LOC at 146900). */
+static void cpu1_window(const char *d, int share, struct pbench_cpu_probe **p1,
+			struct pbench_cpu_probe **p0)
 {
-	static const char *const irq_b[] = {
-		"LOC:     145828      64981", "LOC:     146900      64981", NULL,
-	};
-	static const char *const irq_rewritten[] = {
-		"LOC:     145828      64981", "LOC:     146885      64981", NULL,
-	};
-	static const char *const irq_c[] = {
-		"LOC:     145828      64981", "LOC:     146905      64981", NULL,
-	};
-	static const char *const stat_b[] = { "intr 424168 ", "intr 425354 ", NULL };
-	static const char *const stat_c[] = { "intr 424168 ", "intr 425359 ", NULL };
-	const char *d = subdir("d");
-	struct pbench_cpu_probe *p1 = NULL, *p0 = NULL;
 	struct pbench_cpu_noise o = { .size = sizeof(o) };
 
-	cr_assert_eq(pbench_cpu_probe_new(&p1, 1), 0);
-	cr_assert_eq(pbench_cpu_probe_new(&p0, 0), 0);
+	cr_assert_eq(pbench_cpu_probe_new(p1, 1), 0);
+	cr_assert_eq(pbench_cpu_probe_new(p0, 0), 0);
 	if (share)
-		cr_assert_eq(pb_cpu_probe_share(p0, p1), 0);
+		cr_assert_eq(pb_cpu_probe_share(*p0, *p1), 0);
 	setenv("PBENCH_PROCFS_ROOT", d, 1);
-	/* CPU 1's window: the total moves, and its end reads the rows */
 	copy_edited(d, "interrupts", NULL);
 	copy_edited(d, "softirqs", NULL);
 	copy_edited(d, "stat", NULL);
-	cr_assert_eq(pbench_cpu_probe_begin(p1), 0);
-	copy_edited(d, "interrupts", irq_b);
-	copy_edited(d, "stat", stat_b);
-	cr_assert_eq(pbench_cpu_probe_end(p1, &o), 0);
+	cr_assert_eq(pbench_cpu_probe_begin(*p1), 0);
+	copy_edited(d, "interrupts", loc_b);
+	copy_edited(d, "stat", intr_b);
+	cr_assert_eq(pbench_cpu_probe_end(*p1, &o), 0);
 	cr_assert_eq(o.irq_total, 0, "CPU 1's rows did not move: %llu",
 		     (unsigned long long)o.irq_total);
-	/* CPU 0's window: begins on the rewritten rows, the total as it was */
-	copy_edited(d, "interrupts", irq_rewritten);
+}
+
+/* CPU 0's window after cpu1_window: from irq_at_begin and stat_at_begin to c (CPU 0's LOC at
+ * 146905, the total 5 more than b's); its timer interrupts, *reads0 its readings of the rows. */
+static uint64_t cpu0_window(const char *d, struct pbench_cpu_probe *p1,
+			    struct pbench_cpu_probe *p0, const char *const *irq_at_begin,
+			    const char *const *stat_at_begin, unsigned long long *reads0)
+{
+	static const char *const intr_c[] = { "intr 424168 ", "intr 425359 ", NULL };
+	struct pbench_cpu_noise o = { .size = sizeof(o) };
+
+	copy_edited(d, "interrupts", irq_at_begin);
+	copy_edited(d, "stat", stat_at_begin);
 	cr_assert_eq(pbench_cpu_probe_begin(p0), 0);
-	copy_edited(d, "interrupts", irq_c);
-	copy_edited(d, "stat", stat_c);
-	o.size = sizeof(o);
+	*reads0 = pb_cpu_probe_irq_reads(p0);
+	copy_edited(d, "interrupts", loc_c);
+	copy_edited(d, "stat", intr_c);
 	cr_assert_eq(pbench_cpu_probe_end(p0, &o), 0);
 	cr_assert_eq(o.flags, 0, "flags %#x", o.flags);
-	*reads0 = pb_cpu_probe_irq_reads(p0);
 	unsetenv("PBENCH_PROCFS_ROOT");
 	pbench_cpu_probe_free(p0);
 	pbench_cpu_probe_free(p1);
@@ -440,54 +448,36 @@ static uint64_t shared_window(int share, unsigned long long *reads0)
 
 Test(noise, probes_of_a_set_share_the_rows, .init = make_tmp, .fini = remove_tmp)
 {
+	static const char *const rewritten[] = {
+		"LOC:     145828      64981", "LOC:     146885      64981", NULL,
+	};
+	struct pbench_cpu_probe *p1, *p0;
 	unsigned long long reads;
+	const char *d = subdir("d");
 
-	cr_assert_eq(shared_window(1, &reads), 5, "the shared rows were not used");
-	cr_assert_eq(reads, 1, "CPU 0's probe read /proc/interrupts %llu times (its end only)",
-		     reads);
-	cr_assert_eq(shared_window(0, &reads), 20, "unshared: the rows the file had at begin");
-	cr_assert_eq(reads, 2);
+	cpu1_window(d, 1, &p1, &p0);
+	cr_assert_eq(cpu0_window(d, p1, p0, rewritten, intr_b, &reads), 5,
+		     "the shared rows were not used");
+	cr_assert_eq(reads, 0, "CPU 0's begin read /proc/interrupts");
+	cpu1_window(d, 0, &p1, &p0);
+	cr_assert_eq(cpu0_window(d, p1, p0, rewritten, intr_b, &reads), 20,
+		     "unshared: the rows the file had at begin");
+	cr_assert_eq(reads, 1);
 }
 
-/* The share is taken only while the total has not moved: after an interrupt anywhere, the
- * probe reads the file (windows_in_a_row_add_up's sums hold for a shared probe too). */
+/* The share is taken only while the total has not moved: after an interrupt anywhere (the
+ * total +1, CPU 0's LOC already at c's), CPU 0's begin reads the file, and counts nothing. */
 Test(noise, shared_rows_not_taken_once_the_total_moved, .init = make_tmp, .fini = remove_tmp)
 {
-	static const char *const irq_b[] = {
-		"LOC:     145828      64981", "LOC:     146900      64981", NULL,
-	};
-	static const char *const irq_c[] = {
-		"LOC:     145828      64981", "LOC:     146905      64981", NULL,
-	};
-	static const char *const stat_b[] = { "intr 424168 ", "intr 425354 ", NULL };
-	static const char *const stat_b2[] = { "intr 424168 ", "intr 425355 ", NULL };
+	static const char *const intr_b1[] = { "intr 424168 ", "intr 425355 ", NULL };
+	struct pbench_cpu_probe *p1, *p0;
+	unsigned long long reads;
 	const char *d = subdir("d");
-	struct pbench_cpu_probe *p1 = NULL, *p0 = NULL;
-	struct pbench_cpu_noise o = { .size = sizeof(o) };
 
-	cr_assert_eq(pbench_cpu_probe_new(&p1, 1), 0);
-	cr_assert_eq(pbench_cpu_probe_new(&p0, 0), 0);
-	cr_assert_eq(pb_cpu_probe_share(p0, p1), 0);
-	setenv("PBENCH_PROCFS_ROOT", d, 1);
-	copy_edited(d, "interrupts", NULL);
-	copy_edited(d, "softirqs", NULL);
-	copy_edited(d, "stat", NULL);
-	cr_assert_eq(pbench_cpu_probe_begin(p1), 0);
-	copy_edited(d, "interrupts", irq_b);
-	copy_edited(d, "stat", stat_b);
-	cr_assert_eq(pbench_cpu_probe_end(p1, &o), 0);
-	/* one interrupt since (the total +1): CPU 0's begin reads the file, 146905 */
-	copy_edited(d, "interrupts", irq_c);
-	copy_edited(d, "stat", stat_b2);
-	cr_assert_eq(pbench_cpu_probe_begin(p0), 0);
-	cr_assert_eq(pb_cpu_probe_irq_reads(p0), 1);
-	o.size = sizeof(o);
-	cr_assert_eq(pbench_cpu_probe_end(p0, &o), 0);
-	cr_assert_eq(o.irq_timer, 0, "counted from the shared rows: %llu",
-		     (unsigned long long)o.irq_timer);
-	unsetenv("PBENCH_PROCFS_ROOT");
-	pbench_cpu_probe_free(p0);
-	pbench_cpu_probe_free(p1);
+	cpu1_window(d, 1, &p1, &p0);
+	cr_assert_eq(cpu0_window(d, p1, p0, loc_c, intr_b1, &reads), 0,
+		     "counted from the shared rows");
+	cr_assert_eq(reads, 1);
 }
 
 /* One probe, many windows: a window with no interrupt anywhere reads no rows, the next
