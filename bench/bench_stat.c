@@ -56,7 +56,6 @@
 #define OVH_ROUNDS 3		/* rounds of the overhead runs, tools in rotating order */
 #define LOAD_SETTLE_US 500000	/* after starting stress-ng, before measuring */
 
-extern char **environ;
 
 enum tool { PB_PREP, PB_UNPREP, PERF_R, PERF_EACH, HYPERFINE, NR_TOOLS };
 
@@ -615,24 +614,12 @@ static const char *const ovh_cmd[NR_OVH] = {
 };
 
 /* The floor: spawning true with vfork semantics from this small process. */
-/* posix_spawnp("true") and its wait: hyperfine -N's way, the floor. */
-static int spawn_true(void)
-{
-	char *argv[] = { "true", NULL };
-	int status;
-	pid_t pid;
-
-	if (posix_spawnp(&pid, "true", NULL, NULL, argv, environ))
-		return -1;
-	return waitpid(pid, &status, 0) == pid ? 0 : -1;
-}
-
 static int bare_spawn(int n, double *wall)
 {
 	double t0 = now_ns();
 
 	for (int i = 0; i < n; i++)
-		if (spawn_true())
+		if (bench_spawn_true())
 			return -1;
 	*wall = now_ns() - t0;
 	return 0;
@@ -786,13 +773,13 @@ static int per_run_extras(double *speed_ns, double *probe_ns)
 		for (int i = 0; i < EXTRA_REPS && !err; i++) {
 			struct pbench_cpu_noise n = { .size = sizeof(n) };
 
-			err = pbench_cpu_probe_begin(probe) || spawn_true() ||
+			err = pbench_cpu_probe_begin(probe) || bench_spawn_true() ||
 			      pbench_cpu_probe_end(probe, &n);
 		}
 		with[b] = (now_ns() - t0) / EXTRA_REPS;
 		t0 = now_ns();
 		for (int i = 0; i < EXTRA_REPS && !err; i++)
-			err = spawn_true();
+			err = bench_spawn_true();
 		without[b] = (now_ns() - t0) / EXTRA_REPS;
 	}
 	pbench_cpu_probe_free(probe);
@@ -840,7 +827,7 @@ static void print_per_run_reason(const struct ovh *o)
 			continue;
 		printf("    %s: %.1f us a run over hyperfine -N, its own work %.1f us -> %s\n",
 		       ovh_name[t], over / 1e3, its / 1e3, over <= its ?
-		       "within it: without it, no slower than hyperfine" :
+		       "within it: the excess is no more than that work" :
 		       "beyond it: not explained by it");
 	}
 }

@@ -54,7 +54,6 @@
 #define PB_EVENTS "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions"
 #define SW_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
 
-extern char **environ;
 
 static char pbench_path[4096];
 
@@ -211,15 +210,8 @@ static int step_fork(void *arg)
 
 static int step_spawn(void *arg)
 {
-	char *argv[] = { "true", NULL };
-	int status;
-	pid_t pid;
-
 	(void)arg;
-	if (posix_spawnp(&pid, "true", NULL, NULL, argv, environ))
-		return -1;
-	waitpid(pid, &status, 0);
-	return 0;
+	return bench_spawn_true();
 }
 
 /* One command started, waited for, its counts read and freed: with a set of its own per run

@@ -3,9 +3,13 @@
 #ifndef PBENCH_BENCH_UTIL_H
 #define PBENCH_BENCH_UTIL_H
 
+#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 /* path = the directory of this bench's executable (build/bench), then "/" and rel, e.g.
  * "../pbench". 0 when that file is executable, else -1. */
@@ -23,6 +27,18 @@ static inline int bench_sibling(char *path, size_t len, const char *rel)
 	*slash = 0;
 	snprintf(path, len, "%s/%s", self, rel);
 	return access(path, X_OK) ? -1 : 0;
+}
+
+/* posix_spawnp("true") and its wait (hyperfine -N's way: the floor); 0 or -1. */
+static inline int bench_spawn_true(void)
+{
+	char *argv[] = { "true", NULL };
+	int status;
+	pid_t pid;
+
+	if (posix_spawnp(&pid, "true", NULL, NULL, argv, environ))
+		return -1;
+	return waitpid(pid, &status, 0) == pid ? 0 : -1;
 }
 
 #endif

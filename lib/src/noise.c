@@ -140,6 +140,21 @@ static char *next_line(char **pos)
 	return s;
 }
 
+/* *buf holds at least len bytes (grown when not); 0, or -ENOMEM with *buf as it was. */
+static int fit(char **buf, size_t *cap, size_t len)
+{
+	char *b;
+
+	if (len <= *cap)
+		return 0;
+	b = realloc(*buf, len);
+	if (!b)
+		return -ENOMEM;
+	*buf = b;
+	*cap = len;
+	return 0;
+}
+
 /* /proc/interrupts' text just read into p->buf (whole: not cut), kept in the group's share
  * with the total read before it. */
 static void share_keep(struct pbench_cpu_probe *p, int cut)
@@ -153,14 +168,8 @@ static void share_keep(struct pbench_cpu_probe *p, int cut)
 	if (cut || !p->have_intr_now || !p->real[F_INTERRUPTS])
 		return;
 	len = strlen(p->buf) + 1;
-	if (len > sh->cap) {
-		char *t = realloc(sh->text, len);
-
-		if (!t)
-			return;
-		sh->text = t;
-		sh->cap = len;
-	}
+	if (fit(&sh->text, &sh->cap, len))
+		return;
 	if (!sh->path || strcmp(sh->path, p->real[F_INTERRUPTS])) {
 		char *path = strdup(p->real[F_INTERRUPTS]);
 
@@ -186,14 +195,8 @@ static int share_take(struct pbench_cpu_probe *p)
 	    pb_path(real, sizeof(real), file_path[F_INTERRUPTS]) || strcmp(real, sh->path))
 		return 0;
 	len = strlen(sh->text) + 1;
-	if (len > p->cap) {
-		char *b = realloc(p->buf, len);
-
-		if (!b)
-			return 0;
-		p->buf = b;
-		p->cap = len;
-	}
+	if (fit(&p->buf, &p->cap, len))
+		return 0;
 	memcpy(p->buf, sh->text, len);
 	return 1;
 }
