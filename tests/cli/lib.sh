@@ -23,6 +23,7 @@ skipped() { skip=$((skip + 1)); echo "[SKIP] $1: $2"; }
 run() {
 	name=$1 want=$2
 	shift 2
+	LAST_WANT= LAST_SAW=
 	"$@" >"$T/out" 2>"$T/err" </dev/null
 	rc=$?
 	RUN_FAILED=0
@@ -38,12 +39,58 @@ RUN_FAILED=0
 # (run has already counted a wrong exit status).
 miss() {
 	if [ "$RUN_FAILED" -eq 0 ]; then
-		bad "$1" "${2:-the output lacks what was expected}"
+		if [ -n "${2:-}" ]; then
+			bad "$1" "$2${LAST_WANT:+ (the last check wanted $LAST_WANT; saw: $LAST_SAW)}"
+		elif [ -n "$LAST_WANT" ]; then
+			bad "$1" "expected $LAST_WANT; saw: $LAST_SAW"
+		else
+			bad "$1" "a check other than has/nothas/json failed (see the test's condition)"
+		fi
 		sed 's/^/    stdout: /' "$T/out" 2>/dev/null | head -8
 	fi
 	RUN_FAILED=0
+	LAST_WANT= LAST_SAW=
 }
-has() { grep -q -- "$2" "$1"; }
+
+# What the last failed check (has, nothas, json) wanted and what it saw, for miss.
+LAST_WANT= LAST_SAW=
+_label() {
+	case "$1" in
+	"$T/out") echo "stdout" ;;
+	"$T/err") echo "stderr" ;;
+	*) echo "${1#"$T"/}" ;;
+	esac
+}
+# The lines of FILE nearest to what PATTERN looked for: those holding its longest literal
+# word, else the file's first lines.
+_nearest() {
+	_w=$(printf '%s\n' "$2" | tr -c 'A-Za-z0-9_/:.=-' '\n' | awk '{ print length, $0 }' |
+		sort -rn | head -n 1 | cut -d' ' -f2-)
+	_n=
+	[ -n "$_w" ] && _n=$(grep -F -m 3 -- "$_w" "$1" 2>/dev/null)
+	if [ -n "$_n" ]; then
+		printf '%s' "$_n" | awk 'NR > 1 { printf " | " } { printf "%s", substr($0, 1, 240) }'
+	elif [ -s "$1" ]; then
+		printf 'no line with "%s"; it begins: ' "$_w"
+		head -n 2 "$1" | awk 'NR > 1 { printf " | " } { printf "%s", substr($0, 1, 160) }'
+	else
+		printf '%s is empty' "$(_label "$1")"
+	fi
+}
+# has FILE PATTERN: a line of FILE matches PATTERN (grep's basic regular expression).
+has() {
+	grep -q -- "$2" "$1" && return 0
+	LAST_WANT="a line matching '$2' in $(_label "$1")"
+	LAST_SAW=$(_nearest "$1" "$2")
+	return 1
+}
+# nothas FILE PATTERN: no line of FILE matches PATTERN.
+nothas() {
+	_l=$(grep -m 1 -- "$2" "$1") || return 0
+	LAST_WANT="no line matching '$2' in $(_label "$1")"
+	LAST_SAW=$(printf '%s' "$_l" | cut -c 1-240)
+	return 1
+}
 
 # usage_error NAME PATTERN ARGS...: exit 2, first stderr line is one "pbench: error:" line
 usage_error() {
@@ -70,10 +117,39 @@ usage_error() {
 	ok "$name"
 }
 
-json() { # json FILE PYTHON-EXPR-ON-d [ARG...]: exits 0 if the expression is true (ARGs: sys.argv[2:])
+# json FILE PYTHON-EXPR-ON-d [ARG...]: exits 0 if the expression is true (ARGs: sys.argv[2:]).
+# When it is false, the first of its top-level "and" terms that is false is what was expected.
+json() {
 	_jf=$1 _je=$2
 	shift 2
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($_je) else 1)" "$_jf" "$@"
+	_jr=$(python3 -c '
+import ast, json, sys
+src, path = sys.argv[1], sys.argv[2]
+sys.argv = [sys.argv[0]] + sys.argv[2:]
+try:
+    d = json.load(open(path))
+except Exception as e:
+    print("valid JSON\t%s" % e); sys.exit(1)
+tree = ast.parse("(" + src + "\n)", mode="eval")
+terms = tree.body.values if isinstance(tree.body, ast.BoolOp) and isinstance(tree.body.op, ast.And) else [tree.body]
+for t in terms:
+    code = ast.unparse(t)
+    try:
+        v = eval(code, {"json": json, "sys": sys, "d": d})
+    except Exception as e:
+        print("%s\t%s: %s" % (code, type(e).__name__, e)); sys.exit(1)
+    if not v:
+        seen = "it is %r" % (v,)
+        if isinstance(t, ast.Compare):
+            try:
+                seen = "%s is %r" % (ast.unparse(t.left), eval(ast.unparse(t.left), {"json": json, "sys": sys, "d": d}))
+            except Exception:
+                pass
+        print("%s\t%s" % (code, seen[:300])); sys.exit(1)
+' "$_je" "$_jf" "$@") && return 0
+	LAST_WANT="$(printf '%s' "$_jr" | cut -f1 | cut -c 1-300) in $(_label "$_jf")"
+	LAST_SAW=$(printf '%s' "$_jr" | cut -f2- | cut -c 1-300)
+	return 1
 }
 HAVE_PY=0
 command -v python3 >/dev/null 2>&1 && HAVE_PY=1

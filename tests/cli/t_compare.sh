@@ -241,7 +241,7 @@ else
 	miss "exports"
 fi
 if run "markdown" 0 "$PB" compare $Q --markdown "sleep 0.01" "sleep 0.03" &&
-   head -n 1 "$T/out" | grep -q "^| Command |" && ! has "$T/out" "^stopped:" &&
+   head -n 1 "$T/out" | grep -q "^| Command |" && nothas "$T/out" "^stopped:" &&
    run "csv" 0 "$PB" compare $Q --csv "sleep 0.01" "sleep 0.03" &&
    head -n 1 "$T/out" | grep -q "^name,entrant,run,ns"; then
 	ok "--markdown and --csv alone print that instead of the text"

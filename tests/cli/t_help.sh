@@ -26,7 +26,7 @@ usage_error "help on no such command" "no help on 'nope'" help nope
 if run "verbose" 2 "$PB" -v stat -e cylces && has "$T/err" "^pbench: debug: libpfm4: 'cylces'" &&
    run "PBENCH_DEBUG" 2 env PBENCH_DEBUG=1 "$PB" stat -e cylces &&
    has "$T/err" "^pbench: debug: libpfm4: 'cylces'" && run "quiet" 2 "$PB" stat -e cylces &&
-   ! has "$T/err" "debug"; then
+   nothas "$T/err" "debug"; then
 	ok "-v and PBENCH_DEBUG show the library's log, and only they do"
 else
 	miss "verbose"

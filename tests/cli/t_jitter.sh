@@ -68,7 +68,7 @@ if [ "$HAVE_PY" -eq 1 ]; then
 		fi
 	done
 	if run "jitter json stdout" 0 "$PB" jitter --cpu 0 -d 0.1 --json - && json "$T/out" 'd["schema"] == 2' &&
-	   ! has "$T/out" "^quietest"; then
+	   nothas "$T/out" "^quietest"; then
 		ok "jitter --json - : JSON alone on stdout"
 	else
 		miss "jitter json stdout"
@@ -114,7 +114,7 @@ wait "$pbpid"
 cpu0=missing
 for try in 1 2 3; do
 	run "jitter cpu 0 fix" 0 "$PB" jitter --cpu 0 -d 0.3 || { cpu0=failed; break; }
-	if has "$T/out" "local timer interrupts" && ! has "$T/out" "nohz_full=0" &&
+	if has "$T/out" "local timer interrupts" && nothas "$T/out" "nohz_full=0" &&
 	   has "$T/out" "CPU 0 keeps the tick for timekeeping"; then
 		cpu0=ok
 		break

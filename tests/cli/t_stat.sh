@@ -83,7 +83,7 @@ wait "$pbpid"
 rc=$?
 runs=$(grep -c 'exit 0$' "$T/out")
 if [ "$rc" -eq 1 ] && has "$T/err" "interrupted after $runs of 1000 runs" && [ "$runs" -ge 2 ] &&
-   ! has "$T/out" "signal"; then
+   nothas "$T/out" "signal"; then
 	ok "interrupt reports the finished runs"
 else
 	bad "interrupt" "exit $rc, $runs runs"
@@ -181,7 +181,7 @@ if run "stat unprepared" 0 "$PB" stat --mode unprepared $SMALL; then
 	if has "$T/out" "(2000000 iterations), 5 runs, unprepared" &&
 	   has "$T/out" "^unprepared: no pinning, SCHED_[A-Z]* .* as started, no warm-up" &&
 	   [ "$(grep -c 'exit 0$' "$T/out")" -eq 5 ] && has "$T/out" "^outliers: [0-9]* (Tukey fences" &&
-	   has "$T/out" "^summary: 5 runs" && ! has "$T/out" "^prepared:"; then
+	   has "$T/out" "^summary: 5 runs" && nothas "$T/out" "^prepared:"; then
 		ok "stat --mode unprepared: 5 runs, outliers, summary, nothing prepared"
 	else
 		bad "stat unprepared" "sections missing"
@@ -192,7 +192,7 @@ if run "stat prepared" 0 "$PB" stat --mode prepared $SMALL; then
 	   has "$T/out" "^  warmup  *done" && has "$T/out" "^priority: SCHED_[A-Z]* [a-z]* -*[0-9]*" &&
 	   has "$T/out" "^restored after the runs: affinity, priority" &&
 	   [ "$(grep -c 'exit 0$' "$T/out")" -eq 5 ] && has "$T/out" "^summary: 5 runs" &&
-	   ! has "$T/out" "^unprepared:"; then
+	   nothas "$T/out" "^unprepared:"; then
 		ok "stat --mode prepared: steps, priority, restored, 5 runs"
 	else
 		bad "stat prepared" "sections missing"
@@ -521,7 +521,7 @@ if command -v script >/dev/null 2>&1; then
 		/dev/null >"$T/tty2" 2>&1
 	esc=$(printf '\033')
 	if has "$T/tty" "unprepared: run 3 of 3, " && has "$T/tty" "${esc}\[2m" &&
-	   has "$T/tty2" "unprepared: run 3 of 3, " && ! has "$T/tty2" "${esc}\[2m"; then
+	   has "$T/tty2" "unprepared: run 3 of 3, " && nothas "$T/tty2" "${esc}\[2m"; then
 		ok "progress on a terminal: run i of N, the estimate; no colour with NO_COLOR"
 	else
 		bad "progress" "$(od -c "$T/tty" | head -5)"
@@ -543,7 +543,7 @@ if run "head first" 0 "$PB" stat --mode unprepared -r 2 -e task-clock -- sh -c '
 	fi
 fi
 if run "head with --json" 0 "$PB" stat --mode unprepared -r 2 -e task-clock --json -- sh -c 'echo out-$((40+2))' &&
-   ! has "$T/out" "out-42" && [ "$(grep -c 'out-42' "$T/err")" -eq 2 ] && json "$T/out" 'd["schema"] == 2'; then
+   nothas "$T/out" "out-42" && [ "$(grep -c 'out-42' "$T/err")" -eq 2 ] && json "$T/out" 'd["schema"] == 2'; then
 	ok "a format on stdout: the command's output goes to stderr, the JSON stays whole"
 else
 	miss "head with --json"
@@ -551,7 +551,7 @@ fi
 
 # ---- text: times in the unit that fits, quoting, fences of a time never below 0 ---------------
 if run "small times" 0 "$PB" stat --mode unprepared -r 3 --iterations 10000 -e task-clock &&
-   has "$T/out" "^summary: 3 runs, time min [0-9.]* [nu]s, " && ! has "$T/out" "0\.0[0-9]* ms" &&
+   has "$T/out" "^summary: 3 runs, time min [0-9.]* [nu]s, " && nothas "$T/out" "0\.0[0-9]* ms" &&
    grep -q '^ *1 .* [0-9.]* [nu]s  ' "$T/out"; then
 	ok "sub-millisecond runs in us or ns, never 0.0xx ms"
 else
@@ -561,7 +561,7 @@ rm -f "$T/alt"
 if run "low fence below 0" 0 "$PB" stat --mode unprepared -r 4 -e task-clock -- \
 	sh -c "if [ -e '$T/alt' ]; then rm '$T/alt'; sleep 0.3; else : >'$T/alt'; sleep 0.01; fi" &&
    has "$T/out" "^outliers: 0 (Tukey fences: above [0-9.]* [mu]*s; none below, q1 - 1.5 IQR is under 0)$" &&
-   ! has "$T/out" "fences -"; then
+   nothas "$T/out" "fences -"; then
 	ok "a lower fence below 0 is not printed as a time"
 else
 	miss "low fence below 0"
@@ -596,7 +596,7 @@ if [ "$NCPU" -ge 2 ]; then
 		fi
 	fi
 	if run "one CPU's worth" 0 "$PB" stat --mode unprepared -r 2 -e task-clock -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' &&
-	   ! has "$T/err" "CPUs' worth"; then
+	   nothas "$T/err" "CPUs' worth"; then
 		ok "a single-threaded command: no such warning"
 	else
 		miss "one CPU's worth"
@@ -632,7 +632,7 @@ else
 fi
 if run "setup fails" 1 "$PB" stat --mode unprepared -r 2 --setup false -- true &&
    has "$T/err" "^pbench: error: the setup command 'false' exited with status 1$" &&
-   ! has "$T/out" "^  run"; then
+   nothas "$T/out" "^  run"; then
 	ok "a failing --setup: exit 1, said, nothing run"
 else
 	miss "setup fails"
@@ -696,7 +696,7 @@ fi
 if [ -x /sbin/ldconfig ] && file -L /sbin/ldconfig 2>/dev/null | grep -q 'static'; then
 	if run "memory static" 0 "$PB" stat --mode unprepared -r 1 --memory -q -e task-clock -- /sbin/ldconfig --version &&
 	   has "$T/out" "not counted: a statically linked command" &&
-	   ! has "$T/out" "exactly 0"; then
+	   nothas "$T/out" "exactly 0"; then
 		ok "memory: a static command is said not countable, not 0"
 	else
 		miss "memory static"
