@@ -264,17 +264,10 @@ check: all $(UNIT_BINS) examples $(BENCH_BINS) $(BENCH_HELPER_BINS) $(if $(SAN),
 	@sh tests/run.sh $(O)
 
 # Tests build as developers do, warnings as errors (DEVELOPER=1), the PMU suite's cross build too.
+# tests/all.sh runs the parts two at a time (normal then clang; the PMU suite then ASan+UBSan),
+# every part whatever the others did, then the total.
 test: deps
-	@rm -f build/test-results.txt build/asan/test-results.txt build/pmu/test-results.txt
-	@$(MAKE) --no-print-directory check O=build DEVELOPER=1
-	@DEVELOPER=1 sh tests/pmu/run.sh build/pmu $(PMU) || echo "pmu: failed (counted in the total)"
-	@$(MAKE) --no-print-directory check O=build/asan SAN=1 DEVELOPER=1
-	@if command -v clang >/dev/null 2>&1; then \
-		echo "clang: building with -Wall -Wextra -Werror"; \
-		$(MAKE) --no-print-directory -s all O=build/clang CC=clang DEVELOPER=1 >/dev/null || exit 1; \
-	else echo "clang: not installed, the clang build is skipped"; fi
-	@sh tests/total.sh build/test-results.txt build/asan/test-results.txt \
-		$$(ls build/pmu/test-results.txt 2>/dev/null)
+	@sh tests/all.sh $(PMU)
 
 demo: deps all
 	@echo '$$ pbench check'

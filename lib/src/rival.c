@@ -3,6 +3,9 @@
  * Another measurement on the same CPU: a thread of another process, named like ours and pinned
  * to that CPU alone. Two prepared runs (or two jitter probes) on one CPU take turns on it and
  * each measures the other; they are told so rather than left to wonder at their numbers.
+ * Of several rivals, one of the caller's own session (a pbench started from the same terminal
+ * or script) is named first: it is the one the user most likely started, and the one a test
+ * that starts its own rival looks for while other tests' pbench run beside it.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -41,7 +44,7 @@ static int pinned_there(int pid, const char *tid, const char *comm, const char *
 pid_t pb_cpu_rival(int cpu, const char *comm)
 {
 	char want[16], own[64];
-	pid_t self = getpid(), found = 0;
+	pid_t self = getpid(), sid = getsid(0), found = 0, first = 0;
 	struct dirent *p;
 	DIR *d;
 
@@ -64,13 +67,18 @@ pid_t pb_cpu_rival(int cpu, const char *comm)
 		snprintf(tasks, sizeof(tasks), "/proc/%d/task", pid);
 		if (!(td = opendir(tasks)))
 			continue;
-		while (!found && (t = readdir(td)))
-			if (t->d_name[0] != '.' && pinned_there(pid, t->d_name, comm, want))
-				found = pid;
+		while ((t = readdir(td)))
+			if (t->d_name[0] != '.' && pinned_there(pid, t->d_name, comm, want)) {
+				if (!first)
+					first = pid;
+				if (getsid(pid) == sid)
+					found = pid;
+				break;
+			}
 		closedir(td);
 	}
 	closedir(d);
-	return found;
+	return found ? found : first;
 }
 
 int pbench_cpu_rival(int cpu)

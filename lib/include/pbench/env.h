@@ -95,7 +95,7 @@ PBENCH_API int pbench_cpus_parse(const char *list, int *cpus, int max, int limit
  * Another measurement on cpu: the pid of another process with a thread named like this
  * process and pinned to cpu alone (a second prepared pbench stat, the same benchmark started
  * twice), or 0. Both would measure each other; call it after pbench_prepare() and after the
- * runs to say so.
+ * runs to say so. Of several, one in the caller's session (getsid()) is named first.
  */
 PBENCH_API int pbench_cpu_rival(int cpu);
 
