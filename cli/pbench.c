@@ -37,7 +37,7 @@ static const struct cmd {
 					    "runs them until it knows" },
 	{ "jitter", cmd_jitter, CMD_LIVE, "how often each CPU is interrupted, for how long, and by "
 					  "what" },
-	{ "list", cmd_list, 0, "list the events and whether each can be counted here" },
+	{ "list", cmd_list, CMD_LIVE, "list the events and whether each can be counted here" },
 	{ "stat", cmd_stat, CMD_LIVE, "count and time a command or the built-in workload, run by "
 				      "run" },
 };

@@ -56,6 +56,30 @@ if run "check laptop strict" 1 shift_tree intel-laptop --strict &&
 else
 	miss "check laptop strict"
 fi
+# The AMD trees: a KVM guest (recorded) and a bare-metal Zen 3 host (reconstructed).
+if run "check amd vm" 0 shift_tree vm-amd-epyc --cpu 1 &&
+   has "$T/out" "^  warn    virt.hypervisor  *virtual machine: hypervisor flag" &&
+   has "$T/out" "^  info    cpufreq.governor  *no cpufreq: frequency is controlled elsewhere" &&
+   has "$T/out" "^  info    cpuidle.states  *driver none: no idle states for CPU 1" &&
+   has "$T/out" "^  info    clock.source  *kvm-clock (available: kvm-clock)$" &&
+   has "$T/out" "^  info    smt.active  *not supported" &&
+   has "$T/out" "^  warn    perf.pmu  *no cpu PMU in /sys/bus/event_source/devices" &&
+   nothas "$T/out" "echo tsc | sudo tee"; then
+	ok "check on the AMD VM tree: a VM, no cpufreq, no idle driver, kvm-clock with no TSC to switch to, no PMU"
+else
+	miss "check amd vm"
+fi
+if run "check amd host" 0 shift_tree amd-workstation --cpu 1 &&
+   has "$T/out" "^  ok      virt.hypervisor  *bare metal" &&
+   has "$T/out" "^  warn    smt.active  *on (smt/control on, smt/active 1)" &&
+   has "$T/out" "^  ok      smt.sibling  *CPU 17 online" &&
+   has "$T/out" "^  warn    cpufreq.governor  *schedutil (acpi-cpufreq)" &&
+   has "$T/out" "^  warn    cpufreq.turbo  *on (cpufreq/boost 1)" &&
+   has "$T/out" "^  ok      perf.pmu  *cpu PMU (type 4)$" && nothas "$T/out" "virtual machine"; then
+	ok "check on the AMD Zen 3 host tree: bare metal, SMT on, acpi-cpufreq with boost, a cpu PMU"
+else
+	miss "check amd host"
+fi
 if [ "$HAVE_PY" -eq 1 ]; then
 	ids="cpufreq.governor cpufreq.min_max cpufreq.epp cpufreq.turbo thermal.throttle power.ac
 	     cpuidle.states smt.active smt.sibling isolation.isolcpus isolation.nohz_full
@@ -64,7 +88,7 @@ if [ "$HAVE_PY" -eq 1 ]; then
 	     mem.thp mem.ksm mem.swap mem.numa_local aslr limits.rtprio limits.memlock caps.sys_nice
 	     clock.source clock.tsc perf.paranoid perf.rdpmc perf.pmu perf.max_sample_rate
 	     virt.hypervisor virt.steal cgroup.cpu_quota cgroup.cpuset"
-	for t in vm-kvm-2cpu intel-laptop amd-workstation tuned-server container-quota; do
+	for t in vm-kvm-2cpu vm-amd-epyc intel-laptop amd-workstation tuned-server container-quota; do
 		if run "check json $t" 0 shift_tree "$t" --json --cpu 1 &&
 		   IDS="$ids" json "$T/out" 'set(__import__("os").environ["IDS"].split()) == {c["id"] for c in d["checks"]}
 			and all(c["why"] and c["fix"] for c in d["checks"] if c["status"] in ("warn", "bad"))
@@ -89,7 +113,7 @@ fi
 # RHEL kernel gets grubby; no nohz_full for the boot CPU; nohz_full only where the kernel was
 # built with CONFIG_NO_HZ_FULL (it has /sys/devices/system/cpu/nohz_full).
 if [ "$HAVE_PY" -eq 1 ]; then
-	for t in vm-kvm-2cpu intel-laptop amd-workstation tuned-server container-quota; do
+	for t in vm-kvm-2cpu vm-amd-epyc intel-laptop amd-workstation tuned-server container-quota; do
 		for cpu in 0 1; do
 			shift_tree "$t" --json --cpu "$cpu" >"$T/fx.json" 2>/dev/null
 			if json "$T/fx.json" 'all("/etc/default/grub" not in (c["fix"] or "") and
@@ -124,7 +148,10 @@ if [ "$HAVE_PY" -eq 1 ]; then
 		miss "rhel grubby"
 	fi
 	# The live machine: /etc/default/grub named exactly where it exists.
-	run "check live json" 0 "$PB" check --json --cpu 1
+	# CPU 1 where there is one (the fixes differ for CPU 0); a 1-CPU machine has only CPU 0.
+	live_cpu=1
+	[ "$NCPU" -ge 2 ] || live_cpu=0
+	run "check live json" 0 "$PB" check --json --cpu "$live_cpu"
 	g=0
 	[ -e /etc/default/grub ] && g=1
 	if G=$g json "$T/out" '(lambda fixes: not any("kernel command line" in f or "GRUB_CMDLINE" in f for f in fixes) or

@@ -47,7 +47,11 @@ only "--workload's values" "xor memwalk" stat --workload ""
 only "--unit's values" "ns us ms s" analyze -u ""
 offers "an event name" "task-clock" stat -e task-
 offers "an event after a comma" "task-clock,page-faults" stat -e task-clock,page-
-offers "msr/tsc/ from pbench list" "msr/tsc/" stat --events msr
+if [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then
+	offers "msr/tsc/ from pbench list" "msr/tsc/" stat --events msr
+else
+	skipped "msr/tsc/ from pbench list" "this kernel has no msr PMU with a tsc event (not x86?)"
+fi
 cpus=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); for (c = r[1]; c <= r[n]; c++) print c } }' \
 	/sys/devices/system/cpu/online | sort | tr '\n' ' ')
 only "--cpu: the CPUs online" "$cpus" stat --cpu ""

@@ -31,10 +31,11 @@ usage_error "jitter plot in a missing directory" "cannot write the plot '/nonexi
 if [ "$NCPU" -ge 2 ]; then
 	usage_error "jitter compare two cpus" "--compare-prepared probes one CPU" jitter --compare-prepared --cpu 0-1
 fi
+# A row for each CPU pbench may run on (its affinity, nproc), not each one online.
 if run "jitter text" 0 "$PB" jitter --duration 0.3 --plot "$T/j.svg" &&
    has "$T/out" "^pbench jitter: [0-9]* CPUs*, 0.30 s each, threshold " &&
    has "$T/out" "^ cpu loop min/median *gaps *gaps/s *noise *noise% *p50 *p90 *p99 *p99.9 *max *top sources" &&
-   [ "$(grep -c '^ *[0-9][0-9]* *[0-9.]*/[0-9.]* ns ' "$T/out")" -eq "$NCPU" ] &&
+   [ "$(grep -c '^ *[0-9][0-9]* *[0-9.]*/[0-9.]* ns ' "$T/out")" -eq "$(nproc 2>/dev/null || echo "$NCPU")" ] &&
    has "$T/out" "^cpu [0-9]*: " && has "$T/out" "^  sources: local timer interrupts\|^  sources: .*local timer interrupts" &&
    has "$T/out" "^quietest: CPU [0-9]* (" && [ -s "$T/j.svg" ] && has "$T/j.svg" '</svg>' &&
    has "$T/j.svg" '>CPU 0: ' && { ! command -v xmllint >/dev/null 2>&1 || xmllint --noout "$T/j.svg"; }; then

@@ -32,6 +32,32 @@ else
 	skipped "list json" "python3 is not installed: the JSON checks need it"
 fi
 
+# ---- with a recorded tree: the list is the live machine's, and says so ---------------------
+# pbench list opens each event here, so it lists this machine's sysfs events whatever
+# PBENCH_SYSFS_ROOT says (the trees' names are resolved and listed in tests/unit/test_events.c).
+# The AMD Zen 3 host tree has msr/aperf/, msr/mperf/, msr/irperf/ and power/energy-pkg/: each
+# must be listed exactly when this machine has it.
+live_has() { [ -e "/sys/bus/event_source/devices/$1/events/$2" ]; }
+tree_ok=1
+if run "list on a tree" 0 env PBENCH_SYSFS_ROOT=tests/fixtures/amd-workstation/sys \
+	PBENCH_PROCFS_ROOT=tests/fixtures/amd-workstation/proc "$PB" list &&
+   has "$T/err" "^pbench: warning: 'pbench list' measures the live machine: PBENCH_SYSFS_ROOT"; then
+	for pe in msr/aperf msr/mperf msr/irperf power/energy-pkg; do
+		if live_has "${pe%/*}" "${pe#*/}"; then
+			has "$T/out" "^  $pe/ " || { tree_ok=0; break; }
+		else
+			nothas "$T/out" "^  $pe/ " || { tree_ok=0; break; }
+		fi
+	done
+	if [ "$tree_ok" -eq 1 ]; then
+		ok "list with a recorded tree: this machine's events, and a warning that says so"
+	else
+		miss "list on a tree"
+	fi
+else
+	miss "list on a tree"
+fi
+
 # ---- as a user without privileges, on a machine with no PMU: each event's true cause ---------
 # The kernel refuses an unprivileged user (perf_event_paranoid 2) before it looks for a PMU:
 # a hardware event that does not exist here is not-supported (ENOENT), as perf stat says, not

@@ -122,7 +122,10 @@ for t in 0 -1 abc 1e9; do
 done
 
 # ---- the built-in workload ------------------------------------------------------------------
-if run "workload" 0 "$PB" stat -r 2 --iterations 1000000 -e task-clock,msr/tsc/; then
+# msr/tsc/ with it where this kernel has the msr PMU's tsc (x86; not arm64)
+wl_events=task-clock
+[ -e /sys/bus/event_source/devices/msr/events/tsc ] && wl_events=task-clock,msr/tsc/
+if run "workload" 0 "$PB" stat -r 2 --iterations 1000000 -e "$wl_events"; then
 	if has "$T/out" "built-in workload 'xor' (1000000 iterations), 2 runs" &&
 	   has "$T/out" "^clock: "; then
 		ok "workload runs"
@@ -141,12 +144,19 @@ fi
 
 # ---- JSON -----------------------------------------------------------------------------------
 if [ "$HAVE_PY" -eq 1 ]; then
+	# context-switches happen in the kernel: a user under perf_event_paranoid >= 2 may not
+	# count them (no-permission, null), root and CAP_PERFMON may.
+	cs=ok
+	[ "$(id -u)" -ne 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -ge 2 ] &&
+		cs=no-permission
 	if run "stat json" 0 "$PB" stat -r 2 -e task-clock,context-switches,cycles --json -- sleep 0.01; then
-		if json "$T/out" 'd["schema"] == 2 and len(d["modes"]) == 1 and len(d["modes"][0]["runs"]) == 2 and
+		if CS=$cs json "$T/out" 'd["schema"] == 2 and len(d["modes"]) == 1 and len(d["modes"][0]["runs"]) == 2 and
 			d["subject"] == {"kind": "command", "name": "sleep 0.01", "argv": ["sleep", "0.01"],
 					 "iterations": None, "bytes": None}
 			and all(r["counters"]["task-clock"]["value"] > 0 for r in d["modes"][0]["runs"])
-			and all(r["counters"]["context-switches"]["value"] >= 1 for r in d["modes"][0]["runs"])
+			and [e for e in d["events"] if e["name"] == "context-switches"][0]["status"] == __import__("os").environ["CS"]
+			and all(r["counters"]["context-switches"]["value"] >= 1 if __import__("os").environ["CS"] == "ok"
+				else r["counters"]["context-switches"] is None for r in d["modes"][0]["runs"])
 			and all(r["ns"] >= 10000000 for r in d["modes"][0]["runs"])
 			and d["modes"][0]["summary"]["min_ns"] <= d["modes"][0]["summary"]["median_ns"] <= d["modes"][0]["summary"]["max_ns"]
 			and "runs" not in d and "summary" not in d and d["contrast"] is None

@@ -185,11 +185,15 @@ fi
 
 # ---- 4. recorded trees are for pbench check only -------------------------------------------
 # tuned-server isolates CPU 2, which this machine may not have; laptop IRQs are not ours.
+# A machine that isolates CPUs itself may rightly pick an isolated CPU 2: there only the
+# warning can tell the tree was not used.
+live_iso=$(cat /sys/devices/system/cpu/isolated 2>/dev/null)
 if run "stat with a recorded tree" 0 env PBENCH_SYSFS_ROOT=tests/fixtures/tuned-server/sys \
 	PBENCH_PROCFS_ROOT=tests/fixtures/tuned-server/proc "$PB" stat -r 2 --warmup-ms 50 \
 	--iterations 100000 -e task-clock &&
-   has "$T/err" "measures the live machine" && nothas "$T/out" "CPU 2 is isolated"; then
-	ok "stat with PBENCH_*_ROOT picks its CPU on the live machine and says so"
+   has "$T/err" "measures the live machine" &&
+   { [ -n "$live_iso" ] || nothas "$T/out" "CPU 2 is isolated"; }; then
+	ok "stat with PBENCH_*_ROOT picks its CPU on the live machine and says so${live_iso:+ (this machine isolates $live_iso: the pick not checked)}"
 else
 	miss "stat with a recorded tree"
 fi

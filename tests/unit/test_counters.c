@@ -339,8 +339,12 @@ Test(counters, free_closes_every_descriptor)
 {
 	int before = count_fds();
 	struct pbench_counters *c;
+	/* msr/tsc/ where this kernel has it (x86): arm64 has no msr PMU to name. */
+	const char *events = access("/sys/bus/event_source/devices/msr/events/tsc", R_OK) ?
+			     "task-clock,page-faults,cycles" : "task-clock,page-faults,cycles,msr/tsc/";
 
-	cr_assert_eq(pbench_counters_open(&c, "task-clock,page-faults,cycles,msr/tsc/", NULL) , 0);
+	cr_assert_eq(pbench_counters_open(&c, events, NULL), 0, "%s: %s", events,
+		     pbench_counters_last_error());
 	cr_assert_gt(count_fds(), before);
 	pbench_counters_free(c);
 	cr_assert_eq(count_fds(), before);

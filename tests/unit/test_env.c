@@ -57,6 +57,7 @@ Test(env, pick_on_trees)
 		{ "amd-workstation", 1, "with its SMT sibling" },
 		{ "container-quota", 1, "since boot" },
 		{ "vm-kvm-2cpu", 1, "least busy" },			/* the only other CPU */
+		{ "vm-amd-epyc", 1, "least busy CPU other than CPU 0: 48% busy" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
@@ -82,8 +83,8 @@ Test(env, absent_cpu_is_refused)
 
 Test(env, findings_are_well_formed_on_every_tree)
 {
-	static const char *const trees[] = { "vm-kvm-2cpu", "intel-laptop", "amd-workstation",
-					     "tuned-server", "container-quota" };
+	static const char *const trees[] = { "vm-kvm-2cpu", "vm-amd-epyc", "intel-laptop",
+					     "amd-workstation", "tuned-server", "container-quota" };
 
 	for (size_t t = 0; t < ARRAY_SIZE(trees); t++) {
 		struct pbench_env *env;
@@ -114,7 +115,7 @@ Test(env, findings_are_well_formed_on_every_tree)
 /* pbench check's reports, from the library: the verdict follows the worst finding. */
 Test(env, reports_and_verdict)
 {
-	static const char *const trees[] = { "vm-kvm-2cpu", "tuned-server" };
+	static const char *const trees[] = { "vm-kvm-2cpu", "vm-amd-epyc", "tuned-server" };
 
 	for (size_t t = 0; t < ARRAY_SIZE(trees); t++) {
 		int warn = 0, bad = 0, err;

@@ -85,6 +85,16 @@ static const struct row {
 	  "haltpoll; enabled: POLL 0 us, haltpoll idle 1 us" },
 	{ "vm-kvm-2cpu", -1, "smt.active", INFO, "not supported" },
 	{ "vm-kvm-2cpu", 1, "smt.sibling", OK, "no SMT sibling" },
+	/* the second AMD VM (recorded): no cpufreq, no cpuidle driver at all, no SMT */
+	{ "vm-amd-epyc", 1, "cpufreq.governor", INFO, "no cpufreq: frequency is controlled" },
+	{ "vm-amd-epyc", 1, "cpufreq.min_max", INFO, "no cpufreq" },
+	{ "vm-amd-epyc", 1, "cpufreq.epp", INFO, "no cpufreq" },
+	{ "vm-amd-epyc", -1, "cpufreq.turbo", INFO, "no cpufreq" },
+	{ "vm-amd-epyc", 1, "thermal.throttle", INFO, "no cpu1/thermal_throttle" },
+	{ "vm-amd-epyc", -1, "power.ac", INFO, "no power supply" },
+	{ "vm-amd-epyc", 1, "cpuidle.states", INFO, "driver none: no idle states for CPU 1" },
+	{ "vm-amd-epyc", -1, "smt.active", INFO, "not supported" },
+	{ "vm-amd-epyc", 1, "smt.sibling", OK, "no SMT sibling (thread_siblings_list 1)" },
 	/* the laptop: everything that moves the clock is on */
 	{ "intel-laptop", 1, "cpufreq.governor", WARN, "powersave (intel_pstate active)" },
 	{ "intel-laptop", 1, "cpufreq.min_max", WARN, "min 400 MHz, max 4600 MHz" },
@@ -134,8 +144,8 @@ static int tree_cpu(const char *tree)
 
 Test(env_freq, every_check_on_every_tree)
 {
-	static const char *const trees[] = { "vm-kvm-2cpu", "intel-laptop", "amd-workstation",
-					     "tuned-server", "container-quota" };
+	static const char *const trees[] = { "vm-kvm-2cpu", "vm-amd-epyc", "intel-laptop",
+					     "amd-workstation", "tuned-server", "container-quota" };
 
 	for (size_t t = 0; t < ARRAY_SIZE(trees); t++) {
 		int cpu = tree_cpu(trees[t]), seen = 0;
@@ -211,6 +221,7 @@ Test(env_freq, warnings_have_why_and_fix)
 		int cpus[4], n;
 	} targets[] = {
 		{ "vm-kvm-2cpu", { 0, 1 }, 2 },
+		{ "vm-amd-epyc", { 0, 1 }, 2 },
 		{ "intel-laptop", { 0, 3, 4, 7 }, 4 },
 		{ "amd-workstation", { 0, 15, 16, 31 }, 4 },
 		{ "tuned-server", { 0, 3, 7 }, 3 },

@@ -195,6 +195,24 @@ static const struct row rows[] = {
 	{ "tuned-server", "cgroup.cpu_quota", -1, OK, "no quota (cpu.max max 100000)" },
 	{ "tuned-server", "cgroup.cpuset", 2, OK, "includes CPU 2 (cpuset 0-7" },
 
+	/* the second AMD VM (recorded on a shared, busy machine): as the first, busier */
+	{ "vm-amd-epyc", "isolation.isolcpus", 1, WARN, "not isolated (isolated: none)" },
+	{ "vm-amd-epyc", "isolation.nohz_full", 1, INFO, "without CONFIG_NO_HZ_FULL" },
+	{ "vm-amd-epyc", "isolation.rcu_nocbs", 1, INFO, "no rcu_nocbs=" },
+	{ "vm-amd-epyc", "irq.affinity", 1, WARN, "19 of 19 IRQs may run on CPU 1" },
+	{ "vm-amd-epyc", "irq.affinity", 1, WARN, "36:virtio1-req.0 54967" },
+	{ "vm-amd-epyc", "sched.rt_throttling", -1, WARN, "fair server 50 ms per 1000 ms" },
+	{ "vm-amd-epyc", "sched.rt_throttling", -1, WARN, "(kernel 6.18.44-fc-v782)" },
+	{ "vm-amd-epyc", "sched.load", 1, WARN, "48% busy since boot; 6 running, load 3.02 on 2" },
+	{ "vm-amd-epyc", "sched.load", 1, WARN, "no other task bound here (8 kernel" },
+	{ "vm-amd-epyc", "sched.timer_migration", -1, WARN, "1" },
+	{ "vm-amd-epyc", "vm.stat_interval", -1, WARN, "1 s" },
+	{ "vm-amd-epyc", "kernel.nmi_watchdog", -1, OK, "0" },
+	{ "vm-amd-epyc", "kernel.watchdog_cpumask", 1, INFO, "in watchdog_cpumask 0-1" },
+	{ "vm-amd-epyc", "kernel.numa_balancing", -1, OK, "0" },
+	{ "vm-amd-epyc", "cgroup.cpu_quota", -1, OK, "no quota (cpu.cfs_quota_us -1)" },
+	{ "vm-amd-epyc", "cgroup.cpuset", 1, OK, "includes CPU 1 (cpuset 0-1 at /)" },
+
 	/* container: cgroup v2 namespace, cpu.max 150000 100000, throttled; Debian 6.1 */
 	{ "container-quota", "isolation.isolcpus", 1, WARN, "isolated: none" },
 	{ "container-quota", "isolation.nohz_full", 1, WARN, "nohz_full: none" },
@@ -244,6 +262,11 @@ static void check_tree(const char *tree, const int *cpus, int n)
 Test(env_sched, vm_kvm_2cpu)
 {
 	check_tree("vm-kvm-2cpu", (int[]){ 1 }, 1);
+}
+
+Test(env_sched, vm_amd_epyc)
+{
+	check_tree("vm-amd-epyc", (int[]){ 1 }, 1);
 }
 
 Test(env_sched, intel_laptop)

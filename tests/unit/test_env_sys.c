@@ -138,6 +138,41 @@ Test(trees, vm_kvm_2cpu)
 	CHECK_TREE("tests/fixtures/vm-kvm-2cpu", 1, rows);
 }
 
+/* Recorded with record.sh on a second AMD EPYC KVM guest (Zen 5, family 26, kernel 6.18, as
+ * root): no PMU but the msr PMU's tsc, and the kernel booted with clocksource=kvm-clock
+ * tsc=unstable, so the TSC is not even an available clocksource (no switch to offer). */
+Test(trees, vm_amd_epyc)
+{
+	static const struct row rows[] = {
+		{ "mem.thp", -1, OK, "=enabled=madvise defrag=madvise" },
+		{ "mem.ksm", -1, OK, "=run=0 (off)" },
+		{ "mem.swap", -1, OK, "=no swap (swappiness 60)" },
+		{ "mem.numa_local", 1, OK, "=single node (node 0: 3738 MiB free of 4442 MiB)" },
+		{ "aslr", -1, INFO, "randomize_va_space 2" },
+		{ "limits.rtprio", -1, OK, "=soft 0, hard 0; CAP_SYS_NICE lifts it" },
+		{ "limits.memlock", -1, OK, "=soft 8 MiB, hard 8 MiB; CAP_IPC_LOCK lifts it" },
+		{ "caps.sys_nice", -1, OK, "=CAP_SYS_NICE yes, CAP_IPC_LOCK yes" },
+		{ "clock.source", -1, INFO, "=kvm-clock (available: kvm-clock)" },
+		{ "clock.tsc", 1, OK, "=constant_tsc nonstop_tsc tsc_known_freq tsc_reliable" },
+		{ "perf.paranoid", -1, OK, "=2 (CAP_PERFMON: not restricted)" },
+		{ "perf.rdpmc", -1, INFO, "no cpu PMU" },
+		{ "perf.pmu", -1, WARN, "=no cpu PMU in /sys/bus/event_source/devices" },
+		{ "perf.max_sample_rate", -1, OK, "=100000" },
+		{ "virt.hypervisor", -1, WARN, "hypervisor flag in /proc/cpuinfo" },
+		{ "virt.steal", 1, OK, "0% since boot (a hypervisor that does not report steal" },
+	};
+	struct pbench_env *env;
+	const struct pbench_check *c;
+
+	CHECK_TREE("tests/fixtures/vm-amd-epyc", 1, rows);
+	/* No TSC among the available clocksources: no "echo tsc" to suggest. */
+	use_root("tests/fixtures/vm-amd-epyc");
+	env = run((int[]){ 1 }, 1);
+	c = find_check(env, "clock.source", -1);
+	cr_expect_null(strstr(c->fix, "echo tsc"), "fix '%s'", c->fix);
+	pbench_env_free(env);
+}
+
 Test(trees, intel_laptop)
 {
 	/* A user's shell: Uid 1000, no effective capabilities. */
