@@ -37,6 +37,16 @@ struct pbench_counters_opts {
 	unsigned flags;			/* enum pbench_counters_flags */
 };
 
+/* The calling thread on any CPU, disabled until pbench_counters_enable() (what opts NULL
+ * means): a zeroed struct would say CPU 0. */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_COUNTERS_OPTS_INIT \
+	([] { struct pbench_counters_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.cpu = -1; return pbench_o_; }())
+#else
+#define PBENCH_COUNTERS_OPTS_INIT { .size = sizeof(struct pbench_counters_opts), .cpu = -1 }
+#endif
+
 /* The value of one event, as read. */
 struct pbench_count {
 	size_t size;
