@@ -77,7 +77,8 @@ PBENCH_API int pbench_counters_open(struct pbench_counters **out, const char *ev
 PBENCH_API void pbench_counters_free(struct pbench_counters *c);
 
 /* Text of the last name error of pbench_counters_open in this thread, e.g.
- * "unknown event 'cylces' (did you mean 'cycles'?)". Empty string when none. */
+ * "unknown event 'cylces' (did you mean 'cycles'?)". Empty string when none. It stays until
+ * the next pbench_counters_open(); pbench_strerror() of the error gives the same text. */
 PBENCH_API const char *pbench_counters_last_error(void);
 
 /* Number of events in the set (opened or not), and how many kernel groups were opened. */
