@@ -5,7 +5,10 @@
 # make demo          build and run the main job on this machine
 # make bench         benchmarks of pbench itself against the tools people use instead
 # make install       PREFIX=/usr/local DESTDIR= : header, libraries, pkg-config file, binary,
-#                    the man pages, the bash completion, the JSON Schemas (share/pbench/schema)
+#                    the man pages, the bash completion, the JSON Schemas (share/pbench/schema);
+#                    with DESTDIR empty, ldconfig when LIBDIR is a directory the loader searches
+#                    (as root), otherwise a note on how programs find the library
+#                    (scripts/ldconfig.sh; LDCONFIG= names the ldconfig)
 # make fuzz          each fuzz target under libFuzzer (clang) for FUZZ_TIME=60 seconds; what it
 #                    finds goes into tests/fuzz/corpus/, which make test replays (tests/fuzz/)
 #
@@ -31,6 +34,7 @@ MANDIR     ?= $(DATADIR)/man
 # bash-completion finds completions here (its pkg-config completionsdir under /usr).
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 DESTDIR    ?=
+LDCONFIG   ?=
 
 O   ?= build
 SAN ?=
@@ -320,6 +324,8 @@ install: all
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 completion/pbench.bash $(DESTDIR)$(BASHCOMPDIR)/pbench
+	@# A staged install (DESTDIR, as make test's) never touches the system.
+	$(Q)$(if $(DESTDIR),:,sh scripts/ldconfig.sh '$(LIBDIR)' '$(LDCONFIG)')
 
 uninstall:
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/pbench $(DESTDIR)$(DATADIR)/pbench

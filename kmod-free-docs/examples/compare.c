@@ -77,9 +77,9 @@ static void log_to_stderr(int level, const char *msg, void *arg)
 
 int main(int argc, char **argv)
 {
-	struct pbench_compare_opts opts = { .size = sizeof(opts), .check = same_sum };
+	struct pbench_compare_opts opts = PBENCH_COMPARE_OPTS_INIT;	/* 99.9%, same within 1% */
 	struct pbench_measure_opts mopts = PBENCH_MEASURE_OPTS_INIT;
-	struct pbench_comparison cmp = { .size = sizeof(cmp) };
+	struct pbench_comparison cmp = PBENCH_COMPARISON_INIT;
 	struct sum_ctx a, b;
 	uint32_t *data;
 	int err, json = 0, code = 0;
@@ -105,8 +105,11 @@ int main(int argc, char **argv)
 	mopts.budget_ms = 1000;
 	mopts.show_code = code;	/* --code: both loops' machine code under the verdict */
 	opts.measure = &mopts;
+	opts.check = same_sum;
 	err = pbench_compare(sum_plain, &a, sum_unrolled, &b, &opts, &cmp);
 	if (err) {
+		/* Which argument and why, e.g. "invalid argument: pbench_compare():
+		 * opts->measure->budget_ms is -1, not a time above 0". */
 		fprintf(stderr, "compare: %s\n", pbench_strerror(err));
 		free(data);
 		return 1;

@@ -728,9 +728,12 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	int status;
 	uint64_t t1;
 	size_t size;
+	int err;
 
-	if (!ch || !res || res->size == 0)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(res, pbench_child_result, 0, NULL)))
+		return err;
+	if (!ch)
+		return pb_fail(-EINVAL, "%s(): ch is NULL", __func__);
 	if (!ch->pid)
 		return -ECHILD;
 	/* A signal handler that returns (the caller's Ctrl-C) ends the wait with -EINTR and
@@ -849,10 +852,15 @@ int pbench_child_wait_timeout(struct pbench_child *ch, struct pbench_child_resul
 {
 	struct pollfd pfd = { .events = POLLIN };
 	double left_ms;
-	int n;
+	int n, err;
 
-	if (!ch || !res || res->size == 0 || !(timeout_s >= 0) || !isfinite(timeout_s))
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(res, pbench_child_result, 0, NULL)))
+		return err;
+	if (!ch)
+		return pb_fail(-EINVAL, "%s(): ch is NULL", __func__);
+	if (!(timeout_s >= 0) || !isfinite(timeout_s))
+		return pb_fail(-EINVAL, "%s(): timeout_s is %g, not a time of 0 or more", __func__,
+			       timeout_s);
 	if (!ch->pid)
 		return -ECHILD;
 	if (timeout_s == 0)

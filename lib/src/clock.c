@@ -453,8 +453,10 @@ double pbench_ticks_to_ns_f(double ticks)
 
 int pbench_clock_info(struct pbench_clock_info *out)
 {
-	if (!out || out->size == 0)
-		return -EINVAL;
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_clock_info, 0, NULL)))
+		return err;
 	clock_ready();
 	if (info_err)
 		return info_err;

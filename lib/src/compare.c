@@ -29,19 +29,25 @@
 static int compare_opts_resolve(const struct pbench_compare_opts *in,
 				struct pbench_compare_opts *o)
 {
+	int err;
+
 	memset(o, 0, sizeof(*o));
 	if (in) {
-		if (in->size == 0)
-			return -EINVAL;
+		if ((err = pb_check_struct("pbench_compare", "opts", "pbench_compare_opts", in, 0,
+					   "PBENCH_COMPARE_OPTS_INIT")))
+			return err;
 		pb_copy_in(o, sizeof(*o), in);
 	}
 	if (o->confidence == 0)
 		o->confidence = DEFAULT_CONFIDENCE;
 	if (o->same_threshold_pct == 0)
 		o->same_threshold_pct = DEFAULT_SAME_PCT;
-	if (!(o->confidence > 0 && o->confidence < 1) ||
-	    !(o->same_threshold_pct > 0 && isfinite(o->same_threshold_pct)))
-		return -EINVAL;
+	if (!(o->confidence > 0 && o->confidence < 1))
+		return pb_fail(-EINVAL, "pbench_compare(): opts->confidence is %g, not between 0 and "
+			       "1 (0: the default, 0.999)", o->confidence);
+	if (!(o->same_threshold_pct > 0 && isfinite(o->same_threshold_pct)))
+		return pb_fail(-EINVAL, "pbench_compare(): opts->same_threshold_pct is %g, not a "
+			       "percentage above 0 (0: the default, 1)", o->same_threshold_pct);
 	return 0;
 }
 
@@ -246,6 +252,19 @@ static int fill(struct pbench_comparison *out, const struct pbench_compare_opts 
 	return 0;
 }
 
+/* A comparison is usable only when the caller's struct reaches both summaries: 0, or -EINVAL
+ * with the detail. fn: the public function. */
+int pb_comparison_check(const struct pbench_comparison *c, const char *fn)
+{
+	int err = pb_check_struct(fn, "c", "pbench_comparison", c,
+				  offsetof(struct pbench_comparison, b) + sizeof(c->b), NULL);
+
+	if (!err && (!c->a || !c->b))
+		err = pb_fail(-EINVAL, "%s(): c has no summaries (released, or not filled by "
+			      "pbench_compare())", fn);
+	return err;
+}
+
 void pbench_comparison_release(struct pbench_comparison *c)
 {
 	struct details *d;
@@ -281,20 +300,24 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 	struct pb_timing t;
 	size_t pairs;
 
-	if (!a || !b || !out || out->size == 0)
-		return -EINVAL;
+	pb_fail_clear();
+	if (!a || !b)
+		return pb_fail(-EINVAL, "%s(): %s is NULL", __func__, !a ? "a" : "b");
+	if ((err = PB_CHECK_STRUCT(out, pbench_comparison, 0, NULL)))
+		return err;
 	err = compare_opts_resolve(opts, &o);
 	if (err)
 		return err;
 	/* No measure options: the measurement defaults, so callers set only what they need. */
-	err = pb_timing_init(&t, o.measure);
+	err = pb_timing_init(&t, o.measure, __func__, "opts->measure");
 	if (err)
 		return err;
 	if (t.o.iterations && (err = pb_check_count(t.o.iterations, 0)))
 		return err;
 	/* Before anything is timed: two functions that disagree are not compared. */
 	if (o.check && o.check(ctx_a, ctx_b))
-		return -PBENCH_EDIFFERENT;
+		return pb_fail(-PBENCH_EDIFFERENT, "the compared functions give different results: "
+			       "opts->check returned non-zero before anything was timed");
 
 	first_a = pb_call_batch(&t, a, ctx_a, 1);
 	first_b = pb_call_batch(&t, b, ctx_b, 1);

@@ -190,11 +190,12 @@ int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_
 	struct pbench_contest *c;
 	int err;
 
+	pb_fail_clear();
 	if (!out)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
 	*out = NULL;
-	if (!opts || !opts->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(opts, pbench_contest_opts, 0, "PBENCH_CONTEST_OPTS_INIT")))
+		return err;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
@@ -340,8 +341,10 @@ int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_ent
 	struct pb_entrant *n;
 	int err;
 
-	if (!c || !in || !in->size)
-		return -EINVAL;
+	if (!c)
+		return pb_fail(-EINVAL, "%s(): c is NULL", __func__);
+	if ((err = PB_CHECK_STRUCT(in, pbench_contest_entrant, 0, NULL)))
+		return err;
 	if (c->ran)
 		return -EALREADY;
 	pb_copy_in(&e, sizeof(e), in);

@@ -20,9 +20,12 @@ static const struct pb_entrant *at(const struct pbench_contest *c, int i)
 int pbench_contest_info(const struct pbench_contest *c, struct pbench_contest_info *out)
 {
 	struct pbench_contest_info x = { 0 };
+	int err;
 
-	if (!c || !out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_contest_info, 0, NULL)))
+		return err;
+	if (!c)
+		return pb_fail(-EINVAL, "%s(): c is NULL", __func__);
 	x.size = out->size;
 	x.order = c->o.order;
 	x.mode = c->o.mode;
@@ -50,10 +53,12 @@ int pbench_contest_result(const struct pbench_contest *c, int i,
 {
 	const struct pb_entrant *e = at(c, i);
 	struct pbench_contest_result x = { 0 };
-	int ref;
+	int ref, err;
 
-	if (!e || !out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_contest_result, 0, NULL)))
+		return err;
+	if (!e)
+		return pb_fail(-EINVAL, "%s(): no entrant %d", __func__, i);
 	ref = i == c->o.reference;
 	x.size = out->size;
 	x.name = e->name;
@@ -87,8 +92,10 @@ int pbench_contest_summary(const struct pbench_contest *c, int i, struct pbench_
 	struct pbench_summary s = { .size = sizeof(s) };
 	int err;
 
-	if (!e || !ns || !ns->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(ns, pbench_summary, 0, NULL)))
+		return err;
+	if (!e)
+		return pb_fail(-EINVAL, "%s(): no entrant %d", __func__, i);
 	if (!e->n)
 		return -ENODATA;
 	err = pbench_stats_summary(e->x, e->n, NULL, &s);
@@ -110,9 +117,12 @@ int pbench_contest_look(const struct pbench_contest *c, int i, int k,
 {
 	const struct pb_entrant *e = at(c, i);
 	struct pbench_contest_look x = { 0 };
+	int err;
 
-	if (!e || k < 0 || (size_t)k >= e->nlooks || !out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_contest_look, 0, NULL)))
+		return err;
+	if (!e || k < 0 || (size_t)k >= e->nlooks)
+		return pb_fail(-EINVAL, "%s(): no look %d of entrant %d", __func__, k, i);
 	x.size = out->size;
 	x.round = e->looks[k].round;
 	x.elapsed_s = e->looks[k].elapsed_s;
@@ -358,11 +368,13 @@ int pbench_contest_event(const struct pbench_contest *c, int i, int ev,
 	struct pbench_contest_event x = { 0 };
 	double *a, *b = NULL;
 	size_t na, nb = 0;
-	int st, sb;
+	int st, sb, err;
 	const char *rb;
 
-	if (!e || !e->r || ev < 0 || ev >= pbench_runs_nr_events(e->r) || !out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_contest_event, 0, NULL)))
+		return err;
+	if (!e || !e->r || ev < 0 || ev >= pbench_runs_nr_events(e->r))
+		return pb_fail(-EINVAL, "%s(): no event %d of entrant %d", __func__, ev, i);
 	ref = &c->e[c->o.reference];
 	x.size = out->size;
 	x.name = pbench_runs_event_name(e->r, ev);
@@ -423,9 +435,11 @@ int pbench_contest_mem(const struct pbench_contest *c, int i, int kind,
 	const struct pb_entrant *ref;
 	int err;
 
-	if (!c || i < 0 || i >= c->n || !out || !out->size || kind < PBENCH_MEM_ALLOCS ||
-	    kind > PBENCH_MEM_PEAK)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_mem_comparison, 0, NULL)))
+		return err;
+	if (!c || i < 0 || i >= c->n || kind < PBENCH_MEM_ALLOCS || kind > PBENCH_MEM_PEAK)
+		return pb_fail(-EINVAL, "%s(): no entrant %d, or kind %d is not a PBENCH_MEM_*",
+			       __func__, i, kind);
 	ref = &c->e[c->o.reference];
 	err = pb_contest_mem_figures(ref, kind, &xa);
 	if (!err)

@@ -84,7 +84,7 @@ static int split_events(const char *list, char ***names)
 
 	*names = NULL;
 	if (!list)
-		return -PBENCH_EBAD_EVENT_LIST;
+		return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "no event list (NULL)");
 	for (;;) {
 		const char *start = p, *end;
 		int slashes = 0;
@@ -103,14 +103,14 @@ static int split_events(const char *list, char ***names)
 			end--;
 		len = (size_t)(end - start);
 		if (!len) {
-			pb_set_last_error(*list ? "malformed event list '%s': empty name between "
-					  "commas" : "empty event list", list);
-			err = -PBENCH_EBAD_EVENT_LIST;
+			err = pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, *list ? "malformed event "
+						"list '%s': empty name between commas" :
+						"empty event list", list);
 			break;
 		}
 		if (slashes & 1) {
-			pb_set_last_error("malformed event '%.*s': unbalanced '/'", (int)len, start);
-			err = -PBENCH_EBAD_EVENT_LIST;
+			err = pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed event '%.*s': "
+						"unbalanced '/'", (int)len, start);
 			break;
 		}
 		name = strndup(start, len);
@@ -362,25 +362,29 @@ static int resolve_all(struct pbench_counters *c, char **names)
 	for (int i = 0; i < c->nr; i++) {
 		int err = pb_event_resolve(names[i], &c->ctr[i].ev);
 
+		if (err && c->ctr[i].ev.why)	/* the one line of libpfm4's, for the name asked */
+			pb_log(PBENCH_LOG_DEBUG, "libpfm4: '%s': %s", names[i], c->ctr[i].ev.why);
 		if (err == -PBENCH_EUNKNOWN_EVENT) {
 			const char *s = pbench_event_suggest(names[i]);
 
 			if (s)
-				pb_set_last_error("unknown event '%s' (did you mean '%s'?)", names[i], s);
-			else
-				pb_set_last_error("unknown event '%s' (see 'pbench list')", names[i]);
+				return pb_set_last_error(err, "unknown event '%s' (did you mean "
+							 "'%s'?)", names[i], s);
+			return pb_set_last_error(err, "unknown event '%s' (see 'pbench list')",
+						 names[i]);
 		}
 		if (err)
-			return err;
+			return pb_set_last_error(err, "event '%s' cannot be resolved: libpfm4: %s",
+						 names[i], c->ctr[i].ev.why ? c->ctr[i].ev.why :
+						 "failed");
 		for (int j = 0; j < i; j++) {
 			if (!same_event(&c->ctr[j].ev, &c->ctr[i].ev))
 				continue;
 			if (!strcasecmp(names[i], names[j]))
-				pb_set_last_error("event '%s' is listed twice", names[i]);
-			else
-				pb_set_last_error("event '%s' is the same event as '%s'", names[i],
-						  names[j]);
-			return -PBENCH_EDUP_EVENT;
+				return pb_set_last_error(-PBENCH_EDUP_EVENT, "event '%s' is listed "
+							 "twice", names[i]);
+			return pb_set_last_error(-PBENCH_EDUP_EVENT, "event '%s' is the same "
+						 "event as '%s'", names[i], names[j]);
 		}
 	}
 	return 0;
@@ -423,12 +427,11 @@ static int open_anchors(struct pbench_counters *c)
 		if (c->ctr[i].user_only)
 			attr.exclude_kernel = attr.exclude_hv = 1;
 		fd = pb_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0) {
-			pb_set_last_error("a set inherited from this thread needs a disabled copy of "
-					  "'%s' beside it, which could not be opened: %s",
-					  c->ctr[i].ev.name, strerror(errno));
-			return -errno;
-		}
+		if (fd < 0)
+			return pb_set_last_error(-errno, "a set inherited from this thread needs a "
+						 "disabled copy of '%s' beside it, which could not "
+						 "be opened: %s", c->ctr[i].ev.name,
+						 strerror(errno));
 		c->anchor_fd[k] = fd;
 		c->anchor_type[k] = attr.type;
 		c->nr_anchors++;
@@ -444,7 +447,7 @@ int pbench_counters_open(struct pbench_counters **out, const char *events,
 	int n, err = 0, opened;
 
 	*out = NULL;
-	pb_set_last_error("%s", "");
+	pb_clear_last_error();
 	n = split_events(events, &names);
 	if (n < 0)
 		return n;
@@ -679,19 +682,30 @@ static void fill_count(const struct pb_counter *ctr, const struct snap *s,
 	pbench_count_scale(k);
 }
 
-static int check_counts(struct pbench_counters *c, struct pbench_count *counts, int n)
+/* counts is an array: the library writes it with its own stride, so each must be the whole
+ * struct of this pbench.h. fn: the public function, for the error's detail. */
+static int check_counts(struct pbench_counters *c, struct pbench_count *counts, int n,
+			const char *fn)
 {
-	if (!c || (n && !counts) || n < 0)
-		return -EINVAL;
-	for (int i = 0; i < n && i < c->nr; i++)
-		if (counts[i].size < sizeof(struct pbench_count))
-			return -EINVAL;
+	if (!c)
+		return pb_fail(-EINVAL, "%s(): c is NULL", fn);
+	if ((n && !counts) || n < 0)
+		return pb_fail(-EINVAL, "%s(): counts is NULL or n (%d) is negative", fn, n);
+	for (int i = 0; i < n && i < c->nr; i++) {
+		char arg[32];
+		int err;
+
+		snprintf(arg, sizeof(arg), "counts[%d]", i);
+		if ((err = pb_check_struct(fn, arg, "pbench_count", &counts[i],
+					   sizeof(struct pbench_count), NULL)))
+			return err;
+	}
 	return 0;
 }
 
 int pbench_counters_read(struct pbench_counters *c, struct pbench_count *counts, int n)
 {
-	int err = check_counts(c, counts, n);
+	int err = check_counts(c, counts, n, __func__);
 
 	if (err)
 		return err;
@@ -793,7 +807,7 @@ int pbench_counters_stop(struct pbench_counters *c)
 
 int pbench_counters_delta(const struct pbench_counters *c, struct pbench_count *counts, int n)
 {
-	int err = check_counts((struct pbench_counters *)c, counts, n);
+	int err = check_counts((struct pbench_counters *)c, counts, n, __func__);
 
 	if (err)
 		return err;

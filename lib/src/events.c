@@ -24,19 +24,19 @@
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
 static int pfm_status;
 
+/* libpfm4 writes its own diagnostics to stderr only when the user asks, with LIBPFM_VERBOSE
+ * or LIBPFM_DEBUG in the environment (read by pfm_initialize()); pbench never sets them. */
 static void pfm_init_once(void)
 {
 	pfm_status = pfm_initialize();
+	if (pfm_status != PFM_SUCCESS)	/* once, not at every name that needs it */
+		pb_log(PBENCH_LOG_ERROR, "libpfm4: %s", pfm_strerror(pfm_status));
 }
 
 int pb_pfm_init(void)
 {
 	pthread_once(&pfm_once, pfm_init_once);
-	if (pfm_status != PFM_SUCCESS) {
-		pb_log(PBENCH_LOG_ERROR, "libpfm4: %s", pfm_strerror(pfm_status));
-		return -PBENCH_EPFM;
-	}
-	return 0;
+	return pfm_status == PFM_SUCCESS ? 0 : -PBENCH_EPFM;
 }
 
 static int kind_of_type(uint32_t type)
@@ -245,8 +245,10 @@ static int resolve_pfm(const char *name, struct pb_event *ev)
 	pfm_perf_encode_arg_t arg;
 	int ret = pb_pfm_init();
 
-	if (ret)
+	if (ret) {
+		ev->why = pfm_strerror(pfm_status);
 		return ret;
+	}
 	memset(&arg, 0, sizeof(arg));
 	arg.size = sizeof(arg);
 	arg.attr = &ev->attr;
@@ -255,7 +257,7 @@ static int resolve_pfm(const char *name, struct pb_event *ev)
 	 * at open time. */
 	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	if (ret != PFM_SUCCESS) {
-		pb_log(PBENCH_LOG_DEBUG, "libpfm4: '%s': %s", name, pfm_strerror(ret));
+		ev->why = pfm_strerror(ret);
 		return -PBENCH_EUNKNOWN_EVENT;
 	}
 	ev->attr.size = sizeof(ev->attr);

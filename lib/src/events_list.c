@@ -90,8 +90,12 @@ int pbench_event_list_nr(const struct pbench_event_list *l)
 
 int pbench_event_list_get(const struct pbench_event_list *l, int i, struct pbench_event_desc *out)
 {
-	if (!l || !out || !out->size || i < 0 || i >= l->n)
-		return -EINVAL;
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_event_desc, 0, NULL)))
+		return err;
+	if (!l || i < 0 || i >= l->n)
+		return pb_fail(-EINVAL, "%s(): no event %d in the list", __func__, i);
 	pb_copy_out(out, &l->v[i], sizeof(l->v[i]));
 	return 0;
 }

@@ -49,9 +49,10 @@ int pbench_host_info(struct pbench_host *out)
 	struct utsname u;
 	char model[256];
 	cpu_set_t set;
+	int err;
 
-	if (!out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_host, 0, NULL)))
+		return err;
 	if (uname(&u) == 0) {
 		h.hostname = pb_intern(u.nodename);
 		h.kernel = pb_intern(u.release);

@@ -16,6 +16,37 @@
 
 /* log.c */
 void pb_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * A failing call says which argument and why: pb_fail() keeps the text as this thread's
+ * detail of err (pbench_strerror(err) then gives it), sends it to the log callback and returns
+ * err (negative); logged at debug level, since the library itself takes another way after
+ * some failures (pb_check_struct() below logs an error: only a caller gets a struct wrong).
+ * The text starts with the public function's name, "pbench_measure(): ...",
+ * or with the error's own words ("unknown event 'cylces' ..."). pb_fail_clear() forgets it: at
+ * the start of a public call that may leave one, so that a later failure without a detail is
+ * not shown with an earlier one's.
+ */
+int pb_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pb_fail_clear(void);
+/* pb_fail() that also sets pbench_counters_last_error() (the name errors of an event list),
+ * and its clearing at the start of pbench_counters_open(). */
+int pb_set_last_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pb_clear_last_error(void);
+/*
+ * The check of a caller's versioned struct (its size_t size first) at the door of a public
+ * function: 0 when p is set and its .size is at least min (and holds the size field itself);
+ * otherwise -EINVAL through pb_fail(), naming the function, the argument and the struct, and
+ * the fix (the _INIT macro when the struct has one, init; NULL when not). A struct that
+ * passes clears an older detail (pb_fail_clear()).
+ * PB_CHECK_STRUCT(opts, pbench_measure_opts, 0, "PBENCH_MEASURE_OPTS_INIT") in a public
+ * function; pb_check_struct() itself where the check is in a helper of several.
+ */
+int pb_check_struct(const char *fn, const char *arg, const char *type, const void *p,
+		    size_t min, const char *init);
+#define PB_CHECK_STRUCT(p, type, min, init) \
+	pb_check_struct(__func__, #p, #type, (p), (min), (init))
+/* compare.c: a comparison's writers check it with this (fn: the writer). */
+int pb_comparison_check(const struct pbench_comparison *c, const char *fn);
 
 /* sysfs.c: every read of /sys and /proc goes through these. */
 /* Map "/sys/..." or "/proc/..." to the root from PBENCH_SYSFS_ROOT / PBENCH_PROCFS_ROOT. */
@@ -139,8 +170,13 @@ struct pb_event {
 	char name[128];			/* as the user wrote it */
 	struct perf_event_attr attr;
 	int kind;			/* enum pbench_event_kind */
+	const char *why;		/* libpfm4's reason a name did not resolve (its static
+					 * string), or NULL */
 };
-/* Resolve one name to an attr. Returns 0, -PBENCH_EUNKNOWN_EVENT or -PBENCH_EPFM. */
+/* Resolve one name to an attr. Returns 0, -PBENCH_EUNKNOWN_EVENT or -PBENCH_EPFM. It does not
+ * log: enumerating the names for a suggestion resolves hundreds, and libpfm4 refuses tens of
+ * them on a machine with a PMU (33 lines for one typo on a Zen 4); the caller says what the
+ * user asked about (ev->why). */
 int pb_event_resolve(const char *name, struct pb_event *ev);
 int pb_pfm_init(void);
 /* events_names.c: every known event name with its kind, unprobed (pbench_event_list_new()
@@ -201,7 +237,6 @@ double pb_md_time_unit(double ns, const char **name);
 void pb_md_code(FILE *f, const char *s);
 void pb_md_text(FILE *f, const char *s);
 int pb_md_decimals(double err);
-void pb_set_last_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* speed.c: the reference loop (n iterations; returns its result so it cannot be dropped), one
  * timed pass of it in ns, the iterations for a pass of about target_ns on this CPU, and

@@ -402,14 +402,22 @@ static int pick_cpus(const struct pbench_jitter_opts *o, int **out)
 
 static int check_opts(const struct pbench_jitter_opts *o)
 {
-	if (!o->size || o->size < offsetof(struct pbench_jitter_opts, stop) + sizeof(o->stop))
-		return -EINVAL;
+	static const char fn[] = "pbench_jitter_run";
+	int err;
+
+	if ((err = pb_check_struct(fn, "opts", "pbench_jitter_opts", o,
+				   offsetof(struct pbench_jitter_opts, stop) + sizeof(o->stop),
+				   "PBENCH_JITTER_OPTS_INIT")))
+		return err;
 	if (!isfinite(o->duration_s) || !(o->duration_s > 0))
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): opts->duration_s is %g, not a time above 0", fn,
+			       o->duration_s);
 	if (!isfinite(o->threshold_ns) || o->threshold_ns < 0)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): opts->threshold_ns is %g, not a time of 0 or more",
+			       fn, o->threshold_ns);
 	if (o->flags & ~(unsigned)PBENCH_JITTER_PREPARED)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): opts->flags 0x%x has bits that are not "
+			       "PBENCH_JITTER_* flags", fn, o->flags);
 	return 0;
 }
 
@@ -490,8 +498,9 @@ int pbench_jitter_run(struct pbench_jitter **out, const struct pbench_jitter_opt
 	struct pbench_jitter *j;
 	int *cpus = NULL, n, err;
 
+	pb_fail_clear();
 	if (!out)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
 	*out = NULL;
 	if (opts) {
 		if ((err = check_opts(opts)))
@@ -563,8 +572,12 @@ int pbench_jitter_nr(const struct pbench_jitter *j)
 
 int pbench_jitter_cpu(const struct pbench_jitter *j, int i, struct pbench_jitter_cpu *out)
 {
-	if (!j || !out || !out->size || i < 0 || i >= j->n)
-		return -EINVAL;
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_jitter_cpu, 0, NULL)))
+		return err;
+	if (!j || i < 0 || i >= j->n)
+		return pb_fail(-EINVAL, "%s(): no CPU %d in the probe", __func__, i);
 	pb_copy_out(out, &j->run[i].r, sizeof(j->run[i].r));
 	return 0;
 }

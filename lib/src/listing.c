@@ -296,11 +296,12 @@ int pbench_listing_new(struct pbench_listing **out, const struct pbench_listing_
 	struct pbench_listing *l;
 	int err;
 
+	pb_fail_clear();
 	if (!out)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
 	*out = NULL;
-	if (!opts || !opts->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(opts, pbench_listing_opts, 0, NULL)))
+		return err;
 	pb_copy_in(&o, sizeof(o), opts);
 	if (!o.addr && (!o.file || !o.symbol || !*o.symbol))
 		return -EINVAL;

@@ -1,13 +1,29 @@
 /* SPDX-License-Identifier: MIT */
-/* Errors, the log callback and the version: what every other file reports through. */
+/*
+ * Errors, the log callback and the version: what every other file reports through.
+ *
+ * A failing call says which argument and why once, in pb_fail(): the text goes to the log
+ * callback and stays with the thread, and pbench_strerror() gives it for the code that call
+ * returned. A bare code ("Invalid argument") left a new user searching the header for which
+ * of five arguments was wrong (issue 26).
+ */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
 static pbench_log_fn log_fn;
 static void *log_arg;
+/* pbench_counters_last_error()'s text: the last name error of pbench_counters_open(). */
 static __thread char last_error[512];
+/* The detail of this thread's last failure that left one, and the code it returned. */
+static __thread int detail_err;
+static __thread char detail[512];
+/* What pbench_strerror() returns for detail_err: its generic text and the detail. */
+static __thread char detailed[640];
 
 const char *pbench_version(void)
 {
@@ -20,6 +36,15 @@ void pbench_log_set(pbench_log_fn fn, void *arg)
 	log_arg = arg;
 }
 
+static void log_text(int level, const char *msg)
+{
+	int saved = errno;
+
+	if (log_fn)
+		log_fn(level, msg, log_arg);
+	errno = saved;
+}
+
 void pb_log(int level, const char *fmt, ...)
 {
 	char msg[512];
@@ -30,21 +55,90 @@ void pb_log(int level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	log_fn(level, msg, log_arg);
+	log_text(level, msg);
 }
 
-void pb_set_last_error(const char *fmt, ...)
+/* At level: debug for pb_fail(), since the library itself calls functions that may fail and
+ * takes another way (jitter's msr/smi/ on a CPU without it); error for a caller's struct,
+ * which only a caller gets wrong. */
+static int fail(int level, int err, const char *fmt, va_list ap)
+{
+	if (err > 0)
+		err = -err;
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	detail_err = err;
+	log_text(level, detail);
+	return err;
+}
+
+int pb_fail(int err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	err = fail(PBENCH_LOG_DEBUG, err, fmt, ap);
 	va_end(ap);
+	return err;
+}
+
+static int fail_struct(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail_struct(const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = fail(PBENCH_LOG_ERROR, -EINVAL, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void pb_fail_clear(void)
+{
+	detail_err = 0;
+	detail[0] = '\0';
+}
+
+int pb_set_last_error(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err = fail(PBENCH_LOG_DEBUG, err, fmt, ap);
+	va_end(ap);
+	snprintf(last_error, sizeof(last_error), "%s", detail);
+	return err;
+}
+
+void pb_clear_last_error(void)
+{
+	last_error[0] = '\0';
+	pb_fail_clear();
 }
 
 const char *pbench_counters_last_error(void)
 {
 	return last_error;
+}
+
+/* The size check of every struct a caller passes with its size_t size first. */
+int pb_check_struct(const char *fn, const char *arg, const char *type, const void *p,
+		    size_t min, const char *init)
+{
+	size_t size;
+
+	if (!p)
+		return fail_struct("%s(): %s is NULL", fn, arg);
+	size = *(const size_t *)p;
+	if (size == 0)
+		return fail_struct( "%s(): %s: .size is 0 (set .size = sizeof(struct %s)%s%s)",
+			       fn, arg, type, init ? " or start from " : "", init ? init : "");
+	if (size < sizeof(size_t) || size < min)
+		return fail_struct("%s(): %s: .size is %zu, smaller than the oldest struct %s "
+			       "this library reads (%zu bytes; set .size = sizeof(struct %s))", fn,
+			       arg, size, type, min > sizeof(size_t) ? min : sizeof(size_t), type);
+	pb_fail_clear();	/* a call that got this far has nothing to do with an older detail */
+	return 0;
 }
 
 static const char *const pb_errors[] = {
@@ -63,11 +157,29 @@ static const char *const pb_errors[] = {
 							"is missing"),
 };
 
-const char *pbench_strerror(int err)
+static const char *generic(int err)
 {
-	if (err < 0)
-		err = -err;
 	if (err >= PBENCH_EUNKNOWN_EVENT && err < PBENCH_ELAST)
 		return pb_errors[err - PBENCH_EUNKNOWN_EVENT];
 	return strerror(err);
+}
+
+const char *pbench_strerror(int err)
+{
+	const char *g;
+	size_t n;
+
+	if (err < 0)
+		err = -err;
+	g = generic(err);
+	if (!err || -err != detail_err || !detail[0])
+		return g;
+	/* "unknown event 'cylces' ..." says its kind already; "Invalid argument" is lowercase
+	 * in front of a detail, as every pbench message. */
+	n = strlen(g);
+	if (!strncasecmp(detail, g, n))
+		return detail;
+	snprintf(detailed, sizeof(detailed), "%s: %s", g, detail);
+	detailed[0] = (char)tolower((unsigned char)detailed[0]);
+	return detailed;
 }

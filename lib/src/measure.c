@@ -29,34 +29,49 @@ static const struct pbench_measure_opts defaults = {
 	.target_sem_pct = 1, .min_samples = 10, .max_samples = 100000, .budget_ms = 10000,
 };
 
-static int opts_resolve(const struct pbench_measure_opts *in, struct pbench_measure_opts *o)
+/* fn and arg name the public function and its argument in an error's detail. */
+static int opts_resolve(const struct pbench_measure_opts *in, struct pbench_measure_opts *o,
+			const char *fn, const char *arg)
 {
+	int err;
+
 	*o = defaults;
 	if (in) {
-		if (in->size == 0)
-			return -EINVAL;
+		if ((err = pb_check_struct(fn, arg, "pbench_measure_opts", in, 0,
+					   "PBENCH_MEASURE_OPTS_INIT")))
+			return err;
 		/* An older, smaller struct keeps the defaults of the fields it does not have. */
 		pb_copy_in(o, sizeof(*o), in);
 		o->size = sizeof(*o);
 	}
 	/* Written so that NaN fails too. */
-	if (!(o->budget_ms > 0 && isfinite(o->budget_ms)) ||
-	    !(o->target_sem_pct > 0 && isfinite(o->target_sem_pct)) ||
-	    !(o->min_sample_ms >= 0 && isfinite(o->min_sample_ms)) ||
-	    !(o->warmup_ms >= 0 && isfinite(o->warmup_ms)))
-		return -EINVAL;
+	if (!(o->budget_ms > 0 && isfinite(o->budget_ms)))
+		return pb_fail(-EINVAL, "%s(): %s->budget_ms is %g, not a time above 0", fn, arg,
+			       o->budget_ms);
+	if (!(o->target_sem_pct > 0 && isfinite(o->target_sem_pct)))
+		return pb_fail(-EINVAL, "%s(): %s->target_sem_pct is %g, not a percentage above 0",
+			       fn, arg, o->target_sem_pct);
+	if (!(o->min_sample_ms >= 0 && isfinite(o->min_sample_ms)))
+		return pb_fail(-EINVAL, "%s(): %s->min_sample_ms is %g, not a time of 0 or more",
+			       fn, arg, o->min_sample_ms);
+	if (!(o->warmup_ms >= 0 && isfinite(o->warmup_ms)))
+		return pb_fail(-EINVAL, "%s(): %s->warmup_ms is %g, not a time of 0 or more", fn,
+			       arg, o->warmup_ms);
 	if (o->max_samples == 0 || o->min_samples > o->max_samples)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): %s: min_samples %zu and max_samples %zu (max_samples "
+			       "must be at least 1 and min_samples)", fn, arg, o->min_samples,
+			       o->max_samples);
 	return 0;
 }
 
-int pb_timing_init(struct pb_timing *t, const struct pbench_measure_opts *opts)
+int pb_timing_init(struct pb_timing *t, const struct pbench_measure_opts *opts, const char *fn,
+		   const char *arg)
 {
 	double target_ns;
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	err = opts_resolve(opts, &t->o);
+	err = opts_resolve(opts, &t->o, fn, arg);
 	if (err)
 		return err;
 	t->clk.size = sizeof(t->clk);
@@ -734,12 +749,13 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 	struct pb_timing t;
 	struct pb_run run;
 
+	pb_fail_clear();
 	if (!out)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
 	*out = NULL;
 	if (!fn)
-		return -EINVAL;
-	err = pb_timing_init(&t, opts);
+		return pb_fail(-EINVAL, "%s(): fn is NULL", __func__);
+	err = pb_timing_init(&t, opts, __func__, "opts");
 	if (err)
 		return err;
 	/* Before anything is called: a fixed count whose empty batch alone overflows. */
@@ -857,8 +873,13 @@ int pbench_result_nr_events(const struct pbench_result *r)
 
 int pbench_result_count(const struct pbench_result *r, size_t i, int e, struct pbench_count *out)
 {
-	if (!r || !out || !out->size || i >= r->nr || e < 0 || e >= r->nr_events)
-		return -EINVAL;
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_count, 0, NULL)))
+		return err;
+	if (!r || i >= r->nr || e < 0 || e >= r->nr_events)
+		return pb_fail(-EINVAL, "%s(): no sample %zu or event %d in the result", __func__,
+			       i, e);
 	pb_copy_out(out, &r->counts[i * (size_t)r->nr_events + (size_t)e], sizeof(*out));
 	return 0;
 }

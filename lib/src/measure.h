@@ -87,13 +87,15 @@ struct pb_run {
 	struct pbench_result *res;	/* its mem_status says whether allocations are counted */
 };
 
-/* Options over the defaults, checked (-EINVAL); then the clock and the derived lengths. */
 /* compare.c: the verdict a Welch result supports at one look, or 0 for "keep sampling". */
 #define PB_COMPARE_LOOK_FACTOR PB_VERDICT_LOOK_FACTOR
 int pb_compare_decide(double confidence, double same_threshold_pct,
 		      const struct pbench_welch *w);
 
-int pb_timing_init(struct pb_timing *t, const struct pbench_measure_opts *opts);
+/* The measure options over the defaults, checked (-EINVAL, its detail naming fn's argument
+ * arg); then the clock and the derived lengths. */
+int pb_timing_init(struct pb_timing *t, const struct pbench_measure_opts *opts, const char *fn,
+		   const char *arg);
 
 /* n calls of fn(ctx) unrolled by PB_UNROLL between pbench_ticks_begin and _end: the ticks. */
 uint64_t pb_batch(pbench_fn fn, void *ctx, uint64_t n);

@@ -73,9 +73,12 @@ size_t pbench_result_mem_nr_batches(const struct pbench_result *r)
 int pbench_result_mem(const struct pbench_result *r, size_t i, struct pbench_mem *out)
 {
 	struct pbench_mem m = { .size = sizeof(m) };
+	int err;
 
-	if (!r || !out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_mem, 0, NULL)))
+		return err;
+	if (!r)
+		return pb_fail(-EINVAL, "%s(): r is NULL", __func__);
 	if (r->mem_status != PBENCH_MEM_COUNTED)
 		return -ENODATA;
 	if (i >= r->mem_nr)
@@ -151,8 +154,8 @@ int pbench_mem_compare(const struct pbench_result *a, const struct pbench_result
 	double *xa = NULL, *xb = NULL;
 	int err, exact;
 
-	if (!out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_mem_comparison, 0, NULL)))
+		return err;
 	err = figures(a, kind, &xa, &exact);
 	if (!err)
 		err = figures(b, kind, &xb, &exact);

@@ -146,9 +146,16 @@ int pb_mem_compare_x(const double *xa, size_t na, const double *xb, size_t nb, i
 	struct pbench_summary sa = { .size = sizeof(sa) }, sb = { .size = sizeof(sb) };
 	int err;
 
-	if (!out || !out->size || !(confidence > 0 && confidence < 1) ||
-	    !(same_threshold_pct >= 0) || !na || !nb)
+	if (!out || !out->size)	/* the public callers said which */
 		return -EINVAL;
+	if (!(confidence > 0 && confidence < 1))
+		return pb_fail(-EINVAL, "memory comparison: confidence %g is not between 0 and 1",
+			       confidence);
+	if (!(same_threshold_pct >= 0))
+		return pb_fail(-EINVAL, "memory comparison: same_threshold_pct %g is not a "
+			       "percentage of 0 or more", same_threshold_pct);
+	if (!na || !nb)
+		return pb_fail(-EINVAL, "memory comparison: no figures for %s", !na ? "a" : "b");
 	for (size_t i = 1; i < na; i++)
 		c.a_exact &= xa[i] == xa[0];
 	for (size_t i = 1; i < nb; i++)

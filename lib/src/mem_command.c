@@ -306,9 +306,12 @@ int pbench_mem_file_read(const struct pbench_mem_file *f, struct pbench_mem *out
 			 unsigned *others)
 {
 	struct pbench_mem m = { .size = sizeof(m) };
+	int err;
 
-	if (!f || !out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_mem, 0, NULL)))
+		return err;
+	if (!f)
+		return pb_fail(-EINVAL, "%s(): f is NULL", __func__);
 	if (others)
 		*others = __atomic_load_n(&f->rec->others, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&f->rec->owner, __ATOMIC_SEQ_CST))
@@ -345,8 +348,10 @@ int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet
 	char *const *env;
 	int err;
 
-	if (!f || !argv || !argv[0] || !out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_mem_run, 0, NULL)))
+		return err;
+	if (!f || !argv || !argv[0])
+		return pb_fail(-EINVAL, "%s(): %s", __func__, !f ? "f is NULL" : "no command (argv)");
 	err = pbench_mem_file_env(f, NULL, &env);
 	if (err)
 		return err;

@@ -484,8 +484,10 @@ int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *ou
 	int cut = 0, err = 0, e, es, have_intr = 0, fresh = 0;
 	long hz;
 
-	if (!p || !out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_cpu_noise, 0, NULL)))
+		return err;
+	if (!p)
+		return pb_fail(-EINVAL, "%s(): p is NULL", __func__);
 	if (!p->begun)
 		return -PBENCH_EBUSY_REGION;
 	p->begun = 0;

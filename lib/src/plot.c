@@ -48,15 +48,26 @@ void pb_svg_text(FILE *f, const char *s)
 	}
 }
 
-static int series_ok(const struct pbench_plot_series *s)
+/* 0, or -EINVAL with the detail of what is wrong with s[i]. */
+static int series_check(const struct pbench_plot_series *s, int i)
 {
-	if (s->size < offsetof(struct pbench_plot_series, cause) + sizeof(s->cause) ||
-	    (s->n && !s->ns))
-		return 0;
-	for (size_t i = 0; i < s->n; i++)
-		if (!isfinite(s->ns[i]) || s->ns[i] < 0)
-			return 0;
-	return 1;
+	static const char fn[] = "pbench_plot_runs_svg";
+	char arg[32];
+	int err;
+
+	snprintf(arg, sizeof(arg), "s[%d]", i);
+	if ((err = pb_check_struct(fn, arg, "pbench_plot_series", &s[i],
+				   offsetof(struct pbench_plot_series, cause) +
+				   sizeof(s->cause), NULL)))
+		return err;
+	s += i;
+	if (s->n && !s->ns)
+		return pb_fail(-EINVAL, "%s(): %s.ns is NULL with n %zu", fn, arg, s->n);
+	for (size_t k = 0; k < s->n; k++)
+		if (!isfinite(s->ns[k]) || s->ns[k] < 0)
+			return pb_fail(-EINVAL, "%s(): %s.ns[%zu] is %g, not a time of 0 or more",
+				       fn, arg, k, s->ns[k]);
+	return 0;
 }
 
 /* The time axis: its range in ns, a round tick step and the unit the labels are in. */
@@ -308,10 +319,12 @@ int pbench_plot_runs_svg(FILE *f, const char *title, const struct pbench_plot_se
 	int err;
 
 	if (!f || !s || nseries < 1 || nseries > MAX_SERIES)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): %s (nseries %d, at most %d)", __func__, !f ?
+			       "f is NULL" : !s ? "s is NULL" : "nseries is out of range", nseries,
+			       MAX_SERIES);
 	for (int i = 0; i < nseries; i++) {
-		if (!series_ok(&s[i]))
-			return -EINVAL;
+		if ((err = series_check(s, i)))
+			return err;
 		for (size_t k = 0; k < s[i].n; k++) {
 			lo = fmin(lo, s[i].ns[k]);
 			hi = fmax(hi, s[i].ns[k]);

@@ -584,6 +584,8 @@ static void step_warmup(struct pbench_prepared *p, struct pb_work *w)
 
 static int opts_resolve(const struct pbench_prepare_opts *in, struct pbench_prepare_opts *o)
 {
+	static const char fn[] = "pbench_prepare";
+	int err;
 	const unsigned known = PBENCH_PREPARE_SIGNALS | PBENCH_PREPARE_NO_PIN |
 			       PBENCH_PREPARE_NO_NUMA | PBENCH_PREPARE_NO_MLOCK |
 			       PBENCH_PREPARE_NO_STACK | PBENCH_PREPARE_PRIORITY_CACHE |
@@ -591,17 +593,27 @@ static int opts_resolve(const struct pbench_prepare_opts *in, struct pbench_prep
 
 	*o = defaults;
 	if (in) {
-		if (in->size == 0)
-			return -EINVAL;
+		if ((err = pb_check_struct(fn, "opts", "pbench_prepare_opts", in, 0,
+					   "PBENCH_PREPARE_OPTS_INIT")))
+			return err;
 		/* An older, smaller struct keeps the defaults of the fields it does not have. */
 		pb_copy_in(o, sizeof(*o), in);
 		o->size = sizeof(*o);
 	}
-	if (o->cpu < -1 || o->cpu >= CPU_SETSIZE || o->priority < PBENCH_PRIORITY_AUTO ||
-	    o->priority > PBENCH_PRIORITY_FIFO || o->fifo_priority < 0 || o->fifo_priority > 99 ||
-	    !(o->warmup_ms >= 0 && isfinite(o->warmup_ms)) || o->stack_kib > MAX_STACK_KIB ||
-	    (o->flags & ~known))
-		return -EINVAL;
+	if (o->cpu < -1 || o->cpu >= CPU_SETSIZE)
+		return pb_fail(-EINVAL, "%s(): opts->cpu %d is not a CPU (or -1)", fn, o->cpu);
+	if (o->priority < PBENCH_PRIORITY_AUTO || o->priority > PBENCH_PRIORITY_FIFO)
+		return pb_fail(-EINVAL, "%s(): opts->priority %d is not a PBENCH_PRIORITY_*", fn,
+			       o->priority);
+	if (o->fifo_priority < 0 || o->fifo_priority > 99)
+		return pb_fail(-EINVAL, "%s(): opts->fifo_priority %d is not 0 to 99", fn,
+			       o->fifo_priority);
+	if (!(o->warmup_ms >= 0 && isfinite(o->warmup_ms)))
+		return pb_fail(-EINVAL, "%s(): opts->warmup_ms is %g, not a time of 0 or more", fn,
+			       o->warmup_ms);
+	if (o->stack_kib > MAX_STACK_KIB || (o->flags & ~known))
+		return pb_fail(-EINVAL, "%s(): %s", fn, o->flags & ~known ? "opts->flags has bits "
+			       "that are not PBENCH_PREPARE_* flags" : "opts->stack_kib is too large");
 	if (o->fifo_priority == 0)
 		o->fifo_priority = DEFAULT_FIFO_PRIORITY;
 	return 0;
@@ -628,8 +640,9 @@ int pbench_prepare(struct pbench_prepared **out, const struct pbench_prepare_opt
 	struct pb_work w;
 	int err;
 
+	pb_fail_clear();
 	if (!out)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
 	*out = NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
@@ -709,8 +722,10 @@ const struct pbench_prepared_step *pbench_prepared_step(const struct pbench_prep
 
 int pbench_prepared_priority(const struct pbench_prepared *p, struct pbench_prepared_priority *out)
 {
-	if (!out || out->size == 0)
-		return -EINVAL;
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_prepared_priority, 0, NULL)))
+		return err;
 	pb_copy_out(out, &p->prio, sizeof(p->prio));
 	return 0;
 }

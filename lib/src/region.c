@@ -50,7 +50,7 @@ int pbench_region_new(struct pbench_region **out, uint64_t iterations, const cha
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	err = pb_timing_init(&r->t, NULL);
+	err = pb_timing_init(&r->t, NULL, __func__, "opts");
 	if (err)
 		goto out_free_region;
 	if (events) {

@@ -320,9 +320,12 @@ int pbench_summary_write_text(const struct pbench_summary *s, FILE *f, const cha
 					     "MAD" };
 	double values[6], err;
 	char buf[96], lo[48], hi[48], name[32], cv[32], sp[32];
+	int rc;
 
-	if (!s || !f || s->size < sizeof(*s) || !s->n)
-		return -EINVAL;
+	if ((rc = pb_check_struct(__func__, "s", "pbench_summary", s, sizeof(*s), NULL)))
+		return rc;
+	if (!f || !s->n)
+		return pb_fail(-EINVAL, "%s(): %s", __func__, !f ? "f is NULL" : "s has no samples");
 	values[0] = s->median;
 	values[1] = s->min;
 	values[2] = s->trimmed_mean;
@@ -486,12 +489,6 @@ static void write_side(FILE *f, int width, const char *label, const struct pbenc
 	fprintf(f, "  %-*s %s per iteration (median %s, min %s)\n", width, label, mean, med, min);
 }
 
-/* A comparison is usable only when the caller's struct reaches both summaries. */
-static int comparison_ok(const struct pbench_comparison *c)
-{
-	return c && c->size >= offsetof(struct pbench_comparison, b) + sizeof(c->b) && c->a && c->b;
-}
-
 static void mem_side(char *buf, size_t len, double v, int exact, const char *unit)
 {
 	snprintf(buf, len, "%s%.6g%s%s", exact ? "exactly " : "", v, *unit ? " " : "", unit);
@@ -506,8 +503,12 @@ int pbench_mem_comparison_write_text(const struct pbench_mem_comparison *m, FILE
 	char sa[64], sb[64], ratio[48], lo[48], hi[48];
 	double half;
 
-	if (!m || !f || !m->size)
-		return -EINVAL;
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(m, pbench_mem_comparison, 0, NULL)))
+		return err;
+	if (!f)
+		return pb_fail(-EINVAL, "%s(): f is NULL", __func__);
 	per = per ? per : "call";
 	switch (m->kind) {
 	case PBENCH_MEM_BYTES:
@@ -573,8 +574,10 @@ int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
 	char ratio[48], lo[48], hi[48], by[48], conf[32] = "";
 	int width;
 
-	if (!comparison_ok(c) || !f)
-		return -EINVAL;
+	if ((width = pb_comparison_check(c, __func__)))
+		return width;
+	if (!f)
+		return pb_fail(-EINVAL, "%s(): f is NULL", __func__);
 	/* Structs from before confidence was added end sooner: then it is not printed. */
 	level = c->size >= offsetof(struct pbench_comparison, confidence) + sizeof(double) ?
 		c->confidence : NAN;

@@ -341,9 +341,10 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 	json_t *root, *la = NULL, *lb = NULL;
 	int err, b = 0, *bad = &b;
 
-	if (!c || !f || c->size < offsetof(struct pbench_comparison, b) + sizeof(c->b) || !c->a ||
-	    !c->b)
-		return -EINVAL;
+	if ((err = pb_comparison_check(c, __func__)))
+		return err;
+	if (!f)
+		return pb_fail(-EINVAL, "%s(): f is NULL", __func__);
 	err = label_json(label_a, &la);
 	if (!err)
 		err = label_json(label_b, &lb);

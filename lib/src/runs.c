@@ -216,11 +216,12 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 	struct pbench_runs *r;
 	int err;
 
+	pb_fail_clear();
 	if (!out)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
 	*out = NULL;
-	if (!opts || !opts->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(opts, pbench_runs_opts, 0, "PBENCH_RUNS_OPTS_INIT")))
+		return err;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
@@ -439,9 +440,12 @@ int pbench_runs_set_info(const struct pbench_runs *r, int s, struct pbench_runs_
 {
 	const struct pb_set *set = set_at(r, s);
 	struct pbench_runs_set i = { 0 };
+	int err;
 
-	if (!set || !out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_runs_set, 0, NULL)))
+		return err;
+	if (!set)
+		return pb_fail(-EINVAL, "%s(): no set %d", __func__, s);
 	i.size = out->size;
 	i.mode = set->mode;
 	i.prepared = set->prepared;
@@ -476,9 +480,13 @@ int pbench_runs_summary(const struct pbench_runs *r, int s, struct pbench_summar
 			struct pbench_summary *ticks)
 {
 	const struct pb_set *set = set_at(r, s);
+	int err;
 
-	if (!set || (ns && !ns->size) || (ticks && !ticks->size))
-		return -EINVAL;
+	if ((ns && (err = PB_CHECK_STRUCT(ns, pbench_summary, 0, NULL))) ||
+	    (ticks && (err = PB_CHECK_STRUCT(ticks, pbench_summary, 0, NULL))))
+		return err;
+	if (!set)
+		return pb_fail(-EINVAL, "%s(): no set %d", __func__, s);
 	if (!set->have_summary)
 		return -ENODATA;
 	if (ns)
@@ -492,9 +500,12 @@ int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run
 {
 	const struct pb_run *run = run_at(r, s, i);
 	struct pbench_run x = { 0 };
+	int err;
 
-	if (!run || !out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_run, 0, NULL)))
+		return err;
+	if (!run)
+		return pb_fail(-EINVAL, "%s(): no run %d in set %d", __func__, i, s);
 	x.size = out->size;
 	x.ticks = run->ticks;
 	x.ns = run->ns;
@@ -519,9 +530,13 @@ int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run
 int pbench_runs_count(const struct pbench_runs *r, int s, int i, int e, struct pbench_count *out)
 {
 	const struct pb_run *run = run_at(r, s, i);
+	int err;
 
-	if (!run || e < 0 || e >= r->nr || !out || !out->size)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_count, 0, NULL)))
+		return err;
+	if (!run || e < 0 || e >= r->nr)
+		return pb_fail(-EINVAL, "%s(): no run %d in set %d, or no event %d", __func__, i, s,
+			       e);
 	pb_copy_out(out, &run->counts[e], sizeof(run->counts[e]));
 	return 0;
 }
@@ -530,9 +545,12 @@ int pbench_runs_noise(const struct pbench_runs *r, int s, int i, struct pbench_n
 		      struct pbench_cpu_noise *cpu)
 {
 	const struct pb_run *run = run_at(r, s, i);
+	int err;
 
-	if (!run || (cpu && !cpu->size))
-		return -EINVAL;
+	if (cpu && (err = PB_CHECK_STRUCT(cpu, pbench_cpu_noise, 0, NULL)))
+		return err;
+	if (!run)
+		return pb_fail(-EINVAL, "%s(): no run %d in set %d", __func__, i, s);
 	if (task)
 		*task = run->noise;
 	if (!cpu)

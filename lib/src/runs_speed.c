@@ -163,8 +163,12 @@ double pb_runs_speed_cost(const struct pb_set *s)
 
 int pbench_runs_speed(const struct pbench_runs *r, int s, struct pbench_speed_summary *out)
 {
-	if (!r || s < 0 || s >= r->nsets || !out || !out->size)
-		return -EINVAL;
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_speed_summary, 0, NULL)))
+		return err;
+	if (!r || s < 0 || s >= r->nsets)
+		return pb_fail(-EINVAL, "%s(): no set %d", __func__, s);
 	return pb_runs_speed_summary(&r->sets[s], out);
 }
 

@@ -101,8 +101,12 @@ int pbench_samples_analyze(struct pbench_samples *s, double confidence, double s
 
 int pbench_samples_summary(const struct pbench_samples *s, int i, struct pbench_summary *out)
 {
-	if (!s || i < 0 || i >= s->analyzed || !out || !out->size)
-		return -EINVAL;
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_summary, 0, NULL)))
+		return err;
+	if (!s || i < 0 || i >= s->analyzed)
+		return pb_fail(-EINVAL, "%s(): no analyzed column %d", __func__, i);
 	pb_copy_out(out, &s->sums[i], sizeof(s->sums[i]));
 	return 0;
 }

@@ -308,9 +308,12 @@ int pbench_speed_summarize(const double *ns, const double *factors, size_t n,
 					  .spread_at_one_speed_pct = NAN };
 	double *f, *t, *sorted;
 	size_t k = 0;
+	int err;
 
-	if (!out || !out->size || (n && !factors))
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_speed_summary, 0, NULL)))
+		return err;
+	if (n && !factors)
+		return pb_fail(-EINVAL, "%s(): factors is NULL with n %zu", __func__, n);
 	f = malloc((n ? n : 1) * 4 * sizeof(*f));
 	if (!f)
 		return -ENOMEM;

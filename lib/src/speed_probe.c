@@ -277,9 +277,18 @@ static void *speed_thread(void *arg)
 	return NULL;
 }
 
-static int check_args(int cpu, double seconds, const void *out, size_t size)
+static int check_args(const char *fn, const char *type, int cpu, double seconds, const void *out)
 {
-	return !out || !size || cpu < 0 || !(seconds > 0 && seconds <= 60) ? -EINVAL : 0;
+	int err = pb_check_struct(fn, "out", type, out, 0, NULL);
+
+	if (err)
+		return err;
+	if (cpu < 0)
+		return pb_fail(-EINVAL, "%s(): cpu %d is not a CPU", fn, cpu);
+	if (!(seconds > 0 && seconds <= 60))
+		return pb_fail(-EINVAL, "%s(): seconds is %g, not above 0 and at most 60", fn,
+			       seconds);
+	return 0;
 }
 
 int pbench_cpu_speed_probe(int cpu, double seconds, struct pbench_cpu_speed *out)
@@ -289,7 +298,7 @@ int pbench_cpu_speed_probe(int cpu, double seconds, struct pbench_cpu_speed *out
 	pthread_t t;
 	int err;
 
-	if ((err = check_args(cpu, seconds, out, out ? out->size : 0)))
+	if ((err = check_args(__func__, "pbench_cpu_speed", cpu, seconds, out)))
 		return err;
 	o.slices = (int)fmax(5, round(seconds * 1e3 / SLICE_MS));
 	o.slice_ms = seconds * 1e3 / o.slices;
@@ -477,8 +486,10 @@ int pbench_cpu_sharing_probe(int cpu, int other, double seconds, struct pbench_c
 	struct share_job j = { .cpu = cpu, .other = other, .o = &o };
 	int err;
 
-	if ((err = check_args(cpu, seconds, out, out ? out->size : 0)) || other < 0)
-		return err ? err : -EINVAL;
+	if ((err = check_args(__func__, "pbench_cpu_sharing", cpu, seconds, out)))
+		return err;
+	if (other < 0)
+		return pb_fail(-EINVAL, "%s(): other %d is not a CPU", __func__, other);
 	o.phase_ms = j.phase_ms = seconds * 1e3 / (2 * PAIRS);
 	j.buf = malloc(MAX_PASSES * sizeof(*j.buf));
 	if (!j.buf)

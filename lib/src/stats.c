@@ -54,9 +54,9 @@ static int read_opts(const struct pbench_stats_opts *opts, double *level, int *r
 	if (PB_HAS_FIELD(opts, outlier_rule))
 		*rule = opts->outlier_rule;
 	if (!(*level > 0 && *level < 1))
-		return -EINVAL;
+		return pb_fail(-EINVAL, "opts->ci_level is %g, not between 0 and 1", *level);
 	if (*rule != PBENCH_OUTLIER_TUKEY && *rule != PBENCH_OUTLIER_3SIGMA)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "opts->outlier_rule %d is not a PBENCH_OUTLIER_*", *rule);
 	return 0;
 }
 
@@ -529,8 +529,11 @@ int pbench_stats_summary(const double *x, size_t n, const struct pbench_stats_op
 	double *sorted, level, m2;
 	int rule, err;
 
-	if (!x || !out || out->size == 0 || n == 0 || !all_finite(x, n))
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_summary, 0, NULL)))
+		return err;
+	if (!x || n == 0 || !all_finite(x, n))
+		return pb_fail(-EINVAL, "%s(): %s", __func__, !x || !n ? "no values (x NULL or n "
+			       "0)" : "a value of x is not a finite number");
 	err = read_opts(opts, &level, &rule);
 	if (err)
 		return err;
@@ -690,10 +693,14 @@ int pbench_stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	unsigned flags = opts_flags(opts);
 	int rule, err;
 
-	if (!a || !b || !out || out->size == 0 || na < 2 || nb < 2)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_welch, 0, NULL)))
+		return err;
+	if (!a || !b || na < 2 || nb < 2)
+		return pb_fail(-EINVAL, "%s(): a and b need 2 values each (na %zu, nb %zu)",
+			       __func__, a ? na : 0, b ? nb : 0);
 	if (!all_finite(a, na) || !all_finite(b, nb))
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): a value of %s is not a finite number", __func__,
+			       all_finite(a, na) ? "b" : "a");
 	err = read_opts(opts, &level, &rule);
 	if (err)
 		return err;
@@ -718,10 +725,13 @@ int pbench_stats_paired(const double *a, const double *b, size_t n,
 	unsigned flags = opts_flags(opts);
 	int rule, err;
 
-	if (!a || !b || !out || out->size == 0 || n < 2)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_welch, 0, NULL)))
+		return err;
+	if (!a || !b || n < 2)
+		return pb_fail(-EINVAL, "%s(): a and b need 2 pairs (n %zu)", __func__, n);
 	if (!all_finite(a, n) || !all_finite(b, n))
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): a value of %s is not a finite number", __func__,
+			       all_finite(a, n) ? "b" : "a");
 	err = read_opts(opts, &level, &rule);
 	if (err)
 		return err;
@@ -761,11 +771,18 @@ int pbench_stats_paired(const double *a, const double *b, size_t n,
 int pbench_stats_tost(const struct pbench_welch *w, double lo, double hi, struct pbench_tost *out)
 {
 	struct pbench_tost t = { .size = sizeof(t) };
+	int err;
 
-	if (!w || !out || out->size == 0 || !PB_HAS_FIELD(w, se) || !(w->se > 0) ||
-	    !isfinite(w->se) || !(w->df > 0) || !isfinite(w->diff) || !(lo < hi) ||
-	    !isfinite(lo) || !isfinite(hi))
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_tost, 0, NULL)) ||
+	    (err = pb_check_struct(__func__, "w", "pbench_welch", w,
+				   offsetof(struct pbench_welch, se) + sizeof(w->se), NULL)))
+		return err;
+	if (!(w->se > 0) || !isfinite(w->se) || !(w->df > 0) || !isfinite(w->diff))
+		return pb_fail(-EINVAL, "%s(): w holds no test (se %g, df %g)", __func__, w->se,
+			       w->df);
+	if (!(lo < hi) || !isfinite(lo) || !isfinite(hi))
+		return pb_fail(-EINVAL, "%s(): the bounds lo %g and hi %g are not finite with lo < "
+			       "hi", __func__, lo, hi);
 	t.lo = lo;
 	t.hi = hi;
 	t.t_lo = (w->diff - lo) / w->se;
@@ -803,11 +820,16 @@ int pbench_stats_mann_whitney(const double *a, size_t na, const double *b, size_
 	struct ranked *all;
 	double rank_a = 0, ties = 0, mu, var, dev, N;
 	size_t n = na + nb;
+	int err;
 
-	if (!a || !b || !out || out->size == 0 || na == 0 || nb == 0 || n < na)
-		return -EINVAL;
+	if ((err = PB_CHECK_STRUCT(out, pbench_mann_whitney, 0, NULL)))
+		return err;
+	if (!a || !b || na == 0 || nb == 0 || n < na)
+		return pb_fail(-EINVAL, "%s(): a and b need a value each (na %zu, nb %zu)",
+			       __func__, a ? na : 0, b ? nb : 0);
 	if (!all_finite(a, na) || !all_finite(b, nb))
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): a value of %s is not a finite number", __func__,
+			       all_finite(a, na) ? "b" : "a");
 	if (n > SIZE_MAX / sizeof(*all))
 		return -ENOMEM;
 	all = malloc(n * sizeof(*all));

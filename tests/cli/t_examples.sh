@@ -3,12 +3,56 @@
 # The library's examples (kmod-free-docs/examples, built by make test against the installed
 # library): per-call set-up outside the timed region (setup_each.c) against a setup per batch,
 # and -v, the library's log callback, in each. tests/run.sh runs each example plainly too.
+# First, `make install` itself into a temporary PREFIX: how a program finds the library.
 # Usage: tests/cli/t_examples.sh BUILD_DIR. Last line: "cli/examples: N passed, N failed, N skipped".
 set -u
 O=${1:-build}
 . tests/cli/lib.sh
 EX="$O/examples"
 L="$O/stage/usr/lib"
+
+# ---- make install PREFIX=tmp: everything under it, and a note on how programs find the library
+# (scripts/ldconfig.sh). The real ldconfig is only asked (-v -N -X: it writes nothing); the
+# branch that runs it gets a stand-in that says which directories it searches. -o all: the
+# build as it is (all again would write this PREFIX into $O/pbench.pc).
+if [ -e "$O/libpbench.so" ]; then
+	P="$T/inst"
+	# every absolute path of the install's commands (make -n), those outside the prefix
+	outside=$(make --no-print-directory -o all -n install O="$O" PREFIX="$P" DESTDIR= LDCONFIG= 2>&1 |
+		  tr ' ' '\n' | tr -d "'" | grep '^/' | grep -v "^$P/")
+	if run "install" 0 make --no-print-directory -o all install O="$O" PREFIX="$P" DESTDIR= LDCONFIG= &&
+	   [ -e "$P/lib/libpbench.so.0" ] && [ -x "$P/bin/pbench" ] && [ -z "$outside" ] &&
+	   has "$T/out" "^note: the dynamic loader does not search $P/lib: link programs with -Wl,-rpath,$P/lib, or run them with LD_LIBRARY_PATH=$P/lib"; then
+		ok "make install PREFIX=tmp: all under it, and how to make the library found (rpath, LD_LIBRARY_PATH, ld.so.conf.d)"
+	else
+		miss "install" "${outside:+paths outside the prefix: $outside}"
+	fi
+	cat >"$T/ldconfig" <<EOF
+#!/bin/sh
+echo "ran: \$*" >>"$T/ldconfig.log"
+case "\$*" in *-N*) echo "$P/lib: (from /etc/ld.so.conf.d/test.conf:1)" ;; esac
+EOF
+	chmod +x "$T/ldconfig"
+	if [ "$(id -u)" -eq 0 ]; then
+		if run "install (ldconfig)" 0 make --no-print-directory -o all install O="$O" PREFIX="$P" DESTDIR= LDCONFIG="$T/ldconfig" &&
+		   nothas "$T/out" "^note:" && [ "$(cat "$T/ldconfig.log")" = "$(printf 'ran: -v -N -X\nran: ')" ]; then
+			ok "make install as root into a directory ldconfig searches: ldconfig runs, no note"
+		else
+			miss "install (ldconfig)" "ldconfig calls: $(tr '\n' '|' <"$T/ldconfig.log" 2>/dev/null)"
+		fi
+	else
+		skipped "install (ldconfig)" "not root: ldconfig would not run"
+	fi
+	rm -f "$T/ldconfig.log"
+	if run "install (DESTDIR)" 0 make --no-print-directory -o all install O="$O" PREFIX="$P" DESTDIR="$T/stage" LDCONFIG="$T/ldconfig" &&
+	   nothas "$T/out" "^note:" && ! [ -e "$T/ldconfig.log" ] && [ -e "$T/stage$P/lib/libpbench.so.0" ]; then
+		ok "make install DESTDIR=...: staged, ldconfig neither asked nor run, no note"
+	else
+		miss "install (DESTDIR)"
+	fi
+else
+	skipped "install" "$O/libpbench.so not built"
+fi
 
 if ! [ -x "$EX/setup_each" ] || ! [ -x "$EX/count" ]; then
 	skipped "examples" "not built in $EX (make examples)"

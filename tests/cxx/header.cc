@@ -32,6 +32,13 @@ int main()
 	struct pbench_runs_opts ro = PBENCH_RUNS_OPTS_INIT;
 	struct pbench_jitter_opts jo = PBENCH_JITTER_OPTS_INIT;
 	struct pbench_prepare_opts po = PBENCH_PREPARE_OPTS_INIT;
+	struct pbench_compare_opts co = PBENCH_COMPARE_OPTS_INIT;
+	struct pbench_comparison cmp = PBENCH_COMPARISON_INIT;
+	struct pbench_counters_opts ko = PBENCH_COUNTERS_OPTS_INIT;
+	struct pbench_child_opts ho = PBENCH_CHILD_OPTS_INIT;
+	struct pbench_listing_opts lo = PBENCH_LISTING_OPTS_INIT;
+	struct pbench_stats_opts so = PBENCH_STATS_OPTS_INIT;
+	struct pbench_contest_opts to = PBENCH_CONTEST_OPTS_INIT;
 	struct pbench_summary s = {};
 	struct pbench_result *r = nullptr;
 	const double x[] = { 1, 2, 3, 4 };
@@ -47,6 +54,15 @@ int main()
 	check(jo.size == sizeof(jo) && jo.duration_s == 5, "PBENCH_JITTER_OPTS_INIT");
 	check(po.size == sizeof(po) && po.cpu == -1 && po.priority == PBENCH_PRIORITY_AUTO &&
 	      po.warmup_ms == 1200, "PBENCH_PREPARE_OPTS_INIT");
+	check(co.size == sizeof(co) && co.confidence == 0.999 && co.same_threshold_pct == 1 &&
+	      co.measure == nullptr, "PBENCH_COMPARE_OPTS_INIT");
+	check(cmp.size == sizeof(cmp) && cmp.priv == nullptr, "PBENCH_COMPARISON_INIT");
+	check(ko.size == sizeof(ko) && ko.cpu == -1 && ko.pid == 0, "PBENCH_COUNTERS_OPTS_INIT");
+	check(ho.size == sizeof(ho) && ho.events == nullptr, "PBENCH_CHILD_OPTS_INIT");
+	check(lo.size == sizeof(lo) && lo.addr == nullptr, "PBENCH_LISTING_OPTS_INIT");
+	check(so.size == sizeof(so) && so.ci_level == 0.95, "PBENCH_STATS_OPTS_INIT");
+	check(to.size == sizeof(to) && to.cpu == -1 && to.duet_cpus[1] == -1 &&
+	      to.max_time_s == 60, "PBENCH_CONTEST_OPTS_INIT");
 
 	s.size = sizeof(s);
 	check(pbench_stats_summary(x, 4, nullptr, &s) == 0 && s.mean == 2.5 && s.n == 4,

@@ -50,7 +50,19 @@ enum pbench_error {
 	PBENCH_ELAST
 };
 
-/* Text for a negative (or positive) error code: an errno or a PBENCH_E* value. */
+/*
+ * Text for a negative (or positive) error code: an errno or a PBENCH_E* value. A failing call
+ * that knows which argument was wrong and why leaves that detail with the calling thread and
+ * sends it to the log callback (pbench_log_set()): at PBENCH_LOG_ERROR for a struct the caller
+ * passed with a bad .size or as NULL, at PBENCH_LOG_DEBUG otherwise. Then, while err is the
+ * code that call returned, pbench_strerror(err) gives the detail with the generic text, e.g.
+ * "invalid argument: pbench_measure(): opts: .size is 0 (set .size = sizeof(struct
+ * pbench_measure_opts) or start from PBENCH_MEASURE_OPTS_INIT)" or "unknown event 'cylces'
+ * (did you mean 'cycles'?)"; for any other code, the generic text ("Cannot allocate memory").
+ * Call it right after the failing call: the next call of this thread that fails with a
+ * detail replaces it, and a call that takes options or a struct to fill forgets it once its
+ * arguments pass. The text is the library's (thread-local or static) until then.
+ */
 PBENCH_API const char *pbench_strerror(int err);
 
 enum pbench_log_level { PBENCH_LOG_ERROR, PBENCH_LOG_WARN, PBENCH_LOG_INFO, PBENCH_LOG_DEBUG };

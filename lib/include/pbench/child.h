@@ -57,6 +57,15 @@ struct pbench_child_opts {
 	const char *path;
 };
 
+/* Time only, the caller's output, CPUs and environment: every field's default is its 0. */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_CHILD_OPTS_INIT \
+	([] { struct pbench_child_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      return pbench_o_; }())
+#else
+#define PBENCH_CHILD_OPTS_INIT { .size = sizeof(struct pbench_child_opts) }
+#endif
+
 enum pbench_child_flags {
 	/* The command, from its exec, runs on opts->cpu only (sched_setaffinity in the child:
 	 * an error there is returned as exec's would be, -EINVAL for a CPU it may not use). */

@@ -119,9 +119,17 @@ struct pbench_contest_opts {
 	unsigned flags;			/* enum pbench_contest_flags */
 };
 
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_CONTEST_OPTS_INIT \
+	([] { struct pbench_contest_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.mode = PBENCH_RUNS_PREPARED; pbench_o_.cpu = -1; \
+	      pbench_o_.duet_cpus[0] = pbench_o_.duet_cpus[1] = -1; pbench_o_.warmup_ms = 1200; \
+	      pbench_o_.max_rounds = 10000; pbench_o_.max_time_s = 60; return pbench_o_; }())
+#else
 #define PBENCH_CONTEST_OPTS_INIT \
 	{ .size = sizeof(struct pbench_contest_opts), .mode = PBENCH_RUNS_PREPARED, .cpu = -1, \
 	  .duet_cpus = { -1, -1 }, .warmup_ms = 1200, .max_rounds = 10000, .max_time_s = 60 }
+#endif
 
 /* What an entrant runs: a command, a built-in workload, a function, or nothing (a baseline's
  * stored times). */

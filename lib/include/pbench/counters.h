@@ -37,6 +37,16 @@ struct pbench_counters_opts {
 	unsigned flags;			/* enum pbench_counters_flags */
 };
 
+/* The calling thread on any CPU, disabled until pbench_counters_enable() (what opts NULL
+ * means): a zeroed struct would say CPU 0. */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_COUNTERS_OPTS_INIT \
+	([] { struct pbench_counters_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.cpu = -1; return pbench_o_; }())
+#else
+#define PBENCH_COUNTERS_OPTS_INIT { .size = sizeof(struct pbench_counters_opts), .cpu = -1 }
+#endif
+
 /* The value of one event, as read. */
 struct pbench_count {
 	size_t size;
@@ -67,7 +77,8 @@ PBENCH_API int pbench_counters_open(struct pbench_counters **out, const char *ev
 PBENCH_API void pbench_counters_free(struct pbench_counters *c);
 
 /* Text of the last name error of pbench_counters_open in this thread, e.g.
- * "unknown event 'cylces' (did you mean 'cycles'?)". Empty string when none. */
+ * "unknown event 'cylces' (did you mean 'cycles'?)". Empty string when none. It stays until
+ * the next pbench_counters_open(); pbench_strerror() of the error gives the same text. */
 PBENCH_API const char *pbench_counters_last_error(void);
 
 /* Number of events in the set (opened or not), and how many kernel groups were opened. */

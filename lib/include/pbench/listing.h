@@ -42,6 +42,15 @@ struct pbench_listing_opts {
 	const char *objdump;		/* NULL: "objdump", found along PATH */
 };
 
+/* Its size set, the rest NULL: set addr, or file and symbol. */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_LISTING_OPTS_INIT \
+	([] { struct pbench_listing_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      return pbench_o_; }())
+#else
+#define PBENCH_LISTING_OPTS_INIT { .size = sizeof(struct pbench_listing_opts) }
+#endif
+
 /*
  * Find the function and disassemble it. Returns 0 with *out set also when the code cannot be
  * shown: pbench_listing_status() and pbench_listing_reason() say why. Errors: -EINVAL (no

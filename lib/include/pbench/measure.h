@@ -360,6 +360,17 @@ struct pbench_compare_opts {
 	int (*check)(void *ctx_a, void *ctx_b);
 };
 
+/* The defaults above, spelled out: start from this (a struct with .size 0 is refused). */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_COMPARE_OPTS_INIT \
+	([] { struct pbench_compare_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.confidence = 0.999; pbench_o_.same_threshold_pct = 1; return pbench_o_; }())
+#else
+#define PBENCH_COMPARE_OPTS_INIT \
+	{ .size = sizeof(struct pbench_compare_opts), .confidence = 0.999, \
+	  .same_threshold_pct = 1 }
+#endif
+
 struct pbench_comparison {
 	size_t size;
 	int verdict;			/* enum pbench_verdict */
@@ -383,6 +394,16 @@ struct pbench_comparison {
 	int mem_status;			/* enum pbench_mem_status (the worse side's) */
 	const char *mem_reason;		/* NULL when counted or not asked for */
 };
+
+/* An empty comparison for pbench_compare() to fill: its size set, the rest 0 (priv NULL, so
+ * pbench_comparison_release() on it is safe). */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_COMPARISON_INIT \
+	([] { struct pbench_comparison pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      return pbench_o_; }())
+#else
+#define PBENCH_COMPARISON_INIT { .size = sizeof(struct pbench_comparison) }
+#endif
 
 PBENCH_API int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 			      const struct pbench_compare_opts *opts, struct pbench_comparison *out);

@@ -27,6 +27,18 @@ struct pbench_stats_opts {
 	unsigned flags;			/* enum pbench_stats_flags */
 };
 
+/* The defaults of opts NULL: 95% intervals, Tukey's fences, no flag. */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_STATS_OPTS_INIT \
+	([] { struct pbench_stats_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      pbench_o_.ci_level = 0.95; pbench_o_.outlier_rule = PBENCH_OUTLIER_TUKEY; \
+	      return pbench_o_; }())
+#else
+#define PBENCH_STATS_OPTS_INIT \
+	{ .size = sizeof(struct pbench_stats_opts), .ci_level = 0.95, \
+	  .outlier_rule = PBENCH_OUTLIER_TUKEY }
+#endif
+
 enum pbench_stats_flags {
 	/* Welch's and the paired test on log(x): diff is the difference of the means of the
 	 * logs, ratio = exp(diff) the ratio of the geometric means and its interval exp() of
