@@ -156,7 +156,9 @@ static void print_event(FILE *f, const struct pbench_contest *c, int ev, int w)
 			continue;
 		if (x.status > PBENCH_EVENT_MULTIPLEXED || !isfinite(x.mean)) {
 			fprintf(f, "  %-18s <%s> %s\n", first ? name : "",
-				pbench_event_status_name(x.status), x.reason ? x.reason : "");
+				pb_event_status_text(x.status > PBENCH_EVENT_MULTIPLEXED ? x.status :
+						     PBENCH_EVENT_NOT_COUNTED),
+				x.reason ? x.reason : "");
 			return;	/* the same for every entrant: the events are the same */
 		}
 		fmt_event_value(v, sizeof(v), &x, time);

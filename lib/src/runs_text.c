@@ -363,16 +363,15 @@ static void print_event_notes(FILE *f, const struct pbench_runs *r, const struct
 		const struct pbench_count *k = &s->runs[0].counts[e];
 
 		if (k->status > PBENCH_EVENT_NOT_COUNTED)
-			fprintf(f, "%-20s <%s> %s\n", k->name,
-			       k->status == PBENCH_EVENT_NOT_SUPPORTED ? "not supported"
-								       : "no permission",
-			       k->reason);
+			fprintf(f, "%-20s <%s> %s\n", k->name, pb_event_status_text(k->status),
+				k->reason);
 	}
 	for (int e = 0; e < r->nr; e++) {
 		const struct pbench_count *k = &s->runs[s->done - 1].counts[e];
 
 		if (k->status == PBENCH_EVENT_NOT_COUNTED)
-			fprintf(f, "%-20s <not counted> %s\n", k->name, k->reason);
+			fprintf(f, "%-20s <%s> %s\n", k->name,
+				pb_event_status_text(PBENCH_EVENT_NOT_COUNTED), k->reason);
 	}
 	if (scaled)
 		fprintf(f, "* scaled: the event shared a counter (multiplexed); the value is "
