@@ -130,6 +130,57 @@ static int plan_child(struct pb_child_plan *cp, struct pbench_counters *self, in
 	return 0;
 }
 
+/*
+ * The defaults this machine cannot count (cycles and instructions with no hardware PMU) are
+ * left out of the set, their names and reasons kept, so that a report says once why they are
+ * missing instead of a line for each in every report: the user did not ask for them. An
+ * event named with -e stays in the set with its status. With nothing countable at all
+ * (-PBENCH_ENO_EVENTS) every event stays, for its reason.
+ */
+static int leave_out(struct pbench_runs *r, const struct pbench_counters_opts *copts)
+{
+	int nr = pbench_counters_nr(r->self), err;
+	struct pbench_count *k = calloc((size_t)(nr ? nr : 1), sizeof(*k));
+	char *kept = calloc(1, strlen(r->events) + 1);
+
+	if (!k || !kept) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int e = 0; e < nr; e++)
+		k[e].size = sizeof(k[e]);
+	pbench_counters_read(r->self, k, nr);
+	for (int e = 0; e < nr; e++) {
+		const char *name = pbench_counters_name(r->self, e);
+
+		if (pbench_counters_open_status(r->self, e) == PBENCH_EVENT_OK ||
+		    r->nleft == PB_RUNS_MAX_LEFT_OUT) {
+			if (*kept)
+				strcat(kept, ",");
+			strcat(kept, name);
+			continue;
+		}
+		r->left_reason[r->nleft] = k[e].reason ? k[e].reason : "";
+		if (!(r->left_name[r->nleft++] = strdup(name))) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	err = 0;
+	if (!r->nleft)
+		goto out;
+	pbench_counters_free(r->self);
+	r->self = NULL;
+	free(r->events);
+	r->o.events = r->events = kept;
+	kept = NULL;
+	err = pbench_counters_open(&r->self, r->events, copts);
+out:
+	free(k);
+	free(kept);
+	return err;
+}
+
 static int alloc_set(struct pb_set *set, int mode, long runs, int nr)
 {
 	set->mode = mode;
@@ -214,7 +265,7 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 {
 	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
 	struct pbench_runs *r;
-	int err;
+	int err, defaults;
 
 	if (!out)
 		return -EINVAL;
@@ -233,6 +284,7 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 		err = copy_helpers(r);
 	if (err)
 		goto out_free;
+	defaults = !r->o.events;
 	r->events = strdup(r->o.events ? r->o.events : PBENCH_RUNS_DEFAULT_EVENTS);
 	if (!r->events) {
 		err = -ENOMEM;
@@ -250,6 +302,8 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 	if (r->o.argv)
 		copts.flags = PBENCH_COUNTERS_INHERIT | PBENCH_COUNTERS_ENABLE_ON_EXEC;
 	err = pbench_counters_open(&r->self, r->events, &copts);
+	if (!err && defaults)
+		err = leave_out(r, &copts);
 	if (err && err != -PBENCH_ENO_EVENTS)
 		goto out_free;
 	r->nr = pbench_counters_nr(r->self);
@@ -435,6 +489,20 @@ const char *pbench_runs_event_name(const struct pbench_runs *r, int e)
 	return r && e >= 0 && e < r->nr ? pbench_counters_name(r->self, e) : NULL;
 }
 
+int pbench_runs_left_out(const struct pbench_runs *r, int i, const char **name,
+			 const char **reason)
+{
+	if (!r || i < 0)
+		return -EINVAL;
+	if (i >= r->nleft)
+		return -ENOENT;
+	if (name)
+		*name = r->left_name[i];
+	if (reason)
+		*reason = r->left_reason[i];
+	return 0;
+}
+
 int pbench_runs_set_info(const struct pbench_runs *r, int s, struct pbench_runs_set *out)
 {
 	const struct pb_set *set = set_at(r, s);
@@ -592,6 +660,8 @@ void pbench_runs_free(struct pbench_runs *r)
 	pb_argv_free(r->subject.argv);
 	pbench_counters_free(r->self);
 	free(r->events);
+	for (int i = 0; i < r->nleft; i++)
+		free(r->left_name[i]);
 	free(r);
 }
 

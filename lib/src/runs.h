@@ -86,6 +86,8 @@ struct pb_set {
 	double speed_typical;		/* the runs' median speed factor (runs_speed.c) */
 };
 
+#define PB_RUNS_MAX_LEFT_OUT 8
+
 struct pbench_runs {
 	struct pbench_runs_opts o;	/* the caller's, completed with the defaults */
 	int *cpus;			/* o.cpus, copied */
@@ -94,6 +96,11 @@ struct pbench_runs {
 	char **setup, **prepare, **cleanup;	/* o's helpers, copied */
 	struct pbench_counters *self;	/* names the events; counts the workload */
 	int nr;				/* events per run */
+	/* The default events (o.events NULL) this machine cannot count, left out of self:
+	 * their names and reasons (pbench_runs_left_out()) */
+	char *left_name[PB_RUNS_MAX_LEFT_OUT];
+	const char *left_reason[PB_RUNS_MAX_LEFT_OUT];
+	int nleft;
 	struct pbench_clock_info ci;
 	struct pb_set sets[2];
 	int nsets;

@@ -60,6 +60,17 @@ static json_t *events_json(const struct pbench_runs *r)
 	return a;
 }
 
+/* The default events left out, not countable here (pbench_runs_left_out()): name and why. */
+static json_t *left_out_json(const struct pbench_runs *r)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < r->nleft; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s}", "name", r->left_name[i],
+						   "reason", r->left_reason[i]));
+	return a;
+}
+
 static json_t *sources_json(const struct pbench_noise_source *src)
 {
 	json_t *a = json_array();
@@ -329,6 +340,7 @@ static json_t *header_json(const struct pbench_runs *r)
 	SET(root, "helpers", pb_json_helpers(r->o.warmup_runs, r->setup, r->prepare,
 					     r->cleanup));
 	SET(root, "events", events_json(r));
+	SET(root, "events_left_out", left_out_json(r));
 	if (b) {
 		json_decref(root);
 		return NULL;

@@ -101,6 +101,34 @@ static void print_helpers(FILE *f, const struct pbench_runs *r)
 	fputc('\n', f);
 }
 
+/* The default events this machine cannot count, left out (pbench_runs_left_out()): said once,
+ * each reason once with the events it holds for: "events: cycles and instructions left out of
+ * the defaults: not supported by this CPU/VM (ENOENT): ...; -e names them to count them anyway". */
+static void print_left_out(FILE *f, const struct pbench_runs *r)
+{
+	int said[PB_RUNS_MAX_LEFT_OUT] = { 0 };
+
+	for (int i = 0; i < r->nleft; i++) {
+		int n = 0, k = 0;
+
+		if (said[i])
+			continue;
+		for (int j = i; j < r->nleft; j++)
+			n += !strcmp(r->left_reason[j], r->left_reason[i]);
+		fprintf(f, "events: ");
+		for (int j = i; j < r->nleft; j++) {
+			if (strcmp(r->left_reason[j], r->left_reason[i]))
+				continue;
+			said[j] = 1;
+			k++;
+			fprintf(f, "%s%s", k == 1 ? "" : k == n ? " and " : ", ", r->left_name[j]);
+		}
+		fprintf(f, " left out of the defaults: %s (named with -e, %s stay%s in the report with this reason)\n",
+			*r->left_reason[i] ? r->left_reason[i] : "cannot be counted here",
+			n == 1 ? "it" : "they", n == 1 ? "s" : "");
+	}
+}
+
 /* What ran and the clock; before (the runs as asked) or after the runs (as done). */
 static void print_header(FILE *f, const struct pbench_runs *r, int before)
 {
@@ -136,6 +164,7 @@ static void print_header(FILE *f, const struct pbench_runs *r, int before)
 	       pbench_freq_source_name(ci->freq_source), ci->read_cost_ns, ci->region_cost_ns,
 	       ci->resolution_ns);
 	print_helpers(f, r);
+	print_left_out(f, r);
 }
 
 static void print_preparation(FILE *f, const struct pbench_runs *r, const struct pb_set *s)

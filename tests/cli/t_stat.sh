@@ -45,6 +45,31 @@ if run "stat sleep" 0 "$PB" stat -r 3 -e task-clock,context-switches,cycles -- s
 	fi
 fi
 
+# The defaults on a machine that cannot count cycles and instructions: said once, in one line
+# with the reason, and nowhere else (not a <not supported> line each, no column); in the JSON
+# in events_left_out, not in events. Named with -e they stay, with their status (above).
+if [ "$HAVE_PMU" -eq 1 ]; then
+	skipped "defaults left out" "this machine counts cycles (a hardware PMU)"
+elif run "defaults left out" 0 "$PB" stat -r 2 --mode unprepared -- true &&
+   [ "$(grep -c "cycles\|instructions" "$T/out")" -eq 1 ] &&
+   has "$T/out" "^events: cycles and instructions left out of the defaults: not supported by this CPU/VM (ENOENT)" &&
+   nothas "$T/out" "<not supported>" &&
+   run "defaults left out json" 0 "$PB" stat -r 2 --mode unprepared --json -- true &&
+   json "$T/out" '[e["name"] for e in d["events"]] == ["task-clock", "context-switches", "cpu-migrations", "page-faults"] and
+	[e["name"] for e in d["events_left_out"]] == ["cycles", "instructions"] and
+	all("ENOENT" in e["reason"] for e in d["events_left_out"]) and
+	all("cycles" not in r["counters"] for r in d["modes"][0]["runs"])'; then
+	ok "defaults this machine cannot count: left out, said once with the reason"
+else
+	miss "defaults left out"
+fi
+if run "named not left out" 0 "$PB" stat -r 1 --mode unprepared -e task-clock,cycles --json -- true &&
+   json "$T/out" 'd["events_left_out"] == [] and [e["name"] for e in d["events"]] == ["task-clock", "cycles"]'; then
+	ok "an event named with -e is never left out"
+else
+	miss "named not left out"
+fi
+
 # A command that fails or crashes: every run is still measured and reported; exit 1.
 if run "failing command" 1 "$PB" stat -r 3 -e task-clock -- sh -c 'exit 3'; then
 	if [ "$(grep -c 'exit 3$' "$T/out")" -eq 3 ] && has "$T/err" "3 of 3 runs"; then

@@ -62,7 +62,9 @@ struct pbench_runs_progress {
 
 struct pbench_runs_opts {
 	size_t size;
-	const char *events;		/* comma-separated (NULL: PBENCH_RUNS_DEFAULT_EVENTS) */
+	const char *events;		/* comma-separated (NULL: PBENCH_RUNS_DEFAULT_EVENTS, less
+					 * those this machine cannot count: see
+					 * pbench_runs_left_out()) */
 	char *const *argv;		/* the command (NULL: the workload) */
 	int workload;			/* enum pbench_workload_kind, when argv is NULL */
 	uint64_t iterations;		/* xor iterations or memwalk steps (0: 1e8 or 2e5) */
@@ -146,6 +148,15 @@ PBENCH_API void pbench_runs_free(struct pbench_runs *r);
 PBENCH_API int pbench_runs_nr_sets(const struct pbench_runs *r);
 PBENCH_API int pbench_runs_nr_events(const struct pbench_runs *r);
 PBENCH_API const char *pbench_runs_event_name(const struct pbench_runs *r, int e);
+/*
+ * The default events (opts.events NULL) this machine cannot count, left out of the runs'
+ * events (cycles and instructions with no hardware PMU): the i-th one's name and why
+ * (strings valid until r is freed; name or reason may be NULL). An event asked for by name
+ * is never left out: it stays among the events with its status. 0; -ENOENT past the last
+ * (none: i = 0 gives -ENOENT); -EINVAL.
+ */
+PBENCH_API int pbench_runs_left_out(const struct pbench_runs *r, int i, const char **name,
+				    const char **reason);
 
 struct pbench_runs_set {
 	size_t size;
