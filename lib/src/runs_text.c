@@ -224,7 +224,9 @@ static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set
 	int nr = r->nr, speed = speed_varied(s);
 	char buf[64];
 
-	fprintf(f, "\n%5s %14s %14s", "run", "ticks", "time_ns");
+	/* ticks raw (the clock's own unit, exact); the time scaled as the other time columns
+	 * are, to 6 significant digits (the JSON and CSV keep the integer ns) */
+	fprintf(f, "\n%5s %14s %12s", "run", "ticks", "time");
 	for (int e = 0; e < nr; e++)
 		if (s->runs[0].counts[e].status <= PBENCH_EVENT_NOT_COUNTED)
 			fprintf(f, "  %*s", col_width(s->runs[0].counts[e].name),
@@ -233,8 +235,8 @@ static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set
 	for (int i = 0; i < s->done; i++) {
 		const struct pb_run *run = &s->runs[i];
 
-		fprintf(f, "%5d %14llu %14llu", i + 1, (unsigned long long)run->ticks,
-		       (unsigned long long)run->ns);
+		pbench_format_ns(buf, sizeof(buf), (double)run->ns, 6);
+		fprintf(f, "%5d %14llu %12s", i + 1, (unsigned long long)run->ticks, buf);
 		for (int e = 0; e < nr; e++) {
 			if (s->runs[0].counts[e].status > PBENCH_EVENT_NOT_COUNTED)
 				continue;

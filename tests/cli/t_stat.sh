@@ -36,6 +36,14 @@ if run "stat sleep" 0 "$PB" stat -r 3 -e task-clock,context-switches,cycles -- s
 	else
 		bad "stat sleep" "expected 3 'exit 0' runs and a summary"
 	fi
+	# the time column scaled as the other times (10 ms and more: in ms), ticks raw
+	if has "$T/out" "^  run  *ticks  *time  *task-clock " &&
+	   has "$T/out" "^    1  *[0-9]\{7,\}  *[0-9]*\.[0-9]* ms  *[0-9.]* [mu]s " &&
+	   nothas "$T/out" "time_ns"; then
+		ok "runs table: the time in ms beside task-clock, the ticks raw"
+	else
+		miss "stat sleep" "time column"
+	fi
 	if [ "$HAVE_PMU" -eq 0 ]; then
 		if has "$T/out" "cycles .*<not supported> .*ENOENT"; then
 			ok "unsupported event shown with its reason, not a number"
