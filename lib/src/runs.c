@@ -342,6 +342,55 @@ out_free:
 
 /* ---- after the runs: summaries, fences, causes ---------------------------------------------- */
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Blocked time is not noise when the command asks for it: a run of `sleep 0.2` is 200 ms off
+ * the CPU because it sleeps, in every run. When the typical run (the medians) blocks, its time
+ * off the CPU is the command's own waiting (sleep, I/O, a child it waits for), with the CPU
+ * taken from it too if it is also preempted: set->own_wait_ns, in every run alike, and
+ * outliers are told only what is beyond it (what makes them outliers). A typical run that
+ * never blocks keeps own_wait_ns NaN: its time off the CPU is the CPU taken, noise.
+ */
+static void own_wait(struct pb_set *set)
+{
+	double *nr = malloc((size_t)set->done * 3 * sizeof(*nr)), *vol, *inv;
+	int k = 0;
+
+	set->own_wait_ns = NAN;
+	set->own_blocks = set->own_preempted = 0;
+	if (!nr)
+		return;
+	vol = nr + set->done;
+	inv = vol + set->done;
+	for (int i = 0; i < set->done; i++) {
+		const struct pbench_noise *z = &set->runs[i].noise;
+
+		if (set->runs[i].timed_out || !isfinite(z->not_running_ns))
+			continue;
+		nr[k] = z->not_running_ns;
+		vol[k] = (double)z->ctx_voluntary;
+		inv[k++] = (double)z->ctx_involuntary;
+	}
+	if (k) {
+		qsort(nr, (size_t)k, sizeof(*nr), cmp_double);
+		qsort(vol, (size_t)k, sizeof(*vol), cmp_double);
+		qsort(inv, (size_t)k, sizeof(*inv), cmp_double);
+		/* the lower median of the counts: a whole number of blocks a typical run had */
+		if (vol[(k - 1) / 2] >= 1 && nr[(k - 1) / 2] > 0) {
+			set->own_wait_ns = k % 2 ? nr[k / 2] : (nr[k / 2 - 1] + nr[k / 2]) / 2;
+			set->own_blocks = (uint64_t)vol[(k - 1) / 2];
+			set->own_preempted = (uint64_t)inv[(k - 1) / 2];
+		}
+	}
+	free(nr);
+}
+
 void pb_runs_analyze(struct pb_set *set)
 {
 	unsigned flags = set->policy == SCHED_FIFO ? PBENCH_CAUSE_FIFO : 0;
@@ -350,6 +399,8 @@ void pb_runs_analyze(struct pb_set *set)
 
 	set->have_summary = 0;
 	set->outliers = 0;
+	set->own_wait_ns = NAN;
+	set->own_blocks = 0;
 	if (!n)
 		return;
 	ns = malloc((size_t)n * sizeof(*ns));
@@ -375,8 +426,12 @@ void pb_runs_analyze(struct pb_set *set)
 	iqr = set->s_ns.q3 - set->s_ns.q1;
 	set->fence_lo = set->s_ns.q1 - 1.5 * iqr;
 	set->fence_hi = set->s_ns.q3 + 1.5 * iqr;
+	own_wait(set);
+	if (isfinite(set->own_wait_ns))
+		flags |= PBENCH_CAUSE_OWN_WAIT;
 	for (int i = 0; i < n; i++) {
 		struct pb_run *run = &set->runs[i];
+		struct pbench_noise task = run->noise;
 		double x = (double)run->ns;
 		char cause[512];
 
@@ -384,8 +439,13 @@ void pb_runs_analyze(struct pb_set *set)
 		if (!run->outlier)
 			continue;
 		set->outliers++;
+		if (flags & PBENCH_CAUSE_OWN_WAIT) {
+			task.not_running_ns = fmax(0, task.not_running_ns - set->own_wait_ns);
+			task.ctx_voluntary = task.ctx_voluntary > set->own_blocks ?
+					     task.ctx_voluntary - set->own_blocks : 0;
+		}
 		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
-					 run->speed, set->speed_typical, &run->noise,
+					 run->speed, set->speed_typical, &task,
 					 run->have_cpu_noise ? &run->cpu_noise : NULL, flags);
 		free(run->cause);
 		run->cause = strdup(cause);

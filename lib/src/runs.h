@@ -84,6 +84,11 @@ struct pb_set {
 	double fence_lo, fence_hi;	/* Tukey fences in ns; NaN for fewer than 2 runs */
 	int outliers;
 	double speed_typical;		/* the runs' median speed factor (runs_speed.c) */
+	/* The command's own waiting (pb_runs_analyze()): a typical run's time off the CPU, its
+	 * blocks and preemptions, when it blocks (medians; else NaN and 0). Each outlier's
+	 * cause is then told beyond them (PBENCH_CAUSE_OWN_WAIT). */
+	double own_wait_ns;
+	uint64_t own_blocks, own_preempted;
 };
 
 #define PB_RUNS_MAX_LEFT_OUT 8

@@ -302,6 +302,29 @@ static const char *pct_or_na(char *buf, size_t len, double pct)
 	return buf;
 }
 
+/* The command's own waiting, when its typical run blocks and is never preempted: said once, so
+ * that the outliers' causes, told beyond it, are read right. */
+static void print_own_wait(FILE *f, const struct pb_set *s)
+{
+	char w[32], tm[32], pr[48];
+
+	if (!isfinite(s->own_wait_ns))
+		return;
+	pbench_format_ns(w, sizeof(w), s->own_wait_ns, 2);
+	if (s->own_blocks == 1)
+		snprintf(tm, sizeof(tm), "once");
+	else
+		snprintf(tm, sizeof(tm), "%llu times", (unsigned long long)s->own_blocks);
+	if (s->own_preempted)
+		snprintf(pr, sizeof(pr), "preempted %llu time%s",
+			 (unsigned long long)s->own_preempted, s->own_preempted == 1 ? "" : "s");
+	fprintf(f, "waiting: a typical run is off the CPU %s, blocked %s and %s: %s, in every run "
+		"alike%s\n", w, tm, s->own_preempted ? pr : "never preempted",
+		s->own_preempted ? "the command's own waiting (a sleep, I/O, a child) and the CPU "
+		"taken from it" : "the command's own waiting (a sleep, I/O, a child), not noise",
+		s->outliers ? "; the outliers are told beyond it" : "");
+}
+
 static void print_summary(FILE *f, const struct pb_set *s)
 {
 	const struct pbench_summary *m = &s->s_ns;
@@ -493,6 +516,7 @@ int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
 		print_runs(f, r, s, &scaled, &user_only);
 		if (i == r->nsets - 1)	/* the events are the same in both sets */
 			print_event_notes(f, r, s, scaled, user_only);
+		print_own_wait(f, s);
 		print_outliers(f, s);
 		print_summary(f, s);
 		print_speed(f, r, s);
