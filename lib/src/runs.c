@@ -459,6 +459,21 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The mean of a uint64_t field of the runs not ended at the timeout, zeros included (a run
+ * with no CPU time in user space counts as 0, not as missing); NaN without such runs. */
+double pb_runs_mean_field(const struct pb_set *s, size_t off)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int i = 0; i < s->done; i++)
+		if (!s->runs[i].timed_out) {
+			sum += (double)*(const uint64_t *)((const char *)&s->runs[i] + off);
+			n++;
+		}
+	return n ? sum / n : NAN;
+}
+
 double pb_runs_median_field(const struct pb_set *s, size_t off)
 {
 	uint64_t *v = malloc((size_t)(s->done ? s->done : 1) * sizeof(*v));
@@ -596,6 +611,8 @@ int pbench_runs_set_info(const struct pbench_runs *r, int s, struct pbench_runs_
 	i.exec_ns_median = r->subject.argv ? pb_runs_median_field(set,
 					offsetof(struct pb_run, exec_ns)) : NAN;
 	i.speed_cost_ns_median = pb_runs_speed_cost(set);
+	i.user_ns_mean = pb_runs_mean_field(set, offsetof(struct pb_run, user_ns));
+	i.system_ns_mean = pb_runs_mean_field(set, offsetof(struct pb_run, system_ns));
 	pb_copy_out(out, &i, sizeof(i));
 	return 0;
 }
@@ -638,6 +655,8 @@ int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run
 	x.outlier = run->outlier;
 	x.cause = run->cause;
 	x.speed = run->speed;
+	x.user_ns = run->user_ns;
+	x.system_ns = run->system_ns;
 	x.ref_before_ns = run->ref_before_ns;
 	x.ref_after_ns = run->ref_after_ns;
 	pb_copy_out(out, &x, sizeof(x));

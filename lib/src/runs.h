@@ -23,6 +23,8 @@ struct pb_run {
 	struct pbench_count *counts;	/* nr_events of them, in the set's array */
 	int cpu;			/* the CPU probed */
 	struct pbench_noise noise;	/* the thread's (workload) or the child's */
+	uint64_t user_ns, system_ns;	/* CPU time by getrusage: the thread's or the child's
+					 * and the descendants it waited for */
 	int have_migrations;		/* the cpu-migrations event was counted */
 	struct pbench_cpu_noise cpu_noise;
 	int have_cpu_noise;
@@ -126,6 +128,7 @@ struct pbench_runs {
 /* A run's own resource use: getrusage deltas, or a command's from wait4. */
 struct pb_rusage {
 	uint64_t nvcsw, nivcsw, minflt, majflt;
+	uint64_t user_ns, system_ns;	/* CPU time, ru_utime and ru_stime */
 };
 
 /* runs_exec.c: a run of a set on its own, so that another object (the contest) can run
@@ -165,6 +168,7 @@ const char *pb_runs_mode_name(int mode);
 void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len);
 const struct pb_set *pb_runs_set_of(const struct pbench_runs *r, int mode);
 double pb_runs_median_field(const struct pb_set *s, size_t off);
+double pb_runs_mean_field(const struct pb_set *s, size_t off);
 #define PB_RUNS_VERDICT_LEN 640	/* the contrast's verdict, with the speed's note */
 int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *cv_ratio,
 		     char *verdict, size_t len);

@@ -343,6 +343,21 @@ static void print_summary(FILE *f, const struct pb_set *s)
 	       s->failed ? " (some runs failed: see status)" : "");
 }
 
+/* hyperfine's [User: 1.3 ms, System: 0.5 ms]: the means over the runs, from getrusage. */
+static void print_cpu_time(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
+{
+	double u = pb_runs_mean_field(s, offsetof(struct pb_run, user_ns)),
+	       k = pb_runs_mean_field(s, offsetof(struct pb_run, system_ns));
+	char a[32], b[32];
+
+	if (!isfinite(u) || !isfinite(k))
+		return;
+	pbench_format_ns(a, sizeof(a), u, 3);
+	pbench_format_ns(b, sizeof(b), k, 3);
+	fprintf(f, "cpu time: user %s, system %s (means over the runs, getrusage of %s)\n", a, b,
+		r->subject.argv ? "the command and the children it waited for" : "the thread");
+}
+
 /* The CPU's own speed over the set, and what reading it cost. */
 static void print_speed(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
 {
@@ -519,6 +534,7 @@ int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
 		print_own_wait(f, s);
 		print_outliers(f, s);
 		print_summary(f, s);
+		print_cpu_time(f, r, s);
 		print_speed(f, r, s);
 		print_stop_and_cost(f, r, s);
 	}

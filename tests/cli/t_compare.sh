@@ -154,8 +154,11 @@ if [ "$HAVE_PMU" -eq 1 ]; then
 elif run "not supported" 0 "$PB" compare --mode unprepared -e task-clock,cycles --max-runs 2 \
 	true true -n a -n b &&
    has "$T/out" "^  cycles  *<not supported> not supported by this CPU/VM (ENOENT)" &&
-   nothas "$T/out" "<not-supported>"; then
-	ok "an event not supported: <not supported>, as perf stat spells it"
+   nothas "$T/out" "<not-supported>" &&
+   has "$T/out" "^cpu time a run (means over the runs, getrusage" &&
+   has "$T/out" "^    a  *user  *[0-9.]* [mun]*s, system  *[0-9.]* [mun]*s$" &&
+   has "$T/out" "^    b  *user  *[0-9.]* [mun]*s, system  *[0-9.]* [mun]*s$"; then
+	ok "an event not supported: <not supported>, as perf stat spells it; cpu time per command"
 else
 	miss "not supported"
 fi

@@ -36,6 +36,12 @@ if run "stat sleep" 0 "$PB" stat -r 3 -e task-clock,context-switches,cycles -- s
 	else
 		bad "stat sleep" "expected 3 'exit 0' runs and a summary"
 	fi
+	# hyperfine's [User, System]: the means over the runs, from getrusage
+	if has "$T/out" "^cpu time: user [0-9.]* [mun]*s, system [0-9.]* [mun]*s (means over the runs, getrusage of the command"; then
+		ok "stat: user and system CPU time, means over the runs"
+	else
+		miss "stat sleep" "cpu time"
+	fi
 	# the time column scaled as the other times (10 ms and more: in ms), ticks raw
 	if has "$T/out" "^  run  *ticks  *time  *task-clock " &&
 	   has "$T/out" "^    1  *[0-9]\{7,\}  *[0-9]*\.[0-9]* ms  *[0-9.]* [mu]s " &&
@@ -197,6 +203,17 @@ if [ "$HAVE_PY" -eq 1 ]; then
 				bad "stat json" "cycles not null/not-supported"
 			fi
 		fi
+	fi
+	# CPU time: each run's by getrusage, the mode's means of them; the xor loop is CPU time
+	# (in user space) for most of its wall time even on a loaded machine
+	if run "stat json cpu time" 0 "$PB" stat -r 3 --mode unprepared -e task-clock --iterations 50000000 --json &&
+	   json "$T/out" 'all(isinstance(r["user_ns"], int) and isinstance(r["system_ns"], int) for r in d["modes"][0]["runs"]) and
+		abs(d["modes"][0]["cpu_time"]["user_ns_mean"] - sum(r["user_ns"] for r in d["modes"][0]["runs"]) / 3) < 1 and
+		abs(d["modes"][0]["cpu_time"]["system_ns_mean"] - sum(r["system_ns"] for r in d["modes"][0]["runs"]) / 3) < 1 and
+		d["modes"][0]["cpu_time"]["user_ns_mean"] > 0.25 * d["modes"][0]["summary"]["mean_ns"]'; then
+		ok "stat json: user_ns and system_ns per run, their means per mode"
+	else
+		miss "stat json cpu time"
 	fi
 	if run "stat json file" 0 "$PB" stat -r 1 -e task-clock --json="$T/o.json" -- true &&
 	   json "$T/o.json" 'd["schema"] == 2' && has "$T/out" "^summary:"; then

@@ -183,6 +183,9 @@ struct pbench_runs_set {
 	double exec_ns_median;
 	double speed_cost_ns_median;	/* reading the reference loop around a run, outside
 					 * the timed span (NaN: not read) */
+	/* The runs' CPU time, user and system (pbench_run's user_ns, system_ns): means over
+	 * the runs not ended at the timeout, ns (NaN: no run) */
+	double user_ns_mean, system_ns_mean;
 };
 /* Set s (0 .. pbench_runs_nr_sets() - 1). Errors: -EINVAL. */
 PBENCH_API int pbench_runs_set_info(const struct pbench_runs *r, int s,
@@ -206,6 +209,10 @@ struct pbench_run {
 	double speed;			/* the CPU's own speed around the run: pbench_speed_factor()
 					 * against the invocation's best reading (NaN: unknown) */
 	double ref_before_ns, ref_after_ns;	/* the reference loop's readings (NaN: none) */
+	/* CPU time in user space and in the kernel, ns, by getrusage (as hyperfine's "User" and
+	 * "System"): a command's and the descendants it waited for, or the workload thread's;
+	 * in the kernel's accounting granularity (often a tick for short runs) */
+	uint64_t user_ns, system_ns;
 };
 /* Run i of set s. Errors: -EINVAL. */
 PBENCH_API int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run *out);
