@@ -60,6 +60,8 @@ static void stat_usage(FILE *f)
 		"then the prepared set, and shows them side by side.\n"
 		"\n"
 		"  -e, --events LIST      comma-separated events (default: %s)\n"
+		"                         of which those this machine cannot count are left out,\n"
+		"                         said once\n"
 		"  -r, --runs N           runs per mode, 1 to %ld (default: %d; with --target-sem,\n"
 		"                         the most runs, default %d)\n"
 		"      --target-sem PCT   run until the standard error of the mean is at most PCT%%\n"
@@ -780,8 +782,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 {
 	int rc;
 
-	o->ro.runs = 0;
-	o->ro.events = DEFAULT_EVENTS;
+	o->ro.runs = 0;	/* ro.events NULL: the library's defaults, less what cannot count */
 	rc = parse_args(argc, argv, o);
 	if (rc)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;

@@ -772,6 +772,12 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	}
 	if (PB_HAS_FIELD(res, max_rss_kib))
 		res->max_rss_kib = (uint64_t)ru.ru_maxrss;
+	if (PB_HAS_FIELD(res, system_ns)) {
+		res->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+			       (uint64_t)ru.ru_utime.tv_usec * 1000u;
+		res->system_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+				 (uint64_t)ru.ru_stime.tv_usec * 1000u;
+	}
 	if (WIFEXITED(status)) {
 		res->exited = 1;
 		res->exit_status = WEXITSTATUS(status);

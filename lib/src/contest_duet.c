@@ -66,7 +66,8 @@ static int keep_pair(struct pbench_contest *c, struct pb_entrant **e, struct pb_
 
 	for (int j = 0; j < 2; j++) {
 		struct pb_rusage u = { res[j].ctx_voluntary, res[j].ctx_involuntary,
-				       res[j].minor_faults, res[j].major_faults };
+				       res[j].minor_faults, res[j].major_faults,
+				       res[j].user_ns, res[j].system_ns };
 
 		pb_runs_keep(e[j]->r, e[j]->set, run[j], &u);
 		err = err ? err : pb_contest_keep_time(c, j);

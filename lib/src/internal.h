@@ -179,6 +179,10 @@ struct pb_event {
  * user asked about (ev->why). */
 int pb_event_resolve(const char *name, struct pb_event *ev);
 int pb_pfm_init(void);
+/* names.c: an event's status in text, as perf stat spells it ("not supported"); the text
+ * writers put it between < and >. */
+const char *pb_event_status_text(int status);
+
 /* events_names.c: every known event name with its kind, unprobed (pbench_event_list_new()
  * without the probe); count, or a negative error. */
 int pb_events_names(struct pbench_event_desc **out, unsigned flags);

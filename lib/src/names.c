@@ -61,6 +61,18 @@ const char *pbench_event_status_name(int status)
 	return "unknown";
 }
 
+/* The status as perf stat prints it in text, between < and >: "not supported", "no
+ * permission", "not counted" (the JSON keeps pbench_event_status_name()'s hyphens). */
+const char *pb_event_status_text(int status)
+{
+	switch (status) {
+	case PBENCH_EVENT_NOT_SUPPORTED: return "not supported";
+	case PBENCH_EVENT_NO_PERMISSION: return "no permission";
+	case PBENCH_EVENT_NOT_COUNTED: return "not counted";
+	}
+	return pbench_event_status_name(status);
+}
+
 const char *pbench_check_status_name(int status)
 {
 	switch (status) {

@@ -554,8 +554,13 @@ int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *ou
 #define FAIR_SERVER_SLACK_NS 5e6
 #define PB_CAUSE_UNSEEN "on the CPU all along by task-clock: slowed by what the kernel cannot " \
 	"see (the hypervisor, an SMT sibling, the clock speed) or by the work itself"
+/* The same for a command that waits on its own (PBENCH_CAUSE_OWN_WAIT): task-clock says it was
+ * off the CPU no longer than a typical run, not that it was on it all along. */
+#define PB_CAUSE_UNSEEN_OWN "off the CPU no longer than a typical run's waiting: slowed " \
+	"by what the kernel cannot see (the hypervisor, an SMT sibling, the clock speed) or by " \
+	"the work itself"
 /* The same, where the reference loop around the run says the CPU's speed was not it. */
-#define PB_CAUSE_USUAL_SPEED "on the CPU all along by task-clock, and the CPU's speed (%.2fx " \
+#define PB_CAUSE_USUAL_SPEED "%s, and the CPU's speed (%.2fx " \
 	"its best by the reference loop before/after) explains under half of it: the work " \
 	"itself, a change of speed between the two readings, or what the loop cannot see " \
 	"(shared caches, memory bandwidth)"
@@ -622,13 +627,17 @@ static int sched_clause(struct text *t, double excess_ns, const struct pbench_no
 	 * cause: not running is named once it is 1% of the excess. */
 	if (isfinite(nr) && nr > 0 && nr >= fabs(excess_ns) / 100) {
 		pbench_format_ns(ns, sizeof(ns), nr, 2);
-		item(t, &items, "%s not running", ns);
+		item(t, &items, (flags & PBENCH_CAUSE_OWN_WAIT) ?
+		     "%s off the CPU beyond a typical run's waiting" : "%s not running", ns);
 	}
 	if (task->ctx_involuntary)
 		item(t, &items, "preempted %s%s", times(task->ctx_involuntary, tm, sizeof(tm)),
 		     (flags & PBENCH_CAUSE_FIFO) && isfinite(nr) &&
 		     fabs(nr - FAIR_SERVER_NS) <= FAIR_SERVER_SLACK_NS ? " (fair server)" : "");
-	if (task->ctx_voluntary)
+	if (task->ctx_voluntary && (flags & PBENCH_CAUSE_OWN_WAIT))
+		item(t, &items, "blocked %s more than a typical run",
+		     times(task->ctx_voluntary, tm, sizeof(tm)));
+	else if (task->ctx_voluntary)
 		item(t, &items, "blocked %s", times(task->ctx_voluntary, tm, sizeof(tm)));
 	if (task->migrations)
 		item(t, &items, "migrated %s", times(task->migrations, tm, sizeof(tm)));
@@ -764,9 +773,13 @@ static int cause_line(char *buf, size_t len, double excess_ns, const struct pben
 	clauses = kernel_clauses(&t, clauses, excess_ns, task, cpu, flags);
 	if (hidden && !speed) {
 		if (isfinite(usual))
-			put(&t, "%s" PB_CAUSE_USUAL_SPEED, clauses ? "; " : "", usual);
+			put(&t, "%s" PB_CAUSE_USUAL_SPEED, clauses ? "; " : "",
+			    (flags & PBENCH_CAUSE_OWN_WAIT) ? "off the CPU no longer than a "
+			    "typical run's waiting" : "on the CPU all along by task-clock",
+			    usual);
 		else
-			put(&t, "%s%s", clauses ? "; " : "", PB_CAUSE_UNSEEN);
+			put(&t, "%s%s", clauses ? "; " : "", (flags & PBENCH_CAUSE_OWN_WAIT) ?
+			    PB_CAUSE_UNSEEN_OWN : PB_CAUSE_UNSEEN);
 		clauses++;
 	}
 	if (!clauses)

@@ -186,9 +186,9 @@ static void write_counters(const struct pbench_result *r, FILE *f)
 		}
 		if (!w.n) {
 			fprintf(f, "    %-20s <%s> %s\n", r->names[e],
-				first->status == PBENCH_EVENT_NOT_SUPPORTED ? "not supported" :
-				first->status == PBENCH_EVENT_NO_PERMISSION ? "no permission" :
-				"not counted", first->reason);
+				pb_event_status_text(first->status > PBENCH_EVENT_MULTIPLEXED ?
+						     first->status : PBENCH_EVENT_NOT_COUNTED),
+				first->reason);
 			continue;
 		}
 		pbench_format_value(v, sizeof(v), w.mean, pbench_welford_sem(&w),

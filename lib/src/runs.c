@@ -130,6 +130,57 @@ static int plan_child(struct pb_child_plan *cp, struct pbench_counters *self, in
 	return 0;
 }
 
+/*
+ * The defaults this machine cannot count (cycles and instructions with no hardware PMU) are
+ * left out of the set, their names and reasons kept, so that a report says once why they are
+ * missing instead of a line for each in every report: the user did not ask for them. An
+ * event named with -e stays in the set with its status. With nothing countable at all
+ * (-PBENCH_ENO_EVENTS) every event stays, for its reason.
+ */
+static int leave_out(struct pbench_runs *r, const struct pbench_counters_opts *copts)
+{
+	int nr = pbench_counters_nr(r->self), err;
+	struct pbench_count *k = calloc((size_t)(nr ? nr : 1), sizeof(*k));
+	char *kept = calloc(1, strlen(r->events) + 1);
+
+	if (!k || !kept) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int e = 0; e < nr; e++)
+		k[e].size = sizeof(k[e]);
+	pbench_counters_read(r->self, k, nr);
+	for (int e = 0; e < nr; e++) {
+		const char *name = pbench_counters_name(r->self, e);
+
+		if (pbench_counters_open_status(r->self, e) == PBENCH_EVENT_OK ||
+		    r->nleft == PB_RUNS_MAX_LEFT_OUT) {
+			if (*kept)
+				strcat(kept, ",");
+			strcat(kept, name);
+			continue;
+		}
+		r->left_reason[r->nleft] = k[e].reason ? k[e].reason : "";
+		if (!(r->left_name[r->nleft++] = strdup(name))) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	err = 0;
+	if (!r->nleft)
+		goto out;
+	pbench_counters_free(r->self);
+	r->self = NULL;
+	free(r->events);
+	r->o.events = r->events = kept;
+	kept = NULL;
+	err = pbench_counters_open(&r->self, r->events, copts);
+out:
+	free(k);
+	free(kept);
+	return err;
+}
+
 static int alloc_set(struct pb_set *set, int mode, long runs, int nr)
 {
 	set->mode = mode;
@@ -214,7 +265,7 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 {
 	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
 	struct pbench_runs *r;
-	int err;
+	int err, defaults;
 
 	pb_fail_clear();
 	if (!out)
@@ -234,6 +285,7 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 		err = copy_helpers(r);
 	if (err)
 		goto out_free;
+	defaults = !r->o.events;
 	r->events = strdup(r->o.events ? r->o.events : PBENCH_RUNS_DEFAULT_EVENTS);
 	if (!r->events) {
 		err = -ENOMEM;
@@ -251,6 +303,8 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 	if (r->o.argv)
 		copts.flags = PBENCH_COUNTERS_INHERIT | PBENCH_COUNTERS_ENABLE_ON_EXEC;
 	err = pbench_counters_open(&r->self, r->events, &copts);
+	if (!err && defaults)
+		err = leave_out(r, &copts);
 	if (err && err != -PBENCH_ENO_EVENTS)
 		goto out_free;
 	r->nr = pbench_counters_nr(r->self);
@@ -289,6 +343,55 @@ out_free:
 
 /* ---- after the runs: summaries, fences, causes ---------------------------------------------- */
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Blocked time is not noise when the command asks for it: a run of `sleep 0.2` is 200 ms off
+ * the CPU because it sleeps, in every run. When the typical run (the medians) blocks, its time
+ * off the CPU is the command's own waiting (sleep, I/O, a child it waits for), with the CPU
+ * taken from it too if it is also preempted: set->own_wait_ns, in every run alike, and
+ * outliers are told only what is beyond it (what makes them outliers). A typical run that
+ * never blocks keeps own_wait_ns NaN: its time off the CPU is the CPU taken, noise.
+ */
+static void own_wait(struct pb_set *set)
+{
+	double *nr = malloc((size_t)set->done * 3 * sizeof(*nr)), *vol, *inv;
+	int k = 0;
+
+	set->own_wait_ns = NAN;
+	set->own_blocks = set->own_preempted = 0;
+	if (!nr)
+		return;
+	vol = nr + set->done;
+	inv = vol + set->done;
+	for (int i = 0; i < set->done; i++) {
+		const struct pbench_noise *z = &set->runs[i].noise;
+
+		if (set->runs[i].timed_out || !isfinite(z->not_running_ns))
+			continue;
+		nr[k] = z->not_running_ns;
+		vol[k] = (double)z->ctx_voluntary;
+		inv[k++] = (double)z->ctx_involuntary;
+	}
+	if (k) {
+		qsort(nr, (size_t)k, sizeof(*nr), cmp_double);
+		qsort(vol, (size_t)k, sizeof(*vol), cmp_double);
+		qsort(inv, (size_t)k, sizeof(*inv), cmp_double);
+		/* the lower median of the counts: a whole number of blocks a typical run had */
+		if (vol[(k - 1) / 2] >= 1 && nr[(k - 1) / 2] > 0) {
+			set->own_wait_ns = k % 2 ? nr[k / 2] : (nr[k / 2 - 1] + nr[k / 2]) / 2;
+			set->own_blocks = (uint64_t)vol[(k - 1) / 2];
+			set->own_preempted = (uint64_t)inv[(k - 1) / 2];
+		}
+	}
+	free(nr);
+}
+
 void pb_runs_analyze(struct pb_set *set)
 {
 	unsigned flags = set->policy == SCHED_FIFO ? PBENCH_CAUSE_FIFO : 0;
@@ -297,6 +400,8 @@ void pb_runs_analyze(struct pb_set *set)
 
 	set->have_summary = 0;
 	set->outliers = 0;
+	set->own_wait_ns = NAN;
+	set->own_blocks = 0;
 	if (!n)
 		return;
 	ns = malloc((size_t)n * sizeof(*ns));
@@ -322,8 +427,12 @@ void pb_runs_analyze(struct pb_set *set)
 	iqr = set->s_ns.q3 - set->s_ns.q1;
 	set->fence_lo = set->s_ns.q1 - 1.5 * iqr;
 	set->fence_hi = set->s_ns.q3 + 1.5 * iqr;
+	own_wait(set);
+	if (isfinite(set->own_wait_ns))
+		flags |= PBENCH_CAUSE_OWN_WAIT;
 	for (int i = 0; i < n; i++) {
 		struct pb_run *run = &set->runs[i];
+		struct pbench_noise task = run->noise;
 		double x = (double)run->ns;
 		char cause[512];
 
@@ -331,8 +440,13 @@ void pb_runs_analyze(struct pb_set *set)
 		if (!run->outlier)
 			continue;
 		set->outliers++;
+		if (flags & PBENCH_CAUSE_OWN_WAIT) {
+			task.not_running_ns = fmax(0, task.not_running_ns - set->own_wait_ns);
+			task.ctx_voluntary = task.ctx_voluntary > set->own_blocks ?
+					     task.ctx_voluntary - set->own_blocks : 0;
+		}
 		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
-					 run->speed, set->speed_typical, &run->noise,
+					 run->speed, set->speed_typical, &task,
 					 run->have_cpu_noise ? &run->cpu_noise : NULL, flags);
 		free(run->cause);
 		run->cause = strdup(cause);
@@ -344,6 +458,21 @@ static int cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* The mean of a uint64_t field of the runs not ended at the timeout, zeros included (a run
+ * with no CPU time in user space counts as 0, not as missing); NaN without such runs. */
+double pb_runs_mean_field(const struct pb_set *s, size_t off)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int i = 0; i < s->done; i++)
+		if (!s->runs[i].timed_out) {
+			sum += (double)*(const uint64_t *)((const char *)&s->runs[i] + off);
+			n++;
+		}
+	return n ? sum / n : NAN;
 }
 
 double pb_runs_median_field(const struct pb_set *s, size_t off)
@@ -436,6 +565,20 @@ const char *pbench_runs_event_name(const struct pbench_runs *r, int e)
 	return r && e >= 0 && e < r->nr ? pbench_counters_name(r->self, e) : NULL;
 }
 
+int pbench_runs_left_out(const struct pbench_runs *r, int i, const char **name,
+			 const char **reason)
+{
+	if (!r || i < 0)
+		return -EINVAL;
+	if (i >= r->nleft)
+		return -ENOENT;
+	if (name)
+		*name = r->left_name[i];
+	if (reason)
+		*reason = r->left_reason[i];
+	return 0;
+}
+
 int pbench_runs_set_info(const struct pbench_runs *r, int s, struct pbench_runs_set *out)
 {
 	const struct pb_set *set = set_at(r, s);
@@ -472,6 +615,8 @@ int pbench_runs_set_info(const struct pbench_runs *r, int s, struct pbench_runs_
 	i.exec_ns_median = r->subject.argv ? pb_runs_median_field(set,
 					offsetof(struct pb_run, exec_ns)) : NAN;
 	i.speed_cost_ns_median = pb_runs_speed_cost(set);
+	i.user_ns_mean = pb_runs_mean_field(set, offsetof(struct pb_run, user_ns));
+	i.system_ns_mean = pb_runs_mean_field(set, offsetof(struct pb_run, system_ns));
 	pb_copy_out(out, &i, sizeof(i));
 	return 0;
 }
@@ -521,6 +666,8 @@ int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run
 	x.outlier = run->outlier;
 	x.cause = run->cause;
 	x.speed = run->speed;
+	x.user_ns = run->user_ns;
+	x.system_ns = run->system_ns;
 	x.ref_before_ns = run->ref_before_ns;
 	x.ref_after_ns = run->ref_after_ns;
 	pb_copy_out(out, &x, sizeof(x));
@@ -610,6 +757,8 @@ void pbench_runs_free(struct pbench_runs *r)
 	pb_argv_free(r->subject.argv);
 	pbench_counters_free(r->self);
 	free(r->events);
+	for (int i = 0; i < r->nleft; i++)
+		free(r->left_name[i]);
 	free(r);
 }
 

@@ -23,6 +23,8 @@ struct pb_run {
 	struct pbench_count *counts;	/* nr_events of them, in the set's array */
 	int cpu;			/* the CPU probed */
 	struct pbench_noise noise;	/* the thread's (workload) or the child's */
+	uint64_t user_ns, system_ns;	/* CPU time by getrusage: the thread's or the child's
+					 * and the descendants it waited for */
 	int have_migrations;		/* the cpu-migrations event was counted */
 	struct pbench_cpu_noise cpu_noise;
 	int have_cpu_noise;
@@ -84,7 +86,14 @@ struct pb_set {
 	double fence_lo, fence_hi;	/* Tukey fences in ns; NaN for fewer than 2 runs */
 	int outliers;
 	double speed_typical;		/* the runs' median speed factor (runs_speed.c) */
+	/* The command's own waiting (pb_runs_analyze()): a typical run's time off the CPU, its
+	 * blocks and preemptions, when it blocks (medians; else NaN and 0). Each outlier's
+	 * cause is then told beyond them (PBENCH_CAUSE_OWN_WAIT). */
+	double own_wait_ns;
+	uint64_t own_blocks, own_preempted;
 };
+
+#define PB_RUNS_MAX_LEFT_OUT 8
 
 struct pbench_runs {
 	struct pbench_runs_opts o;	/* the caller's, completed with the defaults */
@@ -94,6 +103,11 @@ struct pbench_runs {
 	char **setup, **prepare, **cleanup;	/* o's helpers, copied */
 	struct pbench_counters *self;	/* names the events; counts the workload */
 	int nr;				/* events per run */
+	/* The default events (o.events NULL) this machine cannot count, left out of self:
+	 * their names and reasons (pbench_runs_left_out()) */
+	char *left_name[PB_RUNS_MAX_LEFT_OUT];
+	const char *left_reason[PB_RUNS_MAX_LEFT_OUT];
+	int nleft;
 	struct pbench_clock_info ci;
 	struct pb_set sets[2];
 	int nsets;
@@ -114,6 +128,7 @@ struct pbench_runs {
 /* A run's own resource use: getrusage deltas, or a command's from wait4. */
 struct pb_rusage {
 	uint64_t nvcsw, nivcsw, minflt, majflt;
+	uint64_t user_ns, system_ns;	/* CPU time, ru_utime and ru_stime */
 };
 
 /* runs_exec.c: a run of a set on its own, so that another object (the contest) can run
@@ -153,6 +168,7 @@ const char *pb_runs_mode_name(int mode);
 void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len);
 const struct pb_set *pb_runs_set_of(const struct pbench_runs *r, int mode);
 double pb_runs_median_field(const struct pb_set *s, size_t off);
+double pb_runs_mean_field(const struct pb_set *s, size_t off);
 #define PB_RUNS_VERDICT_LEN 640	/* the contrast's verdict, with the speed's note */
 int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *cv_ratio,
 		     char *verdict, size_t len);

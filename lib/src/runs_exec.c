@@ -209,10 +209,17 @@ void pb_runs_fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u)
 	run->noise.ctx_voluntary = u->nvcsw;
 	run->noise.minor_faults = u->minflt;
 	run->noise.major_faults = u->majflt;
+	run->user_ns = u->user_ns;
+	run->system_ns = u->system_ns;
 	run->noise.not_running_ns = tc >= 0 ? fmax(0, (double)run->ns - run->counts[tc].scaled)
 				    : NAN;
 	run->have_migrations = mig >= 0;
 	run->noise.migrations = mig >= 0 ? (uint64_t)run->counts[mig].scaled : 0;
+}
+
+static uint64_t tv_ns(const struct timeval *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_usec * 1000u;
 }
 
 static void rusage_delta(struct pb_rusage *u, const struct rusage *a, const struct rusage *b)
@@ -221,6 +228,8 @@ static void rusage_delta(struct pb_rusage *u, const struct rusage *a, const stru
 	u->nvcsw = (uint64_t)(b->ru_nvcsw - a->ru_nvcsw);
 	u->minflt = (uint64_t)(b->ru_minflt - a->ru_minflt);
 	u->majflt = (uint64_t)(b->ru_majflt - a->ru_majflt);
+	u->user_ns = tv_ns(&b->ru_utime) - tv_ns(&a->ru_utime);
+	u->system_ns = tv_ns(&b->ru_stime) - tv_ns(&a->ru_stime);
 }
 
 void pb_runs_current_priority(struct pb_set *set)

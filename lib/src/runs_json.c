@@ -60,6 +60,17 @@ static json_t *events_json(const struct pbench_runs *r)
 	return a;
 }
 
+/* The default events left out, not countable here (pbench_runs_left_out()): name and why. */
+static json_t *left_out_json(const struct pbench_runs *r)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < r->nleft; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s}", "name", r->left_name[i],
+						   "reason", r->left_reason[i]));
+	return a;
+}
+
 static json_t *sources_json(const struct pbench_noise_source *src)
 {
 	json_t *a = json_array();
@@ -133,6 +144,8 @@ static json_t *run_json(const struct pb_run *run, int i, const struct pbench_run
 	json_object_set_new(j, "cpu", json_integer(run->cpu));
 	json_object_set_new(j, "setup_ns", cost_json(run->setup_ns, r->subject.argv != NULL));
 	json_object_set_new(j, "exec_ns", cost_json(run->exec_ns, r->subject.argv != NULL));
+	json_object_set_new(j, "user_ns", json_integer((json_int_t)run->user_ns));
+	json_object_set_new(j, "system_ns", json_integer((json_int_t)run->system_ns));
 	for (int e = 0; e < r->nr; e++)
 		json_object_set_new(cs, run->counts[e].name, count_json(&run->counts[e]));
 	json_object_set_new(j, "counters", cs);
@@ -245,6 +258,9 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 		json_pack("{s:o, s:o}",
 			  "setup_ns_median", num(pb_runs_median_field(s, offsetof(struct pb_run, setup_ns))),
 			  "exec_ns_median", num(pb_runs_median_field(s, offsetof(struct pb_run, exec_ns)))));
+	json_object_set_new(j, "cpu_time", json_pack("{s:o, s:o}",
+		"user_ns_mean", num(pb_runs_mean_field(s, offsetof(struct pb_run, user_ns))),
+		"system_ns_mean", num(pb_runs_mean_field(s, offsetof(struct pb_run, system_ns)))));
 	json_object_set_new(j, "summary", s->have_summary ? pb_json_summary(&s->s_ns, "_ns", &bad)
 							  : json_null());
 	json_object_set_new(j, "summary_ticks", s->have_summary ? ticks_json(s) : json_null());
@@ -329,6 +345,7 @@ static json_t *header_json(const struct pbench_runs *r)
 	SET(root, "helpers", pb_json_helpers(r->o.warmup_runs, r->setup, r->prepare,
 					     r->cleanup));
 	SET(root, "events", events_json(r));
+	SET(root, "events_left_out", left_out_json(r));
 	if (b) {
 		json_decref(root);
 		return NULL;

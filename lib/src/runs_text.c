@@ -101,6 +101,34 @@ static void print_helpers(FILE *f, const struct pbench_runs *r)
 	fputc('\n', f);
 }
 
+/* The default events this machine cannot count, left out (pbench_runs_left_out()): said once,
+ * each reason once with the events it holds for: "events: cycles and instructions left out of
+ * the defaults: not supported by this CPU/VM (ENOENT): ...; -e names them to count them anyway". */
+static void print_left_out(FILE *f, const struct pbench_runs *r)
+{
+	int said[PB_RUNS_MAX_LEFT_OUT] = { 0 };
+
+	for (int i = 0; i < r->nleft; i++) {
+		int n = 0, k = 0;
+
+		if (said[i])
+			continue;
+		for (int j = i; j < r->nleft; j++)
+			n += !strcmp(r->left_reason[j], r->left_reason[i]);
+		fprintf(f, "events: ");
+		for (int j = i; j < r->nleft; j++) {
+			if (strcmp(r->left_reason[j], r->left_reason[i]))
+				continue;
+			said[j] = 1;
+			k++;
+			fprintf(f, "%s%s", k == 1 ? "" : k == n ? " and " : ", ", r->left_name[j]);
+		}
+		fprintf(f, " left out of the defaults: %s (named with -e, %s stay%s in the report with this reason)\n",
+			*r->left_reason[i] ? r->left_reason[i] : "cannot be counted here",
+			n == 1 ? "it" : "they", n == 1 ? "s" : "");
+	}
+}
+
 /* What ran and the clock; before (the runs as asked) or after the runs (as done). */
 static void print_header(FILE *f, const struct pbench_runs *r, int before)
 {
@@ -136,6 +164,7 @@ static void print_header(FILE *f, const struct pbench_runs *r, int before)
 	       pbench_freq_source_name(ci->freq_source), ci->read_cost_ns, ci->region_cost_ns,
 	       ci->resolution_ns);
 	print_helpers(f, r);
+	print_left_out(f, r);
 }
 
 static void print_preparation(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
@@ -195,7 +224,9 @@ static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set
 	int nr = r->nr, speed = speed_varied(s);
 	char buf[64];
 
-	fprintf(f, "\n%5s %14s %14s", "run", "ticks", "time_ns");
+	/* ticks raw (the clock's own unit, exact); the time scaled as the other time columns
+	 * are, to 6 significant digits (the JSON and CSV keep the integer ns) */
+	fprintf(f, "\n%5s %14s %12s", "run", "ticks", "time");
 	for (int e = 0; e < nr; e++)
 		if (s->runs[0].counts[e].status <= PBENCH_EVENT_NOT_COUNTED)
 			fprintf(f, "  %*s", col_width(s->runs[0].counts[e].name),
@@ -204,8 +235,8 @@ static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set
 	for (int i = 0; i < s->done; i++) {
 		const struct pb_run *run = &s->runs[i];
 
-		fprintf(f, "%5d %14llu %14llu", i + 1, (unsigned long long)run->ticks,
-		       (unsigned long long)run->ns);
+		pbench_format_ns(buf, sizeof(buf), (double)run->ns, 6);
+		fprintf(f, "%5d %14llu %12s", i + 1, (unsigned long long)run->ticks, buf);
 		for (int e = 0; e < nr; e++) {
 			if (s->runs[0].counts[e].status > PBENCH_EVENT_NOT_COUNTED)
 				continue;
@@ -271,6 +302,29 @@ static const char *pct_or_na(char *buf, size_t len, double pct)
 	return buf;
 }
 
+/* The command's own waiting, when its typical run blocks and is never preempted: said once, so
+ * that the outliers' causes, told beyond it, are read right. */
+static void print_own_wait(FILE *f, const struct pb_set *s)
+{
+	char w[32], tm[32], pr[48];
+
+	if (!isfinite(s->own_wait_ns))
+		return;
+	pbench_format_ns(w, sizeof(w), s->own_wait_ns, 2);
+	if (s->own_blocks == 1)
+		snprintf(tm, sizeof(tm), "once");
+	else
+		snprintf(tm, sizeof(tm), "%llu times", (unsigned long long)s->own_blocks);
+	if (s->own_preempted)
+		snprintf(pr, sizeof(pr), "preempted %llu time%s",
+			 (unsigned long long)s->own_preempted, s->own_preempted == 1 ? "" : "s");
+	fprintf(f, "waiting: a typical run is off the CPU %s, blocked %s and %s: %s, in every run "
+		"alike%s\n", w, tm, s->own_preempted ? pr : "never preempted",
+		s->own_preempted ? "the command's own waiting (a sleep, I/O, a child) and the CPU "
+		"taken from it" : "the command's own waiting (a sleep, I/O, a child), not noise",
+		s->outliers ? "; the outliers are told beyond it" : "");
+}
+
 static void print_summary(FILE *f, const struct pb_set *s)
 {
 	const struct pbench_summary *m = &s->s_ns;
@@ -287,6 +341,21 @@ static void print_summary(FILE *f, const struct pb_set *s)
 	       pct_or_na(sp, sizeof(sp), m->spread_pct),
 	       s->done == 1 ? " (one run: no spread; -r 2 or more for one)" : "",
 	       s->failed ? " (some runs failed: see status)" : "");
+}
+
+/* hyperfine's [User: 1.3 ms, System: 0.5 ms]: the means over the runs, from getrusage. */
+static void print_cpu_time(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
+{
+	double u = pb_runs_mean_field(s, offsetof(struct pb_run, user_ns)),
+	       k = pb_runs_mean_field(s, offsetof(struct pb_run, system_ns));
+	char a[32], b[32];
+
+	if (!isfinite(u) || !isfinite(k))
+		return;
+	pbench_format_ns(a, sizeof(a), u, 3);
+	pbench_format_ns(b, sizeof(b), k, 3);
+	fprintf(f, "cpu time: user %s, system %s (means over the runs, getrusage of %s)\n", a, b,
+		r->subject.argv ? "the command and the children it waited for" : "the thread");
 }
 
 /* The CPU's own speed over the set, and what reading it cost. */
@@ -363,16 +432,15 @@ static void print_event_notes(FILE *f, const struct pbench_runs *r, const struct
 		const struct pbench_count *k = &s->runs[0].counts[e];
 
 		if (k->status > PBENCH_EVENT_NOT_COUNTED)
-			fprintf(f, "%-20s <%s> %s\n", k->name,
-			       k->status == PBENCH_EVENT_NOT_SUPPORTED ? "not supported"
-								       : "no permission",
-			       k->reason);
+			fprintf(f, "%-20s <%s> %s\n", k->name, pb_event_status_text(k->status),
+				k->reason);
 	}
 	for (int e = 0; e < r->nr; e++) {
 		const struct pbench_count *k = &s->runs[s->done - 1].counts[e];
 
 		if (k->status == PBENCH_EVENT_NOT_COUNTED)
-			fprintf(f, "%-20s <not counted> %s\n", k->name, k->reason);
+			fprintf(f, "%-20s <%s> %s\n", k->name,
+				pb_event_status_text(PBENCH_EVENT_NOT_COUNTED), k->reason);
 	}
 	if (scaled)
 		fprintf(f, "* scaled: the event shared a counter (multiplexed); the value is "
@@ -463,8 +531,10 @@ int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
 		print_runs(f, r, s, &scaled, &user_only);
 		if (i == r->nsets - 1)	/* the events are the same in both sets */
 			print_event_notes(f, r, s, scaled, user_only);
+		print_own_wait(f, s);
 		print_outliers(f, s);
 		print_summary(f, s);
+		print_cpu_time(f, r, s);
 		print_speed(f, r, s);
 		print_stop_and_cost(f, r, s);
 	}

@@ -6,7 +6,8 @@
  * does not count as the CPU being slow. A span's speed factor is the best reading of the
  * invocation over the mean of the readings around it; over a series of runs, a reading both
  * its neighbours in time disagree with is a burst of tens of microseconds that no run lasts,
- * and is left out, and the best is the fastest reading another one confirms. Then the factors of a set of runs summarized, and
+ * and is left out, and the best is the fastest reading another one confirms (a faster one that
+ * none confirms is left out as well, so no factor is above 1). Then the factors of a set of runs summarized, and
  * in words. The probes of pbench check (threads on a CPU) are speed_probe.c.
  */
 #include <errno.h>
@@ -238,6 +239,12 @@ int pbench_speed_factors(const double *before, const double *after, size_t n, do
 	for (size_t i = 0; i < m; i++)
 		kept[i] = burst(seq, i, m) ? NAN : seq[i];
 	best = pbench_speed_best(kept, m);
+	/* A reading faster than the best is one no other confirmed (pbench_speed_best()): if it
+	 * is not trusted as the best, it is not trusted as a run's speed either, and a factor
+	 * above 1 ("1.17x of the CPU's best") would say the best was not the best. */
+	for (size_t i = 0; i < m; i++)
+		if (kept[i] < best)
+			kept[i] = NAN;
 	for (size_t i = 0; i < n; i++)
 		factors[i] = pbench_speed_factor(best, kept[at[2 * i]], kept[at[2 * i + 1]]);
 	if (best_ns)

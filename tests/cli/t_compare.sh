@@ -148,6 +148,20 @@ if run "two rounds" 0 "$PB" compare $Q --max-runs 2 true true -n a -n b &&
 else
 	miss "two rounds"
 fi
+# An event that cannot be counted is spelled as perf stat and pbench stat spell it.
+if [ "$HAVE_PMU" -eq 1 ]; then
+	skipped "not supported" "this machine counts cycles (a hardware PMU)"
+elif run "not supported" 0 "$PB" compare --mode unprepared -e task-clock,cycles --max-runs 2 \
+	true true -n a -n b &&
+   has "$T/out" "^  cycles  *<not supported> not supported by this CPU/VM (ENOENT)" &&
+   nothas "$T/out" "<not-supported>" &&
+   has "$T/out" "^cpu time a run (means over the runs, getrusage" &&
+   has "$T/out" "^    a  *user  *[0-9.]* [mun]*s, system  *[0-9.]* [mun]*s$" &&
+   has "$T/out" "^    b  *user  *[0-9.]* [mun]*s, system  *[0-9.]* [mun]*s$"; then
+	ok "an event not supported: <not supported>, as perf stat spells it; cpu time per command"
+else
+	miss "not supported"
+fi
 if run "same" 0 "$PB" compare $Q --same 50 "sleep 0.01" "sleep 0.01" -n a -n b &&
    head -n 1 "$T/out" | grep -q "^b and a take the same time within 50% (99.9% interval of the ratio [0-9.]*-[0-9.]*), decided after"; then
 	ok "--same: shown equal within the margin"

@@ -36,6 +36,20 @@ if run "stat sleep" 0 "$PB" stat -r 3 -e task-clock,context-switches,cycles -- s
 	else
 		bad "stat sleep" "expected 3 'exit 0' runs and a summary"
 	fi
+	# hyperfine's [User, System]: the means over the runs, from getrusage
+	if has "$T/out" "^cpu time: user [0-9.]* [mun]*s, system [0-9.]* [mun]*s (means over the runs, getrusage of the command"; then
+		ok "stat: user and system CPU time, means over the runs"
+	else
+		miss "stat sleep" "cpu time"
+	fi
+	# the time column scaled as the other times (10 ms and more: in ms), ticks raw
+	if has "$T/out" "^  run  *ticks  *time  *task-clock " &&
+	   has "$T/out" "^    1  *[0-9]\{7,\}  *[0-9]*\.[0-9]* ms  *[0-9.]* [mu]s " &&
+	   nothas "$T/out" "time_ns"; then
+		ok "runs table: the time in ms beside task-clock, the ticks raw"
+	else
+		miss "stat sleep" "time column"
+	fi
 	if [ "$HAVE_PMU" -eq 0 ]; then
 		if has "$T/out" "cycles .*<not supported> .*ENOENT"; then
 			ok "unsupported event shown with its reason, not a number"
@@ -43,6 +57,31 @@ if run "stat sleep" 0 "$PB" stat -r 3 -e task-clock,context-switches,cycles -- s
 			bad "stat sleep" "cycles not reported as <not supported> with ENOENT"
 		fi
 	fi
+fi
+
+# The defaults on a machine that cannot count cycles and instructions: said once, in one line
+# with the reason, and nowhere else (not a <not supported> line each, no column); in the JSON
+# in events_left_out, not in events. Named with -e they stay, with their status (above).
+if [ "$HAVE_PMU" -eq 1 ]; then
+	skipped "defaults left out" "this machine counts cycles (a hardware PMU)"
+elif run "defaults left out" 0 "$PB" stat -r 2 --mode unprepared -- true &&
+   [ "$(grep -c "cycles\|instructions" "$T/out")" -eq 1 ] &&
+   has "$T/out" "^events: cycles and instructions left out of the defaults: not supported by this CPU/VM (ENOENT)" &&
+   nothas "$T/out" "<not supported>" &&
+   run "defaults left out json" 0 "$PB" stat -r 2 --mode unprepared --json -- true &&
+   json "$T/out" '[e["name"] for e in d["events"]] == ["task-clock", "context-switches", "cpu-migrations", "page-faults"] and
+	[e["name"] for e in d["events_left_out"]] == ["cycles", "instructions"] and
+	all("ENOENT" in e["reason"] for e in d["events_left_out"]) and
+	all("cycles" not in r["counters"] for r in d["modes"][0]["runs"])'; then
+	ok "defaults this machine cannot count: left out, said once with the reason"
+else
+	miss "defaults left out"
+fi
+if run "named not left out" 0 "$PB" stat -r 1 --mode unprepared -e task-clock,cycles --json -- true &&
+   json "$T/out" 'd["events_left_out"] == [] and [e["name"] for e in d["events"]] == ["task-clock", "cycles"]'; then
+	ok "an event named with -e is never left out"
+else
+	miss "named not left out"
 fi
 
 # A command that fails or crashes: every run is still measured and reported; exit 1.
@@ -175,6 +214,17 @@ if [ "$HAVE_PY" -eq 1 ]; then
 			fi
 		fi
 	fi
+	# CPU time: each run's by getrusage, the mode's means of them; the xor loop is CPU time
+	# (in user space) for most of its wall time even on a loaded machine
+	if run "stat json cpu time" 0 "$PB" stat -r 3 --mode unprepared -e task-clock --iterations 50000000 --json &&
+	   json "$T/out" 'all(isinstance(r["user_ns"], int) and isinstance(r["system_ns"], int) for r in d["modes"][0]["runs"]) and
+		abs(d["modes"][0]["cpu_time"]["user_ns_mean"] - sum(r["user_ns"] for r in d["modes"][0]["runs"]) / 3) < 1 and
+		abs(d["modes"][0]["cpu_time"]["system_ns_mean"] - sum(r["system_ns"] for r in d["modes"][0]["runs"]) / 3) < 1 and
+		d["modes"][0]["cpu_time"]["user_ns_mean"] > 0.25 * d["modes"][0]["summary"]["mean_ns"]'; then
+		ok "stat json: user_ns and system_ns per run, their means per mode"
+	else
+		miss "stat json cpu time"
+	fi
 	if run "stat json file" 0 "$PB" stat -r 1 -e task-clock --json="$T/o.json" -- true &&
 	   json "$T/o.json" 'd["schema"] == 2' && has "$T/out" "^summary:"; then
 		ok "stat json to a file, text on stdout"
@@ -221,12 +271,17 @@ if run "stat contrast" 0 "$PB" stat --mode contrast $SMALL; then
 	fi
 fi
 
-# An outlier gets a cause: the first of six runs sleeps 0.3 s, the others 0.01 s.
+# An outlier gets a cause: the first of six runs sleeps 0.3 s, the others 0.01 s. Blocked time
+# the command asks for is not noise: the typical run's waiting (its 10 ms sleep) is said once,
+# and run 1 is told what is beyond it, never its whole time off the CPU as "not running".
 if run "stat outlier cause" 0 "$PB" stat --mode unprepared -r 6 -e task-clock -- \
 	sh -c "if [ -e '$T/slow' ]; then sleep 0.01; else : >'$T/slow'; sleep 0.3; fi"; then
 	# Other load may make a second run an outlier too: run 1 must be one, with its cause.
-	if has "$T/out" "^outliers: [1-9]" && has "$T/out" "^  run 1: +[0-9.]* ms: .*not running"; then
-		ok "an outlier run is listed with its cause"
+	if has "$T/out" "^outliers: [1-9]" &&
+	   has "$T/out" "^waiting: a typical run is off the CPU [0-9.]* ms, blocked .*the command's own waiting (a sleep, I/O, a child)" &&
+	   has "$T/out" "^  run 1: +[0-9.]* ms: [0-9.]* ms off the CPU beyond a typical run's waiting" &&
+	   nothas "$T/out" "not running"; then
+		ok "an outlier run is listed with its cause; the command's own waiting is not one"
 	else
 		bad "stat outlier cause" "run 1 not listed as an outlier with a cause"
 	fi

@@ -31,7 +31,7 @@ Test(abi, pbench_child_opts)
 
 Test(abi, pbench_child_result)
 {
-	cr_expect_eq(sizeof(struct pbench_child_result), 104);
+	cr_expect_eq(sizeof(struct pbench_child_result), 120);
 	cr_expect_eq(offsetof(struct pbench_child_result, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, exited), 8, "exited moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, exit_status), 12, "exit_status moved");
@@ -47,6 +47,8 @@ Test(abi, pbench_child_result)
 	cr_expect_eq(offsetof(struct pbench_child_result, minor_faults), 80, "minor_faults moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, major_faults), 88, "major_faults moved");
 	cr_expect_eq(offsetof(struct pbench_child_result, max_rss_kib), 96, "max_rss_kib moved");
+	cr_expect_eq(offsetof(struct pbench_child_result, user_ns), 104, "user_ns moved");
+	cr_expect_eq(offsetof(struct pbench_child_result, system_ns), 112, "system_ns moved");
 }
 
 Test(abi, pbench_clock_info)
@@ -583,7 +585,7 @@ Test(abi, pbench_runs_opts)
 
 Test(abi, pbench_runs_set)
 {
-	cr_expect_eq(sizeof(struct pbench_runs_set), 152);
+	cr_expect_eq(sizeof(struct pbench_runs_set), 168);
 	cr_expect_eq(offsetof(struct pbench_runs_set, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_runs_set, mode), 8, "mode moved");
 	cr_expect_eq(offsetof(struct pbench_runs_set, prepared), 12, "prepared moved");
@@ -608,11 +610,13 @@ Test(abi, pbench_runs_set)
 	cr_expect_eq(offsetof(struct pbench_runs_set, setup_ns_median), 128, "setup_ns_median moved");
 	cr_expect_eq(offsetof(struct pbench_runs_set, exec_ns_median), 136, "exec_ns_median moved");
 	cr_expect_eq(offsetof(struct pbench_runs_set, speed_cost_ns_median), 144, "speed_cost_ns_median moved");
+	cr_expect_eq(offsetof(struct pbench_runs_set, user_ns_mean), 152, "user_ns_mean moved");
+	cr_expect_eq(offsetof(struct pbench_runs_set, system_ns_mean), 160, "system_ns_mean moved");
 }
 
 Test(abi, pbench_run)
 {
-	cr_expect_eq(sizeof(struct pbench_run), 104);
+	cr_expect_eq(sizeof(struct pbench_run), 120);
 	cr_expect_eq(offsetof(struct pbench_run, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_run, ticks), 8, "ticks moved");
 	cr_expect_eq(offsetof(struct pbench_run, ns), 16, "ns moved");
@@ -630,6 +634,8 @@ Test(abi, pbench_run)
 	cr_expect_eq(offsetof(struct pbench_run, speed), 80, "speed moved");
 	cr_expect_eq(offsetof(struct pbench_run, ref_before_ns), 88, "ref_before_ns moved");
 	cr_expect_eq(offsetof(struct pbench_run, ref_after_ns), 96, "ref_after_ns moved");
+	cr_expect_eq(offsetof(struct pbench_run, user_ns), 104, "user_ns moved");
+	cr_expect_eq(offsetof(struct pbench_run, system_ns), 112, "system_ns moved");
 }
 
 Test(abi, pbench_speed_summary)

@@ -779,6 +779,18 @@ static const struct cause_case cases[] = {
 	{ "steal before a smaller not running", 43e6, { .ctx_involuntary = 1, NR(2e6) }, 1,
 	  { .steal_ticks = 4, .steal_ns = 40e6 }, 0,
 	  "+43.0 ms: 40 ms stolen by the hypervisor; 2.0 ms not running, preempted once" },
+	/* PBENCH_CAUSE_OWN_WAIT: the caller took out a typical run's waiting (sleep 0.2 off the
+	 * CPU 200 ms each run); what is left is beyond it, and is worded so. */
+	{ "own waiting: beyond it", 5e6, { .ctx_voluntary = 1, NR(4.5e6) }, 0, { 0 },
+	  PBENCH_CAUSE_OWN_WAIT, "+5.00 ms: 4.5 ms off the CPU beyond a typical run's waiting, "
+	  "blocked once more than a typical run" },
+	{ "own waiting: nothing beyond it", 3e6, { NR(0) }, 0, { 0 }, PBENCH_CAUSE_OWN_WAIT,
+	  "+3.00 ms: off the CPU no longer than a typical run's waiting: slowed by what the "
+	  "kernel cannot see (the hypervisor, an SMT sibling, the clock speed) or by the work "
+	  "itself" },
+	{ "own waiting: faster", -3.06e6, { NR(0) }, 1, { .irq_timer = 53 },
+	  PBENCH_CAUSE_OWN_WAIT, "-3.06 ms: faster than the typical run; it went through all "
+	  "the same: 53 timer interrupts" },
 	{ "unknown steal is not named", 1e6, { NR(0) }, 1,
 	  { .flags = PBENCH_CPU_NOISE_NO_STEAL, .steal_ns = NAN }, 0,
 	  "+1.00 ms: " UNSEEN },

@@ -164,3 +164,39 @@ Test(command, split_as_a_shell_splits)
 	cr_assert_eq(pbench_command_split("a", NULL), -EINVAL);
 	pbench_command_free(NULL);
 }
+
+/* The defaults (events NULL) leave out what this machine cannot count, each with its reason;
+ * an event named is never left out. Nothing runs: pbench_runs_new() opens the events. */
+Test(runs, defaults_not_countable_left_out)
+{
+	struct pbench_runs_opts o = quick();
+	struct pbench_runs *r;
+	const char *name = NULL, *reason = NULL;
+	char *const argv[] = { "true", NULL };
+	int n = 0;
+
+	o.argv = argv;
+	o.events = NULL;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	while (!pbench_runs_left_out(r, n, &name, &reason)) {
+		cr_expect(!strcmp(name, "cycles") || !strcmp(name, "instructions"), "%s", name);
+		cr_expect(reason && *reason, "%s left out without a reason", name);
+		for (int e = 0; e < pbench_runs_nr_events(r); e++)
+			cr_expect_str_neq(pbench_runs_event_name(r, e), name);
+		n++;
+	}
+	cr_expect_eq(pbench_runs_left_out(r, n, NULL, NULL), -ENOENT);
+	cr_expect_eq(pbench_runs_nr_events(r) + n, 6, "%d events and %d left out",
+		     pbench_runs_nr_events(r), n);
+	if (access("/sys/bus/event_source/devices/cpu", F_OK) &&
+	    access("/sys/bus/event_source/devices/armv8_pmuv3_0", F_OK))
+		cr_expect_eq(n, 2, "no hardware PMU here: cycles and instructions left out");
+	pbench_runs_free(r);
+
+	o.events = "task-clock,cycles";
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_expect_eq(pbench_runs_left_out(r, 0, &name, &reason), -ENOENT);
+	cr_expect_eq(pbench_runs_nr_events(r), 2);
+	cr_expect_eq(pbench_runs_left_out(NULL, 0, NULL, NULL), -EINVAL);
+	pbench_runs_free(r);
+}

@@ -99,6 +99,9 @@ struct pbench_child_result {
 	 * (ru_maxrss). The kernel carries the resident set pbench had at the start across the
 	 * command's exec: a figure not above that is a bound, not the command's own. */
 	uint64_t max_rss_kib;
+	/* CPU time in user space and in the kernel of the command and the descendants it
+	 * waited for (wait4's ru_utime and ru_stime, in the kernel's tick or finer), ns. */
+	uint64_t user_ns, system_ns;
 };
 
 /*

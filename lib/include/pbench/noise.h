@@ -80,6 +80,13 @@ PBENCH_API int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cp
 enum pbench_cause_flags {
 	PBENCH_CAUSE_FIFO = 1 << 0,	/* the run was SCHED_FIFO: a preemption with ~50 ms
 					 * (45-55) not running is named the fair server's */
+	/* task's not_running_ns and ctx_voluntary are beyond a typical run's: the time a
+	 * command spends blocked on its own (a sleep, I/O it waits for) is in every run and is
+	 * not noise, so the caller took the typical run's out; worded "X off the CPU beyond a
+	 * typical run's waiting", "blocked N times more than a typical run". The unseen
+	 * clause then says "off the CPU no longer than a typical run's waiting" (not "on the
+	 * CPU all along"). */
+	PBENCH_CAUSE_OWN_WAIT = 1 << 1,
 };
 
 /*

@@ -62,7 +62,9 @@ struct pbench_runs_progress {
 
 struct pbench_runs_opts {
 	size_t size;
-	const char *events;		/* comma-separated (NULL: PBENCH_RUNS_DEFAULT_EVENTS) */
+	const char *events;		/* comma-separated (NULL: PBENCH_RUNS_DEFAULT_EVENTS, less
+					 * those this machine cannot count: see
+					 * pbench_runs_left_out()) */
 	char *const *argv;		/* the command (NULL: the workload) */
 	int workload;			/* enum pbench_workload_kind, when argv is NULL */
 	uint64_t iterations;		/* xor iterations or memwalk steps (0: 1e8 or 2e5) */
@@ -146,6 +148,15 @@ PBENCH_API void pbench_runs_free(struct pbench_runs *r);
 PBENCH_API int pbench_runs_nr_sets(const struct pbench_runs *r);
 PBENCH_API int pbench_runs_nr_events(const struct pbench_runs *r);
 PBENCH_API const char *pbench_runs_event_name(const struct pbench_runs *r, int e);
+/*
+ * The default events (opts.events NULL) this machine cannot count, left out of the runs'
+ * events (cycles and instructions with no hardware PMU): the i-th one's name and why
+ * (strings valid until r is freed; name or reason may be NULL). An event asked for by name
+ * is never left out: it stays among the events with its status. 0; -ENOENT past the last
+ * (none: i = 0 gives -ENOENT); -EINVAL.
+ */
+PBENCH_API int pbench_runs_left_out(const struct pbench_runs *r, int i, const char **name,
+				    const char **reason);
 
 struct pbench_runs_set {
 	size_t size;
@@ -172,6 +183,9 @@ struct pbench_runs_set {
 	double exec_ns_median;
 	double speed_cost_ns_median;	/* reading the reference loop around a run, outside
 					 * the timed span (NaN: not read) */
+	/* The runs' CPU time, user and system (pbench_run's user_ns, system_ns): means over
+	 * the runs not ended at the timeout, ns (NaN: no run) */
+	double user_ns_mean, system_ns_mean;
 };
 /* Set s (0 .. pbench_runs_nr_sets() - 1). Errors: -EINVAL. */
 PBENCH_API int pbench_runs_set_info(const struct pbench_runs *r, int s,
@@ -195,6 +209,10 @@ struct pbench_run {
 	double speed;			/* the CPU's own speed around the run: pbench_speed_factor()
 					 * against the invocation's best reading (NaN: unknown) */
 	double ref_before_ns, ref_after_ns;	/* the reference loop's readings (NaN: none) */
+	/* CPU time in user space and in the kernel, ns, by getrusage (as hyperfine's "User" and
+	 * "System"): a command's and the descendants it waited for, or the workload thread's;
+	 * in the kernel's accounting granularity (often a tick for short runs) */
+	uint64_t user_ns, system_ns;
 };
 /* Run i of set s. Errors: -EINVAL. */
 PBENCH_API int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run *out);

@@ -64,8 +64,10 @@ PBENCH_API double pbench_speed_factor(double best_ns, double before_ns, double a
  * tens of microseconds that no run lasts: a reading whose neighbours in time (the readings just
  * before and just after it) agree with each other and both find it PBENCH_SPEED_VARIED apart,
  * on the same side, is such a burst and is left out, while a slow stretch covering a run slows
- * both of its readings. The best is pbench_speed_best() of the readings kept (*best_ns, may be NULL), a
- * run's factor pbench_speed_factor() of its kept readings (NaN: none kept). A run's before equal
+ * both of its readings. The best is pbench_speed_best() of the readings kept (*best_ns, may be NULL);
+ * a reading faster than it is one no other reading confirmed, not trusted as the best and so
+ * not as a run's speed either: it is left out too, and no factor is above 1. A run's factor is
+ * pbench_speed_factor() of its kept readings (NaN: none kept). A run's before equal
  * to the last run's after is taken as that one reading, read once between them, and is in the
  * sequence once. Errors: -EINVAL, -ENOMEM.
  */
