@@ -132,17 +132,18 @@ except Exception as e:
     print("valid JSON\t%s" % e); sys.exit(1)
 tree = ast.parse("(" + src + "\n)", mode="eval")
 terms = tree.body.values if isinstance(tree.body, ast.BoolOp) and isinstance(tree.body.op, ast.And) else [tree.body]
+ns = {"json": json, "sys": sys, "d": d}  # one namespace: a name bound by := serves the later terms
 for t in terms:
     code = ast.unparse(t)
     try:
-        v = eval(code, {"json": json, "sys": sys, "d": d})
+        v = eval(code, ns)
     except Exception as e:
         print("%s\t%s: %s" % (code, type(e).__name__, e)); sys.exit(1)
     if not v:
         seen = "it is %r" % (v,)
         if isinstance(t, ast.Compare):
             try:
-                seen = "%s is %r" % (ast.unparse(t.left), eval(ast.unparse(t.left), {"json": json, "sys": sys, "d": d}))
+                seen = "%s is %r" % (ast.unparse(t.left), eval(ast.unparse(t.left), ns))
             except Exception:
                 pass
         print("%s\t%s" % (code, seen[:300])); sys.exit(1)
