@@ -6,11 +6,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -153,25 +155,119 @@ int cli_long(const char *opt, const char *what, const char *s, long lo, long hi,
 
 /* ---- options -------------------------------------------------------------------------------- */
 
-int cli_option_error(int c, char **argv, const char *cmd)
+const char *cli_did_you_mean(const char *word, const char *const *names, int n,
+			     const char *prefix)
 {
-	const char *opt = argv[optind - 1];
+	static char buf[160];
+	int k = pbench_suggest(word, names, n);
+
+	if (k < 0)
+		return "";
+	snprintf(buf, sizeof(buf), " (did you mean '%s%s'?)", prefix, names[k]);
+	return buf;
+}
+
+/* The long options of a command's table, those of the outputs it lacks left out. */
+static int long_names(const struct option *opts, unsigned offered, const char **names, int max)
+{
+	int n = 0;
+
+	for (; opts->name && n < max; opts++) {
+		int v = opts->val - CLI_OUT_OPT;
+
+		if (v < 0 || v >= 8 || (offered & (1u << (v & 3))))
+			names[n++] = opts->name;
+	}
+	return n;
+}
+
+int cli_option_error(int c, char **argv, const char *cmd, const struct option *opts,
+		     unsigned offered)
+{
+	const char *opt = argv[optind - 1], *names[64];
+	char word[64];
+	int len = opt ? (int)strcspn(opt, "=") : 0;
 
 	if (c == ':') {
 		if (optopt && (!opt || strncmp(opt, "--", 2)))
 			cli_error("option '-%c' needs a value", optopt);
 		else
-			cli_error("option '%.*s' needs a value", (int)strcspn(opt, "="), opt);
-		cli_hint("'pbench %s -h' shows the options", cmd);
-		return -1;
-	}
-	if (optopt && (!opt || strncmp(opt, "--", 2)))
+			cli_error("option '%.*s' needs a value", len, opt);
+	} else if (optopt && (!opt || strncmp(opt, "--", 2))) {
 		cli_error("unknown option '-%c' for 'pbench %s'", optopt, cmd);
-	else
-		cli_error("unknown option '%.*s' for 'pbench %s'", (int)strcspn(opt, "="), opt,
-			  cmd);
+	} else {
+		snprintf(word, sizeof(word), "%.*s", len > 2 ? len - 2 : 0, len > 2 ? opt + 2 : "");
+		cli_error("unknown option '%.*s' for 'pbench %s'%s", len, opt, cmd,
+			  cli_did_you_mean(word, names, long_names(opts, offered, names, 64), "--"));
+	}
 	cli_hint("'pbench %s -h' shows the options", cmd);
 	return -1;
+}
+
+int cli_choice(const char *opt, const char *s, const char *const *names, int n)
+{
+	char list[256] = "";
+	size_t len = 0;
+
+	for (int k = 0; k < n; k++)
+		if (!strcmp(s, names[k]))
+			return k;
+	for (int k = 0; k < n && len < sizeof(list); k++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					!k ? "" : k == n - 1 ? " or " : ", ", names[k]);
+	cli_error("unknown value '%s' for %s: it is one of %s%s", s, opt, list,
+		  cli_did_you_mean(s, names, n, ""));
+	return -1;
+}
+
+int cli_events_add(char **list, const char *arg)
+{
+	size_t n = *list ? strlen(*list) + 1 : 0;
+	char *p = realloc(*list, n + strlen(arg) + 1);
+
+	if (!p) {
+		cli_error("out of memory");
+		return -1;
+	}
+	if (n)
+		p[n - 1] = ',';
+	strcpy(p + n, arg);
+	*list = p;
+	return 0;
+}
+
+int cli_plot_file(const char *path)
+{
+	const char *base = strrchr(path, '/'), *dot;
+	struct stat st;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!strcmp(path, "-") || (dot && !strcasecmp(dot, ".svg")) ||
+	    (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+		return 0;
+	cli_error("--plot writes SVG: name the file '%.*s.svg', not '%s'",
+		  (int)(dot && dot > base ? dot - path : (long)strlen(path)), path, path);
+	return -1;
+}
+
+/* ---- commands ------------------------------------------------------------------------------- */
+
+void cli_command_hint(const char *cmd, const char *bare)
+{
+	char cwd[4096];
+	struct stat st;
+
+	if (cmd[0] == '/')
+		cli_hint("there is no file '%s': check the path", cmd);
+	else if (strchr(cmd, '/'))
+		cli_hint("there is no file '%s' in %s (the current directory): check the path",
+			 cmd, getcwd(cwd, sizeof(cwd)) ? cwd : "?");
+	else if (stat(cmd, &st) == 0 && S_ISREG(st.st_mode))
+		cli_hint("'%s' is not in PATH; the file in the current directory is './%s'", cmd,
+			 cmd);
+	else
+		cli_hint("%s", bare);
 }
 
 /* ---- signals -------------------------------------------------------------------------------- */
@@ -370,6 +466,8 @@ int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **a
 		cli_error("%s needs a file name, or '-' for stdout", opt);
 		return -1;
 	}
+	if (fmt == CLI_FMT_PLOT && cli_plot_file(arg))
+		return -1;
 	if (!strcmp(arg, "-"))
 		return take_stdout(o, fmt, opt);
 	o->path[fmt] = arg;

@@ -126,7 +126,7 @@ static int parse_args(int argc, char **argv, struct cli_out *out, const char **u
 		case 'u': *unit = optarg; break;
 		case 'h': analyze_usage(stdout); return 1;
 		default:
-			cli_option_error(c, argv, "analyze");
+			cli_option_error(c, argv, "analyze", opts, ANALYZE_OUTPUTS);
 			return -1;
 		}
 	}

@@ -101,7 +101,7 @@ static int parse_args(int argc, char **argv, int *cpus, int *n, int *strict, str
 			check_usage(stdout);
 			return 1;
 		default:
-			cli_option_error(c, argv, "check");
+			cli_option_error(c, argv, "check", opts, CLI_OUT_JSON);
 			return -1;
 		}
 	}

@@ -78,7 +78,8 @@ static void compare_usage(FILE *f)
 		"                         (default: 1200)\n"
 		"      --reprobe          time nice against SCHED_FIFO again, even if a choice was\n"
 		"                         kept for this boot and CPU (in ~/.cache/pbench)\n"
-		"  -e, --events LIST      counted on every run and compared (default:\n"
+		"  -e, --events LIST      counted on every run and compared, comma-separated;\n"
+		"                         another -e adds more (default:\n"
 		"                         %s)\n"
 		"      --seed N           of the random orders (default: from the clock; reported)\n"
 		"      --baseline FILE    compare with the times of a JSON pbench wrote before\n"
@@ -132,19 +133,10 @@ struct compare_opts {
 	size_t nstored;
 	int entrants;
 	long memory_runs;		/* --memory[=N]: 0 when not asked for */
+	char *events;			/* the events of every -e */
 };
 
 /* ---- options -------------------------------------------------------------------------------- */
-
-static int parse_choice(const char *opt, const char *s, const char *const *names, int n)
-{
-	for (int k = 0; k < n; k++)
-		if (!strcmp(s, names[k]))
-			return k;
-	cli_error("unknown value '%s' for %s: it is one of %s, %s%s%s", s, opt, names[0],
-		  names[1], n > 2 ? " or " : "", n > 2 ? names[2] : "");
-	return -1;
-}
 
 /* --duet-cpus A,B in the library's CPU list grammar (pbench_cpus_parse); one CPU given twice
  * (or once) is the same CPU twice, which check_duet() refuses with its own message. */
@@ -245,7 +237,7 @@ static int output_option(int c, const char *arg, struct compare_opts *o)
 		return 0;
 	case OPT_PLOT:
 		o->out[OUT_PLOT] = arg;
-		return 0;
+		return *arg ? cli_plot_file(arg) : 0;	/* an empty name: cli_outputs_open() */
 	}
 	return 1;
 }
@@ -273,8 +265,7 @@ static int compare_option(int c, const char *arg, struct compare_opts *o)
 		o->name[o->nname++] = arg;
 		return 0;
 	case 'e':
-		o->co.events = arg;
-		return 0;
+		return cli_events_add(&o->events, arg);
 	case OPT_SHELL:
 		o->shell = 1;
 		return 0;
@@ -287,18 +278,18 @@ static int compare_option(int c, const char *arg, struct compare_opts *o)
 	case OPT_DUET_CPUS:
 		return parse_cpu_list(arg, o->co.duet_cpus);
 	case OPT_ORDER:
-		if ((k = parse_choice("--order", arg, orders, 3)) < 0)
+		if ((k = cli_choice("--order", arg, orders, 3)) < 0)
 			return -1;
 		o->co.order = k;
 		return 0;
 	case OPT_MODE:
-		if ((k = parse_choice("--mode", arg, modes, 2)) < 0)
+		if ((k = cli_choice("--mode", arg, modes, 2)) < 0)
 			return -1;
 		o->co.mode = k == 0 ? PBENCH_RUNS_UNPREPARED : PBENCH_RUNS_PREPARED;
 		o->mode_set = 1;
 		return 0;
 	case OPT_WORKLOAD:
-		if ((k = parse_choice("--workload", arg, workloads, 2)) < 0)
+		if ((k = cli_choice("--workload", arg, workloads, 2)) < 0)
 			return -1;
 		o->workload = k == 0 ? PBENCH_WORKLOAD_XOR : PBENCH_WORKLOAD_MEMWALK;
 		o->workload_set = 1;
@@ -386,7 +377,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		}
 		err = compare_option(c, optarg, o);
 		if (err > 0)
-			return cli_option_error(c, argv, "compare");
+			return cli_option_error(c, argv, "compare", opts, 0);
 		if (err)
 			return -1;
 	}
@@ -562,8 +553,11 @@ static int read_baseline(struct compare_opts *o)
 
 /* A name error, a command that cannot run, an option the machine cannot do (a duet on one
  * CPU): the user's to fix, exit 2; anything else, 1. */
-static int start_error(int err, const struct pbench_contest *c)
+static int start_error(int err, const struct pbench_contest *c, const struct compare_opts *o)
 {
+	char **const cmds[] = { o->setup_argv, o->prepare_argv, o->cleanup_argv };
+	char path[4096];
+
 	switch (-err) {
 	case PBENCH_EUNKNOWN_EVENT:
 	case PBENCH_EBAD_EVENT_LIST:
@@ -577,6 +571,15 @@ static int start_error(int err, const struct pbench_contest *c)
 	case EINVAL:
 		cli_error("%s", c && *pbench_contest_error(c) ? pbench_contest_error(c) :
 			  pbench_strerror(err));
+		/* the hint for the first command not found, a side's or a helper's */
+		for (int i = 0; err == -PBENCH_ENOT_FOUND && i < o->ncmd + 3; i++) {
+			char **a = i < o->ncmd ? o->argv[i] : cmds[i - o->ncmd];
+
+			if (a && pbench_command_resolve(a[0], path, sizeof(path)) == err) {
+				cli_command_hint(a[0], "check the name, or give its path");
+				break;
+			}
+		}
 		return EXIT_USAGE;
 	}
 	cli_error("cannot start: %s", c ? pbench_contest_error(c) : pbench_strerror(err));
@@ -630,7 +633,7 @@ static int build(struct compare_opts *o, struct pbench_contest **c)
 	if (!err)
 		err = add_sides(o, *c);
 	if (err) {
-		err = start_error(err, *c);
+		err = start_error(err, *c, o);
 		pbench_contest_free(*c);
 		*c = NULL;
 	}
@@ -831,6 +834,7 @@ static void release(struct compare_opts *o)
 	pbench_command_free(o->prepare_argv);
 	pbench_command_free(o->cleanup_argv);
 	free(o->stored);
+	free(o->events);
 }
 
 static int prepare_run(struct compare_opts *o)
@@ -848,8 +852,7 @@ static int prepare_run(struct compare_opts *o)
 	/* the double nearest to the decimal asked (99.9 -> 0.999, where 99.9 / 100 is not) */
 	snprintf(level, sizeof(level), "%.15ge-2", o->confidence_pct);
 	o->co.confidence = strtod(level, NULL);
-	if (!o->co.events)
-		o->co.events = DEFAULT_EVENTS;
+	o->co.events = o->events ? o->events : DEFAULT_EVENTS;
 	rc = make_argvs(o);
 	if (!rc && o->baseline)
 		rc = read_baseline(o);
@@ -876,8 +879,10 @@ int cmd_compare(int argc, char **argv)
 	o.co.max_rounds = DEFAULT_MAX_RUNS;
 	o.co.min_rounds = DEFAULT_MIN_RUNS;
 	rc = parse_args(argc, argv, &o);
-	if (rc)
+	if (rc) {
+		release(&o);
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
+	}
 	rc = prepare_run(&o);
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report not written whole leaves the old file. */

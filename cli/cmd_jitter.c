@@ -144,7 +144,7 @@ static int parse_args(int argc, char **argv, struct jitter_opts *o)
 			jitter_usage(stdout);
 			return 1;
 		default:
-			return cli_option_error(c, argv, "jitter");
+			return cli_option_error(c, argv, "jitter", opts, JITTER_OUTPUTS);
 		}
 	}
 	if (optind < argc) {

@@ -61,7 +61,7 @@ int cmd_list(int argc, char **argv)
 		case 'a': all = 1; break;
 		case 'h': list_usage(stdout); return EXIT_OK;
 		default:
-			cli_option_error(c, argv, "list");
+			cli_option_error(c, argv, "list", opts, CLI_OUT_JSON);
 			return EXIT_USAGE;
 		}
 	}

@@ -59,9 +59,9 @@ static void stat_usage(FILE *f)
 		"and the priority. 'unprepared' changes nothing. 'contrast' runs the unprepared set,\n"
 		"then the prepared set, and shows them side by side.\n"
 		"\n"
-		"  -e, --events LIST      comma-separated events (default: %s)\n"
+		"  -e, --events LIST      comma-separated events, -e again adds more (default: %s,\n"
 		"                         of which those this machine cannot count are left out,\n"
-		"                         said once\n"
+		"                         said once)\n"
 		"  -r, --runs N           runs per mode, 1 to %ld (default: %d; with --target-sem,\n"
 		"                         the most runs, default %d)\n"
 		"      --target-sem PCT   run until the standard error of the mean is at most PCT%%\n"
@@ -144,58 +144,16 @@ struct stat_opts {
 	const char *annotate;		/* --annotate FUNCTION */
 	struct pbench_listing *listing;	/* its machine code, made before the runs */
 	long memory_runs;		/* --memory[=N]: 0 when not asked for */
+	char *events;			/* the events of every -e, or NULL */
 };
+
+/* The names of --mode's values, by enum pbench_runs_mode, and of --workload's. */
+static const char *const modes[] = { "unprepared", "prepared", "contrast" };
+static const char *const workloads[] = { "xor", "memwalk" };
 
 static const char *mode_name(int mode)
 {
-	static const char *const names[] = { "unprepared", "prepared", "contrast" };
-
-	return mode >= 0 && mode <= PBENCH_RUNS_CONTRAST ? names[mode] : "?";
-}
-
-static int edit_distance(const char *a, const char *b)
-{
-	int row[32], n = (int)strlen(b);
-
-	if (n >= (int)(sizeof(row) / sizeof(row[0])))
-		return 1000;
-	for (int j = 0; j <= n; j++)
-		row[j] = j;
-	for (int i = 1; a[i - 1]; i++) {
-		int diag = row[0];
-
-		row[0] = i;
-		for (int j = 1; j <= n; j++) {
-			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[n];
-}
-
-static int parse_mode(const char *s)
-{
-	int best = 0, best_d = 1 << 30;
-
-	for (int k = 0; k <= PBENCH_RUNS_CONTRAST; k++) {
-		int d = edit_distance(s, mode_name(k));
-
-		if (!d)
-			return k;
-		if (d < best_d) {
-			best_d = d;
-			best = k;
-		}
-	}
-	cli_error("unknown mode '%s' for --mode: the modes are unprepared, prepared and "
-		  "contrast (did you mean '%s'?)", s, mode_name(best));
-	return -1;
+	return mode >= 0 && mode <= PBENCH_RUNS_CONTRAST ? modes[mode] : "?";
 }
 
 /* --cpu N or --cpu LIST: each one pbench may run on; a list is the command's CPUs. */
@@ -255,7 +213,9 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 
 	switch (c) {
 	case 'e':
-		o->ro.events = arg;
+		if (cli_events_add(&o->events, arg))
+			return -1;
+		o->ro.events = o->events;
 		break;
 	case 'r':
 		if (cli_long("-r", "run count", arg, 1, MAX_RUNS, &o->ro.runs))
@@ -271,7 +231,7 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 		o->ro.iterations = (uint64_t)v;
 		break;
 	case OPT_MODE:
-		if ((o->ro.mode = parse_mode(arg)) < 0)
+		if ((o->ro.mode = cli_choice("--mode", arg, modes, 3)) < 0)
 			return -1;
 		break;
 	case OPT_CPU:
@@ -314,16 +274,9 @@ static int stat_option(int c, const char *arg, struct stat_opts *o)
 			       CLI_NUM_POSITIVE | CLI_NUM_PCT, &o->ro.target_sem_pct))
 			return -1;
 		break;
-	case OPT_WORKLOAD:
-		if (!strcmp(arg, "xor")) {
-			o->ro.workload = PBENCH_WORKLOAD_XOR;
-		} else if (!strcmp(arg, "memwalk")) {
-			o->ro.workload = PBENCH_WORKLOAD_MEMWALK;
-		} else {
-			cli_error("unknown workload '%s' for --workload: the built-in workloads "
-				  "are xor and memwalk", arg);
+	case OPT_WORKLOAD:	/* the names in the order of enum pbench_workload_kind */
+		if ((o->ro.workload = cli_choice("--workload", arg, workloads, 2)) < 0)
 			return -1;
-		}
 		o->workload_set = 1;
 		break;
 	default:
@@ -376,7 +329,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		if (err > 0)
 			err = helper_option(c, optarg, o);
 		if (err > 0)
-			return cli_option_error(c, argv, "stat");
+			return cli_option_error(c, argv, "stat", opts, STAT_OUTPUTS);
 		if (err)
 			return -1;
 	}
@@ -471,7 +424,7 @@ static int start_error(int err, const struct stat_opts *o)
 	case PBENCH_ENOT_FOUND:
 		cli_error("command '%s' not found", cmd);
 		if (!cli_out_hint(&o->out, o->ro.argv[0]))
-			cli_hint("check the name, or give its path");
+			cli_command_hint(cmd, "check the name, or give its path");
 		return EXIT_USAGE;
 	case PBENCH_ENOT_EXEC:
 		cli_error("command '%s' cannot be executed (not an executable file, or no "
@@ -721,6 +674,7 @@ static int measure(struct stat_opts *o)
 static int check_helpers(struct stat_opts *o)
 {
 	static const char *const opt[] = { "--setup", "--prepare", "--cleanup" };
+	static const char hint[] = "give the command's path, or \"sh -c '...'\" for a shell line";
 	char path[4096];
 
 	for (int k = 0; k < 3; k++) {
@@ -730,7 +684,10 @@ static int check_helpers(struct stat_opts *o)
 		if (err) {
 			cli_error("the %s command '%s': %s", opt[k], o->helpers[k][0],
 				  pbench_strerror(err));
-			cli_hint("give the command's path, or \"sh -c '...'\" for a shell line");
+			if (err == -PBENCH_ENOT_FOUND)
+				cli_command_hint(o->helpers[k][0], hint);
+			else
+				cli_hint("%s", hint);
 			return EXIT_USAGE;
 		}
 	}
@@ -775,6 +732,7 @@ int cmd_stat(int argc, char **argv)
 	for (int k = 0; k < 3; k++)
 		pbench_command_free(o.helpers[k]);
 	pbench_listing_free(o.listing);
+	free(o.events);
 	return rc;
 }
 

@@ -49,8 +49,29 @@ int cli_number(const char *opt, const char *what, const char *s, double lo, doub
 int cli_long(const char *opt, const char *what, const char *s, long lo, long hi, long *out);
 
 /* getopt_long returned c (':' or '?', with "+:" leading the short options): print "option
- * '-r' needs a value" or "unknown option ..." with a hint, and return -1. */
-int cli_option_error(int c, char **argv, const char *cmd);
+ * '-r' needs a value" or "unknown option ..." with a hint, and return -1. An unknown long
+ * option gets the nearest of opts' names (those of the CLI_OUT_* formats the command offers),
+ * as "(did you mean '--runs'?)". */
+struct option;
+int cli_option_error(int c, char **argv, const char *cmd, const struct option *opts,
+		     unsigned offered);
+/* " (did you mean 'PREFIXname'?)" with the name of names[0..n-1] nearest to word
+ * (pbench_suggest()), or "" when none is near; for the end of an error message. */
+const char *cli_did_you_mean(const char *word, const char *const *names, int n,
+			     const char *prefix);
+/* The value s of option opt, one of names[0..n-1]: its index, or -1 after "unknown value
+ * 's' for opt: it is one of a, b or c (did you mean 'b'?)". */
+int cli_choice(const char *opt, const char *s, const char *const *names, int n);
+/* -e given again adds its events to *list (malloc'd, joined by commas) as perf stat does; a
+ * name given twice is the library's error. 0, or -1 after the message. */
+int cli_events_add(char **list, const char *arg);
+/* --plot FILE: SVG is written, so a file name must end in .svg (any case): "-", a device or a
+ * pipe are taken as they are. 0, or -1 after the message. */
+int cli_plot_file(const char *path);
+/* The hint for a command that was not found: a path (with a '/') is no file, said with the
+ * current directory for a relative one; a bare name that is a file here is './name'; else
+ * bare, the hint for a name not in PATH. */
+void cli_command_hint(const char *cmd, const char *bare);
 
 /* Install fn for sig unless sig was ignored when pbench started (nohup); old gets the
  * action to put back with cli_uncatch(). */

@@ -64,6 +64,27 @@ static void usage(FILE *f)
 		"--export-json FILE for a file beside it (the other formats likewise).\n");
 }
 
+/* The command named name, or NULL after the message (for help: "no help on"), with the
+ * nearest name when there is one. */
+static const struct cmd *find(const char *name, int help)
+{
+	const int n = (int)(sizeof(commands) / sizeof(commands[0]));
+	const char *names[sizeof(commands) / sizeof(commands[0])], *dym;
+
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+		names[i] = commands[i].name;
+	}
+	dym = cli_did_you_mean(name, names, n, "");
+	if (help)
+		cli_error("no help on '%s': there is no such command%s", name, dym);
+	else
+		cli_error("unknown command '%s'%s", name, dym);
+	cli_hint("'pbench -h' lists the commands");
+	return NULL;
+}
+
 /* Like git's run_builtin: output that could not be written is a failure, not a success. */
 static int finish(int rc)
 {
@@ -106,6 +127,7 @@ static int run(const struct cmd *c, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct sigaction old_pipe;
+	const struct cmd *c;
 	const char *name, *debug = getenv("PBENCH_DEBUG");
 
 	cli_catch(SIGPIPE, on_sigpipe, &old_pipe);
@@ -125,13 +147,9 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "help")) {
 		if (argc > 2 && strcmp(name, "help") == 0) {
 			char *hargv[] = { argv[2], "-h", NULL };
+			const struct cmd *h = find(argv[2], 1);
 
-			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-				if (!strcmp(commands[i].name, argv[2]))
-					return finish(commands[i].fn(2, hargv));
-			cli_error("no help on '%s': there is no such command", argv[2]);
-			cli_hint("'pbench -h' lists the commands");
-			return EXIT_USAGE;
+			return h ? finish(h->fn(2, hargv)) : EXIT_USAGE;
 		}
 		usage(stdout);
 		return finish(EXIT_OK);
@@ -140,10 +158,6 @@ int main(int argc, char **argv)
 		printf("pbench %s\n", pbench_version());
 		return finish(EXIT_OK);
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(commands[i].name, name))
-			return run(&commands[i], argc - 1, argv + 1);
-	cli_error("unknown command '%s'", name);
-	cli_hint("'pbench -h' lists the commands");
-	return EXIT_USAGE;
+	c = find(name, 0);
+	return c ? run(c, argc - 1, argv + 1) : EXIT_USAGE;
 }

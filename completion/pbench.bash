@@ -110,8 +110,11 @@ _pbench()
 	-u|--unit)
 		COMPREPLY=($(compgen -W "ns us ms s" -- "$cur"))
 		return ;;
-	--export-json|--export-csv|--export-markdown|--plot)
+	--export-json|--export-csv|--export-markdown)
 		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--plot)		# SVG: the .svg files (any case) and the directories on the way
+		COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.[sS][vV][gG]' -- "$cur"))
 		return ;;
 	-r|--runs|-d|--duration|-t|--threshold|--target-sem|--max-time|--warmup-ms|\
 	--timeout|--iterations)

@@ -213,63 +213,31 @@ int pb_events_names(struct pbench_event_desc **out, unsigned flags)
 
 /* ---- suggestions ------------------------------------------------------------------------- */
 
-static int edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	int row[129];
-
-	if (la > 128 || lb > 128)
-		return 1 << 20;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (int)j;
-	for (size_t i = 1; i <= la; i++) {
-		int diag = row[0];
-
-		row[0] = (int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			int up = row[j];
-			int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-			int best = diag + cost;
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
+/* Each name, and for a name qualified with its PMU ("amd64_fam19h_zen4::RETIRED_INSTRUCTIONS")
+ * its short form too when the typo has none, so that "RETIRED_INSTRUCTION" finds it; the
+ * nearest by suggest.c's rule. */
 const char *pbench_event_suggest(const char *name)
 {
 	static __thread char best[128];
 	struct pbench_event_desc *v;
-	int n, best_d = 1 << 20, limit;
+	const char **cand;
+	int n, k;
 
 	n = pb_events_names(&v, PBENCH_LIST_ALL);
 	if (n <= 0)
 		return NULL;
-	for (int i = 0; i < n; i++) {
-		const char *cand = v[i].name, *short_name = strstr(cand, "::");
-		int d = edit_distance(name, cand);
+	cand = calloc(2 * (size_t)n, sizeof(*cand));
+	for (int i = 0; cand && i < n; i++) {
+		const char *short_name = strstr(v[i].name, "::");
 
-		/* "RETIRED_INSTRUCTION" should find "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS". */
-		if (short_name && !strstr(name, "::")) {
-			int d2 = edit_distance(name, short_name + 2);
-
-			if (d2 < d)
-				d = d2;
-		}
-		if (d < best_d) {
-			best_d = d;
-			snprintf(best, sizeof(best), "%s", cand);
-		}
+		cand[2 * i] = v[i].name;
+		if (short_name && !strstr(name, "::"))
+			cand[2 * i + 1] = short_name + 2;
 	}
+	k = cand ? pbench_suggest(name, cand, 2 * n) : -1;
+	if (k >= 0)
+		snprintf(best, sizeof(best), "%s", v[k / 2].name);
+	free(cand);
 	free(v);
-	limit = (int)strlen(name) / 3;
-	if (limit < 2)
-		limit = 2;
-	return best_d <= limit ? best : NULL;
+	return k >= 0 ? best : NULL;
 }

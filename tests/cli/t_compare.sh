@@ -27,11 +27,34 @@ usage_error "--max-time 0" "invalid time budget '0' for --max-time" compare --ma
 usage_error "--order" "unknown value 'random' for --order: it is one of interleaved, duet or sequential" \
 	compare --order random true true
 usage_error "--mode" "unknown value 'contrast' for --mode" compare --mode contrast true true
+usage_error "--order typo" "unknown value 'sequentail' for --order: it is one of interleaved, duet or sequential (did you mean 'sequential'?)$" \
+	compare --order sequentail true true
+usage_error "--mode near none" "unknown value 'contrast' for --mode: it is one of unprepared or prepared$" \
+	compare --mode contrast true true
+usage_error "--workload typo" "(did you mean 'memwalk'?)$" compare --workload memwlak --iterations 1 --iterations 2
+usage_error "option typo" "unknown option '--max-tme' for 'pbench compare' (did you mean '--max-time'?)$" \
+	compare --max-tme 5 true true
+usage_error "--plot .png" "--plot writes SVG: name the file '$T/c.svg', not '$T/c.png'$" \
+	compare --plot "$T/c.png" true true
+if [ -e "$T/c.png" ]; then bad "--plot .png" "$T/c.png was made"; fi
 usage_error "unclosed quote" "command 'sh -c 'exit 0' has a quote that is not closed" \
 	compare "sh -c 'exit 0" true
 usage_error "empty command" "command '' is empty" compare "" true
 usage_error "command not found" "command 'pbench-no-such-cmd' not found" \
 	compare true pbench-no-such-cmd
+if has "$T/err" "^hint: check the name, or give its path$"; then ok "a name not in PATH: give its path"
+else miss "command not found"; fi
+# A path was given: there is no such file (the hint names the one not found, not the first)
+usage_error "path not found" "command './pbench-no-such.sh' not found" \
+	compare true ./pbench-no-such.sh
+if has "$T/err" "^hint: there is no file './pbench-no-such.sh' in /.* (the current directory): check the path$" &&
+   nothas "$T/err" "give its path"; then ok "a path not found: no such file here"
+else miss "path not found"; fi
+usage_error "setup path not found" "the setup command '/nonexistent/pbench-x'" \
+	compare --setup /nonexistent/pbench-x true true
+if has "$T/err" "^hint: there is no file '/nonexistent/pbench-x': check the path$"; then
+	ok "a --setup path not found: no such file"
+else miss "setup path not found"; fi
 usage_error "setup not found" "the setup command 'pbench-no-such-cmd'" \
 	compare --setup pbench-no-such-cmd true true
 usage_error "unknown event" "unknown event 'cylces' (did you mean 'cycles'?)" \
@@ -243,6 +266,15 @@ if [ "$HAVE_PY" -eq 1 ]; then
 	else
 		miss "json"
 	fi
+fi
+# -e again adds its events, as in pbench stat; the same one twice is the library's error
+usage_error "-e again, the same event" "event 'task-clock' is listed twice" \
+	compare -e task-clock -e task-clock true true
+if run "-e again" 0 "$PB" compare --mode unprepared --max-runs 3 --min-runs 2 -e task-clock \
+	-e page-faults true "sleep 0" && has "$T/out" "^  task-clock  " && has "$T/out" "^  page-faults  "; then
+	ok "-e again adds its events to the list"
+else
+	miss "-e again"
 fi
 if run "exports" 0 "$PB" compare $Q "sleep 0.01" "sleep 0.03" --json="$T/c.json" \
 	--export-markdown "$T/c.md" --export-csv "$T/c.csv" --plot "$T/c.svg" &&

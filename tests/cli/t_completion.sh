@@ -60,6 +60,9 @@ offers "jitter's options" "--compare-prepared" jitter --c
 offers "list's options" "--export-json" list --
 offers "analyze: files" "tests/cli/t_analyze.sh" analyze tests/cli/t_an
 offers "--export-json: files" "tests/cli/t_stat.sh" stat --export-json tests/cli/t_st
+mkdir -p "$T/d/sub"
+: >"$T/d/a.svg"; : >"$T/d/B.SVG"; : >"$T/d/c.png"
+only "--plot: .svg files and directories" "$T/d/a.svg $T/d/B.SVG $T/d/sub" jitter --plot "$T/d/"
 offers "stat --: the command to measure" "printf" stat -r 3 -- prin
 offers "stat: the first word that is no option is the command" "printf" stat -r 3 -q prin
 offers "stat: the command's arguments are files" "tests/cli/lib.sh" stat -- ls tests/cli/li

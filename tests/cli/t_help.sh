@@ -32,7 +32,36 @@ else
 	miss "verbose"
 fi
 if run version 0 "$PB" --version && has "$T/out" "^pbench [0-9]"; then ok version; else miss version; fi
-usage_error "unknown command" "unknown command 'frobnicate'" frobnicate
+usage_error "unknown command" "unknown command 'frobnicate'$" frobnicate
+# "Did you mean" (pbench_suggest) for commands, every command's options and listed values;
+# a word near none, or equally near two, gets no suggestion.
+usage_error "command typo" "unknown command 'stats' (did you mean 'stat'?)$" stats
+usage_error "command typo, two as near" "unknown command 'st'$" st
+usage_error "help typo" "no help on 'chek': there is no such command (did you mean 'check'?)$" help chek
+for c in $cmds; do
+	usage_error "$c option typo" "unknown option '--hlep' for 'pbench $c' (did you mean '--help'?)$" \
+		"$c" --hlep
+done
+usage_error "stat option typo" "unknown option '--runz' for 'pbench stat' (did you mean '--runs'?)$" \
+	stat --runz 5
+usage_error "stat option typo=" "unknown option '--runz' for 'pbench stat' (did you mean '--runs'?)$" \
+	stat --runz=5
+usage_error "compare option typo" "unknown option '--duett' for 'pbench compare' (did you mean '--duet'?)$" \
+	compare --duett true true
+# an output the command does not write is not suggested: list has no --plot
+usage_error "no suggestion of an output not offered" "unknown option '--plto' for 'pbench list'$" \
+	list --plto
+usage_error "jitter --plot typo" "unknown option '--plto' for 'pbench jitter' (did you mean '--plot'?)$" \
+	jitter --plto "$T/j.svg"
+# --plot writes SVG: a name that says otherwise is refused before anything runs, in every
+# command that plots ($T/x.png is never made)
+for c in stat jitter compare; do
+	usage_error "$c --plot x.png" "^pbench: error: --plot writes SVG: name the file '$T/x.svg', not '$T/x.png'$" \
+		"$c" --plot "$T/x.png" true true
+	usage_error "$c --plot=x" "--plot writes SVG: name the file '$T/x.svg', not '$T/x'$" \
+		"$c" --plot="$T/x" true true
+	if [ -e "$T/x.png" ] || [ -e "$T/x" ]; then bad "$c --plot x.png" "a file was made"; fi
+done
 if run "no command" 2 "$PB" && has "$T/err" "usage:"; then ok "no command shows usage"; else miss "no command"; fi
 usage_error "unknown option" "unknown option '--frob'" stat --frob
 

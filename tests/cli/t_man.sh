@@ -47,7 +47,7 @@ for c in $cmds; do
 	if [ "$c" = compare ]; then set -- true true; else set --; fi
 	for o in export-json export-csv export-markdown plot; do
 		if grep -q -- "--$o " "$T/help"; then
-			usage_error "$c takes --$o" "cannot write .* '/nonexistent/d/x'" "$c" "--$o" /nonexistent/d/x "$@"
+			usage_error "$c takes --$o" "cannot write .* '/nonexistent/d/x.svg'" "$c" "--$o" /nonexistent/d/x.svg "$@"
 		else
 			usage_error "$c refuses --$o" "unknown option '--$o' for 'pbench $c'" "$c" "--$o" /nonexistent/d/x
 		fi

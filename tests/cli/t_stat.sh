@@ -21,9 +21,44 @@ usage_error "duplicate event" "listed twice" stat -e task-clock,page-faults,task
 usage_error "same event twice" "same event as" stat -e cs,context-switches
 usage_error "unbalanced pmu" "unbalanced" stat -e msr/tsc
 usage_error "unknown event with command" "unknown event" stat -e nosuchevent -- true
+# -e again adds its events, as perf stat does (the last one alone was kept before); one event
+# twice is still the library's error.
+usage_error "-e again, the same event" "event 'task-clock' is listed twice" \
+	stat -e task-clock -e page-faults -e task-clock
+if run "-e again" 0 "$PB" stat --mode unprepared -r 2 --iterations 100000 -e task-clock \
+	-e page-faults,cs && has "$T/out" " task-clock  *page-faults  *cs "; then
+	ok "-e again adds its events to the list"
+else
+	miss "-e again"
+fi
 
 # ---- bad commands: exit 2, and no child is started ------------------------------------------
 usage_error "missing command" "command 'pbench-no-such-cmd' not found" stat -- pbench-no-such-cmd
+if has "$T/err" "^hint: check the name, or give its path$"; then ok "a name not in PATH: give its path"
+else miss "missing command"; fi
+# A path (a '/' in it) was given: the hint says there is no such file, not "give its path".
+usage_error "missing path" "command './pbench-no-such.sh' not found" stat -- ./pbench-no-such.sh
+if has "$T/err" "^hint: there is no file './pbench-no-such.sh' in /.* (the current directory): check the path$" &&
+   nothas "$T/err" "give its path"; then ok "a relative path not found: no such file here"
+else miss "missing path"; fi
+usage_error "missing absolute path" "command '/nonexistent/pbench-x' not found" stat -- /nonexistent/pbench-x
+if has "$T/err" "^hint: there is no file '/nonexistent/pbench-x': check the path$"; then
+	ok "an absolute path not found: no such file"
+else miss "missing absolute path"; fi
+usage_error "missing --setup path" "the --setup command './pbench-no-such.sh'" \
+	stat --setup ./pbench-no-such.sh -- true
+if has "$T/err" "^hint: there is no file './pbench-no-such.sh' in"; then ok "--setup path not found"
+else miss "missing --setup path"; fi
+# A bare name that is a file in the current directory but not in PATH: its ./ path.
+printf '#!/bin/sh\n' >"$T/pbench-here.sh"
+chmod +x "$T/pbench-here.sh"
+PBA=$(cd "$O" && pwd)/pbench
+if run "name of a file here" 2 sh -c 'cd "$1" && exec "$2" stat -- pbench-here.sh' sh "$T" "$PBA" &&
+   has "$T/err" "^hint: 'pbench-here.sh' is not in PATH; the file in the current directory is './pbench-here.sh'$"; then
+	ok "a name not in PATH that is a file here: its ./ path"
+else
+	miss "name of a file here"
+fi
 printf 'echo hi\n' >"$T/noexec.sh"
 chmod 0644 "$T/noexec.sh"
 usage_error "not executable" "cannot be executed" stat -- "$T/noexec.sh"
@@ -360,8 +395,10 @@ fi
 for c in 4096 abc -1 "" 1.5; do
 	usage_error "stat --cpu '$c'" "invalid CPU '$c' for --cpu: pbench may run on CPUs [0-9]" stat --cpu "$c"
 done
-usage_error "stat --mode typo" "unknown mode 'contarst' for --mode: the modes are unprepared, prepared and contrast (did you mean 'contrast'?)" stat --mode contarst
-usage_error "stat --mode typo 2" "(did you mean 'prepared'?)" stat --mode prepard
+usage_error "stat --mode typo" "unknown value 'contarst' for --mode: it is one of unprepared, prepared or contrast (did you mean 'contrast'?)$" stat --mode contarst
+usage_error "stat --mode typo 2" "(did you mean 'prepared'?)$" stat --mode prepard
+usage_error "stat --mode near none" "unknown value 'fast' for --mode: it is one of unprepared, prepared or contrast$" stat --mode fast
+usage_error "stat --mode two as near" "unknown value 'nprepared' for --mode: it is one of unprepared, prepared or contrast$" stat --mode nprepared
 for w in -5 abc "" nan inf 1e9; do
 	usage_error "stat --warmup-ms '$w'" "invalid warm-up '$w' for --warmup-ms" stat --warmup-ms "$w"
 done
@@ -418,6 +455,21 @@ if [ $(($(date +%s) - start)) -gt 2 ]; then bad "plot in a missing directory" "n
 # The file opened up front is removed again when nothing came to be plotted.
 run "plot removed when the run fails" 2 "$PB" stat -e cylces --plot "$T/q.svg" &&
 	if [ -e "$T/q.svg" ]; then bad "plot removed" "$T/q.svg left behind"; else ok "plot removed when nothing ran"; fi
+# --plot writes SVG: any other extension (or none) is refused at once, any case of .svg taken;
+# "-" is stdout, and a device is written as it is (tests/faults).
+usage_error "plot .png" "--plot writes SVG: name the file '$T/p.svg', not '$T/p.png'$" \
+	stat --mode unprepared -r 2 --plot "$T/p.png" -- true
+if [ -e "$T/p.png" ]; then bad "plot .png" "$T/p.png was made"; fi
+usage_error "plot with no extension" "--plot writes SVG: name the file '$T/d.x/p.svg', not '$T/d.x/p'$" \
+	stat --plot "$T/d.x/p"
+if run "plot .SVG" 0 "$PB" stat --mode unprepared -r 2 --iterations 100000 -e task-clock \
+	--plot "$T/P.SVG" && has "$T/P.SVG" '</svg>' &&
+   run "plot -" 0 "$PB" stat --mode unprepared -r 2 --iterations 100000 -e task-clock --plot - &&
+   has "$T/out" '</svg>'; then
+	ok "plot to FILE.SVG and to stdout"
+else
+	miss "plot .SVG"
+fi
 
 # ---- --workload memwalk: the cache-missing walk, by name -------------------------------------
 if run "workload memwalk" 0 "$PB" stat --mode unprepared -r 2 --workload memwalk --iterations 20000 \
@@ -429,7 +481,7 @@ if run "workload memwalk" 0 "$PB" stat --mode unprepared -r 2 --workload memwalk
 		bad "workload memwalk" "header or summary missing"
 	fi
 fi
-usage_error "workload typo" "unknown workload 'memwalck' for --workload: the built-in workloads are xor and memwalk" \
+usage_error "workload typo" "unknown value 'memwalck' for --workload: it is one of xor or memwalk (did you mean 'memwalk'?)$" \
 	stat --workload memwalck
 usage_error "workload and command" "--workload picks a built-in workload, but a command was given" \
 	stat --workload memwalk -- true

@@ -396,8 +396,8 @@ else
 	miss "target-sem with %"
 fi
 usage_error "same file twice" "both write to" stat --json="$T/same" --export-csv "$T/same"
-ln -s same "$T/same-link"
-usage_error "same file through a link" "both write to" stat --json="$T/same" --export-csv "$T/same" --plot "$T/same-link"
+ln -s same "$T/same-link.svg"
+usage_error "same file through a link" "both write to" stat --json="$T/same" --export-csv "$T/same" --plot "$T/same-link.svg"
 usage_error "help nope" "no help on 'nope'" help nope
 
 # ---- 9. signals ignored at start stay ignored ----------------------------------------------

@@ -71,6 +71,16 @@ typedef void (*pbench_log_fn)(int level, const char *msg, void *arg);
 /* Route the library's diagnostics to fn (NULL: drop them). Not thread-safe against itself. */
 PBENCH_API void pbench_log_set(pbench_log_fn fn, void *arg);
 
+/*
+ * "Did you mean": the index of the word of candidates[0..n-1] nearest to word, for the
+ * messages about a mistyped name. Nearness is the edit distance, case ignored: the fewest
+ * letters added, removed or changed, or two neighbours swapped. Returns -1 when no word is
+ * within a third of word's length (2 for a shorter word), when two different words are
+ * equally near (the choice would be a guess), or when word is empty. NULL candidates are
+ * skipped; words longer than 255 bytes match nothing. Never fails otherwise.
+ */
+PBENCH_API int pbench_suggest(const char *word, const char *const *candidates, int n);
+
 #ifdef __cplusplus
 }
 #endif
