@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # make test: every part, two at a time on two lanes, then the total. Usage: tests/all.sh [PMU]
 #
-#   lane 1: the normal build and its tests (build/), then the clang build (-Werror)
-#   lane 2: the emulated-PMU suite (build/pmu), then ASan+UBSan and its tests (build/asan)
+#   lane 1: the normal build and its tests (build/), the emulated-PMU suite (build/pmu), the
+#           clang build (-Werror), then the ASan+UBSan build's script suites
+#   lane 2: the ASan+UBSan build (build/asan) and its unit tests, examples and fuzz corpora
 #
 # Every part runs whatever another part did: a failure (even a build that does not compile)
 # is counted, named in the total, and never hides the rest. Each part's output goes to
@@ -24,7 +25,7 @@ part() {
 	rc=$?
 	if [ ! -s "$res" ]; then
 		echo "$name: no test results: it stopped before its tests (exit $rc; the end of its log is above)" >>"$log"
-		echo "${res%/test-results.txt}: 0 passed, 1 failed, 0 skipped" >"$res"
+		echo "$name: 0 passed, 1 failed, 0 skipped" >"$res"
 	fi
 	flock "$LOCK" sh -c 'printf "\n==== %s (%s s, exit %s) ====\n" "$1" "$2" "$3"; cat "$4"' \
 		sh "$name" "$(($(date +%s) - t0))" "$rc" "$log"
@@ -45,13 +46,33 @@ clang_build() {
 	fi
 }
 
+# The ASan+UBSan build is the longest part: lane 2 builds it and runs its unit tests while
+# lane 1, after its own parts, runs its script suites as soon as the build is there (lane 2
+# writes build/asan/.built: the build's exit status).
+asan_build() {
+	make --no-print-directory check-built O=build/asan SAN=1 DEVELOPER=1
+	rc=$?
+	echo "$rc" >build/asan/.built
+	[ "$rc" -eq 0 ] && sh tests/run.sh build/asan unit
+}
+asan_scripts() {
+	while [ ! -s build/asan/.built ]; do sleep 2; done
+	if [ "$(cat build/asan/.built)" -ne 0 ]; then
+		echo "asan-scripts: not run: the ASan+UBSan build failed (its log: build/test-asan.log)"
+		return 1
+	fi
+	sh tests/run.sh build/asan scripts
+}
+
 lane1() {
 	part normal build/test-results.txt make --no-print-directory check O=build DEVELOPER=1
+	part pmu build/pmu/test-results.txt env DEVELOPER=1 sh tests/pmu/run.sh build/pmu "$PMU"
 	part clang build/clang/test-results.txt clang_build
+	part asan-scripts build/asan/test-results-scripts.txt asan_scripts
 }
 lane2() {
-	part pmu build/pmu/test-results.txt env DEVELOPER=1 sh tests/pmu/run.sh build/pmu "$PMU"
-	part asan build/asan/test-results.txt make --no-print-directory check O=build/asan SAN=1 DEVELOPER=1
+	part asan build/asan/test-results-unit.txt asan_build
+	[ -s build/asan/.built ] || echo 1 >build/asan/.built
 }
 
 # tests/all.sh --lane N PMU: one lane (what the main part below starts, in a session of its own).
@@ -63,10 +84,10 @@ fi
 
 PMU=${1:-1}
 mkdir -p build build/asan build/pmu build/clang || exit 1
-rm -f build/test-results.txt build/asan/test-results.txt build/pmu/test-results.txt \
-      build/clang/test-results.txt build/test-*.log
+rm -f build/test-results.txt build/asan/test-results-*.txt build/asan/.built \
+      build/pmu/test-results.txt build/clang/test-results.txt build/test-*.log
 : >"$LOCK"
-echo "make test: two lanes at once: [normal, clang] and [pmu, asan]; each part prints when it ends"
+echo "make test: two lanes at once: [normal, pmu, clang, asan-scripts] and [asan]; each part prints when it ends"
 # The lanes' sessions are their own: Ctrl-C or a kill of make ends them, and everything in them.
 setsid sh tests/all.sh --lane 1 "$PMU" & l1=$!
 setsid sh tests/all.sh --lane 2 "$PMU" & l2=$!
@@ -76,5 +97,5 @@ wait $l2
 trap - INT TERM HUP
 rm -f "$LOCK"
 echo
-sh tests/total.sh build/test-results.txt build/pmu/test-results.txt build/asan/test-results.txt \
-	build/clang/test-results.txt
+sh tests/total.sh build/test-results.txt build/pmu/test-results.txt build/clang/test-results.txt \
+	build/asan/test-results-unit.txt build/asan/test-results-scripts.txt

@@ -4,8 +4,19 @@
 # corpora (where their replays were built: the ASan+UBSan tree), the CLI and fault tests, the
 # layering test (lib/layers.txt) and the naming test (lib/names.txt). Prints one "O: N passed,
 # N failed, N skipped" line and writes it to O/test-results.txt.
+# tests/run.sh O unit: only the unit tests, examples and fuzz corpora (O/test-results-unit.txt);
+# tests/run.sh O scripts: only the script suites (O/test-results-scripts.txt). make test runs
+# the ASan+UBSan build's two halves on its two lanes at once (tests/all.sh).
 set -u
 O=${1:-build}
+PART=${2:-all}
+case "$PART" in
+all) RESULTS=$O/test-results.txt ;;
+unit | scripts) RESULTS=$O/test-results-$PART.txt ;;
+*) echo "usage: tests/run.sh BUILD_DIR [all|unit|scripts]" >&2; exit 2 ;;
+esac
+label=$O
+[ "$PART" = all ] || label="$O ($PART)"
 pass=0 fail=0 skip=0
 # The names of what failed, repeated just above the totals: a CI log cut to its last lines
 # still says which test to look at.
@@ -18,7 +29,7 @@ XDG_CACHE_HOME=$(mktemp -d)
 export XDG_CACHE_HOME
 trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 
-for t in "$O"/tests/test_*; do
+[ "$PART" = scripts ] || for t in "$O"/tests/test_*; do
 	[ -x "$t" ] || continue
 	# One test at a time: these are 2-vCPU machines and many tests time things.
 	out=$("$t" --verbose --jobs 1 2>&1)
@@ -58,7 +69,7 @@ for t in "$O"/tests/test_*; do
 	fi
 done
 
-for ex in "$O"/examples/*; do
+[ "$PART" = scripts ] || for ex in "$O"/examples/*; do
 	[ -x "$ex" ] || continue
 	if out=$(LD_LIBRARY_PATH="$O/stage/usr/lib" "$ex" 2>&1); then
 		echo "[PASS] example $(basename "$ex")"
@@ -72,7 +83,7 @@ for ex in "$O"/examples/*; do
 done
 
 # Every input the fuzzers kept, crashes included, once each: one result per target.
-for r in "$O"/tests/fuzz/replay_*; do
+[ "$PART" = scripts ] || for r in "$O"/tests/fuzz/replay_*; do
 	[ -x "$r" ] || continue
 	name=${r##*/replay_}
 	if out=$("$r" "tests/fuzz/corpus/$name" 2>&1); then
@@ -88,7 +99,7 @@ done
 
 # The end-to-end scripts, the JSON Schema validation and the layering and naming tests: each
 # prints "<name>: N passed, N failed, N skipped" last.
-for suite in cli faults schema cxx layers names; do
+[ "$PART" = unit ] || for suite in cli faults schema cxx layers names; do
 	res=$(sh "tests/$suite/run.sh" "$O" 2>&1)
 	printf '%s\n' "$res" | grep -v '^ok '
 	fl=$(printf '%s\n' "$res" | sed -n 's/^FAIL \([^:]*\):.*/\1/p' | sort -u)
@@ -109,8 +120,8 @@ for suite in cli faults schema cxx layers names; do
 done
 
 if [ -n "$failed" ]; then
-	echo "$O: what failed:"
+	echo "$label: what failed:"
 	printf '%s' "$failed" | sed 's/^/  /' | head -n 40
 fi
-echo "$O: $pass passed, $fail failed, $skip skipped" | tee "$O/test-results.txt"
+echo "$label: $pass passed, $fail failed, $skip skipped" | tee "$RESULTS"
 [ "$fail" -eq 0 ]

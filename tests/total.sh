@@ -10,7 +10,7 @@ for f in "$@"; do
 		set -- $(sed 's/^[^:]*://; s/[^0-9 ]//g' "$f")
 	fi
 	pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3))
-	[ "$2" -gt 0 ] && failed="$failed ${f%/test-results.txt}($2)"
+	[ "$2" -gt 0 ] && failed="$failed $(sed 's/:.*//' "$f" 2>/dev/null || echo "$f")($2)"
 done
 [ -n "$failed" ] && echo "failed in:$failed (each part's log: build/test-<part>.log)"
 echo "total: $pass passed, $fail failed, $skip skipped"

@@ -7,6 +7,9 @@
 #   if run NAME 0 "$PB" ARGS && has "$T/out" PATTERN; then ok "WHAT"; else miss NAME; fi
 # (run counts a wrong exit status itself; miss counts a missing output). A script ends with
 # `finish NAME`, which prints the "NAME: N passed, N failed, N skipped" line a driver reads.
+# The checks (has, nothas, line, json) keep what they wanted and what they saw, and miss prints
+# both: a failure says "expected a line matching '...' in stdout; saw: <the nearest lines>". A
+# condition of another kind gives miss its own message (miss NAME "WHAT IT SAW").
 PB="$O/pbench"
 # A background job of a script starts with SIGINT ignored, and pbench keeps an ignored SIGINT
 # ignored (as nohup expects): the jobs that are sent Ctrl-C get its default back first.
@@ -82,6 +85,14 @@ has() {
 	grep -q -- "$2" "$1" && return 0
 	LAST_WANT="a line matching '$2' in $(_label "$1")"
 	LAST_SAW=$(_nearest "$1" "$2")
+	return 1
+}
+# line N FILE PATTERN: line N of FILE matches PATTERN.
+line() {
+	_l=$(sed -n "$1p" "$2")
+	printf '%s\n' "$_l" | grep -q -- "$3" && return 0
+	LAST_WANT="line $1 of $(_label "$2") to match '$3'"
+	LAST_SAW=$(printf '%s' "${_l:-(no such line)}" | cut -c 1-240)
 	return 1
 }
 # nothas FILE PATTERN: no line of FILE matches PATTERN.

@@ -82,7 +82,7 @@ usage_error "output dir" "cannot write the JSON '$T/no/dir.json'" \
 # sleep 0.01 against 0.03: about 2.8x (the fork and exec add ~1 ms to both). The verdict line
 # comes first and says it all; the table, the events, the order and the stop follow.
 if run "two sleeps" 0 "$PB" compare $Q "sleep 0.01" "sleep 0.03" &&
-   head -n 1 "$T/out" | grep -q "^sleep 0.03 is [2-3]\.[0-9]*x slower than sleep 0.01 (99.9% interval [0-9.]*-[0-9.]*), decided after [0-9]* rounds in [0-9.]* s$" &&
+   line 1 "$T/out" "^sleep 0.03 is [2-3]\.[0-9]*x slower than sleep 0.01 (99.9% interval [0-9.]*-[0-9.]*), decided after [0-9]* rounds in [0-9.]* s$" &&
    has "$T/out" "^  sleep 0.01 *[0-9]* .* 1 (reference)$" && has "$T/out" "^  task-clock " &&
    has "$T/out" "^order: interleaved, each round in a fresh random order (seed [0-9]*), each run compared with the reference's of its round$" &&
    has "$T/out" "^output check: every command exited 0 and wrote the same 0 bytes" &&
@@ -93,7 +93,7 @@ else
 fi
 # Names, and options after the commands; the faster one said as faster.
 if run "names" 0 "$PB" compare "sleep 0.03" "sleep 0.01" -n slow -n quick $Q &&
-   head -n 1 "$T/out" | grep -q "^quick is [2-3]\.[0-9]*x faster than slow (99.9% interval" &&
+   line 1 "$T/out" "^quick is [2-3]\.[0-9]*x faster than slow (99.9% interval" &&
    has "$T/out" "^  quick: sleep 0.01$"; then
 	ok "names (-n) in order, options after the commands, 'faster'"
 else
@@ -164,7 +164,7 @@ fi
 # Two rounds at 99.9%: the interval's bounds were 1e-34 and 4e33 (or past a double), printed in
 # full; no interval then, and no guess of the time a verdict needs.
 if run "two rounds" 0 "$PB" compare $Q --max-runs 2 true true -n a -n b &&
-   head -n 1 "$T/out" | grep -q "^undecided: b takes [0-9.]* times as long as a after 2 rounds in [0-9.]* s, too few to bound a 99.9% interval or to tell how many more a verdict needs$" &&
+   line 1 "$T/out" "^undecided: b takes [0-9.]* times as long as a after 2 rounds in [0-9.]* s, too few to bound a 99.9% interval or to tell how many more a verdict needs$" &&
    grep -q "^  b  *2 .* [0-9.]* (no bound yet)$" "$T/out" &&
    ! grep -q "e+[0-9][0-9]\|[0-9]\{12\}-\|-[0-9]\{12\}" "$T/out"; then
 	ok "two rounds: no interval bounded, said so, no absurd bound printed"
@@ -186,13 +186,13 @@ else
 	miss "not supported"
 fi
 if run "same" 0 "$PB" compare $Q --same 50 "sleep 0.01" "sleep 0.01" -n a -n b &&
-   head -n 1 "$T/out" | grep -q "^b and a take the same time within 50% (99.9% interval of the ratio [0-9.]*-[0-9.]*), decided after"; then
+   line 1 "$T/out" "^b and a take the same time within 50% (99.9% interval of the ratio [0-9.]*-[0-9.]*), decided after"; then
 	ok "--same: shown equal within the margin"
 else
 	miss "same"
 fi
 if run "undecided" 0 "$PB" compare $Q --max-runs 12 true true -n a -n b &&
-   head -n 1 "$T/out" | grep -q "^undecided: b takes [0-9.]* times as long as a (99.9% interval [0-9.]*-[0-9.]*) after 12 rounds in [0-9.]* s; at this difference a verdict would likely take" &&
+   line 1 "$T/out" "^undecided: b takes [0-9.]* times as long as a (99.9% interval [0-9.]*-[0-9.]*) after 12 rounds in [0-9.]* s; at this difference a verdict would likely take" &&
    has "$T/out" "^stopped: the most rounds were run after 12 rounds"; then
 	ok "undecided at the budget: the ratio, and the time a verdict would need"
 elif has "$T/out" "x faster\|x slower"; then
@@ -210,13 +210,13 @@ else
 	miss "three"
 fi
 if run "reference" 0 "$PB" compare $Q --reference 2 "sleep 0.01" "sleep 0.03" &&
-   head -n 1 "$T/out" | grep -q "^sleep 0.01 is [0-9.]*x faster than sleep 0.03"; then
+   line 1 "$T/out" "^sleep 0.01 is [0-9.]*x faster than sleep 0.03"; then
 	ok "--reference by number"
 else
 	miss "reference"
 fi
 if run "workloads" 0 "$PB" compare $Q --workload xor --iterations 1000000 --iterations 2000000 &&
-   head -n 1 "$T/out" | grep -q "^xor 2000000 is [0-9.]*x slower than xor 1000000"; then
+   line 1 "$T/out" "^xor 2000000 is [0-9.]*x slower than xor 1000000"; then
 	ok "built-in workloads, one a --iterations"
 else
 	miss "workloads"
@@ -227,7 +227,7 @@ if [ "$NCPU" -ge 2 ]; then
 	# 3x on an idle machine; a loaded one wakes the 10 ms sleep late (22 ms seen): the
 	# direction is what is asserted.
 	if run "duet" 0 "$PB" compare $Q --duet "sleep 0.01" "sleep 0.03" &&
-	   head -n 1 "$T/out" | grep -q "^sleep 0.03 is [0-9.]*x slower than sleep 0.01" &&
+	   line 1 "$T/out" "^sleep 0.03 is [0-9.]*x slower than sleep 0.01" &&
 	   has "$T/out" "^order: duet, both at once on CPUs [0-9]* and [0-9]* (swapped every round), [0-9]* pairs compared$" &&
 	   has "$T/out" "^unprepared: no pinning but the duet's"; then
 		ok "--duet: both at once, CPUs swapped, pairs"
@@ -287,9 +287,9 @@ else
 	miss "exports"
 fi
 if run "markdown" 0 "$PB" compare $Q --markdown "sleep 0.01" "sleep 0.03" &&
-   head -n 1 "$T/out" | grep -q "^| Command |" && nothas "$T/out" "^stopped:" &&
+   line 1 "$T/out" "^| Command |" && nothas "$T/out" "^stopped:" &&
    run "csv" 0 "$PB" compare $Q --csv "sleep 0.01" "sleep 0.03" &&
-   head -n 1 "$T/out" | grep -q "^name,entrant,run,ns"; then
+   line 1 "$T/out" "^name,entrant,run,ns"; then
 	ok "--markdown and --csv alone print that instead of the text"
 else
 	miss "markdown/csv"
@@ -305,7 +305,7 @@ if run "baseline json" 0 "$PB" compare $Q --full-budget --max-runs 30 --export-j
 	"sleep 0.01" "sleep 0.03" &&
    run "regression" 1 "$PB" compare $Q --baseline "$T/base.json" -n "sleep 0.01" "sleep 0.03" \
 	--fail-if-slower 10 &&
-   head -n 1 "$T/out" | grep -q "^sleep 0.01 is [0-9.]*x slower than baseline" &&
+   line 1 "$T/out" "^sleep 0.01 is [0-9.]*x slower than baseline" &&
    has "$T/err" "^pbench: regression: sleep 0.01 is [0-9.]*x slower than baseline (99.9% interval [0-9.]*-[0-9.]*): slower by more than 10%$" &&
    run "within" 0 "$PB" compare $Q --baseline "$T/base.json" -n "sleep 0.01" "sleep 0.03" \
 	--fail-if-slower 1000 && has "$T/err" "^pbench: no regression: sleep 0.01 is "; then
@@ -322,7 +322,7 @@ fi
 if run "stat baseline" 0 "$PB" stat --mode unprepared -r 5 -e task-clock --json="$T/stat.json" \
 	-- sleep 0.01 &&
    run "from stat" 0 "$PB" compare $Q --max-runs 20 --same 50 --baseline "$T/stat.json" "sleep 0.01" &&
-   head -n 1 "$T/out" | grep -q "baseline" && has "$T/out" "^  baseline  *5 "; then
+   line 1 "$T/out" "baseline" && has "$T/out" "^  baseline  *5 "; then
 	# Any verdict: the same command at another time may well differ by a few percent.
 	ok "a baseline from pbench stat --json: its 5 runs are the reference"
 else

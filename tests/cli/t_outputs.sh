@@ -52,32 +52,32 @@ for c in "$STAT" "analyze $T/a.txt" "$JIT"; do
 done
 
 # ---- CSV: --csv alone, --export-csv FILE, --csv=FILE, the old --csv - --------------------------
-if run "stat --csv" 0 "$PB" $STAT --csv && head -1 "$T/out" | grep -q '^mode,run,' &&
+if run "stat --csv" 0 "$PB" $STAT --csv && line 1 "$T/out" '^mode,run,' &&
    [ "$(wc -l <"$T/out")" -eq 3 ]; then
 	ok "stat --csv: the CSV alone on stdout"
 else
 	miss "stat --csv"
 fi
-if run "stat --export-csv" 0 "$PB" $STAT --export-csv "$T/r.csv" && head -1 "$T/r.csv" | grep -q '^mode,run,' &&
+if run "stat --export-csv" 0 "$PB" $STAT --export-csv "$T/r.csv" && line 1 "$T/r.csv" '^mode,run,' &&
    has "$T/out" "^summary: 2 runs"; then
 	ok "stat --export-csv FILE: the file, the text on stdout"
 else
 	miss "stat --export-csv"
 fi
-if run "stat --csv=FILE" 0 "$PB" $STAT --csv="$T/r2.csv" && head -1 "$T/r2.csv" | grep -q '^mode,run,' &&
+if run "stat --csv=FILE" 0 "$PB" $STAT --csv="$T/r2.csv" && line 1 "$T/r2.csv" '^mode,run,' &&
    has "$T/out" "^summary: 2 runs"; then
 	ok "stat --csv=FILE is --export-csv FILE"
 else
 	miss "stat --csv=FILE"
 fi
-if run "stat --csv -" 0 "$PB" $STAT --csv - && head -1 "$T/out" | grep -q '^mode,run,'; then
+if run "stat --csv -" 0 "$PB" $STAT --csv - && line 1 "$T/out" '^mode,run,'; then
 	ok "stat --csv - (the old spelling) is --csv"
 else
 	miss "stat --csv -"
 fi
 # JSON and CSV at once: one on stdout, the other to a file.
 if run "stat --json --export-csv" 0 "$PB" $STAT --json --export-csv "$T/r3.csv" && is_json "$T/out" &&
-   head -1 "$T/r3.csv" | grep -q '^mode,run,'; then
+   line 1 "$T/r3.csv" '^mode,run,'; then
 	ok "stat --json --export-csv FILE: JSON on stdout, CSV in the file"
 else
 	miss "stat --json --export-csv"

@@ -543,7 +543,7 @@ PYEOF
 	fi
 fi
 if run "csv stdout" 0 "$PB" stat --mode unprepared -r 2 --iterations 200000 -e task-clock --csv - &&
-   [ "$(wc -l <"$T/out")" -eq 3 ] && head -1 "$T/out" | grep -q '^mode,run,cpu,ticks,ns,'; then
+   [ "$(wc -l <"$T/out")" -eq 3 ] && line 1 "$T/out" '^mode,run,cpu,ticks,ns,'; then
 	ok "csv to stdout takes the text's place"
 else
 	miss "csv stdout" "$(head -3 "$T/out")"
@@ -650,8 +650,8 @@ fi
 # ---- a command's output on stdout: pbench's head before it, the report after ----------------
 if run "head first" 0 "$PB" stat --mode unprepared -r 2 -e task-clock -- sh -c 'echo out-$((40+2))'; then
 	first=$(grep -n -m 1 'out-42' "$T/out" | cut -d: -f1)
-	if head -1 "$T/out" | grep -q "^pbench stat: sh -c 'echo out-\$((40+2))', 2 runs, unprepared$" &&
-	   sed -n 2p "$T/out" | grep -q '^clock: ' && [ "$first" = 3 ] &&
+	if line 1 "$T/out" "^pbench stat: sh -c 'echo out-\$((40+2))', 2 runs, unprepared$" &&
+	   line 2 "$T/out" '^clock: ' && [ "$first" = 3 ] &&
 	   [ "$(grep -c '^pbench stat:' "$T/out")" -eq 1 ] &&
 	   [ "$(grep -n '^summary: 2 runs' "$T/out" | cut -d: -f1)" -gt "$first" ]; then
 		ok "a command's output: pbench's head (the command as the shell reads it) first, the report after"
