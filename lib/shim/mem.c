@@ -19,14 +19,17 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "memshim.h"
 
 #define API __attribute__((visibility("default")))
 #define unlikely(x) __builtin_expect(!!(x), 0)
+#define likely(x) __builtin_expect(!!(x), 1)
 
 static void *(*next_malloc)(size_t);
 static void *(*next_calloc)(size_t, size_t);
@@ -88,6 +91,57 @@ static atomic_int windows;
 static __thread struct pb_mem_counts *thread_counts __attribute__((tls_model("initial-exec")));
 /* The command's window: the whole process, any thread, atomically. */
 static struct pb_mem_file *proc_file;
+/*
+ * Whether this is still the process that owns proc_file: a child made by a raw fork syscall
+ * ran no fork handler and still has it. The pid would tell (the raw syscall, since a libc that
+ * caches the pid would not see a raw fork), but a getpid per allocation costs microseconds on
+ * a VM: a page the kernel wipes in any forked child (MADV_WIPEONFORK, Linux 4.14) costs a
+ * load. Where that is refused, the pid. A vfork child shares this memory and the page: its
+ * allocations before its exec (which POSIX leaves undefined) are counted as the owner's.
+ */
+static int32_t proc_pid;
+static volatile int32_t *fork_guard;	/* 1 in the owner, 0 in a forked child */
+static int32_t foreign_seen;
+
+#ifndef MADV_WIPEONFORK
+#define MADV_WIPEONFORK 18
+#endif
+
+static int32_t raw_getpid(void)
+{
+	return (int32_t)syscall(SYS_getpid);
+}
+
+static void guard_init(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, page > 0 ? (size_t)page : 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	if (madvise(p, page > 0 ? (size_t)page : 4096, MADV_WIPEONFORK)) {
+		munmap(p, page > 0 ? (size_t)page : 4096);
+		return;
+	}
+	*(volatile int32_t *)p = 1;
+	fork_guard = p;
+}
+
+/* pid, a process other than the owner, into f's set once. */
+static void others_add(struct pb_mem_file *f, int32_t pid)
+{
+	uint32_t n = __atomic_load_n(&f->npids, __ATOMIC_ACQUIRE), i;
+
+	for (i = 0; i < n && i < PB_MEM_OTHERS_MAX; i++)
+		if (__atomic_load_n(&f->pids[i], __ATOMIC_RELAXED) == pid)
+			return;
+	i = __atomic_fetch_add(&f->npids, 1, __ATOMIC_ACQ_REL);
+	if (i < PB_MEM_OTHERS_MAX) {
+		__atomic_store_n(&f->pids[i], pid, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&f->others, 1, __ATOMIC_RELAXED);
+	}
+}
 
 static void count_thread(struct pb_mem_counts *c)
 {
@@ -145,10 +199,34 @@ static void count(void *p, size_t bytes, size_t old_usable, int freed)
 {
 	int64_t delta = (p ? (int64_t)usable(p) : 0) - (int64_t)old_usable;
 
-	if (thread_counts)
+	struct pb_mem_file *f = proc_file;
+	int32_t pid;
+
+	if (thread_counts) {
 		note(thread_counts, p != NULL, freed, p ? bytes : 0, delta);
-	else if (proc_file)
-		note_shared(&proc_file->c, p != NULL, freed, p ? bytes : 0, delta);
+		return;
+	}
+	if (!f)
+		return;
+	if (likely(fork_guard)) {
+		if (likely(*fork_guard)) {
+			note_shared(&f->c, p != NULL, freed, p ? bytes : 0, delta);
+			return;
+		}
+		/* A forked child that ran no fork handler: its memory is its own. */
+		proc_file = NULL;
+		atomic_fetch_sub(&windows, 1);
+		others_add(f, raw_getpid());
+		return;
+	}
+	pid = raw_getpid();
+	if (pid == proc_pid) {
+		note_shared(&f->c, p != NULL, freed, p ? bytes : 0, delta);
+	} else if (pid != foreign_seen) {
+		/* Only what is this process's own: a vfork child shares our globals. */
+		foreign_seen = pid;
+		others_add(f, pid);
+	}
 }
 
 /* ---- the allocator -------------------------------------------------------------------- */
@@ -311,14 +389,163 @@ static void forked(void)
 		return;
 	proc_file = NULL;
 	atomic_fetch_sub(&windows, 1);
-	__atomic_add_fetch(&f->others, 1, __ATOMIC_RELAXED);
+	others_add(f, raw_getpid());
+}
+
+/*
+ * The exec family: the owner's exec says, before it, that an image is coming; the image clears
+ * it when it loads the shim (shim_init). Every public entry point, since glibc's execvp and
+ * execv call its execve internally, past any interposition. An exec made by a raw syscall is
+ * not seen.
+ */
+static void exec_mark(int on)
+{
+	struct pb_mem_file *f = proc_file;
+
+	if (f && raw_getpid() == proc_pid)
+		__atomic_store_n(&f->exec_pending, on, __ATOMIC_SEQ_CST);
+}
+
+static void *next_sym(void **slot, const char *name)
+{
+	void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+	if (!p) {
+		p = dlsym(RTLD_NEXT, name);
+		__atomic_store_n(slot, p, __ATOMIC_RELEASE);
+	}
+	return p;
+}
+
+/* Call the next definition of name, typed as fn, with the exec marked around it. */
+#define EXEC_NEXT(fn, name, ...)                                                       \
+	do {                                                                           \
+		static void *slot;                                                     \
+		fn next = (fn)next_sym(&slot, name);                                   \
+		int r;                                                                 \
+                                                                                       \
+		if (!next) {                                                           \
+			errno = ENOSYS;                                                \
+			return -1;                                                     \
+		}                                                                      \
+		exec_mark(1);                                                          \
+		r = next(__VA_ARGS__);                                                 \
+		exec_mark(0);                                                          \
+		return r;                                                              \
+	} while (0)
+
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*execv_fn)(const char *, char *const[]);
+typedef int (*fexecve_fn)(int, char *const[], char *const[]);
+typedef int (*execveat_fn)(int, const char *, char *const[], char *const[], int);
+
+API int execve(const char *path, char *const argv[], char *const envp[])
+{
+	EXEC_NEXT(execve_fn, "execve", path, argv, envp);
+}
+
+API int execv(const char *path, char *const argv[])
+{
+	EXEC_NEXT(execv_fn, "execv", path, argv);
+}
+
+API int execvp(const char *file, char *const argv[])
+{
+	EXEC_NEXT(execv_fn, "execvp", file, argv);
+}
+
+API int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	EXEC_NEXT(execve_fn, "execvpe", file, argv, envp);
+}
+
+API int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	EXEC_NEXT(fexecve_fn, "fexecve", fd, argv, envp);
+}
+
+API int execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
+{
+	EXEC_NEXT(execveat_fn, "execveat", dirfd, path, argv, envp, flags);
+}
+
+/* execl, execlp, execle: their arguments as an array, to the wrappers above. */
+static size_t count_args(const char *arg, va_list ap)
+{
+	size_t n = 1;
+
+	if (!arg)
+		return 0;
+	while (va_arg(ap, const char *))
+		n++;
+	return n;
+}
+
+#define EXECL_ARGV(argv, arg)                                                          \
+	va_list ap;                                                                    \
+	size_t n;                                                                      \
+                                                                                       \
+	va_start(ap, arg);                                                             \
+	n = count_args(arg, ap);                                                       \
+	va_end(ap);                                                                    \
+	if (n > 1 << 16) {                                                             \
+		errno = E2BIG;                                                         \
+		return -1;                                                             \
+	}                                                                              \
+	char *argv[n + 1];                                                             \
+	argv[0] = (char *)arg;                                                         \
+	va_start(ap, arg);                                                             \
+	for (size_t i = 1; i <= n; i++)                                                \
+		argv[i] = va_arg(ap, char *);                                          \
+	argv[n] = NULL
+
+API int execl(const char *path, const char *arg, ...)
+{
+	EXECL_ARGV(argv, arg);
+	va_end(ap);
+	return execv(path, argv);
+}
+
+API int execlp(const char *file, const char *arg, ...)
+{
+	EXECL_ARGV(argv, arg);
+	va_end(ap);
+	return execvp(file, argv);
+}
+
+API int execle(const char *path, const char *arg, ...)
+{
+	char *const *envp;
+
+	EXECL_ARGV(argv, arg);
+	envp = va_arg(ap, char *const *);
+	va_end(ap);
+	return execve(path, argv, envp);
+}
+
+/* 1 when the process's malloc, calloc, realloc and free are this shim's: a program that
+ * defines its own comes first, and its calls never reach the shim. */
+static int own_allocator(void)
+{
+	static const char *const names[] = { "malloc", "calloc", "realloc", "free" };
+	Dl_info self, got;
+
+	if (!dladdr((void *)count_thread, &self))
+		return 1;	/* cannot tell: say nothing against it */
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		void *p = dlsym(RTLD_DEFAULT, names[i]);
+
+		if (!p || !dladdr(p, &got) || got.dli_fbase != self.dli_fbase)
+			return 0;
+	}
+	return 1;
 }
 
 __attribute__((constructor)) static void shim_init(void)
 {
 	const char *path = getenv("PBENCH_MEM_FILE");
+	int32_t pid = raw_getpid(), none = 0;
 	struct pb_mem_file *f;
-	int32_t none = 0;
 	int fd;
 
 	if (!next_malloc)
@@ -336,15 +563,23 @@ __attribute__((constructor)) static void shim_init(void)
 		munmap(f, sizeof(*f));
 		return;
 	}
-	/* The first process claims it; an image its owner exec()ed keeps counting. */
-	if (!__atomic_compare_exchange_n(&f->owner, &none, (int32_t)getpid(), 0,
-					 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST) &&
-	    none != (int32_t)getpid()) {
-		__atomic_add_fetch(&f->others, 1, __ATOMIC_RELAXED);
+	/* The first process claims it; an image its owner exec()ed counts in its place. */
+	if (!__atomic_compare_exchange_n(&f->owner, &none, pid, 0, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST) &&
+	    none != pid) {
+		others_add(f, pid);
 		munmap(f, sizeof(*f));
 		return;
 	}
+	/* Only the last image is the command: the earlier ones' counts go (no thread of theirs
+	 * is left after the exec). */
+	memset(&f->c, 0, sizeof(f->c));
+	__atomic_store_n(&f->own_malloc, own_allocator(), __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&f->images, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&f->exec_pending, 0, __ATOMIC_SEQ_CST);
 	pthread_atfork(NULL, NULL, forked);
+	guard_init();
+	proc_pid = pid;
 	proc_file = f;
 	atomic_fetch_add(&windows, 1);
 }

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define PB_MEM_SHIM_VERSION 1
+#define PB_MEM_SHIM_VERSION 2
 
 /* What one counting window saw. bytes: asked for (malloc(100) is 100). live and peak are in
  * the allocator's usable sizes (what malloc_usable_size says), since a free does not say how
@@ -31,17 +31,31 @@ struct pb_mem_counts {
 /*
  * The record a command's shim writes into: a small shared file named by PBENCH_MEM_FILE,
  * created and zeroed by pbench before the command starts. The first process that loads the
- * shim with owner 0 claims it (its pid); a process image that the owner exec()s (env, nice,
- * taskset as wrappers) has the same pid and goes on counting into it. Every other process
- * (children the command forks or execs) only adds 1 to others: their allocations are not
- * counted, and the report says how many there were.
+ * shim with owner 0 claims it (its pid). Only the process's last image is counted: an image
+ * its owner exec()s that loads the shim again (env, nice, taskset as wrappers: same pid)
+ * zeroes c and counts its own. An exec of the owner sets exec_pending first (the shim's exec
+ * wrappers), and the image that loads the shim clears it: still set after the command ended,
+ * the last image never loaded the shim (LD_PRELOAD cleared, a static or setuid program), and
+ * c is another image's, not the command's. own_malloc is 0 when the last image's malloc,
+ * calloc, realloc or free is not the shim's (the program defines its own: its calls never
+ * reach the shim).
+ *
+ * Every other process (children the command forks, with fork() or a raw syscall, or spawns)
+ * is not counted; its pid goes into pids once (a fork and the exec that follows it are one
+ * child), and others says how many there were, at most PB_MEM_OTHERS_MAX (then "at least").
  */
-#define PB_MEM_FILE_MAGIC 0x70626d656d310a00ULL	/* "pbmem1\n" */
+#define PB_MEM_FILE_MAGIC 0x70626d656d320a00ULL	/* "pbmem2\n" */
+#define PB_MEM_OTHERS_MAX 1024
 struct pb_mem_file {
 	uint64_t magic;
 	int32_t owner;			/* pid of the counted process, 0 until claimed */
-	uint32_t others;		/* other processes that loaded the shim */
+	uint32_t others;		/* other processes that loaded the shim (distinct pids) */
 	struct pb_mem_counts c;		/* updated atomically (the command may have threads) */
+	uint32_t images;		/* images of the owner that loaded the shim */
+	int32_t exec_pending;		/* the owner exec()ed, no image has loaded the shim since */
+	int32_t own_malloc;		/* 1: the last image's allocator is the shim */
+	uint32_t npids;			/* slots of pids taken (may pass PB_MEM_OTHERS_MAX) */
+	int32_t pids[PB_MEM_OTHERS_MAX];
 };
 
 struct pb_mem_shim {

@@ -232,9 +232,7 @@ void pbench_mem_file_reset(struct pbench_mem_file *f)
 		return;
 	/* Magic last: a shim never sees a record half zeroed as valid. */
 	__atomic_store_n(&f->rec->magic, 0, __ATOMIC_SEQ_CST);
-	memset(&f->rec->c, 0, sizeof(f->rec->c));
-	f->rec->owner = 0;
-	f->rec->others = 0;
+	memset((char *)f->rec + sizeof(f->rec->magic), 0, sizeof(*f->rec) - sizeof(f->rec->magic));
 	__atomic_store_n(&f->rec->magic, PB_MEM_FILE_MAGIC, __ATOMIC_SEQ_CST);
 }
 
@@ -314,8 +312,13 @@ int pbench_mem_file_read(const struct pbench_mem_file *f, struct pbench_mem *out
 		return pb_fail(-EINVAL, "%s(): f is NULL", __func__);
 	if (others)
 		*others = __atomic_load_n(&f->rec->others, __ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&f->rec->owner, __ATOMIC_SEQ_CST))
+	/* No process loaded the shim; or the owner's last exec never did (the counts are an
+	 * earlier image's, not the command's); or the last image has its own allocator. */
+	if (!__atomic_load_n(&f->rec->owner, __ATOMIC_SEQ_CST) ||
+	    __atomic_load_n(&f->rec->exec_pending, __ATOMIC_SEQ_CST))
 		return PBENCH_MEM_NOT_LOADED;
+	if (!__atomic_load_n(&f->rec->own_malloc, __ATOMIC_SEQ_CST))
+		return PBENCH_MEM_NOT_INTERPOSED;
 	m.allocs = __atomic_load_n(&f->rec->c.allocs, __ATOMIC_SEQ_CST);
 	m.frees = __atomic_load_n(&f->rec->c.frees, __ATOMIC_SEQ_CST);
 	m.bytes = __atomic_load_n(&f->rec->c.bytes, __ATOMIC_SEQ_CST);
@@ -375,9 +378,19 @@ int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet
 	/* The largest resident set (KiB) of the command and the children it waited for. */
 	res.max_rss_kib = cr.max_rss_kib;
 	res.status = pbench_mem_file_read(f, &m, &res.others);
-	if (res.status == PBENCH_MEM_NOT_LOADED)
+	if (res.status == PBENCH_MEM_NOT_LOADED && f->rec->owner)
+		res.reason = "the command drops the preload: its last exec'd image did not load "
+			     "the allocator shim (LD_PRELOAD cleared, or a static or set-user-ID "
+			     "program), and an earlier image's counts are not the command's";
+	else if (res.status == PBENCH_MEM_NOT_LOADED)
 		res.reason = "no process loaded the allocator shim (a command that clears "
 			     "LD_PRELOAD, or execs a static or setuid program?)";
+	else if (res.status == PBENCH_MEM_NOT_INTERPOSED)
+		res.reason = f->rec->c.allocs || f->rec->c.frees ?
+			     "the command has its own malloc: only some of its calls reached the "
+			     "shim" :
+			     "no call reached the shim: the command has its own malloc (the "
+			     "allocator shim is not its allocator)";
 	if (res.status == PBENCH_MEM_COUNTED) {
 		res.allocs = m.allocs;
 		res.frees = m.frees;
@@ -530,8 +543,9 @@ static int write_runs(const struct pbench_mem_run *runs, int n, FILE *f, int md)
 			row(f, md, fig[k].what, buf);
 		}
 		if (others) {
-			snprintf(buf, sizeof(buf), "%u process%s the command started, not counted",
-				 others, others == 1 ? "" : "es");
+			snprintf(buf, sizeof(buf), "%s%u process%s the command started, not counted",
+				 others >= PB_MEM_OTHERS_MAX ? "at least " : "", others,
+				 others == 1 ? "" : "es");
 			row(f, md, "children", buf);
 		}
 	}

@@ -822,4 +822,222 @@ else
 	skipped "memory static" "no statically linked /sbin/ldconfig here"
 fi
 
+# ---- --memory: whose allocations (issue 25) ---------------------------------------------------
+# Programs of known allocations, built here: nine makes 9 and frees them; rawfork 2 in itself
+# and 1000 in a child made by a raw fork syscall (no libc fork handler runs there); forkexec 1,
+# and a fork() whose child execs nine; ownmalloc defines malloc itself (5 calls).
+if command -v cc >/dev/null 2>&1; then
+	cat >"$T/nine.c" <<'C'
+#include <stdlib.h>
+
+int main(void)
+{
+	char *volatile p[9];
+
+	for (int i = 0; i < 9; i++) {
+		p[i] = malloc(16 + i);
+		p[i][0] = 1;
+	}
+	for (int i = 0; i < 9; i++)
+		free(p[i]);
+	return 0;
+}
+C
+	cat >"$T/rawfork.c" <<'C'
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int main(void)
+{
+	char *volatile a = malloc(10), *volatile b = malloc(20);
+#ifdef SYS_fork
+	long pid = syscall(SYS_fork);
+#else
+	long pid = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+#endif
+
+	if (pid == 0) {
+		for (int i = 0; i < 1000; i++) {
+			char *volatile c = malloc(32);
+
+			c[0] = 1;
+			free(c);
+		}
+		syscall(SYS_exit_group, 0);
+	}
+	if (pid < 0)
+		return 1;
+	waitpid((pid_t)pid, NULL, 0);
+	free(a);
+	free(b);
+	return 0;
+}
+C
+	cat >"$T/forkexec.c" <<'C'
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	char *volatile a = malloc(10);
+	pid_t pid;
+
+	if (argc < 2)
+		return 2;
+	pid = fork();
+	if (pid == 0) {
+		execv(argv[1], argv + 1);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, NULL, 0) < 0)
+		return 1;
+	free(a);
+	return 0;
+}
+C
+	cat >"$T/ownmalloc.c" <<'C'
+#include <stddef.h>
+#include <string.h>
+
+/* A bump allocator that never gives back: the program's own malloc, before any preload. */
+static _Alignas(16) char heap[1 << 20];
+static size_t used;
+
+void *malloc(size_t n)
+{
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (used + n + 16 > sizeof(heap))
+		return NULL;
+	*(size_t *)(heap + used) = n;
+	p = heap + used + 16;
+	used += n + 16;
+	return p;
+}
+
+void free(void *p)
+{
+	(void)p;
+}
+
+void *calloc(size_t a, size_t b)
+{
+	void *p = b && a > (size_t)-1 / b ? NULL : malloc(a * b);
+
+	if (p)
+		memset(p, 0, a * b);
+	return p;
+}
+
+void *realloc(void *p, size_t n)
+{
+	void *q = malloc(n);
+
+	if (p && q) {
+		size_t o = *(size_t *)((char *)p - 16);
+
+		memcpy(q, p, o < n ? o : n);
+	}
+	return q;
+}
+
+int main(void)
+{
+	for (int i = 0; i < 5; i++) {
+		char *volatile p = malloc(100);
+
+		p[0] = 1;
+		free(p);
+	}
+	return 0;
+}
+C
+	built=1
+	for p in nine rawfork forkexec ownmalloc; do
+		cc -O1 -o "$T/$p" "$T/$p.c" 2>"$T/err" || { built=0; bad "memory $p" "cannot build: $(head -c 200 "$T/err")"; }
+	done
+else
+	built=0
+	skipped "memory of wrappers, forks, own allocators" "no C compiler to build the programs"
+fi
+MS="stat --mode unprepared -r 1 --memory=2 -q -e task-clock"
+if [ "$built" = 1 ]; then
+	# A wrapper that clears LD_PRELOAD before it execs the program: what the shim saw is the
+	# wrapper's, never shown as the command's.
+	for how in "-u LD_PRELOAD" "LD_PRELOAD="; do
+		if run "memory env $how" 0 "$PB" $MS -- env $how "$T/nine" &&
+		   has "$T/out" "^  allocations   not counted: the command drops the preload" &&
+		   nothas "$T/out" "exactly"; then
+			ok "memory: env $how before the program: not counted, the wrapper's counts not shown"
+		else
+			miss "memory env $how"
+		fi
+	done
+	if run "memory env json" 0 "$PB" $MS --json -- env -u LD_PRELOAD "$T/nine" &&
+	   json "$T/out" '(m := d["memory"])["status"] == "not_loaded" and "drops the preload" in m["reason"] and
+		m["allocs_per_run"] is None and all(e["allocs"] is None for e in m["each"])'; then
+		ok "memory --json: a command that drops the preload is not_loaded, its counts null"
+	else
+		miss "memory env json"
+	fi
+	# A wrapper that keeps it: the program's own 9, not the wrapper's on top.
+	if run "memory env keeps" 0 "$PB" $MS -- env "$T/nine" &&
+	   has "$T/out" "^  allocations   exactly 9 per run$" &&
+	   run "memory sh exec" 0 "$PB" $MS -- sh -c "exec $T/nine" &&
+	   has "$T/out" "^  allocations   exactly 9 per run$"; then
+		ok "memory: env PROG and sh -c 'exec PROG' count the last image only (exactly 9)"
+	else
+		miss "memory env keeps"
+	fi
+	# A setuid program run through env by a user: the loader drops the preload there.
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+		cp "$T/nine" "$T/nine-suid" && chmod 4755 "$T/nine-suid" && chmod 755 "$T"
+		if setpriv --reuid=65534 --regid=65534 --clear-groups "$PB" -h >/dev/null 2>&1; then
+			if run "memory env setuid" 0 setpriv --reuid=65534 --regid=65534 --clear-groups \
+				"$PB" $MS -- env "$T/nine-suid" &&
+			   has "$T/out" "^  allocations   not counted: the command drops the preload" &&
+			   nothas "$T/out" "exactly"; then
+				ok "memory: a setuid program started through env by a user is not counted"
+			else
+				miss "memory env setuid"
+			fi
+		else
+			skipped "memory env setuid" "user 65534 cannot run $PB"
+		fi
+	else
+		skipped "memory env setuid" "not root, or no setpriv, to run as another user"
+	fi
+	# A child made by a raw fork syscall is a child, not the command.
+	if run "memory raw fork" 0 "$PB" $MS -- "$T/rawfork" &&
+	   has "$T/out" "^  allocations   exactly 2 per run$" &&
+	   has "$T/out" "^  children      1 process the command started, not counted" &&
+	   nothas "$T/out" "1002"; then
+		ok "memory: a raw fork's child is not counted as the command (exactly 2, 1 child)"
+	else
+		miss "memory raw fork"
+	fi
+	# One fork() whose child execs a program that loads the shim: one child, not two.
+	if run "memory fork exec" 0 "$PB" $MS -- "$T/forkexec" "$T/nine" &&
+	   has "$T/out" "^  allocations   exactly 1 per run$" &&
+	   has "$T/out" "^  children      1 process the command started, not counted"; then
+		ok "memory: a fork and its exec are one child"
+	else
+		miss "memory fork exec"
+	fi
+	# Its own malloc: no call reaches the shim, which is said, not 0.
+	if run "memory own malloc" 0 "$PB" $MS -- "$T/ownmalloc" &&
+	   has "$T/out" "^  allocations   not counted: no call reached the shim: the command has its own malloc" &&
+	   nothas "$T/out" "exactly 0"; then
+		ok "memory: a program with its own malloc is not counted, not exactly 0"
+	else
+		miss "memory own malloc"
+	fi
+fi
+
 finish cli/stat

@@ -268,8 +268,10 @@ PBENCH_API int pbench_mem_file_env(struct pbench_mem_file *f, char *const *envp,
 /* Zero the record: before each run. */
 PBENCH_API void pbench_mem_file_reset(struct pbench_mem_file *f);
 /* After a run: the counts of the command's process into out (out->size set), *others (may be
- * NULL) the processes that loaded the shim and were not counted. Returns PBENCH_MEM_COUNTED,
- * or PBENCH_MEM_NOT_LOADED when no process loaded the shim (out untouched); -EINVAL. */
+ * NULL) the processes that loaded the shim and were not counted. Returns PBENCH_MEM_COUNTED
+ * (the counts of the command's last image), PBENCH_MEM_NOT_LOADED when no process loaded the
+ * shim or the command's last exec'd image did not, PBENCH_MEM_NOT_INTERPOSED when that image
+ * has its own malloc (out untouched then); -EINVAL. */
 PBENCH_API int pbench_mem_file_read(const struct pbench_mem_file *f, struct pbench_mem *out,
 				    unsigned *others);
 PBENCH_API void pbench_mem_file_free(struct pbench_mem_file *f);
