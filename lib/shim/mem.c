@@ -10,6 +10,10 @@
  * function), or the whole process of a command run with PBENCH_MEM_FILE set. Otherwise each
  * call costs one load of a global and a branch on top of the allocator's own work.
  *
+ * For a command it also wraps the exec family, to mark in the record that the counted process
+ * is about to become another image (memshim.h says what pbench makes of it), and checks at
+ * start that the program's malloc is this one.
+ *
  * Built without sanitizers (the Makefile): an instrumented malloc would be ASan's business.
  */
 #include <dlfcn.h>

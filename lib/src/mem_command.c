@@ -5,11 +5,14 @@
  * before each run and reads after it. The file is a memfd, opened by the command through
  * /proc/<pbench>/fd/<n>: nothing is left in a directory when pbench dies.
  *
- * Whose allocations count: the process pbench started, across the exec()s it makes itself
- * (env, nice, taskset and shells that exec their last command keep the pid: the image they
- * exec is the command). Processes it forks are not counted (the shim's fork handler stops
+ * Whose allocations count: the last image of the process pbench started (env, nice, taskset
+ * and shells that exec their last command keep the pid: the image they exec is the command,
+ * and the wrapper's own allocations are not its). When that last exec'd image never loaded
+ * the shim (LD_PRELOAD cleared, a static or setuid program), or its malloc is its own, the
+ * run is "not counted", never the earlier image's counts or 0. Processes it forks are not
+ * counted (the shim's fork handler, or a page wiped on fork for a raw fork syscall, stops
  * them, and a child that execs finds the file claimed): the file says how many there were,
- * so a report can say "and N child processes, not counted".
+ * each pid once, so a report can say "and N child processes, not counted".
  *
  * What cannot be counted is said before anything runs: a statically linked command has no
  * dynamic loader to preload into (no PT_INTERP), and the loader ignores LD_PRELOAD in a

@@ -246,8 +246,10 @@ PBENCH_API int pbench_mem_compare(const struct pbench_result *a, const struct pb
 				  struct pbench_mem_comparison *out);
 /* ---------------------------------------------------------------------------------------------
  * Memory of a command (mem_command.c): the allocator shim libpbench-mem.so preloaded into it
- * counts the allocations of the process started (and of the images it exec()s under the same
- * pid), not those of the processes it forks; they are counted apart as "others".
+ * counts the allocations of the last image of the process started (a wrapper such as env that
+ * execs the program under the same pid is not counted; when the last image never loaded the
+ * shim the run is not counted), not those of the processes it forks; they are counted apart
+ * as "others", each process once.
  */
 /* Whether the command at path (a #! script: its interpreter) can be counted: a value of enum
  * pbench_mem_status: PBENCH_MEM_COUNTED, PBENCH_MEM_STATIC (no dynamic
