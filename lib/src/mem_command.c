@@ -383,8 +383,9 @@ int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet
 	res.status = pbench_mem_file_read(f, &m, &res.others);
 	if (res.status == PBENCH_MEM_NOT_LOADED && f->rec->owner)
 		res.reason = "the command drops the preload: its last exec'd image did not load "
-			     "the allocator shim (LD_PRELOAD cleared, or a static or set-user-ID "
-			     "program), and an earlier image's counts are not the command's";
+			     "the allocator shim (LD_PRELOAD or PBENCH_MEM_FILE cleared, or a static "
+			     "or set-user-ID program), and an earlier image's counts are not the "
+			     "command's";
 	else if (res.status == PBENCH_MEM_NOT_LOADED)
 		res.reason = "no process loaded the allocator shim (a command that clears "
 			     "LD_PRELOAD, or execs a static or setuid program?)";
