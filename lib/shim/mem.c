@@ -21,9 +21,9 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -119,13 +119,13 @@ static int32_t raw_getpid(void)
 static void guard_init(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	void *p = mmap(NULL, page > 0 ? (size_t)page : 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t len = page > 0 ? (size_t)page : 4096;
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED)
 		return;
-	if (madvise(p, page > 0 ? (size_t)page : 4096, MADV_WIPEONFORK)) {
-		munmap(p, page > 0 ? (size_t)page : 4096);
+	if (madvise(p, len, MADV_WIPEONFORK)) {
+		munmap(p, len);
 		return;
 	}
 	*(volatile int32_t *)p = 1;
