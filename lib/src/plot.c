@@ -161,6 +161,11 @@ static void frame(FILE *f, const char *title, const struct axis *a, size_t total
 static void legend(FILE *f, const struct pbench_plot_series *s, int nseries)
 {
 	double x = L_X0;
+	int outliers = 0;
+
+	for (int i = 0; i < nseries; i++)
+		for (size_t k = 0; s[i].outlier && k < s[i].n; k++)
+			outliers |= s[i].outlier[k] != 0;
 
 	fputs("<g font-size=\"13\">\n", f);
 	for (int i = 0; i < nseries; i++) {
@@ -171,9 +176,11 @@ static void legend(FILE *f, const struct pbench_plot_series *s, int nseries)
 		fprintf(f, " (%zu runs)</text>\n", s[i].n);
 		x += 200;
 	}
-	fprintf(f, "<circle cx=\"%.0f\" cy=\"52\" r=\"5.5\" fill=\"#ffffff\" stroke=\"#222222\" "
-		"stroke-width=\"2\"/><text x=\"%.0f\" y=\"56\">outlier (hover: its cause)</text>\n",
-		x + 5, x + 15);
+	/* Only marks the plot has: no outlier entry when no run is one. */
+	if (outliers)
+		fprintf(f, "<circle cx=\"%.0f\" cy=\"52\" r=\"5.5\" fill=\"#ffffff\" "
+			"stroke=\"#222222\" stroke-width=\"2\"/><text x=\"%.0f\" y=\"56\">"
+			"outlier (hover: its cause)</text>\n", x + 5, x + 15);
 	fprintf(f, "<line x1=\"%.0f\" y1=\"52\" x2=\"%.0f\" y2=\"52\" stroke=\"#111111\" "
 		"stroke-width=\"2\"/><text x=\"%.0f\" y=\"56\">median</text>\n",
 		R_X0, R_X0 + 18, R_X0 + 24);

@@ -117,6 +117,7 @@ Test(plot, runs_outliers_and_escaping)
 	cr_assert_null(strstr(x, "preempted <3"));
 	cr_assert_not_null(strstr(x, "time per run (ms)"));
 	cr_assert_not_null(strstr(x, "font-family=\"sans-serif\""));
+	cr_assert_not_null(strstr(x, ">outlier (hover: its cause)</text>"));
 	free(x);
 }
 
@@ -135,6 +136,33 @@ Test(plot, single_flat_series)
 	cr_assert_not_null(strstr(x, "time per run (us)"));
 	cr_assert_null(strstr(x, "nan"));
 	cr_assert_null(strstr(x, "inf"));
+	cr_assert_null(strstr(x, ">outlier"), "a legend entry for a mark the plot lacks");
+	free(x);
+}
+
+/* The legend lists the outlier mark iff some run of some series is one: flags all 0 in both
+ * series, then one run of the second series flagged. */
+Test(plot, outlier_legend_iff_outliers)
+{
+	static const double a[] = { 10e6, 11e6, 10.5e6 }, b[] = { 9e6, 9.1e6, 30e6 };
+	unsigned char aout[3] = { 0 }, bout[3] = { 0 };
+	struct pbench_plot_series s[] = {
+		{ .size = sizeof(s[0]), .name = "unprepared", .ns = a, .n = 3, .outlier = aout },
+		{ .size = sizeof(s[0]), .name = "prepared", .ns = b, .n = 3, .outlier = bout },
+	};
+	int err;
+	char *x = plot_to_string(s, 2, "t", &err);
+
+	cr_assert_eq(err, 0);
+	cr_assert_null(strstr(x, ">outlier"), "no run is an outlier, yet the legend has one");
+	cr_assert_null(strstr(x, "r=\"5.5\""), "no ringed dot either");
+	free(x);
+	bout[2] = 1;
+	x = plot_to_string(s, 2, "t", &err);
+	cr_assert_eq(err, 0);
+	assert_well_formed(x);
+	cr_assert_not_null(strstr(x, ">outlier (hover: its cause)</text>"));
+	cr_assert_not_null(strstr(x, "<title>run 3: 30.00 ms: outlier</title>"), "%s", x);
 	free(x);
 }
 
