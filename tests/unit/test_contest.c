@@ -614,6 +614,54 @@ Test(contest, bad_options_and_entrants)
 	pbench_contest_free(c);
 }
 
+/* The plot's rounds axis: labels 0, s, 2s, ... at even steps, as many as cover the rounds, and
+ * a dot for every look of entrant i at its round on that axis (the x of round r read off the
+ * labels' positions). */
+static void assert_rounds_axis(const char *svg, const struct pbench_contest *c, int i)
+{
+	const char *g = strstr(svg, "<g id=\"rounds-ticks\""), *end, *p;
+	double x[64], v[64], step, per_round;
+	char id[32];
+	int n = 0, k = 0;
+	long rounds = 0;
+
+	cr_assert_not_null(g, "no rounds-ticks group");
+	end = strstr(g, "</g>");
+	for (p = g; (p = strstr(p, "<text x=\"")) && p < end; p++) {
+		cr_assert_lt(n, 64);
+		cr_assert_eq(sscanf(p, "<text x=\"%lf\" y=\"%*[^\"]\">%lf<", &x[n], &v[n]), 2,
+			     "%.60s", p);
+		n++;
+	}
+	cr_assert_geq(n, 3, "%d labels on the rounds axis", n);
+	cr_assert_float_eq(v[0], 0, 1e-9);
+	step = v[1] - v[0];
+	cr_assert_geq(step, 1);
+	per_round = (x[1] - x[0]) / step;
+	cr_assert_gt(per_round, 0);
+	for (int t = 1; t < n; t++) {
+		cr_assert_float_eq(v[t] - v[t - 1], step, 1e-9, "uneven labels");
+		cr_assert_float_eq(x[t] - x[t - 1], step * per_round, 0.15, "uneven tick spacing");
+	}
+	snprintf(id, sizeof(id), "<g id=\"looks-%d\"", i);
+	g = strstr(svg, id);
+	cr_assert_not_null(g, "no %s", id);
+	end = strstr(g, "</g>");
+	for (p = g; (p = strstr(p, "<circle cx=\"")) && p < end; p++, k++) {
+		struct pbench_contest_look l = { .size = sizeof(l) };
+		double cx;
+
+		cr_assert_eq(pbench_contest_look(c, i, k, &l), 0, "more dots than looks");
+		cr_assert_eq(sscanf(p, "<circle cx=\"%lf\"", &cx), 1);
+		cr_assert_float_eq(cx, x[0] + (double)l.round * per_round, 0.15,
+				   "look %d (round %ld) at x %g", k, l.round, cx);
+		rounds = l.round;
+	}
+	cr_assert_eq(k, result(c, i).nr_looks, "a dot for every look");
+	cr_assert_gt(v[n - 1] + step, (double)rounds, "the labels stop short of round %ld", rounds);
+	cr_assert_lt(v[n - 1] - step, (double)rounds, "labels past round %ld", rounds);
+}
+
 /* The writers, read back: the JSON's times are the runs kept, pbench_samples reads them as a
  * set per entrant; the text starts with the verdict; the CSV has a line a run; the SVG is
  * whole; the Markdown is a table with the verdict under it. */
@@ -673,6 +721,7 @@ Test(contest, the_writers_read_back)
 	cr_assert_eq(pbench_contest_plot_svg(c, f), 0);
 	fclose(f);
 	cr_assert(strstr(buf, "<svg") && strstr(buf, "</svg>\n") && strstr(buf, "<polygon"));
+	assert_rounds_axis(buf, c, 1);
 	free(buf);
 	f = open_memstream(&buf, &len);
 	cr_assert_eq(pbench_contest_write_markdown(c, f), 0);
