@@ -86,7 +86,8 @@ static void histogram(FILE *f, const struct pbench_jitter *j, int i, const struc
 	for (int b = 0; b < nb; b++)
 		maxc = fmax(maxc, (double)bins[b].count);
 	step = fmax(1, pb_nice_step(maxc / 4));
-	fputs("<g id=\"hist-axis\" font-size=\"10\" fill=\"#333333\" text-anchor=\"end\">\n", f);
+	fprintf(f, "<g id=\"hist-axis-%d\" font-size=\"10\" fill=\"#333333\" "
+		"text-anchor=\"end\">\n", i);
 	for (double c = 0; c <= maxc + 1e-9; c += step) {
 		double y = y1 - (y1 - top - 14) * c / maxc;
 
