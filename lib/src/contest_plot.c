@@ -230,10 +230,39 @@ static void ratio_panel(FILE *f, const struct pbench_contest *c)
 	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">time / %s's, and its "
 		"%.10g%% interval, at each look</text>\n", (R0 + R1) / 2, Y0 - 10,
 		c->e[c->o.reference].name, c->o.confidence * 100);
-	fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" font-size=\"10\" fill=\"#555555\">1: no "
-		"difference</text>\n", R0 + 4, ypos(&s, 1) - 4);
-	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">round (%ld in all); a dot "
-		"at each look, its interval as a bar</text>\n", (R0 + R1) / 2, Y1 + 34, rounds);
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">round (%ld in all)</text>\n"
+		"<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"10\" "
+		"fill=\"#555555\">a dot at each look, its interval as a bar; dashed: 1, no difference",
+		(R0 + R1) / 2, Y1 + 32, rounds, (R0 + R1) / 2, Y1 + 48);
+	if (c->o.same_pct > 0)
+		fprintf(f, "; dotted: +-%.10g%%", c->o.same_pct);
+	fputs("</text>\n", f);
+}
+
+/* The verdict over the plot, in two lines where one would run off the page (an undecided
+ * verdict says how far it is from one: ~170 characters, 14 px bold is ~8.7 px each). */
+static void put_title(FILE *f, char *title)
+{
+	size_t len = strlen(title), cut = 0;
+
+	if ((double)len * 0.62 * 14 > W - 30)
+		for (size_t k = len / 2, d = 0; d < len / 2 && !cut; d++) {
+			if (title[k + d] == ' ')
+				cut = k + d;
+			else if (title[k - d] == ' ')
+				cut = k - d;
+		}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"%d\" "
+		"font-weight=\"bold\">", W / 2, cut ? 20 : 28, cut ? 13 : 14);
+	if (cut)
+		title[cut] = 0;
+	pb_svg_text(f, title);
+	if (cut) {
+		fprintf(f, "</text>\n<text x=\"%d\" y=\"38\" text-anchor=\"middle\" "
+			"font-size=\"13\" font-weight=\"bold\">", W / 2);
+		pb_svg_text(f, title + cut + 1);
+	}
+	fputs("</text>\n", f);
 }
 
 int pbench_contest_plot_svg(const struct pbench_contest *c, FILE *f)
@@ -250,10 +279,8 @@ int pbench_contest_plot_svg(const struct pbench_contest *c, FILE *f)
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/"
 		"2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"%d\" height=\"%d\" "
-		"fill=\"#ffffff\"/>\n<text x=\"%d\" y=\"28\" text-anchor=\"middle\" "
-		"font-size=\"14\" font-weight=\"bold\">", W, H, W, H, W, H, W / 2);
-	pb_svg_text(f, title);
-	fputs("</text>\n", f);
+		"fill=\"#ffffff\"/>\n", W, H, W, H, W, H);
+	put_title(f, title);
 	times_panel(f, c);
 	ratio_panel(f, c);
 	fputs("</svg>\n", f);
