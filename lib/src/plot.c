@@ -124,6 +124,33 @@ static void put_name(FILE *f, const struct pbench_plot_series *s, int i)
 		fprintf(f, "series %d", i + 1);
 }
 
+/* The title on one line of the page: a long command line in a smaller font, down to 11 px
+ * (bold is ~0.62 em a character), and past that cut with "..." (the text report has it
+ * whole). */
+static void put_title(FILE *f, const char *title)
+{
+	size_t len = strlen(title), fit;
+	double size = fmin(17, (W - 30) / (0.62 * (double)(len ? len : 1)));
+	char cut[256];
+
+	size = floor(fmax(size, 11));
+	fit = (size_t)((W - 30) / (0.62 * size));
+	fprintf(f, "<text x=\"%d\" y=\"26\" text-anchor=\"middle\" font-size=\"%.0f\" "
+		"font-weight=\"bold\">", W / 2, size);
+	if (len <= fit) {
+		pb_svg_text(f, title);
+	} else {
+		fit = fit - 3 < sizeof(cut) - 1 ? fit - 3 : sizeof(cut) - 1;
+		while (fit && ((unsigned char)title[fit] & 0xc0) == 0x80)
+			fit--;	/* not inside a UTF-8 character */
+		memcpy(cut, title, fit);
+		cut[fit] = 0;
+		pb_svg_text(f, cut);
+		fputs("...", f);
+	}
+	fputs("</text>\n", f);
+}
+
 static void frame(FILE *f, const char *title, const struct axis *a, size_t total)
 {
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -131,10 +158,7 @@ static void frame(FILE *f, const char *title, const struct axis *a, size_t total
 		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
 		"font-size=\"12\">\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
 		W, H, W, H, W, H);
-	fprintf(f, "<text x=\"%d\" y=\"26\" text-anchor=\"middle\" font-size=\"17\" "
-		"font-weight=\"bold\">", W / 2);
-	pb_svg_text(f, title ? title : "runs");
-	fputs("</text>\n", f);
+	put_title(f, title ? title : "runs");
 	/* Grid and tick labels across both panels. */
 	fputs("<g stroke=\"#dddddd\" stroke-width=\"1\">\n", f);
 	for (double t = ceil(a->lo / a->step) * a->step; t <= a->hi; t += a->step)

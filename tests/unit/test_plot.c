@@ -166,6 +166,42 @@ Test(plot, outlier_legend_iff_outliers)
 	free(x);
 }
 
+/* A title of a long command line stays on the page: its text at its font size (0.62 em a
+ * character, bold) fits 960 px, smaller than the 17 px of a short one, and it keeps its start,
+ * escaped, cut with "..." where even 11 px would not fit. */
+Test(plot, long_title_fits_the_page)
+{
+	static const double a[] = { 1e6, 1.1e6 };
+	const struct pbench_plot_series s = { .size = sizeof(s), .ns = a, .n = 2 };
+	const size_t lens[] = { 20, 90, 120, 400 };
+
+	for (size_t k = 0; k < ARRAY_SIZE(lens); k++) {
+		char title[512], *x, *t, *end;
+		int err, size;
+
+		memset(title, 'w', lens[k]);
+		memcpy(title, "pbench stat: a&b ", 17);
+		title[lens[k]] = 0;
+		x = plot_to_string(&s, 1, title, &err);
+		cr_assert_eq(err, 0);
+		assert_well_formed(x);
+		t = strstr(x, "<text x=\"480\" y=\"26\"");
+		cr_assert_not_null(t);
+		cr_assert_eq(sscanf(strstr(t, "font-size="), "font-size=\"%d\"", &size), 1);
+		t = strchr(t, '>') + 1;
+		end = strstr(t, "</text>");
+		cr_assert(!strncmp(t, "pbench stat: a&amp;b www", 24), "%.30s", t);
+		/* "&amp;" is one character on the page */
+		cr_assert_leq((double)(end - t - 4) * 0.62 * size, 960 - 20,
+			      "%zu characters at %d px", lens[k], size);
+		cr_assert(lens[k] > 60 || size == 17, "a short title at %d px", size);
+		cr_assert_geq(size, 11);
+		cr_assert_eq(!strncmp(end - 3, "...", 3), lens[k] > 140, "%zu characters: '%.*s'",
+			     lens[k], (int)(end - t), t);
+		free(x);
+	}
+}
+
 Test(plot, bad_input)
 {
 	static const double ok[] = { 1, 2 }, bad[] = { 1, NAN };
