@@ -97,9 +97,12 @@ static void histogram(FILE *f, const struct pbench_jitter *j, int i, const struc
 	}
 	fprintf(f, "<text transform=\"translate(%.0f %.0f) rotate(-90)\" text-anchor=\"middle\">"
 		"gaps per bin</text>\n</g>\n", H_X0 - 42, (top + y1) / 2);
-	fprintf(f, "<g fill=\"%s\" fill-opacity=\"0.8\">\n", color);
+	fprintf(f, "<g id=\"hist-bars-%d\" fill=\"%s\" fill-opacity=\"0.8\">\n", i, color);
 	for (int b = 0; b < nb; b++) {
-		double x0 = lx(a, bins[b].lo_ns, H_X0, H_X1), x1 = lx(a, bins[b].hi_ns, H_X0, H_X1);
+		/* The end bins reach past the axis (the threshold's and the longest gap's whole
+		 * decades), where none of their gaps are: cut at the panel. */
+		double x0 = fmax(H_X0, lx(a, bins[b].lo_ns, H_X0, H_X1));
+		double x1 = fmin(H_X1, lx(a, bins[b].hi_ns, H_X0, H_X1));
 		double h = (y1 - top - 14) * (double)bins[b].count / maxc;
 
 		bar[b] = (struct box){ x0 + 0.5, y1 - h, x0 + 0.5 + fmax(1, x1 - x0 - 1), y1 };
@@ -208,18 +211,23 @@ static void timeline(FILE *f, const struct pbench_jitter *j, int i, const struct
 	kx = T_X1;
 	ky = y1 + 28;
 	fprintf(f, "<g id=\"timeline-key-%d\" font-size=\"10\" fill=\"#333333\">\n", i);
+	if (!maxc) {	/* no shade to explain */
+		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"end\">no gap over the "
+			"threshold</text>\n</g>\n", kx, ky);
+		return;
+	}
 	for (int k = 3; k >= 0; k--) {
-		unsigned v = (unsigned)lround(pow(maxc ? maxc : 1, k / 3.0));
+		unsigned v = (unsigned)lround(pow(maxc, k / 3.0));
 		char t[16];
 
-		if (k < 3 && v == (unsigned)lround(pow(maxc ? maxc : 1, (k + 1) / 3.0)))
+		if (k < 3 && v == (unsigned)lround(pow(maxc, (k + 1) / 3.0)))
 			continue;
 		snprintf(t, sizeof(t), "%u", v);
 		kx -= text_w(t, 10) + 2;
 		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\">%s</text>", kx, ky, t);
 		kx -= 12;
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.0f\" width=\"10\" height=\"10\" fill=\"%s\" "
-			"fill-opacity=\"%.2f\"/>\n", kx, ky - 9, color, cell_opacity(v, maxc ? maxc : 1));
+			"fill-opacity=\"%.2f\"/>\n", kx, ky - 9, color, cell_opacity(v, maxc));
 		kx -= 6;
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"end\">gaps a cell (%s, 1/%d "

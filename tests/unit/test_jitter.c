@@ -528,6 +528,41 @@ Test(jitter, plot_timeline_is_bounded_and_counts_every_gap)
 	pbench_jitter_free(j);
 }
 
+/* The end bins of the histogram reach past the axis's whole decades (a 950 ms gap's bin ends
+ * at 1.07 s, the axis at 1 s): every bar stays inside the histogram's panel (the first frame
+ * of the row). A CPU with no gap has no shade key, it says so. */
+Test(jitter, plot_bars_inside_the_panel_and_no_key_without_gaps)
+{
+	static const double ns[] = { 1010, 950e6 };
+	struct pbench_cpu_noise none = { .size = sizeof(none) };
+	struct pbench_jitter *j = fake(ns, 2, &none, 0);
+	const char *end, *p;
+	double px, pw, x, w;
+	int n = 0;
+	char *svg = plot_of(j);
+
+	p = strstr(svg, "<g fill=\"none\" stroke=\"#444444\"><rect x=\"");
+	cr_assert_not_null(p);
+	cr_assert_eq(sscanf(p, "<g fill=\"none\" stroke=\"#444444\"><rect x=\"%lf\" "
+			    "y=\"%*[^\"]\" width=\"%lf\"", &px, &pw), 2, "%.80s", p);
+	for (p = group(svg, "hist-bars-0", &end); (p = strstr(p, "<rect ")) && p < end; p++, n++) {
+		cr_assert_eq(sscanf(p, "<rect x=\"%lf\" y=\"%*[^\"]\" width=\"%lf\"", &x, &w), 2);
+		cr_assert(x >= px && x + w <= px + pw, "a bar from %g to %g, the panel %g to %g", x,
+			  x + w, px, px + pw);
+	}
+	cr_assert_eq(n, 2);
+	group(svg, "timeline-key-0", &end);
+	free(svg);
+	pbench_jitter_free(j);
+	j = fake(ns, 0, &none, 0);
+	svg = plot_of(j);
+	p = group(svg, "timeline-key-0", &end);
+	cr_assert_null(memmem(p, (size_t)(end - p), "<rect", 5), "a shade key with no gap");
+	cr_assert_not_null(memmem(p, (size_t)(end - p), ">no gap over the threshold<", 27));
+	free(svg);
+	pbench_jitter_free(j);
+}
+
 /* One row per case: counts over a 1 s window and what the explanation must say. */
 Test(jitter, explanation_names_the_sources)
 {
