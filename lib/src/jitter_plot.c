@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The jitter plot: one row per CPU; left, how long the gaps were (a histogram on a log scale of
- * gap length, its bars labelled with their counts); right, when they came (a timeline of the
- * window by gap length, on the same log scale as the histogram's
- * axis, its cells shaded by how many gaps began there). Self-contained SVG 1.1, no script,
- * text escaped.
+ * gap length, a count axis, each bar's count over it where it fits); right, when they came (a
+ * timeline of the window by gap length, on the same log scale as the histogram's axis, in
+ * cells shaded by how many gaps began there). Self-contained SVG 1.1, no script, text
+ * escaped.
  */
 #include <errno.h>
 #include <math.h>
@@ -141,9 +141,9 @@ static void histogram(FILE *f, const struct pbench_jitter *j, int i, const struc
 	fputs("</g>\n", f);
 }
 
-/* The timeline as cells: a column of window time (a round step, at most TL_COLS of them) by a
+/* The timeline as cells: a column of window time (a round step, about TL_COLS of them) by a
  * fifth of a decade of gap length, shaded by how many gaps began there (a log scale from 1 to
- * the fullest cell, shown in a key over the panel). Thousands of gaps a second are thousands of
+ * the fullest cell, shown in a key under the panel). Thousands of gaps a second are thousands of
  * strokes a pixel wide, a solid band; cells show where they crowd and still show a lone long
  * gap on its own, in a number of elements bounded by the cells, not by the gaps. */
 #define TL_COLS 100
@@ -154,8 +154,8 @@ static double cell_opacity(unsigned c, unsigned maxc)
 	return maxc > 1 ? 0.2 + 0.8 * log((double)c) / log((double)maxc) : 1;
 }
 
-static void timeline(FILE *f, const struct pbench_jitter *j, int i, const struct logaxis *a,
-		     double y0, const char *color)
+static int timeline(FILE *f, const struct pbench_jitter *j, int i, const struct logaxis *a,
+		    double y0, const char *color)
 {
 	const struct pbench_jitter_cpu *c = &j->run[i].r;
 	const struct pbench_jitter_gap *g = j->run[i].gaps;
@@ -172,7 +172,7 @@ static void timeline(FILE *f, const struct pbench_jitter *j, int i, const struct
 	nrows = nrows < 1 ? 1 : nrows;
 	cell = calloc((size_t)ncols * (size_t)nrows, sizeof(*cell));
 	if (!cell)
-		return;
+		return -ENOMEM;
 	for (size_t k = 0; k < n; k++) {
 		double s = pbench_ticks_to_ns_f((double)g[k].start_ticks) / 1e9;
 		double v = log10(fmax(pbench_ticks_to_ns_f((double)g[k].ticks), 1));
@@ -214,7 +214,7 @@ static void timeline(FILE *f, const struct pbench_jitter *j, int i, const struct
 	if (!maxc) {	/* no shade to explain */
 		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"end\">no gap over the "
 			"threshold</text>\n</g>\n", kx, ky);
-		return;
+		return 0;
 	}
 	for (int k = 3; k >= 0; k--) {
 		unsigned v = (unsigned)lround(pow(maxc, k / 3.0));
@@ -232,6 +232,7 @@ static void timeline(FILE *f, const struct pbench_jitter *j, int i, const struct
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"end\">gaps a cell (%s, 1/%d "
 		"decade):</text>\n</g>\n", kx, ky, w, TL_PER_DECADE);
+	return 0;
 }
 
 static void row_frame(FILE *f, const struct pbench_jitter *j, int i, const struct logaxis *a,
@@ -305,7 +306,8 @@ int pbench_jitter_plot_svg(const struct pbench_jitter *j, FILE *f, const char *t
 
 		row_frame(f, j, i, &a, y0);
 		histogram(f, j, i, &a, y0, color);
-		timeline(f, j, i, &a, y0, color);
+		if (timeline(f, j, i, &a, y0, color))
+			return -ENOMEM;
 	}
 	fputs("</svg>\n", f);
 	if (fflush(f) == EOF || ferror(f))
