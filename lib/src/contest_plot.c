@@ -2,7 +2,8 @@
 /*
  * A contest as SVG: left, each entrant's times (a dot a run, spread sideways so that none hides
  * another, the median as a bar); right, each entrant's ratio to the reference after every
- * round with its interval as a band, narrowing until the verdict, and the line of "no
+ * round with its interval as a band and each look a dot with its interval as a bar, on a
+ * rounds axis with labelled ticks, narrowing until the verdict, and the line of "no
  * difference" (with the equivalence margin when one was asked). Self-contained SVG 1.1.
  */
 #include <errno.h>
@@ -139,26 +140,64 @@ static void ratio_range(const struct pbench_contest *c, double *lo, double *hi, 
 		}
 }
 
+/* The rounds axis: 0 to a little past the last round, so that the last look is not on the
+ * frame; ticks at a round step, each labelled. */
+struct rounds_axis {
+	double max, step;
+};
+
+static double rx(const struct rounds_axis *a, double round)
+{
+	return R0 + round / a->max * (R1 - R0);
+}
+
+static void rounds_ticks(FILE *f, const struct rounds_axis *a)
+{
+	fputs("<g id=\"rounds-ticks\" text-anchor=\"middle\" fill=\"#333333\">\n", f);
+	for (double t = 0; t <= a->max + 1e-9; t += a->step)
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
+			"stroke=\"#444444\"/><text x=\"%.1f\" y=\"%.0f\">%.0f</text>\n", rx(a, t),
+			Y1, rx(a, t), Y1 + 4, rx(a, t), Y1 + 16, t);
+	fputs("</g>\n", f);
+}
+
+/* An entrant's looks: the interval as a band and the ratio as a line through them, and each
+ * look a dot with its interval as a whisker, so that a verdict reached at the first look (a
+ * band of one point) is still seen; its <title> says the round and the figures. */
 static void ratio_series(FILE *f, const struct pbench_contest *c, int i, const struct scale *s,
-			 long rounds)
+			 const struct rounds_axis *a)
 {
 	const struct pb_entrant *e = &c->e[i];
-	double dx = (R1 - R0) / (double)rounds;
 
 	if (!e->nlooks)
 		return;
 	fprintf(f, "<g clip-path=\"url(#ratio)\"><polygon fill=\"%s\" fill-opacity=\"0.18\" "
 		"points=\"", color(i));
 	for (size_t k = 0; k < e->nlooks; k++)
-		fprintf(f, "%.1f,%.1f ", R0 + dx * (double)e->looks[k].round, ypos(s, e->looks[k].hi));
+		fprintf(f, "%.1f,%.1f ", rx(a, (double)e->looks[k].round), ypos(s, e->looks[k].hi));
 	for (size_t k = e->nlooks; k-- > 0;)
-		fprintf(f, "%.1f,%.1f ", R0 + dx * (double)e->looks[k].round, ypos(s, e->looks[k].lo));
+		fprintf(f, "%.1f,%.1f ", rx(a, (double)e->looks[k].round), ypos(s, e->looks[k].lo));
 	fprintf(f, "\"/><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
 		color(i));
 	for (size_t k = 0; k < e->nlooks; k++)
-		fprintf(f, "%.1f,%.1f ", R0 + dx * (double)e->looks[k].round,
+		fprintf(f, "%.1f,%.1f ", rx(a, (double)e->looks[k].round),
 			ypos(s, e->looks[k].ratio));
-	fputs("\"/></g>\n", f);
+	fprintf(f, "\"/></g>\n<g id=\"looks-%d\" clip-path=\"url(#ratio)\" fill=\"%s\" "
+		"stroke=\"%s\">\n", i, color(i), color(i));
+	for (size_t k = 0; k < e->nlooks; k++) {
+		const struct pb_look *l = &e->looks[k];
+		double x = rx(a, (double)l->round);
+
+		if (isfinite(l->lo) && isfinite(l->hi))
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				"stroke-width=\"1.5\"/>", x, ypos(s, l->lo), x, ypos(s, l->hi));
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>", x,
+			ypos(s, l->ratio));
+		pb_svg_text(f, e->name);
+		fprintf(f, ", round %ld: %.4g (%.4g-%.4g)</title></circle>\n", l->round, l->ratio,
+			l->lo, l->hi);
+	}
+	fputs("</g>\n", f);
 }
 
 static void ratio_panel(FILE *f, const struct pbench_contest *c)
@@ -166,10 +205,14 @@ static void ratio_panel(FILE *f, const struct pbench_contest *c)
 	double lo, hi;
 	long rounds;
 	struct scale s;
+	struct rounds_axis a;
 
 	ratio_range(c, &lo, &hi, &rounds);
 	scale_for(&s, lo, hi);
 	grid(f, &s, R0, R1, 1, decimals_for(s.step));
+	a.step = fmax(1, pb_nice_step((double)rounds / 6));
+	a.max = (double)rounds * 1.04 + 0.5;
+	rounds_ticks(f, &a);
 	fprintf(f, "<clipPath id=\"ratio\"><rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" "
 		"height=\"%.0f\"/></clipPath>\n", R0, Y0, R1 - R0, Y1 - Y0);
 	fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#111111\" "
@@ -183,12 +226,43 @@ static void ratio_panel(FILE *f, const struct pbench_contest *c)
 		}
 	for (int i = 0; i < c->n; i++)
 		if (i != c->o.reference)
-			ratio_series(f, c, i, &s, rounds);
+			ratio_series(f, c, i, &s, &a);
 	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">time / %s's, and its "
 		"%.10g%% interval, at each look</text>\n", (R0 + R1) / 2, Y0 - 10,
 		c->e[c->o.reference].name, c->o.confidence * 100);
-	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">round (%ld in all)</text>\n",
-		(R0 + R1) / 2, Y1 + 26, rounds);
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">round (%ld in all)</text>\n"
+		"<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\" font-size=\"10\" "
+		"fill=\"#555555\">a dot at each look, its interval as a bar; dashed: 1, no difference",
+		(R0 + R1) / 2, Y1 + 32, rounds, (R0 + R1) / 2, Y1 + 48);
+	if (c->o.same_pct > 0)
+		fprintf(f, "; dotted: +-%.10g%%", c->o.same_pct);
+	fputs("</text>\n", f);
+}
+
+/* The verdict over the plot, in two lines where one would run off the page (an undecided
+ * verdict says how far it is from one: ~170 characters, 14 px bold is ~8.7 px each). */
+static void put_title(FILE *f, char *title)
+{
+	size_t len = strlen(title), cut = 0;
+
+	if ((double)len * 0.62 * 14 > W - 30)
+		for (size_t k = len / 2, d = 0; d < len / 2 && !cut; d++) {
+			if (title[k + d] == ' ')
+				cut = k + d;
+			else if (title[k - d] == ' ')
+				cut = k - d;
+		}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"%d\" "
+		"font-weight=\"bold\">", W / 2, cut ? 20 : 28, cut ? 13 : 14);
+	if (cut)
+		title[cut] = 0;
+	pb_svg_text(f, title);
+	if (cut) {
+		fprintf(f, "</text>\n<text x=\"%d\" y=\"38\" text-anchor=\"middle\" "
+			"font-size=\"13\" font-weight=\"bold\">", W / 2);
+		pb_svg_text(f, title + cut + 1);
+	}
+	fputs("</text>\n", f);
 }
 
 int pbench_contest_plot_svg(const struct pbench_contest *c, FILE *f)
@@ -205,10 +279,8 @@ int pbench_contest_plot_svg(const struct pbench_contest *c, FILE *f)
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/"
 		"2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"%d\" height=\"%d\" "
-		"fill=\"#ffffff\"/>\n<text x=\"%d\" y=\"28\" text-anchor=\"middle\" "
-		"font-size=\"14\" font-weight=\"bold\">", W, H, W, H, W, H, W / 2);
-	pb_svg_text(f, title);
-	fputs("</text>\n", f);
+		"fill=\"#ffffff\"/>\n", W, H, W, H, W, H);
+	put_title(f, title);
 	times_panel(f, c);
 	ratio_panel(f, c);
 	fputs("</svg>\n", f);

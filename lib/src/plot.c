@@ -124,6 +124,33 @@ static void put_name(FILE *f, const struct pbench_plot_series *s, int i)
 		fprintf(f, "series %d", i + 1);
 }
 
+/* The title on one line of the page: a long command line in a smaller font, down to 11 px
+ * (bold is ~0.62 em a character), and past that cut with "..." (the text report has it
+ * whole). */
+static void put_title(FILE *f, const char *title)
+{
+	size_t len = strlen(title), fit;
+	double size = fmin(17, (W - 30) / (0.62 * (double)(len ? len : 1)));
+	char cut[256];
+
+	size = floor(fmax(size, 11));
+	fit = (size_t)((W - 30) / (0.62 * size));
+	fprintf(f, "<text x=\"%d\" y=\"26\" text-anchor=\"middle\" font-size=\"%.0f\" "
+		"font-weight=\"bold\">", W / 2, size);
+	if (len <= fit) {
+		pb_svg_text(f, title);
+	} else {
+		fit = fit - 3 < sizeof(cut) - 1 ? fit - 3 : sizeof(cut) - 1;
+		while (fit && ((unsigned char)title[fit] & 0xc0) == 0x80)
+			fit--;	/* not inside a UTF-8 character */
+		memcpy(cut, title, fit);
+		cut[fit] = 0;
+		pb_svg_text(f, cut);
+		fputs("...", f);
+	}
+	fputs("</text>\n", f);
+}
+
 static void frame(FILE *f, const char *title, const struct axis *a, size_t total)
 {
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -131,10 +158,7 @@ static void frame(FILE *f, const char *title, const struct axis *a, size_t total
 		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
 		"font-size=\"12\">\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
 		W, H, W, H, W, H);
-	fprintf(f, "<text x=\"%d\" y=\"26\" text-anchor=\"middle\" font-size=\"17\" "
-		"font-weight=\"bold\">", W / 2);
-	pb_svg_text(f, title ? title : "runs");
-	fputs("</text>\n", f);
+	put_title(f, title ? title : "runs");
 	/* Grid and tick labels across both panels. */
 	fputs("<g stroke=\"#dddddd\" stroke-width=\"1\">\n", f);
 	for (double t = ceil(a->lo / a->step) * a->step; t <= a->hi; t += a->step)
@@ -161,6 +185,11 @@ static void frame(FILE *f, const char *title, const struct axis *a, size_t total
 static void legend(FILE *f, const struct pbench_plot_series *s, int nseries)
 {
 	double x = L_X0;
+	int outliers = 0;
+
+	for (int i = 0; i < nseries; i++)
+		for (size_t k = 0; s[i].outlier && k < s[i].n; k++)
+			outliers |= s[i].outlier[k] != 0;
 
 	fputs("<g font-size=\"13\">\n", f);
 	for (int i = 0; i < nseries; i++) {
@@ -171,9 +200,11 @@ static void legend(FILE *f, const struct pbench_plot_series *s, int nseries)
 		fprintf(f, " (%zu runs)</text>\n", s[i].n);
 		x += 200;
 	}
-	fprintf(f, "<circle cx=\"%.0f\" cy=\"52\" r=\"5.5\" fill=\"#ffffff\" stroke=\"#222222\" "
-		"stroke-width=\"2\"/><text x=\"%.0f\" y=\"56\">outlier (hover: its cause)</text>\n",
-		x + 5, x + 15);
+	/* Only marks the plot has: no outlier entry when no run is one. */
+	if (outliers)
+		fprintf(f, "<circle cx=\"%.0f\" cy=\"52\" r=\"5.5\" fill=\"#ffffff\" "
+			"stroke=\"#222222\" stroke-width=\"2\"/><text x=\"%.0f\" y=\"56\">"
+			"outlier (hover: its cause)</text>\n", x + 5, x + 15);
 	fprintf(f, "<line x1=\"%.0f\" y1=\"52\" x2=\"%.0f\" y2=\"52\" stroke=\"#111111\" "
 		"stroke-width=\"2\"/><text x=\"%.0f\" y=\"56\">median</text>\n",
 		R_X0, R_X0 + 18, R_X0 + 24);

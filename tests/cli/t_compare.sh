@@ -281,7 +281,8 @@ if run "exports" 0 "$PB" compare $Q "sleep 0.01" "sleep 0.03" --json="$T/c.json"
    has "$T/out" "^stopped: " && has "$T/c.json" '"schema": 2' &&
    has "$T/c.md" "^| Command | Runs | Mean \[ms\]" && has "$T/c.md" "^- sleep 0.03 is " &&
    has "$T/c.csv" "^name,entrant,run,ns,ticks,exit_status,signal,timed_out,cpu,task-clock,context-switches$" &&
-   has "$T/c.svg" "</svg>"; then
+   has "$T/c.svg" "</svg>" && has "$T/c.svg" '<g id="rounds-ticks"' &&
+   has "$T/c.svg" '<g id="looks-1"'; then
 	ok "--json=FILE, --export-markdown, --export-csv, --plot: files, the text on stdout"
 else
 	miss "exports"

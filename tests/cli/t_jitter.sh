@@ -43,6 +43,25 @@ if run "jitter text" 0 "$PB" jitter --duration 0.3 --plot "$T/j.svg" &&
 elif [ "$rc" -eq 0 ]; then
 	bad "jitter text" "$(head -c 300 "$T/out")"
 fi
+# The plot a person can read (issue 26): a count axis by the bars, the timeline as cells (a
+# bounded number, whatever the gaps) with the key of its shades; it renders where rsvg can.
+if [ -s "$T/j.svg" ]; then
+	cells=$(grep -c '^<rect [^>]*fill-opacity="[0-9.]*"><title>[0-9]* gaps* of ' "$T/j.svg")
+	if has "$T/j.svg" '<g id="hist-axis-0"' && has "$T/j.svg" '>gaps per bin</text>' &&
+	   has "$T/j.svg" '<g id="timeline-0"' && has "$T/j.svg" '>gaps a cell (' &&
+	   [ "$cells" -ge 1 ] && [ "$cells" -le $((101 * 5 * 8 * NCPU)) ]; then
+		ok "jitter plot: count axis, timeline of $cells cells with its key"
+	else
+		bad "jitter plot" "$cells cells; $(grep -c '<line ' "$T/j.svg") lines"
+	fi
+	if ! command -v rsvg-convert >/dev/null 2>&1; then
+		skipped "jitter plot renders" "no rsvg-convert (apt-get install librsvg2-bin)"
+	elif rsvg-convert -o "$T/j.png" "$T/j.svg" 2>"$T/err" && [ -s "$T/j.png" ]; then
+		ok "jitter plot renders (rsvg-convert)"
+	else
+		bad "jitter plot renders" "rsvg-convert failed"
+	fi
+fi
 if [ "$HAVE_PY" -eq 1 ]; then
 	for form in "--json=$T/j.json" "--json $T/j.json"; do
 		# shellcheck disable=SC2086

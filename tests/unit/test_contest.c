@@ -192,6 +192,95 @@ Test(contest, the_same_work_is_the_same_within_the_margin)
 	pbench_contest_free(c);
 }
 
+/* The plot's rounds axis: labels 0, s, 2s, ... at even steps, as many as cover the rounds, and
+ * a dot for every look of entrant i at its round on that axis (the x of round r read off the
+ * labels' positions). */
+static void assert_rounds_axis(const char *svg, const struct pbench_contest *c, int i)
+{
+	const char *g = strstr(svg, "<g id=\"rounds-ticks\""), *end, *p;
+	double x[64], v[64], step, per_round;
+	char id[32];
+	int n = 0, k = 0;
+	long rounds = 0;
+
+	cr_assert_not_null(g, "no rounds-ticks group");
+	end = strstr(g, "</g>");
+	for (p = g; (p = strstr(p, "<text x=\"")) && p < end; p++) {
+		cr_assert_lt(n, 64);
+		cr_assert_eq(sscanf(p, "<text x=\"%lf\" y=\"%*[^\"]\">%lf<", &x[n], &v[n]), 2,
+			     "%.60s", p);
+		n++;
+	}
+	cr_assert_geq(n, 3, "%d labels on the rounds axis", n);
+	cr_assert_float_eq(v[0], 0, 1e-9);
+	step = v[1] - v[0];
+	cr_assert_geq(step, 1);
+	per_round = (x[1] - x[0]) / step;
+	cr_assert_gt(per_round, 0);
+	for (int t = 1; t < n; t++) {
+		cr_assert_float_eq(v[t] - v[t - 1], step, 1e-9, "uneven labels");
+		cr_assert_float_eq(x[t] - x[t - 1], step * per_round, 0.15, "uneven tick spacing");
+	}
+	snprintf(id, sizeof(id), "<g id=\"looks-%d\"", i);
+	g = strstr(svg, id);
+	cr_assert_not_null(g, "no %s", id);
+	end = strstr(g, "</g>");
+	for (p = g; (p = strstr(p, "<circle cx=\"")) && p < end; p++, k++) {
+		struct pbench_contest_look l = { .size = sizeof(l) };
+		double cx;
+
+		cr_assert_eq(pbench_contest_look(c, i, k, &l), 0, "more dots than looks");
+		cr_assert_eq(sscanf(p, "<circle cx=\"%lf\"", &cx), 1);
+		cr_assert_float_eq(cx, x[0] + (double)l.round * per_round, 0.15,
+				   "look %d (round %ld) at x %g", k, l.round, cx);
+		rounds = l.round;
+	}
+	cr_assert_eq(k, result(c, i).nr_looks, "a dot for every look");
+	cr_assert_gt(v[n - 1] + step, (double)rounds, "the labels stop short of round %ld", rounds);
+	cr_assert_lt(v[n - 1] - step, (double)rounds, "labels past round %ld", rounds);
+}
+
+/* The plot to a string. */
+static char *plot_of(const struct pbench_contest *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(pbench_contest_plot_svg(c, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The verdict over the plot (the first texts, bold, 13 px or more): each line fits the
+ * 960 px page at 0.62 em a character, and together they are the verdict's text. */
+static void assert_title_fits(const char *svg, const char *verdict)
+{
+	char all[1024] = "";
+	const char *p = svg;
+	int lines = 0, size;
+
+	while ((p = strstr(p, "<text ")) && lines < 3) {
+		const char *gt = strchr(p, '>'), *fs = strstr(p, "font-size=\""), *end;
+
+		cr_assert_not_null(gt);
+		if (!fs || fs > gt || sscanf(fs, "font-size=\"%d\"", &size) != 1 || size < 13 ||
+		    !strstr(p, "font-weight=\"bold\"") || strstr(p, "font-weight=\"bold\"") > gt)
+			break;
+		end = strstr(gt, "</text>");
+		cr_assert_not_null(end);
+		cr_assert_leq((double)(end - gt - 1) * 0.62 * size, 960 - 20, "a title line of %d "
+			      "characters at %d px: '%.*s'", (int)(end - gt - 1), size,
+			      (int)(end - gt - 1), gt + 1);
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%.*s", lines ? " " : "",
+			 (int)(end - gt - 1), gt + 1);
+		lines++;
+		p = end;
+	}
+	cr_assert_str_eq(all, verdict);
+}
+
 /* Without a margin, the same work runs to the end of the budget: undecided, with the time a
  * verdict would likely need (or none known), and the rounds the budget allowed. */
 Test(contest, undecided_at_the_budget)
@@ -200,7 +289,7 @@ Test(contest, undecided_at_the_budget)
 	struct pbench_contest_info ci = { .size = sizeof(ci) };
 	struct pbench_contest *c;
 	struct pbench_contest_result b;
-	char text[512];
+	char text[512], *svg;
 
 	o.max_rounds = 30;
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
@@ -221,6 +310,10 @@ Test(contest, undecided_at_the_budget)
 	cr_assert_eq(b.nr_looks, 7, "%d looks", b.nr_looks);
 	pbench_contest_verdict_text(c, 1, text, sizeof(text));
 	cr_assert(!strncmp(text, "undecided: b takes ", 19), "%s", text);
+	svg = plot_of(c);
+	assert_title_fits(svg, text);
+	assert_rounds_axis(svg, c, 1);
+	free(svg);
 	pbench_contest_free(c);
 }
 
@@ -673,6 +766,7 @@ Test(contest, the_writers_read_back)
 	cr_assert_eq(pbench_contest_plot_svg(c, f), 0);
 	fclose(f);
 	cr_assert(strstr(buf, "<svg") && strstr(buf, "</svg>\n") && strstr(buf, "<polygon"));
+	assert_rounds_axis(buf, c, 1);
 	free(buf);
 	f = open_memstream(&buf, &len);
 	cr_assert_eq(pbench_contest_write_markdown(c, f), 0);

@@ -421,6 +421,148 @@ Test(jitter, histogram_bins)
 	pbench_jitter_free(j);
 }
 
+/* ---- the plot on made-up runs ------------------------------------------------------------- */
+
+static char *plot_of(const struct pbench_jitter *j)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(pbench_jitter_plot_svg(j, f, "t"), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The part of svg from the element with this id to its first "</g>". */
+static const char *group(const char *svg, const char *id, const char **end)
+{
+	char key[64];
+	const char *g;
+
+	snprintf(key, sizeof(key), "<g id=\"%s\"", id);
+	g = strstr(svg, key);
+	cr_assert_not_null(g, "no %s", key);
+	*end = strstr(g, "</g>");
+	cr_assert_not_null(*end);
+	return g;
+}
+
+/* 40 neighbouring bins of 50 gaps each (a half-octave apart: a few px wide each on the log
+ * axis): labels of equal height side by side would collide. No two labels drawn may overlap
+ * (their boxes from x, y and the text's width at 0.6 em a character, 9 px font), so fewer
+ * labels than bars, and each one the count of its bar. */
+Test(jitter, plot_bar_labels_do_not_collide)
+{
+	enum { NBINS = 40, PER = 50 };
+	static double ns[NBINS * PER];
+	struct pbench_cpu_noise none = { .size = sizeof(none) };
+	struct pbench_jitter *j;
+	double x[NBINS], y[NBINS], w[NBINS];
+	const char *end, *p;
+	int n = 0;
+	char *svg;
+
+	for (int b = 0; b < NBINS; b++)
+		for (int k = 0; k < PER; k++)	/* inside bin [edge, 1.5 or 1.33 edge) */
+			ns[b * PER + k] = ldexp(b % 2 ? 1.55 : 1.05, 10 + b / 2);
+	j = fake(ns, NBINS * PER, &none, 0);
+	svg = plot_of(j);
+	for (p = group(svg, "hist-labels-0", &end); (p = strstr(p, "<text ")) && p < end; p++) {
+		char t[16];
+
+		cr_assert_lt(n, NBINS);
+		cr_assert_eq(sscanf(p, "<text x=\"%lf\" y=\"%lf\">%15[0-9]<", &x[n], &y[n], t), 3,
+			     "%.60s", p);
+		cr_assert_str_eq(t, "50", "a label that is not a bar's count");
+		w[n++] = 0.6 * 9 * (double)strlen(t);
+	}
+	cr_assert_gt(n, 0, "no bar labelled at all");
+	cr_assert_lt(n, NBINS, "%d labels on %d bars this narrow", n, NBINS);
+	for (int a = 0; a < n; a++)
+		for (int b = a + 1; b < n; b++)
+			cr_assert(fabs(y[a] - y[b]) >= 9 || fabs(x[a] - x[b]) >= (w[a] + w[b]) / 2,
+				  "labels at x %g and %g (y %g, %g) overlap", x[a], x[b], y[a], y[b]);
+	free(svg);
+	pbench_jitter_free(j);
+}
+
+/* 200000 gaps in the window: the timeline draws cells, not one element a gap, in a number
+ * bounded by its grid; the counts in the cells' titles add up to every gap; a lone long gap
+ * (50 ms) is a cell of its own; the key says the scale. */
+Test(jitter, plot_timeline_is_bounded_and_counts_every_gap)
+{
+	enum { N = 200000 };
+	double *ns = malloc(N * sizeof(*ns));
+	struct pbench_cpu_noise none = { .size = sizeof(none) };
+	struct pbench_jitter *j;
+	const char *end, *p;
+	unsigned long sum = 0, cells = 0;
+	int lone = 0;
+	char *svg;
+
+	cr_assert_not_null(ns);
+	for (int k = 0; k < N; k++)	/* 1.1 us to ~1 ms */
+		ns[k] = 1100 * pow(1.0001, k % 65536 / 1.0);
+	ns[N / 2] = 50e6;
+	j = fake(ns, N, &none, 0);
+	svg = plot_of(j);
+	for (p = group(svg, "timeline-0", &end); (p = strstr(p, "<rect ")) && p < end; p++) {
+		unsigned v;
+		const char *t = strstr(p, "<title>");
+
+		cr_assert(t && t < end);
+		cr_assert_eq(sscanf(t, "<title>%u gap", &v), 1, "%.60s", t);
+		sum += v;
+		cells++;
+		lone += v == 1 && !strncmp(t, "<title>1 gap of 39.8 ms to 63.1 ms", 34);
+	}
+	cr_assert_eq(sum, N, "the cells count %lu gaps of %d", sum, N);
+	cr_assert_leq(cells, 100 * 5 * 5, "%lu elements for the timeline", cells);
+	cr_assert_eq(lone, 1, "the lone 50 ms gap is not a cell of its own");
+	cr_assert_not_null(strstr(svg, "<g id=\"timeline-key-0\""));
+	cr_assert_lt(strlen(svg), 400000, "a %zu-byte plot", strlen(svg));
+	free(svg);
+	free(ns);
+	pbench_jitter_free(j);
+}
+
+/* The end bins of the histogram reach past the axis's whole decades (a 950 ms gap's bin ends
+ * at 1.07 s, the axis at 1 s): every bar stays inside the histogram's panel (the first frame
+ * of the row). A CPU with no gap has no shade key, it says so. */
+Test(jitter, plot_bars_inside_the_panel_and_no_key_without_gaps)
+{
+	static const double ns[] = { 1010, 950e6 };
+	struct pbench_cpu_noise none = { .size = sizeof(none) };
+	struct pbench_jitter *j = fake(ns, 2, &none, 0);
+	const char *end, *p;
+	double px, pw, x, w;
+	int n = 0;
+	char *svg = plot_of(j);
+
+	p = strstr(svg, "<g fill=\"none\" stroke=\"#444444\"><rect x=\"");
+	cr_assert_not_null(p);
+	cr_assert_eq(sscanf(p, "<g fill=\"none\" stroke=\"#444444\"><rect x=\"%lf\" "
+			    "y=\"%*[^\"]\" width=\"%lf\"", &px, &pw), 2, "%.80s", p);
+	for (p = group(svg, "hist-bars-0", &end); (p = strstr(p, "<rect ")) && p < end; p++, n++) {
+		cr_assert_eq(sscanf(p, "<rect x=\"%lf\" y=\"%*[^\"]\" width=\"%lf\"", &x, &w), 2);
+		cr_assert(x >= px && x + w <= px + pw, "a bar from %g to %g, the panel %g to %g", x,
+			  x + w, px, px + pw);
+	}
+	cr_assert_eq(n, 2);
+	group(svg, "timeline-key-0", &end);
+	free(svg);
+	pbench_jitter_free(j);
+	j = fake(ns, 0, &none, 0);
+	svg = plot_of(j);
+	p = group(svg, "timeline-key-0", &end);
+	cr_assert_null(memmem(p, (size_t)(end - p), "<rect", 5), "a shade key with no gap");
+	cr_assert_not_null(memmem(p, (size_t)(end - p), ">no gap over the threshold<", 27));
+	free(svg);
+	pbench_jitter_free(j);
+}
+
 /* One row per case: counts over a 1 s window and what the explanation must say. */
 Test(jitter, explanation_names_the_sources)
 {

@@ -117,6 +117,7 @@ Test(plot, runs_outliers_and_escaping)
 	cr_assert_null(strstr(x, "preempted <3"));
 	cr_assert_not_null(strstr(x, "time per run (ms)"));
 	cr_assert_not_null(strstr(x, "font-family=\"sans-serif\""));
+	cr_assert_not_null(strstr(x, ">outlier (hover: its cause)</text>"));
 	free(x);
 }
 
@@ -135,7 +136,70 @@ Test(plot, single_flat_series)
 	cr_assert_not_null(strstr(x, "time per run (us)"));
 	cr_assert_null(strstr(x, "nan"));
 	cr_assert_null(strstr(x, "inf"));
+	cr_assert_null(strstr(x, ">outlier"), "a legend entry for a mark the plot lacks");
 	free(x);
+}
+
+/* The legend lists the outlier mark iff some run of some series is one: flags all 0 in both
+ * series, then one run of the second series flagged. */
+Test(plot, outlier_legend_iff_outliers)
+{
+	static const double a[] = { 10e6, 11e6, 10.5e6 }, b[] = { 9e6, 9.1e6, 30e6 };
+	unsigned char aout[3] = { 0 }, bout[3] = { 0 };
+	struct pbench_plot_series s[] = {
+		{ .size = sizeof(s[0]), .name = "unprepared", .ns = a, .n = 3, .outlier = aout },
+		{ .size = sizeof(s[0]), .name = "prepared", .ns = b, .n = 3, .outlier = bout },
+	};
+	int err;
+	char *x = plot_to_string(s, 2, "t", &err);
+
+	cr_assert_eq(err, 0);
+	cr_assert_null(strstr(x, ">outlier"), "no run is an outlier, yet the legend has one");
+	cr_assert_null(strstr(x, "r=\"5.5\""), "no ringed dot either");
+	free(x);
+	bout[2] = 1;
+	x = plot_to_string(s, 2, "t", &err);
+	cr_assert_eq(err, 0);
+	assert_well_formed(x);
+	cr_assert_not_null(strstr(x, ">outlier (hover: its cause)</text>"));
+	cr_assert_not_null(strstr(x, "<title>run 3: 30.00 ms: outlier</title>"), "%s", x);
+	free(x);
+}
+
+/* A title of a long command line stays on the page: its text at its font size (0.62 em a
+ * character, bold) fits 960 px, smaller than the 17 px of a short one, and it keeps its start,
+ * escaped, cut with "..." where even 11 px would not fit. */
+Test(plot, long_title_fits_the_page)
+{
+	static const double a[] = { 1e6, 1.1e6 };
+	const struct pbench_plot_series s = { .size = sizeof(s), .ns = a, .n = 2 };
+	const size_t lens[] = { 20, 90, 120, 400 };
+
+	for (size_t k = 0; k < ARRAY_SIZE(lens); k++) {
+		char title[512], *x, *t, *end;
+		int err, size;
+
+		memset(title, 'w', lens[k]);
+		memcpy(title, "pbench stat: a&b ", 17);
+		title[lens[k]] = 0;
+		x = plot_to_string(&s, 1, title, &err);
+		cr_assert_eq(err, 0);
+		assert_well_formed(x);
+		t = strstr(x, "<text x=\"480\" y=\"26\"");
+		cr_assert_not_null(t);
+		cr_assert_eq(sscanf(strstr(t, "font-size="), "font-size=\"%d\"", &size), 1);
+		t = strchr(t, '>') + 1;
+		end = strstr(t, "</text>");
+		cr_assert(!strncmp(t, "pbench stat: a&amp;b www", 24), "%.30s", t);
+		/* "&amp;" is one character on the page */
+		cr_assert_leq((double)(end - t - 4) * 0.62 * size, 960 - 20,
+			      "%zu characters at %d px", lens[k], size);
+		cr_assert(lens[k] > 60 || size == 17, "a short title at %d px", size);
+		cr_assert_geq(size, 11);
+		cr_assert_eq(!strncmp(end - 3, "...", 3), lens[k] > 140, "%zu characters: '%.*s'",
+			     lens[k], (int)(end - t), t);
+		free(x);
+	}
 }
 
 Test(plot, bad_input)

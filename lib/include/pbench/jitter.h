@@ -192,9 +192,9 @@ PBENCH_API int pbench_jitter_write_text(const struct pbench_jitter *j,
 PBENCH_API int pbench_jitter_write_json(const struct pbench_jitter *j,
 					const struct pbench_jitter *prepared, FILE *f);
 /*
- * Per CPU, the gap-length histogram (log scale) and a timeline of the gaps (when, how long)
- * as a self-contained SVG 1.1 on f, one row per CPU (at most 64). Errors: -EINVAL, -ENOMEM,
- * -EIO.
+ * Per CPU, the gap-length histogram (log scale) and a timeline of the gaps (when, how long:
+ * cells of time by length, shaded by how many gaps began there) as a self-contained SVG 1.1
+ * on f, one row per CPU (at most 64). Errors: -EINVAL, -ENOMEM, -EIO.
  */
 PBENCH_API int pbench_jitter_plot_svg(const struct pbench_jitter *j, FILE *f, const char *title);
 
