@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,6 +68,21 @@ int cli_color(FILE *f)
 	const char *nc = getenv("NO_COLOR");
 
 	return isatty(fileno(f)) && !(nc && *nc);
+}
+
+/* COLUMNS first, as git's term_columns(): a width asked for explicitly wins over the
+ * terminal's, and is how a script or a test gets wrapped text from a pipe. */
+int cli_width(FILE *f)
+{
+	const char *c = getenv("COLUMNS");
+	struct winsize ws;
+	double n;
+
+	if (c && *c && !cli_parse_number(c, CLI_NUM_INT, &n) && n >= 0 && n <= 10000)
+		return (int)n;
+	if (!isatty(fileno(f)))
+		return 0;
+	return !ioctl(fileno(f), TIOCGWINSZ, &ws) && ws.ws_col ? ws.ws_col : 80;
 }
 
 /* ---- numbers -------------------------------------------------------------------------------- */

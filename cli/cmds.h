@@ -29,6 +29,9 @@ void cli_mem_error(int err);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* 1 if color output to this stream is wanted (a TTY and NO_COLOR unset). */
 int cli_color(FILE *f);
+/* The width the text's prose wraps at on f (0: none): COLUMNS when set to a number (also for
+ * a pipe or a file; COLUMNS=0 turns wrapping off), else a terminal's width, else 0. */
+int cli_width(FILE *f);
 
 /* The one number grammar of every option: [+-]digits[.digits][e[+-]digits], nothing else. */
 enum {

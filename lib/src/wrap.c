@@ -125,3 +125,26 @@ int pb_wrapf(FILE *f, int width, int indent, const char *fmt, ...)
 		free(p);
 	return rc;
 }
+
+FILE *pb_line_open(struct pb_line *l, FILE *f, int width, int indent)
+{
+	*l = (struct pb_line){ .f = f, .width = width, .indent = indent };
+	if (width > 0)
+		l->m = open_memstream(&l->buf, &l->len);
+	return l->m ? l->m : f;	/* no memory: the line unwrapped, rather than none */
+}
+
+int pb_line_close(struct pb_line *l)
+{
+	int rc = 0;
+
+	if (!l->m)
+		return ferror(l->f) ? -EIO : 0;
+	if (fclose(l->m) || !l->buf)
+		rc = -ENOMEM;
+	else if (l->len)
+		rc = pbench_format_wrap(l->f, l->buf, l->width, l->indent);
+	free(l->buf);
+	*l = (struct pb_line){ .f = l->f };
+	return rc;
+}
