@@ -213,7 +213,9 @@ int pb_wrapf(FILE *f, int width, int indent, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* wrap.c: a line (or lines) written by several calls, then wrapped onto f: write them to what
  * pb_line_open() returns (f itself when width is 0: nothing changes), each ending in '\n', and
- * pb_line_close() writes them wrapped. */
+ * pb_line_close() writes them wrapped. indent PB_HANG(n): each line's continuations at its own
+ * leading spaces and n more (a paragraph of several lines at different depths). */
+#define PB_HANG(n) (-(n))
 struct pb_line {
 	FILE *f, *m;
 	char *buf;

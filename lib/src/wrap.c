@@ -134,6 +134,22 @@ FILE *pb_line_open(struct pb_line *l, FILE *f, int width, int indent)
 	return l->m ? l->m : f;	/* no memory: the line unwrapped, rather than none */
 }
 
+/* Each line with its own hanging indent: its leading spaces and hang more. */
+static int wrap_hanging(FILE *f, char *text, int width, int hang)
+{
+	int rc = 0;
+
+	for (char *s = text; *s && !rc;) {
+		char *nl = strchr(s, '\n');
+
+		if (nl)
+			*nl = '\0';
+		rc = pbench_format_wrap(f, s, width, (int)strspn(s, " ") + hang);
+		s = nl ? nl + 1 : s + strlen(s);
+	}
+	return rc;
+}
+
 int pb_line_close(struct pb_line *l)
 {
 	int rc = 0;
@@ -142,6 +158,8 @@ int pb_line_close(struct pb_line *l)
 		return ferror(l->f) ? -EIO : 0;
 	if (fclose(l->m) || !l->buf)
 		rc = -ENOMEM;
+	else if (l->len && l->indent < 0)
+		rc = wrap_hanging(l->f, l->buf, l->width, -l->indent);
 	else if (l->len)
 		rc = pbench_format_wrap(l->f, l->buf, l->width, l->indent);
 	free(l->buf);

@@ -22,6 +22,10 @@ ok() { pass=$((pass + 1)); echo "ok $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; [ -s "$T/err" ] && sed 's/^/    stderr: /' "$T/err" | head -5; }
 skipped() { skip=$((skip + 1)); echo "[SKIP] $1: $2"; }
 
+# overlong W FILE: the lines of FILE over W columns whose last word starts past W/2 (the most
+# a hanging indent is), where a break would have shortened them: text wrapped at W has none.
+overlong() { awk -v w="$1" 'match($0, /[^ ]+ *$/) && length($0) > w && RSTART - 1 > w / 2' "$2"; }
+
 # run NAME EXPECTED_EXIT CMD...: stdout to $T/out, stderr to $T/err
 run() {
 	name=$1 want=$2

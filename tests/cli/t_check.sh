@@ -164,9 +164,6 @@ if [ "$HAVE_PY" -eq 1 ]; then
 fi
 
 # ---- wrapping at the terminal's width (COLUMNS stands in for a terminal) -------------------
-# overlong W FILE: its lines over W columns whose last word starts past W/2 (the most a
-# hanging indent is), where a break would have shortened them.
-overlong() { awk -v w="$1" 'match($0, /[^ ]+ *$/) && length($0) > w && RSTART - 1 > w / 2' "$2"; }
 laptop() { env PBENCH_SYSFS_ROOT=tests/fixtures/intel-laptop/sys PBENCH_PROCFS_ROOT=tests/fixtures/intel-laptop/proc "$@"; }
 if run "check unwrapped" 0 laptop env -u COLUMNS "$PB" check && cp "$T/out" "$T/flat" &&
    has "$T/out" "^          why: in intel_pstate active mode powersave lets the CPU pick its clock between 400 and 4600 MHz from the load" &&
