@@ -107,3 +107,50 @@ Test(wrap, errors)
 	cr_expect_eq(pbench_format_wrap(f, "x", 80, -1), -EINVAL);
 	fclose(f);
 }
+
+static char *env_text(struct pbench_env *env, int width)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(pbench_env_wrap_at(env, width), 0);
+	cr_assert_eq(pbench_env_write_text(env, f, 0), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The findings of a recorded laptop at 90 columns: every line fits (the longest word, a
+ * sysfs path in a fix, ends at column 84), the words are those of the unwrapped text in the
+ * same order, and width 0 is that unwrapped text, with lines over 200 columns. */
+Test(wrap, env_text)
+{
+	struct pbench_env *env = NULL;
+	char *flat, *wrapped90, *save = NULL;
+	size_t longest = 0;
+
+	use_tree("intel-laptop");
+	cr_assert_eq(pbench_env_check(&env, NULL, 0, PBENCH_ENV_NO_WINDOW), 0);
+	flat = env_text(env, 0);
+	wrapped90 = env_text(env, 90);
+	cr_expect_eq(pbench_env_wrap_at(env, -1), -EINVAL);
+	cr_expect_eq(pbench_env_wrap_at(NULL, 90), -EINVAL);
+	pbench_env_free(env);
+	for (char *p = flat, *w = wrapped90; *p || *w;) {	/* the same words */
+		p += strspn(p, " \n");
+		w += strspn(w, " \n");
+		cr_assert_eq(strcspn(p, " \n"), strcspn(w, " \n"), "at '%.40s' / '%.40s'", p, w);
+		cr_assert_eq(strncmp(p, w, strcspn(p, " \n")), 0, "at '%.40s' / '%.40s'", p, w);
+		p += strcspn(p, " \n");
+		w += strcspn(w, " \n");
+	}
+	for (char *line = strtok_r(flat, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		longest = strlen(line) > longest ? strlen(line) : longest;
+	cr_expect_gt(longest, 200);
+	for (char *line = strtok_r(wrapped90, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		cr_expect_leq(strlen(line), 90, "'%s'", line);
+	free(flat);
+	free(wrapped90);
+}
