@@ -11,6 +11,9 @@
 # both: a failure says "expected a line matching '...' in stdout; saw: <the nearest lines>". A
 # condition of another kind gives miss its own message (miss NAME "WHAT IT SAW").
 PB="$O/pbench"
+# COLUMNS from the caller's shell would wrap the text the checks read line by line: a test
+# that wants it wrapped sets it on its command.
+unset COLUMNS
 # A background job of a script starts with SIGINT ignored, and pbench keeps an ignored SIGINT
 # ignored (as nohup expects): the jobs that are sent Ctrl-C get its default back first.
 PBI="env --default-signal=INT $PB"
