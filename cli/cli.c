@@ -32,15 +32,35 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* A warning or a hint, wrapped at stderr's width (cli_width()) under its text; an error
+ * stays one line. */
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	char buf[1024], *p = NULL;
+	int n = snprintf(buf, sizeof(buf), "%s", prefix), m;
+	va_list again;
+
+	va_copy(again, ap);
+	m = vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	if (m > 0 && (size_t)(n + m) >= sizeof(buf)) {	/* longer: whole, not cut */
+		p = malloc((size_t)(n + m) + 1);
+		if (p) {
+			memcpy(p, buf, (size_t)n);
+			vsnprintf(p + n, (size_t)m + 1, fmt, again);
+		}
+	}
+	va_end(again);
+	pbench_format_wrap(stderr, p ? p : buf, cli_width(stderr), n);
+	free(p);
+}
+
 void cli_hint(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("hint: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("hint: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_mem_error(int err)
@@ -56,11 +76,9 @@ void cli_warn(const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
-	fputs("pbench: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("pbench: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cli_color(FILE *f)
