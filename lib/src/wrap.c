@@ -114,11 +114,16 @@ int pb_wrapf(FILE *f, int width, int indent, const char *fmt, ...)
 		return -EINVAL;
 	if ((size_t)n >= sizeof(buf)) {
 		p = malloc((size_t)n + 1);
-		if (!p)
-			return -ENOMEM;
 		va_start(ap, fmt);
-		vsnprintf(p, (size_t)n + 1, fmt, ap);
+		if (p) {
+			vsnprintf(p, (size_t)n + 1, fmt, ap);
+		} else {	/* no memory: the text unwrapped, rather than none */
+			vfprintf(f, fmt, ap);
+			fputc('\n', f);
+		}
 		va_end(ap);
+		if (!p)
+			return ferror(f) ? -EIO : 0;
 	}
 	rc = pbench_format_wrap(f, p, width, indent);
 	if (p != buf)
