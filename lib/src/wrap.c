@@ -4,8 +4,8 @@
  * prints a sentence (a finding's why and fix, an outlier's cause, a note) writes it through
  * here, so that one rule decides where a line breaks. A line breaks only at a space, never
  * inside a word: a command to copy, a path or a URL stays whole (a word longer than the width
- * goes on a line of its own). Width 0 writes the text as it is, which is what a pipe or a file
- * gets: scripts keep one finding per line. A leaf: it calls only the log (pb_fail()).
+ * goes on a line of its own), nor between a number and its unit. Width 0 writes the text as
+ * it is, which is what a pipe or a file gets: scripts keep one finding per line. A leaf: it calls only the log (pb_fail()).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -40,6 +40,37 @@ static int is_space(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* A unit s[0..n) that stays on the line of the number before it ("8.13 ms", not "8.13" and
+ * "ms" a line apart): the unit, then at most punctuation. */
+static int is_unit(const char *s, size_t n)
+{
+	static const char *const units[] = { "ns", "us", "ms", "s", "MHz", "GHz", "KiB", "MiB",
+					     "GiB" };
+
+	while (n && strchr("),;:.", s[n - 1]))
+		n--;
+	for (size_t k = 0; k < PB_ARRAY_SIZE(units); k++)
+		if (strlen(units[k]) == n && !strncmp(s, units[k], n))
+			return 1;
+	return 0;
+}
+
+/* The end of the word at s[i] (a number and its unit are one). */
+static size_t word_end(const char *s, size_t n, size_t i)
+{
+	size_t next;
+
+	while (i < n && !is_space(s[i]))
+		i++;
+	if (i + 1 < n && s[i] == ' ' && s[i - 1] >= '0' && s[i - 1] <= '9') {
+		for (next = i + 1; next < n && !is_space(s[next]);)
+			next++;
+		if (is_unit(s + i + 1, next - i - 1))
+			return next;
+	}
+	return i;
+}
+
 /* One line of text (no '\n' in s[0..n)), broken at spaces. */
 static void wrap_line(FILE *f, const char *s, size_t n, int width, int indent)
 {
@@ -57,8 +88,7 @@ static void wrap_line(FILE *f, const char *s, size_t n, int width, int indent)
 		while (i < n && is_space(s[i]))
 			i++;
 		word = i;
-		while (i < n && !is_space(s[i]))
-			i++;
+		i = word_end(s, n, i);
 		gw = columns(s + gap, word - gap);
 		ww = columns(s + word, i - word);
 		if (word == i) {		/* trailing spaces: kept only where they fit */

@@ -61,6 +61,12 @@ Test(wrap, table)
 		/* an indent over half the width is cut to half */
 		{ "aaaa bbbb cccc", 8, 7, "aaaa\n    bbbb\n    cccc\n" },
 		{ "", 10, 2, "\n" },
+		/* a number keeps its unit ("8.13 ms" is one word), even with punctuation */
+		{ "longest 8.13 ms", 12, 2, "longest\n  8.13 ms\n" },
+		{ "took 4.1 us, then", 10, 0, "took\n4.1 us,\nthen\n" },
+		/* but not a word that is not a unit, nor a unit after a word */
+		{ "ran 3 times", 6, 0, "ran 3\ntimes\n" },
+		{ "ab ms cd", 4, 0, "ab\nms\ncd\n" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
