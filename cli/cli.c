@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,15 +32,35 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* A warning or a hint, wrapped at stderr's width (cli_width()) under its text; an error
+ * stays one line. */
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	char buf[1024], *p = NULL;
+	int n = snprintf(buf, sizeof(buf), "%s", prefix), m;
+	va_list again;
+
+	va_copy(again, ap);
+	m = vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	if (m > 0 && (size_t)(n + m) >= sizeof(buf)) {	/* longer: whole, not cut */
+		p = malloc((size_t)(n + m) + 1);
+		if (p) {
+			memcpy(p, buf, (size_t)n);
+			vsnprintf(p + n, (size_t)m + 1, fmt, again);
+		}
+	}
+	va_end(again);
+	pbench_format_wrap(stderr, p ? p : buf, cli_width(stderr), n);
+	free(p);
+}
+
 void cli_hint(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("hint: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("hint: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_mem_error(int err)
@@ -55,11 +76,9 @@ void cli_warn(const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
-	fputs("pbench: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("pbench: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cli_color(FILE *f)
@@ -67,6 +86,21 @@ int cli_color(FILE *f)
 	const char *nc = getenv("NO_COLOR");
 
 	return isatty(fileno(f)) && !(nc && *nc);
+}
+
+/* COLUMNS first, as git's term_columns(): a width asked for explicitly wins over the
+ * terminal's, and is how a script or a test gets wrapped text from a pipe. */
+int cli_width(FILE *f)
+{
+	const char *c = getenv("COLUMNS");
+	struct winsize ws;
+	double n;
+
+	if (c && *c && !cli_parse_number(c, CLI_NUM_INT, &n) && n >= 0 && n <= 10000)
+		return (int)n;
+	if (!isatty(fileno(f)))
+		return 0;
+	return !ioctl(fileno(f), TIOCGWINSZ, &ws) && ws.ws_col ? ws.ws_col : 80;
 }
 
 /* ---- numbers -------------------------------------------------------------------------------- */

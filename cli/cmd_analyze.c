@@ -85,7 +85,7 @@ static int read_input(struct pbench_samples *in, const char *path, const char *u
 /* The library's reports of the samples, in each format asked for (cli_out_write). */
 static int write_report(void *arg, int fmt, FILE *f)
 {
-	const struct pbench_samples *in = arg;
+	struct pbench_samples *in = arg;
 
 	switch (fmt) {
 	case CLI_FMT_JSON:
@@ -93,6 +93,7 @@ static int write_report(void *arg, int fmt, FILE *f)
 	case CLI_FMT_MARKDOWN:
 		return pbench_samples_write_markdown(in, f);
 	default:
+		pbench_samples_wrap_at(in, cli_width(f));
 		return pbench_samples_write_text(in, f);
 	}
 }

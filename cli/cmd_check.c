@@ -38,10 +38,11 @@ static void check_usage(FILE *f)
 /* The findings in each format asked for (cli_out_write): the library's writers. */
 static int write_report(void *arg, int fmt, FILE *f)
 {
-	const struct pbench_env *env = arg;
+	struct pbench_env *env = arg;
 
 	if (fmt == CLI_FMT_JSON)
 		return pbench_env_write_json(env, f);
+	pbench_env_wrap_at(env, cli_width(f));
 	return pbench_env_write_text(env, f, cli_color(f) ? PBENCH_ENV_WRITE_COLOR : 0);
 }
 

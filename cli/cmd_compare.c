@@ -631,6 +631,8 @@ static int build(struct compare_opts *o, struct pbench_contest **c)
 	*c = NULL;
 	err = pbench_contest_new(c, &o->co);
 	if (!err)
+		err = pbench_contest_wrap_at(*c, cli_width(stdout));
+	if (!err)
 		err = add_sides(o, *c);
 	if (err) {
 		err = start_error(err, *c, o);

@@ -254,6 +254,7 @@ static int jitter_run(struct jitter_opts *o)
 		pbench_jitter_free(j);
 		return run_error(err);
 	}
+	pbench_jitter_wrap_at(j, cli_width(stdout));
 	rc = cli_out_write(&o->out, write_report, &(struct jitter_report){ j, prep });
 	if (stop) {
 		cli_error("interrupted: %.2f of %g s measured%s", prep ? measured_s(prep) :

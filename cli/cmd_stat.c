@@ -635,6 +635,7 @@ static int measure(struct stat_opts *o)
 	err = pbench_runs_new(&r, &o->ro);
 	if (err)
 		return start_error(err, o);
+	pbench_runs_wrap_at(r, cli_width(stdout));
 	stop = 0;
 	cli_catch(SIGINT, on_signal, &old_int);
 	cli_catch(SIGTERM, on_signal, &old_term);

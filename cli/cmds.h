@@ -21,14 +21,17 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
 /* "pbench: error: <msg>" on stderr, one line. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "hint: <msg>" on stderr. */
+/* "hint: <msg>" on stderr, wrapped at cli_width(stderr) under the message. */
 void cli_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* --memory's runs could not be made: said, with where the shim comes from when missing. */
 void cli_mem_error(int err);
-/* "pbench: warning: <msg>" on stderr. */
+/* "pbench: warning: <msg>" on stderr, wrapped as a hint is. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* 1 if color output to this stream is wanted (a TTY and NO_COLOR unset). */
 int cli_color(FILE *f);
+/* The width the text's prose wraps at on f (0: none): COLUMNS when set to a number (also for
+ * a pipe or a file; COLUMNS=0 turns wrapping off), else a terminal's width, else 0. */
+int cli_width(FILE *f);
 
 /* The one number grammar of every option: [+-]digits[.digits][e[+-]digits], nothing else. */
 enum {

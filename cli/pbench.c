@@ -61,7 +61,9 @@ static void usage(FILE *f)
 		"  -h, --help             this help; 'pbench <command> -h' describes a command\n"
 		"\n"
 		"Every command takes --json for JSON on stdout instead of the text, and\n"
-		"--export-json FILE for a file beside it (the other formats likewise).\n");
+		"--export-json FILE for a file beside it (the other formats likewise). On a\n"
+		"terminal, the text's sentences wrap at its width; COLUMNS=N wraps them at N\n"
+		"columns, also in a pipe or a file, and COLUMNS=0 not at all.\n");
 }
 
 /* The command named name, or NULL after the message (for help: "no help on"), with the

@@ -96,6 +96,9 @@ def footer(page, names):
             'written, a failed gate such as \\fBcheck \\-\\-strict\\fR); 2 a usage error, said in '
             'one \\fBpbench: error:\\fR line on stderr before anything runs.',
             '.SH ENVIRONMENT',
+            '.TP', '.B COLUMNS', 'A number: the text\'s sentences wrap at that many columns, '
+            'also in a pipe or a file (0: not wrapped). Unset: at the terminal\'s width on a '
+            'terminal, not wrapped elsewhere. Tables are never wrapped.',
             '.TP', '.B NO_COLOR', 'Set and not empty: no colour on a terminal.',
             '.TP', '.B PBENCH_DEBUG', 'Set to 1: the library\'s diagnostics on stderr, as '
             '\\fB\\-v\\fR.',

@@ -72,6 +72,7 @@ struct pbench_contest {
 	uint64_t rng;
 	int duet_cpus[2];
 	char error[512];
+	int width;			/* pbench_contest_wrap_at() */
 };
 
 /* contest.c */

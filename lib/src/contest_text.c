@@ -87,7 +87,7 @@ static void print_verdicts(FILE *f, const struct pbench_contest *c, const int *o
 		if (order[k] == c->o.reference)
 			continue;
 		pbench_contest_verdict_text(c, order[k], line, sizeof(line));
-		fprintf(f, "%s\n", line);
+		pbench_format_wrap(f, line, c->width, 2);
 	}
 }
 
@@ -109,8 +109,8 @@ static void print_cpu_time(FILE *f, const struct pbench_contest *c, const int *o
 		if (!isfinite(u) || !isfinite(s))
 			continue;
 		if (!head++)
-			fprintf(f, "\ncpu time a run (means over the runs, getrusage: the command and "
-				"the children it waited for)\n");
+			pb_wrapf(f, c->width, 2, "\ncpu time a run (means over the runs, getrusage: "
+				 "the command and the children it waited for)");
 		pbench_format_ns(a, sizeof(a), u, 3);
 		pbench_format_ns(b, sizeof(b), s, 3);
 		fprintf(f, "    %-*.*s user %10s, system %10s\n", w, w, e->name, a, b);
@@ -145,7 +145,7 @@ static void print_table(FILE *f, const struct pbench_contest *c, const int *orde
 	}
 	for (int i = 0; i < c->n; i++)
 		if (strcmp(c->e[i].name, c->e[i].desc) && c->e[i].r)
-			fprintf(f, "  %s: %s\n", c->e[i].name, c->e[i].desc);
+			pb_wrapf(f, c->width, 4, "  %s: %s", c->e[i].name, c->e[i].desc);
 	print_cpu_time(f, c, order, w);
 }
 
@@ -209,8 +209,8 @@ static void print_events(FILE *f, const struct pbench_contest *c)
 		return;
 	for (int i = 0; i < c->n; i++)
 		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
-	fprintf(f, "\nevents, the mean a run (* multiplexed: scaled), and the ratio to %s's with its "
-		"interval:\n", c->e[c->o.reference].name);
+	pb_wrapf(f, c->width, 2, "\nevents, the mean a run (* multiplexed: scaled), and the ratio "
+		 "to %s's with its interval:", c->e[c->o.reference].name);
 	for (int ev = 0; ev < nr; ev++)
 		print_event(f, c, ev, w);
 }
@@ -401,9 +401,20 @@ static int print_cmd_memory(FILE *f, const struct pbench_contest *c, int md)
 	return 0;
 }
 
+int pbench_contest_wrap_at(struct pbench_contest *c, int width)
+{
+	if (!c || width < 0)
+		return pb_fail(-EINVAL, "pbench_contest_wrap_at(): %s", c ? "width < 0" :
+			       "c is NULL");
+	c->width = width;
+	return 0;
+}
+
 int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 {
+	struct pb_line l;
 	int *order;
+	FILE *g;
 
 	if (!c || !f)
 		return -EINVAL;
@@ -413,9 +424,11 @@ int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 	print_verdicts(f, c, order);
 	print_table(f, c, order);
 	print_events(f, c);
-	print_how(f, c);
-	print_speed(f, c);
-	print_check_and_stop(f, c);
+	g = pb_line_open(&l, f, c->width, PB_HANG(2));
+	print_how(g, c);
+	print_speed(g, c);
+	print_check_and_stop(g, c);
+	pb_line_close(&l);
 	if (c->o.flags & PBENCH_CONTEST_COUNT_MEMORY)
 		print_memory(f, c);
 	free(order);

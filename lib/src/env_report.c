@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "env.h"
 #include "jsonutil.h"
 
 static void count(const struct pbench_env *env, int *counts)
@@ -33,16 +34,22 @@ static void write_head(const struct pbench_env *env, FILE *f)
 {
 	const int *cpus;
 	int ncpus = pbench_env_cpus(env, &cpus);
+	struct pb_line l;
+	FILE *g = pb_line_open(&l, f, env->width, 4);
 
-	fprintf(f, "pbench check: CPU%s ", ncpus > 1 ? "s" : "");
+	fprintf(g, "pbench check: CPU%s ", ncpus > 1 ? "s" : "");
 	for (int i = 0; i < ncpus; i++)
-		fprintf(f, "%s%d", i ? "," : "", cpus[i]);
+		fprintf(g, "%s%d", i ? "," : "", cpus[i]);
 	if (*pbench_env_pick_reason(env))
-		fprintf(f, " (%s)", pbench_env_pick_reason(env));
-	fprintf(f, "\n");
+		fprintf(g, " (%s)", pbench_env_pick_reason(env));
+	fprintf(g, "\n");
+	pb_line_close(&l);
 }
 
-static void write_check(const struct pbench_check *c, int w, int ncpus, int color, FILE *f)
+/* A finding's line, then its why and fix: continuation lines at the column of the value, and
+ * of the why's and the fix's text. */
+static void write_check(const struct pbench_check *c, int w, int ncpus, int color, int width,
+			FILE *f)
 {
 	static const char *const colors[] = {
 		[PBENCH_CHECK_OK] = "\033[32m", [PBENCH_CHECK_INFO] = "\033[36m",
@@ -51,19 +58,32 @@ static void write_check(const struct pbench_check *c, int w, int ncpus, int colo
 	};
 	int loud = c->status == PBENCH_CHECK_WARN || c->status == PBENCH_CHECK_BAD;
 	char where[16] = "";
+	struct pb_line l;
+	FILE *g;
 
 	if (c->cpu >= 0 && ncpus > 1)
 		snprintf(where, sizeof(where), "cpu%d ", c->cpu);
-	fprintf(f, "  %s%-7s%s %-*s  %s%s", color ? colors[c->status] : "",
+	g = pb_line_open(&l, f, width, 2 + 7 + 1 + w + 2);
+	fprintf(g, "  %s%-7s%s %-*s  %s%s", color ? colors[c->status] : "",
 		pbench_check_status_name(c->status), color ? "\033[0m" : "", w, c->id, where,
 		c->value);
 	if (c->expected[0] && loud)
-		fprintf(f, " (want: %s)", c->expected);
-	fprintf(f, "\n");
+		fprintf(g, " (want: %s)", c->expected);
+	fprintf(g, "\n");
+	pb_line_close(&l);
 	if (loud && c->why[0])
-		fprintf(f, "  %*s why: %s\n", 7, "", c->why);
+		pb_wrapf(f, width, 2 + 7 + 6, "  %*s why: %s", 7, "", c->why);
 	if (loud && c->fix[0])
-		fprintf(f, "  %*s fix: %s\n", 7, "", c->fix);
+		pb_wrapf(f, width, 2 + 7 + 6, "  %*s fix: %s", 7, "", c->fix);
+}
+
+int pbench_env_wrap_at(struct pbench_env *env, int width)
+{
+	if (!env || width < 0)
+		return pb_fail(-EINVAL, "pbench_env_wrap_at(): %s", env ? "width < 0" :
+			       "env is NULL");
+	env->width = width;
+	return 0;
 }
 
 int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags)
@@ -86,7 +106,7 @@ int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags)
 			fprintf(f, "\n%s\n", c->group);
 			group = c->group;
 		}
-		write_check(c, w, ncpus, flags & PBENCH_ENV_WRITE_COLOR, f);
+		write_check(c, w, ncpus, flags & PBENCH_ENV_WRITE_COLOR, env->width, f);
 	}
 	count(env, counts);
 	fprintf(f, "\nsummary: %d ok, %d warn, %d bad, %d info, %d unknown: %s\n",

@@ -208,6 +208,22 @@ int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int gro
 		       unsigned long flags);
 
 /* Thread-local last error text for name errors. */
+/* wrap.c: pbench_format_wrap() of a printf format (the text may be any length). */
+int pb_wrapf(FILE *f, int width, int indent, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* wrap.c: a line (or lines) written by several calls, then wrapped onto f: write them to what
+ * pb_line_open() returns (f itself when width is 0: nothing changes), each ending in '\n', and
+ * pb_line_close() writes them wrapped. indent PB_HANG(n): each line's continuations at its own
+ * leading spaces and n more (a paragraph of several lines at different depths). */
+#define PB_HANG(n) (-(n))
+struct pb_line {
+	FILE *f, *m;
+	char *buf;
+	size_t len;
+	int width, indent;
+};
+FILE *pb_line_open(struct pb_line *l, FILE *f, int width, int indent);
+int pb_line_close(struct pb_line *l);
 /* format.c: a percentage with `digits` decimals, or (digits < 0) with the precision its size
  * needs (157%, 4.3%, 0.53%, 0.0004%); %.3g from 1e6 %; "n/a" when not finite. Returns buf. */
 const char *pb_format_pct(char *buf, size_t len, double pct, int digits);

@@ -166,17 +166,31 @@ static void difference(const struct pbench_jitter_cpu *a, const struct pbench_ji
 }
 
 
+int pbench_jitter_wrap_at(struct pbench_jitter *j, int width)
+{
+	if (!j || width < 0)
+		return pb_fail(-EINVAL, "pbench_jitter_wrap_at(): %s", j ? "width < 0" :
+			       "j is NULL");
+	j->width = width;
+	return 0;
+}
+
+/* The sentences (each line continued 2 columns further in than it starts) around the table,
+ * which is never wrapped. */
 int pbench_jitter_write_text(const struct pbench_jitter *j, const struct pbench_jitter *prepared,
-			     FILE *f)
+			     FILE *out)
 {
 	struct pbench_clock_info ci = { .size = sizeof(ci) };
 	char th[32], lbl[16];
+	struct pb_line l;
+	FILE *f = out;
 	int q;
 
 	if (!j || !f || !j->n || (prepared && !prepared->n))
 		return -EINVAL;
 	pbench_clock_info(&ci);
 	pbench_format_ns(th, sizeof(th), cpu_of(j, 0)->threshold_ns, 3);
+	f = pb_line_open(&l, out, j->width, PB_HANG(2));
 	fprintf(f, "pbench jitter: %d CPU%s, %.2f s each, threshold %s%s; clock %s, %.3f MHz\n",
 		j->n, j->n == 1 ? "" : "s", j->duration_s, th, threshold_note(j),
 		pbench_clock_kind_name(ci.kind), (double)ci.hz / 1e6);
@@ -184,6 +198,8 @@ int pbench_jitter_write_text(const struct pbench_jitter *j, const struct pbench_
 		fprintf(f, "warning: the threshold is below the loop's period (%.3g ns): every read "
 			"counts as a gap, and the figures say nothing about interruptions\n",
 			cpu_of(j, 0)->loop_min_ns);
+	pb_line_close(&l);
+	f = out;
 	header(f);
 	for (int i = 0; i < j->n; i++) {
 		snprintf(lbl, sizeof(lbl), "%d", cpu_of(j, i)->cpu);
@@ -193,6 +209,7 @@ int pbench_jitter_write_text(const struct pbench_jitter *j, const struct pbench_
 		snprintf(lbl, sizeof(lbl), "%dp", cpu_of(prepared, 0)->cpu);
 		row(cpu_of(prepared, 0), f, lbl);
 	}
+	f = pb_line_open(&l, out, j->width, PB_HANG(2));
 	for (int i = 0; i < j->n; i++)
 		details(cpu_of(j, i), f);
 	if (prepared) {
@@ -207,6 +224,8 @@ int pbench_jitter_write_text(const struct pbench_jitter *j, const struct pbench_
 				"%s)\n", q, cpu_of(j, i)->noise_pct, cpu_of(j, i)->interruptions_per_s,
 				ns_str(th, sizeof(th), cpu_of(j, i)->interruptions ?
 				       cpu_of(j, i)->max_gap_ns : NAN));
+	pb_line_close(&l);
+	f = out;
 	if (fflush(f) == EOF || ferror(f))
 		return -EIO;
 	return 0;

@@ -123,6 +123,7 @@ struct pbench_runs {
 	int interrupted;		/* *o.stop was seen */
 	int ran;
 	char error[512];		/* the last failure in words */
+	int width;			/* pbench_runs_wrap_at() */
 };
 
 /* A run's own resource use: getrusage deltas, or a command's from wait4. */

@@ -167,18 +167,23 @@ static void print_header(FILE *f, const struct pbench_runs *r, int before)
 	print_left_out(f, r);
 }
 
+/* How the set ran: sentences continued 2 columns in, the steps' rows at their text's column. */
 static void print_preparation(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
 {
+	struct pb_line l;
+
 	if (s->mode == PBENCH_RUNS_UNPREPARED) {
-		fprintf(f, "\nunprepared: no pinning, %s %s %d as started, no warm-up\n",
+		pb_wrapf(f, r->width, 2, "\nunprepared: no pinning, %s %s %d as started, no warm-up\n",
 		       s->policy_name, s->policy == SCHED_FIFO || s->policy == SCHED_RR ?
 		       "priority" : "nice", s->prio_value);
 		return;
 	}
-	fprintf(f, "\nprepared: CPU %d (%s)\n", s->cpu, s->cpu_reason);
+	pb_wrapf(f, r->width, 2, "\nprepared: CPU %d (%s)", s->cpu, s->cpu_reason);
 	for (int i = 0; i < PBENCH_PREPARE_STEP_NR; i++)
-		fprintf(f, "  %-9s %-14s %s\n", pbench_prepare_step_name(s->steps[i].step),
-		       pbench_prepare_status_name(s->steps[i].status), s->steps[i].what);
+		pb_wrapf(f, r->width, 2 + 9 + 1 + 14 + 1, "  %-9s %-14s %s",
+			 pbench_prepare_step_name(s->steps[i].step),
+			 pbench_prepare_status_name(s->steps[i].status), s->steps[i].what);
+	f = pb_line_open(&l, f, r->width, PB_HANG(2));
 	fprintf(f, "priority: %s %s %d", s->policy_name, s->policy == SCHED_FIFO ||
 	       s->policy == SCHED_RR ? "priority" : "nice", s->prio_value);
 	if (s->prio.probed || s->prio.cached)
@@ -208,6 +213,7 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 	else
 		fprintf(f, "restored after the runs: %s\n", s->restore_err ?
 		       pbench_strerror(s->restore_err) : "affinity, priority, memory policy and lock");
+	pb_line_close(&l);
 }
 
 /* The speed column when the CPU's speed varied during the set. */
@@ -470,6 +476,7 @@ static void print_contrast(FILE *f, const struct pbench_runs *r)
 	const struct pb_set *u = pb_runs_set_of(r, PBENCH_RUNS_UNPREPARED), *p = pb_runs_set_of(r, PBENCH_RUNS_PREPARED);
 	double sr, cr;
 	char verdict[PB_RUNS_VERDICT_LEN], a[32], b[32];
+	struct pb_line l;
 
 	if (!pb_runs_contrast(r, &sr, &cr, verdict, sizeof(verdict)))
 		return;
@@ -486,6 +493,7 @@ static void print_contrast(FILE *f, const struct pbench_runs *r)
 	pb_format_pct(a, sizeof(a), u->s_ns.cv_pct, -1);
 	pb_format_pct(b, sizeof(b), p->s_ns.cv_pct, -1);
 	fprintf(f, "  %-13s %29s %29s\n", "cv", a, b);
+	f = pb_line_open(&l, f, r->width, PB_HANG(2));
 	fprintf(f, "ratio unprepared/prepared: spread ");
 	/* Three significant digits below 10: a ratio of 0.039 is not "0.0x". */
 	fprintf(f, !isfinite(sr) ? "- (no prepared spread)" : sr < 10 ? "%.3gx" : "%.1fx", sr);
@@ -493,13 +501,32 @@ static void print_contrast(FILE *f, const struct pbench_runs *r)
 	fprintf(f, !isfinite(cr) ? "- (no prepared variation)\n" : cr < 10 ? "%.3gx\n" : "%.1fx\n",
 	       cr);
 	fprintf(f, "verdict: %s\n", verdict);
+	pb_line_close(&l);
+}
+
+int pbench_runs_wrap_at(struct pbench_runs *r, int width)
+{
+	if (!r || width < 0)
+		return pb_fail(-EINVAL, "pbench_runs_wrap_at(): %s", r ? "width < 0" :
+			       "r is NULL");
+	r->width = width;
+	return 0;
+}
+
+/* The head's lines, each continued 2 columns in. */
+static void write_head(FILE *f, const struct pbench_runs *r, int before)
+{
+	struct pb_line l;
+
+	print_header(pb_line_open(&l, f, r->width, PB_HANG(2)), r, before);
+	pb_line_close(&l);
 }
 
 int pbench_runs_write_head(const struct pbench_runs *r, FILE *f)
 {
 	if (!r || !f)
 		return -EINVAL;
-	print_header(f, r, !r->ran);
+	write_head(f, r, !r->ran);
 	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }
 
@@ -507,8 +534,27 @@ int pbench_runs_write_text(const struct pbench_runs *r, FILE *f)
 {
 	if (!r || !f)
 		return -EINVAL;
-	print_header(f, r, 0);
+	write_head(f, r, 0);
 	return pbench_runs_write_body(r, f);
+}
+
+/* What a set's runs came to, after their table: sentences, each line continued 2 columns
+ * further in than it starts. */
+static void print_findings(FILE *f, const struct pbench_runs *r, const struct pb_set *s,
+			   int notes, int scaled, int user_only)
+{
+	struct pb_line l;
+
+	f = pb_line_open(&l, f, r->width, PB_HANG(2));
+	if (notes)	/* the events are the same in both sets */
+		print_event_notes(f, r, s, scaled, user_only);
+	print_own_wait(f, s);
+	print_outliers(f, s);
+	print_summary(f, s);
+	print_cpu_time(f, r, s);
+	print_speed(f, r, s);
+	print_stop_and_cost(f, r, s);
+	pb_line_close(&l);
 }
 
 int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
@@ -529,14 +575,7 @@ int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
 			continue;
 		}
 		print_runs(f, r, s, &scaled, &user_only);
-		if (i == r->nsets - 1)	/* the events are the same in both sets */
-			print_event_notes(f, r, s, scaled, user_only);
-		print_own_wait(f, s);
-		print_outliers(f, s);
-		print_summary(f, s);
-		print_cpu_time(f, r, s);
-		print_speed(f, r, s);
-		print_stop_and_cost(f, r, s);
+		print_findings(f, r, s, i == r->nsets - 1, scaled, user_only);
 	}
 	print_contrast(f, r);
 	/* pbench_runs_attach_memory(): the command's allocations, after its times */
@@ -544,4 +583,3 @@ int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
 		return -EIO;
 	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }
-

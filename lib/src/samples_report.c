@@ -160,17 +160,35 @@ static void write_comparison(const struct pbench_samples *s, const struct pb_sam
 			"take more samples\n", s->same_pct);
 }
 
+int pbench_samples_wrap_at(struct pbench_samples *s, int width)
+{
+	if (!s || width < 0)
+		return pb_fail(-EINVAL, "pbench_samples_wrap_at(): %s", s ? "width < 0" :
+			       "s is NULL");
+	s->width = width;
+	return 0;
+}
+
+/* The summaries' rows continue at the values' column (2 + 13 + 1), the comparisons' lines 2
+ * columns further in than they start. */
 int pbench_samples_write_text(const struct pbench_samples *s, FILE *f)
 {
+	struct pb_line l;
+	FILE *g;
+
 	if (!s || !f || !s->analyzed)
 		return -EINVAL;
+	g = pb_line_open(&l, f, s->width, PB_HANG(14));
 	for (int i = 0; i < s->analyzed; i++) {
 		if (i)
-			fputc('\n', f);
-		pbench_summary_write_text(&s->sums[i], f, s->v[i].name, s->v[i].unit);
+			fputc('\n', g);
+		pbench_summary_write_text(&s->sums[i], g, s->v[i].name, s->v[i].unit);
 	}
+	pb_line_close(&l);
+	g = pb_line_open(&l, f, s->width, PB_HANG(2));
 	for (int i = 0; i < s->ncmp; i++)
-		write_comparison(s, &s->cmps[i], f);
+		write_comparison(s, &s->cmps[i], g);
+	pb_line_close(&l);
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
 

@@ -11,6 +11,9 @@
 # both: a failure says "expected a line matching '...' in stdout; saw: <the nearest lines>". A
 # condition of another kind gives miss its own message (miss NAME "WHAT IT SAW").
 PB="$O/pbench"
+# COLUMNS from the caller's shell would wrap the text the checks read line by line: a test
+# that wants it wrapped sets it on its command.
+unset COLUMNS
 # A background job of a script starts with SIGINT ignored, and pbench keeps an ignored SIGINT
 # ignored (as nohup expects): the jobs that are sent Ctrl-C get its default back first.
 PBI="env --default-signal=INT $PB"
@@ -21,6 +24,10 @@ pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); echo "ok $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; [ -s "$T/err" ] && sed 's/^/    stderr: /' "$T/err" | head -5; }
 skipped() { skip=$((skip + 1)); echo "[SKIP] $1: $2"; }
+
+# overlong W FILE: the lines of FILE over W columns whose last word starts past W/2 (the most
+# a hanging indent is), where a break would have shortened them: text wrapped at W has none.
+overlong() { awk -v w="$1" 'match($0, /[^ ]+ *$/) && length($0) > w && RSTART - 1 > w / 2' "$2"; }
 
 # run NAME EXPECTED_EXIT CMD...: stdout to $T/out, stderr to $T/err
 run() {

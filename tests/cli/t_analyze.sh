@@ -102,4 +102,25 @@ else
 	miss "units differ"
 fi
 
+# ---- wrapping (COLUMNS stands in for a terminal's width; tests/cli/t_check.sh has the tty) --
+seq 1 40 >"$T/wa"
+{ seq 1 20; seq 100 120; } >"$T/wb"
+if run "analyze unwrapped" 0 env -u COLUMNS "$PB" analyze "$T/wa" "$T/wb" &&
+   has "$T/out" "^  cv [0-9.]*%, spread .* of them severe$" &&
+   has "$T/out" "^verdict: .*wa is 3.00x faster than .*wb (significant at 99.9%)$"; then
+	ok "analyze: a pipe without COLUMNS gets one line each"
+else
+	miss "analyze unwrapped"
+fi
+if run "analyze COLUMNS=60" 0 env COLUMNS=60 "$PB" analyze "$T/wa" "$T/wb" &&
+   sed 's/±/+/g' "$T/out" >"$T/prose" && [ -z "$(overlong 60 "$T/prose")" ] &&
+   has "$T/out" "^  cv [0-9.]*%, spread " && nothas "$T/out" "^  cv .*severe$" &&
+   has "$T/out" "^                [a-z0-9].* of them severe$" &&
+   nothas "$T/out" "^verdict: .*(significant at 99.9%)$" && has "$T/out" "^  .*(significant at 99.9%)$" &&
+   has "$T/out" "^  Mann-Whitney    U = 600.0, z = -2.074, p = 0.0381$"; then
+	ok "analyze: COLUMNS=60 wraps a summary's rows at their values' column, the verdict 2 in"
+else
+	miss "analyze COLUMNS=60" "$(overlong 60 "$T/prose" | head -3)"
+fi
+
 finish cli/analyze

@@ -163,4 +163,48 @@ if [ "$HAVE_PY" -eq 1 ]; then
 	fi
 fi
 
+# ---- wrapping at the terminal's width (COLUMNS stands in for a terminal) -------------------
+laptop() { env PBENCH_SYSFS_ROOT=tests/fixtures/intel-laptop/sys PBENCH_PROCFS_ROOT=tests/fixtures/intel-laptop/proc "$@"; }
+if run "check unwrapped" 0 laptop env -u COLUMNS "$PB" check && cp "$T/out" "$T/flat" &&
+   has "$T/out" "^          why: in intel_pstate active mode powersave lets the CPU pick its clock between 400 and 4600 MHz from the load" &&
+   has "$T/out" "^          fix: echo performance | sudo tee /sys/devices/system/cpu/cpufreq/policy1/scaling_governor (all CPUs" &&
+   [ -n "$(overlong 80 "$T/out")" ]; then
+	ok "check: a pipe without COLUMNS gets one line per finding, why and fix"
+else
+	miss "check unwrapped"
+fi
+if run "check COLUMNS=0" 0 laptop env COLUMNS=0 "$PB" check && cmp -s "$T/out" "$T/flat"; then
+	ok "check: COLUMNS=0 does not wrap"
+else
+	miss "check COLUMNS=0" "the text differs from the unwrapped one"
+fi
+for w in 80 60; do
+	why="in intel_pstate active mode powersave lets the CPU pick its clock"	# 80: 77 columns
+	[ $w -eq 60 ] && why="in intel_pstate active mode powersave lets"	# the next word: 61
+	if run "check COLUMNS=$w" 0 laptop env COLUMNS=$w "$PB" check &&
+	   [ -z "$(overlong $w "$T/out")" ] &&
+	   has "$T/out" "^          why: $why$" &&
+	   has "$T/out" "^               /sys/devices/system/cpu/cpufreq/policy1/scaling_governor" &&
+	   has "$T/out" "^  warn    cpufreq.governor         powersave (intel_pstate" &&
+	   has "$T/out" "^                              *[a-z(]" &&
+	   [ "$(grep -c '^  *why: ' "$T/out")" -eq "$(grep -c '^  *why: ' "$T/flat")" ] &&
+	   [ "$(tr -s ' \n' '  ' <"$T/out")" = "$(tr -s ' \n' '  ' <"$T/flat")" ]; then
+		ok "check: COLUMNS=$w wraps every line at $w columns with hanging indents, words whole"
+	else
+		miss "check COLUMNS=$w" "$(overlong $w "$T/out" | head -3)"
+	fi
+done
+# A terminal (util-linux's script gives one) of 70 columns, COLUMNS unset: its width.
+if command -v script >/dev/null 2>&1; then
+	if run "check tty" 0 laptop env -u COLUMNS NO_COLOR=1 script -qec "stty cols 70 rows 50; $PB check" /dev/null &&
+	   tr -d '\r' <"$T/out" >"$T/tty" && has "$T/tty" "^          why: in intel_pstate active mode powersave lets the" &&
+	   [ -z "$(overlong 70 "$T/tty")" ] && [ -n "$(overlong 60 "$T/tty")" ]; then
+		ok "check: on a terminal, its width"
+	else
+		miss "check tty" "$(overlong 70 "$T/tty" | head -3)"
+	fi
+else
+	skipped "check tty" "no script(1) to give pbench a terminal"
+fi
+
 finish cli/check

@@ -416,4 +416,18 @@ else
 	miss "compare memory json"
 fi
 
+# ---- wrapping (COLUMNS stands in for a terminal's width; tests/cli/t_check.sh has the tty) --
+# The verdict and the sentences wrap at 72, continued 2 in; the table's rows stay whole.
+if run "compare COLUMNS=72" 0 env COLUMNS=72 "$PB" compare $Q "sleep 0.01" "sleep 0.03" &&
+   grep -Ev '^  (sleep 0.0|task-clock|context-switches|  )|^ +runs +mean' "$T/out" >"$T/prose" &&
+   [ -z "$(overlong 72 "$T/prose")" ] &&
+   line 1 "$T/out" "^sleep 0.03 is [0-9.]*x slower than sleep 0.01 (99.9%" &&
+   nothas "$T/out" "^sleep 0.03 is .* rounds in [0-9.]* s$" && has "$T/out" "^  .*rounds in [0-9.]* s$" &&
+   has "$T/out" "^  sleep 0.03 .* [0-9.]* ms … [0-9.]* ms .* ([0-9.]*-[0-9.]*)$" &&
+   has "$T/out" "^stopped: every verdict reached" && nothas "$T/out" "^stopped: .*asked"; then
+	ok "compare: COLUMNS=72 wraps the verdict and the sentences, not the table"
+else
+	miss "compare COLUMNS=72" "$(overlong 72 "$T/prose" | head -3)"
+fi
+
 finish cli/compare

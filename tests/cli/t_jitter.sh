@@ -170,4 +170,22 @@ if [ "$NCPU" -ge 2 ] && [ ! -e /sys/devices/system/cpu/nohz_full ]; then
 	esac
 fi
 
+# ---- wrapping (COLUMNS stands in for a terminal's width; tests/cli/t_check.sh has the tty) --
+if run "jitter unwrapped" 0 env -u COLUMNS "$PB" jitter -d 0.2 -c 0 &&
+   has "$T/out" "^  sources: .* ([0-9.]*/s); .* ([0-9.]*/s); .* ([0-9.]*/s)" &&
+   has "$T/out" "^  probe thread: .* context switches$"; then
+	ok "jitter: a pipe without COLUMNS gets one line per explanation"
+else
+	miss "jitter unwrapped"
+fi
+if run "jitter COLUMNS=70" 0 env COLUMNS=70 "$PB" jitter -d 0.2 -c 0 &&
+   grep -Ev '^ *cpu +loop min|^ +[0-9]+p? +[0-9]' "$T/out" >"$T/prose" && [ -z "$(overlong 70 "$T/prose")" ] &&
+   has "$T/out" "^ cpu loop min/median  .*  top sources$" && has "$T/out" "^   0 .*/s" &&
+   has "$T/out" "^  sources: " && nothas "$T/out" "^  sources: .* ([0-9.]*/s); .* ([0-9.]*/s); .* ([0-9.]*/s)" &&
+   has "$T/out" "^    [a-z0-9]" && nothas "$T/out" "^  probe thread: .* context switches$"; then
+	ok "jitter: COLUMNS=70 wraps the explanations, continued 2 further in; the table stays whole"
+else
+	miss "jitter COLUMNS=70" "$(overlong 70 "$T/prose" | head -3)"
+fi
+
 finish cli/jitter

@@ -112,4 +112,16 @@ else
 	miss "list -v" "$(grep -c 'not opened' "$T/err") 'not opened' lines on stderr"
 fi
 
+# A warning wraps at the width under its text (COLUMNS stands in for a terminal); unset, one line.
+if run "list warning COLUMNS=60" 0 env COLUMNS=60 PBENCH_SYSFS_ROOT=/nonexistent "$PB" list &&
+   has "$T/err" "^pbench: warning: 'pbench list' measures the live machine:$" &&
+   has "$T/err" "^                 are read by 'pbench check' only$" &&
+   [ -z "$(overlong 60 "$T/err")" ] &&
+   run "list warning" 0 env PBENCH_SYSFS_ROOT=/nonexistent "$PB" list &&
+   has "$T/err" "^pbench: warning: 'pbench list' measures the live machine: PBENCH_SYSFS_ROOT and PBENCH_PROCFS_ROOT are read by 'pbench check' only$"; then
+	ok "list: a warning wraps at COLUMNS under its text, one line without"
+else
+	miss "list warning COLUMNS=60"
+fi
+
 finish cli/list

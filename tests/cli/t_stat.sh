@@ -1040,4 +1040,22 @@ if [ "$built" = 1 ]; then
 	fi
 fi
 
+# ---- wrapping (COLUMNS stands in for a terminal's width; tests/cli/t_check.sh has the tty) --
+if run "stat unwrapped" 0 env -u COLUMNS "$PB" stat --mode unprepared -r 5 -- sleep 0.01 &&
+   has "$T/out" "^summary: 5 runs, time min .*, spread [0-9.]*%$" &&
+   has "$T/out" "^speed: .\{100,\}" && has "$T/out" "^cpu time: .*children it waited for)$"; then
+	ok "stat: a pipe without COLUMNS gets one line per sentence"
+else
+	miss "stat unwrapped"
+fi
+if run "stat COLUMNS=80" 0 env COLUMNS=80 "$PB" stat --mode unprepared -r 5 -- sleep 0.01 &&
+   grep -Ev '^ *(run +ticks|[0-9]+ +[0-9]+ )' "$T/out" >"$T/prose" && [ -z "$(overlong 80 "$T/prose")" ] &&
+   has "$T/out" "^  run          ticks         time    task-clock  context-switches .* status$" &&
+   has "$T/out" "^    5 .* exit 0$" && has "$T/out" "^summary: 5 runs, time min" &&
+   nothas "$T/out" "^summary: .*spread" && has "$T/out" "^  [a-z0-9(]"; then
+	ok "stat: COLUMNS=80 wraps its sentences at 80 columns, continued 2 in; the table stays whole"
+else
+	miss "stat COLUMNS=80" "$(overlong 80 "$T/prose" | head -3)"
+fi
+
 finish cli/stat

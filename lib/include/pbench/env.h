@@ -75,6 +75,10 @@ enum pbench_env_write_flags {
  * that ran the check and the recorded tree when one was read). Errors: -EINVAL, -ENOMEM, -EIO
  * (writing to f failed). */
 PBENCH_API int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags);
+/* The text writer's prose (the head, a finding's value, why and fix) wrapped at width columns
+ * (pbench_format_wrap(); 0, the default: not wrapped, one line each). The findings' table
+ * stays aligned. Errors: -EINVAL (env NULL, width < 0). */
+PBENCH_API int pbench_env_wrap_at(struct pbench_env *env, int width);
 PBENCH_API int pbench_env_write_json(const struct pbench_env *env, FILE *f);
 
 /*

@@ -178,6 +178,10 @@ PBENCH_API int pbench_jitter_quietest(const struct pbench_jitter *j);
  * the quietest CPU. With prepared (a PBENCH_JITTER_PREPARED run of the same CPU, else NULL),
  * both rows and the difference. Errors: -EINVAL, -EIO.
  */
+/* The text's explanations (what each CPU's time went to, its sources, the warnings, the
+ * comparison and the verdict) wrapped at width columns (pbench_format_wrap(); 0, the default:
+ * not wrapped); the table stays as it is. Errors: -EINVAL (j NULL, width < 0). */
+PBENCH_API int pbench_jitter_wrap_at(struct pbench_jitter *j, int width);
 PBENCH_API int pbench_jitter_write_text(const struct pbench_jitter *j,
 					const struct pbench_jitter *prepared, FILE *f);
 /*

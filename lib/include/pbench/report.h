@@ -25,6 +25,18 @@ PBENCH_API int pbench_format_value(char *buf, size_t len, double value, double e
 				   const char *unit);
 /* A time in ns with an explicit number of significant digits and a scaled unit: "1.23 ms". */
 PBENCH_API int pbench_format_ns(char *buf, size_t len, double ns, int digits);
+/*
+ * Write text to f as a paragraph wrapped at width columns, ending with a newline, the way the
+ * text writers print their prose (a finding's why and fix, an outlier's cause, a note): a
+ * line breaks only at a space, never inside a word (a command, a path or a URL stays whole; a
+ * word longer than the width gets a line of its own), nor between a number and its unit
+ * ("8.13 ms"), and only past the indent; continuation lines start with indent spaces (at
+ * most width / 2). The text's leading spaces are kept, a '\n' in it starts a new line.
+ * Columns are characters (UTF-8), ANSI colour sequences take none. width 0: the text as it
+ * is, unwrapped. Errors: -EINVAL (f or text NULL, a negative width or indent), -EIO (writing
+ * to f failed).
+ */
+PBENCH_API int pbench_format_wrap(FILE *f, const char *text, int width, int indent);
 
 /* Any summary (pbench_stats_summary), as pbench analyze prints it: mean ± standard error,
  * the interval, median, min, trimmed mean, max, stddev and MAD at the precision the error

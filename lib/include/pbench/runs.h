@@ -247,6 +247,11 @@ PBENCH_API int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, si
  * outliers) and the contrast's verdict. SVG: each run in order and the distributions.
  * Errors: -EINVAL, -ENOMEM, -EIO (writing to f failed). */
 PBENCH_API int pbench_runs_write_text(const struct pbench_runs *r, FILE *f);
+/* The text's prose (what ran, the preparation, the outliers' causes, the summary, speed,
+ * waiting and the notes) wrapped at width columns (pbench_format_wrap(); 0, the default: not
+ * wrapped, one line each); the table of runs and the contrast's stay as they are. Errors:
+ * -EINVAL (r NULL, width < 0). */
+PBENCH_API int pbench_runs_wrap_at(struct pbench_runs *r, int width);
 PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
 /* The same document with the machine code of a function of the command (pbench stat
  * --annotate) as its "annotate" (null when l is NULL, as pbench_runs_write_json writes it). */

@@ -71,6 +71,10 @@ PBENCH_API int pbench_samples_summary(const struct pbench_samples *s, int i,
  * or slower, the ratio and its interval). -EINVAL before pbench_samples_analyze(), -ENOMEM,
  * -EIO (writing to f failed). */
 PBENCH_API int pbench_samples_write_text(const struct pbench_samples *s, FILE *f);
+/* The text wrapped at width columns (pbench_format_wrap(); 0, the default: not wrapped): a
+ * summary's rows continued at their values' column, the comparisons' verdicts 2 columns in.
+ * Errors: -EINVAL (s NULL, width < 0). */
+PBENCH_API int pbench_samples_wrap_at(struct pbench_samples *s, int width);
 PBENCH_API int pbench_samples_write_json(const struct pbench_samples *s, FILE *f);
 PBENCH_API int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f);
 PBENCH_API void pbench_samples_free(struct pbench_samples *s);
