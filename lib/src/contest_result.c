@@ -314,7 +314,7 @@ static double *event_values(const struct pb_entrant *e, int ev, size_t *n, int *
 	for (int k = 0; v && k < s->done; k++) {
 		const struct pbench_count *cnt = &s->runs[k].counts[ev];
 
-		if (s->runs[k].timed_out)
+		if (!pb_run_measured(s->runs[k].timed_out))
 			continue;
 		if (cnt->status > *status) {
 			*status = cnt->status;

@@ -99,6 +99,20 @@ static inline void pb_copy_out(void *dst, const void *src, size_t src_size)
 	*(size_t *)dst = n;
 }
 
+/*
+ * The one rule of every summary of runs: pbench stat's and compare's, and pbench analyze's (and
+ * a baseline's) of their JSON. A run killed at the timeout was cut short, not measured: it is
+ * left out of the summary, its outlier fences and its counts, and the summary says so
+ * (PB_RUN_LEFT_OUT). A run that failed (exit non-zero, a signal) ran to its end: it is kept,
+ * and the failure is said beside the summary (and in pbench's exit status). As hyperfine
+ * keeps failed runs with -i and perf stat -r keeps them.
+ */
+static inline int pb_run_measured(int timed_out)
+{
+	return !timed_out;
+}
+#define PB_RUN_LEFT_OUT "killed at the timeout: cut short, not measured"
+
 #define PB_HAS_FIELD(p, f) ((p)->size >= offsetof(__typeof__(*(p)), f) + sizeof((p)->f))
 
 /* How much stricter a sequential comparison's boundary is than one look's (Pocock): see

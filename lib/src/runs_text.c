@@ -265,7 +265,7 @@ static void print_outliers(FILE *f, const struct pb_set *s)
 
 	if (!s->have_summary)
 		return;
-	if (s->done < 2) {
+	if (s->measured < 2) {
 		fprintf(f, "outliers: n/a (a single run: no spread to judge one by)\n");
 		return;
 	}
@@ -328,18 +328,24 @@ static void print_own_wait(FILE *f, const struct pb_set *s)
 static void print_summary(FILE *f, const struct pb_set *s)
 {
 	const struct pbench_summary *m = &s->s_ns;
-	char mn[32], md[32], mean[32], mx[32], sd[32], cv[32], sp[32];
+	char mn[32], md[32], mean[32], mx[32], sd[32], cv[32], sp[32], out[160] = "";
 
-	if (!s->have_summary)
+	if (s->done > s->measured)	/* the rule of pb_run_measured(), said */
+		snprintf(out, sizeof(out), " (of %d: %d left out, %s)", s->done,
+			 s->done - s->measured, PB_RUN_LEFT_OUT);
+	if (!s->have_summary) {
+		if (*out)
+			fprintf(f, "summary: none: 0 runs%s\n", out);
 		return;
-	fprintf(f, "summary: %d run%s, time min %s, median %s, mean %s, max %s, stddev %s, cv %s, "
-	       "spread %s%s%s\n", s->done, s->done == 1 ? "" : "s",
+	}
+	fprintf(f, "summary: %d run%s%s, time min %s, median %s, mean %s, max %s, stddev %s, "
+	       "cv %s, spread %s%s%s\n", s->measured, s->measured == 1 ? "" : "s", out,
 	       time_or_na(mn, sizeof(mn), m->min), time_or_na(md, sizeof(md), m->median),
 	       time_or_na(mean, sizeof(mean), m->mean), time_or_na(mx, sizeof(mx), m->max),
 	       isfinite(m->stddev) ? (pbench_format_ns(sd, sizeof(sd), m->stddev, 3), sd) : "n/a",
 	       pct_or_na(cv, sizeof(cv), m->cv_pct),
 	       pct_or_na(sp, sizeof(sp), m->spread_pct),
-	       s->done == 1 ? " (one run: no spread; -r 2 or more for one)" : "",
+	       s->measured == 1 ? " (one run: no spread; -r 2 or more for one)" : "",
 	       s->failed ? " (some runs failed: see status)" : "");
 }
 

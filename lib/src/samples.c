@@ -286,8 +286,10 @@ static int runs_set(struct pbench_samples *s, json_t *runs, const char *name, co
 	json_array_foreach(runs, i, e) {
 		json_t *x = json_object_get(e, key);
 
-		if (json_is_true(json_object_get(e, "timed_out")))
-			continue;	/* killed at --timeout: not a measurement */
+		if (!pb_run_measured(json_is_true(json_object_get(e, "timed_out")))) {
+			v->left_out++;	/* PB_RUN_LEFT_OUT */
+			continue;
+		}
 		if (!json_is_number(x) || !isfinite(json_number_value(x))) {
 			why_set(why, wlen, "%s: run %zu has no number '%s'", name, i, key);
 			return -EINVAL;

@@ -10,6 +10,7 @@ struct sample_set {
 	char *unit;		/* "ns", a label, or NULL */
 	double *x;
 	size_t n, cap;
+	size_t left_out;	/* runs killed at the timeout, not in x (pb_run_measured()) */
 };
 
 /* The first set against another: a test when there is spread to judge by. */

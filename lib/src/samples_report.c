@@ -168,6 +168,9 @@ int pbench_samples_write_text(const struct pbench_samples *s, FILE *f)
 		if (i)
 			fputc('\n', f);
 		pbench_summary_write_text(&s->sums[i], f, s->v[i].name, s->v[i].unit);
+		if (s->v[i].left_out)	/* the rule of pb_run_measured(), said */
+			fprintf(f, "  %-13s %zu run%s, %s\n", "left out", s->v[i].left_out,
+				s->v[i].left_out == 1 ? "" : "s", PB_RUN_LEFT_OUT);
 	}
 	for (int i = 0; i < s->ncmp; i++)
 		write_comparison(s, &s->cmps[i], f);

@@ -194,6 +194,19 @@ fi
 for t in 0 -1 abc 1e9; do
 	usage_error "timeout '$t'" "invalid timeout '$t' for --timeout" stat --timeout "$t" -- true
 done
+# One rule for runs killed at the timeout (pb_run_measured()): stat's summary and analyze of
+# its JSON both leave them out, and both say so. Every second run sleeps past the timeout.
+: >"$T/nth"
+if run "timeout left out" 1 "$PB" stat --mode unprepared -r 4 --timeout 0.3 -e task-clock \
+	--export-json "$T/to.json" -- sh -c 'echo >>"$1"; [ $(($(wc -l <"$1") % 2)) = 0 ] &&
+	exec sleep 5; exit 0' sh "$T/nth" &&
+   has "$T/out" '^summary: 2 runs (of 4: 2 left out, killed at the timeout: cut short' &&
+   run "timeout left out (analyze)" 0 "$PB" analyze "$T/to.json" &&
+   has "$T/out" ': 2 samples$' && has "$T/out" '^  left out  *2 runs, killed at the timeout'; then
+	ok "stat and analyze leave the timed-out runs out of the summary alike, and say so"
+else
+	miss "timeout left out"
+fi
 
 # ---- the built-in workload ------------------------------------------------------------------
 # msr/tsc/ with it where this kernel has the msr PMU's tsc (x86; not arm64)
