@@ -72,6 +72,11 @@ const double *pbench_samples_values(const struct pbench_samples *s, int i, size_
 	return s->v[i].x;
 }
 
+size_t pbench_samples_failed(const struct pbench_samples *s, int i)
+{
+	return s && i >= 0 && i < s->n ? s->v[i].failed : 0;
+}
+
 const char *pbench_samples_note(const struct pbench_samples *s)
 {
 	return s ? s->note : NULL;
@@ -294,6 +299,9 @@ static int runs_set(struct pbench_samples *s, json_t *runs, const char *name, co
 			why_set(why, wlen, "%s: run %zu has no number '%s'", name, i, key);
 			return -EINVAL;
 		}
+		if (json_integer_value(json_object_get(e, "exit_status")) ||
+		    json_is_integer(json_object_get(e, "signal")))
+			v->failed++;	/* kept, as stat keeps it, and said */
 		if (add(v, json_number_value(x)))
 			return -ENOMEM;
 	}
@@ -321,6 +329,8 @@ static int entrants_sets(struct pbench_samples *s, json_t *arr, const char *name
 		v = new_set(s, ename, "ns");
 		if (!v)
 			return -ENOMEM;
+		if (json_integer_value(json_object_get(e, "failed")) > 0)
+			v->failed = (size_t)json_integer_value(json_object_get(e, "failed"));
 		json_array_foreach(times, k, x) {
 			if (!json_is_number(x) || !isfinite(json_number_value(x))) {
 				why_set(why, wlen, "%s: entrant '%s': time %zu is not a number", name,

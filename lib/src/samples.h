@@ -11,6 +11,7 @@ struct sample_set {
 	double *x;
 	size_t n, cap;
 	size_t left_out;	/* runs killed at the timeout, not in x (pb_run_measured()) */
+	size_t failed;		/* runs in x that exited non-zero or were killed */
 };
 
 /* The first set against another: a test when there is spread to judge by. */

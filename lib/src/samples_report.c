@@ -171,6 +171,9 @@ int pbench_samples_write_text(const struct pbench_samples *s, FILE *f)
 		if (s->v[i].left_out)	/* the rule of pb_run_measured(), said */
 			fprintf(f, "  %-13s %zu run%s, %s\n", "left out", s->v[i].left_out,
 				s->v[i].left_out == 1 ? "" : "s", PB_RUN_LEFT_OUT);
+		if (s->v[i].failed)
+			fprintf(f, "  %-13s %zu of the runs exited non-zero or were killed: "
+				"their times are of failures\n", "failed", s->v[i].failed);
 	}
 	for (int i = 0; i < s->ncmp; i++)
 		write_comparison(s, &s->cmps[i], f);

@@ -328,6 +328,15 @@ if run "stat baseline" 0 "$PB" stat --mode unprepared -r 5 -e task-clock --json=
 else
 	miss "stat baseline"
 fi
+# A baseline whose runs failed is refused as a live run of failures is, before anything runs.
+if run "failed stat" 1 "$PB" stat --mode unprepared -r 2 -e task-clock --json="$T/fail.json" \
+	-- sh -c 'exit 3'; then
+	usage_error "failed baseline" "the baseline '$T/fail.json': 2 runs of .* failed (exited \
+non-zero or were killed): its times are of failures" compare $Q --baseline "$T/fail.json" \
+		"sh -c 'exit 3'"
+else
+	miss "failed stat"
+fi
 
 # ---- setup, prepare, cleanup -------------------------------------------------------------------
 if run "helpers" 0 "$PB" compare $Q --max-runs 10 --setup "sh -c 'echo S >> $T/h'" \

@@ -48,6 +48,11 @@ PBENCH_API const char *pbench_samples_unit(const struct pbench_samples *s, int i
 /* The values of set i and their number, in the order read. */
 PBENCH_API const double *pbench_samples_values(const struct pbench_samples *s, int i,
 					       size_t *n);
+/* How many of set i's values are the times of runs that failed (exited non-zero or were
+ * killed), as pbench's JSON marks them (pbench stat's runs, pbench compare's entrants); 0 for
+ * other inputs and no such set. Those runs are kept in the values, as stat keeps them in its
+ * summary; runs killed at the timeout are not values at all. */
+PBENCH_API size_t pbench_samples_failed(const struct pbench_samples *s, int i);
 /* What the last input that held no samples was, or NULL. */
 PBENCH_API const char *pbench_samples_note(const struct pbench_samples *s);
 
