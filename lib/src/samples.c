@@ -425,6 +425,22 @@ static int parse_json(struct pbench_samples *s, const char *text, size_t len, co
 	return err;
 }
 
+/* The one rule of a time, whatever the format it came in (plain numbers with a time unit,
+ * hyperfine's, Google Benchmark's, pbench's, a baseline's): finite and not negative. Plain
+ * numbers with a label are not times and may be anything finite. */
+static int check_times(const struct sample_set *v, const char *name, char *why, size_t wlen)
+{
+	for (size_t i = 0; v->unit && !strcmp(v->unit, "ns") && i < v->n; i++)
+		if (!(v->x[i] >= 0)) {
+			why_set(why, wlen, "%s%s%s%s: time %zu is negative (%g ns): not a time",
+				name, strcmp(name, v->name) ? ": '" : "",
+				strcmp(name, v->name) ? v->name : "", strcmp(name, v->name) ? "'" : "",
+				i + 1, v->x[i]);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t len,
 			    const char *name, const char *unit, char *why, size_t wlen)
 {
@@ -457,6 +473,8 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 			why_set(why, wlen, "%s: no samples", s->v[k].name);
 			err = -ENODATA;
 		}
+	for (int k = before; !err && k < s->n; k++)
+		err = check_times(&s->v[k], name, why, wlen);
 	return err ? err : s->n - before;
 }
 

@@ -31,6 +31,20 @@ usage_error "analyze empty" "empty.txt: no samples" analyze "$T/empty.txt"
 echo 5 >"$T/one.txt"
 usage_error "analyze single" "a single sample" analyze "$T/one.txt"
 usage_error "analyze missing file" "cannot open" analyze "$T/nonexistent"
+# A time is never negative, in any format (one reader for analyze and --baseline); plain
+# numbers with no time unit may be.
+printf '{"results":[{"command":"true","times":[-1,-2,-3]}]}' >"$T/neg.json"
+usage_error "analyze negative time" "neg.json: 'true': time 1 is negative (-1e+09 ns): not a time" \
+	analyze "$T/neg.json"
+usage_error "baseline negative time" "neg.json: 'true': time 1 is negative" \
+	compare --baseline "$T/neg.json" -n true true
+printf -- '-1\n-2\n' >"$T/neg.txt"
+usage_error "analyze negative ms" "neg.txt: time 1 is negative (-1e+06 ns)" analyze -u ms "$T/neg.txt"
+if run "analyze negative plain" 0 "$PB" analyze "$T/neg.txt" && has "$T/out" "mean  *-1.50"; then
+	ok "plain numbers (no unit) may be negative"
+else
+	miss "analyze negative plain"
+fi
 # hyperfine and Google Benchmark JSON, in their own units (s and us) -> ns. The error keeps 2
 # significant digits and the mean its decimals (pbench_format_value): sem 0.0882 ms here.
 printf '{"results":[{"command":"sleep 0.1","times":[0.1012,0.1009,0.1011]},{"command":"sleep 0.2","times":[0.2010,0.2012,0.2011]}]}' >"$T/hf.json"
