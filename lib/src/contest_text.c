@@ -420,8 +420,8 @@ int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 		print_memory(f, c);
 	free(order);
 	if (print_cmd_memory(f, c, 0))
-		return -EIO;
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+		return ferror(f) ? pb_stream_end(f) : -EIO;
+	return pb_stream_end(f);
 }
 
 /* ---- Markdown ------------------------------------------------------------------------------- */
@@ -482,6 +482,6 @@ int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
 	}
 	free(order);
 	if (print_cmd_memory(f, c, 1))
-		return -EIO;
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+		return ferror(f) ? pb_stream_end(f) : -EIO;
+	return pb_stream_end(f);
 }

@@ -27,6 +27,10 @@ void pb_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)
  * not shown with an earlier one's.
  */
 int pb_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The end of every writer on a FILE *: flush it and return 0, or the error of the write that
+ * failed (-ENOSPC for a full disk, -EPIPE, ...; -EIO only when none is known), so a caller
+ * can say why. */
+int pb_stream_end(FILE *f);
 void pb_fail_clear(void);
 /* pb_fail() that also sets pbench_counters_last_error() (the name errors of an event list),
  * and its clearing at the start of pbench_counters_open(). */

@@ -207,9 +207,7 @@ int pbench_jitter_write_text(const struct pbench_jitter *j, const struct pbench_
 				"%s)\n", q, cpu_of(j, i)->noise_pct, cpu_of(j, i)->interruptions_per_s,
 				ns_str(th, sizeof(th), cpu_of(j, i)->interruptions ?
 				       cpu_of(j, i)->max_gap_ns : NAN));
-	if (fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
+	return pb_stream_end(f);
 }
 
 /* ---- JSON -------------------------------------------------------------------------------- */

@@ -88,6 +88,6 @@ int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f)
 		fprintf(f, "\n");
 	}
 	if (r->mem && pbench_mem_runs_write_markdown(r->mem, r->nr_mem, f))
-		return -EIO;
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+		return ferror(f) ? pb_stream_end(f) : -EIO;
+	return pb_stream_end(f);
 }

@@ -506,7 +506,7 @@ int pbench_runs_write_head(const struct pbench_runs *r, FILE *f)
 	if (!r || !f)
 		return -EINVAL;
 	print_header(f, r, !r->ran);
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }
 
 int pbench_runs_write_text(const struct pbench_runs *r, FILE *f)
@@ -547,7 +547,7 @@ int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
 	print_contrast(f, r);
 	/* pbench_runs_attach_memory(): the command's allocations, after its times */
 	if (r->mem && pbench_mem_runs_write_text(r->mem, r->nr_mem, f))
-		return -EIO;
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+		return ferror(f) ? pb_stream_end(f) : -EIO;
+	return pb_stream_end(f);
 }
 

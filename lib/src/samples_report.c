@@ -177,7 +177,7 @@ int pbench_samples_write_text(const struct pbench_samples *s, FILE *f)
 	}
 	for (int i = 0; i < s->ncmp; i++)
 		write_comparison(s, &s->cmps[i], f);
-	return fflush(f) || ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }
 
 static json_t *set_json(const struct pbench_samples *s, int i, int *bad)
@@ -335,5 +335,5 @@ int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
 		else
 			fprintf(f, " 1 |\n");
 	}
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }

@@ -236,6 +236,28 @@ if [ -w /dev/full ]; then
 else
 	skipped "/dev/full" "not available"
 fi
+# A full disk is said as one (ENOSPC from the write that failed), not as an I/O error: on a
+# 64 KiB tmpfs filled up, as root; the old file on it stays whole.
+if [ "$(id -u)" = 0 ] && mkdir "$T/full" && mount -t tmpfs -o size=64k pbench-full "$T/full" \
+	2>/dev/null; then
+	echo "the user's old file" >"$T/full/old.json"
+	dd if=/dev/zero of="$T/full/fill" bs=4k 2>/dev/null
+	seq 1 3000 >"$T/a3000.txt"
+	if run "json on a full disk" 1 "$PB" analyze --export-json "$T/full/old.json" "$T/a3000.txt" &&
+	   has "$T/out" "mean" &&
+	   has "$T/err" "cannot write the JSON '$T/full/old.json': No space left on device" &&
+	   has "$T/full/old.json" "^the user's old file$" &&
+	   run "markdown on a full disk" 1 "$PB" analyze --export-markdown "$T/full/x.md" \
+		"$T/a3000.txt" "$T/a3000.txt" &&
+	   has "$T/err" "cannot write the Markdown '$T/full/x.md': No space left on device"; then
+		ok "a full disk is said as 'No space left on device', the old file kept"
+	else
+		miss "full disk"
+	fi
+	umount "$T/full"
+else
+	skipped "full disk" "needs root to mount a small tmpfs"
+fi
 if run "closed stdout" 1 sh -c "'$PB' stat --mode unprepared -r 2 --iterations 100000 -e task-clock >&-"; then
 	ok "a closed stdout is exit 1"
 else

@@ -23,6 +23,10 @@ extern "C" {
  * - anything else (a device such as /dev/null, a FIFO, a terminal, or a symlink to one):
  *   written directly, never truncated, never removed.
  * Descriptors are close-on-exec, so a measured command never inherits them.
+ *
+ * Every writer of the library on a FILE * (text, JSON, CSV, Markdown, SVG) returns the error
+ * of the write that failed: -ENOSPC for a full disk, -EDQUOT, -EPIPE...; -EIO only where no
+ * cause is known. "-EIO" in the writers' comments stands for that.
  */
 struct pbench_output;
 
