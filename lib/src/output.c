@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -91,12 +92,32 @@ static int resolve_links(const char *path, char **out)
 	return -ENOMEM;
 }
 
+/* How long a FIFO may go without a reader before an output to it is refused, in ms. */
+#define FIFO_WAIT_MS 1000
+
+/* Opened without blocking: a FIFO no program reads would hold a plain open forever, without a
+ * word. ENXIO (no reader yet) is tried again for FIFO_WAIT_MS, then said as -ENXIO; the stream
+ * then blocks as any file's. */
 static int open_direct(struct pbench_output *o, const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	int fd, flags;
 
+	for (int waited = 0;; waited += 10) {
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+	}
+	if (fd < 0 && errno == ENXIO)
+		return pb_fail(-ENXIO, "'%s' is a FIFO that no program read in %d ms: start its "
+			       "reader first", path, FIFO_WAIT_MS);
 	if (fd < 0)
 		return -errno;
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		close(fd);
+		return -errno;
+	}
 	o->kind = OUT_DIRECT;
 	o->f = fdopen(fd, "w");
 	if (!o->f) {

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -520,6 +521,30 @@ static int read_fd(int fd, char **text, size_t *len)
 	return -ENOMEM;
 }
 
+/* How long a FIFO may go without a writer before the reader gives up on it, in ms. */
+#define FIFO_WAIT_MS 1000
+
+/* A named FIFO opened without blocking (a plain open would wait for a writer forever, without
+ * a word): its first data or its writer's end within FIFO_WAIT_MS, then read as any file;
+ * -EAGAIN when no program writes to it. Linux reports no POLLHUP before a first writer. */
+static int fifo_wait_writer(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n, flags;
+
+	do
+		n = poll(&p, 1, FIFO_WAIT_MS);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (!n)
+		return -EAGAIN;
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
 int pbench_samples_add_file(struct pbench_samples *s, const char *path, const char *unit,
 			    char *why, size_t wlen)
 {
@@ -533,16 +558,29 @@ int pbench_samples_add_file(struct pbench_samples *s, const char *path, const ch
 		why_set(why, wlen, "invalid arguments");
 		return -EINVAL;
 	}
-	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : STDIN_FILENO;
 	if (fd < 0) {
 		err = -errno;
 		why_set(why, wlen, "cannot open '%s': %s", path, strerror(-err));
 		return err;
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	err = fstat(fd, &st) < 0 ? -errno : 0;
+	if (!err && S_ISDIR(st.st_mode)) {
 		why_set(why, wlen, "'%s' is a directory: give a file of samples", path);
 		err = -EISDIR;
-	} else {
+	} else if (!err && fd != STDIN_FILENO && S_ISFIFO(st.st_mode) &&
+		   (err = fifo_wait_writer(fd))) {
+		if (err == -EAGAIN)
+			why_set(why, wlen, "'%s' is a FIFO that no program wrote to in %d ms: start "
+				"its writer first (or pipe the samples in)", path, FIFO_WAIT_MS);
+		else
+			why_set(why, wlen, "cannot read '%s': %s", path, strerror(-err));
+	} else if (!err) {
+		/* the samples are read blocking, as any file (a FIFO once its writer is there) */
+		int flags = fcntl(fd, F_GETFL);
+
+		if (flags >= 0 && (flags & O_NONBLOCK))
+			fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 		err = read_fd(fd, &text, &len);
 		if (err == -EFBIG)
 			why_set(why, wlen, "'%s' holds more than %u MiB: not a file of samples", name,
