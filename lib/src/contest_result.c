@@ -383,6 +383,12 @@ int pbench_contest_event(const struct pbench_contest *c, int i, int ev,
 	if (!a)
 		return -ENOMEM;
 	x.status = st;
+	if (!na && st <= PBENCH_EVENT_MULTIPLEXED) {
+		/* nothing read is not "ok": no run of this entrant was measured */
+		x.status = PBENCH_EVENT_NOT_COUNTED;
+		x.reason = e->set->done ? "no run of it was measured (each one was killed at the "
+			   "timeout)" : "it has no runs";
+	}
 	if (na) {
 		x.mean = 0;
 		for (size_t k = 0; k < na; k++)
