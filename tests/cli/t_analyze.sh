@@ -31,6 +31,18 @@ usage_error "analyze empty" "empty.txt: no samples" analyze "$T/empty.txt"
 echo 5 >"$T/one.txt"
 usage_error "analyze single" "a single sample" analyze "$T/one.txt"
 usage_error "analyze missing file" "cannot open" analyze "$T/nonexistent"
+# Names from a file are printed escaped: no ESC, BEL, newline or bidi override of the input
+# reaches the terminal, so a file cannot forge an output line.
+printf '{"results":[{"command":"a\\u001b[31mRED\\nverdict: forged\\u202eb\\u0007\\\\","times":[1,2,3]},{"command":"ok","times":[1,2,4]}]}' >"$T/esc.json"
+if run "analyze escapes names" 0 "$PB" analyze "$T/esc.json" && nothas "$T/out" "^verdict: forged" &&
+   grep -qF 'a\x1b[31mRED\x0averdict: forged\u202eb\x07\\: 3 samples' "$T/out" &&
+   ! grep -q "$(printf '\033\\|\007')" "$T/out" && ! grep -q "$(printf '\342\200\256')" "$T/out" &&
+   run "analyze escapes names (markdown)" 0 "$PB" analyze --markdown "$T/esc.json" &&
+   ! grep -q "$(printf '\033')" "$T/out"; then
+	ok "names from a file are escaped: ESC, BEL, newline, U+202E"
+else
+	miss "analyze escapes names" "a raw control character or a forged line in the output"
+fi
 # A time is never negative, in any format (one reader for analyze and --baseline); plain
 # numbers with no time unit may be.
 printf '{"results":[{"command":"true","times":[-1,-2,-3]}]}' >"$T/neg.json"

@@ -42,6 +42,9 @@ PBENCH_API int pbench_samples_add_text(struct pbench_samples *s, const char *tex
 PBENCH_API int pbench_samples_add_file(struct pbench_samples *s, const char *path,
 				       const char *unit, char *why, size_t wlen);
 PBENCH_API int pbench_samples_nr(const struct pbench_samples *s);
+/* Set i's name, as it may be printed: control characters, bytes that are not UTF-8 and the
+ * bidi and C1 code points of the input are written \xHH or \uHHHH (a backslash \\), so that
+ * no file can forge an output line. */
 PBENCH_API const char *pbench_samples_name(const struct pbench_samples *s, int i);
 /* "ns" for times, the label given for plain numbers, or NULL. */
 PBENCH_API const char *pbench_samples_unit(const struct pbench_samples *s, int i);
