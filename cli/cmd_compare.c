@@ -527,6 +527,8 @@ static int read_baseline(struct compare_opts *o)
 	err = pbench_samples_new(&s);
 	if (!err)
 		err = pbench_samples_add_file(s, o->baseline, NULL, why, sizeof(why));
+	if (err > 0 && pbench_samples_warning(s))
+		cli_warn("the baseline %s", pbench_samples_warning(s));
 	if (err < 0 && err != -EINVAL && err != -EILSEQ && err != -ENODATA) {
 		cli_error("cannot read the baseline: %s", why);
 		pbench_samples_free(s);

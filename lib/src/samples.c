@@ -41,6 +41,7 @@ void pbench_samples_free(struct pbench_samples *s)
 	}
 	free(s->v);
 	free(s->note);
+	free(s->warning);
 	free(s->sums);
 	free(s->cmps);
 	free(s);
@@ -76,6 +77,11 @@ const double *pbench_samples_values(const struct pbench_samples *s, int i, size_
 size_t pbench_samples_failed(const struct pbench_samples *s, int i)
 {
 	return s && i >= 0 && i < s->n ? s->v[i].failed : 0;
+}
+
+const char *pbench_samples_warning(const struct pbench_samples *s)
+{
+	return s ? s->warning : NULL;
 }
 
 const char *pbench_samples_note(const struct pbench_samples *s)
@@ -460,6 +466,49 @@ static int parse_pbench(struct pbench_samples *s, json_t *root, const char *name
 	return -EINVAL;
 }
 
+/* "1.2.3" as one number to compare, or -1 for anything else. */
+static long long version_number(const char *v)
+{
+	unsigned a, b, c;
+	int end = 0;
+
+	if (!v || sscanf(v, "%u.%u.%u%n", &a, &b, &c, &end) != 3 || a > 9999 || b > 9999 ||
+	    c > 9999)
+		return -1;
+	return ((long long)a * 10000 + b) * 10000 + c;
+}
+
+/* pbench JSON of a schema this library does not know, or written by a newer pbench: read as
+ * far as this one knows how, and said (pbench_samples_warning()). */
+static void check_origin(struct pbench_samples *s, json_t *root, const char *name)
+{
+	json_t *schema = json_object_get(root, "schema");
+	const char *ver = json_string_value(json_object_get(root, "pbench_version"));
+	long long theirs = version_number(ver),
+		  ours = version_number(PBENCH_VERSION_STRING);
+	char *w = NULL, *shown = ver ? shown_name(ver) : NULL;
+	int r = 0;
+
+	if (!json_is_integer(schema) || json_integer_value(schema) < 1 ||
+	    json_integer_value(schema) > PBENCH_JSON_SCHEMA)
+		r = asprintf(&w, "%s: JSON schema %s%lld%s, which this pbench (%s, schemas 1 to "
+			     "%d) does not know: read as far as it can, what it lacks is missed",
+			     name, json_is_integer(schema) ? "" : "'",
+			     (long long)json_integer_value(schema),
+			     json_is_integer(schema) ? "" : "' (not a number)",
+			     PBENCH_VERSION_STRING, PBENCH_JSON_SCHEMA);
+	else if (theirs < 0 || theirs > ours)
+		r = asprintf(&w, "%s: written by pbench %s, %s this one (%s): read as far as it "
+			     "can, what it lacks is missed", name, shown ? shown : "(none)",
+			     theirs < 0 ? "a version unknown to" : "newer than",
+			     PBENCH_VERSION_STRING);
+	free(shown);
+	if (r < 0 || !w)
+		return;
+	free(s->warning);
+	s->warning = w;
+}
+
 static int parse_json(struct pbench_samples *s, const char *text, size_t len, const char *name,
 		      char *why, size_t wlen)
 {
@@ -475,6 +524,7 @@ static int parse_json(struct pbench_samples *s, const char *text, size_t len, co
 		why_set(why, wlen, "%s: JSON that is not an object", name);
 		err = -EINVAL;
 	} else if (json_object_get(root, "schema") && json_object_get(root, "pbench_version")) {
+		check_origin(s, root, name);
 		err = parse_pbench(s, root, name, why, wlen);
 	} else if ((arr = json_object_get(root, "results")) && json_is_array(arr)) {
 		err = parse_hyperfine(s, arr, name, why, wlen);
@@ -517,6 +567,8 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 		return -EINVAL;
 	}
 	before = s->n;
+	free(s->warning);
+	s->warning = NULL;
 	if ((nul = memchr(text, '\0', len))) {
 		why_set(why, wlen, "%s: a NUL byte at offset %zu: not a text of numbers or JSON",
 			name, (size_t)(nul - text));

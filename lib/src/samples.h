@@ -26,6 +26,7 @@ struct pbench_samples {
 	struct sample_set *v;
 	int n;
 	char *note;		/* what an input that holds no samples was (a comparison) */
+	char *warning;		/* what the last input read warns of (pbench_samples_warning) */
 	/* pbench_samples_analyze() */
 	int analyzed;		/* sets summarized (the sets read since are not) */
 	double confidence, same_pct;

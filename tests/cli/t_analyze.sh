@@ -43,6 +43,19 @@ if run "analyze escapes names" 0 "$PB" analyze "$T/esc.json" && nothas "$T/out" 
 else
 	miss "analyze escapes names" "a raw control character or a forged line in the output"
 fi
+# pbench JSON of a schema this pbench does not know, or from a newer pbench: read, and said.
+printf '{"schema": 99, "pbench_version": "0.1.0", "runs": [{"ns": 5}, {"ns": 6}]}' >"$T/s99.json"
+printf '{"schema": 1, "pbench_version": "99.0.0", "runs": [{"ns": 5}, {"ns": 6}]}' >"$T/v99.json"
+if run "analyze unknown schema" 0 "$PB" analyze "$T/s99.json" && has "$T/out" ": 2 samples" &&
+   has "$T/err" "^pbench: warning: .*s99.json: JSON schema 99, which this pbench (.*) does not know" &&
+   run "analyze newer pbench" 0 "$PB" analyze "$T/v99.json" &&
+   has "$T/err" "^pbench: warning: .*v99.json: written by pbench 99.0.0, newer than this one" &&
+   run "analyze two warned" 0 "$PB" analyze "$T/s99.json" "$T/v99.json" &&
+   [ "$(grep -c warning "$T/err")" -eq 2 ]; then
+	ok "an unknown schema or a newer pbench's JSON is read with a warning"
+else
+	miss "analyze unknown schema"
+fi
 # A time is never negative, in any format (one reader for analyze and --baseline); plain
 # numbers with no time unit may be.
 printf '{"results":[{"command":"true","times":[-1,-2,-3]}]}' >"$T/neg.json"

@@ -56,6 +56,10 @@ PBENCH_API const double *pbench_samples_values(const struct pbench_samples *s, i
  * other inputs and no such set. Those runs are kept in the values, as stat keeps them in its
  * summary; runs killed at the timeout are not values at all. */
 PBENCH_API size_t pbench_samples_failed(const struct pbench_samples *s, int i);
+/* What the last input read warns of, or NULL: pbench JSON of a schema this library does not
+ * know (not 1 to PBENCH_JSON_SCHEMA) or written by a newer (or unknown) pbench version, read
+ * as far as this library knows how. */
+PBENCH_API const char *pbench_samples_warning(const struct pbench_samples *s);
 /* What the last input that held no samples was, or NULL. */
 PBENCH_API const char *pbench_samples_note(const struct pbench_samples *s);
 
