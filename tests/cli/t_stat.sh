@@ -194,6 +194,28 @@ fi
 for t in 0 -1 abc 1e9; do
 	usage_error "timeout '$t'" "invalid timeout '$t' for --timeout" stat --timeout "$t" -- true
 done
+# The priority cache is the user's file: figures no probe makes (-5 runs, a NaN spread) are not
+# used, and the probe runs again, never printing them. A line for every CPU and kind (mode 3:
+# PBENCH_PRIORITY_FIFO, as prepare_cache.c writes it).
+if [ "$(id -u)" = 0 ] && [ -r /proc/sys/kernel/random/boot_id ]; then
+	mkdir -p "$T/xdg/pbench"
+	: >"$T/xdg/pbench/priority"
+	for c in $(seq 0 $((NCPU - 1))); do
+		for k in xor fn; do
+			echo "$(cat /proc/sys/kernel/random/boot_id) $c $k 3 nan nan -5 -5 20 $(date +%s)" \
+				>>"$T/xdg/pbench/priority"
+		done
+	done
+	if run "bad priority cache" 0 env XDG_CACHE_HOME="$T/xdg" "$PB" stat -r 2 -e task-clock \
+		-- true && nothas "$T/out" "nan%" && nothas "$T/out" "-5 runs" &&
+	   has "$T/out" "^priority: .*(AUTO probe: [0-9]* runs spread [0-9.]*% at"; then
+		ok "a priority cache line with figures no probe makes is not used: the probe runs"
+	else
+		miss "bad priority cache"
+	fi
+else
+	skipped "bad priority cache" "needs root (SCHED_FIFO) and the boot id"
+fi
 # One rule for runs killed at the timeout (pb_run_measured()): stat's summary and analyze of
 # its JSON both leave them out, and both say so. Every second run sleeps past the timeout.
 : >"$T/nth"
