@@ -544,6 +544,12 @@ static int parse_json(struct pbench_samples *s, const char *text, size_t len, co
  * numbers with a label are not times and may be anything finite. */
 static int check_times(const struct sample_set *v, const char *name, char *why, size_t wlen)
 {
+	for (size_t i = 0; i < v->n; i++)	/* pbench_stats_summary() refuses them too */
+		if (fpclassify(v->x[i]) == FP_SUBNORMAL) {
+			why_set(why, wlen, "%s: '%s': value %zu (%g) is subnormal, too small to "
+				"compute with (under 2.2e-308)", name, v->name, i + 1, v->x[i]);
+			return -EINVAL;
+		}
 	for (size_t i = 0; v->unit && !strcmp(v->unit, "ns") && i < v->n; i++)
 		if (!(v->x[i] >= 0)) {
 			why_set(why, wlen, "%s%s%s%s: time %zu is negative (%g ns): not a time",

@@ -56,6 +56,9 @@ if run "analyze unknown schema" 0 "$PB" analyze "$T/s99.json" && has "$T/out" ":
 else
 	miss "analyze unknown schema"
 fi
+# Subnormal values (stddev 0 beside a spread of 100%): refused with where they are.
+printf '{"results":[{"command":"x","times":[5e-324,1e-323,5e-324]}]}' >"$T/den.json"
+usage_error "analyze subnormal" "den.json: 'x': value 1 (4.94066e-315) is subnormal" analyze "$T/den.json"
 # A time is never negative, in any format (one reader for analyze and --baseline); plain
 # numbers with no time unit may be.
 printf '{"results":[{"command":"true","times":[-1,-2,-3]}]}' >"$T/neg.json"
