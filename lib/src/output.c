@@ -6,7 +6,9 @@
  * file is exactly as it was and nothing new is in the directory. Anything else (a device, a
  * FIFO, a terminal, a socket, "-") is written to directly and never truncated or removed. A
  * writable file in a directory pbench may not write to is written to an unnamed temporary file
- * elsewhere and copied over the file once complete: truncated then, never before.
+ * elsewhere and copied over the file once complete: truncated then, never before. So is a
+ * file with more than one (hard) link, so that every name of it gets the new report: a rename
+ * would give the path a new inode and leave the other names the old data.
  * The only path this file ever removes is the temporary name it made itself a moment before,
  * when the rename that should consume it fails (or, without O_TMPFILE, its own mkostemp file).
  */
@@ -208,9 +210,11 @@ int pbench_output_open(struct pbench_output **out, const char *path)
 		err = open_direct(o, o->target);
 	else if (exists && access(o->target, W_OK) < 0)
 		err = -errno;	/* as a shell's '>' would: a read-only file stays as it is */
+	else if (exists && st.st_nlink > 1)
+		err = -EMLINK;	/* hard links: a rename would leave the others the old data */
 	else
 		err = open_whole(o, exists ? &st : NULL);
-	if (exists && (err == -EACCES || err == -EROFS || err == -EPERM) &&
+	if (exists && (err == -EACCES || err == -EROFS || err == -EPERM || err == -EMLINK) &&
 	    access(o->target, W_OK) == 0) {
 		o->kind = OUT_COPY;
 		o->f = tmpfile();

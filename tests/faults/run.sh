@@ -258,6 +258,17 @@ if [ "$(id -u)" = 0 ] && mkdir "$T/full" && mount -t tmpfs -o size=64k pbench-fu
 else
 	skipped "full disk" "needs root to mount a small tmpfs"
 fi
+# A file with another hard link is rewritten in place once complete: both names get the new
+# report (a rename would leave the other name the old data).
+echo "the user's old file" >"$T/link1.json"
+ln "$T/link1.json" "$T/link2.json"
+if run "hard-linked output" 0 "$PB" analyze --export-json "$T/link1.json" "$T/a5.txt" &&
+   has "$T/link2.json" '"schema"' && cmp -s "$T/link1.json" "$T/link2.json" &&
+   [ "$(stat -c %h "$T/link1.json")" = 2 ]; then
+	ok "a hard-linked output is written in place: every link has the new report"
+else
+	miss "hard-linked output"
+fi
 # A FIFO nobody writes to (or reads) holds no command forever: after a second, one line says
 # what pbench waited for (timeout 20: a hang is a failure, not a stuck suite).
 mkfifo "$T/fifo"
