@@ -539,6 +539,13 @@ static int parse_json(struct pbench_samples *s, const char *text, size_t len, co
 	return err;
 }
 
+/* The most a file of samples may hold: more is not samples (/dev/zero, a disk image). Plain
+ * numbers are read as they come; JSON is parsed whole by jansson, at 10 to 13 times its size
+ * in memory (53 MB of Google Benchmark's JSON took 672 MB and 17 s here): so a JSON input is
+ * bounded lower, at about 200 MB and 5 s, and the message says how to give more. */
+#define SAMPLES_FILE_MAX (64u << 20)
+#define SAMPLES_JSON_MAX (16u << 20)
+
 /* The one rule of a time, whatever the format it came in (plain numbers with a time unit,
  * hyperfine's, Google Benchmark's, pbench's, a baseline's): finite and not negative. Plain
  * numbers with a label are not times and may be anything finite. */
@@ -582,6 +589,13 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 	}
 	while (at < len && isspace((unsigned char)text[at]))
 		at++;
+	if (at < len && text[at] == '{' && len > SAMPLES_JSON_MAX) {
+		why_set(why, wlen, "%s: JSON of more than %u MiB: pbench reads JSON whole, at 10 "
+			"times its size in memory or more; give its times as plain numbers instead, "
+			"one a line (up to %u MiB; e.g. jq '.results[].times[]' for hyperfine's)", name,
+			SAMPLES_JSON_MAX >> 20, SAMPLES_FILE_MAX >> 20);
+		return -EFBIG;
+	}
 	err = at < len && text[at] == '{' ? parse_json(s, text, len, name, why, wlen)
 					  : parse_plain(s, text, len, name, unit, why, wlen);
 	if (err == -ENOMEM)
@@ -600,9 +614,6 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 	return err ? err : s->n - before;
 }
 
-/* The most a file of samples may hold: more is not samples (/dev/zero, a disk image); a
- * million runs in pbench's JSON take about 20 MiB. */
-#define SAMPLES_FILE_MAX (64u << 20)
 
 /* The whole of fd into *text (*len bytes): 0, -ENOMEM, -EFBIG or -errno of read(2). */
 static int read_fd(int fd, char **text, size_t *len)

@@ -59,6 +59,12 @@ fi
 # Subnormal values (stddev 0 beside a spread of 100%): refused with where they are.
 printf '{"results":[{"command":"x","times":[5e-324,1e-323,5e-324]}]}' >"$T/den.json"
 usage_error "analyze subnormal" "den.json: 'x': value 1 (4.94066e-315) is subnormal" analyze "$T/den.json"
+# JSON is parsed whole (10 times its size in memory or more): over 16 MiB it is refused with
+# how to give the times instead; plain numbers are read up to 64 MiB.
+{ printf '{"results":['; head -c 17000000 /dev/zero | tr '\0' ' '; printf ']}'; } >"$T/big.json"
+usage_error "analyze big json" "big.json: JSON of more than 16 MiB: pbench reads JSON whole" \
+	analyze "$T/big.json"
+rm -f "$T/big.json"
 # A time is never negative, in any format (one reader for analyze and --baseline); plain
 # numbers with no time unit may be.
 printf '{"results":[{"command":"true","times":[-1,-2,-3]}]}' >"$T/neg.json"

@@ -28,7 +28,8 @@ PBENCH_API int pbench_samples_new(struct pbench_samples **out);
 /*
  * Read the sets in text (len bytes; name labels them, as a file name would). Returns the
  * number of sets added (0 for a comparison), or -EINVAL (not a number, not valid JSON, a
- * format this does not know, a negative time: why says where and why), -EILSEQ (a NUL byte), -ENODATA (no
+ * format this does not know, a negative time: why says where and why), -EFBIG (JSON over 16
+ * MiB: it is parsed whole, at 10 times its size in memory or more), -EILSEQ (a NUL byte), -ENODATA (no
  * samples), -ENOMEM. why may be NULL.
  */
 PBENCH_API int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t len,
