@@ -271,22 +271,24 @@ else
 fi
 # A FIFO nobody writes to (or reads) holds no command forever: after a second, one line says
 # what pbench waited for (timeout 20: a hang is a failure, not a stuck suite).
-mkfifo "$T/fifo"
+mkfifo "$T/nofifo"
 printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$PB" >"$T/pb20" && chmod +x "$T/pb20"
 PB_REAL=$PB PB=$T/pb20
-usage_error "fifo with no writer" "'$T/fifo' is a FIFO that no program wrote to in 1000 ms" \
-	analyze "$T/fifo"
-usage_error "baseline fifo with no writer" "cannot read the baseline: '$T/fifo' is a FIFO that" \
-	compare --baseline "$T/fifo" true
-usage_error "export to a fifo with no reader" "'$T/fifo' is a FIFO that no program read in" \
-	analyze --export-json "$T/fifo" "$T/a5.txt"
-if (sleep 0.3; seq 1 5 >"$T/fifo") & run "fifo with a late writer" 0 "$PB" analyze "$T/fifo" &&
-   has "$T/out" "fifo: 5 samples"; then
+usage_error "fifo with no writer" "'$T/nofifo' is a FIFO that no program wrote to in 1000 ms" \
+	analyze "$T/nofifo"
+usage_error "baseline fifo with no writer" "cannot read the baseline: '$T/nofifo' is a FIFO that" \
+	compare --baseline "$T/nofifo" true
+usage_error "export to a fifo with no reader" "'$T/nofifo' is a FIFO that no program read in" \
+	analyze --export-json "$T/nofifo" "$T/a5.txt"
+(sleep 0.3; seq 1 5 >"$T/nofifo") &
+writer=$!
+if run "fifo with a late writer" 0 "$PB" analyze "$T/nofifo" && has "$T/out" "nofifo: 5 samples"
+then
 	ok "a FIFO whose writer comes within the second is read"
 else
 	miss "fifo with a late writer"
 fi
-wait
+wait "$writer"
 PB=$PB_REAL
 if run "closed stdout" 1 sh -c "'$PB' stat --mode unprepared -r 2 --iterations 100000 -e task-clock >&-"; then
 	ok "a closed stdout is exit 1"
