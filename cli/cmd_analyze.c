@@ -55,6 +55,8 @@ static int read_input(struct pbench_samples *in, const char *path, const char *u
 	char why[512] = "";
 
 	err = pbench_samples_add_file(in, path, unit, why, sizeof(why));
+	if (err >= 0 && pbench_samples_warning(in))
+		cli_warn("%s", pbench_samples_warning(in));
 	if (err == -ENOMEM || err == -EIO) {
 		cli_error("%s", why);
 		return EXIT_RUNTIME;

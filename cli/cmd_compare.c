@@ -527,6 +527,8 @@ static int read_baseline(struct compare_opts *o)
 	err = pbench_samples_new(&s);
 	if (!err)
 		err = pbench_samples_add_file(s, o->baseline, NULL, why, sizeof(why));
+	if (err > 0 && pbench_samples_warning(s))
+		cli_warn("the baseline %s", pbench_samples_warning(s));
 	if (err < 0 && err != -EINVAL && err != -EILSEQ && err != -ENODATA) {
 		cli_error("cannot read the baseline: %s", why);
 		pbench_samples_free(s);
@@ -543,6 +545,10 @@ static int read_baseline(struct compare_opts *o)
 	if (x && (!pbench_samples_unit(s, k) || strcmp(pbench_samples_unit(s, k), "ns") || n < 2))
 		cli_error("the baseline '%s': set '%s' is not times of two runs at least",
 			  o->baseline, pbench_samples_name(s, k));
+	else if (x && pbench_samples_failed(s, k))	/* as a live run's failures are refused */
+		cli_error("the baseline '%s': %zu runs of '%s' failed (exited non-zero or were "
+			  "killed): its times are of failures", o->baseline,
+			  pbench_samples_failed(s, k), pbench_samples_name(s, k));
 	else if (x && (o->stored = malloc(n * sizeof(*x))))
 		memcpy(o->stored, x, (o->nstored = n) * sizeof(*x));
 	pbench_samples_free(s);

@@ -75,8 +75,8 @@ int pb_contest_keep_time(struct pbench_contest *c, int i)
 	struct pb_entrant *e = &c->e[i];
 	const struct pb_run *run = &e->set->runs[e->set->done - 1];
 
-	if (run->timed_out)
-		return 0;	/* killed at the timeout: not a time */
+	if (!pb_run_measured(run->timed_out))
+		return 0;	/* PB_RUN_LEFT_OUT */
 	return pb_contest_append(&e->x, &e->n, &e->cap, (double)run->ns);
 }
 

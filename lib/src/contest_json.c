@@ -301,5 +301,5 @@ int pbench_contest_write_csv(const struct pbench_contest *c, FILE *f)
 		for (int k = 0; k < e->set->done; k++)
 			csv_run(f, c, i, k);
 	}
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }

@@ -284,5 +284,5 @@ int pbench_contest_plot_svg(const struct pbench_contest *c, FILE *f)
 	times_panel(f, c);
 	ratio_panel(f, c);
 	fputs("</svg>\n", f);
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }

@@ -314,7 +314,7 @@ static double *event_values(const struct pb_entrant *e, int ev, size_t *n, int *
 	for (int k = 0; v && k < s->done; k++) {
 		const struct pbench_count *cnt = &s->runs[k].counts[ev];
 
-		if (s->runs[k].timed_out)
+		if (!pb_run_measured(s->runs[k].timed_out))
 			continue;
 		if (cnt->status > *status) {
 			*status = cnt->status;
@@ -383,6 +383,12 @@ int pbench_contest_event(const struct pbench_contest *c, int i, int ev,
 	if (!a)
 		return -ENOMEM;
 	x.status = st;
+	if (!na && st <= PBENCH_EVENT_MULTIPLEXED) {
+		/* nothing read is not "ok": no run of this entrant was measured */
+		x.status = PBENCH_EVENT_NOT_COUNTED;
+		x.reason = e->set->done ? "no run of it was measured (each one was killed at the "
+			   "timeout)" : "it has no runs";
+	}
 	if (na) {
 		x.mean = 0;
 		for (size_t k = 0; k < na; k++)

@@ -174,7 +174,14 @@ static void print_event(FILE *f, const struct pbench_contest *c, int ev, int w)
 {
 	const char *name = pbench_contest_event_name(c, ev);
 	int time = !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock"), first = 1;
+	int counted = 0;
 
+	for (int i = 0; i < c->n; i++) {
+		struct pbench_contest_event x = { .size = sizeof(x) };
+
+		counted |= c->e[i].r && !pbench_contest_event(c, i, ev, &x) &&
+			   x.status <= PBENCH_EVENT_MULTIPLEXED && isfinite(x.mean);
+	}
 	for (int i = 0; i < c->n; i++) {
 		struct pbench_contest_event x = { .size = sizeof(x) };
 		char v[48], r[64] = "";
@@ -182,11 +189,19 @@ static void print_event(FILE *f, const struct pbench_contest *c, int ev, int w)
 		if (!c->e[i].r || pbench_contest_event(c, i, ev, &x))
 			continue;
 		if (x.status > PBENCH_EVENT_MULTIPLEXED || !isfinite(x.mean)) {
-			fprintf(f, "  %-18s <%s> %s\n", first ? name : "",
-				pb_event_status_text(x.status > PBENCH_EVENT_MULTIPLEXED ? x.status :
-						     PBENCH_EVENT_NOT_COUNTED),
-				x.reason ? x.reason : "");
-			return;	/* the same for every entrant: the events are the same */
+			int st = x.status > PBENCH_EVENT_MULTIPLEXED ? x.status :
+				 PBENCH_EVENT_NOT_COUNTED;
+
+			if (!counted) {	/* the same for every entrant: one line */
+				fprintf(f, "  %-18s <%s> %s\n", name, pb_event_status_text(st),
+					x.reason ? x.reason : "");
+				return;
+			}
+			/* an entrant with no run measured, beside others counted */
+			fprintf(f, "  %-18s %-*.*s <%s> %s\n", first ? name : "", w, w,
+				c->e[i].name, pb_event_status_text(st), x.reason ? x.reason : "");
+			first = 0;
+			continue;
 		}
 		fmt_event_value(v, sizeof(v), &x, time);
 		if (i != c->o.reference)
@@ -433,8 +448,8 @@ int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 		print_memory(f, c);
 	free(order);
 	if (print_cmd_memory(f, c, 0))
-		return -EIO;
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+		return ferror(f) ? pb_stream_end(f) : -EIO;
+	return pb_stream_end(f);
 }
 
 /* ---- Markdown ------------------------------------------------------------------------------- */
@@ -495,6 +510,6 @@ int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
 	}
 	free(order);
 	if (print_cmd_memory(f, c, 1))
-		return -EIO;
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+		return ferror(f) ? pb_stream_end(f) : -EIO;
+	return pb_stream_end(f);
 }

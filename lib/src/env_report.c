@@ -112,7 +112,7 @@ int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags)
 	fprintf(f, "\nsummary: %d ok, %d warn, %d bad, %d info, %d unknown: %s\n",
 		counts[PBENCH_CHECK_OK], counts[PBENCH_CHECK_WARN], counts[PBENCH_CHECK_BAD],
 		counts[PBENCH_CHECK_INFO], counts[PBENCH_CHECK_UNKNOWN], pbench_env_verdict(env));
-	return fflush(f) || ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }
 
 static json_t *check_json(const struct pbench_check *c, int *bad)

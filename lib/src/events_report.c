@@ -99,7 +99,7 @@ int pbench_event_list_write_text(const struct pbench_event_list *l, FILE *f, uns
 		fprintf(f, "note: no hardware PMU is exposed here (a VM without PMU passthrough?): "
 			"hardware events cannot be counted; the software events%s can\n",
 			tsc ? " and msr/tsc/" : "");
-	return fflush(f) || ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }
 
 static json_t *event_json(const struct pbench_event_desc *d, int *bad)

@@ -27,6 +27,10 @@ void pb_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)
  * not shown with an earlier one's.
  */
 int pb_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The end of every writer on a FILE *: flush it and return 0, or the error of the write that
+ * failed (-ENOSPC for a full disk, -EPIPE, ...; -EIO only when none is known), so a caller
+ * can say why. */
+int pb_stream_end(FILE *f);
 void pb_fail_clear(void);
 /* pb_fail() that also sets pbench_counters_last_error() (the name errors of an event list),
  * and its clearing at the start of pbench_counters_open(). */
@@ -98,6 +102,20 @@ static inline void pb_copy_out(void *dst, const void *src, size_t src_size)
 	       n - sizeof(size_t));
 	*(size_t *)dst = n;
 }
+
+/*
+ * The one rule of every summary of runs: pbench stat's and compare's, and pbench analyze's (and
+ * a baseline's) of their JSON. A run killed at the timeout was cut short, not measured: it is
+ * left out of the summary, its outlier fences and its counts, and the summary says so
+ * (PB_RUN_LEFT_OUT). A run that failed (exit non-zero, a signal) ran to its end: it is kept,
+ * and the failure is said beside the summary (and in pbench's exit status). As hyperfine
+ * keeps failed runs with -i and perf stat -r keeps them.
+ */
+static inline int pb_run_measured(int timed_out)
+{
+	return !timed_out;
+}
+#define PB_RUN_LEFT_OUT "killed at the timeout: cut short, not measured"
 
 #define PB_HAS_FIELD(p, f) ((p)->size >= offsetof(__typeof__(*(p)), f) + sizeof((p)->f))
 

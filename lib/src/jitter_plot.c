@@ -310,7 +310,5 @@ int pbench_jitter_plot_svg(const struct pbench_jitter *j, FILE *f, const char *t
 			return -ENOMEM;
 	}
 	fputs("</svg>\n", f);
-	if (fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
+	return pb_stream_end(f);
 }

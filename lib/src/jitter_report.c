@@ -226,9 +226,7 @@ int pbench_jitter_write_text(const struct pbench_jitter *j, const struct pbench_
 				       cpu_of(j, i)->max_gap_ns : NAN));
 	pb_line_close(&l);
 	f = out;
-	if (fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
+	return pb_stream_end(f);
 }
 
 /* ---- JSON -------------------------------------------------------------------------------- */

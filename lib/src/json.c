@@ -43,8 +43,27 @@ json_t *pb_json_summary(const struct pbench_summary *s, const char *suffix, int 
 	return j;
 }
 
+/* jansson's writes, with the errno of the one that failed kept: a large chunk goes past
+ * stdio's buffer, so the flush after it has nothing to fail on and cannot tell ENOSPC. */
+struct dump_to {
+	FILE *f;
+	int err;
+};
+
+static int dump_chunk(const char *buf, size_t len, void *arg)
+{
+	struct dump_to *to = arg;
+
+	errno = 0;
+	if (fwrite(buf, 1, len, to->f) == len)
+		return 0;
+	to->err = errno ? -errno : -EIO;
+	return -1;
+}
+
 int pb_json_dump(json_t *root, int bad, FILE *f)
 {
+	struct dump_to to = { .f = f };
 	int err;
 
 	if (bad || !root) {
@@ -53,11 +72,16 @@ int pb_json_dump(json_t *root, int bad, FILE *f)
 	}
 	/* jansson's 17 significant digits: every number reads back as the same double
 	 * (0.95 is written 0.94999999999999996, which is that double) */
-	err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	err = json_dump_callback(root, dump_chunk, &to, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
-	if (err || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
+	if (to.err)
+		return to.err;
+	if (err)
+		return -ENOMEM;	/* jansson's own failure, not a write's */
+	errno = 0;
+	if (fputc('\n', f) == EOF)
+		return errno ? -errno : -EIO;
+	return pb_stream_end(f);
 }
 
 json_t *pb_json_mem_figure(const struct pbench_summary *s, int exact, int *bad)

@@ -558,7 +558,7 @@ int pbench_listing_write_text(const struct pbench_listing *l, FILE *f)
 		for (size_t i = 0; i < l->nr; i++)
 			write_line(l, i, hot, f, "    ");
 	}
-	return ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }
 
 int pbench_listing_write_markdown(const struct pbench_listing *l, FILE *f)
@@ -583,7 +583,7 @@ int pbench_listing_write_markdown(const struct pbench_listing *l, FILE *f)
 			write_line(l, i, hot, f, "");
 		fputs("```\n", f);
 	}
-	return ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }
 
 static const char *status_word(int status)

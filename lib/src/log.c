@@ -183,3 +183,21 @@ const char *pbench_strerror(int err)
 	detailed[0] = (char)tolower((unsigned char)detailed[0]);
 	return detailed;
 }
+
+int pb_stream_end(FILE *f)
+{
+	int saved = errno, err;
+
+	/* A writer's last bytes are still in the buffer: the flush that fails on them says why
+	 * (ENOSPC, EPIPE, EDQUOT...). An error flag with nothing left to flush has no errno of
+	 * its own: EIO then, and errno as it was (main() says stdout's failure by it). */
+	errno = 0;
+	if (fflush(f) != EOF && !ferror(f)) {
+		errno = saved;
+		return 0;
+	}
+	err = errno;
+	if (!err)
+		errno = saved;
+	return -(err ? err : EIO);
+}

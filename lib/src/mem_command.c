@@ -560,7 +560,7 @@ static int write_runs(const struct pbench_mem_run *runs, int n, FILE *f, int md)
 out:
 	free(x);
 	fflush(f);
-	return ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }
 
 int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f)

@@ -6,7 +6,9 @@
  * file is exactly as it was and nothing new is in the directory. Anything else (a device, a
  * FIFO, a terminal, a socket, "-") is written to directly and never truncated or removed. A
  * writable file in a directory pbench may not write to is written to an unnamed temporary file
- * elsewhere and copied over the file once complete: truncated then, never before.
+ * elsewhere and copied over the file once complete: truncated then, never before. So is a
+ * file with more than one (hard) link, so that every name of it gets the new report: a rename
+ * would give the path a new inode and leave the other names the old data.
  * The only path this file ever removes is the temporary name it made itself a moment before,
  * when the rename that should consume it fails (or, without O_TMPFILE, its own mkostemp file).
  */
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -91,12 +94,32 @@ static int resolve_links(const char *path, char **out)
 	return -ENOMEM;
 }
 
+/* How long a FIFO may go without a reader before an output to it is refused, in ms. */
+#define FIFO_WAIT_MS 1000
+
+/* Opened without blocking: a FIFO no program reads would hold a plain open forever, without a
+ * word. ENXIO (no reader yet) is tried again for FIFO_WAIT_MS, then said as -ENXIO; the stream
+ * then blocks as any file's. */
 static int open_direct(struct pbench_output *o, const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	int fd, flags;
 
+	for (int waited = 0;; waited += 10) {
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+	}
+	if (fd < 0 && errno == ENXIO)
+		return pb_fail(-ENXIO, "'%s' is a FIFO that no program read in %d ms: start its "
+			       "reader first", path, FIFO_WAIT_MS);
 	if (fd < 0)
 		return -errno;
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		close(fd);
+		return -errno;
+	}
 	o->kind = OUT_DIRECT;
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
@@ -187,9 +210,11 @@ int pbench_output_open(struct pbench_output **out, const char *path)
 		err = open_direct(o, o->target);
 	else if (exists && access(o->target, W_OK) < 0)
 		err = -errno;	/* as a shell's '>' would: a read-only file stays as it is */
+	else if (exists && st.st_nlink > 1)
+		err = -EMLINK;	/* hard links: a rename would leave the others the old data */
 	else
 		err = open_whole(o, exists ? &st : NULL);
-	if (exists && (err == -EACCES || err == -EROFS || err == -EPERM) &&
+	if (exists && (err == -EACCES || err == -EROFS || err == -EPERM || err == -EMLINK) &&
 	    access(o->target, W_OK) == 0) {
 		o->kind = OUT_COPY;
 		o->f = tmpfile();

@@ -375,7 +375,5 @@ int pbench_plot_runs_svg(FILE *f, const char *title, const struct pbench_plot_se
 		first += s[i].n;
 	}
 	fputs("</svg>\n", f);
-	if (fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
+	return pb_stream_end(f);
 }

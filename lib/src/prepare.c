@@ -705,18 +705,32 @@ void pbench_prepared_free(struct pbench_prepared *p)
 	free(p);
 }
 
+/* The getters on no object: as the rest of the API, said and refused, never dereferenced. */
+static int no_prepared(const char *fn)
+{
+	return pb_fail(-EINVAL, "%s(): p is NULL", fn);
+}
+
 int pbench_prepared_cpu(const struct pbench_prepared *p)
 {
-	return p->cpu;
+	return p ? p->cpu : no_prepared(__func__);
 }
 
 const char *pbench_prepared_cpu_reason(const struct pbench_prepared *p)
 {
+	if (!p) {
+		no_prepared(__func__);
+		return NULL;
+	}
 	return p->cpu_reason;
 }
 
 const struct pbench_prepared_step *pbench_prepared_step(const struct pbench_prepared *p, int step)
 {
+	if (!p) {
+		no_prepared(__func__);
+		return NULL;
+	}
 	return step >= 0 && step < PBENCH_PREPARE_STEP_NR ? &p->steps[step] : NULL;
 }
 
@@ -724,6 +738,8 @@ int pbench_prepared_priority(const struct pbench_prepared *p, struct pbench_prep
 {
 	int err;
 
+	if (!p)
+		return no_prepared(__func__);
 	if ((err = PB_CHECK_STRUCT(out, pbench_prepared_priority, 0, NULL)))
 		return err;
 	pb_copy_out(out, &p->prio, sizeof(p->prio));
@@ -761,11 +777,15 @@ double pbench_prepared_rest(const struct pbench_prepared *p, double run_ns)
 
 double pbench_prepared_warmup_ms(const struct pbench_prepared *p)
 {
+	if (!p) {
+		no_prepared(__func__);
+		return NAN;	/* not 0: that would say "no warm-up was asked" */
+	}
 	return p->warmup_done_ms;
 }
 
 int pbench_prepared_signal(const struct pbench_prepared *p)
 {
-	return p->signal;
+	return p ? p->signal : no_prepared(__func__);
 }
 

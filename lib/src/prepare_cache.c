@@ -8,6 +8,7 @@
  * The file is pbench's own; it is written whole (pbench_output_open) or not at all.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,23 @@ static const char *work_kind(const struct pbench_prepared *p)
 	return p->o.warmup_fn ? "fn" : "xor";
 }
 
+/* A spread of runs probed: finite and not negative with 2 runs or more; NaN with none. */
+static int spread_ok(int runs, double pct)
+{
+	return runs >= 2 ? isfinite(pct) && pct >= 0 : runs == 0 && isnan(pct);
+}
+
+/* A line's figures as the probe could have made them (the file is the user's to edit or
+ * break): anything else is not used, and the probe runs again. */
+static int line_ok(int mode, double ns, double fs, int nr, int fr, double run, double t)
+{
+	double now = (double)time(NULL);
+
+	return spread_ok(nr, ns) && nr >= 2 && spread_ok(fr, fs) &&
+	       (mode != PBENCH_PRIORITY_FIFO || fr >= 2) && isfinite(run) && run > 0 &&
+	       isfinite(t) && t > 0 && t <= now + 60;
+}
+
 int pb_prio_cache_get(struct pbench_prepared *p, int *mode, double *when)
 {
 	char path[4096], boot[64], line[LINE_MAX_LEN], b[64], kind[8];
@@ -78,6 +96,11 @@ int pb_prio_cache_get(struct pbench_prepared *p, int *mode, double *when)
 			   &fs, &nr, &fr, &run, &t) == 10 && !strcmp(b, boot) && cpu == p->cpu &&
 		    !strcmp(kind, work_kind(p)) &&
 		    (m == PBENCH_PRIORITY_NICE || m == PBENCH_PRIORITY_FIFO)) {
+			if (!line_ok(m, ns, fs, nr, fr, run, t)) {
+				pb_log(PBENCH_LOG_DEBUG, "priority cache '%s': a line for CPU %d "
+				       "with figures no probe makes, not used", path, cpu);
+				continue;
+			}
 			*mode = m;
 			*when = t;
 			p->prio.nice_spread_pct = ns;

@@ -46,9 +46,7 @@ static void fmt_delta(char *buf, size_t len, double ns)
 /* A write error anywhere shows in the stream's error flag once it is flushed. */
 static int finish(FILE *f)
 {
-	if (fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
+	return pb_stream_end(f);
 }
 
 /* part as a percentage of whole with 2 significant digits, in fixed notation: "0.27%",

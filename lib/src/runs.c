@@ -372,7 +372,7 @@ static void own_wait(struct pb_set *set)
 	for (int i = 0; i < set->done; i++) {
 		const struct pbench_noise *z = &set->runs[i].noise;
 
-		if (set->runs[i].timed_out || !isfinite(z->not_running_ns))
+		if (!pb_run_measured(set->runs[i].timed_out) || !isfinite(z->not_running_ns))
 			continue;
 		nr[k] = z->not_running_ns;
 		vol[k] = (double)z->ctx_voluntary;
@@ -395,26 +395,36 @@ static void own_wait(struct pb_set *set)
 void pb_runs_analyze(struct pb_set *set)
 {
 	unsigned flags = set->policy == SCHED_FIFO ? PBENCH_CAUSE_FIFO : 0;
-	int n = set->done;
+	int n = 0;
 	double *ns, *ticks, iqr;
 
 	set->have_summary = 0;
 	set->outliers = 0;
 	set->own_wait_ns = NAN;
 	set->own_blocks = 0;
-	if (!n)
+	set->measured = 0;
+	for (int i = 0; i < set->done; i++)
+		set->runs[i].outlier = 0;
+	if (!set->done)
 		return;
-	ns = malloc((size_t)n * sizeof(*ns));
-	ticks = malloc((size_t)n * sizeof(*ticks));
+	ns = malloc((size_t)set->done * sizeof(*ns));
+	ticks = malloc((size_t)set->done * sizeof(*ticks));
 	set->s_ns.size = set->s_ticks.size = sizeof(struct pbench_summary);
 	if (!ns || !ticks) {
 		free(ns);
 		free(ticks);
 		return;
 	}
-	for (int i = 0; i < n; i++) {
-		ns[i] = (double)set->runs[i].ns;
-		ticks[i] = (double)set->runs[i].ticks;
+	for (int i = 0; i < set->done; i++)
+		if (pb_run_measured(set->runs[i].timed_out)) {	/* the rule: internal.h */
+			ns[n] = (double)set->runs[i].ns;
+			ticks[n++] = (double)set->runs[i].ticks;
+		}
+	set->measured = n;
+	if (!n) {
+		free(ns);
+		free(ticks);
+		return;
 	}
 	if (!pbench_stats_summary(ns, (size_t)n, NULL, &set->s_ns) &&
 	    !pbench_stats_summary(ticks, (size_t)n, NULL, &set->s_ticks))
@@ -430,13 +440,14 @@ void pb_runs_analyze(struct pb_set *set)
 	own_wait(set);
 	if (isfinite(set->own_wait_ns))
 		flags |= PBENCH_CAUSE_OWN_WAIT;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < set->done; i++) {
 		struct pb_run *run = &set->runs[i];
 		struct pbench_noise task = run->noise;
 		double x = (double)run->ns;
 		char cause[512];
 
-		run->outlier = x < set->fence_lo || x > set->fence_hi;
+		run->outlier = pb_run_measured(run->timed_out) &&
+			       (x < set->fence_lo || x > set->fence_hi);
 		if (!run->outlier)
 			continue;
 		set->outliers++;
@@ -468,7 +479,7 @@ double pb_runs_mean_field(const struct pb_set *s, size_t off)
 	int n = 0;
 
 	for (int i = 0; i < s->done; i++)
-		if (!s->runs[i].timed_out) {
+		if (pb_run_measured(s->runs[i].timed_out)) {
 			sum += (double)*(const uint64_t *)((const char *)&s->runs[i] + off);
 			n++;
 		}
@@ -484,7 +495,7 @@ double pb_runs_median_field(const struct pb_set *s, size_t off)
 	for (int i = 0; v && i < s->done; i++) {
 		uint64_t x = *(const uint64_t *)((const char *)&s->runs[i] + off);
 
-		if (x && !s->runs[i].timed_out)
+		if (x && pb_run_measured(s->runs[i].timed_out))
 			v[n++] = x;
 	}
 	if (n) {
@@ -511,7 +522,8 @@ int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *
 	const struct pb_set *p = pb_runs_set_of(r, PBENCH_RUNS_PREPARED);
 	char su[32], sp[32];
 
-	if (!u || !p || !u->have_summary || !p->have_summary || u->done < 2 || p->done < 2)
+	if (!u || !p || !u->have_summary || !p->have_summary || u->measured < 2 ||
+	    p->measured < 2)
 		return 0;
 	*spread_ratio = p->s_ns.spread_pct > 0 ? u->s_ns.spread_pct / p->s_ns.spread_pct : NAN;
 	*cv_ratio = p->s_ns.cv_pct > 0 ? u->s_ns.cv_pct / p->s_ns.cv_pct : NAN;

@@ -81,6 +81,7 @@ struct pb_set {
 	double rest_ms;			/* rested between runs in all (FIFO) */
 	double rest_owed_ns;		/* the runs' time since the last rest (pb_runs_keep) */
 	/* pb_runs_analyze() */
+	int measured;			/* the runs in the summary (pb_run_measured()) */
 	int have_summary;
 	struct pbench_summary s_ns, s_ticks;
 	double fence_lo, fence_hi;	/* Tukey fences in ns; NaN for fewer than 2 runs */

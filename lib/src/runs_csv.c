@@ -91,7 +91,7 @@ int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f)
 	for (int s = 0; s < r->nsets; s++)
 		for (int i = 0; i < r->sets[s].done; i++)
 			csv_run(f, r, &r->sets[s], i);
-	return ferror(f) || fflush(f) == EOF ? -EIO : 0;
+	return pb_stream_end(f);
 }
 
 /* ---- the plot ------------------------------------------------------------------------------- */

@@ -253,7 +253,7 @@ static int set_estimate(const struct pb_set *set, double *mean, double *sem_pct)
 	struct pbench_welford w = { 0 };
 
 	for (int i = 0; i < set->done; i++)
-		if (!set->runs[i].timed_out)
+		if (pb_run_measured(set->runs[i].timed_out))
 			pbench_welford_add(&w, (double)set->runs[i].ns);
 	*mean = w.n ? w.mean : NAN;
 	*sem_pct = w.n > 1 && w.mean > 0 ? pbench_welford_sem(&w) / w.mean * 100 : NAN;

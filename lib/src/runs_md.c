@@ -48,7 +48,7 @@ static void md_row(FILE *f, const struct pbench_runs *r, const struct pb_set *s,
 
 	fprintf(f, "| ");
 	md_subject(f, r);
-	fprintf(f, " | %s | %d |", pb_runs_mode_name(s->mode), s->done);
+	fprintf(f, " | %s | %d |", pb_runs_mode_name(s->mode), s->measured);
 	if (isfinite(m->stddev))
 		fprintf(f, " %.*f ± %.*f |", d, m->mean / scale, d, m->stddev / scale);
 	else
@@ -58,7 +58,7 @@ static void md_row(FILE *f, const struct pbench_runs *r, const struct pb_set *s,
 	md_num(f, m->max, scale, d);
 	fprintf(f, " %s |", pb_format_pct(pct, sizeof(pct), m->cv_pct, -1));
 	fprintf(f, " %s |", pb_format_pct(pct, sizeof(pct), m->spread_pct, -1));
-	if (s->done < 2)
+	if (s->measured < 2)
 		fprintf(f, " n/a |\n");
 	else
 		fprintf(f, " %d |\n", s->outliers);
@@ -88,6 +88,6 @@ int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f)
 		fprintf(f, "\n");
 	}
 	if (r->mem && pbench_mem_runs_write_markdown(r->mem, r->nr_mem, f))
-		return -EIO;
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+		return ferror(f) ? pb_stream_end(f) : -EIO;
+	return pb_stream_end(f);
 }

@@ -69,7 +69,7 @@ static int set_arrays(const struct pb_set *s, double **ns, double **f)
 		return -ENOMEM;
 	}
 	for (int i = 0; i < s->done; i++)
-		if (!s->runs[i].timed_out) {
+		if (pb_run_measured(s->runs[i].timed_out)) {
 			(*ns)[n] = (double)s->runs[i].ns;
 			(*f)[n++] = s->runs[i].speed;
 		}

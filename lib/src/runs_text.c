@@ -271,7 +271,7 @@ static void print_outliers(FILE *f, const struct pb_set *s)
 
 	if (!s->have_summary)
 		return;
-	if (s->done < 2) {
+	if (s->measured < 2) {
 		fprintf(f, "outliers: n/a (a single run: no spread to judge one by)\n");
 		return;
 	}
@@ -334,18 +334,24 @@ static void print_own_wait(FILE *f, const struct pb_set *s)
 static void print_summary(FILE *f, const struct pb_set *s)
 {
 	const struct pbench_summary *m = &s->s_ns;
-	char mn[32], md[32], mean[32], mx[32], sd[32], cv[32], sp[32];
+	char mn[32], md[32], mean[32], mx[32], sd[32], cv[32], sp[32], out[160] = "";
 
-	if (!s->have_summary)
+	if (s->done > s->measured)	/* the rule of pb_run_measured(), said */
+		snprintf(out, sizeof(out), " (of %d: %d left out, %s)", s->done,
+			 s->done - s->measured, PB_RUN_LEFT_OUT);
+	if (!s->have_summary) {
+		if (*out)
+			fprintf(f, "summary: none: 0 runs%s\n", out);
 		return;
-	fprintf(f, "summary: %d run%s, time min %s, median %s, mean %s, max %s, stddev %s, cv %s, "
-	       "spread %s%s%s\n", s->done, s->done == 1 ? "" : "s",
+	}
+	fprintf(f, "summary: %d run%s%s, time min %s, median %s, mean %s, max %s, stddev %s, "
+	       "cv %s, spread %s%s%s\n", s->measured, s->measured == 1 ? "" : "s", out,
 	       time_or_na(mn, sizeof(mn), m->min), time_or_na(md, sizeof(md), m->median),
 	       time_or_na(mean, sizeof(mean), m->mean), time_or_na(mx, sizeof(mx), m->max),
 	       isfinite(m->stddev) ? (pbench_format_ns(sd, sizeof(sd), m->stddev, 3), sd) : "n/a",
 	       pct_or_na(cv, sizeof(cv), m->cv_pct),
 	       pct_or_na(sp, sizeof(sp), m->spread_pct),
-	       s->done == 1 ? " (one run: no spread; -r 2 or more for one)" : "",
+	       s->measured == 1 ? " (one run: no spread; -r 2 or more for one)" : "",
 	       s->failed ? " (some runs failed: see status)" : "");
 }
 
@@ -527,7 +533,7 @@ int pbench_runs_write_head(const struct pbench_runs *r, FILE *f)
 	if (!r || !f)
 		return -EINVAL;
 	write_head(f, r, !r->ran);
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }
 
 int pbench_runs_write_text(const struct pbench_runs *r, FILE *f)
@@ -580,6 +586,6 @@ int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
 	print_contrast(f, r);
 	/* pbench_runs_attach_memory(): the command's allocations, after its times */
 	if (r->mem && pbench_mem_runs_write_text(r->mem, r->nr_mem, f))
-		return -EIO;
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+		return ferror(f) ? pb_stream_end(f) : -EIO;
+	return pb_stream_end(f);
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ void pbench_samples_free(struct pbench_samples *s)
 	}
 	free(s->v);
 	free(s->note);
+	free(s->warning);
 	free(s->sums);
 	free(s->cmps);
 	free(s);
@@ -72,6 +74,16 @@ const double *pbench_samples_values(const struct pbench_samples *s, int i, size_
 	return s->v[i].x;
 }
 
+size_t pbench_samples_failed(const struct pbench_samples *s, int i)
+{
+	return s && i >= 0 && i < s->n ? s->v[i].failed : 0;
+}
+
+const char *pbench_samples_warning(const struct pbench_samples *s)
+{
+	return s ? s->warning : NULL;
+}
+
 const char *pbench_samples_note(const struct pbench_samples *s)
 {
 	return s ? s->note : NULL;
@@ -92,6 +104,67 @@ static void why_set(char *why, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The length of the UTF-8 sequence at p (at most n bytes) and its code point, or 0 when it
+ * is not a valid, shortest one. */
+static size_t utf8_at(const unsigned char *p, size_t n, unsigned *cp)
+{
+	size_t len = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
+	static const unsigned least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+
+	if (*p >= 0xf5 || !len || len > n)
+		return 0;
+	*cp = *p & (0x7f >> len);
+	for (size_t k = 1; k < len; k++) {
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (p[k] & 0x3f);
+	}
+	if (*cp < least[len] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Code points that reorder or hide text on a terminal: the C1 controls, the bidi marks,
+ * embeddings, overrides and isolates. */
+static int invisible(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* A name read from a file, as it may be printed: control characters (ESC, BEL, a newline),
+ * bytes that are not UTF-8 and the invisible code points above written as \xHH or \uHHHH,
+ * a backslash as \\, so that no input can forge an output line or restyle the terminal.
+ * NULL: out of memory. */
+static char *shown_name(const char *name)
+{
+	const unsigned char *p = (const unsigned char *)name;
+	size_t n = strlen(name), at = 0;
+	char *out = malloc(n * 6 + 1);
+
+	while (out && *p) {
+		unsigned cp;
+		size_t len = *p < 0x80 ? 1 : utf8_at(p, n - (size_t)(p - (const unsigned char *)name),
+						     &cp);
+
+		if (*p == '\\') {
+			at += (size_t)sprintf(out + at, "\\\\");
+		} else if (*p < 0x20 || *p == 0x7f || !len) {
+			at += (size_t)sprintf(out + at, "\\x%02x", *p);
+			len = 1;
+		} else if (len > 1 && invisible(cp)) {
+			at += (size_t)sprintf(out + at, "\\u%04x", cp);
+		} else {
+			memcpy(out + at, p, len);
+			at += len;
+		}
+		p += len;
+	}
+	if (out)
+		out[at] = '\0';
+	return out;
+}
+
 static struct sample_set *new_set(struct pbench_samples *s, const char *name, const char *unit)
 {
 	struct sample_set *v = realloc(s->v, (size_t)(s->n + 1) * sizeof(*v));
@@ -101,8 +174,8 @@ static struct sample_set *new_set(struct pbench_samples *s, const char *name, co
 	s->v = v;
 	v = &s->v[s->n];
 	memset(v, 0, sizeof(*v));
-	v->name = strdup(name);
-	v->unit = unit ? strdup(unit) : NULL;
+	v->name = shown_name(name);
+	v->unit = unit ? shown_name(unit) : NULL;
 	if (!v->name || (unit && !v->unit)) {
 		free(v->name);
 		free(v->unit);
@@ -286,12 +359,17 @@ static int runs_set(struct pbench_samples *s, json_t *runs, const char *name, co
 	json_array_foreach(runs, i, e) {
 		json_t *x = json_object_get(e, key);
 
-		if (json_is_true(json_object_get(e, "timed_out")))
-			continue;	/* killed at --timeout: not a measurement */
+		if (!pb_run_measured(json_is_true(json_object_get(e, "timed_out")))) {
+			v->left_out++;	/* PB_RUN_LEFT_OUT */
+			continue;
+		}
 		if (!json_is_number(x) || !isfinite(json_number_value(x))) {
 			why_set(why, wlen, "%s: run %zu has no number '%s'", name, i, key);
 			return -EINVAL;
 		}
+		if (json_integer_value(json_object_get(e, "exit_status")) ||
+		    json_is_integer(json_object_get(e, "signal")))
+			v->failed++;	/* kept, as stat keeps it, and said */
 		if (add(v, json_number_value(x)))
 			return -ENOMEM;
 	}
@@ -319,6 +397,8 @@ static int entrants_sets(struct pbench_samples *s, json_t *arr, const char *name
 		v = new_set(s, ename, "ns");
 		if (!v)
 			return -ENOMEM;
+		if (json_integer_value(json_object_get(e, "failed")) > 0)
+			v->failed = (size_t)json_integer_value(json_object_get(e, "failed"));
 		json_array_foreach(times, k, x) {
 			if (!json_is_number(x) || !isfinite(json_number_value(x))) {
 				why_set(why, wlen, "%s: entrant '%s': time %zu is not a number", name,
@@ -367,7 +447,8 @@ static int parse_pbench(struct pbench_samples *s, json_t *root, const char *name
 		return runs_set(s, arr, label ? label : name, NULL, "ns_per_iter", why, wlen);
 	}
 	if (json_object_get(root, "verdict") && json_object_get(root, "a")) {
-		const char *v = json_string_value(json_object_get(root, "verdict"));
+		const char *raw = json_string_value(json_object_get(root, "verdict"));
+		char *v = raw ? shown_name(raw) : NULL;
 		json_t *r = json_object_get(root, "ratio");
 
 		free(s->note);
@@ -378,10 +459,54 @@ static int parse_pbench(struct pbench_samples *s, json_t *root, const char *name
 			     json_is_number(r) ? json_number_value(r) : NAN,
 			     json_integer_value(json_object_get(root, "pairs"))) < 0)
 			s->note = NULL;
+		free(v);
 		return 0;
 	}
 	why_set(why, wlen, "%s: pbench JSON with neither runs nor samples", name);
 	return -EINVAL;
+}
+
+/* "1.2.3" as one number to compare, or -1 for anything else. */
+static long long version_number(const char *v)
+{
+	unsigned a, b, c;
+	int end = 0;
+
+	if (!v || sscanf(v, "%u.%u.%u%n", &a, &b, &c, &end) != 3 || a > 9999 || b > 9999 ||
+	    c > 9999)
+		return -1;
+	return ((long long)a * 10000 + b) * 10000 + c;
+}
+
+/* pbench JSON of a schema this library does not know, or written by a newer pbench: read as
+ * far as this one knows how, and said (pbench_samples_warning()). */
+static void check_origin(struct pbench_samples *s, json_t *root, const char *name)
+{
+	json_t *schema = json_object_get(root, "schema");
+	const char *ver = json_string_value(json_object_get(root, "pbench_version"));
+	long long theirs = version_number(ver),
+		  ours = version_number(PBENCH_VERSION_STRING);
+	char *w = NULL, *shown = ver ? shown_name(ver) : NULL;
+	int r = 0;
+
+	if (!json_is_integer(schema) || json_integer_value(schema) < 1 ||
+	    json_integer_value(schema) > PBENCH_JSON_SCHEMA)
+		r = asprintf(&w, "%s: JSON schema %s%lld%s, which this pbench (%s, schemas 1 to "
+			     "%d) does not know: read as far as it can, what it lacks is missed",
+			     name, json_is_integer(schema) ? "" : "'",
+			     (long long)json_integer_value(schema),
+			     json_is_integer(schema) ? "" : "' (not a number)",
+			     PBENCH_VERSION_STRING, PBENCH_JSON_SCHEMA);
+	else if (theirs < 0 || theirs > ours)
+		r = asprintf(&w, "%s: written by pbench %s, %s this one (%s): read as far as it "
+			     "can, what it lacks is missed", name, shown ? shown : "(none)",
+			     theirs < 0 ? "a version unknown to" : "newer than",
+			     PBENCH_VERSION_STRING);
+	free(shown);
+	if (r < 0 || !w)
+		return;
+	free(s->warning);
+	s->warning = w;
 }
 
 static int parse_json(struct pbench_samples *s, const char *text, size_t len, const char *name,
@@ -399,6 +524,7 @@ static int parse_json(struct pbench_samples *s, const char *text, size_t len, co
 		why_set(why, wlen, "%s: JSON that is not an object", name);
 		err = -EINVAL;
 	} else if (json_object_get(root, "schema") && json_object_get(root, "pbench_version")) {
+		check_origin(s, root, name);
 		err = parse_pbench(s, root, name, why, wlen);
 	} else if ((arr = json_object_get(root, "results")) && json_is_array(arr)) {
 		err = parse_hyperfine(s, arr, name, why, wlen);
@@ -413,6 +539,35 @@ static int parse_json(struct pbench_samples *s, const char *text, size_t len, co
 	return err;
 }
 
+/* The most a file of samples may hold: more is not samples (/dev/zero, a disk image). Plain
+ * numbers are read as they come; JSON is parsed whole by jansson, at 10 to 13 times its size
+ * in memory (53 MB of Google Benchmark's JSON took 672 MB and 17 s here): so a JSON input is
+ * bounded lower, at about 200 MB and 5 s, and the message says how to give more. */
+#define SAMPLES_FILE_MAX (64u << 20)
+#define SAMPLES_JSON_MAX (16u << 20)
+
+/* The one rule of a time, whatever the format it came in (plain numbers with a time unit,
+ * hyperfine's, Google Benchmark's, pbench's, a baseline's): finite and not negative. Plain
+ * numbers with a label are not times and may be anything finite. */
+static int check_times(const struct sample_set *v, const char *name, char *why, size_t wlen)
+{
+	for (size_t i = 0; i < v->n; i++)	/* pbench_stats_summary() refuses them too */
+		if (fpclassify(v->x[i]) == FP_SUBNORMAL) {
+			why_set(why, wlen, "%s: '%s': value %zu (%g) is subnormal, too small to "
+				"compute with (under 2.2e-308)", name, v->name, i + 1, v->x[i]);
+			return -EINVAL;
+		}
+	for (size_t i = 0; v->unit && !strcmp(v->unit, "ns") && i < v->n; i++)
+		if (!(v->x[i] >= 0)) {
+			why_set(why, wlen, "%s%s%s%s: time %zu is negative (%g ns): not a time",
+				name, strcmp(name, v->name) ? ": '" : "",
+				strcmp(name, v->name) ? v->name : "", strcmp(name, v->name) ? "'" : "",
+				i + 1, v->x[i]);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t len,
 			    const char *name, const char *unit, char *why, size_t wlen)
 {
@@ -425,6 +580,8 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 		return -EINVAL;
 	}
 	before = s->n;
+	free(s->warning);
+	s->warning = NULL;
 	if ((nul = memchr(text, '\0', len))) {
 		why_set(why, wlen, "%s: a NUL byte at offset %zu: not a text of numbers or JSON",
 			name, (size_t)(nul - text));
@@ -432,6 +589,13 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 	}
 	while (at < len && isspace((unsigned char)text[at]))
 		at++;
+	if (at < len && text[at] == '{' && len > SAMPLES_JSON_MAX) {
+		why_set(why, wlen, "%s: JSON of more than %u MiB: pbench reads JSON whole, at 10 "
+			"times its size in memory or more; give its times as plain numbers instead, "
+			"one a line (up to %u MiB; e.g. jq '.results[].times[]' for hyperfine's)", name,
+			SAMPLES_JSON_MAX >> 20, SAMPLES_FILE_MAX >> 20);
+		return -EFBIG;
+	}
 	err = at < len && text[at] == '{' ? parse_json(s, text, len, name, why, wlen)
 					  : parse_plain(s, text, len, name, unit, why, wlen);
 	if (err == -ENOMEM)
@@ -445,12 +609,11 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 			why_set(why, wlen, "%s: no samples", s->v[k].name);
 			err = -ENODATA;
 		}
+	for (int k = before; !err && k < s->n; k++)
+		err = check_times(&s->v[k], name, why, wlen);
 	return err ? err : s->n - before;
 }
 
-/* The most a file of samples may hold: more is not samples (/dev/zero, a disk image); a
- * million runs in pbench's JSON take about 20 MiB. */
-#define SAMPLES_FILE_MAX (64u << 20)
 
 /* The whole of fd into *text (*len bytes): 0, -ENOMEM, -EFBIG or -errno of read(2). */
 static int read_fd(int fd, char **text, size_t *len)
@@ -490,6 +653,30 @@ static int read_fd(int fd, char **text, size_t *len)
 	return -ENOMEM;
 }
 
+/* How long a FIFO may go without a writer before the reader gives up on it, in ms. */
+#define FIFO_WAIT_MS 1000
+
+/* A named FIFO opened without blocking (a plain open would wait for a writer forever, without
+ * a word): its first data or its writer's end within FIFO_WAIT_MS, then read as any file;
+ * -EAGAIN when no program writes to it. Linux reports no POLLHUP before a first writer. */
+static int fifo_wait_writer(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n, flags;
+
+	do
+		n = poll(&p, 1, FIFO_WAIT_MS);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (!n)
+		return -EAGAIN;
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
 int pbench_samples_add_file(struct pbench_samples *s, const char *path, const char *unit,
 			    char *why, size_t wlen)
 {
@@ -503,16 +690,29 @@ int pbench_samples_add_file(struct pbench_samples *s, const char *path, const ch
 		why_set(why, wlen, "invalid arguments");
 		return -EINVAL;
 	}
-	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : STDIN_FILENO;
 	if (fd < 0) {
 		err = -errno;
 		why_set(why, wlen, "cannot open '%s': %s", path, strerror(-err));
 		return err;
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	err = fstat(fd, &st) < 0 ? -errno : 0;
+	if (!err && S_ISDIR(st.st_mode)) {
 		why_set(why, wlen, "'%s' is a directory: give a file of samples", path);
 		err = -EISDIR;
-	} else {
+	} else if (!err && fd != STDIN_FILENO && S_ISFIFO(st.st_mode) &&
+		   (err = fifo_wait_writer(fd))) {
+		if (err == -EAGAIN)
+			why_set(why, wlen, "'%s' is a FIFO that no program wrote to in %d ms: start "
+				"its writer first (or pipe the samples in)", path, FIFO_WAIT_MS);
+		else
+			why_set(why, wlen, "cannot read '%s': %s", path, strerror(-err));
+	} else if (!err) {
+		/* the samples are read blocking, as any file (a FIFO once its writer is there) */
+		int flags = fcntl(fd, F_GETFL);
+
+		if (flags >= 0 && (flags & O_NONBLOCK))
+			fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 		err = read_fd(fd, &text, &len);
 		if (err == -EFBIG)
 			why_set(why, wlen, "'%s' holds more than %u MiB: not a file of samples", name,

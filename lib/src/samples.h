@@ -10,6 +10,8 @@ struct sample_set {
 	char *unit;		/* "ns", a label, or NULL */
 	double *x;
 	size_t n, cap;
+	size_t left_out;	/* runs killed at the timeout, not in x (pb_run_measured()) */
+	size_t failed;		/* runs in x that exited non-zero or were killed */
 };
 
 /* The first set against another: a test when there is spread to judge by. */
@@ -24,6 +26,7 @@ struct pbench_samples {
 	struct sample_set *v;
 	int n;
 	char *note;		/* what an input that holds no samples was (a comparison) */
+	char *warning;		/* what the last input read warns of (pbench_samples_warning) */
 	/* pbench_samples_analyze() */
 	int analyzed;		/* sets summarized (the sets read since are not) */
 	double confidence, same_pct;

@@ -183,13 +183,19 @@ int pbench_samples_write_text(const struct pbench_samples *s, FILE *f)
 		if (i)
 			fputc('\n', g);
 		pbench_summary_write_text(&s->sums[i], g, s->v[i].name, s->v[i].unit);
+		if (s->v[i].left_out)	/* the rule of pb_run_measured(), said */
+			fprintf(g, "  %-13s %zu run%s, %s\n", "left out", s->v[i].left_out,
+				s->v[i].left_out == 1 ? "" : "s", PB_RUN_LEFT_OUT);
+		if (s->v[i].failed)
+			fprintf(g, "  %-13s %zu of the runs exited non-zero or were killed: "
+				"their times are of failures\n", "failed", s->v[i].failed);
 	}
 	pb_line_close(&l);
 	g = pb_line_open(&l, f, s->width, PB_HANG(2));
 	for (int i = 0; i < s->ncmp; i++)
 		write_comparison(s, &s->cmps[i], g);
 	pb_line_close(&l);
-	return fflush(f) || ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }
 
 static json_t *set_json(const struct pbench_samples *s, int i, int *bad)
@@ -347,5 +353,5 @@ int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
 		else
 			fprintf(f, " 1 |\n");
 	}
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+	return pb_stream_end(f);
 }

@@ -27,10 +27,13 @@
 
 /* Does the caller's struct (its size field) reach field f? Structs grow at the end. */
 
+/* Values the statistics can be computed on: finite, and 0 or normal. A subnormal value
+ * (under DBL_MIN, 2.2e-308) has lost its precision, and its squares underflow: a stddev of 0
+ * beside a spread of 100%. Such values are refused, not summarized wrong. */
 static int all_finite(const double *x, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!isfinite(x[i]))
+		if (!isfinite(x[i]) || fpclassify(x[i]) == FP_SUBNORMAL)
 			return 0;
 	return 1;
 }
@@ -533,7 +536,7 @@ int pbench_stats_summary(const double *x, size_t n, const struct pbench_stats_op
 		return err;
 	if (!x || n == 0 || !all_finite(x, n))
 		return pb_fail(-EINVAL, "%s(): %s", __func__, !x || !n ? "no values (x NULL or n "
-			       "0)" : "a value of x is not a finite number");
+			       "0)" : "a value of x is not a finite number, or is subnormal (under 2.2e-308)");
 	err = read_opts(opts, &level, &rule);
 	if (err)
 		return err;
@@ -699,7 +702,8 @@ int pbench_stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		return pb_fail(-EINVAL, "%s(): a and b need 2 values each (na %zu, nb %zu)",
 			       __func__, a ? na : 0, b ? nb : 0);
 	if (!all_finite(a, na) || !all_finite(b, nb))
-		return pb_fail(-EINVAL, "%s(): a value of %s is not a finite number", __func__,
+		return pb_fail(-EINVAL, "%s(): a value of %s is not a finite number, or is "
+			       "subnormal (under 2.2e-308)", __func__,
 			       all_finite(a, na) ? "b" : "a");
 	err = read_opts(opts, &level, &rule);
 	if (err)
@@ -730,7 +734,8 @@ int pbench_stats_paired(const double *a, const double *b, size_t n,
 	if (!a || !b || n < 2)
 		return pb_fail(-EINVAL, "%s(): a and b need 2 pairs (n %zu)", __func__, n);
 	if (!all_finite(a, n) || !all_finite(b, n))
-		return pb_fail(-EINVAL, "%s(): a value of %s is not a finite number", __func__,
+		return pb_fail(-EINVAL, "%s(): a value of %s is not a finite number, or is "
+			       "subnormal (under 2.2e-308)", __func__,
 			       all_finite(a, n) ? "b" : "a");
 	err = read_opts(opts, &level, &rule);
 	if (err)
@@ -828,7 +833,8 @@ int pbench_stats_mann_whitney(const double *a, size_t na, const double *b, size_
 		return pb_fail(-EINVAL, "%s(): a and b need a value each (na %zu, nb %zu)",
 			       __func__, a ? na : 0, b ? nb : 0);
 	if (!all_finite(a, na) || !all_finite(b, nb))
-		return pb_fail(-EINVAL, "%s(): a value of %s is not a finite number", __func__,
+		return pb_fail(-EINVAL, "%s(): a value of %s is not a finite number, or is "
+			       "subnormal (under 2.2e-308)", __func__,
 			       all_finite(a, na) ? "b" : "a");
 	if (n > SIZE_MAX / sizeof(*all))
 		return -ENOMEM;

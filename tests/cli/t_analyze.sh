@@ -31,6 +31,54 @@ usage_error "analyze empty" "empty.txt: no samples" analyze "$T/empty.txt"
 echo 5 >"$T/one.txt"
 usage_error "analyze single" "a single sample" analyze "$T/one.txt"
 usage_error "analyze missing file" "cannot open" analyze "$T/nonexistent"
+# Names from a file are printed escaped: no ESC, BEL, newline or bidi override of the input
+# reaches the terminal, so a file cannot forge an output line.
+printf '{"results":[{"command":"a\\u001b[31mRED\\nverdict: forged\\u202eb\\u0007\\\\","times":[1,2,3]},{"command":"ok","times":[1,2,4]}]}' >"$T/esc.json"
+if run "analyze escapes names" 0 "$PB" analyze "$T/esc.json" && nothas "$T/out" "^verdict: forged" &&
+   grep -qF 'a\x1b[31mRED\x0averdict: forged\u202eb\x07\\: 3 samples' "$T/out" &&
+   ! grep -q "$(printf '\033\\|\007')" "$T/out" && ! grep -q "$(printf '\342\200\256')" "$T/out" &&
+   run "analyze escapes names (markdown)" 0 "$PB" analyze --markdown "$T/esc.json" &&
+   ! grep -q "$(printf '\033')" "$T/out"; then
+	ok "names from a file are escaped: ESC, BEL, newline, U+202E"
+else
+	miss "analyze escapes names" "a raw control character or a forged line in the output"
+fi
+# pbench JSON of a schema this pbench does not know, or from a newer pbench: read, and said.
+printf '{"schema": 99, "pbench_version": "0.1.0", "runs": [{"ns": 5}, {"ns": 6}]}' >"$T/s99.json"
+printf '{"schema": 1, "pbench_version": "99.0.0", "runs": [{"ns": 5}, {"ns": 6}]}' >"$T/v99.json"
+if run "analyze unknown schema" 0 "$PB" analyze "$T/s99.json" && has "$T/out" ": 2 samples" &&
+   has "$T/err" "^pbench: warning: .*s99.json: JSON schema 99, which this pbench (.*) does not know" &&
+   run "analyze newer pbench" 0 "$PB" analyze "$T/v99.json" &&
+   has "$T/err" "^pbench: warning: .*v99.json: written by pbench 99.0.0, newer than this one" &&
+   run "analyze two warned" 0 "$PB" analyze "$T/s99.json" "$T/v99.json" &&
+   [ "$(grep -c warning "$T/err")" -eq 2 ]; then
+	ok "an unknown schema or a newer pbench's JSON is read with a warning"
+else
+	miss "analyze unknown schema"
+fi
+# Subnormal values (stddev 0 beside a spread of 100%): refused with where they are.
+printf '{"results":[{"command":"x","times":[5e-324,1e-323,5e-324]}]}' >"$T/den.json"
+usage_error "analyze subnormal" "den.json: 'x': value 1 (4.94066e-315) is subnormal" analyze "$T/den.json"
+# JSON is parsed whole (10 times its size in memory or more): over 16 MiB it is refused with
+# how to give the times instead; plain numbers are read up to 64 MiB.
+{ printf '{"results":['; head -c 17000000 /dev/zero | tr '\0' ' '; printf ']}'; } >"$T/big.json"
+usage_error "analyze big json" "big.json: JSON of more than 16 MiB: pbench reads JSON whole" \
+	analyze "$T/big.json"
+rm -f "$T/big.json"
+# A time is never negative, in any format (one reader for analyze and --baseline); plain
+# numbers with no time unit may be.
+printf '{"results":[{"command":"true","times":[-1,-2,-3]}]}' >"$T/neg.json"
+usage_error "analyze negative time" "neg.json: 'true': time 1 is negative (-1e+09 ns): not a time" \
+	analyze "$T/neg.json"
+usage_error "baseline negative time" "neg.json: 'true': time 1 is negative" \
+	compare --baseline "$T/neg.json" -n true true
+printf -- '-1\n-2\n' >"$T/neg.txt"
+usage_error "analyze negative ms" "neg.txt: time 1 is negative (-1e+06 ns)" analyze -u ms "$T/neg.txt"
+if run "analyze negative plain" 0 "$PB" analyze "$T/neg.txt" && has "$T/out" "mean  *-1.50"; then
+	ok "plain numbers (no unit) may be negative"
+else
+	miss "analyze negative plain"
+fi
 # hyperfine and Google Benchmark JSON, in their own units (s and us) -> ns. The error keeps 2
 # significant digits and the mean its decimals (pbench_format_value): sem 0.0882 ms here.
 printf '{"results":[{"command":"sleep 0.1","times":[0.1012,0.1009,0.1011]},{"command":"sleep 0.2","times":[0.2010,0.2012,0.2011]}]}' >"$T/hf.json"

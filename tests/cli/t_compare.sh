@@ -329,6 +329,27 @@ if run "stat baseline" 0 "$PB" stat --mode unprepared -r 5 -e task-clock --json=
 else
 	miss "stat baseline"
 fi
+# A reference none of whose runs was measured (each killed at the timeout) has no event
+# values: said as not counted with the reason, never 'ok' with none; the other's still shown.
+if run "reference with no runs" 1 "$PB" compare --no-check-output --mode unprepared \
+	--timeout 0.2 --max-runs 3 --min-runs 2 -e task-clock --export-json "$T/norun.json" \
+	"sleep 5.$U" true &&
+   has "$T/out" "^  task-clock  *sleep 5.$U <not counted> no run of it was measured" &&
+   has "$T/out" "^  *true  *[0-9.]* [mu]s" &&
+   json "$T/norun.json" "[e['events'][0]['status'] for e in d['entrants']] == ['not-counted', 'ok']"; then
+	ok "a reference with no measured run: its events not counted, with why"
+else
+	miss "reference with no runs"
+fi
+# A baseline whose runs failed is refused as a live run of failures is, before anything runs.
+if run "failed stat" 1 "$PB" stat --mode unprepared -r 2 -e task-clock --json="$T/fail.json" \
+	-- sh -c 'exit 3'; then
+	usage_error "failed baseline" "the baseline '$T/fail.json': 2 runs of .* failed (exited \
+non-zero or were killed): its times are of failures" compare $Q --baseline "$T/fail.json" \
+		"sh -c 'exit 3'"
+else
+	miss "failed stat"
+fi
 
 # ---- setup, prepare, cleanup -------------------------------------------------------------------
 if run "helpers" 0 "$PB" compare $Q --max-runs 10 --setup "sh -c 'echo S >> $T/h'" \

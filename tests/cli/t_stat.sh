@@ -194,6 +194,41 @@ fi
 for t in 0 -1 abc 1e9; do
 	usage_error "timeout '$t'" "invalid timeout '$t' for --timeout" stat --timeout "$t" -- true
 done
+# The priority cache is the user's file: figures no probe makes (-5 runs, a NaN spread) are not
+# used, and the probe runs again, never printing them. A line for every CPU and kind (mode 3:
+# PBENCH_PRIORITY_FIFO, as prepare_cache.c writes it).
+if [ "$(id -u)" = 0 ] && [ -r /proc/sys/kernel/random/boot_id ]; then
+	mkdir -p "$T/xdg/pbench"
+	: >"$T/xdg/pbench/priority"
+	for c in $(seq 0 $((NCPU - 1))); do
+		for k in xor fn; do
+			echo "$(cat /proc/sys/kernel/random/boot_id) $c $k 3 nan nan -5 -5 20 $(date +%s)" \
+				>>"$T/xdg/pbench/priority"
+		done
+	done
+	if run "bad priority cache" 0 env XDG_CACHE_HOME="$T/xdg" "$PB" stat -r 2 -e task-clock \
+		-- true && nothas "$T/out" "nan%" && nothas "$T/out" "-5 runs" &&
+	   has "$T/out" "^priority: .*(AUTO probe: [0-9]* runs spread [0-9.]*% at"; then
+		ok "a priority cache line with figures no probe makes is not used: the probe runs"
+	else
+		miss "bad priority cache"
+	fi
+else
+	skipped "bad priority cache" "needs root (SCHED_FIFO) and the boot id"
+fi
+# One rule for runs killed at the timeout (pb_run_measured()): stat's summary and analyze of
+# its JSON both leave them out, and both say so. Every second run sleeps past the timeout.
+: >"$T/nth"
+if run "timeout left out" 1 "$PB" stat --mode unprepared -r 4 --timeout 0.3 -e task-clock \
+	--export-json "$T/to.json" -- sh -c 'echo >>"$1"; [ $(($(wc -l <"$1") % 2)) = 0 ] &&
+	exec sleep 5; exit 0' sh "$T/nth" &&
+   has "$T/out" '^summary: 2 runs (of 4: 2 left out, killed at the timeout: cut short' &&
+   run "timeout left out (analyze)" 0 "$PB" analyze "$T/to.json" &&
+   has "$T/out" ': 2 samples$' && has "$T/out" '^  left out  *2 runs, killed at the timeout'; then
+	ok "stat and analyze leave the timed-out runs out of the summary alike, and say so"
+else
+	miss "timeout left out"
+fi
 
 # ---- the built-in workload ------------------------------------------------------------------
 # msr/tsc/ with it where this kernel has the msr PMU's tsc (x86; not arm64)

@@ -236,6 +236,60 @@ if [ -w /dev/full ]; then
 else
 	skipped "/dev/full" "not available"
 fi
+# A full disk is said as one (ENOSPC from the write that failed), not as an I/O error: on a
+# 64 KiB tmpfs filled up, as root; the old file on it stays whole.
+if [ "$(id -u)" = 0 ] && mkdir "$T/full" && mount -t tmpfs -o size=64k pbench-full "$T/full" \
+	2>/dev/null; then
+	echo "the user's old file" >"$T/full/old.json"
+	dd if=/dev/zero of="$T/full/fill" bs=4k 2>/dev/null
+	seq 1 3000 >"$T/a3000.txt"
+	if run "json on a full disk" 1 "$PB" analyze --export-json "$T/full/old.json" "$T/a3000.txt" &&
+	   has "$T/out" "mean" &&
+	   has "$T/err" "cannot write the JSON '$T/full/old.json': No space left on device" &&
+	   has "$T/full/old.json" "^the user's old file$" &&
+	   run "markdown on a full disk" 1 "$PB" analyze --export-markdown "$T/full/x.md" \
+		"$T/a3000.txt" "$T/a3000.txt" &&
+	   has "$T/err" "cannot write the Markdown '$T/full/x.md': No space left on device"; then
+		ok "a full disk is said as 'No space left on device', the old file kept"
+	else
+		miss "full disk"
+	fi
+	umount "$T/full"
+else
+	skipped "full disk" "needs root to mount a small tmpfs"
+fi
+# A file with another hard link is rewritten in place once complete: both names get the new
+# report (a rename would leave the other name the old data).
+echo "the user's old file" >"$T/link1.json"
+ln "$T/link1.json" "$T/link2.json"
+if run "hard-linked output" 0 "$PB" analyze --export-json "$T/link1.json" "$T/a5.txt" &&
+   has "$T/link2.json" '"schema"' && cmp -s "$T/link1.json" "$T/link2.json" &&
+   [ "$(stat -c %h "$T/link1.json")" = 2 ]; then
+	ok "a hard-linked output is written in place: every link has the new report"
+else
+	miss "hard-linked output"
+fi
+# A FIFO nobody writes to (or reads) holds no command forever: after a second, one line says
+# what pbench waited for (timeout 20: a hang is a failure, not a stuck suite).
+mkfifo "$T/nofifo"
+printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$PB" >"$T/pb20" && chmod +x "$T/pb20"
+PB_REAL=$PB PB=$T/pb20
+usage_error "fifo with no writer" "'$T/nofifo' is a FIFO that no program wrote to in 1000 ms" \
+	analyze "$T/nofifo"
+usage_error "baseline fifo with no writer" "cannot read the baseline: '$T/nofifo' is a FIFO that" \
+	compare --baseline "$T/nofifo" true
+usage_error "export to a fifo with no reader" "'$T/nofifo' is a FIFO that no program read in" \
+	analyze --export-json "$T/nofifo" "$T/a5.txt"
+(sleep 0.3; seq 1 5 >"$T/nofifo") &
+writer=$!
+if run "fifo with a late writer" 0 "$PB" analyze "$T/nofifo" && has "$T/out" "nofifo: 5 samples"
+then
+	ok "a FIFO whose writer comes within the second is read"
+else
+	miss "fifo with a late writer"
+fi
+wait "$writer"
+PB=$PB_REAL
 if run "closed stdout" 1 sh -c "'$PB' stat --mode unprepared -r 2 --iterations 100000 -e task-clock >&-"; then
 	ok "a closed stdout is exit 1"
 else

@@ -247,6 +247,6 @@ Test(plot, write_error)
 
 	if (!f)
 		cr_skip_test("no /dev/full here");
-	cr_assert_eq(pbench_plot_runs_svg(f, "t", &s, 1), -EIO);
+	cr_assert_eq(pbench_plot_runs_svg(f, "t", &s, 1), -ENOSPC);
 	fclose(f);
 }

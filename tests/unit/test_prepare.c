@@ -1034,3 +1034,20 @@ Test(prepare, fifo_rests_after_runs)
 	cr_assert_eq(pbench_prepared_rest(p, 20e6), 0);
 	pbench_prepared_free(p);
 }
+
+/* Every getter of a prepared state on NULL returns its error value and says which call, as the
+ * rest of the API does (issue 25: they dereferenced it). */
+Test(prepare, getters_on_null_are_refused)
+{
+	struct pbench_prepared_priority pr = { .size = sizeof(pr) };
+
+	cr_expect_eq(pbench_prepared_cpu(NULL), -EINVAL);
+	cr_expect(strstr(pbench_strerror(-EINVAL), "pbench_prepared_cpu(): p is NULL"));
+	cr_expect_null(pbench_prepared_cpu_reason(NULL));
+	cr_expect_null(pbench_prepared_step(NULL, 0));
+	cr_expect_eq(pbench_prepared_priority(NULL, &pr), -EINVAL);
+	cr_expect(isnan(pbench_prepared_warmup_ms(NULL)));
+	cr_expect_eq(pbench_prepared_signal(NULL), -EINVAL);
+	cr_expect(strstr(pbench_strerror(-EINVAL), "pbench_prepared_signal(): p is NULL"));
+	cr_expect_eq(pbench_prepared_rest_ns(NULL, 1e6), 0);
+}

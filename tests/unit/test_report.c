@@ -507,7 +507,7 @@ Test(report, summary_text_of_plain_numbers)
 	free(text);
 	full = fopen("/dev/full", "w");
 	if (full) {
-		cr_assert_eq(pbench_summary_write_text(&sum, full, "x", NULL), -EIO);
+		cr_assert_eq(pbench_summary_write_text(&sum, full, "x", NULL), -ENOSPC);
 		fclose(full);
 	}
 	sum.n = 0;
@@ -652,20 +652,20 @@ Test(report, comparison_json)
 
 /* ---- errors ---- */
 
-Test(report, write_error_is_eio)
+Test(report, write_error_is_the_writes)
 {
 	struct pbench_result *r = region_result(-1, NULL);
 	struct pbench_comparison c = make_comparison(100, PBENCH_VERDICT_FASTER);
 	FILE *f = fopen("/dev/full", "w");
 
 	cr_assert_not_null(f);
-	cr_assert_eq(pbench_result_write_text(r, f, "spin"), -EIO);
+	cr_assert_eq(pbench_result_write_text(r, f, "spin"), -ENOSPC);
 	clearerr(f);
-	cr_assert_eq(pbench_result_write_json(r, f, "spin"), -EIO);
+	cr_assert_eq(pbench_result_write_json(r, f, "spin"), -ENOSPC);
 	clearerr(f);
-	cr_assert_eq(pbench_comparison_write_text(&c, f, "a", "b"), -EIO);
+	cr_assert_eq(pbench_comparison_write_text(&c, f, "a", "b"), -ENOSPC);
 	clearerr(f);
-	cr_assert_eq(pbench_comparison_write_json(&c, f, "a", "b"), -EIO);
+	cr_assert_eq(pbench_comparison_write_json(&c, f, "a", "b"), -ENOSPC);
 	fclose(f);
 	pbench_result_free(r);
 }

@@ -200,3 +200,26 @@ Test(runs, defaults_not_countable_left_out)
 	cr_expect_eq(pbench_runs_left_out(NULL, 0, NULL, NULL), -EINVAL);
 	pbench_runs_free(r);
 }
+
+/* A caller's struct smaller than its size field is refused and said, never copied into (issue
+ * 25: .size 4 once reached pb_copy_out() and a memcpy of a negative size). */
+Test(runs, get_refuses_a_struct_under_its_size_field)
+{
+	char *argv[] = { "true", NULL };
+	struct pbench_runs_opts o = quick();
+	struct pbench_run run = { .size = 4 }, whole = { .size = sizeof(whole) };
+	struct pbench_runs *r;
+	int err;
+
+	o.argv = argv;
+	o.runs = 1;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	cr_assert_eq(pbench_runs_get(r, 0, 0, &whole), 0);
+	err = pbench_runs_get(r, 0, 0, &run);
+	cr_expect_eq(err, -EINVAL);
+	cr_expect(strstr(pbench_strerror(err), "pbench_runs_get(): out: .size is 4, smaller than"),
+		  "%s", pbench_strerror(err));
+	cr_expect_eq(run.size, 4, "the caller's struct is left alone");
+	pbench_runs_free(r);
+}

@@ -937,3 +937,16 @@ Test(verdict, one_rule)
 	cr_assert_eq(pbench_stats_verdict(&w, 0.999, 1, 0), PBENCH_VERDICT_UNDECIDED);
 	cr_assert_eq(pbench_stats_verdict(NULL, 0.999, 1, 0), PBENCH_VERDICT_UNDECIDED);
 }
+
+/* Subnormal values lose their precision and their squares underflow (a stddev of 0 beside a
+ * spread of 100%): refused and said, not summarized wrong (issue 25). */
+Test(stats, subnormal_values_are_refused)
+{
+	const double x[] = { 5e-324, 1e-323, 5e-324 }, y[] = { 1, 2, 3 };
+	struct pbench_summary s = { .size = sizeof(s) };
+	int err = pbench_stats_summary(x, 3, NULL, &s);
+
+	cr_expect_eq(err, -EINVAL);
+	cr_expect(strstr(pbench_strerror(err), "subnormal"), "%s", pbench_strerror(err));
+	cr_expect_eq(pbench_stats_summary(y, 3, NULL, &s), 0);
+}

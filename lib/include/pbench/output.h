@@ -19,10 +19,17 @@ extern "C" {
  *   directory (symlinks followed to the file they name), renamed over the path only when
  *   pbench_output_close() commits. Until then, and after any failure, an old file is exactly
  *   as it was and nothing new appears in the directory. The old file's mode (and, for root,
- *   owner) is kept; a file that is not writable is refused, as a shell's '>' would;
+ *   owner) is kept; a file that is not writable is refused, as a shell's '>' would. A file
+ *   with more than one hard link (or in a directory pbench may not write to) is written to a
+ *   temporary file elsewhere and copied over it once complete, in place, so that every link
+ *   of it has the new report;
  * - anything else (a device such as /dev/null, a FIFO, a terminal, or a symlink to one):
  *   written directly, never truncated, never removed.
  * Descriptors are close-on-exec, so a measured command never inherits them.
+ *
+ * Every writer of the library on a FILE * (text, JSON, CSV, Markdown, SVG) returns the error
+ * of the write that failed: -ENOSPC for a full disk, -EDQUOT, -EPIPE...; -EIO only where no
+ * cause is known. "-EIO" in the writers' comments stands for that.
  */
 struct pbench_output;
 

@@ -139,10 +139,11 @@ PBENCH_API int pbench_prepared_restore(struct pbench_prepared *p);
 PBENCH_API void pbench_prepared_free(struct pbench_prepared *p);
 
 /* The CPU prepared for, and why it was chosen ("CPU 1 as asked", or pbench_cpu_pick()'s
- * reason). */
+ * reason). p NULL: -EINVAL, and NULL for the reason (pbench_strerror() says which call). */
 PBENCH_API int pbench_prepared_cpu(const struct pbench_prepared *p);
 PBENCH_API const char *pbench_prepared_cpu_reason(const struct pbench_prepared *p);
-/* The outcome of a step (enum pbench_prepare_step), or NULL for a step number out of range. */
+/* The outcome of a step (enum pbench_prepare_step), or NULL for a step number out of range
+ * (or p NULL). */
 PBENCH_API const struct pbench_prepared_step *pbench_prepared_step(const struct pbench_prepared *p,
 								  int step);
 
@@ -171,7 +172,8 @@ struct pbench_prepared_priority {
 	double cached_age_s;		/* how long ago that probe ran */
 };
 
-/* Fill out (out->size must be set; a smaller, older struct gets its part). -EINVAL: size 0. */
+/* Fill out (out->size must be set; a smaller, older struct gets its part). -EINVAL: size 0,
+ * p NULL. */
 PBENCH_API int pbench_prepared_priority(const struct pbench_prepared *p,
 					struct pbench_prepared_priority *out);
 /*
@@ -183,9 +185,11 @@ PBENCH_API int pbench_prepared_priority(const struct pbench_prepared *p,
  */
 PBENCH_API double pbench_prepared_rest_ns(const struct pbench_prepared *p, double run_ns);
 PBENCH_API double pbench_prepared_rest(const struct pbench_prepared *p, double run_ns);
-/* Milliseconds of warm-up done (AUTO's probe included), 0 when none was asked. */
+/* Milliseconds of warm-up done (AUTO's probe included), 0 when none was asked; NaN for p
+ * NULL. */
 PBENCH_API double pbench_prepared_warmup_ms(const struct pbench_prepared *p);
-/* The signal (SIGINT/SIGTERM) whose handler restored the state, 0 if none did. */
+/* The signal (SIGINT/SIGTERM) whose handler restored the state, 0 if none did; -EINVAL for p
+ * NULL. */
 PBENCH_API int pbench_prepared_signal(const struct pbench_prepared *p);
 
 /* "pin", "numa", "mlock", "stack", "priority", "warmup". */

@@ -28,7 +28,8 @@ PBENCH_API int pbench_samples_new(struct pbench_samples **out);
 /*
  * Read the sets in text (len bytes; name labels them, as a file name would). Returns the
  * number of sets added (0 for a comparison), or -EINVAL (not a number, not valid JSON, a
- * format this does not know: why says where and why), -EILSEQ (a NUL byte), -ENODATA (no
+ * format this does not know, a negative time: why says where and why), -EFBIG (JSON over 16
+ * MiB: it is parsed whole, at 10 times its size in memory or more), -EILSEQ (a NUL byte), -ENODATA (no
  * samples), -ENOMEM. why may be NULL.
  */
 PBENCH_API int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t len,
@@ -42,12 +43,24 @@ PBENCH_API int pbench_samples_add_text(struct pbench_samples *s, const char *tex
 PBENCH_API int pbench_samples_add_file(struct pbench_samples *s, const char *path,
 				       const char *unit, char *why, size_t wlen);
 PBENCH_API int pbench_samples_nr(const struct pbench_samples *s);
+/* Set i's name, as it may be printed: control characters, bytes that are not UTF-8 and the
+ * bidi and C1 code points of the input are written \xHH or \uHHHH (a backslash \\), so that
+ * no file can forge an output line. */
 PBENCH_API const char *pbench_samples_name(const struct pbench_samples *s, int i);
 /* "ns" for times, the label given for plain numbers, or NULL. */
 PBENCH_API const char *pbench_samples_unit(const struct pbench_samples *s, int i);
 /* The values of set i and their number, in the order read. */
 PBENCH_API const double *pbench_samples_values(const struct pbench_samples *s, int i,
 					       size_t *n);
+/* How many of set i's values are the times of runs that failed (exited non-zero or were
+ * killed), as pbench's JSON marks them (pbench stat's runs, pbench compare's entrants); 0 for
+ * other inputs and no such set. Those runs are kept in the values, as stat keeps them in its
+ * summary; runs killed at the timeout are not values at all. */
+PBENCH_API size_t pbench_samples_failed(const struct pbench_samples *s, int i);
+/* What the last input read warns of, or NULL: pbench JSON of a schema this library does not
+ * know (not 1 to PBENCH_JSON_SCHEMA) or written by a newer (or unknown) pbench version, read
+ * as far as this library knows how. */
+PBENCH_API const char *pbench_samples_warning(const struct pbench_samples *s);
 /* What the last input that held no samples was, or NULL. */
 PBENCH_API const char *pbench_samples_note(const struct pbench_samples *s);
 

@@ -76,7 +76,8 @@ struct pbench_summary {
 };
 
 /* Summarize n samples (n >= 1; opts NULL: 95% interval, Tukey fences). Welford's update for
- * mean and variance. Errors: -EINVAL (n 0, NULL, a NaN or infinite sample), -ENOMEM. */
+ * mean and variance. Errors: -EINVAL (n 0, NULL, a NaN, infinite or subnormal sample: under
+ * DBL_MIN its square underflows), -ENOMEM. */
 PBENCH_API int pbench_stats_summary(const double *x, size_t n, const struct pbench_stats_opts *opts,
 				    struct pbench_summary *s);
 
