@@ -4,6 +4,7 @@
 #define PBENCH_INTERNAL_H
 
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -81,6 +82,21 @@ struct pb_cpu_times {
  *   caller's size becomes that, so a newer caller knows how much was filled.
  * - PB_HAS_FIELD: whether the caller's struct is large enough to hold field f.
  */
+/* The signals a thread pbench starts blocks, so that the caller's handlers run in the
+ * caller's thread (and interrupt its waits): all but those the kernel sends for a fault of
+ * the thread itself. */
+static inline void pb_sigset_async(sigset_t *s)
+{
+	sigfillset(s);
+	sigdelset(s, SIGSEGV);
+	sigdelset(s, SIGBUS);
+	sigdelset(s, SIGFPE);
+	sigdelset(s, SIGILL);
+	sigdelset(s, SIGTRAP);
+	sigdelset(s, SIGSYS);
+	sigdelset(s, SIGABRT);
+}
+
 static inline void pb_copy_in(void *dst, size_t dst_size, const void *src)
 {
 	size_t have = *(const size_t *)src;
