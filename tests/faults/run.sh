@@ -553,6 +553,16 @@ if command -v cc >/dev/null 2>&1 &&
    cc -O1 -o "$T/daemons" "$T/daemons.c" 2>/dev/null; then
 	HAVE_CC=1
 fi
+# No limit on what is ended: 700 daemons (before: "left 256", 188 still running).
+if [ "$HAVE_CC" -eq 0 ]; then
+	skipped "700 daemons" "no C compiler for the forking program"
+elif run "700 daemons" 0 "$PB" stat -r 1 --mode unprepared -q -e task-clock -- "$T/daemons" 700 "$U" &&
+   has "$T/err" "left 700 processes running after 1 run" && { sleep 0.2; gone "daemons 700 $U"; }; then
+	ok "700 daemons a command left are all ended and counted"
+else
+	miss "700 daemons" "$(pgrep -fc "daemons 700 $U") left"
+	pkill -f "daemons 700 $U"
+fi
 # --annotate's sampled run is covered too: a command that never ends is ended on SIGINT.
 if [ "$HAVE_CC" -eq 1 ]; then
 	$PBI stat -r 1 --mode unprepared -q --annotate main -- "$T/spin" 10.9$U \
