@@ -364,6 +364,85 @@ static int leftovers_remain(struct sweep *w)
 	return kill(-w->ch->pgid, 0) == 0 || signal_leftovers(w, 0) > 0;
 }
 
+/* What the child does between fork and exec, decided by the parent beforehand. */
+struct exec_plan {
+	int quiet;
+	int stdout_fd;		/* > 0: stdout goes there */
+	int pin;		/* sched_setaffinity to cpus */
+	cpu_set_t cpus;
+	char *const *envp;	/* NULL: pbench's environment */
+	pid_t parent;		/* pbench: the command dies with the thread that forked it */
+	int rt_policy;		/* >= 0: the real-time priority the command takes (watcher's) */
+	struct sched_param rt_param;
+};
+
+/*
+ * The watcher's priority. A command inherits pbench's real-time priority (a prepared run under
+ * SCHED_FIFO), and a prepared run shares one CPU with it: a command that does not block would
+ * keep pbench's thread from ever running again, so its timeout, a signal's handler and the
+ * sweep would wait for the command's end. While commands run, pbench's thread is one priority
+ * above the one it had (which the commands keep: each sets it back before exec); it sleeps in
+ * its wait and runs only to end a command. Put back when the last command ends, unless
+ * something else (a prepared state's restore on a signal) changed it meanwhile.
+ */
+static struct {
+	int raised;		/* pbench's thread is above its commands */
+	pid_t tid;		/* that thread */
+	int policy;		/* its policy before (with SCHED_RESET_ON_FORK) */
+	struct sched_param param;	/* and priority */
+} watcher;
+
+static void watcher_raise(struct exec_plan *plan)
+{
+	struct sched_param sp;
+	int pol;
+
+	plan->rt_policy = -1;
+	if (!watcher.raised) {
+		pol = sched_getscheduler(0);
+		if (pol < 0 || (pol != SCHED_FIFO && pol != SCHED_RR) || sched_getparam(0, &sp) ||
+		    sp.sched_priority >= sched_get_priority_max(pol))
+			return;	/* not real-time (or reset on fork): the command is not either */
+		watcher.policy = pol;
+		watcher.param = sp;
+		sp.sched_priority++;
+		if (sched_setscheduler(0, pol, &sp))
+			return;	/* RLIMIT_RTPRIO: the timeout holds once the command blocks */
+		watcher.tid = (pid_t)syscall(SYS_gettid);
+		watcher.raised = 1;
+	}
+	plan->rt_policy = watcher.policy;
+	plan->rt_param = watcher.param;
+}
+
+/* After the last command under way: the priority pbench had, if it is still the one raised. */
+static void watcher_lower(void)
+{
+	struct sched_param sp;
+
+	if (!watcher.raised || live_nr(NULL))
+		return;
+	watcher.raised = 0;
+	if (sched_getscheduler(watcher.tid) == watcher.policy &&
+	    !sched_getparam(watcher.tid, &sp) &&
+	    sp.sched_priority == watcher.param.sched_priority + 1)
+		sched_setscheduler(watcher.tid, watcher.policy, &watcher.param);
+}
+
+/* In the child before exec: its parent's priority (not the watcher's), and death with the
+ * thread that forked it, should pbench be killed (SIGKILL can be caught by nothing). A
+ * parent already gone before the prctl: end now. */
+static int child_setup(const struct exec_plan *plan)
+{
+	if (plan->rt_policy >= 0 && sched_setscheduler(0, plan->rt_policy, &plan->rt_param) < 0)
+		return -1;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != plan->parent) {
+		errno = ESRCH;
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * End what a run left behind: the command's process group and every process handed to
  * pbench as subreaper. SIGTERM first, SIGKILL after the grace period, everything reaped.
@@ -416,6 +495,7 @@ out:
 	ch->pgid = 0;
 	pids_release(&ch->kept);
 	live_remove(ch);
+	watcher_lower();
 }
 
 /* Become subreaper for the run, and note the caller's own children so they are left alone.
@@ -434,15 +514,6 @@ static void watch_descendants(struct pbench_child *ch)
 			prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 	live_add(ch);
 }
-
-/* What the child does between fork and exec, decided by the parent beforehand. */
-struct exec_plan {
-	int quiet;
-	int stdout_fd;		/* > 0: stdout goes there */
-	int pin;		/* sched_setaffinity to cpus */
-	cpu_set_t cpus;
-	char *const *envp;	/* NULL: pbench's environment */
-};
 
 static int do_exec(const char *path, char *const argv[], const struct exec_plan *plan)
 {
@@ -484,7 +555,8 @@ static __attribute__((noreturn)) void child_exec(const char *path, char *const a
 	redirect_output(plan);
 	if (read(go[0], &c, 1) != 1)
 		_exit(127);	/* the parent gave up before releasing us */
-	if (plan->pin && sched_setaffinity(0, sizeof(plan->cpus), &plan->cpus) < 0)
+	if ((plan->pin && sched_setaffinity(0, sizeof(plan->cpus), &plan->cpus) < 0) ||
+	    child_setup(plan) < 0)
 		exec_errno = errno;
 	else if (do_exec(path, argv, plan) < 0)
 		exec_errno = errno;
@@ -499,6 +571,8 @@ static __attribute__((noreturn)) void child_exec(const char *path, char *const a
 static int plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opts)
 {
 	memset(plan, 0, sizeof(*plan));
+	plan->parent = getpid();
+	plan->rt_policy = -1;	/* watcher_raise() says */
 	if (!opts)
 		return 0;
 	plan->quiet = opts->quiet;
@@ -637,7 +711,8 @@ static int start_vfork(struct pbench_child *ch, const char *path, char *const ar
 	if (pid == 0) {
 		setpgid(0, 0);
 		redirect_output(plan);
-		if (plan->pin && sched_setaffinity(0, sizeof(plan->cpus), &plan->cpus) < 0) {
+		if ((plan->pin && sched_setaffinity(0, sizeof(plan->cpus), &plan->cpus) < 0) ||
+		    child_setup(plan) < 0) {
 			share.err = errno;
 			_exit(127);
 		}
@@ -699,6 +774,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	/* Nothing to open on the child's pid: no handshake needed. */
 	if (held || !opts || !opts->events || !*opts->events) {
 		watch_descendants(ch);
+		watcher_raise(&plan);
 		err = start_vfork(ch, path, argv, &plan);
 		if (!err) {
 			*out = ch;
@@ -715,6 +791,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 		goto out_close_go;
 	}
 	watch_descendants(ch);
+	watcher_raise(&plan);
 	ch->t_fork = pbench_ticks();
 	pid = fork();
 	if (pid < 0) {

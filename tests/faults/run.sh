@@ -429,12 +429,14 @@ fi
 # the command and what it started are ended (a prepared run's command would keep pbench's
 # pinned CPU and FIFO priority), then pbench dies of that signal (129 for SIGHUP, a closed
 # terminal). INT and TERM keep their exit 1 ("interrupted").
-# stop_at S PID: wait until PID ends, at most S seconds, else kill it (SIGKILL): the checks
-# that follow then fail on its exit status, and the script does not hang on its wait.
+# stop_at S PID [PATTERN]: wait until PID ends, at most S seconds, else kill it (SIGKILL),
+# and first what matches PATTERN (a command that keeps it from running): the checks that
+# follow then fail on its exit status, and the script does not hang on its wait.
 stop_at() {
 	_n=0
 	while kill -0 "$2" 2>/dev/null; do
 		if [ "$_n" -ge $(($1 * 10)) ]; then
+			[ -n "${3:-}" ] && pkill -9 -f "$3"
 			kill -9 "$2" 2>/dev/null
 			return 1
 		fi
@@ -541,11 +543,15 @@ else
 	bad "SIGTERM compare --memory" "exit $rc, or no report, or 'sleep 30.7$U' left"
 	pkill -f "sleep 30.7$U"
 fi
-# Two small programs: one that spins for ever, one that forks N daemons (setsid, then a sleep
-# of 30 s; their command line is their parent's, with this run's $U) and exits.
+# Two small programs: one that spins (spin S: for S seconds, 0 for ever), one that forks N
+# daemons (setsid, then a sleep of 30 s; their command line is their parent's, with this run's
+# $U) and exits.
 HAVE_CC=0
 if command -v cc >/dev/null 2>&1 &&
-   printf 'int main(void) { for (volatile int i = 0;; i++); }\n' >"$T/spin.c" &&
+   printf '%s\n' '#include <stdlib.h>' '#include <time.h>' 'int main(int argc, char **argv) {' \
+	'time_t end = atoi(argv[1]) > 0 ? time(NULL) + atoi(argv[1]) : 0;' \
+	'for (volatile unsigned i = 0;; i++)' \
+	'if (!(i & 0xfffff) && end && time(NULL) >= end) return 0; }' >"$T/spin.c" &&
    cc -O1 -o "$T/spin" "$T/spin.c" 2>/dev/null &&
    printf '%s\n' '#include <stdlib.h>' '#include <unistd.h>' 'int main(int argc, char **argv) {' \
 	'for (int i = 0, n = atoi(argv[1]); i < n; i++)' \
@@ -565,22 +571,78 @@ else
 fi
 # --annotate's sampled run is covered too: a command that never ends is ended on SIGINT.
 if [ "$HAVE_CC" -eq 1 ]; then
-	$PBI stat -r 1 --mode unprepared -q --annotate main -- "$T/spin" 10.9$U \
+	$PBI stat -r 1 --mode unprepared -q --annotate main -- "$T/spin" 0 10.9$U \
 		>"$T/out" 2>"$T/err" &
 	pbpid=$!
 	sleep 1
 	kill -INT "$pbpid"
-	stop_at 3 "$pbpid"
+	stop_at 3 "$pbpid" "spin 0 10.9$U"
 	wait "$pbpid"
 	rc=$?
-	if [ "$rc" -eq 1 ] && gone "spin 10.9$U" && has "$T/err" "interrupted after 0 of 1 runs"; then
+	if [ "$rc" -eq 1 ] && gone "spin 0 10.9$U" && has "$T/err" "interrupted after 0 of 1 runs"; then
 		ok "SIGINT during --annotate's sampled run: the command ended, exit 1"
 	else
-		bad "SIGINT annotate" "exit $rc, or 'spin 10.9$U' left"
-		pkill -9 -f "spin 10.9$U"
+		bad "SIGINT annotate" "exit $rc, or 'spin 0 10.9$U' left"
+		pkill -9 -f "spin 0 10.9$U"
 	fi
 else
 	skipped "SIGINT annotate" "no C compiler for the spinning program"
+fi
+
+# pbench SIGKILLed: its command dies with it (PR_SET_PDEATHSIG), with the default events and
+# with one named.
+for ev in "-e task-clock" ""; do
+	"$PB" stat -r 1 --mode unprepared $ev -- sleep 10.7$U >"$T/out" 2>"$T/err" &
+	pbpid=$!
+	sleep 0.5
+	kill -KILL "$pbpid"
+	wait "$pbpid"
+	sleep 0.2
+	if gone "sleep 10.7$U"; then
+		ok "pbench killed (SIGKILL) during a run (${ev:-default events}): its command ends with it"
+	else
+		bad "SIGKILL pbench ($ev)" "'sleep 10.7$U' left running"
+		pkill -f "sleep 10.7$U"
+	fi
+done
+# --timeout holds, and SIGINT is handled, when the command spins on pbench's CPU at pbench's
+# SCHED_FIFO priority (the AUTO probe's choice, kept in $XDG_CACHE_HOME, set here): pbench's
+# thread waits one priority above it. Before: the run reported as 3 s "exit 0"; a command
+# that never ends kept pbench from running at all.
+cpu=$((NCPU - 1))
+if [ "$HAVE_CC" -eq 0 ]; then
+	skipped "FIFO timeout" "no C compiler for the spinning program"
+elif ! command -v chrt >/dev/null 2>&1 || ! chrt -f 1 true 2>/dev/null; then
+	skipped "FIFO timeout" "SCHED_FIFO is not allowed here (root or RLIMIT_RTPRIO)"
+else
+	mkdir -p "$T/cache/pbench"
+	echo "$(cat /proc/sys/kernel/random/boot_id) $cpu xor 3 10 1 50 50 20 $(date +%s)" \
+		>"$T/cache/pbench/priority"
+	start=$(date +%s)
+	if run "FIFO timeout" 1 env XDG_CACHE_HOME="$T/cache" "$PB" stat -r 1 --cpu $cpu \
+		--warmup-ms 100 --timeout 0.5 -e task-clock -- "$T/spin" 3 10.6$U &&
+	   has "$T/out" "^priority: SCHED_FIFO" && has "$T/out" "timed out (killed)$" &&
+	   [ $(($(date +%s) - start)) -lt 3 ] && gone "spin 3 10.6$U"; then
+		ok "--timeout ends a command that spins at pbench's SCHED_FIFO priority on its CPU"
+	else
+		miss "FIFO timeout" "took $(($(date +%s) - start)) s"
+		pkill -9 -f "spin 3 10.6$U"
+	fi
+	env XDG_CACHE_HOME="$T/cache" $PBI stat -r 1 --cpu $cpu --warmup-ms 100 -e task-clock \
+		-- "$T/spin" 0 10.6$U >"$T/out" 2>"$T/err" &
+	pbpid=$!
+	sleep 1.5
+	kill -INT "$pbpid"
+	stop_at 3 "$pbpid" "spin 0 10.6$U"
+	wait "$pbpid"
+	rc=$?
+	sleep 0.2
+	if [ "$rc" -eq 1 ] && gone "spin 0 10.6$U" && has "$T/err" "interrupted after 0 of 1 runs"; then
+		ok "SIGINT ends a command that spins at pbench's SCHED_FIFO priority on its CPU"
+	else
+		bad "FIFO SIGINT" "exit $rc, or 'spin 0 10.6$U' left"
+		pkill -9 -f "spin 0 10.6$U"
+	fi
 fi
 
 # ---- 10. messages ----------------------------------------------------------------------------
