@@ -56,11 +56,9 @@ static int pids_find(const struct pids *p, pid_t pid)
 	return -1;
 }
 
-/* Add pid unless it is in: 0, or -ENOMEM (the set stays as it was). */
-static int pids_add(struct pids *p, pid_t pid)
+/* Append pid: 0, or -ENOMEM (the set stays as it was). */
+static int pids_push(struct pids *p, pid_t pid)
 {
-	if (pids_find(p, pid) >= 0)
-		return 0;
 	if (p->n == p->cap) {
 		int cap = p->cap ? 2 * p->cap : 64;
 		pid_t *v = realloc(p->v, (size_t)cap * sizeof(*v));
@@ -72,6 +70,12 @@ static int pids_add(struct pids *p, pid_t pid)
 	}
 	p->v[p->n++] = pid;
 	return 0;
+}
+
+/* Add pid unless it is in. */
+static int pids_add(struct pids *p, pid_t pid)
+{
+	return pids_find(p, pid) >= 0 ? 0 : pids_push(p, pid);
 }
 
 static void pids_release(struct pids *p)
@@ -285,7 +289,7 @@ static void list_children(struct pids *out)
 		for (p = buf;; p = end) {
 			long v = strtol(p, &end, 10);
 
-			if (end == p || pids_add(out, (pid_t)v))
+			if (end == p || pids_push(out, (pid_t)v))	/* each child is listed once */
 				break;
 		}
 		free(buf);
