@@ -453,7 +453,7 @@ for sig in HUP USR1 ALRM QUIT; do
 	pbpid=$!
 	sleep 1
 	kill -$sig "$pbpid"
-	stop_at 3 "$pbpid"
+	stop_at 10 "$pbpid"	# the priority probe (about 2.5 s) finishes first
 	wait "$pbpid"
 	rc=$?
 	if [ "$rc" -eq "$want" ] && gone "sleep 10.9$U" && has "$T/err" "interrupted after 0 of 2 runs"; then
@@ -512,20 +512,22 @@ else
 	pkill -f "sleep 30.8$U"
 fi
 # --memory's runs are covered too: the timed run's report is kept, the counted run under way
-# is ended (issue 25: exit 130, no report, the command left with PPID 1).
-$PBI stat -r 1 --mode unprepared -q --memory=3 -e task-clock -- sleep 0.5$U >"$T/out" 2>"$T/err" &
+# is ended (issue 25: exit 130, no report, the command left with PPID 1). The command sleeps
+# only under the allocator shim (LD_PRELOAD): in the counted runs.
+$PBI stat -r 1 --mode unprepared -q --memory=3 -e task-clock \
+	-- sh -c "[ -n \"\$LD_PRELOAD\" ] && sleep 30.5$U; true" >"$T/out" 2>"$T/err" &
 pbpid=$!
-sleep 1
+sleep 1.5
 kill -INT "$pbpid"
 stop_at 3 "$pbpid"
 wait "$pbpid"
 rc=$?
-if [ "$rc" -eq 1 ] && gone "sleep 0.5$U" && has "$T/out" "^summary: 1 run" &&
+if [ "$rc" -eq 1 ] && gone "sleep 30.5$U" && has "$T/out" "^summary: 1 run" &&
    has "$T/out" "stopped during the run" && has "$T/err" "interrupted"; then
 	ok "SIGINT during --memory's runs: the report kept, the run under way ended, exit 1"
 else
-	bad "SIGINT stat --memory" "exit $rc, or no report, or 'sleep 0.5$U' left"
-	pkill -f "sleep 0.5$U"
+	bad "SIGINT stat --memory" "exit $rc, or no report, or 'sleep 30.5$U' left"
+	pkill -f "sleep 30.5$U"
 fi
 $PB compare --mode unprepared --memory=3 --min-runs 2 --max-runs 2 -e task-clock \
 	--export-json "$T/m.json" --shell "[ -n \"\$LD_PRELOAD\" ] && sleep 30.7$U; true" true \
