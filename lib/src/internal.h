@@ -97,6 +97,23 @@ static inline void pb_sigset_async(sigset_t *s)
 	sigdelset(s, SIGABRT);
 }
 
+/* The signals whose default action ends the process and that arrive from outside (a closed
+ * terminal's SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGALRM, the real-time ones...): those
+ * a prepared state is restored on (PBENCH_PREPARE_SIGNALS). Not SIGPIPE (a write's error)
+ * nor those of a fault of the thread itself. */
+static inline void pb_sigset_stop(sigset_t *s)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
+				    SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR,
+				    SIGSTKFLT };
+
+	sigemptyset(s);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(s, sigs[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(s, sig);
+}
+
 static inline void pb_copy_in(void *dst, size_t dst_size, const void *src)
 {
 	size_t have = *(const size_t *)src;

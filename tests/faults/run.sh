@@ -453,7 +453,7 @@ for sig in HUP USR1 ALRM QUIT; do
 	pbpid=$!
 	sleep 1
 	kill -$sig "$pbpid"
-	stop_at 10 "$pbpid"	# the priority probe (about 2.5 s) finishes first
+	stop_at 3 "$pbpid"
 	wait "$pbpid"
 	rc=$?
 	if [ "$rc" -eq "$want" ] && gone "sleep 10.9$U" && has "$T/err" "interrupted after 0 of 2 runs"; then
