@@ -200,9 +200,15 @@ static int handlers_install(struct pbench_prepared *p)
 
 		if (sigismember(&handled, sig) != 1)
 			continue;
-		/* A signal ignored before stays ignored: nothing to restore on. */
+		/* A signal ignored before stays ignored: nothing to restore on. One the caller
+		 * handles stays the caller's, unless it asks to stop (INT, TERM, HUP, QUIT): a
+		 * SIGPROF, SIGALRM or SIGUSR1 handler may well be for something else (a
+		 * profiler's ticks) and must not undo the preparation. */
 		if (sigaction(sig, NULL, old) ||
-		    (old->sa_handler != SIG_IGN && sigaction(sig, &sa, NULL))) {
+		    (old->sa_handler != SIG_IGN &&
+		     (old->sa_handler == SIG_DFL || sig == SIGINT || sig == SIGTERM ||
+		      sig == SIGHUP || sig == SIGQUIT) &&
+		     sigaction(sig, &sa, NULL))) {
 			int err = -errno;
 
 			handlers_uninstall();

@@ -70,10 +70,11 @@ enum pbench_priority_mode {
 };
 
 enum pbench_prepare_flags {
-	/* Restore on every signal whose default ends the process and that comes from outside
-	 * (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
-	 * SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT, SIGRTMIN-SIGRTMAX; not SIGPIPE nor a
-	 * fault's): handlers (installed unless the signal is ignored)
+	/* Restore on every signal that asks to stop or would end the process: SIGINT, SIGTERM,
+	 * SIGHUP, SIGQUIT, and while they have their default action SIGUSR1, SIGUSR2, SIGALRM,
+	 * SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT, SIGRTMIN-SIGRTMAX (a
+	 * handler of the caller's for those is left alone: a profiler's ticks, say); not
+	 * SIGPIPE nor a fault's. Handlers (installed unless the signal is ignored)
 	 * restore with raw system calls, put the previous handlers back and raise the signal
 	 * again, so it does what it did before (end the process, or call the caller's handler).
 	 * One prepared object at a time may hold them. The memory policy is restored by the
