@@ -355,6 +355,77 @@ void cli_uncatch(int sig, const struct sigaction *old)
 	sigaction(sig, old, NULL);
 }
 
+volatile int cli_stop;
+
+static void on_stop(int sig)
+{
+	if (!cli_stop)
+		cli_stop = sig;
+}
+
+/*
+ * Every signal whose default action ends the process, except SIGPIPE (main() keeps its own
+ * handler: a closed pipe is an EPIPE) and those the kernel sends for a fault of the thread
+ * itself (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT): a handler that returns
+ * would run the faulting instruction again.
+ */
+static const int stop_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
+				    SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
+				    SIGPWR, SIGSTKFLT };
+
+void cli_stop_catch(void)
+{
+	struct sigaction old;
+
+	cli_stop = 0;
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		cli_catch(stop_signals[i], on_stop, &old);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		cli_catch(sig, on_stop, &old);
+}
+
+int cli_stop_end(int rc)
+{
+	int sig = cli_stop;
+	sigset_t one;
+
+	if (!sig || sig == SIGINT || sig == SIGTERM)
+		return rc;
+	/* Everything is ended, restored and written: now die of the signal, as its sender
+	 * expects (a shell says "Hangup", a supervisor sees the signal). */
+	fflush(NULL);
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+	return rc;	/* not reached: the default action ends the process */
+}
+
+/* ---- what runs said -------------------------------------------------------------------------- */
+
+void cli_warn_left_behind(const struct pbench_runs *r, const char *cmd)
+{
+	int runs = 0, procs = 0;
+
+	for (int s = 0; r && s < pbench_runs_nr_sets(r); s++) {
+		struct pbench_runs_set si = { .size = sizeof(si) };
+
+		pbench_runs_set_info(r, s, &si);
+		for (int i = 0; i < si.done; i++) {
+			struct pbench_run run = { .size = sizeof(run) };
+
+			pbench_runs_get(r, s, i, &run);
+			runs += run.left_behind > 0;
+			procs += run.left_behind;
+		}
+	}
+	if (runs)
+		cli_warn("'%s' left %d process%s running after %d run%s (background jobs or "
+			 "daemons): pbench ended them after each run (SIGTERM, then SIGKILL)",
+			 cmd, procs, procs == 1 ? "" : "es", runs, runs == 1 ? "" : "s");
+}
+
 /* ---- output files --------------------------------------------------------------------------- */
 
 /* Two outputs that would write the same file: the same name, the same existing file, or

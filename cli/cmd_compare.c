@@ -731,6 +731,7 @@ static int outcome(const struct pbench_contest *c, const struct compare_opts *o,
 		struct pbench_runs_set si = { .size = sizeof(si) };
 
 		pbench_contest_result(c, i, &r);
+		cli_warn_left_behind(runs, r.name);
 		if (r.failed) {
 			cli_error("%d of %ld runs of '%s' failed (exited non-zero or were killed): its "
 				  "times are of failures", r.failed, r.runs, r.name);
@@ -761,14 +762,6 @@ static int outcome(const struct pbench_contest *c, const struct compare_opts *o,
 	return rc;
 }
 
-static volatile int stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 /* --memory: N more runs of every command, untimed, in alternation, with the allocator shim
  * preloaded (the timed rounds stay without it), kept with the contest, whose reports give each
  * command's counts and each against the reference's. */
@@ -786,21 +779,23 @@ static int memory_compare(const struct compare_opts *o, struct pbench_contest *c
 	}
 	if (!err)
 		err = pbench_mem_runs_count(argv, o->ncmd, (int)o->memory_runs,
-					    !(o->co.flags & PBENCH_CONTEST_SHOW_OUTPUT), &stop, runs);
-	for (int i = 0; i < o->ncmd && !err; i++)
+					    !(o->co.flags & PBENCH_CONTEST_SHOW_OUTPUT), &cli_stop,
+					    runs);
+	/* Stopped (1): the runs done are kept, each one not done says so. */
+	for (int i = 0; i < o->ncmd && err >= 0; i++)
 		err = pbench_contest_attach_memory(c, i, runs[i], (int)o->memory_runs);
 	for (int i = 0; i < o->ncmd; i++)
 		free(runs[i]);
 	if (err < 0)
 		cli_mem_error(err);
-	return err ? EXIT_RUNTIME : EXIT_OK;
+	return err < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
 
 /* Build, run and report. The library's handlers (PBENCH_CONTEST_SIGNALS) restore a prepared
- * state on SIGINT/SIGTERM and hand the signal on to ours, which stops the rounds. */
+ * state on SIGINT/SIGTERM and hand the signal on to cli_stop's (main()), which stops the
+ * rounds. */
 static int measure(struct compare_opts *o, struct cli_output *out)
 {
-	struct sigaction old_int, old_term;
 	struct pbench_contest_info ci = { .size = sizeof(ci) };
 	struct pbench_contest *c;
 	int err, rc;
@@ -808,13 +803,8 @@ static int measure(struct compare_opts *o, struct cli_output *out)
 	rc = build(o, &c);
 	if (rc)
 		return rc;
-	stop = 0;
-	cli_catch(SIGINT, on_signal, &old_int);
-	cli_catch(SIGTERM, on_signal, &old_term);
 	fflush(stdout);
 	err = pbench_contest_run(c);
-	cli_uncatch(SIGINT, &old_int);
-	cli_uncatch(SIGTERM, &old_term);
 	pbench_contest_info(c, &ci);
 	if ((err && err != -EINTR) || (err == -EINTR && !ci.rounds)) {
 		cli_error("%s", err == -EINTR ? "interrupted before the first round" :
@@ -826,10 +816,10 @@ static int measure(struct compare_opts *o, struct cli_output *out)
 		return EXIT_RUNTIME;
 	}
 	/* --memory's runs come after the rounds and before the reports, which hold them. */
-	rc = o->memory_runs && err != -EINTR ? memory_compare(o, c) : 0;
+	rc = o->memory_runs && err != -EINTR && !cli_stop ? memory_compare(o, c) : 0;
 	if (!rc)
 		rc = write_reports(c, o, out);
-	err = outcome(c, o, err == -EINTR);
+	err = outcome(c, o, err == -EINTR || cli_stop);
 	pbench_contest_free(c);
 	return rc ? rc : err;
 }
@@ -871,7 +861,7 @@ static int prepare_run(struct compare_opts *o)
 		o->co.progress = show_progress;
 		o->co.progress_arg = o;
 	}
-	o->co.stop = &stop;
+	o->co.stop = &cli_stop;
 	o->co.flags |= PBENCH_CONTEST_SIGNALS | PBENCH_CONTEST_PRIORITY_CACHE;
 	return 0;
 }

@@ -23,14 +23,6 @@
 
 #define JITTER_OUTPUTS (CLI_OUT_JSON | CLI_OUT_PLOT)
 
-static volatile int stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 struct jitter_opts {
 	int *cpus;
 	int ncpus;
@@ -220,12 +212,11 @@ static int jitter_run(struct jitter_opts *o)
 {
 	struct pbench_jitter_opts jo = PBENCH_JITTER_OPTS_INIT;
 	struct pbench_jitter *j = NULL, *prep = NULL;
-	struct sigaction old_int, old_term;
 	int err, rc, cpu;
 
 	jo.duration_s = o->duration_s;
 	jo.threshold_ns = o->threshold_ns;
-	jo.stop = &stop;
+	jo.stop = &cli_stop;
 	if (o->compare_prepared && !o->ncpus) {
 		char why[256];
 
@@ -240,23 +231,18 @@ static int jitter_run(struct jitter_opts *o)
 	}
 	jo.cpus = o->ncpus ? o->cpus : NULL;
 	jo.ncpus = o->ncpus;
-	stop = 0;
-	cli_catch(SIGINT, on_signal, &old_int);
-	cli_catch(SIGTERM, on_signal, &old_term);
 	err = pbench_jitter_run(&j, &jo);
-	if (!err && o->compare_prepared && !stop) {
+	if (!err && o->compare_prepared && !cli_stop) {
 		jo.flags = PBENCH_JITTER_PREPARED;
 		err = pbench_jitter_run(&prep, &jo);
 	}
-	cli_uncatch(SIGINT, &old_int);
-	cli_uncatch(SIGTERM, &old_term);
 	if (err) {
 		pbench_jitter_free(j);
 		return run_error(err);
 	}
 	pbench_jitter_wrap_at(j, cli_width(stdout));
 	rc = cli_out_write(&o->out, write_report, &(struct jitter_report){ j, prep });
-	if (stop) {
+	if (cli_stop) {
 		cli_error("interrupted: %.2f of %g s measured%s", prep ? measured_s(prep) :
 			  measured_s(j), o->duration_s, o->compare_prepared && !prep ?
 			  " (the prepared run was not done)" : "");

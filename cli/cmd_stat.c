@@ -497,29 +497,17 @@ static void multi_cpu(const struct pbench_runs *r, const struct stat_opts *o)
 /* What the runs left to say: processes a command left behind, another pbench on the CPU. */
 static void warnings(const struct pbench_runs *r, const struct stat_opts *o)
 {
-	int runs = 0, procs = 0;
-
+	cli_warn_left_behind(r, o->ro.argv ? o->ro.argv[0] : "the workload");
 	for (int s = 0; s < pbench_runs_nr_sets(r); s++) {
 		struct pbench_runs_set si = { .size = sizeof(si) };
 
 		pbench_runs_set_info(r, s, &si);
-		for (int i = 0; i < si.done; i++) {
-			struct pbench_run run = { .size = sizeof(run) };
-
-			pbench_runs_get(r, s, i, &run);
-			runs += run.left_behind > 0;
-			procs += run.left_behind;
-		}
 		/* Two prepared runs on one CPU take turns on it (as pbench jitter says too). */
 		if (si.rival_pid)
 			cli_warn("another pbench (pid %d) is pinned to CPU %d too: the two take turns "
 				 "on it and each measures the other; let one finish first, or give "
 				 "them different CPUs with --cpu", si.rival_pid, si.cpu);
 	}
-	if (runs)
-		cli_warn("'%s' left %d process%s running after %d run%s (background jobs or "
-			 "daemons): pbench ended them after each run (SIGTERM, then SIGKILL)",
-			 o->ro.argv[0], procs, procs == 1 ? "" : "es", runs, runs == 1 ? "" : "s");
 }
 
 /* ---- reports ------------------------------------------------------------------------------ */
@@ -599,36 +587,28 @@ static int verdict(const struct pbench_runs *r, const struct stat_opts *o, int i
 	return EXIT_OK;
 }
 
-static volatile int stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 /* --memory: more runs of the command, untimed, with the allocator shim preloaded (the timed
- * runs stay without it), kept with the report; a command that cannot be counted says why. */
+ * runs stay without it), kept with the report; a command that cannot be counted says why.
+ * Stopped (a signal), the runs done are kept and each one not done says so. */
 static int memory_runs(const struct stat_opts *o, struct pbench_runs *r)
 {
 	struct pbench_mem_run *runs = calloc((size_t)o->memory_runs, sizeof(*runs));
 	char *const *argv[] = { o->ro.argv };
-	int err = runs ? pbench_mem_runs_count(argv, 1, (int)o->memory_runs, 1, &stop, &runs) :
-		  -ENOMEM;
+	int err = runs ? pbench_mem_runs_count(argv, 1, (int)o->memory_runs, 1, &cli_stop,
+					       &runs) : -ENOMEM;
 
-	if (!err)
+	if (err >= 0)
 		err = pbench_runs_attach_memory(r, runs, (int)o->memory_runs);
 	free(runs);
 	if (err < 0)
 		cli_mem_error(err);
-	return err ? EXIT_RUNTIME : EXIT_OK;
+	return err < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
 
 /* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on
- * SIGINT/SIGTERM and hand the signal on to ours, which stops the runs. */
+ * SIGINT/SIGTERM and hand the signal on to cli_stop's (main()), which stops the runs. */
 static int measure(struct stat_opts *o)
 {
-	struct sigaction old_int, old_term;
 	struct pbench_runs *r;
 	int err, rc = EXIT_OK, done = 0;
 
@@ -636,15 +616,10 @@ static int measure(struct stat_opts *o)
 	if (err)
 		return start_error(err, o);
 	pbench_runs_wrap_at(r, cli_width(stdout));
-	stop = 0;
-	cli_catch(SIGINT, on_signal, &old_int);
-	cli_catch(SIGTERM, on_signal, &old_term);
 	if (o->head_first)
 		pbench_runs_write_head(r, stdout);
 	fflush(stdout);
 	err = pbench_runs_run(r);
-	cli_uncatch(SIGINT, &old_int);
-	cli_uncatch(SIGTERM, &old_term);
 	if (err && err != -EINTR) {
 		cli_error("%s", pbench_runs_error(r));
 		pbench_runs_free(r);
@@ -660,12 +635,12 @@ static int measure(struct stat_opts *o)
 		done += si.done;
 	}
 	/* --memory's runs come after the timed ones and before the report, which holds them. */
-	if (done && o->memory_runs && !err)
+	if (done && o->memory_runs && !err && !cli_stop)
 		rc = memory_runs(o, r);
 	if (done && !rc)
 		rc = cli_out_write(&o->out, write_report,
 				   &(struct report){ r, o->head_first, o->listing, o->annotate });
-	err = verdict(r, o, err == -EINTR);
+	err = verdict(r, o, err == -EINTR || cli_stop);
 	pbench_runs_free(r);
 	return rc ? rc : err;
 }
@@ -703,7 +678,8 @@ static int check_helpers(struct stat_opts *o)
  * function that cannot be shown or sampled is not an error: the report says why. */
 static int annotate(struct stat_opts *o)
 {
-	struct pbench_listing_opts lo = { .size = sizeof(lo), .symbol = o->annotate };
+	struct pbench_listing_opts lo = { .size = sizeof(lo), .symbol = o->annotate,
+					  .stop = &cli_stop };
 	char path[4096];
 	int err;
 
@@ -716,6 +692,8 @@ static int annotate(struct stat_opts *o)
 	err = pbench_listing_new(&o->listing, &lo);
 	if (!err)	/* without code to mark, it only says so (no_samples_reason) */
 		err = pbench_listing_sample(o->listing, o->ro.argv, 0, o->ro.timeout_s);
+	if (err == -EINTR)	/* stopped: the runs that follow say "interrupted" */
+		return 0;
 	if (err) {
 		cli_error("--annotate %s: %s", o->annotate, pbench_strerror(err));
 		return EXIT_RUNTIME;
@@ -793,7 +771,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 		o->ro.progress = show_progress;
 		o->ro.progress_arg = o;
 	}
-	o->ro.stop = &stop;
+	o->ro.stop = &cli_stop;
 	o->ro.flags |= PBENCH_RUNS_SIGNALS | PBENCH_RUNS_PRIORITY_CACHE;
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report that was not written whole leaves the old file. */

@@ -81,6 +81,23 @@ void cli_command_hint(const char *cmd, const char *bare);
 struct sigaction;
 void cli_catch(int sig, void (*fn)(int), struct sigaction *old);
 void cli_uncatch(int sig, const struct sigaction *old);
+/*
+ * The stop flag of every measuring command (stat, compare, jitter), given to the library as
+ * its opts' stop: the signal that asked to stop, 0 while none came. cli_stop_catch() (main(),
+ * for a command with CMD_STOPS) catches every signal whose default ends the process, for the
+ * whole command (its runs, --memory's, --annotate's, the reports), so that what pbench
+ * started is ended, its settings put back and the report written. Signals ignored at start
+ * stay ignored (nohup). cli_stop_end(rc) returns rc, after SIGINT and SIGTERM too (exit 1,
+ * "interrupted"); after any other (SIGHUP of a closed terminal, SIGQUIT...) pbench dies of
+ * that signal once everything is done.
+ */
+extern volatile int cli_stop;
+void cli_stop_catch(void);
+int cli_stop_end(int rc);
+
+/* "'cmd' left N processes running after M runs": what r's runs left behind, ended by pbench
+ * (stat, and each command of compare); nothing when none was. */
+void cli_warn_left_behind(const struct pbench_runs *r, const char *cmd);
 
 /* A measuring command run with PBENCH_SYSFS_ROOT or PBENCH_PROCFS_ROOT set says that it
  * ignores them (they are for the checks). */

@@ -15,6 +15,9 @@ enum {
 	/* It measures the live machine: PBENCH_SYSFS_ROOT/PROCFS_ROOT, which only the checks
 	 * read, are said to be ignored. */
 	CMD_LIVE = 1 << 0,
+	/* It measures until done or stopped by cli_stop: a signal that would end pbench sets
+	 * the flag instead, for the whole command (cli_stop_catch()). */
+	CMD_STOPS = 1 << 1,
 };
 
 /*
@@ -33,13 +36,13 @@ static const struct cmd {
 	{ "analyze", cmd_analyze, 0, "summarize samples (numbers, or pbench/hyperfine/Google "
 				     "Benchmark JSON) and compare them" },
 	{ "check", cmd_check, 0, "is this machine fit to measure on, and how to fix what is not" },
-	{ "compare", cmd_compare, CMD_LIVE, "which command is faster, by how much, and how sure: "
-					    "runs them until it knows" },
-	{ "jitter", cmd_jitter, CMD_LIVE, "how often each CPU is interrupted, for how long, and by "
-					  "what" },
+	{ "compare", cmd_compare, CMD_LIVE | CMD_STOPS, "which command is faster, by how "
+							"much, and how sure: runs them until it knows" },
+	{ "jitter", cmd_jitter, CMD_LIVE | CMD_STOPS, "how often each CPU is interrupted, "
+						      "for how long, and by what" },
 	{ "list", cmd_list, CMD_LIVE, "list the events and whether each can be counted here" },
-	{ "stat", cmd_stat, CMD_LIVE, "count and time a command or the built-in workload, run by "
-				      "run" },
+	{ "stat", cmd_stat, CMD_LIVE | CMD_STOPS, "count and time a command or the built-in "
+						  "workload, run by run" },
 };
 
 static void usage(FILE *f)
@@ -123,7 +126,10 @@ static int run(const struct cmd *c, int argc, char **argv)
 
 	if ((c->flags & CMD_LIVE) && !help)
 		cli_note_live(c->name);
-	return finish(c->fn(argc, argv));
+	if (!(c->flags & CMD_STOPS) || help)
+		return finish(c->fn(argc, argv));
+	cli_stop_catch();
+	return cli_stop_end(finish(c->fn(argc, argv)));
 }
 
 int main(int argc, char **argv)

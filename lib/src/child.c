@@ -9,7 +9,13 @@
  * while it runs pbench is a child subreaper, so that a process that leaves the group (a
  * daemon's setsid) and loses its parent is handed to pbench rather than to init. When the run
  * ends, or is ended, the group gets SIGTERM, then SIGKILL after a grace period, and every
- * process handed over is ended the same way and reaped.
+ * process handed over is ended the same way and reaped, however many there are.
+ *
+ * The subreaper's scope: a child of pbench's process is the command's (handed over) unless it
+ * is in pbench's own process group, or was a child before the run. A child the caller forks
+ * meanwhile, on any thread (system(), popen(), posix_spawn()), stays in the caller's group
+ * and is never signalled or reaped; a command's descendant cannot be in that group unless it
+ * moves itself there.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +39,50 @@
 #include "internal.h"
 
 #define DEFAULT_GRACE_S 1.0	/* from SIGTERM to SIGKILL */
-#define MAX_KEPT 64		/* the caller's own children, left alone by the sweep */
+
+/* A set of pids that grows as needed (a command may leave thousands of processes). A pid
+ * reaped stays in the set, negated, so that it is counted once and never waited for again
+ * (its number may be reused by then). */
+struct pids {
+	pid_t *v;
+	int n, cap;
+};
+
+static int pids_find(const struct pids *p, pid_t pid)
+{
+	for (int i = 0; i < p->n; i++)
+		if (p->v[i] == pid || p->v[i] == -pid)
+			return i;
+	return -1;
+}
+
+/* Append pid: 0, or -ENOMEM (the set stays as it was). */
+static int pids_push(struct pids *p, pid_t pid)
+{
+	if (p->n == p->cap) {
+		int cap = p->cap ? 2 * p->cap : 64;
+		pid_t *v = realloc(p->v, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		p->v = v;
+		p->cap = cap;
+	}
+	p->v[p->n++] = pid;
+	return 0;
+}
+
+/* Add pid unless it is in. */
+static int pids_add(struct pids *p, pid_t pid)
+{
+	return pids_find(p, pid) >= 0 ? 0 : pids_push(p, pid);
+}
+
+static void pids_release(struct pids *p)
+{
+	free(p->v);
+	*p = (struct pids){ 0 };
+}
 
 struct pbench_child {
 	pid_t pid;		/* 0 once reaped */
@@ -48,8 +97,7 @@ struct pbench_child {
 	int subreaper;		/* pbench made itself subreaper for this run */
 	int tty_handed;		/* the terminal was given to the command's group */
 	int left;		/* processes the run left behind, ended by pbench */
-	int nkept;
-	pid_t kept[MAX_KEPT];	/* children the caller had before the run */
+	struct pids kept;	/* children the caller had before the run */
 };
 
 /*
@@ -184,40 +232,69 @@ static void reap(pid_t pid, int *status)
 		;
 }
 
+/* The whole of a /proc file (NUL-terminated, malloc'd) into *buf: its length, or -1. */
+static ssize_t read_all(const char *path, char **buf)
+{
+	size_t len = 0, cap = 4096;
+	char *b = malloc(cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (!b || fd < 0) {
+		free(b);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	for (;;) {
+		if (cap - len < 2) {
+			char *nb = realloc(b, cap * 2);
+
+			if (!nb)
+				break;
+			b = nb;
+			cap *= 2;
+		}
+		n = read(fd, b + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	b[len] = '\0';
+	*buf = b;
+	return (ssize_t)len;
+}
+
 /* This process's children now, from every thread's /proc children list (live, never a
- * recorded tree). Returns how many, at most max. */
-static int list_children(pid_t *out, int max)
+ * recorded tree), into out (emptied first). */
+static void list_children(struct pids *out)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
-	int n = 0;
 
+	out->n = 0;
 	if (!d)
-		return 0;
-	while ((e = readdir(d)) && n < max) {
-		char path[300], buf[4096], *p, *end;
-		ssize_t len;
-		int fd;
+		return;
+	while ((e = readdir(d))) {
+		char path[300], *buf, *p, *end;
 
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/proc/self/task/%s/children", e->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		if (read_all(path, &buf) < 0)
 			continue;
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		buf[len > 0 ? len : 0] = '\0';
-		for (p = buf; n < max; p = end) {
+		for (p = buf;; p = end) {
 			long v = strtol(p, &end, 10);
 
-			if (end == p)
+			if (end == p || pids_push(out, (pid_t)v))	/* each child is listed once */
 				break;
-			out[n++] = (pid_t)v;
 		}
+		free(buf);
 	}
 	closedir(d);
-	return n;
 }
 
 static int has_children(void)
@@ -227,52 +304,147 @@ static int has_children(void)
 	return waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == 0 || errno != ECHILD;
 }
 
+/* A child that is the caller's, not the command's: one it had before the run, one in its own
+ * process group (forked by any of its threads meanwhile), or another command under way. */
 static int kept(const struct pbench_child *ch, pid_t pid)
 {
-	for (int i = 0; i < ch->nkept; i++)
-		if (ch->kept[i] == pid)
-			return 1;
+	if (pids_find(&ch->kept, pid) >= 0 || getpgid(pid) == getpgrp())
+		return 1;
 	return others(ch, pid);
 }
 
+/* The sweep's state: every process of the command's seen so far (the command itself first
+ * when it is being ended), and the children found by the last look. */
+struct sweep {
+	struct pbench_child *ch;
+	struct pids seen, kids;
+};
+
 /* Signal the command's group and every child that is not the caller's own; how many
  * children that was (the group's members that are not children yet are not counted). */
-static int signal_leftovers(struct pbench_child *ch, int sig, pid_t *seen, int *nseen, int max)
+static int signal_leftovers(struct sweep *w, int sig)
 {
-	pid_t kids[256];
-	int n = has_children() ? list_children(kids, 256) : 0, found = 0;
+	int found = 0;
 
-	kill(-ch->pgid, sig);
-	for (int i = 0; i < n; i++) {
-		int known = 0;
+	kill(-w->ch->pgid, sig);
+	if (!has_children())
+		return 0;
+	list_children(&w->kids);
+	for (int i = 0; i < w->kids.n; i++) {
+		pid_t pid = w->kids.v[i];
 
-		if (kept(ch, kids[i]))
+		if (kept(w->ch, pid))
 			continue;
-		kill(kids[i], sig);
+		kill(pid, sig);
 		found++;
-		for (int k = 0; k < *nseen; k++)
-			known |= seen[k] == kids[i];
-		if (!known && *nseen < max)
-			seen[(*nseen)++] = kids[i];
+		pids_add(&w->seen, pid);	/* short of memory: still ended, not counted */
 	}
 	return found;
 }
 
-/* Reap every child that has ended, but none of the caller's own. */
-static void reap_ended(const struct pbench_child *ch, const pid_t *seen, int nseen)
+/* Reap every process of the command's that has ended (waiting for each when block). */
+static void reap_seen(struct sweep *w, int block)
 {
-	for (int i = 0; i < nseen; i++)
-		if (!kept(ch, seen[i]))
-			waitpid(seen[i], NULL, WNOHANG);
+	for (int i = 0; i < w->seen.n; i++) {
+		pid_t pid = w->seen.v[i];
+		int r;
+
+		if (pid <= 0)
+			continue;
+		do
+			r = waitpid(pid, NULL, block ? 0 : WNOHANG);
+		while (r < 0 && errno == EINTR);
+		if (r == pid || (r < 0 && errno == ECHILD))
+			w->seen.v[i] = -pid;	/* reaped, or not ours to reap (any more) */
+	}
 }
 
 /* Reap what has ended (a zombie handed over still counts as a member of the group), then
  * say whether anything is left. */
-static int leftovers_remain(struct pbench_child *ch, pid_t *seen, int *nseen, int max)
+static int leftovers_remain(struct sweep *w)
 {
-	signal_leftovers(ch, 0, seen, nseen, max);
-	reap_ended(ch, seen, *nseen);
-	return kill(-ch->pgid, 0) == 0 || signal_leftovers(ch, 0, seen, nseen, max) > 0;
+	signal_leftovers(w, 0);
+	reap_seen(w, 0);
+	return kill(-w->ch->pgid, 0) == 0 || signal_leftovers(w, 0) > 0;
+}
+
+/* What the child does between fork and exec, decided by the parent beforehand. */
+struct exec_plan {
+	int quiet;
+	int stdout_fd;		/* > 0: stdout goes there */
+	int pin;		/* sched_setaffinity to cpus */
+	cpu_set_t cpus;
+	char *const *envp;	/* NULL: pbench's environment */
+	pid_t parent;		/* pbench: the command dies with the thread that forked it */
+	int rt_policy;		/* >= 0: the real-time priority the command takes (watcher's) */
+	struct sched_param rt_param;
+};
+
+/*
+ * The watcher's priority. A command inherits pbench's real-time priority (a prepared run under
+ * SCHED_FIFO), and a prepared run shares one CPU with it: a command that does not block would
+ * keep pbench's thread from ever running again, so its timeout, a signal's handler and the
+ * sweep would wait for the command's end. While commands run, pbench's thread is one priority
+ * above the one it had (which the commands keep: each sets it back before exec); it sleeps in
+ * its wait and runs only to end a command. Put back when the last command ends, unless
+ * something else (a prepared state's restore on a signal) changed it meanwhile.
+ */
+static struct {
+	int raised;		/* pbench's thread is above its commands */
+	pid_t tid;		/* that thread */
+	int policy;		/* its policy before (with SCHED_RESET_ON_FORK) */
+	struct sched_param param;	/* and priority */
+} watcher;
+
+static void watcher_raise(struct exec_plan *plan)
+{
+	struct sched_param sp;
+	int pol;
+
+	plan->rt_policy = -1;
+	if (!watcher.raised) {
+		pol = sched_getscheduler(0);
+		if (pol < 0 || (pol != SCHED_FIFO && pol != SCHED_RR) || sched_getparam(0, &sp) ||
+		    sp.sched_priority >= sched_get_priority_max(pol))
+			return;	/* not real-time (or reset on fork): the command is not either */
+		watcher.policy = pol;
+		watcher.param = sp;
+		sp.sched_priority++;
+		if (sched_setscheduler(0, pol, &sp))
+			return;	/* RLIMIT_RTPRIO: the timeout holds once the command blocks */
+		watcher.tid = (pid_t)syscall(SYS_gettid);
+		watcher.raised = 1;
+	}
+	plan->rt_policy = watcher.policy;
+	plan->rt_param = watcher.param;
+}
+
+/* After the last command under way: the priority pbench had, if it is still the one raised. */
+static void watcher_lower(void)
+{
+	struct sched_param sp;
+
+	if (!watcher.raised || live_nr(NULL))
+		return;
+	watcher.raised = 0;
+	if (sched_getscheduler(watcher.tid) == watcher.policy &&
+	    !sched_getparam(watcher.tid, &sp) &&
+	    sp.sched_priority == watcher.param.sched_priority + 1)
+		sched_setscheduler(watcher.tid, watcher.policy, &watcher.param);
+}
+
+/* In the child before exec: its parent's priority (not the watcher's), and death with the
+ * thread that forked it, should pbench be killed (SIGKILL can be caught by nothing). A
+ * parent already gone before the prctl: end now. */
+static int child_setup(const struct exec_plan *plan)
+{
+	if (plan->rt_policy >= 0 && sched_setscheduler(0, plan->rt_policy, &plan->rt_param) < 0)
+		return -1;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != plan->parent) {
+		errno = ESRCH;
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -282,44 +454,52 @@ static int leftovers_remain(struct pbench_child *ch, pid_t *seen, int *nseen, in
  */
 static void end_leftovers(struct pbench_child *ch)
 {
-	pid_t seen[256];
-	int nseen = 0, running = ch->pid != 0;
+	struct sweep w = { .ch = ch };
+	pid_t cmd = ch->pid;	/* the command itself, when it is being ended */
 	uint64_t t0;
+	int i;
 
-	if (running)
-		seen[nseen++] = ch->pid;	/* the command itself, when it is being ended */
-	if (!ch->pgid || !leftovers_remain(ch, seen, &nseen, 256))
+	if (cmd)
+		pids_add(&w.seen, cmd);
+	if (!ch->pgid || !leftovers_remain(&w))
 		goto out;
-	signal_leftovers(ch, SIGTERM, seen, &nseen, 256);
+	signal_leftovers(&w, SIGTERM);
 	t0 = pbench_ticks();
 	while (pbench_ticks_to_ns_f(pbench_ticks() - t0) < ch->grace_s * 1e9) {
 		struct timespec ts = { 0, 2000000 };
 
-		if (!leftovers_remain(ch, seen, &nseen, 256))
+		if (!leftovers_remain(&w))
 			goto out;
 		nanosleep(&ts, NULL);
 	}
-	/* Killing a parent hands its children over: go round until none is left. */
-	for (int round = 0; round < 100; round++) {
-		signal_leftovers(ch, SIGKILL, seen, &nseen, 256);
-		for (int i = 0; i < nseen; i++)
-			if (!kept(ch, seen[i]))
-				reap(seen[i], NULL);
-		if (!leftovers_remain(ch, seen, &nseen, 256))
+	/* Killing a parent hands its children over: go round until none is left. Each round
+	 * waits for every process it killed, so each round ends what the last one found. */
+	for (;;) {
+		struct timespec ts = { 0, 1000000 };
+
+		signal_leftovers(&w, SIGKILL);
+		reap_seen(&w, 1);
+		if (!leftovers_remain(&w))
 			break;
+		nanosleep(&ts, NULL);	/* a member not a child yet, still dying */
 	}
 out:
-	if (running)
-		reap(ch->pid, NULL);	/* no-op when the rounds above reaped it */
+	i = cmd ? pids_find(&w.seen, cmd) : -1;
+	if (cmd && (i < 0 || w.seen.v[i] > 0))
+		reap(cmd, NULL);	/* not reaped by the rounds above */
 	ch->pid = 0;
-	ch->left += nseen - running;
+	ch->left += w.seen.n - (i >= 0);
+	pids_release(&w.seen);
+	pids_release(&w.kids);
 	/* Put back by the last command under way (one run beside another started with the
 	 * flag already set, by the first). */
 	if (ch->subreaper && !live_nr(ch) && !ch->was_subreaper)
 		prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
 	ch->subreaper = 0;
 	ch->pgid = 0;
+	pids_release(&ch->kept);
 	live_remove(ch);
+	watcher_lower();
 }
 
 /* Become subreaper for the run, and note the caller's own children so they are left alone.
@@ -330,7 +510,7 @@ static int base_was_subreaper;
 static void watch_descendants(struct pbench_child *ch)
 {
 	if (has_children())
-		ch->nkept = list_children(ch->kept, MAX_KEPT);
+		list_children(&ch->kept);
 	if (!live_nr(NULL) && prctl(PR_GET_CHILD_SUBREAPER, &base_was_subreaper, 0, 0, 0) < 0)
 		base_was_subreaper = 0;
 	ch->was_subreaper = base_was_subreaper;
@@ -338,15 +518,6 @@ static void watch_descendants(struct pbench_child *ch)
 			prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 	live_add(ch);
 }
-
-/* What the child does between fork and exec, decided by the parent beforehand. */
-struct exec_plan {
-	int quiet;
-	int stdout_fd;		/* > 0: stdout goes there */
-	int pin;		/* sched_setaffinity to cpus */
-	cpu_set_t cpus;
-	char *const *envp;	/* NULL: pbench's environment */
-};
 
 static int do_exec(const char *path, char *const argv[], const struct exec_plan *plan)
 {
@@ -388,7 +559,8 @@ static __attribute__((noreturn)) void child_exec(const char *path, char *const a
 	redirect_output(plan);
 	if (read(go[0], &c, 1) != 1)
 		_exit(127);	/* the parent gave up before releasing us */
-	if (plan->pin && sched_setaffinity(0, sizeof(plan->cpus), &plan->cpus) < 0)
+	if ((plan->pin && sched_setaffinity(0, sizeof(plan->cpus), &plan->cpus) < 0) ||
+	    child_setup(plan) < 0)
 		exec_errno = errno;
 	else if (do_exec(path, argv, plan) < 0)
 		exec_errno = errno;
@@ -403,6 +575,8 @@ static __attribute__((noreturn)) void child_exec(const char *path, char *const a
 static int plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opts)
 {
 	memset(plan, 0, sizeof(*plan));
+	plan->parent = getpid();
+	plan->rt_policy = -1;	/* watcher_raise() says */
 	if (!opts)
 		return 0;
 	plan->quiet = opts->quiet;
@@ -541,7 +715,8 @@ static int start_vfork(struct pbench_child *ch, const char *path, char *const ar
 	if (pid == 0) {
 		setpgid(0, 0);
 		redirect_output(plan);
-		if (plan->pin && sched_setaffinity(0, sizeof(plan->cpus), &plan->cpus) < 0) {
+		if ((plan->pin && sched_setaffinity(0, sizeof(plan->cpus), &plan->cpus) < 0) ||
+		    child_setup(plan) < 0) {
 			share.err = errno;
 			_exit(127);
 		}
@@ -603,6 +778,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	/* Nothing to open on the child's pid: no handshake needed. */
 	if (held || !opts || !opts->events || !*opts->events) {
 		watch_descendants(ch);
+		watcher_raise(&plan);
 		err = start_vfork(ch, path, argv, &plan);
 		if (!err) {
 			*out = ch;
@@ -619,6 +795,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 		goto out_close_go;
 	}
 	watch_descendants(ch);
+	watcher_raise(&plan);
 	ch->t_fork = pbench_ticks();
 	pid = fork();
 	if (pid < 0) {

@@ -4,6 +4,7 @@
 #define PBENCH_INTERNAL_H
 
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -85,6 +86,38 @@ struct pb_cpu_times {
  *   caller's size becomes that, so a newer caller knows how much was filled.
  * - PB_HAS_FIELD: whether the caller's struct is large enough to hold field f.
  */
+/* The signals a thread pbench starts blocks, so that the caller's handlers run in the
+ * caller's thread (and interrupt its waits): all but those the kernel sends for a fault of
+ * the thread itself. */
+static inline void pb_sigset_async(sigset_t *s)
+{
+	sigfillset(s);
+	sigdelset(s, SIGSEGV);
+	sigdelset(s, SIGBUS);
+	sigdelset(s, SIGFPE);
+	sigdelset(s, SIGILL);
+	sigdelset(s, SIGTRAP);
+	sigdelset(s, SIGSYS);
+	sigdelset(s, SIGABRT);
+}
+
+/* The signals whose default action ends the process and that arrive from outside (a closed
+ * terminal's SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGALRM, the real-time ones...): those
+ * a prepared state is restored on (PBENCH_PREPARE_SIGNALS). Not SIGPIPE (a write's error)
+ * nor those of a fault of the thread itself. */
+static inline void pb_sigset_stop(sigset_t *s)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
+				    SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR,
+				    SIGSTKFLT };
+
+	sigemptyset(s);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(s, sigs[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(s, sig);
+}
+
 static inline void pb_copy_in(void *dst, size_t dst_size, const void *src)
 {
 	size_t have = *(const size_t *)src;

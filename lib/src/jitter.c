@@ -440,16 +440,15 @@ static int alloc_runs(struct pbench_jitter *j, const int *cpus, int n)
 	return 0;
 }
 
-/* Start a thread per CPU, pinned from its first instruction, with SIGINT and SIGTERM blocked
- * so that the caller's handlers run in the caller's thread. */
+/* Start a thread per CPU, pinned from its first instruction, with the asynchronous signals
+ * blocked (SIGINT, SIGTERM, SIGHUP...) so that the caller's handlers run in the caller's
+ * thread. */
 static int start_threads(struct pbench_jitter *j)
 {
 	sigset_t block, old;
 	int err = 0;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
+	pb_sigset_async(&block);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	for (int i = 0; i < j->n && !err; i++) {
 		struct pb_jitter_run *r = &j->run[i];

@@ -308,6 +308,7 @@ int pbench_listing_new(struct pbench_listing **out, const struct pbench_listing_
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
+	l->stop = o.stop;
 	if (o.addr) {
 		err = find_in_process(l, o.addr);
 	} else {

@@ -23,6 +23,7 @@ struct pbench_listing {
 	uint64_t lost;			/* sample records the kernel or pbench could not keep */
 	double cut_s;			/* > 0: the sampled run was ended after this long */
 	char *no_samples;		/* why there are none (NULL: the default reason) */
+	const volatile int *stop;	/* opts.stop: ends a sampled run */
 };
 
 /* A function symbol found in an ELF file. */

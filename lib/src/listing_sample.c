@@ -241,7 +241,8 @@ static int open_rings(struct sampler *s, uint64_t period_ns)
 
 /* Start argv, drain the buffers until it ends. The child API's timeout counts from the
  * command's start, so each wait asks for 5 ms more than has passed. */
-static int sampled_run(struct sampler *s, char *const argv[], double timeout_s)
+static int sampled_run(struct sampler *s, char *const argv[], double timeout_s,
+		       const volatile int *stop)
 {
 	struct pbench_child_opts co = { .size = sizeof(co), .quiet = PBENCH_CHILD_OUTPUT_NULL };
 	struct pbench_child_result res = { .size = sizeof(res) };
@@ -257,8 +258,11 @@ static int sampled_run(struct sampler *s, char *const argv[], double timeout_s)
 		waited = pbench_ticks_to_ns_f(pbench_ticks() - t0) / 1e9;
 		err = pbench_child_wait_timeout(ch, &res, waited + DRAIN_S);
 		drain_all(s);
-	} while ((err == -ETIMEDOUT || err == -EINTR) && !(timeout_s > 0 && waited >= timeout_s));
-	pbench_child_free(ch);	/* ends it after the timeout */
+		if (stop && *stop)
+			err = -EINTR;
+	} while ((err == -ETIMEDOUT || err == -EINTR) && !(timeout_s > 0 && waited >= timeout_s) &&
+		 !(stop && *stop));
+	pbench_child_free(ch);	/* ends it after the timeout, or stopped */
 	drain_all(s);
 	return err;
 }
@@ -298,7 +302,7 @@ int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t
 			"event cannot be opened and mapped here (%s): perf_event_paranoid, "
 			"seccomp or the memory lock limit may forbid it", strerror(-err));
 	}
-	err = sampled_run(&s, argv, timeout_s);
+	err = sampled_run(&s, argv, timeout_s, l->stop);
 	close_rings(&s);
 	if (err == -ETIMEDOUT) {	/* its samples until then are as good as any */
 		l->cut_s = timeout_s;

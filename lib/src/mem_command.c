@@ -342,8 +342,10 @@ void pbench_mem_file_free(struct pbench_mem_file *f)
 
 /* ---- counted runs of a command -------------------------------------------------------- */
 
-int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet,
-			struct pbench_mem_run *out)
+/* One counted run; *stop (may be NULL) set while it runs ends it (with its group and what it
+ * left): 1 then, out saying it was not counted. */
+static int file_run(struct pbench_mem_file *f, char *const argv[], int quiet,
+		    const volatile int *stop, struct pbench_mem_run *out)
 {
 	struct pbench_mem_run res = { .size = sizeof(res) };
 	struct pbench_mem m = { .size = sizeof(m) };
@@ -372,8 +374,14 @@ int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet
 		return err;
 	do
 		err = pbench_child_wait(ch, &cr);
-	while (err == -EINTR);
-	pbench_child_free(ch);
+	while (err == -EINTR && !(stop && *stop));
+	pbench_child_free(ch);	/* ends it when stopped */
+	if (err == -EINTR) {
+		res.status = PBENCH_MEM_NOT_LOADED;
+		res.reason = "stopped during the run";
+		pb_copy_out(out, &res, sizeof(res));
+		return 1;
+	}
 	if (err)
 		return err;
 	res.exit_status = cr.exited ? cr.exit_status : -1;
@@ -403,6 +411,12 @@ int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet
 	}
 	pb_copy_out(out, &res, sizeof(res));
 	return 0;
+}
+
+int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet,
+			struct pbench_mem_run *out)
+{
+	return file_run(f, argv, quiet, NULL, out);
 }
 
 int pbench_mem_runs_count(char *const *const argv[], int ncmd, int n, int quiet,
@@ -441,10 +455,10 @@ int pbench_mem_runs_count(char *const *const argv[], int ncmd, int n, int quiet,
 	for (int r = 0; r < n && countable && !err && !(stop && *stop); r++)
 		for (int i = 0; i < ncmd && !err; i++)
 			if (ok[i])
-				err = pbench_mem_file_run(f, argv[i], quiet, &runs[i][r]);
+				err = file_run(f, argv[i], quiet, stop, &runs[i][r]);
 	pbench_mem_file_free(f);
 	free(ok);
-	return err ? err : stop && *stop ? 1 : 0;
+	return err < 0 ? err : err || (stop && *stop) ? 1 : 0;
 }
 
 /* One figure over the runs: "exactly N" when every run counted the same. */

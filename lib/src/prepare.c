@@ -7,9 +7,10 @@
  * What changes is an attribute of this thread (affinity, scheduling policy and nice, memory
  * policy) or of this process (the memory lock), never of the system. The state is saved
  * before the first change; restore_raw() puts back what is marked changed, with raw system
- * calls only, so the same code serves pbench_prepared_restore() and the SIGINT/SIGTERM
- * handler. syscall(2) is not in POSIX's async-signal-safe list, but in glibc it is a stub
- * around the syscall instruction that touches nothing but errno, which the handler saves.
+ * calls only, so the same code serves pbench_prepared_restore() and the signal handler
+ * (SIGINT, SIGTERM, SIGHUP and every other signal that would end the process). syscall(2)
+ * is not in POSIX's async-signal-safe list, but in glibc it is a stub around the syscall
+ * instruction that touches nothing but errno, which the handler saves.
  *
  * The priority step (nice, SCHED_FIFO, and the probe that chooses between them) is in
  * prepare_prio.c.
@@ -141,12 +142,14 @@ static int save_state(struct pbench_prepared *p)
 /* ---- signals ---------------------------------------------------------------------------- */
 
 static _Atomic(struct pbench_prepared *) sig_owner;
-static struct sigaction old_int, old_term;
-static const int sigs[2] = { SIGINT, SIGTERM };
+/* The handled signals (pb_sigset_stop(): every one that would end the process, from SIGHUP
+ * to the real-time ones), each with the action it had before. */
+static struct sigaction old_acts[NSIG];
+static sigset_t handled;
 
 static struct sigaction *old_action(int sig)
 {
-	return sig == SIGINT ? &old_int : &old_term;
+	return &old_acts[sig];
 }
 
 static void on_signal(int sig);
@@ -154,11 +157,12 @@ static void on_signal(int sig);
 /* Put back the previous handler of each signal whose handler is still ours. */
 static void handlers_uninstall(void)
 {
-	for (int i = 0; i < 2; i++) {
+	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction cur;
 
-		if (sigaction(sigs[i], NULL, &cur) == 0 && cur.sa_handler == on_signal)
-			sigaction(sigs[i], old_action(sigs[i]), NULL);
+		if (sigismember(&handled, sig) == 1 && sigaction(sig, NULL, &cur) == 0 &&
+		    cur.sa_handler == on_signal)
+			sigaction(sig, old_action(sig), NULL);
 	}
 }
 
@@ -187,17 +191,24 @@ static int handlers_install(struct pbench_prepared *p)
 
 	if (!atomic_compare_exchange_strong(&sig_owner, &none, p))
 		return -EBUSY;
+	pb_sigset_stop(&handled);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	for (int i = 0; i < 2; i++) {
-		struct sigaction *old = old_action(sigs[i]);
+	sa.sa_mask = handled;
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction *old = old_action(sig);
 
-		/* A signal ignored before stays ignored: nothing to restore on. */
-		if (sigaction(sigs[i], NULL, old) ||
-		    (old->sa_handler != SIG_IGN && sigaction(sigs[i], &sa, NULL))) {
+		if (sigismember(&handled, sig) != 1)
+			continue;
+		/* A signal ignored before stays ignored: nothing to restore on. One the caller
+		 * handles stays the caller's, unless it asks to stop (INT, TERM, HUP, QUIT): a
+		 * SIGPROF, SIGALRM or SIGUSR1 handler may well be for something else (a
+		 * profiler's ticks) and must not undo the preparation. */
+		if (sigaction(sig, NULL, old) ||
+		    (old->sa_handler != SIG_IGN &&
+		     (old->sa_handler == SIG_DFL || sig == SIGINT || sig == SIGTERM ||
+		      sig == SIGHUP || sig == SIGQUIT) &&
+		     sigaction(sig, &sa, NULL))) {
 			int err = -errno;
 
 			handlers_uninstall();
@@ -209,16 +220,15 @@ static int handlers_install(struct pbench_prepared *p)
 	return 0;
 }
 
-/* Restore with SIGINT/SIGTERM blocked in this thread, so that its handler cannot run halfway
- * through; a signal that arrives meanwhile is delivered afterwards, as it was before. */
+/* Restore with the handled signals blocked in this thread, so that their handler cannot run
+ * halfway through; a signal that arrives meanwhile is delivered afterwards, as it was
+ * before. */
 static int restore(struct pbench_prepared *p)
 {
 	sigset_t block, old;
 	int err;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
+	pb_sigset_stop(&block);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	if (p->handlers) {
 		struct pbench_prepared *me = p;

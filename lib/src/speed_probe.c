@@ -59,9 +59,7 @@ static int start_pinned(pthread_t *t, int cpu, void *(*fn)(void *), void *arg)
 		err = pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
 	if (!err)
 		err = pthread_attr_setschedparam(&attr, &sp);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
+	pb_sigset_async(&block);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	if (!err)
 		err = pthread_create(t, &attr, fn, arg);

@@ -329,12 +329,13 @@ Test(abi, pbench_jitter_bin)
 
 Test(abi, pbench_listing_opts)
 {
-	cr_expect_eq(sizeof(struct pbench_listing_opts), 40);
+	cr_expect_eq(sizeof(struct pbench_listing_opts), 48);
 	cr_expect_eq(offsetof(struct pbench_listing_opts, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_listing_opts, addr), 8, "addr moved");
 	cr_expect_eq(offsetof(struct pbench_listing_opts, file), 16, "file moved");
 	cr_expect_eq(offsetof(struct pbench_listing_opts, symbol), 24, "symbol moved");
 	cr_expect_eq(offsetof(struct pbench_listing_opts, objdump), 32, "objdump moved");
+	cr_expect_eq(offsetof(struct pbench_listing_opts, stop), 40, "stop moved");
 }
 
 Test(abi, pbench_measure_opts)

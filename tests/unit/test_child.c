@@ -3,7 +3,9 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -170,6 +172,38 @@ Test(child, free_kills_a_running_child)
 
 	cr_assert_eq(pbench_child_start(&ch, argv, &o), 0);
 	pbench_child_free(ch);
+	assert_no_children();
+}
+
+/* The subreaper's scope (issue 25): a child the caller forks on another thread while a command
+ * runs is the caller's, not one the command left. The command leaves a job, so its end goes
+ * through the whole sweep (SIGTERM to what is left, reaping); system()'s shell must still
+ * exit 7 and be reaped by system() itself (before: killed by SIGTERM, or reaped by pbench and
+ * system() -1). */
+static void *call_system(void *arg)
+{
+	*(int *)arg = system("sleep 0.5; exit 7");
+	return NULL;
+}
+
+Test(child, a_child_the_caller_forks_meanwhile_is_left_alone)
+{
+	char *argv[] = { "sh", "-c", "sleep 30 & sleep 0.2", NULL };
+	struct pbench_child_opts o = { .size = sizeof(o) };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_child *ch;
+	pthread_t t;
+	int st = -2;
+
+	cr_assert_eq(pbench_child_start(&ch, argv, &o), 0);
+	cr_assert_eq(pthread_create(&t, NULL, call_system, &st), 0);
+	cr_assert_eq(pbench_child_wait(ch, &res), 0);
+	pbench_child_free(ch);
+	pthread_join(t, NULL);
+	cr_expect_eq(res.left_behind, 1, "the command's job: %d left", res.left_behind);
+	cr_assert(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 7,
+		  "system() returned %d (signal %d): its child was taken for the command's", st,
+		  st != -1 && WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 	assert_no_children();
 }
 

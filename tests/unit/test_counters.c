@@ -241,7 +241,7 @@ Test(counters, read_totals_and_never_enabled)
 	cr_assert_eq(k[0].status, PBENCH_EVENT_NOT_COUNTED, "disabled until enable");
 	cr_assert_str_eq(k[0].reason, "never enabled");
 	cr_assert_eq(pbench_counters_enable(c), 0);
-	busy_ms(&ms);
+	busy_cpu_ms(&ms);
 	cr_assert_eq(pbench_counters_disable(c), 0);
 	cr_assert_eq(pbench_counters_read(c, k, 2), 2);
 	cr_assert_eq(k[0].status, PBENCH_EVENT_OK);

@@ -649,6 +649,40 @@ Test(prepare, signal_handlers_one_owner_and_uninstalled)
 	signal(SIGINT, SIG_DFL);
 }
 
+/* Issue 25: every signal that would end the process restores too (SIGHUP of a closed
+ * terminal, SIGALRM at its default), and SIGHUP even with a caller's handler (it asks to
+ * stop); a caller's SIGUSR1 handler is left alone (it may be for something else). */
+static void callers_usr1(int sig)
+{
+	(void)sig;
+}
+
+Test(prepare, signal_handlers_cover_every_ending_signal)
+{
+	struct pbench_prepare_opts o = quick(PBENCH_PRIORITY_NONE, PBENCH_PREPARE_SIGNALS |
+					     PBENCH_PREPARE_NO_MLOCK);
+	struct pbench_prepared *a;
+	struct sigaction cur;
+
+	need_cpu1();
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+	signal(SIGUSR1, callers_usr1);
+	a = prepare_ok(&o);
+	sigaction(SIGHUP, NULL, &cur);
+	cr_expect_neq(cur.sa_handler, SIG_DFL, "no handler for SIGHUP");
+	sigaction(SIGALRM, NULL, &cur);
+	cr_expect_neq(cur.sa_handler, SIG_DFL, "no handler for SIGALRM");
+	sigaction(SIGUSR1, NULL, &cur);
+	cr_expect_eq(cur.sa_handler, callers_usr1, "the caller's SIGUSR1 handler was replaced");
+	pbench_prepared_free(a);
+	sigaction(SIGHUP, NULL, &cur);
+	cr_expect_eq(cur.sa_handler, SIG_DFL, "SIGHUP's disposition is not back");
+	sigaction(SIGALRM, NULL, &cur);
+	cr_expect_eq(cur.sa_handler, SIG_DFL, "SIGALRM's disposition is not back");
+	signal(SIGUSR1, SIG_DFL);
+}
+
 Test(prepare, bad_input_changes_nothing)
 {
 	static const struct {

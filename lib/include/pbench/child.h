@@ -124,10 +124,18 @@ PBENCH_API void pbench_command_free(char **argv);
 PBENCH_API int pbench_command_interp(const char *path, char *interp, size_t len);
 /*
  * Resolve argv[0] in PATH, fork, open the counters on the child (enable_on_exec, inherit),
- * then let it exec; with opts.counters, vfork and exec at once (the set is inherited). The command leads a process group of its own, and pbench is a child
- * subreaper (PR_SET_CHILD_SUBREAPER) until the run ends, so that nothing the command starts
- * outlives it: see pbench_child_wait(). While a command runs, orphans of the caller's other
- * children are handed to pbench too and are ended with the command's. Errors before anything
+ * then let it exec; with opts.counters, vfork and exec at once (the set is inherited). The
+ * command leads a process group of its own, and pbench is a child subreaper
+ * (PR_SET_CHILD_SUBREAPER) until the run ends, so that nothing the command starts outlives
+ * it: see pbench_child_wait(). Only the command's processes are ended: a child of the
+ * caller's process in the caller's own process group (what fork(), system(), popen() and
+ * posix_spawn() make, on any thread, during the run too), or one it had before the run, is
+ * never signalled or reaped; an orphan handed over meanwhile that is in neither is taken for
+ * the command's. The command dies (SIGKILL, PR_SET_PDEATHSIG) if the thread that started it
+ * dies first: pbench killed, or a caller's thread that ends while its command runs. Under a
+ * real-time policy (a prepared run's SCHED_FIFO, which the command inherits), the calling
+ * thread waits one priority above the command until the last command ends, so that a timeout
+ * or a signal's handler can run on a CPU the command keeps busy. Errors before anything
  * runs: -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC, -PBENCH_EBAD_INTERP, name errors of
  * pbench_counters_open, -errno of fork/pipe. If exec itself fails the child is reaped and
  * the exec errno is returned negated (ENOENT for a file that exists: -PBENCH_EBAD_INTERP).

@@ -51,7 +51,7 @@ enum pbench_contest_stop {
 };
 
 enum pbench_contest_flags {
-	PBENCH_CONTEST_SIGNALS = 1 << 0,	/* prepared: pbench_prepare()'s SIGINT/SIGTERM
+	PBENCH_CONTEST_SIGNALS = 1 << 0,	/* prepared: pbench_prepare()'s SIGINT, SIGHUP...
 						 * handlers (PBENCH_PREPARE_SIGNALS) */
 	PBENCH_CONTEST_NO_CHECK = 1 << 1,	/* compare even entrants whose output differs */
 	PBENCH_CONTEST_FULL_BUDGET = 1 << 2,	/* spend the whole budget, test once at the end

@@ -40,6 +40,9 @@ struct pbench_listing_opts {
 	const char *file;
 	const char *symbol;
 	const char *objdump;		/* NULL: "objdump", found along PATH */
+	/* Set (by a signal handler) while pbench_listing_sample() runs the command: the run
+	 * is ended, with what it started, and the call returns -EINTR. NULL: never. */
+	const volatile int *stop;
 };
 
 /* Its size set, the rest NULL: set addr, or file and symbol. */
@@ -81,7 +84,8 @@ PBENCH_API size_t pbench_listing_backward_jumps(const struct pbench_listing *l);
  * starts; each sample in the listing's file counts for the line of its instruction. A run
  * longer than timeout_s (0: no limit) is ended then, its samples kept. Returns 0 also when
  * sampling is not possible here: pbench_listing_samples_reason() says why. Errors: -EINVAL,
- * -ENOMEM, and those of pbench_child_start() for argv.
+ * -ENOMEM, -EINTR (opts.stop was set: the run ended, no samples kept), and those of
+ * pbench_child_start() for argv.
  */
 PBENCH_API int pbench_listing_sample(struct pbench_listing *l, char *const argv[],
 				     uint64_t period_ns, double timeout_s);

@@ -310,9 +310,11 @@ PBENCH_API int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int
 /*
  * n counted runs of each of ncmd commands (argv[i]), in alternation, into runs[i][0..n-1]: a
  * command that cannot be counted (static, setuid, not found) is not run, its runs get only its
- * status and reason. quiet: their output to /dev/null. Stops between runs when *stop (may be
- * NULL) is set: 1 then. 0, or -ENOENT (the shim is not found: PBENCH_MEM_SHIM names it),
- * -EINVAL, -ENOMEM, pbench_mem_file_run()'s.
+ * status and reason. quiet: their output to /dev/null. Stops when *stop (may be NULL) is set,
+ * between runs or during one (a signal handler that sets it ends the run under way, with what
+ * it started): 1 then, every run not done or not finished saying so in its reason. 0, or
+ * -ENOENT (the shim is not found: PBENCH_MEM_SHIM names it), -EINVAL, -ENOMEM,
+ * pbench_mem_file_run()'s.
  */
 PBENCH_API int pbench_mem_runs_count(char *const *const argv[], int ncmd, int n, int quiet,
 				     const volatile int *stop, struct pbench_mem_run *const runs[]);

@@ -70,7 +70,11 @@ enum pbench_priority_mode {
 };
 
 enum pbench_prepare_flags {
-	/* Restore on SIGINT and SIGTERM: handlers (installed unless the signal is ignored)
+	/* Restore on every signal that asks to stop or would end the process: SIGINT, SIGTERM,
+	 * SIGHUP, SIGQUIT, and while they have their default action SIGUSR1, SIGUSR2, SIGALRM,
+	 * SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT, SIGRTMIN-SIGRTMAX (a
+	 * handler of the caller's for those is left alone: a profiler's ticks, say); not
+	 * SIGPIPE nor a fault's. Handlers (installed unless the signal is ignored)
 	 * restore with raw system calls, put the previous handlers back and raise the signal
 	 * again, so it does what it did before (end the process, or call the caller's handler).
 	 * One prepared object at a time may hold them. The memory policy is restored by the
@@ -126,7 +130,7 @@ struct pbench_prepare_opts {
  * mode or flag, fifo_priority outside 0-99, a negative or non-finite warmup_ms, stack_kib
  * over 1 GiB), -EBUSY (PBENCH_PREPARE_SIGNALS while another prepared object holds the
  * handlers), -ENOMEM, the errors of pbench_cpu_pick(), -errno of reading the thread's
- * attributes. -EINTR: SIGINT or SIGTERM arrived during the call with PBENCH_PREPARE_SIGNALS
+ * attributes. -EINTR: a handled signal arrived during the call with PBENCH_PREPARE_SIGNALS
  * and a handler of the caller's that returned; everything was restored.
  */
 PBENCH_API int pbench_prepare(struct pbench_prepared **out,
@@ -188,8 +192,8 @@ PBENCH_API double pbench_prepared_rest(const struct pbench_prepared *p, double r
 /* Milliseconds of warm-up done (AUTO's probe included), 0 when none was asked; NaN for p
  * NULL. */
 PBENCH_API double pbench_prepared_warmup_ms(const struct pbench_prepared *p);
-/* The signal (SIGINT/SIGTERM) whose handler restored the state, 0 if none did; -EINVAL for p
- * NULL. */
+/* The signal (SIGINT, SIGTERM, SIGHUP...) whose handler restored the state, 0 if none did;
+ * -EINVAL for p NULL. */
 PBENCH_API int pbench_prepared_signal(const struct pbench_prepared *p);
 
 /* "pin", "numa", "mlock", "stack", "priority", "warmup". */

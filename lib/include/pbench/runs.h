@@ -102,7 +102,7 @@ struct pbench_runs_opts {
 };
 
 enum pbench_runs_flags {
-	/* pbench_prepare() installs its SIGINT/SIGTERM handlers (PBENCH_PREPARE_SIGNALS) */
+	/* pbench_prepare() installs its handlers of SIGINT, SIGTERM, SIGHUP... (PREPARE_SIGNALS) */
 	PBENCH_RUNS_SIGNALS = 1 << 0,
 	/* pbench_prepare()'s PBENCH_PREPARE_PRIORITY_CACHE and _REPROBE: AUTO's priority
 	 * decision kept for this boot, and probing again anyway */
