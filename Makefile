@@ -267,8 +267,10 @@ examples: $(O)/stage/.installed
 # check-built: everything the tests run, built; check: that, then every test of the build.
 check-built: all $(UNIT_BINS) examples $(BENCH_BINS) $(BENCH_HELPER_BINS) $(if $(SAN),$(REPLAY_BINS))
 
+# TESTS=busy leaves out the unit tests that need the machine to themselves (tests/run.sh).
+TESTS ?= all
 check: check-built
-	@sh tests/run.sh $(O)
+	@sh tests/run.sh $(O) $(TESTS)
 
 # Tests build as developers do, warnings as errors (DEVELOPER=1), the PMU suite's cross build too.
 # tests/all.sh runs the parts two at a time (normal then clang; the PMU suite then ASan+UBSan),

@@ -5,6 +5,8 @@
 #   lane 1: the normal build and its tests (build/), the emulated-PMU suite (build/pmu), the
 #           clang build (-Werror), then the ASan+UBSan build's script suites
 #   lane 2: the ASan+UBSan build (build/asan) and its unit tests, examples and fuzz corpora
+#   then, alone: the unit tests that time against the whole machine (tests/run.sh: QUIET), of
+#   each build in turn
 #
 # Every part runs whatever another part did: a failure (even a build that does not compile)
 # is counted, named in the total, and never hides the rest. Each part's output goes to
@@ -65,7 +67,7 @@ asan_scripts() {
 }
 
 lane1() {
-	part normal build/test-results.txt make --no-print-directory check O=build DEVELOPER=1
+	part normal build/test-results-busy.txt make --no-print-directory check O=build DEVELOPER=1 TESTS=busy
 	part pmu build/pmu/test-results.txt env DEVELOPER=1 sh tests/pmu/run.sh build/pmu "$PMU"
 	part clang build/clang/test-results.txt clang_build
 	part asan-scripts build/asan/test-results-scripts.txt asan_scripts
@@ -84,10 +86,10 @@ fi
 
 PMU=${1:-1}
 mkdir -p build build/asan build/pmu build/clang || exit 1
-rm -f build/test-results.txt build/asan/test-results-*.txt build/asan/.built \
+rm -f build/test-results*.txt build/asan/test-results-*.txt build/asan/.built \
       build/pmu/test-results.txt build/clang/test-results.txt build/test-*.log
 : >"$LOCK"
-echo "make test: two lanes at once: [normal, pmu, clang, asan-scripts] and [asan]; each part prints when it ends"
+echo "make test: two lanes at once, [normal, pmu, clang, asan-scripts] and [asan], then the quiet tests alone; each part prints when it ends"
 # The lanes' sessions are their own: Ctrl-C or a kill of make ends them, and everything in them.
 setsid sh tests/all.sh --lane 1 "$PMU" & l1=$!
 setsid sh tests/all.sh --lane 2 "$PMU" & l2=$!
@@ -95,7 +97,15 @@ trap 'kill -TERM -- -$l1 -$l2 2>/dev/null; wait; exit 130' INT TERM HUP
 wait $l1
 wait $l2
 trap - INT TERM HUP
+# Last, alone: the unit tests that time against the whole machine, each build's in turn.
+part quiet build/test-results-quiet.txt sh tests/run.sh build quiet
+if [ "$(cat build/asan/.built 2>/dev/null)" = 0 ]; then
+	part asan-quiet build/asan/test-results-quiet.txt sh tests/run.sh build/asan quiet
+else
+	echo "asan-quiet: 0 passed, 1 failed, 0 skipped" >build/asan/test-results-quiet.txt
+fi
 rm -f "$LOCK"
 echo
-sh tests/total.sh build/test-results.txt build/pmu/test-results.txt build/clang/test-results.txt \
-	build/asan/test-results-unit.txt build/asan/test-results-scripts.txt
+sh tests/total.sh build/test-results-busy.txt build/pmu/test-results.txt \
+	build/clang/test-results.txt build/asan/test-results-unit.txt \
+	build/asan/test-results-scripts.txt build/test-results-quiet.txt build/asan/test-results-quiet.txt

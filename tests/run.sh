@@ -7,14 +7,26 @@
 # tests/run.sh O unit: only the unit tests, examples and fuzz corpora (O/test-results-unit.txt);
 # tests/run.sh O scripts: only the script suites (O/test-results-scripts.txt). make test runs
 # the ASan+UBSan build's two halves on its two lanes at once (tests/all.sh).
+# The unit tests that time things against the whole machine (a CPU's speed, two commands at
+# once on two CPUs, a known duration) are the QUIET ones: make test runs them last, alone,
+# with nothing of its own beside them (tests/run.sh O quiet); "unit" and "busy" (all but
+# them, make check TESTS=busy) leave them out.
+QUIET="test_speed test_contest test_measure"
 set -u
 O=${1:-build}
 PART=${2:-all}
 case "$PART" in
 all) RESULTS=$O/test-results.txt ;;
-unit | scripts) RESULTS=$O/test-results-$PART.txt ;;
-*) echo "usage: tests/run.sh BUILD_DIR [all|unit|scripts]" >&2; exit 2 ;;
+unit | scripts | quiet | busy) RESULTS=$O/test-results-$PART.txt ;;
+*) echo "usage: tests/run.sh BUILD_DIR [all|unit|scripts|quiet|busy]" >&2; exit 2 ;;
 esac
+# Does this part run the unit test $1?
+runs_unit() {
+	case " $QUIET " in
+	*" ${1##*/} "*) [ "$PART" = quiet ] || [ "$PART" = all ] ;;
+	*) [ "$PART" != quiet ] ;;
+	esac
+}
 label=$O
 [ "$PART" = all ] || label="$O ($PART)"
 pass=0 fail=0 skip=0
@@ -31,6 +43,7 @@ trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 
 [ "$PART" = scripts ] || for t in "$O"/tests/test_*; do
 	[ -x "$t" ] || continue
+	runs_unit "$t" || continue
 	# One test at a time: these are 2-vCPU machines and many tests time things.
 	out=$("$t" --verbose --jobs 1 2>&1)
 	rc=$?
@@ -69,7 +82,7 @@ trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 	fi
 done
 
-[ "$PART" = scripts ] || for ex in "$O"/examples/*; do
+case $PART in scripts | quiet) true ;; *) false ;; esac || for ex in "$O"/examples/*; do
 	[ -x "$ex" ] || continue
 	if out=$(LD_LIBRARY_PATH="$O/stage/usr/lib" "$ex" 2>&1); then
 		echo "[PASS] example $(basename "$ex")"
@@ -83,7 +96,7 @@ done
 done
 
 # Every input the fuzzers kept, crashes included, once each: one result per target.
-[ "$PART" = scripts ] || for r in "$O"/tests/fuzz/replay_*; do
+case $PART in scripts | quiet) true ;; *) false ;; esac || for r in "$O"/tests/fuzz/replay_*; do
 	[ -x "$r" ] || continue
 	name=${r##*/replay_}
 	if out=$("$r" "tests/fuzz/corpus/$name" 2>&1); then
@@ -99,7 +112,7 @@ done
 
 # The end-to-end scripts, the JSON Schema validation and the layering and naming tests: each
 # prints "<name>: N passed, N failed, N skipped" last.
-[ "$PART" = unit ] || for suite in cli faults schema cxx layers names; do
+case $PART in unit | quiet) true ;; *) false ;; esac || for suite in cli faults schema cxx layers names; do
 	res=$(sh "tests/$suite/run.sh" "$O" 2>&1)
 	printf '%s\n' "$res" | grep -v '^ok '
 	fl=$(printf '%s\n' "$res" | sed -n 's/^FAIL \([^:]*\):.*/\1/p' | sort -u)
