@@ -3,8 +3,9 @@
 # make test: every part, two at a time on two lanes, then the total. Usage: tests/all.sh [PMU]
 #
 #   lane 1: the normal build and its tests (build/), the emulated-PMU suite (build/pmu), the
-#           clang build (-Werror), then the ASan+UBSan build's script suites
+#           clang build (-Werror)
 #   lane 2: the ASan+UBSan build (build/asan) and its unit tests, examples and fuzz corpora
+#   either: the ASan+UBSan build's script suites, on the lane free first
 #   then, alone: the unit tests that time against the whole machine (tests/run.sh: QUIET), of
 #   each build in turn
 #
@@ -48,9 +49,9 @@ clang_build() {
 	fi
 }
 
-# The ASan+UBSan build is the longest part: lane 2 builds it and runs its unit tests while
-# lane 1, after its own parts, runs its script suites as soon as the build is there (lane 2
-# writes build/asan/.built: the build's exit status).
+# The ASan+UBSan build is the longest part: lane 2 builds it and runs its unit tests; its
+# script suites run on the lane free first, once the build is there (lane 2 writes
+# build/asan/.built: the build's exit status).
 asan_build() {
 	make --no-print-directory check-built O=build/asan SAN=1 DEVELOPER=1
 	rc=$?
@@ -66,15 +67,24 @@ asan_scripts() {
 	sh tests/run.sh build/asan scripts
 }
 
+# claim PART: true for the one lane that takes PART (mkdir is atomic), false for the other.
+claim() { mkdir "build/.claim-$1" 2>/dev/null; }
+
+# The ASan+UBSan script suites go to whichever lane is free first.
 lane1() {
 	part normal build/test-results-busy.txt make --no-print-directory check O=build DEVELOPER=1 TESTS=busy
 	part pmu build/pmu/test-results.txt env DEVELOPER=1 sh tests/pmu/run.sh build/pmu "$PMU"
 	part clang build/clang/test-results.txt clang_build
-	part asan-scripts build/asan/test-results-scripts.txt asan_scripts
+	if claim asan-scripts; then
+		part asan-scripts build/asan/test-results-scripts.txt asan_scripts
+	fi
 }
 lane2() {
 	part asan build/asan/test-results-unit.txt asan_build
 	[ -s build/asan/.built ] || echo 1 >build/asan/.built
+	if claim asan-scripts; then
+		part asan-scripts build/asan/test-results-scripts.txt asan_scripts
+	fi
 }
 
 # tests/all.sh --lane N PMU: one lane (what the main part below starts, in a session of its own).
@@ -88,6 +98,7 @@ PMU=${1:-1}
 mkdir -p build build/asan build/pmu build/clang || exit 1
 rm -f build/test-results*.txt build/asan/test-results-*.txt build/asan/.built \
       build/pmu/test-results.txt build/clang/test-results.txt build/test-*.log
+rm -rf build/.claim-*
 : >"$LOCK"
 echo "make test: two lanes at once, [normal, pmu, clang, asan-scripts] and [asan], then the quiet tests alone; each part prints when it ends"
 # The lanes' sessions are their own: Ctrl-C or a kill of make ends them, and everything in them.
