@@ -455,18 +455,24 @@ usage_error "same file through a link" "both write to" stat --json="$T/same" --e
 usage_error "help nope" "no help on 'nope'" help nope
 
 # ---- 9. signals ignored at start stay ignored ----------------------------------------------
-env --ignore-signal=TERM "$PB" stat --mode unprepared -r 10 -e task-clock -- sleep 0.1 \
-	>"$T/out" 2>"$T/err" &
-pbpid=$!
-sleep 0.4
-kill -TERM "$pbpid"
-wait "$pbpid"
-rc=$?
-if [ "$rc" -eq 0 ] && [ "$(grep -c 'exit 0$' "$T/out")" -eq 10 ]; then
-	ok "SIGTERM ignored when pbench started stays ignored (nohup)"
-else
-	bad "ignored SIGTERM" "exit $rc"
-fi
+# ignored_stays SIG RUNS WAIT: pbench started with SIG ignored and sent SIG after WAIT seconds
+# finishes its RUNS runs of sleep 0.1 and exits 0.
+ignored_stays() {
+	env --ignore-signal="$1" "$PB" stat --mode unprepared -r "$2" -e task-clock -- sleep 0.1 \
+		>"$T/out" 2>"$T/err" &
+	pbpid=$!
+	sleep "$3"
+	kill -"$1" "$pbpid"
+	wait "$pbpid"
+	rc=$?
+	runs=$(grep -c 'exit 0$' "$T/out")
+	if [ "$rc" -eq 0 ] && [ "$runs" -eq "$2" ]; then
+		ok "SIG$1 ignored when pbench started stays ignored (nohup)"
+	else
+		bad "ignored SIG$1" "expected exit 0 and $2 runs 'exit 0'; saw exit $rc and $runs"
+	fi
+}
+ignored_stays TERM 10 0.4
 "$PB" stat --mode unprepared -r 10 -e task-clock -- sleep 0.1 >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 0.4
@@ -544,18 +550,7 @@ else
 	pkill -f "sleep 0.05$U"
 fi
 # SIGHUP ignored at start (nohup) stays ignored.
-env --ignore-signal=HUP "$PB" stat --mode unprepared -r 3 -e task-clock -- sleep 0.1 \
-	>"$T/out" 2>"$T/err" &
-pbpid=$!
-sleep 0.2
-kill -HUP "$pbpid"
-wait "$pbpid"
-rc=$?
-if [ "$rc" -eq 0 ] && [ "$(grep -c 'exit 0$' "$T/out")" -eq 3 ]; then
-	ok "SIGHUP ignored when pbench started stays ignored (nohup)"
-else
-	bad "ignored SIGHUP" "exit $rc"
-fi
+ignored_stays HUP 3 0.2
 # compare says what its commands left running, as stat does (issue 25).
 if run "compare leftovers" 0 "$PB" compare --mode unprepared --min-runs 2 --max-runs 2 \
 	-e task-clock --shell "sleep 30.8$U & true" "true" &&
