@@ -98,7 +98,7 @@ ALL_LDFLAGS = $(SANFLAGS) $(SYSROOT_LDFLAGS) $(LDFLAGS) -pthread
 LIB_LIBS  := -lpfm -lnuma -lm -ljansson
 CLI_LIBS  :=
 
-LIB_SRCS := $(sort $(wildcard lib/src/*.c))
+LIB_SRCS := $(sort $(wildcard lib/src/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(O)/%.o)
@@ -143,10 +143,10 @@ deps:
 # anyway, and afterwards only what includes a changed header is rebuilt.
 $(O)/lib/src/%.o: lib/src/%.c
 	@mkdir -p $(@D)
-	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -fPIC -fvisibility=hidden -c $< -o $@
 
 # Where make install puts the allocator shim: the last place a command's shim is looked for.
-$(O)/lib/src/mem_command.o: CFLAGS += -DPBENCH_LIBDIR='"$(LIBDIR)"'
+$(O)/lib/src/measure/mem_command.o: CFLAGS += -DPBENCH_LIBDIR='"$(LIBDIR)"'
 
 $(O)/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
@@ -212,7 +212,7 @@ $(O)/tests/test_listing: $(O)/tests/listing_target.o
 # The replay of a fuzz target's corpus. Only the ASan+UBSan tree builds and runs them. Two
 # sources in one command: headers listed, not generated.
 $(O)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
-			  $(O)/libpbench.a $(wildcard lib/src/*.h) $(wildcard lib/include/pbench/*.h)
+			  $(O)/libpbench.a $(wildcard lib/src/*.h lib/src/*/*.h) $(wildcard lib/include/pbench/*.h)
 	@mkdir -p $(@D)
 	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) -Ilib/src -o $@ $< tests/fuzz/replay.c \
 		$(O)/libpbench.a $(ALL_LDFLAGS) $(LIB_LIBS)

@@ -50,7 +50,7 @@ static uint64_t now_ns(void)
 }
 
 #ifdef HAVE_RDTSC
-/* The same instructions as pbench_ticks_begin/end in lib/src/clock.c, inline and unbranched. */
+/* The same instructions as pbench_ticks_begin/end in lib/src/counters/clock.c, inline and unbranched. */
 static inline __attribute__((always_inline)) uint64_t bare_begin(void)
 {
 	uint32_t lo, hi;

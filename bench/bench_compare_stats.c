@@ -15,7 +15,7 @@
  * would not be the same distribution on both sides anyway. Each trial draws samples of "1 ms"
  * from one distribution for both sides (log-normal with a 1% coefficient of variation; one
  * sample in 200 is 5-50% slower, as when an interrupt or another task lands in it) and applies
- * pbench_compare's rule as lib/src/compare.c has it: after each round of two pairs, once both
+ * pbench_compare's rule as lib/src/measure/compare.c has it: after each round of two pairs, once both
  * sides have min_samples, Welch's test (pbench_stats_welch) at 99.9%; p < 0.001 is
  * faster/slower, a 99.9% interval of the ratio within +-1% is "same"; the sampling budget
  * (10 s of simulated time, the default) ends it as undecided. The ABBA order does not matter
@@ -36,9 +36,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "measure.h"
+#include "measure/measure.h"
 
-/* pbench_compare's defaults (lib/src/compare.c, lib/src/measure.c). */
+/* pbench_compare's defaults (lib/src/measure/compare.c, lib/src/measure/measure.c). */
 #define CONFIDENCE 0.999
 #define SAME_PCT 1.0
 #define MIN_SAMPLES 10

@@ -5,7 +5,7 @@
  * (bench_stat runs it): 100 million iterations of the xor loop unless told otherwise
  * (~27 ms on the development VM). Not a benchmark itself: `make bench` builds it, never runs it.
  *
- * The loop is lib/src/workload.c's pbench_workload_xor, copied, in a function aligned like
+ * The loop is lib/src/prepare/workload.c's pbench_workload_xor, copied, in a function aligned like
  * the library's is in the pbench binary (a 256-byte boundary there). Calling the library's
  * copy from this binary took twice as long (55 ms instead of 27 ms): here the linker put it
  * so that the 19-byte loop crossed a 64-byte line, and a one-cycle loop is that sensitive to

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """
 How often does the mvalue call samples bimodal (mvalue >= 2.4)? A simulation for the choice of
-bins in mvalue() of lib/src/stats.c, which this file mirrors (Sturges's ceil(log2 n) + 1 bins
+bins in mvalue() of lib/src/stats/stats.c, which this file mirrors (Sturges's ceil(log2 n) + 1 bins
 over [min, max], at most n / PER_BIN of them, whole lattice steps for integer samples).
 
     /usr/bin/python3 tests/data/mvalue_sim.py [PER_BIN ...]

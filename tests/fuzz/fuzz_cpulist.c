@@ -9,7 +9,7 @@
 
 #include <errno.h>
 
-#include "env.h"
+#include "check/env.h"
 
 #define MAX_OUT 64
 

@@ -11,7 +11,7 @@
  * machine (15 ms here), which would slow the fuzzer a hundredfold for code that sees nothing
  * of the input but through an edit distance capped at 128 characters.
  */
-#include "counters.c"
+#include "counters/counters.c"
 
 #include <fcntl.h>
 

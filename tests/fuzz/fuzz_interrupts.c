@@ -9,7 +9,7 @@
 
 #include <limits.h>
 
-#include "irq_table.h"
+#include "base/irq_table.h"
 
 static void parse_as(const char *text, int cpu, int keep_newline)
 {

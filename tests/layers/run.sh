@@ -19,19 +19,24 @@ fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
+# module/name of the file named $1.
+src() { awk -v f="$1" '$1 == f { print $2 "/" $1 }' "$T/paths"; }
+
 # "file layer group" for every name of the list, bottom line = layer 1.
 sed 's/#.*//' "$LIST" | awk '
 	NF { layer++; for (i = 1; i <= NF; i++) { n = split($i, f, "+");
 		for (j = 1; j <= n; j++) print f[j], layer, layer "." i } }' >"$T/layers"
 
 # The list names every source file once, and nothing else.
-ls lib/src/*.c | sed 's|.*/||; s|\.c$||' | sort >"$T/sources"
+# "name module" of every source file, lib/src/<module>/<name>.c (names are unique).
+ls lib/src/*/*.c | sed 's|^lib/src/||; s|\.c$||' | awk -F/ '{ print $2, $1 }' | sort >"$T/paths"
+cut -d' ' -f1 "$T/paths" >"$T/sources"
 cut -d' ' -f1 "$T/layers" | sort >"$T/listed"
 twice=$(uniq -d "$T/listed" | tr '\n' ' ')
 unlisted=$(comm -23 "$T/sources" "$T/listed" | tr '\n' ' ')
 gone=$(sort -u "$T/listed" | comm -13 "$T/sources" - | tr '\n' ' ')
 if [ -z "$twice$unlisted$gone" ]; then
-	ok "$LIST lists every lib/src/*.c once"
+	ok "$LIST lists every lib/src/*/*.c once"
 else
 	bad "$LIST" "${unlisted:+not listed: $unlisted(add each to the line of its layer) }${twice:+listed twice: $twice}${gone:+no such file: $gone}"
 fi
@@ -39,7 +44,7 @@ fi
 # Who defines what: global symbols only (a static helper is no one else's business).
 : >"$T/defs"
 for f in $(cat "$T/sources"); do
-	o="$O/lib/src/$f.o"
+	o="$O/lib/src/$(src "$f").o"
 	if [ ! -f "$o" ]; then
 		bad "layers" "$o is missing: build first (make O=$O)"
 		continue
@@ -49,7 +54,7 @@ done
 
 # Each file's references to other library files, with both ends' layers: "from to sym".
 for f in $(cat "$T/sources"); do
-	o="$O/lib/src/$f.o"
+	o="$O/lib/src/$(src "$f").o"
 	[ -f "$o" ] || continue
 	nm -u "$o" | awk -v f="$f" '{ print $2, f }'
 done >"$T/uses"
@@ -85,12 +90,12 @@ if ! awk '
 	bad "layers" "the reference check itself failed (awk)"
 fi
 for f in $(cut -d' ' -f1 "$T/layers"); do
-	[ -f "$O/lib/src/$f.o" ] || continue
+	[ -f "$O/lib/src/$(src "$f").o" ] || continue
 	w=$(sed -n "s/^$f: //p" "$T/wrong")
 	if [ -z "$w" ]; then
-		ok "lib/src/$f.c references only lower layers"
+		ok "lib/src/$(src "$f").c references only lower layers"
 	else
-		bad "lib/src/$f.c" "references what it must not: $w; move the function down, or $f up in $LIST"
+		bad "lib/src/$(src "$f").c" "references what it must not: $w; move the function down, or $f up in $LIST"
 	fi
 done
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The clock (lib/src/clock.c): the tick-to-ns arithmetic against independent references and
+ * The clock (lib/src/counters/clock.c): the tick-to-ns arithmetic against independent references and
  * recorded frequency sources, then the live clock of this machine.
  *
  * Recorded values (cited again at each row):

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The frequency and topology check groups (lib/src/env_freq.c): every check on every recorded
+ * The frequency and topology check groups (lib/src/check/env_freq.c): every check on every recorded
  * tree, then hand-built trees under /tmp for the cases no recorded machine shows (missing and
  * garbage files, a policy found only through affected_cpus, mains power, an offline sibling).
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The isolation, interrupts and scheduler checks (lib/src/env_sched.c) on the recorded and
+ * The isolation, interrupts and scheduler checks (lib/src/check/env_sched.c) on the recorded and
  * reconstructed machine trees (tests/fixtures/, see its README for the machines), and on small
  * trees built here for the cases none of those machines shows.
  */

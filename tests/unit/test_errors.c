@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Errors that say which argument and why (lib/src/log.c, issue 26): a struct left with .size 0
+ * Errors that say which argument and why (lib/src/base/log.c, issue 26): a struct left with .size 0
  * or too small, an unknown event through every call that takes event names, the detail in
  * pbench_strerror() and in the log callback, per thread; and the _INIT macros of the options
  * and results, with the defaults their comments state.

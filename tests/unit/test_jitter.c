@@ -19,7 +19,7 @@
 
 #include "testutil.h"
 #include "inject.h"
-#include "jitter.h"
+#include "jitter/jitter.h"
 #include "pbench.h"
 
 static int count_threads(void)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Memory per call (lib/src/mem.c, measure_mem.c, the shim lib/shim/mem.c): the counts of a
+ * Memory per call (lib/src/measure/mem.c, measure_mem.c, the shim lib/shim/mem.c): the counts of a
  * function whose allocations are known, exactly; nothing counted outside the counted batches
  * (not the first call, the warm-up, the timed samples, setup or setup_each, nor another
  * thread); two functions compared on bytes and allocations.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The user-space counter read through a perf mmap page (lib/src/mmap.c).
+ * The user-space counter read through a perf mmap page (lib/src/counters/mmap.c).
  *
  * The machines pbench is developed on have no hardware PMU, so the kernel never hands out a
  * page with cap_user_rdpmc=1 here. The read is tested the way libperf's own tests cannot be on

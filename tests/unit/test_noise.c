@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Noise attribution (lib/src/noise.c): the per-CPU probe on trees built from the recorded
+ * Noise attribution (lib/src/measure/noise.c): the per-CPU probe on trees built from the recorded
  * vm-kvm-2cpu /proc (begin on the recording, end on a copy with known counts added), on
  * garbage and missing files, and live around a busy loop and a sleep; the cause line for a
  * table of cases.

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "env.h"
+#include "check/env.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

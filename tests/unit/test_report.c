@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "measure.h"
+#include "measure/measure.h"
 
 Test(report, value_and_error)
 {

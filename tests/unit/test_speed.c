@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CPU's own speed (lib/src/speed.c, speed_probe.c, runs_speed.c, the cause in noise.c):
+ * The CPU's own speed (lib/src/counters/speed.c, speed_probe.c, runs_speed.c, the cause in noise.c):
  * the factor, the bursts, the best and a set's summary on runs recorded on the development VM
  * (answers computed apart, in Python, from the same readings); the cause line for a table of
  * cases; live: the reference loop, the probes (a spinner pbench starts on the probed CPU

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Statistics (lib/src/stats.c) against certified and reference values.
+ * Statistics (lib/src/stats/stats.c) against certified and reference values.
  *
  * Where the expected values come from:
  *  [NIST]  NIST StRD univariate summary statistics datasets, tests/data/nist/NAME.dat (README.md

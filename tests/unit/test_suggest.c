@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * "Did you mean" (pbench_suggest, lib/src/suggest.c): one row per case, the word, its
+ * "Did you mean" (pbench_suggest, lib/src/base/suggest.c): one row per case, the word, its
  * candidates and the one expected, or none. The distances are worked out by hand in each
  * row's comment; the limit is a third of the word's length, at least 2.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Prose wrapped at a width (pbench_format_wrap, lib/src/wrap.c): one row per case, the text,
+ * Prose wrapped at a width (pbench_format_wrap, lib/src/base/wrap.c): one row per case, the text,
  * the width and the indent, and the lines expected, worked out by hand (a line holds at most
  * width columns; it breaks only at a space past the indent).
  */

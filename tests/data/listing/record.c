@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Record the samples of a real sampled run for test_listing: the file addresses the sampler
- * (lib/src/listing_sample.c) attributes to the program's own code, one hex address a line on
+ * (lib/src/listing/listing_sample.c) attributes to the program's own code, one hex address a line on
  * stdout, through its internal recording hook. Built and run by record.sh, which says how.
  */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "pbench.h"
-#include "listing.h"
+#include "listing/listing.h"
 
 static void dump(const struct pbench_listing *l, const uint64_t *addrs, size_t n)
 {

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one parser of /proc/interrupts (and of /proc/softirqs, which has the same layout): rows
+ * and columns only, no reading. A leaf under the irq.affinity check (env_irq.c) and the
+ * per-CPU noise probe (noise.c).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/irq_table.h"
+
+int pb_irq_column(char *header, int cpu)
+{
+	char want[24], *save = NULL;
+	int k = 0, col = -1;
+
+	snprintf(want, sizeof(want), "CPU%d", cpu);
+	for (char *t = strtok_r(header, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save))
+		if (k++, !strcmp(t, want))
+			col = k - 1;
+	return col;
+}
+
+int pb_irq_parse_line(char *line, int col, struct pb_irq_row *r)
+{
+	char *p = line, *colon = strchr(line, ':'), *end;
+
+	if (!colon)
+		return -1;
+	while (isspace((unsigned char)*p))
+		p++;
+	snprintf(r->label, sizeof(r->label), "%.*s", (int)(colon - p), p);
+	r->count = 0;
+	p = colon + 1;
+	for (int k = 0;; k++) {
+		unsigned long long v;
+
+		p += strspn(p, " ");
+		if (!isdigit((unsigned char)*p))
+			break;
+		v = strtoull(p, &end, 10);
+		if (k == col)
+			r->count = v;
+		p = end;
+	}
+	/* Numbered rows go on with the chip, the hwirq-type ("5-edge") and the actions. */
+	for (int skip = 0; isdigit((unsigned char)r->label[0]) && skip < 2; skip++) {
+		p += strspn(p, " \t");
+		p += strcspn(p, " \t\n");
+	}
+	p += strspn(p, " \t");
+	p[strcspn(p, "\n")] = '\0';
+	snprintf(r->name, sizeof(r->name), "%s", isdigit((unsigned char)r->label[0]) && *p ? p :
+		 r->label);
+	return 0;
+}

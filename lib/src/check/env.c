@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pbench_env_check(): runs the check groups (env_*.c) for the target CPUs, given or picked,
+ * and collects their findings. The top of env: the groups are below it, and below them what
+ * they share (env.h): the findings (env_findings.c), the readers (env_read.c), CPU sets
+ * (env_cpuset.c), the /proc/stat window and picking a CPU (env_pick.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/env.h"
+
+static const struct {
+	const char *group;
+	void (*fn)(struct pb_env_ctx *ctx);
+} groups[] = {
+	{ "frequency", pb_check_frequency },
+	{ "topology", pb_check_topology },
+	{ "isolation", pb_check_isolation },
+	{ "interrupts", pb_check_interrupts },
+	{ "scheduler", pb_check_scheduler },
+	{ "scheduler", pb_check_cgroup },	/* right after: the group's lines stay together */
+	{ "memory", pb_check_memory },
+	{ "timer", pb_check_timer },
+	{ "counters", pb_check_counters },
+	{ "virtualization", pb_check_virtualization },
+	{ "speed", pb_check_speed },		/* last: it measures for about 2 s */
+};
+
+/* Live facts (syscalls, instructions) are used only when the files read are the live ones:
+ * outside the checks, or inside them with no recorded tree. */
+static int is_live(unsigned flags)
+{
+	return (flags & PBENCH_ENV_LIVE) || !pb_recorded_active();
+}
+
+/* ---- the run ---------------------------------------------------------------------------- */
+
+static int env_check(struct pbench_env **out, const int *cpus, int ncpus, unsigned flags)
+{
+	struct pbench_env *e = calloc(1, sizeof(*e));
+	struct pb_env_ctx ctx = { .env = e, .flags = flags, .live = is_live(flags) };
+	unsigned char present[PB_MAX_CPUS / 8];
+	int err = 0;
+
+	*out = NULL;
+	if (!e)
+		return -ENOMEM;
+	pb_env_window(&ctx);
+	if (!ctx.t0 || !ctx.t1) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	if (cpus && ncpus > 0) {
+		int np = pb_read_cpulist("/sys/devices/system/cpu/present", present);
+
+		for (int i = 0; i < ncpus; i++)
+			if (np > 0 ? !pb_cpu_in(present, cpus[i]) : cpus[i] < 0) {
+				err = -EINVAL;
+				goto out_free;
+			}
+		e->cpus = malloc((size_t)ncpus * sizeof(int));
+		if (!e->cpus) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+		memcpy(e->cpus, cpus, (size_t)ncpus * sizeof(int));
+		e->ncpus = ncpus;
+	} else {
+		int c = pb_env_pick(&ctx, e->pick_reason, sizeof(e->pick_reason));
+
+		if (c < 0) {
+			err = c;
+			goto out_free;
+		}
+		e->cpus = malloc(sizeof(int));
+		if (!e->cpus) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+		e->cpus[0] = c;
+		e->ncpus = 1;
+	}
+	ctx.cpus = e->cpus;
+	ctx.ncpus = e->ncpus;
+	for (size_t g = 0; g < PB_ARRAY_SIZE(groups); g++) {
+		ctx.group = groups[g].group;
+		groups[g].fn(&ctx);
+	}
+	free(ctx.t0);
+	free(ctx.t1);
+	*out = e;
+	return 0;
+
+out_free:
+	free(ctx.t0);
+	free(ctx.t1);
+	pbench_env_free(e);
+	return err;
+}
+
+int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus, unsigned flags)
+{
+	int err;
+
+	if (!(flags & PBENCH_ENV_LIVE))
+		pb_recorded_begin();
+	err = env_check(out, cpus, ncpus, flags);
+	if (!(flags & PBENCH_ENV_LIVE))
+		pb_recorded_end();
+	return err;
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The findings of the checks: how a check group reports one (pb_check, pb_report, ...), and
+ * the public accessors of the set pbench_env_check() returns.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check/env.h"
+
+struct pbench_check *pb_check(struct pb_env_ctx *ctx, const char *id, int cpu, int status)
+{
+	struct pbench_env *e = ctx->env;
+	struct pbench_check *c;
+
+	static struct pbench_check scratch;	/* absorbs the writes of a dropped finding */
+
+	if (e->n == e->cap) {
+		int cap = e->cap ? e->cap * 2 : 64;
+		void *p = realloc(e->v, (size_t)cap * sizeof(*e->v));
+
+		if (!p)
+			return &scratch;	/* out of memory: the finding is dropped */
+		e->v = p;
+		e->cap = cap;
+	}
+	c = &e->v[e->n++];
+	memset(c, 0, sizeof(*c));
+	c->size = sizeof(*c);
+	c->id = id;
+	c->group = ctx->group;
+	c->status = status;
+	c->cpu = cpu;
+	return c;
+}
+
+void pb_check_set(struct pbench_check *c, char *field, const char *fmt, ...)
+{
+	size_t len = field == c->expected ? sizeof(c->expected)
+		     : field == c->value ? sizeof(c->value)
+		     : field == c->why ? sizeof(c->why) : sizeof(c->fix);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(field, len, fmt, ap);
+	va_end(ap);
+}
+
+struct pbench_check *pb_report(struct pb_env_ctx *ctx, const char *id, int cpu, int status,
+			       const char *expected, const char *fmt, ...)
+{
+	struct pbench_check *c = pb_check(ctx, id, cpu, status);
+	va_list ap;
+
+	if (expected)
+		pb_check_set(c, c->expected, "%s", expected);
+	va_start(ap, fmt);
+	vsnprintf(c->value, sizeof(c->value), fmt, ap);
+	va_end(ap);
+	return c;
+}
+
+void pb_advise(struct pbench_check *c, const char *why, const char *fix)
+{
+	if (why)
+		pb_check_set(c, c->why, "%s", why);
+	if (fix)
+		pb_check_set(c, c->fix, "%s", fix);
+}
+
+struct pbench_check *pb_check_unknown(struct pb_env_ctx *ctx, const char *id, int cpu,
+				      const char *what, int err)
+{
+	/* The parsers' -EINVAL and -ERANGE: the file was read, its content makes no sense. */
+	if (err == -EINVAL || err == -ERANGE)
+		return pb_report(ctx, id, cpu, PBENCH_CHECK_UNKNOWN, NULL,
+				 "unexpected content in %s", what);
+	return pb_report(ctx, id, cpu, PBENCH_CHECK_UNKNOWN, NULL, "cannot read %s: %s", what,
+			 pbench_strerror(err));
+}
+
+void pbench_env_free(struct pbench_env *e)
+{
+	if (!e)
+		return;
+	free(e->v);
+	free(e->cpus);
+	free(e);
+}
+
+int pbench_env_nr(const struct pbench_env *e)
+{
+	return e->n;
+}
+
+const struct pbench_check *pbench_env_get(const struct pbench_env *e, int i)
+{
+	return i >= 0 && i < e->n ? &e->v[i] : NULL;
+}
+
+int pbench_env_cpus(const struct pbench_env *e, const int **cpus)
+{
+	*cpus = e->cpus;
+	return e->ncpus;
+}
+
+const char *pbench_env_pick_reason(const struct pbench_env *e)
+{
+	return e->pick_reason;
+}
+
+/*
+ * How to add params to the kernel command line of this machine: grubby on Red Hat and Fedora
+ * kernels (".el9", ".fc39" in the release); GRUB's /etc/default/grub where this machine has
+ * one; otherwise the boot loader in general (systemd-boot, a VM's boot arguments...). A
+ * recorded tree says nothing of the recorded machine's /etc: no file is named for it.
+ */
+const char *pb_boot_fix(struct pb_env_ctx *ctx, char *buf, size_t len, const char *params)
+{
+	char rel[128] = "";
+	int redhat = 0;
+
+	pb_read_file("/proc/sys/kernel/osrelease", rel, sizeof(rel));
+	for (const char *p = strchr(rel, '.'); p; p = strchr(p + 1, '.'))
+		redhat |= (!strncmp(p, ".el", 3) || !strncmp(p, ".fc", 3)) &&
+			  isdigit((unsigned char)p[3]);
+	if (redhat)
+		snprintf(buf, len, "sudo grubby --update-kernel=ALL --args=\"%s\", then reboot",
+			 params);
+	else if (ctx->live && access("/etc/default/grub", F_OK) == 0)
+		snprintf(buf, len, "add \"%s\" to GRUB_CMDLINE_LINUX in /etc/default/grub, then "
+			 "sudo update-grub and reboot", params);
+	else
+		snprintf(buf, len, "add \"%s\" to the kernel command line of your boot loader (or "
+			 "of the VM's boot arguments), then reboot", params);
+	return buf;
+}

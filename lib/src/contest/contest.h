@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Contests (pbench compare): the object and its analysis (contest.c), running it
+ * (contest_exec.c: the check, setup, warm-up, interleaved and sequential rounds;
+ * contest_duet.c: two commands at once), and its writers (contest_text.c, contest_json.c,
+ * contest_plot.c). Each entrant that runs is a pbench_runs object of one set, run one run at a
+ * time (pb_runs_one()), so its runs, counts, noise and summary are those of pbench stat.
+ */
+#ifndef PBENCH_CONTEST_H
+#define PBENCH_CONTEST_H
+
+#include "runs/runs.h"
+#include "../../shim/memshim.h"
+
+struct pb_look {
+	long round;
+	double elapsed_s, ratio, lo, hi;
+};
+
+struct pb_entrant {
+	char *name;
+	char *desc;			/* the command line, or the workload: for the reports */
+	struct pbench_runs *r;		/* NULL: stored */
+	struct pb_set *set;		/* &r->sets[0] */
+	double *x;			/* its times in ns (runs kept and not timed out) */
+	size_t n, cap;
+	/* Paired with the reference's: its time and the reference's in the same round (a duet:
+	 * at the same time), both measured. */
+	double *pair_ref, *pair_own;
+	size_t npairs, pair_cap;
+	int live;			/* still run in the rounds (undecided, or the reference) */
+	uint64_t (*digest)(void *ctx);
+	void *ctx;
+	/* against the reference, at the last look */
+	int verdict;			/* 0 for the reference */
+	int have_w;
+	struct pbench_welch w;
+	double p_same;
+	long decided_round;
+	double decided_s;
+	double need_s;
+	struct pb_look *looks;
+	size_t nlooks, looks_cap;
+	/* the output check */
+	int checked;
+	int exited, exit_status, signaled, term_signal;
+	uint64_t bytes, hash;
+	/* PBENCH_CONTEST_COUNT_MEMORY: a function's calls counted one by one after the rounds */
+	pbench_fn fn;
+	struct pb_mem_counts *mem;
+	size_t nmem;
+	int mem_status;
+	const char *mem_reason;
+	/* pbench_contest_attach_memory(): a command's runs with the allocator shim preloaded */
+	struct pbench_mem_run *cmd_mem;
+	int nr_cmd_mem;
+};
+
+struct pbench_contest {
+	struct pbench_contest_opts o;	/* the caller's, completed with the defaults */
+	char *events;
+	char **setup, **prepare, **cleanup;
+	struct pb_entrant *e;
+	int n, cap;
+	long rounds;
+	double elapsed_s;
+	int stop;			/* enum pbench_contest_stop */
+	int ran, checked;
+	double look_level;		/* each look's test level */
+	long next_look;			/* the round of the next look at the test */
+	long last_look;			/* the round of the last one */
+	uint64_t rng;
+	int duet_cpus[2];
+	char error[512];
+	int width;			/* pbench_contest_wrap_at() */
+};
+
+/* contest.c */
+void pb_contest_set_error(struct pbench_contest *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int pb_contest_append(double **x, size_t *n, size_t *cap, double v);
+/* The test of every undecided challenger (after a round, or once at the end of a fixed
+ * budget); 1 when every challenger has its verdict. */
+int pb_contest_look(struct pbench_contest *c);
+/* After a round: the look due then, if any (the looks grow apart); 1 when every challenger
+ * has its verdict. */
+int pb_contest_look_if_due(struct pbench_contest *c);
+/* The level of each look's test, from the options and the number of entrants. */
+void pb_contest_set_level(struct pbench_contest *c);
+/* The undecided challenger furthest from a verdict, or -1. */
+int pb_contest_laggard(const struct pbench_contest *c);
+int pb_contest_is_duet(const struct pbench_contest *c);
+/* The test is on pairs: a duet's, or the rounds' when the reference runs in them (for the
+ * entrants that run too: stored times have no rounds). */
+int pb_contest_paired(const struct pbench_contest *c);
+int pb_contest_append_pair(struct pb_entrant *e, double ref, double own);
+/* Entrant i's ratio in words, "1.23x faster", and its interval, "(99.9% interval
+ * 1.21-1.25)", both as a speed-up when it is faster. */
+void pb_contest_fmt_ratio(char *buf, size_t len, double r);
+/* A function entrant's counted calls on one figure (enum pbench_mem_kind), one value a call,
+ * malloc'ed into *out (e->nmem of them): 0, -ENODATA (not counted), -ENOMEM. */
+int pb_contest_mem_figures(const struct pb_entrant *e, int kind, double **out);
+int pb_contest_cmd_mem(const struct pbench_contest *c, int i, int kind,
+		       struct pbench_mem_comparison *out);
+int pb_contest_unbounded(double lo, double hi);
+void pb_contest_ratio_words(const struct pbench_contest *c, int i, char *words, size_t wlen,
+			    char *interval, size_t ilen);
+double pb_contest_confidence(const struct pbench_contest *c);
+
+/* contest_exec.c and contest_duet.c */
+int pb_contest_duet(struct pbench_contest *c);
+void pb_contest_progress(const struct pbench_contest *c, const char *phase);
+int pb_contest_stopped(const struct pbench_contest *c);
+int pb_contest_helper(struct pbench_contest *c, char **argv, const char *what);
+/* Keep entrant i's last run's time (unless it timed out). */
+int pb_contest_keep_time(struct pbench_contest *c, int i);
+/* Rounds or time spent: 1 and c->stop set. */
+int pb_contest_budget_spent(struct pbench_contest *c);
+
+/* contest_exec.c: PBENCH_CONTEST_COUNT_MEMORY's counted calls, after the rounds. */
+int pb_contest_count_memory(struct pbench_contest *c);
+
+#endif

@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a contest found (contest.c has the object and the test): each entrant against the
+ * reference, the verdict in words, the events compared, the regression gate, and the getters.
+ * Ratios are said as people act on them, "1.23x faster" or "1.12x slower", never as a
+ * percentage above 100.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contest/contest.h"
+
+static const struct pb_entrant *at(const struct pbench_contest *c, int i)
+{
+	return c && i >= 0 && i < c->n ? &c->e[i] : NULL;
+}
+
+int pbench_contest_info(const struct pbench_contest *c, struct pbench_contest_info *out)
+{
+	struct pbench_contest_info x = { 0 };
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_contest_info, 0, NULL)))
+		return err;
+	if (!c)
+		return pb_fail(-EINVAL, "%s(): c is NULL", __func__);
+	x.size = out->size;
+	x.order = c->o.order;
+	x.mode = c->o.mode;
+	x.nr_entrants = c->n;
+	x.reference = c->o.reference;
+	x.rounds = c->rounds;
+	x.elapsed_s = c->elapsed_s;
+	x.stop = c->stop;
+	x.confidence = c->o.confidence;
+	x.look_confidence = c->look_level;
+	x.same_pct = c->o.same_pct;
+	x.checked = c->checked;
+	x.seed = c->o.seed;
+	x.duet_cpus[0] = c->duet_cpus[0];
+	x.duet_cpus[1] = c->duet_cpus[1];
+	x.nr_events = c->n && c->e[0].r ? pbench_runs_nr_events(c->e[0].r) : 0;
+	for (int i = 0; !x.nr_events && i < c->n; i++)
+		x.nr_events = c->e[i].r ? pbench_runs_nr_events(c->e[i].r) : 0;
+	pb_copy_out(out, &x, sizeof(x));
+	return 0;
+}
+
+int pbench_contest_result(const struct pbench_contest *c, int i,
+			  struct pbench_contest_result *out)
+{
+	const struct pb_entrant *e = at(c, i);
+	struct pbench_contest_result x = { 0 };
+	int ref, err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_contest_result, 0, NULL)))
+		return err;
+	if (!e)
+		return pb_fail(-EINVAL, "%s(): no entrant %d", __func__, i);
+	ref = i == c->o.reference;
+	x.size = out->size;
+	x.name = e->name;
+	x.stored = !e->r;
+	x.runs = e->set ? e->set->done : (long)e->n;
+	x.failed = e->set ? e->set->failed : 0;
+	x.verdict = ref ? 0 : e->verdict ? e->verdict : PBENCH_VERDICT_UNDECIDED;
+	x.ratio = ref ? 1 : e->have_w ? e->w.ratio : NAN;
+	x.ratio_lo = ref || !e->have_w ? NAN : e->w.ratio_lo;
+	x.ratio_hi = ref || !e->have_w ? NAN : e->w.ratio_hi;
+	x.p = ref || !e->have_w ? NAN : e->w.p;
+	x.p_same = ref ? NAN : e->p_same;
+	x.decided_round = e->decided_round;
+	x.decided_s = e->decided_round ? e->decided_s : NAN;
+	x.need_s = ref ? NAN : e->need_s;
+	x.nr_looks = (int)e->nlooks;
+	x.checked = e->checked;
+	x.check_exited = e->exited;
+	x.check_exit_status = e->exit_status;
+	x.check_signaled = e->signaled;
+	x.check_term_signal = e->term_signal;
+	x.check_stdout_bytes = e->bytes;
+	x.check_stdout_hash = e->hash;
+	pb_copy_out(out, &x, sizeof(x));
+	return 0;
+}
+
+int pbench_contest_summary(const struct pbench_contest *c, int i, struct pbench_summary *ns)
+{
+	const struct pb_entrant *e = at(c, i);
+	struct pbench_summary s = { .size = sizeof(s) };
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(ns, pbench_summary, 0, NULL)))
+		return err;
+	if (!e)
+		return pb_fail(-EINVAL, "%s(): no entrant %d", __func__, i);
+	if (!e->n)
+		return -ENODATA;
+	err = pbench_stats_summary(e->x, e->n, NULL, &s);
+	if (err)
+		return err;
+	pb_copy_out(ns, &s, sizeof(s));
+	return 0;
+}
+
+const struct pbench_runs *pbench_contest_runs(const struct pbench_contest *c, int i)
+{
+	const struct pb_entrant *e = at(c, i);
+
+	return e ? e->r : NULL;
+}
+
+int pbench_contest_look(const struct pbench_contest *c, int i, int k,
+			struct pbench_contest_look *out)
+{
+	const struct pb_entrant *e = at(c, i);
+	struct pbench_contest_look x = { 0 };
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_contest_look, 0, NULL)))
+		return err;
+	if (!e || k < 0 || (size_t)k >= e->nlooks)
+		return pb_fail(-EINVAL, "%s(): no look %d of entrant %d", __func__, k, i);
+	x.size = out->size;
+	x.round = e->looks[k].round;
+	x.elapsed_s = e->looks[k].elapsed_s;
+	x.ratio = e->looks[k].ratio;
+	x.ratio_lo = e->looks[k].lo;
+	x.ratio_hi = e->looks[k].hi;
+	pb_copy_out(out, &x, sizeof(x));
+	return 0;
+}
+
+/* ---- in words ------------------------------------------------------------------------------- */
+
+/* A ratio of 1 or more with the digits that tell 1.01 from 1.00. */
+/* A ratio or a bound of its interval: three decimals near 1; the order of magnitude where a
+ * few rounds leave the interval that wide (at 99.9% with 2 rounds: 1e-34 to 4e33). */
+void pb_contest_fmt_ratio(char *buf, size_t len, double r)
+{
+	if (!isfinite(r))
+		snprintf(buf, len, "n/a");
+	else if (r > 0 && (r < 0.001 || r >= 1000))
+		snprintf(buf, len, "%.2g", r);
+	else
+		snprintf(buf, len, r < 10 ? "%.3f" : r < 100 ? "%.2f" : "%.1f", r);
+}
+#define fmt_x pb_contest_fmt_ratio
+
+/* An interval too wide to say anything: with two or three rounds at 99.9% its bounds are
+ * beyond any ratio a run could have (1e-34 and 4e33, or past a double). */
+int pb_contest_unbounded(double lo, double hi)
+{
+	return !(lo > 0) || !isfinite(hi) || hi / lo > 1e6;
+}
+
+/* "99.9%" for a level of 0.999. */
+static void fmt_level(char *buf, size_t len, double level)
+{
+	snprintf(buf, len, "%.10g%%", level * 100);
+}
+
+void pb_contest_ratio_words(const struct pbench_contest *c, int i, char *words, size_t wlen,
+			    char *interval, size_t ilen)
+{
+	const struct pb_entrant *e = &c->e[i];
+	double r = e->w.ratio, lo = e->w.ratio_lo, hi = e->w.ratio_hi;
+	char a[32], b[32], x[32], lv[32];
+
+	fmt_level(lv, sizeof(lv), c->o.confidence);
+	if (!e->have_w) {
+		snprintf(words, wlen, "n/a");
+		snprintf(interval, ilen, "(too few runs for an interval)");
+		return;
+	}
+	if (r < 1) {	/* faster: the speed-up and its interval, 1 / the ratio's */
+		fmt_x(x, sizeof(x), 1 / r);
+		fmt_x(a, sizeof(a), 1 / hi);
+		fmt_x(b, sizeof(b), 1 / lo);
+	} else {
+		fmt_x(x, sizeof(x), r);
+		fmt_x(a, sizeof(a), lo);
+		fmt_x(b, sizeof(b), hi);
+	}
+	snprintf(words, wlen, "%sx %s", x, r < 1 ? "faster" : "slower");
+	if (pb_contest_unbounded(lo, hi))
+		snprintf(interval, ilen, "(no %s interval can be bounded from %ld rounds)", lv,
+			 c->rounds);
+	else
+		snprintf(interval, ilen, "(%s interval %s-%s)", lv, a, b);
+}
+
+static void fmt_duration(char *buf, size_t len, double s)
+{
+	if (!isfinite(s))
+		snprintf(buf, len, "%s", isinf(s) ? "no end (no difference seen to size it)" : "n/a");
+	else if (s < 120)
+		snprintf(buf, len, "%.1f s", s);
+	else if (s < 7200)
+		snprintf(buf, len, "%.0f min", s / 60);
+	else if (s < 2 * 86400)
+		snprintf(buf, len, "%.1f h", s / 3600);
+	else
+		snprintf(buf, len, "%.0f days", s / 86400);
+}
+
+static void undecided_text(const struct pbench_contest *c, int i, char *buf, size_t len)
+{
+	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+	char r[32], a[32], b[32], lv[32], need[64];
+
+	if (!e->have_w) {
+		snprintf(buf, len, "undecided: %s and %s have too few runs to compare (%ld "
+			 "rounds)", e->name, ref->name, c->rounds);
+		return;
+	}
+	fmt_level(lv, sizeof(lv), c->o.confidence);
+	fmt_x(r, sizeof(r), e->w.ratio);
+	fmt_x(a, sizeof(a), e->w.ratio_lo);
+	fmt_x(b, sizeof(b), e->w.ratio_hi);
+	fmt_duration(need, sizeof(need), e->need_s);
+	if (pb_contest_unbounded(e->w.ratio_lo, e->w.ratio_hi))
+		snprintf(buf, len, "undecided: %s takes %s times as long as %s after %ld rounds "
+			 "in %.1f s, too few to bound a %s interval or to tell how many more a "
+			 "verdict needs", e->name, r, ref->name, c->rounds, c->elapsed_s, lv);
+	else
+		snprintf(buf, len, "undecided: %s takes %s times as long as %s (%s interval "
+			 "%s-%s) after %ld rounds in %.1f s; at this difference a verdict would "
+			 "likely take %s%s", e->name, r, ref->name, lv, a, b, c->rounds,
+			 c->elapsed_s, need, isfinite(e->need_s) ? " more" : "");
+}
+
+int pbench_contest_verdict_text(const struct pbench_contest *c, int i, char *buf, size_t len)
+{
+	const struct pb_entrant *e = at(c, i), *ref;
+	char words[64], iv[96], lv[32], a[32], b[32];
+
+	if (!e || !buf || !len || i == c->o.reference)
+		return -EINVAL;
+	ref = &c->e[c->o.reference];
+	switch (e->verdict) {
+	case PBENCH_VERDICT_FASTER:
+	case PBENCH_VERDICT_SLOWER:
+		pb_contest_ratio_words(c, i, words, sizeof(words), iv, sizeof(iv));
+		snprintf(buf, len, "%s is %s than %s %s, decided after %ld rounds in %.1f s",
+			 e->name, words, ref->name, iv, e->decided_round, e->decided_s);
+		return 0;
+	case PBENCH_VERDICT_SAME:
+		fmt_level(lv, sizeof(lv), c->o.confidence);
+		fmt_x(a, sizeof(a), e->w.ratio_lo);
+		fmt_x(b, sizeof(b), e->w.ratio_hi);
+		snprintf(buf, len, "%s and %s take the same time within %.3g%% (%s interval of "
+			 "the ratio %s-%s), decided after %ld rounds in %.1f s", e->name, ref->name,
+			 c->o.same_pct, lv, a, b, e->decided_round, e->decided_s);
+		return 0;
+	}
+	undecided_text(c, i, buf, len);
+	return 0;
+}
+
+int pbench_contest_slower(const struct pbench_contest *c, int i, double pct, char *why,
+			  size_t len)
+{
+	const struct pb_entrant *e = at(c, i), *ref;
+	double limit = 1 + pct / 100;
+	char words[64], iv[96];
+
+	if (!e || i == c->o.reference || !(pct >= 0) || !isfinite(pct) || (!why && len))
+		return -EINVAL;
+	ref = &c->e[c->o.reference];
+	if (!e->have_w) {
+		snprintf(why, len, "cannot tell whether %s is slower than %s: too few runs to "
+			 "compare", e->name, ref->name);
+		return 0;
+	}
+	pb_contest_ratio_words(c, i, words, sizeof(words), iv, sizeof(iv));
+	if (e->w.ratio_lo > limit) {
+		snprintf(why, len, "%s is %s than %s %s: slower by more than %.3g%%", e->name,
+			 words, ref->name, iv, pct);
+		return 1;
+	}
+	if (e->w.ratio_lo > 1)
+		snprintf(why, len, "%s is %s than %s %s: not surely by more than %.3g%%",
+			 e->name, words, ref->name, iv, pct);
+	else
+		snprintf(why, len, "%s is not significantly slower than %s: %s %s", e->name,
+			 ref->name, words, iv);
+	return 0;
+}
+
+/* ---- events --------------------------------------------------------------------------------- */
+
+const char *pbench_contest_event_name(const struct pbench_contest *c, int e)
+{
+	for (int i = 0; c && i < c->n; i++)
+		if (c->e[i].r)
+			return pbench_runs_event_name(c->e[i].r, e);
+	return NULL;
+}
+
+/* Event ev's counts over an entrant's runs (timed-out ones left out): the counted values, the
+ * worst status and its reason. */
+static double *event_values(const struct pb_entrant *e, int ev, size_t *n, int *status,
+			    const char **reason)
+{
+	const struct pb_set *s = e->set;
+	double *v = malloc((size_t)(s->done ? s->done : 1) * sizeof(*v));
+
+	*n = 0;
+	*status = PBENCH_EVENT_OK;
+	*reason = "";
+	for (int k = 0; v && k < s->done; k++) {
+		const struct pbench_count *cnt = &s->runs[k].counts[ev];
+
+		if (!pb_run_measured(s->runs[k].timed_out))
+			continue;
+		if (cnt->status > *status) {
+			*status = cnt->status;
+			*reason = cnt->reason;
+		}
+		if (cnt->status <= PBENCH_EVENT_MULTIPLEXED)
+			v[(*n)++] = cnt->scaled;
+	}
+	return v;
+}
+
+static int all_positive(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return 0;
+	return 1;
+}
+
+/* The ratio of the means of a against b, its interval from the log when every count is
+ * positive, else from the difference (its lower end kept at 0: a ratio of counts is not
+ * negative); no interval where neither varies. */
+static void event_ratio(const struct pbench_contest *c, const double *a, size_t na,
+			const double *b, size_t nb, struct pbench_contest_event *x)
+{
+	int log_scale = all_positive(a, na) && all_positive(b, nb);
+	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = c->look_level > 0 ?
+					c->look_level : c->o.confidence,
+					.flags = log_scale ? PBENCH_STATS_LOG : 0 };
+	struct pbench_welch w = { .size = sizeof(w) };
+	double ma = 0, mb = 0;
+
+	for (size_t i = 0; i < na; i++)
+		ma += a[i] / (double)na;
+	for (size_t i = 0; i < nb; i++)
+		mb += b[i] / (double)nb;
+	x->ratio = mb > 0 ? ma / mb : NAN;
+	if (!isfinite(x->ratio) || na < 2 || nb < 2 || pbench_stats_welch(a, na, b, nb, &so, &w))
+		return;
+	x->p = w.p;
+	x->ratio_lo = fmax(0, w.ratio_lo);
+	x->ratio_hi = w.ratio_hi;
+	if (log_scale)
+		x->ratio = w.ratio;	/* the geometric means', as the interval's */
+}
+
+int pbench_contest_event(const struct pbench_contest *c, int i, int ev,
+			 struct pbench_contest_event *out)
+{
+	const struct pb_entrant *e = at(c, i), *ref;
+	struct pbench_contest_event x = { 0 };
+	double *a, *b = NULL;
+	size_t na, nb = 0;
+	int st, sb, err;
+	const char *rb;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_contest_event, 0, NULL)))
+		return err;
+	if (!e || !e->r || ev < 0 || ev >= pbench_runs_nr_events(e->r))
+		return pb_fail(-EINVAL, "%s(): no event %d of entrant %d", __func__, ev, i);
+	ref = &c->e[c->o.reference];
+	x.size = out->size;
+	x.name = pbench_runs_event_name(e->r, ev);
+	x.mean = x.ratio = x.ratio_lo = x.ratio_hi = x.p = NAN;
+	a = event_values(e, ev, &na, &st, &x.reason);
+	if (!a)
+		return -ENOMEM;
+	x.status = st;
+	if (!na && st <= PBENCH_EVENT_MULTIPLEXED) {
+		/* nothing read is not "ok": no run of this entrant was measured */
+		x.status = PBENCH_EVENT_NOT_COUNTED;
+		x.reason = e->set->done ? "no run of it was measured (each one was killed at the "
+			   "timeout)" : "it has no runs";
+	}
+	if (na) {
+		x.mean = 0;
+		for (size_t k = 0; k < na; k++)
+			x.mean += a[k] / (double)na;
+	}
+	if (ref->r && i != c->o.reference && na &&
+	    (b = event_values(ref, ev, &nb, &sb, &rb)) && nb)
+		event_ratio(c, a, na, b, nb, &x);
+	free(a);
+	free(b);
+	pb_copy_out(out, &x, sizeof(x));
+	return 0;
+}
+
+/* ---- memory per call (PBENCH_CONTEST_COUNT_MEMORY) ------------------------------------------ */
+
+int pbench_contest_mem_status(const struct pbench_contest *c, int i, const char **reason)
+{
+	if (!c || i < 0 || i >= c->n)
+		return -EINVAL;
+	if (reason)
+		*reason = c->e[i].mem_status == PBENCH_MEM_COUNTED ? NULL : c->e[i].mem_reason;
+	return c->e[i].mem_status;
+}
+
+int pb_contest_mem_figures(const struct pb_entrant *e, int kind, double **out)
+{
+	double *x;
+
+	if (e->mem_status != PBENCH_MEM_COUNTED || !e->nmem)
+		return -ENODATA;
+	x = calloc(e->nmem, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	for (size_t k = 0; k < e->nmem; k++) {
+		const struct pb_mem_counts *m = &e->mem[k];
+
+		x[k] = kind == PBENCH_MEM_ALLOCS ? (double)m->allocs :
+		       kind == PBENCH_MEM_FREES ? (double)m->frees :
+		       kind == PBENCH_MEM_BYTES ? (double)m->bytes : (double)m->peak;
+	}
+	*out = x;
+	return 0;
+}
+
+int pbench_contest_mem(const struct pbench_contest *c, int i, int kind,
+		       struct pbench_mem_comparison *out)
+{
+	double *xa = NULL, *xb = NULL;
+	const struct pb_entrant *ref;
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_mem_comparison, 0, NULL)))
+		return err;
+	if (!c || i < 0 || i >= c->n || kind < PBENCH_MEM_ALLOCS || kind > PBENCH_MEM_PEAK)
+		return pb_fail(-EINVAL, "%s(): no entrant %d, or kind %d is not a PBENCH_MEM_*",
+			       __func__, i, kind);
+	ref = &c->e[c->o.reference];
+	err = pb_contest_mem_figures(ref, kind, &xa);
+	if (!err)
+		err = pb_contest_mem_figures(&c->e[i], kind, &xb);
+	if (!err)
+		err = pb_mem_compare_x(xa, ref->nmem, xb, c->e[i].nmem, kind,
+				       pb_contest_confidence(c), c->o.same_pct, out);
+	free(xa);
+	free(xb);
+	return err;
+}

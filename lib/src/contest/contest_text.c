@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A contest as text (what pbench compare prints) and as Markdown: the verdicts first, in the
+ * words a person acts on, then each entrant's times, sorted from the fastest, the events
+ * compared, how the runs were made and why they stopped.
+ */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contest/contest.h"
+
+/* Entrants from the fastest (geometric mean; stored and run alike); those without times
+ * last. */
+static double gmean(const struct pb_entrant *e)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < e->n; i++)
+		s += log(e->x[i]);
+	return e->n ? exp(s / (double)e->n) : NAN;
+}
+
+static int by_time(const void *a, const void *b, void *arg)
+{
+	const struct pbench_contest *c = arg;
+	double x = gmean(&c->e[*(const int *)a]), y = gmean(&c->e[*(const int *)b]);
+
+	if (isnan(x) || isnan(y))
+		return isnan(x) - isnan(y);
+	return (x > y) - (x < y);
+}
+
+static int *sorted(const struct pbench_contest *c)
+{
+	int *order = malloc((size_t)(c->n ? c->n : 1) * sizeof(*order));
+
+	if (!order)
+		return NULL;
+	for (int i = 0; i < c->n; i++)
+		order[i] = i;
+	qsort_r(order, (size_t)c->n, sizeof(*order), by_time, (void *)c);
+	return order;
+}
+
+static void fmt_time(char *buf, size_t len, double ns)
+{
+	if (isfinite(ns))
+		pbench_format_ns(buf, len, ns, 4);
+	else
+		snprintf(buf, len, "n/a");
+}
+
+static void fmt_ratio(char *buf, size_t len, double r, double lo, double hi)
+{
+	char x[32], a[32], b[32];
+
+	pb_contest_fmt_ratio(x, sizeof(x), r);
+	pb_contest_fmt_ratio(a, sizeof(a), lo);
+	pb_contest_fmt_ratio(b, sizeof(b), hi);
+	if (pb_contest_unbounded(lo, hi))
+		snprintf(buf, len, "%.16s (no bound yet)", x);
+	else
+		snprintf(buf, len, "%.16s (%.16s-%.16s)", x, a, b);
+}
+
+/* The reference's ratio column: 1, the others' their ratio with the interval. */
+static void fmt_relative(const struct pbench_contest *c, int i, char *buf, size_t len)
+{
+	const struct pb_entrant *e = &c->e[i];
+
+	if (i == c->o.reference)
+		snprintf(buf, len, "1 (reference)");
+	else if (!e->have_w)
+		snprintf(buf, len, "n/a");
+	else
+		fmt_ratio(buf, len, e->w.ratio, e->w.ratio_lo, e->w.ratio_hi);
+}
+
+static void print_verdicts(FILE *f, const struct pbench_contest *c, const int *order)
+{
+	char line[768];
+
+	for (int k = 0; k < c->n; k++) {
+		if (order[k] == c->o.reference)
+			continue;
+		pbench_contest_verdict_text(c, order[k], line, sizeof(line));
+		pbench_format_wrap(f, line, c->width, 2);
+	}
+}
+
+/* hyperfine's [User: 1.3 ms, System: 0.5 ms] per command: the means over its runs (getrusage),
+ * for the entrants run now (a stored one has none). */
+static void print_cpu_time(FILE *f, const struct pbench_contest *c, const int *order, int w)
+{
+	int head = 0;
+
+	for (int k = 0; k < c->n; k++) {
+		const struct pb_entrant *e = &c->e[order[k]];
+		double u, s;
+		char a[32], b[32];
+
+		if (!e->r || !e->set)
+			continue;
+		u = pb_runs_mean_field(e->set, offsetof(struct pb_run, user_ns));
+		s = pb_runs_mean_field(e->set, offsetof(struct pb_run, system_ns));
+		if (!isfinite(u) || !isfinite(s))
+			continue;
+		if (!head++)
+			pb_wrapf(f, c->width, 2, "\ncpu time a run (means over the runs, getrusage: "
+				 "the command and the children it waited for)");
+		pbench_format_ns(a, sizeof(a), u, 3);
+		pbench_format_ns(b, sizeof(b), s, 3);
+		fprintf(f, "    %-*.*s user %10s, system %10s\n", w, w, e->name, a, b);
+	}
+}
+
+static void print_table(FILE *f, const struct pbench_contest *c, const int *order)
+{
+	int w = 7;
+
+	for (int i = 0; i < c->n; i++)
+		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
+	fprintf(f, "\n  %-*s %6s %22s %11s %23s  %s\n", w, "", "runs", "mean ± sd", "median",
+		"min … max", "time / reference's (interval)");
+	for (int k = 0; k < c->n; k++) {
+		const struct pb_entrant *e = &c->e[order[k]];
+		struct pbench_summary s = { .size = sizeof(s) };
+		char mean[32] = "n/a", sd[32] = "n/a", med[32] = "n/a", lo[32] = "n/a",
+		     hi[32] = "n/a", rel[96], both[72];
+
+		if (e->n && !pbench_stats_summary(e->x, e->n, NULL, &s)) {
+			fmt_time(mean, sizeof(mean), s.mean);
+			fmt_time(sd, sizeof(sd), s.stddev);
+			fmt_time(med, sizeof(med), s.median);
+			fmt_time(lo, sizeof(lo), s.min);
+			fmt_time(hi, sizeof(hi), s.max);
+		}
+		fmt_relative(c, order[k], rel, sizeof(rel));
+		snprintf(both, sizeof(both), "%s ± %s", mean, sd);
+		fprintf(f, "  %-*.*s %6zu %22s %11s %11s … %-9s  %s\n", w, w, e->name, e->n, both,
+			med, lo, hi, rel);
+	}
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->e[i].name, c->e[i].desc) && c->e[i].r)
+			pb_wrapf(f, c->width, 4, "  %s: %s", c->e[i].name, c->e[i].desc);
+	print_cpu_time(f, c, order, w);
+}
+
+static void fmt_event_value(char *v, size_t len, const struct pbench_contest_event *x, int time)
+{
+	if (time)
+		snprintf(v, len, "%.3f ms%s", x->mean / 1e6,
+			 x->status == PBENCH_EVENT_MULTIPLEXED ? "*" : "");
+	else
+		snprintf(v, len, "%.6g%s", x->mean, x->status == PBENCH_EVENT_MULTIPLEXED ? "*" : "");
+}
+
+static void fmt_event_ratio(char *r, size_t len, const struct pbench_contest_event *x)
+{
+	if (!isfinite(x->ratio))
+		snprintf(r, len, "n/a");
+	else if (!isfinite(x->ratio_lo))
+		snprintf(r, len, "%.3f (no spread)", x->ratio);
+	else
+		fmt_ratio(r, len, x->ratio, x->ratio_lo, x->ratio_hi);
+}
+
+/* One event: a line per entrant that runs, its mean a run and its ratio to the reference's;
+ * one line with the reason when it could not be counted. */
+static void print_event(FILE *f, const struct pbench_contest *c, int ev, int w)
+{
+	const char *name = pbench_contest_event_name(c, ev);
+	int time = !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock"), first = 1;
+	int counted = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		struct pbench_contest_event x = { .size = sizeof(x) };
+
+		counted |= c->e[i].r && !pbench_contest_event(c, i, ev, &x) &&
+			   x.status <= PBENCH_EVENT_MULTIPLEXED && isfinite(x.mean);
+	}
+	for (int i = 0; i < c->n; i++) {
+		struct pbench_contest_event x = { .size = sizeof(x) };
+		char v[48], r[64] = "";
+
+		if (!c->e[i].r || pbench_contest_event(c, i, ev, &x))
+			continue;
+		if (x.status > PBENCH_EVENT_MULTIPLEXED || !isfinite(x.mean)) {
+			int st = x.status > PBENCH_EVENT_MULTIPLEXED ? x.status :
+				 PBENCH_EVENT_NOT_COUNTED;
+
+			if (!counted) {	/* the same for every entrant: one line */
+				fprintf(f, "  %-18s <%s> %s\n", name, pb_event_status_text(st),
+					x.reason ? x.reason : "");
+				return;
+			}
+			/* an entrant with no run measured, beside others counted */
+			fprintf(f, "  %-18s %-*.*s <%s> %s\n", first ? name : "", w, w,
+				c->e[i].name, pb_event_status_text(st), x.reason ? x.reason : "");
+			first = 0;
+			continue;
+		}
+		fmt_event_value(v, sizeof(v), &x, time);
+		if (i != c->o.reference)
+			fmt_event_ratio(r, sizeof(r), &x);
+		fprintf(f, "  %-18s %-*.*s %14s%s%s\n", first ? name : "", w, w, c->e[i].name, v,
+			*r ? "  " : "", r);
+		first = 0;
+	}
+}
+
+/* Events: the mean a run of each entrant that runs, and each one's ratio to the
+ * reference's; what could not be counted says so, with the reason. */
+static void print_events(FILE *f, const struct pbench_contest *c)
+{
+	int nr = 0, w = 7;
+
+	for (int i = 0; i < c->n && !nr; i++)
+		nr = c->e[i].r ? pbench_runs_nr_events(c->e[i].r) : 0;
+	if (!nr)
+		return;
+	for (int i = 0; i < c->n; i++)
+		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
+	pb_wrapf(f, c->width, 2, "\nevents, the mean a run (* multiplexed: scaled), and the ratio "
+		 "to %s's with its interval:", c->e[c->o.reference].name);
+	for (int ev = 0; ev < nr; ev++)
+		print_event(f, c, ev, w);
+}
+
+static void print_how(FILE *f, const struct pbench_contest *c)
+{
+	const struct pb_entrant *any = NULL;
+
+	for (int i = 0; i < c->n && !any; i++)
+		any = c->e[i].r ? &c->e[i] : NULL;
+	if (pb_contest_is_duet(c))
+		fprintf(f, "\norder: duet, both at once on CPUs %d and %d (swapped every round), "
+			"%zu pairs compared\n", c->duet_cpus[0], c->duet_cpus[1],
+			c->e[!c->o.reference].npairs);
+	else if (c->o.order == PBENCH_CONTEST_ORDER_SEQUENTIAL)
+		fprintf(f, "\norder: sequential, all runs of one, then the next\n");
+	else
+		fprintf(f, "\norder: interleaved, each round in a fresh random order (seed %llu)%s\n",
+			(unsigned long long)c->o.seed, pb_contest_paired(c) ? ", each run compared "
+			"with the reference's of its round" : "");
+	if (any && any->set->prepared && pb_contest_is_duet(c))
+		fprintf(f, "prepared: %s %d for both commands, each pinned to its duet CPU, warm-up "
+			"%.0f ms; restored %s\n", any->set->policy_name, any->set->prio_value,
+			any->set->warmup_ms,
+			any->set->restore_err ? pbench_strerror(any->set->restore_err) : "after");
+	else if (any && any->set->prepared)
+		fprintf(f, "prepared: CPU %d (%s), %s %d, warm-up %.0f ms; restored %s\n",
+			any->set->cpu, any->set->cpu_reason, any->set->policy_name,
+			any->set->prio_value, any->set->warmup_ms,
+			any->set->restore_err ? pbench_strerror(any->set->restore_err) : "after");
+	else if (any && any->set->policy_name)
+		fprintf(f, "unprepared: no pinning%s, %s %d as started\n",
+			pb_contest_is_duet(c) ? " but the duet's" : "", any->set->policy_name,
+			any->set->prio_value);
+	if (c->o.warmup_runs)
+		fprintf(f, "warm-up: %ld run%s of each, not kept\n", c->o.warmup_runs,
+			c->o.warmup_runs == 1 ? "" : "s");
+}
+
+/*
+ * The CPU's own speed in each command's runs (the reference loop around each run, on one
+ * scale for all), when it varied: a command whose runs met a slower CPU is slower for that,
+ * and the line says how much slower the CPU was while it ran.
+ */
+static void print_speed(FILE *f, const struct pbench_contest *c)
+{
+	double lo = INFINITY, hi = 0, ref = NAN;
+	int shown = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		struct pbench_speed_summary m = { .size = sizeof(m) };
+
+		if (c->e[i].r && !pbench_runs_speed(c->e[i].r, 0, &m)) {
+			lo = fmin(lo, m.min);
+			hi = fmax(hi, m.max);
+		}
+	}
+	if (!(hi / lo >= PBENCH_SPEED_VARIED))
+		return;
+	fprintf(f, "speed: the CPU's own speed varied %.2fx (reference loop, 1 = its best "
+		"reading):", hi / lo);
+	for (int i = 0; i < c->n; i++) {
+		struct pbench_speed_summary m = { .size = sizeof(m) };
+
+		if (!c->e[i].r || pbench_runs_speed(c->e[i].r, 0, &m))
+			continue;
+		if (i == c->o.reference)
+			ref = m.median;
+		fprintf(f, "%s %s median %.2fx (%.2fx to %.2fx, %d slow)", shown++ ? ";" : "",
+			c->e[i].name, m.median, m.min, m.max, m.slow);
+	}
+	fputc('\n', f);
+	for (int i = 0; i < c->n && isfinite(ref); i++) {
+		struct pbench_speed_summary m = { .size = sizeof(m) };
+
+		if (i == c->o.reference || !c->e[i].r || pbench_runs_speed(c->e[i].r, 0, &m) ||
+		    fabs(log(m.median / ref)) < log(1.05))
+			continue;
+		fprintf(f, "caution: %s ran on a CPU at %.2f of the speed %s's runs had: part of "
+			"the difference is the machine's\n", c->e[i].name, m.median / ref,
+			c->e[c->o.reference].name);
+	}
+}
+
+static void print_check_and_stop(FILE *f, const struct pbench_contest *c)
+{
+	static const char *const why[] = {
+		[PBENCH_CONTEST_STOP_DECIDED] = "every verdict reached",
+		[PBENCH_CONTEST_STOP_TIME] = "the time budget was spent",
+		[PBENCH_CONTEST_STOP_MAX_ROUNDS] = "the most rounds were run",
+		[PBENCH_CONTEST_STOP_INTERRUPTED] = "interrupted",
+	};
+	const struct pb_entrant *ref = &c->e[c->o.reference];
+
+	if (c->o.flags & PBENCH_CONTEST_NO_CHECK)
+		fprintf(f, "output check: not made (asked not to)\n");
+	else if (c->checked)
+		fprintf(f, "output check: every command %s %d and wrote the same %llu bytes "
+			"(FNV-1a %016llx)\n", ref->signaled ? "was killed by signal" : "exited",
+			ref->signaled ? ref->term_signal : ref->exit_status,
+			(unsigned long long)ref->bytes, (unsigned long long)ref->hash);
+	for (int i = 0; i < c->n; i++)
+		if (c->e[i].set && c->e[i].set->failed)
+			fprintf(f, "failed: %d of %d runs of %s exited non-zero or were killed\n",
+				c->e[i].set->failed, c->e[i].set->done, c->e[i].name);
+	fprintf(f, "stopped: %s after %ld round%s in %.1f s (budget: %ld rounds", why[c->stop],
+		c->rounds, c->rounds == 1 ? "" : "s", c->elapsed_s, c->o.max_rounds);
+	if (c->o.max_time_s > 0)
+		fprintf(f, ", %.3g s", c->o.max_time_s);
+	fprintf(f, "); tests at %.10g%% each (%.10g%% asked, %s)\n", c->look_level * 100,
+		c->o.confidence * 100, c->o.order == PBENCH_CONTEST_ORDER_SEQUENTIAL ||
+		(c->o.flags & PBENCH_CONTEST_FULL_BUDGET) ? "one look at the end" :
+		"stricter for looking as the rounds come");
+}
+
+/* PBENCH_CONTEST_COUNT_MEMORY: each function against the reference, per call. */
+static void print_memory(FILE *f, const struct pbench_contest *c)
+{
+	const struct pb_entrant *ref = &c->e[c->o.reference];
+	int said = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		const struct pb_entrant *e = &c->e[i];
+
+		if (!e->fn || !e->mem_status || (i == c->o.reference && c->n > 1))
+			continue;
+		if (!said++)
+			fprintf(f, "\nmemory per call (untimed calls after the rounds, counted one "
+				"by one):\n");
+		if (e->mem_status != PBENCH_MEM_COUNTED || ref->mem_status != PBENCH_MEM_COUNTED) {
+			fprintf(f, "  %-13s not counted: %s\n", e->name,
+				e->mem_reason ? e->mem_reason : ref->mem_reason ? ref->mem_reason :
+				"the reference is not a function");
+			continue;
+		}
+		for (int k = 0; k < 2; k++) {
+			struct pbench_mem_comparison m = { .size = sizeof(m) };
+
+			if (!pbench_contest_mem(c, i, k ? PBENCH_MEM_ALLOCS : PBENCH_MEM_BYTES, &m))
+				pbench_mem_comparison_write_text(&m, f, ref->name, e->name, "call");
+		}
+	}
+}
+
+/* pbench_contest_attach_memory(): each command's runs with the allocator shim (text or
+ * Markdown), then each against the reference's on bytes and allocations per run. */
+static int print_cmd_memory(FILE *f, const struct pbench_contest *c, int md)
+{
+	const struct pb_entrant *ref = &c->e[c->o.reference];
+
+	for (int i = 0; i < c->n; i++) {
+		const struct pb_entrant *e = &c->e[i];
+		int err;
+
+		if (!e->cmd_mem)
+			continue;
+		fprintf(f, md ? "\n`%s`:\n" : "\n'%s': ", e->name);
+		err = md ? pbench_mem_runs_write_markdown(e->cmd_mem, e->nr_cmd_mem, f) :
+		      pbench_mem_runs_write_text(e->cmd_mem, e->nr_cmd_mem, f);
+		if (err)
+			return err;
+	}
+	for (int i = 0; i < c->n; i++) {
+		static const int kinds[] = { PBENCH_MEM_BYTES, PBENCH_MEM_ALLOCS };
+		const struct pb_entrant *e = &c->e[i];
+
+		if (i == c->o.reference || !e->cmd_mem || !ref->cmd_mem)
+			continue;
+		fprintf(f, "\nmemory of '%s' against '%s':\n", e->name, ref->name);
+		if (md)
+			fputs("\n```\n", f);
+		for (int k = 0; k < 2; k++) {
+			struct pbench_mem_comparison m = { .size = sizeof(m) };
+			int err = pb_contest_cmd_mem(c, i, kinds[k], &m);
+
+			if (err == -ENODATA) {
+				fprintf(f, "  not counted: the shim was not loaded in every run of "
+					"both\n");
+				break;
+			}
+			if (err || (err = pbench_mem_comparison_write_text(&m, f, ref->name, e->name,
+									  "run")))
+				return err;
+		}
+		if (md)
+			fputs("```\n", f);
+	}
+	return 0;
+}
+
+int pbench_contest_wrap_at(struct pbench_contest *c, int width)
+{
+	if (!c || width < 0)
+		return pb_fail(-EINVAL, "pbench_contest_wrap_at(): %s", c ? "width < 0" :
+			       "c is NULL");
+	c->width = width;
+	return 0;
+}
+
+int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
+{
+	struct pb_line l;
+	int *order;
+	FILE *g;
+
+	if (!c || !f)
+		return -EINVAL;
+	order = sorted(c);
+	if (!order)
+		return -ENOMEM;
+	print_verdicts(f, c, order);
+	print_table(f, c, order);
+	print_events(f, c);
+	g = pb_line_open(&l, f, c->width, PB_HANG(2));
+	print_how(g, c);
+	print_speed(g, c);
+	print_check_and_stop(g, c);
+	pb_line_close(&l);
+	if (c->o.flags & PBENCH_CONTEST_COUNT_MEMORY)
+		print_memory(f, c);
+	free(order);
+	if (print_cmd_memory(f, c, 0))
+		return ferror(f) ? pb_stream_end(f) : -EIO;
+	return pb_stream_end(f);
+}
+
+/* ---- Markdown ------------------------------------------------------------------------------- */
+
+/* A table cell: | and newlines would break the row. */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+static const char *ms(char *buf, size_t len, double ns)
+{
+	if (isfinite(ns))
+		snprintf(buf, len, "%.3f", ns / 1e6);
+	else
+		snprintf(buf, len, "n/a");
+	return buf;
+}
+
+int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
+{
+	char line[768];
+	int *order;
+
+	if (!c || !f)
+		return -EINVAL;
+	order = sorted(c);
+	if (!order)
+		return -ENOMEM;
+	fputs("| Command | Runs | Mean [ms] | Median [ms] | Min [ms] | Max [ms] | Relative |\n"
+	      "|:---|---:|---:|---:|---:|---:|---:|\n", f);
+	for (int k = 0; k < c->n; k++) {
+		const struct pb_entrant *e = &c->e[order[k]];
+		struct pbench_summary s = { .size = sizeof(s) };
+		char rel[96], a[32], b[32], m[32], lo[32], hi[32];
+
+		fputs("| `", f);
+		md_cell(f, e->name);
+		fmt_relative(c, order[k], rel, sizeof(rel));
+		if (e->n && !pbench_stats_summary(e->x, e->n, NULL, &s))
+			fprintf(f, "` | %zu | %s ± %s | %s | %s | %s | %s |\n", e->n,
+				ms(a, sizeof(a), s.mean), ms(b, sizeof(b), s.stddev),
+				ms(m, sizeof(m), s.median), ms(lo, sizeof(lo), s.min),
+				ms(hi, sizeof(hi), s.max), rel);
+		else
+			fprintf(f, "` | 0 | n/a | n/a | n/a | n/a | %s |\n", rel);
+	}
+	fputc('\n', f);
+	for (int k = 0; k < c->n; k++) {
+		if (order[k] == c->o.reference)
+			continue;
+		pbench_contest_verdict_text(c, order[k], line, sizeof(line));
+		fprintf(f, "- %s\n", line);
+	}
+	free(order);
+	if (print_cmd_memory(f, c, 1))
+		return ferror(f) ? pb_stream_end(f) : -EIO;
+	return pb_stream_end(f);
+}

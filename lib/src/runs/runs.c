@@ -1,0 +1,792 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sets of runs: the experiment of pbench stat. This file has the object: its options and
+ * what it opens before anything runs, each set's summary, Tukey fences and outliers' causes
+ * after the runs, the contrast, and the getters. Running is runs_exec.c; the writers are
+ * runs_text.c, runs_json.c and runs_csv.c.
+ */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "runs/runs.h"
+
+#define XOR_ITERATIONS 100000000ULL
+#define WALK_STEPS 200000ULL		/* about 30 ms at the 150 ns a step measured here */
+#define MAX_RUNS 1000000L
+
+void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof(r->error), fmt, ap);
+	va_end(ap);
+}
+
+const char *pb_runs_mode_name(int mode)
+{
+	static const char *const names[] = { "unprepared", "prepared", "contrast" };
+
+	return mode >= 0 && mode <= PBENCH_RUNS_CONTRAST ? names[mode] : "?";
+}
+
+void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len)
+{
+	const struct pb_subject *s = &r->subject;
+
+	if (s->workload == PBENCH_WORKLOAD_MEMWALK)
+		snprintf(buf, len, "built-in workload 'memwalk' (%llu steps over %zu MiB)",
+			 (unsigned long long)s->iterations, s->walk_bytes >> 20);
+	else if (s->workload == PBENCH_WORKLOAD_FN)
+		snprintf(buf, len, "a function");
+	else
+		snprintf(buf, len, "built-in workload 'xor' (%llu iterations)",
+			 (unsigned long long)s->iterations);
+}
+
+/* ---- options -------------------------------------------------------------------------------- */
+
+static int check_opts(struct pbench_runs *r)
+{
+	struct pbench_runs_opts *o = &r->o;
+
+	if (o->mode < PBENCH_RUNS_UNPREPARED || o->mode > PBENCH_RUNS_CONTRAST)
+		return -EINVAL;
+	if (o->runs < 1 || o->runs > MAX_RUNS || o->cpu < -1)
+		return -EINVAL;
+	if (!(o->warmup_ms >= 0) || !isfinite(o->warmup_ms) || o->timeout_s < 0 ||
+	    !isfinite(o->timeout_s) || o->target_sem_pct < 0 || !isfinite(o->target_sem_pct) ||
+	    o->max_time_s < 0 || !isfinite(o->max_time_s))
+		return -EINVAL;
+	if (!o->argv && (o->workload < PBENCH_WORKLOAD_XOR || o->workload > PBENCH_WORKLOAD_FN ||
+			 (o->workload == PBENCH_WORKLOAD_FN && !o->fn)))
+		return -EINVAL;
+	if (o->argv && !o->argv[0])
+		return -EINVAL;
+	if (o->warmup_runs < 0 || o->warmup_runs > MAX_RUNS)
+		return -EINVAL;
+	return 0;
+}
+
+/* The helper commands: found now (a name that is not a command fails here, before anything
+ * runs), copied. */
+static int copy_helpers(struct pbench_runs *r)
+{
+	char *const *in[] = { r->o.setup, r->o.prepare, r->o.cleanup };
+	char **out[3] = { NULL, NULL, NULL };
+	static const char *const what[] = { "setup", "prepare", "cleanup" };
+	int err = 0;
+
+	for (int i = 0; i < 3 && !err; i++)
+		err = pb_command_copy(in[i], &out[i], what[i], r->error, sizeof(r->error));
+	r->setup = out[0];
+	r->prepare = out[1];
+	r->cleanup = out[2];
+	r->o.setup = r->setup;
+	r->o.prepare = r->prepare;
+	r->o.cleanup = r->cleanup;
+	return err;
+}
+
+/*
+ * What a command's child opens: only the events the object's own set could open. The others'
+ * status and reason come from that set, so that a run does not try (and fail) to open them
+ * again: on this VM cycles and instructions cost 60-90 us a run that way (bench_stat_cost).
+ */
+static int plan_child(struct pb_child_plan *cp, struct pbench_counters *self, int nr)
+{
+	size_t len = 1, n = (size_t)(nr ? nr : 1);
+
+	cp->map = calloc(n, sizeof(*cp->map));
+	cp->tmpl = calloc(n, sizeof(*cp->tmpl));
+	cp->tmp = calloc(n, sizeof(*cp->tmp));
+	if (!cp->map || !cp->tmpl || !cp->tmp)
+		return -ENOMEM;
+	for (int e = 0; e < nr; e++) {
+		cp->tmpl[e].size = sizeof(cp->tmpl[e]);
+		len += strlen(pbench_counters_name(self, e)) + 1;
+	}
+	if (nr)
+		pbench_counters_read(self, cp->tmpl, nr);
+	cp->events = calloc(1, len);
+	if (!cp->events)
+		return -ENOMEM;
+	for (int e = 0; e < nr; e++) {
+		if (pbench_counters_open_status(self, e) != PBENCH_EVENT_OK)
+			continue;
+		if (cp->nc)
+			strcat(cp->events, ",");
+		strcat(cp->events, pbench_counters_name(self, e));
+		cp->map[cp->nc++] = e;
+	}
+	return 0;
+}
+
+/*
+ * The defaults this machine cannot count (cycles and instructions with no hardware PMU) are
+ * left out of the set, their names and reasons kept, so that a report says once why they are
+ * missing instead of a line for each in every report: the user did not ask for them. An
+ * event named with -e stays in the set with its status. With nothing countable at all
+ * (-PBENCH_ENO_EVENTS) every event stays, for its reason.
+ */
+static int leave_out(struct pbench_runs *r, const struct pbench_counters_opts *copts)
+{
+	int nr = pbench_counters_nr(r->self), err;
+	struct pbench_count *k = calloc((size_t)(nr ? nr : 1), sizeof(*k));
+	char *kept = calloc(1, strlen(r->events) + 1);
+
+	if (!k || !kept) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int e = 0; e < nr; e++)
+		k[e].size = sizeof(k[e]);
+	pbench_counters_read(r->self, k, nr);
+	for (int e = 0; e < nr; e++) {
+		const char *name = pbench_counters_name(r->self, e);
+
+		if (pbench_counters_open_status(r->self, e) == PBENCH_EVENT_OK ||
+		    r->nleft == PB_RUNS_MAX_LEFT_OUT) {
+			if (*kept)
+				strcat(kept, ",");
+			strcat(kept, name);
+			continue;
+		}
+		r->left_reason[r->nleft] = k[e].reason ? k[e].reason : "";
+		if (!(r->left_name[r->nleft++] = strdup(name))) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	err = 0;
+	if (!r->nleft)
+		goto out;
+	pbench_counters_free(r->self);
+	r->self = NULL;
+	free(r->events);
+	r->o.events = r->events = kept;
+	kept = NULL;
+	err = pbench_counters_open(&r->self, r->events, copts);
+out:
+	free(k);
+	free(kept);
+	return err;
+}
+
+static int alloc_set(struct pb_set *set, int mode, long runs, int nr)
+{
+	set->mode = mode;
+	set->cpu = -1;
+	set->cap = runs;
+	set->fence_lo = set->fence_hi = NAN;
+	set->sem_pct = NAN;
+	set->runs = calloc((size_t)runs, sizeof(*set->runs));
+	set->counts = calloc((size_t)runs * (size_t)(nr ? nr : 1), sizeof(*set->counts));
+	return set->runs && set->counts ? 0 : -ENOMEM;
+}
+
+/* What is run: the command (found now, before anything is prepared or run, so that a typo
+ * changes nothing), the function or the built-in workload with its size. */
+static int subject_init(struct pbench_runs *r)
+{
+	struct pb_subject *sub = &r->subject;
+
+	sub->workload = r->o.argv ? -1 : r->o.workload;
+	sub->fn = r->o.fn;
+	sub->ctx = r->o.ctx;
+	sub->iterations = r->o.iterations ? r->o.iterations :
+			  r->o.workload == PBENCH_WORKLOAD_MEMWALK ? WALK_STEPS : XOR_ITERATIONS;
+	if (!r->o.argv && r->o.workload == PBENCH_WORKLOAD_MEMWALK)
+		sub->walk_bytes = r->o.walk_bytes ? r->o.walk_bytes : pbench_walk_default_bytes();
+	if (r->o.argv) {
+		char path[4096];
+		int err = pbench_command_resolve(r->o.argv[0], path, sizeof(path));
+
+		if (err)
+			return err;
+		sub->argv = pb_argv_dup(r->o.argv);
+		sub->path = strdup(path);
+		if (!sub->argv || !sub->path)
+			return -ENOMEM;
+		r->o.argv = sub->argv;
+	}
+	return 0;
+}
+
+/* A command's CPUs when prepared: copied, each one this process may run on, the prepared CPU
+ * among them (the first when none was named). */
+static int copy_cpus(struct pbench_runs *r)
+{
+	struct pbench_runs_opts *o = &r->o;
+	cpu_set_t allowed;
+	int has_cpu = 0;
+
+	if (o->ncpus <= 0) {
+		o->cpus = NULL;
+		o->ncpus = 0;
+		return 0;
+	}
+	if (!o->cpus || !o->argv || o->ncpus > CPU_SETSIZE) {
+		pb_runs_set_error(r, "a list of CPUs is for a command's prepared runs");
+		return -EINVAL;
+	}
+	r->cpus = malloc((size_t)o->ncpus * sizeof(*r->cpus));
+	if (!r->cpus)
+		return -ENOMEM;
+	CPU_ZERO(&allowed);
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	for (int i = 0; i < o->ncpus; i++) {
+		r->cpus[i] = o->cpus[i];
+		if (r->cpus[i] < 0 || r->cpus[i] >= CPU_SETSIZE || !CPU_ISSET(r->cpus[i], &allowed)) {
+			pb_runs_set_error(r, "CPU %d is not one this process may run on", o->cpus[i]);
+			return -EINVAL;
+		}
+		has_cpu |= r->cpus[i] == o->cpu;
+	}
+	if (o->cpu < 0)
+		o->cpu = r->cpus[0];
+	else if (!has_cpu) {
+		pb_runs_set_error(r, "the prepared CPU %d is not among the command's CPUs", o->cpu);
+		return -EINVAL;
+	}
+	o->cpus = r->cpus;
+	return 0;
+}
+
+int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opts)
+{
+	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
+	struct pbench_runs *r;
+	int err, defaults;
+
+	pb_fail_clear();
+	if (!out)
+		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
+	*out = NULL;
+	if ((err = PB_CHECK_STRUCT(opts, pbench_runs_opts, 0, "PBENCH_RUNS_OPTS_INIT")))
+		return err;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	pb_copy_in(&r->o, sizeof(r->o), opts);
+	r->env_cpu = -1;
+	err = check_opts(r);
+	if (!err)
+		err = copy_cpus(r);
+	if (!err)
+		err = copy_helpers(r);
+	if (err)
+		goto out_free;
+	defaults = !r->o.events;
+	r->events = strdup(r->o.events ? r->o.events : PBENCH_RUNS_DEFAULT_EVENTS);
+	if (!r->events) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	r->o.events = r->events;
+	err = subject_init(r);
+	if (err)
+		goto out_free;
+	/* Names are checked, and what this machine can count is learned, before anything runs.
+	 * For a command the set is also where its runs are counted: held on pbench's thread,
+	 * never enabled here, inherited by each run's command and counting from its exec (a run
+	 * is what it added). Opening a set per run on the command's pid cost ~90 us a run, and
+	 * the handshake that allows it a fork and two pipes more (bench_stat_cost). */
+	if (r->o.argv)
+		copts.flags = PBENCH_COUNTERS_INHERIT | PBENCH_COUNTERS_ENABLE_ON_EXEC;
+	err = pbench_counters_open(&r->self, r->events, &copts);
+	if (!err && defaults)
+		err = leave_out(r, &copts);
+	if (err && err != -PBENCH_ENO_EVENTS)
+		goto out_free;
+	r->nr = pbench_counters_nr(r->self);
+	if (r->o.argv && (err = plan_child(&r->subject.plan, r->self, r->nr)))
+		goto out_free;
+	/* For a command the set is never enabled (its commands enable their copies at exec).
+	 * With nothing countable it is kept for its reasons but never started. */
+	if (!r->o.argv && pbench_counters_nr_groups(r->self) &&
+	    (err = pbench_counters_enable(r->self)))
+		goto out_free;
+	r->ci.size = sizeof(r->ci);
+	err = pbench_clock_info(&r->ci);
+	if (err)
+		goto out_free;
+	if (r->o.mode != PBENCH_RUNS_PREPARED)
+		err = alloc_set(&r->sets[r->nsets++], PBENCH_RUNS_UNPREPARED, r->o.runs, r->nr);
+	if (!err && r->o.mode != PBENCH_RUNS_UNPREPARED)
+		err = alloc_set(&r->sets[r->nsets++], PBENCH_RUNS_PREPARED, r->o.runs, r->nr);
+	if (!err) {
+		long n = sysconf(_SC_NPROCESSORS_CONF);
+
+		r->nprobes = n > 0 && n <= CPU_SETSIZE ? (int)n : 0;
+		r->probes = calloc((size_t)(r->nprobes ? r->nprobes : 1), sizeof(*r->probes));
+		if (!r->probes)
+			err = -ENOMEM;
+	}
+	if (err)
+		goto out_free;
+	*out = r;
+	return 0;
+
+out_free:
+	pbench_runs_free(r);
+	return err;
+}
+
+/* ---- after the runs: summaries, fences, causes ---------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Blocked time is not noise when the command asks for it: a run of `sleep 0.2` is 200 ms off
+ * the CPU because it sleeps, in every run. When the typical run (the medians) blocks, its time
+ * off the CPU is the command's own waiting (sleep, I/O, a child it waits for), with the CPU
+ * taken from it too if it is also preempted: set->own_wait_ns, in every run alike, and
+ * outliers are told only what is beyond it (what makes them outliers). A typical run that
+ * never blocks keeps own_wait_ns NaN: its time off the CPU is the CPU taken, noise.
+ */
+static void own_wait(struct pb_set *set)
+{
+	double *nr = malloc((size_t)set->done * 3 * sizeof(*nr)), *vol, *inv;
+	int k = 0;
+
+	set->own_wait_ns = NAN;
+	set->own_blocks = set->own_preempted = 0;
+	if (!nr)
+		return;
+	vol = nr + set->done;
+	inv = vol + set->done;
+	for (int i = 0; i < set->done; i++) {
+		const struct pbench_noise *z = &set->runs[i].noise;
+
+		if (!pb_run_measured(set->runs[i].timed_out) || !isfinite(z->not_running_ns))
+			continue;
+		nr[k] = z->not_running_ns;
+		vol[k] = (double)z->ctx_voluntary;
+		inv[k++] = (double)z->ctx_involuntary;
+	}
+	if (k) {
+		qsort(nr, (size_t)k, sizeof(*nr), cmp_double);
+		qsort(vol, (size_t)k, sizeof(*vol), cmp_double);
+		qsort(inv, (size_t)k, sizeof(*inv), cmp_double);
+		/* the lower median of the counts: a whole number of blocks a typical run had */
+		if (vol[(k - 1) / 2] >= 1 && nr[(k - 1) / 2] > 0) {
+			set->own_wait_ns = k % 2 ? nr[k / 2] : (nr[k / 2 - 1] + nr[k / 2]) / 2;
+			set->own_blocks = (uint64_t)vol[(k - 1) / 2];
+			set->own_preempted = (uint64_t)inv[(k - 1) / 2];
+		}
+	}
+	free(nr);
+}
+
+void pb_runs_analyze(struct pb_set *set)
+{
+	unsigned flags = set->policy == SCHED_FIFO ? PBENCH_CAUSE_FIFO : 0;
+	int n = 0;
+	double *ns, *ticks, iqr;
+
+	set->have_summary = 0;
+	set->outliers = 0;
+	set->own_wait_ns = NAN;
+	set->own_blocks = 0;
+	set->measured = 0;
+	for (int i = 0; i < set->done; i++)
+		set->runs[i].outlier = 0;
+	if (!set->done)
+		return;
+	ns = malloc((size_t)set->done * sizeof(*ns));
+	ticks = malloc((size_t)set->done * sizeof(*ticks));
+	set->s_ns.size = set->s_ticks.size = sizeof(struct pbench_summary);
+	if (!ns || !ticks) {
+		free(ns);
+		free(ticks);
+		return;
+	}
+	for (int i = 0; i < set->done; i++)
+		if (pb_run_measured(set->runs[i].timed_out)) {	/* the rule: internal.h */
+			ns[n] = (double)set->runs[i].ns;
+			ticks[n++] = (double)set->runs[i].ticks;
+		}
+	set->measured = n;
+	if (!n) {
+		free(ns);
+		free(ticks);
+		return;
+	}
+	if (!pbench_stats_summary(ns, (size_t)n, NULL, &set->s_ns) &&
+	    !pbench_stats_summary(ticks, (size_t)n, NULL, &set->s_ticks))
+		set->have_summary = 1;
+	free(ns);
+	free(ticks);
+	if (!set->have_summary || n < 2)
+		return;
+	/* Tukey's fences, as pbench_stats_summary counts its outliers; none from one run. */
+	iqr = set->s_ns.q3 - set->s_ns.q1;
+	set->fence_lo = set->s_ns.q1 - 1.5 * iqr;
+	set->fence_hi = set->s_ns.q3 + 1.5 * iqr;
+	own_wait(set);
+	if (isfinite(set->own_wait_ns))
+		flags |= PBENCH_CAUSE_OWN_WAIT;
+	for (int i = 0; i < set->done; i++) {
+		struct pb_run *run = &set->runs[i];
+		struct pbench_noise task = run->noise;
+		double x = (double)run->ns;
+		char cause[512];
+
+		run->outlier = pb_run_measured(run->timed_out) &&
+			       (x < set->fence_lo || x > set->fence_hi);
+		if (!run->outlier)
+			continue;
+		set->outliers++;
+		if (flags & PBENCH_CAUSE_OWN_WAIT) {
+			task.not_running_ns = fmax(0, task.not_running_ns - set->own_wait_ns);
+			task.ctx_voluntary = task.ctx_voluntary > set->own_blocks ?
+					     task.ctx_voluntary - set->own_blocks : 0;
+		}
+		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
+					 run->speed, set->speed_typical, &task,
+					 run->have_cpu_noise ? &run->cpu_noise : NULL, flags);
+		free(run->cause);
+		run->cause = strdup(cause);
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The mean of a uint64_t field of the runs not ended at the timeout, zeros included (a run
+ * with no CPU time in user space counts as 0, not as missing); NaN without such runs. */
+double pb_runs_mean_field(const struct pb_set *s, size_t off)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int i = 0; i < s->done; i++)
+		if (pb_run_measured(s->runs[i].timed_out)) {
+			sum += (double)*(const uint64_t *)((const char *)&s->runs[i] + off);
+			n++;
+		}
+	return n ? sum / n : NAN;
+}
+
+double pb_runs_median_field(const struct pb_set *s, size_t off)
+{
+	uint64_t *v = malloc((size_t)(s->done ? s->done : 1) * sizeof(*v));
+	double m = NAN;
+	int n = 0;
+
+	for (int i = 0; v && i < s->done; i++) {
+		uint64_t x = *(const uint64_t *)((const char *)&s->runs[i] + off);
+
+		if (x && pb_run_measured(s->runs[i].timed_out))
+			v[n++] = x;
+	}
+	if (n) {
+		qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+		m = n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+	}
+	free(v);
+	return m;
+}
+
+const struct pb_set *pb_runs_set_of(const struct pbench_runs *r, int mode)
+{
+	for (int s = 0; s < r->nsets; s++)
+		if (r->sets[s].mode == mode)
+			return &r->sets[s];
+	return NULL;
+}
+
+/* A percentage with two significant digits, and never in exponent form. */
+int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *cv_ratio,
+		     char *verdict, size_t len)
+{
+	const struct pb_set *u = pb_runs_set_of(r, PBENCH_RUNS_UNPREPARED);
+	const struct pb_set *p = pb_runs_set_of(r, PBENCH_RUNS_PREPARED);
+	char su[32], sp[32];
+
+	if (!u || !p || !u->have_summary || !p->have_summary || u->measured < 2 ||
+	    p->measured < 2)
+		return 0;
+	*spread_ratio = p->s_ns.spread_pct > 0 ? u->s_ns.spread_pct / p->s_ns.spread_pct : NAN;
+	*cv_ratio = p->s_ns.cv_pct > 0 ? u->s_ns.cv_pct / p->s_ns.cv_pct : NAN;
+	pb_format_pct(su, sizeof(su), u->s_ns.spread_pct, -1);
+	pb_format_pct(sp, sizeof(sp), p->s_ns.spread_pct, -1);
+	if (!isfinite(*spread_ratio))
+		snprintf(verdict, len, "prepared runs did not vary at all (0%% spread) against %s "
+			 "unprepared", su);
+	else if (*spread_ratio >= 1)
+		snprintf(verdict, len, "prepared runs spread %s against %s unprepared: %.1fx "
+			 "tighter", sp, su, *spread_ratio);
+	else
+		snprintf(verdict, len, "prepared runs spread %s against %s unprepared: %.1fx "
+			 "wider, preparing did not steady this workload here", sp, su,
+			 1 / *spread_ratio);
+	pb_runs_speed_verdict(r, verdict, len);
+	return 1;
+}
+
+/* ---- the public getters --------------------------------------------------------------------- */
+
+static const struct pb_set *set_at(const struct pbench_runs *r, int s)
+{
+	return r && s >= 0 && s < r->nsets ? &r->sets[s] : NULL;
+}
+
+static const struct pb_run *run_at(const struct pbench_runs *r, int s, int i)
+{
+	const struct pb_set *set = set_at(r, s);
+
+	return set && i >= 0 && i < set->done ? &set->runs[i] : NULL;
+}
+
+const char *pbench_runs_error(const struct pbench_runs *r)
+{
+	return r ? r->error : "";
+}
+
+int pbench_runs_nr_sets(const struct pbench_runs *r)
+{
+	return r ? r->nsets : 0;
+}
+
+int pbench_runs_nr_events(const struct pbench_runs *r)
+{
+	return r ? r->nr : 0;
+}
+
+const char *pbench_runs_event_name(const struct pbench_runs *r, int e)
+{
+	return r && e >= 0 && e < r->nr ? pbench_counters_name(r->self, e) : NULL;
+}
+
+int pbench_runs_left_out(const struct pbench_runs *r, int i, const char **name,
+			 const char **reason)
+{
+	if (!r || i < 0)
+		return -EINVAL;
+	if (i >= r->nleft)
+		return -ENOENT;
+	if (name)
+		*name = r->left_name[i];
+	if (reason)
+		*reason = r->left_reason[i];
+	return 0;
+}
+
+int pbench_runs_set_info(const struct pbench_runs *r, int s, struct pbench_runs_set *out)
+{
+	const struct pb_set *set = set_at(r, s);
+	struct pbench_runs_set i = { 0 };
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_runs_set, 0, NULL)))
+		return err;
+	if (!set)
+		return pb_fail(-EINVAL, "%s(): no set %d", __func__, s);
+	i.size = out->size;
+	i.mode = set->mode;
+	i.prepared = set->prepared;
+	i.done = set->done;
+	i.failed = set->failed;
+	i.outliers = set->outliers;
+	i.stop = set->stop;
+	i.sem_pct = set->sem_pct;
+	i.elapsed_s = set->elapsed_s;
+	i.cpu = set->cpu;
+	i.cpu_reason = set->cpu_reason;
+	i.policy = set->policy;
+	i.prio_value = set->prio_value;
+	i.policy_name = set->policy_name;
+	i.warmup_ms = set->warmup_ms;
+	i.rest_ms = set->rest_ms;
+	i.restore_err = set->restore_err;
+	i.restored_by = set->restored_by;
+	i.rival_pid = set->rival_pid;
+	i.fence_lo_ns = set->fence_lo;
+	i.fence_hi_ns = set->fence_hi;
+	i.setup_ns_median = r->subject.argv ? pb_runs_median_field(set,
+					offsetof(struct pb_run, setup_ns)) : NAN;
+	i.exec_ns_median = r->subject.argv ? pb_runs_median_field(set,
+					offsetof(struct pb_run, exec_ns)) : NAN;
+	i.speed_cost_ns_median = pb_runs_speed_cost(set);
+	i.user_ns_mean = pb_runs_mean_field(set, offsetof(struct pb_run, user_ns));
+	i.system_ns_mean = pb_runs_mean_field(set, offsetof(struct pb_run, system_ns));
+	pb_copy_out(out, &i, sizeof(i));
+	return 0;
+}
+
+int pbench_runs_summary(const struct pbench_runs *r, int s, struct pbench_summary *ns,
+			struct pbench_summary *ticks)
+{
+	const struct pb_set *set = set_at(r, s);
+	int err;
+
+	if ((ns && (err = PB_CHECK_STRUCT(ns, pbench_summary, 0, NULL))) ||
+	    (ticks && (err = PB_CHECK_STRUCT(ticks, pbench_summary, 0, NULL))))
+		return err;
+	if (!set)
+		return pb_fail(-EINVAL, "%s(): no set %d", __func__, s);
+	if (!set->have_summary)
+		return -ENODATA;
+	if (ns)
+		pb_copy_out(ns, &set->s_ns, sizeof(set->s_ns));
+	if (ticks)
+		pb_copy_out(ticks, &set->s_ticks, sizeof(set->s_ticks));
+	return 0;
+}
+
+int pbench_runs_get(const struct pbench_runs *r, int s, int i, struct pbench_run *out)
+{
+	const struct pb_run *run = run_at(r, s, i);
+	struct pbench_run x = { 0 };
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_run, 0, NULL)))
+		return err;
+	if (!run)
+		return pb_fail(-EINVAL, "%s(): no run %d in set %d", __func__, i, s);
+	x.size = out->size;
+	x.ticks = run->ticks;
+	x.ns = run->ns;
+	x.setup_ns = run->setup_ns;
+	x.exec_ns = run->exec_ns;
+	x.exited = run->exited;
+	x.exit_status = run->exit_status;
+	x.signaled = run->signaled;
+	x.term_signal = run->term_signal;
+	x.timed_out = run->timed_out;
+	x.left_behind = run->left_behind;
+	x.cpu = run->cpu;
+	x.outlier = run->outlier;
+	x.cause = run->cause;
+	x.speed = run->speed;
+	x.user_ns = run->user_ns;
+	x.system_ns = run->system_ns;
+	x.ref_before_ns = run->ref_before_ns;
+	x.ref_after_ns = run->ref_after_ns;
+	pb_copy_out(out, &x, sizeof(x));
+	return 0;
+}
+
+int pbench_runs_count(const struct pbench_runs *r, int s, int i, int e, struct pbench_count *out)
+{
+	const struct pb_run *run = run_at(r, s, i);
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_count, 0, NULL)))
+		return err;
+	if (!run || e < 0 || e >= r->nr)
+		return pb_fail(-EINVAL, "%s(): no run %d in set %d, or no event %d", __func__, i, s,
+			       e);
+	pb_copy_out(out, &run->counts[e], sizeof(run->counts[e]));
+	return 0;
+}
+
+int pbench_runs_noise(const struct pbench_runs *r, int s, int i, struct pbench_noise *task,
+		      struct pbench_cpu_noise *cpu)
+{
+	const struct pb_run *run = run_at(r, s, i);
+	int err;
+
+	if (cpu && (err = PB_CHECK_STRUCT(cpu, pbench_cpu_noise, 0, NULL)))
+		return err;
+	if (!run)
+		return pb_fail(-EINVAL, "%s(): no run %d in set %d", __func__, i, s);
+	if (task)
+		*task = run->noise;
+	if (!cpu)
+		return 0;
+	if (!run->have_cpu_noise)
+		return -ENODATA;
+	pb_copy_out(cpu, &run->cpu_noise, sizeof(run->cpu_noise));
+	return 0;
+}
+
+int pbench_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *cv_ratio,
+			 char *verdict, size_t len)
+{
+	double sr, cr;
+	char v[PB_RUNS_VERDICT_LEN];
+
+	if (!r)
+		return -EINVAL;
+	if (!pb_runs_contrast(r, &sr, &cr, v, sizeof(v)))
+		return -ENODATA;
+	if (spread_ratio)
+		*spread_ratio = sr;
+	if (cv_ratio)
+		*cv_ratio = cr;
+	if (verdict && len)
+		snprintf(verdict, len, "%s", v);
+	return 0;
+}
+
+void pbench_runs_free(struct pbench_runs *r)
+{
+	if (!r)
+		return;
+	for (int s = 0; s < 2; s++) {
+		for (int i = 0; r->sets[s].runs && i < r->sets[s].done; i++)
+			free(r->sets[s].runs[i].cause);
+		free(r->sets[s].runs);
+		free(r->sets[s].counts);
+		pbench_walk_free(r->sets[s].walk);
+	}
+	for (int c = 0; r->probes && c < r->nprobes; c++)
+		pbench_cpu_probe_free(r->probes[c]);
+	free(r->probes);
+	free(r->cpus);
+	pbench_env_free(r->env);
+	if (!r->speed_borrowed)
+		pbench_speed_free(r->speed);
+	pb_argv_free(r->setup);
+	pb_argv_free(r->prepare);
+	pb_argv_free(r->cleanup);
+	free(r->mem);
+	free(r->subject.path);
+	free(r->subject.plan.events);
+	free(r->subject.plan.map);
+	free(r->subject.plan.tmpl);
+	free(r->subject.plan.tmp);
+	pb_argv_free(r->subject.argv);
+	pbench_counters_free(r->self);
+	free(r->events);
+	for (int i = 0; i < r->nleft; i++)
+		free(r->left_name[i]);
+	free(r);
+}
+
+int pbench_runs_attach_memory(struct pbench_runs *r, const struct pbench_mem_run *runs, int n)
+{
+	struct pbench_mem_run *copy;
+
+	if (!r || !runs || n < 1)
+		return -EINVAL;
+	copy = calloc((size_t)n, sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		pb_copy_in(&copy[i], sizeof(copy[i]), &runs[i]);
+	free(r->mem);
+	r->mem = copy;
+	r->nr_mem = n;
+	return 0;
+}

@@ -1,0 +1,673 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running the sets of a pbench_runs object (runs.c has the object): each run timed in ticks and
+ * ns, counted, and probed for the noise on its CPU; a set stops at its count, or at the target
+ * standard error within the time budget, or when the caller's stop flag is set. Prepared sets
+ * run between pbench_prepare() and its restore.
+ */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "runs/runs.h"
+
+/* ---- one run ------------------------------------------------------------------------------- */
+
+static int run_workload(struct pbench_runs *r, struct pb_set *set, struct pb_run *run)
+{
+	const struct pb_subject *s = &r->subject;
+	int counting = pbench_counters_nr_groups(r->self) > 0;
+	uint64_t t0, t1;
+	int err;
+
+	if (!counting) {
+		/* Nothing could be opened: the read fills in each event's status and reason. */
+		err = pbench_counters_read(r->self, run->counts, r->nr);
+		if (err < 0)
+			return err;
+	} else if ((err = pbench_counters_start(r->self))) {
+		return err;
+	}
+	t0 = pbench_ticks_begin();
+	if (set->walk)
+		run->result = pbench_walk_run(set->walk, s->iterations);
+	else if (s->workload == PBENCH_WORKLOAD_FN)
+		s->fn(s->ctx);
+	else
+		run->result = pbench_workload_xor(s->iterations, t0);
+	t1 = pbench_ticks_end();
+	if (counting) {
+		err = pbench_counters_stop(r->self);
+		if (!err && (err = pbench_counters_delta(r->self, run->counts, r->nr)) > 0)
+			err = 0;
+		if (err)
+			return err;
+	}
+	run->ticks = t1 - t0;
+	run->ns = pbench_ticks_to_ns(run->ticks);
+	run->exited = 1;
+	return 0;
+}
+
+/* A run ended at the timeout: killed with what it started, its counters never read. */
+static void timed_out(struct pbench_runs *r, struct pb_run *run, uint64_t t0)
+{
+	for (int e = 0; e < r->nr; e++) {
+		run->counts[e].status = PBENCH_EVENT_NOT_COUNTED;
+		run->counts[e].reason = "the run was killed at the timeout";
+	}
+	run->timed_out = 1;
+	run->signaled = 1;
+	run->term_signal = SIGKILL;
+	run->ticks = pbench_ticks() - t0;
+	run->ns = pbench_ticks_to_ns(run->ticks);
+}
+
+/* Start the subject's command: counted with the events the set could open, pinned to cpu
+ * when cpu >= 0 (prepared: to the CPUs asked, r->o.cpus, when there is a list), its stdout to
+ * stdout_fd when > 0. Alone: counted in the object's own set, which it inherits (started
+ * with vfork); beside another command (alone 0: a duet), in a set of its own opened on its
+ * pid, since a command started while the other runs would inherit the other's set too. */
+int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
+			  int alone, struct pbench_child **ch)
+{
+	const struct pb_child_plan *cp = &r->subject.plan;
+	struct pbench_child_opts copts = { .size = sizeof(copts),
+					   .events = cp->nc ? cp->events : NULL,
+					   .quiet = r->o.quiet, .stdout_fd = stdout_fd,
+					   .cpus = prepared ? r->o.cpus : NULL,
+					   .ncpus = prepared ? r->o.ncpus : 0,
+					   .path = r->subject.path };
+
+	if (alone && cp->nc)
+		copts.counters = r->self;
+	if (cpu >= 0) {
+		copts.flags = PBENCH_CHILD_PIN;
+		copts.cpu = cpu;
+	}
+	return pbench_child_start(ch, r->subject.argv, &copts);
+}
+
+/* The run of a command that ended (res from pbench_child_wait): its counts, times and status;
+ * ch is freed. */
+int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
+			   const struct pbench_child_result *res, struct pb_run *run)
+{
+	const struct pb_child_plan *cp = &r->subject.plan;
+	int err = 0;
+
+	for (int e = 0; e < r->nr; e++)
+		run->counts[e] = cp->tmpl[e];
+	if (pbench_child_counters(ch)) {
+		/* its own set: the events the object's set could open */
+		for (int k = 0; k < cp->nc; k++)
+			cp->tmp[k].size = sizeof(cp->tmp[k]);
+		err = pbench_child_counts(ch, cp->tmp, cp->nc);
+		for (int k = 0; err >= 0 && k < cp->nc; k++)
+			run->counts[cp->map[k]] = cp->tmp[k];
+	} else if (cp->nc) {
+		err = pbench_child_counts(ch, run->counts, r->nr);	/* the object's set */
+	}
+	pbench_child_free(ch);
+	if (err < 0)
+		return err;
+	run->ticks = res->ticks;
+	run->ns = res->ns;
+	run->setup_ns = pbench_ticks_to_ns(res->setup_ticks);
+	run->exec_ns = pbench_ticks_to_ns(res->exec_ticks);
+	run->exited = res->exited;
+	run->exit_status = res->exit_status;
+	run->signaled = res->signaled;
+	run->term_signal = res->term_signal;
+	run->left_behind = res->left_behind;
+	return 0;
+}
+
+/* A command that did not end by the timeout: killed with what it started. */
+void pb_runs_command_timed_out(struct pbench_runs *r, struct pbench_child *ch,
+			       struct pb_run *run, uint64_t t0)
+{
+	pbench_child_free(ch);
+	timed_out(r, run, t0);
+}
+
+static int run_command(struct pbench_runs *r, const struct pb_set *set, struct pb_run *run,
+		       int stdout_fd)
+{
+	int prepared = set->mode == PBENCH_RUNS_PREPARED;
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_child *ch;
+	uint64_t t0 = pbench_ticks();
+	int err;
+
+	err = pb_runs_command_start(r, prepared, -1, stdout_fd, 1, &ch);
+	if (err)
+		return err;
+	/* The stop flag (the caller's Ctrl-C) or the timeout: end the command with its group
+	 * now rather than wait for one that may never end; any other signal: keep waiting. */
+	do
+		err = pbench_child_wait_timeout(ch, &res, r->o.timeout_s);
+	while (err == -EINTR && !(r->o.stop && *r->o.stop));
+	if (err == -ETIMEDOUT) {
+		pb_runs_command_timed_out(r, ch, run, t0);
+		return 0;
+	}
+	if (err) {
+		pbench_child_free(ch);
+		return err;
+	}
+	return pb_runs_command_finish(r, ch, &res, run);
+}
+
+/* ---- noise ---------------------------------------------------------------------------------- */
+
+struct pbench_cpu_probe *pb_runs_probe(struct pbench_runs *r, int cpu)
+{
+	if (cpu < 0 || cpu >= r->nprobes)
+		return NULL;
+	if (!r->probes[cpu]) {
+		if (pbench_cpu_probe_new(&r->probes[cpu], cpu))
+			return r->probes[cpu] = NULL;
+		/* One text of /proc/interrupts for them all: a run on another CPU than the
+		 * last one's takes its rows from it while no interrupt came since. */
+		for (int i = 0; i < r->nprobes; i++)
+			if (i != cpu && r->probes[i] &&
+			    !pb_cpu_probe_share(r->probes[cpu], r->probes[i]))
+				break;
+	}
+	return r->probes[cpu];
+}
+
+static int find_event(const struct pb_run *run, int nr, const char *a, const char *b)
+{
+	for (int e = 0; e < nr; e++)
+		if (run->counts[e].name && (!strcmp(run->counts[e].name, a) ||
+					    (b && !strcmp(run->counts[e].name, b))) &&
+		    run->counts[e].status <= PBENCH_EVENT_MULTIPLEXED)
+			return e;
+	return -1;
+}
+
+/*
+ * The run's own noise: context switches and faults from getrusage (the thread's for the
+ * workload, the reaped children's for a command), migrations and the time not running from
+ * the cpu-migrations and task-clock events when they were counted. A command's task-clock
+ * sums its processes, so a parallel one may show none not running: the clamp at 0 says
+ * "unknown to be more", not "none".
+ */
+void pb_runs_fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u)
+{
+	int tc = find_event(run, nr, "task-clock", NULL);
+	int mig = find_event(run, nr, "cpu-migrations", "migrations");
+
+	run->noise.ctx_involuntary = u->nivcsw;
+	run->noise.ctx_voluntary = u->nvcsw;
+	run->noise.minor_faults = u->minflt;
+	run->noise.major_faults = u->majflt;
+	run->user_ns = u->user_ns;
+	run->system_ns = u->system_ns;
+	run->noise.not_running_ns = tc >= 0 ? fmax(0, (double)run->ns - run->counts[tc].scaled)
+				    : NAN;
+	run->have_migrations = mig >= 0;
+	run->noise.migrations = mig >= 0 ? (uint64_t)run->counts[mig].scaled : 0;
+}
+
+static uint64_t tv_ns(const struct timeval *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_usec * 1000u;
+}
+
+static void rusage_delta(struct pb_rusage *u, const struct rusage *a, const struct rusage *b)
+{
+	u->nivcsw = (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
+	u->nvcsw = (uint64_t)(b->ru_nvcsw - a->ru_nvcsw);
+	u->minflt = (uint64_t)(b->ru_minflt - a->ru_minflt);
+	u->majflt = (uint64_t)(b->ru_majflt - a->ru_majflt);
+	u->user_ns = tv_ns(&b->ru_utime) - tv_ns(&a->ru_utime);
+	u->system_ns = tv_ns(&b->ru_stime) - tv_ns(&a->ru_stime);
+}
+
+void pb_runs_current_priority(struct pb_set *set)
+{
+	struct sched_param sp;
+
+	set->policy = sched_getscheduler(0);
+	set->policy_name = pbench_sched_policy_name(set->policy);
+	if ((set->policy == SCHED_FIFO || set->policy == SCHED_RR) && !sched_getparam(0, &sp))
+		set->prio_value = sp.sched_priority;
+	else
+		set->prio_value = getpriority(PRIO_PROCESS, 0);
+}
+
+/* ---- the stop rule and progress ------------------------------------------------------------- */
+
+/* Mean and standard error (% of the mean) of the finished runs; runs ended at the timeout
+ * are not measurements. Returns how many runs that is. */
+static int set_estimate(const struct pb_set *set, double *mean, double *sem_pct)
+{
+	struct pbench_welford w = { 0 };
+
+	for (int i = 0; i < set->done; i++)
+		if (pb_run_measured(set->runs[i].timed_out))
+			pbench_welford_add(&w, (double)set->runs[i].ns);
+	*mean = w.n ? w.mean : NAN;
+	*sem_pct = w.n > 1 && w.mean > 0 ? pbench_welford_sem(&w) / w.mean * 100 : NAN;
+	return (int)w.n;
+}
+
+/* With a count: the count. With a target: reached after at least PBENCH_RUNS_SEM_MIN_RUNS,
+ * or the time budget or the run cap used up; set->stop says which. */
+static int set_finished(const struct pbench_runs *r, struct pb_set *set, double elapsed_s)
+{
+	double mean, sem;
+	int n;
+
+	if (!(r->o.target_sem_pct > 0)) {
+		set->stop = PBENCH_RUNS_STOP_COUNT;
+		return set->done >= r->o.runs;
+	}
+	n = set_estimate(set, &mean, &sem);
+	set->sem_pct = sem;
+	if (n >= PBENCH_RUNS_SEM_MIN_RUNS && sem <= r->o.target_sem_pct)
+		set->stop = PBENCH_RUNS_STOP_TARGET;
+	else if (set->done >= r->o.runs)
+		set->stop = PBENCH_RUNS_STOP_MAX_RUNS;
+	else if (elapsed_s >= r->o.max_time_s)
+		set->stop = PBENCH_RUNS_STOP_TIME;
+	else
+		return 0;
+	return 1;
+}
+
+static void progress(const struct pbench_runs *r, const struct pb_set *set, const char *phase,
+		     double elapsed_s)
+{
+	struct pbench_runs_progress p = { .size = sizeof(p), .mode = set->mode, .phase = phase,
+					  .run = set->done, .runs = r->o.runs,
+					  .target_sem_pct = r->o.target_sem_pct, .left_s = NAN };
+	double per_run = set->done ? elapsed_s / set->done : NAN;
+	int n;
+
+	if (!r->o.progress)
+		return;
+	n = set_estimate(set, &p.mean_ns, &p.sem_pct);
+	if (r->o.target_sem_pct > 0) {
+		/* The SEM falls as 1/sqrt(n): the runs the target needs at this spread. */
+		double need = isfinite(p.sem_pct) && p.sem_pct > 0 ?
+			      n * (p.sem_pct / r->o.target_sem_pct) *
+			      (p.sem_pct / r->o.target_sem_pct) : NAN;
+
+		if (isfinite(need) && isfinite(per_run))
+			p.left_s = fmin(fmax(need, PBENCH_RUNS_SEM_MIN_RUNS) - n,
+					(double)(r->o.runs - set->done)) * per_run;
+		p.left_s = fmin(isfinite(p.left_s) ? p.left_s : INFINITY,
+				r->o.max_time_s - elapsed_s);
+	} else {
+		p.left_s = per_run * (double)(r->o.runs - set->done);
+	}
+	if (!isfinite(p.left_s) || p.left_s < 0)
+		p.left_s = NAN;
+	r->o.progress(&p, r->o.progress_arg);
+}
+
+static int stopped(const struct pbench_runs *r)
+{
+	return r->o.stop && *r->o.stop;
+}
+
+/* ---- the runs of a set ---------------------------------------------------------------------- */
+
+/* The shortest rest taken after a run under FIFO; shorter ones add up over the runs. The fair
+ * server's period is 1 s (RT throttling's too): a rest owed for a few ms is taken in it. */
+#define REST_MIN_NS 1e6
+
+/* The slot of the set's next run, cleared, with its counts in the set's array. */
+struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set)
+{
+	struct pb_run *run = &set->runs[set->done];
+
+	free(run->cause);
+	memset(run, 0, sizeof(*run));
+	run->counts = set->counts + (size_t)set->done * (size_t)r->nr;
+	memset(run->counts, 0, (size_t)r->nr * sizeof(*run->counts));
+	for (int e = 0; e < r->nr; e++)
+		run->counts[e].size = sizeof(run->counts[e]);
+	run->cpu_noise.size = sizeof(run->cpu_noise);
+	return run;
+}
+
+/* The next run measured: its event names, its noise, the rest after it; kept. */
+void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
+		  const struct pb_rusage *u)
+{
+	/* Names from the set that outlives the runs (a child's set is freed per run). */
+	for (int e = 0; e < r->nr; e++)
+		run->counts[e].name = pbench_counters_name(r->self, e);
+	pb_runs_fill_noise(run, r->nr, u);
+	/* Under FIFO where the fair server can preempt: the waiting normal tasks run now,
+	 * outside the timed span, instead of during a run. A rest shorter than REST_MIN_NS is
+	 * taken with the next runs' (the same share of the time): a sleep costs ~50 us more
+	 * than it asks here, which after each run of a 0.6 ms command made its rest of 10.5%
+	 * (~63 us) 84 us (bench_stat). */
+	if (set->prep) {
+		set->rest_owed_ns += (double)run->ns;
+		if (pbench_prepared_rest_ns(set->prep, set->rest_owed_ns) >= REST_MIN_NS) {
+			set->rest_ms += pbench_prepared_rest(set->prep, set->rest_owed_ns) / 1e6;
+			set->rest_owed_ns = 0;
+		}
+	}
+	set->done++;
+	set->failed += run->signaled || run->exit_status;
+}
+
+/*
+ * One run of the set's subject, kept in the set: 0, 1 when the stop flag cut it short (not a
+ * measurement: not kept), or an error (r's error says what). stdout_fd > 0: a command's stdout
+ * goes there. Each run's CPU noise is probed on the CPU it ran on: the prepared CPU, or for
+ * unprepared runs the CPU pbench was on when the run started (sched_getcpu()). That is an
+ * approximation: an unprepared workload may migrate mid-run, and a command may start on
+ * another CPU than pbench's.
+ */
+int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
+{
+	int is_cmd = r->subject.argv != NULL, err;
+	struct pbench_cpu_probe *probe;
+	struct rusage ru0, ru1;
+	struct pb_rusage u;
+	struct pb_run *run;
+
+	if (set->done >= set->cap)
+		return -ENOSPC;
+	run = pb_runs_next(r, set);
+	run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
+	probe = pb_runs_probe(r, run->cpu);
+	/* The speed's readings outside the noise window: an interrupt during the reference
+	 * loop is not the run's. */
+	pb_runs_speed_before(r, run);
+	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
+	err = is_cmd ? run_command(r, set, run, stdout_fd) : run_workload(r, set, run);
+	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
+	if (run->have_cpu_noise)
+		run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
+	pb_runs_speed_after(r, run);
+	if (stopped(r))
+		return 1;	/* the run the stop cut short is not a measurement */
+	if (err) {
+		pb_runs_set_error(r, "cannot run%s%s: %s", is_cmd ? " " : "",
+				  is_cmd ? r->subject.argv[0] : "", pbench_strerror(err));
+		return err;
+	}
+	rusage_delta(&u, &ru0, &ru1);
+	pb_runs_keep(r, set, run, &u);
+	return 0;
+}
+
+/* Forget the set's runs (warm-up runs, a check): the set is as before its first run. */
+void pb_runs_forget(struct pbench_runs *r, struct pb_set *set)
+{
+	(void)r;
+	for (int i = 0; i < set->done; i++) {
+		free(set->runs[i].cause);
+		set->runs[i].cause = NULL;
+	}
+	set->done = 0;
+	set->failed = 0;
+	set->rest_ms = 0;
+	set->rest_owed_ns = 0;
+}
+
+/* A helper command (o.setup, o.prepare, o.cleanup): 0, 1 stopped, or an error said in r. */
+static int helper(struct pbench_runs *r, char **argv, const char *what)
+{
+	char why[sizeof(r->error)];
+	int err = pb_child_helper(argv, r->o.quiet, r->o.stop, what, why, sizeof(why));
+
+	if (err < 0)
+		pb_runs_set_error(r, "%s", why);
+	return err;
+}
+
+/* One run after the prepare command: 0, 1 stopped, or an error said in r. */
+static int prepared_one(struct pbench_runs *r, struct pb_set *set)
+{
+	int err = helper(r, r->prepare, "prepare");
+
+	return err ? err : pb_runs_one(r, set, 0);
+}
+
+/* The command's own warm-up: o.warmup_runs runs, not kept. */
+static int warm_up(struct pbench_runs *r, struct pb_set *set)
+{
+	int err = 0;
+
+	for (long k = 0; k < r->o.warmup_runs && !err && !stopped(r); k++) {
+		progress(r, set, "warm-up", 0);
+		err = prepared_one(r, set);
+		pb_runs_forget(r, set);
+	}
+	return err;
+}
+
+/* The runs of one set, by its stop rule, after its warm-up runs. */
+static int run_set(struct pbench_runs *r, struct pb_set *set)
+{
+	uint64_t t_start;
+	double elapsed = 0;
+	int err = warm_up(r, set);
+
+	if (err)
+		return err == 1 ? 0 : err;
+	t_start = pbench_ticks();
+	while (!stopped(r) && !set_finished(r, set, elapsed)) {
+		progress(r, set, "runs", elapsed);
+		err = prepared_one(r, set);
+		if (err == 1)
+			break;
+		if (err) {
+			set->elapsed_s = elapsed;
+			progress(r, set, "done", elapsed);
+			return err;
+		}
+		elapsed = pbench_ticks_to_ns_f(pbench_ticks() - t_start) / 1e9;
+	}
+	set->elapsed_s = elapsed;
+	if (stopped(r))
+		set->stop = PBENCH_RUNS_STOP_INTERRUPTED;
+	progress(r, set, "done", elapsed);
+	return 0;
+}
+
+int pb_runs_make_walk(struct pbench_runs *r, struct pb_set *set)
+{
+	int err;
+
+	if (r->subject.argv || r->subject.workload != PBENCH_WORKLOAD_MEMWALK)
+		return 0;
+	err = pbench_walk_new(&set->walk, r->subject.walk_bytes, 0);
+	if (err)
+		pb_runs_set_error(r, "cannot make the memory walk's %zu MiB buffer: %s",
+			  r->subject.walk_bytes >> 20, pbench_strerror(err));
+	return err;
+}
+
+/*
+ * Prepare for the set's runs (pbench_prepare's handlers restore on SIGINT/SIGTERM as well),
+ * with extra PBENCH_PREPARE_* flags (a duet: no pinning): 0 prepared (the set says how;
+ * pb_runs_unprepare() after the runs), 1 stopped while preparing (everything restored,
+ * set->stop says so), or an error (r's error says what).
+ */
+int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra)
+{
+	struct pbench_prepare_opts popts = PBENCH_PREPARE_OPTS_INIT;
+	struct pbench_prepared *p;
+	int err;
+
+	popts.cpu = r->o.cpu;
+	popts.warmup_ms = r->o.warmup_ms;
+	popts.flags = (r->o.flags & PBENCH_RUNS_SIGNALS ? PBENCH_PREPARE_SIGNALS : 0) |
+		      (r->o.flags & PBENCH_RUNS_PRIORITY_CACHE ? PBENCH_PREPARE_PRIORITY_CACHE : 0) |
+		      (r->o.flags & PBENCH_RUNS_REPROBE ? PBENCH_PREPARE_REPROBE : 0) | extra;
+	progress(r, set, "preparing", 0);
+	err = pbench_prepare(&p, &popts);
+	progress(r, set, "done", 0);
+	if (err == -EINTR || (!err && stopped(r))) {
+		if (!err) {
+			set->restore_err = pbench_prepared_restore(p);
+			pbench_prepared_free(p);
+		}
+		set->stop = PBENCH_RUNS_STOP_INTERRUPTED;
+		return 1;	/* stopped while preparing: everything was restored */
+	}
+	if (err) {
+		pb_runs_set_error(r, "cannot prepare%s: %s", r->o.cpu >= 0 ? " the CPU" : "",
+			  pbench_strerror(err));
+		return err;
+	}
+	set->prepared = 1;
+	set->cpu = pbench_prepared_cpu(p);
+	snprintf(set->cpu_reason, sizeof(set->cpu_reason), "%s", pbench_prepared_cpu_reason(p));
+	for (int s = 0; s < PBENCH_PREPARE_STEP_NR; s++) {
+		const struct pbench_prepared_step *po = pbench_prepared_step(p, s);
+
+		if (po)
+			set->steps[s] = *po;
+	}
+	set->prio.size = sizeof(set->prio);
+	pbench_prepared_priority(p, &set->prio);
+	set->policy = set->prio.policy;
+	set->policy_name = set->prio.policy_name;
+	set->prio_value = set->prio.value;
+	set->warmup_ms = pbench_prepared_warmup_ms(p);
+	set->rival_pid = pbench_cpu_rival(set->cpu);
+	set->prep = p;
+	return 0;
+}
+
+/* After the prepared runs: another pbench on the CPU, and everything restored. */
+void pb_runs_unprepare(struct pbench_runs *r, struct pb_set *set)
+{
+	struct pbench_prepared *p = set->prep;
+
+	(void)r;
+	if (!p)
+		return;
+	set->prep = NULL;
+	if (!set->rival_pid)
+		set->rival_pid = pbench_cpu_rival(set->cpu);
+	set->restore_err = pbench_prepared_restore(p);
+	set->restored_by = pbench_prepared_signal(p);
+	pbench_prepared_free(p);
+}
+
+/* What a set prepared by another object's set has: its CPU, steps and priority (prep too,
+ * for the rests between runs; the preparing set alone restores). */
+void pb_runs_share_prepared(struct pb_set *dst, const struct pb_set *src)
+{
+	dst->prepared = src->prepared;
+	dst->cpu = src->cpu;
+	memcpy(dst->cpu_reason, src->cpu_reason, sizeof(dst->cpu_reason));
+	memcpy(dst->steps, src->steps, sizeof(dst->steps));
+	dst->prio = src->prio;
+	dst->policy = src->policy;
+	dst->policy_name = src->policy_name;
+	dst->prio_value = src->prio_value;
+	dst->warmup_ms = src->warmup_ms;
+	dst->rival_pid = src->rival_pid;
+	dst->restore_err = src->restore_err;
+	dst->restored_by = src->restored_by;
+	dst->prep = src->prep;
+}
+
+/* Prepare, run, restore. */
+static int run_prepared(struct pbench_runs *r, struct pb_set *set)
+{
+	int err = pb_runs_prepare(r, set, 0);
+
+	if (err)
+		return err == 1 ? 0 : err;
+	/* The walk's buffer is made now: on the prepared CPU's node, and locked. */
+	err = pb_runs_make_walk(r, set);
+	if (!err)
+		err = run_set(r, set);
+	pbench_walk_free(set->walk);
+	set->walk = NULL;
+	pb_runs_unprepare(r, set);
+	return err;
+}
+
+/* The checks of the CPU the prepared runs used (or would use): no windowed checks, and the
+ * live machine even where a recorded tree is set (that is for pbench check). */
+static void check_cpu(struct pbench_runs *r)
+{
+	const struct pb_set *last = &r->sets[r->nsets - 1];
+	int cpu = last->prepared ? last->cpu : r->o.cpu;
+	const int *cpus;
+
+	if (pbench_env_check(&r->env, cpu >= 0 ? &cpu : NULL, cpu >= 0,
+			     PBENCH_ENV_NO_WINDOW | PBENCH_ENV_LIVE)) {
+		r->env = NULL;
+		return;
+	}
+	r->env_cpu = pbench_env_cpus(r->env, &cpus) > 0 ? cpus[0] : -1;
+}
+
+/* The cleanup command, after the setup ran, whatever came after it: an error of its own
+ * is kept only when nothing failed before. */
+static void cleanup(struct pbench_runs *r, int *err)
+{
+	char saved[sizeof(r->error)];
+	int cerr;
+
+	memcpy(saved, r->error, sizeof(saved));
+	cerr = helper(r, r->cleanup, "cleanup");
+	if (*err > 0)
+		*err = 0;	/* a set stopped while warming up or preparing */
+	if (*err)
+		memcpy(r->error, saved, sizeof(saved));
+	else if (cerr < 0)
+		*err = cerr;
+}
+
+int pbench_runs_run(struct pbench_runs *r)
+{
+	int err = 0, done = 0;
+
+	if (!r)
+		return -EINVAL;
+	if (r->ran)
+		return -EALREADY;
+	r->ran = 1;
+	err = helper(r, r->setup, "setup");
+	if (err)
+		return err == 1 ? -EINTR : err;
+	for (int s = 0; s < r->nsets && !err && !stopped(r); s++) {
+		struct pb_set *set = &r->sets[s];
+
+		if (set->mode == PBENCH_RUNS_PREPARED) {
+			err = run_prepared(r, set);
+			continue;
+		}
+		pb_runs_current_priority(set);
+		err = pb_runs_make_walk(r, set);
+		if (!err)
+			err = run_set(r, set);
+		pbench_walk_free(set->walk);
+		set->walk = NULL;
+	}
+	cleanup(r, &err);
+	pb_runs_speed_factors(r);
+	for (int s = 0; s < r->nsets; s++) {
+		pb_runs_analyze(&r->sets[s]);
+		done += r->sets[s].done;
+	}
+	if (done)
+		check_cpu(r);
+	r->interrupted = stopped(r);
+	return err ? err : r->interrupted ? -EINTR : 0;
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A set of runs as a Markdown table, the one a person pastes into a pull request (as
+ * hyperfine's --export-markdown): a row per mode with the mean ± standard deviation, the
+ * median, min and max in one unit, the CV, the spread and the outliers; for the contrast,
+ * the verdict below it. Numbers have the digits the deviation supports; what the runs cannot
+ * give (the spread of one run) is n/a.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runs/runs.h"
+
+/* The command as a shell would take it back, or the workload in words. */
+static void md_subject(FILE *f, const struct pbench_runs *r)
+{
+	char buf[512], *big = NULL;
+	size_t n;
+
+	if (!r->subject.argv) {
+		pb_runs_subject_desc(r, buf, sizeof(buf));
+		pb_md_text(f, buf);
+		return;
+	}
+	n = pb_shell_quote(buf, sizeof(buf), r->subject.argv);
+	if (n >= sizeof(buf) && (big = malloc(n + 1)))
+		pb_shell_quote(big, n + 1, r->subject.argv);
+	pb_md_code(f, big ? big : buf);
+	free(big);
+}
+
+static void md_num(FILE *f, double v, double scale, int decimals)
+{
+	if (isfinite(v))
+		fprintf(f, " %.*f |", decimals, v / scale);
+	else
+		fprintf(f, " n/a |");
+}
+
+static void md_row(FILE *f, const struct pbench_runs *r, const struct pb_set *s, double scale)
+{
+	const struct pbench_summary *m = &s->s_ns;
+	int d = pb_md_decimals(m->stddev / scale);
+	char pct[32];
+
+	fprintf(f, "| ");
+	md_subject(f, r);
+	fprintf(f, " | %s | %d |", pb_runs_mode_name(s->mode), s->measured);
+	if (isfinite(m->stddev))
+		fprintf(f, " %.*f ± %.*f |", d, m->mean / scale, d, m->stddev / scale);
+	else
+		md_num(f, m->mean, scale, d);
+	md_num(f, m->median, scale, d);
+	md_num(f, m->min, scale, d);
+	md_num(f, m->max, scale, d);
+	fprintf(f, " %s |", pb_format_pct(pct, sizeof(pct), m->cv_pct, -1));
+	fprintf(f, " %s |", pb_format_pct(pct, sizeof(pct), m->spread_pct, -1));
+	if (s->measured < 2)
+		fprintf(f, " n/a |\n");
+	else
+		fprintf(f, " %d |\n", s->outliers);
+}
+
+int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f)
+{
+	double least = INFINITY, scale, sr, cr;
+	const char *unit;
+	char verdict[256];
+
+	if (!r || !f)
+		return -EINVAL;
+	for (int i = 0; i < r->nsets; i++)
+		if (r->sets[i].have_summary && r->sets[i].s_ns.mean < least)
+			least = r->sets[i].s_ns.mean;
+	scale = pb_md_time_unit(least, &unit);
+	fprintf(f, "| Command | Mode | Runs | Mean [%s] | Median [%s] | Min [%s] | Max [%s] | CV "
+		"| Spread | Outliers |\n", unit, unit, unit, unit);
+	fprintf(f, "|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (int i = 0; i < r->nsets; i++)
+		if (r->sets[i].have_summary)
+			md_row(f, r, &r->sets[i], scale);
+	if (pb_runs_contrast(r, &sr, &cr, verdict, sizeof(verdict))) {
+		fprintf(f, "\n");
+		pb_md_text(f, verdict);
+		fprintf(f, "\n");
+	}
+	if (r->mem && pbench_mem_runs_write_markdown(r->mem, r->nr_mem, f))
+		return ferror(f) ? pb_stream_end(f) : -EIO;
+	return pb_stream_end(f);
+}

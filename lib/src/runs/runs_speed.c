@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU's own speed around each run of a set (part of the runs object, with runs.c): the
+ * reference loop (speed.c) read on pbench's thread right before and right after the run,
+ * outside the timed span; once the runs are done, each run's factor against the best reading
+ * of the invocation (all sets), and each set's summary. A command run unprepared may run on
+ * another CPU than pbench's: its factor is the CPU pbench was on.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runs/runs.h"
+
+static void read_into(struct pbench_runs *r, struct pb_run *run, double *ns)
+{
+	double cost = 0;
+
+	*ns = NAN;
+	if (!r->speed && pbench_speed_new(&r->speed))
+		r->speed = NULL;
+	if (r->speed && !pbench_speed_read(r->speed, ns, &cost))
+		run->speed_cost_ns += cost;
+}
+
+void pb_runs_speed_before(struct pbench_runs *r, struct pb_run *run)
+{
+	run->speed = run->ref_after_ns = NAN;
+	run->speed_cost_ns = 0;
+	read_into(r, run, &run->ref_before_ns);
+}
+
+void pb_runs_speed_after(struct pbench_runs *r, struct pb_run *run)
+{
+	read_into(r, run, &run->ref_after_ns);
+}
+
+/*
+ * r reads from's reference loop (made now if it was not yet: calibrated where the caller
+ * runs), so that their readings are of one loop and their factors on one scale: a contest's
+ * entrants. from must outlive r's readings; r never frees it. 0 or -ENOMEM.
+ */
+int pb_runs_share_speed(struct pbench_runs *r, struct pbench_runs *from)
+{
+	if (!from->speed && pbench_speed_new(&from->speed)) {
+		from->speed = NULL;
+		return -ENOMEM;
+	}
+	if (r == from)
+		return 0;
+	if (!r->speed_borrowed)
+		pbench_speed_free(r->speed);
+	r->speed = from->speed;
+	r->speed_borrowed = 1;
+	return 0;
+}
+
+/* A set's times and factors, runs ended at the timeout left out; n of them. */
+static int set_arrays(const struct pb_set *s, double **ns, double **f)
+{
+	int n = 0;
+
+	*ns = malloc((size_t)(s->done ? s->done : 1) * sizeof(**ns));
+	*f = malloc((size_t)(s->done ? s->done : 1) * sizeof(**f));
+	if (!*ns || !*f) {
+		free(*ns);
+		free(*f);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < s->done; i++)
+		if (pb_run_measured(s->runs[i].timed_out)) {
+			(*ns)[n] = (double)s->runs[i].ns;
+			(*f)[n++] = s->runs[i].speed;
+		}
+	return n;
+}
+
+int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *out)
+{
+	double *ns, *f;
+	int n = set_arrays(s, &ns, &f), err;
+
+	if (n < 0)
+		return n;
+	err = pbench_speed_summarize(ns, f, (size_t)n, out);
+	free(ns);
+	free(f);
+	return err;
+}
+
+/* Every run's readings (the sets one after the other, the subjects one after the other),
+ * their factors against the best reading of them all (bursts left out:
+ * pbench_speed_factors()), and each set's typical factor. Several subjects: a contest's
+ * entrants, whose speeds are then on one scale. */
+void pb_runs_speed_factors_of(struct pbench_runs *const *rs, int nr)
+{
+	size_t n = 0, k = 0;
+	double *b, *a, *f, best = NAN;
+
+	for (int j = 0; j < nr; j++)
+		for (int s = 0; rs[j] && s < rs[j]->nsets; s++)
+			n += (size_t)rs[j]->sets[s].done;
+	b = n ? malloc(n * 3 * sizeof(*b)) : NULL;
+	if (!b) {
+		for (int j = 0; j < nr; j++)
+			if (rs[j])
+				rs[j]->speed_best_ns = NAN;
+		return;
+	}
+	a = b + n;
+	f = a + n;
+	for (int j = 0; j < nr; j++)
+		for (int s = 0; rs[j] && s < rs[j]->nsets; s++)
+			for (int i = 0; i < rs[j]->sets[s].done; i++, k++) {
+				b[k] = rs[j]->sets[s].runs[i].ref_before_ns;
+				a[k] = rs[j]->sets[s].runs[i].ref_after_ns;
+			}
+	if (!pbench_speed_factors(b, a, n, f, &best)) {
+		k = 0;
+		for (int j = 0; j < nr; j++)
+			for (int s = 0; rs[j] && s < rs[j]->nsets; s++) {
+				struct pbench_speed_summary sum = { .size = sizeof(sum) };
+				struct pb_set *set = &rs[j]->sets[s];
+
+				for (int i = 0; i < set->done; i++)
+					set->runs[i].speed = f[k++];
+				set->speed_typical = pb_runs_speed_summary(set, &sum) ? NAN :
+						     sum.median;
+			}
+	}
+	for (int j = 0; j < nr; j++)
+		if (rs[j])
+			rs[j]->speed_best_ns = best;
+	free(b);
+}
+
+void pb_runs_speed_factors(struct pbench_runs *r)
+{
+	pb_runs_speed_factors_of(&r, 1);
+}
+
+/* The median cost of the readings around a run, in ns; NaN without runs. */
+double pb_runs_speed_cost(const struct pb_set *s)
+{
+	double *v = malloc((size_t)(s->done ? s->done : 1) * sizeof(*v)), m = NAN;
+	int n = 0;
+
+	for (int i = 0; v && i < s->done; i++)
+		if (s->runs[i].speed_cost_ns > 0)
+			v[n++] = s->runs[i].speed_cost_ns;
+	if (n) {
+		struct pbench_summary sum = { .size = sizeof(sum) };
+
+		if (!pbench_stats_summary(v, (size_t)n, NULL, &sum))
+			m = sum.median;
+	}
+	free(v);
+	return m;
+}
+
+/* ---- public ------------------------------------------------------------------------------- */
+
+int pbench_runs_speed(const struct pbench_runs *r, int s, struct pbench_speed_summary *out)
+{
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_speed_summary, 0, NULL)))
+		return err;
+	if (!r || s < 0 || s >= r->nsets)
+		return pb_fail(-EINVAL, "%s(): no set %d", __func__, s);
+	return pb_runs_speed_summary(&r->sets[s], out);
+}
+
+/* Every set's factors together: how much the machine's speed varied over the measurement. */
+static int all_factors(const struct pbench_runs *r, struct pbench_speed_summary *out)
+{
+	size_t n = 0, k = 0;
+	double *f;
+	int err;
+
+	for (int s = 0; s < r->nsets; s++)
+		n += (size_t)r->sets[s].done;
+	f = malloc((n ? n : 1) * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	for (int s = 0; s < r->nsets; s++)
+		for (int i = 0; i < r->sets[s].done; i++)
+			f[k++] = r->sets[s].runs[i].speed;
+	err = pbench_speed_summarize(NULL, f, k, out);
+	free(f);
+	return err;
+}
+
+int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, size_t len)
+{
+	struct pbench_speed_summary all = { .size = sizeof(all) };
+	size_t n;
+
+	if (!r || (!buf && len))
+		return -EINVAL;
+	if (len)
+		buf[0] = '\0';
+	if (all_factors(r, &all) || !(all.range >= PBENCH_SPEED_VARIED))
+		return 0;
+	n = (size_t)snprintf(buf, len, "the CPU's own speed varied %.2fx during the runs (%.2fx "
+			     "to %.2fx of its best, reference loop", all.range, all.min, all.max);
+	for (int s = 0; s < r->nsets; s++) {
+		struct pbench_speed_summary one = { .size = sizeof(one) };
+
+		if (pb_runs_speed_summary(&r->sets[s], &one) || !isfinite(one.corr) ||
+		    !(one.range >= PBENCH_SPEED_VARIED))
+			continue;
+		n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0,
+				      "; in the %s runs %.2fx, time against 1/speed r = %.2f: %s",
+				      pb_runs_mode_name(r->sets[s].mode), one.range, one.corr,
+				      pb_speed_corr_words(one.corr));
+	}
+	n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, ")");
+	return (int)n;
+}
+
+void pb_runs_speed_verdict(const struct pbench_runs *r, char *verdict, size_t len)
+{
+	size_t n = strlen(verdict);
+
+	if (n + 2 < len && pbench_runs_speed_note(r, verdict + n + 2, len - n - 2) > 0)
+		memcpy(verdict + n, "; ", 2);
+}

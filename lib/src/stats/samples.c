@@ -1,0 +1,731 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Samples from anywhere, for pbench analyze and for any program that wants pbench's summary of
+ * numbers it has on file: one number per line, or the JSON of pbench (pbench stat in every
+ * mode, the library's result; a comparison is recognized and said to hold no samples),
+ * hyperfine (--export-json) and Google Benchmark (--benchmark_format=json). Times become ns.
+ * Every rejection says where and why; nothing is read past a NUL byte or guessed.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "stats/samples.h"
+
+int pbench_samples_new(struct pbench_samples **out)
+{
+	if (!out)
+		return -EINVAL;
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+void pbench_samples_free(struct pbench_samples *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->n; i++) {
+		free(s->v[i].name);
+		free(s->v[i].unit);
+		free(s->v[i].x);
+	}
+	free(s->v);
+	free(s->note);
+	free(s->warning);
+	free(s->sums);
+	free(s->cmps);
+	free(s);
+}
+
+int pbench_samples_nr(const struct pbench_samples *s)
+{
+	return s ? s->n : 0;
+}
+
+const char *pbench_samples_name(const struct pbench_samples *s, int i)
+{
+	return s && i >= 0 && i < s->n ? s->v[i].name : NULL;
+}
+
+const char *pbench_samples_unit(const struct pbench_samples *s, int i)
+{
+	return s && i >= 0 && i < s->n ? s->v[i].unit : NULL;
+}
+
+const double *pbench_samples_values(const struct pbench_samples *s, int i, size_t *n)
+{
+	if (!s || i < 0 || i >= s->n) {
+		if (n)
+			*n = 0;
+		return NULL;
+	}
+	if (n)
+		*n = s->v[i].n;
+	return s->v[i].x;
+}
+
+size_t pbench_samples_failed(const struct pbench_samples *s, int i)
+{
+	return s && i >= 0 && i < s->n ? s->v[i].failed : 0;
+}
+
+const char *pbench_samples_warning(const struct pbench_samples *s)
+{
+	return s ? s->warning : NULL;
+}
+
+const char *pbench_samples_note(const struct pbench_samples *s)
+{
+	return s ? s->note : NULL;
+}
+
+/* ---- building ---------------------------------------------------------------------------- */
+
+static void why_set(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void why_set(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+}
+
+/* The length of the UTF-8 sequence at p (at most n bytes) and its code point, or 0 when it
+ * is not a valid, shortest one. */
+static size_t utf8_at(const unsigned char *p, size_t n, unsigned *cp)
+{
+	size_t len = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
+	static const unsigned least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+
+	if (*p >= 0xf5 || !len || len > n)
+		return 0;
+	*cp = *p & (0x7f >> len);
+	for (size_t k = 1; k < len; k++) {
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (p[k] & 0x3f);
+	}
+	if (*cp < least[len] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Code points that reorder or hide text on a terminal: the C1 controls, the bidi marks,
+ * embeddings, overrides and isolates. */
+static int invisible(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* A name read from a file, as it may be printed: control characters (ESC, BEL, a newline),
+ * bytes that are not UTF-8 and the invisible code points above written as \xHH or \uHHHH,
+ * a backslash as \\, so that no input can forge an output line or restyle the terminal.
+ * NULL: out of memory. */
+static char *shown_name(const char *name)
+{
+	const unsigned char *p = (const unsigned char *)name;
+	size_t n = strlen(name), at = 0;
+	char *out = malloc(n * 6 + 1);
+
+	while (out && *p) {
+		unsigned cp;
+		size_t len = *p < 0x80 ? 1 : utf8_at(p, n - (size_t)(p - (const unsigned char *)name),
+						     &cp);
+
+		if (*p == '\\') {
+			at += (size_t)sprintf(out + at, "\\\\");
+		} else if (*p < 0x20 || *p == 0x7f || !len) {
+			at += (size_t)sprintf(out + at, "\\x%02x", *p);
+			len = 1;
+		} else if (len > 1 && invisible(cp)) {
+			at += (size_t)sprintf(out + at, "\\u%04x", cp);
+		} else {
+			memcpy(out + at, p, len);
+			at += len;
+		}
+		p += len;
+	}
+	if (out)
+		out[at] = '\0';
+	return out;
+}
+
+static struct sample_set *new_set(struct pbench_samples *s, const char *name, const char *unit)
+{
+	struct sample_set *v = realloc(s->v, (size_t)(s->n + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	s->v = v;
+	v = &s->v[s->n];
+	memset(v, 0, sizeof(*v));
+	v->name = shown_name(name);
+	v->unit = unit ? shown_name(unit) : NULL;
+	if (!v->name || (unit && !v->unit)) {
+		free(v->name);
+		free(v->unit);
+		return NULL;
+	}
+	s->n++;
+	return v;
+}
+
+static struct sample_set *find_set(struct pbench_samples *s, int from, const char *name)
+{
+	for (int k = from; k < s->n; k++)
+		if (!strcmp(s->v[k].name, name))
+			return &s->v[k];
+	return NULL;
+}
+
+static int add(struct sample_set *v, double x)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 64;
+		double *nx = cap > SIZE_MAX / sizeof(*nx) ? NULL : realloc(v->x, cap * sizeof(*nx));
+
+		if (!nx)
+			return -ENOMEM;
+		v->x = nx;
+		v->cap = cap;
+	}
+	v->x[v->n++] = x;
+	return 0;
+}
+
+/* A scale to ns for a time unit, 0 for anything else. */
+static double unit_scale(const char *unit)
+{
+	static const struct {
+		const char *name;
+		double scale;
+	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+
+	for (size_t i = 0; unit && i < PB_ARRAY_SIZE(units); i++)
+		if (!strcmp(unit, units[i].name))
+			return units[i].scale;
+	return 0;
+}
+
+/* ---- plain numbers ----------------------------------------------------------------------- */
+
+static int parse_plain(struct pbench_samples *s, const char *text, size_t len, const char *name,
+		       const char *unit, char *why, size_t wlen)
+{
+	double scale = unit_scale(unit);
+	struct sample_set *v = new_set(s, name, scale ? "ns" : unit);
+	size_t at = 0;
+	int lineno = 0;
+
+	if (!v)
+		return -ENOMEM;
+	while (at < len) {
+		const char *line = text + at, *nl = memchr(line, '\n', len - at);
+		size_t ll = nl ? (size_t)(nl - line) : len - at;
+		char buf[128], *p = buf, *end;
+		double x;
+
+		at += ll + (nl != NULL);
+		lineno++;
+		while (ll && isspace((unsigned char)*line)) {
+			line++;
+			ll--;
+		}
+		while (ll && isspace((unsigned char)line[ll - 1]))
+			ll--;
+		if (!ll || *line == '#')
+			continue;
+		if (ll >= sizeof(buf)) {
+			why_set(why, wlen, "%s:%d: '%.40s...' is not a number", name, lineno, line);
+			return -EINVAL;
+		}
+		memcpy(buf, line, ll);
+		buf[ll] = '\0';
+		errno = 0;
+		x = strtod(p, &end);
+		if (end == p || *end || (errno == ERANGE && x != 0)) {
+			why_set(why, wlen, "%s:%d: '%.40s' is not a number", name, lineno, buf);
+			return -EINVAL;
+		}
+		if (!isfinite(x) || !isfinite(x * (scale ? scale : 1))) {
+			why_set(why, wlen, "%s:%d: '%.40s' is not a finite number", name, lineno, buf);
+			return -EINVAL;
+		}
+		if (add(v, scale ? x * scale : x))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- JSON -------------------------------------------------------------------------------- */
+
+/* hyperfine: results[].times, in seconds. */
+static int parse_hyperfine(struct pbench_samples *s, json_t *arr, const char *name, char *why,
+			   size_t wlen)
+{
+	size_t i, k;
+	json_t *e, *t;
+
+	json_array_foreach(arr, i, e) {
+		json_t *times = json_object_get(e, "times");
+		const char *cmd = json_string_value(json_object_get(e, "command"));
+		struct sample_set *v;
+
+		if (!json_is_array(times)) {
+			why_set(why, wlen, "%s: hyperfine result %zu has no 'times' array (export "
+				"with --export-json)", name, i);
+			return -EINVAL;
+		}
+		if (!(v = new_set(s, cmd ? cmd : name, "ns")))
+			return -ENOMEM;
+		json_array_foreach(times, k, t) {
+			if (!json_is_number(t) || !isfinite(json_number_value(t) * 1e9)) {
+				why_set(why, wlen, "%s: hyperfine result %zu, time %zu is not a "
+					"number", name, i, k);
+				return -EINVAL;
+			}
+			if (add(v, json_number_value(t) * 1e9))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Google Benchmark: one set per run_name, each iteration entry a sample. */
+static int parse_gbench(struct pbench_samples *s, json_t *arr, const char *name, char *why,
+			size_t wlen)
+{
+	int first = s->n;
+	size_t i;
+	json_t *b;
+
+	json_array_foreach(arr, i, b) {
+		const char *run = json_string_value(json_object_get(b, "run_name"));
+		const char *type = json_string_value(json_object_get(b, "run_type"));
+		const char *tu = json_string_value(json_object_get(b, "time_unit"));
+		json_t *rt = json_object_get(b, "real_time");
+		double scale = unit_scale(tu ? tu : "ns");
+		struct sample_set *v;
+
+		if (type && strcmp(type, "iteration"))
+			continue;	/* mean/median/stddev aggregates are not samples */
+		if (!run)
+			run = json_string_value(json_object_get(b, "name"));
+		if (!run || !json_is_number(rt) || !scale ||
+		    !isfinite(json_number_value(rt) * scale)) {
+			why_set(why, wlen, "%s: benchmark entry %zu has no run_name, real_time or "
+				"known time_unit", name, i);
+			return -EINVAL;
+		}
+		v = find_set(s, first, run);
+		if (!v && !(v = new_set(s, run, "ns")))
+			return -ENOMEM;
+		if (add(v, json_number_value(rt) * scale))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* "name (mode)": a contrast has two sets from one file. */
+static int runs_set(struct pbench_samples *s, json_t *runs, const char *name, const char *mode,
+		    const char *key, char *why, size_t wlen)
+{
+	char *label = NULL;
+	struct sample_set *v;
+	size_t i;
+	json_t *e;
+
+	if (mode && asprintf(&label, "%s (%s)", name, mode) < 0)
+		return -ENOMEM;
+	v = new_set(s, label ? label : name, "ns");
+	free(label);
+	if (!v)
+		return -ENOMEM;
+	json_array_foreach(runs, i, e) {
+		json_t *x = json_object_get(e, key);
+
+		if (!pb_run_measured(json_is_true(json_object_get(e, "timed_out")))) {
+			v->left_out++;	/* PB_RUN_LEFT_OUT */
+			continue;
+		}
+		if (!json_is_number(x) || !isfinite(json_number_value(x))) {
+			why_set(why, wlen, "%s: run %zu has no number '%s'", name, i, key);
+			return -EINVAL;
+		}
+		if (json_integer_value(json_object_get(e, "exit_status")) ||
+		    json_is_integer(json_object_get(e, "signal")))
+			v->failed++;	/* kept, as stat keeps it, and said */
+		if (add(v, json_number_value(x)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* pbench compare: a set per entrant, named by its name, of its times_ns (the runs kept that
+ * did not time out, or a baseline's stored times). */
+static int entrants_sets(struct pbench_samples *s, json_t *arr, const char *name, char *why,
+			 size_t wlen)
+{
+	size_t i, k;
+	json_t *e, *x;
+
+	json_array_foreach(arr, i, e) {
+		const char *ename = json_string_value(json_object_get(e, "name"));
+		json_t *times = json_object_get(e, "times_ns");
+		struct sample_set *v;
+
+		if (!ename || !json_is_array(times)) {
+			why_set(why, wlen, "%s: entrant %zu has no name or no 'times_ns' array",
+				name, i);
+			return -EINVAL;
+		}
+		v = new_set(s, ename, "ns");
+		if (!v)
+			return -ENOMEM;
+		if (json_integer_value(json_object_get(e, "failed")) > 0)
+			v->failed = (size_t)json_integer_value(json_object_get(e, "failed"));
+		json_array_foreach(times, k, x) {
+			if (!json_is_number(x) || !isfinite(json_number_value(x))) {
+				why_set(why, wlen, "%s: entrant '%s': time %zu is not a number", name,
+					ename, k);
+				return -EINVAL;
+			}
+			if (add(v, json_number_value(x)))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int parse_pbench(struct pbench_samples *s, json_t *root, const char *name, char *why,
+			size_t wlen)
+{
+	json_t *modes = json_object_get(root, "modes"), *arr;
+	size_t i;
+	json_t *m;
+	int err;
+
+	if (json_is_array(modes)) {	/* pbench stat, every mode */
+		json_array_foreach(modes, i, m) {
+			const char *mode = json_string_value(json_object_get(m, "mode"));
+			json_t *runs = json_object_get(m, "runs");
+
+			if (!json_is_array(runs)) {
+				why_set(why, wlen, "%s: mode %zu has no 'runs' array", name, i);
+				return -EINVAL;
+			}
+			err = runs_set(s, runs, name, json_array_size(modes) > 1 ? mode : NULL,
+				       "ns", why, wlen);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	if ((arr = json_object_get(root, "entrants")) && json_is_array(arr))
+		return entrants_sets(s, arr, name, why, wlen);
+	if ((arr = json_object_get(root, "runs")) && json_is_array(arr))
+		return runs_set(s, arr, name, NULL, "ns", why, wlen);
+	if ((arr = json_object_get(root, "samples")) && json_is_array(arr)) {
+		/* the library's result: samples[].ns_per_iter */
+		const char *label = json_string_value(json_object_get(root, "label"));
+
+		return runs_set(s, arr, label ? label : name, NULL, "ns_per_iter", why, wlen);
+	}
+	if (json_object_get(root, "verdict") && json_object_get(root, "a")) {
+		const char *raw = json_string_value(json_object_get(root, "verdict"));
+		char *v = raw ? shown_name(raw) : NULL;
+		json_t *r = json_object_get(root, "ratio");
+
+		free(s->note);
+		s->note = NULL;
+		if (asprintf(&s->note, "%s: a pbench comparison (verdict '%s', ratio %.4g after %"
+			     JSON_INTEGER_FORMAT " pairs) keeps the two summaries, not the samples: "
+			     "nothing to summarize again", name, v ? v : "?",
+			     json_is_number(r) ? json_number_value(r) : NAN,
+			     json_integer_value(json_object_get(root, "pairs"))) < 0)
+			s->note = NULL;
+		free(v);
+		return 0;
+	}
+	why_set(why, wlen, "%s: pbench JSON with neither runs nor samples", name);
+	return -EINVAL;
+}
+
+/* "1.2.3" as one number to compare, or -1 for anything else. */
+static long long version_number(const char *v)
+{
+	unsigned a, b, c;
+	int end = 0;
+
+	if (!v || sscanf(v, "%u.%u.%u%n", &a, &b, &c, &end) != 3 || a > 9999 || b > 9999 ||
+	    c > 9999)
+		return -1;
+	return ((long long)a * 10000 + b) * 10000 + c;
+}
+
+/* pbench JSON of a schema this library does not know, or written by a newer pbench: read as
+ * far as this one knows how, and said (pbench_samples_warning()). */
+static void check_origin(struct pbench_samples *s, json_t *root, const char *name)
+{
+	json_t *schema = json_object_get(root, "schema");
+	const char *ver = json_string_value(json_object_get(root, "pbench_version"));
+	long long theirs = version_number(ver),
+		  ours = version_number(PBENCH_VERSION_STRING);
+	char *w = NULL, *shown = ver ? shown_name(ver) : NULL;
+	int r = 0;
+
+	if (!json_is_integer(schema) || json_integer_value(schema) < 1 ||
+	    json_integer_value(schema) > PBENCH_JSON_SCHEMA)
+		r = asprintf(&w, "%s: JSON schema %s%lld%s, which this pbench (%s, schemas 1 to "
+			     "%d) does not know: read as far as it can, what it lacks is missed",
+			     name, json_is_integer(schema) ? "" : "'",
+			     (long long)json_integer_value(schema),
+			     json_is_integer(schema) ? "" : "' (not a number)",
+			     PBENCH_VERSION_STRING, PBENCH_JSON_SCHEMA);
+	else if (theirs < 0 || theirs > ours)
+		r = asprintf(&w, "%s: written by pbench %s, %s this one (%s): read as far as it "
+			     "can, what it lacks is missed", name, shown ? shown : "(none)",
+			     theirs < 0 ? "a version unknown to" : "newer than",
+			     PBENCH_VERSION_STRING);
+	free(shown);
+	if (r < 0 || !w)
+		return;
+	free(s->warning);
+	s->warning = w;
+}
+
+static int parse_json(struct pbench_samples *s, const char *text, size_t len, const char *name,
+		      char *why, size_t wlen)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr), *arr;
+	int err;
+
+	if (!root) {
+		why_set(why, wlen, "%s:%d: not valid JSON: %s", name, jerr.line, jerr.text);
+		return -EINVAL;
+	}
+	if (!json_is_object(root)) {
+		why_set(why, wlen, "%s: JSON that is not an object", name);
+		err = -EINVAL;
+	} else if (json_object_get(root, "schema") && json_object_get(root, "pbench_version")) {
+		check_origin(s, root, name);
+		err = parse_pbench(s, root, name, why, wlen);
+	} else if ((arr = json_object_get(root, "results")) && json_is_array(arr)) {
+		err = parse_hyperfine(s, arr, name, why, wlen);
+	} else if ((arr = json_object_get(root, "benchmarks")) && json_is_array(arr)) {
+		err = parse_gbench(s, arr, name, why, wlen);
+	} else {
+		why_set(why, wlen, "%s: JSON that is neither pbench's, hyperfine's (results) nor "
+			"Google Benchmark's (benchmarks)", name);
+		err = -EINVAL;
+	}
+	json_decref(root);
+	return err;
+}
+
+/* The most a file of samples may hold: more is not samples (/dev/zero, a disk image). Plain
+ * numbers are read as they come; JSON is parsed whole by jansson, at 10 to 13 times its size
+ * in memory (53 MB of Google Benchmark's JSON took 672 MB and 17 s here): so a JSON input is
+ * bounded lower, at about 200 MB and 5 s, and the message says how to give more. */
+#define SAMPLES_FILE_MAX (64u << 20)
+#define SAMPLES_JSON_MAX (16u << 20)
+
+/* The one rule of a time, whatever the format it came in (plain numbers with a time unit,
+ * hyperfine's, Google Benchmark's, pbench's, a baseline's): finite and not negative. Plain
+ * numbers with a label are not times and may be anything finite. */
+static int check_times(const struct sample_set *v, const char *name, char *why, size_t wlen)
+{
+	for (size_t i = 0; i < v->n; i++)	/* pbench_stats_summary() refuses them too */
+		if (fpclassify(v->x[i]) == FP_SUBNORMAL) {
+			why_set(why, wlen, "%s: '%s': value %zu (%g) is subnormal, too small to "
+				"compute with (under 2.2e-308)", name, v->name, i + 1, v->x[i]);
+			return -EINVAL;
+		}
+	for (size_t i = 0; v->unit && !strcmp(v->unit, "ns") && i < v->n; i++)
+		if (!(v->x[i] >= 0)) {
+			why_set(why, wlen, "%s%s%s%s: time %zu is negative (%g ns): not a time",
+				name, strcmp(name, v->name) ? ": '" : "",
+				strcmp(name, v->name) ? v->name : "", strcmp(name, v->name) ? "'" : "",
+				i + 1, v->x[i]);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t len,
+			    const char *name, const char *unit, char *why, size_t wlen)
+{
+	const char *nul;
+	size_t at = 0;
+	int before, err;
+
+	if (!s || (!text && len) || !name) {
+		why_set(why, wlen, "invalid arguments");
+		return -EINVAL;
+	}
+	before = s->n;
+	free(s->warning);
+	s->warning = NULL;
+	if ((nul = memchr(text, '\0', len))) {
+		why_set(why, wlen, "%s: a NUL byte at offset %zu: not a text of numbers or JSON",
+			name, (size_t)(nul - text));
+		return -EILSEQ;
+	}
+	while (at < len && isspace((unsigned char)text[at]))
+		at++;
+	if (at < len && text[at] == '{' && len > SAMPLES_JSON_MAX) {
+		why_set(why, wlen, "%s: JSON of more than %u MiB: pbench reads JSON whole, at 10 "
+			"times its size in memory or more; give its times as plain numbers instead, "
+			"one a line (up to %u MiB; e.g. jq '.results[].times[]' for hyperfine's)", name,
+			SAMPLES_JSON_MAX >> 20, SAMPLES_FILE_MAX >> 20);
+		return -EFBIG;
+	}
+	err = at < len && text[at] == '{' ? parse_json(s, text, len, name, why, wlen)
+					  : parse_plain(s, text, len, name, unit, why, wlen);
+	if (err == -ENOMEM)
+		why_set(why, wlen, "%s: out of memory", name);
+	if (!err && s->n == before && !s->note) {
+		why_set(why, wlen, "%s: no samples (empty input)", name);
+		err = -ENODATA;
+	}
+	for (int k = before; !err && k < s->n; k++)
+		if (s->v[k].n == 0) {
+			why_set(why, wlen, "%s: no samples", s->v[k].name);
+			err = -ENODATA;
+		}
+	for (int k = before; !err && k < s->n; k++)
+		err = check_times(&s->v[k], name, why, wlen);
+	return err ? err : s->n - before;
+}
+
+
+/* The whole of fd into *text (*len bytes): 0, -ENOMEM, -EFBIG or -errno of read(2). */
+static int read_fd(int fd, char **text, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+
+	while (buf) {
+		ssize_t r = read(fd, buf + n, cap - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int err = r < 0 ? -errno : 0;
+
+			if (err)
+				free(buf);
+			*text = err ? NULL : buf;
+			*len = n;
+			return err;
+		}
+		n += (size_t)r;
+		if (n > SAMPLES_FILE_MAX) {
+			free(buf);
+			return -EFBIG;
+		}
+		if (n == cap) {	/* at most one byte past the limit, to see it passed */
+			size_t grow = cap * 2 > SAMPLES_FILE_MAX ? SAMPLES_FILE_MAX + 1 : cap * 2;
+			char *nb = realloc(buf, grow);
+
+			if (!nb)
+				free(buf);
+			buf = nb;
+			cap = grow;
+		}
+	}
+	return -ENOMEM;
+}
+
+/* How long a FIFO may go without a writer before the reader gives up on it, in ms. */
+#define FIFO_WAIT_MS 1000
+
+/* A named FIFO opened without blocking (a plain open would wait for a writer forever, without
+ * a word): its first data or its writer's end within FIFO_WAIT_MS, then read as any file;
+ * -EAGAIN when no program writes to it. Linux reports no POLLHUP before a first writer. */
+static int fifo_wait_writer(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n, flags;
+
+	do
+		n = poll(&p, 1, FIFO_WAIT_MS);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (!n)
+		return -EAGAIN;
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
+int pbench_samples_add_file(struct pbench_samples *s, const char *path, const char *unit,
+			    char *why, size_t wlen)
+{
+	const char *name = path && strcmp(path, "-") ? path : "stdin";
+	int fd, err;
+	struct stat st;
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!s || !path) {
+		why_set(why, wlen, "invalid arguments");
+		return -EINVAL;
+	}
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : STDIN_FILENO;
+	if (fd < 0) {
+		err = -errno;
+		why_set(why, wlen, "cannot open '%s': %s", path, strerror(-err));
+		return err;
+	}
+	err = fstat(fd, &st) < 0 ? -errno : 0;
+	if (!err && S_ISDIR(st.st_mode)) {
+		why_set(why, wlen, "'%s' is a directory: give a file of samples", path);
+		err = -EISDIR;
+	} else if (!err && fd != STDIN_FILENO && S_ISFIFO(st.st_mode) &&
+		   (err = fifo_wait_writer(fd))) {
+		if (err == -EAGAIN)
+			why_set(why, wlen, "'%s' is a FIFO that no program wrote to in %d ms: start "
+				"its writer first (or pipe the samples in)", path, FIFO_WAIT_MS);
+		else
+			why_set(why, wlen, "cannot read '%s': %s", path, strerror(-err));
+	} else if (!err) {
+		/* the samples are read blocking, as any file (a FIFO once its writer is there) */
+		int flags = fcntl(fd, F_GETFL);
+
+		if (flags >= 0 && (flags & O_NONBLOCK))
+			fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+		err = read_fd(fd, &text, &len);
+		if (err == -EFBIG)
+			why_set(why, wlen, "'%s' holds more than %u MiB: not a file of samples", name,
+				SAMPLES_FILE_MAX >> 20);
+		else if (err == -ENOMEM)
+			why_set(why, wlen, "%s: out of memory", name);
+		else if (err)
+			why_set(why, wlen, "cannot read '%s': %s", name, strerror(-err));
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (!err)
+		err = pbench_samples_add_text(s, text, len, name, unit, why, wlen);
+	free(text);
+	return err;
+}

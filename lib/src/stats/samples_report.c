@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What pbench analyze reports of samples read from files (samples.c): each set's summary and
+ * the first set against each other one (Welch, Mann-Whitney, the ratio of the means and the
+ * verdict of pbench_stats_verdict()), in text, JSON and Markdown. A difference reads as a
+ * factor ("1.99x faster"), never as a percentage of the other time.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/samples.h"
+#include "base/jsonutil.h"
+
+static int compare_pair(struct pbench_samples *s, int b, struct pb_samples_cmp *c, char *why,
+			size_t wlen)
+{
+	struct pbench_stats_opts co = { .size = sizeof(co), .ci_level = s->confidence };
+	const struct sample_set *x = &s->v[0], *y = &s->v[b];
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->b = b;
+	c->w.size = sizeof(c->w);
+	c->m.size = sizeof(c->m);
+	if ((x->unit || y->unit) && (!x->unit || !y->unit || strcmp(x->unit, y->unit))) {
+		c->tested = -1;	/* ns against plain numbers, or two labels: not comparable */
+		return 0;
+	}
+	err = pbench_stats_welch(x->x, x->n, y->x, y->n, &co, &c->w);
+	if (err == -EINVAL)
+		return 0;	/* both constant: said in words, not as a test */
+	if (!err)
+		err = pbench_stats_mann_whitney(x->x, x->n, y->x, y->n, &c->m);
+	if (err) {
+		snprintf(why, wlen, "cannot compare '%s' with '%s': %s", x->name, y->name,
+			 pbench_strerror(err));
+		return err;
+	}
+	c->tested = 1;
+	return 0;
+}
+
+static int summarize(struct pbench_samples *s, char *why, size_t wlen)
+{
+	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = 0.95 };
+
+	for (int i = 0; i < s->n; i++) {
+		int err;
+
+		s->sums[i].size = sizeof(s->sums[i]);
+		err = pbench_stats_summary(s->v[i].x, s->v[i].n, &so, &s->sums[i]);
+		if (err) {
+			snprintf(why, wlen, "%s: cannot summarize: %s", s->v[i].name,
+				 pbench_strerror(err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+int pbench_samples_analyze(struct pbench_samples *s, double confidence, double same_pct,
+			   char *why, size_t wlen)
+{
+	char scratch[8];
+	int err;
+
+	if (!why || !wlen) {
+		why = scratch;
+		wlen = sizeof(scratch);
+	}
+	*why = 0;
+	if (!s || !(confidence > 0 && confidence < 1) || !(same_pct >= 0)) {
+		snprintf(why, wlen, "confidence must be between 0 and 1, same_pct 0 or more");
+		return -EINVAL;
+	}
+	if (!s->n) {
+		snprintf(why, wlen, "no samples to analyze");
+		return -ENODATA;
+	}
+	free(s->sums);
+	free(s->cmps);
+	s->analyzed = s->ncmp = 0;
+	s->confidence = confidence;
+	s->same_pct = same_pct;
+	s->sums = calloc((size_t)s->n, sizeof(*s->sums));
+	s->cmps = calloc((size_t)s->n, sizeof(*s->cmps));
+	if (!s->sums || !s->cmps) {
+		snprintf(why, wlen, "out of memory for %d inputs", s->n);
+		return -ENOMEM;
+	}
+	err = summarize(s, why, wlen);
+	for (int b = 1; !err && b < s->n; b++, s->ncmp++)
+		err = compare_pair(s, b, &s->cmps[s->ncmp], why, wlen);
+	if (!err)
+		s->analyzed = s->n;
+	return err;
+}
+
+int pbench_samples_summary(const struct pbench_samples *s, int i, struct pbench_summary *out)
+{
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_summary, 0, NULL)))
+		return err;
+	if (!s || i < 0 || i >= s->analyzed)
+		return pb_fail(-EINVAL, "%s(): no analyzed column %d", __func__, i);
+	pb_copy_out(out, &s->sums[i], sizeof(s->sums[i]));
+	return 0;
+}
+
+static const char *verdict_of(const struct pbench_samples *s, const struct pb_samples_cmp *c)
+{
+	return pbench_verdict_name(pbench_stats_verdict(&c->w, s->confidence, s->same_pct, 0));
+}
+
+static void write_comparison(const struct pbench_samples *s, const struct pb_samples_cmp *c,
+			     FILE *f)
+{
+	const char *a = s->v[0].name, *b = s->v[c->b].name, *v;
+	const struct pbench_welch *w = &c->w;
+	double level = s->confidence * 100;
+	char x[32];
+
+	fprintf(f, "\n%s vs %s:\n", a, b);
+	if (c->tested < 0) {
+		fprintf(f, "verdict: not compared: %s is in %s, %s in %s; read both in one unit "
+			"(-u names the unit of plain numbers)\n", a, s->v[0].unit ? s->v[0].unit :
+			"plain numbers", b, s->v[c->b].unit ? s->v[c->b].unit : "plain numbers");
+		return;
+	}
+	if (!c->tested) {
+		double ma = s->sums[0].mean, mb = s->sums[c->b].mean;
+
+		if (ma == mb)
+			fprintf(f, "verdict: same: both are constant and equal (every sample %.6g)\n",
+				ma);
+		else
+			fprintf(f, "verdict: both are constant (every sample %.6g against %.6g): no "
+				"spread to test a difference by; a/b is %.6g\n", ma, mb,
+				mb ? ma / mb : NAN);
+		return;
+	}
+	v = verdict_of(s, c);
+	fprintf(f, "  ratio of means  %.4f (%.1f%% interval %.4f .. %.4f)\n", w->ratio, level,
+		w->ratio_lo, w->ratio_hi);
+	fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", w->t, w->df, w->p);
+	fprintf(f, "  Mann-Whitney    U = %.1f, z = %.3f, p = %.3g\n", c->m.u, c->m.z, c->m.p);
+	if (!strcmp(v, "faster") || !strcmp(v, "slower"))
+		fprintf(f, "verdict: %s is %s %s than %s (significant at %.1f%%)\n", a,
+			pb_format_factor(x, sizeof(x), !strcmp(v, "faster") ? 1 / w->ratio : w->ratio),
+			v, b, level);
+	else if (!strcmp(v, "same"))
+		fprintf(f, "verdict: same: the ratio's interval lies within %g%% of 1\n",
+			s->same_pct);
+	else
+		fprintf(f, "verdict: undecided: neither a significant difference nor within %g%%; "
+			"take more samples\n", s->same_pct);
+}
+
+int pbench_samples_wrap_at(struct pbench_samples *s, int width)
+{
+	if (!s || width < 0)
+		return pb_fail(-EINVAL, "pbench_samples_wrap_at(): %s", s ? "width < 0" :
+			       "s is NULL");
+	s->width = width;
+	return 0;
+}
+
+/* The summaries' rows continue at the values' column (2 + 13 + 1), the comparisons' lines 2
+ * columns further in than they start. */
+int pbench_samples_write_text(const struct pbench_samples *s, FILE *f)
+{
+	struct pb_line l;
+	FILE *g;
+
+	if (!s || !f || !s->analyzed)
+		return -EINVAL;
+	g = pb_line_open(&l, f, s->width, PB_HANG(14));
+	for (int i = 0; i < s->analyzed; i++) {
+		if (i)
+			fputc('\n', g);
+		pbench_summary_write_text(&s->sums[i], g, s->v[i].name, s->v[i].unit);
+		if (s->v[i].left_out)	/* the rule of pb_run_measured(), said */
+			fprintf(g, "  %-13s %zu run%s, %s\n", "left out", s->v[i].left_out,
+				s->v[i].left_out == 1 ? "" : "s", PB_RUN_LEFT_OUT);
+		if (s->v[i].failed)
+			fprintf(g, "  %-13s %zu of the runs exited non-zero or were killed: "
+				"their times are of failures\n", "failed", s->v[i].failed);
+	}
+	pb_line_close(&l);
+	g = pb_line_open(&l, f, s->width, PB_HANG(2));
+	for (int i = 0; i < s->ncmp; i++)
+		write_comparison(s, &s->cmps[i], g);
+	pb_line_close(&l);
+	return pb_stream_end(f);
+}
+
+static json_t *set_json(const struct pbench_samples *s, int i, int *bad)
+{
+	const struct sample_set *set = &s->v[i];
+	int ns = set->unit && !strcmp(set->unit, "ns");
+	json_t *j = json_object(), *x = json_array(), *sum;
+
+	SET(j, "name", json_string(set->name));
+	SET(j, "unit", set->unit ? json_string(set->unit) : json_null());
+	/* the summary in its own block, as in every document (stat's modes[].summary...) */
+	sum = pb_json_summary(&s->sums[i], ns ? "_ns" : "", bad);
+	SET(j, "summary", sum);
+	for (size_t k = 0; k < set->n; k++)
+		APPEND(x, num(set->x[k]));
+	SET(j, "samples", x);
+	return j;
+}
+
+static json_t *comparison_json(const struct pbench_samples *s, const struct pb_samples_cmp *c,
+			       int *bad)
+{
+	const struct pbench_welch *w = &c->w;
+	int t = c->tested > 0;
+	json_t *j = json_object();
+
+	SET(j, "a", json_string(s->v[0].name));
+	SET(j, "b", json_string(s->v[c->b].name));
+	SET(j, "confidence", json_real(s->confidence));
+	SET(j, "ratio", t ? num(w->ratio) : json_null());
+	SET(j, "ratio_lo", t ? num(w->ratio_lo) : json_null());
+	SET(j, "ratio_hi", t ? num(w->ratio_hi) : json_null());
+	SET(j, "welch_t", t ? num(w->t) : json_null());
+	SET(j, "welch_df", t ? num(w->df) : json_null());
+	SET(j, "welch_p", t ? num(w->p) : json_null());
+	SET(j, "mann_whitney_u", t ? num(c->m.u) : json_null());
+	SET(j, "mann_whitney_p", t ? num(c->m.p) : json_null());
+	SET(j, "verdict", json_string(t ? verdict_of(s, c) : c->tested ? "units_differ" :
+				      "constant"));
+	return j;
+}
+
+int pbench_samples_write_json(const struct pbench_samples *s, FILE *f)
+{
+	json_t *root, *inputs, *cmps;
+	int b = 0, *bad = &b;
+
+	if (!s || !f || !s->analyzed)
+		return -EINVAL;
+	root = json_object();
+	inputs = json_array();
+	cmps = json_array();
+	if (root)
+		pb_json_head(root, 0, bad);
+	for (int i = 0; i < s->analyzed; i++)
+		APPEND(inputs, set_json(s, i, bad));
+	for (int i = 0; i < s->ncmp; i++)
+		APPEND(cmps, comparison_json(s, &s->cmps[i], bad));
+	SET(root, "inputs", inputs);
+	SET(root, "comparisons", cmps);
+	return pb_json_dump(root, b, f);
+}
+
+/* ---- Markdown -------------------------------------------------------------------------------- */
+
+/* One unit for the table when every set is a time (scaled by the least mean), or when every
+ * set has the same label: 1 with scale and name; 0 when the sets' units differ. */
+static int md_unit(const struct pbench_samples *s, double *scale, const char **name)
+{
+	const char *u0 = s->v[0].unit;
+	double least = INFINITY;
+
+	for (int i = 0; i < s->analyzed; i++) {
+		const char *u = s->v[i].unit;
+
+		if ((u0 == NULL) != (u == NULL) || (u && strcmp(u, u0)))
+			return 0;
+		if (s->sums[i].mean < least)
+			least = s->sums[i].mean;
+	}
+	*scale = 1;
+	*name = u0;
+	if (u0 && !strcmp(u0, "ns"))
+		*scale = pb_md_time_unit(least, name);
+	return 1;
+}
+
+/* A number in the table's unit (scale), or with its own unit when the sets' units differ
+ * (scale 0); with_sd: "mean ± sd". */
+static void md_cell(FILE *f, double v, double sd, int with_sd, double scale, const char *unit)
+{
+	char buf[96];
+
+	if (!scale) {
+		pbench_format_value(buf, sizeof(buf), v, with_sd ? sd : NAN, unit);
+		fprintf(f, " %s |", buf);
+	} else if (!isfinite(v)) {
+		fprintf(f, " n/a |");
+	} else {
+		int d = pb_md_decimals(sd / scale);
+
+		if (with_sd && isfinite(sd))
+			fprintf(f, " %.*f ± %.*f |", d, v / scale, d, sd / scale);
+		else
+			fprintf(f, " %.*f |", d, v / scale);
+	}
+}
+
+/* The first set against set i: "1.99x faster (ratio 0.5026, 0.4971 .. 0.508)". */
+static void md_versus(FILE *f, const struct pbench_samples *s, int i)
+{
+	const struct pb_samples_cmp *c = &s->cmps[i - 1];
+	const char *v;
+	char x[32];
+
+	if (c->tested <= 0) {
+		fprintf(f, " %s |\n", c->tested ? "units differ: not compared" : "both constant");
+		return;
+	}
+	v = verdict_of(s, c);
+	if (!strcmp(v, "faster") || !strcmp(v, "slower"))
+		fprintf(f, " %s %s", pb_format_factor(x, sizeof(x), !strcmp(v, "faster") ?
+						      1 / c->w.ratio : c->w.ratio), v);
+	else
+		fprintf(f, " %s", v);
+	fprintf(f, " (ratio %.4g, %.4g .. %.4g) |\n", c->w.ratio, c->w.ratio_lo, c->w.ratio_hi);
+}
+
+int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
+{
+	const char *unit = NULL;
+	double scale = 0;
+	char u[40] = "", pct[32];
+
+	if (!s || !f || !s->analyzed)
+		return -EINVAL;
+	if (md_unit(s, &scale, &unit) && unit)
+		snprintf(u, sizeof(u), " [%s]", unit);
+	fprintf(f, "| Input | N | Mean%s | Median%s | Min%s | Max%s | CV | First vs this (%.1f%%) |\n",
+		u, u, u, u, s->confidence * 100);
+	fprintf(f, "|:---|---:|---:|---:|---:|---:|---:|:---|\n");
+	for (int i = 0; i < s->analyzed; i++) {
+		const struct pbench_summary *m = &s->sums[i];
+
+		fprintf(f, "| ");
+		pb_md_code(f, s->v[i].name);
+		fprintf(f, " | %zu |", m->n);
+		md_cell(f, m->mean, m->stddev, 1, scale, s->v[i].unit);
+		md_cell(f, m->median, m->stddev, 0, scale, s->v[i].unit);
+		md_cell(f, m->min, m->stddev, 0, scale, s->v[i].unit);
+		md_cell(f, m->max, m->stddev, 0, scale, s->v[i].unit);
+		fprintf(f, " %s |", pb_format_pct(pct, sizeof(pct), m->cv_pct, -1));
+		if (i)
+			md_versus(f, s, i);
+		else
+			fprintf(f, " 1 |\n");
+	}
+	return pb_stream_end(f);
+}
