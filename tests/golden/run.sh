@@ -52,14 +52,15 @@ fi
 VER_RE=$(printf '%s' "$VER" | sed 's/[].[*^$\\/]/\\&/g')
 T_RE=$(printf '%s' "$T" | sed 's/[].[*^$\\|]/\\&/g')
 
-# norm FILE: the three substitutions the header lists, in place.
+# norm FILE...: the three substitutions the header lists, in place (sed -i: each file on its
+# own, one process for all).
 norm() {
-	sed -e "s|$T_RE|<tmp>|g" -e "s/$VER_RE/<version>/g" \
+	sed -i -e "s|$T_RE|<tmp>|g" -e "s/$VER_RE/<version>/g" \
 	    -e '/^ *"host": {$/,/^ *}/{
 		/{$/b
 		/^ *},\{0,1\}$/b
 		s/^\( *"[a-z_]*": \).*[^,]\(,\{0,1\}\)$/\1"<host>"\2/
-	}' "$1" >"$1.n" && mv "$1.n" "$1"
+	}' "$@"
 }
 
 # gbad CASE WHY: a failure (lib.sh's bad would add the case's stderr, which the diff shows).
@@ -70,8 +71,7 @@ c() {
 	shift
 	"$@" >"$T/out" 2>"$T/err" </dev/null
 	echo "[exit $?]" >>"$T/err"
-	norm "$T/out"
-	norm "$T/err"
+	norm "$T/out" "$T/err"
 	if [ "$RECORD" = 1 ]; then
 		cp "$T/out" "$E/$name.out" && cp "$T/err" "$E/$name.err" && ok "$name (recorded)"
 		return
