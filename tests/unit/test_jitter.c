@@ -681,7 +681,7 @@ Test(jitter, injected_noise_is_found_and_attributed, .timeout = 60)
 	struct pbench_jitter_cpu base, inj;
 	struct inject in = { 0 };
 	struct inject_match m;
-	int cpu = last_cpu(), again = 0;
+	int cpu = last_cpu(), again = 0, tries = 0;
 	const struct pbench_jitter_source *pre;
 	char why[256] = "";
 	double inj_rate, extra, diff, per_inj, diff_noise;
@@ -690,6 +690,7 @@ Test(jitter, injected_noise_is_found_and_attributed, .timeout = 60)
 		if (attempt)
 			inject_free(&in);
 		again = inject_once(cpu, &m, &base, &inj, &in, why, sizeof(why));
+		tries = attempt + 1;
 		fprintf(stderr, "jitter inject: attempt %d: %zu injected, %zu inside gaps, %zu gaps "
 			"hold them; base %.1f gaps/s, injected run %.1f gaps/s%s%s\n", attempt + 1,
 			m.injected, m.contained, m.gaps, base.interruptions_per_s,
@@ -731,4 +732,6 @@ Test(jitter, injected_noise_is_found_and_attributed, .timeout = 60)
 		      pre->per_s);
 	cr_assert_not_null(strstr(inj.explained, "preemptions of the probe thread"));
 	inject_free(&in);
+	/* Judged on a later try (the earlier ones' injector fell short of its rate): counted. */
+	TEST_RETRIED("jitter::injected_noise_is_found_and_attributed", tries);
 }
