@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: MIT
 # Run every test of one build directory: the Criterion unit tests, the examples, the fuzz
 # corpora (where their replays were built: the ASan+UBSan tree), the CLI and fault tests, the
-# layering test (lib/layers.txt) and the naming test (lib/names.txt). Prints one "O: N passed,
-# N failed, N skipped" line and writes it to O/test-results.txt.
+# layering test (lib/layers.txt), the naming test (lib/names.txt), the golden outputs
+# (tests/golden: byte-identical output on recorded inputs) and the lint of the tests (tests/lint:
+# every skip names a reason a machine really has). Prints each skipped test with its
+# reason, then one "O: N passed, N failed, N skipped; K passed after retries" line (K: the
+# passes that came on a later try of a retry loop, among the N) and writes it to
+# O/test-results.txt.
 # tests/run.sh O unit: only the unit tests, examples and fuzz corpora (O/test-results-unit.txt);
 # tests/run.sh O scripts: only the script suites (O/test-results-scripts.txt). make test runs
 # the ASan+UBSan build's two halves on its two lanes at once (tests/all.sh).
@@ -29,12 +33,19 @@ runs_unit() {
 }
 label=$O
 [ "$PART" = all ] || label="$O ($PART)"
-pass=0 fail=0 skip=0
+pass=0 fail=0 skip=0 retried=0
 # The names of what failed, repeated just above the totals: a CI log cut to its last lines
 # still says which test to look at.
 failed=
 note_fail() { failed="$failed$1
 "; }
+# Each skipped test with its reason, repeated at the end too: a CI log says why it did not run.
+skips=
+note_skips() {
+	_s=$(printf '%s\n' "$2" | sed -n "s/^\[SKIP\] /$1: /p")
+	[ -n "$_s" ] && skips="$skips$_s
+"
+}
 # pbench stat keeps AUTO's priority choice in the user's cache directory: the tests keep
 # theirs in a directory of their own, removed at the end.
 XDG_CACHE_HOME=$(mktemp -d)
@@ -66,6 +77,10 @@ trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 	tested=$(printf '%s' "$syn" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
 	passing=$(printf '%s' "$syn" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
 	skipped=$(printf '%s\n' "$out" | grep -c '^\[SKIP\]')
+	note_skips "${t##*/}" "$out"
+	# A test that passed only on a later try of its retry loop logs "RETRIED NAME ..."
+	# (cr_log_info): counted apart in the totals.
+	retried=$((retried + $(printf '%s\n' "$out" | grep -c '^\[----\] RETRIED ')))
 	if [ -z "$tested" ]; then
 		echo "FAIL: $t produced no Criterion synthesis (exit $rc)"
 		note_fail "$t: no synthesis (exit $rc)"
@@ -112,7 +127,7 @@ done
 
 # The end-to-end scripts, the JSON Schema validation and the layering and naming tests: each
 # prints "<name>: N passed, N failed, N skipped" last.
-case $PART in unit | quiet) true ;; *) false ;; esac || for suite in cli faults schema cxx layers names; do
+case $PART in unit | quiet) true ;; *) false ;; esac || for suite in cli faults schema cxx layers names golden lint; do
 	res=$(sh "tests/$suite/run.sh" "$O" 2>&1)
 	printf '%s\n' "$res" | grep -v '^ok '
 	fl=$(printf '%s\n' "$res" | sed -n 's/^FAIL \([^:]*\):.*/\1/p' | sort -u)
@@ -121,6 +136,7 @@ case $PART in unit | quiet) true ;; *) false ;; esac || for suite in cli faults 
 	done <<-EOF
 	$fl
 	EOF
+	note_skips "$suite" "$res"
 	line=$(printf '%s\n' "$res" | grep -E "^$suite: [0-9]+ passed" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "FAIL: tests/$suite/run.sh printed no summary"
@@ -128,13 +144,17 @@ case $PART in unit | quiet) true ;; *) false ;; esac || for suite in cli faults 
 		fail=$((fail + 1))
 	else
 		set -- $(printf '%s' "$line" | sed 's/[^0-9 ]//g')
-		pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3))
+		pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3)) retried=$((retried + ${4:-0}))
 	fi
 done
 
+if [ -n "$skips" ]; then
+	echo "$label: skipped, and why:"
+	printf '%s' "$skips" | sed 's/^/  /'
+fi
 if [ -n "$failed" ]; then
 	echo "$label: what failed:"
 	printf '%s' "$failed" | sed 's/^/  /' | head -n 40
 fi
-echo "$label: $pass passed, $fail failed, $skip skipped" | tee "$RESULTS"
+echo "$label: $pass passed, $fail failed, $skip skipped; $retried passed after retries" | tee "$RESULTS"
 [ "$fail" -eq 0 ]

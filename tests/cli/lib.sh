@@ -6,7 +6,9 @@
 # Every check counts once, whichever way it goes:
 #   if run NAME 0 "$PB" ARGS && has "$T/out" PATTERN; then ok "WHAT"; else miss NAME; fi
 # (run counts a wrong exit status itself; miss counts a missing output). A script ends with
-# `finish NAME`, which prints the "NAME: N passed, N failed, N skipped" line a driver reads.
+# `finish NAME`, which prints the "NAME: N passed, N failed, N skipped" line a driver reads
+# (and "; K passed after retries" after it when a retry loop's pass came on a later try:
+# ok_after).
 # The checks (has, nothas, line, json) keep what they wanted and what they saw, and miss prints
 # both: a failure says "expected a line matching '...' in stdout; saw: <the nearest lines>". A
 # condition of another kind gives miss its own message (miss NAME "WHAT IT SAW").
@@ -19,9 +21,20 @@ unset COLUMNS
 PBI="env --default-signal=INT $PB"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0 skip=0
+pass=0 fail=0 skip=0 retried=0
 
 ok() { pass=$((pass + 1)); echo "ok $1"; }
+# ok_after TRIES WHAT: a pass on try TRIES of a retry loop. Passed on a later try, it says so
+# ("ok WHAT (passed after 2 tries)") and is counted in the summary's "K passed after retries".
+# A retry loop sets its state afresh on each try: what an earlier try saw decides nothing.
+ok_after() {
+	if [ "$1" -gt 1 ]; then
+		retried=$((retried + 1))
+		ok "$2 (passed after $1 tries)"
+	else
+		ok "$2"
+	fi
+}
 bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; [ -s "$T/err" ] && sed 's/^/    stderr: /' "$T/err" | head -5; }
 skipped() { skip=$((skip + 1)); echo "[SKIP] $1: $2"; }
 
@@ -176,9 +189,15 @@ HAVE_PMU=0
 ls -d /sys/bus/event_source/devices/cpu* >/dev/null 2>&1 && HAVE_PMU=1
 NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 
-# finish NAME: the summary line, last; exit 1 if anything failed.
+# finish NAME: the summary line, last; exit 1 if anything failed. "N passed, N failed, N
+# skipped" is what the drivers read; the passes that needed a retry follow it (when any):
+# "; K passed after retries".
 finish() {
-	echo "$1: $pass passed, $fail failed, $skip skipped"
+	if [ "$retried" -gt 0 ]; then
+		echo "$1: $pass passed, $fail failed, $skip skipped; $retried passed after retries"
+	else
+		echo "$1: $pass passed, $fail failed, $skip skipped"
+	fi
 	[ "$fail" -eq 0 ]
 }
 

@@ -234,7 +234,7 @@ if [ -w /dev/full ]; then
 		miss "stdout to /dev/full"
 	fi
 else
-	skipped "/dev/full" "not available"
+	skipped "/dev/full" "this machine has no /dev/full (a container without it?)"
 fi
 # A full disk is said as one (ENOSPC from the write that failed), not as an I/O error: on a
 # 64 KiB tmpfs filled up, as root; the old file on it stays whole.

@@ -36,7 +36,7 @@ out=$(sh tests/pmu/setup.sh "$D")
 rc=$?
 [ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/pmu: /'
 if [ "$rc" -eq 77 ]; then
-	echo "[SKIP] pmu: $(printf '%s\n' "$out" | tail -n 1 | sed 's/^skip: //')"
+	echo "[SKIP] pmu: this host cannot run the emulated-PMU guest: $(printf '%s\n' "$out" | tail -n 1 | sed 's/^skip: //')"
 	results 0 0 1
 	exit 0
 fi

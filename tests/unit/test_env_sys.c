@@ -695,7 +695,7 @@ Test(live, aslr_personality, .init = live)
 		fclose(f);
 	}
 	if (v <= 0)
-		cr_skip_test("randomize_va_space is %ld: nothing to switch off", v);
+		cr_skip_test("ASLR is off on this machine (randomize_va_space is %ld): nothing to switch off", v);
 	cr_assert_neq(personality(ADDR_NO_RANDOMIZE), -1);
 	env = run((int[]){ 0 }, 1);
 	c = find_check(env, "aslr", -1);

@@ -950,3 +950,75 @@ Test(stats, subnormal_values_are_refused)
 	cr_expect(strstr(pbench_strerror(err), "subnormal"), "%s", pbench_strerror(err));
 	cr_expect_eq(pbench_stats_summary(y, 3, NULL, &s), 0);
 }
+
+/* The times of a file of tests/data/gen_aa.py (one integer a line, # comments). */
+static double *stored_times(const char *name, size_t *n)
+{
+	char path[256], line[128];
+	double *x = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "tests/data/%s", name);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s: %s (run from the top of the tree)", path, strerror(errno));
+	*n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			x = realloc(x, cap * sizeof(*x));
+			cr_assert_not_null(x);
+		}
+		x[(*n)++] = strtod(line, NULL);
+	}
+	fclose(f);
+	cr_assert_gt(*n, 1, "%s: no samples", path);
+	return x;
+}
+
+/* The verdict rule on stored samples (tests/data/gen_aa.py, fixed seeds), as pbench compare
+ * uses it (the logs of the times, 99.9%, one look and the sequential boundary) and as pbench
+ * analyze does (the times): an A/A pair is never different, 3% apart is found each way
+ * round, 400 against 400 of a narrow spread are the same within 1%. */
+Test(verdict, stored_aa_ab_same)
+{
+	static const struct {
+		const char *a, *b;
+		double same_pct;
+		int want;
+	} rows[] = {
+		{ "aa-a.txt", "aa-b.txt", 1, PBENCH_VERDICT_UNDECIDED },
+		{ "aa-b.txt", "aa-a.txt", 1, PBENCH_VERDICT_UNDECIDED },
+		{ "aa-a.txt", "ab-b.txt", 1, PBENCH_VERDICT_FASTER },
+		{ "ab-b.txt", "aa-a.txt", 1, PBENCH_VERDICT_SLOWER },
+		{ "aa-same-a.txt", "aa-same-b.txt", 1, PBENCH_VERDICT_SAME },
+		{ "aa-same-a.txt", "aa-same-b.txt", 0, PBENCH_VERDICT_UNDECIDED },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		size_t na, nb;
+		double *a = stored_times(rows[i].a, &na), *b = stored_times(rows[i].b, &nb);
+
+		for (unsigned flags = 0; flags < 4; flags++) {
+			int log_scale = flags & 1;
+			unsigned vflags = flags & 2 ? PBENCH_VERDICT_SEQUENTIAL : 0;
+			struct pbench_stats_opts o = { .size = sizeof(o), .ci_level = 0.999,
+						       .flags = log_scale ? PBENCH_STATS_LOG : 0 };
+			struct pbench_welch w = { .size = sizeof(w) };
+			int v;
+
+			cr_assert_eq(pbench_stats_welch(a, na, b, nb, &o, &w), 0);
+			v = pbench_stats_verdict(&w, 0.999, rows[i].same_pct, vflags);
+			cr_expect_eq(v, rows[i].want, "%s against %s (%s, %s, same within %g%%): "
+				     "verdict %s, want %s (p %.3g, ratio %.4f [%.4f, %.4f])",
+				     rows[i].a, rows[i].b, log_scale ? "logs" : "times",
+				     vflags ? "sequential" : "one look", rows[i].same_pct,
+				     pbench_verdict_name(v), pbench_verdict_name(rows[i].want),
+				     w.p, w.ratio, w.ratio_lo, w.ratio_hi);
+		}
+		free(a);
+		free(b);
+	}
+}

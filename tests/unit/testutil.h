@@ -20,6 +20,16 @@ void pb_recorded_everywhere(int on);
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A retry loop's pass that came on a later try (TRIES > 1, the first try is 1): logged as
+ * "RETRIED NAME passed after TRIES tries", which tests/run.sh counts apart in the totals
+ * ("K passed after retries"). Call it after the test's last assertion, so a failing test never
+ * logs it; each try of the loop starts afresh (what an earlier try saw decides nothing). */
+#define TEST_RETRIED(name, tries)                                                          \
+	do {                                                                                \
+		if ((tries) > 1)                                                            \
+			cr_log_info("RETRIED %s passed after %d tries", (name), (int)(tries)); \
+	} while (0)
+
 /*
  * The unit tests read recorded trees through the live readers as well (noise probes, event
  * resolution), which pbench itself never does outside its checks; that stat and jitter read
