@@ -1,0 +1,799 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Change points of a benchmark's history (issue 24): where the level of a series of
+ * measurements moved, found so that noise does not cry wolf, and kept up to date as points
+ * arrive one commit at a time.
+ *
+ * The method is E-Divisive means (Matteson and James, "A Nonparametric Approach for Multiple
+ * Change Point Analysis of Multivariate Data", JASA 2014) as Hunter and Apache Otava adapted it
+ * (Fleming et al., "Hunter: Using Change Point Detection to Hunt for Performance Regressions",
+ * ICPE 2023; Otava's docs/MATH.md). Written here from those descriptions:
+ *
+ *  - Split: the series is cut into windows of opts.window points, one every window / 2 points
+ *    (the Otava default of 50: two sides of ~25 points each tell a 1% step under 1% noise at
+ *    p 0.001, t = sqrt(25 / 2) / 1 ~ 3.5; 30 misses most of those). In each window the split
+ *    (tau, kappa) that maximizes the energy statistic Q (alpha = 1) over each interval
+ *    is the candidate; Welch's t-test of the interval's two sides at tau decides whether it
+ *    is a (weak) change, at 10 opts.p (at most 0.5), and the search goes on in the two halves,
+ *    as E-Divisive's hierarchy does, until a candidate is not significant. The significance
+ *    is a t-test, not a permutation test: deterministic and cheap (Hunter's change).
+ *  - Merge: the weak changes of all windows, sorted, are tested again over the whole run
+ *    between their neighbours; the weakest (largest p) goes while its p is not below
+ *    opts.p, its neighbours are tested again, and then the smallest while its relative change
+ *    is below opts.min_rel (Hunter's merge).
+ *
+ * What pbench adds or does differently:
+ *  - The windows are on a fixed grid (start of the segment + j window / 2), not moved to the
+ *    last change found as Otava's are: a window's candidates depend on its own points only, so
+ *    a window that new points can no longer reach is searched once and kept. Adding a point
+ *    searches again the at most two windows that reach the end of the series (O(window^2)
+ *    each) and merges the candidates again (O(k) tests of O(1) each, k the candidates, with
+ *    a scan per removal: O(k^2) at worst, k ~ n / window for a series with many changes and a
+ *    few for a stationary one); nothing else is recomputed. The result is the same as
+ *    analyzing the whole series at once (the unit test checks that).
+ *  - Samples: where every point carries its runs' samples, the t-tests are over the samples
+ *    of the two sides (Welch), else over the points' values. The samples' test alone assumes
+ *    that points differ only by their samples' noise: one outlier point's 10 samples, all far
+ *    from the rest, make its side differ at p 1e-4 wherever it lies (88 of 100 series with 5
+ *    outliers had a false change, test_changepoint.c). So with samples a change must also be
+ *    significant over the points' values (their samples' means): where the samples' model
+ *    holds the points are precise and that test costs little power (a 1% step under 1%
+ *    noise with 10 samples a point: t ~ 11 over 25 points a side); where it does not (an
+ *    outlier, a slow day) the points tell.
+ *  - Outliers: a level must last opts.min_segment points (default 3) on each side of a change,
+ *    and the change must stay significant with the most extreme point of each side left out
+ *    (the one of its largest and smallest values farther from the side's mean). A one-point
+ *    excursion thus never makes a change: E-Divisive puts its candidate next to it, and
+ *    without it the two sides are alike. A level of 3 points is the shortest that can
+ *    still be tested with one point left out on each side (2 values for a variance).
+ *  - Segments: the caller starts a new segment where the machine changed; each is analyzed
+ *    alone (no window, no test crosses a segment start).
+ *  - The decisions test from prefix sums of the values (O(1) a test; Welch's t and df, p from
+ *    pbench_stats_t_cdf()); the figures reported for a change are pbench_stats_welch() over the
+ *    values of its two sides, its interval at confidence 1 - opts.p (the interval excludes no
+ *    change exactly when the change is significant).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "stats/changepoint.h"
+
+#define MAX_WINDOW 1000
+#define LEVELS 48		/* of the sparse tables: 2^48 points is more than memory */
+
+struct idx_list {
+	size_t *v;
+	size_t n, cap;
+};
+
+struct seg {
+	size_t start, end;	/* [start, end): end is the series' length while open */
+	int closed;		/* a later segment started */
+	int dirty;		/* points appended since the last analysis */
+	double ref;		/* subtracted from values before the prefix sums (precision) */
+	size_t done;		/* windows searched for good (no new point reaches them) */
+	struct idx_list weak;	/* the candidates those windows found */
+	struct idx_list tent;	/* those of the windows the next points still reach */
+	struct idx_list cps;	/* the change points, after the merge */
+};
+
+struct pb_cp_series {
+	struct pb_cp_opts o;
+	double p_weak;
+	size_t n, cap;
+	double *value;
+	int has_samples;	/* of every point; -1 before the first */
+	size_t *off;		/* samples of point i: [off[i], off[i + 1]) */
+	double *samples;
+	size_t scap;
+	/* prefix sums of the tested values (samples or values) minus their segment's ref: over
+	 * points [0, i) */
+	size_t *cn;
+	long double *cs, *css;
+	/* the same of the points' values (the samples' means where there are samples) */
+	long double *ps, *pss;
+	/* sparse tables of the argmax and argmin of value over [i, i + 2^k) */
+	size_t *hi[LEVELS], *lo[LEVELS];
+	struct seg *seg;
+	size_t nseg, segcap;
+	/* the scratch of a window: its distances' 2-D prefix sums and its intervals */
+	double *dsum;
+	size_t *bound, *btau;
+	double *bq;
+};
+
+/* ---- storage ------------------------------------------------------------------------ */
+
+static int resize(void *pp, size_t n, size_t size)
+{
+	void **p = pp, *q = realloc(*p, n * size);
+
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	return 0;
+}
+
+static int list_push(struct idx_list *l, size_t x)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+
+		if (resize(&l->v, cap, sizeof(*l->v)))
+			return -ENOMEM;
+		l->cap = cap;
+	}
+	l->v[l->n++] = x;
+	return 0;
+}
+
+/* Room for one more point with ns samples and a new segment; the series unchanged on error. */
+static int grow(struct pb_cp_series *s, size_t ns)
+{
+	size_t cap = s->cap;
+
+	if (s->n + 1 >= cap) {
+		cap = cap ? 2 * cap : 64;
+		if (resize(&s->value, cap, sizeof(double)) || resize(&s->off, cap + 1, sizeof(size_t)) ||
+		    resize(&s->cn, cap + 1, sizeof(size_t)) ||
+		    resize(&s->cs, cap + 1, sizeof(long double)) ||
+		    resize(&s->css, cap + 1, sizeof(long double)) ||
+		    resize(&s->ps, cap + 1, sizeof(long double)) ||
+		    resize(&s->pss, cap + 1, sizeof(long double)))
+			return -ENOMEM;
+		for (int k = 0; k < LEVELS && ((size_t)1 << k) <= cap; k++)
+			if (resize(&s->hi[k], cap, sizeof(size_t)) ||
+			    resize(&s->lo[k], cap, sizeof(size_t)))
+				return -ENOMEM;
+		s->cap = cap;
+	}
+	if (ns && s->off[s->n] + ns > s->scap) {
+		size_t scap = s->scap ? s->scap : 1024;
+
+		while (scap < s->off[s->n] + ns)
+			scap *= 2;
+		if (resize(&s->samples, scap, sizeof(double)))
+			return -ENOMEM;
+		s->scap = scap;
+	}
+	if (s->nseg == s->segcap) {
+		size_t segcap = s->segcap ? 2 * s->segcap : 4;
+
+		if (resize(&s->seg, segcap, sizeof(*s->seg)))
+			return -ENOMEM;
+		s->segcap = segcap;
+	}
+	return 0;
+}
+
+static void sparse_append(struct pb_cp_series *s, size_t n)
+{
+	s->hi[0][n] = s->lo[0][n] = n;
+	for (int k = 1; k < LEVELS && ((size_t)1 << k) <= n + 1; k++) {
+		size_t i = n + 1 - ((size_t)1 << k), j = i + ((size_t)1 << (k - 1));
+		size_t h1 = s->hi[k - 1][i], h2 = s->hi[k - 1][j];
+		size_t l1 = s->lo[k - 1][i], l2 = s->lo[k - 1][j];
+
+		s->hi[k][i] = s->value[h2] > s->value[h1] ? h2 : h1;
+		s->lo[k][i] = s->value[l2] < s->value[l1] ? l2 : l1;
+	}
+}
+
+/* The points of [a, b) (b > a) with the largest and the smallest value. */
+static void sparse_range(const struct pb_cp_series *s, size_t a, size_t b, size_t *imax,
+			 size_t *imin)
+{
+	int k = 63 - __builtin_clzll((unsigned long long)(b - a));
+	size_t j = b - ((size_t)1 << k);
+	size_t h1 = s->hi[k][a], h2 = s->hi[k][j], l1 = s->lo[k][a], l2 = s->lo[k][j];
+
+	*imax = s->value[h2] > s->value[h1] ? h2 : h1;
+	*imin = s->value[l2] < s->value[l1] ? l2 : l1;
+}
+
+/* ---- the test ------------------------------------------------------------------------ */
+
+/* The count, sum and sum of squares of the tested values of some points (minus ref). */
+struct mom {
+	double n;
+	long double s, ss;
+};
+
+static void mom_range(const struct pb_cp_series *s, size_t a, size_t b, struct mom *m)
+{
+	m->n = (double)(s->cn[b] - s->cn[a]);
+	m->s = s->cs[b] - s->cs[a];
+	m->ss = s->css[b] - s->css[a];
+}
+
+/* The same of the points' values. */
+static void mom_points(const struct pb_cp_series *s, size_t a, size_t b, struct mom *m)
+{
+	m->n = (double)(b - a);
+	m->s = s->ps[b] - s->ps[a];
+	m->ss = s->pss[b] - s->pss[a];
+}
+
+/* Leave point i out of m (of the tested values, or of the points' values). */
+static void mom_drop(const struct pb_cp_series *s, size_t i, int points, struct mom *m)
+{
+	struct mom d;
+
+	if (points)
+		mom_points(s, i, i + 1, &d);
+	else
+		mom_range(s, i, i + 1, &d);
+	m->n -= d.n;
+	m->s -= d.s;
+	m->ss -= d.ss;
+}
+
+static double mom_mean(const struct mom *m)
+{
+	return (double)(m->s / m->n);
+}
+
+static double mom_var(const struct mom *m)
+{
+	long double v = (m->ss - m->s * m->s / m->n) / (m->n - 1);
+
+	return v > 0 ? (double)v : 0;
+}
+
+/* Welch's two-sided p of x against y from their moments; 1 when a side has fewer than 2
+ * values, 0 for two constant sides that differ. */
+static double welch_p(const struct mom *x, const struct mom *y)
+{
+	double va, vb, se2, diff, t, df;
+
+	if (x->n < 2 || y->n < 2)
+		return 1;
+	va = mom_var(x) / x->n;
+	vb = mom_var(y) / y->n;
+	se2 = va + vb;
+	diff = mom_mean(y) - mom_mean(x);
+	if (!(se2 > 0))
+		return diff != 0 ? 0 : 1;
+	t = fabs(diff) / sqrt(se2);
+	va /= se2;	/* the shares of se2: Welch-Satterthwaite without underflow */
+	vb /= se2;
+	df = 1 / (va * va / (x->n - 1) + vb * vb / (y->n - 1));
+	return fmin(1, 2 * pbench_stats_t_cdf(-t, df));
+}
+
+/* The point of [a, b) farthest from the mean of their values: the largest or the smallest. */
+static size_t extreme(const struct pb_cp_series *s, double ref, size_t a, size_t b)
+{
+	double mean;
+	size_t imax, imin;
+	struct mom m;
+
+	mom_range(s, a, b, &m);
+	mean = mom_mean(&m) + ref;
+	sparse_range(s, a, b, &imax, &imin);
+	return s->value[imax] - mean >= mean - s->value[imin] ? imax : imin;
+}
+
+/*
+ * Welch's p of [lo, tau) against [tau, hi), without the points drop_x and drop_y when they are
+ * not SIZE_MAX: over the tested values; with samples, the larger of that and the p over the
+ * points' values, so that points that differ more than their samples say (an outlier, a slow
+ * day) cannot make a change by their samples alone.
+ */
+static double side_p(const struct pb_cp_series *s, size_t lo, size_t tau, size_t hi,
+		     size_t drop_x, size_t drop_y)
+{
+	double p = 0;
+
+	for (int points = 0; points <= (s->has_samples == 1); points++) {
+		struct mom x, y;
+
+		if (points) {
+			mom_points(s, lo, tau, &x);
+			mom_points(s, tau, hi, &y);
+		} else {
+			mom_range(s, lo, tau, &x);
+			mom_range(s, tau, hi, &y);
+		}
+		if (drop_x != SIZE_MAX)
+			mom_drop(s, drop_x, points, &x);
+		if (drop_y != SIZE_MAX)
+			mom_drop(s, drop_y, points, &y);
+		p = fmax(p, welch_p(&x, &y));
+	}
+	return p;
+}
+
+/*
+ * How significant a change at tau is, between the points [lo, tau) and [tau, hi): the larger
+ * p of Welch's test with and without the most extreme point of each side; 1 when a side is
+ * shorter than min_segment. *rel: mean after / mean before - 1.
+ */
+static double cp_score(const struct pb_cp_series *s, const struct seg *g, size_t lo, size_t tau,
+		       size_t hi, double *rel)
+{
+	struct mom x, y;
+	double mx, my;
+
+	*rel = NAN;
+	if (tau - lo < s->o.min_segment || hi - tau < s->o.min_segment)
+		return 1;
+	mom_range(s, lo, tau, &x);
+	mom_range(s, tau, hi, &y);
+	mx = mom_mean(&x) + g->ref;
+	my = mom_mean(&y) + g->ref;
+	*rel = mx != 0 ? my / mx - 1 : NAN;
+	return fmax(side_p(s, lo, tau, hi, SIZE_MAX, SIZE_MAX),
+		    side_p(s, lo, tau, hi, extreme(s, g->ref, lo, tau), extreme(s, g->ref, tau, hi)));
+}
+
+/* ---- split: E-Divisive in one window ---------------------------------------------------- */
+
+/* The sum of |v_i - v_j| over i in [a, b), j in [c, d) of the window (d: its prefix sums). */
+static double rect(const double *d, size_t stride, size_t a, size_t b, size_t c, size_t e)
+{
+	return d[b * stride + e] - d[a * stride + e] - d[b * stride + c] + d[a * stride + c];
+}
+
+/*
+ * The best split of the window's interval [lo, hi): the tau and kappa (sides [lo, tau) and
+ * [tau, kappa), each at least m points) that maximize Matteson and James's
+ * Q = nx ny / (nx + ny) (2 / (nx ny) sum|X - Y| - sum|X - X'| / C(nx, 2) - sum|Y - Y'| / C(ny, 2)).
+ * *q = -INFINITY when the interval is too short for one.
+ */
+static size_t best_split(const double *d, size_t stride, size_t lo, size_t hi, size_t m,
+			 double *q)
+{
+	size_t best = 0;
+
+	*q = -INFINITY;
+	for (size_t tau = lo + m; tau + m <= hi; tau++) {
+		double nx = (double)(tau - lo);
+		double wx = rect(d, stride, lo, tau, lo, tau) / (nx * (nx - 1));
+
+		for (size_t kappa = tau + m; kappa <= hi; kappa++) {
+			double ny = (double)(kappa - tau);
+			double e = 2 * rect(d, stride, lo, tau, tau, kappa) / (nx * ny) - wx -
+				   rect(d, stride, tau, kappa, tau, kappa) / (ny * (ny - 1));
+			double qq = nx * ny / (nx + ny) * e;
+
+			if (qq > *q) {
+				*q = qq;
+				best = tau;
+			}
+		}
+	}
+	return best;
+}
+
+/* The 2-D prefix sums of the window's distances |v_i - v_j|, i, j in [0, len). */
+static void distance_sums(const double *v, size_t len, double *d)
+{
+	size_t stride = len + 1;
+
+	memset(d, 0, stride * sizeof(*d));
+	for (size_t i = 0; i < len; i++) {
+		double row = 0;
+
+		d[(i + 1) * stride] = 0;
+		for (size_t j = 0; j < len; j++) {
+			row += fabs(v[i] - v[j]);
+			d[(i + 1) * stride + j + 1] = d[i * stride + j + 1] + row;
+		}
+	}
+}
+
+/* E-Divisive over the points [a, b) (of one segment): the weak changes found go into out. */
+static int window_search(struct pb_cp_series *s, size_t a, size_t b, struct idx_list *out)
+{
+	size_t len = b - a, m = s->o.min_segment, nb = 2, stride = len + 1;
+	size_t *bound = s->bound, *btau = s->btau;
+	double *bq = s->bq;
+
+	if (len < 2 * m)
+		return 0;
+	distance_sums(s->value + a, len, s->dsum);
+	bound[0] = 0;
+	bound[1] = len;
+	btau[0] = best_split(s->dsum, stride, 0, len, m, &bq[0]);
+	for (;;) {
+		size_t k = 0, tau;
+
+		for (size_t i = 1; i + 1 < nb; i++)	/* the interval of the largest Q */
+			if (bq[i] > bq[k])
+				k = i;
+		if (bq[k] == -INFINITY)
+			break;
+		tau = btau[k];
+		if (!(side_p(s, a + bound[k], a + tau, a + bound[k + 1], SIZE_MAX, SIZE_MAX) <
+		      s->p_weak))
+			break;
+		if (list_push(out, a + tau))
+			return -ENOMEM;
+		/* interval k becomes [bound[k], tau) and [tau, bound[k + 1]) */
+		memmove(bound + k + 2, bound + k + 1, (nb - k - 1) * sizeof(*bound));
+		memmove(btau + k + 2, btau + k + 1, (nb - k - 2) * sizeof(*btau));
+		memmove(bq + k + 2, bq + k + 1, (nb - k - 2) * sizeof(*bq));
+		bound[k + 1] = tau;
+		nb++;
+		btau[k] = best_split(s->dsum, stride, bound[k], tau, m, &bq[k]);
+		btau[k + 1] = best_split(s->dsum, stride, tau, bound[k + 2], m, &bq[k + 1]);
+	}
+	return 0;
+}
+
+/* ---- merge ------------------------------------------------------------------------------- */
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Candidate k of the n in c, scored between its neighbours (or the segment's ends). */
+static void score_at(const struct pb_cp_series *s, const struct seg *g, const size_t *c,
+		     size_t n, size_t k, double *score, double *rel)
+{
+	size_t lo = k ? c[k - 1] : g->start, hi = k + 1 < n ? c[k + 1] : g->end;
+
+	score[k] = cp_score(s, g, lo, c[k], hi, &rel[k]);
+}
+
+/* Which candidate goes next: the largest p not below opts.p, then the smallest relative
+ * change below opts.min_rel; n when none. */
+static size_t weakest(const struct pb_cp_series *s, const double *score, const double *rel,
+		      size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 1; i < n; i++)
+		if (score[i] > score[k])
+			k = i;
+	if (n && !(score[k] < s->o.p))
+		return k;
+	if (!(s->o.min_rel > 0) || !n)
+		return n;
+	k = n;
+	for (size_t i = 0; i < n; i++)
+		if (fabs(rel[i]) < s->o.min_rel && (k == n || fabs(rel[i]) < fabs(rel[k])))
+			k = i;
+	return k;
+}
+
+/* Hunter's merge of segment g's candidates into its change points. */
+static int merge(struct pb_cp_series *s, struct seg *g)
+{
+	struct idx_list *c = &g->cps;
+	double *score = NULL, *rel = NULL;
+	size_t n = 0, k;
+
+	c->n = 0;
+	for (size_t i = 0; i < g->weak.n; i++)
+		if (list_push(c, g->weak.v[i]))
+			return -ENOMEM;
+	for (size_t i = 0; i < g->tent.n; i++)
+		if (list_push(c, g->tent.v[i]))
+			return -ENOMEM;
+	if (!c->n)
+		return 0;
+	qsort(c->v, c->n, sizeof(*c->v), cmp_size);
+	for (size_t i = 0; i < c->n; i++)	/* windows overlap: the same change twice */
+		if (!n || c->v[i] != c->v[n - 1])
+			c->v[n++] = c->v[i];
+	c->n = n;
+	score = malloc(n * sizeof(*score));
+	rel = malloc(n * sizeof(*rel));
+	if (!score || !rel) {
+		free(score);
+		free(rel);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		score_at(s, g, c->v, n, i, score, rel);
+	while ((k = weakest(s, score, rel, n)) < n) {
+		memmove(c->v + k, c->v + k + 1, (n - k - 1) * sizeof(*c->v));
+		memmove(score + k, score + k + 1, (n - k - 1) * sizeof(*score));
+		memmove(rel + k, rel + k + 1, (n - k - 1) * sizeof(*rel));
+		n--;
+		if (k)
+			score_at(s, g, c->v, n, k - 1, score, rel);
+		if (k < n)
+			score_at(s, g, c->v, n, k, score, rel);
+	}
+	c->n = n;
+	free(score);
+	free(rel);
+	return 0;
+}
+
+/* ---- the series -------------------------------------------------------------------------- */
+
+static int check_opts(struct pb_cp_opts *o)
+{
+	if (!o->p)
+		o->p = PB_CP_P_DEFAULT;
+	if (!o->window)
+		o->window = PB_CP_WINDOW_DEFAULT;
+	if (!o->min_segment)
+		o->min_segment = PB_CP_MIN_SEGMENT_DEFAULT;
+	if (!(o->p > 0 && o->p < 0.5))
+		return pb_fail(-EINVAL, "pb_cp_series_new(): opts->p is %g, not in (0, 0.5)", o->p);
+	if (!(o->min_rel >= 0 && isfinite(o->min_rel)))
+		return pb_fail(-EINVAL, "pb_cp_series_new(): opts->min_rel is %g, not >= 0",
+			       o->min_rel);
+	if (o->min_segment < 2 || o->min_segment > MAX_WINDOW / 4)
+		return pb_fail(-EINVAL, "pb_cp_series_new(): opts->min_segment is %zu, not in [2, %d]",
+			       o->min_segment, MAX_WINDOW / 4);
+	if (o->window < 4 * o->min_segment || o->window > MAX_WINDOW)
+		return pb_fail(-EINVAL, "pb_cp_series_new(): opts->window is %zu, not in [%zu, %d] "
+			       "(4 opts->min_segment: two sides in half a window)", o->window,
+			       4 * o->min_segment, MAX_WINDOW);
+	return 0;
+}
+
+int pb_cp_series_new(const struct pb_cp_opts *opts, struct pb_cp_series **out)
+{
+	struct pb_cp_series *s;
+	struct pb_cp_opts o = { 0 };
+	size_t w;
+	int err;
+
+	if (!out)
+		return pb_fail(-EINVAL, "pb_cp_series_new(): out is NULL");
+	*out = NULL;
+	if (opts)
+		o = *opts;
+	if ((err = check_opts(&o)))
+		return err;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->o = o;
+	s->p_weak = fmin(10 * o.p, 0.5);
+	s->has_samples = -1;
+	w = o.window;
+	s->dsum = malloc((w + 1) * (w + 1) * sizeof(*s->dsum));
+	s->bound = malloc((w + 2) * sizeof(*s->bound));
+	s->btau = malloc((w + 2) * sizeof(*s->btau));
+	s->bq = malloc((w + 2) * sizeof(*s->bq));
+	if (!s->dsum || !s->bound || !s->btau || !s->bq || grow(s, 0)) {
+		pb_cp_series_free(s);
+		return -ENOMEM;
+	}
+	s->off[0] = s->cn[0] = 0;
+	s->cs[0] = s->css[0] = s->ps[0] = s->pss[0] = 0;
+	*out = s;
+	return 0;
+}
+
+void pb_cp_series_free(struct pb_cp_series *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nseg; i++) {
+		free(s->seg[i].weak.v);
+		free(s->seg[i].tent.v);
+		free(s->seg[i].cps.v);
+	}
+	for (int k = 0; k < LEVELS; k++) {
+		free(s->hi[k]);
+		free(s->lo[k]);
+	}
+	free(s->seg);
+	free(s->value);
+	free(s->off);
+	free(s->samples);
+	free(s->cn);
+	free(s->cs);
+	free(s->css);
+	free(s->ps);
+	free(s->pss);
+	free(s->dsum);
+	free(s->bound);
+	free(s->btau);
+	free(s->bq);
+	free(s);
+}
+
+static int check_point(const struct pb_cp_series *s, double *value, const double *samples,
+		       size_t ns)
+{
+	int with = ns > 0;
+	long double sum = 0;
+
+	if (ns && !samples)
+		return pb_fail(-EINVAL, "pb_cp_series_append(): samples is NULL, nsamples %zu", ns);
+	if (s->n && with != s->has_samples)
+		return pb_fail(-EINVAL, "pb_cp_series_append(): point %zu %s samples, the points "
+			       "before %s: every point or none", s->n, with ? "has" : "has no",
+			       s->has_samples ? "do" : "do not");
+	for (size_t i = 0; i < ns; i++) {
+		if (!isfinite(samples[i]))
+			return pb_fail(-EINVAL, "pb_cp_series_append(): samples[%zu] is %g", i,
+				       samples[i]);
+		sum += samples[i];
+	}
+	if (isnan(*value) && ns)
+		*value = (double)(sum / ns);
+	if (!isfinite(*value))
+		return pb_fail(-EINVAL, "pb_cp_series_append(): value is %g", *value);
+	return 0;
+}
+
+int pb_cp_series_append(struct pb_cp_series *s, double value, const double *samples,
+			size_t nsamples, unsigned flags)
+{
+	const double *u = nsamples ? samples : &value;
+	size_t n, nu = nsamples ? nsamples : 1;
+	long double sum = 0, sq = 0;
+	struct seg *g;
+	int err;
+
+	if (!s)
+		return pb_fail(-EINVAL, "pb_cp_series_append(): s is NULL");
+	if ((err = check_point(s, &value, samples, nsamples)) || (err = grow(s, nsamples)))
+		return err;
+	n = s->n;
+	if (!n || (flags & PB_CP_SEGMENT)) {
+		if (n) {
+			s->seg[s->nseg - 1].closed = 1;
+			s->seg[s->nseg - 1].dirty = 1;
+		}
+		g = &s->seg[s->nseg++];
+		memset(g, 0, sizeof(*g));
+		g->start = n;
+		g->ref = value;
+	}
+	g = &s->seg[s->nseg - 1];
+	s->has_samples = nsamples > 0;
+	s->value[n] = value;
+	if (nsamples)
+		memcpy(s->samples + s->off[n], samples, nsamples * sizeof(*samples));
+	s->off[n + 1] = s->off[n] + nsamples;
+	for (size_t i = 0; i < nu; i++) {
+		long double d = (long double)u[i] - g->ref;
+
+		sum += d;
+		sq += d * d;
+	}
+	s->cn[n + 1] = s->cn[n] + nu;
+	s->cs[n + 1] = s->cs[n] + sum;
+	s->css[n + 1] = s->css[n] + sq;
+	s->ps[n + 1] = s->ps[n] + ((long double)value - g->ref);
+	s->pss[n + 1] = s->pss[n] + ((long double)value - g->ref) * ((long double)value - g->ref);
+	sparse_append(s, n);
+	s->n = n + 1;
+	g->end = s->n;
+	g->dirty = 1;
+	return 0;
+}
+
+/* Search segment g's windows that changed, then merge its candidates. */
+static int analyze_seg(struct pb_cp_series *s, struct seg *g)
+{
+	size_t w = s->o.window, step = w / 2, a;
+	int err;
+
+	while ((a = g->start + g->done * step) < g->end) {
+		if (!g->closed && a + w > g->end)
+			break;	/* new points still reach this one */
+		if ((err = window_search(s, a, a + w < g->end ? a + w : g->end, &g->weak)))
+			return err;
+		g->done++;
+	}
+	g->tent.n = 0;
+	for (size_t j = g->done; (a = g->start + j * step) < g->end; j++)
+		if ((err = window_search(s, a, g->end, &g->tent)))
+			return err;
+	if ((err = merge(s, g)))
+		return err;
+	g->dirty = 0;
+	return 0;
+}
+
+int pb_cp_series_analyze(struct pb_cp_series *s)
+{
+	int err;
+
+	if (!s)
+		return pb_fail(-EINVAL, "pb_cp_series_analyze(): s is NULL");
+	for (size_t i = 0; i < s->nseg; i++)
+		if (s->seg[i].dirty && (err = analyze_seg(s, &s->seg[i])))
+			return err;
+	return 0;
+}
+
+int pb_cp_series_add(struct pb_cp_series *s, double value, const double *samples,
+		     size_t nsamples, unsigned flags)
+{
+	int err = pb_cp_series_append(s, value, samples, nsamples, flags);
+
+	return err ? err : pb_cp_series_analyze(s);
+}
+
+size_t pb_cp_series_points(const struct pb_cp_series *s)
+{
+	return s ? s->n : 0;
+}
+
+size_t pb_cp_series_count(const struct pb_cp_series *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; s && i < s->nseg; i++)
+		n += s->seg[i].cps.n;
+	return n;
+}
+
+/* The figures of the change between [before, index) and [index, after) of segment g. */
+static void report(const struct pb_cp_series *s, const struct seg *g, struct pb_cp *c)
+{
+	struct pbench_stats_opts so = PBENCH_STATS_OPTS_INIT;
+	struct pbench_welch w = { .size = sizeof(w) };
+	const double *x = s->value + c->before, *y = s->value + c->index;
+	struct mom mx, my;
+
+	mom_range(s, c->before, c->index, &mx);
+	mom_range(s, c->index, c->after, &my);
+	c->n_before = (size_t)mx.n;
+	c->n_after = (size_t)my.n;
+	c->mean_before = mom_mean(&mx) + g->ref;
+	c->mean_after = mom_mean(&my) + g->ref;
+	c->direction = c->mean_after > c->mean_before ? 1 : -1;
+	if (s->has_samples == 1) {
+		x = s->samples + s->off[c->before];
+		y = s->samples + s->off[c->index];
+	}
+	so.ci_level = 1 - s->o.p;
+	c->p_points = NAN;
+	if (s->has_samples == 1) {
+		struct mom px, py;
+
+		mom_points(s, c->before, c->index, &px);
+		mom_points(s, c->index, c->after, &py);
+		c->p_points = pbench_stats_welch(s->value + c->index, c->after - c->index,
+						 s->value + c->before, c->index - c->before, &so, &w)
+				      ? welch_p(&px, &py) : w.p;
+	}
+	if (pbench_stats_welch(y, c->n_after, x, c->n_before, &so, &w) == 0) {
+		c->p = w.p;
+		c->rel = w.ratio - 1;
+		c->rel_lo = w.ratio_lo - 1;
+		c->rel_hi = w.ratio_hi - 1;
+	} else {	/* both sides constant: no spread to give an interval */
+		c->p = welch_p(&mx, &my);
+		c->rel = c->mean_before != 0 ? c->mean_after / c->mean_before - 1 : NAN;
+		c->rel_lo = c->rel_hi = NAN;
+	}
+	if (s->has_samples != 1)
+		c->p_points = c->p;
+}
+
+int pb_cp_series_get(const struct pb_cp_series *s, size_t i, struct pb_cp *out)
+{
+	size_t k = i;
+
+	if (!s || !out)
+		return pb_fail(-EINVAL, "pb_cp_series_get(): %s is NULL", s ? "out" : "s");
+	for (size_t j = 0; j < s->nseg; j++) {
+		const struct seg *g = &s->seg[j];
+
+		if (k >= g->cps.n) {
+			k -= g->cps.n;
+			continue;
+		}
+		memset(out, 0, sizeof(*out));
+		out->index = g->cps.v[k];
+		out->before = k ? g->cps.v[k - 1] : g->start;
+		out->after = k + 1 < g->cps.n ? g->cps.v[k + 1] : g->end;
+		report(s, g, out);
+		return 0;
+	}
+	return pb_fail(-EINVAL, "pb_cp_series_get(): i is %zu, the series has %zu change points",
+		       i, pb_cp_series_count(s));
+}
