@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pbench.h"
 #include "stats/changepoint.h"
 
 #define MAX_CP 64
@@ -288,21 +289,22 @@ Test(changepoint, slow_drift)
 	assert_false_alarms(down, seeds, scan_rate(t.n, 0.001), "drift: a step downward");
 }
 
-/* One-point excursions of +-20% are outliers, not changes: a change near one is as rare as a
- * false alarm anywhere, with values and with samples (where one point's 10 samples, all far,
- * would make a change on any side without the outlier rule). */
+/* One-point excursions of +-20% and +300% are outliers, not changes: a change near one is as
+ * rare as a false alarm anywhere, with values and with samples (where one point's 10
+ * samples, all far, would make a change on any side without the points' test). */
 Test(changepoint, outliers_are_not_changes)
 {
 	struct truth t = { .n = 200, .outlier_at = { 20, 60, 101, 150, 175 },
 			   .outlier_rel = 0.20, .noutliers = 5 };
 	int seeds = 100;
 
-	for (int pass = 0; pass < 4; pass++) {
+	for (int pass = 0; pass < 6; pass++) {
+		static const double rel[] = { 0.20, -0.20, 3.0 };
 		char what[64];
 		int any = 0, near = 0;
 
 		t.samples = pass & 1 ? 10 : 0;
-		t.outlier_rel = pass & 2 ? -0.20 : 0.20;
+		t.outlier_rel = rel[pass / 2];
 		for (int seed = 1; seed <= seeds; seed++) {
 			size_t at[MAX_CP], n = run(&t, NULL, (uint64_t)seed * 31, at, NULL);
 			int by = 0;
@@ -313,8 +315,8 @@ Test(changepoint, outliers_are_not_changes)
 			any += n > 0;
 			near += by;
 		}
-		snprintf(what, sizeof(what), "one-point outliers of %+d%% (%s)", pass & 2 ? -20 : 20,
-			 pass & 1 ? "10 samples a point" : "values");
+		snprintf(what, sizeof(what), "one-point outliers of %+.0f%% (%s)",
+			 100 * t.outlier_rel, pass & 1 ? "10 samples a point" : "values");
 		assert_false_alarms(any, seeds, scan_rate(t.n, 0.001), what);
 		cr_log_info("%s: a change point next to an outlier in %d of %d series", what, near,
 			    seeds);
@@ -357,6 +359,64 @@ Test(changepoint, false_alarm_rate)
 		if (pass != 1)	/* with samples, two tests must pass: fewer */
 			cr_assert_geq(any, rate * series / 5, "%s: %d false alarms, fewer than a "
 				      "fifth of the scan's rate", what, any);
+	}
+}
+
+/* ---- the threshold, exactly ---------------------------------------------------------------- */
+
+/* The p a change between a and b (n each) is decided by: pbench_stats_welch(). */
+static double decision_p(const double *a, const double *b, size_t n)
+{
+	struct pbench_welch w = { .size = sizeof(w) };
+
+	cr_assert_eq(pbench_stats_welch(b, n, a, n, NULL, &w), 0);
+	return w.p;
+}
+
+/*
+ * A change is reported exactly when its p is below opts.p: two sides of 20 points (one
+ * window), the second shifted by d, d set by bisection so that the p pbench_stats_welch()
+ * gives is 0.0011 and then 0.0009. A test with the wrong tail (one-sided), variance or df
+ * moves the decision across.
+ */
+Test(changepoint, threshold_exactly)
+{
+	struct rng r = { .s = 2024 };
+	double a[20], b[20], e[20];
+
+	for (size_t i = 0; i < 20; i++) {
+		a[i] = 1000 + 10 * gauss(&r);
+		e[i] = 1000 + 10 * gauss(&r);
+	}
+	for (int want = 0; want < 2; want++) {
+		double target = want ? 0.0009 : 0.0011, lo = 0, hi = 100;
+		struct pb_cp_series *s;
+		struct pb_cp c;
+
+		for (int it = 0; it < 100; it++) {
+			double d = (lo + hi) / 2;
+
+			for (size_t i = 0; i < 20; i++)
+				b[i] = e[i] + d;
+			if (decision_p(a, b, 20) > target)
+				lo = d;
+			else
+				hi = d;
+		}
+		for (size_t i = 0; i < 20; i++)
+			b[i] = e[i] + hi;
+		cr_assert_eq(pb_cp_series_new(NULL, &s), 0);
+		for (size_t i = 0; i < 40; i++)
+			cr_assert_eq(pb_cp_series_append(s, i < 20 ? a[i] : b[i - 20], NULL, 0, 0), 0);
+		cr_assert_eq(pb_cp_series_analyze(s), 0);
+		cr_assert_eq(pb_cp_series_count(s), (size_t)want, "a shift of %.4f: p %.5f, %s 0.001",
+			     hi, decision_p(a, b, 20), want ? "below" : "above");
+		if (want) {
+			cr_assert_eq(pb_cp_series_get(s, 0, &c), 0);
+			cr_assert_eq(c.index, 20);
+			cr_assert_lt(c.p, 0.0009);
+		}
+		pb_cp_series_free(s);
 	}
 }
 

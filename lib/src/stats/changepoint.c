@@ -34,18 +34,21 @@
  *  - Samples: where every point carries its runs' samples, the t-tests are over the samples
  *    of the two sides (Welch), else over the points' values. The samples' test alone assumes
  *    that points differ only by their samples' noise: one outlier point's 10 samples, all far
- *    from the rest, make its side differ at p 1e-4 wherever it lies (88 of 100 series with 5
- *    outliers had a false change, test_changepoint.c). So with samples a change must also be
- *    significant over the points' values (their samples' means): where the samples' model
- *    holds the points are precise and that test costs little power (a 1% step under 1%
- *    noise with 10 samples a point: t ~ 11 over 25 points a side); where it does not (an
- *    outlier, a slow day) the points tell.
+ *    from the rest, make its side differ wherever it lies (every one of 100 series with 5
+ *    one-point outliers of +20% had a false change, test_changepoint.c). So with samples a
+ *    change must also be significant over the points' values (their samples' means): where
+ *    the samples' model holds the points are precise and that test costs little power (a 1%
+ *    step under 1% noise with 10 samples a point: t ~ 11 over 25 points a side); where it
+ *    does not (an outlier, a slow day) the points tell.
  *  - Outliers: a level must last opts.min_segment points (default 3) on each side of a change,
- *    and the change must stay significant with the most extreme point of each side left out
- *    (the one of its largest and smallest values farther from the side's mean). A one-point
- *    excursion thus never makes a change: E-Divisive puts its candidate next to it, and
- *    without it the two sides are alike. A level of 3 points is the shortest that can
- *    still be tested with one point left out on each side (2 values for a variance).
+ *    and the test is over the points (with samples too, above). A one-point excursion of any
+ *    size x then never makes a change: a side of one point has no variance to test with, and
+ *    a side of m points that holds it has its mean moved by x / m and its standard error
+ *    grown by about as much, so t stays near 1. 3 and not 2: two points in a row at a new
+ *    level (a bad hour of a runner) would be a level of 2, tested on their own noise; in a
+ *    side of 3 they give t ~ 2 with 2 degrees of freedom, far from p 0.001. (A rule that
+ *    also tested each change without each side's most extreme point changed no result of
+ *    test_changepoint.c once the points' test was there, and was taken out.)
  *  - Segments: the caller starts a new segment where the machine changed; each is analyzed
  *    alone (no window, no test crosses a segment start).
  *  - The decisions test from prefix sums of the values (O(1) a test; Welch's t and df, p from
@@ -63,7 +66,6 @@
 #include "stats/changepoint.h"
 
 #define MAX_WINDOW 1000
-#define LEVELS 48		/* of the sparse tables: 2^48 points is more than memory */
 
 struct idx_list {
 	size_t *v;
@@ -96,8 +98,6 @@ struct pb_cp_series {
 	long double *cs, *css;
 	/* the same of the points' values (the samples' means where there are samples) */
 	long double *ps, *pss;
-	/* sparse tables of the argmax and argmin of value over [i, i + 2^k) */
-	size_t *hi[LEVELS], *lo[LEVELS];
 	struct seg *seg;
 	size_t nseg, segcap;
 	/* the scratch of a window: its distances' 2-D prefix sums and its intervals */
@@ -145,10 +145,6 @@ static int grow(struct pb_cp_series *s, size_t ns)
 		    resize(&s->ps, cap + 1, sizeof(long double)) ||
 		    resize(&s->pss, cap + 1, sizeof(long double)))
 			return -ENOMEM;
-		for (int k = 0; k < LEVELS && ((size_t)1 << k) <= cap; k++)
-			if (resize(&s->hi[k], cap, sizeof(size_t)) ||
-			    resize(&s->lo[k], cap, sizeof(size_t)))
-				return -ENOMEM;
 		s->cap = cap;
 	}
 	if (ns && s->off[s->n] + ns > s->scap) {
@@ -168,31 +164,6 @@ static int grow(struct pb_cp_series *s, size_t ns)
 		s->segcap = segcap;
 	}
 	return 0;
-}
-
-static void sparse_append(struct pb_cp_series *s, size_t n)
-{
-	s->hi[0][n] = s->lo[0][n] = n;
-	for (int k = 1; k < LEVELS && ((size_t)1 << k) <= n + 1; k++) {
-		size_t i = n + 1 - ((size_t)1 << k), j = i + ((size_t)1 << (k - 1));
-		size_t h1 = s->hi[k - 1][i], h2 = s->hi[k - 1][j];
-		size_t l1 = s->lo[k - 1][i], l2 = s->lo[k - 1][j];
-
-		s->hi[k][i] = s->value[h2] > s->value[h1] ? h2 : h1;
-		s->lo[k][i] = s->value[l2] < s->value[l1] ? l2 : l1;
-	}
-}
-
-/* The points of [a, b) (b > a) with the largest and the smallest value. */
-static void sparse_range(const struct pb_cp_series *s, size_t a, size_t b, size_t *imax,
-			 size_t *imin)
-{
-	int k = 63 - __builtin_clzll((unsigned long long)(b - a));
-	size_t j = b - ((size_t)1 << k);
-	size_t h1 = s->hi[k][a], h2 = s->hi[k][j], l1 = s->lo[k][a], l2 = s->lo[k][j];
-
-	*imax = s->value[h2] > s->value[h1] ? h2 : h1;
-	*imin = s->value[l2] < s->value[l1] ? l2 : l1;
 }
 
 /* ---- the test ------------------------------------------------------------------------ */
@@ -216,20 +187,6 @@ static void mom_points(const struct pb_cp_series *s, size_t a, size_t b, struct 
 	m->n = (double)(b - a);
 	m->s = s->ps[b] - s->ps[a];
 	m->ss = s->pss[b] - s->pss[a];
-}
-
-/* Leave point i out of m (of the tested values, or of the points' values). */
-static void mom_drop(const struct pb_cp_series *s, size_t i, int points, struct mom *m)
-{
-	struct mom d;
-
-	if (points)
-		mom_points(s, i, i + 1, &d);
-	else
-		mom_range(s, i, i + 1, &d);
-	m->n -= d.n;
-	m->s -= d.s;
-	m->ss -= d.ss;
 }
 
 static double mom_mean(const struct mom *m)
@@ -265,27 +222,12 @@ static double welch_p(const struct mom *x, const struct mom *y)
 	return fmin(1, 2 * pbench_stats_t_cdf(-t, df));
 }
 
-/* The point of [a, b) farthest from the mean of their values: the largest or the smallest. */
-static size_t extreme(const struct pb_cp_series *s, double ref, size_t a, size_t b)
-{
-	double mean;
-	size_t imax, imin;
-	struct mom m;
-
-	mom_range(s, a, b, &m);
-	mean = mom_mean(&m) + ref;
-	sparse_range(s, a, b, &imax, &imin);
-	return s->value[imax] - mean >= mean - s->value[imin] ? imax : imin;
-}
-
 /*
- * Welch's p of [lo, tau) against [tau, hi), without the points drop_x and drop_y when they are
- * not SIZE_MAX: over the tested values; with samples, the larger of that and the p over the
- * points' values, so that points that differ more than their samples say (an outlier, a slow
- * day) cannot make a change by their samples alone.
+ * Welch's p of the points [lo, tau) against [tau, hi): over the tested values; with samples,
+ * the larger of that and the p over the points' values, so that points that differ more than
+ * their samples say (an outlier, a slow day) cannot make a change by their samples alone.
  */
-static double side_p(const struct pb_cp_series *s, size_t lo, size_t tau, size_t hi,
-		     size_t drop_x, size_t drop_y)
+static double side_p(const struct pb_cp_series *s, size_t lo, size_t tau, size_t hi)
 {
 	double p = 0;
 
@@ -299,19 +241,14 @@ static double side_p(const struct pb_cp_series *s, size_t lo, size_t tau, size_t
 			mom_range(s, lo, tau, &x);
 			mom_range(s, tau, hi, &y);
 		}
-		if (drop_x != SIZE_MAX)
-			mom_drop(s, drop_x, points, &x);
-		if (drop_y != SIZE_MAX)
-			mom_drop(s, drop_y, points, &y);
 		p = fmax(p, welch_p(&x, &y));
 	}
 	return p;
 }
 
 /*
- * How significant a change at tau is, between the points [lo, tau) and [tau, hi): the larger
- * p of Welch's test with and without the most extreme point of each side; 1 when a side is
- * shorter than min_segment. *rel: mean after / mean before - 1.
+ * How significant a change at tau is, between the points [lo, tau) and [tau, hi): side_p(),
+ * or 1 when a side is shorter than min_segment. *rel: mean after / mean before - 1.
  */
 static double cp_score(const struct pb_cp_series *s, const struct seg *g, size_t lo, size_t tau,
 		       size_t hi, double *rel)
@@ -327,8 +264,7 @@ static double cp_score(const struct pb_cp_series *s, const struct seg *g, size_t
 	mx = mom_mean(&x) + g->ref;
 	my = mom_mean(&y) + g->ref;
 	*rel = mx != 0 ? my / mx - 1 : NAN;
-	return fmax(side_p(s, lo, tau, hi, SIZE_MAX, SIZE_MAX),
-		    side_p(s, lo, tau, hi, extreme(s, g->ref, lo, tau), extreme(s, g->ref, tau, hi)));
+	return side_p(s, lo, tau, hi);
 }
 
 /* ---- split: E-Divisive in one window ---------------------------------------------------- */
@@ -409,8 +345,7 @@ static int window_search(struct pb_cp_series *s, size_t a, size_t b, struct idx_
 		if (bq[k] == -INFINITY)
 			break;
 		tau = btau[k];
-		if (!(side_p(s, a + bound[k], a + tau, a + bound[k + 1], SIZE_MAX, SIZE_MAX) <
-		      s->p_weak))
+		if (!(side_p(s, a + bound[k], a + tau, a + bound[k + 1]) < s->p_weak))
 			break;
 		if (list_push(out, a + tau))
 			return -ENOMEM;
@@ -580,10 +515,6 @@ void pb_cp_series_free(struct pb_cp_series *s)
 		free(s->seg[i].tent.v);
 		free(s->seg[i].cps.v);
 	}
-	for (int k = 0; k < LEVELS; k++) {
-		free(s->hi[k]);
-		free(s->lo[k]);
-	}
 	free(s->seg);
 	free(s->value);
 	free(s->off);
@@ -666,7 +597,6 @@ int pb_cp_series_append(struct pb_cp_series *s, double value, const double *samp
 	s->css[n + 1] = s->css[n] + sq;
 	s->ps[n + 1] = s->ps[n] + ((long double)value - g->ref);
 	s->pss[n + 1] = s->pss[n] + ((long double)value - g->ref) * ((long double)value - g->ref);
-	sparse_append(s, n);
 	s->n = n + 1;
 	g->end = s->n;
 	g->dirty = 1;

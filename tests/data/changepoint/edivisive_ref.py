@@ -7,16 +7,15 @@ that shares nothing with it: pure Python (no numpy, no scipy), the energy statis
 definition (sums of |z_i - z_j| over the two sides, not 2-D prefix sums), Welch's test from the
 values themselves (two-pass means and variances, not prefix sums of a shifted series), the
 Student t tail from the regularized incomplete beta by its continued fraction (not pbench's
-code), and the outlier rule by dropping the extreme points from copies of the lists.
+code).
 
 The method (Matteson and James 2014, E-Divisive means, as Hunter / Apache Otava adapted it, with
 pbench's rules as lib/src/stats/changepoint.c's head comment says):
   split: windows of `window` points every window // 2 points from each segment's start; in a
     window, the best (tau, kappa) of each interval by Q, the interval of the largest Q tested
     by Welch over its two sides at p_weak = min(10 p, 0.5); significant: split there, repeat;
-  merge: sorted unique candidates of all windows; each scored between its neighbours as the
-    larger p of Welch with and without the most extreme point of each side (1 when a side has
-    fewer than min_segment points);
+  merge: sorted unique candidates of all windows; each scored between its neighbours by
+    Welch's p of its two sides (1 when a side has fewer than min_segment points);
   with samples, every test is the larger p of Welch over the samples and over the points'
     values (the samples' means); remove the largest score while >= p, then the smallest
     |relative change| while < min_rel, rescoring the neighbours after each removal.
@@ -126,31 +125,22 @@ class Series:
         self.value = [sum(p) / len(p) for p in points]
         self.starts = starts            # segment starts, first 0
 
-    def units(self, a, b, drop=None):
+    def units(self, a, b):
         out = []
         for i in range(a, b):
-            if i != drop:
-                out.extend(self.points[i])
+            out.extend(self.points[i])
         return out
 
-    def values(self, a, b, drop=None):
-        return [self.value[i] for i in range(a, b) if i != drop]
+    def values(self, a, b):
+        return self.value[a:b]
 
-    def test(self, lo, tau, hi, dx=None, dy=None):
+    def test(self, lo, tau, hi):
         """Welch over the tested values; with samples, the larger p of that and of Welch over
         the points' values."""
-        p, _ = welch(self.units(lo, tau, dx), self.units(tau, hi, dy))
+        p, _ = welch(self.units(lo, tau), self.units(tau, hi))
         if self.samples:
-            p = max(p, welch(self.values(lo, tau, dx), self.values(tau, hi, dy))[0])
+            p = max(p, welch(self.values(lo, tau), self.values(tau, hi))[0])
         return p
-
-    def extreme(self, a, b):
-        """The point of [a, b) farthest from the side's mean: its largest or its smallest."""
-        u = self.units(a, b)
-        mean = sum(u) / len(u)
-        imax = max(range(a, b), key=lambda i: (self.value[i], -i))
-        imin = min(range(a, b), key=lambda i: (self.value[i], i))
-        return imax if self.value[imax] - mean >= mean - self.value[imin] else imin
 
     def q(self, lo, tau, kappa):
         z = self.value
@@ -197,9 +187,7 @@ class Series:
             return 1.0, math.nan
         x, y = self.units(lo, tau), self.units(tau, hi)
         mx, my = sum(x) / len(x), sum(y) / len(y)
-        p = self.test(lo, tau, hi)
-        p2 = self.test(lo, tau, hi, self.extreme(lo, tau), self.extreme(tau, hi))
-        return max(p, p2), (my / mx - 1 if mx != 0 else math.nan)
+        return self.test(lo, tau, hi), (my / mx - 1 if mx != 0 else math.nan)
 
     def segment(self, start, end):
         w = self.o["window"]
