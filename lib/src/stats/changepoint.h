@@ -31,14 +31,16 @@ struct pb_cp {
 	size_t index;
 	size_t before, after;		/* the points compared: [before, index) and [index, after) */
 	size_t n_before, n_after;	/* the values the test used (samples, or points) */
-	double p;			/* Welch's two-sided p of the two sides' values (samples, or
-					 * points): pbench_stats_welch() */
+	double p;			/* two-sided p of the two sides' values (samples, or points):
+					 * Welch's t (pbench_stats_welch()) with Hsu's df,
+					 * min(n_before, n_after) - 1 */
 	double p_points;		/* the same over the points' values (= p without samples);
 					 * a change needs both below opts.p */
 	double mean_before, mean_after;	/* of those values */
 	double rel;			/* mean_after / mean_before - 1 */
-	double rel_lo, rel_hi;		/* its interval at confidence 1 - opts.p; NaN when both
-					 * sides are constant */
+	double rel_lo, rel_hi;		/* its interval at confidence 1 - opts.p (Welch's, with
+					 * Welch-Satterthwaite's df); NaN when both sides are
+					 * constant */
 	int direction;			/* +1: the level went up, -1: down */
 };
 

@@ -10,7 +10,8 @@ Student t tail from the regularized incomplete beta by its continued fraction (n
 code).
 
 The method (Matteson and James 2014, E-Divisive means, as Hunter / Apache Otava adapted it, with
-pbench's rules as lib/src/stats/changepoint.c's head comment says):
+pbench's rules as lib/src/stats/changepoint.c's head comment says; every test is Welch's t with
+Hsu's degrees of freedom, min(nx, ny) - 1):
   split: windows of `window` points every window // 2 points from each segment's start; in a
     window, the best (tau, kappa) of each interval by Q, the interval of the largest Q tested
     by Welch over its two sides at p_weak = min(10 p, 0.5); significant: split there, repeat;
@@ -96,8 +97,9 @@ def mean_var(x):
 
 
 def welch(before, after, level=None):
-    """p of after against before (1 when a side has < 2 values); with level, also the
-    relative change after / before - 1 and its interval."""
+    """p of after against before (1 when a side has < 2 values): Welch's t with Hsu's degrees
+    of freedom, min(n_before, n_after) - 1; with level, also the relative change after /
+    before - 1 and its interval (Welch-Satterthwaite's df)."""
     if len(before) < 2 or len(after) < 2:
         return 1.0, None
     mb, vb = mean_var(before)
@@ -107,7 +109,7 @@ def welch(before, after, level=None):
     if se2 <= 0:
         return (0.0 if diff != 0 else 1.0), None
     df = se2 * se2 / (sa * sa / (len(after) - 1) + sb * sb / (len(before) - 1))
-    p = t_two_sided_p(diff / math.sqrt(se2), df)
+    p = t_two_sided_p(diff / math.sqrt(se2), min(len(before), len(after)) - 1)
     if level is None:
         return p, None
     tq = t_quantile(level, df)
