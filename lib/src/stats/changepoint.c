@@ -27,10 +27,12 @@
  *    last change found as Otava's are: a window's candidates depend on its own points only, so
  *    a window that new points can no longer reach is searched once and kept. Adding a point
  *    searches again the at most two windows that reach the end of the series (O(window^2)
- *    each) and merges the candidates again (O(k) tests of O(1) each, k the candidates, with
- *    a scan per removal: O(k^2) at worst, k ~ n / window for a series with many changes and a
- *    few for a stationary one); nothing else is recomputed. The result is the same as
- *    analyzing the whole series at once (the unit test checks that).
+ *    each) and merges the segment's candidates again: O(k log k), k the candidates (tests of
+ *    O(1) from prefix sums, a heap for the weakest), and k grows with the series where it
+ *    changes (a few a change) and little where it does not. Nothing else is recomputed; the
+ *    result is the same as analyzing the whole series at once (the unit test checks that).
+ *    Analyzing n points at once is O(n window) (bench_changepoint.c: ~2.5 us a point, 25 ms
+ *    for 10,000; an add to 10,000 points ~70 us, to 1,000 ~20 us).
  *  - Samples: where every point carries its runs' samples, the t-tests are over the samples
  *    of the two sides (Welch), else over the points' values. The samples' test alone assumes
  *    that points differ only by their samples' noise: one outlier point's 10 samples, all far
@@ -374,6 +376,106 @@ static int window_search(struct pb_cp_series *s, size_t a, size_t b, struct idx_
 
 /* ---- merge ------------------------------------------------------------------------------- */
 
+/*
+ * Hunter's merge, in O(k log k) for k candidates: they are a doubly linked list in index order
+ * (a removal relinks its neighbours, which are scored again), and two heaps say which goes
+ * next, the largest p (the first index of equal ones) and the smallest |relative change|;
+ * an entry whose candidate was removed or scored again since it was pushed is skipped.
+ */
+struct cand {
+	size_t index, prev, next;	/* prev, next: SIZE_MAX at the ends */
+	double score, rel;
+	unsigned ver;
+	int gone;
+};
+
+struct hent {
+	double key;		/* score (largest first) or |rel| (smallest first) */
+	size_t i;		/* the candidate */
+	unsigned ver;
+};
+
+struct heap {
+	struct hent *v;
+	size_t n;
+	int max;		/* largest key first */
+};
+
+/* Does a come out of h before b: the key, then the lower candidate (the first index). */
+static int before(const struct heap *h, const struct hent *a, const struct hent *b)
+{
+	if (a->key != b->key)
+		return h->max ? a->key > b->key : a->key < b->key;
+	return a->i < b->i;
+}
+
+static void heap_push(struct heap *h, struct hent e)
+{
+	size_t i = h->n++;
+
+	while (i && before(h, &e, &h->v[(i - 1) / 2])) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = e;
+}
+
+static void heap_pop(struct heap *h)
+{
+	struct hent e = h->v[--h->n];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && before(h, &h->v[c + 1], &h->v[c]))
+			c++;
+		if (!before(h, &h->v[c], &e))
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	if (h->n)
+		h->v[i] = e;
+}
+
+/* The top of h that is still current, or NULL. */
+static const struct hent *heap_top(struct heap *h, const struct cand *c)
+{
+	while (h->n && (c[h->v[0].i].gone || c[h->v[0].i].ver != h->v[0].ver))
+		heap_pop(h);
+	return h->n ? &h->v[0] : NULL;
+}
+
+/* Score candidate i between its neighbours (or the segment's ends) and push it. */
+static void rescore(const struct pb_cp_series *s, const struct seg *g, struct cand *c, size_t i,
+		    struct heap *hp, struct heap *hr)
+{
+	size_t lo = c[i].prev == SIZE_MAX ? g->start : c[c[i].prev].index;
+	size_t hi = c[i].next == SIZE_MAX ? g->end : c[c[i].next].index;
+
+	c[i].score = cp_score(s, g, lo, c[i].index, hi, &c[i].rel);
+	c[i].ver++;
+	heap_push(hp, (struct hent){ c[i].score, i, c[i].ver });
+	if (s->o.min_rel > 0 && fabs(c[i].rel) < s->o.min_rel)
+		heap_push(hr, (struct hent){ fabs(c[i].rel), i, c[i].ver });
+}
+
+/* Which candidate goes next: the largest p not below opts.p, then the smallest relative
+ * change below opts.min_rel; SIZE_MAX when none. */
+static size_t weakest(const struct pb_cp_series *s, const struct cand *c, struct heap *hp,
+		      struct heap *hr)
+{
+	const struct hent *e = heap_top(hp, c);
+
+	if (e && !(e->key < s->o.p))
+		return e->i;
+	e = heap_top(hr, c);
+	return e ? e->i : SIZE_MAX;
+}
+
 static int cmp_size(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -381,79 +483,69 @@ static int cmp_size(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Candidate k of the n in c, scored between its neighbours (or the segment's ends). */
-static void score_at(const struct pb_cp_series *s, const struct seg *g, const size_t *c,
-		     size_t n, size_t k, double *score, double *rel)
+/* The candidates of segment g's windows, sorted, each once (windows overlap), into g->cps. */
+static int candidates(struct seg *g)
 {
-	size_t lo = k ? c[k - 1] : g->start, hi = k + 1 < n ? c[k + 1] : g->end;
+	struct idx_list *c = &g->cps;
+	size_t n = 0;
 
-	score[k] = cp_score(s, g, lo, c[k], hi, &rel[k]);
-}
-
-/* Which candidate goes next: the largest p not below opts.p, then the smallest relative
- * change below opts.min_rel; n when none. */
-static size_t weakest(const struct pb_cp_series *s, const double *score, const double *rel,
-		      size_t n)
-{
-	size_t k = 0;
-
-	for (size_t i = 1; i < n; i++)
-		if (score[i] > score[k])
-			k = i;
-	if (n && !(score[k] < s->o.p))
-		return k;
-	if (!(s->o.min_rel > 0) || !n)
-		return n;
-	k = n;
-	for (size_t i = 0; i < n; i++)
-		if (fabs(rel[i]) < s->o.min_rel && (k == n || fabs(rel[i]) < fabs(rel[k])))
-			k = i;
-	return k;
+	c->n = 0;
+	for (size_t i = 0; i < g->weak.n + g->tent.n; i++)
+		if (list_push(c, i < g->weak.n ? g->weak.v[i] : g->tent.v[i - g->weak.n]))
+			return -ENOMEM;
+	qsort(c->v, c->n, sizeof(*c->v), cmp_size);
+	for (size_t i = 0; i < c->n; i++)
+		if (!n || c->v[i] != c->v[n - 1])
+			c->v[n++] = c->v[i];
+	c->n = n;
+	return 0;
 }
 
 /* Hunter's merge of segment g's candidates into its change points. */
 static int merge(struct pb_cp_series *s, struct seg *g)
 {
-	struct idx_list *c = &g->cps;
-	double *score = NULL, *rel = NULL;
-	size_t n = 0, k;
+	size_t n, k, m = 0;
+	struct cand *c;
+	struct heap hp = { .max = 1 }, hr = { .max = 0 };
 
-	c->n = 0;
-	for (size_t i = 0; i < g->weak.n; i++)
-		if (list_push(c, g->weak.v[i]))
-			return -ENOMEM;
-	for (size_t i = 0; i < g->tent.n; i++)
-		if (list_push(c, g->tent.v[i]))
-			return -ENOMEM;
-	if (!c->n)
+	if (candidates(g))
+		return -ENOMEM;
+	if (!(n = g->cps.n))
 		return 0;
-	qsort(c->v, c->n, sizeof(*c->v), cmp_size);
-	for (size_t i = 0; i < c->n; i++)	/* windows overlap: the same change twice */
-		if (!n || c->v[i] != c->v[n - 1])
-			c->v[n++] = c->v[i];
-	c->n = n;
-	score = malloc(n * sizeof(*score));
-	rel = malloc(n * sizeof(*rel));
-	if (!score || !rel) {
-		free(score);
-		free(rel);
+	c = calloc(n, sizeof(*c));
+	hp.v = malloc(3 * n * sizeof(*hp.v));	/* n, then 2 a removal */
+	hr.v = malloc(3 * n * sizeof(*hr.v));
+	if (!c || !hp.v || !hr.v) {
+		free(c);
+		free(hp.v);
+		free(hr.v);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < n; i++)
-		score_at(s, g, c->v, n, i, score, rel);
-	while ((k = weakest(s, score, rel, n)) < n) {
-		memmove(c->v + k, c->v + k + 1, (n - k - 1) * sizeof(*c->v));
-		memmove(score + k, score + k + 1, (n - k - 1) * sizeof(*score));
-		memmove(rel + k, rel + k + 1, (n - k - 1) * sizeof(*rel));
-		n--;
-		if (k)
-			score_at(s, g, c->v, n, k - 1, score, rel);
-		if (k < n)
-			score_at(s, g, c->v, n, k, score, rel);
+	for (size_t i = 0; i < n; i++) {
+		c[i].index = g->cps.v[i];
+		c[i].prev = i ? i - 1 : SIZE_MAX;
+		c[i].next = i + 1 < n ? i + 1 : SIZE_MAX;
 	}
-	c->n = n;
-	free(score);
-	free(rel);
+	for (size_t i = 0; i < n; i++)
+		rescore(s, g, c, i, &hp, &hr);
+	while ((k = weakest(s, c, &hp, &hr)) != SIZE_MAX) {
+		c[k].gone = 1;
+		if (c[k].prev != SIZE_MAX)
+			c[c[k].prev].next = c[k].next;
+		if (c[k].next != SIZE_MAX)
+			c[c[k].next].prev = c[k].prev;
+		if (c[k].prev != SIZE_MAX)
+			rescore(s, g, c, c[k].prev, &hp, &hr);
+		if (c[k].next != SIZE_MAX)
+			rescore(s, g, c, c[k].next, &hp, &hr);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!c[i].gone)
+			g->cps.v[m++] = c[i].index;
+	g->cps.n = m;
+	free(c);
+	free(hp.v);
+	free(hr.v);
 	return 0;
 }
 
