@@ -493,6 +493,8 @@ static int candidates(struct seg *g)
 	for (size_t i = 0; i < g->weak.n + g->tent.n; i++)
 		if (list_push(c, i < g->weak.n ? g->weak.v[i] : g->tent.v[i - g->weak.n]))
 			return -ENOMEM;
+	if (!c->n)
+		return 0;
 	qsort(c->v, c->n, sizeof(*c->v), cmp_size);
 	for (size_t i = 0; i < c->n; i++)
 		if (!n || c->v[i] != c->v[n - 1])
