@@ -487,25 +487,30 @@ Test(changepoint, bad_arguments)
 	pb_cp_series_free(s);
 }
 
-/* A point at a time gives, after every point, what the whole series so far gives at once. */
+/* A point at a time gives, after every point, what the whole series so far gives at once:
+ * t's points (with t->samples samples each), a segment starting at seg_at. */
 static void same_as_batch(const struct truth *t, const struct pb_cp_opts *o, size_t seg_at)
 {
 	struct rng r = { .s = 99 };
 	struct pb_cp_series *inc, *all = NULL;
-	double *v = calloc(t->n, sizeof(*v));
+	size_t ns = t->samples, w = ns ? ns : 1;
+	double *v = calloc(t->n * w, sizeof(*v));
 
 	cr_assert_eq(pb_cp_series_new(o, &inc), 0);
 	for (size_t i = 0; i < t->n; i++) {
-		v[i] = level(t, i) * (1 + 0.01 * gauss(&r));
-		cr_assert_eq(pb_cp_series_add(inc, v[i], NULL, 0, i == seg_at ? PB_CP_SEGMENT : 0), 0);
+		for (size_t k = 0; k < w; k++)
+			v[i * w + k] = level(t, i) * (1 + 0.01 * gauss(&r));
+		cr_assert_eq(pb_cp_series_add(inc, ns ? NAN : v[i], ns ? v + i * w : NULL, ns,
+					      i == seg_at ? PB_CP_SEGMENT : 0), 0);
 		if (i % 7 && i + 1 != t->n)
 			continue;
 		cr_assert_eq(pb_cp_series_new(o, &all), 0);
 		for (size_t j = 0; j <= i; j++)
-			cr_assert_eq(pb_cp_series_append(all, v[j], NULL, 0,
-							 j == seg_at ? PB_CP_SEGMENT : 0), 0);
+			cr_assert_eq(pb_cp_series_append(all, ns ? NAN : v[j], ns ? v + j * w : NULL,
+							 ns, j == seg_at ? PB_CP_SEGMENT : 0), 0);
 		cr_assert_eq(pb_cp_series_analyze(all), 0);
-		cr_assert_eq(pb_cp_series_count(inc), pb_cp_series_count(all), "after %zu points", i + 1);
+		cr_assert_eq(pb_cp_series_count(inc), pb_cp_series_count(all), "after %zu points",
+			     i + 1);
 		for (size_t k = 0; k < pb_cp_series_count(all); k++) {
 			struct pb_cp a, b;
 
@@ -513,6 +518,7 @@ static void same_as_batch(const struct truth *t, const struct pb_cp_opts *o, siz
 			cr_assert_eq(pb_cp_series_get(all, k, &b), 0);
 			cr_assert_eq(a.index, b.index, "after %zu points, change %zu", i + 1, k);
 			cr_assert_eq(a.p, b.p);
+			cr_assert_eq(a.p_points, b.p_points);
 		}
 		pb_cp_series_free(all);
 	}
@@ -529,6 +535,8 @@ Test(changepoint, incremental_is_batch)
 
 	same_as_batch(&t, NULL, 300);
 	same_as_batch(&t, &o, (size_t)-1);
+	t.samples = 5;
+	same_as_batch(&t, NULL, 150);
 }
 
 /* ---- against the independent implementation --------------------------------------------- */

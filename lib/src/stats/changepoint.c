@@ -9,18 +9,31 @@
  * (Fleming et al., "Hunter: Using Change Point Detection to Hunt for Performance Regressions",
  * ICPE 2023; Otava's docs/MATH.md). Written here from those descriptions:
  *
- *  - Split: the series is cut into windows of opts.window points, one every window / 2 points
- *    (the Otava default of 50: two sides of ~25 points each tell a 1% step under 1% noise at
- *    p 0.001, t = sqrt(25 / 2) / 1 ~ 3.5; 30 misses most of those). In each window the split
- *    (tau, kappa) that maximizes the energy statistic Q (alpha = 1) over each interval
- *    is the candidate; Welch's t-test of the interval's two sides at tau decides whether it
- *    is a (weak) change, at 10 opts.p (at most 0.5), and the search goes on in the two halves,
- *    as E-Divisive's hierarchy does, until a candidate is not significant. The significance
- *    is a t-test, not a permutation test: deterministic and cheap (Hunter's change).
+ *  - Split: the series is cut into windows of opts.window points, one every window / 2
+ *    points. In each window the split (tau, kappa) that maximizes the energy statistic Q
+ *    (alpha = 1, over the points' values: with samples, their means) over each interval is
+ *    the candidate; a t-test of the interval's two sides at tau decides whether it is a
+ *    (weak) change, at 10 opts.p (at most 0.5; Otava's first pass), and the search goes on in
+ *    the two halves, as E-Divisive's hierarchy does, until a candidate is not significant.
+ *    The significance is a t-test, not a permutation test: deterministic and cheap (Hunter's
+ *    change).
  *  - Merge: the weak changes of all windows, sorted, are tested again over the whole run
  *    between their neighbours; the weakest (largest p) goes while its p is not below
  *    opts.p, its neighbours are tested again, and then the smallest while its relative change
  *    is below opts.min_rel (Hunter's merge).
+ *
+ * The defaults (struct pb_cp_opts):
+ *  - window 50, as Otava's compute_change_points: a change is first seen inside one window,
+ *    between sides of ~25 points, where a 1% step under 1% noise gives t ~ sqrt(25 / 2) ~ 3.5,
+ *    past the weak test's 2.8 (p 0.01) most of the time; with 30 (~15 a side, t ~ 2.7) it is
+ *    a coin toss. Longer windows see smaller steps but cost O(window^2) each.
+ *  - p 0.001, Otava's: per test. The split tested is the most different one, so a stationary
+ *    series gets a change more often than p: 2.5% of 200-point series with one value a point,
+ *    0.5% with 10 samples (test_changepoint.c); 0.0001 makes it rarer at the cost of small
+ *    steps.
+ *  - min_rel 0: every significant change is reported, with its relative change and interval;
+ *    how large a change matters is the caller's policy (the gate's threshold of issue 24).
+ *  - min_segment 3: below, under "Outliers".
  *
  * What pbench adds or does differently:
  *  - The windows are on a fixed grid (start of the segment + j window / 2), not moved to the
