@@ -26,7 +26,10 @@
  *  - window 50, as Otava's compute_change_points: a change is first seen inside one window,
  *    between sides of ~25 points, where a 1% step under 1% noise gives t ~ sqrt(25 / 2) ~ 3.5,
  *    past the weak test's 2.8 (p 0.01) most of the time; with 30 (~15 a side, t ~ 2.7) it is
- *    a coin toss. Longer windows see smaller steps but cost O(window^2) each.
+ *    a coin toss. Measured, one value a point, the step found within 5 points in 500 series
+ *    of 200: window 30 45%, 50 67%, 100 79%; stationary series with a change 1.4%, 2.6%,
+ *    2.8%. Longer windows see smaller steps but cost O(window^2) each, and a change is
+ *    reported later (a window must reach past it).
  *  - p 0.001, Otava's: per test. The split tested is the most different one, so a stationary
  *    series gets a change more often than p: 2.5% of 200-point series with one value a point,
  *    0.5% with 10 samples (test_changepoint.c); 0.0001 makes it rarer at the cost of small
