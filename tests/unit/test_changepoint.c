@@ -480,6 +480,7 @@ Test(changepoint, bad_arguments)
 	cr_assert_eq(pb_cp_series_add(s, INFINITY, NULL, 0, 0), -EINVAL);
 	cr_assert_eq(pb_cp_series_add(s, NAN, nan2, 2, 0), -EINVAL);
 	cr_assert_eq(pb_cp_series_add(s, 1, NULL, 2, 0), -EINVAL);
+	cr_assert_eq(pb_cp_series_add(s, 1, NULL, 0, 1u << 5), -EINVAL);
 	cr_assert_eq(pb_cp_series_add(s, NAN, two, 2, 0), 0);
 	cr_assert_eq(pb_cp_series_add(s, 5, NULL, 0, 0), -EINVAL, "samples on some points only");
 	cr_assert_eq(pb_cp_series_points(s), 1);

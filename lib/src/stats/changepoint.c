@@ -689,6 +689,9 @@ int pb_cp_series_append(struct pb_cp_series *s, double value, const double *samp
 
 	if (!s)
 		return pb_fail(-EINVAL, "pb_cp_series_append(): s is NULL");
+	if (flags & ~(unsigned)PB_CP_SEGMENT)
+		return pb_fail(-EINVAL, "pb_cp_series_append(): flags %#x: unknown bits %#x", flags,
+			       flags & ~(unsigned)PB_CP_SEGMENT);
 	if ((err = check_point(s, &value, samples, nsamples)) || (err = grow(s, nsamples)))
 		return err;
 	n = s->n;
