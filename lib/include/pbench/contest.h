@@ -306,6 +306,13 @@ PBENCH_API int pbench_contest_mem_status(const struct pbench_contest *c, int i,
  */
 PBENCH_API int pbench_contest_attach_memory(struct pbench_contest *c, int i,
 					    const struct pbench_mem_run *runs, int n);
+/* n more runs of every entrant, each a command, in alternation, untimed, counted by the
+ * allocator shim (pbench_mem_runs_count(): output discarded unless
+ * PBENCH_CONTEST_SHOW_OUTPUT, stopped by opts' stop) and attached
+ * (pbench_contest_attach_memory()): what pbench compare --memory does after the rounds. 0, 1
+ * when stopped (the runs not done say so), -EINVAL (an entrant not a command, n < 1),
+ * -ENOENT (no shim), -ENOMEM, pbench_mem_runs_count()'s. */
+PBENCH_API int pbench_contest_count_memory(struct pbench_contest *c, int n);
 
 #ifdef __cplusplus
 }
