@@ -406,20 +406,13 @@ int cli_stop_end(int rc)
 
 void cli_warn_left_behind(const struct pbench_runs *r, const char *cmd)
 {
-	int runs = 0, procs = 0;
+	struct pbench_runs_totals t = { .size = sizeof(t) };
+	int runs, procs;
 
-	for (int s = 0; r && s < pbench_runs_nr_sets(r); s++) {
-		struct pbench_runs_set si = { .size = sizeof(si) };
-
-		pbench_runs_set_info(r, s, &si);
-		for (int i = 0; i < si.done; i++) {
-			struct pbench_run run = { .size = sizeof(run) };
-
-			pbench_runs_get(r, s, i, &run);
-			runs += run.left_behind > 0;
-			procs += run.left_behind;
-		}
-	}
+	if (!r || pbench_runs_totals(r, &t))
+		return;
+	runs = t.left_behind_runs;
+	procs = t.left_behind;
 	if (runs)
 		cli_warn("'%s' left %d process%s running after %d run%s (background jobs or "
 			 "daemons): pbench ended them after each run (SIGTERM, then SIGKILL)",
@@ -713,4 +706,159 @@ void cli_out_usage(FILE *f, unsigned offered, const char *plot, int width)
 	}
 	if (offered & CLI_OUT_PLOT)
 		cli_usage_option(f, width, "    --plot FILE.svg", plot);
+}
+
+/* ---- --cpu and the options of the commands that run something (cmds.h) ------------------ */
+
+int cli_cpus(const char *cmd, const char *arg, unsigned flags, int *cpus, int max)
+{
+	const char *set_is = flags & CLI_CPU_PRESENT ? "present CPUs are" :
+			     "pbench may run on CPUs";
+	char set[256] = "";
+	unsigned char *in = calloc((size_t)max, 1);
+	int n, *all = calloc((size_t)max, sizeof(*all)), nall, bad = -1;
+
+	if (flags & CLI_CPU_PRESENT)
+		pbench_cpus_present(set, sizeof(set));
+	else
+		pbench_cpus_allowed(set, sizeof(set));
+	nall = in && all && set[0] ? pbench_cpus_parse(set, all, max, max) : -1;
+	for (int i = 0; i < nall; i++)
+		in[all[i]] = 1;
+	n = pbench_cpus_parse(arg, cpus, max, max);
+	for (int i = 0; nall > 0 && i < n && bad < 0; i++)
+		if (!in[cpus[i]])
+			bad = cpus[i];
+	free(in);
+	free(all);
+	if (n <= 0)
+		cli_error("invalid CPU list '%s' for --cpu: %s; %s %s", arg, n == -ERANGE ?
+			  "no such CPU" : "expected a list such as 2 or 0-3,6", set_is,
+			  set[0] ? set : "unknown");
+	else if (bad >= 0)
+		cli_error("CPU %d given to --cpu is %s: %s %s", bad, flags & CLI_CPU_PRESENT ?
+			  "not present" : "not online or not allowed", set_is, set);
+	else if (n > 1 && (flags & CLI_CPU_ONE))
+		cli_error("invalid CPU list '%s' for --cpu: 'pbench %s' takes one CPU", arg, cmd);
+	return n <= 0 || bad >= 0 || (n > 1 && (flags & CLI_CPU_ONE)) ? -1 : n;
+}
+
+void cli_run_init(struct cli_run *r)
+{
+	r->mode = r->workload = -1;
+	r->warmup_ms = -1;
+	r->warmup_runs = -1;
+}
+
+/* --mode and --workload: a word from the library's names. */
+static int run_choice(struct cli_run *r, int c, const char *arg)
+{
+	const char *names[3];
+	int n = c == CLI_RUN_MODE ? r->modes : 2, k;
+
+	for (k = 0; k < n; k++)
+		names[k] = c == CLI_RUN_MODE ? pbench_runs_mode_name(k) :
+			   pbench_workload_kind_name(k);
+	k = cli_choice(c == CLI_RUN_MODE ? "--mode" : "--workload", arg, names, n);
+	if (k < 0)
+		return -1;
+	*(c == CLI_RUN_MODE ? &r->mode : &r->workload) = k;
+	return 1;
+}
+
+/* --iterations: one more side (compare), or the size of the one workload. */
+static int run_iterations(struct cli_run *r, const char *arg)
+{
+	double v;
+
+	if (cli_number("--iterations", "iteration count", arg, 1, 1e12, CLI_NUM_INT, &v))
+		return -1;
+	if (!r->sides)
+		r->niters = 0;
+	if (r->niters == CLI_RUN_MAX_SIDES) {
+		cli_error("too many --iterations: %d sides at most", CLI_RUN_MAX_SIDES);
+		return -1;
+	}
+	r->iters[r->niters++] = (uint64_t)v;
+	return 1;
+}
+
+int cli_run_option(struct cli_run *r, int c, const char *arg)
+{
+	switch (c) {
+	case 'e':
+		return cli_events_add(&r->events, arg) ? -1 : 1;
+	case CLI_RUN_MODE:
+	case CLI_RUN_WORKLOAD:
+		return run_choice(r, c, arg);
+	case CLI_RUN_CPU:
+		r->ncpus = cli_cpus(r->cmd, arg, r->cpu_flags, r->cpus, CPU_SETSIZE);
+		return r->ncpus < 0 ? -1 : 1;
+	case CLI_RUN_WARMUP_MS:
+		return cli_number("--warmup-ms", "warm-up", arg, 0, 3600000, 0, &r->warmup_ms) ?
+		       -1 : 1;
+	case CLI_RUN_TIMEOUT:
+		return cli_number("--timeout", "timeout", arg, 0, 86400, CLI_NUM_POSITIVE,
+				  &r->timeout_s) ? -1 : 1;
+	case CLI_RUN_MAX_TIME:
+		return cli_number("--max-time", "time budget", arg, 0, r->max_time,
+				  CLI_NUM_POSITIVE, &r->max_time_s) ? -1 : 1;
+	case CLI_RUN_REPROBE:
+		r->reprobe = 1;
+		return 1;
+	case CLI_RUN_WARMUP:
+		return cli_long("--warmup", "warm-up run count", arg, 0, r->max_warmup,
+				&r->warmup_runs) ? -1 : 1;
+	case CLI_RUN_SETUP:
+	case CLI_RUN_PREPARE:
+	case CLI_RUN_CLEANUP:
+		r->helper[c - CLI_RUN_SETUP] = arg;
+		return 1;
+	case CLI_RUN_ITERATIONS:
+		return run_iterations(r, arg);
+	case CLI_RUN_MEMORY:
+		r->memory_runs = CLI_RUN_MEMORY_RUNS;
+		return arg && cli_long("--memory", "memory run count", arg, 1, 1000,
+				       &r->memory_runs) ? -1 : 1;
+	}
+	return 0;
+}
+
+/* A helper that is not a command found now is the user's to fix, said with its option. */
+static int helper_found(const char *opt, char **argv)
+{
+	static const char hint[] = "give the command's path, or \"sh -c '...'\" for a shell line";
+	char path[4096];
+	int err = pbench_command_resolve(argv[0], path, sizeof(path));
+
+	if (!err)
+		return 0;
+	cli_error("the %s command '%s': %s", opt, argv[0], pbench_strerror(err));
+	if (err == -PBENCH_ENOT_FOUND)
+		cli_command_hint(argv[0], hint);
+	else
+		cli_hint("%s", hint);
+	return EXIT_USAGE;
+}
+
+int cli_run_helpers(const struct cli_run *r, int shell, int resolve, char **out[3])
+{
+	static const char *const opt[] = { "--setup", "--prepare", "--cleanup" };
+	char what[32];
+	int rc = 0;
+
+	for (int k = 0; k < 3 && !rc; k++) {
+		snprintf(what, sizeof(what), "the %s command", opt[k]);
+		if (r->helper[k])
+			rc = cli_command_argv(r->helper[k], shell, what, &out[k]);
+	}
+	for (int k = 0; k < 3 && !rc && resolve; k++)
+		rc = out[k] ? helper_found(opt[k], out[k]) : 0;
+	return rc;
+}
+
+void cli_run_release(struct cli_run *r)
+{
+	free(r->events);
+	r->events = NULL;
 }

@@ -3,6 +3,7 @@
 #ifndef PBENCH_CLI_CMDS_H
 #define PBENCH_CLI_CMDS_H
 
+#include <sched.h>
 #include <stdio.h>
 
 #include "pbench.h"
@@ -75,6 +76,68 @@ int cli_plot_file(const char *path);
  * current directory for a relative one; a bare name that is a file here is './name'; else
  * bare, the hint for a name not in PATH. */
 void cli_command_hint(const char *cmd, const char *bare);
+
+/*
+ * --cpu, one grammar for every command: a CPU list (2, 0-3,6), each CPU one pbench may run on
+ * (or, CLI_CPU_PRESENT, one present: check reads recorded trees); CLI_CPU_ONE where only one
+ * makes sense. The CPUs into cpus[0..max-1]: their number, or -1 after the message.
+ */
+enum { CLI_CPU_ONE = 1 << 0, CLI_CPU_PRESENT = 1 << 1 };
+int cli_cpus(const char *cmd, const char *arg, unsigned flags, int *cpus, int max);
+
+/*
+ * The options of the commands that run something (stat, compare), one parser each: -e, --mode,
+ * --cpu, --warmup-ms, --timeout, --max-time, --reprobe, --warmup, --setup/--prepare/--cleanup,
+ * --workload/--iterations, --memory[=N]. A command puts CLI_RUN_OPTIONS in its table, sets
+ * what differs (cmd, modes, cpu_flags, max_warmup, max_time, sides) and calls
+ * cli_run_option() for each option; what was not given keeps its "not given" value.
+ */
+enum { CLI_RUN_MODE = 0x4100, CLI_RUN_CPU, CLI_RUN_WARMUP_MS, CLI_RUN_TIMEOUT, CLI_RUN_MAX_TIME,
+       CLI_RUN_REPROBE, CLI_RUN_WARMUP, CLI_RUN_SETUP, CLI_RUN_PREPARE, CLI_RUN_CLEANUP,
+       CLI_RUN_WORKLOAD, CLI_RUN_ITERATIONS, CLI_RUN_MEMORY };
+#define CLI_RUN_OPTIONS \
+	{ "events", required_argument, NULL, 'e' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "mode", required_argument, NULL, CLI_RUN_MODE }, \
+	{ "cpu", required_argument, NULL, CLI_RUN_CPU }, \
+	{ "warmup-ms", required_argument, NULL, CLI_RUN_WARMUP_MS }, \
+	{ "timeout", required_argument, NULL, CLI_RUN_TIMEOUT }, \
+	{ "max-time", required_argument, NULL, CLI_RUN_MAX_TIME }, \
+	{ "reprobe", no_argument, NULL, CLI_RUN_REPROBE }, \
+	{ "warmup", required_argument, NULL, CLI_RUN_WARMUP }, \
+	{ "setup", required_argument, NULL, CLI_RUN_SETUP }, \
+	{ "prepare", required_argument, NULL, CLI_RUN_PREPARE }, \
+	{ "cleanup", required_argument, NULL, CLI_RUN_CLEANUP }, \
+	{ "workload", required_argument, NULL, CLI_RUN_WORKLOAD }, \
+	{ "iterations", required_argument, NULL, CLI_RUN_ITERATIONS }, \
+	{ "memory", optional_argument, NULL, CLI_RUN_MEMORY }
+#define CLI_RUN_MAX_SIDES 8
+#define CLI_RUN_MEMORY_RUNS 3		/* --memory without N */
+struct cli_run {
+	/* set by the command */
+	const char *cmd;
+	int modes;			/* --mode takes the first modes of enum pbench_runs_mode */
+	unsigned cpu_flags;		/* CLI_CPU_* */
+	long max_warmup;		/* --warmup's most */
+	double max_time;		/* --max-time's most */
+	int sides;			/* each --iterations one more side (compare), else the last */
+	/* given (-1, 0 or NULL: not given) */
+	int mode, workload, reprobe, ncpus, niters;
+	int cpus[CPU_SETSIZE];
+	double warmup_ms, timeout_s, max_time_s;
+	long warmup_runs, memory_runs;
+	uint64_t iters[CLI_RUN_MAX_SIDES];
+	const char *helper[3];		/* --setup, --prepare, --cleanup lines */
+	char *events;			/* every -e, joined; freed by cli_run_release() */
+};
+void cli_run_init(struct cli_run *r);
+/* 1 when c was one of CLI_RUN_OPTIONS and is taken, 0 when not one ('h' neither), -1 after
+ * the message. */
+int cli_run_option(struct cli_run *r, int c, const char *arg);
+/* The helper lines as argv (out[0..2], pbench_command_free()), run by /bin/sh -c with shell;
+ * with resolve, each must be a command found now (said with its option). 0 or the exit code. */
+int cli_run_helpers(const struct cli_run *r, int shell, int resolve, char **out[3]);
+void cli_run_release(struct cli_run *r);
 
 /* Install fn for sig unless sig was ignored when pbench started (nohup); old gets the
  * action to put back with cli_uncatch(). */

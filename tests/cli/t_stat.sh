@@ -428,7 +428,7 @@ fi
 
 # Bad input: exit 2, one error line, nothing run.
 for c in 4096 abc -1 "" 1.5; do
-	usage_error "stat --cpu '$c'" "invalid CPU '$c' for --cpu: pbench may run on CPUs [0-9]" stat --cpu "$c"
+	usage_error "stat --cpu '$c'" "invalid CPU list '$c' for --cpu: .*; pbench may run on CPUs [0-9]" stat --cpu "$c"
 done
 usage_error "stat --mode typo" "unknown value 'contarst' for --mode: it is one of unprepared, prepared or contrast (did you mean 'contrast'?)$" stat --mode contarst
 usage_error "stat --mode typo 2" "(did you mean 'prepared'?)$" stat --mode prepard
