@@ -46,28 +46,6 @@ static int write_report(void *arg, int fmt, FILE *f)
 	return pbench_env_write_text(env, f, cli_color(f) ? PBENCH_ENV_WRITE_COLOR : 0);
 }
 
-static int parse_cpus(const char *arg, int *cpus)
-{
-	char present[256] = "";
-	int limit = MAX_TARGETS, n;
-
-	if (pbench_cpus_present(present, sizeof(present)) == 0) {
-		/* "0-N" or "0": the highest number ends the string */
-		const char *last = strrchr(present, '-');
-
-		last = last ? last + 1 : strrchr(present, ',') ? strrchr(present, ',') + 1 : present;
-		limit = atoi(last) + 1;
-	}
-	n = pbench_cpus_parse(arg, cpus, MAX_TARGETS, limit);
-	if (n < 0) {
-		cli_error("invalid CPU list '%s' for --cpu: %s; present CPUs are %s", arg,
-			  n == -ERANGE ? "no such CPU" : "expected a list such as 2 or 2-3,6",
-			  present[0] ? present : "unknown");
-		return -1;
-	}
-	return n;
-}
-
 /* The options: the CPUs into cpus (*n of them), --strict, the outputs. 0, 1 after -h, or -1
  * after the message. */
 static int parse_args(int argc, char **argv, int *cpus, int *n, int *strict, struct cli_out *out)
@@ -93,7 +71,7 @@ static int parse_args(int argc, char **argv, int *cpus, int *n, int *strict, str
 			continue;
 		switch (c) {
 		case 'c':
-			*n = parse_cpus(optarg, cpus);
+			*n = cli_cpus("check", optarg, CLI_CPU_PRESENT, cpus, MAX_TARGETS);
 			if (*n < 0)
 				return -1;
 			break;

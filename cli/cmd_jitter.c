@@ -65,31 +65,6 @@ static void jitter_usage(FILE *f)
 		"  pbench jitter --cpu 3 --compare-prepared -d 10\n");
 }
 
-static int parse_cpus(const char *arg, struct jitter_opts *o)
-{
-	char allowed[256];
-	cpu_set_t mask;
-	int n;
-
-	pbench_cpus_allowed(allowed, sizeof(allowed));
-	n = pbench_cpus_parse(arg, o->cpus, MAX_CPUS, MAX_CPUS);
-	if (n <= 0) {
-		cli_error("invalid CPU list '%s' for --cpu: %s; pbench may run on CPUs %s", arg,
-			  n == -ERANGE ? "no such CPU" : "expected a list such as 1 or 0-3,6",
-			  allowed[0] ? allowed : "unknown");
-		return -1;
-	}
-	if (sched_getaffinity(0, sizeof(mask), &mask) == 0)
-		for (int i = 0; i < n; i++)
-			if (!CPU_ISSET(o->cpus[i], &mask)) {
-				cli_error("CPU %d given to --cpu is not online or not allowed: pbench "
-					  "may run on CPUs %s", o->cpus[i], allowed);
-				return -1;
-			}
-	o->ncpus = n;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct jitter_opts *o)
 {
 	enum { OPT_COMPARE = 256 };
@@ -115,7 +90,8 @@ static int parse_args(int argc, char **argv, struct jitter_opts *o)
 			continue;
 		switch (c) {
 		case 'c':
-			if (parse_cpus(optarg, o))
+			o->ncpus = cli_cpus("jitter", optarg, 0, o->cpus, MAX_CPUS);
+			if (o->ncpus < 0)
 				return -1;
 			break;
 		case 'd':
