@@ -254,7 +254,9 @@ int cli_choice(const char *opt, const char *s, const char *const *names, int n)
 	return -1;
 }
 
-int cli_events_add(char **list, const char *arg)
+/* -e given again adds its events to *list (malloc'd, joined by commas) as perf stat does; a
+ * name given twice is the library's error. 0, or -1 after the message. */
+static int cli_events_add(char **list, const char *arg)
 {
 	size_t n = *list ? strlen(*list) + 1 : 0;
 	char *p = realloc(*list, n + strlen(arg) + 1);
@@ -270,7 +272,9 @@ int cli_events_add(char **list, const char *arg)
 	return 0;
 }
 
-int cli_plot_file(const char *path)
+/* --plot FILE: SVG is written, so a file name must end in .svg (any case): "-", a device or a
+ * pipe are taken as they are. 0, or -1 after the message. */
+static int cli_plot_file(const char *path)
 {
 	const char *base = strrchr(path, '/'), *dot;
 	struct stat st;
@@ -348,11 +352,6 @@ void cli_catch(int sig, void (*fn)(int), struct sigaction *old)
 	sigaction(sig, NULL, old);
 	if (old->sa_handler != SIG_IGN)
 		sigaction(sig, &sa, NULL);
-}
-
-void cli_uncatch(int sig, const struct sigaction *old)
-{
-	sigaction(sig, old, NULL);
 }
 
 volatile int cli_stop;
@@ -435,7 +434,11 @@ static int same_target(const char *a, const char *b)
 	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-int cli_outputs_open(struct cli_output *outs, int n)
+static int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc);
+
+/* Refuse two outputs to the same file, then open each: EXIT_OK, or EXIT_USAGE after the
+ * message (nothing is left open). */
+static int cli_outputs_open(struct cli_output *outs, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (outs[i].path && !*outs[i].path) {
@@ -465,12 +468,14 @@ int cli_outputs_open(struct cli_output *outs, int n)
 	return EXIT_OK;
 }
 
-FILE *cli_output_file(const struct cli_output *o)
+static FILE *cli_output_file(const struct cli_output *o)
 {
 	return o->out ? pbench_output_file(o->out) : NULL;
 }
 
-int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc)
+/* Close each: the written ones put in place when commit is 1, the others discarded (an old
+ * file stays as it was). Returns rc, or EXIT_RUNTIME after a message when a write failed. */
+static int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc)
 {
 	for (int i = 0; i < n; i++) {
 		int err;
@@ -667,7 +672,7 @@ int cli_out_hint(const struct cli_out *o, const char *arg)
 }
 
 /* One option's help line at the command's column, the text wrapped at its newlines. */
-void cli_usage_option(FILE *f, int width, const char *opt, const char *text)
+static void cli_usage_option(FILE *f, int width, const char *opt, const char *text)
 {
 	int n = fprintf(f, "  %s", opt);
 

@@ -531,33 +531,14 @@ static int build(struct compare_opts *o, struct pbench_contest **c)
  */
 static void show_progress(const struct pbench_contest_progress *p, void *arg)
 {
-	static const struct { const char *phase, *words; } says[] = {
-		{ "check", "running each command once to check they do the same work" },
-		{ "setup", "running the setup command" },
-		{ "preparing", "preparing (pin, memory, priority probe, warm-up)" },
-		{ "warm-up", "warm-up runs" },
-	};
 	const struct compare_opts *o = arg;
-	const char *dim = o->color ? "\033[2m" : "", *end = o->color ? "\033[0m" : "";
-	char ratio[96] = "", left[48] = "";
+	char line[256];
 
-	if (!strcmp(p->phase, "done")) {
+	if (strcmp(p->phase, "done") && !pbench_contest_progress_text(p, line, sizeof(line)))
+		fprintf(stderr, "\r\033[K%s%s%s", o->color ? "\033[2m" : "", line,
+			o->color ? "\033[0m" : "");
+	else
 		fputs("\r\033[K", stderr);
-		fflush(stderr);
-		return;
-	}
-	for (size_t k = 0; k < sizeof(says) / sizeof(says[0]); k++)
-		if (!strcmp(p->phase, says[k].phase)) {
-			fprintf(stderr, "\r\033[K%s%s%s", dim, says[k].words, end);
-			fflush(stderr);
-			return;
-		}
-	if (isfinite(p->ratio))
-		snprintf(ratio, sizeof(ratio), ", time ratio %.3f (%.3f-%.3f)", p->ratio,
-			 p->ratio_lo, p->ratio_hi);
-	if (isfinite(p->left_s))
-		snprintf(left, sizeof(left), ", about %.1f s left", p->left_s);
-	fprintf(stderr, "\r\033[K%sround %ld%s%s%s", dim, p->round + 1, ratio, left, end);
 	fflush(stderr);
 }
 

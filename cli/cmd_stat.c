@@ -238,34 +238,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left" */
-static void progress_text(const struct pbench_runs_progress *p, char *buf, size_t len)
-{
-	char est[64] = "", left[64] = "", of[32] = "", m[32];
-
-	if (!strcmp(p->phase, "preparing")) {
-		snprintf(buf, len, "%s: preparing (pin, memory, priority probe, warm-up)",
-			 pbench_runs_mode_name(p->mode));
-		return;
-	}
-	if (!strcmp(p->phase, "warm-up")) {
-		snprintf(buf, len, "%s: warm-up runs (not kept)", pbench_runs_mode_name(p->mode));
-		return;
-	}
-	if (isfinite(p->mean_ns)) {
-		pbench_format_ns(m, sizeof(m), p->mean_ns, 3);
-		snprintf(est, sizeof(est), isfinite(p->sem_pct) ? ", %s ± %.2g%%" : ", %s", m,
-			 p->sem_pct);
-	}
-	if (p->target_sem_pct > 0)
-		snprintf(of, sizeof(of), " (target ± %.2g%%)", p->target_sem_pct);
-	else
-		snprintf(of, sizeof(of), " of %ld", p->runs);
-	if (isfinite(p->left_s))
-		snprintf(left, sizeof(left), ", %.1f s left", p->left_s);
-	snprintf(buf, len, "%s: run %d%s%s%s", pbench_runs_mode_name(p->mode), p->run + 1, of, est, left);
-}
-
 /*
  * On a terminal only: "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left". The library calls
  * this between runs, never during one. When nothing else writes to the terminal (the built-in
@@ -284,13 +256,13 @@ static void show_progress(const struct pbench_runs_progress *p, void *arg)
 						   !strcmp(p->phase, "warm-up")) &&
 						  now_s() - o->last_s < 1))
 			return;
-		progress_text(p, line, sizeof(line));
+		pbench_runs_progress_text(p, line, sizeof(line));
 		fprintf(stderr, "%spbench stat: %s%s\n", dim, line, end);
 		o->last_s = now_s();
 	} else if (!strcmp(p->phase, "done")) {
 		fputs("\r\033[K", stderr);
 	} else {
-		progress_text(p, line, sizeof(line));
+		pbench_runs_progress_text(p, line, sizeof(line));
 		fprintf(stderr, "\r\033[K%s%s%s", dim, line, end);
 	}
 	fflush(stderr);

@@ -66,12 +66,6 @@ const char *cli_did_you_mean(const char *word, const char *const *names, int n,
 /* The value s of option opt, one of names[0..n-1]: its index, or -1 after "unknown value
  * 's' for opt: it is one of a, b or c (did you mean 'b'?)". */
 int cli_choice(const char *opt, const char *s, const char *const *names, int n);
-/* -e given again adds its events to *list (malloc'd, joined by commas) as perf stat does; a
- * name given twice is the library's error. 0, or -1 after the message. */
-int cli_events_add(char **list, const char *arg);
-/* --plot FILE: SVG is written, so a file name must end in .svg (any case): "-", a device or a
- * pipe are taken as they are. 0, or -1 after the message. */
-int cli_plot_file(const char *path);
 /* The hint for a command that was not found: a path (with a '/') is no file, said with the
  * current directory for a relative one; a bare name that is a file here is './name'; else
  * bare, the hint for a name not in PATH. */
@@ -140,10 +134,9 @@ int cli_run_helpers(const struct cli_run *r, int shell, int resolve, char **out[
 void cli_run_release(struct cli_run *r);
 
 /* Install fn for sig unless sig was ignored when pbench started (nohup); old gets the
- * action to put back with cli_uncatch(). */
+ * action it had. */
 struct sigaction;
 void cli_catch(int sig, void (*fn)(int), struct sigaction *old);
-void cli_uncatch(int sig, const struct sigaction *old);
 /*
  * The stop flag of every measuring command (stat, compare, jitter), given to the library as
  * its opts' stop: the signal that asked to stop, 0 while none came. cli_stop_catch() (main(),
@@ -175,15 +168,6 @@ struct cli_output {
 	struct pbench_output *out;
 	int written;			/* the report was written to it in full */
 };
-/* Refuse two outputs to the same file, then open each: EXIT_OK, or EXIT_USAGE after the
- * message (nothing is left open). */
-int cli_outputs_open(struct cli_output *outs, int n);
-/* The stream of an open output, or NULL. */
-FILE *cli_output_file(const struct cli_output *o);
-/* Close each: the written ones put in place when commit is 1, the others discarded (an old
- * file stays as it was). Returns rc, or EXIT_RUNTIME after a message when rc was EXIT_OK and a
- * write failed. */
-int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc);
 
 /*
  * The outputs of every command, one convention (hyperfine's), in one piece: cli_out.
@@ -283,9 +267,6 @@ int cli_out_hint(const struct cli_out *o, const char *arg);
 /* The help lines of the output options the command has, at column width; plot says what its
  * --plot draws. */
 void cli_out_usage(FILE *f, unsigned offered, const char *plot, int width);
-/* One option's help line: "  OPT" then TEXT at column width (on the next line when OPT is
- * longer), TEXT's newlines continued at that column. */
-void cli_usage_option(FILE *f, int width, const char *opt, const char *text);
 
 
 #endif

@@ -86,6 +86,12 @@ struct pbench_contest_progress {
 	double left_s;
 };
 
+/* p as the one line a progress display shows: "round 12, time ratio 1.012 (0.990-1.030),
+ * about 3.1 s left", or what is under way before the rounds ("running the setup command");
+ * cut to fit len. 0, or -EINVAL (p, its phase or buf NULL, len 0). */
+PBENCH_API int pbench_contest_progress_text(const struct pbench_contest_progress *p, char *buf,
+					    size_t len);
+
 struct pbench_contest_opts {
 	size_t size;
 	const char *events;		/* comma-separated, counted on every run and compared

@@ -65,6 +65,12 @@ struct pbench_runs_progress {
 	double left_s;
 };
 
+/* p as the one line a progress display shows: "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s
+ * left", "unprepared: preparing (...)", "...: warm-up runs (not kept)"; cut to fit len.
+ * 0, or -EINVAL (p, its phase or buf NULL, len 0). */
+PBENCH_API int pbench_runs_progress_text(const struct pbench_runs_progress *p, char *buf,
+					 size_t len);
+
 struct pbench_runs_opts {
 	size_t size;
 	const char *events;		/* comma-separated (NULL: PBENCH_RUNS_DEFAULT_EVENTS, less
