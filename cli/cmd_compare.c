@@ -374,64 +374,21 @@ static int find_reference(const struct compare_opts *o)
 
 /* ---- the baseline --------------------------------------------------------------------------- */
 
-/* The set of the baseline to compare with: the only one, or the one named as the command. */
-static int pick_set(const struct pbench_samples *s, const char *want, const char *path)
-{
-	int n = pbench_samples_nr(s);
-	char names[512] = "";
-	size_t len = 0;
-
-	if (n == 1)
-		return 0;
-	for (int i = 0; want && i < n; i++)
-		if (!strcmp(pbench_samples_name(s, i), want))
-			return i;
-	for (int i = 0; i < n && len < sizeof(names); i++)
-		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s'%s'", i ? ", " : "",
-					pbench_samples_name(s, i));
-	cli_error("the baseline '%s' holds %d sets of times (%s) and none is named '%s': name the "
-		  "command as one of them with -n", path, n, names, want ? want : "");
-	return -1;
-}
-
-/* The stored times: EXIT_USAGE after the message when the file is not a baseline. */
+/* The stored times (the library's pbench_samples_baseline()): EXIT_USAGE after the message
+ * when the file is not a baseline. */
 static int read_baseline(struct compare_opts *o)
 {
-	struct pbench_samples *s = NULL;
-	char why[512] = "";
-	const double *x;
-	size_t n;
-	int err, k;
+	char why[1024], warn[256];
+	int err = pbench_samples_baseline(o->baseline, side_name(o, 0), &o->stored, &o->nstored,
+					  why, sizeof(why), warn, sizeof(warn));
 
-	err = pbench_samples_new(&s);
-	if (!err)
-		err = pbench_samples_add_file(s, o->baseline, NULL, why, sizeof(why));
-	if (err > 0 && pbench_samples_warning(s))
-		cli_warn("the baseline %s", pbench_samples_warning(s));
-	if (err < 0 && err != -EINVAL && err != -EILSEQ && err != -ENODATA) {
-		cli_error("cannot read the baseline: %s", why);
-		pbench_samples_free(s);
-		return EXIT_USAGE;
-	}
-	if (err <= 0) {
-		cli_error("the baseline %s", err < 0 && *why ? why : "holds no times");
+	if (*warn)
+		cli_warn("the baseline %s", warn);
+	if (err)
+		cli_error("%s", why);
+	if (err == -EINVAL)
 		cli_hint("a baseline is the JSON of pbench compare or pbench stat (--json=FILE)");
-		pbench_samples_free(s);
-		return EXIT_USAGE;
-	}
-	k = pick_set(s, side_name(o, 0), o->baseline);
-	x = k < 0 ? NULL : pbench_samples_values(s, k, &n);
-	if (x && (!pbench_samples_unit(s, k) || strcmp(pbench_samples_unit(s, k), "ns") || n < 2))
-		cli_error("the baseline '%s': set '%s' is not times of two runs at least",
-			  o->baseline, pbench_samples_name(s, k));
-	else if (x && pbench_samples_failed(s, k))	/* as a live run's failures are refused */
-		cli_error("the baseline '%s': %zu runs of '%s' failed (exited non-zero or were "
-			  "killed): its times are of failures", o->baseline,
-			  pbench_samples_failed(s, k), pbench_samples_name(s, k));
-	else if (x && (o->stored = malloc(n * sizeof(*x))))
-		memcpy(o->stored, x, (o->nstored = n) * sizeof(*x));
-	pbench_samples_free(s);
-	return o->stored ? 0 : EXIT_USAGE;
+	return err ? EXIT_USAGE : 0;
 }
 
 /* ---- the contest ---------------------------------------------------------------------------- */
