@@ -238,6 +238,35 @@ int cli_option_error(int c, char **argv, const char *cmd, const struct option *o
 	return -1;
 }
 
+int cli_options(int argc, char **argv, const char *shortopts, const struct option *opts,
+		struct cli_out *out, void (*usage)(FILE *), cli_option_fn fn, void *ctx)
+{
+	int c, err;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 1;
+		}
+		err = cli_out_option(out, c, optarg, argc, argv);
+		if (!err)
+			err = fn(c, optarg, ctx);
+		else
+			err = err < 0 ? -1 : 0;
+		if (err > 0)
+			return cli_option_error(c, argv, out->cmd, opts, out->offered);
+		if (err)
+			return -1;
+	}
+	if ((out->flags & CLI_OUT_NO_ARGS) && optind < argc) {
+		cli_error("unexpected argument '%s' for 'pbench %s'", argv[optind], out->cmd);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_choice(const char *opt, const char *s, const char *const *names, int n)
 {
 	char list[256] = "";

@@ -175,12 +175,15 @@ static int number_option(int c, const char *arg, struct compare_opts *o)
 }
 
 /* One option (getopt's c and optarg): 0, -1 after an error said, 1 when c is not one. */
-static int compare_option(int c, const char *arg, struct compare_opts *o)
+static int compare_option(int c, const char *arg, void *ctx)
 {
 	static const char *const orders[] = { "interleaved", "duet", "sequential" };
-	int err = number_option(c, arg, o), k;
+	struct compare_opts *o = ctx;
+	int err = cli_run_option(&o->run, c, arg), k;
 
-	if (err <= 0)
+	if (err)
+		return err < 0 ? -1 : 0;
+	if ((err = number_option(c, arg, o)) <= 0)
 		return err;
 	switch (c) {
 	case 'n':
@@ -245,29 +248,13 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	int c, err;
+	int rc;
 
-	optind = 1;
-	opterr = 0;
 	cli_out_init(&o->out, "compare", COMPARE_OUTPUTS, 0);
 	/* Options may follow the commands (each command is one argument); "--" ends them. */
-	while ((c = getopt_long(argc, argv, ":n:e:h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			compare_usage(stdout);
-			return 1;
-		}
-		err = cli_out_option(&o->out, c, optarg, argc, argv);
-		if (!err)
-			err = cli_run_option(&o->run, c, optarg);
-		if (err)
-			err = err < 0 ? -1 : 0;
-		else
-			err = compare_option(c, optarg, o);
-		if (err > 0)
-			return cli_option_error(c, argv, "compare", opts, COMPARE_OUTPUTS);
-		if (err)
-			return -1;
-	}
+	rc = cli_options(argc, argv, ":n:e:h", opts, &o->out, compare_usage, compare_option, o);
+	if (rc)
+		return rc;
 	for (; optind < argc; optind++) {
 		if (o->ncmd == MAX_ENTRANTS) {
 			cli_error("too many commands: %d at most", MAX_ENTRANTS);

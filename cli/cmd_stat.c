@@ -145,8 +145,13 @@ enum { OPT_TARGET_SEM = 256, OPT_ANNOTATE };
 
 /* One option of `pbench stat` (getopt's c and optarg): 0, -1 after an error said, 1 when c is
  * not one of them. */
-static int stat_option(int c, const char *arg, struct stat_opts *o)
+static int stat_option(int c, const char *arg, void *ctx)
 {
+	struct stat_opts *o = ctx;
+	int taken = cli_run_option(&o->run, c, arg);
+
+	if (taken)
+		return taken < 0 ? -1 : 0;
 	switch (c) {
 	case 'r':
 		return cli_long("-r", "run count", arg, 1, MAX_RUNS, &o->ro.runs) ? -1 : 0;
@@ -197,31 +202,12 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	int c, err;
+	int rc;
 
-	optind = 1;
-	opterr = 0;
 	cli_out_init(&o->out, "stat", STAT_OUTPUTS, CLI_OUT_DASH);
-	while ((c = getopt_long(argc, argv, "+:e:r:qh", opts, NULL)) != -1) {
-		if (c == 'h') {
-			stat_usage(stdout);
-			return 1;
-		}
-		err = cli_out_option(&o->out, c, optarg, argc, argv);
-		if (err < 0)
-			return -1;
-		if (err)
-			continue;
-		err = cli_run_option(&o->run, c, optarg);
-		if (err)
-			err = err < 0 ? -1 : 0;
-		else
-			err = stat_option(c, optarg, o);
-		if (err > 0)
-			return cli_option_error(c, argv, "stat", opts, STAT_OUTPUTS);
-		if (err)
-			return -1;
-	}
+	rc = cli_options(argc, argv, "+:e:r:qh", opts, &o->out, stat_usage, stat_option, o);
+	if (rc)
+		return rc;
 	if (optind < argc)
 		o->ro.argv = argv + optind;
 	apply_run(o);

@@ -59,6 +59,17 @@ int cli_long(const char *opt, const char *what, const char *s, long lo, long hi,
 struct option;
 int cli_option_error(int c, char **argv, const char *cmd, const struct option *opts,
 		     unsigned offered);
+/*
+ * The option loop of every command: getopt_long over opts (shortopts led by "+:", "-:" or
+ * ":"), out initialized (cli_out_init()) for the outputs. -h prints usage on stdout; an output
+ * option goes to out; any other to fn(c, optarg, ctx): 0 taken, 1 not one (an unknown option,
+ * said with the command's table), -1 said. With CLI_OUT_NO_ARGS an argument after the options
+ * is refused. 0, 1 after -h, or -1 after the message.
+ */
+typedef int (*cli_option_fn)(int c, const char *arg, void *ctx);
+struct cli_out;
+int cli_options(int argc, char **argv, const char *shortopts, const struct option *opts,
+		struct cli_out *out, void (*usage)(FILE *), cli_option_fn fn, void *ctx);
 /* " (did you mean 'PREFIXname'?)" with the name of names[0..n-1] nearest to word
  * (pbench_suggest()), or "" when none is near; for the end of an error message. */
 const char *cli_did_you_mean(const char *word, const char *const *names, int n,
