@@ -744,13 +744,15 @@ void cli_out_usage(FILE *f, unsigned offered, const char *plot, int width)
 
 /* ---- --cpu and the options of the commands that run something (cmds.h) ------------------ */
 
-int cli_cpus(const char *cmd, const char *arg, unsigned flags, int *cpus, int max)
+int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, int *cpus,
+	     int max)
 {
 	const char *set_is = flags & CLI_CPU_PRESENT ? "present CPUs are" :
 			     "pbench may run on CPUs";
 	char set[256] = "";
 	unsigned char *in = calloc((size_t)max, 1);
 	int n, *all = calloc((size_t)max, sizeof(*all)), nall, bad = -1;
+	int most = flags & CLI_CPU_ONE ? 1 : flags & CLI_CPU_TWO ? 2 : max;
 
 	if (flags & CLI_CPU_PRESENT)
 		pbench_cpus_present(set, sizeof(set));
@@ -766,15 +768,17 @@ int cli_cpus(const char *cmd, const char *arg, unsigned flags, int *cpus, int ma
 	free(in);
 	free(all);
 	if (n <= 0)
-		cli_error("invalid CPU list '%s' for --cpu: %s; %s %s", arg, n == -ERANGE ?
+		cli_error("invalid CPU list '%s' for %s: %s; %s %s", arg, opt, n == -ERANGE ?
 			  "no such CPU" : "expected a list such as 2 or 0-3,6", set_is,
 			  set[0] ? set : "unknown");
 	else if (bad >= 0)
-		cli_error("CPU %d given to --cpu is %s: %s %s", bad, flags & CLI_CPU_PRESENT ?
+		cli_error("CPU %d given to %s is %s: %s %s", bad, opt, flags & CLI_CPU_PRESENT ?
 			  "not present" : "not online or not allowed", set_is, set);
-	else if (n > 1 && (flags & CLI_CPU_ONE))
-		cli_error("invalid CPU list '%s' for --cpu: 'pbench %s' takes one CPU", arg, cmd);
-	return n <= 0 || bad >= 0 || (n > 1 && (flags & CLI_CPU_ONE)) ? -1 : n;
+	else if (n > most && most == 1)
+		cli_error("invalid CPU list '%s' for %s: 'pbench %s' takes one CPU", arg, opt, cmd);
+	else if (n > most)
+		cli_error("invalid CPU list '%s' for %s: a duet takes two CPUs", arg, opt);
+	return n <= 0 || bad >= 0 || n > most ? -1 : n;
 }
 
 void cli_run_init(struct cli_run *r)
@@ -826,7 +830,7 @@ int cli_run_option(struct cli_run *r, int c, const char *arg)
 	case CLI_RUN_WORKLOAD:
 		return run_choice(r, c, arg);
 	case CLI_RUN_CPU:
-		r->ncpus = cli_cpus(r->cmd, arg, r->cpu_flags, r->cpus, CPU_SETSIZE);
+		r->ncpus = cli_cpus(r->cmd, "--cpu", arg, r->cpu_flags, r->cpus, CPU_SETSIZE);
 		return r->ncpus < 0 ? -1 : 1;
 	case CLI_RUN_WARMUP_MS:
 		return cli_number("--warmup-ms", "warm-up", arg, 0, 3600000, 0, &r->warmup_ms) ?

@@ -59,7 +59,7 @@ static int check_option(int c, const char *arg, void *ctx)
 		o->strict = 1;
 	else if (c != 'c')
 		return 1;
-	else if ((o->n = cli_cpus("check", arg, CLI_CPU_PRESENT, o->cpus, MAX_TARGETS)) < 0)
+	else if ((o->n = cli_cpus("check", "--cpu", arg, CLI_CPU_PRESENT, o->cpus, MAX_TARGETS)) < 0)
 		return -1;
 	return 0;
 }

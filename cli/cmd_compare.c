@@ -114,6 +114,7 @@ struct compare_opts {
 	struct cli_run run;		/* the options shared with stat */
 	struct cli_out out;		/* --json, --export-json FILE, ... */
 	int shell;
+	int duet[CPU_SETSIZE];		/* --duet-cpus */
 	const char *reference, *baseline;
 	double fail_pct;		/* < 0: no gate */
 	double confidence_pct;
@@ -125,21 +126,6 @@ struct compare_opts {
 };
 
 /* ---- options -------------------------------------------------------------------------------- */
-
-/* --duet-cpus A,B in the library's CPU list grammar (pbench_cpus_parse); one CPU given twice
- * (or once) is the same CPU twice, which check_duet() refuses with its own message. */
-static int parse_cpu_list(const char *s, int *cpus)
-{
-	int n = pbench_cpus_parse(s, cpus, 2, CPU_SETSIZE);
-
-	if (n < 1) {
-		cli_error("invalid CPUs '%s' for --duet-cpus: expected two CPU numbers, as 0,1", s);
-		return -1;
-	}
-	if (n == 1)
-		cpus[1] = cpus[0];
-	return 0;
-}
 
 enum { OPT_SHELL = 256, OPT_REFERENCE, OPT_DUET, OPT_DUET_CPUS, OPT_ORDER, OPT_CONFIDENCE,
        OPT_SAME, OPT_MAX_RUNS, OPT_MIN_RUNS, OPT_FULL, OPT_NO_CHECK, OPT_SHOW, OPT_SEED,
@@ -202,8 +188,13 @@ static int compare_option(int c, const char *arg, void *ctx)
 	case OPT_DUET:
 		o->co.order = PBENCH_CONTEST_ORDER_DUET;
 		return 0;
-	case OPT_DUET_CPUS:
-		return parse_cpu_list(arg, o->co.duet_cpus);
+	case OPT_DUET_CPUS:	/* one CPU is the same twice, which check_duet() refuses */
+		if ((k = cli_cpus("compare", "--duet-cpus", arg, CLI_CPU_TWO, o->duet,
+				  CPU_SETSIZE)) < 0)
+			return -1;
+		o->co.duet_cpus[0] = o->duet[0];
+		o->co.duet_cpus[1] = o->duet[k - 1];
+		return 0;
 	case OPT_ORDER:
 		if ((k = cli_choice("--order", arg, orders, 3)) < 0)
 			return -1;

@@ -73,7 +73,7 @@ static int jitter_option(int c, const char *arg, void *ctx)
 
 	switch (c) {
 	case 'c':
-		o->ncpus = cli_cpus("jitter", arg, 0, o->cpus, MAX_CPUS);
+		o->ncpus = cli_cpus("jitter", "--cpu", arg, 0, o->cpus, MAX_CPUS);
 		return o->ncpus < 0 ? -1 : 0;
 	case 'd':
 		/* Shorter windows hold too few reads for a rate to mean anything. */

@@ -83,12 +83,14 @@ int cli_choice(const char *opt, const char *s, const char *const *names, int n);
 void cli_command_hint(const char *cmd, const char *bare);
 
 /*
- * --cpu, one grammar for every command: a CPU list (2, 0-3,6), each CPU one pbench may run on
- * (or, CLI_CPU_PRESENT, one present: check reads recorded trees); CLI_CPU_ONE where only one
- * makes sense. The CPUs into cpus[0..max-1]: their number, or -1 after the message.
+ * --cpu (and --duet-cpus), one grammar for every command: a CPU list (2, 0-3,6), each CPU one
+ * pbench may run on (or, CLI_CPU_PRESENT, one present: check reads recorded trees);
+ * CLI_CPU_ONE where only one makes sense, CLI_CPU_TWO for a duet's two. The CPUs of option
+ * opt into cpus[0..max-1]: their number, or -1 after the message.
  */
-enum { CLI_CPU_ONE = 1 << 0, CLI_CPU_PRESENT = 1 << 1 };
-int cli_cpus(const char *cmd, const char *arg, unsigned flags, int *cpus, int max);
+enum { CLI_CPU_ONE = 1 << 0, CLI_CPU_PRESENT = 1 << 1, CLI_CPU_TWO = 1 << 2 };
+int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, int *cpus,
+	     int max);
 
 /*
  * The options of the commands that run something (stat, compare), one parser each: -e, --mode,
