@@ -335,7 +335,8 @@ static const char *side_name(const struct compare_opts *o, int i)
 /* --reference: a name, or a number from 1; the index among the sides. */
 static int find_reference(const struct compare_opts *o)
 {
-	int sides = o->run.workload >= 0 ? o->run.niters : o->ncmd;
+	int sides = o->run.workload >= 0 ? o->run.niters : o->ncmd, n = 0;
+	const char *names[MAX_ENTRANTS];
 	double v;
 
 	if (!o->reference)
@@ -343,10 +344,13 @@ static int find_reference(const struct compare_opts *o)
 	for (int i = 0; i < sides; i++)
 		if (side_name(o, i) && !strcmp(side_name(o, i), o->reference))
 			return i;
+		else if (side_name(o, i))
+			names[n++] = side_name(o, i);
 	if (!cli_parse_number(o->reference, CLI_NUM_INT, &v) && v >= 1 && v <= sides)
 		return (int)v - 1;
-	cli_error("no command named '%s' for --reference: give a command's name (-n, or the "
-		  "command as written) or its number, 1 to %d", o->reference, sides);
+	cli_error("no command named '%s' for --reference%s: give a command's name (-n, or the "
+		  "command as written) or its number, 1 to %d", o->reference,
+		  cli_did_you_mean(o->reference, names, n, ""), sides);
 	return -1;
 }
 

@@ -16,8 +16,9 @@
 static int pick_set(const struct pbench_samples *s, const char *name, const char *path,
 		    char *why, size_t wlen)
 {
-	int n = pbench_samples_nr(s);
-	char names[512] = "";
+	int n = pbench_samples_nr(s), near;
+	const char *each[64];
+	char names[512] = "", dym[160] = "";
 	size_t len = 0;
 
 	if (n == 1)
@@ -28,8 +29,13 @@ static int pick_set(const struct pbench_samples *s, const char *name, const char
 	for (int i = 0; i < n && len < sizeof(names); i++)
 		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s'%s'", i ? ", " : "",
 					pbench_samples_name(s, i));
-	snprintf(why, wlen, "the baseline '%s' holds %d sets of times (%s) and none is named '%s': "
-		 "name the command as one of them with -n", path, n, names, name ? name : "");
+	for (int i = 0; i < n && i < 64; i++)
+		each[i] = pbench_samples_name(s, i);
+	near = name ? pbench_suggest(name, each, n < 64 ? n : 64) : -1;
+	if (near >= 0)
+		snprintf(dym, sizeof(dym), " (did you mean '%s'?)", each[near]);
+	snprintf(why, wlen, "the baseline '%s' holds %d sets of times (%s) and none is named '%s'%s: "
+		 "name the command as one of them with -n", path, n, names, name ? name : "", dym);
 	return -1;
 }
 
