@@ -741,14 +741,16 @@ if [ "$NCPU" -ge 2 ]; then
 		if ! json "$T/two.json" 'max(r["counters"]["task-clock"]["scaled"] / r["ns"]
 			for r in d["modes"][0]["runs"]) >= 1.1'; then
 			skipped "two CPUs' worth" "the machine is too busy: the two loops did not get 1.1 CPUs"
-		elif has "$T/err" "^pbench: warning: 'sh' used [0-9.]* CPUs' worth of time in unprepared run [12] (task-clock .* in .*): prepared runs pin it to one CPU, .* give it 2 CPUs with --cpu LIST"; then
-			ok "a command using more than one CPU's worth: warned, with --cpu LIST"
+		elif has "$T/err" "^pbench: warning: 'sh' used [0-9.]* CPUs' worth of time in unprepared run [12] (task-clock .* in .*): prepared runs pin it to one CPU, .* give it 2 CPUs with --cpu LIST" &&
+		     json "$T/two.json" 'd["multi_cpu"]["cpus_needed"] >= 2 and d["multi_cpu"]["mode"] == "unprepared" and d["multi_cpu"]["cpus_used"] >= 1.1 and d["multi_cpu"]["cpus_given"] == 1'; then
+			ok "a command using more than one CPU's worth: warned, with --cpu LIST, and in the JSON"
 		else
 			bad "two CPUs' worth" "no warning: $(head -c 300 "$T/err")"
 		fi
 	fi
-	if run "one CPU's worth" 0 "$PB" stat --mode unprepared -r 2 -e task-clock -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' &&
-	   nothas "$T/err" "CPUs' worth"; then
+	if run "one CPU's worth" 0 "$PB" stat --mode unprepared -r 2 -e task-clock --export-json "$T/one.json" -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' &&
+	   nothas "$T/err" "CPUs' worth" &&
+	   { [ "$HAVE_PY" -eq 0 ] || json "$T/one.json" 'd["multi_cpu"] is None'; }; then
 		ok "a single-threaded command: no such warning"
 	else
 		miss "one CPU's worth"
