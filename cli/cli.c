@@ -238,6 +238,35 @@ int cli_option_error(int c, char **argv, const char *cmd, const struct option *o
 	return -1;
 }
 
+int cli_options(int argc, char **argv, const char *shortopts, const struct option *opts,
+		struct cli_out *out, void (*usage)(FILE *), cli_option_fn fn, void *ctx)
+{
+	int c, err;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 1;
+		}
+		err = cli_out_option(out, c, optarg, argc, argv);
+		if (!err)
+			err = fn(c, optarg, ctx);
+		else
+			err = err < 0 ? -1 : 0;
+		if (err > 0)
+			return cli_option_error(c, argv, out->cmd, opts, out->offered);
+		if (err)
+			return -1;
+	}
+	if ((out->flags & CLI_OUT_NO_ARGS) && optind < argc) {
+		cli_error("unexpected argument '%s' for 'pbench %s'", argv[optind], out->cmd);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_choice(const char *opt, const char *s, const char *const *names, int n)
 {
 	char list[256] = "";
@@ -254,7 +283,9 @@ int cli_choice(const char *opt, const char *s, const char *const *names, int n)
 	return -1;
 }
 
-int cli_events_add(char **list, const char *arg)
+/* -e given again adds its events to *list (malloc'd, joined by commas) as perf stat does; a
+ * name given twice is the library's error. 0, or -1 after the message. */
+static int cli_events_add(char **list, const char *arg)
 {
 	size_t n = *list ? strlen(*list) + 1 : 0;
 	char *p = realloc(*list, n + strlen(arg) + 1);
@@ -270,7 +301,9 @@ int cli_events_add(char **list, const char *arg)
 	return 0;
 }
 
-int cli_plot_file(const char *path)
+/* --plot FILE: SVG is written, so a file name must end in .svg (any case): "-", a device or a
+ * pipe are taken as they are. 0, or -1 after the message. */
+static int cli_plot_file(const char *path)
 {
 	const char *base = strrchr(path, '/'), *dot;
 	struct stat st;
@@ -350,11 +383,6 @@ void cli_catch(int sig, void (*fn)(int), struct sigaction *old)
 		sigaction(sig, &sa, NULL);
 }
 
-void cli_uncatch(int sig, const struct sigaction *old)
-{
-	sigaction(sig, old, NULL);
-}
-
 volatile int cli_stop;
 
 static void on_stop(int sig)
@@ -406,20 +434,13 @@ int cli_stop_end(int rc)
 
 void cli_warn_left_behind(const struct pbench_runs *r, const char *cmd)
 {
-	int runs = 0, procs = 0;
+	struct pbench_runs_totals t = { .size = sizeof(t) };
+	int runs, procs;
 
-	for (int s = 0; r && s < pbench_runs_nr_sets(r); s++) {
-		struct pbench_runs_set si = { .size = sizeof(si) };
-
-		pbench_runs_set_info(r, s, &si);
-		for (int i = 0; i < si.done; i++) {
-			struct pbench_run run = { .size = sizeof(run) };
-
-			pbench_runs_get(r, s, i, &run);
-			runs += run.left_behind > 0;
-			procs += run.left_behind;
-		}
-	}
+	if (!r || pbench_runs_totals(r, &t))
+		return;
+	runs = t.left_behind_runs;
+	procs = t.left_behind;
 	if (runs)
 		cli_warn("'%s' left %d process%s running after %d run%s (background jobs or "
 			 "daemons): pbench ended them after each run (SIGTERM, then SIGKILL)",
@@ -442,7 +463,11 @@ static int same_target(const char *a, const char *b)
 	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-int cli_outputs_open(struct cli_output *outs, int n)
+static int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc);
+
+/* Refuse two outputs to the same file, then open each: EXIT_OK, or EXIT_USAGE after the
+ * message (nothing is left open). */
+static int cli_outputs_open(struct cli_output *outs, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (outs[i].path && !*outs[i].path) {
@@ -472,12 +497,14 @@ int cli_outputs_open(struct cli_output *outs, int n)
 	return EXIT_OK;
 }
 
-FILE *cli_output_file(const struct cli_output *o)
+static FILE *cli_output_file(const struct cli_output *o)
 {
 	return o->out ? pbench_output_file(o->out) : NULL;
 }
 
-int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc)
+/* Close each: the written ones put in place when commit is 1, the others discarded (an old
+ * file stays as it was). Returns rc, or EXIT_RUNTIME after a message when a write failed. */
+static int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc)
 {
 	for (int i = 0; i < n; i++) {
 		int err;
@@ -674,7 +701,7 @@ int cli_out_hint(const struct cli_out *o, const char *arg)
 }
 
 /* One option's help line at the command's column, the text wrapped at its newlines. */
-void cli_usage_option(FILE *f, int width, const char *opt, const char *text)
+static void cli_usage_option(FILE *f, int width, const char *opt, const char *text)
 {
 	int n = fprintf(f, "  %s", opt);
 
@@ -713,4 +740,163 @@ void cli_out_usage(FILE *f, unsigned offered, const char *plot, int width)
 	}
 	if (offered & CLI_OUT_PLOT)
 		cli_usage_option(f, width, "    --plot FILE.svg", plot);
+}
+
+/* ---- --cpu and the options of the commands that run something (cmds.h) ------------------ */
+
+int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, int *cpus,
+	     int max)
+{
+	const char *set_is = flags & CLI_CPU_PRESENT ? "present CPUs are" :
+			     "pbench may run on CPUs";
+	char set[256] = "";
+	unsigned char *in = calloc((size_t)max, 1);
+	int n, *all = calloc((size_t)max, sizeof(*all)), nall, bad = -1;
+	int most = flags & CLI_CPU_ONE ? 1 : flags & CLI_CPU_TWO ? 2 : max;
+
+	if (flags & CLI_CPU_PRESENT)
+		pbench_cpus_present(set, sizeof(set));
+	else
+		pbench_cpus_allowed(set, sizeof(set));
+	nall = in && all && set[0] ? pbench_cpus_parse(set, all, max, max) : -1;
+	for (int i = 0; i < nall; i++)
+		in[all[i]] = 1;
+	n = pbench_cpus_parse(arg, cpus, max, max);
+	for (int i = 0; nall > 0 && i < n && bad < 0; i++)
+		if (!in[cpus[i]])
+			bad = cpus[i];
+	free(in);
+	free(all);
+	if (n <= 0)
+		cli_error("invalid CPU list '%s' for %s: %s; %s %s", arg, opt, n == -ERANGE ?
+			  "no such CPU" : "expected a list such as 2 or 0-3,6", set_is,
+			  set[0] ? set : "unknown");
+	else if (bad >= 0)
+		cli_error("CPU %d given to %s is %s: %s %s", bad, opt, flags & CLI_CPU_PRESENT ?
+			  "not present" : "not online or not allowed", set_is, set);
+	else if (n > most && most == 1)
+		cli_error("invalid CPU list '%s' for %s: 'pbench %s' takes one CPU", arg, opt, cmd);
+	else if (n > most)
+		cli_error("invalid CPU list '%s' for %s: a duet takes two CPUs", arg, opt);
+	return n <= 0 || bad >= 0 || n > most ? -1 : n;
+}
+
+void cli_run_init(struct cli_run *r)
+{
+	r->mode = r->workload = -1;
+	r->warmup_ms = -1;
+	r->warmup_runs = -1;
+}
+
+/* --mode and --workload: a word from the library's names. */
+static int run_choice(struct cli_run *r, int c, const char *arg)
+{
+	const char *names[3];
+	int n = c == CLI_RUN_MODE ? r->modes : 2, k;
+
+	for (k = 0; k < n; k++)
+		names[k] = c == CLI_RUN_MODE ? pbench_runs_mode_name(k) :
+			   pbench_workload_kind_name(k);
+	k = cli_choice(c == CLI_RUN_MODE ? "--mode" : "--workload", arg, names, n);
+	if (k < 0)
+		return -1;
+	*(c == CLI_RUN_MODE ? &r->mode : &r->workload) = k;
+	return 1;
+}
+
+/* --iterations: one more side (compare), or the size of the one workload. */
+static int run_iterations(struct cli_run *r, const char *arg)
+{
+	double v;
+
+	if (cli_number("--iterations", "iteration count", arg, 1, 1e12, CLI_NUM_INT, &v))
+		return -1;
+	if (!r->sides)
+		r->niters = 0;
+	if (r->niters == CLI_RUN_MAX_SIDES) {
+		cli_error("too many --iterations: %d sides at most", CLI_RUN_MAX_SIDES);
+		return -1;
+	}
+	r->iters[r->niters++] = (uint64_t)v;
+	return 1;
+}
+
+int cli_run_option(struct cli_run *r, int c, const char *arg)
+{
+	switch (c) {
+	case 'e':
+		return cli_events_add(&r->events, arg) ? -1 : 1;
+	case CLI_RUN_MODE:
+	case CLI_RUN_WORKLOAD:
+		return run_choice(r, c, arg);
+	case CLI_RUN_CPU:
+		r->ncpus = cli_cpus(r->cmd, "--cpu", arg, r->cpu_flags, r->cpus, CPU_SETSIZE);
+		return r->ncpus < 0 ? -1 : 1;
+	case CLI_RUN_WARMUP_MS:
+		return cli_number("--warmup-ms", "warm-up", arg, 0, 3600000, 0, &r->warmup_ms) ?
+		       -1 : 1;
+	case CLI_RUN_TIMEOUT:
+		return cli_number("--timeout", "timeout", arg, 0, 86400, CLI_NUM_POSITIVE,
+				  &r->timeout_s) ? -1 : 1;
+	case CLI_RUN_MAX_TIME:
+		return cli_number("--max-time", "time budget", arg, 0, r->max_time,
+				  CLI_NUM_POSITIVE, &r->max_time_s) ? -1 : 1;
+	case CLI_RUN_REPROBE:
+		r->reprobe = 1;
+		return 1;
+	case CLI_RUN_WARMUP:
+		return cli_long("--warmup", "warm-up run count", arg, 0, r->max_warmup,
+				&r->warmup_runs) ? -1 : 1;
+	case CLI_RUN_SETUP:
+	case CLI_RUN_PREPARE:
+	case CLI_RUN_CLEANUP:
+		r->helper[c - CLI_RUN_SETUP] = arg;
+		return 1;
+	case CLI_RUN_ITERATIONS:
+		return run_iterations(r, arg);
+	case CLI_RUN_MEMORY:
+		r->memory_runs = CLI_RUN_MEMORY_RUNS;
+		return arg && cli_long("--memory", "memory run count", arg, 1, 1000,
+				       &r->memory_runs) ? -1 : 1;
+	}
+	return 0;
+}
+
+/* A helper that is not a command found now is the user's to fix, said with its option. */
+static int helper_found(const char *opt, char **argv)
+{
+	static const char hint[] = "give the command's path, or \"sh -c '...'\" for a shell line";
+	char path[4096];
+	int err = pbench_command_resolve(argv[0], path, sizeof(path));
+
+	if (!err)
+		return 0;
+	cli_error("the %s command '%s': %s", opt, argv[0], pbench_strerror(err));
+	if (err == -PBENCH_ENOT_FOUND)
+		cli_command_hint(argv[0], hint);
+	else
+		cli_hint("%s", hint);
+	return EXIT_USAGE;
+}
+
+int cli_run_helpers(const struct cli_run *r, int shell, int resolve, char **out[3])
+{
+	static const char *const opt[] = { "--setup", "--prepare", "--cleanup" };
+	char what[32];
+	int rc = 0;
+
+	for (int k = 0; k < 3 && !rc; k++) {
+		snprintf(what, sizeof(what), "the %s command", opt[k]);
+		if (r->helper[k])
+			rc = cli_command_argv(r->helper[k], shell, what, &out[k]);
+	}
+	for (int k = 0; k < 3 && !rc && resolve; k++)
+		rc = out[k] ? helper_found(opt[k], out[k]) : 0;
+	return rc;
+}
+
+void cli_run_release(struct cli_run *r)
+{
+	free(r->events);
+	r->events = NULL;
 }

@@ -100,10 +100,26 @@ static int write_report(void *arg, int fmt, FILE *f)
 	}
 }
 
-/* The options, before or after the files (the "-" mode of getopt returns each file in
- * turn); after "--" everything is a file. files gets the files in order. */
-static int parse_args(int argc, char **argv, struct cli_out *out, const char **unit,
-		      const char **files, int *nfiles)
+/* What the options give: the files in order, --unit. */
+struct analyze_args {
+	const char **files, *unit;
+	int nfiles;
+};
+
+/* An option, or a file (1: the "-" mode of getopt returns each file in turn). */
+static int analyze_option(int c, const char *arg, void *ctx)
+{
+	struct analyze_args *a = ctx;
+
+	if (c == 1)
+		a->files[a->nfiles++] = arg;
+	else if (c == 'u')
+		a->unit = arg;
+	return c != 1 && c != 'u';
+}
+
+/* The options, before or after the files; after "--" everything is a file. */
+static int parse_args(int argc, char **argv, struct cli_out *out, struct analyze_args *a)
 {
 	static const struct option opts[] = {
 		{ "unit", required_argument, NULL, 'u' },
@@ -111,31 +127,13 @@ static int parse_args(int argc, char **argv, struct cli_out *out, const char **u
 		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	int c;
+	int rc;
 
-	optind = 1;
-	opterr = 0;
-	*nfiles = 0;
 	cli_out_init(out, "analyze", ANALYZE_OUTPUTS, 0);
-	while ((c = getopt_long(argc, argv, "-:u:h", opts, NULL)) != -1) {
-		int taken = cli_out_option(out, c, optarg, argc, argv);
-
-		if (taken < 0)
-			return -1;
-		if (taken)
-			continue;
-		switch (c) {
-		case 1: files[(*nfiles)++] = optarg; break;
-		case 'u': *unit = optarg; break;
-		case 'h': analyze_usage(stdout); return 1;
-		default:
-			cli_option_error(c, argv, "analyze", opts, ANALYZE_OUTPUTS);
-			return -1;
-		}
-	}
-	while (optind < argc)
-		files[(*nfiles)++] = argv[optind++];
-	return 0;
+	rc = cli_options(argc, argv, "-:u:h", opts, out, analyze_usage, analyze_option, a);
+	while (!rc && optind < argc)
+		a->files[a->nfiles++] = argv[optind++];
+	return rc;
 }
 
 /* Read each input, then write the summaries and comparisons. */
@@ -169,23 +167,22 @@ static int analyze(struct cli_out *out, const char **files, int nfiles, const ch
 
 int cmd_analyze(int argc, char **argv)
 {
-	const char *unit = NULL, **files;
+	struct analyze_args a = { .files = calloc((size_t)argc + 1, sizeof(char *)) };
 	struct cli_out out;
-	int rc, nfiles;
+	int rc;
 
-	files = calloc((size_t)argc + 1, sizeof(*files));
-	if (!files) {
+	if (!a.files) {
 		cli_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	rc = parse_args(argc, argv, &out, &unit, files, &nfiles);
+	rc = parse_args(argc, argv, &out, &a);
 	if (rc) {
-		free(files);
+		free(a.files);
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
 	}
 	rc = cli_out_open(&out);
 	if (!rc)
-		rc = cli_out_close(&out, 1, analyze(&out, files, nfiles, unit));
-	free(files);
+		rc = cli_out_close(&out, 1, analyze(&out, a.files, a.nfiles, a.unit));
+	free(a.files);
 	return rc;
 }

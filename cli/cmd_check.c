@@ -46,31 +46,25 @@ static int write_report(void *arg, int fmt, FILE *f)
 	return pbench_env_write_text(env, f, cli_color(f) ? PBENCH_ENV_WRITE_COLOR : 0);
 }
 
-static int parse_cpus(const char *arg, int *cpus)
+/* The options: the CPUs (n of them), --strict. */
+struct check_opts {
+	int *cpus, n, strict;
+};
+
+static int check_option(int c, const char *arg, void *ctx)
 {
-	char present[256] = "";
-	int limit = MAX_TARGETS, n;
+	struct check_opts *o = ctx;
 
-	if (pbench_cpus_present(present, sizeof(present)) == 0) {
-		/* "0-N" or "0": the highest number ends the string */
-		const char *last = strrchr(present, '-');
-
-		last = last ? last + 1 : strrchr(present, ',') ? strrchr(present, ',') + 1 : present;
-		limit = atoi(last) + 1;
-	}
-	n = pbench_cpus_parse(arg, cpus, MAX_TARGETS, limit);
-	if (n < 0) {
-		cli_error("invalid CPU list '%s' for --cpu: %s; present CPUs are %s", arg,
-			  n == -ERANGE ? "no such CPU" : "expected a list such as 2 or 2-3,6",
-			  present[0] ? present : "unknown");
+	if (c == 's')
+		o->strict = 1;
+	else if (c != 'c')
+		return 1;
+	else if ((o->n = cli_cpus("check", "--cpu", arg, CLI_CPU_PRESENT, o->cpus, MAX_TARGETS)) < 0)
 		return -1;
-	}
-	return n;
+	return 0;
 }
 
-/* The options: the CPUs into cpus (*n of them), --strict, the outputs. 0, 1 after -h, or -1
- * after the message. */
-static int parse_args(int argc, char **argv, int *cpus, int *n, int *strict, struct cli_out *out)
+int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
@@ -79,59 +73,25 @@ static int parse_args(int argc, char **argv, int *cpus, int *n, int *strict, str
 		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	cli_out_init(out, "check", CLI_OUT_JSON, CLI_OUT_NO_ARGS);
-	while ((c = getopt_long(argc, argv, "+:c:sh", opts, NULL)) != -1) {
-		int taken = cli_out_option(out, c, optarg, argc, argv);
-
-		if (taken < 0)
-			return -1;
-		if (taken)
-			continue;
-		switch (c) {
-		case 'c':
-			*n = parse_cpus(optarg, cpus);
-			if (*n < 0)
-				return -1;
-			break;
-		case 's': *strict = 1; break;
-		case 'h':
-			check_usage(stdout);
-			return 1;
-		default:
-			cli_option_error(c, argv, "check", opts, CLI_OUT_JSON);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s' for 'pbench check'", argv[optind]);
-		return -1;
-	}
-	return 0;
-}
-
-int cmd_check(int argc, char **argv)
-{
-	int strict = 0, n = 0, err;
-	int *cpus = NULL, rc = EXIT_OK;
+	struct check_opts o = { .cpus = calloc(MAX_TARGETS, sizeof(int)) };
+	int strict, n, err, rc;
 	struct pbench_env *env;
 	struct cli_out out;
 
-	cpus = calloc(MAX_TARGETS, sizeof(*cpus));
-	if (!cpus)
+	if (!o.cpus)
 		return EXIT_RUNTIME;
-	rc = parse_args(argc, argv, cpus, &n, &strict, &out);
+	cli_out_init(&out, "check", CLI_OUT_JSON, CLI_OUT_NO_ARGS);
+	rc = cli_options(argc, argv, "+:c:sh", opts, &out, check_usage, check_option, &o);
 	if (!rc)
 		rc = cli_out_open(&out);
 	if (rc) {
-		free(cpus);
+		free(o.cpus);
 		return rc < 0 ? EXIT_USAGE : rc == 1 ? EXIT_OK : rc;
 	}
-	err = pbench_env_check(&env, n ? cpus : NULL, n, 0);
-	free(cpus);
+	strict = o.strict;
+	n = o.n;
+	err = pbench_env_check(&env, n ? o.cpus : NULL, n, 0);
+	free(o.cpus);
 	if (err)
 		cli_out_close(&out, 0, EXIT_OK);
 	if (err == -EINVAL && n) {

@@ -17,15 +17,14 @@
 #include "pbench.h"
 #include "cmds.h"
 
-#define MAX_ENTRANTS 8
+#define MAX_ENTRANTS CLI_RUN_MAX_SIDES
 #define DEFAULT_MAX_TIME_S 60.0
 #define DEFAULT_MAX_RUNS 10000L
 #define MAX_RUNS 100000L
 #define DEFAULT_MIN_RUNS 10L
 #define DEFAULT_CONFIDENCE_PCT 99.9
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
-#define DEFAULT_MEMORY_RUNS 3		/* --memory without N */
-#define MAX_MEMORY_RUNS 1000L
+#define COMPARE_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_MARKDOWN | CLI_OUT_PLOT)
 
 static void compare_usage(FILE *f)
 {
@@ -87,16 +86,13 @@ static void compare_usage(FILE *f)
 		"      --fail-if-slower PCT  exit 1 when a command is slower than the reference by\n"
 		"                         more than PCT%% for sure; one line says which\n"
 		"      --workload NAME    built-in workloads instead of commands: xor or memwalk,\n"
-		"      --iterations N     each --iterations one of them (xor iterations, memwalk steps)\n"
-		"      --json             JSON (schema 2) on stdout instead of the text\n"
-		"      --markdown         Markdown on stdout instead of the text\n"
-		"      --csv              CSV on stdout instead of the text\n"
-		"      --export-json FILE      the JSON to FILE, the text still on the terminal\n"
-		"                              (--json=FILE is the same)\n"
-		"      --export-markdown FILE  the Markdown to FILE\n"
-		"      --export-csv FILE       the CSV to FILE\n"
-		"      --plot FILE.svg    the times, and the interval narrowing as the rounds come\n"
-		"      --memory[=N]       after the rounds, N more runs of each command (default: 3),\n"
+		"      --iterations N     each --iterations one of them (xor iterations, memwalk steps)\n",
+		DEFAULT_CONFIDENCE_PCT, DEFAULT_MAX_TIME_S, DEFAULT_MAX_RUNS, MAX_RUNS,
+		DEFAULT_MIN_RUNS, DEFAULT_EVENTS);
+	cli_out_usage(f, COMPARE_OUTPUTS, "the times, and the interval narrowing as the rounds come",
+		      25);
+	fprintf(f,
+		"      --memory[=N]       after the rounds, N more runs of each command (default: %d),\n"
 		"                         untimed, with the allocator shim libpbench-mem.so\n"
 		"                         preloaded: allocations, bytes and peak RSS of each, each\n"
 		"                         against the reference ('b allocates 2.0x the bytes of a');\n"
@@ -106,12 +102,8 @@ static void compare_usage(FILE *f)
 		"Exit status: 0 when compared (a verdict or undecided), 1 when a run failed, the\n"
 		"output check refused, it was interrupted, or --fail-if-slower failed; 2 for bad\n"
 		"input. On a terminal, a progress line on stderr; NO_COLOR turns its colour off.\n",
-		DEFAULT_CONFIDENCE_PCT, DEFAULT_MAX_TIME_S, DEFAULT_MAX_RUNS, MAX_RUNS,
-		DEFAULT_MIN_RUNS, DEFAULT_EVENTS);
+		CLI_RUN_MEMORY_RUNS);
 }
-
-/* The outputs of pbench compare, in the order they are written. */
-enum { OUT_JSON = 0, OUT_MD, OUT_CSV, OUT_PLOT, COMPARE_NOUT };
 
 struct compare_opts {
 	struct pbench_contest_opts co;
@@ -119,46 +111,25 @@ struct compare_opts {
 	int ncmd;
 	const char *name[MAX_ENTRANTS];
 	int nname;
-	uint64_t iters[MAX_ENTRANTS];
-	int niters;
-	int workload, workload_set, shell, mode_set;
-	const char *setup, *prepare, *cleanup, *reference, *baseline;
+	struct cli_run run;		/* the options shared with stat */
+	struct cli_out out;		/* --json, --export-json FILE, ... */
+	int shell;
+	int duet[CPU_SETSIZE];		/* --duet-cpus */
+	const char *reference, *baseline;
 	double fail_pct;		/* < 0: no gate */
 	double confidence_pct;
-	const char *out[COMPARE_NOUT];	/* NULL, "-" or a file */
-	int progress, color;
+	int color;
 	/* what was built from the above, freed at the end */
-	char **argv[MAX_ENTRANTS], **setup_argv, **prepare_argv, **cleanup_argv;
+	char **argv[MAX_ENTRANTS], **helpers[3];	/* the sides; --setup, --prepare, --cleanup */
 	double *stored;
 	size_t nstored;
-	int entrants;
-	long memory_runs;		/* --memory[=N]: 0 when not asked for */
-	char *events;			/* the events of every -e */
 };
 
 /* ---- options -------------------------------------------------------------------------------- */
 
-/* --duet-cpus A,B in the library's CPU list grammar (pbench_cpus_parse); one CPU given twice
- * (or once) is the same CPU twice, which check_duet() refuses with its own message. */
-static int parse_cpu_list(const char *s, int *cpus)
-{
-	int n = pbench_cpus_parse(s, cpus, 2, CPU_SETSIZE);
-
-	if (n < 1) {
-		cli_error("invalid CPUs '%s' for --duet-cpus: expected two CPU numbers, as 0,1", s);
-		return -1;
-	}
-	if (n == 1)
-		cpus[1] = cpus[0];
-	return 0;
-}
-
 enum { OPT_SHELL = 256, OPT_REFERENCE, OPT_DUET, OPT_DUET_CPUS, OPT_ORDER, OPT_CONFIDENCE,
-       OPT_SAME, OPT_MAX_TIME, OPT_MAX_RUNS, OPT_MIN_RUNS, OPT_FULL, OPT_WARMUP, OPT_SETUP,
-       OPT_PREPARE, OPT_CLEANUP, OPT_NO_CHECK, OPT_SHOW, OPT_TIMEOUT, OPT_MODE, OPT_CPU,
-       OPT_WARMUP_MS, OPT_SEED, OPT_BASELINE, OPT_FAIL, OPT_WORKLOAD, OPT_ITERATIONS,
-       OPT_JSON, OPT_MD, OPT_CSV, OPT_EXPORT_JSON, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLOT,
-       OPT_REPROBE, OPT_MEMORY };
+       OPT_SAME, OPT_MAX_RUNS, OPT_MIN_RUNS, OPT_FULL, OPT_NO_CHECK, OPT_SHOW, OPT_SEED,
+       OPT_BASELINE, OPT_FAIL };
 
 /* Options that take a number. 0, -1 after the message, 1 when c is not one of them. */
 static int number_option(int c, const char *arg, struct compare_opts *o)
@@ -173,26 +144,10 @@ static int number_option(int c, const char *arg, struct compare_opts *o)
 	case OPT_SAME:
 		return cli_number("--same", "equivalence margin", arg, 0, 50,
 				  CLI_NUM_POSITIVE | CLI_NUM_PCT, &co->same_pct) ? -1 : 0;
-	case OPT_MAX_TIME:
-		return cli_number("--max-time", "time budget", arg, 0, 604800, CLI_NUM_POSITIVE,
-				  &co->max_time_s) ? -1 : 0;
 	case OPT_MAX_RUNS:
 		return cli_long("--max-runs", "run count", arg, 2, MAX_RUNS, &co->max_rounds);
 	case OPT_MIN_RUNS:
 		return cli_long("--min-runs", "run count", arg, 2, MAX_RUNS, &co->min_rounds);
-	case OPT_WARMUP:
-		return cli_long("--warmup", "warm-up run count", arg, 0, 10000, &co->warmup_runs);
-	case OPT_TIMEOUT:
-		return cli_number("--timeout", "timeout", arg, 0, 86400, CLI_NUM_POSITIVE,
-				  &co->timeout_s) ? -1 : 0;
-	case OPT_WARMUP_MS:
-		return cli_number("--warmup-ms", "warm-up", arg, 0, 3600000, 0, &co->warmup_ms) ?
-		       -1 : 0;
-	case OPT_CPU:
-		if (cli_number("--cpu", "CPU", arg, 0, 4095, CLI_NUM_INT, &v))
-			return -1;
-		co->cpu = (int)v;
-		return 0;
 	case OPT_SEED:
 		if (cli_number("--seed", "seed", arg, 1, 9007199254740992.0, CLI_NUM_INT, &v))
 			return -1;
@@ -201,62 +156,22 @@ static int number_option(int c, const char *arg, struct compare_opts *o)
 	case OPT_FAIL:
 		return cli_number("--fail-if-slower", "percentage", arg, 0, 10000, CLI_NUM_PCT,
 				  &o->fail_pct) ? -1 : 0;
-	case OPT_ITERATIONS:
-		if (cli_number("--iterations", "iteration count", arg, 1, 1e12, CLI_NUM_INT, &v))
-			return -1;
-		if (o->niters == MAX_ENTRANTS) {
-			cli_error("too many --iterations: %d sides at most", MAX_ENTRANTS);
-			return -1;
-		}
-		o->iters[o->niters++] = (uint64_t)v;
-		return 0;
-	}
-	return 1;
-}
-
-static int output_option(int c, const char *arg, struct compare_opts *o)
-{
-	switch (c) {
-	case OPT_JSON:
-		o->out[OUT_JSON] = arg ? arg : "-";
-		return 0;
-	case OPT_MD:
-		o->out[OUT_MD] = "-";
-		return 0;
-	case OPT_CSV:
-		o->out[OUT_CSV] = "-";
-		return 0;
-	case OPT_EXPORT_JSON:
-		o->out[OUT_JSON] = arg;
-		return 0;
-	case OPT_EXPORT_MD:
-		o->out[OUT_MD] = arg;
-		return 0;
-	case OPT_EXPORT_CSV:
-		o->out[OUT_CSV] = arg;
-		return 0;
-	case OPT_PLOT:
-		o->out[OUT_PLOT] = arg;
-		return *arg ? cli_plot_file(arg) : 0;	/* an empty name: cli_outputs_open() */
 	}
 	return 1;
 }
 
 /* One option (getopt's c and optarg): 0, -1 after an error said, 1 when c is not one. */
-static int compare_option(int c, const char *arg, struct compare_opts *o)
+static int compare_option(int c, const char *arg, void *ctx)
 {
 	static const char *const orders[] = { "interleaved", "duet", "sequential" };
-	static const char *const modes[] = { "unprepared", "prepared" };
-	static const char *const workloads[] = { "xor", "memwalk" };
-	int err = number_option(c, arg, o), k;
+	struct compare_opts *o = ctx;
+	int err = cli_run_option(&o->run, c, arg), k;
 
-	if (err <= 0 || (err = output_option(c, arg, o)) <= 0)
+	if (err)
+		return err < 0 ? -1 : 0;
+	if ((err = number_option(c, arg, o)) <= 0)
 		return err;
 	switch (c) {
-	case OPT_MEMORY:
-		o->memory_runs = DEFAULT_MEMORY_RUNS;
-		return arg && cli_long("--memory", "memory run count", arg, 1, MAX_MEMORY_RUNS,
-				       &o->memory_runs) ? -1 : 0;
 	case 'n':
 		if (o->nname == MAX_ENTRANTS) {
 			cli_error("too many names (-n): %d commands at most", MAX_ENTRANTS);
@@ -264,8 +179,6 @@ static int compare_option(int c, const char *arg, struct compare_opts *o)
 		}
 		o->name[o->nname++] = arg;
 		return 0;
-	case 'e':
-		return cli_events_add(&o->events, arg);
 	case OPT_SHELL:
 		o->shell = 1;
 		return 0;
@@ -275,24 +188,17 @@ static int compare_option(int c, const char *arg, struct compare_opts *o)
 	case OPT_DUET:
 		o->co.order = PBENCH_CONTEST_ORDER_DUET;
 		return 0;
-	case OPT_DUET_CPUS:
-		return parse_cpu_list(arg, o->co.duet_cpus);
+	case OPT_DUET_CPUS:	/* one CPU is the same twice, which check_duet() refuses */
+		if ((k = cli_cpus("compare", "--duet-cpus", arg, CLI_CPU_TWO, o->duet,
+				  CPU_SETSIZE)) < 0)
+			return -1;
+		o->co.duet_cpus[0] = o->duet[0];
+		o->co.duet_cpus[1] = o->duet[k - 1];
+		return 0;
 	case OPT_ORDER:
 		if ((k = cli_choice("--order", arg, orders, 3)) < 0)
 			return -1;
 		o->co.order = k;
-		return 0;
-	case OPT_MODE:
-		if ((k = cli_choice("--mode", arg, modes, 2)) < 0)
-			return -1;
-		o->co.mode = k == 0 ? PBENCH_RUNS_UNPREPARED : PBENCH_RUNS_PREPARED;
-		o->mode_set = 1;
-		return 0;
-	case OPT_WORKLOAD:
-		if ((k = cli_choice("--workload", arg, workloads, 2)) < 0)
-			return -1;
-		o->workload = k == 0 ? PBENCH_WORKLOAD_XOR : PBENCH_WORKLOAD_MEMWALK;
-		o->workload_set = 1;
 		return 0;
 	case OPT_FULL:
 		o->co.flags |= PBENCH_CONTEST_FULL_BUDGET;
@@ -302,18 +208,6 @@ static int compare_option(int c, const char *arg, struct compare_opts *o)
 		return 0;
 	case OPT_SHOW:
 		o->co.flags |= PBENCH_CONTEST_SHOW_OUTPUT;
-		return 0;
-	case OPT_REPROBE:
-		o->co.flags |= PBENCH_CONTEST_REPROBE;
-		return 0;
-	case OPT_SETUP:
-		o->setup = arg;
-		return 0;
-	case OPT_PREPARE:
-		o->prepare = arg;
-		return 0;
-	case OPT_CLEANUP:
-		o->cleanup = arg;
 		return 0;
 	case OPT_BASELINE:
 		o->baseline = arg;
@@ -326,8 +220,6 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 {
 	static const struct option opts[] = {
 		{ "name", required_argument, NULL, 'n' },
-		{ "events", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
 		{ "shell", no_argument, NULL, OPT_SHELL },
 		{ "reference", required_argument, NULL, OPT_REFERENCE },
 		{ "duet", no_argument, NULL, OPT_DUET },
@@ -335,52 +227,25 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		{ "order", required_argument, NULL, OPT_ORDER },
 		{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
 		{ "same", required_argument, NULL, OPT_SAME },
-		{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 		{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
 		{ "min-runs", required_argument, NULL, OPT_MIN_RUNS },
 		{ "full-budget", no_argument, NULL, OPT_FULL },
-		{ "warmup", required_argument, NULL, OPT_WARMUP },
-		{ "setup", required_argument, NULL, OPT_SETUP },
-		{ "prepare", required_argument, NULL, OPT_PREPARE },
-		{ "cleanup", required_argument, NULL, OPT_CLEANUP },
 		{ "no-check-output", no_argument, NULL, OPT_NO_CHECK },
 		{ "show-output", no_argument, NULL, OPT_SHOW },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "warmup-ms", required_argument, NULL, OPT_WARMUP_MS },
 		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "reprobe", no_argument, NULL, OPT_REPROBE },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "fail-if-slower", required_argument, NULL, OPT_FAIL },
-		{ "workload", required_argument, NULL, OPT_WORKLOAD },
-		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
-		{ "json", optional_argument, NULL, OPT_JSON },
-		{ "markdown", no_argument, NULL, OPT_MD },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "export-json", required_argument, NULL, OPT_EXPORT_JSON },
-		{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },
-		{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
-		{ "plot", required_argument, NULL, OPT_PLOT },
-		{ "memory", optional_argument, NULL, OPT_MEMORY },
+		CLI_RUN_OPTIONS,
+		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	int c, err;
+	int rc;
 
-	optind = 1;
-	opterr = 0;
+	cli_out_init(&o->out, "compare", COMPARE_OUTPUTS, 0);
 	/* Options may follow the commands (each command is one argument); "--" ends them. */
-	while ((c = getopt_long(argc, argv, ":n:e:h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			compare_usage(stdout);
-			return 1;
-		}
-		err = compare_option(c, optarg, o);
-		if (err > 0)
-			return cli_option_error(c, argv, "compare", opts, 0);
-		if (err)
-			return -1;
-	}
+	rc = cli_options(argc, argv, ":n:e:h", opts, &o->out, compare_usage, compare_option, o);
+	if (rc)
+		return rc;
 	for (; optind < argc; optind++) {
 		if (o->ncmd == MAX_ENTRANTS) {
 			cli_error("too many commands: %d at most", MAX_ENTRANTS);
@@ -396,22 +261,14 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 /* Combinations the options cannot make: said, EXIT_USAGE. */
 static int check_args(struct compare_opts *o)
 {
-	int sides = o->workload_set ? o->niters : o->ncmd, to_stdout = 0;
+	int sides = o->run.workload >= 0 ? o->run.niters : o->ncmd;
 
-	for (int k = OUT_JSON; k <= OUT_CSV; k++)
-		to_stdout += o->out[k] && !strcmp(o->out[k], "-");
-	if (to_stdout > 1) {
-		cli_error("--json, --markdown and --csv each print on stdout instead of the text: "
-			  "give one of them, and --export-json/--export-markdown/--export-csv FILE "
-			  "for the others");
-		return EXIT_USAGE;
-	}
-	if (o->workload_set && o->ncmd) {
+	if (o->run.workload >= 0 && o->ncmd) {
 		cli_error("--workload compares built-in workloads, one per --iterations, but "
 			  "commands were given too: drop one or the other");
 		return EXIT_USAGE;
 	}
-	if (!o->workload_set && o->niters) {
+	if (o->run.workload < 0 && o->run.niters) {
 		cli_error("--iterations sizes a built-in workload: give --workload xor (or "
 			  "memwalk) too, or commands instead");
 		return EXIT_USAGE;
@@ -435,13 +292,13 @@ static int check_args(struct compare_opts *o)
 		cli_error("--baseline is the reference: drop --reference");
 		return EXIT_USAGE;
 	}
-	if (o->memory_runs && (o->workload_set || o->baseline)) {
+	if (o->run.memory_runs && (o->run.workload >= 0 || o->baseline)) {
 		cli_error("--memory runs the commands again with the allocator shim: %s",
-			  o->workload_set ? "the built-in workloads are not commands" :
+			  o->run.workload >= 0 ? "the built-in workloads are not commands" :
 			  "a baseline's times cannot run again");
 		return EXIT_USAGE;
 	}
-	if (o->memory_runs && o->out[OUT_CSV]) {
+	if (o->run.memory_runs && cli_out_wants(&o->out, CLI_FMT_CSV)) {
 		cli_error("--memory is reported in the text, the JSON and the Markdown, not in the "
 			  "CSV (a line per run): drop --csv (or --export-csv)");
 		return EXIT_USAGE;
@@ -451,7 +308,7 @@ static int check_args(struct compare_opts *o)
 
 static int check_duet(struct compare_opts *o)
 {
-	int sides = o->workload_set ? o->niters : o->ncmd;
+	int sides = o->run.workload >= 0 ? o->run.niters : o->ncmd;
 
 	if (o->co.order != PBENCH_CONTEST_ORDER_DUET) {
 		if (o->co.duet_cpus[0] >= 0) {
@@ -460,9 +317,9 @@ static int check_duet(struct compare_opts *o)
 		}
 		return 0;
 	}
-	if (o->workload_set || o->baseline || sides != 2) {
+	if (o->run.workload >= 0 || o->baseline || sides != 2) {
 		cli_error("a duet runs two commands at the same time: %s",
-			  o->workload_set ? "built-in workloads are compared interleaved" :
+			  o->run.workload >= 0 ? "built-in workloads are compared interleaved" :
 			  o->baseline ? "a baseline's times cannot run again" :
 			  "give exactly two");
 		return EXIT_USAGE;
@@ -472,13 +329,14 @@ static int check_duet(struct compare_opts *o)
 
 static const char *side_name(const struct compare_opts *o, int i)
 {
-	return i < o->nname ? o->name[i] : o->workload_set ? NULL : o->cmd[i];
+	return i < o->nname ? o->name[i] : o->run.workload >= 0 ? NULL : o->cmd[i];
 }
 
 /* --reference: a name, or a number from 1; the index among the sides. */
 static int find_reference(const struct compare_opts *o)
 {
-	int sides = o->workload_set ? o->niters : o->ncmd;
+	int sides = o->run.workload >= 0 ? o->run.niters : o->ncmd, n = 0;
+	const char *names[MAX_ENTRANTS];
 	double v;
 
 	if (!o->reference)
@@ -486,73 +344,33 @@ static int find_reference(const struct compare_opts *o)
 	for (int i = 0; i < sides; i++)
 		if (side_name(o, i) && !strcmp(side_name(o, i), o->reference))
 			return i;
+		else if (side_name(o, i))
+			names[n++] = side_name(o, i);
 	if (!cli_parse_number(o->reference, CLI_NUM_INT, &v) && v >= 1 && v <= sides)
 		return (int)v - 1;
-	cli_error("no command named '%s' for --reference: give a command's name (-n, or the "
-		  "command as written) or its number, 1 to %d", o->reference, sides);
+	cli_error("no command named '%s' for --reference%s: give a command's name (-n, or the "
+		  "command as written) or its number, 1 to %d", o->reference,
+		  cli_did_you_mean(o->reference, names, n, ""), sides);
 	return -1;
 }
 
 /* ---- the baseline --------------------------------------------------------------------------- */
 
-/* The set of the baseline to compare with: the only one, or the one named as the command. */
-static int pick_set(const struct pbench_samples *s, const char *want, const char *path)
-{
-	int n = pbench_samples_nr(s);
-	char names[512] = "";
-	size_t len = 0;
-
-	if (n == 1)
-		return 0;
-	for (int i = 0; want && i < n; i++)
-		if (!strcmp(pbench_samples_name(s, i), want))
-			return i;
-	for (int i = 0; i < n && len < sizeof(names); i++)
-		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s'%s'", i ? ", " : "",
-					pbench_samples_name(s, i));
-	cli_error("the baseline '%s' holds %d sets of times (%s) and none is named '%s': name the "
-		  "command as one of them with -n", path, n, names, want ? want : "");
-	return -1;
-}
-
-/* The stored times: EXIT_USAGE after the message when the file is not a baseline. */
+/* The stored times (the library's pbench_samples_baseline()): EXIT_USAGE after the message
+ * when the file is not a baseline. */
 static int read_baseline(struct compare_opts *o)
 {
-	struct pbench_samples *s = NULL;
-	char why[512] = "";
-	const double *x;
-	size_t n;
-	int err, k;
+	char why[1024], warn[256];
+	int err = pbench_samples_baseline(o->baseline, side_name(o, 0), &o->stored, &o->nstored,
+					  why, sizeof(why), warn, sizeof(warn));
 
-	err = pbench_samples_new(&s);
-	if (!err)
-		err = pbench_samples_add_file(s, o->baseline, NULL, why, sizeof(why));
-	if (err > 0 && pbench_samples_warning(s))
-		cli_warn("the baseline %s", pbench_samples_warning(s));
-	if (err < 0 && err != -EINVAL && err != -EILSEQ && err != -ENODATA) {
-		cli_error("cannot read the baseline: %s", why);
-		pbench_samples_free(s);
-		return EXIT_USAGE;
-	}
-	if (err <= 0) {
-		cli_error("the baseline %s", err < 0 && *why ? why : "holds no times");
+	if (*warn)
+		cli_warn("the baseline %s", warn);
+	if (err)
+		cli_error("%s", why);
+	if (err == -EINVAL)
 		cli_hint("a baseline is the JSON of pbench compare or pbench stat (--json=FILE)");
-		pbench_samples_free(s);
-		return EXIT_USAGE;
-	}
-	k = pick_set(s, side_name(o, 0), o->baseline);
-	x = k < 0 ? NULL : pbench_samples_values(s, k, &n);
-	if (x && (!pbench_samples_unit(s, k) || strcmp(pbench_samples_unit(s, k), "ns") || n < 2))
-		cli_error("the baseline '%s': set '%s' is not times of two runs at least",
-			  o->baseline, pbench_samples_name(s, k));
-	else if (x && pbench_samples_failed(s, k))	/* as a live run's failures are refused */
-		cli_error("the baseline '%s': %zu runs of '%s' failed (exited non-zero or were "
-			  "killed): its times are of failures", o->baseline,
-			  pbench_samples_failed(s, k), pbench_samples_name(s, k));
-	else if (x && (o->stored = malloc(n * sizeof(*x))))
-		memcpy(o->stored, x, (o->nstored = n) * sizeof(*x));
-	pbench_samples_free(s);
-	return o->stored ? 0 : EXIT_USAGE;
+	return err ? EXIT_USAGE : 0;
 }
 
 /* ---- the contest ---------------------------------------------------------------------------- */
@@ -561,8 +379,7 @@ static int read_baseline(struct compare_opts *o)
  * CPU): the user's to fix, exit 2; anything else, 1. */
 static int start_error(int err, const struct pbench_contest *c, const struct compare_opts *o)
 {
-	char **const cmds[] = { o->setup_argv, o->prepare_argv, o->cleanup_argv };
-	char path[4096];
+	char **const *cmds = o->helpers, path[4096];
 
 	switch (-err) {
 	case PBENCH_EUNKNOWN_EVENT:
@@ -594,7 +411,7 @@ static int start_error(int err, const struct pbench_contest *c, const struct com
 
 static int add_sides(struct compare_opts *o, struct pbench_contest *c)
 {
-	int sides = o->workload_set ? o->niters : o->ncmd, err = 0;
+	int sides = o->run.workload >= 0 ? o->run.niters : o->ncmd, err = 0;
 
 	if (o->stored)
 		err = pbench_contest_add(c, &(struct pbench_contest_entrant){
@@ -602,10 +419,10 @@ static int add_sides(struct compare_opts *o, struct pbench_contest *c)
 			.stored_ns = o->stored, .nr_stored = o->nstored });
 	for (int i = 0; i < sides && err >= 0; i++) {
 		struct pbench_contest_entrant e = { .size = sizeof(e), .name = side_name(o, i),
-						    .argv = o->argv[i], .workload = o->workload };
+						    .argv = o->argv[i], .workload = o->run.workload };
 
-		if (o->workload_set)
-			e.iterations = o->iters[i];
+		if (o->run.workload >= 0)
+			e.iterations = o->run.iters[i];
 		err = pbench_contest_add(c, &e);
 	}
 	return err < 0 ? err : 0;
@@ -618,15 +435,11 @@ static int make_argvs(struct compare_opts *o)
 
 	for (int i = 0; i < o->ncmd && !rc; i++)
 		rc = cli_command_argv(o->cmd[i], o->shell, "command", &o->argv[i]);
-	if (!rc && o->setup)
-		rc = cli_command_argv(o->setup, o->shell, "the --setup command", &o->setup_argv);
-	if (!rc && o->prepare)
-		rc = cli_command_argv(o->prepare, o->shell, "the --prepare command", &o->prepare_argv);
-	if (!rc && o->cleanup)
-		rc = cli_command_argv(o->cleanup, o->shell, "the --cleanup command", &o->cleanup_argv);
-	o->co.setup = o->setup_argv;
-	o->co.prepare = o->prepare_argv;
-	o->co.cleanup = o->cleanup_argv;
+	if (!rc)
+		rc = cli_run_helpers(&o->run, o->shell, 0, o->helpers);
+	o->co.setup = o->helpers[0];
+	o->co.prepare = o->helpers[1];
+	o->co.cleanup = o->helpers[2];
 	return rc;
 }
 
@@ -657,65 +470,36 @@ static int build(struct compare_opts *o, struct pbench_contest **c)
  */
 static void show_progress(const struct pbench_contest_progress *p, void *arg)
 {
-	static const struct { const char *phase, *words; } says[] = {
-		{ "check", "running each command once to check they do the same work" },
-		{ "setup", "running the setup command" },
-		{ "preparing", "preparing (pin, memory, priority probe, warm-up)" },
-		{ "warm-up", "warm-up runs" },
-	};
 	const struct compare_opts *o = arg;
-	const char *dim = o->color ? "\033[2m" : "", *end = o->color ? "\033[0m" : "";
-	char ratio[96] = "", left[48] = "";
+	char line[256];
 
-	if (!strcmp(p->phase, "done")) {
+	if (strcmp(p->phase, "done") && !pbench_contest_progress_text(p, line, sizeof(line)))
+		fprintf(stderr, "\r\033[K%s%s%s", o->color ? "\033[2m" : "", line,
+			o->color ? "\033[0m" : "");
+	else
 		fputs("\r\033[K", stderr);
-		fflush(stderr);
-		return;
-	}
-	for (size_t k = 0; k < sizeof(says) / sizeof(says[0]); k++)
-		if (!strcmp(p->phase, says[k].phase)) {
-			fprintf(stderr, "\r\033[K%s%s%s", dim, says[k].words, end);
-			fflush(stderr);
-			return;
-		}
-	if (isfinite(p->ratio))
-		snprintf(ratio, sizeof(ratio), ", time ratio %.3f (%.3f-%.3f)", p->ratio,
-			 p->ratio_lo, p->ratio_hi);
-	if (isfinite(p->left_s))
-		snprintf(left, sizeof(left), ", about %.1f s left", p->left_s);
-	fprintf(stderr, "\r\033[K%sround %ld%s%s%s", dim, p->round + 1, ratio, left, end);
 	fflush(stderr);
 }
 
 /* ---- reports -------------------------------------------------------------------------------- */
 
-static int write_reports(const struct pbench_contest *c, const struct compare_opts *o,
-			 struct cli_output *out)
+/* The contest in each format asked for (cli_out_write): the library's writers. */
+static int write_report(void *arg, int fmt, FILE *f)
 {
-	static int (*const writers[COMPARE_NOUT])(const struct pbench_contest *, FILE *) = {
-		pbench_contest_write_json, pbench_contest_write_markdown, pbench_contest_write_csv,
-		pbench_contest_plot_svg,
-	};
-	int text = 1, rc = EXIT_OK;
+	const struct pbench_contest *c = arg;
 
-	for (int k = OUT_JSON; k <= OUT_CSV; k++)
-		text &= !(o->out[k] && !strcmp(o->out[k], "-"));
-	if (text && pbench_contest_write_text(c, stdout))
-		rc = EXIT_RUNTIME;
-	for (int k = 0; k < COMPARE_NOUT; k++) {
-		int err;
-
-		if (!out[k].out)
-			continue;
-		err = writers[k](c, cli_output_file(&out[k]));
-		out[k].written = !err;
-		if (err) {
-			cli_error("cannot write %s '%s': %s", out[k].what, out[k].path,
-				  pbench_strerror(err));
-			rc = EXIT_RUNTIME;
-		}
+	switch (fmt) {
+	case CLI_FMT_JSON:
+		return pbench_contest_write_json(c, f);
+	case CLI_FMT_CSV:
+		return pbench_contest_write_csv(c, f);
+	case CLI_FMT_MARKDOWN:
+		return pbench_contest_write_markdown(c, f);
+	case CLI_FMT_PLOT:
+		return pbench_contest_plot_svg(c, f);
+	default:
+		return pbench_contest_write_text(c, f);
 	}
-	return rc;
 }
 
 /* Exit 1 for failed runs, a state not restored, an interruption, or the gate; each said. */
@@ -762,39 +546,10 @@ static int outcome(const struct pbench_contest *c, const struct compare_opts *o,
 	return rc;
 }
 
-/* --memory: N more runs of every command, untimed, in alternation, with the allocator shim
- * preloaded (the timed rounds stay without it), kept with the contest, whose reports give each
- * command's counts and each against the reference's. */
-static int memory_compare(const struct compare_opts *o, struct pbench_contest *c)
-{
-	struct pbench_mem_run *runs[MAX_ENTRANTS] = { NULL };
-	char *const *argv[MAX_ENTRANTS];
-	int err = 0;
-
-	for (int i = 0; i < o->ncmd; i++) {
-		argv[i] = o->argv[i];
-		runs[i] = calloc((size_t)o->memory_runs, sizeof(*runs[i]));
-		if (!runs[i])
-			err = -ENOMEM;
-	}
-	if (!err)
-		err = pbench_mem_runs_count(argv, o->ncmd, (int)o->memory_runs,
-					    !(o->co.flags & PBENCH_CONTEST_SHOW_OUTPUT), &cli_stop,
-					    runs);
-	/* Stopped (1): the runs done are kept, each one not done says so. */
-	for (int i = 0; i < o->ncmd && err >= 0; i++)
-		err = pbench_contest_attach_memory(c, i, runs[i], (int)o->memory_runs);
-	for (int i = 0; i < o->ncmd; i++)
-		free(runs[i]);
-	if (err < 0)
-		cli_mem_error(err);
-	return err < 0 ? EXIT_RUNTIME : EXIT_OK;
-}
-
 /* Build, run and report. The library's handlers (PBENCH_CONTEST_SIGNALS) restore a prepared
  * state on SIGINT/SIGTERM and hand the signal on to cli_stop's (main()), which stops the
  * rounds. */
-static int measure(struct compare_opts *o, struct cli_output *out)
+static int measure(struct compare_opts *o)
 {
 	struct pbench_contest_info ci = { .size = sizeof(ci) };
 	struct pbench_contest *c;
@@ -815,10 +570,13 @@ static int measure(struct compare_opts *o, struct cli_output *out)
 		pbench_contest_free(c);
 		return EXIT_RUNTIME;
 	}
-	/* --memory's runs come after the rounds and before the reports, which hold them. */
-	rc = o->memory_runs && err != -EINTR && !cli_stop ? memory_compare(o, c) : 0;
-	if (!rc)
-		rc = write_reports(c, o, out);
+	/* --memory's runs come after the rounds and before the reports, which hold them;
+	 * stopped (a signal), the runs done are kept and each one not done says so. */
+	rc = o->run.memory_runs && err != -EINTR && !cli_stop ?
+	     pbench_contest_count_memory(c, (int)o->run.memory_runs) : 0;
+	if (rc < 0)
+		cli_mem_error(rc);
+	rc = rc < 0 ? EXIT_RUNTIME : cli_out_write(&o->out, write_report, c);
 	err = outcome(c, o, err == -EINTR || cli_stop);
 	pbench_contest_free(c);
 	return rc ? rc : err;
@@ -828,11 +586,24 @@ static void release(struct compare_opts *o)
 {
 	for (int i = 0; i < MAX_ENTRANTS; i++)
 		pbench_command_free(o->argv[i]);
-	pbench_command_free(o->setup_argv);
-	pbench_command_free(o->prepare_argv);
-	pbench_command_free(o->cleanup_argv);
+	for (int k = 0; k < 3; k++)
+		pbench_command_free(o->helpers[k]);
 	free(o->stored);
-	free(o->events);
+	cli_run_release(&o->run);
+}
+
+/* The shared options (cli_run) into the contest's: what was not given keeps its default. */
+static void apply_run(struct compare_opts *o)
+{
+	const struct cli_run *r = &o->run;
+
+	o->co.mode = r->mode >= 0 ? r->mode : o->co.mode;
+	o->co.cpu = r->ncpus ? r->cpus[0] : o->co.cpu;
+	o->co.warmup_ms = r->warmup_ms >= 0 ? r->warmup_ms : o->co.warmup_ms;
+	o->co.timeout_s = r->timeout_s > 0 ? r->timeout_s : o->co.timeout_s;
+	o->co.max_time_s = r->max_time_s > 0 ? r->max_time_s : o->co.max_time_s;
+	o->co.warmup_runs = r->warmup_runs >= 0 ? r->warmup_runs : o->co.warmup_runs;
+	o->co.flags |= r->reprobe ? PBENCH_CONTEST_REPROBE : 0;
 }
 
 static int prepare_run(struct compare_opts *o)
@@ -850,7 +621,8 @@ static int prepare_run(struct compare_opts *o)
 	/* the double nearest to the decimal asked (99.9 -> 0.999, where 99.9 / 100 is not) */
 	snprintf(level, sizeof(level), "%.15ge-2", o->confidence_pct);
 	o->co.confidence = strtod(level, NULL);
-	o->co.events = o->events ? o->events : DEFAULT_EVENTS;
+	o->co.events = o->run.events ? o->run.events : DEFAULT_EVENTS;
+	apply_run(o);
 	rc = make_argvs(o);
 	if (!rc && o->baseline)
 		rc = read_baseline(o);
@@ -869,10 +641,13 @@ static int prepare_run(struct compare_opts *o)
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = { .co = PBENCH_CONTEST_OPTS_INIT, .fail_pct = -1,
-				  .confidence_pct = DEFAULT_CONFIDENCE_PCT };
-	struct cli_output out[COMPARE_NOUT];
+				  .confidence_pct = DEFAULT_CONFIDENCE_PCT,
+				  .run = { .cmd = "compare", .modes = 2, .cpu_flags = CLI_CPU_ONE,
+					   .max_warmup = 10000, .max_time = 604800,
+					   .sides = 1 } };
 	int rc;
 
+	cli_run_init(&o.run);
 	o.co.max_time_s = DEFAULT_MAX_TIME_S;
 	o.co.max_rounds = DEFAULT_MAX_RUNS;
 	o.co.min_rounds = DEFAULT_MIN_RUNS;
@@ -884,12 +659,8 @@ int cmd_compare(int argc, char **argv)
 	rc = prepare_run(&o);
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report not written whole leaves the old file. */
-	out[OUT_JSON] = (struct cli_output){ "--json", "the JSON", o.out[OUT_JSON] };
-	out[OUT_MD] = (struct cli_output){ "--markdown", "the Markdown", o.out[OUT_MD] };
-	out[OUT_CSV] = (struct cli_output){ "--csv", "the CSV file", o.out[OUT_CSV] };
-	out[OUT_PLOT] = (struct cli_output){ "--plot", "the plot", o.out[OUT_PLOT] };
-	if (!rc && !(rc = cli_outputs_open(out, COMPARE_NOUT)))
-		rc = cli_outputs_close(out, COMPARE_NOUT, 1, measure(&o, out));
+	if (!rc && !(rc = cli_out_open(&o.out)))
+		rc = cli_out_close(&o.out, 1, measure(&o));
 	release(&o);
 	return rc;
 }

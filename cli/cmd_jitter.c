@@ -23,6 +23,8 @@
 
 #define JITTER_OUTPUTS (CLI_OUT_JSON | CLI_OUT_PLOT)
 
+enum { OPT_COMPARE = 256 };
+
 struct jitter_opts {
 	int *cpus;
 	int ncpus;
@@ -65,34 +67,30 @@ static void jitter_usage(FILE *f)
 		"  pbench jitter --cpu 3 --compare-prepared -d 10\n");
 }
 
-static int parse_cpus(const char *arg, struct jitter_opts *o)
+static int jitter_option(int c, const char *arg, void *ctx)
 {
-	char allowed[256];
-	cpu_set_t mask;
-	int n;
+	struct jitter_opts *o = ctx;
 
-	pbench_cpus_allowed(allowed, sizeof(allowed));
-	n = pbench_cpus_parse(arg, o->cpus, MAX_CPUS, MAX_CPUS);
-	if (n <= 0) {
-		cli_error("invalid CPU list '%s' for --cpu: %s; pbench may run on CPUs %s", arg,
-			  n == -ERANGE ? "no such CPU" : "expected a list such as 1 or 0-3,6",
-			  allowed[0] ? allowed : "unknown");
-		return -1;
+	switch (c) {
+	case 'c':
+		o->ncpus = cli_cpus("jitter", "--cpu", arg, 0, o->cpus, MAX_CPUS);
+		return o->ncpus < 0 ? -1 : 0;
+	case 'd':
+		/* Shorter windows hold too few reads for a rate to mean anything. */
+		return cli_number("--duration", "duration", arg, MIN_DURATION_S, 1e12, 0,
+				  &o->duration_s) ? -1 : 0;
+	case 't':
+		return cli_number("--threshold", "threshold", arg, 0, 1e9, CLI_NUM_POSITIVE,
+				  &o->threshold_ns) ? -1 : 0;
+	case OPT_COMPARE:
+		o->compare_prepared = 1;
+		return 0;
 	}
-	if (sched_getaffinity(0, sizeof(mask), &mask) == 0)
-		for (int i = 0; i < n; i++)
-			if (!CPU_ISSET(o->cpus[i], &mask)) {
-				cli_error("CPU %d given to --cpu is not online or not allowed: pbench "
-					  "may run on CPUs %s", o->cpus[i], allowed);
-				return -1;
-			}
-	o->ncpus = n;
-	return 0;
+	return 1;
 }
 
 static int parse_args(int argc, char **argv, struct jitter_opts *o)
 {
-	enum { OPT_COMPARE = 256 };
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -102,48 +100,10 @@ static int parse_args(int argc, char **argv, struct jitter_opts *o)
 		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	int c, taken;
 
-	optind = 1;
-	opterr = 0;
 	cli_out_init(&o->out, "jitter", JITTER_OUTPUTS, CLI_OUT_NO_ARGS);
-	while ((c = getopt_long(argc, argv, "+:c:d:t:h", opts, NULL)) != -1) {
-		taken = cli_out_option(&o->out, c, optarg, argc, argv);
-		if (taken < 0)
-			return -1;
-		if (taken)
-			continue;
-		switch (c) {
-		case 'c':
-			if (parse_cpus(optarg, o))
-				return -1;
-			break;
-		case 'd':
-			/* Shorter windows hold too few reads for a rate to mean anything. */
-			if (cli_number("--duration", "duration", optarg, MIN_DURATION_S, 1e12, 0,
-				       &o->duration_s))
-				return -1;
-			break;
-		case 't':
-			if (cli_number("--threshold", "threshold", optarg, 0, 1e9,
-				       CLI_NUM_POSITIVE, &o->threshold_ns))
-				return -1;
-			break;
-		case OPT_COMPARE:
-			o->compare_prepared = 1;
-			break;
-		case 'h':
-			jitter_usage(stdout);
-			return 1;
-		default:
-			return cli_option_error(c, argv, "jitter", opts, JITTER_OUTPUTS);
-		}
-	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s' for 'pbench jitter'", argv[optind]);
-		return -1;
-	}
-	return 0;
+	return cli_options(argc, argv, "+:c:d:t:h", opts, &o->out, jitter_usage, jitter_option,
+			   o);
 }
 
 /* What the options ask is checked before anything spins: exit 2 with nothing run. */

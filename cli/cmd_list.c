@@ -35,6 +35,15 @@ static int write_report(void *arg, int fmt, FILE *f)
 	return pbench_event_list_write_text(l, f, cli_color(f) ? PBENCH_EVENT_LIST_WRITE_COLOR : 0);
 }
 
+static int list_option(int c, const char *arg, void *all)
+{
+	(void)arg;
+	if (c != 'a')
+		return 1;
+	*(int *)all = 1;
+	return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -45,30 +54,12 @@ int cmd_list(int argc, char **argv)
 	};
 	struct pbench_event_list *l;
 	struct cli_out out;
-	int all = 0, c, err, rc;
+	int all = 0, err, rc;
 
-	optind = 1;
-	opterr = 0;
 	cli_out_init(&out, "list", CLI_OUT_JSON, CLI_OUT_NO_ARGS);
-	while ((c = getopt_long(argc, argv, "+:ah", opts, NULL)) != -1) {
-		int taken = cli_out_option(&out, c, optarg, argc, argv);
-
-		if (taken < 0)
-			return EXIT_USAGE;
-		if (taken)
-			continue;
-		switch (c) {
-		case 'a': all = 1; break;
-		case 'h': list_usage(stdout); return EXIT_OK;
-		default:
-			cli_option_error(c, argv, "list", opts, CLI_OUT_JSON);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		cli_error("unexpected argument '%s' for 'pbench list'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	rc = cli_options(argc, argv, "+:ah", opts, &out, list_usage, list_option, &all);
+	if (rc)
+		return rc < 0 ? EXIT_USAGE : EXIT_OK;
 	rc = cli_out_open(&out);
 	if (rc)
 		return rc;

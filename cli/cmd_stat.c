@@ -24,14 +24,10 @@
 #define DEFAULT_EVENTS PBENCH_RUNS_DEFAULT_EVENTS
 #define DEFAULT_RUNS 20
 #define MAX_RUNS 1000000L
-#define XOR_ITERATIONS 100000000ULL
-#define WALK_STEPS 200000ULL		/* about 30 ms at the 150 ns a step measured here */
 #define SEM_MAX_RUNS 1000		/* --target-sem without -r: the cap on runs per set */
 #define DEFAULT_MAX_TIME_S 60.0
 #define DEFAULT_WARMUP_MS 1200.0
 #define MAX_WARMUP_MS 3600000.0
-#define DEFAULT_MEMORY_RUNS 3		/* --memory without N */
-#define MAX_MEMORY_RUNS 1000L
 
 #define STAT_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_MARKDOWN | CLI_OUT_PLOT)
 #define STAT_COL 25
@@ -98,7 +94,7 @@ static void stat_usage(FILE *f)
 		"                         Markdown. A static or setuid command is said not\n"
 		"                         countable\n",
 		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
-		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS, DEFAULT_MEMORY_RUNS);
+		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS, CLI_RUN_MEMORY_RUNS);
 	cli_out_usage(f, STAT_OUTPUTS, "each run's time in order and the distributions, as SVG",
 		      STAT_COL);
 	fprintf(f,
@@ -126,14 +122,14 @@ static void stat_usage(FILE *f)
 		"  pbench stat --target-sem 0.5 --markdown -- ./bench\n"
 		"  pbench stat -q --annotate crc32 -- ./bench  the code of crc32 in ./bench, each\n"
 		"                                           instruction with its share of samples\n",
-		XOR_ITERATIONS, WALK_STEPS);
+		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_XOR),
+		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_MEMWALK));
 }
 
 struct stat_opts {
 	struct pbench_runs_opts ro;
 	struct cli_out out;		/* --json, --export-json FILE, ... */
-	int cpus[CPU_SETSIZE];		/* --cpu LIST */
-	int workload_set;		/* --workload was given */
+	struct cli_run run;		/* the options shared with compare */
 	int progress;			/* the progress line on stderr */
 	int color;			/* NO_COLOR unset and stderr a terminal */
 	int lines;			/* the command writes to the terminal too: progress in
@@ -143,198 +139,78 @@ struct stat_opts {
 	char **helpers[3];		/* --setup, --prepare, --cleanup as words */
 	const char *annotate;		/* --annotate FUNCTION */
 	struct pbench_listing *listing;	/* its machine code, made before the runs */
-	long memory_runs;		/* --memory[=N]: 0 when not asked for */
-	char *events;			/* the events of every -e, or NULL */
 };
 
-/* The names of --mode's values, by enum pbench_runs_mode, and of --workload's. */
-static const char *const modes[] = { "unprepared", "prepared", "contrast" };
-static const char *const workloads[] = { "xor", "memwalk" };
-
-static const char *mode_name(int mode)
-{
-	return mode >= 0 && mode <= PBENCH_RUNS_CONTRAST ? modes[mode] : "?";
-}
-
-/* --cpu N or --cpu LIST: each one pbench may run on; a list is the command's CPUs. */
-static int parse_cpu(const char *s, struct stat_opts *o)
-{
-	cpu_set_t set;
-	char allowed[256] = "";
-	int n, ok;
-
-	CPU_ZERO(&set);
-	sched_getaffinity(0, sizeof(set), &set);
-	pbench_cpus_allowed(allowed, sizeof(allowed));
-	n = pbench_cpus_parse(s, o->cpus, CPU_SETSIZE, CPU_SETSIZE);
-	ok = n > 0;
-	for (int i = 0; ok && i < n; i++)
-		ok = CPU_ISSET(o->cpus[i], &set);
-	if (!ok) {
-		cli_error("invalid CPU '%s' for --cpu: pbench may run on CPUs %s", s,
-			  allowed[0] ? allowed : "(unknown: sched_getaffinity failed)");
-		return -1;
-	}
-	o->ro.cpu = o->cpus[0];
-	o->ro.cpus = n > 1 ? o->cpus : NULL;
-	o->ro.ncpus = n > 1 ? n : 0;
-	return 0;
-}
-
-enum { OPT_MODE = 256, OPT_CPU, OPT_WARMUP, OPT_TIMEOUT, OPT_WORKLOAD, OPT_TARGET_SEM,
-       OPT_MAX_TIME, OPT_REPROBE, OPT_WARMUP_RUNS, OPT_SETUP, OPT_PREPARE, OPT_CLEANUP,
-       OPT_ANNOTATE, OPT_MEMORY };
-
-/* hyperfine's --warmup N, --setup, --prepare and --cleanup: 0, -1 after an error said, 1
- * when c is not one of them. */
-static int helper_option(int c, const char *arg, struct stat_opts *o)
-{
-	static const char *const what[] = { "the --setup command", "the --prepare command",
-					    "the --cleanup command" };
-	int k = c - OPT_SETUP;
-
-	if (c == OPT_WARMUP_RUNS)
-		return cli_long("--warmup", "warm-up run count", arg, 0, MAX_RUNS,
-				&o->ro.warmup_runs) ? -1 : 0;
-	if (k < 0 || k > 2)
-		return 1;
-	pbench_command_free(o->helpers[k]);
-	o->helpers[k] = NULL;
-	if (cli_command_argv(arg, 0, what[k], &o->helpers[k]))
-		return -1;
-	return 0;
-}
+enum { OPT_TARGET_SEM = 256, OPT_ANNOTATE };
 
 /* One option of `pbench stat` (getopt's c and optarg): 0, -1 after an error said, 1 when c is
  * not one of them. */
-static int stat_option(int c, const char *arg, struct stat_opts *o)
+static int stat_option(int c, const char *arg, void *ctx)
 {
-	double v;
+	struct stat_opts *o = ctx;
+	int taken = cli_run_option(&o->run, c, arg);
 
+	if (taken)
+		return taken < 0 ? -1 : 0;
 	switch (c) {
-	case 'e':
-		if (cli_events_add(&o->events, arg))
-			return -1;
-		o->ro.events = o->events;
-		break;
 	case 'r':
-		if (cli_long("-r", "run count", arg, 1, MAX_RUNS, &o->ro.runs))
-			return -1;
-		break;
+		return cli_long("-r", "run count", arg, 1, MAX_RUNS, &o->ro.runs) ? -1 : 0;
 	case 'q':
 		o->ro.quiet = 1;
-		break;
-	case 'i':
-		if (cli_number("--iterations", "iteration count", arg, 1, 1e12,
-			       CLI_NUM_INT, &v))
-			return -1;
-		o->ro.iterations = (uint64_t)v;
-		break;
-	case OPT_MODE:
-		if ((o->ro.mode = cli_choice("--mode", arg, modes, 3)) < 0)
-			return -1;
-		break;
-	case OPT_CPU:
-		if (parse_cpu(arg, o))
-			return -1;
-		break;
-	case OPT_WARMUP:
-		if (cli_number("--warmup-ms", "warm-up", arg, 0, MAX_WARMUP_MS, 0,
-			       &o->ro.warmup_ms))
-			return -1;
-		break;
-	case OPT_TIMEOUT:
-		if (cli_number("--timeout", "timeout", arg, 0, 86400, CLI_NUM_POSITIVE,
-			       &o->ro.timeout_s))
-			return -1;
-		break;
-	case OPT_REPROBE:
-		o->ro.flags |= PBENCH_RUNS_REPROBE;
-		break;
-	case OPT_MEMORY:
-		o->memory_runs = DEFAULT_MEMORY_RUNS;
-		if (arg && cli_long("--memory", "memory run count", arg, 1, MAX_MEMORY_RUNS,
-				    &o->memory_runs))
-			return -1;
-		break;
+		return 0;
 	case OPT_ANNOTATE:
 		if (!*arg) {
 			cli_error("empty function name for --annotate");
 			return -1;
 		}
 		o->annotate = arg;
-		break;
-	case OPT_MAX_TIME:
-		if (cli_number("--max-time", "time budget", arg, 0, 86400,
-			       CLI_NUM_POSITIVE, &o->ro.max_time_s))
-			return -1;
-		break;
+		return 0;
 	case OPT_TARGET_SEM:
-		if (cli_number("--target-sem", "target", arg, 0, 100,
-			       CLI_NUM_POSITIVE | CLI_NUM_PCT, &o->ro.target_sem_pct))
-			return -1;
-		break;
-	case OPT_WORKLOAD:	/* the names in the order of enum pbench_workload_kind */
-		if ((o->ro.workload = cli_choice("--workload", arg, workloads, 2)) < 0)
-			return -1;
-		o->workload_set = 1;
-		break;
-	default:
-		return 1;
+		return cli_number("--target-sem", "target", arg, 0, 100,
+				  CLI_NUM_POSITIVE | CLI_NUM_PCT, &o->ro.target_sem_pct) ? -1 : 0;
 	}
-	return 0;
+	return 1;
+}
+
+/* The shared options (cli_run) into the runs' options: what was not given keeps its default. */
+static void apply_run(struct stat_opts *o)
+{
+	const struct cli_run *r = &o->run;
+
+	o->ro.mode = r->mode >= 0 ? r->mode : o->ro.mode;
+	o->ro.workload = r->workload >= 0 ? r->workload : o->ro.workload;
+	o->ro.iterations = r->niters ? r->iters[0] : o->ro.iterations;
+	o->ro.cpu = r->ncpus ? r->cpus[0] : o->ro.cpu;
+	o->ro.cpus = r->ncpus > 1 ? r->cpus : NULL;
+	o->ro.ncpus = r->ncpus > 1 ? r->ncpus : 0;
+	o->ro.warmup_ms = r->warmup_ms >= 0 ? r->warmup_ms : o->ro.warmup_ms;
+	o->ro.timeout_s = r->timeout_s > 0 ? r->timeout_s : o->ro.timeout_s;
+	o->ro.max_time_s = r->max_time_s > 0 ? r->max_time_s : o->ro.max_time_s;
+	o->ro.warmup_runs = r->warmup_runs >= 0 ? r->warmup_runs : o->ro.warmup_runs;
+	o->ro.flags |= r->reprobe ? PBENCH_RUNS_REPROBE : 0;
+	o->ro.events = r->events;
 }
 
 static int parse_args(int argc, char **argv, struct stat_opts *o)
 {
 	static const struct option opts[] = {
-		{ "events", required_argument, NULL, 'e' },
 		{ "runs", required_argument, NULL, 'r' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "iterations", required_argument, NULL, 'i' },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "warmup-ms", required_argument, NULL, OPT_WARMUP },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "workload", required_argument, NULL, OPT_WORKLOAD },
 		{ "target-sem", required_argument, NULL, OPT_TARGET_SEM },
-		{ "max-time", required_argument, NULL, OPT_MAX_TIME },
-		{ "reprobe", no_argument, NULL, OPT_REPROBE },
-		{ "warmup", required_argument, NULL, OPT_WARMUP_RUNS },
-		{ "setup", required_argument, NULL, OPT_SETUP },
-		{ "prepare", required_argument, NULL, OPT_PREPARE },
-		{ "cleanup", required_argument, NULL, OPT_CLEANUP },
 		{ "annotate", required_argument, NULL, OPT_ANNOTATE },
-		{ "memory", optional_argument, NULL, OPT_MEMORY },
-		{ "help", no_argument, NULL, 'h' },
+		CLI_RUN_OPTIONS,
 		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
-	int c, err;
+	int rc;
 
-	optind = 1;
-	opterr = 0;
 	cli_out_init(&o->out, "stat", STAT_OUTPUTS, CLI_OUT_DASH);
-	while ((c = getopt_long(argc, argv, "+:e:r:qh", opts, NULL)) != -1) {
-		if (c == 'h') {
-			stat_usage(stdout);
-			return 1;
-		}
-		err = cli_out_option(&o->out, c, optarg, argc, argv);
-		if (err < 0)
-			return -1;
-		if (err)
-			continue;
-		err = stat_option(c, optarg, o);
-		if (err > 0)
-			err = helper_option(c, optarg, o);
-		if (err > 0)
-			return cli_option_error(c, argv, "stat", opts, STAT_OUTPUTS);
-		if (err)
-			return -1;
-	}
+	rc = cli_options(argc, argv, "+:e:r:qh", opts, &o->out, stat_usage, stat_option, o);
+	if (rc)
+		return rc;
 	if (optind < argc)
 		o->ro.argv = argv + optind;
+	apply_run(o);
 	return 0;
 }
 
@@ -346,34 +222,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left" */
-static void progress_text(const struct pbench_runs_progress *p, char *buf, size_t len)
-{
-	char est[64] = "", left[64] = "", of[32] = "", m[32];
-
-	if (!strcmp(p->phase, "preparing")) {
-		snprintf(buf, len, "%s: preparing (pin, memory, priority probe, warm-up)",
-			 mode_name(p->mode));
-		return;
-	}
-	if (!strcmp(p->phase, "warm-up")) {
-		snprintf(buf, len, "%s: warm-up runs (not kept)", mode_name(p->mode));
-		return;
-	}
-	if (isfinite(p->mean_ns)) {
-		pbench_format_ns(m, sizeof(m), p->mean_ns, 3);
-		snprintf(est, sizeof(est), isfinite(p->sem_pct) ? ", %s ± %.2g%%" : ", %s", m,
-			 p->sem_pct);
-	}
-	if (p->target_sem_pct > 0)
-		snprintf(of, sizeof(of), " (target ± %.2g%%)", p->target_sem_pct);
-	else
-		snprintf(of, sizeof(of), " of %ld", p->runs);
-	if (isfinite(p->left_s))
-		snprintf(left, sizeof(left), ", %.1f s left", p->left_s);
-	snprintf(buf, len, "%s: run %d%s%s%s", mode_name(p->mode), p->run + 1, of, est, left);
 }
 
 /*
@@ -394,13 +242,13 @@ static void show_progress(const struct pbench_runs_progress *p, void *arg)
 						   !strcmp(p->phase, "warm-up")) &&
 						  now_s() - o->last_s < 1))
 			return;
-		progress_text(p, line, sizeof(line));
+		pbench_runs_progress_text(p, line, sizeof(line));
 		fprintf(stderr, "%spbench stat: %s%s\n", dim, line, end);
 		o->last_s = now_s();
 	} else if (!strcmp(p->phase, "done")) {
 		fputs("\r\033[K", stderr);
 	} else {
-		progress_text(p, line, sizeof(line));
+		pbench_runs_progress_text(p, line, sizeof(line));
 		fprintf(stderr, "\r\033[K%s%s%s", dim, line, end);
 	}
 	fflush(stderr);
@@ -445,53 +293,23 @@ static int start_error(int err, const struct stat_opts *o)
 	return EXIT_RUNTIME;
 }
 
-/*
- * A command that used more than one CPU's worth of time in a run (task-clock, which counts
- * its children too, above the wall time): pinned to one CPU, as a prepared run pins it, its
- * threads take turns, and it measures something else (sort: 92 ms pinned, 68 ms free).
- */
+/* The library's multi-CPU finding (pbench_runs_multi_cpu()), said with how to fix it. */
 static void multi_cpu(const struct pbench_runs *r, const struct stat_opts *o)
 {
-	double most = 0;
-	int e = -1, at = 0, set = 0, need;
+	struct pbench_runs_multi_cpu m = { .size = sizeof(m) };
 	char allowed[256] = "", tc[32], wall[32];
-	struct pbench_run best = { .size = sizeof(best) };
 
-	for (int k = 0; k < pbench_runs_nr_events(r); k++)
-		if (!strcmp(pbench_runs_event_name(r, k), "task-clock"))
-			e = k;
-	for (int s = 0; e >= 0 && s < pbench_runs_nr_sets(r); s++) {
-		struct pbench_runs_set si = { .size = sizeof(si) };
-
-		pbench_runs_set_info(r, s, &si);
-		for (int i = 0; i < si.done; i++) {
-			struct pbench_run run = { .size = sizeof(run) };
-			struct pbench_count k = { .size = sizeof(k) };
-
-			if (pbench_runs_get(r, s, i, &run) || pbench_runs_count(r, s, i, e, &k) ||
-			    k.status > PBENCH_EVENT_MULTIPLEXED || !run.ns || run.timed_out)
-				continue;
-			if (k.scaled / (double)run.ns > most) {
-				most = k.scaled / (double)run.ns;
-				best = run;
-				at = i + 1;
-				set = si.mode;
-			}
-		}
-	}
-	/* 10% above: the counters' own skew never reaches that */
-	if (most < 1.1 || (o->ro.ncpus > 1 && most <= o->ro.ncpus))
+	if (pbench_runs_multi_cpu(r, &m) != 1)
 		return;
-	need = (int)ceil(most);
 	pbench_cpus_allowed(allowed, sizeof(allowed));
-	pbench_format_ns(tc, sizeof(tc), most * (double)best.ns, 3);
-	pbench_format_ns(wall, sizeof(wall), (double)best.ns, 3);
+	pbench_format_ns(tc, sizeof(tc), m.task_clock_ns, 3);
+	pbench_format_ns(wall, sizeof(wall), m.wall_ns, 3);
 	cli_warn("'%s' used %.1f CPUs' worth of time in %s run %d (task-clock %s in %s): prepared "
 		 "runs pin it to %s, where its threads and processes take turns and it measures something else; "
 		 "give it %d CPUs with --cpu LIST (here CPUs %s may be used, e.g. --cpu %s)",
-		 o->ro.argv[0], most, mode_name(set), at, tc, wall,
-		 o->ro.ncpus > 1 ? "the CPUs of --cpu" : "one CPU", need, allowed[0] ? allowed : "?",
-		 allowed[0] ? allowed : "1-2");
+		 o->ro.argv[0], m.cpus_used, pbench_runs_mode_name(m.mode), m.run, tc, wall,
+		 m.cpus_given > 1 ? "the CPUs of --cpu" : "one CPU", m.cpus_needed,
+		 allowed[0] ? allowed : "?", allowed[0] ? allowed : "1-2");
 }
 
 /* What the runs left to say: processes a command left behind, another pbench on the CPU. */
@@ -558,59 +376,34 @@ static int write_report(void *arg, int fmt, FILE *f)
 /* Exit 1 for a run cut short, failed runs, a state not restored; said in one line. */
 static int verdict(const struct pbench_runs *r, const struct stat_opts *o, int interrupted)
 {
-	int done = 0, failed = 0, restore_err = 0;
+	struct pbench_runs_totals t = { .size = sizeof(t) };
 
-	for (int s = 0; s < pbench_runs_nr_sets(r); s++) {
-		struct pbench_runs_set si = { .size = sizeof(si) };
-
-		pbench_runs_set_info(r, s, &si);
-		done += si.done;
-		failed += si.failed;
-		if (si.restore_err)
-			restore_err = si.restore_err;
-	}
+	pbench_runs_totals(r, &t);
 	if (interrupted) {
-		cli_error("interrupted after %d of %ld runs", done,
+		cli_error("interrupted after %d of %ld runs", t.done,
 			  o->ro.runs * pbench_runs_nr_sets(r));
 		return EXIT_RUNTIME;
 	}
-	if (failed) {
-		cli_error("%d of %d runs of '%s' failed (see the status column)", failed, done,
+	if (t.failed) {
+		cli_error("%d of %d runs of '%s' failed (see the status column)", t.failed, t.done,
 			  o->ro.argv[0]);
 		return EXIT_RUNTIME;
 	}
-	if (restore_err) {
+	if (t.restore_err) {
 		cli_error("the prepared state was not fully restored: %s",
-			  pbench_strerror(restore_err));
+			  pbench_strerror(t.restore_err));
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;
-}
-
-/* --memory: more runs of the command, untimed, with the allocator shim preloaded (the timed
- * runs stay without it), kept with the report; a command that cannot be counted says why.
- * Stopped (a signal), the runs done are kept and each one not done says so. */
-static int memory_runs(const struct stat_opts *o, struct pbench_runs *r)
-{
-	struct pbench_mem_run *runs = calloc((size_t)o->memory_runs, sizeof(*runs));
-	char *const *argv[] = { o->ro.argv };
-	int err = runs ? pbench_mem_runs_count(argv, 1, (int)o->memory_runs, 1, &cli_stop,
-					       &runs) : -ENOMEM;
-
-	if (err >= 0)
-		err = pbench_runs_attach_memory(r, runs, (int)o->memory_runs);
-	free(runs);
-	if (err < 0)
-		cli_mem_error(err);
-	return err < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
 
 /* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on
  * SIGINT/SIGTERM and hand the signal on to cli_stop's (main()), which stops the runs. */
 static int measure(struct stat_opts *o)
 {
+	struct pbench_runs_totals t = { .size = sizeof(t) };
 	struct pbench_runs *r;
-	int err, rc = EXIT_OK, done = 0;
+	int err, rc = EXIT_OK;
 
 	err = pbench_runs_new(&r, &o->ro);
 	if (err)
@@ -628,49 +421,21 @@ static int measure(struct stat_opts *o)
 	warnings(r, o);
 	if (o->ro.argv)
 		multi_cpu(r, o);
-	for (int s = 0; s < pbench_runs_nr_sets(r); s++) {
-		struct pbench_runs_set si = { .size = sizeof(si) };
-
-		pbench_runs_set_info(r, s, &si);
-		done += si.done;
+	pbench_runs_totals(r, &t);
+	/* --memory's runs come after the timed ones and before the report, which holds them;
+	 * stopped (a signal), the runs done are kept and each one not done says so. */
+	if (t.done && o->run.memory_runs && !err && !cli_stop &&
+	    (err = pbench_runs_count_memory(r, (int)o->run.memory_runs)) < 0) {
+		cli_mem_error(err);
+		rc = EXIT_RUNTIME;
 	}
-	/* --memory's runs come after the timed ones and before the report, which holds them. */
-	if (done && o->memory_runs && !err && !cli_stop)
-		rc = memory_runs(o, r);
-	if (done && !rc)
+	err = err < 0 ? err : 0;
+	if (t.done && !rc)
 		rc = cli_out_write(&o->out, write_report,
 				   &(struct report){ r, o->head_first, o->listing, o->annotate });
 	err = verdict(r, o, err == -EINTR || cli_stop);
 	pbench_runs_free(r);
 	return rc ? rc : err;
-}
-
-/* The helper commands are found before anything runs: a name that is not a command is the
- * user's to fix, said with the option that gave it. 0 or EXIT_USAGE. */
-static int check_helpers(struct stat_opts *o)
-{
-	static const char *const opt[] = { "--setup", "--prepare", "--cleanup" };
-	static const char hint[] = "give the command's path, or \"sh -c '...'\" for a shell line";
-	char path[4096];
-
-	for (int k = 0; k < 3; k++) {
-		int err = o->helpers[k] ? pbench_command_resolve(o->helpers[k][0], path,
-								 sizeof(path)) : 0;
-
-		if (err) {
-			cli_error("the %s command '%s': %s", opt[k], o->helpers[k][0],
-				  pbench_strerror(err));
-			if (err == -PBENCH_ENOT_FOUND)
-				cli_command_hint(o->helpers[k][0], hint);
-			else
-				cli_hint("%s", hint);
-			return EXIT_USAGE;
-		}
-	}
-	o->ro.setup = o->helpers[0];
-	o->ro.prepare = o->helpers[1];
-	o->ro.cleanup = o->helpers[2];
-	return 0;
 }
 
 /* --annotate: the function's code, read before the runs (objdump is not run among them), and
@@ -705,13 +470,15 @@ static int stat_main(int argc, char **argv, struct stat_opts *o);
 
 int cmd_stat(int argc, char **argv)
 {
-	struct stat_opts o = { .ro = PBENCH_RUNS_OPTS_INIT };
+	struct stat_opts o = { .ro = PBENCH_RUNS_OPTS_INIT,
+			       .run = { .cmd = "stat", .modes = 3, .max_warmup = MAX_RUNS,
+					.max_time = 86400 } };
 	int rc = stat_main(argc, argv, &o);
 
 	for (int k = 0; k < 3; k++)
 		pbench_command_free(o.helpers[k]);
+	cli_run_release(&o.run);
 	pbench_listing_free(o.listing);
-	free(o.events);
 	return rc;
 }
 
@@ -719,6 +486,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 {
 	int rc;
 
+	cli_run_init(&o->run);
 	o->ro.runs = 0;	/* ro.events NULL: the library's defaults, less what cannot count */
 	rc = parse_args(argc, argv, o);
 	if (rc)
@@ -733,17 +501,17 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 			  "built-in workload runs on one: give --cpu one CPU");
 		return EXIT_USAGE;
 	}
-	if (o->ro.argv && o->workload_set) {
+	if (o->ro.argv && o->run.workload >= 0) {
 		cli_error("--workload picks a built-in workload, but a command was given: drop one "
 			  "of them");
 		return EXIT_USAGE;
 	}
-	if (o->memory_runs && !o->ro.argv) {
+	if (o->run.memory_runs && !o->ro.argv) {
 		cli_error("--memory counts a command's allocations: give the command (-- CMD "
 			  "ARGS...); for a function, the library's count_memory");
 		return EXIT_USAGE;
 	}
-	if (o->memory_runs && cli_out_wants(&o->out, CLI_FMT_CSV)) {
+	if (o->run.memory_runs && cli_out_wants(&o->out, CLI_FMT_CSV)) {
 		cli_error("--memory is reported in the text, the JSON and the Markdown, not in the "
 			  "CSV (a line per timed run): drop --csv (or --export-csv)");
 		return EXIT_USAGE;
@@ -753,9 +521,12 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 			  "after --");
 		return EXIT_USAGE;
 	}
-	rc = check_helpers(o);
+	rc = cli_run_helpers(&o->run, 0, 1, o->helpers);
 	if (rc)
 		return rc;
+	o->ro.setup = o->helpers[0];
+	o->ro.prepare = o->helpers[1];
+	o->ro.cleanup = o->helpers[2];
 	if (!o->ro.runs)
 		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : DEFAULT_RUNS;
 	if (o->ro.target_sem_pct > 0 && !(o->ro.max_time_s > 0))

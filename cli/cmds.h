@@ -3,6 +3,7 @@
 #ifndef PBENCH_CLI_CMDS_H
 #define PBENCH_CLI_CMDS_H
 
+#include <sched.h>
 #include <stdio.h>
 
 #include "pbench.h"
@@ -58,6 +59,17 @@ int cli_long(const char *opt, const char *what, const char *s, long lo, long hi,
 struct option;
 int cli_option_error(int c, char **argv, const char *cmd, const struct option *opts,
 		     unsigned offered);
+/*
+ * The option loop of every command: getopt_long over opts (shortopts led by "+:", "-:" or
+ * ":"), out initialized (cli_out_init()) for the outputs. -h prints usage on stdout; an output
+ * option goes to out; any other to fn(c, optarg, ctx): 0 taken, 1 not one (an unknown option,
+ * said with the command's table), -1 said. With CLI_OUT_NO_ARGS an argument after the options
+ * is refused. 0, 1 after -h, or -1 after the message.
+ */
+typedef int (*cli_option_fn)(int c, const char *arg, void *ctx);
+struct cli_out;
+int cli_options(int argc, char **argv, const char *shortopts, const struct option *opts,
+		struct cli_out *out, void (*usage)(FILE *), cli_option_fn fn, void *ctx);
 /* " (did you mean 'PREFIXname'?)" with the name of names[0..n-1] nearest to word
  * (pbench_suggest()), or "" when none is near; for the end of an error message. */
 const char *cli_did_you_mean(const char *word, const char *const *names, int n,
@@ -65,22 +77,79 @@ const char *cli_did_you_mean(const char *word, const char *const *names, int n,
 /* The value s of option opt, one of names[0..n-1]: its index, or -1 after "unknown value
  * 's' for opt: it is one of a, b or c (did you mean 'b'?)". */
 int cli_choice(const char *opt, const char *s, const char *const *names, int n);
-/* -e given again adds its events to *list (malloc'd, joined by commas) as perf stat does; a
- * name given twice is the library's error. 0, or -1 after the message. */
-int cli_events_add(char **list, const char *arg);
-/* --plot FILE: SVG is written, so a file name must end in .svg (any case): "-", a device or a
- * pipe are taken as they are. 0, or -1 after the message. */
-int cli_plot_file(const char *path);
 /* The hint for a command that was not found: a path (with a '/') is no file, said with the
  * current directory for a relative one; a bare name that is a file here is './name'; else
  * bare, the hint for a name not in PATH. */
 void cli_command_hint(const char *cmd, const char *bare);
 
+/*
+ * --cpu (and --duet-cpus), one grammar for every command: a CPU list (2, 0-3,6), each CPU one
+ * pbench may run on (or, CLI_CPU_PRESENT, one present: check reads recorded trees);
+ * CLI_CPU_ONE where only one makes sense, CLI_CPU_TWO for a duet's two. The CPUs of option
+ * opt into cpus[0..max-1]: their number, or -1 after the message.
+ */
+enum { CLI_CPU_ONE = 1 << 0, CLI_CPU_PRESENT = 1 << 1, CLI_CPU_TWO = 1 << 2 };
+int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, int *cpus,
+	     int max);
+
+/*
+ * The options of the commands that run something (stat, compare), one parser each: -e, --mode,
+ * --cpu, --warmup-ms, --timeout, --max-time, --reprobe, --warmup, --setup/--prepare/--cleanup,
+ * --workload/--iterations, --memory[=N]. A command puts CLI_RUN_OPTIONS in its table, sets
+ * what differs (cmd, modes, cpu_flags, max_warmup, max_time, sides) and calls
+ * cli_run_option() for each option; what was not given keeps its "not given" value.
+ */
+enum { CLI_RUN_MODE = 0x4100, CLI_RUN_CPU, CLI_RUN_WARMUP_MS, CLI_RUN_TIMEOUT, CLI_RUN_MAX_TIME,
+       CLI_RUN_REPROBE, CLI_RUN_WARMUP, CLI_RUN_SETUP, CLI_RUN_PREPARE, CLI_RUN_CLEANUP,
+       CLI_RUN_WORKLOAD, CLI_RUN_ITERATIONS, CLI_RUN_MEMORY };
+#define CLI_RUN_OPTIONS \
+	{ "events", required_argument, NULL, 'e' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "mode", required_argument, NULL, CLI_RUN_MODE }, \
+	{ "cpu", required_argument, NULL, CLI_RUN_CPU }, \
+	{ "warmup-ms", required_argument, NULL, CLI_RUN_WARMUP_MS }, \
+	{ "timeout", required_argument, NULL, CLI_RUN_TIMEOUT }, \
+	{ "max-time", required_argument, NULL, CLI_RUN_MAX_TIME }, \
+	{ "reprobe", no_argument, NULL, CLI_RUN_REPROBE }, \
+	{ "warmup", required_argument, NULL, CLI_RUN_WARMUP }, \
+	{ "setup", required_argument, NULL, CLI_RUN_SETUP }, \
+	{ "prepare", required_argument, NULL, CLI_RUN_PREPARE }, \
+	{ "cleanup", required_argument, NULL, CLI_RUN_CLEANUP }, \
+	{ "workload", required_argument, NULL, CLI_RUN_WORKLOAD }, \
+	{ "iterations", required_argument, NULL, CLI_RUN_ITERATIONS }, \
+	{ "memory", optional_argument, NULL, CLI_RUN_MEMORY }
+#define CLI_RUN_MAX_SIDES 8
+#define CLI_RUN_MEMORY_RUNS 3		/* --memory without N */
+struct cli_run {
+	/* set by the command */
+	const char *cmd;
+	int modes;			/* --mode takes the first modes of enum pbench_runs_mode */
+	unsigned cpu_flags;		/* CLI_CPU_* */
+	long max_warmup;		/* --warmup's most */
+	double max_time;		/* --max-time's most */
+	int sides;			/* each --iterations one more side (compare), else the last */
+	/* given (-1, 0 or NULL: not given) */
+	int mode, workload, reprobe, ncpus, niters;
+	int cpus[CPU_SETSIZE];
+	double warmup_ms, timeout_s, max_time_s;
+	long warmup_runs, memory_runs;
+	uint64_t iters[CLI_RUN_MAX_SIDES];
+	const char *helper[3];		/* --setup, --prepare, --cleanup lines */
+	char *events;			/* every -e, joined; freed by cli_run_release() */
+};
+void cli_run_init(struct cli_run *r);
+/* 1 when c was one of CLI_RUN_OPTIONS and is taken, 0 when not one ('h' neither), -1 after
+ * the message. */
+int cli_run_option(struct cli_run *r, int c, const char *arg);
+/* The helper lines as argv (out[0..2], pbench_command_free()), run by /bin/sh -c with shell;
+ * with resolve, each must be a command found now (said with its option). 0 or the exit code. */
+int cli_run_helpers(const struct cli_run *r, int shell, int resolve, char **out[3]);
+void cli_run_release(struct cli_run *r);
+
 /* Install fn for sig unless sig was ignored when pbench started (nohup); old gets the
- * action to put back with cli_uncatch(). */
+ * action it had. */
 struct sigaction;
 void cli_catch(int sig, void (*fn)(int), struct sigaction *old);
-void cli_uncatch(int sig, const struct sigaction *old);
 /*
  * The stop flag of every measuring command (stat, compare, jitter), given to the library as
  * its opts' stop: the signal that asked to stop, 0 while none came. cli_stop_catch() (main(),
@@ -112,15 +181,6 @@ struct cli_output {
 	struct pbench_output *out;
 	int written;			/* the report was written to it in full */
 };
-/* Refuse two outputs to the same file, then open each: EXIT_OK, or EXIT_USAGE after the
- * message (nothing is left open). */
-int cli_outputs_open(struct cli_output *outs, int n);
-/* The stream of an open output, or NULL. */
-FILE *cli_output_file(const struct cli_output *o);
-/* Close each: the written ones put in place when commit is 1, the others discarded (an old
- * file stays as it was). Returns rc, or EXIT_RUNTIME after a message when rc was EXIT_OK and a
- * write failed. */
-int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc);
 
 /*
  * The outputs of every command, one convention (hyperfine's), in one piece: cli_out.
@@ -220,9 +280,6 @@ int cli_out_hint(const struct cli_out *o, const char *arg);
 /* The help lines of the output options the command has, at column width; plot says what its
  * --plot draws. */
 void cli_out_usage(FILE *f, unsigned offered, const char *plot, int width);
-/* One option's help line: "  OPT" then TEXT at column width (on the next line when OPT is
- * longer), TEXT's newlines continued at that column. */
-void cli_usage_option(FILE *f, int width, const char *opt, const char *text);
 
 
 #endif

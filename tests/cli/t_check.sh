@@ -8,10 +8,11 @@ O=${1:-build}
 . tests/cli/lib.sh
 
 # ---- check -------------------------------------------------------------------------------
-for c in 99 1-0 x "" 0,,1; do
+for c in 1-0 x "" 0,,1; do
 	usage_error "check --cpu '$c'" "invalid CPU list '$c' for --cpu" check --cpu "$c"
 done
 if has "$T/err" "present CPUs are [0-9]"; then ok "check names the present CPUs"; else bad "check --cpu" "no range"; fi
+usage_error "check --cpu 99" "CPU 99 given to --cpu is not present: present CPUs are [0-9]" check --cpu 99
 usage_error "check extra arg" "unexpected argument" check foo
 if run "check" 0 "$PB" check && has "$T/out" "^pbench check: CPU [0-9]" &&
    has "$T/out" "^summary: [0-9]* ok, [0-9]* warn, [0-9]* bad, [0-9]* info, [0-9]* unknown: [a-z]*$"; then

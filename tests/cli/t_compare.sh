@@ -68,8 +68,8 @@ usage_error "duet of three" "a duet runs two commands at the same time: give exa
 	compare --duet true true true
 usage_error "duet cpus alone" "--duet-cpus picks the CPUs of a duet" compare --duet-cpus 0,1 true true
 usage_error "duet cpus same" "the duet's two CPUs are the same (0)" compare --duet --duet-cpus 0,0 true true
-usage_error "duet cpus bad" "invalid CPUs 'x' for --duet-cpus" compare --duet --duet-cpus x true true
-usage_error "two to stdout" "each print on stdout instead of the text" compare --json --markdown true true
+usage_error "duet cpus bad" "invalid CPU list 'x' for --duet-cpus" compare --duet --duet-cpus x true true
+usage_error "two to stdout" "--json and --markdown cannot both write to stdout" compare --json --markdown true true
 usage_error "reference" "no command named 'nope' for --reference" compare --reference nope true true
 usage_error "baseline missing" "cannot read the baseline: cannot open '$T/nope.json'" \
 	compare --baseline "$T/nope.json" true

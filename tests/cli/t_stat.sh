@@ -428,7 +428,7 @@ fi
 
 # Bad input: exit 2, one error line, nothing run.
 for c in 4096 abc -1 "" 1.5; do
-	usage_error "stat --cpu '$c'" "invalid CPU '$c' for --cpu: pbench may run on CPUs [0-9]" stat --cpu "$c"
+	usage_error "stat --cpu '$c'" "invalid CPU list '$c' for --cpu: .*; pbench may run on CPUs [0-9]" stat --cpu "$c"
 done
 usage_error "stat --mode typo" "unknown value 'contarst' for --mode: it is one of unprepared, prepared or contrast (did you mean 'contrast'?)$" stat --mode contarst
 usage_error "stat --mode typo 2" "(did you mean 'prepared'?)$" stat --mode prepard
@@ -741,14 +741,16 @@ if [ "$NCPU" -ge 2 ]; then
 		if ! json "$T/two.json" 'max(r["counters"]["task-clock"]["scaled"] / r["ns"]
 			for r in d["modes"][0]["runs"]) >= 1.1'; then
 			skipped "two CPUs' worth" "the machine is too busy: the two loops did not get 1.1 CPUs"
-		elif has "$T/err" "^pbench: warning: 'sh' used [0-9.]* CPUs' worth of time in unprepared run [12] (task-clock .* in .*): prepared runs pin it to one CPU, .* give it 2 CPUs with --cpu LIST"; then
-			ok "a command using more than one CPU's worth: warned, with --cpu LIST"
+		elif has "$T/err" "^pbench: warning: 'sh' used [0-9.]* CPUs' worth of time in unprepared run [12] (task-clock .* in .*): prepared runs pin it to one CPU, .* give it 2 CPUs with --cpu LIST" &&
+		     json "$T/two.json" 'd["multi_cpu"]["cpus_needed"] >= 2 and d["multi_cpu"]["mode"] == "unprepared" and d["multi_cpu"]["cpus_used"] >= 1.1 and d["multi_cpu"]["cpus_given"] == 1'; then
+			ok "a command using more than one CPU's worth: warned, with --cpu LIST, and in the JSON"
 		else
 			bad "two CPUs' worth" "no warning: $(head -c 300 "$T/err")"
 		fi
 	fi
-	if run "one CPU's worth" 0 "$PB" stat --mode unprepared -r 2 -e task-clock -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' &&
-	   nothas "$T/err" "CPUs' worth"; then
+	if run "one CPU's worth" 0 "$PB" stat --mode unprepared -r 2 -e task-clock --export-json "$T/one.json" -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' &&
+	   nothas "$T/err" "CPUs' worth" &&
+	   { [ "$HAVE_PY" -eq 0 ] || json "$T/one.json" 'd["multi_cpu"] is None'; }; then
 		ok "a single-threaded command: no such warning"
 	else
 		miss "one CPU's worth"

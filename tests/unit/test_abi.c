@@ -639,6 +639,30 @@ Test(abi, pbench_run)
 	cr_expect_eq(offsetof(struct pbench_run, system_ns), 112, "system_ns moved");
 }
 
+Test(abi, pbench_runs_totals)
+{
+	cr_expect_eq(sizeof(struct pbench_runs_totals), 32);
+	cr_expect_eq(offsetof(struct pbench_runs_totals, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_runs_totals, done), 8, "done moved");
+	cr_expect_eq(offsetof(struct pbench_runs_totals, failed), 12, "failed moved");
+	cr_expect_eq(offsetof(struct pbench_runs_totals, restore_err), 16, "restore_err moved");
+	cr_expect_eq(offsetof(struct pbench_runs_totals, left_behind_runs), 20, "left_behind_runs moved");
+	cr_expect_eq(offsetof(struct pbench_runs_totals, left_behind), 24, "left_behind moved");
+}
+
+Test(abi, pbench_runs_multi_cpu)
+{
+	cr_expect_eq(sizeof(struct pbench_runs_multi_cpu), 48);
+	cr_expect_eq(offsetof(struct pbench_runs_multi_cpu, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_runs_multi_cpu, cpus_used), 8, "cpus_used moved");
+	cr_expect_eq(offsetof(struct pbench_runs_multi_cpu, mode), 16, "mode moved");
+	cr_expect_eq(offsetof(struct pbench_runs_multi_cpu, run), 20, "run moved");
+	cr_expect_eq(offsetof(struct pbench_runs_multi_cpu, task_clock_ns), 24, "task_clock_ns moved");
+	cr_expect_eq(offsetof(struct pbench_runs_multi_cpu, wall_ns), 32, "wall_ns moved");
+	cr_expect_eq(offsetof(struct pbench_runs_multi_cpu, cpus_given), 40, "cpus_given moved");
+	cr_expect_eq(offsetof(struct pbench_runs_multi_cpu, cpus_needed), 44, "cpus_needed moved");
+}
+
 Test(abi, pbench_speed_summary)
 {
 	cr_expect_eq(sizeof(struct pbench_speed_summary), 80);

@@ -223,3 +223,66 @@ Test(runs, get_refuses_a_struct_under_its_size_field)
 	cr_expect_eq(run.size, 4, "the caller's struct is left alone");
 	pbench_runs_free(r);
 }
+
+/* The names and defaults every caller asks the library for (issue 22: they were defined in
+ * the CLI and twice in the library). */
+Test(runs, mode_and_workload_names_and_defaults)
+{
+	cr_expect_str_eq(pbench_runs_mode_name(PBENCH_RUNS_UNPREPARED), "unprepared");
+	cr_expect_str_eq(pbench_runs_mode_name(PBENCH_RUNS_CONTRAST), "contrast");
+	cr_expect_str_eq(pbench_runs_mode_name(3), "?");
+	cr_expect_str_eq(pbench_workload_kind_name(PBENCH_WORKLOAD_MEMWALK), "memwalk");
+	cr_expect_str_eq(pbench_workload_kind_name(-1), "?");
+	cr_expect_eq(pbench_workload_default_iterations(PBENCH_WORKLOAD_XOR), 100000000ULL);
+	cr_expect_eq(pbench_workload_default_iterations(PBENCH_WORKLOAD_MEMWALK), 200000ULL);
+	cr_expect_eq(pbench_workload_default_iterations(PBENCH_WORKLOAD_FN), 0);
+}
+
+/* The progress line pbench stat shows, from fixed figures. */
+Test(runs, progress_text)
+{
+	struct pbench_runs_progress p = { .size = sizeof(p), .mode = PBENCH_RUNS_PREPARED,
+					  .phase = "runs", .run = 6, .runs = 20, .mean_ns = 27.3e6,
+					  .sem_pct = 0.41, .left_s = 0.4 };
+	char buf[128];
+
+	cr_assert_eq(pbench_runs_progress_text(&p, buf, sizeof(buf)), 0);
+	cr_expect_str_eq(buf, "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left");
+	p.phase = "warm-up";
+	cr_assert_eq(pbench_runs_progress_text(&p, buf, sizeof(buf)), 0);
+	cr_expect_str_eq(buf, "prepared: warm-up runs (not kept)");
+	cr_expect_eq(pbench_runs_progress_text(NULL, buf, sizeof(buf)), -EINVAL);
+}
+
+/* Totals over the sets, the multi-CPU finding (none for one CPU's worth, none for a workload),
+ * and memory runs refused for what is not a command. */
+Test(runs, totals_and_multi_cpu)
+{
+	struct pbench_runs_opts o = quick();
+	struct pbench_runs_totals t = { .size = sizeof(t) };
+	struct pbench_runs_multi_cpu m = { .size = sizeof(m) };
+	struct pbench_runs *r;
+	char *const argv[] = { "sh", "-c", "exit 3", NULL };
+
+	o.argv = argv;
+	o.events = "task-clock";
+	o.runs = 3;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0);
+	cr_assert_eq(pbench_runs_totals(r, &t), 0);
+	cr_expect_eq(t.done, 3);
+	cr_expect_eq(t.failed, 3, "exit 3 is a failed run: %d", t.failed);
+	cr_expect_eq(t.left_behind, 0);
+	cr_expect_eq(pbench_runs_multi_cpu(r, &m), 0, "sh used %g CPUs", m.cpus_used);
+	cr_expect_eq(pbench_runs_count_memory(r, 0), -EINVAL);
+	pbench_runs_free(r);
+
+	o.argv = NULL;
+	o.iterations = 1000;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0);
+	cr_expect_eq(pbench_runs_multi_cpu(r, &m), 0);
+	cr_expect_eq(pbench_runs_count_memory(r, 1), -EINVAL, "a workload is not a command");
+	cr_expect_eq(pbench_runs_totals(NULL, &t), -EINVAL);
+	pbench_runs_free(r);
+}

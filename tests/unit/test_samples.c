@@ -125,3 +125,42 @@ Test(samples, read_from_a_file)
 	cr_assert_eq(pbench_samples_nr(s), 1);
 	pbench_samples_free(s);
 }
+
+/* A baseline (pbench compare --baseline): times of one set, or refused with the sentence
+ * compare says; hyperfine's JSON is times in s, read as ns. */
+static int baseline_of(const char *text, const char *name, size_t *n, char *why, size_t len)
+{
+	char path[] = "/tmp/pbench-baseline-XXXXXX", warn[128];
+	double *x = NULL;
+	int fd = mkstemp(path), err;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	err = pbench_samples_baseline(path, name, &x, n, why, len, warn, sizeof(warn));
+	cr_expect(err || (x && x[0] == 1e7), "the first time: %g", x ? x[0] : -1);
+	free(x);
+	unlink(path);
+	return err;
+}
+
+Test(samples, baseline)
+{
+	static const char two[] = "{\"results\": [{\"command\": \"a\", \"times\": [0.01, 0.02]}, "
+				  "{\"command\": \"b\", \"times\": [0.01, 0.03]}]}";
+	char why[512];
+	size_t n = 0;
+
+	cr_expect_eq(baseline_of("{\"results\": [{\"command\": \"a\", \"times\": [0.01, 0.02, "
+				 "0.03]}]}", NULL, &n, why, sizeof(why)), 0, "%s", why);
+	cr_expect_eq(n, 3);
+	cr_expect_eq(baseline_of(two, "b", &n, why, sizeof(why)), 0, "%s", why);
+	cr_expect_eq(baseline_of(two, "c", &n, why, sizeof(why)), -ENOMSG);
+	cr_expect(strstr(why, "holds 2 sets of times ('a', 'b') and none is named 'c'"), "%s", why);
+	cr_expect_eq(baseline_of("1\n2\n", NULL, &n, why, sizeof(why)), -ENOMSG, "plain numbers");
+	cr_expect(strstr(why, "is not times of two runs at least"), "%s", why);
+	cr_expect_eq(baseline_of("{\"results\": 1}", NULL, &n, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_samples_baseline("/nonexistent/b.json", NULL, (double *[1]){ 0 }, &n,
+					     why, sizeof(why), (char[8]){ 0 }, 8), -EIO);
+	cr_expect(!strncmp(why, "cannot read the baseline: ", 26), "%s", why);
+}

@@ -86,6 +86,12 @@ struct pbench_contest_progress {
 	double left_s;
 };
 
+/* p as the one line a progress display shows: "round 12, time ratio 1.012 (0.990-1.030),
+ * about 3.1 s left", or what is under way before the rounds ("running the setup command");
+ * cut to fit len. 0, or -EINVAL (p, its phase or buf NULL, len 0). */
+PBENCH_API int pbench_contest_progress_text(const struct pbench_contest_progress *p, char *buf,
+					    size_t len);
+
 struct pbench_contest_opts {
 	size_t size;
 	const char *events;		/* comma-separated, counted on every run and compared
@@ -306,6 +312,13 @@ PBENCH_API int pbench_contest_mem_status(const struct pbench_contest *c, int i,
  */
 PBENCH_API int pbench_contest_attach_memory(struct pbench_contest *c, int i,
 					    const struct pbench_mem_run *runs, int n);
+/* n more runs of every entrant, each a command, in alternation, untimed, counted by the
+ * allocator shim (pbench_mem_runs_count(): output discarded unless
+ * PBENCH_CONTEST_SHOW_OUTPUT, stopped by opts' stop) and attached
+ * (pbench_contest_attach_memory()): what pbench compare --memory does after the rounds. 0, 1
+ * when stopped (the runs not done say so), -EINVAL (an entrant not a command, n < 1),
+ * -ENOENT (no shim), -ENOMEM, pbench_mem_runs_count()'s. */
+PBENCH_API int pbench_contest_count_memory(struct pbench_contest *c, int n);
 
 #ifdef __cplusplus
 }

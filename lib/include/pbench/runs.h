@@ -34,6 +34,11 @@ enum pbench_workload_kind {
 	PBENCH_WORKLOAD_FN,		/* fn(ctx), once a run */
 };
 
+/* "unprepared", "prepared", "contrast" (enum pbench_runs_mode); "?" for another value. */
+PBENCH_API const char *pbench_runs_mode_name(int mode);
+/* "xor", "memwalk", "function" (enum pbench_workload_kind); "?" for another value. */
+PBENCH_API const char *pbench_workload_kind_name(int kind);
+
 /* Why a set stopped. */
 enum pbench_runs_stop {
 	PBENCH_RUNS_STOP_COUNT = 0,	/* the runs asked for */
@@ -59,6 +64,12 @@ struct pbench_runs_progress {
 	double mean_ns, sem_pct;
 	double left_s;
 };
+
+/* p as the one line a progress display shows: "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s
+ * left", "unprepared: preparing (...)", "...: warm-up runs (not kept)"; cut to fit len.
+ * 0, or -EINVAL (p, its phase or buf NULL, len 0). */
+PBENCH_API int pbench_runs_progress_text(const struct pbench_runs_progress *p, char *buf,
+					 size_t len);
 
 struct pbench_runs_opts {
 	size_t size;
@@ -263,6 +274,43 @@ PBENCH_API int pbench_runs_write_json_annotated(const struct pbench_runs *r,
  * without). -EINVAL, -ENOMEM. */
 PBENCH_API int pbench_runs_attach_memory(struct pbench_runs *r, const struct pbench_mem_run *runs,
 					 int n);
+/* The runs of r's command, n more, untimed, counted by the allocator shim
+ * (pbench_mem_runs_count(), output discarded, stopped by opts' stop) and attached
+ * (pbench_runs_attach_memory()): what pbench stat --memory does after the timed runs. 0, 1
+ * when stopped (the runs not done say so), or -EINVAL (not a command, n < 1), -ENOENT (no
+ * shim: PBENCH_MEM_SHIM names it), -ENOMEM, pbench_mem_runs_count()'s. */
+PBENCH_API int pbench_runs_count_memory(struct pbench_runs *r, int n);
+
+/* Totals over every set of r, once they ran. */
+struct pbench_runs_totals {
+	size_t size;
+	int done;			/* runs measured */
+	int failed;			/* runs that exited non-zero or were killed */
+	int restore_err;		/* a prepared set's pbench_prepared_restore() error, or 0 */
+	int left_behind_runs;		/* runs after which the command left processes running */
+	int left_behind;		/* those processes, ended by pbench */
+};
+/* 0, or -EINVAL (r NULL, out's size). */
+PBENCH_API int pbench_runs_totals(const struct pbench_runs *r, struct pbench_runs_totals *out);
+
+/* A command that used more CPUs' worth of time in a run (task-clock, children included, over
+ * the wall time) than it was given: prepared runs pin it to one CPU (or to opts' cpus), where
+ * its threads and processes take turns, and it measures something else. */
+struct pbench_runs_multi_cpu {
+	size_t size;
+	double cpus_used;		/* task-clock / wall time of that run */
+	int mode;			/* its set's, enum pbench_runs_mode */
+	int run;			/* its number in the set, from 1 */
+	double task_clock_ns, wall_ns;
+	int cpus_given;			/* opts' ncpus when more than 1, else 1 */
+	int cpus_needed;		/* cpus_used rounded up */
+};
+/* The run that used the most CPUs' worth of time, when that is more than 1.1 CPUs (the
+ * counters' own skew never reaches 10%) and more than cpus_given: 1 and *out filled; 0 when
+ * none did, task-clock was not counted or r's subject is not a command (out untouched);
+ * -EINVAL. In the JSON as "multi_cpu". */
+PBENCH_API int pbench_runs_multi_cpu(const struct pbench_runs *r,
+				     struct pbench_runs_multi_cpu *out);
 PBENCH_API int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f);
 /* The text in two parts, for a caller whose command writes to the same stream: the head

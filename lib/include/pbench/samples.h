@@ -63,6 +63,18 @@ PBENCH_API size_t pbench_samples_failed(const struct pbench_samples *s, int i);
 PBENCH_API const char *pbench_samples_warning(const struct pbench_samples *s);
 /* What the last input that held no samples was, or NULL. */
 PBENCH_API const char *pbench_samples_note(const struct pbench_samples *s);
+/*
+ * A baseline's times (pbench compare --baseline): the file at path, the JSON of pbench compare
+ * or pbench stat, read by pbench_samples_add_file(); its one set of times, or the one named
+ * name (may be NULL), into *out (malloc'd, ns; the caller frees it) and *n. The set must be
+ * times (unit "ns") of two runs at least, none of them failed. warn gets what the file warns
+ * of (pbench_samples_warning()) or "". Errors, why saying which in a sentence: -EINVAL (path
+ * is not a baseline: not pbench's JSON, no times), -ENOMSG (no set named name, or a set that
+ * cannot be one), -EIO (the file cannot be read), -ENOMEM.
+ */
+PBENCH_API int pbench_samples_baseline(const char *path, const char *name, double **out,
+				       size_t *n, char *why, size_t wlen, char *warn,
+				       size_t warnlen);
 
 /*
  * What pbench analyze reports: each set's summary (the 95% interval of its mean) and the first

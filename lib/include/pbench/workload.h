@@ -17,6 +17,11 @@ extern "C" {
 /* The xor loop: r ^= i ^ seed for i in [0, iterations). Returns r so it cannot be deleted. */
 PBENCH_API uint64_t pbench_workload_xor(uint64_t iterations, uint64_t seed);
 
+/* The iterations (xor) or steps (memwalk) a built-in workload of that kind (enum
+ * pbench_workload_kind, runs.h) runs when none are given: 100000000 and 200000; 0 for
+ * another kind. */
+PBENCH_API uint64_t pbench_workload_default_iterations(int kind);
+
 /*
  * The memory walk: a single random cycle through every 64-byte line of a buffer, each line
  * holding the address of the next, so that each step is one dependent load the prefetchers

@@ -164,6 +164,21 @@ const char *pbench_priority_mode_name(int mode)
 	return mode >= 0 && mode <= PBENCH_PRIORITY_FIFO ? names[mode] : "?";
 }
 
+/* The names of --mode's and --workload's values, as every report and option spells them. */
+const char *pbench_runs_mode_name(int mode)
+{
+	static const char *const names[] = { "unprepared", "prepared", "contrast" };
+
+	return mode >= 0 && mode <= PBENCH_RUNS_CONTRAST ? names[mode] : "?";
+}
+
+const char *pbench_workload_kind_name(int kind)
+{
+	static const char *const names[] = { "xor", "memwalk", "function" };
+
+	return kind >= 0 && kind <= PBENCH_WORKLOAD_FN ? names[kind] : "?";
+}
+
 const char *pbench_sched_policy_name(int policy)
 {
 	switch (policy) {

@@ -244,10 +244,9 @@ static char *describe(const struct pbench_contest_entrant *e)
 			snprintf(buf, sizeof(buf), "a function");
 		else
 			snprintf(buf, sizeof(buf), "%s %llu",
-				 e->workload == PBENCH_WORKLOAD_MEMWALK ? "memwalk" : "xor",
+				 pbench_workload_kind_name(e->workload),
 				 (unsigned long long)(e->iterations ? e->iterations :
-						      e->workload == PBENCH_WORKLOAD_MEMWALK ?
-						      200000ULL : 100000000ULL));
+				 pbench_workload_default_iterations(e->workload)));
 		return strdup(buf);
 	}
 	buf[0] = 0;

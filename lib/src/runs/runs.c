@@ -18,8 +18,6 @@
 
 #include "runs/runs.h"
 
-#define XOR_ITERATIONS 100000000ULL
-#define WALK_STEPS 200000ULL		/* about 30 ms at the 150 ns a step measured here */
 #define MAX_RUNS 1000000L
 
 void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
@@ -33,9 +31,7 @@ void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
 
 const char *pb_runs_mode_name(int mode)
 {
-	static const char *const names[] = { "unprepared", "prepared", "contrast" };
-
-	return mode >= 0 && mode <= PBENCH_RUNS_CONTRAST ? names[mode] : "?";
+	return pbench_runs_mode_name(mode);
 }
 
 void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len)
@@ -203,7 +199,7 @@ static int subject_init(struct pbench_runs *r)
 	sub->fn = r->o.fn;
 	sub->ctx = r->o.ctx;
 	sub->iterations = r->o.iterations ? r->o.iterations :
-			  r->o.workload == PBENCH_WORKLOAD_MEMWALK ? WALK_STEPS : XOR_ITERATIONS;
+			  pbench_workload_default_iterations(r->o.workload);
 	if (!r->o.argv && r->o.workload == PBENCH_WORKLOAD_MEMWALK)
 		sub->walk_bytes = r->o.walk_bytes ? r->o.walk_bytes : pbench_walk_default_bytes();
 	if (r->o.argv) {

@@ -311,14 +311,13 @@ json_t *pb_json_helpers(long warmup_runs, char *const *setup, char *const *prepa
 static json_t *subject_json(const struct pbench_runs *r)
 {
 	const struct pb_subject *sub = &r->subject;
-	static const char *const names[] = { "xor", "memwalk", "function" };
 	json_t *argv = argv_json(sub->argv);
 	char name[4096];
 
 	if (sub->argv) {
 		pb_shell_quote(name, sizeof(name), sub->argv);
 	} else {
-		snprintf(name, sizeof(name), "%s", names[sub->workload]);
+		snprintf(name, sizeof(name), "%s", pbench_workload_kind_name(sub->workload));
 	}
 	return json_pack("{s:s, s:s, s:o, s:o, s:o}",
 		"kind", sub->argv ? "command" : sub->workload == PBENCH_WORKLOAD_FN ? "function" :
@@ -351,6 +350,19 @@ static json_t *header_json(const struct pbench_runs *r)
 		return NULL;
 	}
 	return root;
+}
+
+/* pbench_runs_multi_cpu()'s finding, or null when there is none. */
+static json_t *multi_cpu_json(const struct pbench_runs *r)
+{
+	struct pbench_runs_multi_cpu m = { .size = sizeof(m) };
+
+	if (pbench_runs_multi_cpu(r, &m) != 1)
+		return json_null();
+	return json_pack("{s:o, s:s, s:i, s:o, s:o, s:i, s:i}", "cpus_used", num(m.cpus_used),
+			 "mode", pbench_runs_mode_name(m.mode), "run", m.run, "task_clock_ns",
+			 num(m.task_clock_ns), "wall_ns", num(m.wall_ns), "cpus_given",
+			 m.cpus_given, "cpus_needed", m.cpus_needed);
 }
 
 int pbench_runs_write_json(const struct pbench_runs *r, FILE *f)
@@ -386,7 +398,8 @@ int pbench_runs_write_json_annotated(const struct pbench_runs *r, const struct p
 	json_object_set_new(root, "check_cpu", r->env ? json_integer(r->env_cpu) : json_null());
 	json_object_set_new(root, "check", check_json(r));
 	if (json_object_set_new(root, "memory", pb_mem_runs_json(r->mem, r->nr_mem, &bad)) ||
-	    bad || json_object_set_new(root, "annotate", l ? pb_listing_json(l) : json_null())) {
+	    bad || json_object_set_new(root, "annotate", l ? pb_listing_json(l) : json_null()) ||
+	    json_object_set_new(root, "multi_cpu", multi_cpu_json(r))) {
 		json_decref(root);
 		return -ENOMEM;
 	}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* The progress of a set of runs as one line of text, for a caller's progress callback
+ * (pbench stat shows it on a terminal): what every caller would otherwise format alike. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runs/runs.h"
+
+int pbench_runs_progress_text(const struct pbench_runs_progress *p, char *buf, size_t len)
+{
+	char est[64] = "", left[64] = "", of[32] = "", m[32];
+	const char *mode = p ? pbench_runs_mode_name(p->mode) : "";
+
+	if (!p || !p->phase || !buf || !len)
+		return pb_fail(-EINVAL, "%s(): p, its phase or buf is NULL", __func__);
+	if (!strcmp(p->phase, "preparing"))
+		return snprintf(buf, len, "%s: preparing (pin, memory, priority probe, warm-up)",
+				mode) < 0 ? -EINVAL : 0;
+	if (!strcmp(p->phase, "warm-up"))
+		return snprintf(buf, len, "%s: warm-up runs (not kept)", mode) < 0 ? -EINVAL : 0;
+	if (isfinite(p->mean_ns)) {
+		pbench_format_ns(m, sizeof(m), p->mean_ns, 3);
+		snprintf(est, sizeof(est), isfinite(p->sem_pct) ? ", %s ± %.2g%%" : ", %s", m,
+			 p->sem_pct);
+	}
+	if (p->target_sem_pct > 0)
+		snprintf(of, sizeof(of), " (target ± %.2g%%)", p->target_sem_pct);
+	else
+		snprintf(of, sizeof(of), " of %ld", p->runs);
+	if (isfinite(p->left_s))
+		snprintf(left, sizeof(left), ", %.1f s left", p->left_s);
+	return snprintf(buf, len, "%s: run %d%s%s%s", mode, p->run + 1, of, est, left) < 0 ?
+	       -EINVAL : 0;
+}
