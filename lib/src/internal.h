@@ -233,6 +233,8 @@ int pb_pfm_init(void);
 /* names.c: an event's status in text, as perf stat spells it ("not supported"); the text
  * writers put it between < and >. */
 const char *pb_event_status_text(int status);
+/* names.c: a set's mode (PBENCH_RUNS_*), as the reports and the JSON print it. */
+const char *pb_runs_mode_name(int mode);
 
 /* events_names.c: every known event name with its kind, unprobed (pbench_event_list_new()
  * without the probe); count, or a negative error. */

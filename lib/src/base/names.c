@@ -178,6 +178,13 @@ const char *pbench_sched_policy_name(int policy)
 	return "?";
 }
 
+const char *pb_runs_mode_name(int mode)
+{
+	static const char *const names[] = { "unprepared", "prepared", "contrast" };
+
+	return mode >= 0 && mode <= PBENCH_RUNS_CONTRAST ? names[mode] : "?";
+}
+
 const char *pbench_contest_order_name(int order)
 {
 	switch (order) {

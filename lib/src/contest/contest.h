@@ -107,8 +107,10 @@ void pb_contest_ratio_words(const struct pbench_contest *c, int i, char *words, 
 			    char *interval, size_t ilen);
 double pb_contest_confidence(const struct pbench_contest *c);
 
-/* contest_exec.c and contest_duet.c */
+/* contest_duet.c: a duet's rounds. */
 int pb_contest_duet(struct pbench_contest *c);
+
+/* contest_round.c: what every round needs, below contest_exec.c and contest_duet.c. */
 void pb_contest_progress(const struct pbench_contest *c, const char *phase);
 int pb_contest_stopped(const struct pbench_contest *c);
 int pb_contest_helper(struct pbench_contest *c, char **argv, const char *what);

@@ -447,16 +447,6 @@ int pbench_listing_add_samples(struct pbench_listing *l, const uint64_t *addrs, 
 	return 0;
 }
 
-int pbench_listing_sample(struct pbench_listing *l, char *const argv[], uint64_t period_ns,
-			  double timeout_s)
-{
-	if (!l || !argv || !argv[0] || !(timeout_s >= 0))
-		return -EINVAL;
-	if (l->status != PBENCH_LISTING_OK)
-		return pb_listing_no_samples(l, "no code to mark: %s", l->reason);
-	return pb_listing_sample_run(l, argv, period_ns ? period_ns : 100000, timeout_s);
-}
-
 uint64_t pbench_listing_line_samples(const struct pbench_listing *l, size_t i)
 {
 	return l && l->hits && i < l->nr ? l->hits[i] : 0;

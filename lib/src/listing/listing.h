@@ -45,7 +45,7 @@ int pb_elf_find(const char *path, const char *name, uint64_t addr, struct pb_elf
  * 1 yes, 0 no. Calls are not jumps. */
 int pb_listing_is_backward(const char *insn, uint64_t addr, uint64_t start, uint64_t end);
 
-/* A sampled run of argv (listing_sample.c): the file addresses of the samples taken in
+/* A sampled run of argv (listing_sample.c, under pbench_listing_sample()): the file addresses of the samples taken in
  * l->file's code go to pbench_listing_add_samples(); -ENOMEM, -errno of starting argv, or 0
  * with l->no_samples set when sampling is not possible here. */
 int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t period_ns,

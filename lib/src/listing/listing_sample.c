@@ -332,3 +332,13 @@ int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t
 	free(s.hits);
 	return err;
 }
+
+int pbench_listing_sample(struct pbench_listing *l, char *const argv[], uint64_t period_ns,
+			  double timeout_s)
+{
+	if (!l || !argv || !argv[0] || !(timeout_s >= 0))
+		return -EINVAL;
+	if (l->status != PBENCH_LISTING_OK)
+		return pb_listing_no_samples(l, "no code to mark: %s", l->reason);
+	return pb_listing_sample_run(l, argv, period_ns ? period_ns : 100000, timeout_s);
+}

@@ -11,7 +11,7 @@
  * batch, never inside it.
  *
  * The pieces are shared (measure.h) with the region API (region.c) and with comparing two
- * functions (compare.c).
+ * functions (compare.c); the batch itself is measure_batch.c's.
  */
 #include <errno.h>
 #include <math.h>
@@ -98,70 +98,11 @@ __attribute__((noinline)) static void empty_fn(void *ctx)
 
 static void (*volatile empty_ptr)(void *) = empty_fn;
 
-/* noinline: one copy of the loop serves fn and the empty function alike, so the overhead
- * measured is the overhead paid. */
-__attribute__((noinline)) uint64_t pb_batch(pbench_fn fn, void *ctx, uint64_t n)
-{
-	uint64_t blocks = n / PB_UNROLL, rest = n % PB_UNROLL, t0, t1;
-
-	t0 = pbench_ticks_begin();
-	while (blocks--) {
-		fn(ctx);
-		fn(ctx);
-		fn(ctx);
-		fn(ctx);
-		fn(ctx);
-		fn(ctx);
-		fn(ctx);
-		fn(ctx);
-	}
-	while (rest--)
-		fn(ctx);
-	t1 = pbench_ticks_end();
-	return t1 - t0;
-}
-
-/* Each call timed alone with setup_each/teardown_each around it, outside its clock reads:
- * the sum of the calls' times. noinline for the same reason as pb_batch. */
-__attribute__((noinline)) static uint64_t batch_each(pbench_fn fn, void *ctx, uint64_t n,
-						     pbench_fn setup, pbench_fn teardown)
-{
-	uint64_t sum = 0;
-
-	while (n--) {
-		uint64_t t0, t1;
-
-		/* What setup_each allocates is not the call's: the memory window pauses. */
-		if (setup) {
-			pb_mem_pause();
-			setup(ctx);
-			pb_mem_resume();
-		}
-		t0 = pbench_ticks_begin();
-		fn(ctx);
-		t1 = pbench_ticks_end();
-		if (teardown) {
-			pb_mem_pause();
-			teardown(ctx);
-			pb_mem_resume();
-		}
-		sum += t1 - t0;
-	}
-	return sum;
-}
-
-uint64_t pb_timed_batch(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t n)
-{
-	if (t->o.setup_each || t->o.teardown_each)
-		return batch_each(fn, ctx, n, t->o.setup_each, t->o.teardown_each);
-	return pb_batch(fn, ctx, n);
-}
-
 /* The empty function, timed as fn is: in one batch, or call by call. */
 static uint64_t empty_batch(const struct pb_timing *t, uint64_t n)
 {
 	if (t->o.setup_each || t->o.teardown_each)
-		return batch_each(empty_ptr, NULL, n, NULL, NULL);
+		return pb_batch_each(empty_ptr, NULL, n, NULL, NULL);
 	return pb_batch(empty_ptr, NULL, n);
 }
 

@@ -97,13 +97,18 @@ int pb_compare_decide(double confidence, double same_threshold_pct,
 int pb_timing_init(struct pb_timing *t, const struct pbench_measure_opts *opts, const char *fn,
 		   const char *arg);
 
-/* n calls of fn(ctx) unrolled by PB_UNROLL between pbench_ticks_begin and _end: the ticks. */
+/* measure_batch.c: n calls of fn(ctx) unrolled by PB_UNROLL between pbench_ticks_begin and
+ * _end: the ticks. */
 uint64_t pb_batch(pbench_fn fn, void *ctx, uint64_t n);
-/* The same with setup before and teardown after, outside the ticks. */
-uint64_t pb_call_batch(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t n);
+/* Each call timed alone with setup before and teardown after (either may be NULL), outside
+ * its clock reads: the sum of the calls' times. */
+uint64_t pb_batch_each(pbench_fn fn, void *ctx, uint64_t n, pbench_fn setup,
+		       pbench_fn teardown);
 /* n calls timed as the options say: one batch (pb_batch), or each call alone with
  * setup_each/teardown_each around it, the calls' times summed. */
 uint64_t pb_timed_batch(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t n);
+/* measure.c: pb_timed_batch with setup before and teardown after, outside the ticks. */
+uint64_t pb_call_batch(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t n);
 /* Flag (and log) a setup that runs once for batches of more than one call. */
 void pb_setup_per_batch(const struct pb_timing *t, struct pbench_result *r);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Internals of preparing a measurement, shared by prepare.c (the steps, the saved state and
- * its restore, the public calls) and prepare_prio.c (the priority step). Never installed.
+ * its restore, the public calls), prepare_prio.c (the priority step) and prepare_step.c (what
+ * both use). Never installed.
  */
 #ifndef PBENCH_PREPARE_H
 #define PBENCH_PREPARE_H
@@ -61,7 +62,7 @@ struct pb_work {
 	uint64_t n;			/* calls of fn, or iterations of the xor loop, per run */
 };
 
-/* CLOCK_MONOTONIC_RAW in ms. */
+/* prepare_step.c: what every step shares. CLOCK_MONOTONIC_RAW in ms. */
 double pb_now_ms(void);
 /* Record the outcome of a step (PBENCH_PREPARE_STEP_*): its status, -errno or 0, and what
  * happened. */

@@ -31,13 +31,6 @@ void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-const char *pb_runs_mode_name(int mode)
-{
-	static const char *const names[] = { "unprepared", "prepared", "contrast" };
-
-	return mode >= 0 && mode <= PBENCH_RUNS_CONTRAST ? names[mode] : "?";
-}
-
 void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len)
 {
 	const struct pb_subject *s = &r->subject;

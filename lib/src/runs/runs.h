@@ -166,7 +166,6 @@ struct json_t *pb_json_helpers(long warmup_runs, char *const *setup, char *const
 void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pb_runs_analyze(struct pb_set *set);
-const char *pb_runs_mode_name(int mode);
 void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len);
 const struct pb_set *pb_runs_set_of(const struct pbench_runs *r, int mode);
 double pb_runs_median_field(const struct pb_set *s, size_t off);
