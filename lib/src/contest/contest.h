@@ -119,7 +119,4 @@ int pb_contest_keep_time(struct pbench_contest *c, int i);
 /* Rounds or time spent: 1 and c->stop set. */
 int pb_contest_budget_spent(struct pbench_contest *c);
 
-/* contest_exec.c: PBENCH_CONTEST_COUNT_MEMORY's counted calls, after the rounds. */
-int pb_contest_count_memory(struct pbench_contest *c);
-
 #endif

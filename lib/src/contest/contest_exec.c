@@ -18,6 +18,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "measure/measure.h"
+#include "runs/runs.h"
 #include "contest/contest.h"
 
 /* ---- one run -------------------------------------------------------------------------------- */
@@ -447,7 +449,7 @@ static int cleanup(struct pbench_contest *c, int err)
 /* Untimed calls of each function entrant, in turn, each call in a counting window of its own:
  * as many as the rounds asked at least (10 when none), and never inside a timed run, since
  * counting costs each allocation some ns. */
-int pb_contest_count_memory(struct pbench_contest *c)
+static int count_memory(struct pbench_contest *c)
 {
 	size_t calls = c->o.min_rounds > 1 ? (size_t)c->o.min_rounds : 10;
 	const char *reason = NULL;
@@ -509,7 +511,7 @@ int pbench_contest_run(struct pbench_contest *c)
 		if (err == 1 || pb_contest_stopped(c))
 			c->stop = PBENCH_CONTEST_STOP_INTERRUPTED;
 		else if (!err)
-			err = pb_contest_count_memory(c);
+			err = count_memory(c);
 		conclude(c);
 		cerr = cleanup(c, err);
 	}

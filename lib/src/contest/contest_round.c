@@ -8,6 +8,9 @@
  */
 #include <math.h>
 
+#include "stats/samples.h"
+#include "counters/counters.h"
+#include "runs/runs.h"
 #include "contest/contest.h"
 
 int pb_contest_stopped(const struct pbench_contest *c)

@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "listing/listing.h"
 
 #define OBJDUMP_TIMEOUT_S 30
@@ -136,7 +137,9 @@ static int find_in_process(struct pbench_listing *l, const void *addr)
 
 /* ---- running objdump -------------------------------------------------------------------- */
 
-int pb_listing_is_backward(const char *insn, uint64_t addr, uint64_t start, uint64_t end)
+/* Whether an objdump line "addr:\tinsn" jumps back inside [start, end) of the function:
+ * 1 yes, 0 no. Calls are not jumps. */
+static int is_backward(const char *insn, uint64_t addr, uint64_t start, uint64_t end)
 {
 	const char *p = insn, *op;
 	uint64_t to;
@@ -187,7 +190,7 @@ static int add_line(struct pbench_listing *l, uint64_t addr, const char *insn)
 	if (asprintf(&lines[l->nr], "%" PRIx64 ":  %s", addr, insn) < 0)
 		return -ENOMEM;
 	l->nr++;
-	l->backward += pb_listing_is_backward(insn, addr, l->address, l->address + l->size);
+	l->backward += is_backward(insn, addr, l->address, l->address + l->size);
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include <strings.h>
 #include <sys/resource.h>
 
+#include "base/base.h"
 #include "measure/measure.h"
 
 /* Defaults: PBENCH_MEASURE_OPTS_INIT without the caller's optimization, which is unknown. */
@@ -188,7 +189,8 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double pb_median(double *v, size_t n)
+/* Median of v[0..n-1], n >= 1 (sorts v). */
+static double median_of(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -196,14 +198,14 @@ double pb_median(double *v, size_t n)
 
 void pb_overhead_set(struct pbench_result *res, double *ticks, size_t n)
 {
-	double med = pb_median(ticks, n);
+	double med = median_of(ticks, n);
 
 	/* Median and MAD: an interrupt in one empty batch must not be subtracted from every
 	 * sample, nor make the harness look noisier than it is. */
 	for (size_t i = 0; i < n; i++)
 		ticks[i] = fabs(ticks[i] - med);
 	res->overhead_ticks = med;
-	res->overhead_sd_ticks = 1.4826 * pb_median(ticks, n);
+	res->overhead_sd_ticks = 1.4826 * median_of(ticks, n);
 }
 
 int pb_overhead(const struct pb_timing *t, struct pbench_result *res, uint64_t n,
@@ -247,7 +249,7 @@ int pb_overhead(const struct pb_timing *t, struct pbench_result *res, uint64_t n
 	}
 	pb_overhead_set(res, ticks, PB_OVERHEAD_BATCHES);
 	for (int e = 0; e < nr_events; e++)
-		ovh_counts[e] = pb_median(per_event + e * PB_OVERHEAD_BATCHES, PB_OVERHEAD_BATCHES);
+		ovh_counts[e] = median_of(per_event + e * PB_OVERHEAD_BATCHES, PB_OVERHEAD_BATCHES);
 out_free:
 	free(counts);
 	free(per_event);
@@ -453,7 +455,7 @@ void pb_counts_per_iter(struct pbench_result *r, struct pbench_count *k,
 	}
 }
 
-int pb_run_sample(struct pb_run *run)
+int pb_run_sample(struct pb_sampling *run)
 {
 	const struct pb_timing *t = run->t;
 	struct pbench_result *r = run->res;
@@ -531,7 +533,7 @@ int pb_result_finish(struct pbench_result *r, const struct pb_timing *t)
 	if (!net)
 		return -ENOMEM;
 	memcpy(net, r->net, r->nr * sizeof(*net));
-	median_net = pb_median(net, r->nr);
+	median_net = median_of(net, r->nr);
 	ovh_ns = pbench_ticks_to_ns_f(r->overhead_ticks) / (double)r->iterations;
 	/* What the harness cannot tell from nothing: the timer's step or three deviations of
 	 * the empty batch, spread over the iterations; and, per iteration, the cost of the
@@ -656,7 +658,7 @@ void pb_setup_per_batch(const struct pb_timing *t, struct pbench_result *r)
 }
 
 /* Samples until a stop rule says enough (the rule kept in the result). */
-static int sample_until_stop(struct pb_run *run, int single)
+static int sample_until_stop(struct pb_sampling *run, int single)
 {
 	struct pbench_result *r = run->res;
 	struct pbench_welford w = { 0 };
@@ -688,7 +690,7 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 	struct pb_probe probe;
 	int err, nr_events = 0, single = 0;
 	struct pb_timing t;
-	struct pb_run run;
+	struct pb_sampling run;
 
 	pb_fail_clear();
 	if (!out)
@@ -737,7 +739,7 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 		goto out_free_result;
 	pb_setup_per_batch(&t, r);
 
-	run = (struct pb_run){ .t = &t, .fn = fn, .ctx = ctx, .n = n, .events = events,
+	run = (struct pb_sampling){ .t = &t, .fn = fn, .ctx = ctx, .n = n, .events = events,
 			       .ovh_counts = ovh_counts, .probe = &probe, .res = r };
 	err = sample_until_stop(&run, single);
 	if (err)

@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
 #include "prepare/prepare.h"
 
 #define DEFAULT_FIFO_PRIORITY 50

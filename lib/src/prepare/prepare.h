@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "internal.h"
+#include "pbench.h"
 
 #define PB_NODE_BITS 1024		/* MAX_NUMNODES is at most 1 << 10 */
 
@@ -87,5 +87,9 @@ int pb_prio_cache_put(const struct pbench_prepared *p, int mode);
 
 /* The priority step (prepare_prio.c): nice, SCHED_FIFO, or the probe that chooses. */
 void pb_step_priority(struct pbench_prepared *p, struct pb_work *w);
+
+/* Another process's thread named comm (NULL: this process's name) pinned to cpu alone: its
+ * pid, or 0 (rival.c). */
+pid_t pb_cpu_rival(int cpu, const char *comm);
 
 #endif

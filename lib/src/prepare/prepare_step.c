@@ -13,7 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
 #include "prepare/prepare.h"
 
 static volatile uint64_t sink;

@@ -16,6 +16,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/base.h"
+#include "stats/samples.h"
+#include "counters/counters.h"
 #include "runs/runs.h"
 
 #define XOR_ITERATIONS 100000000ULL
@@ -409,7 +412,7 @@ void pb_runs_analyze(struct pb_set *set)
 		return;
 	}
 	for (int i = 0; i < set->done; i++)
-		if (pb_run_measured(set->runs[i].timed_out)) {	/* the rule: internal.h */
+		if (pb_run_measured(set->runs[i].timed_out)) {	/* the rule: stats/samples.h */
 			ns[n] = (double)set->runs[i].ns;
 			ticks[n++] = (double)set->runs[i].ticks;
 		}

@@ -9,7 +9,7 @@
 #ifndef PBENCH_RUNS_H
 #define PBENCH_RUNS_H
 
-#include "internal.h"
+#include "pbench.h"
 
 /* One run, as measured. */
 struct pb_run {
@@ -140,7 +140,6 @@ struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set);
 void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
 		  const struct pb_rusage *u);
 void pb_runs_forget(struct pbench_runs *r, struct pb_set *set);
-void pb_runs_fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u);
 int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
 			  int alone, struct pbench_child **ch);
 int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "runs/runs.h"
 
 static void csv_u64(FILE *f, uint64_t v, int known)

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "base/base.h"
 #include "base/jsonutil.h"
 #include "listing/listing.h"
 #include "runs/runs.h"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "runs/runs.h"
 
 /* The command as a shell would take it back, or the workload in words. */

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
+#include "stats/samples.h"
+#include "counters/counters.h"
 #include "runs/runs.h"
 
 static void read_into(struct pbench_runs *r, struct pb_run *run, double *ns)
