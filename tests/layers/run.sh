@@ -8,6 +8,7 @@
 #  - no module references a module opened after it;
 #  - a private header ("<module>/<header>.h") is included only from its own module or from a
 #    module above it;
+#  - nothing lies outside the module folders, and private header names are unique;
 #  - the CLI references only what libpbench.so exports.
 # Usage: tests/layers/run.sh BUILD_DIR [LIST]. Last line: "layers: N passed, N failed, N skipped".
 set -u
@@ -166,6 +167,15 @@ while read -r m r; do
 		bad "module [$m]" "references a module above it, $w move what it needs down (into [$m] or below), or the module up in $LIST"
 	fi
 done <"$T/modules"
+
+# Nothing outside the modules' folders; private header names unique across lib/src.
+loose=$(ls lib/src/*.c lib/src/*.h 2>/dev/null | tr '\n' ' ')
+hdup=$(ls lib/src/*/*.h | sed 's|.*/||' | sort | uniq -d | tr '\n' ' ')
+if [ -z "$loose$hdup" ]; then
+	ok "lib/src has its files in module folders, private header names unique"
+else
+	bad "lib/src" "${loose:+not in a module folder: $loose(move it to lib/src/<module>/; a declaration goes to that module's header) }${hdup:+header names used twice: $hdup(name each for its own module's concept)}"
+fi
 
 # Private headers: lib/src/<module>/<header>.h is for its module and the modules above it.
 for f in lib/src/*/*.c lib/src/*/*.h; do
