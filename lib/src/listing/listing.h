@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of a function's listing (listing.c, listing_elf.c). Never installed. */
+/* Internals of a function's listing (listing.c, listing_elf.c, listing_sample.c). Never
+ * installed. */
 #ifndef PBENCH_LISTING_H
 #define PBENCH_LISTING_H
 

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internals of timing a function, shared by measure.c (one function, the region API) and
- * compare.c (two functions in ABBA order). Never installed.
+ * The measure module (lib/src/measure/): the internals of timing a function, shared by
+ * measure_batch.c (the batch), measure.c (one function), region.c (the region API),
+ * measure_mem.c (memory per call) and compare.c (two functions in ABBA order); and what
+ * noise.c (the per-CPU probe) and mem.c (the allocator shim) give the modules above.
+ * Never installed.
  */
 #ifndef PBENCH_MEASURE_H
 #define PBENCH_MEASURE_H
