@@ -27,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 #define BLOCK 1000		/* regions per timed block */
 #define ROUNDS 3000		/* blocks per variant */

@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 #define BLOCK 200		/* operations per timed block */
 #define ROUNDS 600		/* blocks per variant */

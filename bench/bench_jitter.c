@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "pbench.h"
 #include "../tests/unit/inject.h"
 
 #define BATCHES 512

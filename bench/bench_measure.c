@@ -39,7 +39,7 @@
 
 #include <jansson.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 #define REPS 5			/* Google Benchmark repetitions */
 #define AGREE_SIGMAS 3.0

@@ -25,7 +25,7 @@
 
 #include <pbench.h>
 
-#include "internal.h"
+#include "measure/measure.h"
 #include "../shim/memshim.h"
 
 #define ROUNDS 8

@@ -46,7 +46,7 @@
 
 #include <jansson.h>
 
-#include "internal.h"
+#include "base/base.h"
 #include "bench_util.h"
 
 #define XOR_RUNS 30		/* runs of xorloop (~27 ms each) per tool and condition */

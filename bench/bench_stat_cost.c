@@ -41,7 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
 #include "bench_util.h"
 
 #define STEP_REPS 200		/* calls of one step in a timed block */

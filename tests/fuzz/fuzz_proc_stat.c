@@ -5,7 +5,7 @@
  */
 #include "fuzz.h"
 
-#include "internal.h"
+#include "base/base.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,12 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# One way down: each library object file references only files on lower lines of
-# lib/layers.txt (or of its own '+' group), as nm sees them; the CLI references only what
-# libpbench.so exports. Usage: tests/layers/run.sh BUILD_DIR.
-# Last line: "layers: N passed, N failed, N skipped".
+# One way down, for modules and for files, with no exception (lib/layers.txt says the order):
+#  - every lib/src/<module>/<name>.c is listed once, in the section of its folder, and every
+#    section is a folder;
+#  - each library object file references (nm) only files on lower lines: nothing on its own
+#    line, nothing above;
+#  - no module references a module opened after it;
+#  - a private header ("<module>/<header>.h") is included only from its own module or from a
+#    module above it;
+#  - nothing lies outside the module folders, and private header names are unique;
+#  - the CLI references only what libpbench.so exports.
+# Usage: tests/layers/run.sh BUILD_DIR [LIST]. Last line: "layers: N passed, N failed, N skipped".
 set -u
 O=${1:-build}
-LIST=lib/layers.txt
+LIST=${2:-lib/layers.txt}
 pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); echo "ok $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
@@ -19,26 +26,65 @@ fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-# module/name of the file named $1.
-src() { awk -v f="$1" '$1 == f { print $2 "/" $1 }' "$T/paths"; }
+# The list: "file line module rank" for every file ("line" counts the file lines from the
+# bottom of the whole list, "rank" the modules), "module rank" for every module, and a
+# line per mistake of form (nothing but [module] lines, names and comments is accepted).
+if ! awk -v files="$T/layers" -v mods="$T/modules" -v list="$LIST" '
+	{ sub(/#.*/, "") }
+	!NF { next }
+	/^\[[a-z0-9_]+\][ \t]*$/ {
+		m = $0; sub(/^\[/, "", m); sub(/\].*/, "", m)
+		if (m in rank) { print list ":" NR ": module [" m "] opened twice: one section a module"; next }
+		rank[m] = ++nmod; cur = m; print m, nmod >mods
+		next
+	}
+	{
+		if (cur == "") { print list ":" NR ": \"" $0 "\" comes before any [module] line"; next }
+		line++
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /\+/) {
+				print list ":" NR ": \"" $i "\": no \"+\": files that use each other are a cycle; move what they share into a file below both and give each its own line"
+				continue
+			}
+			if ($i !~ /^[a-z0-9_]+$/) {
+				print list ":" NR ": \"" $i "\" is not a file name (<name> of lib/src/" cur "/<name>.c)"
+				continue
+			}
+			print $i, line, cur, rank[cur] >files
+		}
+	}' "$LIST" >"$T/form"; then
+	bad "$LIST" "cannot be read"
+fi
+touch "$T/layers" "$T/modules"
+if [ -s "$T/form" ]; then
+	bad "$LIST" "$(tr '\n' ';' <"$T/form")"
+else
+	ok "$LIST is [module] sections of file names, with no '+'"
+fi
 
-# "file layer group" for every name of the list, bottom line = layer 1.
-sed 's/#.*//' "$LIST" | awk '
-	NF { layer++; for (i = 1; i <= NF; i++) { n = split($i, f, "+");
-		for (j = 1; j <= n; j++) print f[j], layer, layer "." i } }' >"$T/layers"
-
-# The list names every source file once, and nothing else.
-# "name module" of every source file, lib/src/<module>/<name>.c (names are unique).
+# "name module" of every source file, lib/src/<module>/<name>.c.
 ls lib/src/*/*.c | sed 's|^lib/src/||; s|\.c$||' | awk -F/ '{ print $2, $1 }' | sort >"$T/paths"
-cut -d' ' -f1 "$T/paths" >"$T/sources"
+# module/name of the file named $1.
+src() { awk -v f="$1" '$1 == f { print $2 "/" $1; exit }' "$T/paths"; }
+
+# Every file once, in the section of its folder; every section a folder, every folder a section.
+cut -d' ' -f1 "$T/paths" | sort >"$T/sources"
 cut -d' ' -f1 "$T/layers" | sort >"$T/listed"
 twice=$(uniq -d "$T/listed" | tr '\n' ' ')
 unlisted=$(comm -23 "$T/sources" "$T/listed" | tr '\n' ' ')
 gone=$(sort -u "$T/listed" | comm -13 "$T/sources" - | tr '\n' ' ')
-if [ -z "$twice$unlisted$gone" ]; then
-	ok "$LIST lists every lib/src/*/*.c once"
+dup=$(cut -d' ' -f1 "$T/paths" | uniq -d | tr '\n' ' ')
+misplaced=$(awk 'FILENAME == ARGV[1] { dir[$1] = $2; next }
+	($1 in dir) && dir[$1] != $3 { printf "%s (in lib/src/%s/, listed under [%s]) ", $1, dir[$1], $3 }' \
+	"$T/paths" "$T/layers")
+ls -d lib/src/*/ | sed 's|^lib/src/||; s|/$||' | sort >"$T/folders"
+cut -d' ' -f1 "$T/modules" | sort >"$T/sections"
+nosection=$(comm -23 "$T/folders" "$T/sections" | tr '\n' ' ')
+nofolder=$(comm -13 "$T/folders" "$T/sections" | tr '\n' ' ')
+if [ -z "$twice$unlisted$gone$dup$misplaced$nosection$nofolder" ]; then
+	ok "$LIST lists every lib/src/*/*.c once, in the section of its folder"
 else
-	bad "$LIST" "${unlisted:+not listed: $unlisted(add each to the line of its layer) }${twice:+listed twice: $twice}${gone:+no such file: $gone}"
+	bad "$LIST" "${unlisted:+not listed: $unlisted(add each to its module's section, on the line of its layer) }${twice:+listed twice: $twice}${gone:+no such file: $gone}${dup:+file names not unique across lib/src: $dup}${misplaced:+in the wrong section: $misplaced(list a file under its folder's [module], or move the file) }${nosection:+folders with no [module] section: $nosection}${nofolder:+sections with no lib/src/<module>/ folder: $nofolder}"
 fi
 
 # Who defines what: global symbols only (a static helper is no one else's business).
@@ -52,23 +98,27 @@ for f in $(cat "$T/sources"); do
 	nm --defined-only "$o" | awk -v f="$f" 'NF == 3 && $2 ~ /^[A-Z]$/ { print $3, f }' >>"$T/defs"
 done
 
-# Each file's references to other library files, with both ends' layers: "from to sym".
+# Each file's references to other library files: "sym from".
 for f in $(cat "$T/sources"); do
 	o="$O/lib/src/$(src "$f").o"
 	[ -f "$o" ] || continue
 	nm -u "$o" | awk -v f="$f" '{ print $2, f }'
 done >"$T/uses"
-# "from: why to (syms); ..." for each file that references a file it must not.
+
+# "from to sym" for every reference to another file, with both ends listed.
+awk 'FILENAME == ARGV[1] { def[$1] = $2; next }
+	{ to = def[$1]; if (to != "" && to != $2) print $2, to, $1 }' "$T/defs" "$T/uses" |
+	sort -u >"$T/refs"
+
+# Files: "from: why to (syms); ..." for each file that references a file it must not.
 if ! awk '
-	FILENAME == ARGV[1] { layer[$1] = $2; group[$1] = $3; next }
-	FILENAME == ARGV[2] { def[$1] = $2; next }
+	FILENAME == ARGV[1] { line[$1] = $2; mod[$1] = $3; next }
 	{
-		sym = $1; from = $2; to = def[sym]
-		if (to == "" || to == from || !(from in layer) || !(to in layer)) next
-		if (layer[to] < layer[from] || group[to] == group[from]) next
+		from = $1; to = $2; sym = $3
+		if (!(from in line) || !(to in line) || line[to] < line[from]) next
 		k = from " " to
 		if (!(k in syms)) {
-			why[k] = layer[to] == layer[from] ? "sideways" : "upward"
+			why[k] = line[to] == line[from] ? "on its own line:" : "above it:"
 			syms[k] = sym
 			n[from]++
 			pair[from, n[from]] = k
@@ -82,22 +132,67 @@ if ! awk '
 			for (i = 1; i <= n[f]; i++) {
 				k = pair[f, i]
 				split(k, ft, " ")
-				msg = msg (i > 1 ? "; " : "") why[k] " " ft[2] " (" syms[k] ")"
+				msg = msg (i > 1 ? "; " : "") why[k] " " mod[ft[2]] "/" ft[2] ".c (" syms[k] ")"
 			}
 			print f ": " msg
 		}
-	}' "$T/layers" "$T/defs" "$T/uses" >"$T/wrong"; then
+	}' "$T/layers" "$T/refs" >"$T/wrong"; then
 	bad "layers" "the reference check itself failed (awk)"
 fi
-for f in $(cut -d' ' -f1 "$T/layers"); do
-	[ -f "$O/lib/src/$(src "$f").o" ] || continue
+while read -r f n m r; do
+	[ -f "$O/lib/src/$m/$f.o" ] || continue
 	w=$(sed -n "s/^$f: //p" "$T/wrong")
 	if [ -z "$w" ]; then
-		ok "lib/src/$(src "$f").c references only lower layers"
+		ok "lib/src/$m/$f.c references only files on lower lines"
 	else
-		bad "lib/src/$(src "$f").c" "references what it must not: $w; move the function down, or $f up in $LIST"
+		bad "lib/src/$m/$f.c" "references $w; move what it uses into a file below it (the leaves of base/ for what many modules need), or list $f above what it uses in $LIST"
 	fi
-done
+done <"$T/layers"
+
+# Modules: "from to file->file (syms)" for each module that references a module opened after
+# its own (the file check above names them too; this says it at the scale of the modules).
+awk 'FILENAME == ARGV[1] { mod[$1] = $3; rank[$1] = $4; next }
+	{
+		if (!($1 in mod) || !($2 in mod) || rank[$2] <= rank[$1]) next
+		k = mod[$1] " " mod[$2]
+		w[k] = (n[k]++ ? w[k] ", " : "") $1 ".c -> " $2 ".c (" $3 ")"
+	}
+	END { for (k in w) print k, w[k] }' "$T/layers" "$T/refs" >"$T/upward"
+while read -r m r; do
+	w=$(awk -v m="$m" '$1 == m { $1 = ""; sub(/^ /, ""); print }' "$T/upward" |
+		sed 's/^\([^ ]*\) /[\1]: /' | tr '\n' ';')
+	if [ -z "$w" ]; then
+		ok "module [$m] references only modules below it"
+	else
+		bad "module [$m]" "references a module above it, $w move what it needs down (into [$m] or below), or the module up in $LIST"
+	fi
+done <"$T/modules"
+
+# Nothing outside the modules' folders; private header names unique across lib/src.
+loose=$(ls lib/src/*.c lib/src/*.h 2>/dev/null | tr '\n' ' ')
+hdup=$(ls lib/src/*/*.h | sed 's|.*/||' | sort | uniq -d | tr '\n' ' ')
+if [ -z "$loose$hdup" ]; then
+	ok "lib/src has its files in module folders, private header names unique"
+else
+	bad "lib/src" "${loose:+not in a module folder: $loose(move it to lib/src/<module>/; a declaration goes to that module's header) }${hdup:+header names used twice: $hdup(name each for its own module's concept)}"
+fi
+
+# Private headers: lib/src/<module>/<header>.h is for its module and the modules above it.
+for f in lib/src/*/*.c lib/src/*/*.h; do
+	m=${f#lib/src/}
+	m=${m%%/*}
+	grep -o '^[ \t]*#[ \t]*include[ \t]*"[a-z0-9_]*/[a-z0-9_]*\.h"' "$f" |
+		sed 's/.*"\([a-z0-9_]*\)\/.*/\1/' | sort -u | sed "s|^|$m |"
+done >"$T/includes"
+awk -v list="$LIST" 'FILENAME == ARGV[1] { rank[$1] = $2; next }
+	!($2 in rank) { print "[" $1 "] includes a header of \"" $2 "/\", which is no module of " list; next }
+	rank[$2] > rank[$1] { print "[" $1 "] includes a private header of [" $2 "], a module above it" }' \
+	"$T/modules" "$T/includes" | sort -u >"$T/incwrong"
+if [ -s "$T/incwrong" ]; then
+	bad "lib/src includes" "$(tr '\n' ';' <"$T/incwrong") include only the headers of a module's own folder and of modules below it"
+else
+	ok "lib/src includes only private headers of its own module or below"
+fi
 
 # The CLI is a client of the public API: what it takes from the library, the .so exports.
 if [ -f "$O/libpbench.so" ]; then
@@ -109,7 +204,7 @@ if [ -f "$O/libpbench.so" ]; then
 		nm -u "$o" | awk '{ print $2 }' | sort -u | comm -12 - "$T/libsyms" |
 			comm -23 - "$T/exported" >"$T/internal"
 		if [ -s "$T/internal" ]; then
-			bad "cli/$(basename "$o" .o).c" "uses library internals: $(tr '\n' ' ' <"$T/internal")"
+			bad "cli/$(basename "$o" .o).c" "uses library internals: $(tr '\n' ' ' <"$T/internal")(export what the CLI needs: PBENCH_API, lib/libpbench.map)"
 		else
 			ok "cli/$(basename "$o" .o).c uses only exported symbols"
 		fi

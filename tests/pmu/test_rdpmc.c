@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
-#include "internal.h"
+#include "counters/counters.h"
 #include "util.h"
 
 #define ACCESS "/proc/sys/kernel/perf_user_access"

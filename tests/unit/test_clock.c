@@ -31,7 +31,8 @@
 #include <cpuid.h>
 #endif
 
-#include "internal.h"
+#include "base/base.h"
+#include "counters/counters.h"
 
 #define BIT(n) (UINT64_C(1) << (n))
 

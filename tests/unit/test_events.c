@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
+#include "counters/counters.h"
 
 /* The recorded PMU trees below are read by the event resolver, a live reader. */
 __attribute__((constructor)) static void recorded_trees_everywhere(void)

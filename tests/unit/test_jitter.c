@@ -19,6 +19,7 @@
 
 #include "testutil.h"
 #include "inject.h"
+#include "base/base.h"
 #include "jitter/jitter.h"
 #include "pbench.h"
 

@@ -42,7 +42,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
+#include "counters/counters.h"
 
 #define BIT(n) (UINT64_C(1) << (n))
 

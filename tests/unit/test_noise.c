@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "internal.h"
+#include "measure/measure.h"
 #include "pbench.h"
 
 #define FIXTURE "tests/fixtures/vm-kvm-2cpu/proc"

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "measure/measure.h"
 
 Test(report, value_and_error)

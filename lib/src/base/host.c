@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 /* "model name : AMD EPYC ..." on x86; arm64 names the implementer and the part instead. */
 static void cpu_model(char *buf, size_t len)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 #define MAX_KEPT 4096	/* distinct reasons; a program that makes more gets the last one */
 

@@ -7,7 +7,7 @@
 #ifndef PBENCH_IRQ_TABLE_H
 #define PBENCH_IRQ_TABLE_H
 
-#include "internal.h"
+#include "pbench.h"
 
 struct pb_irq_row {
 	char label[16];		/* "36" or "LOC" */

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "base/base.h"
 #include "base/jsonutil.h"
 
 json_t *pb_json_summary(const struct pbench_summary *s, const char *suffix, int *bad)

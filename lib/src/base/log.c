@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 static pbench_log_fn log_fn;
 static void *log_arg;

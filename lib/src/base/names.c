@@ -6,7 +6,7 @@
  */
 #include <sched.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 const char *pbench_clock_kind_name(int kind)
 {

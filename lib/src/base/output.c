@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 #define MAX_LINKS 40		/* symlinks followed before giving up, as the kernel's ELOOP */
 

@@ -8,7 +8,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "internal.h"
+#include "pbench.h"
 
 #define MAX_WORD 255
 

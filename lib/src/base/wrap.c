@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 /* The columns s[0..n) takes on a terminal: UTF-8 continuation bytes and ANSI colour
  * sequences ("\033[...m") take none. */

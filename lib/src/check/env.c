@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "check/env.h"
 
 static const struct {

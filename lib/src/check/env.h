@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 #define PB_MAX_CPUS 4096
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "check/env.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"

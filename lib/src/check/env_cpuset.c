@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "check/env.h"
 
 int pb_cpulist_to_set(const char *list, unsigned char *set)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "check/env.h"
 
 struct pbench_check *pb_check(struct pb_env_ctx *ctx, const char *id, int cpu, int status)

@@ -12,8 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check/env.h"
+#include "base/base.h"
 #include "base/irq_table.h"
+#include "check/env.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define SETSZ (PB_MAX_CPUS / 8)

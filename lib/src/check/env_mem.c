@@ -14,6 +14,7 @@
 #include <sys/personality.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "check/env.h"
 
 #ifndef MPOL_WEIGHTED_INTERLEAVE

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/base.h"
 #include "check/env.h"
 
 #define WINDOW_MS 200

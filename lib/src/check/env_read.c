@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "check/env.h"
 
 int pb_exists(const char *path)

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
-#include "check/env.h"
+#include "base/base.h"
 #include "base/jsonutil.h"
+#include "check/env.h"
 
 static void count(const struct pbench_env *env, int *counts)
 {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "check/env.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
+#include "counters/counters.h"
 #include "check/env.h"
 
 #define CS_DIR "/sys/devices/system/clocksource/clocksource0"

@@ -16,6 +16,7 @@
 #define PB_X86 1
 #endif
 
+#include "base/base.h"
 #include "check/env.h"
 
 /* Live only: the CPUID hypervisor vendor (leaf 0x40000000), "" when CPUID reports none. */

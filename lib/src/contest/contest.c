@@ -36,6 +36,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
+#include "stats/samples.h"
+#include "counters/counters.h"
 #include "contest/contest.h"
 
 #define DEFAULT_CONFIDENCE 0.999

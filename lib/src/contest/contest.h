@@ -107,8 +107,10 @@ void pb_contest_ratio_words(const struct pbench_contest *c, int i, char *words, 
 			    char *interval, size_t ilen);
 double pb_contest_confidence(const struct pbench_contest *c);
 
-/* contest_exec.c and contest_duet.c */
+/* contest_duet.c: a duet's rounds. */
 int pb_contest_duet(struct pbench_contest *c);
+
+/* contest_round.c: what every round needs, below contest_exec.c and contest_duet.c. */
 void pb_contest_progress(const struct pbench_contest *c, const char *phase);
 int pb_contest_stopped(const struct pbench_contest *c);
 int pb_contest_helper(struct pbench_contest *c, char **argv, const char *what);
@@ -116,8 +118,5 @@ int pb_contest_helper(struct pbench_contest *c, char **argv, const char *what);
 int pb_contest_keep_time(struct pbench_contest *c, int i);
 /* Rounds or time spent: 1 and c->stop set. */
 int pb_contest_budget_spent(struct pbench_contest *c);
-
-/* contest_exec.c: PBENCH_CONTEST_COUNT_MEMORY's counted calls, after the rounds. */
-int pb_contest_count_memory(struct pbench_contest *c);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runs/runs.h"
 #include "contest/contest.h"
 
 /* Wait for both commands, reaping each as it ends: 0, 1 stopped, or an error. A command still

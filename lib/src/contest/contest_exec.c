@@ -2,7 +2,8 @@
 /*
  * Running a contest: the setup command, the output check, preparing, the warm-up runs, the
  * rounds (interleaved in a fresh random order each, or one entrant after the other), the
- * cleanup command. A duet's rounds are contest_duet.c's. Each run is one of its entrant's
+ * cleanup command. A duet's rounds are contest_duet.c's; what both need (the helper commands,
+ * progress, the budget) is contest_round.c's. Each run is one of its entrant's
  * pbench_runs set (pb_runs_one()), so it is timed, counted and probed as pbench stat's are.
  *
  * The random order of each round is RMIT (Abedi and Brecht, "Conducting Repeatable
@@ -17,68 +18,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "measure/measure.h"
+#include "runs/runs.h"
 #include "contest/contest.h"
 
-int pb_contest_stopped(const struct pbench_contest *c)
-{
-	return c->o.stop && *c->o.stop;
-}
-
-void pb_contest_progress(const struct pbench_contest *c, const char *phase)
-{
-	struct pbench_contest_progress p = { .size = sizeof(p), .phase = phase,
-					     .round = c->rounds, .max_rounds = c->o.max_rounds,
-					     .elapsed_s = c->elapsed_s,
-					     .max_time_s = c->o.max_time_s, .entrant = -1,
-					     .ratio = NAN, .ratio_lo = NAN, .ratio_hi = NAN,
-					     .left_s = NAN };
-	double per_round = c->rounds ? c->elapsed_s / (double)c->rounds : NAN, budget = INFINITY;
-	int who = pb_contest_laggard(c);
-
-	if (!c->o.progress)
-		return;
-	if (who >= 0 && c->e[who].have_w) {
-		p.entrant = who;
-		p.ratio = c->e[who].w.ratio;
-		p.ratio_lo = c->e[who].w.ratio_lo;
-		p.ratio_hi = c->e[who].w.ratio_hi;
-	}
-	if (c->o.max_time_s > 0)
-		budget = c->o.max_time_s - c->elapsed_s;
-	if (isfinite(per_round))
-		budget = fmin(budget, (double)(c->o.max_rounds - c->rounds) * per_round);
-	p.left_s = who >= 0 && isfinite(c->e[who].need_s) ? fmin(c->e[who].need_s, budget) :
-		   budget;
-	if (!isfinite(p.left_s) || p.left_s < 0)
-		p.left_s = NAN;
-	c->o.progress(&p, c->o.progress_arg);
-}
-
-/* ---- helper commands: setup, prepare, cleanup ----------------------------------------------- */
-
-/* Run a helper command to its end (not timed): 0, 1 stopped, or an error said in c. */
-int pb_contest_helper(struct pbench_contest *c, char **argv, const char *what)
-{
-	char why[sizeof(c->error)];
-	int err = pb_child_helper(argv, !(c->o.flags & PBENCH_CONTEST_SHOW_OUTPUT), c->o.stop,
-				  what, why, sizeof(why));
-
-	if (err < 0)
-		pb_contest_set_error(c, "%s", why);
-	return err;
-}
-
 /* ---- one run -------------------------------------------------------------------------------- */
-
-int pb_contest_keep_time(struct pbench_contest *c, int i)
-{
-	struct pb_entrant *e = &c->e[i];
-	const struct pb_run *run = &e->set->runs[e->set->done - 1];
-
-	if (!pb_run_measured(run->timed_out))
-		return 0;	/* PB_RUN_LEFT_OUT */
-	return pb_contest_append(&e->x, &e->n, &e->cap, (double)run->ns);
-}
 
 /* Entrant i's next run, after the prepare command: 0, 1 stopped, or an error said in c. */
 static int run_one(struct pbench_contest *c, int i, int keep)
@@ -346,17 +290,6 @@ static int warm_up(struct pbench_contest *c, int *order)
 
 /* ---- the rounds ----------------------------------------------------------------------------- */
 
-int pb_contest_budget_spent(struct pbench_contest *c)
-{
-	if (c->rounds >= c->o.max_rounds)
-		c->stop = PBENCH_CONTEST_STOP_MAX_ROUNDS;
-	else if (c->o.max_time_s > 0 && c->elapsed_s >= c->o.max_time_s)
-		c->stop = PBENCH_CONTEST_STOP_TIME;
-	else
-		return 0;
-	return 1;
-}
-
 /* Whether the test is looked at as the rounds come (else once, at the end). */
 static int looks_each_round(const struct pbench_contest *c)
 {
@@ -516,7 +449,7 @@ static int cleanup(struct pbench_contest *c, int err)
 /* Untimed calls of each function entrant, in turn, each call in a counting window of its own:
  * as many as the rounds asked at least (10 when none), and never inside a timed run, since
  * counting costs each allocation some ns. */
-int pb_contest_count_memory(struct pbench_contest *c)
+static int count_memory(struct pbench_contest *c)
 {
 	size_t calls = c->o.min_rounds > 1 ? (size_t)c->o.min_rounds : 10;
 	const char *reason = NULL;
@@ -578,7 +511,7 @@ int pbench_contest_run(struct pbench_contest *c)
 		if (err == 1 || pb_contest_stopped(c))
 			c->stop = PBENCH_CONTEST_STOP_INTERRUPTED;
 		else if (!err)
-			err = pb_contest_count_memory(c);
+			err = count_memory(c);
 		conclude(c);
 		cerr = cleanup(c, err);
 	}

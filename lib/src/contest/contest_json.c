@@ -14,8 +14,10 @@
 
 #include <jansson.h>
 
-#include "contest/contest.h"
+#include "base/base.h"
 #include "base/jsonutil.h"
+#include "runs/runs.h"
+#include "contest/contest.h"
 
 static json_t *verdict_json(const struct pbench_contest *c, int i, int *bad)
 {

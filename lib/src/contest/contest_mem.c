@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "base/base.h"
 #include "contest/contest.h"
 
 int pbench_contest_count_memory(struct pbench_contest *c, int n)

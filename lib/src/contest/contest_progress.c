@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "contest/contest.h"
 
 int pbench_contest_progress_text(const struct pbench_contest_progress *p, char *buf, size_t len)

@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
+#include "stats/samples.h"
+#include "measure/measure.h"
+#include "runs/runs.h"
 #include "contest/contest.h"
 
 static const struct pb_entrant *at(const struct pbench_contest *c, int i)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
+#include "runs/runs.h"
 #include "contest/contest.h"
 
 /* Entrants from the fastest (geometric mean; stored and run alike); those without times

@@ -25,7 +25,8 @@
 #define PB_ARM64 1
 #endif
 
-#include "internal.h"
+#include "base/base.h"
+#include "counters/counters.h"
 
 #define CALIB_AGREE 1e-4	/* 0.01% */
 #define CALIB_MAX_ROUNDS 10

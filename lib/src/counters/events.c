@@ -14,8 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* internal.h first: its linux/perf_event.h makes libpfm4 skip its own older copy. */
-#include "internal.h"
+/* Our headers first: their linux/perf_event.h makes libpfm4 skip its own older copy. */
+#include "base/base.h"
+#include "counters/counters.h"
 
 #include <perfmon/pfmlib_perf_event.h>
 

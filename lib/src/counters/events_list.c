@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "base/base.h"
+#include "counters/counters.h"
 
 /* Open the event the way pbench_counters_open would (same fallbacks, same reasons). */
 static void probe_event(struct pbench_event_desc *d)

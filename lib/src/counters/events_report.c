@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/base.h"
 #include "base/jsonutil.h"
 
 static void count(const struct pbench_event_list *l, int *counts)

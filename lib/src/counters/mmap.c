@@ -13,7 +13,7 @@
  */
 #include <errno.h>
 
-#include "internal.h"
+#include "counters/counters.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>

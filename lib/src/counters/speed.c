@@ -14,7 +14,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "base/base.h"
+#include "counters/counters.h"
 
 #define CALIB_START 256ULL
 #define CALIB_MAX (1ULL << 30)
@@ -262,7 +263,7 @@ static double median_sorted(const double *v, size_t n)
 }
 
 /* Pearson's r of x and y; NaN below 3 pairs or when either does not vary. */
-double pb_speed_pearson(const double *x, const double *y, size_t n)
+static double pearson(const double *x, const double *y, size_t n)
 {
 	double mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
 
@@ -302,7 +303,7 @@ static void against_times(struct pbench_speed_summary *o, const double *t, const
 		inv[i] = 1 / f[i];
 		adj[i] = t[i] * f[i];
 	}
-	o->corr = pb_speed_pearson(t, inv, n);
+	o->corr = pearson(t, inv, n);
 	o->spread_pct = spread_pct(t, n);
 	o->spread_at_one_speed_pct = spread_pct(adj, n);
 }

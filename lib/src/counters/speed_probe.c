@@ -23,8 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
 #include "base/irq_table.h"
+#include "counters/counters.h"
 
 #define SLICE_MS 20.0
 #define MAX_PASSES 16384	/* recorded per slice or phase: ~5 us passes for 80 ms */

@@ -28,6 +28,8 @@
 #define PB_X86 1
 #endif
 
+#include "base/base.h"
+#include "prepare/prepare.h"
 #include "jitter/jitter.h"
 
 #define CALIB_BATCHES 512

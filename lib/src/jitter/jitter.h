@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "pbench.h"
 
 /* One CPU's probe: what its thread measured, then the figures computed from it. */
 struct pb_jitter_run {
@@ -66,7 +66,5 @@ struct pbench_jitter {
 
 /* jitter_explain.c: fill run->r from what the thread measured. */
 void pb_jitter_figures(struct pb_jitter_run *run, uint64_t hz);
-/* A gap length in ticks to ns. */
-double pb_jitter_ns(const struct pbench_jitter *j, double ticks);
 
 #endif

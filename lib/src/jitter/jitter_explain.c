@@ -17,13 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "jitter/jitter.h"
-
-double pb_jitter_ns(const struct pbench_jitter *j, double ticks)
-{
-	(void)j;
-	return pbench_ticks_to_ns_f(ticks);
-}
 
 /* ---- quantiles and histogram ------------------------------------------------------------- */
 

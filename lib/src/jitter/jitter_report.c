@@ -12,8 +12,9 @@
 
 #include <jansson.h>
 
-#include "jitter/jitter.h"
+#include "base/base.h"
 #include "base/jsonutil.h"
+#include "jitter/jitter.h"
 
 /* ---- text -------------------------------------------------------------------------------- */
 

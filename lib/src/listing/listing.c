@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "listing/listing.h"
 
 #define OBJDUMP_TIMEOUT_S 30
@@ -136,7 +137,9 @@ static int find_in_process(struct pbench_listing *l, const void *addr)
 
 /* ---- running objdump -------------------------------------------------------------------- */
 
-int pb_listing_is_backward(const char *insn, uint64_t addr, uint64_t start, uint64_t end)
+/* Whether an objdump line "addr:\tinsn" jumps back inside [start, end) of the function:
+ * 1 yes, 0 no. Calls are not jumps. */
+static int is_backward(const char *insn, uint64_t addr, uint64_t start, uint64_t end)
 {
 	const char *p = insn, *op;
 	uint64_t to;
@@ -187,7 +190,7 @@ static int add_line(struct pbench_listing *l, uint64_t addr, const char *insn)
 	if (asprintf(&lines[l->nr], "%" PRIx64 ":  %s", addr, insn) < 0)
 		return -ENOMEM;
 	l->nr++;
-	l->backward += pb_listing_is_backward(insn, addr, l->address, l->address + l->size);
+	l->backward += is_backward(insn, addr, l->address, l->address + l->size);
 	return 0;
 }
 
@@ -445,16 +448,6 @@ int pbench_listing_add_samples(struct pbench_listing *l, const uint64_t *addrs, 
 		l->in_function++;
 	}
 	return 0;
-}
-
-int pbench_listing_sample(struct pbench_listing *l, char *const argv[], uint64_t period_ns,
-			  double timeout_s)
-{
-	if (!l || !argv || !argv[0] || !(timeout_s >= 0))
-		return -EINVAL;
-	if (l->status != PBENCH_LISTING_OK)
-		return pb_listing_no_samples(l, "no code to mark: %s", l->reason);
-	return pb_listing_sample_run(l, argv, period_ns ? period_ns : 100000, timeout_s);
 }
 
 uint64_t pbench_listing_line_samples(const struct pbench_listing *l, size_t i)

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of a function's listing (listing.c, listing_elf.c). Never installed. */
+/* Internals of a function's listing (listing.c, listing_elf.c, listing_sample.c). Never
+ * installed. */
 #ifndef PBENCH_LISTING_H
 #define PBENCH_LISTING_H
 
 #include <jansson.h>
 
-#include "internal.h"
+#include "pbench.h"
 
 struct pbench_listing {
 	int status;			/* enum pbench_listing_status */
@@ -41,15 +42,6 @@ struct pb_elf_sym {
  * -errno opening it. */
 int pb_elf_find(const char *path, const char *name, uint64_t addr, struct pb_elf_sym *out);
 
-/* Whether an objdump line "addr:\tinsn" jumps back inside [start, end) of the function:
- * 1 yes, 0 no. Calls are not jumps. */
-int pb_listing_is_backward(const char *insn, uint64_t addr, uint64_t start, uint64_t end);
-
-/* A sampled run of argv (listing_sample.c): the file addresses of the samples taken in
- * l->file's code go to pbench_listing_add_samples(); -ENOMEM, -errno of starting argv, or 0
- * with l->no_samples set when sampling is not possible here. */
-int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t period_ns,
-			  double timeout_s);
 /* Recording hook (tests/data/listing/record.c, linked with the static library): when set,
  * given the file addresses of a sampled run's samples in the listing's file, before they are
  * counted. Not exported: the recorded data of the tests come from the real sampler. */

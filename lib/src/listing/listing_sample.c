@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "listing/listing.h"
 
 #define RING_PAGES 32			/* 128 KiB a CPU, drained every 5 ms: within perf_event_mlock_kb */
@@ -283,8 +284,11 @@ static int file_addr(const struct sampler *s, const struct hit *h, uint64_t *add
 
 void (*pb_listing_record_hook)(const struct pbench_listing *l, const uint64_t *addrs, size_t n);
 
-int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t period_ns,
-			  double timeout_s)
+/* A sampled run of argv: the file addresses of the samples taken in l->file's code go to
+ * pbench_listing_add_samples(); -ENOMEM, -errno of starting argv, or 0 with l->no_samples set
+ * when sampling is not possible here. */
+static int sample_run(struct pbench_listing *l, char *const argv[], uint64_t period_ns,
+		      double timeout_s)
 {
 	struct sampler s = { .file = l->file, .self = (uint32_t)getpid() };
 	uint64_t *addrs = NULL, others = 0;
@@ -331,4 +335,14 @@ int pb_listing_sample_run(struct pbench_listing *l, char *const argv[], uint64_t
 	free(addrs);
 	free(s.hits);
 	return err;
+}
+
+int pbench_listing_sample(struct pbench_listing *l, char *const argv[], uint64_t period_ns,
+			  double timeout_s)
+{
+	if (!l || !argv || !argv[0] || !(timeout_s >= 0))
+		return -EINVAL;
+	if (l->status != PBENCH_LISTING_OK)
+		return pb_listing_no_samples(l, "no code to mark: %s", l->reason);
+	return sample_run(l, argv, period_ns ? period_ns : 100000, timeout_s);
 }

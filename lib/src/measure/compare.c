@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "measure/measure.h"
 
 #define DEFAULT_CONFIDENCE 0.999
@@ -110,7 +111,7 @@ static int welch(struct pbench_result *const *res, size_t nr, double confidence,
 
 /* Sample in balanced rounds until a verdict; *pairs gets the samples of each side. */
 static int abba(const struct pb_timing *t, const struct pbench_compare_opts *o,
-		struct pb_run *runs, struct pbench_welch *w, int *have_welch, size_t *pairs)
+		struct pb_sampling *runs, struct pbench_welch *w, int *have_welch, size_t *pairs)
 {
 	size_t min = t->o.min_samples > 2 ? t->o.min_samples : 2;
 	struct pbench_result *res[2] = { runs[0].res, runs[1].res };
@@ -296,7 +297,7 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 	struct pbench_compare_opts o;
 	uint64_t n, first_a, first_b;
 	int err, verdict, have_welch = 0;
-	struct pb_run runs[2];
+	struct pb_sampling runs[2];
 	struct pb_timing t;
 	size_t pairs;
 
@@ -332,7 +333,7 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 		}
 		pb_result_keep_settings(res[i], &t.o);
 		pb_result_mem_open(res[i], &t);
-		runs[i] = (struct pb_run){ .t = &t, .fn = fns[i], .ctx = ctxs[i], .n = n,
+		runs[i] = (struct pb_sampling){ .t = &t, .fn = fns[i], .ctx = ctxs[i], .n = n,
 					   .res = res[i] };
 	}
 	/* One empty batch serves both: the same count, the same loop. */

@@ -11,7 +11,7 @@
  * batch, never inside it.
  *
  * The pieces are shared (measure.h) with the region API (region.c) and with comparing two
- * functions (compare.c).
+ * functions (compare.c); the batch itself is measure_batch.c's.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,6 +21,7 @@
 #include <strings.h>
 #include <sys/resource.h>
 
+#include "base/base.h"
 #include "measure/measure.h"
 
 /* Defaults: PBENCH_MEASURE_OPTS_INIT without the caller's optimization, which is unknown. */
@@ -98,70 +99,11 @@ __attribute__((noinline)) static void empty_fn(void *ctx)
 
 static void (*volatile empty_ptr)(void *) = empty_fn;
 
-/* noinline: one copy of the loop serves fn and the empty function alike, so the overhead
- * measured is the overhead paid. */
-__attribute__((noinline)) uint64_t pb_batch(pbench_fn fn, void *ctx, uint64_t n)
-{
-	uint64_t blocks = n / PB_UNROLL, rest = n % PB_UNROLL, t0, t1;
-
-	t0 = pbench_ticks_begin();
-	while (blocks--) {
-		fn(ctx);
-		fn(ctx);
-		fn(ctx);
-		fn(ctx);
-		fn(ctx);
-		fn(ctx);
-		fn(ctx);
-		fn(ctx);
-	}
-	while (rest--)
-		fn(ctx);
-	t1 = pbench_ticks_end();
-	return t1 - t0;
-}
-
-/* Each call timed alone with setup_each/teardown_each around it, outside its clock reads:
- * the sum of the calls' times. noinline for the same reason as pb_batch. */
-__attribute__((noinline)) static uint64_t batch_each(pbench_fn fn, void *ctx, uint64_t n,
-						     pbench_fn setup, pbench_fn teardown)
-{
-	uint64_t sum = 0;
-
-	while (n--) {
-		uint64_t t0, t1;
-
-		/* What setup_each allocates is not the call's: the memory window pauses. */
-		if (setup) {
-			pb_mem_pause();
-			setup(ctx);
-			pb_mem_resume();
-		}
-		t0 = pbench_ticks_begin();
-		fn(ctx);
-		t1 = pbench_ticks_end();
-		if (teardown) {
-			pb_mem_pause();
-			teardown(ctx);
-			pb_mem_resume();
-		}
-		sum += t1 - t0;
-	}
-	return sum;
-}
-
-uint64_t pb_timed_batch(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t n)
-{
-	if (t->o.setup_each || t->o.teardown_each)
-		return batch_each(fn, ctx, n, t->o.setup_each, t->o.teardown_each);
-	return pb_batch(fn, ctx, n);
-}
-
 /* The empty function, timed as fn is: in one batch, or call by call. */
 static uint64_t empty_batch(const struct pb_timing *t, uint64_t n)
 {
 	if (t->o.setup_each || t->o.teardown_each)
-		return batch_each(empty_ptr, NULL, n, NULL, NULL);
+		return pb_batch_each(empty_ptr, NULL, n, NULL, NULL);
 	return pb_batch(empty_ptr, NULL, n);
 }
 
@@ -247,7 +189,8 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double pb_median(double *v, size_t n)
+/* Median of v[0..n-1], n >= 1 (sorts v). */
+static double median_of(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -255,14 +198,14 @@ double pb_median(double *v, size_t n)
 
 void pb_overhead_set(struct pbench_result *res, double *ticks, size_t n)
 {
-	double med = pb_median(ticks, n);
+	double med = median_of(ticks, n);
 
 	/* Median and MAD: an interrupt in one empty batch must not be subtracted from every
 	 * sample, nor make the harness look noisier than it is. */
 	for (size_t i = 0; i < n; i++)
 		ticks[i] = fabs(ticks[i] - med);
 	res->overhead_ticks = med;
-	res->overhead_sd_ticks = 1.4826 * pb_median(ticks, n);
+	res->overhead_sd_ticks = 1.4826 * median_of(ticks, n);
 }
 
 int pb_overhead(const struct pb_timing *t, struct pbench_result *res, uint64_t n,
@@ -306,7 +249,7 @@ int pb_overhead(const struct pb_timing *t, struct pbench_result *res, uint64_t n
 	}
 	pb_overhead_set(res, ticks, PB_OVERHEAD_BATCHES);
 	for (int e = 0; e < nr_events; e++)
-		ovh_counts[e] = pb_median(per_event + e * PB_OVERHEAD_BATCHES, PB_OVERHEAD_BATCHES);
+		ovh_counts[e] = median_of(per_event + e * PB_OVERHEAD_BATCHES, PB_OVERHEAD_BATCHES);
 out_free:
 	free(counts);
 	free(per_event);
@@ -512,7 +455,7 @@ void pb_counts_per_iter(struct pbench_result *r, struct pbench_count *k,
 	}
 }
 
-int pb_run_sample(struct pb_run *run)
+int pb_run_sample(struct pb_sampling *run)
 {
 	const struct pb_timing *t = run->t;
 	struct pbench_result *r = run->res;
@@ -590,7 +533,7 @@ int pb_result_finish(struct pbench_result *r, const struct pb_timing *t)
 	if (!net)
 		return -ENOMEM;
 	memcpy(net, r->net, r->nr * sizeof(*net));
-	median_net = pb_median(net, r->nr);
+	median_net = median_of(net, r->nr);
 	ovh_ns = pbench_ticks_to_ns_f(r->overhead_ticks) / (double)r->iterations;
 	/* What the harness cannot tell from nothing: the timer's step or three deviations of
 	 * the empty batch, spread over the iterations; and, per iteration, the cost of the
@@ -715,7 +658,7 @@ void pb_setup_per_batch(const struct pb_timing *t, struct pbench_result *r)
 }
 
 /* Samples until a stop rule says enough (the rule kept in the result). */
-static int sample_until_stop(struct pb_run *run, int single)
+static int sample_until_stop(struct pb_sampling *run, int single)
 {
 	struct pbench_result *r = run->res;
 	struct pbench_welford w = { 0 };
@@ -747,7 +690,7 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 	struct pb_probe probe;
 	int err, nr_events = 0, single = 0;
 	struct pb_timing t;
-	struct pb_run run;
+	struct pb_sampling run;
 
 	pb_fail_clear();
 	if (!out)
@@ -796,7 +739,7 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 		goto out_free_result;
 	pb_setup_per_batch(&t, r);
 
-	run = (struct pb_run){ .t = &t, .fn = fn, .ctx = ctx, .n = n, .events = events,
+	run = (struct pb_sampling){ .t = &t, .fn = fn, .ctx = ctx, .n = n, .events = events,
 			       .ovh_counts = ovh_counts, .probe = &probe, .res = r };
 	err = sample_until_stop(&run, single);
 	if (err)

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internals of timing a function, shared by measure.c (one function, the region API) and
- * compare.c (two functions in ABBA order). Never installed.
+ * The measure module (lib/src/measure/): the internals of timing a function, shared by
+ * measure_batch.c (the batch), measure.c (one function), region.c (the region API),
+ * measure_mem.c (memory per call) and compare.c (two functions in ABBA order); and what
+ * noise.c (the per-CPU probe) and mem.c (the allocator shim) give the modules above.
+ * Never installed.
  */
 #ifndef PBENCH_MEASURE_H
 #define PBENCH_MEASURE_H
 
 #include <sys/resource.h>
 
-#include "internal.h"
+#include "stats/samples.h"
 #include "../../shim/memshim.h"
 
 /* Calls per loop trip of the timed batch: the loop's own increment and branch are paid once
@@ -76,7 +79,7 @@ struct pb_probe {
 };
 
 /* What a sampling loop drives: one function, its iteration count and where samples go. */
-struct pb_run {
+struct pb_sampling {
 	const struct pb_timing *t;
 	pbench_fn fn;
 	void *ctx;
@@ -97,13 +100,18 @@ int pb_compare_decide(double confidence, double same_threshold_pct,
 int pb_timing_init(struct pb_timing *t, const struct pbench_measure_opts *opts, const char *fn,
 		   const char *arg);
 
-/* n calls of fn(ctx) unrolled by PB_UNROLL between pbench_ticks_begin and _end: the ticks. */
+/* measure_batch.c: n calls of fn(ctx) unrolled by PB_UNROLL between pbench_ticks_begin and
+ * _end: the ticks. */
 uint64_t pb_batch(pbench_fn fn, void *ctx, uint64_t n);
-/* The same with setup before and teardown after, outside the ticks. */
-uint64_t pb_call_batch(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t n);
+/* Each call timed alone with setup before and teardown after (either may be NULL), outside
+ * its clock reads: the sum of the calls' times. */
+uint64_t pb_batch_each(pbench_fn fn, void *ctx, uint64_t n, pbench_fn setup,
+		       pbench_fn teardown);
 /* n calls timed as the options say: one batch (pb_batch), or each call alone with
  * setup_each/teardown_each around it, the calls' times summed. */
 uint64_t pb_timed_batch(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t n);
+/* measure.c: pb_timed_batch with setup before and teardown after, outside the ticks. */
+uint64_t pb_call_batch(const struct pb_timing *t, pbench_fn fn, void *ctx, uint64_t n);
 /* Flag (and log) a setup that runs once for batches of more than one call. */
 void pb_setup_per_batch(const struct pb_timing *t, struct pbench_result *r);
 
@@ -129,7 +137,7 @@ int pb_overhead(const struct pb_timing *t, struct pbench_result *res, uint64_t n
 void pb_overhead_set(struct pbench_result *res, double *ticks, size_t n);
 
 /* Take one sample of the run and append it to run->res. */
-int pb_run_sample(struct pb_run *run);
+int pb_run_sample(struct pb_sampling *run);
 
 /* Open the software events of the noise snapshot (never fails: without them, time not
  * running is NaN and a migration is seen only as a different CPU at the end). */
@@ -171,7 +179,29 @@ void pb_result_mem_open(struct pbench_result *r, const struct pb_timing *t);
 size_t pb_mem_batches(const struct pbench_result *r, const struct pb_timing *t);
 int pb_mem_batch(struct pbench_result *r, const struct pb_timing *t, pbench_fn fn, void *ctx);
 
-/* Median of v[0..n-1], n >= 1 (sorts v). */
-double pb_median(double *v, size_t n);
+/* compare.c: a comparison's writers check it with this (fn: the writer). */
+int pb_comparison_check(const struct pbench_comparison *c, const char *fn);
+
+/* noise.c: p takes the last text of /proc/interrupts that any probe of with's group read,
+ * while the interrupt total has not moved since (the probes of one set of runs, one a CPU);
+ * 0 or -errno. irq_reads: how many times p read the file (for the tests). */
+int pb_cpu_probe_share(struct pbench_cpu_probe *p, struct pbench_cpu_probe *with);
+unsigned long long pb_cpu_probe_irq_reads(const struct pbench_cpu_probe *p);
+
+/* mem.c: the allocator shim (lib/shim/memshim.h), looked up once. pb_mem_open returns an enum
+ * pbench_mem_status (PBENCH_MEM_COUNTED, or why not in *reason, and logged). Then begin
+ * zeroes c and counts this thread's allocations into it until end; pause and resume leave
+ * out what runs between them (setup_each), and do nothing when no window is open. */
+struct pb_mem_counts;
+int pb_mem_open(const char **reason);
+void pb_mem_begin(struct pb_mem_counts *c);
+void pb_mem_end(void);
+void pb_mem_pause(void);
+void pb_mem_resume(void);
+/* Two sets of one memory figure compared (pbench_mem_compare's rule): exact when every value
+ * of a side is the same, Welch otherwise. -EINVAL, and pbench_stats_summary's errors. */
+int pb_mem_compare_x(const double *xa, size_t na, const double *xb, size_t nb, int kind,
+		     double confidence, double same_threshold_pct,
+		     struct pbench_mem_comparison *out);
 
 #endif

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/base.h"
 #include "measure/measure.h"
 
 size_t pb_mem_batches(const struct pbench_result *r, const struct pb_timing *t)

@@ -11,7 +11,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "base/base.h"
+#include "measure/measure.h"
 #include "../../shim/memshim.h"
 
 static const struct pb_mem_shim *shim;

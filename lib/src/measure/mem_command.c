@@ -34,8 +34,9 @@
 
 #include <jansson.h>
 
-#include "internal.h"
+#include "base/base.h"
 #include "base/jsonutil.h"
+#include "measure/measure.h"
 #include "../../shim/memshim.h"
 
 struct pbench_mem_file {

@@ -14,7 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "base/irq_table.h"
+#include "measure/measure.h"
 
 /* ---- the per-CPU probe ------------------------------------------------------------------- */
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "measure/measure.h"
 
 /* ---- text reports ------------------------------------------------------------------------ */

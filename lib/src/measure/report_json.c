@@ -16,9 +16,10 @@
 
 #include <jansson.h>
 
-#include "measure/measure.h"
+#include "base/base.h"
 #include "base/jsonutil.h"
 #include "listing/listing.h"
+#include "measure/measure.h"
 
 
 /*

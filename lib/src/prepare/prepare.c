@@ -13,7 +13,8 @@
  * instruction that touches nothing but errno, which the handler saves.
  *
  * The priority step (nice, SCHED_FIFO, and the probe that chooses between them) is in
- * prepare_prio.c.
+ * prepare_prio.c; what both use (the clock in ms, a step's outcome, the work's runs) in
+ * prepare_step.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -32,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
 #include "prepare/prepare.h"
 
 #define DEFAULT_FIFO_PRIORITY 50
@@ -48,34 +49,7 @@
 
 static const struct pbench_prepare_opts defaults = PBENCH_PREPARE_OPTS_INIT;
 
-double pb_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-void pb_outcome(struct pbench_prepared *p, int step, int status, int error,
-		const char *fmt, ...)
-{
-	struct pbench_prepared_step *s = &p->steps[step];
-	va_list ap;
-
-	s->status = status;
-	s->error = error;
-	va_start(ap, fmt);
-	vsnprintf(s->what, sizeof(s->what), fmt, ap);
-	va_end(ap);
-}
-
 /* ---- saved state and its restore -------------------------------------------------------- */
-
-int pb_sched_getattr(pid_t tid, struct pb_sched_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-	return syscall(SYS_sched_getattr, tid, a, sizeof(*a), 0) ? -errno : 0;
-}
 
 /* Async-signal-safe: syscalls, getpid, and the flags. Returns the first -errno. */
 static int restore_raw(struct pbench_prepared *p, int in_handler)
@@ -243,46 +217,7 @@ static int restore(struct pbench_prepared *p)
 	return err;
 }
 
-/* ---- the work: warm-up and probe runs --------------------------------------------------- */
-
-static volatile uint64_t sink;
-
-double pb_work_run(const struct pb_work *w)
-{
-	double t0 = pb_now_ms();
-
-	if (w->fn)
-		for (uint64_t i = 0; i < w->n; i++)
-			w->fn(w->ctx);
-	else
-		sink += pbench_workload_xor(w->n, sink);
-	return pb_now_ms() - t0;
-}
-
-/* Set w->n so that one run lasts about ms (one call at least). */
-void pb_work_calibrate(struct pb_work *w, double ms)
-{
-	w->n = 1;
-	for (;;) {
-		double t = pb_work_run(w);
-
-		if (t >= ms / 4 || w->n > UINT64_MAX / 8) {
-			double n = t > 0 ? (double)w->n * ms / t : (double)w->n;
-
-			w->n = n < 1 ? 1 : n > 0x1p62 ? (uint64_t)1 << 62 : (uint64_t)n;
-			return;
-		}
-		w->n *= 4;
-	}
-}
-
 /* ---- the steps -------------------------------------------------------------------------- */
-
-int pb_step_status(int err)
-{
-	return err == -EPERM || err == -EACCES ? PBENCH_PREPARE_NOT_PERMITTED
-						: PBENCH_PREPARE_FAILED;
-}
 
 static void step_pin(struct pbench_prepared *p)
 {
@@ -754,17 +689,6 @@ int pbench_prepared_priority(const struct pbench_prepared *p, struct pbench_prep
 		return err;
 	pb_copy_out(out, &p->prio, sizeof(p->prio));
 	return 0;
-}
-
-void pb_rest_ms(double ms)
-{
-	struct timespec ts;
-
-	if (!(ms > 0))
-		return;
-	ts.tv_sec = (time_t)(ms / 1e3);
-	ts.tv_nsec = (long)((ms - (double)ts.tv_sec * 1e3) * 1e6);
-	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 }
 
 double pbench_prepared_rest_ns(const struct pbench_prepared *p, double run_ns)

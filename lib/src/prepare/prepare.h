@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Internals of preparing a measurement, shared by prepare.c (the steps, the saved state and
- * its restore, the public calls) and prepare_prio.c (the priority step). Never installed.
+ * its restore, the public calls), prepare_prio.c (the priority step) and prepare_step.c (what
+ * both use). Never installed.
  */
 #ifndef PBENCH_PREPARE_H
 #define PBENCH_PREPARE_H
@@ -11,7 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "internal.h"
+#include "pbench.h"
 
 #define PB_NODE_BITS 1024		/* MAX_NUMNODES is at most 1 << 10 */
 
@@ -61,7 +62,7 @@ struct pb_work {
 	uint64_t n;			/* calls of fn, or iterations of the xor loop, per run */
 };
 
-/* CLOCK_MONOTONIC_RAW in ms. */
+/* prepare_step.c: what every step shares. CLOCK_MONOTONIC_RAW in ms. */
 double pb_now_ms(void);
 /* Record the outcome of a step (PBENCH_PREPARE_STEP_*): its status, -errno or 0, and what
  * happened. */
@@ -86,5 +87,9 @@ int pb_prio_cache_put(const struct pbench_prepared *p, int mode);
 
 /* The priority step (prepare_prio.c): nice, SCHED_FIFO, or the probe that chooses. */
 void pb_step_priority(struct pbench_prepared *p, struct pb_work *w);
+
+/* Another process's thread named comm (NULL: this process's name) pinned to cpu alone: its
+ * pid, or 0 (rival.c). */
+pid_t pb_cpu_rival(int cpu, const char *comm);
 
 #endif

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "internal.h"
+#include "base/base.h"
 #include "prepare/prepare.h"
 
 #define LINE_MAX_LEN 256

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
 #include "prepare/prepare.h"
 
 #define PROBE_RUN_MS 20.0

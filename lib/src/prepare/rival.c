@@ -13,7 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
+#include "prepare/prepare.h"
 
 /* Is thread tid of pid named comm and pinned to the CPU list want ("3") alone? */
 static int pinned_there(int pid, const char *tid, const char *comm, const char *want)

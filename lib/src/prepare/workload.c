@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "internal.h"
+#include "base/base.h"
 
 uint64_t pbench_workload_xor(uint64_t iterations, uint64_t seed)
 {

@@ -16,6 +16,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/base.h"
+#include "stats/samples.h"
+#include "counters/counters.h"
 #include "runs/runs.h"
 
 #define MAX_RUNS 1000000L
@@ -27,11 +30,6 @@ void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->error, sizeof(r->error), fmt, ap);
 	va_end(ap);
-}
-
-const char *pb_runs_mode_name(int mode)
-{
-	return pbench_runs_mode_name(mode);
 }
 
 void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len)
@@ -412,7 +410,7 @@ void pb_runs_analyze(struct pb_set *set)
 		return;
 	}
 	for (int i = 0; i < set->done; i++)
-		if (pb_run_measured(set->runs[i].timed_out)) {	/* the rule: internal.h */
+		if (pb_run_measured(set->runs[i].timed_out)) {	/* the rule: stats/samples.h */
 			ns[n] = (double)set->runs[i].ns;
 			ticks[n++] = (double)set->runs[i].ticks;
 		}

@@ -9,7 +9,7 @@
 #ifndef PBENCH_RUNS_H
 #define PBENCH_RUNS_H
 
-#include "internal.h"
+#include "pbench.h"
 
 /* One run, as measured. */
 struct pb_run {
@@ -140,7 +140,6 @@ struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set);
 void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
 		  const struct pb_rusage *u);
 void pb_runs_forget(struct pbench_runs *r, struct pb_set *set);
-void pb_runs_fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u);
 int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
 			  int alone, struct pbench_child **ch);
 int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
@@ -166,7 +165,6 @@ struct json_t *pb_json_helpers(long warmup_runs, char *const *setup, char *const
 void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pb_runs_analyze(struct pb_set *set);
-const char *pb_runs_mode_name(int mode);
 void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len);
 const struct pb_set *pb_runs_set_of(const struct pbench_runs *r, int mode);
 double pb_runs_median_field(const struct pb_set *s, size_t off);

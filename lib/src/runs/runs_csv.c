@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "runs/runs.h"
 
 static void csv_u64(FILE *f, uint64_t v, int known)
@@ -48,7 +49,7 @@ static void csv_run(FILE *f, const struct pbench_runs *r, const struct pb_set *s
 	int cn = run->have_cpu_noise, irq = cn && !(c->flags & PBENCH_CPU_NOISE_NO_IRQ);
 	int cmd = r->subject.argv != NULL;
 
-	fprintf(f, "%s,%d,%d,%llu,%llu", pb_runs_mode_name(s->mode), i + 1, run->cpu,
+	fprintf(f, "%s,%d,%d,%llu,%llu", pbench_runs_mode_name(s->mode), i + 1, run->cpu,
 		(unsigned long long)run->ticks, (unsigned long long)run->ns);
 	csv_u64(f, (uint64_t)run->exit_status, run->exited);
 	csv_u64(f, (uint64_t)run->term_signal, run->signaled);
@@ -110,7 +111,7 @@ static void plot_title(const struct pbench_runs *r, char *title, size_t len)
 		char wl[128];
 
 		pb_runs_subject_desc(r, wl, sizeof(wl));
-		snprintf(title, len, "pbench stat: %s, %s", wl, pb_runs_mode_name(r->o.mode));
+		snprintf(title, len, "pbench stat: %s, %s", wl, pbench_runs_mode_name(r->o.mode));
 	}
 }
 
@@ -142,7 +143,7 @@ int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f)
 		if (s->mode == PBENCH_RUNS_PREPARED && s->prepared)
 			snprintf(names[i], sizeof(names[i]), "prepared, CPU %d", s->cpu);
 		else
-			snprintf(names[i], sizeof(names[i]), "%s", pb_runs_mode_name(s->mode));
+			snprintf(names[i], sizeof(names[i]), "%s", pbench_runs_mode_name(s->mode));
 		ser[i] = (struct pbench_plot_series){ .size = sizeof(ser[i]), .name = names[i],
 			.color = set_color[s->mode == PBENCH_RUNS_PREPARED], .ns = ns[i], .n = n,
 			.outlier = out[i], .cause = cause[i] };

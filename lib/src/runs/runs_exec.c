@@ -14,6 +14,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "stats/samples.h"
+#include "counters/counters.h"
+#include "measure/measure.h"
 #include "runs/runs.h"
 
 /* ---- one run ------------------------------------------------------------------------------- */
@@ -200,7 +203,7 @@ static int find_event(const struct pb_run *run, int nr, const char *a, const cha
  * sums its processes, so a parallel one may show none not running: the clamp at 0 says
  * "unknown to be more", not "none".
  */
-void pb_runs_fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u)
+static void fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u)
 {
 	int tc = find_event(run, nr, "task-clock", NULL);
 	int mig = find_event(run, nr, "cpu-migrations", "migrations");
@@ -348,7 +351,7 @@ void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
 	/* Names from the set that outlives the runs (a child's set is freed per run). */
 	for (int e = 0; e < r->nr; e++)
 		run->counts[e].name = pbench_counters_name(r->self, e);
-	pb_runs_fill_noise(run, r->nr, u);
+	fill_noise(run, r->nr, u);
 	/* Under FIFO where the fair server can preempt: the waiting normal tasks run now,
 	 * outside the timed span, instead of during a run. A rest shorter than REST_MIN_NS is
 	 * taken with the next runs' (the same share of the time): a sleep costs ~50 us more

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "runs/runs.h"
 
 int pbench_runs_totals(const struct pbench_runs *r, struct pbench_runs_totals *out)

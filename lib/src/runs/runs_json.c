@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "base/base.h"
 #include "base/jsonutil.h"
 #include "listing/listing.h"
 #include "runs/runs.h"
@@ -216,7 +217,7 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_t *j = json_object(), *steps = json_array(), *runs = json_array();
 	int bad = 0;
 
-	json_object_set_new(j, "mode", json_string(pb_runs_mode_name(s->mode)));
+	json_object_set_new(j, "mode", json_string(pbench_runs_mode_name(s->mode)));
 	json_object_set_new(j, "cpu", s->prepared ? json_integer(s->cpu) : json_null());
 	json_object_set_new(j, "command_cpus", cpus_json(r, s));
 	json_object_set_new(j, "cpu_reason", s->prepared ? json_string(s->cpu_reason)
@@ -337,7 +338,7 @@ static json_t *header_json(const struct pbench_runs *r)
 		return NULL;
 	pb_json_head(root, 1, bad);
 	SET(root, "subject", subject_json(r));
-	SET(root, "mode", json_string(pb_runs_mode_name(r->o.mode)));
+	SET(root, "mode", json_string(pbench_runs_mode_name(r->o.mode)));
 	SET(root, "runs_requested", json_integer(r->o.runs));
 	SET(root, "target_sem_pct", r->o.target_sem_pct > 0 ? num(r->o.target_sem_pct)
 							     : json_null());

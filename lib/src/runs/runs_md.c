@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "runs/runs.h"
 
 /* The command as a shell would take it back, or the workload in words. */
@@ -48,7 +49,7 @@ static void md_row(FILE *f, const struct pbench_runs *r, const struct pb_set *s,
 
 	fprintf(f, "| ");
 	md_subject(f, r);
-	fprintf(f, " | %s | %d |", pb_runs_mode_name(s->mode), s->measured);
+	fprintf(f, " | %s | %d |", pbench_runs_mode_name(s->mode), s->measured);
 	if (isfinite(m->stddev))
 		fprintf(f, " %.*f ± %.*f |", d, m->mean / scale, d, m->stddev / scale);
 	else

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "runs/runs.h"
 
 int pbench_runs_progress_text(const struct pbench_runs_progress *p, char *buf, size_t len)

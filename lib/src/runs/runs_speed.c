@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
+#include "stats/samples.h"
+#include "counters/counters.h"
 #include "runs/runs.h"
 
 static void read_into(struct pbench_runs *r, struct pb_run *run, double *ns)
@@ -213,7 +216,7 @@ int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, size_t len)
 			continue;
 		n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0,
 				      "; in the %s runs %.2fx, time against 1/speed r = %.2f: %s",
-				      pb_runs_mode_name(r->sets[s].mode), one.range, one.corr,
+				      pbench_runs_mode_name(r->sets[s].mode), one.range, one.corr,
 				      pb_speed_corr_words(one.corr));
 	}
 	n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, ")");

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
+#include "stats/samples.h"
+#include "counters/counters.h"
 #include "runs/runs.h"
 
 static int is_time_event(const char *name)
@@ -66,7 +69,7 @@ static void asked(const struct pbench_runs *r, char *buf, size_t len)
 	if (o->mode == PBENCH_RUNS_CONTRAST)
 		snprintf(buf, len, "%s unprepared, then as many prepared", each);
 	else
-		snprintf(buf, len, "%s, %s", each, pb_runs_mode_name(o->mode));
+		snprintf(buf, len, "%s, %s", each, pbench_runs_mode_name(o->mode));
 }
 
 /* The command's warm-up runs and hyperfine's helpers, when there are any: one line. */
@@ -143,7 +146,7 @@ static void print_header(FILE *f, const struct pbench_runs *r, int before)
 			 r->sets[0].done, r->sets[0].done == 1 ? "" : "s", r->sets[1].done);
 	else
 		snprintf(runs, sizeof(runs), "%d run%s, %s", r->sets[0].done,
-			 r->sets[0].done == 1 ? "" : "s", pb_runs_mode_name(r->sets[0].mode));
+			 r->sets[0].done == 1 ? "" : "s", pbench_runs_mode_name(r->sets[0].mode));
 	if (cmd) {
 		/* as a shell would take it back: sh -c 'gzip -c big.log > /dev/null' */
 		size_t n = pb_shell_quote(NULL, 0, cmd) + 1;

@@ -89,7 +89,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/base.h"
 #include "stats/changepoint.h"
 
 #define MAX_WINDOW 1000

@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "base/base.h"
 #include "stats/samples.h"
 
 int pbench_samples_new(struct pbench_samples **out)

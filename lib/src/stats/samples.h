@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The samples read back from files (samples.c) and their analysis (samples_report.c). */
+/*
+ * The stats module (lib/src/stats/), declared for the files of the library: the one rule of
+ * every summary of runs and the look factor of the verdict (stats.c), the samples read back
+ * from files (samples.c) and their analysis (measure/samples_report.c). Never installed.
+ */
 #ifndef PBENCH_SAMPLES_H
 #define PBENCH_SAMPLES_H
 
-#include "internal.h"
+#include "pbench.h"
 
 struct sample_set {
 	char *name;
@@ -35,5 +39,23 @@ struct pbench_samples {
 	int ncmp;
 	int width;		/* pbench_samples_wrap_at() */
 };
+
+/*
+ * The one rule of every summary of runs: pbench stat's and compare's, and pbench analyze's (and
+ * a baseline's) of their JSON. A run killed at the timeout was cut short, not measured: it is
+ * left out of the summary, its outlier fences and its counts, and the summary says so
+ * (PB_RUN_LEFT_OUT). A run that failed (exit non-zero, a signal) ran to its end: it is kept,
+ * and the failure is said beside the summary (and in pbench's exit status). As hyperfine
+ * keeps failed runs with -i and perf stat -r keeps them.
+ */
+static inline int pb_run_measured(int timed_out)
+{
+	return !timed_out;
+}
+#define PB_RUN_LEFT_OUT "killed at the timeout: cut short, not measured"
+
+/* How much stricter a sequential comparison's boundary is than one look's (Pocock): see
+ * pbench_stats_verdict(). */
+#define PB_VERDICT_LOOK_FACTOR 10
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "stats/samples.h"
 
 /* The set to compare with: the only one, or the one named name; -1 with why filled. */

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/base.h"
+#include "stats/samples.h"
 
 #define DEFAULT_CI_LEVEL	0.95
 #define LN_SQRT_2PI	0.918938533204672741780329736406	/* log(sqrt(2 pi)) */

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/samples.h"
+#include "base/base.h"
 #include "base/jsonutil.h"
+#include "stats/samples.h"
 
 static int compare_pair(struct pbench_samples *s, int b, struct pb_samples_cmp *c, char *why,
 			size_t wlen)

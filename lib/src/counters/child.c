@@ -36,7 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/base.h"
+#include "counters/counters.h"
 
 #define DEFAULT_GRACE_S 1.0	/* from SIGTERM to SIGKILL */
 

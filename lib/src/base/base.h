@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The base module (lib/src/base/): what every other file may use, declared for the files of
+ * the library. Errors and the log (log.c), the one check and copy of a caller's versioned
+ * struct, the /sys and /proc reader (sysfs.c), reason strings (intern.c), enum names
+ * (names.c), the raw perf_event_open (sys_perf.c), prose wrapped at a width (wrap.c), number
+ * formatting, CSV and Markdown (format.c), command lines (command.c), SVG helpers (plot.c).
+ * JSON (jsonutil.h) and /proc/interrupts (irq_table.h) have their own headers. Never
+ * installed.
+ */
+#ifndef PBENCH_BASE_BASE_H
+#define PBENCH_BASE_BASE_H
+
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "pbench.h"
+
+#define PB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* log.c */
+void pb_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * A failing call says which argument and why: pb_fail() keeps the text as this thread's
+ * detail of err (pbench_strerror(err) then gives it), sends it to the log callback and returns
+ * err (negative); logged at debug level, since the library itself takes another way after
+ * some failures (pb_check_struct() below logs an error: only a caller gets a struct wrong).
+ * The text starts with the public function's name, "pbench_measure(): ...",
+ * or with the error's own words ("unknown event 'cylces' ..."). pb_fail_clear() forgets it: at
+ * the start of a public call that may leave one, so that a later failure without a detail is
+ * not shown with an earlier one's.
+ */
+int pb_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The end of every writer on a FILE *: flush it and return 0, or the error of the write that
+ * failed (-ENOSPC for a full disk, -EPIPE, ...; -EIO only when none is known), so a caller
+ * can say why. */
+int pb_stream_end(FILE *f);
+void pb_fail_clear(void);
+/* pb_fail() that also sets pbench_counters_last_error() (the name errors of an event list),
+ * and its clearing at the start of pbench_counters_open(). */
+int pb_set_last_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pb_clear_last_error(void);
+/*
+ * The check of a caller's versioned struct (its size_t size first) at the door of a public
+ * function: 0 when p is set and its .size is at least min (and holds the size field itself);
+ * otherwise -EINVAL through pb_fail(), naming the function, the argument and the struct, and
+ * the fix (the _INIT macro when the struct has one, init; NULL when not). A struct that
+ * passes clears an older detail (pb_fail_clear()).
+ * PB_CHECK_STRUCT(opts, pbench_measure_opts, 0, "PBENCH_MEASURE_OPTS_INIT") in a public
+ * function; pb_check_struct() itself where the check is in a helper of several.
+ */
+int pb_check_struct(const char *fn, const char *arg, const char *type, const void *p,
+		    size_t min, const char *init);
+#define PB_CHECK_STRUCT(p, type, min, init) \
+	pb_check_struct(__func__, #p, #type, (p), (min), (init))
+
+/*
+ * The one way the library handles a caller's versioned struct (its size_t size first), as
+ * libpfm4's pfmlib_check_struct does: a caller built against an older, smaller struct is
+ * accepted everywhere.
+ * - pb_copy_in: the caller's options into the library's own struct of the current size,
+ *   fields the caller's struct does not have left 0 (the default); dst->size becomes ours.
+ * - pb_copy_out: the library's struct out to the caller's: as much as both have, and the
+ *   caller's size becomes that, so a newer caller knows how much was filled.
+ * - PB_HAS_FIELD: whether the caller's struct is large enough to hold field f.
+ */
+static inline void pb_copy_in(void *dst, size_t dst_size, const void *src)
+{
+	size_t have = *(const size_t *)src;
+
+	memset(dst, 0, dst_size);
+	memcpy(dst, src, have < dst_size ? have : dst_size);
+	*(size_t *)dst = dst_size;
+}
+
+static inline void pb_copy_out(void *dst, const void *src, size_t src_size)
+{
+	size_t want = *(const size_t *)dst, n = want < src_size ? want : src_size;
+
+	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
+	       n - sizeof(size_t));
+	*(size_t *)dst = n;
+}
+
+#define PB_HAS_FIELD(p, f) ((p)->size >= offsetof(__typeof__(*(p)), f) + sizeof((p)->f))
+
+/* The signals a thread pbench starts blocks, so that the caller's handlers run in the
+ * caller's thread (and interrupt its waits): all but those the kernel sends for a fault of
+ * the thread itself. */
+static inline void pb_sigset_async(sigset_t *s)
+{
+	sigfillset(s);
+	sigdelset(s, SIGSEGV);
+	sigdelset(s, SIGBUS);
+	sigdelset(s, SIGFPE);
+	sigdelset(s, SIGILL);
+	sigdelset(s, SIGTRAP);
+	sigdelset(s, SIGSYS);
+	sigdelset(s, SIGABRT);
+}
+
+/* The signals whose default action ends the process and that arrive from outside (a closed
+ * terminal's SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGALRM, the real-time ones...): those
+ * a prepared state is restored on (PBENCH_PREPARE_SIGNALS). Not SIGPIPE (a write's error)
+ * nor those of a fault of the thread itself. */
+static inline void pb_sigset_stop(sigset_t *s)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
+				    SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR,
+				    SIGSTKFLT };
+
+	sigemptyset(s);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(s, sigs[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(s, sig);
+}
+
+/* sysfs.c: every read of /sys and /proc goes through these. */
+/* Map "/sys/..." or "/proc/..." to the root from PBENCH_SYSFS_ROOT / PBENCH_PROCFS_ROOT. */
+int pb_path(char *buf, size_t len, const char *path);
+/* Read a whole small file into buf (NUL-terminated, trailing newline stripped). Returns the
+ * length or -errno. */
+int pb_read_file(const char *path, char *buf, size_t len);
+/* The whole text of an open file from offset 0, as pb_read_file gives it: for a file read
+ * again and again through a kept descriptor (the noise probe's /proc files: that saves the
+ * open and close, 10 of 41 us for /proc/interrupts on the development VM). */
+int pb_read_fd(int fd, char *buf, size_t len);
+/* Read a file holding one integer. */
+int pb_read_long(const char *path, long *value);
+/* fopen() through the root mapping (for line-by-line reads of larger files). */
+FILE *pb_fopen(const char *path);
+/* Recorded trees (PBENCH_SYSFS_ROOT, PBENCH_PROCFS_ROOT) are read only between begin and end
+ * (the checks); pb_recorded_everywhere(1) extends that to every read, for unit tests of the
+ * live readers on recorded data. pb_recorded_set(): either variable is set. */
+void pb_recorded_begin(void);
+void pb_recorded_end(void);
+void pb_recorded_everywhere(int on);
+int pb_recorded_set(void);
+/* Reads go to a recorded tree right now (inside a check, or everywhere for unit tests). */
+int pb_recorded_active(void);
+
+/* Per-CPU times from a "cpuN ..." line of /proc/stat, in USER_HZ ticks. */
+struct pb_cpu_times {
+	unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
+	int valid;
+};
+/* Parse one line of /proc/stat: for "cpuN v0 v1 ..." set *cpu and the fields present (valid
+ * set), and return how many values it has (steal is the 8th, from Linux 2.6.11); -1 for any
+ * other line (the "cpu " total, intr, ctxt...). The line is not modified. */
+int pb_parse_cpu_times(const char *line, int *cpu, struct pb_cpu_times *t);
+
+/* The library's one copy of a reason string, valid for the life of the process ("" for NULL
+ * or ""): what a struct pbench_count's reason points to (intern.c). */
+const char *pb_intern(const char *s);
+
+/* names.c: an event's status in text, as perf stat spells it ("not supported"); the text
+ * writers put it between < and >. */
+const char *pb_event_status_text(int status);
+
+/* sys_perf.c: the raw system call. */
+int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		       unsigned long flags);
+
+/* wrap.c: pbench_format_wrap() of a printf format (the text may be any length). */
+int pb_wrapf(FILE *f, int width, int indent, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* wrap.c: a line (or lines) written by several calls, then wrapped onto f: write them to what
+ * pb_line_open() returns (f itself when width is 0: nothing changes), each ending in '\n', and
+ * pb_line_close() writes them wrapped. indent PB_HANG(n): each line's continuations at its own
+ * leading spaces and n more (a paragraph of several lines at different depths). */
+#define PB_HANG(n) (-(n))
+struct pb_line {
+	FILE *f, *m;
+	char *buf;
+	size_t len;
+	int width, indent;
+};
+FILE *pb_line_open(struct pb_line *l, FILE *f, int width, int indent);
+int pb_line_close(struct pb_line *l);
+/* format.c: a percentage with `digits` decimals, or (digits < 0) with the precision its size
+ * needs (157%, 4.3%, 0.53%, 0.0004%); %.3g from 1e6 %; "n/a" when not finite. Returns buf. */
+const char *pb_format_pct(char *buf, size_t len, double pct, int digits);
+/* format.c: a CSV field, quoted (quotes doubled) when it holds a comma, a quote or a line
+ * break (RFC 4180). */
+void pb_csv_text(FILE *f, const char *s);
+/* command.c: a copy of a NULL-terminated argv (NULL: out of memory), and its release. */
+char **pb_argv_dup(char *const *argv);
+void pb_argv_free(char **v);
+/* format.c: argv as a POSIX shell would read it back (an argument with anything but
+ * [A-Za-z0-9_@%+=:,./-] in single quotes, a quote as '\''), in buf (cut at len - 1); returns
+ * the length the whole needs, as snprintf does. */
+size_t pb_shell_quote(char *buf, size_t len, char *const *argv);
+/* format.c: how many times larger, f >= 1, as people say it: "1.003x", "2.35x", "11.3x",
+ * "150x"; "n/a" when f is not a positive number. */
+const char *pb_format_factor(char *buf, size_t len, double f);
+/* format.c, Markdown: the time unit (ns, us, ms, s) for values around ns and its scale; s
+ * as a code span (a pipe escaped for a table cell); s as text, Markdown's characters escaped;
+ * the decimals that keep 2 significant digits of err (3 when err is not a number above 0). */
+double pb_md_time_unit(double ns, const char **name);
+void pb_md_code(FILE *f, const char *s);
+void pb_md_text(FILE *f, const char *s);
+int pb_md_decimals(double err);
+
+/* plot.c: SVG text with &<>" escaped (control characters dropped), and a round axis step
+ * (1, 2, 2.5, 5 or 10 x 10^k) at or above raw. */
+void pb_svg_text(FILE *f, const char *s);
+double pb_nice_step(double raw);
+
+#endif

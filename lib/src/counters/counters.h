@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The counters module (lib/src/counters/): the clock (clock.c), the user-space read of a perf
+ * mmap page (mmap.c), event names to attributes (events.c, events_names.c), a command counted
+ * from its exec (child.c) and the CPU's own speed (speed.c), declared for the files of the
+ * library. Never installed.
+ */
+#ifndef PBENCH_COUNTERS_COUNTERS_H
+#define PBENCH_COUNTERS_COUNTERS_H
+
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pbench.h"
+
+/* clock.c */
+/* CPUID 0x80000007 EDX[8], the invariant TSC bit: 1 or 0; -1 where there is no CPUID. */
+int pb_cpuid_invariant_tsc(void);
+/* Exact floor(ticks * mult / 2^shift) without overflow (128-bit product). */
+uint64_t pb_mul_shift(uint64_t ticks, uint64_t mult, uint32_t shift);
+/* mult/shift for a clock of hz ticks per second such that ns = ticks*mult >> shift. */
+void pb_mult_shift_for_hz(uint64_t hz, uint64_t *mult, uint32_t *shift);
+/* Frequency from the perf page's time_mult/time_shift: 1e9 * 2^shift / mult, rounded. */
+uint64_t pb_hz_from_perf(uint32_t time_mult, uint16_t time_shift);
+/* Frequency from CPUID 0x15 (denominator, numerator, crystal Hz); 0 when not enumerated.
+ * Leaf 0x16 is not used: it gives the nominal frequency, not the TSC's. */
+uint64_t pb_hz_from_cpuid15(uint32_t eax, uint32_t ebx, uint32_t ecx);
+
+/* mmap.c: the user-space read of a perf mmap page (kernel ABI, libperf's sequence). */
+struct pb_page_read {
+	uint64_t value;		/* count = offset + sign-extended pmc */
+	uint64_t enabled;
+	uint64_t running;
+};
+/* Sign-extend the low width bits of a raw PMC value (1 <= width <= 64). */
+int64_t pb_pmc_sign_extend(uint64_t raw, unsigned width);
+/* The time_enabled/running extrapolation term: time_offset + cyc*time_mult >> time_shift,
+ * with the cap_user_time_short adjustment when time_mask is non-zero. */
+uint64_t pb_page_time_delta(uint64_t cyc, uint32_t time_mult, uint16_t time_shift,
+			    uint64_t time_offset, uint64_t time_cycles, uint64_t time_mask);
+/* Read one page. rdpmc(idx) and rdtsc() are the instruction readers (tests pass recorded
+ * values). Returns 0, or -PBENCH_ENO_RDPMC if the page has no user-readable counter now. */
+int pb_page_read(const volatile struct perf_event_mmap_page *pc,
+		 uint64_t (*rdpmc)(uint32_t idx), uint64_t (*rdtsc)(void),
+		 struct pb_page_read *out);
+/* The counter of page index idx + 1 (x86 rdpmc; arm64 PMEVCNTR<idx>_EL0, PMCCNTR_EL0 for 31)
+ * and the clock of the page's time fields (TSC; arm64 CNTVCT_EL0). */
+uint64_t pb_rdpmc(uint32_t idx);
+uint64_t pb_rdtsc(void);
+/* 1 if this build can read counters in user space at all (x86-64, arm64). */
+int pb_arch_user_read(void);
+
+/* events.c */
+struct pb_event {
+	char name[128];			/* as the user wrote it */
+	struct perf_event_attr attr;
+	int kind;			/* enum pbench_event_kind */
+	const char *why;		/* libpfm4's reason a name did not resolve (its static
+					 * string), or NULL */
+};
+/* Resolve one name to an attr. Returns 0, -PBENCH_EUNKNOWN_EVENT or -PBENCH_EPFM. It does not
+ * log: enumerating the names for a suggestion resolves hundreds, and libpfm4 refuses tens of
+ * them on a machine with a PMU (33 lines for one typo on a Zen 4); the caller says what the
+ * user asked about (ev->why). */
+int pb_event_resolve(const char *name, struct pb_event *ev);
+int pb_pfm_init(void);
+
+/* events_names.c: every known event name with its kind, unprobed (pbench_event_list_new()
+ * without the probe); count, or a negative error. */
+int pb_events_names(struct pbench_event_desc **out, unsigned flags);
+/* Set the user-access format bits of attr's PMU where it has them (arm64: `rdpmc` config1:1,
+ * and with want_long `long` config1:0, 64-bit counters). Returns the PB_USER_READ_* bits set;
+ * 0 when the PMU has no rdpmc field (x86 needs none; other PMUs cannot be read). */
+#define PB_USER_READ_RDPMC 1
+#define PB_USER_READ_LONG 2
+int pb_pmu_user_read_bits(struct perf_event_attr *attr, int want_long);
+/* Reason text for a failed perf_event_open of ev with errno err; fills buf. */
+void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len);
+/* Status for a failed open (NOT_SUPPORTED or NO_PERMISSION). */
+int pb_open_status(int err);
+
+/* child.c: a helper command (hyperfine's setup, prepare, cleanup) run to its end, output to
+ * /dev/null (quiet 1) or pbench's own: 0 when it exited 0; 1 when *stop ended the wait (it
+ * was ended, with its group); -ECANCELED when it failed, or an error of starting it, with why
+ * in words ("the setup command 'x' exited with status 1"). argv NULL: nothing to run, 0. */
+int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, const char *what,
+		    char *why, size_t len);
+/* child.c: a helper command found now (pbench_command_resolve()) and copied into *out
+ * (pb_argv_free()); argv NULL: *out NULL, 0. Errors of resolving it, -EINVAL (empty), -ENOMEM,
+ * with why in words. */
+int pb_command_copy(char *const *argv, char ***out, const char *what, char *why, size_t len);
+
+/* speed.c: the reference loop (n iterations; returns its result so it cannot be dropped), one
+ * timed pass of it in ns, and the iterations for a pass of about target_ns on this CPU. */
+uint64_t pb_speed_loop(uint64_t n, uint64_t seed);
+double pb_speed_pass(uint64_t iterations);
+uint64_t pb_speed_calibrate(double target_ns);
+/* What r of the times against 1/speed says: "the speed explains the spread" (>= 0.8), "part
+ * of the spread" (>= 0.5), else "not what spread the runs". */
+const char *pb_speed_corr_words(double r);
+
+#endif
