@@ -248,7 +248,7 @@ static const struct perf_row {
 	{ "arm64 [TC21]", 20971520, 21, 100000000, 100000000, 100000000 },
 	/* A 1 GHz clock at shift 31 (mult 2^31): the identity conversion. */
 	{ "1 GHz", 2147483648u, 31, 1000000000, 1000000000, 1000000000 },
-	/* Constructed, for the rounding internal.h promises: 1e9 * 2 / 3 = 666666666.67. */
+	/* Constructed, for the rounding counters/counters.h promises: 1e9 * 2 / 3 = 666666666.67. */
 	{ "rounding: mult 3, shift 1", 3, 1, 666666667, 666666666, 666666667 },
 	{ "rounding: mult 3, shift 0", 3, 0, 333333333, 333333333, 333333334 },
 	/* Not a conversion: [VM]'s page (kvm-clock) has time_mult 0; shifts past 63 are bogus. */
