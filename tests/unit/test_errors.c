@@ -89,11 +89,16 @@ Test(errors, output_struct_size_zero_and_too_small, .init = logging)
 	err = pbench_stats_summary(x, 3, NULL, &s);
 	cr_assert_eq(err, -EINVAL);
 	expect_has(pbench_strerror(err), "pbench_stats_summary(): out: .size is 3, smaller than");
-	/* An array the library writes with its own stride: each element whole. */
+	/* Counts one at a time: before a read, and past the set's events. */
 	cr_assert_eq(pbench_counters_open(&cs, "task-clock,page-faults", NULL), 0);
-	err = pbench_counters_read(cs, k, 2);
+	err = pbench_counters_get(cs, 0, &k[0]);
+	cr_assert_eq(err, -EAGAIN);
+	expect_has(pbench_strerror(err), "pbench_counters_get(): nothing read yet");
+	cr_assert_eq(pbench_counters_read(cs), 2);
+	err = pbench_counters_get(cs, 2, &k[1]);
 	cr_assert_eq(err, -EINVAL);
-	expect_has(pbench_strerror(err), "pbench_counters_read(): counts[1]: .size is 16");
+	expect_has(pbench_strerror(err), "pbench_counters_get(): i is 2, not an event of the set "
+		   "(0 to 1)");
 	pbench_counters_free(cs);
 	err = pbench_plot_runs_svg(stdout, "t", NULL, 1);
 	cr_assert_eq(err, -EINVAL);

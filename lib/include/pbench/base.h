@@ -27,6 +27,24 @@ extern "C" {
  * or is removed (schema/<document>.schema.json describe each document). */
 #define PBENCH_JSON_SCHEMA 2
 
+/*
+ * Versioned structs. A struct the caller fills (options) or receives (results) across the
+ * ABI starts with `size_t size`, set by the caller to sizeof the struct of the pbench.h it was
+ * built with (the *_OPTS_INIT macros set it); new fields are only ever added at the end, so a
+ * program keeps working with a newer library, and a newer program with an older one:
+ * - in (options): the library reads the fields the caller's struct has; a field an older
+ *   struct does not have takes its default, what the struct's *_OPTS_INIT gives. A newer
+ *   struct's fields past the library's own are not read.
+ * - out (results): an older, smaller struct gets the fields it knows and nothing is written
+ *   past its size; a newer, larger one gets all the library's fields and the rest of it
+ *   zeroed, and its .size is set to the bytes the library filled (so a field past .size was
+ *   not filled: unknown to this library, not 0).
+ * A .size of 0 or below the size field is refused with -EINVAL (pbench_strerror() says which
+ * argument). Such structs are handed out one at a time (pbench_counters_get(i, &one)), never
+ * as an array of the library's stride, and are never embedded by value in front of other
+ * fields of a public struct.
+ */
+
 /* The version of the library actually linked (may differ from the header's). */
 PBENCH_API const char *pbench_version(void);
 

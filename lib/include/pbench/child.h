@@ -42,7 +42,7 @@ struct pbench_child_opts {
 	/*
 	 * A set the caller holds open on its own thread (pid 0, cpu -1) with
 	 * PBENCH_COUNTERS_INHERIT | PBENCH_COUNTERS_ENABLE_ON_EXEC, never enabled: the command
-	 * inherits it and is counted in it from its exec; pbench_child_counts() gives what it
+	 * inherits it and is counted in it from its exec; pbench_child_count() gives what it
 	 * added during the run. No set is opened per run (events is ignored), and the command is
 	 * started as posix_spawn does (vfork: no copy of the caller's page tables). While such a
 	 * command runs no other may be started (-EBUSY): it would inherit the set too.
@@ -169,12 +169,15 @@ PBENCH_API int pbench_child_wait_any(struct pbench_child *const *ch, int n, doub
 /* The child's counter set (NULL if no events were asked for, or with opts.counters). */
 PBENCH_API struct pbench_counters *pbench_child_counters(struct pbench_child *ch);
 /*
- * The run's counts into counts[0..n-1] after pbench_child_wait(), whichever way it was counted:
- * its own set read, or what it added to the caller's set (opts.counters; each event's time
- * enabled and running are the command's own then too). Returns the number filled, 0 when the
- * command was not counted, or a negative error (-EAGAIN before the wait).
+ * The run's counts after pbench_child_wait(), whichever way it was counted: its own set (read
+ * once at the wait), or what it added to the caller's set (opts.counters; each event's time
+ * enabled and running are the command's own then too). pbench_child_nr_counts() is the number
+ * of events, 0 when the command was not counted, or a negative error (-EAGAIN before the
+ * wait, the error of the read); pbench_child_count() fills *out with event i of them, as
+ * pbench_counters_get() does (any out->size, see base.h): 0 or a negative error.
  */
-PBENCH_API int pbench_child_counts(struct pbench_child *ch, struct pbench_count *counts, int n);
+PBENCH_API int pbench_child_nr_counts(const struct pbench_child *ch);
+PBENCH_API int pbench_child_count(const struct pbench_child *ch, int i, struct pbench_count *out);
 /* End the child if still running, with everything it started (SIGTERM to its group and the
  * processes handed to pbench, SIGKILL after the grace period), reap them, close everything. */
 PBENCH_API void pbench_child_free(struct pbench_child *ch);

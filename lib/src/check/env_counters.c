@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters/counts.h"
 #include "check/env.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
@@ -153,7 +154,7 @@ static int try_cycles(char *why, size_t len)
 	if (!cs)
 		return -1;
 	status = pbench_counters_open_status(cs, 0);
-	if (status != PBENCH_EVENT_OK && pbench_counters_read(cs, &k, 1) == 1)
+	if (status != PBENCH_EVENT_OK && pb_counters_read(cs, &k, 1) == 1)
 		snprintf(why, len, "%s", k.reason);
 	pbench_counters_free(cs);
 	return status;

@@ -337,7 +337,7 @@ static void entrant_release(struct pb_entrant *n)
 
 int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_entrant *in)
 {
-	struct pbench_contest_entrant e;
+	struct pbench_contest_entrant e = { 0 };
 	struct pb_entrant *n;
 	int err;
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "counters/counts.h"
 
 /* Open the event the way pbench_counters_open would (same fallbacks, same reasons). */
 static void probe_event(struct pbench_event_desc *d)
@@ -40,7 +41,7 @@ static void probe_event(struct pbench_event_desc *d)
 			 pbench_counters_rdpmc_reason(c, 0));
 		pbench_counters_disable(c);
 	}
-	if (pbench_counters_read(c, &k, 1) == 1) {
+	if (pb_counters_read(c, &k, 1) == 1) {
 		int paranoid = -1;
 
 		if (d->status != PBENCH_EVENT_OK) {

@@ -28,6 +28,7 @@
 #define PB_X86 1
 #endif
 
+#include "counters/counts.h"
 #include "jitter/jitter.h"
 
 #define CALIB_BATCHES 512
@@ -191,7 +192,7 @@ static struct pbench_counters *smi_open(struct pb_jitter_run *r)
 		return NULL;
 	}
 	err = pbench_counters_open(&c, "msr/smi/", &o);
-	if (err || pbench_counters_read(c, &k, 1) != 1 || k.status != PBENCH_EVENT_OK) {
+	if (err || pb_counters_read(c, &k, 1) != 1 || k.status != PBENCH_EVENT_OK) {
 		snprintf(r->smi_reason, sizeof(r->smi_reason), "not available: msr/smi/ does not "
 			 "open: %.100s", c && k.reason[0] ? k.reason : pbench_strerror(err ? err : -EIO));
 		pbench_counters_free(c);
@@ -207,7 +208,7 @@ static void smi_close(struct pb_jitter_run *r, struct pbench_counters *c)
 
 	if (!c)
 		return;
-	if (pbench_counters_read(c, &k, 1) == 1 && k.status == PBENCH_EVENT_OK && k.value >= r->smi) {
+	if (pb_counters_read(c, &k, 1) == 1 && k.status == PBENCH_EVENT_OK && k.value >= r->smi) {
 		r->smi = k.value - r->smi;
 		r->smi_ok = 1;
 	} else {

@@ -292,7 +292,7 @@ static int run_objdump(struct pbench_listing *l, const char *objdump)
 
 int pbench_listing_new(struct pbench_listing **out, const struct pbench_listing_opts *opts)
 {
-	struct pbench_listing_opts o;
+	struct pbench_listing_opts o = { 0 };
 	struct pbench_listing *l;
 	int err;
 

@@ -247,8 +247,7 @@ static int fill(struct pbench_comparison *out, const struct pbench_compare_opts 
 		c.listing_a = c.listing_b = NULL;
 		c.mem_bytes = c.mem_allocs = NULL;
 	}
-	memcpy(out, &c, size < sizeof(c) ? size : sizeof(c));
-	out->size = size;
+	pb_copy_out(out, &c, sizeof(c));
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include <strings.h>
 #include <sys/resource.h>
 
+#include "counters/counts.h"
 #include "measure/measure.h"
 
 /* Defaults: PBENCH_MEASURE_OPTS_INIT without the caller's optimization, which is unknown. */
@@ -40,9 +41,9 @@ static int opts_resolve(const struct pbench_measure_opts *in, struct pbench_meas
 		if ((err = pb_check_struct(fn, arg, "pbench_measure_opts", in, 0,
 					   "PBENCH_MEASURE_OPTS_INIT")))
 			return err;
-		/* An older, smaller struct keeps the defaults of the fields it does not have. */
+		/* An older, smaller struct keeps the defaults of the fields it does not have
+		 * (pb_copy_in). */
 		pb_copy_in(o, sizeof(*o), in);
-		o->size = sizeof(*o);
 	}
 	/* Written so that NaN fails too. */
 	if (!(o->budget_ms > 0 && isfinite(o->budget_ms)))
@@ -294,7 +295,7 @@ int pb_overhead(const struct pb_timing *t, struct pbench_result *res, uint64_t n
 			continue;
 		err = pbench_counters_stop(events);
 		if (!err)
-			err = pbench_counters_delta(events, counts, nr_events);
+			err = pb_counters_delta(events, counts, nr_events);
 		if (err < 0)
 			goto out_free;
 		err = 0;
@@ -356,7 +357,7 @@ void pb_probe_end(struct pb_probe *p, struct pbench_noise *nz)
 	uint64_t t1 = pbench_ticks();
 	struct pbench_count k[2] = { { .size = sizeof(k[0]) }, { .size = sizeof(k[1]) } };
 	int counted = p->started && !pbench_counters_stop(p->sw) &&
-		      pbench_counters_delta(p->sw, k, 2) == 2;
+		      pb_counters_delta(p->sw, k, 2) == 2;
 	struct rusage ru;
 
 	getrusage(RUSAGE_THREAD, &ru);
@@ -545,7 +546,7 @@ int pb_run_sample(struct pb_run *run)
 	if (run->events) {
 		for (int e = 0; e < r->nr_events; e++)
 			k[e].size = sizeof(k[e]);
-		err = pbench_counters_delta(run->events, k, r->nr_events);
+		err = pb_counters_delta(run->events, k, r->nr_events);
 		if (err < 0)
 			return err;
 	}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters/counts.h"
 #include "measure/measure.h"
 
 struct pbench_region {
@@ -129,7 +130,7 @@ void pbench_region_end(struct pbench_region *r)
 	k = res->nr_events ? &res->counts[res->nr * (size_t)res->nr_events] : NULL;
 	for (int e = 0; !err && e < res->nr_events; e++)
 		k[e].size = sizeof(k[e]);
-	if (r->events && !err && (err = pbench_counters_delta(r->events, k, res->nr_events)) > 0)
+	if (r->events && !err && (err = pb_counters_delta(r->events, k, res->nr_events)) > 0)
 		err = 0;
 	if (err) {
 		r->err = err;

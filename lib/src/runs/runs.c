@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "counters/counts.h"
 #include "runs/runs.h"
 
 #define XOR_ITERATIONS 100000000ULL
@@ -115,7 +116,7 @@ static int plan_child(struct pb_child_plan *cp, struct pbench_counters *self, in
 		len += strlen(pbench_counters_name(self, e)) + 1;
 	}
 	if (nr)
-		pbench_counters_read(self, cp->tmpl, nr);
+		pb_counters_read(self, cp->tmpl, nr);
 	cp->events = calloc(1, len);
 	if (!cp->events)
 		return -ENOMEM;
@@ -149,7 +150,7 @@ static int leave_out(struct pbench_runs *r, const struct pbench_counters_opts *c
 	}
 	for (int e = 0; e < nr; e++)
 		k[e].size = sizeof(k[e]);
-	pbench_counters_read(r->self, k, nr);
+	pb_counters_read(r->self, k, nr);
 	for (int e = 0; e < nr; e++) {
 		const char *name = pbench_counters_name(r->self, e);
 

@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "counters/counts.h"
 #include "runs/runs.h"
 
 /* ---- one run ------------------------------------------------------------------------------- */
@@ -27,7 +28,7 @@ static int run_workload(struct pbench_runs *r, struct pb_set *set, struct pb_run
 
 	if (!counting) {
 		/* Nothing could be opened: the read fills in each event's status and reason. */
-		err = pbench_counters_read(r->self, run->counts, r->nr);
+		err = pb_counters_read(r->self, run->counts, r->nr);
 		if (err < 0)
 			return err;
 	} else if ((err = pbench_counters_start(r->self))) {
@@ -43,7 +44,7 @@ static int run_workload(struct pbench_runs *r, struct pb_set *set, struct pb_run
 	t1 = pbench_ticks_end();
 	if (counting) {
 		err = pbench_counters_stop(r->self);
-		if (!err && (err = pbench_counters_delta(r->self, run->counts, r->nr)) > 0)
+		if (!err && (err = pb_counters_delta(r->self, run->counts, r->nr)) > 0)
 			err = 0;
 		if (err)
 			return err;
@@ -93,6 +94,18 @@ int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdo
 	return pbench_child_start(ch, r->subject.argv, &copts);
 }
 
+/* The counts of a command that ended into k[0..n-1]: how many it has, or an error. */
+static int child_counts(const struct pbench_child *ch, struct pbench_count *k, int n)
+{
+	int nr = pbench_child_nr_counts(ch), err = 0;
+
+	for (int i = 0; i < nr && i < n && !err; i++) {
+		k[i].size = sizeof(k[i]);
+		err = pbench_child_count(ch, i, &k[i]);
+	}
+	return err ? err : nr;
+}
+
 /* The run of a command that ended (res from pbench_child_wait): its counts, times and status;
  * ch is freed. */
 int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
@@ -107,11 +120,11 @@ int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
 		/* its own set: the events the object's set could open */
 		for (int k = 0; k < cp->nc; k++)
 			cp->tmp[k].size = sizeof(cp->tmp[k]);
-		err = pbench_child_counts(ch, cp->tmp, cp->nc);
+		err = child_counts(ch, cp->tmp, cp->nc);
 		for (int k = 0; err >= 0 && k < cp->nc; k++)
 			run->counts[cp->map[k]] = cp->tmp[k];
 	} else if (cp->nc) {
-		err = pbench_child_counts(ch, run->counts, r->nr);	/* the object's set */
+		err = child_counts(ch, run->counts, r->nr);	/* the object's set */
 	}
 	pbench_child_free(ch);
 	if (err < 0)

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "counters/counts.h"
 #include "base/jsonutil.h"
 #include "listing/listing.h"
 #include "runs/runs.h"
@@ -43,7 +44,7 @@ static json_t *events_json(const struct pbench_runs *r)
 
 	for (int e = 0; k && e < r->nr; e++)
 		k[e].size = sizeof(k[e]);
-	if (!k || !a || (r->nr && pbench_counters_read(r->self, k, r->nr) < 0)) {
+	if (!k || !a || (r->nr && pb_counters_read(r->self, k, r->nr) < 0)) {
 		free(k);
 		json_decref(a);
 		return NULL;
