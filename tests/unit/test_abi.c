@@ -227,31 +227,31 @@ Test(abi, pbench_count)
 
 Test(abi, pbench_check)
 {
-	cr_expect_eq(sizeof(struct pbench_check), 1440);
+	cr_expect_eq(sizeof(struct pbench_check), 64);
 	cr_expect_eq(offsetof(struct pbench_check, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_check, id), 8, "id moved");
 	cr_expect_eq(offsetof(struct pbench_check, group), 16, "group moved");
 	cr_expect_eq(offsetof(struct pbench_check, status), 24, "status moved");
 	cr_expect_eq(offsetof(struct pbench_check, cpu), 28, "cpu moved");
 	cr_expect_eq(offsetof(struct pbench_check, value), 32, "value moved");
-	cr_expect_eq(offsetof(struct pbench_check, expected), 288, "expected moved");
-	cr_expect_eq(offsetof(struct pbench_check, why), 416, "why moved");
-	cr_expect_eq(offsetof(struct pbench_check, fix), 928, "fix moved");
+	cr_expect_eq(offsetof(struct pbench_check, expected), 40, "expected moved");
+	cr_expect_eq(offsetof(struct pbench_check, why), 48, "why moved");
+	cr_expect_eq(offsetof(struct pbench_check, fix), 56, "fix moved");
 }
 
 Test(abi, pbench_event_desc)
 {
-	cr_expect_eq(sizeof(struct pbench_event_desc), 856);
+	cr_expect_eq(sizeof(struct pbench_event_desc), 72);
 	cr_expect_eq(offsetof(struct pbench_event_desc, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_event_desc, name), 8, "name moved");
-	cr_expect_eq(offsetof(struct pbench_event_desc, pmu), 136, "pmu moved");
-	cr_expect_eq(offsetof(struct pbench_event_desc, desc), 200, "desc moved");
-	cr_expect_eq(offsetof(struct pbench_event_desc, kind), 456, "kind moved");
-	cr_expect_eq(offsetof(struct pbench_event_desc, status), 460, "status moved");
-	cr_expect_eq(offsetof(struct pbench_event_desc, error), 464, "error moved");
-	cr_expect_eq(offsetof(struct pbench_event_desc, reason), 468, "reason moved");
-	cr_expect_eq(offsetof(struct pbench_event_desc, user_read), 660, "user_read moved");
-	cr_expect_eq(offsetof(struct pbench_event_desc, read_reason), 664, "read_reason moved");
+	cr_expect_eq(offsetof(struct pbench_event_desc, pmu), 16, "pmu moved");
+	cr_expect_eq(offsetof(struct pbench_event_desc, desc), 24, "desc moved");
+	cr_expect_eq(offsetof(struct pbench_event_desc, kind), 32, "kind moved");
+	cr_expect_eq(offsetof(struct pbench_event_desc, status), 36, "status moved");
+	cr_expect_eq(offsetof(struct pbench_event_desc, error), 40, "error moved");
+	cr_expect_eq(offsetof(struct pbench_event_desc, reason), 48, "reason moved");
+	cr_expect_eq(offsetof(struct pbench_event_desc, user_read), 56, "user_read moved");
+	cr_expect_eq(offsetof(struct pbench_event_desc, read_reason), 64, "read_reason moved");
 }
 
 Test(abi, pbench_jitter_opts)
@@ -486,12 +486,12 @@ Test(abi, pbench_cpu_noise)
 
 Test(abi, pbench_prepared_step)
 {
-	cr_expect_eq(sizeof(struct pbench_prepared_step), 344);
+	cr_expect_eq(sizeof(struct pbench_prepared_step), 32);
 	cr_expect_eq(offsetof(struct pbench_prepared_step, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_prepared_step, step), 8, "step moved");
 	cr_expect_eq(offsetof(struct pbench_prepared_step, status), 12, "status moved");
 	cr_expect_eq(offsetof(struct pbench_prepared_step, error), 16, "error moved");
-	cr_expect_eq(offsetof(struct pbench_prepared_step, what), 20, "what moved");
+	cr_expect_eq(offsetof(struct pbench_prepared_step, what), 24, "what moved");
 }
 
 Test(abi, pbench_prepare_opts)

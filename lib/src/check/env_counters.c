@@ -138,7 +138,7 @@ static void check_rdpmc(struct pb_env_ctx *ctx, const char *pmu)
 			  "entry inside the timed region (measured on the development VM: 0.6 us "
 			  "per read() of a software counter), instead of an rdpmc instruction in "
 			  "user space", NULL);
-		pb_check_set(c, c->fix, "echo 1 | sudo tee %s", path);
+		pb_check_set(c, &c->fix, "echo 1 | sudo tee %s", path);
 	}
 }
 

@@ -65,7 +65,7 @@ void pb_outcome(struct pbench_prepared *p, int step, int status, int error,
 	s->status = status;
 	s->error = error;
 	va_start(ap, fmt);
-	vsnprintf(s->what, sizeof(s->what), fmt, ap);
+	vsnprintf(p->what[step], sizeof(p->what[step]), fmt, ap);
 	va_end(ap);
 }
 
@@ -672,6 +672,7 @@ int pbench_prepare(struct pbench_prepared **out, const struct pbench_prepare_opt
 		p->steps[i].size = sizeof(p->steps[i]);
 		p->steps[i].step = i;
 		p->steps[i].status = PBENCH_PREPARE_SKIPPED;
+		p->steps[i].what = p->what[i];
 	}
 	p->prio.size = sizeof(p->prio);
 	w = (struct pb_work){ .fn = p->o.warmup_fn, .ctx = p->o.warmup_ctx };

@@ -67,7 +67,8 @@ struct pb_set {
 	int policy, prio_value;		/* in force during the runs */
 	const char *policy_name;
 	int prepared;			/* 1: pbench_prepare() succeeded; what follows is valid */
-	struct pbench_prepared_step steps[PBENCH_PREPARE_STEP_NR];
+	struct pbench_prepared_step steps[PBENCH_PREPARE_STEP_NR];	/* .what: step_what */
+	char step_what[PBENCH_PREPARE_STEP_NR][320];	/* kept: the prepared state is freed */
 	struct pbench_prepared_priority prio;
 	double warmup_ms;
 	int stop;			/* enum pbench_runs_stop */

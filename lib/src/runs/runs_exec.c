@@ -548,8 +548,11 @@ int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra)
 	for (int s = 0; s < PBENCH_PREPARE_STEP_NR; s++) {
 		const struct pbench_prepared_step *po = pbench_prepared_step(p, s);
 
-		if (po)
+		if (po) {
 			set->steps[s] = *po;
+			snprintf(set->step_what[s], sizeof(set->step_what[s]), "%s", po->what);
+			set->steps[s].what = "";	/* the text is step_what[s] */
+		}
 	}
 	set->prio.size = sizeof(set->prio);
 	pbench_prepared_priority(p, &set->prio);
@@ -586,6 +589,7 @@ void pb_runs_share_prepared(struct pb_set *dst, const struct pb_set *src)
 	dst->cpu = src->cpu;
 	memcpy(dst->cpu_reason, src->cpu_reason, sizeof(dst->cpu_reason));
 	memcpy(dst->steps, src->steps, sizeof(dst->steps));
+	memcpy(dst->step_what, src->step_what, sizeof(dst->step_what));
 	dst->prio = src->prio;
 	dst->policy = src->policy;
 	dst->policy_name = src->policy_name;

@@ -240,7 +240,7 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 		json_array_append_new(steps, json_pack("{s:s, s:s, s:s}",
 			"step", pbench_prepare_step_name(s->steps[i].step),
 			"status", pbench_prepare_status_name(s->steps[i].status),
-			"reason", s->steps[i].what));
+			"reason", s->step_what[i]));
 	json_object_set_new(j, "steps", steps);
 	json_object_set_new(j, "restored", s->mode == PBENCH_RUNS_PREPARED && s->prepared ?
 			    json_boolean(!s->restore_err) : json_null());

@@ -182,7 +182,7 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 	for (int i = 0; i < PBENCH_PREPARE_STEP_NR; i++)
 		pb_wrapf(f, r->width, 2 + 9 + 1 + 14 + 1, "  %-9s %-14s %s",
 			 pbench_prepare_step_name(s->steps[i].step),
-			 pbench_prepare_status_name(s->steps[i].status), s->steps[i].what);
+			 pbench_prepare_status_name(s->steps[i].status), s->step_what[i]);
 	f = pb_line_open(&l, f, r->width, PB_HANG(2));
 	fprintf(f, "priority: %s %s %d", s->policy_name, s->policy == SCHED_FIFO ||
 	       s->policy == SCHED_RR ? "priority" : "nice", s->prio_value);
