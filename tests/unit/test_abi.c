@@ -275,19 +275,20 @@ Test(abi, pbench_jitter_gap)
 
 Test(abi, pbench_jitter_source)
 {
-	cr_expect_eq(sizeof(struct pbench_jitter_source), 256);
-	cr_expect_eq(offsetof(struct pbench_jitter_source, kind), 0, "kind moved");
-	cr_expect_eq(offsetof(struct pbench_jitter_source, name), 4, "name moved");
-	cr_expect_eq(offsetof(struct pbench_jitter_source, available), 68, "available moved");
-	cr_expect_eq(offsetof(struct pbench_jitter_source, count), 72, "count moved");
-	cr_expect_eq(offsetof(struct pbench_jitter_source, per_s), 80, "per_s moved");
-	cr_expect_eq(offsetof(struct pbench_jitter_source, ns), 88, "ns moved");
-	cr_expect_eq(offsetof(struct pbench_jitter_source, reason), 96, "reason moved");
+	cr_expect_eq(sizeof(struct pbench_jitter_source), 64);
+	cr_expect_eq(offsetof(struct pbench_jitter_source, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_jitter_source, kind), 8, "kind moved");
+	cr_expect_eq(offsetof(struct pbench_jitter_source, name), 16, "name moved");
+	cr_expect_eq(offsetof(struct pbench_jitter_source, available), 24, "available moved");
+	cr_expect_eq(offsetof(struct pbench_jitter_source, count), 32, "count moved");
+	cr_expect_eq(offsetof(struct pbench_jitter_source, per_s), 40, "per_s moved");
+	cr_expect_eq(offsetof(struct pbench_jitter_source, ns), 48, "ns moved");
+	cr_expect_eq(offsetof(struct pbench_jitter_source, reason), 56, "reason moved");
 }
 
 Test(abi, pbench_jitter_cpu)
 {
-	cr_expect_eq(sizeof(struct pbench_jitter_cpu), 5704);
+	cr_expect_eq(sizeof(struct pbench_jitter_cpu), 200);
 	cr_expect_eq(offsetof(struct pbench_jitter_cpu, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_jitter_cpu, cpu), 8, "cpu moved");
 	cr_expect_eq(offsetof(struct pbench_jitter_cpu, flags), 12, "flags moved");
@@ -314,9 +315,8 @@ Test(abi, pbench_jitter_cpu)
 	cr_expect_eq(offsetof(struct pbench_jitter_cpu, priority), 172, "priority moved");
 	cr_expect_eq(offsetof(struct pbench_jitter_cpu, other_pid), 176, "other_pid moved");
 	cr_expect_eq(offsetof(struct pbench_jitter_cpu, nsources), 180, "nsources moved");
-	cr_expect_eq(offsetof(struct pbench_jitter_cpu, sources), 184, "sources moved");
-	cr_expect_eq(offsetof(struct pbench_jitter_cpu, explained), 4280, "explained moved");
-	cr_expect_eq(offsetof(struct pbench_jitter_cpu, prepared), 5304, "prepared moved");
+	cr_expect_eq(offsetof(struct pbench_jitter_cpu, explained), 184, "explained moved");
+	cr_expect_eq(offsetof(struct pbench_jitter_cpu, prepared), 192, "prepared moved");
 }
 
 Test(abi, pbench_jitter_bin)
@@ -362,23 +362,23 @@ Test(abi, pbench_measure_opts)
 
 Test(abi, pbench_noise)
 {
-	cr_expect_eq(sizeof(struct pbench_noise), 48);
-	cr_expect_eq(offsetof(struct pbench_noise, ctx_involuntary), 0, "ctx_involuntary moved");
-	cr_expect_eq(offsetof(struct pbench_noise, ctx_voluntary), 8, "ctx_voluntary moved");
-	cr_expect_eq(offsetof(struct pbench_noise, migrations), 16, "migrations moved");
-	cr_expect_eq(offsetof(struct pbench_noise, minor_faults), 24, "minor_faults moved");
-	cr_expect_eq(offsetof(struct pbench_noise, major_faults), 32, "major_faults moved");
-	cr_expect_eq(offsetof(struct pbench_noise, not_running_ns), 40, "not_running_ns moved");
+	cr_expect_eq(sizeof(struct pbench_noise), 56);
+	cr_expect_eq(offsetof(struct pbench_noise, size), 0, "size moved");
+	cr_expect_eq(offsetof(struct pbench_noise, ctx_involuntary), 8, "ctx_involuntary moved");
+	cr_expect_eq(offsetof(struct pbench_noise, ctx_voluntary), 16, "ctx_voluntary moved");
+	cr_expect_eq(offsetof(struct pbench_noise, migrations), 24, "migrations moved");
+	cr_expect_eq(offsetof(struct pbench_noise, minor_faults), 32, "minor_faults moved");
+	cr_expect_eq(offsetof(struct pbench_noise, major_faults), 40, "major_faults moved");
+	cr_expect_eq(offsetof(struct pbench_noise, not_running_ns), 48, "not_running_ns moved");
 }
 
 Test(abi, pbench_sample)
 {
-	cr_expect_eq(sizeof(struct pbench_sample), 80);
+	cr_expect_eq(sizeof(struct pbench_sample), 32);
 	cr_expect_eq(offsetof(struct pbench_sample, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_sample, ticks), 8, "ticks moved");
 	cr_expect_eq(offsetof(struct pbench_sample, iterations), 16, "iterations moved");
 	cr_expect_eq(offsetof(struct pbench_sample, ns_per_iter), 24, "ns_per_iter moved");
-	cr_expect_eq(offsetof(struct pbench_sample, noise), 32, "noise moved");
 }
 
 Test(abi, pbench_mem)
@@ -460,15 +460,15 @@ Test(abi, pbench_comparison)
 
 Test(abi, pbench_noise_source)
 {
-	cr_expect_eq(sizeof(struct pbench_noise_source), 72);
+	cr_expect_eq(sizeof(struct pbench_noise_source), 24);
 	cr_expect_eq(offsetof(struct pbench_noise_source, label), 0, "label moved");
-	cr_expect_eq(offsetof(struct pbench_noise_source, name), 16, "name moved");
-	cr_expect_eq(offsetof(struct pbench_noise_source, count), 64, "count moved");
+	cr_expect_eq(offsetof(struct pbench_noise_source, name), 8, "name moved");
+	cr_expect_eq(offsetof(struct pbench_noise_source, count), 16, "count moved");
 }
 
 Test(abi, pbench_cpu_noise)
 {
-	cr_expect_eq(sizeof(struct pbench_cpu_noise), 512);
+	cr_expect_eq(sizeof(struct pbench_cpu_noise), 224);
 	cr_expect_eq(offsetof(struct pbench_cpu_noise, size), 0, "size moved");
 	cr_expect_eq(offsetof(struct pbench_cpu_noise, cpu), 8, "cpu moved");
 	cr_expect_eq(offsetof(struct pbench_cpu_noise, flags), 12, "flags moved");
@@ -478,10 +478,10 @@ Test(abi, pbench_cpu_noise)
 	cr_expect_eq(offsetof(struct pbench_cpu_noise, irq_other), 40, "irq_other moved");
 	cr_expect_eq(offsetof(struct pbench_cpu_noise, irq_device), 48, "irq_device moved");
 	cr_expect_eq(offsetof(struct pbench_cpu_noise, irq_top), 56, "irq_top moved");
-	cr_expect_eq(offsetof(struct pbench_cpu_noise, softirq_total), 272, "softirq_total moved");
-	cr_expect_eq(offsetof(struct pbench_cpu_noise, softirq_top), 280, "softirq_top moved");
-	cr_expect_eq(offsetof(struct pbench_cpu_noise, steal_ticks), 496, "steal_ticks moved");
-	cr_expect_eq(offsetof(struct pbench_cpu_noise, steal_ns), 504, "steal_ns moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_noise, softirq_total), 128, "softirq_total moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_noise, softirq_top), 136, "softirq_top moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_noise, steal_ticks), 208, "steal_ticks moved");
+	cr_expect_eq(offsetof(struct pbench_cpu_noise, steal_ns), 216, "steal_ns moved");
 }
 
 Test(abi, pbench_prepared_step)

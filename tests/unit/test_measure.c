@@ -513,7 +513,11 @@ Test(measure, noise_snapshot_sees_a_sleep)
 	cr_assert_eq(pbench_measure(&r, sleep_ms_fn, &ms, &o), 0);
 	cr_assert_eq(pbench_result_nr_samples(r), 3);
 	for (size_t i = 0; i < 3; i++) {
-		const struct pbench_noise *nz = &pbench_result_sample(r, i)->noise;
+		struct pbench_noise n = { .size = sizeof(n) }, *nz = &n;
+
+		cr_assert_eq(pbench_result_noise(r, i, nz), 0);
+		cr_assert_eq(pbench_result_noise(r, 3, nz), -EINVAL, "3 samples: no sample 3");
+		cr_assert_eq(pbench_result_noise(r, i, nz), 0);
 
 		cr_expect_geq(nz->ctx_voluntary, 1, "sample %zu", i);
 		/* Asleep is not running: most of the millisecond. */

@@ -582,6 +582,22 @@ int pbench_jitter_cpu(const struct pbench_jitter *j, int i, struct pbench_jitter
 	return 0;
 }
 
+int pbench_jitter_source(const struct pbench_jitter *j, int i, int k,
+			 struct pbench_jitter_source *out)
+{
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_jitter_source, 0, NULL)))
+		return err;
+	if (!j || i < 0 || i >= j->n)
+		return pb_fail(-EINVAL, "%s(): no CPU %d in the probe", __func__, i);
+	if (k < 0 || k >= j->run[i].r.nsources)
+		return pb_fail(-EINVAL, "%s(): no source %d of CPU %d (it has %d)", __func__, k,
+			       j->run[i].cpu, j->run[i].r.nsources);
+	pb_copy_out(out, &j->run[i].src[k].s, sizeof(j->run[i].src[k].s));
+	return 0;
+}
+
 long pbench_jitter_gaps(const struct pbench_jitter *j, int i, const struct pbench_jitter_gap **gaps)
 {
 	if (!j || !gaps || i < 0 || i >= j->n)

@@ -361,6 +361,7 @@ void pb_probe_end(struct pb_probe *p, struct pbench_noise *nz)
 	struct rusage ru;
 
 	getrusage(RUSAGE_THREAD, &ru);
+	nz->size = sizeof(*nz);
 	nz->ctx_involuntary = (uint64_t)(ru.ru_nivcsw - p->ru.ru_nivcsw);
 	nz->ctx_voluntary = (uint64_t)(ru.ru_nvcsw - p->ru.ru_nvcsw);
 	nz->minor_faults = (uint64_t)(ru.ru_minflt - p->ru.ru_minflt);
@@ -423,6 +424,7 @@ void pbench_result_free(struct pbench_result *r)
 	free(r->net);
 	free(r->x);
 	free(r->samples);
+	free(r->noise);
 	free(r->mem);
 	free(r);
 }
@@ -454,6 +456,7 @@ int pb_result_reserve(struct pbench_result *r, size_t want)
 	if (want < PB_RESULT_CHUNK)
 		want = PB_RESULT_CHUNK;
 	if ((err = grow((void **)&r->samples, want, sizeof(*r->samples))) ||
+	    (err = grow((void **)&r->noise, want, sizeof(*r->noise))) ||
 	    (err = grow((void **)&r->x, want, sizeof(*r->x))) ||
 	    (err = grow((void **)&r->net, want, sizeof(*r->net))))
 		return err;
@@ -551,7 +554,7 @@ int pb_run_sample(struct pb_run *run)
 			return err;
 	}
 	s = pb_result_push(r, ticks);
-	s->noise = noise;
+	r->noise[s - r->samples] = noise;
 	if (run->events)
 		pb_counts_per_iter(r, k, run->ovh_counts);
 	return 0;
@@ -608,7 +611,7 @@ int pb_result_finish(struct pbench_result *r, const struct pb_timing *t)
 	if (ovh_ns > 0.5 * (median_net + ovh_ns))	/* the median sample, overhead included */
 		r->flags |= PBENCH_RESULT_OVERHEAD_DOMINATES;
 	for (size_t i = 0; i < r->nr; i++) {
-		const struct pbench_noise *nz = &r->samples[i].noise;
+		const struct pbench_noise *nz = &r->noise[i];
 
 		if (nz->ctx_involuntary || nz->migrations)
 			r->flags |= PBENCH_RESULT_NOISY;
@@ -833,6 +836,18 @@ size_t pbench_result_nr_samples(const struct pbench_result *r)
 const struct pbench_sample *pbench_result_sample(const struct pbench_result *r, size_t i)
 {
 	return r && i < r->nr ? &r->samples[i] : NULL;
+}
+
+int pbench_result_noise(const struct pbench_result *r, size_t i, struct pbench_noise *out)
+{
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_noise, 0, NULL)))
+		return err;
+	if (!r || i >= r->nr)
+		return pb_fail(-EINVAL, "%s(): no sample %zu in r", __func__, i);
+	pb_copy_out(out, &r->noise[i], sizeof(r->noise[i]));
+	return 0;
 }
 
 const struct pbench_summary *pbench_result_summary(const struct pbench_result *r)

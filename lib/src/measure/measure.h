@@ -30,6 +30,7 @@ struct pb_timing {
 /* The result of pbench_measure, pbench_region_result and each side of pbench_compare. */
 struct pbench_result {
 	struct pbench_sample *samples;
+	struct pbench_noise *noise;	/* per sample (pbench_result_noise()) */
 	double *x;			/* ns per iteration as reported (>= 0), for the summary */
 	double *net;			/* ns per iteration minus the overhead, not clamped */
 	struct pbench_count *counts;	/* nr_events per sample */

@@ -137,7 +137,7 @@ void pbench_region_end(struct pbench_region *r)
 		return;
 	}
 	s = pb_result_push(res, t1 - r->t0);
-	s->noise = noise;
+	res->noise[s - res->samples] = noise;
 	if (r->events)
 		pb_counts_per_iter(res, k, NULL);
 	/* Room for the next pair, here rather than in begin: a chunk at a time. */
@@ -163,6 +163,7 @@ static struct pbench_result *result_dup(const struct pbench_result *src,
 	r->instr_nr = src->instr_nr;
 	r->nr = src->nr;
 	memcpy(r->samples, src->samples, src->nr * sizeof(*r->samples));
+	memcpy(r->noise, src->noise, src->nr * sizeof(*r->noise));
 	memcpy(r->x, src->x, src->nr * sizeof(*r->x));
 	memcpy(r->net, src->net, src->nr * sizeof(*r->net));
 	if (src->nr_events)

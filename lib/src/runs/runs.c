@@ -447,6 +447,8 @@ void pb_runs_analyze(struct pb_set *set)
 		double x = (double)run->ns;
 		char cause[512];
 
+		task.size = sizeof(task);
+
 		run->outlier = pb_run_measured(run->timed_out) &&
 			       (x < set->fence_lo || x > set->fence_hi);
 		if (!run->outlier)
@@ -711,8 +713,10 @@ int pbench_runs_noise(const struct pbench_runs *r, int s, int i, struct pbench_n
 		return err;
 	if (!run)
 		return pb_fail(-EINVAL, "%s(): no run %d in set %d", __func__, i, s);
+	if (task && (err = PB_CHECK_STRUCT(task, pbench_noise, 0, NULL)))
+		return err;
 	if (task)
-		*task = run->noise;
+		pb_copy_out(task, &run->noise, sizeof(run->noise));
 	if (!cpu)
 		return 0;
 	if (!run->have_cpu_noise)

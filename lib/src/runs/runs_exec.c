@@ -218,6 +218,7 @@ void pb_runs_fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u)
 	int tc = find_event(run, nr, "task-clock", NULL);
 	int mig = find_event(run, nr, "cpu-migrations", "migrations");
 
+	run->noise.size = sizeof(run->noise);
 	run->noise.ctx_involuntary = u->nivcsw;
 	run->noise.ctx_voluntary = u->nvcsw;
 	run->noise.minor_faults = u->minflt;
