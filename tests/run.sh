@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Run every test of one build directory: the Criterion unit tests, the examples, the fuzz
 # corpora (where their replays were built: the ASan+UBSan tree), the CLI and fault tests, the
-# layering test (lib/layers.txt) and the naming test (lib/names.txt). Prints one "O: N passed,
+# layering test (lib/layers.txt), the naming test (lib/names.txt) and the ABI freeze
+# (tests/abi/freeze.txt, append-only). Prints one "O: N passed,
 # N failed, N skipped" line and writes it to O/test-results.txt.
 # tests/run.sh O unit: only the unit tests, examples and fuzz corpora (O/test-results-unit.txt);
 # tests/run.sh O scripts: only the script suites (O/test-results-scripts.txt). make test runs
@@ -112,7 +113,7 @@ done
 
 # The end-to-end scripts, the JSON Schema validation and the layering and naming tests: each
 # prints "<name>: N passed, N failed, N skipped" last.
-case $PART in unit | quiet) true ;; *) false ;; esac || for suite in cli faults schema cxx layers names; do
+case $PART in unit | quiet) true ;; *) false ;; esac || for suite in cli faults schema cxx layers names abi; do
 	res=$(sh "tests/$suite/run.sh" "$O" 2>&1)
 	printf '%s\n' "$res" | grep -v '^ok '
 	fl=$(printf '%s\n' "$res" | sed -n 's/^FAIL \([^:]*\):.*/\1/p' | sort -u)
