@@ -50,7 +50,7 @@ int pb_check_struct(const char *fn, const char *arg, const char *type, const voi
 		    size_t min, const char *init);
 #define PB_CHECK_STRUCT(p, type, min, init) \
 	pb_check_struct(__func__, #p, #type, (p), (min), (init))
-/* compare.c: a comparison's writers check it with this (fn: the writer). */
+/* compare_fns.c: a comparison's writers check it with this (fn: the writer). */
 int pb_comparison_check(const struct pbench_comparison *c, const char *fn);
 
 /* sysfs.c: every read of /sys and /proc goes through these. */

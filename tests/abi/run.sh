@@ -87,5 +87,15 @@ expect "a frozen line edited and the chain recomputed: fails (the anchors)" 1 ch
 grep -q ' pbench_count value 32 8 ' tests/abi/freeze.txt ||
 	bad "the rewrite test" "pbench_count.value is no longer frozen at 32: change the test"
 
+# Every options struct has its _OPTS_INIT (base.h: one vocabulary).
+for s in $(sed -n 's/^struct \(pbench_[a-z_]*_opts\) {$/\1/p' lib/include/pbench/*.h); do
+	m=$(echo "${s#pbench_}" | tr a-z A-Z)
+	if grep -q "define PBENCH_${m}_INIT" lib/include/pbench/*.h; then
+		ok "struct $s has PBENCH_${m}_INIT"
+	else
+		bad "struct $s" "no PBENCH_${m}_INIT: every options struct has one (base.h)"
+	fi
+done
+
 echo "abi: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -100,7 +100,7 @@ Test(errors, output_struct_size_zero_and_too_small, .init = logging)
 	expect_has(pbench_strerror(err), "pbench_counters_get(): i is 2, not an event of the set "
 		   "(0 to 1)");
 	pbench_counters_free(cs);
-	err = pbench_plot_runs_svg(stdout, "t", NULL, 1);
+	err = pbench_plot_runs_svg(NULL, 1, stdout, "t");
 	cr_assert_eq(err, -EINVAL);
 	expect_has(pbench_strerror(err), "pbench_plot_runs_svg(): s is NULL");
 }

@@ -614,7 +614,7 @@ Test(region, pairs_are_samples)
 		spin(&ticks);
 		pbench_region_end(reg);
 	}
-	cr_assert_eq(pbench_region_result(reg, &r), 0);
+	cr_assert_eq(pbench_region_result(&r, reg), 0);
 	cr_expect_eq(pbench_result_nr_samples(r), 20);
 	cr_expect_eq(pbench_result_stop_rule(r), PBENCH_STOP_FIXED);
 	cr_expect_eq(pbench_result_iterations(r), 1);
@@ -643,7 +643,7 @@ Test(region, grows_past_its_first_chunk_and_counts)
 			spin(&ticks);
 		pbench_region_end(reg);
 	}
-	cr_assert_eq(pbench_region_result(reg, &r), 0);
+	cr_assert_eq(pbench_region_result(&r, reg), 0);
 	cr_expect_eq(pbench_result_nr_samples(r), 600);
 	cr_expect_eq(pbench_result_iterations(r), 4);
 	cr_assert_eq(pbench_result_count(r, 599, 0, &k[0]), 0);
@@ -669,7 +669,7 @@ Test(region, out_of_order)
 
 	/* No pair yet: an empty result, without a summary. */
 	cr_assert_eq(pbench_region_new(&reg, 0, "task-clock"), 0);
-	cr_assert_eq(pbench_region_result(reg, &r), 0);
+	cr_assert_eq(pbench_region_result(&r, reg), 0);
 	cr_expect_eq(pbench_result_nr_samples(r), 0);
 	cr_expect_null(pbench_result_summary(r));
 	cr_expect_eq(pbench_result_iterations(r), 1, "0 iterations means 1");
@@ -678,15 +678,15 @@ Test(region, out_of_order)
 
 	cr_assert_eq(pbench_region_new(&reg, 1, NULL), 0);
 	pbench_region_end(reg);		/* end without begin */
-	cr_expect_eq(pbench_region_result(reg, &r), -PBENCH_EBUSY_REGION);
+	cr_expect_eq(pbench_region_result(&r, reg), -PBENCH_EBUSY_REGION);
 	cr_expect_null(r);
 	pbench_region_free(reg);
 
 	cr_assert_eq(pbench_region_new(&reg, 1, NULL), 0);
 	pbench_region_begin(reg);
-	cr_expect_eq(pbench_region_result(reg, &r), -PBENCH_EBUSY_REGION, "inside a pair");
+	cr_expect_eq(pbench_region_result(&r, reg), -PBENCH_EBUSY_REGION, "inside a pair");
 	pbench_region_end(reg);
-	cr_expect_eq(pbench_region_result(reg, &r), 0);
+	cr_expect_eq(pbench_region_result(&r, reg), 0);
 	cr_expect_eq(pbench_result_nr_samples(r), 1);
 	pbench_result_free(r);
 	pbench_region_free(reg);

@@ -20,7 +20,7 @@ static char *plot_to_string(const struct pbench_plot_series *s, int n, const cha
 	FILE *f = open_memstream(&buf, &len);
 
 	cr_assert_not_null(f);
-	*err = pbench_plot_runs_svg(f, title, s, n);
+	*err = pbench_plot_runs_svg(s, n, f, title);
 	fclose(f);
 	return buf;
 }
@@ -230,12 +230,12 @@ Test(plot, bad_input)
 		s.ns = rows[i].ns;
 		for (int k = 0; k < 9; k++)
 			many[k] = s;
-		cr_assert_eq(pbench_plot_runs_svg(f, "t", many, rows[i].nseries), -EINVAL, "%s",
+		cr_assert_eq(pbench_plot_runs_svg(many, rows[i].nseries, f, "t"), -EINVAL, "%s",
 			     rows[i].why);
 	}
 	s = (struct pbench_plot_series){ .size = sizeof(s), .ns = ok, .n = 2 };
-	cr_assert_eq(pbench_plot_runs_svg(NULL, "t", &s, 1), -EINVAL);
-	cr_assert_eq(pbench_plot_runs_svg(f, "t", NULL, 1), -EINVAL);
+	cr_assert_eq(pbench_plot_runs_svg(&s, 1, NULL, "t"), -EINVAL);
+	cr_assert_eq(pbench_plot_runs_svg(NULL, 1, f, "t"), -EINVAL);
 	fclose(f);
 }
 
@@ -247,6 +247,6 @@ Test(plot, write_error)
 
 	if (!f)
 		cr_skip_test("no /dev/full here");
-	cr_assert_eq(pbench_plot_runs_svg(f, "t", &s, 1), -ENOSPC);
+	cr_assert_eq(pbench_plot_runs_svg(&s, 1, f, "t"), -ENOSPC);
 	fclose(f);
 }

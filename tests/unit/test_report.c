@@ -112,7 +112,7 @@ static struct pbench_result *region_result(int sleeper, const char *events)
 			usleep(2000);
 		pbench_region_end(g);
 	}
-	cr_assert_eq(pbench_region_result(g, &r), 0);
+	cr_assert_eq(pbench_region_result(&r, g), 0);
 	pbench_region_free(g);
 	return r;
 }
@@ -526,7 +526,7 @@ Test(report, json_of_no_samples)
 	char *text;
 
 	cr_assert_eq(pbench_region_new(&g, 1, NULL), 0);
-	cr_assert_eq(pbench_region_result(g, &r), 0);
+	cr_assert_eq(pbench_region_result(&r, g), 0);
 	pbench_region_free(g);
 	CAPTURE(text, pbench_result_write_json(r, f_, NULL));
 	root = parse(text);

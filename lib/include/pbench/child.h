@@ -117,7 +117,7 @@ PBENCH_API int pbench_command_resolve(const char *cmd, char *path, size_t len);
  * run ("gzip -c 'my file'" is gzip, -c, my file). Free it with pbench_command_free(). Errors:
  * -EINVAL (a quote not closed, or line NULL), -ENODATA (no word), -ENOMEM.
  */
-PBENCH_API int pbench_command_split(const char *line, char ***argv);
+PBENCH_API int pbench_command_split(char ***argv, const char *line);
 PBENCH_API void pbench_command_free(char **argv);
 /* The #! interpreter of the file at path into interp: 1 when it has one, 0 when it does not
  * start with #!, -errno when it cannot be read. */
@@ -154,8 +154,8 @@ PBENCH_API int pbench_child_start(struct pbench_child **out, char *const argv[],
 PBENCH_API int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res);
 /* The same, giving up after timeout_s from the release (0: no limit) with -ETIMEDOUT; the
  * child still runs then (pbench_child_free() ends it). Polls a pidfd, so no signal is used. */
-PBENCH_API int pbench_child_wait_timeout(struct pbench_child *ch, struct pbench_child_result *res,
-					 double timeout_s);
+PBENCH_API int pbench_child_wait_timeout(struct pbench_child *ch, double timeout_s,
+					 struct pbench_child_result *res);
 /*
  * Wait until one of n children (at most 8; NULL entries and those already waited for are
  * skipped) has ended, without reaping it: its index, after which pbench_child_wait() on it

@@ -352,7 +352,7 @@ PBENCH_API int pbench_region_new(struct pbench_region **out, uint64_t iterations
 PBENCH_API void pbench_region_begin(struct pbench_region *r);
 PBENCH_API void pbench_region_end(struct pbench_region *r);
 /* The result so far (owned by the caller: pbench_result_free). */
-PBENCH_API int pbench_region_result(struct pbench_region *r, struct pbench_result **out);
+PBENCH_API int pbench_region_result(struct pbench_result **out, struct pbench_region *r);
 PBENCH_API void pbench_region_free(struct pbench_region *r);
 
 /* Comparing two functions: the same iteration count (the larger of the two calibrations, so

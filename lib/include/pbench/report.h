@@ -111,8 +111,8 @@ struct pbench_plot_series {
  * script. Up to 8 series. f is flushed. Errors: -EINVAL (NULL f or s, nseries outside 1..8, a
  * size too small, no runs at all, a time that is negative or not finite), -ENOMEM, -EIO.
  */
-PBENCH_API int pbench_plot_runs_svg(FILE *f, const char *title,
-				    const struct pbench_plot_series *s, int nseries);
+PBENCH_API int pbench_plot_runs_svg(const struct pbench_plot_series *s, int nseries, FILE *f,
+				    const char *title);
 
 #ifdef __cplusplus
 }

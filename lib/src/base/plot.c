@@ -341,8 +341,8 @@ static int histogram(FILE *f, const struct pbench_plot_series *s, int idx, int n
 	return 0;
 }
 
-int pbench_plot_runs_svg(FILE *f, const char *title, const struct pbench_plot_series *s,
-			 int nseries)
+int pbench_plot_runs_svg(const struct pbench_plot_series *s, int nseries, FILE *f,
+			 const char *title)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	size_t total = 0, first = 0;

@@ -267,7 +267,7 @@ static int run_objdump(struct pbench_listing *l, const char *objdump)
 		return set_reason(l, PBENCH_LISTING_FAILED, "cannot run '%s': %s", objdump,
 				  pbench_strerror(err));
 	}
-	err = pbench_child_wait_timeout(ch, &res, OBJDUMP_TIMEOUT_S);
+	err = pbench_child_wait_timeout(ch, OBJDUMP_TIMEOUT_S, &res);
 	pbench_child_free(ch);
 	if (err || !res.exited || res.exit_status) {
 		close(fd);

@@ -1040,8 +1040,8 @@ static int poll_exit(pid_t pid, int ms)
 	}
 }
 
-int pbench_child_wait_timeout(struct pbench_child *ch, struct pbench_child_result *res,
-			      double timeout_s)
+int pbench_child_wait_timeout(struct pbench_child *ch, double timeout_s,
+			      struct pbench_child_result *res)
 {
 	struct pollfd pfd = { .events = POLLIN };
 	double left_ms;

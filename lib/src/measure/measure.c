@@ -11,7 +11,7 @@
  * batch, never inside it.
  *
  * The pieces are shared (measure.h) with the region API (region.c) and with comparing two
- * functions (compare.c).
+ * functions (compare_fns.c).
  */
 #include <errno.h>
 #include <math.h>

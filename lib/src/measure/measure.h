@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Internals of timing a function, shared by measure.c (one function, the region API) and
- * compare.c (two functions in ABBA order). Never installed.
+ * compare_fns.c (two functions in ABBA order). Never installed.
  */
 #ifndef PBENCH_MEASURE_H
 #define PBENCH_MEASURE_H
@@ -88,7 +88,7 @@ struct pb_run {
 	struct pbench_result *res;	/* its mem_status says whether allocations are counted */
 };
 
-/* compare.c: the verdict a Welch result supports at one look, or 0 for "keep sampling". */
+/* compare_fns.c: the verdict a Welch result supports at one look, or 0 for "keep sampling". */
 #define PB_COMPARE_LOOK_FACTOR PB_VERDICT_LOOK_FACTOR
 int pb_compare_decide(double confidence, double same_threshold_pct,
 		      const struct pbench_welch *w);

@@ -174,7 +174,7 @@ static struct pbench_result *result_dup(const struct pbench_result *src,
 	return r;
 }
 
-int pbench_region_result(struct pbench_region *r, struct pbench_result **out)
+int pbench_region_result(struct pbench_result **out, struct pbench_region *r)
 {
 	struct pbench_result *res;
 	int err;

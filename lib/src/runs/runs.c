@@ -89,10 +89,10 @@ static int copy_helpers(struct pbench_runs *r)
 	for (int i = 0; i < 3 && !err; i++)
 		err = pb_command_copy(in[i], &out[i], what[i], r->error, sizeof(r->error));
 	r->setup = out[0];
-	r->prepare = out[1];
+	r->prerun = out[1];
 	r->cleanup = out[2];
 	r->o.setup = r->setup;
-	r->o.prepare = r->prepare;
+	r->o.prepare = r->prerun;
 	r->o.cleanup = r->cleanup;
 	return err;
 }
@@ -763,7 +763,7 @@ void pbench_runs_free(struct pbench_runs *r)
 	if (!r->speed_borrowed)
 		pbench_speed_free(r->speed);
 	pb_argv_free(r->setup);
-	pb_argv_free(r->prepare);
+	pb_argv_free(r->prerun);
 	pb_argv_free(r->cleanup);
 	free(r->mem);
 	free(r->subject.path);

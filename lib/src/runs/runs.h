@@ -102,7 +102,8 @@ struct pbench_runs {
 	int *cpus;			/* o.cpus, copied */
 	char *events;			/* o.events, copied */
 	struct pb_subject subject;
-	char **setup, **prepare, **cleanup;	/* o's helpers, copied */
+	char **setup, **prerun, **cleanup;	/* o's helpers, copied (prerun: o.prepare, the command
+						 * before each run, not prepared mode) */
 	struct pbench_counters *self;	/* names the events; counts the workload */
 	int nr;				/* events per run */
 	/* The default events (o.events NULL) this machine cannot count, left out of self:

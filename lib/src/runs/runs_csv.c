@@ -148,7 +148,7 @@ int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f)
 			.outlier = out[i], .cause = cause[i] };
 	}
 	plot_title(r, title, sizeof(title));
-	err = pbench_plot_runs_svg(f, title, ser, r->nsets);
+	err = pbench_plot_runs_svg(ser, r->nsets, f, title);
 out:
 	for (int i = 0; i < 2; i++) {
 		free(ns[i]);

@@ -164,7 +164,7 @@ static int run_command(struct pbench_runs *r, const struct pb_set *set, struct p
 	/* The stop flag (the caller's Ctrl-C) or the timeout: end the command with its group
 	 * now rather than wait for one that may never end; any other signal: keep waiting. */
 	do
-		err = pbench_child_wait_timeout(ch, &res, r->o.timeout_s);
+		err = pbench_child_wait_timeout(ch, r->o.timeout_s, &res);
 	while (err == -EINTR && !(r->o.stop && *r->o.stop));
 	if (err == -ETIMEDOUT) {
 		pb_runs_command_timed_out(r, ch, run, t0);
@@ -447,10 +447,11 @@ static int helper(struct pbench_runs *r, char **argv, const char *what)
 	return err;
 }
 
-/* One run after the prepare command: 0, 1 stopped, or an error said in r. */
-static int prepared_one(struct pbench_runs *r, struct pb_set *set)
+/* One run after the prerun command (o.prepare, hyperfine's --prepare: not prepared mode):
+ * 0, 1 stopped, or an error said in r. */
+static int prerun_then_run(struct pbench_runs *r, struct pb_set *set)
 {
-	int err = helper(r, r->prepare, "prepare");
+	int err = helper(r, r->prerun, "prepare");
 
 	return err ? err : pb_runs_one(r, set, 0);
 }
@@ -462,7 +463,7 @@ static int warm_up(struct pbench_runs *r, struct pb_set *set)
 
 	for (long k = 0; k < r->o.warmup_runs && !err && !stopped(r); k++) {
 		progress(r, set, "warm-up", 0);
-		err = prepared_one(r, set);
+		err = prerun_then_run(r, set);
 		pb_runs_forget(r, set);
 	}
 	return err;
@@ -480,7 +481,7 @@ static int run_set(struct pbench_runs *r, struct pb_set *set)
 	t_start = pbench_ticks();
 	while (!stopped(r) && !set_finished(r, set, elapsed)) {
 		progress(r, set, "runs", elapsed);
-		err = prepared_one(r, set);
+		err = prerun_then_run(r, set);
 		if (err == 1)
 			break;
 		if (err) {

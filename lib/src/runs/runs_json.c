@@ -343,7 +343,7 @@ static json_t *header_json(const struct pbench_runs *r)
 	SET(root, "runs_requested", json_integer(r->o.runs));
 	SET(root, "target_sem_pct", r->o.target_sem_pct > 0 ? num(r->o.target_sem_pct)
 							     : json_null());
-	SET(root, "helpers", pb_json_helpers(r->o.warmup_runs, r->setup, r->prepare,
+	SET(root, "helpers", pb_json_helpers(r->o.warmup_runs, r->setup, r->prerun,
 					     r->cleanup));
 	SET(root, "events", events_json(r));
 	SET(root, "events_left_out", left_out_json(r));

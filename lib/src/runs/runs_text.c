@@ -72,11 +72,11 @@ static void asked(const struct pbench_runs *r, char *buf, size_t len)
 /* The command's warm-up runs and hyperfine's helpers, when there are any: one line. */
 static void print_helpers(FILE *f, const struct pbench_runs *r)
 {
-	char **const helper[] = { r->setup, r->prepare, r->cleanup };
+	char **const helper[] = { r->setup, r->prerun, r->cleanup };
 	static const char *const what[] = { "setup", "prepare (before each run)", "cleanup" };
 	const char *sep = "";
 
-	if (!r->o.warmup_runs && !r->setup && !r->prepare && !r->cleanup)
+	if (!r->o.warmup_runs && !r->setup && !r->prerun && !r->cleanup)
 		return;
 	fprintf(f, "around the runs: ");
 	if (r->o.warmup_runs) {
