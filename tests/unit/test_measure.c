@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Timing a function (lib/src/measure/measure.c, region.c, compare.c).
+ * Timing a function (lib/src/measure/measure.c, region.c, compare_fns.c).
  *
  * The machine is a shared 2-vCPU VM: the tests assert ratios and invariants rather than
  * absolute times, compare medians (a preemption moves the mean, not the median), and give a
