@@ -105,6 +105,27 @@ Test(errors, output_struct_size_zero_and_too_small, .init = logging)
 	expect_has(pbench_strerror(err), "pbench_plot_runs_svg(): s is NULL");
 }
 
+/* Options read by the one copy rule are checked at the door: a .size of 0 is refused, said,
+ * and nothing is opened or started. */
+Test(errors, options_with_size_zero_are_refused, .init = logging)
+{
+	struct pbench_counters_opts co = { .size = 0, .cpu = -1 };
+	struct pbench_child_opts ho = { .size = 0 };
+	struct pbench_counters *cs = NULL;
+	struct pbench_child *ch = NULL;
+	char *argv[] = { "true", NULL };
+	int err;
+
+	err = pbench_counters_open(&cs, "task-clock", &co);
+	cr_assert_eq(err, -EINVAL);
+	cr_assert_null(cs);
+	expect_has(pbench_strerror(err), "pbench_counters_open(): opts: .size is 0");
+	err = pbench_child_start(&ch, argv, &ho);
+	cr_assert_eq(err, -EINVAL);
+	cr_assert_null(ch);
+	expect_has(pbench_strerror(err), "pbench_child_start(): opts: .size is 0");
+}
+
 Test(errors, a_value_out_of_range_names_the_field, .init = logging)
 {
 	struct pbench_measure_opts mo = PBENCH_MEASURE_OPTS_INIT;

@@ -21,10 +21,11 @@
  */
 static inline void pb_copy_in(void *dst, size_t dst_size, const void *src)
 {
-	size_t have = *(const size_t *)src;
+	size_t have = *(const size_t *)src, n = have < dst_size ? have : dst_size;
 
-	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
-	       (have < dst_size ? have : dst_size) - sizeof(size_t));
+	if (n > sizeof(size_t))	/* PB_CHECK_STRUCT() refused less; nothing to copy then */
+		memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
+		       n - sizeof(size_t));
 	*(size_t *)dst = dst_size;
 }
 

@@ -444,11 +444,17 @@ static int open_anchors(struct pbench_counters *c)
 int pbench_counters_open(struct pbench_counters **out, const char *events,
 			 const struct pbench_counters_opts *opts)
 {
+	struct pbench_counters_opts o = PBENCH_COUNTERS_OPTS_INIT;
 	struct pbench_counters *c;
 	char **names = NULL;
 	int n, err = 0, opened;
 
 	*out = NULL;
+	if (opts && (err = PB_CHECK_STRUCT(opts, pbench_counters_opts, 0,
+					   "PBENCH_COUNTERS_OPTS_INIT")))
+		return err;
+	if (opts)
+		pb_copy_in(&o, sizeof(o), opts);
 	pb_clear_last_error();
 	n = split_events(events, &names);
 	if (n < 0)
@@ -458,14 +464,11 @@ int pbench_counters_open(struct pbench_counters **out, const char *events,
 		err = -ENOMEM;
 		goto out_names;
 	}
-	c->cpu = -1;
 	c->user_reads = -1;
 	c->page_size = (size_t)sysconf(_SC_PAGESIZE);
-	if (opts) {
-		c->pid = opts->pid;
-		c->cpu = opts->cpu;
-		c->flags = opts->flags;
-	}
+	c->pid = o.pid;
+	c->cpu = o.cpu;
+	c->flags = o.flags;
 	c->ctr = calloc((size_t)n, sizeof(*c->ctr));
 	if (!c->ctr) {
 		err = -ENOMEM;

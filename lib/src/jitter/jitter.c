@@ -401,15 +401,11 @@ static int pick_cpus(const struct pbench_jitter_opts *o, int **out)
 	return n;
 }
 
+/* The options in effect (the caller's, copied over the defaults by the copy rule). */
 static int check_opts(const struct pbench_jitter_opts *o)
 {
 	static const char fn[] = "pbench_jitter_run";
-	int err;
 
-	if ((err = pb_check_struct(fn, "opts", "pbench_jitter_opts", o,
-				   offsetof(struct pbench_jitter_opts, stop) + sizeof(o->stop),
-				   "PBENCH_JITTER_OPTS_INIT")))
-		return err;
 	if (!isfinite(o->duration_s) || !(o->duration_s > 0))
 		return pb_fail(-EINVAL, "%s(): opts->duration_s is %g, not a time above 0", fn,
 			       o->duration_s);
@@ -503,9 +499,11 @@ int pbench_jitter_run(struct pbench_jitter **out, const struct pbench_jitter_opt
 		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
 	*out = NULL;
 	if (opts) {
-		if ((err = check_opts(opts)))
+		if ((err = PB_CHECK_STRUCT(opts, pbench_jitter_opts, 0, "PBENCH_JITTER_OPTS_INIT")))
 			return err;
-		o = *opts;
+		pb_copy_in(&o, sizeof(o), opts);
+		if ((err = check_opts(&o)))
+			return err;
 	}
 	n = pick_cpus(&o, &cpus);
 	if (n < 0)

@@ -581,12 +581,11 @@ static int plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opt
 	if (!opts)
 		return 0;
 	plan->quiet = opts->quiet;
-	if (PB_HAS_FIELD(opts, stdout_fd) && opts->stdout_fd > 0)
+	if (opts->stdout_fd > 0)
 		plan->stdout_fd = opts->stdout_fd;
-	if (PB_HAS_FIELD(opts, envp))
-		plan->envp = opts->envp;
+	plan->envp = opts->envp;
 	CPU_ZERO(&plan->cpus);
-	if (PB_HAS_FIELD(opts, ncpus) && opts->ncpus > 0) {
+	if (opts->ncpus > 0) {
 		/* a list of CPUs (pbench stat --cpu LIST) */
 		if (!opts->cpus)
 			return -EINVAL;
@@ -597,7 +596,7 @@ static int plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opt
 		}
 		plan->pin = 1;
 	}
-	if (PB_HAS_FIELD(opts, cpu) && (opts->flags & PBENCH_CHILD_PIN)) {
+	if (opts->flags & PBENCH_CHILD_PIN) {
 		if (opts->cpu < 0 || opts->cpu >= CPU_SETSIZE)
 			return -EINVAL;
 		CPU_ZERO(&plan->cpus);	/* one CPU: it takes the place of a list */
@@ -748,8 +747,10 @@ static int start_vfork(struct pbench_child *ch, const char *path, char *const ar
 }
 
 int pbench_child_start(struct pbench_child **out, char *const argv[],
-		       const struct pbench_child_opts *opts)
+		       const struct pbench_child_opts *in)
 {
+	struct pbench_child_opts o = PBENCH_CHILD_OPTS_INIT;	/* every default is 0 */
+	const struct pbench_child_opts *opts = in ? &o : NULL;
 	struct pbench_counters *held;
 	struct pbench_child *ch;
 	struct exec_plan plan;
@@ -758,12 +759,17 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	pid_t pid;
 
 	*out = NULL;
+	if (in && (err = pb_check_struct(__func__, "opts", "pbench_child_opts", in, 0,
+					  "PBENCH_CHILD_OPTS_INIT")))
+		return err;
+	if (in)
+		pb_copy_in(&o, sizeof(o), in);
 	if (!argv || !argv[0] || plan_exec(&plan, opts))
 		return -EINVAL;
-	held = opts && PB_HAS_FIELD(opts, counters) ? opts->counters : NULL;
+	held = opts ? opts->counters : NULL;
 	if (held_live() || (held && live_nr(NULL)))
 		return -EBUSY;
-	if (opts && PB_HAS_FIELD(opts, path) && opts->path)
+	if (opts && opts->path)
 		err = snprintf(path, sizeof(path), "%s", opts->path) < (int)sizeof(path) ? 0 :
 		      -ENAMETOOLONG;
 	else
@@ -773,7 +779,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	ch = calloc(1, sizeof(*ch));
 	if (!ch)
 		return -ENOMEM;
-	ch->grace_s = opts && PB_HAS_FIELD(opts, kill_grace_s) && opts->kill_grace_s > 0 ?
+	ch->grace_s = opts && opts->kill_grace_s > 0 ?
 		      opts->kill_grace_s : DEFAULT_GRACE_S;
 	ch->held = held;
 	/* Nothing to open on the child's pid: no handshake needed. */
