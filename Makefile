@@ -23,7 +23,7 @@
 #   tests/pmu/setup.sh into build/pmu/sysroot; STATIC=1 links pbench statically.
 
 VERSION    := 0.1.0
-SOVERSION  := 0
+SOVERSION  := 1
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
@@ -129,7 +129,8 @@ CXX := c++
 endif
 
 SONAME := libpbench.so.$(SOVERSION)
-REALNAME := libpbench.so.$(VERSION)
+# The file: the soname and the library's own minor.patch (not the package's VERSION).
+REALNAME := libpbench.so.$(SOVERSION).0.0
 
 .PHONY: all deps test check check-built demo bench install uninstall clean examples pmu fuzz fuzz-min
 .DELETE_ON_ERROR:

@@ -73,7 +73,7 @@ static uint64_t now_ns(void)
 
 static int op_read(struct pbench_counters *c)
 {
-	int n = pbench_counters_read(c, counts, MAX_EVENTS);
+	int n = pbench_counters_read(c);
 
 	return n < 0 ? n : 0;
 }
@@ -96,7 +96,9 @@ static int op_getppid(struct pbench_counters *c)
 /* Why event 0 of a set that did not open (or -errno text when the set itself failed). */
 static const char *open_reason(struct pbench_counters *c, int err)
 {
-	if (c && pbench_counters_read(c, counts, MAX_EVENTS) > 0 && counts[0].reason[0])
+	counts[0].size = sizeof(counts[0]);
+	if (c && pbench_counters_read(c) > 0 && !pbench_counters_get(c, 0, &counts[0]) &&
+	    counts[0].reason[0])
 		return counts[0].reason;
 	return pbench_strerror(err);
 }
@@ -114,7 +116,9 @@ static struct pbench_counters *open_set(const char *events)
 	}
 	for (int i = 0; i < pbench_counters_nr(c); i++) {
 		if (pbench_counters_open_status(c, i) != PBENCH_EVENT_OK) {
-			pbench_counters_read(c, counts, MAX_EVENTS);
+			counts[i].size = sizeof(counts[i]);
+			if (pbench_counters_read(c) < 0 || pbench_counters_get(c, i, &counts[i]))
+				counts[i].reason = "(not read)";
 			printf("'%s': not measured: '%s' did not open: %s\n", events,
 			       pbench_counters_name(c, i), counts[i].reason);
 			pbench_counters_free(c);

@@ -233,7 +233,9 @@ static int child_run(const char *events, struct pbench_counters *held)
 	for (size_t i = 0; i < PB_ARRAY_SIZE(k); i++)
 		k[i].size = sizeof(k[i]);
 	if (!err)
-		err = pbench_child_counts(ch, k, (int)PB_ARRAY_SIZE(k));
+		err = pbench_child_nr_counts(ch);
+	for (int i = 0, nr = err; err >= 0 && i < nr && i < (int)PB_ARRAY_SIZE(k); i++)
+		err = pbench_child_count(ch, i, &k[i]);
 	pbench_child_free(ch);
 	return err < 0 ? err : 0;
 }

@@ -356,7 +356,7 @@ int cli_command_argv(const char *line, int shell, const char *what, char ***out)
 		*out = v;
 		return 0;
 	}
-	err = pbench_command_split(line, out);
+	err = pbench_command_split(out, line);
 	if (err == -EINVAL) {
 		cli_error("%s '%s' has a quote that is not closed", what, line);
 		cli_hint("each command is one argument: quote it whole for your shell, and use "

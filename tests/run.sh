@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Run every test of one build directory: the Criterion unit tests, the examples, the fuzz
 # corpora (where their replays were built: the ASan+UBSan tree), the CLI and fault tests, the
-# layering test (lib/layers.txt), the naming test (lib/names.txt), the golden outputs
+# layering test (lib/layers.txt), the naming test (lib/names.txt), the ABI freeze
+# (tests/abi/freeze.txt, append-only), the golden outputs
 # (tests/golden: byte-identical output on recorded inputs) and the lint of the tests (tests/lint:
 # every skip names a reason a machine really has). Prints each skipped test with its
 # reason, then one "O: N passed, N failed, N skipped; K passed after retries" line (K: the
@@ -127,7 +128,7 @@ done
 
 # The end-to-end scripts, the JSON Schema validation and the layering and naming tests: each
 # prints "<name>: N passed, N failed, N skipped" last.
-case $PART in unit | quiet) true ;; *) false ;; esac || for suite in cli faults schema cxx layers names golden lint; do
+case $PART in unit | quiet) true ;; *) false ;; esac || for suite in cli faults schema cxx layers names golden lint abi; do
 	res=$(sh "tests/$suite/run.sh" "$O" 2>&1)
 	printf '%s\n' "$res" | grep -v '^ok '
 	fl=$(printf '%s\n' "$res" | sed -n 's/^FAIL \([^:]*\):.*/\1/p' | sort -u)

@@ -91,14 +91,14 @@ int main(int argc, char **argv)
 		sum += buf[i];
 	escape(&sum);
 	t1 = pbench_ticks_end();
-	if (counting) {
-		nr = pbench_counters_stop(c);
-		if (!nr)
-			nr = pbench_counters_delta(c, counts, NR_EVENTS);
-	} else {
-		/* Nothing was opened: a read only fills in each event's status and reason. */
-		nr = pbench_counters_read(c, counts, NR_EVENTS);
-	}
+	/* Nothing was opened: a read only fills in each event's status and reason. */
+	nr = counting ? pbench_counters_stop(c) : pbench_counters_read(c);
+	/* One event at a time, each into a struct of this program's size. */
+	for (int i = 0; nr >= 0 && i < NR_EVENTS; i++)
+		nr = counting ? pbench_counters_delta(c, i, &counts[i])
+			      : pbench_counters_get(c, i, &counts[i]);
+	if (nr >= 0)
+		nr = NR_EVENTS;
 	if (nr < 0) {
 		fprintf(stderr, "count: cannot read counters: %s\n", pbench_strerror(nr));
 		goto out_free_buf;

@@ -61,7 +61,8 @@ static void library_group(void)
 			pbench_counters_start(c);
 			loop3(Ns[i]);
 			pbench_counters_stop(c);
-			if (pbench_counters_delta(c, k, 2) != 2 || k[1].status != PBENCH_EVENT_OK)
+			if (pbench_counters_delta(c, 0, &k[0]) || pbench_counters_delta(c, 1, &k[1]) ||
+			    k[1].status != PBENCH_EVENT_OK)
 				good = 0;
 			cs[n] = (int64_t)(k[1].value - LOOP3_K * Ns[i]);
 			cyc[n] = (int64_t)(k[0].value - LOOP3_K * Ns[i]);
@@ -83,9 +84,13 @@ static void library_group(void)
 		struct pbench_count b[2] = { { .size = sizeof(b[0]) }, { .size = sizeof(b[0]) } };
 		int64_t d0, d1;
 
-		pbench_counters_read(c, a, 2);
+		pbench_counters_read(c);
+		pbench_counters_get(c, 0, &a[0]);
+		pbench_counters_get(c, 1, &a[1]);
 		loop3(1000000);
-		err = pbench_counters_read(c, b, 2);
+		err = pbench_counters_read(c);
+		pbench_counters_get(c, 0, &b[0]);
+		pbench_counters_get(c, 1, &b[1]);
 		d0 = (int64_t)(b[0].value - a[0].value);
 		d1 = (int64_t)(b[1].value - a[1].value);
 		diag("library read(): cycles delta %lld, instructions delta %lld", (long long)d0,

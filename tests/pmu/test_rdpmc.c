@@ -67,7 +67,7 @@ static double read_cost(struct pbench_counters *u, struct pbench_counters *m, in
 			pbench_counters_stop(u);
 		}
 		pbench_counters_stop(m);
-		if (pbench_counters_delta(m, k, 1) == 1 && k[0].status == PBENCH_EVENT_OK &&
+		if (pbench_counters_delta(m, 0, &k[0]) == 0 && k[0].status == PBENCH_EVENT_OK &&
 		    (double)k[0].value / (2.0 * pairs) < best)
 			best = (double)k[0].value / (2.0 * pairs);
 	}
@@ -103,14 +103,14 @@ static void parts(struct pbench_counters *m)
 		for (int i = 0; i < 1000; i++)
 			pb_page_read(pc, pb_rdpmc, pb_rdtsc, &r);
 		pbench_counters_stop(m);
-		if (pbench_counters_delta(m, k, 1) == 1 && k[0].value / 1000.0 < best_page)
+		if (pbench_counters_delta(m, 0, &k[0]) == 0 && k[0].value / 1000.0 < best_page)
 			best_page = (double)k[0].value / 1000.0;
 		pbench_counters_start(m);
 		for (int i = 0; i < 1000; i++)
 			if (read(fd, buf, sizeof(buf)) < 0)
 				break;
 		pbench_counters_stop(m);
-		if (pbench_counters_delta(m, k, 1) == 1 && k[0].value / 1000.0 < best_read)
+		if (pbench_counters_delta(m, 0, &k[0]) == 0 && k[0].value / 1000.0 < best_read)
 			best_read = (double)k[0].value / 1000.0;
 	}
 	diag("cost: parts: one pb_page_read %.1f instructions, one read() of a single event "

@@ -46,7 +46,10 @@ static inline __attribute__((unused)) int count_loop(struct pbench_counters *c, 
 	pbench_counters_start(c);
 	loop3(n);
 	pbench_counters_stop(c);
-	return pbench_counters_delta(c, k, nr);
+	for (int i = 0; i < nr; i++)
+		if (pbench_counters_delta(c, i, &k[i]))
+			return i;
+	return nr;
 }
 
 static inline __attribute__((unused)) int write_sysctl(const char *path, const char *v)

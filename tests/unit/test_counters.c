@@ -43,7 +43,7 @@ static void region(struct pbench_counters *c, void (*work)(void *), void *arg,
 	cr_assert_eq(pbench_counters_start(c), 0);
 	work(arg);
 	cr_assert_eq(pbench_counters_stop(c), 0);
-	cr_assert_eq(pbench_counters_delta(c, k, n), n);
+	cr_assert_eq(counts_delta(c, k, n), n);
 }
 
 static void busy_ms(void *arg)
@@ -156,7 +156,7 @@ Test(counters, msr_tsc_matches_tsc_ticks)
 	err = pbench_counters_open(&c, "msr/tsc/", NULL);
 	if (err == -PBENCH_ENO_EVENTS) {
 		k[0].size = sizeof(k[0]);
-		pbench_counters_read(c, k, 1);
+		counts_read(c, k, 1);
 		pbench_counters_free(c);
 		cr_skip_test("msr/tsc/ does not open here: %s", k[0].reason);
 	}
@@ -176,7 +176,7 @@ Test(counters, msr_tsc_matches_tsc_ticks)
 		busy_ms(&ms);
 		t1 = pbench_ticks_end();
 		cr_assert_eq(pbench_counters_stop(c), 0);
-		cr_assert_eq(pbench_counters_delta(c, k, 1), 1);
+		cr_assert_eq(counts_delta(c, k, 1), 1);
 		cr_assert_eq(k[0].status, PBENCH_EVENT_OK);
 		best = fmin(best, fabs((double)k[0].value - (double)(t1 - t0)) / (double)(t1 - t0));
 	}
@@ -224,7 +224,7 @@ Test(counters, all_unsupported_gives_no_events_with_reasons)
 	cr_assert_eq(err, -PBENCH_ENO_EVENTS);
 	cr_assert_not_null(c, "the set is returned so its reasons can be reported");
 	cr_assert_eq(pbench_counters_nr_groups(c), 0);
-	cr_assert_eq(pbench_counters_read(c, k, 2), 2);
+	cr_assert_eq(counts_read(c, k, 2), 2);
 	cr_assert_eq(k[1].status, PBENCH_EVENT_NOT_SUPPORTED);
 	cr_assert_neq(k[1].reason[0], 0);
 	pbench_counters_free(c);
@@ -237,20 +237,63 @@ Test(counters, read_totals_and_never_enabled)
 	double ms = 10;
 
 	cr_assert_eq(pbench_counters_open(&c, "task-clock,cpu-clock", NULL), 0);
-	cr_assert_eq(pbench_counters_read(c, k, 2), 2);
+	cr_assert_eq(counts_read(c, k, 2), 2);
 	cr_assert_eq(k[0].status, PBENCH_EVENT_NOT_COUNTED, "disabled until enable");
 	cr_assert_str_eq(k[0].reason, "never enabled");
 	cr_assert_eq(pbench_counters_enable(c), 0);
 	busy_cpu_ms(&ms);
 	cr_assert_eq(pbench_counters_disable(c), 0);
-	cr_assert_eq(pbench_counters_read(c, k, 2), 2);
+	cr_assert_eq(counts_read(c, k, 2), 2);
 	cr_assert_eq(k[0].status, PBENCH_EVENT_OK);
 	cr_assert_gt(k[0].value, 5000000u);
 	cr_assert_eq(k[0].time_enabled, k[0].time_running);
 	cr_assert_eq(pbench_counters_reset(c), 0);
-	cr_assert_eq(pbench_counters_read(c, k, 2), 2);
+	cr_assert_eq(counts_read(c, k, 2), 2);
 	cr_assert_lt(k[0].value, 1000000u, "reset zeroes the count (got %lu)",
 		     (unsigned long)k[0].value);
+	pbench_counters_free(c);
+}
+
+/*
+ * One count at a time, into a struct of the caller's size (base.h's rule): an older, smaller
+ * struct gets the prefix it knows and nothing past it; a newer, larger one gets all of ours,
+ * the rest zeroed, and .size says how much was filled.
+ */
+Test(counters, get_fills_older_and_newer_structs)
+{
+	const size_t old = offsetof(struct pbench_count, time_enabled);
+	struct { struct pbench_count k; unsigned char more[24]; } newer;
+	union { struct pbench_count k; unsigned char b[sizeof(struct pbench_count)]; } older;
+	struct pbench_counters *c;
+	double ms = 5;
+
+	cr_assert_eq(pbench_counters_open(&c, "task-clock", NULL), 0);
+	cr_assert_eq(pbench_counters_enable(c), 0);
+	busy_cpu_ms(&ms);
+	cr_assert_eq(pbench_counters_read(c), 1);
+
+	memset(&older, 0xa5, sizeof(older));
+	older.k.size = old;
+	cr_assert_eq(pbench_counters_get(c, 0, &older.k), 0);
+	cr_assert_eq(older.k.size, old, "an older struct keeps its size");
+	cr_assert_str_eq(older.k.name, "task-clock");
+	cr_assert_eq(older.k.status, PBENCH_EVENT_OK);
+	cr_assert_gt(older.k.value, 1000000u);
+	for (size_t i = old; i < sizeof(older); i++)
+		cr_assert_eq(older.b[i], 0xa5, "byte %zu past the older struct's size written", i);
+	pbench_count_scale(&older.k);
+	for (size_t i = old; i < sizeof(older); i++)
+		cr_assert_eq(older.b[i], 0xa5, "byte %zu written by pbench_count_scale", i);
+
+	memset(&newer, 0xa5, sizeof(newer));
+	newer.k.size = sizeof(newer);
+	cr_assert_eq(pbench_counters_get(c, 0, &newer.k), 0);
+	cr_assert_eq(newer.k.size, sizeof(struct pbench_count), "size: what the library filled");
+	cr_assert_eq(newer.k.status, PBENCH_EVENT_OK);
+	cr_assert_eq(newer.k.time_enabled, newer.k.time_running);
+	cr_assert_gt(newer.k.time_enabled, 1000000u);
+	for (size_t i = 0; i < sizeof(newer.more); i++)
+		cr_assert_eq(newer.more[i], 0, "byte %zu past the library's struct not zeroed", i);
 	pbench_counters_free(c);
 }
 
@@ -260,12 +303,16 @@ Test(counters, region_order_is_checked)
 	struct pbench_count k[1] = { { .size = sizeof(k[0]) } };
 
 	cr_assert_eq(pbench_counters_stop(c), -PBENCH_EBUSY_REGION);
-	cr_assert_eq(pbench_counters_delta(c, k, 1), -PBENCH_EBUSY_REGION);
+	cr_assert_eq(pbench_counters_delta(c, 0, &k[0]), -PBENCH_EBUSY_REGION);
 	cr_assert_eq(pbench_counters_start(c), 0);
 	cr_assert_eq(pbench_counters_start(c), -PBENCH_EBUSY_REGION);
 	cr_assert_eq(pbench_counters_stop(c), 0);
 	k[0].size = 0;
-	cr_assert_eq(pbench_counters_delta(c, k, 1), -EINVAL, "size must be set");
+	cr_assert_eq(pbench_counters_delta(c, 0, &k[0]), -EINVAL, "size must be set");
+	k[0].size = sizeof(k[0]);
+	cr_assert_eq(pbench_counters_delta(c, 1, &k[0]), -EINVAL, "one event: i 1 is out");
+	cr_assert_eq(pbench_counters_delta(c, -1, &k[0]), -EINVAL, "i -1 is out");
+	cr_assert_eq(pbench_counters_delta(c, 0, &k[0]), 0);
 	pbench_counters_free(c);
 }
 
@@ -378,7 +425,7 @@ Test(counters, count_other_pid)
 	cr_assert_eq(pbench_counters_open(&c, "task-clock", &o), 0);
 	cr_assert_eq(write(go[1], "g", 1), 1);
 	waitpid(pid, &status, 0);
-	cr_assert_eq(pbench_counters_read(c, k, 1), 1);
+	cr_assert_eq(counts_read(c, k, 1), 1);
 	cr_assert_gt(k[0].value, 20000000u, "child's task-clock %lu ns", (unsigned long)k[0].value);
 	pbench_counters_free(c);
 	close(go[0]);
@@ -425,7 +472,7 @@ Test(counters, paranoid_fallback_is_reported)
 			_exit(10);
 		if (pbench_counters_open(&c, "task-clock,context-switches", NULL))
 			_exit(11);
-		if (pbench_counters_read(c, k, 2) != 2)
+		if (counts_read(c, k, 2) != 2)
 			_exit(12);
 		if (!k[0].user_only || pbench_counters_open_status(c, 0) != PBENCH_EVENT_OK)
 			_exit(13);	/* task-clock: user space only, and flagged */

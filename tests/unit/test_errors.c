@@ -89,15 +89,41 @@ Test(errors, output_struct_size_zero_and_too_small, .init = logging)
 	err = pbench_stats_summary(x, 3, NULL, &s);
 	cr_assert_eq(err, -EINVAL);
 	expect_has(pbench_strerror(err), "pbench_stats_summary(): out: .size is 3, smaller than");
-	/* An array the library writes with its own stride: each element whole. */
+	/* Counts one at a time: before a read, and past the set's events. */
 	cr_assert_eq(pbench_counters_open(&cs, "task-clock,page-faults", NULL), 0);
-	err = pbench_counters_read(cs, k, 2);
+	err = pbench_counters_get(cs, 0, &k[0]);
+	cr_assert_eq(err, -EAGAIN);
+	expect_has(pbench_strerror(err), "pbench_counters_get(): nothing read yet");
+	cr_assert_eq(pbench_counters_read(cs), 2);
+	err = pbench_counters_get(cs, 2, &k[1]);
 	cr_assert_eq(err, -EINVAL);
-	expect_has(pbench_strerror(err), "pbench_counters_read(): counts[1]: .size is 16");
+	expect_has(pbench_strerror(err), "pbench_counters_get(): i is 2, not an event of the set "
+		   "(0 to 1)");
 	pbench_counters_free(cs);
-	err = pbench_plot_runs_svg(stdout, "t", NULL, 1);
+	err = pbench_plot_runs_svg(NULL, 1, stdout, "t");
 	cr_assert_eq(err, -EINVAL);
 	expect_has(pbench_strerror(err), "pbench_plot_runs_svg(): s is NULL");
+}
+
+/* Options read by the one copy rule are checked at the door: a .size of 0 is refused, said,
+ * and nothing is opened or started. */
+Test(errors, options_with_size_zero_are_refused, .init = logging)
+{
+	struct pbench_counters_opts co = { .size = 0, .cpu = -1 };
+	struct pbench_child_opts ho = { .size = 0 };
+	struct pbench_counters *cs = NULL;
+	struct pbench_child *ch = NULL;
+	char *argv[] = { "true", NULL };
+	int err;
+
+	err = pbench_counters_open(&cs, "task-clock", &co);
+	cr_assert_eq(err, -EINVAL);
+	cr_assert_null(cs);
+	expect_has(pbench_strerror(err), "pbench_counters_open(): opts: .size is 0");
+	err = pbench_child_start(&ch, argv, &ho);
+	cr_assert_eq(err, -EINVAL);
+	cr_assert_null(ch);
+	expect_has(pbench_strerror(err), "pbench_child_start(): opts: .size is 0");
 }
 
 Test(errors, a_value_out_of_range_names_the_field, .init = logging)

@@ -283,8 +283,10 @@ Test(events, suggestions)
 	}
 }
 
-/* The list, one entry at a time into an array of this test's struct size. */
-static int list_events(unsigned flags, struct pbench_event_desc **out)
+/* The list, one entry at a time into an array of this test's struct size; its strings are
+ * the list's, valid until *lp is freed. */
+static int list_events(unsigned flags, struct pbench_event_desc **out,
+		       struct pbench_event_list **lp)
 {
 	struct pbench_event_list *l;
 	int n = pbench_event_list_new(&l, flags);
@@ -299,16 +301,17 @@ static int list_events(unsigned flags, struct pbench_event_desc **out)
 	}
 	(*out)[n].size = sizeof((*out)[n]);
 	cr_assert_eq(pbench_event_list_get(l, n, &(*out)[n]), -EINVAL);
-	pbench_event_list_free(l);
+	*lp = l;
 	return n;
 }
 
 Test(events, list_probes_each_event)
 {
 	struct pbench_event_desc *v, *all;
+	struct pbench_event_list *l, *l_all;
 	int n, n_all, found_tc = 0, found_cycles = 0;
 
-	n = list_events(0, &v);
+	n = list_events(0, &v, &l);
 	cr_assert_gt(n, 20);
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(v[i].name, "task-clock")) {
@@ -328,8 +331,13 @@ Test(events, list_probes_each_event)
 			cr_assert_neq(v[i].reason[0], '\0', "'%s' fails without a reason", v[i].name);
 	}
 	cr_assert(found_tc && found_cycles);
-	n_all = list_events(PBENCH_LIST_ALL | PBENCH_LIST_NO_PROBE, &all);
+	n_all = list_events(PBENCH_LIST_ALL | PBENCH_LIST_NO_PROBE, &all, &l_all);
 	cr_assert_geq(n_all, n);
+	for (int i = 0; i < n_all; i++)
+		cr_assert(all[i].name && all[i].pmu && all[i].desc && all[i].reason &&
+			  all[i].read_reason, "entry %d: a NULL string", i);
+	pbench_event_list_free(l);
+	pbench_event_list_free(l_all);
 	free(v);
 	free(all);
 }

@@ -57,11 +57,21 @@ static struct pbench_jitter_cpu cpu_at(const struct pbench_jitter *j, int i)
 	return c;
 }
 
-static const struct pbench_jitter_source *source(const struct pbench_jitter_cpu *c, int kind)
+/* The first source of that kind of CPU i, one at a time through pbench_jitter_source(), into
+ * a struct of this test's size (the call's copy, valid until the next). NULL when none. */
+static const struct pbench_jitter_source *source(const struct pbench_jitter *j, int i, int kind)
 {
-	for (int i = 0; i < c->nsources; i++)
-		if (c->sources[i].kind == kind)
-			return &c->sources[i];
+	static struct pbench_jitter_source s;
+	struct pbench_jitter_cpu c = cpu_at(j, i);
+
+	for (int k = 0; k < c.nsources; k++) {
+		s.size = sizeof(s);
+		cr_assert_eq(pbench_jitter_source(j, i, k, &s), 0);
+		if (s.kind == kind)
+			return &s;
+	}
+	s.size = sizeof(s);
+	cr_assert_eq(pbench_jitter_source(j, i, c.nsources, &s), -EINVAL, "past the sources");
 	return NULL;
 }
 
@@ -186,15 +196,15 @@ static void check_cpu(const struct pbench_jitter *j, int i, double duration_s)
 	}
 	cr_assert_eq(in_bins, c.interruptions);
 	/* The sources read over the window: the timer's row and the thread's switches. */
-	cr_assert_not_null(source(&c, PBENCH_JITTER_SOURCE_TIMER));
-	cr_assert(source(&c, PBENCH_JITTER_SOURCE_TIMER)->available);
-	cr_assert_not_null(source(&c, PBENCH_JITTER_SOURCE_PREEMPTION));
-	cr_assert_eq(source(&c, PBENCH_JITTER_SOURCE_PREEMPTION)->count, c.ctx_involuntary);
-	cr_assert_not_null(source(&c, PBENCH_JITTER_SOURCE_SMI));
+	cr_assert_not_null(source(j, i, PBENCH_JITTER_SOURCE_TIMER));
+	cr_assert(source(j, i, PBENCH_JITTER_SOURCE_TIMER)->available);
+	cr_assert_not_null(source(j, i, PBENCH_JITTER_SOURCE_PREEMPTION));
+	cr_assert_eq(source(j, i, PBENCH_JITTER_SOURCE_PREEMPTION)->count, c.ctx_involuntary);
+	cr_assert_not_null(source(j, i, PBENCH_JITTER_SOURCE_SMI));
 	if (access("/sys/bus/event_source/devices/msr/events/smi", F_OK)) {
-		cr_assert(!source(&c, PBENCH_JITTER_SOURCE_SMI)->available,
+		cr_assert(!source(j, i, PBENCH_JITTER_SOURCE_SMI)->available,
 			  "no msr/smi, yet a count");
-		cr_assert_not_null(strstr(source(&c, PBENCH_JITTER_SOURCE_SMI)->reason,
+		cr_assert_not_null(strstr(source(j, i, PBENCH_JITTER_SOURCE_SMI)->reason,
 					  "not available"));
 	}
 	cr_assert_gt(strlen(c.explained), 10);
@@ -607,8 +617,8 @@ Test(jitter, explanation_names_the_sources)
 		n.irq_device = cases[k].device;
 		n.irq_total = n.irq_timer + n.irq_ipi + n.irq_device;
 		if (cases[k].device) {
-			snprintf(n.irq_top[0].label, sizeof(n.irq_top[0].label), "36");
-			snprintf(n.irq_top[0].name, sizeof(n.irq_top[0].name), "nvme0q1");
+			n.irq_top[0].label = "36";
+			n.irq_top[0].name = "nvme0q1";
 			n.irq_top[0].count = cases[k].device;
 		}
 		n.steal_ticks = cases[k].steal_ticks;
@@ -620,9 +630,15 @@ Test(jitter, explanation_names_the_sources)
 					   "case %zu: '%s' not in '%s'", k, cases[k].want[w],
 					   c.explained);
 		/* the sources: busiest first among those available */
-		for (int i = 1; i < c.nsources; i++)
-			if (c.sources[i].available)
-				cr_assert_geq(c.sources[i - 1].per_s, c.sources[i].per_s);
+		for (int i = 1; i < c.nsources; i++) {
+			struct pbench_jitter_source a = { .size = sizeof(a) }, b = { .size = sizeof(b) };
+
+			cr_assert_eq(pbench_jitter_source(j, 0, i - 1, &a), 0);
+			cr_assert_eq(pbench_jitter_source(j, 0, i, &b), 0);
+			cr_assert(a.name && b.name && a.reason && b.reason, "a NULL string");
+			if (b.available)
+				cr_assert_geq(a.per_s, b.per_s);
+		}
 		pbench_jitter_free(j);
 		free(ns);
 	}
@@ -635,6 +651,11 @@ Test(jitter, explanation_names_the_sources)
 #define INJ_WINDOW_S 0.5
 
 /* One attempt: baseline, then the injected window. 0, or a reason to try again in why. */
+/* Of the last injected run, kept past its pbench_jitter_free(). */
+static char inj_explained[1024];
+static struct pbench_jitter_source inj_pre_copy;
+static const struct pbench_jitter_source *inj_pre;
+
 static int inject_once(int cpu, struct inject_match *m, struct pbench_jitter_cpu *base,
 		       struct pbench_jitter_cpu *inj, struct inject *in, char *why, size_t len)
 {
@@ -665,6 +686,14 @@ static int inject_once(int cpu, struct inject_match *m, struct pbench_jitter_cpu
 	cr_assert_eq(inject_stop(in), 0, "the injector could not run as SCHED_FIFO");
 	cr_assert_eq(err, 0, "%s", pbench_strerror(err));
 	*inj = cpu_at(j, 0);
+	/* What the caller reads after the free: the text and the preemptions' source. */
+	snprintf(inj_explained, sizeof(inj_explained), "%s", inj->explained);
+	inj->explained = inj_explained;
+	inj_pre = source(j, 0, PBENCH_JITTER_SOURCE_PREEMPTION);
+	if (inj_pre) {
+		inj_pre_copy = *inj_pre;
+		inj_pre = &inj_pre_copy;
+	}
 	inject_match(j, in, m);
 	pbench_jitter_free(j);
 	if (inj->flags & PBENCH_JITTER_CPU_TRUNCATED)
@@ -706,7 +735,7 @@ Test(jitter, injected_noise_is_found_and_attributed, .timeout = 60)
 	per_inj = m.single_ns;
 	diff_noise = (inj.noise_ns / inj.duration_s - base.noise_ns / base.duration_s) *
 		     inj.duration_s / (double)m.injected;
-	pre = source(&inj, PBENCH_JITTER_SOURCE_PREEMPTION);
+	pre = inj_pre;
 	fprintf(stderr, "jitter inject: CPU %d, %.0f Hz x %.0f us: injected %.1f/s; extra "
 		"interruptions found %.1f/s (%+.2f%%); run difference %.1f gaps/s; noise per "
 		"injection %.1f us (%.1f us spun + %.1f us switching), by run difference %.1f us; "

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The machine code of a function (lib/src/listing/listing.c, listing_elf.c; show_code of measure.c
- * and compare.c). The functions disassembled are in listing_target.c, built -O2 without
+ * and compare_fns.c). The functions disassembled are in listing_target.c, built -O2 without
  * sanitizers by its own rule: a loop the compiler deleted must be shown as a `ret` with no
  * jump back, a loop it kept with one. objdump is a dependency (make test installs binutils).
  */

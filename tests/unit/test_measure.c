@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Timing a function (lib/src/measure/measure.c, region.c, compare.c).
+ * Timing a function (lib/src/measure/measure.c, region.c, compare_fns.c).
  *
  * The machine is a shared 2-vCPU VM: the tests assert ratios and invariants rather than
  * absolute times, compare medians (a preemption moves the mean, not the median), and give a
@@ -515,7 +515,11 @@ Test(measure, noise_snapshot_sees_a_sleep)
 	cr_assert_eq(pbench_measure(&r, sleep_ms_fn, &ms, &o), 0);
 	cr_assert_eq(pbench_result_nr_samples(r), 3);
 	for (size_t i = 0; i < 3; i++) {
-		const struct pbench_noise *nz = &pbench_result_sample(r, i)->noise;
+		struct pbench_noise n = { .size = sizeof(n) }, *nz = &n;
+
+		cr_assert_eq(pbench_result_noise(r, i, nz), 0);
+		cr_assert_eq(pbench_result_noise(r, 3, nz), -EINVAL, "3 samples: no sample 3");
+		cr_assert_eq(pbench_result_noise(r, i, nz), 0);
 
 		cr_expect_geq(nz->ctx_voluntary, 1, "sample %zu", i);
 		/* Asleep is not running: most of the millisecond. */
@@ -612,7 +616,7 @@ Test(region, pairs_are_samples)
 		spin(&ticks);
 		pbench_region_end(reg);
 	}
-	cr_assert_eq(pbench_region_result(reg, &r), 0);
+	cr_assert_eq(pbench_region_result(&r, reg), 0);
 	cr_expect_eq(pbench_result_nr_samples(r), 20);
 	cr_expect_eq(pbench_result_stop_rule(r), PBENCH_STOP_FIXED);
 	cr_expect_eq(pbench_result_iterations(r), 1);
@@ -641,7 +645,7 @@ Test(region, grows_past_its_first_chunk_and_counts)
 			spin(&ticks);
 		pbench_region_end(reg);
 	}
-	cr_assert_eq(pbench_region_result(reg, &r), 0);
+	cr_assert_eq(pbench_region_result(&r, reg), 0);
 	cr_expect_eq(pbench_result_nr_samples(r), 600);
 	cr_expect_eq(pbench_result_iterations(r), 4);
 	cr_assert_eq(pbench_result_count(r, 599, 0, &k[0]), 0);
@@ -667,7 +671,7 @@ Test(region, out_of_order)
 
 	/* No pair yet: an empty result, without a summary. */
 	cr_assert_eq(pbench_region_new(&reg, 0, "task-clock"), 0);
-	cr_assert_eq(pbench_region_result(reg, &r), 0);
+	cr_assert_eq(pbench_region_result(&r, reg), 0);
 	cr_expect_eq(pbench_result_nr_samples(r), 0);
 	cr_expect_null(pbench_result_summary(r));
 	cr_expect_eq(pbench_result_iterations(r), 1, "0 iterations means 1");
@@ -676,15 +680,15 @@ Test(region, out_of_order)
 
 	cr_assert_eq(pbench_region_new(&reg, 1, NULL), 0);
 	pbench_region_end(reg);		/* end without begin */
-	cr_expect_eq(pbench_region_result(reg, &r), -PBENCH_EBUSY_REGION);
+	cr_expect_eq(pbench_region_result(&r, reg), -PBENCH_EBUSY_REGION);
 	cr_expect_null(r);
 	pbench_region_free(reg);
 
 	cr_assert_eq(pbench_region_new(&reg, 1, NULL), 0);
 	pbench_region_begin(reg);
-	cr_expect_eq(pbench_region_result(reg, &r), -PBENCH_EBUSY_REGION, "inside a pair");
+	cr_expect_eq(pbench_region_result(&r, reg), -PBENCH_EBUSY_REGION, "inside a pair");
 	pbench_region_end(reg);
-	cr_expect_eq(pbench_region_result(reg, &r), 0);
+	cr_expect_eq(pbench_region_result(&r, reg), 0);
 	cr_expect_eq(pbench_result_nr_samples(r), 1);
 	pbench_result_free(r);
 	pbench_region_free(reg);

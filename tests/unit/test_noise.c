@@ -800,9 +800,13 @@ Test(noise, cause_table)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct cause_case *c = &cases[i];
+		struct pbench_noise task = c->task;
 		char buf[256];
-		int n = pbench_noise_cause(buf, sizeof(buf), c->excess_ns, &c->task,
-					   c->have_cpu ? &c->cpu : NULL, c->flags);
+		int n;
+
+		task.size = sizeof(task);
+		n = pbench_noise_cause(buf, sizeof(buf), c->excess_ns, &task,
+				       c->have_cpu ? &c->cpu : NULL, c->flags);
 
 		cr_expect_str_eq(buf, c->want, "%s: got '%s'", c->what, buf);
 		cr_expect_eq(n, (int)strlen(c->want), "%s: %d", c->what, n);
@@ -811,7 +815,11 @@ Test(noise, cause_table)
 
 Test(noise, cause_edges)
 {
-	struct pbench_noise t = { .ctx_involuntary = 3, .not_running_ns = 48e6 };
+	struct pbench_noise t = { .size = sizeof(t), .ctx_involuntary = 3,
+				  .not_running_ns = 48e6 };
+	/* An older caller's struct, up to ctx_voluntary: what it lacks is not known. */
+	struct pbench_noise old = { .size = offsetof(struct pbench_noise, migrations),
+				    .ctx_involuntary = 3, .not_running_ns = 48e6 };
 	const char *want = "+50.2 ms: 48 ms not running, preempted 3 times";
 	char small[12], buf[64];
 
@@ -826,4 +834,9 @@ Test(noise, cause_edges)
 	cr_assert_eq(pbench_noise_cause(buf, sizeof(buf), NAN, &t, NULL, 0), -EINVAL);
 	cr_assert_eq(pbench_noise_cause(buf, sizeof(buf), INFINITY, &t, NULL, 0), -EINVAL);
 	cr_assert_eq(pbench_noise_cause(NULL, 5, 1, &t, NULL, 0), -EINVAL);
+	cr_assert_gt(pbench_noise_cause(buf, sizeof(buf), 50.2e6, &old, NULL, 0), 0);
+	cr_assert_not_null(strstr(buf, "preempted 3 times"), "%s", buf);
+	cr_assert_null(strstr(buf, "48 ms"), "not_running_ns read past .size: %s", buf);
+	t.size = 0;
+	cr_assert_eq(pbench_noise_cause(buf, sizeof(buf), 50.2e6, &t, NULL, 0), -EINVAL);
 }

@@ -19,8 +19,13 @@ static char *plot_to_string(const struct pbench_plot_series *s, int n, const cha
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
+	const struct pbench_plot_series *p[8];
+
 	cr_assert_not_null(f);
-	*err = pbench_plot_runs_svg(f, title, s, n);
+	cr_assert_leq(n, 8);
+	for (int i = 0; i < n; i++)
+		p[i] = &s[i];
+	*err = pbench_plot_runs_svg(p, n, f, title);
 	fclose(f);
 	return buf;
 }
@@ -202,10 +207,33 @@ Test(plot, long_title_fits_the_page)
 	}
 }
 
+/* Series of a newer, larger struct (a program built against a later pbench.h) side by side with
+ * one of this size: each is read by its own size, not by an array's stride. */
+Test(plot, series_of_other_sizes)
+{
+	static const double a[] = { 1e6, 2e6 }, b[] = { 3e6, 4e6, 5e6 };
+	struct { struct pbench_plot_series s; double more[4]; } newer = {
+		.s = { .size = sizeof(newer), .name = "newer", .ns = a, .n = 2 },
+		.more = { -1, -1, -1, -1 } };
+	const struct pbench_plot_series now = { .size = sizeof(now), .name = "now", .ns = b, .n = 3 };
+	const struct pbench_plot_series *p[2] = { &newer.s, &now };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(pbench_plot_runs_svg(p, 2, f, "t"), 0);
+	fclose(f);
+	cr_assert_not_null(strstr(buf, "now (3 runs)"), "the second series read whole");
+	cr_assert_not_null(strstr(buf, "newer (2 runs)"));
+	free(buf);
+}
+
 Test(plot, bad_input)
 {
 	static const double ok[] = { 1, 2 }, bad[] = { 1, NAN };
 	struct pbench_plot_series s = { .size = sizeof(s), .ns = ok, .n = 2 };
+	const struct pbench_plot_series *sp = &s;
 	static const struct {
 		size_t size, n;
 		const double *ns;
@@ -223,30 +251,30 @@ Test(plot, bad_input)
 
 	cr_assert_not_null(f);
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
-		struct pbench_plot_series many[9];
+		const struct pbench_plot_series *many[9];
 
 		s.size = rows[i].size;
 		s.n = rows[i].n;
 		s.ns = rows[i].ns;
 		for (int k = 0; k < 9; k++)
-			many[k] = s;
-		cr_assert_eq(pbench_plot_runs_svg(f, "t", many, rows[i].nseries), -EINVAL, "%s",
+			many[k] = &s;
+		cr_assert_eq(pbench_plot_runs_svg(many, rows[i].nseries, f, "t"), -EINVAL, "%s",
 			     rows[i].why);
 	}
 	s = (struct pbench_plot_series){ .size = sizeof(s), .ns = ok, .n = 2 };
-	cr_assert_eq(pbench_plot_runs_svg(NULL, "t", &s, 1), -EINVAL);
-	cr_assert_eq(pbench_plot_runs_svg(f, "t", NULL, 1), -EINVAL);
+	cr_assert_eq(pbench_plot_runs_svg(&sp, 1, NULL, "t"), -EINVAL);
+	cr_assert_eq(pbench_plot_runs_svg(NULL, 1, f, "t"), -EINVAL);
 	fclose(f);
 }
 
 Test(plot, write_error)
 {
 	static const double a[] = { 1e6, 2e6 };
-	const struct pbench_plot_series s = { .size = sizeof(s), .ns = a, .n = 2 };
+	const struct pbench_plot_series s = { .size = sizeof(s), .ns = a, .n = 2 }, *sp = &s;
 	FILE *f = fopen("/dev/full", "w");
 
 	if (!f)
 		cr_skip_test("no /dev/full here");
-	cr_assert_eq(pbench_plot_runs_svg(f, "t", &s, 1), -ENOSPC);
+	cr_assert_eq(pbench_plot_runs_svg(&sp, 1, f, "t"), -ENOSPC);
 	fclose(f);
 }

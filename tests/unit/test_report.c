@@ -113,7 +113,7 @@ static struct pbench_result *region_result(int sleeper, const char *events)
 			usleep(2000);
 		pbench_region_end(g);
 	}
-	cr_assert_eq(pbench_region_result(g, &r), 0);
+	cr_assert_eq(pbench_region_result(&r, g), 0);
 	pbench_region_free(g);
 	return r;
 }
@@ -172,9 +172,11 @@ Test(report, text_figures_with_the_errors_digits)
 Test(report, outlier_sample_explained_by_its_noise)
 {
 	struct pbench_result *r = region_result(SLEEPER, "task-clock");
-	const struct pbench_noise *nz = &pbench_result_sample(r, SLEEPER)->noise;
+	struct pbench_noise n = { .size = sizeof(n) }, *nz = &n;
 	char *text, head[32];
 	const char *line;
+
+	cr_assert_eq(pbench_result_noise(r, SLEEPER, nz), 0);
 
 	/* The facts first: usleep gives the CPU away. */
 	cr_assert_geq(nz->ctx_voluntary, 1);
@@ -209,7 +211,7 @@ Test(report, clean_snapshot_says_no_noise)
 	 * snapshot: only the report is under test here. */
 	for (size_t i = 0; i < r->nr; i++) {
 		r->x[i] = r->samples[i].ns_per_iter = i + 1 == r->nr ? 5000 : 1000 + (double)(i % 3);
-		memset(&r->samples[i].noise, 0, sizeof(r->samples[i].noise));
+		memset(&r->noise[i], 0, sizeof(r->noise[i]));
 	}
 	cr_assert_eq(pbench_stats_summary(r->x, r->nr, NULL, &r->summary), 0);
 	CAPTURE(text, pbench_result_write_text(r, f_, NULL));
@@ -379,7 +381,7 @@ Test(report, json_full_data)
 	char *text;
 
 	/* Unknowns must come out as null: make two of them NaN. */
-	r->samples[3].noise.not_running_ns = NAN;
+	r->noise[3].not_running_ns = NAN;
 	r->summary.mvalue = NAN;
 	CAPTURE(text, pbench_result_write_json(r, f_, "spin"));
 	root = parse(text);
@@ -407,13 +409,15 @@ Test(report, json_full_data)
 	cr_assert_eq(json_array_size(samples), 20);
 	for (size_t i = 0; i < 20; i++) {
 		const struct pbench_sample *p = pbench_result_sample(r, i);
+		struct pbench_noise pn = { .size = sizeof(pn) };
 
+		cr_assert_eq(pbench_result_noise(r, i, &pn), 0);
 		s = json_array_get(samples, i);
 		/* %.17g both ways: the doubles come back exactly. */
 		cr_assert_eq(json_real_value(json_object_get(s, "ns_per_iter")), p->ns_per_iter);
 		cr_assert_eq((uint64_t)json_integer_value(json_object_get(s, "ticks")), p->ticks);
 		cr_assert_eq((uint64_t)json_integer_value(json_object_get(
-			json_object_get(s, "noise"), "ctx_voluntary")), p->noise.ctx_voluntary);
+			json_object_get(s, "noise"), "ctx_voluntary")), pn.ctx_voluntary);
 	}
 	cr_assert(json_is_null(json_object_get(json_object_get(json_array_get(samples, 3),
 							       "noise"), "not_running_ns")));
@@ -523,7 +527,7 @@ Test(report, json_of_no_samples)
 	char *text;
 
 	cr_assert_eq(pbench_region_new(&g, 1, NULL), 0);
-	cr_assert_eq(pbench_region_result(g, &r), 0);
+	cr_assert_eq(pbench_region_result(&r, g), 0);
 	pbench_region_free(g);
 	CAPTURE(text, pbench_result_write_json(r, f_, NULL));
 	root = parse(text);

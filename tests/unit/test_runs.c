@@ -36,7 +36,7 @@ static char **sh_append(const char *path, const char *what, int status)
 	char **argv;
 
 	snprintf(line, sizeof(line), "sh -c 'echo %s >> %s; exit %d'", what, path, status);
-	cr_assert_eq(pbench_command_split(line, &argv), 0);
+	cr_assert_eq(pbench_command_split(&argv, line), 0);
 	return argv;
 }
 
@@ -137,7 +137,7 @@ static void split_is(const char *line, const char *const *want)
 	char **v;
 	int n = 0;
 
-	cr_assert_eq(pbench_command_split(line, &v), 0, "%s", line);
+	cr_assert_eq(pbench_command_split(&v, line), 0, "%s", line);
 	for (; want[n]; n++) {
 		cr_assert_not_null(v[n], "%s: word %d missing", line, n);
 		cr_assert_str_eq(v[n], want[n], "%s: word %d", line, n);
@@ -157,11 +157,11 @@ Test(command, split_as_a_shell_splits)
 	split_is("a\" b \\\"c\\$\"d", (const char *const[]){ "a b \"c$d", NULL });
 	split_is("a\\ b 'it'\\''s'", (const char *const[]){ "a b", "it's", NULL });
 	split_is("\"\\n\"", (const char *const[]){ "\\n", NULL });
-	cr_assert_eq(pbench_command_split("echo 'a", &v), -EINVAL);
+	cr_assert_eq(pbench_command_split(&v, "echo 'a"), -EINVAL);
 	cr_assert_null(v);
-	cr_assert_eq(pbench_command_split("  ", &v), -ENODATA);
-	cr_assert_eq(pbench_command_split(NULL, &v), -EINVAL);
-	cr_assert_eq(pbench_command_split("a", NULL), -EINVAL);
+	cr_assert_eq(pbench_command_split(&v, "  "), -ENODATA);
+	cr_assert_eq(pbench_command_split(&v, NULL), -EINVAL);
+	cr_assert_eq(pbench_command_split(NULL, "a"), -EINVAL);
 	pbench_command_free(NULL);
 }
 

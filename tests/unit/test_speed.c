@@ -299,10 +299,13 @@ Test(speed, cause_table)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(causes); i++) {
 		const struct cause_case *c = &causes[i];
+		struct pbench_noise task = c->task;
 		char buf[512];
-		int n = pbench_noise_cause_speed(buf, sizeof(buf), c->excess_ns, c->run_ns,
-						 c->speed, c->typical, &c->task,
-						 c->have_cpu ? &c->cpu : NULL, 0);
+		int n;
+
+		task.size = sizeof(task);
+		n = pbench_noise_cause_speed(buf, sizeof(buf), c->excess_ns, c->run_ns, c->speed,
+					     c->typical, &task, c->have_cpu ? &c->cpu : NULL, 0);
 
 		cr_expect_str_eq(buf, c->want, "%s: got '%s'", c->what, buf);
 		cr_expect_eq(n, (int)strlen(c->want), "%s: %d", c->what, n);
@@ -523,7 +526,7 @@ static int live_attempt(double *r_out, int *n_out)
 	for (int i = 0; i < LIVE_RUNS; i++) {
 		struct pbench_run run = { .size = sizeof(run) };
 		struct pbench_cpu_noise cpu = { .size = sizeof(cpu) };
-		struct pbench_noise task;
+		struct pbench_noise task = { .size = sizeof(task) };
 
 		cr_assert_eq(pbench_runs_get(runs, 0, i, &run), 0);
 		cr_assert_eq(pbench_runs_noise(runs, 0, i, &task, &cpu), 0);

@@ -40,6 +40,31 @@ __attribute__((constructor)) static void recorded_trees_everywhere(void)
 	pb_recorded_everywhere(1);
 }
 
+/* Every event of c into k[0..n-1] (each .size set here), by the API's one-at-a-time
+ * getters: after a read (counts_read) or a region's stop (counts_delta). The number of events
+ * or the first error, as the library's arrays gave them before they were getters. */
+static inline int counts_read(struct pbench_counters *c, struct pbench_count *k, int n)
+{
+	int nr = pbench_counters_read(c), err = 0;
+
+	for (int i = 0; nr > 0 && i < n && i < nr && !err; i++) {
+		k[i].size = sizeof(k[i]);
+		err = pbench_counters_get(c, i, &k[i]);
+	}
+	return nr < 0 ? nr : err ? err : n < nr ? n : nr;
+}
+
+static inline int counts_delta(struct pbench_counters *c, struct pbench_count *k, int n)
+{
+	int nr = pbench_counters_nr(c), err = 0;
+
+	for (int i = 0; i < n && i < nr && !err; i++) {
+		k[i].size = sizeof(k[i]);
+		err = pbench_counters_delta(c, i, &k[i]);
+	}
+	return err ? err : n < nr ? n : nr;
+}
+
 /* Open descriptors of this process: a call that leaks one changes it. */
 static inline int count_fds(void)
 {

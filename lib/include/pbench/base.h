@@ -27,6 +27,51 @@ extern "C" {
  * or is removed (schema/<document>.schema.json describe each document). */
 #define PBENCH_JSON_SCHEMA 2
 
+/*
+ * Versioned structs. A struct the caller fills (options) or receives (results) across the
+ * ABI starts with `size_t size`, set by the caller to sizeof the struct of the pbench.h it was
+ * built with (the *_OPTS_INIT macros set it); new fields are only ever added at the end, so a
+ * program keeps working with a newer library, and a newer program with an older one:
+ * - in (options): the library reads the fields the caller's struct has; a field an older
+ *   struct does not have takes its default, what the struct's *_OPTS_INIT gives. A newer
+ *   struct's fields past the library's own are not read.
+ * - out (results): an older, smaller struct gets the fields it knows and nothing is written
+ *   past its size; a newer, larger one gets all the library's fields and the rest of it
+ *   zeroed, and its .size is set to the bytes the library filled (so a field past .size was
+ *   not filled: unknown to this library, not 0).
+ * A .size of 0 or below the size field is refused with -EINVAL (pbench_strerror() says which
+ * argument). Such structs are handed out one at a time (pbench_counters_get(i, &one)), never
+ * as an array of the library's stride, and are never embedded by value in front of other
+ * fields of a public struct.
+ */
+
+/*
+ * One vocabulary for every function:
+ * - A constructor makes an object the library allocates and hands over: pbench_<noun>_new(),
+ *   pbench_<noun>_open(), or a verb constructor of lib/names.txt (pbench_measure() makes a
+ *   pbench_result, pbench_prepare() a pbench_prepared, pbench_region_result() a
+ *   pbench_result, pbench_command_split() an argv). Its output comes FIRST
+ *   (`struct pbench_<noun> **out`, then what it is made from); it returns 0 or a negative
+ *   error, with *out NULL on an error unless its comment says otherwise; the caller owns the
+ *   object and ends it with pbench_<noun>_free() (NULL is a no-op).
+ * - Every other function takes the object it acts on first, then its inputs, then its
+ *   outputs LAST: a caller's struct to fill (a versioned struct, .size set; e.g.
+ *   pbench_compare(a, ctx_a, b, ctx_b, opts, &out), whose details the caller releases with
+ *   pbench_comparison_release()), or pointers to fill. A writer takes what it writes first,
+ *   then the FILE *, then its labels.
+ * - Strings and pointers a function returns, or leaves in a struct it fills, are owned by the
+ *   object they came from and valid until that object is freed (a struct's own comment says
+ *   when they are the library's, valid for the life of the process); never free them.
+ * - Every options struct has its PBENCH_<NOUN>_OPTS_INIT (the defaults, .size set), and opts
+ *   NULL means those defaults.
+ * - Names say what they are: "compare" is the comparison of two functions in this process
+ *   (pbench_compare(), a pbench_comparison); commands run against each other are a contest
+ *   (pbench_contest, what the `pbench compare` command runs). "prepare" is prepared mode
+ *   (pbench_prepare(), PBENCH_RUNS_PREPARED: pinning, priority, warm-up); the command run
+ *   before each run is the `prepare` option of the runs and contest options, as hyperfine's
+ *   --prepare (the library calls it the prerun command inside).
+ */
+
 /* The version of the library actually linked (may differ from the header's). */
 PBENCH_API const char *pbench_version(void);
 

@@ -42,7 +42,7 @@ struct pbench_child_opts {
 	/*
 	 * A set the caller holds open on its own thread (pid 0, cpu -1) with
 	 * PBENCH_COUNTERS_INHERIT | PBENCH_COUNTERS_ENABLE_ON_EXEC, never enabled: the command
-	 * inherits it and is counted in it from its exec; pbench_child_counts() gives what it
+	 * inherits it and is counted in it from its exec; pbench_child_count() gives what it
 	 * added during the run. No set is opened per run (events is ignored), and the command is
 	 * started as posix_spawn does (vfork: no copy of the caller's page tables). While such a
 	 * command runs no other may be started (-EBUSY): it would inherit the set too.
@@ -117,7 +117,7 @@ PBENCH_API int pbench_command_resolve(const char *cmd, char *path, size_t len);
  * run ("gzip -c 'my file'" is gzip, -c, my file). Free it with pbench_command_free(). Errors:
  * -EINVAL (a quote not closed, or line NULL), -ENODATA (no word), -ENOMEM.
  */
-PBENCH_API int pbench_command_split(const char *line, char ***argv);
+PBENCH_API int pbench_command_split(char ***argv, const char *line);
 PBENCH_API void pbench_command_free(char **argv);
 /* The #! interpreter of the file at path into interp: 1 when it has one, 0 when it does not
  * start with #!, -errno when it cannot be read. */
@@ -154,8 +154,8 @@ PBENCH_API int pbench_child_start(struct pbench_child **out, char *const argv[],
 PBENCH_API int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res);
 /* The same, giving up after timeout_s from the release (0: no limit) with -ETIMEDOUT; the
  * child still runs then (pbench_child_free() ends it). Polls a pidfd, so no signal is used. */
-PBENCH_API int pbench_child_wait_timeout(struct pbench_child *ch, struct pbench_child_result *res,
-					 double timeout_s);
+PBENCH_API int pbench_child_wait_timeout(struct pbench_child *ch, double timeout_s,
+					 struct pbench_child_result *res);
 /*
  * Wait until one of n children (at most 8; NULL entries and those already waited for are
  * skipped) has ended, without reaping it: its index, after which pbench_child_wait() on it
@@ -169,12 +169,15 @@ PBENCH_API int pbench_child_wait_any(struct pbench_child *const *ch, int n, doub
 /* The child's counter set (NULL if no events were asked for, or with opts.counters). */
 PBENCH_API struct pbench_counters *pbench_child_counters(struct pbench_child *ch);
 /*
- * The run's counts into counts[0..n-1] after pbench_child_wait(), whichever way it was counted:
- * its own set read, or what it added to the caller's set (opts.counters; each event's time
- * enabled and running are the command's own then too). Returns the number filled, 0 when the
- * command was not counted, or a negative error (-EAGAIN before the wait).
+ * The run's counts after pbench_child_wait(), whichever way it was counted: its own set (read
+ * once at the wait), or what it added to the caller's set (opts.counters; each event's time
+ * enabled and running are the command's own then too). pbench_child_nr_counts() is the number
+ * of events, 0 when the command was not counted, or a negative error (-EAGAIN before the
+ * wait, the error of the read); pbench_child_count() fills *out with event i of them, as
+ * pbench_counters_get() does (any out->size, see base.h): 0 or a negative error.
  */
-PBENCH_API int pbench_child_counts(struct pbench_child *ch, struct pbench_count *counts, int n);
+PBENCH_API int pbench_child_nr_counts(const struct pbench_child *ch);
+PBENCH_API int pbench_child_count(const struct pbench_child *ch, int i, struct pbench_count *out);
 /* End the child if still running, with everything it started (SIGTERM to its group and the
  * processes handed to pbench, SIGKILL after the grace period), reap them, close everything. */
 PBENCH_API void pbench_child_free(struct pbench_child *ch);

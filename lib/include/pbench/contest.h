@@ -114,7 +114,8 @@ struct pbench_contest_opts {
 	int reference;			/* the entrant the others are compared with */
 	double timeout_s;		/* > 0: a run of a command still going is ended after it */
 	char *const *setup;		/* a command run once before everything (NULL: none) */
-	char *const *prepare;		/* run before each run (a duet: each round), not timed */
+	char *const *prepare;		/* run before each run (a duet: each round), not timed:
+					 * hyperfine's --prepare, not prepared mode */
 	char *const *cleanup;		/* once after the rounds, also when they were stopped */
 	uint64_t seed;			/* of the random orders (0: from the clock) */
 	/* Set by the caller's signal handler: the runs under way are ended (commands with

@@ -47,7 +47,8 @@ struct pbench_counters_opts {
 #define PBENCH_COUNTERS_OPTS_INIT { .size = sizeof(struct pbench_counters_opts), .cpu = -1 }
 #endif
 
-/* The value of one event, as read. */
+/* The value of one event, as read: handed out one at a time (pbench_counters_get(),
+ * pbench_counters_delta(), pbench_child_count()), so that it can grow. */
 struct pbench_count {
 	size_t size;
 	const char *name;		/* the name it was asked by; valid until the set is freed */
@@ -102,23 +103,31 @@ PBENCH_API int pbench_counters_disable(struct pbench_counters *c);
 PBENCH_API int pbench_counters_reset(struct pbench_counters *c);
 
 /*
- * Read the totals since enable (one read() per group) into counts[0..n-1], one per event in
- * order; events that were not opened get their status and a zero value. Returns the number of
- * events filled or a negative error. counts[i].size must be set.
+ * Read the totals since enable (one read() per group) and keep them in the set, for
+ * pbench_counters_get(). Returns the number of events in the set or a negative error.
  */
-PBENCH_API int pbench_counters_read(struct pbench_counters *c, struct pbench_count *counts, int n);
-
+PBENCH_API int pbench_counters_read(struct pbench_counters *c);
+/*
+ * Event i (0 to pbench_counters_nr() - 1) of the last pbench_counters_read() into *out, as
+ * every versioned struct is filled (see base.h: out->size set by the caller, any size). An
+ * event that was not opened gets its status and reason and a zero value. 0, or -EINVAL (c or
+ * out, or i out of range), -EAGAIN before the first read.
+ */
+PBENCH_API int pbench_counters_get(const struct pbench_counters *c, int i,
+				   struct pbench_count *out);
 /*
  * Counted region on enabled counters: start() and stop() take a snapshot each (rdpmc when every
  * opened event allows it: no syscall and no allocation; otherwise one read() per group), and
- * pbench_counters_delta() gives stop minus start with the same fields as a read.
+ * pbench_counters_delta() gives event i's stop minus start, with the same fields and errors as
+ * pbench_counters_get() (-PBENCH_EBUSY_REGION before a stop).
  */
 PBENCH_API int pbench_counters_start(struct pbench_counters *c);
 PBENCH_API int pbench_counters_stop(struct pbench_counters *c);
-PBENCH_API int pbench_counters_delta(const struct pbench_counters *c, struct pbench_count *counts,
-				     int n);
+PBENCH_API int pbench_counters_delta(const struct pbench_counters *c, int i,
+				     struct pbench_count *out);
 
-/* Scale one count for multiplexing (fills scaled, is_scaled and status from the times). */
+/* Scale one count for multiplexing (fills scaled, is_scaled and status from the times); a
+ * struct too old to have is_scaled is left as it is. */
 PBENCH_API void pbench_count_scale(struct pbench_count *count);
 
 #ifdef __cplusplus

@@ -30,10 +30,11 @@ struct pbench_check {
 					 * "virtualization", "speed" */
 	int status;			/* enum pbench_check_status */
 	int cpu;			/* the target CPU it is about, -1 for the whole machine */
-	char value[256];		/* what was found */
-	char expected[128];		/* what measuring wants ("" when nothing specific) */
-	char why[512];			/* why it matters (warn and bad) */
-	char fix[512];			/* the command that fixes it (warn and bad) */
+	/* The texts: never NULL, owned by the env (base.h). */
+	const char *value;		/* what was found */
+	const char *expected;		/* what measuring wants ("" when nothing specific) */
+	const char *why;		/* why it matters (warn and bad) */
+	const char *fix;		/* the command that fixes it (warn and bad) */
 };
 
 struct pbench_env;

@@ -38,15 +38,16 @@ PBENCH_API const char *pbench_event_kind_name(int kind);
 /* One entry of an event list (pbench_event_list_get()). */
 struct pbench_event_desc {
 	size_t size;
-	char name[128];			/* the name to pass to pbench_counters_open() */
-	char pmu[64];			/* "perf", "software", "msr", or a libpfm4 PMU name */
-	char desc[256];
+	/* The strings: never NULL, owned by the list (base.h). */
+	const char *name;		/* the name to pass to pbench_counters_open() */
+	const char *pmu;		/* "perf", "software", "msr", or a libpfm4 PMU name */
+	const char *desc;
 	int kind;			/* enum pbench_event_kind */
 	int status;			/* enum pbench_event_status, from trying to open it now */
 	int error;			/* -errno of the failed open, 0 when it opened */
-	char reason[192];		/* why it does not open, with the fix where there is one */
+	const char *reason;		/* why it does not open, with the fix where there is one */
 	int user_read;			/* 1: a region's start/stop read it in user space */
-	char read_reason[192];		/* if not, why ("" when user_read or not opened) */
+	const char *read_reason;	/* if not, why ("" when user_read or not opened) */
 };
 
 enum pbench_list_flags {

@@ -74,15 +74,17 @@ enum pbench_jitter_source_kind {
 	PBENCH_JITTER_SOURCE_SMI,		/* system management interrupts (msr/smi/) */
 };
 
-/* One source of interruptions over the window. */
+/* One source of interruptions over the window (pbench_jitter_source()). The strings are
+ * never NULL and owned by the jitter object (base.h). */
 struct pbench_jitter_source {
+	size_t size;
 	int kind;			/* enum pbench_jitter_source_kind */
-	char name[64];			/* "local timer interrupts", "virtio1-req.0 (IRQ 36)" */
+	const char *name;		/* "local timer interrupts", "virtio1-req.0 (IRQ 36)" */
 	int available;			/* 0: could not be read; reason says why */
 	uint64_t count;			/* events (steal: USER_HZ ticks) */
 	double per_s;			/* count per second of window */
 	double ns;			/* steal: the time stolen; NaN for the others */
-	char reason[160];		/* why not available, "" otherwise */
+	const char *reason;		/* why not available, "" otherwise */
 };
 
 #define PBENCH_JITTER_MAX_SOURCES 16
@@ -122,10 +124,10 @@ struct pbench_jitter_cpu {
 	int policy;			/* SCHED_OTHER, SCHED_FIFO... in force during the window */
 	int priority;			/* FIFO/RR priority, or the nice value */
 	pid_t other_pid;		/* with PBENCH_JITTER_CPU_SHARED: the other process */
-	int nsources;
-	struct pbench_jitter_source sources[PBENCH_JITTER_MAX_SOURCES];	/* busiest first */
-	char explained[1024];		/* which sources account for the gaps, and the fixes */
-	char prepared[400];		/* with PBENCH_JITTER_CPU_PREPARED: what was done */
+	int nsources;			/* sources, busiest first: pbench_jitter_source() */
+	/* The texts: never NULL, owned by the jitter object (base.h). */
+	const char *explained;		/* which sources account for the gaps, and the fixes */
+	const char *prepared;		/* with PBENCH_JITTER_CPU_PREPARED: what was done */
 };
 
 /* One bin of a gap-length histogram: gaps with lo_ns <= length < hi_ns. */
@@ -156,6 +158,11 @@ PBENCH_API double pbench_jitter_max_duration_s(int ncpus);
 PBENCH_API int pbench_jitter_nr(const struct pbench_jitter *j);
 PBENCH_API int pbench_jitter_cpu(const struct pbench_jitter *j, int i,
 				 struct pbench_jitter_cpu *out);
+/* Source k (0 to nsources - 1 of pbench_jitter_cpu(), busiest first) of the i-th CPU into
+ * out (out->size set by the caller, any size: base.h). 0, or -EINVAL for an index out of
+ * range, a NULL or a size of 0. */
+PBENCH_API int pbench_jitter_source(const struct pbench_jitter *j, int i, int k,
+				    struct pbench_jitter_source *out);
 /* The i-th CPU's gaps in the order they happened; returns how many (ngaps) or -EINVAL. */
 PBENCH_API long pbench_jitter_gaps(const struct pbench_jitter *j, int i,
 				   const struct pbench_jitter_gap **gaps);

@@ -124,8 +124,10 @@ struct pbench_measure_opts {
 	  .built_optimized = PBENCH_CALLER_OPTIMIZED + 1 }
 #endif
 
-/* What happened during one sample (deltas over the sample). */
+/* What happened during one sample or run (deltas over it): pbench_result_noise(),
+ * pbench_runs_noise(). */
 struct pbench_noise {
+	size_t size;
 	uint64_t ctx_involuntary, ctx_voluntary;	/* getrusage RUSAGE_THREAD */
 	uint64_t migrations;				/* cpu-migrations software event */
 	uint64_t minor_faults, major_faults;
@@ -138,7 +140,6 @@ struct pbench_sample {
 	uint64_t ticks;			/* the whole batch */
 	uint64_t iterations;
 	double ns_per_iter;		/* overhead subtracted unless keep_overhead; >= 0 */
-	struct pbench_noise noise;
 };
 
 struct pbench_result;
@@ -152,6 +153,10 @@ PBENCH_API void pbench_result_free(struct pbench_result *r);
 PBENCH_API size_t pbench_result_nr_samples(const struct pbench_result *r);
 PBENCH_API const struct pbench_sample *pbench_result_sample(const struct pbench_result *r,
 							    size_t i);
+/* What happened during sample i (out->size set by the caller, any size: base.h). 0, or
+ * -EINVAL (NULL r or out, out->size 0, i out of range). */
+PBENCH_API int pbench_result_noise(const struct pbench_result *r, size_t i,
+				   struct pbench_noise *out);
 /* Summary of ns per iteration over the samples. */
 PBENCH_API const struct pbench_summary *pbench_result_summary(const struct pbench_result *r);
 PBENCH_API uint64_t pbench_result_iterations(const struct pbench_result *r);
@@ -347,7 +352,7 @@ PBENCH_API int pbench_region_new(struct pbench_region **out, uint64_t iterations
 PBENCH_API void pbench_region_begin(struct pbench_region *r);
 PBENCH_API void pbench_region_end(struct pbench_region *r);
 /* The result so far (owned by the caller: pbench_result_free). */
-PBENCH_API int pbench_region_result(struct pbench_region *r, struct pbench_result **out);
+PBENCH_API int pbench_region_result(struct pbench_result **out, struct pbench_region *r);
 PBENCH_API void pbench_region_free(struct pbench_region *r);
 
 /* Comparing two functions: the same iteration count (the larger of the two calibrations, so

@@ -23,10 +23,12 @@ struct pbench_cpu_probe;
 
 #define PBENCH_NOISE_TOP 3
 
-/* One row of /proc/interrupts or /proc/softirqs and its count over the run. */
+/* One row of /proc/interrupts or /proc/softirqs and its count over the run. Not versioned
+ * (no size): it never grows. The strings are the library's, valid for the life of the
+ * process; NULL in an unused entry (count 0). */
 struct pbench_noise_source {
-	char label[16];			/* "36", "NET_RX" */
-	char name[48];			/* the device ("nvme0q1"), or the label again */
+	const char *label;		/* "36", "NET_RX" */
+	const char *name;		/* the device ("nvme0q1"), or the label again */
 	uint64_t count;
 };
 

@@ -30,6 +30,17 @@ extern "C" {
  * Every writer of the library on a FILE * (text, JSON, CSV, Markdown, SVG) returns the error
  * of the write that failed: -ENOSPC for a full disk, -EDQUOT, -EPIPE...; -EIO only where no
  * cause is known. "-EIO" in the writers' comments stands for that.
+ *
+ * The writers (pbench_*_write_text/_json/_csv/_markdown, pbench_*_plot_svg, and the parts
+ * pbench_runs_write_head() and _body() for a caller that prints between them) are stable API:
+ * the pbench CLI is their first client and uses nothing else, so another program gets the
+ * same reports the same way. What is stable is the function: its arguments, ownership, errors
+ * and the document it writes. The bytes are stable only where they are a format:
+ * - JSON: the schema of each document (schema/<document>.schema.json); a field that changes
+ *   meaning or goes away bumps PBENCH_JSON_SCHEMA, new fields may appear;
+ * - CSV: the columns keep their names and order; new columns are only appended;
+ * - text, Markdown and SVG are for people: their layout and wording may change in any
+ *   release. A program reads the JSON (or the structs), not these.
  */
 struct pbench_output;
 

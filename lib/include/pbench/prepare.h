@@ -53,7 +53,8 @@ struct pbench_prepared_step {
 	int step;			/* enum pbench_prepare_step */
 	int status;			/* enum pbench_prepare_status */
 	int error;			/* -errno of the refused call (-EPERM, -ENOMEM...); 0 if done */
-	char what[320];			/* done: what was done; otherwise why not, and the fix */
+	const char *what;		/* done: what was done; otherwise why not, and the fix
+					 * (never NULL; owned by the prepared state, base.h) */
 };
 
 enum pbench_priority_mode {

@@ -104,15 +104,16 @@ struct pbench_plot_series {
 };
 
 /*
- * The runs as a self-contained SVG 1.1 on f: left, each run's time in run order, the series
+ * The runs of s[0..nseries-1] (pointers: each struct of the caller's size) as a self-contained
+ * SVG 1.1 on f: left, each run's time in run order, the series
  * one after the other, outliers ringed with "run N: <time>: <cause>" as their <title>
  * (tooltip); right, each series' histogram on the same time axis with its median. Titles, a
  * legend, a scaled time unit with round ticks; text escaped, font-family sans-serif, no
  * script. Up to 8 series. f is flushed. Errors: -EINVAL (NULL f or s, nseries outside 1..8, a
  * size too small, no runs at all, a time that is negative or not finite), -ENOMEM, -EIO.
  */
-PBENCH_API int pbench_plot_runs_svg(FILE *f, const char *title,
-				    const struct pbench_plot_series *s, int nseries);
+PBENCH_API int pbench_plot_runs_svg(const struct pbench_plot_series *const *s, int nseries,
+				    FILE *f, const char *title);
 
 #ifdef __cplusplus
 }

@@ -108,7 +108,8 @@ struct pbench_runs_opts {
 	 * helper that fails ends the runs with its exit status in pbench_runs_error(). */
 	long warmup_runs;
 	char *const *setup;
-	char *const *prepare;
+	char *const *prepare;		/* hyperfine's --prepare, before each run: not prepared
+					 * mode (pbench_prepare(), PBENCH_RUNS_PREPARED) */
 	char *const *cleanup;
 };
 

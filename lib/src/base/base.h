@@ -60,33 +60,9 @@ int pb_check_struct(const char *fn, const char *arg, const char *type, const voi
 #define PB_CHECK_STRUCT(p, type, min, init) \
 	pb_check_struct(__func__, #p, #type, (p), (min), (init))
 
-/*
- * The one way the library handles a caller's versioned struct (its size_t size first), as
- * libpfm4's pfmlib_check_struct does: a caller built against an older, smaller struct is
- * accepted everywhere.
- * - pb_copy_in: the caller's options into the library's own struct of the current size,
- *   fields the caller's struct does not have left 0 (the default); dst->size becomes ours.
- * - pb_copy_out: the library's struct out to the caller's: as much as both have, and the
- *   caller's size becomes that, so a newer caller knows how much was filled.
- * - PB_HAS_FIELD: whether the caller's struct is large enough to hold field f.
- */
-static inline void pb_copy_in(void *dst, size_t dst_size, const void *src)
-{
-	size_t have = *(const size_t *)src;
-
-	memset(dst, 0, dst_size);
-	memcpy(dst, src, have < dst_size ? have : dst_size);
-	*(size_t *)dst = dst_size;
-}
-
-static inline void pb_copy_out(void *dst, const void *src, size_t src_size)
-{
-	size_t want = *(const size_t *)dst, n = want < src_size ? want : src_size;
-
-	memcpy((char *)dst + sizeof(size_t), (const char *)src + sizeof(size_t),
-	       n - sizeof(size_t));
-	*(size_t *)dst = n;
-}
+/* pb_copy_in(), pb_copy_out(): the one way to copy a caller's versioned struct; PB_HAS_FIELD:
+ * whether the caller's struct is large enough to hold field f. */
+#include "base/abi.h"
 
 #define PB_HAS_FIELD(p, f) ((p)->size >= offsetof(__typeof__(*(p)), f) + sizeof((p)->f))
 

@@ -61,7 +61,7 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\n';
 }
 
-int pbench_command_split(const char *line, char ***argv)
+int pbench_command_split(char ***argv, const char *line)
 {
 	size_t len, n = 0;
 	const char *p = line;

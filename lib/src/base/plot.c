@@ -48,7 +48,7 @@ void pb_svg_text(FILE *f, const char *s)
 	}
 }
 
-/* 0, or -EINVAL with the detail of what is wrong with s[i]. */
+/* 0, or -EINVAL with the detail of what is wrong with series i, s (the caller's struct). */
 static int series_check(const struct pbench_plot_series *s, int i)
 {
 	static const char fn[] = "pbench_plot_runs_svg";
@@ -56,11 +56,10 @@ static int series_check(const struct pbench_plot_series *s, int i)
 	int err;
 
 	snprintf(arg, sizeof(arg), "s[%d]", i);
-	if ((err = pb_check_struct(fn, arg, "pbench_plot_series", &s[i],
+	if ((err = pb_check_struct(fn, arg, "pbench_plot_series", s,
 				   offsetof(struct pbench_plot_series, cause) +
 				   sizeof(s->cause), NULL)))
 		return err;
-	s += i;
 	if (s->n && !s->ns)
 		return pb_fail(-EINVAL, "%s(): %s.ns is NULL with n %zu", fn, arg, s->n);
 	for (size_t k = 0; k < s->n; k++)
@@ -341,21 +340,24 @@ static int histogram(FILE *f, const struct pbench_plot_series *s, int idx, int n
 	return 0;
 }
 
-int pbench_plot_runs_svg(FILE *f, const char *title, const struct pbench_plot_series *s,
-			 int nseries)
+int pbench_plot_runs_svg(const struct pbench_plot_series *const *series, int nseries, FILE *f,
+			 const char *title)
 {
+	struct pbench_plot_series s[MAX_SERIES];	/* the callers' structs, each its size */
 	double lo = INFINITY, hi = -INFINITY;
 	size_t total = 0, first = 0;
 	struct axis a;
 	int err;
 
-	if (!f || !s || nseries < 1 || nseries > MAX_SERIES)
+	if (!f || !series || nseries < 1 || nseries > MAX_SERIES)
 		return pb_fail(-EINVAL, "%s(): %s (nseries %d, at most %d)", __func__, !f ?
-			       "f is NULL" : !s ? "s is NULL" : "nseries is out of range", nseries,
-			       MAX_SERIES);
+			       "f is NULL" : !series ? "s is NULL" : "nseries is out of range",
+			       nseries, MAX_SERIES);
 	for (int i = 0; i < nseries; i++) {
-		if ((err = series_check(s, i)))
+		if ((err = series_check(series[i], i)))
 			return err;
+		memset(&s[i], 0, sizeof(s[i]));
+		pb_copy_in(&s[i], sizeof(s[i]), series[i]);
 		for (size_t k = 0; k < s[i].n; k++) {
 			lo = fmin(lo, s[i].ns[k]);
 			hi = fmax(hi, s[i].ns[k]);

@@ -49,9 +49,11 @@ struct pb_env_ctx {
  * fix can be filled with pb_check_set(); never NULL (out of memory, the finding is dropped and
  * a scratch one absorbs the writes). */
 struct pbench_check *pb_check(struct pb_env_ctx *ctx, const char *id, int cpu, int status);
-/* printf into one of a finding's text fields: pb_check_set(c, c->value, "%s", x). */
-void pb_check_set(struct pbench_check *c, char *field, const char *fmt, ...)
+/* printf into one of a finding's text fields, owned by the finding (freed with its env):
+ * pb_check_set(c, &c->value, "%s", x). */
+void pb_check_set(struct pbench_check *c, const char **field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void pb_check_vset(struct pbench_check *c, const char **field, const char *fmt, va_list ap);
 /* pb_check() with what measuring expects (NULL: nothing specific) and the value, in one call. */
 struct pbench_check *pb_report(struct pb_env_ctx *ctx, const char *id, int cpu, int status,
 			       const char *expected, const char *fmt, ...)

@@ -157,10 +157,10 @@ static void check_quota(struct pb_env_ctx *ctx, const struct cg *cg)
 	c = pb_report(ctx, id, -1, thr > 0 ? BAD : WARN, "no quota", "%.2f CPUs (%s %s at %.100s); "
 		      "throttled %lld times, %.1f s", (double)bq / bper, file, raw,
 		      best[0] ? best : "/", thr < 0 ? 0 : thr, thr_us < 0 ? 0 : thr_us / 1e6);
-	pb_check_set(c, c->why, "once the cgroup has used %lld us of CPU time in a %lld us period "
+	pb_check_set(c, &c->why, "once the cgroup has used %lld us of CPU time in a %lld us period "
 		     "all its tasks stop until the period ends: a sample can stall for up to %lld "
 		     "ms", bq, bper, bper / 1000);
-	pb_check_set(c, c->fix, "on the host: echo %s | sudo tee %s%.300s/%s (a container: run it "
+	pb_check_set(c, &c->fix, "on the host: echo %s | sudo tee %s%.300s/%s (a container: run it "
 		     "without --cpus, or without a Kubernetes CPU limit)", cg->v2 ? "max" : "-1",
 		     cg->cpu_base, best, file);
 out:
@@ -197,9 +197,9 @@ static void check_cpuset(struct pb_env_ctx *ctx, const struct cg *cg, int cpu)
 		      "%.150s)", in ? "includes" : "excludes", cpu, list, at[0] ? at : "/");
 	if (in)
 		goto out;
-	pb_check_set(c, c->why, "this process's cgroup may not run on CPU %d: pinning there "
+	pb_check_set(c, &c->why, "this process's cgroup may not run on CPU %d: pinning there "
 		     "fails and a measurement lands on another CPU", cpu);
-	pb_check_set(c, c->fix, "measure on a CPU of the cpuset (--cpu %s), or widen it on the "
+	pb_check_set(c, &c->fix, "measure on a CPU of the cpuset (--cpu %s), or widen it on the "
 		     "host (docker run --cpuset-cpus, or the cgroup's cpuset.cpus)", list);
 out:
 	free(at);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "counters/counts.h"
 #include "check/env.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
@@ -138,7 +139,7 @@ static void check_rdpmc(struct pb_env_ctx *ctx, const char *pmu)
 			  "entry inside the timed region (measured on the development VM: 0.6 us "
 			  "per read() of a software counter), instead of an rdpmc instruction in "
 			  "user space", NULL);
-		pb_check_set(c, c->fix, "echo 1 | sudo tee %s", path);
+		pb_check_set(c, &c->fix, "echo 1 | sudo tee %s", path);
 	}
 }
 
@@ -154,7 +155,7 @@ static int try_cycles(char *why, size_t len)
 	if (!cs)
 		return -1;
 	status = pbench_counters_open_status(cs, 0);
-	if (status != PBENCH_EVENT_OK && pbench_counters_read(cs, &k, 1) == 1)
+	if (status != PBENCH_EVENT_OK && pb_counters_read(cs, &k, 1) == 1)
 		snprintf(why, len, "%s", k.reason);
 	pbench_counters_free(cs);
 	return status;

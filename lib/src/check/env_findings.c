@@ -14,6 +14,30 @@
 #include "base/base.h"
 #include "check/env.h"
 
+/* The empty text of a finding's field that was not set (never freed). */
+static const char none[] = "";
+
+/* Room for each text field, as the fields had when they were arrays (longer text is cut
+ * there, so the reports stay as they were). */
+static size_t room(const struct pbench_check *c, const char *const *field)
+{
+	return field == &c->expected ? 128 : field == &c->value ? 256 : 512;
+}
+
+static void text_free(const char *s)
+{
+	if (s && s != none)
+		free((char *)s);
+}
+
+static void check_release(struct pbench_check *c)
+{
+	text_free(c->value);
+	text_free(c->expected);
+	text_free(c->why);
+	text_free(c->fix);
+}
+
 struct pbench_check *pb_check(struct pb_env_ctx *ctx, const char *id, int cpu, int status)
 {
 	struct pbench_env *e = ctx->env;
@@ -25,8 +49,11 @@ struct pbench_check *pb_check(struct pb_env_ctx *ctx, const char *id, int cpu, i
 		int cap = e->cap ? e->cap * 2 : 64;
 		void *p = realloc(e->v, (size_t)cap * sizeof(*e->v));
 
-		if (!p)
-			return &scratch;	/* out of memory: the finding is dropped */
+		if (!p) {
+			check_release(&scratch);	/* out of memory: the finding is dropped */
+			scratch.value = scratch.expected = scratch.why = scratch.fix = none;
+			return &scratch;
+		}
 		e->v = p;
 		e->cap = cap;
 	}
@@ -37,18 +64,27 @@ struct pbench_check *pb_check(struct pb_env_ctx *ctx, const char *id, int cpu, i
 	c->group = ctx->group;
 	c->status = status;
 	c->cpu = cpu;
+	c->value = c->expected = c->why = c->fix = none;
 	return c;
 }
 
-void pb_check_set(struct pbench_check *c, char *field, const char *fmt, ...)
+void pb_check_vset(struct pbench_check *c, const char **field, const char *fmt, va_list ap)
 {
-	size_t len = field == c->expected ? sizeof(c->expected)
-		     : field == c->value ? sizeof(c->value)
-		     : field == c->why ? sizeof(c->why) : sizeof(c->fix);
+	char buf[512];
+	char *s;
+
+	vsnprintf(buf, room(c, field), fmt, ap);
+	s = *buf ? strdup(buf) : NULL;	/* out of memory: the field stays empty */
+	text_free(*field);
+	*field = s ? s : none;
+}
+
+void pb_check_set(struct pbench_check *c, const char **field, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(field, len, fmt, ap);
+	pb_check_vset(c, field, fmt, ap);
 	va_end(ap);
 }
 
@@ -59,9 +95,9 @@ struct pbench_check *pb_report(struct pb_env_ctx *ctx, const char *id, int cpu, 
 	va_list ap;
 
 	if (expected)
-		pb_check_set(c, c->expected, "%s", expected);
+		pb_check_set(c, &c->expected, "%s", expected);
 	va_start(ap, fmt);
-	vsnprintf(c->value, sizeof(c->value), fmt, ap);
+	pb_check_vset(c, &c->value, fmt, ap);
 	va_end(ap);
 	return c;
 }
@@ -69,9 +105,9 @@ struct pbench_check *pb_report(struct pb_env_ctx *ctx, const char *id, int cpu, 
 void pb_advise(struct pbench_check *c, const char *why, const char *fix)
 {
 	if (why)
-		pb_check_set(c, c->why, "%s", why);
+		pb_check_set(c, &c->why, "%s", why);
 	if (fix)
-		pb_check_set(c, c->fix, "%s", fix);
+		pb_check_set(c, &c->fix, "%s", fix);
 }
 
 struct pbench_check *pb_check_unknown(struct pb_env_ctx *ctx, const char *id, int cpu,
@@ -89,6 +125,8 @@ void pbench_env_free(struct pbench_env *e)
 {
 	if (!e)
 		return;
+	for (int i = 0; i < e->n; i++)
+		check_release(&e->v[i]);
 	free(e->v);
 	free(e->cpus);
 	free(e);

@@ -174,9 +174,9 @@ static int no_policy(struct pb_env_ctx *ctx, const char *id, int cpu, struct pol
 		return 0;
 	c = pb_check(ctx, id, cpu, r == 0 ? PBENCH_CHECK_INFO : PBENCH_CHECK_UNKNOWN);
 	if (r == 0)
-		pb_check_set(c, c->value, NO_CPUFREQ);
+		pb_check_set(c, &c->value, NO_CPUFREQ);
 	else
-		pb_check_set(c, c->value, "no cpufreq policy lists CPU %d (looked for "
+		pb_check_set(c, &c->value, "no cpufreq policy lists CPU %d (looked for "
 			     "cpu%d/cpufreq and cpufreq/policy*/affected_cpus)", cpu, cpu);
 	return 1;
 }
@@ -226,12 +226,12 @@ static void check_governor(struct pb_env_ctx *ctx, int cpu)
 									 : PBENCH_CHECK_INFO);
 	} else {
 		c = pb_check(ctx, "cpufreq.governor", cpu, PBENCH_CHECK_WARN);
-		pb_check_set(c, c->why, "%s", governor_why(gov, &p, why, sizeof(why)));
-		pb_check_set(c, c->fix, "echo performance | sudo tee %s/scaling_governor "
+		pb_check_set(c, &c->why, "%s", governor_why(gov, &p, why, sizeof(why)));
+		pb_check_set(c, &c->fix, "echo performance | sudo tee %s/scaling_governor "
 			     "(all CPUs: sudo cpupower frequency-set -g performance)", p.dir);
 	}
-	pb_check_set(c, c->value, "%s (%s)", gov, p.desc);
-	pb_check_set(c, c->expected, "performance");
+	pb_check_set(c, &c->value, "%s (%s)", gov, p.desc);
+	pb_check_set(c, &c->expected, "performance");
 }
 
 static void check_min_max(struct pb_env_ctx *ctx, int cpu)
@@ -259,22 +259,22 @@ static void check_min_max(struct pb_env_ctx *ctx, int cpu)
 		gov[0] = '\0';
 	if (lo == hi) {
 		c = pb_check(ctx, "cpufreq.min_max", cpu, PBENCH_CHECK_OK);
-		pb_check_set(c, c->value, "min = max = %ld MHz", lo / 1000);
+		pb_check_set(c, &c->value, "min = max = %ld MHz", lo / 1000);
 	} else if (!strcmp(gov, "performance")) {
 		/* The performance governor (and intel_pstate/amd-pstate in performance mode)
 		 * requests the maximum; the minimum only matters to the other governors. */
 		c = pb_check(ctx, "cpufreq.min_max", cpu, PBENCH_CHECK_OK);
-		pb_check_set(c, c->value, "min %ld MHz, max %ld MHz (performance runs at max)",
+		pb_check_set(c, &c->value, "min %ld MHz, max %ld MHz (performance runs at max)",
 			     lo / 1000, hi / 1000);
 	} else {
 		c = pb_check(ctx, "cpufreq.min_max", cpu, PBENCH_CHECK_WARN);
-		pb_check_set(c, c->value, "min %ld MHz, max %ld MHz", lo / 1000, hi / 1000);
-		pb_check_set(c, c->why, "the clock may sit anywhere between %ld and %ld MHz: the "
+		pb_check_set(c, &c->value, "min %ld MHz, max %ld MHz", lo / 1000, hi / 1000);
+		pb_check_set(c, &c->why, "the clock may sit anywhere between %ld and %ld MHz: the "
 			     "same code can take up to %.1fx as long at the bottom of the range as "
 			     "at the top", lo / 1000, hi / 1000, (double)hi / (double)lo);
-		pb_check_set(c, c->fix, "echo %ld | sudo tee %s/scaling_min_freq", hi, p.dir);
+		pb_check_set(c, &c->fix, "echo %ld | sudo tee %s/scaling_min_freq", hi, p.dir);
 	}
-	pb_check_set(c, c->expected, "min = max");
+	pb_check_set(c, &c->expected, "min = max");
 }
 
 static void check_epp(struct pb_env_ctx *ctx, int cpu)
@@ -291,7 +291,7 @@ static void check_epp(struct pb_env_ctx *ctx, int cpu)
 	err = pb_read_word(path, epp, sizeof(epp));
 	if (err == -ENOENT) {
 		c = pb_check(ctx, "cpufreq.epp", cpu, PBENCH_CHECK_INFO);
-		pb_check_set(c, c->value, "no energy_performance_preference (%s has none)", p.desc);
+		pb_check_set(c, &c->value, "no energy_performance_preference (%s has none)", p.desc);
 		return;
 	}
 	/* A word, or the raw 0-255 hint (0 is performance) written by a tool. */
@@ -309,14 +309,14 @@ static void check_epp(struct pb_env_ctx *ctx, int cpu)
 		c = pb_check(ctx, "cpufreq.epp", cpu, PBENCH_CHECK_OK);
 	} else {
 		c = pb_check(ctx, "cpufreq.epp", cpu, PBENCH_CHECK_WARN);
-		pb_check_set(c, c->why, "the energy-performance preference '%s' asks the CPU to "
+		pb_check_set(c, &c->why, "the energy-performance preference '%s' asks the CPU to "
 			     "save energy: it lowers the clock sooner and raises it later than "
 			     "'performance' does, so short or bursty runs vary more", epp);
-		pb_check_set(c, c->fix, "echo performance | sudo tee %s/"
+		pb_check_set(c, &c->fix, "echo performance | sudo tee %s/"
 			     "energy_performance_preference", p.dir);
 	}
-	pb_check_set(c, c->value, "%s (%s)", epp, p.desc);
-	pb_check_set(c, c->expected, "performance");
+	pb_check_set(c, &c->value, "%s (%s)", epp, p.desc);
+	pb_check_set(c, &c->expected, "performance");
 }
 
 /* ---- turbo ------------------------------------------------------------------------------ */
@@ -345,13 +345,13 @@ static void turbo_why(struct pbench_check *c, int cpu)
 			base = 0;
 	}
 	if (base > 0)
-		pb_check_set(c, c->why, "turbo lets CPU %d run anywhere from %ld MHz "
+		pb_check_set(c, &c->why, "turbo lets CPU %d run anywhere from %ld MHz "
 			     "(base_frequency) up to %ld MHz (cpuinfo_max_freq), as far as "
 			     "temperature and the number of busy cores allow: the clock depends on "
 			     "both, so results differ from run to run and drift as the chip heats",
 			     cpu, base / 1000, p.max_khz / 1000);
 	else
-		pb_check_set(c, c->why, "turbo raises the clock above the base frequency as far as "
+		pb_check_set(c, &c->why, "turbo raises the clock above the base frequency as far as "
 			     "temperature and the number of busy cores allow: the clock depends on "
 			     "both, so results differ from run to run and drift as the chip heats");
 }
@@ -408,22 +408,22 @@ static void check_turbo(struct pb_env_ctx *ctx)
 		on = policy_boost(src, sizeof(src), &npolicies);
 	if (on >= 0) {
 		c = pb_check(ctx, "cpufreq.turbo", -1, on ? PBENCH_CHECK_WARN : PBENCH_CHECK_OK);
-		pb_check_set(c, c->value, "%s (%s)", on ? "on" : "off", src);
-		pb_check_set(c, c->expected, "off");
+		pb_check_set(c, &c->value, "%s (%s)", on ? "on" : "off", src);
+		pb_check_set(c, &c->expected, "off");
 		if (on) {
 			turbo_why(c, ctx->cpus[0]);
-			pb_check_set(c, c->fix, "%s", fix[0] ? fix : turbo_off_cmd());
+			pb_check_set(c, &c->fix, "%s", fix[0] ? fix : turbo_off_cmd());
 		}
 		return;
 	}
 	c = pb_check(ctx, "cpufreq.turbo", -1, PBENCH_CHECK_INFO);
 	if (!pb_read_word(CPU_DIR "/amd_pstate/status", st, sizeof(st)))
-		pb_check_set(c, c->value, "amd-pstate %s exports no boost switch: turbo can only "
+		pb_check_set(c, &c->value, "amd-pstate %s exports no boost switch: turbo can only "
 			     "be seen and set in the firmware setup (Core Performance Boost)", st);
 	else if (npolicies == 0 && !pb_exists(CPU_DIR "/intel_pstate"))
-		pb_check_set(c, c->value, NO_CPUFREQ);
+		pb_check_set(c, &c->value, NO_CPUFREQ);
 	else
-		pb_check_set(c, c->value, "nothing to read: no intel_pstate/no_turbo, "
+		pb_check_set(c, &c->value, "nothing to read: no intel_pstate/no_turbo, "
 			     "cpufreq/boost or cpufreq/policy*/boost");
 }
 
@@ -457,19 +457,19 @@ static void check_throttle(struct pb_env_ctx *ctx, int cpu)
 	}
 	if (!found) {
 		c = pb_check(ctx, "thermal.throttle", cpu, PBENCH_CHECK_INFO);
-		pb_check_set(c, c->value, "no cpu%d/thermal_throttle counters (the kernel has them "
+		pb_check_set(c, &c->value, "no cpu%d/thermal_throttle counters (the kernel has them "
 			     "for Intel CPUs only, and not in VMs)", cpu);
 		return;
 	}
 	c = pb_check(ctx, "thermal.throttle", cpu, total ? PBENCH_CHECK_WARN : PBENCH_CHECK_OK);
-	pb_check_set(c, c->value, "%s throttling events since boot", val);
-	pb_check_set(c, c->expected, "0");
+	pb_check_set(c, &c->value, "%s throttling events since boot", val);
+	pb_check_set(c, &c->expected, "0");
 	if (!total)
 		return;
-	pb_check_set(c, c->why, "the CPU has slowed itself down to stay under its temperature "
+	pb_check_set(c, &c->why, "the CPU has slowed itself down to stay under its temperature "
 		     "limit: a run that hits the limit runs slower. Compare the counts before and "
 		     "after a run; one that grew means that run was throttled");
-	pb_check_set(c, c->fix, "cut the heat: %s, improve the cooling, and watch "
+	pb_check_set(c, &c->fix, "cut the heat: %s, improve the cooling, and watch "
 		     "grep . %s/cpu%d/thermal_throttle/*_count", turbo_off_cmd(), CPU_DIR, cpu);
 }
 
@@ -534,30 +534,30 @@ static void check_power(struct pb_env_ctx *ctx)
 	free_list(names, n);
 	if (s.sources_on || s.bat_chg) {
 		c = pb_check(ctx, "power.ac", -1, PBENCH_CHECK_OK);
-		pb_check_set(c, c->value, "on mains (%s)", s.sys);
+		pb_check_set(c, &c->value, "on mains (%s)", s.sys);
 	} else if (s.bat_dis || (s.nbat && s.sources_off)) {
 		c = pb_check(ctx, "power.ac", -1, PBENCH_CHECK_WARN);
-		pb_check_set(c, c->value, "on battery (%s)", s.sys);
-		pb_check_set(c, c->why, "on battery the firmware and the OS lower the power "
+		pb_check_set(c, &c->value, "on battery (%s)", s.sys);
+		pb_check_set(c, &c->why, "on battery the firmware and the OS lower the power "
 			     "limits and favour saving energy: the sustained clock is lower and "
 			     "changes as the battery drains or the power profile switches");
-		pb_check_set(c, c->fix, "plug in the AC adapter before measuring");
+		pb_check_set(c, &c->fix, "plug in the AC adapter before measuring");
 	} else if (!s.nsys && !s.unreadable) {
 		c = pb_check(ctx, "power.ac", -1, PBENCH_CHECK_INFO);
-		pb_check_set(c, c->value, "no power supply (desktop, server or VM)%s%s",
+		pb_check_set(c, &c->value, "no power supply (desktop, server or VM)%s%s",
 			     s.ignored[0] ? "; ignored device batteries: " : "", s.ignored);
 	} else {
 		c = pb_check(ctx, "power.ac", -1, s.unreadable ? PBENCH_CHECK_UNKNOWN
 							   : PBENCH_CHECK_INFO);
 		if (s.unreadable)
-			pb_check_set(c, c->value, "cannot read the type or state of %d supplies in "
+			pb_check_set(c, &c->value, "cannot read the type or state of %d supplies in "
 				     PSY_DIR "%s%s", s.unreadable, s.sys[0] ? "; the others: " : "",
 				     s.sys);
 		else
-			pb_check_set(c, c->value, "power source unclear (%s)", s.sys);
+			pb_check_set(c, &c->value, "power source unclear (%s)", s.sys);
 	}
 	if (c->status != PBENCH_CHECK_INFO && c->status != PBENCH_CHECK_UNKNOWN)
-		pb_check_set(c, c->expected, "on mains");
+		pb_check_set(c, &c->expected, "on mains");
 }
 
 struct idle_state {
@@ -619,7 +619,7 @@ static void check_cpuidle(struct pb_env_ctx *ctx, int cpu)
 		snprintf(drv, sizeof(drv), "%s", n ? "unknown driver" : "no cpuidle driver");
 	if (n == 0) {
 		c = pb_check(ctx, "cpuidle.states", cpu, PBENCH_CHECK_INFO);
-		pb_check_set(c, c->value, "%s%s: no idle states for CPU %d, idle uses the "
+		pb_check_set(c, &c->value, "%s%s: no idle states for CPU %d, idle uses the "
 			     "architecture's default (halt)", err ? "" : "driver ", drv, cpu);
 		return;
 	}
@@ -640,18 +640,18 @@ static void check_cpuidle(struct pb_env_ctx *ctx, int cpu)
 	if (off[0])
 		pb_appendf(val, sizeof(val), "; disabled: %s", off);
 	c = pb_check(ctx, "cpuidle.states", cpu, deep[0] ? PBENCH_CHECK_WARN : PBENCH_CHECK_OK);
-	pb_check_set(c, c->value, "%s", val);
-	pb_check_set(c, c->expected, "no enabled state with exit latency > %d us", DEEP_IDLE_US);
+	pb_check_set(c, &c->value, "%s", val);
+	pb_check_set(c, &c->expected, "no enabled state with exit latency > %d us", DEEP_IDLE_US);
 	if (!deep[0])
 		return;
 	if (!strcmp(drv, "intel_idle"))
 		param = "intel_idle.max_cstate=1";
 	else if (!strcmp(drv, "acpi_idle"))
 		param = "processor.max_cstate=1";
-	pb_check_set(c, c->why, "waking from a deep idle state takes up to %ld us: every wake-up "
+	pb_check_set(c, &c->why, "waking from a deep idle state takes up to %ld us: every wake-up "
 		     "after a sleep, a timer or blocking I/O pays it, and deep states also flush "
 		     "the core's caches", worst);
-	pb_check_set(c, c->fix, "for s in%s; do echo 1 | sudo tee %s/cpu%d/cpuidle/state$s/"
+	pb_check_set(c, &c->fix, "for s in%s; do echo 1 | sudo tee %s/cpu%d/cpuidle/state$s/"
 		     "disable; done%s%s (or, per process: keep /dev/cpu_dma_latency open with 0 "
 		     "written to it while measuring)", deep, CPU_DIR, cpu,
 		     param ? "; persistent: " : "",

@@ -135,7 +135,7 @@ static void check_irq(struct pb_env_ctx *ctx, int cpu, int irqbalance,
 	if (c->status == OK)
 		return;
 	/* irqbalance rebalances every SLEEP_INTERVAL, 10 s (its constants.h). */
-	pb_check_set(c, c->why, "a device interrupt on CPU %d stops the measured code while its "
+	pb_check_set(c, &c->why, "a device interrupt on CPU %d stops the measured code while its "
 		     "handler and softirq work run%s; the LOC row is the scheduler tick (see "
 		     "isolation.nohz_full)", cpu, roams ? "; irqbalance rewrites affinities every "
 		     "10 s and can move IRQs here" : "");
@@ -152,11 +152,11 @@ static void check_irq(struct pb_env_ctx *ctx, int cpu, int irqbalance,
 			 "BANNED_CPULIST=%d in %s and restart it)%s", cpu, irqbalance_conf(ctx),
 			 allowed ? ", then " : "");
 	if (!pb_cpuset_count(rest))
-		pb_check_set(c, c->fix, "CPU %d is the only online CPU: IRQs cannot move", cpu);
+		pb_check_set(c, &c->fix, "CPU %d is the only online CPU: IRQs cannot move", cpu);
 	else if (!allowed)
-		pb_check_set(c, c->fix, "%s", stop);
+		pb_check_set(c, &c->fix, "%s", stop);
 	else
-		pb_check_set(c, c->fix, "%sfor i in %s; do echo %s | sudo tee /proc/irq/$i/"
+		pb_check_set(c, &c->fix, "%sfor i in %s; do echo %s | sudo tee /proc/irq/$i/"
 			     "smp_affinity_list; done (managed IRQs such as NVMe queues refuse: "
 			     "boot with isolcpus=managed_irq,%d)", stop, list, others, cpu);
 }

@@ -117,7 +117,7 @@ static void check_thp(struct pb_env_ctx *ctx)
 			strcpy(size, " of ");
 			kib_text((unsigned long long)pmd / 1024, size + 4, sizeof(size) - 4);
 		}
-		pb_check_set(c, c->why, "any large anonymous mapping may get huge pages%s: a "
+		pb_check_set(c, &c->why, "any large anonymous mapping may get huge pages%s: a "
 			     "huge-page fault zeroes the whole page at once (measured on the "
 			     "development VM: 160-180 us for a 2 MiB fault, 1.0-1.4 us for a "
 			     "4 KiB one), khugepaged collapses pages in the background, and "
@@ -270,7 +270,7 @@ static void numa_why(struct pbench_check *c, int node, int local)
 	snprintf(path, sizeof(path), NODE_DIR "/node%d/distance", node);
 	if (pb_read_file(path, d, sizeof(d)) > 0 && strspn(d, "0123456789 ") == strlen(d))
 		snprintf(dist, sizeof(dist), " (node%d/distance: %s, where 10 is local)", node, d);
-	pb_check_set(c, c->why, "%s: each cache miss to another node's memory costs more than one "
+	pb_check_set(c, &c->why, "%s: each cache miss to another node's memory costs more than one "
 		     "to node %d's%s", local ? "under 5% of the node is free, so new pages come "
 		     "from another node" : "memory is placed on another node", node, dist);
 }
@@ -312,10 +312,10 @@ static void check_numa_cpu(struct pb_env_ctx *ctx, const unsigned char *nodes, i
 		return;
 	numa_why(c, node, local);
 	if (local)
-		pb_check_set(c, c->fix, "sync; echo 3 | sudo tee /proc/sys/vm/drop_caches (frees "
+		pb_check_set(c, &c->fix, "sync; echo 3 | sudo tee /proc/sys/vm/drop_caches (frees "
 			     "page cache), or measure on a CPU of a node with free memory");
 	else
-		pb_check_set(c, c->fix, "numactl --cpunodebind=%d --membind=%d CMD", node, node);
+		pb_check_set(c, &c->fix, "numactl --cpunodebind=%d --membind=%d CMD", node, node);
 }
 
 static void check_numa(struct pb_env_ctx *ctx, const struct pb_proc_status *st)

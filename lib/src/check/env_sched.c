@@ -45,7 +45,7 @@ static void fix_boot(struct pb_env_ctx *ctx, struct pbench_check *c, const char 
 	pb_cpu_put(set, cpu, 1);
 	pb_cpuset_format(set, list, sizeof(list));
 	snprintf(arg, sizeof(arg), "%s=%s%s", param, flags, list);
-	pb_check_set(c, c->fix, "%s%s", pre, pb_boot_fix(ctx, fix, sizeof(fix), arg));
+	pb_check_set(c, &c->fix, "%s%s", pre, pb_boot_fix(ctx, fix, sizeof(fix), arg));
 }
 
 /* ---- isolation -------------------------------------------------------------------------- */
@@ -135,7 +135,7 @@ static void check_isolcpus(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
 			      "\"domain\" flag", s->isol_val);
 	else
 		c = pb_report(ctx, id, cpu, WARN, "isolated", "not isolated (isolated: %s)", list);
-	pb_check_set(c, c->why, "the scheduler puts other tasks on CPU %d and balances load onto "
+	pb_check_set(c, &c->why, "the scheduler puts other tasks on CPU %d and balances load onto "
 		     "it; each preemption of the measured code adds a context switch and cold "
 		     "caches to the sample it lands in", cpu);
 	snprintf(flags, sizeof(flags), "%s%s", s->isol_n > 0 && !s->isol_domain ? "domain," : "",
@@ -162,18 +162,18 @@ static void check_nohz(struct pb_env_ctx *ctx, const struct iso *s, int cpu, int
 		else
 			c = pb_report(ctx, id, cpu, INFO, exp, "not available: kernel built "
 				      "without CONFIG_NO_HZ_FULL (no " CPU_DIR "/nohz_full)");
-		pb_check_set(c, c->why, "the scheduler tick interrupts CPU %d " TICK_RATE " even "
+		pb_check_set(c, &c->why, "the scheduler tick interrupts CPU %d " TICK_RATE " even "
 			     "while the measured code runs alone", cpu);
 		/* Ubuntu's generic kernel has it from 24.04, whose kernel is 6.8 (Launchpad bug
 		 * 2051342, "Enable lowlatency settings in the generic kernel"). The boot CPU
 		 * keeps the tick for timekeeping whatever the kernel: no nohz_full for it. */
 		if (cpu == 0)
-			pb_check_set(c, c->fix, "CPU 0 keeps the tick for timekeeping even with "
+			pb_check_set(c, &c->fix, "CPU 0 keeps the tick for timekeeping even with "
 				     "nohz_full=: measure on another CPU, and for it boot a kernel "
 				     "built with CONFIG_NO_HZ_FULL=y (Debian, Fedora, RHEL; Ubuntu "
 				     "from 6.8) with nohz_full= that CPU");
 		else
-			pb_check_set(c, c->fix, "boot a kernel built with CONFIG_NO_HZ_FULL=y "
+			pb_check_set(c, &c->fix, "boot a kernel built with CONFIG_NO_HZ_FULL=y "
 				     "(Debian, Fedora, RHEL; Ubuntu from 6.8) with nohz_full=%d: this "
 				     "kernel has no tickless mode", cpu);
 		return;
@@ -189,20 +189,20 @@ static void check_nohz(struct pb_env_ctx *ctx, const struct iso *s, int cpu, int
 			      pstate ? ", but intel_pstate is active" : "");
 		if (!pstate)
 			return;
-		pb_check_set(c, c->why, "intel_pstate in active mode re-evaluates the P-state from "
+		pb_check_set(c, &c->why, "intel_pstate in active mode re-evaluates the P-state from "
 			     "the scheduler's periodic utilization updates, which need the tick: "
 			     "with the tick stopped on CPU %d the frequency is not updated while "
 			     "the measured code runs", cpu);
-		pb_check_set(c, c->fix, "echo passive | sudo tee " CPU_DIR "/intel_pstate/status; "
+		pb_check_set(c, &c->fix, "echo passive | sudo tee " CPU_DIR "/intel_pstate/status; "
 			     "echo performance | sudo tee " CPU_DIR
 			     "/cpu%d/cpufreq/scaling_governor", cpu);
 		return;
 	}
 	c = pb_report(ctx, id, cpu, WARN, exp, "tick runs (nohz_full: %s)", list);
-	pb_check_set(c, c->why, "the scheduler tick interrupts CPU %d " TICK_RATE ", also while "
+	pb_check_set(c, &c->why, "the scheduler tick interrupts CPU %d " TICK_RATE ", also while "
 		     "the measured code runs alone", cpu);
 	if (cpu == 0)
-		pb_check_set(c, c->fix, "CPU 0 keeps the tick for timekeeping: measure on another "
+		pb_check_set(c, &c->fix, "CPU 0 keeps the tick for timekeeping: measure on another "
 			     "CPU and boot with nohz_full= (and isolcpus=) for it");
 	else
 		fix_boot(ctx, c, "", "nohz_full", "", s->nohz, s->nohz_n, cpu);
@@ -245,7 +245,7 @@ static void check_nocbs(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
 	c = pb_report(ctx, id, cpu, INFO, exp, "RCU callbacks run on CPU %d (%s%s)", cpu,
 		      s->nocbs_has ? "rcu_nocbs=" : "no rcu_nocbs=",
 		      s->nocbs_has ? s->nocbs_val : "");
-	pb_check_set(c, c->why, "RCU callbacks run in softirq on the CPU that queued them: after "
+	pb_check_set(c, &c->why, "RCU callbacks run in softirq on the CPU that queued them: after "
 		     "many frees a burst of them interrupts the measured code");
 	fix_boot(ctx, c, "", "rcu_nocbs", "", s->nocbs_param, s->nocbs_n, cpu);
 }
@@ -284,11 +284,11 @@ static void check_rt_throttling(struct pb_env_ctx *ctx, long rt, long period, co
 		      rel);
 	if (rt < 0)
 		return;
-	pb_check_set(c, c->why, "once SCHED_FIFO/RR tasks have run %ld ms of a %ld ms period the "
+	pb_check_set(c, &c->why, "once SCHED_FIFO/RR tasks have run %ld ms of a %ld ms period the "
 		     "kernel stops them for the rest of it: a prepared (SCHED_FIFO) run loses %ld "
 		     "ms of every %ld ms", rt / 1000, period / 1000, (period - rt) / 1000,
 		     period / 1000);
-	pb_check_set(c, c->fix, "sudo sysctl -w kernel.sched_rt_runtime_us=-1 (a runaway RT task "
+	pb_check_set(c, &c->fix, "sudo sysctl -w kernel.sched_rt_runtime_us=-1 (a runaway RT task "
 		     "can then hang its CPU)");
 }
 
@@ -346,11 +346,11 @@ static void check_rt(struct pb_env_ctx *ctx)
 	c = pb_report(ctx, id, -1, WARN, "fair server off on the target CPUs", "fair server %ld ms "
 		      "per %ld ms%s; sched_rt_runtime_us %ld of %ld (kernel %s)", run_ms, per_ms,
 		      path, rt, period, rel);
-	pb_check_set(c, c->why, "on kernels >= 6.12 the fair server gives starved normal tasks up "
+	pb_check_set(c, &c->why, "on kernels >= 6.12 the fair server gives starved normal tasks up "
 		     "to %ld ms of every %ld ms even against a SCHED_FIFO task (measured on these "
 		     "machines: a pinned SCHED_FIFO 54 ms loop ran 104 ms); sched_rt_runtime_us no "
 		     "longer throttles, except with RT group scheduling", run_ms, per_ms);
-	pb_check_set(c, c->fix, "echo 0 | sudo tee%s (mount debugfs first if needed; a runaway "
+	pb_check_set(c, &c->fix, "echo 0 | sudo tee%s (mount debugfs first if needed; a runaway "
 		     "SCHED_FIFO task can then hang the CPU)%s", files, rt >= 0 ? "; with RT "
 		     "group scheduling also sudo sysctl -w kernel.sched_rt_runtime_us=-1" : "");
 }
@@ -465,7 +465,7 @@ static void check_load(struct pb_env_ctx *ctx, int cpu, const unsigned char *onl
 		      b.user > 3 ? ", ..." : "", b.kernel);
 	if (status == OK)
 		return;
-	pb_check_set(c, c->why, "other work on CPU %d preempts the measured code: each "
+	pb_check_set(c, &c->why, "other work on CPU %d preempts the measured code: each "
 		     "preemption adds a context switch and cold caches to a sample, and the "
 		     "samples spread%s", cpu, busy >= 0.5 ? "; at this load the measured code "
 		     "shares the CPU most of the time" : "");
@@ -481,9 +481,9 @@ static void check_load(struct pb_env_ctx *ctx, int cpu, const unsigned char *onl
 		snprintf(alt, sizeof(alt), "; or measure on CPU %d (%.0f%% busy %s)", best_cpu,
 			 best * 100, when);
 	if (b.user)
-		pb_check_set(c, c->fix, "move the bound tasks off CPU %d: %s%s", cpu, b.fix, alt);
+		pb_check_set(c, &c->fix, "move the bound tasks off CPU %d: %s%s", cpu, b.fix, alt);
 	else
-		pb_check_set(c, c->fix, "see what runs there: ps -eo pid,psr,pcpu,comm "
+		pb_check_set(c, &c->fix, "see what runs there: ps -eo pid,psr,pcpu,comm "
 			     "--sort=-pcpu | awk '$2 == %d', and stop it%s", cpu, alt);
 }
 
@@ -572,11 +572,11 @@ static void check_watchdog_mask(struct pb_env_ctx *ctx, const unsigned char *qui
 		snprintf(period, sizeof(period), "2/5 of watchdog_thresh (4 s by default)");
 	else
 		snprintf(period, sizeof(period), "%.1f s (2/5 of watchdog_thresh)", thresh * 0.4);
-	pb_check_set(c, c->why, "the soft-lockup detector's timer fires on CPU %d every %s%s", cpu,
+	pb_check_set(c, &c->why, "the soft-lockup detector's timer fires on CPU %d every %s%s", cpu,
 		     period, quiet ? ", waking a CPU that is otherwise kept quiet" : "");
 	pb_cpu_put(mask, cpu, 0);
 	pb_cpuset_format(mask, list, sizeof(list));
-	pb_check_set(c, c->fix, pb_cpuset_count(mask) ? "sudo sysctl -w kernel.watchdog_cpumask=%s" :
+	pb_check_set(c, &c->fix, pb_cpuset_count(mask) ? "sudo sysctl -w kernel.watchdog_cpumask=%s" :
 		     "sudo sysctl -w kernel.watchdog=0", list);
 }
 

@@ -57,7 +57,7 @@ static void check_clocksource(struct pb_env_ctx *ctx)
 	if (pb_has_word(slow, cur)) {
 		c = pb_report(ctx, "clock.source", -1, PBENCH_CHECK_BAD, "tsc",
 			      "%s (available: %s)", cur, avail);
-		pb_check_set(c, c->why, "clock_gettime cannot use the vDSO with the %s "
+		pb_check_set(c, &c->why, "clock_gettime cannot use the vDSO with the %s "
 			     "clocksource and becomes a syscall (measured on the development VM: "
 			     SYSCALL_NS " per call forced through the syscall, against " VDSO_NS
 			     " through the vDSO; reading %s itself comes on top and could not be "
@@ -65,7 +65,7 @@ static void check_clocksource(struct pb_env_ctx *ctx)
 		if (tsc)
 			pb_advise(c, NULL, to_tsc);
 		else
-			pb_check_set(c, c->fix, "the kernel marked the TSC unstable; if the TSC is "
+			pb_check_set(c, &c->fix, "the kernel marked the TSC unstable; if the TSC is "
 				     "invariant (clock.tsc ok): %s", pb_boot_fix(ctx, boot,
 				     sizeof(boot), "tsc=reliable"));
 		return;

@@ -65,10 +65,10 @@ static void check_smt_active(struct pb_env_ctx *ctx)
 		  "predictors: a thread whose sibling is busy runs slower than alone, by an amount "
 		  "that depends on what the sibling runs", NULL);
 	if (!strcmp(ctl, "notimplemented"))
-		pb_check_set(c, c->fix, "this kernel has no SMT switch: keep the target's sibling "
+		pb_check_set(c, &c->fix, "this kernel has no SMT switch: keep the target's sibling "
 			     "idle or offline (see smt.sibling)");
 	else
-		pb_check_set(c, c->fix, "echo off | sudo tee " CPU_DIR "/smt/control (persistent: "
+		pb_check_set(c, &c->fix, "echo off | sudo tee " CPU_DIR "/smt/control (persistent: "
 			     "%s); or keep the target's sibling idle (smt.sibling)",
 			     pb_boot_fix(ctx, boot, sizeof(boot), "nosmt"));
 }
@@ -141,11 +141,11 @@ static void check_sibling(struct pb_env_ctx *ctx, int cpu, const unsigned char *
 		return;
 	}
 	c = pb_report(ctx, "smt.sibling", cpu, PBENCH_CHECK_WARN, exp, "%s", val);
-	pb_check_set(c, c->why, "the sibling thread shares this core: while it runs, the measured "
+	pb_check_set(c, &c->why, "the sibling thread shares this core: while it runs, the measured "
 		     "code competes with it for the core's execution units and caches and runs "
 		     "slower; it was busy %.0f%% of the time %s", worst * 100,
 		     window(ctx, win, sizeof(win)));
-	pb_check_set(c, c->fix, "measure on a CPU whose sibling is idle (pbench picks one when "
+	pb_check_set(c, &c->fix, "measure on a CPU whose sibling is idle (pbench picks one when "
 		     "--cpu is not given), or take the sibling offline while measuring: echo 0 | "
 		     "sudo tee " CPU_DIR "/cpu%d/online (back: echo 1)", worst_cpu);
 }

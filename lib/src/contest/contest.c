@@ -213,7 +213,7 @@ int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_
 	if (!err)
 		err = helper(c, c->o.setup, &c->setup, "setup");
 	if (!err)
-		err = helper(c, c->o.prepare, &c->prepare, "prepare");
+		err = helper(c, c->o.prepare, &c->prerun, "prepare");
 	if (!err)
 		err = helper(c, c->o.cleanup, &c->cleanup, "cleanup");
 	if (err) {
@@ -224,7 +224,7 @@ int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_
 	}
 	c->o.events = c->events;
 	c->o.setup = c->setup;
-	c->o.prepare = c->prepare;
+	c->o.prepare = c->prerun;
 	c->o.cleanup = c->cleanup;
 	c->next_look = c->o.min_rounds;
 	c->rng = c->o.seed ? c->o.seed : pbench_ticks() | 1;
@@ -339,7 +339,7 @@ static void entrant_release(struct pb_entrant *n)
 
 int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_entrant *in)
 {
-	struct pbench_contest_entrant e;
+	struct pbench_contest_entrant e = { 0 };
 	struct pb_entrant *n;
 	int err;
 
@@ -383,7 +383,7 @@ void pbench_contest_free(struct pbench_contest *c)
 		entrant_release(&c->e[i]);
 	free(c->e);
 	pb_argv_free(c->setup);
-	pb_argv_free(c->prepare);
+	pb_argv_free(c->prerun);
 	pb_argv_free(c->cleanup);
 	free(c->events);
 	free(c);

@@ -59,7 +59,7 @@ struct pb_entrant {
 struct pbench_contest {
 	struct pbench_contest_opts o;	/* the caller's, completed with the defaults */
 	char *events;
-	char **setup, **prepare, **cleanup;
+	char **setup, **prerun, **cleanup;	/* prerun: o.prepare, before each run */
 	struct pb_entrant *e;
 	int n, cap;
 	long rounds;

@@ -90,7 +90,7 @@ static int duet_round(struct pbench_contest *c, long k)
 	struct pb_run *run[2];
 	uint64_t t0;
 
-	err = pb_contest_helper(c, c->prepare, "prepare");
+	err = pb_contest_helper(c, c->prerun, "prepare");
 	if (err)
 		return err;
 	cpu[0] = c->duet_cpus[swap];

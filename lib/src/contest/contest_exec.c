@@ -24,11 +24,12 @@
 
 /* ---- one run -------------------------------------------------------------------------------- */
 
-/* Entrant i's next run, after the prepare command: 0, 1 stopped, or an error said in c. */
+/* Entrant i's next run, after the prerun command (o.prepare): 0, 1 stopped, or an error
+ * said in c. */
 static int run_one(struct pbench_contest *c, int i, int keep)
 {
 	struct pb_entrant *e = &c->e[i];
-	int err = pb_contest_helper(c, c->prepare, "prepare");
+	int err = pb_contest_helper(c, c->prerun, "prepare");
 
 	if (err)
 		return err;
@@ -75,7 +76,7 @@ static int check_command(struct pbench_contest *c, struct pb_entrant *e)
 
 	if (fd < 0)
 		return -errno;
-	err = pb_contest_helper(c, c->prepare, "prepare");
+	err = pb_contest_helper(c, c->prerun, "prepare");
 	if (!err) {
 		err = pb_runs_one(e->r, e->set, fd);
 		if (err < 0)

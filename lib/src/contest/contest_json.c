@@ -225,7 +225,7 @@ static json_t *contest_json(const struct pbench_contest *c)
 	SET(root, "elapsed_s", num(c->elapsed_s));
 	SET(root, "stop", json_string(pbench_contest_stop_name(c->stop)));
 	SET(root, "output_checked", json_boolean(c->checked));
-	SET(root, "helpers", pb_json_helpers(c->o.warmup_runs, c->setup, c->prepare,
+	SET(root, "helpers", pb_json_helpers(c->o.warmup_runs, c->setup, c->prerun,
 					     c->cleanup));
 	for (int i = 0; i < c->n; i++) {
 		if (i != c->o.reference)

@@ -92,6 +92,7 @@ struct pbench_child {
 	struct pbench_counters *held;	/* the caller's inherited set (opts.counters) */
 	int held_state;			/* 1: its start snapshot taken; 2: the run's delta is in */
 	int held_err;			/* the stop snapshot's error */
+	int read_err;			/* the error of the read of its own set at the wait */
 	uint64_t t_fork, t0, t_exec;	/* before fork, the release, exec seen done */
 	double grace_s;
 	int was_subreaper;	/* PR_GET_CHILD_SUBREAPER before the run, put back after */
@@ -581,12 +582,11 @@ static int plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opt
 	if (!opts)
 		return 0;
 	plan->quiet = opts->quiet;
-	if (PB_HAS_FIELD(opts, stdout_fd) && opts->stdout_fd > 0)
+	if (opts->stdout_fd > 0)
 		plan->stdout_fd = opts->stdout_fd;
-	if (PB_HAS_FIELD(opts, envp))
-		plan->envp = opts->envp;
+	plan->envp = opts->envp;
 	CPU_ZERO(&plan->cpus);
-	if (PB_HAS_FIELD(opts, ncpus) && opts->ncpus > 0) {
+	if (opts->ncpus > 0) {
 		/* a list of CPUs (pbench stat --cpu LIST) */
 		if (!opts->cpus)
 			return -EINVAL;
@@ -597,7 +597,7 @@ static int plan_exec(struct exec_plan *plan, const struct pbench_child_opts *opt
 		}
 		plan->pin = 1;
 	}
-	if (PB_HAS_FIELD(opts, cpu) && (opts->flags & PBENCH_CHILD_PIN)) {
+	if (opts->flags & PBENCH_CHILD_PIN) {
 		if (opts->cpu < 0 || opts->cpu >= CPU_SETSIZE)
 			return -EINVAL;
 		CPU_ZERO(&plan->cpus);	/* one CPU: it takes the place of a list */
@@ -748,8 +748,10 @@ static int start_vfork(struct pbench_child *ch, const char *path, char *const ar
 }
 
 int pbench_child_start(struct pbench_child **out, char *const argv[],
-		       const struct pbench_child_opts *opts)
+		       const struct pbench_child_opts *in)
 {
+	struct pbench_child_opts o = PBENCH_CHILD_OPTS_INIT;	/* every default is 0 */
+	const struct pbench_child_opts *opts = in ? &o : NULL;
 	struct pbench_counters *held;
 	struct pbench_child *ch;
 	struct exec_plan plan;
@@ -758,12 +760,17 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	pid_t pid;
 
 	*out = NULL;
+	if (in && (err = pb_check_struct(__func__, "opts", "pbench_child_opts", in, 0,
+					  "PBENCH_CHILD_OPTS_INIT")))
+		return err;
+	if (in)
+		pb_copy_in(&o, sizeof(o), in);
 	if (!argv || !argv[0] || plan_exec(&plan, opts))
 		return -EINVAL;
-	held = opts && PB_HAS_FIELD(opts, counters) ? opts->counters : NULL;
+	held = opts ? opts->counters : NULL;
 	if (held_live() || (held && live_nr(NULL)))
 		return -EBUSY;
-	if (opts && PB_HAS_FIELD(opts, path) && opts->path)
+	if (opts && opts->path)
 		err = snprintf(path, sizeof(path), "%s", opts->path) < (int)sizeof(path) ? 0 :
 		      -ENAMETOOLONG;
 	else
@@ -773,7 +780,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	ch = calloc(1, sizeof(*ch));
 	if (!ch)
 		return -ENOMEM;
-	ch->grace_s = opts && PB_HAS_FIELD(opts, kill_grace_s) && opts->kill_grace_s > 0 ?
+	ch->grace_s = opts && opts->kill_grace_s > 0 ?
 		      opts->kill_grace_s : DEFAULT_GRACE_S;
 	ch->held = held;
 	/* Nothing to open on the child's pid: no handshake needed. */
@@ -902,10 +909,10 @@ static uint64_t exec_ticks(const struct pbench_child *ch)
 
 int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 {
+	struct pbench_child_result r = { .size = sizeof(r) };
 	struct rusage ru = { 0 };
 	int status;
 	uint64_t t1;
-	size_t size;
 	int err;
 
 	if ((err = PB_CHECK_STRUCT(res, pbench_child_result, 0, NULL)))
@@ -931,38 +938,34 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	 * counted up to its end, as it was by a set of the command's own). */
 	end_leftovers(ch);
 	held_stop(ch);
-	size = res->size;
-	memset(res, 0, size < sizeof(*res) ? size : sizeof(*res));
-	res->size = size;
-	res->ticks = t1 - ch->t0;
-	res->ns = pbench_ticks_to_ns(res->ticks);
-	if (PB_HAS_FIELD(res, exec_ticks)) {
-		res->setup_ticks = ch->t0 - ch->t_fork;
-		res->exec_ticks = exec_ticks(ch);
+	/* Its own set read once, now that it has ended: pbench_child_count() hands it out. */
+	if (ch->counters && !ch->held) {
+		int got = pbench_counters_read(ch->counters);
+
+		ch->read_err = got < 0 ? got : 0;
 	}
-	if (PB_HAS_FIELD(res, left_behind))
-		res->left_behind = ch->left;
-	if (PB_HAS_FIELD(res, major_faults)) {
-		res->ctx_voluntary = (uint64_t)ru.ru_nvcsw;
-		res->ctx_involuntary = (uint64_t)ru.ru_nivcsw;
-		res->minor_faults = (uint64_t)ru.ru_minflt;
-		res->major_faults = (uint64_t)ru.ru_majflt;
-	}
-	if (PB_HAS_FIELD(res, max_rss_kib))
-		res->max_rss_kib = (uint64_t)ru.ru_maxrss;
-	if (PB_HAS_FIELD(res, system_ns)) {
-		res->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
-			       (uint64_t)ru.ru_utime.tv_usec * 1000u;
-		res->system_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
-				 (uint64_t)ru.ru_stime.tv_usec * 1000u;
-	}
+	r.ticks = t1 - ch->t0;
+	r.ns = pbench_ticks_to_ns(r.ticks);
+	r.setup_ticks = ch->t0 - ch->t_fork;
+	r.exec_ticks = exec_ticks(ch);
+	r.left_behind = ch->left;
+	r.ctx_voluntary = (uint64_t)ru.ru_nvcsw;
+	r.ctx_involuntary = (uint64_t)ru.ru_nivcsw;
+	r.minor_faults = (uint64_t)ru.ru_minflt;
+	r.major_faults = (uint64_t)ru.ru_majflt;
+	r.max_rss_kib = (uint64_t)ru.ru_maxrss;
+	r.user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+		    (uint64_t)ru.ru_utime.tv_usec * 1000u;
+	r.system_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+		      (uint64_t)ru.ru_stime.tv_usec * 1000u;
 	if (WIFEXITED(status)) {
-		res->exited = 1;
-		res->exit_status = WEXITSTATUS(status);
+		r.exited = 1;
+		r.exit_status = WEXITSTATUS(status);
 	} else if (WIFSIGNALED(status)) {
-		res->signaled = 1;
-		res->term_signal = WTERMSIG(status);
+		r.signaled = 1;
+		r.term_signal = WTERMSIG(status);
 	}
+	pb_copy_out(res, &r, sizeof(r));
 	return 0;
 }
 
@@ -971,20 +974,33 @@ struct pbench_counters *pbench_child_counters(struct pbench_child *ch)
 	return ch ? ch->counters : NULL;
 }
 
-int pbench_child_counts(struct pbench_child *ch, struct pbench_count *counts, int n)
+int pbench_child_nr_counts(const struct pbench_child *ch)
 {
-	if (!ch || n < 0 || (n && !counts))
-		return -EINVAL;
+	if (!ch)
+		return pb_fail(-EINVAL, "%s(): ch is NULL", __func__);
 	if (ch->held) {
 		if (ch->held_state != 2)
 			return -EAGAIN;
-		return ch->held_err ? ch->held_err : pbench_counters_delta(ch->held, counts, n);
+		return ch->held_err ? ch->held_err : pbench_counters_nr(ch->held);
 	}
 	if (!ch->counters)
 		return 0;
 	if (ch->pid)
 		return -EAGAIN;
-	return pbench_counters_read(ch->counters, counts, n);
+	return ch->read_err ? ch->read_err : pbench_counters_nr(ch->counters);
+}
+
+int pbench_child_count(const struct pbench_child *ch, int i, struct pbench_count *out)
+{
+	int nr = pbench_child_nr_counts(ch);
+
+	if (nr < 0)
+		return nr;
+	if (i < 0 || i >= nr)
+		return pb_fail(-EINVAL, "%s(): i is %d, not an event the run was counted with "
+			       "(%d)", __func__, i, nr);
+	return ch->held ? pbench_counters_delta(ch->held, i, out)
+			: pbench_counters_get(ch->counters, i, out);
 }
 
 void pbench_child_free(struct pbench_child *ch)
@@ -1031,8 +1047,8 @@ static int poll_exit(pid_t pid, int ms)
 	}
 }
 
-int pbench_child_wait_timeout(struct pbench_child *ch, struct pbench_child_result *res,
-			      double timeout_s)
+int pbench_child_wait_timeout(struct pbench_child *ch, double timeout_s,
+			      struct pbench_child_result *res)
 {
 	struct pollfd pfd = { .events = POLLIN };
 	double left_ms;

@@ -24,6 +24,7 @@
 
 #include "base/base.h"
 #include "counters/counters.h"
+#include "counters/counts.h"
 
 #define READ_FORMAT (PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | \
 		     PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -55,7 +56,8 @@ struct pb_group {
 #define MAX_ANCHORS 8
 
 struct pbench_counters {
-	struct snap *read_snaps;	/* scratch for pbench_counters_read, one per event */
+	struct snap *read_snaps;	/* the last read (pbench_counters_read), one per event */
+	int have_read;			/* read_snaps holds a read */
 	pid_t pid;
 	int cpu;
 	unsigned flags;
@@ -443,11 +445,17 @@ static int open_anchors(struct pbench_counters *c)
 int pbench_counters_open(struct pbench_counters **out, const char *events,
 			 const struct pbench_counters_opts *opts)
 {
+	struct pbench_counters_opts o = PBENCH_COUNTERS_OPTS_INIT;
 	struct pbench_counters *c;
 	char **names = NULL;
 	int n, err = 0, opened;
 
 	*out = NULL;
+	if (opts && (err = PB_CHECK_STRUCT(opts, pbench_counters_opts, 0,
+					   "PBENCH_COUNTERS_OPTS_INIT")))
+		return err;
+	if (opts)
+		pb_copy_in(&o, sizeof(o), opts);
 	pb_clear_last_error();
 	n = split_events(events, &names);
 	if (n < 0)
@@ -457,14 +465,11 @@ int pbench_counters_open(struct pbench_counters **out, const char *events,
 		err = -ENOMEM;
 		goto out_names;
 	}
-	c->cpu = -1;
 	c->user_reads = -1;
 	c->page_size = (size_t)sysconf(_SC_PAGESIZE);
-	if (opts) {
-		c->pid = opts->pid;
-		c->cpu = opts->cpu;
-		c->flags = opts->flags;
-	}
+	c->pid = o.pid;
+	c->cpu = o.cpu;
+	c->flags = o.flags;
 	c->ctr = calloc((size_t)n, sizeof(*c->ctr));
 	if (!c->ctr) {
 		err = -ENOMEM;
@@ -637,6 +642,9 @@ static int read_groups(struct pbench_counters *c, struct snap *snaps, size_t str
 
 void pbench_count_scale(struct pbench_count *k)
 {
+	/* An older caller's struct without the fields this fills is left as it is. */
+	if (!k || k->size < offsetof(struct pbench_count, is_scaled) + sizeof(k->is_scaled))
+		return;
 	k->is_scaled = 0;
 	k->scaled = (double)k->value;
 	if (k->status != PBENCH_EVENT_OK && k->status != PBENCH_EVENT_MULTIPLEXED &&
@@ -663,7 +671,6 @@ void pbench_count_scale(struct pbench_count *k)
 static void fill_count(const struct pb_counter *ctr, const struct snap *s,
 		       struct pbench_count *k)
 {
-	/* Field by field: the caller's struct may be larger (a newer size) than ours. */
 	k->name = ctr->ev.name;
 	k->error = ctr->error;
 	k->user_only = ctr->user_only;
@@ -683,39 +690,61 @@ static void fill_count(const struct pb_counter *ctr, const struct snap *s,
 	pbench_count_scale(k);
 }
 
-/* counts is an array: the library writes it with its own stride, so each must be the whole
- * struct of this pbench.h. fn: the public function, for the error's detail. */
-static int check_counts(struct pbench_counters *c, struct pbench_count *counts, int n,
-			const char *fn)
+int pb_counters_read(struct pbench_counters *c, struct pbench_count *counts, int n)
 {
-	if (!c)
-		return pb_fail(-EINVAL, "%s(): c is NULL", fn);
-	if ((n && !counts) || n < 0)
-		return pb_fail(-EINVAL, "%s(): counts is NULL or n (%d) is negative", fn, n);
-	for (int i = 0; i < n && i < c->nr; i++) {
-		char arg[32];
-		int err;
+	int err = pbench_counters_read(c);
 
-		snprintf(arg, sizeof(arg), "counts[%d]", i);
-		if ((err = pb_check_struct(fn, arg, "pbench_count", &counts[i],
-					   sizeof(struct pbench_count), NULL)))
-			return err;
+	if (err < 0)
+		return err;
+	for (int i = 0; i < n && i < c->nr; i++) {
+		counts[i].size = sizeof(counts[i]);
+		fill_count(&c->ctr[i], &c->read_snaps[i], &counts[i]);
 	}
-	return 0;
+	return n < c->nr ? n : c->nr;
 }
 
-int pbench_counters_read(struct pbench_counters *c, struct pbench_count *counts, int n)
+int pbench_counters_read(struct pbench_counters *c)
 {
-	int err = check_counts(c, counts, n, __func__);
+	int err;
 
-	if (err)
-		return err;
+	if (!c)
+		return pb_fail(-EINVAL, "%s(): c is NULL", __func__);
 	err = read_groups(c, c->read_snaps, sizeof(*c->read_snaps));
 	if (err)
 		return err;
-	for (int i = 0; i < n && i < c->nr; i++)
-		fill_count(&c->ctr[i], &c->read_snaps[i], &counts[i]);
-	return n < c->nr ? n : c->nr;
+	c->have_read = 1;
+	return c->nr;
+}
+
+/* The door of the getters: c set, i an event of it, out a struct pbench_count of any size. */
+static int check_get(const struct pbench_counters *c, int i, struct pbench_count *out,
+		     const char *fn)
+{
+	int err;
+
+	if (!c)
+		return pb_fail(-EINVAL, "%s(): c is NULL", fn);
+	if ((err = pb_check_struct(fn, "out", "pbench_count", out, 0, NULL)))
+		return err;
+	if (i < 0 || i >= c->nr)
+		return pb_fail(-EINVAL, "%s(): i is %d, not an event of the set (0 to %d)", fn, i,
+			       c->nr - 1);
+	return 0;
+}
+
+int pbench_counters_get(const struct pbench_counters *c, int i, struct pbench_count *out)
+{
+	struct pbench_count k = { .size = sizeof(k) };
+	int err = check_get(c, i, out, __func__);
+
+	if (err)
+		return err;
+	if (!c->have_read)
+		return pb_fail(-EAGAIN, "%s(): nothing read yet (pbench_counters_read() first)",
+			       __func__);
+	fill_count(&c->ctr[i], &c->read_snaps[i], &k);
+	pb_copy_out(out, &k, sizeof(k));
+	return 0;
 }
 
 /* Snapshot of every opened event into snap at byte offset `field` of each counter: user space
@@ -806,15 +835,27 @@ int pbench_counters_stop(struct pbench_counters *c)
 	return 0;
 }
 
-int pbench_counters_delta(const struct pbench_counters *c, struct pbench_count *counts, int n)
+int pb_counters_delta(const struct pbench_counters *c, struct pbench_count *counts, int n)
 {
-	int err = check_counts((struct pbench_counters *)c, counts, n, __func__);
+	if (c->state != 2)
+		return -PBENCH_EBUSY_REGION;
+	for (int i = 0; i < n && i < c->nr; i++) {
+		counts[i].size = sizeof(counts[i]);
+		fill_count(&c->ctr[i], &c->ctr[i].delta, &counts[i]);
+	}
+	return n < c->nr ? n : c->nr;
+}
+
+int pbench_counters_delta(const struct pbench_counters *c, int i, struct pbench_count *out)
+{
+	struct pbench_count k = { .size = sizeof(k) };
+	int err = check_get(c, i, out, __func__);
 
 	if (err)
 		return err;
 	if (c->state != 2)
 		return -PBENCH_EBUSY_REGION;
-	for (int i = 0; i < n && i < c->nr; i++)
-		fill_count(&c->ctr[i], &c->ctr[i].delta, &counts[i]);
-	return n < c->nr ? n : c->nr;
+	fill_count(&c->ctr[i], &c->ctr[i].delta, &k);
+	pb_copy_out(out, &k, sizeof(k));
+	return 0;
 }

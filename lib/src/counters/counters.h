@@ -66,9 +66,7 @@ struct pb_event {
 int pb_event_resolve(const char *name, struct pb_event *ev);
 int pb_pfm_init(void);
 
-/* events_names.c: every known event name with its kind, unprobed (pbench_event_list_new()
- * without the probe); count, or a negative error. */
-int pb_events_names(struct pbench_event_desc **out, unsigned flags);
+/* events_names.c: pb_events_names() is in counters/event_entry.h. */
 /* Set the user-access format bits of attr's PMU where it has them (arm64: `rdpmc` config1:1,
  * and with want_long `long` config1:0, 64-bit counters). Returns the PB_USER_READ_* bits set;
  * 0 when the PMU has no rdpmc field (x86 needs none; other PMUs cannot be read). */

@@ -9,9 +9,11 @@
 
 #include "base/base.h"
 #include "counters/counters.h"
+#include "counters/counts.h"
+#include "counters/event_entry.h"
 
 /* Open the event the way pbench_counters_open would (same fallbacks, same reasons). */
-static void probe_event(struct pbench_event_desc *d)
+static void probe_event(struct pb_event_entry *d)
 {
 	/* the list says each event's status: no diagnostic of its own for each one */
 	struct pbench_counters_opts o = { .size = sizeof(o), .cpu = -1,
@@ -24,28 +26,28 @@ static void probe_event(struct pbench_event_desc *d)
 	if (!err)
 		err = pbench_counters_open(&c, d->name, &o);
 	if (err && err != -PBENCH_ENO_EVENTS) {
-		d->status = PBENCH_EVENT_NOT_SUPPORTED;
-		d->error = err;
+		d->d.status = PBENCH_EVENT_NOT_SUPPORTED;
+		d->d.error = err;
 		snprintf(d->reason, sizeof(d->reason), "cannot be encoded: %s",
 			 pbench_strerror(err));
 		return;
 	}
-	d->status = pbench_counters_open_status(c, 0);
-	if (d->status == PBENCH_EVENT_OK) {
+	d->d.status = pbench_counters_open_status(c, 0);
+	if (d->d.status == PBENCH_EVENT_OK) {
 		/* Which way a region reads it: one start/stop on the enabled event. */
 		pbench_counters_enable(c);
 		pbench_counters_start(c);
 		pbench_counters_stop(c);
-		d->user_read = pbench_counters_uses_rdpmc(c, 0);
+		d->d.user_read = pbench_counters_uses_rdpmc(c, 0);
 		snprintf(d->read_reason, sizeof(d->read_reason), "%s",
 			 pbench_counters_rdpmc_reason(c, 0));
 		pbench_counters_disable(c);
 	}
-	if (pbench_counters_read(c, &k, 1) == 1) {
+	if (pb_counters_read(c, &k, 1) == 1) {
 		int paranoid = -1;
 
-		if (d->status != PBENCH_EVENT_OK) {
-			d->error = k.error;
+		if (d->d.status != PBENCH_EVENT_OK) {
+			d->d.error = k.error;
 			snprintf(d->reason, sizeof(d->reason), "%s", k.reason);
 		} else if (k.user_only) {
 			pbench_counters_paranoid(&paranoid);
@@ -57,7 +59,7 @@ static void probe_event(struct pbench_event_desc *d)
 }
 
 struct pbench_event_list {
-	struct pbench_event_desc *v;
+	struct pb_event_entry *v;
 	int n;
 };
 
@@ -97,7 +99,7 @@ int pbench_event_list_get(const struct pbench_event_list *l, int i, struct pbenc
 		return err;
 	if (!l || i < 0 || i >= l->n)
 		return pb_fail(-EINVAL, "%s(): no event %d in the list", __func__, i);
-	pb_copy_out(out, &l->v[i], sizeof(l->v[i]));
+	pb_copy_out(out, &l->v[i].d, sizeof(l->v[i].d));
 	return 0;
 }
 

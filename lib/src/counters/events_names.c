@@ -14,6 +14,7 @@
 /* Our headers first: their linux/perf_event.h makes libpfm4 skip its own older copy. */
 #include "base/base.h"
 #include "counters/counters.h"
+#include "counters/event_entry.h"
 
 #include <perfmon/pfmlib_perf_event.h>
 
@@ -22,11 +23,11 @@
 /* ---- the names ----------------------------------------------------------------------------- */
 
 struct list {
-	struct pbench_event_desc *v;
+	struct pb_event_entry *v;
 	int n, cap;
 };
 
-static struct pbench_event_desc *list_add(struct list *l)
+static struct pb_event_entry *list_add(struct list *l)
 {
 	if (l->n == l->cap) {
 		int cap = l->cap ? l->cap * 2 : 64;
@@ -38,7 +39,7 @@ static struct pbench_event_desc *list_add(struct list *l)
 		l->cap = cap;
 	}
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
-	l->v[l->n].size = sizeof(l->v[0]);
+	l->v[l->n].d.size = sizeof(l->v[0].d);
 	return &l->v[l->n++];
 }
 
@@ -55,7 +56,7 @@ static int add_umasks(struct list *l, const pfm_pmu_info_t *pinfo, int idx,
 {
 	for (int a = 0; a < einfo->nattrs; a++) {
 		pfm_event_attr_info_t ainfo;
-		struct pbench_event_desc *d;
+		struct pb_event_entry *d;
 
 		memset(&ainfo, 0, sizeof(ainfo));
 		ainfo.size = sizeof(ainfo);
@@ -85,7 +86,7 @@ static int pfm_pmu_events(struct list *l, int pmu, int aliases_only)
 	if (pfm_get_pmu_info(pmu, &pinfo) != PFM_SUCCESS || !pinfo.is_present)
 		return 0;
 	for (int i = pinfo.first_event; i != -1; i = pfm_get_event_next(i)) {
-		struct pbench_event_desc *d;
+		struct pb_event_entry *d;
 		struct pb_event ev;
 
 		memset(&einfo, 0, sizeof(einfo));
@@ -139,7 +140,7 @@ static int sysfs_pmu_events(struct list *l)
 		if (!evs)
 			continue;
 		while ((ee = readdir(evs))) {
-			struct pbench_event_desc *d;
+			struct pb_event_entry *d;
 
 			if (ee->d_name[0] == '.' || strchr(ee->d_name, '.'))
 				continue;	/* .scale, .unit, .per-pkg, .snapshot */
@@ -160,13 +161,13 @@ static int sysfs_pmu_events(struct list *l)
 }
 
 /* Stable insertion sort by kind (n is small: the generic perf events). */
-static void sort_by_kind(struct pbench_event_desc *v, int n)
+static void sort_by_kind(struct pb_event_entry *v, int n)
 {
 	for (int i = 1; i < n; i++) {
-		struct pbench_event_desc t = v[i];
+		struct pb_event_entry t = v[i];
 		int j = i;
 
-		while (j > 0 && v[j - 1].kind > t.kind) {
+		while (j > 0 && v[j - 1].d.kind > t.d.kind) {
 			v[j] = v[j - 1];
 			j--;
 		}
@@ -174,7 +175,7 @@ static void sort_by_kind(struct pbench_event_desc *v, int n)
 	}
 }
 
-int pb_events_names(struct pbench_event_desc **out, unsigned flags)
+int pb_events_names(struct pb_event_entry **out, unsigned flags)
 {
 	struct list l = { 0 };
 	int pmu, err, perf_n;
@@ -204,10 +205,12 @@ int pb_events_names(struct pbench_event_desc **out, unsigned flags)
 		struct pb_event ev;
 
 		if (!pb_event_resolve(l.v[i].name, &ev))
-			l.v[i].kind = ev.kind;
+			l.v[i].d.kind = ev.kind;
 	}
 	/* libpfm4 lists the cache events after the software ones: keep each kind together. */
 	sort_by_kind(l.v, perf_n);
+	for (int i = 0; i < l.n; i++)
+		pb_event_entry_link(&l.v[i]);
 	*out = l.v;
 	return l.n;
 }
@@ -220,7 +223,7 @@ int pb_events_names(struct pbench_event_desc **out, unsigned flags)
 const char *pbench_event_suggest(const char *name)
 {
 	static __thread char best[128];
-	struct pbench_event_desc *v;
+	struct pb_event_entry *v;
 	const char **cand;
 	int n, k;
 

@@ -30,6 +30,7 @@
 
 #include "base/base.h"
 #include "prepare/prepare.h"
+#include "counters/counts.h"
 #include "jitter/jitter.h"
 
 #define CALIB_BATCHES 512
@@ -193,7 +194,7 @@ static struct pbench_counters *smi_open(struct pb_jitter_run *r)
 		return NULL;
 	}
 	err = pbench_counters_open(&c, "msr/smi/", &o);
-	if (err || pbench_counters_read(c, &k, 1) != 1 || k.status != PBENCH_EVENT_OK) {
+	if (err || pb_counters_read(c, &k, 1) != 1 || k.status != PBENCH_EVENT_OK) {
 		snprintf(r->smi_reason, sizeof(r->smi_reason), "not available: msr/smi/ does not "
 			 "open: %.100s", c && k.reason[0] ? k.reason : pbench_strerror(err ? err : -EIO));
 		pbench_counters_free(c);
@@ -209,7 +210,7 @@ static void smi_close(struct pb_jitter_run *r, struct pbench_counters *c)
 
 	if (!c)
 		return;
-	if (pbench_counters_read(c, &k, 1) == 1 && k.status == PBENCH_EVENT_OK && k.value >= r->smi) {
+	if (pb_counters_read(c, &k, 1) == 1 && k.status == PBENCH_EVENT_OK && k.value >= r->smi) {
 		r->smi = k.value - r->smi;
 		r->smi_ok = 1;
 	} else {
@@ -402,15 +403,11 @@ static int pick_cpus(const struct pbench_jitter_opts *o, int **out)
 	return n;
 }
 
+/* The options in effect (the caller's, copied over the defaults by the copy rule). */
 static int check_opts(const struct pbench_jitter_opts *o)
 {
 	static const char fn[] = "pbench_jitter_run";
-	int err;
 
-	if ((err = pb_check_struct(fn, "opts", "pbench_jitter_opts", o,
-				   offsetof(struct pbench_jitter_opts, stop) + sizeof(o->stop),
-				   "PBENCH_JITTER_OPTS_INIT")))
-		return err;
 	if (!isfinite(o->duration_s) || !(o->duration_s > 0))
 		return pb_fail(-EINVAL, "%s(): opts->duration_s is %g, not a time above 0", fn,
 			       o->duration_s);
@@ -504,9 +501,11 @@ int pbench_jitter_run(struct pbench_jitter **out, const struct pbench_jitter_opt
 		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
 	*out = NULL;
 	if (opts) {
-		if ((err = check_opts(opts)))
+		if ((err = PB_CHECK_STRUCT(opts, pbench_jitter_opts, 0, "PBENCH_JITTER_OPTS_INIT")))
 			return err;
-		o = *opts;
+		pb_copy_in(&o, sizeof(o), opts);
+		if ((err = check_opts(&o)))
+			return err;
 	}
 	n = pick_cpus(&o, &cpus);
 	if (n < 0)
@@ -580,6 +579,22 @@ int pbench_jitter_cpu(const struct pbench_jitter *j, int i, struct pbench_jitter
 	if (!j || i < 0 || i >= j->n)
 		return pb_fail(-EINVAL, "%s(): no CPU %d in the probe", __func__, i);
 	pb_copy_out(out, &j->run[i].r, sizeof(j->run[i].r));
+	return 0;
+}
+
+int pbench_jitter_source(const struct pbench_jitter *j, int i, int k,
+			 struct pbench_jitter_source *out)
+{
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_jitter_source, 0, NULL)))
+		return err;
+	if (!j || i < 0 || i >= j->n)
+		return pb_fail(-EINVAL, "%s(): no CPU %d in the probe", __func__, i);
+	if (k < 0 || k >= j->run[i].r.nsources)
+		return pb_fail(-EINVAL, "%s(): no source %d of CPU %d (it has %d)", __func__, k,
+			       j->run[i].cpu, j->run[i].r.nsources);
+	pb_copy_out(out, &j->run[i].src[k].s, sizeof(j->run[i].src[k].s));
 	return 0;
 }
 

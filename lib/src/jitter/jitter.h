@@ -44,8 +44,25 @@ struct pb_jitter_run {
 	int prepared;
 	char prepared_what[400];
 
-	struct pbench_jitter_cpu r;	/* the figures (jitter_explain.c) */
+	/* the figures (jitter_explain.c): r's strings point into src[] and explained */
+	struct pb_jitter_src {
+		struct pbench_jitter_source s;	/* first: sorted as a source */
+		char name[64];
+		char reason[160];
+	} src[PBENCH_JITTER_MAX_SOURCES];
+	char explained[1024];
+	struct pbench_jitter_cpu r;
 };
+
+/* Source k of the figures r (the r of a struct pb_jitter_run). */
+static inline const struct pbench_jitter_source *pb_jitter_source_of(
+	const struct pbench_jitter_cpu *r, int k)
+{
+	const struct pb_jitter_run *run =
+		(const struct pb_jitter_run *)((const char *)r - offsetof(struct pb_jitter_run, r));
+
+	return &run->src[k].s;
+}
 
 struct pbench_jitter {
 	int n;

@@ -125,43 +125,47 @@ int pbench_jitter_quietest(const struct pbench_jitter *j)
 
 /* ---- sources ----------------------------------------------------------------------------- */
 
-static struct pbench_jitter_source *add_source(struct pbench_jitter_cpu *r, int kind,
-					       uint64_t count, const char *fmt, ...)
+static struct pb_jitter_src *add_source(struct pb_jitter_run *run, int kind, uint64_t count,
+					const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static struct pbench_jitter_source *add_source(struct pbench_jitter_cpu *r, int kind,
-					       uint64_t count, const char *fmt, ...)
+static struct pb_jitter_src *add_source(struct pb_jitter_run *run, int kind, uint64_t count,
+					const char *fmt, ...)
 {
+	struct pbench_jitter_cpu *r = &run->r;
+	struct pb_jitter_src *e;
 	struct pbench_jitter_source *s;
 	va_list ap;
 
 	if (r->nsources >= PBENCH_JITTER_MAX_SOURCES)
 		return NULL;
-	s = &r->sources[r->nsources++];
-	memset(s, 0, sizeof(*s));
+	e = &run->src[r->nsources++];
+	memset(e, 0, sizeof(*e));
+	s = &e->s;
+	s->size = sizeof(*s);
 	s->kind = kind;
 	s->available = 1;
 	s->count = count;
 	s->per_s = r->duration_s > 0 ? (double)count / r->duration_s : NAN;
 	s->ns = NAN;
 	va_start(ap, fmt);
-	vsnprintf(s->name, sizeof(s->name), fmt, ap);
+	vsnprintf(e->name, sizeof(e->name), fmt, ap);
 	va_end(ap);
-	return s;
+	return e;
 }
 
-static void unavailable(struct pbench_jitter_source *s, const char *fmt, ...)
+static void unavailable(struct pb_jitter_src *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static void unavailable(struct pbench_jitter_source *s, const char *fmt, ...)
+static void unavailable(struct pb_jitter_src *e, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!s)
+	if (!e)
 		return;
-	s->available = 0;
-	s->count = 0;
-	s->per_s = NAN;
+	e->s.available = 0;
+	e->s.count = 0;
+	e->s.per_s = NAN;
 	va_start(ap, fmt);
-	vsnprintf(s->reason, sizeof(s->reason), fmt, ap);
+	vsnprintf(e->reason, sizeof(e->reason), fmt, ap);
 	va_end(ap);
 }
 
@@ -184,20 +188,20 @@ static void sources(struct pb_jitter_run *run)
 	int no_irq = !!(n->flags & PBENCH_CPU_NOISE_NO_IRQ);
 	int no_soft = !!(n->flags & PBENCH_CPU_NOISE_NO_SOFTIRQ);
 	int no_steal = !!(n->flags & PBENCH_CPU_NOISE_NO_STEAL);
-	struct pbench_jitter_source *s;
+	struct pb_jitter_src *s;
 
 	r->nsources = 0;
-	s = add_source(r, PBENCH_JITTER_SOURCE_TIMER, n->irq_timer, "local timer interrupts");
+	s = add_source(run, PBENCH_JITTER_SOURCE_TIMER, n->irq_timer, "local timer interrupts");
 	if (no_irq)
 		unavailable(s, "cannot read CPU %d's column of /proc/interrupts", r->cpu);
-	s = add_source(r, PBENCH_JITTER_SOURCE_IPI, n->irq_ipi, "IPIs (RES, CAL, TLB, IWI)");
+	s = add_source(run, PBENCH_JITTER_SOURCE_IPI, n->irq_ipi, "IPIs (RES, CAL, TLB, IWI)");
 	if (no_irq)
 		unavailable(s, "cannot read CPU %d's column of /proc/interrupts", r->cpu);
 	if (!no_irq && n->irq_other)
-		add_source(r, PBENCH_JITTER_SOURCE_OTHER_IRQ, n->irq_other,
+		add_source(run, PBENCH_JITTER_SOURCE_OTHER_IRQ, n->irq_other,
 			   "other interrupts (NMI, PMI...)");
 	for (int i = 0; !no_irq && i < PBENCH_NOISE_TOP && n->irq_top[i].count; i++)
-		add_source(r, PBENCH_JITTER_SOURCE_DEVICE, n->irq_top[i].count, "%s (IRQ %s)",
+		add_source(run, PBENCH_JITTER_SOURCE_DEVICE, n->irq_top[i].count, "%s (IRQ %s)",
 			   n->irq_top[i].name, n->irq_top[i].label);
 	if (!no_irq && n->irq_device > 0) {
 		uint64_t named = 0;
@@ -205,25 +209,29 @@ static void sources(struct pb_jitter_run *run)
 		for (int i = 0; i < PBENCH_NOISE_TOP; i++)
 			named += n->irq_top[i].count;
 		if (n->irq_device > named)
-			add_source(r, PBENCH_JITTER_SOURCE_DEVICE, n->irq_device - named,
+			add_source(run, PBENCH_JITTER_SOURCE_DEVICE, n->irq_device - named,
 				   "other device interrupts");
 	}
 	for (int i = 0; !no_soft && i < PBENCH_NOISE_TOP && n->softirq_top[i].count; i++)
-		add_source(r, PBENCH_JITTER_SOURCE_SOFTIRQ, n->softirq_top[i].count, "softirq %s",
+		add_source(run, PBENCH_JITTER_SOURCE_SOFTIRQ, n->softirq_top[i].count, "softirq %s",
 			   n->softirq_top[i].label);
-	if (no_soft && (s = add_source(r, PBENCH_JITTER_SOURCE_SOFTIRQ, 0, "softirqs")))
+	if (no_soft && (s = add_source(run, PBENCH_JITTER_SOURCE_SOFTIRQ, 0, "softirqs")))
 		unavailable(s, "cannot read CPU %d's column of /proc/softirqs", r->cpu);
-	add_source(r, PBENCH_JITTER_SOURCE_PREEMPTION, run->nivcsw,
+	add_source(run, PBENCH_JITTER_SOURCE_PREEMPTION, run->nivcsw,
 		   "preemptions of the probe thread");
-	s = add_source(r, PBENCH_JITTER_SOURCE_STEAL, n->steal_ticks, "steal");
+	s = add_source(run, PBENCH_JITTER_SOURCE_STEAL, n->steal_ticks, "steal");
 	if (s && no_steal)
 		unavailable(s, "no steal for CPU %d in /proc/stat", r->cpu);
 	else if (s)
-		s->ns = n->steal_ns;
-	s = add_source(r, PBENCH_JITTER_SOURCE_SMI, run->smi, "SMIs (msr/smi)");
+		s->s.ns = n->steal_ns;
+	s = add_source(run, PBENCH_JITTER_SOURCE_SMI, run->smi, "SMIs (msr/smi)");
 	if (s && !run->smi_ok)
 		unavailable(s, "%s", run->smi_reason[0] ? run->smi_reason : "not available");
-	qsort(r->sources, (size_t)r->nsources, sizeof(r->sources[0]), cmp_source);
+	qsort(run->src, (size_t)r->nsources, sizeof(run->src[0]), cmp_source);
+	for (int i = 0; i < r->nsources; i++) {	/* where each one ended up */
+		run->src[i].s.name = run->src[i].name;
+		run->src[i].s.reason = run->src[i].reason;
+	}
 }
 
 /* ---- the explanation --------------------------------------------------------------------- */
@@ -318,12 +326,12 @@ static int makes_gaps(const struct pbench_jitter_source *s)
 static void explain(struct pb_jitter_run *run)
 {
 	struct pbench_jitter_cpu *r = &run->r;
-	struct text t = { r->explained, sizeof(r->explained), 0 };
+	struct text t = { run->explained, sizeof(run->explained), 0 };
 	double g = r->interruptions_per_s, e = 0;
 	int named = 0, have_irq = 0;
 	char a[32], b[32], fix[200], th[32];
 
-	r->explained[0] = '\0';
+	run->explained[0] = '\0';
 	pbench_format_ns(th, sizeof(th), r->threshold_ns, 3);
 	if (!r->interruptions) {
 		put(&t, "no gap longer than %s in %.2f s: nothing to fix at this threshold", th,
@@ -332,7 +340,7 @@ static void explain(struct pb_jitter_run *run)
 	}
 	put(&t, "%s gaps/s", rate(a, sizeof(a), g));
 	for (int i = 0; i < r->nsources; i++) {
-		const struct pbench_jitter_source *s = &r->sources[i];
+		const struct pbench_jitter_source *s = &run->src[i].s;
 
 		if (s->kind == PBENCH_JITTER_SOURCE_TIMER && s->available)
 			have_irq = 1;
@@ -342,7 +350,7 @@ static void explain(struct pb_jitter_run *run)
 	}
 	/* The busiest sources that make gaps, each with what it is and its fix. */
 	for (int i = 0; i < r->nsources && named < 3; i++) {
-		const struct pbench_jitter_source *s = &r->sources[i];
+		const struct pbench_jitter_source *s = &run->src[i].s;
 
 		if (!makes_gaps(s) || s->per_s < fmax(0.05 * g, 0.1))
 			continue;
@@ -365,7 +373,7 @@ static void explain(struct pb_jitter_run *run)
 		    rate(a, sizeof(a), e - g), rate(b, sizeof(b), e), th);
 	}
 	for (int i = 0; i < r->nsources; i++) {
-		const struct pbench_jitter_source *s = &r->sources[i];
+		const struct pbench_jitter_source *s = &run->src[i].s;
 
 		if (s->kind == PBENCH_JITTER_SOURCE_STEAL && s->available && s->count &&
 		    isfinite(s->ns)) {
@@ -410,7 +418,8 @@ void pb_jitter_figures(struct pb_jitter_run *run, uint64_t hz)
 	r->policy = run->policy;
 	r->priority = run->priority;
 	r->other_pid = run->other_pid;
-	snprintf(r->prepared, sizeof(r->prepared), "%s", run->prepared ? run->prepared_what : "");
+	r->prepared = run->prepared ? run->prepared_what : "";
+	r->explained = run->explained;
 	quantiles(run);
 	sources(run);
 	explain(run);

@@ -44,7 +44,7 @@ static void top_sources(const struct pbench_jitter_cpu *c, FILE *f)
 	int shown = 0;
 
 	for (int i = 0; i < c->nsources && shown < 3; i++) {
-		const struct pbench_jitter_source *s = &c->sources[i];
+		const struct pbench_jitter_source *s = pb_jitter_source_of(c, i);
 		char name[64];
 
 		if (!s->available || !s->count || s->kind == PBENCH_JITTER_SOURCE_SOFTIRQ ||
@@ -86,7 +86,7 @@ static void details(const struct pbench_jitter_cpu *c, FILE *f)
 
 	fprintf(f, "\ncpu %d: %s\n  sources:", c->cpu, c->explained);
 	for (int i = 0; i < c->nsources; i++) {
-		const struct pbench_jitter_source *s = &c->sources[i];
+		const struct pbench_jitter_source *s = pb_jitter_source_of(c, i);
 
 		if (!s->available)
 			fprintf(f, "%s %s: %s", i ? ";" : "", s->name, s->reason);
@@ -238,7 +238,7 @@ static json_t *sources_json(const struct pbench_jitter_cpu *c, int *bad)
 	json_t *a = json_array();
 
 	for (int i = 0; a && i < c->nsources; i++) {
-		const struct pbench_jitter_source *s = &c->sources[i];
+		const struct pbench_jitter_source *s = pb_jitter_source_of(c, i);
 		json_t *o = json_object();
 
 		if (!o) {

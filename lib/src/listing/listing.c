@@ -270,7 +270,7 @@ static int run_objdump(struct pbench_listing *l, const char *objdump)
 		return set_reason(l, PBENCH_LISTING_FAILED, "cannot run '%s': %s", objdump,
 				  pbench_strerror(err));
 	}
-	err = pbench_child_wait_timeout(ch, &res, OBJDUMP_TIMEOUT_S);
+	err = pbench_child_wait_timeout(ch, OBJDUMP_TIMEOUT_S, &res);
 	pbench_child_free(ch);
 	if (err || !res.exited || res.exit_status) {
 		close(fd);
@@ -295,7 +295,7 @@ static int run_objdump(struct pbench_listing *l, const char *objdump)
 
 int pbench_listing_new(struct pbench_listing **out, const struct pbench_listing_opts *opts)
 {
-	struct pbench_listing_opts o;
+	struct pbench_listing_opts o = { 0 };
 	struct pbench_listing *l;
 	int err;
 

@@ -257,7 +257,7 @@ static int sampled_run(struct sampler *s, char *const argv[], double timeout_s,
 		return err;
 	do {
 		waited = pbench_ticks_to_ns_f(pbench_ticks() - t0) / 1e9;
-		err = pbench_child_wait_timeout(ch, &res, waited + DRAIN_S);
+		err = pbench_child_wait_timeout(ch, waited + DRAIN_S, &res);
 		drain_all(s);
 		if (stop && *stop)
 			err = -EINTR;

@@ -11,7 +11,7 @@
  * batch, never inside it.
  *
  * The pieces are shared (measure.h) with the region API (region.c) and with comparing two
- * functions (compare.c); the batch itself is measure_batch.c's.
+ * functions (compare_fns.c); the batch itself is measure_batch.c's.
  */
 #include <errno.h>
 #include <math.h>
@@ -22,6 +22,7 @@
 #include <sys/resource.h>
 
 #include "base/base.h"
+#include "counters/counts.h"
 #include "measure/measure.h"
 
 /* Defaults: PBENCH_MEASURE_OPTS_INIT without the caller's optimization, which is unknown. */
@@ -41,9 +42,9 @@ static int opts_resolve(const struct pbench_measure_opts *in, struct pbench_meas
 		if ((err = pb_check_struct(fn, arg, "pbench_measure_opts", in, 0,
 					   "PBENCH_MEASURE_OPTS_INIT")))
 			return err;
-		/* An older, smaller struct keeps the defaults of the fields it does not have. */
+		/* An older, smaller struct keeps the defaults of the fields it does not have
+		 * (pb_copy_in). */
 		pb_copy_in(o, sizeof(*o), in);
-		o->size = sizeof(*o);
 	}
 	/* Written so that NaN fails too. */
 	if (!(o->budget_ms > 0 && isfinite(o->budget_ms)))
@@ -237,7 +238,7 @@ int pb_overhead(const struct pb_timing *t, struct pbench_result *res, uint64_t n
 			continue;
 		err = pbench_counters_stop(events);
 		if (!err)
-			err = pbench_counters_delta(events, counts, nr_events);
+			err = pb_counters_delta(events, counts, nr_events);
 		if (err < 0)
 			goto out_free;
 		err = 0;
@@ -299,10 +300,11 @@ void pb_probe_end(struct pb_probe *p, struct pbench_noise *nz)
 	uint64_t t1 = pbench_ticks();
 	struct pbench_count k[2] = { { .size = sizeof(k[0]) }, { .size = sizeof(k[1]) } };
 	int counted = p->started && !pbench_counters_stop(p->sw) &&
-		      pbench_counters_delta(p->sw, k, 2) == 2;
+		      pb_counters_delta(p->sw, k, 2) == 2;
 	struct rusage ru;
 
 	getrusage(RUSAGE_THREAD, &ru);
+	nz->size = sizeof(*nz);
 	nz->ctx_involuntary = (uint64_t)(ru.ru_nivcsw - p->ru.ru_nivcsw);
 	nz->ctx_voluntary = (uint64_t)(ru.ru_nvcsw - p->ru.ru_nvcsw);
 	nz->minor_faults = (uint64_t)(ru.ru_minflt - p->ru.ru_minflt);
@@ -365,6 +367,7 @@ void pbench_result_free(struct pbench_result *r)
 	free(r->net);
 	free(r->x);
 	free(r->samples);
+	free(r->noise);
 	free(r->mem);
 	free(r);
 }
@@ -396,6 +399,7 @@ int pb_result_reserve(struct pbench_result *r, size_t want)
 	if (want < PB_RESULT_CHUNK)
 		want = PB_RESULT_CHUNK;
 	if ((err = grow((void **)&r->samples, want, sizeof(*r->samples))) ||
+	    (err = grow((void **)&r->noise, want, sizeof(*r->noise))) ||
 	    (err = grow((void **)&r->x, want, sizeof(*r->x))) ||
 	    (err = grow((void **)&r->net, want, sizeof(*r->net))))
 		return err;
@@ -488,12 +492,12 @@ int pb_run_sample(struct pb_sampling *run)
 	if (run->events) {
 		for (int e = 0; e < r->nr_events; e++)
 			k[e].size = sizeof(k[e]);
-		err = pbench_counters_delta(run->events, k, r->nr_events);
+		err = pb_counters_delta(run->events, k, r->nr_events);
 		if (err < 0)
 			return err;
 	}
 	s = pb_result_push(r, ticks);
-	s->noise = noise;
+	r->noise[s - r->samples] = noise;
 	if (run->events)
 		pb_counts_per_iter(r, k, run->ovh_counts);
 	return 0;
@@ -550,7 +554,7 @@ int pb_result_finish(struct pbench_result *r, const struct pb_timing *t)
 	if (ovh_ns > 0.5 * (median_net + ovh_ns))	/* the median sample, overhead included */
 		r->flags |= PBENCH_RESULT_OVERHEAD_DOMINATES;
 	for (size_t i = 0; i < r->nr; i++) {
-		const struct pbench_noise *nz = &r->samples[i].noise;
+		const struct pbench_noise *nz = &r->noise[i];
 
 		if (nz->ctx_involuntary || nz->migrations)
 			r->flags |= PBENCH_RESULT_NOISY;
@@ -775,6 +779,18 @@ size_t pbench_result_nr_samples(const struct pbench_result *r)
 const struct pbench_sample *pbench_result_sample(const struct pbench_result *r, size_t i)
 {
 	return r && i < r->nr ? &r->samples[i] : NULL;
+}
+
+int pbench_result_noise(const struct pbench_result *r, size_t i, struct pbench_noise *out)
+{
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_noise, 0, NULL)))
+		return err;
+	if (!r || i >= r->nr)
+		return pb_fail(-EINVAL, "%s(): no sample %zu in r", __func__, i);
+	pb_copy_out(out, &r->noise[i], sizeof(r->noise[i]));
+	return 0;
 }
 
 const struct pbench_summary *pbench_result_summary(const struct pbench_result *r)

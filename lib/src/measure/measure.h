@@ -2,7 +2,7 @@
 /*
  * The measure module (lib/src/measure/): the internals of timing a function, shared by
  * measure_batch.c (the batch), measure.c (one function), region.c (the region API),
- * measure_mem.c (memory per call) and compare.c (two functions in ABBA order); and what
+ * measure_mem.c (memory per call) and compare_fns.c (two functions in ABBA order); and what
  * noise.c (the per-CPU probe) and mem.c (the allocator shim) give the modules above.
  * Never installed.
  */
@@ -33,6 +33,7 @@ struct pb_timing {
 /* The result of pbench_measure, pbench_region_result and each side of pbench_compare. */
 struct pbench_result {
 	struct pbench_sample *samples;
+	struct pbench_noise *noise;	/* per sample (pbench_result_noise()) */
 	double *x;			/* ns per iteration as reported (>= 0), for the summary */
 	double *net;			/* ns per iteration minus the overhead, not clamped */
 	struct pbench_count *counts;	/* nr_events per sample */
@@ -90,7 +91,7 @@ struct pb_sampling {
 	struct pbench_result *res;	/* its mem_status says whether allocations are counted */
 };
 
-/* compare.c: the verdict a Welch result supports at one look, or 0 for "keep sampling". */
+/* compare_fns.c: the verdict a Welch result supports at one look, or 0 for "keep sampling". */
 #define PB_COMPARE_LOOK_FACTOR PB_VERDICT_LOOK_FACTOR
 int pb_compare_decide(double confidence, double same_threshold_pct,
 		      const struct pbench_welch *w);
@@ -179,7 +180,7 @@ void pb_result_mem_open(struct pbench_result *r, const struct pb_timing *t);
 size_t pb_mem_batches(const struct pbench_result *r, const struct pb_timing *t);
 int pb_mem_batch(struct pbench_result *r, const struct pb_timing *t, pbench_fn fn, void *ctx);
 
-/* compare.c: a comparison's writers check it with this (fn: the writer). */
+/* compare_fns.c: a comparison's writers check it with this (fn: the writer). */
 int pb_comparison_check(const struct pbench_comparison *c, const char *fn);
 
 /* noise.c: p takes the last text of /proc/interrupts that any probe of with's group read,

@@ -256,14 +256,19 @@ static const struct pb_irq_row *find_row(const struct table *t, int hint, const 
 /* Keep the PBENCH_NOISE_TOP biggest sources, biggest first (equal counts: first seen). */
 static void top_add(struct pbench_noise_source *top, const struct pb_irq_row *r, uint64_t n)
 {
+	char label[16], name[48];	/* cut where the fields were cut when they were arrays */
 	int i = PBENCH_NOISE_TOP - 1;
 
 	if (!n || top[i].count >= n)
 		return;
 	for (; i > 0 && top[i - 1].count < n; i--)
 		top[i] = top[i - 1];
-	snprintf(top[i].label, sizeof(top[i].label), "%s", r->label);
-	snprintf(top[i].name, sizeof(top[i].name), "%s", r->name);
+	/* The library's copies, for the life of the process: a run's noise outlives its probe.
+	 * Allocated only the first time a row is among the busiest. */
+	snprintf(label, sizeof(label), "%s", r->label);
+	snprintf(name, sizeof(name), "%s", r->name);
+	top[i].label = pb_intern(label);
+	top[i].name = pb_intern(name);
 	top[i].count = n;
 }
 
@@ -740,7 +745,7 @@ static int cause_line(char *buf, size_t len, double excess_ns, const struct pben
 		      double usual)
 {
 	struct text t = { buf, buf ? len : 0, 0 };
-	struct pbench_noise none = { .not_running_ns = NAN };
+	struct pbench_noise none = { .size = sizeof(none), .not_running_ns = NAN }, own;
 	struct pbench_cpu_noise quiet = { .size = sizeof(quiet), .steal_ns = NAN };
 	char ex[32];
 	int clauses = 0, hidden;
@@ -749,6 +754,13 @@ static int cause_line(char *buf, size_t len, double excess_ns, const struct pben
 		return -EINVAL;
 	if (buf && len)
 		buf[0] = '\0';
+	if (task && task->size < sizeof(size_t))
+		return -EINVAL;
+	if (task) {	/* an older caller's struct: the fields it lacks are not known */
+		own = none;
+		pb_copy_in(&own, sizeof(own), task);
+		task = &own;
+	}
 	task = task ? task : &none;
 	cpu = cpu ? cpu : &quiet;
 	hidden = unseen(excess_ns, task, cpu);

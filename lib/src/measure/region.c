@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters/counts.h"
 #include "measure/measure.h"
 
 struct pbench_region {
@@ -129,14 +130,14 @@ void pbench_region_end(struct pbench_region *r)
 	k = res->nr_events ? &res->counts[res->nr * (size_t)res->nr_events] : NULL;
 	for (int e = 0; !err && e < res->nr_events; e++)
 		k[e].size = sizeof(k[e]);
-	if (r->events && !err && (err = pbench_counters_delta(r->events, k, res->nr_events)) > 0)
+	if (r->events && !err && (err = pb_counters_delta(r->events, k, res->nr_events)) > 0)
 		err = 0;
 	if (err) {
 		r->err = err;
 		return;
 	}
 	s = pb_result_push(res, t1 - r->t0);
-	s->noise = noise;
+	res->noise[s - res->samples] = noise;
 	if (r->events)
 		pb_counts_per_iter(res, k, NULL);
 	/* Room for the next pair, here rather than in begin: a chunk at a time. */
@@ -162,6 +163,7 @@ static struct pbench_result *result_dup(const struct pbench_result *src,
 	r->instr_nr = src->instr_nr;
 	r->nr = src->nr;
 	memcpy(r->samples, src->samples, src->nr * sizeof(*r->samples));
+	memcpy(r->noise, src->noise, src->nr * sizeof(*r->noise));
 	memcpy(r->x, src->x, src->nr * sizeof(*r->x));
 	memcpy(r->net, src->net, src->nr * sizeof(*r->net));
 	if (src->nr_events)
@@ -172,7 +174,7 @@ static struct pbench_result *result_dup(const struct pbench_result *src,
 	return r;
 }
 
-int pbench_region_result(struct pbench_region *r, struct pbench_result **out)
+int pbench_region_result(struct pbench_result **out, struct pbench_region *r)
 {
 	struct pbench_result *res;
 	int err;

@@ -149,7 +149,7 @@ static void write_outlier_causes(const struct pbench_result *r, FILE *f)
 		char d[32], why[256];
 
 		fmt_delta(d, sizeof(d), (smp->ns_per_iter - s->median) * (double)smp->iterations);
-		noise_text(why, sizeof(why), &smp->noise);
+		noise_text(why, sizeof(why), &r->noise[worst[k]]);
 		fprintf(f, "    sample %zu: %s over the median sample: %s\n", worst[k], d, why);
 	}
 	if (total > nw)
@@ -257,7 +257,7 @@ static void write_warnings(const struct pbench_result *r, FILE *f)
 	char ovh[32];
 
 	for (size_t i = 0; i < r->nr; i++) {
-		noisy += r->samples[i].noise.ctx_involuntary || r->samples[i].noise.migrations;
+		noisy += r->noise[i].ctx_involuntary || r->noise[i].migrations;
 		clamped += r->net[i] < 0 && !r->keep_overhead;
 	}
 	pbench_format_ns(ovh, sizeof(ovh), pbench_result_overhead_ns(r), 2);

@@ -214,7 +214,7 @@ static json_t *sample_json(const struct pbench_result *r, size_t i, int *bad)
 	SET(j, "ticks", unum(s->ticks));
 	SET(j, "iterations", unum(s->iterations));
 	SET(j, "ns_per_iter", num(s->ns_per_iter));
-	SET(j, "noise", noise_json(&s->noise, bad));
+	SET(j, "noise", noise_json(&r->noise[i], bad));
 	for (int e = 0; e < r->nr_events; e++)
 		SET(cs, r->names[e], count_json(&r->counts[i * (size_t)r->nr_events + e], bad));
 	SET(j, "counters", cs);

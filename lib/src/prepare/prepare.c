@@ -541,9 +541,9 @@ static int opts_resolve(const struct pbench_prepare_opts *in, struct pbench_prep
 		if ((err = pb_check_struct(fn, "opts", "pbench_prepare_opts", in, 0,
 					   "PBENCH_PREPARE_OPTS_INIT")))
 			return err;
-		/* An older, smaller struct keeps the defaults of the fields it does not have. */
+		/* An older, smaller struct keeps the defaults of the fields it does not have
+		 * (pb_copy_in). */
 		pb_copy_in(o, sizeof(*o), in);
-		o->size = sizeof(*o);
 	}
 	if (o->cpu < -1 || o->cpu >= CPU_SETSIZE)
 		return pb_fail(-EINVAL, "%s(): opts->cpu %d is not a CPU (or -1)", fn, o->cpu);
@@ -607,6 +607,7 @@ int pbench_prepare(struct pbench_prepared **out, const struct pbench_prepare_opt
 		p->steps[i].size = sizeof(p->steps[i]);
 		p->steps[i].step = i;
 		p->steps[i].status = PBENCH_PREPARE_SKIPPED;
+		p->steps[i].what = p->what[i];
 	}
 	p->prio.size = sizeof(p->prio);
 	w = (struct pb_work){ .fn = p->o.warmup_fn, .ctx = p->o.warmup_ctx };

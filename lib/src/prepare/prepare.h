@@ -47,6 +47,7 @@ struct pbench_prepared {
 	int handlers;			/* the signal handlers are installed */
 
 	struct pbench_prepared_step steps[PBENCH_PREPARE_STEP_NR];
+	char what[PBENCH_PREPARE_STEP_NR][320];	/* steps[i].what */
 	struct pbench_prepared_priority prio;
 	double warmup_done_ms;
 	int warmup_stable;		/* the warm-up stopped because the speed stopped drifting */

@@ -34,7 +34,7 @@ void pb_outcome(struct pbench_prepared *p, int step, int status, int error,
 	s->status = status;
 	s->error = error;
 	va_start(ap, fmt);
-	vsnprintf(s->what, sizeof(s->what), fmt, ap);
+	vsnprintf(p->what[step], sizeof(p->what[step]), fmt, ap);
 	va_end(ap);
 }
 

@@ -19,6 +19,7 @@
 #include "base/base.h"
 #include "stats/samples.h"
 #include "counters/counters.h"
+#include "counters/counts.h"
 #include "runs/runs.h"
 
 #define MAX_RUNS 1000000L
@@ -82,10 +83,10 @@ static int copy_helpers(struct pbench_runs *r)
 	for (int i = 0; i < 3 && !err; i++)
 		err = pb_command_copy(in[i], &out[i], what[i], r->error, sizeof(r->error));
 	r->setup = out[0];
-	r->prepare = out[1];
+	r->prerun = out[1];
 	r->cleanup = out[2];
 	r->o.setup = r->setup;
-	r->o.prepare = r->prepare;
+	r->o.prepare = r->prerun;
 	r->o.cleanup = r->cleanup;
 	return err;
 }
@@ -109,7 +110,7 @@ static int plan_child(struct pb_child_plan *cp, struct pbench_counters *self, in
 		len += strlen(pbench_counters_name(self, e)) + 1;
 	}
 	if (nr)
-		pbench_counters_read(self, cp->tmpl, nr);
+		pb_counters_read(self, cp->tmpl, nr);
 	cp->events = calloc(1, len);
 	if (!cp->events)
 		return -ENOMEM;
@@ -143,7 +144,7 @@ static int leave_out(struct pbench_runs *r, const struct pbench_counters_opts *c
 	}
 	for (int e = 0; e < nr; e++)
 		k[e].size = sizeof(k[e]);
-	pbench_counters_read(r->self, k, nr);
+	pb_counters_read(r->self, k, nr);
 	for (int e = 0; e < nr; e++) {
 		const char *name = pbench_counters_name(r->self, e);
 
@@ -440,6 +441,8 @@ void pb_runs_analyze(struct pb_set *set)
 		double x = (double)run->ns;
 		char cause[512];
 
+		task.size = sizeof(task);
+
 		run->outlier = pb_run_measured(run->timed_out) &&
 			       (x < set->fence_lo || x > set->fence_hi);
 		if (!run->outlier)
@@ -704,8 +707,10 @@ int pbench_runs_noise(const struct pbench_runs *r, int s, int i, struct pbench_n
 		return err;
 	if (!run)
 		return pb_fail(-EINVAL, "%s(): no run %d in set %d", __func__, i, s);
+	if (task && (err = PB_CHECK_STRUCT(task, pbench_noise, 0, NULL)))
+		return err;
 	if (task)
-		*task = run->noise;
+		pb_copy_out(task, &run->noise, sizeof(run->noise));
 	if (!cpu)
 		return 0;
 	if (!run->have_cpu_noise)
@@ -752,7 +757,7 @@ void pbench_runs_free(struct pbench_runs *r)
 	if (!r->speed_borrowed)
 		pbench_speed_free(r->speed);
 	pb_argv_free(r->setup);
-	pb_argv_free(r->prepare);
+	pb_argv_free(r->prerun);
 	pb_argv_free(r->cleanup);
 	free(r->mem);
 	free(r->subject.path);

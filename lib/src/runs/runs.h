@@ -67,7 +67,8 @@ struct pb_set {
 	int policy, prio_value;		/* in force during the runs */
 	const char *policy_name;
 	int prepared;			/* 1: pbench_prepare() succeeded; what follows is valid */
-	struct pbench_prepared_step steps[PBENCH_PREPARE_STEP_NR];
+	struct pbench_prepared_step steps[PBENCH_PREPARE_STEP_NR];	/* .what: step_what */
+	char step_what[PBENCH_PREPARE_STEP_NR][320];	/* kept: the prepared state is freed */
 	struct pbench_prepared_priority prio;
 	double warmup_ms;
 	int stop;			/* enum pbench_runs_stop */
@@ -101,7 +102,8 @@ struct pbench_runs {
 	int *cpus;			/* o.cpus, copied */
 	char *events;			/* o.events, copied */
 	struct pb_subject subject;
-	char **setup, **prepare, **cleanup;	/* o's helpers, copied */
+	char **setup, **prerun, **cleanup;	/* o's helpers, copied (prerun: o.prepare, the command
+						 * before each run, not prepared mode) */
 	struct pbench_counters *self;	/* names the events; counts the workload */
 	int nr;				/* events per run */
 	/* The default events (o.events NULL) this machine cannot count, left out of self:

@@ -118,6 +118,7 @@ static void plot_title(const struct pbench_runs *r, char *title, size_t len)
 int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f)
 {
 	struct pbench_plot_series ser[2];
+	const struct pbench_plot_series *sp[2] = { &ser[0], &ser[1] };
 	double *ns[2] = { 0 };
 	unsigned char *out[2] = { 0 };
 	const char **cause[2] = { 0 };
@@ -149,7 +150,7 @@ int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f)
 			.outlier = out[i], .cause = cause[i] };
 	}
 	plot_title(r, title, sizeof(title));
-	err = pbench_plot_runs_svg(f, title, ser, r->nsets);
+	err = pbench_plot_runs_svg(sp, r->nsets, f, title);
 out:
 	for (int i = 0; i < 2; i++) {
 		free(ns[i]);

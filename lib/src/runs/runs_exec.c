@@ -17,6 +17,7 @@
 #include "stats/samples.h"
 #include "counters/counters.h"
 #include "measure/measure.h"
+#include "counters/counts.h"
 #include "runs/runs.h"
 
 /* ---- one run ------------------------------------------------------------------------------- */
@@ -30,7 +31,7 @@ static int run_workload(struct pbench_runs *r, struct pb_set *set, struct pb_run
 
 	if (!counting) {
 		/* Nothing could be opened: the read fills in each event's status and reason. */
-		err = pbench_counters_read(r->self, run->counts, r->nr);
+		err = pb_counters_read(r->self, run->counts, r->nr);
 		if (err < 0)
 			return err;
 	} else if ((err = pbench_counters_start(r->self))) {
@@ -46,7 +47,7 @@ static int run_workload(struct pbench_runs *r, struct pb_set *set, struct pb_run
 	t1 = pbench_ticks_end();
 	if (counting) {
 		err = pbench_counters_stop(r->self);
-		if (!err && (err = pbench_counters_delta(r->self, run->counts, r->nr)) > 0)
+		if (!err && (err = pb_counters_delta(r->self, run->counts, r->nr)) > 0)
 			err = 0;
 		if (err)
 			return err;
@@ -96,6 +97,18 @@ int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdo
 	return pbench_child_start(ch, r->subject.argv, &copts);
 }
 
+/* The counts of a command that ended into k[0..n-1]: how many it has, or an error. */
+static int child_counts(const struct pbench_child *ch, struct pbench_count *k, int n)
+{
+	int nr = pbench_child_nr_counts(ch), err = 0;
+
+	for (int i = 0; i < nr && i < n && !err; i++) {
+		k[i].size = sizeof(k[i]);
+		err = pbench_child_count(ch, i, &k[i]);
+	}
+	return err ? err : nr;
+}
+
 /* The run of a command that ended (res from pbench_child_wait): its counts, times and status;
  * ch is freed. */
 int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
@@ -110,11 +123,11 @@ int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
 		/* its own set: the events the object's set could open */
 		for (int k = 0; k < cp->nc; k++)
 			cp->tmp[k].size = sizeof(cp->tmp[k]);
-		err = pbench_child_counts(ch, cp->tmp, cp->nc);
+		err = child_counts(ch, cp->tmp, cp->nc);
 		for (int k = 0; err >= 0 && k < cp->nc; k++)
 			run->counts[cp->map[k]] = cp->tmp[k];
 	} else if (cp->nc) {
-		err = pbench_child_counts(ch, run->counts, r->nr);	/* the object's set */
+		err = child_counts(ch, run->counts, r->nr);	/* the object's set */
 	}
 	pbench_child_free(ch);
 	if (err < 0)
@@ -154,7 +167,7 @@ static int run_command(struct pbench_runs *r, const struct pb_set *set, struct p
 	/* The stop flag (the caller's Ctrl-C) or the timeout: end the command with its group
 	 * now rather than wait for one that may never end; any other signal: keep waiting. */
 	do
-		err = pbench_child_wait_timeout(ch, &res, r->o.timeout_s);
+		err = pbench_child_wait_timeout(ch, r->o.timeout_s, &res);
 	while (err == -EINTR && !(r->o.stop && *r->o.stop));
 	if (err == -ETIMEDOUT) {
 		pb_runs_command_timed_out(r, ch, run, t0);
@@ -208,6 +221,7 @@ static void fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u)
 	int tc = find_event(run, nr, "task-clock", NULL);
 	int mig = find_event(run, nr, "cpu-migrations", "migrations");
 
+	run->noise.size = sizeof(run->noise);
 	run->noise.ctx_involuntary = u->nivcsw;
 	run->noise.ctx_voluntary = u->nvcsw;
 	run->noise.minor_faults = u->minflt;
@@ -436,10 +450,11 @@ static int helper(struct pbench_runs *r, char **argv, const char *what)
 	return err;
 }
 
-/* One run after the prepare command: 0, 1 stopped, or an error said in r. */
-static int prepared_one(struct pbench_runs *r, struct pb_set *set)
+/* One run after the prerun command (o.prepare, hyperfine's --prepare: not prepared mode):
+ * 0, 1 stopped, or an error said in r. */
+static int prerun_then_run(struct pbench_runs *r, struct pb_set *set)
 {
-	int err = helper(r, r->prepare, "prepare");
+	int err = helper(r, r->prerun, "prepare");
 
 	return err ? err : pb_runs_one(r, set, 0);
 }
@@ -451,7 +466,7 @@ static int warm_up(struct pbench_runs *r, struct pb_set *set)
 
 	for (long k = 0; k < r->o.warmup_runs && !err && !stopped(r); k++) {
 		progress(r, set, "warm-up", 0);
-		err = prepared_one(r, set);
+		err = prerun_then_run(r, set);
 		pb_runs_forget(r, set);
 	}
 	return err;
@@ -469,7 +484,7 @@ static int run_set(struct pbench_runs *r, struct pb_set *set)
 	t_start = pbench_ticks();
 	while (!stopped(r) && !set_finished(r, set, elapsed)) {
 		progress(r, set, "runs", elapsed);
-		err = prepared_one(r, set);
+		err = prerun_then_run(r, set);
 		if (err == 1)
 			break;
 		if (err) {
@@ -538,8 +553,11 @@ int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra)
 	for (int s = 0; s < PBENCH_PREPARE_STEP_NR; s++) {
 		const struct pbench_prepared_step *po = pbench_prepared_step(p, s);
 
-		if (po)
+		if (po) {
 			set->steps[s] = *po;
+			snprintf(set->step_what[s], sizeof(set->step_what[s]), "%s", po->what);
+			set->steps[s].what = "";	/* the text is step_what[s] */
+		}
 	}
 	set->prio.size = sizeof(set->prio);
 	pbench_prepared_priority(p, &set->prio);
@@ -576,6 +594,7 @@ void pb_runs_share_prepared(struct pb_set *dst, const struct pb_set *src)
 	dst->cpu = src->cpu;
 	memcpy(dst->cpu_reason, src->cpu_reason, sizeof(dst->cpu_reason));
 	memcpy(dst->steps, src->steps, sizeof(dst->steps));
+	memcpy(dst->step_what, src->step_what, sizeof(dst->step_what));
 	dst->prio = src->prio;
 	dst->policy = src->policy;
 	dst->policy_name = src->policy_name;

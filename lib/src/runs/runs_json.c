@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "base/base.h"
+#include "counters/counts.h"
 #include "base/jsonutil.h"
 #include "listing/listing.h"
 #include "runs/runs.h"
@@ -44,7 +45,7 @@ static json_t *events_json(const struct pbench_runs *r)
 
 	for (int e = 0; k && e < r->nr; e++)
 		k[e].size = sizeof(k[e]);
-	if (!k || !a || (r->nr && pbench_counters_read(r->self, k, r->nr) < 0)) {
+	if (!k || !a || (r->nr && pb_counters_read(r->self, k, r->nr) < 0)) {
 		free(k);
 		json_decref(a);
 		return NULL;
@@ -240,7 +241,7 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 		json_array_append_new(steps, json_pack("{s:s, s:s, s:s}",
 			"step", pbench_prepare_step_name(s->steps[i].step),
 			"status", pbench_prepare_status_name(s->steps[i].status),
-			"reason", s->steps[i].what));
+			"reason", s->step_what[i]));
 	json_object_set_new(j, "steps", steps);
 	json_object_set_new(j, "restored", s->mode == PBENCH_RUNS_PREPARED && s->prepared ?
 			    json_boolean(!s->restore_err) : json_null());
@@ -342,7 +343,7 @@ static json_t *header_json(const struct pbench_runs *r)
 	SET(root, "runs_requested", json_integer(r->o.runs));
 	SET(root, "target_sem_pct", r->o.target_sem_pct > 0 ? num(r->o.target_sem_pct)
 							     : json_null());
-	SET(root, "helpers", pb_json_helpers(r->o.warmup_runs, r->setup, r->prepare,
+	SET(root, "helpers", pb_json_helpers(r->o.warmup_runs, r->setup, r->prerun,
 					     r->cleanup));
 	SET(root, "events", events_json(r));
 	SET(root, "events_left_out", left_out_json(r));

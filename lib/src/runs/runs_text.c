@@ -75,11 +75,11 @@ static void asked(const struct pbench_runs *r, char *buf, size_t len)
 /* The command's warm-up runs and hyperfine's helpers, when there are any: one line. */
 static void print_helpers(FILE *f, const struct pbench_runs *r)
 {
-	char **const helper[] = { r->setup, r->prepare, r->cleanup };
+	char **const helper[] = { r->setup, r->prerun, r->cleanup };
 	static const char *const what[] = { "setup", "prepare (before each run)", "cleanup" };
 	const char *sep = "";
 
-	if (!r->o.warmup_runs && !r->setup && !r->prepare && !r->cleanup)
+	if (!r->o.warmup_runs && !r->setup && !r->prerun && !r->cleanup)
 		return;
 	fprintf(f, "around the runs: ");
 	if (r->o.warmup_runs) {
@@ -185,7 +185,7 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 	for (int i = 0; i < PBENCH_PREPARE_STEP_NR; i++)
 		pb_wrapf(f, r->width, 2 + 9 + 1 + 14 + 1, "  %-9s %-14s %s",
 			 pbench_prepare_step_name(s->steps[i].step),
-			 pbench_prepare_status_name(s->steps[i].status), s->steps[i].what);
+			 pbench_prepare_status_name(s->steps[i].status), s->step_what[i]);
 	f = pb_line_open(&l, f, r->width, PB_HANG(2));
 	fprintf(f, "priority: %s %s %d", s->policy_name, s->policy == SCHED_FIFO ||
 	       s->policy == SCHED_RR ? "priority" : "nice", s->prio_value);

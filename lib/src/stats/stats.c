@@ -46,17 +46,34 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The caller's options by the copy rule (zero: the default), or -EINVAL for a bad .size. */
+static int copy_opts(const struct pbench_stats_opts *opts, struct pbench_stats_opts *o)
+{
+	int err;
+
+	memset(o, 0, sizeof(*o));
+	if (!opts)
+		return 0;
+	if ((err = pb_check_struct("pbench_stats_*", "opts", "pbench_stats_opts", opts, 0,
+				   "PBENCH_STATS_OPTS_INIT")))
+		return err;
+	pb_copy_in(o, sizeof(*o), opts);
+	return 0;
+}
+
 /* The options in effect: NULL or a zero field means the default. */
 static int read_opts(const struct pbench_stats_opts *opts, double *level, int *rule)
 {
+	struct pbench_stats_opts o;
+	int err = copy_opts(opts, &o);
+
 	*level = DEFAULT_CI_LEVEL;
 	*rule = PBENCH_OUTLIER_TUKEY;
-	if (!opts)
-		return 0;
-	if (PB_HAS_FIELD(opts, ci_level) && opts->ci_level != 0)
-		*level = opts->ci_level;
-	if (PB_HAS_FIELD(opts, outlier_rule))
-		*rule = opts->outlier_rule;
+	if (err || !opts)
+		return err;
+	if (o.ci_level != 0)
+		*level = o.ci_level;
+	*rule = o.outlier_rule;
 	if (!(*level > 0 && *level < 1))
 		return pb_fail(-EINVAL, "opts->ci_level is %g, not between 0 and 1", *level);
 	if (*rule != PBENCH_OUTLIER_TUKEY && *rule != PBENCH_OUTLIER_3SIGMA)
@@ -606,7 +623,9 @@ static const double *on_scale(const double *x, size_t n, unsigned flags, double 
 
 static unsigned opts_flags(const struct pbench_stats_opts *opts)
 {
-	return opts && PB_HAS_FIELD(opts, flags) ? opts->flags : 0;
+	struct pbench_stats_opts o;
+
+	return copy_opts(opts, &o) ? 0 : o.flags;	/* a bad .size: read_opts() says */
 }
 
 static int all_positive(const double *x, size_t n)

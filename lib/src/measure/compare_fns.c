@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Comparing two functions: the same iteration count for both, samples in balanced rounds of
+ * Comparing two functions in this process, pbench_compare() (named compare_fns.c: the
+ * `pbench compare` command runs commands against each other, a contest, lib/src/contest/):
+ * the same iteration count for both, samples in balanced rounds of
  * four (a, b, b, a or b, a, a, b) so that a drift of the machine falls on both sides alike,
  * and Welch's t-test after each round, until the difference is significant, or bounded within
  * the threshold, or the budget is spent.
@@ -248,8 +250,7 @@ static int fill(struct pbench_comparison *out, const struct pbench_compare_opts 
 		c.listing_a = c.listing_b = NULL;
 		c.mem_bytes = c.mem_allocs = NULL;
 	}
-	memcpy(out, &c, size < sizeof(c) ? size : sizeof(c));
-	out->size = size;
+	pb_copy_out(out, &c, sizeof(c));
 	return 0;
 }
 
