@@ -79,10 +79,13 @@ usage_error "output dir" "cannot write the JSON '$T/no/dir.json'" \
 	compare --export-json "$T/no/dir.json" true true
 
 # ---- a verdict -------------------------------------------------------------------------------
-# sleep 0.01 against 0.03: about 2.8x (the fork and exec add ~1 ms to both). The verdict line
-# comes first and says it all; the table, the events, the order and the stop follow.
+# sleep 0.01 against 0.03: about 2.8x on an idle machine (the fork and exec add ~1 ms to both);
+# on a loaded one they add more to both and the ratio shrinks (1.8-1.9x at a load of 6 on 2
+# vCPUs): between 1.3x and 3.2x, in the right direction. The verdict line comes first and says
+# it all; the table, the events, the order and the stop follow.
+RATIO='\(1\.[3-9]\|2\.[0-9]\|3\.[01]\)[0-9]*x'
 if run "two sleeps" 0 "$PB" compare $Q "sleep 0.01" "sleep 0.03" &&
-   line 1 "$T/out" "^sleep 0.03 is [2-3]\.[0-9]*x slower than sleep 0.01 (99.9% interval [0-9.]*-[0-9.]*), decided after [0-9]* rounds in [0-9.]* s$" &&
+   line 1 "$T/out" "^sleep 0.03 is ${RATIO} slower than sleep 0.01 (99.9% interval [0-9.]*-[0-9.]*), decided after [0-9]* rounds in [0-9.]* s$" &&
    has "$T/out" "^  sleep 0.01 *[0-9]* .* 1 (reference)$" && has "$T/out" "^  task-clock " &&
    has "$T/out" "^order: interleaved, each round in a fresh random order (seed [0-9]*), each run compared with the reference's of its round$" &&
    has "$T/out" "^output check: every command exited 0 and wrote the same 0 bytes" &&
@@ -93,7 +96,7 @@ else
 fi
 # Names, and options after the commands; the faster one said as faster.
 if run "names" 0 "$PB" compare "sleep 0.03" "sleep 0.01" -n slow -n quick $Q &&
-   line 1 "$T/out" "^quick is [2-3]\.[0-9]*x faster than slow (99.9% interval" &&
+   line 1 "$T/out" "^quick is ${RATIO} faster than slow (99.9% interval" &&
    has "$T/out" "^  quick: sleep 0.01$"; then
 	ok "names (-n) in order, options after the commands, 'faster'"
 else
