@@ -700,48 +700,6 @@ int cli_out_hint(const struct cli_out *o, const char *arg)
 	return 1;
 }
 
-/* One option's help line at the command's column, the text wrapped at its newlines. */
-static void cli_usage_option(FILE *f, int width, const char *opt, const char *text)
-{
-	int n = fprintf(f, "  %s", opt);
-
-	if (n + 2 > width) {
-		fputc('\n', f);
-		n = 0;
-	}
-	fprintf(f, "%*s", width - n, "");
-	for (const char *p = text; *p; p++) {
-		fputc(*p, f);
-		if (*p == '\n')
-			fprintf(f, "%*s", width, "");
-	}
-	fputc('\n', f);
-}
-
-void cli_out_usage(FILE *f, unsigned offered, const char *plot, int width)
-{
-	char json[64];
-
-	snprintf(json, sizeof(json), "JSON (schema %d) on stdout instead of the text",
-		 PBENCH_JSON_SCHEMA);
-	if (offered & CLI_OUT_JSON) {
-		cli_usage_option(f, width, "    --json", json);
-		cli_usage_option(f, width, "    --export-json FILE", "the JSON to FILE, the text "
-				 "still on stdout\n(--json=FILE is the same)");
-	}
-	if (offered & CLI_OUT_CSV) {
-		cli_usage_option(f, width, "    --csv", "CSV on stdout instead of the text");
-		cli_usage_option(f, width, "    --export-csv FILE", "the CSV to FILE");
-	}
-	if (offered & CLI_OUT_MARKDOWN) {
-		cli_usage_option(f, width, "    --markdown", "a Markdown table on stdout instead of "
-				 "the text");
-		cli_usage_option(f, width, "    --export-markdown FILE", "the Markdown table to FILE");
-	}
-	if (offered & CLI_OUT_PLOT)
-		cli_usage_option(f, width, "    --plot FILE.svg", plot);
-}
-
 /* ---- --cpu and the options of the commands that run something (cmds.h) ------------------ */
 
 int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, int *cpus,

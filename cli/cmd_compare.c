@@ -16,6 +16,7 @@
 
 #include "pbench.h"
 #include "cmds.h"
+#include "help.h"
 
 #define MAX_ENTRANTS CLI_RUN_MAX_SIDES
 #define DEFAULT_MAX_TIME_S 60.0
@@ -28,81 +29,10 @@
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: pbench compare [options] CMD_A CMD_B [CMD_C...]\n"
-		"       pbench compare [options] --workload xor --iterations N --iterations M...\n"
-		"\n"
-		"Runs the commands against each other until it is sure which is faster and by how\n"
-		"much, then says so first: 'b is 1.23x faster than a (99.9%% interval 1.21-1.25),\n"
-		"decided after 34 rounds in 4.2 s'. Each round runs every command once, in a fresh\n"
-		"random order; a t-test on the log times of each round's runs decides as the rounds\n"
-		"come, with a stricter boundary for looking many times. It stops at the verdict,\n"
-		"when the commands are shown equal within --same, or when the budget is spent: then\n"
-		"'undecided', and how much longer a verdict would likely take. More than two: each\n"
-		"against the first (--reference), the table sorted by time.\n"
-		"\n"
-		"Each command is one argument, split into words as a shell would (quotes and\n"
-		"backslashes honoured) but run without one; --shell runs it with /bin/sh -c.\n"
-		"Before the runs, each command runs once with its output kept: commands that exit\n"
-		"differently or print different output do different work and are not compared.\n"
-		"\n"
-		"  -n, --name NAME        the next command's name in the reports (once per command)\n"
-		"      --shell            run each command (and --setup/--prepare/--cleanup) with sh -c\n"
-		"      --reference NAME   compare each command with this one (a name, or 1, 2...;\n"
-		"                         default: the first)\n"
-		"      --duet             run the two commands at the same time, each pinned to its\n"
-		"                         own CPU, the CPUs swapped every round: what disturbs the\n"
-		"                         machine disturbs both (needs two CPUs; prepared, the\n"
-		"                         priority is raised, and each command pinned to its CPU)\n"
-		"      --duet-cpus A,B    the duet's CPUs (default: the first two pbench may use)\n"
-		"      --order ORDER      interleaved (default), duet, or sequential (all runs of one,\n"
-		"                         then the other; one test at the end: for contrast)\n"
-		"      --confidence PCT   of the verdicts and intervals (default: %.1f)\n"
-		"      --same PCT         stop too when the two are shown equal within +-PCT%%\n"
-		"      --max-time S       the time budget of the rounds (default: %.0f)\n"
-		"      --max-runs N       the most rounds (default: %ld, at most %ld)\n"
-		"      --min-runs N       rounds before a verdict may be given (default: %ld)\n"
-		"      --full-budget      spend the whole budget and test once at the end\n"
-		"      --warmup N         runs of each command before the rounds, not kept\n"
-		"      --setup CMD        run once before everything\n"
-		"      --prepare CMD      run before each run (a duet: each round), not timed\n"
-		"      --cleanup CMD      run once after the rounds, even when interrupted\n"
-		"      --no-check-output  compare even commands whose status or output differ\n"
-		"      --show-output      let the commands write to the terminal (default: /dev/null)\n"
-		"      --timeout S        end a run still going after S seconds\n"
-		"      --mode MODE        prepared (one CPU pinned and prioritized for all, warmed up;\n"
-		"                         the default) or unprepared (nothing changed)\n"
-		"      --cpu N            the CPU to prepare\n"
-		"      --warmup-ms MS     its warm-up: until the speed stops drifting, at most MS\n"
-		"                         (default: 1200)\n"
-		"      --reprobe          time nice against SCHED_FIFO again, even if a choice was\n"
-		"                         kept for this boot and CPU (in ~/.cache/pbench)\n"
-		"  -e, --events LIST      counted on every run and compared, comma-separated;\n"
-		"                         another -e adds more (default:\n"
-		"                         %s)\n"
-		"      --seed N           of the random orders (default: from the clock; reported)\n"
-		"      --baseline FILE    compare with the times of a JSON pbench wrote before\n"
-		"                         (pbench compare or stat --json); it is the reference\n"
-		"      --fail-if-slower PCT  exit 1 when a command is slower than the reference by\n"
-		"                         more than PCT%% for sure; one line says which\n"
-		"      --workload NAME    built-in workloads instead of commands: xor or memwalk,\n"
-		"      --iterations N     each --iterations one of them (xor iterations, memwalk steps)\n",
-		DEFAULT_CONFIDENCE_PCT, DEFAULT_MAX_TIME_S, DEFAULT_MAX_RUNS, MAX_RUNS,
-		DEFAULT_MIN_RUNS, DEFAULT_EVENTS);
-	cli_out_usage(f, COMPARE_OUTPUTS, "the times, and the interval narrowing as the rounds come",
-		      25);
-	fprintf(f,
-		"      --memory[=N]       after the rounds, N more runs of each command (default: %d),\n"
-		"                         untimed, with the allocator shim libpbench-mem.so\n"
-		"                         preloaded: allocations, bytes and peak RSS of each, each\n"
-		"                         against the reference ('b allocates 2.0x the bytes of a');\n"
-		"                         in the text, the JSON and the Markdown\n"
-		"  -h, --help             this help\n"
-		"\n"
-		"Exit status: 0 when compared (a verdict or undecided), 1 when a run failed, the\n"
-		"output check refused, it was interrupted, or --fail-if-slower failed; 2 for bad\n"
-		"input. On a terminal, a progress line on stderr; NO_COLOR turns its colour off.\n",
-		CLI_RUN_MEMORY_RUNS);
+	const struct pbench_contest_opts d = PBENCH_CONTEST_OPTS_INIT;
+
+	fprintf(f, PB_HELP_COMPARE, DEFAULT_CONFIDENCE_PCT, DEFAULT_MAX_TIME_S, DEFAULT_MAX_RUNS,
+		MAX_RUNS, DEFAULT_MIN_RUNS, d.warmup_ms, DEFAULT_EVENTS, CLI_RUN_MEMORY_RUNS);
 }
 
 struct compare_opts {

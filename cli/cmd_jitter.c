@@ -16,6 +16,7 @@
 
 #include "pbench.h"
 #include "cmds.h"
+#include "help.h"
 
 #define DEFAULT_DURATION_S 5.0
 #define MIN_DURATION_S 0.01
@@ -36,35 +37,7 @@ struct jitter_opts {
 
 static void jitter_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: pbench jitter [--cpu LIST] [--duration S] [--threshold NS] [--json]\n"
-		"                     [--export-json FILE] [--plot FILE.svg] [--compare-prepared]\n"
-		"\n"
-		"Spins one pinned thread per CPU on the clock for the duration and counts every\n"
-		"gap between two reads longer than the threshold: how often the CPU was taken from\n"
-		"the thread, for how long, and - from the CPU's interrupts, softirqs and steal, the\n"
-		"thread's preemptions and SMIs over the same window - by what, with the fix for each.\n"
-		"Reads only what any user can read; changes nothing.\n"
-		"\n"
-		"  -c, --cpu LIST         the CPUs, e.g. 1 or 0-3,6 (default: every CPU pbench may\n"
-		"                         run on)\n"
-		"  -d, --duration S       seconds to spin on each CPU, all at once (default: %.0f)\n"
-		"  -t, --threshold NS     a longer gap is an interruption (default: 10x the loop\n"
-		"                         period, at least 1000 ns)\n",
-		DEFAULT_DURATION_S);
-	cli_out_usage(f, JITTER_OUTPUTS, "per CPU, the gap lengths' histogram and a timeline, "
-		      "as SVG", 25);
-	fprintf(f,
-		"      --compare-prepared\n"
-		"                         probe the CPU a prepared run would use (or the one --cpu\n"
-		"                         names) normally, then prepared, and show the difference\n"
-		"  -h, --help             this help\n"
-		"\n"
-		"Ctrl-C stops the threads and prints what was measured so far.\n"
-		"\n"
-		"examples:\n"
-		"  pbench jitter                          every CPU for 5 s\n"
-		"  pbench jitter --cpu 3 --compare-prepared -d 10\n");
+	fprintf(f, PB_HELP_JITTER, DEFAULT_DURATION_S);
 }
 
 static int jitter_option(int c, const char *arg, void *ctx)

@@ -212,9 +212,6 @@ struct cli_output {
  *	rc = cli_out_write(&out, write, obj);	(write(obj, CLI_FMT_TEXT, stdout) unless a format
  *						 took stdout, then write(obj, fmt, file) for each)
  *	return cli_out_close(&out, 1, rc);	(files put in place when written whole)
- *
- * Help: cli_out_usage() prints the lines for the formats a command has, so that every -h
- * (and so every man page) says the same.
  */
 enum cli_format { CLI_FMT_JSON, CLI_FMT_CSV, CLI_FMT_MARKDOWN, CLI_FMT_PLOT, CLI_NFMT };
 #define CLI_FMT_TEXT (-1)
@@ -277,9 +274,6 @@ int cli_out_close(struct cli_out *o, int commit, int rc);
  * right after a bare --json (the old '--json FILE', '--csv FILE'), say how to write a file.
  * Returns 1 when it said so. */
 int cli_out_hint(const struct cli_out *o, const char *arg);
-/* The help lines of the output options the command has, at column width; plot says what its
- * --plot draws. */
-void cli_out_usage(FILE *f, unsigned offered, const char *plot, int width);
 
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "pbench.h"
 #include "cmds.h"
+#include "help.h"
 
 /* What the dispatcher does for a command before running it. */
 enum {
@@ -47,26 +48,10 @@ static const struct cmd {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pbench [--version] [-h] [-v] <command> [<args>]\n"
-		"\n"
-		"Precision benchmarking for Linux: times commands, a built-in workload and (through\n"
-		"libpbench) functions in clock ticks and ns, counts them with the kernel's\n"
-		"performance counters, checks whether the machine is fit to measure on, prepares an\n"
-		"isolated core, and explains each outlier. A number it cannot measure is shown as\n"
-		"n/a with the reason, never as a zero.\n"
-		"\n"
-		"commands:\n");
+	fputs(PB_HELP_PBENCH, f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n"
-		"  -v, --verbose          the library's diagnostics on stderr (or PBENCH_DEBUG=1)\n"
-		"      --version          pbench's version\n"
-		"  -h, --help             this help; 'pbench <command> -h' describes a command\n"
-		"\n"
-		"Every command takes --json for JSON on stdout instead of the text, and\n"
-		"--export-json FILE for a file beside it (the other formats likewise). On a\n"
-		"terminal, the text's sentences wrap at its width; COLUMNS=N wraps them at N\n"
-		"columns, also in a pipe or a file, and COLUMNS=0 not at all.\n");
+	fputs(PB_HELP_PBENCH_2, f);
 }
 
 /* The command named name, or NULL after the message (for help: "no help on"), with the
