@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The small layer every command shares (like curl's tool helpers): messages, the one number
- * parser of every option, option errors, signals, and output files opened before anything
+ * parser of every option, option errors, and output files opened before anything
  * is measured and put in place only when complete.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,9 +336,6 @@ void cli_command_hint(const char *cmd, const char *bare)
 		cli_hint("%s", bare);
 }
 
-/* ---- signals -------------------------------------------------------------------------------- */
-
-/* SIGINT or SIGTERM ignored when pbench started (nohup, a shell's background job) stays so. */
 int cli_command_argv(const char *line, int shell, const char *what, char ***out)
 {
 	int err;
@@ -372,62 +368,6 @@ int cli_command_argv(const char *line, int shell, const char *what, char ***out)
 		return EXIT_RUNTIME;
 	}
 	return 0;
-}
-
-void cli_catch(int sig, void (*fn)(int), struct sigaction *old)
-{
-	struct sigaction sa = { .sa_handler = fn };
-
-	sigaction(sig, NULL, old);
-	if (old->sa_handler != SIG_IGN)
-		sigaction(sig, &sa, NULL);
-}
-
-volatile int cli_stop;
-
-static void on_stop(int sig)
-{
-	if (!cli_stop)
-		cli_stop = sig;
-}
-
-/*
- * Every signal whose default action ends the process, except SIGPIPE (main() keeps its own
- * handler: a closed pipe is an EPIPE) and those the kernel sends for a fault of the thread
- * itself (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT): a handler that returns
- * would run the faulting instruction again.
- */
-static const int stop_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
-				    SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
-				    SIGPWR, SIGSTKFLT };
-
-void cli_stop_catch(void)
-{
-	struct sigaction old;
-
-	cli_stop = 0;
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		cli_catch(stop_signals[i], on_stop, &old);
-	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		cli_catch(sig, on_stop, &old);
-}
-
-int cli_stop_end(int rc)
-{
-	int sig = cli_stop;
-	sigset_t one;
-
-	if (!sig || sig == SIGINT || sig == SIGTERM)
-		return rc;
-	/* Everything is ended, restored and written: now die of the signal, as its sender
-	 * expects (a shell says "Hangup", a supervisor sees the signal). */
-	fflush(NULL);
-	signal(sig, SIG_DFL);
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	sigprocmask(SIG_UNBLOCK, &one, NULL);
-	raise(sig);
-	return rc;	/* not reached: the default action ends the process */
 }
 
 /* ---- what runs said -------------------------------------------------------------------------- */

@@ -502,12 +502,12 @@ static int measure(struct compare_opts *o)
 	}
 	/* --memory's runs come after the rounds and before the reports, which hold them;
 	 * stopped (a signal), the runs done are kept and each one not done says so. */
-	rc = o->run.memory_runs && err != -EINTR && !cli_stop ?
+	rc = o->run.memory_runs && err != -EINTR && !*cli_stop ?
 	     pbench_contest_count_memory(c, (int)o->run.memory_runs) : 0;
 	if (rc < 0)
 		cli_mem_error(rc);
 	rc = rc < 0 ? EXIT_RUNTIME : cli_out_write(&o->out, write_report, c);
-	err = outcome(c, o, err == -EINTR || cli_stop);
+	err = outcome(c, o, err == -EINTR || *cli_stop);
 	pbench_contest_free(c);
 	return rc ? rc : err;
 }
@@ -563,7 +563,7 @@ static int prepare_run(struct compare_opts *o)
 		o->co.progress = show_progress;
 		o->co.progress_arg = o;
 	}
-	o->co.stop = &cli_stop;
+	o->co.stop = cli_stop;
 	o->co.flags |= PBENCH_CONTEST_SIGNALS | PBENCH_CONTEST_PRIORITY_CACHE;
 	return 0;
 }

@@ -149,7 +149,7 @@ static int jitter_run(struct jitter_opts *o)
 
 	jo.duration_s = o->duration_s;
 	jo.threshold_ns = o->threshold_ns;
-	jo.stop = &cli_stop;
+	jo.stop = cli_stop;
 	if (o->compare_prepared && !o->ncpus) {
 		char why[256];
 
@@ -165,7 +165,7 @@ static int jitter_run(struct jitter_opts *o)
 	jo.cpus = o->ncpus ? o->cpus : NULL;
 	jo.ncpus = o->ncpus;
 	err = pbench_jitter_run(&j, &jo);
-	if (!err && o->compare_prepared && !cli_stop) {
+	if (!err && o->compare_prepared && !*cli_stop) {
 		jo.flags = PBENCH_JITTER_PREPARED;
 		err = pbench_jitter_run(&prep, &jo);
 	}
@@ -175,7 +175,7 @@ static int jitter_run(struct jitter_opts *o)
 	}
 	pbench_jitter_wrap_at(j, cli_width(stdout));
 	rc = cli_out_write(&o->out, write_report, &(struct jitter_report){ j, prep });
-	if (cli_stop) {
+	if (*cli_stop) {
 		cli_error("interrupted: %.2f of %g s measured%s", prep ? measured_s(prep) :
 			  measured_s(j), o->duration_s, o->compare_prepared && !prep ?
 			  " (the prepared run was not done)" : "");

@@ -338,7 +338,7 @@ static int measure(struct stat_opts *o)
 	pbench_runs_totals(r, &t);
 	/* --memory's runs come after the timed ones and before the report, which holds them;
 	 * stopped (a signal), the runs done are kept and each one not done says so. */
-	if (t.done && o->run.memory_runs && !err && !cli_stop &&
+	if (t.done && o->run.memory_runs && !err && !*cli_stop &&
 	    (err = pbench_runs_count_memory(r, (int)o->run.memory_runs)) < 0) {
 		cli_mem_error(err);
 		rc = EXIT_RUNTIME;
@@ -347,7 +347,7 @@ static int measure(struct stat_opts *o)
 	if (t.done && !rc)
 		rc = cli_out_write(&o->out, write_report,
 				   &(struct report){ r, o->head_first, o->listing, o->annotate });
-	err = verdict(r, o, err == -EINTR || cli_stop);
+	err = verdict(r, o, err == -EINTR || *cli_stop);
 	pbench_runs_free(r);
 	return rc ? rc : err;
 }
@@ -358,7 +358,7 @@ static int measure(struct stat_opts *o)
 static int annotate(struct stat_opts *o)
 {
 	struct pbench_listing_opts lo = { .size = sizeof(lo), .symbol = o->annotate,
-					  .stop = &cli_stop };
+					  .stop = cli_stop };
 	char path[4096];
 	int err;
 
@@ -456,7 +456,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 		o->ro.progress = show_progress;
 		o->ro.progress_arg = o;
 	}
-	o->ro.stop = &cli_stop;
+	o->ro.stop = cli_stop;
 	o->ro.flags |= PBENCH_RUNS_SIGNALS | PBENCH_RUNS_PRIORITY_CACHE;
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report that was not written whole leaves the old file. */

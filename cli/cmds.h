@@ -116,12 +116,8 @@ int cli_run_option(struct cli_run *r, int c, const char *arg);
 int cli_run_helpers(const struct cli_run *r, int shell, int resolve, char **out[3]);
 void cli_run_release(struct cli_run *r);
 
-/* Signals: the stop flag of the measuring commands (CMD_STOPS in pbench.c). */
-struct sigaction;
-void cli_catch(int sig, void (*fn)(int), struct sigaction *old);
-extern volatile int cli_stop;
-void cli_stop_catch(void);
-int cli_stop_end(int rc);
+/* The stop flag of the measuring commands (pbench_stop_catch(), CMD_STOPS in pbench.c). */
+extern const volatile int *cli_stop;
 
 /* The outputs of every command, one convention (hyperfine's): cli_out, in HACKING.md. */
 struct cli_output {

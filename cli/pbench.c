@@ -17,7 +17,7 @@ enum {
 	 * read, are said to be ignored. */
 	CMD_LIVE = 1 << 0,
 	/* It measures until done or stopped by cli_stop: a signal that would end pbench sets
-	 * the flag instead, for the whole command (cli_stop_catch()). */
+	 * the flag instead, for the whole command (pbench_stop_catch()). */
 	CMD_STOPS = 1 << 1,
 };
 
@@ -105,25 +105,48 @@ static void log_to_stderr(int level, const char *msg, void *arg)
 		names[level] : "log", msg);
 }
 
+static const volatile int no_stop;
+const volatile int *cli_stop = &no_stop;
+
+/*
+ * A command with CMD_STOPS runs whole (its runs, --memory's, --annotate's, the reports) under
+ * the library's stop flag, so that what it started is ended, its settings put back and the
+ * report written. After SIGINT and SIGTERM it returns (exit 1, "interrupted"); after any
+ * other (SIGHUP of a closed terminal, SIGQUIT...) pbench then dies of that signal, as its
+ * sender expects (a shell says "Hangup", a supervisor sees the signal).
+ */
 static int run(const struct cmd *c, int argc, char **argv)
 {
-	int help = argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+	int help = argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")), rc, sig;
+	sigset_t one;
 
 	if ((c->flags & CMD_LIVE) && !help)
 		cli_note_live(c->name);
 	if (!(c->flags & CMD_STOPS) || help)
 		return finish(c->fn(argc, argv));
-	cli_stop_catch();
-	return cli_stop_end(finish(c->fn(argc, argv)));
+	cli_stop = pbench_stop_catch();
+	rc = finish(c->fn(argc, argv));
+	sig = pbench_stop_restore();
+	if (!sig || sig == SIGINT || sig == SIGTERM)
+		return rc;
+	fflush(NULL);
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+	return rc;	/* not reached: the default action ends the process */
 }
 
 int main(int argc, char **argv)
 {
-	struct sigaction old_pipe;
+	struct sigaction on_pipe = { .sa_handler = on_sigpipe }, old_pipe;
 	const struct cmd *c;
 	const char *name, *debug = getenv("PBENCH_DEBUG");
 
-	cli_catch(SIGPIPE, on_sigpipe, &old_pipe);
+	/* ignored when pbench started (nohup), it stays so */
+	if (!sigaction(SIGPIPE, NULL, &old_pipe) && old_pipe.sa_handler != SIG_IGN)
+		sigaction(SIGPIPE, &on_pipe, NULL);
 	if (argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--verbose"))) {
 		argc--;
 		argv++;
