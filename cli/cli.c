@@ -387,83 +387,6 @@ void cli_warn_left_behind(const struct pbench_runs *r, const char *cmd)
 			 cmd, procs, procs == 1 ? "" : "es", runs, runs == 1 ? "" : "s");
 }
 
-/* ---- output files --------------------------------------------------------------------------- */
-
-/* Two outputs that would write the same file: the same name, the same existing file, or
- * both standard output. Devices (/dev/null twice) do no harm and are allowed. */
-static int same_target(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (!strcmp(a, "-") || !strcmp(b, "-"))
-		return !strcmp(a, b);
-	if (!strcmp(a, b))
-		return !(stat(a, &sa) == 0 && !S_ISREG(sa.st_mode));
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-static int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc);
-
-/* Refuse two outputs to the same file, then open each: EXIT_OK, or EXIT_USAGE after the
- * message (nothing is left open). */
-static int cli_outputs_open(struct cli_output *outs, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (outs[i].path && !*outs[i].path) {
-			cli_error("%s needs a file name, or '-' for stdout", outs[i].opt);
-			return EXIT_USAGE;
-		}
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < i && outs[i].path; k++)
-			if (outs[k].path && same_target(outs[i].path, outs[k].path)) {
-				cli_error("%s and %s both write to '%s': give each its own file",
-					  outs[k].opt, outs[i].opt, outs[i].path);
-				return EXIT_USAGE;
-			}
-	for (int i = 0; i < n; i++) {
-		int err;
-
-		if (!outs[i].path)
-			continue;
-		err = pbench_output_open(&outs[i].out, outs[i].path);
-		if (err) {
-			cli_error("cannot write %s '%s': %s", outs[i].what, outs[i].path,
-				  pbench_strerror(err));
-			cli_outputs_close(outs, n, 0, EXIT_USAGE);
-			return EXIT_USAGE;
-		}
-	}
-	return EXIT_OK;
-}
-
-static FILE *cli_output_file(const struct cli_output *o)
-{
-	return o->out ? pbench_output_file(o->out) : NULL;
-}
-
-/* Close each: the written ones put in place when commit is 1, the others discarded (an old
- * file stays as it was). Returns rc, or EXIT_RUNTIME after a message when a write failed. */
-static int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc)
-{
-	for (int i = 0; i < n; i++) {
-		int err;
-
-		if (!outs[i].out)
-			continue;
-		err = pbench_output_close(outs[i].out, commit && outs[i].written);
-		outs[i].out = NULL;
-		if (err && err != -EPIPE) {
-			cli_error("cannot write %s '%s': %s", outs[i].what, outs[i].path,
-				  pbench_strerror(err));
-			rc = rc ? rc : EXIT_RUNTIME;
-		} else if (err) {
-			rc = rc ? rc : EXIT_RUNTIME;
-		}
-	}
-	return rc;
-}
-
 /* ---- recorded trees ------------------------------------------------------------------------- */
 
 void cli_note_live(const char *cmd)
@@ -546,25 +469,37 @@ int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **a
 	return 1;
 }
 
+/* The option that asked for output i (the format on stdout comes first), for messages. */
+static const char *out_opt(const struct cli_out *o, int i)
+{
+	int f = o->fmt[i];
+
+	return !strcmp(o->opath[i], "-") && formats[f].stdout_opt ? formats[f].stdout_opt :
+	       formats[f].export_opt;
+}
+
 int cli_out_open(struct cli_out *o)
 {
-	int n = 0, rc;
+	int n = 0, which[2], err;
 
 	if (o->on_stdout != CLI_FMT_TEXT) {
-		int f = o->on_stdout;
-
-		o->outs[n++] = (struct cli_output){ formats[f].stdout_opt ? formats[f].stdout_opt :
-						    formats[f].export_opt, formats[f].what, "-" };
+		o->fmt[n] = o->on_stdout;
+		o->opath[n++] = "-";
 	}
 	for (int f = 0; f < CLI_NFMT; f++)
-		if (o->path[f])
-			o->outs[n++] = (struct cli_output){ formats[f].export_opt, formats[f].what,
-							    o->path[f] };
-	o->nouts = n;
-	rc = cli_outputs_open(o->outs, n);
-	if (rc)
-		o->nouts = 0;
-	return rc;
+		if (o->path[f]) {
+			o->fmt[n] = f;
+			o->opath[n++] = o->path[f];
+		}
+	err = pbench_output_open_all(o->file, o->opath, n, which);
+	if (err == -EEXIST)
+		cli_error("%s and %s both write to '%s': give each its own file",
+			  out_opt(o, which[0]), out_opt(o, which[1]), o->opath[which[1]]);
+	else if (err)
+		cli_error("cannot write %s '%s': %s", formats[o->fmt[which[0]]].what,
+			  o->opath[which[0]], pbench_strerror(err));
+	o->nouts = err ? 0 : n;
+	return err ? EXIT_USAGE : EXIT_OK;
 }
 
 int cli_out_text(const struct cli_out *o)
@@ -577,15 +512,16 @@ int cli_out_wants(const struct cli_out *o, int fmt)
 	return o->on_stdout == fmt || (fmt >= 0 && fmt < CLI_NFMT && o->path[fmt]);
 }
 
-/* The format an open output writes: the one on stdout comes first (cli_out_open). */
-static int format_of(const struct cli_out *o, int i)
+/* A report that could not be written to output i, said (stdout's failures are main()'s to
+ * say, and a closed pipe is no error to say): EXIT_RUNTIME. */
+static int out_failed(struct cli_out *o, int i, int err)
 {
-	if (i == 0 && o->on_stdout != CLI_FMT_TEXT)
-		return o->on_stdout;
-	for (int f = 0; f < CLI_NFMT; f++)
-		if (o->path[f] && o->outs[i].path == o->path[f])
-			return f;
-	return CLI_FMT_TEXT;
+	if (!strcmp(o->opath[i], "-"))
+		o->stdout_errno = errno;
+	else if (err != -EPIPE)
+		cli_error("cannot write %s '%s': %s", formats[o->fmt[i]].what, o->opath[i],
+			  pbench_strerror(err));
+	return EXIT_RUNTIME;
 }
 
 int cli_out_write(struct cli_out *o, cli_out_writer write, void *arg)
@@ -595,32 +531,29 @@ int cli_out_write(struct cli_out *o, cli_out_writer write, void *arg)
 	if (cli_out_text(o) && write(arg, CLI_FMT_TEXT, stdout))
 		rc = EXIT_RUNTIME;	/* said by main()'s check of stdout */
 	for (int i = 0; i < o->nouts; i++) {
-		struct cli_output *out = &o->outs[i];
-		int err;
+		int err = o->file[i] ? write(arg, o->fmt[i], pbench_output_file(o->file[i])) : 0;
 
-		if (!out->out)
-			continue;
-		err = write(arg, format_of(o, i), cli_output_file(out));
-		out->written = !err;
-		/* stdout's failures are main()'s to say (and a closed pipe is no error to say):
-		 * its errno is kept for that */
-		if (err && !strcmp(out->path, "-")) {
-			o->stdout_errno = errno;
-			rc = EXIT_RUNTIME;
-		} else if (err && err != -EPIPE) {
-			cli_error("cannot write %s '%s': %s", out->what, out->path,
-				  pbench_strerror(err));
-			rc = EXIT_RUNTIME;
-		} else if (err) {
-			rc = EXIT_RUNTIME;
-		}
+		o->written[i] = o->file[i] && !err;
+		if (err)
+			rc = out_failed(o, i, err);
 	}
 	return rc;
 }
 
+/* Close each: the written ones put in place when commit is 1, the others discarded (an old
+ * file stays as it was). */
 int cli_out_close(struct cli_out *o, int commit, int rc)
 {
-	rc = cli_outputs_close(o->outs, o->nouts, commit, rc);
+	for (int i = 0; i < o->nouts; i++) {
+		int err = o->file[i] ? pbench_output_close(o->file[i], commit && o->written[i]) : 0;
+
+		o->file[i] = NULL;
+		if (err && err != -EPIPE)
+			cli_error("cannot write %s '%s': %s", formats[o->fmt[i]].what, o->opath[i],
+				  pbench_strerror(err));
+		if (err)
+			rc = rc ? rc : EXIT_RUNTIME;
+	}
 	o->nouts = 0;
 	if (o->stdout_errno)
 		errno = o->stdout_errno;

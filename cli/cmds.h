@@ -120,13 +120,6 @@ void cli_run_release(struct cli_run *r);
 extern const volatile int *cli_stop;
 
 /* The outputs of every command, one convention (hyperfine's): cli_out, in HACKING.md. */
-struct cli_output {
-	const char *opt;		/* "--json", for messages */
-	const char *what;		/* "the JSON", likewise */
-	const char *path;		/* NULL: not asked for; "-": stdout */
-	struct pbench_output *out;
-	int written;			/* the report was written to it in full */
-};
 enum cli_format { CLI_FMT_JSON, CLI_FMT_CSV, CLI_FMT_MARKDOWN, CLI_FMT_PLOT, CLI_NFMT };
 #define CLI_FMT_TEXT (-1)
 enum {
@@ -154,8 +147,10 @@ struct cli_out {
 	const char *path[CLI_NFMT];	/* the files asked for (NULL: none) */
 	const char *bare_next;		/* the argument after a bare --json/--csv/--markdown */
 	const char *bare_opt;		/* that option, for cli_out_hint() */
-	struct cli_output outs[CLI_NFMT + 1];
-	int nouts;
+	/* open (cli_out_open()): the format on stdout first, then the files */
+	int nouts, fmt[CLI_NFMT + 1], written[CLI_NFMT + 1];
+	const char *opath[CLI_NFMT + 1];
+	struct pbench_output *file[CLI_NFMT + 1];
 	int stdout_errno;		/* why a format on stdout could not be written */
 };
 typedef int (*cli_out_writer)(void *arg, int fmt, FILE *f);
