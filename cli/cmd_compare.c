@@ -19,8 +19,6 @@
 #include "help.h"
 
 #define MAX_ENTRANTS CLI_RUN_MAX_SIDES
-#define DEFAULT_MAX_TIME_S 60.0
-#define DEFAULT_MAX_RUNS 10000L
 #define MAX_RUNS 100000L
 #define DEFAULT_MIN_RUNS 10L
 #define DEFAULT_CONFIDENCE_PCT 99.9
@@ -31,7 +29,7 @@ static void compare_usage(FILE *f)
 {
 	const struct pbench_contest_opts d = PBENCH_CONTEST_OPTS_INIT;
 
-	fprintf(f, PB_HELP_COMPARE, DEFAULT_CONFIDENCE_PCT, DEFAULT_MAX_TIME_S, DEFAULT_MAX_RUNS,
+	fprintf(f, PB_HELP_COMPARE, DEFAULT_CONFIDENCE_PCT, d.max_time_s, d.max_rounds,
 		MAX_RUNS, DEFAULT_MIN_RUNS, d.warmup_ms, DEFAULT_EVENTS, CLI_RUN_MEMORY_RUNS);
 }
 
@@ -578,8 +576,6 @@ int cmd_compare(int argc, char **argv)
 	int rc;
 
 	cli_run_init(&o.run);
-	o.co.max_time_s = DEFAULT_MAX_TIME_S;
-	o.co.max_rounds = DEFAULT_MAX_RUNS;
 	o.co.min_rounds = DEFAULT_MIN_RUNS;
 	rc = parse_args(argc, argv, &o);
 	if (rc) {
