@@ -372,6 +372,16 @@ int cli_command_argv(const char *line, int shell, const char *what, char ***out)
 
 /* ---- what runs said -------------------------------------------------------------------------- */
 
+int cli_event_error(int err)
+{
+	if (err != -PBENCH_EUNKNOWN_EVENT && err != -PBENCH_EBAD_EVENT_LIST &&
+	    err != -PBENCH_EDUP_EVENT)
+		return 0;
+	cli_error("%s", pbench_counters_last_error());
+	cli_hint("'pbench list' shows the events that can be counted here");
+	return 1;
+}
+
 void cli_warn_left_behind(const struct pbench_runs *r, const char *cmd)
 {
 	struct pbench_runs_totals t = { .size = sizeof(t) };

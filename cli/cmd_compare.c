@@ -309,13 +309,9 @@ static int start_error(int err, const struct pbench_contest *c, const struct com
 {
 	char **const *cmds = o->helpers, path[4096];
 
-	switch (-err) {
-	case PBENCH_EUNKNOWN_EVENT:
-	case PBENCH_EBAD_EVENT_LIST:
-	case PBENCH_EDUP_EVENT:
-		cli_error("%s", pbench_counters_last_error());
-		cli_hint("'pbench list' shows the events that can be counted here");
+	if (cli_event_error(err))
 		return EXIT_USAGE;
+	switch (-err) {
 	case PBENCH_ENOT_FOUND:
 	case PBENCH_ENOT_EXEC:
 	case PBENCH_EBAD_INTERP:

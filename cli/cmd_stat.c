@@ -176,13 +176,9 @@ static int start_error(int err, const struct stat_opts *o)
 	const char *cmd = o->ro.argv ? o->ro.argv[0] : "";
 	char path[4096], interp[256];
 
-	switch (-err) {
-	case PBENCH_EUNKNOWN_EVENT:
-	case PBENCH_EBAD_EVENT_LIST:
-	case PBENCH_EDUP_EVENT:
-		cli_error("%s", pbench_counters_last_error());
-		cli_hint("'pbench list' shows the events that can be counted here");
+	if (cli_event_error(err))
 		return EXIT_USAGE;
+	switch (-err) {
 	case PBENCH_ENOT_FOUND:
 		cli_error("command '%s' not found", cmd);
 		if (!cli_out_hint(&o->out, o->ro.argv[0]))

@@ -27,6 +27,8 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_mem_error(int err);
 /* The hint for command cmd not found: a path that is no file, './name', or bare. */
 void cli_command_hint(const char *cmd, const char *bare);
+/* err is a bad -e (unknown, malformed or repeated events): said with its hint, 1; else 0. */
+int cli_event_error(int err);
 /* "'cmd' left N processes running after M runs", when r's runs left any. */
 void cli_warn_left_behind(const struct pbench_runs *r, const char *cmd);
 /* PBENCH_SYSFS_ROOT or PBENCH_PROCFS_ROOT set for a command that measures: said ignored. */
