@@ -720,7 +720,7 @@ static int helper_found(const char *opt, char **argv)
 	return EXIT_USAGE;
 }
 
-int cli_run_helpers(const struct cli_run *r, int shell, int resolve, char **out[3])
+int cli_run_helpers(struct cli_run *r, int shell, int resolve)
 {
 	static const char *const opt[] = { "--setup", "--prepare", "--cleanup" };
 	char what[32];
@@ -729,10 +729,10 @@ int cli_run_helpers(const struct cli_run *r, int shell, int resolve, char **out[
 	for (int k = 0; k < 3 && !rc; k++) {
 		snprintf(what, sizeof(what), "the %s command", opt[k]);
 		if (r->helper[k])
-			rc = cli_command_argv(r->helper[k], shell, what, &out[k]);
+			rc = cli_command_argv(r->helper[k], shell, what, &r->argv[k]);
 	}
 	for (int k = 0; k < 3 && !rc && resolve; k++)
-		rc = out[k] ? helper_found(opt[k], out[k]) : 0;
+		rc = r->argv[k] ? helper_found(opt[k], r->argv[k]) : 0;
 	return rc;
 }
 
@@ -740,4 +740,8 @@ void cli_run_release(struct cli_run *r)
 {
 	free(r->events);
 	r->events = NULL;
+	for (int k = 0; k < 3; k++) {
+		pbench_command_free(r->argv[k]);
+		r->argv[k] = NULL;
+	}
 }

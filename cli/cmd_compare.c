@@ -48,7 +48,7 @@ struct compare_opts {
 	double confidence_pct;
 	int color;
 	/* what was built from the above, freed at the end */
-	char **argv[MAX_ENTRANTS], **helpers[3];	/* the sides; --setup, --prepare, --cleanup */
+	char **argv[MAX_ENTRANTS];	/* the sides */
 	double *stored;
 	size_t nstored;
 };
@@ -307,7 +307,7 @@ static int read_baseline(struct compare_opts *o)
  * CPU): the user's to fix, exit 2; anything else, 1. */
 static int start_error(int err, const struct pbench_contest *c, const struct compare_opts *o)
 {
-	char **const *cmds = o->helpers, path[4096];
+	char **const *cmds = o->run.argv, path[4096];
 
 	if (cli_event_error(err))
 		return EXIT_USAGE;
@@ -360,10 +360,10 @@ static int make_argvs(struct compare_opts *o)
 	for (int i = 0; i < o->ncmd && !rc; i++)
 		rc = cli_command_argv(o->cmd[i], o->shell, "command", &o->argv[i]);
 	if (!rc)
-		rc = cli_run_helpers(&o->run, o->shell, 0, o->helpers);
-	o->co.setup = o->helpers[0];
-	o->co.prepare = o->helpers[1];
-	o->co.cleanup = o->helpers[2];
+		rc = cli_run_helpers(&o->run, o->shell, 0);
+	o->co.setup = o->run.argv[0];
+	o->co.prepare = o->run.argv[1];
+	o->co.cleanup = o->run.argv[2];
 	return rc;
 }
 
@@ -510,8 +510,6 @@ static void release(struct compare_opts *o)
 {
 	for (int i = 0; i < MAX_ENTRANTS; i++)
 		pbench_command_free(o->argv[i]);
-	for (int k = 0; k < 3; k++)
-		pbench_command_free(o->helpers[k]);
 	free(o->stored);
 	cli_run_release(&o->run);
 }

@@ -50,7 +50,6 @@ struct stat_opts {
 					 * whole lines, at most one a second */
 	double last_s;			/* when the last progress line was printed */
 	int head_first;			/* the text's head goes out before the command's output */
-	char **helpers[3];		/* --setup, --prepare, --cleanup as words */
 	const char *annotate;		/* --annotate FUNCTION */
 	struct pbench_listing *listing;	/* its machine code, made before the runs */
 };
@@ -385,8 +384,6 @@ int cmd_stat(int argc, char **argv)
 					.max_time = 86400 } };
 	int rc = stat_main(argc, argv, &o);
 
-	for (int k = 0; k < 3; k++)
-		pbench_command_free(o.helpers[k]);
 	cli_run_release(&o.run);
 	pbench_listing_free(o.listing);
 	return rc;
@@ -431,12 +428,12 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 			  "after --");
 		return EXIT_USAGE;
 	}
-	rc = cli_run_helpers(&o->run, 0, 1, o->helpers);
+	rc = cli_run_helpers(&o->run, 0, 1);
 	if (rc)
 		return rc;
-	o->ro.setup = o->helpers[0];
-	o->ro.prepare = o->helpers[1];
-	o->ro.cleanup = o->helpers[2];
+	o->ro.setup = o->run.argv[0];
+	o->ro.prepare = o->run.argv[1];
+	o->ro.cleanup = o->run.argv[2];
 	if (!o->ro.runs)
 		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : DEFAULT_RUNS;
 	if (o->ro.target_sem_pct > 0 && !(o->ro.max_time_s > 0))

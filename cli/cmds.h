@@ -109,13 +109,14 @@ struct cli_run {
 	long warmup_runs, memory_runs;
 	uint64_t iters[CLI_RUN_MAX_SIDES];
 	const char *helper[3];		/* --setup, --prepare, --cleanup lines */
-	char *events;			/* every -e, joined; freed by cli_run_release() */
+	char **argv[3];			/* those as argv (cli_run_helpers()) */
+	char *events;			/* every -e, joined; both freed by cli_run_release() */
 };
 void cli_run_init(struct cli_run *r);
 /* 1 when c is one of CLI_RUN_OPTIONS and taken, 0 when not one, -1 after the message. */
 int cli_run_option(struct cli_run *r, int c, const char *arg);
 /* --setup/--prepare/--cleanup as argv (with resolve, found now): 0 or the exit code. */
-int cli_run_helpers(const struct cli_run *r, int shell, int resolve, char **out[3]);
+int cli_run_helpers(struct cli_run *r, int shell, int resolve);
 void cli_run_release(struct cli_run *r);
 
 /* The stop flag of the measuring commands (pbench_stop_catch(), CMD_STOPS in pbench.c). */
