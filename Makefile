@@ -151,7 +151,15 @@ $(O)/lib/src/measure/mem_command.o: CFLAGS += -DPBENCH_LIBDIR='"$(LIBDIR)"'
 
 $(O)/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
-	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -I$(O)/cli -c $< -o $@
+
+# The -h texts are documentation files, doc/help/<name>.txt (what they may hold:
+# scripts/help.awk), made into a header of string literals that every CLI object may include.
+HELP_TXTS := $(sort $(wildcard doc/help/*.txt))
+$(O)/cli/help.h: $(HELP_TXTS) $(wildcard doc/help/shared/*.txt) scripts/help.awk
+	@mkdir -p $(@D)
+	$(call msg,GEN,$@)awk -f scripts/help.awk $(HELP_TXTS) > $@
+$(CLI_OBJS): $(O)/cli/help.h
 
 $(O)/libpbench.a: $(LIB_OBJS)
 	@rm -f $@

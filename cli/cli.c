@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The small layer every command shares (like curl's tool helpers): messages, the one number
- * parser of every option, option errors, signals, and output files opened before anything
+ * parser of every option, option errors, and output files opened before anything
  * is measured and put in place only when complete.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,9 +336,6 @@ void cli_command_hint(const char *cmd, const char *bare)
 		cli_hint("%s", bare);
 }
 
-/* ---- signals -------------------------------------------------------------------------------- */
-
-/* SIGINT or SIGTERM ignored when pbench started (nohup, a shell's background job) stays so. */
 int cli_command_argv(const char *line, int shell, const char *what, char ***out)
 {
 	int err;
@@ -374,63 +370,17 @@ int cli_command_argv(const char *line, int shell, const char *what, char ***out)
 	return 0;
 }
 
-void cli_catch(int sig, void (*fn)(int), struct sigaction *old)
-{
-	struct sigaction sa = { .sa_handler = fn };
-
-	sigaction(sig, NULL, old);
-	if (old->sa_handler != SIG_IGN)
-		sigaction(sig, &sa, NULL);
-}
-
-volatile int cli_stop;
-
-static void on_stop(int sig)
-{
-	if (!cli_stop)
-		cli_stop = sig;
-}
-
-/*
- * Every signal whose default action ends the process, except SIGPIPE (main() keeps its own
- * handler: a closed pipe is an EPIPE) and those the kernel sends for a fault of the thread
- * itself (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT): a handler that returns
- * would run the faulting instruction again.
- */
-static const int stop_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
-				    SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
-				    SIGPWR, SIGSTKFLT };
-
-void cli_stop_catch(void)
-{
-	struct sigaction old;
-
-	cli_stop = 0;
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		cli_catch(stop_signals[i], on_stop, &old);
-	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		cli_catch(sig, on_stop, &old);
-}
-
-int cli_stop_end(int rc)
-{
-	int sig = cli_stop;
-	sigset_t one;
-
-	if (!sig || sig == SIGINT || sig == SIGTERM)
-		return rc;
-	/* Everything is ended, restored and written: now die of the signal, as its sender
-	 * expects (a shell says "Hangup", a supervisor sees the signal). */
-	fflush(NULL);
-	signal(sig, SIG_DFL);
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	sigprocmask(SIG_UNBLOCK, &one, NULL);
-	raise(sig);
-	return rc;	/* not reached: the default action ends the process */
-}
-
 /* ---- what runs said -------------------------------------------------------------------------- */
+
+int cli_event_error(int err)
+{
+	if (err != -PBENCH_EUNKNOWN_EVENT && err != -PBENCH_EBAD_EVENT_LIST &&
+	    err != -PBENCH_EDUP_EVENT)
+		return 0;
+	cli_error("%s", pbench_counters_last_error());
+	cli_hint("'pbench list' shows the events that can be counted here");
+	return 1;
+}
 
 void cli_warn_left_behind(const struct pbench_runs *r, const char *cmd)
 {
@@ -445,83 +395,6 @@ void cli_warn_left_behind(const struct pbench_runs *r, const char *cmd)
 		cli_warn("'%s' left %d process%s running after %d run%s (background jobs or "
 			 "daemons): pbench ended them after each run (SIGTERM, then SIGKILL)",
 			 cmd, procs, procs == 1 ? "" : "es", runs, runs == 1 ? "" : "s");
-}
-
-/* ---- output files --------------------------------------------------------------------------- */
-
-/* Two outputs that would write the same file: the same name, the same existing file, or
- * both standard output. Devices (/dev/null twice) do no harm and are allowed. */
-static int same_target(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (!strcmp(a, "-") || !strcmp(b, "-"))
-		return !strcmp(a, b);
-	if (!strcmp(a, b))
-		return !(stat(a, &sa) == 0 && !S_ISREG(sa.st_mode));
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-static int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc);
-
-/* Refuse two outputs to the same file, then open each: EXIT_OK, or EXIT_USAGE after the
- * message (nothing is left open). */
-static int cli_outputs_open(struct cli_output *outs, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (outs[i].path && !*outs[i].path) {
-			cli_error("%s needs a file name, or '-' for stdout", outs[i].opt);
-			return EXIT_USAGE;
-		}
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < i && outs[i].path; k++)
-			if (outs[k].path && same_target(outs[i].path, outs[k].path)) {
-				cli_error("%s and %s both write to '%s': give each its own file",
-					  outs[k].opt, outs[i].opt, outs[i].path);
-				return EXIT_USAGE;
-			}
-	for (int i = 0; i < n; i++) {
-		int err;
-
-		if (!outs[i].path)
-			continue;
-		err = pbench_output_open(&outs[i].out, outs[i].path);
-		if (err) {
-			cli_error("cannot write %s '%s': %s", outs[i].what, outs[i].path,
-				  pbench_strerror(err));
-			cli_outputs_close(outs, n, 0, EXIT_USAGE);
-			return EXIT_USAGE;
-		}
-	}
-	return EXIT_OK;
-}
-
-static FILE *cli_output_file(const struct cli_output *o)
-{
-	return o->out ? pbench_output_file(o->out) : NULL;
-}
-
-/* Close each: the written ones put in place when commit is 1, the others discarded (an old
- * file stays as it was). Returns rc, or EXIT_RUNTIME after a message when a write failed. */
-static int cli_outputs_close(struct cli_output *outs, int n, int commit, int rc)
-{
-	for (int i = 0; i < n; i++) {
-		int err;
-
-		if (!outs[i].out)
-			continue;
-		err = pbench_output_close(outs[i].out, commit && outs[i].written);
-		outs[i].out = NULL;
-		if (err && err != -EPIPE) {
-			cli_error("cannot write %s '%s': %s", outs[i].what, outs[i].path,
-				  pbench_strerror(err));
-			rc = rc ? rc : EXIT_RUNTIME;
-		} else if (err) {
-			rc = rc ? rc : EXIT_RUNTIME;
-		}
-	}
-	return rc;
 }
 
 /* ---- recorded trees ------------------------------------------------------------------------- */
@@ -606,25 +479,37 @@ int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **a
 	return 1;
 }
 
+/* The option that asked for output i (the format on stdout comes first), for messages. */
+static const char *out_opt(const struct cli_out *o, int i)
+{
+	int f = o->fmt[i];
+
+	return !strcmp(o->opath[i], "-") && formats[f].stdout_opt ? formats[f].stdout_opt :
+	       formats[f].export_opt;
+}
+
 int cli_out_open(struct cli_out *o)
 {
-	int n = 0, rc;
+	int n = 0, which[2], err;
 
 	if (o->on_stdout != CLI_FMT_TEXT) {
-		int f = o->on_stdout;
-
-		o->outs[n++] = (struct cli_output){ formats[f].stdout_opt ? formats[f].stdout_opt :
-						    formats[f].export_opt, formats[f].what, "-" };
+		o->fmt[n] = o->on_stdout;
+		o->opath[n++] = "-";
 	}
 	for (int f = 0; f < CLI_NFMT; f++)
-		if (o->path[f])
-			o->outs[n++] = (struct cli_output){ formats[f].export_opt, formats[f].what,
-							    o->path[f] };
-	o->nouts = n;
-	rc = cli_outputs_open(o->outs, n);
-	if (rc)
-		o->nouts = 0;
-	return rc;
+		if (o->path[f]) {
+			o->fmt[n] = f;
+			o->opath[n++] = o->path[f];
+		}
+	err = pbench_output_open_all(o->file, o->opath, n, which);
+	if (err == -EEXIST)
+		cli_error("%s and %s both write to '%s': give each its own file",
+			  out_opt(o, which[0]), out_opt(o, which[1]), o->opath[which[1]]);
+	else if (err)
+		cli_error("cannot write %s '%s': %s", formats[o->fmt[which[0]]].what,
+			  o->opath[which[0]], pbench_strerror(err));
+	o->nouts = err ? 0 : n;
+	return err ? EXIT_USAGE : EXIT_OK;
 }
 
 int cli_out_text(const struct cli_out *o)
@@ -637,15 +522,16 @@ int cli_out_wants(const struct cli_out *o, int fmt)
 	return o->on_stdout == fmt || (fmt >= 0 && fmt < CLI_NFMT && o->path[fmt]);
 }
 
-/* The format an open output writes: the one on stdout comes first (cli_out_open). */
-static int format_of(const struct cli_out *o, int i)
+/* A report that could not be written to output i, said (stdout's failures are main()'s to
+ * say, and a closed pipe is no error to say): EXIT_RUNTIME. */
+static int out_failed(struct cli_out *o, int i, int err)
 {
-	if (i == 0 && o->on_stdout != CLI_FMT_TEXT)
-		return o->on_stdout;
-	for (int f = 0; f < CLI_NFMT; f++)
-		if (o->path[f] && o->outs[i].path == o->path[f])
-			return f;
-	return CLI_FMT_TEXT;
+	if (!strcmp(o->opath[i], "-"))
+		o->stdout_errno = errno;
+	else if (err != -EPIPE)
+		cli_error("cannot write %s '%s': %s", formats[o->fmt[i]].what, o->opath[i],
+			  pbench_strerror(err));
+	return EXIT_RUNTIME;
 }
 
 int cli_out_write(struct cli_out *o, cli_out_writer write, void *arg)
@@ -655,32 +541,29 @@ int cli_out_write(struct cli_out *o, cli_out_writer write, void *arg)
 	if (cli_out_text(o) && write(arg, CLI_FMT_TEXT, stdout))
 		rc = EXIT_RUNTIME;	/* said by main()'s check of stdout */
 	for (int i = 0; i < o->nouts; i++) {
-		struct cli_output *out = &o->outs[i];
-		int err;
+		int err = o->file[i] ? write(arg, o->fmt[i], pbench_output_file(o->file[i])) : 0;
 
-		if (!out->out)
-			continue;
-		err = write(arg, format_of(o, i), cli_output_file(out));
-		out->written = !err;
-		/* stdout's failures are main()'s to say (and a closed pipe is no error to say):
-		 * its errno is kept for that */
-		if (err && !strcmp(out->path, "-")) {
-			o->stdout_errno = errno;
-			rc = EXIT_RUNTIME;
-		} else if (err && err != -EPIPE) {
-			cli_error("cannot write %s '%s': %s", out->what, out->path,
-				  pbench_strerror(err));
-			rc = EXIT_RUNTIME;
-		} else if (err) {
-			rc = EXIT_RUNTIME;
-		}
+		o->written[i] = o->file[i] && !err;
+		if (err)
+			rc = out_failed(o, i, err);
 	}
 	return rc;
 }
 
+/* Close each: the written ones put in place when commit is 1, the others discarded (an old
+ * file stays as it was). */
 int cli_out_close(struct cli_out *o, int commit, int rc)
 {
-	rc = cli_outputs_close(o->outs, o->nouts, commit, rc);
+	for (int i = 0; i < o->nouts; i++) {
+		int err = o->file[i] ? pbench_output_close(o->file[i], commit && o->written[i]) : 0;
+
+		o->file[i] = NULL;
+		if (err && err != -EPIPE)
+			cli_error("cannot write %s '%s': %s", formats[o->fmt[i]].what, o->opath[i],
+				  pbench_strerror(err));
+		if (err)
+			rc = rc ? rc : EXIT_RUNTIME;
+	}
 	o->nouts = 0;
 	if (o->stdout_errno)
 		errno = o->stdout_errno;
@@ -698,48 +581,6 @@ int cli_out_hint(const struct cli_out *o, const char *arg)
 	cli_hint("%s alone prints on stdout; to write a file give %s FILE (or %s=FILE)",
 		 o->bare_opt, formats[fmt].export_opt, o->bare_opt);
 	return 1;
-}
-
-/* One option's help line at the command's column, the text wrapped at its newlines. */
-static void cli_usage_option(FILE *f, int width, const char *opt, const char *text)
-{
-	int n = fprintf(f, "  %s", opt);
-
-	if (n + 2 > width) {
-		fputc('\n', f);
-		n = 0;
-	}
-	fprintf(f, "%*s", width - n, "");
-	for (const char *p = text; *p; p++) {
-		fputc(*p, f);
-		if (*p == '\n')
-			fprintf(f, "%*s", width, "");
-	}
-	fputc('\n', f);
-}
-
-void cli_out_usage(FILE *f, unsigned offered, const char *plot, int width)
-{
-	char json[64];
-
-	snprintf(json, sizeof(json), "JSON (schema %d) on stdout instead of the text",
-		 PBENCH_JSON_SCHEMA);
-	if (offered & CLI_OUT_JSON) {
-		cli_usage_option(f, width, "    --json", json);
-		cli_usage_option(f, width, "    --export-json FILE", "the JSON to FILE, the text "
-				 "still on stdout\n(--json=FILE is the same)");
-	}
-	if (offered & CLI_OUT_CSV) {
-		cli_usage_option(f, width, "    --csv", "CSV on stdout instead of the text");
-		cli_usage_option(f, width, "    --export-csv FILE", "the CSV to FILE");
-	}
-	if (offered & CLI_OUT_MARKDOWN) {
-		cli_usage_option(f, width, "    --markdown", "a Markdown table on stdout instead of "
-				 "the text");
-		cli_usage_option(f, width, "    --export-markdown FILE", "the Markdown table to FILE");
-	}
-	if (offered & CLI_OUT_PLOT)
-		cli_usage_option(f, width, "    --plot FILE.svg", plot);
 }
 
 /* ---- --cpu and the options of the commands that run something (cmds.h) ------------------ */
@@ -879,7 +720,7 @@ static int helper_found(const char *opt, char **argv)
 	return EXIT_USAGE;
 }
 
-int cli_run_helpers(const struct cli_run *r, int shell, int resolve, char **out[3])
+int cli_run_helpers(struct cli_run *r, int shell, int resolve)
 {
 	static const char *const opt[] = { "--setup", "--prepare", "--cleanup" };
 	char what[32];
@@ -888,10 +729,10 @@ int cli_run_helpers(const struct cli_run *r, int shell, int resolve, char **out[
 	for (int k = 0; k < 3 && !rc; k++) {
 		snprintf(what, sizeof(what), "the %s command", opt[k]);
 		if (r->helper[k])
-			rc = cli_command_argv(r->helper[k], shell, what, &out[k]);
+			rc = cli_command_argv(r->helper[k], shell, what, &r->argv[k]);
 	}
 	for (int k = 0; k < 3 && !rc && resolve; k++)
-		rc = out[k] ? helper_found(opt[k], out[k]) : 0;
+		rc = r->argv[k] ? helper_found(opt[k], r->argv[k]) : 0;
 	return rc;
 }
 
@@ -899,4 +740,8 @@ void cli_run_release(struct cli_run *r)
 {
 	free(r->events);
 	r->events = NULL;
+	for (int k = 0; k < 3; k++) {
+		pbench_command_free(r->argv[k]);
+		r->argv[k] = NULL;
+	}
 }

@@ -16,6 +16,7 @@
 
 #include "pbench.h"
 #include "cmds.h"
+#include "help.h"
 
 #define CONFIDENCE 0.999
 #define SAME_PCT 1.0
@@ -23,29 +24,7 @@
 
 static void analyze_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: pbench analyze [--json | --markdown] [--export-json FILE]\n"
-		"                      [--export-markdown FILE] [--unit UNIT] [FILE...]\n"
-		"\n"
-		"Summarizes samples: one number per line (blank lines and # comments skipped), or\n"
-		"the JSON that pbench writes (stat in every mode, the library's result; a\n"
-		"comparison is recognized and said to keep no samples), hyperfine (--export-json)\n"
-		"or Google Benchmark (--benchmark_format=json). FILE '-' or no FILE reads stdin.\n"
-		"With two inputs or more (files, or a file holding several sets), the first is\n"
-		"compared with each other one: Welch's t-test, Mann-Whitney U, and the ratio of the\n"
-		"means with its %.1f%% interval. Options may come before or after the files; after\n"
-		"--, every argument is a file.\n"
-		"\n"
-		"  -u, --unit UNIT        unit of plain numbers: ns, us, ms or s (times are then\n"
-		"                         shown in scaled units); anything else is printed as a label\n",
-		CONFIDENCE * 100);
-	cli_out_usage(f, ANALYZE_OUTPUTS, NULL, 25);
-	fprintf(f, "  -h, --help             this help\n"
-		"\n"
-		"examples:\n"
-		"  pbench analyze old.json new.json          two pbench stat runs compared\n"
-		"  pbench analyze hyperfine.json --markdown  a table for a pull request\n"
-		"  seq 1 10 | pbench analyze -u ms           numbers from a pipe, in ms\n");
+	fprintf(f, PB_HELP_ANALYZE, CONFIDENCE * 100);
 }
 
 static int read_input(struct pbench_samples *in, const char *path, const char *unit,

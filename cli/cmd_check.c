@@ -7,32 +7,13 @@
 
 #include "pbench.h"
 #include "cmds.h"
+#include "help.h"
 
 #define MAX_TARGETS 4096
 
 static void check_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: pbench check [--cpu LIST] [--json] [--export-json FILE] [--strict]\n"
-		"\n"
-		"Checks every known source of timing noise for the CPU(s) you will measure on: what\n"
-		"was found, why it matters, and the command that fixes it. Only reads; changes\n"
-		"nothing. With no --cpu, the CPU a prepared run would pick (an isolated CPU, else the\n"
-		"least busy CPU other than 0 whose SMT sibling is idle). The speed group measures\n"
-		"the target CPU's own speed live, for about 2 s (not on a recorded tree).\n"
-		"\n"
-		"  -c, --cpu LIST         the target CPUs, e.g. 2 or 2-3,6\n");
-	cli_out_usage(f, CLI_OUT_JSON, NULL, 25);
-	fprintf(f,
-		"      --strict           exit 1 if any check is warn or bad\n"
-		"  -h, --help             this help\n"
-		"\n"
-		"PBENCH_SYSFS_ROOT and PBENCH_PROCFS_ROOT point it at a recorded /sys and /proc tree\n"
-		"(tests/fixtures/record.sh records one).\n"
-		"\n"
-		"examples:\n"
-		"  pbench check                           the CPU a prepared run would use\n"
-		"  pbench check --cpu 2-3 --strict        in CI: exit 1 on any warn or bad\n");
+	fputs(PB_HELP_CHECK, f);
 }
 
 /* The findings in each format asked for (cli_out_write): the library's writers. */

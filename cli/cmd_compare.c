@@ -16,10 +16,9 @@
 
 #include "pbench.h"
 #include "cmds.h"
+#include "help.h"
 
 #define MAX_ENTRANTS CLI_RUN_MAX_SIDES
-#define DEFAULT_MAX_TIME_S 60.0
-#define DEFAULT_MAX_RUNS 10000L
 #define MAX_RUNS 100000L
 #define DEFAULT_MIN_RUNS 10L
 #define DEFAULT_CONFIDENCE_PCT 99.9
@@ -28,81 +27,10 @@
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: pbench compare [options] CMD_A CMD_B [CMD_C...]\n"
-		"       pbench compare [options] --workload xor --iterations N --iterations M...\n"
-		"\n"
-		"Runs the commands against each other until it is sure which is faster and by how\n"
-		"much, then says so first: 'b is 1.23x faster than a (99.9%% interval 1.21-1.25),\n"
-		"decided after 34 rounds in 4.2 s'. Each round runs every command once, in a fresh\n"
-		"random order; a t-test on the log times of each round's runs decides as the rounds\n"
-		"come, with a stricter boundary for looking many times. It stops at the verdict,\n"
-		"when the commands are shown equal within --same, or when the budget is spent: then\n"
-		"'undecided', and how much longer a verdict would likely take. More than two: each\n"
-		"against the first (--reference), the table sorted by time.\n"
-		"\n"
-		"Each command is one argument, split into words as a shell would (quotes and\n"
-		"backslashes honoured) but run without one; --shell runs it with /bin/sh -c.\n"
-		"Before the runs, each command runs once with its output kept: commands that exit\n"
-		"differently or print different output do different work and are not compared.\n"
-		"\n"
-		"  -n, --name NAME        the next command's name in the reports (once per command)\n"
-		"      --shell            run each command (and --setup/--prepare/--cleanup) with sh -c\n"
-		"      --reference NAME   compare each command with this one (a name, or 1, 2...;\n"
-		"                         default: the first)\n"
-		"      --duet             run the two commands at the same time, each pinned to its\n"
-		"                         own CPU, the CPUs swapped every round: what disturbs the\n"
-		"                         machine disturbs both (needs two CPUs; prepared, the\n"
-		"                         priority is raised, and each command pinned to its CPU)\n"
-		"      --duet-cpus A,B    the duet's CPUs (default: the first two pbench may use)\n"
-		"      --order ORDER      interleaved (default), duet, or sequential (all runs of one,\n"
-		"                         then the other; one test at the end: for contrast)\n"
-		"      --confidence PCT   of the verdicts and intervals (default: %.1f)\n"
-		"      --same PCT         stop too when the two are shown equal within +-PCT%%\n"
-		"      --max-time S       the time budget of the rounds (default: %.0f)\n"
-		"      --max-runs N       the most rounds (default: %ld, at most %ld)\n"
-		"      --min-runs N       rounds before a verdict may be given (default: %ld)\n"
-		"      --full-budget      spend the whole budget and test once at the end\n"
-		"      --warmup N         runs of each command before the rounds, not kept\n"
-		"      --setup CMD        run once before everything\n"
-		"      --prepare CMD      run before each run (a duet: each round), not timed\n"
-		"      --cleanup CMD      run once after the rounds, even when interrupted\n"
-		"      --no-check-output  compare even commands whose status or output differ\n"
-		"      --show-output      let the commands write to the terminal (default: /dev/null)\n"
-		"      --timeout S        end a run still going after S seconds\n"
-		"      --mode MODE        prepared (one CPU pinned and prioritized for all, warmed up;\n"
-		"                         the default) or unprepared (nothing changed)\n"
-		"      --cpu N            the CPU to prepare\n"
-		"      --warmup-ms MS     its warm-up: until the speed stops drifting, at most MS\n"
-		"                         (default: 1200)\n"
-		"      --reprobe          time nice against SCHED_FIFO again, even if a choice was\n"
-		"                         kept for this boot and CPU (in ~/.cache/pbench)\n"
-		"  -e, --events LIST      counted on every run and compared, comma-separated;\n"
-		"                         another -e adds more (default:\n"
-		"                         %s)\n"
-		"      --seed N           of the random orders (default: from the clock; reported)\n"
-		"      --baseline FILE    compare with the times of a JSON pbench wrote before\n"
-		"                         (pbench compare or stat --json); it is the reference\n"
-		"      --fail-if-slower PCT  exit 1 when a command is slower than the reference by\n"
-		"                         more than PCT%% for sure; one line says which\n"
-		"      --workload NAME    built-in workloads instead of commands: xor or memwalk,\n"
-		"      --iterations N     each --iterations one of them (xor iterations, memwalk steps)\n",
-		DEFAULT_CONFIDENCE_PCT, DEFAULT_MAX_TIME_S, DEFAULT_MAX_RUNS, MAX_RUNS,
-		DEFAULT_MIN_RUNS, DEFAULT_EVENTS);
-	cli_out_usage(f, COMPARE_OUTPUTS, "the times, and the interval narrowing as the rounds come",
-		      25);
-	fprintf(f,
-		"      --memory[=N]       after the rounds, N more runs of each command (default: %d),\n"
-		"                         untimed, with the allocator shim libpbench-mem.so\n"
-		"                         preloaded: allocations, bytes and peak RSS of each, each\n"
-		"                         against the reference ('b allocates 2.0x the bytes of a');\n"
-		"                         in the text, the JSON and the Markdown\n"
-		"  -h, --help             this help\n"
-		"\n"
-		"Exit status: 0 when compared (a verdict or undecided), 1 when a run failed, the\n"
-		"output check refused, it was interrupted, or --fail-if-slower failed; 2 for bad\n"
-		"input. On a terminal, a progress line on stderr; NO_COLOR turns its colour off.\n",
-		CLI_RUN_MEMORY_RUNS);
+	const struct pbench_contest_opts d = PBENCH_CONTEST_OPTS_INIT;
+
+	fprintf(f, PB_HELP_COMPARE, DEFAULT_CONFIDENCE_PCT, d.max_time_s, d.max_rounds,
+		MAX_RUNS, DEFAULT_MIN_RUNS, d.warmup_ms, DEFAULT_EVENTS, CLI_RUN_MEMORY_RUNS);
 }
 
 struct compare_opts {
@@ -120,7 +48,7 @@ struct compare_opts {
 	double confidence_pct;
 	int color;
 	/* what was built from the above, freed at the end */
-	char **argv[MAX_ENTRANTS], **helpers[3];	/* the sides; --setup, --prepare, --cleanup */
+	char **argv[MAX_ENTRANTS];	/* the sides */
 	double *stored;
 	size_t nstored;
 };
@@ -379,15 +307,11 @@ static int read_baseline(struct compare_opts *o)
  * CPU): the user's to fix, exit 2; anything else, 1. */
 static int start_error(int err, const struct pbench_contest *c, const struct compare_opts *o)
 {
-	char **const *cmds = o->helpers, path[4096];
+	char **const *cmds = o->run.argv, path[4096];
 
-	switch (-err) {
-	case PBENCH_EUNKNOWN_EVENT:
-	case PBENCH_EBAD_EVENT_LIST:
-	case PBENCH_EDUP_EVENT:
-		cli_error("%s", pbench_counters_last_error());
-		cli_hint("'pbench list' shows the events that can be counted here");
+	if (cli_event_error(err))
 		return EXIT_USAGE;
+	switch (-err) {
 	case PBENCH_ENOT_FOUND:
 	case PBENCH_ENOT_EXEC:
 	case PBENCH_EBAD_INTERP:
@@ -436,10 +360,10 @@ static int make_argvs(struct compare_opts *o)
 	for (int i = 0; i < o->ncmd && !rc; i++)
 		rc = cli_command_argv(o->cmd[i], o->shell, "command", &o->argv[i]);
 	if (!rc)
-		rc = cli_run_helpers(&o->run, o->shell, 0, o->helpers);
-	o->co.setup = o->helpers[0];
-	o->co.prepare = o->helpers[1];
-	o->co.cleanup = o->helpers[2];
+		rc = cli_run_helpers(&o->run, o->shell, 0);
+	o->co.setup = o->run.argv[0];
+	o->co.prepare = o->run.argv[1];
+	o->co.cleanup = o->run.argv[2];
 	return rc;
 }
 
@@ -572,12 +496,12 @@ static int measure(struct compare_opts *o)
 	}
 	/* --memory's runs come after the rounds and before the reports, which hold them;
 	 * stopped (a signal), the runs done are kept and each one not done says so. */
-	rc = o->run.memory_runs && err != -EINTR && !cli_stop ?
+	rc = o->run.memory_runs && err != -EINTR && !*cli_stop ?
 	     pbench_contest_count_memory(c, (int)o->run.memory_runs) : 0;
 	if (rc < 0)
 		cli_mem_error(rc);
 	rc = rc < 0 ? EXIT_RUNTIME : cli_out_write(&o->out, write_report, c);
-	err = outcome(c, o, err == -EINTR || cli_stop);
+	err = outcome(c, o, err == -EINTR || *cli_stop);
 	pbench_contest_free(c);
 	return rc ? rc : err;
 }
@@ -586,8 +510,6 @@ static void release(struct compare_opts *o)
 {
 	for (int i = 0; i < MAX_ENTRANTS; i++)
 		pbench_command_free(o->argv[i]);
-	for (int k = 0; k < 3; k++)
-		pbench_command_free(o->helpers[k]);
 	free(o->stored);
 	cli_run_release(&o->run);
 }
@@ -633,7 +555,7 @@ static int prepare_run(struct compare_opts *o)
 		o->co.progress = show_progress;
 		o->co.progress_arg = o;
 	}
-	o->co.stop = &cli_stop;
+	o->co.stop = cli_stop;
 	o->co.flags |= PBENCH_CONTEST_SIGNALS | PBENCH_CONTEST_PRIORITY_CACHE;
 	return 0;
 }
@@ -648,8 +570,6 @@ int cmd_compare(int argc, char **argv)
 	int rc;
 
 	cli_run_init(&o.run);
-	o.co.max_time_s = DEFAULT_MAX_TIME_S;
-	o.co.max_rounds = DEFAULT_MAX_RUNS;
 	o.co.min_rounds = DEFAULT_MIN_RUNS;
 	rc = parse_args(argc, argv, &o);
 	if (rc) {

@@ -16,6 +16,7 @@
 
 #include "pbench.h"
 #include "cmds.h"
+#include "help.h"
 
 #define DEFAULT_DURATION_S 5.0
 #define MIN_DURATION_S 0.01
@@ -36,35 +37,7 @@ struct jitter_opts {
 
 static void jitter_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: pbench jitter [--cpu LIST] [--duration S] [--threshold NS] [--json]\n"
-		"                     [--export-json FILE] [--plot FILE.svg] [--compare-prepared]\n"
-		"\n"
-		"Spins one pinned thread per CPU on the clock for the duration and counts every\n"
-		"gap between two reads longer than the threshold: how often the CPU was taken from\n"
-		"the thread, for how long, and - from the CPU's interrupts, softirqs and steal, the\n"
-		"thread's preemptions and SMIs over the same window - by what, with the fix for each.\n"
-		"Reads only what any user can read; changes nothing.\n"
-		"\n"
-		"  -c, --cpu LIST         the CPUs, e.g. 1 or 0-3,6 (default: every CPU pbench may\n"
-		"                         run on)\n"
-		"  -d, --duration S       seconds to spin on each CPU, all at once (default: %.0f)\n"
-		"  -t, --threshold NS     a longer gap is an interruption (default: 10x the loop\n"
-		"                         period, at least 1000 ns)\n",
-		DEFAULT_DURATION_S);
-	cli_out_usage(f, JITTER_OUTPUTS, "per CPU, the gap lengths' histogram and a timeline, "
-		      "as SVG", 25);
-	fprintf(f,
-		"      --compare-prepared\n"
-		"                         probe the CPU a prepared run would use (or the one --cpu\n"
-		"                         names) normally, then prepared, and show the difference\n"
-		"  -h, --help             this help\n"
-		"\n"
-		"Ctrl-C stops the threads and prints what was measured so far.\n"
-		"\n"
-		"examples:\n"
-		"  pbench jitter                          every CPU for 5 s\n"
-		"  pbench jitter --cpu 3 --compare-prepared -d 10\n");
+	fprintf(f, PB_HELP_JITTER, DEFAULT_DURATION_S);
 }
 
 static int jitter_option(int c, const char *arg, void *ctx)
@@ -176,7 +149,7 @@ static int jitter_run(struct jitter_opts *o)
 
 	jo.duration_s = o->duration_s;
 	jo.threshold_ns = o->threshold_ns;
-	jo.stop = &cli_stop;
+	jo.stop = cli_stop;
 	if (o->compare_prepared && !o->ncpus) {
 		char why[256];
 
@@ -192,7 +165,7 @@ static int jitter_run(struct jitter_opts *o)
 	jo.cpus = o->ncpus ? o->cpus : NULL;
 	jo.ncpus = o->ncpus;
 	err = pbench_jitter_run(&j, &jo);
-	if (!err && o->compare_prepared && !cli_stop) {
+	if (!err && o->compare_prepared && !*cli_stop) {
 		jo.flags = PBENCH_JITTER_PREPARED;
 		err = pbench_jitter_run(&prep, &jo);
 	}
@@ -202,7 +175,7 @@ static int jitter_run(struct jitter_opts *o)
 	}
 	pbench_jitter_wrap_at(j, cli_width(stdout));
 	rc = cli_out_write(&o->out, write_report, &(struct jitter_report){ j, prep });
-	if (cli_stop) {
+	if (*cli_stop) {
 		cli_error("interrupted: %.2f of %g s measured%s", prep ? measured_s(prep) :
 			  measured_s(j), o->duration_s, o->compare_prepared && !prep ?
 			  " (the prepared run was not done)" : "");

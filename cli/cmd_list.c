@@ -7,22 +7,11 @@
 
 #include "pbench.h"
 #include "cmds.h"
+#include "help.h"
 
 static void list_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: pbench list [--all] [--json] [--export-json FILE]\n"
-		"\n"
-		"Lists the generic perf events, the software events and the sysfs PMU events, each\n"
-		"with whether it can be counted here now (ok, not-supported, no-permission) and why.\n"
-		"\n"
-		"  -a, --all              also every libpfm4 event of the detected hardware PMUs\n");
-	cli_out_usage(f, CLI_OUT_JSON, NULL, 25);
-	fprintf(f, "  -h, --help             this help\n"
-		"\n"
-		"examples:\n"
-		"  pbench list                            what opens here, and why not\n"
-		"  pbench list --all | grep -i cache      every libpfm4 name of this CPU\n");
+	fputs(PB_HELP_LIST, f);
 }
 
 /* The list in each format asked for (cli_out_write): the library's writers. */

@@ -20,108 +20,22 @@
 
 #include "pbench.h"
 #include "cmds.h"
+#include "help.h"
 
 #define DEFAULT_EVENTS PBENCH_RUNS_DEFAULT_EVENTS
 #define DEFAULT_RUNS 20
 #define MAX_RUNS 1000000L
 #define SEM_MAX_RUNS 1000		/* --target-sem without -r: the cap on runs per set */
 #define DEFAULT_MAX_TIME_S 60.0
-#define DEFAULT_WARMUP_MS 1200.0
-#define MAX_WARMUP_MS 3600000.0
 
 #define STAT_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_MARKDOWN | CLI_OUT_PLOT)
-#define STAT_COL 25
 
 static void stat_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: pbench stat [-e EVENTS] [-r RUNS | --target-sem PCT [--max-time S]]\n"
-		"                   [--mode unprepared|prepared|contrast] [--cpu LIST] [--warmup-ms MS]\n"
-		"                   [--json | --csv | --markdown] [--export-json FILE]\n"
-		"                   [--export-csv FILE] [--export-markdown FILE] [--plot FILE.svg]\n"
-		"                   [--reprobe] [-q] [--timeout S] [--workload xor|memwalk]\n"
-		"                   [--iterations N] [--warmup N] [--setup CMD] [--prepare CMD]\n"
-		"                   [--cleanup CMD] [--annotate FUNCTION] [--memory[=N]]\n"
-		"                   [-- CMD ARGS...]\n"
-		"\n"
-		"Runs CMD (or, with no command, a built-in workload) RUNS times and prints each\n"
-		"run's time in TSC ticks and ns with the counted events and what disturbed it, the\n"
-		"outliers with their cause, then a summary. Events that cannot be counted here are\n"
-		"shown with the reason, never as a number. The options come before CMD: the first\n"
-		"argument that is not an option (or the one after --) starts the command.\n"
-		"\n"
-		"Modes: 'prepared' pins pbench to one CPU, raises its priority, locks its memory and\n"
-		"warms up before the runs, and undoes it all afterwards; a command inherits the CPU\n"
-		"and the priority. 'unprepared' changes nothing. 'contrast' runs the unprepared set,\n"
-		"then the prepared set, and shows them side by side.\n"
-		"\n"
-		"  -e, --events LIST      comma-separated events (default: %s)\n"
-		"                         of which those this machine cannot count are left out,\n"
-		"                         said once; -e again adds more\n"
-		"  -r, --runs N           runs per mode, 1 to %ld (default: %d; with --target-sem,\n"
-		"                         the most runs, default %d)\n"
-		"      --target-sem PCT   run until the standard error of the mean is at most PCT%%\n"
-		"                         of the mean (at least %d runs), within --max-time\n"
-		"      --max-time S       time budget per mode for --target-sem (default: %.0f)\n"
-		"      --mode MODE        unprepared, prepared or contrast (default: prepared)\n"
-		"      --cpu LIST         the CPU to prepare (default: an isolated or idle one); a\n"
-		"                         list (1-3) for a command that uses several: it runs on\n"
-		"                         all of them, pbench on the first\n"
-		"      --warmup-ms MS     warm-up before the prepared runs: until the speed stops\n"
-		"                         drifting, at most MS (default: %.0f)\n"
-		"      --reprobe          time nice against SCHED_FIFO again, even if a choice was\n"
-		"                         kept for this boot and CPU (in ~/.cache/pbench)\n"
-		"      --warmup N         runs before each mode's, not kept (the command's own\n"
-		"                         warm-up: its files in the page cache, its code loaded)\n"
-		"      --setup CMD        run once before all the runs\n"
-		"      --prepare CMD      run before each run (warm-up runs too), not timed\n"
-		"      --cleanup CMD      run once after the runs, also when they were stopped\n"
-		"                         (each CMD one argument, split into words as a shell would\n"
-		"                         without running one: for a shell, \"sh -c '...'\")\n"
-		"      --annotate FUNCTION\n"
-		"                         after the report, the machine code of FUNCTION in the\n"
-		"                         command's program, disassembled by objdump (binutils),\n"
-		"                         or why it cannot be shown (a stripped program, a static\n"
-		"                         function inlined away), each instruction with its share\n"
-		"                         of the samples of one more run of the command (cpu-clock\n"
-		"                         every 100 us, before the measured runs, ended by --timeout\n"
-		"                         as they are); in the JSON as \"annotate\"\n"
-		"      --memory[=N]       after the timed runs, N more (default: %d), untimed, with\n"
-		"                         the allocator shim libpbench-mem.so preloaded: the\n"
-		"                         command's allocations, frees, bytes and peak live bytes\n"
-		"                         per run (its own process: not the ones it starts), and\n"
-		"                         its peak RSS; in the text, the JSON (\"memory\") and the\n"
-		"                         Markdown. A static or setuid command is said not\n"
-		"                         countable\n",
-		DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
-		DEFAULT_MAX_TIME_S, DEFAULT_WARMUP_MS, CLI_RUN_MEMORY_RUNS);
-	cli_out_usage(f, STAT_OUTPUTS, "each run's time in order and the distributions, as SVG",
-		      STAT_COL);
-	fprintf(f,
-		"      --timeout S        kill a run of the command after S seconds (default: none)\n"
-		"  -q, --quiet            discard the command's output\n"
-		"      --workload NAME    the built-in workload: 'xor' (a register-only loop, the\n"
-		"                         default) or 'memwalk' (a random walk over 4x the last-level\n"
-		"                         cache: one cache miss a step)\n"
-		"      --iterations N     xor iterations (default: %llu) or memwalk steps (%llu)\n"
-		"  -h, --help             this help\n"
-		"\n"
-		"On a terminal, progress on stderr (run i of N, the estimate so far, the time left):\n"
-		"one line rewritten in place when nothing else writes there (the built-in workload,\n"
-		"a command with -q), else a line of its own at most once a second. NO_COLOR turns\n"
-		"its colour off. When the command's output goes to stdout, pbench's head (what runs,\n"
-		"the clock) is printed before it and the report after the runs; when a format takes\n"
-		"stdout (--json...), the command's output goes to stderr.\n"
-		"'pbench list' shows the events that can be counted here.\n"
-		"\n"
-		"examples:\n"
-		"  pbench stat -- gzip -k -f big.log        20 prepared runs, counted\n"
-		"  pbench stat --mode contrast              the built-in loop unprepared, then\n"
-		"                                           prepared, side by side\n"
-		"  pbench stat -r 50 -q --export-json gz.json -- sh -c 'gzip -c big.log >/dev/null'\n"
-		"  pbench stat --target-sem 0.5 --markdown -- ./bench\n"
-		"  pbench stat -q --annotate crc32 -- ./bench  the code of crc32 in ./bench, each\n"
-		"                                           instruction with its share of samples\n",
+	const struct pbench_runs_opts d = PBENCH_RUNS_OPTS_INIT;
+
+	fprintf(f, PB_HELP_STAT, DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS,
+		PBENCH_RUNS_SEM_MIN_RUNS, DEFAULT_MAX_TIME_S, d.warmup_ms, CLI_RUN_MEMORY_RUNS,
 		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_XOR),
 		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_MEMWALK));
 }
@@ -136,7 +50,6 @@ struct stat_opts {
 					 * whole lines, at most one a second */
 	double last_s;			/* when the last progress line was printed */
 	int head_first;			/* the text's head goes out before the command's output */
-	char **helpers[3];		/* --setup, --prepare, --cleanup as words */
 	const char *annotate;		/* --annotate FUNCTION */
 	struct pbench_listing *listing;	/* its machine code, made before the runs */
 };
@@ -262,13 +175,9 @@ static int start_error(int err, const struct stat_opts *o)
 	const char *cmd = o->ro.argv ? o->ro.argv[0] : "";
 	char path[4096], interp[256];
 
-	switch (-err) {
-	case PBENCH_EUNKNOWN_EVENT:
-	case PBENCH_EBAD_EVENT_LIST:
-	case PBENCH_EDUP_EVENT:
-		cli_error("%s", pbench_counters_last_error());
-		cli_hint("'pbench list' shows the events that can be counted here");
+	if (cli_event_error(err))
 		return EXIT_USAGE;
+	switch (-err) {
 	case PBENCH_ENOT_FOUND:
 		cli_error("command '%s' not found", cmd);
 		if (!cli_out_hint(&o->out, o->ro.argv[0]))
@@ -424,7 +333,7 @@ static int measure(struct stat_opts *o)
 	pbench_runs_totals(r, &t);
 	/* --memory's runs come after the timed ones and before the report, which holds them;
 	 * stopped (a signal), the runs done are kept and each one not done says so. */
-	if (t.done && o->run.memory_runs && !err && !cli_stop &&
+	if (t.done && o->run.memory_runs && !err && !*cli_stop &&
 	    (err = pbench_runs_count_memory(r, (int)o->run.memory_runs)) < 0) {
 		cli_mem_error(err);
 		rc = EXIT_RUNTIME;
@@ -433,7 +342,7 @@ static int measure(struct stat_opts *o)
 	if (t.done && !rc)
 		rc = cli_out_write(&o->out, write_report,
 				   &(struct report){ r, o->head_first, o->listing, o->annotate });
-	err = verdict(r, o, err == -EINTR || cli_stop);
+	err = verdict(r, o, err == -EINTR || *cli_stop);
 	pbench_runs_free(r);
 	return rc ? rc : err;
 }
@@ -444,7 +353,7 @@ static int measure(struct stat_opts *o)
 static int annotate(struct stat_opts *o)
 {
 	struct pbench_listing_opts lo = { .size = sizeof(lo), .symbol = o->annotate,
-					  .stop = &cli_stop };
+					  .stop = cli_stop };
 	char path[4096];
 	int err;
 
@@ -475,8 +384,6 @@ int cmd_stat(int argc, char **argv)
 					.max_time = 86400 } };
 	int rc = stat_main(argc, argv, &o);
 
-	for (int k = 0; k < 3; k++)
-		pbench_command_free(o.helpers[k]);
 	cli_run_release(&o.run);
 	pbench_listing_free(o.listing);
 	return rc;
@@ -521,12 +428,12 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 			  "after --");
 		return EXIT_USAGE;
 	}
-	rc = cli_run_helpers(&o->run, 0, 1, o->helpers);
+	rc = cli_run_helpers(&o->run, 0, 1);
 	if (rc)
 		return rc;
-	o->ro.setup = o->helpers[0];
-	o->ro.prepare = o->helpers[1];
-	o->ro.cleanup = o->helpers[2];
+	o->ro.setup = o->run.argv[0];
+	o->ro.prepare = o->run.argv[1];
+	o->ro.cleanup = o->run.argv[2];
 	if (!o->ro.runs)
 		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : DEFAULT_RUNS;
 	if (o->ro.target_sem_pct > 0 && !(o->ro.max_time_s > 0))
@@ -542,7 +449,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 		o->ro.progress = show_progress;
 		o->ro.progress_arg = o;
 	}
-	o->ro.stop = &cli_stop;
+	o->ro.stop = cli_stop;
 	o->ro.flags |= PBENCH_RUNS_SIGNALS | PBENCH_RUNS_PRIORITY_CACHE;
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report that was not written whole leaves the old file. */

@@ -9,6 +9,7 @@
 
 #include "pbench.h"
 #include "cmds.h"
+#include "help.h"
 
 /* What the dispatcher does for a command before running it. */
 enum {
@@ -16,7 +17,7 @@ enum {
 	 * read, are said to be ignored. */
 	CMD_LIVE = 1 << 0,
 	/* It measures until done or stopped by cli_stop: a signal that would end pbench sets
-	 * the flag instead, for the whole command (cli_stop_catch()). */
+	 * the flag instead, for the whole command (pbench_stop_catch()). */
 	CMD_STOPS = 1 << 1,
 };
 
@@ -47,26 +48,10 @@ static const struct cmd {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pbench [--version] [-h] [-v] <command> [<args>]\n"
-		"\n"
-		"Precision benchmarking for Linux: times commands, a built-in workload and (through\n"
-		"libpbench) functions in clock ticks and ns, counts them with the kernel's\n"
-		"performance counters, checks whether the machine is fit to measure on, prepares an\n"
-		"isolated core, and explains each outlier. A number it cannot measure is shown as\n"
-		"n/a with the reason, never as a zero.\n"
-		"\n"
-		"commands:\n");
+	fputs(PB_HELP_PBENCH, f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n"
-		"  -v, --verbose          the library's diagnostics on stderr (or PBENCH_DEBUG=1)\n"
-		"      --version          pbench's version\n"
-		"  -h, --help             this help; 'pbench <command> -h' describes a command\n"
-		"\n"
-		"Every command takes --json for JSON on stdout instead of the text, and\n"
-		"--export-json FILE for a file beside it (the other formats likewise). On a\n"
-		"terminal, the text's sentences wrap at its width; COLUMNS=N wraps them at N\n"
-		"columns, also in a pipe or a file, and COLUMNS=0 not at all.\n");
+	fputs(PB_HELP_PBENCH_2, f);
 }
 
 /* The command named name, or NULL after the message (for help: "no help on"), with the
@@ -120,25 +105,48 @@ static void log_to_stderr(int level, const char *msg, void *arg)
 		names[level] : "log", msg);
 }
 
+static const volatile int no_stop;
+const volatile int *cli_stop = &no_stop;
+
+/*
+ * A command with CMD_STOPS runs whole (its runs, --memory's, --annotate's, the reports) under
+ * the library's stop flag, so that what it started is ended, its settings put back and the
+ * report written. After SIGINT and SIGTERM it returns (exit 1, "interrupted"); after any
+ * other (SIGHUP of a closed terminal, SIGQUIT...) pbench then dies of that signal, as its
+ * sender expects (a shell says "Hangup", a supervisor sees the signal).
+ */
 static int run(const struct cmd *c, int argc, char **argv)
 {
-	int help = argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+	int help = argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")), rc, sig;
+	sigset_t one;
 
 	if ((c->flags & CMD_LIVE) && !help)
 		cli_note_live(c->name);
 	if (!(c->flags & CMD_STOPS) || help)
 		return finish(c->fn(argc, argv));
-	cli_stop_catch();
-	return cli_stop_end(finish(c->fn(argc, argv)));
+	cli_stop = pbench_stop_catch();
+	rc = finish(c->fn(argc, argv));
+	sig = pbench_stop_restore();
+	if (!sig || sig == SIGINT || sig == SIGTERM)
+		return rc;
+	fflush(NULL);
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+	return rc;	/* not reached: the default action ends the process */
 }
 
 int main(int argc, char **argv)
 {
-	struct sigaction old_pipe;
+	struct sigaction on_pipe = { .sa_handler = on_sigpipe }, old_pipe;
 	const struct cmd *c;
 	const char *name, *debug = getenv("PBENCH_DEBUG");
 
-	cli_catch(SIGPIPE, on_sigpipe, &old_pipe);
+	/* ignored when pbench started (nohup), it stays so */
+	if (!sigaction(SIGPIPE, NULL, &old_pipe) && old_pipe.sa_handler != SIG_IGN)
+		sigaction(SIGPIPE, &on_pipe, NULL);
 	if (argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--verbose"))) {
 		argc--;
 		argv++;

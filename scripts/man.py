@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 """Write pbench's man pages from its -h texts: man/pbench.1 from `pbench -h` and
 man/pbench-<command>.1 from `pbench <command> -h`, with the sections every page shares (exit
-status, environment, see also). The -h text in cli/ is the one source; tests/cli/t_man.sh
-checks that man/ is what this script makes of it, and `make install` installs man/.
+status, environment, see also). The -h texts, doc/help/*.txt, are the one source;
+tests/cli/t_man.sh checks that man/ is what this script makes of it, and `make install`
+installs man/.
 
 Usage: scripts/man.py PBENCH_BINARY OUT_DIR
 """

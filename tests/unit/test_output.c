@@ -224,3 +224,35 @@ Test(output, writable_file_in_a_read_only_directory)
 	cr_assert_str_eq(get(path), "new");
 	chmod(sub, 0755);
 }
+
+/* Several outputs of one report (pbench_output_open_all): one file given twice, under two
+ * names of it, or stdout twice is refused before anything opens; /dev/null twice is fine; a
+ * path that cannot be opened leaves none open and nothing in the directory. */
+Test(output, open_all_refuses_one_file_twice)
+{
+	struct pbench_output *outs[3];
+	char a[128], link_a[128], bad[160];
+	int which[2];
+
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(link_a, sizeof(link_a), "%s/b.json", dir);
+	snprintf(bad, sizeof(bad), "%s/no/such/dir.csv", dir);
+	put(a, "old");
+	cr_assert_eq(link(a, link_a), 0);
+	{
+		const char *const twice[] = { a, NULL, link_a }, *const dash[] = { "-", "-" },
+				  *const null[] = { "/dev/null", "/dev/null" },
+				  *const missing[] = { a, bad };
+
+		cr_assert_eq(pbench_output_open_all(outs, twice, 3, which), -EEXIST);
+		cr_assert(which[0] == 0 && which[1] == 2, "which %d %d", which[0], which[1]);
+		cr_assert_eq(pbench_output_open_all(outs, dash, 2, which), -EEXIST);
+		cr_assert_eq(pbench_output_open_all(outs, missing, 2, which), -ENOENT);
+		cr_assert(which[0] == 1 && !outs[0] && !outs[1], "none left open");
+		cr_assert_eq(entries(), 2, "nothing new in the directory");
+		cr_assert_eq(pbench_output_open_all(outs, null, 2, which), 0);
+		cr_assert_eq(pbench_output_close(outs[0], 1), 0);
+		cr_assert_eq(pbench_output_close(outs[1], 1), 0);
+	}
+	cr_assert_str_eq(get(a), "old");
+}

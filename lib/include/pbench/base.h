@@ -126,6 +126,25 @@ PBENCH_API void pbench_log_set(pbench_log_fn fn, void *arg);
  */
 PBENCH_API int pbench_suggest(const char *word, const char *const *candidates, int n);
 
+/*
+ * The stop flag of a harness that measures until done or stopped (pbench stat, compare and
+ * jitter run under it): every signal whose default action ends the process and that comes
+ * from outside (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, the real-time
+ * ones...: those PBENCH_PREPARE_SIGNALS restores a prepared state on; not SIGPIPE, a write's
+ * error, nor a fault of the thread itself) sets the flag to its number instead (the first
+ * one; 0 while none came). Give the flag as the opts' stop of the runs, contests, jitter
+ * probes and listings the harness makes, with their *_SIGNALS flag where they have one. A
+ * signal ignored when this is called (nohup) stays ignored. Call it from one thread, before
+ * the harness's own threads start. Returns the flag.
+ */
+PBENCH_API const volatile int *pbench_stop_catch(void);
+/*
+ * Give the signals of pbench_stop_catch() back the actions they had before it, and return
+ * the signal that set the flag (0: none): a harness asked to stop by a signal may then end of
+ * it (raise()), as its sender expects, once what it started is ended and its report written.
+ */
+PBENCH_API int pbench_stop_restore(void);
+
 #ifdef __cplusplus
 }
 #endif

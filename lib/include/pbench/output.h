@@ -59,6 +59,16 @@ PBENCH_API FILE *pbench_output_file(struct pbench_output *o);
  * discard what was written (a regular file's target is left untouched); returns 0.
  */
 PBENCH_API int pbench_output_close(struct pbench_output *o, int commit);
+/*
+ * Open the n outputs of one report at once, one a format (paths[i] NULL: not asked for;
+ * outs[i] is then NULL). Two that would write the same file (the same name, two names of one
+ * existing regular file, "-" twice; a device such as /dev/null may be given twice) are
+ * refused before any is opened: -EEXIST, which[0] and which[1] the two indexes. Then each is
+ * opened (pbench_output_open()): its error with which[0] its index, and none left open.
+ * Returns 0 when all are open; each is then closed by pbench_output_close().
+ */
+PBENCH_API int pbench_output_open_all(struct pbench_output **outs, const char *const *paths,
+				      int n, int which[2]);
 
 #ifdef __cplusplus
 }

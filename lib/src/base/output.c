@@ -326,3 +326,45 @@ int pbench_output_close(struct pbench_output *o, int commit)
 	free(o);
 	return commit ? err : 0;
 }
+
+/* ---- the outputs of one report: several formats, never two to one file ------------------ */
+
+/* Two paths that would write the same file: the same name, the same existing regular file,
+ * or both stdout. Devices (/dev/null twice) do no harm and are allowed. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, "-") || !strcmp(b, "-"))
+		return !strcmp(a, b);
+	if (!strcmp(a, b))
+		return !(stat(a, &sa) == 0 && !S_ISREG(sa.st_mode));
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int pbench_output_open_all(struct pbench_output **outs, const char *const *paths, int n,
+			   int which[2])
+{
+	int err = 0;
+
+	which[0] = which[1] = -1;
+	for (int i = 0; i < n; i++)
+		outs[i] = NULL;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < i && paths[i]; k++)
+			if (paths[k] && same_file(paths[k], paths[i])) {
+				which[0] = k;
+				which[1] = i;
+				return pb_fail(-EEXIST, "%s(): paths[%d] and paths[%d] both write to "
+					       "'%s'", __func__, k, i, paths[i]);
+			}
+	for (int i = 0; i < n && !err; i++)
+		if (paths[i] && (err = pbench_output_open(&outs[i], paths[i])))
+			which[0] = i;
+	for (int i = 0; i < n && err; i++) {
+		pbench_output_close(outs[i], 0);
+		outs[i] = NULL;
+	}
+	return err;
+}

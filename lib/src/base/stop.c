@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stop flag of a harness that measures until done or stopped: a signal that would end the
+ * process from outside (a Ctrl-C, a closed terminal's SIGHUP, a supervisor's SIGTERM...) sets
+ * the flag instead, for as long as the harness runs, so that the runs it gives the flag to
+ * (the opts' stop of runs, contests, the jitter probe, a listing's sampling) end what they
+ * started, put a prepared CPU back and leave the report to be written. Whether the process
+ * then dies of the signal is the caller's: the library never exits.
+ */
+#include <signal.h>
+#include <string.h>
+
+#include "base/base.h"
+
+static volatile int stop_sig;
+/* The signals caught, each with the action it had before. */
+static sigset_t caught;
+static struct sigaction old_acts[NSIG];
+
+static void on_stop(int sig)
+{
+	if (!stop_sig)
+		stop_sig = sig;
+}
+
+const volatile int *pbench_stop_catch(void)
+{
+	struct sigaction sa;
+	sigset_t stop;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	stop_sig = 0;
+	sigemptyset(&caught);
+	pb_sigset_stop(&stop);
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sigismember(&stop, sig) != 1 || sigaction(sig, NULL, &old_acts[sig]))
+			continue;
+		/* ignored when the harness started (nohup, a shell's background job): stays so */
+		if (old_acts[sig].sa_handler != SIG_IGN && !sigaction(sig, &sa, NULL))
+			sigaddset(&caught, sig);
+	}
+	return &stop_sig;
+}
+
+int pbench_stop_restore(void)
+{
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&caught, sig) == 1)
+			sigaction(sig, &old_acts[sig], NULL);
+	sigemptyset(&caught);
+	return stop_sig;
+}
