@@ -27,6 +27,7 @@
 
 #include "pbench.h"
 #include "testutil.h"
+#include "measure/measure.h"	/* pb_mem_runs_count(): the runs behind stat --memory */
 
 __attribute__((constructor)) static void shim_first(int argc, char **argv)
 {
@@ -580,7 +581,7 @@ Test(mem, runs_count_of_commands)
 	struct pbench_mem_run *const runs[] = { ra, rb };
 	volatile int stopped = 0;
 
-	cr_assert_eq(pbench_mem_runs_count(argv, 2, 3, 1, &stopped, runs), 0);
+	cr_assert_eq(pb_mem_runs_count(argv, 2, 3, 1, &stopped, runs), 0);
 	for (int r = 0; r < 3; r++) {
 		cr_assert_eq(ra[r].status, PBENCH_MEM_COUNTED, "run %d: %s", r,
 			     ra[r].reason ? ra[r].reason : "");
@@ -590,8 +591,8 @@ Test(mem, runs_count_of_commands)
 		cr_expect_not_null(rb[r].reason);
 	}
 	stopped = 1;
-	cr_assert_eq(pbench_mem_runs_count(argv, 1, 2, 1, &stopped, runs), 1);
+	cr_assert_eq(pb_mem_runs_count(argv, 1, 2, 1, &stopped, runs), 1);
 	cr_expect_neq(ra[0].status, PBENCH_MEM_COUNTED, "not run, so not counted");
 	cr_expect_str_eq(ra[0].reason, "not run: stopped before it");
-	cr_assert_eq(pbench_mem_runs_count(argv, 0, 2, 1, NULL, runs), -EINVAL);
+	cr_assert_eq(pb_mem_runs_count(argv, 0, 2, 1, NULL, runs), -EINVAL);
 }

@@ -305,20 +305,14 @@ PBENCH_API int pbench_contest_mem(const struct pbench_contest *c, int i, int kin
 /* Whether entrant i's allocations were counted (enum pbench_mem_status), and why not. */
 PBENCH_API int pbench_contest_mem_status(const struct pbench_contest *c, int i,
 					 const char **reason);
-/*
- * A command entrant's runs counted by the allocator shim (pbench_mem_file_run(), after the
- * rounds; for a command known not countable, runs with only status and reason), kept with the
- * contest, copied: its text, Markdown and JSON then give each command's figures and each
- * against the reference's on bytes and allocations per run. -EINVAL, -ENOMEM.
- */
-PBENCH_API int pbench_contest_attach_memory(struct pbench_contest *c, int i,
-					    const struct pbench_mem_run *runs, int n);
 /* n more runs of every entrant, each a command, in alternation, untimed, counted by the
- * allocator shim (pbench_mem_runs_count(): output discarded unless
- * PBENCH_CONTEST_SHOW_OUTPUT, stopped by opts' stop) and attached
- * (pbench_contest_attach_memory()): what pbench compare --memory does after the rounds. 0, 1
- * when stopped (the runs not done say so), -EINVAL (an entrant not a command, n < 1),
- * -ENOENT (no shim), -ENOMEM, pbench_mem_runs_count()'s. */
+ * allocator shim (each as pbench_mem_file_run() does; output discarded unless
+ * PBENCH_CONTEST_SHOW_OUTPUT, stopped by opts' stop; a command known not countable is not
+ * run and says why) and kept with the contest: its text, Markdown and JSON then give each
+ * command's figures and each against the reference's on bytes and allocations per run. What
+ * pbench compare --memory does after the rounds. 0, 1 when stopped (the runs not done say
+ * so), -EINVAL (an entrant not a command, n < 1), -ENOENT (no shim), -ENOMEM,
+ * pbench_mem_file_run()'s. */
 PBENCH_API int pbench_contest_count_memory(struct pbench_contest *c, int n);
 
 #ifdef __cplusplus

@@ -307,30 +307,6 @@ struct pbench_mem_run {
  * Errors: -EINVAL, -ENOMEM, pbench_child_start()'s and pbench_child_wait()'s. */
 PBENCH_API int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet,
 				   struct pbench_mem_run *out);
-/* The n runs as text: each figure exactly when every run counted the same, else the mean
- * with its standard error; "not counted" and runs[].reason when the shim was not loaded (a
- * caller that did not run a command it knew not countable fills status and reason alone).
- * -EINVAL, -ENOMEM, -EIO. */
-PBENCH_API int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f);
-/*
- * n counted runs of each of ncmd commands (argv[i]), in alternation, into runs[i][0..n-1]: a
- * command that cannot be counted (static, setuid, not found) is not run, its runs get only its
- * status and reason. quiet: their output to /dev/null. Stops when *stop (may be NULL) is set,
- * between runs or during one (a signal handler that sets it ends the run under way, with what
- * it started): 1 then, every run not done or not finished saying so in its reason. 0, or
- * -ENOENT (the shim is not found: PBENCH_MEM_SHIM names it), -EINVAL, -ENOMEM,
- * pbench_mem_file_run()'s.
- */
-PBENCH_API int pbench_mem_runs_count(char *const *const argv[], int ncmd, int n, int quiet,
-				     const volatile int *stop, struct pbench_mem_run *const runs[]);
-/* The same as a Markdown section (a heading and a table), after pbench_runs_write_markdown's. */
-PBENCH_API int pbench_mem_runs_write_markdown(const struct pbench_mem_run *runs, int n, FILE *f);
-/* Two commands' counted runs compared on one figure per run, as pbench_mem_compare() does
- * per call. Errors: -EINVAL, -ENODATA (a run not counted), -ENOMEM. */
-PBENCH_API int pbench_mem_runs_compare(const struct pbench_mem_run *a, int na,
-				       const struct pbench_mem_run *b, int nb, int kind,
-				       double confidence, double same_threshold_pct,
-				       struct pbench_mem_comparison *out);
 /* One memory comparison as text, two lines: both sides ("exactly N" where exact) per the
  * unit per ("call", "run"), then "b allocates 2.0x the bytes of a per call" with its interval
  * (or that one side allocates and the other not). -EINVAL, -EIO. */

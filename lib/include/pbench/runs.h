@@ -269,17 +269,13 @@ PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
  * --annotate) as its "annotate" (null when l is NULL, as pbench_runs_write_json writes it). */
 PBENCH_API int pbench_runs_write_json_annotated(const struct pbench_runs *r,
 						const struct pbench_listing *l, FILE *f);
-/* A command's runs counted by the allocator shim (pbench_mem_runs_count(), after the timed
- * runs) kept with the runs, copied: the text and Markdown end with their section
- * (pbench_mem_runs_write_text()/_markdown()'s), the JSON has them as "memory" (null
- * without). -EINVAL, -ENOMEM. */
-PBENCH_API int pbench_runs_attach_memory(struct pbench_runs *r, const struct pbench_mem_run *runs,
-					 int n);
-/* The runs of r's command, n more, untimed, counted by the allocator shim
- * (pbench_mem_runs_count(), output discarded, stopped by opts' stop) and attached
- * (pbench_runs_attach_memory()): what pbench stat --memory does after the timed runs. 0, 1
- * when stopped (the runs not done say so), or -EINVAL (not a command, n < 1), -ENOENT (no
- * shim: PBENCH_MEM_SHIM names it), -ENOMEM, pbench_mem_runs_count()'s. */
+/* The runs of r's command, n more, untimed, counted by the allocator shim (each as
+ * pbench_mem_file_run() does; output discarded, stopped by opts' stop) and kept with the
+ * runs: the text and Markdown end with their section (each figure exactly when every run
+ * counted the same, else the mean with its standard error), the JSON has them as "memory"
+ * (null without). What pbench stat --memory does after the timed runs. 0, 1 when stopped
+ * (the runs not done say so), or -EINVAL (not a command, n < 1), -ENOENT (no shim:
+ * PBENCH_MEM_SHIM names it), -ENOMEM, pbench_mem_file_run()'s. */
 PBENCH_API int pbench_runs_count_memory(struct pbench_runs *r, int n);
 
 /* Totals over every set of r, once they ran. */

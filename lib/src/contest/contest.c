@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "measure/measure.h"
 #include "stats/samples.h"
 #include "counters/counters.h"
 #include "contest/contest.h"
@@ -568,7 +569,7 @@ int pb_contest_laggard(const struct pbench_contest *c)
 	return who;
 }
 
-int pbench_contest_attach_memory(struct pbench_contest *c, int i,
+int pb_contest_attach_memory(struct pbench_contest *c, int i,
 				 const struct pbench_mem_run *runs, int n)
 {
 	struct pbench_mem_run *copy;
@@ -595,6 +596,6 @@ int pb_contest_cmd_mem(const struct pbench_contest *c, int i, int kind,
 
 	if (!e->cmd_mem || !ref->cmd_mem)
 		return -ENODATA;
-	return pbench_mem_runs_compare(ref->cmd_mem, ref->nr_cmd_mem, e->cmd_mem, e->nr_cmd_mem,
+	return pb_mem_runs_compare(ref->cmd_mem, ref->nr_cmd_mem, e->cmd_mem, e->nr_cmd_mem,
 				       kind, c->o.confidence, c->o.same_pct, out);
 }

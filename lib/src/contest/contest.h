@@ -51,7 +51,7 @@ struct pb_entrant {
 	size_t nmem;
 	int mem_status;
 	const char *mem_reason;
-	/* pbench_contest_attach_memory(): a command's runs with the allocator shim preloaded */
+	/* pb_contest_attach_memory(): a command's runs with the allocator shim preloaded */
 	struct pbench_mem_run *cmd_mem;
 	int nr_cmd_mem;
 };
@@ -118,5 +118,14 @@ int pb_contest_helper(struct pbench_contest *c, char **argv, const char *what);
 int pb_contest_keep_time(struct pbench_contest *c, int i);
 /* Rounds or time spent: 1 and c->stop set. */
 int pb_contest_budget_spent(struct pbench_contest *c);
+
+/*
+ * A command entrant's runs counted by the allocator shim (pbench_mem_file_run(), after the
+ * rounds; for a command known not countable, runs with only status and reason), kept with the
+ * contest, copied: its text, Markdown and JSON then give each command's figures and each
+ * against the reference's on bytes and allocations per run. -EINVAL, -ENOMEM.
+ */
+int pb_contest_attach_memory(struct pbench_contest *c, int i,
+					    const struct pbench_mem_run *runs, int n);
 
 #endif

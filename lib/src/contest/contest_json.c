@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "base/base.h"
+#include "measure/measure.h"
 #include "base/jsonutil.h"
 #include "runs/runs.h"
 #include "contest/contest.h"

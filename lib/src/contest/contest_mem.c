@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "base/base.h"
+#include "measure/measure.h"
 #include "contest/contest.h"
 
 int pbench_contest_count_memory(struct pbench_contest *c, int n)
@@ -30,11 +31,11 @@ int pbench_contest_count_memory(struct pbench_contest *c, int n)
 	if (!runs || !argv)
 		err = -ENOMEM;
 	if (!err)
-		err = pbench_mem_runs_count(argv, c->n, n, !(c->o.flags & PBENCH_CONTEST_SHOW_OUTPUT),
+		err = pb_mem_runs_count(argv, c->n, n, !(c->o.flags & PBENCH_CONTEST_SHOW_OUTPUT),
 					    c->o.stop, runs);
 	/* stopped (1): the runs done are kept, each one not done says so */
 	for (int i = 0; i < c->n && err >= 0; i++) {
-		int e = pbench_contest_attach_memory(c, i, runs[i], n);
+		int e = pb_contest_attach_memory(c, i, runs[i], n);
 
 		err = e < 0 ? e : err;
 	}

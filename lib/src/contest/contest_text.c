@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "measure/measure.h"
 #include "runs/runs.h"
 #include "contest/contest.h"
 
@@ -372,7 +373,7 @@ static void print_memory(FILE *f, const struct pbench_contest *c)
 	}
 }
 
-/* pbench_contest_attach_memory(): each command's runs with the allocator shim (text or
+/* pb_contest_attach_memory(): each command's runs with the allocator shim (text or
  * Markdown), then each against the reference's on bytes and allocations per run. */
 static int print_cmd_memory(FILE *f, const struct pbench_contest *c, int md)
 {
@@ -385,8 +386,8 @@ static int print_cmd_memory(FILE *f, const struct pbench_contest *c, int md)
 		if (!e->cmd_mem)
 			continue;
 		fprintf(f, md ? "\n`%s`:\n" : "\n'%s': ", e->name);
-		err = md ? pbench_mem_runs_write_markdown(e->cmd_mem, e->nr_cmd_mem, f) :
-		      pbench_mem_runs_write_text(e->cmd_mem, e->nr_cmd_mem, f);
+		err = md ? pb_mem_runs_write_markdown(e->cmd_mem, e->nr_cmd_mem, f) :
+		      pb_mem_runs_write_text(e->cmd_mem, e->nr_cmd_mem, f);
 		if (err)
 			return err;
 	}

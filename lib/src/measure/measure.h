@@ -205,4 +205,31 @@ int pb_mem_compare_x(const double *xa, size_t na, const double *xb, size_t nb, i
 		     double confidence, double same_threshold_pct,
 		     struct pbench_mem_comparison *out);
 
+/* mem_command.c: the runs of commands counted by the allocator shim (pbench_runs_count_memory()
+ * and pbench_contest_count_memory() are the public calls). */
+/* The n runs as text: each figure exactly when every run counted the same, else the mean
+ * with its standard error; "not counted" and runs[].reason when the shim was not loaded (a
+ * caller that did not run a command it knew not countable fills status and reason alone).
+ * -EINVAL, -ENOMEM, -EIO. */
+int pb_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f);
+/*
+ * n counted runs of each of ncmd commands (argv[i]), in alternation, into runs[i][0..n-1]: a
+ * command that cannot be counted (static, setuid, not found) is not run, its runs get only its
+ * status and reason. quiet: their output to /dev/null. Stops when *stop (may be NULL) is set,
+ * between runs or during one (a signal handler that sets it ends the run under way, with what
+ * it started): 1 then, every run not done or not finished saying so in its reason. 0, or
+ * -ENOENT (the shim is not found: PBENCH_MEM_SHIM names it), -EINVAL, -ENOMEM,
+ * pbench_mem_file_run()'s.
+ */
+int pb_mem_runs_count(char *const *const argv[], int ncmd, int n, int quiet,
+				     const volatile int *stop, struct pbench_mem_run *const runs[]);
+/* The same as a Markdown section (a heading and a table), after pbench_runs_write_markdown's. */
+int pb_mem_runs_write_markdown(const struct pbench_mem_run *runs, int n, FILE *f);
+/* Two commands' counted runs compared on one figure per run, as pbench_mem_compare() does
+ * per call. Errors: -EINVAL, -ENODATA (a run not counted), -ENOMEM. */
+int pb_mem_runs_compare(const struct pbench_mem_run *a, int na,
+				       const struct pbench_mem_run *b, int nb, int kind,
+				       double confidence, double same_threshold_pct,
+				       struct pbench_mem_comparison *out);
+
 #endif

@@ -420,7 +420,7 @@ int pbench_mem_file_run(struct pbench_mem_file *f, char *const argv[], int quiet
 	return file_run(f, argv, quiet, NULL, out);
 }
 
-int pbench_mem_runs_count(char *const *const argv[], int ncmd, int n, int quiet,
+int pb_mem_runs_count(char *const *const argv[], int ncmd, int n, int quiet,
 			  const volatile int *stop, struct pbench_mem_run *const runs[])
 {
 	struct pbench_mem_file *f = NULL;
@@ -578,17 +578,17 @@ out:
 	return pb_stream_end(f);
 }
 
-int pbench_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f)
+int pb_mem_runs_write_text(const struct pbench_mem_run *runs, int n, FILE *f)
 {
 	return write_runs(runs, n, f, 0);
 }
 
-int pbench_mem_runs_write_markdown(const struct pbench_mem_run *runs, int n, FILE *f)
+int pb_mem_runs_write_markdown(const struct pbench_mem_run *runs, int n, FILE *f)
 {
 	return write_runs(runs, n, f, 1);
 }
 
-int pbench_mem_runs_compare(const struct pbench_mem_run *a, int na, const struct pbench_mem_run *b,
+int pb_mem_runs_compare(const struct pbench_mem_run *a, int na, const struct pbench_mem_run *b,
 			    int nb, int kind, double confidence, double same_threshold_pct,
 			    struct pbench_mem_comparison *out)
 {

@@ -773,7 +773,7 @@ void pbench_runs_free(struct pbench_runs *r)
 	free(r);
 }
 
-int pbench_runs_attach_memory(struct pbench_runs *r, const struct pbench_mem_run *runs, int n)
+int pb_runs_attach_memory(struct pbench_runs *r, const struct pbench_mem_run *runs, int n)
 {
 	struct pbench_mem_run *copy;
 

@@ -121,7 +121,7 @@ struct pbench_runs {
 	struct pbench_speed *speed;	/* the reference loop, made at the first run */
 	int speed_borrowed;		/* speed is another subject's (pb_runs_share_speed()) */
 	double speed_best_ns;		/* its best reading (pbench_speed_factors()) */
-	struct pbench_mem_run *mem;	/* pbench_runs_attach_memory()'s copy, or NULL */
+	struct pbench_mem_run *mem;	/* pb_runs_attach_memory()'s copy, or NULL */
 	int nr_mem;
 	int interrupted;		/* *o.stop was seen */
 	int ran;
@@ -187,5 +187,12 @@ int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *o
 double pb_runs_speed_cost(const struct pb_set *s);
 /* Append "; <pbench_runs_speed_note()>" to a verdict when the speed varied. */
 void pb_runs_speed_verdict(const struct pbench_runs *r, char *verdict, size_t len);
+
+/* A command's runs counted by the allocator shim (pb_mem_runs_count(), after the timed
+ * runs) kept with the runs, copied: the text and Markdown end with their section
+ * (pb_mem_runs_write_text()/_markdown()'s), the JSON has them as "memory" (null
+ * without). -EINVAL, -ENOMEM. */
+int pb_runs_attach_memory(struct pbench_runs *r, const struct pbench_mem_run *runs,
+					 int n);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "measure/measure.h"
 #include "runs/runs.h"
 
 int pbench_runs_totals(const struct pbench_runs *r, struct pbench_runs_totals *out)
@@ -102,11 +103,11 @@ int pbench_runs_count_memory(struct pbench_runs *r, int n)
 	if (!runs)
 		return -ENOMEM;
 	argv[0] = r->subject.argv;
-	err = pbench_mem_runs_count(argv, 1, n, 1, r->o.stop, &runs);
+	err = pb_mem_runs_count(argv, 1, n, 1, r->o.stop, &runs);
 	if (err >= 0) {
 		int stopped = err;
 
-		err = pbench_runs_attach_memory(r, runs, n);
+		err = pb_runs_attach_memory(r, runs, n);
 		err = err < 0 ? err : stopped;
 	}
 	free(runs);

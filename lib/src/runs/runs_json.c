@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "base/base.h"
+#include "measure/measure.h"
 #include "counters/counts.h"
 #include "base/jsonutil.h"
 #include "listing/listing.h"

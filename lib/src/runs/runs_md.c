@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "measure/measure.h"
 #include "runs/runs.h"
 
 /* The command as a shell would take it back, or the workload in words. */
@@ -88,7 +89,7 @@ int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f)
 		pb_md_text(f, verdict);
 		fprintf(f, "\n");
 	}
-	if (r->mem && pbench_mem_runs_write_markdown(r->mem, r->nr_mem, f))
+	if (r->mem && pb_mem_runs_write_markdown(r->mem, r->nr_mem, f))
 		return ferror(f) ? pb_stream_end(f) : -EIO;
 	return pb_stream_end(f);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "measure/measure.h"
 #include "stats/samples.h"
 #include "counters/counters.h"
 #include "runs/runs.h"
@@ -587,8 +588,8 @@ int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
 		print_findings(f, r, s, i == r->nsets - 1, scaled, user_only);
 	}
 	print_contrast(f, r);
-	/* pbench_runs_attach_memory(): the command's allocations, after its times */
-	if (r->mem && pbench_mem_runs_write_text(r->mem, r->nr_mem, f))
+	/* pb_runs_attach_memory(): the command's allocations, after its times */
+	if (r->mem && pb_mem_runs_write_text(r->mem, r->nr_mem, f))
 		return ferror(f) ? pb_stream_end(f) : -EIO;
 	return pb_stream_end(f);
 }
