@@ -9,7 +9,7 @@
 
 #include <errno.h>
 
-#include "check/env.h"
+#include "check/check.h"
 
 #define MAX_OUT 64
 

@@ -27,7 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "check/env.h"
+#include "check/check.h"
 
 #define MAX_TARGETS 8
 #define PATHLEN (2 * PATH_MAX)	/* a directory of PATH_MAX and names under it */

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "check/env.h"
+#include "check/check.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

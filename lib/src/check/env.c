@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "check/env.h"
+#include "check/check.h"
 
 static const struct {
 	const char *group;

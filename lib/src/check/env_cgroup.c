@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "check/env.h"
+#include "check/check.h"
 
 #define OK PBENCH_CHECK_OK
 #define INFO PBENCH_CHECK_INFO

@@ -14,7 +14,7 @@
 
 #include "base/base.h"
 #include "counters/counts.h"
-#include "check/env.h"
+#include "check/check.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "check/env.h"
+#include "check/check.h"
 
 int pb_cpulist_to_set(const char *list, unsigned char *set)
 {

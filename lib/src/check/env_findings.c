@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
-#include "check/env.h"
+#include "check/check.h"
 
 /* The empty text of a finding's field that was not set (never freed). */
 static const char none[] = "";

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
-#include "check/env.h"
+#include "check/check.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define PSY_DIR "/sys/class/power_supply"

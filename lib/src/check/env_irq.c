@@ -14,7 +14,7 @@
 
 #include "base/base.h"
 #include "base/irq_table.h"
-#include "check/env.h"
+#include "check/check.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define SETSZ (PB_MAX_CPUS / 8)

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
-#include "check/env.h"
+#include "check/check.h"
 
 #ifndef MPOL_WEIGHTED_INTERLEAVE
 #define MPOL_WEIGHTED_INTERLEAVE 6	/* Linux 6.9; older uapi headers lack it */

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "base/base.h"
-#include "check/env.h"
+#include "check/check.h"
 
 #define WINDOW_MS 200
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
-#include "check/env.h"
+#include "check/check.h"
 
 int pb_exists(const char *path)
 {

@@ -7,7 +7,7 @@
 
 #include "base/base.h"
 #include "base/jsonutil.h"
-#include "check/env.h"
+#include "check/check.h"
 
 static void count(const struct pbench_env *env, int *counts)
 {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
-#include "check/env.h"
+#include "check/check.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define SETSZ (PB_MAX_CPUS / 8)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check/env.h"
+#include "check/check.h"
 
 #define STABILITY_S 1.0
 #define SHARING_S 0.8

@@ -13,7 +13,7 @@
 
 #include "base/base.h"
 #include "counters/counters.h"
-#include "check/env.h"
+#include "check/check.h"
 
 #define CS_DIR "/sys/devices/system/clocksource/clocksource0"
 #define TSC_EXPECTED "constant_tsc nonstop_tsc"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/env.h"
+#include "check/check.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 /* A sibling thread busier than this takes a noticeable share of the core. */

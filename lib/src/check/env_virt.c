@@ -17,7 +17,7 @@
 #endif
 
 #include "base/base.h"
-#include "check/env.h"
+#include "check/check.h"
 
 /* Live only: the CPUID hypervisor vendor (leaf 0x40000000), "" when CPUID reports none. */
 static void cpuid_hypervisor(char *name, size_t len)

@@ -3,8 +3,8 @@
  * What the check groups (env_*.c) share: the context of one pbench_env_check() call, the way
  * to report a finding, and readers for the files many checks need. Never installed.
  */
-#ifndef PBENCH_ENV_H
-#define PBENCH_ENV_H
+#ifndef PB_CHECK_CHECK_H
+#define PB_CHECK_CHECK_H
 
 #include <stdint.h>
 
