@@ -67,7 +67,8 @@ struct pbench_history_record {
 	int dirty;
 	const char *branch;
 	int64_t time_ns;		/* when, ns since the epoch; in: 0 is now */
-	/* The summary: the value the series is made of, its interval (NaN: not known). */
+	/* The summary: the value the series is made of, its interval (NaN, or in: both 0, not
+	 * known). */
 	double value;
 	double lo, hi;
 	/* Every run: its value (the unit of value) and its noise verdict (1: pbench judged it

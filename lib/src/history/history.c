@@ -212,6 +212,7 @@ static int insert(struct pbench_history *h, const struct pbench_history_record *
 {
 	struct timespec ts;
 	int64_t t = r->time_ns;
+	int known = r->lo != 0 || r->hi != 0;	/* both 0: the caller left them */
 	struct pb_hv a[12];
 	int rc;
 
@@ -222,7 +223,8 @@ static int insert(struct pbench_history *h, const struct pbench_history_record *
 	a[0] = PB_HV_I(sid), a[1] = PB_HV_I(t), a[2] = PB_HV_S(r->rev ? r->rev : "");
 	a[3] = PB_HV_I(r->dirty != 0), a[4] = PB_HV_S(r->branch ? r->branch : "");
 	a[5] = PB_HV_S(r->unit ? r->unit : ""), a[6] = PB_HV_D(r->value);
-	a[7] = PB_HV_D(r->lo), a[8] = PB_HV_D(r->hi), a[9] = PB_HV_I((int64_t)r->n_runs);
+	a[7] = PB_HV_D(known ? r->lo : NAN), a[8] = PB_HV_D(known ? r->hi : NAN);
+	a[9] = PB_HV_I((int64_t)r->n_runs);
 	a[10] = r->json ? PB_HV_S(r->json) : (struct pb_hv){ .type = PB_HV_NULL };
 	*id = -1;
 	rc = h->be->query(h->db, "INSERT INTO records (series_id, time_ns, rev, dirty, branch, "
