@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -92,6 +95,22 @@ static int64_t sql_count(const char *file, const char *sql)
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	return n;
+}
+
+static const char *sql_text(const char *file, const char *sql)
+{
+	static char text[64];
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	text[0] = 0;
+	cr_assert_eq(sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sql);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(text, sizeof(text), "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return text;
 }
 
 static void integrity_ok(const char *file)
@@ -357,7 +376,7 @@ Test(history, two_writers_at_once)
 	cr_assert_eq(sql_count(file, "SELECT count(*) FROM records"), 400);
 	cr_assert_eq(sql_count(file, "SELECT count(DISTINCT rev) FROM records"), 400);
 	cr_assert_eq(sql_count(file, "SELECT count(*) FROM series"), 2);
-	cr_assert_eq(sql_count(file, "PRAGMA journal_mode"), 0, "journal_mode is text");
+	cr_assert_str_eq(sql_text(file, "PRAGMA journal_mode"), "wal");
 	integrity_ok(file);
 }
 
@@ -531,6 +550,93 @@ Test(history, truncated_file)
 	cr_assert_eq(rc, -PBENCH_ECORRUPT, "%d %s", rc, pbench_strerror(rc));
 }
 
+/* Records of 20 kB added to file until one fails: its exit status is the number stored, 200
+ * and up when the failure was not err with its one line (in a child: the limits are its). */
+static int fill_up(const char *file, int err, const char *words)
+{
+	struct pbench_history *h;
+	static char big[20000];
+	int64_t rc = 0;
+	int n = 0;
+
+	memset(big, 'z', sizeof(big) - 1);
+	if (pbench_history_open(&h, file, NULL))
+		return 201;
+	while (n < 100) {
+		struct pbench_history_record r = rec_at("x", "r", 1, "k");
+
+		r.json = big;
+		if ((rc = pbench_history_add(h, &r)) <= 0)
+			break;
+		n++;
+	}
+	if (rc != err)
+		return 202;
+	if (!strstr(pbench_strerror((int)rc), words) || strchr(pbench_strerror((int)rc), '\n'))
+		return 203;
+	pbench_history_close(h);
+	return n;
+}
+
+/* In the child of a full disk: what fill_up() stored is all there, whole (the tmpfs is the
+ * child's own mount, gone with it). */
+static int full_tmpfs(void)
+{
+	char sub[300], file[320];
+	int n;
+
+	snprintf(sub, sizeof(sub), "%s/full", dir);
+	snprintf(file, sizeof(file), "%s/h.db", sub);
+	if (mkdir(sub, 0700) ||
+	    (unshare(CLONE_NEWNS) && unshare(CLONE_NEWUSER | CLONE_NEWNS)) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", sub, "tmpfs", 0, "size=256k"))
+		return 150;
+	n = fill_up(file, -ENOSPC, "full");
+	if (n >= 100 || n < 1)
+		return n >= 200 ? n : 204;
+	if (fill_up(file, -ENOSPC, "full") >= 200)	/* still full: said again */
+		return 205;
+	return 0;
+}
+
+Test(history, full_disk)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0)
+		_exit(full_tmpfs());
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 150)
+		cr_skip_test("cannot mount a small tmpfs here (needs root or user namespaces)");
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a full disk: %d", WEXITSTATUS(st));
+}
+
+/* A write cut short by the file size limit (RLIMIT_FSIZE, as a full disk cuts it): -EFBIG,
+ * and every record stored whole, the failed one not at all. */
+Test(history, file_size_limit)
+{
+	const char *file = path_in("h.db");
+	pid_t pid;
+	int st;
+
+	add_some(file, 1);
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit lim = { 256 * 1024 + 100, 256 * 1024 + 100 };
+
+		signal(SIGXFSZ, SIG_IGN);
+		_exit(setrlimit(RLIMIT_FSIZE, &lim) ? 206 : fill_up(file, -EFBIG, "file size limit"));
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) > 0 && WEXITSTATUS(st) < 100,
+		  "not -EFBIG with its one line: %d", WEXITSTATUS(st));
+	integrity_ok(file);
+	cr_assert_eq(sql_count(file, "SELECT count(*) FROM records"), 1 + WEXITSTATUS(st),
+		     "every record added whole, the failed one not at all");
+}
+
 /* A stored series: n points at level a then n at level b, each with 5 runs; kernel k2 for the
  * second half when it is not NULL. */
 static int64_t store_step(struct pbench_history *h, int n, double a, double b, const char *k2)
@@ -615,7 +721,7 @@ Test(history, git_commit)
 	if (rc == -PBENCH_ENOT_FOUND)
 		cr_skip_test("git is not installed: %s", pbench_strerror(rc));
 	if (rc == -ENOENT)
-		cr_skip_test("the tests do not run in a git tree: %s", pbench_strerror(rc));
+		cr_skip_test("this checkout has no .git (a tarball?): %s", pbench_strerror(rc));
 	cr_assert_eq(rc, 0, "%s", pbench_strerror(rc));
 	cr_assert_eq(strlen(rev), 40, "%s", rev);
 	cr_assert_eq(strspn(rev, "0123456789abcdef"), 40, "%s", rev);

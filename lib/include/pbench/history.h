@@ -99,8 +99,8 @@ struct pbench_history_record {
  * Append one record, in one transaction: either all of it is stored or nothing (a writer
  * killed meanwhile leaves no trace). The series (name, metric, fingerprint) is made when new.
  * Returns the record's id (> 0), or: -EINVAL (no name or metric, NaN value without runs,
- * runs without values), -EBUSY (locked past the timeout), -ENOSPC, -PBENCH_ECORRUPT, -EROFS
- * (opened read_only), -ENOMEM.
+ * runs without values), -EBUSY (locked past the timeout), -ENOSPC (a full disk), -EFBIG (the
+ * file size limit, ulimit -f), -EIO, -PBENCH_ECORRUPT, -EROFS (opened read_only), -ENOMEM.
  */
 PBENCH_API int64_t pbench_history_add(struct pbench_history *h,
 				      const struct pbench_history_record *rec);
@@ -179,7 +179,9 @@ struct pbench_history_change {
  * series with series_id's name and metric, oldest first, where a change of the machine's
  * fingerprint starts a new segment (nothing is compared across it). The runs' values are the
  * samples when every point has runs. Returns their number (read them with
- * pbench_history_change_get()), or -ENOENT, -EINVAL (an option out of range), -ENOMEM.
+ * pbench_history_change_get()), or -ENOENT, -EINVAL (an option out of range), -ENOMEM. The
+ * points analyzed replace those of pbench_history_points(): point i of
+ * pbench_history_point_get() is then the change's index's.
  * segments, when not NULL, gets the number of segments (fingerprint changes + 1).
  */
 PBENCH_API int pbench_history_changes(struct pbench_history *h, int64_t series_id,

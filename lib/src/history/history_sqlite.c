@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <sqlite3.h>
 
@@ -18,6 +19,22 @@ struct pb_hdb {
 	sqlite3 *db;
 	char *path;
 };
+
+static int io_error(struct pb_hdb *d, const char *path, const char *what, const char *msg)
+{
+	int e = d && d->db ? sqlite3_system_errno(d->db) : 0;
+	struct rlimit lim;
+
+	if (e == ENOSPC || e == EDQUOT)
+		return pb_fail(-ENOSPC, "history '%s': %s: the disk is full (%s)", path, what,
+			       strerror(e));
+	/* SQLite's errno is the last of its calls, not always the write's: a process with a
+	 * file size limit (ulimit -f) was most likely stopped by it. */
+	if (e == EFBIG || (!getrlimit(RLIMIT_FSIZE, &lim) && lim.rlim_cur != RLIM_INFINITY))
+		return pb_fail(-EFBIG, "history '%s': %s: a write failed under the file size "
+			       "limit (ulimit -f)", path, what);
+	return pb_fail(-EIO, "history '%s': %s: I/O error (%s)", path, what, msg);
+}
 
 /* The error of SQLite's result rc, said in one line about the file. */
 static int fail(struct pb_hdb *d, int rc, const char *what)
@@ -46,8 +63,8 @@ static int fail(struct pb_hdb *d, int rc, const char *what)
 		return pb_fail(-ENOENT, "history '%s': %s: cannot open (%s)", path, what, msg);
 	case SQLITE_NOMEM:
 		return pb_fail(-ENOMEM, "history '%s': %s: out of memory", path, what);
-	case SQLITE_IOERR:
-		return pb_fail(-EIO, "history '%s': %s: I/O error (%s)", path, what, msg);
+	case SQLITE_IOERR:	/* what the system said, where it was a full disk or a limit */
+		return io_error(d, path, what, msg);
 	default:
 		return pb_fail(-EIO, "history '%s': %s: %s", path, what, msg);
 	}
