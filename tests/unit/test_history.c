@@ -361,12 +361,10 @@ static pid_t writer(const char *file, const char *name, int n)
 Test(history, two_writers_at_once)
 {
 	const char *file = path_in("h.db");
-	struct pbench_history *h;
 	pid_t a, b;
 	int st;
 
-	cr_assert_eq(pbench_history_open(&h, file, NULL), 0);
-	pbench_history_close(h);
+	/* No store yet: both make it at once, one of them its schema. */
 	a = writer(file, "a", 200);
 	b = writer(file, "b", 200);
 	cr_assert_eq(waitpid(a, &st, 0), a);
@@ -731,4 +729,25 @@ Test(history, git_commit)
 		     -ENOENT, "a directory that is not a git tree");
 	cr_assert_eq(pbench_history_git(NULL, rev, 8, branch, sizeof(branch), &dirty),
 		     -ENAMETOOLONG);
+}
+
+Test(history, read_only)
+{
+	struct pbench_history_opts o = PBENCH_HISTORY_OPTS_INIT;
+	struct pbench_history_record r = rec_at("x", "r", 1, "k");
+	const char *file = path_in("h.db");
+	struct pbench_history *h;
+	struct stat st;
+	int rc;
+
+	o.read_only = 1;
+	rc = pbench_history_open(&h, path_in("missing/h.db"), &o);
+	cr_assert_eq(rc, -ENOENT, "%d %s", rc, pbench_strerror(rc));
+	cr_assert_neq(stat(path_in("missing"), &st), 0, "read-only makes nothing");
+	add_some(file, 2);
+	cr_assert_eq(pbench_history_open(&h, file, &o), 0, "%s", pbench_strerror(-1));
+	cr_assert_eq(pbench_history_series_count(h), 1);
+	cr_assert_eq(pbench_history_points(h, 1), 2);
+	cr_assert_eq(pbench_history_add(h, &r), -EROFS);
+	pbench_history_close(h);
 }
