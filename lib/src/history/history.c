@@ -126,32 +126,41 @@ static const char *machine_fact(const struct pbench_env *env, const char *id, co
 	return buf;
 }
 
+/* Field i of the machine's own fingerprint (only those the caller left NULL are read: a
+ * read of /proc/cpuinfo costs more than the append). */
+static const char *machine_field(const struct pbench_history_record *r, struct fp *fp, int i)
+{
+	static const char *const sys[8] = {
+		[1] = "/sys/devices/system/cpu/cpu0/microcode/version",
+		[3] = "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+		[4] = "/sys/devices/system/cpu/smt/active",
+		[5] = "/sys/devices/system/cpu/isolated",
+	};
+	static const char *const ids[8] = { [3] = "cpufreq.governor", [4] = "smt.active",
+					   [5] = "isolation.isolcpus", [6] = "virt.hypervisor" };
+	struct pbench_host host = { .size = sizeof(host) };
+	int b = i == 1 ? 0 : i - 2;	/* its buffer: microcode 0, governor..virt 1..4 */
+
+	if (i == 0 || i == 2) {
+		pbench_host_info(&host);
+		return i ? host.kernel : host.cpu_model;
+	}
+	if (i == 7)
+		return pbench_version();
+	return machine_fact(i == 1 ? NULL : r->env, ids[i] ? ids[i] : "", sys[i], fp->buf[b],
+			    sizeof(fp->buf[b]));
+}
+
 static void fingerprint(const struct pbench_history_record *r, struct fp *fp)
 {
-	struct pbench_host host = { .size = sizeof(host) };
 	const char *const given[8] = { r->cpu_model, r->microcode, r->kernel, r->governor, r->smt,
 				       r->isolation, r->virt, r->pbench_version };
 	uint64_t x = 0xcbf29ce484222325ull;	/* FNV-1a, 64 bits: stable across builds */
 
-	pbench_host_info(&host);
-	fp->f[0] = host.cpu_model;
-	fp->f[1] = machine_fact(NULL, "", "/sys/devices/system/cpu/cpu0/microcode/version",
-				fp->buf[0], sizeof(fp->buf[0]));
-	fp->f[2] = host.kernel;
-	fp->f[3] = machine_fact(r->env, "cpufreq.governor",
-				"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-				fp->buf[1], sizeof(fp->buf[1]));
-	fp->f[4] = machine_fact(r->env, "smt.active", "/sys/devices/system/cpu/smt/active",
-				fp->buf[2], sizeof(fp->buf[2]));
-	fp->f[5] = machine_fact(r->env, "isolation.isolcpus", "/sys/devices/system/cpu/isolated",
-				fp->buf[3], sizeof(fp->buf[3]));
-	fp->f[6] = machine_fact(r->env, "virt.hypervisor", NULL, fp->buf[4], sizeof(fp->buf[4]));
-	fp->f[7] = pbench_version();
 	for (int i = 0; i < 8; i++) {
 		const char *s;
 
-		if (given[i])
-			fp->f[i] = given[i];
+		fp->f[i] = given[i] ? given[i] : machine_field(r, fp, i);
 		if (!fp->f[i])
 			fp->f[i] = "";
 		for (s = fp_names[i]; *s; s++)
