@@ -42,7 +42,9 @@ struct pbench_history_opts {
  * PBENCH_HISTORY_SCHEMA (forward only; never backward). Errors, each with its one-line reason
  * (pbench_strerror()): -PBENCH_ENEWER_SCHEMA (written by a newer pbench: left untouched),
  * -PBENCH_ECORRUPT (corrupt, truncated or not a pbench store), -EBUSY (locked past the
- * timeout), -ENOSPC, -EACCES, -ENOENT (read_only and missing), -EINVAL, -ENOMEM.
+ * timeout), -ENOSPC, -EACCES, -ENOENT (read_only and missing), -EINVAL, -ENOMEM. One history
+ * is used by one thread at a time; processes may share the file (each its own history): that
+ * is what WAL and the busy timeout are for.
  */
 PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path,
 				   const struct pbench_history_opts *opts);
