@@ -95,7 +95,7 @@ SYSROOT_LDFLAGS += -static
 endif
 ALL_CFLAGS  = $(BASEFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(SYSROOT_LDFLAGS) $(LDFLAGS) -pthread
-LIB_LIBS  := -lpfm -lnuma -lm -ljansson
+LIB_LIBS  := -lpfm -lnuma -lm -ljansson -lsqlite3
 CLI_LIBS  :=
 
 LIB_SRCS := $(sort $(wildcard lib/src/*/*.c))

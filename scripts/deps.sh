@@ -63,6 +63,7 @@ else
 	need libpfm4-dev has_header perfmon/pfmlib_perf_event.h
 	need libnuma-dev has_header numa.h
 	need libjansson-dev has_header jansson.h
+	need libsqlite3-dev has_header sqlite3.h
 	need libcriterion-dev has_header criterion/criterion.h
 	need linux-libc-dev has_header linux/perf_event.h
 	# nm: tests/layers; objdump: libpbench runs it to show a measured function's machine code

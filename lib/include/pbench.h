@@ -35,5 +35,6 @@
 #include "pbench/samples.h"
 #include "pbench/jitter.h"
 #include "pbench/contest.h"
+#include "pbench/history.h"
 
 #endif /* PBENCH_H */

@@ -39,6 +39,7 @@ import tempfile
 ANCHORS = [
     (543, 'a6931d76cef79f58'),
     (557, '368e8a141a86873a'),
+    (622, 'b7df9a8ec128b546'),
 ]
 
 SEED = 'PBENCH_ABI'

@@ -1322,3 +1322,153 @@ Test(abi, pbench_runs_multi_cpu)
 	cr_expect_eq(offsetof(struct pbench_runs_multi_cpu, cpus_needed), 44, "cpus_needed moved");
 	cr_expect_eq(sizeof(((struct pbench_runs_multi_cpu *)0)->cpus_needed), 4, "cpus_needed resized");
 }
+
+Test(abi, pbench_history_opts)
+{
+	cr_expect_eq(offsetof(struct pbench_history_opts, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_history_opts *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_history_opts, busy_timeout_s), 8, "busy_timeout_s moved");
+	cr_expect_eq(sizeof(((struct pbench_history_opts *)0)->busy_timeout_s), 8, "busy_timeout_s resized");
+	cr_expect_eq(offsetof(struct pbench_history_opts, read_only), 16, "read_only moved");
+	cr_expect_eq(sizeof(((struct pbench_history_opts *)0)->read_only), 4, "read_only resized");
+}
+
+Test(abi, pbench_history_record)
+{
+	cr_expect_eq(offsetof(struct pbench_history_record, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, name), 8, "name moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->name), 8, "name resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, metric), 16, "metric moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->metric), 8, "metric resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, unit), 24, "unit moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->unit), 8, "unit resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, rev), 32, "rev moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->rev), 8, "rev resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, dirty), 40, "dirty moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->dirty), 4, "dirty resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, branch), 48, "branch moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->branch), 8, "branch resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, time_ns), 56, "time_ns moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->time_ns), 8, "time_ns resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, value), 64, "value moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->value), 8, "value resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, lo), 72, "lo moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->lo), 8, "lo resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, hi), 80, "hi moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->hi), 8, "hi resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, n_runs), 88, "n_runs moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->n_runs), 8, "n_runs resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, run_values), 96, "run_values moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->run_values), 8, "run_values resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, run_noisy), 104, "run_noisy moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->run_noisy), 8, "run_noisy resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, json), 112, "json moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->json), 8, "json resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, env), 120, "env moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->env), 8, "env resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, cpu_model), 128, "cpu_model moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->cpu_model), 8, "cpu_model resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, microcode), 136, "microcode moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->microcode), 8, "microcode resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, kernel), 144, "kernel moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->kernel), 8, "kernel resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, governor), 152, "governor moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->governor), 8, "governor resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, smt), 160, "smt moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->smt), 8, "smt resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, isolation), 168, "isolation moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->isolation), 8, "isolation resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, virt), 176, "virt moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->virt), 8, "virt resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, pbench_version), 184, "pbench_version moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->pbench_version), 8, "pbench_version resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, fingerprint), 192, "fingerprint moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->fingerprint), 8, "fingerprint resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, id), 200, "id moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->id), 8, "id resized");
+	cr_expect_eq(offsetof(struct pbench_history_record, series_id), 208, "series_id moved");
+	cr_expect_eq(sizeof(((struct pbench_history_record *)0)->series_id), 8, "series_id resized");
+}
+
+Test(abi, pbench_history_series)
+{
+	cr_expect_eq(offsetof(struct pbench_history_series, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, id), 8, "id moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->id), 8, "id resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, name), 16, "name moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->name), 8, "name resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, metric), 24, "metric moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->metric), 8, "metric resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, fingerprint), 32, "fingerprint moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->fingerprint), 8, "fingerprint resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, cpu_model), 40, "cpu_model moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->cpu_model), 8, "cpu_model resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, microcode), 48, "microcode moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->microcode), 8, "microcode resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, kernel), 56, "kernel moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->kernel), 8, "kernel resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, governor), 64, "governor moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->governor), 8, "governor resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, smt), 72, "smt moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->smt), 8, "smt resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, isolation), 80, "isolation moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->isolation), 8, "isolation resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, virt), 88, "virt moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->virt), 8, "virt resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, pbench_version), 96, "pbench_version moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->pbench_version), 8, "pbench_version resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, points), 104, "points moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->points), 8, "points resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, first_ns), 112, "first_ns moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->first_ns), 8, "first_ns resized");
+	cr_expect_eq(offsetof(struct pbench_history_series, last_ns), 120, "last_ns moved");
+	cr_expect_eq(sizeof(((struct pbench_history_series *)0)->last_ns), 8, "last_ns resized");
+}
+
+Test(abi, pbench_history_changes_opts)
+{
+	cr_expect_eq(offsetof(struct pbench_history_changes_opts, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_history_changes_opts *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_history_changes_opts, p), 8, "p moved");
+	cr_expect_eq(sizeof(((struct pbench_history_changes_opts *)0)->p), 8, "p resized");
+	cr_expect_eq(offsetof(struct pbench_history_changes_opts, min_rel), 16, "min_rel moved");
+	cr_expect_eq(sizeof(((struct pbench_history_changes_opts *)0)->min_rel), 8, "min_rel resized");
+	cr_expect_eq(offsetof(struct pbench_history_changes_opts, window), 24, "window moved");
+	cr_expect_eq(sizeof(((struct pbench_history_changes_opts *)0)->window), 8, "window resized");
+	cr_expect_eq(offsetof(struct pbench_history_changes_opts, min_segment), 32, "min_segment moved");
+	cr_expect_eq(sizeof(((struct pbench_history_changes_opts *)0)->min_segment), 8, "min_segment resized");
+}
+
+Test(abi, pbench_history_change)
+{
+	cr_expect_eq(offsetof(struct pbench_history_change, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, index), 8, "index moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->index), 4, "index resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, id_before), 16, "id_before moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->id_before), 8, "id_before resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, id_after), 24, "id_after moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->id_after), 8, "id_after resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, rev_before), 32, "rev_before moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->rev_before), 8, "rev_before resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, rev_after), 40, "rev_after moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->rev_after), 8, "rev_after resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, time_ns), 48, "time_ns moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->time_ns), 8, "time_ns resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, mean_before), 56, "mean_before moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->mean_before), 8, "mean_before resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, mean_after), 64, "mean_after moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->mean_after), 8, "mean_after resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, rel), 72, "rel moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->rel), 8, "rel resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, rel_lo), 80, "rel_lo moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->rel_lo), 8, "rel_lo resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, rel_hi), 88, "rel_hi moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->rel_hi), 8, "rel_hi resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, p), 96, "p moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->p), 8, "p resized");
+	cr_expect_eq(offsetof(struct pbench_history_change, direction), 104, "direction moved");
+	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->direction), 4, "direction resized");
+}

@@ -92,6 +92,8 @@ enum pbench_error {
 	PBENCH_ENO_RDPMC,		/* user-space counter read not available for this event */
 	PBENCH_EDIFFERENT,		/* compared functions do not compute the same thing */
 	PBENCH_EBAD_INTERP,		/* a script's #! interpreter (or a binary's loader) is missing */
+	PBENCH_ECORRUPT,		/* a history store that is corrupt, truncated or not pbench's */
+	PBENCH_ENEWER_SCHEMA,		/* a history store written by a newer pbench: not touched */
 	PBENCH_ELAST
 };
 

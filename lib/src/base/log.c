@@ -155,6 +155,9 @@ static const char *const pb_errors[] = {
 	/* In parentheses: clang warns of a string split over lines inside an array. */
 	[PBENCH_EBAD_INTERP - PBENCH_EUNKNOWN_EVENT] = ("the command's interpreter (#!) or loader "
 							"is missing"),
+	[PBENCH_ECORRUPT - PBENCH_EUNKNOWN_EVENT] = "the history store is corrupt or not pbench's",
+	[PBENCH_ENEWER_SCHEMA - PBENCH_EUNKNOWN_EVENT] = ("the history store is from a newer "
+							  "pbench"),
 };
 
 static const char *generic(int err)

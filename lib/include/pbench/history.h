@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/* pbench/history.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+ * each including the one before it). */
+#ifndef PBENCH_H_HISTORY
+#define PBENCH_H_HISTORY
+
+#include "contest.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * The history (history*.c): every measurement kept with the commit and the machine it was
+ * measured on, in one SQLite file, and the change points of a series (issue 24)
+ */
+struct pbench_history;
+
+/* The default store, relative to the current directory. */
+#define PBENCH_HISTORY_DEFAULT_PATH ".pbench/history.db"
+/* The schema version this library writes; a store of a newer one is refused. */
+#define PBENCH_HISTORY_SCHEMA 1
+
+struct pbench_history_opts {
+	size_t size;
+	double busy_timeout_s;		/* how long a write waits for another writer's lock
+					 * before -EBUSY; 0: 5 s */
+	int read_only;			/* 1: never create, migrate or write (an error where the
+					 * file is missing or older) */
+};
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_HISTORY_OPTS_INIT \
+	([] { struct pbench_history_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      return pbench_o_; }())
+#else
+#define PBENCH_HISTORY_OPTS_INIT { .size = sizeof(struct pbench_history_opts) }
+#endif
+
+/*
+ * Open (or create) the store at path (NULL: PBENCH_HISTORY_DEFAULT_PATH; its directory is
+ * created when missing, nothing else is), in WAL mode, and bring its schema up to
+ * PBENCH_HISTORY_SCHEMA (forward only; never backward). Errors, each with its one-line reason
+ * (pbench_strerror()): -PBENCH_ENEWER_SCHEMA (written by a newer pbench: left untouched),
+ * -PBENCH_ECORRUPT (corrupt, truncated or not a pbench store), -EBUSY (locked past the
+ * timeout), -ENOSPC, -EACCES, -ENOENT (read_only and missing), -EINVAL, -ENOMEM. One history
+ * is used by one thread at a time; processes may share the file (each its own history): that
+ * is what WAL and the busy timeout are for.
+ */
+PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path,
+				   const struct pbench_history_opts *opts);
+/* Close the store (the file stays). NULL is a no-op. */
+PBENCH_API void pbench_history_close(struct pbench_history *h);
+/* The schema version of the open store. */
+PBENCH_API int pbench_history_schema(const struct pbench_history *h);
+
+/*
+ * One measurement, in (pbench_history_add()) and out (pbench_history_point_get()). Out, the
+ * strings are the history's, valid until the next pbench_history_points() or the close.
+ */
+struct pbench_history_record {
+	size_t size;
+	/* The series key: the benchmark's name and its metric ("time_ns", "cycles"); and the
+	 * machine's fingerprint below. */
+	const char *name;
+	const char *metric;
+	const char *unit;		/* of value, e.g. "ns" (NULL: "") */
+	/* The commit (NULL: ""): the revision, whether the tree had changes, the branch. */
+	const char *rev;
+	int dirty;
+	const char *branch;
+	int64_t time_ns;		/* when, ns since the epoch; in: 0 is now */
+	/* The summary: the value the series is made of, its interval (NaN, or in: both 0, not
+	 * known). */
+	double value;
+	double lo, hi;
+	/* Every run: its value (the unit of value) and its noise verdict (1: pbench judged it
+	 * noisy, 0: clean, -1: not judged). In: n_runs values, run_noisy NULL for all -1. */
+	size_t n_runs;
+	const double *run_values;
+	const int *run_noisy;
+	const char *json;		/* the whole document it came from, kept byte for byte
+					 * (NULL: none) */
+	/* The machine's fingerprint. In: a field left NULL is the machine's own (host and,
+	 * with env, its findings; pbench_version() for the version). */
+	const struct pbench_env *env;
+	const char *cpu_model;
+	const char *microcode;
+	const char *kernel;
+	const char *governor;
+	const char *smt;
+	const char *isolation;
+	const char *virt;
+	const char *pbench_version;
+	/* Out only: the fingerprint's stable hash (16 hex digits) and the record's id. */
+	const char *fingerprint;
+	int64_t id;
+	int64_t series_id;
+};
+
+/*
+ * Append one record, in one transaction: either all of it is stored or nothing (a writer
+ * killed meanwhile leaves no trace). The series (name, metric, fingerprint) is made when new.
+ * Returns the record's id (> 0), or: -EINVAL (no name or metric, NaN value without runs,
+ * runs without values), -EBUSY (locked past the timeout), -ENOSPC (a full disk), -EFBIG (the
+ * file size limit, ulimit -f), -EIO, -PBENCH_ECORRUPT, -EROFS (opened read_only), -ENOMEM.
+ */
+PBENCH_API int64_t pbench_history_add(struct pbench_history *h,
+				      const struct pbench_history_record *rec);
+
+/* One series: a name, a metric and a machine. Strings: the history's, valid until close. */
+struct pbench_history_series {
+	size_t size;
+	int64_t id;
+	const char *name;
+	const char *metric;
+	const char *fingerprint;	/* 16 hex digits */
+	const char *cpu_model;
+	const char *microcode;
+	const char *kernel;
+	const char *governor;
+	const char *smt;
+	const char *isolation;
+	const char *virt;
+	const char *pbench_version;
+	size_t points;
+	int64_t first_ns, last_ns;	/* its oldest and newest point's time */
+};
+
+/* The number of series (reads the store again), or a negative error. */
+PBENCH_API int pbench_history_series_count(struct pbench_history *h);
+/* Series i (< count, in order of name, metric, then first point) into out. Errors: -EINVAL
+ * (out, or i out of range: call pbench_history_series_count() first). */
+PBENCH_API int pbench_history_series_get(struct pbench_history *h, int i,
+					 struct pbench_history_series *out);
+
+/* Read the points of series series_id, oldest first (by time, then by id): their number, or
+ * -ENOENT (no such series), a negative error. pbench_history_point_get() gives them one at a
+ * time; this replaces the points read before. */
+PBENCH_API int pbench_history_points(struct pbench_history *h, int64_t series_id);
+/* Point i of those (< the count) into out (every field of the record it was added as).
+ * Errors: -EINVAL. */
+PBENCH_API int pbench_history_point_get(struct pbench_history *h, int i,
+					struct pbench_history_record *out);
+
+/* The options of pbench_history_changes() (stats/changepoint.c): a field left 0 takes its
+ * default. */
+struct pbench_history_changes_opts {
+	size_t size;
+	double p;			/* significance of a change, in (0, 0.5); 0: 0.001 */
+	double min_rel;			/* smallest |relative change| reported; 0: any */
+	size_t window;			/* points per window, >= 4 * min_segment; 0: 50 */
+	size_t min_segment;		/* points each side of a change, >= 2; 0: 3 */
+};
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_HISTORY_CHANGES_OPTS_INIT \
+	([] { struct pbench_history_changes_opts pbench_o_ = {}; \
+	      pbench_o_.size = sizeof(pbench_o_); return pbench_o_; }())
+#else
+#define PBENCH_HISTORY_CHANGES_OPTS_INIT { .size = sizeof(struct pbench_history_changes_opts) }
+#endif
+
+/* One change point: the level moved between two commits. Strings: the history's, valid until
+ * the next pbench_history_changes() or the close. */
+struct pbench_history_change {
+	size_t size;
+	int index;			/* the first point of the new level, among the points of
+					 * pbench_history_changes() (its name and metric) */
+	int64_t id_before, id_after;	/* the records each side of the change */
+	const char *rev_before;		/* the last commit of the old level */
+	const char *rev_after;		/* the first commit of the new level */
+	int64_t time_ns;		/* of the first point of the new level */
+	double mean_before, mean_after;
+	double rel;			/* mean_after / mean_before - 1 */
+	double rel_lo, rel_hi;		/* its interval at confidence 1 - p (NaN: not known) */
+	double p;			/* of Welch's test */
+	int direction;			/* +1: up, -1: down */
+};
+
+/*
+ * The change points of a series: E-Divisive means with Welch's test over the points of every
+ * series with series_id's name and metric, oldest first, where a change of the machine's
+ * fingerprint starts a new segment (nothing is compared across it). The runs' values are the
+ * samples when every point has runs. Returns their number (read them with
+ * pbench_history_change_get()), or -ENOENT, -EINVAL (an option out of range), -ENOMEM. The
+ * points analyzed replace those of pbench_history_points(): point i of
+ * pbench_history_point_get() is then the change's index's.
+ * segments, when not NULL, gets the number of segments (fingerprint changes + 1).
+ */
+PBENCH_API int pbench_history_changes(struct pbench_history *h, int64_t series_id,
+				      const struct pbench_history_changes_opts *opts,
+				      int *segments);
+/* Change point i (< count) into out. Errors: -EINVAL. */
+PBENCH_API int pbench_history_change_get(struct pbench_history *h, int i,
+					 struct pbench_history_change *out);
+
+/*
+ * The commit of the git tree at dir (NULL: the current directory), read through the child
+ * API: `git rev-parse HEAD` into rev, `git rev-parse --abbrev-ref HEAD` into branch, and
+ * `git status --porcelain` (any output: *dirty 1). Errors: -PBENCH_ENOT_FOUND (no git),
+ * -ENOENT (not a git tree, or no commit yet), -ENAMETOOLONG (a buffer too small).
+ */
+PBENCH_API int pbench_history_git(const char *dir, char *rev, size_t rev_len, char *branch,
+				  size_t branch_len, int *dirty);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PBENCH_H_HISTORY */

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The history's public calls (issue 24): open a store (its directory made when missing, its
+ * schema brought forward), append a record in one transaction with the fingerprint of the
+ * machine it was measured on, close. The backend (history_sqlite.c) is chosen here; the rest
+ * of the module speaks only its interface (history/history.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "base/base.h"
+#include "history/history.h"
+
+static const struct pbench_history_opts history_defaults = PBENCH_HISTORY_OPTS_INIT;
+
+/* The directory of path, made when missing (that one level only: never a tree). */
+static int make_dir(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	if (!slash || slash == path)
+		return 0;
+	n = (size_t)(slash - path);
+	if (n >= sizeof(dir))
+		return pb_fail(-ENAMETOOLONG, "history '%s': the path is too long", path);
+	memcpy(dir, path, n);
+	dir[n] = 0;
+	if (mkdir(dir, 0777) == 0) {
+		pb_log(PBENCH_LOG_INFO, "history: made the directory '%s'", dir);
+		return 0;
+	}
+	if (errno == EEXIST)
+		return 0;
+	return pb_fail(-errno, "history '%s': cannot make its directory '%s': %s", path, dir,
+		       strerror(errno));
+}
+
+PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path,
+				   const struct pbench_history_opts *opts)
+{
+	struct pbench_history_opts o = history_defaults;
+	struct pbench_history *h;
+	int rc;
+
+	if (!out)
+		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
+	*out = NULL;
+	if (opts && (rc = PB_CHECK_STRUCT(opts, pbench_history_opts, 0,
+					  "PBENCH_HISTORY_OPTS_INIT")))
+		return rc;
+	if (opts)
+		pb_copy_in(&o, sizeof(o), opts);
+	if (!path)
+		path = PBENCH_HISTORY_DEFAULT_PATH;
+	if (!*path || !(o.busy_timeout_s >= 0))
+		return pb_fail(-EINVAL, "%s(): %s", __func__, *path ? "opts->busy_timeout_s is "
+			       "negative" : "path is empty");
+	if (!o.read_only && (rc = make_dir(path)))
+		return rc;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	h->be = &pb_history_sqlite;
+	h->read_only = o.read_only;
+	rc = h->be->open(&h->db, path, &o);
+	if (!rc)
+		rc = pb_history_schema(h);
+	if (rc) {
+		pbench_history_close(h);
+		return rc;
+	}
+	*out = h;
+	return 0;
+}
+
+PBENCH_API void pbench_history_close(struct pbench_history *h)
+{
+	if (!h)
+		return;
+	pb_history_changes_free(h);
+	pb_history_points_free(h);
+	pb_history_series_free(h);
+	if (h->db)
+		h->be->close(h->db);
+	free(h);
+}
+
+PBENCH_API int pbench_history_schema(const struct pbench_history *h)
+{
+	return h ? h->schema : pb_fail(-EINVAL, "%s(): h is NULL", __func__);
+}
+
+/* The machine's fingerprint: the fields, then their stable hash. */
+struct fp {
+	const char *f[8];
+	char buf[5][256];
+	char hash[17];
+};
+
+static const char *const fp_names[8] = { "cpu_model", "microcode", "kernel", "governor", "smt",
+					 "isolation", "virt", "pbench_version" };
+
+/* The value of the env's first finding id, or of the file, into buf. */
+static const char *machine_fact(const struct pbench_env *env, const char *id, const char *file,
+				char *buf, size_t len)
+{
+	int n = env ? pbench_env_nr(env) : 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct pbench_check *c = pbench_env_get(env, i);
+
+		if (c && !strcmp(c->id, id)) {
+			snprintf(buf, len, "%s", c->value);
+			return buf;
+		}
+	}
+	if (!file || pb_read_file(file, buf, len) < 0)
+		buf[0] = 0;
+	return buf;
+}
+
+/* Field i of the machine's own fingerprint (only those the caller left NULL are read: a
+ * read of /proc/cpuinfo costs more than the append). */
+static const char *machine_field(const struct pbench_history_record *r, struct fp *fp, int i)
+{
+	static const char *const sys[8] = {
+		[1] = "/sys/devices/system/cpu/cpu0/microcode/version",
+		[3] = "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+		[4] = "/sys/devices/system/cpu/smt/active",
+		[5] = "/sys/devices/system/cpu/isolated",
+	};
+	static const char *const ids[8] = { [3] = "cpufreq.governor", [4] = "smt.active",
+					   [5] = "isolation.isolcpus", [6] = "virt.hypervisor" };
+	struct pbench_host host = { .size = sizeof(host) };
+	int b = i == 1 ? 0 : i - 2;	/* its buffer: microcode 0, governor..virt 1..4 */
+
+	if (i == 0 || i == 2) {
+		pbench_host_info(&host);
+		return i ? host.kernel : host.cpu_model;
+	}
+	if (i == 7)
+		return pbench_version();
+	return machine_fact(i == 1 ? NULL : r->env, ids[i] ? ids[i] : "", sys[i], fp->buf[b],
+			    sizeof(fp->buf[b]));
+}
+
+static void fingerprint(const struct pbench_history_record *r, struct fp *fp)
+{
+	const char *const given[8] = { r->cpu_model, r->microcode, r->kernel, r->governor, r->smt,
+				       r->isolation, r->virt, r->pbench_version };
+	uint64_t x = 0xcbf29ce484222325ull;	/* FNV-1a, 64 bits: stable across builds */
+
+	for (int i = 0; i < 8; i++) {
+		const char *s;
+
+		fp->f[i] = given[i] ? given[i] : machine_field(r, fp, i);
+		if (!fp->f[i])
+			fp->f[i] = "";
+		for (s = fp_names[i]; *s; s++)
+			x = (x ^ (unsigned char)*s) * 0x100000001b3ull;
+		x = (x ^ '=') * 0x100000001b3ull;
+		for (s = fp->f[i]; *s; s++)
+			x = (x ^ (unsigned char)*s) * 0x100000001b3ull;
+		x = (x ^ '\n') * 0x100000001b3ull;
+	}
+	snprintf(fp->hash, sizeof(fp->hash), "%016" PRIx64, x);
+}
+
+static int id_row(const struct pb_hv *col, int ncol, void *arg)
+{
+	*(int64_t *)arg = ncol && col[0].type == PB_HV_INT ? col[0].i : -1;
+	return 0;
+}
+
+/* The series' id, its machine and itself made when new (inside the transaction). */
+static int series_id(struct pbench_history *h, const struct pbench_history_record *r,
+		     const struct fp *fp, int64_t *id)
+{
+	struct pb_hv a[9];
+	int64_t mid = -1;
+	int rc;
+
+	a[0] = PB_HV_S(fp->hash);
+	for (int i = 0; i < 8; i++)
+		a[i + 1] = PB_HV_S(fp->f[i]);
+	rc = h->be->query(h->db, "INSERT INTO machines (fingerprint, cpu_model, microcode, kernel,"
+			  " governor, smt, isolation, virt, pbench_version) VALUES ($1, $2, $3,"
+			  " $4, $5, $6, $7, $8, $9) ON CONFLICT (fingerprint) DO NOTHING",
+			  a, 9, NULL, NULL);
+	if (!rc)
+		rc = h->be->query(h->db, "SELECT id FROM machines WHERE fingerprint = $1", a, 1,
+				  id_row, &mid);
+	if (rc)
+		return rc;
+	a[0] = PB_HV_S(r->name);
+	a[1] = PB_HV_S(r->metric);
+	a[2] = PB_HV_I(mid);
+	rc = h->be->query(h->db, "INSERT INTO series (name, metric, machine_id) VALUES ($1, $2,"
+			  " $3) ON CONFLICT (name, metric, machine_id) DO NOTHING", a, 3, NULL,
+			  NULL);
+	*id = -1;
+	if (!rc)
+		rc = h->be->query(h->db, "SELECT id FROM series WHERE name = $1 AND metric = $2 "
+				  "AND machine_id = $3", a, 3, id_row, id);
+	if (!rc && (mid < 0 || *id < 0))
+		rc = pb_fail(-PBENCH_ECORRUPT, "history: the series '%s' (%s) was not made",
+			     r->name, r->metric);
+	return rc;
+}
+
+/* The record's row and its runs' rows (inside the transaction). */
+static int insert(struct pbench_history *h, const struct pbench_history_record *r,
+		  int64_t sid, int64_t *id)
+{
+	struct timespec ts;
+	int64_t t = r->time_ns;
+	int known = r->lo != 0 || r->hi != 0;	/* both 0: the caller left them */
+	struct pb_hv a[12];
+	int rc;
+
+	if (!t) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		t = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	}
+	a[0] = PB_HV_I(sid), a[1] = PB_HV_I(t), a[2] = PB_HV_S(r->rev ? r->rev : "");
+	a[3] = PB_HV_I(r->dirty != 0), a[4] = PB_HV_S(r->branch ? r->branch : "");
+	a[5] = PB_HV_S(r->unit ? r->unit : ""), a[6] = PB_HV_D(r->value);
+	a[7] = PB_HV_D(known ? r->lo : NAN), a[8] = PB_HV_D(known ? r->hi : NAN);
+	a[9] = PB_HV_I((int64_t)r->n_runs);
+	a[10] = r->json ? PB_HV_S(r->json) : (struct pb_hv){ .type = PB_HV_NULL };
+	*id = -1;
+	rc = h->be->query(h->db, "INSERT INTO records (series_id, time_ns, rev, dirty, branch, "
+			  "unit, value, lo, hi, n_runs, json) VALUES ($1, $2, $3, $4, $5, $6, $7,"
+			  " $8, $9, $10, $11) RETURNING id", a, 11, id_row, id);
+	for (size_t i = 0; !rc && i < r->n_runs; i++) {
+		a[0] = PB_HV_I(*id), a[1] = PB_HV_I((int64_t)i), a[2] = PB_HV_D(r->run_values[i]);
+		a[3] = PB_HV_I(r->run_noisy ? (r->run_noisy[i] > 0 ? 1 : r->run_noisy[i] < 0 ? -1
+					       : 0) : -1);
+		rc = h->be->query(h->db, "INSERT INTO runs (record_id, idx, value, noisy) VALUES "
+				  "($1, $2, $3, $4)", a, 4, NULL, NULL);
+	}
+	return rc;
+}
+
+static int check_record(const struct pbench_history *h, const struct pbench_history_record *r)
+{
+	if (!h)
+		return pb_fail(-EINVAL, "pbench_history_add(): h is NULL");
+	if (h->read_only)
+		return pb_fail(-EROFS, "pbench_history_add(): the history was opened read-only");
+	if (!r->name || !*r->name || !r->metric || !*r->metric)
+		return pb_fail(-EINVAL, "pbench_history_add(): rec->%s is empty",
+			       !r->name || !*r->name ? "name" : "metric");
+	if (r->n_runs && !r->run_values)
+		return pb_fail(-EINVAL, "pbench_history_add(): rec->n_runs is %zu and "
+			       "rec->run_values NULL", r->n_runs);
+	for (size_t i = 0; i < r->n_runs; i++)
+		if (!isfinite(r->run_values[i]))
+			return pb_fail(-EINVAL, "pbench_history_add(): rec->run_values[%zu] is %g",
+				       i, r->run_values[i]);
+	if (!isfinite(r->value) && !r->n_runs)
+		return pb_fail(-EINVAL, "pbench_history_add(): rec->value is %g and there are no "
+			       "runs", r->value);
+	return 0;
+}
+
+static const struct pbench_history_record record_defaults = { .size = sizeof(record_defaults),
+	.value = NAN, .lo = NAN, .hi = NAN };
+
+PBENCH_API int64_t pbench_history_add(struct pbench_history *h,
+				      const struct pbench_history_record *rec)
+{
+	struct pbench_history_record r = record_defaults;
+	int64_t sid = -1, id = -1;
+	struct fp fp;
+	int rc = PB_CHECK_STRUCT(rec, pbench_history_record, 0, NULL);
+
+	if (rc)
+		return rc;
+	pb_copy_in(&r, sizeof(r), rec);
+	if ((rc = check_record(h, &r)))
+		return rc;
+	fingerprint(&r, &fp);
+	rc = h->be->begin(h->db);
+	if (!rc)
+		rc = series_id(h, &r, &fp, &sid);
+	if (!rc)
+		rc = insert(h, &r, sid, &id);
+	/* Said at debug level inside the transaction: the tests stop a writer here (its log
+	 * callback) and kill it, to see that no half record is left. */
+	if (!rc)
+		pb_log(PBENCH_LOG_DEBUG, "history: record %lld written, not committed yet",
+		       (long long)id);
+	if (!rc)
+		rc = h->be->commit(h->db);
+	if (rc) {
+		h->be->rollback(h->db);
+		return rc;
+	}
+	return id;
+}

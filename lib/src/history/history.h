@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The history's private parts (lib/src/history/): the store of issue 24 sits behind a small
+ * backend interface, statements with $1..$n parameters and rows handed to a callback, so that
+ * a second backend (PostgreSQL through libpq) runs the same schema and the same SQL. SQLite
+ * is the first (history_sqlite.c); the schema and its migrations (history_schema.c), the
+ * reading of series and points (history_read.c), the change points (history_changes.c), git
+ * (history_git.c) and the public calls (history.c) know only this interface.
+ */
+#ifndef PBENCH_HISTORY_PRIV_H
+#define PBENCH_HISTORY_PRIV_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "pbench.h"
+
+/* One value bound to a statement or read from a row. */
+enum pb_hv_type { PB_HV_NULL, PB_HV_INT, PB_HV_REAL, PB_HV_TEXT };
+struct pb_hv {
+	enum pb_hv_type type;
+	int64_t i;
+	double d;
+	const char *s;			/* TEXT: valid during the row's callback only */
+};
+#define PB_HV_I(x) ((struct pb_hv){ .type = PB_HV_INT, .i = (x) })
+#define PB_HV_D(x) ((struct pb_hv){ .type = PB_HV_REAL, .d = (x) })
+#define PB_HV_S(x) ((struct pb_hv){ .type = PB_HV_TEXT, .s = (x) })
+
+/* A row of a query: ncol values; return 0 to go on, a negative error to stop with it. */
+typedef int (*pb_hrow_fn)(const struct pb_hv *col, int ncol, void *arg);
+
+struct pb_hdb;
+
+/* A backend. Every call returns 0 or a negative error said through pb_fail() in one line:
+ * -PBENCH_ECORRUPT, -EBUSY (locked past the timeout), -ENOSPC, -EACCES, -EROFS, -ENOMEM. */
+struct pb_hbackend {
+	const char *name;
+	int (*open)(struct pb_hdb **out, const char *path, const struct pbench_history_opts *o);
+	void (*close)(struct pb_hdb *db);
+	/* Statements without parameters (schema), run in order. */
+	int (*exec)(struct pb_hdb *db, const char *sql);
+	/* One statement with args ($1..$n), fn called per row (NULL: rows ignored). */
+	int (*query)(struct pb_hdb *db, const char *sql, const struct pb_hv *args, int nargs,
+		     pb_hrow_fn fn, void *arg);
+	/* A write transaction: begin takes the write lock at once (waiting up to the timeout). */
+	int (*begin)(struct pb_hdb *db);
+	int (*commit)(struct pb_hdb *db);
+	void (*rollback)(struct pb_hdb *db);
+	/* Whether the store holds any table at all (a new file). */
+	int (*empty)(struct pb_hdb *db);
+};
+
+/* history_sqlite.c */
+extern const struct pb_hbackend pb_history_sqlite;
+
+/* What pbench_history_points() read: one record per point, its strings owned here. */
+struct pb_hpoint {
+	struct pbench_history_record rec;
+	char *strs[16];			/* what rec's strings point to */
+	double *runs;
+	int *noisy;
+};
+
+struct pb_hseries {
+	struct pbench_history_series s;
+	char *strs[11];
+};
+
+struct pbench_history {
+	const struct pb_hbackend *be;
+	struct pb_hdb *db;
+	int schema;
+	int read_only;
+	struct pb_hseries *series;	/* pbench_history_series_count() */
+	size_t nseries;
+	struct pb_hpoint *points;	/* pbench_history_points() */
+	size_t npoints;
+	struct pbench_history_change *changes;	/* pbench_history_changes() */
+	char **change_strs;
+	size_t nchanges;
+};
+
+/* history_schema.c: bring the store up to PBENCH_HISTORY_SCHEMA, or refuse it. */
+int pb_history_schema(struct pbench_history *h);
+
+/* history_read.c */
+int pb_history_read_points(struct pbench_history *h, const char *sql, const struct pb_hv *args,
+			   int nargs);
+void pb_history_points_free(struct pbench_history *h);
+void pb_history_series_free(struct pbench_history *h);
+
+/* history_changes.c */
+void pb_history_changes_free(struct pbench_history *h);
+
+#endif

@@ -1,0 +1,753 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The history store (lib/src/history/, issue 24) through its public API, on real SQLite files
+ * in a temporary directory: every field read back as added, the JSON byte for byte, the
+ * schema's version and a newer one refused untouched, two writers at once, a writer killed
+ * inside its transaction, a writer locked out past its timeout, corrupt and truncated files,
+ * and change points found on a stored series with a step but never across a change of machine.
+ * sqlite3.h is included to play the part of another program writing the file (a newer pbench,
+ * a foreign database) and to check the file's integrity independently of pbench.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pbench.h"
+#include "testutil.h"
+
+static char dir[256];
+
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/pbench-history-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+/* Remove what the test made: the directory's files, one level of subdirectories. */
+static void teardown(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(history, .init = setup, .fini = teardown);
+
+static const char *path_in(const char *name)
+{
+	static char p[4][320];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(p[k], sizeof(p[k]), "%s/%s", dir, name);
+	return p[k];
+}
+
+/* A record with a fixed machine (so that tests do not depend on this one's). */
+static struct pbench_history_record rec_at(const char *name, const char *rev, double value,
+					   const char *kernel)
+{
+	struct pbench_history_record r = { .size = sizeof(r) };
+
+	r.name = name;
+	r.metric = "time_ns";
+	r.unit = "ns";
+	r.rev = rev;
+	r.branch = "main";
+	r.value = value;
+	r.lo = value * 0.99;
+	r.hi = value * 1.01;
+	r.cpu_model = "Test CPU 9000";
+	r.microcode = "0xdead";
+	r.kernel = kernel;
+	r.governor = "performance";
+	r.smt = "off";
+	r.isolation = "2-3";
+	r.virt = "bare metal";
+	r.pbench_version = "0.1.0";
+	return r;
+}
+
+static int64_t sql_count(const char *file, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int64_t n = -1;
+
+	cr_assert_eq(sqlite3_open_v2(file, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sql);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+static const char *sql_text(const char *file, const char *sql)
+{
+	static char text[64];
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	text[0] = 0;
+	cr_assert_eq(sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s", sql);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(text, sizeof(text), "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return text;
+}
+
+static void integrity_ok(const char *file)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	cr_assert_eq(sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+	cr_assert_str_eq((const char *)sqlite3_column_text(st, 0), "ok");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+static const char json_doc[] = "{\n  \"schema\": 2, \"name\": \"caf\xc3\xa9 \\\"q\\\"\",\t"
+			       "\"values\": [1.5e-9, -0, 1e308],\r\n  \"trailing\": \" \" }  \n";
+
+Test(history, every_field_read_back)
+{
+	const double runs[] = { 101.5, 99.25, 100.0, 250.0 };
+	const int noisy[] = { 0, 0, -1, 1 };
+	struct pbench_history_record r = rec_at("parse", "abc123", 100.125, "6.1.0-test");
+	struct pbench_history_record got = { .size = sizeof(got) };
+	struct pbench_history_series s = { .size = sizeof(s) };
+	struct pbench_history *h;
+	const char *file = path_in("sub/h.db");
+	int64_t id;
+
+	r.dirty = 1;
+	r.time_ns = 1700000000123456789LL;
+	r.n_runs = 4;
+	r.run_values = runs;
+	r.run_noisy = noisy;
+	r.json = json_doc;
+	r.hi = NAN;
+	cr_assert_eq(pbench_history_open(&h, file, NULL), 0, "%s", pbench_strerror(-1));
+	cr_assert_eq(pbench_history_schema(h), PBENCH_HISTORY_SCHEMA);
+	id = pbench_history_add(h, &r);
+	cr_assert_gt(id, 0, "%s", pbench_strerror((int)id));
+	cr_assert_eq(pbench_history_series_count(h), 1);
+	cr_assert_eq(pbench_history_series_get(h, 0, &s), 0);
+	cr_assert_str_eq(s.name, "parse");
+	cr_assert_str_eq(s.metric, "time_ns");
+	cr_assert_str_eq(s.cpu_model, "Test CPU 9000");
+	cr_assert_str_eq(s.microcode, "0xdead");
+	cr_assert_str_eq(s.kernel, "6.1.0-test");
+	cr_assert_str_eq(s.governor, "performance");
+	cr_assert_str_eq(s.smt, "off");
+	cr_assert_str_eq(s.isolation, "2-3");
+	cr_assert_str_eq(s.virt, "bare metal");
+	cr_assert_str_eq(s.pbench_version, "0.1.0");
+	cr_assert_eq(strlen(s.fingerprint), 16);
+	cr_assert_eq(s.points, 1);
+	cr_assert_eq(s.first_ns, r.time_ns);
+	cr_assert_eq(s.last_ns, r.time_ns);
+	cr_assert_eq(pbench_history_points(h, s.id), 1);
+	cr_assert_eq(pbench_history_point_get(h, 0, &got), 0);
+	cr_assert_eq(got.id, id);
+	cr_assert_eq(got.series_id, s.id);
+	cr_assert_str_eq(got.name, "parse");
+	cr_assert_str_eq(got.unit, "ns");
+	cr_assert_str_eq(got.rev, "abc123");
+	cr_assert_eq(got.dirty, 1);
+	cr_assert_str_eq(got.branch, "main");
+	cr_assert_eq(got.time_ns, r.time_ns);
+	cr_assert_eq(got.value, 100.125);
+	cr_assert_eq(got.lo, r.lo);
+	cr_assert(isnan(got.hi));
+	cr_assert_eq(got.n_runs, 4);
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(got.run_values[i], runs[i]);
+		cr_assert_eq(got.run_noisy[i], noisy[i]);
+	}
+	cr_assert_eq(memcmp(got.json, json_doc, sizeof(json_doc)), 0, "the JSON is not kept byte "
+		     "for byte: %s", got.json);
+	cr_assert_str_eq(got.fingerprint, s.fingerprint);
+	cr_assert_str_eq(got.isolation, "2-3");
+	pbench_history_close(h);
+}
+
+Test(history, machine_fingerprint_and_series)
+{
+	struct pbench_history_record a = rec_at("x", "r1", 1, "k1"), b = rec_at("x", "r2", 2, "k2");
+	struct pbench_history_record mine = { .size = sizeof(mine) };
+	struct pbench_history_record got = { .size = sizeof(got) };
+	struct pbench_history_series s1 = { .size = sizeof(s1) }, s2 = { .size = sizeof(s2) };
+	struct pbench_history *h;
+	struct utsname u;
+	int n;
+
+	cr_assert_eq(pbench_history_open(&h, path_in("h.db"), NULL), 0);
+	cr_assert_gt(pbench_history_add(h, &a), 0);
+	cr_assert_gt(pbench_history_add(h, &a), 0);
+	cr_assert_gt(pbench_history_add(h, &b), 0);
+	mine.name = "x";
+	mine.metric = "time_ns";
+	mine.value = 3;
+	cr_assert_gt(pbench_history_add(h, &mine), 0, "%s", pbench_strerror(-1));
+	n = pbench_history_series_count(h);
+	cr_assert_eq(n, 3, "a series per machine: %d", n);
+	cr_assert_eq(pbench_history_series_get(h, 0, &s1), 0);
+	cr_assert_eq(pbench_history_series_get(h, 1, &s2), 0);
+	cr_assert_str_neq(s1.fingerprint, s2.fingerprint);
+	cr_assert_eq(s1.points + s2.points, 3);
+	cr_assert_eq(pbench_history_series_get(h, 3, &s1), -EINVAL);
+	/* The machine's own fingerprint where the fields are left NULL. */
+	cr_assert_eq(pbench_history_series_get(h, 2, &s1), 0);
+	cr_assert_eq(pbench_history_points(h, s1.id), 1);
+	cr_assert_eq(pbench_history_point_get(h, 0, &got), 0);
+	cr_assert_eq(uname(&u), 0);
+	cr_assert_str_eq(got.kernel, u.release);
+	cr_assert_str_eq(got.pbench_version, pbench_version());
+	cr_assert_str_eq(got.rev, "");
+	cr_assert(isnan(got.lo), "lo is not known: NaN, not 0");
+	/* Stable: the same fields give the same hash (the same series again). */
+	cr_assert_gt(pbench_history_add(h, &mine), 0);
+	cr_assert_eq(pbench_history_series_count(h), 3);
+	cr_assert_eq(pbench_history_points(h, 999), -ENOENT);
+	pbench_history_close(h);
+}
+
+Test(history, bad_arguments)
+{
+	struct pbench_history_record r = rec_at("", "r", 1, "k");
+	struct pbench_history_opts bad = { 0 };
+	struct pbench_history *h;
+	double nan_run = NAN;
+
+	cr_assert_eq(pbench_history_open(&h, path_in("h.db"), &bad), -EINVAL);
+	cr_assert_null(h);
+	cr_assert_eq(pbench_history_open(&h, "", NULL), -EINVAL);
+	cr_assert_eq(pbench_history_open(&h, path_in("h.db"), NULL), 0);
+	cr_assert_eq(pbench_history_add(h, &r), -EINVAL);
+	cr_assert(strstr(pbench_strerror(-EINVAL), "name"), "%s", pbench_strerror(-EINVAL));
+	r.name = "n";
+	r.value = NAN;
+	cr_assert_eq(pbench_history_add(h, &r), -EINVAL);
+	r.n_runs = 1;
+	r.run_values = &nan_run;
+	cr_assert_eq(pbench_history_add(h, &r), -EINVAL);
+	cr_assert_eq(pbench_history_series_count(h), 0, "nothing stored by a refused add");
+	pbench_history_close(h);
+	cr_assert_eq(pbench_history_open(&h, path_in("no/such/dir/h.db"), NULL), -ENOENT,
+		     "only one level of directory is made");
+}
+
+Test(history, default_path_makes_only_its_directory)
+{
+	struct pbench_history *h;
+	char cwd[512];
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int others = 0;
+
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	cr_assert_eq(chdir(dir), 0);
+	cr_assert_eq(pbench_history_open(&h, NULL, NULL), 0, "%s", pbench_strerror(-1));
+	cr_assert_eq(stat(PBENCH_HISTORY_DEFAULT_PATH, &st), 0);
+	pbench_history_close(h);
+	d = opendir(".");
+	while ((e = readdir(d)))
+		others += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+			  strcmp(e->d_name, ".pbench");
+	closedir(d);
+	cr_assert_eq(others, 0, "nothing but .pbench made");
+	cr_assert_eq(chdir(cwd), 0);
+}
+
+/* The file's version set by another program: a newer pbench's. */
+static void set_version(const char *file, const char *v)
+{
+	char sql[128];
+	sqlite3 *db;
+
+	snprintf(sql, sizeof(sql), "UPDATE meta SET value = '%s' WHERE key = 'schema_version'", v);
+	cr_assert_eq(sqlite3_open_v2(file, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static char *slurp(const char *file, size_t *len)
+{
+	FILE *f = fopen(file, "rb");
+	char *buf = malloc(1 << 20);
+
+	cr_assert_not_null(f);
+	*len = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	return buf;
+}
+
+Test(history, schema_version_and_newer_refused)
+{
+	struct pbench_history_record r = rec_at("x", "r", 1, "k");
+	struct pbench_history *h;
+	const char *file = path_in("h.db");
+	size_t n1, n2;
+	char *before, *after;
+	int rc;
+
+	cr_assert_eq(pbench_history_open(&h, file, NULL), 0);
+	cr_assert_gt(pbench_history_add(h, &r), 0);
+	pbench_history_close(h);
+	cr_assert_eq(sql_count(file, "SELECT CAST(value AS INTEGER) FROM meta WHERE key = "
+			       "'schema_version'"), PBENCH_HISTORY_SCHEMA);
+	set_version(file, "99");
+	before = slurp(file, &n1);
+	rc = pbench_history_open(&h, file, NULL);
+	cr_assert_eq(rc, -PBENCH_ENEWER_SCHEMA, "%d %s", rc, pbench_strerror(rc));
+	cr_assert_null(h);
+	cr_assert(strstr(pbench_strerror(rc), "version 99"), "%s", pbench_strerror(rc));
+	cr_assert_null(strchr(pbench_strerror(rc), '\n'), "one line");
+	after = slurp(file, &n2);
+	cr_assert(n1 == n2 && !memcmp(before, after, n1), "a newer store is left untouched");
+	cr_assert_eq(sql_count(file, "SELECT count(*) FROM records"), 1);
+	free(before);
+	free(after);
+}
+
+/* Append n records from a child process of its own: its exit status is the first error. */
+static pid_t writer(const char *file, const char *name, int n)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct pbench_history_opts o = PBENCH_HISTORY_OPTS_INIT;
+		struct pbench_history *h;
+		char rev[32];
+
+		o.busy_timeout_s = 30;
+		if (pbench_history_open(&h, file, &o))
+			_exit(10);
+		for (int i = 0; i < n; i++) {
+			struct pbench_history_record r = rec_at(name, rev, 100 + i, "k");
+
+			snprintf(rev, sizeof(rev), "%s-%d", name, i);
+			if (pbench_history_add(h, &r) <= 0)
+				_exit(11);
+		}
+		pbench_history_close(h);
+		_exit(0);
+	}
+	return pid;
+}
+
+Test(history, two_writers_at_once)
+{
+	const char *file = path_in("h.db");
+	pid_t a, b;
+	int st;
+
+	/* No store yet: both make it at once, one of them its schema. */
+	a = writer(file, "a", 200);
+	b = writer(file, "b", 200);
+	cr_assert_eq(waitpid(a, &st, 0), a);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer a: %d", st);
+	cr_assert_eq(waitpid(b, &st, 0), b);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer b: %d", st);
+	cr_assert_eq(sql_count(file, "SELECT count(*) FROM records"), 400);
+	cr_assert_eq(sql_count(file, "SELECT count(DISTINCT rev) FROM records"), 400);
+	cr_assert_eq(sql_count(file, "SELECT count(*) FROM series"), 2);
+	cr_assert_str_eq(sql_text(file, "PRAGMA journal_mode"), "wal");
+	integrity_ok(file);
+}
+
+static int hook_fd = -1;
+
+/* The child's log: inside the transaction, say so to the parent and wait to be killed. */
+static void stop_inside(int level, const char *msg, void *arg)
+{
+	(void)level;
+	(void)arg;
+	if (strstr(msg, "not committed yet")) {
+		if (write(hook_fd, "x", 1) != 1)
+			_exit(12);
+		for (;;)
+			pause();
+	}
+}
+
+/* A child appending one record with 50 runs, stopped inside its transaction. */
+static pid_t stopped_writer(const char *file)
+{
+	int fd[2];
+	pid_t pid;
+	char c;
+
+	cr_assert_eq(pipe(fd), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct pbench_history_record r = rec_at("x", "half", 5, "k");
+		struct pbench_history *h;
+		double runs[50];
+
+		close(fd[0]);
+		hook_fd = fd[1];
+		for (int i = 0; i < 50; i++)
+			runs[i] = 5 + i * 0.01;
+		r.n_runs = 50;
+		r.run_values = runs;
+		r.json = "{\"half\": true}";
+		if (pbench_history_open(&h, file, NULL))
+			_exit(10);
+		pbench_log_set(stop_inside, NULL);
+		pbench_history_add(h, &r);
+		_exit(13);	/* the hook never returns */
+	}
+	close(fd[1]);
+	cr_assert_eq(read(fd[0], &c, 1), 1, "the writer did not reach its transaction");
+	close(fd[0]);
+	return pid;
+}
+
+static void add_some(const char *file, int n)
+{
+	struct pbench_history *h;
+	double runs[3] = { 1, 2, 3 };
+
+	cr_assert_eq(pbench_history_open(&h, file, NULL), 0);
+	for (int i = 0; i < n; i++) {
+		struct pbench_history_record r = rec_at("x", "whole", 2, "k");
+
+		r.n_runs = 3;
+		r.run_values = runs;
+		cr_assert_gt(pbench_history_add(h, &r), 0);
+	}
+	pbench_history_close(h);
+}
+
+Test(history, killed_writer_leaves_no_half_record)
+{
+	const char *file = path_in("h.db");
+	struct pbench_history *h;
+	pid_t pid;
+	int st;
+
+	add_some(file, 3);
+	pid = stopped_writer(file);
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	cr_assert_eq(pbench_history_open(&h, file, NULL), 0, "%s", pbench_strerror(-1));
+	cr_assert_eq(pbench_history_series_count(h), 1);
+	cr_assert_eq(pbench_history_points(h, 1), 3, "no half record");
+	pbench_history_close(h);
+	integrity_ok(file);
+	cr_assert_eq(sql_count(file, "SELECT count(*) FROM runs"), 9, "no run of the killed one");
+	cr_assert_eq(sql_count(file, "SELECT count(*) FROM records WHERE rev = 'half'"), 0);
+	add_some(file, 1);
+	cr_assert_eq(sql_count(file, "SELECT count(*) FROM records"), 4);
+}
+
+Test(history, locked_past_the_timeout)
+{
+	struct pbench_history_opts o = PBENCH_HISTORY_OPTS_INIT;
+	struct pbench_history_record r = rec_at("x", "late", 1, "k");
+	const char *file = path_in("h.db");
+	struct pbench_history *h;
+	struct timespec t0, t1;
+	double waited;
+	int64_t rc;
+	pid_t pid;
+	int st;
+
+	add_some(file, 1);
+	pid = stopped_writer(file);
+	o.busy_timeout_s = 0.3;
+	cr_assert_eq(pbench_history_open(&h, file, &o), 0, "readers and opening are not blocked");
+	cr_assert_eq(pbench_history_series_count(h), 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = pbench_history_add(h, &r);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	waited = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	cr_assert_eq(rc, -EBUSY, "%lld %s", (long long)rc, pbench_strerror((int)rc));
+	cr_assert(strstr(pbench_strerror((int)rc), "locked"), "%s", pbench_strerror((int)rc));
+	cr_assert_geq(waited, 0.25, "gave up after %.3f s, before the timeout", waited);
+	cr_assert_gt(pbench_history_add(h, &r), 0, "the lock is gone with its writer");
+	pbench_history_close(h);
+	cr_assert_eq(sql_count(file, "SELECT count(*) FROM records"), 2);
+}
+
+Test(history, corrupt_files)
+{
+	const char *garbage = path_in("garbage.db"), *foreign = path_in("foreign.db");
+	struct pbench_history *h;
+	sqlite3 *db;
+	FILE *f = fopen(garbage, "w");
+	int rc;
+
+	for (int i = 0; i < 300; i++)
+		fputs("this is not a database at all\n", f);
+	fclose(f);
+	rc = pbench_history_open(&h, garbage, NULL);
+	cr_assert_eq(rc, -PBENCH_ECORRUPT, "%d %s", rc, pbench_strerror(rc));
+	cr_assert_null(strchr(pbench_strerror(rc), '\n'));
+	cr_assert_eq(sqlite3_open(foreign, &db), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(db, "CREATE TABLE t (a)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	rc = pbench_history_open(&h, foreign, NULL);
+	cr_assert_eq(rc, -PBENCH_ECORRUPT, "another program's database: %d %s", rc,
+		     pbench_strerror(rc));
+	cr_assert(strstr(pbench_strerror(rc), "not a pbench history"), "%s", pbench_strerror(rc));
+}
+
+Test(history, truncated_file)
+{
+	const char *file = path_in("h.db");
+	struct pbench_history *h;
+	static char big[3000];
+	struct stat st;
+	int rc;
+
+	memset(big, 'j', sizeof(big) - 1);
+	cr_assert_eq(pbench_history_open(&h, file, NULL), 0);
+	for (int i = 0; i < 200; i++) {
+		struct pbench_history_record r = rec_at("x", "r", 1 + i, "k");
+
+		r.json = big;
+		cr_assert_gt(pbench_history_add(h, &r), 0);
+	}
+	pbench_history_close(h);
+	cr_assert_eq(stat(file, &st), 0);
+	cr_assert_eq(truncate(file, st.st_size / 3), 0);
+	rc = pbench_history_open(&h, file, NULL);
+	if (!rc) {
+		rc = pbench_history_series_count(h);
+		if (rc >= 0)
+			rc = pbench_history_points(h, 1);
+		pbench_history_close(h);
+	}
+	cr_assert_eq(rc, -PBENCH_ECORRUPT, "%d %s", rc, pbench_strerror(rc));
+}
+
+/* Records of 20 kB added to file until one fails: its exit status is the number stored, 200
+ * and up when the failure was not err with its one line (in a child: the limits are its). */
+static int fill_up(const char *file, int err, const char *words)
+{
+	struct pbench_history *h;
+	static char big[20000];
+	int64_t rc = 0;
+	int n = 0;
+
+	memset(big, 'z', sizeof(big) - 1);
+	if (pbench_history_open(&h, file, NULL))
+		return 201;
+	while (n < 100) {
+		struct pbench_history_record r = rec_at("x", "r", 1, "k");
+
+		r.json = big;
+		if ((rc = pbench_history_add(h, &r)) <= 0)
+			break;
+		n++;
+	}
+	if (rc != err)
+		return 202;
+	if (!strstr(pbench_strerror((int)rc), words) || strchr(pbench_strerror((int)rc), '\n'))
+		return 203;
+	pbench_history_close(h);
+	return n;
+}
+
+/* In the child of a full disk: what fill_up() stored is all there, whole (the tmpfs is the
+ * child's own mount, gone with it). */
+static int full_tmpfs(void)
+{
+	char sub[300], file[320];
+	int n;
+
+	snprintf(sub, sizeof(sub), "%s/full", dir);
+	snprintf(file, sizeof(file), "%s/h.db", sub);
+	if (mkdir(sub, 0700) ||
+	    (unshare(CLONE_NEWNS) && unshare(CLONE_NEWUSER | CLONE_NEWNS)) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", sub, "tmpfs", 0, "size=256k"))
+		return 150;
+	n = fill_up(file, -ENOSPC, "full");
+	if (n >= 100 || n < 1)
+		return n >= 200 ? n : 204;
+	if (fill_up(file, -ENOSPC, "full") >= 200)	/* still full: said again */
+		return 205;
+	return 0;
+}
+
+Test(history, full_disk)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0)
+		_exit(full_tmpfs());
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 150)
+		cr_skip_test("cannot mount a small tmpfs here (needs root or user namespaces)");
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a full disk: %d", WEXITSTATUS(st));
+}
+
+/* A write cut short by the file size limit (RLIMIT_FSIZE, as a full disk cuts it): -EFBIG,
+ * and every record stored whole, the failed one not at all. */
+Test(history, file_size_limit)
+{
+	const char *file = path_in("h.db");
+	pid_t pid;
+	int st;
+
+	add_some(file, 1);
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit lim = { 256 * 1024 + 100, 256 * 1024 + 100 };
+
+		signal(SIGXFSZ, SIG_IGN);
+		_exit(setrlimit(RLIMIT_FSIZE, &lim) ? 206 : fill_up(file, -EFBIG, "file size limit"));
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) > 0 && WEXITSTATUS(st) < 100,
+		  "not -EFBIG with its one line: %d", WEXITSTATUS(st));
+	integrity_ok(file);
+	cr_assert_eq(sql_count(file, "SELECT count(*) FROM records"), 1 + WEXITSTATUS(st),
+		     "every record added whole, the failed one not at all");
+}
+
+/* A stored series: n points at level a then n at level b, each with 5 runs; kernel k2 for the
+ * second half when it is not NULL. */
+static int64_t store_step(struct pbench_history *h, int n, double a, double b, const char *k2)
+{
+	struct pbench_history_series s = { .size = sizeof(s) };
+
+	for (int i = 0; i < 2 * n; i++) {
+		double level = i < n ? a : b, runs[5];
+		char rev[16];
+		struct pbench_history_record r = rec_at("step", rev, level, i < n || !k2 ? "k1" : k2);
+
+		snprintf(rev, sizeof(rev), "c%d", i);
+		for (int k = 0; k < 5; k++)
+			runs[k] = level * (1 + 0.004 * sin(i * 1.7 + k * 2.3));
+		r.time_ns = 1000000000LL * (i + 1);
+		r.n_runs = 5;
+		r.run_values = runs;
+		r.value = level * (1 + 0.003 * sin(i * 1.7));
+		cr_assert_gt(pbench_history_add(h, &r), 0);
+	}
+	cr_assert_geq(pbench_history_series_count(h), 1);
+	cr_assert_eq(pbench_history_series_get(h, 0, &s), 0);
+	return s.id;
+}
+
+Test(history, change_point_on_a_step)
+{
+	struct pbench_history_change c = { .size = sizeof(c) };
+	struct pbench_history *h;
+	int64_t sid;
+	int n, seg = 0;
+
+	cr_assert_eq(pbench_history_open(&h, path_in("h.db"), NULL), 0);
+	sid = store_step(h, 30, 100, 110, NULL);
+	n = pbench_history_changes(h, sid, NULL, &seg);
+	cr_assert_eq(n, 1, "%d %s", n, pbench_strerror(n));
+	cr_assert_eq(seg, 1);
+	cr_assert_eq(pbench_history_change_get(h, 0, &c), 0);
+	cr_assert_eq(c.index, 30);
+	cr_assert_str_eq(c.rev_before, "c29");
+	cr_assert_str_eq(c.rev_after, "c30");
+	cr_assert_eq(c.direction, 1);
+	cr_assert_eq(c.time_ns, 31000000000LL);
+	cr_assert(fabs(c.rel - 0.10) < 0.01, "rel %g", c.rel);
+	cr_assert(c.rel_lo <= c.rel && c.rel <= c.rel_hi && c.rel_lo > 0.05, "[%g, %g]",
+		  c.rel_lo, c.rel_hi);
+	cr_assert_lt(c.p, 0.001);
+	cr_assert_eq(pbench_history_change_get(h, 1, &c), -EINVAL);
+	/* The same series without a step: none. */
+	pbench_history_close(h);
+	cr_assert_eq(pbench_history_open(&h, path_in("flat.db"), NULL), 0);
+	sid = store_step(h, 30, 100, 100, NULL);
+	cr_assert_eq(pbench_history_changes(h, sid, NULL, NULL), 0);
+	pbench_history_close(h);
+}
+
+Test(history, no_change_across_a_fingerprint_change)
+{
+	struct pbench_history_changes_opts o = PBENCH_HISTORY_CHANGES_OPTS_INIT;
+	struct pbench_history *h;
+	int64_t sid;
+	int n, seg = 0;
+
+	cr_assert_eq(pbench_history_open(&h, path_in("h.db"), NULL), 0);
+	sid = store_step(h, 30, 100, 110, "k2");
+	cr_assert_eq(pbench_history_series_count(h), 2, "a series per machine");
+	n = pbench_history_changes(h, sid, NULL, &seg);
+	cr_assert_eq(n, 0, "a change across machines: %d", n);
+	cr_assert_eq(seg, 2, "the fingerprint change starts a segment");
+	cr_assert_eq(pbench_history_points(h, sid), 30);
+	o.p = 0.7;
+	cr_assert_eq(pbench_history_changes(h, sid, &o, NULL), -EINVAL);
+	pbench_history_close(h);
+}
+
+Test(history, git_commit)
+{
+	char rev[64], branch[256];
+	int dirty = -1, rc;
+
+	rc = pbench_history_git(NULL, rev, sizeof(rev), branch, sizeof(branch), &dirty);
+	if (rc == -PBENCH_ENOT_FOUND)
+		cr_skip_test("git is not installed: %s", pbench_strerror(rc));
+	if (rc == -ENOENT)
+		cr_skip_test("this checkout has no .git (a tarball?): %s", pbench_strerror(rc));
+	cr_assert_eq(rc, 0, "%s", pbench_strerror(rc));
+	cr_assert_eq(strlen(rev), 40, "%s", rev);
+	cr_assert_eq(strspn(rev, "0123456789abcdef"), 40, "%s", rev);
+	cr_assert_gt(strlen(branch), 0);
+	cr_assert(dirty == 0 || dirty == 1);
+	cr_assert_eq(pbench_history_git(dir, rev, sizeof(rev), branch, sizeof(branch), &dirty),
+		     -ENOENT, "a directory that is not a git tree");
+	cr_assert_eq(pbench_history_git(NULL, rev, 8, branch, sizeof(branch), &dirty),
+		     -ENAMETOOLONG);
+}
+
+Test(history, read_only)
+{
+	struct pbench_history_opts o = PBENCH_HISTORY_OPTS_INIT;
+	struct pbench_history_record r = rec_at("x", "r", 1, "k");
+	const char *file = path_in("h.db");
+	struct pbench_history *h;
+	struct stat st;
+	int rc;
+
+	o.read_only = 1;
+	rc = pbench_history_open(&h, path_in("missing/h.db"), &o);
+	cr_assert_eq(rc, -ENOENT, "%d %s", rc, pbench_strerror(rc));
+	cr_assert_neq(stat(path_in("missing"), &st), 0, "read-only makes nothing");
+	add_some(file, 2);
+	cr_assert_eq(pbench_history_open(&h, file, &o), 0, "%s", pbench_strerror(-1));
+	cr_assert_eq(pbench_history_series_count(h), 1);
+	cr_assert_eq(pbench_history_points(h, 1), 2);
+	cr_assert_eq(pbench_history_add(h, &r), -EROFS);
+	pbench_history_close(h);
+}
