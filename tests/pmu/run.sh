@@ -54,7 +54,7 @@ make --no-print-directory -s -j2 CROSS=$CROSS SYSROOT="$SYSROOT" STATIC=1 O="$B"
 CFLAGS="-std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 -Wmissing-prototypes -Wno-missing-field-initializers -Ilib/include -Ilib/src \
 -isystem $SYSROOT/usr/include"
-LIBS="$B/libpbench.a -L$SYSROOT/usr/lib/aarch64-linux-gnu -lpfm -lnuma -ljansson -lm -pthread"
+LIBS="$B/libpbench.a -L$SYSROOT/usr/lib/aarch64-linux-gnu -lpfm -lnuma -ljansson -lsqlite3 -lm -pthread"
 R="$D/rootfs"
 rm -rf "$R"
 mkdir -p "$R/tests" "$R/bin" || exit 1

@@ -8,7 +8,7 @@
 #    directory DIR/apt with APT::Architecture=arm64: the host's dpkg architectures, package
 #    lists and configuration are not touched (no `dpkg --add-architecture`). Unpacked with
 #    dpkg-deb -x: the kernel's vmlinuz into DIR/vmlinuz, the -dev packages' headers and static
-#    libraries (libpfm4, libnuma, jansson) into DIR/sysroot. The .debs stay in DIR/debs, so a
+#    libraries (libpfm4, libnuma, jansson, sqlite3) into DIR/sysroot. The .debs stay in DIR/debs, so a
 #    second run downloads nothing.
 #
 # Exit 0 ready, 77 skipped (the reason on the last line of stdout: not root, nothing
@@ -42,7 +42,7 @@ if [ -n "$missing" ]; then
 fi
 
 # ---- arm64 packages through a private apt state ----------------------------------------------
-PKGS="libpfm4-dev libnuma-dev libjansson-dev"
+PKGS="libpfm4-dev libnuma-dev libjansson-dev libsqlite3-dev"
 A="$D/apt"
 set -- -o Dir::State::Lists="$A/lists" -o Dir::Cache="$A/cache" \
 	-o Dir::State::status="$A/status" -o APT::Architecture=arm64 \
