@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The small layer every command shares (like curl's tool helpers): messages, the one number
- * parser of every option, option errors, and output files opened before anything
+ * The small layer every command shares (like curl's tool helpers): messages, numbers said
+ * wrong (the grammar is pbench_format_parse()), option errors, and output files opened before anything
  * is measured and put in place only when complete.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +93,7 @@ int cli_width(FILE *f)
 	struct winsize ws;
 	double n;
 
-	if (c && *c && !cli_parse_number(c, CLI_NUM_INT, &n) && n >= 0 && n <= 10000)
+	if (c && *c && !pbench_format_parse(c, CLI_NUM_INT, &n) && n >= 0 && n <= 10000)
 		return (int)n;
 	if (!isatty(fileno(f)))
 		return 0;
@@ -104,63 +102,13 @@ int cli_width(FILE *f)
 
 /* ---- numbers -------------------------------------------------------------------------------- */
 
-/*
- * The one grammar of every numeric option: [+-]digits[.digits][e[+-]digits], nothing before
- * or after (no spaces, no hex, no inf or nan), with a trailing '%' only where the option is a
- * percentage. strtod does the conversion once the text is known to be of that form.
- */
-int cli_parse_number(const char *s, unsigned flags, double *out)
-{
-	const char *p = s;
-	size_t len;
-	char *end;
-	double v;
-	int digits = 0;
-
-	if (!s || !*s)
-		return -1;
-	len = strlen(s);
-	if ((flags & CLI_NUM_PCT) && s[len - 1] == '%')
-		len--;
-	if (p < s + len && (*p == '+' || *p == '-'))
-		p++;
-	for (; p < s + len && isdigit((unsigned char)*p); p++)
-		digits++;
-	if (p < s + len && *p == '.')
-		for (p++; p < s + len && isdigit((unsigned char)*p); p++)
-			digits++;
-	if (!digits)
-		return -1;
-	if (p < s + len && (*p == 'e' || *p == 'E')) {
-		const char *e = ++p;
-
-		if (p < s + len && (*p == '+' || *p == '-'))
-			p++;
-		e = p;
-		while (p < s + len && isdigit((unsigned char)*p))
-			p++;
-		if (p == e)
-			return -1;
-	}
-	if (p != s + len)
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end != s + len || !isfinite(v) || (errno == ERANGE && v != 0))
-		return -1;
-	if ((flags & CLI_NUM_INT) && v != floor(v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int cli_number(const char *opt, const char *what, const char *s, double lo, double hi,
 	       unsigned flags, double *out)
 {
 	double v;
 
-	if (!cli_parse_number(s, flags, &v) && v >= lo && v <= hi &&
-	    (!(flags & CLI_NUM_POSITIVE) || v > 0)) {
+	if (!pbench_format_parse(s, flags & ~(unsigned)CLI_NUM_POSITIVE, &v) && v >= lo &&
+	    v <= hi && (!(flags & CLI_NUM_POSITIVE) || v > 0)) {
 		*out = v;
 		return 0;
 	}
@@ -338,21 +286,8 @@ void cli_command_hint(const char *cmd, const char *bare)
 
 int cli_command_argv(const char *line, int shell, const char *what, char ***out)
 {
-	int err;
+	int err = shell ? pbench_command_shell(out, line) : pbench_command_split(out, line);
 
-	if (shell) {
-		char **v = calloc(4, sizeof(*v));
-
-		if (!v || !(v[0] = strdup("/bin/sh")) || !(v[1] = strdup("-c")) ||
-		    !(v[2] = strdup(line))) {
-			pbench_command_free(v);
-			cli_error("out of memory");
-			return EXIT_RUNTIME;
-		}
-		*out = v;
-		return 0;
-	}
-	err = pbench_command_split(out, line);
 	if (err == -EINVAL) {
 		cli_error("%s '%s' has a quote that is not closed", what, line);
 		cli_hint("each command is one argument: quote it whole for your shell, and use "

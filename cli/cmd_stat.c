@@ -173,29 +173,16 @@ static void show_progress(const struct pbench_runs_progress *p, void *arg)
 static int start_error(int err, const struct stat_opts *o)
 {
 	const char *cmd = o->ro.argv ? o->ro.argv[0] : "";
-	char path[4096], interp[256];
+	char why[4500];
 
 	if (cli_event_error(err))
 		return EXIT_USAGE;
-	switch (-err) {
-	case PBENCH_ENOT_FOUND:
-		cli_error("command '%s' not found", cmd);
-		if (!cli_out_hint(&o->out, o->ro.argv[0]))
+	if (pbench_command_explain(cmd, err, why, sizeof(why)) == 1) {
+		cli_error("%s", why);
+		/* a bare --json took what was meant for a file; else, where to look for it */
+		if (err != -PBENCH_EBAD_INTERP && !cli_out_hint(&o->out, cmd) &&
+		    err == -PBENCH_ENOT_FOUND)
 			cli_command_hint(cmd, "check the name, or give its path");
-		return EXIT_USAGE;
-	case PBENCH_ENOT_EXEC:
-		cli_error("command '%s' cannot be executed (not an executable file, or no "
-			  "permission)", cmd);
-		cli_out_hint(&o->out, o->ro.argv[0]);
-		return EXIT_USAGE;
-	case PBENCH_EBAD_INTERP:
-		if (pbench_command_resolve(cmd, path, sizeof(path)) == -PBENCH_EBAD_INTERP &&
-		    pbench_command_interp(path, interp, sizeof(interp)) == 1)
-			cli_error("command '%s' cannot run: its interpreter '%s' (its #! line) is "
-				  "not found or not executable", cmd, interp);
-		else
-			cli_error("command '%s' cannot run: its interpreter or dynamic loader is "
-				  "missing", cmd);
 		return EXIT_USAGE;
 	}
 	cli_error("cannot start: %s", pbench_strerror(err));
