@@ -526,23 +526,13 @@ int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, 
 	const char *set_is = flags & CLI_CPU_PRESENT ? "present CPUs are" :
 			     "pbench may run on CPUs";
 	char set[256] = "";
-	unsigned char *in = calloc((size_t)max, 1);
-	int n, *all = calloc((size_t)max, sizeof(*all)), nall, bad = -1;
-	int most = flags & CLI_CPU_ONE ? 1 : flags & CLI_CPU_TWO ? 2 : max;
+	int n, bad, most = flags & CLI_CPU_ONE ? 1 : flags & CLI_CPU_TWO ? 2 : max;
 
 	if (flags & CLI_CPU_PRESENT)
 		pbench_cpus_present(set, sizeof(set));
 	else
 		pbench_cpus_allowed(set, sizeof(set));
-	nall = in && all && set[0] ? pbench_cpus_parse(set, all, max, max) : -1;
-	for (int i = 0; i < nall; i++)
-		in[all[i]] = 1;
-	n = pbench_cpus_parse(arg, cpus, max, max);
-	for (int i = 0; nall > 0 && i < n && bad < 0; i++)
-		if (!in[cpus[i]])
-			bad = cpus[i];
-	free(in);
-	free(all);
+	n = pbench_cpus_parse_in(arg, set, cpus, max, &bad);
 	if (n <= 0)
 		cli_error("invalid CPU list '%s' for %s: %s; %s %s", arg, opt, n == -ERANGE ?
 			  "no such CPU" : "expected a list such as 2 or 0-3,6", set_is,
