@@ -7,8 +7,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <signal.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,13 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
