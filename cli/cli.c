@@ -269,19 +269,9 @@ static int cli_plot_file(const char *path)
 
 void cli_command_hint(const char *cmd, const char *bare)
 {
-	char cwd[4096];
-	struct stat st;
+	char where[4500];
 
-	if (cmd[0] == '/')
-		cli_hint("there is no file '%s': check the path", cmd);
-	else if (strchr(cmd, '/'))
-		cli_hint("there is no file '%s' in %s (the current directory): check the path",
-			 cmd, getcwd(cwd, sizeof(cwd)) ? cwd : "?");
-	else if (stat(cmd, &st) == 0 && S_ISREG(st.st_mode))
-		cli_hint("'%s' is not in PATH; the file in the current directory is './%s'", cmd,
-			 cmd);
-	else
-		cli_hint("%s", bare);
+	cli_hint("%s", pbench_command_where(cmd, where, sizeof(where)) == 1 ? where : bare);
 }
 
 int cli_command_argv(const char *line, int shell, const char *what, char ***out)

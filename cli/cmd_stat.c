@@ -17,7 +17,6 @@
 #include "help.h"
 
 #define DEFAULT_EVENTS PBENCH_RUNS_DEFAULT_EVENTS
-#define DEFAULT_RUNS 20
 #define MAX_RUNS 1000000L
 #define SEM_MAX_RUNS 1000		/* --target-sem without -r: the cap on runs per set */
 #define DEFAULT_MAX_TIME_S 60.0
@@ -28,7 +27,7 @@ static void stat_usage(FILE *f)
 {
 	const struct pbench_runs_opts d = PBENCH_RUNS_OPTS_INIT;
 
-	fprintf(f, PB_HELP_STAT, DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS,
+	fprintf(f, PB_HELP_STAT, DEFAULT_EVENTS, MAX_RUNS, (int)d.runs, SEM_MAX_RUNS,
 		PBENCH_RUNS_SEM_MIN_RUNS, DEFAULT_MAX_TIME_S, d.warmup_ms, CLI_RUN_MEMORY_RUNS,
 		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_XOR),
 		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_MEMWALK));
@@ -372,6 +371,7 @@ int cmd_stat(int argc, char **argv)
 
 static int stat_main(int argc, char **argv, struct stat_opts *o)
 {
+	long runs = o->ro.runs;		/* without -r: PBENCH_RUNS_OPTS_INIT's */
 	int rc;
 
 	cli_run_init(&o->run);
@@ -416,7 +416,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	o->ro.prepare = o->run.argv[1];
 	o->ro.cleanup = o->run.argv[2];
 	if (!o->ro.runs)
-		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : DEFAULT_RUNS;
+		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : runs;
 	if (o->ro.target_sem_pct > 0 && !(o->ro.max_time_s > 0))
 		o->ro.max_time_s = DEFAULT_MAX_TIME_S;
 	/* A report on stdout keeps it: the command's output goes to stderr instead. */

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -189,6 +190,36 @@ Test(child, command_explain)
 	cr_assert_eq(pbench_command_explain("xyz", -PBENCH_ENOT_FOUND, buf, 8), 1);
 	cr_assert_str_eq(buf, "command");		/* cut to len */
 	cr_assert_eq(pbench_command_explain(NULL, -PBENCH_ENOT_FOUND, buf, sizeof(buf)), -EINVAL);
+}
+
+/* Where a command not found might be: a path said as a path, a file here not in PATH. */
+Test(child, command_where)
+{
+	char dir[] = "/tmp/pbench-test-XXXXXX", buf[4200], want[4200], cwd[4096];
+	int fd;
+
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	cr_assert_eq(chdir(dir), 0);
+	fd = open("tool", O_CREAT | O_WRONLY, 0644);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	cr_assert_eq(pbench_command_where("tool", buf, sizeof(buf)), 1);
+	cr_assert_str_eq(buf, "'tool' is not in PATH; the file in the current directory is "
+			 "'./tool'");
+	cr_assert_eq(pbench_command_where("sub/tool", buf, sizeof(buf)), 1);
+	snprintf(want, sizeof(want), "there is no file 'sub/tool' in %s (the current "
+		 "directory): check the path", dir);
+	cr_assert_str_eq(buf, want);
+	cr_assert_eq(pbench_command_where("/no/tool", buf, sizeof(buf)), 1);
+	cr_assert_str_eq(buf, "there is no file '/no/tool': check the path");
+	strcpy(buf, "untouched");
+	cr_assert_eq(pbench_command_where("pbench-no-such-tool", buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "untouched");
+	cr_assert_eq(pbench_command_where(NULL, buf, sizeof(buf)), -EINVAL);
+	unlink("tool");
+	cr_assert_eq(chdir(cwd), 0);
+	rmdir(dir);
 }
 
 /* --shell: the line whole, for /bin/sh; split, the same line is words. */

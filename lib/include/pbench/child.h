@@ -136,6 +136,14 @@ PBENCH_API int pbench_command_interp(const char *path, char *interp, size_t len)
  */
 PBENCH_API int pbench_command_explain(const char *cmd, int err, char *buf, size_t len);
 /*
+ * Where to look for cmd when it was not found (-PBENCH_ENOT_FOUND), a sentence for people:
+ * "there is no file '/x/y': check the path", "there is no file 'x/y' in /cwd (the current
+ * directory): check the path", or "'x' is not in PATH; the file in the current directory is
+ * './x'". Returns 1 with it in buf (cut to len), 0 when there is nothing to say about this
+ * name (a name looked up in PATH only: the caller's own advice), -EINVAL.
+ */
+PBENCH_API int pbench_command_where(const char *cmd, char *buf, size_t len);
+/*
  * Resolve argv[0] in PATH, fork, open the counters on the child (enable_on_exec, inherit),
  * then let it exec; with opts.counters, vfork and exec at once (the set is inherited). The
  * command leads a process group of its own, and pbench is a child subreaper

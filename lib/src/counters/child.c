@@ -256,6 +256,26 @@ int pbench_command_explain(const char *cmd, int err, char *buf, size_t len)
 	return 0;
 }
 
+int pbench_command_where(const char *cmd, char *buf, size_t len)
+{
+	char cwd[4096];
+	struct stat st;
+
+	if (!cmd || !buf || !len)
+		return -EINVAL;
+	if (cmd[0] == '/')
+		snprintf(buf, len, "there is no file '%s': check the path", cmd);
+	else if (strchr(cmd, '/'))
+		snprintf(buf, len, "there is no file '%s' in %s (the current directory): check the "
+			 "path", cmd, getcwd(cwd, sizeof(cwd)) ? cwd : "?");
+	else if (stat(cmd, &st) == 0 && S_ISREG(st.st_mode))
+		snprintf(buf, len, "'%s' is not in PATH; the file in the current directory is "
+			 "'./%s'", cmd, cmd);
+	else
+		return 0;
+	return 1;
+}
+
 static void reap(pid_t pid, int *status)
 {
 	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
