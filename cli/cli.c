@@ -30,25 +30,18 @@ void cli_error(const char *fmt, ...)
 }
 
 /* A warning or a hint, wrapped at stderr's width (cli_width()) under its text; an error
- * stays one line. */
+ * stays one line. However long, it is said whole, never cut. */
 static void say(const char *prefix, const char *fmt, va_list ap)
 {
-	char buf[1024], *p = NULL;
-	int n = snprintf(buf, sizeof(buf), "%s", prefix), m;
-	va_list again;
+	char *msg, *line;
 
-	va_copy(again, ap);
-	m = vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
-	if (m > 0 && (size_t)(n + m) >= sizeof(buf)) {	/* longer: whole, not cut */
-		p = malloc((size_t)(n + m) + 1);
-		if (p) {
-			memcpy(p, buf, (size_t)n);
-			vsnprintf(p + n, (size_t)m + 1, fmt, again);
-		}
+	if (vasprintf(&msg, fmt, ap) < 0)
+		return;
+	if (asprintf(&line, "%s%s", prefix, msg) >= 0) {
+		pbench_format_wrap(stderr, line, cli_width(stderr), (int)strlen(prefix));
+		free(line);
 	}
-	va_end(again);
-	pbench_format_wrap(stderr, p ? p : buf, cli_width(stderr), n);
-	free(p);
+	free(msg);
 }
 
 void cli_hint(const char *fmt, ...)
