@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The small layer every command shares (like curl's tool helpers): messages, the one number
- * parser of every option, option errors, and output files opened before anything
+ * The small layer every command shares (like curl's tool helpers): messages, numbers said
+ * wrong (the grammar is pbench_format_parse()), option errors, and output files opened before anything
  * is measured and put in place only when complete.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,25 +30,18 @@ void cli_error(const char *fmt, ...)
 }
 
 /* A warning or a hint, wrapped at stderr's width (cli_width()) under its text; an error
- * stays one line. */
+ * stays one line. However long, it is said whole, never cut. */
 static void say(const char *prefix, const char *fmt, va_list ap)
 {
-	char buf[1024], *p = NULL;
-	int n = snprintf(buf, sizeof(buf), "%s", prefix), m;
-	va_list again;
+	char *msg, *line;
 
-	va_copy(again, ap);
-	m = vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
-	if (m > 0 && (size_t)(n + m) >= sizeof(buf)) {	/* longer: whole, not cut */
-		p = malloc((size_t)(n + m) + 1);
-		if (p) {
-			memcpy(p, buf, (size_t)n);
-			vsnprintf(p + n, (size_t)m + 1, fmt, again);
-		}
+	if (vasprintf(&msg, fmt, ap) < 0)
+		return;
+	if (asprintf(&line, "%s%s", prefix, msg) >= 0) {
+		pbench_format_wrap(stderr, line, cli_width(stderr), (int)strlen(prefix));
+		free(line);
 	}
-	va_end(again);
-	pbench_format_wrap(stderr, p ? p : buf, cli_width(stderr), n);
-	free(p);
+	free(msg);
 }
 
 void cli_hint(const char *fmt, ...)
@@ -95,7 +86,7 @@ int cli_width(FILE *f)
 	struct winsize ws;
 	double n;
 
-	if (c && *c && !cli_parse_number(c, CLI_NUM_INT, &n) && n >= 0 && n <= 10000)
+	if (c && *c && !pbench_format_parse(c, CLI_NUM_INT, &n) && n >= 0 && n <= 10000)
 		return (int)n;
 	if (!isatty(fileno(f)))
 		return 0;
@@ -104,63 +95,13 @@ int cli_width(FILE *f)
 
 /* ---- numbers -------------------------------------------------------------------------------- */
 
-/*
- * The one grammar of every numeric option: [+-]digits[.digits][e[+-]digits], nothing before
- * or after (no spaces, no hex, no inf or nan), with a trailing '%' only where the option is a
- * percentage. strtod does the conversion once the text is known to be of that form.
- */
-int cli_parse_number(const char *s, unsigned flags, double *out)
-{
-	const char *p = s;
-	size_t len;
-	char *end;
-	double v;
-	int digits = 0;
-
-	if (!s || !*s)
-		return -1;
-	len = strlen(s);
-	if ((flags & CLI_NUM_PCT) && s[len - 1] == '%')
-		len--;
-	if (p < s + len && (*p == '+' || *p == '-'))
-		p++;
-	for (; p < s + len && isdigit((unsigned char)*p); p++)
-		digits++;
-	if (p < s + len && *p == '.')
-		for (p++; p < s + len && isdigit((unsigned char)*p); p++)
-			digits++;
-	if (!digits)
-		return -1;
-	if (p < s + len && (*p == 'e' || *p == 'E')) {
-		const char *e = ++p;
-
-		if (p < s + len && (*p == '+' || *p == '-'))
-			p++;
-		e = p;
-		while (p < s + len && isdigit((unsigned char)*p))
-			p++;
-		if (p == e)
-			return -1;
-	}
-	if (p != s + len)
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end != s + len || !isfinite(v) || (errno == ERANGE && v != 0))
-		return -1;
-	if ((flags & CLI_NUM_INT) && v != floor(v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int cli_number(const char *opt, const char *what, const char *s, double lo, double hi,
 	       unsigned flags, double *out)
 {
 	double v;
 
-	if (!cli_parse_number(s, flags, &v) && v >= lo && v <= hi &&
-	    (!(flags & CLI_NUM_POSITIVE) || v > 0)) {
+	if (!pbench_format_parse(s, flags & ~(unsigned)CLI_NUM_POSITIVE, &v) && v >= lo &&
+	    v <= hi && (!(flags & CLI_NUM_POSITIVE) || v > 0)) {
 		*out = v;
 		return 0;
 	}
@@ -321,38 +262,15 @@ static int cli_plot_file(const char *path)
 
 void cli_command_hint(const char *cmd, const char *bare)
 {
-	char cwd[4096];
-	struct stat st;
+	char where[4500];
 
-	if (cmd[0] == '/')
-		cli_hint("there is no file '%s': check the path", cmd);
-	else if (strchr(cmd, '/'))
-		cli_hint("there is no file '%s' in %s (the current directory): check the path",
-			 cmd, getcwd(cwd, sizeof(cwd)) ? cwd : "?");
-	else if (stat(cmd, &st) == 0 && S_ISREG(st.st_mode))
-		cli_hint("'%s' is not in PATH; the file in the current directory is './%s'", cmd,
-			 cmd);
-	else
-		cli_hint("%s", bare);
+	cli_hint("%s", pbench_command_where(cmd, where, sizeof(where)) == 1 ? where : bare);
 }
 
 int cli_command_argv(const char *line, int shell, const char *what, char ***out)
 {
-	int err;
+	int err = shell ? pbench_command_shell(out, line) : pbench_command_split(out, line);
 
-	if (shell) {
-		char **v = calloc(4, sizeof(*v));
-
-		if (!v || !(v[0] = strdup("/bin/sh")) || !(v[1] = strdup("-c")) ||
-		    !(v[2] = strdup(line))) {
-			pbench_command_free(v);
-			cli_error("out of memory");
-			return EXIT_RUNTIME;
-		}
-		*out = v;
-		return 0;
-	}
-	err = pbench_command_split(out, line);
 	if (err == -EINVAL) {
 		cli_error("%s '%s' has a quote that is not closed", what, line);
 		cli_hint("each command is one argument: quote it whole for your shell, and use "
@@ -591,23 +509,13 @@ int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, 
 	const char *set_is = flags & CLI_CPU_PRESENT ? "present CPUs are" :
 			     "pbench may run on CPUs";
 	char set[256] = "";
-	unsigned char *in = calloc((size_t)max, 1);
-	int n, *all = calloc((size_t)max, sizeof(*all)), nall, bad = -1;
-	int most = flags & CLI_CPU_ONE ? 1 : flags & CLI_CPU_TWO ? 2 : max;
+	int n, bad, most = flags & CLI_CPU_ONE ? 1 : flags & CLI_CPU_TWO ? 2 : max;
 
 	if (flags & CLI_CPU_PRESENT)
 		pbench_cpus_present(set, sizeof(set));
 	else
 		pbench_cpus_allowed(set, sizeof(set));
-	nall = in && all && set[0] ? pbench_cpus_parse(set, all, max, max) : -1;
-	for (int i = 0; i < nall; i++)
-		in[all[i]] = 1;
-	n = pbench_cpus_parse(arg, cpus, max, max);
-	for (int i = 0; nall > 0 && i < n && bad < 0; i++)
-		if (!in[cpus[i]])
-			bad = cpus[i];
-	free(in);
-	free(all);
+	n = pbench_cpus_parse_in(arg, set, cpus, max, &bad);
 	if (n <= 0)
 		cli_error("invalid CPU list '%s' for %s: %s; %s %s", arg, opt, n == -ERANGE ?
 			  "no such CPU" : "expected a list such as 2 or 0-3,6", set_is,

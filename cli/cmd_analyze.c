@@ -3,16 +3,9 @@
  * pbench analyze: the summary pbench uses, for samples from anywhere (one number per line, or
  * the JSON of pbench, hyperfine or Google Benchmark); with two inputs, their comparison.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 
 #include "pbench.h"
 #include "cmds.h"

@@ -7,8 +7,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <signal.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,7 +272,7 @@ static int find_reference(const struct compare_opts *o)
 			return i;
 		else if (side_name(o, i))
 			names[n++] = side_name(o, i);
-	if (!cli_parse_number(o->reference, CLI_NUM_INT, &v) && v >= 1 && v <= sides)
+	if (!pbench_format_parse(o->reference, CLI_NUM_INT, &v) && v >= 1 && v <= sides)
 		return (int)v - 1;
 	cli_error("no command named '%s' for --reference%s: give a command's name (-n, or the "
 		  "command as written) or its number, 1 to %d", o->reference,

@@ -7,12 +7,8 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "pbench.h"
 #include "cmds.h"

@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* pbench list: the events, and whether each opens on this machine right now, and why not. */
-#include <errno.h>
 #include <getopt.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "pbench.h"
 #include "cmds.h"

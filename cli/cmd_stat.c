@@ -8,13 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,7 +17,6 @@
 #include "help.h"
 
 #define DEFAULT_EVENTS PBENCH_RUNS_DEFAULT_EVENTS
-#define DEFAULT_RUNS 20
 #define MAX_RUNS 1000000L
 #define SEM_MAX_RUNS 1000		/* --target-sem without -r: the cap on runs per set */
 #define DEFAULT_MAX_TIME_S 60.0
@@ -34,7 +27,7 @@ static void stat_usage(FILE *f)
 {
 	const struct pbench_runs_opts d = PBENCH_RUNS_OPTS_INIT;
 
-	fprintf(f, PB_HELP_STAT, DEFAULT_EVENTS, MAX_RUNS, DEFAULT_RUNS, SEM_MAX_RUNS,
+	fprintf(f, PB_HELP_STAT, DEFAULT_EVENTS, MAX_RUNS, (int)d.runs, SEM_MAX_RUNS,
 		PBENCH_RUNS_SEM_MIN_RUNS, DEFAULT_MAX_TIME_S, d.warmup_ms, CLI_RUN_MEMORY_RUNS,
 		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_XOR),
 		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_MEMWALK));
@@ -173,29 +166,16 @@ static void show_progress(const struct pbench_runs_progress *p, void *arg)
 static int start_error(int err, const struct stat_opts *o)
 {
 	const char *cmd = o->ro.argv ? o->ro.argv[0] : "";
-	char path[4096], interp[256];
+	char why[4500];
 
 	if (cli_event_error(err))
 		return EXIT_USAGE;
-	switch (-err) {
-	case PBENCH_ENOT_FOUND:
-		cli_error("command '%s' not found", cmd);
-		if (!cli_out_hint(&o->out, o->ro.argv[0]))
+	if (pbench_command_explain(cmd, err, why, sizeof(why)) == 1) {
+		cli_error("%s", why);
+		/* a bare --json took what was meant for a file; else, where to look for it */
+		if (err != -PBENCH_EBAD_INTERP && !cli_out_hint(&o->out, cmd) &&
+		    err == -PBENCH_ENOT_FOUND)
 			cli_command_hint(cmd, "check the name, or give its path");
-		return EXIT_USAGE;
-	case PBENCH_ENOT_EXEC:
-		cli_error("command '%s' cannot be executed (not an executable file, or no "
-			  "permission)", cmd);
-		cli_out_hint(&o->out, o->ro.argv[0]);
-		return EXIT_USAGE;
-	case PBENCH_EBAD_INTERP:
-		if (pbench_command_resolve(cmd, path, sizeof(path)) == -PBENCH_EBAD_INTERP &&
-		    pbench_command_interp(path, interp, sizeof(interp)) == 1)
-			cli_error("command '%s' cannot run: its interpreter '%s' (its #! line) is "
-				  "not found or not executable", cmd, interp);
-		else
-			cli_error("command '%s' cannot run: its interpreter or dynamic loader is "
-				  "missing", cmd);
 		return EXIT_USAGE;
 	}
 	cli_error("cannot start: %s", pbench_strerror(err));
@@ -391,6 +371,7 @@ int cmd_stat(int argc, char **argv)
 
 static int stat_main(int argc, char **argv, struct stat_opts *o)
 {
+	long runs = o->ro.runs;		/* without -r: PBENCH_RUNS_OPTS_INIT's */
 	int rc;
 
 	cli_run_init(&o->run);
@@ -435,7 +416,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	o->ro.prepare = o->run.argv[1];
 	o->ro.cleanup = o->run.argv[2];
 	if (!o->ro.runs)
-		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : DEFAULT_RUNS;
+		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : runs;
 	if (o->ro.target_sem_pct > 0 && !(o->ro.max_time_s > 0))
 		o->ro.max_time_s = DEFAULT_MAX_TIME_S;
 	/* A report on stdout keeps it: the command's output goes to stderr instead. */

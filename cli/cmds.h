@@ -38,10 +38,9 @@ int cli_color(FILE *f);
 /* The width prose wraps at on f (0: none): COLUMNS, else a terminal's width. */
 int cli_width(FILE *f);
 
-/* Numbers, the one grammar of every option: [+-]digits[.digits][e[+-]digits]. */
-enum { CLI_NUM_INT = 1 << 0, CLI_NUM_PCT = 1 << 1, CLI_NUM_POSITIVE = 1 << 2 };
-/* 0 and *out, or -1 when s is not a number of that grammar. */
-int cli_parse_number(const char *s, unsigned flags, double *out);
+/* Numbers, the one grammar of every option (pbench_format_parse()), and more than 0. */
+enum { CLI_NUM_INT = PBENCH_FORMAT_PARSE_INT, CLI_NUM_PCT = PBENCH_FORMAT_PARSE_PCT,
+       CLI_NUM_POSITIVE = 1 << 2 };
 /* Option opt's value s in [lo, hi]: 0, or -1 after "invalid <what> '<s>' for <opt>: ...". */
 int cli_number(const char *opt, const char *what, const char *s, double lo, double hi,
 	       unsigned flags, double *out);

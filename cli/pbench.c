@@ -2,10 +2,8 @@
 /* pbench: the command table and dispatch. Each command lives in cli/cmd_<name>.c. */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "pbench.h"
 #include "cmds.h"

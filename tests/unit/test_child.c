@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -156,6 +157,86 @@ Test(child, start_errors_leave_nothing_behind)
 	unlink(tmp);
 	assert_no_children();
 	cr_assert_eq(count_fds(), before, "descriptors left open");
+}
+
+/* Why a command cannot start, said: each error its sentence, the #! line read from the file. */
+Test(child, command_explain)
+{
+	char tmp[] = "/tmp/pbench-test-XXXXXX", buf[512], want[512];
+	int fd = mkstemp(tmp);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "#!/no/such/interp -x\n", 21), 21);
+	close(fd);
+	chmod(tmp, 0755);
+	cr_assert_eq(pbench_command_resolve(tmp, want, sizeof(want)), -PBENCH_EBAD_INTERP);
+	cr_assert_eq(pbench_command_explain(tmp, -PBENCH_EBAD_INTERP, buf, sizeof(buf)), 1);
+	snprintf(want, sizeof(want), "command '%s' cannot run: its interpreter '/no/such/interp' "
+		 "(its #! line) is not found or not executable", tmp);
+	cr_assert_str_eq(buf, want);
+	unlink(tmp);	/* gone: the loader's sentence, no interpreter to name */
+	cr_assert_eq(pbench_command_explain(tmp, -PBENCH_EBAD_INTERP, buf, sizeof(buf)), 1);
+	snprintf(want, sizeof(want), "command '%s' cannot run: its interpreter or dynamic loader "
+		 "is missing", tmp);
+	cr_assert_str_eq(buf, want);
+	cr_assert_eq(pbench_command_explain("xyz", -PBENCH_ENOT_FOUND, buf, sizeof(buf)), 1);
+	cr_assert_str_eq(buf, "command 'xyz' not found");
+	cr_assert_eq(pbench_command_explain("xyz", -PBENCH_ENOT_EXEC, buf, sizeof(buf)), 1);
+	cr_assert_str_eq(buf, "command 'xyz' cannot be executed (not an executable file, or no "
+			 "permission)");
+	strcpy(buf, "untouched");
+	cr_assert_eq(pbench_command_explain("xyz", -ENOMEM, buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "untouched");
+	cr_assert_eq(pbench_command_explain("xyz", -PBENCH_ENOT_FOUND, buf, 8), 1);
+	cr_assert_str_eq(buf, "command");		/* cut to len */
+	cr_assert_eq(pbench_command_explain(NULL, -PBENCH_ENOT_FOUND, buf, sizeof(buf)), -EINVAL);
+}
+
+/* Where a command not found might be: a path said as a path, a file here not in PATH. */
+Test(child, command_where)
+{
+	char dir[] = "/tmp/pbench-test-XXXXXX", buf[4200], want[4200], cwd[4096];
+	int fd;
+
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	cr_assert_eq(chdir(dir), 0);
+	fd = open("tool", O_CREAT | O_WRONLY, 0644);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	cr_assert_eq(pbench_command_where("tool", buf, sizeof(buf)), 1);
+	cr_assert_str_eq(buf, "'tool' is not in PATH; the file in the current directory is "
+			 "'./tool'");
+	cr_assert_eq(pbench_command_where("sub/tool", buf, sizeof(buf)), 1);
+	snprintf(want, sizeof(want), "there is no file 'sub/tool' in %s (the current "
+		 "directory): check the path", dir);
+	cr_assert_str_eq(buf, want);
+	cr_assert_eq(pbench_command_where("/no/tool", buf, sizeof(buf)), 1);
+	cr_assert_str_eq(buf, "there is no file '/no/tool': check the path");
+	strcpy(buf, "untouched");
+	cr_assert_eq(pbench_command_where("pbench-no-such-tool", buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "untouched");
+	cr_assert_eq(pbench_command_where(NULL, buf, sizeof(buf)), -EINVAL);
+	unlink("tool");
+	cr_assert_eq(chdir(cwd), 0);
+	rmdir(dir);
+}
+
+/* --shell: the line whole, for /bin/sh; split, the same line is words. */
+Test(child, command_shell)
+{
+	char **v = NULL;
+
+	cr_assert_eq(pbench_command_shell(&v, "echo 'a b' | wc"), 0);
+	cr_assert_str_eq(v[0], "/bin/sh");
+	cr_assert_str_eq(v[1], "-c");
+	cr_assert_str_eq(v[2], "echo 'a b' | wc");
+	cr_assert_null(v[3]);
+	pbench_command_free(v);
+	cr_assert_eq(pbench_command_shell(&v, NULL), -EINVAL);
+	cr_assert_eq(pbench_command_split(&v, "echo 'a b'"), 0);
+	cr_assert_str_eq(v[1], "a b");
+	pbench_command_free(v);
 }
 
 Test(child, exec_failure_is_reported)

@@ -44,6 +44,28 @@ Test(env, cpulist_parse)
 	}
 }
 
+/* A --cpu against the CPUs it may name: the first one outside said, a set that is no list
+ * ("unknown") checks nothing, a list that does not parse is its error. */
+Test(env, cpus_parse_in)
+{
+	int cpus[8], out = 99;
+
+	cr_assert_eq(pbench_cpus_parse_in("1-2", "0-3", cpus, 8, &out), 2);
+	cr_assert_eq(out, -1);
+	cr_assert_eq(pbench_cpus_parse_in("2,5-6", "0-3,6\n", cpus, 8, &out), 3);
+	cr_assert_eq(out, 5);
+	cr_assert_eq(pbench_cpus_parse_in("6", "0-3,6", cpus, 8, &out), 1);
+	cr_assert_eq(out, -1);
+	cr_assert_eq(pbench_cpus_parse_in("7", "unknown", cpus, 8, &out), 1);
+	cr_assert_eq(out, -1);
+	cr_assert_eq(pbench_cpus_parse_in("7", "", cpus, 8, &out), 1);
+	cr_assert_eq(out, -1);
+	out = 99;
+	cr_assert_eq(pbench_cpus_parse_in("x", "0-3", cpus, 8, &out), -EINVAL);
+	cr_assert_eq(out, -1);
+	cr_assert_eq(pbench_cpus_parse_in("9", "0-3", cpus, 8, &out), -ERANGE);
+}
+
 /* The prepared mode's choice, on each recorded machine. */
 Test(env, pick_on_trees)
 {

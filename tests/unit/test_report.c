@@ -64,6 +64,45 @@ Test(report, ns_with_digits)
 	}
 }
 
+/* The inverse: the one grammar of numbers people give, whole text or nothing. */
+Test(report, parse_number)
+{
+	static const struct {
+		const char *s;
+		unsigned flags;
+		int err;
+		double want;
+	} rows[] = {
+		{ "42", 0, 0, 42 },
+		{ "-1.5e3", 0, 0, -1500 },
+		{ "+.5", 0, 0, 0.5 },
+		{ "7.", 0, 0, 7 },
+		{ "2.0", PBENCH_FORMAT_PARSE_INT, 0, 2 },
+		{ "12.5%", PBENCH_FORMAT_PARSE_PCT, 0, 12.5 },
+		{ "12.5%", 0, -EINVAL, 0 },			/* '%' only when asked */
+		{ "2.5", PBENCH_FORMAT_PARSE_INT, -EINVAL, 0 },
+		{ "", 0, -EINVAL, 0 },
+		{ " 1", 0, -EINVAL, 0 },			/* nothing before or after */
+		{ "1 ", 0, -EINVAL, 0 },
+		{ "0x10", 0, -EINVAL, 0 },
+		{ "inf", 0, -EINVAL, 0 },
+		{ "nan", 0, -EINVAL, 0 },
+		{ "1e", 0, -EINVAL, 0 },
+		{ ".", 0, -EINVAL, 0 },
+		{ "%", PBENCH_FORMAT_PARSE_PCT, -EINVAL, 0 },
+		{ "1e999", 0, -ERANGE, 0 },
+	};
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		double v = -12345;
+		int err = pbench_format_parse(rows[i].s, rows[i].flags, &v);
+
+		cr_assert_eq(err, rows[i].err, "'%s': %d", rows[i].s, err);
+		cr_assert_eq(v, err ? -12345 : rows[i].want, "'%s': %g", rows[i].s, v);
+	}
+	cr_assert_eq(pbench_format_parse(NULL, 0, &(double){ 0 }), -EINVAL);
+}
+
 /* ---- the reports of a result and of a comparison ----------------------------------------- */
 
 #define SLEEPER 7		/* the region sample that sleeps */

@@ -118,10 +118,31 @@ PBENCH_API int pbench_command_resolve(const char *cmd, char *path, size_t len);
  * -EINVAL (a quote not closed, or line NULL), -ENODATA (no word), -ENOMEM.
  */
 PBENCH_API int pbench_command_split(char ***argv, const char *line);
+/* The command line run by the shell instead: argv is /bin/sh, -c, line (pbench compare --shell).
+ * Free it with pbench_command_free(). Errors: -EINVAL (argv or line NULL), -ENOMEM. */
+PBENCH_API int pbench_command_shell(char ***argv, const char *line);
 PBENCH_API void pbench_command_free(char **argv);
 /* The #! interpreter of the file at path into interp: 1 when it has one, 0 when it does not
  * start with #!, -errno when it cannot be read. */
 PBENCH_API int pbench_command_interp(const char *path, char *interp, size_t len);
+/*
+ * Why cmd could not start, a sentence for people, from err (as pbench_command_resolve(),
+ * pbench_child_start() or a set of runs returned it): "command 'x' not found", "command 'x'
+ * cannot be executed (not an executable file, or no permission)", "command 'x' cannot run:
+ * its interpreter '/usr/bin/foo' (its #! line) is not found or not executable" (the #! line
+ * read again), or "... its interpreter or dynamic loader is missing". Returns 1 when err is
+ * one of these (the command, as given, is the caller's to fix; buf holds the sentence, cut to
+ * len), 0 when err is another error (buf untouched), -EINVAL (cmd or buf NULL, len 0).
+ */
+PBENCH_API int pbench_command_explain(const char *cmd, int err, char *buf, size_t len);
+/*
+ * Where to look for cmd when it was not found (-PBENCH_ENOT_FOUND), a sentence for people:
+ * "there is no file '/x/y': check the path", "there is no file 'x/y' in /cwd (the current
+ * directory): check the path", or "'x' is not in PATH; the file in the current directory is
+ * './x'". Returns 1 with it in buf (cut to len), 0 when there is nothing to say about this
+ * name (a name looked up in PATH only: the caller's own advice), -EINVAL.
+ */
+PBENCH_API int pbench_command_where(const char *cmd, char *buf, size_t len);
 /*
  * Resolve argv[0] in PATH, fork, open the counters on the child (enable_on_exec, inherit),
  * then let it exec; with opts.counters, vfork and exec at once (the set is inherited). The

@@ -95,6 +95,15 @@ PBENCH_API int pbench_cpu_pick(char *why, size_t len);
  * -ERANGE (a CPU >= limit, or more than max CPUs).
  */
 PBENCH_API int pbench_cpus_parse(const char *list, int *cpus, int max, int limit);
+/*
+ * A CPU list given for a set of CPUs to run on, as a --cpu is: list parsed as
+ * pbench_cpus_parse(list, cpus, max, max), then each CPU looked up in set (a list such as
+ * pbench_cpus_allowed() or pbench_cpus_present() writes; one that is not a list, "unknown",
+ * checks nothing). Returns the count, with *outside the first CPU of list not in set, or -1
+ * when all are; errors as pbench_cpus_parse(), and -ENOMEM.
+ */
+PBENCH_API int pbench_cpus_parse_in(const char *list, const char *set, int *cpus, int max,
+				    int *outside);
 
 /*
  * Another measurement on cpu: the pid of another process with a thread named like this

@@ -38,6 +38,20 @@ PBENCH_API int pbench_format_ns(char *buf, size_t len, double ns, int digits);
  */
 PBENCH_API int pbench_format_wrap(FILE *f, const char *text, int width, int indent);
 
+/* The flags of pbench_format_parse(). */
+enum pbench_format_parse_flags {
+	PBENCH_FORMAT_PARSE_INT = 1 << 0,	/* a whole number only ("2.0" is one, "2.5" not) */
+	PBENCH_FORMAT_PARSE_PCT = 1 << 1,	/* a trailing '%' is allowed (and not in *out) */
+};
+/*
+ * A number as people write it (the inverse of the formatting above, and the one grammar of
+ * pbench's options): [+-]digits[.digits][e[+-]digits], whole text, no spaces, no hex, no inf
+ * or nan; "%" at the end with PBENCH_FORMAT_PARSE_PCT ("5%" is 5). 0 and *out, or, with *out
+ * untouched: -EINVAL (NULL, empty, not of that form, not whole with PBENCH_FORMAT_PARSE_INT),
+ * -ERANGE (out of a double's range).
+ */
+PBENCH_API int pbench_format_parse(const char *s, unsigned flags, double *out);
+
 /* Any summary (pbench_stats_summary), as pbench analyze prints it: mean ± standard error,
  * the interval, median, min, trimmed mean, max, stddev and MAD at the precision the error
  * supports; unit as for pbench_format_value. Errors: -EINVAL, -EIO (write error). */

@@ -2,7 +2,8 @@
 /*
  * A command line as argv, split into words as a POSIX shell splits them, without running one:
  * what pbench stat's and pbench compare's commands and their setup, prepare and cleanup are
- * given as (hyperfine's convention: each command one argument).
+ * given as (hyperfine's convention: each command one argument), or, with --shell, the line
+ * given whole to /bin/sh -c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -101,6 +102,22 @@ int pbench_command_split(char ***argv, const char *line)
 	if (err) {
 		pb_argv_free(v);
 		return err;
+	}
+	*argv = v;
+	return 0;
+}
+
+int pbench_command_shell(char ***argv, const char *line)
+{
+	char **v;
+
+	if (!argv || !line)
+		return -EINVAL;
+	v = calloc(4, sizeof(*v));
+	if (!v || !(v[0] = strdup("/bin/sh")) || !(v[1] = strdup("-c")) ||
+	    !(v[2] = strdup(line))) {
+		pb_argv_free(v);
+		return -ENOMEM;
 	}
 	*argv = v;
 	return 0;

@@ -3,10 +3,14 @@
  * Formatting measured numbers: never more digits than the measurement supports. The error
  * gets two significant digits (one would round a 0.15 error to 0.1 or 0.2, a 50% swing), and
  * the value is cut at the same decimal place. A leaf: every report, plot and explanation
- * formats through here, and this file calls nothing of the library.
+ * formats through here, and this file calls nothing of the library. Its inverse is here too:
+ * the one grammar numbers given by people (options, settings) are read with.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -219,4 +223,54 @@ void pb_csv_text(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/*
+ * The grammar of pbench_format_parse(): [+-]digits[.digits][e[+-]digits], nothing before or
+ * after (no spaces, no hex, no inf or nan), with a trailing '%' only where the caller reads a
+ * percentage. strtod does the conversion once the text is known to be of that form.
+ */
+int pbench_format_parse(const char *s, unsigned flags, double *out)
+{
+	const char *p = s;
+	size_t len;
+	char *end;
+	double v;
+	int digits = 0;
+
+	if (!s || !*s || !out)
+		return -EINVAL;
+	len = strlen(s);
+	if ((flags & PBENCH_FORMAT_PARSE_PCT) && s[len - 1] == '%')
+		len--;
+	if (p < s + len && (*p == '+' || *p == '-'))
+		p++;
+	for (; p < s + len && isdigit((unsigned char)*p); p++)
+		digits++;
+	if (p < s + len && *p == '.')
+		for (p++; p < s + len && isdigit((unsigned char)*p); p++)
+			digits++;
+	if (!digits)
+		return -EINVAL;
+	if (p < s + len && (*p == 'e' || *p == 'E')) {
+		const char *e = ++p;
+
+		if (p < s + len && (*p == '+' || *p == '-'))
+			p++;
+		e = p;
+		while (p < s + len && isdigit((unsigned char)*p))
+			p++;
+		if (p == e)
+			return -EINVAL;
+	}
+	if (p != s + len)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end != s + len || !isfinite(v) || (errno == ERANGE && v != 0))
+		return -ERANGE;
+	if ((flags & PBENCH_FORMAT_PARSE_INT) && v != floor(v))
+		return -EINVAL;
+	*out = v;
+	return 0;
 }

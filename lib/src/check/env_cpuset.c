@@ -129,6 +129,26 @@ int pbench_cpus_parse(const char *list, int *cpus, int max, int limit)
 	return n < 0 ? n : k;
 }
 
+int pbench_cpus_parse_in(const char *list, const char *set, int *cpus, int max, int *outside)
+{
+	unsigned char *in;
+	int n = pbench_cpus_parse(list, cpus, max, max);
+
+	if (outside)
+		*outside = -1;
+	if (n <= 0 || !set || !outside)
+		return n;
+	in = malloc(PB_MAX_CPUS / 8);
+	if (!in)
+		return -ENOMEM;
+	if (pb_cpulist_to_set(set, in) > 0)	/* "unknown" or "": nothing to check against */
+		for (int i = 0; i < n && *outside < 0; i++)
+			if (!pb_cpu_in(in, cpus[i]))
+				*outside = cpus[i];
+	free(in);
+	return n;
+}
+
 int pbench_cpus_allowed(char *buf, size_t len)
 {
 	unsigned char set[PB_MAX_CPUS / 8] = { 0 };

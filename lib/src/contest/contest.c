@@ -283,6 +283,7 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 		    const struct pbench_contest_entrant *e)
 {
 	struct pbench_runs_opts ro = PBENCH_RUNS_OPTS_INIT;
+	char why[4500];
 	int err;
 
 	ro.events = c->events;
@@ -307,11 +308,9 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 		if (err == -EINVAL)
 			pb_contest_set_error(c, "nothing to run (no command, an unknown workload, or "
 					     "a function missing)");
-		else if (err == -PBENCH_ENOT_FOUND || err == -PBENCH_ENOT_EXEC)
-			pb_contest_set_error(c, "command '%s' %s", e->argv[0],
-					     err == -PBENCH_ENOT_FOUND ? "not found" :
-					     "cannot be executed (not an executable file, or no "
-					     "permission)");
+		else if ((err == -PBENCH_ENOT_FOUND || err == -PBENCH_ENOT_EXEC) &&
+			 pbench_command_explain(e->argv[0], err, why, sizeof(why)) == 1)
+			pb_contest_set_error(c, "%s", why);
 		else
 			pb_contest_set_error(c, "%s%s%s: %s", e->argv ? "command '" : "",
 					     e->argv ? e->argv[0] : "the workload",

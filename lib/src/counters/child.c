@@ -228,6 +228,54 @@ int pbench_command_resolve(const char *cmd, char *path, size_t len)
 	return saw_eacces ? -PBENCH_ENOT_EXEC : -PBENCH_ENOT_FOUND;
 }
 
+int pbench_command_explain(const char *cmd, int err, char *buf, size_t len)
+{
+	char path[4096], interp[256];
+
+	if (!cmd || !buf || !len)
+		return -EINVAL;
+	switch (-err) {
+	case PBENCH_ENOT_FOUND:
+		snprintf(buf, len, "command '%s' not found", cmd);
+		return 1;
+	case PBENCH_ENOT_EXEC:
+		snprintf(buf, len, "command '%s' cannot be executed (not an executable file, or "
+			 "no permission)", cmd);
+		return 1;
+	case PBENCH_EBAD_INTERP:
+		/* the #! line read again: the file may have changed since err was found */
+		if (pbench_command_resolve(cmd, path, sizeof(path)) == -PBENCH_EBAD_INTERP &&
+		    pbench_command_interp(path, interp, sizeof(interp)) == 1)
+			snprintf(buf, len, "command '%s' cannot run: its interpreter '%s' (its #! "
+				 "line) is not found or not executable", cmd, interp);
+		else
+			snprintf(buf, len, "command '%s' cannot run: its interpreter or dynamic "
+				 "loader is missing", cmd);
+		return 1;
+	}
+	return 0;
+}
+
+int pbench_command_where(const char *cmd, char *buf, size_t len)
+{
+	char cwd[4096];
+	struct stat st;
+
+	if (!cmd || !buf || !len)
+		return -EINVAL;
+	if (cmd[0] == '/')
+		snprintf(buf, len, "there is no file '%s': check the path", cmd);
+	else if (strchr(cmd, '/'))
+		snprintf(buf, len, "there is no file '%s' in %s (the current directory): check the "
+			 "path", cmd, getcwd(cwd, sizeof(cwd)) ? cwd : "?");
+	else if (stat(cmd, &st) == 0 && S_ISREG(st.st_mode))
+		snprintf(buf, len, "'%s' is not in PATH; the file in the current directory is "
+			 "'./%s'", cmd, cmd);
+	else
+		return 0;
+	return 1;
+}
+
 static void reap(pid_t pid, int *status)
 {
 	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
