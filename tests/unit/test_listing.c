@@ -237,18 +237,30 @@ Test(listing, leaves_no_descriptor)
 
 /* ---- with pbench_measure and pbench_compare --------------------------------------------- */
 
-/* The "optimized away" warning comes with the code that says why, unasked. */
+/* The "optimized away" warning comes with the code that says why, unasked. Whether a body
+ * of nothing is told from the empty batch is timing: with the other lane of make test on the
+ * second vCPU, one measurement in a few came out NOISY|CLAMPED (0x18) without SUSPICIOUS, so
+ * three tries, each a new measurement, counted when they were needed. */
 Test(listing, measure_shows_the_deleted_loop_with_its_warning)
 {
 	struct pbench_measure_opts o = quick();
-	struct pbench_result *r;
+	struct pbench_result *r = NULL;
+	unsigned flags = 0;
 	char *buf = NULL;
 	size_t len = 0;
+	int tries;
 	FILE *f;
 
-	cr_assert_eq(pbench_measure(&r, listing_deleted, NULL, &o), 0);
-	cr_assert(pbench_result_flags(r) & PBENCH_RESULT_SUSPICIOUS, "flags %#x",
-		  pbench_result_flags(r));
+	for (tries = 1; tries <= 3; tries++) {
+		pbench_result_free(r);
+		cr_assert_eq(pbench_measure(&r, listing_deleted, NULL, &o), 0);
+		flags = pbench_result_flags(r);
+		if (flags & PBENCH_RESULT_SUSPICIOUS)
+			break;
+	}
+	if (!(flags & PBENCH_RESULT_SUSPICIOUS))
+		pbench_result_free(r);
+	cr_assert(flags & PBENCH_RESULT_SUSPICIOUS, "flags %#x after 3 tries", flags);
 	cr_assert_not_null(pbench_result_listing(r), "no listing with the warning");
 	expect_deleted_loop(pbench_result_listing(r));
 	f = open_memstream(&buf, &len);
@@ -272,6 +284,7 @@ Test(listing, measure_shows_the_deleted_loop_with_its_warning)
 	cr_assert_eq(pbench_measure(&r, listing_deleted, NULL, &o), 0);
 	cr_expect_null(pbench_result_listing(r));
 	pbench_result_free(r);
+	TEST_RETRIED("listing::measure_shows_the_deleted_loop_with_its_warning", tries);
 }
 
 Test(listing, measure_shows_a_loop_when_asked_only)
