@@ -5,7 +5,8 @@
 #   lane 1: the normal build and its tests (build/), the emulated-PMU suite (build/pmu), the
 #           clang build (-Werror)
 #   lane 2: the ASan+UBSan build (build/asan) and its unit tests, examples and fuzz corpora
-#   either: the ASan+UBSan build's script suites, on the lane free first
+#   either: the ASan+UBSan build's script suites in two parts (the CLI suites, then the
+#           others), each on the lane free first
 #   then, alone: the unit tests that time against the whole machine (tests/run.sh: QUIET), of
 #   each build in turn
 #
@@ -58,33 +59,38 @@ asan_build() {
 	echo "$rc" >build/asan/.built
 	[ "$rc" -eq 0 ] && sh tests/run.sh build/asan unit
 }
-asan_scripts() {
+asan_scripts() {	# asan_scripts cli|rest
 	while [ ! -s build/asan/.built ]; do sleep 2; done
 	if [ "$(cat build/asan/.built)" -ne 0 ]; then
-		echo "asan-scripts: not run: the ASan+UBSan build failed (its log: build/test-asan.log)"
+		echo "asan-scripts-$1: not run: the ASan+UBSan build failed (its log: build/test-asan.log)"
 		return 1
 	fi
-	sh tests/run.sh build/asan scripts
+	sh tests/run.sh build/asan "scripts-$1"
+}
+# The ASan+UBSan script suites in two parts (the CLI suites are the larger), to the lane
+# free first: each lane, once its own parts are done, takes the next one not taken yet.
+asan_scripts_parts() {
+	for half in cli rest; do
+		if claim "asan-scripts-$half"; then
+			part "asan-scripts-$half" "build/asan/test-results-scripts-$half.txt" \
+				asan_scripts "$half"
+		fi
+	done
 }
 
 # claim PART: true for the one lane that takes PART (mkdir is atomic), false for the other.
 claim() { mkdir "build/.claim-$1" 2>/dev/null; }
 
-# The ASan+UBSan script suites go to whichever lane is free first.
 lane1() {
 	part normal build/test-results-busy.txt make --no-print-directory check O=build DEVELOPER=1 TESTS=busy
 	part pmu build/pmu/test-results.txt env DEVELOPER=1 sh tests/pmu/run.sh build/pmu "$PMU"
 	part clang build/clang/test-results.txt clang_build
-	if claim asan-scripts; then
-		part asan-scripts build/asan/test-results-scripts.txt asan_scripts
-	fi
+	asan_scripts_parts
 }
 lane2() {
 	part asan build/asan/test-results-unit.txt asan_build
 	[ -s build/asan/.built ] || echo 1 >build/asan/.built
-	if claim asan-scripts; then
-		part asan-scripts build/asan/test-results-scripts.txt asan_scripts
-	fi
+	asan_scripts_parts
 }
 
 # tests/all.sh --lane N PMU: one lane (what the main part below starts, in a session of its own).
@@ -100,7 +106,7 @@ rm -f build/test-results*.txt build/asan/test-results-*.txt build/asan/.built \
       build/pmu/test-results.txt build/clang/test-results.txt build/test-*.log
 rm -rf build/.claim-*
 : >"$LOCK"
-echo "make test: two lanes at once, [normal, pmu, clang, asan-scripts] and [asan], then the quiet tests alone; each part prints when it ends"
+echo "make test: two lanes at once, [normal, pmu, clang] and [asan], each then taking the next of [asan-scripts-cli, asan-scripts-rest], then the quiet tests alone; each part prints when it ends"
 # The lanes' sessions are their own: Ctrl-C or a kill of make ends them, and everything in them.
 setsid sh tests/all.sh --lane 1 "$PMU" & l1=$!
 setsid sh tests/all.sh --lane 2 "$PMU" & l2=$!
@@ -119,4 +125,5 @@ rm -f "$LOCK"
 echo
 sh tests/total.sh build/test-results-busy.txt build/pmu/test-results.txt \
 	build/clang/test-results.txt build/asan/test-results-unit.txt \
-	build/asan/test-results-scripts.txt build/test-results-quiet.txt build/asan/test-results-quiet.txt
+	build/asan/test-results-scripts-cli.txt build/asan/test-results-scripts-rest.txt \
+	build/test-results-quiet.txt build/asan/test-results-quiet.txt

@@ -10,7 +10,8 @@
 # passes that came on a later try of a retry loop, among the N) and writes it to
 # O/test-results.txt.
 # tests/run.sh O unit: only the unit tests, examples and fuzz corpora (O/test-results-unit.txt);
-# tests/run.sh O scripts: only the script suites (O/test-results-scripts.txt). make test runs
+# tests/run.sh O scripts: only the script suites (O/test-results-scripts.txt); scripts-cli and
+# scripts-rest: the CLI suites alone, and the others (faults, schema, ...). make test runs
 # the ASan+UBSan build's two halves on its two lanes at once (tests/all.sh).
 # The unit tests that time things against the whole machine (a CPU's speed, two commands at
 # once on two CPUs, a known duration) are the QUIET ones: make test runs them last, alone,
@@ -22,8 +23,8 @@ O=${1:-build}
 PART=${2:-all}
 case "$PART" in
 all) RESULTS=$O/test-results.txt ;;
-unit | scripts | quiet | busy) RESULTS=$O/test-results-$PART.txt ;;
-*) echo "usage: tests/run.sh BUILD_DIR [all|unit|scripts|quiet|busy]" >&2; exit 2 ;;
+unit | scripts | scripts-cli | scripts-rest | quiet | busy) RESULTS=$O/test-results-$PART.txt ;;
+*) echo "usage: tests/run.sh BUILD_DIR [all|unit|scripts|scripts-cli|scripts-rest|quiet|busy]" >&2; exit 2 ;;
 esac
 # Does this part run the unit test $1?
 runs_unit() {
@@ -53,7 +54,7 @@ XDG_CACHE_HOME=$(mktemp -d)
 export XDG_CACHE_HOME
 trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 
-[ "$PART" = scripts ] || for t in "$O"/tests/test_*; do
+case $PART in scripts*) true ;; *) false ;; esac || for t in "$O"/tests/test_*; do
 	[ -x "$t" ] || continue
 	runs_unit "$t" || continue
 	# One test at a time: these are 2-vCPU machines and many tests time things.
@@ -98,7 +99,7 @@ trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
 	fi
 done
 
-case $PART in scripts | quiet) true ;; *) false ;; esac || for ex in "$O"/examples/*; do
+case $PART in scripts* | quiet) true ;; *) false ;; esac || for ex in "$O"/examples/*; do
 	[ -x "$ex" ] || continue
 	if out=$(LD_LIBRARY_PATH="$O/stage/usr/lib" "$ex" 2>&1); then
 		echo "[PASS] example $(basename "$ex")"
@@ -112,7 +113,7 @@ case $PART in scripts | quiet) true ;; *) false ;; esac || for ex in "$O"/exampl
 done
 
 # Every input the fuzzers kept, crashes included, once each: one result per target.
-case $PART in scripts | quiet) true ;; *) false ;; esac || for r in "$O"/tests/fuzz/replay_*; do
+case $PART in scripts* | quiet) true ;; *) false ;; esac || for r in "$O"/tests/fuzz/replay_*; do
 	[ -x "$r" ] || continue
 	name=${r##*/replay_}
 	if out=$("$r" "tests/fuzz/corpus/$name" 2>&1); then
@@ -128,7 +129,12 @@ done
 
 # The end-to-end scripts, the JSON Schema validation and the layering and naming tests: each
 # prints "<name>: N passed, N failed, N skipped" last.
-case $PART in unit | quiet) true ;; *) false ;; esac || for suite in cli faults schema cxx layers names golden lint abi; do
+case $PART in
+scripts-cli) SUITES=cli ;;
+scripts-rest) SUITES="faults schema cxx layers names golden lint abi" ;;
+*) SUITES="cli faults schema cxx layers names golden lint abi" ;;
+esac
+case $PART in unit | quiet) true ;; *) false ;; esac || for suite in $SUITES; do
 	res=$(sh "tests/$suite/run.sh" "$O" 2>&1)
 	printf '%s\n' "$res" | grep -v '^ok '
 	fl=$(printf '%s\n' "$res" | sed -n 's/^FAIL \([^:]*\):.*/\1/p' | sort -u)

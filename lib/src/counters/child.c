@@ -795,6 +795,31 @@ static int start_vfork(struct pbench_child *ch, const char *path, char *const ar
 	return err;
 }
 
+/* What pbench_child_start() checks before it starts anything: the caller's options into *o
+ * (the defaults where an older struct has no field), the exec plan, that no other child
+ * holds counters, and the program's path (opts->path, else argv[0] looked up). 0 or the
+ * error. */
+static int start_check(char *const argv[], const struct pbench_child_opts *in,
+		       struct pbench_child_opts *o, struct exec_plan *plan, char *path,
+		       size_t len)
+{
+	const struct pbench_child_opts *opts = in ? o : NULL;
+	int err;
+
+	if (in && (err = pb_check_struct("pbench_child_start", "opts", "pbench_child_opts", in,
+					  0, "PBENCH_CHILD_OPTS_INIT")))
+		return err;
+	if (in)
+		pb_copy_in(o, sizeof(*o), in);
+	if (!argv || !argv[0] || plan_exec(plan, opts))
+		return -EINVAL;
+	if (held_live() || (opts && opts->counters && live_nr(NULL)))
+		return -EBUSY;
+	if (opts && opts->path)
+		return snprintf(path, len, "%s", opts->path) < (int)len ? 0 : -ENAMETOOLONG;
+	return pbench_command_resolve(argv[0], path, len);
+}
+
 int pbench_child_start(struct pbench_child **out, char *const argv[],
 		       const struct pbench_child_opts *in)
 {
@@ -808,23 +833,10 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	pid_t pid;
 
 	*out = NULL;
-	if (in && (err = pb_check_struct(__func__, "opts", "pbench_child_opts", in, 0,
-					  "PBENCH_CHILD_OPTS_INIT")))
-		return err;
-	if (in)
-		pb_copy_in(&o, sizeof(o), in);
-	if (!argv || !argv[0] || plan_exec(&plan, opts))
-		return -EINVAL;
-	held = opts ? opts->counters : NULL;
-	if (held_live() || (held && live_nr(NULL)))
-		return -EBUSY;
-	if (opts && opts->path)
-		err = snprintf(path, sizeof(path), "%s", opts->path) < (int)sizeof(path) ? 0 :
-		      -ENAMETOOLONG;
-	else
-		err = pbench_command_resolve(argv[0], path, sizeof(path));
+	err = start_check(argv, in, &o, &plan, path, sizeof(path));
 	if (err)
 		return err;
+	held = opts ? opts->counters : NULL;
 	ch = calloc(1, sizeof(*ch));
 	if (!ch)
 		return -ENOMEM;
