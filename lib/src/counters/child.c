@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <dirent.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -1272,4 +1273,42 @@ int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, cons
 		snprintf(why, len, "the %s command '%s' exited with status %d", what, argv[0],
 			 res.exit_status);
 	return -ECANCELED;
+}
+
+int pb_child_output(char *const argv[], double timeout_s, size_t max, char **out,
+		    struct pbench_child_result *res)
+{
+	struct pbench_child_opts co = { .size = sizeof(co), .quiet = PBENCH_CHILD_OUTPUT_NULL };
+	struct pbench_child *ch;
+	off_t len;
+	int fd, err;
+
+	*out = NULL;
+	fd = memfd_create("pbench-output", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	co.stdout_fd = fd;
+	err = pbench_child_start(&ch, argv, &co);
+	if (!err) {
+		err = timeout_s > 0 ? pbench_child_wait_timeout(ch, timeout_s, res) :
+		      pbench_child_wait(ch, res);
+		pbench_child_free(ch);
+	}
+	len = err ? 0 : lseek(fd, 0, SEEK_END);
+	if (!err && len < 0)
+		err = -errno;
+	else if (!err && (uint64_t)len > max)
+		err = -EFBIG;
+	else if (!err && !(*out = malloc((size_t)len + 1)))
+		err = -ENOMEM;
+	else if (!err && pread(fd, *out, (size_t)len, 0) != len)
+		err = -EIO;
+	if (err) {
+		free(*out);
+		*out = NULL;
+	} else {
+		(*out)[len] = '\0';
+	}
+	close(fd);
+	return err;
 }

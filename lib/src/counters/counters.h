@@ -84,6 +84,13 @@ int pb_open_status(int err);
  * in words ("the setup command 'x' exited with status 1"). argv NULL: nothing to run, 0. */
 int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, const char *what,
 		    char *why, size_t len);
+/* child.c: a command run to its end with its stdout kept (in a memfd: no pipe to drain
+ * while it runs), its stderr to /dev/null, ended after timeout_s (0: none): 0 with *out its
+ * whole output, NUL-terminated (free()), at most max bytes, and *res how it ended; or the
+ * error of starting or waiting for it (*out NULL), -EFBIG past max, -ENOMEM. listing.c runs
+ * objdump with it, history_git.c git. */
+int pb_child_output(char *const argv[], double timeout_s, size_t max, char **out,
+		    struct pbench_child_result *res);
 /* child.c: a helper command found now (pbench_command_resolve()) and copied into *out
  * (pb_argv_free()); argv NULL: *out NULL, 0. Errors of resolving it, -EINVAL (empty), -ENOMEM,
  * with why in words. */

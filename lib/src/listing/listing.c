@@ -2,8 +2,9 @@
 /*
  * The machine code of a function: found by address (dladdr1, then the object's own symbol
  * table) or by name (listing_elf.c), disassembled by binutils' objdump between the function's
- * first and last byte. objdump runs through the child API with its stdout in a memfd, so that
- * a long listing cannot fill a pipe nobody reads while the child is waited for; no shell.
+ * first and last byte. objdump runs through pb_child_output() (the child API, its stdout in a
+ * memfd, so that a long listing cannot fill a pipe nobody reads while it is waited for; no
+ * shell).
  *
  * Every way of failing ends in a status and a reason with its fix, never in an empty listing:
  * a benchmark whose warning says "optimized away?" needs to see the code or why it cannot.
@@ -17,10 +18,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "base/base.h"
+#include "counters/counters.h"
 #include "listing/listing.h"
 
 #define OBJDUMP_TIMEOUT_S 30
@@ -217,32 +218,11 @@ static int parse(struct pbench_listing *l, char *text)
 	return 0;
 }
 
-/* The whole of what objdump wrote to fd, NUL-terminated. */
-static char *slurp(int fd)
-{
-	off_t len = lseek(fd, 0, SEEK_END);
-	char *buf;
-
-	if (len < 0 || (uint64_t)len > MAX_OUTPUT || lseek(fd, 0, SEEK_SET) < 0)
-		return NULL;
-	buf = malloc((size_t)len + 1);
-	if (!buf)
-		return NULL;
-	if (pread(fd, buf, (size_t)len, 0) != len) {
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
 static int run_objdump(struct pbench_listing *l, const char *objdump)
 {
 	struct pbench_child_result res = { .size = sizeof(res) };
-	struct pbench_child_opts co = { .size = sizeof(co), .quiet = PBENCH_CHILD_OUTPUT_NULL };
 	char from[40], to[40], *argv[7], *text;
-	struct pbench_child *ch;
-	int fd, err;
+	int err;
 
 	snprintf(from, sizeof(from), "--start-address=0x%" PRIx64, l->address);
 	snprintf(to, sizeof(to), "--stop-address=0x%" PRIx64, l->address + l->size);
@@ -253,35 +233,19 @@ static int run_objdump(struct pbench_listing *l, const char *objdump)
 	argv[4] = to;
 	argv[5] = l->file;
 	argv[6] = NULL;
-	fd = memfd_create("pbench-objdump", MFD_CLOEXEC);
-	if (fd < 0)
-		return set_reason(l, PBENCH_LISTING_FAILED, "cannot keep objdump's output "
-				  "(memfd_create): %s", strerror(errno));
-	co.stdout_fd = fd;
-	err = pbench_child_start(&ch, argv, &co);
-	if (err == -PBENCH_ENOT_FOUND || err == -PBENCH_ENOT_EXEC || err == -ENOENT) {
-		close(fd);
+	err = pb_child_output(argv, OBJDUMP_TIMEOUT_S, MAX_OUTPUT, &text, &res);
+	if (err == -PBENCH_ENOT_FOUND || err == -PBENCH_ENOT_EXEC || err == -ENOENT)
 		return set_reason(l, PBENCH_LISTING_NO_OBJDUMP, "cannot run '%s' (%s): install "
 				  "binutils (apt-get install binutils)", objdump,
 				  pbench_strerror(err));
-	}
-	if (err) {
-		close(fd);
-		return set_reason(l, PBENCH_LISTING_FAILED, "cannot run '%s': %s", objdump,
-				  pbench_strerror(err));
-	}
-	err = pbench_child_wait_timeout(ch, OBJDUMP_TIMEOUT_S, &res);
-	pbench_child_free(ch);
+	if (err == -ENOMEM)
+		return err;
 	if (err || !res.exited || res.exit_status) {
-		close(fd);
+		free(text);
 		return set_reason(l, PBENCH_LISTING_FAILED, "'%s -d %s' failed (%s): run it to "
 				  "see why", objdump, l->file, err ? pbench_strerror(err) :
 				  res.exited ? "a non-zero exit status" : "killed by a signal");
 	}
-	text = slurp(fd);
-	close(fd);
-	if (!text)
-		return -ENOMEM;
 	err = parse(l, text);
 	free(text);
 	if (!err && !l->nr)
