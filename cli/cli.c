@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pbench.h"
@@ -91,6 +92,23 @@ int cli_width(FILE *f)
 	if (!isatty(fileno(f)))
 		return 0;
 	return !ioctl(fileno(f), TIOCGWINSZ, &ws) && ws.ws_col ? ws.ws_col : 80;
+}
+
+void cli_progress(struct cli_progress *p, const char *line, int now)
+{
+	const char *dim = p->color ? "\033[2m" : "", *end = p->color ? "\033[0m" : "";
+	struct timespec ts;
+	double t;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (p->lines && line && (now || t - p->last_s >= 1)) {
+		fprintf(stderr, "%spbench %s: %s%s\n", dim, p->cmd, line, end);
+		p->last_s = t;
+	} else if (!p->lines) {
+		fprintf(stderr, "\r\033[K%s%s%s", line ? dim : "", line ? line : "", line ? end : "");
+	}
+	fflush(stderr);
 }
 
 /* ---- numbers -------------------------------------------------------------------------------- */
@@ -300,19 +318,12 @@ int cli_event_error(int err)
 	return 1;
 }
 
-void cli_warn_left_behind(const struct pbench_runs *r, const char *cmd)
+void cli_warn_runs(const struct pbench_runs *r, const char *name)
 {
-	struct pbench_runs_totals t = { .size = sizeof(t) };
-	int runs, procs;
+	char why[1024];
 
-	if (!r || pbench_runs_totals(r, &t))
-		return;
-	runs = t.left_behind_runs;
-	procs = t.left_behind;
-	if (runs)
-		cli_warn("'%s' left %d process%s running after %d run%s (background jobs or "
-			 "daemons): pbench ended them after each run (SIGTERM, then SIGKILL)",
-			 cmd, procs, procs == 1 ? "" : "es", runs, runs == 1 ? "" : "s");
+	for (int k = 0; r && pbench_runs_warning(r, name, k, why, sizeof(why)) == 1; k++)
+		cli_warn("%s", why);
 }
 
 /* ---- recorded trees ------------------------------------------------------------------------- */

@@ -44,7 +44,7 @@ struct compare_opts {
 	const char *reference, *baseline;
 	double fail_pct;		/* < 0: no gate */
 	double confidence_pct;
-	int color;
+	struct cli_progress progress;	/* the progress line on stderr */
 	/* what was built from the above, freed at the end */
 	char **argv[MAX_ENTRANTS];	/* the sides */
 	double *stored;
@@ -385,43 +385,21 @@ static int build(struct compare_opts *o, struct pbench_contest **c)
 
 /* ---- progress ------------------------------------------------------------------------------- */
 
-/*
- * On a terminal, when the commands' output is not shown there: "round 12: b/a 1.012
- * (0.990-1.030), 3.1 s left". The library calls this between runs and rounds, never during
- * one.
- */
+/* "round 12: b/a 1.012 (0.990-1.030), 3.1 s left" (cli_progress()). */
 static void show_progress(const struct pbench_contest_progress *p, void *arg)
 {
-	const struct compare_opts *o = arg;
 	char line[256];
 
-	if (strcmp(p->phase, "done") && !pbench_contest_progress_text(p, line, sizeof(line)))
-		fprintf(stderr, "\r\033[K%s%s%s", o->color ? "\033[2m" : "", line,
-			o->color ? "\033[0m" : "");
-	else
-		fputs("\r\033[K", stderr);
-	fflush(stderr);
+	cli_progress(arg, strcmp(p->phase, "done") &&
+		     !pbench_contest_progress_text(p, line, sizeof(line)) ? line : NULL, 1);
 }
 
 /* ---- reports -------------------------------------------------------------------------------- */
 
 /* The contest in each format asked for (cli_out_write): the library's writers. */
-static int write_report(void *arg, int fmt, FILE *f)
+static int write_report(void *c, int fmt, FILE *f)
 {
-	const struct pbench_contest *c = arg;
-
-	switch (fmt) {
-	case CLI_FMT_JSON:
-		return pbench_contest_write_json(c, f);
-	case CLI_FMT_CSV:
-		return pbench_contest_write_csv(c, f);
-	case CLI_FMT_MARKDOWN:
-		return pbench_contest_write_markdown(c, f);
-	case CLI_FMT_PLOT:
-		return pbench_contest_plot_svg(c, f);
-	default:
-		return pbench_contest_write_text(c, f);
-	}
+	return pbench_contest_write(c, fmt, f);
 }
 
 /* Exit 1 for failed runs, a state not restored, an interruption, or the gate; each said. */
@@ -437,7 +415,7 @@ static int outcome(const struct pbench_contest *c, const struct compare_opts *o,
 		struct pbench_runs_set si = { .size = sizeof(si) };
 
 		pbench_contest_result(c, i, &r);
-		cli_warn_left_behind(runs, r.name);
+		cli_warn_runs(runs, r.name);
 		if (r.failed) {
 			cli_error("%d of %ld runs of '%s' failed (exited non-zero or were killed): its "
 				  "times are of failures", r.failed, r.runs, r.name);
@@ -548,10 +526,10 @@ static int prepare_run(struct compare_opts *o)
 		rc = read_baseline(o);
 	if (rc)
 		return rc;
-	o->color = cli_color(stderr);
+	o->progress = (struct cli_progress){ "compare", cli_color(stderr), 0 };
 	if (isatty(STDERR_FILENO) && !(o->co.flags & PBENCH_CONTEST_SHOW_OUTPUT)) {
 		o->co.progress = show_progress;
-		o->co.progress_arg = o;
+		o->co.progress_arg = &o->progress;
 	}
 	o->co.stop = cli_stop;
 	o->co.flags |= PBENCH_CONTEST_SIGNALS | PBENCH_CONTEST_PRIORITY_CACHE;

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "pbench.h"
@@ -37,11 +36,7 @@ struct stat_opts {
 	struct pbench_runs_opts ro;
 	struct cli_out out;		/* --json, --export-json FILE, ... */
 	struct cli_run run;		/* the options shared with compare */
-	int progress;			/* the progress line on stderr */
-	int color;			/* NO_COLOR unset and stderr a terminal */
-	int lines;			/* the command writes to the terminal too: progress in
-					 * whole lines, at most one a second */
-	double last_s;			/* when the last progress line was printed */
+	struct cli_progress progress;	/* the progress line on stderr */
 	int head_first;			/* the text's head goes out before the command's output */
 	const char *annotate;		/* --annotate FUNCTION */
 	struct pbench_listing *listing;	/* its machine code, made before the runs */
@@ -122,45 +117,20 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 
 /* ---- progress ----------------------------------------------------------------------------- */
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/*
- * On a terminal only: "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left". The library calls
- * this between runs, never during one. When nothing else writes to the terminal (the built-in
- * workload, a command with -q) the line is rewritten in place; when the command's output
- * comes there too, the progress is a line of its own, at most one a second, so that the two
- * never share a line.
- */
+/* "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left" (cli_progress()): with the command's
+ * output on the terminal too, a run's line at most once a second. */
 static void show_progress(const struct pbench_runs_progress *p, void *arg)
 {
-	struct stat_opts *o = arg;
-	const char *dim = o->color ? "\033[2m" : "", *end = o->color ? "\033[0m" : "";
 	char line[256];
+	int done = !strcmp(p->phase, "done");
 
-	if (o->lines) {
-		if (!strcmp(p->phase, "done") || (((!strcmp(p->phase, "runs") && p->run) ||
-						   !strcmp(p->phase, "warm-up")) &&
-						  now_s() - o->last_s < 1))
-			return;
+	if (!done)
 		pbench_runs_progress_text(p, line, sizeof(line));
-		fprintf(stderr, "%spbench stat: %s%s\n", dim, line, end);
-		o->last_s = now_s();
-	} else if (!strcmp(p->phase, "done")) {
-		fputs("\r\033[K", stderr);
-	} else {
-		pbench_runs_progress_text(p, line, sizeof(line));
-		fprintf(stderr, "\r\033[K%s%s%s", dim, line, end);
-	}
-	fflush(stderr);
+	cli_progress(arg, done ? NULL : line, !(!strcmp(p->phase, "runs") && p->run) &&
+		     strcmp(p->phase, "warm-up"));
 }
 
-/* ---- errors and warnings ------------------------------------------------------------------ */
+/* ---- errors ------------------------------------------------------------------------------- */
 
 /* Name errors and commands that cannot run are the user's to fix: exit 2 with the reason. */
 static int start_error(int err, const struct stat_opts *o)
@@ -182,41 +152,6 @@ static int start_error(int err, const struct stat_opts *o)
 	return EXIT_RUNTIME;
 }
 
-/* The library's multi-CPU finding (pbench_runs_multi_cpu()), said with how to fix it. */
-static void multi_cpu(const struct pbench_runs *r, const struct stat_opts *o)
-{
-	struct pbench_runs_multi_cpu m = { .size = sizeof(m) };
-	char allowed[256] = "", tc[32], wall[32];
-
-	if (pbench_runs_multi_cpu(r, &m) != 1)
-		return;
-	pbench_cpus_allowed(allowed, sizeof(allowed));
-	pbench_format_ns(tc, sizeof(tc), m.task_clock_ns, 3);
-	pbench_format_ns(wall, sizeof(wall), m.wall_ns, 3);
-	cli_warn("'%s' used %.1f CPUs' worth of time in %s run %d (task-clock %s in %s): prepared "
-		 "runs pin it to %s, where its threads and processes take turns and it measures something else; "
-		 "give it %d CPUs with --cpu LIST (here CPUs %s may be used, e.g. --cpu %s)",
-		 o->ro.argv[0], m.cpus_used, pbench_runs_mode_name(m.mode), m.run, tc, wall,
-		 m.cpus_given > 1 ? "the CPUs of --cpu" : "one CPU", m.cpus_needed,
-		 allowed[0] ? allowed : "?", allowed[0] ? allowed : "1-2");
-}
-
-/* What the runs left to say: processes a command left behind, another pbench on the CPU. */
-static void warnings(const struct pbench_runs *r, const struct stat_opts *o)
-{
-	cli_warn_left_behind(r, o->ro.argv ? o->ro.argv[0] : "the workload");
-	for (int s = 0; s < pbench_runs_nr_sets(r); s++) {
-		struct pbench_runs_set si = { .size = sizeof(si) };
-
-		pbench_runs_set_info(r, s, &si);
-		/* Two prepared runs on one CPU take turns on it (as pbench jitter says too). */
-		if (si.rival_pid)
-			cli_warn("another pbench (pid %d) is pinned to CPU %d too: the two take turns "
-				 "on it and each measures the other; let one finish first, or give "
-				 "them different CPUs with --cpu", si.rival_pid, si.cpu);
-	}
-}
-
 /* ---- reports ------------------------------------------------------------------------------ */
 
 /* The runs and what the report's text already wrote. */
@@ -227,11 +162,19 @@ struct report {
 	const char *annotate;			/* the name given to --annotate */
 };
 
-/* The text or Markdown report, then the listing of --annotate under it (with its samples,
- * or why there are none). */
-static int with_listing(int err, const struct report *rep, int fmt, FILE *f)
+/* The report in each format asked for (cli_out_write): the library's writers; under the text
+ * or the Markdown, the listing of --annotate (with its samples, or why there are none). */
+static int write_report(void *arg, int fmt, FILE *f)
 {
-	if (err || !rep->listing)
+	const struct report *rep = arg;
+	int err;
+
+	if (fmt == CLI_FMT_JSON)
+		return pbench_runs_write_json_annotated(rep->r, rep->listing, f);
+	/* the text's head went out before the command's output */
+	err = fmt == CLI_FMT_TEXT && rep->head_first ? pbench_runs_write_body(rep->r, f) :
+	      pbench_runs_write(rep->r, fmt, f);
+	if (err || !rep->listing || fmt == CLI_FMT_CSV || fmt == CLI_FMT_PLOT)
 		return err;
 	if (fmt == CLI_FMT_MARKDOWN) {
 		fputs("\n", f);
@@ -239,27 +182,6 @@ static int with_listing(int err, const struct report *rep, int fmt, FILE *f)
 	}
 	fprintf(f, "\n--annotate %s:\n", rep->annotate);
 	return pbench_listing_write_text(rep->listing, f);
-}
-
-/* The report in each format asked for (cli_out_write): the library's writers. */
-static int write_report(void *arg, int fmt, FILE *f)
-{
-	const struct report *rep = arg;
-	const struct pbench_runs *r = rep->r;
-
-	switch (fmt) {
-	case CLI_FMT_JSON:
-		return pbench_runs_write_json_annotated(r, rep->listing, f);
-	case CLI_FMT_CSV:
-		return pbench_runs_write_csv(r, f);
-	case CLI_FMT_MARKDOWN:
-		return with_listing(pbench_runs_write_markdown(r, f), rep, fmt, f);
-	case CLI_FMT_PLOT:
-		return pbench_runs_plot_svg(r, f);
-	default:	/* the head went out before the command's output */
-		return with_listing(rep->head_first ? pbench_runs_write_body(r, f) :
-				    pbench_runs_write_text(r, f), rep, fmt, f);
-	}
 }
 
 /* Exit 1 for a run cut short, failed runs, a state not restored; said in one line. */
@@ -307,9 +229,7 @@ static int measure(struct stat_opts *o)
 		pbench_runs_free(r);
 		return EXIT_RUNTIME;
 	}
-	warnings(r, o);
-	if (o->ro.argv)
-		multi_cpu(r, o);
+	cli_warn_runs(r, o->ro.argv ? o->ro.argv[0] : "the workload");
 	pbench_runs_totals(r, &t);
 	/* --memory's runs come after the timed ones and before the report, which holds them;
 	 * stopped (a signal), the runs done are kept and each one not done says so. */
@@ -422,13 +342,13 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	/* A report on stdout keeps it: the command's output goes to stderr instead. */
 	if (o->ro.argv && !o->ro.quiet && !cli_out_text(&o->out))
 		o->ro.quiet = PBENCH_CHILD_OUTPUT_STDERR;
-	o->color = cli_color(stderr);
 	/* A command's output on stdout: pbench's head first, its report after. */
 	o->head_first = o->ro.argv && !o->ro.quiet && cli_out_text(&o->out);
-	o->lines = o->ro.argv && o->ro.quiet != PBENCH_CHILD_OUTPUT_NULL;
+	o->progress = (struct cli_progress){ "stat", cli_color(stderr),
+					     o->ro.argv && o->ro.quiet != PBENCH_CHILD_OUTPUT_NULL };
 	if (isatty(STDERR_FILENO)) {
 		o->ro.progress = show_progress;
-		o->ro.progress_arg = o;
+		o->ro.progress_arg = &o->progress;
 	}
 	o->ro.stop = cli_stop;
 	o->ro.flags |= PBENCH_RUNS_SIGNALS | PBENCH_RUNS_PRIORITY_CACHE;

@@ -29,8 +29,8 @@ void cli_mem_error(int err);
 void cli_command_hint(const char *cmd, const char *bare);
 /* err is a bad -e (unknown, malformed or repeated events): said with its hint, 1; else 0. */
 int cli_event_error(int err);
-/* "'cmd' left N processes running after M runs", when r's runs left any. */
-void cli_warn_left_behind(const struct pbench_runs *r, const char *cmd);
+/* What r's runs left to warn about (pbench_runs_warning()), each said; name: the command's. */
+void cli_warn_runs(const struct pbench_runs *r, const char *name);
 /* PBENCH_SYSFS_ROOT or PBENCH_PROCFS_ROOT set for a command that measures: said ignored. */
 void cli_note_live(const char *cmd);
 /* 1 if colour on f is wanted (a terminal, NO_COLOR unset). */
@@ -118,12 +118,23 @@ int cli_run_option(struct cli_run *r, int c, const char *arg);
 int cli_run_helpers(struct cli_run *r, int shell, int resolve);
 void cli_run_release(struct cli_run *r);
 
+/* The progress line on stderr (a terminal; NULL line: done, cleared): rewritten in place, or
+ * with lines set (the command writes there too) one line each, at most one a second unless
+ * now is set, so that the two never share a line. */
+struct cli_progress {
+	const char *cmd;
+	int color, lines;
+	double last_s;		/* when the last line was printed */
+};
+void cli_progress(struct cli_progress *p, const char *line, int now);
+
 /* The stop flag of the measuring commands (pbench_stop_catch(), CMD_STOPS in pbench.c). */
 extern const volatile int *cli_stop;
 
 /* The outputs of every command, one convention (hyperfine's): cli_out, in HACKING.md. */
-enum cli_format { CLI_FMT_JSON, CLI_FMT_CSV, CLI_FMT_MARKDOWN, CLI_FMT_PLOT, CLI_NFMT };
-#define CLI_FMT_TEXT (-1)
+enum cli_format { CLI_FMT_JSON = PBENCH_REPORT_FORMAT_JSON, CLI_FMT_CSV = PBENCH_REPORT_FORMAT_CSV,
+		  CLI_FMT_MARKDOWN = PBENCH_REPORT_FORMAT_MARKDOWN, CLI_FMT_PLOT = PBENCH_REPORT_FORMAT_SVG,
+		  CLI_FMT_TEXT = PBENCH_REPORT_FORMAT_TEXT, CLI_NFMT = CLI_FMT_TEXT };
 enum {
 	CLI_OUT_JSON = 1 << CLI_FMT_JSON,
 	CLI_OUT_CSV = 1 << CLI_FMT_CSV,

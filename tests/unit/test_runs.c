@@ -286,3 +286,63 @@ Test(runs, totals_and_multi_cpu)
 	cr_expect_eq(pbench_runs_totals(NULL, &t), -EINVAL);
 	pbench_runs_free(r);
 }
+
+/* The warnings in words, one at a time: a command that leaves a process behind is said with
+ * the name given; nothing after the last; bad arguments refused. (The multi-CPU one: t_stat's
+ * "multi-CPU command", which needs two CPUs free.) */
+Test(runs, warnings_one_at_a_time)
+{
+	struct pbench_runs_opts o = quick();
+	struct pbench_runs *r;
+	char *const argv[] = { "sh", "-c", "sleep 30 & :", NULL };
+	char why[1024];
+
+	o.argv = argv;
+	o.events = "task-clock";
+	o.runs = 2;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0);
+	cr_assert_eq(pbench_runs_warning(r, "my-job", 0, why, sizeof(why)), 1);
+	cr_expect(strstr(why, "'my-job' left 2 processes running after 2 runs"), "saw: %s", why);
+	cr_expect_eq(pbench_runs_warning(r, "my-job", 1, why, sizeof(why)), 0, "saw: %s", why);
+	cr_expect_str_empty(why);
+	cr_expect_eq(pbench_runs_warning(r, NULL, 0, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_runs_warning(r, "x", -1, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_runs_warning(NULL, "x", 0, why, sizeof(why)), -EINVAL);
+	pbench_runs_free(r);
+}
+
+/* The writer that takes a format writes what the writer of that name does, byte for byte,
+ * and refuses a format that is none. */
+Test(runs, write_by_format_is_the_named_writer)
+{
+	struct pbench_runs_opts o = quick();
+	struct pbench_runs *r;
+	char *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	FILE *fa, *fb;
+
+	o.iterations = 1000;
+	o.runs = 2;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0);
+	for (int fmt = PBENCH_REPORT_FORMAT_JSON; fmt <= PBENCH_REPORT_FORMAT_TEXT; fmt++) {
+		fa = open_memstream(&a, &na);
+		fb = open_memstream(&b, &nb);
+		cr_assert_eq(pbench_runs_write(r, fmt, fa), 0, "format %d", fmt);
+		cr_assert_eq(fmt == PBENCH_REPORT_FORMAT_JSON ? pbench_runs_write_json(r, fb) :
+			     fmt == PBENCH_REPORT_FORMAT_CSV ? pbench_runs_write_csv(r, fb) :
+			     fmt == PBENCH_REPORT_FORMAT_MARKDOWN ? pbench_runs_write_markdown(r, fb) :
+			     fmt == PBENCH_REPORT_FORMAT_SVG ? pbench_runs_plot_svg(r, fb) :
+			     pbench_runs_write_text(r, fb), 0);
+		fclose(fa);
+		fclose(fb);
+		cr_expect(na > 0 && na == nb && !memcmp(a, b, na), "format %d: %zu against %zu bytes",
+			  fmt, na, nb);
+		free(a);
+		free(b);
+	}
+	cr_expect_eq(pbench_runs_write(r, PBENCH_REPORT_FORMAT_TEXT + 1, stdout), -EINVAL);
+	cr_expect_eq(pbench_runs_write(r, -1, stdout), -EINVAL);
+	pbench_runs_free(r);
+}

@@ -147,6 +147,19 @@ PBENCH_API const volatile int *pbench_stop_catch(void);
  */
 PBENCH_API int pbench_stop_restore(void);
 
+/*
+ * The formats of a report, for the writers that take one (pbench_runs_write(),
+ * pbench_contest_write()): each the document of the writer of that name (output.h says what
+ * is stable in each). TEXT last, so that the files' formats count from 0.
+ */
+enum pbench_report_format {
+	PBENCH_REPORT_FORMAT_JSON,
+	PBENCH_REPORT_FORMAT_CSV,
+	PBENCH_REPORT_FORMAT_MARKDOWN,
+	PBENCH_REPORT_FORMAT_SVG,
+	PBENCH_REPORT_FORMAT_TEXT,
+};
+
 #ifdef __cplusplus
 }
 #endif

@@ -282,6 +282,9 @@ PBENCH_API int pbench_contest_slower(const struct pbench_contest *c, int i, doub
  * back, one set per entrant). Markdown: a table. CSV: one line per run. SVG: the
  * distributions and the interval narrowing round by round. Errors: -EINVAL, -ENOMEM, -EIO. */
 PBENCH_API int pbench_contest_write_text(const struct pbench_contest *c, FILE *f);
+/* The report in format fmt (enum pbench_report_format): the writer of that name. Its errors,
+ * or -EINVAL for another fmt. */
+PBENCH_API int pbench_contest_write(const struct pbench_contest *c, int fmt, FILE *f);
 /* The text's sentences (the verdicts, what the commands are, how they ran, speed, the output
  * check and why the rounds stopped) wrapped at width columns (pbench_format_wrap(); 0, the
  * default: not wrapped); the tables stay as they are. Errors: -EINVAL (c NULL, width < 0). */

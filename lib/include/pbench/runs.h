@@ -259,6 +259,9 @@ PBENCH_API int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, si
  * outliers) and the contrast's verdict. SVG: each run in order and the distributions.
  * Errors: -EINVAL, -ENOMEM, -EIO (writing to f failed). */
 PBENCH_API int pbench_runs_write_text(const struct pbench_runs *r, FILE *f);
+/* The report in format fmt (enum pbench_report_format): the writer of that name (JSON
+ * without a listing). Its errors, or -EINVAL for another fmt. */
+PBENCH_API int pbench_runs_write(const struct pbench_runs *r, int fmt, FILE *f);
 /* The text's prose (what ran, the preparation, the outliers' causes, the summary, speed,
  * waiting and the notes) wrapped at width columns (pbench_format_wrap(); 0, the default: not
  * wrapped, one line each); the table of runs and the contrast's stay as they are. Errors:
@@ -308,6 +311,15 @@ struct pbench_runs_multi_cpu {
  * -EINVAL. In the JSON as "multi_cpu". */
 PBENCH_API int pbench_runs_multi_cpu(const struct pbench_runs *r,
 				     struct pbench_runs_multi_cpu *out);
+/*
+ * What the runs left to warn about, in words, one at a time: k from 0 until it returns 0.
+ * They are, in this order: processes the command left behind (ended by pbench), another
+ * pbench pinned to a prepared set's CPU, and the multi-CPU finding with how to fix it. name is
+ * the command as the reader knows it (its argv[0], or a contest entrant's name). 1 with the
+ * warning in buf (cut to len), 0 past the last, -EINVAL.
+ */
+PBENCH_API int pbench_runs_warning(const struct pbench_runs *r, const char *name, int k,
+				   char *buf, size_t len);
 PBENCH_API int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f);
 /* The text in two parts, for a caller whose command writes to the same stream: the head

@@ -4,7 +4,8 @@
  * another, the median as a bar); right, each entrant's ratio to the reference after every
  * round with its interval as a band and each look a dot with its interval as a bar, on a
  * rounds axis with labelled ticks, narrowing until the verdict, and the line of "no
- * difference" (with the equivalence margin when one was asked). Self-contained SVG 1.1.
+ * difference" (with the equivalence margin when one was asked). Self-contained SVG 1.1. And the
+ * one writer that takes the format (pbench_contest_write()), above the others.
  */
 #include <errno.h>
 #include <math.h>
@@ -286,4 +287,21 @@ int pbench_contest_plot_svg(const struct pbench_contest *c, FILE *f)
 	ratio_panel(f, c);
 	fputs("</svg>\n", f);
 	return pb_stream_end(f);
+}
+
+int pbench_contest_write(const struct pbench_contest *c, int fmt, FILE *f)
+{
+	switch (fmt) {
+	case PBENCH_REPORT_FORMAT_JSON:
+		return pbench_contest_write_json(c, f);
+	case PBENCH_REPORT_FORMAT_CSV:
+		return pbench_contest_write_csv(c, f);
+	case PBENCH_REPORT_FORMAT_MARKDOWN:
+		return pbench_contest_write_markdown(c, f);
+	case PBENCH_REPORT_FORMAT_SVG:
+		return pbench_contest_plot_svg(c, f);
+	case PBENCH_REPORT_FORMAT_TEXT:
+		return pbench_contest_write_text(c, f);
+	}
+	return pb_fail(-EINVAL, "%s(): no report format %d", __func__, fmt);
 }

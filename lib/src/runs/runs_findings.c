@@ -90,6 +90,55 @@ int pbench_runs_multi_cpu(const struct pbench_runs *r, struct pbench_runs_multi_
 	return 1;
 }
 
+/* Warning k of the list pbench_runs_warning() hands out, into buf: 1, or 0 past the last. */
+static int warning_k(const struct pbench_runs *r, const char *name, int k, char *buf, size_t len)
+{
+	struct pbench_runs_multi_cpu m = { .size = sizeof(m) };
+	struct pbench_runs_totals t = { .size = sizeof(t) };
+	char allowed[256] = "", tc[32], wall[32];
+
+	pbench_runs_totals(r, &t);
+	if (t.left_behind_runs && !k--) {
+		snprintf(buf, len, "'%s' left %d process%s running after %d run%s (background jobs "
+			 "or daemons): pbench ended them after each run (SIGTERM, then SIGKILL)",
+			 name, t.left_behind, t.left_behind == 1 ? "" : "es", t.left_behind_runs,
+			 t.left_behind_runs == 1 ? "" : "s");
+		return 1;
+	}
+	for (int s = 0; s < r->nsets; s++) {
+		/* Two prepared runs on one CPU take turns on it (as pbench jitter says too). */
+		if (r->sets[s].rival_pid && !k--) {
+			snprintf(buf, len, "another pbench (pid %d) is pinned to CPU %d too: the two "
+				 "take turns on it and each measures the other; let one finish first, "
+				 "or give them different CPUs with --cpu", r->sets[s].rival_pid,
+				 r->sets[s].cpu);
+			return 1;
+		}
+	}
+	if (k || pbench_runs_multi_cpu(r, &m) != 1)
+		return 0;
+	pbench_cpus_allowed(allowed, sizeof(allowed));
+	pbench_format_ns(tc, sizeof(tc), m.task_clock_ns, 3);
+	pbench_format_ns(wall, sizeof(wall), m.wall_ns, 3);
+	snprintf(buf, len, "'%s' used %.1f CPUs' worth of time in %s run %d (task-clock %s in %s): "
+		 "prepared runs pin it to %s, where its threads and processes take turns and it "
+		 "measures something else; give it %d CPUs with --cpu LIST (here CPUs %s may be "
+		 "used, e.g. --cpu %s)", name, m.cpus_used, pbench_runs_mode_name(m.mode), m.run,
+		 tc, wall, m.cpus_given > 1 ? "the CPUs of --cpu" : "one CPU", m.cpus_needed,
+		 allowed[0] ? allowed : "?", allowed[0] ? allowed : "1-2");
+	return 1;
+}
+
+int pbench_runs_warning(const struct pbench_runs *r, const char *name, int k, char *buf,
+			size_t len)
+{
+	if (!r || !name || k < 0 || !buf || !len)
+		return pb_fail(-EINVAL, "%s(): %s", __func__, !r ? "r is NULL" : !name ?
+			       "name is NULL" : k < 0 ? "k is negative" : "no buffer");
+	*buf = 0;
+	return warning_k(r, name, k, buf, len);
+}
+
 int pbench_runs_count_memory(struct pbench_runs *r, int n)
 {
 	struct pbench_mem_run *runs;

@@ -4,7 +4,8 @@
  * hyperfine's --export-markdown): a row per mode with the mean ± standard deviation, the
  * median, min and max in one unit, the CV, the spread and the outliers; for the contrast,
  * the verdict below it. Numbers have the digits the deviation supports; what the runs cannot
- * give (the spread of one run) is n/a.
+ * give (the spread of one run) is n/a. And the one writer that takes the format
+ * (pbench_runs_write()), above the others.
  */
 #include <errno.h>
 #include <math.h>
@@ -92,4 +93,21 @@ int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f)
 	if (r->mem && pb_mem_runs_write_markdown(r->mem, r->nr_mem, f))
 		return ferror(f) ? pb_stream_end(f) : -EIO;
 	return pb_stream_end(f);
+}
+
+int pbench_runs_write(const struct pbench_runs *r, int fmt, FILE *f)
+{
+	switch (fmt) {
+	case PBENCH_REPORT_FORMAT_JSON:
+		return pbench_runs_write_json(r, f);
+	case PBENCH_REPORT_FORMAT_CSV:
+		return pbench_runs_write_csv(r, f);
+	case PBENCH_REPORT_FORMAT_MARKDOWN:
+		return pbench_runs_write_markdown(r, f);
+	case PBENCH_REPORT_FORMAT_SVG:
+		return pbench_runs_plot_svg(r, f);
+	case PBENCH_REPORT_FORMAT_TEXT:
+		return pbench_runs_write_text(r, f);
+	}
+	return pb_fail(-EINVAL, "%s(): no report format %d", __func__, fmt);
 }
