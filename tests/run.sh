@@ -8,7 +8,7 @@
 # every skip names a reason a machine really has). Prints each skipped test with its
 # reason, then one "O: N passed, N failed, N skipped; K passed after retries" line (K: the
 # passes that came on a later try of a retry loop, among the N) and writes it to
-# O/test-results.txt.
+# O/test-results.txt. Each unit test file and each suite says how long it took: "[TIME] NAME: N s".
 # tests/run.sh O unit: only the unit tests, examples and fuzz corpora (O/test-results-unit.txt);
 # tests/run.sh O scripts: only the script suites (O/test-results-scripts.txt); scripts-cli and
 # scripts-rest: the CLI suites alone, and the others (faults, schema, ...). make test runs
@@ -58,8 +58,10 @@ case $PART in scripts*) true ;; *) false ;; esac || for t in "$O"/tests/test_*; 
 	[ -x "$t" ] || continue
 	runs_unit "$t" || continue
 	# One test at a time: these are 2-vCPU machines and many tests time things.
+	t0=$(date +%s)
 	out=$("$t" --verbose --jobs 1 2>&1)
 	rc=$?
+	echo "[TIME] ${t##*/}: $(($(date +%s) - t0)) s"
 	# Keep what a reader needs: skips with their reason, failures, and each file's synthesis.
 	printf '%s\n' "$out" | grep -v -E '^\[(RUN |PASS)\]|^\[====\] Running|^\[----\] *$'
 	# Each failed test with the message of its failed assertion (a CI log keeps only its
@@ -135,8 +137,10 @@ scripts-rest) SUITES="faults schema cxx layers names golden lint abi" ;;
 *) SUITES="cli faults schema cxx layers names golden lint abi" ;;
 esac
 case $PART in unit | quiet) true ;; *) false ;; esac || for suite in $SUITES; do
+	t0=$(date +%s)
 	res=$(sh "tests/$suite/run.sh" "$O" 2>&1)
 	printf '%s\n' "$res" | grep -v '^ok '
+	echo "[TIME] $suite: $(($(date +%s) - t0)) s"
 	fl=$(printf '%s\n' "$res" | sed -n 's/^FAIL \([^:]*\):.*/\1/p' | sort -u)
 	while IFS= read -r f; do
 		[ -n "$f" ] && note_fail "$suite: $f"

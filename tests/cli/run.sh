@@ -11,9 +11,11 @@ pass=0 fail=0 skip=0 retried=0
 
 for t in tests/cli/t_*.sh; do
 	name=cli/$(basename "$t" .sh | sed 's/^t_//')
+	t0=$(date +%s)
 	out=$(sh "$t" "$O" 2>&1)
 	rc=$?
 	printf '%s\n' "$out"
+	echo "[TIME] $name: $(($(date +%s) - t0)) s"
 	line=$(printf '%s\n' "$out" | grep -E "^$name: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped(; [0-9]+ passed after retries)?$" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "FAIL $name: $t printed no summary (exit $rc)"
