@@ -160,11 +160,13 @@ enum pbench_verdict_flags { PBENCH_VERDICT_SEQUENTIAL = 1 << 0 };
 PBENCH_API int pbench_stats_verdict(const struct pbench_welch *w, double confidence,
 				    double same_pct, unsigned flags);
 
-/* Mann-Whitney U test (normal approximation with tie and continuity correction). */
+/* Mann-Whitney U test, two-sided, as scipy.stats.mannwhitneyu's default (method "auto"): the
+ * exact distribution of U when a sample has 8 values or fewer and no two values are equal
+ * (z is then NaN), else the normal approximation with tie and continuity correction. */
 struct pbench_mann_whitney {
 	size_t size;
 	double u;			/* U of a */
-	double z;
+	double z;			/* NaN when p is exact */
 	double p;			/* two-sided p-value */
 };
 PBENCH_API int pbench_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
