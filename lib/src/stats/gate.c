@@ -143,19 +143,19 @@ int pbench_stats_gate(const double *base, size_t nb, const double *now, size_t n
 	allow = fmax(log1p(GATE_OCCASION_FLOOR_PCT / 100), fmax(db, dn));
 	rc = lo - allow > limit ? 1 : hi + allow <= limit ? 0 : 2;
 	if (rc == 1)
-		snprintf(why, len, "slower than the baseline by more than %.3g%%: %.4gx its time "
+		snprintf(why, len, "slower than the baseline by more than %g%%: %.4gx its time "
 			 "(%.1f%% interval %.4g-%.4g), beyond the +-%.1f%% that times measured at "
 			 "another moment move by", pct, exp(est), confidence * 100, exp(lo), exp(hi),
 			 expm1(allow) * 100);
 	else if (rc == 0)
-		snprintf(why, len, "not slower than the baseline by more than %.3g%%: %.4gx its time "
+		snprintf(why, len, "not slower than the baseline by more than %g%%: %.4gx its time "
 			 "(%.1f%% interval %.4g-%.4g), even with +-%.1f%% for times measured at "
 			 "another moment", pct, exp(est), confidence * 100, exp(lo), exp(hi),
 			 expm1(allow) * 100);
 	else
 		snprintf(why, len, "undecided: %.4gx the baseline's time (%.1f%% interval "
 			 "%.4g-%.4g), but times measured at another moment move by +-%.1f%% here, so "
-			 "more than %.3g%% slower cannot be told from not; for a sure gate compare the "
+			 "more than %g%% slower cannot be told from not; for a sure gate compare the "
 			 "old and the new build interleaved (pbench compare OLD NEW)", exp(est),
 			 confidence * 100, exp(lo), exp(hi), expm1(allow) * 100, pct);
 	return rc;
