@@ -23,7 +23,7 @@ static void analyze_usage(FILE *f)
 static int read_input(struct pbench_samples *in, const char *path, const char *unit,
 		      const struct cli_out *out)
 {
-	int before = pbench_samples_nr(in), err;
+	int err;
 	char why[512] = "";
 
 	err = pbench_samples_add_file(in, path, unit, why, sizeof(why));
@@ -41,17 +41,22 @@ static int read_input(struct pbench_samples *in, const char *path, const char *u
 	/* A note on an input that holds no samples: with the text, or beside another format */
 	if (!err && pbench_samples_note(in))
 		fprintf(cli_out_text(out) ? stdout : stderr, "%s\n", pbench_samples_note(in));
-	for (int k = before; k < pbench_samples_nr(in); k++) {
-		size_t n;
-
-		pbench_samples_values(in, k, &n);
-		if (n == 1) {
-			cli_error("%s: a single sample: nothing to summarize (need 2 or more)",
-				  pbench_samples_name(in, k));
-			return EXIT_USAGE;
-		}
-	}
 	return 0;
+}
+
+/* One set of one value and nothing else: nothing to summarize or compare. A value among other
+ * sets (one repetition of a Google Benchmark benchmark) is summarized and compared by its
+ * ratio. */
+static int single(const struct pbench_samples *in)
+{
+	size_t n;
+
+	pbench_samples_values(in, 0, &n);
+	if (pbench_samples_nr(in) != 1 || n != 1)
+		return 0;
+	cli_error("%s: a single sample: nothing to summarize (need 2 or more)",
+		  pbench_samples_name(in, 0));
+	return EXIT_USAGE;
 }
 
 /* ---- output ---------------------------------------------------------------------------- */
@@ -72,22 +77,27 @@ static int write_report(void *arg, int fmt, FILE *f)
 	}
 }
 
-/* What the options give: the files in order, --unit. */
+/* What the options give: the files in order, --unit, --metric. */
 struct analyze_args {
-	const char **files, *unit;
+	const char **files, *unit, *metric;
 	int nfiles;
 };
 
 /* An option, or a file (1: the "-" mode of getopt returns each file in turn). */
 static int analyze_option(int c, const char *arg, void *ctx)
 {
+	static const char *const metrics[] = { "real_time", "cpu_time" };
 	struct analyze_args *a = ctx;
 
 	if (c == 1)
 		a->files[a->nfiles++] = arg;
 	else if (c == 'u')
 		a->unit = arg;
-	return c != 1 && c != 'u';
+	else if (c == 'm' && cli_choice("--metric", arg, metrics, 2) < 0)
+		return -1;
+	else if (c == 'm')
+		a->metric = arg;
+	return c != 1 && c != 'u' && c != 'm';
 }
 
 /* The options, before or after the files; after "--" everything is a file. */
@@ -95,6 +105,7 @@ static int parse_args(int argc, char **argv, struct cli_out *out, struct analyze
 {
 	static const struct option opts[] = {
 		{ "unit", required_argument, NULL, 'u' },
+		{ "metric", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_OUT_OPTIONS,
 		{ 0 },
@@ -102,14 +113,14 @@ static int parse_args(int argc, char **argv, struct cli_out *out, struct analyze
 	int rc;
 
 	cli_out_init(out, "analyze", ANALYZE_OUTPUTS, 0);
-	rc = cli_options(argc, argv, "-:u:h", opts, out, analyze_usage, analyze_option, a);
+	rc = cli_options(argc, argv, "-:u:m:h", opts, out, analyze_usage, analyze_option, a);
 	while (!rc && optind < argc)
 		a->files[a->nfiles++] = argv[optind++];
 	return rc;
 }
 
 /* Read each input, then write the summaries and comparisons. */
-static int analyze(struct cli_out *out, const char **files, int nfiles, const char *unit)
+static int analyze(struct cli_out *out, const struct analyze_args *a)
 {
 	struct pbench_samples *in = NULL;
 	int rc = EXIT_OK, err;
@@ -119,10 +130,14 @@ static int analyze(struct cli_out *out, const char **files, int nfiles, const ch
 		cli_error("out of memory");
 		return EXIT_RUNTIME;
 	}
-	if (!nfiles)
-		rc = read_input(in, "-", unit, out);
-	for (int i = 0; !rc && i < nfiles; i++)
-		rc = read_input(in, files[i], unit, out);
+	if (a->metric)
+		pbench_samples_gbench_metric(in, a->metric);	/* checked by cli_choice() */
+	if (!a->nfiles)
+		rc = read_input(in, "-", a->unit, out);
+	for (int i = 0; !rc && i < a->nfiles; i++)
+		rc = read_input(in, a->files[i], a->unit, out);
+	if (!rc && pbench_samples_nr(in))
+		rc = single(in);
 	/* an error said, or only comparisons (said): nothing to write */
 	if (!rc && pbench_samples_nr(in)) {
 		err = pbench_samples_analyze(in, CONFIDENCE, SAME_PCT, why, sizeof(why));
@@ -154,7 +169,7 @@ int cmd_analyze(int argc, char **argv)
 	}
 	rc = cli_out_open(&out);
 	if (!rc)
-		rc = cli_out_close(&out, 1, analyze(&out, a.files, a.nfiles, a.unit));
+		rc = cli_out_close(&out, 1, analyze(&out, &a));
 	free(a.files);
 	return rc;
 }

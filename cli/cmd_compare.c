@@ -299,6 +299,23 @@ static int read_baseline(struct compare_opts *o)
 	return err ? EXIT_USAGE : 0;
 }
 
+/* What the baseline was measured as: another mode is refused (its times are another
+ * quantity); another command, events or machine are said. */
+static int check_baseline(const struct compare_opts *o, const struct pbench_contest *c)
+{
+	char why[1024];
+	int d = pbench_contest_baseline_check(c, o->baseline, side_name(o, 0), why, sizeof(why));
+
+	if (d & PBENCH_BASELINE_DIFF_MODE) {
+		cli_error("the baseline '%s' is not comparable: %s", o->baseline, why);
+		cli_hint("give --mode as the baseline was measured, or measure a new baseline");
+		return EXIT_USAGE;
+	}
+	if (d > 0)
+		cli_warn("the baseline '%s' differs: %s", o->baseline, why);
+	return 0;
+}
+
 /* ---- the contest ---------------------------------------------------------------------------- */
 
 /* A name error, a command that cannot run, an option the machine cannot do (a duet on one
@@ -436,10 +453,15 @@ static int outcome(const struct pbench_contest *c, const struct compare_opts *o,
 
 		if (i == ci.reference)
 			continue;
-		if (pbench_contest_slower(c, i, o->fail_pct, why, sizeof(why)) == 1) {
+		switch (pbench_contest_slower(c, i, o->fail_pct, why, sizeof(why))) {
+		case 1:
 			fprintf(stderr, "pbench: regression: %s\n", why);
 			rc = EXIT_RUNTIME;
-		} else {
+			break;
+		case 2:	/* a baseline: "undecided: ..." */
+			fprintf(stderr, "pbench: %s\n", why);
+			break;
+		default:
 			fprintf(stderr, "pbench: no regression: %s\n", why);
 		}
 	}
@@ -456,8 +478,12 @@ static int measure(struct compare_opts *o)
 	int err, rc;
 
 	rc = build(o, &c);
-	if (rc)
+	if (!rc && o->baseline)
+		rc = check_baseline(o, c);
+	if (rc) {
+		pbench_contest_free(c);
 		return rc;
+	}
 	fflush(stdout);
 	err = pbench_contest_run(c);
 	pbench_contest_info(c, &ci);

@@ -110,6 +110,9 @@ _pbench()
 	-u|--unit)
 		COMPREPLY=($(compgen -W "ns us ms s" -- "$cur"))
 		return ;;
+	--metric)
+		COMPREPLY=($(compgen -W "real_time cpu_time" -- "$cur"))
+		return ;;
 	--export-json|--export-csv|--export-markdown)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;

@@ -96,6 +96,26 @@ if run "analyze gbench" 0 "$PB" analyze "$T/gb.json" && has "$T/out" "^BM_x: 2 s
 else
 	miss "analyze gbench"
 fi
+# Google Benchmark's own comparison inputs (tests/data/gbench/README.md), as compare.py reads
+# them: one repetition a sample, paired by name; Mann-Whitney exact as scipy by default.
+G=tests/data/gbench
+if run "analyze gbench one repetition" 0 "$PB" analyze "$G/test1_run1.json" "$G/test1_run2.json" &&
+   has "$T/out" "^BM_2xFaster vs BM_2xFaster:" && nothas "$T/out" "BM_SameTimes vs BM_2xFaster" &&
+   has "$T/out" "not tested: 1 against 1 value" && nothas "$T/out" "MyComplexityTest"; then
+	ok "analyze gbench: one repetition is a sample, benchmarks paired by name"
+else
+	miss "analyze gbench one repetition"
+fi
+if run "analyze gbench cpu_time" 0 "$PB" analyze --metric cpu_time "$G/test3_run0.json" "$G/test3_run1.json" &&
+   has "$T/out" "Mann-Whitney    U = 3.0, p = 0.6667 (exact)" &&
+   has "$T/out" "Mann-Whitney    U = 6.0, p = 0.2 (exact)" &&
+   run "analyze gbench real_time" 0 "$PB" analyze "$G/test3_run0.json" "$G/test3_run1.json" &&
+   has "$T/out" "U = 4.0, z = 0.296, p = 0.767"; then
+	ok "analyze gbench: --metric, p as compare.py's tests (0.6667, 0.2000, 0.7671)"
+else
+	miss "analyze gbench cpu_time"
+fi
+usage_error "analyze bad metric" "unknown value 'wall' for --metric" analyze --metric wall "$G/test3_run0.json"
 if [ "$HAVE_PY" -eq 1 ]; then
 	if run "analyze json" 0 "$PB" analyze --json "$T/a.txt" "$T/b.txt" &&
 	   json "$T/out" 'd["schema"] == 2 and len(d["inputs"]) == 2 and d["inputs"][0]["summary"]["n"] == 10 and

@@ -354,18 +354,19 @@ fi
 
 # ---- a baseline and the regression gate -----------------------------------------------------
 # The baseline is a JSON written before: its sleep 0.01 set against today's "sleep 0.01",
-# which here is really 0.03 (-n names it as the baseline's set): 2.8x slower, a regression
-# beyond 10%, not beyond 1000%. The baseline has 30 runs: its spread is fixed, and a handful
+# which here is really 0.1 (-n names it as the baseline's set): ~10x slower, a regression
+# beyond 10% even allowing for the moment (15% or more), not beyond 10000%. The baseline has 30 runs: its spread is fixed, and a handful
 # of runs with a slow one among them (a loaded machine) would keep the interval wide however
 # many runs today adds.
 if run "baseline json" 0 "$PB" compare $Q --full-budget --max-runs 30 --export-json "$T/base.json" \
 	"sleep 0.01" "sleep 0.03" &&
-   run "regression" 1 "$PB" compare $Q --baseline "$T/base.json" -n "sleep 0.01" "sleep 0.03" \
+   run "regression" 1 "$PB" compare $Q --baseline "$T/base.json" -n "sleep 0.01" "sleep 0.1" \
 	--fail-if-slower 10 &&
    line 1 "$T/out" "^sleep 0.01 is [0-9.]*x slower than baseline" &&
-   has "$T/err" "^pbench: regression: sleep 0.01 is [0-9.]*x slower than baseline (99.9% interval [0-9.]*-[0-9.]*): slower by more than 10%$" &&
-   run "within" 0 "$PB" compare $Q --baseline "$T/base.json" -n "sleep 0.01" "sleep 0.03" \
-	--fail-if-slower 1000 && has "$T/err" "^pbench: no regression: sleep 0.01 is "; then
+   has "$T/err" "^pbench: regression: sleep 0.01: slower than the baseline by more than 10%: [0-9.]*x its time (99.9% interval [0-9.]*-[0-9.]*), beyond the +-[0-9.]*% that times measured at another moment move by$" &&
+   has "$T/err" "^pbench: warning: the baseline '$T/base.json' differs: its command was 'sleep 0.01', this one is 'sleep 0.1'$" &&
+   run "within" 0 "$PB" compare $Q --baseline "$T/base.json" -n "sleep 0.01" "sleep 0.1" \
+	--fail-if-slower 10000 && has "$T/err" "^pbench: no regression: sleep 0.01: not slower than the baseline by more than 10000%: "; then
 	ok "--baseline FILE and --fail-if-slower: exit 1 beyond the margin, 0 within, one line"
 else
 	miss "baseline"
@@ -385,6 +386,20 @@ if run "stat baseline" 0 "$PB" stat --mode unprepared -r 5 -e task-clock --json=
 else
 	miss "stat baseline"
 fi
+# The same command against its baseline (measured moments ago): no regression, or undecided
+# said as such; never the old line that restated a ratio as a verdict.
+if run "baseline gate same" 0 "$PB" compare $Q --max-runs 20 --baseline "$T/stat.json" \
+	--fail-if-slower 2 "sleep 0.01" &&
+   grep -Eq "^pbench: (undecided: |no regression: sleep 0.01: not slower)" "$T/err" &&
+   nothas "$T/err" "is not significantly slower than"; then
+	ok "the baseline gate: the same command is not a regression; undecided said plainly"
+else
+	miss "baseline gate same"
+fi
+# A baseline measured in another mode is another quantity: refused before anything runs.
+printf '{"schema":1,"pbench_version":"0.1.0","mode":"prepared","subject":{"kind":"command","name":null,"argv":["true"],"iterations":null,"bytes":null},"modes":[{"mode":"prepared","runs":[{"ns":1000000},{"ns":1000100},{"ns":999900}]}]}' >"$T/prep.json"
+usage_error "baseline mode" "the baseline '$T/prep.json' is not comparable: it was measured prepared, this run is unprepared" \
+	compare $Q --baseline "$T/prep.json" --fail-if-slower 2 true
 # A reference none of whose runs was measured (each killed at the timeout) has no event
 # values: said as not counted with the reason, never 'ok' with none; the other's still shown.
 if run "reference with no runs" 1 "$PB" compare --no-check-output --mode unprepared \

@@ -443,6 +443,51 @@ Test(contest, stored_times_are_the_reference)
 	pbench_contest_free(c);
 }
 
+/* Against stored times (a baseline from another moment) the gate allows for the moment
+ * (pbench_stats_gate(), tested on stored samples in test_stats): today's xor, far faster than
+ * the stored second, is no regression; the baseline's file is read for what it was measured
+ * as: another mode, another workload, other events, each said. */
+Test(contest, a_baseline_gate_and_what_it_was_measured_as)
+{
+	struct pbench_contest_opts o = quick_opts();
+	struct pbench_contest *c;
+	struct pbench_contest_entrant s = { .size = sizeof(s), .name = "baseline" };
+	char path[] = "/tmp/pbench-test-baseline-XXXXXX", why[1024];
+	static const char doc[] = "{\"schema\": 1, \"pbench_version\": \"0.1.0\", \"mode\": "
+		"\"prepared\", \"subject\": {\"kind\": \"workload\", \"name\": \"xor\", "
+		"\"argv\": null, \"iterations\": 5, \"bytes\": null}, \"events\": [{\"name\": "
+		"\"task-clock\"}], \"modes\": [{\"mode\": \"prepared\", \"runs\": [{\"ns\": 1e9}, "
+		"{\"ns\": 1.001e9}]}]}";
+	double stored[20];
+	int fd, d;
+
+	for (int i = 0; i < 20; i++)
+		stored[i] = 1e9 * (1 + 0.001 * (i % 5));
+	s.stored_ns = stored;
+	s.nr_stored = 20;
+	cr_assert_eq(pbench_contest_new(&c, &o), 0);
+	cr_assert_eq(pbench_contest_add(c, &s), 0);
+	add_xor(c, "today", XOR_N);
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, doc, strlen(doc)), (ssize_t)strlen(doc));
+	close(fd);
+	d = pbench_contest_baseline_check(c, path, "today", why, sizeof(why));
+	unlink(path);
+	cr_expect_eq(d, PBENCH_BASELINE_DIFF_MODE | PBENCH_BASELINE_DIFF_COMMAND |
+		     PBENCH_BASELINE_DIFF_EVENTS, "%d: %s", d, why);
+	cr_expect(strstr(why, "it was measured prepared, this run is unprepared") &&
+		  strstr(why, "its command was the xor workload, 5 iterations") &&
+		  strstr(why, "its events were task-clock, these are task-clock,context-switches"),
+		  "%s", why);
+	cr_expect_eq(pbench_contest_baseline_check(c, "/nonexistent/x.json", NULL, why,
+						   sizeof(why)), -EINVAL);
+	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	cr_assert_eq(pbench_contest_slower(c, 1, 2, why, sizeof(why)), 0, "%s", why);
+	cr_expect(strstr(why, "today: not slower than the baseline by more than 2%"), "%s", why);
+	pbench_contest_free(c);
+}
+
 /* The gate: twice as slow is a regression beyond 10% and not beyond 500% (a fixed budget of
  * 30 rounds and one look, so that the interval is not cut at the first look that decides). */
 Test(contest, the_regression_gate)

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "testutil.h"
 
 static struct pbench_samples *two_sets(const char *a, const char *b)
@@ -163,4 +165,137 @@ Test(samples, baseline)
 	cr_expect_eq(pbench_samples_baseline("/nonexistent/b.json", NULL, (double *[1]){ 0 }, &n,
 					     why, sizeof(why), (char[8]){ 0 }, 8), -EIO);
 	cr_expect(!strncmp(why, "cannot read the baseline: ", 26), "%s", why);
+}
+
+/* ---- Google Benchmark's JSON, as its tools/gbench/compare.py reads it ---------------------- */
+
+static struct pbench_samples *gbench_pair(const char *a, const char *b, const char *metric)
+{
+	struct pbench_samples *s;
+	char why[256] = "", pa[256], pb[256];
+
+	snprintf(pa, sizeof(pa), "tests/data/gbench/%s.json", a);
+	snprintf(pb, sizeof(pb), "tests/data/gbench/%s.json", b);
+	cr_assert_eq(pbench_samples_new(&s), 0);
+	if (metric)
+		cr_assert_eq(pbench_samples_gbench_metric(s, metric), 0);
+	cr_assert_gt(pbench_samples_add_file(s, pa, NULL, why, sizeof(why)), 0, "%s", why);
+	cr_assert_gt(pbench_samples_add_file(s, pb, NULL, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(pbench_samples_analyze(s, 0.999, 1, why, sizeof(why)), 0, "%s", why);
+	return s;
+}
+
+/* The comparison of benchmark name in JSON's comparisons[] (a and b both that name), or NULL. */
+static json_t *comparison_of(json_t *root, const char *name)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(root, "comparisons"), i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "a")), name) &&
+		    !strcmp(json_string_value(json_object_get(c, "b")), name))
+			return c;
+	return NULL;
+}
+
+/* test1: one repetition per benchmark (every benchmark binary's default output) is a sample,
+ * not refused; each benchmark paired with its namesake (BM_2xFaster 50 ns against 25 ns), never
+ * BM_SameTimes against BM_2xFaster; the aggregates without a time (MyComplexityTest_BigO,
+ * _RMS) left out, as aggregates. */
+Test(gbench, one_repetition_is_a_sample_and_benchmarks_pair_by_name)
+{
+	struct pbench_samples *s = gbench_pair("test1_run1", "test1_run2", NULL);
+	char *t = text_of(s, 1), *txt = text_of(s, 0);
+	json_t *root = json_loads(t, 0, NULL), *c;
+	size_t n;
+
+	cr_assert_not_null(root, "%s", t);
+	for (int i = 0; i < pbench_samples_nr(s); i++) {
+		cr_expect_null(strstr(pbench_samples_name(s, i), "MyComplexityTest"), "%s",
+			       pbench_samples_name(s, i));
+		pbench_samples_values(s, i, &n);
+		cr_expect_eq(n, 1, "%s: %zu", pbench_samples_name(s, i), n);
+	}
+	c = comparison_of(root, "BM_2xFaster");
+	cr_assert_not_null(c, "BM_2xFaster old against new: %s", txt);
+	cr_expect_str_eq(json_string_value(json_object_get(c, "verdict")), "too_few");
+	cr_expect_null(strstr(txt, "BM_SameTimes vs BM_2xFaster"), "%s", txt);
+	cr_expect_not_null(strstr(txt, "BM_SameTimes vs BM_SameTimes"), "%s", txt);
+	cr_expect_eq(json_array_size(json_object_get(root, "comparisons")), 14, "%s", t);
+	json_decref(root);
+	free(t);
+	free(txt);
+	pbench_samples_free(s);
+}
+
+/* test3: repetitions paired by name; Mann-Whitney's p as compare.py's tests expect it
+ * (report.py, TestReportDifferenceWithUTest): BM_Two cpu_time 0.6666666666666666 (exact, not
+ * the normal approximation's 0.6985), short cpu_time 0.2 (exact, not 0.1489), short real_time
+ * 0.7670968684102772 (a tie: the normal approximation), BM_Two real_time 1.0. */
+Test(gbench, mann_whitney_as_compare_py)
+{
+	static const struct {
+		const char *metric, *name;
+		double p;
+	} rows[] = {
+		{ "cpu_time", "BM_Two", 0.6666666666666666 },
+		{ "cpu_time", "short", 0.2 },
+		{ "real_time", "short", 0.7670968684102772 },
+		{ "real_time", "BM_Two", 1.0 },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pbench_samples *s = gbench_pair("test3_run0", "test3_run1", rows[i].metric);
+		char *t = text_of(s, 1);
+		json_t *root = json_loads(t, 0, NULL), *c = root ? comparison_of(root, rows[i].name) :
+							      NULL;
+		double p;
+
+		cr_assert_not_null(c, "%s %s: %s", rows[i].metric, rows[i].name, t);
+		p = json_number_value(json_object_get(c, "mann_whitney_p"));
+		cr_expect_leq(fabs(p - rows[i].p), 1e-12, "%s %s: p %.17g, want %.17g",
+			      rows[i].metric, rows[i].name, p, rows[i].p);
+		json_decref(root);
+		free(t);
+		pbench_samples_free(s);
+	}
+}
+
+/* What is in one file only is said; a metric that is neither time is refused; the aggregates
+ * of --benchmark_repetitions (aggregate_name, or a run_name not their name) are not samples. */
+Test(gbench, unpaired_metric_and_aggregates)
+{
+	static const char one[] = "{\"benchmarks\":[{\"name\":\"BM_a\",\"real_time\":1,\"cpu_time\":2,"
+		"\"time_unit\":\"us\"},{\"name\":\"BM_a\",\"real_time\":3,\"cpu_time\":4,\"time_unit\":"
+		"\"us\"},{\"name\":\"BM_a_mean\",\"run_name\":\"BM_a\",\"run_type\":\"aggregate\","
+		"\"real_time\":2,\"cpu_time\":3,\"time_unit\":\"us\"},{\"name\":\"BM_a_cv\",\"run_type\":"
+		"\"aggregate\",\"aggregate_name\":\"cv\",\"real_time\":0.5,\"cpu_time\":0.3,"
+		"\"time_unit\":\"us\"},{\"name\":\"BM_old\",\"real_time\":5,\"cpu_time\":5,"
+		"\"time_unit\":\"ns\"}]}";
+	static const char two[] = "{\"benchmarks\":[{\"name\":\"BM_a\",\"real_time\":1.5,\"cpu_time\":"
+		"2.5,\"time_unit\":\"us\"},{\"name\":\"BM_new\",\"real_time\":5,\"cpu_time\":5,"
+		"\"time_unit\":\"ns\"}]}";
+	struct pbench_samples *s;
+	const double *x;
+	char *t;
+	size_t n;
+
+	cr_assert_eq(pbench_samples_new(&s), 0);
+	cr_expect_eq(pbench_samples_gbench_metric(s, "user_time"), -EINVAL);
+	cr_expect_eq(pbench_samples_gbench_metric(NULL, "cpu_time"), -EINVAL);
+	cr_assert_eq(pbench_samples_gbench_metric(s, "cpu_time"), 0);
+	cr_assert_eq(pbench_samples_add_text(s, one, strlen(one), "old.json", NULL, NULL, 0), 2);
+	cr_assert_eq(pbench_samples_add_text(s, two, strlen(two), "new.json", NULL, NULL, 0), 2);
+	x = pbench_samples_values(s, 0, &n);
+	cr_assert_eq(n, 2, "BM_a's two repetitions, not its mean or cv");
+	cr_expect_eq(x[0], 2000);
+	cr_expect_eq(x[1], 4000, "cpu_time, in ns");
+	cr_assert_eq(pbench_samples_analyze(s, 0.999, 1, NULL, 0), 0);
+	t = text_of(s, 0);
+	cr_expect_not_null(strstr(t, "BM_a vs BM_a"), "%s", t);
+	cr_expect_not_null(strstr(t, "only in the first file: 'BM_old'"), "%s", t);
+	cr_expect_not_null(strstr(t, "only in the second file: 'BM_new'"), "%s", t);
+	cr_expect_null(strstr(t, "BM_a vs BM_new"), "%s", t);
+	free(t);
+	pbench_samples_free(s);
 }

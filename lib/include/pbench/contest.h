@@ -272,10 +272,29 @@ PBENCH_API int pbench_contest_event(const struct pbench_contest *c, int i, int e
 /*
  * The regression gate: 1 when entrant i is significantly slower than the reference by more
  * than pct % (the lower end of its interval above 1 + pct/100), 0 when not, with one line
- * saying which in why. -EINVAL for the reference itself or a bad pct.
+ * saying which in why. Against a stored reference (a baseline measured at another moment),
+ * pbench_stats_gate()'s rule instead, which also returns 2: undecided. -EINVAL for the
+ * reference itself or a bad pct.
  */
 PBENCH_API int pbench_contest_slower(const struct pbench_contest *c, int i, double pct,
 				     char *why, size_t len);
+
+/*
+ * What a baseline (pbench_samples_baseline()'s file at path, its set name or NULL) was
+ * measured as, against this contest, before it runs: a mask of the differences, each said in
+ * why (len bytes, "; " between them): PBENCH_BASELINE_DIFF_MODE (prepared against
+ * unprepared), _COMMAND (another command, workload or iteration count), _EVENTS (other events), _MACHINE
+ * (another hostname, kernel, arch, CPU model or number of CPUs online); 0 when all agree, or
+ * what the file does not say. -EINVAL: no contest, path or why, or the file is not JSON.
+ */
+enum pbench_baseline_diff {
+	PBENCH_BASELINE_DIFF_MODE = 1 << 0,
+	PBENCH_BASELINE_DIFF_COMMAND = 1 << 1,
+	PBENCH_BASELINE_DIFF_EVENTS = 1 << 2,
+	PBENCH_BASELINE_DIFF_MACHINE = 1 << 3,
+};
+PBENCH_API int pbench_contest_baseline_check(const struct pbench_contest *c, const char *path,
+					     const char *name, char *why, size_t len);
 
 /* Reports. Text: the verdicts first, each entrant's summary, the events, why it stopped.
  * JSON (schema 2): the same with every run and every look (pbench_samples reads its times

@@ -18,8 +18,8 @@ extern "C" {
  * every mode (a contrast gives two sets, "NAME (unprepared)" and "NAME (prepared)"; runs
  * killed at --timeout are skipped), pbench compare's (one set per command, by its name), the
  * library's result (samples[].ns_per_iter), hyperfine's
- * (--export-json: one set per command) and Google Benchmark's (one set per run_name; the
- * aggregates are skipped). A pbench comparison keeps summaries, not samples: it adds no set
+ * (--export-json: one set per command) and Google Benchmark's (one set per benchmark name,
+ * each repetition a sample, as its compare.py reads it; the aggregates are left out). A pbench comparison keeps summaries, not samples: it adds no set
  * and pbench_samples_note() says what it holds.
  */
 struct pbench_samples;
@@ -42,6 +42,9 @@ PBENCH_API int pbench_samples_add_text(struct pbench_samples *s, const char *tex
  */
 PBENCH_API int pbench_samples_add_file(struct pbench_samples *s, const char *path,
 				       const char *unit, char *why, size_t wlen);
+/* Which time of Google Benchmark's JSON the inputs read from now on give: "real_time" (the
+ * default) or "cpu_time", as compare.py reports both. -EINVAL for anything else. */
+PBENCH_API int pbench_samples_gbench_metric(struct pbench_samples *s, const char *metric);
 PBENCH_API int pbench_samples_nr(const struct pbench_samples *s);
 /* Set i's name, as it may be printed: control characters, bytes that are not UTF-8 and the
  * bidi and C1 code points of the input are written \xHH or \uHHHH (a backslash \\), so that

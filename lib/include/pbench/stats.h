@@ -160,11 +160,27 @@ enum pbench_verdict_flags { PBENCH_VERDICT_SEQUENTIAL = 1 << 0 };
 PBENCH_API int pbench_stats_verdict(const struct pbench_welch *w, double confidence,
 				    double same_pct, unsigned flags);
 
-/* Mann-Whitney U test (normal approximation with tie and continuity correction). */
+/*
+ * The regression gate against a baseline measured at another moment (pbench compare
+ * --baseline): base[nb] then, now[nn] today, times in run order. The shift of now over base
+ * is the Hodges-Lehmann estimate on the log times with its distribution-free interval at
+ * confidence; the threshold 1 + pct/100 is widened by an allowance for the shift between two
+ * occasions of the same command (the larger of how far each session's quarters' medians lie
+ * apart and a floor measured on a shared 2-vCPU VM, 15%). Returns 1 (slower by more than pct
+ * even allowing for the occasion), 0 (not, even allowing for it), 2 (undecided), with one
+ * sentence in why (len bytes); -EINVAL (fewer than 2 times a side, a time not positive and
+ * finite, pct < 0, confidence outside (0, 1)), -ENOMEM.
+ */
+PBENCH_API int pbench_stats_gate(const double *base, size_t nb, const double *now, size_t nn,
+				 double pct, double confidence, char *why, size_t len);
+
+/* Mann-Whitney U test, two-sided, as scipy.stats.mannwhitneyu's default (method "auto"): the
+ * exact distribution of U when a sample has 8 values or fewer and no two values are equal
+ * (z is then NaN), else the normal approximation with tie and continuity correction. */
 struct pbench_mann_whitney {
 	size_t size;
 	double u;			/* U of a */
-	double z;
+	double z;			/* NaN when p is exact */
 	double p;			/* two-sided p-value */
 };
 PBENCH_API int pbench_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,

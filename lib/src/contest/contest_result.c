@@ -274,6 +274,17 @@ int pbench_contest_slower(const struct pbench_contest *c, int i, double pct, cha
 	if (!e || i == c->o.reference || !(pct >= 0) || !isfinite(pct) || (!why && len))
 		return -EINVAL;
 	ref = &c->e[c->o.reference];
+	if (!ref->r && e->n >= 2) {	/* a stored baseline: measured at another moment */
+		char g[512];
+		int rc = pbench_stats_gate(ref->x, ref->n, e->x, e->n, pct, c->o.confidence, g,
+					   sizeof(g));
+
+		if (rc == 2 && !strncmp(g, "undecided: ", 11))	/* the word first */
+			snprintf(why, len, "undecided: %s: %s", e->name, g + 11);
+		else if (rc >= 0)
+			snprintf(why, len, "%s: %s", e->name, g);
+		return rc;
+	}
 	if (!e->have_w) {
 		snprintf(why, len, "cannot tell whether %s is slower than %s: too few runs to "
 			 "compare", e->name, ref->name);

@@ -15,19 +15,24 @@
 #include "base/jsonutil.h"
 #include "stats/samples.h"
 
-static int compare_pair(struct pbench_samples *s, int b, struct pb_samples_cmp *c, char *why,
-			size_t wlen)
+static int compare_pair(struct pbench_samples *s, int a, int b, struct pb_samples_cmp *c,
+			char *why, size_t wlen)
 {
 	struct pbench_stats_opts co = { .size = sizeof(co), .ci_level = s->confidence };
-	const struct sample_set *x = &s->v[0], *y = &s->v[b];
+	const struct sample_set *x = &s->v[a], *y = &s->v[b];
 	int err;
 
 	memset(c, 0, sizeof(*c));
+	c->a = a;
 	c->b = b;
 	c->w.size = sizeof(c->w);
 	c->m.size = sizeof(c->m);
 	if ((x->unit || y->unit) && (!x->unit || !y->unit || strcmp(x->unit, y->unit))) {
 		c->tested = -1;	/* ns against plain numbers, or two labels: not comparable */
+		return 0;
+	}
+	if (x->n < 2 || y->n < 2) {
+		c->tested = -2;	/* compare.py's rule too: 2 repetitions a side for its U test */
 		return 0;
 	}
 	err = pbench_stats_welch(x->x, x->n, y->x, y->n, &co, &c->w);
@@ -62,6 +67,80 @@ static int summarize(struct pbench_samples *s, char *why, size_t wlen)
 	return 0;
 }
 
+/* Two inputs of Google Benchmark's benchmarks: each benchmark against its namesake in the
+ * other file, as compare.py pairs them, not the first against every other. */
+static int by_name(const struct pbench_samples *s)
+{
+	if (s->inputs != 2)
+		return 0;
+	for (int i = 0; i < s->n; i++)
+		if (!s->v[i].gbench)
+			return 0;
+	return 1;
+}
+
+static int find_in(const struct pbench_samples *s, int input, const char *name)
+{
+	for (int k = 0; k < s->n; k++)
+		if (s->v[k].input == input && !strcmp(s->v[k].name, name))
+			return k;
+	return -1;
+}
+
+/* "only in FILE: 'x', 'y'": the benchmarks of one file that the other lacks, appended. */
+static int say_unpaired(struct pbench_samples *s, int input, const char *file)
+{
+	char *text = NULL;
+	int any = 0;
+
+	for (int k = 0; k < s->n; k++) {
+		char *more = NULL;
+
+		if (s->v[k].input != input || find_in(s, !input, s->v[k].name) >= 0)
+			continue;
+		if (asprintf(&more, "%s%s%s'%s'", text ? text : "", any ? ", " : "",
+			     any ? "" : file, s->v[k].name) < 0) {
+			free(text);
+			return -ENOMEM;
+		}
+		free(text);
+		text = more;
+		any = 1;
+	}
+	if (text) {
+		char *all = NULL;
+
+		if (asprintf(&all, "%s%s%s", s->unpaired ? s->unpaired : "",
+			     s->unpaired ? "; " : "", text) < 0)
+			all = NULL;
+		free(text);
+		if (!all)
+			return -ENOMEM;
+		free(s->unpaired);
+		s->unpaired = all;
+	}
+	return 0;
+}
+
+static int pair_by_name(struct pbench_samples *s, char *why, size_t wlen)
+{
+	int err = 0;
+
+	for (int a = 0; !err && a < s->n; a++) {
+		int b = s->v[a].input ? -1 : find_in(s, 1, s->v[a].name);
+
+		if (b >= 0 && !(err = compare_pair(s, a, b, &s->cmps[s->ncmp], why, wlen)))
+			s->ncmp++;
+	}
+	if (!err)
+		err = say_unpaired(s, 0, "only in the first file: ");
+	if (!err)
+		err = say_unpaired(s, 1, "only in the second file: ");
+	if (err == -ENOMEM)
+		snprintf(why, wlen, "out of memory");
+	return err;
+}
+
 int pbench_samples_analyze(struct pbench_samples *s, double confidence, double same_pct,
 			   char *why, size_t wlen)
 {
@@ -92,9 +171,14 @@ int pbench_samples_analyze(struct pbench_samples *s, double confidence, double s
 		snprintf(why, wlen, "out of memory for %d inputs", s->n);
 		return -ENOMEM;
 	}
+	free(s->unpaired);
+	s->unpaired = NULL;
 	err = summarize(s, why, wlen);
-	for (int b = 1; !err && b < s->n; b++, s->ncmp++)
-		err = compare_pair(s, b, &s->cmps[s->ncmp], why, wlen);
+	if (!err && by_name(s))
+		err = pair_by_name(s, why, wlen);
+	else
+		for (int b = 1; !err && b < s->n; b++, s->ncmp++)
+			err = compare_pair(s, 0, b, &s->cmps[s->ncmp], why, wlen);
 	if (!err)
 		s->analyzed = s->n;
 	return err;
@@ -120,20 +204,26 @@ static const char *verdict_of(const struct pbench_samples *s, const struct pb_sa
 static void write_comparison(const struct pbench_samples *s, const struct pb_samples_cmp *c,
 			     FILE *f)
 {
-	const char *a = s->v[0].name, *b = s->v[c->b].name, *v;
+	const char *a = s->v[c->a].name, *b = s->v[c->b].name, *v;
 	const struct pbench_welch *w = &c->w;
 	double level = s->confidence * 100;
 	char x[32];
 
 	fprintf(f, "\n%s vs %s:\n", a, b);
+	if (c->tested == -2) {
+		fprintf(f, "verdict: not tested: %zu against %zu value%s (a test needs 2 a side: "
+			"take more repetitions); a/b is %.6g\n", s->v[c->a].n, s->v[c->b].n,
+			s->v[c->b].n == 1 ? "" : "s", s->sums[c->a].mean / s->sums[c->b].mean);
+		return;
+	}
 	if (c->tested < 0) {
 		fprintf(f, "verdict: not compared: %s is in %s, %s in %s; read both in one unit "
-			"(-u names the unit of plain numbers)\n", a, s->v[0].unit ? s->v[0].unit :
+			"(-u names the unit of plain numbers)\n", a, s->v[c->a].unit ? s->v[c->a].unit :
 			"plain numbers", b, s->v[c->b].unit ? s->v[c->b].unit : "plain numbers");
 		return;
 	}
 	if (!c->tested) {
-		double ma = s->sums[0].mean, mb = s->sums[c->b].mean;
+		double ma = s->sums[c->a].mean, mb = s->sums[c->b].mean;
 
 		if (ma == mb)
 			fprintf(f, "verdict: same: both are constant and equal (every sample %.6g)\n",
@@ -148,7 +238,11 @@ static void write_comparison(const struct pbench_samples *s, const struct pb_sam
 	fprintf(f, "  ratio of means  %.4f (%.1f%% interval %.4f .. %.4f)\n", w->ratio, level,
 		w->ratio_lo, w->ratio_hi);
 	fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", w->t, w->df, w->p);
-	fprintf(f, "  Mann-Whitney    U = %.1f, z = %.3f, p = %.3g\n", c->m.u, c->m.z, c->m.p);
+	if (isnan(c->m.z))
+		fprintf(f, "  Mann-Whitney    U = %.1f, p = %.4g (exact)\n", c->m.u, c->m.p);
+	else
+		fprintf(f, "  Mann-Whitney    U = %.1f, z = %.3f, p = %.3g\n", c->m.u, c->m.z,
+			c->m.p);
 	if (!strcmp(v, "faster") || !strcmp(v, "slower"))
 		fprintf(f, "verdict: %s is %s %s than %s (significant at %.1f%%)\n", a,
 			pb_format_factor(x, sizeof(x), !strcmp(v, "faster") ? 1 / w->ratio : w->ratio),
@@ -195,6 +289,8 @@ int pbench_samples_write_text(const struct pbench_samples *s, FILE *f)
 	g = pb_line_open(&l, f, s->width, PB_HANG(2));
 	for (int i = 0; i < s->ncmp; i++)
 		write_comparison(s, &s->cmps[i], g);
+	if (s->unpaired)
+		fprintf(g, "\nnot compared, %s\n", s->unpaired);
 	pb_line_close(&l);
 	return pb_stream_end(f);
 }
@@ -223,7 +319,7 @@ static json_t *comparison_json(const struct pbench_samples *s, const struct pb_s
 	int t = c->tested > 0;
 	json_t *j = json_object();
 
-	SET(j, "a", json_string(s->v[0].name));
+	SET(j, "a", json_string(s->v[c->a].name));
 	SET(j, "b", json_string(s->v[c->b].name));
 	SET(j, "confidence", json_real(s->confidence));
 	SET(j, "ratio", t ? num(w->ratio) : json_null());
@@ -234,8 +330,8 @@ static json_t *comparison_json(const struct pbench_samples *s, const struct pb_s
 	SET(j, "welch_p", t ? num(w->p) : json_null());
 	SET(j, "mann_whitney_u", t ? num(c->m.u) : json_null());
 	SET(j, "mann_whitney_p", t ? num(c->m.p) : json_null());
-	SET(j, "verdict", json_string(t ? verdict_of(s, c) : c->tested ? "units_differ" :
-				      "constant"));
+	SET(j, "verdict", json_string(t ? verdict_of(s, c) : c->tested == -2 ? "too_few" :
+				      c->tested ? "units_differ" : "constant"));
 	return j;
 }
 
@@ -308,12 +404,20 @@ static void md_cell(FILE *f, double v, double sd, int with_sd, double scale, con
 /* The first set against set i: "1.99x faster (ratio 0.5026, 0.4971 .. 0.508)". */
 static void md_versus(FILE *f, const struct pbench_samples *s, int i)
 {
-	const struct pb_samples_cmp *c = &s->cmps[i - 1];
+	const struct pb_samples_cmp *c = NULL;
 	const char *v;
 	char x[32];
 
+	for (int k = 0; k < s->ncmp; k++)
+		if (s->cmps[k].b == i)
+			c = &s->cmps[k];
+	if (!c) {	/* a first, or a benchmark only in one of two files */
+		fprintf(f, " %s |\n", i == 0 || s->v[i].input == 0 ? "1" : "not compared");
+		return;
+	}
 	if (c->tested <= 0) {
-		fprintf(f, " %s |\n", c->tested ? "units differ: not compared" : "both constant");
+		fprintf(f, " %s |\n", c->tested == -2 ? "one value: not tested" : c->tested ?
+			"units differ: not compared" : "both constant");
 		return;
 	}
 	v = verdict_of(s, c);
@@ -349,10 +453,7 @@ int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
 		md_cell(f, m->min, m->stddev, 0, scale, s->v[i].unit);
 		md_cell(f, m->max, m->stddev, 0, scale, s->v[i].unit);
 		fprintf(f, " %s |", pb_format_pct(pct, sizeof(pct), m->cv_pct, -1));
-		if (i)
-			md_versus(f, s, i);
-		else
-			fprintf(f, " 1 |\n");
+		md_versus(f, s, i);
 	}
 	return pb_stream_end(f);
 }

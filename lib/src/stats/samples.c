@@ -43,6 +43,7 @@ void pbench_samples_free(struct pbench_samples *s)
 	free(s->v);
 	free(s->note);
 	free(s->warning);
+	free(s->unpaired);
 	free(s->sums);
 	free(s->cmps);
 	free(s);
@@ -307,38 +308,60 @@ static int parse_hyperfine(struct pbench_samples *s, json_t *arr, const char *na
 	return 0;
 }
 
-/* Google Benchmark: one set per run_name, each iteration entry a sample. */
+/*
+ * Google Benchmark, read as its tools/gbench/compare.py reads it: a set per benchmark name,
+ * each repetition (each row of that name) a sample, real_time or cpu_time
+ * (pbench_samples_gbench_metric()) in its row's time_unit. An aggregate, a row with run_type
+ * "aggregate" that says which statistic it is (aggregate_name: mean, median, stddev, cv,
+ * BigO, RMS) or of which run (a run_name other than its name: BM_x_mean of BM_x), is what
+ * --benchmark_repetitions adds after the repetitions: a statistic of them, not one, left
+ * out. A row that says "aggregate" and neither is taken as compare.py takes it (its tests'
+ * test3 inputs), a repetition.
+ */
 static int parse_gbench(struct pbench_samples *s, json_t *arr, const char *name, char *why,
 			size_t wlen)
 {
+	const char *metric = s->cpu_time ? "cpu_time" : "real_time";
 	int first = s->n;
 	size_t i;
 	json_t *b;
 
 	json_array_foreach(arr, i, b) {
+		const char *bname = json_string_value(json_object_get(b, "name"));
 		const char *run = json_string_value(json_object_get(b, "run_name"));
 		const char *type = json_string_value(json_object_get(b, "run_type"));
 		const char *tu = json_string_value(json_object_get(b, "time_unit"));
-		json_t *rt = json_object_get(b, "real_time");
+		json_t *t = json_object_get(b, metric);
 		double scale = unit_scale(tu ? tu : "ns");
 		struct sample_set *v;
 
-		if (type && strcmp(type, "iteration"))
-			continue;	/* mean/median/stddev aggregates are not samples */
-		if (!run)
-			run = json_string_value(json_object_get(b, "name"));
-		if (!run || !json_is_number(rt) || !scale ||
-		    !isfinite(json_number_value(rt) * scale)) {
-			why_set(why, wlen, "%s: benchmark entry %zu has no run_name, real_time or "
-				"known time_unit", name, i);
+		if (type && !strcmp(type, "aggregate") && (json_object_get(b, "aggregate_name") ||
+		    (bname && run && strcmp(bname, run))))
+			continue;	/* mean/median/stddev/cv: not samples */
+		if (!bname)
+			bname = run;
+		if (!bname || !json_is_number(t) || !scale ||
+		    !isfinite(json_number_value(t) * scale)) {
+			why_set(why, wlen, "%s: benchmark entry %zu has no name, %s or known "
+				"time_unit", name, i, metric);
 			return -EINVAL;
 		}
-		v = find_set(s, first, run);
-		if (!v && !(v = new_set(s, run, "ns")))
+		v = find_set(s, first, bname);
+		if (!v && !(v = new_set(s, bname, "ns")))
 			return -ENOMEM;
-		if (add(v, json_number_value(rt) * scale))
+		v->gbench = 1;
+		if (add(v, json_number_value(t) * scale))
 			return -ENOMEM;
 	}
+	return 0;
+}
+
+int pbench_samples_gbench_metric(struct pbench_samples *s, const char *metric)
+{
+	if (!s || !metric || (strcmp(metric, "real_time") && strcmp(metric, "cpu_time")))
+		return pb_fail(-EINVAL, "%s(): the metric is real_time or cpu_time, not '%s'",
+			       __func__, metric ? metric : "(null)");
+	s->cpu_time = !strcmp(metric, "cpu_time");
 	return 0;
 }
 
@@ -612,6 +635,10 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 		}
 	for (int k = before; !err && k < s->n; k++)
 		err = check_times(&s->v[k], name, why, wlen);
+	for (int k = before; !err && k < s->n; k++)
+		s->v[k].input = s->inputs;
+	if (!err && s->n > before)
+		s->inputs++;
 	return err ? err : s->n - before;
 }
 

@@ -831,12 +831,48 @@ static int cmp_ranked(const void *a, const void *b)
 	return cmp_double(&((const struct ranked *)a)->v, &((const struct ranked *)b)->v);
 }
 
+/* The exact two-sided p of U (no ties) with samples of m and n values, m <= n: the null
+ * distribution of U is the Gaussian binomial [m+n choose m]_q's coefficients over C(m+n, m),
+ * built as the product over i = 1..m of (1 - q^(n+i)) / (1 - q^i), each step scaled by
+ * i / (n+i) so that the coefficients stay probabilities; p = 2 P(U >= max(u, mn - u)), at most
+ * 1. NaN when out of memory. */
+static double mwu_exact_p(double u, size_t m, size_t n)
+{
+	size_t top = m * n, hi = (size_t)fmax(u, (double)top - u);
+	double *f = calloc(top + 1, sizeof(*f)), sf = 0;
+
+	if (!f)
+		return NAN;
+	f[0] = 1;
+	for (size_t i = 1; i <= m; i++) {
+		size_t step = n + i;	/* the terms past i n cancel in the division */
+
+		for (size_t k = i * n; k >= step; k--)
+			f[k] -= f[k - step];
+		for (size_t k = i; k <= i * n; k++)
+			f[k] += f[k - i];
+		for (size_t k = 0; k <= i * n; k++)
+			f[k] *= (double)i / (double)step;
+	}
+	for (size_t k = hi; k <= top; k++)
+		sf += f[k];
+	free(f);
+	return fmin(1, 2 * sf);
+}
+
+/* scipy.stats.mannwhitneyu's method="auto" (its default, scipy 1.7 on: _mwu_choose_method):
+ * the exact distribution when one sample has 8 values or fewer and no two values are equal,
+ * the normal approximation otherwise. Exact up to this many pairs (the table's doubles). */
+#define MWU_EXACT_MAX_PAIRS 1000000
+
 /*
  * U of a with mid-ranks for ties, and its normal approximation: mean na nb / 2, variance
  * na nb / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))) for tie groups of size t, and a continuity
  * correction of 0.5 toward the mean. This is scipy.stats.mannwhitneyu(a, b,
  * method="asymptotic", use_continuity=True, alternative="two-sided") and R's
- * wilcox.test(a, b, exact=FALSE, correct=TRUE): same U, same p.
+ * wilcox.test(a, b, exact=FALSE, correct=TRUE): same U, same p. With 8 values or fewer on a
+ * side and no ties, the exact p instead (z NaN), as scipy's default method="auto" and Google
+ * Benchmark's compare.py decide: 2 against 2 values wholly apart is p 1/3, not 0.22.
  */
 int pbench_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 			      struct pbench_mann_whitney *out)
@@ -891,6 +927,12 @@ int pbench_stats_mann_whitney(const double *a, size_t na, const double *b, size_
 	dev = dev > 0 ? fmax(0, dev - 0.5) : fmin(0, dev + 0.5);
 	r.z = dev / sqrt(var);
 	r.p = fmin(1, erfc(fabs(r.z) / M_SQRT2));
+	if (!ties && (na <= 8 || nb <= 8) && (double)na * (double)nb <= MWU_EXACT_MAX_PAIRS) {
+		r.p = mwu_exact_p(r.u, na < nb ? na : nb, na < nb ? nb : na);
+		r.z = NAN;	/* no z: the p is the exact distribution's */
+		if (isnan(r.p))
+			return -ENOMEM;
+	}
 	pb_copy_out(out, &r, sizeof(r));
 	return 0;
 }
