@@ -2,8 +2,9 @@
 /*
  * The history's public calls (issue 24): open a store (its directory made when missing, its
  * schema brought forward), append a record in one transaction with the fingerprint of the
- * machine it was measured on, close. The backend (history_sqlite.c) is chosen here; the rest
- * of the module speaks only its interface (history/history.h).
+ * machine it was measured on, close. The backend is chosen here, by the path: a postgresql://
+ * or postgres:// URI is a PostgreSQL server (history_pg.c), anything else a SQLite file
+ * (history_sqlite.c); the rest of the module speaks only their interface (history/history.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -62,12 +63,12 @@ PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path
 	if (!*path || !(o.busy_timeout_s >= 0))
 		return pb_fail(-EINVAL, "%s(): %s", __func__, *path ? "opts->busy_timeout_s is "
 			       "negative" : "path is empty");
-	if (!o.read_only && (rc = make_dir(path)))
+	if (!pb_history_is_pg(path) && !o.read_only && (rc = make_dir(path)))
 		return rc;
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
-	h->be = &pb_history_sqlite;
+	h->be = pb_history_is_pg(path) ? &pb_history_pg : &pb_history_sqlite;
 	h->read_only = o.read_only;
 	rc = h->be->open(&h->db, path, &o);
 	if (!rc)
