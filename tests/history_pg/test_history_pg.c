@@ -66,8 +66,8 @@ static void setup(void)
 	char sql[128];
 
 	if (!getenv("PBENCH_TEST_HISTORY_URI"))
-		cr_skip_test("PBENCH_TEST_HISTORY_URI is not set: tests/history_pg/run.sh starts a "
-			     "PostgreSQL server and sets it");
+		cr_skip_test("no PostgreSQL server here: PBENCH_TEST_HISTORY_URI is not set "
+			     "(tests/history_pg/run.sh starts one and sets it)");
 	snprintf(db, sizeof(db), "pbench_t%d_%d", (int)getpid(), k++);
 	snprintf(sql, sizeof(sql), "CREATE DATABASE %s", db);
 	admin_exec(getenv("PBENCH_TEST_HISTORY_URI"), sql);
@@ -455,8 +455,8 @@ Test(history_pg, server_not_accepting)
 	char u[1024];
 
 	if (pm <= 0)
-		cr_skip_test("PBENCH_TEST_PG_PID is not set: tests/history_pg/run.sh sets it to its "
-			     "server's postmaster");
+		cr_skip_test("no postmaster of this test's own to stop: PBENCH_TEST_PG_PID is not "
+			     "set (tests/history_pg/run.sh sets it)");
 	uri_of(u, sizeof(u), db, "connect_timeout=2");
 	cr_assert_eq(kill(pm, SIGSTOP), 0);
 	open_fails(u, -ECONNREFUSED, "timeout", 8);
@@ -563,7 +563,7 @@ Test(history_pg_stopped, server_stopped)
 	const char *u = getenv("PBENCH_TEST_HISTORY_URI");
 
 	if (!u || !getenv("PBENCH_TEST_PG_STOPPED"))
-		cr_skip_test("PBENCH_TEST_PG_STOPPED is not set: tests/history_pg/run.sh sets it "
-			     "once it has stopped its server");
+		cr_skip_test("no stopped server of this test's own: PBENCH_TEST_PG_STOPPED is not "
+			     "set (tests/history_pg/run.sh sets it once it stopped its server)");
 	open_fails(u, -ECONNREFUSED, "cannot connect", 5);
 }
