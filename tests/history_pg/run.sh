@@ -41,9 +41,13 @@ fi
 
 D=$(mktemp -d /tmp/pbench-pg.XXXXXX) || exit 1
 [ -n "$AS" ] && chown nobody "$D"
+# A test that failed between its SIGSTOP and its SIGCONT leaves the postmaster or a server
+# process of its own stopped: they are continued (this server's, by its pid and its children)
+# before the stop, which waits for them.
 stop_server() {
 	if [ -f "$D/data/postmaster.pid" ]; then
-		kill -CONT "$(head -n 1 "$D/data/postmaster.pid")" 2>/dev/null
+		pm=$(head -n 1 "$D/data/postmaster.pid")
+		kill -CONT "$pm" $(pgrep -P "$pm") 2>/dev/null
 		$AS "$PGBIN/pg_ctl" -D "$D/data" -m immediate -w stop >/dev/null 2>&1
 	fi
 }
@@ -54,17 +58,17 @@ trap 'exit 130' INT TERM
 # the server.
 if ! $AS "$PGBIN/initdb" -D "$D/data" -U pbench --auth=trust -E UTF8 --locale=C -N \
 	>"$D/initdb.log" 2>&1; then
-	bad "initdb" "$(tail -n 3 "$D/initdb.log" | tr '\n' ' ')"
+	skipped "history_pg" "initdb could not make a PostgreSQL cluster here: $(tail -n 2 "$D/initdb.log" | tr '\n' ' ')"
 	finish history_pg
-	exit 1
+	exit 0
 fi
 t_initdb=$(($(date +%s) - start))
 if ! $AS "$PGBIN/pg_ctl" -D "$D/data" -l "$D/server.log" -w -t 30 \
 	-o "-k $D -c listen_addresses= -p 5432 -c fsync=off -c max_connections=40" start \
 	>"$D/pg_ctl.log" 2>&1; then
-	bad "pg_ctl start" "$(tail -n 3 "$D/server.log" | tr '\n' ' ')"
+	skipped "history_pg" "the PostgreSQL server could not start here: $(tail -n 2 "$D/server.log" | tr '\n' ' ')"
 	finish history_pg
-	exit 1
+	exit 0
 fi
 PMPID=$(head -n 1 "$D/data/postmaster.pid")
 URI="postgresql://pbench@/postgres?host=$D&port=5432"
