@@ -444,6 +444,8 @@ Test(history_pg, no_server_there)
 	uri_of(u, sizeof(u), "pbench_no_such_db", "password=s3cret");
 	open_fails(u, -ECONNREFUSED, "pbench_no_such_db", 5);
 	cr_assert_null(strstr(pbench_strerror(-1), "s3cret"), "%s", pbench_strerror(-1));
+	/* Not a URI libpq reads: the caller's mistake, said before any connection. */
+	open_fails("postgresql://pbench@/db?no_such_option=1", -EINVAL, "no_such_option", 1);
 }
 
 /* The postmaster stopped (SIGSTOP): a new connection is accepted by the kernel and never

@@ -51,9 +51,9 @@ struct pbench_history_opts {
  * same schema and versions, for many runners appending at once. busy_timeout_s is then the
  * server's lock_timeout; connecting waits 10 s (the URI's connect_timeout), a statement 60 s
  * (the server's or the URI's statement_timeout when set) and the answer 5 s more. Its errors
- * besides: -ECONNREFUSED (cannot connect, or not within the timeout), -ECONNRESET (the
- * connection was lost: open it again), -ETIMEDOUT (no answer in time), -ENOTSUP (a pbench
- * built without libpq). Errors never show the URI's password.
+ * besides: -EINVAL (a URI libpq cannot read), -ECONNREFUSED (cannot connect, or not within
+ * the timeout), -ECONNRESET (the connection was lost: open it again), -ETIMEDOUT (no answer
+ * in time), -ENOTSUP (a pbench built without libpq). Errors never show the URI's password.
  */
 PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path,
 				   const struct pbench_history_opts *opts);

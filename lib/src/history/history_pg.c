@@ -376,6 +376,22 @@ static int session(struct pb_hdb *d, const struct pbench_history_opts *o)
 	return pg_exec_sql(d, sql, "open");
 }
 
+/* A URI libpq cannot read is the caller's mistake (-EINVAL), not a server's refusal. */
+static int check_uri(struct pb_hdb *d, const char *path)
+{
+	char *err = NULL, msg[512];
+	PQconninfoOption *opts = PQconninfoParse(path, &err);
+	int rc = 0;
+
+	if (!opts)
+		rc = pb_fail(err ? -EINVAL : -ENOMEM, "history '%s': not a PostgreSQL URI libpq "
+			     "can read: %s", d->name, one_line(err ? err : "out of memory", msg,
+							      sizeof(msg)));
+	PQconninfoFree(opts);
+	PQfreemem(err);
+	return rc;
+}
+
 static int pg_open(struct pb_hdb **out, const char *path, const struct pbench_history_opts *o)
 {
 	/* Ours first: the URI's own settings (dbname, expanded) come after and win. */
@@ -390,6 +406,10 @@ static int pg_open(struct pb_hdb **out, const char *path, const struct pbench_hi
 		return -ENOMEM;
 	redact(path, d->name, sizeof(d->name));
 	d->wait_ms = 15000;
+	if ((rc = check_uri(d, path))) {
+		free(d);
+		return rc;
+	}
 	d->c = PQconnectdbParams(keys, vals, 1);
 	if (!d->c) {
 		free(d);
