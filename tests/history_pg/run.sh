@@ -92,7 +92,7 @@ criterion() {
 		bad "test_history_pg $filter" "no Criterion synthesis (exit $rc)"
 		return
 	fi
-	for f in $(printf '%s\n' "$out" | sed -n 's/^\[FAIL\] \([^ ]*\): .*/\1/p'); do
+	for f in $(printf '%s\n' "$out" | sed -n 's/^\[FAIL\] \([^ ]*\): .*/\1/p' | sed 's,::,/,'); do
 		echo "FAIL $f: its assertion is above"
 	done
 	pass=$((pass + passing))
