@@ -201,20 +201,22 @@ static int results(struct pb_hdb *d, const char *what, pb_hrow_fn fn, void *arg)
 	int64_t deadline = now_ms() + d->wait_ms;
 	struct pb_hv cols[32];
 	PGresult *r;
-	int err = 0, f;
+	int err = 0, f, w;
 
 	while ((f = PQflush(d->c)) == 1)
-		if ((err = wait_socket(d, POLLOUT | POLLIN, deadline, what)) ||
+		if ((w = wait_socket(d, POLLOUT | POLLIN, deadline, what)) ||
 		    !PQconsumeInput(d->c))
-			return err ? err : fail_res(d, NULL, what);
+			return w ? w : fail_res(d, NULL, what);
 	if (f < 0)
 		return fail_res(d, NULL, what);
+	/* err keeps the first error of the results: the waits for the rest (the server's
+	 * ReadyForQuery after an error) have their own. */
 	for (;;) {
 		while (PQisBusy(d->c)) {
-			if ((err = wait_socket(d, POLLIN, deadline, what)))
-				return err;
+			if ((w = wait_socket(d, POLLIN, deadline, what)))
+				return w;
 			if (!PQconsumeInput(d->c))
-				return fail_res(d, NULL, what);
+				return err ? err : fail_res(d, NULL, what);
 		}
 		if (!(r = PQgetResult(d->c)))
 			break;
