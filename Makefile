@@ -96,6 +96,19 @@ endif
 ALL_CFLAGS  = $(BASEFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(SYSROOT_LDFLAGS) $(LDFLAGS) -pthread
 LIB_LIBS  := -lpfm -lnuma -lm -ljansson -lsqlite3
+# The history's PostgreSQL backend (lib/src/history/history_pg.c) links libpq where pkg-config
+# finds it (Debian's libpq-dev); PG=0 leaves it out (a postgresql:// store is then refused with
+# the reason), as a static or cross build does by default: libpq's static link would need
+# OpenSSL's, Kerberos' and LDAP's static libraries.
+ifeq ($(origin PG),undefined)
+PG := $(if $(STATIC)$(SYSROOT),0,$(if $(shell pkg-config --exists libpq 2>/dev/null && echo y),1,0))
+endif
+ifeq ($(PG),1)
+PG_CFLAGS := -DPBENCH_HAVE_LIBPQ $(shell pkg-config --cflags libpq 2>/dev/null || \
+	       echo -I$$(pg_config --includedir))
+PG_LIBS := -lpq
+LIB_LIBS += $(PG_LIBS)
+endif
 CLI_LIBS  :=
 
 LIB_SRCS := $(sort $(wildcard lib/src/*/*.c))
@@ -148,6 +161,12 @@ $(O)/lib/src/%.o: lib/src/%.c
 
 # Where make install puts the allocator shim: the last place a command's shim is looked for.
 $(O)/lib/src/measure/mem_command.o: CFLAGS += -DPBENCH_LIBDIR='"$(LIBDIR)"'
+# libpq's header and PBENCH_HAVE_LIBPQ (PG=1, above); rebuilt when PG changes (its stamp).
+$(O)/lib/src/history/history_pg.o: CFLAGS += $(PG_CFLAGS)
+$(O)/lib/src/history/history_pg.o: $(O)/.pg-$(PG)
+$(O)/.pg-$(PG):
+	@mkdir -p $(@D)
+	$(Q)rm -f $(O)/.pg-*; touch $@
 
 $(O)/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
@@ -187,7 +206,8 @@ $(O)/pbench: $(CLI_OBJS) $(O)/libpbench.a
 	$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(O)/libpbench.a $(CLI_LIBS) $(LIB_LIBS)
 
 PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|'
+	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	     -e 's|@PG_LIBS@ |$(if $(PG_LIBS),$(PG_LIBS) )|'
 
 $(O)/pbench.pc: pbench.pc.in Makefile
 	@mkdir -p $(@D)
@@ -207,6 +227,14 @@ $(O)/tests/%: tests/unit/%.c $(O)/libpbench.a
 	@mkdir -p $(@D)
 	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) \
 		$(if $(filter $*,$(WHITEBOX_TESTS)),-Ilib/src) -o $@ $< $(TEST_OBJS) $(TEST_LIBS) \
+		$(O)/libpbench.a $(ALL_LDFLAGS) -lcriterion $(LIB_LIBS)
+
+# The history on a PostgreSQL server (tests/history_pg/run.sh starts one and runs this): libpq
+# too, to play another program and count rows apart from pbench. Built where PG=1.
+PG_TEST_BINS := $(if $(filter 1,$(PG)),$(O)/tests/history_pg/test_history_pg)
+$(O)/tests/history_pg/test_history_pg: tests/history_pg/test_history_pg.c $(O)/libpbench.a
+	@mkdir -p $(@D)
+	$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(PG_CFLAGS) $(DEPFLAGS) -o $@ $< \
 		$(O)/libpbench.a $(ALL_LDFLAGS) -lcriterion $(LIB_LIBS)
 
 # test_listing disassembles functions of its own binary: they are compiled alone with known
@@ -250,7 +278,7 @@ $(O)/bench/%: bench/%.cc $(O)/libpbench.a
 		$(ALL_LDFLAGS) -lbenchmark -lpthread $(LIB_LIBS)
 
 # The generated header dependencies (see DEPFLAGS); missing ones (a first build) are skipped.
--include $(LIB_OBJS:=.d) $(CLI_OBJS:=.d) $(UNIT_BINS:=.d) $(BENCH_BINS:=.d) \
+-include $(LIB_OBJS:=.d) $(CLI_OBJS:=.d) $(UNIT_BINS:=.d) $(PG_TEST_BINS:=.d) $(BENCH_BINS:=.d) \
 	 $(BENCH_HELPER_BINS:=.d) $(GBENCH_BINS:=.d)
 
 # Examples are built the way the docs say: against an installed copy, through pkg-config.
@@ -274,7 +302,7 @@ examples: $(O)/stage/.installed
 	done
 
 # check-built: everything the tests run, built; check: that, then every test of the build.
-check-built: all $(UNIT_BINS) examples $(BENCH_BINS) $(BENCH_HELPER_BINS) $(if $(SAN),$(REPLAY_BINS))
+check-built: all $(UNIT_BINS) $(PG_TEST_BINS) examples $(BENCH_BINS) $(BENCH_HELPER_BINS) $(if $(SAN),$(REPLAY_BINS))
 
 # TESTS=busy leaves out the unit tests that need the machine to themselves (tests/run.sh).
 TESTS ?= all

@@ -64,6 +64,9 @@ else
 	need libnuma-dev has_header numa.h
 	need libjansson-dev has_header jansson.h
 	need libsqlite3-dev has_header sqlite3.h
+	# the history's PostgreSQL backend (libpq), and a server that tests/history_pg starts
+	need libpq-dev has_header postgresql/libpq-fe.h
+	need postgresql sh -c 'ls /usr/lib/postgresql/*/bin/initdb'
 	need libcriterion-dev has_header criterion/criterion.h
 	need linux-libc-dev has_header linux/perf_event.h
 	# nm: tests/layers; objdump: libpbench runs it to show a measured function's machine code

@@ -133,8 +133,8 @@ done
 # prints "<name>: N passed, N failed, N skipped" last.
 case $PART in
 scripts-cli) SUITES=cli ;;
-scripts-rest) SUITES="faults schema cxx layers names golden lint abi" ;;
-*) SUITES="cli faults schema cxx layers names golden lint abi" ;;
+scripts-rest) SUITES="faults schema cxx layers names golden lint abi history_pg" ;;
+*) SUITES="cli faults schema cxx layers names golden lint abi history_pg" ;;
 esac
 case $PART in unit | quiet) true ;; *) false ;; esac || for suite in $SUITES; do
 	t0=$(date +%s)

@@ -12,7 +12,8 @@ extern "C" {
 
 /* ---------------------------------------------------------------------------------------------
  * The history (history*.c): every measurement kept with the commit and the machine it was
- * measured on, in one SQLite file, and the change points of a series (issue 24)
+ * measured on, in one SQLite file or on a PostgreSQL server, and the change points of a series
+ * (issue 24)
  */
 struct pbench_history;
 
@@ -45,6 +46,14 @@ struct pbench_history_opts {
  * timeout), -ENOSPC, -EACCES, -ENOENT (read_only and missing), -EINVAL, -ENOMEM. One history
  * is used by one thread at a time; processes may share the file (each its own history): that
  * is what WAL and the busy timeout are for.
+ * A path that starts with postgresql:// or postgres:// is a libpq URI: the store is that
+ * database on a PostgreSQL server (its tables in the first schema of the search path), the
+ * same schema and versions, for many runners appending at once. busy_timeout_s is then the
+ * server's lock_timeout; connecting waits 10 s (the URI's connect_timeout), a statement 60 s
+ * (the server's or the URI's statement_timeout when set) and the answer 5 s more. Its errors
+ * besides: -EINVAL (a URI libpq cannot read), -ECONNREFUSED (cannot connect, or not within
+ * the timeout), -ECONNRESET (the connection was lost: open it again), -ETIMEDOUT (no answer
+ * in time), -ENOTSUP (a pbench built without libpq). Errors never show the URI's password.
  */
 PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path,
 				   const struct pbench_history_opts *opts);
@@ -102,7 +111,8 @@ struct pbench_history_record {
  * killed meanwhile leaves no trace). The series (name, metric, fingerprint) is made when new.
  * Returns the record's id (> 0), or: -EINVAL (no name or metric, NaN value without runs,
  * runs without values), -EBUSY (locked past the timeout), -ENOSPC (a full disk), -EFBIG (the
- * file size limit, ulimit -f), -EIO, -PBENCH_ECORRUPT, -EROFS (opened read_only), -ENOMEM.
+ * file size limit, ulimit -f), -EIO, -PBENCH_ECORRUPT, -EROFS (opened read_only), -ENOMEM;
+ * on PostgreSQL also -ECONNRESET and -ETIMEDOUT (pbench_history_open()).
  */
 PBENCH_API int64_t pbench_history_add(struct pbench_history *h,
 				      const struct pbench_history_record *rec);

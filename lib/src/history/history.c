@@ -2,8 +2,9 @@
 /*
  * The history's public calls (issue 24): open a store (its directory made when missing, its
  * schema brought forward), append a record in one transaction with the fingerprint of the
- * machine it was measured on, close. The backend (history_sqlite.c) is chosen here; the rest
- * of the module speaks only its interface (history/history.h).
+ * machine it was measured on, close. The backend is chosen here, by the path: a postgresql://
+ * or postgres:// URI is a PostgreSQL server (history_pg.c), anything else a SQLite file
+ * (history_sqlite.c); the rest of the module speaks only their interface (history/history.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -62,12 +63,12 @@ PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path
 	if (!*path || !(o.busy_timeout_s >= 0))
 		return pb_fail(-EINVAL, "%s(): %s", __func__, *path ? "opts->busy_timeout_s is "
 			       "negative" : "path is empty");
-	if (!o.read_only && (rc = make_dir(path)))
+	if (!pb_history_is_pg(path) && !o.read_only && (rc = make_dir(path)))
 		return rc;
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
-	h->be = &pb_history_sqlite;
+	h->be = pb_history_is_pg(path) ? &pb_history_pg : &pb_history_sqlite;
 	h->read_only = o.read_only;
 	rc = h->be->open(&h->db, path, &o);
 	if (!rc)
@@ -215,6 +216,34 @@ static int series_id(struct pbench_history *h, const struct pbench_history_recor
 	return rc;
 }
 
+/* Runs per INSERT: a statement each would be a round trip each on a server. */
+#define RUNS_AT_ONCE 8
+
+/* Runs from..from+RUNS_AT_ONCE of record id, in one statement. */
+static int insert_runs(struct pbench_history *h, const struct pbench_history_record *r,
+		       int64_t id, size_t from)
+{
+	size_t n = r->n_runs - from < RUNS_AT_ONCE ? r->n_runs - from : RUNS_AT_ONCE;
+	struct pb_hv a[4 * RUNS_AT_ONCE];
+	char sql[512];
+	int len = snprintf(sql, sizeof(sql), "INSERT INTO runs (record_id, idx, value, noisy) "
+			   "VALUES ");
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = from + k;
+		int noisy = r->run_noisy ? (r->run_noisy[i] > 0 ? 1 : r->run_noisy[i] < 0 ? -1 : 0)
+					 : -1;
+
+		a[4 * k] = PB_HV_I(id);
+		a[4 * k + 1] = PB_HV_I((int64_t)i);
+		a[4 * k + 2] = PB_HV_D(r->run_values[i]);
+		a[4 * k + 3] = PB_HV_I(noisy);
+		len += snprintf(sql + len, sizeof(sql) - (size_t)len, "%s($%zu, $%zu, $%zu, $%zu)",
+				k ? ", " : "", 4 * k + 1, 4 * k + 2, 4 * k + 3, 4 * k + 4);
+	}
+	return h->be->query(h->db, sql, a, (int)(4 * n), NULL, NULL);
+}
+
 /* The record's row and its runs' rows (inside the transaction). */
 static int insert(struct pbench_history *h, const struct pbench_history_record *r,
 		  int64_t sid, int64_t *id)
@@ -239,13 +268,8 @@ static int insert(struct pbench_history *h, const struct pbench_history_record *
 	rc = h->be->query(h->db, "INSERT INTO records (series_id, time_ns, rev, dirty, branch, "
 			  "unit, value, lo, hi, n_runs, json) VALUES ($1, $2, $3, $4, $5, $6, $7,"
 			  " $8, $9, $10, $11) RETURNING id", a, 11, id_row, id);
-	for (size_t i = 0; !rc && i < r->n_runs; i++) {
-		a[0] = PB_HV_I(*id), a[1] = PB_HV_I((int64_t)i), a[2] = PB_HV_D(r->run_values[i]);
-		a[3] = PB_HV_I(r->run_noisy ? (r->run_noisy[i] > 0 ? 1 : r->run_noisy[i] < 0 ? -1
-					       : 0) : -1);
-		rc = h->be->query(h->db, "INSERT INTO runs (record_id, idx, value, noisy) VALUES "
-				  "($1, $2, $3, $4)", a, 4, NULL, NULL);
-	}
+	for (size_t i = 0; !rc && i < r->n_runs; i += RUNS_AT_ONCE)
+		rc = insert_runs(h, r, *id, i);
 	return rc;
 }
 

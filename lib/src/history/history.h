@@ -2,8 +2,8 @@
 /*
  * The history's private parts (lib/src/history/): the store of issue 24 sits behind a small
  * backend interface, statements with $1..$n parameters and rows handed to a callback, so that
- * a second backend (PostgreSQL through libpq) runs the same schema and the same SQL. SQLite
- * is the first (history_sqlite.c); the schema and its migrations (history_schema.c), the
+ * a second backend (PostgreSQL through libpq, history_pg.c) runs the same schema and the same
+ * SQL. SQLite is the first (history_sqlite.c); the schema and its migrations (history_schema.c), the
  * reading of series and points (history_read.c), the change points (history_changes.c), git
  * (history_git.c) and the public calls (history.c) know only this interface.
  */
@@ -45,6 +45,9 @@ struct pb_hbackend {
 		     pb_hrow_fn fn, void *arg);
 	/* A write transaction: begin takes the write lock at once (waiting up to the timeout). */
 	int (*begin)(struct pb_hdb *db);
+	/* Inside a transaction, before a migration reads the version again: wait for any other
+	 * migration (NULL: begin's write lock already serializes them, as SQLite's does). */
+	int (*lock_schema)(struct pb_hdb *db);
 	int (*commit)(struct pb_hdb *db);
 	void (*rollback)(struct pb_hdb *db);
 	/* Whether the store holds any table at all (a new file). */
@@ -53,6 +56,11 @@ struct pb_hbackend {
 
 /* history_sqlite.c */
 extern const struct pb_hbackend pb_history_sqlite;
+
+/* history_pg.c: whether path is a postgresql:// or postgres:// URI, and its backend (one that
+ * refuses to open where pbench was built without libpq). */
+int pb_history_is_pg(const char *path);
+extern const struct pb_hbackend pb_history_pg;
 
 /* What pbench_history_points() read: one record per point, its strings owned here. */
 struct pb_hpoint {

@@ -95,20 +95,43 @@ static int point_row(const struct pb_hv *c, int n, void *arg)
 	return err;
 }
 
+/* The points by record id, to find a run's point: ids[i] is point idx[i]'s record. */
+struct by_id {
+	struct pbench_history *h;
+	int64_t *ids;
+	size_t *idx;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 static int run_row(const struct pb_hv *c, int n, void *arg)
 {
-	struct pb_hpoint *p = arg;
-	int64_t i = n >= 3 ? c[0].i : -1;
+	struct by_id *b = arg;
+	const int64_t *hit;
+	struct pb_hpoint *p;
+	int64_t i;
 
+	if (n < 4)
+		return -PBENCH_ECORRUPT;
+	hit = bsearch(&c[0].i, b->ids, b->h->npoints, sizeof(*b->ids), cmp_id);
+	if (!hit)	/* a record appended since the points were read: not one of them */
+		return 0;
+	p = &b->h->points[b->idx[hit - b->ids]];
+	i = c[1].i;
 	if (i < 0 || (size_t)i >= p->rec.n_runs)
 		return pb_fail(-PBENCH_ECORRUPT, "history: record %lld has a run %lld of %zu",
 			       (long long)p->rec.id, (long long)i, p->rec.n_runs);
-	p->runs[i] = c[1].type == PB_HV_NULL ? NAN : c[1].d;
-	p->noisy[i] = (int)c[2].i;
+	p->runs[i] = c[2].type == PB_HV_NULL ? NAN : c[2].d;
+	p->noisy[i] = (int)c[3].i;
 	return 0;
 }
 
-static int read_runs(struct pbench_history *h, struct pb_hpoint *p)
+static int alloc_runs(struct pb_hpoint *p)
 {
 	size_t n = p->rec.n_runs ? p->rec.n_runs : 1;
 
@@ -122,10 +145,48 @@ static int read_runs(struct pbench_history *h, struct pb_hpoint *p)
 	}
 	p->rec.run_values = p->runs;
 	p->rec.run_noisy = p->noisy;
-	if (!p->rec.n_runs)
-		return 0;
-	return h->be->query(h->db, "SELECT idx, value, noisy FROM runs WHERE record_id = $1",
-			    &PB_HV_I(p->rec.id), 1, run_row, p);
+	return 0;
+}
+
+/* The runs of every point read, in one query of the same where (one per point would be a
+ * round trip each on a server: seconds for a 10,000-point series). */
+static int read_runs(struct pbench_history *h, const char *where, const struct pb_hv *args,
+		     int nargs)
+{
+	struct by_id b = { .h = h };
+	int64_t (*pairs)[2];
+	char sql[1024];
+	int rc = 0;
+
+	for (size_t i = 0; i < h->npoints && !rc; i++)
+		rc = alloc_runs(&h->points[i]);
+	if (rc || !h->npoints)
+		return rc;
+	pairs = malloc(h->npoints * sizeof(*pairs));
+	b.ids = malloc(h->npoints * sizeof(*b.ids));
+	b.idx = malloc(h->npoints * sizeof(*b.idx));
+	if (!pairs || !b.ids || !b.idx) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < h->npoints; i++) {
+		pairs[i][0] = h->points[i].rec.id;
+		pairs[i][1] = (int64_t)i;
+	}
+	qsort(pairs, h->npoints, sizeof(*pairs), cmp_id);
+	for (size_t i = 0; i < h->npoints; i++) {
+		b.ids[i] = pairs[i][0];
+		b.idx[i] = (size_t)pairs[i][1];
+	}
+	snprintf(sql, sizeof(sql), "SELECT u.record_id, u.idx, u.value, u.noisy FROM runs u "
+		 "JOIN records r ON r.id = u.record_id JOIN series s ON s.id = r.series_id "
+		 "JOIN machines m ON m.id = s.machine_id WHERE %s", where);
+	rc = h->be->query(h->db, sql, args, nargs, run_row, &b);
+out:
+	free(pairs);
+	free(b.ids);
+	free(b.idx);
+	return rc;
 }
 
 /* The points a query of POINT_COLS selects (after "SELECT POINT_COLS FROM ... "), with their
@@ -142,8 +203,8 @@ int pb_history_read_points(struct pbench_history *h, const char *where, const st
 		 "s.id = r.series_id JOIN machines m ON m.id = s.machine_id WHERE %s "
 		 "ORDER BY r.time_ns, r.id", where);
 	rc = h->be->query(h->db, sql, args, nargs, point_row, &rd);
-	for (size_t i = 0; !rc && i < h->npoints; i++)
-		rc = read_runs(h, &h->points[i]);
+	if (!rc)
+		rc = read_runs(h, where, args, nargs);
 	if (rc) {
 		pb_history_points_free(h);
 		return rc;

@@ -4,7 +4,9 @@
  * list of statements that bring the one before it forward, and pbench runs them in one
  * transaction when it opens an older store. A store from a newer pbench is refused and left
  * as it is (never rewritten backward: an older pbench does not know what the newer columns
- * mean). The SQL is the backends' common subset, so that PostgreSQL runs it as SQLite does.
+ * mean). The SQL is the backends' common subset, so that PostgreSQL runs it as SQLite does
+ * (history_pg.c translates the two phrases SQLite spells its own way: INTEGER PRIMARY KEY,
+ * its 64-bit rowid, and INTEGER NOT NULL REFERENCES to one).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -118,6 +120,8 @@ int pb_history_schema(struct pbench_history *h)
 			       "and it was opened read-only: open it to write once to migrate it",
 			       v, PBENCH_HISTORY_SCHEMA);
 	rc = h->be->begin(h->db);
+	if (!rc && h->be->lock_schema)
+		rc = h->be->lock_schema(h->db);
 	if (!rc)
 		rc = migrate_locked(h);
 	if (!rc)
