@@ -35,6 +35,7 @@
 
 #include "base/base.h"
 #include "counters/counters.h"
+#include "check/check.h"
 #include "prepare/prepare.h"
 
 #define DEFAULT_FIFO_PRIORITY 50
@@ -600,6 +601,7 @@ static int opts_resolve(const struct pbench_prepare_opts *in, struct pbench_prep
 
 static int choose_cpu(struct pbench_prepared *p)
 {
+	p->cpu_busy = NAN;
 	if (p->o.cpu >= 0) {
 		if (!CPU_ISSET(p->o.cpu, &p->saved_mask))
 			return -EINVAL;
@@ -607,7 +609,7 @@ static int choose_cpu(struct pbench_prepared *p)
 		snprintf(p->cpu_reason, sizeof(p->cpu_reason), "CPU %d as asked", p->cpu);
 		return 0;
 	}
-	p->cpu = pbench_cpu_pick(p->cpu_reason, sizeof(p->cpu_reason));
+	p->cpu = pb_cpu_pick(p->cpu_reason, sizeof(p->cpu_reason), &p->cpu_busy);
 	if (p->cpu >= 0 && (p->cpu >= CPU_SETSIZE || !CPU_ISSET(p->cpu, &p->saved_mask)))
 		return -EINVAL;	/* picked from recorded trees (PBENCH_SYSFS_ROOT)? */
 	return p->cpu < 0 ? p->cpu : 0;
@@ -670,6 +672,11 @@ int pbench_prepare(struct pbench_prepared **out, const struct pbench_prepare_opt
 	       p->steps[PBENCH_PREPARE_STEP_PRIORITY].what);
 	*out = p;
 	return 0;
+}
+
+double pbench_prepared_cpu_busy(const struct pbench_prepared *p)
+{
+	return p ? p->cpu_busy : NAN;
 }
 
 int pbench_prepared_restore(struct pbench_prepared *p)

@@ -88,6 +88,7 @@ struct pb_set {
 	double fence_lo, fence_hi;	/* Tukey fences in ns; NaN for fewer than 2 runs */
 	int outliers;
 	double speed_typical;		/* the runs' median speed factor (runs_speed.c) */
+	double cpu_busy;		/* prepared: pbench_prepared_cpu_busy() (NaN: not known) */
 	/* The command's own waiting (pb_runs_analyze()): a typical run's time off the CPU, its
 	 * blocks and preemptions, when it blocks (medians; else NaN and 0). Each outlier's
 	 * cause is then told beyond them (PBENCH_CAUSE_OWN_WAIT). */
@@ -174,6 +175,13 @@ double pb_runs_mean_field(const struct pb_set *s, size_t off);
 #define PB_RUNS_VERDICT_LEN 640	/* the contrast's verdict, with the speed's note */
 int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *cv_ratio,
 		     char *verdict, size_t len);
+
+/* runs.c: what makes a set's result not the command's own time (PB_UNRELIABLE_*), and the
+ * median over its runs of task-clock over wall time (NaN: task-clock not counted). */
+enum { PB_UNRELIABLE_BUSY = 1, PB_UNRELIABLE_WAITED = 2 };
+#define PB_WAITED_SHARE 0.6	/* task-clock under this share of the wall time: waited */
+int pb_runs_unreliable(const struct pb_set *set);
+double pb_runs_task_clock_share(const struct pb_set *set);
 
 /* runs_speed.c: the reference loop read right before and right after a run (the first call
  * calibrates it), the factors against the invocation's best once the runs are done, and a

@@ -214,6 +214,22 @@ static json_t *speed_json(const struct pbench_runs *r, const struct pb_set *s)
 	return j;
 }
 
+/* Whether the result is the command's own time: the prepared CPU's load, task-clock against
+ * the wall time, and the caution in words (pbench_runs_caution()). */
+static void trust_json(json_t *j, const struct pbench_runs *r, const struct pb_set *s)
+{
+	int u = pb_runs_unreliable(s);
+	char buf[512] = "";
+
+	if (u)
+		pbench_runs_caution(r, (int)(s - r->sets), buf, sizeof(buf));
+	json_object_set_new(j, "cpu_busy_pct", num(s->cpu_busy * 100));
+	json_object_set_new(j, "cpu_all_busy", json_boolean(u & PB_UNRELIABLE_BUSY));
+	json_object_set_new(j, "task_clock_share", num(pb_runs_task_clock_share(s)));
+	json_object_set_new(j, "unreliable", json_boolean(u != 0));
+	json_object_set_new(j, "caution", u ? json_string(buf) : json_null());
+}
+
 static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 {
 	json_t *j = json_object(), *steps = json_array(), *runs = json_array();
@@ -224,6 +240,7 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_object_set_new(j, "command_cpus", cpus_json(r, s));
 	json_object_set_new(j, "cpu_reason", s->prepared ? json_string(s->cpu_reason)
 							 : json_null());
+	trust_json(j, r, s);
 	json_object_set_new(j, "priority", s->policy_name ?
 			    json_pack("{s:s, s:i}", "policy", s->policy_name, "value",
 				      s->prio_value) : json_null());

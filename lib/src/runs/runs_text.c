@@ -359,6 +359,17 @@ static void print_summary(FILE *f, const struct pb_set *s)
 	       s->failed ? " (some runs failed: see status)" : "");
 }
 
+/* Under the summary, where the reader looks: a prepared result that is not the command's
+ * own time (the CPU was busy, or task-clock far below the wall time). */
+static void print_caution(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
+{
+	char buf[512];
+	int u = pb_runs_unreliable(s);
+
+	if (u && pbench_runs_caution(r, (int)(s - r->sets), buf, sizeof(buf)) > 0)
+		fprintf(f, "%s: %s\n", u & PB_UNRELIABLE_BUSY ? "unreliable" : "caution", buf);
+}
+
 /* hyperfine's [User: 1.3 ms, System: 0.5 ms]: the means over the runs, from getrusage. */
 static void print_cpu_time(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
 {
@@ -561,6 +572,7 @@ static void print_findings(FILE *f, const struct pbench_runs *r, const struct pb
 	print_own_wait(f, s);
 	print_outliers(f, s);
 	print_summary(f, s);
+	print_caution(f, r, s);
 	print_cpu_time(f, r, s);
 	print_speed(f, r, s);
 	print_stop_and_cost(f, r, s);
