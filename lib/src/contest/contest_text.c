@@ -94,6 +94,24 @@ static void print_verdicts(FILE *f, const struct pbench_contest *c, const int *o
 	}
 }
 
+/* Under the verdicts, where the reader looks: each command whose prepared result is not its
+ * own time (the CPU was busy, or task-clock far below the wall time: pbench_runs_caution()). */
+static void print_cautions(FILE *f, const struct pbench_contest *c)
+{
+	char line[1024], why[640];
+
+	for (int i = 0; i < c->n; i++) {
+		struct pbench_runs_set si = { .size = sizeof(si) };
+
+		if (!c->e[i].r || pbench_runs_set_info(c->e[i].r, 0, &si) || !si.unreliable ||
+		    pbench_runs_caution(c->e[i].r, 0, why, sizeof(why)) <= 0)
+			continue;
+		snprintf(line, sizeof(line), "%s: %s: %s", si.unreliable & 1 ? "unreliable" :
+			 "caution", c->e[i].name, why);
+		pbench_format_wrap(f, line, c->width, 2);
+	}
+}
+
 /* hyperfine's [User: 1.3 ms, System: 0.5 ms] per command: the means over its runs (getrusage),
  * for the entrants run now (a stored one has none). */
 static void print_cpu_time(FILE *f, const struct pbench_contest *c, const int *order, int w)
@@ -440,6 +458,7 @@ int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 	if (!order)
 		return -ENOMEM;
 	print_verdicts(f, c, order);
+	print_cautions(f, c);
 	print_table(f, c, order);
 	print_events(f, c);
 	g = pb_line_open(&l, f, c->width, PB_HANG(2));
