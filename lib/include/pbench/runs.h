@@ -261,6 +261,11 @@ PBENCH_API int pbench_runs_contrast(const struct pbench_runs *r, double *spread_
  * timeout left out). Errors: -EINVAL, -ENODATA (no run with a factor). */
 PBENCH_API int pbench_runs_speed(const struct pbench_runs *r, int s,
 				 struct pbench_speed_summary *out);
+/* The same of the clock's (latency-bound) reference, read with it (pbench_speed_read_clock());
+ * pbench_speed_explain() and pbench_speed_slow_runs() take both. Errors as
+ * pbench_runs_speed(). */
+PBENCH_API int pbench_runs_clock(const struct pbench_runs *r, int s,
+				 struct pbench_speed_summary *out);
 /* For a verdict, over every set's runs: when the CPU's own speed varied
  * (PBENCH_SPEED_VARIED), "the CPU's own speed varied 1.88x during the runs (0.53x to 1.00x of
  * its best, reference loop; in the prepared runs 1.88x, time against 1/speed r = 0.97: the

@@ -181,6 +181,7 @@ static int alloc_set(struct pb_set *set, int mode, long runs, int nr)
 	set->mode = mode;
 	set->cpu = -1;
 	set->cpu_busy = NAN;
+	set->speed_typical = set->clock_typical = NAN;
 	set->cap = runs;
 	set->fence_lo = set->fence_hi = NAN;
 	set->sem_pct = NAN;
@@ -439,7 +440,7 @@ void pb_runs_analyze(struct pb_set *set)
 	for (int i = 0; i < set->done; i++) {
 		struct pb_run *run = &set->runs[i];
 		struct pbench_noise task = run->noise;
-		double x = (double)run->ns;
+		double x = (double)run->ns, blame, typical;
 		char cause[512];
 
 		task.size = sizeof(task);
@@ -454,8 +455,9 @@ void pb_runs_analyze(struct pb_set *set)
 			task.ctx_voluntary = task.ctx_voluntary > set->own_blocks ?
 					     task.ctx_voluntary - set->own_blocks : 0;
 		}
+		pb_runs_blame_factor(set, i, &blame, &typical);
 		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
-					 run->speed, set->speed_typical, &task,
+					 blame, typical, &task,
 					 run->have_cpu_noise ? &run->cpu_noise : NULL, flags);
 		free(run->cause);
 		run->cause = strdup(cause);

@@ -388,7 +388,7 @@ static void print_cpu_time(FILE *f, const struct pbench_runs *r, const struct pb
 /* The CPU's own speed over the set, and what reading it cost. */
 static void print_speed(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
 {
-	struct pbench_speed_summary m = { .size = sizeof(m) };
+	struct pbench_speed_summary m = { .size = sizeof(m) }, k = { .size = sizeof(k) };
 	double cost = pb_runs_speed_cost(s);
 	char c[32] = "n/a", where[96] = "", a[32], b[32];
 
@@ -404,7 +404,13 @@ static void print_speed(FILE *f, const struct pbench_runs *r, const struct pb_se
 	fprintf(f, "speed: %s %.2fx to %.2fx of the CPU's best, median %.2fx (reference loop "
 		"before and after each run, %s a run outside the timed span%s)", m.range <
 		PBENCH_SPEED_VARIED ? "steady," : "varied", m.min, m.max, m.median, c, where);
-	if (m.range >= PBENCH_SPEED_VARIED) {
+	if (!pb_runs_clock_summary(s, &k)) {
+		char why[640];
+
+		fprintf(f, "; the clock %.2fx to %.2fx (latency-bound reference)", k.min, k.max);
+		if (pbench_speed_explain(why, sizeof(why), &m, &k) > 0)
+			fprintf(f, ": %s", why);
+	} else if (m.range >= PBENCH_SPEED_VARIED) {
 		fprintf(f, ": %.2fx apart, %d run%s slow", m.range, m.slow, m.slow == 1 ? "" : "s");
 		if (isfinite(m.corr))
 			fprintf(f, "; time against 1/speed r = %.2f: %s", m.corr,
