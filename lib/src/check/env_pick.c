@@ -205,7 +205,8 @@ int pb_env_pick(struct pb_env_ctx *ctx, char *why, size_t len)
 				best_busy = busy;
 				best = c;
 				best_sibs = sibs;
-			} else if (pass == 1 && busy <= best_busy + 0.02 && nc < PB_PICK_MAX_PROBED) {
+			} else if (pass == 1 && busy <= best_busy + 0.02 && nc < PB_PICK_MAX_PROBED &&
+				   (c != 0 || best == 0)) {	/* CPU 0 not on a tie */
 				at = c == best ? nc : at;
 				cand[nc++].cpu = c;
 			}
