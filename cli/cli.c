@@ -602,7 +602,8 @@ int cli_run_option(struct cli_run *r, int c, const char *arg)
 		return cli_number("--max-time", "time budget", arg, 0, r->max_time,
 				  CLI_NUM_POSITIVE, &r->max_time_s) ? -1 : 1;
 	case CLI_RUN_REPROBE:
-		r->reprobe = 1;
+	case CLI_RUN_STRICT:
+		*(c == CLI_RUN_REPROBE ? &r->reprobe : &r->strict) = 1;
 		return 1;
 	case CLI_RUN_WARMUP:
 		return cli_long("--warmup", "warm-up run count", arg, 0, r->max_warmup,
@@ -652,6 +653,23 @@ int cli_run_helpers(struct cli_run *r, int shell, int resolve)
 	}
 	for (int k = 0; k < 3 && !rc && resolve; k++)
 		rc = r->argv[k] ? helper_found(opt[k], r->argv[k]) : 0;
+	return rc;
+}
+
+int cli_strict(const struct pbench_runs *r)
+{
+	int rc = EXIT_OK;
+
+	for (int s = 0; r && s < pbench_runs_nr_sets(r); s++) {
+		struct pbench_runs_set si = { .size = sizeof(si) };
+		char why[512];
+
+		if (pbench_runs_set_info(r, s, &si) || !(si.unreliable & 1))
+			continue;
+		pbench_runs_caution(r, s, why, sizeof(why));
+		cli_error("--strict: the prepared result is unreliable: %s", why);
+		rc = EXIT_RUNTIME;
+	}
 	return rc;
 }
 

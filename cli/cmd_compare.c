@@ -443,6 +443,8 @@ static int outcome(const struct pbench_contest *c, const struct compare_opts *o,
 				  pbench_strerror(si.restore_err));
 			rc = EXIT_RUNTIME;
 		}
+		if (o->run.strict && cli_strict(runs))
+			rc = EXIT_RUNTIME;
 	}
 	if (stopped) {
 		cli_error("interrupted after %ld rounds", ci.rounds);

@@ -205,7 +205,7 @@ static int verdict(const struct pbench_runs *r, const struct stat_opts *o, int i
 			  pbench_strerror(t.restore_err));
 		return EXIT_RUNTIME;
 	}
-	return EXIT_OK;
+	return o->run.strict ? cli_strict(r) : EXIT_OK;
 }
 
 /* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on

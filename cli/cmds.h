@@ -74,7 +74,7 @@ int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, 
 /* The options of the commands that run something (stat, compare), parsed once: cli_run. */
 enum { CLI_RUN_MODE = 0x4100, CLI_RUN_CPU, CLI_RUN_WARMUP_MS, CLI_RUN_TIMEOUT, CLI_RUN_MAX_TIME,
        CLI_RUN_REPROBE, CLI_RUN_WARMUP, CLI_RUN_SETUP, CLI_RUN_PREPARE, CLI_RUN_CLEANUP,
-       CLI_RUN_WORKLOAD, CLI_RUN_ITERATIONS, CLI_RUN_MEMORY };
+       CLI_RUN_WORKLOAD, CLI_RUN_ITERATIONS, CLI_RUN_MEMORY, CLI_RUN_STRICT };
 #define CLI_RUN_OPTIONS \
 	{ "events", required_argument, NULL, 'e' }, \
 	{ "help", no_argument, NULL, 'h' }, \
@@ -90,7 +90,8 @@ enum { CLI_RUN_MODE = 0x4100, CLI_RUN_CPU, CLI_RUN_WARMUP_MS, CLI_RUN_TIMEOUT, C
 	{ "cleanup", required_argument, NULL, CLI_RUN_CLEANUP }, \
 	{ "workload", required_argument, NULL, CLI_RUN_WORKLOAD }, \
 	{ "iterations", required_argument, NULL, CLI_RUN_ITERATIONS }, \
-	{ "memory", optional_argument, NULL, CLI_RUN_MEMORY }
+	{ "memory", optional_argument, NULL, CLI_RUN_MEMORY }, \
+	{ "strict", no_argument, NULL, CLI_RUN_STRICT }
 #define CLI_RUN_MAX_SIDES 8
 #define CLI_RUN_MEMORY_RUNS 3		/* --memory without N */
 struct cli_run {
@@ -102,7 +103,7 @@ struct cli_run {
 	double max_time;		/* --max-time's most */
 	int sides;			/* each --iterations one more side (compare), else the last */
 	/* given (-1, 0 or NULL: not given) */
-	int mode, workload, reprobe, ncpus, niters;
+	int mode, workload, reprobe, strict, ncpus, niters;
 	int cpus[CPU_SETSIZE];
 	double warmup_ms, timeout_s, max_time_s;
 	long warmup_runs, memory_runs;
@@ -117,6 +118,8 @@ int cli_run_option(struct cli_run *r, int c, const char *arg);
 /* --setup/--prepare/--cleanup as argv (with resolve, found now): 0 or the exit code. */
 int cli_run_helpers(struct cli_run *r, int shell, int resolve);
 void cli_run_release(struct cli_run *r);
+/* --strict: EXIT_RUNTIME after a line for each prepared set whose CPU was busy, else 0. */
+int cli_strict(const struct pbench_runs *r);
 
 /* The progress line on stderr (a terminal; NULL line: done, cleared): rewritten in place, or
  * with lines set (the command writes there too) one line each, at most one a second unless

@@ -993,6 +993,12 @@ Test(abi, pbench_runs_set)
 	cr_expect_eq(sizeof(((struct pbench_runs_set *)0)->user_ns_mean), 8, "user_ns_mean resized");
 	cr_expect_eq(offsetof(struct pbench_runs_set, system_ns_mean), 160, "system_ns_mean moved");
 	cr_expect_eq(sizeof(((struct pbench_runs_set *)0)->system_ns_mean), 8, "system_ns_mean resized");
+	cr_expect_eq(offsetof(struct pbench_runs_set, cpu_busy), 168, "cpu_busy moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_set *)0)->cpu_busy), 8, "cpu_busy resized");
+	cr_expect_eq(offsetof(struct pbench_runs_set, task_clock_share), 176, "task_clock_share moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_set *)0)->task_clock_share), 8, "task_clock_share resized");
+	cr_expect_eq(offsetof(struct pbench_runs_set, unreliable), 184, "unreliable moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_set *)0)->unreliable), 4, "unreliable resized");
 }
 
 Test(abi, pbench_run)

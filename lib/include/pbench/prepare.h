@@ -147,6 +147,15 @@ PBENCH_API void pbench_prepared_free(struct pbench_prepared *p);
  * reason). p NULL: -EINVAL, and NULL for the reason (pbench_strerror() says which call). */
 PBENCH_API int pbench_prepared_cpu(const struct pbench_prepared *p);
 PBENCH_API const char *pbench_prepared_cpu_reason(const struct pbench_prepared *p);
+/*
+ * How busy the prepared CPU was with other work over the 200 ms window pbench_cpu_pick()
+ * read before choosing it (/proc/stat, with its SMT siblings'), 0 to 1: the least busy of
+ * every candidate, so from PBENCH_CPU_BUSY every CPU this process may use was busy and the
+ * prepared runs share theirs. NaN when not measured (a CPU asked for, recorded trees) or p
+ * NULL.
+ */
+#define PBENCH_CPU_BUSY 0.5
+PBENCH_API double pbench_prepared_cpu_busy(const struct pbench_prepared *p);
 /* The outcome of a step (enum pbench_prepare_step), or NULL for a step number out of range
  * (or p NULL). */
 PBENCH_API const struct pbench_prepared_step *pbench_prepared_step(const struct pbench_prepared *p,

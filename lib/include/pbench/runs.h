@@ -198,10 +198,25 @@ struct pbench_runs_set {
 	/* The runs' CPU time, user and system (pbench_run's user_ns, system_ns): means over
 	 * the runs not ended at the timeout, ns (NaN: no run) */
 	double user_ns_mean, system_ns_mean;
+	/* Whether the result is the command's own time (issue 27), for the prepared set */
+	double cpu_busy;		/* pbench_prepared_cpu_busy() of its CPU, 0 to 1 (NaN: not
+					 * measured, or unprepared) */
+	double task_clock_share;	/* a typical run's task-clock over its wall time (median;
+					 * NaN: task-clock not counted) */
+	int unreliable;			/* prepared: 1 every CPU was busy (cpu_busy at least
+					 * PBENCH_CPU_BUSY), 2 task-clock far below the wall time
+					 * (task_clock_share under 0.6: it waited or was
+					 * preempted); both may be set; 0 otherwise */
 };
 /* Set s (0 .. pbench_runs_nr_sets() - 1). Errors: -EINVAL. */
 PBENCH_API int pbench_runs_set_info(const struct pbench_runs *r, int s,
 				    struct pbench_runs_set *out);
+/* What set s's unreliable flags mean, in words ("" when none): "every CPU this process may use
+ * was busy with other work (CPU 1, the least busy, 100% over the 200 ms before the runs): ..."
+ * and "task-clock 41.9 ms against 84.5 ms of wall time (a typical run: 0.50 of it): the
+ * command waited or was preempted for the rest". Returns the length (snprintf semantics);
+ * -EINVAL. */
+PBENCH_API int pbench_runs_caution(const struct pbench_runs *r, int s, char *buf, size_t len);
 /* Its summary in ns and in ticks (either may be NULL); -ENODATA without runs. */
 PBENCH_API int pbench_runs_summary(const struct pbench_runs *r, int s, struct pbench_summary *ns,
 				   struct pbench_summary *ticks);
@@ -245,6 +260,11 @@ PBENCH_API int pbench_runs_contrast(const struct pbench_runs *r, double *spread_
 /* The speed factors of set s's runs and what they explain of its times (runs ended at the
  * timeout left out). Errors: -EINVAL, -ENODATA (no run with a factor). */
 PBENCH_API int pbench_runs_speed(const struct pbench_runs *r, int s,
+				 struct pbench_speed_summary *out);
+/* The same of the clock's (latency-bound) reference, read with it (pbench_speed_read_clock());
+ * pbench_speed_explain() and pbench_speed_slow_runs() take both. Errors as
+ * pbench_runs_speed(). */
+PBENCH_API int pbench_runs_clock(const struct pbench_runs *r, int s,
 				 struct pbench_speed_summary *out);
 /* For a verdict, over every set's runs: when the CPU's own speed varied
  * (PBENCH_SPEED_VARIED), "the CPU's own speed varied 1.88x during the runs (0.53x to 1.00x of

@@ -104,6 +104,40 @@ PBENCH_API int pbench_speed_summarize(const double *ns, const double *factors, s
  */
 PBENCH_API int pbench_speed_note(char *buf, size_t len, const struct pbench_speed_summary *s);
 
+/*
+ * The clock's reference (issue 27): the loop above is throughput-bound (one-cycle dependent
+ * operations), so it measures the share of the core's issue slots this thread gets, which an
+ * SMT sibling on the host halves while the clock is unchanged. The clock's reference is a
+ * dependent chain of multiply-add (latency-bound: a 4-cycle step that a sibling does not
+ * slow): one reading as pbench_speed_read() gives of the other, calibrated at its first call,
+ * its readings kept apart (pbench_speed_best_clock_ns(): NaN before the first). No hardware
+ * counters: where the PMU allows, cycles against ref-cycles would say the same, and this VM
+ * has none. Errors: -EINVAL.
+ */
+PBENCH_API int pbench_speed_read_clock(struct pbench_speed *s, double *ns, double *cost_ns);
+PBENCH_API double pbench_speed_best_clock_ns(const struct pbench_speed *s);
+/*
+ * The runs to blame on the CPU's speed, from the summaries of the throughput's factors (thr)
+ * and the clock's (clk, NULL or no run: not read, and thr's slow runs as before): the clock's
+ * slow runs when it varied, or the throughput's when the command's own times follow it (time
+ * against 1/throughput r >= 0.5) and they are more; a latency-bound command is not slow when
+ * only the throughput fell. -EINVAL (thr NULL).
+ */
+PBENCH_API int pbench_speed_slow_runs(const struct pbench_speed_summary *thr,
+				      const struct pbench_speed_summary *clk);
+/*
+ * Which slowed, in words: "the clock varied 1.33x (0.75x to 1.00x of its best, latency-bound
+ * reference), 3 runs slow; time against 1/clock r = 0.99: ..." when the clock did; else, when
+ * the throughput did, "the core's issue throughput available to this thread fell to 0.53x
+ * (median; 0.44x to 1.00x of its best, throughput reference); the clock did not change (0.98x
+ * to 1.00x, latency-bound reference): contention from a sibling sharing the core; time against
+ * 1/throughput r = -0.51: not what spread the runs" (", 3 runs slow" when the command shows
+ * it); "" when neither varied. clk NULL or empty: pbench_speed_note(thr). Returns the length
+ * (snprintf semantics); -EINVAL.
+ */
+PBENCH_API int pbench_speed_explain(char *buf, size_t len, const struct pbench_speed_summary *thr,
+				    const struct pbench_speed_summary *clk);
+
 /* A CPU's speed over a while (pbench check's speed.stability): the reference loop in slices. */
 struct pbench_cpu_speed {
 	size_t size;

@@ -42,6 +42,9 @@ struct pb_env_ctx {
 	struct pb_cpu_times *t0, *t1;
 	int ncpu_times;		/* entries in t0/t1 */
 	double window_ms;
+	double pick_busy;		/* pb_env_pick(): the picked CPU's busy share (with its
+					 * SMT siblings'), the least of every candidate's; -1:
+					 * not picked by load */
 	const char *group;	/* the group being run; set by env.c */
 };
 
@@ -142,6 +145,9 @@ int pb_has_cap(const struct pb_proc_status *st, int bit);
 void pb_env_window(struct pb_env_ctx *ctx);
 /* The CPU a prepared run would use over ctx's window, and why in why; or a negative error. */
 int pb_env_pick(struct pb_env_ctx *ctx, char *why, size_t len);
+/* env_pick.c: pbench_cpu_pick(), and *busy (may be NULL) the picked CPU's busy share over
+ * the live window, the least of every candidate's (NaN: not measured live). */
+int pb_cpu_pick(char *why, size_t len, double *busy);
 /* Among equally idle CPUs, the steadiest: each probed live for PB_PICK_PROBE_S (the median
  * pass of the reference loop in its fastest and in its slowest slice, per iteration; NaN: not
  * probed). The index of the one whose slowest speed is the best, relative to the fastest any

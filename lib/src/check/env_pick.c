@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CPU a prepared run would use: an isolated one if any, else the least busy one other
- * than CPU 0 over a short /proc/stat window (the same window the checks read loads from).
+ * The CPU a prepared run would use: an isolated one if any, else the least busy one over a
+ * short /proc/stat window (the same window the checks read loads from), CPU 0 included when
+ * it is clearly the quietest (it keeps the tick and the housekeeping: not on a tie).
  */
 #include <errno.h>
 #include <math.h>
@@ -156,6 +157,15 @@ static int probe_candidates(struct pb_pick_probe *p, int n, int dflt, char *why,
 	return pb_pick_steadiest(p, n, dflt, why, len);
 }
 
+/* Another CPU than CPU 0 online and allowed (allowed NULL: any). */
+static int any_other(const unsigned char *online, const cpu_set_t *allowed)
+{
+	for (int c = 1; c < PB_MAX_CPUS; c++)
+		if (pb_cpu_in(online, c) && (!allowed || CPU_ISSET(c, allowed)))
+			return 1;
+	return 0;
+}
+
 int pb_env_pick(struct pb_env_ctx *ctx, char *why, size_t len)
 {
 	unsigned char online[PB_MAX_CPUS / 8], isolated[PB_MAX_CPUS / 8];
@@ -175,13 +185,16 @@ int pb_env_pick(struct pb_env_ctx *ctx, char *why, size_t len)
 		for (int c = 0; c < PB_MAX_CPUS; c++) {
 			if (pb_cpu_in(isolated, c) && USABLE(c)) {
 				snprintf(why, len, "CPU %d is isolated (isolcpus)", c);
+				ctx->pick_busy = load(ctx, c);
 				return c;
 			}
 		}
 	}
+	/* CPU 0 last: it keeps the tick and the housekeeping, so it is taken only when clearly
+	 * quieter than every other (by more than the 2% of noise), not on a tie. */
 	for (int pass = 0; pass < 2; pass++)
-		for (int c = 1; c < PB_MAX_CPUS; c++) {
-			int sibs;
+		for (int k = 1; k <= PB_MAX_CPUS; k++) {
+			int sibs, c = k % PB_MAX_CPUS;
 			double busy;
 
 			if (!USABLE(c))
@@ -192,44 +205,54 @@ int pb_env_pick(struct pb_env_ctx *ctx, char *why, size_t len)
 				best_busy = busy;
 				best = c;
 				best_sibs = sibs;
-			} else if (pass == 1 && busy <= best_busy + 0.02 && nc < PB_PICK_MAX_PROBED) {
+			} else if (pass == 1 && busy <= best_busy + 0.02 && nc < PB_PICK_MAX_PROBED &&
+				   (c != 0 || best == 0)) {	/* CPU 0 not on a tie */
 				at = c == best ? nc : at;
 				cand[nc++].cpu = c;
 			}
 		}
 #undef USABLE
-	if (best < 0) {
+	if (best < 0 || (best == 0 && !any_other(online, have_affinity ? &allowed : NULL))) {
 		snprintf(why, len, "CPU 0 is the only CPU this process may use");
 		return 0;
 	}
+	ctx->pick_busy = best_busy;
 	/* Equally idle CPUs: the steadiest by the reference loop, measured live. */
 	if (nc > 1 && ctx->live && ctx->window_ms > 0)
 		best = cand[probe_candidates(cand, nc, at, steady, sizeof(steady))].cpu;
 	if (steady[0])
-		snprintf(why, len, "no isolated CPU; %d CPUs other than CPU 0 are the least busy "
+		snprintf(why, len, "no isolated CPU; %d CPUs are the least busy "
 			 "(%.0f%% busy%s%s, %.1f s of reference loop each): %s", nc, best_busy * 100,
 			 best_sibs ? " with SMT siblings" : "", " over the last 200 ms",
 			 PB_PICK_PROBE_S, steady);
 	else
-		snprintf(why, len, "no isolated CPU; CPU %d is the least busy CPU other than CPU 0: "
-			 "%.0f%% busy%s%s", best, best_busy * 100,
+		snprintf(why, len, "no isolated CPU; CPU %d is the least busy CPU%s: "
+			 "%.0f%% busy%s%s", best, best ? "" : ", by more than 2% (CPU 0 keeps the tick)",
+			 best_busy * 100,
 			 best_sibs ? " with its SMT sibling" : "",
 			 ctx->window_ms > 0 ? " over the last 200 ms" : " since boot");
 	return best;
 }
 
-int pbench_cpu_pick(char *why, size_t len)
+int pb_cpu_pick(char *why, size_t len, double *busy)
 {
 	struct pbench_env env = { 0 };
-	struct pb_env_ctx ctx = { .env = &env, .live = !pb_recorded_active() };
+	struct pb_env_ctx ctx = { .env = &env, .live = !pb_recorded_active(), .pick_busy = -1 };
 	char buf[256];
 	int cpu;
 
 	pb_env_window(&ctx);
 	cpu = ctx.t0 && ctx.t1 ? pb_env_pick(&ctx, buf, sizeof(buf)) : -ENOMEM;
+	if (busy)
+		*busy = cpu >= 0 && ctx.pick_busy >= 0 && ctx.window_ms > 0 ? ctx.pick_busy : NAN;
 	if (why && len)
 		snprintf(why, len, "%s", cpu >= 0 ? buf : "");
 	free(ctx.t0);
 	free(ctx.t1);
 	return cpu;
+}
+
+int pbench_cpu_pick(char *why, size_t len)
+{
+	return pb_cpu_pick(why, len, NULL);
 }

@@ -94,6 +94,24 @@ static void print_verdicts(FILE *f, const struct pbench_contest *c, const int *o
 	}
 }
 
+/* Under the verdicts, where the reader looks: each command whose prepared result is not its
+ * own time (the CPU was busy, or task-clock far below the wall time: pbench_runs_caution()). */
+static void print_cautions(FILE *f, const struct pbench_contest *c)
+{
+	char line[1024], why[640];
+
+	for (int i = 0; i < c->n; i++) {
+		struct pbench_runs_set si = { .size = sizeof(si) };
+
+		if (!c->e[i].r || pbench_runs_set_info(c->e[i].r, 0, &si) || !si.unreliable ||
+		    pbench_runs_caution(c->e[i].r, 0, why, sizeof(why)) <= 0)
+			continue;
+		snprintf(line, sizeof(line), "%s: %s: %s", si.unreliable & 1 ? "unreliable" :
+			 "caution", c->e[i].name, why);
+		pbench_format_wrap(f, line, c->width, 2);
+	}
+}
+
 /* hyperfine's [User: 1.3 ms, System: 0.5 ms] per command: the means over its runs (getrusage),
  * for the entrants run now (a stored one has none). */
 static void print_cpu_time(FILE *f, const struct pbench_contest *c, const int *order, int w)
@@ -273,6 +291,19 @@ static void print_how(FILE *f, const struct pbench_contest *c)
  * scale for all), when it varied: a command whose runs met a slower CPU is slower for that,
  * and the line says how much slower the CPU was while it ran.
  */
+/* The speed a command's runs had, as blamed (pbench_speed_slow_runs()'s rule): the clock's
+ * median, or the throughput's when its times follow it or the clock was not read; NaN. */
+static double blamed_median(const struct pbench_runs *r)
+{
+	struct pbench_speed_summary m = { .size = sizeof(m) }, k = { .size = sizeof(k) };
+
+	if (!r || pbench_runs_speed(r, 0, &m))
+		return NAN;
+	if (pbench_runs_clock(r, 0, &k) || (m.range >= PBENCH_SPEED_VARIED && m.corr >= 0.5))
+		return m.median;
+	return k.median;
+}
+
 static void print_speed(FILE *f, const struct pbench_contest *c)
 {
 	double lo = INFINITY, hi = 0, ref = NAN;
@@ -291,24 +322,33 @@ static void print_speed(FILE *f, const struct pbench_contest *c)
 	fprintf(f, "speed: the CPU's own speed varied %.2fx (reference loop, 1 = its best "
 		"reading):", hi / lo);
 	for (int i = 0; i < c->n; i++) {
-		struct pbench_speed_summary m = { .size = sizeof(m) };
+		struct pbench_speed_summary m = { .size = sizeof(m) }, k = { 0 };
+		char why[640];
+		int have;
 
 		if (!c->e[i].r || pbench_runs_speed(c->e[i].r, 0, &m))
 			continue;
 		if (i == c->o.reference)
-			ref = m.median;
-		fprintf(f, "%s %s median %.2fx (%.2fx to %.2fx, %d slow)", shown++ ? ";" : "",
-			c->e[i].name, m.median, m.min, m.max, m.slow);
+			ref = blamed_median(c->e[i].r);
+		k.size = sizeof(k);
+		have = !pbench_runs_clock(c->e[i].r, 0, &k);
+		fprintf(f, "%s %s median %.2fx (%.2fx to %.2fx, %d slow", shown++ ? ";" : "",
+			c->e[i].name, m.median, m.min, m.max,
+			pbench_speed_slow_runs(&m, have ? &k : NULL));
+		if (have)
+			fprintf(f, "; the clock %.2fx to %.2fx", k.min, k.max);
+		fputc(')', f);
+		if (have && pbench_speed_explain(why, sizeof(why), &m, &k) > 0)
+			fprintf(f, ": %s", why);
 	}
 	fputc('\n', f);
 	for (int i = 0; i < c->n && isfinite(ref); i++) {
-		struct pbench_speed_summary m = { .size = sizeof(m) };
+		double med = blamed_median(c->e[i].r);
 
-		if (i == c->o.reference || !c->e[i].r || pbench_runs_speed(c->e[i].r, 0, &m) ||
-		    fabs(log(m.median / ref)) < log(1.05))
+		if (i == c->o.reference || !isfinite(med) || fabs(log(med / ref)) < log(1.05))
 			continue;
 		fprintf(f, "caution: %s ran on a CPU at %.2f of the speed %s's runs had: part of "
-			"the difference is the machine's\n", c->e[i].name, m.median / ref,
+			"the difference is the machine's\n", c->e[i].name, med / ref,
 			c->e[c->o.reference].name);
 	}
 }
@@ -440,6 +480,7 @@ int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 	if (!order)
 		return -ENOMEM;
 	print_verdicts(f, c, order);
+	print_cautions(f, c);
 	print_table(f, c, order);
 	print_events(f, c);
 	g = pb_line_open(&l, f, c->width, PB_HANG(2));

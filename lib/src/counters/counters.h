@@ -100,6 +100,11 @@ int pb_command_copy(char *const *argv, char ***out, const char *what, char *why,
  * timed pass of it in ns, and the iterations for a pass of about target_ns on this CPU. */
 uint64_t pb_speed_loop(uint64_t n, uint64_t seed);
 double pb_speed_pass(uint64_t iterations);
+/* speed.c: the clock's reference, a dependent chain of multiply-add (latency-bound: the clock's
+ * speed, not the share of the core's issue slots this thread gets), and one timed pass in ns. */
+uint64_t pb_clock_loop(uint64_t n, uint64_t seed);
+double pb_clock_pass(uint64_t iterations);
+uint64_t pb_clock_calibrate(double target_ns);
 uint64_t pb_speed_calibrate(double target_ns);
 /* What r of the times against 1/speed says: "the speed explains the spread" (>= 0.8), "part
  * of the spread" (>= 0.5), else "not what spread the runs". */

@@ -22,10 +22,16 @@
 
 #define CONFIRM 1.03	/* a reading confirms another this close */
 
-struct pbench_speed {
-	uint64_t iterations;
-	double *readings;	/* every reading, for the best one that another confirms */
+/* Every reading of one reference, for the best one that another confirms. */
+struct readings {
+	double *v;
 	size_t n, cap;
+};
+
+struct pbench_speed {
+	uint64_t iterations;		/* the throughput reference's (pb_speed_loop) */
+	uint64_t clock_iterations;	/* the clock's (pb_clock_loop); 0 until its first read */
+	struct readings thr, clk;
 };
 
 /* Not inlined, so that every caller runs the same code. */
@@ -41,6 +47,33 @@ __attribute__((noinline)) uint64_t pb_speed_loop(uint64_t n, uint64_t seed)
 	return r;
 }
 
+/*
+ * The clock's reference: one dependent chain of multiply and add (imul's 3 cycles and add's
+ * 1 on x86 cores of the last decade, a 4-cycle step), so an iteration takes the chain's
+ * latency whatever else the core issues: an SMT sibling sharing the core leaves it at its
+ * speed, a slower clock slows it. Not inlined, like the loop above.
+ */
+__attribute__((noinline)) uint64_t pb_clock_loop(uint64_t n, uint64_t seed)
+{
+	uint64_t r = seed | 1;
+
+	for (uint64_t i = 0; i < n; i++) {
+		r = r * 0x9E3779B97F4A7C15ULL + i;
+		/* Keep the chain a chain: no closed form, no reassociation. */
+		__asm__ volatile("" : "+r"(r));
+	}
+	return r;
+}
+
+double pb_clock_pass(uint64_t iterations)
+{
+	uint64_t t0 = pbench_ticks_begin(), t1;
+
+	pb_clock_loop(iterations, t0);
+	t1 = pbench_ticks_end();
+	return pbench_ticks_to_ns_f((double)(t1 - t0));
+}
+
 double pb_speed_pass(uint64_t iterations)
 {
 	uint64_t t0 = pbench_ticks_begin(), t1;
@@ -50,27 +83,37 @@ double pb_speed_pass(uint64_t iterations)
 	return pbench_ticks_to_ns_f((double)(t1 - t0));
 }
 
-static double fastest_of(uint64_t iterations, int reps)
+static double fastest_of(double (*pass)(uint64_t), uint64_t iterations, int reps)
 {
 	double best = INFINITY;
 
 	for (int i = 0; i < reps; i++)
-		best = fmin(best, pb_speed_pass(iterations));
+		best = fmin(best, pass(iterations));
 	return best;
 }
 
-uint64_t pb_speed_calibrate(double target_ns)
+static uint64_t calibrate(double (*pass)(uint64_t), double target_ns)
 {
 	uint64_t n = CALIB_START;
 	double t;
 
 	/* Double until a pass is long enough to scale from (a quarter of the target), then
 	 * scale: the clock's resolution is then well below 1% of it. */
-	while ((t = fastest_of(n, PBENCH_SPEED_REPS)) < target_ns / 4 && n < CALIB_MAX)
+	while ((t = fastest_of(pass, n, PBENCH_SPEED_REPS)) < target_ns / 4 && n < CALIB_MAX)
 		n *= 2;
 	if (t > 0 && isfinite(t))
 		n = (uint64_t)fmax(1, fmin((double)CALIB_MAX, (double)n * target_ns / t));
 	return n;
+}
+
+uint64_t pb_speed_calibrate(double target_ns)
+{
+	return calibrate(pb_speed_pass, target_ns);
+}
+
+uint64_t pb_clock_calibrate(double target_ns)
+{
+	return calibrate(pb_clock_pass, target_ns);
 }
 
 int pbench_speed_new(struct pbench_speed **out)
@@ -88,40 +131,57 @@ int pbench_speed_new(struct pbench_speed **out)
 
 void pbench_speed_free(struct pbench_speed *s)
 {
-	if (s)
-		free(s->readings);
+	if (s) {
+		free(s->thr.v);
+		free(s->clk.v);
+	}
 	free(s);
 }
 
 /* Kept for the best; a reading that finds no memory is left out of it. */
-static void keep(struct pbench_speed *s, double ns)
+static void keep(struct readings *r, double ns)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		double *p = realloc(s->readings, cap * sizeof(*p));
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 256;
+		double *p = realloc(r->v, cap * sizeof(*p));
 
 		if (!p)
 			return;
-		s->readings = p;
-		s->cap = cap;
+		r->v = p;
+		r->cap = cap;
 	}
-	s->readings[s->n++] = ns;
+	r->v[r->n++] = ns;
 }
 
-int pbench_speed_read(struct pbench_speed *s, double *ns, double *cost_ns)
+static void read_one(double (*pass)(uint64_t), uint64_t iterations, struct readings *r,
+		     double *ns, double *cost_ns)
 {
-	uint64_t t0;
-	double t;
+	uint64_t t0 = pbench_ticks();
+	double t = fastest_of(pass, iterations, PBENCH_SPEED_REPS);
 
-	if (!s || !ns)
-		return -EINVAL;
-	t0 = pbench_ticks();
-	t = fastest_of(s->iterations, PBENCH_SPEED_REPS);
 	if (cost_ns)
 		*cost_ns = pbench_ticks_to_ns_f((double)(pbench_ticks() - t0));
 	*ns = t;
 	if (t > 0 && isfinite(t))
-		keep(s, t);
+		keep(r, t);
+}
+
+int pbench_speed_read(struct pbench_speed *s, double *ns, double *cost_ns)
+{
+	if (!s || !ns)
+		return -EINVAL;
+	read_one(pb_speed_pass, s->iterations, &s->thr, ns, cost_ns);
+	return 0;
+}
+
+int pbench_speed_read_clock(struct pbench_speed *s, double *ns, double *cost_ns)
+{
+	if (!s || !ns)
+		return -EINVAL;
+	/* Calibrated at its first reading: a caller that never reads the clock pays nothing. */
+	if (!s->clock_iterations)
+		s->clock_iterations = pb_clock_calibrate(PBENCH_SPEED_LOOP_NS);
+	read_one(pb_clock_pass, s->clock_iterations, &s->clk, ns, cost_ns);
 	return 0;
 }
 
@@ -158,7 +218,12 @@ double pbench_speed_best(const double *readings, size_t n)
 
 double pbench_speed_best_ns(const struct pbench_speed *s)
 {
-	return s ? pbench_speed_best(s->readings, s->n) : NAN;
+	return s ? pbench_speed_best(s->thr.v, s->thr.n) : NAN;
+}
+
+double pbench_speed_best_clock_ns(const struct pbench_speed *s)
+{
+	return s ? pbench_speed_best(s->clk.v, s->clk.n) : NAN;
 }
 
 uint64_t pbench_speed_iterations(const struct pbench_speed *s)
@@ -371,4 +436,73 @@ int pbench_speed_note(char *buf, size_t len, const struct pbench_speed_summary *
 			 pb_speed_corr_words(s->corr));
 	return snprintf(buf, len, "the CPU's own speed varied %.2fx (%.2fx to %.2fx of its best, "
 			"reference loop%s)", s->range, s->min, s->max, r);
+}
+
+/* ---- the clock against the share of the core ------------------------------------------------ */
+
+/* The command's own times follow the throughput: r of time against 1/throughput from 0.5. */
+static int shows_throughput(const struct pbench_speed_summary *t)
+{
+	return t->n > 0 && t->range >= PBENCH_SPEED_VARIED && t->corr >= 0.5;
+}
+
+static int read_clock(const struct pbench_speed_summary *c)
+{
+	return c && c->n > 0;
+}
+
+int pbench_speed_slow_runs(const struct pbench_speed_summary *thr,
+			   const struct pbench_speed_summary *clk)
+{
+	int slow = 0;
+
+	if (!thr)
+		return -EINVAL;
+	if (!read_clock(clk))
+		return thr->n > 0 && thr->range >= PBENCH_SPEED_VARIED ? thr->slow : 0;
+	if (clk->range >= PBENCH_SPEED_VARIED)
+		slow = clk->slow;
+	/* A run the throughput slowed is blamed on it only when the command shows it. */
+	if (shows_throughput(thr) && thr->slow > slow)
+		slow = thr->slow;
+	return slow;
+}
+
+int pbench_speed_explain(char *buf, size_t len, const struct pbench_speed_summary *thr,
+			 const struct pbench_speed_summary *clk)
+{
+	int slow, thr_varied, n;
+	char r[128] = "";
+
+	if ((!buf && len) || !thr)
+		return -EINVAL;
+	if (!read_clock(clk))
+		return pbench_speed_note(buf, len, thr);
+	slow = pbench_speed_slow_runs(thr, clk);
+	thr_varied = thr->n > 0 && thr->range >= PBENCH_SPEED_VARIED;
+	if (clk->range >= PBENCH_SPEED_VARIED) {
+		if (isfinite(clk->corr))
+			snprintf(r, sizeof(r), "; time against 1/clock r = %.2f: %s", clk->corr,
+				 pb_speed_corr_words(clk->corr));
+		return snprintf(buf, len, "the clock varied %.2fx (%.2fx to %.2fx of its best, "
+				"latency-bound reference), %d run%s slow%s", clk->range, clk->min,
+				clk->max, slow, slow == 1 ? "" : "s", r);
+	}
+	if (!thr_varied) {
+		if (len)
+			buf[0] = '\0';
+		return 0;
+	}
+	if (isfinite(thr->corr))
+		snprintf(r, sizeof(r), "; time against 1/throughput r = %.2f: %s", thr->corr,
+			 pb_speed_corr_words(thr->corr));
+	n = snprintf(buf, len, "the core's issue throughput available to this thread fell to "
+		     "%.2fx (median; %.2fx to %.2fx of its best, throughput reference); the clock "
+		     "did not change (%.2fx to %.2fx, latency-bound reference): contention from a "
+		     "sibling sharing the core%s", thr->median, thr->min, thr->max, clk->min,
+		     clk->max, r);
+	if (slow && n >= 0)
+		n += snprintf((size_t)n < len ? buf + n : NULL, (size_t)n < len ? len - (size_t)n :
+			      0, ", %d run%s slow", slow, slow == 1 ? "" : "s");
+	return n;
 }

@@ -53,6 +53,7 @@ struct pbench_prepared {
 	int warmup_stable;		/* the warm-up stopped because the speed stopped drifting */
 	double warmup_drift_pct;	/* the last windows' spread (NaN: too short to tell) */
 	double busy_ms;			/* time spent probing, counted as warm-up */
+	double cpu_busy;		/* pbench_prepared_cpu_busy() */
 	double rest_ratio;		/* of a FIFO run, to rest after it (see rest_pct) */
 };
 

@@ -180,6 +180,8 @@ static int alloc_set(struct pb_set *set, int mode, long runs, int nr)
 {
 	set->mode = mode;
 	set->cpu = -1;
+	set->cpu_busy = NAN;
+	set->speed_typical = set->clock_typical = NAN;
 	set->cap = runs;
 	set->fence_lo = set->fence_hi = NAN;
 	set->sem_pct = NAN;
@@ -438,7 +440,7 @@ void pb_runs_analyze(struct pb_set *set)
 	for (int i = 0; i < set->done; i++) {
 		struct pb_run *run = &set->runs[i];
 		struct pbench_noise task = run->noise;
-		double x = (double)run->ns;
+		double x = (double)run->ns, blame, typical;
 		char cause[512];
 
 		task.size = sizeof(task);
@@ -453,12 +455,85 @@ void pb_runs_analyze(struct pb_set *set)
 			task.ctx_voluntary = task.ctx_voluntary > set->own_blocks ?
 					     task.ctx_voluntary - set->own_blocks : 0;
 		}
+		pb_runs_blame_factor(set, i, &blame, &typical);
 		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
-					 run->speed, set->speed_typical, &task,
+					 blame, typical, &task,
 					 run->have_cpu_noise ? &run->cpu_noise : NULL, flags);
 		free(run->cause);
 		run->cause = strdup(cause);
 	}
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double pb_runs_task_clock_share(const struct pb_set *set)
+{
+	double *v = malloc((size_t)(set->done ? set->done : 1) * sizeof(*v)), m = NAN;
+	int n = 0;
+
+	for (int i = 0; v && i < set->done; i++) {
+		const struct pb_run *run = &set->runs[i];
+
+		if (pb_run_measured(run->timed_out) && run->ns && isfinite(run->noise.not_running_ns))
+			v[n++] = 1 - run->noise.not_running_ns / (double)run->ns;
+	}
+	if (n) {
+		qsort(v, (size_t)n, sizeof(*v), cmp_dbl);
+		m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
+	return m;
+}
+
+int pb_runs_unreliable(const struct pb_set *set)
+{
+	int u = 0;
+
+	if (set->mode != PBENCH_RUNS_PREPARED || !set->prepared)
+		return 0;
+	if (set->cpu_busy >= PBENCH_CPU_BUSY)
+		u |= PB_UNRELIABLE_BUSY;
+	if (pb_runs_task_clock_share(set) < PB_WAITED_SHARE)
+		u |= PB_UNRELIABLE_WAITED;
+	return u;
+}
+
+int pbench_runs_caution(const struct pbench_runs *r, int s, char *buf, size_t len)
+{
+	const struct pb_set *set;
+	int u, n = 0;
+
+	if (!r || s < 0 || s >= r->nsets || (!buf && len))
+		return pb_fail(-EINVAL, "%s(): %s", __func__, !r ? "r is NULL" : "no such set");
+	set = &r->sets[s];
+	u = pb_runs_unreliable(set);
+	if (len)
+		buf[0] = '\0';
+	if (u & PB_UNRELIABLE_BUSY)
+		n = snprintf(buf, len, "every CPU this process may use was busy with other work "
+			     "(CPU %d, the least busy, %.0f%% over the 200 ms before the runs): the "
+			     "prepared runs shared it, and their times are not the command's alone",
+			     set->cpu, set->cpu_busy * 100);
+	if (u & PB_UNRELIABLE_WAITED) {
+		double share = pb_runs_task_clock_share(set), wall = set->have_summary ?
+			       set->s_ns.median : NAN;
+		char a[32] = "n/a", b[32] = "n/a";
+
+		if (isfinite(wall)) {
+			pbench_format_ns(a, sizeof(a), wall * share, 3);
+			pbench_format_ns(b, sizeof(b), wall, 3);
+		}
+		n += snprintf((size_t)n < len ? buf + n : NULL, (size_t)n < len ? len - (size_t)n :
+			      0, "%stask-clock %s against %s of wall time (a typical run: %.2f of "
+			      "it): the command waited or was preempted for the rest", n ? "; " : "",
+			      a, b, share);
+	}
+	return n;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -625,6 +700,9 @@ int pbench_runs_set_info(const struct pbench_runs *r, int s, struct pbench_runs_
 					offsetof(struct pb_run, exec_ns)) : NAN;
 	i.speed_cost_ns_median = pb_runs_speed_cost(set);
 	i.user_ns_mean = pb_runs_mean_field(set, offsetof(struct pb_run, user_ns));
+	i.cpu_busy = set->cpu_busy;
+	i.task_clock_share = pb_runs_task_clock_share(set);
+	i.unreliable = pb_runs_unreliable(set);
 	i.system_ns_mean = pb_runs_mean_field(set, offsetof(struct pb_run, system_ns));
 	pb_copy_out(out, &i, sizeof(i));
 	return 0;

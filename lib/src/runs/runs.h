@@ -33,6 +33,8 @@ struct pb_run {
 	/* runs_speed.c: the reference loop right before and after (ns, NaN: not read), what
 	 * reading it cost, and the factor against the invocation's best (NaN: unknown) */
 	double ref_before_ns, ref_after_ns, speed_cost_ns, speed;
+	/* the clock's reference (latency-bound) likewise, and its factor */
+	double clk_before_ns, clk_after_ns, clock;
 };
 
 /* What a command's child opens: only the events the subject's own set could open. */
@@ -88,6 +90,8 @@ struct pb_set {
 	double fence_lo, fence_hi;	/* Tukey fences in ns; NaN for fewer than 2 runs */
 	int outliers;
 	double speed_typical;		/* the runs' median speed factor (runs_speed.c) */
+	double clock_typical;		/* the same of the clock's factors */
+	double cpu_busy;		/* prepared: pbench_prepared_cpu_busy() (NaN: not known) */
 	/* The command's own waiting (pb_runs_analyze()): a typical run's time off the CPU, its
 	 * blocks and preemptions, when it blocks (medians; else NaN and 0). Each outlier's
 	 * cause is then told beyond them (PBENCH_CAUSE_OWN_WAIT). */
@@ -121,6 +125,7 @@ struct pbench_runs {
 	struct pbench_speed *speed;	/* the reference loop, made at the first run */
 	int speed_borrowed;		/* speed is another subject's (pb_runs_share_speed()) */
 	double speed_best_ns;		/* its best reading (pbench_speed_factors()) */
+	double clock_best_ns;		/* the clock's reference's */
 	struct pbench_mem_run *mem;	/* pb_runs_attach_memory()'s copy, or NULL */
 	int nr_mem;
 	int interrupted;		/* *o.stop was seen */
@@ -175,6 +180,13 @@ double pb_runs_mean_field(const struct pb_set *s, size_t off);
 int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *cv_ratio,
 		     char *verdict, size_t len);
 
+/* runs.c: what makes a set's result not the command's own time (PB_UNRELIABLE_*), and the
+ * median over its runs of task-clock over wall time (NaN: task-clock not counted). */
+enum { PB_UNRELIABLE_BUSY = 1, PB_UNRELIABLE_WAITED = 2 };
+#define PB_WAITED_SHARE 0.6	/* task-clock under this share of the wall time: waited */
+int pb_runs_unreliable(const struct pb_set *set);
+double pb_runs_task_clock_share(const struct pb_set *set);
+
 /* runs_speed.c: the reference loop read right before and right after a run (the first call
  * calibrates it), the factors against the invocation's best once the runs are done, and a
  * set's summary of them (-ENODATA without a factor). */
@@ -184,6 +196,10 @@ void pb_runs_speed_factors(struct pbench_runs *r);
 void pb_runs_speed_factors_of(struct pbench_runs *const *rs, int nr);
 int pb_runs_share_speed(struct pbench_runs *r, struct pbench_runs *from);
 int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *out);
+int pb_runs_clock_summary(const struct pb_set *s, struct pbench_speed_summary *out);
+/* The factor to blame run i's time on, and the set's typical one: the clock's, or the
+ * throughput's when the command's times follow it (pbench_speed_slow_runs()'s rule). */
+void pb_runs_blame_factor(const struct pb_set *s, int i, double *factor, double *typical);
 double pb_runs_speed_cost(const struct pb_set *s);
 /* Append "; <pbench_runs_speed_note()>" to a verdict when the speed varied. */
 void pb_runs_speed_verdict(const struct pbench_runs *r, char *verdict, size_t len);

@@ -566,6 +566,7 @@ int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra)
 	set->prio_value = set->prio.value;
 	set->warmup_ms = pbench_prepared_warmup_ms(p);
 	set->rival_pid = pbench_cpu_rival(set->cpu);
+	set->cpu_busy = pbench_prepared_cpu_busy(p);
 	set->prep = p;
 	return 0;
 }
@@ -592,6 +593,7 @@ void pb_runs_share_prepared(struct pb_set *dst, const struct pb_set *src)
 {
 	dst->prepared = src->prepared;
 	dst->cpu = src->cpu;
+	dst->cpu_busy = src->cpu_busy;
 	memcpy(dst->cpu_reason, src->cpu_reason, sizeof(dst->cpu_reason));
 	memcpy(dst->steps, src->steps, sizeof(dst->steps));
 	memcpy(dst->step_what, src->step_what, sizeof(dst->step_what));

@@ -157,6 +157,7 @@ static json_t *run_json(const struct pb_run *run, int i, const struct pbench_run
 	json_object_set_new(j, "cause", run->outlier && run->cause ? json_string(run->cause) : json_null());
 	json_object_set_new(j, "speed", num(run->speed));
 	json_object_set_new(j, "ref_before_ns", num(run->ref_before_ns));
+	json_object_set_new(j, "clock", num(run->clock));
 	json_object_set_new(j, "ref_after_ns", num(run->ref_after_ns));
 	return j;
 }
@@ -192,11 +193,13 @@ static json_t *cpus_json(const struct pbench_runs *r, const struct pb_set *s)
 /* The CPU's own speed over the set: its factors' summary, and the reference loop's cost. */
 static json_t *speed_json(const struct pbench_runs *r, const struct pb_set *s)
 {
-	struct pbench_speed_summary m = { .size = sizeof(m) };
+	struct pbench_speed_summary m = { .size = sizeof(m) }, c = { .size = sizeof(c) };
+	int have_clock;
 	json_t *j;
 
 	if (pb_runs_speed_summary(s, &m))
 		return json_null();
+	have_clock = !pb_runs_clock_summary(s, &c);
 	j = json_object();
 	json_object_set_new(j, "runs", json_integer(m.n));
 	json_object_set_new(j, "min", num(m.min));
@@ -204,14 +207,35 @@ static json_t *speed_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_object_set_new(j, "max", num(m.max));
 	json_object_set_new(j, "range", num(m.range));
 	json_object_set_new(j, "varied", json_boolean(m.range >= PBENCH_SPEED_VARIED));
-	json_object_set_new(j, "slow_runs", json_integer(m.slow));
+	json_object_set_new(j, "slow_runs", json_integer(pbench_speed_slow_runs(&m, have_clock ?
+											  &c : NULL)));
 	json_object_set_new(j, "corr_time_inv_speed", num(m.corr));
 	json_object_set_new(j, "spread_at_one_speed_pct", num(m.spread_at_one_speed_pct));
 	json_object_set_new(j, "ref_best_ns", num(r->speed_best_ns));
 	json_object_set_new(j, "ref_iterations",
 			    json_integer((json_int_t)pbench_speed_iterations(r->speed)));
 	json_object_set_new(j, "cost_ns_median", num(pb_runs_speed_cost(s)));
+	json_object_set_new(j, "clock", have_clock ? json_pack("{s:o, s:o, s:o, s:o, s:b, s:o}",
+			    "min", num(c.min), "median", num(c.median), "max", num(c.max),
+			    "range", num(c.range), "varied", c.range >= PBENCH_SPEED_VARIED,
+			    "ref_best_ns", num(r->clock_best_ns)) : json_null());
 	return j;
+}
+
+/* Whether the result is the command's own time: the prepared CPU's load, task-clock against
+ * the wall time, and the caution in words (pbench_runs_caution()). */
+static void trust_json(json_t *j, const struct pbench_runs *r, const struct pb_set *s)
+{
+	int u = pb_runs_unreliable(s);
+	char buf[512] = "";
+
+	if (u)
+		pbench_runs_caution(r, (int)(s - r->sets), buf, sizeof(buf));
+	json_object_set_new(j, "cpu_busy_pct", num(s->cpu_busy * 100));
+	json_object_set_new(j, "cpu_all_busy", json_boolean(u & PB_UNRELIABLE_BUSY));
+	json_object_set_new(j, "task_clock_share", num(pb_runs_task_clock_share(s)));
+	json_object_set_new(j, "unreliable", json_boolean(u != 0));
+	json_object_set_new(j, "caution", u ? json_string(buf) : json_null());
 }
 
 static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
@@ -224,6 +248,7 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_object_set_new(j, "command_cpus", cpus_json(r, s));
 	json_object_set_new(j, "cpu_reason", s->prepared ? json_string(s->cpu_reason)
 							 : json_null());
+	trust_json(j, r, s);
 	json_object_set_new(j, "priority", s->policy_name ?
 			    json_pack("{s:s, s:i}", "policy", s->policy_name, "value",
 				      s->prio_value) : json_null());

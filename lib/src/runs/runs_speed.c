@@ -16,27 +16,30 @@
 #include "counters/counters.h"
 #include "runs/runs.h"
 
-static void read_into(struct pbench_runs *r, struct pb_run *run, double *ns)
+/* Both references: the throughput's into *ns, the clock's into *clk. */
+static void read_into(struct pbench_runs *r, struct pb_run *run, double *ns, double *clk)
 {
 	double cost = 0;
 
-	*ns = NAN;
+	*ns = *clk = NAN;
 	if (!r->speed && pbench_speed_new(&r->speed))
 		r->speed = NULL;
 	if (r->speed && !pbench_speed_read(r->speed, ns, &cost))
+		run->speed_cost_ns += cost;
+	if (r->speed && !pbench_speed_read_clock(r->speed, clk, &cost))
 		run->speed_cost_ns += cost;
 }
 
 void pb_runs_speed_before(struct pbench_runs *r, struct pb_run *run)
 {
-	run->speed = run->ref_after_ns = NAN;
+	run->speed = run->ref_after_ns = run->clock = run->clk_after_ns = NAN;
 	run->speed_cost_ns = 0;
-	read_into(r, run, &run->ref_before_ns);
+	read_into(r, run, &run->ref_before_ns, &run->clk_before_ns);
 }
 
 void pb_runs_speed_after(struct pbench_runs *r, struct pb_run *run)
 {
-	read_into(r, run, &run->ref_after_ns);
+	read_into(r, run, &run->ref_after_ns, &run->clk_after_ns);
 }
 
 /*
@@ -59,8 +62,9 @@ int pb_runs_share_speed(struct pbench_runs *r, struct pbench_runs *from)
 	return 0;
 }
 
-/* A set's times and factors, runs ended at the timeout left out; n of them. */
-static int set_arrays(const struct pb_set *s, double **ns, double **f)
+/* A set's times and factors (the clock's with clock), runs ended at the timeout left out; n
+ * of them. */
+static int set_arrays(const struct pb_set *s, double **ns, double **f, int clock)
 {
 	int n = 0;
 
@@ -74,15 +78,15 @@ static int set_arrays(const struct pb_set *s, double **ns, double **f)
 	for (int i = 0; i < s->done; i++)
 		if (pb_run_measured(s->runs[i].timed_out)) {
 			(*ns)[n] = (double)s->runs[i].ns;
-			(*f)[n++] = s->runs[i].speed;
+			(*f)[n++] = clock ? s->runs[i].clock : s->runs[i].speed;
 		}
 	return n;
 }
 
-int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *out)
+static int summary_of(const struct pb_set *s, struct pbench_speed_summary *out, int clock)
 {
 	double *ns, *f;
-	int n = set_arrays(s, &ns, &f), err;
+	int n = set_arrays(s, &ns, &f, clock), err;
 
 	if (n < 0)
 		return n;
@@ -92,32 +96,52 @@ int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *o
 	return err;
 }
 
-/* Every run's readings (the sets one after the other, the subjects one after the other),
- * their factors against the best reading of them all (bursts left out:
- * pbench_speed_factors()), and each set's typical factor. Several subjects: a contest's
- * entrants, whose speeds are then on one scale. */
-void pb_runs_speed_factors_of(struct pbench_runs *const *rs, int nr)
+int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *out)
 {
-	size_t n = 0, k = 0;
-	double *b, *a, *f, best = NAN;
+	return summary_of(s, out, 0);
+}
 
-	for (int j = 0; j < nr; j++)
-		for (int s = 0; rs[j] && s < rs[j]->nsets; s++)
-			n += (size_t)rs[j]->sets[s].done;
-	b = n ? malloc(n * 3 * sizeof(*b)) : NULL;
-	if (!b) {
-		for (int j = 0; j < nr; j++)
-			if (rs[j])
-				rs[j]->speed_best_ns = NAN;
+int pb_runs_clock_summary(const struct pb_set *s, struct pbench_speed_summary *out)
+{
+	return summary_of(s, out, 1);
+}
+
+void pb_runs_blame_factor(const struct pb_set *s, int i, double *factor, double *typical)
+{
+	struct pbench_speed_summary t = { .size = sizeof(t) };
+
+	*factor = s->runs[i].speed;
+	*typical = s->speed_typical;
+	if (!isfinite(s->runs[i].clock) || !isfinite(s->clock_typical))
 		return;
-	}
+	/* The throughput only when the command's own times follow it. */
+	if (!pb_runs_speed_summary(s, &t) && t.range >= PBENCH_SPEED_VARIED && t.corr >= 0.5)
+		return;
+	*factor = s->runs[i].clock;
+	*typical = s->clock_typical;
+}
+
+/* Every run's readings of one reference (clock: the clock's), their factors against the best
+ * reading of them all (bursts left out: pbench_speed_factors()), into each run, and each
+ * set's typical factor; the best reading, NaN without. */
+static double factors_of(struct pbench_runs *const *rs, int nr, size_t n, int clock)
+{
+	double *b = malloc(n * 3 * sizeof(*b)), *a, *f, best = NAN;
+	size_t k = 0;
+
+	if (!b)
+		return NAN;
 	a = b + n;
 	f = a + n;
+	for (size_t i = 0; i < 3 * n; i++)
+		b[i] = NAN;
 	for (int j = 0; j < nr; j++)
 		for (int s = 0; rs[j] && s < rs[j]->nsets; s++)
-			for (int i = 0; i < rs[j]->sets[s].done; i++, k++) {
-				b[k] = rs[j]->sets[s].runs[i].ref_before_ns;
-				a[k] = rs[j]->sets[s].runs[i].ref_after_ns;
+			for (int i = 0; i < rs[j]->sets[s].done && k < n; i++, k++) {
+				const struct pb_run *run = &rs[j]->sets[s].runs[i];
+
+				b[k] = clock ? run->clk_before_ns : run->ref_before_ns;
+				a[k] = clock ? run->clk_after_ns : run->ref_after_ns;
 			}
 	if (!pbench_speed_factors(b, a, n, f, &best)) {
 		k = 0;
@@ -127,15 +151,34 @@ void pb_runs_speed_factors_of(struct pbench_runs *const *rs, int nr)
 				struct pb_set *set = &rs[j]->sets[s];
 
 				for (int i = 0; i < set->done; i++)
-					set->runs[i].speed = f[k++];
-				set->speed_typical = pb_runs_speed_summary(set, &sum) ? NAN :
-						     sum.median;
+					*(clock ? &set->runs[i].clock : &set->runs[i].speed) = f[k++];
+				*(clock ? &set->clock_typical : &set->speed_typical) =
+					summary_of(set, &sum, clock) ? NAN : sum.median;
 			}
 	}
-	for (int j = 0; j < nr; j++)
-		if (rs[j])
-			rs[j]->speed_best_ns = best;
 	free(b);
+	return best;
+}
+
+/* Every run's factors, of both references, on one scale over the sets and the subjects
+ * (several: a contest's entrants, whose speeds are then on one scale). */
+void pb_runs_speed_factors_of(struct pbench_runs *const *rs, int nr)
+{
+	double best = NAN, clock_best = NAN;
+	size_t n = 0;
+
+	for (int j = 0; j < nr; j++)
+		for (int s = 0; rs[j] && s < rs[j]->nsets; s++)
+			n += (size_t)rs[j]->sets[s].done;
+	if (n) {
+		best = factors_of(rs, nr, n, 0);
+		clock_best = factors_of(rs, nr, n, 1);
+	}
+	for (int j = 0; j < nr; j++)
+		if (rs[j]) {
+			rs[j]->speed_best_ns = best;
+			rs[j]->clock_best_ns = clock_best;
+		}
 }
 
 void pb_runs_speed_factors(struct pbench_runs *r)
@@ -173,6 +216,17 @@ int pbench_runs_speed(const struct pbench_runs *r, int s, struct pbench_speed_su
 	if (!r || s < 0 || s >= r->nsets)
 		return pb_fail(-EINVAL, "%s(): no set %d", __func__, s);
 	return pb_runs_speed_summary(&r->sets[s], out);
+}
+
+int pbench_runs_clock(const struct pbench_runs *r, int s, struct pbench_speed_summary *out)
+{
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_speed_summary, 0, NULL)))
+		return err;
+	if (!r || s < 0 || s >= r->nsets)
+		return pb_fail(-EINVAL, "%s(): no set %d", __func__, s);
+	return pb_runs_clock_summary(&r->sets[s], out);
 }
 
 /* Every set's factors together: how much the machine's speed varied over the measurement. */

@@ -359,6 +359,17 @@ static void print_summary(FILE *f, const struct pb_set *s)
 	       s->failed ? " (some runs failed: see status)" : "");
 }
 
+/* Under the summary, where the reader looks: a prepared result that is not the command's
+ * own time (the CPU was busy, or task-clock far below the wall time). */
+static void print_caution(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
+{
+	char buf[512];
+	int u = pb_runs_unreliable(s);
+
+	if (u && pbench_runs_caution(r, (int)(s - r->sets), buf, sizeof(buf)) > 0)
+		fprintf(f, "%s: %s\n", u & PB_UNRELIABLE_BUSY ? "unreliable" : "caution", buf);
+}
+
 /* hyperfine's [User: 1.3 ms, System: 0.5 ms]: the means over the runs, from getrusage. */
 static void print_cpu_time(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
 {
@@ -377,7 +388,7 @@ static void print_cpu_time(FILE *f, const struct pbench_runs *r, const struct pb
 /* The CPU's own speed over the set, and what reading it cost. */
 static void print_speed(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
 {
-	struct pbench_speed_summary m = { .size = sizeof(m) };
+	struct pbench_speed_summary m = { .size = sizeof(m) }, k = { .size = sizeof(k) };
 	double cost = pb_runs_speed_cost(s);
 	char c[32] = "n/a", where[96] = "", a[32], b[32];
 
@@ -393,7 +404,13 @@ static void print_speed(FILE *f, const struct pbench_runs *r, const struct pb_se
 	fprintf(f, "speed: %s %.2fx to %.2fx of the CPU's best, median %.2fx (reference loop "
 		"before and after each run, %s a run outside the timed span%s)", m.range <
 		PBENCH_SPEED_VARIED ? "steady," : "varied", m.min, m.max, m.median, c, where);
-	if (m.range >= PBENCH_SPEED_VARIED) {
+	if (!pb_runs_clock_summary(s, &k)) {
+		char why[640];
+
+		fprintf(f, "; the clock %.2fx to %.2fx (latency-bound reference)", k.min, k.max);
+		if (pbench_speed_explain(why, sizeof(why), &m, &k) > 0)
+			fprintf(f, ": %s", why);
+	} else if (m.range >= PBENCH_SPEED_VARIED) {
 		fprintf(f, ": %.2fx apart, %d run%s slow", m.range, m.slow, m.slow == 1 ? "" : "s");
 		if (isfinite(m.corr))
 			fprintf(f, "; time against 1/speed r = %.2f: %s", m.corr,
@@ -561,6 +578,7 @@ static void print_findings(FILE *f, const struct pbench_runs *r, const struct pb
 	print_own_wait(f, s);
 	print_outliers(f, s);
 	print_summary(f, s);
+	print_caution(f, r, s);
 	print_cpu_time(f, r, s);
 	print_speed(f, r, s);
 	print_stop_and_cost(f, r, s);
