@@ -130,6 +130,40 @@ PBENCH_API int pbench_counters_delta(const struct pbench_counters *c, int i,
  * struct too old to have is_scaled is left as it is. */
 PBENCH_API void pbench_count_scale(struct pbench_count *count);
 
+
+/* ---------------------------------------------------------------------------------------------
+ * Derived metrics (metrics.c): perf stat's "# 1.23 insn per cycle", each made from one run's
+ * counts of events counted in one group (the same time window), then summarized over the
+ * runs (pbench_runs_metric()). kmod-free-docs/metrics.md has every one.
+ */
+struct pbench_metric_info {
+	size_t size;
+	/* The strings: never NULL, the library's, valid for the life of the process. */
+	const char *name;		/* "ipc": what -M and pbench_runs_opts.metrics take */
+	const char *group;		/* "default", "cycles", "branches", "cache", "stalls",
+					 * "topdown", "per-iteration": -M takes a group too */
+	const char *label;		/* perf stat's words after the value: "insn per cycle" */
+	const char *formula;		/* "instructions / cycles" */
+	const char *unit;		/* "", "%", "GHz", "CPUs", "/sec", "MPKI", "slots" */
+	const char *trust;		/* one line: when to trust it */
+	const char *events;		/* the events it opens on this CPU, comma-separated: the
+					 * generic perf events, or the libpfm4 events of this CPU's
+					 * PMU; "" when it cannot be made here */
+	const char *reason;		/* why it cannot be made here, or NULL */
+	int available;			/* pbench_metric_probe(): 1 its events open here, 0 not;
+					 * -1 from pbench_metric_get() (not tried) */
+};
+/* The metrics pbench knows (their number), and the i-th one as this CPU makes it (which events;
+ * nothing opened). 0, -ENOENT past the last, -EINVAL (out or its size). */
+PBENCH_API int pbench_metric_nr(void);
+PBENCH_API int pbench_metric_get(int i, struct pbench_metric_info *out);
+/* The same, with available and reason from opening its events on the calling thread (closed
+ * again at once). */
+PBENCH_API int pbench_metric_probe(int i, struct pbench_metric_info *out);
+/* pbench list --metrics: a line per metric, whether it can be made here and why not, its
+ * formula and events. Errors: -EINVAL, -EIO. */
+PBENCH_API int pbench_metric_list_write_text(FILE *f);
+
 #ifdef __cplusplus
 }
 #endif

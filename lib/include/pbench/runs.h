@@ -111,6 +111,10 @@ struct pbench_runs_opts {
 	char *const *prepare;		/* hyperfine's --prepare, before each run: not prepared
 					 * mode (pbench_prepare(), PBENCH_RUNS_PREPARED) */
 	char *const *cleanup;
+	/* Derived metrics to make (perf stat's -M): names or groups, comma-separated
+	 * (pbench_metric_get()); their events are opened beside events, each metric's hardware
+	 * events in one group. NULL: the metrics the events counted allow. Copied. */
+	const char *metrics;
 };
 
 enum pbench_runs_flags {
@@ -317,6 +321,63 @@ PBENCH_API int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_head(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_body(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f);
+
+
+/* ---- per-event summaries and derived metrics over a set's runs (runs_summary.c) ---------- */
+
+/* Event e over the runs of set s in its summary (runs ended at the timeout left out), on the
+ * scaled values: an event that shared a counter is an estimate (multiplexed > 0, running_pct
+ * its mean share). An event not counted in some runs is summarized on the others and says
+ * how many counted; never a 0 for "not counted". */
+struct pbench_event_summary {
+	size_t size;
+	const char *name;		/* as asked (valid until r is freed) */
+	const char *unit;		/* "ns" for task-clock and cpu-clock, else "" (a count) */
+	int status;			/* enum pbench_event_status: OK (every run counted, none
+					 * scaled), MULTIPLEXED (some scaled), NOT_COUNTED (no run
+					 * counted it), or why it could not be opened */
+	const char *reason;		/* why not counted or opened ("" when counted) */
+	int runs;			/* runs in the summary */
+	int counted;			/* of them, those in which it counted */
+	int multiplexed;		/* of them, those scaled (the value an estimate) */
+	double running_pct;		/* mean share of the enabled time it was on a counter */
+	int user_only;			/* the kernel's share left out (perf_event_paranoid) */
+	/* over the counted runs (NaN with none; sem_pct, stddev and cv_pct NaN below 2):
+	 * sem_pct is the standard error of the mean in % of the mean, perf stat's "+- x%" */
+	double mean, sem_pct, median, min, max, stddev, cv_pct;
+};
+/* Errors: -EINVAL (r, s, e or out). */
+PBENCH_API int pbench_runs_event_summary(const struct pbench_runs *r, int s, int e,
+					 struct pbench_event_summary *out);
+
+/* A derived metric over the runs of set s: made in each run from that run's counts, then
+ * summarized; "n/a" (reason set, runs 0) when it cannot be made. */
+struct pbench_metric_summary {
+	size_t size;
+	/* strings: the library's (pbench_metric_info's), valid until r is freed */
+	const char *name, *group, *label, *formula, *unit;
+	const char *events;		/* the events it was made from */
+	const char *reason;		/* NULL when made in some run; else why not ("n/a: ...") */
+	int runs;			/* runs it was made in */
+	int apart;			/* of them, runs whose events were multiplexed apart (not
+					 * all counted in the same window): the value is made from
+					 * estimates of different windows */
+	double mean, sem_pct, median, min, max, stddev, cv_pct;	/* as an event's */
+};
+/* The metrics a set has: those asked for (opts.metrics) and those its events allow. */
+PBENCH_API int pbench_runs_nr_metrics(const struct pbench_runs *r);
+/* Errors: -EINVAL. */
+PBENCH_API int pbench_runs_metric(const struct pbench_runs *r, int s, int m,
+				  struct pbench_metric_summary *out);
+/*
+ * The per-run values of an event (its scaled count; ns for task-clock) or of a metric named
+ * name, over every run of set s in order (as pbench_runs_get()'s i): NaN for a run where it
+ * was not counted or cannot be made, or that timed out. Fills out[0 .. n-1] when out is not
+ * NULL and returns the number of runs. What a judge on a counter takes as its figure.
+ * Errors: -EINVAL, -ENOENT (no such event or metric in r).
+ */
+PBENCH_API int pbench_runs_values(const struct pbench_runs *r, int s, const char *name,
+				  double *out, int n);
 
 #ifdef __cplusplus
 }
