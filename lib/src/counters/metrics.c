@@ -110,7 +110,7 @@ static const struct metric metrics[] = {
 	    { "amd64_fam19h_zen3", "ANY_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:INT_CACHE:"
 	      "EXT_CACHE_LCL:MEM_IO_LCL:EXT_CACHE_RMT:MEM_IO_RMT,instructions", C_PER_KILO },
 	    { "amd64_fam19h_zen4", "ANY_DATA_CACHE_FILLS_FROM_SYSTEM:LCL_L2:LOCAL_CCX:"
-	      "NEAR_CACHE_NEAR_FAR:DRAM_IO_NEAR:FAR_CACHE_NEAR_FAR:DRAM_IO_FAR:ALT_MEM_NEAR_FAR,"
+	      "NEAR_CACHE_NEAR_FAR:DRAM_IO_NEAR:FAR_CACHE_NEAR_FAR:DRAM_IO_FAR,"
 	      "instructions", C_PER_KILO } } },
 	{ "llc-mpki", "cache", "LLC misses per 1000 insn", "1000 * LLC misses / instructions",
 	  "MPKI", NULL, "Intel's LONGEST_LAT_CACHE.MISS counts the core's demand and prefetch "
@@ -139,13 +139,14 @@ static const struct metric metrics[] = {
 	{ "topdown-backend", "topdown", "backend bound", "slots stalled by the backend / all "
 	  "slots", "slots", NULL, TD_TRUST, TD_NA,
 	  { ICL_PMUS(C_TD_ICL_BACKEND), { "amd64_fam19h_zen4", ZEN4_TD, C_TD_ZEN4_BACKEND } } },
-	{ "insn-per-iter", "per-iteration", "insn per iteration", "instructions / iterations",
-	  "", NULL, "for the built-in workloads; exact under QEMU -icount, within the counters' "
-	  "start and stop on hardware", "not a built-in workload: no iteration count",
-	  GENERIC("instructions", C_PER_ITER) },
-	{ "cycles-per-iter", "per-iteration", "cycles per iteration", "cycles / iterations",
+	{ "insn-per-iter", "per-iteration", "insn per iteration", "instructions:u / iterations",
+	  "", NULL, "for the built-in workloads, user space only (the loop's own, without the "
+	  "interrupts taken during it); exact under QEMU -icount but for the counters' own "
+	  "start and stop spread over the iterations", "not a built-in workload: no iteration "
+	  "count", GENERIC("instructions:u", C_PER_ITER) },
+	{ "cycles-per-iter", "per-iteration", "cycles per iteration", "cycles:u / iterations",
 	  "", NULL, "as insn-per-iter", "not a built-in workload: no iteration count",
-	  GENERIC("cycles", C_PER_ITER) },
+	  GENERIC("cycles:u", C_PER_ITER) },
 };
 
 #define NR_METRICS ((int)(sizeof(metrics) / sizeof(metrics[0])))
