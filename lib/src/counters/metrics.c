@@ -432,7 +432,19 @@ int pbench_metric_list_write_text(FILE *f)
 	return pb_stream_end(f);
 }
 
-static int in_list(const char *list, const char *name, size_t len)
+/* The length of an event's name without its modifiers (":u"): cycles and cycles:u are one
+ * event to the kernel's counters (an event list refuses both). */
+static size_t stem(const char *name, size_t len)
+{
+	const char *colon = memchr(name, ':', len);
+
+	return colon && !memchr(name, '/', len) && strspn(colon + 1, "ukhGHpPS") ==
+	       len - (size_t)(colon - name) - 1 ? (size_t)(colon - name) : len;
+}
+
+/* The entry of list that is name (modifiers aside): 1 and *at, *at_len set; else 0. */
+static int find_in(const char *list, const char *name, size_t len, const char **at,
+		   size_t *at_len)
 {
 	for (const char *p = list; p && *p;) {
 		const char *end = strchr(p, ',');
@@ -442,11 +454,22 @@ static int in_list(const char *list, const char *name, size_t len)
 			p++, n--;
 		if (n && p[n - 1] == '}')
 			n--;
-		if (n == len && !strncasecmp(p, name, len))
+		if (stem(p, n) == stem(name, len) && !strncasecmp(p, name, stem(name, len))) {
+			*at = p;
+			*at_len = n;
 			return 1;
+		}
 		p = end ? end + 1 : NULL;
 	}
 	return 0;
+}
+
+static int in_list(const char *list, const char *name, size_t len)
+{
+	const char *at;
+	size_t n;
+
+	return find_in(list, name, len, &at, &n);
 }
 
 static int is_software(const char *name, size_t len)
@@ -524,8 +547,12 @@ int pb_metric_event_list(const char *base, const unsigned char *sel, char **out)
 			for (const char *p = ev; p && *p;) {
 				size_t n = strcspn(p, ",");
 
+				const char *as = p;
+				size_t an = n;
+
+				find_in(base, p, n, &as, &an);	/* as the caller wrote it: cycles:u */
 				if (!is_software(p, n))
-					add_name(hw, cap, ",", p, n);
+					add_name(hw, cap, ",", as, an);
 				p += n + (p[n] == ',');
 			}
 		}

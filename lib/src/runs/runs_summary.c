@@ -20,11 +20,28 @@
 
 #define MAX_METRIC_EVENTS 8
 
+/* name's length without its modifiers (":u"): the same counter to the kernel. */
+static size_t stem(const char *name)
+{
+	const char *colon = strchr(name, ':');
+
+	return colon && !strchr(name, '/') && strspn(colon + 1, "ukhGHpPS") == strlen(colon + 1) ?
+	       (size_t)(colon - name) : strlen(name);
+}
+
 int pb_runs_event_index(const struct pbench_runs *r, const char *name)
 {
 	for (int e = 0; e < r->nr; e++)
 		if (!strcmp(pbench_counters_name(r->self, e), name))
 			return e;
+	/* the same event with other modifiers (instructions for instructions:u): a list holds
+	 * only one of them */
+	for (int e = 0; e < r->nr; e++) {
+		const char *n = pbench_counters_name(r->self, e);
+
+		if (stem(n) == stem(name) && !strncmp(n, name, stem(name)))
+			return e;
+	}
 	return -1;
 }
 
