@@ -57,6 +57,22 @@ static json_t *stat_json(const char *iters, const char *metrics, const char *eve
 	return run_json(argv);
 }
 
+/* What the counted span holds beside the loop: user and kernel instructions apart. */
+static void span(const char *iters)
+{
+	json_t *r = stat_json(iters, "cpus-utilized", "instructions:u,instructions:k,"
+			      "context-switches");
+
+	if (!r)
+		return;
+	diag("span at %s iterations: instructions:u %.1f, :k %.1f, context-switches %.1f, "
+	     "time %.0f ns", iters, mean_of(event_of(r, "instructions:u")),
+	     mean_of(event_of(r, "instructions:k")), mean_of(event_of(r, "context-switches")),
+	     json_number_value(json_object_get(json_object_get(json_array_get(
+		json_object_get(r, "modes"), 0), "summary"), "mean_ns")));
+	json_decref(r);
+}
+
 static void exact(void)
 {
 	json_t *a = stat_json("1000000", "ipc,ghz,per-iteration,branches,stalls", NULL);
@@ -169,6 +185,8 @@ static void text(void)
 int main(void)
 {
 	tap_init("metrics");
+	span("1000000");
+	span("3000000");
 	exact();
 	ten_events();
 	text();
