@@ -57,19 +57,23 @@ static json_t *stat_json(const char *iters, const char *metrics, const char *eve
 	return run_json(argv);
 }
 
-/* What the counted span holds beside the loop: user and kernel instructions apart. */
+/* What the counted span holds beside the loop: a run's raw and scaled instructions:u. */
 static void span(const char *iters)
 {
-	json_t *r = stat_json(iters, "cpus-utilized", "instructions:u,instructions:k,"
-			      "context-switches");
+	json_t *r = stat_json(iters, "per-iteration", NULL), *k;
 
 	if (!r)
 		return;
-	diag("span at %s iterations: instructions:u %.1f, :k %.1f, context-switches %.1f, "
-	     "time %.0f ns", iters, mean_of(event_of(r, "instructions:u")),
-	     mean_of(event_of(r, "instructions:k")), mean_of(event_of(r, "context-switches")),
-	     json_number_value(json_object_get(json_object_get(json_array_get(
-		json_object_get(r, "modes"), 0), "summary"), "mean_ns")));
+	for (int i = 0; i < 3; i++) {
+		k = json_object_get(json_object_get(json_array_get(json_object_get(
+			json_array_get(json_object_get(r, "modes"), 0), "runs"), i), "counters"),
+			"instructions:u");
+		diag("span at %s iterations, run %d: instructions:u value %lld, scaled %.1f, "
+		     "running %.4f%%", iters, i + 1,
+		     (long long)json_integer_value(json_object_get(k, "value")),
+		     json_number_value(json_object_get(k, "scaled")),
+		     json_number_value(json_object_get(k, "running_pct")));
+	}
 	json_decref(r);
 }
 
