@@ -325,27 +325,7 @@ PBENCH_API int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f);
 
 /* ---- per-event summaries and derived metrics over a set's runs (runs_summary.c) ---------- */
 
-/* Event e over the runs of set s in its summary (runs ended at the timeout left out), on the
- * scaled values: an event that shared a counter is an estimate (multiplexed > 0, running_pct
- * its mean share). An event not counted in some runs is summarized on the others and says
- * how many counted; never a 0 for "not counted". */
-struct pbench_event_summary {
-	size_t size;
-	const char *name;		/* as asked (valid until r is freed) */
-	const char *unit;		/* "ns" for task-clock and cpu-clock, else "" (a count) */
-	int status;			/* enum pbench_event_status: OK (every run counted, none
-					 * scaled), MULTIPLEXED (some scaled), NOT_COUNTED (no run
-					 * counted it), or why it could not be opened */
-	const char *reason;		/* why not counted or opened ("" when counted) */
-	int runs;			/* runs in the summary */
-	int counted;			/* of them, those in which it counted */
-	int multiplexed;		/* of them, those scaled (the value an estimate) */
-	double running_pct;		/* mean share of the enabled time it was on a counter */
-	int user_only;			/* the kernel's share left out (perf_event_paranoid) */
-	/* over the counted runs (NaN with none; sem_pct, stddev and cv_pct NaN below 2):
-	 * sem_pct is the standard error of the mean in % of the mean, perf stat's "+- x%" */
-	double mean, sem_pct, median, min, max, stddev, cv_pct;
-};
+/* Event e over the runs of set s in its summary (struct pbench_event_summary, counters.h). */
 /* Errors: -EINVAL (r, s, e or out). */
 PBENCH_API int pbench_runs_event_summary(const struct pbench_runs *r, int s, int e,
 					 struct pbench_event_summary *out);

@@ -140,10 +140,11 @@ static const struct metric metrics[] = {
 	  "slots", "slots", NULL, TD_TRUST, TD_NA,
 	  { ICL_PMUS(C_TD_ICL_BACKEND), { "amd64_fam19h_zen4", ZEN4_TD, C_TD_ZEN4_BACKEND } } },
 	{ "insn-per-iter", "per-iteration", "insn per iteration", "instructions:u / iterations",
-	  "", NULL, "for the built-in workloads, user space only (the loop's own, without the "
-	  "interrupts taken during it); exact under QEMU -icount but for the counters' own "
-	  "start and stop spread over the iterations", "not a built-in workload: no iteration "
-	  "count", GENERIC("instructions:u", C_PER_ITER) },
+	  "", NULL, "for the built-in workloads; the loop's own with -e instructions:u (exact "
+	  "under QEMU -icount but for the counters' start and stop spread over the "
+	  "iterations); beside the default events it takes their instructions, the kernel's "
+	  "interrupts included", "not a built-in workload: no iteration count",
+	  GENERIC("instructions:u", C_PER_ITER) },
 	{ "cycles-per-iter", "per-iteration", "cycles per iteration", "cycles:u / iterations",
 	  "", NULL, "as insn-per-iter", "not a built-in workload: no iteration count",
 	  GENERIC("cycles:u", C_PER_ITER) },
