@@ -225,3 +225,24 @@ Test(metrics, unknown_name)
 		  pbench_strerror(-PBENCH_EUNKNOWN_EVENT));
 	pbench_runs_free(r);
 }
+
+/* "{a,b}" ties events into a group of their own (what a metric's events get): the names lose
+ * the braces; untied, the software events share one group. */
+Test(metrics, tied_groups)
+{
+	struct pbench_counters *c;
+
+	cr_assert_eq(pbench_counters_open(&c, "task-clock,cpu-clock,page-faults", NULL), 0);
+	cr_expect_eq(pbench_counters_nr_groups(c), 1, "untied: one group");
+	pbench_counters_free(c);
+	cr_assert_eq(pbench_counters_open(&c, "task-clock,{cpu-clock,page-faults}", NULL), 0,
+		     "%s", pbench_counters_last_error());
+	cr_expect_eq(pbench_counters_nr(c), 3);
+	cr_expect_str_eq(pbench_counters_name(c, 1), "cpu-clock");
+	cr_expect_str_eq(pbench_counters_name(c, 2), "page-faults");
+	cr_expect_eq(pbench_counters_nr_groups(c), 2, "the tied pair in a group of its own");
+	pbench_counters_free(c);
+	cr_assert_eq(pbench_counters_open(&c, "{task-clock},{cpu-clock},{page-faults}", NULL), 0);
+	cr_expect_eq(pbench_counters_nr_groups(c), 3, "three groups of one");
+	pbench_counters_free(c);
+}
