@@ -100,12 +100,12 @@ fi
 if [ "$HAVE_PMU" -eq 1 ]; then
 	skipped "defaults left out" "this machine counts cycles (a hardware PMU)"
 elif run "defaults left out" 0 "$PB" stat -r 2 --mode unprepared -- true &&
-   [ "$(grep -c "cycles\|instructions" "$T/out")" -eq 1 ] &&
-   has "$T/out" "^events: cycles and instructions left out of the defaults: not supported by this CPU/VM (ENOENT)" &&
+   [ "$(grep -c "cycles\|instructions\|branch" "$T/out")" -eq 1 ] &&
+   has "$T/out" "^events: cycles, instructions, branches and branch-misses left out of the defaults: not supported by this CPU/VM (ENOENT)" &&
    nothas "$T/out" "<not supported>" &&
    run "defaults left out json" 0 "$PB" stat -r 2 --mode unprepared --json -- true &&
    json "$T/out" '[e["name"] for e in d["events"]] == ["task-clock", "context-switches", "cpu-migrations", "page-faults"] and
-	[e["name"] for e in d["events_left_out"]] == ["cycles", "instructions"] and
+	[e["name"] for e in d["events_left_out"]] == ["cycles", "instructions", "branches", "branch-misses"] and
 	all("ENOENT" in e["reason"] for e in d["events_left_out"]) and
 	all("cycles" not in r["counters"] for r in d["modes"][0]["runs"])'; then
 	ok "defaults this machine cannot count: left out, said once with the reason"

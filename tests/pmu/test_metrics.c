@@ -65,7 +65,7 @@ static void exact(void)
 	double ka, kb, ipc, ghz;
 	json_t *br;
 
-	if (!ok(a && b && u, "metrics: pbench stat -M ... --json ran three times"))
+	if (!ok(a && b && u, "pbench stat -M ... --json ran three times"))
 		goto out;
 	/* with -e instructions:u the loop's own instructions; beside the default events it
 	 * takes their instructions, the kernel's interrupts included */
@@ -75,23 +75,23 @@ static void exact(void)
 	kb = mean_of(metric_of(b, "insn-per-iter"));
 	diag("insn-per-iter: %.6f at 1e6 iterations, %.6f at 3e6", ka, kb);
 	ok(fabs(ka - round(ka)) < 1e-3 && round(ka) >= 1 && fabs(ka - kb) < 1e-3,
-	   "metrics: instructions:u per iteration is a whole number k (%.0f, to 3 decimals), the "
+	   "instructions:u per iteration is a whole number k (%.0f, to 3 decimals), the "
 	   "same at two sizes", round(ka));
 	ipc = mean_of(metric_of(a, "ipc"));
 	ghz = mean_of(metric_of(a, "ghz"));
 	diag("ipc %.6f, ghz %.6f, cycles-per-iter %.6f", ipc, ghz,
 	     mean_of(metric_of(a, "cycles-per-iter")));
-	ok(fabs(ipc - 1) < 5e-4, "metrics: IPC is 1.000 (cycles are virtual time under icount)");
-	ok(fabs(ghz - 1) < 5e-3, "metrics: GHz is 1.000 (one cycle a ns of virtual time)");
+	ok(fabs(ipc - 1) < 5e-4, "IPC is 1.000 (cycles are virtual time under icount)");
+	ok(fabs(ghz - 1) < 5e-3, "GHz is 1.000 (one cycle a ns of virtual time)");
 	br = metric_of(a, "branch-miss-pct");
 	diag("branch-miss-pct: %s", json_string_value(json_object_get(br, "reason")) ?: "(made)");
 	ok(br && json_is_string(json_object_get(br, "reason")) &&
 	   strstr(json_string_value(json_object_get(br, "reason")), "branch"),
-	   "metrics: branch-miss %% is n/a with the reason (the guest has no branch events)");
+	   "branch-miss %% is n/a with the reason (the guest has no branch events)");
 	br = metric_of(a, "frontend-stall-pct");
 	diag("frontend-stall-pct %.4f, backend-stall-pct %.4f", mean_of(br),
 	     mean_of(metric_of(a, "backend-stall-pct")));
-	ok(br && isfinite(mean_of(br)), "metrics: frontend stall %% made from the guest's counts");
+	ok(br && isfinite(mean_of(br)), "frontend stall %% made from the guest's counts");
 out:
 	json_decref(a);
 	json_decref(u);

@@ -126,8 +126,12 @@ enum pbench_runs_flags {
 	PBENCH_RUNS_REPROBE = 1 << 2,
 };
 
+/* perf stat's defaults: the software events, and the hardware events of its default metrics
+ * (GHz, IPC, branch-miss %): four hardware events, which every PMU with two general counters
+ * beside cycles and instructions counts at once. */
 #define PBENCH_RUNS_DEFAULT_EVENTS \
-	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions"
+	"task-clock, context-switches, cpu-migrations, page-faults, cycles, instructions, " \
+	"branches, branch-misses"
 #ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
 #define PBENCH_RUNS_OPTS_INIT \
 	([] { struct pbench_runs_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
