@@ -586,6 +586,9 @@ int cli_run_option(struct cli_run *r, int c, const char *arg)
 	switch (c) {
 	case 'e':
 		return cli_events_add(&r->events, arg) ? -1 : 1;
+	case 'M':
+		r->metrics = arg;
+		return 1;
 	case CLI_RUN_MODE:
 	case CLI_RUN_WORKLOAD:
 		return run_choice(r, c, arg);

@@ -169,7 +169,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 
 	cli_out_init(&o->out, "compare", COMPARE_OUTPUTS, 0);
 	/* Options may follow the commands (each command is one argument); "--" ends them. */
-	rc = cli_options(argc, argv, ":n:e:h", opts, &o->out, compare_usage, compare_option, o);
+	rc = cli_options(argc, argv, ":n:e:M:h", opts, &o->out, compare_usage, compare_option, o);
 	if (rc)
 		return rc;
 	for (; optind < argc; optind++) {
@@ -548,6 +548,7 @@ static int prepare_run(struct compare_opts *o)
 	snprintf(level, sizeof(level), "%.15ge-2", o->confidence_pct);
 	o->co.confidence = strtod(level, NULL);
 	o->co.events = o->run.events ? o->run.events : DEFAULT_EVENTS;
+	o->co.metrics = o->run.metrics;
 	apply_run(o);
 	rc = make_argvs(o);
 	if (!rc && o->baseline)

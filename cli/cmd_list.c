@@ -24,9 +24,9 @@ static int write_report(void *arg, int fmt, FILE *f)
 static int list_option(int c, const char *arg, void *all)
 {
 	(void)arg;
-	if (c != 'a')
+	if (c != 'a' && c != 'M')
 		return 1;
-	*(int *)all = 1;
+	*(int *)all |= c == 'a' ? 1 : 2;
 	return 0;
 }
 
@@ -34,6 +34,7 @@ int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },
+		{ "metrics", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_OUT_OPTIONS,
 		{ 0 },
@@ -43,13 +44,16 @@ int cmd_list(int argc, char **argv)
 	int all = 0, err, rc;
 
 	cli_out_init(&out, "list", CLI_OUT_JSON, CLI_OUT_NO_ARGS);
-	rc = cli_options(argc, argv, "+:ah", opts, &out, list_usage, list_option, &all);
+	rc = cli_options(argc, argv, "+:aMh", opts, &out, list_usage, list_option, &all);
 	if (rc)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
 	rc = cli_out_open(&out);
 	if (rc)
 		return rc;
-	err = pbench_event_list_new(&l, all ? PBENCH_LIST_ALL : 0);
+	if (all & 2)	/* the derived metrics, text only */
+		return cli_out_close(&out, 1, pbench_metric_list_write_text(stdout) ?
+				     EXIT_RUNTIME : EXIT_OK);
+	err = pbench_event_list_new(&l, all & 1 ? PBENCH_LIST_ALL : 0);
 	if (err < 0) {
 		cli_error("cannot list events: %s", pbench_strerror(err));
 		return cli_out_close(&out, 0, EXIT_RUNTIME);

@@ -90,6 +90,7 @@ static void apply_run(struct stat_opts *o)
 	o->ro.warmup_runs = r->warmup_runs >= 0 ? r->warmup_runs : o->ro.warmup_runs;
 	o->ro.flags |= r->reprobe ? PBENCH_RUNS_REPROBE : 0;
 	o->ro.events = r->events;
+	o->ro.metrics = r->metrics;
 }
 
 static int parse_args(int argc, char **argv, struct stat_opts *o)
@@ -106,7 +107,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	int rc;
 
 	cli_out_init(&o->out, "stat", STAT_OUTPUTS, CLI_OUT_DASH);
-	rc = cli_options(argc, argv, "+:e:r:qh", opts, &o->out, stat_usage, stat_option, o);
+	rc = cli_options(argc, argv, "+:e:M:r:qh", opts, &o->out, stat_usage, stat_option, o);
 	if (rc)
 		return rc;
 	if (optind < argc)

@@ -77,6 +77,7 @@ enum { CLI_RUN_MODE = 0x4100, CLI_RUN_CPU, CLI_RUN_WARMUP_MS, CLI_RUN_TIMEOUT, C
        CLI_RUN_WORKLOAD, CLI_RUN_ITERATIONS, CLI_RUN_MEMORY, CLI_RUN_STRICT };
 #define CLI_RUN_OPTIONS \
 	{ "events", required_argument, NULL, 'e' }, \
+	{ "metrics", required_argument, NULL, 'M' }, \
 	{ "help", no_argument, NULL, 'h' }, \
 	{ "mode", required_argument, NULL, CLI_RUN_MODE }, \
 	{ "cpu", required_argument, NULL, CLI_RUN_CPU }, \
@@ -111,6 +112,7 @@ struct cli_run {
 	const char *helper[3];		/* --setup, --prepare, --cleanup lines */
 	char **argv[3];			/* those as argv (cli_run_helpers()) */
 	char *events;			/* every -e, joined; both freed by cli_run_release() */
+	const char *metrics;		/* -M */
 };
 void cli_run_init(struct cli_run *r);
 /* 1 when c is one of CLI_RUN_OPTIONS and taken, 0 when not one, -1 after the message. */

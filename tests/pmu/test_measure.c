@@ -97,6 +97,15 @@ static void measure_k(const char *name, pbench_fn fn, const uint32_t *body,
 	   s->median, k, tol);
 	ok(fabs(cmin - k) < 0.01 && fabs(cmax - k) < 0.01, "%s: %d instructions:u per call "
 	   "after the empty batch's (%.4f..%.4f)", name, k, cmin, cmax);
+	{
+		struct pbench_event_summary es = { .size = sizeof(es) };
+
+		ok(!pbench_result_event_summary(r, 0, &es) && es.counted == es.runs &&
+		   es.runs == (int)pbench_result_nr_samples(r) && fabs(es.mean - k) < 0.01 &&
+		   fabs(es.median - k) < 0.01, "%s: per call summary of instructions:u: mean "
+		   "%.4f, median %.4f, +- %.4f%% over %d samples", name, es.mean, es.median,
+		   es.sem_pct, es.runs);
+	}
 	pbench_result_free(r);
 }
 

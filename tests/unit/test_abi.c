@@ -179,6 +179,8 @@ Test(abi, pbench_contest_opts)
 	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->progress_arg), 8, "progress_arg resized");
 	cr_expect_eq(offsetof(struct pbench_contest_opts, flags), 168, "flags moved");
 	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->flags), 4, "flags resized");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, metrics), 176, "metrics moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->metrics), 8, "metrics resized");
 }
 
 Test(abi, pbench_contest_entrant)
@@ -937,6 +939,8 @@ Test(abi, pbench_runs_opts)
 	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->prepare), 8, "prepare resized");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, cleanup), 192, "cleanup moved");
 	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->cleanup), 8, "cleanup resized");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, metrics), 200, "metrics moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->metrics), 8, "metrics resized");
 }
 
 Test(abi, pbench_runs_set)
@@ -1477,4 +1481,104 @@ Test(abi, pbench_history_change)
 	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->p), 8, "p resized");
 	cr_expect_eq(offsetof(struct pbench_history_change, direction), 104, "direction moved");
 	cr_expect_eq(sizeof(((struct pbench_history_change *)0)->direction), 4, "direction resized");
+}
+
+Test(abi, pbench_event_summary)
+{
+	cr_expect_eq(offsetof(struct pbench_event_summary, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, name), 8, "name moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->name), 8, "name resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, unit), 16, "unit moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->unit), 8, "unit resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, status), 24, "status moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->status), 4, "status resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, reason), 32, "reason moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->reason), 8, "reason resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, runs), 40, "runs moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->runs), 4, "runs resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, counted), 44, "counted moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->counted), 4, "counted resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, multiplexed), 48, "multiplexed moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->multiplexed), 4, "multiplexed resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, running_pct), 56, "running_pct moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->running_pct), 8, "running_pct resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, user_only), 64, "user_only moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->user_only), 4, "user_only resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, mean), 72, "mean moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->mean), 8, "mean resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, sem_pct), 80, "sem_pct moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->sem_pct), 8, "sem_pct resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, median), 88, "median moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->median), 8, "median resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, min), 96, "min moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->min), 8, "min resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, max), 104, "max moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->max), 8, "max resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, stddev), 112, "stddev moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->stddev), 8, "stddev resized");
+	cr_expect_eq(offsetof(struct pbench_event_summary, cv_pct), 120, "cv_pct moved");
+	cr_expect_eq(sizeof(((struct pbench_event_summary *)0)->cv_pct), 8, "cv_pct resized");
+}
+
+Test(abi, pbench_metric_info)
+{
+	cr_expect_eq(offsetof(struct pbench_metric_info, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_metric_info, name), 8, "name moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->name), 8, "name resized");
+	cr_expect_eq(offsetof(struct pbench_metric_info, group), 16, "group moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->group), 8, "group resized");
+	cr_expect_eq(offsetof(struct pbench_metric_info, label), 24, "label moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->label), 8, "label resized");
+	cr_expect_eq(offsetof(struct pbench_metric_info, formula), 32, "formula moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->formula), 8, "formula resized");
+	cr_expect_eq(offsetof(struct pbench_metric_info, unit), 40, "unit moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->unit), 8, "unit resized");
+	cr_expect_eq(offsetof(struct pbench_metric_info, trust), 48, "trust moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->trust), 8, "trust resized");
+	cr_expect_eq(offsetof(struct pbench_metric_info, events), 56, "events moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->events), 8, "events resized");
+	cr_expect_eq(offsetof(struct pbench_metric_info, reason), 64, "reason moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->reason), 8, "reason resized");
+	cr_expect_eq(offsetof(struct pbench_metric_info, available), 72, "available moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->available), 4, "available resized");
+}
+
+Test(abi, pbench_metric_summary)
+{
+	cr_expect_eq(offsetof(struct pbench_metric_summary, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, name), 8, "name moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->name), 8, "name resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, group), 16, "group moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->group), 8, "group resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, label), 24, "label moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->label), 8, "label resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, formula), 32, "formula moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->formula), 8, "formula resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, unit), 40, "unit moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->unit), 8, "unit resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, events), 48, "events moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->events), 8, "events resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, reason), 56, "reason moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->reason), 8, "reason resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, runs), 64, "runs moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->runs), 4, "runs resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, apart), 68, "apart moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->apart), 4, "apart resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, mean), 72, "mean moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->mean), 8, "mean resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, sem_pct), 80, "sem_pct moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->sem_pct), 8, "sem_pct resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, median), 88, "median moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->median), 8, "median resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, min), 96, "min moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->min), 8, "min resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, max), 104, "max moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->max), 8, "max resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, stddev), 112, "stddev moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->stddev), 8, "stddev resized");
+	cr_expect_eq(offsetof(struct pbench_metric_summary, cv_pct), 120, "cv_pct moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->cv_pct), 8, "cv_pct resized");
 }

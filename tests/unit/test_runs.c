@@ -179,18 +179,20 @@ Test(runs, defaults_not_countable_left_out)
 	o.events = NULL;
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
 	while (!pbench_runs_left_out(r, n, &name, &reason)) {
-		cr_expect(!strcmp(name, "cycles") || !strcmp(name, "instructions"), "%s", name);
+		cr_expect(!strcmp(name, "cycles") || !strcmp(name, "instructions") ||
+			  !strcmp(name, "branches") || !strcmp(name, "branch-misses"), "%s", name);
 		cr_expect(reason && *reason, "%s left out without a reason", name);
 		for (int e = 0; e < pbench_runs_nr_events(r); e++)
 			cr_expect_str_neq(pbench_runs_event_name(r, e), name);
 		n++;
 	}
 	cr_expect_eq(pbench_runs_left_out(r, n, NULL, NULL), -ENOENT);
-	cr_expect_eq(pbench_runs_nr_events(r) + n, 6, "%d events and %d left out",
+	cr_expect_eq(pbench_runs_nr_events(r) + n, 8, "%d events and %d left out",
 		     pbench_runs_nr_events(r), n);
 	if (access("/sys/bus/event_source/devices/cpu", F_OK) &&
 	    access("/sys/bus/event_source/devices/armv8_pmuv3_0", F_OK))
-		cr_expect_eq(n, 2, "no hardware PMU here: cycles and instructions left out");
+		cr_expect_eq(n, 4, "no hardware PMU here: cycles, instructions, branches and "
+			     "branch-misses left out");
 	pbench_runs_free(r);
 
 	o.events = "task-clock,cycles";

@@ -124,6 +124,9 @@ struct pbench_contest_opts {
 	void (*progress)(const struct pbench_contest_progress *p, void *arg);
 	void *progress_arg;
 	unsigned flags;			/* enum pbench_contest_flags */
+	/* Derived metrics for every entrant that runs (pbench_runs_opts.metrics: names or
+	 * groups, NULL: those the events allow); kept as given until the entrants are added. */
+	const char *metrics;
 };
 
 #ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */

@@ -130,6 +130,63 @@ PBENCH_API int pbench_counters_delta(const struct pbench_counters *c, int i,
  * struct too old to have is_scaled is left as it is. */
 PBENCH_API void pbench_count_scale(struct pbench_count *count);
 
+
+/* One event over a set of runs (pbench_runs_event_summary(): the runs ended at the timeout
+ * left out) or over a function's samples (pbench_result_event_summary(): its count per call), on
+ * the scaled values: an event that shared a counter is an estimate (multiplexed > 0, running_pct
+ * its mean share). An event not counted in some runs is summarized on the others and says
+ * how many counted; never a 0 for "not counted". */
+struct pbench_event_summary {
+	size_t size;
+	const char *name;		/* as asked (valid until r is freed) */
+	const char *unit;		/* "ns" for task-clock and cpu-clock, else "" (a count) */
+	int status;			/* enum pbench_event_status: OK (every run counted, none
+					 * scaled), MULTIPLEXED (some scaled), NOT_COUNTED (no run
+					 * counted it), or why it could not be opened */
+	const char *reason;		/* why not counted or opened ("" when counted) */
+	int runs;			/* runs in the summary */
+	int counted;			/* of them, those in which it counted */
+	int multiplexed;		/* of them, those scaled (the value an estimate) */
+	double running_pct;		/* mean share of the enabled time it was on a counter */
+	int user_only;			/* the kernel's share left out (perf_event_paranoid) */
+	/* over the counted runs (NaN with none; sem_pct, stddev and cv_pct NaN below 2):
+	 * sem_pct is the standard error of the mean in % of the mean, perf stat's "+- x%" */
+	double mean, sem_pct, median, min, max, stddev, cv_pct;
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Derived metrics (metrics.c): perf stat's "# 1.23 insn per cycle", each made from one run's
+ * counts of events counted in one group (the same time window), then summarized over the
+ * runs (pbench_runs_metric()). kmod-free-docs/metrics.md has every one.
+ */
+struct pbench_metric_info {
+	size_t size;
+	/* The strings: never NULL, the library's, valid for the life of the process. */
+	const char *name;		/* "ipc": what -M and pbench_runs_opts.metrics take */
+	const char *group;		/* "default", "cycles", "branches", "cache", "stalls",
+					 * "topdown", "per-iteration": -M takes a group too */
+	const char *label;		/* perf stat's words after the value: "insn per cycle" */
+	const char *formula;		/* "instructions / cycles" */
+	const char *unit;		/* "", "%", "GHz", "CPUs", "/sec", "MPKI", "slots" */
+	const char *trust;		/* one line: when to trust it */
+	const char *events;		/* the events it opens on this CPU, comma-separated: the
+					 * generic perf events, or the libpfm4 events of this CPU's
+					 * PMU; "" when it cannot be made here */
+	const char *reason;		/* why it cannot be made here, or NULL */
+	int available;			/* pbench_metric_probe(): 1 its events open here, 0 not;
+					 * -1 from pbench_metric_get() (not tried) */
+};
+/* The metrics pbench knows (their number), and the i-th one as this CPU makes it (which events;
+ * nothing opened). 0, -ENOENT past the last, -EINVAL (out or its size). */
+PBENCH_API int pbench_metric_nr(void);
+PBENCH_API int pbench_metric_get(int i, struct pbench_metric_info *out);
+/* The same, with available and reason from opening its events on the calling thread (closed
+ * again at once). */
+PBENCH_API int pbench_metric_probe(int i, struct pbench_metric_info *out);
+/* pbench list --metrics: a line per metric, whether it can be made here and why not, its
+ * formula and events. Errors: -EINVAL, -EIO. */
+PBENCH_API int pbench_metric_list_write_text(FILE *f);
+
 #ifdef __cplusplus
 }
 #endif

@@ -174,6 +174,11 @@ PBENCH_API int pbench_result_nr_events(const struct pbench_result *r);
  */
 PBENCH_API int pbench_result_count(const struct pbench_result *r, size_t i, int e,
 				   struct pbench_count *out);
+/* Event e's count per call over the samples (pbench_result_count()'s scaled: the empty batch's
+ * subtracted unless keep_overhead, as the time is): mean, +- the SEM in %, median, min, max,
+ * cv; unit "" (also for task-clock: ns per call). Errors: -EINVAL. */
+PBENCH_API int pbench_result_event_summary(const struct pbench_result *r, int e,
+					   struct pbench_event_summary *out);
 PBENCH_API const char *pbench_stop_rule_name(int rule);
 /* The machine code of the measured function (see show_code), in the result's memory; NULL
  * when it was not asked for and no warning called for it (and for the region API). */

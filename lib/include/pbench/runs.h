@@ -111,6 +111,10 @@ struct pbench_runs_opts {
 	char *const *prepare;		/* hyperfine's --prepare, before each run: not prepared
 					 * mode (pbench_prepare(), PBENCH_RUNS_PREPARED) */
 	char *const *cleanup;
+	/* Derived metrics to make (perf stat's -M): names or groups, comma-separated
+	 * (pbench_metric_get()); their events are opened beside events, each metric's hardware
+	 * events in one group. NULL: the metrics the events counted allow. Copied. */
+	const char *metrics;
 };
 
 enum pbench_runs_flags {
@@ -122,8 +126,12 @@ enum pbench_runs_flags {
 	PBENCH_RUNS_REPROBE = 1 << 2,
 };
 
+/* perf stat's defaults: the software events, and the hardware events of its default metrics
+ * (GHz, IPC, branch-miss %): four hardware events, which every PMU with two general counters
+ * beside cycles and instructions counts at once. */
 #define PBENCH_RUNS_DEFAULT_EVENTS \
-	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions"
+	"task-clock, context-switches, cpu-migrations, page-faults, cycles, instructions, " \
+	"branches, branch-misses"
 #ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
 #define PBENCH_RUNS_OPTS_INIT \
 	([] { struct pbench_runs_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
@@ -349,6 +357,43 @@ PBENCH_API int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_head(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_body(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f);
+
+
+/* ---- per-event summaries and derived metrics over a set's runs (runs_summary.c) ---------- */
+
+/* Event e over the runs of set s in its summary (struct pbench_event_summary, counters.h). */
+/* Errors: -EINVAL (r, s, e or out). */
+PBENCH_API int pbench_runs_event_summary(const struct pbench_runs *r, int s, int e,
+					 struct pbench_event_summary *out);
+
+/* A derived metric over the runs of set s: made in each run from that run's counts, then
+ * summarized; "n/a" (reason set, runs 0) when it cannot be made. */
+struct pbench_metric_summary {
+	size_t size;
+	/* strings: the library's (pbench_metric_info's), valid until r is freed */
+	const char *name, *group, *label, *formula, *unit;
+	const char *events;		/* the events it was made from */
+	const char *reason;		/* NULL when made in some run; else why not ("n/a: ...") */
+	int runs;			/* runs it was made in */
+	int apart;			/* of them, runs whose events were multiplexed apart (not
+					 * all counted in the same window): the value is made from
+					 * estimates of different windows */
+	double mean, sem_pct, median, min, max, stddev, cv_pct;	/* as an event's */
+};
+/* The metrics a set has: those asked for (opts.metrics) and those its events allow. */
+PBENCH_API int pbench_runs_nr_metrics(const struct pbench_runs *r);
+/* Errors: -EINVAL. */
+PBENCH_API int pbench_runs_metric(const struct pbench_runs *r, int s, int m,
+				  struct pbench_metric_summary *out);
+/*
+ * The per-run values of an event (its scaled count; ns for task-clock) or of a metric named
+ * name, over every run of set s in order (as pbench_runs_get()'s i): NaN for a run where it
+ * was not counted or cannot be made, or that timed out. Fills out[0 .. n-1] when out is not
+ * NULL and returns the number of runs. What a judge on a counter takes as its figure.
+ * Errors: -EINVAL, -ENOENT (no such event or metric in r).
+ */
+PBENCH_API int pbench_runs_values(const struct pbench_runs *r, int s, const char *name,
+				  double *out, int n);
 
 #ifdef __cplusplus
 }

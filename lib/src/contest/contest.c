@@ -287,6 +287,7 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 	int err;
 
 	ro.events = c->events;
+	ro.metrics = c->o.metrics;
 	ro.argv = e->argv;
 	ro.workload = e->workload;
 	ro.iterations = e->iterations;

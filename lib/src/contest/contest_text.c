@@ -251,6 +251,38 @@ static void print_events(FILE *f, const struct pbench_contest *c)
 		print_event(f, c, ev, w);
 }
 
+/* Each entrant's derived metrics (pbench_runs_metric() of its set): the mean over its runs
+ * with the standard error of the mean in %, as perf stat's "+-"; n/a with the reason. */
+static void print_metrics(FILE *f, const struct pbench_contest *c)
+{
+	int nm = 0, w = 7;
+
+	for (int i = 0; i < c->n && !nm; i++)
+		nm = c->e[i].r ? pbench_runs_nr_metrics(c->e[i].r) : 0;
+	if (!nm)
+		return;
+	for (int i = 0; i < c->n; i++)
+		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
+	fprintf(f, "\nmetrics, the mean over the runs ( +- its standard error):\n");
+	for (int m = 0; m < nm; m++) {
+		for (int i = 0; i < c->n; i++) {
+			struct pbench_metric_summary k = { .size = sizeof(k) };
+
+			if (!c->e[i].r || pbench_runs_metric(c->e[i].r, 0, m, &k))
+				continue;
+			fprintf(f, "  %-18s %-*.*s ", i == 0 || !c->e[0].r ? k.name : "", w, w,
+				c->e[i].name);
+			if (k.reason)
+				fprintf(f, "n/a: %s\n", k.reason);
+			else if (isfinite(k.sem_pct))
+				fprintf(f, "%12.6g %s%s  ( +- %5.2f%% )\n", k.mean, k.unit,
+					*k.unit ? "" : k.label, k.sem_pct);
+			else
+				fprintf(f, "%12.6g %s%s\n", k.mean, k.unit, *k.unit ? "" : k.label);
+		}
+	}
+}
+
 static void print_how(FILE *f, const struct pbench_contest *c)
 {
 	const struct pb_entrant *any = NULL;
@@ -483,6 +515,7 @@ int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 	print_cautions(f, c);
 	print_table(f, c, order);
 	print_events(f, c);
+	print_metrics(f, c);
 	g = pb_line_open(&l, f, c->width, PB_HANG(2));
 	print_how(g, c);
 	print_speed(g, c);

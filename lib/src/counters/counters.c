@@ -44,6 +44,8 @@ struct pb_counter {
 	const char *reason;	/* why it did not open (pb_intern()'s), "" if it did */
 	void *page;		/* mmap page of hardware events, for rdpmc */
 	const char *no_rdpmc;	/* why it is never read in user space, NULL if it can be */
+	int tie;		/* "{a,b}" in the list: 1 the first of a tied group, 2 the
+				 * others (metrics.c: events counted in one window) */
 	struct snap start, delta;
 };
 
@@ -65,6 +67,7 @@ struct pbench_counters {
 	struct pb_counter *ctr;
 	int nr_groups;
 	struct pb_group *groups;
+	int tie_group;		/* the group the tied events being opened join, or -1 */
 	int rdpmc;		/* every opened event has a mapped page */
 	int user_reads;		/* the last snapshot: 1 user space, 0 read(), -1 none yet */
 	char why[320];		/* why the last snapshot took read() (the set's reason) */
@@ -292,10 +295,20 @@ static int open_one(struct pbench_counters *c, int i)
 	int fd = -1, g;
 
 	ctr->no_rdpmc = rdpmc_refusal(c, ctr);
-	for (g = 0; g < c->nr_groups; g++) {
+	/* Tied events ("{a,b,c}") join only their own group, which starts at the first of
+	 * them; one the PMU has no counter left for starts the next group (split as perf stat
+	 * splits a metric group), and the rest join that one. Untied ones join any. */
+	if (ctr->tie == 1)
+		c->tie_group = -1;
+	if (ctr->tie == 2 && c->tie_group >= 0) {
+		g = c->tie_group;
 		fd = try_open(c, ctr, c->ctr[c->groups[g].leader].fd);
-		if (fd >= 0 || fd == -EMFILE || fd == -ESRCH)
-			break;
+	} else if (!ctr->tie) {
+		for (g = 0; g < c->nr_groups; g++) {
+			fd = try_open(c, ctr, c->ctr[c->groups[g].leader].fd);
+			if (fd >= 0 || fd == -EMFILE || fd == -ESRCH)
+				break;
+		}
 	}
 	if (fd < 0 && fd != -EMFILE && fd != -ESRCH) {
 		fd = try_open(c, ctr, -1);
@@ -305,6 +318,8 @@ static int open_one(struct pbench_counters *c, int i)
 				close(fd);
 				return g;
 			}
+			if (ctr->tie)
+				c->tie_group = g;
 		}
 	}
 	if (fd == -EMFILE || fd == -ESRCH || fd == -ENOMEM)
@@ -350,6 +365,31 @@ static int alloc_buffers(struct pbench_counters *c)
 	}
 	c->rdpmc = opened && all_pages;
 	return opened;
+}
+
+/* "{a,b}" in the list ties a, b into one group: the braces off the names, each event's tie
+ * (1 first, 2 the others) into c->ctr. */
+static void untie(struct pbench_counters *c, char **names)
+{
+	int open = 0;
+
+	for (int i = 0; i < c->nr; i++) {
+		char *s = names[i];
+		size_t len;
+
+		if (*s == '{') {
+			memmove(s, s + 1, strlen(s));
+			open = 1;
+			c->ctr[i].tie = 1;
+		} else if (open) {
+			c->ctr[i].tie = 2;
+		}
+		len = strlen(s);
+		if (len && s[len - 1] == '}') {
+			s[len - 1] = 0;
+			open = 0;
+		}
+	}
 }
 
 /* Resolve each name into c->ctr (c->nr of them), refusing the same event twice; the error
@@ -476,6 +516,8 @@ int pbench_counters_open(struct pbench_counters **out, const char *events,
 		goto out_free;
 	}
 	c->nr = n;
+	c->tie_group = -1;
+	untie(c, names);
 	err = resolve_all(c, names);
 	if (err)
 		goto out_free;

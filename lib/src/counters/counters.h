@@ -110,4 +110,28 @@ uint64_t pb_speed_calibrate(double target_ns);
  * of the spread" (>= 0.5), else "not what spread the runs". */
 const char *pb_speed_corr_words(double r);
 
+
+/* metrics.c: the metric table. The events metric m needs on this CPU (NULL with *reason when
+ * it cannot be made here), how its value is made (pb_metric_value()'s calc; -1: n/a), its
+ * name, the event perf stat prints it beside (NULL: a line of its own), label and unit;
+ * whether it is per iteration of a built-in workload; a name to its index (-1); a list of
+ * names and groups to sel[pbench_metric_nr()] (-PBENCH_EUNKNOWN_EVENT, said by pb_fail());
+ * one run's value from its events' scaled counts v (in the order of its events), the run's
+ * wall time and iterations (NaN: cannot be made); the libpfm4 PMU detected (NULL: none). */
+const char *pb_metric_events(int m, const char **reason);
+int pb_metric_calc(int m);
+const char *pb_metric_name(int m);
+const char *pb_metric_anchor(int m);
+const char *pb_metric_label(int m);
+const char *pb_metric_unit(int m);
+const char *pb_metric_formula(int m);
+int pb_metric_per_iteration(int m);
+int pb_metric_find(const char *name);
+int pb_metric_select(const char *list, unsigned char *sel);
+double pb_metric_value(int calc, const double *v, int nv, double wall_ns, double iterations);
+const char *pb_metric_pmu(void);
+/* The list base plus the events of the metrics sel selects, each metric's hardware events
+ * tied into one group ("{a,b}"); *out malloc'ed. 0, -ENOMEM. */
+int pb_metric_event_list(const char *base, const unsigned char *sel, char **out);
+
 #endif

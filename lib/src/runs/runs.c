@@ -176,6 +176,29 @@ out:
 	return err;
 }
 
+/* -M: the metrics asked for (*asked, pbench_metric_nr() flags), and the set opened again
+ * with their events, each metric's hardware events in one group. */
+static int open_metrics(struct pbench_runs *r, const struct pbench_counters_opts *copts,
+			unsigned char **asked)
+{
+	char *list = NULL;
+	int err;
+
+	*asked = calloc((size_t)pbench_metric_nr(), 1);
+	if (!*asked || !(r->metrics = strdup(r->o.metrics)))
+		return -ENOMEM;
+	r->o.metrics = r->metrics;
+	if ((err = pb_metric_select(r->metrics, *asked)))
+		return pb_set_last_error(err, "%s", pbench_strerror(err));
+	if ((err = pb_metric_event_list(r->events, *asked, &list)))
+		return err;
+	pbench_counters_free(r->self);
+	r->self = NULL;
+	free(r->events);
+	r->o.events = r->events = list;
+	return pbench_counters_open(&r->self, r->events, copts);
+}
+
 static int alloc_set(struct pb_set *set, int mode, long runs, int nr)
 {
 	set->mode = mode;
@@ -262,6 +285,7 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 {
 	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
 	struct pbench_runs *r;
+	unsigned char *asked = NULL;
 	int err, defaults;
 
 	pb_fail_clear();
@@ -302,9 +326,15 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 	err = pbench_counters_open(&r->self, r->events, &copts);
 	if (!err && defaults)
 		err = leave_out(r, &copts);
+	if ((!err || err == -PBENCH_ENO_EVENTS) && r->o.metrics)
+		err = open_metrics(r, &copts, &asked);
 	if (err && err != -PBENCH_ENO_EVENTS)
 		goto out_free;
 	r->nr = pbench_counters_nr(r->self);
+	if ((err = pb_runs_pick_metrics(r, asked)))
+		goto out_free;
+	free(asked);
+	asked = NULL;
 	if (r->o.argv && (err = plan_child(&r->subject.plan, r->self, r->nr)))
 		goto out_free;
 	/* For a command the set is never enabled (its commands enable their copies at exec).
@@ -334,6 +364,7 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 	return 0;
 
 out_free:
+	free(asked);
 	pbench_runs_free(r);
 	return err;
 }
@@ -846,6 +877,9 @@ void pbench_runs_free(struct pbench_runs *r)
 	pb_argv_free(r->subject.argv);
 	pbench_counters_free(r->self);
 	free(r->events);
+	free(r->metrics);
+	free(r->mshow);
+	free(r->mlist);
 	for (int i = 0; i < r->nleft; i++)
 		free(r->left_name[i]);
 	free(r);

@@ -132,6 +132,10 @@ struct pbench_runs {
 	int ran;
 	char error[512];		/* the last failure in words */
 	int width;			/* pbench_runs_wrap_at() */
+	char *metrics;			/* o.metrics, copied */
+	unsigned char *mshow;		/* pbench_metric_nr(): 1 the metric is the set's */
+	int *mlist;			/* the shown metrics' indices, nmetrics of them */
+	int nmetrics;
 };
 
 /* A run's own resource use: getrusage deltas, or a command's from wait4. */
@@ -139,6 +143,11 @@ struct pb_rusage {
 	uint64_t nvcsw, nivcsw, minflt, majflt;
 	uint64_t user_ns, system_ns;	/* CPU time, ru_utime and ru_stime */
 };
+
+/* runs_summary.c: the metrics a set shows (after its events are open). -ENOMEM. */
+int pb_runs_pick_metrics(struct pbench_runs *r, const unsigned char *asked);
+/* The index of the event named name in r (-1). */
+int pb_runs_event_index(const struct pbench_runs *r, const char *name);
 
 /* runs_exec.c: a run of a set on its own, so that another object (the contest) can run
  * several subjects' sets round by round; preparing apart from the runs. */

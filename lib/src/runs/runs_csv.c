@@ -39,7 +39,15 @@ static void csv_header(FILE *f, const struct pbench_runs *r)
 	}
 	fputs(",ctx_involuntary,ctx_voluntary,migrations,minor_faults,major_faults,"
 	      "not_running_ns,irqs,irq_timer,irq_ipi,irq_device,softirqs,steal_ns,setup_ns,"
-	      "exec_ns,outlier,cause,speed,ref_before_ns,ref_after_ns\n", f);
+	      "exec_ns,outlier,cause,speed,ref_before_ns,ref_after_ns", f);
+	/* appended: each derived metric's value in the run (empty: not made) */
+	for (int m = 0; m < pbench_runs_nr_metrics(r); m++) {
+		struct pbench_metric_summary ms = { .size = sizeof(ms) };
+
+		pbench_runs_metric(r, 0, m, &ms);
+		fprintf(f, ",metric:%s", ms.name);
+	}
+	fputc('\n', f);
 }
 
 static void csv_run(FILE *f, const struct pbench_runs *r, const struct pb_set *s, int i)
@@ -81,6 +89,21 @@ static void csv_run(FILE *f, const struct pbench_runs *r, const struct pb_set *s
 	csv_real(f, run->speed);
 	csv_real(f, run->ref_before_ns);
 	csv_real(f, run->ref_after_ns);
+	for (int m = 0; m < pbench_runs_nr_metrics(r); m++) {
+		struct pbench_metric_summary ms = { .size = sizeof(ms) };
+		double v = NAN;
+
+		pbench_runs_metric(r, 0, m, &ms);
+		if (pbench_runs_values(r, (int)(s - r->sets), ms.name, NULL, 0) > i) {
+			double *all = calloc((size_t)s->done, sizeof(*all));
+
+			if (all && pbench_runs_values(r, (int)(s - r->sets), ms.name, all,
+						      s->done) > i)
+				v = all[i];
+			free(all);
+		}
+		csv_real(f, v);
+	}
 	fputc('\n', f);
 }
 

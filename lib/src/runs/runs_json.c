@@ -238,6 +238,50 @@ static void trust_json(json_t *j, const struct pbench_runs *r, const struct pb_s
 	json_object_set_new(j, "caution", u ? json_string(buf) : json_null());
 }
 
+/* Each event over the set's runs (pbench_runs_event_summary()): null figures when no run
+ * counted it. */
+static json_t *event_summary_json(const struct pbench_runs *r, int s)
+{
+	json_t *a = json_array();
+
+	for (int e = 0; a && e < r->nr; e++) {
+		struct pbench_event_summary k = { .size = sizeof(k) };
+
+		if (pbench_runs_event_summary(r, s, e, &k))
+			continue;
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:o, s:i, s:i, s:i, s:o, s:b, "
+			"s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", k.name, "unit", k.unit,
+			"status", pbench_event_status_name(k.status), "reason",
+			*k.reason ? json_string(k.reason) : json_null(), "runs", k.runs,
+			"counted", k.counted, "multiplexed", k.multiplexed, "running_pct",
+			num(k.running_pct), "user_only", k.user_only, "mean", num(k.mean),
+			"sem_pct", num(k.sem_pct), "median", num(k.median), "min", num(k.min),
+			"max", num(k.max), "stddev", num(k.stddev), "cv_pct", num(k.cv_pct)));
+	}
+	return a;
+}
+
+/* The derived metrics of the set (pbench_runs_metric()): made per run, then summarized. */
+static json_t *metrics_json(const struct pbench_runs *r, int s)
+{
+	json_t *a = json_array();
+
+	for (int m = 0; a && m < pbench_runs_nr_metrics(r); m++) {
+		struct pbench_metric_summary k = { .size = sizeof(k) };
+
+		if (pbench_runs_metric(r, s, m, &k))
+			continue;
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:i, s:i, "
+			"s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", k.name, "group", k.group,
+			"label", k.label, "formula", k.formula, "unit", k.unit, "events", k.events,
+			"reason", k.reason ? json_string(k.reason) : json_null(), "runs", k.runs,
+			"apart", k.apart, "mean", num(k.mean), "sem_pct", num(k.sem_pct),
+			"median", num(k.median), "min", num(k.min), "max", num(k.max),
+			"stddev", num(k.stddev), "cv_pct", num(k.cv_pct)));
+	}
+	return a;
+}
+
 static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 {
 	json_t *j = json_object(), *steps = json_array(), *runs = json_array();
@@ -294,6 +338,8 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_object_set_new(j, "summary_ticks", s->have_summary ? ticks_json(s) : json_null());
 	json_object_set_new(j, "outliers", s->have_summary ? outliers_json(s) : json_null());
 	json_object_set_new(j, "speed", speed_json(r, s));
+	json_object_set_new(j, "event_summary", event_summary_json(r, (int)(s - r->sets)));
+	json_object_set_new(j, "metrics", metrics_json(r, (int)(s - r->sets)));
 	return j;
 }
 

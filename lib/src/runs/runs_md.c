@@ -67,6 +67,58 @@ static void md_row(FILE *f, const struct pbench_runs *r, const struct pb_set *s,
 		fprintf(f, " %d |\n", s->outliers);
 }
 
+/* Each event and metric of each set: mean, +- the SEM in % (perf stat's), median, min, max,
+ * CV; what was not counted or cannot be made says why. */
+static void md_figures(FILE *f, double mean, double sem_pct, double median, double min,
+		       double max, double cv_pct)
+{
+	fprintf(f, " %.6g |", mean);
+	if (isfinite(sem_pct))
+		fprintf(f, " %.2f%% |", sem_pct);
+	else
+		fprintf(f, " n/a |");
+	fprintf(f, " %.6g | %.6g | %.6g |", median, min, max);
+	if (isfinite(cv_pct))
+		fprintf(f, " %.2f%% |\n", cv_pct);
+	else
+		fprintf(f, " n/a |\n");
+}
+
+static void md_counters(FILE *f, const struct pbench_runs *r)
+{
+	if (!r->nr && !pbench_runs_nr_metrics(r))
+		return;
+	fprintf(f, "\n| Mode | Event or metric | Mean | ± SEM | Median | Min | Max | CV |\n");
+	fprintf(f, "|:---|:---|---:|---:|---:|---:|---:|---:|\n");
+	for (int s = 0; s < r->nsets; s++) {
+		const char *mode = pbench_runs_mode_name(r->sets[s].mode);
+
+		for (int e = 0; e < r->nr; e++) {
+			struct pbench_event_summary k = { .size = sizeof(k) };
+
+			if (pbench_runs_event_summary(r, s, e, &k) || !k.counted)
+				continue;
+			fprintf(f, "| %s | %s%s |", mode, k.name, *k.unit ? " [ns]" : "");
+			md_figures(f, k.mean, k.sem_pct, k.median, k.min, k.max, k.cv_pct);
+		}
+		for (int m = 0; m < pbench_runs_nr_metrics(r); m++) {
+			struct pbench_metric_summary k = { .size = sizeof(k) };
+
+			if (pbench_runs_metric(r, s, m, &k))
+				continue;
+			if (k.reason) {
+				fprintf(f, "| %s | %s | n/a: ", mode, k.name);
+				pb_md_text(f, k.reason);
+				fprintf(f, " | | | | | |\n");
+				continue;
+			}
+			fprintf(f, "| %s | %s (%s%s%s) |", mode, k.name, k.label, *k.unit ? ", " : "",
+				k.unit);
+			md_figures(f, k.mean, k.sem_pct, k.median, k.min, k.max, k.cv_pct);
+		}
+	}
+}
+
 int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f)
 {
 	double least = INFINITY, scale, sr, cr;
@@ -85,6 +137,7 @@ int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f)
 	for (int i = 0; i < r->nsets; i++)
 		if (r->sets[i].have_summary)
 			md_row(f, r, &r->sets[i], scale);
+	md_counters(f, r);
 	if (pb_runs_contrast(r, &sr, &cr, verdict, sizeof(verdict))) {
 		fprintf(f, "\n");
 		pb_md_text(f, verdict);

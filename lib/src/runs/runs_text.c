@@ -269,6 +269,137 @@ static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set
 	}
 }
 
+/* A count as perf stat prints it: grouped by thousands ("1,234,567"), two decimals below 100. */
+static void fmt_count(char *buf, size_t len, double v)
+{
+	char raw[64];
+	size_t n, k = 0, lead;
+
+	if (v < 100) {
+		snprintf(buf, len, "%.2f", v);
+		return;
+	}
+	snprintf(raw, sizeof(raw), "%.0f", v);
+	n = strlen(raw);
+	lead = n % 3 ? n % 3 : 3;
+	for (size_t i = 0; i < n && k + 2 < len; i++) {
+		if (i && (i - lead) % 3 == 0 && i >= lead)
+			buf[k++] = ',';
+		buf[k++] = raw[i];
+	}
+	buf[k] = 0;
+}
+
+/* A metric's value in its unit: "0.987 CPUs utilized", "2.504 K/sec", "1.23 insn per cycle". */
+static void fmt_metric(char *buf, size_t len, const struct pbench_metric_summary *m)
+{
+	double v = m->mean;
+
+	if (!strcmp(m->unit, "/sec"))
+		snprintf(buf, len, "%8.3f %s/sec", v >= 1e6 ? v / 1e6 : v >= 1e3 ? v / 1e3 : v,
+			 v >= 1e6 ? "M" : v >= 1e3 ? "K" : "");
+	else if (!strcmp(m->unit, "%"))
+		snprintf(buf, len, "%7.2f%% %s", v, m->label);
+	else if (!strcmp(m->unit, "slots"))
+		snprintf(buf, len, "%7.1f%% %s", 100 * v, m->label);
+	else if (!strcmp(m->unit, "GHz"))
+		snprintf(buf, len, "%8.3f GHz", v);
+	else
+		snprintf(buf, len, "%8.3f %s", v, m->label);
+}
+
+/* One line of the block, without trailing blanks. */
+static void put_line(FILE *f, char *line)
+{
+	size_t n = strlen(line);
+
+	while (n && line[n - 1] == ' ')
+		line[--n] = 0;
+	fprintf(f, "%s\n", line);
+}
+
+#define APPEND(buf, ...) snprintf((buf) + strlen(buf), sizeof(buf) - strlen(buf), __VA_ARGS__)
+
+static void print_metric_line(FILE *f, const struct pbench_metric_summary *m)
+{
+	char v[96], line[640];
+
+	snprintf(line, sizeof(line), "%20s  %-24s ", "", "");
+	if (m->reason) {
+		APPEND(line, "# n/a: %s (%s)", m->reason, m->name);
+		put_line(f, line);
+		return;
+	}
+	fmt_metric(v, sizeof(v), m);
+	APPEND(line, "# %-30s", v);
+	if (isfinite(m->sem_pct))
+		APPEND(line, "  ( +- %5.2f%% )", m->sem_pct);
+	if (m->apart)
+		APPEND(line, "  (its events multiplexed apart in %d of %d runs: estimates of "
+		       "different windows)", m->apart, m->runs);
+	put_line(f, line);
+}
+
+/* perf stat's block after the runs: each event's mean, its metric and "+- SEM%", then the
+ * metrics no event carries. */
+static void print_counter_block(FILE *f, const struct pbench_runs *r, int s)
+{
+	int nm = pbench_runs_nr_metrics(r), nr = pbench_runs_nr_events(r);
+	unsigned char *said = calloc((size_t)(nm ? nm : 1), 1);
+
+	if (!said || (!nr && !nm)) {
+		free(said);
+		return;
+	}
+	fprintf(f, "\ncounters: mean over the runs, +- its standard error (perf stat's)\n");
+	for (int e = 0; e < nr; e++) {
+		struct pbench_event_summary k = { .size = sizeof(k) };
+		char v[64], line[640];
+		int shown = 0;
+
+		pbench_runs_event_summary(r, s, e, &k);
+		if (k.status > PBENCH_EVENT_NOT_COUNTED)
+			continue;	/* said once in the notes */
+		if (!k.counted)
+			snprintf(v, sizeof(v), "<not counted>");
+		else if (*k.unit)
+			pbench_format_ns(v, sizeof(v), k.mean, 5);
+		else
+			fmt_count(v, sizeof(v), k.mean);
+		snprintf(line, sizeof(line), "%20s  %-24s ", v, k.name);
+		for (int m = 0; m < nm && !shown; m++) {
+			struct pbench_metric_summary ms = { .size = sizeof(ms) };
+			const char *anchor;
+
+			pbench_runs_metric(r, s, m, &ms);
+			anchor = pb_metric_anchor(pb_metric_find(ms.name));
+			if (said[m] || !anchor || strcmp(anchor, k.name) || ms.reason)
+				continue;
+			said[m] = shown = 1;
+			fmt_metric(v, sizeof(v), &ms);
+			APPEND(line, "# %-30s", v);
+		}
+		if (!shown)
+			APPEND(line, "  %-30s", "");
+		if (k.counted && isfinite(k.sem_pct))
+			APPEND(line, "  ( +- %5.2f%% )", k.sem_pct);
+		if (k.multiplexed)
+			APPEND(line, "  (%.2f%%: multiplexed, an estimate)", k.running_pct);
+		if (k.counted && k.counted < k.runs)
+			APPEND(line, "  (counted in %d of %d runs)", k.counted, k.runs);
+		put_line(f, line);
+	}
+	for (int m = 0; m < nm; m++) {
+		struct pbench_metric_summary ms = { .size = sizeof(ms) };
+
+		if (said[m])
+			continue;
+		pbench_runs_metric(r, s, m, &ms);
+		print_metric_line(f, &ms);
+	}
+	free(said);
+}
+
 static void print_outliers(FILE *f, const struct pb_set *s)
 {
 	char lo[32], hi[32];
@@ -603,6 +734,7 @@ int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
 			continue;
 		}
 		print_runs(f, r, s, &scaled, &user_only);
+		print_counter_block(f, r, i);
 		print_findings(f, r, s, i == r->nsets - 1, scaled, user_only);
 	}
 	print_contrast(f, r);

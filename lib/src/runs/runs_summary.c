@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What perf stat prints after its runs, for a set of runs: each event's mean with the
+ * standard error of the mean ("+- x%"), median, min, max, cv over the runs, and the derived
+ * metrics (counters/metrics.c) made in each run from its own counts and then summarized, so
+ * that each has its interval. Also every run's value of an event or a metric by name, the
+ * series a judge on a counter takes. Below runs.c, which picks the set's metrics when it
+ * opens its events; the writers print what this gives.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/base.h"
+#include "stats/samples.h"
+#include "counters/counters.h"
+#include "runs/runs.h"
+
+#define MAX_METRIC_EVENTS 8
+
+/* name's length without its modifiers (":u"): the same counter to the kernel. */
+static size_t stem(const char *name)
+{
+	const char *colon = strchr(name, ':');
+
+	return colon && !strchr(name, '/') && strspn(colon + 1, "ukhGHpPS") == strlen(colon + 1) ?
+	       (size_t)(colon - name) : strlen(name);
+}
+
+int pb_runs_event_index(const struct pbench_runs *r, const char *name)
+{
+	for (int e = 0; e < r->nr; e++)
+		if (!strcmp(pbench_counters_name(r->self, e), name))
+			return e;
+	/* the same event with other modifiers (instructions for instructions:u): a list holds
+	 * only one of them */
+	for (int e = 0; e < r->nr; e++) {
+		const char *n = pbench_counters_name(r->self, e);
+
+		if (stem(n) == stem(name) && !strncmp(n, name, stem(name)))
+			return e;
+	}
+	return -1;
+}
+
+/* Metric m's events as indices into r's events (n of them); -1 for one r lacks. */
+static int metric_events(const struct pbench_runs *r, int m, int *idx, const char **missing)
+{
+	const char *reason, *ev = pb_metric_events(m, &reason);
+	int n = 0;
+
+	*missing = NULL;
+	for (const char *p = ev; p && *p && n < MAX_METRIC_EVENTS;) {
+		size_t len = strcspn(p, ",");
+		char name[160];
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		idx[n] = pb_runs_event_index(r, name);
+		if (idx[n] < 0 && !*missing)
+			*missing = pb_intern(name);
+		n++;
+		p += len + (p[len] == ',');
+	}
+	return n;
+}
+
+static int workload_iterations(const struct pbench_runs *r)
+{
+	return !r->subject.argv && (r->subject.workload == PBENCH_WORKLOAD_XOR ||
+				    r->subject.workload == PBENCH_WORKLOAD_MEMWALK);
+}
+
+int pb_runs_pick_metrics(struct pbench_runs *r, const unsigned char *asked)
+{
+	int nm = pbench_metric_nr();
+
+	r->mshow = calloc((size_t)nm, 1);
+	r->mlist = calloc((size_t)nm, sizeof(*r->mlist));
+	if (!r->mshow || !r->mlist)
+		return -ENOMEM;
+	for (int m = 0; m < nm; m++) {
+		int idx[MAX_METRIC_EVENTS], n, ok = 1;
+		const char *missing;
+
+		if (asked && asked[m]) {
+			r->mshow[m] = 1;
+		} else if (!r->nr) {
+			continue;
+		} else if (pb_metric_events(m, &missing)) {
+			n = metric_events(r, m, idx, &missing);
+			for (int k = 0; k < n; k++)
+				ok &= idx[k] >= 0 && pbench_counters_open_status(r->self, idx[k]) ==
+				      PBENCH_EVENT_OK;
+			r->mshow[m] = ok && n && (!pb_metric_per_iteration(m) ||
+						  workload_iterations(r));
+		}
+		if (r->mshow[m])
+			r->mlist[r->nmetrics++] = m;
+	}
+	return 0;
+}
+
+static const struct pb_set *set_of(const struct pbench_runs *r, int s)
+{
+	return r && s >= 0 && s < r->nsets ? &r->sets[s] : NULL;
+}
+
+static int counted(const struct pbench_count *k)
+{
+	return k->status <= PBENCH_EVENT_MULTIPLEXED && k->time_running > 0;
+}
+
+/* Fill the figures of out from n values (the mean, SEM in % of it, the rest). */
+static void summarize(const double *x, size_t n, double *mean, double *sem_pct, double *median,
+		      double *min, double *max, double *stddev, double *cv_pct)
+{
+	struct pbench_summary s = { .size = sizeof(s) };
+
+	*mean = *sem_pct = *median = *min = *max = *stddev = *cv_pct = NAN;
+	if (!n || pbench_stats_summary(x, n, NULL, &s))
+		return;
+	*mean = s.mean;
+	*median = s.median;
+	*min = s.min;
+	*max = s.max;
+	if (n > 1) {
+		*stddev = s.stddev;
+		*sem_pct = s.mean ? 100.0 * s.sem / fabs(s.mean) : NAN;
+		*cv_pct = s.mean ? 100.0 * s.stddev / fabs(s.mean) : NAN;
+	}
+}
+
+static int is_time_event(const char *name)
+{
+	return !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock");
+}
+
+/* A software event: always counting, in no PMU's window. */
+static int soft(const char *name)
+{
+	return is_time_event(name) || !strcmp(name, "context-switches") ||
+	       !strcmp(name, "cpu-migrations") || !strcmp(name, "page-faults");
+}
+
+int pbench_runs_event_summary(const struct pbench_runs *r, int s, int e,
+			      struct pbench_event_summary *out)
+{
+	struct pbench_event_summary o = { .size = sizeof(o) };
+	const struct pb_set *set = set_of(r, s);
+	double run_sum = 0, *x;
+	size_t n = 0;
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_event_summary, 0, NULL)))
+		return err;
+	if (!set || e < 0 || e >= r->nr)
+		return pb_fail(-EINVAL, "%s(): no set %d or event %d", __func__, s, e);
+	x = calloc((size_t)(set->done ? set->done : 1), sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	o.name = pbench_counters_name(r->self, e);
+	o.unit = is_time_event(o.name) ? "ns" : "";
+	o.reason = "";
+	o.status = pbench_counters_open_status(r->self, e);
+	for (int i = 0; i < set->done; i++) {
+		const struct pbench_count *k = &set->runs[i].counts[e];
+
+		if (!pb_run_measured(set->runs[i].timed_out))
+			continue;
+		o.runs++;
+		o.user_only |= k->user_only;
+		if (!counted(k)) {
+			if (k->reason && *k->reason)
+				o.reason = k->reason;
+			continue;
+		}
+		o.counted++;
+		o.multiplexed += k->is_scaled;
+		run_sum += k->time_enabled ? 100.0 * (double)k->time_running /
+					     (double)k->time_enabled : 100.0;
+		x[n++] = k->scaled;
+	}
+	if (o.status == PBENCH_EVENT_OK)
+		o.status = !o.counted ? PBENCH_EVENT_NOT_COUNTED : o.multiplexed ?
+			   PBENCH_EVENT_MULTIPLEXED : PBENCH_EVENT_OK;
+	if (o.status <= PBENCH_EVENT_MULTIPLEXED)
+		o.reason = "";
+	o.running_pct = o.counted ? run_sum / o.counted : NAN;
+	summarize(x, n, &o.mean, &o.sem_pct, &o.median, &o.min, &o.max, &o.stddev, &o.cv_pct);
+	free(x);
+	pb_copy_out(out, &o, sizeof(o));
+	return 0;
+}
+
+/* Run i's value of metric m (NaN with *why when it cannot be made); *apart when its events
+ * were multiplexed and not in one window (their running times differ). */
+static double run_metric(const struct pbench_runs *r, const struct pb_run *run, int m,
+			 int *apart, const char **why)
+{
+	int idx[MAX_METRIC_EVENTS], n, calc = pb_metric_calc(m);
+	double v[MAX_METRIC_EVENTS];
+	uint64_t running = 0;
+	int scaled = 0, differ = 0;
+	const char *missing;
+	char buf[320];
+
+	*apart = 0;
+	if (calc < 0 || !pb_metric_events(m, why))
+		return NAN;
+	if (pb_metric_per_iteration(m) && !workload_iterations(r)) {
+		*why = "not a built-in workload: no iteration count";
+		return NAN;
+	}
+	n = metric_events(r, m, idx, &missing);
+	if (missing) {
+		snprintf(buf, sizeof(buf), "its event %s was not opened (-M %s opens it)",
+			 missing, pb_metric_name(m));
+		*why = pb_intern(buf);
+		return NAN;
+	}
+	for (int k = 0; k < n; k++) {
+		const struct pbench_count *c = &run->counts[idx[k]];
+
+		if (!counted(c)) {
+			snprintf(buf, sizeof(buf), "%s %s", c->name,
+				 c->status == PBENCH_EVENT_NOT_COUNTED || c->status ==
+				 PBENCH_EVENT_OK ? "not counted in this run" :
+				 c->status == PBENCH_EVENT_NO_PERMISSION ? "not permitted here" :
+				 "not supported here");
+			*why = pb_intern(buf);
+			return NAN;
+		}
+		v[k] = c->scaled;
+		scaled |= c->is_scaled;
+		if (soft(c->name))
+			continue;
+		if (running && c->time_running != running)
+			differ = 1;
+		running = c->time_running;
+	}
+	*apart = scaled && differ;
+	return pb_metric_value(calc, v, n, (double)run->ns, (double)r->subject.iterations);
+}
+
+int pbench_runs_nr_metrics(const struct pbench_runs *r)
+{
+	return r ? r->nmetrics : 0;
+}
+
+int pbench_runs_metric(const struct pbench_runs *r, int s, int m,
+		       struct pbench_metric_summary *out)
+{
+	struct pbench_metric_summary o = { .size = sizeof(o) };
+	struct pbench_metric_info mi = { .size = sizeof(mi) };
+	const struct pb_set *set = set_of(r, s);
+	const char *why = NULL;
+	double *x;
+	size_t n = 0;
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(out, pbench_metric_summary, 0, NULL)))
+		return err;
+	if (!set || m < 0 || m >= r->nmetrics)
+		return pb_fail(-EINVAL, "%s(): no set %d or metric %d", __func__, s, m);
+	pbench_metric_get(r->mlist[m], &mi);
+	o.name = mi.name;
+	o.group = mi.group;
+	o.label = mi.label;
+	o.formula = mi.formula;
+	o.unit = mi.unit;
+	o.events = mi.events;
+	x = calloc((size_t)(set->done ? set->done : 1), sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	for (int i = 0; i < set->done; i++) {
+		int apart;
+		double v;
+
+		if (!pb_run_measured(set->runs[i].timed_out))
+			continue;
+		v = run_metric(r, &set->runs[i], r->mlist[m], &apart, &why);
+		if (!isfinite(v))
+			continue;
+		x[n++] = v;
+		o.apart += apart;
+	}
+	o.runs = (int)n;
+	if (!n)
+		o.reason = why ? why : mi.reason ? mi.reason : "no run to make it from";
+	summarize(x, n, &o.mean, &o.sem_pct, &o.median, &o.min, &o.max, &o.stddev, &o.cv_pct);
+	free(x);
+	pb_copy_out(out, &o, sizeof(o));
+	return 0;
+}
+
+int pbench_runs_values(const struct pbench_runs *r, int s, const char *name, double *out, int n)
+{
+	const struct pb_set *set = set_of(r, s);
+	int e, m = -1;
+
+	if (!set || !name || n < 0)
+		return pb_fail(-EINVAL, "%s(): no set %d, or name NULL", __func__, s);
+	e = pb_runs_event_index(r, name);
+	if (e < 0) {
+		int mi = pb_metric_find(name);
+
+		for (int k = 0; mi >= 0 && k < r->nmetrics; k++)
+			if (r->mlist[k] == mi)
+				m = mi;
+		if (m < 0)
+			return pb_fail(-ENOENT, "%s(): '%s' is neither an event nor a metric of "
+				       "these runs", __func__, name);
+	}
+	for (int i = 0; out && i < set->done && i < n; i++) {
+		const struct pb_run *run = &set->runs[i];
+		const char *why;
+		int apart;
+
+		if (!pb_run_measured(run->timed_out))
+			out[i] = NAN;
+		else if (e >= 0)
+			out[i] = counted(&run->counts[e]) ? run->counts[e].scaled : NAN;
+		else
+			out[i] = run_metric(r, run, m, &apart, &why);
+	}
+	return set->done;
+}
