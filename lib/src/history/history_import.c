@@ -89,6 +89,11 @@ static int store(struct imp *im, const char *sub, const char *metric, const char
 
 	if (sub && asprintf(&full, "%s/%s", im->name, sub) < 0)
 		return -ENOMEM;
+	if (!isfinite(value) && im->n) {	/* no summary: the runs' mean */
+		value = 0;
+		for (size_t i = 0; i < im->n; i++)
+			value += im->v[i] / (double)im->n;
+	}
 	r.name = full ? full : im->name;
 	r.metric = metric;
 	r.unit = unit;

@@ -20,16 +20,26 @@ void pb_history_view_free(struct pb_hview *v)
 	memset(v, 0, sizeof(*v));
 }
 
-/* The first series named name (its metric): its id, or -ENOENT. */
+/* The series named name: of its metrics, the wall-clock time's (time_ns, real_time_ns) or a
+ * CSV's value before any other, else the first. Its id, or -ENOENT. */
 static int find(struct pbench_history *h, const char *name, struct pbench_history_series *s)
 {
-	int n = pbench_history_series_count(h);
+	int n = pbench_history_series_count(h), best = -1;
 
-	for (int i = 0; i < n; i++) {
-		s->size = sizeof(*s);
-		if (!pbench_history_series_get(h, i, s) && !strcmp(s->name, name))
-			return 0;
+	for (int i = 0; i < n && best != 0; i++) {
+		struct pbench_history_series t = { .size = sizeof(t) };
+
+		if (pbench_history_series_get(h, i, &t) || strcmp(t.name, name))
+			continue;
+		if (best < 0 || !strcmp(t.metric, "time_ns") || !strcmp(t.metric, "real_time_ns") ||
+		    !strcmp(t.metric, "value")) {
+			*s = t;
+			best = best < 0 && strcmp(t.metric, "time_ns") && strcmp(t.metric,
+			       "real_time_ns") && strcmp(t.metric, "value") ? 1 : 0;
+		}
 	}
+	if (best >= 0)
+		return 0;
 	return n < 0 ? n : pb_fail(-ENOENT, "history: no series '%s' (pbench history lists "
 				   "them)", name);
 }
@@ -37,7 +47,7 @@ static int find(struct pbench_history *h, const char *name, struct pbench_histor
 int pb_history_view(struct pbench_history *h, const char *name,
 		    const struct pbench_history_changes_opts *opts, struct pb_hview *v)
 {
-	struct pbench_history_series s;
+	struct pbench_history_series s = { .size = sizeof(s) };
 	int rc, seg = 0;
 
 	memset(v, 0, sizeof(*v));
