@@ -350,8 +350,9 @@ static int csv_line(struct imp *im, char *line, size_t lineno, int64_t base, int
 		return pb_fail(-EINVAL, "history: %s: line %zu has more than 3 fields (commit,"
 			       "time,value)", im->name, lineno);
 	v = field_num(f[nf - 1]);
-	if (nf == 3 && isnan(t = field_num(f[1])) && !(tn = iso_ns(f[1])))
-		v = NAN;
+	if (nf == 3 && f[1][strspn(f[1], " \t")] && isnan(t = field_num(f[1])) &&
+	    !(tn = iso_ns(f[1])))
+		v = NAN;	/* a time that is neither: said as the line's error */
 	if (isnan(v)) {
 		if (*header)	/* the first line may name the columns */
 			return *header = 0;
@@ -360,7 +361,7 @@ static int csv_line(struct imp *im, char *line, size_t lineno, int64_t base, int
 			       "8601)", im->name, lineno, f[nf - 1]);
 	}
 	*header = 0;
-	if (nf == 3 && !tn)
+	if (nf == 3 && !tn && isfinite(t))
 		tn = (int64_t)llround(t * 1e9);
 	return store(im, NULL, "value", "", v, 0, 0, nf > 1 ? f[0] : "",
 		     tn ? tn : base + (int64_t)lineno);
