@@ -98,6 +98,22 @@ if run "gate threshold" 0 "$PB" history $H check step20 --threshold 25 && has "$
 if run "gate two" 1 "$PB" history $H check stationary step20 && [ "$(wc -l <"$T/out")" -eq 2 ]; then
 	ok "the gate on two series: a line each, exit 1 for the one"; else miss "gate two"; fi
 
+# a regression whose points pbench judged noisy: said so. 30 pbench documents of 5 runs
+# each, the last 5 points 20% slower with 2 of their 5 runs outliers.
+i=0
+while [ $i -lt 30 ]; do
+	awk -v i=$i 'BEGIN { lvl = i >= 25 ? 1200 : 1000;
+		printf "{\"host\": {\"cpu_model\": \"N\", \"kernel\": \"n\"}, \"modes\": [{\"mode\": \"prepared\", \"runs\": [";
+		for (k = 0; k < 5; k++) printf "%s{\"ns\": %d, \"outlier\": %s}", k ? "," : "", lvl + (i * 7 + k * 3) % 11 - 5, (i >= 25 && k < 2) ? "true" : "false";
+		print "]}]}" }' >"$T/n$i.json"
+	"$PB" history $H add noisy --commit "n$i" "$T/n$i.json" >/dev/null 2>&1 || bad "add noisy $i" "exit $?"
+	i=$((i + 1))
+done
+if run "gate noisy" 1 "$PB" history $H check noisy &&
+   has "$T/out" "^regression in 'noisy': +20.*between n24 and n25.*within the noise: pbench judged 5 of them noisy" &&
+   run "show noisy" 0 "$PB" history $H show noisy && has "$T/out" "n29 .*5 runs  noisy: 2 of 5 runs"; then
+	ok "a regression of points pbench judged noisy says so"; else miss "gate noisy"; fi
+
 # ---- OpenMetrics -----------------------------------------------------------------------------
 printf '5\n' >"$T/q.txt"
 "$PB" history $H add 'we"ird\name' "$T/q.txt" >/dev/null 2>&1
