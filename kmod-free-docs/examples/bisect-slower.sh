@@ -19,9 +19,12 @@
 # PROG     the program, relative to the tree (required); ARGS its arguments
 # PCT      how much slower is a regression, in percent (default: 5)
 # PBENCH   the pbench to use (default: pbench on the PATH)
+# COMPARE_OPTS  more options of pbench compare, e.g. '--max-time 120' (a comparison that
+#          ends undecided at its budget is not "surely slower": the commit is called good)
 set -u
 : "${GOOD:?give GOOD, the good commit}" "${PROG:?give PROG, the program to time}"
 BUILD=${BUILD:-make} ARGS=${ARGS:-} PCT=${PCT:-5} PBENCH=${PBENCH:-pbench}
+COMPARE_OPTS=${COMPARE_OPTS:-}
 top=$(git rev-parse --show-toplevel) || exit 128
 good=$(git rev-parse --git-common-dir)/pbench-bisect-good
 
@@ -34,7 +37,8 @@ fi
 (cd "$top" && sh -c "$BUILD") >&2 || exit 125
 
 # The two, interleaved, each command one argument (pbench splits it as a shell would).
-"$PBENCH" compare -n good -n "$(git rev-parse --short HEAD)" --fail-if-slower "$PCT" \
+# shellcheck disable=SC2086 # COMPARE_OPTS: words
+"$PBENCH" compare $COMPARE_OPTS -n good -n "$(git rev-parse --short HEAD)" --fail-if-slower "$PCT" \
 	"$good/$PROG $ARGS" "$top/$PROG $ARGS"
 rc=$?
 case $rc in
