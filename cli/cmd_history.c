@@ -158,6 +158,10 @@ static int run(struct hist *a, struct cli_out *out)
 			  "history add: give a NAME and one FILE or more" : "give the series' NAME");
 		return EXIT_USAGE;
 	}
+	if (sub == 1 && a->nargs > 2 && out->nouts) {
+		cli_error("--json, --csv, --markdown and --plot show one series: give one NAME");
+		return EXIT_USAGE;
+	}
 	a->co.window = (size_t)a->window;
 	if ((rc = open_store(&a->h, a->path, sub != 2)))
 		return rc;

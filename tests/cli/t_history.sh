@@ -19,6 +19,7 @@ usage_error "add without a file" "FILE" history add x
 usage_error "export without a format" "openmetrics" history export
 usage_error "bad threshold" "threshold" history check x --threshold abc
 usage_error "json is show's" "show" history $H check x --json
+usage_error "one series for json" "one NAME" history $H show x y --json
 usage_error "a file that is missing" "nonexistent" history $H add x "$T/nonexistent.csv"
 printf 'commit,time,value\nc1,1780000000,12\nc2,1780003600,twelve\n' >"$T/bad.csv"
 usage_error "a CSV line that is not a number" "line 3" history $H add x "$T/bad.csv"
