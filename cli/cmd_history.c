@@ -46,7 +46,8 @@ static int history_option(int c, const char *arg, void *ctx)
 				c == OPT_LAST ? 1 : 12, c == OPT_LAST ? 1000000 : 1000,
 				c == OPT_LAST ? &a->last : &a->window) ? -1 : 0;
 	else if (c == OPT_P)
-		return cli_number("--p-value", "p-value", arg, 0, 0.49, CLI_NUM_POSITIVE, &a->co.p) ? -1 : 0;
+		return cli_number("--p-value", "p-value", arg, 0, 0.49, CLI_NUM_POSITIVE,
+				  &a->co.p) ? -1 : 0;
 	return c == 1 || c == OPT_HISTORY || c == OPT_COMMIT || c == OPT_OM || c == OPT_CPU_TIME ?
 	       0 : 1;
 }

@@ -124,6 +124,28 @@ if run "openmetrics" 0 "$PB" history $H export --openmetrics &&
    has "$T/out" '^pbench_history_value{series="we\\"ird\\\\name",' && [ "$(tail -n 1 "$T/out")" = "# EOF" ]; then
 	ok "export --openmetrics: families, unit, escaped labels, # EOF last"; else miss "openmetrics"; fi
 
+# ---- a full disk, a store locked by another writer ------------------------------------------
+if run "full disk" 1 sh -c '"$1" history --history "$2" show step20 --json >/dev/full' sh "$PB" "$T/h.db" &&
+   has "$T/err" "^pbench: error: .*No space left"; then ok "show on a full disk: exit 1, said"; else miss "full disk"; fi
+if [ "$HAVE_PY" -eq 1 ] && python3 -c 'import sqlite3' 2>/dev/null; then
+	# another program holds the write lock for 8 s: the add waits the busy timeout (5 s)
+	rm -f "$T/locked"
+	python3 -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+c.execute("UPDATE meta SET value = value WHERE key = \x27schema_version\x27")
+open(sys.argv[2], "w").close()
+time.sleep(8)' "$T/h.db" "$T/locked" &
+	lpid=$!
+	n=0
+	while [ ! -e "$T/locked" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+	if run "locked" 1 "$PB" history $H add v "$D/values.txt" && has "$T/err" "locked by another writer" &&
+	   [ "$(wc -l <"$T/err")" -eq 1 ]; then ok "a store locked past the timeout: exit 1, one line"; else miss "locked"; fi
+	wait "$lpid"
+else
+	skipped "locked store" "python3's sqlite3 module is not installed"
+fi
+
 # ---- a writer killed mid-append leaves no half record ----------------------------------------
 # A document of 20000 runs: each add is a transaction of ~0.5 s here, and each writer is
 # killed (SIGKILL) 0.1 to 0.6 s after it started, most of them inside it (the unit test
