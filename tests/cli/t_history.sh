@@ -142,6 +142,16 @@ time.sleep(8)' "$T/h.db" "$T/locked" &
 	if run "locked" 1 "$PB" history $H add v "$D/values.txt" && has "$T/err" "locked by another writer" &&
 	   [ "$(wc -l <"$T/err")" -eq 1 ]; then ok "a store locked past the timeout: exit 1, one line"; else miss "locked"; fi
 	wait "$lpid"
+	# a store a newer pbench wrote: refused, untouched
+	"$PB" history --history "$T/new.db" add v "$D/values.txt" >/dev/null 2>&1
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE meta SET value = \x2799\x27 WHERE key = \x27schema_version\x27")
+c.commit()' "$T/new.db"
+	sum=$(cksum <"$T/new.db")
+	if run "newer" 1 "$PB" history --history "$T/new.db" show v && has "$T/err" "newer" &&
+	   [ "$(wc -l <"$T/err")" -eq 1 ] && [ "$(cksum <"$T/new.db")" = "$sum" ]; then
+		ok "a store of a newer schema: exit 1, one line, the file untouched"; else miss "newer"; fi
 else
 	skipped "locked store" "python3's sqlite3 module is not installed"
 fi
