@@ -64,6 +64,13 @@ if run "gbench cpu" 0 "$PB" history $H add gbcpu --cpu-time "$D/gbench.json" &&
 	ok "--cpu-time: Google Benchmark's cpu_time"; else miss "gbench cpu"; fi
 if run "values" 0 "$PB" history $H add v "$D/values.txt" && has "$T/out" "3 records"; then
 	ok "one value a line"; else miss "values"; fi
+# a CSV history brought along after one recorded point continues its series (one machine)
+"$PB" stat -q -r 2 --record cont --history "$T/c.db" -- true >/dev/null 2>&1
+printf 'old1,1700000000,4100000\nold2,1700003600,4200000\n' >"$T/cont.csv"
+if run "continue" 0 "$PB" history --history "$T/c.db" add cont "$T/cont.csv" &&
+   run "continue show" 0 "$PB" history --history "$T/c.db" show cont &&
+   has "$T/out" "^series 'cont' (time_ns): 3 points, 0 change points, 1 machine" && has "$T/out" "old1 .* 4.100 ms"; then
+	ok "a CSV history continues the recorded series: its metric, one machine"; else miss "continue"; fi
 for s in step20 stationary; do
 	run "add $s" 0 "$PB" history $H add $s "$D/$s.csv" || miss "add $s"
 done

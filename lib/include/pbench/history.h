@@ -230,13 +230,15 @@ struct pbench_history_import_opts {
  * each in its own transaction (pbench_history_add()):
  *  - pbench stat's JSON: one series, metric time_ns (NAME/mode for each mode of a contrast),
  *    every run's ns with its noise verdict (an outlier: noisy), the mean and its interval, the
- *    machine's fingerprint from the document's host block and check findings;
+ *    CPU model, kernel and version of the document's host block (the rest of the
+ *    fingerprint, as for every format, this machine's);
  *  - pbench compare's JSON: one series per entrant, NAME/entrant, its times_ns;
  *  - hyperfine's JSON (--export-json): NAME (NAME/command for several commands), its times;
  *  - Google Benchmark's JSON (--benchmark_format=json): NAME/benchmark, its iterations'
  *    real_time (cpu_time with opts->cpu_time) in ns, metric real_time_ns (cpu_time_ns);
  *  - CSV, one record per line: "commit,time,value", "commit,value" or "value" (a header line
- *    and # comments are skipped; time as seconds since the epoch or ISO 8601), metric value.
+ *    and # comments are skipped; time as seconds since the epoch or ISO 8601), the metric of
+ *    the series of that name when there is one (its unit ns when it ends in _ns), else value.
  * The document itself is kept with each record it made (a CSV line: none). Returns the number
  * of records added (> 0), or -EINVAL (not a document of these, said in one line through
  * pbench_strerror()), or an error of pbench_history_add().

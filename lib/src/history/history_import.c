@@ -28,6 +28,7 @@ struct imp {
 	struct pbench_history_import_opts o;
 	int64_t doc_ns;			/* the document's date (0: none) */
 	const char *fp[8];		/* the fingerprint the document names (NULL: this machine's) */
+	const char *metric, *unit;	/* a CSV's: its name's existing series', else value */
 	double *v;
 	int *noisy;
 	size_t n, cap;
@@ -126,23 +127,18 @@ static double jnum(json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* pbench's documents name their machine: host, the version, and stat's check findings. */
+/* pbench's documents name their machine's CPU and kernel and the version (host); the rest of
+ * the fingerprint (microcode, governor, SMT, isolation) is read here as for every other
+ * import, so that a series brought along as CSV and continued by stat --record on one
+ * machine stays one segment. */
 static void pbench_fingerprint(struct imp *im, json_t *root)
 {
-	static const char *const ids[] = { [3] = "cpufreq.governor", [4] = "smt.active",
-					   [5] = "isolation.isolcpus", [6] = "virt.hypervisor" };
-	json_t *host = json_object_get(root, "host"), *c;
-	size_t i;
+	json_t *host = json_object_get(root, "host");
 
 	im->fp[0] = json_string_value(json_object_get(host, "cpu_model"));
 	im->fp[2] = json_string_value(json_object_get(host, "kernel"));
 	im->fp[7] = json_string_value(json_object_get(root, "pbench_version"));
 	im->doc_ns = iso_ns(json_string_value(json_object_get(host, "date")));
-	json_array_foreach(json_object_get(root, "check"), i, c)
-		for (int k = 3; k <= 6; k++)
-			if (!im->fp[k] && json_is_string(json_object_get(c, "value")) &&
-			    !strcmp(ids[k], json_string_value(json_object_get(c, "id")) ?: ""))
-				im->fp[k] = json_string_value(json_object_get(c, "value"));
 }
 
 /* pbench stat: each mode's runs that were measured (not killed at the timeout). */
@@ -363,7 +359,7 @@ static int csv_line(struct imp *im, char *line, size_t lineno, int64_t base, int
 	*header = 0;
 	if (nf == 3 && !tn && isfinite(t))
 		tn = (int64_t)llround(t * 1e9);
-	return store(im, NULL, "value", "", v, 0, 0, nf > 1 ? f[0] : "",
+	return store(im, NULL, im->metric, im->unit, v, 0, 0, nf > 1 ? f[0] : "",
 		     tn ? tn : base + (int64_t)lineno);
 }
 
@@ -380,6 +376,20 @@ static int import_csv(struct imp *im, const char *text, size_t len)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	base = im->o.time_ns ? im->o.time_ns : (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	im->doc = NULL;		/* a line is its own record: no document to keep */
+	/* The values continue the series of that name when there is one (a history brought
+	 * along after the first recorded point): its metric, ns for a time. */
+	im->metric = "value", im->unit = "";
+	for (int i = 0, n = pbench_history_series_count(im->h); i < n; i++) {
+		struct pbench_history_series s = { .size = sizeof(s) };
+		size_t l;
+
+		if (pbench_history_series_get(im->h, i, &s) || strcmp(s.name, im->name))
+			continue;
+		im->metric = s.metric;
+		l = strlen(s.metric);
+		im->unit = l > 3 && !strcmp(s.metric + l - 3, "_ns") ? "ns" : "";
+		break;
+	}
 	for (line = strtok_r(copy, "\n", &save); line && !rc; line = strtok_r(NULL, "\n", &save)) {
 		size_t l = strlen(line);
 
