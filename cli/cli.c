@@ -622,6 +622,12 @@ int cli_run_option(struct cli_run *r, int c, const char *arg)
 		r->memory_runs = CLI_RUN_MEMORY_RUNS;
 		return arg && cli_long("--memory", "memory run count", arg, 1, 1000,
 				       &r->memory_runs) ? -1 : 1;
+	case CLI_RUN_RECORD:
+	case CLI_RUN_HISTORY:
+	case CLI_RUN_COMMIT:
+		*(c == CLI_RUN_RECORD ? &r->record : c == CLI_RUN_HISTORY ? &r->history :
+		  &r->commit) = arg;
+		return 1;
 	}
 	return 0;
 }

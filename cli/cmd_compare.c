@@ -506,6 +506,8 @@ static int measure(struct compare_opts *o)
 		cli_mem_error(rc);
 	rc = rc < 0 ? EXIT_RUNTIME : cli_out_write(&o->out, write_report, c);
 	err = outcome(c, o, err == -EINTR || *cli_stop);
+	if (!rc && (!err || o->fail_pct >= 0) && !*cli_stop && o->run.record)
+		rc = cli_record(&o->run, write_report, c);
 	pbench_contest_free(c);
 	return rc ? rc : err;
 }

@@ -215,6 +215,7 @@ static int measure(struct stat_opts *o)
 {
 	struct pbench_runs_totals t = { .size = sizeof(t) };
 	struct pbench_runs *r;
+	struct report rep;
 	int err, rc = EXIT_OK;
 
 	err = pbench_runs_new(&r, &o->ro);
@@ -240,10 +241,12 @@ static int measure(struct stat_opts *o)
 		rc = EXIT_RUNTIME;
 	}
 	err = err < 0 ? err : 0;
+	rep = (struct report){ r, o->head_first, o->listing, o->annotate };
 	if (t.done && !rc)
-		rc = cli_out_write(&o->out, write_report,
-				   &(struct report){ r, o->head_first, o->listing, o->annotate });
+		rc = cli_out_write(&o->out, write_report, &rep);
 	err = verdict(r, o, err == -EINTR || *cli_stop);
+	if (!rc && !err && o->run.record)	/* a whole measurement only */
+		rc = cli_record(&o->run, write_report, &rep);
 	pbench_runs_free(r);
 	return rc ? rc : err;
 }

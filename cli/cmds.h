@@ -11,6 +11,7 @@
 int cmd_analyze(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_jitter(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
@@ -74,7 +75,8 @@ int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, 
 /* The options of the commands that run something (stat, compare), parsed once: cli_run. */
 enum { CLI_RUN_MODE = 0x4100, CLI_RUN_CPU, CLI_RUN_WARMUP_MS, CLI_RUN_TIMEOUT, CLI_RUN_MAX_TIME,
        CLI_RUN_REPROBE, CLI_RUN_WARMUP, CLI_RUN_SETUP, CLI_RUN_PREPARE, CLI_RUN_CLEANUP,
-       CLI_RUN_WORKLOAD, CLI_RUN_ITERATIONS, CLI_RUN_MEMORY, CLI_RUN_STRICT };
+       CLI_RUN_WORKLOAD, CLI_RUN_ITERATIONS, CLI_RUN_MEMORY, CLI_RUN_STRICT, CLI_RUN_RECORD,
+       CLI_RUN_HISTORY, CLI_RUN_COMMIT };
 #define CLI_RUN_OPTIONS \
 	{ "events", required_argument, NULL, 'e' }, \
 	{ "metrics", required_argument, NULL, 'M' }, \
@@ -92,7 +94,10 @@ enum { CLI_RUN_MODE = 0x4100, CLI_RUN_CPU, CLI_RUN_WARMUP_MS, CLI_RUN_TIMEOUT, C
 	{ "workload", required_argument, NULL, CLI_RUN_WORKLOAD }, \
 	{ "iterations", required_argument, NULL, CLI_RUN_ITERATIONS }, \
 	{ "memory", optional_argument, NULL, CLI_RUN_MEMORY }, \
-	{ "strict", no_argument, NULL, CLI_RUN_STRICT }
+	{ "strict", no_argument, NULL, CLI_RUN_STRICT }, \
+	{ "record", required_argument, NULL, CLI_RUN_RECORD }, \
+	{ "history", required_argument, NULL, CLI_RUN_HISTORY }, \
+	{ "commit", required_argument, NULL, CLI_RUN_COMMIT }
 #define CLI_RUN_MAX_SIDES 8
 #define CLI_RUN_MEMORY_RUNS 3		/* --memory without N */
 struct cli_run {
@@ -113,6 +118,7 @@ struct cli_run {
 	char **argv[3];			/* those as argv (cli_run_helpers()) */
 	char *events;			/* every -e, joined; both freed by cli_run_release() */
 	const char *metrics;		/* -M */
+	const char *record, *history, *commit;	/* --record NAME, --history PATH, --commit */
 };
 void cli_run_init(struct cli_run *r);
 /* 1 when c is one of CLI_RUN_OPTIONS and taken, 0 when not one, -1 after the message. */
@@ -132,6 +138,8 @@ struct cli_progress {
 	double last_s;		/* when the last line was printed */
 };
 void cli_progress(struct cli_progress *p, const char *line, int now);
+/* cmd_history.c: --record: the JSON of write(arg) stored in the history: 0 or EXIT_RUNTIME. */
+int cli_record(const struct cli_run *r, int (*write)(void *arg, int fmt, FILE *f), void *arg);
 
 /* The stop flag of the measuring commands (pbench_stop_catch(), CMD_STOPS in pbench.c). */
 extern const volatile int *cli_stop;

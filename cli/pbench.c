@@ -37,6 +37,8 @@ static const struct cmd {
 	{ "check", cmd_check, 0, "is this machine fit to measure on, and how to fix what is not" },
 	{ "compare", cmd_compare, CMD_LIVE | CMD_STOPS, "which command is faster, by how "
 							"much, and how sure: runs them until it knows" },
+	{ "history", cmd_history, 0, "the measurements kept over time, their change points, "
+				     "and a CI gate on them" },
 	{ "jitter", cmd_jitter, CMD_LIVE | CMD_STOPS, "how often each CPU is interrupted, "
 						      "for how long, and by what" },
 	{ "list", cmd_list, CMD_LIVE, "list the events and whether each can be counted here" },

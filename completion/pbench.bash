@@ -70,7 +70,7 @@ _pbench()
 				case $w in
 				-e|-r|--events|--runs|--target-sem|--max-time|--mode|--cpu|--warmup-ms|\
 				--timeout|--workload|--iterations|--export-json|--export-csv|\
-				--export-markdown|--plot)
+				--export-markdown|--plot|--record|--history|--commit)
 					((i++)) ;;
 				-*) ;;
 				*) start=$((i - 1)); break ;;
@@ -113,9 +113,11 @@ _pbench()
 	--metric)
 		COMPREPLY=($(compgen -W "real_time cpu_time" -- "$cur"))
 		return ;;
-	--export-json|--export-csv|--export-markdown)
+	--export-json|--export-csv|--export-markdown|--history)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
+	--record|--commit|--last|--window|--p-value)
+		return ;;	# a name, a commit or a number: nothing to offer
 	--plot)		# SVG: the .svg files (any case) and the directories on the way
 		COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.[sS][vV][gG]' -- "$cur"))
 		return ;;
@@ -127,6 +129,24 @@ _pbench()
 		COMPREPLY=($(compgen -W "$(_pbench_options "$pb" "$cmd")" -- "$cur"))
 	elif [[ $cmd == analyze ]]; then
 		COMPREPLY=($(compgen -f -- "$cur"))
+	elif [[ $cmd == history ]]; then
+		# the subcommand, then series names (add: a name, then files)
+		local sub="" n=0
+		for ((i = 2; i < COMP_CWORD; i++)); do
+			w=${COMP_WORDS[i]}
+			[[ $w == --history || $w == --commit || $w == --threshold || $w == --last ||
+			   $w == --window || $w == --p-value || $w == --plot ]] && { ((i++)); continue; }
+			[[ $w == -* ]] && continue
+			[[ -z $sub ]] && sub=$w || ((n++))
+		done
+		if [[ -z $sub ]]; then
+			COMPREPLY=($(compgen -W "list show add check export" -- "$cur"))
+		elif [[ $sub == add && $n -ge 1 ]]; then
+			COMPREPLY=($(compgen -f -- "$cur"))
+		elif [[ $sub == show || $sub == check ]]; then
+			COMPREPLY=($(compgen -W "$("$pb" history 2>/dev/null |
+				awk 'NR > 1 { print $1 }')" -- "$cur"))
+		fi
 	fi
 }
 complete -F _pbench pbench

@@ -42,6 +42,7 @@ ANCHORS = [
     (622, 'b7df9a8ec128b546'),
     (625, '2a0e140f24f710dd'),
     (671, '78e7222da0912303'),
+    (690, 'bd2f1def756bc9d1'),
 ]
 
 SEED = 'PBENCH_ABI'

@@ -83,4 +83,15 @@ for c in $cmds; do
 	fi
 done
 
+# history: its subcommands, then the series of the store ($PBENCH_HISTORY), files for add;
+# stat's --record takes its value, not the command to measure
+only "history's subcommands" "list show add check export" history ""
+printf '1\n2\n3\n' >"$T/h.csv"
+PBENCH_HISTORY=$T/h.db "$PB" history add series-one "$T/h.csv" >/dev/null 2>&1
+export PBENCH_HISTORY="$T/h.db"
+only "history show: the series' names" "series-one" history show ""
+unset PBENCH_HISTORY
+offers "history add NAME: files" "$T/h.csv" history add x "$T/h.c"
+offers "stat --record NAME: then the command" "true" stat --record x tru
+
 finish cli/completion

@@ -39,11 +39,14 @@ int main()
 	struct pbench_listing_opts lo = PBENCH_LISTING_OPTS_INIT;
 	struct pbench_stats_opts so = PBENCH_STATS_OPTS_INIT;
 	struct pbench_contest_opts to = PBENCH_CONTEST_OPTS_INIT;
+	struct pbench_history_import_opts io = PBENCH_HISTORY_IMPORT_OPTS_INIT;
 	struct pbench_summary s = {};
 	struct pbench_result *r = nullptr;
 	const double x[] = { 1, 2, 3, 4 };
 	unsigned calls = 0;
 
+	check(io.size == sizeof(io) && io.rev == nullptr && io.time_ns == 0 && io.cpu_time == 0,
+	      "PBENCH_HISTORY_IMPORT_OPTS_INIT");
 	check(mo.size == sizeof(mo) && mo.warmup_ms == 1200 && mo.min_sample_ms == 1 &&
 	      mo.target_sem_pct == 1 && mo.min_samples == 10 && mo.max_samples == 100000 &&
 	      mo.budget_ms == 10000 && mo.built_optimized == PBENCH_CALLER_OPTIMIZED + 1 &&

@@ -131,6 +131,13 @@ for t in vm-kvm-2cpu intel-laptop tuned-server container-quota amd-workstation; 
 		PBENCH_PROCFS_ROOT="tests/fixtures/$t/proc" "$PB" check --json --cpu 1
 done
 made jitter jitter "$PB" jitter --cpu 0 -d 0.1 --json
+# the history: real runs recorded, a CSV step series, a change of machine
+"$PB" stat --mode unprepared -r 3 -e task-clock --record h --history "$T/h.db" --commit a -- true >/dev/null 2>&1
+"$PB" stat --mode unprepared -r 3 -e task-clock --record h --history "$T/h.db" --commit b -- true >/dev/null 2>&1
+"$PB" history --history "$T/h.db" add step tests/data/history/step20.csv >/dev/null 2>&1
+"$PB" history --history "$T/h.db" add h tests/data/history/hyperfine.json >/dev/null 2>&1
+made history-runs history "$PB" history --history "$T/h.db" show h --json
+made history-step history "$PB" history --history "$T/h.db" show step --json
 made jitter-prepared jitter "$PB" jitter --compare-prepared -d 0.1 --json
 
 # ---- the library's own documents, from the examples make test builds --------------------------

@@ -1582,3 +1582,49 @@ Test(abi, pbench_metric_summary)
 	cr_expect_eq(offsetof(struct pbench_metric_summary, cv_pct), 120, "cv_pct moved");
 	cr_expect_eq(sizeof(((struct pbench_metric_summary *)0)->cv_pct), 8, "cv_pct resized");
 }
+
+Test(abi, pbench_history_import_opts)
+{
+	cr_expect_eq(offsetof(struct pbench_history_import_opts, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_history_import_opts *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_history_import_opts, rev), 8, "rev moved");
+	cr_expect_eq(sizeof(((struct pbench_history_import_opts *)0)->rev), 8, "rev resized");
+	cr_expect_eq(offsetof(struct pbench_history_import_opts, branch), 16, "branch moved");
+	cr_expect_eq(sizeof(((struct pbench_history_import_opts *)0)->branch), 8, "branch resized");
+	cr_expect_eq(offsetof(struct pbench_history_import_opts, dirty), 24, "dirty moved");
+	cr_expect_eq(sizeof(((struct pbench_history_import_opts *)0)->dirty), 4, "dirty resized");
+	cr_expect_eq(offsetof(struct pbench_history_import_opts, time_ns), 32, "time_ns moved");
+	cr_expect_eq(sizeof(((struct pbench_history_import_opts *)0)->time_ns), 8, "time_ns resized");
+	cr_expect_eq(offsetof(struct pbench_history_import_opts, cpu_time), 40, "cpu_time moved");
+	cr_expect_eq(sizeof(((struct pbench_history_import_opts *)0)->cpu_time), 4, "cpu_time resized");
+}
+
+Test(abi, pbench_history_verdict)
+{
+	cr_expect_eq(offsetof(struct pbench_history_verdict, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_history_verdict, regression), 8, "regression moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->regression), 4, "regression resized");
+	cr_expect_eq(offsetof(struct pbench_history_verdict, found), 12, "found moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->found), 4, "found resized");
+	cr_expect_eq(offsetof(struct pbench_history_verdict, rel), 16, "rel moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->rel), 8, "rel resized");
+	cr_expect_eq(offsetof(struct pbench_history_verdict, rel_lo), 24, "rel_lo moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->rel_lo), 8, "rel_lo resized");
+	cr_expect_eq(offsetof(struct pbench_history_verdict, rel_hi), 32, "rel_hi moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->rel_hi), 8, "rel_hi resized");
+	cr_expect_eq(offsetof(struct pbench_history_verdict, p), 40, "p moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->p), 8, "p resized");
+	cr_expect_eq(offsetof(struct pbench_history_verdict, rev_before), 48, "rev_before moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->rev_before), 8, "rev_before resized");
+	cr_expect_eq(offsetof(struct pbench_history_verdict, rev_after), 56, "rev_after moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->rev_after), 8, "rev_after resized");
+	cr_expect_eq(offsetof(struct pbench_history_verdict, points_after), 64, "points_after moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->points_after), 4, "points_after resized");
+	cr_expect_eq(offsetof(struct pbench_history_verdict, noisy_after), 68, "noisy_after moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->noisy_after), 4, "noisy_after resized");
+	cr_expect_eq(offsetof(struct pbench_history_verdict, segments), 72, "segments moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->segments), 4, "segments resized");
+	cr_expect_eq(offsetof(struct pbench_history_verdict, line), 80, "line moved");
+	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->line), 8, "line resized");
+}

@@ -212,6 +212,120 @@ PBENCH_API int pbench_history_change_get(struct pbench_history *h, int i,
 PBENCH_API int pbench_history_git(const char *dir, char *rev, size_t rev_len, char *branch,
 				  size_t branch_len, int *dirty);
 
+
+/* ---- importing documents and recording measurements (history_import.c) -------------------- */
+
+/* The options of pbench_history_import(): a field left 0 or NULL takes its default. */
+struct pbench_history_import_opts {
+	size_t size;
+	/* The commit of every record (a CSV line's own commit wins): NULL, the git tree of the
+	 * current directory (pbench_history_git(); none: ""). */
+	const char *rev;
+	const char *branch;
+	int dirty;
+	int64_t time_ns;		/* 0: the document's own date (pbench's host.date, Google
+					 * Benchmark's context.date), else now */
+	int cpu_time;			/* Google Benchmark: 1 the cpu_time, 0 the real_time */
+};
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_HISTORY_IMPORT_OPTS_INIT \
+	([] { struct pbench_history_import_opts pbench_o_ = {}; \
+	      pbench_o_.size = sizeof(pbench_o_); return pbench_o_; }())
+#else
+#define PBENCH_HISTORY_IMPORT_OPTS_INIT { .size = sizeof(struct pbench_history_import_opts) }
+#endif
+
+/*
+ * Store the document text (len bytes) under the name name, one record per series it holds,
+ * each in its own transaction (pbench_history_add()):
+ *  - pbench stat's JSON: one series, metric time_ns (NAME/mode for each mode of a contrast),
+ *    every run's ns with its noise verdict (an outlier: noisy), the mean and its interval, the
+ *    CPU model, kernel and version of the document's host block (the rest of the
+ *    fingerprint, as for every format, this machine's);
+ *  - pbench compare's JSON: one series per entrant, NAME/entrant, its times_ns;
+ *  - hyperfine's JSON (--export-json): NAME (NAME/command for several commands), its times;
+ *  - Google Benchmark's JSON (--benchmark_format=json): NAME/benchmark, its iterations'
+ *    real_time (cpu_time with opts->cpu_time) in ns, metric real_time_ns (cpu_time_ns);
+ *  - CSV, one record per line: "commit,time,value", "commit,value" or "value" (a header line
+ *    and # comments are skipped; time as seconds since the epoch or ISO 8601), the metric of
+ *    the series of that name when there is one (its unit ns when it ends in _ns), else value.
+ * The document itself is kept with each record it made (a CSV line: none). Returns the number
+ * of records added (> 0), or -EINVAL (not a document of these, said in one line through
+ * pbench_strerror()), or an error of pbench_history_add().
+ */
+PBENCH_API int pbench_history_import(struct pbench_history *h, const char *name,
+				     const char *text, size_t len,
+				     const struct pbench_history_import_opts *opts);
+/* pbench_history_import() of the file at path ("-": stdin). Errors: also -errno of the read. */
+PBENCH_API int pbench_history_import_file(struct pbench_history *h, const char *name,
+					  const char *path,
+					  const struct pbench_history_import_opts *opts);
+
+/* ---- the reports of a series, the gate and the export (history_report.c, history_plot.c) -- */
+
+/* The series, one line each: name, metric, points, machine, newest point. Errors: those of
+ * pbench_history_series_count(), a write's. */
+PBENCH_API int pbench_history_write_list(struct pbench_history *h, FILE *f);
+/*
+ * The series named name (every machine's points of its first metric, oldest first): each
+ * point with its commit, value, interval and noise (the share of its runs pbench judged
+ * noisy: a point is noisy when a fifth or more are), the change points (opts as for
+ * pbench_history_changes(), NULL the defaults) and each new segment where the machine's
+ * fingerprint changed, as text, JSON (schema/history.schema.json), Markdown (a pull-request
+ * comment), CSV (a line per point), or an SVG plot. Errors: -ENOENT (no series of that name),
+ * those of pbench_history_changes(), a write's (-ENOSPC, -EIO).
+ */
+PBENCH_API int pbench_history_write_text(struct pbench_history *h, const char *name,
+					 const struct pbench_history_changes_opts *opts, FILE *f);
+PBENCH_API int pbench_history_write_json(struct pbench_history *h, const char *name,
+					 const struct pbench_history_changes_opts *opts, FILE *f);
+PBENCH_API int pbench_history_write_markdown(struct pbench_history *h, const char *name,
+					     const struct pbench_history_changes_opts *opts,
+					     FILE *f);
+PBENCH_API int pbench_history_write_csv(struct pbench_history *h, const char *name,
+					const struct pbench_history_changes_opts *opts, FILE *f);
+PBENCH_API int pbench_history_plot_svg(struct pbench_history *h, const char *name,
+				       const struct pbench_history_changes_opts *opts, FILE *f);
+
+/* The gate's defaults: a regression is a change slower by more than 5% that starts among
+ * the newest 10 points. */
+#define PBENCH_HISTORY_THRESHOLD_PCT 5.0
+#define PBENCH_HISTORY_GATE_LAST 10
+
+/* The gate's verdict on a series (pbench_history_check()). Strings: the history's, valid
+ * until the next pbench_history_check(), pbench_history_changes() or the close. */
+struct pbench_history_verdict {
+	size_t size;
+	int regression;			/* 1: the newest points start a significant change slower
+					 * by more than the threshold */
+	int found;			/* 1: a change starts among the newest points (slower or
+					 * not, above the threshold or not): the fields below */
+	double rel, rel_lo, rel_hi;	/* its relative change and interval (NaN: none) */
+	double p;
+	const char *rev_before, *rev_after;	/* the commit range it lies in */
+	int points_after;		/* points of the new level */
+	int noisy_after;		/* of them, those pbench judged noisy */
+	int segments;			/* fingerprints' stretches; only the newest is judged */
+	const char *line;		/* the verdict in one line */
+};
+
+/*
+ * The gate: whether the newest points of series name start a change that is significant
+ * (opts->p) and slower (higher) by more than threshold_pct percent, a change starting among
+ * the newest last points (0: PBENCH_HISTORY_GATE_LAST) of the newest machine's segment
+ * (threshold_pct 0: PBENCH_HISTORY_THRESHOLD_PCT). A regression of points pbench judged
+ * noisy says so in its line. Errors: -ENOENT, -EINVAL, those of pbench_history_changes().
+ */
+PBENCH_API int pbench_history_check(struct pbench_history *h, const char *name,
+				    const struct pbench_history_changes_opts *opts,
+				    double threshold_pct, int last,
+				    struct pbench_history_verdict *out);
+
+/* The newest point of every series in the OpenMetrics text format (1.0.0): gauges
+ * pbench_history_seconds (a metric in ns, in seconds) and pbench_history_value (any other),
+ * labelled by series, metric, machine and commit, with the point's time, and # EOF. */
+PBENCH_API int pbench_history_write_openmetrics(struct pbench_history *h, FILE *f);
+
 #ifdef __cplusplus
 }
 #endif

@@ -87,6 +87,7 @@ struct pbench_history {
 	struct pbench_history_change *changes;	/* pbench_history_changes() */
 	char **change_strs;
 	size_t nchanges;
+	char *verdict_strs[3];		/* pbench_history_check()'s (history_report.c) */
 };
 
 /* history_schema.c: bring the store up to PBENCH_HISTORY_SCHEMA, or refuse it. */
@@ -98,7 +99,29 @@ int pb_history_read_points(struct pbench_history *h, const char *sql, const stru
 void pb_history_points_free(struct pbench_history *h);
 void pb_history_series_free(struct pbench_history *h);
 
-/* history_changes.c */
+/* history_changes.c (also frees verdict_strs: they live as long as the changes) */
 void pb_history_changes_free(struct pbench_history *h);
+
+/* history_view.c: a series as the reports see it, found by name through the public calls
+ * (any backend): its points and changes are h->points and h->changes. */
+struct pb_hview {
+	const char *name, *metric, *unit;
+	int n, nchanges, segments;
+	int *noisy, *judged;		/* per point: its runs judged noisy, and judged at all */
+	int *segment;			/* per point: its machine's stretch, from 0 */
+};
+int pb_history_view(struct pbench_history *h, const char *name,
+		    const struct pbench_history_changes_opts *opts, struct pb_hview *v);
+void pb_history_view_free(struct pb_hview *v);
+/* Point i is noisy: a fifth or more of its judged runs were judged noisy. */
+int pb_history_view_noisy(const struct pb_hview *v, int i);
+const struct pbench_history_record *pb_history_view_point(const struct pbench_history *h, int i);
+const struct pbench_history_change *pb_history_view_change(const struct pbench_history *h,
+							   int i);
+const struct pbench_history_change *pb_history_view_change_at(const struct pbench_history *h,
+							      int i);
+
+/* history_report.c: a value in the series' unit ("13.8 ms" for ns), for the text and plot. */
+void pb_history_value_text(char *buf, size_t len, double v, const char *unit);
 
 #endif

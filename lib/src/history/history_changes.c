@@ -20,6 +20,10 @@ void pb_history_changes_free(struct pbench_history *h)
 		free(h->change_strs[i]);
 	free(h->change_strs);
 	free(h->changes);
+	for (int i = 0; i < 3; i++) {
+		free(h->verdict_strs[i]);
+		h->verdict_strs[i] = NULL;
+	}
 	h->change_strs = NULL;
 	h->changes = NULL;
 	h->nchanges = 0;

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The picture of a series (pbench history show --plot): each point's value with its interval,
+ * the points pbench judged noisy marked, each change point a dashed line with its size, the
+ * levels between them, and a change of machine drawn as a break (a gap and a label), since
+ * nothing is compared across it. SVG written by hand, as base/plot.c writes the runs'.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "base/base.h"
+#include "history/history.h"
+
+#define W 900
+#define H 420
+#define L 90		/* left margin: the axis labels */
+#define R 20
+#define T 50
+#define B 60
+#define GAP 1.5		/* a machine break, in points of width */
+
+struct frame {
+	double lo, hi, step, x0, dx;
+	int n;
+};
+
+static double fy(const struct frame *fr, double v)
+{
+	return T + (H - T - B) * (1 - (v - fr->lo) / (fr->hi - fr->lo));
+}
+
+static double fx(const struct frame *fr, const struct pb_hview *v, int i)
+{
+	return L + fr->dx * (i + 0.5 + GAP * v->segment[i]);
+}
+
+static void scale(struct pbench_history *h, const struct pb_hview *v, struct frame *fr)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (int i = 0; i < v->n; i++) {
+		const struct pbench_history_record *r = pb_history_view_point(h, i);
+		double a = isfinite(r->lo) ? fmin(r->lo, r->value) : r->value;
+		double b = isfinite(r->hi) ? fmax(r->hi, r->value) : r->value;
+
+		lo = isfinite(a) ? fmin(lo, a) : lo;
+		hi = isfinite(b) ? fmax(hi, b) : hi;
+	}
+	if (!isfinite(lo))
+		lo = 0, hi = 1;
+	if (hi <= lo)
+		hi = lo + (lo ? fabs(lo) * 0.1 : 1);
+	fr->step = pb_nice_step((hi - lo) / 6);
+	fr->lo = floor(lo / fr->step) * fr->step;
+	fr->hi = ceil(hi / fr->step) * fr->step;
+	fr->dx = (W - L - R) / (v->n + GAP * (v->segments - 1) + 0.0);
+}
+
+static void axes(FILE *f, const struct pb_hview *v, const struct frame *fr)
+{
+	char lab[64];
+
+	fprintf(f, "<text x='%d' y='28' font-size='16'>", L);
+	pb_svg_text(f, v->name);
+	fprintf(f, " (%s): %d points, %d change point%s</text>\n", v->metric, v->n, v->nchanges,
+		v->nchanges == 1 ? "" : "s");
+	for (double y = fr->lo; y <= fr->hi + fr->step / 2; y += fr->step) {
+		pb_history_value_text(lab, sizeof(lab), y, v->unit);
+		fprintf(f, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/>"
+			"<text x='%d' y='%.1f' font-size='11' text-anchor='end'>%s</text>\n", L,
+			W - R, fy(fr, y), fy(fr, y), L - 6, fy(fr, y) + 4, lab);
+	}
+	fprintf(f, "<text x='%d' y='%d' font-size='12' text-anchor='middle'>points, oldest "
+		"first (filled: clean; orange ring: judged noisy; dashed red: a change point; grey "
+		"band: the machine changed)</text>\n", (L + W - R) / 2, H - 20);
+}
+
+static void points(FILE *f, struct pbench_history *h, const struct pb_hview *v,
+		   const struct frame *fr)
+{
+	for (int i = 0; i < v->n; i++) {
+		const struct pbench_history_record *r = pb_history_view_point(h, i);
+		double x = fx(fr, v, i);
+
+		if (i && v->segment[i] != v->segment[i - 1]) {
+			double xb = fx(fr, v, i - 1) + fr->dx / 2;
+
+			fprintf(f, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#eee'/>"
+				"<text x='%.1f' y='%d' font-size='10' text-anchor='middle'>machine "
+				"changed</text>\n", xb, T, fr->dx * GAP, H - T - B,
+				xb + fr->dx * GAP / 2, T - 4);
+		}
+		if (!isfinite(r->value))
+			continue;
+		if (isfinite(r->lo) && isfinite(r->hi))
+			fprintf(f, "<line x1='%.1f' x2='%.1f' y1='%.1f' y2='%.1f' stroke='#579'/>\n",
+				x, x, fy(fr, r->lo), fy(fr, r->hi));
+		if (pb_history_view_noisy(v, i))
+			fprintf(f, "<circle cx='%.1f' cy='%.1f' r='5' fill='none' stroke='#e80' "
+				"stroke-width='2'><title>noisy: %d of %d runs</title></circle>\n", x,
+				fy(fr, r->value), v->noisy[i], v->judged[i]);
+		else
+			fprintf(f, "<circle cx='%.1f' cy='%.1f' r='3' fill='#1f4e79'/>\n", x,
+				fy(fr, r->value));
+	}
+}
+
+static void changes(FILE *f, struct pbench_history *h, const struct pb_hview *v,
+		    const struct frame *fr)
+{
+	for (int i = 0; i < v->nchanges; i++) {
+		const struct pbench_history_change *c = pb_history_view_change(h, i);
+		double x = fx(fr, v, c->index) - fr->dx / 2;
+
+		fprintf(f, "<line x1='%.1f' x2='%.1f' y1='%d' y2='%d' stroke='#c00' "
+			"stroke-dasharray='6,4'/><text x='%.1f' y='%d' font-size='11' fill='#c00'>"
+			"%+.1f%%</text>\n", x, x, T, H - B, x + 3, T + 12 + 12 * (i % 3),
+			100 * c->rel);
+	}
+}
+
+PBENCH_API int pbench_history_plot_svg(struct pbench_history *h, const char *name,
+				       const struct pbench_history_changes_opts *opts, FILE *f)
+{
+	struct pb_hview v;
+	struct frame fr = { 0 };
+	int rc = f ? pb_history_view(h, name, opts, &v) : pb_fail(-EINVAL, "%s(): f is NULL",
+								 __func__);
+
+	if (rc)
+		return rc;
+	scale(h, &v, &fr);
+	fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' viewBox='0 0 "
+		"%d %d' font-family='sans-serif'>\n<rect width='100%%' height='100%%' "
+		"fill='white'/>\n", W, H, W, H);
+	axes(f, &v, &fr);
+	points(f, h, &v, &fr);
+	changes(f, h, &v, &fr);
+	fputs("</svg>\n", f);
+	pb_history_view_free(&v);
+	return pb_stream_end(f);
+}

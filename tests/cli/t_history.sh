@@ -1,0 +1,188 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# pbench history: real runs recorded by stat and compare --record into a store in $T, the
+# fixtures of tests/data/history/ imported (hyperfine's and Google Benchmark's JSON written by
+# hand in their documented format, CSV series with a known 20% step and without), show in
+# every format, the gate on both series, the OpenMetrics export, a change of machine as a new
+# segment, bad stores, and writers killed with SIGKILL in the middle of appends.
+# Usage: tests/cli/t_history.sh BUILD_DIR. Last line: "cli/history: N passed, N failed, N skipped".
+set -u
+O=${1:-build}
+. tests/cli/lib.sh
+D=tests/data/history
+H="--history $T/h.db"
+
+# ---- usage errors (exit 2, one line) ---------------------------------------------------------
+usage_error "unknown subcommand" "subcommand" history frob
+usage_error "show without a name" "NAME" history show
+usage_error "add without a file" "FILE" history add x
+usage_error "export without a format" "openmetrics" history export
+usage_error "bad threshold" "threshold" history check x --threshold abc
+usage_error "json is show's" "show" history $H check x --json
+usage_error "one series for json" "one NAME" history $H show x y --json
+usage_error "a file that is missing" "nonexistent" history $H add x "$T/nonexistent.csv"
+printf 'commit,time,value\nc1,1780000000,12\nc2,1780003600,twelve\n' >"$T/bad.csv"
+usage_error "a CSV line that is not a number" "line 3" history $H add x "$T/bad.csv"
+usage_error "a series that is not there" "no series 'nosuch'" history $H show nosuch
+
+# ---- bad stores: one line, exit 1 ------------------------------------------------------------
+if run "missing store" 1 "$PB" history --history "$T/none.db" && has "$T/err" "^pbench: error: .*none.db" &&
+   [ ! -e "$T/none.db" ]; then ok "a missing store is said, and not made by a read"; else miss "missing store"; fi
+printf 'this is not a database, only text long enough to be read as one..........\n' >"$T/junk.db"
+if run "corrupt store" 1 "$PB" history --history "$T/junk.db" && has "$T/err" "corrupt" &&
+   [ "$(grep -c 'error' "$T/err")" -eq 1 ]; then ok "a corrupt store: one line"; else miss "corrupt store"; fi
+
+# ---- recording real runs ---------------------------------------------------------------------
+for i in 1 2 3; do
+	"$PB" stat -q -r 3 --record tiny $H --commit "rev$i" -- true >/dev/null 2>"$T/err" ||
+		bad "stat --record $i" "exit $?"
+done
+if run "list" 0 "$PB" history $H && has "$T/out" "^tiny  *time_ns  *3 "; then
+	ok "stat --record: three points of 'tiny'"; else miss "list"; fi
+if run "show json" 0 "$PB" history $H show tiny --json > /dev/null &&
+   json "$T/out" 'd["name"] == "tiny" and len(d["points"]) == 3 and all(len(p["runs"]) == 3 for p in d["points"]) and [p["rev"] for p in d["points"]] == ["rev1", "rev2", "rev3"] and all(r["noisy"] in (True, False) for p in d["points"] for r in p["runs"]) and d["segments"][0]["cpu_model"] != ""'; then
+	ok "each record: its commit, every run with its noise verdict, the machine"; else miss "show json"; fi
+if run "compare --record" 0 "$PB" compare --max-runs 4 --record pair $H --commit r1 -n fast -n slow true 'sleep 0.002' &&
+   run "list pair" 0 "$PB" history $H && has "$T/out" "^pair/fast " && has "$T/out" "^pair/slow "; then
+	ok "compare --record: each entrant its own series"; else miss "compare --record"; fi
+mkdir "$T/wd"
+PBA=$(cd "$(dirname "$PB")" && pwd)/pbench
+if (cd "$T/wd" && "$PBA" stat -q -r 2 --record here -- true >/dev/null 2>&1) && [ -f "$T/wd/.pbench/history.db" ]; then
+	ok "the default store is .pbench/history.db, its directory made"; else bad "default store" "no $T/wd/.pbench/history.db"; fi
+
+# ---- imports ---------------------------------------------------------------------------------
+if run "hyperfine" 0 "$PB" history $H add hf "$D/hyperfine.json" && has "$T/out" "2 records" &&
+   run "hyperfine show" 0 "$PB" history $H show "hf/sort -g numbers.txt" --json &&
+   json "$T/out" 'len(d["points"][0]["runs"]) == 4 and abs(d["points"][0]["runs"][1]["value"] - 24.4e6) < 1 and d["unit"] == "ns"'; then
+	ok "hyperfine's JSON: a series per command, its times in ns"; else miss "hyperfine"; fi
+if run "gbench" 0 "$PB" history $H add gb "$D/gbench.json" && has "$T/out" "2 records" &&
+   run "gbench show" 0 "$PB" history $H show gb/BM_Sort/1024 --json &&
+   json "$T/out" 'd["metric"] == "real_time_ns" and [r["value"] for r in d["points"][0]["runs"]] == [14100, 14300, 14200] and d["points"][0]["time_ns"] == 1777709472000000000'; then
+	ok "Google Benchmark's JSON: a series per benchmark, its iterations' real_time, the context's date"; else miss "gbench"; fi
+if run "gbench cpu" 0 "$PB" history $H add gbcpu --cpu-time "$D/gbench.json" &&
+   run "gbench cpu show" 0 "$PB" history $H show gbcpu/BM_Hash --json && json "$T/out" 'd["metric"] == "cpu_time_ns" and d["points"][0]["value"] == 810'; then
+	ok "--cpu-time: Google Benchmark's cpu_time"; else miss "gbench cpu"; fi
+if run "values" 0 "$PB" history $H add v "$D/values.txt" && has "$T/out" "3 records"; then
+	ok "one value a line"; else miss "values"; fi
+# a CSV history brought along after one recorded point continues its series (one machine)
+"$PB" stat -q -r 2 --record cont --history "$T/c.db" -- true >/dev/null 2>&1
+printf 'old1,1700000000,4100000\nold2,1700003600,4200000\n' >"$T/cont.csv"
+if run "continue" 0 "$PB" history --history "$T/c.db" add cont "$T/cont.csv" &&
+   run "continue show" 0 "$PB" history --history "$T/c.db" show cont &&
+   has "$T/out" "^series 'cont' (time_ns): 3 points, 0 change points, 1 machine" && has "$T/out" "old1 .* 4.100 ms"; then
+	ok "a CSV history continues the recorded series: its metric, one machine"; else miss "continue"; fi
+for s in step20 stationary; do
+	run "add $s" 0 "$PB" history $H add $s "$D/$s.csv" || miss "add $s"
+done
+
+# ---- show ------------------------------------------------------------------------------------
+if run "show text" 0 "$PB" history $H show step20 && has "$T/out" "^series 'step20' (value): 60 points, 1 change point" &&
+   has "$T/out" "^-- change point: +20.[0-9]% \[+1[0-9].[0-9]%, +2[0-9].[0-9]%\] .* between c053 and c054"; then
+	ok "show: the change point between the commits, with its interval"; else miss "show text"; fi
+if run "show markdown" 0 "$PB" history $H show step20 --markdown && has "$T/out" "^### pbench history: \`step20\`" &&
+   has "$T/out" "^| slower +20"; then ok "show --markdown"; else miss "show markdown"; fi
+if run "show csv" 0 "$PB" history $H show step20 --csv && line 1 "$T/out" "^index,id,rev," &&
+   [ "$(wc -l <"$T/out")" -eq 61 ] && has "$T/out" "^54,.*,c054,.*,20\.[0-9]*$"; then
+	ok "show --csv: a line a point, the change on its first point"; else miss "show csv"; fi
+if run "show plot" 0 "$PB" history $H show step20 --plot "$T/s.svg" && has "$T/s.svg" "<svg" &&
+   has "$T/s.svg" "stroke-dasharray" && python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$T/s.svg"; then
+	ok "show --plot: an SVG with the change point"; else miss "show plot"; fi
+
+# a point from another machine: a new segment, said, and nothing compared across it
+"$PB" stat -q -r 3 --json -- true 2>/dev/null | sed 's/"cpu_model": "[^"]*"/"cpu_model": "Another CPU"/' >"$T/other.json"
+if run "other machine" 0 "$PB" history $H add tiny --commit rev4 "$T/other.json" &&
+   run "segments" 0 "$PB" history $H show tiny && has "$T/out" "^-- new segment: machine .*Another CPU.*nothing is compared across it" &&
+   run "segments json" 0 "$PB" history $H show tiny --json && json "$T/out" 'len(d["segments"]) == 2 and d["segments"][1]["first"] == 3 and d["points"][3]["segment"] == 1'; then
+	ok "a change of machine starts a new segment, said"; else miss "other machine"; fi
+
+# ---- the gate --------------------------------------------------------------------------------
+if run "gate step" 1 "$PB" history $H check step20 &&
+   has "$T/out" "^regression in 'step20': +20\.[0-9]% \[+1[0-9]\.[0-9]%, +2[0-9]\.[0-9]%\] .*between c053 and c054"; then
+	ok "the gate fails on a 20% step, saying the commit range and the size with its interval"; else miss "gate step"; fi
+if run "gate stationary" 0 "$PB" history $H check stationary && has "$T/out" "^no regression in 'stationary'"; then
+	ok "the gate passes on a stationary noisy series"; else miss "gate stationary"; fi
+if run "gate threshold" 0 "$PB" history $H check step20 --threshold 25 && has "$T/out" "below the threshold of 25%"; then
+	ok "--threshold: a step below it passes, said"; else miss "gate threshold"; fi
+if run "gate two" 1 "$PB" history $H check stationary step20 && [ "$(wc -l <"$T/out")" -eq 2 ]; then
+	ok "the gate on two series: a line each, exit 1 for the one"; else miss "gate two"; fi
+
+# a regression whose points pbench judged noisy: said so. 30 pbench documents of 5 runs
+# each, the last 5 points 20% slower with 2 of their 5 runs outliers.
+i=0
+while [ $i -lt 30 ]; do
+	awk -v i=$i 'BEGIN { lvl = i >= 25 ? 1200 : 1000;
+		printf "{\"host\": {\"cpu_model\": \"N\", \"kernel\": \"n\"}, \"modes\": [{\"mode\": \"prepared\", \"runs\": [";
+		for (k = 0; k < 5; k++) printf "%s{\"ns\": %d, \"outlier\": %s}", k ? "," : "", lvl + (i * 7 + k * 3) % 11 - 5, (i >= 25 && k < 2) ? "true" : "false";
+		print "]}]}" }' >"$T/n$i.json"
+	"$PB" history $H add noisy --commit "n$i" "$T/n$i.json" >/dev/null 2>&1 || bad "add noisy $i" "exit $?"
+	i=$((i + 1))
+done
+if run "gate noisy" 1 "$PB" history $H check noisy &&
+   has "$T/out" "^regression in 'noisy': +20.*between n24 and n25.*within the noise: pbench judged 5 of them noisy" &&
+   run "show noisy" 0 "$PB" history $H show noisy && has "$T/out" "n29 .*5 runs  noisy: 2 of 5 runs"; then
+	ok "a regression of points pbench judged noisy says so"; else miss "gate noisy"; fi
+
+# ---- OpenMetrics -----------------------------------------------------------------------------
+printf '5\n' >"$T/q.txt"
+"$PB" history $H add 'we"ird\name' "$T/q.txt" >/dev/null 2>&1
+if run "openmetrics" 0 "$PB" history $H export --openmetrics &&
+   has "$T/out" "^# TYPE pbench_history_seconds gauge$" && has "$T/out" "^# UNIT pbench_history_seconds seconds$" &&
+   has "$T/out" '^pbench_history_seconds{series="tiny",metric="time_ns",machine="[0-9a-f]*",rev="rev4"} [0-9.e-]* [0-9]*\.[0-9]*$' &&
+   has "$T/out" '^pbench_history_value{series="we\\"ird\\\\name",' && [ "$(tail -n 1 "$T/out")" = "# EOF" ]; then
+	ok "export --openmetrics: families, unit, escaped labels, # EOF last"; else miss "openmetrics"; fi
+
+# ---- a full disk, a store locked by another writer ------------------------------------------
+if run "full disk" 1 sh -c '"$1" history --history "$2" show step20 --json >/dev/full' sh "$PB" "$T/h.db" &&
+   has "$T/err" "^pbench: error: .*No space left"; then ok "show on a full disk: exit 1, said"; else miss "full disk"; fi
+if [ "$HAVE_PY" -eq 1 ] && python3 -c 'import sqlite3' 2>/dev/null; then
+	# another program holds the write lock for 8 s: the add waits the busy timeout (5 s)
+	rm -f "$T/locked"
+	python3 -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE")
+c.execute("UPDATE meta SET value = value WHERE key = \x27schema_version\x27")
+open(sys.argv[2], "w").close()
+time.sleep(8)' "$T/h.db" "$T/locked" &
+	lpid=$!
+	n=0
+	while [ ! -e "$T/locked" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+	if run "locked" 1 "$PB" history $H add v "$D/values.txt" && has "$T/err" "locked by another writer" &&
+	   [ "$(wc -l <"$T/err")" -eq 1 ]; then ok "a store locked past the timeout: exit 1, one line"; else miss "locked"; fi
+	wait "$lpid"
+	# a store a newer pbench wrote: refused, untouched
+	"$PB" history --history "$T/new.db" add v "$D/values.txt" >/dev/null 2>&1
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE meta SET value = \x2799\x27 WHERE key = \x27schema_version\x27")
+c.commit()' "$T/new.db"
+	sum=$(cksum <"$T/new.db")
+	if run "newer" 1 "$PB" history --history "$T/new.db" show v && has "$T/err" "newer" &&
+	   [ "$(wc -l <"$T/err")" -eq 1 ] && [ "$(cksum <"$T/new.db")" = "$sum" ]; then
+		ok "a store of a newer schema: exit 1, one line, the file untouched"; else miss "newer"; fi
+else
+	skipped "locked store" "python3's sqlite3 module is not installed"
+fi
+
+# ---- a writer killed mid-append leaves no half record ----------------------------------------
+# A document of 20000 runs: each add is a transaction of ~0.5 s here, and each writer is
+# killed (SIGKILL) 0.1 to 0.6 s after it started, most of them inside it (the unit test
+# test_history.c kills one at the exact point; this is the command, as CI would kill it).
+awk 'BEGIN { printf "{\"host\": {\"cpu_model\": \"K\", \"kernel\": \"k\"}, \"modes\": [{\"mode\": \"prepared\", \"summary\": {\"mean_ns\": 1000}, \"runs\": [";
+	for (i = 0; i < 20000; i++) printf "%s{\"ns\": %d, \"outlier\": false}", i ? "," : "", 1000 + i % 7;
+	print "]}]}" }' >"$T/big.json"
+killed=0 whole=0
+for k in 1 2 3 4 5 6; do
+	"$PB" history --history "$T/k.db" add big --commit "k$k" "$T/big.json" >/dev/null 2>&1 &
+	pid=$!
+	sleep "0.$k"
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	if [ $? -eq 0 ]; then whole=$((whole + 1)); else killed=$((killed + 1)); fi
+done
+if run "after the kills" 0 "$PB" history --history "$T/k.db" add big --commit after "$T/big.json" &&
+   run "killed writers" 0 "$PB" history --history "$T/k.db" show big --json &&
+   json "$T/out" 'len(d["points"]) >= 1 and all(len(p["runs"]) == 20000 for p in d["points"]) and d["points"][-1]["rev"] == "after"'; then
+	ok "$killed writers killed mid-append ($whole finished): the store opens and takes more, every record of its $(grep -c '"rev"' "$T/out") whole"
+else miss "killed writers"; fi
+
+finish cli/history
