@@ -127,6 +127,7 @@ struct pbench_runs {
 	int ran;
 	char error[512];		/* the last failure in words */
 	int width;			/* pbench_runs_wrap_at() */
+	int stderr_fd;			/* > 0: the command's stderr goes there (pb_runs_check) */
 };
 
 /* A run's own resource use: getrusage deltas, or a command's from wait4. */
@@ -138,6 +139,7 @@ struct pb_rusage {
 /* runs_exec.c: a run of a set on its own, so that another object (the contest) can run
  * several subjects' sets round by round; preparing apart from the runs. */
 int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd);
+int pb_runs_check(struct pbench_runs *r, struct pb_set *set, int stdout_fd, const char *name);
 struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set);
 void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
 		  const struct pb_rusage *u);
