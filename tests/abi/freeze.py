@@ -40,6 +40,7 @@ ANCHORS = [
     (543, 'a6931d76cef79f58'),
     (557, '368e8a141a86873a'),
     (622, 'b7df9a8ec128b546'),
+    (626, 'cad16cc86ad878d0'),
 ]
 
 SEED = 'PBENCH_ABI'
