@@ -725,6 +725,8 @@ static int check_run(struct pbench_runs *r)
 
 	if (!r->subject.argv || (r->o.flags & PBENCH_RUNS_NO_CHECK))
 		return 0;
+	if (stopped(r))
+		return 1;	/* stopped before (--annotate's sampled run): nothing more starts */
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);	/* its output is not shown */
 	if (null < 0)
 		return -errno;
