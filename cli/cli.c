@@ -287,6 +287,7 @@ void cli_command_hint(const char *cmd, const char *bare)
 
 int cli_command_argv(const char *line, int shell, const char *what, char ***out)
 {
+	char why[512];
 	int err = shell ? pbench_command_shell(out, line) : pbench_command_split(out, line);
 
 	if (err == -EINVAL) {
@@ -303,6 +304,8 @@ int cli_command_argv(const char *line, int shell, const char *what, char ***out)
 		cli_error("out of memory");
 		return EXIT_RUNTIME;
 	}
+	if (!shell && pbench_command_syntax(*out, why, sizeof(why)) == 1)
+		cli_hint("%s '%s': %s; --shell runs it with sh -c", what, line, why);
 	return 0;
 }
 

@@ -27,7 +27,7 @@ static void compare_usage(FILE *f)
 {
 	const struct pbench_contest_opts d = PBENCH_CONTEST_OPTS_INIT;
 
-	fprintf(f, PB_HELP_COMPARE, DEFAULT_CONFIDENCE_PCT, d.max_time_s, d.max_rounds,
+	fprintf(f, PB_HELP_COMPARE, DEFAULT_CONFIDENCE_PCT, d.same_pct, d.max_time_s, d.max_rounds,
 		MAX_RUNS, DEFAULT_MIN_RUNS, d.warmup_ms, DEFAULT_EVENTS, CLI_RUN_MEMORY_RUNS);
 }
 
@@ -68,8 +68,8 @@ static int number_option(int c, const char *arg, struct compare_opts *o)
 		return cli_number("--confidence", "confidence", arg, 50, 99.9999999, CLI_NUM_PCT,
 				  &o->confidence_pct) ? -1 : 0;
 	case OPT_SAME:
-		return cli_number("--same", "equivalence margin", arg, 0, 50,
-				  CLI_NUM_POSITIVE | CLI_NUM_PCT, &co->same_pct) ? -1 : 0;
+		return cli_number("--same", "equivalence margin", arg, 0, 50, CLI_NUM_PCT,
+				  &co->same_pct) ? -1 : 0;
 	case OPT_MAX_RUNS:
 		return cli_long("--max-runs", "run count", arg, 2, MAX_RUNS, &co->max_rounds);
 	case OPT_MIN_RUNS:
@@ -492,9 +492,10 @@ static int measure(struct compare_opts *o)
 	if ((err && err != -EINTR) || (err == -EINTR && !ci.rounds)) {
 		cli_error("%s", err == -EINTR ? "interrupted before the first round" :
 			  pbench_contest_error(c));
-		if (err == -PBENCH_EDIFFERENT)
-			cli_hint("--no-check-output compares them anyway (their times then measure "
-				 "different work)");
+		if (err == -PBENCH_EDIFFERENT || err == -PBENCH_ECMD_FAILED)
+			cli_hint("--no-check-output %s", err == -PBENCH_EDIFFERENT ?
+				 "compares them anyway (their times then measure different work)" :
+				 "times it anyway (its runs then count as failed)");
 		pbench_contest_free(c);
 		return EXIT_RUNTIME;
 	}

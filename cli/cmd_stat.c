@@ -42,7 +42,7 @@ struct stat_opts {
 	struct pbench_listing *listing;	/* its machine code, made before the runs */
 };
 
-enum { OPT_TARGET_SEM = 256, OPT_ANNOTATE };
+enum { OPT_TARGET_SEM = 256, OPT_ANNOTATE, OPT_IGNORE_FAILURE };
 
 /* One option of `pbench stat` (getopt's c and optarg): 0, -1 after an error said, 1 when c is
  * not one of them. */
@@ -58,6 +58,9 @@ static int stat_option(int c, const char *arg, void *ctx)
 		return cli_long("-r", "run count", arg, 1, MAX_RUNS, &o->ro.runs) ? -1 : 0;
 	case 'q':
 		o->ro.quiet = 1;
+		return 0;
+	case OPT_IGNORE_FAILURE:
+		o->ro.flags |= PBENCH_RUNS_NO_CHECK;
 		return 0;
 	case OPT_ANNOTATE:
 		if (!*arg) {
@@ -100,6 +103,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "target-sem", required_argument, NULL, OPT_TARGET_SEM },
 		{ "annotate", required_argument, NULL, OPT_ANNOTATE },
+		{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
 		CLI_RUN_OPTIONS,
 		CLI_OUT_OPTIONS,
 		{ 0 },
@@ -228,6 +232,8 @@ static int measure(struct stat_opts *o)
 	err = pbench_runs_run(r);
 	if (err && err != -EINTR) {
 		cli_error("%s", pbench_runs_error(r));
+		if (err == -PBENCH_ECMD_FAILED)
+			cli_hint("--ignore-failure times it anyway (its runs then count as failed)");
 		pbench_runs_free(r);
 		return EXIT_RUNTIME;
 	}

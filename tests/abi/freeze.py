@@ -43,6 +43,7 @@ ANCHORS = [
     (625, '2a0e140f24f710dd'),
     (671, '78e7222da0912303'),
     (690, 'bd2f1def756bc9d1'),
+    (694, '0e7e346f5c30165b'),
 ]
 
 SEED = 'PBENCH_ABI'

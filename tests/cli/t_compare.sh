@@ -21,7 +21,7 @@ for v in 100 49 abc 99.99999999; do
 	usage_error "--confidence $v" "invalid confidence '$v' for --confidence" \
 		compare --confidence "$v" true true
 done
-usage_error "--same 0" "invalid equivalence margin '0' for --same" compare --same 0 true true
+usage_error "--same -1" "invalid equivalence margin '-1' for --same" compare --same -1 true true
 usage_error "--max-runs 1" "invalid run count '1' for --max-runs" compare --max-runs 1 true true
 usage_error "--max-time 0" "invalid time budget '0' for --max-time" compare --max-time 0 true true
 usage_error "--order" "unknown value 'random' for --order: it is one of interleaved, duet or sequential" \
@@ -144,8 +144,9 @@ if run "different output" 1 "$PB" compare $Q "echo a" "echo b" &&
 else
 	miss "different output"
 fi
-if run "different status" 1 "$PB" compare $Q true false && has "$T/err" "exit 1 against exit 0"; then
-	ok "a different exit status is refused"
+if run "different status" 1 "$PB" compare $Q true false &&
+   has "$T/err" "^pbench: error: 'false' failed before any timed run: exit 1; its stderr was empty$"; then
+	ok "a command that fails the output check is refused at once"
 else
 	miss "different status"
 fi
@@ -155,10 +156,28 @@ if run "no check" 0 "$PB" compare $Q --max-runs 10 --no-check-output "echo a" "e
 else
 	miss "no check"
 fi
-# The same failure on both: compared, but the runs failed: exit 1, said.
-if run "both fail" 1 "$PB" compare $Q --max-runs 10 false false &&
-   has "$T/err" "runs of 'false' failed" && has "$T/out" "^output check: every command exited 1"; then
-	ok "failing commands: reported, exit 1"
+# A command that fails in the output check: said at once, before any timed run, with its status
+# and its stderr's last line; exit 1 and no report, not 60 s of failed runs. Without --shell, a
+# '>' is shell syntax the command gets as an argument: a hint says so before anything runs.
+start=$(date +%s)
+if run "fails at once" 1 "$PB" compare $Q "gzip -c $PB > /dev/null" "gzip -c $PB > /dev/null" &&
+   has "$T/err" "^hint: command 'gzip -c $O/pbench > /dev/null': '>' is shell syntax, but no shell runs this command: gzip gets it as an argument; --shell runs it with sh -c$" &&
+   has "$T/err" "^pbench: error: 'gzip -c $O/pbench > /dev/null #1' failed before any timed run: exit 1; the last line of its stderr: 'gzip: >: No such file or directory'$" &&
+   [ ! -s "$T/out" ] && [ $(( $(date +%s) - start )) -lt 10 ]; then
+	ok "a command failing the output check: said at once with its stderr, nothing timed; the --shell hint"
+else
+	miss "fails at once"
+fi
+if run "no hint with --shell" 0 "$PB" compare $Q --shell --max-runs 4 "echo a > /dev/null" "echo a >/dev/null" &&
+   nothas "$T/err" "shell syntax"; then
+	ok "--shell: no hint"
+else
+	miss "no hint with --shell"
+fi
+# The same failure on both, --no-check-output: compared, but the runs failed: exit 1, said.
+if run "both fail" 1 "$PB" compare $Q --max-runs 10 --no-check-output false false &&
+   has "$T/err" "runs of 'false #1' failed" && has "$T/err" "runs of 'false #2' failed"; then
+	ok "failing commands with --no-check-output: timed, reported, exit 1"
 else
 	miss "both fail"
 fi
@@ -206,6 +225,25 @@ if run "same" 0 "$PB" compare $Q --same 50 "sleep 0.01" "sleep 0.01" -n a -n b &
 else
 	miss "same"
 fi
+# A/A with no --same: the default margin, 1% (pbench_compare()'s), ends it "the same within 1%"
+# as soon as the interval fits, not at the budget; both named "sleep 0.01" get labels of their
+# own (#1, #2) in the text and the JSON. On a machine too noisy for 1% in 20 s it ends
+# undecided at the budget, and then only with an interval that does not fit (the JSON says).
+if run "A/A default margin" 0 "$PB" compare $Q --json="$T/aa.json" "sleep 0.01" "sleep 0.01" &&
+   has "$T/out" "^  sleep 0.01 #1  " && has "$T/out" "^  sleep 0.01 #2  " &&
+   { line 1 "$T/out" "^sleep 0.01 #2 and sleep 0.01 #1 take the same time within 1% (99.9% interval of the ratio [0-9.]*-[0-9.]*), decided after" ||
+     { line 1 "$T/out" "^undecided: sleep 0.01 #2 takes" && [ "$HAVE_PY" -eq 1 ] &&
+       json "$T/aa.json" 'not (1/1.01 <= d["verdicts"][0]["ratio_lo"] and d["verdicts"][0]["ratio_hi"] <= 1.01)'; }; } &&
+   { [ "$HAVE_PY" -eq 0 ] || json "$T/aa.json" 'd["same_pct"] == 1 and [e["name"] for e in d["entrants"]] == ["sleep 0.01 #1", "sleep 0.01 #2"]'; }; then
+	ok "A/A: the same within the default 1% margin as soon as it fits; identical commands labelled #1, #2 ($(sed -n 's/.*decided after \([0-9]* rounds in [0-9.]* s\).*/\1/p' "$T/out" | head -1))"
+else
+	miss "A/A default margin"
+fi
+if run "--same 0" 0 "$PB" compare $Q --same 0 --max-runs 4 true true && has "$T/out" "^undecided: true #2 takes"; then
+	ok "--same 0: no equivalence margin"
+else
+	miss "--same 0"
+fi
 # The A/A verdict on stored samples (tests/data/gen_aa.py: fixed seeds, the same every run):
 # two sets from one distribution are never called different; the same against one 3% slower
 # is, each way round; 400 against 400 of a narrow spread are the same within 1%. A rule that
@@ -222,10 +260,12 @@ else
 	miss "A/A stored"
 fi
 if run "A/B stored" 0 "$PB" analyze -u ns tests/data/aa-a.txt tests/data/ab-b.txt &&
-   has "$T/out" "^verdict: tests/data/aa-a.txt is 1.026x faster than tests/data/ab-b.txt (significant at 99.9%)$" &&
+   has "$T/out" "^verdict: tests/data/ab-b.txt is 1.026x slower than tests/data/aa-a.txt (significant at 99.9%)$" &&
+   has "$T/out" "^  ratio b/a       1.02[0-9]" &&
    run "B/A stored" 0 "$PB" analyze -u ns tests/data/ab-b.txt tests/data/aa-a.txt &&
-   has "$T/out" "^verdict: tests/data/ab-b.txt is 1.026x slower than tests/data/aa-a.txt (significant at 99.9%)$"; then
-	ok "3% apart on stored samples: faster one way, slower the other"
+   has "$T/out" "^verdict: tests/data/aa-a.txt is 1.026x faster than tests/data/ab-b.txt (significant at 99.9%)$" &&
+   has "$T/out" "^  ratio b/a       0.97[0-9]"; then
+	ok "3% apart on stored samples: the second against the first (b/a), as compare says it, each way round"
 else
 	miss "A/B stored"
 fi
@@ -413,7 +453,7 @@ else
 	miss "reference with no runs"
 fi
 # A baseline whose runs failed is refused as a live run of failures is, before anything runs.
-if run "failed stat" 1 "$PB" stat --mode unprepared -r 2 -e task-clock --json="$T/fail.json" \
+if run "failed stat" 1 "$PB" stat --mode unprepared --ignore-failure -r 2 -e task-clock --json="$T/fail.json" \
 	-- sh -c 'exit 3'; then
 	usage_error "failed baseline" "the baseline '$T/fail.json': 2 runs of .* failed (exited \
 non-zero or were killed): its times are of failures" compare $Q --baseline "$T/fail.json" \

@@ -119,15 +119,34 @@ else
 	miss "named not left out"
 fi
 
-# A command that fails or crashes: every run is still measured and reported; exit 1.
-if run "failing command" 1 "$PB" stat -r 3 -e task-clock -- sh -c 'exit 3'; then
+# A command that fails in its check run (before anything is timed or prepared): said at once
+# with its status and the last line of its stderr, nothing timed, no report (the head only),
+# exit 1. The default budget (prepared, 20 runs) is not spent on it.
+start=$(date +%s)
+if run "fails at once" 1 "$PB" stat -e task-clock -- sh -c 'echo first >&2; echo "no such file" >&2; exit 3' &&
+   line 1 "$T/err" "^pbench: error: 'sh' failed before any timed run: exit 3; the last line of its stderr: 'no such file'$" &&
+   has "$T/err" "^hint: --ignore-failure times it anyway" && [ "$(wc -l <"$T/out")" -le 2 ] &&
+   [ $(( $(date +%s) - start )) -lt 10 ]; then
+	ok "a command failing its check run: said at once (status, stderr's last line), nothing timed"
+else
+	miss "fails at once"
+fi
+if run "killed at once" 1 "$PB" stat --mode unprepared -e task-clock -- sh -c 'kill -SEGV $$' &&
+   line 1 "$T/err" "^pbench: error: 'sh' failed before any timed run: killed by signal 11; its stderr was empty$"; then
+	ok "a command killed in its check run: the signal said"
+else
+	miss "killed at once"
+fi
+# A command that fails or crashes, --ignore-failure: every run is still measured and reported;
+# exit 1.
+if run "failing command" 1 "$PB" stat --ignore-failure -r 3 -e task-clock -- sh -c 'exit 3'; then
 	if [ "$(grep -c 'exit 3$' "$T/out")" -eq 3 ] && has "$T/err" "3 of 3 runs"; then
 		ok "failing command reported per run"
 	else
 		bad "failing command" "runs not reported with 'exit 3'"
 	fi
 fi
-if run "crashing command" 1 "$PB" stat -r 2 -e task-clock -- sh -c 'kill -SEGV $$'; then
+if run "crashing command" 1 "$PB" stat --ignore-failure -r 2 -e task-clock -- sh -c 'kill -SEGV $$'; then
 	if [ "$(grep -c 'killed by signal 11' "$T/out")" -eq 2 ]; then
 		ok "crashing command reported per run"
 	else
@@ -341,11 +360,13 @@ if run "stat contrast" 0 "$PB" stat --mode contrast $SMALL; then
 	fi
 fi
 
-# An outlier gets a cause: the first of six runs sleeps 0.3 s, the others 0.01 s. Blocked time
-# the command asks for is not noise: the typical run's waiting (its 10 ms sleep) is said once,
-# and run 1 is told what is beyond it, never its whole time off the CPU as "not running".
+# An outlier gets a cause: the first of six runs sleeps 0.3 s, the others 0.01 s (the check
+# run before them is the command's first start: the second is run 1). Blocked time the command
+# asks for is not noise: the typical run's waiting (its 10 ms sleep) is said once, and run 1 is
+# told what is beyond it, never its whole time off the CPU as "not running".
+: >"$T/starts"
 if run "stat outlier cause" 0 "$PB" stat --mode unprepared -r 6 -e task-clock -- \
-	sh -c "if [ -e '$T/slow' ]; then sleep 0.01; else : >'$T/slow'; sleep 0.3; fi"; then
+	sh -c "echo >>'$T/starts'; if [ \$(wc -l <'$T/starts') -ne 2 ]; then sleep 0.01; else sleep 0.3; fi"; then
 	# Other load may make a second run an outlier too: run 1 must be one, with its cause.
 	if has "$T/out" "^outliers: [1-9]" &&
 	   has "$T/out" "^waiting: a typical run is off the CPU [0-9.]* ms, blocked .*the command's own waiting (a sleep, I/O, a child)" &&
@@ -458,7 +479,8 @@ $PBI stat -r 1000 --warmup-ms 50 -e task-clock -- sh -c "echo x >>'$T/started'; 
 	>"$T/out" 2>"$T/err" &
 pbpid=$!
 i=0
-while [ "$(wc -l <"$T/started")" -lt 3 ] && [ "$i" -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+# (the check run is the first start, then the runs)
+while [ "$(wc -l <"$T/started")" -lt 4 ] && [ "$i" -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
 kill -INT "$pbpid"
 wait "$pbpid"
 rc=$?
@@ -775,12 +797,12 @@ if run "helpers" 0 "$PB" stat --mode contrast --warmup-ms 20 -r 3 --warmup 2 -e 
 	--cleanup "sh -c 'echo C >> $T/h'" -- sh -c "echo R >> $T/h" &&
    [ "$(head -n 1 "$T/h")" = S ] && [ "$(tail -n 1 "$T/h")" = C ] &&
    [ "$(grep -c '^S$' "$T/h")" -eq 1 ] && [ "$(grep -c '^C$' "$T/h")" -eq 1 ] &&
-   [ "$(grep -c '^P$' "$T/h")" -eq 10 ] && [ "$(grep -c '^R$' "$T/h")" -eq 10 ] &&
+   [ "$(grep -c '^P$' "$T/h")" -eq 11 ] && [ "$(grep -c '^R$' "$T/h")" -eq 11 ] &&
    [ "$(sed -n 2,3p "$T/h" | tr -d '\n')" = PR ] &&
    has "$T/out" "^around the runs: 2 warm-up runs before each mode's, not kept; setup: sh -c 'echo S" &&
    { [ "$HAVE_PY" -eq 0 ] || json "$T/h.json" 'd["helpers"]["warmup_runs"] == 2 and d["helpers"]["prepare"][0] == "sh"
 	and len(d["modes"][0]["runs"]) == 3 and len(d["modes"][1]["runs"]) == 3'; }; then
-	ok "--setup once, --prepare before each of 2 x (2 warm-up + 3) runs, --cleanup once; 3 runs kept a mode"
+	ok "--setup once, --prepare before the check run and each of 2 x (2 warm-up + 3) runs, --cleanup once; 3 runs kept a mode"
 else
 	miss "helpers" "$(tr '\n' ' ' <"$T/h" 2>/dev/null | head -c 200)"
 fi

@@ -65,7 +65,7 @@ made stat-contrast stat "$PB" $S --mode contrast -r 4 --warmup-ms 20 --json
 made stat-memwalk stat "$PB" stat --mode unprepared --workload memwalk --iterations 5000 -r 2 --json
 made stat-one-run stat "$PB" $S --mode unprepared -r 1 --json
 made stat-target stat "$PB" $S --mode unprepared --target-sem 50 --json
-made stat-failing stat "$PB" stat --mode unprepared -r 2 -e task-clock --json -- sh -c 'kill -TERM $$'
+made stat-failing stat "$PB" stat --mode unprepared --ignore-failure -r 2 -e task-clock --json -- sh -c 'kill -TERM $$'
 made stat-helpers stat "$PB" stat --mode unprepared -r 2 -e task-clock --warmup 1 --setup true \
 	--prepare 'sh -c :' --cleanup true --json -- true
 made stat-timeout stat "$PB" stat --mode unprepared -r 1 --timeout 0.1 -e task-clock --json -- sleep 2

@@ -735,6 +735,14 @@ Test(abi, pbench_comparison)
 	cr_expect_eq(sizeof(((struct pbench_comparison *)0)->mem_status), 4, "mem_status resized");
 	cr_expect_eq(offsetof(struct pbench_comparison, mem_reason), 136, "mem_reason moved");
 	cr_expect_eq(sizeof(((struct pbench_comparison *)0)->mem_reason), 8, "mem_reason resized");
+	cr_expect_eq(offsetof(struct pbench_comparison, ratio_b_to_a), 144, "ratio_b_to_a moved");
+	cr_expect_eq(sizeof(((struct pbench_comparison *)0)->ratio_b_to_a), 8, "ratio_b_to_a resized");
+	cr_expect_eq(offsetof(struct pbench_comparison, ratio_b_to_a_lo), 152, "ratio_b_to_a_lo moved");
+	cr_expect_eq(sizeof(((struct pbench_comparison *)0)->ratio_b_to_a_lo), 8, "ratio_b_to_a_lo resized");
+	cr_expect_eq(offsetof(struct pbench_comparison, ratio_b_to_a_hi), 160, "ratio_b_to_a_hi moved");
+	cr_expect_eq(sizeof(((struct pbench_comparison *)0)->ratio_b_to_a_hi), 8, "ratio_b_to_a_hi resized");
+	cr_expect_eq(offsetof(struct pbench_comparison, verdict_b), 168, "verdict_b moved");
+	cr_expect_eq(sizeof(((struct pbench_comparison *)0)->verdict_b), 4, "verdict_b resized");
 }
 
 Test(abi, pbench_noise_source)

@@ -239,6 +239,46 @@ Test(child, command_shell)
 	pbench_command_free(v);
 }
 
+/* Shell syntax in a command run without a shell, as separate or leading words; a quoted one
+ * ('a > b' as one word) is the program's own argument, not syntax. */
+Test(child, command_syntax)
+{
+	static const struct {
+		const char *line;
+		int found;
+		const char *said;
+	} rows[] = {
+		{ "gzip -c f > /dev/null", 1, "'>' is shell syntax, but no shell runs this command: "
+		  "gzip gets it as an argument" },
+		{ "gzip -c f >/dev/null", 1, "'>' is shell syntax, but no shell runs this command: "
+		  "gzip gets '>/dev/null' as an argument" },
+		{ "cat f >> g", 1, "'>>'" },
+		{ "wc -l < f", 1, "'<'" },
+		{ "ls | wc", 1, "'|'" },
+		{ "make && make install", 1, "'&&'" },
+		{ "false || true", 1, "'||'" },
+		{ "cd /tmp ; ls", 1, "';'" },
+		{ "> f", 1, "'>' is shell syntax, but no shell runs this command: it is taken for the "
+		  "program's name" },
+		{ "echo 'a > b'", 0, NULL },
+		{ "grep -c a=b f", 0, NULL },
+		{ "echo a>b", 0, NULL },	/* inside a word: not a leading token */
+	};
+	char buf[256], **v;
+
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		cr_assert_eq(pbench_command_split(&v, rows[k].line), 0);
+		buf[0] = 0;
+		cr_assert_eq(pbench_command_syntax(v, buf, sizeof(buf)), rows[k].found, "%s",
+			     rows[k].line);
+		if (rows[k].said)
+			cr_assert(!strncmp(buf, rows[k].said, strlen(rows[k].said)), "%s: %s",
+				  rows[k].line, buf);
+		pbench_command_free(v);
+	}
+	cr_assert_eq(pbench_command_syntax(NULL, buf, sizeof(buf)), -EINVAL);
+}
+
 Test(child, exec_failure_is_reported)
 {
 	/* Executable bit set but not a valid binary nor a script: exec fails with ENOEXEC. */

@@ -192,6 +192,41 @@ Test(contest, the_same_work_is_the_same_within_the_margin)
 	pbench_contest_free(c);
 }
 
+/* With no margin asked: 1% (PBENCH_CONTEST_OPTS_INIT, as pbench_compare()'s), so that the same
+ * work against itself can end "same" instead of running to the budget; two entrants given the
+ * same name are told apart by their place ("a #1", "a #2"), a third of another name keeps its
+ * own, in the results, the verdict and the JSON. */
+Test(contest, a_default_margin_and_distinct_labels)
+{
+	struct pbench_contest_opts o = quick_opts(), d = PBENCH_CONTEST_OPTS_INIT;
+	struct pbench_contest_info ci = { .size = sizeof(ci) };
+	struct pbench_contest *c;
+	char text[512], *json = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	cr_assert_eq(d.same_pct, 1);
+	o.max_rounds = 10;
+	cr_assert_eq(pbench_contest_new(&c, &o), 0);
+	add_xor(c, "a", XOR_N);
+	add_xor(c, "b", XOR_N);
+	add_xor(c, "a", XOR_N);
+	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	pbench_contest_info(c, &ci);
+	cr_assert_str_eq(result(c, 0).name, "a #1");
+	cr_assert_str_eq(result(c, 1).name, "b");
+	cr_assert_str_eq(result(c, 2).name, "a #3");
+	pbench_contest_verdict_text(c, 2, text, sizeof(text));
+	cr_assert(strstr(text, "a #3") && strstr(text, "a #1"), "%s", text);
+	f = open_memstream(&json, &len);
+	cr_assert_eq(pbench_contest_write_json(c, f), 0);
+	fclose(f);
+	cr_assert(strstr(json, "\"same_pct\": 1") && strstr(json, "\"name\": \"a #3\""), "%.300s",
+		  json);
+	free(json);
+	pbench_contest_free(c);
+}
+
 /* The plot's rounds axis: labels 0, s, 2s, ... at even steps, as many as cover the rounds, and
  * a dot for every look of entrant i at its round on that axis (the x of round r read off the
  * labels' positions). */
@@ -292,6 +327,7 @@ Test(contest, undecided_at_the_budget)
 	char text[512], *svg;
 
 	o.max_rounds = 30;
+	o.same_pct = 0;		/* a difference only: the same work cannot decide */
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	add_xor(c, "a", XOR_N);
 	add_xor(c, "b", XOR_N);
@@ -350,13 +386,29 @@ Test(contest, the_output_check_refuses_different_work)
 	cr_assert_eq(result(c, 0).runs, 0, "a run was kept");
 	pbench_contest_free(c);
 
+	/* A command that fails (exit non-zero, killed) is said at once, with the last line of
+	 * its stderr, before any timed run; the same failure on both sides too. */
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	add_cmd(c, "true", t);
 	add_cmd(c, "false", f);
-	cr_assert_eq(pbench_contest_run(c), -PBENCH_EDIFFERENT);
-	cr_assert(strstr(pbench_contest_error(c), "exit 1 against exit 0"), "%s",
-		  pbench_contest_error(c));
+	cr_assert_eq(pbench_contest_run(c), -PBENCH_ECMD_FAILED);
+	cr_assert_str_eq(pbench_contest_error(c), "'false' failed before any timed run: exit 1; "
+			 "its stderr was empty");
+	cr_assert_eq(result(c, 0).runs, 0, "a run was kept");
+	cr_assert_eq(result(c, 1).runs, 0, "a run was kept");
 	pbench_contest_free(c);
+	{
+		char *gz[] = { "gzip", "-c", "/dev/null", ">", "/dev/null", NULL };
+
+		cr_assert_eq(pbench_contest_new(&c, &o), 0);
+		add_cmd(c, NULL, gz);
+		add_cmd(c, NULL, gz);
+		cr_assert_eq(pbench_contest_run(c), -PBENCH_ECMD_FAILED);
+		cr_assert_str_eq(pbench_contest_error(c), "'gzip -c /dev/null > /dev/null #1' failed "
+				 "before any timed run: exit 1; the last line of its stderr: 'gzip: "
+				 ">: No such file or directory'");
+		pbench_contest_free(c);
+	}
 
 	fb.ctx = &two;
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);

@@ -753,10 +753,29 @@ Test(compare, twice_the_work_is_slower_by_half)
 	cr_expect_lt(c.welch->p, 0.001);
 	cr_expect_lt(c.a->mean, c.b->mean);
 
+	/* The direction of every ratio pbench shows: b against a, time of b / time of a (here
+	 * about 2: b is slower), with its interval and b's verdict; a against b as before. */
+	cr_expect(fabs(c.ratio_b_to_a - 2) <= 2 * 0.15, "b/a %.4f", c.ratio_b_to_a);
+	cr_expect(c.ratio_b_to_a_lo <= c.ratio_b_to_a && c.ratio_b_to_a <= c.ratio_b_to_a_hi);
+	cr_expect_eq(c.verdict_b, PBENCH_VERDICT_SLOWER, "%s", pbench_verdict_name(c.verdict_b));
+	{
+		char *t = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&t, &len);
+
+		cr_assert_eq(pbench_comparison_write_text(&c, f, "a", "b"), 0);
+		fclose(f);
+		cr_expect(strstr(t, "verdict: b is ") && strstr(t, "x slower than a"), "%s", t);
+		cr_expect_not_null(strstr(t, "ratio b/a "), "%s", t);
+		free(t);
+	}
+
 	/* And the other way round. */
 	pbench_comparison_release(&c);
 	cr_assert_eq(pbench_compare(work, &b, work, &a, &co, &c), 0);
 	cr_expect_eq(c.verdict, PBENCH_VERDICT_SLOWER, "%s", pbench_verdict_name(c.verdict));
+	cr_expect_eq(c.verdict_b, PBENCH_VERDICT_FASTER, "%s", pbench_verdict_name(c.verdict_b));
+	cr_expect_lt(c.ratio_b_to_a, 1);
 	pbench_comparison_release(&c);
 	TEST_RETRIED("compare::twice_the_work_is_slower_by_half", attempt);
 }

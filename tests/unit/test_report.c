@@ -609,6 +609,16 @@ static struct pbench_comparison make_comparison(double shift_b, int verdict)
 	c.ratio_hi = w.ratio_hi;
 	c.confidence = 0.999;
 	c.same_threshold_pct = 1;
+	{	/* b against a, as pbench_compare() fills it */
+		struct pbench_welch wb = { .size = sizeof(wb) };
+
+		cr_assert_eq(pbench_stats_welch(b, 40, a, 40, &so, &wb), 0);
+		c.ratio_b_to_a = wb.ratio;
+		c.ratio_b_to_a_lo = wb.ratio_lo;
+		c.ratio_b_to_a_hi = wb.ratio_hi;
+		c.verdict_b = verdict == PBENCH_VERDICT_FASTER ? PBENCH_VERDICT_SLOWER :
+			      verdict == PBENCH_VERDICT_SLOWER ? PBENCH_VERDICT_FASTER : verdict;
+	}
 	return c;
 }
 
@@ -619,8 +629,8 @@ Test(report, comparison_text)
 		int verdict;
 		const char *words;
 	} rows[] = {
-		{ 100, PBENCH_VERDICT_FASTER, "verdict: plain is 1." },
-		{ -100, PBENCH_VERDICT_SLOWER, "verdict: plain is 1." },
+		{ 100, PBENCH_VERDICT_FASTER, "verdict: unrolled is 1." },
+		{ -100, PBENCH_VERDICT_SLOWER, "verdict: unrolled is 1." },
 		{ 0.5, PBENCH_VERDICT_SAME, "verdict: same: the ratio's interval lies within " },
 		{ 0.5, PBENCH_VERDICT_UNDECIDED, "verdict: undecided: " },
 	};
@@ -638,13 +648,15 @@ Test(report, comparison_text)
 		/* The confidence the comparison was made at. */
 		cr_assert_not_null(strstr(text, "(99.9% interval "), "row %zu:\n%s", i, text);
 		cr_assert_not_null(strstr(text, "  Welch           t = "), "%s", text);
-		/* A factor, as people say it: "1.099x faster than", not "faster by 9.9%". */
+		/* A factor, as people say it: "1.099x faster than", not "faster by 9.9%"; said
+		 * of b against a, the direction of every ratio (time of b / time of a). */
 		if (rows[i].verdict <= PBENCH_VERDICT_SLOWER) {
-			double f = rows[i].verdict == PBENCH_VERDICT_FASTER ? 1 / c.ratio : c.ratio;
+			double f = c.verdict_b == PBENCH_VERDICT_FASTER ? 1 / c.ratio_b_to_a :
+				   c.ratio_b_to_a;
 
 			/* three decimals below 1.1 (1.099x, not 1.10x), two up to 10 */
-			snprintf(want, sizeof(want), "verdict: plain is %.*fx %s than unrolled "
-				 "(significant at 99.9%%)\n", f < 1.1 ? 3 : 2, f, rows[i].verdict ==
+			snprintf(want, sizeof(want), "verdict: unrolled is %.*fx %s than plain "
+				 "(significant at 99.9%%)\n", f < 1.1 ? 3 : 2, f, c.verdict_b ==
 				 PBENCH_VERDICT_FASTER ? "faster" : "slower");
 			cr_assert(f > 1 && f < 10, "row %zu: a factor of %g", i, f);
 			cr_assert_not_null(strstr(text, want), "no '%s' in:\n%s", want, text);
@@ -677,8 +689,9 @@ Test(report, comparison_json)
 	json_decref(root);
 	free(text);
 
-	/* No test (b's mean 0, no interval): null, never NaN, and the text says why. */
+	/* No test (a mean 0, no interval): null, never NaN, and the text says why. */
 	c.ratio = c.ratio_lo = c.ratio_hi = NAN;
+	c.ratio_b_to_a = c.ratio_b_to_a_lo = c.ratio_b_to_a_hi = NAN;
 	c.verdict = PBENCH_VERDICT_UNDECIDED;
 	CAPTURE(text, pbench_comparison_write_json(&c, f_, NULL, NULL));
 	root = parse(text);
@@ -690,7 +703,7 @@ Test(report, comparison_json)
 	free(text);
 	CAPTURE(text, pbench_comparison_write_text(&c, f_, NULL, NULL));
 	cr_assert_not_null(strstr(text, "a vs b: "), "%s", text);
-	cr_assert_not_null(strstr(text, "ratio of means  none"), "%s", text);
+	cr_assert_not_null(strstr(text, "ratio b/a       none"), "%s", text);
 	free(text);
 }
 

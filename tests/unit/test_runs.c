@@ -50,8 +50,8 @@ static struct pbench_runs_opts quick(void)
 	return o;
 }
 
-/* Setup once, then each of 2 warm-up runs and 3 kept runs after a prepare, cleanup last; the
- * warm-up runs are not kept. */
+/* Setup once, then the check run and each of 2 warm-up runs and 3 kept runs after a prepare,
+ * cleanup last; the check run and the warm-up runs are not kept. */
 Test(runs, helpers_in_order_and_number)
 {
 	char path[] = "/tmp/pbench-runs-XXXXXX", got[64];
@@ -80,7 +80,7 @@ Test(runs, helpers_in_order_and_number)
 	pbench_command_free(cleanup);
 	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
 	trace(path, got, sizeof(got));
-	cr_assert_str_eq(got, "SPRPRPRPRPRC");
+	cr_assert_str_eq(got, "SPRPRPRPRPRPRC");
 	cr_assert_eq(pbench_runs_set_info(r, 0, &si), 0);
 	cr_assert_eq(si.done, 3, "%d runs kept", si.done);
 	pbench_runs_free(r);
@@ -112,6 +112,49 @@ Test(runs, a_failing_prepare_is_said_and_cleaned_up)
 	cr_assert_str_eq(got, "PC");
 	pbench_runs_free(r);
 	pbench_command_free(prepare);
+	pbench_command_free(cleanup);
+	unlink(path);
+}
+
+/* A command that fails in its check run ends the runs at once, before anything is timed,
+ * with its status and the last line of its stderr; the cleanup still runs. With
+ * PBENCH_RUNS_NO_CHECK it is timed, its runs counted as failed. */
+Test(runs, a_failing_command_is_said_before_any_timed_run)
+{
+	char path[] = "/tmp/pbench-runs-XXXXXX", got[64], line[512];
+	char **cleanup, **cmd;
+	struct pbench_runs_opts o = quick();
+	struct pbench_runs_set si = { .size = sizeof(si) };
+	struct pbench_runs *r;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	snprintf(line, sizeof(line), "sh -c 'echo R >> %s; echo one >&2; echo two >&2; exit 4'",
+		 path);
+	cr_assert_eq(pbench_command_split(&cmd, line), 0);
+	cleanup = sh_append(path, "C", 0);
+	o.argv = cmd;
+	o.runs = 3;
+	o.cleanup = cleanup;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), -PBENCH_ECMD_FAILED);
+	cr_assert_str_eq(pbench_runs_error(r), "'sh' failed before any timed run: exit 4; the last "
+			 "line of its stderr: 'two'");
+	cr_assert_eq(pbench_runs_set_info(r, 0, &si), 0);
+	cr_assert_eq(si.done, 0, "%d runs kept", si.done);
+	trace(path, got, sizeof(got));
+	cr_assert_str_eq(got, "RC");
+	pbench_runs_free(r);
+
+	o.flags |= PBENCH_RUNS_NO_CHECK;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	cr_assert_eq(pbench_runs_set_info(r, 0, &si), 0);
+	cr_assert_eq(si.done, 3);
+	cr_assert_eq(si.failed, 3);
+	pbench_runs_free(r);
+	pbench_command_free(cmd);
 	pbench_command_free(cleanup);
 	unlink(path);
 }
@@ -268,6 +311,7 @@ Test(runs, totals_and_multi_cpu)
 
 	o.argv = argv;
 	o.events = "task-clock";
+	o.flags = PBENCH_RUNS_NO_CHECK;	/* timed although it fails */
 	o.runs = 3;
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
 	cr_assert_eq(pbench_runs_run(r), 0);

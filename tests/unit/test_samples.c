@@ -47,13 +47,17 @@ Test(samples, a_faster_set_is_said_faster_with_its_ratio)
 	cr_expect_float_eq(sum.mean, 20.3, 1e-9);
 	cr_expect_eq(pbench_samples_summary(s, 2, &sum), -EINVAL);
 	t = text_of(s, 0);
-	/* a factor, as people say it: 20.34 / 10.32 = 1.97 */
-	cr_expect_not_null(strstr(t, "verdict: a is 1.97x faster than b (significant at 99.9%)"),
+	/* a factor, as people say it, in pbench's one direction: the second against the first,
+	 * time of b / time of a (20.3 / 10.32 = 1.97) */
+	cr_expect_not_null(strstr(t, "verdict: b is 1.97x slower than a (significant at 99.9%)"),
 			   "%s", t);
-	cr_expect_not_null(strstr(t, "ratio of means  0.50"), "%s", t);
+	cr_expect_not_null(strstr(t, "ratio b/a       1.96"), "%s", t);
 	free(t);
 	t = text_of(s, 1);
+	/* the older a-against-b fields stay as they were; b against a beside them */
 	cr_expect_not_null(strstr(t, "\"verdict\": \"faster\""), "%s", t);
+	cr_expect_not_null(strstr(t, "\"verdict_b\": \"slower\""), "%s", t);
+	cr_expect_not_null(strstr(t, "\"ratio_b_to_a\": 1.96"), "%s", t);
 	cr_expect_not_null(strstr(t, "\"mean_ns\": 20.3"), "%s", t);
 	cr_expect_null(strstr(t, "\"clock\""), "files measured elsewhere get no clock of this one");
 	cr_expect_not_null(strstr(t, "\"host\": {"), "every document names its host: %s", t);

@@ -94,6 +94,8 @@ enum pbench_error {
 	PBENCH_EBAD_INTERP,		/* a script's #! interpreter (or a binary's loader) is missing */
 	PBENCH_ECORRUPT,		/* a history store that is corrupt, truncated or not pbench's */
 	PBENCH_ENEWER_SCHEMA,		/* a history store written by a newer pbench: not touched */
+	PBENCH_ECMD_FAILED,		/* a command exited non-zero or was killed in its check
+					 * run, before any timed run: nothing was measured */
 	PBENCH_ELAST
 };
 

@@ -122,6 +122,15 @@ PBENCH_API int pbench_command_split(char ***argv, const char *line);
  * Free it with pbench_command_free(). Errors: -EINVAL (argv or line NULL), -ENOMEM. */
 PBENCH_API int pbench_command_shell(char ***argv, const char *line);
 PBENCH_API void pbench_command_free(char **argv);
+/*
+ * Shell syntax in a command that runs without a shell (pbench_command_split()'s argv): the
+ * first word that is, or starts with, a redirection or an operator a shell would act on (>,
+ * >>, <, |, &&, ||, ;), which the program then gets as an argument ("gzip -c f > out" hands
+ * gzip '>' and 'out'). Returns 1 with a sentence for people in buf, cut to len ("'>' is shell
+ * syntax, but no shell runs this command: gzip gets it as an argument"), 0 when there is
+ * none, -EINVAL (argv, argv[0] or buf NULL, len 0).
+ */
+PBENCH_API int pbench_command_syntax(char *const *argv, char *buf, size_t len);
 /* The #! interpreter of the file at path into interp: 1 when it has one, 0 when it does not
  * start with #!, -errno when it cannot be read. */
 PBENCH_API int pbench_command_interp(const char *path, char *interp, size_t len);

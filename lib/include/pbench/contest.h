@@ -110,7 +110,9 @@ struct pbench_contest_opts {
 					 * each) */
 	double max_time_s;		/* the rounds' time budget (0: none but max_rounds) */
 	double confidence;		/* of the verdicts and intervals (0: 0.999) */
-	double same_pct;		/* > 0: shown equal within +-same_pct % also decides */
+	double same_pct;		/* > 0: shown equal within +-same_pct % also decides
+					 * (PBENCH_CONTEST_OPTS_INIT: 1, pbench_compare()'s
+					 * default; 0: no margin, only a difference decides) */
 	int reference;			/* the entrant the others are compared with */
 	double timeout_s;		/* > 0: a run of a command still going is ended after it */
 	char *const *setup;		/* a command run once before everything (NULL: none) */
@@ -134,11 +136,13 @@ struct pbench_contest_opts {
 	([] { struct pbench_contest_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
 	      pbench_o_.mode = PBENCH_RUNS_PREPARED; pbench_o_.cpu = -1; \
 	      pbench_o_.duet_cpus[0] = pbench_o_.duet_cpus[1] = -1; pbench_o_.warmup_ms = 1200; \
-	      pbench_o_.max_rounds = 10000; pbench_o_.max_time_s = 60; return pbench_o_; }())
+	      pbench_o_.max_rounds = 10000; pbench_o_.max_time_s = 60; pbench_o_.same_pct = 1; \
+	      return pbench_o_; }())
 #else
 #define PBENCH_CONTEST_OPTS_INIT \
 	{ .size = sizeof(struct pbench_contest_opts), .mode = PBENCH_RUNS_PREPARED, .cpu = -1, \
-	  .duet_cpus = { -1, -1 }, .warmup_ms = 1200, .max_rounds = 10000, .max_time_s = 60 }
+	  .duet_cpus = { -1, -1 }, .warmup_ms = 1200, .max_rounds = 10000, .max_time_s = 60, \
+	  .same_pct = 1 }
 #endif
 
 /* What an entrant runs: a command, a built-in workload, a function, or nothing (a baseline's
@@ -146,7 +150,8 @@ struct pbench_contest_opts {
 struct pbench_contest_entrant {
 	size_t size;
 	const char *name;		/* in the verdicts (NULL: the command line, or the
-					 * workload and its size); copied */
+					 * workload and its size); copied. Two entrants named
+					 * alike are labelled "NAME #k", k their place from 1 */
 	char *const *argv;		/* a command (copied), or NULL */
 	int workload;			/* enum pbench_workload_kind when argv is NULL */
 	uint64_t iterations;		/* xor iterations or memwalk steps (0: the default) */
@@ -214,7 +219,7 @@ PBENCH_API int pbench_contest_info(const struct pbench_contest *c, struct pbench
 /* Entrant i against the reference (for the reference itself: verdict 0, ratio 1). */
 struct pbench_contest_result {
 	size_t size;
-	const char *name;
+	const char *name;		/* its label (pbench_contest_entrant's name) */
 	int stored;			/* a baseline's stored times, not run */
 	long runs;			/* measured runs kept (timed-out ones are not times) */
 	int failed;			/* runs that exited non-zero or were killed */

@@ -339,7 +339,9 @@ PBENCH_API void pbench_region_free(struct pbench_region *r);
 /* Comparing two functions: the same iteration count (the larger of the two calibrations, so
  * every sample lasts at least the target), samples in rounds of ABBA or BAAB (a coin toss per
  * round, so that periodic noise such as the timer tick cannot favour a side), Welch's test
- * after each round. */
+ * after each round. The result is said of b against a, the one direction of every ratio in
+ * pbench (ratio_b_to_a = time of b / time of a: 1.117 is "b is 1.117x slower than a", and
+ * verdict_b); ratio and verdict, a against b, are kept as they were for existing callers. */
 struct pbench_compare_opts {
 	size_t size;
 	/* warm-up, sample length, budget, samples (NULL: the defaults). A pointer, so that the
@@ -365,8 +367,10 @@ struct pbench_compare_opts {
 
 struct pbench_comparison {
 	size_t size;
-	int verdict;			/* enum pbench_verdict */
-	double ratio, ratio_lo, ratio_hi;	/* time of a / time of b, with its interval */
+	int verdict;			/* enum pbench_verdict, of a against b (kept as it was:
+					 * new code reads verdict_b) */
+	double ratio, ratio_lo, ratio_hi;	/* time of a / time of b, with its interval (the
+						 * inverse of ratio_b_to_a, kept as it was) */
 	size_t pairs;			/* AB or BA pairs taken: the samples of each side */
 	double confidence;		/* of the verdict and of the intervals */
 	double same_threshold_pct;	/* "same": the ratio's interval lies within this of 1 */
@@ -385,6 +389,16 @@ struct pbench_comparison {
 	const struct pbench_mem_comparison *mem_bytes, *mem_allocs;
 	int mem_status;			/* enum pbench_mem_status (the worse side's) */
 	const char *mem_reason;		/* NULL when counted or not asked for */
+	/*
+	 * b against a, the one direction of every ratio pbench shows (pbench compare's, each
+	 * entrant against the reference; pbench analyze's, each set against the first; the
+	 * memory comparisons'; kmod-free-docs/statistics.md): time of b / time of a with its
+	 * interval at confidence (Welch's test of b against a), so that 1.117 reads "b is
+	 * 1.117x slower than a"; and b's verdict (PBENCH_VERDICT_SLOWER then), the same
+	 * decision as verdict said of b. NaN and 0 in a struct pbench_compare() did not fill.
+	 */
+	double ratio_b_to_a, ratio_b_to_a_lo, ratio_b_to_a_hi;
+	int verdict_b;
 };
 
 /* An empty comparison for pbench_compare() to fill: its size set, the rest 0 (priv NULL, so

@@ -124,6 +124,12 @@ enum pbench_runs_flags {
 	 * decision kept for this boot, and probing again anyway */
 	PBENCH_RUNS_PRIORITY_CACHE = 1 << 1,
 	PBENCH_RUNS_REPROBE = 1 << 2,
+	/* A command runs once before anything is timed or prepared (its check run, after the
+	 * setup command and o.prepare), and one that exits non-zero or is killed there ends
+	 * pbench_runs_run() at once with -PBENCH_ECMD_FAILED (its status and the last line of
+	 * its stderr in pbench_runs_error()). With this flag there is no check run: a command
+	 * that fails is timed, its runs counted as failed (hyperfine's --ignore-failure). */
+	PBENCH_RUNS_NO_CHECK = 1 << 6,
 };
 
 /* perf stat's defaults: the software events, and the hardware events of its default metrics

@@ -127,3 +127,36 @@ void pbench_command_free(char **argv)
 {
 	pb_argv_free(argv);
 }
+
+/* The shell operator w is or starts with (the longest first), or NULL. */
+static const char *operator_of(const char *w)
+{
+	static const char *const ops[] = { ">>", "&&", "||", ">", "<", "|", ";" };
+
+	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+		if (!strncmp(w, ops[k], strlen(ops[k])))
+			return ops[k];
+	return NULL;
+}
+
+int pbench_command_syntax(char *const *argv, char *buf, size_t len)
+{
+	if (!argv || !argv[0] || !buf || !len)
+		return -EINVAL;
+	for (int i = 0; argv[i]; i++) {
+		const char *op = operator_of(argv[i]);
+
+		if (!op)
+			continue;
+		if (!i)
+			snprintf(buf, len, "'%s' is shell syntax, but no shell runs this command: "
+				 "it is taken for the program's name", argv[i]);
+		else
+			snprintf(buf, len, "'%s' is shell syntax, but no shell runs this command: "
+				 "%s gets %s%s%s as an argument", op, argv[0], strcmp(op, argv[i]) ?
+				 "'" : "it", strcmp(op, argv[i]) ? argv[i] : "",
+				 strcmp(op, argv[i]) ? "'" : "");
+		return 1;
+	}
+	return 0;
+}

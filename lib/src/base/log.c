@@ -158,6 +158,8 @@ static const char *const pb_errors[] = {
 	[PBENCH_ECORRUPT - PBENCH_EUNKNOWN_EVENT] = "the history store is corrupt or not pbench's",
 	[PBENCH_ENEWER_SCHEMA - PBENCH_EUNKNOWN_EVENT] = ("the history store is from a newer "
 							  "pbench"),
+	[PBENCH_ECMD_FAILED - PBENCH_EUNKNOWN_EVENT] = ("the command failed before any timed "
+							"run"),
 };
 
 static const char *generic(int err)

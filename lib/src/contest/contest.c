@@ -327,6 +327,7 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 static void entrant_release(struct pb_entrant *n)
 {
 	free(n->name);
+	free(n->given);
 	free(n->desc);
 	pbench_runs_free(n->r);
 	free(n->x);
@@ -336,6 +337,35 @@ static void entrant_release(struct pb_entrant *n)
 	free(n->mem);
 	free(n->cmd_mem);
 	memset(n, 0, sizeof(*n));
+}
+
+/* "NAME #k", k its place from 1. */
+static int relabel(struct pb_entrant *e, int k)
+{
+	size_t len = strlen(e->given) + 16;
+	char *l = malloc(len);
+
+	if (!l)
+		return -ENOMEM;
+	snprintf(l, len, "%s #%d", e->given, k);
+	free(e->name);
+	e->name = l;
+	return 0;
+}
+
+/* Entrants given the same name (two identical commands) are told apart in every report, each
+ * by its place: "sleep 0.01 #1" and "sleep 0.01 #2". n is the next one, c->e[c->n]. */
+static int label(struct pbench_contest *c, struct pb_entrant *n)
+{
+	int err = 0, same = 0;
+
+	for (int j = 0; j < c->n && !err; j++)
+		if (!strcmp(c->e[j].given, n->given)) {
+			same = 1;
+			if (!strcmp(c->e[j].name, c->e[j].given))
+				err = relabel(&c->e[j], j + 1);
+		}
+	return err || !same ? err : relabel(n, c->n + 1);
 }
 
 int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_entrant *in)
@@ -363,9 +393,12 @@ int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_ent
 	n = &c->e[c->n];
 	memset(n, 0, sizeof(*n));
 	n->desc = describe(&e);
-	n->name = e.name ? strdup(e.name) : n->desc ? strdup(n->desc) : NULL;
+	n->given = e.name ? strdup(e.name) : n->desc ? strdup(n->desc) : NULL;
+	n->name = n->given ? strdup(n->given) : NULL;
 	err = !n->desc || !n->name ? -ENOMEM : e.stored_ns ? add_stored(c, n, &e) :
 	      add_runs(c, n, &e);
+	if (!err)
+		err = label(c, n);
 	if (err) {
 		entrant_release(n);
 		return err;

@@ -18,7 +18,9 @@ struct pb_look {
 };
 
 struct pb_entrant {
-	char *name;
+	char *name;			/* the label: the name given, with " #k" (its place from
+					 * 1) when another entrant was given the same */
+	char *given;			/* the name as given (or the command line) */
 	char *desc;			/* the command line, or the workload: for the reports */
 	struct pbench_runs *r;		/* NULL: stored */
 	struct pb_set *set;		/* &r->sets[0] */

@@ -78,9 +78,13 @@ static int check_command(struct pbench_contest *c, struct pb_entrant *e)
 		return -errno;
 	err = pb_contest_helper(c, c->prerun, "prepare");
 	if (!err) {
-		err = pb_runs_one(e->r, e->set, fd);
+		/* A command that fails here (exit non-zero, killed) is said at once, with the
+		 * last line of its stderr, and nothing is timed (-PBENCH_ECMD_FAILED). */
+		err = pb_runs_check(e->r, e->set, fd, e->name);
 		if (err < 0)
 			pb_contest_set_error(c, "%s", pbench_runs_error(e->r));
+		if (err == -PBENCH_ECMD_FAILED)
+			pb_runs_forget(e->r, e->set);
 	}
 	if (!err) {
 		e->exited = run->exited;

@@ -423,6 +423,7 @@ static int leftovers_remain(struct sweep *w)
 struct exec_plan {
 	int quiet;
 	int stdout_fd;		/* > 0: stdout goes there */
+	int stderr_fd;		/* > 0: stderr goes there (pb_child_start_stderr()) */
 	int pin;		/* sched_setaffinity to cpus */
 	cpu_set_t cpus;
 	char *const *envp;	/* NULL: pbench's environment */
@@ -593,6 +594,8 @@ static void redirect_output(const struct exec_plan *plan)
 	}
 	if (plan->stdout_fd > 0)
 		dup2(plan->stdout_fd, 1);
+	if (plan->stderr_fd > 0)
+		dup2(plan->stderr_fd, 2);
 }
 
 /* The child, between fork and exec: only async-signal-safe calls. It waits on go for the
@@ -821,8 +824,8 @@ static int start_check(char *const argv[], const struct pbench_child_opts *in,
 	return pbench_command_resolve(argv[0], path, len);
 }
 
-int pbench_child_start(struct pbench_child **out, char *const argv[],
-		       const struct pbench_child_opts *in)
+static int child_start(struct pbench_child **out, char *const argv[],
+		       const struct pbench_child_opts *in, int stderr_fd)
 {
 	struct pbench_child_opts o = PBENCH_CHILD_OPTS_INIT;	/* every default is 0 */
 	const struct pbench_child_opts *opts = in ? &o : NULL;
@@ -837,6 +840,7 @@ int pbench_child_start(struct pbench_child **out, char *const argv[],
 	err = start_check(argv, in, &o, &plan, path, sizeof(path));
 	if (err)
 		return err;
+	plan.stderr_fd = stderr_fd;
 	held = opts ? opts->counters : NULL;
 	ch = calloc(1, sizeof(*ch));
 	if (!ch)
@@ -915,6 +919,18 @@ out_free:
 	end_leftovers(ch);	/* puts the subreaper flag back */
 	free(ch);
 	return err;
+}
+
+int pbench_child_start(struct pbench_child **out, char *const argv[],
+		       const struct pbench_child_opts *in)
+{
+	return child_start(out, argv, in, -1);
+}
+
+int pb_child_start_stderr(struct pbench_child **out, char *const argv[],
+			  const struct pbench_child_opts *in, int stderr_fd)
+{
+	return child_start(out, argv, in, stderr_fd);
 }
 
 /*

@@ -78,6 +78,10 @@ void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len);
 /* Status for a failed open (NOT_SUPPORTED or NO_PERMISSION). */
 int pb_open_status(int err);
 
+/* child.c: pbench_child_start() with the command's stderr on stderr_fd (> 0; quiet or not):
+ * the check run keeps it, to say why a command failed. */
+int pb_child_start_stderr(struct pbench_child **out, char *const argv[],
+			  const struct pbench_child_opts *in, int stderr_fd);
 /* child.c: a helper command (hyperfine's setup, prepare, cleanup) run to its end, output to
  * /dev/null (quiet 1) or pbench's own: 0 when it exited 0; 1 when *stop ended the wait (it
  * was ended, with its group); -ECANCELED when it failed, or an error of starting it, with why

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -272,6 +273,19 @@ static int wait_gate(struct pbench_jitter *j)
 	return go;
 }
 
+/* The calling thread's run_delay (schedstat's second field: ns spent runnable on a run
+ * queue while another task ran), or NaN when the kernel does not keep it. */
+static double run_delay_ns(void)
+{
+	char buf[128];
+	unsigned long long on, wait;
+
+	if (pb_read_file("/proc/thread-self/schedstat", buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "%llu %llu", &on, &wait) != 2)
+		return NAN;
+	return (double)wait;
+}
+
 static void window(struct pb_jitter_run *r)
 {
 	struct pbench_jitter *j = r->j;
@@ -294,6 +308,7 @@ static void window(struct pb_jitter_run *r)
 		return;
 	}
 	r->other_pid = pb_cpu_rival(r->cpu, THREAD_NAME);
+	r->wait_ns = run_delay_ns();
 	getrusage(RUSAGE_THREAD, &ru0);
 	if (!r->noise_err)
 		r->noise_err = pbench_cpu_probe_begin(probe);
@@ -308,6 +323,7 @@ static void window(struct pb_jitter_run *r)
 	}
 	r->noise_err = e;
 	getrusage(RUSAGE_THREAD, &ru1);
+	r->wait_ns = run_delay_ns() - r->wait_ns;
 	smi_close(r, smi);
 	pbench_cpu_probe_free(probe);
 	r->migrated = sched_getcpu() != r->cpu;

@@ -36,6 +36,10 @@ struct pb_jitter_run {
 	struct pbench_cpu_noise noise;
 	int noise_err;			/* pbench_cpu_probe_end's (or begin's) error */
 	uint64_t nivcsw, nvcsw;
+	/* The probe thread's time runnable but waiting while others ran on its CPU (the
+	 * kernel's run_delay, /proc/thread-self/schedstat), ns over the window; NaN: not read.
+	 * A thread that woke then took the CPU from them, not from the probe: not in nivcsw. */
+	double wait_ns;
 	int smi_ok;
 	uint64_t smi;
 	char smi_reason[160];

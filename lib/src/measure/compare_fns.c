@@ -198,6 +198,25 @@ static int fill_mem(struct pbench_comparison *c, struct details *d,
 	return 0;
 }
 
+/* The direction every ratio is shown in: b against a (Welch's test of b against a for the
+ * interval, exact where inverting a/b's would not be), and the verdict said of b. */
+static void b_against_a(struct pbench_comparison *c, const struct pbench_compare_opts *o,
+			struct pbench_result *const *res, size_t pairs, int have_welch)
+{
+	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = o->confidence };
+	struct pbench_welch wb = { .size = sizeof(wb) };
+
+	c->ratio_b_to_a = c->a->mean > 0 ? c->b->mean / c->a->mean : NAN;
+	c->ratio_b_to_a_lo = c->ratio_b_to_a_hi = NAN;
+	if (have_welch && !pbench_stats_welch(res[1]->x, pairs, res[0]->x, pairs, &so, &wb)) {
+		c->ratio_b_to_a = wb.ratio;
+		c->ratio_b_to_a_lo = wb.ratio_lo;
+		c->ratio_b_to_a_hi = wb.ratio_hi;
+	}
+	c->verdict_b = c->verdict == PBENCH_VERDICT_FASTER ? PBENCH_VERDICT_SLOWER :
+		       c->verdict == PBENCH_VERDICT_SLOWER ? PBENCH_VERDICT_FASTER : c->verdict;
+}
+
 static int fill(struct pbench_comparison *out, const struct pbench_compare_opts *o, int verdict,
 		size_t pairs, struct pbench_result *const *res, const struct pbench_welch *w,
 		int have_welch)
@@ -233,6 +252,7 @@ static int fill(struct pbench_comparison *out, const struct pbench_compare_opts 
 	}
 	c.a = &d->a;
 	c.b = &d->b;
+	b_against_a(&c, o, res, pairs, have_welch);
 	c.priv = d;
 	for (int i = 0; i < 2; i++) {
 		d->listing[i] = res[i]->listing;	/* the block owns them now */

@@ -565,16 +565,35 @@ static void write_mem_comparison(const struct pbench_comparison *c, FILE *f, con
 	pbench_mem_comparison_write_text(c->mem_allocs, f, a, b, "call");
 }
 
+/* b against a (r: time of b / time of a, its interval), the direction every ratio is shown
+ * in; from an older caller's struct, which ends before those fields, a/b's inverted. */
+static int b_to_a(const struct pbench_comparison *c, double r[3])
+{
+	if (c->size >= offsetof(struct pbench_comparison, verdict_b) + sizeof(c->verdict_b)) {
+		r[0] = c->ratio_b_to_a;
+		r[1] = c->ratio_b_to_a_lo;
+		r[2] = c->ratio_b_to_a_hi;
+		return c->verdict_b;
+	}
+	r[0] = 1 / c->ratio;
+	r[1] = 1 / c->ratio_hi;
+	r[2] = 1 / c->ratio_lo;
+	return c->verdict == PBENCH_VERDICT_FASTER ? PBENCH_VERDICT_SLOWER :
+	       c->verdict == PBENCH_VERDICT_SLOWER ? PBENCH_VERDICT_FASTER : c->verdict;
+}
+
 int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
 				 const char *label_a, const char *label_b)
 {
 	const char *a = label_a ? label_a : "a", *b = label_b ? label_b : "b";
-	double level, half = (c ? c->ratio_hi - c->ratio_lo : NAN) / 2;
+	double level, half, r[3];
 	char ratio[48], lo[48], hi[48], by[48], conf[32] = "";
-	int width;
+	int width, vb;
 
 	if ((width = pb_comparison_check(c, __func__)))
 		return width;
+	vb = b_to_a(c, r);
+	half = (r[2] - r[1]) / 2;
 	if (!f)
 		return pb_fail(-EINVAL, "%s(): f is NULL", __func__);
 	/* Structs from before confidence was added end sooner: then it is not printed. */
@@ -587,34 +606,33 @@ int pbench_comparison_write_text(const struct pbench_comparison *c, FILE *f,
 	width = width < 13 ? 13 : width > 40 ? 40 : width;
 	write_side(f, width, a, c->a);
 	write_side(f, width, b, c->b);
+	/* b against a: "ratio b/a 1.53", "b is 1.53x slower than a" (statistics.md) */
 	if (c->welch && isfinite(half) && half > 0) {
-		fmt_at(ratio, sizeof(ratio), c->ratio, half, NULL);
-		fmt_at(lo, sizeof(lo), c->ratio_lo, half, NULL);
-		fmt_at(hi, sizeof(hi), c->ratio_hi, half, NULL);
-		fprintf(f, "  ratio of means  %s (%s%sinterval %s .. %s)\n", ratio, conf,
+		fmt_at(ratio, sizeof(ratio), r[0], half, NULL);
+		fmt_at(lo, sizeof(lo), r[1], half, NULL);
+		fmt_at(hi, sizeof(hi), r[2], half, NULL);
+		fprintf(f, "  ratio b/a       %s (%s%sinterval %s .. %s)\n", ratio, conf,
 			*conf ? " " : "", lo, hi);
-		fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", c->welch->t,
+		fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", -c->welch->t,
 			c->welch->df, c->welch->p);
-	} else if (isfinite(c->ratio)) {
-		fprintf(f, "  ratio of means  %.3g (no interval: too few samples, or no variance)\n",
-			c->ratio);
+	} else if (isfinite(r[0])) {
+		fprintf(f, "  ratio b/a       %.3g (no interval: too few samples, or no variance)\n",
+			r[0]);
 	} else {
-		fprintf(f, "  ratio of means  none (%s's mean is 0)\n", b);
+		fprintf(f, "  ratio b/a       none (%s's mean is 0)\n", a);
 	}
-	switch (c->verdict) {
+	switch (vb) {
 	case PBENCH_VERDICT_FASTER:
 	case PBENCH_VERDICT_SLOWER:
-		/* "1.53x faster": a's time is 1/1.53 of b's; slower, 1.53 times b's */
-		pb_format_factor(by, sizeof(by), c->verdict == PBENCH_VERDICT_FASTER ?
-				 1 / c->ratio : c->ratio);
-		fprintf(f, "verdict: %s is %s %s than %s (significant%s%s)\n", a, by,
-			c->verdict == PBENCH_VERDICT_FASTER ? "faster" : "slower", b,
+		/* "1.53x faster": b's time is 1/1.53 of a's; slower, 1.53 times a's */
+		pb_format_factor(by, sizeof(by), vb == PBENCH_VERDICT_FASTER ? 1 / r[0] : r[0]);
+		fprintf(f, "verdict: %s is %s %s than %s (significant%s%s)\n", b, by,
+			vb == PBENCH_VERDICT_FASTER ? "faster" : "slower", a,
 			*conf ? " at " : "", conf);
 		break;
 	case PBENCH_VERDICT_SAME:
 		fprintf(f, "verdict: same: the ratio's interval lies within %.2g%% of 1, inside the "
-			"threshold\n", ceil_2digits(100 * fmax(fabs(1 - c->ratio_lo),
-							       fabs(c->ratio_hi - 1))));
+			"threshold\n", ceil_2digits(100 * fmax(fabs(1 - r[1]), fabs(r[2] - 1))));
 		break;
 	default:
 		fprintf(f, "verdict: undecided: neither a significant difference nor within the "

@@ -371,6 +371,18 @@ int pbench_comparison_write_json(const struct pbench_comparison *c, FILE *f,
 	SET(root, "ratio", num(c->ratio));
 	SET(root, "ratio_lo", num(c->ratio_lo));
 	SET(root, "ratio_hi", num(c->ratio_hi));
+	/* b against a, the direction of every ratio shown; null from an older caller's struct */
+	if (c->size >= offsetof(struct pbench_comparison, verdict_b) + sizeof(c->verdict_b)) {
+		SET(root, "ratio_b_to_a", num(c->ratio_b_to_a));
+		SET(root, "ratio_b_to_a_lo", num(c->ratio_b_to_a_lo));
+		SET(root, "ratio_b_to_a_hi", num(c->ratio_b_to_a_hi));
+		SET(root, "verdict_b", json_string(pbench_verdict_name(c->verdict_b)));
+	} else {
+		SET(root, "ratio_b_to_a", json_null());
+		SET(root, "ratio_b_to_a_lo", json_null());
+		SET(root, "ratio_b_to_a_hi", json_null());
+		SET(root, "verdict_b", json_null());
+	}
 	/* No interval means no test was run (too few samples, no variance): null, not zeros. */
 	SET(root, "welch", c->welch && isfinite(c->ratio_lo) ? welch_json(c->welch, bad)
 							   : json_null());

@@ -3,7 +3,10 @@
  * What pbench analyze reports of samples read from files (samples.c): each set's summary and
  * the first set against each other one (Welch, Mann-Whitney, the ratio of the means and the
  * verdict of pbench_stats_verdict()), in text, JSON and Markdown. A difference reads as a
- * factor ("1.99x faster"), never as a percentage of the other time.
+ * factor ("1.99x faster"), never as a percentage of the other time, and in pbench's one
+ * direction (kmod-free-docs/statistics.md): each set against the first, the ratio time of b /
+ * time of a, "b is 1.99x slower than a", as pbench compare says it. The JSON keeps its older
+ * a-against-b fields (ratio, verdict, welch_t) beside ratio_b_to_a and verdict_b.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,6 +29,7 @@ static int compare_pair(struct pbench_samples *s, int a, int b, struct pb_sample
 	c->a = a;
 	c->b = b;
 	c->w.size = sizeof(c->w);
+	c->wb.size = sizeof(c->wb);
 	c->m.size = sizeof(c->m);
 	if ((x->unit || y->unit) && (!x->unit || !y->unit || strcmp(x->unit, y->unit))) {
 		c->tested = -1;	/* ns against plain numbers, or two labels: not comparable */
@@ -38,6 +42,8 @@ static int compare_pair(struct pbench_samples *s, int a, int b, struct pb_sample
 	err = pbench_stats_welch(x->x, x->n, y->x, y->n, &co, &c->w);
 	if (err == -EINVAL)
 		return 0;	/* both constant: said in words, not as a test */
+	if (!err)
+		err = pbench_stats_welch(y->x, y->n, x->x, x->n, &co, &c->wb);
 	if (!err)
 		err = pbench_stats_mann_whitney(x->x, x->n, y->x, y->n, &c->m);
 	if (err) {
@@ -201,19 +207,26 @@ static const char *verdict_of(const struct pbench_samples *s, const struct pb_sa
 	return pbench_verdict_name(pbench_stats_verdict(&c->w, s->confidence, s->same_pct, 0));
 }
 
+/* b against a: the same decision, said of b ("faster" when b is). */
+static const char *verdict_b_of(const struct pbench_samples *s, const struct pb_samples_cmp *c)
+{
+	const char *v = verdict_of(s, c);
+
+	return !strcmp(v, "faster") ? "slower" : !strcmp(v, "slower") ? "faster" : v;
+}
+
 static void write_comparison(const struct pbench_samples *s, const struct pb_samples_cmp *c,
 			     FILE *f)
 {
 	const char *a = s->v[c->a].name, *b = s->v[c->b].name, *v;
-	const struct pbench_welch *w = &c->w;
 	double level = s->confidence * 100;
 	char x[32];
 
 	fprintf(f, "\n%s vs %s:\n", a, b);
 	if (c->tested == -2) {
 		fprintf(f, "verdict: not tested: %zu against %zu value%s (a test needs 2 a side: "
-			"take more repetitions); a/b is %.6g\n", s->v[c->a].n, s->v[c->b].n,
-			s->v[c->b].n == 1 ? "" : "s", s->sums[c->a].mean / s->sums[c->b].mean);
+			"take more repetitions); b/a is %.6g\n", s->v[c->a].n, s->v[c->b].n,
+			s->v[c->b].n == 1 ? "" : "s", s->sums[c->b].mean / s->sums[c->a].mean);
 		return;
 	}
 	if (c->tested < 0) {
@@ -230,23 +243,24 @@ static void write_comparison(const struct pbench_samples *s, const struct pb_sam
 				ma);
 		else
 			fprintf(f, "verdict: both are constant (every sample %.6g against %.6g): no "
-				"spread to test a difference by; a/b is %.6g\n", ma, mb,
-				mb ? ma / mb : NAN);
+				"spread to test a difference by; b/a is %.6g\n", ma, mb,
+				ma ? mb / ma : NAN);
 		return;
 	}
-	v = verdict_of(s, c);
-	fprintf(f, "  ratio of means  %.4f (%.1f%% interval %.4f .. %.4f)\n", w->ratio, level,
-		w->ratio_lo, w->ratio_hi);
-	fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", w->t, w->df, w->p);
+	v = verdict_b_of(s, c);
+	fprintf(f, "  ratio b/a       %.4f (%.1f%% interval %.4f .. %.4f; the mean of %s over "
+		"the mean of %s)\n", c->wb.ratio, level, c->wb.ratio_lo, c->wb.ratio_hi, b, a);
+	fprintf(f, "  Welch           t = %.3f, df = %.1f, p = %.3g\n", c->wb.t, c->wb.df,
+		c->wb.p);
 	if (isnan(c->m.z))
 		fprintf(f, "  Mann-Whitney    U = %.1f, p = %.4g (exact)\n", c->m.u, c->m.p);
 	else
 		fprintf(f, "  Mann-Whitney    U = %.1f, z = %.3f, p = %.3g\n", c->m.u, c->m.z,
 			c->m.p);
 	if (!strcmp(v, "faster") || !strcmp(v, "slower"))
-		fprintf(f, "verdict: %s is %s %s than %s (significant at %.1f%%)\n", a,
-			pb_format_factor(x, sizeof(x), !strcmp(v, "faster") ? 1 / w->ratio : w->ratio),
-			v, b, level);
+		fprintf(f, "verdict: %s is %s %s than %s (significant at %.1f%%)\n", b,
+			pb_format_factor(x, sizeof(x), !strcmp(v, "faster") ? 1 / c->wb.ratio :
+					 c->wb.ratio), v, a, level);
 	else if (!strcmp(v, "same"))
 		fprintf(f, "verdict: same: the ratio's interval lies within %g%% of 1\n",
 			s->same_pct);
@@ -332,6 +346,11 @@ static json_t *comparison_json(const struct pbench_samples *s, const struct pb_s
 	SET(j, "mann_whitney_p", t ? num(c->m.p) : json_null());
 	SET(j, "verdict", json_string(t ? verdict_of(s, c) : c->tested == -2 ? "too_few" :
 				      c->tested ? "units_differ" : "constant"));
+	SET(j, "ratio_b_to_a", t ? num(c->wb.ratio) : json_null());
+	SET(j, "ratio_b_to_a_lo", t ? num(c->wb.ratio_lo) : json_null());
+	SET(j, "ratio_b_to_a_hi", t ? num(c->wb.ratio_hi) : json_null());
+	SET(j, "verdict_b", json_string(t ? verdict_b_of(s, c) : c->tested == -2 ? "too_few" :
+					c->tested ? "units_differ" : "constant"));
 	return j;
 }
 
@@ -401,7 +420,7 @@ static void md_cell(FILE *f, double v, double sd, int with_sd, double scale, con
 	}
 }
 
-/* The first set against set i: "1.99x faster (ratio 0.5026, 0.4971 .. 0.508)". */
+/* Set i against the first: "1.99x slower (b/a 1.99, 1.968 .. 2.012)". */
 static void md_versus(FILE *f, const struct pbench_samples *s, int i)
 {
 	const struct pb_samples_cmp *c = NULL;
@@ -420,13 +439,14 @@ static void md_versus(FILE *f, const struct pbench_samples *s, int i)
 			"units differ: not compared" : "both constant");
 		return;
 	}
-	v = verdict_of(s, c);
+	v = verdict_b_of(s, c);
 	if (!strcmp(v, "faster") || !strcmp(v, "slower"))
 		fprintf(f, " %s %s", pb_format_factor(x, sizeof(x), !strcmp(v, "faster") ?
-						      1 / c->w.ratio : c->w.ratio), v);
+						      1 / c->wb.ratio : c->wb.ratio), v);
 	else
 		fprintf(f, " %s", v);
-	fprintf(f, " (ratio %.4g, %.4g .. %.4g) |\n", c->w.ratio, c->w.ratio_lo, c->w.ratio_hi);
+	fprintf(f, " (b/a %.4g, %.4g .. %.4g) |\n", c->wb.ratio, c->wb.ratio_lo,
+		c->wb.ratio_hi);
 }
 
 int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
@@ -439,7 +459,7 @@ int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
 		return -EINVAL;
 	if (md_unit(s, &scale, &unit) && unit)
 		snprintf(u, sizeof(u), " [%s]", unit);
-	fprintf(f, "| Input | N | Mean%s | Median%s | Min%s | Max%s | CV | First vs this (%.1f%%) |\n",
+	fprintf(f, "| Input | N | Mean%s | Median%s | Min%s | Max%s | CV | This vs first (%.1f%%) |\n",
 		u, u, u, u, s->confidence * 100);
 	fprintf(f, "|:---|---:|---:|---:|---:|---:|---:|:---|\n");
 	for (int i = 0; i < s->analyzed; i++) {

@@ -136,6 +136,7 @@ struct pbench_runs {
 	unsigned char *mshow;		/* pbench_metric_nr(): 1 the metric is the set's */
 	int *mlist;			/* the shown metrics' indices, nmetrics of them */
 	int nmetrics;
+	int stderr_fd;			/* > 0: the command's stderr goes there (pb_runs_check) */
 };
 
 /* A run's own resource use: getrusage deltas, or a command's from wait4. */
@@ -152,6 +153,7 @@ int pb_runs_event_index(const struct pbench_runs *r, const char *name);
 /* runs_exec.c: a run of a set on its own, so that another object (the contest) can run
  * several subjects' sets round by round; preparing apart from the runs. */
 int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd);
+int pb_runs_check(struct pbench_runs *r, struct pb_set *set, int stdout_fd, const char *name);
 struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set);
 void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
 		  const struct pb_rusage *u);

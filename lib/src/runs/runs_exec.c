@@ -6,11 +6,13 @@
  * run between pbench_prepare() and its restore.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -94,7 +96,7 @@ int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdo
 		copts.flags = PBENCH_CHILD_PIN;
 		copts.cpu = cpu;
 	}
-	return pbench_child_start(ch, r->subject.argv, &copts);
+	return pb_child_start_stderr(ch, r->subject.argv, &copts, r->stderr_fd);
 }
 
 /* The counts of a command that ended into k[0..n-1]: how many it has, or an error. */
@@ -425,6 +427,64 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 	return 0;
 }
 
+/* The last line of what fd holds (a command's stderr), cut to fit buf; "" when empty. */
+static void last_line(int fd, char *buf, size_t len)
+{
+	char tail[512];
+	off_t end = lseek(fd, 0, SEEK_END), at = end > (off_t)sizeof(tail) - 1 ?
+						  end - (off_t)sizeof(tail) + 1 : 0;
+	ssize_t n = end > 0 ? pread(fd, tail, (size_t)(end - at), at) : 0;
+	char *p;
+
+	n = n > 0 ? n : 0;
+	while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == '\r'))
+		n--;
+	tail[n] = '\0';
+	p = strrchr(tail, '\n');
+	p = p ? p + 1 : tail;
+	for (char *q = p; *q; q++)	/* one line in the message, whatever the command wrote */
+		if ((unsigned char)*q < ' ')
+			*q = ' ';
+	len = strnlen(p, len - 1);
+	memcpy(buf, p, len);	/* cut to fit: a long line keeps its start */
+	buf[len] = '\0';
+}
+
+/*
+ * The check run before any timed run (pbench_runs_run()'s, the contest's output check): the
+ * command once, its stdout to stdout_fd (0: as the runs'), its stderr kept. Not a measurement:
+ * the caller reads the run's status and forgets it (pb_runs_forget()). 0 when it exited 0;
+ * -PBENCH_ECMD_FAILED when it exited non-zero or was killed, r's error saying how and the last
+ * line of its stderr; 1 stopped; another error. A run ended at the timeout is not a failure
+ * here (the runs say it).
+ */
+int pb_runs_check(struct pbench_runs *r, struct pb_set *set, int stdout_fd, const char *name)
+{
+	int efd = memfd_create("pbench-stderr", MFD_CLOEXEC), err;
+	const struct pb_run *run;
+	char line[200], status[48];
+
+	if (efd < 0)
+		return -errno;
+	r->stderr_fd = efd;
+	err = pb_runs_one(r, set, stdout_fd);
+	r->stderr_fd = 0;
+	run = set->done ? &set->runs[set->done - 1] : NULL;
+	if (!err && run && !run->timed_out && (run->signaled || run->exit_status)) {
+		if (run->signaled)
+			snprintf(status, sizeof(status), "killed by signal %d", run->term_signal);
+		else
+			snprintf(status, sizeof(status), "exit %d", run->exit_status);
+		last_line(efd, line, sizeof(line));
+		pb_runs_set_error(r, "'%s' failed before any timed run: %s; %s%s%s", name, status,
+				  *line ? "the last line of its stderr: '" : "its stderr was empty",
+				  line, *line ? "'" : "");
+		err = -PBENCH_ECMD_FAILED;
+	}
+	close(efd);
+	return err;
+}
+
 /* Forget the set's runs (warm-up runs, a check): the set is as before its first run. */
 void pb_runs_forget(struct pbench_runs *r, struct pb_set *set)
 {
@@ -658,6 +718,28 @@ static void cleanup(struct pbench_runs *r, int *err)
 		*err = cerr;
 }
 
+/* A command once, before anything is timed or prepared (PBENCH_RUNS_NO_CHECK: not): 0, 1
+ * stopped, -PBENCH_ECMD_FAILED, or another error; said in r. */
+static int check_run(struct pbench_runs *r)
+{
+	struct pb_set *set = &r->sets[0];
+	int err, null;
+
+	if (!r->subject.argv || (r->o.flags & PBENCH_RUNS_NO_CHECK))
+		return 0;
+	if (stopped(r))
+		return 1;	/* stopped before (--annotate's sampled run): nothing more starts */
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);	/* its output is not shown */
+	if (null < 0)
+		return -errno;
+	err = helper(r, r->prerun, "prepare");
+	if (!err)
+		err = pb_runs_check(r, set, null, r->subject.argv[0]);
+	pb_runs_forget(r, set);
+	close(null);
+	return err;
+}
+
 int pbench_runs_run(struct pbench_runs *r)
 {
 	int err = 0, done = 0;
@@ -670,6 +752,12 @@ int pbench_runs_run(struct pbench_runs *r)
 	err = helper(r, r->setup, "setup");
 	if (err)
 		return err == 1 ? -EINTR : err;
+	if ((err = check_run(r))) {
+		int stop = err == 1;
+
+		cleanup(r, &err);
+		return stop ? -EINTR : err;
+	}
 	for (int s = 0; s < r->nsets && !err && !stopped(r); s++) {
 		struct pb_set *set = &r->sets[s];
 

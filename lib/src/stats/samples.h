@@ -26,7 +26,8 @@ struct pb_samples_cmp {
 	int a, b;
 	int tested;		/* 0: both constant, no test; -1: their units differ; -2: a side
 				 * has one value (a repetition): no test, the ratio only */
-	struct pbench_welch w;
+	struct pbench_welch w;	/* a against b (the JSON's older ratio, verdict, welch_t) */
+	struct pbench_welch wb;	/* b against a: the ratio shown, time of b / time of a */
 	struct pbench_mann_whitney m;
 };
 
