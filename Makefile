@@ -95,7 +95,8 @@ SYSROOT_LDFLAGS += -static
 endif
 ALL_CFLAGS  = $(BASEFLAGS) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(SYSROOT_LDFLAGS) $(LDFLAGS) -pthread
-LIB_LIBS  := -lpfm -lnuma -lm -ljansson -lsqlite3
+# -lm last: a static link (the arm64 guest's) takes libm for what sqlite3 and libpq use too.
+LIB_LIBS  := -lpfm -lnuma -ljansson -lsqlite3
 # The history's PostgreSQL backend (lib/src/history/history_pg.c) links libpq where pkg-config
 # finds it (Debian's libpq-dev); PG=0 leaves it out (a postgresql:// store is then refused with
 # the reason), as a static or cross build does by default: libpq's static link would need
@@ -109,6 +110,7 @@ PG_CFLAGS := -DPBENCH_HAVE_LIBPQ $(shell pkg-config --cflags libpq 2>/dev/null |
 PG_LIBS := -lpq
 LIB_LIBS += $(PG_LIBS)
 endif
+LIB_LIBS += -lm
 CLI_LIBS  :=
 
 LIB_SRCS := $(sort $(wildcard lib/src/*/*.c))

@@ -342,6 +342,7 @@ Test(runs, warnings_one_at_a_time)
 	struct pbench_runs *r;
 	char *const argv[] = { "sh", "-c", "sleep 30 & :", NULL };
 	char why[1024];
+	int k;
 
 	o.argv = argv;
 	o.events = "task-clock";
@@ -350,7 +351,10 @@ Test(runs, warnings_one_at_a_time)
 	cr_assert_eq(pbench_runs_run(r), 0);
 	cr_assert_eq(pbench_runs_warning(r, "my-job", 0, why, sizeof(why)), 1);
 	cr_expect(strstr(why, "'my-job' left 2 processes running after 2 runs"), "saw: %s", why);
-	cr_expect_eq(pbench_runs_warning(r, "my-job", 1, why, sizeof(why)), 0, "saw: %s", why);
+	/* then, at most, the multi-CPU one: sh and its sleep may both run at once */
+	k = pbench_runs_warning(r, "my-job", 1, why, sizeof(why));
+	cr_expect(k == 0 || (k == 1 && strstr(why, "'my-job' used ")), "saw: %s", why);
+	cr_expect_eq(pbench_runs_warning(r, "my-job", 1 + k, why, sizeof(why)), 0, "saw: %s", why);
 	cr_expect_str_empty(why);
 	cr_expect_eq(pbench_runs_warning(r, NULL, 0, why, sizeof(why)), -EINVAL);
 	cr_expect_eq(pbench_runs_warning(r, "x", -1, why, sizeof(why)), -EINVAL);
