@@ -138,4 +138,18 @@ const char *pb_metric_pmu(void);
  * tied into one group ("{a,b}"); *out malloc'ed. 0, -ENOMEM. */
 int pb_metric_event_list(const char *base, const unsigned char *sel, char **out);
 
+/* The figures of n values (metrics.c): the mean, its SEM in % of it, the median, min, max,
+ * stddev and CV; NaN where n cannot give them (none; the spread of one). */
+void pb_figures(const double *x, size_t n, double *mean, double *sem_pct, double *median,
+		double *min, double *max, double *stddev, double *cv_pct);
+/* An event's summary over runs (pbench_runs_event_summary(), pbench_result_event_summary()),
+ * a run's count at a time: pb_event_summary_add() counts run k into o, its scaled value into
+ * x[(*n)++] when it was counted (and its running share into *run_sum); pb_event_summary_end()
+ * then sets the status from what was counted, the running share and the figures. */
+int pb_event_counted(const struct pbench_count *k);
+void pb_event_summary_add(struct pbench_event_summary *o, const struct pbench_count *k,
+			  double *x, size_t *n, double *run_sum);
+void pb_event_summary_end(struct pbench_event_summary *o, const double *x, size_t n,
+			  double run_sum);
+
 #endif

@@ -589,3 +589,57 @@ int pb_metric_event_list(const char *base, const unsigned char *sel, char **out)
 	*out = buf;
 	return 0;
 }
+
+void pb_figures(const double *x, size_t n, double *mean, double *sem_pct, double *median,
+		double *min, double *max, double *stddev, double *cv_pct)
+{
+	struct pbench_summary s = { .size = sizeof(s) };
+
+	*mean = *sem_pct = *median = *min = *max = *stddev = *cv_pct = NAN;
+	if (!n || pbench_stats_summary(x, n, NULL, &s))
+		return;
+	*mean = s.mean;
+	*median = s.median;
+	*min = s.min;
+	*max = s.max;
+	if (n > 1) {
+		*stddev = s.stddev;
+		*sem_pct = s.mean ? 100.0 * s.sem / fabs(s.mean) : NAN;
+		*cv_pct = s.mean ? 100.0 * s.stddev / fabs(s.mean) : NAN;
+	}
+}
+
+int pb_event_counted(const struct pbench_count *k)
+{
+	return k->status <= PBENCH_EVENT_MULTIPLEXED && k->time_running > 0;
+}
+
+void pb_event_summary_add(struct pbench_event_summary *o, const struct pbench_count *k,
+			  double *x, size_t *n, double *run_sum)
+{
+	o->runs++;
+	o->user_only |= k->user_only;
+	if (!pb_event_counted(k)) {
+		if (k->reason && *k->reason)
+			o->reason = k->reason;
+		return;
+	}
+	o->counted++;
+	o->multiplexed += k->is_scaled;
+	*run_sum += k->time_enabled ? 100.0 * (double)k->time_running / (double)k->time_enabled :
+		    100.0;
+	x[(*n)++] = k->scaled;
+}
+
+void pb_event_summary_end(struct pbench_event_summary *o, const double *x, size_t n,
+			  double run_sum)
+{
+	if (o->status == PBENCH_EVENT_OK)
+		o->status = !o->counted ? PBENCH_EVENT_NOT_COUNTED : o->multiplexed ?
+			    PBENCH_EVENT_MULTIPLEXED : PBENCH_EVENT_OK;
+	if (o->status <= PBENCH_EVENT_MULTIPLEXED)
+		o->reason = "";
+	o->running_pct = o->counted ? run_sum / o->counted : NAN;
+	pb_figures(x, n, &o->mean, &o->sem_pct, &o->median, &o->min, &o->max, &o->stddev,
+		   &o->cv_pct);
+}

@@ -11,13 +11,13 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "counters/counters.h"
 #include "measure/measure.h"
 
 int pbench_result_event_summary(const struct pbench_result *r, int e,
 				struct pbench_event_summary *out)
 {
 	struct pbench_event_summary o = { .size = sizeof(o) };
-	struct pbench_summary s = { .size = sizeof(s) };
 	double *x, run_sum = 0;
 	size_t n = 0;
 	int err;
@@ -36,38 +36,12 @@ int pbench_result_event_summary(const struct pbench_result *r, int e,
 		const struct pbench_count *k = &r->counts[i * (size_t)r->nr_events + (size_t)e];
 
 		o.name = k->name;
-		o.runs++;
-		o.user_only |= k->user_only;
-		if (k->status > PBENCH_EVENT_MULTIPLEXED || !k->time_running) {
-			o.status = k->status > PBENCH_EVENT_NOT_COUNTED ? k->status : o.status;
-			if (k->reason && *k->reason)
-				o.reason = k->reason;
-			continue;
-		}
-		o.counted++;
-		o.multiplexed += k->is_scaled;
-		run_sum += k->time_enabled ? 100.0 * (double)k->time_running /
-					     (double)k->time_enabled : 100.0;
-		x[n++] = k->scaled;
+		/* a run that could not count says why (not supported...), as the open did */
+		if (!pb_event_counted(k) && k->status > PBENCH_EVENT_NOT_COUNTED)
+			o.status = k->status;
+		pb_event_summary_add(&o, k, x, &n, &run_sum);
 	}
-	if (o.status == PBENCH_EVENT_OK)
-		o.status = !o.counted ? PBENCH_EVENT_NOT_COUNTED : o.multiplexed ?
-			   PBENCH_EVENT_MULTIPLEXED : PBENCH_EVENT_OK;
-	if (o.status <= PBENCH_EVENT_MULTIPLEXED)
-		o.reason = "";
-	o.running_pct = o.counted ? run_sum / o.counted : NAN;
-	o.mean = o.sem_pct = o.median = o.min = o.max = o.stddev = o.cv_pct = NAN;
-	if (n && !pbench_stats_summary(x, n, NULL, &s)) {
-		o.mean = s.mean;
-		o.median = s.median;
-		o.min = s.min;
-		o.max = s.max;
-		if (n > 1) {
-			o.stddev = s.stddev;
-			o.sem_pct = s.mean ? 100.0 * s.sem / fabs(s.mean) : NAN;
-			o.cv_pct = s.mean ? 100.0 * s.stddev / fabs(s.mean) : NAN;
-		}
-	}
+	pb_event_summary_end(&o, x, n, run_sum);
 	free(x);
 	if (!o.name)
 		o.name = "";

@@ -107,31 +107,6 @@ static const struct pb_set *set_of(const struct pbench_runs *r, int s)
 	return r && s >= 0 && s < r->nsets ? &r->sets[s] : NULL;
 }
 
-static int counted(const struct pbench_count *k)
-{
-	return k->status <= PBENCH_EVENT_MULTIPLEXED && k->time_running > 0;
-}
-
-/* Fill the figures of out from n values (the mean, SEM in % of it, the rest). */
-static void summarize(const double *x, size_t n, double *mean, double *sem_pct, double *median,
-		      double *min, double *max, double *stddev, double *cv_pct)
-{
-	struct pbench_summary s = { .size = sizeof(s) };
-
-	*mean = *sem_pct = *median = *min = *max = *stddev = *cv_pct = NAN;
-	if (!n || pbench_stats_summary(x, n, NULL, &s))
-		return;
-	*mean = s.mean;
-	*median = s.median;
-	*min = s.min;
-	*max = s.max;
-	if (n > 1) {
-		*stddev = s.stddev;
-		*sem_pct = s.mean ? 100.0 * s.sem / fabs(s.mean) : NAN;
-		*cv_pct = s.mean ? 100.0 * s.stddev / fabs(s.mean) : NAN;
-	}
-}
-
 static int is_time_event(const char *name)
 {
 	return !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock");
@@ -164,31 +139,10 @@ int pbench_runs_event_summary(const struct pbench_runs *r, int s, int e,
 	o.unit = is_time_event(o.name) ? "ns" : "";
 	o.reason = "";
 	o.status = pbench_counters_open_status(r->self, e);
-	for (int i = 0; i < set->done; i++) {
-		const struct pbench_count *k = &set->runs[i].counts[e];
-
-		if (!pb_run_measured(set->runs[i].timed_out))
-			continue;
-		o.runs++;
-		o.user_only |= k->user_only;
-		if (!counted(k)) {
-			if (k->reason && *k->reason)
-				o.reason = k->reason;
-			continue;
-		}
-		o.counted++;
-		o.multiplexed += k->is_scaled;
-		run_sum += k->time_enabled ? 100.0 * (double)k->time_running /
-					     (double)k->time_enabled : 100.0;
-		x[n++] = k->scaled;
-	}
-	if (o.status == PBENCH_EVENT_OK)
-		o.status = !o.counted ? PBENCH_EVENT_NOT_COUNTED : o.multiplexed ?
-			   PBENCH_EVENT_MULTIPLEXED : PBENCH_EVENT_OK;
-	if (o.status <= PBENCH_EVENT_MULTIPLEXED)
-		o.reason = "";
-	o.running_pct = o.counted ? run_sum / o.counted : NAN;
-	summarize(x, n, &o.mean, &o.sem_pct, &o.median, &o.min, &o.max, &o.stddev, &o.cv_pct);
+	for (int i = 0; i < set->done; i++)
+		if (pb_run_measured(set->runs[i].timed_out))
+			pb_event_summary_add(&o, &set->runs[i].counts[e], x, &n, &run_sum);
+	pb_event_summary_end(&o, x, n, run_sum);
 	free(x);
 	pb_copy_out(out, &o, sizeof(o));
 	return 0;
@@ -223,7 +177,7 @@ static double run_metric(const struct pbench_runs *r, const struct pb_run *run, 
 	for (int k = 0; k < n; k++) {
 		const struct pbench_count *c = &run->counts[idx[k]];
 
-		if (!counted(c)) {
+		if (!pb_event_counted(c)) {
 			snprintf(buf, sizeof(buf), "%s %s", c->name,
 				 c->status == PBENCH_EVENT_NOT_COUNTED || c->status ==
 				 PBENCH_EVENT_OK ? "not counted in this run" :
@@ -289,7 +243,7 @@ int pbench_runs_metric(const struct pbench_runs *r, int s, int m,
 	o.runs = (int)n;
 	if (!n)
 		o.reason = why ? why : mi.reason ? mi.reason : "no run to make it from";
-	summarize(x, n, &o.mean, &o.sem_pct, &o.median, &o.min, &o.max, &o.stddev, &o.cv_pct);
+	pb_figures(x, n, &o.mean, &o.sem_pct, &o.median, &o.min, &o.max, &o.stddev, &o.cv_pct);
 	free(x);
 	pb_copy_out(out, &o, sizeof(o));
 	return 0;
@@ -321,7 +275,7 @@ int pbench_runs_values(const struct pbench_runs *r, int s, const char *name, dou
 		if (!pb_run_measured(run->timed_out))
 			out[i] = NAN;
 		else if (e >= 0)
-			out[i] = counted(&run->counts[e]) ? run->counts[e].scaled : NAN;
+			out[i] = pb_event_counted(&run->counts[e]) ? run->counts[e].scaled : NAN;
 		else
 			out[i] = run_metric(r, run, m, &apart, &why);
 	}
