@@ -69,6 +69,9 @@ static int stat_option(int c, const char *arg, void *ctx)
 		}
 		o->annotate = arg;
 		return 0;
+	case 'I':
+		return cli_number("-I", "interval (ms)", arg, PBENCH_RUNS_INTERVAL_MIN_MS, 864e5,
+				  0, &o->ro.interval_ms) ? -1 : 0;
 	case OPT_TARGET_SEM:
 		return cli_number("--target-sem", "target", arg, 0, 100,
 				  CLI_NUM_POSITIVE | CLI_NUM_PCT, &o->ro.target_sem_pct) ? -1 : 0;
@@ -104,6 +107,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "target-sem", required_argument, NULL, OPT_TARGET_SEM },
 		{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 		{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
+		{ "interval", required_argument, NULL, 'I' },
 		CLI_RUN_OPTIONS,
 		CLI_OUT_OPTIONS,
 		{ 0 },
@@ -111,7 +115,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	int rc;
 
 	cli_out_init(&o->out, "stat", STAT_OUTPUTS, CLI_OUT_DASH);
-	rc = cli_options(argc, argv, "+:e:M:r:qh", opts, &o->out, stat_usage, stat_option, o);
+	rc = cli_options(argc, argv, "+:e:I:M:r:qh", opts, &o->out, stat_usage, stat_option, o);
 	if (rc)
 		return rc;
 	if (optind < argc)
@@ -332,6 +336,10 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	if (o->run.memory_runs && cli_out_wants(&o->out, CLI_FMT_CSV)) {
 		cli_error("--memory is reported in the text, the JSON and the Markdown, not in the "
 			  "CSV (a line per timed run): drop --csv (or --export-csv)");
+		return EXIT_USAGE;
+	}
+	if (o->ro.interval_ms > 0 && !o->ro.argv) {
+		cli_error("-I shows a command's runs over time: give the command after --");
 		return EXIT_USAGE;
 	}
 	if (o->annotate && !o->ro.argv) {

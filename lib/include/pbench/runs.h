@@ -115,7 +115,16 @@ struct pbench_runs_opts {
 	 * (pbench_metric_get()); their events are opened beside events, each metric's hardware
 	 * events in one group. NULL: the metrics the events counted allow. Copied. */
 	const char *metrics;
+	/* > 0: each run of a command seen over time, as perf stat -I MS: every interval_ms
+	 * milliseconds (at least PBENCH_RUNS_INTERVAL_MIN_MS; fractions allowed) pbench reads the
+	 * command's counters while it runs and keeps each interval's counts and wall time
+	 * (pbench_runs_interval()). 0: off. A command only: the built-in workloads and a
+	 * function run on pbench's own thread, which cannot wake beside them. */
+	double interval_ms;
 };
+
+/* perf stat -I's least interval: shorter ones would be mostly pbench's own reads. */
+#define PBENCH_RUNS_INTERVAL_MIN_MS 10
 
 enum pbench_runs_flags {
 	/* pbench_prepare() installs its handlers of SIGINT, SIGTERM, SIGHUP... (PREPARE_SIGNALS) */
@@ -400,6 +409,42 @@ PBENCH_API int pbench_runs_metric(const struct pbench_runs *r, int s, int m,
  */
 PBENCH_API int pbench_runs_values(const struct pbench_runs *r, int s, const char *name,
 				  double *out, int n);
+
+/* ---- a run over time: its intervals (opts.interval_ms; runs_interval.c) ------------------- */
+
+/*
+ * pbench_runs_write_text() prints them after each set's table of runs (per run, perf stat -I's
+ * lines: one an interval, an event a column), the JSON has each run's "intervals", the CSV a
+ * line per interval after its run's, and pbench_runs_plot_svg() draws each event's rate over
+ * the run's time instead of the runs.
+ *
+ * Interval k of a run, from 0: where it starts and how long it lasted, as pbench's clock saw
+ * it. Intervals end every interval_ms from the run's start (later when pbench woke late: ns
+ * says how long each was); the last one ends with the run and is partial (a run that ended at
+ * the timeout has only its whole intervals). The ns of a run's intervals add up to its ns
+ * exactly.
+ */
+struct pbench_runs_interval {
+	size_t size;
+	uint64_t start_ns;		/* since the run's start (the command's exec), ns */
+	uint64_t ns;			/* its wall time, ns */
+	int partial;			/* 1: the last, cut short by the run's end */
+};
+/* How many intervals run i of set s has: 0 without opts.interval_ms; -EINVAL (no such run). */
+PBENCH_API int pbench_runs_nr_intervals(const struct pbench_runs *r, int s, int i);
+/* Interval k of run i of set s. Errors: -EINVAL (no such run or interval, out's size). */
+PBENCH_API int pbench_runs_interval(const struct pbench_runs *r, int s, int i, int k,
+				    struct pbench_runs_interval *out);
+/*
+ * Event e (pbench_runs_event_name()) in that interval: its count in the interval (value,
+ * time_enabled and time_running are the interval's deltas; scaled by its own running share).
+ * An event never opened has its status as in the run; one that was not on a counter in the
+ * interval is PBENCH_EVENT_NOT_COUNTED with the reason, never a 0. An interval where the
+ * command was on no CPU at all (it slept: time_enabled 0, since the kernel counts a task's
+ * events only while it runs) counts 0, status OK. Errors: -EINVAL.
+ */
+PBENCH_API int pbench_runs_interval_count(const struct pbench_runs *r, int s, int i, int k,
+					  int e, struct pbench_count *out);
 
 #ifdef __cplusplus
 }

@@ -1046,6 +1046,11 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	return 0;
 }
 
+uint64_t pb_child_t0(const struct pbench_child *ch)
+{
+	return ch->t0;
+}
+
 struct pbench_counters *pbench_child_counters(struct pbench_child *ch)
 {
 	return ch ? ch->counters : NULL;

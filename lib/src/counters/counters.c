@@ -877,6 +877,29 @@ int pbench_counters_stop(struct pbench_counters *c)
 	return 0;
 }
 
+int pb_counters_so_far(struct pbench_counters *c, struct pbench_count *counts, int n)
+{
+	int err;
+
+	if (c->state != 1)
+		return -PBENCH_EBUSY_REGION;
+	/* read(), as the start of a set with inherit was taken (rdpmc_refusal()) */
+	err = read_groups(c, c->read_snaps, sizeof(*c->read_snaps));
+	if (err)
+		return err;
+	for (int i = 0; i < n && i < c->nr; i++) {
+		const struct pb_counter *ctr = &c->ctr[i];
+		struct snap s = c->read_snaps[i];
+
+		s.value -= ctr->start.value;
+		s.enabled -= ctr->start.enabled;
+		s.running -= ctr->start.running;
+		counts[i].size = sizeof(counts[i]);
+		fill_count(ctr, &s, &counts[i]);
+	}
+	return n < c->nr ? n : c->nr;
+}
+
 int pb_counters_delta(const struct pbench_counters *c, struct pbench_count *counts, int n)
 {
 	if (c->state != 2)

@@ -16,4 +16,10 @@ int pb_counters_read(struct pbench_counters *c, struct pbench_count *counts, int
  * -PBENCH_EBUSY_REGION before a stop. */
 int pb_counters_delta(const struct pbench_counters *c, struct pbench_count *counts, int n);
 
+/* The counts so far of a region under way (pbench_counters_start(), no stop yet): a read() of
+ * every group now less the start snapshot, into counts[0..n-1]; a set a command inherits gives
+ * the command's counts so far (runs_interval.c reads them every interval). The number
+ * filled, -PBENCH_EBUSY_REGION outside a region, read()'s error. */
+int pb_counters_so_far(struct pbench_counters *c, struct pbench_count *counts, int n);
+
 #endif /* PB_COUNTERS_COUNTS_H */

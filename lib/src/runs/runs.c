@@ -68,6 +68,14 @@ static int check_opts(struct pbench_runs *r)
 		return -EINVAL;
 	if (o->warmup_runs < 0 || o->warmup_runs > MAX_RUNS)
 		return -EINVAL;
+	if (o->interval_ms != 0 && !(o->interval_ms >= PBENCH_RUNS_INTERVAL_MIN_MS &&
+				     isfinite(o->interval_ms)))
+		return pb_fail(-EINVAL, "pbench_runs_new(): opts->interval_ms is %g, not 0 (off) "
+			       "or at least %d ms", o->interval_ms, PBENCH_RUNS_INTERVAL_MIN_MS);
+	if (o->interval_ms > 0 && !o->argv)
+		return pb_fail(-EINVAL, "pbench_runs_new(): opts->interval_ms is for a command's "
+			       "runs: the built-in workloads and a function run on pbench's own "
+			       "thread, which cannot wake beside them");
 	return 0;
 }
 
@@ -341,6 +349,8 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 	 * With nothing countable it is kept for its reasons but never started. */
 	if (!r->o.argv && pbench_counters_nr_groups(r->self) &&
 	    (err = pbench_counters_enable(r->self)))
+		goto out_free;
+	if ((err = pb_runs_intervals_init(r)))
 		goto out_free;
 	r->ci.size = sizeof(r->ci);
 	err = pbench_clock_info(&r->ci);
@@ -854,6 +864,9 @@ void pbench_runs_free(struct pbench_runs *r)
 	for (int s = 0; s < 2; s++) {
 		for (int i = 0; r->sets[s].runs && i < r->sets[s].done; i++)
 			free(r->sets[s].runs[i].cause);
+		/* a run cut short by a stop has intervals, and is not one of done */
+		for (long i = 0; r->sets[s].runs && i < r->sets[s].cap; i++)
+			pb_runs_intervals_free(&r->sets[s].runs[i]);
 		free(r->sets[s].runs);
 		free(r->sets[s].counts);
 		pbench_walk_free(r->sets[s].walk);
@@ -880,6 +893,8 @@ void pbench_runs_free(struct pbench_runs *r)
 	free(r->metrics);
 	free(r->mshow);
 	free(r->mlist);
+	free(r->iv_sum);
+	free(r->iv_now);
 	for (int i = 0; i < r->nleft; i++)
 		free(r->left_name[i]);
 	free(r);

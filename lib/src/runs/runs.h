@@ -35,6 +35,19 @@ struct pb_run {
 	double ref_before_ns, ref_after_ns, speed_cost_ns, speed;
 	/* the clock's reference (latency-bound) likewise, and its factor */
 	double clk_before_ns, clk_after_ns, clock;
+	/* opts.interval_ms (runs_interval.c): the run's intervals, niv of them, their counts
+	 * (nr a row), and pbench's ticks since the run's start at the last one's end */
+	struct pb_interval *iv;
+	struct pbench_count *iv_counts;
+	int niv, iv_cap;
+	uint64_t iv_end_ticks;
+};
+
+/* An interval of a run: its start since the run's start and its wall time (cumulative ns
+ * differences, so that a run's add up to its ns), and whether the run's end cut it short. */
+struct pb_interval {
+	uint64_t start_ns, ns;
+	int partial;
 };
 
 /* What a command's child opens: only the events the subject's own set could open. */
@@ -137,6 +150,9 @@ struct pbench_runs {
 	int *mlist;			/* the shown metrics' indices, nmetrics of them */
 	int nmetrics;
 	int stderr_fd;			/* > 0: the command's stderr goes there (pb_runs_check) */
+	struct pbench_count *iv_sum;	/* opts.interval_ms: the run's counts up to its last
+					 * interval, and the read now (nr each) */
+	struct pbench_count *iv_now;
 };
 
 /* A run's own resource use: getrusage deltas, or a command's from wait4. */
@@ -149,6 +165,21 @@ struct pb_rusage {
 int pb_runs_pick_metrics(struct pbench_runs *r, const unsigned char *asked);
 /* The index of the event named name in r (-1). */
 int pb_runs_event_index(const struct pbench_runs *r, const char *name);
+
+/* runs_interval.c: opts.interval_ms. The wait for a command under way (as
+ * pbench_child_wait_timeout() with o.timeout_s, its results and errors) that wakes at each
+ * interval's end to read its counters (r->self, the set it inherits) into run's intervals;
+ * the last, partial interval once the run's counts are in (pb_runs_command_finish()); an
+ * interval's memory freed. -ENOMEM from the first: no intervals. */
+int pb_runs_intervals_init(struct pbench_runs *r);
+int pb_runs_wait_intervals(struct pbench_runs *r, struct pbench_child *ch, struct pb_run *run,
+			   struct pbench_child_result *res);
+void pb_runs_intervals_end(struct pbench_runs *r, struct pb_run *run);
+void pb_runs_intervals_free(struct pb_run *run);
+/* runs_interval_report.c: the intervals' text after set s's runs (nothing without them), and
+ * their SVG (pbench_runs_plot_svg() with intervals). */
+int pb_runs_intervals_text(const struct pbench_runs *r, const struct pb_set *s, FILE *f);
+int pb_runs_intervals_svg(const struct pbench_runs *r, FILE *f);
 
 /* runs_exec.c: a run of a set on its own, so that another object (the contest) can run
  * several subjects' sets round by round; preparing apart from the runs. */

@@ -30,6 +30,11 @@ static void csv_real(FILE *f, double v)
 		fputc(',', f);
 }
 
+/* The run's columns after its events (CSV only appends columns: new ones go at the end). */
+#define RUN_COLUMNS ",ctx_involuntary,ctx_voluntary,migrations,minor_faults,major_faults," \
+	"not_running_ns,irqs,irq_timer,irq_ipi,irq_device,softirqs,steal_ns,setup_ns," \
+	"exec_ns,outlier,cause,speed,ref_before_ns,ref_after_ns"
+
 static void csv_header(FILE *f, const struct pbench_runs *r)
 {
 	fputs("mode,run,cpu,ticks,ns,exit_status,signal,timed_out", f);
@@ -37,9 +42,7 @@ static void csv_header(FILE *f, const struct pbench_runs *r)
 		fputc(',', f);
 		pb_csv_text(f, pbench_counters_name(r->self, e));
 	}
-	fputs(",ctx_involuntary,ctx_voluntary,migrations,minor_faults,major_faults,"
-	      "not_running_ns,irqs,irq_timer,irq_ipi,irq_device,softirqs,steal_ns,setup_ns,"
-	      "exec_ns,outlier,cause,speed,ref_before_ns,ref_after_ns", f);
+	fputs(RUN_COLUMNS, f);
 	/* appended: each derived metric's value in the run (empty: not made) */
 	for (int m = 0; m < pbench_runs_nr_metrics(r); m++) {
 		struct pbench_metric_summary ms = { .size = sizeof(ms) };
@@ -47,7 +50,40 @@ static void csv_header(FILE *f, const struct pbench_runs *r)
 		pbench_runs_metric(r, 0, m, &ms);
 		fprintf(f, ",metric:%s", ms.name);
 	}
+	/* appended with opts.interval_ms: an interval's line (empty on a run's) */
+	if (r->o.interval_ms > 0)
+		fputs(",interval,interval_start_ns,interval_partial", f);
 	fputc('\n', f);
+}
+
+/* The interval lines of run i after its own (opts.interval_ms): mode and run as its line, ns
+ * the interval's wall time, each event its count in the interval; the run's other columns
+ * empty; then the interval (from 1), its start since the run's start (ns) and 1 for the last,
+ * partial one. */
+static void csv_intervals(FILE *f, const struct pbench_runs *r, const struct pb_set *s, int i)
+{
+	const struct pb_run *run = &s->runs[i];
+	int empty = pbench_runs_nr_metrics(r);
+
+	for (const char *p = RUN_COLUMNS; *p; p++)
+		empty += *p == ',';
+	for (int k = 0; k < run->niv; k++) {
+		fprintf(f, "%s,%d,,,%llu,,,", pbench_runs_mode_name(s->mode), i + 1,
+			(unsigned long long)run->iv[k].ns);
+		for (int e = 0; e < r->nr; e++) {
+			const struct pbench_count *c = &run->iv_counts[(size_t)k * (size_t)r->nr +
+								       (size_t)e];
+
+			if (c->status <= PBENCH_EVENT_MULTIPLEXED)
+				csv_real(f, c->scaled);
+			else
+				fputc(',', f);
+		}
+		for (int c = 0; c < empty; c++)
+			fputc(',', f);
+		fprintf(f, ",%d,%llu,%d\n", k + 1, (unsigned long long)run->iv[k].start_ns,
+			run->iv[k].partial);
+	}
 }
 
 static void csv_run(FILE *f, const struct pbench_runs *r, const struct pb_set *s, int i)
@@ -104,7 +140,11 @@ static void csv_run(FILE *f, const struct pbench_runs *r, const struct pb_set *s
 		}
 		csv_real(f, v);
 	}
+	if (r->o.interval_ms > 0)
+		fputs(",,,", f);
 	fputc('\n', f);
+	if (r->o.interval_ms > 0)
+		csv_intervals(f, r, s, i);
 }
 
 int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f)
@@ -150,6 +190,9 @@ int pbench_runs_plot_svg(const struct pbench_runs *r, FILE *f)
 
 	if (!r || !f)
 		return -EINVAL;
+	/* opts.interval_ms: the runs over their time instead */
+	if (r->o.interval_ms > 0)
+		return pb_runs_intervals_svg(r, f);
 	for (int i = 0; i < r->nsets; i++) {
 		const struct pb_set *s = &r->sets[i];
 		size_t n = (size_t)s->done;

@@ -169,7 +169,8 @@ static int run_command(struct pbench_runs *r, const struct pb_set *set, struct p
 	/* The stop flag (the caller's Ctrl-C) or the timeout: end the command with its group
 	 * now rather than wait for one that may never end; any other signal: keep waiting. */
 	do
-		err = pbench_child_wait_timeout(ch, r->o.timeout_s, &res);
+		err = r->o.interval_ms > 0 ? pb_runs_wait_intervals(r, ch, run, &res) :
+		      pbench_child_wait_timeout(ch, r->o.timeout_s, &res);
 	while (err == -EINTR && !(r->o.stop && *r->o.stop));
 	if (err == -ETIMEDOUT) {
 		pb_runs_command_timed_out(r, ch, run, t0);
@@ -179,7 +180,10 @@ static int run_command(struct pbench_runs *r, const struct pb_set *set, struct p
 		pbench_child_free(ch);
 		return err;
 	}
-	return pb_runs_command_finish(r, ch, &res, run);
+	err = pb_runs_command_finish(r, ch, &res, run);
+	if (!err)
+		pb_runs_intervals_end(r, run);
+	return err;
 }
 
 /* ---- noise ---------------------------------------------------------------------------------- */
@@ -351,6 +355,7 @@ struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set)
 	struct pb_run *run = &set->runs[set->done];
 
 	free(run->cause);
+	pb_runs_intervals_free(run);
 	memset(run, 0, sizeof(*run));
 	run->counts = set->counts + (size_t)set->done * (size_t)r->nr;
 	memset(run->counts, 0, (size_t)r->nr * sizeof(*run->counts));
@@ -492,6 +497,7 @@ void pb_runs_forget(struct pbench_runs *r, struct pb_set *set)
 	for (int i = 0; i < set->done; i++) {
 		free(set->runs[i].cause);
 		set->runs[i].cause = NULL;
+		pb_runs_intervals_free(&set->runs[i]);
 	}
 	set->done = 0;
 	set->failed = 0;

@@ -133,6 +133,25 @@ static json_t *cost_json(uint64_t ns, int is_cmd)
 	return is_cmd && ns ? json_integer((json_int_t)ns) : json_null();
 }
 
+/* opts.interval_ms: the run over time, each interval's span and its counts as a run's. */
+static json_t *intervals_json(const struct pb_run *run, const struct pbench_runs *r)
+{
+	json_t *a = json_array();
+
+	for (int k = 0; k < run->niv; k++) {
+		json_t *cs = json_object();
+
+		for (int e = 0; e < r->nr; e++)
+			json_object_set_new(cs, run->counts[e].name,
+				count_json(&run->iv_counts[(size_t)k * (size_t)r->nr + (size_t)e]));
+		json_array_append_new(a, json_pack("{s:I, s:I, s:b, s:o}",
+			"start_ns", (json_int_t)run->iv[k].start_ns,
+			"ns", (json_int_t)run->iv[k].ns, "partial", run->iv[k].partial,
+			"counters", cs));
+	}
+	return a;
+}
+
 static json_t *run_json(const struct pb_run *run, int i, const struct pbench_runs *r)
 {
 	json_t *j = json_object(), *cs = json_object();
@@ -159,6 +178,8 @@ static json_t *run_json(const struct pb_run *run, int i, const struct pbench_run
 	json_object_set_new(j, "ref_before_ns", num(run->ref_before_ns));
 	json_object_set_new(j, "clock", num(run->clock));
 	json_object_set_new(j, "ref_after_ns", num(run->ref_after_ns));
+	if (r->o.interval_ms > 0)
+		json_object_set_new(j, "intervals", intervals_json(run, r));
 	return j;
 }
 
@@ -419,6 +440,8 @@ static json_t *header_json(const struct pbench_runs *r)
 					     r->cleanup));
 	SET(root, "events", events_json(r));
 	SET(root, "events_left_out", left_out_json(r));
+	if (r->o.interval_ms > 0)
+		SET(root, "interval_ms", num(r->o.interval_ms));
 	if (b) {
 		json_decref(root);
 		return NULL;
