@@ -44,6 +44,7 @@ ANCHORS = [
     (671, '78e7222da0912303'),
     (690, 'bd2f1def756bc9d1'),
     (694, '0e7e346f5c30165b'),
+    (699, '7ec66fe69ab17c6f'),
 ]
 
 SEED = 'PBENCH_ABI'

@@ -69,6 +69,10 @@ made stat-failing stat "$PB" stat --mode unprepared --ignore-failure -r 2 -e tas
 made stat-helpers stat "$PB" stat --mode unprepared -r 2 -e task-clock --warmup 1 --setup true \
 	--prepare 'sh -c :' --cleanup true --json -- true
 made stat-timeout stat "$PB" stat --mode unprepared -r 1 --timeout 0.1 -e task-clock --json -- sleep 2
+# -I: each run's intervals (an event never opened among them: null in each interval); ended
+# at the timeout: the whole intervals before it
+made stat-interval stat "$PB" stat --mode unprepared -r 2 -I 20 -e task-clock,msr/tsc/,cycles --json -- sleep 0.07
+made stat-interval-timeout stat "$PB" stat --mode unprepared -r 1 -I 30 --timeout 0.1 -e task-clock --json -- sleep 2
 made stat-memory stat "$PB" stat --mode unprepared -r 2 --memory=2 -e task-clock --json -- sh -c 'true & wait'
 if [ -x /sbin/ldconfig ] && file -L /sbin/ldconfig 2>/dev/null | grep -q 'static'; then
 	made stat-memory-static stat "$PB" stat --mode unprepared -r 1 --memory -e task-clock --json \

@@ -949,6 +949,8 @@ Test(abi, pbench_runs_opts)
 	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->cleanup), 8, "cleanup resized");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, metrics), 200, "metrics moved");
 	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->metrics), 8, "metrics resized");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, interval_ms), 208, "interval_ms moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->interval_ms), 8, "interval_ms resized");
 }
 
 Test(abi, pbench_runs_set)
@@ -1635,4 +1637,16 @@ Test(abi, pbench_history_verdict)
 	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->segments), 4, "segments resized");
 	cr_expect_eq(offsetof(struct pbench_history_verdict, line), 80, "line moved");
 	cr_expect_eq(sizeof(((struct pbench_history_verdict *)0)->line), 8, "line resized");
+}
+
+Test(abi, pbench_runs_interval)
+{
+	cr_expect_eq(offsetof(struct pbench_runs_interval, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_interval *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_runs_interval, start_ns), 8, "start_ns moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_interval *)0)->start_ns), 8, "start_ns resized");
+	cr_expect_eq(offsetof(struct pbench_runs_interval, ns), 16, "ns moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_interval *)0)->ns), 8, "ns resized");
+	cr_expect_eq(offsetof(struct pbench_runs_interval, partial), 24, "partial moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_interval *)0)->partial), 4, "partial resized");
 }

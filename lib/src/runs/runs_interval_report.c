@@ -40,8 +40,8 @@ static void fmt_count(const struct pbench_count *k, char *buf, size_t len)
 		snprintf(buf, len, "-");
 		return;
 	}
-	n = is_time_event(k->name) ? pbench_format_ns(buf, len, k->scaled, 4)
-				   : snprintf(buf, len, "%.0f", k->scaled);
+	n = is_time_event(k->name) && k->scaled ? pbench_format_ns(buf, len, k->scaled, 4)
+						: snprintf(buf, len, "%.0f", k->scaled);
 	if (n > 0 && (size_t)n < len && k->is_scaled)
 		snprintf(buf + n, len - (size_t)n, "*");
 }
