@@ -1051,6 +1051,11 @@ uint64_t pb_child_t0(const struct pbench_child *ch)
 	return ch->t0;
 }
 
+pid_t pb_child_pid(const struct pbench_child *ch)
+{
+	return ch->pid;
+}
+
 struct pbench_counters *pbench_child_counters(struct pbench_child *ch)
 {
 	return ch ? ch->counters : NULL;

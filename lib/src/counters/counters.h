@@ -11,6 +11,7 @@
 #include <linux/perf_event.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "pbench.h"
 
@@ -85,6 +86,8 @@ int pb_child_start_stderr(struct pbench_child **out, char *const argv[],
 /* child.c: the command's release in pbench's ticks, where its run's time starts (the child's
  * clock just before execve when started with vfork). */
 uint64_t pb_child_t0(const struct pbench_child *ch);
+/* child.c: the command's pid while it runs (0 once reaped). */
+pid_t pb_child_pid(const struct pbench_child *ch);
 /* child.c: a helper command (hyperfine's setup, prepare, cleanup) run to its end, output to
  * /dev/null (quiet 1) or pbench's own: 0 when it exited 0; 1 when *stop ended the wait (it
  * was ended, with its group); -ECANCELED when it failed, or an error of starting it, with why

@@ -893,6 +893,7 @@ void pbench_runs_free(struct pbench_runs *r)
 	free(r->metrics);
 	free(r->mshow);
 	free(r->mlist);
+	pb_runs_intervals_release(r);
 	free(r->iv_sum);
 	free(r->iv_now);
 	for (int i = 0; i < r->nleft; i++)

@@ -153,6 +153,8 @@ struct pbench_runs {
 	struct pbench_count *iv_sum;	/* opts.interval_ms: the run's counts up to its last
 					 * interval, and the read now (nr each) */
 	struct pbench_count *iv_now;
+	int iv_pidfd;			/* the command's pidfd while it runs, or -1 */
+	pid_t iv_pid;			/* whose */
 };
 
 /* A run's own resource use: getrusage deltas, or a command's from wait4. */
@@ -176,6 +178,7 @@ int pb_runs_wait_intervals(struct pbench_runs *r, struct pbench_child *ch, struc
 			   struct pbench_child_result *res);
 void pb_runs_intervals_end(struct pbench_runs *r, struct pb_run *run);
 void pb_runs_intervals_free(struct pb_run *run);
+void pb_runs_intervals_release(struct pbench_runs *r);	/* the pidfd closed */
 /* runs_interval_report.c: the intervals' text after set s's runs (nothing without them), and
  * their SVG (pbench_runs_plot_svg() with intervals). */
 int pb_runs_intervals_text(const struct pbench_runs *r, const struct pb_set *s, FILE *f);

@@ -3,8 +3,8 @@
  * A run seen over time (opts.interval_ms, pbench stat -I as perf stat -I): a long run (a 60 s
  * server benchmark) summed into one count hides where in it the command slowed and what the
  * counters did then. While a command runs, pbench sleeps in its wait for the command's end
- * (pbench_child_wait_timeout(): poll on a pidfd, whose timeout ends the sleep at the
- * interval's end) and reads the set the command inherits: a read() of a running counter gives
+ * (ppoll on the command's pidfd, opened once a run, whose timeout ends the sleep at the
+ * interval's end, to the ns) and reads the set the command inherits: a read() of a running counter gives
  * the count so far, summed over the command's processes, with time_enabled and time_running.
  * An interval is the difference of two such reads; the last one's end is the run's own stop
  * snapshot, so the intervals of a run add up to its counts exactly. Nothing else runs in the
@@ -14,8 +14,13 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "base/base.h"
 #include "counters/counters.h"
@@ -26,6 +31,7 @@ int pb_runs_intervals_init(struct pbench_runs *r)
 {
 	size_t n = (size_t)(r->nr ? r->nr : 1);
 
+	r->iv_pidfd = -1;
 	if (!(r->o.interval_ms > 0))
 		return 0;
 	r->iv_sum = calloc(n, sizeof(*r->iv_sum));
@@ -135,6 +141,41 @@ static int read_now(struct pbench_runs *r)
 	return pb_counters_so_far(r->self, r->iv_now, r->nr) < 0 ? -EIO : 0;
 }
 
+/* The command's pidfd for run (opened once a run: a wait per interval), or -1 where the
+ * kernel has none (before 5.3). */
+static int pidfd_of(struct pbench_runs *r, pid_t pid)
+{
+	if (r->iv_pidfd >= 0 && r->iv_pid == pid)
+		return r->iv_pidfd;
+	pb_runs_intervals_release(r);
+#ifdef SYS_pidfd_open
+	r->iv_pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	r->iv_pid = pid;
+	return r->iv_pidfd;
+}
+
+/* Sleep until until_s after t0 or the command's end: 1 it ended, 0 the time came, -errno
+ * (-EINTR: a handler ran). Without a pidfd: pbench_child_wait_timeout()'s own wait. */
+static int sleep_until(struct pbench_runs *r, struct pbench_child *ch, uint64_t t0,
+		       double until_s, struct pbench_child_result *res)
+{
+	double left = until_s - pbench_ticks_to_ns_f(pbench_ticks() - t0) / 1e9;
+	struct pollfd p = { .fd = pidfd_of(r, pb_child_pid(ch)), .events = POLLIN };
+	struct timespec ts;
+	int n;
+
+	if (p.fd < 0) {
+		n = pbench_child_wait_timeout(ch, until_s, res);
+		return n == -ETIMEDOUT ? 0 : n ? n : 2;
+	}
+	left = left > 0 ? left : 0;
+	ts.tv_sec = (time_t)left;
+	ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+	n = ppoll(&p, 1, &ts, NULL);
+	return n < 0 ? -errno : n;
+}
+
 int pb_runs_wait_intervals(struct pbench_runs *r, struct pbench_child *ch, struct pb_run *run,
 			   struct pbench_child_result *res)
 {
@@ -153,18 +194,28 @@ int pb_runs_wait_intervals(struct pbench_runs *r, struct pbench_child *ch, struc
 		/* the next interval's end after now, on the grid of the run's start: a wake-up
 		 * that came late makes its interval longer, never the next ones shorter */
 		double now_s = pbench_ticks_to_ns_f(pbench_ticks() - t0) / 1e9;
-		double end = (floor(now_s / step_s) + 1) * step_s, until;
-		uint64_t t;
-		int err;
+		double end = (floor(now_s / step_s) + 1) * step_s;
+		double until = limit > 0 && limit < end ? limit : end;
+		int n = sleep_until(r, ch, t0, until, res), err;
 
-		until = limit > 0 && limit < end ? limit : end;
-		err = pbench_child_wait_timeout(ch, until, res);
-		if (err != -ETIMEDOUT || until == limit)
-			return err;
+		if (n == 2)	/* reaped by pbench_child_wait_timeout() */
+			return 0;
+		if (n == 1 || (n == 0 && until == limit)) {
+			pb_runs_intervals_release(r);
+			return n ? pbench_child_wait(ch, res) : -ETIMEDOUT;
+		}
+		if (n < 0)
+			return n;	/* -EINTR: the caller may wait again */
 		err = read_now(r);
-		t = pbench_ticks() - t0;
-		add_interval(r, run, t, err ? NULL : r->iv_now, 0);
+		add_interval(r, run, pbench_ticks() - t0, err ? NULL : r->iv_now, 0);
 	}
+}
+
+void pb_runs_intervals_release(struct pbench_runs *r)
+{
+	if (r->iv_sum && r->iv_pidfd >= 0)
+		close(r->iv_pidfd);
+	r->iv_pidfd = -1;
 }
 
 void pb_runs_intervals_end(struct pbench_runs *r, struct pb_run *run)

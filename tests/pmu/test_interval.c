@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A run over time with a real hardware counter (pbench stat -I, issue 23 item 4): `pbench stat
+ * -I 10 -e instructions:u,cycles -- /tests/loop N`, the child's inst_retired read by pbench
+ * every 10 ms while it runs. The intervals' instructions:u add up to the run's exactly (the
+ * last one's end is the run's own stop snapshot), each is counted on the PMU (running 100%),
+ * and in the intervals of the loop's body the count follows the virtual clock: under
+ * -icount shift=0 one instruction is one ns, so an interval of the loop alone retires at most
+ * its ns of instructions and, the loop being nearly all that runs, most of them.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pbench.h"
+#include "tap.h"
+#include "util.h"
+
+static json_t *count_of(json_t *o, const char *name)
+{
+	return json_object_get(json_object_get(o, "counters"), name);
+}
+
+static int64_t value_of(json_t *o, const char *name)
+{
+	json_t *v = json_object_get(count_of(o, name), "value");
+
+	return json_is_integer(v) ? json_integer_value(v) : -1;
+}
+
+/* Run i's intervals: 1 when every check holds (each said by diag when not). */
+static int check_run(json_t *run, int i, int *n_out, int *pace_ok)
+{
+	json_t *iv = json_object_get(run, "intervals");
+	int64_t total = value_of(run, "instructions:u"), sum = 0, ns = 0;
+	size_t n = json_array_size(iv);
+	int good = total > 0 && n >= 5;
+
+	*n_out = (int)n;
+	for (size_t k = 0; k < n; k++) {
+		json_t *x = json_array_get(iv, k);
+		json_t *pct = json_object_get(count_of(x, "instructions:u"), "running_pct");
+		int64_t v = value_of(x, "instructions:u"), t = json_integer_value(json_object_get(x, "ns"));
+
+		if (v < 0 || !json_is_number(pct) || json_number_value(pct) != 100) {
+			diag("run %d interval %zu: instructions:u not counted whole", i + 1, k);
+			good = 0;
+			continue;
+		}
+		if (k < 3 || k + 1 == n)
+			diag("run %d interval %zu: %lld ns, instructions:u %lld, cycles %lld", i + 1,
+			     k, (long long)t, (long long)v, (long long)value_of(x, "cycles"));
+		/* the loop's body: neither the first (exec, the C library's start) nor the last */
+		if (k > 0 && k + 1 < n && !(v <= t && v >= t / 2)) {
+			diag("run %d interval %zu: %lld instructions:u in %lld ns", i + 1, k,
+			     (long long)v, (long long)t);
+			*pace_ok = 0;
+		}
+		sum += v;
+		ns += t;
+	}
+	diag("run %d: %zu intervals, instructions:u %lld in all, %lld the run; ns %lld and %lld",
+	     i + 1, n, (long long)sum, (long long)total, (long long)ns,
+	     (long long)json_integer_value(json_object_get(run, "ns")));
+	return good && sum == total && ns == json_integer_value(json_object_get(run, "ns"));
+}
+
+int main(void)
+{
+	char *argv[] = { "/bin/pbench", "stat", "--mode", "unprepared", "-r", "2", "-I", "10",
+			 "-e", "instructions:u,cycles", "--json", "-q", "--", "/tests/loop",
+			 "30000000", NULL };
+	json_t *root, *runs;
+	int good = 1, pace = 1, n = 0;
+
+	tap_init("interval");
+	root = run_json(argv);
+	runs = json_object_get(json_array_get(json_object_get(root, "modes"), 0), "runs");
+	if (!ok(root && json_array_size(runs) == 2, "interval: pbench stat -I 10 -r 2 -e "
+		"instructions:u,cycles --json -- /tests/loop 3e7 ran"))
+		return tap_done();
+	for (size_t i = 0; i < json_array_size(runs); i++)
+		good &= check_run(json_array_get(runs, i), (int)i, &n, &pace);
+	ok(good, "interval: each run's intervals (%d in the last) of instructions:u, each counted "
+	   "whole, add up to the run's count and ns exactly", n);
+	ok(pace, "interval: in the loop's intervals instructions:u is between half of the "
+	   "interval's ns and its ns (one instruction a ns of virtual time at most)");
+	json_decref(root);
+	return tap_done();
+}
