@@ -118,6 +118,56 @@ static void cost(void)
 	   "the guest's virtual time (%.0f ns)", per);
 }
 
+/* 8 events for 6 counters, multiplexed (every 4 ms here) within each 10 ms interval: each
+ * interval scaled by its own running share; the raw counts still add up to the run's, and an
+ * event off the counters for a whole interval is null there, never a 0. */
+static void multiplexed(void)
+{
+	static const char *const ev[] = { "instructions:u", "r8:u", "armv8_pmuv3/inst_retired/u",
+					  "r1:u", "r2:u", "r3:u", "r4:u", "r5:u" };
+	char *argv[] = { "/bin/pbench", "stat", "--mode", "unprepared", "-r", "1", "-I", "10", "-e",
+			 "instructions:u,r8:u,armv8_pmuv3/inst_retired/u,r1:u,r2:u,r3:u,r4:u,r5:u",
+			 "--json", "-q", "--", "/tests/loop", "30000000", NULL };
+	json_t *root = run_json(argv), *run, *iv;
+	int sums = 1, never0 = 1, muxed = 0;
+
+	newline();
+	run = json_array_get(json_object_get(json_array_get(json_object_get(root, "modes"), 0),
+					     "runs"), 0);
+	iv = json_object_get(run, "intervals");
+	for (size_t e = 0; e < sizeof(ev) / sizeof(*ev); e++) {
+		int64_t sum = 0;
+
+		for (size_t k = 0; k < json_array_size(iv); k++) {
+			json_t *c = count_of(json_array_get(iv, k), ev[e]);
+			json_t *pct = json_object_get(c, "running_pct");
+			int64_t v = value_of(json_array_get(iv, k), ev[e]);
+
+			if (json_is_number(pct) && json_number_value(pct) == 0 && v >= 0)
+				never0 = 0;	/* off the counters and still a number */
+			if (json_is_number(pct) && json_number_value(pct) < 100)
+				muxed++;
+			if (e == 0 && k == 1)
+				diag("multiplexed: interval 1 instructions:u %lld raw, %.0f scaled, "
+				     "running %.1f%%", (long long)v,
+				     json_number_value(json_object_get(c, "scaled")),
+				     json_number_value(pct));
+			sum += v > 0 ? v : 0;
+		}
+		if (sum != value_of(run, ev[e])) {
+			diag("multiplexed: %s: the intervals add up to %lld, the run %lld", ev[e],
+			     (long long)sum, (long long)value_of(run, ev[e]));
+			sums = 0;
+		}
+	}
+	ok(root && json_array_size(iv) >= 5 && sums, "multiplexed: 8 events on 6 counters, -I 10: "
+	   "each event's raw counts in %zu intervals add up to the run's exactly",
+	   json_array_size(iv));
+	ok(muxed > 0 && never0, "multiplexed: %d interval counts ran below 100%%; none off the "
+	   "counters is a 0", muxed);
+	json_decref(root);
+}
+
 int main(void)
 {
 	char *argv[] = { "/bin/pbench", "stat", "--mode", "unprepared", "-r", "2", "-I", "10",
@@ -141,5 +191,6 @@ int main(void)
 	ok(pace, "in the loop's intervals instructions:u is between half of the "
 	   "interval's ns and its ns (one instruction a ns of virtual time at most)");
 	json_decref(root);
+	multiplexed();
 	return tap_done();
 }
