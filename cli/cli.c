@@ -592,6 +592,9 @@ int cli_run_option(struct cli_run *r, int c, const char *arg)
 	case 'M':
 		r->metrics = arg;
 		return 1;
+	case CLI_RUN_METRIC:
+		r->metric = arg;
+		return 1;
 	case CLI_RUN_MODE:
 	case CLI_RUN_WORKLOAD:
 		return run_choice(r, c, arg);

@@ -287,8 +287,9 @@ static int find_reference(const struct compare_opts *o)
 static int read_baseline(struct compare_opts *o)
 {
 	char why[1024], warn[256];
-	int err = pbench_samples_baseline(o->baseline, side_name(o, 0), &o->stored, &o->nstored,
-					  why, sizeof(why), warn, sizeof(warn));
+	int err = pbench_contest_baseline_read(o->baseline, side_name(o, 0), o->co.metric,
+					       &o->stored, &o->nstored, why, sizeof(why), warn,
+					       sizeof(warn));
 
 	if (*warn)
 		cli_warn("the baseline %s", warn);
@@ -533,6 +534,7 @@ static void apply_run(struct compare_opts *o)
 	o->co.max_time_s = r->max_time_s > 0 ? r->max_time_s : o->co.max_time_s;
 	o->co.warmup_runs = r->warmup_runs >= 0 ? r->warmup_runs : o->co.warmup_runs;
 	o->co.flags |= r->reprobe ? PBENCH_CONTEST_REPROBE : 0;
+	o->co.metric = r->metric;
 }
 
 static int prepare_run(struct compare_opts *o)

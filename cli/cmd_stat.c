@@ -97,6 +97,7 @@ static void apply_run(struct stat_opts *o)
 	o->ro.flags |= r->reprobe ? PBENCH_RUNS_REPROBE : 0;
 	o->ro.events = r->events;
 	o->ro.metrics = r->metrics;
+	o->ro.metric = r->metric;
 }
 
 static int parse_args(int argc, char **argv, struct stat_opts *o)

@@ -76,10 +76,11 @@ int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, 
 enum { CLI_RUN_MODE = 0x4100, CLI_RUN_CPU, CLI_RUN_WARMUP_MS, CLI_RUN_TIMEOUT, CLI_RUN_MAX_TIME,
        CLI_RUN_REPROBE, CLI_RUN_WARMUP, CLI_RUN_SETUP, CLI_RUN_PREPARE, CLI_RUN_CLEANUP,
        CLI_RUN_WORKLOAD, CLI_RUN_ITERATIONS, CLI_RUN_MEMORY, CLI_RUN_STRICT, CLI_RUN_RECORD,
-       CLI_RUN_HISTORY, CLI_RUN_COMMIT };
+       CLI_RUN_HISTORY, CLI_RUN_COMMIT, CLI_RUN_METRIC };
 #define CLI_RUN_OPTIONS \
 	{ "events", required_argument, NULL, 'e' }, \
 	{ "metrics", required_argument, NULL, 'M' }, \
+	{ "metric", required_argument, NULL, CLI_RUN_METRIC }, \
 	{ "help", no_argument, NULL, 'h' }, \
 	{ "mode", required_argument, NULL, CLI_RUN_MODE }, \
 	{ "cpu", required_argument, NULL, CLI_RUN_CPU }, \
@@ -118,6 +119,7 @@ struct cli_run {
 	char **argv[3];			/* those as argv (cli_run_helpers()) */
 	char *events;			/* every -e, joined; both freed by cli_run_release() */
 	const char *metrics;		/* -M */
+	const char *metric;		/* --metric: checked by the library */
 	const char *record, *history, *commit;	/* --record NAME, --history PATH, --commit */
 };
 void cli_run_init(struct cli_run *r);

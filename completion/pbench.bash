@@ -68,7 +68,7 @@ _pbench()
 			for ((i = 2; i <= COMP_CWORD; i++)); do
 				w=${COMP_WORDS[i]}
 				case $w in
-				-e|-r|--events|--runs|--target-sem|--max-time|--mode|--cpu|--warmup-ms|\
+				-e|-r|-M|--events|--metrics|--metric|--runs|--target-sem|--max-time|--mode|--cpu|--warmup-ms|\
 				--timeout|--workload|--iterations|--export-json|--export-csv|\
 				--export-markdown|--plot|--record|--history|--commit)
 					((i++)) ;;
@@ -110,8 +110,14 @@ _pbench()
 	-u|--unit)
 		COMPREPLY=($(compgen -W "ns us ms s" -- "$cur"))
 		return ;;
-	--metric)
-		COMPREPLY=($(compgen -W "real_time cpu_time" -- "$cur"))
+	--metric)	# analyze: Google Benchmark's figure; stat, compare: an event or a metric
+		if [[ $cmd == analyze ]]; then
+			COMPREPLY=($(compgen -W "real_time cpu_time" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "wall-time $("$pb" list 2>/dev/null |
+				awk '/^  [^ ]/ { print $1 }') $("$pb" list --metrics 2>/dev/null |
+				awk '/^  [^ ]/ { print $1 }')" -- "$cur"))
+		fi
 		return ;;
 	--export-json|--export-csv|--export-markdown|--history)
 		COMPREPLY=($(compgen -f -- "$cur"))

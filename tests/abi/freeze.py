@@ -45,6 +45,7 @@ ANCHORS = [
     (690, 'bd2f1def756bc9d1'),
     (694, '0e7e346f5c30165b'),
     (699, '7ec66fe69ab17c6f'),
+    (704, '072d898a69dd9d69'),
 ]
 
 SEED = 'PBENCH_ABI'

@@ -46,6 +46,9 @@ only "--mode's values" "contrast" stat --mode c
 only "--workload's values" "xor memwalk" stat --workload ""
 only "--unit's values" "ns us ms s" analyze -u ""
 only "--metric's values" "real_time cpu_time" analyze --metric ""
+offers "stat --metric: an event" "page-faults" stat --metric page-
+offers "compare --metric: a derived metric" "ipc" compare --metric ip
+offers "stat --metric NAME: then the command" "true" stat --metric task-clock tru
 offers "an event name" "task-clock" stat -e task-
 offers "an event after a comma" "task-clock,page-faults" stat -e task-clock,page-
 if [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then

@@ -65,6 +65,7 @@ made stat-contrast stat "$PB" $S --mode contrast -r 4 --warmup-ms 20 --json
 made stat-memwalk stat "$PB" stat --mode unprepared --workload memwalk --iterations 5000 -r 2 --json
 made stat-one-run stat "$PB" $S --mode unprepared -r 1 --json
 made stat-target stat "$PB" $S --mode unprepared --target-sem 50 --json
+made stat-metric stat "$PB" $S --mode unprepared -r 3 --metric page-faults --json
 made stat-failing stat "$PB" stat --mode unprepared --ignore-failure -r 2 -e task-clock --json -- sh -c 'kill -TERM $$'
 made stat-helpers stat "$PB" stat --mode unprepared -r 2 -e task-clock --warmup 1 --setup true \
 	--prepare 'sh -c :' --cleanup true --json -- true
@@ -101,6 +102,7 @@ C="compare --max-runs 6 -e task-clock,cycles --json"
 made compare-cmds compare "$PB" $C --mode unprepared -n fast true 'sleep 0.001'
 made compare-workloads compare "$PB" $C --warmup-ms 20 --workload xor --iterations 100000 \
 	--iterations 200000
+made compare-metric compare "$PB" $C --mode unprepared --metric task-clock true 'sleep 0.001'
 made compare-duet compare "$PB" $C --mode unprepared --duet true 'sleep 0.001'
 made compare-same compare "$PB" $C --mode unprepared --same 50 --warmup 1 true true
 made compare-failing compare "$PB" $C --mode unprepared --no-check-output true false

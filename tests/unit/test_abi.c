@@ -129,6 +129,8 @@ Test(abi, pbench_contest_progress)
 	cr_expect_eq(sizeof(((struct pbench_contest_progress *)0)->ratio_hi), 8, "ratio_hi resized");
 	cr_expect_eq(offsetof(struct pbench_contest_progress, left_s), 80, "left_s moved");
 	cr_expect_eq(sizeof(((struct pbench_contest_progress *)0)->left_s), 8, "left_s resized");
+	cr_expect_eq(offsetof(struct pbench_contest_progress, metric), 88, "metric moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_progress *)0)->metric), 8, "metric resized");
 }
 
 Test(abi, pbench_contest_opts)
@@ -181,6 +183,8 @@ Test(abi, pbench_contest_opts)
 	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->flags), 4, "flags resized");
 	cr_expect_eq(offsetof(struct pbench_contest_opts, metrics), 176, "metrics moved");
 	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->metrics), 8, "metrics resized");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, metric), 184, "metric moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->metric), 8, "metric resized");
 }
 
 Test(abi, pbench_contest_entrant)
@@ -891,6 +895,8 @@ Test(abi, pbench_runs_progress)
 	cr_expect_eq(sizeof(((struct pbench_runs_progress *)0)->sem_pct), 8, "sem_pct resized");
 	cr_expect_eq(offsetof(struct pbench_runs_progress, left_s), 64, "left_s moved");
 	cr_expect_eq(sizeof(((struct pbench_runs_progress *)0)->left_s), 8, "left_s resized");
+	cr_expect_eq(offsetof(struct pbench_runs_progress, metric), 72, "metric moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_progress *)0)->metric), 8, "metric resized");
 }
 
 Test(abi, pbench_runs_opts)
@@ -951,6 +957,8 @@ Test(abi, pbench_runs_opts)
 	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->metrics), 8, "metrics resized");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, interval_ms), 208, "interval_ms moved");
 	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->interval_ms), 8, "interval_ms resized");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, metric), 216, "metric moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->metric), 8, "metric resized");
 }
 
 Test(abi, pbench_runs_set)
@@ -1553,6 +1561,8 @@ Test(abi, pbench_metric_info)
 	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->reason), 8, "reason resized");
 	cr_expect_eq(offsetof(struct pbench_metric_info, available), 72, "available moved");
 	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->available), 4, "available resized");
+	cr_expect_eq(offsetof(struct pbench_metric_info, higher_is_better), 76, "higher_is_better moved");
+	cr_expect_eq(sizeof(((struct pbench_metric_info *)0)->higher_is_better), 4, "higher_is_better resized");
 }
 
 Test(abi, pbench_metric_summary)

@@ -84,10 +84,11 @@ struct pbench_contest_progress {
 	int entrant;			/* whose ratio (-1: none yet) */
 	double ratio, ratio_lo, ratio_hi;
 	double left_s;
+	const char *metric;		/* the ratio's figure (opts.metric); NULL: the time */
 };
 
 /* p as the one line a progress display shows: "round 12, time ratio 1.012 (0.990-1.030),
- * about 3.1 s left", or what is under way before the rounds ("running the setup command");
+ * about 3.1 s left" ("instructions:u ratio" on a metric), or what is under way before the rounds ("running the setup command");
  * cut to fit len. 0, or -EINVAL (p, its phase or buf NULL, len 0). */
 PBENCH_API int pbench_contest_progress_text(const struct pbench_contest_progress *p, char *buf,
 					    size_t len);
@@ -129,6 +130,11 @@ struct pbench_contest_opts {
 	/* Derived metrics for every entrant that runs (pbench_runs_opts.metrics: names or
 	 * groups, NULL: those the events allow); kept as given until the entrants are added. */
 	const char *metrics;
+	/* What the test, the verdicts and pbench_contest_slower() are on (--metric): NULL, the
+	 * wall time; else a counted event or a derived metric, as pbench_runs_opts.metric
+	 * (its events opened for every entrant; the same errors, from pbench_contest_new()).
+	 * Stored values (pbench_contest_entrant.stored_ns) are then that metric's per run. */
+	const char *metric;
 };
 
 #ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
@@ -242,7 +248,11 @@ struct pbench_contest_result {
 PBENCH_API int pbench_contest_result(const struct pbench_contest *c, int i,
 				     struct pbench_contest_result *out);
 /* The verdict of entrant i in words, the line a person acts on: "b is 1.23x faster than a
- * (99.9% interval 1.21-1.25), decided after 34 rounds in 4.2 s", or why it is undecided. */
+ * (99.9% interval 1.21-1.25), decided after 34 rounds in 4.2 s", or why it is undecided. On a
+ * metric (opts.metric) the ratio b over a and which side is worse: "b retires 1.0100x the
+ * instructions:u of a (99.9% interval 1.0100-1.0100), higher: worse, decided after 3 rounds
+ * in 0.2 s". The verdict's enum stays PBENCH_VERDICT_FASTER for a lower value, _SLOWER for a
+ * higher one. */
 PBENCH_API int pbench_contest_verdict_text(const struct pbench_contest *c, int i, char *buf,
 					   size_t len);
 /* Its summary in ns (stored entrants too); -ENODATA without times. */
@@ -282,7 +292,9 @@ PBENCH_API int pbench_contest_event(const struct pbench_contest *c, int i, int e
  * than pct % (the lower end of its interval above 1 + pct/100), 0 when not, with one line
  * saying which in why. Against a stored reference (a baseline measured at another moment),
  * pbench_stats_gate()'s rule instead, which also returns 2: undecided. -EINVAL for the
- * reference itself or a bad pct.
+ * reference itself or a bad pct. On a metric (opts.metric): 1 when it is worse by more than
+ * pct % on the metric's worse side (higher, or lower for ipc, ghz, topdown-retiring); against
+ * a baseline the allowance for another moment only for a metric in time (ns, /sec, GHz, CPUs).
  */
 PBENCH_API int pbench_contest_slower(const struct pbench_contest *c, int i, double pct,
 				     char *why, size_t len);
@@ -301,6 +313,19 @@ enum pbench_baseline_diff {
 	PBENCH_BASELINE_DIFF_EVENTS = 1 << 2,
 	PBENCH_BASELINE_DIFF_MACHINE = 1 << 3,
 };
+/*
+ * A baseline's values on a metric (pbench_contest_opts.metric; NULL or "wall-time": the
+ * times, pbench_samples_baseline() itself): each run's count of that event, or the derived
+ * metric made from its events' counts as a live run's is, from the JSON of pbench stat (its
+ * prepared mode when it has both) or pbench compare (the entrant named name, else its first
+ * that ran). Into *out (malloc'd; the caller frees it) and *n, for
+ * pbench_contest_entrant.stored_ns. Errors as pbench_samples_baseline()'s, why saying which
+ * in a line: -ENOMSG also for a file whose runs lack the metric (why names the events they
+ * have) or whose runs failed.
+ */
+PBENCH_API int pbench_contest_baseline_read(const char *path, const char *name,
+					    const char *metric, double **out, size_t *n,
+					    char *why, size_t wlen, char *warn, size_t warnlen);
 PBENCH_API int pbench_contest_baseline_check(const struct pbench_contest *c, const char *path,
 					     const char *name, char *why, size_t len);
 

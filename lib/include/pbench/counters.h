@@ -175,6 +175,9 @@ struct pbench_metric_info {
 	const char *reason;		/* why it cannot be made here, or NULL */
 	int available;			/* pbench_metric_probe(): 1 its events open here, 0 not;
 					 * -1 from pbench_metric_get() (not tried) */
+	int higher_is_better;		/* 1: a higher value is better (ipc, ghz,
+					 * topdown-retiring); 0: a lower one (the time, counts,
+					 * misses, stalls): the side a gate fails on */
 };
 /* The metrics pbench knows (their number), and the i-th one as this CPU makes it (which events;
  * nothing opened). 0, -ENOENT past the last, -EINVAL (out or its size). */

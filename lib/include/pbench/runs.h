@@ -63,6 +63,8 @@ struct pbench_runs_progress {
 	double target_sem_pct;		/* 0: a fixed count */
 	double mean_ns, sem_pct;
 	double left_s;
+	const char *metric;		/* opts.metric: sem_pct is its SEM (mean_ns stays the
+					 * time); NULL: the time's */
 };
 
 /* p as the one line a progress display shows: "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s
@@ -121,6 +123,13 @@ struct pbench_runs_opts {
 	 * (pbench_runs_interval()). 0: off. A command only: the built-in workloads and a
 	 * function run on pbench's own thread, which cannot wake beside them. */
 	double interval_ms;
+	/* What the summary, the outliers and target_sem_pct are computed on (--metric): NULL,
+	 * the wall time; else a counted event ("task-clock", "instructions:u") or a derived
+	 * metric (pbench_metric_get(): "ipc"), whose events are opened beside events when
+	 * they are not among them. pbench_runs_new() fails with -PBENCH_EUNKNOWN_EVENT for a
+	 * name that is neither (the detail says "did you mean"), and with -EOPNOTSUPP
+	 * when its events cannot be counted here (the detail says why). Copied. */
+	const char *metric;
 };
 
 /* perf stat -I's least interval: shorter ones would be mostly pbench's own reads. */

@@ -86,6 +86,8 @@ int pb_contest_paired(const struct pbench_contest *c)
 
 int pb_contest_append_pair(struct pb_entrant *e, double ref, double own)
 {
+	if (!isfinite(ref) || !isfinite(own))
+		return 0;	/* a metric not made in one of the runs: no pair */
 	if (e->npairs == e->pair_cap) {
 		size_t ncap = e->pair_cap ? e->pair_cap * 2 : 64;
 		double *a = realloc(e->pair_ref, ncap * sizeof(*a)), *b;
@@ -188,6 +190,34 @@ static int helper(struct pbench_contest *c, char *const *argv, char ***out, cons
 	return err;
 }
 
+/* o.metric: copied, its events added to the list every entrant counts (or its metric to the
+ * metrics); the name error said now, before any entrant. */
+static int target_request(struct pbench_contest *c)
+{
+	char *events, *metrics;
+	int err;
+
+	if (!c->o.metric || !strcmp(c->o.metric, "wall-time")) {
+		c->o.metric = NULL;
+		return 0;
+	}
+	if (!(c->metric = strdup(c->o.metric)))
+		return -ENOMEM;
+	c->o.metric = c->metric;
+	err = pb_runs_target_request(c->metric, c->events, c->o.metrics, &events, &metrics);
+	if (err) {
+		pb_contest_set_error(c, "%s", pbench_counters_last_error());
+		return err;
+	}
+	if (events) {
+		free(c->events);
+		c->events = events;
+	}
+	if (metrics)
+		c->o.metrics = c->target_metrics = metrics;
+	return 0;
+}
+
 int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_opts *opts)
 {
 	struct pbench_counters *names = NULL;
@@ -207,6 +237,8 @@ int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_
 	err = check_opts(c);
 	if (!err && !(c->events = strdup(c->o.events ? c->o.events : PBENCH_RUNS_DEFAULT_EVENTS)))
 		err = -ENOMEM;
+	if (!err)
+		err = target_request(c);
 	/* The names are checked before any entrant is added. */
 	if (!err && (err = pbench_counters_open(&names, c->events, NULL)) == -PBENCH_ENO_EVENTS)
 		err = 0;
@@ -267,7 +299,16 @@ static int add_stored(struct pbench_contest *c, struct pb_entrant *n,
 		pb_contest_set_error(c, "stored times need two at least, not %zu", e->nr_stored);
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < e->nr_stored; i++) {
+	for (size_t i = 0; c->metric && i < e->nr_stored; i++) {	/* the metric's values */
+		if (!(e->stored_ns[i] >= 0) || !isfinite(e->stored_ns[i])) {
+			pb_contest_set_error(c, "stored value %zu of %s is not a count or a metric "
+					     "(%g)", i, c->metric, e->stored_ns[i]);
+			return -EINVAL;
+		}
+		if (pb_contest_append(&n->mx, &n->mn, &n->mcap, e->stored_ns[i]))
+			return -ENOMEM;
+	}
+	for (size_t i = 0; !c->metric && i < e->nr_stored; i++) {
 		if (!(e->stored_ns[i] > 0) || !isfinite(e->stored_ns[i])) {
 			pb_contest_set_error(c, "stored time %zu is not a time (%g ns)", i,
 					     e->stored_ns[i]);
@@ -288,6 +329,7 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 
 	ro.events = c->events;
 	ro.metrics = c->o.metrics;
+	ro.metric = c->metric;
 	ro.argv = e->argv;
 	ro.workload = e->workload;
 	ro.iterations = e->iterations;
@@ -306,7 +348,9 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 		   (c->o.flags & PBENCH_CONTEST_REPROBE ? PBENCH_RUNS_REPROBE : 0);
 	err = pbench_runs_new(&n->r, &ro);
 	if (err) {
-		if (err == -EINVAL)
+		if (err == -EOPNOTSUPP && c->metric)	/* o.metric not countable here */
+			pb_contest_set_error(c, "%s", pbench_strerror(err));
+		else if (err == -EINVAL)
 			pb_contest_set_error(c, "nothing to run (no command, an unknown workload, or "
 					     "a function missing)");
 		else if ((err == -PBENCH_ENOT_FOUND || err == -PBENCH_ENOT_EXEC) &&
@@ -319,6 +363,10 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 		return err;
 	}
 	n->set = &n->r->sets[0];
+	if (c->metric && !c->metric_unit) {
+		c->metric_unit = pb_runs_target_unit(n->r);
+		c->higher_better = pb_runs_target_higher(n->r);
+	}
 	n->digest = e->digest;
 	n->ctx = e->ctx;
 	return 0;
@@ -331,6 +379,7 @@ static void entrant_release(struct pb_entrant *n)
 	free(n->desc);
 	pbench_runs_free(n->r);
 	free(n->x);
+	free(n->mx);
 	free(n->pair_ref);
 	free(n->pair_own);
 	free(n->looks);
@@ -420,6 +469,8 @@ void pbench_contest_free(struct pbench_contest *c)
 	pb_argv_free(c->prerun);
 	pb_argv_free(c->cleanup);
 	free(c->events);
+	free(c->metric);
+	free(c->target_metrics);
 	free(c);
 }
 
@@ -430,18 +481,81 @@ const char *pbench_contest_error(const struct pbench_contest *c)
 
 /* ---- the test after a round ----------------------------------------------------------------- */
 
+static int all_positive(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return 0;
+	return 1;
+}
+
+/*
+ * No spread to judge by (exact counts: the instructions of a loop, the same every run): the
+ * t-test has no standard error and would divide by zero. Each side's values all alike (or,
+ * paired, each pair's ratio alike) are exact: the ratio is known with no doubt, its interval
+ * that one ratio (degenerate), p 0 when it differs from 1 and 1 when it is 1, so that the
+ * verdict comes at the first look as any sure one does. Values that vary are not this case
+ * (-EINVAL, as the test said).
+ */
+static int degenerate(const double *a, size_t na, const double *b, size_t nb, int paired,
+		      struct pbench_welch *w)
+{
+	double ra = paired && b[0] > 0 ? a[0] / b[0] : NAN;
+
+	for (size_t i = 1; i < na; i++)
+		if (paired ? !(b[i] > 0) || a[i] / b[i] != ra : a[i] != a[0])
+			return -EINVAL;
+	for (size_t i = 1; !paired && i < nb; i++)
+		if (b[i] != b[0])
+			return -EINVAL;
+	if (!paired)
+		ra = b[0] > 0 ? a[0] / b[0] : a[0] == b[0] ? 1 : NAN;
+	if (!isfinite(ra))
+		return -EINVAL;
+	memset((char *)w + sizeof(w->size), 0, sizeof(*w) - sizeof(w->size));
+	w->ratio = w->ratio_lo = w->ratio_hi = ra;
+	w->diff = w->diff_lo = w->diff_hi = ra > 0 ? log(ra) : ra - 1;
+	w->se = 0;
+	w->t = ra == 1 ? 0 : w->diff > 0 ? INFINITY : -INFINITY;
+	w->p = ra == 1 ? 1 : 0;
+	w->df = (double)(na + nb - 2);
+	return 0;
+}
+
+/* What entrant i's test is on: its pairs with the reference (1), or both sides' values (0):
+ * the times, or the metric's values. */
+static int sides(const struct pbench_contest *c, int i, const double **a, size_t *na,
+		 const double **b, size_t *nb)
+{
+	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+	int paired = pb_contest_paired(c) && e->r;
+
+	*a = paired ? e->pair_own : c->metric ? e->mx : e->x;
+	*b = paired ? e->pair_ref : c->metric ? ref->mx : ref->x;
+	*na = paired ? e->npairs : c->metric ? e->mn : e->n;
+	*nb = paired ? e->npairs : c->metric ? ref->mn : ref->n;
+	return paired;
+}
+
 /* Entrant i's test against the reference at level, on the logs: paired on the rounds (or a
  * duet's pairs), else Welch's (a stored reference, the sequential order). */
 static int test(const struct pbench_contest *c, int i, double level, struct pbench_welch *w)
 {
 	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = level,
 					.flags = PBENCH_STATS_LOG };
-	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+	const double *a, *b;
+	size_t na, nb;
+	int paired = sides(c, i, &a, &na, &b, &nb), err;
 
 	w->size = sizeof(*w);
-	if (pb_contest_paired(c) && e->r)
-		return pbench_stats_paired(e->pair_own, e->pair_ref, e->npairs, &so, w);
-	return pbench_stats_welch(e->x, e->n, ref->x, ref->n, &so, w);
+	/* a count of 0 has no log: the test on the values then, the ratio of their means */
+	if (c->metric && (!all_positive(a, na) || !all_positive(b, nb)))
+		so.flags = 0;
+	err = paired ? pbench_stats_paired(a, b, na, &so, w) :
+	      pbench_stats_welch(a, na, b, nb, &so, w);
+	if (err == -EINVAL && na >= 2 && nb >= 2)
+		err = degenerate(a, na, b, nb, paired, w);
+	return err;
 }
 
 /* Looks made as the rounds come (not one look at the end of a fixed budget). */
@@ -457,17 +571,34 @@ static double pair_confidence(const struct pbench_contest *c)
 	return 1 - (1 - c->o.confidence) / (c->n > 2 ? c->n - 1 : 1);
 }
 
+/* The equivalence margin on the scale of w's diff: the log of 1 + same_pct, or for a test on
+ * the values themselves (a metric with counts of 0) same_pct of the reference's mean, which
+ * diff / (ratio - 1) is (mean_a - mean_b over mean_a / mean_b - 1). */
+static double margin(const struct pbench_contest *c, const struct pb_entrant *e)
+{
+	const double *a, *b;
+	size_t na, nb;
+	double mb = 0;
+
+	sides(c, (int)(e - c->e), &a, &na, &b, &nb);
+	if (!c->metric || (all_positive(a, na) && all_positive(b, nb)))
+		return log1p(c->o.same_pct / 100);
+	for (size_t k = 0; k < nb; k++)
+		mb += b[k] / (double)nb;
+	return c->o.same_pct / 100 * fabs(mb);
+}
+
 /* Rounds more that would likely decide, at the difference and spread seen: the t statistic
  * grows as the square root of the rounds. INFINITY when nothing could decide it. */
-static double rounds_needed(const struct pbench_contest *c, const struct pbench_welch *w,
-			    double n)
+static double rounds_needed(const struct pbench_contest *c, const struct pb_entrant *e,
+			    const struct pbench_welch *w, double n)
 {
 	double tq = pbench_stats_t_quantile(c->look_level, w->df), need = INFINITY;
 
 	if (fabs(w->t) > 0)
 		need = n * (tq / fabs(w->t)) * (tq / fabs(w->t));
 	if (c->o.same_pct > 0) {
-		double m = log1p(c->o.same_pct / 100), room = m - fabs(w->diff);
+		double m = margin(c, e), room = m - fabs(w->diff);
 
 		if (room > 0)
 			need = fmin(need, n * (tq * w->se / room) * (tq * w->se / room));
@@ -481,7 +612,7 @@ static int decide(const struct pbench_contest *c, struct pb_entrant *e)
 	unsigned flags = sequential(c) ? PBENCH_VERDICT_SEQUENTIAL : 0;
 	int v = pbench_stats_verdict(&e->w, pair_confidence(c), 0, flags);
 	struct pbench_tost t = { .size = sizeof(t) };
-	double m = log1p(c->o.same_pct / 100);
+	double m = margin(c, e);
 
 	e->p_same = NAN;
 	if (c->o.same_pct > 0 && !pbench_stats_tost(&e->w, -m, m, &t)) {
@@ -528,7 +659,7 @@ static void peek(struct pbench_contest *c)
 			continue;
 		e->verdict = PBENCH_VERDICT_UNDECIDED;
 		e->have_w = test(c, i, c->look_level, &e->w) == 0;
-		e->need_s = e->have_w ? rounds_needed(c, &e->w, (double)c->rounds) * per_round :
+		e->need_s = e->have_w ? rounds_needed(c, e, &e->w, (double)c->rounds) * per_round :
 			    NAN;
 	}
 }
@@ -574,7 +705,7 @@ int pb_contest_look(struct pbench_contest *c)
 			e->verdict = decide(c, e);
 		if (e->verdict == PBENCH_VERDICT_UNDECIDED) {
 			undecided++;
-			e->need_s = rounds_needed(c, &e->w, (double)c->rounds) * per_round;
+			e->need_s = rounds_needed(c, e, &e->w, (double)c->rounds) * per_round;
 			continue;
 		}
 		e->decided_round = c->rounds;

@@ -26,6 +26,10 @@ struct pb_entrant {
 	struct pb_set *set;		/* &r->sets[0] */
 	double *x;			/* its times in ns (runs kept and not timed out) */
 	size_t n, cap;
+	/* With a metric (c->metric): its values, one per run kept where it was made, or a
+	 * baseline's stored ones; the test is on them (and the pairs hold them) */
+	double *mx;
+	size_t mn, mcap;
 	/* Paired with the reference's: its time and the reference's in the same round (a duet:
 	 * at the same time), both measured. */
 	double *pair_ref, *pair_own;
@@ -75,6 +79,11 @@ struct pbench_contest {
 	int duet_cpus[2];
 	char error[512];
 	int width;			/* pbench_contest_wrap_at() */
+	/* o.metric: the figure decided on (NULL: the wall time), copied; the metrics asked
+	 * with it; its unit and whether higher is better, from the first entrant that runs */
+	char *metric, *target_metrics;
+	const char *metric_unit;
+	int higher_better;
 };
 
 /* contest.c */

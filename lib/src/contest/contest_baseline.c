@@ -4,8 +4,11 @@
  * (or workload), its events and the machine (pbench compare --baseline). Times of another
  * mode or machine are not the same quantity, and a gate over them would judge the setting,
  * not the build; read from the file's JSON (pbench stat's or pbench compare's), here, once.
+ * A baseline on a metric (--metric) is read here too: its runs' counts of that event, or the
+ * derived metric made from them as a live run's is.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,7 @@
 #include <jansson.h>
 
 #include "base/base.h"
+#include "counters/counters.h"
 #include "contest/contest.h"
 #include "runs/runs.h"
 
@@ -161,4 +165,164 @@ int pbench_contest_baseline_check(const struct pbench_contest *c, const char *pa
 	}
 	json_decref(root);
 	return diff;
+}
+
+/* ---- a baseline on a metric (pbench_contest_opts.metric) ------------------------------------ */
+
+/* The counters key of a run that is name, or the same counter with other modifiers. */
+static json_t *counter_of(json_t *counters, const char *name)
+{
+	const char *key;
+	size_t stem = strcspn(name, ":");
+	json_t *v;
+
+	if ((v = json_object_get(counters, name)))
+		return v;
+	json_object_foreach(counters, key, v)
+		if (strcspn(key, ":") == stem && !strncmp(key, name, stem) && !strchr(name, '/'))
+			return v;
+	return NULL;
+}
+
+/* One run's value of metric: an event's scaled count, or a derived metric made from its
+ * events' counts as a live run's is (NaN: not in this run). */
+static double run_value(json_t *run, const char *metric, double iterations)
+{
+	json_t *counters = json_object_get(run, "counters");
+	int m = pb_metric_find(metric);
+	const char *reason, *ev;
+	double v[8];
+	int n = 0;
+
+	if (m < 0) {
+		json_t *k = json_object_get(counter_of(counters, metric), "scaled");
+
+		return json_is_number(k) ? json_number_value(k) : NAN;
+	}
+	ev = pb_metric_events(m, &reason);
+	for (const char *p = ev; p && *p && n < 8;) {
+		size_t len = strcspn(p, ",");
+		char name[160];
+		json_t *k;
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		k = json_object_get(counter_of(counters, name), "scaled");
+		if (!json_is_number(k))
+			return NAN;
+		v[n++] = json_number_value(k);
+		p += len + (p[len] == ',');
+	}
+	return ev ? pb_metric_value(pb_metric_calc(m), v, n,
+				    json_number_value(json_object_get(run, "ns")), iterations) : NAN;
+}
+
+/* The runs array and the subject of the baseline's set: stat's (its prepared mode when it
+ * has two), or compare's entrant named name (else its first that ran). */
+static json_t *baseline_runs(json_t *root, const char *name, json_t **subject)
+{
+	json_t *modes = json_object_get(root, "modes"), *m, *events;
+	size_t i;
+
+	*subject = json_object_get(root, "subject");
+	if (json_is_array(modes)) {
+		json_t *pick = json_array_get(modes, 0);
+
+		json_array_foreach(modes, i, m)
+			if (json_string_value(json_object_get(m, "mode")) &&
+			    !strcmp(json_string_value(json_object_get(m, "mode")), "prepared"))
+				pick = m;
+		return json_object_get(pick, "runs");
+	}
+	if (json_is_array(json_object_get(root, "runs")))
+		return json_object_get(root, "runs");
+	baseline_of(root, name, subject, &events);
+	json_array_foreach(json_object_get(root, "entrants"), i, m)
+		if (json_object_get(m, "what") == *subject)
+			return json_object_get(json_object_get(m, "set"), "runs");
+	return NULL;
+}
+
+/* The events a baseline's runs counted, for the error that names what it has. */
+static void counted_names(json_t *runs, char *buf, size_t len)
+{
+	json_t *counters = json_object_get(json_array_get(runs, 0), "counters"), *v;
+	const char *key;
+	size_t at = 0;
+
+	buf[0] = 0;
+	json_object_foreach(counters, key, v)
+		if (at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", key);
+}
+
+static int metric_values(const char *path, json_t *root, const char *name, const char *metric,
+			 double **out, size_t *n, char *why, size_t wlen)
+{
+	json_t *subject, *runs = baseline_runs(root, name, &subject), *run;
+	double iterations = json_number_value(json_object_get(subject, "iterations"));
+	size_t i, failed = 0;
+	char has[512];
+
+	*out = malloc((json_array_size(runs) + 1) * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	json_array_foreach(runs, i, run) {
+		double v;
+
+		if (json_is_true(json_object_get(run, "timed_out")))
+			continue;	/* PB_RUN_LEFT_OUT */
+		failed += json_integer_value(json_object_get(run, "exit_status")) ||
+			  json_is_integer(json_object_get(run, "signal"));
+		v = run_value(run, metric, iterations);
+		if (!isfinite(v) || v < 0) {
+			counted_names(runs, has, sizeof(has));
+			snprintf(why, wlen, "the baseline '%s' has no per-run values of '%s' (run %zu): "
+				 "its runs counted %s; measure it again with --metric %s", path,
+				 metric, i + 1, *has ? has : "no event", metric);
+			return -ENOMSG;
+		}
+		(*out)[(*n)++] = v;
+	}
+	if (!json_is_array(runs) || *n < 2) {
+		snprintf(why, wlen, "the baseline '%s' has no runs to take %s from (two at least)",
+			 path, metric);
+		return -ENOMSG;
+	}
+	if (failed) {
+		snprintf(why, wlen, "the baseline '%s': %zu runs failed (exited non-zero or were "
+			 "killed): its values are of failures", path, failed);
+		return -ENOMSG;
+	}
+	return 0;
+}
+
+int pbench_contest_baseline_read(const char *path, const char *name, const char *metric,
+				 double **out, size_t *n, char *why, size_t wlen, char *warn,
+				 size_t warnlen)
+{
+	json_error_t jerr;
+	json_t *root;
+	int err;
+
+	if (!metric || !strcmp(metric, "wall-time"))
+		return pbench_samples_baseline(path, name, out, n, why, wlen, warn, warnlen);
+	if (!path || !out || !n || !why || !wlen || !warn || !warnlen)
+		return pb_fail(-EINVAL, "%s(): an argument is NULL or 0", __func__);
+	*out = NULL;
+	*n = 0;
+	warn[0] = why[0] = 0;
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!json_is_object(root)) {
+		snprintf(why, wlen, "the baseline '%s' is not pbench's JSON: %s", path, jerr.text);
+		json_decref(root);
+		return -EINVAL;
+	}
+	err = metric_values(path, root, name, metric, out, n, why, wlen);
+	json_decref(root);
+	if (err) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return err;
 }

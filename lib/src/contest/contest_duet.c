@@ -75,7 +75,8 @@ static int keep_pair(struct pbench_contest *c, struct pb_entrant **e, struct pb_
 	}
 	if (err || run[0]->timed_out || run[1]->timed_out)
 		return err;
-	return pb_contest_append_pair(&c->e[!ref], (double)run[ref]->ns, (double)run[!ref]->ns);
+	return pb_contest_append_pair(&c->e[!ref], pb_runs_run_value(e[ref]->r, run[ref]),
+				      pb_runs_run_value(e[!ref]->r, run[!ref]));
 }
 
 /* Round k: the prepare command, then both commands released one right after the other. */

@@ -277,7 +277,9 @@ static int pair_round(struct pbench_contest *c, const int *order, int n)
 		const struct pb_run *own = &e->set->runs[e->set->done - 1];
 
 		if (order[k] != c->o.reference && !own->timed_out)
-			err = pb_contest_append_pair(e, (double)ref->ns, (double)own->ns);
+			err = pb_contest_append_pair(e, pb_runs_run_value(c->e[c->o.reference].r,
+									  ref),
+						     pb_runs_run_value(e->r, own));
 	}
 	return err;
 }

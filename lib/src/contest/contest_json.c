@@ -60,6 +60,15 @@ static json_t *times_json(const struct pb_entrant *e)
 	return a;
 }
 
+static json_t *values_json(const double *x, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++)
+		json_array_append_new(a, num(x[i]));
+	return a;
+}
+
 static json_t *summary_json(const struct pb_entrant *e)
 {
 	struct pbench_summary s = { .size = sizeof(s) };
@@ -191,6 +200,8 @@ static json_t *entrant_json(const struct pbench_contest *c, int i, int *bad)
 	SET(j, "check", check_json(e));
 	SET(j, "summary", summary_json(e));
 	SET(j, "times_ns", times_json(e));
+	if (c->metric)	/* the values the test was on (a baseline's stored ones too) */
+		SET(j, "metric_values", values_json(e->mx, e->mn));
 	SET(j, "events", events_json(c, i));
 	SET(j, "looks", looks_json(e));
 	SET(j, "set", e->r ? pb_runs_set_json(e->r, 0) : json_null());
@@ -226,6 +237,10 @@ static json_t *contest_json(const struct pbench_contest *c)
 	SET(root, "elapsed_s", num(c->elapsed_s));
 	SET(root, "stop", json_string(pbench_contest_stop_name(c->stop)));
 	SET(root, "output_checked", json_boolean(c->checked));
+	if (c->metric)	/* --metric: absent for the wall time, as before it */
+		SET(root, "metric", json_pack("{s:s, s:s, s:b}", "name", c->metric, "unit",
+					      c->metric_unit ? c->metric_unit : "", "higher_is_better",
+					      c->higher_better));
 	SET(root, "helpers", pb_json_helpers(c->o.warmup_runs, c->setup, c->prerun,
 					     c->cleanup));
 	for (int i = 0; i < c->n; i++) {

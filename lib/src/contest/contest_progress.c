@@ -3,6 +3,7 @@
  * compare shows it on a terminal): what every caller would otherwise format alike. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,7 +18,10 @@ int pbench_contest_progress_text(const struct pbench_contest_progress *p, char *
 		{ "preparing", "preparing (pin, memory, priority probe, warm-up)" },
 		{ "warm-up", "warm-up runs" },
 	};
-	char ratio[96] = "", left[48] = "";
+	char ratio[160] = "", left[48] = "";
+	/* a caller's struct from before the metric has no metric */
+	const char *metric = p && p->size >= offsetof(struct pbench_contest_progress, metric) +
+			     sizeof(p->metric) ? p->metric : NULL;
 
 	if (!p || !p->phase || !buf || !len)
 		return pb_fail(-EINVAL, "%s(): p, its phase or buf is NULL", __func__);
@@ -25,8 +29,8 @@ int pbench_contest_progress_text(const struct pbench_contest_progress *p, char *
 		if (!strcmp(p->phase, says[k].phase))
 			return snprintf(buf, len, "%s", says[k].words) < 0 ? -EINVAL : 0;
 	if (isfinite(p->ratio))
-		snprintf(ratio, sizeof(ratio), ", time ratio %.3f (%.3f-%.3f)", p->ratio,
-			 p->ratio_lo, p->ratio_hi);
+		snprintf(ratio, sizeof(ratio), ", %.64s ratio %.3f (%.3f-%.3f)",
+			 metric ? metric : "time", p->ratio, p->ratio_lo, p->ratio_hi);
 	if (isfinite(p->left_s))
 		snprintf(left, sizeof(left), ", about %.1f s left", p->left_s);
 	return snprintf(buf, len, "round %ld%s%s", p->round + 1, ratio, left) < 0 ? -EINVAL : 0;

@@ -9,9 +9,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/base.h"
 #include "stats/samples.h"
+#include "counters/counters.h"
 #include "measure/measure.h"
 #include "runs/runs.h"
 #include "contest/contest.h"
@@ -67,7 +69,7 @@ int pbench_contest_result(const struct pbench_contest *c, int i,
 	x.size = out->size;
 	x.name = e->name;
 	x.stored = !e->r;
-	x.runs = e->set ? e->set->done : (long)e->n;
+	x.runs = e->set ? e->set->done : (long)(c->metric ? e->mn : e->n);
 	x.failed = e->set ? e->set->failed : 0;
 	x.verdict = ref ? 0 : e->verdict ? e->verdict : PBENCH_VERDICT_UNDECIDED;
 	x.ratio = ref ? 1 : e->have_w ? e->w.ratio : NAN;
@@ -166,6 +168,78 @@ static void fmt_level(char *buf, size_t len, double level)
 	snprintf(buf, len, "%.10g%%", level * 100);
 }
 
+/* ---- a metric's words (pbench_contest_opts.metric) ------------------------------------------- */
+
+static void fmt_duration(char *buf, size_t len, double s);
+
+/* A ratio on a metric: four decimals (exact counts tell 1.0100 from 1.0099). */
+static void fmt_x4(char *buf, size_t len, double r)
+{
+	if (!isfinite(r))
+		snprintf(buf, len, "n/a");
+	else if (r > 0 && (r < 0.001 || r >= 1000))
+		snprintf(buf, len, "%.3g", r);
+	else
+		snprintf(buf, len, "%.4f", r);
+}
+
+/* "retires" for the instructions, "takes" for a time event, "counts" for another event, "has"
+ * for a derived metric. */
+static const char *metric_verb(const struct pbench_contest *c)
+{
+	if (!strncmp(c->metric, "instructions", 12) || !strncasecmp(c->metric, "inst_retired", 12))
+		return "retires";
+	if (!strncmp(c->metric, "task-clock", 10) || !strncmp(c->metric, "cpu-clock", 9))
+		return "takes";
+	return pb_metric_find(c->metric) >= 0 ? "has" : "counts";
+}
+
+/* Which side of 1 is worse: higher for a cost (the time, counts, misses), lower for ipc. */
+static const char *metric_judgement(const struct pbench_contest *c, double r)
+{
+	int higher = r > 1;
+
+	return higher == !c->higher_better ? (higher ? "higher: worse" : "lower: worse") :
+	       (higher ? "higher: better" : "lower: better");
+}
+
+/* The verdict on a metric: "b retires 1.0100x the instructions:u of a (99.9% interval
+ * 1.0100-1.0100), higher: worse, decided after 10 rounds in 0.4 s"; the same or undecided
+ * likewise. The ratio is always b's over a's, never turned into a speed-up. */
+static void metric_verdict(const struct pbench_contest *c, int i, char *buf, size_t len)
+{
+	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+	char r[32], a[32], b[32], lv[32], need[64], iv[128];
+
+	snprintf(lv, sizeof(lv), "%.10g%%", c->o.confidence * 100);
+	fmt_x4(r, sizeof(r), e->w.ratio);
+	fmt_x4(a, sizeof(a), e->w.ratio_lo);
+	fmt_x4(b, sizeof(b), e->w.ratio_hi);
+	if (e->have_w && pb_contest_unbounded(e->w.ratio_lo, e->w.ratio_hi))
+		snprintf(iv, sizeof(iv), "no %s interval can be bounded from %ld rounds", lv,
+			 c->rounds);
+	else
+		snprintf(iv, sizeof(iv), "%s interval %s-%s", lv, a, b);
+	if (!e->have_w) {
+		snprintf(buf, len, "undecided: %s and %s have too few runs with %s to compare "
+			 "(%ld rounds)", e->name, ref->name, c->metric, c->rounds);
+	} else if (e->verdict == PBENCH_VERDICT_SAME) {
+		snprintf(buf, len, "%s and %s have the same %s within %.3g%% (%s interval of the ratio "
+			 "%s-%s), decided after %ld rounds in %.1f s", e->name, ref->name,
+			 c->metric, c->o.same_pct, lv, a, b, e->decided_round, e->decided_s);
+	} else if (e->verdict == PBENCH_VERDICT_FASTER || e->verdict == PBENCH_VERDICT_SLOWER) {
+		snprintf(buf, len, "%s %s %sx the %s of %s (%s), %s, decided after %ld rounds in "
+			 "%.1f s", e->name, metric_verb(c), r, c->metric, ref->name, iv,
+			 metric_judgement(c, e->w.ratio), e->decided_round, e->decided_s);
+	} else {
+		fmt_duration(need, sizeof(need), e->need_s);
+		snprintf(buf, len, "undecided: %s %s %sx the %s of %s (%s) after %ld rounds in "
+			 "%.1f s; at this difference a verdict would likely take %s%s", e->name,
+			 metric_verb(c), r, c->metric, ref->name, iv, c->rounds, c->elapsed_s, need,
+			 isfinite(e->need_s) ? " more" : "");
+	}
+}
+
 void pb_contest_ratio_words(const struct pbench_contest *c, int i, char *words, size_t wlen,
 			    char *interval, size_t ilen)
 {
@@ -244,6 +318,10 @@ int pbench_contest_verdict_text(const struct pbench_contest *c, int i, char *buf
 	if (!e || !buf || !len || i == c->o.reference)
 		return -EINVAL;
 	ref = &c->e[c->o.reference];
+	if (c->metric) {
+		metric_verdict(c, i, buf, len);
+		return 0;
+	}
 	switch (e->verdict) {
 	case PBENCH_VERDICT_FASTER:
 	case PBENCH_VERDICT_SLOWER:
@@ -264,6 +342,53 @@ int pbench_contest_verdict_text(const struct pbench_contest *c, int i, char *buf
 	return 0;
 }
 
+/* A metric measured in time, or over it (per second, GHz, CPUs): it moves with the machine
+ * between occasions as the time does; a count or a ratio of counts does not. */
+static int time_like(const char *unit)
+{
+	return !unit || !strcmp(unit, "ns") || !strcmp(unit, "/sec") || !strcmp(unit, "GHz") ||
+	       !strcmp(unit, "CPUs");
+}
+
+/* pbench_contest_slower() on a metric: worse is higher, or lower where higher is better. */
+static int metric_slower(const struct pbench_contest *c, int i, double pct, char *why,
+			 size_t len)
+{
+	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+	double limit = 1 + pct / 100;
+	char words[512];
+	int rc;
+
+	if (!ref->r && e->mn >= 2) {	/* a stored baseline */
+		char g[512];
+
+		rc = pb_stats_gate_on(ref->mx, ref->mn, e->mx, e->mn, pct, c->o.confidence,
+				      c->metric, c->higher_better,
+				      time_like(c->metric_unit) ? 15.0 : 0, g, sizeof(g));
+		if (rc < 0)
+			snprintf(why, len, "cannot tell whether %s is worse than the baseline on %s: "
+				 "a value is 0 or not a number", e->name, c->metric);
+		else if (rc == 2 && !strncmp(g, "undecided: ", 11))
+			snprintf(why, len, "undecided: %s: %s", e->name, g + 11);
+		else
+			snprintf(why, len, "%s: %s", e->name, g);
+		return rc < 0 ? 0 : rc;
+	}
+	if (!e->have_w) {
+		snprintf(why, len, "cannot tell whether %s is worse than %s on %s: too few runs to "
+			 "compare", e->name, ref->name, c->metric);
+		return 0;
+	}
+	metric_verdict(c, i, words, sizeof(words));
+	rc = c->higher_better ? e->w.ratio_hi < 1 / limit : e->w.ratio_lo > limit;
+	if (rc)
+		snprintf(why, len, "worse by more than %.3g%% on %s: %s", pct, c->metric, words);
+	else
+		snprintf(why, len, "not surely worse by more than %.3g%% on %s: %s", pct,
+			 c->metric, words);
+	return rc;
+}
+
 int pbench_contest_slower(const struct pbench_contest *c, int i, double pct, char *why,
 			  size_t len)
 {
@@ -274,6 +399,8 @@ int pbench_contest_slower(const struct pbench_contest *c, int i, double pct, cha
 	if (!e || i == c->o.reference || !(pct >= 0) || !isfinite(pct) || (!why && len))
 		return -EINVAL;
 	ref = &c->e[c->o.reference];
+	if (c->metric)
+		return metric_slower(c, i, pct, why, len);
 	if (!ref->r && e->n >= 2) {	/* a stored baseline: measured at another moment */
 		char g[512];
 		int rc = pbench_stats_gate(ref->x, ref->n, e->x, e->n, pct, c->o.confidence, g,

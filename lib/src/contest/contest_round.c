@@ -6,6 +6,7 @@
  * and whether the budget of rounds or time is spent. Below both, so neither calls the other
  * for them.
  */
+#include <errno.h>
 #include <math.h>
 
 #include "stats/samples.h"
@@ -25,7 +26,7 @@ void pb_contest_progress(const struct pbench_contest *c, const char *phase)
 					     .elapsed_s = c->elapsed_s,
 					     .max_time_s = c->o.max_time_s, .entrant = -1,
 					     .ratio = NAN, .ratio_lo = NAN, .ratio_hi = NAN,
-					     .left_s = NAN };
+					     .left_s = NAN, .metric = c->metric };
 	double per_round = c->rounds ? c->elapsed_s / (double)c->rounds : NAN, budget = INFINITY;
 	int who = pb_contest_laggard(c);
 
@@ -65,8 +66,12 @@ int pb_contest_keep_time(struct pbench_contest *c, int i)
 	struct pb_entrant *e = &c->e[i];
 	const struct pb_run *run = &e->set->runs[e->set->done - 1];
 
+	double v = c->metric ? pb_runs_run_value(e->r, run) : NAN;
+
 	if (!pb_run_measured(run->timed_out))
 		return 0;	/* PB_RUN_LEFT_OUT */
+	if (isfinite(v) && pb_contest_append(&e->mx, &e->mn, &e->mcap, v))
+		return -ENOMEM;
 	return pb_contest_append(&e->x, &e->n, &e->cap, (double)run->ns);
 }
 

@@ -140,12 +140,14 @@ static void print_cpu_time(FILE *f, const struct pbench_contest *c, const int *o
 
 static void print_table(FILE *f, const struct pbench_contest *c, const int *order)
 {
+	char head[160];
 	int w = 7;
 
 	for (int i = 0; i < c->n; i++)
 		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
+	snprintf(head, sizeof(head), "%s / reference's (interval)", c->metric ? c->metric : "time");
 	fprintf(f, "\n  %-*s %6s %22s %11s %23s  %s\n", w, "", "runs", "mean ± sd", "median",
-		"min … max", "time / reference's (interval)");
+		"min … max", head);
 	for (int k = 0; k < c->n; k++) {
 		const struct pb_entrant *e = &c->e[order[k]];
 		struct pbench_summary s = { .size = sizeof(s) };
@@ -560,8 +562,9 @@ int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
 	order = sorted(c);
 	if (!order)
 		return -ENOMEM;
-	fputs("| Command | Runs | Mean [ms] | Median [ms] | Min [ms] | Max [ms] | Relative |\n"
-	      "|:---|---:|---:|---:|---:|---:|---:|\n", f);
+	fprintf(f, "| Command | Runs | Mean [ms] | Median [ms] | Min [ms] | Max [ms] | Relative%s%s%s "
+		"|\n|:---|---:|---:|---:|---:|---:|---:|\n", c->metric ? " (" : "",
+		c->metric ? c->metric : "", c->metric ? ")" : "");
 	for (int k = 0; k < c->n; k++) {
 		const struct pb_entrant *e = &c->e[order[k]];
 		struct pbench_summary s = { .size = sizeof(s) };

@@ -137,6 +137,7 @@ const char *pb_metric_unit(int m);
 const char *pb_metric_formula(int m);
 int pb_metric_per_iteration(int m);
 int pb_metric_find(const char *name);
+int pb_metric_higher_better(int m);
 int pb_metric_select(const char *list, unsigned char *sel);
 double pb_metric_value(int calc, const double *v, int nv, double wall_ns, double iterations);
 const char *pb_metric_pmu(void);

@@ -260,6 +260,19 @@ int pb_metric_per_iteration(int m)
 	return m >= 0 && m < NR_METRICS && !strcmp(metrics[m].group, "per-iteration");
 }
 
+/* The metrics whose higher value is the better one: the work done per cycle, the clock's
+ * speed, the share of slots that retired. Every other metric, as the time, is better lower
+ * (cpus-utilized too: the CPUs a command burns for its work). A gate fails on the worse side. */
+int pb_metric_higher_better(int m)
+{
+	static const char *const higher[] = { "ipc", "ghz", "topdown-retiring" };
+
+	for (size_t k = 0; m >= 0 && m < NR_METRICS && k < sizeof(higher) / sizeof(*higher); k++)
+		if (!strcmp(metrics[m].name, higher[k]))
+			return 1;
+	return 0;
+}
+
 int pb_metric_find(const char *name)
 {
 	for (int m = 0; name && m < NR_METRICS; m++)
@@ -365,6 +378,7 @@ int pbench_metric_get(int i, struct pbench_metric_info *out)
 	if (!one.events)
 		one.events = "";
 	one.available = -1;
+	one.higher_is_better = pb_metric_higher_better(i);
 	pb_copy_out(out, &one, sizeof(one));
 	return 0;
 }

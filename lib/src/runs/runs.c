@@ -289,6 +289,24 @@ static int copy_cpus(struct pbench_runs *r)
 	return 0;
 }
 
+/* o.metric: its events added to the list (or its metric to o.metrics) before they open. */
+static int target_request(struct pbench_runs *r)
+{
+	char *events, *metrics;
+	int err = pb_runs_target_request(r->o.metric, r->events, r->o.metrics, &events, &metrics);
+
+	r->target_e = r->target_m = -1;
+	if (err)
+		return err;
+	if (events) {
+		free(r->events);
+		r->o.events = r->events = events;
+	}
+	if (metrics)
+		r->o.metrics = r->target_metrics = metrics;
+	return 0;
+}
+
 int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opts)
 {
 	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
@@ -316,10 +334,13 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 		goto out_free;
 	defaults = !r->o.events;
 	r->events = strdup(r->o.events ? r->o.events : PBENCH_RUNS_DEFAULT_EVENTS);
-	if (!r->events) {
+	if (!r->events || (r->o.metric && !(r->metric = strdup(r->o.metric)))) {
 		err = -ENOMEM;
 		goto out_free;
 	}
+	r->o.metric = r->metric;
+	if ((err = target_request(r)))
+		goto out_free;
 	r->o.events = r->events;
 	err = subject_init(r);
 	if (err)
@@ -339,7 +360,7 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 	if (err && err != -PBENCH_ENO_EVENTS)
 		goto out_free;
 	r->nr = pbench_counters_nr(r->self);
-	if ((err = pb_runs_pick_metrics(r, asked)))
+	if ((err = pb_runs_pick_metrics(r, asked)) || (err = pb_runs_target_find(r)))
 		goto out_free;
 	free(asked);
 	asked = NULL;
@@ -360,6 +381,9 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 		err = alloc_set(&r->sets[r->nsets++], PBENCH_RUNS_UNPREPARED, r->o.runs, r->nr);
 	if (!err && r->o.mode != PBENCH_RUNS_UNPREPARED)
 		err = alloc_set(&r->sets[r->nsets++], PBENCH_RUNS_PREPARED, r->o.runs, r->nr);
+	for (int s = 0; !err && s < r->nsets && pb_runs_target_name(r); s++)
+		if (!(r->sets[s].mv = calloc((size_t)r->o.runs, sizeof(double))))
+			err = -ENOMEM;
 	if (!err) {
 		long n = sysconf(_SC_NPROCESSORS_CONF);
 
@@ -430,6 +454,30 @@ static void own_wait(struct pb_set *set)
 	free(nr);
 }
 
+/* With a metric: the summary of its per-run values and its Tukey fences, on which the
+ * outliers are then told (NaN fences: none). */
+static void analyze_metric(struct pb_set *set)
+{
+	double *v, iqr;
+	size_t n = 0;
+
+	set->have_mv = 0;
+	set->mfence_lo = set->mfence_hi = NAN;
+	if (!set->mv || !(v = malloc((size_t)set->done * sizeof(*v))))
+		return;
+	for (int i = 0; i < set->done; i++)
+		if (pb_run_measured(set->runs[i].timed_out) && isfinite(set->mv[i]))
+			v[n++] = set->mv[i];
+	set->s_mv.size = sizeof(set->s_mv);
+	set->have_mv = n && !pbench_stats_summary(v, n, NULL, &set->s_mv);
+	free(v);
+	if (!set->have_mv || n < 2)
+		return;
+	iqr = set->s_mv.q3 - set->s_mv.q1;
+	set->mfence_lo = set->s_mv.q1 - 1.5 * iqr;
+	set->mfence_hi = set->s_mv.q3 + 1.5 * iqr;
+}
+
 void pb_runs_analyze(struct pb_set *set)
 {
 	unsigned flags = set->policy == SCHED_FIFO ? PBENCH_CAUSE_FIFO : 0;
@@ -469,6 +517,7 @@ void pb_runs_analyze(struct pb_set *set)
 		set->have_summary = 1;
 	free(ns);
 	free(ticks);
+	analyze_metric(set);
 	if (!set->have_summary || n < 2)
 		return;
 	/* Tukey's fences, as pbench_stats_summary counts its outliers; none from one run. */
@@ -487,7 +536,8 @@ void pb_runs_analyze(struct pb_set *set)
 		task.size = sizeof(task);
 
 		run->outlier = pb_run_measured(run->timed_out) &&
-			       (x < set->fence_lo || x > set->fence_hi);
+			       (set->mv ? set->mv[i] < set->mfence_lo || set->mv[i] > set->mfence_hi :
+				x < set->fence_lo || x > set->fence_hi);
 		if (!run->outlier)
 			continue;
 		set->outliers++;
@@ -869,6 +919,7 @@ void pbench_runs_free(struct pbench_runs *r)
 			pb_runs_intervals_free(&r->sets[s].runs[i]);
 		free(r->sets[s].runs);
 		free(r->sets[s].counts);
+		free(r->sets[s].mv);
 		pbench_walk_free(r->sets[s].walk);
 	}
 	for (int c = 0; r->probes && c < r->nprobes; c++)
@@ -891,6 +942,8 @@ void pbench_runs_free(struct pbench_runs *r)
 	pbench_counters_free(r->self);
 	free(r->events);
 	free(r->metrics);
+	free(r->metric);
+	free(r->target_metrics);
 	free(r->mshow);
 	free(r->mlist);
 	pb_runs_intervals_release(r);

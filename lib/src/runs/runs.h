@@ -110,6 +110,13 @@ struct pb_set {
 	 * cause is then told beyond them (PBENCH_CAUSE_OWN_WAIT). */
 	double own_wait_ns;
 	uint64_t own_blocks, own_preempted;
+	/* With a metric (pbench_runs_opts.metric): each run's value (NaN: not made; cap of
+	 * them, from pb_runs_keep()), their summary and Tukey fences, on which the outliers
+	 * and the stop rule are then (fence_lo/hi stay the time's) */
+	double *mv;
+	int have_mv;
+	struct pbench_summary s_mv;
+	double mfence_lo, mfence_hi;
 };
 
 #define PB_RUNS_MAX_LEFT_OUT 8
@@ -155,6 +162,11 @@ struct pbench_runs {
 	struct pbench_count *iv_now;
 	int iv_pidfd;			/* the command's pidfd while it runs, or -1 */
 	pid_t iv_pid;			/* whose */
+	/* o.metric (runs_summary.c): the figure decided on, copied; the metrics asked with
+	 * it; its event's index in self, or its index in the metric table (-1, -1: the wall
+	 * time) */
+	char *metric, *target_metrics;
+	int target_e, target_m;
 };
 
 /* A run's own resource use: getrusage deltas, or a command's from wait4. */
@@ -163,6 +175,19 @@ struct pb_rusage {
 	uint64_t user_ns, system_ns;	/* CPU time, ru_utime and ru_stime */
 };
 
+/* runs_summary.c: the figure decided on (pbench_runs_opts.metric). Before the events open:
+ * the event list and the metrics that count it (*events_out, *metrics_out malloc'ed, NULL:
+ * as given), or the name error (-PBENCH_EUNKNOWN_EVENT, its "did you mean" in
+ * pbench_counters_last_error()). After: r->target_e/_m, or -EOPNOTSUPP with why it
+ * cannot be counted here. Its name (NULL: the wall time), unit ("ns", "" for a count, the
+ * metric's), whether higher is better, and one run's value (NaN: not counted). */
+int pb_runs_target_request(const char *target, const char *events, const char *metrics,
+			   char **events_out, char **metrics_out);
+int pb_runs_target_find(struct pbench_runs *r);
+const char *pb_runs_target_name(const struct pbench_runs *r);
+const char *pb_runs_target_unit(const struct pbench_runs *r);
+int pb_runs_target_higher(const struct pbench_runs *r);
+double pb_runs_run_value(const struct pbench_runs *r, const struct pb_run *run);
 /* runs_summary.c: the metrics a set shows (after its events are open). -ENOMEM. */
 int pb_runs_pick_metrics(struct pbench_runs *r, const unsigned char *asked);
 /* The index of the event named name in r (-1). */

@@ -275,9 +275,9 @@ static int set_estimate(const struct pb_set *set, double *mean, double *sem_pct)
 {
 	struct pbench_welford w = { 0 };
 
-	for (int i = 0; i < set->done; i++)
-		if (pb_run_measured(set->runs[i].timed_out))
-			pbench_welford_add(&w, (double)set->runs[i].ns);
+	for (int i = 0; i < set->done; i++)	/* the metric's when there is one */
+		if (pb_run_measured(set->runs[i].timed_out) && (!set->mv || isfinite(set->mv[i])))
+			pbench_welford_add(&w, set->mv ? set->mv[i] : (double)set->runs[i].ns);
 	*mean = w.n ? w.mean : NAN;
 	*sem_pct = w.n > 1 && w.mean > 0 ? pbench_welford_sem(&w) / w.mean * 100 : NAN;
 	return (int)w.n;
@@ -319,6 +319,14 @@ static void progress(const struct pbench_runs *r, const struct pb_set *set, cons
 	if (!r->o.progress)
 		return;
 	n = set_estimate(set, &p.mean_ns, &p.sem_pct);
+	if (set->mv) {	/* the line shows the time, with the SEM of the metric judged */
+		struct pb_set t = *set;
+		double sem_ns;
+
+		t.mv = NULL;
+		set_estimate(&t, &p.mean_ns, &sem_ns);
+		p.metric = pb_runs_target_name(r);
+	}
 	if (r->o.target_sem_pct > 0) {
 		/* The SEM falls as 1/sqrt(n): the runs the target needs at this spread. */
 		double need = isfinite(p.sem_pct) && p.sem_pct > 0 ?
@@ -385,6 +393,8 @@ void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
 			set->rest_owed_ns = 0;
 		}
 	}
+	if (set->mv)
+		set->mv[set->done] = pb_runs_run_value(r, run);
 	set->done++;
 	set->failed += run->signaled || run->exit_status;
 }

@@ -195,7 +195,8 @@ static json_t *ticks_json(const struct pb_set *s)
 static json_t *outliers_json(const struct pb_set *s)
 {
 	return json_pack("{s:s, s:i, s:o, s:o}", "rule", "tukey", "count", s->outliers,
-			 "fence_lo_ns", num(s->fence_lo), "fence_hi_ns", num(s->fence_hi));
+			 "fence_lo_ns", num(s->mv ? NAN : s->fence_lo),
+			 "fence_hi_ns", num(s->mv ? NAN : s->fence_hi));
 }
 
 /* Prepared with a list: the CPUs the command ran on (null: the prepared CPU, or unprepared). */
@@ -303,6 +304,22 @@ static json_t *metrics_json(const struct pbench_runs *r, int s)
 	return a;
 }
 
+/* --metric: the figure decided on, over the runs: its summary, Tukey's fences on it (on
+ * which the runs' "outlier" then are) and each run's value (null: not made in that run). */
+static json_t *metric_summary_json(const struct pbench_runs *r, const struct pb_set *s)
+{
+	json_t *v = json_array(), *sum;
+	int bad = 0;
+
+	for (int i = 0; v && i < s->done; i++)
+		json_array_append_new(v, num(s->mv[i]));
+	sum = s->have_mv ? pb_json_summary(&s->s_mv, "", &bad) : json_null();
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:o}", "name", pb_runs_target_name(r),
+			 "unit", pb_runs_target_unit(r), "summary", sum ? sum : json_null(),
+			 "fence_lo", num(s->mfence_lo), "fence_hi", num(s->mfence_hi),
+			 "outliers", s->outliers, "values", v ? v : json_null());
+}
+
 static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 {
 	json_t *j = json_object(), *steps = json_array(), *runs = json_array();
@@ -361,6 +378,8 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_object_set_new(j, "speed", speed_json(r, s));
 	json_object_set_new(j, "event_summary", event_summary_json(r, (int)(s - r->sets)));
 	json_object_set_new(j, "metrics", metrics_json(r, (int)(s - r->sets)));
+	if (s->mv)
+		json_object_set_new(j, "metric_summary", metric_summary_json(r, s));
 	return j;
 }
 
@@ -442,6 +461,10 @@ static json_t *header_json(const struct pbench_runs *r)
 	SET(root, "events_left_out", left_out_json(r));
 	if (r->o.interval_ms > 0)
 		SET(root, "interval_ms", num(r->o.interval_ms));
+	if (pb_runs_target_name(r))	/* --metric: absent for the wall time, as before it */
+		SET(root, "metric", json_pack("{s:s, s:s, s:b}", "name", pb_runs_target_name(r),
+					      "unit", pb_runs_target_unit(r), "higher_is_better",
+					      pb_runs_target_higher(r)));
 	if (b) {
 		json_decref(root);
 		return NULL;

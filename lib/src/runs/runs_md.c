@@ -43,6 +43,23 @@ static void md_num(FILE *f, double v, double scale, int decimals)
 		fprintf(f, " n/a |");
 }
 
+/* --metric: what the set was judged on, a line under the table (the Outliers column is its). */
+static void md_metric(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
+{
+	const struct pbench_summary *m = &s->s_mv;
+
+	if (!s->mv)
+		return;
+	fprintf(f, "\nDecided on `%s` (%s): ", pb_runs_target_name(r), pbench_runs_mode_name(s->mode));
+	if (!s->have_mv) {
+		fprintf(f, "n/a, not made in any run.\n");
+		return;
+	}
+	fprintf(f, "%zu runs, median %.6g, mean %.6g ± %.2f%% (SEM), min %.6g, max %.6g%s%s.\n",
+		(size_t)m->n, m->median, m->mean, m->mean ? 100 * m->sem / fabs(m->mean) : NAN,
+		m->min, m->max, *pb_runs_target_unit(r) ? ", in " : "", pb_runs_target_unit(r));
+}
+
 static void md_row(FILE *f, const struct pbench_runs *r, const struct pb_set *s, double scale)
 {
 	const struct pbench_summary *m = &s->s_ns;
@@ -137,6 +154,8 @@ int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f)
 	for (int i = 0; i < r->nsets; i++)
 		if (r->sets[i].have_summary)
 			md_row(f, r, &r->sets[i], scale);
+	for (int i = 0; i < r->nsets; i++)
+		md_metric(f, r, &r->sets[i]);
 	md_counters(f, r);
 	if (pb_runs_contrast(r, &sr, &cr, verdict, sizeof(verdict))) {
 		fprintf(f, "\n");

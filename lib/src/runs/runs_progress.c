@@ -3,6 +3,7 @@
  * (pbench stat shows it on a terminal): what every caller would otherwise format alike. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,8 +12,11 @@
 
 int pbench_runs_progress_text(const struct pbench_runs_progress *p, char *buf, size_t len)
 {
-	char est[64] = "", left[64] = "", of[32] = "", m[32];
+	char est[128] = "", left[64] = "", of[32] = "", m[32];
 	const char *mode = p ? pbench_runs_mode_name(p->mode) : "";
+	/* a caller's struct from before the metric has no metric */
+	const char *metric = p && p->size >= offsetof(struct pbench_runs_progress, metric) +
+			     sizeof(p->metric) ? p->metric : NULL;
 
 	if (!p || !p->phase || !buf || !len)
 		return pb_fail(-EINVAL, "%s(): p, its phase or buf is NULL", __func__);
@@ -23,8 +27,8 @@ int pbench_runs_progress_text(const struct pbench_runs_progress *p, char *buf, s
 		return snprintf(buf, len, "%s: warm-up runs (not kept)", mode) < 0 ? -EINVAL : 0;
 	if (isfinite(p->mean_ns)) {
 		pbench_format_ns(m, sizeof(m), p->mean_ns, 3);
-		snprintf(est, sizeof(est), isfinite(p->sem_pct) ? ", %s ± %.2g%%" : ", %s", m,
-			 p->sem_pct);
+		snprintf(est, sizeof(est), isfinite(p->sem_pct) ? ", %s ± %.2g%%%s%.64s" : ", %s",
+			 m, p->sem_pct, metric ? " on " : "", metric ? metric : "");
 	}
 	if (p->target_sem_pct > 0)
 		snprintf(of, sizeof(of), " (target ± %.2g%%)", p->target_sem_pct);

@@ -8,6 +8,7 @@
  * opens its events; the writers print what this gives.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "base/base.h"
 #include "stats/samples.h"
 #include "counters/counters.h"
+#include "counters/counts.h"
 #include "runs/runs.h"
 
 #define MAX_METRIC_EVENTS 8
@@ -280,4 +282,212 @@ int pbench_runs_values(const struct pbench_runs *r, int s, const char *name, dou
 			out[i] = run_metric(r, run, m, &apart, &why);
 	}
 	return set->done;
+}
+
+/* ---- the figure decided on (pbench_runs_opts.metric) ---------------------------------------- */
+
+/* The entry of the event list that is name, or the same counter with other modifiers (-1: none,
+ * -2: only another modifier's), and that entry as written into one. */
+static int list_entry(const char *list, const char *name, char *one, size_t len)
+{
+	int other = 0;
+
+	for (const char *p = list; p && *p;) {
+		size_t n = strcspn(p, ","), k = n;
+		const char *q = p;
+
+		while (k && (*q == '{' || *q == ' '))
+			q++, k--;
+		while (k && (q[k - 1] == '}' || q[k - 1] == ' '))
+			k--;
+		snprintf(one, len, "%.*s", (int)k, q);
+		if (!strcmp(one, name))
+			return 0;
+		if (stem(one) == stem(name) && !strncmp(one, name, stem(name)))
+			other = 1;
+		p += n + (p[n] == ',');
+	}
+	return other ? -2 : -1;
+}
+
+/* events with the entry that is name's counter under other modifiers written as name
+ * ("instructions" becomes "instructions:u": the figure asked for is the one counted). */
+static char *replace_entry(const char *events, const char *name)
+{
+	size_t cap = strlen(events) + strlen(name) + 2, at = 0;
+	char *out = calloc(1, cap), one[160];
+	int done = 0;
+
+	for (const char *p = events; out && *p;) {
+		size_t n = strcspn(p, ",");
+		char entry[160];
+
+		snprintf(entry, sizeof(entry), "%.*s", (int)n, p);
+		if (!done && list_entry(entry, name, one, sizeof(one)) == -2) {
+			const char *s = strstr(entry, one);
+
+			at += (size_t)snprintf(out + at, cap - at, "%s%.*s%s%s", at ? "," : "",
+					       (int)(s - entry), entry, name, s + strlen(one));
+			done = 1;
+		} else {
+			at += (size_t)snprintf(out + at, cap - at, "%s%s", at ? "," : "", entry);
+		}
+		p += n + (p[n] == ',');
+	}
+	return out;
+}
+
+static int unknown_target(const char *target)
+{
+	const char *names[64], *ev = pbench_event_suggest(target);
+	int n = 0, k;
+
+	for (int m = 0; m < pbench_metric_nr() && n < 64; m++)
+		names[n++] = pb_metric_name(m);
+	names[n++] = "wall-time";
+	k = pbench_suggest(target, names, n);
+	if (k >= 0 || ev)
+		return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an "
+					 "event nor a derived metric (did you mean '%s'?)", target,
+					 k >= 0 ? names[k] : ev);
+	return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an event "
+				 "nor a derived metric (see 'pbench list' and 'pbench list "
+				 "--metrics')", target);
+}
+
+int pb_runs_target_request(const char *target, const char *events, const char *metrics,
+			   char **events_out, char **metrics_out)
+{
+	struct pb_event ev;
+	char one[160];
+	int err;
+
+	*events_out = *metrics_out = NULL;
+	if (!target || !strcmp(target, "wall-time"))
+		return 0;
+	if (!*target || strchr(target, ','))
+		return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "the metric '%s' is not one name: "
+					 "give one event or one derived metric", target);
+	if (pb_metric_find(target) >= 0) {
+		if (asprintf(metrics_out, "%s%s%s", metrics ? metrics : "", metrics ? "," : "",
+			     target) < 0) {
+			*metrics_out = NULL;
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	memset(&ev, 0, sizeof(ev));
+	err = pb_event_resolve(target, &ev);
+	if (err == -PBENCH_EUNKNOWN_EVENT)
+		return unknown_target(target);
+	if (err)
+		return pb_set_last_error(err, "the metric '%s' cannot be resolved: libpfm4: %s",
+					 target, ev.why ? ev.why : pbench_strerror(err));
+	switch (list_entry(events, target, one, sizeof(one))) {
+	case 0:
+		return 0;
+	case -2:
+		*events_out = replace_entry(events, target);
+		return *events_out ? 0 : -ENOMEM;
+	}
+	if (asprintf(events_out, "%s%s%s", events, *events ? "," : "", target) < 0) {
+		*events_out = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Why event e of r cannot be a per-run figure, or NULL when it counts. */
+static const char *not_counted(const struct pbench_runs *r, int e, char *buf, size_t len)
+{
+	struct pbench_count *k;
+	const char *why = NULL;
+
+	if (pbench_counters_open_status(r->self, e) == PBENCH_EVENT_OK)
+		return NULL;
+	k = calloc((size_t)r->nr, sizeof(*k));
+	for (int i = 0; k && i < r->nr; i++)
+		k[i].size = sizeof(k[i]);
+	if (k && pb_counters_read(r->self, k, r->nr) >= 0 && k[e].reason && *k[e].reason)
+		why = k[e].reason;
+	snprintf(buf, len, "%s: %s", pbench_counters_name(r->self, e), why ? why :
+		 pbench_event_status_name(pbench_counters_open_status(r->self, e)));
+	free(k);
+	return buf;
+}
+
+/* The event named name was left out of the defaults (this machine cannot count it): why. */
+static const char *left_out_reason(const struct pbench_runs *r, const char *name)
+{
+	for (int i = 0; i < r->nleft; i++)
+		if (!strcmp(r->left_name[i], name))
+			return r->left_reason[i];
+	return NULL;
+}
+
+int pb_runs_target_find(struct pbench_runs *r)
+{
+	const char *target = r->o.metric, *why = NULL;
+	int idx[MAX_METRIC_EVENTS], n;
+	char buf[400];
+
+	r->target_e = r->target_m = -1;
+	if (!target || !strcmp(target, "wall-time"))
+		return 0;
+	r->target_m = pb_metric_find(target);
+	if (r->target_m < 0) {
+		r->target_e = pb_runs_event_index(r, target);
+		if (r->target_e < 0)
+			why = left_out_reason(r, target);
+		else
+			why = not_counted(r, r->target_e, buf, sizeof(buf));
+		if (r->target_e < 0 && !why)
+			why = "it was not opened";
+	} else if (!pb_metric_events(r->target_m, &why)) {
+		/* why: the metric's reason on this CPU */
+	} else if (pb_metric_per_iteration(r->target_m) && !workload_iterations(r)) {
+		why = "it is per iteration of a built-in workload, and this is not one";
+	} else {
+		const char *missing;
+
+		n = metric_events(r, r->target_m, idx, &missing);
+		for (int k = 0; k < n && !why; k++)
+			why = idx[k] < 0 ? missing : not_counted(r, idx[k], buf, sizeof(buf));
+	}
+	if (!why)
+		return 0;
+	return pb_fail(-EOPNOTSUPP, "the metric '%s' cannot be counted here: %s", target,
+		       why);
+}
+
+const char *pb_runs_target_name(const struct pbench_runs *r)
+{
+	if (r->target_e >= 0)
+		return pbench_counters_name(r->self, r->target_e);
+	return r->target_m >= 0 ? pb_metric_name(r->target_m) : NULL;
+}
+
+const char *pb_runs_target_unit(const struct pbench_runs *r)
+{
+	if (r->target_e >= 0)
+		return is_time_event(pbench_counters_name(r->self, r->target_e)) ? "ns" : "";
+	return r->target_m >= 0 ? pb_metric_unit(r->target_m) : "ns";
+}
+
+int pb_runs_target_higher(const struct pbench_runs *r)
+{
+	return r->target_m >= 0 && pb_metric_higher_better(r->target_m);
+}
+
+double pb_runs_run_value(const struct pbench_runs *r, const struct pb_run *run)
+{
+	const char *why;
+	int apart;
+
+	if (r->target_e >= 0)
+		return pb_event_counted(&run->counts[r->target_e]) ?
+		       run->counts[r->target_e].scaled : NAN;
+	if (r->target_m >= 0)
+		return run_metric(r, run, r->target_m, &apart, &why);
+	return (double)run->ns;
 }

@@ -423,6 +423,70 @@ static void print_outliers(FILE *f, const struct pb_set *s)
 			fprintf(f, "  run %d: %s\n", i + 1, s->runs[i].cause);
 }
 
+static const char *pct_or_na(char *buf, size_t len, double pct);
+
+/* A value of the metric decided on (--metric): a time, a count, a metric in its unit. */
+static void fmt_target(char *buf, size_t len, const struct pbench_runs *r, double v)
+{
+	const char *unit = pb_runs_target_unit(r);
+
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else if (!strcmp(unit, "ns"))
+		pbench_format_ns(buf, len, v, 5);
+	else if (r->target_e >= 0)
+		fmt_count(buf, len, v);
+	else
+		snprintf(buf, len, "%.6g%s%s", v, *unit ? " " : "", unit);
+}
+
+/* --metric: the outliers are told on it (its Tukey fences), each with its cause. */
+static void print_metric_outliers(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
+{
+	char lo[48], hi[48];
+
+	if (!s->have_summary)
+		return;
+	if (!s->have_mv || s->s_mv.n < 2) {
+		fprintf(f, "outliers: n/a (fewer than 2 runs with %s: no spread to judge one by)\n",
+			pb_runs_target_name(r));
+		return;
+	}
+	fmt_target(lo, sizeof(lo), r, s->mfence_lo);
+	fmt_target(hi, sizeof(hi), r, s->mfence_hi);
+	fprintf(f, "outliers: %d on %s (Tukey fences %s to %s)\n", s->outliers,
+		pb_runs_target_name(r), lo, hi);
+	for (int i = 0; i < s->done; i++) {
+		if (!s->runs[i].outlier)
+			continue;
+		fmt_target(lo, sizeof(lo), r, s->mv[i]);	/* its value, then its time's cause */
+		fprintf(f, "  run %d: %s %s; time %s\n", i + 1, pb_runs_target_name(r), lo,
+			s->runs[i].cause);
+	}
+}
+
+/* --metric: the summary the set is judged on, after the time's. */
+static void print_metric_summary(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
+{
+	const struct pbench_summary *m = &s->s_mv;
+	char mn[48], md[48], mean[48], mx[48], sem[32], cv[32];
+
+	if (!s->mv)
+		return;
+	if (!s->have_mv) {
+		fprintf(f, "metric %s: n/a (not made in any run)\n", pb_runs_target_name(r));
+		return;
+	}
+	fmt_target(mn, sizeof(mn), r, m->min);
+	fmt_target(md, sizeof(md), r, m->median);
+	fmt_target(mean, sizeof(mean), r, m->mean);
+	fmt_target(mx, sizeof(mx), r, m->max);
+	fprintf(f, "metric %s (decided on): %zu runs, min %s, median %s, mean %s +- %s, max %s, "
+		"cv %s\n", pb_runs_target_name(r), (size_t)m->n, mn, md, mean,
+		pct_or_na(sem, sizeof(sem), m->mean ? 100 * m->sem / fabs(m->mean) : NAN), mx,
+		pct_or_na(cv, sizeof(cv), m->cv_pct));
+}
+
 /* "12.345 ms", "52.27 us", "850.0 ns" (5 significant digits in the unit that fits), or
  * "n/a" for what the runs cannot give (the spread of a single run). */
 static const char *time_or_na(char *buf, size_t len, double ns)
@@ -707,8 +771,12 @@ static void print_findings(FILE *f, const struct pbench_runs *r, const struct pb
 	if (notes)	/* the events are the same in both sets */
 		print_event_notes(f, r, s, scaled, user_only);
 	print_own_wait(f, s);
-	print_outliers(f, s);
+	if (s->mv)
+		print_metric_outliers(f, r, s);
+	else
+		print_outliers(f, s);
 	print_summary(f, s);
+	print_metric_summary(f, r, s);
 	print_caution(f, r, s);
 	print_cpu_time(f, r, s);
 	print_speed(f, r, s);

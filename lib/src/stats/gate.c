@@ -115,10 +115,56 @@ static int hodges_lehmann(const double *a, size_t na, const double *b, size_t nb
 	return 0;
 }
 
-int pbench_stats_gate(const double *base, size_t nb, const double *now, size_t nn, double pct,
-		      double confidence, char *why, size_t len)
+/* The allowance in words: "beyond the +-15.0% that times measured at another moment move by". */
+static void allowance_words(char *buf, size_t len, double allow, const char *what, int beyond)
+{
+	if (!(allow > 0))
+		snprintf(buf, len, "%s", beyond ? "" : ", with no allowance for another moment (a "
+			 "count does not move with the machine's speed)");
+	else
+		snprintf(buf, len, beyond ? ", beyond the +-%.1f%% that %s measured at another "
+			 "moment move by" : ", even with +-%.1f%% for %s measured at another moment",
+			 expm1(allow) * 100, what ? "values" : "times");
+}
+
+static void gate_words(int rc, double pct, double est, double lo, double hi, double confidence,
+		       double allow, const char *what, char *why, size_t len)
+{
+	char aw[160], iv[96];
+
+	snprintf(iv, sizeof(iv), "(%.1f%% interval %.4g-%.4g)", confidence * 100, exp(lo), exp(hi));
+	allowance_words(aw, sizeof(aw), allow, what, rc == 1);
+	if (!what && rc == 1)
+		snprintf(why, len, "slower than the baseline by more than %g%%: %.4gx its time "
+			 "%s%s", pct, exp(est), iv, aw);
+	else if (!what && rc == 0)
+		snprintf(why, len, "not slower than the baseline by more than %g%%: %.4gx its time "
+			 "%s%s", pct, exp(est), iv, aw);
+	else if (!what)
+		snprintf(why, len, "undecided: %.4gx the baseline's time %s, but times measured at "
+			 "another moment move by +-%.1f%% here, so more than %g%% slower cannot be "
+			 "told from not; for a sure gate compare the old and the new build interleaved "
+			 "(pbench compare OLD NEW)", exp(est), iv, expm1(allow) * 100, pct);
+	else if (rc == 1)
+		snprintf(why, len, "worse than the baseline by more than %g%% on %s: %.4gx its %s "
+			 "%s%s", pct, what, exp(est), what, iv, aw);
+	else if (rc == 0)
+		snprintf(why, len, "not worse than the baseline by more than %g%% on %s: %.4gx its "
+			 "%s %s%s", pct, what, exp(est), what, iv, aw);
+	else
+		snprintf(why, len, "undecided: %.4gx the baseline's %s %s, but values measured at "
+			 "another moment move by +-%.1f%% here, so more than %g%% worse cannot be "
+			 "told from not; for a sure gate compare the old and the new build "
+			 "interleaved (pbench compare OLD NEW --metric %s)", exp(est), what, iv,
+			 expm1(allow) * 100, pct, what);
+}
+
+int pb_stats_gate_on(const double *base, size_t nb, const double *now, size_t nn, double pct,
+		     double confidence, const char *what, int higher_better, double floor_pct,
+		     char *why, size_t len)
 {
 	double *lb = NULL, *ln = NULL, est, lo, hi, allow, db, dn, limit = log1p(pct / 100);
+	double worse_lo, worse_hi;
 	size_t mb, mn;
 	int err, rc;
 
@@ -129,7 +175,8 @@ int pbench_stats_gate(const double *base, size_t nb, const double *now, size_t n
 	for (size_t i = 0; i < nb || i < nn; i++)
 		if ((i < nb && !(base[i] > 0 && isfinite(base[i]))) ||
 		    (i < nn && !(now[i] > 0 && isfinite(now[i]))))
-			return pb_fail(-EINVAL, "%s(): a time is not positive and finite", __func__);
+			return pb_fail(-EINVAL, "%s(): a %s is not positive and finite", __func__,
+				       what ? "value" : "time");
 	lb = sorted_logs(base, nb, &mb);
 	ln = sorted_logs(now, nn, &mn);
 	db = drift(base, nb);
@@ -140,23 +187,18 @@ int pbench_stats_gate(const double *base, size_t nb, const double *now, size_t n
 	free(ln);
 	if (err)
 		return err;
-	allow = fmax(log1p(GATE_OCCASION_FLOOR_PCT / 100), fmax(db, dn));
-	rc = lo - allow > limit ? 1 : hi + allow <= limit ? 0 : 2;
-	if (rc == 1)
-		snprintf(why, len, "slower than the baseline by more than %g%%: %.4gx its time "
-			 "(%.1f%% interval %.4g-%.4g), beyond the +-%.1f%% that times measured at "
-			 "another moment move by", pct, exp(est), confidence * 100, exp(lo), exp(hi),
-			 expm1(allow) * 100);
-	else if (rc == 0)
-		snprintf(why, len, "not slower than the baseline by more than %g%%: %.4gx its time "
-			 "(%.1f%% interval %.4g-%.4g), even with +-%.1f%% for times measured at "
-			 "another moment", pct, exp(est), confidence * 100, exp(lo), exp(hi),
-			 expm1(allow) * 100);
-	else
-		snprintf(why, len, "undecided: %.4gx the baseline's time (%.1f%% interval "
-			 "%.4g-%.4g), but times measured at another moment move by +-%.1f%% here, so "
-			 "more than %g%% slower cannot be told from not; for a sure gate compare the "
-			 "old and the new build interleaved (pbench compare OLD NEW)", exp(est),
-			 confidence * 100, exp(lo), exp(hi), expm1(allow) * 100, pct);
+	allow = fmax(floor_pct > 0 ? log1p(floor_pct / 100) : 0, fmax(db, dn));
+	/* on the side that is worse: a higher time, a lower ipc */
+	worse_lo = higher_better ? -hi : lo;
+	worse_hi = higher_better ? -lo : hi;
+	rc = worse_lo - allow > limit ? 1 : worse_hi + allow <= limit ? 0 : 2;
+	gate_words(rc, pct, est, lo, hi, confidence, allow, what, why, len);
 	return rc;
+}
+
+int pbench_stats_gate(const double *base, size_t nb, const double *now, size_t nn, double pct,
+		      double confidence, char *why, size_t len)
+{
+	return pb_stats_gate_on(base, nb, now, nn, pct, confidence, NULL, 0,
+				GATE_OCCASION_FLOOR_PCT, why, len);
 }

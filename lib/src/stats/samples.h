@@ -66,4 +66,12 @@ static inline int pb_run_measured(int timed_out)
  * pbench_stats_verdict(). */
 #define PB_VERDICT_LOOK_FACTOR 10
 
+/* gate.c: pbench_stats_gate() on any positive figure: what names it in the words (NULL: the
+ * time, pbench_stats_gate()'s words), higher_better makes a lower value the worse side, and
+ * floor_pct is the least allowance for the shift between occasions (0 for exact counts,
+ * which do not move with the machine's speed). */
+int pb_stats_gate_on(const double *base, size_t nb, const double *now, size_t nn, double pct,
+		     double confidence, const char *what, int higher_better, double floor_pct,
+		     char *why, size_t len);
+
 #endif
