@@ -95,16 +95,6 @@ static void on_sigpipe(int sig)
 	(void)sig;
 }
 
-/* -v or PBENCH_DEBUG: the library's log lines on stderr, as "pbench: debug: ...". */
-static void log_to_stderr(int level, const char *msg, void *arg)
-{
-	static const char *const names[] = { "error", "warning", "info", "debug" };
-
-	(void)arg;
-	fprintf(stderr, "pbench: %s: %s\n", level >= 0 && level <= PBENCH_LOG_DEBUG ?
-		names[level] : "log", msg);
-}
-
 static const volatile int no_stop;
 const volatile int *cli_stop = &no_stop;
 
@@ -118,7 +108,6 @@ const volatile int *cli_stop = &no_stop;
 static int run(const struct cmd *c, int argc, char **argv)
 {
 	int help = argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")), rc, sig;
-	sigset_t one;
 
 	if ((c->flags & CMD_LIVE) && !help)
 		cli_note_live(c->name);
@@ -127,15 +116,9 @@ static int run(const struct cmd *c, int argc, char **argv)
 	cli_stop = pbench_stop_catch();
 	rc = finish(c->fn(argc, argv));
 	sig = pbench_stop_restore();
-	if (!sig || sig == SIGINT || sig == SIGTERM)
-		return rc;
-	fflush(NULL);
-	signal(sig, SIG_DFL);
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	sigprocmask(SIG_UNBLOCK, &one, NULL);
-	raise(sig);
-	return rc;	/* not reached: the default action ends the process */
+	if (sig && sig != SIGINT && sig != SIGTERM)
+		pbench_stop_die(sig);	/* returns only for a signal that does not end it */
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -152,8 +135,8 @@ int main(int argc, char **argv)
 		argv++;
 		debug = "1";
 	}
-	if (debug && *debug && strcmp(debug, "0"))
-		pbench_log_set(log_to_stderr, NULL);
+	if (debug && *debug && strcmp(debug, "0"))	/* "pbench: debug: ..." on stderr */
+		pbench_log_set(pbench_log_stderr, "pbench");
 
 	if (argc < 2) {
 		usage(stderr);

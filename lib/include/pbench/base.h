@@ -119,6 +119,12 @@ typedef void (*pbench_log_fn)(int level, const char *msg, void *arg);
 
 /* Route the library's diagnostics to fn (NULL: drop them). Not thread-safe against itself. */
 PBENCH_API void pbench_log_set(pbench_log_fn fn, void *arg);
+/*
+ * A ready-made pbench_log_fn: each message as one line on stderr, "PREFIX: LEVEL: MSG" (LEVEL
+ * error, warning, info or debug), PREFIX the const char * given as pbench_log_set()'s arg
+ * ("pbench" when NULL). E.g. pbench_log_set(pbench_log_stderr, "myprog").
+ */
+PBENCH_API void pbench_log_stderr(int level, const char *msg, void *prefix);
 
 /*
  * "Did you mean": the index of the word of candidates[0..n-1] nearest to word, for the
@@ -148,6 +154,14 @@ PBENCH_API const volatile int *pbench_stop_catch(void);
  * it (raise()), as its sender expects, once what it started is ended and its report written.
  */
 PBENCH_API int pbench_stop_restore(void);
+/*
+ * End the process of signal sig, as its sender expects (a shell then says "Hangup", a
+ * supervisor sees the signal): stdio flushed, sig's default action put back and sig unblocked
+ * and raised. For a harness whose pbench_stop_restore() returned sig, once its report is
+ * written. Returns only when sig did not end the process (0, or a signal whose default action
+ * is not to end it): -EINVAL.
+ */
+PBENCH_API int pbench_stop_die(int sig);
 
 /*
  * The formats of a report, for the writers that take one (pbench_runs_write(),

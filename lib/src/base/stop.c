@@ -7,7 +7,9 @@
  * started, put a prepared CPU back and leave the report to be written. Whether the process
  * then dies of the signal is the caller's: the library never exits.
  */
+#include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/base.h"
@@ -50,4 +52,19 @@ int pbench_stop_restore(void)
 			sigaction(sig, &old_acts[sig], NULL);
 	sigemptyset(&caught);
 	return stop_sig;
+}
+
+int pbench_stop_die(int sig)
+{
+	sigset_t one;
+
+	if (sig <= 0 || sig >= NSIG)
+		return -EINVAL;
+	fflush(NULL);
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+	return -EINVAL;	/* its default action is not to end the process (SIGCHLD, SIGCONT...) */
 }
