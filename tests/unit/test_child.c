@@ -652,7 +652,8 @@ static const char *tree_script(const char *dir, const char *name, const char *te
 }
 
 /*
- * Start sh SCRIPT PIDFILE, let it run 0.3 s (it never ends by itself), then end it with
+ * Start sh SCRIPT PIDFILE, wait until its processes have started (it never ends by itself;
+ * 0.1 s from its start at least: the one spinner spins no longer than needed), then end it with
  * pbench_child_free() under a 10 s alarm: the seconds that took. Then no process of the tree
  * (want pids, each written to PIDFILE by its process) is left, and pbench has no child.
  */
@@ -668,8 +669,8 @@ static double tree_end(const char *script, const char *pids, int want, double gr
 	tree_n = 0;
 	tree_alarm = 0;
 	cr_assert_eq(pbench_child_start(&ch, argv, &o), 0);
-	err = pbench_child_wait_timeout(ch, 0.3, &res);
-	n = err == -ETIMEDOUT ? tree_read(pids, want) : 0;
+	n = tree_read(pids, want);	/* every process of it started (the spinner spins) */
+	err = pbench_child_wait_timeout(ch, 0.1, &res);
 	signal(SIGALRM, tree_kill);
 	alarm(10);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -707,8 +708,8 @@ Test(child, a_descendant_in_its_own_group_gets_sigterm_then_sigkill, .timeout = 
 			      "echo $$ >>\"$1\"; while :; do sleep 0.05; done");
 	ignores = tree_script(dir, "ignores", "trap '' TERM; echo $$ >>\"$1\"; "
 			      "while :; do sleep 0.05; done");
-	snprintf(text, sizeof(text), "echo $$ >>\"$1\"; setsid sh %s \"$1\" & "
-		 "setsid sh %s \"$1\" & trap '' TERM; wait", handles, ignores);
+	snprintf(text, sizeof(text), "setsid sh %s \"$1\" & setsid sh %s \"$1\" & "
+		 "trap '' TERM; echo $$ >>\"$1\"; wait", handles, ignores);
 	cmd = tree_script(dir, "cmd", text);
 	snprintf(mark, sizeof(mark), "%s.term", pids);
 	took = tree_end(cmd, pids, 3, 1.5);
