@@ -323,7 +323,11 @@ static ssize_t read_all(int dir, const char *path, char **buf)
 	return (ssize_t)len;
 }
 
-/* A thread that is real time (SCHED_FIFO, SCHED_RR) back to SCHED_OTHER; see signal_tree(). */
+/* A thread that is real time (SCHED_FIFO, SCHED_RR) back to SCHED_OTHER; see signal_tree().
+ * By thread id, just after it was listed in its process's task directory (no call takes a
+ * descriptor): only a thread id reused within that instant, after the pid space wrapped,
+ * could name another thread, and the change only ever lowers a priority. SCHED_DEADLINE
+ * threads are left as they are (their bandwidth is bounded by admission control). */
 static void off_real_time(pid_t tid)
 {
 	static const struct sched_param zero = { 0 };
