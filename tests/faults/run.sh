@@ -694,6 +694,20 @@ else
 		bad "FIFO SIGINT" "exit $rc, or 'spin 0 10.6$U' left"
 		pkill -9 -f "spin 0 10.6$U"
 	fi
+	# The spinner a grandchild under timeout(1), which puts its command in a group of its
+	# own: the shell and timeout, at its priority, never run again, and the end of the run
+	# must reach the spinner itself. Before: the run never ended (here, killed at 15 s).
+	start=$(date +%s)
+	if run "FIFO timeout(1)" 1 timeout -s KILL 15 env XDG_CACHE_HOME="$T/cache" "$PB" stat \
+		-r 1 --cpu $cpu --warmup-ms 100 --timeout 0.5 -e task-clock \
+		-- sh -c "timeout 30 $T/spin 0 10.5$U; true" &&
+	   has "$T/out" "^priority: SCHED_FIFO" && has "$T/out" "timed out (killed)$" &&
+	   [ $(($(date +%s) - start)) -lt 4 ] && { sleep 0.2; gone "spin 0 10.5$U"; }; then
+		ok "--timeout ends a SCHED_FIFO spinner that timeout(1) put in a group of its own"
+	else
+		miss "FIFO timeout(1)" "took $(($(date +%s) - start)) s"
+		pkill -9 -f "spin 0 10.5$U"
+	fi
 fi
 
 # ---- 10. messages ----------------------------------------------------------------------------

@@ -600,3 +600,175 @@ Test(child, max_rss_of_the_command)
 	cr_assert_geq(res.max_rss_kib, 64u * 1024, "%lu KiB", (unsigned long)res.max_rss_kib);
 	assert_no_children();
 }
+
+/* ---- ending a command reaches every process below it, in any group ------------------------ */
+
+/* The processes of the tree a test starts (they write their pids to a file), for the alarm
+ * that ends them should pbench not return: a test that fails must not leave a spinner. */
+static pid_t tree_pid[8];
+static volatile sig_atomic_t tree_n, tree_alarm;
+
+static void tree_kill(int sig)
+{
+	(void)sig;
+	tree_alarm = 1;
+	for (int i = 0; i < tree_n; i++)
+		kill(tree_pid[i], SIGKILL);
+}
+
+/* The pids written to path, once there are want of them (5 s at most): how many. */
+static int tree_read(const char *path, int want)
+{
+	for (int tries = 0; tries < 500; tries++) {
+		FILE *f = fopen(path, "r");
+		int pid, n = 0;
+
+		while (f && n < (int)ARRAY_SIZE(tree_pid) && fscanf(f, "%d", &pid) == 1)
+			tree_pid[n++] = pid;
+		if (f)
+			fclose(f);
+		tree_n = n;
+		if (n >= want)
+			return n;
+		usleep(10000);
+	}
+	return tree_n;
+}
+
+/* A script of one line into dir/name: its path (static). */
+static const char *tree_script(const char *dir, const char *name, const char *text)
+{
+	static char path[2][512];
+	static int k;
+	char *p = path[k++ % 2];
+	FILE *f;
+
+	snprintf(p, sizeof(path[0]), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "%s\n", text);
+	fclose(f);
+	return p;
+}
+
+/*
+ * Start sh SCRIPT PIDFILE, wait until its processes have started (it never ends by itself;
+ * 0.1 s from its start at least: the one spinner spins no longer than needed), then end it with
+ * pbench_child_free() under a 10 s alarm: the seconds that took. Then no process of the tree
+ * (want pids, each written to PIDFILE by its process) is left, and pbench has no child.
+ */
+static double tree_end(const char *script, const char *pids, int want, double grace_s)
+{
+	char *argv[] = { "sh", (char *)script, (char *)pids, NULL };
+	struct pbench_child_opts o = { .size = sizeof(o), .quiet = 1, .kill_grace_s = grace_s };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_child *ch;
+	struct timespec t0, t1;
+	int err, n;
+
+	tree_n = 0;
+	tree_alarm = 0;
+	cr_assert_eq(pbench_child_start(&ch, argv, &o), 0);
+	n = tree_read(pids, want);	/* every process of it started (the spinner spins) */
+	err = pbench_child_wait_timeout(ch, 0.1, &res);
+	signal(SIGALRM, tree_kill);
+	alarm(10);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pbench_child_free(ch);	/* ended whatever happened, so that no failure leaves it */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	alarm(0);
+	cr_assert_eq(err, -ETIMEDOUT, "the command ended by itself: %s", pbench_strerror(err));
+	cr_assert_eq(n, want, "the tree wrote %d of its %d pids", n, want);
+	cr_assert_not(tree_alarm, "pbench_child_free() did not return in 10 s: a process of the "
+		      "tree was never ended (the alarm killed them)");
+	for (int i = 0; i < tree_n; i++)
+		cr_assert(kill(tree_pid[i], 0) < 0 && errno == ESRCH,
+			  "process %d of the tree was left", tree_pid[i]);
+	assert_no_children();
+	return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/*
+ * A descendant in a group and session of its own (setsid) whose parent, the command, ignores
+ * SIGTERM and so stays alive: it gets the SIGTERM too, in the grace period (before: never; it
+ * was handed to pbench only once SIGKILL had ended its parent, and killed then). Another one,
+ * which ignores SIGTERM, is killed after the grace period, with the command.
+ */
+Test(child, a_descendant_in_its_own_group_gets_sigterm_then_sigkill, .timeout = 30)
+{
+	char dir[] = "/tmp/pbench-tree-XXXXXX", pids[600], mark[640], buf[16] = "";
+	const char *handles, *ignores, *cmd;
+	char text[1024];
+	double took;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(pids, sizeof(pids), "%s/pids", dir);
+	handles = tree_script(dir, "handles", "trap 'echo term >\"$1.term\"; exit 0' TERM; "
+			      "echo $$ >>\"$1\"; while :; do sleep 0.05; done");
+	ignores = tree_script(dir, "ignores", "trap '' TERM; echo $$ >>\"$1\"; "
+			      "while :; do sleep 0.05; done");
+	snprintf(text, sizeof(text), "setsid sh %s \"$1\" & setsid sh %s \"$1\" & "
+		 "trap '' TERM; echo $$ >>\"$1\"; wait", handles, ignores);
+	cmd = tree_script(dir, "cmd", text);
+	snprintf(mark, sizeof(mark), "%s.term", pids);
+	took = tree_end(cmd, pids, 3, 1.5);
+	f = fopen(mark, "r");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	cr_expect_str_eq(buf, "term\n", "the descendant in its own group got no SIGTERM");
+	cr_expect_geq(took, 1.4, "%.2f s: SIGKILL came before the 1.5 s grace period", took);
+	unlink(mark);
+	unlink(pids);
+	unlink(cmd);
+	unlink(handles);
+	unlink(ignores);
+	rmdir(dir);
+}
+
+/*
+ * What a prepared run's --timeout met (pbench stat --mode prepared --timeout 2 -- sh -c
+ * 'timeout 30 sh -c "while :; do :; done"'): the command and what it starts are SCHED_FIFO on
+ * one CPU; timeout(1) puts its command in a group of its own, and that one spins, so that the
+ * command and timeout, at its priority, never run again. Ending the command must reach the
+ * spinner (a grandchild in another group whose parent is alive); before, pbench waited for
+ * the killed command for ever. Needs SCHED_FIFO (root, or CAP_SYS_NICE).
+ */
+Test(child, a_starved_descendant_in_another_group_is_ended, .timeout = 30)
+{
+	char dir[] = "/tmp/pbench-tree-XXXXXX", pids[600];
+	struct sched_param sp = { .sched_priority = 10 }, old_sp;
+	int old_pol = sched_getscheduler(0), cpu = sched_getcpu();
+	const char *cmd, *spin;
+	cpu_set_t old_cpus, one;
+	char text[1024];
+	double took;
+
+	cr_assert_eq(sched_getaffinity(0, sizeof(old_cpus), &old_cpus), 0);
+	cr_assert_eq(sched_getparam(0, &old_sp), 0);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	cr_assert_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0) {
+		int e = errno;
+
+		sched_setaffinity(0, sizeof(old_cpus), &old_cpus);
+		cr_skip_test("SCHED_FIFO refused (%s): needs root or CAP_SYS_NICE", strerror(e));
+	}
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(pids, sizeof(pids), "%s/pids", dir);
+	spin = tree_script(dir, "spin", "echo $$ $PPID >>\"$1\"; while :; do :; done");
+	snprintf(text, sizeof(text), "echo $$ >>\"$1\"; timeout 30 sh %s \"$1\"; true", spin);
+	cmd = tree_script(dir, "cmd", text);
+	took = tree_end(cmd, pids, 3, 1.0);
+	sched_setscheduler(0, old_pol, &old_sp);
+	sched_setaffinity(0, sizeof(old_cpus), &old_cpus);
+	cr_log_info("the FIFO tree ended in %.3f s", took);
+	unlink(pids);
+	unlink(cmd);
+	unlink(spin);
+	rmdir(dir);
+}

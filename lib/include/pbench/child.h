@@ -174,9 +174,11 @@ PBENCH_API int pbench_child_start(struct pbench_child **out, char *const argv[],
 				  const struct pbench_child_opts *opts);
 /*
  * Wait for the child to end and fill res; the counters stay readable until free. Then,
- * outside the timed span, whatever it left running (its process group, and processes it
- * started that were orphaned, daemons included) gets SIGTERM, SIGKILL after kill_grace_s, and
- * is reaped: res->left_behind says how many. A command that reads the terminal is given it
+ * outside the timed span, whatever it left running (its process group, processes it started
+ * that were orphaned, daemons included, and every process below those, in any group) gets
+ * SIGTERM, SIGKILL after kill_grace_s (each thread of them that is real time taken back to
+ * SCHED_OTHER first, so that none starves another), and is reaped: res->left_behind says
+ * how many. A command that reads the terminal is given it
  * (as a shell's foreground job) and the terminal is taken back after.
  * -EINTR: a signal handler ran first; the child still runs: call again, or
  * pbench_child_free() to end it.
