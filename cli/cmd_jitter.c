@@ -120,14 +120,7 @@ static int write_report(void *arg, int fmt, FILE *f)
 {
 	const struct jitter_report *r = arg;
 
-	switch (fmt) {
-	case CLI_FMT_JSON:
-		return pbench_jitter_write_json(r->j, r->prep, f);
-	case CLI_FMT_PLOT:
-		return pbench_jitter_plot_svg(r->j, f, "pbench jitter");
-	default:
-		return pbench_jitter_write_text(r->j, r->prep, f);
-	}
+	return pbench_jitter_write(r->j, r->prep, fmt, f);
 }
 
 static double measured_s(const struct pbench_jitter *j)

@@ -189,28 +189,18 @@ static int write_report(void *arg, int fmt, FILE *f)
 	return pbench_listing_write_text(rep->listing, f);
 }
 
-/* Exit 1 for a run cut short, failed runs, a state not restored; said in one line. */
+/* Exit 1 for a run cut short, failed runs, a state not restored, --strict: said in one line. */
 static int verdict(const struct pbench_runs *r, const struct stat_opts *o, int interrupted)
 {
-	struct pbench_runs_totals t = { .size = sizeof(t) };
+	unsigned flags = (interrupted ? PBENCH_OUTCOME_INTERRUPTED : 0) |
+			 (o->run.strict ? PBENCH_OUTCOME_STRICT : 0);
+	char why[1024];
+	int rc = EXIT_OK, kind;
 
-	pbench_runs_totals(r, &t);
-	if (interrupted) {
-		cli_error("interrupted after %d of %ld runs", t.done,
-			  o->ro.runs * pbench_runs_nr_sets(r));
-		return EXIT_RUNTIME;
-	}
-	if (t.failed) {
-		cli_error("%d of %d runs of '%s' failed (see the status column)", t.failed, t.done,
-			  o->ro.argv[0]);
-		return EXIT_RUNTIME;
-	}
-	if (t.restore_err) {
-		cli_error("the prepared state was not fully restored: %s",
-			  pbench_strerror(t.restore_err));
-		return EXIT_RUNTIME;
-	}
-	return o->run.strict ? cli_strict(r) : EXIT_OK;
+	for (int k = 0; (kind = pbench_runs_outcome(r, o->ro.argv ? o->ro.argv[0] : "the workload",
+						    flags, k, why, sizeof(why))) > 0; k++)
+		rc = cli_outcome(kind, why) ? EXIT_RUNTIME : rc;
+	return rc;
 }
 
 /* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on

@@ -362,6 +362,45 @@ Test(runs, warnings_one_at_a_time)
 	pbench_runs_free(r);
 }
 
+/* The outcome in words, one at a time: failed runs with the name given, else an interruption
+ * first and alone; nothing after the last; bad arguments refused. */
+Test(runs, outcome_one_at_a_time)
+{
+	struct pbench_runs_opts o = quick();
+	struct pbench_runs *r;
+	char *const argv[] = { "sh", "-c", "exit 3", NULL };
+	char why[1024];
+
+	o.argv = argv;
+	o.flags = PBENCH_RUNS_NO_CHECK;
+	o.runs = 3;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0);
+	cr_assert_eq(pbench_runs_outcome(r, "my-job", 0, 0, why, sizeof(why)),
+		     PBENCH_OUTCOME_ERROR);
+	cr_expect_str_eq(why, "3 of 3 runs of 'my-job' failed (see the status column)");
+	cr_expect_eq(pbench_runs_outcome(r, "my-job", PBENCH_OUTCOME_STRICT, 1, why, sizeof(why)),
+		     0, "saw: %s", why);
+	cr_expect_str_empty(why);
+	cr_assert_eq(pbench_runs_outcome(r, "my-job", PBENCH_OUTCOME_INTERRUPTED, 0, why,
+					 sizeof(why)), PBENCH_OUTCOME_ERROR);
+	cr_expect_str_eq(why, "interrupted after 3 of 3 runs");
+	cr_expect_eq(pbench_runs_outcome(r, "my-job", PBENCH_OUTCOME_INTERRUPTED, 1, why,
+					 sizeof(why)), 0, "saw: %s", why);
+	cr_expect_eq(pbench_runs_outcome(r, NULL, 0, 0, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_runs_outcome(r, "x", 0, -1, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_runs_outcome(NULL, "x", 0, 0, why, sizeof(why)), -EINVAL);
+	pbench_runs_free(r);
+
+	o.argv = NULL;		/* the workload: nothing to say */
+	o.iterations = 1000;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0);
+	cr_expect_eq(pbench_runs_outcome(r, "the workload", PBENCH_OUTCOME_STRICT, 0, why,
+					 sizeof(why)), 0, "saw: %s", why);
+	pbench_runs_free(r);
+}
+
 /* The writer that takes a format writes what the writer of that name does, byte for byte,
  * and refuses a format that is none. */
 Test(runs, write_by_format_is_the_named_writer)

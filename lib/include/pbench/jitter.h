@@ -208,6 +208,11 @@ PBENCH_API int pbench_jitter_write_json(const struct pbench_jitter *j,
  * on f, one row per CPU (at most 64). Errors: -EINVAL, -ENOMEM, -EIO.
  */
 PBENCH_API int pbench_jitter_plot_svg(const struct pbench_jitter *j, FILE *f, const char *title);
+/* The report in format fmt (enum pbench_report_format): the text or the JSON (with prepared,
+ * as those writers take it), or the plot of j titled "pbench jitter". Their errors, or
+ * -EINVAL for another fmt. */
+PBENCH_API int pbench_jitter_write(const struct pbench_jitter *j,
+				   const struct pbench_jitter *prepared, int fmt, FILE *f);
 
 /* "timer", "ipi", "device", "other_irq", "softirq", "preemption", "steal", "smi". */
 PBENCH_API const char *pbench_jitter_source_kind_name(int kind);

@@ -354,6 +354,33 @@ PBENCH_API int pbench_runs_multi_cpu(const struct pbench_runs *r,
  */
 PBENCH_API int pbench_runs_warning(const struct pbench_runs *r, const char *name, int k,
 				   char *buf, size_t len);
+/*
+ * What the end of a measurement says, in words, one finding at a time (k from 0 until 0 is
+ * returned), each with its kind: what `pbench stat` and `pbench compare` print when they are
+ * done and whether they then exit 1. The kind says how a reader should take the sentence in
+ * buf (cut to len).
+ */
+enum pbench_outcome_kind {
+	PBENCH_OUTCOME_NOTE = 1,	/* a plain line: the gate passed or was undecided */
+	PBENCH_OUTCOME_WARNING,		/* the measurement stands, with this to know */
+	PBENCH_OUTCOME_ERROR,		/* the measurement failed: a run failed, a state was not
+					 * restored, it was interrupted, --strict refused it */
+	PBENCH_OUTCOME_REGRESSION,	/* the gate failed: "regression: ...", a plain line */
+};
+enum pbench_outcome_flags {
+	PBENCH_OUTCOME_INTERRUPTED = 1 << 0,	/* the caller's stop ended it (-EINTR) */
+	PBENCH_OUTCOME_STRICT = 1 << 1,		/* a prepared set whose CPU was busy is an error */
+};
+/*
+ * The runs' outcome, the first that applies: "interrupted after D of N runs"; else "F of D runs
+ * of 'NAME' failed (see the status column)"; else the prepared state not fully restored; else,
+ * with PBENCH_OUTCOME_STRICT, "--strict: the prepared result is unreliable: ..." for each
+ * prepared set whose CPU was busy (pbench_runs_caution()). All PBENCH_OUTCOME_ERROR (the
+ * warnings are pbench_runs_warning()'s). name: as for pbench_runs_warning(). Returns the kind
+ * with the sentence in buf, 0 past the last, -EINVAL.
+ */
+PBENCH_API int pbench_runs_outcome(const struct pbench_runs *r, const char *name, unsigned flags,
+				   int k, char *buf, size_t len);
 PBENCH_API int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f);
 /* The text in two parts, for a caller whose command writes to the same stream: the head

@@ -4,7 +4,7 @@
  * gap length, a count axis, each bar's count over it where it fits); right, when they came (a
  * timeline of the window by gap length, on the same log scale as the histogram's axis, in
  * cells shaded by how many gaps began there). Self-contained SVG 1.1, no script, text
- * escaped.
+ * escaped. And the report by format (pbench_jitter_write()), above both writers.
  */
 #include <errno.h>
 #include <math.h>
@@ -312,4 +312,18 @@ int pbench_jitter_plot_svg(const struct pbench_jitter *j, FILE *f, const char *t
 	}
 	fputs("</svg>\n", f);
 	return pb_stream_end(f);
+}
+
+int pbench_jitter_write(const struct pbench_jitter *j, const struct pbench_jitter *prepared,
+			int fmt, FILE *f)
+{
+	switch (fmt) {
+	case PBENCH_REPORT_FORMAT_JSON:
+		return pbench_jitter_write_json(j, prepared, f);
+	case PBENCH_REPORT_FORMAT_SVG:
+		return pbench_jitter_plot_svg(j, f, "pbench jitter");
+	case PBENCH_REPORT_FORMAT_TEXT:
+		return pbench_jitter_write_text(j, prepared, f);
+	}
+	return pb_fail(-EINVAL, "%s(): no report format %d", __func__, fmt);
 }
