@@ -254,21 +254,12 @@ static int annotate(struct stat_opts *o)
 {
 	struct pbench_listing_opts lo = { .size = sizeof(lo), .symbol = o->annotate,
 					  .stop = cli_stop };
-	char path[4096];
-	int err;
+	int err = o->annotate ? pbench_listing_annotate(&o->listing, o->ro.argv, &lo,
+							o->ro.timeout_s) : 0;
 
-	if (!o->annotate)
-		return 0;
-	err = pbench_command_resolve(o->ro.argv[0], path, sizeof(path));
-	if (err)	/* said by the runs as for any command that cannot start */
-		return 0;
-	lo.file = path;
-	err = pbench_listing_new(&o->listing, &lo);
-	if (!err)	/* without code to mark, it only says so (no_samples_reason) */
-		err = pbench_listing_sample(o->listing, o->ro.argv, 0, o->ro.timeout_s);
-	if (err == -EINTR)	/* stopped: the runs that follow say "interrupted" */
-		return 0;
-	if (err) {
+	/* 1: a command that cannot start, said by the runs as for any; -EINTR: stopped, and the
+	 * runs that follow say "interrupted" */
+	if (err < 0 && err != -EINTR) {
 		cli_error("--annotate %s: %s", o->annotate, pbench_strerror(err));
 		return EXIT_RUNTIME;
 	}

@@ -454,3 +454,31 @@ Test(listing, sampled_run_ended_at_the_timeout)
 	cr_expect_eq(pbench_listing_sample(l, argv, 0, -1), -EINVAL);
 	pbench_listing_free(l);
 }
+
+/* --annotate's call: the function of the command's program, sampled over one run of it; a
+ * command that cannot start is left to the caller's runs (1, nothing made). */
+Test(listing, annotate_a_command)
+{
+	struct pbench_listing_opts o = { .size = sizeof(o), .symbol = "churn" };
+	char *argv[] = { REC "prog-x86_64", "20000000", NULL };
+	char *missing[] = { "pbench-no-such-command", NULL };
+	struct pbench_listing *l = NULL;
+	uint64_t in_fn = 0;
+
+	cr_assert_eq(pbench_listing_annotate(&l, missing, &o, 0), 1);
+	cr_assert_null(l);
+	cr_assert_eq(pbench_listing_annotate(&l, argv, NULL, 0), -EINVAL);
+	cr_assert_null(l);
+#if !defined(__x86_64__)
+	cr_skip_test("the recorded program is x86-64 code");
+#endif
+	cr_assert_eq(pbench_listing_annotate(&l, argv, &o, 0), 0);
+	cr_assert_not_null(l);
+	cr_expect_str_eq(pbench_listing_symbol(l), "churn");
+	cr_expect_gt(pbench_listing_nr(l), 0);
+	if (!pbench_listing_samples_reason(l)) {
+		cr_expect_eq(pbench_listing_samples(l, &in_fn, NULL), 1);
+		cr_expect_gt(in_fn, 0, "the run was sampled");
+	}
+	pbench_listing_free(l);
+}
