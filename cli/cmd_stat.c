@@ -172,21 +172,10 @@ struct report {
 static int write_report(void *arg, int fmt, FILE *f)
 {
 	const struct report *rep = arg;
-	int err;
 
-	if (fmt == CLI_FMT_JSON)
-		return pbench_runs_write_json_annotated(rep->r, rep->listing, f);
 	/* the text's head went out before the command's output */
-	err = fmt == CLI_FMT_TEXT && rep->head_first ? pbench_runs_write_body(rep->r, f) :
-	      pbench_runs_write(rep->r, fmt, f);
-	if (err || !rep->listing || fmt == CLI_FMT_CSV || fmt == CLI_FMT_PLOT)
-		return err;
-	if (fmt == CLI_FMT_MARKDOWN) {
-		fputs("\n", f);
-		return pbench_listing_write_markdown(rep->listing, f);
-	}
-	fprintf(f, "\n--annotate %s:\n", rep->annotate);
-	return pbench_listing_write_text(rep->listing, f);
+	return pbench_runs_write_annotated(rep->r, rep->listing, rep->annotate, fmt,
+					   rep->head_first ? PBENCH_RUNS_WRITE_BODY : 0, f);
 }
 
 /* Exit 1 for a run cut short, failed runs, a state not restored, --strict: said in one line. */

@@ -306,6 +306,21 @@ PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
  * --annotate) as its "annotate" (null when l is NULL, as pbench_runs_write_json writes it). */
 PBENCH_API int pbench_runs_write_json_annotated(const struct pbench_runs *r,
 						const struct pbench_listing *l, FILE *f);
+/* pbench_runs_write_annotated()'s flags. */
+enum pbench_runs_write_flags {
+	PBENCH_RUNS_WRITE_BODY = 1 << 0,	/* the text without its head, written before the
+						 * runs (pbench_runs_write_head()) */
+};
+/*
+ * The report in format fmt with the listing l of a function of the command (pbench stat
+ * --annotate; NULL: none): the JSON with it (pbench_runs_write_json_annotated()), the text and
+ * the Markdown with it after them (the text's headed "--annotate NAME:", name the function
+ * as it was asked for, NULL: the listing's symbol), the CSV and the plot as pbench_runs_write() writes them. flags: enum
+ * pbench_runs_write_flags. Errors as the writers', -EINVAL for another fmt.
+ */
+PBENCH_API int pbench_runs_write_annotated(const struct pbench_runs *r,
+					   const struct pbench_listing *l, const char *name,
+					   int fmt, unsigned flags, FILE *f);
 /* The runs of r's command, n more, untimed, counted by the allocator shim (each as
  * pbench_mem_file_run() does; output discarded, stopped by opts' stop) and kept with the
  * runs: the text and Markdown end with their section (each figure exactly when every run
