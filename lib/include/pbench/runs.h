@@ -385,6 +385,8 @@ enum pbench_outcome_kind {
 enum pbench_outcome_flags {
 	PBENCH_OUTCOME_INTERRUPTED = 1 << 0,	/* the caller's stop ended it (-EINTR) */
 	PBENCH_OUTCOME_STRICT = 1 << 1,		/* a prepared set whose CPU was busy is an error */
+	PBENCH_OUTCOME_PREPARED = 1 << 2,	/* pbench_jitter_outcome(): a prepared probe was
+						 * asked for too */
 };
 /*
  * The runs' outcome, the first that applies: "interrupted after D of N runs"; else "F of D runs
