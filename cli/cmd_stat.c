@@ -272,6 +272,7 @@ int cmd_stat(int argc, char **argv)
 static int stat_main(int argc, char **argv, struct stat_opts *o)
 {
 	long runs = o->ro.runs;		/* without -r: PBENCH_RUNS_OPTS_INIT's */
+	char why[512];
 	int rc;
 
 	cli_run_init(&o->run);
@@ -279,14 +280,11 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	rc = parse_args(argc, argv, o);
 	if (rc)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
-	if (o->ro.max_time_s > 0 && !(o->ro.target_sem_pct > 0)) {
-		cli_error("--max-time is the time budget of --target-sem: give --target-sem too, "
-			  "or use -r for a fixed number of runs");
-		return EXIT_USAGE;
-	}
-	if (o->ro.ncpus > 1 && !o->ro.argv) {
-		cli_error("a list of CPUs for --cpu is for a command that uses several; the "
-			  "built-in workload runs on one: give --cpu one CPU");
+	if (!o->ro.runs)
+		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : runs;
+	/* --max-time without --target-sem, a CPU list for the workload: the library's words */
+	if (pbench_runs_check(&o->ro, why, sizeof(why))) {
+		cli_error("%s", why);
 		return EXIT_USAGE;
 	}
 	if (o->ro.argv && o->run.workload >= 0) {
@@ -315,8 +313,6 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	o->ro.setup = o->run.argv[0];
 	o->ro.prepare = o->run.argv[1];
 	o->ro.cleanup = o->run.argv[2];
-	if (!o->ro.runs)
-		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : runs;
 	if (o->ro.target_sem_pct > 0 && !(o->ro.max_time_s > 0))
 		o->ro.max_time_s = DEFAULT_MAX_TIME_S;
 	/* A report on stdout keeps it: the command's output goes to stderr instead. */

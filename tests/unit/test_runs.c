@@ -435,3 +435,39 @@ Test(runs, write_by_format_is_the_named_writer)
 	cr_expect_eq(pbench_runs_write(r, -1, stdout), -EINVAL);
 	pbench_runs_free(r);
 }
+
+/* What pbench_runs_new() refuses is said before anything opens: a value out of range, and
+ * the two combinations stat refuses, in its words; the defaults pass. */
+Test(runs, check_says_what_is_refused)
+{
+	struct pbench_runs_opts o = quick();
+	struct pbench_runs *r;
+	char *const argv[] = { "true", NULL };
+	int cpus[] = { 0, 1 };
+	char why[512];
+
+	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), 0, "%s", why);
+	cr_expect_str_empty(why);
+	o.runs = 0;
+	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), -EINVAL);
+	cr_expect(strstr(why, "opts->runs is 0"), "%s", why);
+	o = quick();
+	o.max_time_s = 5;
+	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), -EINVAL);
+	cr_expect_str_eq(why, "--max-time is the time budget of --target-sem: give --target-sem "
+			 "too, or use -r for a fixed number of runs");
+	cr_expect_eq(pbench_runs_new(&r, &o), -EINVAL, "refused by pbench_runs_new() too");
+	cr_expect(strstr(pbench_strerror(-EINVAL), "--target-sem"), "%s",
+		  pbench_strerror(-EINVAL));
+	o.target_sem_pct = 1;
+	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), 0, "%s", why);
+	o = quick();
+	o.cpus = cpus;
+	o.ncpus = 2;
+	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), -EINVAL);
+	cr_expect(strstr(why, "the built-in workload runs on one"), "%s", why);
+	o.argv = argv;
+	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), 0, "%s", why);
+	cr_expect_eq(pbench_runs_check(NULL, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_runs_check(&o, NULL, 0), -EINVAL);
+}

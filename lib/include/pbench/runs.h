@@ -159,6 +159,14 @@ struct pbench_runs;
  */
 PBENCH_API int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opts);
 /*
+ * What pbench_runs_new() refuses in opts before it opens anything, said in why (cut to len):
+ * a value out of range, nothing to run, and two combinations in the words of pbench stat:
+ * max_time_s without target_sem_pct (the budget of the target) and several CPUs (cpus,
+ * ncpus) for a workload or a function, which run on one. 0, or -EINVAL with why; -EINVAL
+ * for a NULL why or len 0.
+ */
+PBENCH_API int pbench_runs_check(const struct pbench_runs_opts *opts, char *why, size_t len);
+/*
  * Run the sets: unprepared, prepared, or one then the other; each stops by its rule or at
  * *stop. Then the summaries, fences and outliers' causes, and the checks of the CPU the
  * prepared runs used. Returns 0, -EINTR when *stop ended it (what was measured is kept and
