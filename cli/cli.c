@@ -9,9 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,22 +114,11 @@ void cli_progress(struct cli_progress *p, const char *line, int now)
 int cli_number(const char *opt, const char *what, const char *s, double lo, double hi,
 	       unsigned flags, double *out)
 {
-	double v;
+	char expected[128];
 
-	if (!pbench_format_parse(s, flags & ~(unsigned)CLI_NUM_POSITIVE, &v) && v >= lo &&
-	    v <= hi && (!(flags & CLI_NUM_POSITIVE) || v > 0)) {
-		*out = v;
+	if (!pbench_format_parse_in(s, flags, lo, hi, out, expected, sizeof(expected)))
 		return 0;
-	}
-	if (flags & CLI_NUM_INT)
-		cli_error("invalid %s '%s' for %s: expected a whole number from %.15g to %.15g",
-			  what, s, opt, lo, hi);
-	else if (flags & CLI_NUM_POSITIVE)
-		cli_error("invalid %s '%s' for %s: expected a number more than 0 and at most "
-			  "%.15g%s", what, s, opt, hi, flags & CLI_NUM_PCT ? " (a percentage)" : "");
-	else
-		cli_error("invalid %s '%s' for %s: expected a number from %.15g to %.15g", what,
-			  s, opt, lo, hi);
+	cli_error("invalid %s '%s' for %s: expected %s", what, s, opt, expected);
 	return -1;
 }
 
@@ -151,11 +138,8 @@ const char *cli_did_you_mean(const char *word, const char *const *names, int n,
 			     const char *prefix)
 {
 	static char buf[160];
-	int k = pbench_suggest(word, names, n);
 
-	if (k < 0)
-		return "";
-	snprintf(buf, sizeof(buf), " (did you mean '%s%s'?)", prefix, names[k]);
+	pbench_suggest_text(word, names, n, prefix, buf, sizeof(buf));
 	return buf;
 }
 
@@ -227,18 +211,12 @@ int cli_options(int argc, char **argv, const char *shortopts, const struct optio
 
 int cli_choice(const char *opt, const char *s, const char *const *names, int n)
 {
-	char list[256] = "";
-	size_t len = 0;
+	char why[512];
+	int k = pbench_suggest_choice(s, names, n, why, sizeof(why));
 
-	for (int k = 0; k < n; k++)
-		if (!strcmp(s, names[k]))
-			return k;
-	for (int k = 0; k < n && len < sizeof(list); k++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
-					!k ? "" : k == n - 1 ? " or " : ", ", names[k]);
-	cli_error("unknown value '%s' for %s: it is one of %s%s", s, opt, list,
-		  cli_did_you_mean(s, names, n, ""));
-	return -1;
+	if (k < 0)
+		cli_error("unknown value '%s' for %s: %s", s, opt, why);
+	return k;
 }
 
 /* -e given again adds its events to *list (malloc'd, joined by commas) as perf stat does; a
@@ -257,23 +235,6 @@ static int cli_events_add(char **list, const char *arg)
 	strcpy(p + n, arg);
 	*list = p;
 	return 0;
-}
-
-/* --plot FILE: SVG is written, so a file name must end in .svg (any case): "-", a device or a
- * pipe are taken as they are. 0, or -1 after the message. */
-static int cli_plot_file(const char *path)
-{
-	const char *base = strrchr(path, '/'), *dot;
-	struct stat st;
-
-	base = base ? base + 1 : path;
-	dot = strrchr(base, '.');
-	if (!strcmp(path, "-") || (dot && !strcasecmp(dot, ".svg")) ||
-	    (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
-		return 0;
-	cli_error("--plot writes SVG: name the file '%.*s.svg', not '%s'",
-		  (int)(dot && dot > base ? dot - path : (long)strlen(path)), path, path);
-	return -1;
 }
 
 /* ---- commands ------------------------------------------------------------------------------- */
@@ -329,6 +290,18 @@ void cli_warn_runs(const struct pbench_runs *r, const char *name)
 		cli_warn("%s", why);
 }
 
+int cli_outcome(int kind, const char *text)
+{
+	if (kind == PBENCH_OUTCOME_ERROR)
+		cli_error("%s", text);
+	else if (kind == PBENCH_OUTCOME_WARNING)
+		cli_warn("%s", text);
+	else
+		fprintf(stderr, "pbench: %s\n", text);
+	return kind == PBENCH_OUTCOME_ERROR || kind == PBENCH_OUTCOME_REGRESSION ? EXIT_RUNTIME :
+	       EXIT_OK;
+}
+
 /* ---- recorded trees ------------------------------------------------------------------------- */
 
 void cli_note_live(const char *cmd)
@@ -377,6 +350,7 @@ int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **a
 {
 	int fmt = (c - CLI_OUT_OPT) & 3, export = c - CLI_OUT_OPT >= 4;
 	const char *opt = export ? formats[fmt].export_opt : formats[fmt].stdout_opt;
+	char why[8300];
 
 	if (c < CLI_OUT_OPT || c >= CLI_OUT_OPT + 8 || (!export && fmt == CLI_FMT_PLOT))
 		return 0;
@@ -403,8 +377,10 @@ int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **a
 		cli_error("%s needs a file name, or '-' for stdout", opt);
 		return -1;
 	}
-	if (fmt == CLI_FMT_PLOT && cli_plot_file(arg))
+	if (pbench_output_check_name(arg, fmt, why, sizeof(why))) {	/* --plot FILE: SVG */
+		cli_error("--plot writes SVG: %s", why);
 		return -1;
+	}
 	if (!strcmp(arg, "-"))
 		return take_stdout(o, fmt, opt);
 	o->path[fmt] = arg;
@@ -668,23 +644,6 @@ int cli_run_helpers(struct cli_run *r, int shell, int resolve)
 	}
 	for (int k = 0; k < 3 && !rc && resolve; k++)
 		rc = r->argv[k] ? helper_found(opt[k], r->argv[k]) : 0;
-	return rc;
-}
-
-int cli_strict(const struct pbench_runs *r)
-{
-	int rc = EXIT_OK;
-
-	for (int s = 0; r && s < pbench_runs_nr_sets(r); s++) {
-		struct pbench_runs_set si = { .size = sizeof(si) };
-		char why[512];
-
-		if (pbench_runs_set_info(r, s, &si) || !(si.unreliable & 1))
-			continue;
-		pbench_runs_caution(r, s, why, sizeof(why));
-		cli_error("--strict: the prepared result is unreliable: %s", why);
-		rc = EXIT_RUNTIME;
-	}
 	return rc;
 }
 

@@ -44,21 +44,6 @@ static int read_input(struct pbench_samples *in, const char *path, const char *u
 	return 0;
 }
 
-/* One set of one value and nothing else: nothing to summarize or compare. A value among other
- * sets (one repetition of a Google Benchmark benchmark) is summarized and compared by its
- * ratio. */
-static int single(const struct pbench_samples *in)
-{
-	size_t n;
-
-	pbench_samples_values(in, 0, &n);
-	if (pbench_samples_nr(in) != 1 || n != 1)
-		return 0;
-	cli_error("%s: a single sample: nothing to summarize (need 2 or more)",
-		  pbench_samples_name(in, 0));
-	return EXIT_USAGE;
-}
-
 /* ---- output ---------------------------------------------------------------------------- */
 
 /* The library's reports of the samples, in each format asked for (cli_out_write). */
@@ -66,15 +51,9 @@ static int write_report(void *arg, int fmt, FILE *f)
 {
 	struct pbench_samples *in = arg;
 
-	switch (fmt) {
-	case CLI_FMT_JSON:
-		return pbench_samples_write_json(in, f);
-	case CLI_FMT_MARKDOWN:
-		return pbench_samples_write_markdown(in, f);
-	default:
+	if (fmt == CLI_FMT_TEXT)
 		pbench_samples_wrap_at(in, cli_width(f));
-		return pbench_samples_write_text(in, f);
-	}
+	return pbench_samples_write(in, fmt, f);
 }
 
 /* What the options give: the files in order, --unit, --metric. */
@@ -136,8 +115,6 @@ static int analyze(struct cli_out *out, const struct analyze_args *a)
 		rc = read_input(in, "-", a->unit, out);
 	for (int i = 0; !rc && i < a->nfiles; i++)
 		rc = read_input(in, a->files[i], a->unit, out);
-	if (!rc && pbench_samples_nr(in))
-		rc = single(in);
 	/* an error said, or only comparisons (said): nothing to write */
 	if (!rc && pbench_samples_nr(in)) {
 		err = pbench_samples_analyze(in, CONFIDENCE, SAME_PCT, why, sizeof(why));

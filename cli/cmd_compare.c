@@ -114,7 +114,7 @@ static int compare_option(int c, const char *arg, void *ctx)
 	case OPT_DUET:
 		o->co.order = PBENCH_CONTEST_ORDER_DUET;
 		return 0;
-	case OPT_DUET_CPUS:	/* one CPU is the same twice, which check_duet() refuses */
+	case OPT_DUET_CPUS:	/* one CPU is the same twice, which the contest refuses */
 		if ((k = cli_cpus("compare", "--duet-cpus", arg, CLI_CPU_TWO, o->duet,
 				  CPU_SETSIZE)) < 0)
 			return -1;
@@ -227,27 +227,6 @@ static int check_args(struct compare_opts *o)
 	if (o->run.memory_runs && cli_out_wants(&o->out, CLI_FMT_CSV)) {
 		cli_error("--memory is reported in the text, the JSON and the Markdown, not in the "
 			  "CSV (a line per run): drop --csv (or --export-csv)");
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-static int check_duet(struct compare_opts *o)
-{
-	int sides = o->run.workload >= 0 ? o->run.niters : o->ncmd;
-
-	if (o->co.order != PBENCH_CONTEST_ORDER_DUET) {
-		if (o->co.duet_cpus[0] >= 0) {
-			cli_error("--duet-cpus picks the CPUs of a duet: give --duet too");
-			return EXIT_USAGE;
-		}
-		return 0;
-	}
-	if (o->run.workload >= 0 || o->baseline || sides != 2) {
-		cli_error("a duet runs two commands at the same time: %s",
-			  o->run.workload >= 0 ? "built-in workloads are compared interleaved" :
-			  o->baseline ? "a baseline's times cannot run again" :
-			  "give exactly two");
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -423,51 +402,14 @@ static int write_report(void *c, int fmt, FILE *f)
 /* Exit 1 for failed runs, a state not restored, an interruption, or the gate; each said. */
 static int outcome(const struct pbench_contest *c, const struct compare_opts *o, int stopped)
 {
-	struct pbench_contest_info ci = { .size = sizeof(ci) };
-	int rc = EXIT_OK;
+	unsigned flags = (stopped ? PBENCH_OUTCOME_INTERRUPTED : 0) |
+			 (o->run.strict ? PBENCH_OUTCOME_STRICT : 0);
+	char why[2048];
+	int rc = EXIT_OK, kind;
 
-	pbench_contest_info(c, &ci);
-	for (int i = 0; i < ci.nr_entrants; i++) {
-		struct pbench_contest_result r = { .size = sizeof(r) };
-		const struct pbench_runs *runs = pbench_contest_runs(c, i);
-		struct pbench_runs_set si = { .size = sizeof(si) };
-
-		pbench_contest_result(c, i, &r);
-		cli_warn_runs(runs, r.name);
-		if (r.failed) {
-			cli_error("%d of %ld runs of '%s' failed (exited non-zero or were killed): its "
-				  "times are of failures", r.failed, r.runs, r.name);
-			rc = EXIT_RUNTIME;
-		}
-		if (runs && !pbench_runs_set_info(runs, 0, &si) && si.restore_err) {
-			cli_error("the prepared state was not fully restored: %s",
-				  pbench_strerror(si.restore_err));
-			rc = EXIT_RUNTIME;
-		}
-		if (o->run.strict && cli_strict(runs))
-			rc = EXIT_RUNTIME;
-	}
-	if (stopped) {
-		cli_error("interrupted after %ld rounds", ci.rounds);
-		return EXIT_RUNTIME;
-	}
-	for (int i = 0; o->fail_pct >= 0 && i < ci.nr_entrants; i++) {
-		char why[768];
-
-		if (i == ci.reference)
-			continue;
-		switch (pbench_contest_slower(c, i, o->fail_pct, why, sizeof(why))) {
-		case 1:
-			fprintf(stderr, "pbench: regression: %s\n", why);
-			rc = EXIT_RUNTIME;
-			break;
-		case 2:	/* a baseline: "undecided: ..." */
-			fprintf(stderr, "pbench: %s\n", why);
-			break;
-		default:
-			fprintf(stderr, "pbench: no regression: %s\n", why);
-		}
-	}
+	for (int k = 0; (kind = pbench_contest_outcome(c, flags, o->fail_pct, k, why,
+						       sizeof(why))) > 0; k++)
+		rc = cli_outcome(kind, why) ? EXIT_RUNTIME : rc;
 	return rc;
 }
 
@@ -542,8 +484,6 @@ static int prepare_run(struct compare_opts *o)
 	int rc = check_args(o), ref;
 	char level[48];
 
-	if (!rc)
-		rc = check_duet(o);
 	if (rc)
 		return rc;
 	if ((ref = find_reference(o)) < 0)

@@ -95,13 +95,7 @@ static int write_show(void *arg, int fmt, FILE *f)
 {
 	struct hist *a = arg;
 
-	if (fmt == CLI_FMT_JSON || fmt == CLI_FMT_CSV)
-		return (fmt == CLI_FMT_JSON ? pbench_history_write_json : pbench_history_write_csv)(
-			a->h, a->name, &a->co, f);
-	if (fmt == CLI_FMT_MARKDOWN || fmt == CLI_FMT_PLOT)
-		return (fmt == CLI_FMT_PLOT ? pbench_history_plot_svg :
-			pbench_history_write_markdown)(a->h, a->name, &a->co, f);
-	return pbench_history_write_text(a->h, a->name, &a->co, f);
+	return pbench_history_write(a->h, a->name, &a->co, fmt, f);
 }
 
 /* Each name through the gate (check), or shown (show): one line each for the gate. */

@@ -120,35 +120,21 @@ static int write_report(void *arg, int fmt, FILE *f)
 {
 	const struct jitter_report *r = arg;
 
-	switch (fmt) {
-	case CLI_FMT_JSON:
-		return pbench_jitter_write_json(r->j, r->prep, f);
-	case CLI_FMT_PLOT:
-		return pbench_jitter_plot_svg(r->j, f, "pbench jitter");
-	default:
-		return pbench_jitter_write_text(r->j, r->prep, f);
-	}
-}
-
-static double measured_s(const struct pbench_jitter *j)
-{
-	struct pbench_jitter_cpu c = { .size = sizeof(c) };
-
-	return pbench_jitter_cpu(j, 0, &c) ? 0 : c.duration_s;
+	return pbench_jitter_write(r->j, r->prep, fmt, f);
 }
 
 static int jitter_run(struct jitter_opts *o)
 {
 	struct pbench_jitter_opts jo = PBENCH_JITTER_OPTS_INIT;
 	struct pbench_jitter *j = NULL, *prep = NULL;
-	int err, rc, cpu;
+	int err, rc, cpu, kind;
+	unsigned flags;
+	char why[256];
 
 	jo.duration_s = o->duration_s;
 	jo.threshold_ns = o->threshold_ns;
 	jo.stop = cli_stop;
 	if (o->compare_prepared && !o->ncpus) {
-		char why[256];
-
 		cpu = pbench_cpu_pick(why, sizeof(why));
 		if (cpu < 0) {
 			cli_error("cannot pick the CPU to prepare: %s", pbench_strerror(cpu));
@@ -171,12 +157,10 @@ static int jitter_run(struct jitter_opts *o)
 	}
 	pbench_jitter_wrap_at(j, cli_width(stdout));
 	rc = cli_out_write(&o->out, write_report, &(struct jitter_report){ j, prep });
-	if (*cli_stop) {
-		cli_error("interrupted: %.2f of %g s measured%s", prep ? measured_s(prep) :
-			  measured_s(j), o->duration_s, o->compare_prepared && !prep ?
-			  " (the prepared run was not done)" : "");
-		rc = EXIT_RUNTIME;
-	}
+	flags = (*cli_stop ? PBENCH_OUTCOME_INTERRUPTED : 0) |
+		(o->compare_prepared ? PBENCH_OUTCOME_PREPARED : 0);
+	for (int k = 0; (kind = pbench_jitter_outcome(j, prep, flags, k, why, sizeof(why))) > 0; k++)
+		rc = cli_outcome(kind, why) ? EXIT_RUNTIME : rc;
 	pbench_jitter_free(prep);
 	pbench_jitter_free(j);
 	return rc;

@@ -177,45 +177,24 @@ struct report {
 static int write_report(void *arg, int fmt, FILE *f)
 {
 	const struct report *rep = arg;
-	int err;
 
-	if (fmt == CLI_FMT_JSON)
-		return pbench_runs_write_json_annotated(rep->r, rep->listing, f);
 	/* the text's head went out before the command's output */
-	err = fmt == CLI_FMT_TEXT && rep->head_first ? pbench_runs_write_body(rep->r, f) :
-	      pbench_runs_write(rep->r, fmt, f);
-	if (err || !rep->listing || fmt == CLI_FMT_CSV || fmt == CLI_FMT_PLOT)
-		return err;
-	if (fmt == CLI_FMT_MARKDOWN) {
-		fputs("\n", f);
-		return pbench_listing_write_markdown(rep->listing, f);
-	}
-	fprintf(f, "\n--annotate %s:\n", rep->annotate);
-	return pbench_listing_write_text(rep->listing, f);
+	return pbench_runs_write_annotated(rep->r, rep->listing, rep->annotate, fmt,
+					   rep->head_first ? PBENCH_RUNS_WRITE_BODY : 0, f);
 }
 
-/* Exit 1 for a run cut short, failed runs, a state not restored; said in one line. */
+/* Exit 1 for a run cut short, failed runs, a state not restored, --strict: said in one line. */
 static int verdict(const struct pbench_runs *r, const struct stat_opts *o, int interrupted)
 {
-	struct pbench_runs_totals t = { .size = sizeof(t) };
+	unsigned flags = (interrupted ? PBENCH_OUTCOME_INTERRUPTED : 0) |
+			 (o->run.strict ? PBENCH_OUTCOME_STRICT : 0);
+	char why[1024];
+	int rc = EXIT_OK, kind;
 
-	pbench_runs_totals(r, &t);
-	if (interrupted) {
-		cli_error("interrupted after %d of %ld runs", t.done,
-			  o->ro.runs * pbench_runs_nr_sets(r));
-		return EXIT_RUNTIME;
-	}
-	if (t.failed) {
-		cli_error("%d of %d runs of '%s' failed (see the status column)", t.failed, t.done,
-			  o->ro.argv[0]);
-		return EXIT_RUNTIME;
-	}
-	if (t.restore_err) {
-		cli_error("the prepared state was not fully restored: %s",
-			  pbench_strerror(t.restore_err));
-		return EXIT_RUNTIME;
-	}
-	return o->run.strict ? cli_strict(r) : EXIT_OK;
+	for (int k = 0; (kind = pbench_runs_outcome(r, o->ro.argv ? o->ro.argv[0] : "the workload",
+						    flags, k, why, sizeof(why))) > 0; k++)
+		rc = cli_outcome(kind, why) ? EXIT_RUNTIME : rc;
+	return rc;
 }
 
 /* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on
@@ -269,21 +248,12 @@ static int annotate(struct stat_opts *o)
 {
 	struct pbench_listing_opts lo = { .size = sizeof(lo), .symbol = o->annotate,
 					  .stop = cli_stop };
-	char path[4096];
-	int err;
+	int err = o->annotate ? pbench_listing_annotate(&o->listing, o->ro.argv, &lo,
+							o->ro.timeout_s) : 0;
 
-	if (!o->annotate)
-		return 0;
-	err = pbench_command_resolve(o->ro.argv[0], path, sizeof(path));
-	if (err)	/* said by the runs as for any command that cannot start */
-		return 0;
-	lo.file = path;
-	err = pbench_listing_new(&o->listing, &lo);
-	if (!err)	/* without code to mark, it only says so (no_samples_reason) */
-		err = pbench_listing_sample(o->listing, o->ro.argv, 0, o->ro.timeout_s);
-	if (err == -EINTR)	/* stopped: the runs that follow say "interrupted" */
-		return 0;
-	if (err) {
+	/* 1: a command that cannot start, said by the runs as for any; -EINTR: stopped, and the
+	 * runs that follow say "interrupted" */
+	if (err < 0 && err != -EINTR) {
 		cli_error("--annotate %s: %s", o->annotate, pbench_strerror(err));
 		return EXIT_RUNTIME;
 	}
@@ -307,6 +277,7 @@ int cmd_stat(int argc, char **argv)
 static int stat_main(int argc, char **argv, struct stat_opts *o)
 {
 	long runs = o->ro.runs;		/* without -r: PBENCH_RUNS_OPTS_INIT's */
+	char why[512];
 	int rc;
 
 	cli_run_init(&o->run);
@@ -314,14 +285,11 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	rc = parse_args(argc, argv, o);
 	if (rc)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
-	if (o->ro.max_time_s > 0 && !(o->ro.target_sem_pct > 0)) {
-		cli_error("--max-time is the time budget of --target-sem: give --target-sem too, "
-			  "or use -r for a fixed number of runs");
-		return EXIT_USAGE;
-	}
-	if (o->ro.ncpus > 1 && !o->ro.argv) {
-		cli_error("a list of CPUs for --cpu is for a command that uses several; the "
-			  "built-in workload runs on one: give --cpu one CPU");
+	if (!o->ro.runs)
+		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : runs;
+	/* --max-time without --target-sem, a CPU list for the workload: the library's words */
+	if (pbench_runs_check(&o->ro, why, sizeof(why))) {
+		cli_error("%s", why);
 		return EXIT_USAGE;
 	}
 	if (o->ro.argv && o->run.workload >= 0) {
@@ -354,8 +322,6 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	o->ro.setup = o->run.argv[0];
 	o->ro.prepare = o->run.argv[1];
 	o->ro.cleanup = o->run.argv[2];
-	if (!o->ro.runs)
-		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : runs;
 	if (o->ro.target_sem_pct > 0 && !(o->ro.max_time_s > 0))
 		o->ro.max_time_s = DEFAULT_MAX_TIME_S;
 	/* A report on stdout keeps it: the command's output goes to stderr instead. */

@@ -32,6 +32,9 @@ void cli_command_hint(const char *cmd, const char *bare);
 int cli_event_error(int err);
 /* What r's runs left to warn about (pbench_runs_warning()), each said; name: the command's. */
 void cli_warn_runs(const struct pbench_runs *r, const char *name);
+/* A finding of pbench_runs_outcome() or _contest_outcome() said as its kind asks (an error, a
+ * warning, or a plain "pbench: " line): EXIT_RUNTIME for an error or a regression, else 0. */
+int cli_outcome(int kind, const char *text);
 /* PBENCH_SYSFS_ROOT or PBENCH_PROCFS_ROOT set for a command that measures: said ignored. */
 void cli_note_live(const char *cmd);
 /* 1 if colour on f is wanted (a terminal, NO_COLOR unset). */
@@ -41,7 +44,7 @@ int cli_width(FILE *f);
 
 /* Numbers, the one grammar of every option (pbench_format_parse()), and more than 0. */
 enum { CLI_NUM_INT = PBENCH_FORMAT_PARSE_INT, CLI_NUM_PCT = PBENCH_FORMAT_PARSE_PCT,
-       CLI_NUM_POSITIVE = 1 << 2 };
+       CLI_NUM_POSITIVE = PBENCH_FORMAT_PARSE_POSITIVE };
 /* Option opt's value s in [lo, hi]: 0, or -1 after "invalid <what> '<s>' for <opt>: ...". */
 int cli_number(const char *opt, const char *what, const char *s, double lo, double hi,
 	       unsigned flags, double *out);
@@ -128,8 +131,6 @@ int cli_run_option(struct cli_run *r, int c, const char *arg);
 /* --setup/--prepare/--cleanup as argv (with resolve, found now): 0 or the exit code. */
 int cli_run_helpers(struct cli_run *r, int shell, int resolve);
 void cli_run_release(struct cli_run *r);
-/* --strict: EXIT_RUNTIME after a line for each prepared set whose CPU was busy, else 0. */
-int cli_strict(const struct pbench_runs *r);
 
 /* The progress line on stderr (a terminal; NULL line: done, cleared): rewritten in place, or
  * with lines set (the command writes there too) one line each, at most one a second unless

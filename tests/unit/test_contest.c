@@ -766,6 +766,76 @@ Test(contest, duet_runs_both_at_once_and_swaps_cpus)
 	assert_no_children();
 }
 
+/* The outcome in words, one at a time: an entrant's failed runs, then the gate for each
+ * entrant against the reference (a note when it passes); an interruption ends the list
+ * before the gate; bad arguments refused. */
+Test(contest, outcome_one_at_a_time)
+{
+	struct pbench_contest_opts o = quick_opts();
+	struct pbench_contest *c;
+	char *ok[] = { "true", NULL }, *bad[] = { "sh", "-c", "exit 3", NULL }, why[2048];
+
+	o.flags = PBENCH_CONTEST_NO_CHECK;
+	o.max_rounds = 3;
+	o.min_rounds = 3;
+	cr_assert_eq(pbench_contest_new(&c, &o), 0);
+	cr_assert_eq(add_cmd(c, "good", ok), 0);
+	cr_assert_eq(add_cmd(c, "bad", bad), 1);
+	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	cr_assert_eq(pbench_contest_outcome(c, 0, -1, 0, why, sizeof(why)), PBENCH_OUTCOME_ERROR);
+	cr_expect_str_eq(why, "3 of 3 runs of 'bad' failed (exited non-zero or were killed): its "
+			 "times are of failures");
+	cr_expect_eq(pbench_contest_outcome(c, 0, -1, 1, why, sizeof(why)), 0, "saw: %s", why);
+	cr_expect_str_empty(why);
+	/* the gate: one line for 'bad' (not for the reference), a note or a regression */
+	cr_assert_gt(pbench_contest_outcome(c, 0, 1000, 1, why, sizeof(why)), 0);
+	cr_expect(strstr(why, "regression: "), "saw: %s", why);
+	cr_expect_eq(pbench_contest_outcome(c, 0, 1000, 2, why, sizeof(why)), 0, "saw: %s", why);
+	cr_assert_eq(pbench_contest_outcome(c, PBENCH_OUTCOME_INTERRUPTED, 1000, 1, why,
+					    sizeof(why)), PBENCH_OUTCOME_ERROR);
+	cr_expect_str_eq(why, "interrupted after 3 rounds");
+	cr_expect_eq(pbench_contest_outcome(c, PBENCH_OUTCOME_INTERRUPTED, 1000, 2, why,
+					    sizeof(why)), 0, "the gate after an interruption");
+	cr_expect_eq(pbench_contest_outcome(NULL, 0, -1, 0, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_contest_outcome(c, 0, -1, -1, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_contest_outcome(c, 0, -1, 0, NULL, 1), -EINVAL);
+	pbench_contest_free(c);
+}
+
+/* A duet refuses at once what it cannot run: its CPUs without the duet order, an entrant
+ * that is not a command, a third command. */
+Test(contest, duet_refuses_what_it_cannot_run)
+{
+	struct pbench_contest_opts o = quick_opts();
+	struct pbench_contest *c;
+	char *t[] = { "true", NULL };
+
+	o.duet_cpus[0] = 0;
+	cr_assert_eq(pbench_contest_new(&c, &o), -EINVAL);
+	cr_expect_str_eq(pbench_contest_error(c), "--duet-cpus picks the CPUs of a duet: give "
+			 "--duet too");
+	pbench_contest_free(c);
+	o = quick_opts();
+	o.order = PBENCH_CONTEST_ORDER_DUET;
+	if (pbench_contest_new(&c, &o) == -EINVAL) {
+		pbench_contest_free(c);
+		cr_skip_test("a duet needs two CPUs pbench may run on");
+	}
+	cr_assert_eq(add_xor(c, "w", 1000), -EINVAL);
+	cr_expect_str_eq(pbench_contest_error(c), "a duet runs two commands at the same time: "
+			 "built-in workloads are compared interleaved");
+	cr_assert_eq(pbench_contest_add(c, &(struct pbench_contest_entrant){
+		.size = sizeof(struct pbench_contest_entrant), .stored_ns = (double[]){ 1, 2 },
+		.nr_stored = 2 }), -EINVAL);
+	cr_expect(strstr(pbench_contest_error(c), "a baseline's times cannot run again"));
+	cr_assert_eq(add_cmd(c, "a", t), 0);
+	cr_assert_eq(add_cmd(c, "b", t), 1);
+	cr_assert_eq(add_cmd(c, "c", t), -EINVAL);
+	cr_expect_str_eq(pbench_contest_error(c), "a duet runs two commands at the same time: "
+			 "give exactly two");
+	pbench_contest_free(c);
+}
+
 /* What cannot be run is refused with the reason. */
 Test(contest, bad_options_and_entrants)
 {

@@ -751,3 +751,44 @@ Test(history, read_only)
 	cr_assert_eq(pbench_history_add(h, &r), -EROFS);
 	pbench_history_close(h);
 }
+
+/* The writer that takes a format writes what the writer of that name does, byte for byte,
+ * and refuses a format that is none. */
+Test(history, write_by_format_is_the_named_writer)
+{
+	struct pbench_history_changes_opts co = PBENCH_HISTORY_CHANGES_OPTS_INIT;
+	struct pbench_history *h;
+	char *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	FILE *fa, *fb;
+
+	cr_assert_eq(pbench_history_open(&h, path_in("w.db"), NULL), 0);
+	for (int i = 0; i < 4; i++) {
+		char rev[8];
+		struct pbench_history_record r;
+
+		snprintf(rev, sizeof(rev), "r%d", i);
+		r = rec_at("s", rev, 100 + i, "6.1");
+		cr_assert_gt(pbench_history_add(h, &r), 0);
+	}
+	for (int fmt = PBENCH_REPORT_FORMAT_JSON; fmt <= PBENCH_REPORT_FORMAT_TEXT; fmt++) {
+		fa = open_memstream(&a, &na);
+		fb = open_memstream(&b, &nb);
+		cr_assert_eq(pbench_history_write(h, "s", &co, fmt, fa), 0, "format %d", fmt);
+		cr_assert_eq(fmt == PBENCH_REPORT_FORMAT_JSON ? pbench_history_write_json(h, "s", &co, fb) :
+			     fmt == PBENCH_REPORT_FORMAT_CSV ? pbench_history_write_csv(h, "s", &co, fb) :
+			     fmt == PBENCH_REPORT_FORMAT_MARKDOWN ?
+			     pbench_history_write_markdown(h, "s", &co, fb) :
+			     fmt == PBENCH_REPORT_FORMAT_SVG ? pbench_history_plot_svg(h, "s", &co, fb) :
+			     pbench_history_write_text(h, "s", &co, fb), 0);
+		fclose(fa);
+		fclose(fb);
+		cr_expect(na > 0 && na == nb && !memcmp(a, b, na), "format %d: %zu against %zu bytes",
+			  fmt, na, nb);
+		free(a);
+		free(b);
+	}
+	cr_expect_eq(pbench_history_write(h, "s", &co, PBENCH_REPORT_FORMAT_TEXT + 1, stdout),
+		     -EINVAL);
+	pbench_history_close(h);
+}

@@ -857,3 +857,75 @@ Test(jitter, injected_noise_is_found_and_attributed, .timeout = 60)
 	/* Judged on a later try (the earlier ones' injector fell short of its rate): counted. */
 	TEST_RETRIED("jitter::injected_noise_is_found_and_attributed", tries);
 }
+
+/* The writer that takes a format writes what the writer of that name does, byte for byte,
+ * and refuses a format it has not. */
+Test(jitter, write_by_format_is_the_named_writer)
+{
+	static const int fmts[] = { PBENCH_REPORT_FORMAT_JSON, PBENCH_REPORT_FORMAT_SVG,
+				    PBENCH_REPORT_FORMAT_TEXT };
+	struct pbench_jitter_opts o = PBENCH_JITTER_OPTS_INIT;
+	struct pbench_jitter *j;
+	int cpu = last_cpu();
+	char *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	FILE *fa, *fb;
+
+	o.cpus = &cpu;
+	o.ncpus = 1;
+	o.duration_s = 0.05;
+	cr_assert_eq(pbench_jitter_run(&j, &o), 0);
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		fa = open_memstream(&a, &na);
+		fb = open_memstream(&b, &nb);
+		cr_assert_eq(pbench_jitter_write(j, NULL, fmts[i], fa), 0, "format %d", fmts[i]);
+		cr_assert_eq(fmts[i] == PBENCH_REPORT_FORMAT_JSON ? pbench_jitter_write_json(j, NULL, fb) :
+			     fmts[i] == PBENCH_REPORT_FORMAT_SVG ?
+			     pbench_jitter_plot_svg(j, fb, "pbench jitter") :
+			     pbench_jitter_write_text(j, NULL, fb), 0);
+		fclose(fa);
+		fclose(fb);
+		cr_expect(na > 0 && na == nb && !memcmp(a, b, na), "format %d: %zu against %zu bytes",
+			  fmts[i], na, nb);
+		free(a);
+		free(b);
+	}
+	cr_expect_eq(pbench_jitter_write(j, NULL, PBENCH_REPORT_FORMAT_CSV, stdout), -EINVAL);
+	pbench_jitter_free(j);
+}
+
+/* What a probe says at its end: nothing unless interrupted; then what was measured of the
+ * window, and the prepared probe not done when one was asked for. */
+Test(jitter, outcome_when_interrupted)
+{
+	struct pbench_jitter_opts o = PBENCH_JITTER_OPTS_INIT;
+	struct pbench_jitter *j;
+	int cpu = last_cpu();
+	char why[256];
+	double m;
+
+	o.cpus = &cpu;
+	o.ncpus = 1;
+	o.duration_s = 0.05;
+	cr_assert_eq(pbench_jitter_run(&j, &o), 0);
+	cr_expect_eq(pbench_jitter_outcome(j, NULL, 0, 0, why, sizeof(why)), 0);
+	cr_expect_str_empty(why);
+	cr_assert_eq(pbench_jitter_outcome(j, NULL, PBENCH_OUTCOME_INTERRUPTED, 0, why,
+					   sizeof(why)), PBENCH_OUTCOME_ERROR);
+	cr_expect_eq(sscanf(why, "interrupted: %lf of 0.05 s measured", &m), 1, "%s", why);
+	cr_expect(m > 0.01 && m < 1, "%s", why);
+	cr_expect(!strstr(why, "prepared"), "%s", why);
+	cr_expect_eq(pbench_jitter_outcome(j, NULL, PBENCH_OUTCOME_INTERRUPTED, 1, why,
+					   sizeof(why)), 0);
+	cr_assert_eq(pbench_jitter_outcome(j, NULL, PBENCH_OUTCOME_INTERRUPTED |
+					   PBENCH_OUTCOME_PREPARED, 0, why, sizeof(why)),
+		     PBENCH_OUTCOME_ERROR);
+	cr_expect(strstr(why, " s measured (the prepared run was not done)"), "%s", why);
+	cr_expect_eq(pbench_jitter_outcome(j, j, PBENCH_OUTCOME_INTERRUPTED |
+					   PBENCH_OUTCOME_PREPARED, 0, why, sizeof(why)),
+		     PBENCH_OUTCOME_ERROR);
+	cr_expect(!strstr(why, "not done"), "%s", why);
+	cr_expect_eq(pbench_jitter_outcome(NULL, NULL, 0, 0, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_jitter_outcome(j, NULL, 0, -1, why, sizeof(why)), -EINVAL);
+	pbench_jitter_free(j);
+}

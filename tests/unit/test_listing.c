@@ -454,3 +454,113 @@ Test(listing, sampled_run_ended_at_the_timeout)
 	cr_expect_eq(pbench_listing_sample(l, argv, 0, -1), -EINVAL);
 	pbench_listing_free(l);
 }
+
+/* --annotate's call: the function of the command's program, sampled over one run of it; a
+ * command that cannot start is left to the caller's runs (1, nothing made). */
+Test(listing, annotate_a_command)
+{
+	struct pbench_listing_opts o = { .size = sizeof(o), .symbol = "churn" };
+	char *argv[] = { REC "prog-x86_64", "20000000", NULL };
+	char *missing[] = { "pbench-no-such-command", NULL };
+	struct pbench_listing *l = NULL;
+	uint64_t in_fn = 0;
+
+	cr_assert_eq(pbench_listing_annotate(&l, missing, &o, 0), 1);
+	cr_assert_null(l);
+	cr_assert_eq(pbench_listing_annotate(&l, argv, NULL, 0), -EINVAL);
+	cr_assert_null(l);
+#if !defined(__x86_64__)
+	cr_skip_test("the recorded program is x86-64 code");
+#endif
+	cr_assert_eq(pbench_listing_annotate(&l, argv, &o, 0), 0);
+	cr_assert_not_null(l);
+	cr_expect_str_eq(pbench_listing_symbol(l), "churn");
+	cr_expect_gt(pbench_listing_nr(l), 0);
+	if (!pbench_listing_samples_reason(l)) {
+		cr_expect_eq(pbench_listing_samples(l, &in_fn, NULL), 1);
+		cr_expect_gt(in_fn, 0, "the run was sampled");
+	}
+	pbench_listing_free(l);
+}
+
+/* What one writer wrote, as a string (free it). */
+static char *written(int (*w)(const struct pbench_runs *, const struct pbench_listing *, int,
+			      FILE *), const struct pbench_runs *r,
+		     const struct pbench_listing *l, int fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(w(r, l, fmt, f), 0, "format %d", fmt);
+	fclose(f);
+	return buf;
+}
+
+static int annotated(const struct pbench_runs *r, const struct pbench_listing *l, int fmt,
+		     FILE *f)
+{
+	return pbench_runs_write_annotated(r, l, "churn", fmt, 0, f);
+}
+
+static int annotated_body(const struct pbench_runs *r, const struct pbench_listing *l, int fmt,
+			  FILE *f)
+{
+	return pbench_runs_write_annotated(r, l, "churn", fmt, PBENCH_RUNS_WRITE_BODY, f);
+}
+
+/* By hand: the runs' writer of that format, then the listing where it goes. */
+static int by_hand(const struct pbench_runs *r, const struct pbench_listing *l, int fmt,
+		   FILE *f)
+{
+	int body = fmt == -PBENCH_REPORT_FORMAT_TEXT - 1;
+
+	fmt = body ? PBENCH_REPORT_FORMAT_TEXT : fmt;
+	if (fmt == PBENCH_REPORT_FORMAT_JSON)
+		return pbench_runs_write_json_annotated(r, l, f);
+	if (body ? pbench_runs_write_body(r, f) : pbench_runs_write(r, fmt, f))
+		return -EIO;
+	if (l && fmt == PBENCH_REPORT_FORMAT_MARKDOWN)
+		return fputs("\n", f) < 0 ? -EIO : pbench_listing_write_markdown(l, f);
+	if (l && fmt == PBENCH_REPORT_FORMAT_TEXT)
+		return fputs("\n--annotate churn:\n", f) < 0 ? -EIO : pbench_listing_write_text(l, f);
+	return 0;
+}
+
+/* stat --annotate's report: each format as its writer, the listing under the text (headed by
+ * the name asked for) and the Markdown, in the JSON, not in the CSV or the plot; the text's
+ * body alone when its head went out first. */
+Test(listing, runs_report_with_the_listing)
+{
+	struct pbench_listing *l = listing_named(REC "prog-x86_64", "churn", NULL);
+	struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
+	struct pbench_runs *r;
+	char *a, *b;
+
+	o.mode = PBENCH_RUNS_UNPREPARED;
+	o.events = "task-clock";
+	o.iterations = 1000;
+	o.runs = 2;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0);
+	for (int fmt = PBENCH_REPORT_FORMAT_JSON; fmt <= PBENCH_REPORT_FORMAT_TEXT; fmt++) {
+		for (int with = 0; with < 2; with++) {
+			a = written(annotated, r, with ? l : NULL, fmt);
+			b = written(by_hand, r, with ? l : NULL, fmt);
+			cr_expect_str_eq(a, b, "format %d, listing %d", fmt, with);
+			free(a);
+			free(b);
+		}
+	}
+	a = written(annotated_body, r, l, PBENCH_REPORT_FORMAT_TEXT);
+	b = written(by_hand, r, l, -PBENCH_REPORT_FORMAT_TEXT - 1);
+	cr_expect_str_eq(a, b, "the body");
+	cr_expect(strstr(a, "\n--annotate churn:\n"), "%s", a);
+	free(a);
+	free(b);
+	cr_expect_eq(pbench_runs_write_annotated(r, l, "churn", PBENCH_REPORT_FORMAT_TEXT + 1, 0,
+						 stdout), -EINVAL);
+	pbench_runs_free(r);
+	pbench_listing_free(l);
+}

@@ -256,3 +256,28 @@ Test(output, open_all_refuses_one_file_twice)
 	}
 	cr_assert_str_eq(get(a), "old");
 }
+
+/* The plot's file is named .svg (any case); "-", a device and the other formats take any
+ * name; what it should be called is said. */
+Test(output, a_plot_file_is_named_svg)
+{
+	char why[256];
+
+	cr_expect_eq(pbench_output_check_name("a/p.svg", PBENCH_REPORT_FORMAT_SVG, why,
+					      sizeof(why)), 0);
+	cr_expect_eq(pbench_output_check_name("P.SVG", PBENCH_REPORT_FORMAT_SVG, why,
+					      sizeof(why)), 0);
+	cr_expect_eq(pbench_output_check_name("-", PBENCH_REPORT_FORMAT_SVG, why, sizeof(why)), 0);
+	cr_expect_eq(pbench_output_check_name("/dev/null", PBENCH_REPORT_FORMAT_SVG, why,
+					      sizeof(why)), 0);
+	cr_expect_eq(pbench_output_check_name("r.json", PBENCH_REPORT_FORMAT_JSON, why,
+					      sizeof(why)), 0);
+	cr_expect_eq(pbench_output_check_name("d.x/plot.png", PBENCH_REPORT_FORMAT_SVG, why,
+					      sizeof(why)), -EINVAL);
+	cr_expect_str_eq(why, "name the file 'd.x/plot.svg', not 'd.x/plot.png'");
+	cr_expect_eq(pbench_output_check_name("d.x/plot", PBENCH_REPORT_FORMAT_SVG, why,
+					      sizeof(why)), -EINVAL);
+	cr_expect_str_eq(why, "name the file 'd.x/plot.svg', not 'd.x/plot'");
+	cr_expect_eq(pbench_output_check_name(NULL, PBENCH_REPORT_FORMAT_SVG, why, sizeof(why)),
+		     -EINVAL);
+}

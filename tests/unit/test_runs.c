@@ -362,6 +362,45 @@ Test(runs, warnings_one_at_a_time)
 	pbench_runs_free(r);
 }
 
+/* The outcome in words, one at a time: failed runs with the name given, else an interruption
+ * first and alone; nothing after the last; bad arguments refused. */
+Test(runs, outcome_one_at_a_time)
+{
+	struct pbench_runs_opts o = quick();
+	struct pbench_runs *r;
+	char *const argv[] = { "sh", "-c", "exit 3", NULL };
+	char why[1024];
+
+	o.argv = argv;
+	o.flags = PBENCH_RUNS_NO_CHECK;
+	o.runs = 3;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0);
+	cr_assert_eq(pbench_runs_outcome(r, "my-job", 0, 0, why, sizeof(why)),
+		     PBENCH_OUTCOME_ERROR);
+	cr_expect_str_eq(why, "3 of 3 runs of 'my-job' failed (see the status column)");
+	cr_expect_eq(pbench_runs_outcome(r, "my-job", PBENCH_OUTCOME_STRICT, 1, why, sizeof(why)),
+		     0, "saw: %s", why);
+	cr_expect_str_empty(why);
+	cr_assert_eq(pbench_runs_outcome(r, "my-job", PBENCH_OUTCOME_INTERRUPTED, 0, why,
+					 sizeof(why)), PBENCH_OUTCOME_ERROR);
+	cr_expect_str_eq(why, "interrupted after 3 of 3 runs");
+	cr_expect_eq(pbench_runs_outcome(r, "my-job", PBENCH_OUTCOME_INTERRUPTED, 1, why,
+					 sizeof(why)), 0, "saw: %s", why);
+	cr_expect_eq(pbench_runs_outcome(r, NULL, 0, 0, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_runs_outcome(r, "x", 0, -1, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_runs_outcome(NULL, "x", 0, 0, why, sizeof(why)), -EINVAL);
+	pbench_runs_free(r);
+
+	o.argv = NULL;		/* the workload: nothing to say */
+	o.iterations = 1000;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0);
+	cr_expect_eq(pbench_runs_outcome(r, "the workload", PBENCH_OUTCOME_STRICT, 0, why,
+					 sizeof(why)), 0, "saw: %s", why);
+	pbench_runs_free(r);
+}
+
 /* The writer that takes a format writes what the writer of that name does, byte for byte,
  * and refuses a format that is none. */
 Test(runs, write_by_format_is_the_named_writer)
@@ -395,4 +434,40 @@ Test(runs, write_by_format_is_the_named_writer)
 	cr_expect_eq(pbench_runs_write(r, PBENCH_REPORT_FORMAT_TEXT + 1, stdout), -EINVAL);
 	cr_expect_eq(pbench_runs_write(r, -1, stdout), -EINVAL);
 	pbench_runs_free(r);
+}
+
+/* What pbench_runs_new() refuses is said before anything opens: a value out of range, and
+ * the two combinations stat refuses, in its words; the defaults pass. */
+Test(runs, check_says_what_is_refused)
+{
+	struct pbench_runs_opts o = quick();
+	struct pbench_runs *r;
+	char *const argv[] = { "true", NULL };
+	int cpus[] = { 0, 1 };
+	char why[512];
+
+	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), 0, "%s", why);
+	cr_expect_str_empty(why);
+	o.runs = 0;
+	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), -EINVAL);
+	cr_expect(strstr(why, "opts->runs is 0"), "%s", why);
+	o = quick();
+	o.max_time_s = 5;
+	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), -EINVAL);
+	cr_expect_str_eq(why, "--max-time is the time budget of --target-sem: give --target-sem "
+			 "too, or use -r for a fixed number of runs");
+	cr_expect_eq(pbench_runs_new(&r, &o), -EINVAL, "refused by pbench_runs_new() too");
+	cr_expect(strstr(pbench_strerror(-EINVAL), "--target-sem"), "%s",
+		  pbench_strerror(-EINVAL));
+	o.target_sem_pct = 1;
+	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), 0, "%s", why);
+	o = quick();
+	o.cpus = cpus;
+	o.ncpus = 2;
+	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), -EINVAL);
+	cr_expect(strstr(why, "the built-in workload runs on one"), "%s", why);
+	o.argv = argv;
+	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), 0, "%s", why);
+	cr_expect_eq(pbench_runs_check(NULL, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(pbench_runs_check(&o, NULL, 0), -EINVAL);
 }

@@ -101,6 +101,22 @@ Test(samples, bad_arguments_and_no_sets)
 	pbench_samples_free(s);
 }
 
+/* One set of one value: nothing to summarize, said with its name; a second set makes it a
+ * comparison, analyzed. */
+Test(samples, a_single_sample_alone_is_refused)
+{
+	struct pbench_samples *s;
+	char why[128];
+
+	cr_assert_eq(pbench_samples_new(&s), 0);
+	cr_assert_eq(pbench_samples_add_text(s, "5\n", 2, "one.txt", NULL, NULL, 0), 1);
+	cr_expect_eq(pbench_samples_analyze(s, 0.999, 1, why, sizeof(why)), -EINVAL);
+	cr_expect_str_eq(why, "one.txt: a single sample: nothing to summarize (need 2 or more)");
+	cr_assert_eq(pbench_samples_add_text(s, "5\n6\n", 4, "two.txt", NULL, NULL, 0), 1);
+	cr_expect_eq(pbench_samples_analyze(s, 0.999, 1, why, sizeof(why)), 0, "%s", why);
+	pbench_samples_free(s);
+}
+
 /* A file read whole: its sets named by its path; a file that is not there, a directory and a
  * file too large to be samples each refused with the reason, nothing added. */
 Test(samples, read_from_a_file)
@@ -301,5 +317,35 @@ Test(gbench, unpaired_metric_and_aggregates)
 	cr_expect_not_null(strstr(t, "only in the second file: 'BM_new'"), "%s", t);
 	cr_expect_null(strstr(t, "BM_a vs BM_new"), "%s", t);
 	free(t);
+	pbench_samples_free(s);
+}
+
+/* The writer that takes a format writes what the writer of that name does, byte for byte,
+ * and refuses a format it has not. */
+Test(samples, write_by_format_is_the_named_writer)
+{
+	static const int fmts[] = { PBENCH_REPORT_FORMAT_JSON, PBENCH_REPORT_FORMAT_MARKDOWN,
+				    PBENCH_REPORT_FORMAT_TEXT };
+	struct pbench_samples *s = two_sets("1\n2\n3\n", "2\n3\n4\n");
+	char *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	FILE *fa, *fb;
+
+	cr_assert_eq(pbench_samples_analyze(s, 0.999, 1, NULL, 0), 0);
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		fa = open_memstream(&a, &na);
+		fb = open_memstream(&b, &nb);
+		cr_assert_eq(pbench_samples_write(s, fmts[i], fa), 0, "format %d", fmts[i]);
+		cr_assert_eq(fmts[i] == PBENCH_REPORT_FORMAT_JSON ? pbench_samples_write_json(s, fb) :
+			     fmts[i] == PBENCH_REPORT_FORMAT_MARKDOWN ?
+			     pbench_samples_write_markdown(s, fb) : pbench_samples_write_text(s, fb), 0);
+		fclose(fa);
+		fclose(fb);
+		cr_expect(na > 0 && na == nb && !memcmp(a, b, na), "format %d: %zu against %zu bytes",
+			  fmts[i], na, nb);
+		free(a);
+		free(b);
+	}
+	cr_expect_eq(pbench_samples_write(s, PBENCH_REPORT_FORMAT_CSV, stdout), -EINVAL);
 	pbench_samples_free(s);
 }

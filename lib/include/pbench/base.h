@@ -135,6 +135,20 @@ PBENCH_API void pbench_log_stderr(int level, const char *msg, void *prefix);
  * skipped; words longer than 255 bytes match nothing. Never fails otherwise.
  */
 PBENCH_API int pbench_suggest(const char *word, const char *const *candidates, int n);
+/*
+ * The same in words, for the end of a message: " (did you mean 'PREFIXname'?)" into buf (cut
+ * to len; prefix NULL: none), or "" when no word is near. Returns pbench_suggest()'s index or
+ * -1; -EINVAL when buf is NULL or len 0.
+ */
+PBENCH_API int pbench_suggest_text(const char *word, const char *const *candidates, int n,
+				   const char *prefix, char *buf, size_t len);
+/*
+ * word as one of names[0..n-1] (an option's values): its index; else -ENOENT with why (cut to
+ * len) saying what it can be, "it is one of a, b or c", and the nearest as
+ * pbench_suggest_text() says it. -EINVAL when word, names or why is NULL, or len is 0.
+ */
+PBENCH_API int pbench_suggest_choice(const char *word, const char *const *names, int n,
+				     char *why, size_t len);
 
 /*
  * The stop flag of a harness that measures until done or stopped (pbench stat, compare and

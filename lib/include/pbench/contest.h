@@ -176,7 +176,7 @@ struct pbench_contest;
 /*
  * Check opts and open the events (names are checked now); no entrant yet, nothing runs.
  * Errors: -EINVAL (NULL, a size of 0, a value out of range, the duet CPUs the same or not
- * allowed), the name errors of pbench_counters_open(), the errors of
+ * allowed, or given without the duet order), the name errors of pbench_counters_open(), the errors of
  * pbench_command_resolve() for the setup, prepare and cleanup commands, -ENOMEM. After an
  * error *out is still set when it could be made, so that pbench_contest_error() can say
  * which; free it with pbench_contest_free().
@@ -184,7 +184,8 @@ struct pbench_contest;
 PBENCH_API int pbench_contest_new(struct pbench_contest **out,
 				  const struct pbench_contest_opts *opts);
 /* Add an entrant: its index (from 0), or -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC,
- * -PBENCH_EBAD_INTERP (the command), -EINVAL (nothing to run, fewer than 2 stored times),
+ * -PBENCH_EBAD_INTERP (the command), -EINVAL (nothing to run, fewer than 2 stored times; in a
+ * duet, an entrant that is not a command or a third one: pbench_contest_error() says which),
  * -EALREADY (after the run), -ENOMEM. */
 PBENCH_API int pbench_contest_add(struct pbench_contest *c,
 				  const struct pbench_contest_entrant *e);
@@ -298,6 +299,19 @@ PBENCH_API int pbench_contest_event(const struct pbench_contest *c, int i, int e
  */
 PBENCH_API int pbench_contest_slower(const struct pbench_contest *c, int i, double pct,
 				     char *why, size_t len);
+/*
+ * The contest's outcome, one finding at a time as pbench_runs_outcome() (enum
+ * pbench_outcome_kind): for each entrant in turn its warnings (pbench_runs_warning(), with its
+ * name), "F of R runs of 'NAME' failed (exited non-zero or were killed): its times are of
+ * failures", the prepared state not fully restored, and with PBENCH_OUTCOME_STRICT the
+ * unreliable prepared result; then with PBENCH_OUTCOME_INTERRUPTED "interrupted after N
+ * rounds" and nothing more; then, when fail_pct >= 0, the gate of pbench_contest_slower() for
+ * each entrant against the reference: "regression: ..." (PBENCH_OUTCOME_REGRESSION), "no
+ * regression: ..." or a baseline's "undecided: ..." (PBENCH_OUTCOME_NOTE). Returns the kind
+ * with the sentence in buf (cut to len), 0 past the last, -EINVAL.
+ */
+PBENCH_API int pbench_contest_outcome(const struct pbench_contest *c, unsigned flags,
+				      double fail_pct, int k, char *buf, size_t len);
 
 /*
  * What a baseline (pbench_samples_baseline()'s file at path, its set name or NULL) was

@@ -286,6 +286,11 @@ PBENCH_API int pbench_history_write_csv(struct pbench_history *h, const char *na
 					const struct pbench_history_changes_opts *opts, FILE *f);
 PBENCH_API int pbench_history_plot_svg(struct pbench_history *h, const char *name,
 				       const struct pbench_history_changes_opts *opts, FILE *f);
+/* Series name in format fmt (enum pbench_report_format): the writer of that name. Its
+ * errors, or -EINVAL for another fmt. */
+PBENCH_API int pbench_history_write(struct pbench_history *h, const char *name,
+				    const struct pbench_history_changes_opts *opts, int fmt,
+				    FILE *f);
 
 /* The gate's defaults: a regression is a change slower by more than 5% that starts among
  * the newest 10 points. */

@@ -208,6 +208,22 @@ PBENCH_API int pbench_jitter_write_json(const struct pbench_jitter *j,
  * on f, one row per CPU (at most 64). Errors: -EINVAL, -ENOMEM, -EIO.
  */
 PBENCH_API int pbench_jitter_plot_svg(const struct pbench_jitter *j, FILE *f, const char *title);
+/* The report in format fmt (enum pbench_report_format): the text or the JSON (with prepared,
+ * as those writers take it), or the plot of j titled "pbench jitter". Their errors, or
+ * -EINVAL for another fmt. */
+PBENCH_API int pbench_jitter_write(const struct pbench_jitter *j,
+				   const struct pbench_jitter *prepared, int fmt, FILE *f);
+/*
+ * The probe's outcome, one finding at a time as pbench_runs_outcome() (enum
+ * pbench_outcome_kind): with PBENCH_OUTCOME_INTERRUPTED, "interrupted: M of D s measured" (M
+ * what the last probe done spun, prepared's when given; D the window asked), with " (the
+ * prepared run was not done)" when PBENCH_OUTCOME_PREPARED asked for one and prepared is
+ * NULL: PBENCH_OUTCOME_ERROR. Returns the kind with the sentence in buf (cut to len), 0 past
+ * the last, -EINVAL.
+ */
+PBENCH_API int pbench_jitter_outcome(const struct pbench_jitter *j,
+				     const struct pbench_jitter *prepared, unsigned flags, int k,
+				     char *buf, size_t len);
 
 /* "timer", "ipi", "device", "other_irq", "softirq", "preemption", "steal", "smi". */
 PBENCH_API const char *pbench_jitter_source_kind_name(int kind);

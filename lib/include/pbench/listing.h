@@ -89,6 +89,18 @@ PBENCH_API size_t pbench_listing_backward_jumps(const struct pbench_listing *l);
  */
 PBENCH_API int pbench_listing_sample(struct pbench_listing *l, char *const argv[],
 				     uint64_t period_ns, double timeout_s);
+/*
+ * What pbench stat --annotate shows: the listing of function opts->symbol in the program the
+ * command argv runs (argv[0] found as exec would, pbench_command_resolve(); opts->file and
+ * addr are not read), then pbench_listing_sample() of one more run of argv (timeout_s as
+ * there). Returns 0 with *out set, also when the code cannot be shown or sampled (the status
+ * and the reasons say why); 1 with *out NULL when argv[0] is not a command that can start
+ * (the caller's own runs of it say why); -EINTR (opts->stop set: *out set, without samples),
+ * -EINVAL (out, argv, argv[0] or opts->symbol NULL), -ENOMEM, and pbench_listing_sample()'s
+ * errors with *out set. Free *out with pbench_listing_free() in every case.
+ */
+PBENCH_API int pbench_listing_annotate(struct pbench_listing **out, char *const argv[],
+				       const struct pbench_listing_opts *opts, double timeout_s);
 /* Samples at file addresses addrs[0..n-1] (as a sampled run gives them, or recorded): each
  * counts for the line whose instruction holds it when it lies in the function, and towards
  * the total in any case. -EINVAL (no code listed, addrs NULL), -ENOMEM. */

@@ -69,6 +69,14 @@ PBENCH_API int pbench_output_close(struct pbench_output *o, int commit);
  */
 PBENCH_API int pbench_output_open_all(struct pbench_output **outs, const char *const *paths,
 				      int n, int which[2]);
+/*
+ * Whether path suits a report in format fmt (enum pbench_report_format), before it is opened:
+ * the SVG plot's file is named *.svg (any case), so that what opens it knows it; "-", a device
+ * or a pipe are taken as they are, and the other formats take any name. 0, or -EINVAL with
+ * why (cut to len): "name the file 'NAME.svg', not 'PATH'"; -EINVAL for a NULL path or why,
+ * or len 0.
+ */
+PBENCH_API int pbench_output_check_name(const char *path, int fmt, char *why, size_t len);
 
 #ifdef __cplusplus
 }

@@ -42,6 +42,7 @@ PBENCH_API int pbench_format_wrap(FILE *f, const char *text, int width, int inde
 enum pbench_format_parse_flags {
 	PBENCH_FORMAT_PARSE_INT = 1 << 0,	/* a whole number only ("2.0" is one, "2.5" not) */
 	PBENCH_FORMAT_PARSE_PCT = 1 << 1,	/* a trailing '%' is allowed (and not in *out) */
+	PBENCH_FORMAT_PARSE_POSITIVE = 1 << 2,	/* pbench_format_parse_in(): more than 0 */
 };
 /*
  * A number as people write it (the inverse of the formatting above, and the one grammar of
@@ -51,6 +52,17 @@ enum pbench_format_parse_flags {
  * -ERANGE (out of a double's range).
  */
 PBENCH_API int pbench_format_parse(const char *s, unsigned flags, double *out);
+/*
+ * pbench_format_parse() of s, within [lo, hi] (with PBENCH_FORMAT_PARSE_POSITIVE, more than 0
+ * too): 0 and *out. Otherwise *out is untouched and why (cut to len) says what was expected,
+ * for a message such as "invalid count 'x' for -r: expected <why>": "a whole number from 1 to
+ * 100" (PBENCH_FORMAT_PARSE_INT), "a number more than 0 and at most 10 (a percentage)"
+ * (PBENCH_FORMAT_PARSE_POSITIVE, with PBENCH_FORMAT_PARSE_PCT), or "a number from 0 to 1";
+ * returns pbench_format_parse()'s error, or -ERANGE for a number out of range; -EINVAL for a
+ * NULL out or why, or len 0.
+ */
+PBENCH_API int pbench_format_parse_in(const char *s, unsigned flags, double lo, double hi,
+				      double *out, char *why, size_t len);
 
 /* Any summary (pbench_stats_summary), as pbench analyze prints it: mean ± standard error,
  * the interval, median, min, trimmed mean, max, stddev and MAD at the precision the error

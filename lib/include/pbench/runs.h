@@ -177,6 +177,14 @@ struct pbench_runs;
  */
 PBENCH_API int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opts);
 /*
+ * What pbench_runs_new() refuses in opts before it opens anything, said in why (cut to len):
+ * a value out of range, nothing to run, and two combinations in the words of pbench stat:
+ * max_time_s without target_sem_pct (the budget of the target) and several CPUs (cpus,
+ * ncpus) for a workload or a function, which run on one. 0, or -EINVAL with why; -EINVAL
+ * for a NULL why or len 0.
+ */
+PBENCH_API int pbench_runs_check(const struct pbench_runs_opts *opts, char *why, size_t len);
+/*
  * Run the sets: unprepared, prepared, or one then the other; each stops by its rule or at
  * *stop. Then the summaries, fences and outliers' causes, and the checks of the CPU the
  * prepared runs used. Returns 0, -EINTR when *stop ended it (what was measured is kept and
@@ -324,6 +332,21 @@ PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
  * --annotate) as its "annotate" (null when l is NULL, as pbench_runs_write_json writes it). */
 PBENCH_API int pbench_runs_write_json_annotated(const struct pbench_runs *r,
 						const struct pbench_listing *l, FILE *f);
+/* pbench_runs_write_annotated()'s flags. */
+enum pbench_runs_write_flags {
+	PBENCH_RUNS_WRITE_BODY = 1 << 0,	/* the text without its head, written before the
+						 * runs (pbench_runs_write_head()) */
+};
+/*
+ * The report in format fmt with the listing l of a function of the command (pbench stat
+ * --annotate; NULL: none): the JSON with it (pbench_runs_write_json_annotated()), the text and
+ * the Markdown with it after them (the text's headed "--annotate NAME:", name the function
+ * as it was asked for, NULL: the listing's symbol), the CSV and the plot as pbench_runs_write() writes them. flags: enum
+ * pbench_runs_write_flags. Errors as the writers', -EINVAL for another fmt.
+ */
+PBENCH_API int pbench_runs_write_annotated(const struct pbench_runs *r,
+					   const struct pbench_listing *l, const char *name,
+					   int fmt, unsigned flags, FILE *f);
 /* The runs of r's command, n more, untimed, counted by the allocator shim (each as
  * pbench_mem_file_run() does; output discarded, stopped by opts' stop) and kept with the
  * runs: the text and Markdown end with their section (each figure exactly when every run
@@ -372,6 +395,35 @@ PBENCH_API int pbench_runs_multi_cpu(const struct pbench_runs *r,
  */
 PBENCH_API int pbench_runs_warning(const struct pbench_runs *r, const char *name, int k,
 				   char *buf, size_t len);
+/*
+ * What the end of a measurement says, in words, one finding at a time (k from 0 until 0 is
+ * returned), each with its kind: what `pbench stat` and `pbench compare` print when they are
+ * done and whether they then exit 1. The kind says how a reader should take the sentence in
+ * buf (cut to len).
+ */
+enum pbench_outcome_kind {
+	PBENCH_OUTCOME_NOTE = 1,	/* a plain line: the gate passed or was undecided */
+	PBENCH_OUTCOME_WARNING,		/* the measurement stands, with this to know */
+	PBENCH_OUTCOME_ERROR,		/* the measurement failed: a run failed, a state was not
+					 * restored, it was interrupted, --strict refused it */
+	PBENCH_OUTCOME_REGRESSION,	/* the gate failed: "regression: ...", a plain line */
+};
+enum pbench_outcome_flags {
+	PBENCH_OUTCOME_INTERRUPTED = 1 << 0,	/* the caller's stop ended it (-EINTR) */
+	PBENCH_OUTCOME_STRICT = 1 << 1,		/* a prepared set whose CPU was busy is an error */
+	PBENCH_OUTCOME_PREPARED = 1 << 2,	/* pbench_jitter_outcome(): a prepared probe was
+						 * asked for too */
+};
+/*
+ * The runs' outcome, the first that applies: "interrupted after D of N runs"; else "F of D runs
+ * of 'NAME' failed (see the status column)"; else the prepared state not fully restored; else,
+ * with PBENCH_OUTCOME_STRICT, "--strict: the prepared result is unreliable: ..." for each
+ * prepared set whose CPU was busy (pbench_runs_caution()). All PBENCH_OUTCOME_ERROR (the
+ * warnings are pbench_runs_warning()'s). name: as for pbench_runs_warning(). Returns the kind
+ * with the sentence in buf, 0 past the last, -EINVAL.
+ */
+PBENCH_API int pbench_runs_outcome(const struct pbench_runs *r, const char *name, unsigned flags,
+				   int k, char *buf, size_t len);
 PBENCH_API int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f);
 PBENCH_API int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f);
 /* The text in two parts, for a caller whose command writes to the same stream: the head

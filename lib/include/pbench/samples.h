@@ -84,8 +84,9 @@ PBENCH_API int pbench_samples_baseline(const char *path, const char *name, doubl
  * set against each other one: Welch's t-test, Mann-Whitney U, the ratio of the means with its
  * interval at confidence, and pbench_stats_verdict()'s verdict with same_pct. Two constant sets
  * get no test (the reports say so in words). Call when the sets are read; again after more are.
- * Errors (why says which, may be NULL): -EINVAL (confidence outside (0, 1), same_pct < 0),
- * -ENODATA (no sets), -ENOMEM, and a set's summary or test error.
+ * Errors (why says which, may be NULL): -EINVAL (confidence outside (0, 1), same_pct < 0, or
+ * one set of one value and nothing else: "NAME: a single sample: nothing to summarize (need 2
+ * or more)"), -ENODATA (no sets), -ENOMEM, and a set's summary or test error.
  */
 PBENCH_API int pbench_samples_analyze(struct pbench_samples *s, double confidence,
 				      double same_pct, char *why, size_t wlen);
@@ -105,6 +106,9 @@ PBENCH_API int pbench_samples_write_text(const struct pbench_samples *s, FILE *f
 PBENCH_API int pbench_samples_wrap_at(struct pbench_samples *s, int width);
 PBENCH_API int pbench_samples_write_json(const struct pbench_samples *s, FILE *f);
 PBENCH_API int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f);
+/* The analysis in format fmt (enum pbench_report_format: text, JSON or Markdown): the writer
+ * of that name. Its errors, or -EINVAL for another fmt. */
+PBENCH_API int pbench_samples_write(const struct pbench_samples *s, int fmt, FILE *f);
 PBENCH_API void pbench_samples_free(struct pbench_samples *s);
 
 #ifdef __cplusplus

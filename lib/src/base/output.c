@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -367,4 +368,24 @@ int pbench_output_open_all(struct pbench_output **outs, const char *const *paths
 		outs[i] = NULL;
 	}
 	return err;
+}
+
+int pbench_output_check_name(const char *path, int fmt, char *why, size_t len)
+{
+	const char *base, *dot;
+	struct stat st;
+
+	if (!path || !why || !len)
+		return -EINVAL;
+	*why = 0;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (fmt != PBENCH_REPORT_FORMAT_SVG || !strcmp(path, "-") ||
+	    (dot && !strcasecmp(dot, ".svg")) ||
+	    (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+		return 0;
+	snprintf(why, len, "name the file '%.*s.svg', not '%s'",
+		 (int)(dot && dot > base ? dot - path : (long)strlen(path)), path, path);
+	return -EINVAL;
 }

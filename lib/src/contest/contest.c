@@ -172,6 +172,11 @@ static int check_opts(struct pbench_contest *c)
 		return -EINVAL;
 	}
 	c->duet_cpus[0] = c->duet_cpus[1] = -1;
+	if (o->order != PBENCH_CONTEST_ORDER_DUET && (o->duet_cpus[0] >= 0 ||
+						      o->duet_cpus[1] >= 0)) {
+		pb_contest_set_error(c, "--duet-cpus picks the CPUs of a duet: give --duet too");
+		return -EINVAL;
+	}
 	if (o->order != PBENCH_CONTEST_ORDER_DUET)
 		return 0;
 	c->duet_cpus[0] = o->duet_cpus[0];
@@ -430,6 +435,15 @@ int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_ent
 	if (c->ran)
 		return -EALREADY;
 	pb_copy_in(&e, sizeof(e), in);
+	/* refused now, before a third command is looked for or anything else added */
+	if (pb_contest_is_duet(c) && (!e.argv || c->n == 2)) {
+		pb_contest_set_error(c, "a duet runs two commands at the same time: %s",
+				     e.stored_ns ? "a baseline's times cannot run again" :
+				     e.argv ? "give exactly two" : e.workload == PBENCH_WORKLOAD_FN ?
+				     "functions are compared interleaved" :
+				     "built-in workloads are compared interleaved");
+		return -EINVAL;
+	}
 	if (c->n == c->cap) {
 		int ncap = c->cap ? c->cap * 2 : 4;
 		struct pb_entrant *ne = realloc(c->e, (size_t)ncap * sizeof(*ne));

@@ -3,7 +3,8 @@
  * The picture of a series (pbench history show --plot): each point's value with its interval,
  * the points pbench judged noisy marked, each change point a dashed line with its size, the
  * levels between them, and a change of machine drawn as a break (a gap and a label), since
- * nothing is compared across it. SVG written by hand, as base/plot.c writes the runs'.
+ * nothing is compared across it. SVG written by hand, as base/plot.c writes the runs'. And
+ * a series' report by format (pbench_history_write()), above every writer.
  */
 #include <errno.h>
 #include <math.h>
@@ -140,4 +141,22 @@ PBENCH_API int pbench_history_plot_svg(struct pbench_history *h, const char *nam
 	fputs("</svg>\n", f);
 	pb_history_view_free(&v);
 	return pb_stream_end(f);
+}
+
+int pbench_history_write(struct pbench_history *h, const char *name,
+			 const struct pbench_history_changes_opts *opts, int fmt, FILE *f)
+{
+	switch (fmt) {
+	case PBENCH_REPORT_FORMAT_JSON:
+		return pbench_history_write_json(h, name, opts, f);
+	case PBENCH_REPORT_FORMAT_CSV:
+		return pbench_history_write_csv(h, name, opts, f);
+	case PBENCH_REPORT_FORMAT_MARKDOWN:
+		return pbench_history_write_markdown(h, name, opts, f);
+	case PBENCH_REPORT_FORMAT_SVG:
+		return pbench_history_plot_svg(h, name, opts, f);
+	case PBENCH_REPORT_FORMAT_TEXT:
+		return pbench_history_write_text(h, name, opts, f);
+	}
+	return pb_fail(-EINVAL, "%s(): no report format %d", __func__, fmt);
 }

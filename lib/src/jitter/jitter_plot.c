@@ -4,7 +4,8 @@
  * gap length, a count axis, each bar's count over it where it fits); right, when they came (a
  * timeline of the window by gap length, on the same log scale as the histogram's axis, in
  * cells shaded by how many gaps began there). Self-contained SVG 1.1, no script, text
- * escaped.
+ * escaped. And the report by format (pbench_jitter_write()), above both writers, and what a
+ * probe says at its end (pbench_jitter_outcome()).
  */
 #include <errno.h>
 #include <math.h>
@@ -312,4 +313,42 @@ int pbench_jitter_plot_svg(const struct pbench_jitter *j, FILE *f, const char *t
 	}
 	fputs("</svg>\n", f);
 	return pb_stream_end(f);
+}
+
+int pbench_jitter_write(const struct pbench_jitter *j, const struct pbench_jitter *prepared,
+			int fmt, FILE *f)
+{
+	switch (fmt) {
+	case PBENCH_REPORT_FORMAT_JSON:
+		return pbench_jitter_write_json(j, prepared, f);
+	case PBENCH_REPORT_FORMAT_SVG:
+		return pbench_jitter_plot_svg(j, f, "pbench jitter");
+	case PBENCH_REPORT_FORMAT_TEXT:
+		return pbench_jitter_write_text(j, prepared, f);
+	}
+	return pb_fail(-EINVAL, "%s(): no report format %d", __func__, fmt);
+}
+
+/* What a probe spun of its window: its first CPU's time (0: none). */
+static double measured_s(const struct pbench_jitter *j)
+{
+	struct pbench_jitter_cpu c = { .size = sizeof(c) };
+
+	return pbench_jitter_cpu(j, 0, &c) ? 0 : c.duration_s;
+}
+
+int pbench_jitter_outcome(const struct pbench_jitter *j, const struct pbench_jitter *prepared,
+			  unsigned flags, int k, char *buf, size_t len)
+{
+	if (!j || k < 0 || !buf || !len)
+		return pb_fail(-EINVAL, "%s(): %s", __func__, !j ? "j is NULL" : k < 0 ?
+			       "k is negative" : "no buffer");
+	*buf = 0;
+	if (k || !(flags & PBENCH_OUTCOME_INTERRUPTED))
+		return 0;
+	snprintf(buf, len, "interrupted: %.2f of %g s measured%s",
+		 measured_s(prepared ? prepared : j), j->duration_s,
+		 (flags & PBENCH_OUTCOME_PREPARED) && !prepared ?
+		 " (the prepared run was not done)" : "");
+	return PBENCH_OUTCOME_ERROR;
 }

@@ -8,7 +8,8 @@
  * samples (its pid) are left out, and so are the child's before exec: a sample counts only
  * when its address lies in a mapping of the listing's file that the kernel reported
  * (PERF_RECORD_MMAP2) for that process, which exec makes. The address in memory becomes the
- * address in the file through the mapping's file offset and the ELF's program headers.
+ * address in the file through the mapping's file offset and the ELF's program headers. And
+ * both for a command as pbench stat --annotate asks (pbench_listing_annotate()).
  */
 #include <elf.h>
 #include <errno.h>
@@ -345,4 +346,30 @@ int pbench_listing_sample(struct pbench_listing *l, char *const argv[], uint64_t
 	if (l->status != PBENCH_LISTING_OK)
 		return pb_listing_no_samples(l, "no code to mark: %s", l->reason);
 	return sample_run(l, argv, period_ns ? period_ns : 100000, timeout_s);
+}
+
+int pbench_listing_annotate(struct pbench_listing **out, char *const argv[],
+			    const struct pbench_listing_opts *opts, double timeout_s)
+{
+	struct pbench_listing_opts lo = PBENCH_LISTING_OPTS_INIT;
+	char path[4096];
+	int err;
+
+	if (!out)
+		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
+	*out = NULL;
+	if ((err = PB_CHECK_STRUCT(opts, pbench_listing_opts, 0, "PBENCH_LISTING_OPTS_INIT")))
+		return err;
+	if (!argv || !argv[0] || !opts->symbol)
+		return pb_fail(-EINVAL, "%s(): %s is NULL", __func__, !argv ? "argv" :
+			       !argv[0] ? "argv[0]" : "opts->symbol");
+	if (pbench_command_resolve(argv[0], path, sizeof(path)))
+		return 1;
+	pb_copy_in(&lo, sizeof(lo), opts);
+	lo.file = path;
+	lo.addr = NULL;
+	err = pbench_listing_new(out, &lo);
+	if (!err)	/* without code to mark, it only says so (no_samples_reason) */
+		err = pbench_listing_sample(*out, argv, 0, timeout_s);
+	return err;
 }

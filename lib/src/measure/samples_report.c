@@ -151,6 +151,7 @@ int pbench_samples_analyze(struct pbench_samples *s, double confidence, double s
 			   char *why, size_t wlen)
 {
 	char scratch[8];
+	size_t one;
 	int err;
 
 	if (!why || !wlen) {
@@ -165,6 +166,13 @@ int pbench_samples_analyze(struct pbench_samples *s, double confidence, double s
 	if (!s->n) {
 		snprintf(why, wlen, "no samples to analyze");
 		return -ENODATA;
+	}
+	/* One set of one value and nothing else: nothing to summarize or compare. A value among
+	 * other sets (one repetition of a Google Benchmark benchmark) is compared by its ratio. */
+	if (s->n == 1 && pbench_samples_values(s, 0, &one) && one == 1) {
+		snprintf(why, wlen, "%s: a single sample: nothing to summarize (need 2 or more)",
+			 pbench_samples_name(s, 0));
+		return -EINVAL;
 	}
 	free(s->sums);
 	free(s->cmps);
@@ -476,4 +484,17 @@ int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
 		md_versus(f, s, i);
 	}
 	return pb_stream_end(f);
+}
+
+int pbench_samples_write(const struct pbench_samples *s, int fmt, FILE *f)
+{
+	switch (fmt) {
+	case PBENCH_REPORT_FORMAT_JSON:
+		return pbench_samples_write_json(s, f);
+	case PBENCH_REPORT_FORMAT_MARKDOWN:
+		return pbench_samples_write_markdown(s, f);
+	case PBENCH_REPORT_FORMAT_TEXT:
+		return pbench_samples_write_text(s, f);
+	}
+	return pb_fail(-EINVAL, "%s(): no report format %d", __func__, fmt);
 }

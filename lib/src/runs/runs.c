@@ -49,34 +49,60 @@ void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len)
 
 /* ---- options -------------------------------------------------------------------------------- */
 
+int pbench_runs_check(const struct pbench_runs_opts *opts, char *why, size_t len)
+{
+	struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
+	int err;
+
+	if (!why || !len)
+		return -EINVAL;
+	*why = 0;
+	if ((err = PB_CHECK_STRUCT(opts, pbench_runs_opts, 0, "PBENCH_RUNS_OPTS_INIT"))) {
+		snprintf(why, len, "%s", pbench_strerror(err));
+		return err;
+	}
+	pb_copy_in(&o, sizeof(o), opts);
+	if (o.mode < PBENCH_RUNS_UNPREPARED || o.mode > PBENCH_RUNS_CONTRAST)
+		snprintf(why, len, "opts->mode is %d, not a pbench_runs_mode", o.mode);
+	else if (o.runs < 1 || o.runs > MAX_RUNS || o.warmup_runs < 0 || o.warmup_runs > MAX_RUNS)
+		snprintf(why, len, "opts->runs is %ld and opts->warmup_runs %ld: 1 to %ld runs, and "
+			 "0 to %ld warm-up runs", o.runs, o.warmup_runs, MAX_RUNS, MAX_RUNS);
+	else if (o.cpu < -1)
+		snprintf(why, len, "opts->cpu is %d, not a CPU (-1: pbench_cpu_pick())", o.cpu);
+	else if (!(o.warmup_ms >= 0) || !isfinite(o.warmup_ms) || o.timeout_s < 0 ||
+		 !isfinite(o.timeout_s) || o.target_sem_pct < 0 || !isfinite(o.target_sem_pct) ||
+		 o.max_time_s < 0 || !isfinite(o.max_time_s))
+		snprintf(why, len, "opts->warmup_ms, timeout_s, target_sem_pct or max_time_s is "
+			 "negative or not finite");
+	else if (!o.argv && (o.workload < PBENCH_WORKLOAD_XOR || o.workload > PBENCH_WORKLOAD_FN ||
+			     (o.workload == PBENCH_WORKLOAD_FN && !o.fn)))
+		snprintf(why, len, "nothing to run: no command, an unknown workload, or no function");
+	else if (o.argv && !o.argv[0])
+		snprintf(why, len, "opts->argv is empty");
+	/* the two combinations pbench stat refuses with these words */
+	else if (o.max_time_s > 0 && !(o.target_sem_pct > 0))
+		snprintf(why, len, "--max-time is the time budget of --target-sem: give --target-sem "
+			 "too, or use -r for a fixed number of runs");
+	else if (o.ncpus > 1 && !o.argv)
+		snprintf(why, len, "a list of CPUs for --cpu is for a command that uses several; the "
+			 "built-in workload runs on one: give --cpu one CPU");
+	else if (o.interval_ms != 0 && !(o.interval_ms >= PBENCH_RUNS_INTERVAL_MIN_MS &&
+					 isfinite(o.interval_ms)))
+		snprintf(why, len, "opts->interval_ms is %g, not 0 (off) or at "
+			 "least %d ms", o.interval_ms, PBENCH_RUNS_INTERVAL_MIN_MS);
+	else if (o.interval_ms > 0 && !o.argv)
+		snprintf(why, len, "opts->interval_ms is for a command's runs: "
+			 "the built-in workloads and a function run on pbench's own thread, which "
+			 "cannot wake beside them");
+	return *why ? -EINVAL : 0;
+}
+
 static int check_opts(struct pbench_runs *r)
 {
-	struct pbench_runs_opts *o = &r->o;
+	char why[512];
+	int err = pbench_runs_check(&r->o, why, sizeof(why));
 
-	if (o->mode < PBENCH_RUNS_UNPREPARED || o->mode > PBENCH_RUNS_CONTRAST)
-		return -EINVAL;
-	if (o->runs < 1 || o->runs > MAX_RUNS || o->cpu < -1)
-		return -EINVAL;
-	if (!(o->warmup_ms >= 0) || !isfinite(o->warmup_ms) || o->timeout_s < 0 ||
-	    !isfinite(o->timeout_s) || o->target_sem_pct < 0 || !isfinite(o->target_sem_pct) ||
-	    o->max_time_s < 0 || !isfinite(o->max_time_s))
-		return -EINVAL;
-	if (!o->argv && (o->workload < PBENCH_WORKLOAD_XOR || o->workload > PBENCH_WORKLOAD_FN ||
-			 (o->workload == PBENCH_WORKLOAD_FN && !o->fn)))
-		return -EINVAL;
-	if (o->argv && !o->argv[0])
-		return -EINVAL;
-	if (o->warmup_runs < 0 || o->warmup_runs > MAX_RUNS)
-		return -EINVAL;
-	if (o->interval_ms != 0 && !(o->interval_ms >= PBENCH_RUNS_INTERVAL_MIN_MS &&
-				     isfinite(o->interval_ms)))
-		return pb_fail(-EINVAL, "pbench_runs_new(): opts->interval_ms is %g, not 0 (off) "
-			       "or at least %d ms", o->interval_ms, PBENCH_RUNS_INTERVAL_MIN_MS);
-	if (o->interval_ms > 0 && !o->argv)
-		return pb_fail(-EINVAL, "pbench_runs_new(): opts->interval_ms is for a command's "
-			       "runs: the built-in workloads and a function run on pbench's own "
-			       "thread, which cannot wake beside them");
-	return 0;
+	return err ? pb_fail(err, "%s", why) : 0;
 }
 
 /* The helper commands: found now (a name that is not a command fails here, before anything

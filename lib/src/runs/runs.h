@@ -281,4 +281,17 @@ void pb_runs_speed_verdict(const struct pbench_runs *r, char *verdict, size_t le
 int pb_runs_attach_memory(struct pbench_runs *r, const struct pbench_mem_run *runs,
 					 int n);
 
+/* runs_findings.c: finding k of a list said in order (pbench_runs_outcome(),
+ * pbench_contest_outcome()): each pb_outcome_say() counts one and formats into buf the one
+ * whose turn it is, whose kind found then is. Returns found (0 while not yet). */
+struct pb_outcome {
+	int k, found;
+	char *buf;
+	size_t len;
+};
+int pb_outcome_say(struct pb_outcome *o, int kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* PBENCH_OUTCOME_STRICT's error for each prepared set of r whose CPU was busy. */
+void pb_outcome_strict(struct pb_outcome *o, const struct pbench_runs *r);
+
 #endif

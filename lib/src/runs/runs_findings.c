@@ -3,10 +3,13 @@
  * What a caller of the runs reads once they are done, computed here once instead of by every
  * caller: the totals over the sets (runs done, failed, a state not restored, processes left
  * behind), the multi-CPU finding (a command that used more than its CPUs' worth of time), and
- * the memory runs of a command (the allocator shim's counts, after the timed runs).
+ * the memory runs of a command (the allocator shim's counts, after the timed runs), and the
+ * outcome a command says at the end (failed runs, a state not restored, an interruption).
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,6 +140,60 @@ int pbench_runs_warning(const struct pbench_runs *r, const char *name, int k, ch
 			       "name is NULL" : k < 0 ? "k is negative" : "no buffer");
 	*buf = 0;
 	return warning_k(r, name, k, buf, len);
+}
+
+/* ---- the outcome ------------------------------------------------------------------------- */
+
+int pb_outcome_say(struct pb_outcome *o, int kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->found || o->k--)
+		return o->found;
+	va_start(ap, fmt);
+	vsnprintf(o->buf, o->len, fmt, ap);
+	va_end(ap);
+	o->found = kind;
+	return kind;
+}
+
+void pb_outcome_strict(struct pb_outcome *o, const struct pbench_runs *r)
+{
+	for (int s = 0; r && s < r->nsets && !o->found; s++) {
+		struct pbench_runs_set si = { .size = sizeof(si) };
+		char why[512];
+
+		if (pbench_runs_set_info(r, s, &si) || !(si.unreliable & 1))
+			continue;
+		pbench_runs_caution(r, s, why, sizeof(why));
+		pb_outcome_say(o, PBENCH_OUTCOME_ERROR, "--strict: the prepared result is "
+			       "unreliable: %s", why);
+	}
+}
+
+int pbench_runs_outcome(const struct pbench_runs *r, const char *name, unsigned flags, int k,
+			char *buf, size_t len)
+{
+	struct pbench_runs_totals t = { .size = sizeof(t) };
+	struct pb_outcome o = { .k = k, .buf = buf, .len = len };
+
+	if (!r || !name || k < 0 || !buf || !len)
+		return pb_fail(-EINVAL, "%s(): %s", __func__, !r ? "r is NULL" : !name ?
+			       "name is NULL" : k < 0 ? "k is negative" : "no buffer");
+	*buf = 0;
+	pbench_runs_totals(r, &t);
+	if (flags & PBENCH_OUTCOME_INTERRUPTED)
+		pb_outcome_say(&o, PBENCH_OUTCOME_ERROR, "interrupted after %d of %ld runs", t.done,
+			       r->o.runs * r->nsets);
+	else if (t.failed)
+		pb_outcome_say(&o, PBENCH_OUTCOME_ERROR, "%d of %d runs of '%s' failed (see the "
+			       "status column)", t.failed, t.done, name);
+	else if (t.restore_err)
+		pb_outcome_say(&o, PBENCH_OUTCOME_ERROR, "the prepared state was not fully "
+			       "restored: %s", pbench_strerror(t.restore_err));
+	else if (flags & PBENCH_OUTCOME_STRICT)
+		pb_outcome_strict(&o, r);
+	return o.found;
 }
 
 int pbench_runs_count_memory(struct pbench_runs *r, int n)

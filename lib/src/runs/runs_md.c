@@ -4,8 +4,9 @@
  * hyperfine's --export-markdown): a row per mode with the mean ± standard deviation, the
  * median, min and max in one unit, the CV, the spread and the outliers; for the contrast,
  * the verdict below it. Numbers have the digits the deviation supports; what the runs cannot
- * give (the spread of one run) is n/a. And the one writer that takes the format
- * (pbench_runs_write()), above the others.
+ * give (the spread of one run) is n/a. And the writers that take the format
+ * (pbench_runs_write(), and with stat --annotate's listing pbench_runs_write_annotated()),
+ * above the others.
  */
 #include <errno.h>
 #include <math.h>
@@ -182,4 +183,24 @@ int pbench_runs_write(const struct pbench_runs *r, int fmt, FILE *f)
 		return pbench_runs_write_text(r, f);
 	}
 	return pb_fail(-EINVAL, "%s(): no report format %d", __func__, fmt);
+}
+
+int pbench_runs_write_annotated(const struct pbench_runs *r, const struct pbench_listing *l,
+				const char *name, int fmt, unsigned flags, FILE *f)
+{
+	int err;
+
+	if (fmt == PBENCH_REPORT_FORMAT_JSON)
+		return pbench_runs_write_json_annotated(r, l, f);
+	err = fmt == PBENCH_REPORT_FORMAT_TEXT && (flags & PBENCH_RUNS_WRITE_BODY) ?
+	      pbench_runs_write_body(r, f) : pbench_runs_write(r, fmt, f);
+	if (err || !l || (fmt != PBENCH_REPORT_FORMAT_TEXT && fmt != PBENCH_REPORT_FORMAT_MARKDOWN))
+		return err;
+	if (fmt == PBENCH_REPORT_FORMAT_MARKDOWN) {
+		fputs("\n", f);
+		return pbench_listing_write_markdown(l, f);
+	}
+	name = name ? name : pbench_listing_symbol(l);
+	fprintf(f, "\n--annotate %s:\n", name ? name : "the function");
+	return pbench_listing_write_text(l, f);
 }
