@@ -10,9 +10,11 @@
 # passes that came on a later try of a retry loop, among the N) and writes it to
 # O/test-results.txt. Each unit test file and each suite says how long it took: "[TIME] NAME: N s".
 # tests/run.sh O unit: only the unit tests, examples and fuzz corpora (O/test-results-unit.txt);
-# tests/run.sh O scripts: only the script suites (O/test-results-scripts.txt); scripts-cli and
-# scripts-rest: the CLI suites alone, and the others (faults, schema, ...). make test runs
-# the ASan+UBSan build's two halves on its two lanes at once (tests/all.sh).
+# tests/run.sh O scripts: only the script suites (O/test-results-scripts.txt), in three parts
+# that make test runs at once on its lanes (tests/all.sh): scripts-cli, the CLI suites;
+# scripts-wait, the suites that mostly wait (faults: commands that sleep and are signalled at
+# set times; history_pg: a server and its timeouts); scripts-rest, the others (schema, golden,
+# the structure tests).
 # The unit tests that time things against the whole machine (a CPU's speed, two commands at
 # once on two CPUs, a known duration) are the QUIET ones: make test runs them last, alone,
 # with nothing of its own beside them (tests/run.sh O quiet); "unit" and "busy" (all but
@@ -23,8 +25,8 @@ O=${1:-build}
 PART=${2:-all}
 case "$PART" in
 all) RESULTS=$O/test-results.txt ;;
-unit | scripts | scripts-cli | scripts-rest | quiet | busy) RESULTS=$O/test-results-$PART.txt ;;
-*) echo "usage: tests/run.sh BUILD_DIR [all|unit|scripts|scripts-cli|scripts-rest|quiet|busy]" >&2; exit 2 ;;
+unit | scripts | scripts-cli | scripts-rest | scripts-wait | quiet | busy) RESULTS=$O/test-results-$PART.txt ;;
+*) echo "usage: tests/run.sh BUILD_DIR [all|unit|scripts|scripts-cli|scripts-rest|scripts-wait|quiet|busy]" >&2; exit 2 ;;
 esac
 # Does this part run the unit test $1?
 runs_unit() {
@@ -143,7 +145,8 @@ done
 # prints "<name>: N passed, N failed, N skipped" last.
 case $PART in
 scripts-cli) SUITES=cli ;;
-scripts-rest) SUITES="faults schema cxx layers names golden lint abi history_pg" ;;
+scripts-rest) SUITES="schema cxx layers names golden lint abi" ;;
+scripts-wait) SUITES="faults history_pg" ;;
 *) SUITES="cli faults schema cxx layers names golden lint abi history_pg" ;;
 esac
 # ONCE_ELSEWHERE: suites another build of the same make test runs already, whose result does

@@ -170,6 +170,7 @@ fi
 U=$$
 $PBI stat --mode unprepared -r 1000 -e task-clock -- sleep "0.2$U" >"$T/out" 2>"$T/err" &
 pbpid=$!
+listening "$pbpid"
 sleep 1
 kill -INT "$pbpid"
 wait "$pbpid"
@@ -188,6 +189,7 @@ if pgrep -f "sleep 0.2$U\$" >/dev/null 2>&1; then bad "interrupt" "a child was l
 start=$(date +%s)
 $PBI stat --mode unprepared -r 3 -e task-clock -- sleep "30.$U" >"$T/out" 2>"$T/err" &
 pbpid=$!
+listening "$pbpid"
 sleep 1
 kill -INT "$pbpid"
 wait "$pbpid"
@@ -463,6 +465,7 @@ done
 # preparation under way past 0.5 s (with a kept priority choice it can all end before).
 $PBI stat -r 5 --iterations 1000000 --reprobe >"$T/out" 2>"$T/err" &
 pbpid=$!
+listening "$pbpid"
 sleep 0.5
 kill -INT "$pbpid"
 wait "$pbpid"
