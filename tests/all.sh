@@ -1,22 +1,29 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# make test: every part, two at a time on two lanes, then the total. Usage: tests/all.sh [PMU]
+# make test: every part, on two lanes and a side lane, then the total. Usage: tests/all.sh [PMU]
 #
-#   lane 1: the normal build and its tests (build/), the emulated-PMU suite (build/pmu), the
-#           clang build (-Werror)
-#   lane 2: the ASan+UBSan build (build/asan) and its unit tests, examples and fuzz corpora
-#   either: the ASan+UBSan build's script suites in two parts (the CLI suites, then the
-#           others), each on the lane free first
+# Two builds are tested, the normal one (build/) and ASan+UBSan (build/asan/), each in parts
+# (tests/run.sh): its unit tests with the examples (and the fuzz corpora, under ASan), its CLI
+# suites (cli), the other script suites (rest), and the suites that mostly wait (wait: faults,
+# whose commands sleep and are signalled at set times, and history_pg, a server and its
+# timeouts). Besides them: the emulated-PMU suite (build/pmu) and the clang build (-Werror).
+#   lane 1 builds the normal tree and runs its unit tests, lane 2 the same for ASan+UBSan; then
+#   each lane takes the next part of PARTS (the longest first) that no lane has taken, among
+#   those whose build is there: a lane waits for a build only when nothing else is left
+#   the side lane runs each build's waiting suites once that build is there, beside the two
+#   lanes: they keep a CPU busy a third of their time, and the lanes have the rest
 #   then, alone: the unit tests that time against the whole machine (tests/run.sh: QUIET), of
 #   each build in turn
 #
 # Every part runs whatever another part did: a failure (even a build that does not compile)
 # is counted, named in the total, and never hides the rest. Each part's output goes to
-# build/test-<part>.log and is printed whole when the part ends, so the two lanes' lines do
-# not mix. Each lane is a session of its own (setsid): a test that looks for another pbench
-# it started itself finds its own before the other lane's (pbench_cpu_rival()).
+# build/test-<part>.log and is printed whole when the part ends, so the lanes' lines do not
+# mix. Each lane is a session of its own (setsid): a test that looks for another pbench it
+# started itself finds its own before another lane's (pbench_cpu_rival()).
 set -u
 LOCK=build/.test-print.lock
+# What a lane takes once its build part is done, the longest first.
+PARTS="asan-cli normal-cli pmu asan-rest normal-rest clang"
 
 # part NAME RESULTS CMD...: run CMD, its output to build/test-NAME.log, then print that log.
 # A part whose command wrote no RESULTS line (a build that failed first) gets one: 1 failed.
@@ -50,48 +57,84 @@ clang_build() {
 	fi
 }
 
-# The ASan+UBSan build is the longest part: lane 2 builds it and runs its unit tests; its
-# script suites run on the lane free first, once the build is there (lane 2 writes
-# build/asan/.built: the build's exit status).
-asan_build() {
-	make --no-print-directory check-built O=build/asan SAN=1 DEVELOPER=1
+# The directory of build B (normal, asan), and the file its build part writes its exit status
+# to: the parts of that build wait for it.
+dir() { if [ "$1" = asan ]; then echo build/asan; else echo build; fi; }
+built() { echo "$(dir "$1")/.built"; }
+
+# build B: build the tree (everything its tests run), then its unit tests.
+build() {
+	if [ "$1" = asan ]; then
+		make --no-print-directory check-built O=build/asan SAN=1 DEVELOPER=1
+	else
+		make --no-print-directory check-built O=build DEVELOPER=1
+	fi
 	rc=$?
-	echo "$rc" >build/asan/.built
-	[ "$rc" -eq 0 ] && sh tests/run.sh build/asan unit
+	echo "$rc" >"$(built "$1")"
+	[ "$rc" -eq 0 ] && sh tests/run.sh "$(dir "$1")" unit
 }
-asan_scripts() {	# asan_scripts cli|rest
-	while [ ! -s build/asan/.built ]; do sleep 2; done
-	if [ "$(cat build/asan/.built)" -ne 0 ]; then
-		echo "asan-scripts-$1: not run: the ASan+UBSan build failed (its log: build/test-asan.log)"
+# scripts B HALF: the script suites HALF (cli, rest, wait) of build B, once it is built.
+scripts() {
+	while [ ! -s "$(built "$1")" ]; do sleep 2; done
+	if [ "$(cat "$(built "$1")")" -ne 0 ]; then
+		echo "$1-$2: not run: the build failed (its log: build/test-$1.log)"
 		return 1
 	fi
-	# the structure tests give the same result on every build: the normal build runs them
-	ONCE_ELSEWHERE="cxx layers names lint abi" sh tests/run.sh build/asan "scripts-$1"
+	if [ "$1" = asan ]; then
+		# the structure tests give the same result on every build: the normal build runs them
+		ONCE_ELSEWHERE="cxx layers names lint abi" sh tests/run.sh build/asan "scripts-$2"
+	else
+		sh tests/run.sh build "scripts-$2"
+	fi
 }
-# The ASan+UBSan script suites in two parts (the CLI suites are the larger), to the lane
-# free first: each lane, once its own parts are done, takes the next one not taken yet.
-asan_scripts_parts() {
-	for half in cli rest; do
-		if claim "asan-scripts-$half"; then
-			part "asan-scripts-$half" "build/asan/test-results-scripts-$half.txt" \
-				asan_scripts "$half"
-		fi
+scripts_part() {	# scripts_part B HALF
+	part "$1-$2" "$(dir "$1")/test-results-scripts-$2.txt" scripts "$1" "$2"
+}
+
+# claim PART: true for the one lane that takes PART (mkdir is atomic), false for the others.
+claim() { mkdir "build/.claim-$1" 2>/dev/null; }
+# ready PART: its build is there (built or failed: a part of a failed build says so at once).
+ready() {
+	case $1 in
+	asan-* | normal-*) [ -s "$(built "${1%%-*}")" ] ;;
+	*) true ;;
+	esac
+}
+# The parts of PARTS, one at a time, to whichever lane is free first.
+take_parts() {
+	while :; do
+		left=0 took=
+		for p in $PARTS; do
+			[ -d "build/.claim-$p" ] && continue
+			left=1
+			if ready "$p" && claim "$p"; then
+				took=$p
+				break
+			fi
+		done
+		[ "$left" -eq 0 ] && return
+		case $took in
+		"") sleep 2 ;;
+		pmu) part pmu build/pmu/test-results.txt env DEVELOPER=1 sh tests/pmu/run.sh build/pmu "$PMU" ;;
+		clang) part clang build/clang/test-results.txt clang_build ;;
+		*) scripts_part "${took%%-*}" "${took#*-}" ;;
+		esac
 	done
 }
 
-# claim PART: true for the one lane that takes PART (mkdir is atomic), false for the other.
-claim() { mkdir "build/.claim-$1" 2>/dev/null; }
-
 lane1() {
-	part normal build/test-results-busy.txt make --no-print-directory check O=build DEVELOPER=1 TESTS=busy
-	part pmu build/pmu/test-results.txt env DEVELOPER=1 sh tests/pmu/run.sh build/pmu "$PMU"
-	part clang build/clang/test-results.txt clang_build
-	asan_scripts_parts
+	part normal build/test-results-unit.txt build normal
+	[ -s build/.built ] || echo 1 >build/.built
+	take_parts
 }
 lane2() {
-	part asan build/asan/test-results-unit.txt asan_build
+	part asan build/asan/test-results-unit.txt build asan
 	[ -s build/asan/.built ] || echo 1 >build/asan/.built
-	asan_scripts_parts
+	take_parts
+}
+lane3() {
+	scripts_part normal wait
+	scripts_part asan wait
 }
 
 # tests/all.sh --lane N PMU: one lane (what the main part below starts, in a session of its own).
@@ -103,28 +146,36 @@ fi
 
 PMU=${1:-1}
 mkdir -p build build/asan build/pmu build/clang || exit 1
-rm -f build/test-results*.txt build/asan/test-results-*.txt build/asan/.built \
+rm -f build/test-results*.txt build/asan/test-results-*.txt build/.built build/asan/.built \
       build/pmu/test-results.txt build/clang/test-results.txt build/test-*.log
 rm -rf build/.claim-*
 : >"$LOCK"
-echo "make test: two lanes at once, [normal, pmu, clang] and [asan], each then taking the next of [asan-scripts-cli, asan-scripts-rest], then the quiet tests alone; each part prints when it ends"
+echo "make test: lanes 1 and 2 build the normal and the ASan+UBSan tree and run their unit tests,"
+echo "then each takes the next of [$PARTS]; the side lane runs each build's waiting suites"
+echo "(faults, history_pg); then the quiet tests alone; each part prints when it ends"
 # The lanes' sessions are their own: Ctrl-C or a kill of make ends them, and everything in them.
 setsid sh tests/all.sh --lane 1 "$PMU" & l1=$!
 setsid sh tests/all.sh --lane 2 "$PMU" & l2=$!
-trap 'kill -TERM -- -$l1 -$l2 2>/dev/null; wait; exit 130' INT TERM HUP
+setsid sh tests/all.sh --lane 3 "$PMU" & l3=$!
+trap 'kill -TERM -- -$l1 -$l2 -$l3 2>/dev/null; wait; exit 130' INT TERM HUP
 wait $l1
 wait $l2
+wait $l3
 trap - INT TERM HUP
 # Last, alone: the unit tests that time against the whole machine, each build's in turn.
-part quiet build/test-results-quiet.txt sh tests/run.sh build quiet
-if [ "$(cat build/asan/.built 2>/dev/null)" = 0 ]; then
-	part asan-quiet build/asan/test-results-quiet.txt sh tests/run.sh build/asan quiet
-else
-	echo "asan-quiet: 0 passed, 1 failed, 0 skipped" >build/asan/test-results-quiet.txt
-fi
+for b in normal asan; do
+	d=$(dir "$b")
+	if [ "$(cat "$(built "$b")" 2>/dev/null)" = 0 ]; then
+		part "$b-quiet" "$d/test-results-quiet.txt" sh tests/run.sh "$d" quiet
+	else
+		echo "$b-quiet: 0 passed, 1 failed, 0 skipped" >"$d/test-results-quiet.txt"
+	fi
+done
 rm -f "$LOCK"
 echo
-sh tests/total.sh build/test-results-busy.txt build/pmu/test-results.txt \
-	build/clang/test-results.txt build/asan/test-results-unit.txt \
-	build/asan/test-results-scripts-cli.txt build/asan/test-results-scripts-rest.txt \
+sh tests/total.sh build/test-results-unit.txt build/test-results-scripts-cli.txt \
+	build/test-results-scripts-rest.txt build/test-results-scripts-wait.txt \
+	build/pmu/test-results.txt build/clang/test-results.txt \
+	build/asan/test-results-unit.txt build/asan/test-results-scripts-cli.txt \
+	build/asan/test-results-scripts-rest.txt build/asan/test-results-scripts-wait.txt \
 	build/test-results-quiet.txt build/asan/test-results-quiet.txt

@@ -201,6 +201,22 @@ finish() {
 	[ "$fail" -eq 0 ]
 }
 
+# listening PID: wait (10 s at most) until process PID catches SIGTERM (its SigCgt), that is
+# until pbench is past its start and has its handlers: the moment at which a test then sends a
+# signal counts from there, not from a start that a loaded machine (an ASan build, the other
+# lanes of make test, other work) can stretch past it.
+listening() {
+	_i=0
+	while [ "$_i" -lt 100 ]; do
+		_m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+		[ -z "$_m" ] && return 0	# gone already
+		_m=${_m#"${_m%????}"}	# the last 4 hex digits: signals 1 to 16
+		[ $((0x$_m & 0x4000)) -ne 0 ] && return 0
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
+
 # gone PATTERN: no process whose command line matches PATTERN is left (pgrep -f).
 gone() { ! pgrep -f "$1" >/dev/null 2>&1; }
 

@@ -77,6 +77,7 @@ fi
 echo "old" >"$T/prep.json"
 $PBI stat -r 5 --iterations 1000000 --reprobe --json="$T/prep.json" >"$T/out" 2>"$T/err" &
 pbpid=$!
+listening "$pbpid"
 sleep 0.5
 kill -INT "$pbpid"
 wait "$pbpid"
@@ -136,6 +137,7 @@ for at in 0.3 1.5 3.0; do
 		$PBI stat --mode $what -r 200 --warmup-ms 100 -e task-clock \
 			-- sh -c "sleep 31.$U & sleep 0.06$U" >"$T/out" 2>"$T/err" &
 		pbpid=$!
+		listening "$pbpid"
 		sleep "$at"
 		kill -TERM "$pbpid"
 		wait "$pbpid"
@@ -154,6 +156,7 @@ for at in 0.3 1.5 3.0; do
 	done
 	$PBI jitter -d 5 >"$T/out" 2>"$T/err" &
 	pbpid=$!
+	listening "$pbpid"
 	sleep "$at"
 	kill -TERM "$pbpid"
 	wait "$pbpid"
@@ -341,6 +344,7 @@ fi
 for at in 0.9 1.2; do
 	$PBI jitter --compare-prepared -d 0.5 >"$T/out" 2>"$T/err" &
 	pbpid=$!
+	listening "$pbpid"
 	sleep $at
 	kill -INT "$pbpid"
 	wait "$pbpid"
