@@ -287,7 +287,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
 	if (!o->ro.runs)
 		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : runs;
-	/* --max-time without --target-sem, a CPU list for the workload: the library's words */
+	/* --max-time without --target-sem, a CPU list or -I for the workload: the library's words */
 	if (pbench_runs_check(&o->ro, why, sizeof(why))) {
 		cli_error("%s", why);
 		return EXIT_USAGE;
@@ -305,10 +305,6 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	if (o->run.memory_runs && cli_out_wants(&o->out, CLI_FMT_CSV)) {
 		cli_error("--memory is reported in the text, the JSON and the Markdown, not in the "
 			  "CSV (a line per timed run): drop --csv (or --export-csv)");
-		return EXIT_USAGE;
-	}
-	if (o->ro.interval_ms > 0 && !o->ro.argv) {
-		cli_error("-I shows a command's runs over time: give the command after --");
 		return EXIT_USAGE;
 	}
 	if (o->annotate && !o->ro.argv) {

@@ -178,10 +178,10 @@ struct pbench_runs;
 PBENCH_API int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opts);
 /*
  * What pbench_runs_new() refuses in opts before it opens anything, said in why (cut to len):
- * a value out of range, nothing to run, and two combinations in the words of pbench stat:
- * max_time_s without target_sem_pct (the budget of the target) and several CPUs (cpus,
- * ncpus) for a workload or a function, which run on one. 0, or -EINVAL with why; -EINVAL
- * for a NULL why or len 0.
+ * a value out of range, nothing to run, and three combinations in the words of pbench stat:
+ * max_time_s without target_sem_pct (the budget of the target), several CPUs (cpus, ncpus)
+ * and interval_ms for a workload or a function, which run on one, pbench's own thread. 0, or
+ * -EINVAL with why; -EINVAL for a NULL why or len 0.
  */
 PBENCH_API int pbench_runs_check(const struct pbench_runs_opts *opts, char *why, size_t len);
 /*

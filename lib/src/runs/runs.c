@@ -79,7 +79,7 @@ int pbench_runs_check(const struct pbench_runs_opts *opts, char *why, size_t len
 		snprintf(why, len, "nothing to run: no command, an unknown workload, or no function");
 	else if (o.argv && !o.argv[0])
 		snprintf(why, len, "opts->argv is empty");
-	/* the two combinations pbench stat refuses with these words */
+	/* the combinations pbench stat refuses with these words */
 	else if (o.max_time_s > 0 && !(o.target_sem_pct > 0))
 		snprintf(why, len, "--max-time is the time budget of --target-sem: give --target-sem "
 			 "too, or use -r for a fixed number of runs");
@@ -90,10 +90,8 @@ int pbench_runs_check(const struct pbench_runs_opts *opts, char *why, size_t len
 					 isfinite(o.interval_ms)))
 		snprintf(why, len, "opts->interval_ms is %g, not 0 (off) or at "
 			 "least %d ms", o.interval_ms, PBENCH_RUNS_INTERVAL_MIN_MS);
-	else if (o.interval_ms > 0 && !o.argv)
-		snprintf(why, len, "opts->interval_ms is for a command's runs: "
-			 "the built-in workloads and a function run on pbench's own thread, which "
-			 "cannot wake beside them");
+	else if (o.interval_ms > 0 && !o.argv)	/* they run on pbench's own thread */
+		snprintf(why, len, "-I shows a command's runs over time: give the command after --");
 	return *why ? -EINVAL : 0;
 }
 
