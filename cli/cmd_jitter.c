@@ -75,30 +75,21 @@ static int parse_args(int argc, char **argv, struct jitter_opts *o)
 			   o);
 }
 
-/* What the options ask is checked before anything spins: exit 2 with nothing run. */
+/* What the options ask is checked before anything spins (pbench_jitter_check()): exit 2
+ * with nothing run. */
 static int check_args(struct jitter_opts *o)
 {
-	int n = o->ncpus;
-	double max;
+	struct pbench_jitter_opts jo = PBENCH_JITTER_OPTS_INIT;
+	char why[256];
 
-	if (o->compare_prepared && n > 1) {
-		cli_error("--compare-prepared probes one CPU: give --cpu one CPU, or none to use "
-			  "the one a prepared run would pick");
-		return -1;
-	}
-	if (!n) {
-		cpu_set_t mask;
-
-		n = sched_getaffinity(0, sizeof(mask), &mask) ? 1 : CPU_COUNT(&mask);
-	}
-	max = pbench_jitter_max_duration_s(n);
-	if (o->duration_s > max) {
-		cli_error("invalid duration '%g' for --duration: the gap buffers of %d CPU%s would "
-			  "not fit in memory; at most %.0f s here", o->duration_s, n,
-			  n == 1 ? "" : "s", max);
-		return -1;
-	}
-	return 0;
+	jo.cpus = o->cpus;
+	jo.ncpus = o->ncpus;
+	jo.duration_s = o->duration_s;
+	jo.flags = o->compare_prepared ? PBENCH_JITTER_PREPARED : 0;
+	if (!pbench_jitter_check(&jo, why, sizeof(why)))
+		return 0;
+	cli_error("%s", why);
+	return -1;
 }
 
 static int run_error(int err)
