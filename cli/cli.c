@@ -259,23 +259,6 @@ static int cli_events_add(char **list, const char *arg)
 	return 0;
 }
 
-/* --plot FILE: SVG is written, so a file name must end in .svg (any case): "-", a device or a
- * pipe are taken as they are. 0, or -1 after the message. */
-static int cli_plot_file(const char *path)
-{
-	const char *base = strrchr(path, '/'), *dot;
-	struct stat st;
-
-	base = base ? base + 1 : path;
-	dot = strrchr(base, '.');
-	if (!strcmp(path, "-") || (dot && !strcasecmp(dot, ".svg")) ||
-	    (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
-		return 0;
-	cli_error("--plot writes SVG: name the file '%.*s.svg', not '%s'",
-		  (int)(dot && dot > base ? dot - path : (long)strlen(path)), path, path);
-	return -1;
-}
-
 /* ---- commands ------------------------------------------------------------------------------- */
 
 void cli_command_hint(const char *cmd, const char *bare)
@@ -399,18 +382,11 @@ int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **a
 	}
 	if (!export && !arg) {
 		o->bare_next = optind < argc ? argv[optind] : NULL;
-		o->bare_opt = opt;
+		o->bare_fmt = fmt + 1;
 		arg = "-";
-	} else if (!*arg) {
-		cli_error("%s needs a file name, or '-' for stdout", opt);
-		return -1;
-	} else if (fmt == CLI_FMT_PLOT && cli_plot_file(arg)) {
-		return -1;
 	}
-	/* Named in messages by the option given, a file by its --export- form (or --plot). */
 	err = outs ? 0 : pbench_outputs_new(&outs);
-	if (!err && (err = pbench_outputs_add(outs, fmt, arg, strcmp(arg, "-") ? out_opts[fmt][1] :
-						 opt)) == -EEXIST) {
+	if (!err && (err = pbench_outputs_add(outs, fmt, arg, opt)) == -EEXIST) {
 		cli_error("%s (%s FILE)", pbench_outputs_message(outs, 0), out_opts[fmt][1]);
 		return -1;
 	}
@@ -474,11 +450,12 @@ int cli_out_close(struct cli_out *o, int commit, int rc)
 
 int cli_out_hint(const struct cli_out *o, const char *arg)
 {
-	if (!arg || arg != o->bare_next || !o->bare_opt)
+	const char *const *opts = o->bare_fmt ? out_opts[o->bare_fmt - 1] : NULL;
+
+	if (!arg || arg != o->bare_next || !opts)
 		return 0;
-	cli_hint("%s alone prints on stdout; to write a file give %s FILE (or %s=FILE)",
-		 o->bare_opt, !strcmp(o->bare_opt, "--json") ? "--export-json" :
-		 !strcmp(o->bare_opt, "--csv") ? "--export-csv" : "--export-markdown", o->bare_opt);
+	cli_hint("%s alone prints on stdout; to write a file give %s FILE (or %s=FILE)", opts[0],
+		 opts[1], opts[0]);
 	return 1;
 }
 

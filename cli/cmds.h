@@ -171,7 +171,7 @@ struct cli_out {
 	const char *cmd;		/* "stat", for messages */
 	unsigned offered, flags;	/* CLI_OUT_* */
 	const char *bare_next;		/* the argument after a bare --json/--csv/--markdown */
-	const char *bare_opt;		/* that option, for cli_out_hint() */
+	int bare_fmt;			/* that option's format + 1, for cli_out_hint() */
 };
 typedef int (*cli_out_writer)(void *arg, int fmt, FILE *f);
 void cli_out_init(struct cli_out *o, const char *cmd, unsigned offered, unsigned flags);

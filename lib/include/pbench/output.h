@@ -89,8 +89,11 @@ PBENCH_API int pbench_outputs_new(struct pbench_outputs **out);
  * the message "<label> and <label> cannot both write to stdout: give one of them a file";
  * the same format to stdout again adds nothing. A format given a file again: the later path
  * and label replace the earlier (the last one given counts, as a command line's options do).
- * Nothing is opened yet. Errors: -EINVAL (s or path NULL, path empty, fmt not a format),
- * -EBUSY (the set is open), -ENOMEM.
+ * Nothing is opened yet. Refused with a message (-EINVAL): an empty path ("<label> needs a
+ * file name, or '-' for stdout"), and SVG to a regular file (or a new one) whose name does not
+ * end in .svg ("<label> writes SVG: name the file 'x.svg', not 'x'"); stdout, a device or a
+ * pipe are taken as they are. Errors also: -EINVAL (s or path NULL, fmt not a format), -EBUSY
+ * (the set is open), -ENOMEM.
  */
 PBENCH_API int pbench_outputs_add(struct pbench_outputs *s, int fmt, const char *path,
 				  const char *label);

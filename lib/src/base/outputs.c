@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "base/base.h"
 
@@ -81,18 +83,37 @@ int pbench_outputs_new(struct pbench_outputs **out)
 	return 0;
 }
 
+/* SVG goes to a file named .svg (any case): "-", a device or a pipe are taken as they are. */
+static int svg_named(struct pbench_outputs *s, const char *path, const char *label)
+{
+	const char *base = strrchr(path, '/'), *dot;
+	struct stat st;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!strcmp(path, "-") || (dot && !strcasecmp(dot, ".svg")) ||
+	    (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+		return 0;
+	return say(s, -EINVAL, "%s writes SVG: name the file '%.*s.svg', not '%s'", label,
+		   (int)(dot && dot > base ? dot - path : (long)strlen(path)), path, path);
+}
+
 int pbench_outputs_add(struct pbench_outputs *s, int fmt, const char *path, const char *label)
 {
 	struct out_slot *o;
 	char *p, *l;
 
-	if (!s || fmt < 0 || fmt >= NFMT || !path || !*path)
+	if (!s || fmt < 0 || fmt >= NFMT || !path)
 		return -EINVAL;
 	forget(s);
 	if (s->open)
 		return -EBUSY;
 	if (!label)
 		label = noun[fmt];
+	if (!*path)
+		return say(s, -EINVAL, "%s needs a file name, or '-' for stdout", label);
+	if (fmt == PBENCH_REPORT_FORMAT_SVG && svg_named(s, path, label))
+		return -EINVAL;
 	o = !strcmp(path, "-") ? &s->out[0] : &s->out[1 + fmt];
 	if (o == &s->out[0] && o->fmt == fmt)
 		return 0;	/* that format on stdout already */
