@@ -385,6 +385,9 @@ int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **a
 		o->bare_fmt = fmt + 1;
 		arg = "-";
 	}
+	/* Named by the option given; a file by its --export- form, as '--json=FILE' writes it. */
+	if (*arg && strcmp(arg, "-"))
+		opt = out_opts[fmt][1];
 	err = outs ? 0 : pbench_outputs_new(&outs);
 	if (!err && (err = pbench_outputs_add(outs, fmt, arg, opt)) == -EEXIST) {
 		cli_error("%s (%s FILE)", pbench_outputs_message(outs, 0), out_opts[fmt][1]);
