@@ -426,7 +426,7 @@ int cli_out_write(struct cli_out *o, cli_out_writer write, void *arg)
 {
 	int rc = cli_out_text(o) && write(arg, CLI_FMT_TEXT, stdout) ? EXIT_RUNTIME : EXIT_OK;
 
-	if (pbench_outputs_write(outs, write, arg)) {
+	if (outs && pbench_outputs_write(outs, write, arg)) {
 		out_said(0);
 		rc = EXIT_RUNTIME;
 	}
@@ -437,7 +437,8 @@ int cli_out_write(struct cli_out *o, cli_out_writer write, void *arg)
  * file stays as it was); stdout's error left in errno for main()'s check of stdout. */
 int cli_out_close(struct cli_out *o, int commit, int rc)
 {
-	int err = pbench_outputs_close(outs, commit), out_err = pbench_outputs_stdout_error(outs);
+	int err = outs ? pbench_outputs_close(outs, commit) : 0,
+	    out_err = outs ? pbench_outputs_stdout_error(outs) : 0;
 
 	(void)o;
 	if (err) {
