@@ -313,16 +313,31 @@ void cli_note_live(const char *cmd)
 			 "PBENCH_PROCFS_ROOT are read by 'pbench check' only", cmd);
 }
 
-/* ---- the outputs of a command: one convention (cmds.h, "cli_out") ----------------------------- */
+/* ---- the outputs of a command: one convention (cmds.h, "cli_out"), pbench_outputs ---------- */
 
-static const struct {
-	const char *stdout_opt, *export_opt, *what;
-} formats[CLI_NFMT] = {
-	[CLI_FMT_JSON] = { "--json", "--export-json", "the JSON" },
-	[CLI_FMT_CSV] = { "--csv", "--export-csv", "the CSV file" },
-	[CLI_FMT_MARKDOWN] = { "--markdown", "--export-markdown", "the Markdown" },
-	[CLI_FMT_PLOT] = { NULL, "--plot", "the plot" },
+/* The options that ask for each format: on stdout, and to a file. */
+static const char *const out_opts[CLI_NFMT][2] = {
+	[CLI_FMT_JSON] = { "--json", "--export-json" },
+	[CLI_FMT_CSV] = { "--csv", "--export-csv" },
+	[CLI_FMT_MARKDOWN] = { "--markdown", "--export-markdown" },
+	[CLI_FMT_PLOT] = { NULL, "--plot" },
 };
+
+/* The set of the one cli_out of this process: made at its first output, freed by
+ * cli_out_close(); a static, so a usage error on the way needs no cleanup. */
+static struct pbench_outputs *outs;
+
+/* The library's messages of the last call, each said: -1. */
+static int out_said(int err)
+{
+	const char *m;
+
+	for (int i = 0; (m = pbench_outputs_message(outs, i)); i++)
+		cli_error("%s", m);
+	if (err && !pbench_outputs_message(outs, 0))
+		cli_error("%s", pbench_strerror(err));
+	return -1;
+}
 
 void cli_out_init(struct cli_out *o, const char *cmd, unsigned offered, unsigned flags)
 {
@@ -330,27 +345,14 @@ void cli_out_init(struct cli_out *o, const char *cmd, unsigned offered, unsigned
 	o->cmd = cmd;
 	o->offered = offered;
 	o->flags = flags;
-	o->on_stdout = CLI_FMT_TEXT;
-}
-
-/* fmt on stdout in the text's place; one format only. */
-static int take_stdout(struct cli_out *o, int fmt, const char *opt)
-{
-	if (o->on_stdout != CLI_FMT_TEXT && o->on_stdout != fmt) {
-		cli_error("%s and %s cannot both write to stdout: give one of them a file (%s FILE)",
-			  formats[o->on_stdout].stdout_opt ? formats[o->on_stdout].stdout_opt :
-			  formats[o->on_stdout].export_opt, opt, formats[fmt].export_opt);
-		return -1;
-	}
-	o->on_stdout = fmt;
-	return 1;
+	pbench_outputs_free(outs);
+	outs = NULL;
 }
 
 int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **argv)
 {
-	int fmt = (c - CLI_OUT_OPT) & 3, export = c - CLI_OUT_OPT >= 4;
-	const char *opt = export ? formats[fmt].export_opt : formats[fmt].stdout_opt;
-	char why[8300];
+	int fmt = (c - CLI_OUT_OPT) & 3, export = c - CLI_OUT_OPT >= 4, err;
+	const char *opt = out_opts[fmt][export];
 
 	if (c < CLI_OUT_OPT || c >= CLI_OUT_OPT + 8 || (!export && fmt == CLI_FMT_PLOT))
 		return 0;
@@ -370,124 +372,84 @@ int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **a
 	}
 	if (!export && !arg) {
 		o->bare_next = optind < argc ? argv[optind] : NULL;
-		o->bare_opt = opt;
-		return take_stdout(o, fmt, opt);
+		o->bare_fmt = fmt + 1;
+		arg = "-";
 	}
-	if (!*arg) {
-		cli_error("%s needs a file name, or '-' for stdout", opt);
+	/* Named by the option given; a file by its --export- form, as '--json=FILE' writes it. */
+	if (*arg && strcmp(arg, "-"))
+		opt = out_opts[fmt][1];
+	err = outs ? 0 : pbench_outputs_new(&outs);
+	if (!err && (err = pbench_outputs_add(outs, fmt, arg, opt)) == -EEXIST) {
+		cli_error("%s (%s FILE)", pbench_outputs_message(outs, 0), out_opts[fmt][1]);
 		return -1;
 	}
-	if (pbench_output_check_name(arg, fmt, why, sizeof(why))) {	/* --plot FILE: SVG */
-		cli_error("--plot writes SVG: %s", why);
-		return -1;
-	}
-	if (!strcmp(arg, "-"))
-		return take_stdout(o, fmt, opt);
-	o->path[fmt] = arg;
-	return 1;
-}
-
-/* The option that asked for output i (the format on stdout comes first), for messages. */
-static const char *out_opt(const struct cli_out *o, int i)
-{
-	int f = o->fmt[i];
-
-	return !strcmp(o->opath[i], "-") && formats[f].stdout_opt ? formats[f].stdout_opt :
-	       formats[f].export_opt;
+	return err ? out_said(err) : 1;
 }
 
 int cli_out_open(struct cli_out *o)
 {
-	int n = 0, which[2], err;
+	int err = outs ? 0 : pbench_outputs_new(&outs);
 
-	if (o->on_stdout != CLI_FMT_TEXT) {
-		o->fmt[n] = o->on_stdout;
-		o->opath[n++] = "-";
-	}
-	for (int f = 0; f < CLI_NFMT; f++)
-		if (o->path[f]) {
-			o->fmt[n] = f;
-			o->opath[n++] = o->path[f];
-		}
-	err = pbench_output_open_all(o->file, o->opath, n, which);
-	if (err == -EEXIST)
-		cli_error("%s and %s both write to '%s': give each its own file",
-			  out_opt(o, which[0]), out_opt(o, which[1]), o->opath[which[1]]);
-	else if (err)
-		cli_error("cannot write %s '%s': %s", formats[o->fmt[which[0]]].what,
-			  o->opath[which[0]], pbench_strerror(err));
-	o->nouts = err ? 0 : n;
+	(void)o;
+	if (!err)
+		err = pbench_outputs_open(outs);
+	if (err)
+		out_said(err);
 	return err ? EXIT_USAGE : EXIT_OK;
 }
 
 int cli_out_text(const struct cli_out *o)
 {
-	return o->on_stdout == CLI_FMT_TEXT;
+	(void)o;
+	return pbench_outputs_stdout(outs) < 0;
 }
 
 int cli_out_wants(const struct cli_out *o, int fmt)
 {
-	return o->on_stdout == fmt || (fmt >= 0 && fmt < CLI_NFMT && o->path[fmt]);
+	(void)o;
+	return pbench_outputs_wants(outs, fmt);
 }
 
-/* A report that could not be written to output i, said (stdout's failures are main()'s to
- * say, and a closed pipe is no error to say): EXIT_RUNTIME. */
-static int out_failed(struct cli_out *o, int i, int err)
-{
-	if (!strcmp(o->opath[i], "-"))
-		o->stdout_errno = errno;
-	else if (err != -EPIPE)
-		cli_error("cannot write %s '%s': %s", formats[o->fmt[i]].what, o->opath[i],
-			  pbench_strerror(err));
-	return EXIT_RUNTIME;
-}
-
+/* The text unless a format replaced it (a failure on stdout is main()'s to say), then each
+ * output (pbench_outputs_write()). */
 int cli_out_write(struct cli_out *o, cli_out_writer write, void *arg)
 {
-	int rc = EXIT_OK;
+	int rc = cli_out_text(o) && write(arg, CLI_FMT_TEXT, stdout) ? EXIT_RUNTIME : EXIT_OK;
 
-	if (cli_out_text(o) && write(arg, CLI_FMT_TEXT, stdout))
-		rc = EXIT_RUNTIME;	/* said by main()'s check of stdout */
-	for (int i = 0; i < o->nouts; i++) {
-		int err = o->file[i] ? write(arg, o->fmt[i], pbench_output_file(o->file[i])) : 0;
-
-		o->written[i] = o->file[i] && !err;
-		if (err)
-			rc = out_failed(o, i, err);
+	if (outs && pbench_outputs_write(outs, write, arg)) {
+		out_said(0);
+		rc = EXIT_RUNTIME;
 	}
 	return rc;
 }
 
 /* Close each: the written ones put in place when commit is 1, the others discarded (an old
- * file stays as it was). */
+ * file stays as it was); stdout's error left in errno for main()'s check of stdout. */
 int cli_out_close(struct cli_out *o, int commit, int rc)
 {
-	for (int i = 0; i < o->nouts; i++) {
-		int err = o->file[i] ? pbench_output_close(o->file[i], commit && o->written[i]) : 0;
+	int err = outs ? pbench_outputs_close(outs, commit) : 0,
+	    out_err = outs ? pbench_outputs_stdout_error(outs) : 0;
 
-		o->file[i] = NULL;
-		if (err && err != -EPIPE)
-			cli_error("cannot write %s '%s': %s", formats[o->fmt[i]].what, o->opath[i],
-				  pbench_strerror(err));
-		if (err)
-			rc = rc ? rc : EXIT_RUNTIME;
+	(void)o;
+	if (err) {
+		out_said(0);
+		rc = rc ? rc : EXIT_RUNTIME;
 	}
-	o->nouts = 0;
-	if (o->stdout_errno)
-		errno = o->stdout_errno;
+	pbench_outputs_free(outs);
+	outs = NULL;
+	if (out_err)
+		errno = -out_err;
 	return rc;
 }
 
 int cli_out_hint(const struct cli_out *o, const char *arg)
 {
-	int fmt;
+	const char *const *opts = o->bare_fmt ? out_opts[o->bare_fmt - 1] : NULL;
 
-	if (!arg || arg != o->bare_next || !o->bare_opt)
+	if (!arg || arg != o->bare_next || !opts)
 		return 0;
-	fmt = !strcmp(o->bare_opt, "--json") ? CLI_FMT_JSON : !strcmp(o->bare_opt, "--csv") ?
-	      CLI_FMT_CSV : CLI_FMT_MARKDOWN;
-	cli_hint("%s alone prints on stdout; to write a file give %s FILE (or %s=FILE)",
-		 o->bare_opt, formats[fmt].export_opt, o->bare_opt);
+	cli_hint("%s alone prints on stdout; to write a file give %s FILE (or %s=FILE)", opts[0],
+		 opts[1], opts[0]);
 	return 1;
 }
 

@@ -146,14 +146,15 @@ static int run(struct hist *a, struct cli_out *out)
 
 	if (sub < 0)
 		return EXIT_USAGE;
-	if (a->nargs < min_args[sub] || (sub == 4 && !a->om) || (sub != 1 && out->nouts)) {
+	if (a->nargs < min_args[sub] || (sub == 4 && !a->om) ||
+	    (sub != 1 && cli_out_wants(out, -1))) {
 		cli_error("%s", sub == 4 && !a->om ? "history export: give the format, "
-			  "--openmetrics" : sub != 1 && out->nouts ? "--json, --csv, --markdown "
-			  "and --plot are options of 'pbench history show'" : sub == 2 ?
+			  "--openmetrics" : sub != 1 && cli_out_wants(out, -1) ? "--json, --csv, "
+			  "--markdown and --plot are options of 'pbench history show'" : sub == 2 ?
 			  "history add: give a NAME and one FILE or more" : "give the series' NAME");
 		return EXIT_USAGE;
 	}
-	if (sub == 1 && a->nargs > 2 && out->nouts) {
+	if (sub == 1 && a->nargs > 2 && cli_out_wants(out, -1)) {
 		cli_error("--json, --csv, --markdown and --plot show one series: give one NAME");
 		return EXIT_USAGE;
 	}

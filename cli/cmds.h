@@ -169,18 +169,12 @@ enum { CLI_OUT_NO_ARGS = 1 << 0, CLI_OUT_DASH = 1 << 1 };
 	{ "export-csv", required_argument, NULL, CLI_OUT_OPT + 4 + CLI_FMT_CSV }, \
 	{ "export-markdown", required_argument, NULL, CLI_OUT_OPT + 4 + CLI_FMT_MARKDOWN }, \
 	{ "plot", required_argument, NULL, CLI_OUT_OPT + 4 + CLI_FMT_PLOT }
+/* The output options of one command (the set itself, pbench_outputs, is cli.c's). */
 struct cli_out {
 	const char *cmd;		/* "stat", for messages */
 	unsigned offered, flags;	/* CLI_OUT_* */
-	int on_stdout;			/* the format printed instead of the text, or CLI_FMT_TEXT */
-	const char *path[CLI_NFMT];	/* the files asked for (NULL: none) */
 	const char *bare_next;		/* the argument after a bare --json/--csv/--markdown */
-	const char *bare_opt;		/* that option, for cli_out_hint() */
-	/* open (cli_out_open()): the format on stdout first, then the files */
-	int nouts, fmt[CLI_NFMT + 1], written[CLI_NFMT + 1];
-	const char *opath[CLI_NFMT + 1];
-	struct pbench_output *file[CLI_NFMT + 1];
-	int stdout_errno;		/* why a format on stdout could not be written */
+	int bare_fmt;			/* that option's format + 1, for cli_out_hint() */
 };
 typedef int (*cli_out_writer)(void *arg, int fmt, FILE *f);
 void cli_out_init(struct cli_out *o, const char *cmd, unsigned offered, unsigned flags);
@@ -188,7 +182,7 @@ void cli_out_init(struct cli_out *o, const char *cmd, unsigned offered, unsigned
 int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **argv);
 /* Open the outputs before anything runs: EXIT_OK, or EXIT_USAGE after the message. */
 int cli_out_open(struct cli_out *o);
-/* 1 when the text goes to stdout; 1 when format fmt was asked for. */
+/* 1 when the text goes to stdout; 1 when format fmt (-1: any) was asked for. */
 int cli_out_text(const struct cli_out *o);
 int cli_out_wants(const struct cli_out *o, int fmt);
 /* The text (unless replaced) and each format asked for: EXIT_OK or EXIT_RUNTIME. */

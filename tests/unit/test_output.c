@@ -281,3 +281,155 @@ Test(output, a_plot_file_is_named_svg)
 	cr_expect_eq(pbench_output_check_name(NULL, PBENCH_REPORT_FORMAT_SVG, why, sizeof(why)),
 		     -EINVAL);
 }
+
+/* ---- pbench_outputs: the outputs of one report, with the caller's labels in messages ----- */
+
+/* The writer of the tests: "<fmt>" to f; the format in fail fails (-ENOSPC) half-way. */
+static int fail = -1;
+
+static int write_fmt(void *arg, int fmt, FILE *f)
+{
+	(void)arg;
+	fprintf(f, "new %d", fmt);
+	if (fmt == fail)
+		return -ENOSPC;
+	return fflush(f) ? -errno : 0;
+}
+
+static const char *msg(const struct pbench_outputs *s, int i)
+{
+	const char *m = pbench_outputs_message(s, i);
+
+	return m ? m : "(none)";
+}
+
+/* One format on stdout: a second one is refused as it is given, named by both labels; the
+ * same one again adds nothing; wants() and stdout() say what was asked. */
+Test(output, outputs_refuse_two_formats_on_stdout)
+{
+	struct pbench_outputs *s;
+
+	cr_assert_eq(pbench_outputs_new(&s), 0);
+	cr_assert_eq(pbench_outputs_stdout(s), -1);
+	cr_assert_eq(pbench_outputs_wants(s, -1), 0);
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_JSON, "-", "--json"), 0);
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_JSON, "-", "--export-json"), 0);
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_CSV, "-", "--csv"), -EEXIST);
+	cr_assert_str_eq(msg(s, 0), "--json and --csv cannot both write to stdout: give one of "
+			 "them a file");
+	cr_assert_null(pbench_outputs_message(s, 1));
+	cr_assert_eq(pbench_outputs_stdout(s), PBENCH_REPORT_FORMAT_JSON);
+	cr_assert(pbench_outputs_wants(s, PBENCH_REPORT_FORMAT_JSON) && pbench_outputs_wants(s, -1));
+	cr_assert_eq(pbench_outputs_wants(s, PBENCH_REPORT_FORMAT_CSV), 0, "the refused one");
+	pbench_outputs_free(s);
+}
+
+/* Bad paths said as they are given: an empty name, SVG to a file not named .svg. */
+Test(output, outputs_refuse_bad_names)
+{
+	struct pbench_outputs *s;
+
+	cr_assert_eq(pbench_outputs_new(&s), 0);
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_JSON, "", "--json"), -EINVAL);
+	cr_assert_str_eq(msg(s, 0), "--json needs a file name, or '-' for stdout");
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_SVG, "out/p.json", "--plot"),
+		     -EINVAL);
+	cr_assert_str_eq(msg(s, 0), "--plot writes SVG: name the file 'out/p.svg', not "
+			 "'out/p.json'");
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_SVG, "p.SVG", NULL), 0);
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_SVG, "/dev/null", NULL), 0);
+	cr_assert_eq(pbench_outputs_add(s, 7, "x", NULL), -EINVAL);
+	pbench_outputs_free(s);
+}
+
+/* Two outputs to one file (two names of it): refused at open, named by their labels, with
+ * nothing opened; a path that cannot be written: refused at open, before any write, with
+ * the old files as they were and nothing new in the directory. */
+Test(output, outputs_refused_at_open_before_anything_is_written)
+{
+	struct pbench_outputs *s;
+	char a[128], link_a[128], bad[160], want[400];
+
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(link_a, sizeof(link_a), "%s/b.csv", dir);
+	snprintf(bad, sizeof(bad), "%s/no/such/dir.csv", dir);
+	put(a, "old");
+	cr_assert_eq(link(a, link_a), 0);
+	cr_assert_eq(pbench_outputs_new(&s), 0);
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_CSV, link_a, "--export-csv"), 0);
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_JSON, a, "--json"), 0);
+	cr_assert_eq(pbench_outputs_open(s), -EEXIST);
+	snprintf(want, sizeof(want), "--json and --export-csv both write to '%s': give each its "
+		 "own file", link_a);
+	cr_assert_str_eq(msg(s, 0), want);
+	cr_assert_eq(pbench_outputs_write(s, write_fmt, NULL), -EBADF, "nothing is open");
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_CSV, bad, "--export-csv"), 0);
+	cr_assert_eq(pbench_outputs_open(s), -ENOENT);
+	snprintf(want, sizeof(want), "cannot write the CSV file '%s': ", bad);
+	cr_assert(!strncmp(msg(s, 0), want, strlen(want)), "%s", msg(s, 0));
+	cr_assert_eq(pbench_outputs_close(s, 1), 0);
+	pbench_outputs_free(s);
+	cr_assert_str_eq(get(a), "old");
+	cr_assert_eq(entries(), 2, "nothing new in the directory");
+}
+
+/* A writer that fails leaves that old file as it was (said, named by its format); the other
+ * output is put in place; a format given a file twice writes the later path only. */
+Test(output, outputs_failed_write_keeps_the_old_file)
+{
+	struct pbench_outputs *s;
+	char a[128], b[128], c[128], want[300];
+
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(b, sizeof(b), "%s/b.csv", dir);
+	snprintf(c, sizeof(c), "%s/c.csv", dir);
+	put(a, "old");
+	put(c, "old");
+	cr_assert_eq(pbench_outputs_new(&s), 0);
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_JSON, a, "--export-json"), 0);
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_CSV, b, "--export-csv"), 0);
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_CSV, c, "--export-csv"), 0);
+	cr_assert_eq(pbench_outputs_open(s), 0);
+	fail = PBENCH_REPORT_FORMAT_CSV;
+	cr_assert_eq(pbench_outputs_write(s, write_fmt, NULL), -ENOSPC);
+	fail = -1;
+	snprintf(want, sizeof(want), "cannot write the CSV file '%s': No space left on device", c);
+	cr_assert_str_eq(msg(s, 0), want);
+	cr_assert_null(pbench_outputs_message(s, 1), "one message: %s", msg(s, 1));
+	cr_assert_eq(pbench_outputs_stdout_error(s), 0);
+	cr_assert_eq(pbench_outputs_close(s, 1), 0);
+	cr_assert_str_eq(get(a), "new 0");
+	cr_assert_str_eq(get(c), "old", "the failed one is left as it was");
+	cr_assert_neq(access(b, F_OK), 0, "the CSV path given first is not written");
+	cr_assert_eq(entries(), 2, "nothing new in the directory");
+	pbench_outputs_free(s);
+}
+
+/* A failure on stdout is returned and kept (no message: the caller's check of stdout says
+ * it); a file is written all the same. */
+Test(output, outputs_stdout_failure_reported)
+{
+	struct pbench_outputs *s;
+	char a[128];
+	int full = open("/dev/full", O_WRONLY), saved = dup(STDOUT_FILENO);
+
+	if (full < 0)
+		cr_skip_test("no /dev/full here");
+	snprintf(a, sizeof(a), "%s/a.csv", dir);
+	cr_assert_eq(pbench_outputs_new(&s), 0);
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_JSON, "-", "--json"), 0);
+	cr_assert_eq(pbench_outputs_add(s, PBENCH_REPORT_FORMAT_CSV, a, "--export-csv"), 0);
+	cr_assert_eq(pbench_outputs_open(s), 0);
+	fflush(stdout);
+	cr_assert_eq(dup2(full, STDOUT_FILENO), STDOUT_FILENO);
+	cr_assert_eq(pbench_outputs_write(s, write_fmt, NULL), -ENOSPC);
+	clearerr(stdout);
+	cr_assert_eq(dup2(saved, STDOUT_FILENO), STDOUT_FILENO);
+	cr_assert_null(pbench_outputs_message(s, 0), "%s", msg(s, 0));
+	cr_assert_eq(pbench_outputs_stdout_error(s), -ENOSPC);
+	cr_assert_eq(pbench_outputs_close(s, 1), 0);
+	cr_assert_str_eq(get(a), "new 1");
+	pbench_outputs_free(s);
+	close(full);
+	close(saved);
+}
