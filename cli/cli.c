@@ -157,8 +157,9 @@ static int long_names(const struct option *opts, unsigned offered, const char **
 	return n;
 }
 
-int cli_option_error(int c, char **argv, const char *cmd, const struct option *opts,
-		     unsigned offered)
+/* getopt's ':' or '?': "needs a value" or "unknown option" with "did you mean"; -1. */
+static int option_error(int c, char **argv, const char *cmd, const struct option *opts,
+			unsigned offered)
 {
 	const char *opt = argv[optind - 1], *names[64];
 	char word[64];
@@ -198,7 +199,7 @@ int cli_options(int argc, char **argv, const char *shortopts, const struct optio
 		else
 			err = err < 0 ? -1 : 0;
 		if (err > 0)
-			return cli_option_error(c, argv, out->cmd, opts, out->offered);
+			return option_error(c, argv, out->cmd, opts, out->offered);
 		if (err)
 			return -1;
 	}

@@ -58,9 +58,6 @@ typedef int (*cli_option_fn)(int c, const char *arg, void *ctx);
 /* getopt_long over opts, -h and the outputs included: 0, 1 after -h, -1 after the message. */
 int cli_options(int argc, char **argv, const char *shortopts, const struct option *opts,
 		struct cli_out *out, void (*usage)(FILE *), cli_option_fn fn, void *ctx);
-/* getopt's ':' or '?': "needs a value" or "unknown option" with "did you mean"; -1. */
-int cli_option_error(int c, char **argv, const char *cmd, const struct option *opts,
-		     unsigned offered);
 /* " (did you mean 'PREFIXname'?)" for the name nearest to word (pbench_suggest()), or "". */
 const char *cli_did_you_mean(const char *word, const char *const *names, int n,
 			     const char *prefix);
