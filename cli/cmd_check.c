@@ -75,25 +75,14 @@ int cmd_check(int argc, char **argv)
 	free(o.cpus);
 	if (err)
 		cli_out_close(&out, 0, EXIT_OK);
-	if (err == -EINVAL && n) {
-		char present[256] = "unknown";
-
-		pbench_cpus_present(present, sizeof(present));
-		cli_error("a CPU given to --cpu is not present; present CPUs are %s", present);
-		return EXIT_USAGE;
-	}
-	if (err && (getenv("PBENCH_SYSFS_ROOT") || getenv("PBENCH_PROCFS_ROOT"))) {
-		cli_error("cannot check the recorded tree (PBENCH_SYSFS_ROOT '%s', "
-			  "PBENCH_PROCFS_ROOT '%s'): %s", getenv("PBENCH_SYSFS_ROOT") ?
-			  getenv("PBENCH_SYSFS_ROOT") : "", getenv("PBENCH_PROCFS_ROOT") ?
-			  getenv("PBENCH_PROCFS_ROOT") : "", err == -EINVAL ?
-			  "its CPU list or /proc/stat is malformed" : pbench_strerror(err));
-		cli_hint("tests/fixtures/record.sh records a whole tree");
-		return EXIT_RUNTIME;
-	}
 	if (err) {
-		cli_error("cannot check this machine: %s", pbench_strerror(err));
-		return EXIT_RUNTIME;
+		char why[8700];
+		int kind = pbench_env_check_error(err, n, why, sizeof(why));
+
+		cli_error("%s", why);
+		if (kind == 3)
+			cli_hint("tests/fixtures/record.sh records a whole tree");
+		return kind == 2 ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	rc = cli_out_write(&out, write_report, env);
 	if (strict && strcmp(pbench_env_verdict(env), "ready"))

@@ -6,6 +6,7 @@
  * (env_cpuset.c), the /proc/stat window and picking a CPU (env_pick.c).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,4 +112,27 @@ int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus, unsign
 	if (!(flags & PBENCH_ENV_LIVE))
 		pb_recorded_end();
 	return err;
+}
+
+int pbench_env_check_error(int err, int ncpus, char *why, size_t len)
+{
+	const char *sys = getenv("PBENCH_SYSFS_ROOT"), *proc = getenv("PBENCH_PROCFS_ROOT");
+	char present[256] = "unknown";
+
+	if (!err || !why || !len)
+		return -EINVAL;
+	if (err == -EINVAL && ncpus > 0) {
+		pbench_cpus_present(present, sizeof(present));
+		snprintf(why, len, "a CPU given to --cpu is not present; present CPUs are %s",
+			 present);
+		return 2;
+	}
+	if (!sys && !proc) {
+		snprintf(why, len, "cannot check this machine: %s", pbench_strerror(err));
+		return 1;
+	}
+	snprintf(why, len, "cannot check the recorded tree (PBENCH_SYSFS_ROOT '%s', "
+		 "PBENCH_PROCFS_ROOT '%s'): %s", sys ? sys : "", proc ? proc : "",
+		 err == -EINVAL ? "its CPU list or /proc/stat is malformed" : pbench_strerror(err));
+	return 3;
 }
