@@ -52,14 +52,14 @@ static int history_option(int c, const char *arg, void *ctx)
 	       0 : 1;
 }
 
-/* The store: --history, else PBENCH_HISTORY, else the default. 0 or EXIT_RUNTIME, said. */
+/* The store: --history, else the library's (PBENCH_HISTORY, else the default). 0 or
+ * EXIT_RUNTIME, said. */
 static int open_store(struct pbench_history **h, const char *path, int read_only)
 {
 	struct pbench_history_opts ho = PBENCH_HISTORY_OPTS_INIT;
 	int err;
 
 	ho.read_only = read_only;
-	path = path ? path : getenv("PBENCH_HISTORY");
 	if (!(err = pbench_history_open(h, path && *path ? path : NULL, &ho)))
 		return 0;
 	cli_error("%s", pbench_strerror(err));
@@ -71,24 +71,16 @@ static int open_store(struct pbench_history **h, const char *path, int read_only
 int cli_record(const struct cli_run *r, int (*write)(void *arg, int fmt, FILE *f), void *arg)
 {
 	struct pbench_history_import_opts io = PBENCH_HISTORY_IMPORT_OPTS_INIT;
-	struct pbench_history *h = NULL;
-	size_t len = 0;
-	char *doc = NULL;
-	FILE *m = open_memstream(&doc, &len);
-	int err = m ? write(arg, CLI_FMT_JSON, m) : -ENOMEM, rc;
+	int n;
 
-	err = m && fclose(m) && !err ? -EIO : err;
 	io.rev = r->commit;
-	rc = err ? EXIT_RUNTIME : open_store(&h, r->history, 0);
-	if (!rc && (err = pbench_history_import(h, r->record, doc, len, &io)) > 0)
-		fprintf(stderr, "pbench: recorded '%s' in the history (%d series)\n", r->record, err);
-	if (err < 0) {
-		cli_error("cannot record '%s': %s", r->record, pbench_strerror(err));
-		rc = EXIT_RUNTIME;
-	}
-	pbench_history_close(h);
-	free(doc);
-	return rc;
+	n = pbench_history_import_writer(r->history && *r->history ? r->history : NULL, r->record,
+					 write, arg, &io);
+	if (n > 0)
+		fprintf(stderr, "pbench: recorded '%s' in the history (%d series)\n", r->record, n);
+	else if (n < 0)
+		cli_error("cannot record '%s': %s", r->record, pbench_strerror(n));
+	return n < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
 
 static int write_show(void *arg, int fmt, FILE *f)

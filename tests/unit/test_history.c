@@ -792,3 +792,113 @@ Test(history, write_by_format_is_the_named_writer)
 		     -EINVAL);
 	pbench_history_close(h);
 }
+
+/* ---- pbench_history_import_writer(): a report recorded through its writer ---------------- */
+
+static int writer_calls;
+
+/* A hyperfine document of two commands, written only when asked for JSON. */
+static int hf_writer(void *arg, int fmt, FILE *f)
+{
+	writer_calls++;
+	if (fmt != PBENCH_REPORT_FORMAT_JSON)
+		return -EINVAL;
+	fprintf(f, "{\"results\": [{\"command\": \"%s\", \"times\": [0.1, 0.3]}, "
+		"{\"command\": \"b\", \"times\": [0.2]}]}", (const char *)arg);
+	return 0;
+}
+
+/* Writes half a document, then fails as a writer does. */
+static int failing_writer(void *arg, int fmt, FILE *f)
+{
+	(void)arg, (void)fmt;
+	writer_calls++;
+	fputs("{\"results\": [{\"command\": \"a\", \"times\": [0.1", f);
+	return -ENOSPC;
+}
+
+/* The series of the store at file named name: its points (-1: no such series). */
+static int series_points(const char *file, const char *name, struct pbench_history_record *last)
+{
+	struct pbench_history *h;
+	struct pbench_history_series s = { .size = sizeof(s) };
+	int n, points = -1;
+
+	cr_assert_eq(pbench_history_open(&h, file, NULL), 0, "%s", pbench_strerror(-1));
+	n = pbench_history_series_count(h);
+	for (int i = 0; i < n; i++) {
+		cr_assert_eq(pbench_history_series_get(h, i, &s), 0);
+		if (strcmp(s.name, name))
+			continue;
+		points = pbench_history_points(h, s.id);
+		*last = (struct pbench_history_record){ .size = sizeof(*last) };
+		cr_assert_eq(pbench_history_point_get(h, points - 1, last), 0);
+		last->run_values = NULL;	/* the history's, gone at the close */
+		last->rev = strcmp(last->rev, "r7") ? "other" : "r7";
+	}
+	pbench_history_close(h);
+	return points;
+}
+
+Test(history, import_writer_records_and_reads_back)
+{
+	struct pbench_history_import_opts io = PBENCH_HISTORY_IMPORT_OPTS_INIT;
+	struct pbench_history_record r;
+	const char *file = path_in("rec/h.db");
+
+	io.rev = "r7";
+	writer_calls = 0;
+	cr_assert_eq(pbench_history_import_writer(file, "hf", hf_writer, "a", &io), 2,
+		     "%s", pbench_strerror(-1));
+	cr_assert_eq(writer_calls, 1);
+	cr_assert_eq(series_points(file, "hf/a", &r), 1, "the first command's series, one point");
+	cr_assert(fabs(r.value - 2e8) < 1e-3, "its mean in ns: %g", r.value);
+	cr_assert_eq(r.n_runs, 2);
+	cr_assert_str_eq(r.rev, "r7", "the import options reach the import");
+	cr_assert_eq(series_points(file, "hf/b", &r), 1, "the second command's");
+	cr_assert_eq(pbench_history_import_writer(file, "hf", hf_writer, "a", &io), 2);
+	cr_assert_eq(series_points(file, "hf/a", &r), 2, "recorded again: a second point");
+	cr_assert_eq(pbench_history_import_writer(file, NULL, hf_writer, "a", &io), -EINVAL);
+	cr_assert_eq(pbench_history_import_writer(file, "hf", NULL, "a", &io), -EINVAL);
+}
+
+Test(history, import_writer_honours_PBENCH_HISTORY)
+{
+	struct pbench_history_record r;
+	const char *env = path_in("env/h.db"), *old = getenv("PBENCH_HISTORY");
+	char cwd[512], *saved = old ? strdup(old) : NULL;
+	struct stat st;
+
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	cr_assert_eq(chdir(dir), 0);
+	setenv("PBENCH_HISTORY", env, 1);
+	cr_assert_eq(pbench_history_import_writer(NULL, "hf", hf_writer, "x", NULL), 2,
+		     "%s", pbench_strerror(-1));
+	cr_assert_eq(series_points(env, "hf/x", &r), 1, "recorded in $PBENCH_HISTORY's store");
+	cr_assert_neq(stat(PBENCH_HISTORY_DEFAULT_PATH, &st), 0, "not in the default one");
+	setenv("PBENCH_HISTORY", "", 1);
+	cr_assert_eq(pbench_history_import_writer(NULL, "hf", hf_writer, "y", NULL), 2);
+	cr_assert_eq(stat(PBENCH_HISTORY_DEFAULT_PATH, &st), 0, "empty: the default path");
+	cr_assert_eq(series_points(env, "hf/y", &r), -1, "and not $PBENCH_HISTORY's");
+	unsetenv("PBENCH_HISTORY");
+	cr_assert_eq(series_points(NULL, "hf/y", &r), 1, "unset: the default path");
+	if (saved)
+		setenv("PBENCH_HISTORY", saved, 1);
+	free(saved);
+	cr_assert_eq(chdir(cwd), 0);
+}
+
+Test(history, import_writer_that_fails_records_nothing)
+{
+	struct pbench_history_record r;
+	const char *file = path_in("fail/h.db");
+	struct stat st;
+
+	writer_calls = 0;
+	cr_assert_eq(pbench_history_import_writer(file, "hf", failing_writer, NULL, NULL), -ENOSPC);
+	cr_assert_eq(writer_calls, 1);
+	cr_assert_neq(stat(path_in("fail"), &st), 0, "the store is not even made");
+	cr_assert_eq(pbench_history_import_writer(file, "hf", hf_writer, "a", NULL), 2);
+	cr_assert_eq(pbench_history_import_writer(file, "hf", failing_writer, NULL, NULL), -ENOSPC);
+	cr_assert_eq(series_points(file, "hf/a", &r), 1, "the failed one added no point");
+}

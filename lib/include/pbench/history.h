@@ -38,8 +38,8 @@ struct pbench_history_opts {
 #endif
 
 /*
- * Open (or create) the store at path (NULL: PBENCH_HISTORY_DEFAULT_PATH; its directory is
- * created when missing, nothing else is), in WAL mode, and bring its schema up to
+ * Open (or create) the store at path (NULL: $PBENCH_HISTORY when set and not empty, else
+ * PBENCH_HISTORY_DEFAULT_PATH; its directory is created when missing, nothing else is), in WAL mode, and bring its schema up to
  * PBENCH_HISTORY_SCHEMA (forward only; never backward). Errors, each with its one-line reason
  * (pbench_strerror()): -PBENCH_ENEWER_SCHEMA (written by a newer pbench: left untouched),
  * -PBENCH_ECORRUPT (corrupt, truncated or not a pbench store), -EBUSY (locked past the
@@ -260,6 +260,17 @@ PBENCH_API int pbench_history_import(struct pbench_history *h, const char *name,
 PBENCH_API int pbench_history_import_file(struct pbench_history *h, const char *name,
 					  const char *path,
 					  const struct pbench_history_import_opts *opts);
+/*
+ * Record a report: the JSON that write(arg, PBENCH_REPORT_FORMAT_JSON, f) writes (e.g. a
+ * pbench_runs_write() of pbench stat's report) imported under name (pbench_history_import())
+ * into the store at path, opened for this and closed (NULL: as pbench_history_open()). A
+ * writer that fails records nothing and the store is not opened. Returns the number of
+ * records added (> 0), or the writer's error (a positive one: -EIO), or an error of
+ * pbench_history_open() or pbench_history_import().
+ */
+PBENCH_API int pbench_history_import_writer(const char *path, const char *name,
+					    int (*write)(void *arg, int fmt, FILE *f), void *arg,
+					    const struct pbench_history_import_opts *opts);
 
 /* ---- the reports of a series, the gate and the export (history_report.c, history_plot.c) -- */
 

@@ -58,8 +58,9 @@ PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path
 		return rc;
 	if (opts)
 		pb_copy_in(&o, sizeof(o), opts);
-	if (!path)
-		path = PBENCH_HISTORY_DEFAULT_PATH;
+	if (!path)	/* $PBENCH_HISTORY when set and not empty, else the default */
+		path = getenv("PBENCH_HISTORY") && *getenv("PBENCH_HISTORY") ?
+		       getenv("PBENCH_HISTORY") : PBENCH_HISTORY_DEFAULT_PATH;
 	if (!*path || !(o.busy_timeout_s >= 0))
 		return pb_fail(-EINVAL, "%s(): %s", __func__, *path ? "opts->busy_timeout_s is "
 			       "negative" : "path is empty");

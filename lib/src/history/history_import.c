@@ -487,3 +487,28 @@ PBENCH_API int pbench_history_import_file(struct pbench_history *h, const char *
 	free(buf);
 	return rc;
 }
+
+PBENCH_API int pbench_history_import_writer(const char *path, const char *name,
+					    int (*write)(void *arg, int fmt, FILE *f), void *arg,
+					    const struct pbench_history_import_opts *opts)
+{
+	struct pbench_history_opts ho = PBENCH_HISTORY_OPTS_INIT;
+	struct pbench_history *h = NULL;
+	size_t len = 0;
+	char *doc = NULL;
+	FILE *m;
+	int rc;
+
+	if (!name || !write)
+		return pb_fail(-EINVAL, "%s(): %s is NULL", __func__, name ? "write" : "name");
+	if (!(m = open_memstream(&doc, &len)))
+		return -ENOMEM;
+	rc = write(arg, PBENCH_REPORT_FORMAT_JSON, m);
+	rc = rc > 0 ? -EIO : rc;
+	rc = fclose(m) && !rc ? -EIO : rc;
+	if (!rc && !(rc = pbench_history_open(&h, path, &ho)))
+		rc = pbench_history_import(h, name, doc, len, opts);
+	pbench_history_close(h);
+	free(doc);
+	return rc;
+}
