@@ -249,26 +249,19 @@ void cli_command_hint(const char *cmd, const char *bare)
 
 int cli_command_argv(const char *line, int shell, const char *what, char ***out)
 {
-	char why[512];
-	int err = shell ? pbench_command_shell(out, line) : pbench_command_split(out, line);
+	size_t len = strlen(line) + strlen(what) + 64;	/* the sentence whole, never cut */
+	char *why = malloc(len), syntax[512];
+	int err = why ? pbench_command_words(out, line, shell, what, why, len) : -ENOMEM;
 
-	if (err == -EINVAL) {
-		cli_error("%s '%s' has a quote that is not closed", what, line);
+	if (err)
+		cli_error("%s", why ? why : "out of memory");
+	if (err == -EINVAL)
 		cli_hint("each command is one argument: quote it whole for your shell, and use "
 			 "\\' or \" inside");
-		return EXIT_USAGE;
-	}
-	if (err == -ENODATA) {
-		cli_error("%s '%s' is empty: give a command to run", what, line);
-		return EXIT_USAGE;
-	}
-	if (err) {
-		cli_error("out of memory");
-		return EXIT_RUNTIME;
-	}
-	if (!shell && pbench_command_syntax(*out, why, sizeof(why)) == 1)
-		cli_hint("%s '%s': %s; --shell runs it with sh -c", what, line, why);
-	return 0;
+	if (!err && !shell && pbench_command_syntax(*out, syntax, sizeof(syntax)) == 1)
+		cli_hint("%s '%s': %s; --shell runs it with sh -c", what, line, syntax);
+	free(why);
+	return err == -ENOMEM ? EXIT_RUNTIME : err ? EXIT_USAGE : 0;
 }
 
 /* ---- what runs said -------------------------------------------------------------------------- */
@@ -459,28 +452,15 @@ int cli_out_hint(const struct cli_out *o, const char *arg)
 int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, int *cpus,
 	     int max)
 {
-	const char *set_is = flags & CLI_CPU_PRESENT ? "present CPUs are" :
-			     "pbench may run on CPUs";
-	char set[256] = "";
-	int n, bad, most = flags & CLI_CPU_ONE ? 1 : flags & CLI_CPU_TWO ? 2 : max;
+	char why[1024], who[64];
+	int n, most = flags & CLI_CPU_ONE ? 1 : flags & CLI_CPU_TWO ? 2 : 0;
 
-	if (flags & CLI_CPU_PRESENT)
-		pbench_cpus_present(set, sizeof(set));
-	else
-		pbench_cpus_allowed(set, sizeof(set));
-	n = pbench_cpus_parse_in(arg, set, cpus, max, &bad);
-	if (n <= 0)
-		cli_error("invalid CPU list '%s' for %s: %s; %s %s", arg, opt, n == -ERANGE ?
-			  "no such CPU" : "expected a list such as 2 or 0-3,6", set_is,
-			  set[0] ? set : "unknown");
-	else if (bad >= 0)
-		cli_error("CPU %d given to %s is %s: %s %s", bad, opt, flags & CLI_CPU_PRESENT ?
-			  "not present" : "not online or not allowed", set_is, set);
-	else if (n > most && most == 1)
-		cli_error("invalid CPU list '%s' for %s: 'pbench %s' takes one CPU", arg, opt, cmd);
-	else if (n > most)
-		cli_error("invalid CPU list '%s' for %s: a duet takes two CPUs", arg, opt);
-	return n <= 0 || bad >= 0 || n > most ? -1 : n;
+	snprintf(who, sizeof(who), most == 2 ? "a duet" : "'pbench %s'", cmd);
+	n = pbench_cpus_parse_words(arg, opt, flags & CLI_CPU_PRESENT ? PBENCH_CPUS_PRESENT : 0,
+				    most, who, cpus, max, why, sizeof(why));
+	if (n < 0)
+		cli_error("%s", why);
+	return n < 0 ? -1 : n;
 }
 
 void cli_run_init(struct cli_run *r)

@@ -239,6 +239,31 @@ Test(child, command_shell)
 	pbench_command_free(v);
 }
 
+/* A line that cannot be run, in words that name it: each sentence exactly, none on success. */
+Test(child, command_words)
+{
+	char **v = NULL, why[128];
+
+	cr_assert_eq(pbench_command_words(&v, "echo 'a", 0, "command", why, sizeof(why)),
+		     -EINVAL);
+	cr_assert_str_eq(why, "command 'echo 'a' has a quote that is not closed");
+	cr_assert_null(v);
+	cr_assert_eq(pbench_command_words(&v, " \t", 0, "--setup", why, sizeof(why)), -ENODATA);
+	cr_assert_str_eq(why, "--setup ' \t' is empty: give a command to run");
+	cr_assert_eq(pbench_command_words(&v, "echo 'a b'", 0, "command", why, sizeof(why)), 0);
+	cr_assert_str_eq(why, "");
+	cr_assert_str_eq(v[1], "a b");
+	cr_assert_null(v[2]);
+	pbench_command_free(v);
+	/* With a shell the line is not split: an open quote is sh's to refuse. */
+	cr_assert_eq(pbench_command_words(&v, "echo 'a", 1, "command", why, sizeof(why)), 0);
+	cr_assert_str_eq(v[2], "echo 'a");
+	pbench_command_free(v);
+	cr_assert_eq(pbench_command_words(&v, "echo 'a", 0, "command", why, 10), -EINVAL);
+	cr_assert_str_eq(why, "command '");
+	cr_assert_eq(pbench_command_words(&v, NULL, 0, "command", why, sizeof(why)), -EINVAL);
+}
+
 /* Shell syntax in a command run without a shell, as separate or leading words; a quoted one
  * ('a > b' as one word) is the program's own argument, not syntax. */
 Test(child, command_syntax)

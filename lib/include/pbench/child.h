@@ -123,6 +123,15 @@ PBENCH_API int pbench_command_split(char ***argv, const char *line);
 PBENCH_API int pbench_command_shell(char ***argv, const char *line);
 PBENCH_API void pbench_command_free(char **argv);
 /*
+ * pbench_command_split(), or with shell pbench_command_shell(), with what went wrong as a
+ * sentence for people in why, cut to len: what names the line ("command", "--setup"), as in
+ * "command 'echo 'a' has a quote that is not closed" (-EINVAL) or "command ' ' is empty:
+ * give a command to run" (-ENODATA); "out of memory" (-ENOMEM). why is "" on success.
+ * -EINVAL without a sentence when argv, line, what or why is NULL or len 0.
+ */
+PBENCH_API int pbench_command_words(char ***argv, const char *line, int shell, const char *what,
+				    char *why, size_t len);
+/*
  * Shell syntax in a command that runs without a shell (pbench_command_split()'s argv): the
  * first word that is, or starts with, a redirection or an operator a shell would act on (>,
  * >>, <, |, &&, ||, ;), which the program then gets as an argument ("gzip -c f > out" hands

@@ -6,6 +6,7 @@
  * given whole to /bin/sh -c.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,25 @@ int pbench_command_shell(char ***argv, const char *line)
 	}
 	*argv = v;
 	return 0;
+}
+
+int pbench_command_words(char ***argv, const char *line, int shell, const char *what,
+			 char *why, size_t len)
+{
+	int err;
+
+	if (!argv || !line || !what || !why || !len)
+		return -EINVAL;
+	err = shell ? pbench_command_shell(argv, line) : pbench_command_split(argv, line);
+	if (err == -EINVAL)
+		snprintf(why, len, "%s '%s' has a quote that is not closed", what, line);
+	else if (err == -ENODATA)
+		snprintf(why, len, "%s '%s' is empty: give a command to run", what, line);
+	else if (err)
+		snprintf(why, len, "out of memory");
+	else
+		why[0] = '\0';
+	return err;
 }
 
 void pbench_command_free(char **argv)
