@@ -9,7 +9,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,7 +27,7 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* A warning or a hint, wrapped at stderr's width (cli_width()) under its text; an error
+/* A warning or a hint, wrapped at stderr's width (pbench_output_width()) under its text; an error
  * stays one line. However long, it is said whole, never cut. */
 static void say(const char *prefix, const char *fmt, va_list ap)
 {
@@ -37,7 +36,7 @@ static void say(const char *prefix, const char *fmt, va_list ap)
 	if (vasprintf(&msg, fmt, ap) < 0)
 		return;
 	if (asprintf(&line, "%s%s", prefix, msg) >= 0) {
-		pbench_format_wrap(stderr, line, cli_width(stderr), (int)strlen(prefix));
+		pbench_format_wrap(stderr, line, pbench_output_width(stderr), (int)strlen(prefix));
 		free(line);
 	}
 	free(msg);
@@ -68,28 +67,6 @@ void cli_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	say("pbench: warning: ", fmt, ap);
 	va_end(ap);
-}
-
-int cli_color(FILE *f)
-{
-	const char *nc = getenv("NO_COLOR");
-
-	return isatty(fileno(f)) && !(nc && *nc);
-}
-
-/* COLUMNS first, as git's term_columns(): a width asked for explicitly wins over the
- * terminal's, and is how a script or a test gets wrapped text from a pipe. */
-int cli_width(FILE *f)
-{
-	const char *c = getenv("COLUMNS");
-	struct winsize ws;
-	double n;
-
-	if (c && *c && !pbench_format_parse(c, CLI_NUM_INT, &n) && n >= 0 && n <= 10000)
-		return (int)n;
-	if (!isatty(fileno(f)))
-		return 0;
-	return !ioctl(fileno(f), TIOCGWINSZ, &ws) && ws.ws_col ? ws.ws_col : 80;
 }
 
 void cli_progress(struct cli_progress *p, const char *line, int now)
@@ -276,14 +253,6 @@ int cli_event_error(int err)
 	return 1;
 }
 
-void cli_warn_runs(const struct pbench_runs *r, const char *name)
-{
-	char why[1024];
-
-	for (int k = 0; r && pbench_runs_warning(r, name, k, why, sizeof(why)) == 1; k++)
-		cli_warn("%s", why);
-}
-
 int cli_outcome(int kind, const char *text)
 {
 	if (kind == PBENCH_OUTCOME_ERROR)
@@ -294,17 +263,6 @@ int cli_outcome(int kind, const char *text)
 		fprintf(stderr, "pbench: %s\n", text);
 	return kind == PBENCH_OUTCOME_ERROR || kind == PBENCH_OUTCOME_REGRESSION ? EXIT_RUNTIME :
 	       EXIT_OK;
-}
-
-/* ---- recorded trees ------------------------------------------------------------------------- */
-
-void cli_note_live(const char *cmd)
-{
-	const char *s = getenv("PBENCH_SYSFS_ROOT"), *p = getenv("PBENCH_PROCFS_ROOT");
-
-	if ((s && *s) || (p && *p))
-		cli_warn("'pbench %s' measures the live machine: PBENCH_SYSFS_ROOT and "
-			 "PBENCH_PROCFS_ROOT are read by 'pbench check' only", cmd);
 }
 
 /* ---- the outputs of a command: one convention (cmds.h, "cli_out"), pbench_outputs ---------- */

@@ -369,7 +369,7 @@ static int build(struct compare_opts *o, struct pbench_contest **c)
 	*c = NULL;
 	err = pbench_contest_new(c, &o->co);
 	if (!err)
-		err = pbench_contest_wrap_at(*c, cli_width(stdout));
+		err = pbench_contest_wrap_at(*c, pbench_output_width(stdout));
 	if (!err)
 		err = add_sides(o, *c);
 	if (err) {
@@ -500,7 +500,7 @@ static int prepare_run(struct compare_opts *o)
 		rc = read_baseline(o);
 	if (rc)
 		return rc;
-	o->progress = (struct cli_progress){ "compare", cli_color(stderr), 0 };
+	o->progress = (struct cli_progress){ "compare", pbench_output_color(stderr), 0 };
 	if (isatty(STDERR_FILENO) && !(o->co.flags & PBENCH_CONTEST_SHOW_OUTPUT)) {
 		o->co.progress = show_progress;
 		o->co.progress_arg = &o->progress;

@@ -146,7 +146,7 @@ static int jitter_run(struct jitter_opts *o)
 		pbench_jitter_free(j);
 		return run_error(err);
 	}
-	pbench_jitter_wrap_at(j, cli_width(stdout));
+	pbench_jitter_wrap_at(j, pbench_output_width(stdout));
 	rc = cli_out_write(&o->out, write_report, &(struct jitter_report){ j, prep });
 	flags = (*cli_stop ? PBENCH_OUTCOME_INTERRUPTED : 0) |
 		(o->compare_prepared ? PBENCH_OUTCOME_PREPARED : 0);

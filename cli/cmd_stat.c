@@ -197,6 +197,15 @@ static int verdict(const struct pbench_runs *r, const struct stat_opts *o, int i
 	return rc;
 }
 
+/* What r's runs left to warn about (pbench_runs_warning()), each said; name: the command's. */
+static void warn_runs(const struct pbench_runs *r, const char *name)
+{
+	char why[1024];
+
+	for (int k = 0; r && pbench_runs_warning(r, name, k, why, sizeof(why)) == 1; k++)
+		cli_warn("%s", why);
+}
+
 /* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on
  * SIGINT/SIGTERM and hand the signal on to cli_stop's (main()), which stops the runs. */
 static int measure(struct stat_opts *o)
@@ -209,7 +218,7 @@ static int measure(struct stat_opts *o)
 	err = pbench_runs_new(&r, &o->ro);
 	if (err)
 		return start_error(err, o);
-	pbench_runs_wrap_at(r, cli_width(stdout));
+	pbench_runs_wrap_at(r, pbench_output_width(stdout));
 	if (o->head_first)
 		pbench_runs_write_head(r, stdout);
 	fflush(stdout);
@@ -221,7 +230,7 @@ static int measure(struct stat_opts *o)
 		pbench_runs_free(r);
 		return EXIT_RUNTIME;
 	}
-	cli_warn_runs(r, o->ro.argv ? o->ro.argv[0] : "the workload");
+	warn_runs(r, o->ro.argv ? o->ro.argv[0] : "the workload");
 	pbench_runs_totals(r, &t);
 	/* --memory's runs come after the timed ones and before the report, which holds them;
 	 * stopped (a signal), the runs done are kept and each one not done says so. */
@@ -325,7 +334,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 		o->ro.quiet = PBENCH_CHILD_OUTPUT_STDERR;
 	/* A command's output on stdout: pbench's head first, its report after. */
 	o->head_first = o->ro.argv && !o->ro.quiet && cli_out_text(&o->out);
-	o->progress = (struct cli_progress){ "stat", cli_color(stderr),
+	o->progress = (struct cli_progress){ "stat", pbench_output_color(stderr),
 					     o->ro.argv && o->ro.quiet != PBENCH_CHILD_OUTPUT_NULL };
 	if (isatty(STDERR_FILENO)) {
 		o->ro.progress = show_progress;

@@ -30,17 +30,9 @@ void cli_mem_error(int err);
 void cli_command_hint(const char *cmd, const char *bare);
 /* err is a bad -e (unknown, malformed or repeated events): said with its hint, 1; else 0. */
 int cli_event_error(int err);
-/* What r's runs left to warn about (pbench_runs_warning()), each said; name: the command's. */
-void cli_warn_runs(const struct pbench_runs *r, const char *name);
 /* A finding of pbench_runs_outcome() or _contest_outcome() said as its kind asks (an error, a
  * warning, or a plain "pbench: " line): EXIT_RUNTIME for an error or a regression, else 0. */
 int cli_outcome(int kind, const char *text);
-/* PBENCH_SYSFS_ROOT or PBENCH_PROCFS_ROOT set for a command that measures: said ignored. */
-void cli_note_live(const char *cmd);
-/* 1 if colour on f is wanted (a terminal, NO_COLOR unset). */
-int cli_color(FILE *f);
-/* The width prose wraps at on f (0: none): COLUMNS, else a terminal's width. */
-int cli_width(FILE *f);
 
 /* Numbers, the one grammar of every option (pbench_format_parse()), and more than 0. */
 enum { CLI_NUM_INT = PBENCH_FORMAT_PARSE_INT, CLI_NUM_PCT = PBENCH_FORMAT_PARSE_PCT,

@@ -75,6 +75,16 @@ static const struct cmd *find(const char *name, int help)
 	return NULL;
 }
 
+/* PBENCH_SYSFS_ROOT or PBENCH_PROCFS_ROOT set for a command that measures: said ignored. */
+static void note_live(const char *cmd)
+{
+	const char *s = getenv("PBENCH_SYSFS_ROOT"), *p = getenv("PBENCH_PROCFS_ROOT");
+
+	if ((s && *s) || (p && *p))
+		cli_warn("'pbench %s' measures the live machine: PBENCH_SYSFS_ROOT and "
+			 "PBENCH_PROCFS_ROOT are read by 'pbench check' only", cmd);
+}
+
 /* Like git's run_builtin: output that could not be written is a failure, not a success. */
 static int finish(int rc)
 {
@@ -110,7 +120,7 @@ static int run(const struct cmd *c, int argc, char **argv)
 	int help = argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")), rc, sig;
 
 	if ((c->flags & CMD_LIVE) && !help)
-		cli_note_live(c->name);
+		note_live(c->name);
 	if (!(c->flags & CMD_STOPS) || help)
 		return finish(c->fn(argc, argv));
 	cli_stop = pbench_stop_catch();

@@ -433,3 +433,27 @@ Test(output, outputs_stdout_failure_reported)
 	close(full);
 	close(saved);
 }
+
+/* pbench_output_width(): COLUMNS first (a whole number 0-10000), else a terminal's width, else
+ * 0 for a file or a pipe; pbench_output_color(): never on a file or a pipe. */
+Test(output, width_and_color_of_a_stream)
+{
+	FILE *f = tmpfile();
+
+	cr_assert(f);
+	setenv("COLUMNS", "57", 1);
+	cr_assert_eq(pbench_output_width(f), 57);
+	setenv("COLUMNS", "0", 1);
+	cr_assert_eq(pbench_output_width(f), 0);
+	setenv("COLUMNS", "wide", 1);
+	cr_assert_eq(pbench_output_width(f), 0, "not a number, and not a terminal");
+	setenv("COLUMNS", "20000", 1);
+	cr_assert_eq(pbench_output_width(f), 0, "out of range, and not a terminal");
+	unsetenv("COLUMNS");
+	cr_assert_eq(pbench_output_width(f), 0);
+	cr_assert_eq(pbench_output_width(NULL), 0);
+	unsetenv("NO_COLOR");
+	cr_assert_eq(pbench_output_color(f), 0, "a file is not a terminal");
+	cr_assert_eq(pbench_output_color(NULL), 0);
+	fclose(f);
+}

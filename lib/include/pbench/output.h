@@ -77,6 +77,14 @@ PBENCH_API int pbench_output_open_all(struct pbench_output **outs, const char *c
  * or len 0.
  */
 PBENCH_API int pbench_output_check_name(const char *path, int fmt, char *why, size_t len);
+/*
+ * The width prose written to f wraps at (the writers' *_wrap_at()), as git's term_columns():
+ * COLUMNS when set to a whole number from 0 to 10000 (0: no wrapping; how a script or a test
+ * gets wrapped text from a pipe), else a terminal's width (80 when it cannot be read), else 0.
+ */
+PBENCH_API int pbench_output_width(FILE *f);
+/* 1 when colour on f is wanted (the writers' *_COLOR flags): a terminal, NO_COLOR unset. */
+PBENCH_API int pbench_output_color(FILE *f);
 
 /*
  * The outputs of one report (outputs.c): a set of formats, each to a file or to stdout, opened

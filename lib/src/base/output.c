@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -388,4 +389,25 @@ int pbench_output_check_name(const char *path, int fmt, char *why, size_t len)
 	snprintf(why, len, "name the file '%.*s.svg', not '%s'",
 		 (int)(dot && dot > base ? dot - path : (long)strlen(path)), path, path);
 	return -EINVAL;
+}
+
+int pbench_output_width(FILE *f)
+{
+	const char *c = getenv("COLUMNS");
+	struct winsize ws;
+	double n;
+
+	if (c && *c && !pbench_format_parse(c, PBENCH_FORMAT_PARSE_INT, &n) && n >= 0 &&
+	    n <= 10000)
+		return (int)n;
+	if (!f || !isatty(fileno(f)))
+		return 0;
+	return !ioctl(fileno(f), TIOCGWINSZ, &ws) && ws.ws_col ? ws.ws_col : 80;
+}
+
+int pbench_output_color(FILE *f)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return f && isatty(fileno(f)) && !(nc && *nc);
 }
