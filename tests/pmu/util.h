@@ -68,19 +68,18 @@ static inline __attribute__((unused)) int64_t absdiff(int64_t a, int64_t b)
 	return a > b ? a - b : b - a;
 }
 
-/* Run argv (no shell in the guest: no popen) and parse its stdout as JSON; NULL on failure. */
-static inline __attribute__((unused)) json_t *run_json(char *const argv[])
+/* Start argv (no shell in the guest: no popen) with its stdout on the stream returned (NULL
+ * when it cannot start; *pid then -1). The caller reads it, fcloses it and waits for *pid. */
+static inline __attribute__((unused)) FILE *run_piped(char *const argv[], pid_t *pid)
 {
-	json_error_t jerr;
-	json_t *root;
-	int fds[2], status;
-	pid_t pid;
+	int fds[2];
 	FILE *f;
 
+	*pid = -1;
 	if (pipe(fds))
 		return NULL;
-	pid = fork();
-	if (pid == 0) {
+	*pid = fork();
+	if (*pid == 0) {
 		dup2(fds[1], 1);
 		close(fds[0]);
 		close(fds[1]);
@@ -88,7 +87,25 @@ static inline __attribute__((unused)) json_t *run_json(char *const argv[])
 		_exit(127);
 	}
 	close(fds[1]);
-	f = fdopen(fds[0], "r");
+	if (*pid < 0 || !(f = fdopen(fds[0], "r"))) {
+		close(fds[0]);
+		if (*pid > 0)
+			waitpid(*pid, NULL, 0);
+		*pid = -1;
+		return NULL;
+	}
+	return f;
+}
+
+/* Run argv and parse its stdout as JSON; NULL on failure. */
+static inline __attribute__((unused)) json_t *run_json(char *const argv[])
+{
+	json_error_t jerr = { .text = "cannot start it" };
+	json_t *root;
+	int status = -1;
+	pid_t pid;
+	FILE *f = run_piped(argv, &pid);
+
 	root = f ? json_loadf(f, 0, &jerr) : NULL;
 	if (f)
 		fclose(f);
