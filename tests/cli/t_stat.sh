@@ -1142,45 +1142,6 @@ if run "list --metrics" 0 "$PB" list --metrics && has "$T/out" "^  cpus-utilized
 else
 	miss "list --metrics"
 fi
-# Against perf stat -r on the same command: CPUs utilized and faults per second agree within
-# the runs' own variation (each side's mean +- 4 of its standard errors, or 25%: the host
-# slows a vCPU for seconds at times).
-if ! command -v perf >/dev/null 2>&1 || ! perf stat -e task-clock true >/dev/null 2>&1; then
-	skipped "stat vs perf" "perf is not installed or cannot count task-clock here"
-else
-	agree=0
-	# 2.5 MB to compress, whatever the build (the ASan pbench is 9.5 MB: 4x the work for nothing)
-	head -c 2500000 "$PB" >"$T/gz.in"
-	for try in 1 2 3; do
-		perf stat -x, -r 10 -e task-clock,page-faults -- gzip -c "$T/gz.in" 2>"$T/perf" >/dev/null
-		"$PB" stat --mode unprepared -q -r 10 --json -- gzip -c "$T/gz.in" >"$T/pb.json" 2>/dev/null
-		if python3 - "$T/perf" "$T/pb.json" <<'EOF'
-import json, sys
-perf = {}
-for l in open(sys.argv[1]):
-    f = l.strip().split(",")
-    if len(f) > 7:
-        scale = {"K/sec": 1e3, "M/sec": 1e6, "G/sec": 1e9}.get(f[7].strip(), 1)
-        perf[f[2]] = (float(f[6]) * scale, float(f[3].rstrip("%") or 0))
-d = json.load(open(sys.argv[2]))
-k = {x["name"]: x for x in d["modes"][0]["metrics"]}
-def near(a, asem, b, bsem):
-    tol = max(4 * (asem + bsem) / 100 * abs(a), 0.25 * abs(a))
-    return abs(a - b) <= tol
-pc, pcs = perf["task-clock"]
-pf, pfs = perf["page-faults"]
-mc, mf = k["cpus-utilized"], k["faults-per-sec"]
-print("perf: %.3f CPUs (+- %.2f%%), %.1f K/sec; pbench: %.3f CPUs (+- %.2f%%), %.1f K/sec" % (pc, pcs, pf / 1e3, mc["mean"], mc["sem_pct"], mf["mean"] / 1e3))
-ok = near(pc, pcs, mc["mean"], mc["sem_pct"]) and near(pf, pfs, mf["mean"], mf["sem_pct"])
-sys.exit(0 if ok else 1)
-EOF
-		then agree=$try; break; fi
-	done
-	if [ "$agree" -gt 0 ]; then
-		ok_after "$agree" "stat: CPUs utilized and faults/s agree with perf stat -r 10 on the same command"
-	else
-		bad "stat vs perf" "not within the runs' variation in 3 tries"
-	fi
-fi
+# Against perf stat -r on the same command: tests/cli/t_perf_agree.sh.
 
 finish cli/stat

@@ -9,6 +9,8 @@
 # programs print on the console. Writes "DIR: N passed, N failed, N skipped" to
 # DIR/test-results.txt, which tests/total.sh adds up with the other builds.
 # PMU=0 skips on purpose; not root, or nothing reachable, skips with the reason (setup.sh).
+# PBENCH_PMU_SHOW=1 adds tests/pmu/show.c to the guest: the whole output of the commands the
+# suite checks, as "# show:" lines (transcripts for a person; off by default).
 set -u
 D=${1:-build/pmu}
 PMU=${2:-1}
@@ -71,6 +73,10 @@ for src in tests/pmu/test_*.c; do
 	# shellcheck disable=SC2086
 	cc "$R/tests/$(basename "$src" .c)" "$src" $LIBS
 done
+if [ "${PBENCH_PMU_SHOW:-0}" = 1 ]; then
+	# shellcheck disable=SC2086
+	cc "$R/tests/test_show" tests/pmu/show.c $LIBS
+fi
 cp "$B/pbench" "$R/bin/pbench" || exit 1
 ${CROSS}strip "$R/init" "$R/tests/"* "$R/bin/pbench"
 # Reproducible: the same sources give the same image (mtimes zeroed, no inode numbers), so

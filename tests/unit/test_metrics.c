@@ -246,3 +246,24 @@ Test(metrics, tied_groups)
 	cr_expect_eq(pbench_counters_nr_groups(c), 3, "three groups of one");
 	pbench_counters_free(c);
 }
+
+/* pbench list --metrics under a forced PMU: the events named, none opened (libpfm4 then knows
+ * no generic perf event, so a probe would call task-clock unknown). */
+Test(metrics, list_forced)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	setenv("LIBPFM_FORCE_PMU", "icl", 1);
+	cr_assert_not_null(f);
+	cr_assert_eq(pbench_metric_list_write_text(f), 0);
+	fclose(f);
+	cr_expect(strstr(buf, "libpfm4's PMU here: icl, forced by LIBPFM_FORCE_PMU"), "%s", buf);
+	cr_expect(strstr(buf, "  topdown-retiring     topdown        named\n"), "%s", buf);
+	cr_expect(strstr(buf, "  cpus-utilized        default        named\n"), "%s", buf);
+	cr_expect(strstr(buf, "events: " ICL_TD "\n"), "%s", buf);
+	cr_expect_null(strstr(buf, "unknown event"), "%s", buf);
+	free(buf);
+}

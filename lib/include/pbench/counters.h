@@ -171,8 +171,10 @@ struct pbench_metric_info {
 	const char *trust;		/* one line: when to trust it */
 	const char *events;		/* the events it opens on this CPU, comma-separated: the
 					 * generic perf events, or the libpfm4 events of this CPU's
-					 * PMU; "" when it cannot be made here */
-	const char *reason;		/* why it cannot be made here, or NULL */
+					 * PMU; "" when the PMU has none for it */
+	const char *reason;		/* why it cannot be made here, or NULL: no events for it,
+					 * or (events named) an Arm PMU that does not implement
+					 * one of them or has no slots a cycle for topdown */
 	int available;			/* pbench_metric_probe(): 1 its events open here, 0 not;
 					 * -1 from pbench_metric_get() (not tried) */
 	int higher_is_better;		/* 1: a higher value is better (ipc, ghz,

@@ -8,8 +8,10 @@
  * The event list a set of metrics needs keeps each metric's hardware events in one group
  * ("{a,b}" in the list, counters.c), so that they count in the same time window.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,17 +39,26 @@ enum calc {
 	C_TD_ZEN4_FRONTEND,	/* v2 / (6 v0) */
 	C_TD_ZEN4_BACKEND,	/* v3 / (6 v0) */
 	C_TD_ZEN4_BADSPEC,	/* (v4 - v1) / (6 v0) */
+	C_TD_ARM_RETIRING,	/* Arm SBSA: v4 / v5 x (1 - stall), stall = v3 / (slots v0) */
+	C_TD_ARM_FRONTEND,	/* v1 / (slots v0) */
+	C_TD_ARM_BACKEND,	/* v2 / (slots v0) */
+	C_TD_ARM_BADSPEC,	/* (1 - v4 / v5) x (1 - stall) */
 };
+/* Or'ed into an Arm topdown calc: Neoverse N2, whose STALL_SLOT and STALL_SLOT_FRONTEND count
+ * one slot a cycle too many (perf's neoverse-n2-v2 metrics take cpu_cycles off them where the
+ * PMU has 5 slots). */
+#define TD_ARM_N2 0x100
 
-/* The events of a metric on one family of PMUs: pmu is a libpfm4 PMU name or a prefix of
- * several ("arm_"); NULL: the generic perf events, the same on every CPU. */
+/* The events of a metric on one family of PMUs: pmu is a libpfm4 PMU name or several
+ * separated by spaces ("arm_n1 arm_n2"); NULL: the generic perf events, the same on every
+ * CPU. */
 struct variant {
 	const char *pmu;
 	const char *events;
 	int calc;
 };
 
-#define MAX_VARIANTS 6
+#define MAX_VARIANTS 8
 
 struct metric {
 	const char *name, *group, *label, *formula, *unit, *anchor, *trust, *na;
@@ -62,8 +73,19 @@ struct metric {
 #define ZEN4_TD "CYCLES_NOT_IN_HALT,RETIRED_OPS,DISPATCH_STALLS_1:FE_NO_OPS," \
 		"DISPATCH_STALLS_1:BE_STALLS,OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:" \
 		"LOOP_BUFFER"
+/* Arm's SBSA level 1 (perf's arch/arm64/sbsa.json): the STALL_SLOT events of PMUv3.4, with
+ * the slots a cycle from the PMU (PMMIR_EL1.SLOTS, sysfs caps/slots); OP_RETIRED / OP_SPEC
+ * splits the slots that issued into retiring and bad speculation. The Neoverse N1 and the
+ * older cores have no slot events. */
+#define ARM_TD "CPU_CYCLES,STALL_SLOT_FRONTEND,STALL_SLOT_BACKEND,STALL_SLOT,OP_RETIRED,OP_SPEC"
+#define ARM_TD_PMUS "arm_v1 arm_v2 arm_n3 arm_v3"
+#define ARM_PMUS(c) { "arm_n2", ARM_TD, (c) | TD_ARM_N2 }, { ARM_TD_PMUS, ARM_TD, c }
+/* libpfm4's Armv8/v9 core PMUs, each with the architectural L1D_CACHE_REFILL (event 0x03) */
+#define ARM_L1D_PMUS "arm_ac53 arm_ac55 arm_ac57 arm_ac72 arm_ac76 arm_xgene arm_thunderx2 " \
+		     "arm_a64fx arm_kunpeng arm_n1 arm_n2 arm_n3 arm_v1 arm_v2 arm_v3"
 #define TD_NA "this CPU's PMU has no slot events pbench knows through libpfm4: Intel's " \
-	      "TOPDOWN.SLOTS (Icelake and later: icl, icx, spr) or AMD Zen 4's dispatch slots"
+	      "TOPDOWN.SLOTS (Icelake and later: icl, icx, spr), AMD Zen 4's dispatch slots " \
+	      "or Arm's STALL_SLOT events (PMUv3.4: Neoverse N2, V1, V2; not the N1)"
 #define TD_TRUST "the slots of one group, without multiplexing; a fraction of all issue " \
 		 "slots, the four adding up to 1"
 
@@ -103,7 +125,8 @@ static const struct metric metrics[] = {
 	  "MPKI", NULL, "the CPU's L1D refill event (Intel L1D.REPLACEMENT, AMD data cache "
 	  "fills, Arm L1D_CACHE_REFILL), which counts prefetches too",
 	  "libpfm4 names no L1D miss event for this CPU's PMU",
-	  { { "skl", "L1D:REPLACEMENT,instructions", C_PER_KILO },
+	  { { ARM_L1D_PMUS, "L1D_CACHE_REFILL,instructions", C_PER_KILO },
+	    { "skl", "L1D:REPLACEMENT,instructions", C_PER_KILO },
 	    { "icl", "L1D:REPLACEMENT,instructions", C_PER_KILO },
 	    { "icx", "L1D:REPLACEMENT,instructions", C_PER_KILO },
 	    { "spr", "L1D:REPLACEMENT,instructions", C_PER_KILO },
@@ -129,16 +152,21 @@ static const struct metric metrics[] = {
 	  GENERIC("stalled-cycles-backend,cycles", C_PCT) },
 	{ "topdown-retiring", "topdown", "retiring", "retired slots / all slots", "slots",
 	  NULL, TD_TRUST, TD_NA,
-	  { ICL_PMUS(C_TD_ICL_RETIRING), { "amd64_fam19h_zen4", ZEN4_TD, C_TD_ZEN4_RETIRING } } },
+	  { ICL_PMUS(C_TD_ICL_RETIRING), { "amd64_fam19h_zen4", ZEN4_TD, C_TD_ZEN4_RETIRING },
+	  ARM_PMUS(C_TD_ARM_RETIRING) } },
 	{ "topdown-bad-spec", "topdown", "bad speculation", "Intel: 1 - the three others; "
-	  "AMD: (dispatched - retired ops) / slots", "slots", NULL, TD_TRUST, TD_NA,
-	  { ICL_PMUS(C_TD_ICL_BADSPEC), { "amd64_fam19h_zen4", ZEN4_TD, C_TD_ZEN4_BADSPEC } } },
+	  "AMD: (dispatched - retired ops) / slots; Arm: (1 - OP_RETIRED / OP_SPEC) x the "
+	  "slots that issued", "slots", NULL, TD_TRUST, TD_NA,
+	  { ICL_PMUS(C_TD_ICL_BADSPEC), { "amd64_fam19h_zen4", ZEN4_TD, C_TD_ZEN4_BADSPEC },
+	  ARM_PMUS(C_TD_ARM_BADSPEC) } },
 	{ "topdown-frontend", "topdown", "frontend bound", "slots the frontend left empty / "
 	  "all slots", "slots", NULL, TD_TRUST, TD_NA,
-	  { ICL_PMUS(C_TD_ICL_FRONTEND), { "amd64_fam19h_zen4", ZEN4_TD, C_TD_ZEN4_FRONTEND } } },
+	  { ICL_PMUS(C_TD_ICL_FRONTEND), { "amd64_fam19h_zen4", ZEN4_TD, C_TD_ZEN4_FRONTEND },
+	  ARM_PMUS(C_TD_ARM_FRONTEND) } },
 	{ "topdown-backend", "topdown", "backend bound", "slots stalled by the backend / all "
 	  "slots", "slots", NULL, TD_TRUST, TD_NA,
-	  { ICL_PMUS(C_TD_ICL_BACKEND), { "amd64_fam19h_zen4", ZEN4_TD, C_TD_ZEN4_BACKEND } } },
+	  { ICL_PMUS(C_TD_ICL_BACKEND), { "amd64_fam19h_zen4", ZEN4_TD, C_TD_ZEN4_BACKEND },
+	  ARM_PMUS(C_TD_ARM_BACKEND) } },
 	{ "insn-per-iter", "per-iteration", "insn per iteration", "instructions:u / iterations",
 	  "", NULL, "for the built-in workloads; the loop's own with -e instructions:u (exact "
 	  "under QEMU -icount but for the counters' start and stop spread over the "
@@ -185,6 +213,21 @@ const char *pb_metric_pmu(void)
 	return present_pmu();
 }
 
+/* 1 if pmu is one of the space-separated names of list. */
+static int pmu_in(const char *list, const char *pmu)
+{
+	size_t len = strlen(pmu);
+
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, " ");
+
+		if (n == len && !strncmp(p, pmu, n))
+			return 1;
+		p += n + (p[n] == ' ');
+	}
+	return 0;
+}
+
 /* The variant of metric m for this CPU: the generic one, or the one of the present PMU. */
 static const struct variant *variant_of(int m)
 {
@@ -197,30 +240,142 @@ static const struct variant *variant_of(int m)
 			return &mt->v[k];
 		if (!looked++)
 			pmu = present_pmu();
-		if (pmu && !strcmp(pmu, mt->v[k].pmu))
+		if (pmu && pmu_in(mt->v[k].pmu, pmu))
 			return &mt->v[k];
 	}
 	return NULL;
 }
 
-const char *pb_metric_events(int m, const char **reason)
+/*
+ * The Arm core PMU of this machine as the kernel describes it (arm_pmuv3: armv8_pmuv3,
+ * armv8_neoverse_n1, armv9_neoverse_n2...). Its events/ directory lists the architectural
+ * events the CPU implements (PMCEID0/1_EL0; the kernel hides the others), while a raw event
+ * number opens whether implemented or not and then counts 0 (QEMU's PMUv3 implements a few:
+ * no L1D_CACHE_REFILL). caps/slots is PMMIR_EL1.SLOTS, the issue slots a cycle (0 or absent
+ * before PMUv3.4). Read once.
+ */
+static struct {
+	char name[64];			/* "" : no Arm core PMU here */
+	unsigned char common[0x40];	/* event n (0x00-0x3f) implemented */
+	long slots;
+} arm;
+static pthread_once_t arm_once = PTHREAD_ONCE_INIT;
+
+static void arm_events(void)
 {
-	const struct variant *v;
+	char sys[512], path[4096], buf[128];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(sys, sizeof(sys), "/sys/bus/event_source/devices/%s/events", arm.name);
+	if (pb_path(path, sizeof(path), sys) || !(dir = opendir(path)))
+		return;
+	while ((d = readdir(dir))) {
+		char f[512];
+		const char *e;
+
+		if (d->d_name[0] == '.' || strlen(d->d_name) > 200)
+			continue;
+		snprintf(f, sizeof(f), "/sys/bus/event_source/devices/%s/events/%s", arm.name,
+			 d->d_name);
+		if (pb_read_file(f, buf, sizeof(buf)) > 0 && (e = strstr(buf, "event=")))
+		{
+			unsigned long n = strtoul(e + 6, NULL, 0);
+
+			if (n < sizeof(arm.common))
+				arm.common[n] = 1;
+		}
+	}
+	closedir(dir);
+}
+
+static void arm_read(void)
+{
+	char path[4096];
+	struct dirent *d;
+	DIR *dir;
+
+	if (pb_path(path, sizeof(path), "/sys/bus/event_source/devices") ||
+	    !(dir = opendir(path)))
+		return;
+	while ((d = readdir(dir)))
+		if ((!strncmp(d->d_name, "armv8_", 6) || !strncmp(d->d_name, "armv9_", 6)) &&
+		    strlen(d->d_name) < sizeof(arm.name)) {
+			snprintf(arm.name, sizeof(arm.name), "%s", d->d_name);
+			break;
+		}
+	closedir(dir);
+	if (!arm.name[0])
+		return;
+	arm_events();
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/caps/slots", arm.name);
+	if (pb_read_long(path, &arm.slots))
+		arm.slots = 0;
+}
+
+/* Why variant v cannot be made on this Arm CPU (into why, 1), or 0: an architectural event
+ * of its list that the PMU does not implement (it would count 0, never a miss), or topdown
+ * without the PMU's slots a cycle. Nothing to say on a machine without an Arm core PMU. */
+static int arm_missing(const struct variant *v, char *why, size_t len)
+{
+	pthread_once(&arm_once, arm_read);
+	if (!arm.name[0])
+		return 0;
+	for (const char *p = v->events; *p;) {
+		size_t n = strcspn(p, ",");
+		struct pb_event ev;
+		char name[128];
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		p += n + (p[n] == ',');
+		if (pb_event_resolve(name, &ev) || ev.attr.type != PERF_TYPE_RAW ||
+		    ev.attr.config >= sizeof(arm.common) || arm.common[ev.attr.config])
+			continue;
+		snprintf(why, len, "this CPU's PMU does not implement %s (event 0x%02llx: not "
+			 "among /sys/bus/event_source/devices/%s/events, from PMCEID0/1_EL0); "
+			 "opened, it would count 0", name, (unsigned long long)ev.attr.config,
+			 arm.name);
+		return 1;
+	}
+	if ((v->calc & ~TD_ARM_N2) >= C_TD_ARM_RETIRING && arm.slots <= 0) {
+		snprintf(why, len, "this CPU's PMU does not say its issue slots a cycle "
+			 "(/sys/bus/event_source/devices/%s/caps/slots, PMMIR_EL1.SLOTS)",
+			 arm.name);
+		return 1;
+	}
+	return 0;
+}
+
+/* Metric m's events (or NULL) and why it cannot be made here (or NULL): *reason set when the
+ * PMU has no variant of it, or its variant's events cannot count here. */
+static const char *events_of(int m, const char **reason)
+{
+	const struct variant *v = variant_of(m);
+	char why[400];
 
 	*reason = NULL;
-	if (m < 0 || m >= NR_METRICS)
-		return NULL;
-	v = variant_of(m);
 	if (!v) {
 		const char *pmu = present_pmu();
-		char why[320];
 
 		snprintf(why, sizeof(why), "%s (libpfm4's PMU here: %s)", metrics[m].na,
 			 pmu ? pmu : "none detected");
 		*reason = pb_intern(why);
 		return NULL;
 	}
+	if (v->pmu && arm_missing(v, why, sizeof(why)))
+		*reason = pb_intern(why);
 	return v->events;
+}
+
+const char *pb_metric_events(int m, const char **reason)
+{
+	const char *ev;
+
+	*reason = NULL;
+	if (m < 0 || m >= NR_METRICS)
+		return NULL;
+	ev = events_of(m, reason);
+	return *reason ? NULL : ev;
 }
 
 int pb_metric_calc(int m)
@@ -306,6 +461,32 @@ int pb_metric_select(const char *list, unsigned char *sel)
 	return err;
 }
 
+/* Arm's SBSA topdown level 1 from v = CPU_CYCLES, STALL_SLOT_FRONTEND, STALL_SLOT_BACKEND,
+ * STALL_SLOT, OP_RETIRED, OP_SPEC and the PMU's slots a cycle. */
+static double arm_topdown(int calc, const double *v, int nv)
+{
+	double slots, fe, stall, fix;
+
+	pthread_once(&arm_once, arm_read);
+	if (nv < 6 || v[0] <= 0 || v[5] <= 0 || arm.slots <= 0)
+		return NAN;
+	slots = (double)arm.slots * v[0];
+	fix = calc & TD_ARM_N2 && arm.slots == 5 ? v[0] : 0;
+	fe = (v[1] - fix) / slots;
+	stall = (v[3] - fix) / slots;
+	switch (calc & ~TD_ARM_N2) {
+	case C_TD_ARM_RETIRING:
+		return v[4] / v[5] * (1 - stall);
+	case C_TD_ARM_FRONTEND:
+		return fe;
+	case C_TD_ARM_BACKEND:
+		return v[2] / slots;
+	case C_TD_ARM_BADSPEC:
+		return (1 - v[4] / v[5]) * (1 - stall);
+	}
+	return NAN;
+}
+
 double pb_metric_value(int calc, const double *v, int nv, double wall_ns, double iterations)
 {
 	double slots;
@@ -327,6 +508,8 @@ double pb_metric_value(int calc, const double *v, int nv, double wall_ns, double
 	case C_PER_ITER:
 		return iterations > 0 ? v[0] / iterations : NAN;
 	}
+	if ((calc & ~TD_ARM_N2) >= C_TD_ARM_RETIRING)
+		return arm_topdown(calc, v, nv);
 	if (calc >= C_TD_ICL_RETIRING && calc <= C_TD_ICL_BADSPEC) {
 		if (nv < 4 || v[0] <= 0)
 			return NAN;
@@ -374,7 +557,7 @@ int pbench_metric_get(int i, struct pbench_metric_info *out)
 	one.formula = mt->formula;
 	one.unit = mt->unit;
 	one.trust = mt->trust;
-	one.events = pb_metric_events(i, &one.reason);
+	one.events = events_of(i, &one.reason);
 	if (!one.events)
 		one.events = "";
 	one.available = -1;
@@ -392,7 +575,7 @@ int pbench_metric_probe(int i, struct pbench_metric_info *out)
 
 	if (err)
 		return err;
-	if (!*out->events) {
+	if (!*out->events || out->reason) {
 		out->available = 0;
 		return 0;
 	}
@@ -426,21 +609,29 @@ int pbench_metric_probe(int i, struct pbench_metric_info *out)
 
 int pbench_metric_list_write_text(FILE *f)
 {
-	const char *pmu = present_pmu();
+	const char *pmu = present_pmu(), *forced = getenv("LIBPFM_FORCE_PMU");
 
 	if (!f)
 		return -EINVAL;
-	fprintf(f, "metrics (-M NAME or GROUP; libpfm4's PMU here: %s)\n", pmu ? pmu :
-		"none detected, generic perf events only");
+	/* A forced PMU is not this CPU's, and libpfm4 then knows no generic perf event: its
+	 * events are named, not opened (libpfm4's own tests encode them this way). */
+	forced = forced && *forced ? forced : NULL;
+	fprintf(f, "metrics (-M NAME or GROUP; libpfm4's PMU here: %s%s)\n", pmu ? pmu :
+		"none detected, generic perf events only", forced ? ", forced by "
+		"LIBPFM_FORCE_PMU: the events each would open, none opened" : "");
 	for (int i = 0; i < NR_METRICS; i++) {
 		struct pbench_metric_info m = { .size = sizeof(m) };
 
-		pbench_metric_probe(i, &m);
-		fprintf(f, "  %-20s %-14s %s\n", m.name, m.group, m.available ? "yes" : "n/a");
+		if (forced)
+			pbench_metric_get(i, &m);
+		else
+			pbench_metric_probe(i, &m);
+		fprintf(f, "  %-20s %-14s %s\n", m.name, m.group, m.available > 0 ? "yes" :
+			m.available < 0 && !m.reason ? "named" : "n/a");
 		fprintf(f, "      %s%s%s = %s\n", m.label, *m.unit ? ", " : "", m.unit, m.formula);
 		if (*m.events)
 			fprintf(f, "      events: %s\n", m.events);
-		if (!m.available && m.reason)
+		if (m.available <= 0 && m.reason)
 			fprintf(f, "      n/a: %s\n", m.reason);
 		fprintf(f, "      trust: %s\n", m.trust);
 	}
