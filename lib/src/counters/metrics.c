@@ -137,8 +137,9 @@ static const struct metric metrics[] = {
 	      "instructions", C_PER_KILO } } },
 	{ "llc-mpki", "cache", "LLC misses per 1000 insn", "1000 * LLC misses / instructions",
 	  "MPKI", NULL, "Intel's LONGEST_LAT_CACHE.MISS counts the core's demand and prefetch "
-	  "misses of the L3", "libpfm4 names no per-core last-level cache miss event for this "
-	  "CPU's PMU (AMD counts the L3 in its own amd_l3 PMU, per CCX, not per task)",
+	  "misses of the L3", "pbench has no per-core last-level cache miss event for this "
+	  "CPU's PMU (AMD counts the L3 in its own amd_l3 PMU, per CCX, not per task; Arm's "
+	  "LL_CACHE_MISS_RD is not in its table)",
 	  { { "skl", "LONGEST_LAT_CACHE:MISS,instructions", C_PER_KILO },
 	    { "icl", "LONGEST_LAT_CACHE:MISS,instructions", C_PER_KILO },
 	    { "icx", "LONGEST_LAT_CACHE:MISS,instructions", C_PER_KILO },
