@@ -218,9 +218,10 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 # Unit tests of the API see only the public headers: an internal header does not compile
 # there. The white-box ones below test internals (the clock's arithmetic, the perf page, event
 # resolution, the CPU pick's choice on probes this machine cannot have, results built by hand,
-# fault injection, the noise probes' shared rows, the memory runs of commands) and see lib/src. All link the static
+# fault injection, the noise probes' shared rows, the memory runs of commands, the speed's words
+# on runs whose factors are set by hand) and see lib/src. All link the static
 # library (testutil.h declares its one test hook, pb_recorded_everywhere()).
-WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_report
+WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_report test_speed_words
 # test_mem runs on the allocator shim, linked in as the docs say (-lpbench-mem); under ASan,
 # whose runtime comes first, it preloads the shim into itself (the test says how).
 $(O)/tests/test_mem: $(O)/libpbench-mem.so

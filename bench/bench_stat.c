@@ -740,7 +740,8 @@ static void overhead_rounds(double w[NR_OVH][2][OVH_ROUNDS], double wu[NR_OVH][2
 
 /*
  * What pbench stat does in every run that hyperfine -N does not, timed in this process: the
- * CPU's speed read before and after the run (the reference loop), and the noise probe around
+ * throughput reference read before and after the run (the clock's is read too: not timed
+ * here), and the noise probe around
  * it (/proc/stat and /proc/softirqs, /proc/interrupts when the run moved its total), in place:
  * around a posix_spawn + wait of true, less the same without it. Blocks of EXTRA_REPS, the two
  * kinds alternating; the median block of each. The reason a per-run target is missed when
@@ -813,8 +814,8 @@ static void print_per_run_reason(const struct ovh *o)
 	for (int r = 0; r < OVH_ROUNDS; r++)
 		rest[r] = (rest_ms[1][r] - rest_ms[0][r]) * 1e6 / (OVH_BIG - OVH_SMALL);
 	rest_run = median(rest, OVH_ROUNDS);
-	printf("  why NOT MET: each run pbench reads the CPU's speed before and after it (the "
-	       "reference loop, %.1f us for both, timed now) and probes the CPU's noise around it "
+	printf("  why NOT MET: each run pbench reads the speed references before and after it "
+	       "(the throughput's, %.1f us for both, timed now; the clock's too, not timed here) and probes the CPU's noise around it "
 	       "(%.1f us in place around a run of true): %.1f us a run that hyperfine does not "
 	       "spend, and every run's cause needs; prepared under SCHED_FIFO, it also rests after "
 	       "each run (so that the fair server does not preempt one): %.1f us a run, as those "
@@ -907,16 +908,16 @@ static void overhead(struct ovh *o)
 		       fixed <= 0.5e9 ? "met" : "NOT MET", o[O_PB_PREP].warmup_small / 1e9,
 		       OVH_SMALL);
 		if (fixed > 0.5e9 && warmups_small_stable < warmups_small)
-			printf("  why NOT MET: the warm-up found the CPU's speed stable (its last "
+			printf("  why NOT MET: the warm-up found the clock stable (its last "
 			       "four windows of 25 ms within 1%%) in %d of the %d invocations and ran "
-			       "to its bound in the others, where the host's speed did not settle; "
+			       "to its bound in the others, where the clock did not settle; "
 			       "the fixed cost without the warm-up, %.3f s, is %s 0.5 s\n",
 			       warmups_small_stable, warmups_small, rest / 1e9,
 			       rest <= 0.5e9 ? "within" : "over");
 		else if (fixed > 0.5e9)
-			printf("  why NOT MET: the warm-up stopped when the CPU's speed held (its last "
+			printf("  why NOT MET: the warm-up stopped when the clock held (its last "
 			       "four windows of 25 ms within 1%%) in all %d invocations, after %.3f s "
-			       "(the median): the host's speed took that long to settle; the fixed "
+			       "(the median): the clock took that long to settle; the fixed "
 			       "cost without the warm-up, %.3f s, is %s 0.5 s\n", warmups_small,
 			       o[O_PB_PREP].warmup_small / 1e9, rest / 1e9,
 			       rest <= 0.5e9 ? "within" : "over");

@@ -404,7 +404,7 @@ int main(void)
 	line("getrusage x2, setitimer x2 (--timeout off), sched_getcpu",
 	     time_step(step_misc, NULL));
 	if (!pbench_speed_new(&speed)) {
-		line("the CPU's speed read once: the reference loop, fastest of three passes",
+		line("the throughput reference read once: fastest of three passes",
 		     time_step(step_speed, speed));
 		pbench_speed_free(speed);
 	}

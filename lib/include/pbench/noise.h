@@ -89,6 +89,11 @@ enum pbench_cause_flags {
 	 * clause then says "off the CPU no longer than a typical run's waiting" (not "on the
 	 * CPU all along"). */
 	PBENCH_CAUSE_OWN_WAIT = 1 << 1,
+	/* pbench_noise_cause_speed()'s factors are the clock's (pb_clock_loop, latency-bound):
+	 * worded "the clock ran at 0.54x its best"; without, the throughput reference's,
+	 * worded "the core's issue throughput available to this thread was 0.54x its best"
+	 * (issue 27: that is not the CPU's speed). */
+	PBENCH_CAUSE_CLOCK = 1 << 2,
 };
 
 /*
@@ -113,13 +118,15 @@ PBENCH_API int pbench_noise_cause(char *buf, size_t len, double excess_ns,
  * pbench_noise_cause() with the CPU's own speed around the run (pbench_speed_factor(): speed
  * for this run, typical for a typical run of its set, its median; run_ns the run's time).
  * When the speed explains at least half of the excess (the run would have taken
- * run_ns * speed / typical at the typical speed), the line says so first: "+22.9 ms: the CPU
- * ran at 0.54x its best speed (reference loop before/after); nothing the kernel saw: host
- * contention on a VM, or the clock" (the last clause when the kernel saw no preemption,
- * steal, major fault, nor time not running), then the kernel's clauses; a run faster by its
- * speed likewise ("-5.1 ms: the CPU ran at 1.00x its best speed (reference loop
- * before/after; 0.57x in a typical run)"). Otherwise the line of pbench_noise_cause(), whose
- * "on the CPU all along" clause then gives the speed and says it explains under half.
+ * run_ns * speed / typical at the typical speed), the line says so first: "+22.9 ms: the
+ * core's issue throughput available to this thread was 0.54x its best (throughput reference
+ * before/after); nothing the kernel saw: host contention on a VM, or the clock" (the last
+ * clause when the kernel saw no preemption, steal, major fault, nor time not running), then
+ * the kernel's clauses; a run faster by its speed likewise ("-5.1 ms: ... was 1.00x its best
+ * (throughput reference before/after; 0.57x in a typical run)"); with PBENCH_CAUSE_CLOCK in
+ * flags the factors are the clock's: "the clock ran at 0.54x its best (latency-bound
+ * reference before/after)". Otherwise the line of pbench_noise_cause(), whose "on the CPU
+ * all along" clause then gives the factor and says it explains under half.
  * speed or typical NaN: exactly pbench_noise_cause(). Returns and errors as it does.
  */
 PBENCH_API int pbench_noise_cause_speed(char *buf, size_t len, double excess_ns, double run_ns,

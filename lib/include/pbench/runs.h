@@ -273,8 +273,10 @@ struct pbench_run {
 	int cpu;			/* the CPU its noise was read on */
 	int outlier;			/* beyond its set's Tukey fences */
 	const char *cause;		/* the outlier's cause in words, NULL otherwise */
-	double speed;			/* the CPU's own speed around the run: pbench_speed_factor()
-					 * against the invocation's best reading (NaN: unknown) */
+	double speed;			/* the core's issue throughput available to pbench's
+					 * thread around the run (the throughput reference, not
+					 * the CPU's clock): pbench_speed_factor() against the
+					 * invocation's best reading (NaN: unknown) */
 	double ref_before_ns, ref_after_ns;	/* the reference loop's readings (NaN: none) */
 	/* CPU time in user space and in the kernel, ns, by getrusage (as hyperfine's "User" and
 	 * "System"): a command's and the descendants it waited for, or the workload thread's;
@@ -306,11 +308,13 @@ PBENCH_API int pbench_runs_speed(const struct pbench_runs *r, int s,
  * pbench_runs_speed(). */
 PBENCH_API int pbench_runs_clock(const struct pbench_runs *r, int s,
 				 struct pbench_speed_summary *out);
-/* For a verdict, over every set's runs: when the CPU's own speed varied
- * (PBENCH_SPEED_VARIED), "the CPU's own speed varied 1.88x during the runs (0.53x to 1.00x of
- * its best, reference loop; in the prepared runs 1.88x, time against 1/speed r = 0.97: the
- * speed explains the spread)" (each set whose speed varied), else "". Returns the length
- * (snprintf semantics); -EINVAL. */
+/* For a verdict, over every set's runs: when the clock varied (PBENCH_SPEED_VARIED), "the CPU's
+ * clock varied 1.33x during the runs (0.75x to 1.00x of its best, latency-bound reference; in
+ * the prepared runs 1.33x, time against 1/clock r = 0.97: it explains the spread)" (each set
+ * whose clock varied); else when the throughput reference's factors did, "the core's issue
+ * throughput available to this thread varied 1.88x during the runs (0.53x to 1.00x of its
+ * best; the clock did not change; in the prepared runs ...)" (not the CPU's speed: issue 27);
+ * else "". Returns the length (snprintf semantics); -EINVAL. */
 PBENCH_API int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, size_t len);
 
 /* Reports. Text: what pbench stat prints. JSON (schema PBENCH_JSON_SCHEMA): the modes with

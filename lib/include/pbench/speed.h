@@ -96,11 +96,13 @@ struct pbench_speed_summary {
 PBENCH_API int pbench_speed_summarize(const double *ns, const double *factors, size_t n,
 				      struct pbench_speed_summary *out);
 /*
- * In words, when the speed varied (range >= PBENCH_SPEED_VARIED): "the CPU's own speed
- * varied 1.88x (0.53x to 1.00x of its best, reference loop; time against 1/speed r = 0.97:
- * the speed explains the spread)" (r >= 0.8; "part of the spread" from 0.5, else "not what
- * spread the runs"). "" when it did not, or with no factor. Returns the length (snprintf
- * semantics); -EINVAL.
+ * In words, of the throughput reference's factors alone (the clock's not read), when they
+ * varied (range >= PBENCH_SPEED_VARIED): "the core's issue throughput available to this
+ * thread varied 1.88x (0.53x to 1.00x of its best, throughput reference; the clock not read),
+ * 4 runs slow; time against 1/throughput r = 0.97: it explains the spread" (r >= 0.8; "part
+ * of the spread" from 0.5, else "not what spread the runs"). Not the CPU's speed: that is the
+ * clock's (pbench_speed_explain() with both). "" when they did not vary, or with no factor.
+ * Returns the length (snprintf semantics); -EINVAL.
  */
 PBENCH_API int pbench_speed_note(char *buf, size_t len, const struct pbench_speed_summary *s);
 
@@ -126,13 +128,13 @@ PBENCH_API double pbench_speed_best_clock_ns(const struct pbench_speed *s);
 PBENCH_API int pbench_speed_slow_runs(const struct pbench_speed_summary *thr,
 				      const struct pbench_speed_summary *clk);
 /*
- * Which slowed, in words: "the clock varied 1.33x (0.75x to 1.00x of its best, latency-bound
- * reference), 3 runs slow; time against 1/clock r = 0.99: ..." when the clock did; else, when
- * the throughput did, "the core's issue throughput available to this thread fell to 0.53x
- * (median; 0.44x to 1.00x of its best, throughput reference); the clock did not change (0.98x
- * to 1.00x, latency-bound reference): contention from a sibling sharing the core; time against
- * 1/throughput r = -0.51: not what spread the runs" (", 3 runs slow" when the command shows
- * it); "" when neither varied. clk NULL or empty: pbench_speed_note(thr). Returns the length
+ * Which slowed, in words: "the CPU's clock varied 1.33x (0.75x to 1.00x of its best,
+ * latency-bound reference), 3 runs slow; time against 1/clock r = 0.99: ..." when the clock
+ * did; else, when the throughput did, "the core's issue throughput available to this thread
+ * fell to 0.53x (median; 0.44x to 1.00x of its best); the clock did not change (0.98x to
+ * 1.00x): contention from a sibling sharing the core; time against 1/throughput r = -0.51:
+ * not what spread the runs" (", 3 runs slow" when the command shows it); "" when neither
+ * varied. clk NULL or empty: pbench_speed_note(thr). Returns the length
  * (snprintf semantics); -EINVAL.
  */
 PBENCH_API int pbench_speed_explain(char *buf, size_t len, const struct pbench_speed_summary *thr,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Checks, speed group: the target CPU's own speed, measured live (speed_probe.c). Stability:
- * the reference loop for a second in slices, what its speed did and what the kernel saw
+ * Checks, speed group: the issue throughput a thread gets on the target CPU (the throughput
+ * reference, not the clock), measured live (speed_probe.c). Stability: the reference loop for
+ * a second in slices, what its speed did and what the kernel saw
  * meanwhile. Co-location: the loop alone, then while another CPU spins; a slowdown means the
  * two share a physical core. Both measure this machine now, so they report nothing on a
  * recorded tree or without the checks' window (PBENCH_ENV_NO_WINDOW): no number from a
@@ -79,7 +80,7 @@ static void report_sharing(struct pb_env_ctx *ctx, int cpu, const struct pbench_
 
 	if (h->kind == PBENCH_CPU_SHARING_NONE && h->alone_range >= PBENCH_SPEED_VARIED) {
 		pb_report(ctx, "speed.colocation", cpu, PBENCH_CHECK_INFO, NULL, "cannot tell "
-			  "against CPU %d: this CPU's own speed changed %.2fx during the probe "
+			  "against CPU %d: the throughput a thread got here changed %.2fx during the probe "
 			  "(%.2fx while running, %.2fx per wall second, measured live)", h->other,
 			  h->alone_range, h->slowdown, h->wall_slowdown);
 		return;

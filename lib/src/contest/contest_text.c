@@ -12,6 +12,7 @@
 
 #include "base/base.h"
 #include "measure/measure.h"
+#include "counters/counters.h"
 #include "runs/runs.h"
 #include "contest/contest.h"
 
@@ -320,70 +321,99 @@ static void print_how(FILE *f, const struct pbench_contest *c)
 			c->o.warmup_runs == 1 ? "" : "s");
 }
 
-/*
- * The CPU's own speed in each command's runs (the reference loop around each run, on one
- * scale for all), when it varied: a command whose runs met a slower CPU is slower for that,
- * and the line says how much slower the CPU was while it ran.
- */
 /* The speed a command's runs had, as blamed (pbench_speed_slow_runs()'s rule): the clock's
- * median, or the throughput's when its times follow it or the clock was not read; NaN. */
-static double blamed_median(const struct pbench_runs *r)
+ * median (*clock 1), or the throughput's when its times follow it or the clock was not read
+ * (*clock 0); NaN. */
+static double blamed_median(const struct pbench_runs *r, int *clock)
 {
 	struct pbench_speed_summary m = { .size = sizeof(m) }, k = { .size = sizeof(k) };
 
+	*clock = 0;
 	if (!r || pbench_runs_speed(r, 0, &m))
 		return NAN;
 	if (pbench_runs_clock(r, 0, &k) || (m.range >= PBENCH_SPEED_VARIED && m.corr >= 0.5))
 		return m.median;
+	*clock = 1;
 	return k.median;
 }
 
-static void print_speed(FILE *f, const struct pbench_contest *c)
+/* Every command's factors of one reference (clock: the clock's) as one summary's range: min,
+ * max, range, n (0: some command has none). */
+static void all_range(const struct pbench_contest *c, int clock, struct pbench_speed_summary *o)
 {
-	double lo = INFINITY, hi = 0, ref = NAN;
-	int shown = 0;
-
+	o->min = INFINITY;
+	o->max = 0;
+	o->n = 0;
 	for (int i = 0; i < c->n; i++) {
 		struct pbench_speed_summary m = { .size = sizeof(m) };
 
-		if (c->e[i].r && !pbench_runs_speed(c->e[i].r, 0, &m)) {
-			lo = fmin(lo, m.min);
-			hi = fmax(hi, m.max);
+		if (!c->e[i].r)
+			continue;
+		if (clock ? pbench_runs_clock(c->e[i].r, 0, &m) : pbench_runs_speed(c->e[i].r, 0, &m)) {
+			o->n = 0;
+			return;
 		}
+		o->min = fmin(o->min, m.min);
+		o->max = fmax(o->max, m.max);
+		o->n += m.n;
 	}
-	if (!(hi / lo >= PBENCH_SPEED_VARIED))
+	o->range = o->n ? o->max / o->min : NAN;
+}
+
+/*
+ * The speed in each command's runs (both references around each run, on one scale for all),
+ * when one varied, said once for all: the clock when it varied (the CPU's speed did), else the
+ * core's issue throughput available to this thread with the clock steady (a sibling's
+ * contention). Then each command's median of that reference and its slow runs: a command
+ * whose runs met a slower clock is slower for that, and the caution says by how much.
+ */
+static void print_speed(FILE *f, const struct pbench_contest *c)
+{
+	struct pbench_speed_summary t = { .size = sizeof(t) }, k = { .size = sizeof(k) };
+	double ref = NAN;
+	int which, shown = 0, clock, ref_clock;
+
+	all_range(c, 0, &t);
+	all_range(c, 1, &k);
+	if (!t.n || (which = pb_speed_which(&t, &k)) < 0)
 		return;
-	fprintf(f, "speed: the CPU's own speed varied %.2fx (reference loop, 1 = its best "
-		"reading):", hi / lo);
+	if (which)
+		fprintf(f, "speed: the CPU's clock varied %.2fx (latency-bound reference, 1 = its "
+			"best reading; %s %.2fx to %.2fx):", k.range, PB_SPEED_THROUGHPUT, t.min,
+			t.max);
+	else if (k.n)
+		fprintf(f, "speed: %s varied %.2fx (1 = its best reading); the clock did not change "
+			"(%.2fx to %.2fx): %s:", PB_SPEED_THROUGHPUT, t.range, k.min, k.max,
+			PB_SPEED_SIBLING);
+	else
+		fprintf(f, "speed: %s varied %.2fx (throughput reference, 1 = its best reading; "
+			"the clock not read):", PB_SPEED_THROUGHPUT, t.range);
 	for (int i = 0; i < c->n; i++) {
-		struct pbench_speed_summary m = { .size = sizeof(m) }, k = { 0 };
-		char why[640];
+		struct pbench_speed_summary m = { .size = sizeof(m) }, n = { .size = sizeof(n) };
+		const struct pbench_speed_summary *o = &m;
 		int have;
 
 		if (!c->e[i].r || pbench_runs_speed(c->e[i].r, 0, &m))
 			continue;
-		if (i == c->o.reference)
-			ref = blamed_median(c->e[i].r);
-		k.size = sizeof(k);
-		have = !pbench_runs_clock(c->e[i].r, 0, &k);
-		fprintf(f, "%s %s median %.2fx (%.2fx to %.2fx, %d slow", shown++ ? ";" : "",
-			c->e[i].name, m.median, m.min, m.max,
-			pbench_speed_slow_runs(&m, have ? &k : NULL));
-		if (have)
-			fprintf(f, "; the clock %.2fx to %.2fx", k.min, k.max);
-		fputc(')', f);
-		if (have && pbench_speed_explain(why, sizeof(why), &m, &k) > 0)
-			fprintf(f, ": %s", why);
+		have = !pbench_runs_clock(c->e[i].r, 0, &n);
+		if (which && have)
+			o = &n;
+		fprintf(f, "%s %s median %.2fx (%.2fx to %.2fx, %d slow)", shown++ ? ";" : "",
+			c->e[i].name, o->median, o->min, o->max,
+			pbench_speed_slow_runs(&m, have ? &n : NULL));
 	}
 	fputc('\n', f);
+	ref = blamed_median(c->e[c->o.reference].r, &ref_clock);
 	for (int i = 0; i < c->n && isfinite(ref); i++) {
-		double med = blamed_median(c->e[i].r);
+		double med = blamed_median(c->e[i].r, &clock);
 
-		if (i == c->o.reference || !isfinite(med) || fabs(log(med / ref)) < log(1.05))
+		/* Of one reference only: a clock's median against a throughput's says nothing. */
+		if (i == c->o.reference || !isfinite(med) || clock != ref_clock ||
+		    fabs(log(med / ref)) < log(1.05))
 			continue;
-		fprintf(f, "caution: %s ran on a CPU at %.2f of the speed %s's runs had: part of "
-			"the difference is the machine's\n", c->e[i].name, med / ref,
-			c->e[c->o.reference].name);
+		fprintf(f, "caution: %s's runs had %.2f of the %s %s's runs had: part of the "
+			"difference is the machine's\n", c->e[i].name, med / ref, clock ? "clock" :
+			"issue throughput", c->e[c->o.reference].name);
 	}
 }
 

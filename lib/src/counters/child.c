@@ -103,6 +103,7 @@ struct pbench_child {
 	int subreaper;		/* pbench made itself subreaper for this run */
 	int tty_handed;		/* the terminal was given to the command's group */
 	int left;		/* processes the run left behind, ended by pbench */
+	int last_cpu;		/* the CPU its process ended on, read before the reaping; -1 */
 	struct pids kept;	/* children the caller had before the run */
 };
 
@@ -994,6 +995,7 @@ static int child_start(struct pbench_child **out, char *const argv[],
 	ch = calloc(1, sizeof(*ch));
 	if (!ch)
 		return -ENOMEM;
+	ch->last_cpu = -1;
 	ch->grace_s = opts && opts->kill_grace_s > 0 ?
 		      opts->kill_grace_s : DEFAULT_GRACE_S;
 	ch->held = held;
@@ -1133,12 +1135,53 @@ static uint64_t exec_ticks(const struct pbench_child *ch)
 	return ch->t_exec - ch->t0;
 }
 
+/* The CPU a process is on, or last ran on (field 39 of /proc/PID/stat, after the command's
+ * name in parentheses, which may hold spaces and parentheses of its own); -1. */
+static int cpu_of(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	int field = 2;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (pb_read_file(path, buf, sizeof(buf)) < 0 || !(p = strrchr(buf, ')')))
+		return -1;
+	for (p++; *p && field < 39; p++)
+		if (*p == ' ')
+			field++;
+	return field == 39 && *p >= '0' && *p <= '9' ? (int)strtol(p, NULL, 10) : -1;
+}
+
+/*
+ * One wait for the command: 1 when it stopped (status says how, the stop taken), 0 when it
+ * ended (reaped: status and ru; *t1 the ticks when pbench saw it end), -errno. The end is seen
+ * first without reaping (waitid's WNOWAIT): the process is then a zombie that still says the
+ * CPU it last ran on, read before wait4 reaps it, after *t1, outside the timed span.
+ */
+static int wait_ended(struct pbench_child *ch, int *status, struct rusage *ru, uint64_t *t1)
+{
+	siginfo_t si = { 0 };
+
+	if (waitid(P_PID, (id_t)ch->pid, &si, WEXITED | WSTOPPED | WNOWAIT) < 0)
+		return -errno;
+	*t1 = pbench_ticks_end();
+	if (si.si_code != CLD_STOPPED && si.si_code != CLD_TRAPPED)
+		ch->last_cpu = cpu_of(ch->pid);
+	if (wait4(ch->pid, status, WUNTRACED, ru) < 0)
+		return -errno;
+	return WIFSTOPPED(*status) ? 1 : 0;
+}
+
+int pb_child_last_cpu(const struct pbench_child *ch)
+{
+	return ch ? ch->last_cpu : -1;
+}
+
 int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 {
 	struct pbench_child_result r = { .size = sizeof(r) };
 	struct rusage ru = { 0 };
 	int status;
-	uint64_t t1;
+	uint64_t t1 = 0;
 	int err;
 
 	if ((err = PB_CHECK_STRUCT(res, pbench_child_result, 0, NULL)))
@@ -1150,14 +1193,13 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	/* A signal handler that returns (the caller's Ctrl-C) ends the wait with -EINTR and
 	 * leaves the child running: the caller decides to wait again or to free (kill) it. */
 	for (;;) {
-		if (wait4(ch->pid, &status, WUNTRACED, &ru) < 0)
-			return -errno;
-		if (!WIFSTOPPED(status))
+		if ((err = wait_ended(ch, &status, &ru, &t1)) < 0)
+			return err;
+		if (!err)
 			break;
 		if (hand_terminal(ch, status))
 			kill(-ch->pgid, SIGCONT);
 	}
-	t1 = pbench_ticks_end();
 	ch->pid = 0;
 	take_terminal_back(ch);
 	/* Outside the timed span: whatever the command left running is ended now (and

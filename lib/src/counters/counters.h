@@ -88,6 +88,10 @@ int pb_child_start_stderr(struct pbench_child **out, char *const argv[],
 uint64_t pb_child_t0(const struct pbench_child *ch);
 /* child.c: the command's pid while it runs (0 once reaped). */
 pid_t pb_child_pid(const struct pbench_child *ch);
+/* child.c: the CPU the command's process was on when it ended (read while a zombie, before
+ * it was reaped: /proc/PID/stat's processor); -1 before that or when it could not be read. A
+ * command with processes of its own: its main process's CPU, the others' are not known. */
+int pb_child_last_cpu(const struct pbench_child *ch);
 /* child.c: a helper command (hyperfine's setup, prepare, cleanup) run to its end, output to
  * /dev/null (quiet 1) or pbench's own: 0 when it exited 0; 1 when *stop ended the wait (it
  * was ended, with its group); -ECANCELED when it failed, or an error of starting it, with why
@@ -116,9 +120,18 @@ uint64_t pb_clock_loop(uint64_t n, uint64_t seed);
 double pb_clock_pass(uint64_t iterations);
 uint64_t pb_clock_calibrate(double target_ns);
 uint64_t pb_speed_calibrate(double target_ns);
-/* What r of the times against 1/speed says: "the speed explains the spread" (>= 0.8), "part
- * of the spread" (>= 0.5), else "not what spread the runs". */
+/* What r of the times against 1/factor says: "it explains the spread" (>= 0.8), "part of the
+ * spread" (>= 0.5), else "not what spread the runs". */
 const char *pb_speed_corr_words(double r);
+/* speed.c: what the two references read, in the words every sentence about them uses (issue
+ * 27): the throughput reference's is not the CPU's speed, the clock's is. */
+#define PB_SPEED_THROUGHPUT "the core's issue throughput available to this thread"
+#define PB_SPEED_SIBLING "contention from a sibling sharing the core"
+/* speed.c: "the CPU's clock varied 1.33x ..." or "<PB_SPEED_THROUGHPUT> varied ..." as
+ * pbench_speed_explain() says it of set summaries, for a line over several sets (the
+ * contest's, a verdict's): which reference varied most plainly. 1: the clock varied; 0: the
+ * throughput did with the clock steady or not read; -1: neither. */
+int pb_speed_which(const struct pbench_speed_summary *thr, const struct pbench_speed_summary *clk);
 
 
 /* metrics.c: the metric table. The events metric m needs on this CPU (NULL with *reason when

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CPU's own speed: a reference loop of fixed register-only work (the xor loop's kind of
- * work: one dependent ALU operation an iteration, nothing from memory), calibrated to about
+ * The speed references (issue 27: each named as what it reads, never "the CPU's own speed"
+ * for the first): the core's issue throughput available to a thread, a loop of fixed
+ * register-only work (the xor loop's kind: one dependent ALU operation an iteration, nothing
+ * from memory), and the clock, a latency-bound chain (pb_clock_loop), each calibrated to about
  * 10 us a pass; a reading is the fastest of three passes, so that an interrupt in one pass
- * does not count as the CPU being slow. A span's speed factor is the best reading of the
- * invocation over the mean of the readings around it; over a series of runs, a reading both
- * its neighbours in time disagree with is a burst of tens of microseconds that no run lasts,
- * and is left out, and the best is the fastest reading another one confirms (a faster one that
- * none confirms is left out as well, so no factor is above 1). Then the factors of a set of runs summarized, and
- * in words. The probes of pbench check (threads on a CPU) are speed_probe.c.
+ * does not count as a slow reading. A span's factor is the best reading of the invocation
+ * over the mean of the readings around it; over a series of runs, a reading both its
+ * neighbours in time disagree with is a burst of tens of microseconds that no run lasts, and
+ * is left out, and the best is the fastest reading another one confirms (a faster one that
+ * none confirms is left out as well, so no factor is above 1). Then the factors of a set of
+ * runs summarized, and in words. The probes of pbench check (threads on a CPU) are
+ * speed_probe.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -416,7 +419,7 @@ int pbench_speed_summarize(const double *ns, const double *factors, size_t n,
 
 const char *pb_speed_corr_words(double r)
 {
-	return r >= 0.8 ? "the speed explains the spread" : r >= 0.5 ? "part of the spread" :
+	return r >= 0.8 ? "it explains the spread" : r >= 0.5 ? "part of the spread" :
 	       "not what spread the runs";
 }
 
@@ -432,10 +435,11 @@ int pbench_speed_note(char *buf, size_t len, const struct pbench_speed_summary *
 		return 0;
 	}
 	if (isfinite(s->corr))
-		snprintf(r, sizeof(r), "; time against 1/speed r = %.2f: %s", s->corr,
+		snprintf(r, sizeof(r), "; time against 1/throughput r = %.2f: %s", s->corr,
 			 pb_speed_corr_words(s->corr));
-	return snprintf(buf, len, "the CPU's own speed varied %.2fx (%.2fx to %.2fx of its best, "
-			"reference loop%s)", s->range, s->min, s->max, r);
+	return snprintf(buf, len, "%s varied %.2fx (%.2fx to %.2fx of its best, throughput "
+			"reference; the clock not read), %d run%s slow%s", PB_SPEED_THROUGHPUT,
+			s->range, s->min, s->max, s->slow, s->slow == 1 ? "" : "s", r);
 }
 
 /* ---- the clock against the share of the core ------------------------------------------------ */
@@ -484,9 +488,9 @@ int pbench_speed_explain(char *buf, size_t len, const struct pbench_speed_summar
 		if (isfinite(clk->corr))
 			snprintf(r, sizeof(r), "; time against 1/clock r = %.2f: %s", clk->corr,
 				 pb_speed_corr_words(clk->corr));
-		return snprintf(buf, len, "the clock varied %.2fx (%.2fx to %.2fx of its best, "
-				"latency-bound reference), %d run%s slow%s", clk->range, clk->min,
-				clk->max, slow, slow == 1 ? "" : "s", r);
+		return snprintf(buf, len, "the CPU's clock varied %.2fx (%.2fx to %.2fx of its "
+				"best, latency-bound reference), %d run%s slow%s", clk->range,
+				clk->min, clk->max, slow, slow == 1 ? "" : "s", r);
 	}
 	if (!thr_varied) {
 		if (len)
@@ -496,13 +500,18 @@ int pbench_speed_explain(char *buf, size_t len, const struct pbench_speed_summar
 	if (isfinite(thr->corr))
 		snprintf(r, sizeof(r), "; time against 1/throughput r = %.2f: %s", thr->corr,
 			 pb_speed_corr_words(thr->corr));
-	n = snprintf(buf, len, "the core's issue throughput available to this thread fell to "
-		     "%.2fx (median; %.2fx to %.2fx of its best, throughput reference); the clock "
-		     "did not change (%.2fx to %.2fx, latency-bound reference): contention from a "
-		     "sibling sharing the core%s", thr->median, thr->min, thr->max, clk->min,
-		     clk->max, r);
+	n = snprintf(buf, len, "%s fell to %.2fx (median; %.2fx to %.2fx of its best); the "
+		     "clock did not change (%.2fx to %.2fx): %s%s", PB_SPEED_THROUGHPUT,
+		     thr->median, thr->min, thr->max, clk->min, clk->max, PB_SPEED_SIBLING, r);
 	if (slow && n >= 0)
 		n += snprintf((size_t)n < len ? buf + n : NULL, (size_t)n < len ? len - (size_t)n :
 			      0, ", %d run%s slow", slow, slow == 1 ? "" : "s");
 	return n;
+}
+
+int pb_speed_which(const struct pbench_speed_summary *thr, const struct pbench_speed_summary *clk)
+{
+	if (read_clock(clk) && clk->range >= PBENCH_SPEED_VARIED)
+		return 1;
+	return thr && thr->n > 0 && thr->range >= PBENCH_SPEED_VARIED ? 0 : -1;
 }

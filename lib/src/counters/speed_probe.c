@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The probes of a CPU's own speed (pbench check's speed group, and the CPU pick): the
- * reference loop (speed.c) on a thread pbench starts pinned to the CPU and joins.
+ * The probes of the issue throughput a thread gets on a CPU (pbench check's speed group, and
+ * the CPU pick): the throughput reference loop (speed.c) on a thread pbench starts pinned to
+ * the CPU and joins.
  * - Stability: passes of the loop for a while, in slices; a slice's speed is the fastest
  *   slice's median pass over its own. A median is what the CPU did while running:
  *   an interrupt or a preemption makes a few passes slow, not the median, so what moves it is

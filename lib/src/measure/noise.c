@@ -566,11 +566,11 @@ int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *ou
 #define PB_CAUSE_UNSEEN_OWN "off the CPU no longer than a typical run's waiting: slowed " \
 	"by what the kernel cannot see (the hypervisor, an SMT sibling, the clock speed) or by " \
 	"the work itself"
-/* The same, where the reference loop around the run says the CPU's speed was not it. */
-#define PB_CAUSE_USUAL_SPEED "%s, and the CPU's speed (%.2fx " \
-	"its best by the reference loop before/after) explains under half of it: the work " \
-	"itself, a change of speed between the two readings, or what the loop cannot see " \
-	"(shared caches, memory bandwidth)"
+/* The same, where the reference around the run (the clock's, or the throughput's: %s) says
+ * the speed was not it. */
+#define PB_CAUSE_USUAL_SPEED "%s, and %s (%.2fx its best by the %s reference before/after) " \
+	"explains under half of it: the work itself, a change of speed between the two " \
+	"readings, or what the reference cannot see (shared caches, memory bandwidth)"
 /* Where the reference loop says the CPU ran slower and the kernel saw nothing. */
 #define PB_CAUSE_HOST "nothing the kernel saw: host contention on a VM, or the clock"
 
@@ -790,7 +790,9 @@ static int cause_line(char *buf, size_t len, double excess_ns, const struct pben
 			put(&t, "%s" PB_CAUSE_USUAL_SPEED, clauses ? "; " : "",
 			    (flags & PBENCH_CAUSE_OWN_WAIT) ? "off the CPU no longer than a "
 			    "typical run's waiting" : "on the CPU all along by task-clock",
-			    usual);
+			    (flags & PBENCH_CAUSE_CLOCK) ? "the clock" :
+			    "the core's issue throughput available to this thread", usual,
+			    (flags & PBENCH_CAUSE_CLOCK) ? "latency-bound" : "throughput");
 		else
 			put(&t, "%s%s", clauses ? "; " : "", (flags & PBENCH_CAUSE_OWN_WAIT) ?
 			    PB_CAUSE_UNSEEN_OWN : PB_CAUSE_UNSEEN);
@@ -827,7 +829,7 @@ int pbench_noise_cause_speed(char *buf, size_t len, double excess_ns, double run
 			     double speed, double typical, const struct pbench_noise *task,
 			     const struct pbench_cpu_noise *cpu, unsigned flags)
 {
-	char clause[128], ty[48] = "";
+	char clause[192], ty[48] = "";
 
 	if (!speed_explains(excess_ns, run_ns, speed, typical))
 		return cause_line(buf, len, excess_ns, task, cpu, flags, NULL,
@@ -836,7 +838,12 @@ int pbench_noise_cause_speed(char *buf, size_t len, double excess_ns, double run
 	/* The typical run's speed when it was not the best itself. */
 	if (typical * PBENCH_SPEED_VARIED < 1 || speed > typical)
 		snprintf(ty, sizeof(ty), "; %.2fx in a typical run", typical);
-	snprintf(clause, sizeof(clause), "the CPU ran at %.2fx its best speed (reference loop "
-		 "before/after%s)", speed, ty);
+	if (flags & PBENCH_CAUSE_CLOCK)
+		snprintf(clause, sizeof(clause), "the clock ran at %.2fx its best (latency-bound "
+			 "reference before/after%s)", speed, ty);
+	else
+		snprintf(clause, sizeof(clause), "the core's issue throughput available to this "
+			 "thread was %.2fx its best (throughput reference before/after%s)", speed,
+			 ty);
 	return cause_line(buf, len, excess_ns, task, cpu, flags, clause, NAN);
 }

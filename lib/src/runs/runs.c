@@ -234,7 +234,7 @@ static int open_metrics(struct pbench_runs *r, const struct pbench_counters_opts
 static int alloc_set(struct pb_set *set, int mode, long runs, int nr)
 {
 	set->mode = mode;
-	set->cpu = -1;
+	set->cpu = set->last_end_cpu = -1;
 	set->cpu_busy = NAN;
 	set->speed_typical = set->clock_typical = NAN;
 	set->cap = runs;
@@ -555,6 +555,7 @@ void pb_runs_analyze(struct pb_set *set)
 		struct pb_run *run = &set->runs[i];
 		struct pbench_noise task = run->noise;
 		double x = (double)run->ns, blame, typical;
+		unsigned clock;
 		char cause[512];
 
 		task.size = sizeof(task);
@@ -570,10 +571,10 @@ void pb_runs_analyze(struct pb_set *set)
 			task.ctx_voluntary = task.ctx_voluntary > set->own_blocks ?
 					     task.ctx_voluntary - set->own_blocks : 0;
 		}
-		pb_runs_blame_factor(set, i, &blame, &typical);
+		clock = pb_runs_blame_factor(set, i, &blame, &typical) ? PBENCH_CAUSE_CLOCK : 0;
 		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
 					 blame, typical, &task,
-					 run->have_cpu_noise ? &run->cpu_noise : NULL, flags);
+					 run->have_cpu_noise ? &run->cpu_noise : NULL, flags | clock);
 		free(run->cause);
 		run->cause = strdup(cause);
 	}

@@ -35,6 +35,10 @@ struct pb_run {
 	double ref_before_ns, ref_after_ns, speed_cost_ns, speed;
 	/* the clock's reference (latency-bound) likewise, and its factor */
 	double clk_before_ns, clk_after_ns, clock;
+	/* the CPUs both references were read on before and after (-1: not read), and the CPU the
+	 * run ended on (a command's process, read before it was reaped; the workload's thread);
+	 * -1: not known */
+	int ref_before_cpu, ref_after_cpu, end_cpu;
 	/* opts.interval_ms (runs_interval.c): the run's intervals, niv of them, their counts
 	 * (nr a row), and pbench's ticks since the run's start at the last one's end */
 	struct pb_interval *iv;
@@ -78,6 +82,8 @@ struct pb_set {
 	long cap;			/* runs allocated */
 	int done, failed;
 	int cpu;			/* the prepared CPU; -1 for unprepared runs */
+	int last_end_cpu;		/* the CPU its last command ended on (the check run's
+					 * too): where its next run's speed is read before; -1 */
 	char cpu_reason[256];
 	int policy, prio_value;		/* in force during the runs */
 	const char *policy_name;
@@ -258,18 +264,20 @@ int pb_runs_unreliable(const struct pb_set *set);
 double pb_runs_task_clock_share(const struct pb_set *set);
 
 /* runs_speed.c: the reference loop read right before and right after a run (the first call
- * calibrates it), the factors against the invocation's best once the runs are done, and a
+ * calibrates it), on cpu (>= 0: pbench's thread moved there for the reading and its affinity
+ * put back right after; -1: where the thread is), the factors against the invocation's best once the runs are done, and a
  * set's summary of them (-ENODATA without a factor). */
-void pb_runs_speed_before(struct pbench_runs *r, struct pb_run *run);
-void pb_runs_speed_after(struct pbench_runs *r, struct pb_run *run);
+void pb_runs_speed_before(struct pbench_runs *r, struct pb_run *run, int cpu);
+void pb_runs_speed_after(struct pbench_runs *r, struct pb_run *run, int cpu);
 void pb_runs_speed_factors(struct pbench_runs *r);
 void pb_runs_speed_factors_of(struct pbench_runs *const *rs, int nr);
 int pb_runs_share_speed(struct pbench_runs *r, struct pbench_runs *from);
 int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *out);
 int pb_runs_clock_summary(const struct pb_set *s, struct pbench_speed_summary *out);
 /* The factor to blame run i's time on, and the set's typical one: the clock's, or the
- * throughput's when the command's times follow it (pbench_speed_slow_runs()'s rule). */
-void pb_runs_blame_factor(const struct pb_set *s, int i, double *factor, double *typical);
+ * throughput's when the command's times follow it (pbench_speed_slow_runs()'s rule); 1 when
+ * it is the clock's. */
+int pb_runs_blame_factor(const struct pb_set *s, int i, double *factor, double *typical);
 double pb_runs_speed_cost(const struct pb_set *s);
 /* Append "; <pbench_runs_speed_note()>" to a verdict when the speed varied. */
 void pb_runs_speed_verdict(const struct pbench_runs *r, char *verdict, size_t len);

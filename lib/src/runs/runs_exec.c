@@ -131,6 +131,7 @@ int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
 	} else if (cp->nc) {
 		err = child_counts(ch, run->counts, r->nr);	/* the object's set */
 	}
+	run->end_cpu = pb_child_last_cpu(ch);
 	pbench_child_free(ch);
 	if (err < 0)
 		return err;
@@ -370,6 +371,7 @@ struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set)
 	for (int e = 0; e < r->nr; e++)
 		run->counts[e].size = sizeof(run->counts[e]);
 	run->cpu_noise.size = sizeof(run->cpu_noise);
+	run->ref_before_cpu = run->ref_after_cpu = run->end_cpu = -1;
 	return run;
 }
 
@@ -418,18 +420,24 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 	if (set->done >= set->cap)
 		return -ENOSPC;
 	run = pb_runs_next(r, set);
+	/* The speed's readings outside the noise window: an interrupt during the reference
+	 * loop is not the run's. Where (runs_speed.c): a command's before on the CPU the set's
+	 * last command ended on, after on the CPU this one ended on; the workload's where it
+	 * runs, on this thread. */
+	pb_runs_speed_before(r, run, is_cmd ? set->last_end_cpu : -1);
 	run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
 	probe = pb_runs_probe(r, run->cpu);
-	/* The speed's readings outside the noise window: an interrupt during the reference
-	 * loop is not the run's. */
-	pb_runs_speed_before(r, run);
 	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
 	err = is_cmd ? run_command(r, set, run, stdout_fd) : run_workload(r, set, run);
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
 	if (run->have_cpu_noise)
 		run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
-	pb_runs_speed_after(r, run);
+	if (!is_cmd)
+		run->end_cpu = sched_getcpu();
+	else if (run->end_cpu >= 0)
+		set->last_end_cpu = run->end_cpu;
+	pb_runs_speed_after(r, run, is_cmd ? run->end_cpu : -1);
 	if (stopped(r))
 		return 1;	/* the run the stop cut short is not a measurement */
 	if (err) {
@@ -625,6 +633,9 @@ int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra)
 	}
 	set->prepared = 1;
 	set->cpu = pbench_prepared_cpu(p);
+	/* A command run before (the check run, unpinned) ended elsewhere: the first prepared
+	 * run's speed is read before it where pbench now is, on the prepared CPU. */
+	set->last_end_cpu = -1;
 	snprintf(set->cpu_reason, sizeof(set->cpu_reason), "%s", pbench_prepared_cpu_reason(p));
 	for (int s = 0; s < PBENCH_PREPARE_STEP_NR; s++) {
 		const struct pbench_prepared_step *po = pbench_prepared_step(p, s);

@@ -152,6 +152,11 @@ static json_t *intervals_json(const struct pb_run *run, const struct pbench_runs
 	return a;
 }
 
+static json_t *cpu_json(int cpu)
+{
+	return cpu >= 0 ? json_integer(cpu) : json_null();
+}
+
 static json_t *run_json(const struct pb_run *run, int i, const struct pbench_runs *r)
 {
 	json_t *j = json_object(), *cs = json_object();
@@ -178,6 +183,9 @@ static json_t *run_json(const struct pb_run *run, int i, const struct pbench_run
 	json_object_set_new(j, "ref_before_ns", num(run->ref_before_ns));
 	json_object_set_new(j, "clock", num(run->clock));
 	json_object_set_new(j, "ref_after_ns", num(run->ref_after_ns));
+	json_object_set_new(j, "ref_before_cpu", cpu_json(run->ref_before_cpu));
+	json_object_set_new(j, "ref_after_cpu", cpu_json(run->ref_after_cpu));
+	json_object_set_new(j, "end_cpu", cpu_json(run->end_cpu));
 	if (r->o.interval_ms > 0)
 		json_object_set_new(j, "intervals", intervals_json(run, r));
 	return j;
@@ -212,7 +220,8 @@ static json_t *cpus_json(const struct pbench_runs *r, const struct pb_set *s)
 	return a;
 }
 
-/* The CPU's own speed over the set: its factors' summary, and the reference loop's cost. */
+/* The speed references over the set: the throughput's factors' summary, the clock's, and
+ * their cost. */
 static json_t *speed_json(const struct pbench_runs *r, const struct pb_set *s)
 {
 	struct pbench_speed_summary m = { .size = sizeof(m) }, c = { .size = sizeof(c) };

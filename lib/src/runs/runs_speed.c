@@ -1,13 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CPU's own speed around each run of a set (part of the runs object, with runs.c): the
- * reference loop (speed.c) read on pbench's thread right before and right after the run,
- * outside the timed span; once the runs are done, each run's factor against the best reading
- * of the invocation (all sets), and each set's summary. A command run unprepared may run on
- * another CPU than pbench's: its factor is the CPU pbench was on.
+ * The speed around each run of a set (part of the runs object, with runs.c): both references
+ * of speed.c, the core's issue throughput available to a thread (pb_speed_loop) and the clock
+ * (pb_clock_loop, latency-bound), read on pbench's thread right before and right after the
+ * run, outside the timed span; once the runs are done, each run's factors against the best
+ * readings of the invocation (all sets), and each set's summaries.
+ *
+ * Where: a command may run on another CPU than pbench's thread (unprepared, or prepared on a
+ * list of CPUs). The reading after a run is taken on the CPU the command's process ended on
+ * (read while it was a zombie, child.c): pbench's thread is moved there for the reading and
+ * its affinity put back right after. The reading before cannot know where the command will
+ * run: it is taken on the CPU the set's previous command ended on (the check run's, for the
+ * first), where the same command most likely lands again and from where pbench then starts
+ * it; without one, where pbench's thread is. A command with processes of its own: its main
+ * process's CPU is the one known. The workload runs on pbench's thread: read where it is.
+ * Prepared on one CPU, all of these are that CPU and the thread is already pinned there.
  */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,16 +41,42 @@ static void read_into(struct pbench_runs *r, struct pb_run *run, double *ns, dou
 		run->speed_cost_ns += cost;
 }
 
-void pb_runs_speed_before(struct pbench_runs *r, struct pb_run *run)
+/* Both references on cpu (-1: where the thread is): the thread moved there when it may run
+ * elsewhere, its affinity put back at once (the moves' cost is the reading's, outside the
+ * timed span). The CPU the reading was taken on, or -1. */
+static int read_on(struct pbench_runs *r, struct pb_run *run, int cpu, double *ns, double *clk)
+{
+	uint64_t t0 = pbench_ticks();
+	double cost = run->speed_cost_ns;
+	cpu_set_t was, one;
+	int moved = 0, at;
+
+	if (cpu >= 0 && cpu < CPU_SETSIZE && !sched_getaffinity(0, sizeof(was), &was) &&
+	    !(CPU_COUNT(&was) == 1 && CPU_ISSET(cpu, &was))) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		moved = !sched_setaffinity(0, sizeof(one), &one);
+	}
+	read_into(r, run, ns, clk);
+	at = isfinite(*ns) || isfinite(*clk) ? sched_getcpu() : -1;
+	if (moved) {
+		sched_setaffinity(0, sizeof(was), &was);
+		run->speed_cost_ns = cost + pbench_ticks_to_ns_f((double)(pbench_ticks() - t0));
+	}
+	return at < 0 ? -1 : at;
+}
+
+void pb_runs_speed_before(struct pbench_runs *r, struct pb_run *run, int cpu)
 {
 	run->speed = run->ref_after_ns = run->clock = run->clk_after_ns = NAN;
 	run->speed_cost_ns = 0;
-	read_into(r, run, &run->ref_before_ns, &run->clk_before_ns);
+	run->ref_after_cpu = -1;
+	run->ref_before_cpu = read_on(r, run, cpu, &run->ref_before_ns, &run->clk_before_ns);
 }
 
-void pb_runs_speed_after(struct pbench_runs *r, struct pb_run *run)
+void pb_runs_speed_after(struct pbench_runs *r, struct pb_run *run, int cpu)
 {
-	read_into(r, run, &run->ref_after_ns, &run->clk_after_ns);
+	run->ref_after_cpu = read_on(r, run, cpu, &run->ref_after_ns, &run->clk_after_ns);
 }
 
 /*
@@ -106,19 +143,20 @@ int pb_runs_clock_summary(const struct pb_set *s, struct pbench_speed_summary *o
 	return summary_of(s, out, 1);
 }
 
-void pb_runs_blame_factor(const struct pb_set *s, int i, double *factor, double *typical)
+int pb_runs_blame_factor(const struct pb_set *s, int i, double *factor, double *typical)
 {
 	struct pbench_speed_summary t = { .size = sizeof(t) };
 
 	*factor = s->runs[i].speed;
 	*typical = s->speed_typical;
 	if (!isfinite(s->runs[i].clock) || !isfinite(s->clock_typical))
-		return;
+		return 0;
 	/* The throughput only when the command's own times follow it. */
 	if (!pb_runs_speed_summary(s, &t) && t.range >= PBENCH_SPEED_VARIED && t.corr >= 0.5)
-		return;
+		return 0;
 	*factor = s->runs[i].clock;
 	*typical = s->clock_typical;
+	return 1;
 }
 
 /* Every run's readings of one reference (clock: the clock's), their factors against the best
@@ -229,8 +267,9 @@ int pbench_runs_clock(const struct pbench_runs *r, int s, struct pbench_speed_su
 	return pb_runs_clock_summary(&r->sets[s], out);
 }
 
-/* Every set's factors together: how much the machine's speed varied over the measurement. */
-static int all_factors(const struct pbench_runs *r, struct pbench_speed_summary *out)
+/* Every set's factors together (the clock's with clock): how much each reference varied over
+ * the measurement. */
+static int all_factors(const struct pbench_runs *r, struct pbench_speed_summary *out, int clock)
 {
 	size_t n = 0, k = 0;
 	double *f;
@@ -243,7 +282,7 @@ static int all_factors(const struct pbench_runs *r, struct pbench_speed_summary 
 		return -ENOMEM;
 	for (int s = 0; s < r->nsets; s++)
 		for (int i = 0; i < r->sets[s].done; i++)
-			f[k++] = r->sets[s].runs[i].speed;
+			f[k++] = clock ? r->sets[s].runs[i].clock : r->sets[s].runs[i].speed;
 	err = pbench_speed_summarize(NULL, f, k, out);
 	free(f);
 	return err;
@@ -251,26 +290,40 @@ static int all_factors(const struct pbench_runs *r, struct pbench_speed_summary 
 
 int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, size_t len)
 {
-	struct pbench_speed_summary all = { .size = sizeof(all) };
+	struct pbench_speed_summary all = { .size = sizeof(all) }, clk = { .size = sizeof(clk) };
+	int have_clk, which;
 	size_t n;
 
 	if (!r || (!buf && len))
 		return -EINVAL;
 	if (len)
 		buf[0] = '\0';
-	if (all_factors(r, &all) || !(all.range >= PBENCH_SPEED_VARIED))
+	if (all_factors(r, &all, 0))
 		return 0;
-	n = (size_t)snprintf(buf, len, "the CPU's own speed varied %.2fx during the runs (%.2fx "
-			     "to %.2fx of its best, reference loop", all.range, all.min, all.max);
+	have_clk = !all_factors(r, &clk, 1);
+	/* The clock's when it varied (the CPU's speed did), else the throughput's. */
+	if ((which = pb_speed_which(&all, have_clk ? &clk : NULL)) < 0)
+		return 0;
+	if (which) {
+		all = clk;
+		n = (size_t)snprintf(buf, len, "the CPU's clock varied %.2fx during the runs (%.2fx "
+				     "to %.2fx of its best, latency-bound reference", all.range,
+				     all.min, all.max);
+	} else {
+		n = (size_t)snprintf(buf, len, "%s varied %.2fx during the runs (%.2fx to %.2fx of "
+				     "its best; the clock %s", PB_SPEED_THROUGHPUT, all.range,
+				     all.min, all.max, have_clk ? "did not change" : "not read");
+	}
 	for (int s = 0; s < r->nsets; s++) {
 		struct pbench_speed_summary one = { .size = sizeof(one) };
 
-		if (pb_runs_speed_summary(&r->sets[s], &one) || !isfinite(one.corr) ||
+		if (summary_of(&r->sets[s], &one, which) || !isfinite(one.corr) ||
 		    !(one.range >= PBENCH_SPEED_VARIED))
 			continue;
 		n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0,
-				      "; in the %s runs %.2fx, time against 1/speed r = %.2f: %s",
-				      pbench_runs_mode_name(r->sets[s].mode), one.range, one.corr,
+				      "; in the %s runs %.2fx, time against 1/%s r = %.2f: %s",
+				      pbench_runs_mode_name(r->sets[s].mode), one.range,
+				      which ? "clock" : "throughput", one.corr,
 				      pb_speed_corr_words(one.corr));
 	}
 	n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, ")");

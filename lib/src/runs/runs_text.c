@@ -220,7 +220,7 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 	pb_line_close(&l);
 }
 
-/* The speed column when the CPU's speed varied during the set. */
+/* The speed column (the throughput reference's factors) when they varied during the set. */
 static int speed_varied(const struct pb_set *s)
 {
 	struct pbench_speed_summary sum = { .size = sizeof(sum) };
@@ -580,45 +580,42 @@ static void print_cpu_time(FILE *f, const struct pbench_runs *r, const struct pb
 		r->subject.argv ? "the command and the children it waited for" : "the thread");
 }
 
-/* The CPU's own speed over the set, and what reading it cost. */
+/*
+ * The speed over the set, as what each reference reads (issue 27): the clock (latency-bound)
+ * and the core's issue throughput available to this thread; which of them varied
+ * (pbench_speed_explain()), or both steady; where and what reading them cost.
+ */
 static void print_speed(FILE *f, const struct pbench_runs *r, const struct pb_set *s)
 {
 	struct pbench_speed_summary m = { .size = sizeof(m) }, k = { .size = sizeof(k) };
 	double cost = pb_runs_speed_cost(s);
-	char c[32] = "n/a", where[96] = "", a[32], b[32];
+	char c[32] = "n/a", a[32], b[32], why[640];
+	int clock;
 
 	if (isfinite(cost))
 		pbench_format_ns(c, sizeof(c), cost, 2);
-	if (r->subject.argv && s->mode == PBENCH_RUNS_UNPREPARED)
-		snprintf(where, sizeof(where), ", on pbench's CPU: the command may have run on "
-			 "another");
 	if (pb_runs_speed_summary(s, &m)) {
-		fprintf(f, "speed: n/a (the reference loop was not read)\n");
+		fprintf(f, "speed: n/a (the references were not read)\n");
 		return;
 	}
-	fprintf(f, "speed: %s %.2fx to %.2fx of the CPU's best, median %.2fx (reference loop "
-		"before and after each run, %s a run outside the timed span%s)", m.range <
-		PBENCH_SPEED_VARIED ? "steady," : "varied", m.min, m.max, m.median, c, where);
-	if (!pb_runs_clock_summary(s, &k)) {
-		char why[640];
-
-		fprintf(f, "; the clock %.2fx to %.2fx (latency-bound reference)", k.min, k.max);
-		if (pbench_speed_explain(why, sizeof(why), &m, &k) > 0)
-			fprintf(f, ": %s", why);
-	} else if (m.range >= PBENCH_SPEED_VARIED) {
-		fprintf(f, ": %.2fx apart, %d run%s slow", m.range, m.slow, m.slow == 1 ? "" : "s");
-		if (isfinite(m.corr))
-			fprintf(f, "; time against 1/speed r = %.2f: %s", m.corr,
-				pb_speed_corr_words(m.corr));
-		/* Only where it explains the spread, and narrows it: a factor read wrong on a run
-		 * the speed did not slow widens it instead. */
-		if (m.corr >= 0.8 && m.spread_at_one_speed_pct < m.spread_pct) {
-			pb_format_pct(a, sizeof(a), m.spread_pct, -1);
-			pb_format_pct(b, sizeof(b), m.spread_at_one_speed_pct, -1);
-			fprintf(f, "; at one speed their spread of %s would be %s", a, b);
-		}
+	clock = !pb_runs_clock_summary(s, &k);
+	if (pbench_speed_explain(why, sizeof(why), &m, clock ? &k : NULL) > 0)
+		fprintf(f, "speed: %s", why);
+	else if (clock)
+		fprintf(f, "speed: steady: the clock %.2fx to %.2fx of its best, %s %.2fx to %.2fx",
+			k.min, k.max, PB_SPEED_THROUGHPUT, m.min, m.max);
+	else
+		fprintf(f, "speed: steady: %s %.2fx to %.2fx of its best, the clock not read",
+			PB_SPEED_THROUGHPUT, m.min, m.max);
+	/* Only where the throughput is blamed and explains the spread, and narrows it: a factor
+	 * read wrong on a run it did not slow widens it instead. */
+	if (!clock && m.corr >= 0.8 && m.spread_at_one_speed_pct < m.spread_pct) {
+		pb_format_pct(a, sizeof(a), m.spread_pct, -1);
+		pb_format_pct(b, sizeof(b), m.spread_at_one_speed_pct, -1);
+		fprintf(f, "; at one throughput their spread of %s would be %s", a, b);
 	}
-	fprintf(f, "\n");
+	fprintf(f, " (read before and after each run%s, %s a run outside the timed span)\n",
+		r->subject.argv ? " on the CPU the command ended on" : "", c);
 }
 
 /* With --target-sem: what stopped the runs. For a command: the harness's own cost. */
