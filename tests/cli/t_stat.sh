@@ -620,7 +620,7 @@ if run "speed" 0 "$PB" stat --mode unprepared -r 6 --iterations 2000000 -e task-
 	--json="$T/speed.json"; then
 	# Each reference named as what it reads (issue 27): the throughput is not "the CPU's
 	# speed"; the CPU's speed is said to vary only when the clock did.
-	if has "$T/out" "^speed: \(steady: the clock [0-9.]*x to [0-9.]*x of its best, the core's issue throughput available to this thread [0-9.]*x to [0-9.]*x\|the core's issue throughput available to this thread fell to [0-9.]*x (median; [0-9.]*x to [0-9.]*x of its best); the clock did not change\|the CPU's clock varied [0-9.]*x\).* (read before and after each run, [0-9.]* [mu]s a run outside the timed span)$" &&
+	if has "$T/out" "^speed: \(steady: the clock [0-9.]*x to [0-9.]*x of its best, the core's issue throughput available to this thread [0-9.]*x to [0-9.]*x\|the core's issue throughput available to this thread fell to [0-9.]*x (median; [0-9.]*x to [0-9.]*x of its best); the clock did not change\|the core's issue throughput available to this thread varied [0-9.]*x to [0-9.]*x of its best (median [0-9.]*x); the clock did not change\|the CPU's clock varied [0-9.]*x\).* (read before and after each run, [0-9.]* [mu]s a run outside the timed span)$" &&
 	   nothas "$T/out" "own speed\|CPU's best" &&
 	   { [ "$HAVE_PY" -eq 0 ] || json "$T/speed.json" 'all(
 		0 < s["min"] <= s["median"] <= s["max"] <= 1.25 and abs(s["range"] - s["max"] / s["min"]) < 1e-9 and

@@ -133,7 +133,9 @@ PBENCH_API int pbench_speed_slow_runs(const struct pbench_speed_summary *thr,
  * did; else, when the throughput did, "the core's issue throughput available to this thread
  * fell to 0.53x (median; 0.44x to 1.00x of its best); the clock did not change (0.98x to
  * 1.00x): contention from a sibling sharing the core; time against 1/throughput r = -0.51:
- * not what spread the runs" (", 3 runs slow" when the command shows it); "" when neither
+ * not what spread the runs" (", 3 runs slow" when the command shows it); with the median
+ * at its best and a few runs low, "... varied 0.58x to 1.00x of its best (median 0.99x); the
+ * clock did not change (...): contention from a sibling sharing the core at times"; "" when neither
  * varied. clk NULL or empty: pbench_speed_note(thr). Returns the length
  * (snprintf semantics); -EINVAL.
  */

@@ -152,6 +152,11 @@ struct pbench_runs {
 	int speed_borrowed;		/* speed is another subject's (pb_runs_share_speed()) */
 	double speed_best_ns;		/* its best reading (pbench_speed_factors()) */
 	double clock_best_ns;		/* the clock's reference's */
+	/* The last reading of both references (runs_speed.c): a run's reading after serves as
+	 * the next run's before when it was taken on the same CPU a moment ago. */
+	double last_ref_ns, last_clk_ns;
+	int last_cpu;			/* -1: none */
+	uint64_t last_at;		/* pbench_ticks() when it was taken */
 	struct pbench_mem_run *mem;	/* pb_runs_attach_memory()'s copy, or NULL */
 	int nr_mem;
 	int interrupted;		/* *o.stop was seen */
