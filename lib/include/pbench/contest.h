@@ -169,6 +169,12 @@ struct pbench_contest_entrant {
 	uint64_t (*digest)(void *ctx);
 	const double *stored_ns;	/* non-NULL: stored times in ns (copied), never run */
 	size_t nr_stored;
+	/* With stored_ns: the baseline file they were read from (pbench_contest_baseline_read()'s
+	 * path and name; NULL: none). Its runs give the stored entrant's figures beside the live
+	 * ones: its wall times with a metric, each event's counts and the derived metrics (the
+	 * events' ratios to it, the table, every writer). A file without runs is left out. */
+	const char *stored_file;
+	const char *stored_set;
 };
 
 struct pbench_contest;

@@ -191,7 +191,13 @@ static void fmt_event_ratio(char *r, size_t len, const struct pbench_contest_eve
 		fmt_ratio(r, len, x->ratio, x->ratio_lo, x->ratio_hi);
 }
 
-/* One event: a line per entrant that runs, its mean a run and its ratio to the reference's;
+/* An entrant with runs: one that runs, or a baseline with its file's. */
+static int has_runs(const struct pb_entrant *e)
+{
+	return e->r || e->stored_runs;
+}
+
+/* One event: a line per entrant that runs (or a baseline's stored runs), its mean a run and its ratio to the reference's;
  * one line with the reason when it could not be counted. */
 static void print_event(FILE *f, const struct pbench_contest *c, int ev, int w)
 {
@@ -202,14 +208,14 @@ static void print_event(FILE *f, const struct pbench_contest *c, int ev, int w)
 	for (int i = 0; i < c->n; i++) {
 		struct pbench_contest_event x = { .size = sizeof(x) };
 
-		counted |= c->e[i].r && !pbench_contest_event(c, i, ev, &x) &&
+		counted |= has_runs(&c->e[i]) && !pbench_contest_event(c, i, ev, &x) &&
 			   x.status <= PBENCH_EVENT_MULTIPLEXED && isfinite(x.mean);
 	}
 	for (int i = 0; i < c->n; i++) {
 		struct pbench_contest_event x = { .size = sizeof(x) };
 		char v[48], r[64] = "";
 
-		if (!c->e[i].r || pbench_contest_event(c, i, ev, &x))
+		if (!has_runs(&c->e[i]) || pbench_contest_event(c, i, ev, &x))
 			continue;
 		if (x.status > PBENCH_EVENT_MULTIPLEXED || !isfinite(x.mean)) {
 			int st = x.status > PBENCH_EVENT_MULTIPLEXED ? x.status :
@@ -267,13 +273,15 @@ static void print_metrics(FILE *f, const struct pbench_contest *c)
 		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
 	fprintf(f, "\nmetrics, the mean over the runs ( +- its standard error):\n");
 	for (int m = 0; m < nm; m++) {
+		int first = 1;
+
 		for (int i = 0; i < c->n; i++) {
 			struct pbench_metric_summary k = { .size = sizeof(k) };
 
-			if (!c->e[i].r || pbench_runs_metric(c->e[i].r, 0, m, &k))
+			if (!has_runs(&c->e[i]) || pb_contest_metric(c, i, m, &k))
 				continue;
-			fprintf(f, "  %-18s %-*.*s ", i == 0 || !c->e[0].r ? k.name : "", w, w,
-				c->e[i].name);
+			fprintf(f, "  %-18s %-*.*s ", first ? k.name : "", w, w, c->e[i].name);
+			first = 0;
 			if (k.reason)
 				fprintf(f, "n/a: %s\n", k.reason);
 			else if (isfinite(k.sem_pct))
