@@ -79,9 +79,9 @@ else
 	miss "compare faults"
 fi
 if run "compare faults json" 0 "$PB" compare $C --metric page-faults -n a -n b --json "$N1" "$N2" &&
-   json "$T/out" 'd["metric"]["name"] == "page-faults" and d["verdicts"][0]["verdict"] == "slower" and
+   json "$T/out" 'd["metric"]["name"] == "page-faults" and d["verdicts"][0]["verdict"] == "higher" and not d["verdicts"][0]["better"] and
 	1.5 < d["verdicts"][0]["ratio"] < 2 and len(d["entrants"][1]["metric_values"]) == d["rounds"]'; then
-	ok "compare --metric --json: the metric named, the ratio of the faults, the values tested"
+	ok "compare --metric --json: the metric named, the verdict higher (not faster or slower) and not better, the ratio of the faults, the values tested"
 else
 	miss "compare faults json"
 fi

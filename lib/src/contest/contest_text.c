@@ -11,25 +11,40 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "counters/counters.h"
 #include "measure/measure.h"
 #include "runs/runs.h"
 #include "contest/contest.h"
 
-/* Entrants from the fastest (geometric mean; stored and run alike); those without times
- * last. */
-static double gmean(const struct pb_entrant *e)
+/* The figures an entrant's row is of: its times, or with a metric (c->metric) its values of
+ * it (a baseline's stored ones). */
+static const double *figures(const struct pbench_contest *c, const struct pb_entrant *e,
+			     size_t *n)
 {
-	double s = 0;
-
-	for (size_t i = 0; i < e->n; i++)
-		s += log(e->x[i]);
-	return e->n ? exp(s / (double)e->n) : NAN;
+	*n = c->metric ? e->mn : e->n;
+	return c->metric ? e->mx : e->x;
 }
 
-static int by_time(const void *a, const void *b, void *arg)
+/* Where an entrant's row goes: its geometric mean time (stored and run alike); with a metric
+ * its mean value, negated where higher is better (so the better come first too). */
+static double rank(const struct pbench_contest *c, const struct pb_entrant *e)
+{
+	size_t n;
+	const double *x = figures(c, e, &n);
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += c->metric ? x[i] / (double)n : log(x[i]);
+	if (!n)
+		return NAN;
+	return c->metric ? (c->higher_better ? -s : s) : exp(s / (double)n);
+}
+
+/* Entrants from the fastest (or the better on the metric); those without figures last. */
+static int by_rank(const void *a, const void *b, void *arg)
 {
 	const struct pbench_contest *c = arg;
-	double x = gmean(&c->e[*(const int *)a]), y = gmean(&c->e[*(const int *)b]);
+	double x = rank(c, &c->e[*(const int *)a]), y = rank(c, &c->e[*(const int *)b]);
 
 	if (isnan(x) || isnan(y))
 		return isnan(x) - isnan(y);
@@ -44,8 +59,19 @@ static int *sorted(const struct pbench_contest *c)
 		return NULL;
 	for (int i = 0; i < c->n; i++)
 		order[i] = i;
-	qsort_r(order, (size_t)c->n, sizeof(*order), by_time, (void *)c);
+	qsort_r(order, (size_t)c->n, sizeof(*order), by_rank, (void *)c);
 	return order;
+}
+
+/* What the metric's figures are, for a header: a derived metric's label ("insn per cycle"),
+ * else a time (task-clock) or a count. */
+static const char *unit_words(const struct pbench_contest *c)
+{
+	int m = pb_metric_find(c->metric);
+
+	if (m >= 0 && pb_metric_label(m) && *pb_metric_label(m))
+		return pb_metric_label(m);
+	return c->metric_unit && !strcmp(c->metric_unit, "ns") ? "a time" : "a count";
 }
 
 static void fmt_time(char *buf, size_t len, double ns)
@@ -54,6 +80,18 @@ static void fmt_time(char *buf, size_t len, double ns)
 		pbench_format_ns(buf, len, ns, 4);
 	else
 		snprintf(buf, len, "n/a");
+}
+
+/* A figure of the table: a time (task-clock's too), or a metric's value, its unit said in the
+ * header (unit_words()). */
+static void fmt_figure(const struct pbench_contest *c, char *buf, size_t len, double v)
+{
+	if (!c->metric || (c->metric_unit && !strcmp(c->metric_unit, "ns")))
+		fmt_time(buf, len, v);
+	else if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.5g", v);
 }
 
 static void fmt_ratio(char *buf, size_t len, double r, double lo, double hi)
@@ -146,24 +184,29 @@ static void print_table(FILE *f, const struct pbench_contest *c, const int *orde
 	for (int i = 0; i < c->n; i++)
 		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
 	snprintf(head, sizeof(head), "%s / reference's (interval)", c->metric ? c->metric : "time");
-	fprintf(f, "\n  %-*s %6s %22s %11s %23s  %s\n", w, "", "runs", "mean ± sd", "median",
-		"min … max", head);
+	if (c->metric)
+		pb_wrapf(f, c->width, 2, "\n%s a run (%s), the figure decided on, the %s first:",
+			 c->metric, unit_words(c), c->higher_better ? "highest" : "lowest");
+	fprintf(f, "%s  %-*s %6s %22s %11s %23s  %s\n", c->metric ? "" : "\n", w, "", "runs",
+		"mean ± sd", "median", "min … max", head);
 	for (int k = 0; k < c->n; k++) {
 		const struct pb_entrant *e = &c->e[order[k]];
 		struct pbench_summary s = { .size = sizeof(s) };
 		char mean[32] = "n/a", sd[32] = "n/a", med[32] = "n/a", lo[32] = "n/a",
 		     hi[32] = "n/a", rel[96], both[72];
+		size_t n;
+		const double *x = figures(c, e, &n);
 
-		if (e->n && !pbench_stats_summary(e->x, e->n, NULL, &s)) {
-			fmt_time(mean, sizeof(mean), s.mean);
-			fmt_time(sd, sizeof(sd), s.stddev);
-			fmt_time(med, sizeof(med), s.median);
-			fmt_time(lo, sizeof(lo), s.min);
-			fmt_time(hi, sizeof(hi), s.max);
+		if (n && !pbench_stats_summary(x, n, NULL, &s)) {
+			fmt_figure(c, mean, sizeof(mean), s.mean);
+			fmt_figure(c, sd, sizeof(sd), s.stddev);
+			fmt_figure(c, med, sizeof(med), s.median);
+			fmt_figure(c, lo, sizeof(lo), s.min);
+			fmt_figure(c, hi, sizeof(hi), s.max);
 		}
 		fmt_relative(c, order[k], rel, sizeof(rel));
 		snprintf(both, sizeof(both), "%s ± %s", mean, sd);
-		fprintf(f, "  %-*.*s %6zu %22s %11s %11s … %-9s  %s\n", w, w, e->name, e->n, both,
+		fprintf(f, "  %-*.*s %6zu %22s %11s %11s … %-9s  %s\n", w, w, e->name, n, both,
 			med, lo, hi, rel);
 	}
 	for (int i = 0; i < c->n; i++)
