@@ -594,13 +594,126 @@ static void md_cell(FILE *f, const char *s)
 	}
 }
 
-static const char *ms(char *buf, size_t len, double ns)
+/* The table's unit in Markdown: ms for a time (task-clock's too), else the metric's label. */
+static double md_scale(const struct pbench_contest *c, char *head, size_t len)
 {
-	if (isfinite(ns))
-		snprintf(buf, len, "%.3f", ns / 1e6);
-	else
+	if (!c->metric || (c->metric_unit && !strcmp(c->metric_unit, "ns"))) {
+		snprintf(head, len, "ms");
+		return 1e6;
+	}
+	snprintf(head, len, "%s", unit_words(c));
+	return 1;
+}
+
+static const char *md_fig(char *buf, size_t len, double v, double scale)
+{
+	if (!isfinite(v))
 		snprintf(buf, len, "n/a");
+	else if (scale == 1e6)
+		snprintf(buf, len, "%.3f", v / scale);
+	else
+		snprintf(buf, len, "%.5g", v);
 	return buf;
+}
+
+static void md_table(FILE *f, const struct pbench_contest *c, const int *order)
+{
+	char u[96];
+	double scale = md_scale(c, u, sizeof(u));
+
+	if (c->metric)
+		fprintf(f, "On `%s`, the figure decided on, a run (%s first):\n\n", c->metric,
+			c->higher_better ? "highest" : "lowest");
+	fprintf(f, "| Command | Runs | Mean [%s] | Median [%s] | Min [%s] | Max [%s] | Relative%s%s%s "
+		"|\n|:---|---:|---:|---:|---:|---:|---:|\n", u, u, u, u, c->metric ? " (" : "",
+		c->metric ? c->metric : "", c->metric ? ")" : "");
+	for (int k = 0; k < c->n; k++) {
+		const struct pb_entrant *e = &c->e[order[k]];
+		struct pbench_summary s = { .size = sizeof(s) };
+		char rel[96], a[32], b[32], m[32], lo[32], hi[32];
+		size_t n;
+		const double *x = figures(c, e, &n);
+
+		fputs("| `", f);
+		md_cell(f, e->name);
+		fmt_relative(c, order[k], rel, sizeof(rel));
+		if (n && !pbench_stats_summary(x, n, NULL, &s))
+			fprintf(f, "` | %zu | %s ± %s | %s | %s | %s | %s |\n", n,
+				md_fig(a, sizeof(a), s.mean, scale), md_fig(b, sizeof(b), s.stddev, scale),
+				md_fig(m, sizeof(m), s.median, scale), md_fig(lo, sizeof(lo), s.min, scale),
+				md_fig(hi, sizeof(hi), s.max, scale), rel);
+		else
+			fprintf(f, "` | 0 | n/a | n/a | n/a | n/a | %s |\n", rel);
+	}
+}
+
+/* The text's events block as a table: each event of each entrant with runs (a baseline's from
+ * its file), its mean a run and its ratio to the reference's with the interval. */
+static void md_events(FILE *f, const struct pbench_contest *c)
+{
+	struct pbench_contest_info info = { .size = sizeof(info) };
+	int mux = 0;
+
+	if (pbench_contest_info(c, &info) || !info.nr_events)
+		return;
+	fprintf(f, "\n| Event | Command | Mean a run | Against `%s` (interval) |\n"
+		"|:---|:---|---:|---:|\n", c->e[c->o.reference].name);
+	for (int ev = 0; ev < info.nr_events; ev++)
+		for (int i = 0; i < c->n; i++) {
+			struct pbench_contest_event x = { .size = sizeof(x) };
+			const char *name = pbench_contest_event_name(c, ev);
+			char v[48], r[64] = "";
+
+			if (!has_runs(&c->e[i]) || pbench_contest_event(c, i, ev, &x))
+				continue;
+			fprintf(f, "| %s | `", name);
+			md_cell(f, c->e[i].name);
+			if (x.status > PBENCH_EVENT_MULTIPLEXED || !isfinite(x.mean)) {
+				fprintf(f, "` | <%s> ", pb_event_status_text(x.status >
+					PBENCH_EVENT_MULTIPLEXED ? x.status : PBENCH_EVENT_NOT_COUNTED));
+				md_cell(f, x.reason ? x.reason : "");
+				fprintf(f, " | |\n");
+				continue;
+			}
+			fmt_event_value(v, sizeof(v), &x, !strcmp(name, "task-clock") ||
+					!strcmp(name, "cpu-clock"));
+			mux |= x.status == PBENCH_EVENT_MULTIPLEXED;
+			if (i != c->o.reference)
+				fmt_event_ratio(r, sizeof(r), &x);
+			fprintf(f, "` | %s | %s |\n", v, i == c->o.reference ? "1 (reference)" : r);
+		}
+	if (mux)
+		fprintf(f, "\n\\* multiplexed: scaled.\n");
+}
+
+/* The text's metrics block as a table: the mean over the runs, +- its standard error. */
+static void md_metrics(FILE *f, const struct pbench_contest *c)
+{
+	int nm = 0;
+
+	for (int i = 0; i < c->n && !nm; i++)
+		nm = c->e[i].r ? pbench_runs_nr_metrics(c->e[i].r) : 0;
+	if (!nm)
+		return;
+	fprintf(f, "\n| Metric | Command | Mean | ± SEM | Unit |\n|:---|:---|---:|---:|:---|\n");
+	for (int m = 0; m < nm; m++)
+		for (int i = 0; i < c->n; i++) {
+			struct pbench_metric_summary k = { .size = sizeof(k) };
+
+			if (!has_runs(&c->e[i]) || pb_contest_metric(c, i, m, &k))
+				continue;
+			fprintf(f, "| %s | `", k.name);
+			md_cell(f, c->e[i].name);
+			if (k.reason) {
+				fprintf(f, "` | n/a: ");
+				md_cell(f, k.reason);
+				fprintf(f, " | | |\n");
+			} else if (isfinite(k.sem_pct))
+				fprintf(f, "` | %.6g | %.2f%% | %s |\n", k.mean, k.sem_pct,
+					*k.unit ? k.unit : k.label);
+			else
+				fprintf(f, "` | %.6g | n/a | %s |\n", k.mean, *k.unit ? k.unit : k.label);
+		}
 }
 
 int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
@@ -613,25 +726,7 @@ int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
 	order = sorted(c);
 	if (!order)
 		return -ENOMEM;
-	fprintf(f, "| Command | Runs | Mean [ms] | Median [ms] | Min [ms] | Max [ms] | Relative%s%s%s "
-		"|\n|:---|---:|---:|---:|---:|---:|---:|\n", c->metric ? " (" : "",
-		c->metric ? c->metric : "", c->metric ? ")" : "");
-	for (int k = 0; k < c->n; k++) {
-		const struct pb_entrant *e = &c->e[order[k]];
-		struct pbench_summary s = { .size = sizeof(s) };
-		char rel[96], a[32], b[32], m[32], lo[32], hi[32];
-
-		fputs("| `", f);
-		md_cell(f, e->name);
-		fmt_relative(c, order[k], rel, sizeof(rel));
-		if (e->n && !pbench_stats_summary(e->x, e->n, NULL, &s))
-			fprintf(f, "` | %zu | %s ± %s | %s | %s | %s | %s |\n", e->n,
-				ms(a, sizeof(a), s.mean), ms(b, sizeof(b), s.stddev),
-				ms(m, sizeof(m), s.median), ms(lo, sizeof(lo), s.min),
-				ms(hi, sizeof(hi), s.max), rel);
-		else
-			fprintf(f, "` | 0 | n/a | n/a | n/a | n/a | %s |\n", rel);
-	}
+	md_table(f, c, order);
 	fputc('\n', f);
 	for (int k = 0; k < c->n; k++) {
 		if (order[k] == c->o.reference)
@@ -640,6 +735,8 @@ int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
 		fprintf(f, "- %s\n", line);
 	}
 	free(order);
+	md_events(f, c);
+	md_metrics(f, c);
 	if (print_cmd_memory(f, c, 1))
 		return ferror(f) ? pb_stream_end(f) : -EIO;
 	return pb_stream_end(f);
