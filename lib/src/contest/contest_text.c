@@ -601,7 +601,7 @@ static double md_scale(const struct pbench_contest *c, char *head, size_t len)
 		snprintf(head, len, "ms");
 		return 1e6;
 	}
-	snprintf(head, len, "%s", unit_words(c));
+	snprintf(head, len, "%s", pb_metric_find(c->metric) >= 0 ? unit_words(c) : "count");
 	return 1;
 }
 
