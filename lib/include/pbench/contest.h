@@ -280,7 +280,9 @@ PBENCH_API int pbench_contest_look(const struct pbench_contest *c, int i, int k,
 				   struct pbench_contest_look *out);
 
 /* Event e of entrant i against the reference: the mean a run, the ratio of the means with the
- * interval (on the log scale when every count is > 0), the worst status over the runs. */
+ * interval (on the log scale when every count is > 0), the worst status over the runs. A
+ * stored entrant given with its file (stored_file) has its file's runs' counts of the event
+ * (status not_counted, with the reason, when some did not count it); one without: -EINVAL. */
 struct pbench_contest_event {
 	size_t size;
 	const char *name;
