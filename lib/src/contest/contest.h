@@ -100,8 +100,8 @@ struct json_t *pb_contest_baseline_runs(struct json_t *root, const char *name,
 void pb_contest_baseline_of(struct json_t *root, const char *name, struct json_t **subject,
 			    struct json_t **events);
 double pb_contest_run_value(struct json_t *run, const char *metric, double iterations);
-/* Keep the runs of the baseline file path (set name) in n: 0, -EINVAL (not JSON), -ENODATA
- * (no runs in it). */
+/* Keep the runs of the baseline file path (set name) in n: 0, -EINVAL (not a regular file, or
+ * not JSON), -ENODATA (no runs in it). */
 int pb_contest_stored_load(struct pb_entrant *n, const char *path, const char *name);
 void pb_contest_stored_free(struct pb_entrant *n);
 /* The values of what (an event or a metric; NULL: the wall time in ns) over a stored

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -111,8 +112,13 @@ json_t *pb_contest_baseline_runs(json_t *root, const char *name, json_t **subjec
 
 int pb_contest_stored_load(struct pb_entrant *n, const char *path, const char *name)
 {
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, NULL), *subject, *runs;
+	json_t *root, *subject, *runs;
+	struct stat st;
 
+	/* read a second time: a pipe or a FIFO has given its bytes to the first reading */
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return -EINVAL;
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, NULL);
 	if (!json_is_object(root)) {
 		json_decref(root);
 		return -EINVAL;
