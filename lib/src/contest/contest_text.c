@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A contest as text (what pbench compare prints) and as Markdown: the verdicts first, in the
- * words a person acts on, then each entrant's times, sorted from the fastest, the events
- * compared, how the runs were made and why they stopped.
+ * words a person acts on, then each entrant's times, sorted from the fastest (with a metric,
+ * its figures, the better first), the events compared and the derived metrics (a baseline's
+ * from its file's runs), how the runs were made and why they stopped.
  */
 #include <errno.h>
 #include <math.h>
@@ -240,8 +241,8 @@ static int has_runs(const struct pb_entrant *e)
 	return e->r || e->stored_runs;
 }
 
-/* One event: a line per entrant that runs (or a baseline's stored runs), its mean a run and its ratio to the reference's;
- * one line with the reason when it could not be counted. */
+/* One event: a line per entrant that runs (or a baseline with its file's runs), its mean a run
+ * and its ratio to the reference's; one line with the reason when it could not be counted. */
 static void print_event(FILE *f, const struct pbench_contest *c, int ev, int w)
 {
 	const char *name = pbench_contest_event_name(c, ev);
