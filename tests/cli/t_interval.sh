@@ -120,6 +120,26 @@ else
 	miss "csv without -I"
 fi
 
+# ---- Markdown: a table a run, the text's columns ---------------------------------------------
+if run "markdown" 0 "$PB" stat --mode unprepared -r 2 -q -I 50 -e task-clock,context-switches \
+	--markdown -- sh -c "$CMD" &&
+	has "$T/out" "^unprepared, run 1: [0-9]* intervals of 50 ms$" &&
+	has "$T/out" "^unprepared, run 2: [0-9]* intervals of 50 ms$" &&
+	has "$T/out" "^| Time (s) | Wall | CPUs | task-clock | context-switches | Note |$" &&
+	has "$T/out" "^|---:|---:|---:|---:|---:|:---|$" &&
+	has "$T/out" "^| 0\.0[0-9]* | [0-9.]* ms | [0-9.]* | [0-9.]* [mu]*s | [0-9]* | |$" &&
+	[ "$(grep -c '| partial: the run ended |$' "$T/out")" = 2 ]; then
+	ok "Markdown with -I: a table of intervals a run, the partial last one said"
+else
+	miss "markdown" "the Markdown's interval tables"
+fi
+if run "markdown without -I" 0 "$PB" stat --mode unprepared -r 1 -q -e task-clock --markdown -- true &&
+	nothas "$T/out" "interval"; then
+	ok "Markdown without -I has no interval table"
+else
+	miss "markdown without -I"
+fi
+
 # ---- the plot: each event's rate over the run's time ----------------------------------------
 if run "plot" 0 "$PB" stat --mode unprepared -r 2 -q -I 50 -e task-clock,context-switches \
 	--plot "$T/iv.svg" -- sh -c "$CMD" &&

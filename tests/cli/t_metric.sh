@@ -79,11 +79,39 @@ else
 	miss "compare faults"
 fi
 if run "compare faults json" 0 "$PB" compare $C --metric page-faults -n a -n b --json "$N1" "$N2" &&
-   json "$T/out" 'd["metric"]["name"] == "page-faults" and d["verdicts"][0]["verdict"] == "slower" and
+   json "$T/out" 'd["metric"]["name"] == "page-faults" and d["verdicts"][0]["verdict"] == "higher" and not d["verdicts"][0]["better"] and
 	1.5 < d["verdicts"][0]["ratio"] < 2 and len(d["entrants"][1]["metric_values"]) == d["rounds"]'; then
-	ok "compare --metric --json: the metric named, the ratio of the faults, the values tested"
+	ok "compare --metric --json: the metric named, the verdict higher (not faster or slower) and not better, the ratio of the faults, the values tested"
 else
 	miss "compare faults json"
+fi
+# The table is in the metric's figures (counts here, not times), sorted on them: b, a sleep,
+# is the slower but has the fewer faults, so it comes first, under the line naming the metric.
+table_on_faults() {
+	awk '/^page-faults a run \(a count\), the figure decided on, the lowest first:$/ { at = NR }
+	     at && NR == at + 2 && $1 == "b" && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9.]+$/ && $4 == "±" &&
+		$5 ~ /^[0-9.]+$/ && $0 !~ / [mun]?s / { rb = 1; sb = $3 }
+	     at && NR == at + 3 && $1 == "a" && $3 > 1.4 * sb { ra = 1 }
+	     END { exit !(ra && rb) }' "$1"
+}
+if run "compare table" 0 "$PB" compare $C --metric page-faults -n a -n b "$N2" "sleep 0.05" &&
+   table_on_faults "$T/out"; then
+	ok "compare --metric page-faults: the table's figures are the faults a run, the fewest first"
+else
+	LAST_WANT="the rows b then a in page-faults under their line" LAST_SAW=$(grep -A3 "a run" "$T/out" | head -4)
+	miss "compare table"
+fi
+if run "compare markdown" 0 "$PB" compare $C --metric page-faults -n a -n b --markdown "$N1" "$N2" &&
+   has "$T/out" "^On \`page-faults\`, the figure decided on, a run (lowest first):$" &&
+   has "$T/out" "^| Command | Runs | Mean \[count\] | Median \[count\] | Min \[count\] | Max \[count\] | Relative (page-faults) |$" &&
+   has "$T/out" "^| \`a\` | [0-9]* | [0-9.]* ± [0-9.]* | [0-9.]* | [0-9]* | [0-9]* | 1 (reference) |$" &&
+   has "$T/out" "^| Event | Command | Mean a run | Against \`a\` (interval) |$" &&
+   has "$T/out" "^| page-faults | \`b\` | [0-9.]* | 1\.[4-9][0-9]* (1\.[0-9]*-[12]\.[0-9]*) |$" &&
+   has "$T/out" "^| Metric | Command | Mean | ± SEM | Unit |$" &&
+   has "$T/out" "^| faults-per-sec | \`b\` | [0-9.e+]* | [0-9.]*% | /sec |$"; then
+	ok "compare --markdown: the table in faults, the events and metrics tables as the text's blocks"
+else
+	miss "compare markdown"
 fi
 if run "compare same" 0 "$PB" compare $C --metric page-faults -n a -n b "$N1" "$N1" &&
    line 1 "$T/out" "^b and a have the same page-faults within 1% (99\.9% interval of the ratio"; then
@@ -112,5 +140,30 @@ if run "baseline" 0 "$PB" stat $Q -r 6 --metric page-faults --json="$T/b2.json" 
 	ok "--baseline on the metric: 2N pages against a baseline of N fail the gate"
 else
 	miss "baseline"
+fi
+
+# ---- a baseline's runs, from its file: the table, the events and metrics beside the live ------
+# (before: "baseline 0 n/a ± n/a" on a metric, and every event's ratio to it n/a)
+if [ -s "$T/b2.json" ] &&
+   run "baseline table" 0 "$PB" compare $C --metric page-faults --baseline "$T/b2.json" -n c "$N1" &&
+   has "$T/out" "^  baseline *6 *[0-9.]* ± [0-9.]* *[0-9.]* *[0-9]* … [0-9]* *1 (reference)$" &&
+   has "$T/out" "^  page-faults *baseline *[0-9.]*$" &&
+   has "$T/out" "^  *c *[0-9.]*  [01]\.[0-9]* ([01]\.[0-9]*-[01]\.[0-9]*)$" &&
+   has "$T/out" "^  faults-per-sec *baseline *[0-9.e+]* /sec  ( +- *[0-9.]*% )$"; then
+	ok "--baseline on a metric: its 6 stored runs in the table, the events' ratios to its counts"
+else
+	miss "baseline table"
+fi
+if run "baseline time" 0 "$PB" stat $Q -r 5 --json="$T/b3.json" -- $N1 &&
+   run "baseline time" 0 "$PB" compare $C --baseline "$T/b3.json" -n c --json "$N1" &&
+   json "$T/out" '[(e["mean"], f["ratio"], f["ratio_lo"], f["ratio_hi"]) for e, f in
+	zip(d["entrants"][0]["events"], d["entrants"][1]["events"]) if e["name"] == "page-faults"]
+	[0] and d["entrants"][0]["stored"] and d["entrants"][0]["summary"]["n"] == 5 and
+	[e["mean"] > 0 and 0.8 < f["ratio"] < 1.25 and f["ratio_lo"] <= f["ratio"] <= f["ratio_hi"]
+	 for e, f in zip(d["entrants"][0]["events"], d["entrants"][1]["events"])
+	 if e["name"] == "page-faults"] == [True]'; then
+	ok "--baseline on the time: the JSON gives the baseline's events and each event's ratio to them"
+else
+	miss "baseline time"
 fi
 finish cli/metric

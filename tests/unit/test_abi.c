@@ -211,6 +211,10 @@ Test(abi, pbench_contest_entrant)
 	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->stored_ns), 8, "stored_ns resized");
 	cr_expect_eq(offsetof(struct pbench_contest_entrant, nr_stored), 80, "nr_stored moved");
 	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->nr_stored), 8, "nr_stored resized");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, stored_file), 88, "stored_file moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->stored_file), 8, "stored_file resized");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, stored_set), 96, "stored_set moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->stored_set), 8, "stored_set resized");
 }
 
 Test(abi, pbench_contest_info)

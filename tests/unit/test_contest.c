@@ -958,3 +958,68 @@ Test(contest, progress_text)
 	cr_expect_str_eq(buf, "running the setup command");
 	cr_expect_eq(pbench_contest_progress_text(&p, NULL, 0), -EINVAL);
 }
+
+/* A baseline given with its file (stored_file): its runs' counts are the stored entrant's
+ * events, so each live event has its ratio to them with an interval, and the baseline its own
+ * mean; an event its runs did not count says so; without the file, no events (as before). On
+ * a metric the file's wall times are kept beside the metric's values. */
+Test(contest, a_baseline_file_gives_its_events)
+{
+	static const char doc[] = "{\"schema\": 2, \"mode\": \"unprepared\", \"subject\": "
+		"{\"kind\": \"workload\", \"name\": \"xor\", \"argv\": null, \"iterations\": 5, "
+		"\"bytes\": null}, \"modes\": [{\"mode\": \"unprepared\", \"runs\": ["
+		"{\"ns\": 1e6, \"counters\": {\"task-clock\": {\"scaled\": 5e5}}}, "
+		"{\"ns\": 1.1e6, \"counters\": {\"task-clock\": {\"scaled\": 6e5}}}, "
+		"{\"ns\": 1.2e6, \"timed_out\": true, \"counters\": {}}, "
+		"{\"ns\": 1.3e6, \"counters\": {\"task-clock\": {\"scaled\": 7e5}}}]}]}";
+	char path[] = "/tmp/pbench-test-basefile-XXXXXX";
+	double stored[3] = { 1e6, 1.1e6, 1.3e6 }, vals[3] = { 5e5, 6e5, 7e5 };
+	struct pbench_contest_opts o = quick_opts();
+	struct pbench_contest_entrant s = { .size = sizeof(s), .name = "baseline",
+					    .stored_ns = stored, .nr_stored = 3 };
+	struct pbench_contest_event x = { .size = sizeof(x) };
+	struct pbench_summary sum = { .size = sizeof(sum) };
+	struct pbench_contest *c;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, doc, strlen(doc)), (ssize_t)strlen(doc));
+	close(fd);
+	o.max_rounds = 6;
+	for (int with = 0; with < 2; with++) {
+		s.stored_file = with ? path : NULL;
+		cr_assert_eq(pbench_contest_new(&c, &o), 0);
+		cr_assert_eq(pbench_contest_add(c, &s), 0);
+		add_xor(c, "today", XOR_N);
+		cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+		cr_assert_str_eq(pbench_contest_event_name(c, 0), "task-clock");
+		cr_expect_eq(pbench_contest_event(c, 0, 0, &x), with ? 0 : -EINVAL);
+		cr_expect(!with || (x.status == PBENCH_EVENT_OK && fabs(x.mean - 6e5) < 1e-6),
+			  "baseline's task-clock: status %d, mean %g", x.status, x.mean);
+		cr_expect(!with || (pbench_contest_event(c, 0, 1, &x) == 0 &&
+				    x.status == PBENCH_EVENT_NOT_COUNTED && x.reason &&
+				    strstr(x.reason, "baseline's runs did not count it")),
+			  "context-switches of the baseline: %d %s", x.status, x.reason);
+		cr_assert_eq(pbench_contest_event(c, 1, 0, &x), 0);
+		if (with)
+			cr_expect(isfinite(x.ratio) && x.ratio_lo <= x.ratio &&
+				  x.ratio <= x.ratio_hi, "%g (%g-%g)", x.ratio, x.ratio_lo,
+				  x.ratio_hi);
+		else
+			cr_expect(isnan(x.ratio), "no file, no ratio: %g", x.ratio);
+		pbench_contest_free(c);
+	}
+	/* on a metric: the stored values are task-clock's, the file gives the times */
+	o.metric = "task-clock";
+	s.stored_ns = vals;
+	cr_assert_eq(pbench_contest_new(&c, &o), 0);
+	cr_assert_eq(pbench_contest_add(c, &s), 0);
+	add_xor(c, "today", XOR_N);
+	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	cr_expect_eq(result(c, 0).runs, 3);
+	cr_assert_eq(pbench_contest_summary(c, 0, &sum), 0);
+	cr_expect(sum.n == 3 && sum.min == 1e6 && sum.max == 1.3e6, "%zu %g %g", sum.n, sum.min,
+		  sum.max);
+	pbench_contest_free(c);
+	unlink(path);
+}

@@ -169,6 +169,12 @@ struct pbench_contest_entrant {
 	uint64_t (*digest)(void *ctx);
 	const double *stored_ns;	/* non-NULL: stored times in ns (copied), never run */
 	size_t nr_stored;
+	/* With stored_ns: the baseline file they were read from (pbench_contest_baseline_read()'s
+	 * path and name; NULL: none). Its runs give the stored entrant's figures beside the live
+	 * ones: its wall times with a metric, each event's counts and the derived metrics (the
+	 * events' ratios to it, the table, every writer). A file without runs is left out. */
+	const char *stored_file;
+	const char *stored_set;
 };
 
 struct pbench_contest;
@@ -274,7 +280,9 @@ PBENCH_API int pbench_contest_look(const struct pbench_contest *c, int i, int k,
 				   struct pbench_contest_look *out);
 
 /* Event e of entrant i against the reference: the mean a run, the ratio of the means with the
- * interval (on the log scale when every count is > 0), the worst status over the runs. */
+ * interval (on the log scale when every count is > 0), the worst status over the runs. A
+ * stored entrant given with its file (stored_file) has its file's runs' counts of the event
+ * (status not_counted, with the reason, when some did not count it); one without: -EINVAL. */
 struct pbench_contest_event {
 	size_t size;
 	const char *name;

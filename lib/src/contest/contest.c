@@ -297,6 +297,27 @@ static char *describe(const struct pbench_contest_entrant *e)
 	return strdup(buf);
 }
 
+/* A stored entrant read from a file keeps the file's runs (its events and metrics), and with a
+ * metric its wall times too (the stored values are the metric's): a file without runs (a list
+ * of times) has none to give, and is no error. */
+static int stored_runs(struct pbench_contest *c, struct pb_entrant *n,
+		       const struct pbench_contest_entrant *e)
+{
+	size_t nx, missing;
+	double *x;
+
+	if (pb_contest_stored_load(n, e->stored_file, e->stored_set) || !c->metric)
+		return 0;
+	x = pb_contest_stored_values(n, NULL, &nx, &missing);
+	for (size_t i = 0; x && !missing && i < nx; i++)
+		if (pb_contest_append(&n->x, &n->n, &n->cap, x[i])) {
+			free(x);
+			return -ENOMEM;
+		}
+	free(x);
+	return 0;
+}
+
 static int add_stored(struct pbench_contest *c, struct pb_entrant *n,
 		      const struct pbench_contest_entrant *e)
 {
@@ -322,7 +343,7 @@ static int add_stored(struct pbench_contest *c, struct pb_entrant *n,
 		if (pb_contest_append(&n->x, &n->n, &n->cap, e->stored_ns[i]))
 			return -ENOMEM;
 	}
-	return 0;
+	return e->stored_file ? stored_runs(c, n, e) : 0;
 }
 
 static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
@@ -390,6 +411,7 @@ static void entrant_release(struct pb_entrant *n)
 	free(n->looks);
 	free(n->mem);
 	free(n->cmd_mem);
+	pb_contest_stored_free(n);
 	memset(n, 0, sizeof(*n));
 }
 

@@ -60,6 +60,10 @@ struct pb_entrant {
 	/* pb_contest_attach_memory(): a command's runs with the allocator shim preloaded */
 	struct pbench_mem_run *cmd_mem;
 	int nr_cmd_mem;
+	/* A stored entrant read from a file (pbench_contest_entrant.stored_file): its runs, as
+	 * the file holds them (a JSON array, one reference), and its subject's iterations */
+	struct json_t *stored_runs;
+	double stored_iterations;
 };
 
 struct pbench_contest {
@@ -85,6 +89,26 @@ struct pbench_contest {
 	const char *metric_unit;
 	int higher_better;
 };
+
+/* contest_stored.c: a baseline file's set of runs (stat's document, or compare's entrant named
+ * name, else its first that ran) and its subject; the subject and events of that set; one
+ * run's value of an event (its scaled count, an event of other modifiers matching) or of a
+ * derived metric made from its counts (NaN: not in this run). */
+struct json_t;
+struct json_t *pb_contest_baseline_runs(struct json_t *root, const char *name,
+					struct json_t **subject);
+void pb_contest_baseline_of(struct json_t *root, const char *name, struct json_t **subject,
+			    struct json_t **events);
+double pb_contest_run_value(struct json_t *run, const char *metric, double iterations);
+/* Keep the runs of the baseline file path (set name) in n: 0, -EINVAL (not a regular file, or
+ * not JSON), -ENODATA (no runs in it). */
+int pb_contest_stored_load(struct pb_entrant *n, const char *path, const char *name);
+void pb_contest_stored_free(struct pb_entrant *n);
+/* The values of what (an event or a metric; NULL: the wall time in ns) over a stored
+ * entrant's runs not timed out, malloc'ed (*n of them; *missing runs without it); NULL with
+ * *n 0 when it has no runs kept or memory is short. */
+double *pb_contest_stored_values(const struct pb_entrant *e, const char *what, size_t *n,
+				 size_t *missing);
 
 /* contest.c */
 void pb_contest_set_error(struct pbench_contest *c, const char *fmt, ...)
@@ -117,6 +141,10 @@ int pb_contest_unbounded(double lo, double hi);
 void pb_contest_ratio_words(const struct pbench_contest *c, int i, char *words, size_t wlen,
 			    char *interval, size_t ilen);
 double pb_contest_confidence(const struct pbench_contest *c);
+/* contest_result.c: metric m of entrant i (k of the caller's size, sizeof(*k)), a stored
+ * entrant's made from its file's counts: 0, -EINVAL (no runs), -ENODATA (no entrant runs). */
+int pb_contest_metric(const struct pbench_contest *c, int i, int m,
+		      struct pbench_metric_summary *k);
 
 /* contest_duet.c: a duet's rounds. */
 int pb_contest_duet(struct pbench_contest *c);

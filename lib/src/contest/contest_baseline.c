@@ -93,29 +93,6 @@ static int other_machine(const json_t *host, char *buf, size_t len)
 	return 0;
 }
 
-/* The set the baseline's times come from: stat's document, or compare's entrant named name
- * (else its first run entrant). */
-static void baseline_of(json_t *root, const char *name, json_t **subject, json_t **events)
-{
-	json_t *arr = json_object_get(root, "entrants"), *e, *first = NULL;
-	size_t i;
-
-	*subject = json_object_get(root, "subject");
-	*events = json_object_get(root, "events");
-	json_array_foreach(arr, i, e) {
-		const char *n = json_string_value(json_object_get(e, "name"));
-
-		if (json_is_true(json_object_get(e, "stored")))
-			continue;
-		if (!first || (name && n && !strcmp(n, name)))
-			first = e;
-	}
-	if (first) {
-		*subject = json_object_get(first, "what");
-		*events = json_object_get(first, "events");
-	}
-}
-
 int pbench_contest_baseline_check(const struct pbench_contest *c, const char *path,
 				  const char *name, char *why, size_t len)
 {
@@ -140,7 +117,7 @@ int pbench_contest_baseline_check(const struct pbench_contest *c, const char *pa
 		say(why, len, &at, line);
 		diff |= PBENCH_BASELINE_DIFF_MODE;
 	}
-	baseline_of(root, name, &subject, &events);
+	pb_contest_baseline_of(root, name, &subject, &events);
 	for (int i = 0; i < c->n && !now; i++)
 		if (c->e[i].r)
 			now = pb_runs_subject_json(c->e[i].r);
@@ -169,79 +146,6 @@ int pbench_contest_baseline_check(const struct pbench_contest *c, const char *pa
 
 /* ---- a baseline on a metric (pbench_contest_opts.metric) ------------------------------------ */
 
-/* The counters key of a run that is name, or the same counter with other modifiers. */
-static json_t *counter_of(json_t *counters, const char *name)
-{
-	const char *key;
-	size_t stem = strcspn(name, ":");
-	json_t *v;
-
-	if ((v = json_object_get(counters, name)))
-		return v;
-	json_object_foreach(counters, key, v)
-		if (strcspn(key, ":") == stem && !strncmp(key, name, stem) && !strchr(name, '/'))
-			return v;
-	return NULL;
-}
-
-/* One run's value of metric: an event's scaled count, or a derived metric made from its
- * events' counts as a live run's is (NaN: not in this run). */
-static double run_value(json_t *run, const char *metric, double iterations)
-{
-	json_t *counters = json_object_get(run, "counters");
-	int m = pb_metric_find(metric);
-	const char *reason, *ev;
-	double v[8];
-	int n = 0;
-
-	if (m < 0) {
-		json_t *k = json_object_get(counter_of(counters, metric), "scaled");
-
-		return json_is_number(k) ? json_number_value(k) : NAN;
-	}
-	ev = pb_metric_events(m, &reason);
-	for (const char *p = ev; p && *p && n < 8;) {
-		size_t len = strcspn(p, ",");
-		char name[160];
-		json_t *k;
-
-		snprintf(name, sizeof(name), "%.*s", (int)len, p);
-		k = json_object_get(counter_of(counters, name), "scaled");
-		if (!json_is_number(k))
-			return NAN;
-		v[n++] = json_number_value(k);
-		p += len + (p[len] == ',');
-	}
-	return ev ? pb_metric_value(pb_metric_calc(m), v, n,
-				    json_number_value(json_object_get(run, "ns")), iterations) : NAN;
-}
-
-/* The runs array and the subject of the baseline's set: stat's (its prepared mode when it
- * has two), or compare's entrant named name (else its first that ran). */
-static json_t *baseline_runs(json_t *root, const char *name, json_t **subject)
-{
-	json_t *modes = json_object_get(root, "modes"), *m, *events;
-	size_t i;
-
-	*subject = json_object_get(root, "subject");
-	if (json_is_array(modes)) {
-		json_t *pick = json_array_get(modes, 0);
-
-		json_array_foreach(modes, i, m)
-			if (json_string_value(json_object_get(m, "mode")) &&
-			    !strcmp(json_string_value(json_object_get(m, "mode")), "prepared"))
-				pick = m;
-		return json_object_get(pick, "runs");
-	}
-	if (json_is_array(json_object_get(root, "runs")))
-		return json_object_get(root, "runs");
-	baseline_of(root, name, subject, &events);
-	json_array_foreach(json_object_get(root, "entrants"), i, m)
-		if (json_object_get(m, "what") == *subject)
-			return json_object_get(json_object_get(m, "set"), "runs");
-	return NULL;
-}
-
 /* The events a baseline's runs counted, for the error that names what it has. */
 static void counted_names(json_t *runs, char *buf, size_t len)
 {
@@ -258,7 +162,7 @@ static void counted_names(json_t *runs, char *buf, size_t len)
 static int metric_values(const char *path, json_t *root, const char *name, const char *metric,
 			 double **out, size_t *n, char *why, size_t wlen)
 {
-	json_t *subject, *runs = baseline_runs(root, name, &subject), *run;
+	json_t *subject, *runs = pb_contest_baseline_runs(root, name, &subject), *run;
 	double iterations = json_number_value(json_object_get(subject, "iterations"));
 	size_t i, failed = 0;
 	char has[512];
@@ -273,7 +177,7 @@ static int metric_values(const char *path, json_t *root, const char *name, const
 			continue;	/* PB_RUN_LEFT_OUT */
 		failed += json_integer_value(json_object_get(run, "exit_status")) ||
 			  json_is_integer(json_object_get(run, "signal"));
-		v = run_value(run, metric, iterations);
+		v = pb_contest_run_value(run, metric, iterations);
 		if (!isfinite(v) || v < 0) {
 			counted_names(runs, has, sizeof(has));
 			snprintf(why, wlen, "the baseline '%s' has no per-run values of '%s' (run %zu): "

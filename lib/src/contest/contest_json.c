@@ -20,6 +20,18 @@
 #include "runs/runs.h"
 #include "contest/contest.h"
 
+/* The verdict's word: faster or slower on the time; with a metric, which is not a time (a
+ * count, ipc), its figure is lower or higher than the reference's (the ratio below or above
+ * 1); same and undecided alike. */
+static const char *verdict_word(const struct pbench_contest *c, int v)
+{
+	if (c->metric && v == PBENCH_VERDICT_FASTER)
+		return "lower";
+	if (c->metric && v == PBENCH_VERDICT_SLOWER)
+		return "higher";
+	return pbench_verdict_name(v);
+}
+
 static json_t *verdict_json(const struct pbench_contest *c, int i, int *bad)
 {
 	struct pbench_contest_result r = { .size = sizeof(r) };
@@ -34,7 +46,11 @@ static json_t *verdict_json(const struct pbench_contest *c, int i, int *bad)
 	SET(j, "entrant", json_integer(i));
 	SET(j, "name", json_string(r.name));
 	SET(j, "against", json_string(c->e[c->o.reference].name));
-	SET(j, "verdict", json_string(pbench_verdict_name(r.verdict)));
+	SET(j, "verdict", json_string(verdict_word(c, r.verdict)));
+	if (c->metric)	/* which side of 1 is the better one on it */
+		SET(j, "better", r.verdict == PBENCH_VERDICT_FASTER ? json_boolean(!c->higher_better) :
+				 r.verdict == PBENCH_VERDICT_SLOWER ? json_boolean(c->higher_better) :
+				 json_null());
 	SET(j, "text", json_string(text));
 	SET(j, "ratio", num(r.ratio));
 	SET(j, "ratio_lo", num(r.ratio_lo));
@@ -85,11 +101,23 @@ static json_t *summary_json(const struct pb_entrant *e)
 			 "spread_pct", num(s.spread_pct));
 }
 
+/* The events the entrants that run count: 0 when none runs. */
+static int nr_events(const struct pbench_contest *c)
+{
+	int nr = 0;
+
+	for (int i = 0; i < c->n && !nr; i++)
+		nr = c->e[i].r ? pbench_runs_nr_events(c->e[i].r) : 0;
+	return nr;
+}
+
+/* Each event of an entrant that runs, or of a baseline whose file holds its runs. */
 static json_t *events_json(const struct pbench_contest *c, int i)
 {
 	json_t *a = json_array();
+	int nr = c->e[i].r || c->e[i].stored_runs ? nr_events(c) : 0;
 
-	for (int ev = 0; a && c->e[i].r && ev < pbench_runs_nr_events(c->e[i].r); ev++) {
+	for (int ev = 0; a && ev < nr; ev++) {
 		struct pbench_contest_event x = { .size = sizeof(x) };
 
 		if (pbench_contest_event(c, i, ev, &x))
@@ -289,14 +317,51 @@ static void csv_run(FILE *f, const struct pbench_contest *c, int i, int k)
 	fputc('\n', f);
 }
 
+/* A stored entrant's runs: from its file (each kept run's time and counts, a column empty
+ * where some run did not count the event), else its times alone. */
+static void csv_stored(FILE *f, const struct pbench_contest *c, int i, int nr)
+{
+	const struct pb_entrant *e = &c->e[i];
+	size_t n = e->n, nv, missing;
+	double *t = e->stored_runs ? pb_contest_stored_values(e, NULL, &n, &missing) : NULL;
+	double **v = calloc((size_t)(nr ? nr : 1), sizeof(*v));
+
+	if (e->stored_runs && (!t || missing || (!c->metric && n != e->n))) {
+		free(t);	/* not the runs of its times: the times alone */
+		t = NULL;
+		n = e->n;
+	}
+	for (int ev = 0; t && v && ev < nr; ev++) {
+		v[ev] = pb_contest_stored_values(e, pbench_contest_event_name(c, ev), &nv,
+						 &missing);
+		if (nv != n || missing) {
+			free(v[ev]);
+			v[ev] = NULL;
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		pb_csv_text(f, e->name);
+		fprintf(f, ",%d,%zu,%.0f,,,,,", i, k + 1, t ? t[k] : e->x[k]);
+		for (int ev = 0; ev < nr; ev++) {
+			fputc(',', f);
+			if (v && v[ev])
+				fprintf(f, "%.17g", v[ev][k]);
+		}
+		fputc('\n', f);
+	}
+	for (int ev = 0; v && ev < nr; ev++)
+		free(v[ev]);
+	free(v);
+	free(t);
+}
+
 int pbench_contest_write_csv(const struct pbench_contest *c, FILE *f)
 {
-	int nr = 0;
+	int nr;
 
 	if (!c || !f)
 		return -EINVAL;
-	for (int i = 0; i < c->n && !nr; i++)
-		nr = c->e[i].r ? pbench_runs_nr_events(c->e[i].r) : 0;
+	nr = nr_events(c);
 	fputs("name,entrant,run,ns,ticks,exit_status,signal,timed_out,cpu", f);
 	for (int ev = 0; ev < nr; ev++) {
 		fputc(',', f);
@@ -306,14 +371,8 @@ int pbench_contest_write_csv(const struct pbench_contest *c, FILE *f)
 	for (int i = 0; i < c->n; i++) {
 		const struct pb_entrant *e = &c->e[i];
 
-		if (!e->r) {	/* stored times: no run, no counts */
-			for (size_t k = 0; k < e->n; k++) {
-				pb_csv_text(f, e->name);
-				fprintf(f, ",%d,%zu,%.0f,,,,,", i, k + 1, e->x[k]);
-				for (int ev = 0; ev < nr; ev++)
-					fputc(',', f);
-				fputc('\n', f);
-			}
+		if (!e->r) {	/* stored: the file's runs, or times with no counts */
+			csv_stored(f, c, i, nr);
 			continue;
 		}
 		for (int k = 0; k < e->set->done; k++)

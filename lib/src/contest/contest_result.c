@@ -434,6 +434,15 @@ int pbench_contest_slower(const struct pbench_contest *c, int i, double pct, cha
 
 /* ---- events --------------------------------------------------------------------------------- */
 
+/* The number of events the entrants that run count (0 when none runs). */
+static int nr_events_of(const struct pbench_contest *c)
+{
+	for (int i = 0; c && i < c->n; i++)
+		if (c->e[i].r)
+			return pbench_runs_nr_events(c->e[i].r);
+	return 0;
+}
+
 const char *pbench_contest_event_name(const struct pbench_contest *c, int e)
 {
 	for (int i = 0; c && i < c->n; i++)
@@ -503,6 +512,24 @@ static void event_ratio(const struct pbench_contest *c, const double *a, size_t 
 		x->ratio = w.ratio;	/* the geometric means', as the interval's */
 }
 
+/* Event ev's values of entrant e: its runs' counts, or a stored entrant's from its file (by
+ * the name the live entrants count it as); NULL with *n 0 when it has none. */
+static double *side_values(const struct pbench_contest *c, const struct pb_entrant *e, int ev,
+			   size_t *n, int *status, const char **reason)
+{
+	size_t missing;
+	double *v;
+
+	if (e->r)
+		return event_values(e, ev, n, status, reason);
+	v = pb_contest_stored_values(e, pbench_contest_event_name(c, ev), n, &missing);
+	*status = missing ? PBENCH_EVENT_NOT_COUNTED : PBENCH_EVENT_OK;
+	*reason = !e->stored_runs ? "the baseline's file holds no runs, only times" :
+		  !*n ? "the baseline's runs did not count it" :
+		  missing ? "some of the baseline's runs did not count it" : "";
+	return v;
+}
+
 int pbench_contest_event(const struct pbench_contest *c, int i, int ev,
 			 struct pbench_contest_event *out)
 {
@@ -515,33 +542,73 @@ int pbench_contest_event(const struct pbench_contest *c, int i, int ev,
 
 	if ((err = PB_CHECK_STRUCT(out, pbench_contest_event, 0, NULL)))
 		return err;
-	if (!e || !e->r || ev < 0 || ev >= pbench_runs_nr_events(e->r))
+	if (!e || (!e->r && !e->stored_runs) || ev < 0 ||
+	    ev >= (int)nr_events_of(c))
 		return pb_fail(-EINVAL, "%s(): no event %d of entrant %d", __func__, ev, i);
 	ref = &c->e[c->o.reference];
 	x.size = out->size;
-	x.name = pbench_runs_event_name(e->r, ev);
+	x.name = pbench_contest_event_name(c, ev);
 	x.mean = x.ratio = x.ratio_lo = x.ratio_hi = x.p = NAN;
-	a = event_values(e, ev, &na, &st, &x.reason);
-	if (!a)
+	a = side_values(c, e, ev, &na, &st, &x.reason);
+	if (!a && na)
 		return -ENOMEM;
 	x.status = st;
 	if (!na && st <= PBENCH_EVENT_MULTIPLEXED) {
 		/* nothing read is not "ok": no run of this entrant was measured */
 		x.status = PBENCH_EVENT_NOT_COUNTED;
-		x.reason = e->set->done ? "no run of it was measured (each one was killed at the "
-			   "timeout)" : "it has no runs";
+		x.reason = !e->r ? "the baseline's runs did not count it" : e->set->done ?
+			   "no run of it was measured (each one was killed at the timeout)" :
+			   "it has no runs";
 	}
 	if (na) {
 		x.mean = 0;
 		for (size_t k = 0; k < na; k++)
 			x.mean += a[k] / (double)na;
 	}
-	if (ref->r && i != c->o.reference && na &&
-	    (b = event_values(ref, ev, &nb, &sb, &rb)) && nb)
+	if ((ref->r || ref->stored_runs) && i != c->o.reference && na &&
+	    (b = side_values(c, ref, ev, &nb, &sb, &rb)) && nb)
 		event_ratio(c, a, na, b, nb, &x);
 	free(a);
 	free(b);
 	pb_copy_out(out, &x, sizeof(x));
+	return 0;
+}
+
+/* A derived metric of entrant i: pbench_runs_metric() of its set, or for a stored entrant the
+ * same metric made from the counts its file holds (named as the live entrants have it). */
+int pb_contest_metric(const struct pbench_contest *c, int i, int m,
+		      struct pbench_metric_summary *k)
+{
+	const struct pb_entrant *e = at(c, i);
+	struct pbench_summary s = { .size = sizeof(s) };
+	size_t n, missing;
+	double *v;
+	int err = -ENODATA;
+
+	if (!e || (!e->r && !e->stored_runs))
+		return -EINVAL;
+	if (e->r)
+		return pbench_runs_metric(e->r, 0, m, k);
+	for (int j = 0; j < c->n && err; j++)
+		err = c->e[j].r ? pbench_runs_metric(c->e[j].r, 0, m, k) : err;
+	if (err || k->reason)
+		return err;
+	v = pb_contest_stored_values(e, k->name, &n, &missing);
+	k->runs = (int)n;
+	k->apart = 0;
+	k->mean = k->sem_pct = k->median = k->min = k->max = k->stddev = k->cv_pct = NAN;
+	if (!n || pbench_stats_summary(v, n, NULL, &s))
+		k->reason = "n/a: the baseline's runs do not have the events it is made from";
+	else {
+		k->mean = s.mean;
+		k->sem_pct = n > 1 && s.mean ? 100 * s.sem / fabs(s.mean) : NAN;
+		k->median = s.median;
+		k->min = s.min;
+		k->max = s.max;
+		k->stddev = s.stddev;
+		k->cv_pct = s.mean ? s.cv_pct : NAN;
+	}
+	free(v);
 	return 0;
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A contest as text (what pbench compare prints) and as Markdown: the verdicts first, in the
- * words a person acts on, then each entrant's times, sorted from the fastest, the events
- * compared, how the runs were made and why they stopped.
+ * words a person acts on, then each entrant's times, sorted from the fastest (with a metric,
+ * its figures, the better first), the events compared and the derived metrics (a baseline's
+ * from its file's runs), how the runs were made and why they stopped.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,26 +12,41 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "counters/counters.h"
 #include "measure/measure.h"
 #include "counters/counters.h"
 #include "runs/runs.h"
 #include "contest/contest.h"
 
-/* Entrants from the fastest (geometric mean; stored and run alike); those without times
- * last. */
-static double gmean(const struct pb_entrant *e)
+/* The figures an entrant's row is of: its times, or with a metric (c->metric) its values of
+ * it (a baseline's stored ones). */
+static const double *figures(const struct pbench_contest *c, const struct pb_entrant *e,
+			     size_t *n)
 {
-	double s = 0;
-
-	for (size_t i = 0; i < e->n; i++)
-		s += log(e->x[i]);
-	return e->n ? exp(s / (double)e->n) : NAN;
+	*n = c->metric ? e->mn : e->n;
+	return c->metric ? e->mx : e->x;
 }
 
-static int by_time(const void *a, const void *b, void *arg)
+/* Where an entrant's row goes: its geometric mean time (stored and run alike); with a metric
+ * its mean value, negated where higher is better (so the better come first too). */
+static double rank(const struct pbench_contest *c, const struct pb_entrant *e)
+{
+	size_t n;
+	const double *x = figures(c, e, &n);
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += c->metric ? x[i] / (double)n : log(x[i]);
+	if (!n)
+		return NAN;
+	return c->metric ? (c->higher_better ? -s : s) : exp(s / (double)n);
+}
+
+/* Entrants from the fastest (or the better on the metric); those without figures last. */
+static int by_rank(const void *a, const void *b, void *arg)
 {
 	const struct pbench_contest *c = arg;
-	double x = gmean(&c->e[*(const int *)a]), y = gmean(&c->e[*(const int *)b]);
+	double x = rank(c, &c->e[*(const int *)a]), y = rank(c, &c->e[*(const int *)b]);
 
 	if (isnan(x) || isnan(y))
 		return isnan(x) - isnan(y);
@@ -45,8 +61,19 @@ static int *sorted(const struct pbench_contest *c)
 		return NULL;
 	for (int i = 0; i < c->n; i++)
 		order[i] = i;
-	qsort_r(order, (size_t)c->n, sizeof(*order), by_time, (void *)c);
+	qsort_r(order, (size_t)c->n, sizeof(*order), by_rank, (void *)c);
 	return order;
+}
+
+/* What the metric's figures are, for a header: a derived metric's label ("insn per cycle"),
+ * else a time (task-clock) or a count. */
+static const char *unit_words(const struct pbench_contest *c)
+{
+	int m = pb_metric_find(c->metric);
+
+	if (m >= 0 && pb_metric_label(m) && *pb_metric_label(m))
+		return pb_metric_label(m);
+	return c->metric_unit && !strcmp(c->metric_unit, "ns") ? "a time" : "a count";
 }
 
 static void fmt_time(char *buf, size_t len, double ns)
@@ -55,6 +82,18 @@ static void fmt_time(char *buf, size_t len, double ns)
 		pbench_format_ns(buf, len, ns, 4);
 	else
 		snprintf(buf, len, "n/a");
+}
+
+/* A figure of the table: a time (task-clock's too), or a metric's value, its unit said in the
+ * header (unit_words()). */
+static void fmt_figure(const struct pbench_contest *c, char *buf, size_t len, double v)
+{
+	if (!c->metric || (c->metric_unit && !strcmp(c->metric_unit, "ns")))
+		fmt_time(buf, len, v);
+	else if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.5g", v);
 }
 
 static void fmt_ratio(char *buf, size_t len, double r, double lo, double hi)
@@ -147,24 +186,29 @@ static void print_table(FILE *f, const struct pbench_contest *c, const int *orde
 	for (int i = 0; i < c->n; i++)
 		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
 	snprintf(head, sizeof(head), "%s / reference's (interval)", c->metric ? c->metric : "time");
-	fprintf(f, "\n  %-*s %6s %22s %11s %23s  %s\n", w, "", "runs", "mean ± sd", "median",
-		"min … max", head);
+	if (c->metric)
+		pb_wrapf(f, c->width, 2, "\n%s a run (%s), the figure decided on, the %s first:",
+			 c->metric, unit_words(c), c->higher_better ? "highest" : "lowest");
+	fprintf(f, "%s  %-*s %6s %22s %11s %23s  %s\n", c->metric ? "" : "\n", w, "", "runs",
+		"mean ± sd", "median", "min … max", head);
 	for (int k = 0; k < c->n; k++) {
 		const struct pb_entrant *e = &c->e[order[k]];
 		struct pbench_summary s = { .size = sizeof(s) };
 		char mean[32] = "n/a", sd[32] = "n/a", med[32] = "n/a", lo[32] = "n/a",
 		     hi[32] = "n/a", rel[96], both[72];
+		size_t n;
+		const double *x = figures(c, e, &n);
 
-		if (e->n && !pbench_stats_summary(e->x, e->n, NULL, &s)) {
-			fmt_time(mean, sizeof(mean), s.mean);
-			fmt_time(sd, sizeof(sd), s.stddev);
-			fmt_time(med, sizeof(med), s.median);
-			fmt_time(lo, sizeof(lo), s.min);
-			fmt_time(hi, sizeof(hi), s.max);
+		if (n && !pbench_stats_summary(x, n, NULL, &s)) {
+			fmt_figure(c, mean, sizeof(mean), s.mean);
+			fmt_figure(c, sd, sizeof(sd), s.stddev);
+			fmt_figure(c, med, sizeof(med), s.median);
+			fmt_figure(c, lo, sizeof(lo), s.min);
+			fmt_figure(c, hi, sizeof(hi), s.max);
 		}
 		fmt_relative(c, order[k], rel, sizeof(rel));
 		snprintf(both, sizeof(both), "%s ± %s", mean, sd);
-		fprintf(f, "  %-*.*s %6zu %22s %11s %11s … %-9s  %s\n", w, w, e->name, e->n, both,
+		fprintf(f, "  %-*.*s %6zu %22s %11s %11s … %-9s  %s\n", w, w, e->name, n, both,
 			med, lo, hi, rel);
 	}
 	for (int i = 0; i < c->n; i++)
@@ -192,8 +236,14 @@ static void fmt_event_ratio(char *r, size_t len, const struct pbench_contest_eve
 		fmt_ratio(r, len, x->ratio, x->ratio_lo, x->ratio_hi);
 }
 
-/* One event: a line per entrant that runs, its mean a run and its ratio to the reference's;
- * one line with the reason when it could not be counted. */
+/* An entrant with runs: one that runs, or a baseline with its file's. */
+static int has_runs(const struct pb_entrant *e)
+{
+	return e->r || e->stored_runs;
+}
+
+/* One event: a line per entrant that runs (or a baseline with its file's runs), its mean a run
+ * and its ratio to the reference's; one line with the reason when it could not be counted. */
 static void print_event(FILE *f, const struct pbench_contest *c, int ev, int w)
 {
 	const char *name = pbench_contest_event_name(c, ev);
@@ -203,14 +253,14 @@ static void print_event(FILE *f, const struct pbench_contest *c, int ev, int w)
 	for (int i = 0; i < c->n; i++) {
 		struct pbench_contest_event x = { .size = sizeof(x) };
 
-		counted |= c->e[i].r && !pbench_contest_event(c, i, ev, &x) &&
+		counted |= has_runs(&c->e[i]) && !pbench_contest_event(c, i, ev, &x) &&
 			   x.status <= PBENCH_EVENT_MULTIPLEXED && isfinite(x.mean);
 	}
 	for (int i = 0; i < c->n; i++) {
 		struct pbench_contest_event x = { .size = sizeof(x) };
 		char v[48], r[64] = "";
 
-		if (!c->e[i].r || pbench_contest_event(c, i, ev, &x))
+		if (!has_runs(&c->e[i]) || pbench_contest_event(c, i, ev, &x))
 			continue;
 		if (x.status > PBENCH_EVENT_MULTIPLEXED || !isfinite(x.mean)) {
 			int st = x.status > PBENCH_EVENT_MULTIPLEXED ? x.status :
@@ -268,13 +318,15 @@ static void print_metrics(FILE *f, const struct pbench_contest *c)
 		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
 	fprintf(f, "\nmetrics, the mean over the runs ( +- its standard error):\n");
 	for (int m = 0; m < nm; m++) {
+		int first = 1;
+
 		for (int i = 0; i < c->n; i++) {
 			struct pbench_metric_summary k = { .size = sizeof(k) };
 
-			if (!c->e[i].r || pbench_runs_metric(c->e[i].r, 0, m, &k))
+			if (!has_runs(&c->e[i]) || pb_contest_metric(c, i, m, &k))
 				continue;
-			fprintf(f, "  %-18s %-*.*s ", i == 0 || !c->e[0].r ? k.name : "", w, w,
-				c->e[i].name);
+			fprintf(f, "  %-18s %-*.*s ", first ? k.name : "", w, w, c->e[i].name);
+			first = 0;
 			if (k.reason)
 				fprintf(f, "n/a: %s\n", k.reason);
 			else if (isfinite(k.sem_pct))
@@ -573,13 +625,126 @@ static void md_cell(FILE *f, const char *s)
 	}
 }
 
-static const char *ms(char *buf, size_t len, double ns)
+/* The table's unit in Markdown: ms for a time (task-clock's too), else the metric's label. */
+static double md_scale(const struct pbench_contest *c, char *head, size_t len)
 {
-	if (isfinite(ns))
-		snprintf(buf, len, "%.3f", ns / 1e6);
-	else
+	if (!c->metric || (c->metric_unit && !strcmp(c->metric_unit, "ns"))) {
+		snprintf(head, len, "ms");
+		return 1e6;
+	}
+	snprintf(head, len, "%s", pb_metric_find(c->metric) >= 0 ? unit_words(c) : "count");
+	return 1;
+}
+
+static const char *md_fig(char *buf, size_t len, double v, double scale)
+{
+	if (!isfinite(v))
 		snprintf(buf, len, "n/a");
+	else if (scale == 1e6)
+		snprintf(buf, len, "%.3f", v / scale);
+	else
+		snprintf(buf, len, "%.5g", v);
 	return buf;
+}
+
+static void md_table(FILE *f, const struct pbench_contest *c, const int *order)
+{
+	char u[96];
+	double scale = md_scale(c, u, sizeof(u));
+
+	if (c->metric)
+		fprintf(f, "On `%s`, the figure decided on, a run (%s first):\n\n", c->metric,
+			c->higher_better ? "highest" : "lowest");
+	fprintf(f, "| Command | Runs | Mean [%s] | Median [%s] | Min [%s] | Max [%s] | Relative%s%s%s "
+		"|\n|:---|---:|---:|---:|---:|---:|---:|\n", u, u, u, u, c->metric ? " (" : "",
+		c->metric ? c->metric : "", c->metric ? ")" : "");
+	for (int k = 0; k < c->n; k++) {
+		const struct pb_entrant *e = &c->e[order[k]];
+		struct pbench_summary s = { .size = sizeof(s) };
+		char rel[96], a[32], b[32], m[32], lo[32], hi[32];
+		size_t n;
+		const double *x = figures(c, e, &n);
+
+		fputs("| `", f);
+		md_cell(f, e->name);
+		fmt_relative(c, order[k], rel, sizeof(rel));
+		if (n && !pbench_stats_summary(x, n, NULL, &s))
+			fprintf(f, "` | %zu | %s ± %s | %s | %s | %s | %s |\n", n,
+				md_fig(a, sizeof(a), s.mean, scale), md_fig(b, sizeof(b), s.stddev, scale),
+				md_fig(m, sizeof(m), s.median, scale), md_fig(lo, sizeof(lo), s.min, scale),
+				md_fig(hi, sizeof(hi), s.max, scale), rel);
+		else
+			fprintf(f, "` | 0 | n/a | n/a | n/a | n/a | %s |\n", rel);
+	}
+}
+
+/* The text's events block as a table: each event of each entrant with runs (a baseline's from
+ * its file), its mean a run and its ratio to the reference's with the interval. */
+static void md_events(FILE *f, const struct pbench_contest *c)
+{
+	struct pbench_contest_info info = { .size = sizeof(info) };
+	int mux = 0;
+
+	if (pbench_contest_info(c, &info) || !info.nr_events)
+		return;
+	fprintf(f, "\n| Event | Command | Mean a run | Against `%s` (interval) |\n"
+		"|:---|:---|---:|---:|\n", c->e[c->o.reference].name);
+	for (int ev = 0; ev < info.nr_events; ev++)
+		for (int i = 0; i < c->n; i++) {
+			struct pbench_contest_event x = { .size = sizeof(x) };
+			const char *name = pbench_contest_event_name(c, ev);
+			char v[48], r[64] = "";
+
+			if (!has_runs(&c->e[i]) || pbench_contest_event(c, i, ev, &x))
+				continue;
+			fprintf(f, "| %s | `", name);
+			md_cell(f, c->e[i].name);
+			if (x.status > PBENCH_EVENT_MULTIPLEXED || !isfinite(x.mean)) {
+				fprintf(f, "` | <%s> ", pb_event_status_text(x.status >
+					PBENCH_EVENT_MULTIPLEXED ? x.status : PBENCH_EVENT_NOT_COUNTED));
+				md_cell(f, x.reason ? x.reason : "");
+				fprintf(f, " | |\n");
+				continue;
+			}
+			fmt_event_value(v, sizeof(v), &x, !strcmp(name, "task-clock") ||
+					!strcmp(name, "cpu-clock"));
+			mux |= x.status == PBENCH_EVENT_MULTIPLEXED;
+			if (i != c->o.reference)
+				fmt_event_ratio(r, sizeof(r), &x);
+			fprintf(f, "` | %s | %s |\n", v, i == c->o.reference ? "1 (reference)" : r);
+		}
+	if (mux)
+		fprintf(f, "\n\\* multiplexed: scaled.\n");
+}
+
+/* The text's metrics block as a table: the mean over the runs, +- its standard error. */
+static void md_metrics(FILE *f, const struct pbench_contest *c)
+{
+	int nm = 0;
+
+	for (int i = 0; i < c->n && !nm; i++)
+		nm = c->e[i].r ? pbench_runs_nr_metrics(c->e[i].r) : 0;
+	if (!nm)
+		return;
+	fprintf(f, "\n| Metric | Command | Mean | ± SEM | Unit |\n|:---|:---|---:|---:|:---|\n");
+	for (int m = 0; m < nm; m++)
+		for (int i = 0; i < c->n; i++) {
+			struct pbench_metric_summary k = { .size = sizeof(k) };
+
+			if (!has_runs(&c->e[i]) || pb_contest_metric(c, i, m, &k))
+				continue;
+			fprintf(f, "| %s | `", k.name);
+			md_cell(f, c->e[i].name);
+			if (k.reason) {
+				fprintf(f, "` | n/a: ");
+				md_cell(f, k.reason);
+				fprintf(f, " | | |\n");
+			} else if (isfinite(k.sem_pct))
+				fprintf(f, "` | %.6g | %.2f%% | %s |\n", k.mean, k.sem_pct,
+					*k.unit ? k.unit : k.label);
+			else
+				fprintf(f, "` | %.6g | n/a | %s |\n", k.mean, *k.unit ? k.unit : k.label);
+		}
 }
 
 int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
@@ -592,25 +757,7 @@ int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
 	order = sorted(c);
 	if (!order)
 		return -ENOMEM;
-	fprintf(f, "| Command | Runs | Mean [ms] | Median [ms] | Min [ms] | Max [ms] | Relative%s%s%s "
-		"|\n|:---|---:|---:|---:|---:|---:|---:|\n", c->metric ? " (" : "",
-		c->metric ? c->metric : "", c->metric ? ")" : "");
-	for (int k = 0; k < c->n; k++) {
-		const struct pb_entrant *e = &c->e[order[k]];
-		struct pbench_summary s = { .size = sizeof(s) };
-		char rel[96], a[32], b[32], m[32], lo[32], hi[32];
-
-		fputs("| `", f);
-		md_cell(f, e->name);
-		fmt_relative(c, order[k], rel, sizeof(rel));
-		if (e->n && !pbench_stats_summary(e->x, e->n, NULL, &s))
-			fprintf(f, "` | %zu | %s ± %s | %s | %s | %s | %s |\n", e->n,
-				ms(a, sizeof(a), s.mean), ms(b, sizeof(b), s.stddev),
-				ms(m, sizeof(m), s.median), ms(lo, sizeof(lo), s.min),
-				ms(hi, sizeof(hi), s.max), rel);
-		else
-			fprintf(f, "` | 0 | n/a | n/a | n/a | n/a | %s |\n", rel);
-	}
+	md_table(f, c, order);
 	fputc('\n', f);
 	for (int k = 0; k < c->n; k++) {
 		if (order[k] == c->o.reference)
@@ -619,6 +766,8 @@ int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
 		fprintf(f, "- %s\n", line);
 	}
 	free(order);
+	md_events(f, c);
+	md_metrics(f, c);
 	if (print_cmd_memory(f, c, 1))
 		return ferror(f) ? pb_stream_end(f) : -EIO;
 	return pb_stream_end(f);

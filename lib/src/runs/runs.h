@@ -219,6 +219,8 @@ void pb_runs_intervals_release(struct pbench_runs *r);	/* the pidfd closed */
  * their SVG (pbench_runs_plot_svg() with intervals). */
 int pb_runs_intervals_text(const struct pbench_runs *r, const struct pb_set *s, FILE *f);
 int pb_runs_intervals_svg(const struct pbench_runs *r, FILE *f);
+/* Each run's intervals of every set as a GitHub table a run (pbench_runs_write_markdown()). */
+int pb_runs_intervals_markdown(const struct pbench_runs *r, FILE *f);
 
 /* runs_exec.c: a run of a set on its own, so that another object (the contest) can run
  * several subjects' sets round by round; preparing apart from the runs. */

@@ -117,6 +117,68 @@ int pb_runs_intervals_text(const struct pbench_runs *r, const struct pb_set *s, 
 	return 0;
 }
 
+/* One run's intervals as a GitHub table: the text's columns, a row an interval. */
+static void md_block(const struct pbench_runs *r, const struct pb_set *s, int i, int tc, FILE *f)
+{
+	const struct pb_run *run = &s->runs[i];
+	char buf[64];
+
+	fprintf(f, "\n%s, run %d: %d interval%s of %g ms\n\n| Time (s) | Wall |%s",
+		pbench_runs_mode_name(s->mode), i + 1, run->niv, run->niv == 1 ? "" : "s",
+		r->o.interval_ms, tc >= 0 ? " CPUs |" : "");
+	for (int e = 0; e < r->nr; e++)
+		if (shown(s, e))
+			fprintf(f, " %s |", run->counts[e].name);
+	fputs(" Note |\n|---:|---:|", f);
+	for (int e = tc >= 0 ? -1 : 0; e < r->nr; e++)
+		if (e < 0 || shown(s, e))
+			fputs("---:|", f);
+	fputs(":---|\n", f);
+	for (int k = 0; k < run->niv; k++) {
+		const struct pb_interval *iv = &run->iv[k];
+		double cpus = cpus_used(r, run, k, tc);
+
+		pbench_format_ns(buf, sizeof(buf), (double)iv->ns, 4);
+		fprintf(f, "| %.3f | %s |", (double)(iv->start_ns + iv->ns) / 1e9, buf);
+		if (tc >= 0 && isfinite(cpus))
+			fprintf(f, " %.2f |", cpus);
+		else if (tc >= 0)
+			fputs(" - |", f);
+		for (int e = 0; e < r->nr; e++) {
+			if (!shown(s, e))
+				continue;
+			fmt_count(&run->iv_counts[(size_t)k * (size_t)r->nr + (size_t)e], buf,
+				  sizeof(buf));
+			fprintf(f, " %s |", *buf == '-' ? "\\-" : buf);
+		}
+		fputs(iv->partial ? " partial: the run ended |\n" : " |\n", f);
+	}
+}
+
+int pb_runs_intervals_markdown(const struct pbench_runs *r, FILE *f)
+{
+	int tc = pb_runs_event_index(r, "task-clock"), any = 0;
+
+	if (!(r->o.interval_ms > 0))
+		return 0;
+	for (int si = 0; si < r->nsets; si++) {
+		const struct pb_set *s = &r->sets[si];
+		int t = tc >= 0 && shown(s, tc) ? tc : -1;
+
+		for (int i = 0; i < s->done; i++) {
+			if (!s->runs[i].niv)
+				continue;
+			md_block(r, s, i, t, f);
+			any = 1;
+		}
+	}
+	if (any)
+		fprintf(f, "\nTime: the interval's end since the run's start; CPUs: task-clock over "
+			"the interval's wall time; -: not counted in it; \\*: scaled, the event "
+			"shared a counter.\n");
+	return 0;
+}
+
 /* ---- the SVG -------------------------------------------------------------------------------- */
 
 #define W 900
