@@ -106,7 +106,7 @@ if run "compare markdown" 0 "$PB" compare $C --metric page-faults -n a -n b --ma
    has "$T/out" "^| Command | Runs | Mean \[count\] | Median \[count\] | Min \[count\] | Max \[count\] | Relative (page-faults) |$" &&
    has "$T/out" "^| \`a\` | [0-9]* | [0-9.]* ± [0-9.]* | [0-9.]* | [0-9]* | [0-9]* | 1 (reference) |$" &&
    has "$T/out" "^| Event | Command | Mean a run | Against \`a\` (interval) |$" &&
-   has "$T/out" "^| page-faults | \`b\` | [0-9.]* | 1\.[4-9][0-9]* (1\.[0-9]*-[12]\.[0-9]*) |$" &&
+   has "$T/out" "^| page-faults | \`b\` | [0-9.,]* | 1\.[4-9][0-9]* (1\.[0-9]*-[12]\.[0-9]*) |$" &&
    has "$T/out" "^| Metric | Command | Mean | ± SEM | Unit |$" &&
    has "$T/out" "^| faults-per-sec | \`b\` | [0-9.e+]* | [0-9.]*% | /sec |$"; then
 	ok "compare --markdown: the table in faults, the events and metrics tables as the text's blocks"

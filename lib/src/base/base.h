@@ -160,6 +160,9 @@ struct pb_line {
 };
 FILE *pb_line_open(struct pb_line *l, FILE *f, int width, int indent);
 int pb_line_close(struct pb_line *l);
+/* format.c: a count as perf stat prints it: grouped by thousands ("1,234,567"), two
+ * decimals below 100. */
+void pb_format_count(char *buf, size_t len, double v);
 /* format.c: a percentage with `digits` decimals, or (digits < 0) with the precision its size
  * needs (157%, 4.3%, 0.53%, 0.0004%); %.3g from 1e6 %; "n/a" when not finite. Returns buf. */
 const char *pb_format_pct(char *buf, size_t len, double pct, int digits);

@@ -152,6 +152,27 @@ size_t pb_shell_quote(char *buf, size_t len, char *const *argv)
 	return n;
 }
 
+/* A count as perf stat prints it: grouped by thousands ("1,234,567"), two decimals below 100. */
+void pb_format_count(char *buf, size_t len, double v)
+{
+	char raw[64];
+	size_t n, k = 0, lead;
+
+	if (v < 100) {
+		snprintf(buf, len, "%.2f", v);
+		return;
+	}
+	snprintf(raw, sizeof(raw), "%.0f", v);
+	n = strlen(raw);
+	lead = n % 3 ? n % 3 : 3;
+	for (size_t i = 0; i < n && k + 2 < len; i++) {
+		if (i && (i - lead) % 3 == 0 && i >= lead)
+			buf[k++] = ',';
+		buf[k++] = raw[i];
+	}
+	buf[k] = 0;
+}
+
 /* ---- Markdown ----------------------------------------------------------------------------------- */
 
 double pb_md_time_unit(double ns, const char **name)

@@ -219,11 +219,14 @@ static void print_table(FILE *f, const struct pbench_contest *c, const int *orde
 
 static void fmt_event_value(char *v, size_t len, const struct pbench_contest_event *x, int time)
 {
-	if (time)
+	if (time) {
 		snprintf(v, len, "%.3f ms%s", x->mean / 1e6,
 			 x->status == PBENCH_EVENT_MULTIPLEXED ? "*" : "");
-	else
-		snprintf(v, len, "%.6g%s", x->mean, x->status == PBENCH_EVENT_MULTIPLEXED ? "*" : "");
+	} else {
+		pb_format_count(v, len > 1 ? len - 1 : len, x->mean);
+		if (x->status == PBENCH_EVENT_MULTIPLEXED)
+			strcat(v, "*");
+	}
 }
 
 static void fmt_event_ratio(char *r, size_t len, const struct pbench_contest_event *x)

@@ -269,27 +269,6 @@ static void print_runs(FILE *f, const struct pbench_runs *r, const struct pb_set
 	}
 }
 
-/* A count as perf stat prints it: grouped by thousands ("1,234,567"), two decimals below 100. */
-static void fmt_count(char *buf, size_t len, double v)
-{
-	char raw[64];
-	size_t n, k = 0, lead;
-
-	if (v < 100) {
-		snprintf(buf, len, "%.2f", v);
-		return;
-	}
-	snprintf(raw, sizeof(raw), "%.0f", v);
-	n = strlen(raw);
-	lead = n % 3 ? n % 3 : 3;
-	for (size_t i = 0; i < n && k + 2 < len; i++) {
-		if (i && (i - lead) % 3 == 0 && i >= lead)
-			buf[k++] = ',';
-		buf[k++] = raw[i];
-	}
-	buf[k] = 0;
-}
-
 /* A metric's value in its unit: "0.987 CPUs utilized", "2.504 K/sec", "1.23 insn per cycle". */
 static void fmt_metric(char *buf, size_t len, const struct pbench_metric_summary *m)
 {
@@ -365,7 +344,7 @@ static void print_counter_block(FILE *f, const struct pbench_runs *r, int s)
 		else if (*k.unit)
 			pbench_format_ns(v, sizeof(v), k.mean, 5);
 		else
-			fmt_count(v, sizeof(v), k.mean);
+			pb_format_count(v, sizeof(v), k.mean);
 		snprintf(line, sizeof(line), "%20s  %-24s ", v, k.name);
 		for (int m = 0; m < nm && !shown; m++) {
 			struct pbench_metric_summary ms = { .size = sizeof(ms) };
@@ -435,7 +414,7 @@ static void fmt_target(char *buf, size_t len, const struct pbench_runs *r, doubl
 	else if (!strcmp(unit, "ns"))
 		pbench_format_ns(buf, len, v, 5);
 	else if (r->target_e >= 0)
-		fmt_count(buf, len, v);
+		pb_format_count(buf, len, v);
 	else
 		snprintf(buf, len, "%.6g%s%s", v, *unit ? " " : "", unit);
 }
