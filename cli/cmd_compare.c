@@ -335,7 +335,7 @@ static int add_sides(struct compare_opts *o, struct pbench_contest *c)
 	if (o->stored)
 		err = pbench_contest_add(c, &(struct pbench_contest_entrant){
 			.size = sizeof(struct pbench_contest_entrant), .name = "baseline",
-			.stored_ns = o->stored, .nr_stored = o->nstored });
+			.stored_ns = o->stored, .nr_stored = o->nstored, .stored_from = o->baseline });
 	for (int i = 0; i < sides && err >= 0; i++) {
 		struct pbench_contest_entrant e = { .size = sizeof(e), .name = side_name(o, i),
 						    .argv = o->argv[i], .workload = o->run.workload };

@@ -46,6 +46,7 @@ ANCHORS = [
     (694, '0e7e346f5c30165b'),
     (699, '7ec66fe69ab17c6f'),
     (704, '072d898a69dd9d69'),
+    (705, 'a20fde87cc89d711'),
 ]
 
 SEED = 'PBENCH_ABI'

@@ -211,6 +211,8 @@ Test(abi, pbench_contest_entrant)
 	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->stored_ns), 8, "stored_ns resized");
 	cr_expect_eq(offsetof(struct pbench_contest_entrant, nr_stored), 80, "nr_stored moved");
 	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->nr_stored), 8, "nr_stored resized");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, stored_from), 88, "stored_from moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->stored_from), 8, "stored_from resized");
 }
 
 Test(abi, pbench_contest_info)

@@ -169,6 +169,10 @@ struct pbench_contest_entrant {
 	uint64_t (*digest)(void *ctx);
 	const double *stored_ns;	/* non-NULL: stored times in ns (copied), never run */
 	size_t nr_stored;
+	/* The JSON file stored_ns was read from (pbench_contest_baseline_read()'s path; copied),
+	 * or NULL: its runs' speed readings then adjust the gate against it for the machine's
+	 * speed (pbench_contest_slower(), pbench_stats_gate_speed()) */
+	const char *stored_from;
 };
 
 struct pbench_contest;

@@ -322,6 +322,10 @@ static int add_stored(struct pbench_contest *c, struct pb_entrant *n,
 		if (pb_contest_append(&n->x, &n->n, &n->cap, e->stored_ns[i]))
 			return -ENOMEM;
 	}
+	/* Stored times are of another occasion: the sequential test's stop is no verdict
+	 * against them (the gate and the headline judge them, pbench_stats_gate_speed()), and
+	 * the gate's interval narrows with today's runs: the rounds run the whole budget. */
+	c->o.flags |= PBENCH_CONTEST_FULL_BUDGET;
 	return 0;
 }
 
@@ -384,6 +388,7 @@ static void entrant_release(struct pb_entrant *n)
 	free(n->desc);
 	pbench_runs_free(n->r);
 	free(n->x);
+	free(n->stored_from);
 	free(n->mx);
 	free(n->pair_ref);
 	free(n->pair_own);
@@ -467,6 +472,10 @@ int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_ent
 		return err;
 	}
 	n->live = !e.stored_ns;
+	if (e.stored_ns && e.stored_from && !(n->stored_from = strdup(e.stored_from))) {
+		entrant_release(n);
+		return -ENOMEM;
+	}
 	if (!e.argv && !e.stored_ns && e.workload == PBENCH_WORKLOAD_FN)
 		n->fn = e.fn;
 	return c->n++;

@@ -310,6 +310,124 @@ static void undecided_text(const struct pbench_contest *c, int i, char *buf, siz
 			 c->elapsed_s, need, isfinite(e->need_s) ? " more" : "");
 }
 
+/* ---- against a stored baseline --------------------------------------------------------------- */
+
+/* The gate's estimates against a stored reference: on times adjusted by the reading that
+ * explains entrant i's (pb_contest_gate_factors()), and on the throughput's as well when the
+ * runs do not show which and the two readings disagree (n 2: decided where both agree). */
+struct stored_est {
+	struct pb_gate_est g[2];
+	int n;
+	char reading[400], note[300];
+};
+
+/* What the times were adjusted by: "each run's clock reading (today's clock at 0.62x of the
+ * baseline's) and its throughput reading beyond the clock at 0.35 of its effect (...)". */
+static void reading_words(char *buf, size_t len, const struct pb_gate_factors *f)
+{
+	size_t at = (size_t)snprintf(buf, len, "each run's clock reading (today's clock at %.2fx "
+				     "of the baseline's", f->host_clk);
+
+	if (at < len && f->share < 0.9)	/* only the time on a CPU scales */
+		at += (size_t)snprintf(buf + at, len - at, ", on the %.0f%% of each run the command "
+				       "was on a CPU", f->share * 100);
+	if (at < len && f->follows)
+		snprintf(buf + at, len - at, ") and its throughput reading beyond the clock at "
+			 "%.2f of its effect, as this command's times follow it (the issue "
+			 "throughput at %.2fx of the baseline's)", f->slope, f->host_thr);
+	else if (at < len)
+		snprintf(buf + at, len - at, ")");
+}
+
+static int stored_estimate(const struct pbench_contest *c, int i, struct stored_est *s)
+{
+	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+	struct pb_gate_factors f;
+	int err = pb_contest_gate_factors(c, i, &f);
+
+	if (err)
+		return err;
+	memset(s, 0, sizeof(*s));
+	s->n = 1 + f.both;
+	reading_words(s->reading, sizeof(s->reading), &f);
+	err = pb_stats_gate_estimate(ref->x, f.base_f, ref->n, e->x, f.now_f, e->n,
+				     c->o.confidence, &s->g[0]);
+	s->g[0].host = f.host_clk;
+	if (f.why_not && !s->g[0].adjusted)
+		s->g[0].why_not = f.why_not;
+	if (!err && f.both) {
+		err = pb_stats_gate_estimate(ref->x, f.base_t, ref->n, e->x, f.now_t, e->n,
+					     c->o.confidence, &s->g[1]);
+		snprintf(s->note, sizeof(s->note), "; the issue throughput beyond the clock was "
+			 "%.2fx the baseline's and the runs do not show how much this command feels "
+			 "it (it never varied 10%% within a session): decided only where no and full "
+			 "effect agree", f.host_thr);
+	}
+	pb_contest_gate_factors_free(&f);
+	return err;
+}
+
+/* The gate's rule on both estimates: where they agree, else undecided. */
+static int stored_rule(const struct stored_est *s, double pct)
+{
+	int rc = pb_stats_gate_decide(&s->g[0], pct);
+
+	return s->n == 2 && pb_stats_gate_decide(&s->g[1], pct) != rc ? 2 : rc;
+}
+
+/* The gate against a stored reference in words, "NAME: ..." ("undecided: NAME: ..."). */
+static int stored_gate(const struct pbench_contest *c, int i, double pct, char *why, size_t len)
+{
+	struct stored_est s;
+	char g[1024];
+	int rc, err = stored_estimate(c, i, &s);
+
+	if (err)
+		return err;
+	rc = stored_rule(&s, pct);
+	pb_stats_gate_words(&s.g[0], rc, pct, c->o.confidence, s.reading, g, sizeof(g));
+	if (rc == 2)	/* the word first */
+		snprintf(why, len, "undecided: %s: %s%s", c->e[i].name, g + 11, s.note);
+	else
+		snprintf(why, len, "%s: %s%s", c->e[i].name, g, s.note);
+	return rc;
+}
+
+/* The headline against a stored reference, as the gate judges (pct 0, both ways): slower or
+ * faster only when the allowance for the occasion cannot explain it, else undecided. */
+static int stored_headline(const struct pbench_contest *c, int i, char *buf, size_t len)
+{
+	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+	struct stored_est s;
+	const struct pb_gate_est *g = &s.g[0];
+	int err = stored_estimate(c, i, &s), slower, faster;
+	char x[32], lv[32], adj[800];
+
+	if (err)
+		return err;
+	slower = g->lo - g->allow > 0 && (s.n < 2 || s.g[1].lo - s.g[1].allow > 0);
+	faster = g->hi + g->allow < 0 && (s.n < 2 || s.g[1].hi + s.g[1].allow < 0);
+	fmt_level(lv, sizeof(lv), c->o.confidence);
+	if (g->adjusted)
+		snprintf(adj, sizeof(adj), "times adjusted by %s%s", s.reading, s.note);
+	else
+		snprintf(adj, sizeof(adj), "times not adjusted for the machine's speed: %s",
+			 g->why_not ? g->why_not : "no readings");
+	fmt_x(x, sizeof(x), exp(faster ? -g->est : g->est));	/* faster: as a speed-up */
+	if (slower || faster)
+		snprintf(buf, len, "%s is %sx %s than %s (%s interval %.4g-%.4g of its time, beyond "
+			 "the +-%.1f%% that times measured at another moment move by; %s)", e->name,
+			 x, slower ? "slower" : "faster", ref->name, lv, exp(g->lo), exp(g->hi),
+			 expm1(g->allow) * 100, adj);
+	else
+		snprintf(buf, len, "undecided: %s takes %.4gx the time of %s (%s interval "
+			 "%.4g-%.4g), within the +-%.1f%% that times measured at another moment move "
+			 "by here (%s); for a verdict compare the old and the new build interleaved "
+			 "(pbench compare OLD NEW)", e->name, exp(g->est), ref->name, lv, exp(g->lo),
+			 exp(g->hi), expm1(g->allow) * 100, adj);
+	return 0;
+}
+
 int pbench_contest_verdict_text(const struct pbench_contest *c, int i, char *buf, size_t len)
 {
 	const struct pb_entrant *e = at(c, i), *ref;
@@ -322,6 +440,8 @@ int pbench_contest_verdict_text(const struct pbench_contest *c, int i, char *buf
 		metric_verdict(c, i, buf, len);
 		return 0;
 	}
+	if (!ref->r && e->r && e->n >= 2 && ref->n >= 2 && !stored_headline(c, i, buf, len))
+		return 0;
 	switch (e->verdict) {
 	case PBENCH_VERDICT_FASTER:
 	case PBENCH_VERDICT_SLOWER:
@@ -401,17 +521,8 @@ int pbench_contest_slower(const struct pbench_contest *c, int i, double pct, cha
 	ref = &c->e[c->o.reference];
 	if (c->metric)
 		return metric_slower(c, i, pct, why, len);
-	if (!ref->r && e->n >= 2) {	/* a stored baseline: measured at another moment */
-		char g[512];
-		int rc = pbench_stats_gate(ref->x, ref->n, e->x, e->n, pct, c->o.confidence, g,
-					   sizeof(g));
-
-		if (rc == 2 && !strncmp(g, "undecided: ", 11))	/* the word first */
-			snprintf(why, len, "undecided: %s: %s", e->name, g + 11);
-		else if (rc >= 0)
-			snprintf(why, len, "%s: %s", e->name, g);
-		return rc;
-	}
+	if (!ref->r && e->n >= 2)	/* a stored baseline: measured at another moment */
+		return stored_gate(c, i, pct, why, len);
 	if (!e->have_w) {
 		snprintf(why, len, "cannot tell whether %s is slower than %s: too few runs to "
 			 "compare", e->name, ref->name);

@@ -119,6 +119,9 @@ uint64_t pb_speed_calibrate(double target_ns);
 /* What r of the times against 1/speed says: "the speed explains the spread" (>= 0.8), "part
  * of the spread" (>= 0.5), else "not what spread the runs". */
 const char *pb_speed_corr_words(double r);
+/* The clock reference's iterations a pass (0 until its first reading): with its best
+ * reading, its ns an iteration, comparable between invocations (a baseline and today). */
+uint64_t pb_speed_clock_iterations(const struct pbench_speed *s);
 
 
 /* metrics.c: the metric table. The events metric m needs on this CPU (NULL with *reason when
