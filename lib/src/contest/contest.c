@@ -324,8 +324,11 @@ static int add_stored(struct pbench_contest *c, struct pb_entrant *n,
 	}
 	/* Stored times are of another occasion: the sequential test's stop is no verdict
 	 * against them (the gate and the headline judge them, pbench_stats_gate_speed()), and
-	 * the gate's interval narrows with today's runs: the rounds run the whole budget. */
-	c->o.flags |= PBENCH_CONTEST_FULL_BUDGET;
+	 * the gate's interval narrows with today's runs: the rounds run the whole budget. (A
+	 * metric's stored values keep the sequential stop: counts do not move with the
+	 * machine's speed, and exact ones are decided at the first look.) */
+	if (!c->metric)
+		c->o.flags |= PBENCH_CONTEST_FULL_BUDGET;
 	return 0;
 }
 

@@ -123,16 +123,17 @@ double pb_contest_confidence(const struct pbench_contest *c);
  * gate of entrant i against a stored reference (pbench_stats_gate_speed()): the
  * baseline's runs read from its file, i's from its runs; the clock's on each run's share on a
  * CPU, times the throughput beyond the clock to the power slope (the command's own, measured
- * within the sessions: slope_known; 0 unless its times follow it, r >= 0.5: follows), or, when it cannot be measured and the occasions differ
- * in it (both), also with alt_slope (base_t, now_t), decided where both agree. base_f NULL or
- * all NaN, why_not saying why: no readings. 0, -ENOMEM. */
+ * within the sessions: slope_known; 0 unless its times follow it, r >= 0.5: follows). side:
+ * the throughput beyond the clock today 10% below the baseline's (-1: a slowdown is not
+ * called a regression) or above it (1: a speed-up is not called no regression), else 0. base_f NULL
+ * or all NaN, why_not saying why: no readings. 0, -ENOMEM. */
 struct pb_gate_factors {
-	double *base_f, *now_f, *base_t, *now_t;
+	double *base_f, *now_f;
 	double host_clk, host_thr;	/* today's over the baseline's: the clock, the
 					 * throughput beyond the clock */
 	double share;			/* the median task-clock share of today's runs */
-	double slope, alt_slope;
-	int slope_known, follows, both;
+	double slope;
+	int slope_known, follows, side;
 	const char *why_not;
 };
 int pb_contest_gate_factors(const struct pbench_contest *c, int i, struct pb_gate_factors *out);

@@ -312,12 +312,12 @@ static void undecided_text(const struct pbench_contest *c, int i, char *buf, siz
 
 /* ---- against a stored baseline --------------------------------------------------------------- */
 
-/* The gate's estimates against a stored reference: on times adjusted by the reading that
- * explains entrant i's (pb_contest_gate_factors()), and on the throughput's as well when the
- * runs do not show which and the two readings disagree (n 2: decided where both agree). */
+/* The gate's estimate against a stored reference, on times adjusted by the speed readings
+ * (pb_contest_gate_factors()), what they were adjusted by in words, and the side the host's
+ * issue throughput moved (a gate decided only where it cannot explain the shift). */
 struct stored_est {
-	struct pb_gate_est g[2];
-	int n;
+	struct pb_gate_est g;
+	int side;
 	char reading[400], note[300];
 };
 
@@ -348,31 +348,28 @@ static int stored_estimate(const struct pbench_contest *c, int i, struct stored_
 	if (err)
 		return err;
 	memset(s, 0, sizeof(*s));
-	s->n = 1 + f.both;
 	reading_words(s->reading, sizeof(s->reading), &f);
 	err = pb_stats_gate_estimate(ref->x, f.base_f, ref->n, e->x, f.now_f, e->n,
-				     c->o.confidence, &s->g[0]);
-	s->g[0].host = f.host_clk;
-	if (f.why_not && !s->g[0].adjusted)
-		s->g[0].why_not = f.why_not;
-	if (!err && f.both) {
-		err = pb_stats_gate_estimate(ref->x, f.base_t, ref->n, e->x, f.now_t, e->n,
-					     c->o.confidence, &s->g[1]);
-		snprintf(s->note, sizeof(s->note), "; the issue throughput beyond the clock was "
-			 "%.2fx the baseline's and the runs do not show how much this command feels "
-			 "it (it never varied 10%% within a session): decided only where no and full "
-			 "effect agree", f.host_thr);
-	}
+				     c->o.confidence, PBENCH_STATS_GATE_RESIDUAL_PCT, &s->g);
+	s->g.host = f.host_clk;
+	if (f.why_not && !s->g.adjusted)
+		s->g.why_not = f.why_not;
+	s->side = s->g.adjusted ? f.side : 0;
+	if (s->side)
+		snprintf(s->note, sizeof(s->note), "; the issue throughput available to this "
+			 "thread was %.2fx the baseline's, and on this kind of machine that slows a "
+			 "command by more than the reading says: %s is not concluded against it",
+			 f.host_thr, s->side < 0 ? "a regression" : "no regression");
 	pb_contest_gate_factors_free(&f);
 	return err;
 }
 
-/* The gate's rule on both estimates: where they agree, else undecided. */
+/* The gate's rule, undecided where the host's throughput could explain the shift. */
 static int stored_rule(const struct stored_est *s, double pct)
 {
-	int rc = pb_stats_gate_decide(&s->g[0], pct);
+	int rc = pb_stats_gate_decide(&s->g, pct);
 
-	return s->n == 2 && pb_stats_gate_decide(&s->g[1], pct) != rc ? 2 : rc;
+	return (s->side < 0 && rc == 1) || (s->side > 0 && rc == 0) ? 2 : rc;
 }
 
 /* The gate against a stored reference in words, "NAME: ..." ("undecided: NAME: ..."). */
@@ -385,7 +382,7 @@ static int stored_gate(const struct pbench_contest *c, int i, double pct, char *
 	if (err)
 		return err;
 	rc = stored_rule(&s, pct);
-	pb_stats_gate_words(&s.g[0], rc, pct, c->o.confidence, s.reading, g, sizeof(g));
+	pb_stats_gate_words(&s.g, rc, pct, c->o.confidence, s.reading, g, sizeof(g));
 	if (rc == 2)	/* the word first */
 		snprintf(why, len, "undecided: %s: %s%s", c->e[i].name, g + 11, s.note);
 	else
@@ -399,14 +396,14 @@ static int stored_headline(const struct pbench_contest *c, int i, char *buf, siz
 {
 	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
 	struct stored_est s;
-	const struct pb_gate_est *g = &s.g[0];
+	const struct pb_gate_est *g = &s.g;
 	int err = stored_estimate(c, i, &s), slower, faster;
 	char x[32], lv[32], adj[800];
 
 	if (err)
 		return err;
-	slower = g->lo - g->allow > 0 && (s.n < 2 || s.g[1].lo - s.g[1].allow > 0);
-	faster = g->hi + g->allow < 0 && (s.n < 2 || s.g[1].hi + s.g[1].allow < 0);
+	slower = g->lo - g->allow > 0 && s.side >= 0;
+	faster = g->hi + g->allow < 0 && s.side <= 0;
 	fmt_level(lv, sizeof(lv), c->o.confidence);
 	if (g->adjusted)
 		snprintf(adj, sizeof(adj), "times adjusted by %s%s", s.reading, s.note);

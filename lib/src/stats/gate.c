@@ -29,10 +29,6 @@
  * (kmod-free-docs/compare.md, "A stored baseline"): slower by up to 14% with nothing changed. */
 #define GATE_OCCASION_FLOOR_PCT 15.0
 
-/* The least allowance for the occasion once the times are adjusted by the speed readings, in
- * percent: what the readings do not see (measured: bench/baseline_gate.sh). */
-#define GATE_ADJUSTED_FLOOR_PCT 0.0
-
 /* At most this many values a side enter the pairwise differences: beyond, evenly spaced
  * order statistics (the quantiles kept, the interval a little wider). */
 #define GATE_MAX_SIDE 1000
@@ -280,7 +276,7 @@ static size_t adjust(const double *t, const double *f, size_t n, double *out)
 
 int pb_stats_gate_estimate(const double *base, const double *base_f, size_t nb,
 			   const double *now, const double *now_f, size_t nn, double confidence,
-			   struct pb_gate_est *g)
+			   double residual_pct, struct pb_gate_est *g)
 {
 	double *ab = malloc((nb ? nb : 1) * sizeof(*ab)), *an = malloc((nn ? nn : 1) * sizeof(*an));
 	size_t kb = ab ? adjust(base, base_f, nb, ab) : 0, kn = an ? adjust(now, now_f, nn, an) : 0;
@@ -297,7 +293,7 @@ int pb_stats_gate_estimate(const double *base, const double *base_f, size_t nb,
 	else
 		g->adjusted = 1;
 	err = !ab || !an ? -ENOMEM : g->adjusted ?
-	      estimate(ab, kb, an, kn, confidence, GATE_ADJUSTED_FLOOR_PCT, 1, g) :
+	      estimate(ab, kb, an, kn, confidence, residual_pct, 1, g) :
 	      estimate(base, nb, now, nn, confidence, GATE_OCCASION_FLOOR_PCT, 0, g);
 	free(ab);
 	free(an);
@@ -344,7 +340,8 @@ void pb_stats_gate_words(const struct pb_gate_est *g, int rc, double pct, double
 
 int pbench_stats_gate_speed(const double *base, const double *base_f, size_t nb,
 			    const double *now, const double *now_f, size_t nn, double pct,
-			    double confidence, const char *reading, char *why, size_t len)
+			    double confidence, double residual_pct, const char *reading, char *why,
+			    size_t len)
 {
 	struct pb_gate_est g;
 	char r[160];
@@ -352,7 +349,11 @@ int pbench_stats_gate_speed(const double *base, const double *base_f, size_t nb,
 
 	if ((err = check_args(base, nb, now, nn, pct, confidence, NULL, why, len)))
 		return err;
-	if ((err = pb_stats_gate_estimate(base, base_f, nb, now, now_f, nn, confidence, &g)))
+	if (!(residual_pct >= 0) || !isfinite(residual_pct))
+		return pb_fail(-EINVAL, "%s(): residual_pct is %g, not a percentage >= 0", __func__,
+			       residual_pct);
+	if ((err = pb_stats_gate_estimate(base, base_f, nb, now, now_f, nn, confidence,
+					  residual_pct, &g)))
 		return err;
 	rc = decide(&g, pct, 0);
 	snprintf(r, sizeof(r), "each run's %s reading: today's host ran at %.2fx of the "

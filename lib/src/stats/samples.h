@@ -76,7 +76,8 @@ int pb_stats_gate_on(const double *base, size_t nb, const double *now, size_t nn
 
 /* gate.c: the gate's estimate on times adjusted by each run's speed factor (base_f, now_f:
  * pbench_stats_gate_speed()'s), or on the times themselves with the floor when the readings
- * cannot serve (adjusted 0, why_not saying why): the shift of now over base in logs with its
+ * cannot serve (adjusted 0, why_not saying why), residual_pct the least allowance once
+ * adjusted (pbench_stats_gate_speed()'s): the shift of now over base in logs with its
  * interval, the allowance for the occasion, and host, today's median factor over the
  * baseline's. */
 struct pb_gate_est {
@@ -86,7 +87,7 @@ struct pb_gate_est {
 };
 int pb_stats_gate_estimate(const double *base, const double *base_f, size_t nb,
 			   const double *now, const double *now_f, size_t nn, double confidence,
-			   struct pb_gate_est *g);
+			   double residual_pct, struct pb_gate_est *g);
 /* The gate's rule on an estimate (1 regression, 0 not, 2 undecided), and its sentence, phrase
  * saying what the times were adjusted by ("each run's clock reading: ..."). */
 int pb_stats_gate_decide(const struct pb_gate_est *g, double pct);
