@@ -382,6 +382,16 @@ static int stored_gate(const struct pbench_contest *c, int i, double pct, char *
 	if (err)
 		return err;
 	rc = stored_rule(&s, pct);
+	if (rc == 2 && pb_stats_gate_decide(&s.g, pct) != 2) {	/* the host's throughput */
+		snprintf(why, len, "undecided: %s: %.3fx the baseline's time (%.10g%% interval "
+			 "%.4g-%.4g), %s the +-%.1f%% that times measured at another moment move by "
+			 "once adjusted (times adjusted by %s)%s; for a sure gate compare the old and "
+			 "the new build interleaved (pbench compare OLD NEW)", c->e[i].name,
+			 exp(s.g.est), c->o.confidence * 100, exp(s.g.lo), exp(s.g.hi),
+			 s.side < 0 ? "beyond" : "even with", expm1(s.g.allow) * 100, s.reading,
+			 s.note);
+		return rc;
+	}
 	pb_stats_gate_words(&s.g, rc, pct, c->o.confidence, s.reading, g, sizeof(g));
 	if (rc == 2)	/* the word first */
 		snprintf(why, len, "undecided: %s: %s%s", c->e[i].name, g + 11, s.note);
@@ -411,16 +421,23 @@ static int stored_headline(const struct pbench_contest *c, int i, char *buf, siz
 		snprintf(adj, sizeof(adj), "times not adjusted for the machine's speed: %s",
 			 g->why_not ? g->why_not : "no readings");
 	fmt_x(x, sizeof(x), exp(faster ? -g->est : g->est));	/* faster: as a speed-up */
-	if (slower || faster)
+	if (!slower && !faster && (g->lo - g->allow > 0 || g->hi + g->allow < 0))
+		snprintf(buf, len, "undecided: %s takes %sx the time of %s (%s interval "
+			 "%.4g-%.4g), beyond the +-%.1f%% that times measured at another moment move "
+			 "by here, but the host's issue throughput moved between the two (%s); for a "
+			 "verdict compare the old and the new build interleaved (pbench compare OLD "
+			 "NEW)", e->name, x, ref->name, lv, exp(g->lo), exp(g->hi),
+			 expm1(g->allow) * 100, adj);
+	else if (slower || faster)
 		snprintf(buf, len, "%s is %sx %s than %s (%s interval %.4g-%.4g of its time, beyond "
 			 "the +-%.1f%% that times measured at another moment move by; %s)", e->name,
 			 x, slower ? "slower" : "faster", ref->name, lv, exp(g->lo), exp(g->hi),
 			 expm1(g->allow) * 100, adj);
 	else
-		snprintf(buf, len, "undecided: %s takes %.4gx the time of %s (%s interval "
+		snprintf(buf, len, "undecided: %s takes %sx the time of %s (%s interval "
 			 "%.4g-%.4g), within the +-%.1f%% that times measured at another moment move "
 			 "by here (%s); for a verdict compare the old and the new build interleaved "
-			 "(pbench compare OLD NEW)", e->name, exp(g->est), ref->name, lv, exp(g->lo),
+			 "(pbench compare OLD NEW)", e->name, x, ref->name, lv, exp(g->lo),
 			 exp(g->hi), expm1(g->allow) * 100, adj);
 	return 0;
 }

@@ -328,10 +328,10 @@ void pb_stats_gate_words(const struct pb_gate_est *g, int rc, double pct, double
 		 rc == 1 ? "beyond the" : "even with the", expm1(g->allow) * 100,
 		 g->adjusted ? " once adjusted" : "");
 	if (rc == 1 || rc == 0)
-		snprintf(why, len, "%sslower than the baseline by more than %g%%: %.4gx its time %s, "
+		snprintf(why, len, "%sslower than the baseline by more than %g%%: %.3fx its time %s, "
 			 "%s (%s)", rc ? "" : "not ", pct, exp(g->est), iv, aw, adj);
 	else
-		snprintf(why, len, "undecided: %.4gx the baseline's time %s, but times measured at "
+		snprintf(why, len, "undecided: %.3fx the baseline's time %s, but times measured at "
 			 "another moment move by +-%.1f%% here%s, so more than %g%% slower cannot "
 			 "be told from not (%s); for a sure gate compare the old and the new build "
 			 "interleaved (pbench compare OLD NEW)", exp(g->est), iv,
