@@ -1166,3 +1166,77 @@ Test(gate, an_occasion_shift_is_not_a_regression)
 	free(lb);
 	free(base);
 }
+
+/*
+ * [GATE-SPEED] Times adjusted by each run's speed reading (pbench_stats_gate_speed(); the
+ * sessions of tests/data/gate/gen_gate.py, seed 2027: 200 runs, 1% spreads, the clock factor
+ * of each run beside its time). Today's host at 0.6x (times 1.67x, nothing else changed): the
+ * gate on the times alone fails the build; on the adjusted times it is no regression on a
+ * machine with no residual shift between occasions, and undecided, never a regression, with
+ * the residual measured on the shared VM (PBENCH_STATS_GATE_RESIDUAL_PCT). 5% more work at
+ * the same speed: the times alone leave it undecided (15% for the occasion), the adjusted
+ * ones detect it where the noise allows (no residual). A baseline measured while the host ran
+ * at 0.6x, against 5% more work today at full speed: the times alone call it 0.63x, no
+ * regression; adjusted, the regression. Without readings: the old rule, said.
+ */
+Test(gate, times_adjusted_by_the_speed_readings)
+{
+	static const struct {
+		const char *base, *now;
+		double residual;
+		int old, want;
+		const char *words;
+	} rows[] = {
+		{ "speed-base", "speed-same-at-0.6", 0, 1, 0, "not slower than the baseline by more "
+		  "than 2%: 1.0" },
+		{ "speed-base", "speed-same-at-0.6", PBENCH_STATS_GATE_RESIDUAL_PCT, 1, 2,
+		  "undecided: 1.0" },
+		{ "speed-base", "speed-more-5pct", 0, 2, 1, "slower than the baseline by more than "
+		  "2%: 1.05" },
+		{ "speed-base-at-0.6", "speed-more-5pct", 0, 0, 1, "slower than the baseline by more "
+		  "than 2%: 1.05" },
+	};
+	char why[1024], name[128];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		size_t nb, nn, k;
+		double *base = gate_times((snprintf(name, sizeof(name), "%s.txt", rows[i].base), name),
+					  &nb);
+		double *bf = gate_times((snprintf(name, sizeof(name), "%s.speed.txt", rows[i].base),
+					name), &k);
+		double *now = gate_times((snprintf(name, sizeof(name), "%s.txt", rows[i].now), name),
+					 &nn);
+		double *nf = gate_times((snprintf(name, sizeof(name), "%s.speed.txt", rows[i].now),
+					name), &k);
+
+		cr_expect_eq(pbench_stats_gate(base, nb, now, nn, 2, 0.999, why, sizeof(why)),
+			     rows[i].old, "%s, times alone: %s", rows[i].now, why);
+		cr_expect_eq(pbench_stats_gate_speed(base, bf, nb, now, nf, nn, 2, 0.999,
+						     rows[i].residual, "clock", why, sizeof(why)),
+			     rows[i].want, "%s: %s", rows[i].now, why);
+		cr_expect_not_null(strstr(why, rows[i].words), "%s: %s", rows[i].now, why);
+		cr_expect_not_null(strstr(why, "times adjusted by each run's clock reading: today's "
+					  "host ran at "), "%s", why);
+		if (i == 0)	/* the host's speed today over the baseline's, in the words */
+			cr_expect_not_null(strstr(why, "ran at 0.60x of the baseline's speed"), "%s",
+					   why);
+		if (i == 0) {	/* no readings: the times alone, and the words say why */
+			for (k = 0; k < nb; k++)
+				bf[k] = NAN;
+			cr_expect_eq(pbench_stats_gate_speed(base, bf, nb, now, nf, nn, 2, 0.999, 0,
+							     "clock", why, sizeof(why)), 1, "%s", why);
+			cr_expect_not_null(strstr(why, "times not adjusted for the machine's speed"),
+					   "%s", why);
+			cr_expect_eq(pbench_stats_gate_speed(base, NULL, nb, now, NULL, nn, 2, 0.999,
+							     0, NULL, why, sizeof(why)), 1, "%s", why);
+			cr_expect_eq(pbench_stats_gate_speed(base, bf, 1, now, nf, nn, 2, 0.999, 0,
+							     NULL, why, sizeof(why)), -EINVAL);
+			cr_expect_eq(pbench_stats_gate_speed(base, bf, nb, now, nf, nn, 2, 0.999, -1,
+							     NULL, why, sizeof(why)), -EINVAL);
+		}
+		free(base);
+		free(bf);
+		free(now);
+		free(nf);
+	}
+}

@@ -172,7 +172,9 @@ struct pbench_contest_entrant {
 	/* With stored_ns: the baseline file they were read from (pbench_contest_baseline_read()'s
 	 * path and name; NULL: none). Its runs give the stored entrant's figures beside the live
 	 * ones: its wall times with a metric, each event's counts and the derived metrics (the
-	 * events' ratios to it, the table, every writer). A file without runs is left out. */
+	 * events' ratios to it, the table, every writer), and its runs' speed readings adjust the
+	 * gate against it for the machine's speed (pbench_contest_slower(),
+	 * pbench_stats_gate_speed()). A file without runs is left out. */
 	const char *stored_file;
 	const char *stored_set;
 };

@@ -173,6 +173,27 @@ PBENCH_API int pbench_stats_verdict(const struct pbench_welch *w, double confide
  */
 PBENCH_API int pbench_stats_gate(const double *base, size_t nb, const double *now, size_t nn,
 				 double pct, double confidence, char *why, size_t len);
+/*
+ * pbench_stats_gate() on times adjusted for the machine's speed: each run's time times the
+ * speed its time was measured at (base_f[nb], now_f[nn]: factors on one scale over both
+ * occasions, 1 = full speed; NaN or <= 0: no reading, the run left out), so that a host that
+ * slowed the vCPU between the baseline and today is not taken for a regression. The
+ * allowance for the occasion is then measured from the adjusted times: the drift they still
+ * show within each session (how far the medians of its quarters lie apart beyond what their
+ * sampling spread gives, 32 runs or more), and at least residual_pct, the shift between
+ * occasions that the readings do not explain on the machine (PBENCH_STATS_GATE_RESIDUAL_PCT:
+ * measured on a shared 2-vCPU VM; 0 says the machine has none, a quiet dedicated one), in
+ * place of the 15% floor for times alone. Without readings for half of either side's runs,
+ * or with fewer than 32 runs with readings on both sides, pbench_stats_gate()'s rule on the
+ * times themselves, and the sentence says why. reading names the reading in the sentence
+ * ("clock"; NULL: "speed"). Returns and errors as pbench_stats_gate(), -EINVAL also for a
+ * residual_pct below 0.
+ */
+#define PBENCH_STATS_GATE_RESIDUAL_PCT 10.0
+PBENCH_API int pbench_stats_gate_speed(const double *base, const double *base_f, size_t nb,
+				       const double *now, const double *now_f, size_t nn,
+				       double pct, double confidence, double residual_pct,
+				       const char *reading, char *why, size_t len);
 
 /* Mann-Whitney U test, two-sided, as scipy.stats.mannwhitneyu's default (method "auto"): the
  * exact distribution of U when a sample has 8 values or fewer and no two values are equal

@@ -343,6 +343,13 @@ static int add_stored(struct pbench_contest *c, struct pb_entrant *n,
 		if (pb_contest_append(&n->x, &n->n, &n->cap, e->stored_ns[i]))
 			return -ENOMEM;
 	}
+	/* Stored times are of another occasion: the sequential test's stop is no verdict
+	 * against them (the gate and the headline judge them, pbench_stats_gate_speed()), and
+	 * the gate's interval narrows with today's runs: the rounds run the whole budget. (A
+	 * metric's stored values keep the sequential stop: counts do not move with the
+	 * machine's speed, and exact ones are decided at the first look.) */
+	if (!c->metric)
+		c->o.flags |= PBENCH_CONTEST_FULL_BUDGET;
 	return e->stored_file ? stored_runs(c, n, e) : 0;
 }
 
@@ -405,6 +412,7 @@ static void entrant_release(struct pb_entrant *n)
 	free(n->desc);
 	pbench_runs_free(n->r);
 	free(n->x);
+	free(n->stored_from);
 	free(n->mx);
 	free(n->pair_ref);
 	free(n->pair_own);
@@ -489,6 +497,10 @@ int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_ent
 		return err;
 	}
 	n->live = !e.stored_ns;
+	if (e.stored_ns && e.stored_file && !(n->stored_from = strdup(e.stored_file))) {
+		entrant_release(n);
+		return -ENOMEM;
+	}
 	if (!e.argv && !e.stored_ns && e.workload == PBENCH_WORKLOAD_FN)
 		n->fn = e.fn;
 	return c->n++;

@@ -23,6 +23,7 @@ struct pb_entrant {
 	char *given;			/* the name as given (or the command line) */
 	char *desc;			/* the command line, or the workload: for the reports */
 	struct pbench_runs *r;		/* NULL: stored */
+	char *stored_from;		/* stored: the file its times were read from, or NULL */
 	struct pb_set *set;		/* &r->sets[0] */
 	double *x;			/* its times in ns (runs kept and not timed out) */
 	size_t n, cap;
@@ -145,6 +146,26 @@ double pb_contest_confidence(const struct pbench_contest *c);
  * entrant's made from its file's counts: 0, -EINVAL (no runs), -ENODATA (no entrant runs). */
 int pb_contest_metric(const struct pbench_contest *c, int i, int m,
 		      struct pbench_metric_summary *k);
+
+/* contest_stored.c: each run's speed factor, on one scale over the two occasions, for the
+ * gate of entrant i against a stored reference (pbench_stats_gate_speed()): the
+ * baseline's runs read from its file, i's from its runs; the clock's on each run's share on a
+ * CPU, times the throughput beyond the clock to the power slope (the command's own, measured
+ * within the sessions: slope_known; 0 unless its times follow it, r >= 0.5: follows). side:
+ * the throughput beyond the clock today 10% below the baseline's (-1: a slowdown is not
+ * called a regression) or above it (1: a speed-up is not called no regression), else 0. base_f NULL
+ * or all NaN, why_not saying why: no readings. 0, -ENOMEM. */
+struct pb_gate_factors {
+	double *base_f, *now_f;
+	double host_clk, host_thr;	/* today's over the baseline's: the clock, the
+					 * throughput beyond the clock */
+	double share;			/* the median task-clock share of today's runs */
+	double slope;
+	int slope_known, follows, side;
+	const char *why_not;
+};
+int pb_contest_gate_factors(const struct pbench_contest *c, int i, struct pb_gate_factors *out);
+void pb_contest_gate_factors_free(struct pb_gate_factors *f);
 
 /* contest_duet.c: a duet's rounds. */
 int pb_contest_duet(struct pbench_contest *c);

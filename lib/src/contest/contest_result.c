@@ -310,6 +310,138 @@ static void undecided_text(const struct pbench_contest *c, int i, char *buf, siz
 			 c->elapsed_s, need, isfinite(e->need_s) ? " more" : "");
 }
 
+/* ---- against a stored baseline --------------------------------------------------------------- */
+
+/* The gate's estimate against a stored reference, on times adjusted by the speed readings
+ * (pb_contest_gate_factors()), what they were adjusted by in words, and the side the host's
+ * issue throughput moved (a gate decided only where it cannot explain the shift). */
+struct stored_est {
+	struct pb_gate_est g;
+	int side;
+	char reading[400], note[300];
+};
+
+/* What the times were adjusted by: "each run's clock reading (today's clock at 0.62x of the
+ * baseline's) and its throughput reading beyond the clock at 0.35 of its effect (...)". */
+static void reading_words(char *buf, size_t len, const struct pb_gate_factors *f)
+{
+	size_t at = (size_t)snprintf(buf, len, "each run's clock reading (today's clock at %.2fx "
+				     "of the baseline's", f->host_clk);
+
+	if (at < len && f->share < 0.9)	/* only the time on a CPU scales */
+		at += (size_t)snprintf(buf + at, len - at, ", on the %.0f%% of each run the command "
+				       "was on a CPU", f->share * 100);
+	if (at < len && f->follows)
+		snprintf(buf + at, len - at, ") and its throughput reading beyond the clock at "
+			 "%.2f of its effect, as this command's times follow it (the issue "
+			 "throughput at %.2fx of the baseline's)", f->slope, f->host_thr);
+	else if (at < len)
+		snprintf(buf + at, len - at, ")");
+}
+
+static int stored_estimate(const struct pbench_contest *c, int i, struct stored_est *s)
+{
+	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+	struct pb_gate_factors f;
+	int err = pb_contest_gate_factors(c, i, &f);
+
+	if (err)
+		return err;
+	memset(s, 0, sizeof(*s));
+	reading_words(s->reading, sizeof(s->reading), &f);
+	err = pb_stats_gate_estimate(ref->x, f.base_f, ref->n, e->x, f.now_f, e->n,
+				     c->o.confidence, PBENCH_STATS_GATE_RESIDUAL_PCT, &s->g);
+	s->g.host = f.host_clk;
+	if (f.why_not && !s->g.adjusted)
+		s->g.why_not = f.why_not;
+	s->side = s->g.adjusted ? f.side : 0;
+	if (s->side)
+		snprintf(s->note, sizeof(s->note), "; the issue throughput available to this "
+			 "thread was %.2fx the baseline's, and on this kind of machine that slows a "
+			 "command by more than the reading says: %s is not concluded against it",
+			 f.host_thr, s->side < 0 ? "a regression" : "no regression");
+	pb_contest_gate_factors_free(&f);
+	return err;
+}
+
+/* The gate's rule, undecided where the host's throughput could explain the shift. */
+static int stored_rule(const struct stored_est *s, double pct)
+{
+	int rc = pb_stats_gate_decide(&s->g, pct);
+
+	return (s->side < 0 && rc == 1) || (s->side > 0 && rc == 0) ? 2 : rc;
+}
+
+/* The gate against a stored reference in words, "NAME: ..." ("undecided: NAME: ..."). */
+static int stored_gate(const struct pbench_contest *c, int i, double pct, char *why, size_t len)
+{
+	struct stored_est s;
+	char g[1024];
+	int rc, err = stored_estimate(c, i, &s);
+
+	if (err)
+		return err;
+	rc = stored_rule(&s, pct);
+	if (rc == 2 && pb_stats_gate_decide(&s.g, pct) != 2) {	/* the host's throughput */
+		snprintf(why, len, "undecided: %s: %.3fx the baseline's time (%.10g%% interval "
+			 "%.4g-%.4g), %s the +-%.1f%% that times measured at another moment move by "
+			 "once adjusted (times adjusted by %s)%s; for a sure gate compare the old and "
+			 "the new build interleaved (pbench compare OLD NEW)", c->e[i].name,
+			 exp(s.g.est), c->o.confidence * 100, exp(s.g.lo), exp(s.g.hi),
+			 s.side < 0 ? "beyond" : "even with", expm1(s.g.allow) * 100, s.reading,
+			 s.note);
+		return rc;
+	}
+	pb_stats_gate_words(&s.g, rc, pct, c->o.confidence, s.reading, g, sizeof(g));
+	if (rc == 2)	/* the word first */
+		snprintf(why, len, "undecided: %s: %s%s", c->e[i].name, g + 11, s.note);
+	else
+		snprintf(why, len, "%s: %s%s", c->e[i].name, g, s.note);
+	return rc;
+}
+
+/* The headline against a stored reference, as the gate judges (pct 0, both ways): slower or
+ * faster only when the allowance for the occasion cannot explain it, else undecided. */
+static int stored_headline(const struct pbench_contest *c, int i, char *buf, size_t len)
+{
+	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+	struct stored_est s;
+	const struct pb_gate_est *g = &s.g;
+	int err = stored_estimate(c, i, &s), slower, faster;
+	char x[32], lv[32], adj[800];
+
+	if (err)
+		return err;
+	slower = g->lo - g->allow > 0 && s.side >= 0;
+	faster = g->hi + g->allow < 0 && s.side <= 0;
+	fmt_level(lv, sizeof(lv), c->o.confidence);
+	if (g->adjusted)
+		snprintf(adj, sizeof(adj), "times adjusted by %s%s", s.reading, s.note);
+	else
+		snprintf(adj, sizeof(adj), "times not adjusted for the machine's speed: %s",
+			 g->why_not ? g->why_not : "no readings");
+	fmt_x(x, sizeof(x), exp(faster ? -g->est : g->est));	/* faster: as a speed-up */
+	if (!slower && !faster && (g->lo - g->allow > 0 || g->hi + g->allow < 0))
+		snprintf(buf, len, "undecided: %s takes %sx the time of %s (%s interval "
+			 "%.4g-%.4g), beyond the +-%.1f%% that times measured at another moment move "
+			 "by here, but the host's issue throughput moved between the two (%s); for a "
+			 "verdict compare the old and the new build interleaved (pbench compare OLD "
+			 "NEW)", e->name, x, ref->name, lv, exp(g->lo), exp(g->hi),
+			 expm1(g->allow) * 100, adj);
+	else if (slower || faster)
+		snprintf(buf, len, "%s is %sx %s than %s (%s interval %.4g-%.4g of its time, beyond "
+			 "the +-%.1f%% that times measured at another moment move by; %s)", e->name,
+			 x, slower ? "slower" : "faster", ref->name, lv, exp(g->lo), exp(g->hi),
+			 expm1(g->allow) * 100, adj);
+	else
+		snprintf(buf, len, "undecided: %s takes %sx the time of %s (%s interval "
+			 "%.4g-%.4g), within the +-%.1f%% that times measured at another moment move "
+			 "by here (%s); for a verdict compare the old and the new build interleaved "
+			 "(pbench compare OLD NEW)", e->name, x, ref->name, lv, exp(g->lo),
+			 exp(g->hi), expm1(g->allow) * 100, adj);
+	return 0;
+}
+
 int pbench_contest_verdict_text(const struct pbench_contest *c, int i, char *buf, size_t len)
 {
 	const struct pb_entrant *e = at(c, i), *ref;
@@ -322,6 +454,8 @@ int pbench_contest_verdict_text(const struct pbench_contest *c, int i, char *buf
 		metric_verdict(c, i, buf, len);
 		return 0;
 	}
+	if (!ref->r && e->r && e->n >= 2 && ref->n >= 2 && !stored_headline(c, i, buf, len))
+		return 0;
 	switch (e->verdict) {
 	case PBENCH_VERDICT_FASTER:
 	case PBENCH_VERDICT_SLOWER:
@@ -401,17 +535,8 @@ int pbench_contest_slower(const struct pbench_contest *c, int i, double pct, cha
 	ref = &c->e[c->o.reference];
 	if (c->metric)
 		return metric_slower(c, i, pct, why, len);
-	if (!ref->r && e->n >= 2) {	/* a stored baseline: measured at another moment */
-		char g[512];
-		int rc = pbench_stats_gate(ref->x, ref->n, e->x, e->n, pct, c->o.confidence, g,
-					   sizeof(g));
-
-		if (rc == 2 && !strncmp(g, "undecided: ", 11))	/* the word first */
-			snprintf(why, len, "undecided: %s: %s", e->name, g + 11);
-		else if (rc >= 0)
-			snprintf(why, len, "%s: %s", e->name, g);
-		return rc;
-	}
+	if (!ref->r && e->n >= 2)	/* a stored baseline: measured at another moment */
+		return stored_gate(c, i, pct, why, len);
 	if (!e->have_w) {
 		snprintf(why, len, "cannot tell whether %s is slower than %s: too few runs to "
 			 "compare", e->name, ref->name);

@@ -132,6 +132,9 @@ const char *pb_speed_corr_words(double r);
  * contest's, a verdict's): which reference varied most plainly. 1: the clock varied; 0: the
  * throughput did with the clock steady or not read; -1: neither. */
 int pb_speed_which(const struct pbench_speed_summary *thr, const struct pbench_speed_summary *clk);
+/* The clock reference's iterations a pass (0 until its first reading): with its best
+ * reading, its ns an iteration, comparable between invocations (a baseline and today). */
+uint64_t pb_speed_clock_iterations(const struct pbench_speed *s);
 
 
 /* metrics.c: the metric table. The events metric m needs on this CPU (NULL with *reason when

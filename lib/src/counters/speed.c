@@ -234,6 +234,11 @@ uint64_t pbench_speed_iterations(const struct pbench_speed *s)
 	return s ? s->iterations : 0;
 }
 
+uint64_t pb_speed_clock_iterations(const struct pbench_speed *s)
+{
+	return s ? s->clock_iterations : 0;
+}
+
 static int usable(double x)
 {
 	return isfinite(x) && x > 0;

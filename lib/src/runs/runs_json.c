@@ -12,6 +12,7 @@
 
 #include "base/base.h"
 #include "measure/measure.h"
+#include "counters/counters.h"
 #include "counters/counts.h"
 #include "base/jsonutil.h"
 #include "listing/listing.h"
@@ -246,10 +247,11 @@ static json_t *speed_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_object_set_new(j, "ref_iterations",
 			    json_integer((json_int_t)pbench_speed_iterations(r->speed)));
 	json_object_set_new(j, "cost_ns_median", num(pb_runs_speed_cost(s)));
-	json_object_set_new(j, "clock", have_clock ? json_pack("{s:o, s:o, s:o, s:o, s:b, s:o}",
-			    "min", num(c.min), "median", num(c.median), "max", num(c.max),
+	json_object_set_new(j, "clock", have_clock ? json_pack("{s:o, s:o, s:o, s:o, s:b, s:o, "
+			    "s:I}", "min", num(c.min), "median", num(c.median), "max", num(c.max),
 			    "range", num(c.range), "varied", c.range >= PBENCH_SPEED_VARIED,
-			    "ref_best_ns", num(r->clock_best_ns)) : json_null());
+			    "ref_best_ns", num(r->clock_best_ns), "ref_iterations",
+			    (json_int_t)pb_speed_clock_iterations(r->speed)) : json_null());
 	return j;
 }
 

@@ -64,17 +64,20 @@ static double *sorted_logs(const double *x, size_t n, size_t *out_n)
 
 /* How far the medians of a session's four quarters (in run order) lie apart, in log units:
  * the drift this session shows; 0 under 32 runs (a quarter's median of fewer than 8 runs is
- * its spread, not its level). -1: out of memory. */
-static double drift(const double *x, size_t n)
+ * its spread, not its level). beyond_noise: only what exceeds the range four medians of
+ * runs with no drift at all would span (their sampling spread, from the runs' own: the
+ * median absolute deviation of the logs), taken off in quadrature. -1: out of memory. */
+static double drift(const double *x, size_t n, int beyond_noise)
 {
-	double lo = INFINITY, hi = -INFINITY, *q;
+	double lo = INFINITY, hi = -INFINITY, *q, *all, sd, noise;
 	size_t per = n / 4;
 
 	if (n < 32)
 		return 0;
-	q = malloc(per * sizeof(*q));
+	q = malloc((per + n) * sizeof(*q));
 	if (!q)
 		return -1;
+	all = q + per;
 	for (int k = 0; k < 4; k++) {
 		double med;
 
@@ -85,8 +88,21 @@ static double drift(const double *x, size_t n)
 		lo = fmin(lo, med);
 		hi = fmax(hi, med);
 	}
+	for (size_t i = 0; i < n; i++)
+		all[i] = log(x[i]);
+	qsort(all, n, sizeof(*all), cmp_dbl);
+	sd = median_sorted(all, n);
+	for (size_t i = 0; i < n; i++)
+		all[i] = fabs(all[i] - sd);
+	qsort(all, n, sizeof(*all), cmp_dbl);
+	sd = 1.4826 * median_sorted(all, n);
 	free(q);
-	return hi - lo;
+	/* the expected range of 4 normal values is 2.059 of their sd; a median's sd is
+	 * 1.2533 sd / sqrt(runs) */
+	noise = 2.059 * 1.2533 * sd / sqrt((double)per);
+	if (!beyond_noise)
+		return hi - lo;
+	return hi - lo > noise ? sqrt((hi - lo) * (hi - lo) - noise * noise) : 0;
 }
 
 /* The Hodges-Lehmann shift of b over a (sorted logs) and its distribution-free interval at
@@ -159,15 +175,30 @@ static void gate_words(int rc, double pct, double est, double lo, double hi, dou
 			 expm1(allow) * 100, pct, what);
 }
 
-int pb_stats_gate_on(const double *base, size_t nb, const double *now, size_t nn, double pct,
-		     double confidence, const char *what, int higher_better, double floor_pct,
-		     char *why, size_t len)
+/* The shift of now over base (sorted logs of each, Hodges-Lehmann) and the allowance: the
+ * larger of the two sessions' drifts and floor_pct. Into g; -ENOMEM. */
+static int estimate(const double *base, size_t nb, const double *now, size_t nn,
+		    double confidence, double floor_pct, int beyond_noise, struct pb_gate_est *g)
 {
-	double *lb = NULL, *ln = NULL, est, lo, hi, allow, db, dn, limit = log1p(pct / 100);
-	double worse_lo, worse_hi;
-	size_t mb, mn;
-	int err, rc;
+	double *lb = sorted_logs(base, nb, &(size_t){ 0 }), *ln, db, dn;
+	size_t mb = nb > GATE_MAX_SIDE ? GATE_MAX_SIDE : nb, mn = nn > GATE_MAX_SIDE ?
+		GATE_MAX_SIDE : nn;
+	int err;
 
+	ln = sorted_logs(now, nn, &(size_t){ 0 });
+	db = drift(base, nb, beyond_noise);
+	dn = drift(now, nn, beyond_noise);
+	err = !lb || !ln || db < 0 || dn < 0 ? -ENOMEM :
+	      hodges_lehmann(lb, mb, ln, mn, confidence, &g->est, &g->lo, &g->hi);
+	free(lb);
+	free(ln);
+	g->allow = fmax(floor_pct > 0 ? log1p(floor_pct / 100) : 0, fmax(db, dn));
+	return err;
+}
+
+static int check_args(const double *base, size_t nb, const double *now, size_t nn, double pct,
+		      double confidence, const char *what, const char *why, size_t len)
+{
 	if (!base || !now || nb < 2 || nn < 2 || !(pct >= 0) || !isfinite(pct) ||
 	    !(confidence > 0 && confidence < 1) || (!why && len))
 		return pb_fail(-EINVAL, "%s(): two times a side, pct >= 0 and confidence in (0, 1)",
@@ -177,22 +208,32 @@ int pb_stats_gate_on(const double *base, size_t nb, const double *now, size_t nn
 		    (i < nn && !(now[i] > 0 && isfinite(now[i]))))
 			return pb_fail(-EINVAL, "%s(): a %s is not positive and finite", __func__,
 				       what ? "value" : "time");
-	lb = sorted_logs(base, nb, &mb);
-	ln = sorted_logs(now, nn, &mn);
-	db = drift(base, nb);
-	dn = drift(now, nn);
-	err = !lb || !ln || db < 0 || dn < 0 ? -ENOMEM :
-	      hodges_lehmann(lb, mb, ln, mn, confidence, &est, &lo, &hi);
-	free(lb);
-	free(ln);
-	if (err)
-		return err;
-	allow = fmax(floor_pct > 0 ? log1p(floor_pct / 100) : 0, fmax(db, dn));
+	return 0;
+}
+
+/* The rule: 1 slower than pct even with the allowance, 0 not even with it, 2 undecided. */
+static int decide(const struct pb_gate_est *g, double pct, int higher_better)
+{
+	double limit = log1p(pct / 100);
 	/* on the side that is worse: a higher time, a lower ipc */
-	worse_lo = higher_better ? -hi : lo;
-	worse_hi = higher_better ? -lo : hi;
-	rc = worse_lo - allow > limit ? 1 : worse_hi + allow <= limit ? 0 : 2;
-	gate_words(rc, pct, est, lo, hi, confidence, allow, what, why, len);
+	double worse_lo = higher_better ? -g->hi : g->lo, worse_hi = higher_better ? -g->lo : g->hi;
+
+	return worse_lo - g->allow > limit ? 1 : worse_hi + g->allow <= limit ? 0 : 2;
+}
+
+int pb_stats_gate_on(const double *base, size_t nb, const double *now, size_t nn, double pct,
+		     double confidence, const char *what, int higher_better, double floor_pct,
+		     char *why, size_t len)
+{
+	struct pb_gate_est g = { 0 };
+	int err, rc;
+
+	if ((err = check_args(base, nb, now, nn, pct, confidence, what, why, len)))
+		return err;
+	if ((err = estimate(base, nb, now, nn, confidence, floor_pct, 0, &g)))
+		return err;
+	rc = decide(&g, pct, higher_better);
+	gate_words(rc, pct, g.est, g.lo, g.hi, confidence, g.allow, what, why, len);
 	return rc;
 }
 
@@ -201,4 +242,122 @@ int pbench_stats_gate(const double *base, size_t nb, const double *now, size_t n
 {
 	return pb_stats_gate_on(base, nb, now, nn, pct, confidence, NULL, 0,
 				GATE_OCCASION_FLOOR_PCT, why, len);
+}
+
+/* ---- times adjusted by the speed readings ---------------------------------------------------- */
+
+/* The median of the usable factors of x (NaN without). */
+static double median_of(const double *f, size_t n)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v)), m = NAN;
+	size_t k = 0;
+
+	for (size_t i = 0; v && f && i < n; i++)
+		if (f[i] > 0 && isfinite(f[i]))
+			v[k++] = f[i];
+	if (k) {
+		qsort(v, k, sizeof(*v), cmp_dbl);
+		m = median_sorted(v, k);
+	}
+	free(v);
+	return m;
+}
+
+/* Each time with a reading, times its factor, in run order; how many. */
+static size_t adjust(const double *t, const double *f, size_t n, double *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; f && i < n; i++)
+		if (f[i] > 0 && isfinite(f[i]))
+			out[k++] = t[i] * f[i];
+	return k;
+}
+
+int pb_stats_gate_estimate(const double *base, const double *base_f, size_t nb,
+			   const double *now, const double *now_f, size_t nn, double confidence,
+			   double residual_pct, struct pb_gate_est *g)
+{
+	double *ab = malloc((nb ? nb : 1) * sizeof(*ab)), *an = malloc((nn ? nn : 1) * sizeof(*an));
+	size_t kb = ab ? adjust(base, base_f, nb, ab) : 0, kn = an ? adjust(now, now_f, nn, an) : 0;
+	int err;
+
+	memset(g, 0, sizeof(*g));
+	g->host = median_of(now_f, nn) / median_of(base_f, nb);
+	if (!ab || !an)
+		err = -ENOMEM;
+	else if (!base_f || !now_f || kb < 2 || kn < 2 || kb * 2 < nb || kn * 2 < nn)
+		g->why_not = "the baseline's runs or today's have no speed readings";
+	else if (kb < 32 && kn < 32)
+		g->why_not = "too few runs with readings to measure the drift left (32 a side)";
+	else
+		g->adjusted = 1;
+	err = !ab || !an ? -ENOMEM : g->adjusted ?
+	      estimate(ab, kb, an, kn, confidence, residual_pct, 1, g) :
+	      estimate(base, nb, now, nn, confidence, GATE_OCCASION_FLOOR_PCT, 0, g);
+	free(ab);
+	free(an);
+	return err;
+}
+
+int pb_stats_gate_decide(const struct pb_gate_est *g, double pct)
+{
+	return decide(g, pct, 0);
+}
+
+/* What was adjusted, in words: "times adjusted by " and the caller's phrase, or why not. */
+static void adjusted_words(char *buf, size_t len, const struct pb_gate_est *g,
+			   const char *phrase)
+{
+	if (g->adjusted)
+		snprintf(buf, len, "times adjusted by %s", phrase ? phrase : "each run's speed");
+	else
+		snprintf(buf, len, "times not adjusted for the machine's speed: %s",
+			 g->why_not ? g->why_not : "no readings");
+}
+
+void pb_stats_gate_words(const struct pb_gate_est *g, int rc, double pct, double confidence,
+			 const char *phrase, char *why, size_t len)
+{
+	char adj[600], iv[96], aw[200] = "";
+
+	snprintf(iv, sizeof(iv), "(%.1f%% interval %.4g-%.4g)", confidence * 100, exp(g->lo),
+		 exp(g->hi));
+	adjusted_words(adj, sizeof(adj), g, phrase);
+	snprintf(aw, sizeof(aw), "%s +-%.1f%% that times measured at another moment move by%s",
+		 rc == 1 ? "beyond the" : "even with the", expm1(g->allow) * 100,
+		 g->adjusted ? " once adjusted" : "");
+	if (rc == 1 || rc == 0)
+		snprintf(why, len, "%sslower than the baseline by more than %g%%: %.3fx its time %s, "
+			 "%s (%s)", rc ? "" : "not ", pct, exp(g->est), iv, aw, adj);
+	else
+		snprintf(why, len, "undecided: %.3fx the baseline's time %s, but times measured at "
+			 "another moment move by +-%.1f%% here%s, so more than %g%% slower cannot "
+			 "be told from not (%s); for a sure gate compare the old and the new build "
+			 "interleaved (pbench compare OLD NEW)", exp(g->est), iv,
+			 expm1(g->allow) * 100, g->adjusted ? " once adjusted" : "", pct, adj);
+}
+
+int pbench_stats_gate_speed(const double *base, const double *base_f, size_t nb,
+			    const double *now, const double *now_f, size_t nn, double pct,
+			    double confidence, double residual_pct, const char *reading, char *why,
+			    size_t len)
+{
+	struct pb_gate_est g;
+	char r[160];
+	int err, rc;
+
+	if ((err = check_args(base, nb, now, nn, pct, confidence, NULL, why, len)))
+		return err;
+	if (!(residual_pct >= 0) || !isfinite(residual_pct))
+		return pb_fail(-EINVAL, "%s(): residual_pct is %g, not a percentage >= 0", __func__,
+			       residual_pct);
+	if ((err = pb_stats_gate_estimate(base, base_f, nb, now, now_f, nn, confidence,
+					  residual_pct, &g)))
+		return err;
+	rc = decide(&g, pct, 0);
+	snprintf(r, sizeof(r), "each run's %s reading: today's host ran at %.2fx of the "
+		 "baseline's speed", reading ? reading : "speed", g.host);
+	pb_stats_gate_words(&g, rc, pct, confidence, r, why, len);
+	return rc;
 }

@@ -74,4 +74,24 @@ int pb_stats_gate_on(const double *base, size_t nb, const double *now, size_t nn
 		     double confidence, const char *what, int higher_better, double floor_pct,
 		     char *why, size_t len);
 
+/* gate.c: the gate's estimate on times adjusted by each run's speed factor (base_f, now_f:
+ * pbench_stats_gate_speed()'s), or on the times themselves with the floor when the readings
+ * cannot serve (adjusted 0, why_not saying why), residual_pct the least allowance once
+ * adjusted (pbench_stats_gate_speed()'s): the shift of now over base in logs with its
+ * interval, the allowance for the occasion, and host, today's median factor over the
+ * baseline's. */
+struct pb_gate_est {
+	double est, lo, hi, allow, host;
+	int adjusted;
+	const char *why_not;
+};
+int pb_stats_gate_estimate(const double *base, const double *base_f, size_t nb,
+			   const double *now, const double *now_f, size_t nn, double confidence,
+			   double residual_pct, struct pb_gate_est *g);
+/* The gate's rule on an estimate (1 regression, 0 not, 2 undecided), and its sentence, phrase
+ * saying what the times were adjusted by ("each run's clock reading: ..."). */
+int pb_stats_gate_decide(const struct pb_gate_est *g, double pct);
+void pb_stats_gate_words(const struct pb_gate_est *g, int rc, double pct, double confidence,
+			 const char *phrase, char *why, size_t len);
+
 #endif

@@ -33,3 +33,28 @@ write("baseline.txt", session(rng, 22e6))
 write("same-3pct.txt", session(rng, 22e6 * 1.03))
 write("slower-30pct.txt", session(rng, 22e6 * 1.30))
 write("faster-20pct.txt", session(rng, 22e6 * 0.80))
+
+# Sessions with the CPU's speed read around each run (pbench_stats_gate_speed(), issue 27):
+# each run's factor (the clock reading on one scale over both occasions, 1 = full speed) is
+# the host's level with a 1% spread, at most 1, and its time is the work over that factor
+# with the command's own 1% spread. NAME.txt the times, NAME.speed.txt the factors.
+
+
+def speed_session(rng, work_ns, level, n=200, cv=0.01):
+    f = [min(1.0, level * math.exp(rng.gauss(0, cv))) for _ in range(n)]
+    return [work_ns / x * math.exp(rng.gauss(0, cv)) for x in f], f
+
+
+def write_speed(name, pair):
+    write(name + ".txt", pair[0])
+    with open(os.path.join(HERE, name + ".speed.txt"), "w") as out:
+        out.write("# the clock factor of each run of %s.txt, in run order (gen_gate.py)\n" % name)
+        for x in pair[1]:
+            out.write("%.4f\n" % x)
+
+
+rng = random.Random(2027)
+write_speed("speed-base", speed_session(rng, 22e6, 1.0))            # the baseline, full speed
+write_speed("speed-same-at-0.6", speed_session(rng, 22e6, 0.6))     # the same, host at 0.6x
+write_speed("speed-more-5pct", speed_session(rng, 22e6 * 1.05, 1.0))  # 5% more, same speed
+write_speed("speed-base-at-0.6", speed_session(rng, 22e6, 0.6))     # a baseline at 0.6x
