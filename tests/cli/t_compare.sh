@@ -318,6 +318,25 @@ else
 	miss "workloads"
 fi
 
+# Where a run's speed is read before it: on the CPU the last command of either entrant ended
+# on, not on its own entrant's last CPU (that started each entrant from a CPU of its own, and
+# an A/A comparison found one of two identical commands 1-5% faster). Two commands pinned to
+# CPUs 0 and 1: each has runs read before on the other's CPU (the rounds' order is random).
+if [ "$NCPU" -ge 2 ] && command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null &&
+   taskset -c 1 true 2>/dev/null; then
+	if run "speed read where the last command ended" 0 "$PB" compare --mode unprepared \
+	       -e task-clock --min-runs 12 --max-runs 12 --json="$T/where.json" \
+	       "taskset -c 0 true" "taskset -c 1 true" &&
+	   json "$T/where.json" '[sorted(set(r["end_cpu"] for r in e["set"]["runs"])) for e in d["entrants"]] == [[0], [1]]' &&
+	   json "$T/where.json" 'all(any(r["ref_before_cpu"] == 1 - i for r in e["set"]["runs"]) for i, e in enumerate(d["entrants"]))'; then
+		ok "each entrant's speed read before some runs on the other's CPU: where the last command ended"
+	else
+		miss "speed read where the last command ended"
+	fi
+else
+	skipped "speed read where the last command ended" "needs CPUs 0 and 1 and taskset"
+fi
+
 # ---- duet, sequential --------------------------------------------------------------------------
 if [ "$NCPU" -ge 2 ]; then
 	# 3x on an idle machine; a loaded one wakes the 10 ms sleep late (22 ms seen): the

@@ -234,7 +234,7 @@ static int open_metrics(struct pbench_runs *r, const struct pbench_counters_opts
 static int alloc_set(struct pb_set *set, int mode, long runs, int nr)
 {
 	set->mode = mode;
-	set->cpu = set->last_end_cpu = -1;
+	set->cpu = -1;
 	set->cpu_busy = NAN;
 	set->speed_typical = set->clock_typical = NAN;
 	set->cap = runs;
@@ -349,6 +349,8 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 		return -ENOMEM;
 	pb_copy_in(&r->o, sizeof(r->o), opts);
 	r->env_cpu = -1;
+	r->spot = &r->spot_own;
+	r->spot->end_cpu = r->spot->cpu = -1;
 	err = check_opts(r);
 	if (!err)
 		err = copy_cpus(r);

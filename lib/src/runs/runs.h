@@ -82,8 +82,6 @@ struct pb_set {
 	long cap;			/* runs allocated */
 	int done, failed;
 	int cpu;			/* the prepared CPU; -1 for unprepared runs */
-	int last_end_cpu;		/* the CPU its last command ended on (the check run's
-					 * too): where its next run's speed is read before; -1 */
 	char cpu_reason[256];
 	int policy, prio_value;		/* in force during the runs */
 	const char *policy_name;
@@ -127,6 +125,22 @@ struct pb_set {
 
 #define PB_RUNS_MAX_LEFT_OUT 8
 
+/*
+ * Where the speed was last read and where the last command ended (runs_speed.c), one for the
+ * runs objects that share a reference loop (a contest's entrants, pb_runs_share_speed()): the
+ * reading before a run is taken where the last command of any of them ended, so that where
+ * pbench then starts the next command does not depend on whose it is (interleaved entrants
+ * land alike); a reading after serves as the next one before when it is on the same CPU a
+ * moment ago.
+ */
+struct pb_speed_spot {
+	int end_cpu;			/* the CPU the last command ended on (the check run's
+					 * too); -1 */
+	int cpu;			/* the last reading's CPU; -1: none */
+	double ref_ns, clk_ns;		/* its two references */
+	uint64_t at;			/* pbench_ticks() when it was taken; 0: none */
+};
+
 struct pbench_runs {
 	struct pbench_runs_opts o;	/* the caller's, completed with the defaults */
 	int *cpus;			/* o.cpus, copied */
@@ -152,11 +166,7 @@ struct pbench_runs {
 	int speed_borrowed;		/* speed is another subject's (pb_runs_share_speed()) */
 	double speed_best_ns;		/* its best reading (pbench_speed_factors()) */
 	double clock_best_ns;		/* the clock's reference's */
-	/* The last reading of both references (runs_speed.c): a run's reading after serves as
-	 * the next run's before when it was taken on the same CPU a moment ago. */
-	double last_ref_ns, last_clk_ns;
-	int last_cpu;			/* -1: none */
-	uint64_t last_at;		/* pbench_ticks() when it was taken */
+	struct pb_speed_spot spot_own, *spot;	/* spot: &spot_own, or the sharer's */
 	struct pbench_mem_run *mem;	/* pb_runs_attach_memory()'s copy, or NULL */
 	int nr_mem;
 	int interrupted;		/* *o.stop was seen */

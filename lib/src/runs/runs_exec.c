@@ -421,10 +421,10 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 		return -ENOSPC;
 	run = pb_runs_next(r, set);
 	/* The speed's readings outside the noise window: an interrupt during the reference
-	 * loop is not the run's. Where (runs_speed.c): a command's before on the CPU the set's
-	 * last command ended on, after on the CPU this one ended on; the workload's where it
+	 * loop is not the run's. Where (runs_speed.c): a command's before on the CPU the last
+	 * command (of any set sharing the loop) ended on, after on the CPU this one ended on; the workload's where it
 	 * runs, on this thread. */
-	pb_runs_speed_before(r, run, is_cmd ? set->last_end_cpu : -1);
+	pb_runs_speed_before(r, run, is_cmd ? r->spot->end_cpu : -1);
 	run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
 	probe = pb_runs_probe(r, run->cpu);
 	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
@@ -436,7 +436,7 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 	if (!is_cmd)
 		run->end_cpu = sched_getcpu();
 	else if (run->end_cpu >= 0)
-		set->last_end_cpu = run->end_cpu;
+		r->spot->end_cpu = run->end_cpu;
 	pb_runs_speed_after(r, run, is_cmd ? run->end_cpu : -1);
 	if (stopped(r))
 		return 1;	/* the run the stop cut short is not a measurement */
@@ -635,7 +635,7 @@ int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra)
 	set->cpu = pbench_prepared_cpu(p);
 	/* A command run before (the check run, unpinned) ended elsewhere: the first prepared
 	 * run's speed is read before it where pbench now is, on the prepared CPU. */
-	set->last_end_cpu = -1;
+	r->spot->end_cpu = -1;
 	snprintf(set->cpu_reason, sizeof(set->cpu_reason), "%s", pbench_prepared_cpu_reason(p));
 	for (int s = 0; s < PBENCH_PREPARE_STEP_NR; s++) {
 		const struct pbench_prepared_step *po = pbench_prepared_step(p, s);

@@ -10,9 +10,12 @@
  * list of CPUs). The reading after a run is taken on the CPU the command's process ended on
  * (read while it was a zombie, child.c): pbench's thread is moved there for the reading and
  * its affinity put back right after. The reading before cannot know where the command will
- * run: it is taken on the CPU the set's previous command ended on (the check run's, for the
- * first), where the same command most likely lands again and from where pbench then starts
- * it; without one, where pbench's thread is. A command with processes of its own: its main
+ * run: it is taken on the CPU the previous command ended on (the check run's, for the first;
+ * of any set sharing the loop: a contest's entrants, struct pb_speed_spot), where a command
+ * most likely lands again and from where pbench then starts it; without one, where pbench's
+ * thread is. Not the set's own previous CPU: pbench would then start each entrant of a
+ * contest from its own CPU, and on a machine whose CPUs differ an A/A comparison of two
+ * identical commands found one 1-5% faster (t_compare's A/A, unprepared). A command with processes of its own: its main
  * process's CPU is the one known. The workload runs on pbench's thread: read where it is.
  * Prepared on one CPU, all of these are that CPU and the thread is already pinned there.
  *
@@ -90,10 +93,10 @@ static int reading_cpu(int cpu)
 
 static void remember(struct pbench_runs *r, int at, double ns, double clk)
 {
-	r->last_cpu = at;
-	r->last_ref_ns = ns;
-	r->last_clk_ns = clk;
-	r->last_at = pbench_ticks();
+	r->spot->cpu = at;
+	r->spot->ref_ns = ns;
+	r->spot->clk_ns = clk;
+	r->spot->at = pbench_ticks();
 }
 
 void pb_runs_speed_before(struct pbench_runs *r, struct pb_run *run, int cpu)
@@ -103,10 +106,10 @@ void pb_runs_speed_before(struct pbench_runs *r, struct pb_run *run, int cpu)
 	run->speed = run->ref_after_ns = run->clock = run->clk_after_ns = NAN;
 	run->speed_cost_ns = 0;
 	run->ref_after_cpu = -1;
-	if (r->last_at && want >= 0 && want == r->last_cpu &&
-	    pbench_ticks_to_ns_f((double)(pbench_ticks() - r->last_at)) <= PB_SPEED_REUSE_NS) {
-		run->ref_before_ns = r->last_ref_ns;
-		run->clk_before_ns = r->last_clk_ns;
+	if (r->spot->at && want >= 0 && want == r->spot->cpu &&
+	    pbench_ticks_to_ns_f((double)(pbench_ticks() - r->spot->at)) <= PB_SPEED_REUSE_NS) {
+		run->ref_before_ns = r->spot->ref_ns;
+		run->clk_before_ns = r->spot->clk_ns;
 		run->ref_before_cpu = want;
 		return;
 	}
@@ -119,7 +122,7 @@ void pb_runs_speed_after(struct pbench_runs *r, struct pb_run *run, int cpu)
 	if (run->ref_after_cpu >= 0)
 		remember(r, run->ref_after_cpu, run->ref_after_ns, run->clk_after_ns);
 	else
-		r->last_at = 0;
+		r->spot->at = 0;
 }
 
 /*
@@ -139,6 +142,7 @@ int pb_runs_share_speed(struct pbench_runs *r, struct pbench_runs *from)
 		pbench_speed_free(r->speed);
 	r->speed = from->speed;
 	r->speed_borrowed = 1;
+	r->spot = from->spot;
 	return 0;
 }
 
