@@ -13,7 +13,7 @@
 # pbench) and by the throughput reading, the runs today, the load average. Then the rates.
 #
 #   sh bench/baseline_gate.sh OLD_PBENCH NEW_PBENCH [TRIES [A [B [PCT [MAX_TIME]]]]]
-#   sh bench/baseline_gate.sh /work/main/build/pbench build/pbench 20 40000000 42000000 2 8
+#   sh bench/baseline_gate.sh ../old/build/pbench build/pbench 20 40000000 42000000 2 8
 #
 # Needs python3 (reads the JSON). Writes into a directory of its own under ${TMPDIR:-/tmp}.
 set -u

@@ -704,6 +704,19 @@ Test(speed, only_throughput_fell_is_not_slow)
 	cr_expect_eq(pbench_speed_slow_runs(&t, &c), 0, "the runs blamed");
 }
 
+/* The summaries of recorded runs (times, throughput and clock factors) and their words. */
+static void explained(const double *ns, const double *thr, const double *clk, size_t n,
+		      struct pbench_speed_summary *t, struct pbench_speed_summary *c, char *buf,
+		      size_t len)
+{
+	*t = (struct pbench_speed_summary){ .size = sizeof(*t) };
+	*c = (struct pbench_speed_summary){ .size = sizeof(*c) };
+	cr_assert_eq(pbench_speed_summarize(ns, thr, n, t), 0);
+	cr_assert_eq(pbench_speed_summarize(ns, clk, n, c), 0);
+	cr_assert_gt(pbench_speed_explain(buf, len, t, c), 0);
+	cr_log_info("%s", buf);
+}
+
 /* Most runs at their best and one low reading: the throughput did not "fall to" its median of
  * 0.99x; it varied at times (this VM: "fell to 0.99x (median; 0.58x to 1.00x ...)"). */
 Test(speed, a_few_low_readings_are_a_range_not_a_fall)
@@ -711,13 +724,10 @@ Test(speed, a_few_low_readings_are_a_range_not_a_fall)
 	static const double ns[] = { 4.01e6, 4.03e6, 3.99e6, 4.02e6, 4.00e6, 4.05e6 };
 	static const double thr[] = { 1.00, 0.99, 0.58, 1.00, 0.99, 0.98 };
 	static const double clk[] = { 1.00, 0.99, 0.99, 1.00, 0.99, 1.00 };
-	struct pbench_speed_summary t = { .size = sizeof(t) }, c = { .size = sizeof(c) };
+	struct pbench_speed_summary t, c;
 	char buf[512];
 
-	cr_assert_eq(pbench_speed_summarize(ns, thr, ARRAY_SIZE(ns), &t), 0);
-	cr_assert_eq(pbench_speed_summarize(ns, clk, ARRAY_SIZE(ns), &c), 0);
-	cr_assert_gt(pbench_speed_explain(buf, sizeof(buf), &t, &c), 0);
-	cr_log_info("%s", buf);
+	explained(ns, thr, clk, ARRAY_SIZE(ns), &t, &c, buf, sizeof(buf));
 	cr_expect(!strstr(buf, "fell to"), "a median at its best did not fall: %s", buf);
 	cr_expect(strstr(buf, "this thread varied 0.58x to 1.00x of its best (median 0.99x)"),
 		  "%s", buf);
@@ -730,13 +740,10 @@ Test(speed, clock_fell_is_slow)
 	static const double ns[] = { 4.0e6, 5.2e6, 5.4e6, 4.1e6, 4.0e6, 5.3e6 };
 	static const double thr[] = { 1.00, 0.77, 0.74, 0.98, 1.00, 0.76 };
 	static const double clk[] = { 1.00, 0.77, 0.75, 0.99, 1.00, 0.76 };
-	struct pbench_speed_summary t = { .size = sizeof(t) }, c = { .size = sizeof(c) };
+	struct pbench_speed_summary t, c;
 	char buf[512];
 
-	cr_assert_eq(pbench_speed_summarize(ns, thr, ARRAY_SIZE(ns), &t), 0);
-	cr_assert_eq(pbench_speed_summarize(ns, clk, ARRAY_SIZE(ns), &c), 0);
-	cr_assert_gt(pbench_speed_explain(buf, sizeof(buf), &t, &c), 0);
-	cr_log_info("%s", buf);
+	explained(ns, thr, clk, ARRAY_SIZE(ns), &t, &c, buf, sizeof(buf));
 	cr_expect(strstr(buf, "the CPU's clock varied 1.33x"), "%s", buf);
 	cr_expect(strstr(buf, "3 runs slow"), "%s", buf);
 	cr_expect_eq(pbench_speed_slow_runs(&t, &c), 3);
@@ -749,13 +756,10 @@ Test(speed, throughput_fell_and_the_command_shows_it)
 	static const double ns[] = { 4.0e6, 7.9e6, 8.2e6, 4.1e6, 7.5e6, 4.0e6 };
 	static const double thr[] = { 1.00, 0.51, 0.49, 0.98, 0.55, 1.00 };
 	static const double clk[] = { 1.00, 0.99, 1.00, 0.99, 1.00, 1.00 };
-	struct pbench_speed_summary t = { .size = sizeof(t) }, c = { .size = sizeof(c) };
+	struct pbench_speed_summary t, c;
 	char buf[512];
 
-	cr_assert_eq(pbench_speed_summarize(ns, thr, ARRAY_SIZE(ns), &t), 0);
-	cr_assert_eq(pbench_speed_summarize(ns, clk, ARRAY_SIZE(ns), &c), 0);
-	cr_assert_gt(pbench_speed_explain(buf, sizeof(buf), &t, &c), 0);
-	cr_log_info("%s", buf);
+	explained(ns, thr, clk, ARRAY_SIZE(ns), &t, &c, buf, sizeof(buf));
 	cr_expect(strstr(buf, "the clock did not change"), "%s", buf);
 	cr_expect(strstr(buf, "3 runs slow"), "%s", buf);
 	cr_expect_eq(pbench_speed_slow_runs(&t, &c), 3);
