@@ -14,19 +14,6 @@
 
 #include "util.h"
 
-static json_t *metric_of(json_t *root, const char *name)
-{
-	json_t *a = json_object_get(json_array_get(json_object_get(root, "modes"), 0), "metrics");
-
-	for (size_t i = 0; i < json_array_size(a); i++) {
-		json_t *m = json_array_get(a, i);
-
-		if (!strcmp(json_string_value(json_object_get(m, "name")) ?: "", name))
-			return m;
-	}
-	return NULL;
-}
-
 static json_t *event_of(json_t *root, const char *name)
 {
 	json_t *a = json_object_get(json_array_get(json_object_get(root, "modes"), 0),

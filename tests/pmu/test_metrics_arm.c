@@ -168,19 +168,6 @@ static void guest_pmu(void)
 	pbench_counters_free(c);
 }
 
-static json_t *metric_of(json_t *root, const char *name)
-{
-	json_t *a = json_object_get(json_array_get(json_object_get(root, "modes"), 0), "metrics");
-
-	for (size_t i = 0; i < json_array_size(a); i++) {
-		json_t *m = json_array_get(a, i);
-
-		if (!strcmp(json_string_value(json_object_get(m, "name")) ?: "", name))
-			return m;
-	}
-	return NULL;
-}
-
 static void stat_na(void)
 {
 	char *argv[] = { "/bin/pbench", "stat", "--workload", "xor", "--iterations", "100000",

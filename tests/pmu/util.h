@@ -119,4 +119,18 @@ static inline __attribute__((unused)) json_t *run_json(char *const argv[])
 	return root;
 }
 
+/* The first mode's metric of that name in pbench stat's JSON, or NULL. */
+static inline __attribute__((unused)) json_t *metric_of(json_t *root, const char *name)
+{
+	json_t *a = json_object_get(json_array_get(json_object_get(root, "modes"), 0), "metrics");
+
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		json_t *m = json_array_get(a, i);
+
+		if (!strcmp(json_string_value(json_object_get(m, "name")) ?: "", name))
+			return m;
+	}
+	return NULL;
+}
+
 #endif
