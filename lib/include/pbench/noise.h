@@ -115,7 +115,7 @@ PBENCH_API int pbench_noise_cause(char *buf, size_t len, double excess_ns,
 				  const struct pbench_noise *task,
 				  const struct pbench_cpu_noise *cpu, unsigned flags);
 /*
- * pbench_noise_cause() with the CPU's own speed around the run (pbench_speed_factor(): speed
+ * pbench_noise_cause() with the speed references read around the run (pbench_speed_factor(): speed
  * for this run, typical for a typical run of its set, its median; run_ns the run's time).
  * When the speed explains at least half of the excess (the run would have taken
  * run_ns * speed / typical at the typical speed), the line says so first: "+22.9 ms: the

@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------------------------
- * The CPU's own speed (speed.c, speed_probe.c): what the kernel cannot see
+ * The speed a thread gets (speed.c, speed_probe.c): what the kernel cannot see
  *
  * On a VM the host can give a vCPU's physical core to someone else (another guest, an SMT
  * sibling the guest cannot see); on bare metal the clock changes (turbo, thermal limits, a
@@ -205,7 +205,7 @@ struct pbench_cpu_sharing {
 					 * the kernel (its thread's CPU time) */
 	uint64_t ctx_involuntary;	/* the probe preempted during the spun phases */
 	double alone_range;		/* the alone phases' median passes, slowest over fastest:
-					 * the CPU's own speed changing during the probe (from
+					 * the speed this thread got changing during the probe (from
 					 * PBENCH_SPEED_VARIED the answer is uncertain) */
 };
 /*

@@ -2,7 +2,7 @@
 /*
  * The counters module (lib/src/counters/): the clock (clock.c), the user-space read of a perf
  * mmap page (mmap.c), event names to attributes (events.c, events_names.c), a command counted
- * from its exec (child.c) and the CPU's own speed (speed.c), declared for the files of the
+ * from its exec (child.c) and the speed references (speed.c: the clock's and the issue throughput's), declared for the files of the
  * library. Never installed.
  */
 #ifndef PBENCH_COUNTERS_COUNTERS_H

@@ -738,7 +738,7 @@ static int kernel_clauses(struct text *t, int clauses, double excess_ns,
 	return clauses;
 }
 
-/* The line; speed is the CPU's own speed clause when it explains the run, else NULL, and
+/* The line; speed is the speed references' clause when it explains the run, else NULL, and
  * usual the reference loop's factor when it was read and does not explain it (else NaN). */
 static int cause_line(char *buf, size_t len, double excess_ns, const struct pbench_noise *task,
 		      const struct pbench_cpu_noise *cpu, unsigned flags, const char *speed,
