@@ -124,8 +124,8 @@ PBENCH_API int pbench_speed_note(char *buf, size_t len, const struct pbench_spee
  * dependent chain of multiply-add (latency-bound: a 4-cycle step that a sibling does not
  * slow): one reading as pbench_speed_read() gives of the other, calibrated at its first call,
  * its readings kept apart (pbench_speed_best_clock_ns(): NaN before the first). No hardware
- * counters: where the PMU allows, cycles against ref-cycles would say the same, and this VM
- * has none. Errors: -EINVAL.
+ * counters: where a run's own counters allow it, runs read the clock from the PMU instead
+ * (pbench_runs_clock(): cycles over task-clock). Errors: -EINVAL.
  */
 PBENCH_API int pbench_speed_read_clock(struct pbench_speed *s, double *ns, double *cost_ns);
 PBENCH_API double pbench_speed_best_clock_ns(const struct pbench_speed *s);
