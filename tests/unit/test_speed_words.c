@@ -289,6 +289,20 @@ Test(speed_words, pmu_clock_blames_and_says)
 	free(line);
 	free(text);
 
+	/* An outlier's cause blamed on it (runs.c's flags for a set whose clock is the PMU's) */
+	{
+		struct pbench_noise task = { .size = sizeof(task) };
+		char cause[512];
+
+		cr_expect_eq(r->sets[0].clock_source, PBENCH_SPEED_SOURCE_PMU);
+		cr_assert_gt(pbench_noise_cause_speed(cause, sizeof(cause), 3e5, 1.3e6, 0.7, 1.0,
+						      &task, NULL, PBENCH_CAUSE_CLOCK |
+						      PBENCH_CAUSE_CLOCK_PMU), 0);
+		cr_log_info("%s", cause);
+		cr_expect(strstr(cause, "the clock ran at 0.70x its best (cycles over task-clock, "
+				 "the PMU's, over the run)"), "%s", cause);
+	}
+
 	/* Multiplexed, user-only, not counted: the reference loop's clock, as today. */
 	for (int how = 1; how <= 3; how++) {
 		set_pmu(r, how);
