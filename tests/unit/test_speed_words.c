@@ -295,6 +295,7 @@ Test(speed_words, pmu_clock_blames_and_says)
 		char cause[512];
 
 		cr_expect_eq(r->sets[0].clock_source, PBENCH_SPEED_SOURCE_PMU);
+		cr_expect_float_eq(r->sets[0].clock_typical, 1.0, 1e-9, "the PMU's median");
 		cr_assert_gt(pbench_noise_cause_speed(cause, sizeof(cause), 3e5, 1.3e6, 0.7, 1.0,
 						      &task, NULL, PBENCH_CAUSE_CLOCK |
 						      PBENCH_CAUSE_CLOCK_PMU), 0);
@@ -309,6 +310,8 @@ Test(speed_words, pmu_clock_blames_and_says)
 		cr_assert_eq(pbench_runs_clock(r, 0, &k), 0);
 		cr_expect_eq(k.source, PBENCH_SPEED_SOURCE_REFERENCE, "how %d", how);
 		cr_expect(isnan(r->sets[0].runs[1].clock_pmu), "how %d", how);
+		cr_expect_float_eq(r->sets[0].clock_typical, 0.995, 1e-9, "how %d: the loop's "
+				   "median", how);
 		cr_expect_eq(pbench_speed_slow_runs(&t, &k), 0, "how %d", how);
 		text = stat_text(r);
 		line = speed_line(text);

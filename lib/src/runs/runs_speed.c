@@ -4,7 +4,10 @@
  * of speed.c, the core's issue throughput available to a thread (pb_speed_loop) and the clock
  * (pb_clock_loop, latency-bound), read on pbench's thread right before and right after the
  * run, outside the timed span; once the runs are done, each run's factors against the best
- * readings of the invocation (all sets), and each set's summaries.
+ * readings of the invocation (all sets), and each set's summaries. Where a run's own counters
+ * allow it, the clock is also read from the PMU over the run itself (its cycles over its
+ * task-clock against the best run's), and a set with such runs blames and says that clock
+ * (clock_source; the loop's clock stays in the JSON).
  *
  * Where: a command may run on another CPU than pbench's thread (unprepared, or prepared on a
  * list of CPUs). The reading after a run is taken on the CPU the command's process ended on
@@ -276,13 +279,12 @@ void pb_runs_clock_pmu_of(struct pbench_runs *const *rs, int nr)
 					run->clock_pmu = pass ? g / best : NAN;
 					have += pass && isfinite(run->clock_pmu);
 				}
-				if (pass)
-					set->clock_source = have ? PBENCH_SPEED_SOURCE_PMU :
-							    PBENCH_SPEED_SOURCE_REFERENCE;
-				if (have) {
+				if (pass) {
 					struct pbench_speed_summary sum = { .size = sizeof(sum) };
 
-					set->clock_typical = summary_of(set, &sum, K_PMU) ? NAN :
+					set->clock_source = have ? PBENCH_SPEED_SOURCE_PMU :
+							    PBENCH_SPEED_SOURCE_REFERENCE;
+					set->clock_typical = summary_of(set, &sum, K_CLOCK) ? NAN :
 							     sum.median;
 				}
 			}
