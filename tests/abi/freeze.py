@@ -47,6 +47,7 @@ ANCHORS = [
     (699, '7ec66fe69ab17c6f'),
     (704, '072d898a69dd9d69'),
     (706, 'a6f0d9b872185876'),
+    (707, '97e914d0bf762c9a'),
 ]
 
 SEED = 'PBENCH_ABI'

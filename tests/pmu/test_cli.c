@@ -2,8 +2,9 @@
 /*
  * The pbench binary on arm64 with a PMU: `pbench check` reports the arm64 timer and counter
  * checks (arch_sys_counter, CNTVCT_EL0, perf_user_access; no CPUID), `pbench list` says
- * which way each hardware event is read, user space or read() with the reason, and `pbench
- * compare` compares instruction counts, which are exact here.
+ * which way each hardware event is read, user space or read() with the reason, `pbench
+ * compare` compares instruction counts, which are exact here, and `pbench stat` reads the
+ * clock from cycles over task-clock.
  */
 #include <math.h>
 #include <stdio.h>
@@ -135,11 +136,52 @@ static void compare(void)
 	json_decref(root);
 }
 
+/*
+ * The CPU's clock from the PMU (issue 27 item 1): under -icount shift=0 cycles are QEMU's
+ * virtual time, one a ns, so each run's cycles over its task-clock is 1 GHz, its factor
+ * against the best run's 1, and the mode's clock the PMU's.
+ */
+static void stat_clock(void)
+{
+	char *argv[] = { "/bin/pbench", "stat", "--json", "--mode", "unprepared", "-e",
+			 "cycles,task-clock", "--workload", "xor", "--iterations", "1000000", "-r",
+			 "8", NULL };
+	json_t *root = run_json(argv), *mode, *runs, *pmu;
+	double lo = INFINITY, hi = 0;
+	size_t n = 0, have = 0;
+
+	if (!ok(root != NULL, "stat: pbench stat -e cycles,task-clock --json ran"))
+		return;
+	mode = json_array_get(json_object_get(root, "modes"), 0);
+	runs = json_object_get(mode, "runs");
+	pmu = json_object_get(json_object_get(mode, "speed"), "clock_pmu");
+	for (n = 0; n < json_array_size(runs); n++) {
+		json_t *f = json_object_get(json_array_get(runs, n), "clock_pmu");
+
+		if (!json_is_number(f))
+			continue;
+		have++;
+		lo = fmin(lo, json_number_value(f));
+		hi = fmax(hi, json_number_value(f));
+	}
+	diag("stat: %zu runs, %zu with a PMU clock factor, %.6f to %.6f; best %.6f GHz; clock "
+	     "source %s", n, have, lo, hi, json_number_value(json_object_get(pmu, "best_ghz")),
+	     str(json_object_get(mode, "speed"), "clock_source"));
+	ok(n == 8 && have == n && lo >= 0.995 && hi <= 1.0 + 1e-12, "stat: every run's PMU clock "
+	   "factor (cycles over task-clock against the best run's) within 0.5%% of 1");
+	ok(fabs(json_number_value(json_object_get(pmu, "best_ghz")) - 1) < 0.01, "stat: the best "
+	   "run's cycles over task-clock is 1 GHz (+- 1%%): one cycle a ns of virtual time");
+	ok(!strcmp(str(json_object_get(mode, "speed"), "clock_source"), "pmu"), "stat: the mode's "
+	   "clock source is the PMU");
+	json_decref(root);
+}
+
 int main(void)
 {
 	tap_init("cli");
 	check();
 	list();
 	compare();
+	stat_clock();
 	return tap_done();
 }

@@ -1091,6 +1091,8 @@ Test(abi, pbench_speed_summary)
 	cr_expect_eq(sizeof(((struct pbench_speed_summary *)0)->spread_pct), 8, "spread_pct resized");
 	cr_expect_eq(offsetof(struct pbench_speed_summary, spread_at_one_speed_pct), 72, "spread_at_one_speed_pct moved");
 	cr_expect_eq(sizeof(((struct pbench_speed_summary *)0)->spread_at_one_speed_pct), 8, "spread_at_one_speed_pct resized");
+	cr_expect_eq(offsetof(struct pbench_speed_summary, source), 80, "source moved");
+	cr_expect_eq(sizeof(((struct pbench_speed_summary *)0)->source), 4, "source resized");
 }
 
 Test(abi, pbench_cpu_speed)

@@ -94,6 +94,10 @@ enum pbench_cause_flags {
 	 * worded "the core's issue throughput available to this thread was 0.54x its best"
 	 * (issue 27: that is not the CPU's speed). */
 	PBENCH_CAUSE_CLOCK = 1 << 2,
+	/* With PBENCH_CAUSE_CLOCK: the clock's factors are the PMU's, the run's own cycles over
+	 * its task-clock (pbench_runs_clock()), worded "(cycles over task-clock, the PMU's, over
+	 * the run)" instead of "(latency-bound reference before/after)". */
+	PBENCH_CAUSE_CLOCK_PMU = 1 << 3,
 };
 
 /*

@@ -303,7 +303,10 @@ PBENCH_API int pbench_runs_contrast(const struct pbench_runs *r, double *spread_
  * timeout left out). Errors: -EINVAL, -ENODATA (no run with a factor). */
 PBENCH_API int pbench_runs_speed(const struct pbench_runs *r, int s,
 				 struct pbench_speed_summary *out);
-/* The same of the clock's (latency-bound) reference, read with it (pbench_speed_read_clock());
+/* The same of the CPU's clock: the PMU's where the runs' own counters allow it (each run's
+ * cycles over its task-clock against the best run's of the invocation: cycles, not cycles:u,
+ * and task-clock both counted all the run long; out->source PBENCH_SPEED_SOURCE_PMU), else
+ * the clock's (latency-bound) reference read with the throughput's (pbench_speed_read_clock()).
  * pbench_speed_explain() and pbench_speed_slow_runs() take both. Errors as
  * pbench_runs_speed(). */
 PBENCH_API int pbench_runs_clock(const struct pbench_runs *r, int s,

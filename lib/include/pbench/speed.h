@@ -74,6 +74,15 @@ PBENCH_API double pbench_speed_factor(double best_ns, double before_ns, double a
 PBENCH_API int pbench_speed_factors(const double *before, const double *after, size_t n,
 				    double *factors, double *best_ns);
 
+/* What a summary's factors were read from. A clock's factors are the PMU's where the runs'
+ * own counters allow it (cycles, the kernel's too, and task-clock, both counted all the run
+ * long: the run's own cycles over its task-clock, its effective GHz, against the best run's of
+ * the invocation), else the clock's reference loop read around each run. */
+enum pbench_speed_source {
+	PBENCH_SPEED_SOURCE_REFERENCE = 0,	/* a reference loop read before and after */
+	PBENCH_SPEED_SOURCE_PMU,		/* the run's cycles over its task-clock */
+};
+
 /* The speed factors of a set of runs, and what they explain of the times. */
 struct pbench_speed_summary {
 	size_t size;
@@ -87,6 +96,8 @@ struct pbench_speed_summary {
 	double spread_pct;		/* the times' (max - min) / min */
 	double spread_at_one_speed_pct;	/* the same of time x factor: what the spread would
 					 * be if the time scaled with the speed */
+	int source;			/* enum pbench_speed_source: what the factors were read
+					 * from (a clock's: pbench_runs_clock()) */
 };
 /*
  * Summarize n runs: their factors and their times in ns (ns may be NULL: corr and the
@@ -113,8 +124,8 @@ PBENCH_API int pbench_speed_note(char *buf, size_t len, const struct pbench_spee
  * dependent chain of multiply-add (latency-bound: a 4-cycle step that a sibling does not
  * slow): one reading as pbench_speed_read() gives of the other, calibrated at its first call,
  * its readings kept apart (pbench_speed_best_clock_ns(): NaN before the first). No hardware
- * counters: where the PMU allows, cycles against ref-cycles would say the same, and this VM
- * has none. Errors: -EINVAL.
+ * counters: where a run's own counters allow it, runs read the clock from the PMU instead
+ * (pbench_runs_clock(): cycles over task-clock). Errors: -EINVAL.
  */
 PBENCH_API int pbench_speed_read_clock(struct pbench_speed *s, double *ns, double *cost_ns);
 PBENCH_API double pbench_speed_best_clock_ns(const struct pbench_speed *s);
@@ -129,7 +140,8 @@ PBENCH_API int pbench_speed_slow_runs(const struct pbench_speed_summary *thr,
 				      const struct pbench_speed_summary *clk);
 /*
  * Which slowed, in words: "the CPU's clock varied 1.33x (0.75x to 1.00x of its best,
- * latency-bound reference), 3 runs slow; time against 1/clock r = 0.99: ..." when the clock
+ * latency-bound reference; "cycles over task-clock, the PMU's" when clk->source says so), 3
+ * runs slow; time against 1/clock r = 0.99: ..." when the clock
  * did; else, when the throughput did, "the core's issue throughput available to this thread
  * fell to 0.53x (median; 0.44x to 1.00x of its best); the clock did not change (0.98x to
  * 1.00x): contention from a sibling sharing the core; time against 1/throughput r = -0.51:

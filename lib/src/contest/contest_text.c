@@ -408,6 +408,8 @@ static void all_range(const struct pbench_contest *c, int clock, struct pbench_s
 			o->n = 0;
 			return;
 		}
+		if (m.source == PBENCH_SPEED_SOURCE_PMU)
+			o->source = m.source;
 		o->min = fmin(o->min, m.min);
 		o->max = fmax(o->max, m.max);
 		o->n += m.n;
@@ -433,12 +435,13 @@ static void print_speed(FILE *f, const struct pbench_contest *c)
 	if (!t.n || (which = pb_speed_which(&t, &k)) < 0)
 		return;
 	if (which)
-		fprintf(f, "speed: the CPU's clock varied %.2fx (latency-bound reference, 1 = its "
-			"best reading; %s %.2fx to %.2fx):", k.range, PB_SPEED_THROUGHPUT, t.min,
-			t.max);
+		fprintf(f, "speed: the CPU's clock varied %.2fx (%s, 1 = its best reading; %s "
+			"%.2fx to %.2fx):", k.range, pb_speed_clock_words(&k), PB_SPEED_THROUGHPUT,
+			t.min, t.max);
 	else if (k.n)
 		fprintf(f, "speed: %s varied %.2fx (1 = its best reading); the clock did not change "
-			"(%.2fx to %.2fx): %s:", PB_SPEED_THROUGHPUT, t.range, k.min, k.max,
+			"(%.2fx to %.2fx%s): %s:", PB_SPEED_THROUGHPUT, t.range, k.min, k.max,
+			k.source == PBENCH_SPEED_SOURCE_PMU ? ", " PB_SPEED_PMU_CLOCK : "",
 			PB_SPEED_SIBLING);
 	else
 		fprintf(f, "speed: %s varied %.2fx (throughput reference, 1 = its best reading; "

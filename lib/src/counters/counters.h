@@ -127,6 +127,10 @@ const char *pb_speed_corr_words(double r);
  * 27): the throughput reference's is not the CPU's speed, the clock's is. */
 #define PB_SPEED_THROUGHPUT "the core's issue throughput available to this thread"
 #define PB_SPEED_SIBLING "contention from a sibling sharing the core"
+/* speed.c: what a clock's factors were read from, in words: PB_SPEED_PMU_CLOCK for a summary
+ * whose source is the PMU, else "latency-bound reference". */
+#define PB_SPEED_PMU_CLOCK "cycles over task-clock, the PMU's"
+const char *pb_speed_clock_words(const struct pbench_speed_summary *c);
 /* speed.c: "the CPU's clock varied 1.33x ..." or "<PB_SPEED_THROUGHPUT> varied ..." as
  * pbench_speed_explain() says it of set summaries, for a line over several sets (the
  * contest's, a verdict's): which reference varied most plainly. 1: the clock varied; 0: the

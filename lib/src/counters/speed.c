@@ -460,6 +460,17 @@ static int read_clock(const struct pbench_speed_summary *c)
 	return c && c->n > 0;
 }
 
+/* A clock's summary read from the PMU (a caller's older struct has no source: the loop's). */
+static int from_pmu(const struct pbench_speed_summary *c)
+{
+	return PB_HAS_FIELD(c, source) && c->source == PBENCH_SPEED_SOURCE_PMU;
+}
+
+const char *pb_speed_clock_words(const struct pbench_speed_summary *c)
+{
+	return from_pmu(c) ? PB_SPEED_PMU_CLOCK : "latency-bound reference";
+}
+
 int pbench_speed_slow_runs(const struct pbench_speed_summary *thr,
 			   const struct pbench_speed_summary *clk)
 {
@@ -481,6 +492,7 @@ int pbench_speed_explain(char *buf, size_t len, const struct pbench_speed_summar
 			 const struct pbench_speed_summary *clk)
 {
 	int slow, thr_varied, n;
+	const char *pmu;
 	char r[128] = "";
 
 	if ((!buf && len) || !thr)
@@ -494,8 +506,8 @@ int pbench_speed_explain(char *buf, size_t len, const struct pbench_speed_summar
 			snprintf(r, sizeof(r), "; time against 1/clock r = %.2f: %s", clk->corr,
 				 pb_speed_corr_words(clk->corr));
 		return snprintf(buf, len, "the CPU's clock varied %.2fx (%.2fx to %.2fx of its "
-				"best, latency-bound reference), %d run%s slow%s", clk->range,
-				clk->min, clk->max, slow, slow == 1 ? "" : "s", r);
+				"best, %s), %d run%s slow%s", clk->range, clk->min, clk->max,
+				pb_speed_clock_words(clk), slow, slow == 1 ? "" : "s", r);
 	}
 	if (!thr_varied) {
 		if (len)
@@ -505,18 +517,19 @@ int pbench_speed_explain(char *buf, size_t len, const struct pbench_speed_summar
 	if (isfinite(thr->corr))
 		snprintf(r, sizeof(r), "; time against 1/throughput r = %.2f: %s", thr->corr,
 			 pb_speed_corr_words(thr->corr));
+	pmu = from_pmu(clk) ? ", " PB_SPEED_PMU_CLOCK : "";
 	/* "fell to" the median only when most runs saw it low; a few low readings among runs
 	 * at their best are a range, not a fall. */
 	if (thr->median < 1 / PBENCH_SPEED_VARIED)
 		n = snprintf(buf, len, "%s fell to %.2fx (median; %.2fx to %.2fx of its best); "
-			     "the clock did not change (%.2fx to %.2fx): %s%s", PB_SPEED_THROUGHPUT,
-			     thr->median, thr->min, thr->max, clk->min, clk->max, PB_SPEED_SIBLING,
+			     "the clock did not change (%.2fx to %.2fx%s): %s%s", PB_SPEED_THROUGHPUT,
+			     thr->median, thr->min, thr->max, clk->min, clk->max, pmu, PB_SPEED_SIBLING,
 			     r);
 	else
 		n = snprintf(buf, len, "%s varied %.2fx to %.2fx of its best (median %.2fx); the "
-			     "clock did not change (%.2fx to %.2fx): %s at times%s",
+			     "clock did not change (%.2fx to %.2fx%s): %s at times%s",
 			     PB_SPEED_THROUGHPUT, thr->min, thr->max, thr->median, clk->min,
-			     clk->max, PB_SPEED_SIBLING, r);
+			     clk->max, pmu, PB_SPEED_SIBLING, r);
 	if (slow && n >= 0)
 		n += snprintf((size_t)n < len ? buf + n : NULL, (size_t)n < len ? len - (size_t)n :
 			      0, ", %d run%s slow", slow, slow == 1 ? "" : "s");

@@ -568,7 +568,7 @@ int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *ou
 	"the work itself"
 /* The same, where the reference around the run (the clock's, or the throughput's: %s) says
  * the speed was not it. */
-#define PB_CAUSE_USUAL_SPEED "%s, and %s (%.2fx its best by the %s reference before/after) " \
+#define PB_CAUSE_USUAL_SPEED "%s, and %s (%.2fx its best by %s) " \
 	"explains under half of it: the work itself, a change of speed between the two " \
 	"readings, or what the reference cannot see (shared caches, memory bandwidth)"
 /* Where the reference loop says the CPU ran slower and the kernel saw nothing. */
@@ -792,7 +792,9 @@ static int cause_line(char *buf, size_t len, double excess_ns, const struct pben
 			    "typical run's waiting" : "on the CPU all along by task-clock",
 			    (flags & PBENCH_CAUSE_CLOCK) ? "the clock" :
 			    "the core's issue throughput available to this thread", usual,
-			    (flags & PBENCH_CAUSE_CLOCK) ? "latency-bound" : "throughput");
+			    !(flags & PBENCH_CAUSE_CLOCK) ? "the throughput reference before/after" :
+			    (flags & PBENCH_CAUSE_CLOCK_PMU) ? "cycles over task-clock, the PMU's, "
+			    "over the run" : "the latency-bound reference before/after");
 		else
 			put(&t, "%s%s", clauses ? "; " : "", (flags & PBENCH_CAUSE_OWN_WAIT) ?
 			    PB_CAUSE_UNSEEN_OWN : PB_CAUSE_UNSEEN);
@@ -839,8 +841,9 @@ int pbench_noise_cause_speed(char *buf, size_t len, double excess_ns, double run
 	if (typical * PBENCH_SPEED_VARIED < 1 || speed > typical)
 		snprintf(ty, sizeof(ty), "; %.2fx in a typical run", typical);
 	if (flags & PBENCH_CAUSE_CLOCK)
-		snprintf(clause, sizeof(clause), "the clock ran at %.2fx its best (latency-bound "
-			 "reference before/after%s)", speed, ty);
+		snprintf(clause, sizeof(clause), "the clock ran at %.2fx its best (%s%s)", speed,
+			 (flags & PBENCH_CAUSE_CLOCK_PMU) ? "cycles over task-clock, the PMU's, over "
+			 "the run" : "latency-bound reference before/after", ty);
 	else
 		snprintf(clause, sizeof(clause), "the core's issue throughput available to this "
 			 "thread was %.2fx its best (throughput reference before/after%s)", speed,

@@ -574,6 +574,8 @@ void pb_runs_analyze(struct pb_set *set)
 					     task.ctx_voluntary - set->own_blocks : 0;
 		}
 		clock = pb_runs_blame_factor(set, i, &blame, &typical) ? PBENCH_CAUSE_CLOCK : 0;
+		if (clock && set->clock_source == PBENCH_SPEED_SOURCE_PMU)
+			clock |= PBENCH_CAUSE_CLOCK_PMU;
 		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
 					 blame, typical, &task,
 					 run->have_cpu_noise ? &run->cpu_noise : NULL, flags | clock);

@@ -35,6 +35,9 @@ struct pb_run {
 	double ref_before_ns, ref_after_ns, speed_cost_ns, speed;
 	/* the clock's reference (latency-bound) likewise, and its factor */
 	double clk_before_ns, clk_after_ns, clock;
+	/* the PMU's clock factor: the run's cycles over its task-clock against the best run's of
+	 * the invocation (pb_runs_clock_pmu_of(); NaN: not both counted all the run long) */
+	double clock_pmu;
 	/* the CPUs both references were read on before and after (-1: not read), and the CPU the
 	 * run ended on (a command's process, read before it was reaped; the workload's thread);
 	 * -1: not known */
@@ -107,7 +110,10 @@ struct pb_set {
 	double fence_lo, fence_hi;	/* Tukey fences in ns; NaN for fewer than 2 runs */
 	int outliers;
 	double speed_typical;		/* the runs' median speed factor (runs_speed.c) */
-	double clock_typical;		/* the same of the clock's factors */
+	double clock_typical;		/* the same of the clock's factors (the PMU's with
+					 * clock_source PMU) */
+	int clock_source;		/* enum pbench_speed_source: the PMU's when some run has
+					 * a PMU clock factor, then the clock blamed and said */
 	double cpu_busy;		/* prepared: pbench_prepared_cpu_busy() (NaN: not known) */
 	/* The command's own waiting (pb_runs_analyze()): a typical run's time off the CPU, its
 	 * blocks and preemptions, when it blocks (medians; else NaN and 0). Each outlier's
@@ -166,6 +172,7 @@ struct pbench_runs {
 	int speed_borrowed;		/* speed is another subject's (pb_runs_share_speed()) */
 	double speed_best_ns;		/* its best reading (pbench_speed_factors()) */
 	double clock_best_ns;		/* the clock's reference's */
+	double clock_pmu_best_ghz;	/* the best run's cycles over task-clock (NaN: none) */
 	struct pb_speed_spot spot_own, *spot;	/* spot: &spot_own, or the sharer's */
 	struct pbench_mem_run *mem;	/* pb_runs_attach_memory()'s copy, or NULL */
 	int nr_mem;
@@ -291,6 +298,14 @@ void pb_runs_speed_factors_of(struct pbench_runs *const *rs, int nr);
 int pb_runs_share_speed(struct pbench_runs *r, struct pbench_runs *from);
 int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *out);
 int pb_runs_clock_summary(const struct pb_set *s, struct pbench_speed_summary *out);
+/* pb_runs_clock_summary() is the clock blamed and said: the PMU's where the set has it, else
+ * the reference loop's. One source's alone (enum pbench_speed_source), for the JSON. */
+int pb_runs_clock_summary_from(const struct pb_set *s, int source,
+			       struct pbench_speed_summary *out);
+/* Every run's PMU clock factor (cycles, the kernel's too, over task-clock, both counted all
+ * the run long, against the best of them all over rs) and each set's clock_source and
+ * clock_typical; part of pb_runs_speed_factors_of(), after the references' factors. */
+void pb_runs_clock_pmu_of(struct pbench_runs *const *rs, int nr);
 /* The factor to blame run i's time on, and the set's typical one: the clock's, or the
  * throughput's when the command's times follow it (pbench_speed_slow_runs()'s rule); 1 when
  * it is the clock's. */

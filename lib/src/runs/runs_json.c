@@ -183,6 +183,7 @@ static json_t *run_json(const struct pb_run *run, int i, const struct pbench_run
 	json_object_set_new(j, "speed", num(run->speed));
 	json_object_set_new(j, "ref_before_ns", num(run->ref_before_ns));
 	json_object_set_new(j, "clock", num(run->clock));
+	json_object_set_new(j, "clock_pmu", num(run->clock_pmu));
 	json_object_set_new(j, "ref_after_ns", num(run->ref_after_ns));
 	json_object_set_new(j, "ref_before_cpu", cpu_json(run->ref_before_cpu));
 	json_object_set_new(j, "ref_after_cpu", cpu_json(run->ref_after_cpu));
@@ -221,17 +222,33 @@ static json_t *cpus_json(const struct pbench_runs *r, const struct pb_set *s)
 	return a;
 }
 
-/* The speed references over the set: the throughput's factors' summary, the clock's, and
- * their cost. */
+/* The PMU's clock over the set: its factors' summary and the best run's GHz; null without. */
+static json_t *clock_pmu_json(const struct pbench_runs *r, const struct pb_set *s)
+{
+	struct pbench_speed_summary p = { .size = sizeof(p) };
+
+	if (pb_runs_clock_summary_from(s, PBENCH_SPEED_SOURCE_PMU, &p))
+		return json_null();
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:b, s:i, s:o}", "runs", p.n, "min",
+			 num(p.min), "median", num(p.median), "max", num(p.max), "range",
+			 num(p.range), "varied", p.range >= PBENCH_SPEED_VARIED, "slow", p.slow,
+			 "best_ghz", num(r->clock_pmu_best_ghz));
+}
+
+/* The speed references over the set: the throughput's factors' summary, the clock's (its
+ * reference loop's; the PMU's too where counted, and which one the blame and the words
+ * use), and their cost. */
 static json_t *speed_json(const struct pbench_runs *r, const struct pb_set *s)
 {
-	struct pbench_speed_summary m = { .size = sizeof(m) }, c = { .size = sizeof(c) };
-	int have_clock;
+	struct pbench_speed_summary m = { .size = sizeof(m) }, c = { .size = sizeof(c) },
+				    u = { .size = sizeof(u) };
+	int have_clock, have_used;
 	json_t *j;
 
 	if (pb_runs_speed_summary(s, &m))
 		return json_null();
-	have_clock = !pb_runs_clock_summary(s, &c);
+	have_clock = !pb_runs_clock_summary_from(s, PBENCH_SPEED_SOURCE_REFERENCE, &c);
+	have_used = !pb_runs_clock_summary(s, &u);
 	j = json_object();
 	json_object_set_new(j, "runs", json_integer(m.n));
 	json_object_set_new(j, "min", num(m.min));
@@ -239,8 +256,8 @@ static json_t *speed_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_object_set_new(j, "max", num(m.max));
 	json_object_set_new(j, "range", num(m.range));
 	json_object_set_new(j, "varied", json_boolean(m.range >= PBENCH_SPEED_VARIED));
-	json_object_set_new(j, "slow_runs", json_integer(pbench_speed_slow_runs(&m, have_clock ?
-											  &c : NULL)));
+	json_object_set_new(j, "slow_runs", json_integer(pbench_speed_slow_runs(&m, have_used ?
+											  &u : NULL)));
 	json_object_set_new(j, "corr_time_inv_speed", num(m.corr));
 	json_object_set_new(j, "spread_at_one_speed_pct", num(m.spread_at_one_speed_pct));
 	json_object_set_new(j, "ref_best_ns", num(r->speed_best_ns));
@@ -252,6 +269,9 @@ static json_t *speed_json(const struct pbench_runs *r, const struct pb_set *s)
 			    "range", num(c.range), "varied", c.range >= PBENCH_SPEED_VARIED,
 			    "ref_best_ns", num(r->clock_best_ns), "ref_iterations",
 			    (json_int_t)pb_speed_clock_iterations(r->speed)) : json_null());
+	json_object_set_new(j, "clock_pmu", clock_pmu_json(r, s));
+	json_object_set_new(j, "clock_source", !have_used ? json_null() :
+			    json_string(u.source == PBENCH_SPEED_SOURCE_PMU ? "pmu" : "reference"));
 	return j;
 }
 

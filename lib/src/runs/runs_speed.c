@@ -4,7 +4,10 @@
  * of speed.c, the core's issue throughput available to a thread (pb_speed_loop) and the clock
  * (pb_clock_loop, latency-bound), read on pbench's thread right before and right after the
  * run, outside the timed span; once the runs are done, each run's factors against the best
- * readings of the invocation (all sets), and each set's summaries.
+ * readings of the invocation (all sets), and each set's summaries. Where a run's own counters
+ * allow it, the clock is also read from the PMU over the run itself (its cycles over its
+ * task-clock against the best run's), and a set with such runs blames and says that clock
+ * (clock_source; the loop's clock stays in the JSON).
  *
  * Where: a command may run on another CPU than pbench's thread (unprepared, or prepared on a
  * list of CPUs). The reading after a run is taken on the CPU the command's process ended on
@@ -103,7 +106,7 @@ void pb_runs_speed_before(struct pbench_runs *r, struct pb_run *run, int cpu)
 {
 	int want = reading_cpu(cpu);
 
-	run->speed = run->ref_after_ns = run->clock = run->clk_after_ns = NAN;
+	run->speed = run->ref_after_ns = run->clock = run->clk_after_ns = run->clock_pmu = NAN;
 	run->speed_cost_ns = 0;
 	run->ref_after_cpu = -1;
 	if (r->spot->at && want >= 0 && want == r->spot->cpu &&
@@ -146,9 +149,25 @@ int pb_runs_share_speed(struct pbench_runs *r, struct pbench_runs *from)
 	return 0;
 }
 
-/* A set's times and factors (the clock's with clock), runs ended at the timeout left out; n
- * of them. */
-static int set_arrays(const struct pb_set *s, double **ns, double **f, int clock)
+/* Which factors of a run: the throughput's, the clock's as blamed (the PMU's where the set
+ * has it, else the loop's), the clock reference loop's, the PMU's. */
+enum { K_THR, K_CLOCK, K_LOOP, K_PMU };
+
+static int kind_of(const struct pb_set *s, int kind)
+{
+	if (kind == K_CLOCK)
+		return s->clock_source == PBENCH_SPEED_SOURCE_PMU ? K_PMU : K_LOOP;
+	return kind;
+}
+
+static double factor_of(const struct pb_set *s, const struct pb_run *run, int kind)
+{
+	kind = kind_of(s, kind);
+	return kind == K_THR ? run->speed : kind == K_LOOP ? run->clock : run->clock_pmu;
+}
+
+/* A set's times and factors of one kind, runs ended at the timeout left out; n of them. */
+static int set_arrays(const struct pb_set *s, double **ns, double **f, int kind)
 {
 	int n = 0;
 
@@ -162,19 +181,23 @@ static int set_arrays(const struct pb_set *s, double **ns, double **f, int clock
 	for (int i = 0; i < s->done; i++)
 		if (pb_run_measured(s->runs[i].timed_out)) {
 			(*ns)[n] = (double)s->runs[i].ns;
-			(*f)[n++] = clock ? s->runs[i].clock : s->runs[i].speed;
+			(*f)[n++] = factor_of(s, &s->runs[i], kind);
 		}
 	return n;
 }
 
-static int summary_of(const struct pb_set *s, struct pbench_speed_summary *out, int clock)
+static int summary_of(const struct pb_set *s, struct pbench_speed_summary *out, int kind)
 {
+	struct pbench_speed_summary o = { .size = sizeof(o) };
 	double *ns, *f;
-	int n = set_arrays(s, &ns, &f, clock), err;
+	int n = set_arrays(s, &ns, &f, kind), err;
 
 	if (n < 0)
 		return n;
-	err = pbench_speed_summarize(ns, f, (size_t)n, out);
+	err = pbench_speed_summarize(ns, f, (size_t)n, &o);
+	o.source = kind_of(s, kind) == K_PMU ? PBENCH_SPEED_SOURCE_PMU :
+		   PBENCH_SPEED_SOURCE_REFERENCE;
+	pb_copy_out(out, &o, sizeof(o));
 	free(ns);
 	free(f);
 	return err;
@@ -182,33 +205,98 @@ static int summary_of(const struct pb_set *s, struct pbench_speed_summary *out, 
 
 int pb_runs_speed_summary(const struct pb_set *s, struct pbench_speed_summary *out)
 {
-	return summary_of(s, out, 0);
+	return summary_of(s, out, K_THR);
 }
 
 int pb_runs_clock_summary(const struct pb_set *s, struct pbench_speed_summary *out)
 {
-	return summary_of(s, out, 1);
+	return summary_of(s, out, K_CLOCK);
+}
+
+int pb_runs_clock_summary_from(const struct pb_set *s, int source,
+			       struct pbench_speed_summary *out)
+{
+	return summary_of(s, out, source == PBENCH_SPEED_SOURCE_PMU ? K_PMU : K_LOOP);
 }
 
 int pb_runs_blame_factor(const struct pb_set *s, int i, double *factor, double *typical)
 {
 	struct pbench_speed_summary t = { .size = sizeof(t) };
+	double clock = factor_of(s, &s->runs[i], K_CLOCK);
 
 	*factor = s->runs[i].speed;
 	*typical = s->speed_typical;
-	if (!isfinite(s->runs[i].clock) || !isfinite(s->clock_typical))
+	if (!isfinite(clock) || !isfinite(s->clock_typical))
 		return 0;
 	/* The throughput only when the command's own times follow it. */
 	if (!pb_runs_speed_summary(s, &t) && t.range >= PBENCH_SPEED_VARIED && t.corr >= 0.5)
 		return 0;
-	*factor = s->runs[i].clock;
+	*factor = clock;
 	*typical = s->clock_typical;
 	return 1;
 }
 
+/* The run's cycles over its task-clock, in GHz: NaN unless both were counted all the run
+ * long. Cycles as named ("cycles", "cpu-cycles"; not cycles:u, and not one the paranoia
+ * setting made user-only: task-clock is the kernel's time too), never multiplexed (on a
+ * counter all the time it was enabled: the whole run, as task-clock). */
+static double run_ghz(const struct pbench_runs *r, const struct pb_run *run)
+{
+	const struct pbench_count *cyc = NULL, *tc = NULL;
+
+	for (int e = 0; run->counts && e < r->nr; e++) {
+		const char *name = pbench_counters_name(r->self, e);
+
+		if (name && (!strcmp(name, "cycles") || !strcmp(name, "cpu-cycles")))
+			cyc = &run->counts[e];
+		else if (name && !strcmp(name, "task-clock"))
+			tc = &run->counts[e];
+	}
+	if (!cyc || !tc || !pb_event_counted(cyc) || !pb_event_counted(tc) || cyc->user_only ||
+	    cyc->is_scaled || cyc->time_running != cyc->time_enabled || !cyc->value ||
+	    !(tc->scaled > 0))
+		return NAN;
+	return (double)cyc->value / tc->scaled;
+}
+
+void pb_runs_clock_pmu_of(struct pbench_runs *const *rs, int nr)
+{
+	double best = NAN;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int j = 0; j < nr; j++)
+			for (int s = 0; rs[j] && s < rs[j]->nsets; s++) {
+				struct pb_set *set = &rs[j]->sets[s];
+				int have = 0;
+
+				for (int i = 0; i < set->done; i++) {
+					struct pb_run *run = &set->runs[i];
+					double g = pb_run_measured(run->timed_out) ?
+						   run_ghz(rs[j], run) : NAN;
+
+					if (!pass && isfinite(g) && !(g <= best))
+						best = g;
+					run->clock_pmu = pass ? g / best : NAN;
+					have += pass && isfinite(run->clock_pmu);
+				}
+				if (pass) {
+					struct pbench_speed_summary sum = { .size = sizeof(sum) };
+
+					set->clock_source = have ? PBENCH_SPEED_SOURCE_PMU :
+							    PBENCH_SPEED_SOURCE_REFERENCE;
+					set->clock_typical = summary_of(set, &sum, K_CLOCK) ? NAN :
+							     sum.median;
+				}
+			}
+	for (int j = 0; j < nr; j++)
+		if (rs[j])
+			rs[j]->clock_pmu_best_ghz = best;
+}
+
 /* Every run's readings of one reference (clock: the clock's), their factors against the best
  * reading of them all (bursts left out: pbench_speed_factors()), into each run, and each
- * set's typical factor; the best reading, NaN without. */
+ * set's typical factor (the PMU's clock then replaces the clock's: pb_runs_clock_pmu_of());
+ * the best reading, NaN without. */
 static double factors_of(struct pbench_runs *const *rs, int nr, size_t n, int clock)
 {
 	double *b = malloc(n * 3 * sizeof(*b)), *a, *f, best = NAN;
@@ -238,7 +326,8 @@ static double factors_of(struct pbench_runs *const *rs, int nr, size_t n, int cl
 				for (int i = 0; i < set->done; i++)
 					*(clock ? &set->runs[i].clock : &set->runs[i].speed) = f[k++];
 				*(clock ? &set->clock_typical : &set->speed_typical) =
-					summary_of(set, &sum, clock) ? NAN : sum.median;
+					summary_of(set, &sum, clock ? K_LOOP : K_THR) ? NAN :
+					sum.median;
 			}
 	}
 	free(b);
@@ -258,6 +347,7 @@ void pb_runs_speed_factors_of(struct pbench_runs *const *rs, int nr)
 	if (n) {
 		best = factors_of(rs, nr, n, 0);
 		clock_best = factors_of(rs, nr, n, 1);
+		pb_runs_clock_pmu_of(rs, nr);
 	}
 	for (int j = 0; j < nr; j++)
 		if (rs[j]) {
@@ -314,9 +404,9 @@ int pbench_runs_clock(const struct pbench_runs *r, int s, struct pbench_speed_su
 	return pb_runs_clock_summary(&r->sets[s], out);
 }
 
-/* Every set's factors together (the clock's with clock): how much each reference varied over
- * the measurement. */
-static int all_factors(const struct pbench_runs *r, struct pbench_speed_summary *out, int clock)
+/* Every set's factors of one kind together: how much each reference varied over the
+ * measurement (a clock's source: the PMU's when a set's clock is). */
+static int all_factors(const struct pbench_runs *r, struct pbench_speed_summary *out, int kind)
 {
 	size_t n = 0, k = 0;
 	double *f;
@@ -329,8 +419,11 @@ static int all_factors(const struct pbench_runs *r, struct pbench_speed_summary 
 		return -ENOMEM;
 	for (int s = 0; s < r->nsets; s++)
 		for (int i = 0; i < r->sets[s].done; i++)
-			f[k++] = clock ? r->sets[s].runs[i].clock : r->sets[s].runs[i].speed;
+			f[k++] = factor_of(&r->sets[s], &r->sets[s].runs[i], kind);
 	err = pbench_speed_summarize(NULL, f, k, out);
+	for (int s = 0; kind == K_CLOCK && s < r->nsets; s++)
+		if (r->sets[s].clock_source == PBENCH_SPEED_SOURCE_PMU)
+			out->source = PBENCH_SPEED_SOURCE_PMU;
 	free(f);
 	return err;
 }
@@ -345,26 +438,28 @@ int pbench_runs_speed_note(const struct pbench_runs *r, char *buf, size_t len)
 		return -EINVAL;
 	if (len)
 		buf[0] = '\0';
-	if (all_factors(r, &all, 0))
+	if (all_factors(r, &all, K_THR))
 		return 0;
-	have_clk = !all_factors(r, &clk, 1);
+	have_clk = !all_factors(r, &clk, K_CLOCK);
 	/* The clock's when it varied (the CPU's speed did), else the throughput's. */
 	if ((which = pb_speed_which(&all, have_clk ? &clk : NULL)) < 0)
 		return 0;
 	if (which) {
 		all = clk;
 		n = (size_t)snprintf(buf, len, "the CPU's clock varied %.2fx during the runs (%.2fx "
-				     "to %.2fx of its best, latency-bound reference", all.range,
-				     all.min, all.max);
+				     "to %.2fx of its best, %s", all.range, all.min, all.max,
+				     pb_speed_clock_words(&clk));
 	} else {
 		n = (size_t)snprintf(buf, len, "%s varied %.2fx during the runs (%.2fx to %.2fx of "
 				     "its best; the clock %s", PB_SPEED_THROUGHPUT, all.range,
-				     all.min, all.max, have_clk ? "did not change" : "not read");
+				     all.min, all.max, !have_clk ? "not read" :
+				     clk.source == PBENCH_SPEED_SOURCE_PMU ? "did not change, "
+				     PB_SPEED_PMU_CLOCK : "did not change");
 	}
 	for (int s = 0; s < r->nsets; s++) {
 		struct pbench_speed_summary one = { .size = sizeof(one) };
 
-		if (summary_of(&r->sets[s], &one, which) || !isfinite(one.corr) ||
+		if (summary_of(&r->sets[s], &one, which ? K_CLOCK : K_THR) || !isfinite(one.corr) ||
 		    !(one.range >= PBENCH_SPEED_VARIED))
 			continue;
 		n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0,

@@ -580,6 +580,10 @@ static void print_speed(FILE *f, const struct pbench_runs *r, const struct pb_se
 	clock = !pb_runs_clock_summary(s, &k);
 	if (pbench_speed_explain(why, sizeof(why), &m, clock ? &k : NULL) > 0)
 		fprintf(f, "speed: %s", why);
+	else if (clock && k.source == PBENCH_SPEED_SOURCE_PMU)
+		fprintf(f, "speed: steady: the CPU's clock (%s) %.2fx to %.2fx of its best, %s "
+			"%.2fx to %.2fx", PB_SPEED_PMU_CLOCK, k.min, k.max, PB_SPEED_THROUGHPUT,
+			m.min, m.max);
 	else if (clock)
 		fprintf(f, "speed: steady: the clock %.2fx to %.2fx of its best, %s %.2fx to %.2fx",
 			k.min, k.max, PB_SPEED_THROUGHPUT, m.min, m.max);
