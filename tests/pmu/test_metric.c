@@ -67,9 +67,11 @@ static void same(void)
 	v = verdict_of(root);
 	rounds = (long)json_integer_value(json_object_get(v, "decided_round"));
 	diag("%s", str(v, "text"));
+	/* Within 1e-6, not exactly 1: a run's count can differ by an instruction or two where
+	 * the counter starts and stops (seen once in make test: 1.000000 printed, not == 1). */
 	ok(!strcmp(str(v, "verdict"), "same") && rounds == 3 &&
-	   json_number_value(json_object_get(v, "ratio")) == 1,
-	   "same: the same N twice is the same at once (%s after %ld rounds, ratio %.6f)",
+	   fabs(json_number_value(json_object_get(v, "ratio")) - 1) < 1e-6,
+	   "same: the same N twice is the same at once (%s after %ld rounds, ratio %.9f)",
 	   str(v, "verdict"), rounds, json_number_value(json_object_get(v, "ratio")));
 	json_decref(root);
 }
