@@ -412,7 +412,7 @@ static void entrant_release(struct pb_entrant *n)
 	free(n->desc);
 	pbench_runs_free(n->r);
 	free(n->x);
-	free(n->stored_from);
+	free(n->stored_file);
 	free(n->mx);
 	free(n->pair_ref);
 	free(n->pair_own);
@@ -497,7 +497,7 @@ int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_ent
 		return err;
 	}
 	n->live = !e.stored_ns;
-	if (e.stored_ns && e.stored_file && !(n->stored_from = strdup(e.stored_file))) {
+	if (e.stored_ns && e.stored_file && !(n->stored_file = strdup(e.stored_file))) {
 		entrant_release(n);
 		return -ENOMEM;
 	}

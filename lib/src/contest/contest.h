@@ -23,7 +23,7 @@ struct pb_entrant {
 	char *given;			/* the name as given (or the command line) */
 	char *desc;			/* the command line, or the workload: for the reports */
 	struct pbench_runs *r;		/* NULL: stored */
-	char *stored_from;		/* stored: the file its times were read from, or NULL */
+	char *stored_file;		/* stored: the file its times were read from, or NULL */
 	struct pb_set *set;		/* &r->sets[0] */
 	double *x;			/* its times in ns (runs kept and not timed out) */
 	size_t n, cap;

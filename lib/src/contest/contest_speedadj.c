@@ -158,11 +158,11 @@ static int baseline_occasion(const struct pb_entrant *e, struct occasion *o, con
 	json_t *root, *set;
 	int err;
 
-	if (!e->stored_from) {
+	if (!e->stored_file) {
 		*why = "the baseline was given as times alone";
 		return -ENODATA;
 	}
-	root = json_load_file(e->stored_from, JSON_REJECT_DUPLICATES, NULL);
+	root = json_load_file(e->stored_file, JSON_REJECT_DUPLICATES, NULL);
 	set = json_is_object(root) ? set_of(root, e->x, e->n) : NULL;
 	if (!set) {
 		*why = "the baseline's runs were not found in its file";
