@@ -158,6 +158,9 @@ const char *pb_metric_formula(int m);
 int pb_metric_per_iteration(int m);
 int pb_metric_find(const char *name);
 int pb_metric_higher_better(int m);
+/* A list of metric names and groups (opts.metrics, -M) as a list: not empty, no empty name
+ * between its commas (NULL: none asked, 0). 0 or -PBENCH_EBAD_EVENT_LIST with its line. */
+int pb_metric_list_check(const char *list);
 int pb_metric_select(const char *list, unsigned char *sel);
 double pb_metric_value(int calc, const double *v, int nv, double wall_ns, double iterations);
 const char *pb_metric_pmu(void);

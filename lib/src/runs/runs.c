@@ -221,7 +221,7 @@ static int open_metrics(struct pbench_runs *r, const struct pbench_counters_opts
 		return -ENOMEM;
 	r->o.metrics = r->metrics;
 	if ((err = pb_metric_select(r->metrics, *asked)))
-		return pb_set_last_error(err, "%s", pbench_strerror(err));
+		return err;	/* its line said by pb_metric_select() */
 	if ((err = pb_metric_event_list(r->events, *asked, &list)))
 		return err;
 	pbench_counters_free(r->self);
