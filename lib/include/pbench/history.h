@@ -19,8 +19,9 @@ struct pbench_history;
 
 /* The default store, relative to the current directory. */
 #define PBENCH_HISTORY_DEFAULT_PATH ".pbench/history.db"
-/* The schema version this library writes; a store of a newer one is refused. */
-#define PBENCH_HISTORY_SCHEMA 1
+/* The schema version this library writes; a store of a newer one is refused. 2: each
+ * document stored once, shared by its records. */
+#define PBENCH_HISTORY_SCHEMA 2
 
 struct pbench_history_opts {
 	size_t size;
