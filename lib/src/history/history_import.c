@@ -552,7 +552,7 @@ PBENCH_API int pbench_history_import_file(struct pbench_history *h, const char *
 			buf = nb;
 		}
 		got = read(fd, buf + len, cap - len - 1);
-		if (got < 0 && errno == EINTR)
+		if (got < 0 && errno == EINTR && !pb_stop_signal())	/* a Ctrl-C ends it */
 			got = 1;
 		else if (got > 0)
 			len += (size_t)got;
