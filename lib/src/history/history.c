@@ -2,7 +2,8 @@
 /*
  * The history's public calls (issue 24): open a store (its directory made when missing, its
  * schema brought forward), append a record in one transaction with the fingerprint of the
- * machine it was measured on, close. The backend is chosen here, by the path: a postgresql://
+ * machine it was measured on (or many in the caller's, pb_history_add_in(): an import is one
+ * transaction, issue 34; its document stored once, in documents, and shared), close. The backend is chosen here, by the path: a postgresql://
  * or postgres:// URI is a PostgreSQL server (history_pg.c), anything else a SQLite file
  * (history_sqlite.c); the rest of the module speaks only their interface (history/history.h).
  */
