@@ -381,13 +381,23 @@ int64_t pb_history_add_in(struct pbench_history *h, const struct pbench_history_
 		memcpy(b->given, given, sizeof(given));
 		b->env = r.env;
 		b->have_fp = 1;
+		b->series_name[0] = 0;	/* its series are another machine's */
 	}
 	if (r.json && r.json != b->doc) {
 		if ((rc = document_id(h, r.json, &b->doc_id)))
 			return rc;
 		b->doc = r.json;
 	}
-	rc = series_id(h, &r, b->machine_id, &sid);
+	if (b->series_name[0] && !strcmp(b->series_name, r.name) &&
+	    !strcmp(b->series_metric, r.metric) && b->series_id >= 0) {
+		sid = b->series_id;	/* the same machine too: a new one cleared it */
+	} else if (!(rc = series_id(h, &r, b->machine_id, &sid)) &&
+		   strlen(r.name) < sizeof(b->series_name) &&
+		   strlen(r.metric) < sizeof(b->series_metric)) {
+		strcpy(b->series_name, r.name);
+		strcpy(b->series_metric, r.metric);
+		b->series_id = sid;
+	}
 	if (!rc)
 		rc = insert(h, &r, sid, r.json ? b->doc_id : -1, &id);
 	/* Said at debug level inside the transaction: the tests stop a writer here (its log

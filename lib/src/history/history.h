@@ -111,6 +111,10 @@ struct pb_hbatch {
 	int64_t machine_id;
 	const char *doc;		/* the document of doc_id */
 	int64_t doc_id;
+	/* The series of the last record (a CSV's lines are all one: two statements less a
+	 * line, two round trips on a server); "" none, or a name too long to keep here. */
+	char series_name[512], series_metric[128];
+	int64_t series_id;
 };
 
 /* history.c: a write transaction (the backend's begin: the write lock, waiting up to the
