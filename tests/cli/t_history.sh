@@ -4,7 +4,8 @@
 # fixtures of tests/data/history/ imported (hyperfine's and Google Benchmark's JSON written by
 # hand in their documented format, CSV series with a known 20% step and without), show in
 # every format, the gate on both series, the OpenMetrics export, a change of machine as a new
-# segment, bad stores, and writers killed with SIGKILL in the middle of appends.
+# segment, bad stores, a document stored once, an import all or nothing (a bad line, SIGINT in
+# the middle of a large CSV), and writers killed with SIGKILL in the middle of appends.
 # Usage: tests/cli/t_history.sh BUILD_DIR. Last line: "cli/history: N passed, N failed, N skipped".
 set -u
 O=${1:-build}
