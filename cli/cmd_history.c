@@ -133,7 +133,7 @@ static int add(struct hist *a)
 static int run(struct hist *a, struct cli_out *out)
 {
 	static const char *const subs[] = { "list", "show", "add", "check", "export" };
-	int sub = a->nargs ? cli_choice("the subcommand", a->args[0], subs, 5) : 0, rc;
+	int sub = a->nargs ? cli_choice("the subcommand", a->args[0], subs, 5) : 0, rc, err;
 	static const int min_args[] = { 0, 2, 3, 2, 0 };
 
 	if (sub < 0)
@@ -156,7 +156,10 @@ static int run(struct hist *a, struct cli_out *out)
 	rc = sub == 0 ? (pbench_history_write_list(a->h, stdout) ? EXIT_RUNTIME : 0) :
 	     sub == 2 ? add(a) : sub == 4 ? (pbench_history_write_openmetrics(a->h, stdout) ?
 					     EXIT_RUNTIME : 0) : names(a, out, sub == 3);
+	/* main() says a failed stdout by errno: the write's (ENOSPC), not the close's. */
+	err = errno;
 	pbench_history_close(a->h);
+	errno = err;
 	return rc;
 }
 

@@ -444,15 +444,46 @@ int pbench_output_close(struct pbench_output *o, int commit)
 
 /* ---- the outputs of one report: several formats, never two to one file ------------------ */
 
-/* Two paths that would write the same file: the same name, the same existing regular file,
- * or both stdout. Devices (/dev/null twice) do no harm and are allowed. */
+/* path as one text for each file, existing or not: its links followed and its directory
+ * absolute ("./a", "a" and a link to "a" are one file before any of them exists); path itself
+ * where that cannot be done (the open says why). */
+static char *file_key(const char *path)
+{
+	char *r, *dir, *real, *key = NULL;
+	const char *base;
+
+	if (pb_path_resolve(path, &r))
+		return strdup(path);
+	if (split_path(r, &dir, &base))
+		return r;
+	real = realpath(dir, NULL);
+	if (real && (key = malloc(strlen(real) + strlen(base) + 2)))
+		sprintf(key, "%s/%s", real, base);
+	free(real);
+	free(dir);
+	if (!key)
+		return r;
+	free(r);
+	return key;
+}
+
+/* Two paths that would write the same file: the same name (after links, "." and ".."), the
+ * same existing regular file, or both stdout. Devices (/dev/null twice) do no harm and are
+ * allowed. */
 static int same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
+	char *ka, *kb;
+	int same;
 
 	if (!strcmp(a, "-") || !strcmp(b, "-"))
 		return !strcmp(a, b);
-	if (!strcmp(a, b))
+	ka = file_key(a);
+	kb = file_key(b);
+	same = ka && kb ? !strcmp(ka, kb) : !strcmp(a, b);
+	free(ka);
+	free(kb);
+	if (same)
 		return !(stat(a, &sa) == 0 && !S_ISREG(sa.st_mode));
 	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
 	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
