@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pbench.h"
 #include "cmds.h"
@@ -66,6 +67,43 @@ static int open_store(struct pbench_history **h, const char *path, int read_only
 	if (err == -ENOENT)
 		cli_hint("'pbench stat --record NAME ...' or 'pbench history add NAME FILE' makes it");
 	return EXIT_RUNTIME;
+}
+
+int cli_record_check(const struct cli_run *r)
+{
+	const char *path = r->history && *r->history ? r->history : getenv("PBENCH_HISTORY");
+	char dir[4096], *slash;
+	struct stat st;
+
+	if (!r->record)
+		return EXIT_OK;
+	if (!*r->record) {
+		cli_error("--record: the series' NAME is empty");
+		return EXIT_USAGE;
+	}
+	if (!path || !*path)
+		path = PBENCH_HISTORY_DEFAULT_PATH;
+	if (!strncmp(path, "postgres://", 11) || !strncmp(path, "postgresql://", 13))
+		return EXIT_OK;	/* a server: the record connects */
+	if (!stat(path, &st)) {
+		if (S_ISREG(st.st_mode))
+			return EXIT_OK;
+		cli_error("--history '%s' is %s, not the store's file", path,
+			  S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+		return EXIT_USAGE;
+	}
+	/* The store's directory is made when missing, one level only: its parent must be. */
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (!(slash = strrchr(dir, '/')) || slash == dir)
+		return EXIT_OK;
+	*slash = 0;
+	if (!stat(dir, &st) || !(slash = strrchr(dir, '/')) || slash == dir)
+		return EXIT_OK;
+	*slash = 0;
+	if (!stat(dir, &st))
+		return EXIT_OK;
+	cli_error("--history '%s': no directory '%s' to make the store's in", path, dir);
+	return EXIT_USAGE;
 }
 
 int cli_record(const struct cli_run *r, int (*write)(void *arg, int fmt, FILE *f), void *arg)
