@@ -856,6 +856,7 @@ if [ -n "$as_nobody" ]; then
 	$as_nobody ln -s "$R/new.json" "$S/new.json"
 	$as_nobody ln -s "$R/new.db" "$S/h.db"
 	$as_nobody ln -s "$R" "$S/evil"
+	$as_nobody ln -s "$R/wal" "$S/w.db-wal"
 	secret_sum=$(cksum <"$R/secret")
 	# refused NAME EXIT CMD...: exit EXIT, one error line naming the link's owner, root's file
 	# as it was and nothing new in its directory.
@@ -886,6 +887,12 @@ if [ -n "$as_nobody" ]; then
 		add x "$T/a5.txt"
 	refused "history add --history through nobody's link to a directory" 1 history \
 		--history "$S/evil/h.db" add x "$T/a5.txt"
+	if run "a store whose WAL is nobody's link" 1 "$PB" history --history "$S/w.db" add x "$T/a5.txt" &&
+	   has "$T/err" "w.db-wal' is a symbolic link (owned by uid $nuid)" && [ "$(ls "$R")" = secret ]; then
+		ok "shared /tmp: a link planted as the store's WAL: refused in one line, nothing made"
+	else
+		miss "a store whose WAL is nobody's link"
+	fi
 	refused "stat --record --history through nobody's link" 1 stat --mode unprepared -r 2 \
 		--iterations 100000 -e task-clock --record x --history "$S/h.db"
 	# A link of root's own in the same directory, and one of the owner of a sticky directory

@@ -940,6 +940,15 @@ Test(history, another_users_link_is_not_followed)
 	snprintf(evil, sizeof(evil), "%s/evil/new.db", shared);
 	cr_assert_eq(pbench_history_open(&h, evil, NULL), -EACCES);
 	cr_assert_neq(lstat(target, &st), 0, "none through a directory's link either");
+	/* A link planted where SQLite's WAL will be (SQLite does not follow it: said first). */
+	snprintf(evil, sizeof(evil), "%s/w.db-wal", shared);
+	link_of(target, evil, NOBODY);
+	snprintf(evil, sizeof(evil), "%s/w.db", shared);
+	rc = pbench_history_open(&h, evil, NULL);
+	cr_assert_eq(rc, -EACCES, "%d %s", rc, pbench_strerror(rc));
+	cr_assert(strstr(pbench_strerror(rc), "w.db-wal' is a symbolic link"), "%s",
+		  pbench_strerror(rc));
+	cr_assert_neq(lstat(target, &st), 0, "nothing where the WAL's link points");
 	cr_assert_eq(unlink(link), 0);
 	link_of(target, link, 0);
 	cr_assert_eq(pbench_history_open(&h, link, NULL), 0, "%s", pbench_strerror(-1));

@@ -57,6 +57,18 @@ static int store_file(const char *path, int read_only, char **real)
 		       pb_fail(rc, "history '%s': %s", path, strerror(-rc));
 	if (!read_only && (rc = make_dir(*real)))
 		goto out;
+	for (int i = 0; i < 3 && !rc; i++) {	/* SQLite's files beside it: opened O_NOFOLLOW */
+		static const char *const ext[] = { "-wal", "-shm", "-journal" };
+		char side[4096];
+
+		snprintf(side, sizeof(side), "%s%s", *real, ext[i]);
+		if (!lstat(side, &st) && S_ISLNK(st.st_mode))
+			rc = pb_fail(-EACCES, "history '%s': '%s' is a symbolic link (owned by uid %u),"
+				     " which SQLite does not follow: remove it", path, side,
+				     (unsigned)st.st_uid);
+	}
+	if (rc)
+		goto out;
 	exists = stat(*real, &st) == 0;
 	if (!exists || S_ISREG(st.st_mode)) {
 		/* A writer on a read-only mount: SQLite says "unable to open" (ENOENT). */
