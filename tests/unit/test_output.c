@@ -610,3 +610,28 @@ Test(output, proc_link_to_a_pipe_is_written)
 	cr_assert_str_eq(buf, "hi\n");
 	close(p[0]);
 }
+
+/* Links followed one name at a time as the kernel does: ".." after a link is the parent of
+ * what it names, a relative link is read from its own directory, a chain ends at the file. */
+Test(output, links_on_the_path_followed_as_the_kernel_does)
+{
+	char p[4][160];
+	struct pbench_output *o;
+
+	snprintf(p[0], sizeof(p[0]), "%s/sub/deeper", dir);
+	snprintf(p[1], sizeof(p[1]), "%s/sub", dir);
+	cr_assert_eq(mkdir(p[1], 0700), 0);
+	cr_assert_eq(mkdir(p[0], 0700), 0);
+	snprintf(p[2], sizeof(p[2]), "%s/l", dir);
+	cr_assert_eq(symlink("sub/deeper", p[2]), 0);
+	snprintf(p[3], sizeof(p[3]), "%s/sub/chain.json", dir);
+	cr_assert_eq(symlink("../l/../x.json", p[3]), 0);
+	/* dir/sub/chain.json -> dir/l/../x.json = dir/sub/deeper/../x.json = dir/sub/x.json */
+	cr_assert_eq(pbench_output_open(&o, p[3]), 0, "%s", pbench_strerror(-1));
+	fputs("new", pbench_output_file(o));
+	cr_assert_eq(pbench_output_close(o, 1), 0);
+	snprintf(p[0], sizeof(p[0]), "%s/sub/x.json", dir);
+	cr_assert_str_eq(get(p[0]), "new");
+	cr_assert_eq(access(p[3], F_OK) == 0 && readlink(p[3], p[1], sizeof(p[1])) > 0, 1,
+		     "the link is still a link");
+}
