@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pbench.h"
 #include "cmds.h"
@@ -67,6 +68,43 @@ static int open_store(struct pbench_history **h, const char *path, int read_only
 	if (err == -ENOENT)
 		cli_hint("'pbench stat --record NAME ...' or 'pbench history add NAME FILE' makes it");
 	return EXIT_RUNTIME;
+}
+
+int cli_record_check(const struct cli_run *r)
+{
+	const char *path = r->history && *r->history ? r->history : getenv("PBENCH_HISTORY");
+	char dir[4096], *slash;
+	struct stat st;
+
+	if (!r->record)
+		return EXIT_OK;
+	if (!*r->record) {
+		cli_error("--record: the series' NAME is empty");
+		return EXIT_USAGE;
+	}
+	if (!path || !*path)
+		path = PBENCH_HISTORY_DEFAULT_PATH;
+	if (!strncmp(path, "postgres://", 11) || !strncmp(path, "postgresql://", 13))
+		return EXIT_OK;	/* a server: the record connects */
+	if (!stat(path, &st)) {
+		if (S_ISREG(st.st_mode))
+			return EXIT_OK;
+		cli_error("--history '%s' is %s, not the store's file", path,
+			  S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+		return EXIT_USAGE;
+	}
+	/* The store's directory is made when missing, one level only: its parent must be. */
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (!(slash = strrchr(dir, '/')) || slash == dir)
+		return EXIT_OK;
+	*slash = 0;
+	if (!stat(dir, &st) || !(slash = strrchr(dir, '/')) || slash == dir)
+		return EXIT_OK;
+	*slash = 0;
+	if (!stat(dir, &st))
+		return EXIT_OK;
+	cli_error("--history '%s': no directory '%s' to make the store's in", path, dir);
+	return EXIT_USAGE;
 }
 
 int cli_record(const struct cli_run *r, int (*write)(void *arg, int fmt, FILE *f), void *arg)
@@ -155,7 +193,7 @@ static int add(struct hist *a)
 static int run(struct hist *a, struct cli_out *out)
 {
 	static const char *const subs[] = { "list", "show", "add", "check", "export" };
-	int sub = a->nargs ? cli_choice("the subcommand", a->args[0], subs, 5) : 0, rc;
+	int sub = a->nargs ? cli_choice("the subcommand", a->args[0], subs, 5) : 0, rc, err;
 	static const int min_args[] = { 0, 2, 3, 2, 0 };
 
 	if (sub < 0)
@@ -178,7 +216,10 @@ static int run(struct hist *a, struct cli_out *out)
 	rc = sub == 0 ? (pbench_history_write_list(a->h, stdout) ? EXIT_RUNTIME : 0) :
 	     sub == 2 ? add(a) : sub == 4 ? (pbench_history_write_openmetrics(a->h, stdout) ?
 					     EXIT_RUNTIME : 0) : names(a, out, sub == 3);
+	/* main() says a failed stdout by errno: the write's (ENOSPC), not the close's. */
+	err = errno;
 	pbench_history_close(a->h);
+	errno = err;
 	return rc;
 }
 

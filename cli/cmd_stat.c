@@ -344,7 +344,9 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	o->ro.flags |= PBENCH_RUNS_SIGNALS | PBENCH_RUNS_PRIORITY_CACHE;
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report that was not written whole leaves the old file. */
-	rc = cli_out_open(&o->out);
+	rc = cli_record_check(&o->run);
+	if (!rc)
+		rc = cli_out_open(&o->out);
 	if (rc)
 		return rc;
 	rc = annotate(o);

@@ -257,4 +257,22 @@ if run "after the kills" 0 "$PB" history --history "$T/k.db" add big --commit af
 	ok "$killed writers killed mid-append ($whole finished): the store opens and takes more, every record of its $(grep -c '"rev"' "$T/out") whole"
 else miss "killed writers"; fi
 
+# ---- a full stdout is said as one ---------------------------------------------------------
+# list, show, export and check into /dev/full: "No space left on device" (the store's close
+# had put its own errno in its place: "Bad file descriptor").
+"$PB" history --history "$T/full.db" add v "$D/values.txt" >/dev/null 2>&1
+if [ -w /dev/full ]; then
+	for sub in list "show v" "export --openmetrics" "check v"; do
+		# shellcheck disable=SC2086
+		if run "history $sub >/dev/full" 1 sh -c "exec '$PB' history --history '$T/full.db' $sub >/dev/full" &&
+		   has "$T/err" "cannot write to standard output: No space left on device"; then
+			ok "history $sub into a full stdout: exit 1, 'No space left on device'"
+		else
+			miss "history $sub >/dev/full"
+		fi
+	done
+else
+	skipped "history >/dev/full" "this machine has no /dev/full (a container without it?)"
+fi
+
 finish cli/history

@@ -310,6 +310,27 @@ sleep 0.2
 if gone "sleep 0.01$U" && nothas "$T/err" "error"; then ok "a broken pipe under --markdown: quiet, nothing left"
 else bad "broken pipe markdown" "$(head -1 "$T/err")"; fi
 
+# Two outputs that are one file by another name (before it exists): refused before anything
+# is written; a --record that cannot be (an empty name, no directory to make the store in)
+# refused before anything runs (it was said after all of them).
+ln -s same2.json "$T/same2link.json"
+PBA=$(cd "$(dirname "$PB")" && pwd)/pbench	# absolute: run from $T
+if run "one file by two names" 2 sh -c "cd '$T' && exec '$PBA' analyze --export-json same.json --export-markdown ./same.json a5.txt" &&
+   has "$T/err" "both write to './same.json'" && [ ! -e "$T/same.json" ] &&
+   run "one file through a link" 2 "$PB" analyze --export-json "$T/same2.json" \
+	--export-markdown "$T/same2link.json" "$T/a5.txt" && [ ! -e "$T/same2.json" ]; then
+	ok "two outputs naming one file ('./a', a link to it) are refused before writing"
+else
+	miss "one file by two names"
+fi
+usage_error "stat --record ''" "--record: the series' NAME is empty" stat --mode unprepared \
+	-r 1 -e task-clock --record "" -- sleep 5.$U
+usage_error "stat --history with no directory" "no directory '/nonexistent-$U' to make the store's in" \
+	stat --mode unprepared -r 1 -e task-clock --record x --history "/nonexistent-$U/sub/h.db" \
+	-- sleep 5.$U
+usage_error "compare --record ''" "--record: the series' NAME is empty" compare \
+	--mode unprepared --max-runs 2 --min-runs 2 --record "" "sleep 5.$U" "sleep 5.$U"
+
 # ---- 6. no figure that was not measured ------------------------------------------------------
 if run "stat -r 1" 0 "$PB" stat --mode unprepared -r 1 --iterations 100000 -e task-clock &&
    has "$T/out" "stddev n/a, cv n/a, spread n/a" && nothas "$T/out" "fences" &&
@@ -799,6 +820,99 @@ if [ "$HAVE_PY" -eq 1 ]; then
 fi
 usage_error "compare: bad input is one line" "invalid run count 'x' for --max-runs" \
 	compare --max-runs x true true
+
+# ---- 12. shared /tmp: another user's links are not followed -----------------------------------
+# As root, with a second user (nobody) who plants links in a sticky world-writable directory
+# (a /tmp of this test's own) to root's files, to root's directories and to names not made yet:
+# every output and the history store refuse them in one line, the target as it was and nothing
+# made where they point, as the kernel's protected_symlinks rule would (pbench keeps it itself:
+# fs.protected_symlinks may be 0). A link of root's own, or of the directory's owner, is
+# followed as before.
+as_nobody=
+if [ "$(id -u)" != 0 ]; then
+	skipped "shared /tmp" "not root: the links are planted by a second user, made with setpriv"
+elif ! id nobody >/dev/null 2>&1; then
+	skipped "shared /tmp" "no user 'nobody' to plant the links"
+elif command -v setpriv >/dev/null 2>&1; then
+	as_nobody="setpriv --reuid=$(id -u nobody) --regid=$(id -g nobody) --clear-groups"
+elif command -v runuser >/dev/null 2>&1; then
+	as_nobody="runuser -u nobody --"
+else
+	skipped "shared /tmp" "neither setpriv nor runuser is installed to act as nobody"
+fi
+if [ -n "$as_nobody" ]; then
+	S=$(mktemp -d)	# in /tmp: nobody reaches it ($T is root's 0700)
+	trap 'rm -rf "$T" "$S"' EXIT
+	chmod 1777 "$S"
+	nuid=$(id -u nobody)
+	R=$T/root
+	mkdir "$R"
+	echo "root's secret" >"$R/secret"
+	chmod 600 "$R/secret"
+	$as_nobody ln -s "$R/secret" "$S/o.json"
+	$as_nobody ln -s "$R/secret" "$S/o.csv"
+	$as_nobody ln -s "$R/secret" "$S/o.md"
+	$as_nobody ln -s "$R/secret" "$S/o.svg"
+	$as_nobody ln -s "$R/new.json" "$S/new.json"
+	$as_nobody ln -s "$R/new.db" "$S/h.db"
+	$as_nobody ln -s "$R" "$S/evil"
+	$as_nobody ln -s "$R/wal" "$S/w.db-wal"
+	secret_sum=$(cksum <"$R/secret")
+	# refused NAME EXIT CMD...: exit EXIT, one error line naming the link's owner, root's file
+	# as it was and nothing new in its directory.
+	refused() {
+		name=$1 want=$2
+		shift 2
+		if run "$name" "$want" "$PB" "$@" &&
+		   has "$T/err" "is a link owned by uid $nuid in the sticky directory '$S'" &&
+		   [ "$(grep -c '^pbench: error:' "$T/err")" -eq 1 ] &&
+		   [ "$(cksum <"$R/secret")" = "$secret_sum" ] && [ "$(ls "$R")" = secret ]; then
+			ok "shared /tmp: $name: refused in one line, root's files as they were"
+		else
+			miss "$name" "$(ls "$R" | tr '\n' ' ')"
+		fi
+	}
+	refused "analyze --export-json through nobody's link" 2 analyze --export-json "$S/o.json" "$T/a5.txt"
+	refused "analyze --export-markdown through nobody's link" 2 analyze --export-markdown "$S/o.md" "$T/a5.txt"
+	refused "stat --export-csv through nobody's link" 2 stat --mode unprepared -r 2 \
+		--iterations 100000 -e task-clock --export-csv "$S/o.csv"
+	refused "stat --plot through nobody's link" 2 stat --mode unprepared -r 2 \
+		--iterations 100000 -e task-clock --plot "$S/o.svg"
+	refused "compare --export-json through nobody's link" 2 compare --mode unprepared \
+		--max-runs 2 --min-runs 2 -e task-clock --export-json "$S/o.json" true true
+	refused "a new file through nobody's link" 2 analyze --export-json "$S/new.json" "$T/a5.txt"
+	refused "a directory on the way that is nobody's link" 2 analyze --export-json \
+		"$S/evil/made.json" "$T/a5.txt"
+	refused "history add --history through nobody's link" 1 history --history "$S/h.db" \
+		add x "$T/a5.txt"
+	refused "history add --history through nobody's link to a directory" 1 history \
+		--history "$S/evil/h.db" add x "$T/a5.txt"
+	if run "a store whose WAL is nobody's link" 1 "$PB" history --history "$S/w.db" add x "$T/a5.txt" &&
+	   has "$T/err" "w.db-wal' is a symbolic link (owned by uid $nuid)" && [ "$(ls "$R")" = secret ]; then
+		ok "shared /tmp: a link planted as the store's WAL: refused in one line, nothing made"
+	else
+		miss "a store whose WAL is nobody's link"
+	fi
+	refused "stat --record --history through nobody's link" 1 stat --mode unprepared -r 2 \
+		--iterations 100000 -e task-clock --record x --history "$S/h.db"
+	# A link of root's own in the same directory, and one of the owner of a sticky directory
+	# nobody owns: followed, the file written where they point.
+	ln -s "$R/mine.json" "$S/mine.json"
+	ln -s "$R/mine.db" "$S/mine.db"
+	S2=$S/nobodys
+	mkdir "$S2" && chown nobody "$S2" && chmod 1777 "$S2"
+	$as_nobody ln -s "$R/theirs.json" "$S2/theirs.json"
+	if run "root's own link" 0 "$PB" analyze --export-json "$S/mine.json" "$T/a5.txt" &&
+	   has "$R/mine.json" '"schema"' && [ -L "$S/mine.json" ] &&
+	   run "the directory owner's link" 0 "$PB" analyze --export-json "$S2/theirs.json" \
+		"$T/a5.txt" && has "$R/theirs.json" '"schema"' &&
+	   run "root's own link to a store" 0 "$PB" history --history "$S/mine.db" add x "$T/a5.txt" &&
+	   [ -f "$R/mine.db" ] && [ -L "$S/mine.db" ]; then
+		ok "shared /tmp: root's own link, and the directory owner's, are followed"
+	else
+		miss "links the rule allows"
+	fi
+fi
 
 echo "faults: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

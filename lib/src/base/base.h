@@ -103,6 +103,15 @@ static inline void pb_sigset_stop(sigset_t *s)
  * a flag of its own in its options (pbench_history_import(): a document all or nothing). */
 int pb_stop_signal(void);
 
+/* output.c: path with every symbolic link followed, one name at a time, into *out (malloc'd;
+ * a name that does not exist yet and what follows it kept as they are), refusing as the
+ * kernel's protected_symlinks rule does whatever fs.protected_symlinks says: a link in a
+ * sticky world-writable directory owned by neither geteuid() nor the directory's owner is
+ * -EACCES (pb_fail: the link, its owner, why). -ELOOP past 40 links. /proc's links to a pipe
+ * or a terminal (/dev/stdout) are left to the kernel. What is opened at *out afterwards
+ * should be opened with O_NOFOLLOW. */
+int pb_path_resolve(const char *path, char **out);
+
 /* sysfs.c: every read of /sys and /proc goes through these. */
 /* Map "/sys/..." or "/proc/..." to the root from PBENCH_SYSFS_ROOT / PBENCH_PROCFS_ROOT. */
 int pb_path(char *buf, size_t len, const char *path);

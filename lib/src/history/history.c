@@ -44,11 +44,66 @@ static int make_dir(const char *path)
 		       strerror(errno));
 }
 
+/* A SQLite store's path with its links followed as the kernel's protected_symlinks rule
+ * allows (pb_path_resolve(): never where another user's link in /tmp points), its directory
+ * made for a writer; what is there already must be a regular file (a FIFO would hold the
+ * open, a directory says "I/O error"). *real is malloc'd. */
+static int store_file(const char *path, int read_only, char **real)
+{
+	struct stat st = { 0 };
+	int rc = pb_path_resolve(path, real), exists;
+
+	if (rc)	/* a link refused and a loop said by pb_path_resolve() */
+		return rc == -EACCES || rc == -ELOOP || rc == -ENOMEM ? rc :
+		       pb_fail(rc, "history '%s': %s", path, strerror(-rc));
+	if (!read_only && (rc = make_dir(*real)))
+		goto out;
+	for (int i = 0; i < 3 && !rc; i++) {	/* SQLite's files beside it: opened O_NOFOLLOW */
+		static const char *const ext[] = { "-wal", "-shm", "-journal" };
+		char side[4096];
+
+		snprintf(side, sizeof(side), "%s%s", *real, ext[i]);
+		if (!lstat(side, &st) && S_ISLNK(st.st_mode))
+			rc = pb_fail(-EACCES, "history '%s': '%s' is a symbolic link (owned by uid %u),"
+				     " which SQLite does not follow: remove it", path, side,
+				     (unsigned)st.st_uid);
+	}
+	if (rc)
+		goto out;
+	exists = stat(*real, &st) == 0;
+	if (!exists || S_ISREG(st.st_mode)) {
+		/* A writer on a read-only mount: SQLite says "unable to open" (ENOENT). */
+		const char *slash = strrchr(*real, '/');
+		char dir[4096];
+
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - *real + 1) : 1,
+			 slash ? *real : ".");
+		if (read_only || access(exists ? *real : dir, W_OK) == 0 ||
+		    errno != EROFS)
+			return 0;
+		rc = pb_fail(-EROFS, "history '%s' is on a read-only file system: nothing can be "
+			     "added to it there", path);
+	} else if (S_ISDIR(st.st_mode)) {
+		rc = pb_fail(-EISDIR, "history '%s' is a directory: give the path of a file in "
+			     "it (as '%s/history.db')", path, path);
+	} else {
+		rc = pb_fail(-EINVAL, "history '%s' is %s, not a regular file: the store is a "
+			     "SQLite file", path, S_ISFIFO(st.st_mode) ? "a FIFO" :
+			     S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
+			     S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
+	}
+out:
+	free(*real);
+	*real = NULL;
+	return rc;
+}
+
 PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path,
 				   const struct pbench_history_opts *opts)
 {
 	struct pbench_history_opts o = history_defaults;
 	struct pbench_history *h;
+	char *real = NULL;
 	int rc;
 
 	if (!out)
@@ -65,14 +120,17 @@ PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path
 	if (!*path || !(o.busy_timeout_s >= 0))
 		return pb_fail(-EINVAL, "%s(): %s", __func__, *path ? "opts->busy_timeout_s is "
 			       "negative" : "path is empty");
-	if (!pb_history_is_pg(path) && !o.read_only && (rc = make_dir(path)))
+	if (!pb_history_is_pg(path) && (rc = store_file(path, o.read_only, &real)))
 		return rc;
 	h = calloc(1, sizeof(*h));
-	if (!h)
+	if (!h) {
+		free(real);
 		return -ENOMEM;
+	}
 	h->be = pb_history_is_pg(path) ? &pb_history_pg : &pb_history_sqlite;
 	h->read_only = o.read_only;
-	rc = h->be->open(&h->db, path, &o);
+	rc = h->be->open(&h->db, real ? real : path, &o);
+	free(real);
 	if (!rc)
 		rc = pb_history_schema(h);
 	if (rc) {

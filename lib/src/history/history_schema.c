@@ -58,9 +58,14 @@ static int version_row(const struct pb_hv *col, int ncol, void *arg)
 
 	if (ncol < 1 || col[0].type != PB_HV_TEXT)
 		return -PBENCH_ECORRUPT;
+	errno = 0;
 	v = strtol(col[0].s, &end, 10);
-	if (end == col[0].s || *end || v < 0 || v > 1000000)
+	if (end == col[0].s || *end || v < 0)
 		return -PBENCH_ECORRUPT;
+	if (v > 1000000 || errno == ERANGE)	/* a version no pbench will reach */
+		return pb_fail(-PBENCH_ENEWER_SCHEMA, "history: the store's schema version is "
+			       "%.24s, out of range (this pbench knows up to %d): left untouched",
+			       col[0].s, PBENCH_HISTORY_SCHEMA);
 	*(int *)arg = (int)v;
 	return 0;
 }
