@@ -168,10 +168,7 @@ static void column(sqlite3_stmt *st, int i, struct pb_hv *v)
 	case SQLITE_FLOAT:
 		v->type = PB_HV_REAL;
 		v->d = sqlite3_column_double(st, i);
-		/* as an integer where it has one: a NaN or a real past int64 (1e308, written
-		 * by another program) would be undefined as a cast; it is the nearest end */
-		v->i = !(v->d == v->d) ? 0 : v->d >= 9223372036854775808.0 ? INT64_MAX :
-		       v->d < -9223372036854775808.0 ? INT64_MIN : (int64_t)v->d;
+		v->i = pb_hv_int_of(v->d);	/* 1e308: not a cast past int64 */
 		break;
 	case SQLITE_TEXT:
 	case SQLITE_BLOB:
