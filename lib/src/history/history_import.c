@@ -104,8 +104,13 @@ static int month_days(int64_t y, int64_t m)
 static int iso_ns(const char *s, int64_t *ns, char *why, size_t wlen)
 {
 	const char *p = s;
-	int64_t y, mo, d, hh = 0, mi = 0, ss = 0, frac = 0, zh = 0, zm = 0, secs;
+	int64_t y, mo, d, hh = 0, mi = 0, ss = 0, frac = 0, zh = 0, zm = 0, secs = 0;
 	int neg = 0, zneg = 0, nd;
+	const char *bad = NULL;
+	static const char *const day_bad[] = {
+		"the day is not one of its month (1 to 28)", "the day is not one of its month (1 to 29)",
+		"the day is not one of its month (1 to 30)", "the day is not one of its month (1 to 31)",
+	};
 
 	while (isspace((unsigned char)*p))
 		p++;
@@ -151,25 +156,32 @@ static int iso_ns(const char *s, int64_t *ns, char *why, size_t wlen)
 	if (*p)
 		goto form;
 	if (neg || y < 1970 || y > 2262)
-		return snprintf(why, wlen, "the year is not from 1970 to 2262"), -EINVAL;
-	if (mo < 1 || mo > 12)
-		return snprintf(why, wlen, "the month is not 1 to 12"), -EINVAL;
-	if (d < 1 || d > month_days(y, mo))
-		return snprintf(why, wlen, "the day is not one of its month (1 to %d)",
-				month_days(y, mo)), -EINVAL;
-	if (hh > 23 || mi > 59 || ss > 60)
-		return snprintf(why, wlen, "the %s is not 0 to %d", hh > 23 ? "hour" : mi > 59 ?
-				"minute" : "second", hh > 23 ? 23 : mi > 59 ? 59 : 60), -EINVAL;
-	if (zm > 59 || zh * 60 + zm > 18 * 60)
-		return snprintf(why, wlen, "the zone is not within +-18:00"), -EINVAL;
-	secs = civil_days(y, mo, d) * 86400 + hh * 3600 + mi * 60 + ss -
-	       (zneg ? -1 : 1) * (zh * 3600 + zm * 60);
-	if (secs < 0 || (secs == 0 && frac == 0))
-		return snprintf(why, wlen, "not after 1970-01-01T00:00:00Z"), -EINVAL;
-	if (secs > INT64_MAX / 1000000000 ||
-	    (secs == INT64_MAX / 1000000000 && frac > INT64_MAX % 1000000000))
-		return snprintf(why, wlen, "past 2262-04-11T23:47:16Z, the last time int64 ns "
-				"hold"), -EINVAL;
+		bad = "the year is not from 1970 to 2262";
+	else if (mo < 1 || mo > 12)
+		bad = "the month is not 1 to 12";
+	else if (d < 1 || d > month_days(y, mo))
+		bad = day_bad[month_days(y, mo) - 28];
+	else if (hh > 23)
+		bad = "the hour is not 0 to 23";
+	else if (mi > 59)
+		bad = "the minute is not 0 to 59";
+	else if (ss > 60)
+		bad = "the second is not 0 to 60";
+	else if (zm > 59 || zh * 60 + zm > 18 * 60)
+		bad = "the zone is not within +-18:00";
+	if (!bad) {
+		secs = civil_days(y, mo, d) * 86400 + hh * 3600 + mi * 60 + ss -
+		       (zneg ? -1 : 1) * (zh * 3600 + zm * 60);
+		if (secs < 0 || (secs == 0 && frac == 0))
+			bad = "not after 1970-01-01T00:00:00Z";
+		else if (secs > INT64_MAX / 1000000000 ||
+			 (secs == INT64_MAX / 1000000000 && frac > INT64_MAX % 1000000000))
+			bad = "past 2262-04-11T23:47:16Z, the last time int64 ns hold";
+	}
+	if (bad) {
+		snprintf(why, wlen, "%s", bad);
+		return -EINVAL;
+	}
 	*ns = secs * 1000000000 + frac;
 	return 0;
 form:
@@ -376,9 +388,10 @@ static int hyperfine(struct imp *im, json_t *results)
 
 		json_t *times = json_object_get(e, "times");
 
-		if (times && !json_is_array(times))
-			return pb_fail(-EINVAL, "history: %s: hyperfine result %zu: 'times' is not "
-				       "an array", im->name, i);
+		if (times && (!json_is_array(times) || !json_array_size(times)))
+			return pb_fail(-EINVAL, "history: %s: hyperfine result %zu: 'times' is %s",
+				       im->name, i, json_is_array(times) ? "empty: no runs, as pbench "
+				       "analyze says" : "not an array");
 		if ((rc = push_times(im, times, 1e9, "hyperfine result", i)))
 			return rc;
 		if (!cmd || (!im->n && !isfinite(jnum(e, "mean"))))
