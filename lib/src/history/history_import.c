@@ -385,7 +385,6 @@ static int hyperfine(struct imp *im, json_t *results)
 
 	json_array_foreach(results, i, e) {
 		const char *cmd = json_string_value(json_object_get(e, "command"));
-
 		json_t *times = json_object_get(e, "times");
 
 		if (times && (!json_is_array(times) || !json_array_size(times)))
