@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,23 +112,44 @@ static int names(struct hist *a, struct cli_out *out, int check)
 	return rc;
 }
 
+/*
+ * Each file imported whole or not at all (one transaction each). Under the library's stop
+ * flag: a SIGINT or SIGTERM (or any signal that would end pbench) during an import rolls it
+ * back, said ("nothing added, the store is as it was"), and the files after it are not read;
+ * exit 1, or the death of any other signal once said, as the measuring commands do.
+ */
 static int add(struct hist *a)
 {
 	struct pbench_history_import_opts io = PBENCH_HISTORY_IMPORT_OPTS_INIT;
+	const volatile int *stop = pbench_stop_catch();
+	int rc = EXIT_OK, sig;
 
 	io.rev = a->commit;
 	io.cpu_time = a->cpu_time;
-	for (int i = 2; i < a->nargs; i++) {
+	for (int i = 2; i < a->nargs && rc == EXIT_OK; i++) {
 		int n = pbench_history_import_file(a->h, a->args[1], a->args[i], &io);
 
 		if (n < 0) {
 			cli_error("%s", pbench_strerror(n));
-			return n == -EINVAL || n == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+			rc = n == -EINVAL || n == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+			break;
 		}
 		printf("%s: %d record%s added to '%s'\n", a->args[i], n, n == 1 ? "" : "s",
 		       a->args[1]);
+		if (*stop && i + 1 < a->nargs) {
+			cli_error("interrupted by signal %d: the files after '%s' were not added",
+				  *stop, a->args[i]);
+			rc = EXIT_RUNTIME;
+		}
 	}
-	return EXIT_OK;
+	sig = pbench_stop_restore();
+	if (sig && rc == EXIT_OK) {	/* after the last commit: all of it is in */
+		cli_error("interrupted by signal %d once every file was added", sig);
+		rc = EXIT_RUNTIME;
+	}
+	if (sig && sig != SIGINT && sig != SIGTERM)
+		pbench_stop_die(sig);	/* returns only for a signal that does not end it */
+	return rc;
 }
 
 static int run(struct hist *a, struct cli_out *out)

@@ -4,7 +4,8 @@
 # fixtures of tests/data/history/ imported (hyperfine's and Google Benchmark's JSON written by
 # hand in their documented format, CSV series with a known 20% step and without), show in
 # every format, the gate on both series, the OpenMetrics export, a change of machine as a new
-# segment, bad stores, and writers killed with SIGKILL in the middle of appends.
+# segment, bad stores, a document stored once, an import all or nothing (a bad line, SIGINT in
+# the middle of a large CSV), and writers killed with SIGKILL in the middle of appends.
 # Usage: tests/cli/t_history.sh BUILD_DIR. Last line: "cli/history: N passed, N failed, N skipped".
 set -u
 O=${1:-build}
@@ -205,6 +206,77 @@ c.commit()' "$T/new.db"
 		ok "a store of a newer schema: exit 1, one line, the file untouched"; else miss "newer"; fi
 else
 	skipped "locked store" "python3's sqlite3 module is not installed"
+fi
+
+# ---- a document stored once, an import all or nothing (issue 34) -----------------------------
+# records STORE: the points of every series (the list's points column, counted from the end:
+# a name may hold spaces)
+records() { "$PB" history --history "$1" list 2>/dev/null | awk 'NR > 1 { n += $(NF - 3) } END { print n + 0 }'; }
+size() { wc -c <"$1" | tr -d ' '; }
+# 300 Google Benchmark benchmarks in one document: the store grows by about one copy of it (it
+# grew by 300: 10 MB for a 35 KB file; the WAL is in the file once pbench has closed it)
+awk 'BEGIN { printf "{\"context\": {\"date\": \"2026-05-02T10:11:12Z\"}, \"benchmarks\": [";
+	for (i = 0; i < 300; i++) printf "%s{\"name\": \"BM_%d\", \"run_name\": \"BM_%d\", \"run_type\": \"iteration\", \"iterations\": 100, \"real_time\": %d, \"cpu_time\": %d, \"time_unit\": \"ns\"}", i ? ", " : "", i, i, 100 + i, 99 + i;
+	print "]}" }' >"$T/g300.json"
+"$PB" history --history "$T/g.db" add v "$D/values.txt" >/dev/null 2>&1 || bad "g.db" "exit $?"
+before=$(size "$T/g.db") doc=$(size "$T/g300.json")
+if run "one copy" 0 "$PB" history --history "$T/g.db" add g --commit c1 "$T/g300.json" && has "$T/out" "300 records" &&
+   [ $(( $(size "$T/g.db") - before )) -lt $((2 * doc + 300 * 400)) ] &&
+   run "one copy show" 0 "$PB" history --history "$T/g.db" show g/BM_299 --json &&
+   json "$T/out" 'd["points"][0]["value"] == 399'; then
+	ok "300 benchmarks of a $doc-byte document: the store grew by $(( $(size "$T/g.db") - before )) bytes, one copy"
+else miss "one copy" "the store grew by $(( $(size "$T/g.db") - before )) bytes for a document of $doc"; fi
+
+# a malformed line 4: nothing of the file is kept (it kept lines 1-3); fixed, it is added whole, once
+printf 'c1,1\nc2,2\nc3,3\nc4,four\nc5,5\n' >"$T/bad4.csv"
+before=$(records "$T/g.db")
+usage_error "bad line 4" "line 4" history --history "$T/g.db" add m "$T/bad4.csv"
+if [ "$(records "$T/g.db")" -eq "$before" ]; then ok "a bad line 4: no record kept"; else
+	bad "bad line 4 kept" "$(($(records "$T/g.db") - before)) records kept"; fi
+sed 's/four/4/' "$T/bad4.csv" >"$T/good4.csv"
+if run "re-run" 0 "$PB" history --history "$T/g.db" add m "$T/good4.csv" && has "$T/out" "5 records" &&
+   [ "$(records "$T/g.db")" -eq $((before + 5)) ]; then
+	ok "the file fixed and added again: its 5 records, once"; else miss "re-run" "$(($(records "$T/g.db") - before)) records"; fi
+
+# a document of nothing is not "0 records"
+printf '{"results": []}\n' >"$T/empty.json"
+usage_error "empty results" "nothing to add" history --history "$T/g.db" add e "$T/empty.json"
+# --commit for the lines that name no commit
+if run "commit values" 0 "$PB" history --history "$T/g.db" add vc --commit abc "$D/values.txt" &&
+   run "commit values show" 0 "$PB" history --history "$T/g.db" show vc --json &&
+   json "$T/out" '[p["rev"] for p in d["points"]] == ["abc", "abc", "abc"]'; then
+	ok "--commit reaches the value-only lines"; else miss "commit values"; fi
+
+# SIGINT in the middle of a large CSV: rolled back, said, the store's records as they were.
+# The signal goes once pbench holds it (listening) and its transaction has spilled pages into
+# the WAL (the store was closed before: no WAL until a write); an import that finished first
+# is tried again with a file 4 times larger.
+n=400000 try=1
+while :; do
+	seq 1 $n >"$T/big.csv"
+	before=$(records "$T/g.db")
+	$PBI history --history "$T/g.db" add big "$T/big.csv" >"$T/out" 2>"$T/err" &
+	pid=$!
+	listening "$pid"
+	i=0
+	while [ ! -s "$T/g.db-wal" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	if [ $try -lt 4 ] && { [ $rc -eq 0 ] || has "$T/err" "once every file was added"; }; then
+		"$PB" history --history "$T/g.db" add big0 "$D/values.txt" >/dev/null 2>&1	# a new start
+		try=$((try + 1)) n=$((n * 4))
+		continue
+	fi
+	break
+done
+after=$(records "$T/g.db")
+if [ $rc -eq 1 ] && has "$T/err" "^pbench: error: .*history: big: interrupted by signal 2 .*nothing added, the store is as it was" &&
+   [ "$after" -eq "$before" ] && run "after the interrupt" 0 "$PB" history --history "$T/g.db" add v "$D/values.txt" &&
+   [ "$(records "$T/g.db")" -eq $((before + 3)) ]; then
+	ok_after $try "SIGINT during a $n-line import: exit 1, said, no record of it kept"
+else
+	bad "SIGINT import" "exit $rc (want 1), $((after - before)) records kept of $n (want 0), try $try"
 fi
 
 # ---- a writer killed mid-append leaves no half record ----------------------------------------

@@ -157,7 +157,8 @@ PBENCH_API int pbench_suggest_choice(const char *word, const char *const *names,
  * ones...: those PBENCH_PREPARE_SIGNALS restores a prepared state on; not SIGPIPE, a write's
  * error, nor a fault of the thread itself) sets the flag to its number instead (the first
  * one; 0 while none came). Give the flag as the opts' stop of the runs, contests, jitter
- * probes and listings the harness makes, with their *_SIGNALS flag where they have one. A
+ * probes and listings the harness makes, with their *_SIGNALS flag where they have one; a
+ * pbench_history_import() made meanwhile checks it between records and rolls back. A
  * signal ignored when this is called (nohup) stays ignored. Call it from one thread, before
  * the harness's own threads start. Returns the flag.
  */

@@ -99,6 +99,11 @@ static inline void pb_sigset_stop(sigset_t *s)
 		sigaddset(s, sig);
 }
 
+/* stop.c: the signal that set the stop flag while pbench_stop_catch() holds the signals (0:
+ * none came, or they are not caught): for the work that checks it between its steps without
+ * a flag of its own in its options (pbench_history_import(): a document all or nothing). */
+int pb_stop_signal(void);
+
 /* sysfs.c: every read of /sys and /proc goes through these. */
 /* Map "/sys/..." or "/proc/..." to the root from PBENCH_SYSFS_ROOT / PBENCH_PROCFS_ROOT. */
 int pb_path(char *buf, size_t len, const char *path);

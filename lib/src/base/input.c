@@ -44,7 +44,7 @@ static int read_fd(int fd, size_t max, char **text, size_t *len)
 	while (buf) {
 		ssize_t r = read(fd, buf + n, cap - n - 1);
 
-		if (r < 0 && errno == EINTR)
+		if (r < 0 && errno == EINTR && !pb_stop_signal())	/* a Ctrl-C ends it */
 			continue;
 		if (r <= 0) {
 			int err = r < 0 ? -errno : 0;

@@ -15,6 +15,8 @@
 #include "base/base.h"
 
 static volatile int stop_sig;
+/* 1 between pbench_stop_catch() and pbench_stop_restore(). */
+static int catching;
 /* The signals caught, each with the action it had before. */
 static sigset_t caught;
 static struct sigaction old_acts[NSIG];
@@ -42,7 +44,13 @@ const volatile int *pbench_stop_catch(void)
 		if (old_acts[sig].sa_handler != SIG_IGN && !sigaction(sig, &sa, NULL))
 			sigaddset(&caught, sig);
 	}
+	catching = 1;
 	return &stop_sig;
+}
+
+int pb_stop_signal(void)
+{
+	return catching ? stop_sig : 0;
 }
 
 int pbench_stop_restore(void)
@@ -51,6 +59,7 @@ int pbench_stop_restore(void)
 		if (sigismember(&caught, sig) == 1)
 			sigaction(sig, &old_acts[sig], NULL);
 	sigemptyset(&caught);
+	catching = 0;
 	return stop_sig;
 }
 

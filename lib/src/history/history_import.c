@@ -3,8 +3,10 @@
  * Documents into the history (issue 24): pbench's own JSON (what `pbench stat --record` and
  * `pbench compare --record` store, and `pbench history add` imports), hyperfine's and Google
  * Benchmark's JSON, and a CSV or one-value-a-line series from another tool, so that a team
- * brings its history with it. Each document becomes records through pbench_history_add(),
- * one transaction each; this file knows the formats, not the store.
+ * brings its history with it. Each document becomes its records in one transaction (all or
+ * nothing: a bad line, a signal, a lost server leave the store as it was), the document
+ * stored once and shared by them (history.c's pb_history_add_in()); this file knows the
+ * formats, not the store.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -33,6 +35,7 @@ struct imp {
 	int *noisy;
 	size_t n, cap;
 	int added;
+	struct pb_hbatch batch;		/* the transaction's machine and document, made once */
 };
 
 static const struct pbench_history_import_opts import_defaults = PBENCH_HISTORY_IMPORT_OPTS_INIT;
@@ -251,7 +254,20 @@ static int summary_rule(const struct imp *im, double ns, const char *what, size_
 	return isnan(ns) ? 0 : time_rule(im, ns, "%s %zu, %s", what, i, key);
 }
 
-/* One record of the runs gathered (im->v), under name[/sub]. */
+/* A signal caught by pbench_stop_catch() (a Ctrl-C of `pbench history add`): -EINTR, the
+ * import then rolled back whole. Checked between records and before the commit. */
+static int interrupted(const struct imp *im)
+{
+	int sig = pb_stop_signal();
+
+	if (!sig)
+		return 0;
+	return pb_fail(-EINTR, "history: %s: interrupted by signal %d (%s) after %d record%s: "
+		       "nothing added, the store is as it was", im->name, sig, strsignal(sig),
+		       im->added, im->added == 1 ? "" : "s");
+}
+
+/* One record of the runs gathered (im->v), under name[/sub], in the import's transaction. */
 static int store(struct imp *im, const char *sub, const char *metric, const char *unit,
 		 double value, double lo, double hi, const char *rev, int64_t t)
 {
@@ -282,7 +298,7 @@ static int store(struct imp *im, const char *sub, const char *metric, const char
 	r.cpu_model = im->fp[0], r.microcode = im->fp[1], r.kernel = im->fp[2];
 	r.governor = im->fp[3], r.smt = im->fp[4], r.isolation = im->fp[5];
 	r.virt = im->fp[6], r.pbench_version = im->fp[7];
-	id = pbench_history_add(im->h, &r);
+	id = interrupted(im) ?: pb_history_add_in(im->h, &r, &im->batch);
 	free(full);
 	im->n = 0;
 	if (id < 0)
@@ -417,95 +433,133 @@ static double time_unit_ns(const char *u)
 	return u ? NAN : 1;
 }
 
-/* Google Benchmark: per benchmark (run_name), its iterations are the runs; with only
- * aggregates (--benchmark_report_aggregates_only), the mean is the value. */
-static int gbench(struct imp *im, json_t *arr)
+/* A Google Benchmark entry's benchmark: its run_name, else its name (NULL: neither). */
+static const char *run_name(json_t *b)
+{
+	return json_string_value(json_object_get(b, "run_name")) ?:
+	       json_string_value(json_object_get(b, "name"));
+}
+
+/* One benchmark: its entries, first..the end of the chain next[], into runs and a mean. */
+static int gbench_one(struct imp *im, json_t *arr, size_t first, const size_t *next,
+		      const char *run)
 {
 	const char *key = im->o.cpu_time ? "cpu_time" : "real_time";
-	size_t i, k, n = json_array_size(arr);
-	json_t *b, *c;
+	size_t n = json_array_size(arr);
+	double mean = NAN;
 	int rc;
 
-	json_array_foreach(arr, i, b) {
-		const char *run = json_string_value(json_object_get(b, "run_name")) ?:
-				  json_string_value(json_object_get(b, "name"));
-		double mean = NAN;
-		int seen = 0;
+	for (size_t k = first; k < n; k = next[k]) {
+		json_t *c = json_array_get(arr, k);
+		const char *type = json_string_value(json_object_get(c, "run_type"));
+		const char *agg = json_string_value(json_object_get(c, "aggregate_name"));
+		double x = jnum(c, key) * time_unit_ns(json_string_value(json_object_get(c,
+										 "time_unit")));
 
-		for (k = 0; k < i && run; k++) {	/* the first entry of a run_name makes it */
-			const char *o = json_string_value(json_object_get(json_array_get(arr, k),
-									 "run_name")) ?:
-					json_string_value(json_object_get(json_array_get(arr, k),
-									  "name"));
-			seen |= o && !strcmp(o, run);
-		}
-		if (seen)
-			continue;
-		for (k = i; k < n && run; k++) {
-			const char *o, *type, *agg;
-			double x;
-
-			c = json_array_get(arr, k);
-			o = json_string_value(json_object_get(c, "run_name")) ?:
-			    json_string_value(json_object_get(c, "name"));
-			type = json_string_value(json_object_get(c, "run_type"));
-			agg = json_string_value(json_object_get(c, "aggregate_name"));
-			x = jnum(c, key) * time_unit_ns(json_string_value(json_object_get(c,
-											 "time_unit")));
-			if (!o || strcmp(o, run))
-				continue;
-			if (!isfinite(x))
-				return pb_fail(-EINVAL, "history: %s: benchmark entry %zu has no %s or "
-					       "no known time_unit", im->name, k, key);
-			if ((rc = time_rule(im, x, "benchmark entry %zu, %s", k, key)))
-				return rc;
-			if (!type || !strcmp(type, "iteration"))
-				rc = push(im, x, -1);
-			else
-				rc = 0, mean = agg && !strcmp(agg, "mean") ? x : mean;
-			if (rc)
-				return rc;
-		}
-		if (!run || (!im->n && !isfinite(mean)))
-			return pb_fail(-EINVAL, "history: %s: benchmark entry %zu has no name, or "
-				       "neither iterations nor a mean", im->name, i);
-		rc = store(im, run, im->o.cpu_time ? "cpu_time_ns" : "real_time_ns", "ns", mean, 0,
-			   0, NULL, 0);
+		if (!isfinite(x))
+			return pb_fail(-EINVAL, "history: %s: benchmark entry %zu has no %s or no "
+				       "known time_unit", im->name, k, key);
+		if ((rc = time_rule(im, x, "benchmark entry %zu, %s", k, key)))
+			return rc;
+		if (!type || !strcmp(type, "iteration"))
+			rc = push(im, x, -1);
+		else
+			rc = 0, mean = agg && !strcmp(agg, "mean") ? x : mean;
 		if (rc)
 			return rc;
 	}
-	return 0;
+	if (!im->n && !isfinite(mean))
+		return pb_fail(-EINVAL, "history: %s: benchmark entry %zu has no name, or neither "
+			       "iterations nor a mean", im->name, first);
+	return store(im, run, im->o.cpu_time ? "cpu_time_ns" : "real_time_ns", "ns", mean, 0, 0,
+		     NULL, 0);
 }
 
-/* A document's array of what it measured, NULL when it has none; an empty one is said. */
-static json_t *doc_array(struct imp *im, json_t *root, const char *key, int *rc)
+/* Google Benchmark: per benchmark (run_name), its iterations are the runs; with only
+ * aggregates (--benchmark_report_aggregates_only), the mean is the value. The benchmarks in
+ * the order of their first entry; each entry is chained to the next of its benchmark (a
+ * JSON object of the names seen is the hash), so that each is read once (issue 34: a scan of
+ * every earlier entry per entry took 6.5 s for 20k iterations). */
+static int gbench(struct imp *im, json_t *arr)
 {
-	json_t *a = json_object_get(root, key);
+	size_t i, n = json_array_size(arr), groups = 0;
+	size_t *next = malloc((n ? n : 1) * sizeof(*next));
+	size_t *first = malloc((n ? n : 1) * sizeof(*first));	/* per benchmark */
+	size_t *last = malloc((n ? n : 1) * sizeof(*last));
+	json_t *seen = json_object(), *b, *g;
+	int rc = next && first && last && seen ? 0 : -ENOMEM;
 
-	if (!json_is_array(a))
-		return NULL;
-	if (!json_array_size(a))
-		*rc = pb_fail(-EINVAL, "history: %s: '%s' is empty: nothing to add", im->name,
-			      key);
-	return a;
+	json_array_foreach(arr, i, b) {
+		const char *run = run_name(b);
+
+		if (rc)
+			break;
+		next[i] = n;
+		if (!run)
+			continue;
+		if ((g = json_object_get(seen, run))) {
+			size_t k = (size_t)json_integer_value(g);
+
+			next[last[k]] = i;
+			last[k] = i;
+			continue;
+		}
+		first[groups] = last[groups] = i;
+		if (json_object_set_new_nocheck(seen, run, json_integer((json_int_t)groups++)))
+			rc = -ENOMEM;
+	}
+	json_array_foreach(arr, i, b) {		/* each benchmark at its first entry */
+		const char *run = run_name(b);
+
+		if (rc)
+			break;
+		if (!run)
+			rc = pb_fail(-EINVAL, "history: %s: benchmark entry %zu has no name, or "
+				     "neither iterations nor a mean", im->name, i);
+		else if (first[json_integer_value(json_object_get(seen, run))] == i)
+			rc = gbench_one(im, arr, i, next, run);
+	}
+	json_decref(seen);
+	free(next);
+	free(first);
+	free(last);
+	return rc;
 }
 
 static int import_json(struct imp *im, json_t *root)
 {
-	json_t *a;
-	int rc = 0;
+	static const char *const keys[] = { "modes", "entrants", "results", "benchmarks" };
+	json_t *a = NULL;
+	int k = 0, rc;
 
-	if ((a = doc_array(im, root, "modes", &rc)))
-		return rc ?: pbench_fingerprint(im, root) ?: import_stat(im, a);
-	if ((a = doc_array(im, root, "entrants", &rc)))
-		return rc ?: pbench_fingerprint(im, root) ?: import_compare(im, a);
-	if ((a = doc_array(im, root, "results", &rc)))
-		return rc ?: hyperfine(im, a);
-	if ((a = doc_array(im, root, "benchmarks", &rc)))
-		return rc ?: doc_date(im, "context.date", json_string_value(json_object_get(
-				      json_object_get(root, "context"), "date"))) ?: gbench(im, a);
-	return pb_fail(-EINVAL, "history: %s: a JSON document of none of pbench stat, pbench "
-		       "compare, hyperfine or Google Benchmark", im->name);
+	while (k < 4 && !json_is_array(a = json_object_get(root, keys[k])))
+		k++;
+	if (k < 2 && (rc = pbench_fingerprint(im, root)))
+		return rc;
+	if (k == 3 && (rc = doc_date(im, "context.date", json_string_value(json_object_get(
+				     json_object_get(root, "context"), "date")))))
+		return rc;
+	switch (k) {
+	case 0:
+		rc = import_stat(im, a);
+		break;
+	case 1:
+		rc = import_compare(im, a);
+		break;
+	case 2:
+		rc = hyperfine(im, a);
+		break;
+	case 3:
+		rc = gbench(im, a);
+		break;
+	default:
+		return pb_fail(-EINVAL, "history: %s: a JSON document of none of pbench stat, "
+			       "pbench compare, hyperfine or Google Benchmark", im->name);
+	}
+	if (!rc && !im->added)	/* {"results": []}: nothing to add is not a success */
+		rc = pb_fail(-EINVAL, "history: %s: no result in the document (its '%s' is "
+			     "empty): nothing to add", im->name, keys[k]);
+	return rc;
 }
 
 /* A CSV field that strtod reads whole (hex, inf, nan, 1e999 too): meant as a number, so not
@@ -590,7 +644,7 @@ static int csv_line(struct imp *im, char *line, size_t lineno, int64_t base, int
 	if ((bad = pb_input_value(v, !strcmp(im->unit, "ns"))))
 		return pb_fail(-EINVAL, "history: %s: line %zu: value '%s' %s", im->name, lineno,
 			       fv, pb_input_value_why(bad));
-	return store(im, NULL, im->metric, im->unit, v, 0, 0, nf > 1 ? f[0] : "",
+	return store(im, NULL, im->metric, im->unit, v, 0, 0, nf > 1 ? f[0] : NULL, /* --commit */
 		     tn ? tn : base + (int64_t)lineno);
 }
 
@@ -655,11 +709,24 @@ static int text_rule(const char *name, const char *text, size_t len)
 	return 0;
 }
 
+/* The import's transaction ended: committed when rc is 0 and no signal came meanwhile,
+ * else rolled back (nothing of the document is kept). */
+static int end(struct imp *im, int rc)
+{
+	if (!rc)
+		rc = interrupted(im);
+	rc = pb_history_end(im->h, rc);
+	if (rc)
+		im->added = 0;
+	return rc;
+}
+
 PBENCH_API int pbench_history_import(struct pbench_history *h, const char *name,
 				     const char *text, size_t len,
 				     const struct pbench_history_import_opts *opts)
 {
-	struct imp im = { .h = h, .name = name, .o = import_defaults };
+	struct imp im = { .h = h, .name = name, .o = import_defaults,
+			  .batch = { .doc_id = -1, .machine_id = -1 } };
 	char rev[128], branch[256];
 	size_t skip = 0;
 	int rc;
@@ -691,11 +758,13 @@ PBENCH_API int pbench_history_import(struct pbench_history *h, const char *name,
 			im.o.branch = im.o.branch ? im.o.branch : branch;
 		}
 		im.doc = strndup(text, len);
-		rc = im.doc ? import_json(&im, root) : -ENOMEM;
+		rc = !im.doc ? -ENOMEM : pb_history_begin(h, __func__);
+		if (!rc)
+			rc = end(&im, import_json(&im, root));
 		free((char *)im.doc);
 		json_decref(root);
-	} else {
-		rc = import_csv(&im, text, len);
+	} else if (!(rc = pb_history_begin(h, __func__))) {
+		rc = end(&im, import_csv(&im, text, len));
 	}
 	free(im.v);
 	free(im.noisy);
