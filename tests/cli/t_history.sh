@@ -26,6 +26,50 @@ printf 'commit,time,value\nc1,1780000000,12\nc2,1780003600,twelve\n' >"$T/bad.cs
 usage_error "a CSV line that is not a number" "line 3" history $H add x "$T/bad.csv"
 usage_error "a series that is not there" "no series 'nosuch'" history $H show nosuch
 
+# ---- read as analyze reads (issue 34): its rule, its bounds, one line and exit 2 each -------
+printf '{"results": [{"command": "c", "times": [0.1, -0.2]}]}' >"$T/neg.json"
+usage_error "a negative time" "hyperfine result 0, time 1 (-2e+08 ns) is negative: not a time" \
+	history $H add r "$T/neg.json"
+printf '{"results": [{"command": "c", "times": [0.1, 1e-320]}]}' >"$T/den.json"
+usage_error "a subnormal time" "time 1 (9.99989e-312 ns) is subnormal" history $H add r "$T/den.json"
+printf '{"results": [{"command": "c", "times": [0.1]}], "results": []}' >"$T/dup.json"
+usage_error "a duplicate key" "duplicate object key" history $H add r "$T/dup.json"
+printf '{"results": [{"command": "c", "times": [0.1, "0.2"]}]}' >"$T/typ.json"
+usage_error "a time of the wrong type" "hyperfine result 0, time 1 is not a number" \
+	history $H add r "$T/typ.json"
+printf '{"results": []}' >"$T/none.json"
+usage_error "an empty document" "'results' is empty" history $H add r "$T/none.json"
+printf '1\n2\n3\0004\n5\n' >"$T/nul.csv"
+usage_error "a NUL byte in a CSV" "line 3 holds a NUL byte" history $H add r "$T/nul.csv"
+printf '0x10\n' >"$T/hex.csv"
+usage_error "hex is not a number" "line 1: '0x10' is not a number" history $H add r "$T/hex.csv"
+printf 'c1,1e300,5\n' >"$T/t1e300.csv"
+usage_error "a time past int64 ns" "time '1e300' is past 2262-04-11" history $H add r "$T/t1e300.csv"
+printf 'c1,0,5\n' >"$T/t0.csv"
+usage_error "a time of 0 is not now" "time '0' is not after 1970-01-01" history $H add r "$T/t0.csv"
+printf 'c1,2026-13-45T99:99:99Z,5\n' >"$T/tiso.csv"
+usage_error "an invalid ISO date" "the month is not 1 to 12" history $H add r "$T/tiso.csv"
+for d in 99999999999-01-01 -2147483648-01-01T00:00:00 2026-01-01T00:00:00+99999999:00; do
+	printf '{"context": {"date": "%s"}, "benchmarks": [{"name": "B", "real_time": 1, "time_unit": "ns"}]}' \
+		"$d" >"$T/gdate.json"
+	usage_error "a Google Benchmark date out of range: $d" "context.date '$d': the" \
+		history $H add r "$T/gdate.json"
+done
+# /dev/zero is refused at analyze's cap, a FIFO nobody writes to after a second (timeout 20:
+# a hang or a read to ENOMEM is a failure, not a stuck suite)
+mkfifo "$T/nofifo"
+printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$PB" >"$T/pb20" && chmod +x "$T/pb20"
+PB_REAL=$PB PB=$T/pb20
+usage_error "/dev/zero" "'/dev/zero' holds more than 64 MiB" history $H add r /dev/zero
+usage_error "a FIFO with no writer" "'$T/nofifo' is a FIFO that no program wrote to in 1000 ms" \
+	history $H add r "$T/nofifo"
+PB=$PB_REAL
+if run "nothing added by the refusals" 0 "$PB" history $H && ! has "$T/out" "^r "; then
+	ok "what was refused added nothing"
+else
+	miss "nothing added by the refusals"
+fi
+
 # ---- bad stores: one line, exit 1 ------------------------------------------------------------
 if run "missing store" 1 "$PB" history --history "$T/none.db" && has "$T/err" "^pbench: error: .*none.db" &&
    [ ! -e "$T/none.db" ]; then ok "a missing store is said, and not made by a read"; else miss "missing store"; fi

@@ -253,16 +253,23 @@ struct pbench_history_import_opts {
  *    and # comments are skipped; time as seconds since the epoch or ISO 8601), the metric of
  *    the series of that name when there is one (its unit ns when it ends in _ns), else value.
  * The document itself is kept once, shared by the records it made (a CSV line: none); a CSV
- * line without a commit takes opts->rev. Returns the number of records added (> 0), or
- * -EINVAL (not a document of these, or one with nothing to add, said in one line through
- * pbench_strerror()), -EINTR (a signal came while pbench_stop_catch() holds the signals:
- * the import is rolled back, as `pbench history add` does on a Ctrl-C), or an error of
- * pbench_history_add().
+ * line without a commit takes opts->rev. Every value is read by pbench analyze's rule: a
+ * number as pbench_format_parse() reads one (no hex, inf or nan), finite, not subnormal, a
+ * time not negative; a JSON key twice, a time that is not a number, an empty array of
+ * results or a NUL byte is refused; a date (host.date, context.date, a CSV time) is ISO 8601
+ * within 1970-01-01 (after it) to 2262-04-11 (what int64 ns hold), month, day, hour, minute,
+ * second and zone (+-18:00) in range, a CSV time in seconds too. Returns the number of
+ * records added (> 0), or -EINVAL (not a document of these, one with nothing to add, or a
+ * value refused, said in one line through pbench_strerror()), -EINTR (a signal came while
+ * pbench_stop_catch() holds the signals: the import is rolled back, as `pbench history add`
+ * does on a Ctrl-C), or an error of pbench_history_add().
  */
 PBENCH_API int pbench_history_import(struct pbench_history *h, const char *name,
 				     const char *text, size_t len,
 				     const struct pbench_history_import_opts *opts);
-/* pbench_history_import() of the file at path ("-": stdin). Errors: also -errno of the read. */
+/* pbench_history_import() of the file at path ("-": stdin), read as pbench analyze reads a file
+ * (pbench_samples_add_file()): -EINVAL for a directory, more than 64 MiB (/dev/zero), a FIFO
+ * no program writes to within a second, a NUL byte. Errors: also -errno of the read. */
 PBENCH_API int pbench_history_import_file(struct pbench_history *h, const char *name,
 					  const char *path,
 					  const struct pbench_history_import_opts *opts);

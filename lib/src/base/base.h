@@ -4,7 +4,8 @@
  * the library. Errors and the log (log.c), the one check and copy of a caller's versioned
  * struct, the /sys and /proc reader (sysfs.c), reason strings (intern.c), enum names
  * (names.c), the raw perf_event_open (sys_perf.c), prose wrapped at a width (wrap.c), number
- * formatting, CSV and Markdown (format.c), command lines (command.c), SVG helpers (plot.c).
+ * formatting, CSV and Markdown (format.c), command lines (command.c), SVG helpers (plot.c), the
+ * reader of an input file and the rule of its numbers (input.c).
  * JSON (jsonutil.h) and /proc/interrupts (irq_table.h) have their own headers. Never
  * installed.
  */
@@ -135,6 +136,33 @@ void pb_recorded_everywhere(int on);
 int pb_recorded_set(void);
 /* Reads go to a recorded tree right now (inside a check, or everywhere for unit tests). */
 int pb_recorded_active(void);
+
+/* input.c: the one reader of an input a user hands pbench (analyze's samples, the history's
+ * documents) and the one rule of the numbers in it. */
+/* The most an input file may hold: more is not samples or a document (/dev/zero). JSON is
+ * parsed whole by jansson, at 10 to 13 times its size in memory, so it is bounded lower. */
+#define PB_INPUT_MAX ((size_t)64 << 20)
+#define PB_INPUT_JSON_MAX ((size_t)16 << 20)
+/* How long a FIFO may go without a writer before its reader gives up on it, in ms. */
+#define PB_INPUT_FIFO_WAIT_MS 1000
+/* The whole of the file at path ("-": stdin) in *text (malloc'd, NUL-terminated after its
+ * *len bytes), read blocking once open. 0, or with why (cut to wlen) one line naming path:
+ * -errno of open or read, -EISDIR, -EAGAIN (a FIFO no program wrote to in
+ * PB_INPUT_FIFO_WAIT_MS), -EFBIG (more than max bytes), -ENOMEM. */
+int pb_input_read(const char *path, size_t max, char **text, size_t *len, char *why,
+		  size_t wlen);
+/* The first NUL byte of text, or NULL; *line (when not NULL) its line, from 1. */
+const char *pb_input_nul(const char *text, size_t len, size_t *line);
+/* The number the len bytes at s spell, spaces around it aside: pbench_format_parse()'s grammar
+ * (no hex, no inf or nan). 0 and *x (a subnormal too: pb_input_value() refuses it), -ERANGE
+ * for what strtod takes as inf, nan or out of range ("not a finite number"), -EINVAL for the
+ * rest ("not a number"). */
+int pb_input_number(const char *s, size_t len, double *x);
+/* The one rule of a value read: 0 when x is finite and not subnormal (and, a time, not
+ * negative), else what it is, which pb_input_value_why() says ("is subnormal, ..."). */
+enum { PB_INPUT_NOT_FINITE = 1, PB_INPUT_SUBNORMAL, PB_INPUT_NEGATIVE };
+int pb_input_value(double x, int time);
+const char *pb_input_value_why(int code);
 
 /* Per-CPU times from a "cpuN ..." line of /proc/stat, in USER_HZ ticks. */
 struct pb_cpu_times {

@@ -26,6 +26,13 @@ struct pb_hv {
 #define PB_HV_I(x) ((struct pb_hv){ .type = PB_HV_INT, .i = (x) })
 #define PB_HV_D(x) ((struct pb_hv){ .type = PB_HV_REAL, .d = (x) })
 #define PB_HV_S(x) ((struct pb_hv){ .type = PB_HV_TEXT, .s = (x) })
+/* A REAL read as a row's integer (pb_hv.i): the nearest int64 (0 for NaN), never a cast past
+ * int64's range (undefined: a 1e308 another program wrote). Both backends read REALs so. */
+static inline int64_t pb_hv_int_of(double d)
+{
+	return d != d ? 0 : d >= 9223372036854775808.0 ? INT64_MAX :
+	       d < -9223372036854775808.0 ? INT64_MIN : (int64_t)d;
+}
 
 /* A row of a query: ncol values; return 0 to go on, a negative error to stop with it. */
 typedef int (*pb_hrow_fn)(const struct pb_hv *col, int ncol, void *arg);
