@@ -343,8 +343,11 @@ static pid_t writer(const char *file, const char *name, int n)
 		char rev[32];
 
 		o.busy_timeout_s = 30;
-		if (pbench_history_open(&h, file, &o))
+		int orc = pbench_history_open(&h, file, &o);
+		if (orc) {
+			fprintf(stderr, "writer %s: %s\n", name, pbench_strerror(orc));
 			_exit(10);
+		}
 		for (int i = 0; i < n; i++) {
 			struct pbench_history_record r = rec_at(name, rev, 100 + i, "k");
 
