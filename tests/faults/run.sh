@@ -611,7 +611,61 @@ if command -v cc >/dev/null 2>&1 &&
    printf '%s\n' '#include <stdlib.h>' '#include <unistd.h>' 'int main(int argc, char **argv) {' \
 	'for (int i = 0, n = atoi(argv[1]); i < n; i++)' \
 	'if (fork() == 0) { setsid(); sleep(30); _exit(0); }' 'return 0; }' >"$T/daemons.c" &&
-   cc -O1 -o "$T/daemons" "$T/daemons.c" 2>/dev/null; then
+   cc -O1 -o "$T/daemons" "$T/daemons.c" 2>/dev/null &&
+   cat >"$T/hopper.c" <<'EOF_HOPPER' && cc -O1 -o "$T/hopper" "$T/hopper.c" 2>/dev/null &&
+#include <signal.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+/* hopper S: spin 1 ms, fork, exit; the child does the same, SIGTERM ignored, until S seconds
+ * after the first start by the clock (so the chain ends itself whatever pbench does) */
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+int main(int argc, char **argv)
+{
+	double end = now() + atof(argv[1]);
+
+	signal(SIGTERM, SIG_IGN);
+	for (;;) {
+		double t = now();
+
+		while (now() < t + 0.001)
+			;
+		if (now() >= end || fork() != 0)
+			_exit(0);
+	}
+}
+EOF_HOPPER
+   cat >"$T/fifospin.c" <<'EOF_FIFOSPIN' && cc -O1 -o "$T/fifospin" "$T/fifospin.c" 2>/dev/null; then
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+/* fifospin PRIO S: SCHED_FIFO at PRIO (0: as started), then spin for S seconds by its own
+ * clock, whatever happens to pbench; exit 3 when the priority cannot be taken */
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+int main(int argc, char **argv)
+{
+	struct sched_param sp = { .sched_priority = atoi(argv[1]) };
+	double end = now() + atof(argv[2]);
+
+	if (sp.sched_priority && sched_setscheduler(0, SCHED_FIFO, &sp))
+		return 3;
+	for (volatile unsigned i = 0;; i++)
+		if (!(i & 0xffff) && now() >= end)
+			return 0;
+}
+EOF_FIFOSPIN
 	HAVE_CC=1
 fi
 # No limit on what is ended: 700 daemons (before: "left 256", 188 still running).
@@ -623,6 +677,22 @@ elif run "700 daemons" 0 "$PB" stat -r 1 --mode unprepared -q -e task-clock -- "
 else
 	miss "700 daemons" "$(pgrep -fc "daemons 700 $U") left"
 	pkill -f "daemons 700 $U"
+fi
+# A command that keeps forking a daemon (each spins 1 ms, forks and exits, SIGTERM ignored):
+# the run is counted up to its command's exit, not through the sweep that ends the chain.
+# Before: a run of 1.1 ms with task-clock 310 ms, "used 287 CPUs' worth ... give it 314 CPUs".
+if [ "$HAVE_CC" -eq 0 ]; then
+	skipped "hopper" "no C compiler for the forking program"
+elif run "hopper" 0 "$PB" stat -r 2 --mode unprepared -e task-clock --export-json "$T/hop.json" \
+	-- "$T/hopper" 20 "$U" &&
+   has "$T/err" "their time after the command's exit is not counted" &&
+   nothas "$T/err" "CPUs' worth" && { [ "$HAVE_PY" -eq 0 ] || json "$T/hop.json" \
+	'all(r["counters"]["task-clock"]["scaled"] <= (int(sys.argv[2]) + 1) * r["ns"] for r in d["modes"][0]["runs"])' "$NCPU"; } &&
+   { sleep 0.2; gone "hopper 20 $U"; }; then
+	ok "a command that keeps forking daemons: counted to its exit, the chain ended"
+else
+	miss "hopper"
+	pkill -9 -f "hopper 20 $U"
 fi
 # --annotate's sampled run is covered too: a command that never ends is ended on SIGINT.
 if [ "$HAVE_CC" -eq 1 ]; then

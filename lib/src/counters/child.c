@@ -1202,16 +1202,20 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	}
 	ch->pid = 0;
 	take_terminal_back(ch);
-	/* Outside the timed span: whatever the command left running is ended now (and
-	 * counted up to its end, as it was by a set of the command's own). */
-	end_leftovers(ch);
+	/* The run's counts read now, at its end: the command's process has ended, and what it
+	 * left running (inherited counters sum every process of the tree, live ones too) adds
+	 * up to this moment and no further. A command that keeps forking daemons (each forks
+	 * and exits, each spinning a little) otherwise counted their time through the sweep's
+	 * grace period: 310 ms of task-clock for a run of 1.1 ms. Its own set read once
+	 * (pbench_child_count() hands it out); the caller's set's stop snapshot taken. */
 	held_stop(ch);
-	/* Its own set read once, now that it has ended: pbench_child_count() hands it out. */
 	if (ch->counters && !ch->held) {
 		int got = pbench_counters_read(ch->counters);
 
 		ch->read_err = got < 0 ? got : 0;
 	}
+	/* Outside the timed span: whatever the command left running is ended now. */
+	end_leftovers(ch);
 	r.ticks = t1 - ch->t0;
 	r.ns = pbench_ticks_to_ns(r.ticks);
 	r.setup_ticks = ch->t0 - ch->t_fork;

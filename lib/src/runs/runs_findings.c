@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/base.h"
 #include "measure/measure.h"
@@ -89,6 +90,9 @@ int pbench_runs_multi_cpu(const struct pbench_runs *r, struct pbench_runs_multi_
 	    (m.cpus_given > 1 && m.cpus_used <= m.cpus_given))
 		return 0;
 	m.cpus_needed = (int)ceil(m.cpus_used);
+	/* More CPUs than the machine has cannot be the run's own: not advice to give. */
+	if (m.cpus_needed > sysconf(_SC_NPROCESSORS_ONLN))
+		return 0;
 	pb_copy_out(out, &m, sizeof(m));
 	return 1;
 }
@@ -103,7 +107,8 @@ static int warning_k(const struct pbench_runs *r, const char *name, int k, char 
 	pbench_runs_totals(r, &t);
 	if (t.left_behind_runs && !k--) {
 		snprintf(buf, len, "'%s' left %d process%s running after %d run%s (background jobs "
-			 "or daemons): pbench ended them after each run (SIGTERM, then SIGKILL)",
+			 "or daemons): pbench ended them after each run (SIGTERM, then SIGKILL); "
+			 "their time after the command's exit is not counted",
 			 name, t.left_behind, t.left_behind == 1 ? "" : "es", t.left_behind_runs,
 			 t.left_behind_runs == 1 ? "" : "s");
 		return 1;
