@@ -732,7 +732,7 @@ for ev in "-e task-clock" ""; do
 done
 # --timeout holds, and SIGINT is handled, when the command spins on pbench's CPU at pbench's
 # SCHED_FIFO priority (the AUTO probe's choice, kept in $XDG_CACHE_HOME, set here): pbench's
-# thread waits one priority above it. Before: the run reported as 3 s "exit 0"; a command
+# thread waits above it, on another CPU when there is one. Before: the run reported as 3 s "exit 0"; a command
 # that never ends kept pbench from running at all.
 cpu=$((NCPU - 1))
 if [ "$HAVE_CC" -eq 0 ]; then
@@ -782,6 +782,32 @@ else
 		miss "FIFO timeout(1)" "took $(($(date +%s) - start)) s"
 		pkill -9 -f "spin 0 10.5$U"
 	fi
+	# A command that raises itself above pbench (SCHED_FIFO 52: above the prepared 50 and
+	# the watcher's old 51; 99: the top) on the prepared CPU: pbench's thread waits on
+	# another CPU, so the timeout and -I's intervals come on time. Before: a 0.5 s timeout
+	# ran the spinner's 3 s and the run said "exit 0" (fifospin 52, 3 of 3); with -I 100 one
+	# "interval of 100 ms" spanned the whole run.
+	for prio in 52 99; do
+		if [ "$NCPU" -lt 2 ]; then
+			skipped "FIFO $prio timeout" "one CPU only: pbench's thread has no other CPU to wait on"
+			continue
+		elif [ "$HAVE_PY" -eq 0 ]; then
+			skipped "FIFO $prio timeout" "python3 is not installed (the check reads the JSON)"
+			continue
+		fi
+		if run "FIFO $prio timeout" 1 timeout -s KILL 20 env XDG_CACHE_HOME="$T/cache" \
+			"$PB" stat -r 1 --cpu $cpu --warmup-ms 100 --timeout 0.5 -I 100 -e task-clock \
+			--export-json "$T/f$prio.json" -- "$T/fifospin" $prio 3 10.4$U &&
+		   has "$T/out" "timed out (killed)$" && nothas "$T/out" "exit 0$" &&
+		   json "$T/f$prio.json" '(r := d["modes"][0]["runs"][0])["timed_out"] and r["ns"] < 1.5e9 and
+			r["intervals"] and all(i["ns"] < 0.35e9 for i in r["intervals"])' &&
+		   { sleep 0.2; gone "fifospin $prio 3 10.4$U"; }; then
+			ok "--timeout and -I hold when the command raises itself to SCHED_FIFO $prio on pbench's CPU"
+		else
+			miss "FIFO $prio timeout"
+			pkill -9 -f "fifospin $prio 3 10.4$U"
+		fi
+	done
 fi
 
 # ---- 10. messages ----------------------------------------------------------------------------

@@ -582,19 +582,39 @@ struct exec_plan {
 };
 
 /*
- * The watcher's priority. A command inherits pbench's real-time priority (a prepared run under
- * SCHED_FIFO), and a prepared run shares one CPU with it: a command that does not block would
- * keep pbench's thread from ever running again, so its timeout, a signal's handler and the
- * sweep would wait for the command's end. While commands run, pbench's thread is one priority
- * above the one it had (which the commands keep: each sets it back before exec); it sleeps in
- * its wait and runs only to end a command. Put back when the last command ends, unless
- * something else (a prepared state's restore on a signal) changed it meanwhile.
+ * The watcher: pbench's thread while its commands run. It sleeps in its wait and runs only to
+ * read an interval's counts, to end a command at its timeout, to run a signal's handler and to
+ * sweep; a command it cannot preempt makes all of these wait for the command's end (a 1 s
+ * timeout that ran 3.4 s and was reported "exit 0", an "interval of 100 ms" of 3.4 s).
+ *
+ * Where it runs. A prepared run pins pbench and its command to one CPU. A command that raises
+ * itself above pbench's priority there (chrt -f 99, a SCHED_FIFO server) keeps pbench's thread
+ * off that CPU for as long as it runs: no timer helps, since a timer's expiry (a signal, a
+ * poll's timeout, a timerfd) only makes pbench's thread runnable, and a runnable thread below
+ * a FIFO spinner does not run (the fair server's 50 ms a second are for SCHED_OTHER tasks), and
+ * nothing the kernel does by itself ends a process at a wall-clock time. So while commands run
+ * the watcher moves to the CPUs none of them runs on (any other CPU pbench's cpuset allows),
+ * where nothing of the command's competes with it; its wake-ups (an interval's read) no longer
+ * preempt the command either. With no other CPU (one CPU, or a command on all of pbench's), it
+ * stays.
+ *
+ * Its priority. A command inherits pbench's real-time priority (a prepared run under
+ * SCHED_FIFO); where the watcher shares the command's CPU, a command that does not block would
+ * keep it from running again. So pbench's thread takes the policy's highest priority while
+ * commands run (they keep the one it had: each sets it back before exec): above every command
+ * that did not raise itself, on the command's CPU or beside another real-time task on the
+ * other CPU. Both are put back when the last command ends, each unless something else (a
+ * prepared state's restore on a signal) changed it meanwhile.
  */
 static struct {
 	int raised;		/* pbench's thread is above its commands */
 	pid_t tid;		/* that thread */
 	int policy;		/* its policy before (with SCHED_RESET_ON_FORK) */
 	struct sched_param param;	/* and priority */
+	int top;		/* the priority it took */
+	int moved;		/* pbench's thread is off the commands' CPUs */
+	pid_t moved_tid;
+	cpu_set_t before, after;	/* its affinity before the move, and the one it took */
 } watcher;
 
 static void watcher_raise(struct exec_plan *plan)
@@ -610,9 +630,13 @@ static void watcher_raise(struct exec_plan *plan)
 			return;	/* not real-time (or reset on fork): the command is not either */
 		watcher.policy = pol;
 		watcher.param = sp;
-		sp.sched_priority++;
-		if (sched_setscheduler(0, pol, &sp))
-			return;	/* RLIMIT_RTPRIO: the timeout holds once the command blocks */
+		sp.sched_priority = sched_get_priority_max(pol);
+		if (sched_setscheduler(0, pol, &sp)) {
+			sp.sched_priority = watcher.param.sched_priority + 1;
+			if (sched_setscheduler(0, pol, &sp))
+				return;	/* RLIMIT_RTPRIO: the timeout holds once the command blocks */
+		}
+		watcher.top = sp.sched_priority;
 		watcher.tid = (pid_t)syscall(SYS_gettid);
 		watcher.raised = 1;
 	}
@@ -620,17 +644,53 @@ static void watcher_raise(struct exec_plan *plan)
 	plan->rt_param = watcher.param;
 }
 
-/* After the last command under way: the priority pbench had, if it is still the one raised. */
+/* After a command started (it has its CPUs: the plan's, or pbench's own, inherited at the
+ * fork): pbench's thread off them, onto every other CPU, when there is one it may use. */
+static void watcher_move(const struct exec_plan *plan)
+{
+	cpu_set_t mine, cmd, other;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (watcher.moved || sched_getaffinity(0, sizeof(mine), &mine))
+		return;
+	cmd = plan->pin ? plan->cpus : mine;
+	CPU_ZERO(&other);
+	for (int c = 0; c < n && c < CPU_SETSIZE; c++)
+		if (!CPU_ISSET(c, &cmd))
+			CPU_SET(c, &other);
+	CPU_AND(&cmd, &cmd, &mine);
+	if (!CPU_COUNT(&cmd) || !CPU_COUNT(&other))
+		return;	/* not on the command's CPUs, or nowhere else to go */
+	/* the kernel keeps those of other that pbench's cpuset allows, or refuses: none */
+	if (sched_setaffinity(0, sizeof(other), &other) ||
+	    sched_getaffinity(0, sizeof(watcher.after), &watcher.after))
+		return;
+	watcher.before = mine;
+	watcher.moved_tid = (pid_t)syscall(SYS_gettid);
+	watcher.moved = 1;
+}
+
+/* After the last command under way: the priority and the CPUs pbench had, each if it is still
+ * the one the watcher took. */
 static void watcher_lower(void)
 {
 	struct sched_param sp;
+	cpu_set_t now;
 
-	if (!watcher.raised || live_nr(NULL))
+	if (live_nr(NULL))
+		return;
+	if (watcher.moved) {
+		watcher.moved = 0;
+		if (!sched_getaffinity(watcher.moved_tid, sizeof(now), &now) &&
+		    CPU_EQUAL(&now, &watcher.after))
+			sched_setaffinity(watcher.moved_tid, sizeof(watcher.before),
+					  &watcher.before);
+	}
+	if (!watcher.raised)
 		return;
 	watcher.raised = 0;
 	if (sched_getscheduler(watcher.tid) == watcher.policy &&
-	    !sched_getparam(watcher.tid, &sp) &&
-	    sp.sched_priority == watcher.param.sched_priority + 1)
+	    !sched_getparam(watcher.tid, &sp) && sp.sched_priority == watcher.top)
 		sched_setscheduler(watcher.tid, watcher.policy, &watcher.param);
 }
 
@@ -1005,6 +1065,7 @@ static int child_start(struct pbench_child **out, char *const argv[],
 		watcher_raise(&plan);
 		err = start_vfork(ch, path, argv, &plan);
 		if (!err) {
+			watcher_move(&plan);
 			*out = ch;
 			return 0;
 		}
@@ -1044,6 +1105,7 @@ static int child_start(struct pbench_child **out, char *const argv[],
 	close(go[1]);
 	err = exec_seen(ch, ex[0], path);	/* closes ex[0] */
 	if (!err) {
+		watcher_move(&plan);
 		*out = ch;
 		return 0;
 	}
@@ -1329,6 +1391,14 @@ static int poll_exit(pid_t pid, int ms)
 	}
 }
 
+/* Past timeout_s (> 0) since the release. A command seen ended only then ran past its
+ * timeout whatever its status: pbench's thread could not run before (a command above its
+ * priority on the one CPU both may use), and its end came late or on its own. */
+int pb_child_past(const struct pbench_child *ch, double timeout_s)
+{
+	return timeout_s > 0 && pbench_ticks_to_ns_f(pbench_ticks() - ch->t0) > timeout_s * 1e9;
+}
+
 int pbench_child_wait_timeout(struct pbench_child *ch, double timeout_s,
 			      struct pbench_child_result *res)
 {
@@ -1361,7 +1431,7 @@ int pbench_child_wait_timeout(struct pbench_child *ch, double timeout_s,
 	}
 	if (n < 0)
 		return n;	/* -EINTR: a handler ran; the child still runs */
-	if (n == 0)
+	if (n == 0 || pb_child_past(ch, timeout_s))
 		return -ETIMEDOUT;
 	return pbench_child_wait(ch, res);
 }

@@ -202,7 +202,8 @@ int pb_runs_wait_intervals(struct pbench_runs *r, struct pbench_child *ch, struc
 			return 0;
 		if (n == 1 || (n == 0 && until == limit)) {
 			pb_runs_intervals_release(r);
-			return n ? pbench_child_wait(ch, res) : -ETIMEDOUT;
+			return n && !pb_child_past(ch, limit) ? pbench_child_wait(ch, res)
+							      : -ETIMEDOUT;
 		}
 		if (n < 0)
 			return n;	/* -EINTR: the caller may wait again */
