@@ -598,6 +598,33 @@ else
 	bad "SIGTERM compare --memory" "exit $rc, or no report, or 'sleep 30.7$U' left"
 	pkill -f "sleep 30.7$U"
 fi
+# pbench itself stopped (SIGSTOP) for 2 s during a run, then continued: the run says so, as
+# its outlier's cause and in a warning. Before: "run 2, 3.12 s" blamed on "2.6 s off the CPU
+# ... preempted once". The stop must fall in a timed run (not in the check run, nor between
+# two): up to three tries.
+try=1
+while :; do
+	"$PB" stat -r 6 --mode unprepared -e task-clock -- sleep 0.5$U >"$T/out" 2>"$T/err" &
+	pbpid=$!
+	sleep 1.6
+	kill -STOP "$pbpid"
+	sleep 2
+	kill -CONT "$pbpid"
+	stop_at 10 "$pbpid"
+	wait "$pbpid"
+	rc=$?
+	if [ "$rc" -eq 0 ] &&
+	   has "$T/err" "pbench itself was stopped (SIGSTOP or SIGTSTP) and continued during 1 run" &&
+	   has "$T/out" "^  run [2-6]: pbench itself was stopped"; then
+		ok_after "$try" "pbench stopped (SIGSTOP) during a run: the run says so, not 'off the CPU'"
+		break
+	fi
+	if [ "$try" -ge 3 ]; then
+		bad "SIGSTOP pbench" "exit $rc, or the stop not said ($LAST_WANT)"
+		break
+	fi
+	try=$((try + 1))
+done
 # Two small programs: one that spins (spin S: for S seconds, 0 for ever), one that forks N
 # daemons (setsid, then a sleep of 30 s; their command line is their parent's, with this run's
 # $U) and exits.

@@ -20,6 +20,8 @@ struct pb_run {
 	int exited, exit_status, signaled, term_signal;
 	int timed_out;			/* killed at the timeout: not a measurement */
 	int left_behind;		/* processes the command left running, ended by pbench */
+	int self_stopped;		/* pbench itself was stopped and continued during it
+					 * (pb_stop_conts()): its time holds the stop */
 	struct pbench_count *counts;	/* nr_events of them, in the set's array */
 	int cpu;			/* the CPU probed */
 	struct pbench_noise noise;	/* the thread's (workload) or the child's */

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "stats/samples.h"
 #include "counters/counters.h"
 #include "measure/measure.h"
@@ -413,6 +414,7 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 {
 	int is_cmd = r->subject.argv != NULL, err;
 	struct pbench_cpu_probe *probe;
+	unsigned conts;
 	struct rusage ru0, ru1;
 	struct pb_rusage u;
 	struct pb_run *run;
@@ -428,9 +430,11 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 	run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
 	probe = pb_runs_probe(r, run->cpu);
 	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+	conts = pb_stop_conts();
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
 	err = is_cmd ? run_command(r, set, run, stdout_fd) : run_workload(r, set, run);
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
+	run->self_stopped = pb_stop_conts() != conts;
 	if (run->have_cpu_noise)
 		run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
 	if (!is_cmd)

@@ -97,6 +97,27 @@ int pbench_runs_multi_cpu(const struct pbench_runs *r, struct pbench_runs_multi_
 	return 1;
 }
 
+/* The runs during which pbench itself was stopped (SIGSTOP, SIGTSTP) and continued, said
+ * into buf: 1, or 0 when there were none. */
+static int stopped_runs(const struct pbench_runs *r, char *buf, size_t len)
+{
+	int n = 0, s1 = -1, i1 = -1;
+
+	for (int s = 0; s < r->nsets; s++)
+		for (int i = 0; i < r->sets[s].done; i++)
+			if (r->sets[s].runs[i].self_stopped && !n++) {
+				s1 = s;
+				i1 = i;
+			}
+	if (!n)
+		return 0;
+	snprintf(buf, len, "pbench itself was stopped (SIGSTOP or SIGTSTP) and continued during "
+		 "%d run%s (the first: %s run %d): %s time holds the stop, not the command's "
+		 "alone", n, n == 1 ? "" : "s", pbench_runs_mode_name(r->sets[s1].mode), i1 + 1,
+		 n == 1 ? "its" : "their");
+	return 1;
+}
+
 /* Warning k of the list pbench_runs_warning() hands out, into buf: 1, or 0 past the last. */
 static int warning_k(const struct pbench_runs *r, const char *name, int k, char *buf, size_t len)
 {
@@ -113,6 +134,8 @@ static int warning_k(const struct pbench_runs *r, const char *name, int k, char 
 			 t.left_behind_runs == 1 ? "" : "s");
 		return 1;
 	}
+	if (stopped_runs(r, buf, len) && !k--)
+		return 1;
 	for (int s = 0; s < r->nsets; s++) {
 		/* Two prepared runs on one CPU take turns on it (as pbench jitter says too). */
 		if (r->sets[s].rival_pid && !k--) {
