@@ -129,6 +129,10 @@ struct pb_set {
 	int have_mv;
 	struct pbench_summary s_mv;
 	double mfence_lo, mfence_hi;
+	/* opts.interval_ms: runs[done] is a run the stop cut short whose intervals were kept
+	 * (the last one up to the stop): what run it was ("run", "check run", "warm-up run");
+	 * NULL: none */
+	const char *cut;
 };
 
 #define PB_RUNS_MAX_LEFT_OUT 8
@@ -187,6 +191,8 @@ struct pbench_runs {
 	int *mlist;			/* the shown metrics' indices, nmetrics of them */
 	int nmetrics;
 	int stderr_fd;			/* > 0: the command's stderr goes there (pb_runs_check) */
+	const char *run_kind;		/* the run under way when not a timed one: "check run"
+					 * (pb_runs_check), "warm-up run"; NULL: a timed run */
 	struct pbench_count *iv_sum;	/* opts.interval_ms: the run's counts up to its last
 					 * interval, and the read now (nr each) */
 	struct pbench_count *iv_now;
@@ -232,6 +238,9 @@ int pb_runs_intervals_init(struct pbench_runs *r);
 int pb_runs_wait_intervals(struct pbench_runs *r, struct pbench_child *ch, struct pb_run *run,
 			   struct pbench_child_result *res);
 void pb_runs_intervals_end(struct pbench_runs *r, struct pb_run *run);
+/* runs_interval.c: a run the stop cut short (ch still running): its last interval up to now,
+ * and its counts so far as the run's (their names and statuses for the report). */
+void pb_runs_intervals_stop(struct pbench_runs *r, struct pb_run *run, struct pbench_child *ch);
 void pb_runs_intervals_free(struct pb_run *run);
 void pb_runs_intervals_release(struct pbench_runs *r);	/* the pidfd closed */
 /* runs_interval_report.c: the intervals' text after set s's runs (nothing without them), and

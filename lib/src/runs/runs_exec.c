@@ -179,6 +179,8 @@ static int run_command(struct pbench_runs *r, const struct pb_set *set, struct p
 		return 0;
 	}
 	if (err) {
+		if (err == -EINTR)	/* stopped: what -I measured so far is kept */
+			pb_runs_intervals_stop(r, run, ch);
 		pbench_child_free(ch);
 		return err;
 	}
@@ -364,6 +366,7 @@ struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set)
 {
 	struct pb_run *run = &set->runs[set->done];
 
+	set->cut = NULL;
 	free(run->cause);
 	pb_runs_intervals_free(run);
 	memset(run, 0, sizeof(*run));
@@ -442,8 +445,12 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 	else if (run->end_cpu >= 0)
 		r->spot->end_cpu = run->end_cpu;
 	pb_runs_speed_after(r, run, is_cmd ? run->end_cpu : -1);
-	if (stopped(r))
-		return 1;	/* the run the stop cut short is not a measurement */
+	if (stopped(r)) {
+		/* the run the stop cut short is not a measurement; its intervals are kept */
+		if (run->niv)
+			set->cut = r->run_kind ? r->run_kind : "run";
+		return 1;
+	}
 	if (err) {
 		pb_runs_set_error(r, "cannot run%s%s: %s", is_cmd ? " " : "",
 				  is_cmd ? r->subject.argv[0] : "", pbench_strerror(err));
@@ -494,7 +501,9 @@ int pb_runs_check(struct pbench_runs *r, struct pb_set *set, int stdout_fd, cons
 	if (efd < 0)
 		return -errno;
 	r->stderr_fd = efd;
+	r->run_kind = "check run";
 	err = pb_runs_one(r, set, stdout_fd);
+	r->run_kind = NULL;
 	r->stderr_fd = 0;
 	run = set->done ? &set->runs[set->done - 1] : NULL;
 	if (!err && run && !run->timed_out && (run->signaled || run->exit_status)) {
@@ -554,7 +563,9 @@ static int warm_up(struct pbench_runs *r, struct pb_set *set)
 
 	for (long k = 0; k < r->o.warmup_runs && !err && !stopped(r); k++) {
 		progress(r, set, "warm-up", 0);
+		r->run_kind = "warm-up run";
 		err = prerun_then_run(r, set);
+		r->run_kind = NULL;
 		pb_runs_forget(r, set);
 	}
 	return err;
