@@ -257,8 +257,8 @@ int pbench_runs_nr_intervals(const struct pbench_runs *r, int s, int i)
 	const struct pb_run *run = run_of(r, s, i);
 
 	/* the run the stop cut short, after the last one done */
-	if (!run && r && s >= 0 && s < r->nsets && i == r->sets[s].done)
-		return r->sets[s].cut ? r->sets[s].runs[i].niv : 0;
+	if (!run && r && s >= 0 && s < r->nsets && i == r->sets[s].done && r->sets[s].cut)
+		return r->sets[s].runs[i].niv;
 
 	if (!run)
 		return pb_fail(-EINVAL, "%s(): no run %d in set %d", __func__, i, s);
