@@ -11,6 +11,11 @@
 
 #include "pbench.h"
 
+struct pb_rusage {
+	uint64_t nvcsw, nivcsw, minflt, majflt;
+	uint64_t user_ns, system_ns;	/* CPU time, ru_utime and ru_stime */
+};
+
 /* One run, as measured. */
 struct pb_run {
 	uint64_t ticks, ns;
@@ -20,6 +25,10 @@ struct pb_run {
 	int exited, exit_status, signaled, term_signal;
 	int timed_out;			/* killed at the timeout: not a measurement */
 	int left_behind;		/* processes the command left running, ended by pbench */
+	/* A command's resource use by wait4: its own and its waited-for descendants', not what
+	 * it left running, which pbench reaps after (getrusage's children would count them) */
+	struct pb_rusage child_ru;
+	int have_child_ru;
 	int self_stopped;		/* pbench itself was stopped and continued during it
 					 * (pb_stop_conts()): its time holds the stop */
 	struct pbench_count *counts;	/* nr_events of them, in the set's array */
@@ -206,11 +215,6 @@ struct pbench_runs {
 };
 
 /* A run's own resource use: getrusage deltas, or a command's from wait4. */
-struct pb_rusage {
-	uint64_t nvcsw, nivcsw, minflt, majflt;
-	uint64_t user_ns, system_ns;	/* CPU time, ru_utime and ru_stime */
-};
-
 /* runs_summary.c: the figure decided on (pbench_runs_opts.metric). Before the events open:
  * the event list and the metrics that count it (*events_out, *metrics_out malloc'ed, NULL:
  * as given), or the name error (-PBENCH_EUNKNOWN_EVENT, its "did you mean" in

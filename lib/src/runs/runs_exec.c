@@ -145,6 +145,11 @@ int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
 	run->signaled = res->signaled;
 	run->term_signal = res->term_signal;
 	run->left_behind = res->left_behind;
+	run->child_ru = (struct pb_rusage){ .nvcsw = res->ctx_voluntary,
+					    .nivcsw = res->ctx_involuntary,
+					    .minflt = res->minor_faults, .majflt = res->major_faults,
+					    .user_ns = res->user_ns, .system_ns = res->system_ns };
+	run->have_child_ru = 1;
 	return 0;
 }
 
@@ -457,6 +462,8 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 		return err;
 	}
 	rusage_delta(&u, &ru0, &ru1);
+	if (run->have_child_ru)	/* without the processes it left, reaped by pbench */
+		u = run->child_ru;
 	pb_runs_keep(r, set, run, &u);
 	return 0;
 }
