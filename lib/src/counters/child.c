@@ -104,6 +104,7 @@ struct pbench_child {
 	int tty_handed;		/* the terminal was given to the command's group */
 	int left;		/* processes the run left behind, ended by pbench */
 	int last_cpu;		/* the CPU its process ended on, read before the reaping; -1 */
+	int one_cpu;		/* pbench was on one CPU when it started (exec_ticks()) */
 	struct pids kept;	/* children the caller had before the run */
 };
 
@@ -1034,6 +1035,14 @@ static int start_check(char *const argv[], const struct pbench_child_opts *in,
 	return pbench_command_resolve(argv[0], path, len);
 }
 
+/* At the start, before the watcher moves: pbench on one CPU (exec_ticks()). */
+static int on_one_cpu(void)
+{
+	cpu_set_t cpus;
+
+	return sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && CPU_COUNT(&cpus) < 2;
+}
+
 static int child_start(struct pbench_child **out, char *const argv[],
 		       const struct pbench_child_opts *in, int stderr_fd)
 {
@@ -1065,6 +1074,7 @@ static int child_start(struct pbench_child **out, char *const argv[],
 		watcher_raise(&plan);
 		err = start_vfork(ch, path, argv, &plan);
 		if (!err) {
+			ch->one_cpu = on_one_cpu();
 			watcher_move(&plan);
 			*out = ch;
 			return 0;
@@ -1105,6 +1115,7 @@ static int child_start(struct pbench_child **out, char *const argv[],
 	close(go[1]);
 	err = exec_seen(ch, ex[0], path);	/* closes ex[0] */
 	if (!err) {
+		ch->one_cpu = on_one_cpu();
 		watcher_move(&plan);
 		*out = ch;
 		return 0;
@@ -1189,10 +1200,7 @@ static void take_terminal_back(struct pbench_child *ch)
  */
 static uint64_t exec_ticks(const struct pbench_child *ch)
 {
-	cpu_set_t cpus;
-
-	if (!ch->t_exec || ch->t_exec <= ch->t0 ||
-	    (sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && CPU_COUNT(&cpus) < 2))
+	if (!ch->t_exec || ch->t_exec <= ch->t0 || ch->one_cpu)
 		return 0;
 	return ch->t_exec - ch->t0;
 }
