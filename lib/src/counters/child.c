@@ -594,10 +594,12 @@ struct exec_plan {
  * poll's timeout, a timerfd) only makes pbench's thread runnable, and a runnable thread below
  * a FIFO spinner does not run (the fair server's 50 ms a second are for SCHED_OTHER tasks), and
  * nothing the kernel does by itself ends a process at a wall-clock time. So while commands run
- * the watcher moves to the CPUs none of them runs on (any other CPU pbench's cpuset allows),
- * where nothing of the command's competes with it; its wake-ups (an interval's read) no longer
- * preempt the command either. With no other CPU (one CPU, or a command on all of pbench's), it
- * stays.
+ * the watcher may also run on the CPUs none of them runs on (any other CPU pbench's cpuset
+ * allows): a real-time thread woken where a real-time task it cannot preempt runs (one pinned
+ * there) is woken on the CPU of the lowest priority instead (the RT scheduler's wake-up
+ * placement, select_task_rq_rt()), so it runs at once beside the command, and its wake-ups
+ * (an interval's read) no longer preempt the command either. With no other CPU (one CPU, or a
+ * command on all of pbench's), it stays.
  *
  * Its priority. A command inherits pbench's real-time priority (a prepared run under
  * SCHED_FIFO); where the watcher shares the command's CPU, a command that does not block would
@@ -616,6 +618,7 @@ static struct {
 	int moved;		/* pbench's thread is off the commands' CPUs */
 	pid_t moved_tid;
 	cpu_set_t before, after;	/* its affinity before the move, and the one it took */
+	cpu_set_t cmds;		/* the CPUs of the commands under way */
 } watcher;
 
 static void watcher_raise(struct exec_plan *plan)
@@ -645,8 +648,31 @@ static void watcher_raise(struct exec_plan *plan)
 	plan->rt_param = watcher.param;
 }
 
+/* pbench's thread back on the CPUs it had, if it still has those the watcher took. */
+static void watcher_unmove(void)
+{
+	cpu_set_t now;
+
+	if (!watcher.moved)
+		return;
+	watcher.moved = 0;
+	if (!sched_getaffinity(watcher.moved_tid, sizeof(now), &now) &&
+	    CPU_EQUAL(&now, &watcher.after))
+		sched_setaffinity(watcher.moved_tid, sizeof(watcher.before), &watcher.before);
+}
+
+/* Before a command starts: pbench's thread on its own CPUs again, which a command that is not
+ * pinned inherits; the next watcher_move() finds the CPUs none of the commands runs on. */
+static void watcher_start(void)
+{
+	watcher_unmove();
+	if (!live_nr(NULL))
+		CPU_ZERO(&watcher.cmds);
+}
+
 /* After a command started (it has its CPUs: the plan's, or pbench's own, inherited at the
- * fork): pbench's thread off them, onto every other CPU, when there is one it may use. */
+ * fork): pbench's thread off every command's CPUs, onto the others, when there is one it may
+ * use. Two commands side by side on two CPUs (a duet) leave it where it was. */
 static void watcher_move(const struct exec_plan *plan)
 {
 	cpu_set_t mine, cmd, other;
@@ -655,14 +681,18 @@ static void watcher_move(const struct exec_plan *plan)
 	if (watcher.moved || sched_getaffinity(0, sizeof(mine), &mine))
 		return;
 	cmd = plan->pin ? plan->cpus : mine;
+	CPU_OR(&watcher.cmds, &watcher.cmds, &cmd);
 	CPU_ZERO(&other);
 	for (int c = 0; c < n && c < CPU_SETSIZE; c++)
-		if (!CPU_ISSET(c, &cmd))
+		if (!CPU_ISSET(c, &watcher.cmds))
 			CPU_SET(c, &other);
-	CPU_AND(&cmd, &cmd, &mine);
+	CPU_AND(&cmd, &watcher.cmds, &mine);
 	if (!CPU_COUNT(&cmd) || !CPU_COUNT(&other))
-		return;	/* not on the command's CPUs, or nowhere else to go */
-	/* the kernel keeps those of other that pbench's cpuset allows, or refuses: none */
+		return;	/* not on the commands' CPUs, or nowhere else to go */
+	/* Its own CPUs and the others: never pinned to one CPU alone, which would make it
+	 * another measurement there for a pbench prepared on that CPU (pbench_cpu_rival()).
+	 * The kernel keeps those pbench's cpuset allows. */
+	CPU_OR(&other, &other, &mine);
 	if (sched_setaffinity(0, sizeof(other), &other) ||
 	    sched_getaffinity(0, sizeof(watcher.after), &watcher.after))
 		return;
@@ -676,17 +706,10 @@ static void watcher_move(const struct exec_plan *plan)
 static void watcher_lower(void)
 {
 	struct sched_param sp;
-	cpu_set_t now;
 
 	if (live_nr(NULL))
 		return;
-	if (watcher.moved) {
-		watcher.moved = 0;
-		if (!sched_getaffinity(watcher.moved_tid, sizeof(now), &now) &&
-		    CPU_EQUAL(&now, &watcher.after))
-			sched_setaffinity(watcher.moved_tid, sizeof(watcher.before),
-					  &watcher.before);
-	}
+	watcher_unmove();
 	if (!watcher.raised)
 		return;
 	watcher.raised = 0;
@@ -1068,6 +1091,7 @@ static int child_start(struct pbench_child **out, char *const argv[],
 	ch->grace_s = opts && opts->kill_grace_s > 0 ?
 		      opts->kill_grace_s : DEFAULT_GRACE_S;
 	ch->held = held;
+	watcher_start();
 	/* Nothing to open on the child's pid: no handshake needed. */
 	if (held || !opts || !opts->events || !*opts->events) {
 		watch_descendants(ch);
