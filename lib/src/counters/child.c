@@ -105,6 +105,8 @@ struct pbench_child {
 	int left;		/* processes the run left behind, ended by pbench */
 	int last_cpu;		/* the CPU its process ended on, read before the reaping; -1 */
 	int one_cpu;		/* pbench was on one CPU when it started (exec_ticks()) */
+	void (*on_end)(void *);	/* pb_child_on_end(): at the reaping, before the sweep */
+	void *on_end_arg;
 	struct pids kept;	/* children the caller had before the run */
 };
 
@@ -1308,6 +1310,8 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 
 		ch->read_err = got < 0 ? got : 0;
 	}
+	if (ch->on_end)
+		ch->on_end(ch->on_end_arg);
 	/* Outside the timed span: whatever the command left running is ended now. */
 	end_leftovers(ch);
 	r.ticks = t1 - ch->t0;
@@ -1333,6 +1337,12 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	}
 	pb_copy_out(res, &r, sizeof(r));
 	return 0;
+}
+
+void pb_child_on_end(struct pbench_child *ch, void (*fn)(void *), void *arg)
+{
+	ch->on_end = fn;
+	ch->on_end_arg = arg;
 }
 
 uint64_t pb_child_t0(const struct pbench_child *ch)

@@ -161,8 +161,27 @@ void pb_runs_command_timed_out(struct pbench_runs *r, struct pbench_child *ch,
 	timed_out(r, run, t0);
 }
 
+/* The window on a run's CPU noise (pb_runs_one()), closed once: at a command's reaping
+ * (pb_child_on_end(): what it left running is ended after, not in the run), else after. */
+struct noise_window {
+	struct pbench_cpu_probe *probe;
+	struct pb_run *run;
+	int closed;
+};
+
+static void close_window(void *arg)
+{
+	struct noise_window *w = arg;
+
+	if (w->closed)
+		return;
+	w->closed = 1;
+	if (w->run->have_cpu_noise)
+		w->run->have_cpu_noise = pbench_cpu_probe_end(w->probe, &w->run->cpu_noise) == 0;
+}
+
 static int run_command(struct pbench_runs *r, const struct pb_set *set, struct pb_run *run,
-		       int stdout_fd)
+		       int stdout_fd, struct noise_window *w)
 {
 	int prepared = set->mode == PBENCH_RUNS_PREPARED;
 	struct pbench_child_result res = { .size = sizeof(res) };
@@ -173,6 +192,7 @@ static int run_command(struct pbench_runs *r, const struct pb_set *set, struct p
 	err = pb_runs_command_start(r, prepared, -1, stdout_fd, 1, &ch);
 	if (err)
 		return err;
+	pb_child_on_end(ch, close_window, w);
 	/* The stop flag (the caller's Ctrl-C) or the timeout: end the command with its group
 	 * now rather than wait for one that may never end; any other signal: keep waiting. */
 	do
@@ -422,6 +442,7 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 {
 	int is_cmd = r->subject.argv != NULL, err;
 	struct pbench_cpu_probe *probe;
+	struct noise_window w;
 	unsigned conts;
 	struct rusage ru0, ru1;
 	struct pb_rusage u;
@@ -438,13 +459,13 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 	run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
 	probe = pb_runs_probe(r, run->cpu);
 	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+	w = (struct noise_window){ probe, run, 0 };
 	conts = pb_stop_conts();
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
-	err = is_cmd ? run_command(r, set, run, stdout_fd) : run_workload(r, set, run);
+	err = is_cmd ? run_command(r, set, run, stdout_fd, &w) : run_workload(r, set, run);
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
 	run->self_stopped = pb_stop_conts() != conts;
-	if (run->have_cpu_noise)
-		run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
+	close_window(&w);
 	if (!is_cmd)
 		run->end_cpu = sched_getcpu();
 	else if (run->end_cpu >= 0)
