@@ -159,8 +159,11 @@ PBENCH_API int pbench_suggest_choice(const char *word, const char *const *names,
  * one; 0 while none came). Give the flag as the opts' stop of the runs, contests, jitter
  * probes and listings the harness makes, with their *_SIGNALS flag where they have one; a
  * pbench_history_import() made meanwhile checks it between records and rolls back. A
- * signal ignored when this is called (nohup) stays ignored. Call it from one thread, before
- * the harness's own threads start. Returns the flag.
+ * signal ignored when this is called (nohup) stays ignored. SIGCONT, when its action is the
+ * default, is counted too (the process continues all the same; the calls it interrupts are
+ * restarted): a run during which the harness was stopped (SIGSTOP, SIGTSTP) and continued
+ * says so, its time holding the stop. Call it from one thread, before the harness's own
+ * threads start. Returns the flag.
  */
 PBENCH_API const volatile int *pbench_stop_catch(void);
 /*

@@ -82,6 +82,10 @@ static inline void pb_sigset_async(sigset_t *s)
 	sigdelset(s, SIGABRT);
 }
 
+/* stop.c: how many SIGCONTs came since pbench_stop_catch() (0 without it): a run that sees
+ * the count change was stopped with its harness (SIGSTOP, SIGTSTP) and holds the stop. */
+unsigned pb_stop_conts(void);
+
 /* The signals whose default action ends the process and that arrive from outside (a closed
  * terminal's SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGALRM, the real-time ones...): those
  * a prepared state is restored on (PBENCH_PREPARE_SIGNALS). Not SIGPIPE (a write's error)

@@ -86,6 +86,13 @@ int pb_child_start_stderr(struct pbench_child **out, char *const argv[],
 /* child.c: the command's release in pbench's ticks, where its run's time starts (the child's
  * clock just before execve when started with vfork). */
 uint64_t pb_child_t0(const struct pbench_child *ch);
+/* child.c: 1 when timeout_s (> 0) has passed since the command's release: a command seen
+ * ended only then is taken for one that timed out. */
+int pb_child_past(const struct pbench_child *ch, double timeout_s);
+/* child.c: fn(arg) when pbench_child_wait() has reaped the command and read its counts,
+ * before it ends what the command left running (the sweep, up to its grace period, is not
+ * the run's: a caller's window on the CPU's noise closes there). */
+void pb_child_on_end(struct pbench_child *ch, void (*fn)(void *), void *arg);
 /* child.c: the command's pid while it runs (0 once reaped). */
 pid_t pb_child_pid(const struct pbench_child *ch);
 /* child.c: the CPU the command's process was on when it ended (read while a zombie, before
