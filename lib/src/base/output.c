@@ -205,8 +205,15 @@ static int walk_path(const char *path, struct walk *w)
 		}
 		memcpy(name, todo + at, n);
 		name[n] = 0;
-		fd = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &ls) < 0) {
+		/* A directory first (O_DIRECTORY: an automount point is mounted, as in the
+		 * kernel's own walk), else the name itself: a link is opened, not followed. */
+		ls.st_mode = 0;
+		fd = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0)
+			ls.st_mode = S_IFDIR;
+		else if (errno == ENOTDIR || errno == ELOOP)
+			fd = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || (!ls.st_mode && fstat(fd, &ls) < 0)) {
 			/* Missing (or not to be looked at): the rest as it is, for the open to
 			 * create or to fail on with its own error. */
 			if (!last)
