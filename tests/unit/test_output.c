@@ -635,3 +635,52 @@ Test(output, links_on_the_path_followed_as_the_kernel_does)
 	cr_assert_eq(access(p[3], F_OK) == 0 && readlink(p[3], p[1], sizeof(p[1])) > 0, 1,
 		     "the link is still a link");
 }
+
+/* The race after the walk: a directory on the path that another user owns (nobody's d in a
+ * sticky /tmp) is renamed away and replaced by nobody's link to a directory of root's between
+ * the open and the commit. The output holds its directory from the open on, so the report goes
+ * into the directory that was walked (now d.moved), never where the link points. */
+Test(output, directory_swapped_for_a_link_after_the_open)
+{
+	char shared[128], d[160], moved[160], secret[160], path[200], put_there[200];
+	struct pbench_output *o;
+	int rc;
+
+	need_root();
+	shared_dir(shared, sizeof(shared), "tmp", 01777, 0);
+	snprintf(d, sizeof(d), "%s/d", shared);
+	cr_assert_eq(mkdir(d, 0755), 0);
+	cr_assert_eq(chown(d, NOBODY, NOBODY), 0);
+	shared_dir(secret, sizeof(secret), "rootonly", 0700, 0);
+	snprintf(path, sizeof(path), "%s/o.json", d);
+	for (int fresh = 0; fresh < 2; fresh++) {
+		if (!fresh)
+			put(path, "old");	/* a file to replace, then none: both renames */
+		rc = pbench_output_open(&o, path);
+		cr_assert_eq(rc, 0, "%d %s", rc, pbench_strerror(rc));
+		fputs("report", pbench_output_file(o));
+		snprintf(moved, sizeof(moved), "%s/d.moved%d", shared, fresh);
+		cr_assert_eq(rename(d, moved), 0, "%s", strerror(errno));
+		link_of(secret, d, NOBODY);
+		rc = pbench_output_close(o, 1);
+		cr_assert_eq(rc, 0, "%d %s", rc, pbench_strerror(rc));
+		snprintf(put_there, sizeof(put_there), "%s/o.json", secret);
+		cr_assert_neq(access(put_there, F_OK), 0, "the report went through nobody's link");
+		{
+			DIR *s = opendir(secret);
+			struct dirent *e;
+
+			cr_assert_not_null(s);
+			while ((e = readdir(s)))
+				cr_assert(!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."),
+					  "'%s' made in the root-only directory", e->d_name);
+			closedir(s);
+		}
+		snprintf(put_there, sizeof(put_there), "%s/o.json", moved);
+		cr_assert_str_eq(get(put_there), "report", "in the directory that was walked");
+		/* d again nobody's directory, without the file */
+		cr_assert_eq(unlink(d), 0);
+		cr_assert_eq(rename(moved, d), 0);
+		cr_assert_eq(unlink(path), 0);
+	}
+}

@@ -114,7 +114,8 @@ int pb_stop_signal(void);
  * sticky world-writable directory owned by neither geteuid() nor the directory's owner is
  * -EACCES (pb_fail: the link, its owner, why). -ELOOP past 40 links. /proc's links to a pipe
  * or a terminal (/dev/stdout) are left to the kernel. What is opened at *out afterwards
- * should be opened with O_NOFOLLOW. */
+ * should be opened with O_NOFOLLOW. A text: a directory on it replaced by a link after the
+ * walk is followed by a later open (pbench_output_open() holds the directory instead). */
 int pb_path_resolve(const char *path, char **out);
 
 /* sysfs.c: every read of /sys and /proc goes through these. */

@@ -9,8 +9,14 @@
  * elsewhere and copied over the file once complete: truncated then, never before. So is a
  * file with more than one (hard) link, so that every name of it gets the new report: a rename
  * would give the path a new inode and leave the other names the old data.
+ * The directory is walked to once, at the open, one name at a time (links followed only as
+ * the kernel's protected_symlinks rule allows), and held as a descriptor: everything after
+ * (the temporary, its name, the rename, a direct open) is done in that directory by name,
+ * whatever is renamed or replaced on the path meanwhile (another user's directory in /tmp
+ * swapped for a link to /root leads nowhere).
  * The only path this file ever removes is the temporary name it made itself a moment before,
- * when the rename that should consume it fails (or, without O_TMPFILE, its own mkostemp file).
+ * when the rename that should consume it fails (or, without O_TMPFILE, its own named
+ * temporary).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +26,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
@@ -35,8 +42,10 @@ struct pbench_output {
 	int kind;		/* OUT_STDOUT, OUT_DIRECT or OUT_WHOLE */
 	int nofollow;		/* O_NOFOLLOW: target is no link (but /proc's to a pipe or tty) */
 	int named;		/* OUT_WHOLE: tmp already has a name in the directory */
-	char *target;		/* OUT_WHOLE: the regular file (symlinks resolved) */
-	char *tmp;		/* OUT_WHOLE: the temporary's name once it has one */
+	int dir;		/* the target's directory (O_PATH), held from the open on */
+	char *base;		/* the target's name in dir */
+	char *target;		/* the path of the target (symlinks resolved), for messages */
+	char *tmp;		/* OUT_WHOLE: the temporary's name in dir once it has one */
 };
 
 /* OUT_COPY: a writable file in a directory pbench cannot write: the report goes to an
@@ -61,12 +70,12 @@ static int split_path(const char *path, char **dir, const char **base)
 /* The kernel's protected_symlinks rule, kept by pbench itself whatever fs.protected_symlinks
  * says: a link in a sticky, world-writable directory (/tmp) is followed only when its owner
  * is the follower or the directory's owner. Anyone may plant a link there; root following
- * it would write where the planter chose. */
-static int link_refused(const char *dir, const char *link, const struct stat *ls)
+ * it would write where the planter chose. dirfd is the directory, dir and link their text. */
+static int link_refused(int dirfd, const char *dir, const char *link, const struct stat *ls)
 {
 	struct stat ds;
 
-	if (stat(dir, &ds) < 0 || !(ds.st_mode & S_ISVTX) || !(ds.st_mode & S_IWOTH) ||
+	if (fstat(dirfd, &ds) < 0 || !(ds.st_mode & S_ISVTX) || !(ds.st_mode & S_IWOTH) ||
 	    ls->st_uid == geteuid() || ls->st_uid == ds.st_uid)
 		return 0;
 	return pb_fail(-EACCES, "'%s' is a link owned by uid %u in the sticky directory '%s': "
@@ -102,83 +111,157 @@ static int path_push(char **done, size_t *len, const char *name, size_t n)
 
 /* A link of /proc to a pipe, a terminal, a socket (/dev/stdout's /proc/self/fd/1): its text
  * ("pipe:[123]") names nothing, the kernel's open follows it. /proc is not a shared
- * directory. */
-static int proc_device(const char *path)
+ * directory. name is a link in dirfd. */
+static int proc_device(int dirfd, const char *name)
 {
 	struct statfs fs;
 	struct stat st;
-	const char *base;
-	char *dir;
-	int yes;
 
-	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode) || split_path(path, &dir, &base))
-		return 0;
-	yes = statfs(dir, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC && stat(path, &st) == 0 &&
-	      !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-	free(dir);
-	return yes;
+	return fstatfs(dirfd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC &&
+	       fstatat(dirfd, name, &st, 0) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-int pb_path_resolve(const char *path, char **out)
+/* A path walked one name at a time as the kernel's lookup walks it, each directory opened
+ * (O_PATH, O_NOFOLLOW) from the one before, each link read from its own descriptor and
+ * followed only when link_refused() allows: what the walk decides is about the very files it
+ * then holds, not about a name that may be replaced between a look and an open. */
+struct walk {
+	char *done;		/* the text walked, no link in it (pb_path_resolve()'s *out) */
+	size_t len;
+	int fd;			/* the directory done names so far (or done's directory) */
+	int stopped;		/* -errno of a name on the way that could not be opened */
+	char *base;		/* the last name, in fd, unless it is ".", ".." or ends in '/' */
+	int device;		/* base is /proc's link to a pipe or a terminal */
+};
+
+static void walk_free(struct walk *w)
 {
-	char *done, *todo = strdup(path), *dir;
-	size_t len, at = 0;
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w->done);
+	free(w->base);
+	w->fd = -1;
+	w->done = w->base = NULL;
+}
+
+/* fd -> a directory opened from it, or "/" (name NULL) */
+static int walk_to(struct walk *w, const char *name)
+{
+	int fd = name ? openat(w->fd, name, O_PATH | O_DIRECTORY | O_CLOEXEC) :
+			open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(w->fd);
+	w->fd = fd;
+	return 0;
+}
+
+static int walk_path(const char *path, struct walk *w)
+{
+	char *todo = strdup(path);
+	size_t at = 0;
 	int hops = 0, err = 0;
 
-	*out = NULL;
-	done = strdup(path[0] == '/' ? "/" : "");
-	if (!todo || !done) {
+	*w = (struct walk){ .done = strdup(path[0] == '/' ? "/" : ""), .fd = -1 };
+	if (!todo || !w->done) {
 		free(todo);
-		free(done);
+		walk_free(w);
 		return -ENOMEM;
 	}
-	len = strlen(done);
+	w->len = strlen(w->done);
+	w->fd = open(path[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (w->fd < 0)
+		err = -errno;
 	while (!err && todo[at]) {
-		char link[PATH_MAX], *more;
+		char link[PATH_MAX], name[NAME_MAX + 1], *more, *dir;
+		size_t n, next;
 		struct stat ls;
-		size_t n;
+		int fd, last, slash;
 		ssize_t r;
 
-		while (todo[at] == '/')
-			at++;
+		at += strspn(todo + at, "/");
 		n = strcspn(todo + at, "/");
 		if (!n)
 			break;
+		next = at + n + strspn(todo + at + n, "/");
+		last = !todo[next];
+		slash = todo[at + n] == '/';
 		if (n == 1 && todo[at] == '.') {
-			at++;
+			at = next;
 			continue;
 		}
-		if ((err = path_push(&done, &len, todo + at, n)))
+		if ((err = path_push(&w->done, &w->len, todo + at, n)))
 			break;
-		at += n;
-		if (lstat(done, &ls) < 0) {
+		if (n == 2 && !memcmp(todo + at, "..", 2)) {
+			if ((w->stopped = walk_to(w, "..")))
+				goto rest;
+			at = next;
+			continue;
+		}
+		if (n > NAME_MAX) {
+			w->stopped = -ENAMETOOLONG;
+			goto rest;
+		}
+		memcpy(name, todo + at, n);
+		name[n] = 0;
+		/* A directory first (O_DIRECTORY: an automount point is mounted, as in the
+		 * kernel's own walk), else the name itself: a link is opened, not followed. */
+		ls.st_mode = 0;
+		fd = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0)
+			ls.st_mode = S_IFDIR;
+		else if (errno == ENOTDIR || errno == ELOOP)
+			fd = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || (!ls.st_mode && fstat(fd, &ls) < 0)) {
 			/* Missing (or not to be looked at): the rest as it is, for the open to
 			 * create or to fail on with its own error. */
-			at += strspn(todo + at, "/");
-			if (todo[at])
-				err = path_push(&done, &len, todo + at, strlen(todo + at));
-			break;
+			if (!last)
+				w->stopped = -errno;
+			else if (!slash && !(w->base = strdup(name)))
+				err = -ENOMEM;
+			if (fd >= 0)
+				close(fd);
+			goto rest;
 		}
-		if (!S_ISLNK(ls.st_mode))
+		if (!S_ISLNK(ls.st_mode)) {
+			if (last && !slash && !(w->base = strdup(name)))
+				err = -ENOMEM;
+			else if (!last && !S_ISDIR(ls.st_mode))
+				w->stopped = -ENOTDIR;
+			else if (!last) {
+				close(w->fd);
+				w->fd = fd;
+				fd = -1;
+			}
+			if (fd >= 0)
+				close(fd);
+			if (last || w->stopped)
+				goto rest;
+			at = next;
 			continue;
-		if (!todo[at] && proc_device(done))
-			break;	/* the kernel's own link: O_NOFOLLOW is not used on it */
-		/* A link: its directory is done without its last name. */
-		dir = strndup(done, len - n > 1 ? len - n - 1 : len - n);
-		if (!dir) {
-			err = -ENOMEM;
+		}
+		if (last && !slash && proc_device(w->fd, name)) {
+			close(fd);	/* the kernel's own link: O_NOFOLLOW is not used on it */
+			w->device = 1;
+			if (!(w->base = strdup(name)))
+				err = -ENOMEM;
 			break;
 		}
-		err = link_refused(*dir ? dir : ".", done, &ls);
+		/* A link: its directory is done without its last name, and w->fd. */
+		dir = strndup(w->done, w->len - n > 1 ? w->len - n - 1 : w->len - n);
+		err = !dir ? -ENOMEM : link_refused(w->fd, *dir ? dir : ".", w->done, &ls);
 		free(dir);
 		if (!err && ++hops > MAX_LINKS)
 			err = pb_fail(-ELOOP, "'%s': more than %d symbolic links to follow", path,
 				      MAX_LINKS);
-		if (!err && (r = readlink(done, link, sizeof(link) - 1)) < 0)
+		if (!err && (r = readlinkat(fd, "", link, sizeof(link) - 1)) < 0)
 			err = -errno;
+		close(fd);
 		if (err)
 			break;
 		link[r] = 0;
+		at += n;
 		more = malloc((size_t)r + strlen(todo + at) + 1);
 		if (!more) {
 			err = -ENOMEM;
@@ -188,20 +271,41 @@ int pb_path_resolve(const char *path, char **out)
 		free(todo);
 		todo = more;
 		at = 0;
-		len = link[0] == '/' ? 1 : len - n > 1 ? len - n - 1 : len - n;
+		w->len = link[0] == '/' ? 1 : w->len - n > 1 ? w->len - n - 1 : w->len - n;
 		if (link[0] == '/')
-			done[0] = '/';
-		done[len] = 0;
+			w->done[0] = '/';
+		w->done[w->len] = 0;
+		if (link[0] == '/' && (w->stopped = walk_to(w, NULL)))
+			goto rest;
+		continue;
+rest:
+		at += n;
+		at += strspn(todo + at, "/");
+		if (!err && todo[at])
+			err = path_push(&w->done, &w->len, todo + at, strlen(todo + at));
+		break;
 	}
 	/* "." or "a/.." is "."; "dir/" keeps its slash (a file there is an error) */
-	if (!err && (!len || (*todo && todo[strlen(todo) - 1] == '/' && strcmp(done, "/"))))
-		err = path_push(&done, &len, len ? "" : ".", len ? 0 : 1);
+	if (!err && (!w->len ||
+		     (*todo && todo[strlen(todo) - 1] == '/' && strcmp(w->done, "/"))))
+		err = path_push(&w->done, &w->len, w->len ? "" : ".", w->len ? 0 : 1);
 	free(todo);
-	if (err) {
-		free(done);
+	if (err)
+		walk_free(w);
+	return err;
+}
+
+int pb_path_resolve(const char *path, char **out)
+{
+	struct walk w;
+	int err = walk_path(path, &w);
+
+	*out = NULL;
+	if (err)
 		return err;
-	}
-	*out = done;
+	*out = w.done;
+	w.done = NULL;
+	walk_free(&w);
 	return 0;
 }
 
@@ -211,19 +315,20 @@ int pb_path_resolve(const char *path, char **out)
 /* Opened without blocking: a FIFO no program reads would hold a plain open forever, without a
  * word. ENXIO (no reader yet) is tried again for FIFO_WAIT_MS, then said as -ENXIO; the stream
  * then blocks as any file's. */
-static int open_direct(struct pbench_output *o, const char *path)
+static int open_direct(struct pbench_output *o)
 {
 	int fd, flags;
 
 	for (int waited = 0;; waited += 10) {
-		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | o->nofollow);
+		fd = openat(o->dir, o->base, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+			    o->nofollow);
 		if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS)
 			break;
 		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
 	}
 	if (fd < 0 && errno == ENXIO)
 		return pb_fail(-ENXIO, "'%s' is a FIFO that no program read in %d ms: start its "
-			       "reader first", path, FIFO_WAIT_MS);
+			       "reader first", o->target, FIFO_WAIT_MS);
 	if (fd < 0)
 		return -errno;
 	flags = fcntl(fd, F_GETFL);
@@ -240,41 +345,47 @@ static int open_direct(struct pbench_output *o, const char *path)
 	return 0;
 }
 
+/* A named temporary of our own in the directory, where the filesystem has no O_TMPFILE:
+ * ".NAME.pbench-XXXXXX", made by us (O_EXCL) and removed by us. */
+static int open_named(struct pbench_output *o)
+{
+	size_t len = strlen(o->base) + 32;
+	int fd = -1;
+
+	o->tmp = malloc(len);
+	if (!o->tmp)
+		return -ENOMEM;
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned r;
+
+		if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			r = (unsigned)ts.tv_nsec ^ (unsigned)getpid() * 2654435761u;
+		}
+		snprintf(o->tmp, len, ".%s.pbench-%06x", o->base, r & 0xffffff);
+		fd = openat(o->dir, o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0666);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd >= 0)
+		o->named = 1;
+	return fd < 0 ? -errno : fd;
+}
+
 /* The unnamed file in the target's directory, with the old file's mode where there is one. */
 static int open_whole(struct pbench_output *o, const struct stat *old)
 {
-	const char *base;
-	char *dir;
-	int fd, err = split_path(o->target, &dir, &base);
+	int fd = openat(o->dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
 
-	if (err)
-		return err;
-	if (!*base) {
-		free(dir);
-		return -EISDIR;
-	}
-	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
-	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
-		/* No O_TMPFILE on this filesystem: a named temporary of our own instead. */
-		o->tmp = malloc(strlen(dir) + strlen(base) + 32);
-		if (!o->tmp) {
-			free(dir);
-			return -ENOMEM;
-		}
-		sprintf(o->tmp, "%s/.%s.pbench-XXXXXX", dir, base);
-		fd = mkostemp(o->tmp, O_CLOEXEC);
-		if (fd >= 0) {
-			mode_t mask = umask(0);
-
-			umask(mask);
-			o->named = 1;
-			fchmod(fd, 0666 & ~mask);
-		}
-	}
-	err = fd < 0 ? -errno : 0;
-	free(dir);
-	if (err)
-		return err;
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
+		fd = open_named(o);	/* no O_TMPFILE on this filesystem */
+	else if (fd < 0)
+		fd = -errno;
+	if (fd < 0)
+		return fd;
 	if (old) {
 		fchmod(fd, old->st_mode & 07777);
 		if (geteuid() == 0 && (old->st_uid != 0 || old->st_gid != 0) &&
@@ -291,9 +402,23 @@ static int open_whole(struct pbench_output *o, const struct stat *old)
 	return 0;
 }
 
+/* Only what the open made is ended: the stream, our own named temporary, the directory. */
+static void output_free(struct pbench_output *o)
+{
+	if (o->kind == OUT_WHOLE && o->named)
+		unlinkat(o->dir, o->tmp, 0);	/* our own named temporary, never renamed */
+	if (o->dir >= 0)
+		close(o->dir);
+	free(o->tmp);
+	free(o->base);
+	free(o->target);
+	free(o);
+}
+
 int pbench_output_open(struct pbench_output **out, const char *path)
 {
 	struct pbench_output *o;
+	struct walk w;
 	struct stat st;
 	int err, exists;
 
@@ -305,6 +430,7 @@ int pbench_output_open(struct pbench_output **out, const char *path)
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return -ENOMEM;
+	o->dir = -1;
 	if (!strcmp(path, "-")) {
 		o->kind = OUT_STDOUT;
 		o->f = stdout;
@@ -312,25 +438,32 @@ int pbench_output_open(struct pbench_output **out, const char *path)
 		return 0;
 	}
 	/* Every link on the path followed here, as the kernel's protected_symlinks rule
-	 * allows: what is opened then is no link (O_NOFOLLOW: one planted since is refused,
-	 * and a rename replaces a link, not what it names). */
-	err = pb_path_resolve(path, &o->target);
+	 * allows, and the directory held: what is opened then is no link (O_NOFOLLOW: one
+	 * planted since is refused, and a rename replaces a link, not what it names), in the
+	 * directory walked to, whatever its path names by then. */
+	err = walk_path(path, &w);
 	if (err)
 		goto out_free;
-	o->nofollow = proc_device(o->target) ? 0 : O_NOFOLLOW;
-	exists = (o->nofollow ? lstat : stat)(o->target, &st) == 0;
+	o->dir = w.fd;
+	o->base = w.base;
+	o->target = w.done;
+	err = w.stopped ? w.stopped : !o->base ? -EISDIR : 0;
+	if (err)
+		goto out_free;
+	o->nofollow = w.device ? 0 : O_NOFOLLOW;
+	exists = fstatat(o->dir, o->base, &st, w.device ? 0 : AT_SYMLINK_NOFOLLOW) == 0;
 	if (exists && S_ISDIR(st.st_mode))
 		err = -EISDIR;
 	else if (exists && !S_ISREG(st.st_mode))
-		err = open_direct(o, o->target);
-	else if (exists && access(o->target, W_OK) < 0)
+		err = open_direct(o);
+	else if (exists && faccessat(o->dir, o->base, W_OK, 0) < 0)
 		err = -errno;	/* as a shell's '>' would: a read-only file stays as it is */
 	else if (exists && st.st_nlink > 1)
 		err = -EMLINK;	/* hard links: a rename would leave the others the old data */
 	else
 		err = open_whole(o, exists ? &st : NULL);
 	if (exists && (err == -EACCES || err == -EROFS || err == -EPERM || err == -EMLINK) &&
-	    access(o->target, W_OK) == 0) {
+	    faccessat(o->dir, o->base, W_OK, 0) == 0) {
 		o->kind = OUT_COPY;
 		o->f = tmpfile();
 		err = o->f ? 0 : -errno;
@@ -343,9 +476,7 @@ int pbench_output_open(struct pbench_output **out, const char *path)
 	return 0;
 
 out_free:
-	free(o->tmp);
-	free(o->target);
-	free(o);
+	output_free(o);
 	return err;
 }
 
@@ -354,26 +485,27 @@ FILE *pbench_output_file(struct pbench_output *o)
 	return o ? o->f : NULL;
 }
 
-/* Give the unnamed file a name next to the target, then rename it over the target. */
+/* Give the unnamed file a name next to the target, then rename it over the target: both in
+ * the directory held since the open. */
 static int put_in_place(struct pbench_output *o)
 {
 	char proc[64];
 	int err = 0;
 
 	if (!o->named) {
-		size_t len = strlen(o->target) + 32;
+		size_t len = strlen(o->base) + 32;
 
 		o->tmp = malloc(len);
 		if (!o->tmp)
 			return -ENOMEM;
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fileno(o->f));
 		for (int tries = 0; tries < 100; tries++) {
-			snprintf(o->tmp, len, "%s.pbench-%u-%d", o->target, (unsigned)getpid(),
+			snprintf(o->tmp, len, "%s.pbench-%u-%d", o->base, (unsigned)getpid(),
 				 tries);
 			/* Through /proc for anyone; AT_EMPTY_PATH where /proc is not mounted
 			 * (it needs CAP_DAC_READ_SEARCH). */
-			if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0 ||
-			    (errno == ENOENT && linkat(fileno(o->f), "", AT_FDCWD, o->tmp,
+			if (linkat(AT_FDCWD, proc, o->dir, o->tmp, AT_SYMLINK_FOLLOW) == 0 ||
+			    (errno == ENOENT && linkat(fileno(o->f), "", o->dir, o->tmp,
 						       AT_EMPTY_PATH) == 0)) {
 				o->named = 1;
 				break;
@@ -384,9 +516,10 @@ static int put_in_place(struct pbench_output *o)
 		if (!o->named)
 			return -EEXIST;
 	}
-	if (rename(o->tmp, o->target) < 0) {
+	if (renameat(o->dir, o->tmp, o->dir, o->base) < 0) {
 		err = -errno;
-		unlink(o->tmp);	/* the name made above, in this call: nobody else's file */
+		/* the name made above, in this call: nobody else's file */
+		unlinkat(o->dir, o->tmp, 0);
 	}
 	o->named = 0;
 	return err;
@@ -400,7 +533,7 @@ static int copy_over(struct pbench_output *o)
 	int fd, err = 0;
 
 	rewind(o->f);
-	fd = open(o->target, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | o->nofollow);
+	fd = openat(o->dir, o->base, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | o->nofollow);
 	if (fd < 0)
 		return -errno;
 	while (!err && (n = fread(buf, 1, sizeof(buf), o->f)) > 0)
@@ -432,13 +565,9 @@ int pbench_output_close(struct pbench_output *o, int commit)
 		err = put_in_place(o);
 	if (o->kind == OUT_COPY && commit && !err)
 		err = copy_over(o);
-	if (o->kind == OUT_WHOLE && o->named)
-		unlink(o->tmp);	/* our own mkostemp file, never renamed */
 	if (o->kind != OUT_STDOUT && fclose(o->f) == EOF && !err)
 		err = -(errno ? errno : EIO);
-	free(o->tmp);
-	free(o->target);
-	free(o);
+	output_free(o);
 	return commit ? err : 0;
 }
 
