@@ -63,14 +63,18 @@ static void axes(FILE *f, const struct pb_hview *v, const struct frame *fr)
 	char lab[64];
 
 	fprintf(f, "<text x='%d' y='28' font-size='16'>", L);
-	pb_svg_text(f, v->name);
-	fprintf(f, " (%s): %d points, %d change point%s</text>\n", v->metric, v->n, v->nchanges,
+	pb_history_put(f, v->name, pb_svg_text);	/* valid UTF-8, no control character */
+	fputs(" (", f);
+	pb_history_put(f, v->metric, pb_svg_text);
+	fprintf(f, "): %d points, %d change point%s</text>\n", v->n, v->nchanges,
 		v->nchanges == 1 ? "" : "s");
 	for (double y = fr->lo; y <= fr->hi + fr->step / 2; y += fr->step) {
 		pb_history_value_text(lab, sizeof(lab), y, v->unit);
 		fprintf(f, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/>"
-			"<text x='%d' y='%.1f' font-size='11' text-anchor='end'>%s</text>\n", L,
-			W - R, fy(fr, y), fy(fr, y), L - 6, fy(fr, y) + 4, lab);
+			"<text x='%d' y='%.1f' font-size='11' text-anchor='end'>", L, W - R,
+			fy(fr, y), fy(fr, y), L - 6, fy(fr, y) + 4);
+		pb_svg_text(f, lab);	/* the unit's shown text: its & and < escaped */
+		fputs("</text>\n", f);
 	}
 	fprintf(f, "<text x='%d' y='%d' font-size='12' text-anchor='middle'>points, oldest "
 		"first (filled: clean; orange ring: judged noisy; dashed red: a change point; grey "
