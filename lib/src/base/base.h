@@ -172,8 +172,9 @@ const char *pb_format_pct(char *buf, size_t len, double pct, int digits);
  * control character, so no input forges a line, restyles a terminal or breaks a JSON, XML or
  * OpenMetrics document. Malloc'd; NULL: out of memory. */
 char *pb_text_shown(const char *s);
-/* format.c: 0 when s is UTF-8 (controls 1: and holds no control character, C0, DEL or C1),
- * else -(the 1-based offset of its first bad byte). */
+/* format.c: 0 when s is UTF-8 (controls 1: and holds nothing pb_text_shown() escapes but a
+ * backslash: no C0, DEL, C1, bidi mark, embedding, override or isolate), else -(the 1-based
+ * offset of its first bad byte). */
 int pb_text_check(const char *s, int controls);
 /* format.c: a p-value as the reports print it: "%.2g", "< 1e-300" below PB_P_TINY (a p of 0
  * is only "beyond what a double tells"), "n/a" when NaN. Returns buf. */

@@ -245,7 +245,7 @@ int pb_text_check(const char *s, int controls)
 		unsigned cp = p[i];
 		size_t len = p[i] < 0x80 ? 1 : utf8_at(p + i, n - i, &cp);
 
-		if (!len || (controls && (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))))
+		if (!len || (controls && (cp < 0x20 || cp == 0x7f || invisible(cp))))
 			return -(int)(i + 1);
 		i += len;
 	}
