@@ -203,10 +203,10 @@ static int invisible(unsigned cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* A name (read from a file, or from a store) as it may be printed: control characters (ESC, BEL, a newline),
- * bytes that are not UTF-8 and the invisible code points above written as \xHH or \uHHHH,
- * a backslash as \\, so that no input can forge an output line or restyle the terminal.
- * NULL: out of memory. */
+/* A name (read from a file, or from a store) as it may be printed: control characters (ESC,
+ * BEL, a newline), bytes that are not UTF-8 and the invisible code points above written as
+ * \xHH or \uHHHH, a backslash as \\, so that no input can forge an output line or restyle
+ * the terminal. NULL: out of memory. */
 char *pb_text_shown(const char *name)
 {
 	const unsigned char *p = (const unsigned char *)name;
