@@ -490,8 +490,12 @@ static int session(struct pb_hdb *d, const struct pbench_history_opts *o)
 		return rc;
 	if (st_ms <= 0)
 		st_ms = lock_ms * 2 > 60000 ? lock_ms * 2 : 60000;
+	/* UTF-8 whatever the URI (client_encoding=LATIN1) or PGCLIENTENCODING say: pbench's
+	 * strings are UTF-8 (pbench_history_add() refuses others), and "café" read as LATIN1
+	 * would be another series than SQLite's. */
 	snprintf(sql, sizeof(sql), "SET lock_timeout = %lld; SET statement_timeout = %lld; "
-		 "SET client_min_messages = warning%s", (long long)lock_ms, (long long)st_ms,
+		 "SET client_min_messages = warning; SET client_encoding = 'UTF8'%s",
+		 (long long)lock_ms, (long long)st_ms,
 		 o->read_only ? "; SET default_transaction_read_only = on" : "");
 	d->wait_ms = st_ms + 5000 > 1000000000 ? 1000000000 : (int)(st_ms + 5000);
 	return pg_exec_sql(d, sql, "open");
