@@ -196,6 +196,11 @@ awk 'BEGIN { for (i = 0; i < 30; i++) print "1e307"; for (i = 0; i < 10; i++) pr
 if run "add huge" 0 "$PB" history $H add huge "$T/huge.txt" && run "gate huge" 1 "$PB" history $H check huge &&
    has "$T/out" "^regression in 'huge': +1600\.0%"; then
 	ok "the gate on 1e307 then 1.7e308: a 17x step found"; else miss "gate huge"; fi
+# the plot of it ends (its frame was inf: axis ticks drawn forever) and is valid XML
+if run "plot huge" 0 timeout 60 "$PB" history $H show huge --plot "$T/huge.svg" &&
+   python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$T/huge.svg" 2>"$T/err" &&
+   [ "$(grep -c 'text-anchor=.end.' "$T/huge.svg")" -le 9 ]; then
+	ok "--plot of values near DBL_MAX: done, a few axis ticks"; else miss "plot huge"; fi
 awk 'BEGIN { for (i = 0; i < 30; i++) print -1 - (i % 3) * 0.001; for (i = 0; i < 10; i++) print -2 - (i % 3) * 0.001 }' >"$T/neg.txt"
 if run "add neg" 0 "$PB" history $H add neg "$T/neg.txt" && run "gate neg" 0 "$PB" history $H check neg &&
    has "$T/out" "^no regression in 'neg': the newest change, from -1[.0-9]* to -2" && nothas "$T/out" "+100" &&
