@@ -168,7 +168,9 @@ static void column(sqlite3_stmt *st, int i, struct pb_hv *v)
 	case SQLITE_FLOAT:
 		v->type = PB_HV_REAL;
 		v->d = sqlite3_column_double(st, i);
-		v->i = (int64_t)v->d;
+		/* a value past int64 (1e308) has no integer: the cast would be undefined */
+		v->i = v->d > -9.2e18 && v->d < 9.2e18 ? (int64_t)v->d : v->d > 0 ? INT64_MAX : v->d < 0 ?
+		       INT64_MIN : 0;
 		break;
 	case SQLITE_TEXT:
 	case SQLITE_BLOB:
