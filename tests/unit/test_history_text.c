@@ -310,3 +310,26 @@ Test(history_text, p_below_1e_300_printed_as_such)
 	free(buf);
 	pbench_history_close(h);
 }
+
+/* An error quotes a name or a document's bytes: still one line of text (pb_fail() shows what
+ * it quotes as pbench analyze shows names). Found by tests/fuzz/fuzz_history.c. */
+Test(history_text, an_import_error_is_one_line_of_text)
+{
+	static const char doc[] = "{\"results\": [\x1b[2J\n\xff\xe2\x80\xae]}";
+	static const char csv[] = "1\n2\n\x1b[31mthree\xe2\x80\xae\n";
+	struct pbench_history *h;
+	const char *msg;
+	int n;
+
+	cr_assert_eq(pbench_history_open(&h, path_in("e.db"), NULL), 0);
+	n = pbench_history_import(h, "x\nforged \x1b]0;t\x07\xff", doc, sizeof(doc) - 1, NULL);
+	cr_assert_eq(n, -EINVAL, "%d", n);
+	msg = pbench_strerror(n);
+	cr_assert_null(strchr(msg, '\n'), "%s", msg);
+	plain("the error", msg, strlen(msg));
+	cr_assert_not_null(strstr(msg, "x\\x0aforged \\x1b]0;t\\x07\\xff"), "%s", msg);
+	n = pbench_history_import(h, "v", csv, sizeof(csv) - 1, NULL);
+	cr_assert_eq(n, -EINVAL, "%d", n);
+	plain("the error", pbench_strerror(n), strlen(pbench_strerror(n)));
+	pbench_history_close(h);
+}

@@ -175,81 +175,16 @@ void pb_format_count(char *buf, size_t len, double v)
 
 /* ---- text as it may be printed -------------------------------------------------------------- */
 
-/* The length of the UTF-8 sequence at p (at most n bytes) and its code point, or 0 when it
- * is not a valid, shortest one. */
-static size_t utf8_at(const unsigned char *p, size_t n, unsigned *cp)
-{
-	size_t len = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
-	static const unsigned least[] = { 0, 0, 0x80, 0x800, 0x10000 };
-
-	if (*p >= 0xf5 || !len || len > n)
-		return 0;
-	*cp = *p & (0x7f >> len);
-	for (size_t k = 1; k < len; k++) {
-		if ((p[k] & 0xc0) != 0x80)
-			return 0;
-		*cp = *cp << 6 | (p[k] & 0x3f);
-	}
-	if (*cp < least[len] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-/* Code points that reorder or hide text on a terminal: the C1 controls, the bidi marks,
- * embeddings, overrides and isolates. */
-static int invisible(unsigned cp)
-{
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
-}
-
-/* A name (read from a file, or from a store) as it may be printed: control characters (ESC,
- * BEL, a newline), bytes that are not UTF-8 and the invisible code points above written as
- * \xHH or \uHHHH, a backslash as \\, so that no input can forge an output line or restyle
- * the terminal. NULL: out of memory. */
+/* A name (read from a file, or from a store) as it may be printed (pb_text_show(), log.c).
+ * NULL: out of memory. */
 char *pb_text_shown(const char *name)
 {
-	const unsigned char *p = (const unsigned char *)name;
-	size_t n = strlen(name), at = 0;
-	char *out = malloc(n * 6 + 1);
+	size_t n = strlen(name) * 6 + 1;
+	char *out = malloc(n);
 
-	while (out && *p) {
-		unsigned cp;
-		size_t len = *p < 0x80 ? 1 : utf8_at(p, n - (size_t)(p - (const unsigned char *)name),
-						     &cp);
-
-		if (*p == '\\') {
-			at += (size_t)sprintf(out + at, "\\\\");
-		} else if (*p < 0x20 || *p == 0x7f || !len) {
-			at += (size_t)sprintf(out + at, "\\x%02x", *p);
-			len = 1;
-		} else if (len > 1 && invisible(cp)) {
-			at += (size_t)sprintf(out + at, "\\u%04x", cp);
-		} else {
-			memcpy(out + at, p, len);
-			at += len;
-		}
-		p += len;
-	}
 	if (out)
-		out[at] = '\0';
+		pb_text_show(out, n, name, 1);
 	return out;
-}
-
-int pb_text_check(const char *s, int controls)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s);
-
-	for (size_t i = 0; i < n;) {
-		unsigned cp = p[i];
-		size_t len = p[i] < 0x80 ? 1 : utf8_at(p + i, n - i, &cp);
-
-		if (!len || (controls && (cp < 0x20 || cp == 0x7f || invisible(cp))))
-			return -(int)(i + 1);
-		i += len;
-	}
-	return 0;
 }
 
 const char *pb_format_p(char *buf, size_t len, double p)
