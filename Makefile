@@ -83,7 +83,7 @@ WARNINGS := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-proto
 DEPFLAGS = -MMD -MP -MF $@.d -MT $@
 BASEFLAGS := -std=gnu11 -D_GNU_SOURCE $(WARNINGS) -Ilib/include -pthread
 ifeq ($(SAN),1)
-SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=undefined,float-cast-overflow
 endif
 ifneq ($(SYSROOT),)
 TRIPLET := $(shell $(CC) -dumpmachine)

@@ -528,6 +528,8 @@ int cmd_compare(int argc, char **argv)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
 	}
 	rc = prepare_run(&o);
+	if (!rc)
+		rc = cli_record_check(&o.run);
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report not written whole leaves the old file. */
 	if (!rc && !(rc = cli_out_open(&o.out)))

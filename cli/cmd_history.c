@@ -5,8 +5,10 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pbench.h"
 #include "cmds.h"
@@ -68,6 +70,43 @@ static int open_store(struct pbench_history **h, const char *path, int read_only
 	return EXIT_RUNTIME;
 }
 
+int cli_record_check(const struct cli_run *r)
+{
+	const char *path = r->history && *r->history ? r->history : getenv("PBENCH_HISTORY");
+	char dir[4096], *slash;
+	struct stat st;
+
+	if (!r->record)
+		return EXIT_OK;
+	if (!*r->record) {
+		cli_error("--record: the series' NAME is empty");
+		return EXIT_USAGE;
+	}
+	if (!path || !*path)
+		path = PBENCH_HISTORY_DEFAULT_PATH;
+	if (!strncmp(path, "postgres://", 11) || !strncmp(path, "postgresql://", 13))
+		return EXIT_OK;	/* a server: the record connects */
+	if (!stat(path, &st)) {
+		if (S_ISREG(st.st_mode))
+			return EXIT_OK;
+		cli_error("--history '%s' is %s, not the store's file", path,
+			  S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+		return EXIT_USAGE;
+	}
+	/* The store's directory is made when missing, one level only: its parent must be. */
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (!(slash = strrchr(dir, '/')) || slash == dir)
+		return EXIT_OK;
+	*slash = 0;
+	if (!stat(dir, &st) || !(slash = strrchr(dir, '/')) || slash == dir)
+		return EXIT_OK;
+	*slash = 0;
+	if (!stat(dir, &st))
+		return EXIT_OK;
+	cli_error("--history '%s': no directory '%s' to make the store's in", path, dir);
+	return EXIT_USAGE;
+}
+
 int cli_record(const struct cli_run *r, int (*write)(void *arg, int fmt, FILE *f), void *arg)
 {
 	struct pbench_history_import_opts io = PBENCH_HISTORY_IMPORT_OPTS_INIT;
@@ -111,29 +150,50 @@ static int names(struct hist *a, struct cli_out *out, int check)
 	return rc;
 }
 
+/*
+ * Each file imported whole or not at all (one transaction each). Under the library's stop
+ * flag: a SIGINT or SIGTERM (or any signal that would end pbench) during an import rolls it
+ * back, said ("nothing added, the store is as it was"), and the files after it are not read;
+ * exit 1, or the death of any other signal once said, as the measuring commands do.
+ */
 static int add(struct hist *a)
 {
 	struct pbench_history_import_opts io = PBENCH_HISTORY_IMPORT_OPTS_INIT;
+	const volatile int *stop = pbench_stop_catch();
+	int rc = EXIT_OK, sig;
 
 	io.rev = a->commit;
 	io.cpu_time = a->cpu_time;
-	for (int i = 2; i < a->nargs; i++) {
+	for (int i = 2; i < a->nargs && rc == EXIT_OK; i++) {
 		int n = pbench_history_import_file(a->h, a->args[1], a->args[i], &io);
 
 		if (n < 0) {
 			cli_error("%s", pbench_strerror(n));
-			return n == -EINVAL || n == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+			rc = n == -EINVAL || n == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+			break;
 		}
 		printf("%s: %d record%s added to '%s'\n", a->args[i], n, n == 1 ? "" : "s",
 		       a->args[1]);
+		if (*stop && i + 1 < a->nargs) {
+			cli_error("interrupted by signal %d: the files after '%s' were not added",
+				  *stop, a->args[i]);
+			rc = EXIT_RUNTIME;
+		}
 	}
-	return EXIT_OK;
+	sig = pbench_stop_restore();
+	if (sig && rc == EXIT_OK) {	/* after the last commit: all of it is in */
+		cli_error("interrupted by signal %d once every file was added", sig);
+		rc = EXIT_RUNTIME;
+	}
+	if (sig && sig != SIGINT && sig != SIGTERM)
+		pbench_stop_die(sig);	/* returns only for a signal that does not end it */
+	return rc;
 }
 
 static int run(struct hist *a, struct cli_out *out)
 {
 	static const char *const subs[] = { "list", "show", "add", "check", "export" };
-	int sub = a->nargs ? cli_choice("the subcommand", a->args[0], subs, 5) : 0, rc;
+	int sub = a->nargs ? cli_choice("the subcommand", a->args[0], subs, 5) : 0, rc, err;
 	static const int min_args[] = { 0, 2, 3, 2, 0 };
 
 	if (sub < 0)
@@ -156,7 +216,10 @@ static int run(struct hist *a, struct cli_out *out)
 	rc = sub == 0 ? (pbench_history_write_list(a->h, stdout) ? EXIT_RUNTIME : 0) :
 	     sub == 2 ? add(a) : sub == 4 ? (pbench_history_write_openmetrics(a->h, stdout) ?
 					     EXIT_RUNTIME : 0) : names(a, out, sub == 3);
+	/* main() says a failed stdout by errno: the write's (ENOSPC), not the close's. */
+	err = errno;
 	pbench_history_close(a->h);
+	errno = err;
 	return rc;
 }
 

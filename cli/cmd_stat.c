@@ -206,6 +206,16 @@ static void warn_runs(const struct pbench_runs *r, const char *name)
 		cli_warn("%s", why);
 }
 
+/* No run done, but one cut short by a signal kept what -I measured of it (the check run of a
+ * long command, say): the report shows it, as perf stat -I's lines would have. */
+static int cut_short_intervals(const struct pbench_runs *r)
+{
+	for (int s = 0; s < pbench_runs_nr_sets(r); s++)
+		if (pbench_runs_nr_intervals(r, s, 0) > 0)
+			return 1;
+	return 0;
+}
+
 /* Run and report: the library's handlers (PBENCH_RUNS_SIGNALS) restore a prepared state on
  * SIGINT/SIGTERM and hand the signal on to cli_stop's (main()), which stops the runs. */
 static int measure(struct stat_opts *o)
@@ -241,7 +251,7 @@ static int measure(struct stat_opts *o)
 	}
 	err = err < 0 ? err : 0;
 	rep = (struct report){ r, o->head_first, o->listing, o->annotate };
-	if (t.done && !rc)
+	if ((t.done || cut_short_intervals(r)) && !rc)
 		rc = cli_out_write(&o->out, write_report, &rep);
 	err = verdict(r, o, err == -EINTR || *cli_stop);
 	if (!rc && !err && o->run.record)	/* a whole measurement only */
@@ -344,7 +354,9 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	o->ro.flags |= PBENCH_RUNS_SIGNALS | PBENCH_RUNS_PRIORITY_CACHE;
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report that was not written whole leaves the old file. */
-	rc = cli_out_open(&o->out);
+	rc = cli_record_check(&o->run);
+	if (!rc)
+		rc = cli_out_open(&o->out);
 	if (rc)
 		return rc;
 	rc = annotate(o);

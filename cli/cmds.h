@@ -130,6 +130,9 @@ struct cli_progress {
 	double last_s;		/* when the last line was printed */
 };
 void cli_progress(struct cli_progress *p, const char *line, int now);
+/* cmd_history.c: --record NAME and --history PATH checked before anything runs (an empty
+ * NAME, a store that is a directory, no directory to make it in): 0 or EXIT_USAGE, said. */
+int cli_record_check(const struct cli_run *r);
 /* cmd_history.c: --record: the JSON of write(arg) stored in the history: 0 or EXIT_RUNTIME. */
 int cli_record(const struct cli_run *r, int (*write)(void *arg, int fmt, FILE *f), void *arg);
 

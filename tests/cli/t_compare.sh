@@ -27,6 +27,13 @@ usage_error "--max-time 0" "invalid time budget '0' for --max-time" compare --ma
 usage_error "--order" "unknown value 'random' for --order: it is one of interleaved, duet or sequential" \
 	compare --order random true true
 usage_error "--mode" "unknown value 'contrast' for --mode" compare --mode contrast true true
+# -e and -M are stat's (cli_run_option(), the library's checks): the same refusals here
+usage_error "unclosed group" "the group opened at '{task-clock' is not closed" \
+	compare -e '{task-clock,page-faults' true true
+usage_error "stray close" "the '}' of 'task-clock}' closes no group" compare -e 'task-clock}' true true
+usage_error "-M empty name" "malformed metric list 'ghz,,ipc': empty name between commas" \
+	compare -M ghz,,ipc true true
+usage_error "-M empty" "empty metric list" compare -M '' true true
 usage_error "--order typo" "unknown value 'sequentail' for --order: it is one of interleaved, duet or sequential (did you mean 'sequential'?)$" \
 	compare --order sequentail true true
 usage_error "--mode near none" "unknown value 'contrast' for --mode: it is one of unprepared or prepared$" \

@@ -4,7 +4,8 @@
 # fixtures of tests/data/history/ imported (hyperfine's and Google Benchmark's JSON written by
 # hand in their documented format, CSV series with a known 20% step and without), show in
 # every format, the gate on both series, the OpenMetrics export, a change of machine as a new
-# segment, bad stores, and writers killed with SIGKILL in the middle of appends.
+# segment, bad stores, a document stored once, an import all or nothing (a bad line, SIGINT in
+# the middle of a large CSV), and writers killed with SIGKILL in the middle of appends.
 # Usage: tests/cli/t_history.sh BUILD_DIR. Last line: "cli/history: N passed, N failed, N skipped".
 set -u
 O=${1:-build}
@@ -24,6 +25,50 @@ usage_error "a file that is missing" "nonexistent" history $H add x "$T/nonexist
 printf 'commit,time,value\nc1,1780000000,12\nc2,1780003600,twelve\n' >"$T/bad.csv"
 usage_error "a CSV line that is not a number" "line 3" history $H add x "$T/bad.csv"
 usage_error "a series that is not there" "no series 'nosuch'" history $H show nosuch
+
+# ---- read as analyze reads (issue 34): its rule, its bounds, one line and exit 2 each -------
+printf '{"results": [{"command": "c", "times": [0.1, -0.2]}]}' >"$T/neg.json"
+usage_error "a negative time" "hyperfine result 0, time 1 (-2e+08 ns) is negative: not a time" \
+	history $H add r "$T/neg.json"
+printf '{"results": [{"command": "c", "times": [0.1, 1e-320]}]}' >"$T/den.json"
+usage_error "a subnormal time" "time 1 (9.99989e-312 ns) is subnormal" history $H add r "$T/den.json"
+printf '{"results": [{"command": "c", "times": [0.1]}], "results": []}' >"$T/dup.json"
+usage_error "a duplicate key" "duplicate object key" history $H add r "$T/dup.json"
+printf '{"results": [{"command": "c", "times": [0.1, "0.2"]}]}' >"$T/typ.json"
+usage_error "a time of the wrong type" "hyperfine result 0, time 1 is not a number" \
+	history $H add r "$T/typ.json"
+printf '{"results": []}' >"$T/none.json"
+usage_error "an empty document" "'results' is empty" history $H add r "$T/none.json"
+printf '1\n2\n3\0004\n5\n' >"$T/nul.csv"
+usage_error "a NUL byte in a CSV" "line 3 holds a NUL byte" history $H add r "$T/nul.csv"
+printf '0x10\n' >"$T/hex.csv"
+usage_error "hex is not a number" "line 1: '0x10' is not a number" history $H add r "$T/hex.csv"
+printf 'c1,1e300,5\n' >"$T/t1e300.csv"
+usage_error "a time past int64 ns" "time '1e300' is past 2262-04-11" history $H add r "$T/t1e300.csv"
+printf 'c1,0,5\n' >"$T/t0.csv"
+usage_error "a time of 0 is not now" "time '0' is not after 1970-01-01" history $H add r "$T/t0.csv"
+printf 'c1,2026-13-45T99:99:99Z,5\n' >"$T/tiso.csv"
+usage_error "an invalid ISO date" "the month is not 1 to 12" history $H add r "$T/tiso.csv"
+for d in 99999999999-01-01 -2147483648-01-01T00:00:00 2026-01-01T00:00:00+99999999:00; do
+	printf '{"context": {"date": "%s"}, "benchmarks": [{"name": "B", "real_time": 1, "time_unit": "ns"}]}' \
+		"$d" >"$T/gdate.json"
+	usage_error "a Google Benchmark date out of range: $d" "context.date '$d': the" \
+		history $H add r "$T/gdate.json"
+done
+# /dev/zero is refused at analyze's cap, a FIFO nobody writes to after a second (timeout 20:
+# a hang or a read to ENOMEM is a failure, not a stuck suite)
+mkfifo "$T/nofifo"
+printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$PB" >"$T/pb20" && chmod +x "$T/pb20"
+PB_REAL=$PB PB=$T/pb20
+usage_error "/dev/zero" "'/dev/zero' holds more than 64 MiB" history $H add r /dev/zero
+usage_error "a FIFO with no writer" "'$T/nofifo' is a FIFO that no program wrote to in 1000 ms" \
+	history $H add r "$T/nofifo"
+PB=$PB_REAL
+if run "nothing added by the refusals" 0 "$PB" history $H && ! has "$T/out" "^r "; then
+	ok "what was refused added nothing"
+else
+	miss "nothing added by the refusals"
+fi
 
 # ---- bad stores: one line, exit 1 ------------------------------------------------------------
 if run "missing store" 1 "$PB" history --history "$T/none.db" && has "$T/err" "^pbench: error: .*none.db" &&
@@ -243,6 +288,77 @@ else
 	skipped "locked store" "python3's sqlite3 module is not installed"
 fi
 
+# ---- a document stored once, an import all or nothing (issue 34) -----------------------------
+# records STORE: the points of every series (the list's points column, counted from the end:
+# a name may hold spaces)
+records() { "$PB" history --history "$1" list 2>/dev/null | awk 'NR > 1 { n += $(NF - 3) } END { print n + 0 }'; }
+size() { wc -c <"$1" | tr -d ' '; }
+# 300 Google Benchmark benchmarks in one document: the store grows by about one copy of it (it
+# grew by 300: 10 MB for a 35 KB file; the WAL is in the file once pbench has closed it)
+awk 'BEGIN { printf "{\"context\": {\"date\": \"2026-05-02T10:11:12Z\"}, \"benchmarks\": [";
+	for (i = 0; i < 300; i++) printf "%s{\"name\": \"BM_%d\", \"run_name\": \"BM_%d\", \"run_type\": \"iteration\", \"iterations\": 100, \"real_time\": %d, \"cpu_time\": %d, \"time_unit\": \"ns\"}", i ? ", " : "", i, i, 100 + i, 99 + i;
+	print "]}" }' >"$T/g300.json"
+"$PB" history --history "$T/g.db" add v "$D/values.txt" >/dev/null 2>&1 || bad "g.db" "exit $?"
+before=$(size "$T/g.db") doc=$(size "$T/g300.json")
+if run "one copy" 0 "$PB" history --history "$T/g.db" add g --commit c1 "$T/g300.json" && has "$T/out" "300 records" &&
+   [ $(( $(size "$T/g.db") - before )) -lt $((2 * doc + 300 * 400)) ] &&
+   run "one copy show" 0 "$PB" history --history "$T/g.db" show g/BM_299 --json &&
+   json "$T/out" 'd["points"][0]["value"] == 399'; then
+	ok "300 benchmarks of a $doc-byte document: the store grew by $(( $(size "$T/g.db") - before )) bytes, one copy"
+else miss "one copy" "the store grew by $(( $(size "$T/g.db") - before )) bytes for a document of $doc"; fi
+
+# a malformed line 4: nothing of the file is kept (it kept lines 1-3); fixed, it is added whole, once
+printf 'c1,1\nc2,2\nc3,3\nc4,four\nc5,5\n' >"$T/bad4.csv"
+before=$(records "$T/g.db")
+usage_error "bad line 4" "line 4" history --history "$T/g.db" add m "$T/bad4.csv"
+if [ "$(records "$T/g.db")" -eq "$before" ]; then ok "a bad line 4: no record kept"; else
+	bad "bad line 4 kept" "$(($(records "$T/g.db") - before)) records kept"; fi
+sed 's/four/4/' "$T/bad4.csv" >"$T/good4.csv"
+if run "re-run" 0 "$PB" history --history "$T/g.db" add m "$T/good4.csv" && has "$T/out" "5 records" &&
+   [ "$(records "$T/g.db")" -eq $((before + 5)) ]; then
+	ok "the file fixed and added again: its 5 records, once"; else miss "re-run" "$(($(records "$T/g.db") - before)) records"; fi
+
+# a document of nothing is not "0 records"
+printf '{"results": []}\n' >"$T/empty.json"
+usage_error "empty results" "nothing to add" history --history "$T/g.db" add e "$T/empty.json"
+# --commit for the lines that name no commit
+if run "commit values" 0 "$PB" history --history "$T/g.db" add vc --commit abc "$D/values.txt" &&
+   run "commit values show" 0 "$PB" history --history "$T/g.db" show vc --json &&
+   json "$T/out" '[p["rev"] for p in d["points"]] == ["abc", "abc", "abc"]'; then
+	ok "--commit reaches the value-only lines"; else miss "commit values"; fi
+
+# SIGINT in the middle of a large CSV: rolled back, said, the store's records as they were.
+# The signal goes once pbench holds it (listening) and its transaction has spilled pages into
+# the WAL (the store was closed before: no WAL until a write); an import that finished first
+# is tried again with a file 4 times larger.
+n=400000 try=1
+while :; do
+	seq 1 $n >"$T/big.csv"
+	before=$(records "$T/g.db")
+	$PBI history --history "$T/g.db" add big "$T/big.csv" >"$T/out" 2>"$T/err" &
+	pid=$!
+	listening "$pid"
+	i=0
+	while [ ! -s "$T/g.db-wal" ] && kill -0 "$pid" 2>/dev/null && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	if [ $try -lt 4 ] && { [ $rc -eq 0 ] || has "$T/err" "once every file was added"; }; then
+		"$PB" history --history "$T/g.db" add big0 "$D/values.txt" >/dev/null 2>&1	# a new start
+		try=$((try + 1)) n=$((n * 4))
+		continue
+	fi
+	break
+done
+after=$(records "$T/g.db")
+if [ $rc -eq 1 ] && has "$T/err" "^pbench: error: .*history: big: interrupted by signal 2 .*nothing added, the store is as it was" &&
+   [ "$after" -eq "$before" ] && run "after the interrupt" 0 "$PB" history --history "$T/g.db" add v "$D/values.txt" &&
+   [ "$(records "$T/g.db")" -eq $((before + 3)) ]; then
+	ok_after $try "SIGINT during a $n-line import: exit 1, said, no record of it kept"
+else
+	bad "SIGINT import" "exit $rc (want 1), $((after - before)) records kept of $n (want 0), try $try"
+fi
+
 # ---- a writer killed mid-append leaves no half record ----------------------------------------
 # A document of 20000 runs: each add is a transaction of ~0.5 s here, and each writer is
 # killed (SIGKILL) 0.1 to 0.6 s after it started, most of them inside it (the unit test
@@ -264,5 +380,23 @@ if run "after the kills" 0 "$PB" history --history "$T/k.db" add big --commit af
    json "$T/out" 'len(d["points"]) >= 1 and all(len(p["runs"]) == 20000 for p in d["points"]) and d["points"][-1]["rev"] == "after"'; then
 	ok "$killed writers killed mid-append ($whole finished): the store opens and takes more, every record of its $(grep -c '"rev"' "$T/out") whole"
 else miss "killed writers"; fi
+
+# ---- a full stdout is said as one ---------------------------------------------------------
+# list, show, export and check into /dev/full: "No space left on device" (the store's close
+# had put its own errno in its place: "Bad file descriptor").
+"$PB" history --history "$T/full.db" add v "$D/values.txt" >/dev/null 2>&1
+if [ -w /dev/full ]; then
+	for sub in list "show v" "export --openmetrics" "check v"; do
+		# shellcheck disable=SC2086
+		if run "history $sub >/dev/full" 1 sh -c "exec '$PB' history --history '$T/full.db' $sub >/dev/full" &&
+		   has "$T/err" "cannot write to standard output: No space left on device"; then
+			ok "history $sub into a full stdout: exit 1, 'No space left on device'"
+		else
+			miss "history $sub >/dev/full"
+		fi
+	done
+else
+	skipped "history >/dev/full" "this machine has no /dev/full (a container without it?)"
+fi
 
 finish cli/history

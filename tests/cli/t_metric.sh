@@ -41,7 +41,7 @@ fi
 
 # ---- stat: the summary, the outliers and the target on the metric ----------------------------
 if run "stat task-clock" 0 "$PB" stat $Q -r 5 --metric task-clock -- true &&
-   has "$T/out" "^metric task-clock (decided on): 5 runs, min .* ms, median .*, mean .* +- .*%, max" &&
+   has "$T/out" "^metric task-clock (decided on): 5 runs, min .* [mun]*s, median .*, mean .* +- .*%, max" &&
    has "$T/out" "^outliers: [0-9]* on task-clock (Tukey fences "; then
 	ok "stat --metric task-clock: its summary line and the outliers on it"
 else

@@ -21,6 +21,30 @@ usage_error "duplicate event" "listed twice" stat -e task-clock,page-faults,task
 usage_error "same event twice" "same event as" stat -e cs,context-switches
 usage_error "unbalanced pmu" "unbalanced" stat -e msr/tsc
 usage_error "unknown event with command" "unknown event" stat -e nosuchevent -- true
+# a group's braces, as perf's parser refuses them (accepted silently before: an open group ran
+# ungrouped, a stray '}' was dropped), and the empty lists
+usage_error "unclosed group" "the group opened at '{task-clock' is not closed (end its last event with '}')" \
+	stat -e '{task-clock,page-faults' -- true
+usage_error "stray close" "the '}' of 'task-clock}' closes no group" stat -e 'task-clock}' -- true
+usage_error "empty group" "'{}' is an empty group" stat -e '{}' -- true
+usage_error "nested group" "a group inside a group at '{{task-clock'" \
+	stat -e '{{task-clock,page-faults}}' -- true
+usage_error "empty -e" "empty event list" stat -e '' -- true
+usage_error "-e comma" "malformed event list ',': empty name between commas" stat -e , -- true
+# -M: an empty name is a usage error, said with where it is (nothing was asked for, silently)
+usage_error "-M empty" "empty metric list (-M takes names or groups" stat -M '' -- true
+usage_error "-M comma" "malformed metric list ',': empty name before the first comma" \
+	stat -M , -- true
+usage_error "-M empty name" "malformed metric list 'ghz,,ipc': empty name between commas (-M" \
+	stat -M ghz,,ipc -- true
+# names compare case aside, as libpfm4 resolves them: --metric TASK-CLOCK beside -e task-clock
+# is that event, decided on (it was "listed twice")
+if run "--metric in capitals" 0 "$PB" stat --mode unprepared -r 2 -e task-clock \
+	--metric TASK-CLOCK -- true && has "$T/out" "^metric task-clock (decided on): 2 runs"; then
+	ok "--metric TASK-CLOCK beside -e task-clock: the same event, decided on"
+else
+	miss "--metric in capitals"
+fi
 # -e again adds its events, as perf stat does (the last one alone was kept before); one event
 # twice is still the library's error.
 usage_error "-e again, the same event" "event 'task-clock' is listed twice" \

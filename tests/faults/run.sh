@@ -310,6 +310,27 @@ sleep 0.2
 if gone "sleep 0.01$U" && nothas "$T/err" "error"; then ok "a broken pipe under --markdown: quiet, nothing left"
 else bad "broken pipe markdown" "$(head -1 "$T/err")"; fi
 
+# Two outputs that are one file by another name (before it exists): refused before anything
+# is written; a --record that cannot be (an empty name, no directory to make the store in)
+# refused before anything runs (it was said after all of them).
+ln -s same2.json "$T/same2link.json"
+PBA=$(cd "$(dirname "$PB")" && pwd)/pbench	# absolute: run from $T
+if run "one file by two names" 2 sh -c "cd '$T' && exec '$PBA' analyze --export-json same.json --export-markdown ./same.json a5.txt" &&
+   has "$T/err" "both write to './same.json'" && [ ! -e "$T/same.json" ] &&
+   run "one file through a link" 2 "$PB" analyze --export-json "$T/same2.json" \
+	--export-markdown "$T/same2link.json" "$T/a5.txt" && [ ! -e "$T/same2.json" ]; then
+	ok "two outputs naming one file ('./a', a link to it) are refused before writing"
+else
+	miss "one file by two names"
+fi
+usage_error "stat --record ''" "--record: the series' NAME is empty" stat --mode unprepared \
+	-r 1 -e task-clock --record "" -- sleep 5.$U
+usage_error "stat --history with no directory" "no directory '/nonexistent-$U' to make the store's in" \
+	stat --mode unprepared -r 1 -e task-clock --record x --history "/nonexistent-$U/sub/h.db" \
+	-- sleep 5.$U
+usage_error "compare --record ''" "--record: the series' NAME is empty" compare \
+	--mode unprepared --max-runs 2 --min-runs 2 --record "" "sleep 5.$U" "sleep 5.$U"
+
 # ---- 6. no figure that was not measured ------------------------------------------------------
 if run "stat -r 1" 0 "$PB" stat --mode unprepared -r 1 --iterations 100000 -e task-clock &&
    has "$T/out" "stddev n/a, cv n/a, spread n/a" && nothas "$T/out" "fences" &&
@@ -598,6 +619,33 @@ else
 	bad "SIGTERM compare --memory" "exit $rc, or no report, or 'sleep 30.7$U' left"
 	pkill -f "sleep 30.7$U"
 fi
+# pbench itself stopped (SIGSTOP) for 2 s during a run, then continued: the run says so, as
+# its outlier's cause and in a warning. Before: "run 2, 3.12 s" blamed on "2.6 s off the CPU
+# ... preempted once". The stop must fall in a timed run (not in the check run, nor between
+# two): up to three tries.
+try=1
+while :; do
+	"$PB" stat -r 6 --mode unprepared -e task-clock -- sleep 0.5$U >"$T/out" 2>"$T/err" &
+	pbpid=$!
+	sleep 1.6
+	kill -STOP "$pbpid"
+	sleep 2
+	kill -CONT "$pbpid"
+	stop_at 10 "$pbpid"
+	wait "$pbpid"
+	rc=$?
+	if [ "$rc" -eq 0 ] &&
+	   has "$T/err" "pbench itself was stopped (SIGSTOP or SIGTSTP) and continued during 1 run" &&
+	   has "$T/out" "^  run [2-6]: pbench itself was stopped"; then
+		ok_after "$try" "pbench stopped (SIGSTOP) during a run: the run says so, not 'off the CPU'"
+		break
+	fi
+	if [ "$try" -ge 3 ]; then
+		bad "SIGSTOP pbench" "exit $rc, or the stop not said ($LAST_WANT)"
+		break
+	fi
+	try=$((try + 1))
+done
 # Two small programs: one that spins (spin S: for S seconds, 0 for ever), one that forks N
 # daemons (setsid, then a sleep of 30 s; their command line is their parent's, with this run's
 # $U) and exits.
@@ -611,7 +659,61 @@ if command -v cc >/dev/null 2>&1 &&
    printf '%s\n' '#include <stdlib.h>' '#include <unistd.h>' 'int main(int argc, char **argv) {' \
 	'for (int i = 0, n = atoi(argv[1]); i < n; i++)' \
 	'if (fork() == 0) { setsid(); sleep(30); _exit(0); }' 'return 0; }' >"$T/daemons.c" &&
-   cc -O1 -o "$T/daemons" "$T/daemons.c" 2>/dev/null; then
+   cc -O1 -o "$T/daemons" "$T/daemons.c" 2>/dev/null &&
+   cat >"$T/hopper.c" <<'EOF_HOPPER' && cc -O1 -o "$T/hopper" "$T/hopper.c" 2>/dev/null &&
+#include <signal.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+/* hopper S: spin 1 ms, fork, exit; the child does the same, SIGTERM ignored, until S seconds
+ * after the first start by the clock (so the chain ends itself whatever pbench does) */
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+int main(int argc, char **argv)
+{
+	double end = now() + atof(argv[1]);
+
+	signal(SIGTERM, SIG_IGN);
+	for (;;) {
+		double t = now();
+
+		while (now() < t + 0.001)
+			;
+		if (now() >= end || fork() != 0)
+			_exit(0);
+	}
+}
+EOF_HOPPER
+   cat >"$T/fifospin.c" <<'EOF_FIFOSPIN' && cc -O1 -o "$T/fifospin" "$T/fifospin.c" 2>/dev/null; then
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+/* fifospin PRIO S: SCHED_FIFO at PRIO (0: as started), then spin for S seconds by its own
+ * clock, whatever happens to pbench; exit 3 when the priority cannot be taken */
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+int main(int argc, char **argv)
+{
+	struct sched_param sp = { .sched_priority = atoi(argv[1]) };
+	double end = now() + atof(argv[2]);
+
+	if (sp.sched_priority && sched_setscheduler(0, SCHED_FIFO, &sp))
+		return 3;
+	for (volatile unsigned i = 0;; i++)
+		if (!(i & 0xffff) && now() >= end)
+			return 0;
+}
+EOF_FIFOSPIN
 	HAVE_CC=1
 fi
 # No limit on what is ended: 700 daemons (before: "left 256", 188 still running).
@@ -623,6 +725,24 @@ elif run "700 daemons" 0 "$PB" stat -r 1 --mode unprepared -q -e task-clock -- "
 else
 	miss "700 daemons" "$(pgrep -fc "daemons 700 $U") left"
 	pkill -f "daemons 700 $U"
+fi
+# A command that keeps forking a daemon (each spins 1 ms, forks and exits, SIGTERM ignored):
+# the run is counted up to its command's exit, not through the sweep that ends the chain (its
+# counters, and its CPU time: wait4's, not the reaped chain's).
+# Before: a run of 1.1 ms with task-clock 310 ms, "used 287 CPUs' worth ... give it 314 CPUs".
+if [ "$HAVE_CC" -eq 0 ]; then
+	skipped "hopper" "no C compiler for the forking program"
+elif run "hopper" 0 "$PB" stat -r 2 --mode unprepared -e task-clock --export-json "$T/hop.json" \
+	-- "$T/hopper" 20 "$U" &&
+   has "$T/err" "their time after the command's exit is not counted" &&
+   nothas "$T/err" "CPUs' worth" && { [ "$HAVE_PY" -eq 0 ] || json "$T/hop.json" \
+	'all(r["counters"]["task-clock"]["scaled"] <= (int(sys.argv[2]) + 1) * r["ns"] for r in d["modes"][0]["runs"]) and
+	 all(r["user_ns"] + r["system_ns"] <= (int(sys.argv[2]) + 1) * r["ns"] for r in d["modes"][0]["runs"])' "$NCPU"; } &&
+   { sleep 0.2; gone "hopper 20 $U"; }; then
+	ok "a command that keeps forking daemons: counted to its exit, the chain ended"
+else
+	miss "hopper"
+	pkill -9 -f "hopper 20 $U"
 fi
 # --annotate's sampled run is covered too: a command that never ends is ended on SIGINT.
 if [ "$HAVE_CC" -eq 1 ]; then
@@ -662,7 +782,7 @@ for ev in "-e task-clock" ""; do
 done
 # --timeout holds, and SIGINT is handled, when the command spins on pbench's CPU at pbench's
 # SCHED_FIFO priority (the AUTO probe's choice, kept in $XDG_CACHE_HOME, set here): pbench's
-# thread waits one priority above it. Before: the run reported as 3 s "exit 0"; a command
+# thread waits above it, on another CPU when there is one. Before: the run reported as 3 s "exit 0"; a command
 # that never ends kept pbench from running at all.
 cpu=$((NCPU - 1))
 if [ "$HAVE_CC" -eq 0 ]; then
@@ -712,6 +832,32 @@ else
 		miss "FIFO timeout(1)" "took $(($(date +%s) - start)) s"
 		pkill -9 -f "spin 0 10.5$U"
 	fi
+	# A command that raises itself above pbench (SCHED_FIFO 52: above the prepared 50 and
+	# the watcher's old 51; 99: the top) on the prepared CPU: pbench's thread waits on
+	# another CPU, so the timeout and -I's intervals come on time. Before: a 0.5 s timeout
+	# ran the spinner's 3 s and the run said "exit 0" (fifospin 52, 3 of 3); with -I 100 one
+	# "interval of 100 ms" spanned the whole run.
+	for prio in 52 99; do
+		if [ "$NCPU" -lt 2 ]; then
+			skipped "FIFO $prio timeout" "one CPU only: pbench's thread has no other CPU to wait on"
+			continue
+		elif [ "$HAVE_PY" -eq 0 ]; then
+			skipped "FIFO $prio timeout" "python3 is not installed (the check reads the JSON)"
+			continue
+		fi
+		if run "FIFO $prio timeout" 1 timeout -s KILL 20 env XDG_CACHE_HOME="$T/cache" \
+			"$PB" stat -r 1 --cpu $cpu --warmup-ms 100 --timeout 0.5 -I 100 -e task-clock \
+			--export-json "$T/f$prio.json" -- "$T/fifospin" $prio 3 10.4$U &&
+		   has "$T/out" "timed out (killed)$" && nothas "$T/out" "exit 0$" &&
+		   json "$T/f$prio.json" '(r := d["modes"][0]["runs"][0])["timed_out"] and r["ns"] < 1.5e9 and
+			r["intervals"] and all(i["ns"] < 0.35e9 for i in r["intervals"])' &&
+		   { sleep 0.2; gone "fifospin $prio 3 10.4$U"; }; then
+			ok "--timeout and -I hold when the command raises itself to SCHED_FIFO $prio on pbench's CPU"
+		else
+			miss "FIFO $prio timeout"
+			pkill -9 -f "fifospin $prio 3 10.4$U"
+		fi
+	done
 fi
 
 # ---- 10. messages ----------------------------------------------------------------------------
@@ -765,11 +911,14 @@ else
 	miss "compare keeps" "old files changed, or $(ls -A "$T/cmpdir")"
 fi
 # SIGTERM mid-compare, interleaved and as a duet, unprepared and prepared: every command and
-# what it started ended, exit 1, the rounds so far reported, the state restored.
+# what it started ended, exit 1, the rounds so far reported, the state restored. --same 0:
+# with the default 1% margin the two identical commands can be decided "the same" before the
+# signal on a quiet machine (seen: exit 0, as t_compare's interrupt).
 for how in "--mode unprepared" "--warmup-ms 100" "--duet"; do
 	[ "$how" = "--duet" ] && [ "$NCPU" -lt 2 ] && continue
-	$PBI compare $how -e task-clock --max-runs 1000 "sh -c 'sleep 32.$U & sleep 0.05$U'" \
-		"sh -c 'sleep 32.$U & sleep 0.05$U'" >"$T/out" 2>"$T/err" &
+	$PBI compare $how --same 0 -e task-clock --max-runs 1000 \
+		"sh -c 'sleep 32.$U & sleep 0.05$U'" "sh -c 'sleep 32.$U & sleep 0.05$U'" \
+		>"$T/out" 2>"$T/err" &
 	pbpid=$!
 	sleep 2.5
 	kill -TERM "$pbpid"
@@ -799,6 +948,99 @@ if [ "$HAVE_PY" -eq 1 ]; then
 fi
 usage_error "compare: bad input is one line" "invalid run count 'x' for --max-runs" \
 	compare --max-runs x true true
+
+# ---- 12. shared /tmp: another user's links are not followed -----------------------------------
+# As root, with a second user (nobody) who plants links in a sticky world-writable directory
+# (a /tmp of this test's own) to root's files, to root's directories and to names not made yet:
+# every output and the history store refuse them in one line, the target as it was and nothing
+# made where they point, as the kernel's protected_symlinks rule would (pbench keeps it itself:
+# fs.protected_symlinks may be 0). A link of root's own, or of the directory's owner, is
+# followed as before.
+as_nobody=
+if [ "$(id -u)" != 0 ]; then
+	skipped "shared /tmp" "not root: the links are planted by a second user, made with setpriv"
+elif ! id nobody >/dev/null 2>&1; then
+	skipped "shared /tmp" "no user 'nobody' to plant the links"
+elif command -v setpriv >/dev/null 2>&1; then
+	as_nobody="setpriv --reuid=$(id -u nobody) --regid=$(id -g nobody) --clear-groups"
+elif command -v runuser >/dev/null 2>&1; then
+	as_nobody="runuser -u nobody --"
+else
+	skipped "shared /tmp" "neither setpriv nor runuser is installed to act as nobody"
+fi
+if [ -n "$as_nobody" ]; then
+	S=$(mktemp -d)	# in /tmp: nobody reaches it ($T is root's 0700)
+	trap 'rm -rf "$T" "$S"' EXIT
+	chmod 1777 "$S"
+	nuid=$(id -u nobody)
+	R=$T/root
+	mkdir "$R"
+	echo "root's secret" >"$R/secret"
+	chmod 600 "$R/secret"
+	$as_nobody ln -s "$R/secret" "$S/o.json"
+	$as_nobody ln -s "$R/secret" "$S/o.csv"
+	$as_nobody ln -s "$R/secret" "$S/o.md"
+	$as_nobody ln -s "$R/secret" "$S/o.svg"
+	$as_nobody ln -s "$R/new.json" "$S/new.json"
+	$as_nobody ln -s "$R/new.db" "$S/h.db"
+	$as_nobody ln -s "$R" "$S/evil"
+	$as_nobody ln -s "$R/wal" "$S/w.db-wal"
+	secret_sum=$(cksum <"$R/secret")
+	# refused NAME EXIT CMD...: exit EXIT, one error line naming the link's owner, root's file
+	# as it was and nothing new in its directory.
+	refused() {
+		name=$1 want=$2
+		shift 2
+		if run "$name" "$want" "$PB" "$@" &&
+		   has "$T/err" "is a link owned by uid $nuid in the sticky directory '$S'" &&
+		   [ "$(grep -c '^pbench: error:' "$T/err")" -eq 1 ] &&
+		   [ "$(cksum <"$R/secret")" = "$secret_sum" ] && [ "$(ls "$R")" = secret ]; then
+			ok "shared /tmp: $name: refused in one line, root's files as they were"
+		else
+			miss "$name" "$(ls "$R" | tr '\n' ' ')"
+		fi
+	}
+	refused "analyze --export-json through nobody's link" 2 analyze --export-json "$S/o.json" "$T/a5.txt"
+	refused "analyze --export-markdown through nobody's link" 2 analyze --export-markdown "$S/o.md" "$T/a5.txt"
+	refused "stat --export-csv through nobody's link" 2 stat --mode unprepared -r 2 \
+		--iterations 100000 -e task-clock --export-csv "$S/o.csv"
+	refused "stat --plot through nobody's link" 2 stat --mode unprepared -r 2 \
+		--iterations 100000 -e task-clock --plot "$S/o.svg"
+	refused "compare --export-json through nobody's link" 2 compare --mode unprepared \
+		--max-runs 2 --min-runs 2 -e task-clock --export-json "$S/o.json" true true
+	refused "a new file through nobody's link" 2 analyze --export-json "$S/new.json" "$T/a5.txt"
+	refused "a directory on the way that is nobody's link" 2 analyze --export-json \
+		"$S/evil/made.json" "$T/a5.txt"
+	refused "history add --history through nobody's link" 1 history --history "$S/h.db" \
+		add x "$T/a5.txt"
+	refused "history add --history through nobody's link to a directory" 1 history \
+		--history "$S/evil/h.db" add x "$T/a5.txt"
+	if run "a store whose WAL is nobody's link" 1 "$PB" history --history "$S/w.db" add x "$T/a5.txt" &&
+	   has "$T/err" "w.db-wal' is a symbolic link (owned by uid $nuid)" && [ "$(ls "$R")" = secret ]; then
+		ok "shared /tmp: a link planted as the store's WAL: refused in one line, nothing made"
+	else
+		miss "a store whose WAL is nobody's link"
+	fi
+	refused "stat --record --history through nobody's link" 1 stat --mode unprepared -r 2 \
+		--iterations 100000 -e task-clock --record x --history "$S/h.db"
+	# A link of root's own in the same directory, and one of the owner of a sticky directory
+	# nobody owns: followed, the file written where they point.
+	ln -s "$R/mine.json" "$S/mine.json"
+	ln -s "$R/mine.db" "$S/mine.db"
+	S2=$S/nobodys
+	mkdir "$S2" && chown nobody "$S2" && chmod 1777 "$S2"
+	$as_nobody ln -s "$R/theirs.json" "$S2/theirs.json"
+	if run "root's own link" 0 "$PB" analyze --export-json "$S/mine.json" "$T/a5.txt" &&
+	   has "$R/mine.json" '"schema"' && [ -L "$S/mine.json" ] &&
+	   run "the directory owner's link" 0 "$PB" analyze --export-json "$S2/theirs.json" \
+		"$T/a5.txt" && has "$R/theirs.json" '"schema"' &&
+	   run "root's own link to a store" 0 "$PB" history --history "$S/mine.db" add x "$T/a5.txt" &&
+	   [ -f "$R/mine.db" ] && [ -L "$S/mine.db" ]; then
+		ok "shared /tmp: root's own link, and the directory owner's, are followed"
+	else
+		miss "links the rule allows"
+	fi
+fi
 
 echo "faults: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

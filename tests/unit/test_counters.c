@@ -365,6 +365,24 @@ Test(counters, name_errors)
 		{ "cs,context-switches", -PBENCH_EDUP_EVENT, "same event as 'cs'" },
 		{ "nosuchpmu/event=1/", -PBENCH_EUNKNOWN_EVENT, "unknown event" },
 		{ "msr/nosuchterm/", -PBENCH_EUNKNOWN_EVENT, "unknown event" },
+		/* the braces of a group, as perf's parser refuses them */
+		{ "{task-clock,page-faults", -PBENCH_EBAD_EVENT_LIST,
+		  "the group opened at '{task-clock' is not closed (end its last event with '}')" },
+		{ "task-clock}", -PBENCH_EBAD_EVENT_LIST,
+		  "the '}' of 'task-clock}' closes no group" },
+		{ "{task-clock},page-faults}", -PBENCH_EBAD_EVENT_LIST,
+		  "the '}' of 'page-faults}' closes no group" },
+		{ "{}", -PBENCH_EBAD_EVENT_LIST, "'{}' is an empty group" },
+		{ "task-clock,{},page-faults", -PBENCH_EBAD_EVENT_LIST, "'{}' is an empty group" },
+		{ "{{task-clock,page-faults}}", -PBENCH_EBAD_EVENT_LIST,
+		  "a group inside a group at '{{task-clock'" },
+		{ "{task-clock,{page-faults}}", -PBENCH_EBAD_EVENT_LIST,
+		  "'{page-faults}}' opens a group inside the group '{task-clock' opened" },
+		{ "{task-clock}}", -PBENCH_EBAD_EVENT_LIST, "closes a group twice" },
+		{ "{,task-clock}", -PBENCH_EBAD_EVENT_LIST, "'{' is a brace without an event" },
+		{ "task-clock,}", -PBENCH_EBAD_EVENT_LIST, "'}' is a brace without an event" },
+		{ "{task-clock,page-faults},{cs", -PBENCH_EBAD_EVENT_LIST, "opened at '{cs' is not" },
+		{ "task-clock,TASK-CLOCK", -PBENCH_EDUP_EVENT, "'TASK-CLOCK' is listed twice" },
 	};
 	int before = count_fds();
 

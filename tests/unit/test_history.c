@@ -343,8 +343,11 @@ static pid_t writer(const char *file, const char *name, int n)
 		char rev[32];
 
 		o.busy_timeout_s = 30;
-		if (pbench_history_open(&h, file, &o))
+		int orc = pbench_history_open(&h, file, &o);
+		if (orc) {
+			fprintf(stderr, "writer %s: %s\n", name, pbench_strerror(orc));
 			_exit(10);
+		}
 		for (int i = 0; i < n; i++) {
 			struct pbench_history_record r = rec_at(name, rev, 100 + i, "k");
 
@@ -901,4 +904,182 @@ Test(history, import_writer_that_fails_records_nothing)
 	cr_assert_eq(pbench_history_import_writer(file, "hf", hf_writer, "a", NULL), 2);
 	cr_assert_eq(pbench_history_import_writer(file, "hf", failing_writer, NULL, NULL), -ENOSPC);
 	cr_assert_eq(series_points(file, "hf/a", &r), 1, "the failed one added no point");
+}
+
+/* ---- the store's path: links in a shared directory, what is not a file, read-only --------- */
+
+#define NOBODY 65534
+
+/* A link at path to target, owned by owner as if that user had made it. */
+static void link_of(const char *target, const char *path, uid_t owner)
+{
+	cr_assert_eq(symlink(target, path), 0, "%s: %s", path, strerror(errno));
+	cr_assert_eq(lchown(path, owner, owner), 0, "%s: %s", path, strerror(errno));
+}
+
+/* nobody's link in a sticky world-writable directory: no store made where it points (a file
+ * or a directory on the way), said with the link's owner; our own link is followed. */
+Test(history, another_users_link_is_not_followed)
+{
+	const char *shared = path_in("tmp"), *target = path_in("new.db");
+	struct pbench_history *h;
+	struct stat st;
+	char link[400], evil[400];
+	int rc;
+
+	if (geteuid() != 0)
+		cr_skip_test("not root: a link of another user is made with lchown(), root's");
+	cr_assert_eq(mkdir(shared, 0700), 0);
+	cr_assert_eq(chmod(shared, 01777), 0);
+	snprintf(link, sizeof(link), "%s/h.db", shared);
+	link_of(target, link, NOBODY);
+	rc = pbench_history_open(&h, link, NULL);
+	cr_assert_eq(rc, -EACCES, "%d %s", rc, pbench_strerror(rc));
+	cr_assert(strstr(pbench_strerror(rc), "h.db' is a link owned by uid 65534") &&
+		  !strchr(pbench_strerror(rc), '\n'), "%s", pbench_strerror(rc));
+	cr_assert_neq(lstat(target, &st), 0, "no store where the link points");
+	snprintf(evil, sizeof(evil), "%s/evil", shared);
+	link_of(dir, evil, NOBODY);
+	snprintf(evil, sizeof(evil), "%s/evil/new.db", shared);
+	cr_assert_eq(pbench_history_open(&h, evil, NULL), -EACCES);
+	cr_assert_neq(lstat(target, &st), 0, "none through a directory's link either");
+	/* A link planted where SQLite's WAL will be (SQLite does not follow it: said first). */
+	snprintf(evil, sizeof(evil), "%s/w.db-wal", shared);
+	link_of(target, evil, NOBODY);
+	snprintf(evil, sizeof(evil), "%s/w.db", shared);
+	rc = pbench_history_open(&h, evil, NULL);
+	cr_assert_eq(rc, -EACCES, "%d %s", rc, pbench_strerror(rc));
+	cr_assert(strstr(pbench_strerror(rc), "w.db-wal' is a symbolic link"), "%s",
+		  pbench_strerror(rc));
+	cr_assert_neq(lstat(target, &st), 0, "nothing where the WAL's link points");
+	cr_assert_eq(unlink(link), 0);
+	link_of(target, link, 0);
+	cr_assert_eq(pbench_history_open(&h, link, NULL), 0, "%s", pbench_strerror(-1));
+	pbench_history_close(h);
+	cr_assert_eq(lstat(target, &st), 0, "our own link: the store where it points");
+	cr_assert(S_ISREG(st.st_mode));
+}
+
+/* A FIFO (which held the open) or a directory ("I/O error") as the store: said what it is. */
+Test(history, a_store_that_is_not_a_file, .timeout = 30)
+{
+	struct pbench_history_opts ro = PBENCH_HISTORY_OPTS_INIT;
+	struct pbench_history *h;
+	int rc;
+
+	ro.read_only = 1;
+	cr_assert_eq(mkfifo(path_in("fifo.db"), 0600), 0);
+	cr_assert_eq(mkdir(path_in("dir.db"), 0700), 0);
+	for (int r = 0; r < 2; r++) {
+		rc = pbench_history_open(&h, path_in("fifo.db"), r ? &ro : NULL);
+		cr_assert_eq(rc, -EINVAL, "%d %s", rc, pbench_strerror(rc));
+		cr_assert(strstr(pbench_strerror(rc), "is a FIFO, not a regular file"), "%s",
+			  pbench_strerror(rc));
+		rc = pbench_history_open(&h, path_in("dir.db"), r ? &ro : NULL);
+		cr_assert_eq(rc, -EISDIR, "%d %s", rc, pbench_strerror(rc));
+		cr_assert(strstr(pbench_strerror(rc), "is a directory"), "%s", pbench_strerror(rc));
+	}
+}
+
+/* A version no pbench will reach: out of range, not "no schema version". */
+Test(history, schema_version_out_of_range)
+{
+	const char *file = path_in("h.db");
+	struct pbench_history *h;
+	int rc;
+
+	add_some(file, 1);
+	set_version(file, "999999999");
+	rc = pbench_history_open(&h, file, NULL);
+	cr_assert_eq(rc, -PBENCH_ENEWER_SCHEMA, "%d %s", rc, pbench_strerror(rc));
+	cr_assert(strstr(pbench_strerror(rc), "999999999, out of range"), "%s",
+		  pbench_strerror(rc));
+	cr_assert_eq(sql_count(file, "SELECT count(*) FROM records"), 1);
+}
+
+/* Another user reads a store in a directory only its owner writes (no -shm can be made
+ * beside it): read, not refused. */
+Test(history, read_by_another_user_in_a_read_only_directory)
+{
+	const char *sub = path_in("store"), *file = path_in("store/h.db");
+	pid_t pid;
+	int st;
+
+	if (geteuid() != 0)
+		cr_skip_test("not root: the reader is another user (setuid)");
+	cr_assert_eq(chmod(dir, 0755), 0);
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	add_some(file, 2);
+	cr_assert_eq(chmod(file, 0644), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct pbench_history_opts o = PBENCH_HISTORY_OPTS_INIT;
+		struct pbench_history *h;
+
+		o.read_only = 1;
+		if (setgid(NOBODY) || setuid(NOBODY))
+			_exit(100);
+		if (pbench_history_open(&h, file, &o)) {
+			fprintf(stderr, "%s\n", pbench_strerror(-1));
+			_exit(101);
+		}
+		_exit(pbench_history_series_count(h) == 1 && pbench_history_points(h, 1) == 2 ?
+		      0 : 102);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the reader: %d", WEXITSTATUS(st));
+}
+
+/* In a child with its own mount: a store on a tmpfs remounted read-only. A writer is told
+ * EROFS (it was ENOENT, "cannot open"), a reader reads. */
+static int read_only_mount(void)
+{
+	struct pbench_history_opts ro = PBENCH_HISTORY_OPTS_INIT;
+	struct pbench_history *h;
+	char sub[300], file[320], fresh[320];
+	int rc;
+
+	snprintf(sub, sizeof(sub), "%s/ro", dir);
+	snprintf(file, sizeof(file), "%s/h.db", sub);
+	snprintf(fresh, sizeof(fresh), "%s/new.db", sub);
+	if (mkdir(sub, 0700) ||
+	    (unshare(CLONE_NEWNS) && unshare(CLONE_NEWUSER | CLONE_NEWNS)) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", sub, "tmpfs", 0, "size=1m"))
+		return 150;
+	if (pbench_history_open(&h, file, NULL))
+		return 200;
+	for (int i = 0; i < 2; i++) {
+		struct pbench_history_record r = rec_at("x", "r", 1, "k");
+
+		if (pbench_history_add(h, &r) <= 0)
+			return 200;
+	}
+	pbench_history_close(h);
+	if (mount(NULL, sub, NULL, MS_REMOUNT | MS_RDONLY, NULL))
+		return 150;
+	for (int i = 0; i < 2; i++) {
+		rc = pbench_history_open(&h, i ? fresh : file, NULL);
+		if (rc != -EROFS || !strstr(pbench_strerror(rc), "read-only file system"))
+			return 201 + i;
+	}
+	ro.read_only = 1;
+	if (pbench_history_open(&h, file, &ro))
+		return 203;
+	rc = pbench_history_points(h, 1);
+	pbench_history_close(h);
+	return rc == 2 ? 0 : 204;
+}
+
+Test(history, store_on_a_read_only_mount)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0)
+		_exit(read_only_mount());
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 150)
+		cr_skip_test("cannot mount a tmpfs read-only here (needs root or user namespaces)");
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "read-only mount: %d", WEXITSTATUS(st));
 }

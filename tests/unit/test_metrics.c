@@ -226,6 +226,85 @@ Test(metrics, unknown_name)
 	pbench_runs_free(r);
 }
 
+/* A metric list (opts.metrics, -M) with an empty name in it is refused before anything opens,
+ * saying where the empty name is; so is an empty list (it asked for nothing, silently, before:
+ * strtok_r skipped the empty names). With a --metric that joins the list too. */
+Test(metrics, list_with_an_empty_name)
+{
+	static const struct {
+		const char *metrics, *metric, *msg;
+	} rows[] = {
+		{ "", NULL, "empty metric list (-M takes names or groups" },
+		{ ",", NULL, "malformed metric list ',': empty name before the first comma" },
+		{ "ghz,,ipc", NULL, "malformed metric list 'ghz,,ipc': empty name between commas" },
+		{ "ghz,", NULL, "malformed metric list 'ghz,': empty name after the last comma" },
+		{ ",cpus-utilized", NULL, "malformed metric list ',cpus-utilized': empty name before" },
+		{ "", "ipc", "empty metric list" },
+		{ "ghz,,ipc", "task-clock", "'ghz,,ipc': empty name between commas" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
+		struct pbench_runs *r = NULL;
+		int err;
+
+		o.mode = PBENCH_RUNS_UNPREPARED;
+		o.workload = PBENCH_WORKLOAD_XOR;
+		o.iterations = 1000;
+		o.runs = 2;
+		o.metrics = rows[i].metrics;
+		o.metric = rows[i].metric;
+		err = pbench_runs_new(&r, &o);
+		cr_expect_eq(err, -PBENCH_EBAD_EVENT_LIST, "-M '%s' --metric %s: got %d (%s)",
+			     rows[i].metrics, rows[i].metric, err, pbench_strerror(err));
+		cr_expect(strstr(pbench_counters_last_error(), rows[i].msg),
+			  "-M '%s': '%s' lacks '%s'", rows[i].metrics, pbench_counters_last_error(),
+			  rows[i].msg);
+		pbench_runs_free(r);
+	}
+}
+
+/* One rule for names, libpfm4's: case aside. --metric TASK-CLOCK beside -e task-clock is that
+ * event, decided on (it was appended to the list, then refused as "listed twice"); a value
+ * asked for by name in capitals is found; -e TASK-CLOCK still counts task-clock. */
+Test(metrics, names_case_aside)
+{
+	static const struct {
+		const char *events, *metric, *ask;
+	} rows[] = {
+		{ "task-clock", "TASK-CLOCK", "task-clock" },
+		{ "task-clock,page-faults", "Page-Faults", "PAGE-FAULTS" },
+		{ "TASK-CLOCK", "task-clock", "Task-Clock" },
+		{ "task-clock", "CPUS-UTILIZED", "cpus-utilized" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
+		struct pbench_runs *r = NULL;
+		double v[2];
+		int err;
+
+		o.mode = PBENCH_RUNS_UNPREPARED;
+		o.workload = PBENCH_WORKLOAD_XOR;
+		o.iterations = 1000;
+		o.runs = 2;
+		o.events = rows[i].events;
+		o.metric = rows[i].metric;
+		err = pbench_runs_new(&r, &o);
+		cr_expect_eq(err, 0, "-e %s --metric %s: %s", rows[i].events, rows[i].metric,
+			     pbench_counters_last_error());
+		if (err)
+			continue;
+		cr_expect_eq(pbench_runs_nr_events(r), 1 + (strchr(rows[i].events, ',') != NULL),
+			     "-e %s --metric %s: the metric is one of the events, not another",
+			     rows[i].events, rows[i].metric);
+		cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+		cr_expect_eq(pbench_runs_values(r, 0, rows[i].ask, v, 2), 2, "'%s' by name: %s",
+			     rows[i].ask, pbench_strerror(-ENOENT));
+		pbench_runs_free(r);
+	}
+}
+
 /* "{a,b}" ties events into a group of their own (what a metric's events get): the names lose
  * the braces; untied, the software events share one group. */
 Test(metrics, tied_groups)

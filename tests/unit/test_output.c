@@ -457,3 +457,181 @@ Test(output, width_and_color_of_a_stream)
 	cr_assert_eq(pbench_output_color(NULL), 0);
 	fclose(f);
 }
+
+/* ---- links in a shared directory: the kernel's protected_symlinks rule, kept by pbench ---- */
+
+#define NOBODY 65534
+
+/* dir/NAME made with mode (chmod: the sticky bit survives the umask) and owner. */
+static void shared_dir(char *buf, size_t len, const char *name, mode_t mode, uid_t owner)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+	cr_assert_eq(mkdir(buf, 0700), 0);
+	cr_assert_eq(chmod(buf, mode), 0);
+	cr_assert_eq(chown(buf, owner, owner), 0);
+}
+
+/* A link at path to target, owned by owner as if that user had made it. */
+static void link_of(const char *target, const char *path, uid_t owner)
+{
+	cr_assert_eq(symlink(target, path), 0, "%s: %s", path, strerror(errno));
+	cr_assert_eq(lchown(path, owner, owner), 0, "%s: %s", path, strerror(errno));
+}
+
+static void need_root(void)
+{
+	if (geteuid() != 0)
+		cr_skip_test("not root: a link of another user is made with lchown(), root's");
+}
+
+/* nobody's link in a sticky world-writable directory, to a file of ours or a directory of
+ * ours on the way: refused with its owner and why, the file as it was, nothing made. */
+Test(output, another_users_link_in_a_sticky_dir_is_not_followed)
+{
+	char shared[128], secret[128], link[160], evil[160], path[200], made[160];
+	struct pbench_output *o = (void *)1;
+	struct stat st;
+	int rc;
+
+	need_root();
+	shared_dir(shared, sizeof(shared), "tmp", 01777, 0);
+	snprintf(secret, sizeof(secret), "%s/secret", dir);
+	put(secret, "root's");
+	snprintf(link, sizeof(link), "%s/o.json", shared);
+	link_of(secret, link, NOBODY);
+	rc = pbench_output_open(&o, link);
+	cr_assert_eq(rc, -EACCES, "%d %s", rc, pbench_strerror(rc));
+	cr_assert_null(o);
+	cr_assert(strstr(pbench_strerror(rc), "o.json' is a link owned by uid 65534 in the "
+		  "sticky directory") && !strchr(pbench_strerror(rc), '\n'), "%s",
+		  pbench_strerror(rc));
+	cr_assert_str_eq(get(secret), "root's");
+	/* A link to a directory, anywhere on the path; and through ".." after it. */
+	snprintf(evil, sizeof(evil), "%s/evil", shared);
+	link_of(dir, evil, NOBODY);
+	snprintf(made, sizeof(made), "%s/made.json", dir);
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/evil/%smade.json", shared, i ? "../evil/" : "");
+		rc = pbench_output_open(&o, path);
+		cr_assert_eq(rc, -EACCES, "%s: %d %s", path, rc, pbench_strerror(rc));
+		cr_assert(strstr(pbench_strerror(rc), "/evil' is a link owned by uid 65534"), "%s",
+			  pbench_strerror(rc));
+		cr_assert_neq(stat(made, &st), 0, "nothing made where the link points");
+	}
+	/* A link to a link: the second is nobody's. */
+	snprintf(path, sizeof(path), "%s/mine.json", shared);
+	link_of("o.json", path, 0);
+	cr_assert_eq(pbench_output_open(&o, path), -EACCES);
+	cr_assert_str_eq(get(secret), "root's");
+}
+
+/* What the rule allows is followed as before: our own link, a link of the directory's
+ * owner, a link in a directory that is not sticky or not world-writable. */
+Test(output, links_the_rule_allows_are_followed)
+{
+	static const struct { const char *dir; mode_t mode; uid_t dir_owner, link_owner; } c[] = {
+		{ "own", 01777, 0, 0 },
+		{ "owners", 01777, NOBODY, NOBODY },
+		{ "notsticky", 0777, 0, NOBODY },
+		{ "notshared", 01755, 0, NOBODY },
+	};
+
+	need_root();
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char d[128], target[160], link[160];
+		struct pbench_output *o;
+		int rc;
+
+		shared_dir(d, sizeof(d), c[i].dir, c[i].mode, c[i].dir_owner);
+		snprintf(target, sizeof(target), "%s/%s.json", dir, c[i].dir);
+		snprintf(link, sizeof(link), "%s/o.json", d);
+		put(target, "old");
+		link_of(target, link, c[i].link_owner);
+		rc = pbench_output_open(&o, link);
+		cr_assert_eq(rc, 0, "%s: %d %s", c[i].dir, rc, pbench_strerror(rc));
+		fputs("new", pbench_output_file(o));
+		cr_assert_eq(pbench_output_close(o, 1), 0);
+		cr_assert_str_eq(get(target), "new", "%s", c[i].dir);
+	}
+}
+
+/* Two outputs that name one file differently, before it exists: "./", a link, "x/..". */
+Test(output, open_all_compares_the_paths_links_resolved)
+{
+	struct pbench_output *outs[2];
+	char a[128], other[4][160];
+	int which[2];
+
+	snprintf(a, sizeof(a), "%s/a.json", dir);
+	snprintf(other[0], sizeof(other[0]), "%s/./a.json", dir);
+	snprintf(other[1], sizeof(other[1]), "%s/l.json", dir);
+	snprintf(other[2], sizeof(other[2]), "%s/sub/../a.json", dir);
+	snprintf(other[3], sizeof(other[3]), "%s//a.json", dir);
+	cr_assert_eq(symlink("a.json", other[1]), 0);
+	{
+		char sub[160];
+
+		snprintf(sub, sizeof(sub), "%s/sub", dir);
+		cr_assert_eq(mkdir(sub, 0700), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		const char *const paths[] = { a, other[i] };
+
+		cr_assert_eq(pbench_output_open_all(outs, paths, 2, which), -EEXIST, "%s",
+			     other[i]);
+		cr_assert(which[0] == 0 && which[1] == 1 && !outs[0] && !outs[1]);
+	}
+	{
+		char b[128];
+		const char *paths[] = { a, b };
+
+		snprintf(b, sizeof(b), "%s/b.json", dir);
+		cr_assert_eq(pbench_output_open_all(outs, paths, 2, which), 0);
+		cr_assert_eq(pbench_output_close(outs[0], 0), 0);
+		cr_assert_eq(pbench_output_close(outs[1], 0), 0);
+	}
+}
+
+/* /dev/stdout into a pipe is /proc/self/fd/1, a link whose text ("pipe:[123]") names no file:
+ * written directly (it said ENOENT). */
+Test(output, proc_link_to_a_pipe_is_written)
+{
+	struct pbench_output *o;
+	char path[64], buf[16] = "";
+	int p[2];
+
+	cr_assert_eq(pipe(p), 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[1]);
+	cr_assert_eq(pbench_output_open(&o, path), 0, "%s", pbench_strerror(-1));
+	fputs("hi\n", pbench_output_file(o));
+	cr_assert_eq(pbench_output_close(o, 1), 0);
+	close(p[1]);
+	cr_assert_eq(read(p[0], buf, sizeof(buf) - 1), 3);
+	cr_assert_str_eq(buf, "hi\n");
+	close(p[0]);
+}
+
+/* Links followed one name at a time as the kernel does: ".." after a link is the parent of
+ * what it names, a relative link is read from its own directory, a chain ends at the file. */
+Test(output, links_on_the_path_followed_as_the_kernel_does)
+{
+	char p[4][160];
+	struct pbench_output *o;
+
+	snprintf(p[0], sizeof(p[0]), "%s/sub/deeper", dir);
+	snprintf(p[1], sizeof(p[1]), "%s/sub", dir);
+	cr_assert_eq(mkdir(p[1], 0700), 0);
+	cr_assert_eq(mkdir(p[0], 0700), 0);
+	snprintf(p[2], sizeof(p[2]), "%s/l", dir);
+	cr_assert_eq(symlink("sub/deeper", p[2]), 0);
+	snprintf(p[3], sizeof(p[3]), "%s/sub/chain.json", dir);
+	cr_assert_eq(symlink("../l/../x.json", p[3]), 0);
+	/* dir/sub/chain.json -> dir/l/../x.json = dir/sub/deeper/../x.json = dir/sub/x.json */
+	cr_assert_eq(pbench_output_open(&o, p[3]), 0, "%s", pbench_strerror(-1));
+	fputs("new", pbench_output_file(o));
+	cr_assert_eq(pbench_output_close(o, 1), 0);
+	snprintf(p[0], sizeof(p[0]), "%s/sub/x.json", dir);
+	cr_assert_str_eq(get(p[0]), "new");
+	cr_assert_eq(access(p[3], F_OK) == 0 && readlink(p[3], p[1], sizeof(p[1])) > 0, 1,
+		     "the link is still a link");
+}

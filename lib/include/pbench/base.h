@@ -157,9 +157,13 @@ PBENCH_API int pbench_suggest_choice(const char *word, const char *const *names,
  * ones...: those PBENCH_PREPARE_SIGNALS restores a prepared state on; not SIGPIPE, a write's
  * error, nor a fault of the thread itself) sets the flag to its number instead (the first
  * one; 0 while none came). Give the flag as the opts' stop of the runs, contests, jitter
- * probes and listings the harness makes, with their *_SIGNALS flag where they have one. A
- * signal ignored when this is called (nohup) stays ignored. Call it from one thread, before
- * the harness's own threads start. Returns the flag.
+ * probes and listings the harness makes, with their *_SIGNALS flag where they have one; a
+ * pbench_history_import() made meanwhile checks it between records and rolls back. A
+ * signal ignored when this is called (nohup) stays ignored. SIGCONT, when its action is the
+ * default, is counted too (the process continues all the same; the calls it interrupts are
+ * restarted): a run during which the harness was stopped (SIGSTOP, SIGTSTP) and continued
+ * says so, its time holding the stop. Call it from one thread, before the harness's own
+ * threads start. Returns the flag.
  */
 PBENCH_API const volatile int *pbench_stop_catch(void);
 /*

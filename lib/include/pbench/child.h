@@ -171,10 +171,12 @@ PBENCH_API int pbench_command_where(const char *cmd, char *buf, size_t len);
  * posix_spawn() make, on any thread, during the run too), or one it had before the run, is
  * never signalled or reaped; an orphan handed over meanwhile that is in neither is taken for
  * the command's. The command dies (SIGKILL, PR_SET_PDEATHSIG) if the thread that started it
- * dies first: pbench killed, or a caller's thread that ends while its command runs. Under a
- * real-time policy (a prepared run's SCHED_FIFO, which the command inherits), the calling
- * thread waits one priority above the command until the last command ends, so that a timeout
- * or a signal's handler can run on a CPU the command keeps busy. Errors before anything
+ * dies first: pbench killed, or a caller's thread that ends while its command runs. Until the
+ * last command ends, the calling thread waits off the commands' CPUs when another CPU is
+ * allowed (a prepared run pins both to one: a command that raises itself above the caller's
+ * priority there would keep it from running), and under a real-time policy (a prepared run's
+ * SCHED_FIFO, which the command inherits) at the policy's highest priority, so that a timeout
+ * or a signal's handler runs on time; both are put back after. Errors before anything
  * runs: -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC, -PBENCH_EBAD_INTERP, name errors of
  * pbench_counters_open, -errno of fork/pipe. If exec itself fails the child is reaped and
  * the exec errno is returned negated (ENOENT for a file that exists: -PBENCH_EBAD_INTERP).
@@ -194,7 +196,8 @@ PBENCH_API int pbench_child_start(struct pbench_child **out, char *const argv[],
  */
 PBENCH_API int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res);
 /* The same, giving up after timeout_s from the release (0: no limit) with -ETIMEDOUT; the
- * child still runs then (pbench_child_free() ends it). Polls a pidfd, so no signal is used. */
+ * child still runs then (pbench_child_free() ends it), or ended only past timeout_s (the
+ * caller's thread could not run before). Polls a pidfd, so no signal is used. */
 PBENCH_API int pbench_child_wait_timeout(struct pbench_child *ch, double timeout_s,
 					 struct pbench_child_result *res);
 /*

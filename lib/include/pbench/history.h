@@ -22,8 +22,9 @@ struct pbench_history;
 /* The longest name, metric or unit of a record, in bytes (PostgreSQL's index on a series'
  * key holds ~2.7 KB a row; SQLite is held to the same). */
 #define PBENCH_HISTORY_NAME_MAX 1024
-/* The schema version this library writes; a store of a newer one is refused. */
-#define PBENCH_HISTORY_SCHEMA 1
+/* The schema version this library writes; a store of a newer one is refused. 2: each
+ * document stored once, shared by its records. */
+#define PBENCH_HISTORY_SCHEMA 2
 
 struct pbench_history_opts {
 	size_t size;
@@ -90,7 +91,8 @@ struct pbench_history_record {
 	size_t n_runs;
 	const double *run_values;
 	const int *run_noisy;
-	const char *json;		/* the whole document it came from, kept byte for byte
+	const char *json;		/* the whole document it came from, kept byte for byte,
+					 * once for all the records that give the same text
 					 * (NULL: none) */
 	/* The machine's fingerprint. In: a field left NULL is the machine's own (host and,
 	 * with env, its findings; pbench_version() for the version). */
@@ -242,7 +244,8 @@ struct pbench_history_import_opts {
 
 /*
  * Store the document text (len bytes) under the name name, one record per series it holds,
- * each in its own transaction (pbench_history_add()):
+ * all in one transaction: either every record is stored or none (a line or an entry that
+ * cannot be read, a full disk, a lost server, a signal leave the store as it was):
  *  - pbench stat's JSON: one series, metric time_ns (NAME/mode for each mode of a contrast),
  *    every run's ns with its noise verdict (an outlier: noisy), the mean and its interval, the
  *    CPU model, kernel and version of the document's host block (the rest of the
@@ -254,14 +257,24 @@ struct pbench_history_import_opts {
  *  - CSV, one record per line: "commit,time,value", "commit,value" or "value" (a header line
  *    and # comments are skipped; time as seconds since the epoch or ISO 8601), the metric of
  *    the series of that name when there is one (its unit ns when it ends in _ns), else value.
- * The document itself is kept with each record it made (a CSV line: none). Returns the number
- * of records added (> 0), or -EINVAL (not a document of these, said in one line through
- * pbench_strerror()), or an error of pbench_history_add().
+ * The document itself is kept once, shared by the records it made (a CSV line: none); a CSV
+ * line without a commit takes opts->rev. Every value is read by pbench analyze's rule: a
+ * number as pbench_format_parse() reads one (no hex, inf or nan), finite, not subnormal, a
+ * time not negative; a JSON key twice, a time that is not a number, an empty array of
+ * results or a NUL byte is refused; a date (host.date, context.date, a CSV time) is ISO 8601
+ * within 1970-01-01 (after it) to 2262-04-11 (what int64 ns hold), month, day, hour, minute,
+ * second and zone (+-18:00) in range, a CSV time in seconds too. Returns the number of
+ * records added (> 0), or -EINVAL (not a document of these, one with nothing to add, or a
+ * value refused, said in one line through pbench_strerror()), -EINTR (a signal came while
+ * pbench_stop_catch() holds the signals: the import is rolled back, as `pbench history add`
+ * does on a Ctrl-C), or an error of pbench_history_add().
  */
 PBENCH_API int pbench_history_import(struct pbench_history *h, const char *name,
 				     const char *text, size_t len,
 				     const struct pbench_history_import_opts *opts);
-/* pbench_history_import() of the file at path ("-": stdin). Errors: also -errno of the read. */
+/* pbench_history_import() of the file at path ("-": stdin), read as pbench analyze reads a file
+ * (pbench_samples_add_file()): -EINVAL for a directory, more than 64 MiB (/dev/zero), a FIFO
+ * no program writes to within a second, a NUL byte. Errors: also -errno of the read. */
 PBENCH_API int pbench_history_import_file(struct pbench_history *h, const char *name,
 					  const char *path,
 					  const struct pbench_history_import_opts *opts);

@@ -498,7 +498,10 @@ struct pbench_runs_interval {
 	uint64_t ns;			/* its wall time, ns */
 	int partial;			/* 1: the last, cut short by the run's end */
 };
-/* How many intervals run i of set s has: 0 without opts.interval_ms; -EINVAL (no such run). */
+/* How many intervals run i of set s has: 0 without opts.interval_ms; -EINVAL (no such run).
+ * i may also be the set's count of runs done when a signal (opts.stop) cut the next run short
+ * (or the check run, or a warm-up run, i 0): the intervals the report shows of it, which
+ * pbench_runs_interval() does not hand out. */
 PBENCH_API int pbench_runs_nr_intervals(const struct pbench_runs *r, int s, int i);
 /* Interval k of run i of set s. Errors: -EINVAL (no such run or interval, out's size). */
 PBENCH_API int pbench_runs_interval(const struct pbench_runs *r, int s, int i, int k,

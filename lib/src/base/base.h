@@ -4,7 +4,8 @@
  * the library. Errors and the log (log.c), the one check and copy of a caller's versioned
  * struct, the /sys and /proc reader (sysfs.c), reason strings (intern.c), enum names
  * (names.c), the raw perf_event_open (sys_perf.c), prose wrapped at a width (wrap.c), number
- * formatting, CSV and Markdown (format.c), command lines (command.c), SVG helpers (plot.c).
+ * formatting, CSV and Markdown (format.c), command lines (command.c), SVG helpers (plot.c), the
+ * reader of an input file and the rule of its numbers (input.c).
  * JSON (jsonutil.h) and /proc/interrupts (irq_table.h) have their own headers. Never
  * installed.
  */
@@ -92,6 +93,10 @@ static inline void pb_sigset_async(sigset_t *s)
 	sigdelset(s, SIGABRT);
 }
 
+/* stop.c: how many SIGCONTs came since pbench_stop_catch() (0 without it): a run that sees
+ * the count change was stopped with its harness (SIGSTOP, SIGTSTP) and holds the stop. */
+unsigned pb_stop_conts(void);
+
 /* The signals whose default action ends the process and that arrive from outside (a closed
  * terminal's SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGALRM, the real-time ones...): those
  * a prepared state is restored on (PBENCH_PREPARE_SIGNALS). Not SIGPIPE (a write's error)
@@ -108,6 +113,20 @@ static inline void pb_sigset_stop(sigset_t *s)
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		sigaddset(s, sig);
 }
+
+/* stop.c: the signal that set the stop flag while pbench_stop_catch() holds the signals (0:
+ * none came, or they are not caught): for the work that checks it between its steps without
+ * a flag of its own in its options (pbench_history_import(): a document all or nothing). */
+int pb_stop_signal(void);
+
+/* output.c: path with every symbolic link followed, one name at a time, into *out (malloc'd;
+ * a name that does not exist yet and what follows it kept as they are), refusing as the
+ * kernel's protected_symlinks rule does whatever fs.protected_symlinks says: a link in a
+ * sticky world-writable directory owned by neither geteuid() nor the directory's owner is
+ * -EACCES (pb_fail: the link, its owner, why). -ELOOP past 40 links. /proc's links to a pipe
+ * or a terminal (/dev/stdout) are left to the kernel. What is opened at *out afterwards
+ * should be opened with O_NOFOLLOW. */
+int pb_path_resolve(const char *path, char **out);
 
 /* sysfs.c: every read of /sys and /proc goes through these. */
 /* Map "/sys/..." or "/proc/..." to the root from PBENCH_SYSFS_ROOT / PBENCH_PROCFS_ROOT. */
@@ -132,6 +151,33 @@ void pb_recorded_everywhere(int on);
 int pb_recorded_set(void);
 /* Reads go to a recorded tree right now (inside a check, or everywhere for unit tests). */
 int pb_recorded_active(void);
+
+/* input.c: the one reader of an input a user hands pbench (analyze's samples, the history's
+ * documents) and the one rule of the numbers in it. */
+/* The most an input file may hold: more is not samples or a document (/dev/zero). JSON is
+ * parsed whole by jansson, at 10 to 13 times its size in memory, so it is bounded lower. */
+#define PB_INPUT_MAX ((size_t)64 << 20)
+#define PB_INPUT_JSON_MAX ((size_t)16 << 20)
+/* How long a FIFO may go without a writer before its reader gives up on it, in ms. */
+#define PB_INPUT_FIFO_WAIT_MS 1000
+/* The whole of the file at path ("-": stdin) in *text (malloc'd, NUL-terminated after its
+ * *len bytes), read blocking once open. 0, or with why (cut to wlen) one line naming path:
+ * -errno of open or read, -EISDIR, -EAGAIN (a FIFO no program wrote to in
+ * PB_INPUT_FIFO_WAIT_MS), -EFBIG (more than max bytes), -ENOMEM. */
+int pb_input_read(const char *path, size_t max, char **text, size_t *len, char *why,
+		  size_t wlen);
+/* The first NUL byte of text, or NULL; *line (when not NULL) its line, from 1. */
+const char *pb_input_nul(const char *text, size_t len, size_t *line);
+/* The number the len bytes at s spell, spaces around it aside: pbench_format_parse()'s grammar
+ * (no hex, no inf or nan). 0 and *x (a subnormal too: pb_input_value() refuses it), -ERANGE
+ * for what strtod takes as inf, nan or out of range ("not a finite number"), -EINVAL for the
+ * rest ("not a number"). */
+int pb_input_number(const char *s, size_t len, double *x);
+/* The one rule of a value read: 0 when x is finite and not subnormal (and, a time, not
+ * negative), else what it is, which pb_input_value_why() says ("is subnormal, ..."). */
+enum { PB_INPUT_NOT_FINITE = 1, PB_INPUT_SUBNORMAL, PB_INPUT_NEGATIVE };
+int pb_input_value(double x, int time);
+const char *pb_input_value_why(int code);
 
 /* Per-CPU times from a "cpuN ..." line of /proc/stat, in USER_HZ ticks. */
 struct pb_cpu_times {

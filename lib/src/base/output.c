@@ -21,8 +21,10 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "base/base.h"
 
@@ -31,6 +33,7 @@
 struct pbench_output {
 	FILE *f;
 	int kind;		/* OUT_STDOUT, OUT_DIRECT or OUT_WHOLE */
+	int nofollow;		/* O_NOFOLLOW: target is no link (but /proc's to a pipe or tty) */
 	int named;		/* OUT_WHOLE: tmp already has a name in the directory */
 	char *target;		/* OUT_WHOLE: the regular file (symlinks resolved) */
 	char *tmp;		/* OUT_WHOLE: the temporary's name once it has one */
@@ -55,45 +58,151 @@ static int split_path(const char *path, char **dir, const char **base)
 	return *dir ? 0 : -ENOMEM;
 }
 
-/* Follow path's symlinks to what they finally name (which may not exist yet). */
-static int resolve_links(const char *path, char **out)
+/* The kernel's protected_symlinks rule, kept by pbench itself whatever fs.protected_symlinks
+ * says: a link in a sticky, world-writable directory (/tmp) is followed only when its owner
+ * is the follower or the directory's owner. Anyone may plant a link there; root following
+ * it would write where the planter chose. */
+static int link_refused(const char *dir, const char *link, const struct stat *ls)
 {
-	char *cur = strdup(path);
+	struct stat ds;
 
-	for (int hops = 0; cur; hops++) {
-		char link[PATH_MAX], *dir, *next;
-		const char *base;
-		struct stat st;
-		ssize_t n;
+	if (stat(dir, &ds) < 0 || !(ds.st_mode & S_ISVTX) || !(ds.st_mode & S_IWOTH) ||
+	    ls->st_uid == geteuid() || ls->st_uid == ds.st_uid)
+		return 0;
+	return pb_fail(-EACCES, "'%s' is a link owned by uid %u in the sticky directory '%s': "
+		       "pbench does not follow it (the kernel's protected_symlinks rule); remove "
+		       "it or write elsewhere", link, (unsigned)ls->st_uid, dir);
+}
 
-		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode)) {
-			*out = cur;
-			return 0;
-		}
-		if (hops == MAX_LINKS) {
-			free(cur);
-			return -ELOOP;
-		}
-		n = readlink(cur, link, sizeof(link) - 1);
-		if (n < 0) {
-			int err = -errno;
+/* *done += "/" name (no slash after "/" or before the first name of a relative path), or one
+ * level up for "..": *done has no link in it, so its parent is what its text says. */
+static int path_push(char **done, size_t *len, const char *name, size_t n)
+{
+	char *p = *done;
 
-			free(cur);
-			return err;
-		}
-		link[n] = '\0';
-		if (link[0] == '/' || split_path(cur, &dir, &base)) {
-			next = strdup(link);
-		} else {
-			next = malloc(strlen(dir) + strlen(link) + 2);
-			if (next)
-				sprintf(next, "%s/%s", dir, link);
-			free(dir);
-		}
-		free(cur);
-		cur = next;
+	if (n == 2 && !memcmp(name, "..", 2) && *len && strcmp(p, "/") && strcmp(p, "..") &&
+	    (*len < 3 || strcmp(p + *len - 3, "/.."))) {
+		char *slash = strrchr(p, '/');
+
+		*len = !slash ? 0 : slash == p ? 1 : (size_t)(slash - p);
+		p[*len] = 0;
+		return 0;
 	}
-	return -ENOMEM;
+	p = realloc(p, *len + n + 2);
+	if (!p)
+		return -ENOMEM;
+	*done = p;
+	if (*len && p[*len - 1] != '/')
+		p[(*len)++] = '/';
+	memcpy(p + *len, name, n);
+	*len += n;
+	p[*len] = 0;
+	return 0;
+}
+
+/* A link of /proc to a pipe, a terminal, a socket (/dev/stdout's /proc/self/fd/1): its text
+ * ("pipe:[123]") names nothing, the kernel's open follows it. /proc is not a shared
+ * directory. */
+static int proc_device(const char *path)
+{
+	struct statfs fs;
+	struct stat st;
+	const char *base;
+	char *dir;
+	int yes;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode) || split_path(path, &dir, &base))
+		return 0;
+	yes = statfs(dir, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC && stat(path, &st) == 0 &&
+	      !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+	free(dir);
+	return yes;
+}
+
+int pb_path_resolve(const char *path, char **out)
+{
+	char *done, *todo = strdup(path), *dir;
+	size_t len, at = 0;
+	int hops = 0, err = 0;
+
+	*out = NULL;
+	done = strdup(path[0] == '/' ? "/" : "");
+	if (!todo || !done) {
+		free(todo);
+		free(done);
+		return -ENOMEM;
+	}
+	len = strlen(done);
+	while (!err && todo[at]) {
+		char link[PATH_MAX], *more;
+		struct stat ls;
+		size_t n;
+		ssize_t r;
+
+		while (todo[at] == '/')
+			at++;
+		n = strcspn(todo + at, "/");
+		if (!n)
+			break;
+		if (n == 1 && todo[at] == '.') {
+			at++;
+			continue;
+		}
+		if ((err = path_push(&done, &len, todo + at, n)))
+			break;
+		at += n;
+		if (lstat(done, &ls) < 0) {
+			/* Missing (or not to be looked at): the rest as it is, for the open to
+			 * create or to fail on with its own error. */
+			at += strspn(todo + at, "/");
+			if (todo[at])
+				err = path_push(&done, &len, todo + at, strlen(todo + at));
+			break;
+		}
+		if (!S_ISLNK(ls.st_mode))
+			continue;
+		if (!todo[at] && proc_device(done))
+			break;	/* the kernel's own link: O_NOFOLLOW is not used on it */
+		/* A link: its directory is done without its last name. */
+		dir = strndup(done, len - n > 1 ? len - n - 1 : len - n);
+		if (!dir) {
+			err = -ENOMEM;
+			break;
+		}
+		err = link_refused(*dir ? dir : ".", done, &ls);
+		free(dir);
+		if (!err && ++hops > MAX_LINKS)
+			err = pb_fail(-ELOOP, "'%s': more than %d symbolic links to follow", path,
+				      MAX_LINKS);
+		if (!err && (r = readlink(done, link, sizeof(link) - 1)) < 0)
+			err = -errno;
+		if (err)
+			break;
+		link[r] = 0;
+		more = malloc((size_t)r + strlen(todo + at) + 1);
+		if (!more) {
+			err = -ENOMEM;
+			break;
+		}
+		sprintf(more, "%s%s", link, todo + at);	/* the link's text, then what was left */
+		free(todo);
+		todo = more;
+		at = 0;
+		len = link[0] == '/' ? 1 : len - n > 1 ? len - n - 1 : len - n;
+		if (link[0] == '/')
+			done[0] = '/';
+		done[len] = 0;
+	}
+	/* "." or "a/.." is "."; "dir/" keeps its slash (a file there is an error) */
+	if (!err && (!len || (*todo && todo[strlen(todo) - 1] == '/' && strcmp(done, "/"))))
+		err = path_push(&done, &len, len ? "" : ".", len ? 0 : 1);
+	free(todo);
+	if (err) {
+		free(done);
+		return err;
+	}
+	*out = done;
+	return 0;
 }
 
 /* How long a FIFO may go without a reader before an output to it is refused, in ms. */
@@ -107,7 +216,7 @@ static int open_direct(struct pbench_output *o, const char *path)
 	int fd, flags;
 
 	for (int waited = 0;; waited += 10) {
-		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | o->nofollow);
 		if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS)
 			break;
 		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
@@ -202,10 +311,14 @@ int pbench_output_open(struct pbench_output **out, const char *path)
 		*out = o;
 		return 0;
 	}
-	err = resolve_links(path, &o->target);
+	/* Every link on the path followed here, as the kernel's protected_symlinks rule
+	 * allows: what is opened then is no link (O_NOFOLLOW: one planted since is refused,
+	 * and a rename replaces a link, not what it names). */
+	err = pb_path_resolve(path, &o->target);
 	if (err)
 		goto out_free;
-	exists = stat(o->target, &st) == 0;
+	o->nofollow = proc_device(o->target) ? 0 : O_NOFOLLOW;
+	exists = (o->nofollow ? lstat : stat)(o->target, &st) == 0;
 	if (exists && S_ISDIR(st.st_mode))
 		err = -EISDIR;
 	else if (exists && !S_ISREG(st.st_mode))
@@ -287,7 +400,7 @@ static int copy_over(struct pbench_output *o)
 	int fd, err = 0;
 
 	rewind(o->f);
-	fd = open(o->target, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+	fd = open(o->target, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | o->nofollow);
 	if (fd < 0)
 		return -errno;
 	while (!err && (n = fread(buf, 1, sizeof(buf), o->f)) > 0)
@@ -331,15 +444,46 @@ int pbench_output_close(struct pbench_output *o, int commit)
 
 /* ---- the outputs of one report: several formats, never two to one file ------------------ */
 
-/* Two paths that would write the same file: the same name, the same existing regular file,
- * or both stdout. Devices (/dev/null twice) do no harm and are allowed. */
+/* path as one text for each file, existing or not: its links followed and its directory
+ * absolute ("./a", "a" and a link to "a" are one file before any of them exists); path itself
+ * where that cannot be done (the open says why). */
+static char *file_key(const char *path)
+{
+	char *r, *dir, *real, *key = NULL;
+	const char *base;
+
+	if (pb_path_resolve(path, &r))
+		return strdup(path);
+	if (split_path(r, &dir, &base))
+		return r;
+	real = realpath(dir, NULL);
+	if (real && (key = malloc(strlen(real) + strlen(base) + 2)))
+		sprintf(key, "%s/%s", real, base);
+	free(real);
+	free(dir);
+	if (!key)
+		return r;
+	free(r);
+	return key;
+}
+
+/* Two paths that would write the same file: the same name (after links, "." and ".."), the
+ * same existing regular file, or both stdout. Devices (/dev/null twice) do no harm and are
+ * allowed. */
 static int same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
+	char *ka, *kb;
+	int same;
 
 	if (!strcmp(a, "-") || !strcmp(b, "-"))
 		return !strcmp(a, b);
-	if (!strcmp(a, b))
+	ka = file_key(a);
+	kb = file_key(b);
+	same = ka && kb ? !strcmp(ka, kb) : !strcmp(a, b);
+	free(ka);
+	free(kb);
+	if (same)
 		return !(stat(a, &sa) == 0 && !S_ISREG(sa.st_mode));
 	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
 	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;

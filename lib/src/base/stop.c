@@ -15,14 +15,29 @@
 #include "base/base.h"
 
 static volatile int stop_sig;
+/* 1 between pbench_stop_catch() and pbench_stop_restore(). */
+static int catching;
 /* The signals caught, each with the action it had before. */
 static sigset_t caught;
 static struct sigaction old_acts[NSIG];
+/* SIGCONTs while caught: the harness was stopped (SIGSTOP, SIGTSTP) and continued. */
+static volatile sig_atomic_t conts;
 
 static void on_stop(int sig)
 {
 	if (!stop_sig)
 		stop_sig = sig;
+}
+
+static void on_cont(int sig)
+{
+	(void)sig;
+	conts++;
+}
+
+unsigned pb_stop_conts(void)
+{
+	return (unsigned)conts;
 }
 
 const volatile int *pbench_stop_catch(void)
@@ -42,7 +57,21 @@ const volatile int *pbench_stop_catch(void)
 		if (old_acts[sig].sa_handler != SIG_IGN && !sigaction(sig, &sa, NULL))
 			sigaddset(&caught, sig);
 	}
+	/* SIGCONT counted, so that a run during which the harness itself was stopped says so
+	 * (its time holds the stop); the process continues whatever the handler, and calls the
+	 * handler interrupts are restarted. Left as it is when the caller handles it. */
+	sa.sa_handler = on_cont;
+	sa.sa_flags = SA_RESTART;
+	if (!sigaction(SIGCONT, NULL, &old_acts[SIGCONT]) &&
+	    old_acts[SIGCONT].sa_handler == SIG_DFL && !sigaction(SIGCONT, &sa, NULL))
+		sigaddset(&caught, SIGCONT);
+	catching = 1;
 	return &stop_sig;
+}
+
+int pb_stop_signal(void)
+{
+	return catching ? stop_sig : 0;
 }
 
 int pbench_stop_restore(void)
@@ -51,6 +80,7 @@ int pbench_stop_restore(void)
 		if (sigismember(&caught, sig) == 1)
 			sigaction(sig, &old_acts[sig], NULL);
 	sigemptyset(&caught);
+	catching = 0;
 	return stop_sig;
 }
 

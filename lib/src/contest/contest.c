@@ -35,6 +35,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/base.h"
 #include "measure/measure.h"
@@ -202,7 +203,7 @@ static int target_request(struct pbench_contest *c)
 	char *events, *metrics;
 	int err;
 
-	if (!c->o.metric || !strcmp(c->o.metric, "wall-time")) {
+	if (!c->o.metric || !strcasecmp(c->o.metric, "wall-time")) {
 		c->o.metric = NULL;
 		return 0;
 	}

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 
@@ -208,7 +209,7 @@ int pbench_contest_baseline_read(const char *path, const char *name, const char 
 	json_t *root;
 	int err;
 
-	if (!metric || !strcmp(metric, "wall-time"))
+	if (!metric || !strcasecmp(metric, "wall-time"))
 		return pbench_samples_baseline(path, name, out, n, why, wlen, warn, warnlen);
 	if (!path || !out || !n || !why || !wlen || !warn || !warnlen)
 		return pb_fail(-EINVAL, "%s(): an argument is NULL or 0", __func__);

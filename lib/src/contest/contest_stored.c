@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <jansson.h>
@@ -51,7 +52,7 @@ static json_t *counter_of(json_t *counters, const char *name)
 	if ((v = json_object_get(counters, name)))
 		return v;
 	json_object_foreach(counters, key, v)
-		if (strcspn(key, ":") == stem && !strncmp(key, name, stem) && !strchr(name, '/'))
+		if (strcspn(key, ":") == stem && !strncasecmp(key, name, stem) && !strchr(name, '/'))
 			return v;
 	return NULL;
 }

@@ -104,6 +104,9 @@ struct pbench_child {
 	int tty_handed;		/* the terminal was given to the command's group */
 	int left;		/* processes the run left behind, ended by pbench */
 	int last_cpu;		/* the CPU its process ended on, read before the reaping; -1 */
+	int one_cpu;		/* pbench was on one CPU when it started (exec_ticks()) */
+	void (*on_end)(void *);	/* pb_child_on_end(): at the reaping, before the sweep */
+	void *on_end_arg;
 	struct pids kept;	/* children the caller had before the run */
 };
 
@@ -582,19 +585,42 @@ struct exec_plan {
 };
 
 /*
- * The watcher's priority. A command inherits pbench's real-time priority (a prepared run under
- * SCHED_FIFO), and a prepared run shares one CPU with it: a command that does not block would
- * keep pbench's thread from ever running again, so its timeout, a signal's handler and the
- * sweep would wait for the command's end. While commands run, pbench's thread is one priority
- * above the one it had (which the commands keep: each sets it back before exec); it sleeps in
- * its wait and runs only to end a command. Put back when the last command ends, unless
- * something else (a prepared state's restore on a signal) changed it meanwhile.
+ * The watcher: pbench's thread while its commands run. It sleeps in its wait and runs only to
+ * read an interval's counts, to end a command at its timeout, to run a signal's handler and to
+ * sweep; a command it cannot preempt makes all of these wait for the command's end (a 1 s
+ * timeout that ran 3.4 s and was reported "exit 0", an "interval of 100 ms" of 3.4 s).
+ *
+ * Where it runs. A prepared run pins pbench and its command to one CPU. A command that raises
+ * itself above pbench's priority there (chrt -f 99, a SCHED_FIFO server) keeps pbench's thread
+ * off that CPU for as long as it runs: no timer helps, since a timer's expiry (a signal, a
+ * poll's timeout, a timerfd) only makes pbench's thread runnable, and a runnable thread below
+ * a FIFO spinner does not run (the fair server's 50 ms a second are for SCHED_OTHER tasks), and
+ * nothing the kernel does by itself ends a process at a wall-clock time. So while commands run
+ * the watcher may also run on the CPUs none of them runs on (any other CPU pbench's cpuset
+ * allows): a real-time thread woken where a real-time task it cannot preempt runs (one pinned
+ * there) is woken on the CPU of the lowest priority instead (the RT scheduler's wake-up
+ * placement, select_task_rq_rt()), so it runs at once beside the command, and its wake-ups
+ * (an interval's read) no longer preempt the command either. With no other CPU (one CPU, or a
+ * command on all of pbench's), it stays.
+ *
+ * Its priority. A command inherits pbench's real-time priority (a prepared run under
+ * SCHED_FIFO); where the watcher shares the command's CPU, a command that does not block would
+ * keep it from running again. So pbench's thread takes the policy's highest priority while
+ * commands run (they keep the one it had: each sets it back before exec): above every command
+ * that did not raise itself, on the command's CPU or beside another real-time task on the
+ * other CPU. Both are put back when the last command ends, each unless something else (a
+ * prepared state's restore on a signal) changed it meanwhile.
  */
 static struct {
 	int raised;		/* pbench's thread is above its commands */
 	pid_t tid;		/* that thread */
 	int policy;		/* its policy before (with SCHED_RESET_ON_FORK) */
 	struct sched_param param;	/* and priority */
+	int top;		/* the priority it took */
+	int moved;		/* pbench's thread is off the commands' CPUs */
+	pid_t moved_tid;
+	cpu_set_t before, after;	/* its affinity before the move, and the one it took */
+	cpu_set_t cmds;		/* the CPUs of the commands under way */
 } watcher;
 
 static void watcher_raise(struct exec_plan *plan)
@@ -610,9 +636,13 @@ static void watcher_raise(struct exec_plan *plan)
 			return;	/* not real-time (or reset on fork): the command is not either */
 		watcher.policy = pol;
 		watcher.param = sp;
-		sp.sched_priority++;
-		if (sched_setscheduler(0, pol, &sp))
-			return;	/* RLIMIT_RTPRIO: the timeout holds once the command blocks */
+		sp.sched_priority = sched_get_priority_max(pol);
+		if (sched_setscheduler(0, pol, &sp)) {
+			sp.sched_priority = watcher.param.sched_priority + 1;
+			if (sched_setscheduler(0, pol, &sp))
+				return;	/* RLIMIT_RTPRIO: the timeout holds once the command blocks */
+		}
+		watcher.top = sp.sched_priority;
 		watcher.tid = (pid_t)syscall(SYS_gettid);
 		watcher.raised = 1;
 	}
@@ -620,17 +650,73 @@ static void watcher_raise(struct exec_plan *plan)
 	plan->rt_param = watcher.param;
 }
 
-/* After the last command under way: the priority pbench had, if it is still the one raised. */
+/* pbench's thread back on the CPUs it had, if it still has those the watcher took. */
+static void watcher_unmove(void)
+{
+	cpu_set_t now;
+
+	if (!watcher.moved)
+		return;
+	watcher.moved = 0;
+	if (!sched_getaffinity(watcher.moved_tid, sizeof(now), &now) &&
+	    CPU_EQUAL(&now, &watcher.after))
+		sched_setaffinity(watcher.moved_tid, sizeof(watcher.before), &watcher.before);
+}
+
+/* Before a command starts: pbench's thread on its own CPUs again, which a command that is not
+ * pinned inherits; the next watcher_move() finds the CPUs none of the commands runs on. */
+static void watcher_start(void)
+{
+	watcher_unmove();
+	if (!live_nr(NULL))
+		CPU_ZERO(&watcher.cmds);
+}
+
+/* After a command started (it has its CPUs: the plan's, or pbench's own, inherited at the
+ * fork): pbench's thread off every command's CPUs, onto the others, when there is one it may
+ * use. Two commands side by side on two CPUs (a duet) leave it where it was. */
+static void watcher_move(const struct exec_plan *plan)
+{
+	cpu_set_t mine, cmd, other;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (watcher.moved || sched_getaffinity(0, sizeof(mine), &mine))
+		return;
+	cmd = plan->pin ? plan->cpus : mine;
+	CPU_OR(&watcher.cmds, &watcher.cmds, &cmd);
+	CPU_ZERO(&other);
+	for (int c = 0; c < n && c < CPU_SETSIZE; c++)
+		if (!CPU_ISSET(c, &watcher.cmds))
+			CPU_SET(c, &other);
+	CPU_AND(&cmd, &watcher.cmds, &mine);
+	if (!CPU_COUNT(&cmd) || !CPU_COUNT(&other))
+		return;	/* not on the commands' CPUs, or nowhere else to go */
+	/* Its own CPUs and the others: never pinned to one CPU alone, which would make it
+	 * another measurement there for a pbench prepared on that CPU (pbench_cpu_rival()).
+	 * The kernel keeps those pbench's cpuset allows. */
+	CPU_OR(&other, &other, &mine);
+	if (sched_setaffinity(0, sizeof(other), &other) ||
+	    sched_getaffinity(0, sizeof(watcher.after), &watcher.after))
+		return;
+	watcher.before = mine;
+	watcher.moved_tid = (pid_t)syscall(SYS_gettid);
+	watcher.moved = 1;
+}
+
+/* After the last command under way: the priority and the CPUs pbench had, each if it is still
+ * the one the watcher took. */
 static void watcher_lower(void)
 {
 	struct sched_param sp;
 
-	if (!watcher.raised || live_nr(NULL))
+	if (live_nr(NULL))
+		return;
+	watcher_unmove();
+	if (!watcher.raised)
 		return;
 	watcher.raised = 0;
 	if (sched_getscheduler(watcher.tid) == watcher.policy &&
-	    !sched_getparam(watcher.tid, &sp) &&
-	    sp.sched_priority == watcher.param.sched_priority + 1)
+	    !sched_getparam(watcher.tid, &sp) && sp.sched_priority == watcher.top)
 		sched_setscheduler(watcher.tid, watcher.policy, &watcher.param);
 }
 
@@ -974,6 +1060,14 @@ static int start_check(char *const argv[], const struct pbench_child_opts *in,
 	return pbench_command_resolve(argv[0], path, len);
 }
 
+/* At the start, before the watcher moves: pbench on one CPU (exec_ticks()). */
+static int on_one_cpu(void)
+{
+	cpu_set_t cpus;
+
+	return sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && CPU_COUNT(&cpus) < 2;
+}
+
 static int child_start(struct pbench_child **out, char *const argv[],
 		       const struct pbench_child_opts *in, int stderr_fd)
 {
@@ -999,12 +1093,15 @@ static int child_start(struct pbench_child **out, char *const argv[],
 	ch->grace_s = opts && opts->kill_grace_s > 0 ?
 		      opts->kill_grace_s : DEFAULT_GRACE_S;
 	ch->held = held;
+	watcher_start();
 	/* Nothing to open on the child's pid: no handshake needed. */
 	if (held || !opts || !opts->events || !*opts->events) {
 		watch_descendants(ch);
 		watcher_raise(&plan);
 		err = start_vfork(ch, path, argv, &plan);
 		if (!err) {
+			ch->one_cpu = on_one_cpu();
+			watcher_move(&plan);
 			*out = ch;
 			return 0;
 		}
@@ -1044,6 +1141,8 @@ static int child_start(struct pbench_child **out, char *const argv[],
 	close(go[1]);
 	err = exec_seen(ch, ex[0], path);	/* closes ex[0] */
 	if (!err) {
+		ch->one_cpu = on_one_cpu();
+		watcher_move(&plan);
 		*out = ch;
 		return 0;
 	}
@@ -1127,10 +1226,7 @@ static void take_terminal_back(struct pbench_child *ch)
  */
 static uint64_t exec_ticks(const struct pbench_child *ch)
 {
-	cpu_set_t cpus;
-
-	if (!ch->t_exec || ch->t_exec <= ch->t0 ||
-	    (sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && CPU_COUNT(&cpus) < 2))
+	if (!ch->t_exec || ch->t_exec <= ch->t0 || ch->one_cpu)
 		return 0;
 	return ch->t_exec - ch->t0;
 }
@@ -1202,16 +1298,22 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	}
 	ch->pid = 0;
 	take_terminal_back(ch);
-	/* Outside the timed span: whatever the command left running is ended now (and
-	 * counted up to its end, as it was by a set of the command's own). */
-	end_leftovers(ch);
+	/* The run's counts read now, at its end: the command's process has ended, and what it
+	 * left running (inherited counters sum every process of the tree, live ones too) adds
+	 * up to this moment and no further. A command that keeps forking daemons (each forks
+	 * and exits, each spinning a little) otherwise counted their time through the sweep's
+	 * grace period: 310 ms of task-clock for a run of 1.1 ms. Its own set read once
+	 * (pbench_child_count() hands it out); the caller's set's stop snapshot taken. */
 	held_stop(ch);
-	/* Its own set read once, now that it has ended: pbench_child_count() hands it out. */
 	if (ch->counters && !ch->held) {
 		int got = pbench_counters_read(ch->counters);
 
 		ch->read_err = got < 0 ? got : 0;
 	}
+	if (ch->on_end)
+		ch->on_end(ch->on_end_arg);
+	/* Outside the timed span: whatever the command left running is ended now. */
+	end_leftovers(ch);
 	r.ticks = t1 - ch->t0;
 	r.ns = pbench_ticks_to_ns(r.ticks);
 	r.setup_ticks = ch->t0 - ch->t_fork;
@@ -1235,6 +1337,12 @@ int pbench_child_wait(struct pbench_child *ch, struct pbench_child_result *res)
 	}
 	pb_copy_out(res, &r, sizeof(r));
 	return 0;
+}
+
+void pb_child_on_end(struct pbench_child *ch, void (*fn)(void *), void *arg)
+{
+	ch->on_end = fn;
+	ch->on_end_arg = arg;
 }
 
 uint64_t pb_child_t0(const struct pbench_child *ch)
@@ -1325,6 +1433,14 @@ static int poll_exit(pid_t pid, int ms)
 	}
 }
 
+/* Past timeout_s (> 0) since the release. A command seen ended only then ran past its
+ * timeout whatever its status: pbench's thread could not run before (a command above its
+ * priority on the one CPU both may use), and its end came late or on its own. */
+int pb_child_past(const struct pbench_child *ch, double timeout_s)
+{
+	return timeout_s > 0 && pbench_ticks_to_ns_f(pbench_ticks() - ch->t0) > timeout_s * 1e9;
+}
+
 int pbench_child_wait_timeout(struct pbench_child *ch, double timeout_s,
 			      struct pbench_child_result *res)
 {
@@ -1357,7 +1473,7 @@ int pbench_child_wait_timeout(struct pbench_child *ch, double timeout_s,
 	}
 	if (n < 0)
 		return n;	/* -EINTR: a handler ran; the child still runs */
-	if (n == 0)
+	if (n == 0 || pb_child_past(ch, timeout_s))
 		return -ETIMEDOUT;
 	return pbench_child_wait(ch, res);
 }

@@ -144,6 +144,57 @@ static int split_events(const char *list, char ***names)
 	return n;
 }
 
+/*
+ * The braces of list (names, n of them, as split_events() made them): "{a,b}" ties a and b into
+ * one group, as perf stat's -e does. perf's parser refuses a group left open, a '}' that closes
+ * none, a group inside a group and an empty one; so does this, before anything opens, naming
+ * the name where it went wrong (0, or -PBENCH_EBAD_EVENT_LIST).
+ */
+static int check_groups(const char *list, char *const *names, int n)
+{
+	int open = -1;	/* the name that opened the group in progress */
+
+	for (int i = 0; i < n; i++) {
+		const char *s = names[i];
+		size_t len = strlen(s);
+		int opens = *s == '{', closes = len > (size_t)opens && s[len - 1] == '}';
+
+		if (opens && s[1] == '{')
+			return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed event list "
+						 "'%s': a group inside a group at '%s' (groups do "
+						 "not nest: one '{' before a group's first event)",
+						 list, s);
+		if (opens && open >= 0)
+			return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed event list "
+						 "'%s': '%s' opens a group inside the group '%s' "
+						 "opened (groups do not nest: close it with '}' "
+						 "first)", list, s, names[open]);
+		if (!strcmp(s, "{}") || (len == 1 && (opens || *s == '}')) ||
+		    (closes && len >= 2 && s[len - 2] == '}'))
+			return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed event list "
+						 "'%s': '%s' %s", list, s, !strcmp(s, "{}") ?
+						 "is an empty group (name its events inside the "
+						 "braces)" : len == 1 ? "is a brace without an event "
+						 "(put it against the event's name: '{a,b}')" :
+						 "closes a group twice (one '}' after its last "
+						 "event)");
+		if (opens)
+			open = i;
+		if (closes && open < 0)
+			return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed event list "
+						 "'%s': the '}' of '%s' closes no group (open it with "
+						 "'{' before its first event, or drop the '}')",
+						 list, s);
+		if (closes)
+			open = -1;
+	}
+	if (open >= 0)
+		return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed event list '%s': the "
+					 "group opened at '%s' is not closed (end its last event "
+					 "with '}')", list, names[open]);
+	return 0;
+}
+
 static int same_event(const struct pb_event *a, const struct pb_event *b)
 {
 	return a->attr.type == b->attr.type && a->attr.config == b->attr.config &&
@@ -500,6 +551,8 @@ int pbench_counters_open(struct pbench_counters **out, const char *events,
 	n = split_events(events, &names);
 	if (n < 0)
 		return n;
+	if ((err = check_groups(events, names, n)))
+		goto out_names;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		err = -ENOMEM;

@@ -86,6 +86,13 @@ int pb_child_start_stderr(struct pbench_child **out, char *const argv[],
 /* child.c: the command's release in pbench's ticks, where its run's time starts (the child's
  * clock just before execve when started with vfork). */
 uint64_t pb_child_t0(const struct pbench_child *ch);
+/* child.c: 1 when timeout_s (> 0) has passed since the command's release: a command seen
+ * ended only then is taken for one that timed out. */
+int pb_child_past(const struct pbench_child *ch, double timeout_s);
+/* child.c: fn(arg) when pbench_child_wait() has reaped the command and read its counts,
+ * before it ends what the command left running (the sweep, up to its grace period, is not
+ * the run's: a caller's window on the CPU's noise closes there). */
+void pb_child_on_end(struct pbench_child *ch, void (*fn)(void *), void *arg);
 /* child.c: the command's pid while it runs (0 once reaped). */
 pid_t pb_child_pid(const struct pbench_child *ch);
 /* child.c: the CPU the command's process was on when it ended (read while a zombie, before
@@ -158,6 +165,9 @@ const char *pb_metric_formula(int m);
 int pb_metric_per_iteration(int m);
 int pb_metric_find(const char *name);
 int pb_metric_higher_better(int m);
+/* A list of metric names and groups (opts.metrics, -M) as a list: not empty, no empty name
+ * between its commas (NULL: none asked, 0). 0 or -PBENCH_EBAD_EVENT_LIST with its line. */
+int pb_metric_list_check(const char *list);
 int pb_metric_select(const char *list, unsigned char *sel);
 double pb_metric_value(int calc, const double *v, int nv, double wall_ns, double iterations);
 const char *pb_metric_pmu(void);

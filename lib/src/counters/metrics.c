@@ -437,12 +437,38 @@ int pb_metric_find(const char *name)
 	return -1;
 }
 
+int pb_metric_list_check(const char *list)
+{
+	const char *p = list;
+	size_t n;
+
+	if (!list)
+		return 0;
+	if (!*list)
+		return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "empty metric list (-M takes names "
+					 "or groups, one comma between each: 'pbench list "
+					 "--metrics' shows them)");
+	for (;; p += n + 1) {
+		n = strcspn(p, ",");
+		if (!n)
+			return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed metric list "
+						 "'%s': empty name %s (-M takes names or groups, "
+						 "one comma between each)", list, p == list ?
+						 "before the first comma" : !p[0] ?
+						 "after the last comma" : "between commas");
+		if (!p[n])
+			return 0;
+	}
+}
+
 /* The metrics a comma-separated list of names and groups selects, into sel[NR_METRICS]. */
 int pb_metric_select(const char *list, unsigned char *sel)
 {
 	char *copy, *save = NULL;
-	int err = 0;
+	int err = pb_metric_list_check(list);
 
+	if (err)
+		return err;
 	if (!list || !(copy = strdup(list)))
 		return list ? -ENOMEM : -EINVAL;
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
@@ -453,8 +479,9 @@ int pb_metric_select(const char *list, unsigned char *sel)
 			    !strcasecmp(w, "all"))
 				sel[m] = hit = 1;
 		if (!hit) {
-			err = pb_fail(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s' (see 'pbench "
-				      "list --metrics' for the names and groups)", w);
+			err = pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s' (see "
+						"'pbench list --metrics' for the names and groups)",
+						w);
 			break;
 		}
 	}

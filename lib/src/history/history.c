@@ -2,7 +2,8 @@
 /*
  * The history's public calls (issue 24): open a store (its directory made when missing, its
  * schema brought forward), append a record in one transaction with the fingerprint of the
- * machine it was measured on, close. The backend is chosen here, by the path: a postgresql://
+ * machine it was measured on (or many in the caller's, pb_history_add_in(): an import is one
+ * transaction, issue 34; its document stored once, in documents, and shared), close. The backend is chosen here, by the path: a postgresql://
  * or postgres:// URI is a PostgreSQL server (history_pg.c), anything else a SQLite file
  * (history_sqlite.c); the rest of the module speaks only their interface (history/history.h).
  */
@@ -43,11 +44,66 @@ static int make_dir(const char *path)
 		       strerror(errno));
 }
 
+/* A SQLite store's path with its links followed as the kernel's protected_symlinks rule
+ * allows (pb_path_resolve(): never where another user's link in /tmp points), its directory
+ * made for a writer; what is there already must be a regular file (a FIFO would hold the
+ * open, a directory says "I/O error"). *real is malloc'd. */
+static int store_file(const char *path, int read_only, char **real)
+{
+	struct stat st = { 0 };
+	int rc = pb_path_resolve(path, real), exists;
+
+	if (rc)	/* a link refused and a loop said by pb_path_resolve() */
+		return rc == -EACCES || rc == -ELOOP || rc == -ENOMEM ? rc :
+		       pb_fail(rc, "history '%s': %s", path, strerror(-rc));
+	if (!read_only && (rc = make_dir(*real)))
+		goto out;
+	for (int i = 0; i < 3 && !rc; i++) {	/* SQLite's files beside it: opened O_NOFOLLOW */
+		static const char *const ext[] = { "-wal", "-shm", "-journal" };
+		char side[4096];
+
+		snprintf(side, sizeof(side), "%s%s", *real, ext[i]);
+		if (!lstat(side, &st) && S_ISLNK(st.st_mode))
+			rc = pb_fail(-EACCES, "history '%s': '%s' is a symbolic link (owned by uid %u),"
+				     " which SQLite does not follow: remove it", path, side,
+				     (unsigned)st.st_uid);
+	}
+	if (rc)
+		goto out;
+	exists = stat(*real, &st) == 0;
+	if (!exists || S_ISREG(st.st_mode)) {
+		/* A writer on a read-only mount: SQLite says "unable to open" (ENOENT). */
+		const char *slash = strrchr(*real, '/');
+		char dir[4096];
+
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - *real + 1) : 1,
+			 slash ? *real : ".");
+		if (read_only || access(exists ? *real : dir, W_OK) == 0 ||
+		    errno != EROFS)
+			return 0;
+		rc = pb_fail(-EROFS, "history '%s' is on a read-only file system: nothing can be "
+			     "added to it there", path);
+	} else if (S_ISDIR(st.st_mode)) {
+		rc = pb_fail(-EISDIR, "history '%s' is a directory: give the path of a file in "
+			     "it (as '%s/history.db')", path, path);
+	} else {
+		rc = pb_fail(-EINVAL, "history '%s' is %s, not a regular file: the store is a "
+			     "SQLite file", path, S_ISFIFO(st.st_mode) ? "a FIFO" :
+			     S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
+			     S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
+	}
+out:
+	free(*real);
+	*real = NULL;
+	return rc;
+}
+
 PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path,
 				   const struct pbench_history_opts *opts)
 {
 	struct pbench_history_opts o = history_defaults;
 	struct pbench_history *h;
+	char *real = NULL;
 	int rc;
 
 	if (!out)
@@ -64,14 +120,17 @@ PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path
 	if (!*path || !(o.busy_timeout_s >= 0))
 		return pb_fail(-EINVAL, "%s(): %s", __func__, *path ? "opts->busy_timeout_s is "
 			       "negative" : "path is empty");
-	if (!pb_history_is_pg(path) && !o.read_only && (rc = make_dir(path)))
+	if (!pb_history_is_pg(path) && (rc = store_file(path, o.read_only, &real)))
 		return rc;
 	h = calloc(1, sizeof(*h));
-	if (!h)
+	if (!h) {
+		free(real);
 		return -ENOMEM;
+	}
 	h->be = pb_history_is_pg(path) ? &pb_history_pg : &pb_history_sqlite;
 	h->read_only = o.read_only;
-	rc = h->be->open(&h->db, path, &o);
+	rc = h->be->open(&h->db, real ? real : path, &o);
+	free(real);
 	if (!rc)
 		rc = pb_history_schema(h);
 	if (rc) {
@@ -99,13 +158,6 @@ PBENCH_API int pbench_history_schema(const struct pbench_history *h)
 	return h ? h->schema : pb_fail(-EINVAL, "%s(): h is NULL", __func__);
 }
 
-/* The machine's fingerprint: the fields, then their stable hash. */
-struct fp {
-	const char *f[8];
-	char buf[5][256];
-	char hash[17];
-};
-
 static const char *const fp_names[8] = { "cpu_model", "microcode", "kernel", "governor", "smt",
 					 "isolation", "virt", "pbench_version" };
 
@@ -130,7 +182,7 @@ static const char *machine_fact(const struct pbench_env *env, const char *id, co
 
 /* Field i of the machine's own fingerprint (only those the caller left NULL are read: a
  * read of /proc/cpuinfo costs more than the append). */
-static const char *machine_field(const struct pbench_history_record *r, struct fp *fp, int i)
+static const char *machine_field(const struct pbench_history_record *r, struct pb_hfp *fp, int i)
 {
 	static const char *const sys[8] = {
 		[1] = "/sys/devices/system/cpu/cpu0/microcode/version",
@@ -153,7 +205,7 @@ static const char *machine_field(const struct pbench_history_record *r, struct f
 			    sizeof(fp->buf[b]));
 }
 
-static void fingerprint(const struct pbench_history_record *r, struct fp *fp)
+static void fingerprint(const struct pbench_history_record *r, struct pb_hfp *fp)
 {
 	const char *const given[8] = { r->cpu_model, r->microcode, r->kernel, r->governor, r->smt,
 				       r->isolation, r->virt, r->pbench_version };
@@ -181,12 +233,10 @@ static int id_row(const struct pb_hv *col, int ncol, void *arg)
 	return 0;
 }
 
-/* The series' id, its machine and itself made when new (inside the transaction). */
-static int series_id(struct pbench_history *h, const struct pbench_history_record *r,
-		     const struct fp *fp, int64_t *id)
+/* The machine's id, its row made when new (inside the transaction). */
+static int machine_id(struct pbench_history *h, const struct pb_hfp *fp, int64_t *mid)
 {
 	struct pb_hv a[9];
-	int64_t mid = -1;
 	int rc;
 
 	a[0] = PB_HV_S(fp->hash);
@@ -196,11 +246,22 @@ static int series_id(struct pbench_history *h, const struct pbench_history_recor
 			  " governor, smt, isolation, virt, pbench_version) VALUES ($1, $2, $3,"
 			  " $4, $5, $6, $7, $8, $9) ON CONFLICT (fingerprint) DO NOTHING",
 			  a, 9, NULL, NULL);
+	*mid = -1;
 	if (!rc)
 		rc = h->be->query(h->db, "SELECT id FROM machines WHERE fingerprint = $1", a, 1,
-				  id_row, &mid);
-	if (rc)
-		return rc;
+				  id_row, mid);
+	if (!rc && *mid < 0)
+		rc = pb_fail(-PBENCH_ECORRUPT, "history: the machine %s was not made", fp->hash);
+	return rc;
+}
+
+/* The series' id on machine mid, made when new (inside the transaction). */
+static int series_id(struct pbench_history *h, const struct pbench_history_record *r,
+		     int64_t mid, int64_t *id)
+{
+	struct pb_hv a[3];
+	int rc;
+
 	a[0] = PB_HV_S(r->name);
 	a[1] = PB_HV_S(r->metric);
 	a[2] = PB_HV_I(mid);
@@ -211,9 +272,36 @@ static int series_id(struct pbench_history *h, const struct pbench_history_recor
 	if (!rc)
 		rc = h->be->query(h->db, "SELECT id FROM series WHERE name = $1 AND metric = $2 "
 				  "AND machine_id = $3", a, 3, id_row, id);
-	if (!rc && (mid < 0 || *id < 0))
+	if (!rc && *id < 0)
 		rc = pb_fail(-PBENCH_ECORRUPT, "history: the series '%s' (%s) was not made",
 			     r->name, r->metric);
+	return rc;
+}
+
+/* The document's id, stored once (inside the transaction): a document already in the store,
+ * byte for byte, is shared (found by its hash, then compared whole). */
+static int document_id(struct pbench_history *h, const char *json, int64_t *id)
+{
+	uint64_t x = 0xcbf29ce484222325ull;	/* FNV-1a, 64 bits: stable across builds */
+	size_t len = 0;
+	char hash[40];
+	struct pb_hv a[2];
+	int rc;
+
+	for (const char *s = json; *s; s++, len++)
+		x = (x ^ (unsigned char)*s) * 0x100000001b3ull;
+	snprintf(hash, sizeof(hash), "%016" PRIx64 "-%zu", x, len);
+	a[0] = PB_HV_S(hash);
+	a[1] = PB_HV_S(json);
+	*id = -1;
+	rc = h->be->query(h->db, "SELECT id FROM documents WHERE hash = $1 AND json = $2", a, 2,
+			  id_row, id);
+	if (!rc && *id < 0)
+		rc = h->be->query(h->db, "INSERT INTO documents (hash, json) VALUES ($1, $2) "
+				  "RETURNING id", a, 2, id_row, id);
+	if (!rc && *id < 0)
+		rc = pb_fail(-PBENCH_ECORRUPT, "history: the document of %zu bytes was not stored",
+			     len);
 	return rc;
 }
 
@@ -245,9 +333,10 @@ static int insert_runs(struct pbench_history *h, const struct pbench_history_rec
 	return h->be->query(h->db, sql, a, (int)(4 * n), NULL, NULL);
 }
 
-/* The record's row and its runs' rows (inside the transaction). */
+/* The record's row (its document doc, -1: none) and its runs' rows (inside the
+ * transaction). */
 static int insert(struct pbench_history *h, const struct pbench_history_record *r,
-		  int64_t sid, int64_t *id)
+		  int64_t sid, int64_t doc, int64_t *id)
 {
 	struct timespec ts;
 	int64_t t = r->time_ns;
@@ -264,11 +353,13 @@ static int insert(struct pbench_history *h, const struct pbench_history_record *
 	a[5] = PB_HV_S(r->unit ? r->unit : ""), a[6] = PB_HV_D(r->value);
 	a[7] = PB_HV_D(known ? r->lo : NAN), a[8] = PB_HV_D(known ? r->hi : NAN);
 	a[9] = PB_HV_I((int64_t)r->n_runs);
-	a[10] = r->json ? PB_HV_S(r->json) : (struct pb_hv){ .type = PB_HV_NULL };
+	a[10] = doc >= 0 ? PB_HV_I(doc) : (struct pb_hv){ .type = PB_HV_NULL };
 	*id = -1;
+	/* The document is in the documents table (schema 2), shared by the records it made;
+	 * records.json is left NULL (a schema-1 record's is read as it is). */
 	rc = h->be->query(h->db, "INSERT INTO records (series_id, time_ns, rev, dirty, branch, "
-			  "unit, value, lo, hi, n_runs, json) VALUES ($1, $2, $3, $4, $5, $6, $7,"
-			  " $8, $9, $10, $11) RETURNING id", a, 11, id_row, id);
+			  "unit, value, lo, hi, n_runs, document_id) VALUES ($1, $2, $3, $4, $5,"
+			  " $6, $7, $8, $9, $10, $11) RETURNING id", a, 11, id_row, id);
 	for (size_t i = 0; !rc && i < r->n_runs; i += RUNS_AT_ONCE)
 		rc = insert_runs(h, r, *id, i);
 	return rc;
@@ -332,12 +423,38 @@ static int check_record(const struct pbench_history *h, const struct pbench_hist
 static const struct pbench_history_record record_defaults = { .size = sizeof(record_defaults),
 	.value = NAN, .lo = NAN, .hi = NAN };
 
-PBENCH_API int64_t pbench_history_add(struct pbench_history *h,
-				      const struct pbench_history_record *rec)
+int pb_history_begin(struct pbench_history *h, const char *fn)
+{
+	if (!h)
+		return pb_fail(-EINVAL, "%s(): h is NULL", fn);
+	if (h->read_only)
+		return pb_fail(-EROFS, "%s(): the history was opened read-only", fn);
+	return h->be->begin(h->db);
+}
+
+int pb_history_end(struct pbench_history *h, int rc)
+{
+	if (!rc)
+		rc = h->be->commit(h->db);
+	if (rc)
+		h->be->rollback(h->db);
+	return rc;
+}
+
+/* Whether r gives the same fingerprint fields as the batch's first record. */
+static int same_machine(const struct pb_hbatch *b, const struct pbench_history_record *r)
+{
+	const char *const given[8] = { r->cpu_model, r->microcode, r->kernel, r->governor, r->smt,
+				       r->isolation, r->virt, r->pbench_version };
+
+	return b->have_fp && b->env == r->env && !memcmp(b->given, given, sizeof(given));
+}
+
+int64_t pb_history_add_in(struct pbench_history *h, const struct pbench_history_record *rec,
+			  struct pb_hbatch *b)
 {
 	struct pbench_history_record r = record_defaults;
 	int64_t sid = -1, id = -1;
-	struct fp fp;
 	int rc = PB_CHECK_STRUCT(rec, pbench_history_record, 0, NULL);
 
 	if (rc)
@@ -345,22 +462,57 @@ PBENCH_API int64_t pbench_history_add(struct pbench_history *h,
 	pb_copy_in(&r, sizeof(r), rec);
 	if ((rc = check_record(h, &r)))
 		return rc;
-	fingerprint(&r, &fp);
-	rc = h->be->begin(h->db);
+	if (!same_machine(b, &r)) {
+		const char *const given[8] = { r.cpu_model, r.microcode, r.kernel, r.governor,
+					       r.smt, r.isolation, r.virt, r.pbench_version };
+
+		fingerprint(&r, &b->fp);
+		if ((rc = machine_id(h, &b->fp, &b->machine_id)))
+			return rc;
+		memcpy(b->given, given, sizeof(given));
+		b->env = r.env;
+		b->have_fp = 1;
+		b->series_name[0] = 0;	/* its series are another machine's */
+	}
+	if (r.json && r.json != b->doc) {
+		if ((rc = document_id(h, r.json, &b->doc_id)))
+			return rc;
+		b->doc = r.json;
+	}
+	if (b->series_name[0] && !strcmp(b->series_name, r.name) &&
+	    !strcmp(b->series_metric, r.metric) && b->series_id >= 0) {
+		sid = b->series_id;	/* the same machine too: a new one cleared it */
+	} else if (!(rc = series_id(h, &r, b->machine_id, &sid)) &&
+		   strlen(r.name) < sizeof(b->series_name) &&
+		   strlen(r.metric) < sizeof(b->series_metric)) {
+		strcpy(b->series_name, r.name);
+		strcpy(b->series_metric, r.metric);
+		b->series_id = sid;
+	}
 	if (!rc)
-		rc = series_id(h, &r, &fp, &sid);
-	if (!rc)
-		rc = insert(h, &r, sid, &id);
+		rc = insert(h, &r, sid, r.json ? b->doc_id : -1, &id);
 	/* Said at debug level inside the transaction: the tests stop a writer here (its log
 	 * callback) and kill it, to see that no half record is left. */
 	if (!rc)
 		pb_log(PBENCH_LOG_DEBUG, "history: record %lld written, not committed yet",
 		       (long long)id);
-	if (!rc)
-		rc = h->be->commit(h->db);
-	if (rc) {
-		h->be->rollback(h->db);
+	return rc ? rc : id;
+}
+
+PBENCH_API int64_t pbench_history_add(struct pbench_history *h,
+				      const struct pbench_history_record *rec)
+{
+	struct pbench_history_record r = record_defaults;
+	struct pb_hbatch b = { .doc_id = -1, .machine_id = -1 };
+	int rc = PB_CHECK_STRUCT(rec, pbench_history_record, 0, NULL);
+	int64_t id;
+
+	if (rc)
 		return rc;
-	}
-	return id;
+	pb_copy_in(&r, sizeof(r), rec);
+	if ((rc = check_record(h, &r)) || (rc = pb_history_begin(h, __func__)))	/* before the lock */
+		return rc;
+	id = pb_history_add_in(h, rec, &b);
+	rc = pb_history_end(h, id < 0 ? (int)id : 0);
+	return rc ? rc : id;
 }

@@ -26,6 +26,13 @@ struct pb_hv {
 #define PB_HV_I(x) ((struct pb_hv){ .type = PB_HV_INT, .i = (x) })
 #define PB_HV_D(x) ((struct pb_hv){ .type = PB_HV_REAL, .d = (x) })
 #define PB_HV_S(x) ((struct pb_hv){ .type = PB_HV_TEXT, .s = (x) })
+/* A REAL read as a row's integer (pb_hv.i): the nearest int64 (0 for NaN), never a cast past
+ * int64's range (undefined: a 1e308 another program wrote). Both backends read REALs so. */
+static inline int64_t pb_hv_int_of(double d)
+{
+	return d != d ? 0 : d >= 9223372036854775808.0 ? INT64_MAX :
+	       d < -9223372036854775808.0 ? INT64_MIN : (int64_t)d;
+}
 
 /* A row of a query: ncol values; return 0 to go on, a negative error to stop with it. */
 typedef int (*pb_hrow_fn)(const struct pb_hv *col, int ncol, void *arg);
@@ -89,6 +96,46 @@ struct pbench_history {
 	size_t nchanges;
 	char *verdict_strs[3];		/* pbench_history_check()'s (history_report.c) */
 };
+
+/* history.c: a machine's fingerprint, its fields and their stable hash. */
+struct pb_hfp {
+	const char *f[8];
+	char buf[5][256];
+	char hash[17];
+};
+
+/* history.c: what the records appended in one transaction share (pbench_history_import()'s:
+ * a document all or nothing). The machine's fingerprint is read once, for the first record,
+ * and its row made once: the records of a batch share the fingerprint fields they give (the
+ * same pointers, env included). The document (rec->json) is stored once, in the documents
+ * table, and every record of the batch that gives the same pointer refers to it. Zeroed,
+ * then used by the pb_history_add_in() of one transaction only. */
+struct pb_hbatch {
+	int have_fp;
+	const char *given[8];		/* the fingerprint fields of the first record */
+	const struct pbench_env *env;
+	struct pb_hfp fp;
+	int64_t machine_id;
+	const char *doc;		/* the document of doc_id */
+	int64_t doc_id;
+	/* The series of the last record (a CSV's lines are all one: two statements less a
+	 * line, two round trips on a server); "" none, or a name too long to keep here. */
+	char series_name[512], series_metric[128];
+	int64_t series_id;
+};
+
+/* history.c: a write transaction (the backend's begin: the write lock, waiting up to the
+ * timeout), after the checks of a writer (h not read-only; fn: the public call, for the
+ * message). */
+int pb_history_begin(struct pbench_history *h, const char *fn);
+/* history.c: end the transaction of pb_history_begin(): commit when rc is 0, else roll back;
+ * rc, or the commit's error (then rolled back too). */
+int pb_history_end(struct pbench_history *h, int rc);
+/* history.c: append rec inside the caller's transaction (pb_history_begin()), as
+ * pbench_history_add() does in its own: the record's id, or a negative error (the caller then
+ * rolls back). */
+int64_t pb_history_add_in(struct pbench_history *h, const struct pbench_history_record *rec,
+			  struct pb_hbatch *b);
 
 /* history_schema.c: bring the store up to PBENCH_HISTORY_SCHEMA, or refuse it. */
 int pb_history_schema(struct pbench_history *h);

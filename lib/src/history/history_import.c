@@ -3,18 +3,20 @@
  * Documents into the history (issue 24): pbench's own JSON (what `pbench stat --record` and
  * `pbench compare --record` store, and `pbench history add` imports), hyperfine's and Google
  * Benchmark's JSON, and a CSV or one-value-a-line series from another tool, so that a team
- * brings its history with it. Each document becomes records through pbench_history_add(),
- * one transaction each; this file knows the formats, not the store.
+ * brings its history with it. Each document becomes its records in one transaction (all or
+ * nothing: a bad line, a signal, a lost server leave the store as it was), the document
+ * stored once and shared by them (history.c's pb_history_add_in()); this file knows the
+ * formats, not the store.
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
@@ -33,6 +35,7 @@ struct imp {
 	int *noisy;
 	size_t n, cap;
 	int added;
+	struct pb_hbatch batch;		/* the transaction's machine and document, made once */
 };
 
 static const struct pbench_history_import_opts import_defaults = PBENCH_HISTORY_IMPORT_OPTS_INIT;
@@ -58,29 +61,213 @@ static int push(struct imp *im, double v, int noisy)
 	return 0;
 }
 
-/* "2026-11-26T03:02:52Z", "...+02:00", "2019-04-11 11:21:38": ns since the epoch, or 0. */
-static int64_t iso_ns(const char *s)
+/* The digits at *p as a number (0 to 1e12: more digits than that are past every range of
+ * a date's part), *p moved past them; how many there were. */
+static int digits(const char **p, int64_t *v)
 {
-	struct tm tm = { 0 };
-	double sec = 0;
-	int n = 0, zh = 0, zm = 0;
-	char sign;
+	int n = 0;
 
-	if (!s || sscanf(s, "%d-%d-%d%*1[T ]%d:%d:%lf%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-			 &tm.tm_hour, &tm.tm_min, &sec, &n) < 6)
-		return 0;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	s += n;
-	if ((*s == '+' || *s == '-') && sscanf(s, "%c%d:%d", &sign, &zh, &zm) == 3) {
-		zm += 60 * zh;
-		zm = sign == '-' ? -zm : zm;
-	}
-	return ((int64_t)timegm(&tm) - 60 * (int64_t)zm) * 1000000000 +
-	       (int64_t)llround(sec * 1e9);
+	for (*v = 0; isdigit((unsigned char)**p); (*p)++, n++)
+		*v = *v < 1000000000000LL ? *v * 10 + (**p - '0') : *v;
+	return n;
 }
 
-/* One record of the runs gathered (im->v), under name[/sub]. */
+/* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar, y >= 1. */
+static int64_t civil_days(int64_t y, int64_t m, int64_t d)
+{
+	static const int before[] = { 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334 };
+	int64_t leaps;
+
+	y -= 1;		/* the leap days of the years before y */
+	leaps = y / 4 - y / 100 + y / 400;
+	return y * 365 + leaps + before[m - 1] +
+	       (m > 2 && ((y + 1) % 4 == 0 && ((y + 1) % 100 || (y + 1) % 400 == 0))) + d - 1 -
+	       719162;	/* the days from 0001-01-01 to 1970-01-01 */
+}
+
+static int month_days(int64_t y, int64_t m)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	return days[m - 1] + (m == 2 && y % 4 == 0 && (y % 100 || y % 400 == 0));
+}
+
+/*
+ * An ISO 8601 date as tools write them: "2026-11-26T03:02:52Z", "...52.123+02:00", "+0200",
+ * "2019-04-11 11:21:38" (no zone: UTC), "2026-11-26" (midnight): ns since the epoch in *ns
+ * and 0. 1: s does not begin as a date ([+-]digits-digits: Google Benchmark's older "%x %X",
+ * "11/04/19 11:21:38", is none), nothing is taken from it. -EINVAL, why (cut to wlen) saying
+ * which part: a date of that form out of range (not made "valid" by timegm's normalizing,
+ * which takes month 13 as next January): the year 1970 to 2262 and the whole time after
+ * 1970-01-01T00:00:00Z (0 is the epoch itself, which a record takes as "now") and at most
+ * 2262-04-11T23:47:16.854775807Z (what int64 ns hold), the month 1 to 12, the day one of its
+ * month, the hour 0 to 23, the minute 0 to 59, the second 0 to 60 (a leap second), the zone
+ * within +-18:00.
+ */
+static int iso_ns(const char *s, int64_t *ns, char *why, size_t wlen)
+{
+	const char *p = s;
+	int64_t y, mo, d, hh = 0, mi = 0, ss = 0, frac = 0, zh = 0, zm = 0, secs = 0;
+	int neg = 0, zneg = 0, nd;
+	const char *bad = NULL;
+	static const char *const day_bad[] = {
+		"the day is not one of its month (1 to 28)", "the day is not one of its month (1 to 29)",
+		"the day is not one of its month (1 to 30)", "the day is not one of its month (1 to 31)",
+	};
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	if (!digits(&p, &y) || *p != '-' || !isdigit((unsigned char)p[1]))
+		return 1;
+	p++;
+	if (!digits(&p, &mo) || *p++ != '-' || !digits(&p, &d))
+		goto form;
+	if (*p == 'T' || (*p == ' ' && isdigit((unsigned char)p[1]))) {
+		p++;
+		if (!digits(&p, &hh) || *p++ != ':' || !digits(&p, &mi))
+			goto form;
+		if (*p == ':' && (p++, !digits(&p, &ss)))
+			goto form;
+		if (*p == '.' || *p == ',') {
+			p++;
+			for (nd = 0; isdigit((unsigned char)*p); p++, nd++)
+				frac = nd < 9 ? frac * 10 + (*p - '0') : frac;
+			if (!nd)
+				goto form;
+			for (; nd < 9; nd++)
+				frac *= 10;
+		}
+	}
+	if (*p == 'Z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		zneg = *p++ == '-';
+		nd = digits(&p, &zh);
+		if (!nd)
+			goto form;
+		if (nd == 4) {		/* +hhmm */
+			zm = zh % 100;
+			zh /= 100;
+		} else if (*p == ':' && (p++, !digits(&p, &zm))) {
+			goto form;
+		}
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p)
+		goto form;
+	if (neg || y < 1970 || y > 2262)
+		bad = "the year is not from 1970 to 2262";
+	else if (mo < 1 || mo > 12)
+		bad = "the month is not 1 to 12";
+	else if (d < 1 || d > month_days(y, mo))
+		bad = day_bad[month_days(y, mo) - 28];
+	else if (hh > 23)
+		bad = "the hour is not 0 to 23";
+	else if (mi > 59)
+		bad = "the minute is not 0 to 59";
+	else if (ss > 60)
+		bad = "the second is not 0 to 60";
+	else if (zm > 59 || zh * 60 + zm > 18 * 60)
+		bad = "the zone is not within +-18:00";
+	if (!bad) {
+		secs = civil_days(y, mo, d) * 86400 + hh * 3600 + mi * 60 + ss -
+		       (zneg ? -1 : 1) * (zh * 3600 + zm * 60);
+		if (secs < 0 || (secs == 0 && frac == 0))
+			bad = "not after 1970-01-01T00:00:00Z";
+		else if (secs > INT64_MAX / 1000000000 ||
+			 (secs == INT64_MAX / 1000000000 && frac > INT64_MAX % 1000000000))
+			bad = "past 2262-04-11T23:47:16Z, the last time int64 ns hold";
+	}
+	if (bad) {
+		snprintf(why, wlen, "%s", bad);
+		return -EINVAL;
+	}
+	*ns = secs * 1000000000 + frac;
+	return 0;
+form:
+	snprintf(why, wlen, "not an ISO 8601 date (YYYY-MM-DDThh:mm:ss, then Z or +hh:mm)");
+	return -EINVAL;
+}
+
+/* A document's date (host.date, context.date; NULL or not a date: none, 0): 0 and
+ * im->doc_ns, or -EINVAL said in one line. */
+static int doc_date(struct imp *im, const char *key, const char *date)
+{
+	char why[128];
+	int rc;
+
+	im->doc_ns = 0;
+	rc = date ? iso_ns(date, &im->doc_ns, why, sizeof(why)) : 1;
+	if (rc > 0)
+		im->doc_ns = 0;
+	return rc < 0 ? pb_fail(-EINVAL, "history: %s: %s '%.64s': %s", im->name,
+				key, date, why) : 0;
+}
+
+/* The one rule of a time read (pb_input_value(), as pbench analyze reads one): 0, or -EINVAL
+ * said in one line with where it is (a printf format). */
+static int time_rule(const struct imp *im, double ns, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int time_rule(const struct imp *im, double ns, const char *fmt, ...)
+{
+	int bad = pb_input_value(ns, 1);
+	char where[160];
+	va_list ap;
+
+	if (!bad)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(where, sizeof(where), fmt, ap);
+	va_end(ap);
+	return pb_fail(-EINVAL, "history: %s: %s (%g ns) %s", im->name, where, ns,
+		       pb_input_value_why(bad));
+}
+
+/* The times of a JSON array (each a number, times scale in ns, by the rule) as runs; what
+ * names the array's owner in a message ("hyperfine result 2"). */
+static int push_times(struct imp *im, json_t *arr, double scale, const char *what, size_t i)
+{
+	size_t k;
+	json_t *x;
+	int rc;
+
+	json_array_foreach(arr, k, x) {
+		double v = json_number_value(x) * scale;
+
+		if (!json_is_number(x))
+			return pb_fail(-EINVAL, "history: %s: %s %zu, time %zu is not a number",
+				       im->name, what, i, k);
+		if ((rc = time_rule(im, v, "%s %zu, time %zu", what, i, k)) ||
+		    (rc = push(im, v, -1)))
+			return rc;
+	}
+	return 0;
+}
+
+/* A summary's figure (mean, an interval's end), when the document gives one, by the rule. */
+static int summary_rule(const struct imp *im, double ns, const char *what, size_t i,
+			const char *key)
+{
+	return isnan(ns) ? 0 : time_rule(im, ns, "%s %zu, %s", what, i, key);
+}
+
+/* A signal caught by pbench_stop_catch() (a Ctrl-C of `pbench history add`): -EINTR, the
+ * import then rolled back whole. Checked between records and before the commit. */
+static int interrupted(const struct imp *im)
+{
+	int sig = pb_stop_signal();
+
+	if (!sig)
+		return 0;
+	return pb_fail(-EINTR, "history: %s: interrupted by signal %d (%s) after %d record%s: "
+		       "nothing added, the store is as it was", im->name, sig, strsignal(sig),
+		       im->added, im->added == 1 ? "" : "s");
+}
+
+/* One record of the runs gathered (im->v), under name[/sub], in the import's transaction. */
 static int store(struct imp *im, const char *sub, const char *metric, const char *unit,
 		 double value, double lo, double hi, const char *rev, int64_t t)
 {
@@ -111,7 +298,7 @@ static int store(struct imp *im, const char *sub, const char *metric, const char
 	r.cpu_model = im->fp[0], r.microcode = im->fp[1], r.kernel = im->fp[2];
 	r.governor = im->fp[3], r.smt = im->fp[4], r.isolation = im->fp[5];
 	r.virt = im->fp[6], r.pbench_version = im->fp[7];
-	id = pbench_history_add(im->h, &r);
+	id = interrupted(im) ?: pb_history_add_in(im->h, &r, &im->batch);
 	free(full);
 	im->n = 0;
 	if (id < 0)
@@ -131,14 +318,14 @@ static double jnum(json_t *o, const char *key)
  * the fingerprint (microcode, governor, SMT, isolation) is read here as for every other
  * import, so that a series brought along as CSV and continued by stat --record on one
  * machine stays one segment. */
-static void pbench_fingerprint(struct imp *im, json_t *root)
+static int pbench_fingerprint(struct imp *im, json_t *root)
 {
 	json_t *host = json_object_get(root, "host");
 
 	im->fp[0] = json_string_value(json_object_get(host, "cpu_model"));
 	im->fp[2] = json_string_value(json_object_get(host, "kernel"));
 	im->fp[7] = json_string_value(json_object_get(root, "pbench_version"));
-	im->doc_ns = iso_ns(json_string_value(json_object_get(host, "date")));
+	return doc_date(im, "host.date", json_string_value(json_object_get(host, "date")));
 }
 
 /* pbench stat: each mode's runs that were measured (not killed at the timeout). */
@@ -158,13 +345,18 @@ static int import_stat(struct imp *im, json_t *modes)
 			if (!isfinite(jnum(r, "ns")))
 				return pb_fail(-EINVAL, "history: %s: mode %zu, run %zu has no 'ns'",
 					       im->name, i, k);
-			if ((rc = push(im, jnum(r, "ns"),
+			if ((rc = time_rule(im, jnum(r, "ns"), "mode %zu, run %zu", i, k)) ||
+			    (rc = push(im, jnum(r, "ns"),
 				       json_is_true(json_object_get(r, "outlier")))))
 				return rc;
 		}
 		if (!im->n)
 			return pb_fail(-EINVAL, "history: %s: mode %zu has no measured run", im->name,
 				       i);
+		if ((rc = summary_rule(im, jnum(sum, "mean_ns"), "mode", i, "mean_ns")) ||
+		    (rc = summary_rule(im, jnum(sum, "ci_lo_ns"), "mode", i, "ci_lo_ns")) ||
+		    (rc = summary_rule(im, jnum(sum, "ci_hi_ns"), "mode", i, "ci_hi_ns")))
+			return rc;
 		rc = store(im, json_array_size(modes) > 1 ? mode : NULL, "time_ns", "ns",
 			   jnum(sum, "mean_ns"), jnum(sum, "ci_lo_ns"), jnum(sum, "ci_hi_ns"), NULL,
 			   0);
@@ -177,19 +369,21 @@ static int import_stat(struct imp *im, json_t *modes)
 /* pbench compare: each entrant its own series. */
 static int import_compare(struct imp *im, json_t *entrants)
 {
-	size_t i, k;
-	json_t *e, *x;
+	size_t i;
+	json_t *e;
 	int rc;
 
 	json_array_foreach(entrants, i, e) {
 		const char *name = json_string_value(json_object_get(e, "name"));
 
-		json_array_foreach(json_object_get(e, "times_ns"), k, x)
-			if (json_is_number(x) && (rc = push(im, json_number_value(x), -1)))
-				return rc;
+		if ((rc = push_times(im, json_object_get(e, "times_ns"), 1, "entrant", i)))
+			return rc;
 		if (!name || !im->n)
 			return pb_fail(-EINVAL, "history: %s: entrant %zu has no name or no "
 				       "times_ns", im->name, i);
+		if ((rc = summary_rule(im, jnum(json_object_get(e, "summary"), "mean_ns"),
+				       "entrant", i, "mean_ns")))
+			return rc;
 		rc = store(im, name, "time_ns", "ns",
 			   jnum(json_object_get(e, "summary"), "mean_ns"), 0, 0, NULL, 0);
 		if (rc)
@@ -201,19 +395,25 @@ static int import_compare(struct imp *im, json_t *entrants)
 /* hyperfine --export-json: results[] with each run's time in seconds. */
 static int hyperfine(struct imp *im, json_t *results)
 {
-	size_t i, k;
-	json_t *e, *x;
+	size_t i;
+	json_t *e;
 	int rc;
 
 	json_array_foreach(results, i, e) {
 		const char *cmd = json_string_value(json_object_get(e, "command"));
+		json_t *times = json_object_get(e, "times");
 
-		json_array_foreach(json_object_get(e, "times"), k, x)
-			if (json_is_number(x) && (rc = push(im, json_number_value(x) * 1e9, -1)))
-				return rc;
+		if (times && (!json_is_array(times) || !json_array_size(times)))
+			return pb_fail(-EINVAL, "history: %s: hyperfine result %zu: 'times' is %s",
+				       im->name, i, json_is_array(times) ? "empty: no runs, as pbench "
+				       "analyze says" : "not an array");
+		if ((rc = push_times(im, times, 1e9, "hyperfine result", i)))
+			return rc;
 		if (!cmd || (!im->n && !isfinite(jnum(e, "mean"))))
 			return pb_fail(-EINVAL, "history: %s: hyperfine result %zu has no command, "
 				       "times or mean", im->name, i);
+		if ((rc = summary_rule(im, jnum(e, "mean") * 1e9, "hyperfine result", i, "mean")))
+			return rc;
 		rc = store(im, json_array_size(results) > 1 ? cmd : NULL, "time_ns", "ns",
 			   jnum(e, "mean") * 1e9, 0, 0, NULL, 0);
 		if (rc)
@@ -233,108 +433,188 @@ static double time_unit_ns(const char *u)
 	return u ? NAN : 1;
 }
 
-/* Google Benchmark: per benchmark (run_name), its iterations are the runs; with only
- * aggregates (--benchmark_report_aggregates_only), the mean is the value. */
-static int gbench(struct imp *im, json_t *arr)
+/* A Google Benchmark entry's benchmark: its run_name, else its name (NULL: neither). */
+static const char *run_name(json_t *b)
+{
+	return json_string_value(json_object_get(b, "run_name")) ?:
+	       json_string_value(json_object_get(b, "name"));
+}
+
+/* One benchmark: its entries, first..the end of the chain next[], into runs and a mean. */
+static int gbench_one(struct imp *im, json_t *arr, size_t first, const size_t *next,
+		      const char *run)
 {
 	const char *key = im->o.cpu_time ? "cpu_time" : "real_time";
-	size_t i, k, n = json_array_size(arr);
-	json_t *b, *c;
+	size_t n = json_array_size(arr);
+	double mean = NAN;
 	int rc;
 
-	json_array_foreach(arr, i, b) {
-		const char *run = json_string_value(json_object_get(b, "run_name")) ?:
-				  json_string_value(json_object_get(b, "name"));
-		double mean = NAN;
-		int seen = 0;
+	for (size_t k = first; k < n; k = next[k]) {
+		json_t *c = json_array_get(arr, k);
+		const char *type = json_string_value(json_object_get(c, "run_type"));
+		const char *agg = json_string_value(json_object_get(c, "aggregate_name"));
+		double x = jnum(c, key) * time_unit_ns(json_string_value(json_object_get(c,
+										 "time_unit")));
 
-		for (k = 0; k < i && run; k++) {	/* the first entry of a run_name makes it */
-			const char *o = json_string_value(json_object_get(json_array_get(arr, k),
-									 "run_name")) ?:
-					json_string_value(json_object_get(json_array_get(arr, k),
-									  "name"));
-			seen |= o && !strcmp(o, run);
-		}
-		if (seen)
-			continue;
-		for (k = i; k < n && run; k++) {
-			const char *o, *type, *agg;
-			double x;
-
-			c = json_array_get(arr, k);
-			o = json_string_value(json_object_get(c, "run_name")) ?:
-			    json_string_value(json_object_get(c, "name"));
-			type = json_string_value(json_object_get(c, "run_type"));
-			agg = json_string_value(json_object_get(c, "aggregate_name"));
-			x = jnum(c, key) * time_unit_ns(json_string_value(json_object_get(c,
-											 "time_unit")));
-			if (!o || strcmp(o, run))
-				continue;
-			if (!isfinite(x))
-				return pb_fail(-EINVAL, "history: %s: benchmark entry %zu has no %s or "
-					       "no known time_unit", im->name, k, key);
-			if (!type || !strcmp(type, "iteration"))
-				rc = push(im, x, -1);
-			else
-				rc = 0, mean = agg && !strcmp(agg, "mean") ? x : mean;
-			if (rc)
-				return rc;
-		}
-		if (!run || (!im->n && !isfinite(mean)))
-			return pb_fail(-EINVAL, "history: %s: benchmark entry %zu has no name, or "
-				       "neither iterations nor a mean", im->name, i);
-		rc = store(im, run, im->o.cpu_time ? "cpu_time_ns" : "real_time_ns", "ns", mean, 0,
-			   0, NULL, 0);
+		if (!isfinite(x))
+			return pb_fail(-EINVAL, "history: %s: benchmark entry %zu has no %s or no "
+				       "known time_unit", im->name, k, key);
+		if ((rc = time_rule(im, x, "benchmark entry %zu, %s", k, key)))
+			return rc;
+		if (!type || !strcmp(type, "iteration"))
+			rc = push(im, x, -1);
+		else
+			rc = 0, mean = agg && !strcmp(agg, "mean") ? x : mean;
 		if (rc)
 			return rc;
 	}
-	return 0;
+	if (!im->n && !isfinite(mean))
+		return pb_fail(-EINVAL, "history: %s: benchmark entry %zu has no name, or neither "
+			       "iterations nor a mean", im->name, first);
+	return store(im, run, im->o.cpu_time ? "cpu_time_ns" : "real_time_ns", "ns", mean, 0, 0,
+		     NULL, 0);
+}
+
+/* Google Benchmark: per benchmark (run_name), its iterations are the runs; with only
+ * aggregates (--benchmark_report_aggregates_only), the mean is the value. The benchmarks in
+ * the order of their first entry; each entry is chained to the next of its benchmark (a
+ * JSON object of the names seen is the hash), so that each is read once (issue 34: a scan of
+ * every earlier entry per entry took 6.5 s for 20k iterations). */
+static int gbench(struct imp *im, json_t *arr)
+{
+	size_t i, n = json_array_size(arr), groups = 0;
+	size_t *next = malloc((n ? n : 1) * sizeof(*next));
+	size_t *first = malloc((n ? n : 1) * sizeof(*first));	/* per benchmark */
+	size_t *last = malloc((n ? n : 1) * sizeof(*last));
+	json_t *seen = json_object(), *b, *g;
+	int rc = next && first && last && seen ? 0 : -ENOMEM;
+
+	json_array_foreach(arr, i, b) {
+		const char *run = run_name(b);
+
+		if (rc)
+			break;
+		next[i] = n;
+		if (!run)
+			continue;
+		if ((g = json_object_get(seen, run))) {
+			size_t k = (size_t)json_integer_value(g);
+
+			next[last[k]] = i;
+			last[k] = i;
+			continue;
+		}
+		first[groups] = last[groups] = i;
+		if (json_object_set_new_nocheck(seen, run, json_integer((json_int_t)groups++)))
+			rc = -ENOMEM;
+	}
+	json_array_foreach(arr, i, b) {		/* each benchmark at its first entry */
+		const char *run = run_name(b);
+
+		if (rc)
+			break;
+		if (!run)
+			rc = pb_fail(-EINVAL, "history: %s: benchmark entry %zu has no name, or "
+				     "neither iterations nor a mean", im->name, i);
+		else if (first[json_integer_value(json_object_get(seen, run))] == i)
+			rc = gbench_one(im, arr, i, next, run);
+	}
+	json_decref(seen);
+	free(next);
+	free(first);
+	free(last);
+	return rc;
 }
 
 static int import_json(struct imp *im, json_t *root)
 {
-	json_t *a;
+	static const char *const keys[] = { "modes", "entrants", "results", "benchmarks" };
+	json_t *a = NULL;
+	int k = 0, rc;
 
-	if (json_is_array(a = json_object_get(root, "modes"))) {
-		pbench_fingerprint(im, root);
-		return import_stat(im, a);
+	while (k < 4 && !json_is_array(a = json_object_get(root, keys[k])))
+		k++;
+	if (k < 2 && (rc = pbench_fingerprint(im, root)))
+		return rc;
+	if (k == 3 && (rc = doc_date(im, "context.date", json_string_value(json_object_get(
+				     json_object_get(root, "context"), "date")))))
+		return rc;
+	switch (k) {
+	case 0:
+		rc = import_stat(im, a);
+		break;
+	case 1:
+		rc = import_compare(im, a);
+		break;
+	case 2:
+		rc = hyperfine(im, a);
+		break;
+	case 3:
+		rc = gbench(im, a);
+		break;
+	default:
+		return pb_fail(-EINVAL, "history: %s: a JSON document of none of pbench stat, "
+			       "pbench compare, hyperfine or Google Benchmark", im->name);
 	}
-	if (json_is_array(a = json_object_get(root, "entrants"))) {
-		pbench_fingerprint(im, root);
-		return import_compare(im, a);
-	}
-	if (json_is_array(a = json_object_get(root, "results")))
-		return hyperfine(im, a);
-	if (json_is_array(a = json_object_get(root, "benchmarks"))) {
-		im->doc_ns = iso_ns(json_string_value(json_object_get(json_object_get(root,
-								"context"), "date")));
-		return gbench(im, a);
-	}
-	return pb_fail(-EINVAL, "history: %s: a JSON document of none of pbench stat, pbench "
-		       "compare, hyperfine or Google Benchmark", im->name);
+	if (!rc && !im->added)	/* {"results": []}: nothing to add is not a success */
+		rc = pb_fail(-EINVAL, "history: %s: no result in the document (its '%s' is "
+			     "empty): nothing to add", im->name, keys[k]);
+	return rc;
 }
 
-/* A CSV field as a number (the whole field), or NaN. */
-static double field_num(const char *s)
+/* A CSV field that strtod reads whole (hex, inf, nan, 1e999 too): meant as a number, so not
+ * a header's name. */
+static int numberish(const char *s)
 {
 	char *end;
-	double x;
 
 	while (isspace((unsigned char)*s))
 		s++;
-	x = strtod(s, &end);
+	strtod(s, &end);
 	while (isspace((unsigned char)*end))
 		end++;
-	return end != s && !*end && isfinite(x) ? x : NAN;
+	return end != s && !*end;
+}
+
+/* A CSV line's time field: seconds since the epoch (after it, within what int64 ns hold) or
+ * an ISO 8601 date (iso_ns()). 0 and *tn; 1: neither (a header's name, or the line's error);
+ * -EINVAL: a number or a date out of range, said in one line. */
+static int csv_time(const struct imp *im, const char *f, size_t lineno, int64_t *tn)
+{
+	char why[128];
+	double t;
+	int rc = pb_input_number(f, strlen(f), &t);
+
+	if (!rc) {
+		if (!(t * 1e9 >= 0.5))
+			return pb_fail(-EINVAL, "history: %s: line %zu: time '%s' is not after "
+				       "1970-01-01T00:00:00Z (seconds since the epoch; leave the "
+				       "field empty for the line's order)", im->name, lineno, f);
+		if (t * 1e9 >= 9223372036854775807.0)
+			return pb_fail(-EINVAL, "history: %s: line %zu: time '%s' is past "
+				       "2262-04-11, the last second int64 ns hold (seconds since the "
+				       "epoch)", im->name, lineno, f);
+		*tn = llround(t * 1e9);
+		return 0;
+	}
+	if (rc == -ERANGE)
+		return pb_fail(-EINVAL, "history: %s: line %zu: time '%s' is not a finite number",
+			       im->name, lineno, f);
+	rc = iso_ns(f, tn, why, sizeof(why));
+	if (rc < 0)
+		return pb_fail(-EINVAL, "history: %s: line %zu: time '%s': %s",
+			       im->name, lineno, f, why);
+	return rc;
 }
 
 /* One CSV line's fields (split in place at commas): "value", "commit,value" or
- * "commit,time,value". */
+ * "commit,time,value". The value is a number by pbench analyze's rule (pb_input_number(),
+ * pb_input_value(): a time when the series is in ns). */
 static int csv_line(struct imp *im, char *line, size_t lineno, int64_t base, int *header)
 {
-	char *f[3] = { 0 }, *p = line;
-	int nf = 0;
-	double v, t = NAN;
+	char *f[3] = { 0 }, *p = line, *fv;
+	int nf = 0, verr, terr = 0, bad;
+	double v;
 	int64_t tn = 0;
 
 	while (nf < 3 && p) {
@@ -345,21 +625,26 @@ static int csv_line(struct imp *im, char *line, size_t lineno, int64_t base, int
 	if (p)
 		return pb_fail(-EINVAL, "history: %s: line %zu has more than 3 fields (commit,"
 			       "time,value)", im->name, lineno);
-	v = field_num(f[nf - 1]);
-	if (nf == 3 && f[1][strspn(f[1], " \t")] && isnan(t = field_num(f[1])) &&
-	    !(tn = iso_ns(f[1])))
-		v = NAN;	/* a time that is neither: said as the line's error */
-	if (isnan(v)) {
-		if (*header)	/* the first line may name the columns */
-			return *header = 0;
-		return pb_fail(-EINVAL, "history: %s: line %zu: '%s' is not a number (a line "
-			       "is commit,time,value; the time in seconds since the epoch or ISO "
-			       "8601)", im->name, lineno, f[nf - 1]);
+	fv = f[nf - 1];
+	verr = pb_input_number(fv, strlen(fv), &v);
+	if (nf == 3 && f[1][strspn(f[1], " \t")] && (terr = csv_time(im, f[1], lineno, &tn)) < 0)
+		return terr;
+	if (*header && ((verr && !numberish(fv)) || terr)) {
+		*header = 0;	/* the first line may name the columns */
+		return 0;
 	}
 	*header = 0;
-	if (nf == 3 && !tn && isfinite(t))
-		tn = (int64_t)llround(t * 1e9);
-	return store(im, NULL, im->metric, im->unit, v, 0, 0, nf > 1 ? f[0] : "",
+	if (verr)
+		return pb_fail(-EINVAL, "history: %s: line %zu: '%s' is not a %snumber (a line "
+			       "is commit,time,value; the time in seconds since the epoch or ISO "
+			       "8601)", im->name, lineno, fv, verr == -ERANGE ? "finite " : "");
+	if (terr)
+		return pb_fail(-EINVAL, "history: %s: line %zu: time '%s' is neither seconds "
+			       "since the epoch nor an ISO 8601 date", im->name, lineno, f[1]);
+	if ((bad = pb_input_value(v, !strcmp(im->unit, "ns"))))
+		return pb_fail(-EINVAL, "history: %s: line %zu: value '%s' %s", im->name, lineno,
+			       fv, pb_input_value_why(bad));
+	return store(im, NULL, im->metric, im->unit, v, 0, 0, nf > 1 ? f[0] : NULL, /* --commit */
 		     tn ? tn : base + (int64_t)lineno);
 }
 
@@ -406,11 +691,42 @@ static int import_csv(struct imp *im, const char *text, size_t len)
 	return rc;
 }
 
+/* What every text must be before it is read as a document: no NUL byte (which would end a
+ * CSV's text unseen), JSON within what pbench analyze reads of it (PB_INPUT_JSON_MAX). */
+static int text_rule(const char *name, const char *text, size_t len)
+{
+	size_t line, skip = 0;
+
+	if (pb_input_nul(text, len, &line))
+		return pb_fail(-EINVAL, "history: %s: line %zu holds a NUL byte: not a text of "
+			       "values or JSON", name, line);
+	while (skip < len && isspace((unsigned char)text[skip]))
+		skip++;
+	if (skip < len && (text[skip] == '{' || text[skip] == '[') && len > PB_INPUT_JSON_MAX)
+		return pb_fail(-EINVAL, "history: %s: JSON of more than %zu MiB: pbench reads JSON "
+			       "whole, at 10 times its size in memory or more", name,
+			       PB_INPUT_JSON_MAX >> 20);
+	return 0;
+}
+
+/* The import's transaction ended: committed when rc is 0 and no signal came meanwhile,
+ * else rolled back (nothing of the document is kept). */
+static int end(struct imp *im, int rc)
+{
+	if (!rc)
+		rc = interrupted(im);
+	rc = pb_history_end(im->h, rc);
+	if (rc)
+		im->added = 0;
+	return rc;
+}
+
 PBENCH_API int pbench_history_import(struct pbench_history *h, const char *name,
 				     const char *text, size_t len,
 				     const struct pbench_history_import_opts *opts)
 {
-	struct imp im = { .h = h, .name = name, .o = import_defaults };
+	struct imp im = { .h = h, .name = name, .o = import_defaults,
+			  .batch = { .doc_id = -1, .machine_id = -1 } };
 	char rev[128], branch[256];
 	size_t skip = 0;
 	int rc;
@@ -423,11 +739,13 @@ PBENCH_API int pbench_history_import(struct pbench_history *h, const char *name,
 	if (!h || !name || !*name || !text)
 		return pb_fail(-EINVAL, "%s(): %s is NULL or empty", __func__,
 			       !h ? "h" : !name || !*name ? "name" : "text");
+	if ((rc = text_rule(name, text, len)))
+		return rc;
 	while (skip < len && isspace((unsigned char)text[skip]))
 		skip++;
 	if (skip < len && (text[skip] == '{' || text[skip] == '[')) {
 		json_error_t err;
-		json_t *root = json_loadb(text, len, 0, &err);
+		json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
 
 		if (!json_is_object(root)) {
 			json_decref(root);
@@ -440,11 +758,13 @@ PBENCH_API int pbench_history_import(struct pbench_history *h, const char *name,
 			im.o.branch = im.o.branch ? im.o.branch : branch;
 		}
 		im.doc = strndup(text, len);
-		rc = im.doc ? import_json(&im, root) : -ENOMEM;
+		rc = !im.doc ? -ENOMEM : pb_history_begin(h, __func__);
+		if (!rc)
+			rc = end(&im, import_json(&im, root));
 		free((char *)im.doc);
 		json_decref(root);
-	} else {
-		rc = import_csv(&im, text, len);
+	} else if (!(rc = pb_history_begin(h, __func__))) {
+		rc = end(&im, import_csv(&im, text, len));
 	}
 	free(im.v);
 	free(im.noisy);
@@ -455,36 +775,18 @@ PBENCH_API int pbench_history_import_file(struct pbench_history *h, const char *
 					  const char *path,
 					  const struct pbench_history_import_opts *opts)
 {
-	int fd = path && strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	ssize_t got = 1;
+	char why[512] = "", *text = NULL;
+	size_t len = 0;
 	int rc;
 
-	if (!path || fd < 0)
-		return pb_fail(path ? -errno : -EINVAL, "history: cannot read '%s': %s",
-			       path ? path : "(null)", strerror(path ? errno : EINVAL));
-	while (got > 0) {
-		if (len + 1 >= cap) {
-			char *nb = realloc(buf, cap = cap ? 2 * cap : 65536);
-
-			if (!nb) {
-				got = -1, errno = ENOMEM;
-				break;
-			}
-			buf = nb;
-		}
-		got = read(fd, buf + len, cap - len - 1);
-		if (got < 0 && errno == EINTR)
-			got = 1;
-		else if (got > 0)
-			len += (size_t)got;
-	}
-	rc = got < 0 ? pb_fail(-errno, "history: cannot read '%s': %s", path, strerror(errno))
-		     : pbench_history_import(h, name, buf ? buf : "", len, opts);
-	if (fd > 0)
-		close(fd);
-	free(buf);
+	if (!path)
+		return pb_fail(-EINVAL, "%s(): path is NULL", __func__);
+	/* read as pbench analyze reads its samples (base/input.c), to the same size */
+	rc = pb_input_read(path, PB_INPUT_MAX, &text, &len, why, sizeof(why));
+	if (rc == -EISDIR || rc == -EAGAIN || rc == -EFBIG)
+		rc = -EINVAL;	/* not a document: the caller's input, not the store */
+	rc = rc ? pb_fail(rc, "history: %s", why) : pbench_history_import(h, name, text, len, opts);
+	free(text);
 	return rc;
 }
 

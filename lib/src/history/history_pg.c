@@ -304,7 +304,7 @@ static void to_row(const PGresult *r, int row, struct pb_hv *v, int ncol)
 		case OID_FLOAT8: case OID_FLOAT4: case OID_NUMERIC:
 			v[i].type = PB_HV_REAL;	/* strtod reads "NaN" and "Infinity" too */
 			v[i].d = strtod(s, NULL);
-			v[i].i = isfinite(v[i].d) ? (int64_t)v[i].d : 0;
+			v[i].i = pb_hv_int_of(v[i].d);	/* 1e308: not a cast past int64 */
 			break;
 		default:
 			v[i].type = PB_HV_TEXT;

@@ -12,9 +12,10 @@
 #include "base/base.h"
 #include "history/history.h"
 
-/* The columns of a point, in the order of POINT_COLS; the machine's from the join. */
+/* The columns of a point, in the order of POINT_COLS; the machine's from the join, the
+ * document from its table (schema 2), else the record's own json (a record of schema 1). */
 #define POINT_COLS "r.id, r.series_id, s.name, s.metric, r.unit, r.rev, r.dirty, r.branch, " \
-	"r.time_ns, r.value, r.lo, r.hi, r.n_runs, r.json, m.cpu_model, m.microcode, m.kernel, " \
+	"r.time_ns, r.value, r.lo, r.hi, r.n_runs, coalesce(d.json, r.json), m.cpu_model, m.microcode, m.kernel, " \
 	"m.governor, m.smt, m.isolation, m.virt, m.pbench_version, m.fingerprint"
 
 static char *dup_col(const struct pb_hv *v, int *err)
@@ -200,8 +201,8 @@ int pb_history_read_points(struct pbench_history *h, const char *where, const st
 
 	pb_history_points_free(h);
 	snprintf(sql, sizeof(sql), "SELECT " POINT_COLS " FROM records r JOIN series s ON "
-		 "s.id = r.series_id JOIN machines m ON m.id = s.machine_id WHERE %s "
-		 "ORDER BY r.time_ns, r.id", where);
+		 "s.id = r.series_id JOIN machines m ON m.id = s.machine_id LEFT JOIN documents "
+		 "d ON d.id = r.document_id WHERE %s ORDER BY r.time_ns, r.id", where);
 	rc = h->be->query(h->db, sql, args, nargs, point_row, &rd);
 	if (!rc)
 		rc = read_runs(h, where, args, nargs);

@@ -551,6 +551,7 @@ static int om_family(struct pbench_history *h, FILE *f, int seconds)
 	struct pbench_history_record r;
 	const char *fam = seconds ? "pbench_history_seconds" : "pbench_history_value";
 	int n = pbench_history_series_count(h), shown = 0, rc;
+	int64_t ms;
 
 	for (int i = 0; i < n; i++) {
 		s.size = sizeof(s);
@@ -571,8 +572,10 @@ static int om_family(struct pbench_history *h, FILE *f, int seconds)
 		om_label(f, "metric", s.metric, 0);
 		om_label(f, "machine", s.fingerprint, 0);
 		om_label(f, "rev", r.rev, 0);
-		fprintf(f, "} %.10g %" PRId64 ".%03d\n", seconds ? r.value / 1e9 : r.value,
-			r.time_ns / 1000000000, (int)(r.time_ns % 1000000000 / 1000000));
+		/* the sign, then the seconds and ms: -1.5 s before 1970 is -1.500, not -1.-500 */
+		ms = r.time_ns / 1000000;
+		fprintf(f, "} %.10g %s%" PRId64 ".%03d\n", seconds ? r.value / 1e9 : r.value,
+			ms < 0 ? "-" : "", imaxabs(ms) / 1000, (int)(imaxabs(ms) % 1000));
 	}
 	return n < 0 ? n : 0;
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 
 #include <sqlite3.h>
@@ -48,6 +49,7 @@ static int io_error(struct pb_hdb *d, const char *path, const char *what, const 
 /* The error of SQLite's result rc, said in one line about the file. */
 static int fail(struct pb_hdb *d, int rc, const char *what)
 {
+	int e;
 	const char *msg = d && d->db ? sqlite3_errmsg(d->db) : sqlite3_errstr(rc);
 	const char *path = d && d->path ? d->path : "";
 
@@ -68,7 +70,12 @@ static int fail(struct pb_hdb *d, int rc, const char *what)
 	case SQLITE_AUTH:
 		return pb_fail(-EACCES, "history '%s': %s: permission denied (%s)", path, what,
 			       msg);
-	case SQLITE_CANTOPEN:
+	case SQLITE_CANTOPEN:	/* the system's reason where it had one: not always "missing" */
+		e = d && d->db ? sqlite3_system_errno(d->db) : 0;
+		if (e == EROFS || e == EACCES || e == EPERM || e == EISDIR || e == ENOTDIR ||
+		    e == ELOOP)
+			return pb_fail(e == EPERM ? -EACCES : -e, "history '%s': %s: cannot open "
+				       "(%s)", path, what, strerror(e));
 		return pb_fail(-ENOENT, "history '%s': %s: cannot open (%s)", path, what, msg);
 	case SQLITE_NOMEM:
 		return pb_fail(-ENOMEM, "history '%s': %s: out of memory", path, what);
@@ -99,6 +106,53 @@ static int sq_exec(struct pb_hdb *d, const char *sql)
 	return rc == SQLITE_OK ? 0 : fail(d, rc, "write");
 }
 
+/* The store opened read-only as a file nobody writes (URI immutable=1): no -shm, no lock, no
+ * journal. Only for a reader that could not open it otherwise: a writer's commits still in
+ * its -wal file are not seen. */
+static int reopen_immutable(struct pb_hdb *d, const char *path, int flags)
+{
+	size_t n = strlen(path);
+	char *uri = malloc(3 * n + 32), *u = uri;
+	int rc;
+
+	if (!uri)
+		return -ENOMEM;
+	u += sprintf(u, "file:");
+	for (const char *p = path; *p; p++)	/* what a URI's path may not hold, escaped */
+		u += strchr("%?#", *p) ? sprintf(u, "%%%02X", (unsigned char)*p) :
+		     sprintf(u, "%c", *p);
+	sprintf(u, "?immutable=1");
+	rc = sqlite3_open_v2(uri, &d->db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW |
+			     SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		return fail(d, rc, "open");
+	sqlite3_extended_result_codes(d->db, 0);
+	pb_log(PBENCH_LOG_DEBUG, "history '%s': read as an immutable file (no -shm may be made "
+	       "beside it)", path);
+	return sq_exec(d, "SELECT count(*) FROM sqlite_master");
+}
+
+/* The file into WAL mode, once, by its first writer. Two writers making a new file at once
+ * both ask for it, and SQLite answers the one that loses "locked" (or a short read of the
+ * header the other is writing) at once, without its busy handler: asked again, every 10 ms
+ * within the busy timeout of t seconds (seen in test_history's two_writers_at_once, 1 run
+ * in 40). */
+static int set_wal(struct pb_hdb *d, double t)
+{
+	struct timespec nap = { .tv_nsec = 10000000 };
+	int rc;
+
+	for (double waited = 0;; waited += 0.01) {
+		rc = sqlite3_exec(d->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+				  "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
+		if ((rc != SQLITE_BUSY && rc != SQLITE_IOERR) || waited >= t)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	return rc == SQLITE_OK ? 0 : fail(d, rc, "write");
+}
+
 static int sq_open(struct pb_hdb **out, const char *path, const struct pbench_history_opts *o)
 {
 	int flags = o->read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -111,7 +165,10 @@ static int sq_open(struct pb_hdb **out, const char *path, const struct pbench_hi
 		free(d);
 		return -ENOMEM;
 	}
-	rc = sqlite3_open_v2(path, &d->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+	/* path is the store's with its links followed (pb_path_resolve()): one put there since
+	 * is not followed. */
+	rc = sqlite3_open_v2(path, &d->db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW,
+			     NULL);
 	if (rc != SQLITE_OK) {
 		rc = fail(d, rc, "open");
 		sq_close(d);
@@ -122,9 +179,15 @@ static int sq_open(struct pb_hdb **out, const char *path, const struct pbench_hi
 	/* WAL is a property of the file: set once by its first writer, kept after. A query of
 	 * the schema first, so that a file that is not a database says so here. */
 	rc = sq_exec(d, "SELECT count(*) FROM sqlite_master");
+	if (rc && o->read_only && (rc == -EROFS || rc == -ENOENT || rc == -EACCES)) {
+		/* A reader where it may not make the WAL's -shm file (another user's store in
+		 * a directory they alone write, a read-only mount): read as it is on disk. */
+		sqlite3_close_v2(d->db);
+		d->db = NULL;
+		rc = reopen_immutable(d, path, flags);
+	}
 	if (!rc && !o->read_only)
-		rc = sq_exec(d, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-			     "PRAGMA foreign_keys=ON");
+		rc = set_wal(d, t);
 	if (rc) {
 		sq_close(d);
 		return rc;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Another measurement on the same CPU: a thread of another process, named like ours and pinned
- * to that CPU alone. Two prepared runs (or two jitter probes) on one CPU take turns on it and
- * each measures the other; they are told so rather than left to wonder at their numbers.
+ * to that CPU alone, or of a command such a process runs there (pinned there alone, while that
+ * pbench's thread may wait elsewhere). Two prepared runs (or two jitter probes) on one CPU
+ * take turns on it and each measures the other; they are told so rather than left to wonder at
+ * their numbers.
  * Of several rivals, one of the caller's own session (a pbench started from the same terminal
  * or script) is named first: it is the one the user most likely started, and the one a test
  * that starts its own rival looks for while other tests' pbench run beside it.
@@ -16,7 +18,8 @@
 #include "base/base.h"
 #include "prepare/prepare.h"
 
-/* Is thread tid of pid named comm and pinned to the CPU list want ("3") alone? */
+/* Is thread tid of pid named comm (NULL: any name) and pinned to the CPU list want ("3")
+ * alone? */
 static int pinned_there(int pid, const char *tid, const char *comm, const char *want)
 {
 	char file[128], buf[64], line[512];
@@ -24,7 +27,7 @@ static int pinned_there(int pid, const char *tid, const char *comm, const char *
 	FILE *f;
 
 	snprintf(file, sizeof(file), "/proc/%d/task/%.32s/comm", pid, tid);
-	if (pb_read_file(file, buf, sizeof(buf)) < 0 || strcmp(buf, comm))
+	if (comm && (pb_read_file(file, buf, sizeof(buf)) < 0 || strcmp(buf, comm)))
 		return 0;
 	snprintf(file, sizeof(file), "/proc/%d/task/%.32s/status", pid, tid);
 	if (!(f = pb_fopen(file)))
@@ -40,6 +43,21 @@ static int pinned_there(int pid, const char *tid, const char *comm, const char *
 	}
 	fclose(f);
 	return found;
+}
+
+/* pid's parent when that is a process named comm other than this one (a pbench whose command
+ * pid is: while its commands run, pbench's thread waits off their CPU, child.c), else 0. */
+static pid_t parent_named(int pid, const char *comm, pid_t self)
+{
+	char file[64], buf[512], *p;
+	int ppid;
+
+	snprintf(file, sizeof(file), "/proc/%d/stat", pid);
+	if (pb_read_file(file, buf, sizeof(buf)) < 0 || !(p = strrchr(buf, ')')) ||
+	    sscanf(p + 1, " %*c %d", &ppid) != 1 || ppid <= 1 || ppid == self)
+		return 0;
+	snprintf(file, sizeof(file), "/proc/%d/comm", ppid);
+	return pb_read_file(file, buf, sizeof(buf)) >= 0 && !strcmp(buf, comm) ? ppid : 0;
 }
 
 pid_t pb_cpu_rival(int cpu, const char *comm)
@@ -63,17 +81,24 @@ pid_t pb_cpu_rival(int cpu, const char *comm)
 		struct dirent *t;
 		DIR *td;
 
+		pid_t parent;
+
 		if (pid <= 0 || pid == self)
 			continue;
 		snprintf(tasks, sizeof(tasks), "/proc/%d/task", pid);
 		if (!(td = opendir(tasks)))
 			continue;
+		/* a command another pbench runs there counts as that pbench */
+		parent = parent_named(pid, comm, self);
 		while ((t = readdir(td)))
-			if (t->d_name[0] != '.' && pinned_there(pid, t->d_name, comm, want)) {
+			if (t->d_name[0] != '.' &&
+			    pinned_there(pid, t->d_name, parent ? NULL : comm, want)) {
+				pid_t who = parent ? parent : pid;
+
 				if (!first)
-					first = pid;
-				if (getsid(pid) == sid)
-					found = pid;
+					first = who;
+				if (getsid(who) == sid)
+					found = who;
 				break;
 			}
 		closedir(td);

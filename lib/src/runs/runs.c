@@ -221,7 +221,7 @@ static int open_metrics(struct pbench_runs *r, const struct pbench_counters_opts
 		return -ENOMEM;
 	r->o.metrics = r->metrics;
 	if ((err = pb_metric_select(r->metrics, *asked)))
-		return pb_set_last_error(err, "%s", pbench_strerror(err));
+		return err;	/* its line said by pb_metric_select() */
 	if ((err = pb_metric_event_list(r->events, *asked, &list)))
 		return err;
 	pbench_counters_free(r->self);
@@ -576,9 +576,13 @@ void pb_runs_analyze(struct pb_set *set)
 		clock = pb_runs_blame_factor(set, i, &blame, &typical) ? PBENCH_CAUSE_CLOCK : 0;
 		if (clock && set->clock_source == PBENCH_SPEED_SOURCE_PMU)
 			clock |= PBENCH_CAUSE_CLOCK_PMU;
-		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
-					 blame, typical, &task,
-					 run->have_cpu_noise ? &run->cpu_noise : NULL, flags | clock);
+		if (run->self_stopped)	/* what the run's noise says is the stop's */
+			snprintf(cause, sizeof(cause), "pbench itself was stopped (SIGSTOP or "
+				 "SIGTSTP) during this run and continued: its time holds the stop");
+		else
+			pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
+						 blame, typical, &task, run->have_cpu_noise ?
+						 &run->cpu_noise : NULL, flags | clock);
 		free(run->cause);
 		run->cause = strdup(cause);
 	}

@@ -11,6 +11,11 @@
 
 #include "pbench.h"
 
+struct pb_rusage {
+	uint64_t nvcsw, nivcsw, minflt, majflt;
+	uint64_t user_ns, system_ns;	/* CPU time, ru_utime and ru_stime */
+};
+
 /* One run, as measured. */
 struct pb_run {
 	uint64_t ticks, ns;
@@ -20,6 +25,12 @@ struct pb_run {
 	int exited, exit_status, signaled, term_signal;
 	int timed_out;			/* killed at the timeout: not a measurement */
 	int left_behind;		/* processes the command left running, ended by pbench */
+	/* A command's resource use by wait4: its own and its waited-for descendants', not what
+	 * it left running, which pbench reaps after (getrusage's children would count them) */
+	struct pb_rusage child_ru;
+	int have_child_ru;
+	int self_stopped;		/* pbench itself was stopped and continued during it
+					 * (pb_stop_conts()): its time holds the stop */
 	struct pbench_count *counts;	/* nr_events of them, in the set's array */
 	int cpu;			/* the CPU probed */
 	struct pbench_noise noise;	/* the thread's (workload) or the child's */
@@ -127,6 +138,10 @@ struct pb_set {
 	int have_mv;
 	struct pbench_summary s_mv;
 	double mfence_lo, mfence_hi;
+	/* opts.interval_ms: runs[done] is a run the stop cut short whose intervals were kept
+	 * (the last one up to the stop): what run it was ("run", "check run", "warm-up run");
+	 * NULL: none */
+	const char *cut;
 };
 
 #define PB_RUNS_MAX_LEFT_OUT 8
@@ -185,6 +200,8 @@ struct pbench_runs {
 	int *mlist;			/* the shown metrics' indices, nmetrics of them */
 	int nmetrics;
 	int stderr_fd;			/* > 0: the command's stderr goes there (pb_runs_check) */
+	const char *run_kind;		/* the run under way when not a timed one: "check run"
+					 * (pb_runs_check), "warm-up run"; NULL: a timed run */
 	struct pbench_count *iv_sum;	/* opts.interval_ms: the run's counts up to its last
 					 * interval, and the read now (nr each) */
 	struct pbench_count *iv_now;
@@ -198,11 +215,6 @@ struct pbench_runs {
 };
 
 /* A run's own resource use: getrusage deltas, or a command's from wait4. */
-struct pb_rusage {
-	uint64_t nvcsw, nivcsw, minflt, majflt;
-	uint64_t user_ns, system_ns;	/* CPU time, ru_utime and ru_stime */
-};
-
 /* runs_summary.c: the figure decided on (pbench_runs_opts.metric). Before the events open:
  * the event list and the metrics that count it (*events_out, *metrics_out malloc'ed, NULL:
  * as given), or the name error (-PBENCH_EUNKNOWN_EVENT, its "did you mean" in
@@ -230,6 +242,9 @@ int pb_runs_intervals_init(struct pbench_runs *r);
 int pb_runs_wait_intervals(struct pbench_runs *r, struct pbench_child *ch, struct pb_run *run,
 			   struct pbench_child_result *res);
 void pb_runs_intervals_end(struct pbench_runs *r, struct pb_run *run);
+/* runs_interval.c: a run the stop cut short (ch still running): its last interval up to now,
+ * and its counts so far as the run's (their names and statuses for the report). */
+void pb_runs_intervals_stop(struct pbench_runs *r, struct pb_run *run, struct pbench_child *ch);
 void pb_runs_intervals_free(struct pb_run *run);
 void pb_runs_intervals_release(struct pbench_runs *r);	/* the pidfd closed */
 /* runs_interval_report.c: the intervals' text after set s's runs (nothing without them), and

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "stats/samples.h"
 #include "counters/counters.h"
 #include "measure/measure.h"
@@ -144,6 +145,11 @@ int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
 	run->signaled = res->signaled;
 	run->term_signal = res->term_signal;
 	run->left_behind = res->left_behind;
+	run->child_ru = (struct pb_rusage){ .nvcsw = res->ctx_voluntary,
+					    .nivcsw = res->ctx_involuntary,
+					    .minflt = res->minor_faults, .majflt = res->major_faults,
+					    .user_ns = res->user_ns, .system_ns = res->system_ns };
+	run->have_child_ru = 1;
 	return 0;
 }
 
@@ -155,8 +161,27 @@ void pb_runs_command_timed_out(struct pbench_runs *r, struct pbench_child *ch,
 	timed_out(r, run, t0);
 }
 
+/* The window on a run's CPU noise (pb_runs_one()), closed once: at a command's reaping
+ * (pb_child_on_end(): what it left running is ended after, not in the run), else after. */
+struct noise_window {
+	struct pbench_cpu_probe *probe;
+	struct pb_run *run;
+	int closed;
+};
+
+static void close_window(void *arg)
+{
+	struct noise_window *w = arg;
+
+	if (w->closed)
+		return;
+	w->closed = 1;
+	if (w->run->have_cpu_noise)
+		w->run->have_cpu_noise = pbench_cpu_probe_end(w->probe, &w->run->cpu_noise) == 0;
+}
+
 static int run_command(struct pbench_runs *r, const struct pb_set *set, struct pb_run *run,
-		       int stdout_fd)
+		       int stdout_fd, struct noise_window *w)
 {
 	int prepared = set->mode == PBENCH_RUNS_PREPARED;
 	struct pbench_child_result res = { .size = sizeof(res) };
@@ -167,6 +192,7 @@ static int run_command(struct pbench_runs *r, const struct pb_set *set, struct p
 	err = pb_runs_command_start(r, prepared, -1, stdout_fd, 1, &ch);
 	if (err)
 		return err;
+	pb_child_on_end(ch, close_window, w);
 	/* The stop flag (the caller's Ctrl-C) or the timeout: end the command with its group
 	 * now rather than wait for one that may never end; any other signal: keep waiting. */
 	do
@@ -178,6 +204,8 @@ static int run_command(struct pbench_runs *r, const struct pb_set *set, struct p
 		return 0;
 	}
 	if (err) {
+		if (err == -EINTR)	/* stopped: what -I measured so far is kept */
+			pb_runs_intervals_stop(r, run, ch);
 		pbench_child_free(ch);
 		return err;
 	}
@@ -363,6 +391,7 @@ struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set)
 {
 	struct pb_run *run = &set->runs[set->done];
 
+	set->cut = NULL;
 	free(run->cause);
 	pb_runs_intervals_free(run);
 	memset(run, 0, sizeof(*run));
@@ -413,6 +442,8 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 {
 	int is_cmd = r->subject.argv != NULL, err;
 	struct pbench_cpu_probe *probe;
+	struct noise_window w;
+	unsigned conts;
 	struct rusage ru0, ru1;
 	struct pb_rusage u;
 	struct pb_run *run;
@@ -428,24 +459,32 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 	run->cpu = set->mode == PBENCH_RUNS_PREPARED ? set->cpu : sched_getcpu();
 	probe = pb_runs_probe(r, run->cpu);
 	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+	w = (struct noise_window){ probe, run, 0 };
+	conts = pb_stop_conts();
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
-	err = is_cmd ? run_command(r, set, run, stdout_fd) : run_workload(r, set, run);
+	err = is_cmd ? run_command(r, set, run, stdout_fd, &w) : run_workload(r, set, run);
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
-	if (run->have_cpu_noise)
-		run->have_cpu_noise = pbench_cpu_probe_end(probe, &run->cpu_noise) == 0;
+	run->self_stopped = pb_stop_conts() != conts;
+	close_window(&w);
 	if (!is_cmd)
 		run->end_cpu = sched_getcpu();
 	else if (run->end_cpu >= 0)
 		r->spot->end_cpu = run->end_cpu;
 	pb_runs_speed_after(r, run, is_cmd ? run->end_cpu : -1);
-	if (stopped(r))
-		return 1;	/* the run the stop cut short is not a measurement */
+	if (stopped(r)) {
+		/* the run the stop cut short is not a measurement; its intervals are kept */
+		if (run->niv)
+			set->cut = r->run_kind ? r->run_kind : "run";
+		return 1;
+	}
 	if (err) {
 		pb_runs_set_error(r, "cannot run%s%s: %s", is_cmd ? " " : "",
 				  is_cmd ? r->subject.argv[0] : "", pbench_strerror(err));
 		return err;
 	}
 	rusage_delta(&u, &ru0, &ru1);
+	if (run->have_child_ru)	/* without the processes it left, reaped by pbench */
+		u = run->child_ru;
 	pb_runs_keep(r, set, run, &u);
 	return 0;
 }
@@ -490,7 +529,9 @@ int pb_runs_check(struct pbench_runs *r, struct pb_set *set, int stdout_fd, cons
 	if (efd < 0)
 		return -errno;
 	r->stderr_fd = efd;
+	r->run_kind = "check run";
 	err = pb_runs_one(r, set, stdout_fd);
+	r->run_kind = NULL;
 	r->stderr_fd = 0;
 	run = set->done ? &set->runs[set->done - 1] : NULL;
 	if (!err && run && !run->timed_out && (run->signaled || run->exit_status)) {
@@ -550,7 +591,9 @@ static int warm_up(struct pbench_runs *r, struct pb_set *set)
 
 	for (long k = 0; k < r->o.warmup_runs && !err && !stopped(r); k++) {
 		progress(r, set, "warm-up", 0);
+		r->run_kind = "warm-up run";
 		err = prerun_then_run(r, set);
+		r->run_kind = NULL;
 		pb_runs_forget(r, set);
 	}
 	return err;

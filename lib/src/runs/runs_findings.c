@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/base.h"
 #include "measure/measure.h"
@@ -89,7 +90,31 @@ int pbench_runs_multi_cpu(const struct pbench_runs *r, struct pbench_runs_multi_
 	    (m.cpus_given > 1 && m.cpus_used <= m.cpus_given))
 		return 0;
 	m.cpus_needed = (int)ceil(m.cpus_used);
+	/* More CPUs than the machine has cannot be the run's own: not advice to give. */
+	if (m.cpus_needed > sysconf(_SC_NPROCESSORS_ONLN))
+		return 0;
 	pb_copy_out(out, &m, sizeof(m));
+	return 1;
+}
+
+/* The runs during which pbench itself was stopped (SIGSTOP, SIGTSTP) and continued, said
+ * into buf: 1, or 0 when there were none. */
+static int stopped_runs(const struct pbench_runs *r, char *buf, size_t len)
+{
+	int n = 0, s1 = -1, i1 = -1;
+
+	for (int s = 0; s < r->nsets; s++)
+		for (int i = 0; i < r->sets[s].done; i++)
+			if (r->sets[s].runs[i].self_stopped && !n++) {
+				s1 = s;
+				i1 = i;
+			}
+	if (!n)
+		return 0;
+	snprintf(buf, len, "pbench itself was stopped (SIGSTOP or SIGTSTP) and continued during "
+		 "%d run%s (the first: %s run %d): %s time holds the stop, not the command's "
+		 "alone", n, n == 1 ? "" : "s", pbench_runs_mode_name(r->sets[s1].mode), i1 + 1,
+		 n == 1 ? "its" : "their");
 	return 1;
 }
 
@@ -103,11 +128,14 @@ static int warning_k(const struct pbench_runs *r, const char *name, int k, char 
 	pbench_runs_totals(r, &t);
 	if (t.left_behind_runs && !k--) {
 		snprintf(buf, len, "'%s' left %d process%s running after %d run%s (background jobs "
-			 "or daemons): pbench ended them after each run (SIGTERM, then SIGKILL)",
+			 "or daemons): pbench ended them after each run (SIGTERM, then SIGKILL); "
+			 "their time after the command's exit is not counted",
 			 name, t.left_behind, t.left_behind == 1 ? "" : "es", t.left_behind_runs,
 			 t.left_behind_runs == 1 ? "" : "s");
 		return 1;
 	}
+	if (stopped_runs(r, buf, len) && !k--)
+		return 1;
 	for (int s = 0; s < r->nsets; s++) {
 		/* Two prepared runs on one CPU take turns on it (as pbench jitter says too). */
 		if (r->sets[s].rival_pid && !k--) {

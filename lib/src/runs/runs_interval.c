@@ -202,13 +202,29 @@ int pb_runs_wait_intervals(struct pbench_runs *r, struct pbench_child *ch, struc
 			return 0;
 		if (n == 1 || (n == 0 && until == limit)) {
 			pb_runs_intervals_release(r);
-			return n ? pbench_child_wait(ch, res) : -ETIMEDOUT;
+			return n && !pb_child_past(ch, limit) ? pbench_child_wait(ch, res)
+							      : -ETIMEDOUT;
 		}
 		if (n < 0)
 			return n;	/* -EINTR: the caller may wait again */
 		err = read_now(r);
 		add_interval(r, run, pbench_ticks() - t0, err ? NULL : r->iv_now, 0);
 	}
+}
+
+void pb_runs_intervals_stop(struct pbench_runs *r, struct pb_run *run, struct pbench_child *ch)
+{
+	uint64_t t;
+
+	pb_runs_intervals_release(r);
+	if (!(r->o.interval_ms > 0) || !pb_child_pid(ch))
+		return;
+	t = pbench_ticks() - pb_child_t0(ch);
+	if (t <= run->iv_end_ticks)
+		return;
+	add_interval(r, run, t, read_now(r) ? NULL : r->iv_now, 2);
+	for (int e = 0; e < r->nr; e++)
+		run->counts[e] = r->iv_sum[e];
 }
 
 void pb_runs_intervals_release(struct pbench_runs *r)
@@ -239,6 +255,10 @@ static const struct pb_run *run_of(const struct pbench_runs *r, int s, int i)
 int pbench_runs_nr_intervals(const struct pbench_runs *r, int s, int i)
 {
 	const struct pb_run *run = run_of(r, s, i);
+
+	/* the run the stop cut short, after the last one done */
+	if (!run && r && s >= 0 && s < r->nsets && i == r->sets[s].done && r->sets[s].cut)
+		return r->sets[s].runs[i].niv;
 
 	if (!run)
 		return pb_fail(-EINVAL, "%s(): no run %d in set %d", __func__, i, s);

@@ -19,10 +19,35 @@ static int is_time_event(const char *name)
 	return !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock");
 }
 
-/* The events the set counted in some way (as its table of runs shows them): 1 or 0. */
+/* The events the set counted in some way (as its table of runs shows them, or the run the
+ * stop cut short when none was done): 1 or 0. */
 static int shown(const struct pb_set *s, int e)
 {
-	return s->done && s->runs[0].counts[e].status <= PBENCH_EVENT_NOT_COUNTED;
+	return (s->done || s->cut) && s->runs[0].counts[e].status <= PBENCH_EVENT_NOT_COUNTED;
+}
+
+/* The block's title of run i of s: "prepared, run 2", or for the run the stop cut short
+ * (i == done) what it was, "check run (stopped by the signal: not a measurement)". */
+static void run_title(const struct pb_set *s, int i, char *buf, size_t len)
+{
+	if (i < s->done)
+		snprintf(buf, len, "%s, run %d", pbench_runs_mode_name(s->mode), i + 1);
+	else if (!strcmp(s->cut, "run"))
+		snprintf(buf, len, "%s, run %d (stopped: cut short, not a measurement)",
+			 pbench_runs_mode_name(s->mode), i + 1);
+	else
+		snprintf(buf, len, "%s (stopped: cut short, not a measurement)", s->cut);
+}
+
+/* The runs of s whose intervals are shown: done, and the one the stop cut short. */
+static int runs_shown(const struct pb_set *s)
+{
+	return s->done + (s->cut && s->runs[s->done].niv > 0);
+}
+
+static const char *partial_note(int partial)
+{
+	return partial == 2 ? "partial: stopped by the signal" : "partial: the run ended";
 }
 
 static int col_width(const char *name)
@@ -64,10 +89,11 @@ static void run_block(const struct pbench_runs *r, const struct pb_set *s, int i
 		      FILE *f)
 {
 	const struct pb_run *run = &s->runs[i];
-	char buf[64];
+	char buf[64], title[128];
 
-	fprintf(f, "\n%s, run %d: %d interval%s of %g ms\n", pbench_runs_mode_name(s->mode),
-		i + 1, run->niv, run->niv == 1 ? "" : "s", r->o.interval_ms);
+	run_title(s, i, title, sizeof(title));
+	fprintf(f, "\n%s: %d interval%s of %g ms\n", title, run->niv, run->niv == 1 ? "" : "s",
+		r->o.interval_ms);
 	fprintf(f, "%10s %10s", "time (s)", "wall");
 	if (tc >= 0)
 		fprintf(f, " %5s", "CPUs");
@@ -92,7 +118,9 @@ static void run_block(const struct pbench_runs *r, const struct pb_set *s, int i
 				  sizeof(buf));
 			fprintf(f, "  %*s", col_width(run->counts[e].name), buf);
 		}
-		fputs(iv->partial ? "  (partial: the run ended)\n" : "\n", f);
+		if (iv->partial)
+			fprintf(f, "  (%s)", partial_note(iv->partial));
+		fputc('\n', f);
 	}
 }
 
@@ -104,7 +132,7 @@ int pb_runs_intervals_text(const struct pbench_runs *r, const struct pb_set *s, 
 		return 0;
 	if (tc >= 0 && !shown(s, tc))
 		tc = -1;
-	for (int i = 0; i < s->done; i++) {
+	for (int i = 0; i < runs_shown(s); i++) {
 		if (!s->runs[i].niv)
 			continue;
 		run_block(r, s, i, tc, f);
@@ -121,11 +149,11 @@ int pb_runs_intervals_text(const struct pbench_runs *r, const struct pb_set *s, 
 static void md_block(const struct pbench_runs *r, const struct pb_set *s, int i, int tc, FILE *f)
 {
 	const struct pb_run *run = &s->runs[i];
-	char buf[64];
+	char buf[64], title[128];
 
-	fprintf(f, "\n%s, run %d: %d interval%s of %g ms\n\n| Time (s) | Wall |%s",
-		pbench_runs_mode_name(s->mode), i + 1, run->niv, run->niv == 1 ? "" : "s",
-		r->o.interval_ms, tc >= 0 ? " CPUs |" : "");
+	run_title(s, i, title, sizeof(title));
+	fprintf(f, "\n%s: %d interval%s of %g ms\n\n| Time (s) | Wall |%s", title, run->niv,
+		run->niv == 1 ? "" : "s", r->o.interval_ms, tc >= 0 ? " CPUs |" : "");
 	for (int e = 0; e < r->nr; e++)
 		if (shown(s, e))
 			fprintf(f, " %s |", run->counts[e].name);
@@ -151,7 +179,9 @@ static void md_block(const struct pbench_runs *r, const struct pb_set *s, int i,
 				  sizeof(buf));
 			fprintf(f, " %s |", *buf == '-' ? "\\-" : buf);
 		}
-		fputs(iv->partial ? " partial: the run ended |\n" : " |\n", f);
+		if (iv->partial)
+			fprintf(f, " %s", partial_note(iv->partial));
+		fputs(" |\n", f);
 	}
 }
 
@@ -165,7 +195,7 @@ int pb_runs_intervals_markdown(const struct pbench_runs *r, FILE *f)
 		const struct pb_set *s = &r->sets[si];
 		int t = tc >= 0 && shown(s, tc) ? tc : -1;
 
-		for (int i = 0; i < s->done; i++) {
+		for (int i = 0; i < runs_shown(s); i++) {
 			if (!s->runs[i].niv)
 				continue;
 			md_block(r, s, i, t, f);

@@ -31,17 +31,20 @@ static size_t stem(const char *name)
 	       (size_t)(colon - name) : strlen(name);
 }
 
+/* Names compare as libpfm4 resolves them, case aside (TASK-CLOCK is task-clock; perf 6.1's
+ * parser refuses its built-in names in capitals but takes a PMU's, msr/TSC/, in any case):
+ * the counters' "listed twice" and the metric names (pb_metric_find) follow the same rule. */
 int pb_runs_event_index(const struct pbench_runs *r, const char *name)
 {
 	for (int e = 0; e < r->nr; e++)
-		if (!strcmp(pbench_counters_name(r->self, e), name))
+		if (!strcasecmp(pbench_counters_name(r->self, e), name))
 			return e;
 	/* the same event with other modifiers (instructions for instructions:u): a list holds
 	 * only one of them */
 	for (int e = 0; e < r->nr; e++) {
 		const char *n = pbench_counters_name(r->self, e);
 
-		if (stem(n) == stem(name) && !strncmp(n, name, stem(name)))
+		if (stem(n) == stem(name) && !strncasecmp(n, name, stem(name)))
 			return e;
 	}
 	return -1;
@@ -301,9 +304,9 @@ static int list_entry(const char *list, const char *name, char *one, size_t len)
 		while (k && (q[k - 1] == '}' || q[k - 1] == ' '))
 			k--;
 		snprintf(one, len, "%.*s", (int)k, q);
-		if (!strcmp(one, name))
+		if (!strcasecmp(one, name))
 			return 0;
-		if (stem(one) == stem(name) && !strncmp(one, name, stem(name)))
+		if (stem(one) == stem(name) && !strncasecmp(one, name, stem(name)))
 			other = 1;
 		p += n + (p[n] == ',');
 	}
@@ -363,7 +366,9 @@ int pb_runs_target_request(const char *target, const char *events, const char *m
 	int err;
 
 	*events_out = *metrics_out = NULL;
-	if (!target || !strcmp(target, "wall-time"))
+	if ((err = pb_metric_list_check(metrics)))	/* before the target joins it */
+		return err;
+	if (!target || !strcasecmp(target, "wall-time"))
 		return 0;
 	if (!*target || strchr(target, ','))
 		return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "the metric '%s' is not one name: "
@@ -432,7 +437,7 @@ int pb_runs_target_find(struct pbench_runs *r)
 	char buf[400];
 
 	r->target_e = r->target_m = -1;
-	if (!target || !strcmp(target, "wall-time"))
+	if (!target || !strcasecmp(target, "wall-time"))
 		return 0;
 	r->target_m = pb_metric_find(target);
 	if (r->target_m < 0) {

@@ -773,12 +773,15 @@ int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
 		int scaled = 0, user_only = 0;
 
 		if (s->mode == PBENCH_RUNS_PREPARED && !s->prepared) {
-			fprintf(f, "\nprepared: not done (interrupted while preparing)\n");
+			fprintf(f, "\nprepared: not done (interrupted %s)\n",
+				s->cut ? "before the runs" : "while preparing");
+			pb_runs_intervals_text(r, s, f);	/* a check run cut short */
 			continue;
 		}
 		print_preparation(f, r, s);
 		if (!s->done) {
 			fprintf(f, "no runs\n");
+			pb_runs_intervals_text(r, s, f);	/* a run cut short */
 			continue;
 		}
 		print_runs(f, r, s, &scaled, &user_only);

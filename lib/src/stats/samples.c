@@ -8,14 +8,11 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -178,8 +175,9 @@ static int parse_plain(struct pbench_samples *s, const char *text, size_t len, c
 	while (at < len) {
 		const char *line = text + at, *nl = memchr(line, '\n', len - at);
 		size_t ll = nl ? (size_t)(nl - line) : len - at;
-		char buf[128], *p = buf, *end;
+		char buf[128];
 		double x;
+		int err;
 
 		at += ll + (nl != NULL);
 		lineno++;
@@ -197,14 +195,10 @@ static int parse_plain(struct pbench_samples *s, const char *text, size_t len, c
 		}
 		memcpy(buf, line, ll);
 		buf[ll] = '\0';
-		errno = 0;
-		x = strtod(p, &end);
-		if (end == p || *end || (errno == ERANGE && x != 0)) {
-			why_set(why, wlen, "%s:%d: '%.40s' is not a number", name, lineno, buf);
-			return -EINVAL;
-		}
-		if (!isfinite(x) || !isfinite(x * (scale ? scale : 1))) {
-			why_set(why, wlen, "%s:%d: '%.40s' is not a finite number", name, lineno, buf);
+		err = pb_input_number(buf, ll, &x);
+		if (err || !isfinite(x * (scale ? scale : 1))) {
+			why_set(why, wlen, "%s:%d: '%.40s' is not a %snumber", name, lineno, buf,
+				err == -EINVAL ? "" : "finite ");
 			return -EINVAL;
 		}
 		if (add(v, scale ? x * scale : x))
@@ -502,32 +496,37 @@ static int parse_json(struct pbench_samples *s, const char *text, size_t len, co
 	return err;
 }
 
-/* The most a file of samples may hold: more is not samples (/dev/zero, a disk image). Plain
- * numbers are read as they come; JSON is parsed whole by jansson, at 10 to 13 times its size
- * in memory (53 MB of Google Benchmark's JSON took 672 MB and 17 s here): so a JSON input is
- * bounded lower, at about 200 MB and 5 s, and the message says how to give more. */
-#define SAMPLES_FILE_MAX (64u << 20)
-#define SAMPLES_JSON_MAX (16u << 20)
+/* The most a file of samples may hold (PB_INPUT_MAX, base/input.c): more is not samples
+ * (/dev/zero, a disk image). Plain numbers are read as they come; JSON is parsed whole by
+ * jansson, at 10 to 13 times its size in memory (53 MB of Google Benchmark's JSON took 672 MB
+ * and 17 s here): so a JSON input is bounded lower (PB_INPUT_JSON_MAX), at about 200 MB and
+ * 5 s, and the message says how to give more. */
+#define SAMPLES_FILE_MAX PB_INPUT_MAX
+#define SAMPLES_JSON_MAX PB_INPUT_JSON_MAX
 
 /* The one rule of a time, whatever the format it came in (plain numbers with a time unit,
  * hyperfine's, Google Benchmark's, pbench's, a baseline's): finite and not negative. Plain
  * numbers with a label are not times and may be anything finite. */
 static int check_times(const struct sample_set *v, const char *name, char *why, size_t wlen)
 {
-	for (size_t i = 0; i < v->n; i++)	/* pbench_stats_summary() refuses them too */
-		if (fpclassify(v->x[i]) == FP_SUBNORMAL) {
-			why_set(why, wlen, "%s: '%s': value %zu (%g) is subnormal, too small to "
-				"compute with (under 2.2e-308)", name, v->name, i + 1, v->x[i]);
-			return -EINVAL;
-		}
-	for (size_t i = 0; v->unit && !strcmp(v->unit, "ns") && i < v->n; i++)
-		if (!(v->x[i] >= 0)) {
+	int time = v->unit && !strcmp(v->unit, "ns");
+
+	for (size_t i = 0; i < v->n; i++) {	/* pbench_stats_summary() refuses them too */
+		int bad = pb_input_value(v->x[i], time);
+
+		if (bad == PB_INPUT_NEGATIVE) {
 			why_set(why, wlen, "%s%s%s%s: time %zu is negative (%g ns): not a time",
 				name, strcmp(name, v->name) ? ": '" : "",
 				strcmp(name, v->name) ? v->name : "", strcmp(name, v->name) ? "'" : "",
 				i + 1, v->x[i]);
 			return -EINVAL;
 		}
+		if (bad) {
+			why_set(why, wlen, "%s: '%s': value %zu (%g) %s", name, v->name, i + 1,
+				v->x[i], pb_input_value_why(bad));
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -545,7 +544,7 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 	before = s->n;
 	free(s->warning);
 	s->warning = NULL;
-	if ((nul = memchr(text, '\0', len))) {
+	if ((nul = pb_input_nul(text, len, NULL))) {
 		why_set(why, wlen, "%s: a NUL byte at offset %zu: not a text of numbers or JSON",
 			name, (size_t)(nul - text));
 		return -EILSEQ;
@@ -553,9 +552,9 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 	while (at < len && isspace((unsigned char)text[at]))
 		at++;
 	if (at < len && text[at] == '{' && len > SAMPLES_JSON_MAX) {
-		why_set(why, wlen, "%s: JSON of more than %u MiB: pbench reads JSON whole, at 10 "
+		why_set(why, wlen, "%s: JSON of more than %zu MiB: pbench reads JSON whole, at 10 "
 			"times its size in memory or more; give its times as plain numbers instead, "
-			"one a line (up to %u MiB; e.g. jq '.results[].times[]' for hyperfine's)", name,
+			"one a line (up to %zu MiB; e.g. jq '.results[].times[]' for hyperfine's)", name,
 			SAMPLES_JSON_MAX >> 20, SAMPLES_FILE_MAX >> 20);
 		return -EFBIG;
 	}
@@ -582,117 +581,21 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 }
 
 
-/* The whole of fd into *text (*len bytes): 0, -ENOMEM, -EFBIG or -errno of read(2). */
-static int read_fd(int fd, char **text, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap);
-
-	while (buf) {
-		ssize_t r = read(fd, buf + n, cap - n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			int err = r < 0 ? -errno : 0;
-
-			if (err)
-				free(buf);
-			*text = err ? NULL : buf;
-			*len = n;
-			return err;
-		}
-		n += (size_t)r;
-		if (n > SAMPLES_FILE_MAX) {
-			free(buf);
-			return -EFBIG;
-		}
-		if (n == cap) {	/* at most one byte past the limit, to see it passed */
-			size_t grow = cap * 2 > SAMPLES_FILE_MAX ? SAMPLES_FILE_MAX + 1 : cap * 2;
-			char *nb = realloc(buf, grow);
-
-			if (!nb)
-				free(buf);
-			buf = nb;
-			cap = grow;
-		}
-	}
-	return -ENOMEM;
-}
-
-/* How long a FIFO may go without a writer before the reader gives up on it, in ms. */
-#define FIFO_WAIT_MS 1000
-
-/* A named FIFO opened without blocking (a plain open would wait for a writer forever, without
- * a word): its first data or its writer's end within FIFO_WAIT_MS, then read as any file;
- * -EAGAIN when no program writes to it. Linux reports no POLLHUP before a first writer. */
-static int fifo_wait_writer(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int n, flags;
-
-	do
-		n = poll(&p, 1, FIFO_WAIT_MS);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	if (!n)
-		return -EAGAIN;
-	flags = fcntl(fd, F_GETFL);
-	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
-		return -errno;
-	return 0;
-}
-
 int pbench_samples_add_file(struct pbench_samples *s, const char *path, const char *unit,
 			    char *why, size_t wlen)
 {
-	const char *name = path && strcmp(path, "-") ? path : "stdin";
-	int fd, err;
-	struct stat st;
 	char *text = NULL;
 	size_t len = 0;
+	int err;
 
 	if (!s || !path) {
 		why_set(why, wlen, "invalid arguments");
 		return -EINVAL;
 	}
-	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : STDIN_FILENO;
-	if (fd < 0) {
-		err = -errno;
-		why_set(why, wlen, "cannot open '%s': %s", path, strerror(-err));
-		return err;
-	}
-	err = fstat(fd, &st) < 0 ? -errno : 0;
-	if (!err && S_ISDIR(st.st_mode)) {
-		why_set(why, wlen, "'%s' is a directory: give a file of samples", path);
-		err = -EISDIR;
-	} else if (!err && fd != STDIN_FILENO && S_ISFIFO(st.st_mode) &&
-		   (err = fifo_wait_writer(fd))) {
-		if (err == -EAGAIN)
-			why_set(why, wlen, "'%s' is a FIFO that no program wrote to in %d ms: start "
-				"its writer first (or pipe the samples in)", path, FIFO_WAIT_MS);
-		else
-			why_set(why, wlen, "cannot read '%s': %s", path, strerror(-err));
-	} else if (!err) {
-		/* the samples are read blocking, as any file (a FIFO once its writer is there) */
-		int flags = fcntl(fd, F_GETFL);
-
-		if (flags >= 0 && (flags & O_NONBLOCK))
-			fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-		err = read_fd(fd, &text, &len);
-		if (err == -EFBIG)
-			why_set(why, wlen, "'%s' holds more than %u MiB: not a file of samples", name,
-				SAMPLES_FILE_MAX >> 20);
-		else if (err == -ENOMEM)
-			why_set(why, wlen, "%s: out of memory", name);
-		else if (err)
-			why_set(why, wlen, "cannot read '%s': %s", name, strerror(-err));
-	}
-	if (fd != STDIN_FILENO)
-		close(fd);
+	err = pb_input_read(path, SAMPLES_FILE_MAX, &text, &len, why, wlen);
 	if (!err)
-		err = pbench_samples_add_text(s, text, len, name, unit, why, wlen);
+		err = pbench_samples_add_text(s, text, len, strcmp(path, "-") ? path : "stdin",
+					      unit, why, wlen);
 	free(text);
 	return err;
 }
