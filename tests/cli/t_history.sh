@@ -176,6 +176,86 @@ if run "openmetrics" 0 "$PB" history $H export --openmetrics &&
    has "$T/out" '^pbench_history_value{series="we\\"ird\\\\name",' && [ "$(tail -n 1 "$T/out")" = "# EOF" ]; then
 	ok "export --openmetrics: families, unit, escaped labels, # EOF last"; else miss "openmetrics"; fi
 
+# ---- names and commits that are not text (issue 34 item 9) ------------------------------------
+# refused at the door (one line, exit 2), whatever the importer
+usage_error "a name that is not UTF-8" "not UTF-8" history $H add "$(printf 'a\377b')" "$D/values.txt"
+usage_error "a name with an escape sequence" "control character" history $H add "$(printf 'x\033[31mred')" "$D/values.txt"
+usage_error "a name with a bidi override" "bidi" history $H add "$(printf 'ab\342\200\256cd')" "$D/values.txt"
+printf 'c1,1780000000,12\n' >"$T/c1.csv"
+printf '"c2\033]0;x\007",1780003600,13\n' >>"$T/c1.csv"
+usage_error "a CSV commit with control characters" "rec->rev" history $H add ctl "$T/c1.csv"
+usage_error "a name over PBENCH_HISTORY_NAME_MAX" "more than 1024" history $H add "$(printf '%1025s' | tr ' ' n)" "$D/values.txt"
+# a store an older pbench filled with them: every report valid, nothing raw
+if [ "$HAVE_PY" -eq 1 ] && python3 -c 'import sqlite3' 2>/dev/null; then
+	"$PB" history --history "$T/bad.db" add victim "$D/step20.csv" >/dev/null 2>&1
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE series SET name = CAST(X\x2761FF621B5B33316D0A666F72676564E280AE\x27 AS TEXT)")
+c.execute("UPDATE records SET rev = CAST(X\x277265760A1B5D303B7807FF60\x27 AS TEXT)")
+c.commit()' "$T/bad.db"
+	BN=$(printf 'a\377b\033[31m\nforged\342\200\256')
+	# valid UTF-8, no control character but the line feed and tab, no bidi mark
+	plain='import sys, unicodedata
+t = open(sys.argv[1], "rb").read().decode("utf-8")
+bad = [c for c in t if (unicodedata.category(c) == "Cc" and c not in "\n\t") or 0x202a <= ord(c) <= 0x202e or 0x2066 <= ord(c) <= 0x2069]
+sys.exit(1 if bad else 0)'
+	if run "bad list" 0 "$PB" history --history "$T/bad.db" && python3 -c "$plain" "$T/out" &&
+	   has "$T/out" '^a\\xffb\\x1b\[31m\\x0aforged\\u202e ' && [ "$(wc -l <"$T/out")" -eq 2 ]; then
+		ok "history list shows a stored name as analyze does: no forged line"; else miss "bad list"; fi
+	if run "bad show" 0 "$PB" history --history "$T/bad.db" show "$BN" && python3 -c "$plain" "$T/out" &&
+	   nothas "$T/out" '^forged'; then
+		ok "history show: the name and commits shown, escaped"; else miss "bad show"; fi
+	if run "bad json" 0 "$PB" history --history "$T/bad.db" show "$BN" --json &&
+	   json "$T/out" 'd["name"] == "a\\xffb\\x1b[31m\\x0aforged\\u202e" and d["points"][0]["rev"].startswith("rev")'; then
+		ok "show --json of a name that is not UTF-8: valid JSON"; else miss "bad json"; fi
+	if run "bad export-json" 0 "$PB" history --history "$T/bad.db" show "$BN" --export-json "$T/bad.json" &&
+	   json "$T/bad.json" 'len(d["points"]) == 60'; then
+		ok "--export-json of it: written, valid"; else miss "bad export-json"; fi
+	if run "bad plot" 0 "$PB" history --history "$T/bad.db" show "$BN" --plot "$T/bad.svg" &&
+	   python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$T/bad.svg" 2>"$T/err"; then
+		ok "--plot of it: valid XML"; else miss "bad plot"; fi
+	if run "bad markdown" 0 "$PB" history --history "$T/bad.db" show "$BN" --markdown && python3 -c "$plain" "$T/out" &&
+	   [ "$(grep -c '^| [0-9]' "$T/out")" -eq 20 ] && nothas "$T/out" '^forged'; then
+		ok "--markdown of it: its table whole"; else miss "bad markdown"; fi
+	if run "bad openmetrics" 0 "$PB" history --history "$T/bad.db" export --openmetrics &&
+	   python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$T/out" 2>"$T/err" &&
+	   has "$T/out" '^pbench_history_value{series="a\\\\xffb'; then
+		ok "OpenMetrics of it: valid UTF-8"; else miss "bad openmetrics"; fi
+else
+	skipped "stored bad names" "python3's sqlite3 module is not installed"
+fi
+
+# ---- PostgreSQL URIs: never the password (item 10; no server: a port nothing listens on) ----
+for u in 'postgresql://u:s3cr%zzet@127.0.0.1:1/db' 'postgresql://u:top%ZZs3@127.0.0.1:1/db' \
+	 'postgresql://u@127.0.0.1:1/db?pass%77ord=s3cr' 'postgresql://u:s3c@r@127.0.0.1:1/db' \
+	 'postgresql://127.0.0.1:1/db?PassWord=s3cr&x=%zz'; do
+	"$PB" history --history "$u" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && nothas "$T/err" 's3c' && nothas "$T/err" 'top' &&
+	   nothas "$T/err" 'zzet'; then
+		ok "no password in the error for $u"; else bad "password $u" "exit $rc: $(cat "$T/err")"; fi
+done
+
+# ---- the gate on extreme values (item 14) ------------------------------------------------------
+awk 'BEGIN { for (i = 0; i < 30; i++) print "1e307"; for (i = 0; i < 10; i++) print "1.7e308" }' >"$T/huge.txt"
+if run "add huge" 0 "$PB" history $H add huge "$T/huge.txt" && run "gate huge" 1 "$PB" history $H check huge &&
+   has "$T/out" "^regression in 'huge': +1600\.0%"; then
+	ok "the gate on 1e307 then 1.7e308: a 17x step found"; else miss "gate huge"; fi
+# the plot of it ends (its frame was inf: axis ticks drawn forever) and is valid XML
+if run "plot huge" 0 timeout 60 "$PB" history $H show huge --plot "$T/huge.svg" &&
+   python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$T/huge.svg" 2>"$T/err" &&
+   [ "$(grep -c 'text-anchor=.end.' "$T/huge.svg")" -le 9 ]; then
+	ok "--plot of values near DBL_MAX: done, a few axis ticks"; else miss "plot huge"; fi
+awk 'BEGIN { for (i = 0; i < 30; i++) print -1 - (i % 3) * 0.001; for (i = 0; i < 10; i++) print -2 - (i % 3) * 0.001 }' >"$T/neg.txt"
+if run "add neg" 0 "$PB" history $H add neg "$T/neg.txt" && run "gate neg" 0 "$PB" history $H check neg &&
+   has "$T/out" "^no regression in 'neg': the newest change, from -1[.0-9]* to -2" && nothas "$T/out" "+100" &&
+   nothas "$T/out" "below the threshold"; then
+	ok "the gate on negative values: the change said in absolute terms"; else miss "gate neg"; fi
+awk 'BEGIN { for (i = 0; i < 30; i++) print 1; for (i = 0; i < 10; i++) print 2 }' >"$T/two.txt"
+if run "add two" 0 "$PB" history $H add two "$T/two.txt" && run "gate two levels" 1 "$PB" history $H check two &&
+   has "$T/out" "(p < 1e-300)" && nothas "$T/out" "(p 0)"; then
+	ok "a p below 1e-300 is said so, not 'p 0'"; else miss "gate two levels"; fi
+
 # ---- a full disk, a store locked by another writer ------------------------------------------
 if run "full disk" 1 sh -c '"$1" history --history "$2" show step20 --json >/dev/full' sh "$PB" "$T/h.db" &&
    has "$T/err" "^pbench: error: .*No space left"; then ok "show on a full disk: exit 1, said"; else miss "full disk"; fi

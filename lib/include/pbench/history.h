@@ -19,6 +19,9 @@ struct pbench_history;
 
 /* The default store, relative to the current directory. */
 #define PBENCH_HISTORY_DEFAULT_PATH ".pbench/history.db"
+/* The longest name, metric or unit of a record, in bytes (PostgreSQL's index on a series'
+ * key holds ~2.7 KB a row; SQLite is held to the same). */
+#define PBENCH_HISTORY_NAME_MAX 1024
 /* The schema version this library writes; a store of a newer one is refused. 2: each
  * document stored once, shared by its records. */
 #define PBENCH_HISTORY_SCHEMA 2
@@ -112,7 +115,8 @@ struct pbench_history_record {
  * Append one record, in one transaction: either all of it is stored or nothing (a writer
  * killed meanwhile leaves no trace). The series (name, metric, fingerprint) is made when new.
  * Returns the record's id (> 0), or: -EINVAL (no name or metric, NaN value without runs,
- * runs without values), -EBUSY (locked past the timeout), -ENOSPC (a full disk), -EFBIG (the
+ * runs without values; a name, metric or unit longer than PBENCH_HISTORY_NAME_MAX; a name,
+ * metric, unit, rev or branch that is not UTF-8 or holds a control character), -EBUSY (locked past the timeout), -ENOSPC (a full disk), -EFBIG (the
  * file size limit, ulimit -f), -EIO, -PBENCH_ECORRUPT, -EROFS (opened read_only), -ENOMEM;
  * on PostgreSQL also -ECONNRESET and -ETIMEDOUT (pbench_history_open()).
  */
@@ -182,7 +186,8 @@ struct pbench_history_change {
 	const char *rev_after;		/* the first commit of the new level */
 	int64_t time_ns;		/* of the first point of the new level */
 	double mean_before, mean_after;
-	double rel;			/* mean_after / mean_before - 1 */
+	double rel;			/* mean_after / mean_before - 1; NaN when mean_before is
+					 * not above 0 (no relative size: the means say it) */
 	double rel_lo, rel_hi;		/* its interval at confidence 1 - p (NaN: not known) */
 	double p;			/* of Welch's test */
 	int direction;			/* +1: up, -1: down */
@@ -342,7 +347,8 @@ struct pbench_history_verdict {
  * The gate: whether the newest points of series name start a change that is significant
  * (opts->p) and slower (higher) by more than threshold_pct percent, a change starting among
  * the newest last points (0: PBENCH_HISTORY_GATE_LAST) of the newest machine's segment
- * (threshold_pct 0: PBENCH_HISTORY_THRESHOLD_PCT). A regression of points pbench judged
+ * (threshold_pct 0: PBENCH_HISTORY_THRESHOLD_PCT). A rise from a level not above 0 has no
+ * relative size (rel NaN): it is a regression whatever the threshold, its line says why. A regression of points pbench judged
  * noisy says so in its line. Errors: -ENOENT, -EINVAL, those of pbench_history_changes().
  */
 PBENCH_API int pbench_history_check(struct pbench_history *h, const char *name,

@@ -26,6 +26,17 @@
 #define PB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* log.c */
+/* s as it may be printed, into out (len bytes, cut before a character or an escape that
+ * does not fit): control characters, bytes that are not UTF-8 and the code points that
+ * reorder or hide text (C1, bidi marks, embeddings, overrides, isolates) as \xHH or \uHHHH,
+ * and (backslash 1) a backslash as \\: valid UTF-8 with no control character, so that no
+ * input forges a line, restyles a terminal or breaks a JSON, XML or OpenMetrics document.
+ * Returns the bytes written. pb_fail() passes every message through it (backslash 0). */
+size_t pb_text_show(char *out, size_t len, const char *s, int backslash);
+/* 0 when s is UTF-8 (controls 1: and holds nothing pb_text_show() escapes but a backslash:
+ * no C0, DEL, C1, bidi mark, embedding, override or isolate), else -(the 1-based offset of
+ * its first bad byte). */
+int pb_text_check(const char *s, int controls);
 void pb_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * A failing call says which argument and why: pb_fail() keeps the text as this thread's
@@ -213,6 +224,13 @@ void pb_format_count(char *buf, size_t len, double v);
 /* format.c: a percentage with `digits` decimals, or (digits < 0) with the precision its size
  * needs (157%, 4.3%, 0.53%, 0.0004%); %.3g from 1e6 %; "n/a" when not finite. Returns buf. */
 const char *pb_format_pct(char *buf, size_t len, double pct, int digits);
+/* format.c: s as it may be printed (what analyze shows of a name): pb_text_show() with its
+ * backslashes doubled, malloc'd; NULL: out of memory. */
+char *pb_text_shown(const char *s);
+/* format.c: a p-value as the reports print it: "%.2g", "< 1e-300" below PB_P_TINY (a p of 0
+ * is only "beyond what a double tells"), "n/a" when NaN. Returns buf. */
+#define PB_P_TINY 1e-300
+const char *pb_format_p(char *buf, size_t len, double p);
 /* format.c: a CSV field, quoted (quotes doubled) when it holds a comma, a quote or a line
  * break (RFC 4180). */
 void pb_csv_text(FILE *f, const char *s);

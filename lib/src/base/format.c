@@ -173,6 +173,31 @@ void pb_format_count(char *buf, size_t len, double v)
 	buf[k] = 0;
 }
 
+/* ---- text as it may be printed -------------------------------------------------------------- */
+
+/* A name (read from a file, or from a store) as it may be printed (pb_text_show(), log.c).
+ * NULL: out of memory. */
+char *pb_text_shown(const char *name)
+{
+	size_t n = strlen(name) * 6 + 1;
+	char *out = malloc(n);
+
+	if (out)
+		pb_text_show(out, n, name, 1);
+	return out;
+}
+
+const char *pb_format_p(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "n/a");
+	else if (p < PB_P_TINY)
+		snprintf(buf, len, "< %g", PB_P_TINY);
+	else
+		snprintf(buf, len, "%.2g", p);
+	return buf;
+}
+
 /* ---- Markdown ----------------------------------------------------------------------------------- */
 
 double pb_md_time_unit(double ns, const char **name)

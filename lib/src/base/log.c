@@ -66,14 +66,98 @@ void pb_log(int level, const char *fmt, ...)
 	log_text(level, msg);
 }
 
+/* ---- text as it may be printed -------------------------------------------------------------- */
+
+/* The length of the UTF-8 sequence at p (at most n bytes) and its code point, or 0 when it
+ * is not a valid, shortest one. */
+static size_t utf8_at(const unsigned char *p, size_t n, unsigned *cp)
+{
+	size_t len = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
+	static const unsigned least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+
+	if (*p >= 0xf5 || !len || len > n)
+		return 0;
+	*cp = *p & (0x7f >> len);
+	for (size_t k = 1; k < len; k++) {
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (p[k] & 0x3f);
+	}
+	if (*cp < least[len] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Code points that reorder or hide text on a terminal: the C1 controls, the bidi marks,
+ * embeddings, overrides and isolates. */
+static int invisible(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+size_t pb_text_show(char *out, size_t len, const char *s, int backslash)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), at = 0;
+
+	if (!len)
+		return 0;
+	while (*p) {
+		unsigned cp = *p;
+		size_t k = *p < 0x80 ? 1 : utf8_at(p, n - (size_t)(p - (const unsigned char *)s),
+						   &cp);
+		char esc[16];
+		const char *put = esc;
+		size_t w;
+
+		if (*p == '\\' && backslash)
+			w = (size_t)snprintf(esc, sizeof(esc), "\\\\");
+		else if (*p < 0x20 || *p == 0x7f || !k)
+			w = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", *p), k = 1;
+		else if (k > 1 && invisible(cp))
+			w = (size_t)snprintf(esc, sizeof(esc), "\\u%04x", cp);
+		else
+			put = (const char *)p, w = k;
+		if (at + w >= len)	/* cut whole: never half a character or an escape */
+			break;
+		memcpy(out + at, put, w);
+		at += w;
+		p += k;
+	}
+	out[at] = '\0';
+	return at;
+}
+
+int pb_text_check(const char *s, int controls)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < n;) {
+		unsigned cp = p[i];
+		size_t len = p[i] < 0x80 ? 1 : utf8_at(p + i, n - i, &cp);
+
+		if (!len || (controls && (cp < 0x20 || cp == 0x7f || invisible(cp))))
+			return -(int)(i + 1);
+		i += len;
+	}
+	return 0;
+}
+
 /* At level: debug for pb_fail(), since the library itself calls functions that may fail and
  * takes another way (jitter's msr/smi/ on a CPU without it); error for a caller's struct,
  * which only a caller gets wrong. */
 static int fail(int level, int err, const char *fmt, va_list ap)
 {
+	char raw[sizeof(detail)];
+
 	if (err > 0)
 		err = -err;
-	vsnprintf(detail, sizeof(detail), fmt, ap);
+	/* One line of text whatever the message quotes (a name, a document's bytes): its
+	 * control characters, bytes that are not UTF-8 and bidi marks as \xHH or \uHHHH. */
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	pb_text_show(detail, sizeof(detail), raw, 0);
 	detail_err = err;
 	log_text(level, detail);
 	return err;

@@ -365,8 +365,35 @@ static int insert(struct pbench_history *h, const struct pbench_history_record *
 	return rc;
 }
 
+/* A string of the key or the commit: UTF-8 text without control characters (what would
+ * forge a line or break a report's document), name and metric within
+ * PBENCH_HISTORY_NAME_MAX bytes (PostgreSQL's unique index on them holds ~2.7 KB a row:
+ * the same limit on both backends). */
+static int check_text(const char *field, const char *s, size_t max)
+{
+	int bad = s ? pb_text_check(s, 1) : 0;
+	char *shown;
+	int rc;
+
+	if (!bad && (!s || strlen(s) <= max))
+		return 0;
+	if (!bad)
+		return pb_fail(-EINVAL, "pbench_history_add(): rec->%s is %zu bytes long, more than "
+			       "%zu: give a shorter one", field, strlen(s), max);
+	shown = pb_text_shown(s);
+	rc = pb_fail(-EINVAL, "pbench_history_add(): rec->%s '%.200s' has %s at byte %d: give "
+		     "UTF-8 text without control characters", field, shown ? shown : "",
+		     pb_text_check(s, 0) ? "a byte that is not UTF-8" :
+		     "a control character or bidi mark",
+		     -bad);
+	free(shown);
+	return rc;
+}
+
 static int check_record(const struct pbench_history *h, const struct pbench_history_record *r)
 {
+	int rc;
+
 	if (!h)
 		return pb_fail(-EINVAL, "pbench_history_add(): h is NULL");
 	if (h->read_only)
@@ -374,6 +401,12 @@ static int check_record(const struct pbench_history *h, const struct pbench_hist
 	if (!r->name || !*r->name || !r->metric || !*r->metric)
 		return pb_fail(-EINVAL, "pbench_history_add(): rec->%s is empty",
 			       !r->name || !*r->name ? "name" : "metric");
+	if ((rc = check_text("name", r->name, PBENCH_HISTORY_NAME_MAX)) ||
+	    (rc = check_text("metric", r->metric, PBENCH_HISTORY_NAME_MAX)) ||
+	    (rc = check_text("unit", r->unit, PBENCH_HISTORY_NAME_MAX)) ||
+	    (rc = check_text("rev", r->rev, SIZE_MAX)) ||
+	    (rc = check_text("branch", r->branch, SIZE_MAX)))
+		return rc;
 	if (r->n_runs && !r->run_values)
 		return pb_fail(-EINVAL, "pbench_history_add(): rec->n_runs is %zu and "
 			       "rec->run_values NULL", r->n_runs);

@@ -170,5 +170,8 @@ const struct pbench_history_change *pb_history_view_change_at(const struct pbenc
 
 /* history_report.c: a value in the series' unit ("13.8 ms" for ns), for the text and plot. */
 void pb_history_value_text(char *buf, size_t len, double v, const char *unit);
+/* history_report.c: s (a name, a commit, a machine's field from the store) shown as analyze
+ * shows names (pb_text_shown()), through esc (pb_md_code, pb_svg_text, ...; NULL: as is). */
+void pb_history_put(FILE *f, const char *s, void (*esc)(FILE *f, const char *s));
 
 #endif

@@ -44,10 +44,36 @@ static int runs_usable(const struct pbench_history *h)
 	return h->npoints > 0;
 }
 
-/* The points into a change-point series; *segments counts the fingerprints' stretches. */
-static int feed(struct pbench_history *h, struct pb_cp_series *cs, int *segments)
+/*
+ * The power of two that brings the largest |value| (runs' too) to [1, 2): the statistics
+ * square and sum the values, which overflows to inf past ~1e154 (30 points of 1e307 and 10 of
+ * 1.7e308 were "no change") and underflows to 0 below ~1e-154 (a variance of 0, a p of 0).
+ * Scaling by a power of two is exact; relative changes and p are the same, and the means are
+ * scaled back (keep()). Returns the exponent: the values are multiplied by 2^-e.
+ */
+static int scale_exp(const struct pbench_history *h)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < h->npoints; i++) {
+		const struct pbench_history_record *r = &h->points[i].rec;
+
+		if (isfinite(r->value))
+			m = fmax(m, fabs(r->value));
+		for (size_t k = 0; k < r->n_runs; k++)
+			if (isfinite(r->run_values[k]))
+				m = fmax(m, fabs(r->run_values[k]));
+	}
+	return m > 0 ? ilogb(m) : 0;
+}
+
+/* The points into a change-point series, scaled by 2^-e; *segments counts the fingerprints'
+ * stretches. */
+static int feed(struct pbench_history *h, struct pb_cp_series *cs, int e, int *segments)
 {
 	int samples = runs_usable(h), rc = 0;
+	double *runs = NULL;
+	size_t cap = 0;
 
 	*segments = h->npoints ? 1 : 0;
 	for (size_t i = 0; i < h->npoints && !rc; i++) {
@@ -58,17 +84,30 @@ static int feed(struct pbench_history *h, struct pb_cp_series *cs, int *segments
 			flags = PB_CP_SEGMENT;
 			(*segments)++;
 		}
-		rc = pb_cp_series_append(cs, samples ? NAN : r->value,
-					 samples ? r->run_values : NULL, samples ? r->n_runs : 0,
-					 flags);
+		if (samples && r->n_runs > cap) {
+			double *nr = realloc(runs, r->n_runs * sizeof(*runs));
+
+			if (!nr) {
+				free(runs);
+				return -ENOMEM;
+			}
+			runs = nr;
+			cap = r->n_runs;
+		}
+		for (size_t k = 0; samples && k < r->n_runs; k++)
+			runs[k] = ldexp(r->run_values[k], -e);
+		rc = pb_cp_series_append(cs, samples ? NAN : ldexp(r->value, -e),
+					 samples ? runs : NULL, samples ? r->n_runs : 0, flags);
 		if (rc)
 			rc = pb_fail(rc, "history: point %zu (record %lld): its value %g cannot be "
 				     "analyzed", i, (long long)r->id, r->value);
 	}
+	free(runs);
 	return rc ? rc : pb_cp_series_analyze(cs);
 }
 
-static int keep(struct pbench_history *h, const struct pb_cp_series *cs)
+/* The change points found, their means scaled back by 2^e. */
+static int keep(struct pbench_history *h, const struct pb_cp_series *cs, int e)
 {
 	size_t n = pb_cp_series_count(cs);
 
@@ -96,11 +135,13 @@ static int keep(struct pbench_history *h, const struct pb_cp_series *cs)
 		if (!c->rev_before || !c->rev_after)
 			return -ENOMEM;
 		c->time_ns = b->time_ns;
-		c->mean_before = cp.mean_before;
-		c->mean_after = cp.mean_after;
+		c->mean_before = ldexp(cp.mean_before, e);
+		c->mean_after = ldexp(cp.mean_after, e);
 		c->rel = cp.rel;
 		c->rel_lo = cp.rel_lo;
 		c->rel_hi = cp.rel_hi;
+		if (!(cp.mean_before > 0))	/* against 0 or a negative level: no relative size */
+			c->rel = c->rel_lo = c->rel_hi = NAN;
 		c->p = cp.p;
 		c->direction = cp.direction;
 	}
@@ -116,7 +157,7 @@ PBENCH_API int pbench_history_changes(struct pbench_history *h, int64_t series_i
 	struct pbench_history_changes_opts o = changes_defaults;
 	struct pb_cp_series *cs = NULL;
 	struct pb_cp_opts co;
-	int rc, n, seg = 0;
+	int rc, n, seg = 0, e;
 
 	if (!h)
 		return pb_fail(-EINVAL, "%s(): h is NULL", __func__);
@@ -135,10 +176,11 @@ PBENCH_API int pbench_history_changes(struct pbench_history *h, int64_t series_i
 	co = (struct pb_cp_opts){ .p = o.p, .min_rel = o.min_rel, .window = o.window,
 				  .min_segment = o.min_segment };
 	rc = pb_cp_series_new(&co, &cs);
+	e = scale_exp(h);
 	if (!rc)
-		rc = feed(h, cs, &seg);
+		rc = feed(h, cs, e, &seg);
 	if (!rc)
-		rc = keep(h, cs);
+		rc = keep(h, cs, e);
 	pb_cp_series_free(cs);
 	if (rc) {
 		pb_history_changes_free(h);

@@ -27,23 +27,92 @@ int pb_history_is_pg(const char *path)
 	return !strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11);
 }
 
-/* The URI as errors show it: a password in the user part or in the parameters is "***". */
+/*
+ * Where a URI's passwords are, found in its raw text before any decoding (libpq's own
+ * reading of an oddly encoded one is no guide: "s3cr%zzet" is refused, "pass%77ord=x" is a
+ * password): the userinfo's, from the first ':' after "://" to the last '@' (a password may
+ * hold '@', '/' or '?': a URI with an '@' elsewhere loses more to "***", never less), and
+ * the value of each query parameter whose name, percent-decoded, is "password" in any case.
+ */
+static const char *authority(const char *uri)
+{
+	const char *p = strstr(uri, "://");
+
+	return p ? p + 3 : uri;
+}
+
+static void user_password(const char *uri, const char **b, const char **e)
+{
+	const char *host = authority(uri), *at = strrchr(host, '@');
+	const char *colon = at ? memchr(host, ':', (size_t)(at - host)) : NULL;
+
+	*b = colon ? colon + 1 : NULL;
+	*e = colon ? at : NULL;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* [s, s + n) percent-decoded into out (len bytes; cut there); a bad escape kept as is. */
+static void decode(const char *s, size_t n, char *out, size_t len)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k + 1 < len; i++) {
+		if (s[i] == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
+			out[k++] = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+			i += 2;
+		} else {
+			out[k++] = s[i];
+		}
+	}
+	out[k] = 0;
+}
+
+/* The query parameter at p (up to '&' or the end) is a password: its value's length, else
+ * -1. */
+static int query_password(const char *p)
+{
+	size_t n = strcspn(p, "&"), eq = strcspn(p, "=&");
+	char key[32];
+
+	if (eq >= n || eq > 3 * 8)
+		return -1;
+	decode(p, eq, key, sizeof(key));
+	return strcasecmp(key, "password") ? -1 : (int)(n - eq - 1);
+}
+
+/* The start of the query: the first '?' after the userinfo's '@' (or after "://"). */
+static const char *query_of(const char *uri)
+{
+	const char *b, *e, *q;
+
+	user_password(uri, &b, &e);
+	q = strchr(e ? e : authority(uri), '?');
+	return q ? q + 1 : NULL;
+}
+
+/* The URI as errors show it: every password (above) is "***". */
 static void redact(const char *uri, char *out, size_t len)
 {
-	const char *host = strstr(uri, "://") ? strstr(uri, "://") + 3 : uri;
-	const char *end = host + strcspn(host, "/?");
-	const char *at = memchr(host, '@', (size_t)(end - host));
-	const char *colon = at ? memchr(host, ':', (size_t)(at - host)) : NULL;
+	const char *b, *e, *q = query_of(uri);
 	size_t n = 0;
 
+	user_password(uri, &b, &e);
 	for (const char *p = uri; *p && n + 13 < len;) {
-		if (p == colon) {
-			n += (size_t)snprintf(out + n, len - n, ":***");
-			p = at;
-		} else if (p > end && (p[-1] == '?' || p[-1] == '&') &&
-			   !strncmp(p, "password=", 9)) {
-			n += (size_t)snprintf(out + n, len - n, "password=***");
-			p += 9 + strcspn(p + 9, "&");
+		int v = q && p >= q && (p == q || p[-1] == '&') ? query_password(p) : -1;
+
+		if (p == b) {
+			n += (size_t)snprintf(out + n, len - n, "***");
+			p = e;
+		} else if (v >= 0) {
+			size_t k = strcspn(p, "=") + 1;
+
+			n += (size_t)snprintf(out + n, len - n, "%.*s***", (int)(k < 40 ? k : 40), p);
+			p += k + (size_t)v;
 		} else {
 			out[n++] = *p++;
 		}
@@ -52,6 +121,55 @@ static void redact(const char *uri, char *out, size_t len)
 }
 
 #ifdef PBENCH_HAVE_LIBPQ
+/* The passwords of uri as they may appear in libpq's messages: raw, decoded, and the
+ * userinfo's split at its '@' (libpq splits at the first one: the rest reads as a host). */
+#define SECRETS 12
+struct secrets {
+	char s[SECRETS][128];	/* a longer one is cut: its start is found all the same */
+	int n;
+};
+
+static void secret_add(struct secrets *x, const char *p, size_t n)
+{
+	if (x->n + 2 > SECRETS || !n)
+		return;
+	snprintf(x->s[x->n++], sizeof(x->s[0]), "%.*s", (int)(n < 127 ? n : 127), p);
+	decode(p, n, x->s[x->n], sizeof(x->s[0]));
+	x->n += strcmp(x->s[x->n], x->s[x->n - 1]) && *x->s[x->n];
+}
+
+static void secrets_of(const char *uri, struct secrets *x)
+{
+	const char *b, *e, *q = query_of(uri);
+
+	x->n = 0;
+	user_password(uri, &b, &e);
+	if (b) {
+		secret_add(x, b, (size_t)(e - b));
+		for (const char *p = b; p < e; p += strcspn(p, "@") + 1)
+			secret_add(x, p, (size_t)(memchr(p, '@', (size_t)(e - p)) ?
+						 (const char *)memchr(p, '@', (size_t)(e - p)) - p :
+						 e - p));
+	}
+	for (const char *p = q; p && *p; p += strcspn(p, "&") + (p[strcspn(p, "&")] != 0)) {
+		int v = query_password(p);
+
+		if (v >= 0)
+			secret_add(x, p + strcspn(p, "=") + 1, (size_t)v);
+		if (!p[strcspn(p, "&")])
+			break;
+	}
+}
+
+/* msg (libpq's) as errors may show it: left out when it holds a password of x. */
+static const char *scrubbed(const struct secrets *x, const char *msg)
+{
+	for (int i = 0; i < x->n; i++)
+		if (strstr(msg, x->s[i]))
+			return "(libpq's reason left out: it quotes the password)";
+	return msg;
+}
+
 #include <libpq-fe.h>
 
 /* The types of libpq's text results the rows need (pg_type's oids, stable since 7.x). */
@@ -71,6 +189,7 @@ static void redact(const char *uri, char *out, size_t len)
 struct pb_hdb {
 	PGconn *c;
 	char name[512];			/* the URI without its password */
+	struct secrets secret;		/* its passwords, never shown (scrubbed()) */
 	int wait_ms;			/* the server's answer: statement timeout + 5 s */
 	int broken;			/* the connection is in no known state: no more calls */
 	char status[32];		/* the last command's tag ("COMMIT", "ROLLBACK") */
@@ -99,7 +218,7 @@ static int fail_res(struct pb_hdb *d, const PGresult *r, const char *what)
 	const char *pm = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 	char msg[512];
 
-	one_line(pm ? pm : PQerrorMessage(d->c), msg, sizeof(msg));
+	one_line(scrubbed(&d->secret, pm ? pm : PQerrorMessage(d->c)), msg, sizeof(msg));
 	if (!st)
 		st = PQstatus(d->c) == CONNECTION_BAD ? "08006" : "";
 	if (!strcmp(st, "55P03") || !strcmp(st, "40P01") || !strcmp(st, "40001"))
@@ -371,8 +490,12 @@ static int session(struct pb_hdb *d, const struct pbench_history_opts *o)
 		return rc;
 	if (st_ms <= 0)
 		st_ms = lock_ms * 2 > 60000 ? lock_ms * 2 : 60000;
+	/* UTF-8 whatever the URI (client_encoding=LATIN1) or PGCLIENTENCODING say: pbench's
+	 * strings are UTF-8 (pbench_history_add() refuses others), and "café" read as LATIN1
+	 * would be another series than SQLite's. */
 	snprintf(sql, sizeof(sql), "SET lock_timeout = %lld; SET statement_timeout = %lld; "
-		 "SET client_min_messages = warning%s", (long long)lock_ms, (long long)st_ms,
+		 "SET client_min_messages = warning; SET client_encoding = 'UTF8'%s",
+		 (long long)lock_ms, (long long)st_ms,
 		 o->read_only ? "; SET default_transaction_read_only = on" : "");
 	d->wait_ms = st_ms + 5000 > 1000000000 ? 1000000000 : (int)(st_ms + 5000);
 	return pg_exec_sql(d, sql, "open");
@@ -387,8 +510,9 @@ static int check_uri(struct pb_hdb *d, const char *path)
 
 	if (!opts)
 		rc = pb_fail(err ? -EINVAL : -ENOMEM, "history '%s': not a PostgreSQL URI libpq "
-			     "can read: %s", d->name, one_line(err ? err : "out of memory", msg,
-							      sizeof(msg)));
+			     "can read: %s", d->name, one_line(scrubbed(&d->secret, err ? err :
+									"out of memory"),
+							      msg, sizeof(msg)));
 	PQconninfoFree(opts);
 	PQfreemem(err);
 	return rc;
@@ -407,6 +531,7 @@ static int pg_open(struct pb_hdb **out, const char *path, const struct pbench_hi
 	if (!d)
 		return -ENOMEM;
 	redact(path, d->name, sizeof(d->name));
+	secrets_of(path, &d->secret);
 	d->wait_ms = 15000;
 	if ((rc = check_uri(d, path))) {
 		free(d);
@@ -419,7 +544,8 @@ static int pg_open(struct pb_hdb **out, const char *path, const struct pbench_hi
 	}
 	if (PQstatus(d->c) != CONNECTION_OK) {
 		rc = pb_fail(-ECONNREFUSED, "history '%s': cannot connect: %s", d->name,
-			     one_line(PQerrorMessage(d->c), msg, sizeof(msg)));
+			     one_line(scrubbed(&d->secret, PQerrorMessage(d->c)), msg,
+				      sizeof(msg)));
 		pg_close(d);
 		return rc;
 	}

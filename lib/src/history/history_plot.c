@@ -7,6 +7,7 @@
  * a series' report by format (pbench_history_write()), above every writer.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -26,9 +27,10 @@ struct frame {
 	int n;
 };
 
+/* In halves: hi - lo of values near +-DBL_MAX would be inf. */
 static double fy(const struct frame *fr, double v)
 {
-	return T + (H - T - B) * (1 - (v - fr->lo) / (fr->hi - fr->lo));
+	return T + (H - T - B) * (1 - (v / 2 - fr->lo / 2) / (fr->hi / 2 - fr->lo / 2));
 }
 
 static double fx(const struct frame *fr, const struct pb_hview *v, int i)
@@ -50,11 +52,20 @@ static void scale(struct pbench_history *h, const struct pb_hview *v, struct fra
 	}
 	if (!isfinite(lo))
 		lo = 0, hi = 1;
-	if (hi <= lo)
-		hi = lo + (lo ? fabs(lo) * 0.1 : 1);
-	fr->step = pb_nice_step((hi - lo) / 6);
-	fr->lo = floor(lo / fr->step) * fr->step;
-	fr->hi = ceil(hi / fr->step) * fr->step;
+	if (hi <= lo && lo > 0)	/* one level: 10% of it below (never past DBL_MAX) */
+		lo *= 0.9;
+	else if (hi <= lo)
+		hi = lo ? lo * 0.9 : 1;
+	/* Values near DBL_MAX: the span in halves, the rounded ends held to the finite (a frame
+	 * of inf drew axis ticks forever); a span too small for a step (subnormals): [lo, lo+1]. */
+	fr->step = pb_nice_step((hi / 2 - lo / 2) / 3);
+	fr->lo = fmax(floor(lo / fr->step) * fr->step, -DBL_MAX);
+	fr->hi = fmin(ceil(hi / fr->step) * fr->step, DBL_MAX);
+	if (!(fr->step > 0 && isfinite(fr->step) && fr->hi > fr->lo)) {
+		fr->lo = lo;
+		fr->hi = lo + 1 > lo ? lo + 1 : lo + fabs(lo);
+		fr->step = fr->hi - fr->lo;
+	}
 	fr->dx = (W - L - R) / (v->n + GAP * (v->segments - 1) + 0.0);
 }
 
@@ -63,14 +74,22 @@ static void axes(FILE *f, const struct pb_hview *v, const struct frame *fr)
 	char lab[64];
 
 	fprintf(f, "<text x='%d' y='28' font-size='16'>", L);
-	pb_svg_text(f, v->name);
-	fprintf(f, " (%s): %d points, %d change point%s</text>\n", v->metric, v->n, v->nchanges,
+	pb_history_put(f, v->name, pb_svg_text);	/* valid UTF-8, no control character */
+	fputs(" (", f);
+	pb_history_put(f, v->metric, pb_svg_text);
+	fprintf(f, "): %d points, %d change point%s</text>\n", v->n, v->nchanges,
 		v->nchanges == 1 ? "" : "s");
-	for (double y = fr->lo; y <= fr->hi + fr->step / 2; y += fr->step) {
+	for (int k = 0; k <= 12; k++) {	/* ~7 ticks: (hi - lo) / step <= 6 + 2 */
+		double y = fr->lo + k * fr->step;
+
+		if (!isfinite(y) || y / 2 > fr->hi / 2 + fr->step / 4)
+			break;
 		pb_history_value_text(lab, sizeof(lab), y, v->unit);
 		fprintf(f, "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/>"
-			"<text x='%d' y='%.1f' font-size='11' text-anchor='end'>%s</text>\n", L,
-			W - R, fy(fr, y), fy(fr, y), L - 6, fy(fr, y) + 4, lab);
+			"<text x='%d' y='%.1f' font-size='11' text-anchor='end'>", L, W - R,
+			fy(fr, y), fy(fr, y), L - 6, fy(fr, y) + 4);
+		pb_svg_text(f, lab);	/* the unit's shown text: its & and < escaped */
+		fputs("</text>\n", f);
 	}
 	fprintf(f, "<text x='%d' y='%d' font-size='12' text-anchor='middle'>points, oldest "
 		"first (filled: clean; orange ring: judged noisy; dashed red: a change point; grey "

@@ -22,17 +22,51 @@
 
 void pb_history_value_text(char *buf, size_t len, double v, const char *unit)
 {
+	char *u = unit && *unit ? pb_text_shown(unit) : NULL;
+
 	if (!isfinite(v))
 		snprintf(buf, len, "n/a");
 	else if (unit && !strcmp(unit, "ns"))
 		pbench_format_ns(buf, len, v, 4);
 	else
-		snprintf(buf, len, "%.4g%s%s", v, unit && *unit ? " " : "", unit ? unit : "");
+		snprintf(buf, len, "%.4g%s%s", v, u ? " " : "", u ? u : "");
+	free(u);
 }
 
+void pb_history_put(FILE *f, const char *s, void (*esc)(FILE *f, const char *s))
+{
+	char *t = pb_text_shown(s ? s : "");
+
+	if (esc)
+		esc(f, t ? t : "?");
+	else
+		fputs(t ? t : "?", f);
+	free(t);
+}
+
+/* s as it is when UTF-8 (a JSON, CSV or OpenMetrics writer escapes what its format needs),
+ * else shown (pb_text_shown()): those formats hold UTF-8 only. Malloc'd (NULL: no memory). */
+static char *utf8_or_shown(const char *s)
+{
+	return pb_text_check(s ? s : "", 0) ? pb_text_shown(s) : strdup(s ? s : "");
+}
+
+/* The first 12 bytes of a commit (not cutting a UTF-8 character), shown. */
+#define REV_LEN 80
 static const char *short_rev(const char *rev, char *buf)
 {
-	snprintf(buf, 13, "%s", rev && *rev ? rev : "-");
+	char cut[13], *t;
+	size_t n = 12;
+
+	if (!rev || !*rev)
+		return strcpy(buf, "-");
+	if (strlen(rev) > n)
+		while (n > 9 && ((unsigned char)rev[n] & 0xc0) == 0x80)
+			n--;
+	snprintf(cut, sizeof(cut), "%.*s", (int)n, rev);
+	t = pb_text_shown(cut);
+	snprintf(buf, REV_LEN, "%s", t ? t : "?");
+	free(t);
 	return buf;
 }
 
@@ -46,10 +80,18 @@ static const char *date_text(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-/* "+20.1% [+18.9%, +21.3%]" */
-static const char *change_text(const struct pbench_history_change *c, char *buf, size_t len)
+/* "+20.1% [+18.9%, +21.3%]"; "from -2 to -1" where a relative change has no meaning (a
+ * baseline not above 0, pbench_history_change's rel NaN). */
+static const char *change_text(const struct pbench_history_change *c, const char *unit,
+			       char *buf, size_t len)
 {
-	if (isfinite(c->rel_lo) && isfinite(c->rel_hi))
+	char a[64], b[64];
+
+	if (isnan(c->rel)) {
+		pb_history_value_text(a, sizeof(a), c->mean_before, unit);
+		pb_history_value_text(b, sizeof(b), c->mean_after, unit);
+		snprintf(buf, len, "from %s to %s", a, b);
+	} else if (isfinite(c->rel_lo) && isfinite(c->rel_hi))
 		snprintf(buf, len, "%+.1f%% [%+.1f%%, %+.1f%%]", 100 * c->rel, 100 * c->rel_lo,
 			 100 * c->rel_hi);
 	else
@@ -74,36 +116,57 @@ PBENCH_API int pbench_history_write_list(struct pbench_history *h, FILE *f)
 		fprintf(f, "%-32s %-14s %6s  %-16s %s\n", "series", "metric", "points", "machine",
 			"newest");
 	for (int i = 0; i < n; i++) {
+		char *nm, *mt, *fp;
+
 		s.size = sizeof(s);
 		if (pbench_history_series_get(h, i, &s))
 			continue;
-		fprintf(f, "%-32s %-14s %6zu  %-16s %s\n", s.name, s.metric, s.points,
-			s.fingerprint, date_text(s.last_ns, date, sizeof(date)));
+		nm = pb_text_shown(s.name);
+		mt = pb_text_shown(s.metric);
+		fp = pb_text_shown(s.fingerprint);
+		if (nm && mt && fp)
+			fprintf(f, "%-32s %-14s %6zu  %-16s %s\n", nm, mt, s.points, fp,
+				date_text(s.last_ns, date, sizeof(date)));
+		free(nm);
+		free(mt);
+		free(fp);
+		if (!nm || !mt || !fp)
+			return -ENOMEM;
 	}
 	return pb_stream_end(f);
 }
 
 static void segment_text(FILE *f, const struct pbench_history_record *r, int first)
 {
-	fprintf(f, "%s machine %s: %s, microcode %s, kernel %s, pbench %s%s\n",
-		first ? "--" : "-- new segment:", r->fingerprint, r->cpu_model,
-		*r->microcode ? r->microcode : "n/a", r->kernel, r->pbench_version,
-		first ? "" : " (the machine changed: nothing is compared across it)");
+	fprintf(f, "%s machine ", first ? "--" : "-- new segment:");
+	pb_history_put(f, r->fingerprint, NULL);
+	fputs(": ", f);
+	pb_history_put(f, r->cpu_model, NULL);
+	fputs(", microcode ", f);
+	pb_history_put(f, *r->microcode ? r->microcode : "n/a", NULL);
+	fputs(", kernel ", f);
+	pb_history_put(f, r->kernel, NULL);
+	fputs(", pbench ", f);
+	pb_history_put(f, r->pbench_version, NULL);
+	fprintf(f, "%s\n", first ? "" : " (the machine changed: nothing is compared across it)");
 }
 
 PBENCH_API int pbench_history_write_text(struct pbench_history *h, const char *name,
 					 const struct pbench_history_changes_opts *opts, FILE *f)
 {
 	struct pb_hview v;
-	char val[64], lo[64], hi[64], rb[13], ra[13], date[32], ch[96];
+	char val[64], lo[64], hi[64], rb[REV_LEN], ra[REV_LEN], date[32], ch[192], pt[32];
 	int rc = f ? pb_history_view(h, name, opts, &v) : pb_fail(-EINVAL, "%s(): f is NULL",
 								 __func__);
 
 	if (rc)
 		return rc;
-	fprintf(f, "series '%s' (%s): %d points, %d change point%s, %d machine%s\n", name,
-		v.metric, v.n, v.nchanges, v.nchanges == 1 ? "" : "s", v.segments,
-		v.segments == 1 ? "" : "s");
+	fputs("series '", f);
+	pb_history_put(f, name, NULL);
+	fputs("' (", f);
+	pb_history_put(f, v.metric, NULL);
+	fprintf(f, "): %d points, %d change point%s, %d machine%s\n", v.n, v.nchanges,
+		v.nchanges == 1 ? "" : "s", v.segments, v.segments == 1 ? "" : "s");
 	for (int i = 0; i < v.n; i++) {
 		const struct pbench_history_record *r = pb_history_view_point(h, i);
 		const struct pbench_history_change *c = pb_history_view_change_at(h, i);
@@ -111,8 +174,9 @@ PBENCH_API int pbench_history_write_text(struct pbench_history *h, const char *n
 		if (!i || v.segment[i] != v.segment[i - 1])
 			segment_text(f, r, !i);
 		if (c)
-			fprintf(f, "-- change point: %s (p %.2g) between %s and %s\n",
-				change_text(c, ch, sizeof(ch)), c->p, short_rev(c->rev_before, rb),
+			fprintf(f, "-- change point: %s (p %s) between %s and %s\n",
+				change_text(c, v.unit, ch, sizeof(ch)),
+				pb_format_p(pt, sizeof(pt), c->p), short_rev(c->rev_before, rb),
 				short_rev(c->rev_after, ra));
 		pb_history_value_text(val, sizeof(val), r->value, r->unit);
 		pb_history_value_text(lo, sizeof(lo), r->lo, r->unit);
@@ -131,6 +195,17 @@ PBENCH_API int pbench_history_write_text(struct pbench_history *h, const char *n
 	return pb_stream_end(f);
 }
 
+/* A string of the store as a JSON string: as it is when UTF-8, else shown; NULL: no memory
+ * (the caller's SET()/APPEND() count it). */
+static json_t *jstr(const char *s)
+{
+	char *t = utf8_or_shown(s);
+	json_t *j = t ? json_string(t) : NULL;
+
+	free(t);
+	return j;
+}
+
 static json_t *segments_json(struct pbench_history *h, const struct pb_hview *v, int *bad)
 {
 	json_t *a = json_array();
@@ -140,12 +215,12 @@ static json_t *segments_json(struct pbench_history *h, const struct pb_hview *v,
 
 		if (i && v->segment[i] == v->segment[i - 1])
 			continue;
-		APPEND(a, json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
-				    "first", i, "fingerprint", r->fingerprint, "cpu_model",
-				    r->cpu_model, "microcode", r->microcode, "kernel", r->kernel,
-				    "governor", r->governor, "smt", r->smt, "isolation",
-				    r->isolation, "virt", r->virt, "pbench_version",
-				    r->pbench_version));
+		APPEND(a, json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+				    "first", i, "fingerprint", jstr(r->fingerprint), "cpu_model",
+				    jstr(r->cpu_model), "microcode", jstr(r->microcode), "kernel",
+				    jstr(r->kernel), "governor", jstr(r->governor), "smt",
+				    jstr(r->smt), "isolation", jstr(r->isolation), "virt",
+				    jstr(r->virt), "pbench_version", jstr(r->pbench_version)));
 	}
 	return a;
 }
@@ -162,9 +237,9 @@ static json_t *points_json(struct pbench_history *h, const struct pb_hview *v, i
 			APPEND(runs, json_pack("{s:o, s:o}", "value", num(r->run_values[k]), "noisy",
 					       r->run_noisy[k] < 0 ? json_null() :
 					       json_boolean(r->run_noisy[k] > 0)));
-		p = json_pack("{s:I, s:s, s:b, s:s, s:I, s:o, s:o, s:o, s:i, s:b, s:o}", "id",
-			      (json_int_t)r->id, "rev", r->rev, "dirty", r->dirty, "branch",
-			      r->branch, "time_ns", (json_int_t)r->time_ns, "value", num(r->value),
+		p = json_pack("{s:I, s:o, s:b, s:o, s:I, s:o, s:o, s:o, s:i, s:b, s:o}", "id",
+			      (json_int_t)r->id, "rev", jstr(r->rev), "dirty", r->dirty, "branch",
+			      jstr(r->branch), "time_ns", (json_int_t)r->time_ns, "value", num(r->value),
 			      "lo", num(r->lo), "hi", num(r->hi), "segment", v->segment[i], "noisy",
 			      pb_history_view_noisy(v, i), "runs", runs ? runs : json_null());
 		APPEND(a, p);
@@ -179,9 +254,9 @@ static json_t *changes_json(struct pbench_history *h, const struct pb_hview *v, 
 	for (int i = 0; a && i < v->nchanges; i++) {
 		const struct pbench_history_change *c = pb_history_view_change(h, i);
 
-		APPEND(a, json_pack("{s:i, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:i}",
-				    "index", c->index, "rev_before", c->rev_before, "rev_after",
-				    c->rev_after, "time_ns", (json_int_t)c->time_ns, "mean_before",
+		APPEND(a, json_pack("{s:i, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:i}",
+				    "index", c->index, "rev_before", jstr(c->rev_before),
+				    "rev_after", jstr(c->rev_after), "time_ns", (json_int_t)c->time_ns, "mean_before",
 				    num(c->mean_before), "mean_after", num(c->mean_after), "rel_pct",
 				    num(100 * c->rel), "rel_lo_pct", num(100 * c->rel_lo),
 				    "rel_hi_pct", num(100 * c->rel_hi), "p", num(c->p), "direction",
@@ -199,9 +274,9 @@ static json_t *series_json(struct pbench_history *h, const struct pb_hview *v,
 		return NULL;
 	SET(root, "schema", json_integer(PBENCH_JSON_SCHEMA));
 	SET(root, "pbench_version", json_string(pbench_version()));
-	SET(root, "name", json_string(v->name));
-	SET(root, "metric", json_string(v->metric));
-	SET(root, "unit", json_string(v->unit));
+	SET(root, "name", jstr(v->name));
+	SET(root, "metric", jstr(v->metric));
+	SET(root, "unit", jstr(v->unit));
 	SET(root, "options", json_pack("{s:f, s:f, s:I, s:I}",
 				       "p", o->p > 0 ? o->p : PB_CP_P_DEFAULT,
 				       "min_rel_pct", 100 * o->min_rel,
@@ -241,6 +316,16 @@ PBENCH_API int pbench_history_write_json(struct pbench_history *h, const char *n
 	return rc;
 }
 
+/* Our own text in a table cell: a pipe (a unit's, shown already) would end the cell. */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
 /* The newest points shown in a pull-request comment: the changes list the rest. */
 #define MD_POINTS 20
 
@@ -249,24 +334,30 @@ PBENCH_API int pbench_history_write_markdown(struct pbench_history *h, const cha
 					     FILE *f)
 {
 	struct pb_hview v;
-	char val[64], rb[13], ra[13], ch[96];
+	char val[64], rb[REV_LEN], ra[REV_LEN], ch[192], pt[32];
 	int rc = f ? pb_history_view(h, name, opts, &v) : pb_fail(-EINVAL, "%s(): f is NULL",
 								 __func__);
 
 	if (rc)
 		return rc;
 	fputs("### pbench history: ", f);
-	pb_md_code(f, name);
-	fprintf(f, " (%s)\n\n%d points, %d change point%s, %d machine%s.\n\n", v.metric, v.n,
-		v.nchanges, v.nchanges == 1 ? "" : "s", v.segments, v.segments == 1 ? "" : "s");
+	pb_history_put(f, name, pb_md_code);
+	fputs(" (", f);
+	pb_history_put(f, v.metric, pb_md_text);
+	fprintf(f, ")\n\n%d points, %d change point%s, %d machine%s.\n\n", v.n, v.nchanges,
+		v.nchanges == 1 ? "" : "s", v.segments, v.segments == 1 ? "" : "s");
 	if (v.nchanges)
 		fputs("| change | between | and | p |\n|---|---|---|---|\n", f);
 	for (int i = 0; i < v.nchanges; i++) {
 		const struct pbench_history_change *c = pb_history_view_change(h, i);
 
-		fprintf(f, "| %s %s | `%s` | `%s` | %.2g |\n", c->direction > 0 ? "slower" : "faster",
-			change_text(c, ch, sizeof(ch)), short_rev(c->rev_before, rb),
-			short_rev(c->rev_after, ra), c->p);
+		fprintf(f, "| %s ", c->direction > 0 ? "slower" : "faster");
+		md_cell(f, change_text(c, v.unit, ch, sizeof(ch)));
+		fputs(" | ", f);
+		pb_md_code(f, short_rev(c->rev_before, rb));
+		fputs(" | ", f);
+		pb_md_code(f, short_rev(c->rev_after, ra));
+		fprintf(f, " | %s |\n", pb_format_p(pt, sizeof(pt), c->p));
 	}
 	fprintf(f, "%s| # | commit | value | runs | note |\n|---|---|---|---|---|\n",
 		v.nchanges ? "\n" : "");
@@ -275,14 +366,26 @@ PBENCH_API int pbench_history_write_markdown(struct pbench_history *h, const cha
 		const struct pbench_history_change *c = pb_history_view_change_at(h, i);
 
 		pb_history_value_text(val, sizeof(val), r->value, r->unit);
-		fprintf(f, "| %d | `%s`%s | %s | %zu | %s%s%s |\n", i + 1, short_rev(r->rev, rb),
-			r->dirty ? " (dirty)" : "", val, r->n_runs,
-			c ? change_text(c, ch, sizeof(ch)) : "",
-			i && v.segment[i] != v.segment[i - 1] ? " new machine" : "",
+		fprintf(f, "| %d | ", i + 1);
+		pb_md_code(f, short_rev(r->rev, rb));
+		fprintf(f, "%s | ", r->dirty ? " (dirty)" : "");
+		md_cell(f, val);
+		fprintf(f, " | %zu | ", r->n_runs);
+		md_cell(f, c ? change_text(c, v.unit, ch, sizeof(ch)) : "");
+		fprintf(f, "%s%s |\n", i && v.segment[i] != v.segment[i - 1] ? " new machine" : "",
 			pb_history_view_noisy(&v, i) ? " noisy" : "");
 	}
 	pb_history_view_free(&v);
 	return pb_stream_end(f);
+}
+
+/* A CSV field of the store: UTF-8 as it is (quoted as RFC 4180 says), else shown. */
+static void csv_field(FILE *f, const char *s)
+{
+	char *t = utf8_or_shown(s);
+
+	pb_csv_text(f, t ? t : "?");
+	free(t);
 }
 
 PBENCH_API int pbench_history_write_csv(struct pbench_history *h, const char *name,
@@ -301,16 +404,18 @@ PBENCH_API int pbench_history_write_csv(struct pbench_history *h, const char *na
 		const struct pbench_history_change *c = pb_history_view_change_at(h, i);
 
 		fprintf(f, "%d,%" PRId64 ",", i, r->id);
-		pb_csv_text(f, r->rev);
+		csv_field(f, r->rev);
 		fprintf(f, ",%d,", r->dirty);
-		pb_csv_text(f, r->branch);
+		csv_field(f, r->branch);
 		fprintf(f, ",%" PRId64 ",%.10g,", r->time_ns, r->value);
 		if (isfinite(r->lo))
 			fprintf(f, "%.10g,%.10g", r->lo, r->hi);
 		else
 			fputc(',', f);
-		fprintf(f, ",%zu,%d,%d,%d,%d,%s,", r->n_runs, v.noisy[i], v.judged[i],
-			pb_history_view_noisy(&v, i), v.segment[i], r->fingerprint);
+		fprintf(f, ",%zu,%d,%d,%d,%d,", r->n_runs, v.noisy[i], v.judged[i],
+			pb_history_view_noisy(&v, i), v.segment[i]);
+		csv_field(f, r->fingerprint);
+		fputc(',', f);
 		if (c)
 			fprintf(f, "%.4g", 100 * c->rel);
 		fputc('\n', f);
@@ -321,33 +426,43 @@ PBENCH_API int pbench_history_write_csv(struct pbench_history *h, const char *na
 
 /* ---- the gate ----------------------------------------------------------------------------- */
 
+/* The verdict in one line; c: the newest change (NULL: none), unit its values'. */
 static int verdict_line(struct pbench_history *h, const char *name, double thr,
+			const struct pbench_history_change *c, const char *unit,
 			struct pbench_history_verdict *out)
 {
-	char ch[96], rb[13], ra[13], noise[160] = "", *line = NULL;
-	struct pbench_history_change c = { .rel = out->rel, .rel_lo = out->rel_lo,
-					   .rel_hi = out->rel_hi };
-	int n;
+	char ch[192], rb[REV_LEN], ra[REV_LEN], pt[32], noise[160] = "", *line = NULL, *nm;
+	int n, up = c && c->direction > 0;
 
-	change_text(&c, ch, sizeof(ch));
+	if (!(nm = pb_text_shown(name)))
+		return -ENOMEM;
+	if (c)
+		change_text(c, unit, ch, sizeof(ch));
+	pb_format_p(pt, sizeof(pt), out->p);
 	short_rev(out->rev_before, rb);
 	short_rev(out->rev_after, ra);
 	if (out->noisy_after)
 		snprintf(noise, sizeof(noise), "; within the noise: pbench judged %d of them noisy, "
 			 "measure again on a quiet machine", out->noisy_after);
-	if (out->regression)
-		n = asprintf(&line, "regression in '%s': %s (p %.2g), slower than the %g%% "
-			     "threshold, between %s and %s (%d point%s since)%s", name, ch, out->p,
+	if (out->regression && isnan(out->rel))
+		n = asprintf(&line, "regression in '%s': %s (p %s), higher, between %s and %s (%d "
+			     "point%s since): against a level not above 0 a change has no relative "
+			     "size, so the %g%% threshold cannot excuse it%s", nm, ch, pt, rb, ra,
+			     out->points_after, out->points_after == 1 ? "" : "s", thr, noise);
+	else if (out->regression)
+		n = asprintf(&line, "regression in '%s': %s (p %s), slower than the %g%% "
+			     "threshold, between %s and %s (%d point%s since)%s", nm, ch, pt,
 			     thr, rb, ra, out->points_after, out->points_after == 1 ? "" : "s",
 			     noise);
 	else if (out->found)
-		n = asprintf(&line, "no regression in '%s': the newest change, %s (p %.2g) between "
-			     "%s and %s, is %s%.3g%%%s", name, ch, out->p, rb, ra, out->rel < 0 ?
+		n = asprintf(&line, "no regression in '%s': the newest change, %s (p %s) between "
+			     "%s and %s, is %s%.3g%%%s", nm, ch, pt, rb, ra, !up ?
 			     "faster, not slower than the " : "below the threshold of ", thr,
-			     out->rel < 0 ? " threshold" : "");
+			     !up ? " threshold" : "");
 	else
 		n = asprintf(&line, "no regression in '%s': no change among its newest points%s",
-			     name, out->segments > 1 ? " (since the machine changed)" : "");
+			     nm, out->segments > 1 ? " (since the machine changed)" : "");
+	free(nm);
 	if (n < 0)
 		return -ENOMEM;
 	h->verdict_strs[2] = line;
@@ -363,7 +478,9 @@ PBENCH_API int pbench_history_check(struct pbench_history *h, const char *name,
 	struct pbench_history_verdict r = { .size = sizeof(r), .rel = NAN, .rel_lo = NAN,
 					    .rel_hi = NAN, .p = NAN, .rev_before = "",
 					    .rev_after = "" };
+	struct pbench_history_change newest = { .size = sizeof(newest) };
 	struct pb_hview v;
+	char unit[64];
 	int rc = PB_CHECK_STRUCT(out, pbench_history_verdict, 0, NULL), seg0 = 0;
 
 	if (rc)
@@ -388,15 +505,19 @@ PBENCH_API int pbench_history_check(struct pbench_history *h, const char *name,
 		r.points_after = v.n - c->index;
 		for (int k = c->index; k < v.n; k++)
 			r.noisy_after += pb_history_view_noisy(&v, k);
-		r.regression = c->direction > 0 && 100 * c->rel > threshold_pct;
+		/* A rise from a level not above 0 (rel NaN) has no relative size: the threshold
+		 * cannot excuse it. */
+		r.regression = c->direction > 0 && (isnan(c->rel) || 100 * c->rel > threshold_pct);
+		newest = *c;
 		h->verdict_strs[0] = strdup(c->rev_before);
 		h->verdict_strs[1] = strdup(c->rev_after);
 		r.rev_before = h->verdict_strs[0] ? h->verdict_strs[0] : "";
 		r.rev_after = h->verdict_strs[1] ? h->verdict_strs[1] : "";
 		break;
 	}
+	snprintf(unit, sizeof(unit), "%s", v.unit ? v.unit : "");
 	pb_history_view_free(&v);
-	if ((rc = verdict_line(h, name, threshold_pct, &r)))
+	if ((rc = verdict_line(h, name, threshold_pct, r.found ? &newest : NULL, unit, &r)))
 		return rc;
 	pb_copy_out(out, &r, sizeof(r));
 	return 0;
@@ -405,10 +526,13 @@ PBENCH_API int pbench_history_check(struct pbench_history *h, const char *name,
 /* ---- OpenMetrics -------------------------------------------------------------------------- */
 
 /* A label value: backslash, double quote and line feed escaped (OpenMetrics 1.0 ABNF). */
-static void om_label(FILE *f, const char *key, const char *s, int first)
+static void om_label(FILE *f, const char *key, const char *str, int first)
 {
+	char *t = utf8_or_shown(str);	/* label values are UTF-8 */
+	const char *s = t ? t : "?";
+
 	fprintf(f, "%s%s=\"", first ? "" : ",", key);
-	for (; s && *s; s++) {
+	for (; *s; s++) {
 		if (*s == '\\' || *s == '"')
 			fputc('\\', f), fputc(*s, f);
 		else if (*s == '\n')
@@ -417,6 +541,7 @@ static void om_label(FILE *f, const char *key, const char *s, int first)
 			fputc(*s, f);
 	}
 	fputc('"', f);
+	free(t);
 }
 
 /* The newest point of each series of one family: in seconds (ns series) or as they are. */

@@ -103,67 +103,6 @@ static void why_set(char *why, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The length of the UTF-8 sequence at p (at most n bytes) and its code point, or 0 when it
- * is not a valid, shortest one. */
-static size_t utf8_at(const unsigned char *p, size_t n, unsigned *cp)
-{
-	size_t len = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 ? 2 : 0;
-	static const unsigned least[] = { 0, 0, 0x80, 0x800, 0x10000 };
-
-	if (*p >= 0xf5 || !len || len > n)
-		return 0;
-	*cp = *p & (0x7f >> len);
-	for (size_t k = 1; k < len; k++) {
-		if ((p[k] & 0xc0) != 0x80)
-			return 0;
-		*cp = *cp << 6 | (p[k] & 0x3f);
-	}
-	if (*cp < least[len] || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-/* Code points that reorder or hide text on a terminal: the C1 controls, the bidi marks,
- * embeddings, overrides and isolates. */
-static int invisible(unsigned cp)
-{
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
-	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
-}
-
-/* A name read from a file, as it may be printed: control characters (ESC, BEL, a newline),
- * bytes that are not UTF-8 and the invisible code points above written as \xHH or \uHHHH,
- * a backslash as \\, so that no input can forge an output line or restyle the terminal.
- * NULL: out of memory. */
-static char *shown_name(const char *name)
-{
-	const unsigned char *p = (const unsigned char *)name;
-	size_t n = strlen(name), at = 0;
-	char *out = malloc(n * 6 + 1);
-
-	while (out && *p) {
-		unsigned cp;
-		size_t len = *p < 0x80 ? 1 : utf8_at(p, n - (size_t)(p - (const unsigned char *)name),
-						     &cp);
-
-		if (*p == '\\') {
-			at += (size_t)sprintf(out + at, "\\\\");
-		} else if (*p < 0x20 || *p == 0x7f || !len) {
-			at += (size_t)sprintf(out + at, "\\x%02x", *p);
-			len = 1;
-		} else if (len > 1 && invisible(cp)) {
-			at += (size_t)sprintf(out + at, "\\u%04x", cp);
-		} else {
-			memcpy(out + at, p, len);
-			at += len;
-		}
-		p += len;
-	}
-	if (out)
-		out[at] = '\0';
-	return out;
-}
-
 static struct sample_set *new_set(struct pbench_samples *s, const char *name, const char *unit)
 {
 	struct sample_set *v = realloc(s->v, (size_t)(s->n + 1) * sizeof(*v));
@@ -173,8 +112,8 @@ static struct sample_set *new_set(struct pbench_samples *s, const char *name, co
 	s->v = v;
 	v = &s->v[s->n];
 	memset(v, 0, sizeof(*v));
-	v->name = shown_name(name);
-	v->unit = unit ? shown_name(unit) : NULL;
+	v->name = pb_text_shown(name);
+	v->unit = unit ? pb_text_shown(unit) : NULL;
 	if (!v->name || (unit && !v->unit)) {
 		free(v->name);
 		free(v->unit);
@@ -466,7 +405,7 @@ static int parse_pbench(struct pbench_samples *s, json_t *root, const char *name
 	}
 	if (json_object_get(root, "verdict") && json_object_get(root, "a")) {
 		const char *raw = json_string_value(json_object_get(root, "verdict"));
-		char *v = raw ? shown_name(raw) : NULL;
+		char *v = raw ? pb_text_shown(raw) : NULL;
 		json_t *r = json_object_get(root, "ratio");
 
 		free(s->note);
@@ -504,7 +443,7 @@ static void check_origin(struct pbench_samples *s, json_t *root, const char *nam
 	const char *ver = json_string_value(json_object_get(root, "pbench_version"));
 	long long theirs = version_number(ver),
 		  ours = version_number(PBENCH_VERSION_STRING);
-	char *w = NULL, *shown = ver ? shown_name(ver) : NULL;
+	char *w = NULL, *shown = ver ? pb_text_shown(ver) : NULL;
 	int r = 0;
 
 	if (!json_is_integer(schema) || json_integer_value(schema) < 1 ||
