@@ -153,6 +153,9 @@ int pb_recorded_set(void);
 /* Reads go to a recorded tree right now (inside a check, or everywhere for unit tests). */
 int pb_recorded_active(void);
 
+/* input.c: printf into a caller's reason buffer why of len bytes (nothing when why is NULL
+ * or len 0), for the functions that still hand their reason back that way. */
+void pb_why_set(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* input.c: the one reader of an input a user hands pbench (analyze's samples, the history's
  * documents) and the one rule of the numbers in it. */
 /* The most an input file may hold: more is not samples or a document (/dev/zero). JSON is

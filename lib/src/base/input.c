@@ -21,9 +21,7 @@
 
 #include "base/base.h"
 
-static void why_set(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void why_set(char *why, size_t len, const char *fmt, ...)
+void pb_why_set(char *why, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -103,17 +101,17 @@ int pb_input_read(const char *path, size_t max, char **text, size_t *len, char *
 	*len = 0;
 	if (fd < 0) {
 		err = -errno;
-		why_set(why, wlen, "cannot open '%s': %s", path, strerror(-err));
+		pb_why_set(why, wlen, "cannot open '%s': %s", path, strerror(-err));
 		return err;
 	}
 	err = fstat(fd, &st) < 0 ? -errno : 0;
 	if (!err && S_ISDIR(st.st_mode)) {
-		why_set(why, wlen, "'%s' is a directory: give a file", path);
+		pb_why_set(why, wlen, "'%s' is a directory: give a file", path);
 		err = -EISDIR;
 	} else if (!err && fd != STDIN_FILENO && S_ISFIFO(st.st_mode) &&
 		   (err = fifo_wait_writer(fd))) {
 		if (err == -EAGAIN)
-			why_set(why, wlen, "'%s' is a FIFO that no program wrote to in %d ms: start "
+			pb_why_set(why, wlen, "'%s' is a FIFO that no program wrote to in %d ms: start "
 				"its writer first (or pipe the input in)", path,
 				PB_INPUT_FIFO_WAIT_MS);
 	} else if (!err) {
@@ -123,13 +121,13 @@ int pb_input_read(const char *path, size_t max, char **text, size_t *len, char *
 			fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 		err = read_fd(fd, max, text, len);
 		if (err == -EFBIG)
-			why_set(why, wlen, "'%s' holds more than %zu MiB, the most pbench reads of an "
+			pb_why_set(why, wlen, "'%s' holds more than %zu MiB, the most pbench reads of an "
 				"input: not samples or a document", name, max >> 20);
 		else if (err == -ENOMEM)
-			why_set(why, wlen, "%s: out of memory", name);
+			pb_why_set(why, wlen, "%s: out of memory", name);
 	}
 	if (err && err != -EISDIR && err != -EAGAIN && err != -EFBIG && err != -ENOMEM)
-		why_set(why, wlen, "cannot read '%s': %s", name, strerror(-err));
+		pb_why_set(why, wlen, "cannot read '%s': %s", name, strerror(-err));
 	if (fd != STDIN_FILENO)
 		close(fd);
 	return err;

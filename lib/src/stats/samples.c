@@ -9,7 +9,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,19 +88,6 @@ const char *pbench_samples_note(const struct pbench_samples *s)
 }
 
 /* ---- building ---------------------------------------------------------------------------- */
-
-static void why_set(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void why_set(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 static struct sample_set *new_set(struct pbench_samples *s, const char *name, const char *unit)
 {
@@ -190,14 +176,14 @@ static int parse_plain(struct pbench_samples *s, const char *text, size_t len, c
 		if (!ll || *line == '#')
 			continue;
 		if (ll >= sizeof(buf)) {
-			why_set(why, wlen, "%s:%d: '%.40s...' is not a number", name, lineno, line);
+			pb_why_set(why, wlen, "%s:%d: '%.40s...' is not a number", name, lineno, line);
 			return -EINVAL;
 		}
 		memcpy(buf, line, ll);
 		buf[ll] = '\0';
 		err = pb_input_number(buf, ll, &x);
 		if (err || !isfinite(x * (scale ? scale : 1))) {
-			why_set(why, wlen, "%s:%d: '%.40s' is not a %snumber", name, lineno, buf,
+			pb_why_set(why, wlen, "%s:%d: '%.40s' is not a %snumber", name, lineno, buf,
 				err == -EINVAL ? "" : "finite ");
 			return -EINVAL;
 		}
@@ -222,7 +208,7 @@ static int parse_hyperfine(struct pbench_samples *s, json_t *arr, const char *na
 		struct sample_set *v;
 
 		if (!json_is_array(times)) {
-			why_set(why, wlen, "%s: hyperfine result %zu has no 'times' array (export "
+			pb_why_set(why, wlen, "%s: hyperfine result %zu has no 'times' array (export "
 				"with --export-json)", name, i);
 			return -EINVAL;
 		}
@@ -230,7 +216,7 @@ static int parse_hyperfine(struct pbench_samples *s, json_t *arr, const char *na
 			return -ENOMEM;
 		json_array_foreach(times, k, t) {
 			if (!json_is_number(t) || !isfinite(json_number_value(t) * 1e9)) {
-				why_set(why, wlen, "%s: hyperfine result %zu, time %zu is not a "
+				pb_why_set(why, wlen, "%s: hyperfine result %zu, time %zu is not a "
 					"number", name, i, k);
 				return -EINVAL;
 			}
@@ -275,7 +261,7 @@ static int parse_gbench(struct pbench_samples *s, json_t *arr, const char *name,
 			bname = run;
 		if (!bname || !json_is_number(t) || !scale ||
 		    !isfinite(json_number_value(t) * scale)) {
-			why_set(why, wlen, "%s: benchmark entry %zu has no name, %s or known "
+			pb_why_set(why, wlen, "%s: benchmark entry %zu has no name, %s or known "
 				"time_unit", name, i, metric);
 			return -EINVAL;
 		}
@@ -321,7 +307,7 @@ static int runs_set(struct pbench_samples *s, json_t *runs, const char *name, co
 			continue;
 		}
 		if (!json_is_number(x) || !isfinite(json_number_value(x))) {
-			why_set(why, wlen, "%s: run %zu has no number '%s'", name, i, key);
+			pb_why_set(why, wlen, "%s: run %zu has no number '%s'", name, i, key);
 			return -EINVAL;
 		}
 		if (json_integer_value(json_object_get(e, "exit_status")) ||
@@ -347,7 +333,7 @@ static int entrants_sets(struct pbench_samples *s, json_t *arr, const char *name
 		struct sample_set *v;
 
 		if (!ename || !json_is_array(times)) {
-			why_set(why, wlen, "%s: entrant %zu has no name or no 'times_ns' array",
+			pb_why_set(why, wlen, "%s: entrant %zu has no name or no 'times_ns' array",
 				name, i);
 			return -EINVAL;
 		}
@@ -358,7 +344,7 @@ static int entrants_sets(struct pbench_samples *s, json_t *arr, const char *name
 			v->failed = (size_t)json_integer_value(json_object_get(e, "failed"));
 		json_array_foreach(times, k, x) {
 			if (!json_is_number(x) || !isfinite(json_number_value(x))) {
-				why_set(why, wlen, "%s: entrant '%s': time %zu is not a number", name,
+				pb_why_set(why, wlen, "%s: entrant '%s': time %zu is not a number", name,
 					ename, k);
 				return -EINVAL;
 			}
@@ -383,7 +369,7 @@ static int parse_pbench(struct pbench_samples *s, json_t *root, const char *name
 			json_t *runs = json_object_get(m, "runs");
 
 			if (!json_is_array(runs)) {
-				why_set(why, wlen, "%s: mode %zu has no 'runs' array", name, i);
+				pb_why_set(why, wlen, "%s: mode %zu has no 'runs' array", name, i);
 				return -EINVAL;
 			}
 			err = runs_set(s, runs, name, json_array_size(modes) > 1 ? mode : NULL,
@@ -419,7 +405,7 @@ static int parse_pbench(struct pbench_samples *s, json_t *root, const char *name
 		free(v);
 		return 0;
 	}
-	why_set(why, wlen, "%s: pbench JSON with neither runs nor samples", name);
+	pb_why_set(why, wlen, "%s: pbench JSON with neither runs nor samples", name);
 	return -EINVAL;
 }
 
@@ -474,11 +460,11 @@ static int parse_json(struct pbench_samples *s, const char *text, size_t len, co
 	int err;
 
 	if (!root) {
-		why_set(why, wlen, "%s:%d: not valid JSON: %s", name, jerr.line, jerr.text);
+		pb_why_set(why, wlen, "%s:%d: not valid JSON: %s", name, jerr.line, jerr.text);
 		return -EINVAL;
 	}
 	if (!json_is_object(root)) {
-		why_set(why, wlen, "%s: JSON that is not an object", name);
+		pb_why_set(why, wlen, "%s: JSON that is not an object", name);
 		err = -EINVAL;
 	} else if (json_object_get(root, "schema") && json_object_get(root, "pbench_version")) {
 		check_origin(s, root, name);
@@ -488,7 +474,7 @@ static int parse_json(struct pbench_samples *s, const char *text, size_t len, co
 	} else if ((arr = json_object_get(root, "benchmarks")) && json_is_array(arr)) {
 		err = parse_gbench(s, arr, name, why, wlen);
 	} else {
-		why_set(why, wlen, "%s: JSON that is neither pbench's, hyperfine's (results) nor "
+		pb_why_set(why, wlen, "%s: JSON that is neither pbench's, hyperfine's (results) nor "
 			"Google Benchmark's (benchmarks)", name);
 		err = -EINVAL;
 	}
@@ -515,14 +501,14 @@ static int check_times(const struct sample_set *v, const char *name, char *why, 
 		int bad = pb_input_value(v->x[i], time);
 
 		if (bad == PB_INPUT_NEGATIVE) {
-			why_set(why, wlen, "%s%s%s%s: time %zu is negative (%g ns): not a time",
+			pb_why_set(why, wlen, "%s%s%s%s: time %zu is negative (%g ns): not a time",
 				name, strcmp(name, v->name) ? ": '" : "",
 				strcmp(name, v->name) ? v->name : "", strcmp(name, v->name) ? "'" : "",
 				i + 1, v->x[i]);
 			return -EINVAL;
 		}
 		if (bad) {
-			why_set(why, wlen, "%s: '%s': value %zu (%g) %s", name, v->name, i + 1,
+			pb_why_set(why, wlen, "%s: '%s': value %zu (%g) %s", name, v->name, i + 1,
 				v->x[i], pb_input_value_why(bad));
 			return -EINVAL;
 		}
@@ -538,21 +524,21 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 	int before, err;
 
 	if (!s || (!text && len) || !name) {
-		why_set(why, wlen, "invalid arguments");
+		pb_why_set(why, wlen, "invalid arguments");
 		return -EINVAL;
 	}
 	before = s->n;
 	free(s->warning);
 	s->warning = NULL;
 	if ((nul = pb_input_nul(text, len, NULL))) {
-		why_set(why, wlen, "%s: a NUL byte at offset %zu: not a text of numbers or JSON",
+		pb_why_set(why, wlen, "%s: a NUL byte at offset %zu: not a text of numbers or JSON",
 			name, (size_t)(nul - text));
 		return -EILSEQ;
 	}
 	while (at < len && isspace((unsigned char)text[at]))
 		at++;
 	if (at < len && text[at] == '{' && len > SAMPLES_JSON_MAX) {
-		why_set(why, wlen, "%s: JSON of more than %zu MiB: pbench reads JSON whole, at 10 "
+		pb_why_set(why, wlen, "%s: JSON of more than %zu MiB: pbench reads JSON whole, at 10 "
 			"times its size in memory or more; give its times as plain numbers instead, "
 			"one a line (up to %zu MiB; e.g. jq '.results[].times[]' for hyperfine's)", name,
 			SAMPLES_JSON_MAX >> 20, SAMPLES_FILE_MAX >> 20);
@@ -561,14 +547,14 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 	err = at < len && text[at] == '{' ? parse_json(s, text, len, name, why, wlen)
 					  : parse_plain(s, text, len, name, unit, why, wlen);
 	if (err == -ENOMEM)
-		why_set(why, wlen, "%s: out of memory", name);
+		pb_why_set(why, wlen, "%s: out of memory", name);
 	if (!err && s->n == before && !s->note) {
-		why_set(why, wlen, "%s: no samples (empty input)", name);
+		pb_why_set(why, wlen, "%s: no samples (empty input)", name);
 		err = -ENODATA;
 	}
 	for (int k = before; !err && k < s->n; k++)
 		if (s->v[k].n == 0) {
-			why_set(why, wlen, "%s: no samples", s->v[k].name);
+			pb_why_set(why, wlen, "%s: no samples", s->v[k].name);
 			err = -ENODATA;
 		}
 	for (int k = before; !err && k < s->n; k++)
@@ -589,7 +575,7 @@ int pbench_samples_add_file(struct pbench_samples *s, const char *path, const ch
 	int err;
 
 	if (!s || !path) {
-		why_set(why, wlen, "invalid arguments");
+		pb_why_set(why, wlen, "invalid arguments");
 		return -EINVAL;
 	}
 	err = pb_input_read(path, SAMPLES_FILE_MAX, &text, &len, why, wlen);
