@@ -93,7 +93,6 @@ int pb_runs_event_index(const struct pbench_runs *r, const char *name);
  * several subjects' sets round by round; preparing apart from the runs. */
 int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd);
 int pb_runs_check(struct pbench_runs *r, struct pb_set *set, int stdout_fd, const char *name);
-struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set);
 void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
 		  const struct pb_rusage *u);
 void pb_runs_forget(struct pbench_runs *r, struct pb_set *set);
@@ -103,7 +102,6 @@ int pb_runs_command_finish(struct pbench_runs *r, struct pbench_child *ch,
 			   const struct pbench_child_result *res, struct pb_run *run);
 void pb_runs_command_timed_out(struct pbench_runs *r, struct pbench_child *ch,
 			       struct pb_run *run, uint64_t t0);
-struct pbench_cpu_probe *pb_runs_probe(struct pbench_runs *r, int cpu);
 void pb_runs_current_priority(struct pb_set *set);
 int pb_runs_make_walk(struct pbench_runs *r, struct pb_set *set);
 int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra);

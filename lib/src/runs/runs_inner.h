@@ -228,6 +228,11 @@ int pb_runs_intervals_svg(const struct pbench_runs *r, FILE *f);
 /* Each run's intervals of every set as a GitHub table a run (pbench_runs_write_markdown()). */
 int pb_runs_intervals_markdown(const struct pbench_runs *r, FILE *f);
 
+/* runs_exec.c: set's next run, its slot cleared (pb_runs_keep() keeps it), and r's noise probe
+ * of a CPU, made when a run first lands there (NULL: none). */
+struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set);
+struct pbench_cpu_probe *pb_runs_probe(struct pbench_runs *r, int cpu);
+
 /* runs.c, for runs_exec.c and the writers */
 void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
