@@ -274,7 +274,9 @@ static int pair_round(struct pbench_contest *c, const int *order, int n)
 				   pb_runs_run_at(rs, pb_runs_set_done(rs) - 1) : NULL;
 	int err = 0;
 
-	for (int k = 0; k < n && ref && !pb_runs_status(ref).timed_out && !err; k++) {
+	if (ref && pb_runs_status(ref).timed_out)
+		ref = NULL;
+	for (int k = 0; k < n && ref && !err; k++) {
 		struct pb_entrant *e = &c->e[order[k]];
 		const struct pb_run *own = pb_runs_run_at(e->set, pb_runs_set_done(e->set) - 1);
 
@@ -341,7 +343,8 @@ static int one_after_another(struct pbench_contest *c)
 		uint64_t ti = pbench_ticks();
 		struct pb_entrant *e = &c->e[i];
 
-		while (e->r && !pb_contest_stopped(c) && pb_runs_set_done(e->set) < c->o.max_rounds &&
+		while (e->r && !pb_contest_stopped(c) &&
+		       pb_runs_set_done(e->set) < c->o.max_rounds &&
 		       pbench_ticks_to_ns_f(pbench_ticks() - ti) / 1e9 < share) {
 			int err = run_one(c, i, 1);
 

@@ -683,7 +683,8 @@ int pbench_contest_event(const struct pbench_contest *c, int i, int ev,
 	if (!na && st <= PBENCH_EVENT_MULTIPLEXED) {
 		/* nothing read is not "ok": no run of this entrant was measured */
 		x.status = PBENCH_EVENT_NOT_COUNTED;
-		x.reason = !e->r ? "the baseline's runs did not count it" : pb_runs_set_done(e->set) ?
+		x.reason = !e->r ? "the baseline's runs did not count it" :
+			   pb_runs_set_done(e->set) ?
 			   "no run of it was measured (each one was killed at the timeout)" :
 			   "it has no runs";
 	}

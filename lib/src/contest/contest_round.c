@@ -66,7 +66,6 @@ int pb_contest_keep_time(struct pbench_contest *c, int i)
 	struct pb_entrant *e = &c->e[i];
 	const struct pb_run *run = pb_runs_run_at(e->set, pb_runs_set_done(e->set) - 1);
 	struct pb_run_status st = pb_runs_status(run);
-
 	double v = c->metric ? pb_runs_run_value(e->r, run) : NAN;
 
 	if (!pb_run_measured(st.timed_out))

@@ -497,7 +497,8 @@ static void print_check_and_stop(FILE *f, const struct pbench_contest *c)
 	for (int i = 0; i < c->n; i++)
 		if (c->e[i].set && pb_runs_set_failed(c->e[i].set))
 			fprintf(f, "failed: %d of %d runs of %s exited non-zero or were killed\n",
-				pb_runs_set_failed(c->e[i].set), pb_runs_set_done(c->e[i].set), c->e[i].name);
+				pb_runs_set_failed(c->e[i].set), pb_runs_set_done(c->e[i].set),
+				c->e[i].name);
 	fprintf(f, "stopped: %s after %ld round%s in %.1f s (budget: %ld rounds", why[c->stop],
 		c->rounds, c->rounds == 1 ? "" : "s", c->elapsed_s, c->o.max_rounds);
 	if (c->o.max_time_s > 0)

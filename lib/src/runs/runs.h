@@ -4,13 +4,16 @@
  * (and, later, pbench compare) measures. A subject is what one run runs (a command, a built-in
  * workload, a callback); a set is the runs of one subject in one mode (unprepared or prepared).
  * The sets of one object run one after the other; a contest (contest.c, pbench compare) runs
- * several objects' sets round by round, one run at a time (pb_runs_one()).
+ * several objects' sets round by round, one run at a time (pb_runs_one()). This header is what
+ * other modules call: the runs object, its sets and runs are opaque here (runs_inner.h, for
+ * runs' own files), read through the accessors below.
  */
 #ifndef PBENCH_RUNS_H
 #define PBENCH_RUNS_H
 
 #include "pbench.h"
 
+/* A run's own resource use: getrusage deltas, or a command's from wait4 (pb_runs_keep()). */
 struct pb_rusage {
 	uint64_t nvcsw, nivcsw, minflt, majflt;
 	uint64_t user_ns, system_ns;	/* CPU time, ru_utime and ru_stime */
