@@ -2,11 +2,13 @@
 /*
  * What pbench analyze reports of samples read from files (samples.c): each set's summary and
  * the first set against each other one (Welch, Mann-Whitney, the ratio of the means and the
- * verdict of pbench_stats_verdict()), in text, JSON and Markdown. A difference reads as a
- * factor ("1.99x faster"), never as a percentage of the other time, and in pbench's one
- * direction (kmod-free-docs/statistics.md): each set against the first, the ratio time of b /
- * time of a, "b is 1.99x slower than a", as pbench compare says it. The JSON keeps its older
- * a-against-b fields (ratio, verdict, welch_t) beside ratio_b_to_a and verdict_b.
+ * verdict of pbench_stats_verdict()), in JSON and Markdown, and the comparisons' text (the
+ * summaries' text, on measure's pbench_summary_write_text(), is measure/samples_text.c's). A
+ * difference reads as a factor ("1.99x faster"), never as a percentage of the other time, and
+ * in pbench's one direction (kmod-free-docs/statistics.md): each set against the first, the
+ * ratio time of b / time of a, "b is 1.99x slower than a", as pbench compare says it. The JSON
+ * keeps its older a-against-b fields (ratio, verdict, welch_t) beside ratio_b_to_a and
+ * verdict_b.
  */
 #include <errno.h>
 #include <math.h>
