@@ -8,6 +8,9 @@
 #  - no module references a module opened after it;
 #  - a private header ("<module>/<header>.h") is included only from its own module or from a
 #    module above it;
+#  - a module's inner header ("<module>/<name>_inner.h": its structs) is included only from its
+#    own folder, anywhere in the tree (lib, cli, tests, bench, kmod-free-docs), but for the
+#    whitebox files listed with their reason in tests/layers/inner.txt;
 #  - nothing lies outside the module folders, and private header names are unique;
 #  - the CLI references only what libpbench.so exports.
 # Usage: tests/layers/run.sh BUILD_DIR [LIST]. Last line: "layers: N passed, N failed, N skipped".
@@ -192,6 +195,59 @@ if [ -s "$T/incwrong" ]; then
 	bad "lib/src includes" "$(tr '\n' ';' <"$T/incwrong") include only the headers of a module's own folder and of modules below it"
 else
 	ok "lib/src includes only private headers of its own module or below"
+fi
+
+# Inner headers: lib/src/<module>/<name>_inner.h holds a module's structs (opaque outside it,
+# whose files use the module's function header): #included only from lib/src/<module>/, or
+# by a file listed with its reason in $INNER. Every #include of a "*_inner.h" under lib, cli,
+# tests, bench and kmod-free-docs, with its line.
+INNER=${INNER:-tests/layers/inner.txt}
+ls lib/src/*/*_inner.h 2>/dev/null | sed 's|^lib/src/||' >"$T/inner"
+[ -f "$INNER" ] || bad "$INNER" "is missing (the files outside a module that may include its inner header)"
+sed 's/#.*//' "$INNER" 2>/dev/null | awk 'NF { print $1, $2 }' >"$T/inner_ok"
+find lib cli tests bench kmod-free-docs \( -name '*.c' -o -name '*.h' -o -name '*.cc' \) \
+	2>/dev/null | sort | xargs grep -n -H -E '^[ \t]*#[ \t]*include[ \t]*"[^"]*_inner\.h"' \
+	2>/dev/null >"$T/inner_inc"
+# "module<TAB>file:line: what" for each include out of place ("?" for a header of no module);
+# "file module/header" in inner_used for each listed exception met.
+awk -v ok="$T/inner_ok" -v used="$T/inner_used" -v list="$INNER" '
+	BEGIN { while ((getline l < ok) > 0) { split(l, f, " "); except[f[1] " " f[2]] = 1 } }
+	FILENAME == ARGV[1] { split($1, p, "/"); owner[p[2]] = p[1]; next }
+	{
+		file = $0; sub(/:.*/, "", file)
+		line = substr($0, length(file) + 2); sub(/:.*/, "", line)
+		h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h)
+		b = h; sub(/.*\//, "", b)
+		if (!(b in owner)) {
+			print "?\t" file ":" line ": includes \"" h "\", and no lib/src/<module>/" b " is"
+			next
+		}
+		m = owner[b]
+		d = file; sub(/\/[^\/]*$/, "", d)
+		if (d == "lib/src/" m) next
+		if ((file " " m "/" b) in except) { print file, m "/" b >used; next }
+		print m "\t" file ":" line ": includes " m "/" b ", the inner header of [" m "] (its " \
+			"structs): outside lib/src/" m "/ include its function header and call its " \
+			"functions, or list the file with its reason in " list
+	}' "$T/inner" "$T/inner_inc" >"$T/inner_wrong"
+touch "$T/inner_used"
+while read -r h; do
+	m=${h%%/*}
+	w=$(awk -F '\t' -v m="$m" '$1 == m { print $2 }' "$T/inner_wrong" | tr '\n' ';')
+	n=$(grep -c " $h\$" "$T/inner_used")
+	if [ -z "$w" ]; then
+		ok "lib/src/$h is included only from lib/src/$m/ (and $n listed exception(s))"
+	else
+		bad "lib/src/$h" "$w"
+	fi
+done <"$T/inner"
+stray=$(awk -F '\t' '$1 == "?" { print $2 }' "$T/inner_wrong" | tr '\n' ';')
+sort -u "$T/inner_ok" >"$T/inner_ok_s"
+stale=$(sort -u "$T/inner_used" | comm -13 - "$T/inner_ok_s" | tr '\n' ';')
+if [ -z "$stray$stale" ]; then
+	ok "$INNER lists only includes still made; every *_inner.h included is a module's"
+else
+	bad "$INNER" "${stray:+$stray }${stale:+listed but no such include (take the line out): $stale}"
 fi
 
 # The CLI is a client of the public API: what it takes from the library, the .so exports.

@@ -16,6 +16,7 @@
 
 #include "testutil.h"
 #include "contest/contest.h"
+#include "runs/runs_inner.h"	/* whitebox: sets a run's speed factors */
 #include "pbench.h"
 
 #define THR "the core's issue throughput available to this thread"

@@ -396,7 +396,7 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 					     e->argv ? "'" : "", pbench_strerror(err));
 		return err;
 	}
-	n->set = &n->r->sets[0];
+	n->set = pb_runs_set(n->r, 0);
 	if (c->metric && !c->metric_unit) {
 		c->metric_unit = pb_runs_target_unit(n->r);
 		c->higher_better = pb_runs_target_higher(n->r);

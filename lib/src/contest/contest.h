@@ -24,7 +24,7 @@ struct pb_entrant {
 	char *desc;			/* the command line, or the workload: for the reports */
 	struct pbench_runs *r;		/* NULL: stored */
 	char *stored_file;		/* stored: the file its times were read from, or NULL */
-	struct pb_set *set;		/* &r->sets[0] */
+	struct pb_set *set;		/* r's only set (pb_runs_set(r, 0)) */
 	double *x;			/* its times in ns (runs kept and not timed out) */
 	size_t n, cap;
 	/* With a metric (c->metric): its values, one per run kept where it was made, or a

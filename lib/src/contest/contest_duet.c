@@ -73,7 +73,7 @@ static int keep_pair(struct pbench_contest *c, struct pb_entrant **e, struct pb_
 		pb_runs_keep(e[j]->r, e[j]->set, run[j], &u);
 		err = err ? err : pb_contest_keep_time(c, j);
 	}
-	if (err || run[0]->timed_out || run[1]->timed_out)
+	if (err || pb_runs_status(run[0]).timed_out || pb_runs_status(run[1]).timed_out)
 		return err;
 	return pb_contest_append_pair(&c->e[!ref], pb_runs_run_value(e[ref]->r, run[ref]),
 				      pb_runs_run_value(e[!ref]->r, run[!ref]));
@@ -85,7 +85,6 @@ static int duet_round(struct pbench_contest *c, long k)
 	struct pb_entrant *e[2] = { &c->e[0], &c->e[1] };
 	struct pbench_child_result res[2] = { { .size = sizeof(res[0]) },
 					      { .size = sizeof(res[1]) } };
-	struct pbench_cpu_probe *probe[2];
 	struct pbench_child *ch[2] = { NULL, NULL };
 	int swap = (int)(k & 1), first = (int)((k >> 1) & 1), err, cpu[2];
 	struct pb_run *run[2];
@@ -97,10 +96,7 @@ static int duet_round(struct pbench_contest *c, long k)
 	cpu[0] = c->duet_cpus[swap];
 	cpu[1] = c->duet_cpus[!swap];
 	for (int j = 0; j < 2; j++) {
-		run[j] = pb_runs_next(e[j]->r, e[j]->set);
-		run[j]->cpu = cpu[j];
-		probe[j] = pb_runs_probe(e[j]->r, cpu[j]);
-		run[j]->have_cpu_noise = probe[j] && pbench_cpu_probe_begin(probe[j]) == 0;
+		run[j] = pb_runs_next_on(e[j]->r, e[j]->set, cpu[j]);
 	}
 	t0 = pbench_ticks();
 	for (int s = 0; s < 2 && !err; s++) {
@@ -115,9 +111,7 @@ static int duet_round(struct pbench_contest *c, long k)
 		err = wait_both(c, e, ch, res, run, t0);
 	for (int j = 0; j < 2; j++) {
 		pbench_child_free(ch[j]);	/* a stop or an error: ended with its group */
-		if (run[j]->have_cpu_noise)
-			run[j]->have_cpu_noise = pbench_cpu_probe_end(probe[j],
-								      &run[j]->cpu_noise) == 0;
+		pb_runs_cpu_noise_end(e[j]->r, run[j]);
 	}
 	if (err < 0 && !c->error[0])
 		pb_contest_set_error(c, "cannot run the duet: %s", pbench_strerror(err));

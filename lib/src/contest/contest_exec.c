@@ -72,7 +72,7 @@ static int hash_fd(int fd, uint64_t *hash, uint64_t *bytes)
 static int check_command(struct pbench_contest *c, struct pb_entrant *e)
 {
 	int fd = memfd_create("pbench-check", MFD_CLOEXEC), err;
-	const struct pb_run *run = &e->set->runs[0];
+	struct pb_run_status st;
 
 	if (fd < 0)
 		return -errno;
@@ -87,10 +87,11 @@ static int check_command(struct pbench_contest *c, struct pb_entrant *e)
 			pb_runs_forget(e->r, e->set);
 	}
 	if (!err) {
-		e->exited = run->exited;
-		e->exit_status = run->exit_status;
-		e->signaled = run->signaled;
-		e->term_signal = run->term_signal;
+		st = pb_runs_status(pb_runs_run_at(e->set, 0));
+		e->exited = st.exited;
+		e->exit_status = st.exit_status;
+		e->signaled = st.signaled;
+		e->term_signal = st.term_signal;
 		err = hash_fd(fd, &e->hash, &e->bytes);
 		e->checked = !err;
 		pb_runs_forget(e->r, e->set);
@@ -146,11 +147,11 @@ static int check_outputs(struct pbench_contest *c)
 
 		if (!e->r)
 			continue;
-		if (e->r->subject.argv) {
+		if (pb_runs_argv(e->r)) {
 			commands++;
 			err = check_command(c, e);
-		} else if (e->digest && e->r->subject.fn) {
-			e->r->subject.fn(e->ctx);
+		} else if (e->digest && pb_runs_fn(e->r)) {
+			pb_runs_fn(e->r)(e->ctx);
 			e->hash = e->digest(e->ctx);
 			e->checked = 1;
 		}
@@ -216,7 +217,7 @@ static void unprepare_all(struct pbench_contest *c)
 {
 	int j = first_live(c);
 
-	if (c->o.mode != PBENCH_RUNS_PREPARED || !c->e[j].set->prep)
+	if (c->o.mode != PBENCH_RUNS_PREPARED || !pb_runs_set_preparing(c->e[j].set))
 		return;
 	pb_runs_unprepare(c->e[j].r, c->e[j].set);
 	for (int i = 0; i < c->n; i++)
@@ -269,14 +270,17 @@ static int round_of(struct pbench_contest *c, int *order, int keep, int *n)
 static int pair_round(struct pbench_contest *c, const int *order, int n)
 {
 	const struct pb_set *rs = c->e[c->o.reference].set;
-	const struct pb_run *ref = rs && rs->done ? &rs->runs[rs->done - 1] : NULL;
+	const struct pb_run *ref = rs && pb_runs_set_done(rs) ?
+				   pb_runs_run_at(rs, pb_runs_set_done(rs) - 1) : NULL;
 	int err = 0;
 
-	for (int k = 0; k < n && ref && !ref->timed_out && !err; k++) {
+	if (ref && pb_runs_status(ref).timed_out)
+		ref = NULL;
+	for (int k = 0; k < n && ref && !err; k++) {
 		struct pb_entrant *e = &c->e[order[k]];
-		const struct pb_run *own = &e->set->runs[e->set->done - 1];
+		const struct pb_run *own = pb_runs_run_at(e->set, pb_runs_set_done(e->set) - 1);
 
-		if (order[k] != c->o.reference && !own->timed_out)
+		if (order[k] != c->o.reference && !pb_runs_status(own).timed_out)
 			err = pb_contest_append_pair(e, pb_runs_run_value(c->e[c->o.reference].r,
 									  ref),
 						     pb_runs_run_value(e->r, own));
@@ -339,14 +343,15 @@ static int one_after_another(struct pbench_contest *c)
 		uint64_t ti = pbench_ticks();
 		struct pb_entrant *e = &c->e[i];
 
-		while (e->r && !pb_contest_stopped(c) && e->set->done < c->o.max_rounds &&
+		while (e->r && !pb_contest_stopped(c) &&
+		       pb_runs_set_done(e->set) < c->o.max_rounds &&
 		       pbench_ticks_to_ns_f(pbench_ticks() - ti) / 1e9 < share) {
 			int err = run_one(c, i, 1);
 
 			if (err)
 				return err;
-			if (e->set->done > c->rounds)
-				c->rounds = e->set->done;
+			if (pb_runs_set_done(e->set) > c->rounds)
+				c->rounds = pb_runs_set_done(e->set);
 			c->elapsed_s = pbench_ticks_to_ns_f(pbench_ticks() - t0) / 1e9;
 			pb_contest_progress(c, "rounds");
 		}
@@ -375,7 +380,7 @@ static int check_entrants(struct pbench_contest *c)
 		return -EINVAL;
 	}
 	if (pb_contest_is_duet(c) && (c->n != 2 || !c->e[0].r || !c->e[1].r ||
-				      !c->e[0].r->subject.argv || !c->e[1].r->subject.argv)) {
+				      !pb_runs_argv(c->e[0].r) || !pb_runs_argv(c->e[1].r))) {
 		pb_contest_set_error(c, "a duet runs two commands side by side: %s", c->n != 2 ?
 				     "give two" : "built-in workloads, functions and stored times "
 				     "run interleaved only");
@@ -407,10 +412,8 @@ static int contest_body(struct pbench_contest *c, int *order)
 	}
 	unprepare_all(c);
 	for (int i = 0; i < c->n; i++)
-		if (c->e[i].set) {
-			pbench_walk_free(c->e[i].set->walk);
-			c->e[i].set->walk = NULL;
-		}
+		if (c->e[i].set)
+			pb_runs_free_walk(c->e[i].set);
 	return err;
 }
 
@@ -434,7 +437,7 @@ static void conclude(struct pbench_contest *c)
 	}
 	for (int i = 0; i < c->n; i++)
 		if (c->e[i].set) {
-			c->e[i].set->elapsed_s = c->elapsed_s;
+			pb_runs_set_elapsed(c->e[i].set, c->elapsed_s);
 			pb_runs_analyze(c->e[i].set);
 		}
 }

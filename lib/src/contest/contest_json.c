@@ -224,7 +224,7 @@ static json_t *entrant_json(const struct pbench_contest *c, int i, int *bad)
 	SET(j, "what", e->r ? pb_runs_subject_json(e->r) : json_string("stored"));
 	SET(j, "reference", json_boolean(i == c->o.reference));
 	SET(j, "stored", json_boolean(!e->r));
-	SET(j, "failed", json_integer(e->set ? e->set->failed : 0));
+	SET(j, "failed", json_integer(e->set ? pb_runs_set_failed(e->set) : 0));
 	SET(j, "check", check_json(e));
 	SET(j, "summary", summary_json(e));
 	SET(j, "times_ns", times_json(e));
@@ -297,22 +297,22 @@ int pbench_contest_write_json(const struct pbench_contest *c, FILE *f)
 static void csv_run(FILE *f, const struct pbench_contest *c, int i, int k)
 {
 	const struct pb_entrant *e = &c->e[i];
-	const struct pb_run *run = &e->set->runs[k];
+	const struct pb_run_status run = pb_runs_status(pb_runs_run_at(e->set, k));
 	int nr = pbench_runs_nr_events(e->r);
 
 	pb_csv_text(f, e->name);
-	fprintf(f, ",%d,%d,%llu,%llu,", i, k + 1, (unsigned long long)run->ns,
-		(unsigned long long)run->ticks);
-	if (run->exited)
-		fprintf(f, "%d", run->exit_status);
+	fprintf(f, ",%d,%d,%llu,%llu,", i, k + 1, (unsigned long long)run.ns,
+		(unsigned long long)run.ticks);
+	if (run.exited)
+		fprintf(f, "%d", run.exit_status);
 	fputc(',', f);
-	if (run->signaled)
-		fprintf(f, "%d", run->term_signal);
-	fprintf(f, ",%d,%d", run->timed_out, run->cpu);
+	if (run.signaled)
+		fprintf(f, "%d", run.term_signal);
+	fprintf(f, ",%d,%d", run.timed_out, run.cpu);
 	for (int ev = 0; ev < nr; ev++) {
 		fputc(',', f);
-		if (run->counts[ev].status <= PBENCH_EVENT_MULTIPLEXED)
-			fprintf(f, "%.17g", run->counts[ev].scaled);
+		if (run.counts[ev].status <= PBENCH_EVENT_MULTIPLEXED)
+			fprintf(f, "%.17g", run.counts[ev].scaled);
 	}
 	fputc('\n', f);
 }
@@ -375,7 +375,7 @@ int pbench_contest_write_csv(const struct pbench_contest *c, FILE *f)
 			csv_stored(f, c, i, nr);
 			continue;
 		}
-		for (int k = 0; k < e->set->done; k++)
+		for (int k = 0; k < pb_runs_set_done(e->set); k++)
 			csv_run(f, c, i, k);
 	}
 	return pb_stream_end(f);

@@ -19,12 +19,12 @@ int pbench_contest_count_memory(struct pbench_contest *c, int n)
 		return pb_fail(-EINVAL, "%s(): %s", __func__, !c ? "c is NULL" : n < 1 ?
 			       "n is less than 1" : "no entrant");
 	for (int i = 0; i < c->n; i++)
-		if (!c->e[i].r || !c->e[i].r->subject.argv)
+		if (!c->e[i].r || !pb_runs_argv(c->e[i].r))
 			return pb_fail(-EINVAL, "%s(): entrant %d is not a command", __func__, i);
 	runs = calloc((size_t)c->n, sizeof(*runs));
 	argv = calloc((size_t)c->n, sizeof(*argv));
 	for (int i = 0; runs && argv && i < c->n && !err; i++) {
-		argv[i] = c->e[i].r->subject.argv;
+		argv[i] = pb_runs_argv(c->e[i].r);
 		runs[i] = calloc((size_t)n, sizeof(*runs[i]));
 		err = runs[i] ? 0 : -ENOMEM;
 	}

@@ -69,8 +69,8 @@ int pbench_contest_result(const struct pbench_contest *c, int i,
 	x.size = out->size;
 	x.name = e->name;
 	x.stored = !e->r;
-	x.runs = e->set ? e->set->done : (long)(c->metric ? e->mn : e->n);
-	x.failed = e->set ? e->set->failed : 0;
+	x.runs = e->set ? pb_runs_set_done(e->set) : (long)(c->metric ? e->mn : e->n);
+	x.failed = e->set ? pb_runs_set_failed(e->set) : 0;
 	x.verdict = ref ? 0 : e->verdict ? e->verdict : PBENCH_VERDICT_UNDECIDED;
 	x.ratio = ref ? 1 : e->have_w ? e->w.ratio : NAN;
 	x.ratio_lo = ref || !e->have_w ? NAN : e->w.ratio_lo;
@@ -582,15 +582,17 @@ static double *event_values(const struct pb_entrant *e, int ev, size_t *n, int *
 			    const char **reason)
 {
 	const struct pb_set *s = e->set;
-	double *v = malloc((size_t)(s->done ? s->done : 1) * sizeof(*v));
+	int done = pb_runs_set_done(s);
+	double *v = malloc((size_t)(done ? done : 1) * sizeof(*v));
 
 	*n = 0;
 	*status = PBENCH_EVENT_OK;
 	*reason = "";
-	for (int k = 0; v && k < s->done; k++) {
-		const struct pbench_count *cnt = &s->runs[k].counts[ev];
+	for (int k = 0; v && k < done; k++) {
+		struct pb_run_status run = pb_runs_status(pb_runs_run_at(s, k));
+		const struct pbench_count *cnt = &run.counts[ev];
 
-		if (!pb_run_measured(s->runs[k].timed_out))
+		if (!pb_run_measured(run.timed_out))
 			continue;
 		if (cnt->status > *status) {
 			*status = cnt->status;
@@ -681,7 +683,8 @@ int pbench_contest_event(const struct pbench_contest *c, int i, int ev,
 	if (!na && st <= PBENCH_EVENT_MULTIPLEXED) {
 		/* nothing read is not "ok": no run of this entrant was measured */
 		x.status = PBENCH_EVENT_NOT_COUNTED;
-		x.reason = !e->r ? "the baseline's runs did not count it" : e->set->done ?
+		x.reason = !e->r ? "the baseline's runs did not count it" :
+			   pb_runs_set_done(e->set) ?
 			   "no run of it was measured (each one was killed at the timeout)" :
 			   "it has no runs";
 	}

@@ -64,15 +64,15 @@ int pb_contest_helper(struct pbench_contest *c, char **argv, const char *what)
 int pb_contest_keep_time(struct pbench_contest *c, int i)
 {
 	struct pb_entrant *e = &c->e[i];
-	const struct pb_run *run = &e->set->runs[e->set->done - 1];
-
+	const struct pb_run *run = pb_runs_run_at(e->set, pb_runs_set_done(e->set) - 1);
+	struct pb_run_status st = pb_runs_status(run);
 	double v = c->metric ? pb_runs_run_value(e->r, run) : NAN;
 
-	if (!pb_run_measured(run->timed_out))
+	if (!pb_run_measured(st.timed_out))
 		return 0;	/* PB_RUN_LEFT_OUT */
 	if (isfinite(v) && pb_contest_append(&e->mx, &e->mn, &e->mcap, v))
 		return -ENOMEM;
-	return pb_contest_append(&e->x, &e->n, &e->cap, (double)run->ns);
+	return pb_contest_append(&e->x, &e->n, &e->cap, (double)st.ns);
 }
 
 int pb_contest_budget_spent(struct pbench_contest *c)

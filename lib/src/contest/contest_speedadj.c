@@ -180,25 +180,24 @@ static int baseline_occasion(const struct pb_entrant *e, struct occasion *o, con
 
 static int today_occasion(const struct pb_entrant *e, struct occasion *o)
 {
-	const struct pbench_runs *r = e->r;
 	const struct pb_set *s = e->set;
-	double ti = (double)pbench_speed_iterations(r->speed);
-	double ci = (double)pb_speed_clock_iterations(r->speed);
+	struct pb_speed_best best = pb_runs_speed_best(e->r);
+	double ti = best.thr_iterations, ci = best.clk_iterations;
 	size_t k = 0;
 	int err = occasion_alloc(o, e->n);
 
 	if (err)
 		return err;
-	o->thr_best = r->speed_best_ns / ti;
-	o->clk_best = r->clock_best_ns / ci;
-	for (int i = 0; i < s->done && k < e->n; i++) {
-		const struct pb_run *run = &s->runs[i];
-		double off = run->noise.not_running_ns, ns = (double)run->ns;
+	o->thr_best = best.thr_ns / ti;
+	o->clk_best = best.clk_ns / ci;
+	for (int i = 0; i < pb_runs_set_done(s) && k < e->n; i++) {
+		struct pb_run_status run = pb_runs_status(pb_runs_run_at(s, i));
+		double off = run.not_running_ns, ns = (double)run.ns;
 
-		if (!pb_run_measured(run->timed_out))
+		if (!pb_run_measured(run.timed_out))
 			continue;
-		o->clk[k] = per_iteration(r->clock_best_ns, run->clock, ci);
-		o->thr[k] = per_iteration(r->speed_best_ns, run->speed, ti);
+		o->clk[k] = per_iteration(best.clk_ns, run.clock, ci);
+		o->thr[k] = per_iteration(best.thr_ns, run.speed, ti);
 		o->share[k++] = ns > 0 && isfinite(off) ? fmin(1, fmax(0, 1 - off / ns)) : 1;
 	}
 	return 0;

@@ -165,8 +165,7 @@ static void print_cpu_time(FILE *f, const struct pbench_contest *c, const int *o
 
 		if (!e->r || !e->set)
 			continue;
-		u = pb_runs_mean_field(e->set, offsetof(struct pb_run, user_ns));
-		s = pb_runs_mean_field(e->set, offsetof(struct pb_run, system_ns));
+		pb_runs_cpu_time(e->set, &u, &s);
 		if (!isfinite(u) || !isfinite(s))
 			continue;
 		if (!head++)
@@ -344,9 +343,12 @@ static void print_metrics(FILE *f, const struct pbench_contest *c)
 static void print_how(FILE *f, const struct pbench_contest *c)
 {
 	const struct pb_entrant *any = NULL;
+	struct pb_set_how how = { 0 };
 
 	for (int i = 0; i < c->n && !any; i++)
 		any = c->e[i].r ? &c->e[i] : NULL;
+	if (any)
+		how = pb_runs_set_how(any->set);
 	if (pb_contest_is_duet(c))
 		fprintf(f, "\norder: duet, both at once on CPUs %d and %d (swapped every round), "
 			"%zu pairs compared\n", c->duet_cpus[0], c->duet_cpus[1],
@@ -357,20 +359,20 @@ static void print_how(FILE *f, const struct pbench_contest *c)
 		fprintf(f, "\norder: interleaved, each round in a fresh random order (seed %llu)%s\n",
 			(unsigned long long)c->o.seed, pb_contest_paired(c) ? ", each run compared "
 			"with the reference's of its round" : "");
-	if (any && any->set->prepared && pb_contest_is_duet(c))
+	if (any && how.prepared && pb_contest_is_duet(c))
 		fprintf(f, "prepared: %s %d for both commands, each pinned to its duet CPU, warm-up "
-			"%.0f ms; restored %s\n", any->set->policy_name, any->set->prio_value,
-			any->set->warmup_ms,
-			any->set->restore_err ? pbench_strerror(any->set->restore_err) : "after");
-	else if (any && any->set->prepared)
+			"%.0f ms; restored %s\n", how.policy_name, how.prio_value,
+			how.warmup_ms,
+			how.restore_err ? pbench_strerror(how.restore_err) : "after");
+	else if (any && how.prepared)
 		fprintf(f, "prepared: CPU %d (%s), %s %d, warm-up %.0f ms; restored %s\n",
-			any->set->cpu, any->set->cpu_reason, any->set->policy_name,
-			any->set->prio_value, any->set->warmup_ms,
-			any->set->restore_err ? pbench_strerror(any->set->restore_err) : "after");
-	else if (any && any->set->policy_name)
+			how.cpu, how.cpu_reason, how.policy_name,
+			how.prio_value, how.warmup_ms,
+			how.restore_err ? pbench_strerror(how.restore_err) : "after");
+	else if (any && how.policy_name)
 		fprintf(f, "unprepared: no pinning%s, %s %d as started\n",
-			pb_contest_is_duet(c) ? " but the duet's" : "", any->set->policy_name,
-			any->set->prio_value);
+			pb_contest_is_duet(c) ? " but the duet's" : "", how.policy_name,
+			how.prio_value);
 	if (c->o.warmup_runs)
 		fprintf(f, "warm-up: %ld run%s of each, not kept\n", c->o.warmup_runs,
 			c->o.warmup_runs == 1 ? "" : "s");
@@ -493,9 +495,10 @@ static void print_check_and_stop(FILE *f, const struct pbench_contest *c)
 			ref->signaled ? ref->term_signal : ref->exit_status,
 			(unsigned long long)ref->bytes, (unsigned long long)ref->hash);
 	for (int i = 0; i < c->n; i++)
-		if (c->e[i].set && c->e[i].set->failed)
+		if (c->e[i].set && pb_runs_set_failed(c->e[i].set))
 			fprintf(f, "failed: %d of %d runs of %s exited non-zero or were killed\n",
-				c->e[i].set->failed, c->e[i].set->done, c->e[i].name);
+				pb_runs_set_failed(c->e[i].set), pb_runs_set_done(c->e[i].set),
+				c->e[i].name);
 	fprintf(f, "stopped: %s after %ld round%s in %.1f s (budget: %ld rounds", why[c->stop],
 		c->rounds, c->rounds == 1 ? "" : "s", c->elapsed_s, c->o.max_rounds);
 	if (c->o.max_time_s > 0)

@@ -20,7 +20,7 @@
 #include "stats/samples.h"
 #include "counters/counters.h"
 #include "counters/counts.h"
-#include "runs/runs.h"
+#include "runs/runs_inner.h"
 
 #define MAX_RUNS 1000000L
 
@@ -331,12 +331,98 @@ static int target_request(struct pbench_runs *r)
 	return 0;
 }
 
-int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opts)
+/* The options checked and copied: the CPUs, the helpers, the events (*defaults: none given,
+ * the default list), the figure decided on with what it adds to them, the subject. */
+static int copy_opts(struct pbench_runs *r, int *defaults)
+{
+	int err = check_opts(r);
+
+	if (!err)
+		err = copy_cpus(r);
+	if (!err)
+		err = copy_helpers(r);
+	if (err)
+		return err;
+	*defaults = !r->o.events;
+	r->events = strdup(r->o.events ? r->o.events : PBENCH_RUNS_DEFAULT_EVENTS);
+	if (!r->events || (r->o.metric && !(r->metric = strdup(r->o.metric))))
+		return -ENOMEM;
+	r->o.metric = r->metric;
+	if ((err = target_request(r)))
+		return err;
+	r->o.events = r->events;
+	return subject_init(r);
+}
+
+/* The events and metrics opened (defaults: the default list, whose events this machine
+ * cannot count are left out), the metrics shown and the figure found among them, a
+ * command's child plan; a workload's or a function's set enabled. */
+static int open_counters(struct pbench_runs *r, int defaults)
 {
 	struct pbench_counters_opts copts = { .size = sizeof(copts), .cpu = -1 };
-	struct pbench_runs *r;
 	unsigned char *asked = NULL;
-	int err, defaults;
+	int err;
+
+	/* Names are checked, and what this machine can count is learned, before anything runs.
+	 * For a command the set is also where its runs are counted: held on pbench's thread,
+	 * never enabled here, inherited by each run's command and counting from its exec (a run
+	 * is what it added). Opening a set per run on the command's pid cost ~90 us a run, and
+	 * the handshake that allows it a fork and two pipes more (bench_stat_cost). */
+	if (r->o.argv)
+		copts.flags = PBENCH_COUNTERS_INHERIT | PBENCH_COUNTERS_ENABLE_ON_EXEC;
+	err = pbench_counters_open(&r->self, r->events, &copts);
+	if (!err && defaults)
+		err = leave_out(r, &copts);
+	if ((!err || err == -PBENCH_ENO_EVENTS) && r->o.metrics)
+		err = open_metrics(r, &copts, &asked);
+	if (err && err != -PBENCH_ENO_EVENTS) {
+		free(asked);
+		return err;
+	}
+	r->nr = pbench_counters_nr(r->self);
+	err = pb_runs_pick_metrics(r, asked);
+	free(asked);
+	if (err || (err = pb_runs_target_find(r)))
+		return err;
+	if (r->o.argv && (err = plan_child(&r->subject.plan, r->self, r->nr)))
+		return err;
+	/* For a command the set is never enabled (its commands enable their copies at exec).
+	 * With nothing countable it is kept for its reasons but never started. */
+	if (!r->o.argv && pbench_counters_nr_groups(r->self))
+		return pbench_counters_enable(r->self);
+	return 0;
+}
+
+/* The runs' memory: the intervals', the sets' (with a metric, its values too), a CPU probe
+ * per CPU; and the clock's information. */
+static int alloc_runs(struct pbench_runs *r)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	int err;
+
+	if ((err = pb_runs_intervals_init(r)))
+		return err;
+	r->ci.size = sizeof(r->ci);
+	if ((err = pbench_clock_info(&r->ci)))
+		return err;
+	if (r->o.mode != PBENCH_RUNS_PREPARED)
+		err = alloc_set(&r->sets[r->nsets++], PBENCH_RUNS_UNPREPARED, r->o.runs, r->nr);
+	if (!err && r->o.mode != PBENCH_RUNS_UNPREPARED)
+		err = alloc_set(&r->sets[r->nsets++], PBENCH_RUNS_PREPARED, r->o.runs, r->nr);
+	for (int s = 0; !err && s < r->nsets && pb_runs_target_name(r); s++)
+		if (!(r->sets[s].mv = calloc((size_t)r->o.runs, sizeof(double))))
+			err = -ENOMEM;
+	if (err)
+		return err;
+	r->nprobes = n > 0 && n <= CPU_SETSIZE ? (int)n : 0;
+	r->probes = calloc((size_t)(r->nprobes ? r->nprobes : 1), sizeof(*r->probes));
+	return r->probes ? 0 : -ENOMEM;
+}
+
+int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opts)
+{
+	struct pbench_runs *r;
+	int err, defaults = 0;
 
 	pb_fail_clear();
 	if (!out)
@@ -351,82 +437,17 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 	r->env_cpu = -1;
 	r->spot = &r->spot_own;
 	r->spot->end_cpu = r->spot->cpu = -1;
-	err = check_opts(r);
+	err = copy_opts(r, &defaults);
 	if (!err)
-		err = copy_cpus(r);
+		err = open_counters(r, defaults);
 	if (!err)
-		err = copy_helpers(r);
-	if (err)
-		goto out_free;
-	defaults = !r->o.events;
-	r->events = strdup(r->o.events ? r->o.events : PBENCH_RUNS_DEFAULT_EVENTS);
-	if (!r->events || (r->o.metric && !(r->metric = strdup(r->o.metric)))) {
-		err = -ENOMEM;
-		goto out_free;
+		err = alloc_runs(r);
+	if (err) {
+		pbench_runs_free(r);
+		return err;
 	}
-	r->o.metric = r->metric;
-	if ((err = target_request(r)))
-		goto out_free;
-	r->o.events = r->events;
-	err = subject_init(r);
-	if (err)
-		goto out_free;
-	/* Names are checked, and what this machine can count is learned, before anything runs.
-	 * For a command the set is also where its runs are counted: held on pbench's thread,
-	 * never enabled here, inherited by each run's command and counting from its exec (a run
-	 * is what it added). Opening a set per run on the command's pid cost ~90 us a run, and
-	 * the handshake that allows it a fork and two pipes more (bench_stat_cost). */
-	if (r->o.argv)
-		copts.flags = PBENCH_COUNTERS_INHERIT | PBENCH_COUNTERS_ENABLE_ON_EXEC;
-	err = pbench_counters_open(&r->self, r->events, &copts);
-	if (!err && defaults)
-		err = leave_out(r, &copts);
-	if ((!err || err == -PBENCH_ENO_EVENTS) && r->o.metrics)
-		err = open_metrics(r, &copts, &asked);
-	if (err && err != -PBENCH_ENO_EVENTS)
-		goto out_free;
-	r->nr = pbench_counters_nr(r->self);
-	if ((err = pb_runs_pick_metrics(r, asked)) || (err = pb_runs_target_find(r)))
-		goto out_free;
-	free(asked);
-	asked = NULL;
-	if (r->o.argv && (err = plan_child(&r->subject.plan, r->self, r->nr)))
-		goto out_free;
-	/* For a command the set is never enabled (its commands enable their copies at exec).
-	 * With nothing countable it is kept for its reasons but never started. */
-	if (!r->o.argv && pbench_counters_nr_groups(r->self) &&
-	    (err = pbench_counters_enable(r->self)))
-		goto out_free;
-	if ((err = pb_runs_intervals_init(r)))
-		goto out_free;
-	r->ci.size = sizeof(r->ci);
-	err = pbench_clock_info(&r->ci);
-	if (err)
-		goto out_free;
-	if (r->o.mode != PBENCH_RUNS_PREPARED)
-		err = alloc_set(&r->sets[r->nsets++], PBENCH_RUNS_UNPREPARED, r->o.runs, r->nr);
-	if (!err && r->o.mode != PBENCH_RUNS_UNPREPARED)
-		err = alloc_set(&r->sets[r->nsets++], PBENCH_RUNS_PREPARED, r->o.runs, r->nr);
-	for (int s = 0; !err && s < r->nsets && pb_runs_target_name(r); s++)
-		if (!(r->sets[s].mv = calloc((size_t)r->o.runs, sizeof(double))))
-			err = -ENOMEM;
-	if (!err) {
-		long n = sysconf(_SC_NPROCESSORS_CONF);
-
-		r->nprobes = n > 0 && n <= CPU_SETSIZE ? (int)n : 0;
-		r->probes = calloc((size_t)(r->nprobes ? r->nprobes : 1), sizeof(*r->probes));
-		if (!r->probes)
-			err = -ENOMEM;
-	}
-	if (err)
-		goto out_free;
 	*out = r;
 	return 0;
-
-out_free:
-	free(asked);
-	pbench_runs_free(r);
-	return err;
 }
 
 /* ---- after the runs: summaries, fences, causes ---------------------------------------------- */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "runs/runs.h"
+#include "runs/runs_inner.h"
 
 static void csv_u64(FILE *f, uint64_t v, int known)
 {

@@ -21,7 +21,7 @@
 #include "counters/counters.h"
 #include "measure/measure.h"
 #include "counters/counts.h"
-#include "runs/runs.h"
+#include "runs/runs_inner.h"
 
 /* ---- one run ------------------------------------------------------------------------------- */
 
@@ -402,6 +402,24 @@ struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set)
 	run->cpu_noise.size = sizeof(run->cpu_noise);
 	run->ref_before_cpu = run->ref_after_cpu = run->end_cpu = -1;
 	return run;
+}
+
+/* A duet's next run: on cpu, its CPU's noise probed from now (pb_runs_cpu_noise_end()). */
+struct pb_run *pb_runs_next_on(struct pbench_runs *r, struct pb_set *s, int cpu)
+{
+	struct pb_run *run = pb_runs_next(r, s);
+	struct pbench_cpu_probe *probe = pb_runs_probe(r, cpu);
+
+	run->cpu = cpu;
+	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
+	return run;
+}
+
+void pb_runs_cpu_noise_end(struct pbench_runs *r, struct pb_run *run)
+{
+	if (run->have_cpu_noise)
+		run->have_cpu_noise = pbench_cpu_probe_end(pb_runs_probe(r, run->cpu),
+							   &run->cpu_noise) == 0;
 }
 
 /* The next run measured: its event names, its noise, the rest after it; kept. */

@@ -16,7 +16,7 @@
 
 #include "base/base.h"
 #include "measure/measure.h"
-#include "runs/runs.h"
+#include "runs/runs_inner.h"
 
 int pbench_runs_totals(const struct pbench_runs *r, struct pbench_runs_totals *out)
 {

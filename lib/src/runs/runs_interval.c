@@ -25,7 +25,7 @@
 #include "base/base.h"
 #include "counters/counters.h"
 #include "counters/counts.h"
-#include "runs/runs.h"
+#include "runs/runs_inner.h"
 
 int pb_runs_intervals_init(struct pbench_runs *r)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "runs/runs.h"
+#include "runs/runs_inner.h"
 
 static int is_time_event(const char *name)
 {

@@ -16,7 +16,7 @@
 #include "counters/counts.h"
 #include "base/jsonutil.h"
 #include "listing/listing.h"
-#include "runs/runs.h"
+#include "runs/runs_inner.h"
 
 /*
  * One event of one run: null when the event could not be opened (the document's events[] says

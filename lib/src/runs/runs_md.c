@@ -16,7 +16,7 @@
 
 #include "base/base.h"
 #include "measure/measure.h"
-#include "runs/runs.h"
+#include "runs/runs_inner.h"
 
 /* The command as a shell would take it back, or the workload in words. */
 static void md_subject(FILE *f, const struct pbench_runs *r)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "runs/runs.h"
+#include "runs/runs_inner.h"
 
 int pbench_runs_progress_text(const struct pbench_runs_progress *p, char *buf, size_t len)
 {

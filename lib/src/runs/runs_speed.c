@@ -35,7 +35,7 @@
 #include "base/base.h"
 #include "stats/samples.h"
 #include "counters/counters.h"
-#include "runs/runs.h"
+#include "runs/runs_inner.h"
 
 #define PB_SPEED_REUSE_NS 10e6
 

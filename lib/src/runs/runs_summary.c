@@ -18,7 +18,7 @@
 #include "stats/samples.h"
 #include "counters/counters.h"
 #include "counters/counts.h"
-#include "runs/runs.h"
+#include "runs/runs_inner.h"
 
 #define MAX_METRIC_EVENTS 8
 

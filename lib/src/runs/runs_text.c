@@ -13,7 +13,7 @@
 #include "measure/measure.h"
 #include "stats/samples.h"
 #include "counters/counters.h"
-#include "runs/runs.h"
+#include "runs/runs_inner.h"
 
 static int is_time_event(const char *name)
 {

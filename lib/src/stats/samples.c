@@ -17,7 +17,7 @@
 #include <jansson.h>
 
 #include "base/base.h"
-#include "stats/samples.h"
+#include "stats/samples_inner.h"
 
 int pbench_samples_new(struct pbench_samples **out)
 {

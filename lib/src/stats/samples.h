@@ -2,51 +2,13 @@
 /*
  * The stats module (lib/src/stats/), declared for the files of the library: the one rule of
  * every summary of runs and the look factor of the verdict (stats.c), the samples read back
- * from files (samples.c) and their analysis (measure/samples_report.c). Never installed.
+ * from files (samples.c, an object opaque outside stats/: samples_inner.h) and their analysis
+ * (samples_report.c), the gate (gate.c). Never installed.
  */
 #ifndef PBENCH_SAMPLES_H
 #define PBENCH_SAMPLES_H
 
 #include "pbench.h"
-
-struct sample_set {
-	char *name;
-	char *unit;		/* "ns", a label, or NULL */
-	double *x;
-	size_t n, cap;
-	size_t left_out;	/* runs killed at the timeout, not in x (pb_run_measured()) */
-	size_t failed;		/* runs in x that exited non-zero or were killed */
-	int input;		/* which input (add_text/add_file call) it came from, from 0 */
-	int gbench;		/* a benchmark of Google Benchmark's JSON: paired by name */
-};
-
-/* The first set against another (or a benchmark against its namesake in the other file): a
- * test when there is spread to judge by. */
-struct pb_samples_cmp {
-	int a, b;
-	int tested;		/* 0: both constant, no test; -1: their units differ; -2: a side
-				 * has one value (a repetition): no test, the ratio only */
-	struct pbench_welch w;	/* a against b (the JSON's older ratio, verdict, welch_t) */
-	struct pbench_welch wb;	/* b against a: the ratio shown, time of b / time of a */
-	struct pbench_mann_whitney m;
-};
-
-struct pbench_samples {
-	struct sample_set *v;
-	int n;
-	char *note;		/* what an input that holds no samples was (a comparison) */
-	char *warning;		/* what the last input read warns of (pbench_samples_warning) */
-	int inputs;		/* inputs read (each add_text/add_file that added sets) */
-	int cpu_time;		/* Google Benchmark: cpu_time read, not real_time */
-	char *unpaired;		/* benchmarks only in one of two files (pbench_samples_analyze) */
-	/* pbench_samples_analyze() */
-	int analyzed;		/* sets summarized (the sets read since are not) */
-	double confidence, same_pct;
-	struct pbench_summary *sums;
-	struct pb_samples_cmp *cmps;
-	int ncmp;
-	int width;		/* pbench_samples_wrap_at() */
-};
 
 /*
  * The one rule of every summary of runs: pbench stat's and compare's, and pbench analyze's (and
@@ -65,6 +27,15 @@ static inline int pb_run_measured(int timed_out)
 /* How much stricter a sequential comparison's boundary is than one look's (Pocock): see
  * pbench_stats_verdict(). */
 #define PB_VERDICT_LOOK_FACTOR 10
+
+/* samples_report.c, for the text of pbench_samples_write_text() (measure/samples_text.c, on
+ * measure's pbench_summary_write_text()): the sets analyzed (0: not analyzed, or s NULL), the
+ * width to wrap at (pbench_samples_wrap_at()), set i's runs left out (PB_RUN_LEFT_OUT), and
+ * the comparisons' text after the summaries. */
+int pb_samples_analyzed(const struct pbench_samples *s);
+int pb_samples_width(const struct pbench_samples *s);
+size_t pb_samples_left_out(const struct pbench_samples *s, int i);
+void pb_samples_write_comparisons(const struct pbench_samples *s, FILE *f);
 
 /* gate.c: pbench_stats_gate() on any positive figure: what names it in the words (NULL: the
  * time, pbench_stats_gate()'s words), higher_better makes a lower value the worse side, and

@@ -2,11 +2,13 @@
 /*
  * What pbench analyze reports of samples read from files (samples.c): each set's summary and
  * the first set against each other one (Welch, Mann-Whitney, the ratio of the means and the
- * verdict of pbench_stats_verdict()), in text, JSON and Markdown. A difference reads as a
- * factor ("1.99x faster"), never as a percentage of the other time, and in pbench's one
- * direction (kmod-free-docs/statistics.md): each set against the first, the ratio time of b /
- * time of a, "b is 1.99x slower than a", as pbench compare says it. The JSON keeps its older
- * a-against-b fields (ratio, verdict, welch_t) beside ratio_b_to_a and verdict_b.
+ * verdict of pbench_stats_verdict()), in JSON and Markdown, and the comparisons' text (the
+ * summaries' text, on measure's pbench_summary_write_text(), is measure/samples_text.c's). A
+ * difference reads as a factor ("1.99x faster"), never as a percentage of the other time, and
+ * in pbench's one direction (kmod-free-docs/statistics.md): each set against the first, the
+ * ratio time of b / time of a, "b is 1.99x slower than a", as pbench compare says it. The JSON
+ * keeps its older a-against-b fields (ratio, verdict, welch_t) beside ratio_b_to_a and
+ * verdict_b.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,7 +18,7 @@
 
 #include "base/base.h"
 #include "base/jsonutil.h"
-#include "stats/samples.h"
+#include "stats/samples_inner.h"
 
 static int compare_pair(struct pbench_samples *s, int a, int b, struct pb_samples_cmp *c,
 			char *why, size_t wlen)
@@ -286,35 +288,33 @@ int pbench_samples_wrap_at(struct pbench_samples *s, int width)
 	return 0;
 }
 
-/* The summaries' rows continue at the values' column (2 + 13 + 1), the comparisons' lines 2
+/* The comparisons' text (pbench_samples_write_text() after the summaries), their lines 2
  * columns further in than they start. */
-int pbench_samples_write_text(const struct pbench_samples *s, FILE *f)
+void pb_samples_write_comparisons(const struct pbench_samples *s, FILE *f)
 {
 	struct pb_line l;
-	FILE *g;
+	FILE *g = pb_line_open(&l, f, s->width, PB_HANG(2));
 
-	if (!s || !f || !s->analyzed)
-		return -EINVAL;
-	g = pb_line_open(&l, f, s->width, PB_HANG(14));
-	for (int i = 0; i < s->analyzed; i++) {
-		if (i)
-			fputc('\n', g);
-		pbench_summary_write_text(&s->sums[i], g, s->v[i].name, s->v[i].unit);
-		if (s->v[i].left_out)	/* the rule of pb_run_measured(), said */
-			fprintf(g, "  %-13s %zu run%s, %s\n", "left out", s->v[i].left_out,
-				s->v[i].left_out == 1 ? "" : "s", PB_RUN_LEFT_OUT);
-		if (s->v[i].failed)
-			fprintf(g, "  %-13s %zu of the runs exited non-zero or were killed: "
-				"their times are of failures\n", "failed", s->v[i].failed);
-	}
-	pb_line_close(&l);
-	g = pb_line_open(&l, f, s->width, PB_HANG(2));
 	for (int i = 0; i < s->ncmp; i++)
 		write_comparison(s, &s->cmps[i], g);
 	if (s->unpaired)
 		fprintf(g, "\nnot compared, %s\n", s->unpaired);
 	pb_line_close(&l);
-	return pb_stream_end(f);
+}
+
+int pb_samples_analyzed(const struct pbench_samples *s)
+{
+	return s ? s->analyzed : 0;
+}
+
+int pb_samples_width(const struct pbench_samples *s)
+{
+	return s->width;
+}
+
+size_t pb_samples_left_out(const struct pbench_samples *s, int i)
+{
+	return s->v[i].left_out;
 }
 
 static json_t *set_json(const struct pbench_samples *s, int i, int *bad)
@@ -484,17 +484,4 @@ int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
 		md_versus(f, s, i);
 	}
 	return pb_stream_end(f);
-}
-
-int pbench_samples_write(const struct pbench_samples *s, int fmt, FILE *f)
-{
-	switch (fmt) {
-	case PBENCH_REPORT_FORMAT_JSON:
-		return pbench_samples_write_json(s, f);
-	case PBENCH_REPORT_FORMAT_MARKDOWN:
-		return pbench_samples_write_markdown(s, f);
-	case PBENCH_REPORT_FORMAT_TEXT:
-		return pbench_samples_write_text(s, f);
-	}
-	return pb_fail(-EINVAL, "%s(): no report format %d", __func__, fmt);
 }
