@@ -572,16 +572,19 @@ def history_source(root):
 
 
 def history(root):
-    """(problems, reason it could not run or None)."""
+    """(problems, the reason it could not run or None, the records of the current soname ever
+    committed: [(kind, key, value, commit)], first committed first)."""
     why = history_source(root)
     if why:
-        return [], why
-    bad = []
+        return [], why, []
+    bad, so = [], soversion(root)
     path = os.path.join(root, FREEZE)
     today = record_lines(open(path).read()) if os.path.exists(path) else []
-    seen = set()
+    seen, base, keys, last = set(), [], set(), None
     for c, date, text in versions(root, FREEZE) or []:
-        for i, line in enumerate(record_lines(text)):
+        last = c
+        lines = record_lines(text)
+        for i, line in enumerate(lines):
             if (i, line) in seen:
                 continue
             seen.add((i, line))
@@ -594,15 +597,24 @@ def history(root):
                 now = 'the same, chained as %s, not %s' % (today[i].split()[0], line.split()[0])
             else:
                 now = "'%s'" % today[i].split(' ', 1)[-1]
-            bad.append("%s record %d, committed in %s (%s): '%s', now %s" %
-                       (FREEZE, i + 1, c[:12], date, was, now))
-    if len(bad) > 12:
-        bad = bad[:12] + ['... and %d more records of its history' % (len(bad) - 12)]
+            bad.append("record %d, committed in %s (%s): '%s', now %s" %
+                       (i + 1, c[:12], date, was, now))
+        try:
+            secs, _ = sections([parse_rest(line.split(' ', 1)[1]) + (c,) for line in lines])
+        except (IndexError, ValueError):
+            continue
+        for r in secs.get(so, []):
+            if (r[0], r[1]) not in keys:
+                keys.add((r[0], r[1]))
+                base.append(r)
     if bad:
-        bad.append('%s is append-only across git history: the records committed before stay, '
-                   'unchanged, in their place (the only fresh start is a soname bump: '
-                   'HACKING.md)' % FREEZE)
-    so, top = soversion(root), None
+        n = len(bad)
+        bad = ['%s lost or changed %d records of its git history (the first-parent commits up '
+               'to %s): it is append-only, the records committed stay unchanged in their place '
+               '(the only fresh start is a soname bump: HACKING.md)' % (FREEZE, n, last[:12])] + \
+              ['%s %s' % (FREEZE, b) for b in bad[:5]] + \
+              (['... and %d more' % (n - 5)] if n > 5 else [])
+    top = None
     for c, date, text in versions(root, 'Makefile') or []:
         v = makefile_soversion(text)
         if v is not None and (top is None or v > top[0]):
@@ -610,7 +622,7 @@ def history(root):
     if top and so is not None and so < top[0]:
         bad.append('Makefile SOVERSION %d, yet it was %d in %s (%s): a soname never goes down' %
                    (so, top[0], top[1][:12], top[2]))
-    return bad, None
+    return bad, None, base
 
 
 # ---- the modes --------------------------------------------------------------------------------
@@ -642,7 +654,7 @@ def main():
         else:
             sys.exit(__doc__)
     if mode == 'history':
-        bad, why = history(root)
+        bad, why, _ = history(root)
         if why:
             print('SKIP history: %s' % why)
             return 2
@@ -691,10 +703,12 @@ def main():
     bad += more
     skips += sk
     if mode == 'check' and hist:
-        more, why = history(root)
-        bad += more
+        more, why, base = history(root)
         if why:
             skips.append('history: ' + why)
+        # the tree against the freeze as committed: what a reset hides from the file
+        hb, _ = compare(base, cur, kinds)
+        bad += ['as committed (git history): ' + b for b in hb if b not in bad] + more
     for s in skips:
         print('SKIP ' + s)
     if bad:
