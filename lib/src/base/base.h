@@ -4,8 +4,7 @@
  * the library. Errors and the log (log.c), the one check and copy of a caller's versioned
  * struct, the /sys and /proc reader (sysfs.c), reason strings (intern.c), enum names
  * (names.c), the raw perf_event_open (sys_perf.c), prose wrapped at a width (wrap.c), number
- * formatting, CSV and Markdown (format.c), command lines (command.c), SVG helpers (plot.c), the
- * reader of an input file and the rule of its numbers (input.c).
+ * formatting, CSV and Markdown (format.c), SVG helpers (plot.c), the reader of an input file and the rule of its numbers (input.c).
  * JSON (jsonutil.h) and /proc/interrupts (irq_table.h) have their own headers. Never
  * installed.
  */
@@ -234,9 +233,6 @@ const char *pb_format_p(char *buf, size_t len, double p);
 /* format.c: a CSV field, quoted (quotes doubled) when it holds a comma, a quote or a line
  * break (RFC 4180). */
 void pb_csv_text(FILE *f, const char *s);
-/* command.c: a copy of a NULL-terminated argv (NULL: out of memory), and its release. */
-char **pb_argv_dup(char *const *argv);
-void pb_argv_free(char **v);
 /* format.c: argv as a POSIX shell would read it back (an argument with anything but
  * [A-Za-z0-9_@%+=:,./-] in single quotes, a quote as '\''), in buf (cut at len - 1); returns
  * the length the whole needs, as snprintf does. */

@@ -40,7 +40,7 @@
 #include "base/base.h"
 #include "measure/measure.h"
 #include "stats/samples.h"
-#include "counters/counters.h"
+#include "process/process.h"
 #include "contest/contest.h"
 
 #define DEFAULT_CONFIDENCE 0.999

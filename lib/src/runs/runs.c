@@ -19,6 +19,7 @@
 #include "base/base.h"
 #include "stats/samples.h"
 #include "counters/counters.h"
+#include "process/process.h"
 #include "counters/counts.h"
 #include "runs/runs.h"
 

@@ -18,7 +18,7 @@
 
 #include "base/base.h"
 #include "stats/samples.h"
-#include "counters/counters.h"
+#include "process/process.h"
 #include "measure/measure.h"
 #include "counters/counts.h"
 #include "runs/runs.h"

@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
-#include "counters/counters.h"
+#include "process/process.h"
 
 #define DEFAULT_GRACE_S 1.0	/* from SIGTERM to SIGKILL */
 

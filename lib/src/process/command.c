@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "process/process.h"
 
 char **pb_argv_dup(char *const *argv)
 {
