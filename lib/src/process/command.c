@@ -3,12 +3,16 @@
  * A command line as argv, split into words as a POSIX shell splits them, without running one:
  * what pbench stat's and pbench compare's commands and their setup, prepare and cleanup are
  * given as (hyperfine's convention: each command one argument), or, with --shell, the line
- * given whole to /bin/sh -c.
+ * given whole to /bin/sh -c. And a command found as execvp would find it, before anything
+ * runs: its file, its #! interpreter, and why it cannot run in words.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/base.h"
 #include "process/process.h"
@@ -180,4 +184,152 @@ int pbench_command_syntax(char *const *argv, char *buf, size_t len)
 		return 1;
 	}
 	return 0;
+}
+
+int pbench_command_interp(const char *path, char *interp, size_t len)
+{
+	char buf[256];
+	ssize_t n;
+	size_t k;
+	int fd;
+
+	if (!path || !interp || !len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 2 || buf[0] != '#' || buf[1] != '!')
+		return 0;
+	buf[n] = '\0';
+	for (k = 2; buf[k] == ' ' || buf[k] == '\t'; k++)
+		;
+	n = (ssize_t)strcspn(buf + k, " \t\n");
+	if (!n)
+		return 0;
+	snprintf(interp, len, "%.*s", (int)n, buf + k);
+	return 1;
+}
+
+/* A script whose #! interpreter is missing: exec would say ENOENT, which reads as "no such
+ * command" for a command that is right there. */
+static int check_interp(const char *path)
+{
+	char interp[256];
+	struct stat st;
+
+	if (pbench_command_interp(path, interp, sizeof(interp)) != 1)
+		return 0;
+	if (stat(interp, &st) < 0 || S_ISDIR(st.st_mode) || access(interp, X_OK) < 0)
+		return -PBENCH_EBAD_INTERP;
+	return 0;
+}
+
+/* Find cmd as execvp would; path gets the file to exec. */
+int pbench_command_resolve(const char *cmd, char *path, size_t len)
+{
+	const char *dirs, *p;
+	struct stat st;
+	int saw_eacces = 0;
+
+	if (!cmd || !*cmd)
+		return -PBENCH_ENOT_FOUND;
+	if (strchr(cmd, '/')) {
+		if (stat(cmd, &st) < 0)
+			return -PBENCH_ENOT_FOUND;
+		if (S_ISDIR(st.st_mode) || access(cmd, X_OK) < 0)
+			return -PBENCH_ENOT_EXEC;
+		snprintf(path, len, "%s", cmd);
+		return check_interp(path);
+	}
+	dirs = getenv("PATH");
+	if (!dirs)
+		dirs = "/usr/local/bin:/usr/bin:/bin";
+	for (p = dirs;; p++) {
+		const char *end = strchrnul(p, ':');
+		int n = end == p ? snprintf(path, len, "./%s", cmd)
+				 : snprintf(path, len, "%.*s/%s", (int)(end - p), p, cmd);
+
+		if (n > 0 && (size_t)n < len && stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			if (access(path, X_OK) == 0)
+				return check_interp(path);
+			saw_eacces = 1;
+		}
+		if (!*end)
+			break;
+		p = end;
+	}
+	return saw_eacces ? -PBENCH_ENOT_EXEC : -PBENCH_ENOT_FOUND;
+}
+
+int pbench_command_explain(const char *cmd, int err, char *buf, size_t len)
+{
+	char path[4096], interp[256];
+
+	if (!cmd || !buf || !len)
+		return -EINVAL;
+	switch (-err) {
+	case PBENCH_ENOT_FOUND:
+		snprintf(buf, len, "command '%s' not found", cmd);
+		return 1;
+	case PBENCH_ENOT_EXEC:
+		snprintf(buf, len, "command '%s' cannot be executed (not an executable file, or "
+			 "no permission)", cmd);
+		return 1;
+	case PBENCH_EBAD_INTERP:
+		/* the #! line read again: the file may have changed since err was found */
+		if (pbench_command_resolve(cmd, path, sizeof(path)) == -PBENCH_EBAD_INTERP &&
+		    pbench_command_interp(path, interp, sizeof(interp)) == 1)
+			snprintf(buf, len, "command '%s' cannot run: its interpreter '%s' (its #! "
+				 "line) is not found or not executable", cmd, interp);
+		else
+			snprintf(buf, len, "command '%s' cannot run: its interpreter or dynamic "
+				 "loader is missing", cmd);
+		return 1;
+	}
+	return 0;
+}
+
+int pbench_command_where(const char *cmd, char *buf, size_t len)
+{
+	char cwd[4096];
+	struct stat st;
+
+	if (!cmd || !buf || !len)
+		return -EINVAL;
+	if (cmd[0] == '/')
+		snprintf(buf, len, "there is no file '%s': check the path", cmd);
+	else if (strchr(cmd, '/'))
+		snprintf(buf, len, "there is no file '%s' in %s (the current directory): check the "
+			 "path", cmd, getcwd(cwd, sizeof(cwd)) ? cwd : "?");
+	else if (stat(cmd, &st) == 0 && S_ISREG(st.st_mode))
+		snprintf(buf, len, "'%s' is not in PATH; the file in the current directory is "
+			 "'./%s'", cmd, cmd);
+	else
+		return 0;
+	return 1;
+}
+
+int pb_command_copy(char *const *argv, char ***out, const char *what, char *why, size_t len)
+{
+	char path[4096];
+	int err;
+
+	*out = NULL;
+	if (!argv)
+		return 0;
+	if (!argv[0]) {
+		snprintf(why, len, "the %s command is empty", what);
+		return -EINVAL;
+	}
+	err = pbench_command_resolve(argv[0], path, sizeof(path));
+	if (err) {
+		snprintf(why, len, "the %s command '%s': %s", what, argv[0], pbench_strerror(err));
+		return err;
+	}
+	*out = pb_argv_dup(argv);
+	if (!*out)
+		snprintf(why, len, "out of memory");
+	return *out ? 0 : -ENOMEM;
 }

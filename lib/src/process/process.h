@@ -2,8 +2,9 @@
 /*
  * The process module (lib/src/process/): the commands pbench runs, declared for the files of
  * the library. A command line's words and a command found as execvp would (command.c); a
- * command started, counted from its exec, waited for, and ended with everything it left
- * running (child.c). Never installed.
+ * command started, counted from its exec (child_start.c), waited for (child.c), and ended with
+ * everything it left running (child_end.c, beside child_watcher.c, pbench's thread while
+ * commands run). The files' own insides are process/process_inner.h. Never installed.
  */
 #ifndef PBENCH_PROCESS_PROCESS_H
 #define PBENCH_PROCESS_PROCESS_H
@@ -18,7 +19,7 @@
 char **pb_argv_dup(char *const *argv);
 void pb_argv_free(char **v);
 
-/* child.c: pbench_child_start() with the command's stderr on stderr_fd (> 0; quiet or not):
+/* child_start.c: pbench_child_start() with the command's stderr on stderr_fd (> 0; quiet or not):
  * the check run keeps it, to say why a command failed. */
 int pb_child_start_stderr(struct pbench_child **out, char *const argv[],
 			  const struct pbench_child_opts *in, int stderr_fd);
@@ -51,7 +52,7 @@ int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, cons
  * objdump with it, history_git.c git. */
 int pb_child_output(char *const argv[], double timeout_s, size_t max, char **out,
 		    struct pbench_child_result *res);
-/* child.c: a helper command found now (pbench_command_resolve()) and copied into *out
+/* command.c: a helper command found now (pbench_command_resolve()) and copied into *out
  * (pb_argv_free()); argv NULL: *out NULL, 0. Errors of resolving it, -EINVAL (empty), -ENOMEM,
  * with why in words. */
 int pb_command_copy(char *const *argv, char ***out, const char *what, char *why, size_t len);
