@@ -19,6 +19,7 @@
 #include "base/base.h"
 #include "stats/samples.h"
 #include "process/process.h"
+#include "noise/noise.h"
 #include "measure/measure.h"
 #include "counters/counts.h"
 #include "runs/runs.h"
