@@ -4,7 +4,8 @@
  * the library. Errors and the log (log.c), the one check and copy of a caller's versioned
  * struct, the /sys and /proc reader (sysfs.c), reason strings (intern.c), enum names
  * (names.c), the raw perf_event_open (sys_perf.c), prose wrapped at a width (wrap.c), number
- * formatting, CSV and Markdown (format.c), SVG helpers (plot.c), the reader of an input file and the rule of its numbers (input.c).
+ * formatting, CSV and Markdown (format.c), CPU lists (cpulist.c), SVG helpers (plot.c), the
+ * reader of an input file and the rule of its numbers (input.c).
  * JSON (jsonutil.h) and /proc/interrupts (irq_table.h) have their own headers. Never
  * installed.
  */
@@ -151,6 +152,37 @@ void pb_recorded_everywhere(int on);
 int pb_recorded_set(void);
 /* Reads go to a recorded tree right now (inside a check, or everywhere for unit tests). */
 int pb_recorded_active(void);
+
+/* cpulist.c: CPU sets as bitmaps of PB_MAX_CPUS bits. */
+#define PB_MAX_CPUS 4096
+/* Parse a cpulist into a bitmap of PB_MAX_CPUS bits; returns the count, or -EINVAL (not a
+ * cpulist) or -ERANGE (a CPU beyond PB_MAX_CPUS). */
+int pb_cpulist_to_set(const char *list, unsigned char *set);
+static inline int pb_cpu_in(const unsigned char *set, int cpu)
+{
+	return cpu >= 0 && cpu < PB_MAX_CPUS && (set[cpu / 8] >> (cpu % 8)) & 1;
+}
+/* Add cpu to the bitmap (on) or take it out. */
+static inline void pb_cpu_put(unsigned char *set, int cpu, int on)
+{
+	if (cpu < 0 || cpu >= PB_MAX_CPUS)
+		return;
+	if (on)
+		set[cpu / 8] |= (unsigned char)(1u << (cpu % 8));
+	else
+		set[cpu / 8] &= (unsigned char)~(1u << (cpu % 8));
+}
+/* How many CPUs the bitmap holds. */
+static inline int pb_cpuset_count(const unsigned char *set)
+{
+	int n = 0;
+
+	for (int i = 0; i < PB_MAX_CPUS / 8; i++)
+		n += __builtin_popcount(set[i]);
+	return n;
+}
+/* A bitmap as the kernel prints a cpulist ("0-1,4-7"); "none" for the empty set. */
+void pb_cpuset_format(const unsigned char *set, char *buf, size_t len);
 
 /* input.c: the one reader of an input a user hands pbench (analyze's samples, the history's
  * documents) and the one rule of the numbers in it. */
