@@ -66,6 +66,12 @@ struct pb_event {
  * user asked about (ev->why). */
 int pb_event_resolve(const char *name, struct pb_event *ev);
 int pb_pfm_init(void);
+/* The rule of names events and metrics share: a (alen bytes) and b (blen bytes) name one
+ * counter to the kernel, case and modifiers (":u") aside (cycles:u is cycles; a PMU's
+ * "pmu/.../" names keep theirs). libpfm4 resolves names regardless of case (TASK-CLOCK is
+ * task-clock): a counter listed twice, a metric's event found in a list, the figure asked for
+ * (pb_metric_target_request()) all follow it. */
+int pb_event_same(const char *a, size_t alen, const char *b, size_t blen);
 
 /* events_names.c: pb_events_names() is in counters/event_entry.h. */
 /* Set the user-access format bits of attr's PMU where it has them (arm64: `rdpmc` config1:1,
@@ -133,6 +139,12 @@ int pb_metric_list_check(const char *list);
 int pb_metric_select(const char *list, unsigned char *sel);
 double pb_metric_value(int calc, const double *v, int nv, double wall_ns, double iterations);
 const char *pb_metric_pmu(void);
+/* metrics_names.c: the figure decided on (pbench_runs_opts.metric, a contest's), a
+ * name, before the events open: the event list and the metrics that count it (*events_out,
+ * *metrics_out malloc'ed, NULL: as given), or the name error (-PBENCH_EUNKNOWN_EVENT, its "did
+ * you mean" in pbench_counters_last_error()). NULL or "wall-time": the wall time, 0. */
+int pb_metric_target_request(const char *target, const char *events, const char *metrics,
+			     char **events_out, char **metrics_out);
 /* The list base plus the events of the metrics sel selects, each metric's hardware events
  * tied into one group ("{a,b}"); *out malloc'ed. 0, -ENOMEM. */
 int pb_metric_event_list(const char *base, const unsigned char *sel, char **out);
