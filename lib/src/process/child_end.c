@@ -423,7 +423,8 @@ void pb_child_watch_descendants(struct pbench_child *ch)
 {
 	if (has_children())
 		list_children(&ch->kept);
-	if (!pb_child_live_nr(NULL) && prctl(PR_GET_CHILD_SUBREAPER, &base_was_subreaper, 0, 0, 0) < 0)
+	if (!pb_child_live_nr(NULL) &&
+	    prctl(PR_GET_CHILD_SUBREAPER, &base_was_subreaper, 0, 0, 0) < 0)
 		base_was_subreaper = 0;
 	ch->was_subreaper = base_was_subreaper;
 	ch->subreaper = ch->was_subreaper ||

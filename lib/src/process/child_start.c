@@ -281,7 +281,7 @@ static int start_check(char *const argv[], const struct pbench_child_opts *in,
 	return pbench_command_resolve(argv[0], path, len);
 }
 
-/* At the start, before the watcher moves: pbench on one CPU (exec_ticks()). */
+/* At the start, before the watcher moves: pbench on one CPU (exec_ticks(), child.c). */
 static int on_one_cpu(void)
 {
 	cpu_set_t cpus;

@@ -3,7 +3,7 @@
  * The commands under way (a caller may run two at once: pbench compare --duet) and the
  * watcher, pbench's thread while they run: its priority above theirs, its CPUs beside theirs,
  * each put back when the last one ends. Below the start and the end of a command, which both
- * keep them.
+ * use them.
  */
 #include <sched.h>
 #include <stddef.h>
