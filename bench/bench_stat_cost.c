@@ -8,7 +8,7 @@
  *    N = 50 and 500, the slope between them being the cost of one more run; once with the
  *    default events and once with the four of them this VM can count (the hardware events
  *    cycles and instructions fail here with ENOENT, every run).
- * 2. The steps of one run (cli/cmd_stat.c run_set and run_command, lib/src/counters/child.c), each
+ * 2. The steps of one run (cli/cmd_stat.c run_set and run_command, lib/src/process/), each
  *    timed alone through the library in this process, in blocks of STEP_REPS calls, the
  *    fastest of STEP_BLOCKS blocks kept (noise only adds time).
  * 3. One run replayed through the library the way run_set does it (noise probe, getrusage,

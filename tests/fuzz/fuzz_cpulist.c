@@ -9,7 +9,7 @@
 
 #include <errno.h>
 
-#include "check/check.h"
+#include "base/base.h"
 
 #define MAX_OUT 64
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Noise attribution (lib/src/measure/noise.c): the per-CPU probe on trees built from the recorded
+ * Noise attribution (lib/src/noise/noise.c): the per-CPU probe on trees built from the recorded
  * vm-kvm-2cpu /proc (begin on the recording, end on a copy with known counts added), on
  * garbage and missing files, and live around a busy loop and a sleep; the cause line for a
  * table of cases.
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "measure/measure.h"
+#include "noise/noise.h"
 #include "pbench.h"
 
 #define FIXTURE "tests/fixtures/vm-kvm-2cpu/proc"

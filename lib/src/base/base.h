@@ -4,7 +4,7 @@
  * the library. Errors and the log (log.c), the one check and copy of a caller's versioned
  * struct, the /sys and /proc reader (sysfs.c), reason strings (intern.c), enum names
  * (names.c), the raw perf_event_open (sys_perf.c), prose wrapped at a width (wrap.c), number
- * formatting, CSV and Markdown (format.c), command lines (command.c), SVG helpers (plot.c), the
+ * formatting, CSV and Markdown (format.c), CPU lists (cpulist.c), SVG helpers (plot.c), the
  * reader of an input file and the rule of its numbers (input.c).
  * JSON (jsonutil.h) and /proc/interrupts (irq_table.h) have their own headers. Never
  * installed.
@@ -156,6 +156,38 @@ int pb_recorded_active(void);
 /* input.c: printf into a caller's reason buffer why of len bytes (nothing when why is NULL
  * or len 0), for the functions that still hand their reason back that way. */
 void pb_why_set(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* cpulist.c: CPU sets as bitmaps of PB_MAX_CPUS bits. */
+#define PB_MAX_CPUS 4096
+/* Parse a cpulist into a bitmap of PB_MAX_CPUS bits; returns the count, or -EINVAL (not a
+ * cpulist) or -ERANGE (a CPU beyond PB_MAX_CPUS). */
+int pb_cpulist_to_set(const char *list, unsigned char *set);
+static inline int pb_cpu_in(const unsigned char *set, int cpu)
+{
+	return cpu >= 0 && cpu < PB_MAX_CPUS && (set[cpu / 8] >> (cpu % 8)) & 1;
+}
+/* Add cpu to the bitmap (on) or take it out. */
+static inline void pb_cpu_put(unsigned char *set, int cpu, int on)
+{
+	if (cpu < 0 || cpu >= PB_MAX_CPUS)
+		return;
+	if (on)
+		set[cpu / 8] |= (unsigned char)(1u << (cpu % 8));
+	else
+		set[cpu / 8] &= (unsigned char)~(1u << (cpu % 8));
+}
+/* How many CPUs the bitmap holds. */
+static inline int pb_cpuset_count(const unsigned char *set)
+{
+	int n = 0;
+
+	for (int i = 0; i < PB_MAX_CPUS / 8; i++)
+		n += __builtin_popcount(set[i]);
+	return n;
+}
+/* A bitmap as the kernel prints a cpulist ("0-1,4-7"); "none" for the empty set. */
+void pb_cpuset_format(const unsigned char *set, char *buf, size_t len);
+
 /* input.c: the one reader of an input a user hands pbench (analyze's samples, the history's
  * documents) and the one rule of the numbers in it. */
 /* The most an input file may hold: more is not samples or a document (/dev/zero). JSON is
@@ -237,9 +269,6 @@ const char *pb_format_p(char *buf, size_t len, double p);
 /* format.c: a CSV field, quoted (quotes doubled) when it holds a comma, a quote or a line
  * break (RFC 4180). */
 void pb_csv_text(FILE *f, const char *s);
-/* command.c: a copy of a NULL-terminated argv (NULL: out of memory), and its release. */
-char **pb_argv_dup(char *const *argv);
-void pb_argv_free(char **v);
 /* format.c: argv as a POSIX shell would read it back (an argument with anything but
  * [A-Za-z0-9_@%+=:,./-] in single quotes, a quote as '\''), in buf (cut at len - 1); returns
  * the length the whole needs, as snprintf does. */

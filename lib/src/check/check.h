@@ -10,8 +10,6 @@
 
 #include "base/base.h"
 
-#define PB_MAX_CPUS 4096
-
 /* Capability bits of CapEff (include/uapi/linux/capability.h). */
 #define PB_CAP_IPC_LOCK 14
 #define PB_CAP_SYS_ADMIN 21
@@ -73,7 +71,7 @@ struct pbench_check *pb_check_unknown(struct pb_env_ctx *ctx, const char *id, in
  * boot loader in general (env_findings.c). */
 const char *pb_boot_fix(struct pb_env_ctx *ctx, char *buf, size_t len, const char *params);
 
-/* Readers (env_read.c; the cpulist ones env_cpuset.c). */
+/* Readers (env_read.c; the cpulist ones env_cpuset.c, on base/cpulist.c). */
 int pb_exists(const char *path);			/* through the root mapping */
 /* A one-word sysfs value (a governor, a driver, a state name): 0, -EINVAL when the file holds
  * something else (empty, binary, several lines), or the read error. */
@@ -85,37 +83,9 @@ int pb_read_num(const char *path, long *v);
  * negative error if the file cannot be read. A repeated parameter gives its last value, as
  * the kernel applies them in order; what follows "--" is for init and not looked at. */
 int pb_cmdline_param(const char *param, char *value, size_t len);
-/* Parse a cpulist into a bitmap of PB_MAX_CPUS bits; returns the count, or -EINVAL (not a
- * cpulist) or -ERANGE (a CPU beyond PB_MAX_CPUS). */
-int pb_cpulist_to_set(const char *list, unsigned char *set);
-static inline int pb_cpu_in(const unsigned char *set, int cpu)
-{
-	return cpu >= 0 && cpu < PB_MAX_CPUS && (set[cpu / 8] >> (cpu % 8)) & 1;
-}
-/* Add cpu to the bitmap (on) or take it out. */
-static inline void pb_cpu_put(unsigned char *set, int cpu, int on)
-{
-	if (cpu < 0 || cpu >= PB_MAX_CPUS)
-		return;
-	if (on)
-		set[cpu / 8] |= (unsigned char)(1u << (cpu % 8));
-	else
-		set[cpu / 8] &= (unsigned char)~(1u << (cpu % 8));
-}
-/* How many CPUs the bitmap holds. */
-static inline int pb_cpuset_count(const unsigned char *set)
-{
-	int n = 0;
-
-	for (int i = 0; i < PB_MAX_CPUS / 8; i++)
-		n += __builtin_popcount(set[i]);
-	return n;
-}
 /* Read a cpulist file into a bitmap: count, or negative error (missing file: -ENOENT). The
  * kernel's "(null)" (nohz_full without a nohz_full= parameter) is the empty set. */
 int pb_read_cpulist(const char *path, unsigned char *set);
-/* A bitmap as the kernel prints a cpulist ("0-1,4-7"); "none" for the empty set. */
-void pb_cpuset_format(const unsigned char *set, char *buf, size_t len);
 /* The CPUs the kernel keeps quiet: out of the scheduler's domains (isolated) or tickless
  * (nohz_full), as far as sysfs says. */
 void pb_quiet_cpus(unsigned char *set);

@@ -2,8 +2,8 @@
 /*
  * pbench_env_check(): runs the check groups (env_*.c) for the target CPUs, given or picked,
  * and collects their findings. The top of env: the groups are below it, and below them what
- * they share (env.h): the findings (env_findings.c), the readers (env_read.c), CPU sets
- * (env_cpuset.c), the /proc/stat window and picking a CPU (env_pick.c).
+ * they share (env.h): the findings (env_findings.c), the readers (env_read.c), the CPU lists
+ * (env_cpuset.c, on base/cpulist.c), the /proc/stat window and picking a CPU (env_pick.c).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,60 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CPU sets: kernel cpulists to bitmaps and back, the CPUs the kernel keeps quiet, and the
- * public parsers of a --cpu list and of this process's CPUs.
+ * The CPU lists the checks read: a cpulist file into a bitmap (the parsing is base/cpulist.c's),
+ * and the CPUs the kernel keeps quiet.
  */
-#include <ctype.h>
-#include <errno.h>
-#include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/base.h"
 #include "check/check.h"
-
-int pb_cpulist_to_set(const char *list, unsigned char *set)
-{
-	const char *p = list;
-	int n = 0;
-
-	memset(set, 0, PB_MAX_CPUS / 8);
-	while (isspace((unsigned char)*p))
-		p++;
-	if (!*p)
-		return 0;	/* an empty list is a valid, empty set */
-	for (;;) {
-		char *end;
-		long lo, hi;
-
-		if (!isdigit((unsigned char)*p))
-			return -EINVAL;
-		lo = strtol(p, &end, 10);
-		hi = lo;
-		if (*end == '-') {
-			if (!isdigit((unsigned char)end[1]))
-				return -EINVAL;
-			hi = strtol(end + 1, &end, 10);
-		}
-		if (*end == ':')	/* "0-15:2/4" group syntax: not used by these files */
-			return -EINVAL;
-		if (lo < 0 || hi < lo || hi >= PB_MAX_CPUS)
-			return hi < lo ? -EINVAL : -ERANGE;
-		for (long c = lo; c <= hi; c++) {
-			if (!pb_cpu_in(set, (int)c))
-				n++;
-			pb_cpu_put(set, (int)c, 1);
-		}
-		p = end;
-		while (*p == ' ' || *p == '\n')
-			p++;
-		if (!*p)
-			return n;
-		if (*p != ',')
-			return -EINVAL;
-		p++;
-	}
-}
 
 int pb_read_cpulist(const char *path, unsigned char *set)
 {
@@ -72,26 +24,6 @@ int pb_read_cpulist(const char *path, unsigned char *set)
 	return pb_cpulist_to_set(buf, set);
 }
 
-void pb_cpuset_format(const unsigned char *set, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (int c = 0; c < PB_MAX_CPUS && n < len; c++) {
-		int e = c;
-
-		if (!pb_cpu_in(set, c))
-			continue;
-		while (e + 1 < PB_MAX_CPUS && pb_cpu_in(set, e + 1))
-			e++;
-		n += (size_t)snprintf(buf + n, len - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "", c,
-				      e);
-		c = e;
-	}
-	if (!buf[0])
-		snprintf(buf, len, "none");
-}
-
 void pb_quiet_cpus(unsigned char *set)
 {
 	unsigned char nohz[PB_MAX_CPUS / 8];
@@ -101,116 +33,4 @@ void pb_quiet_cpus(unsigned char *set)
 	if (pb_read_cpulist("/sys/devices/system/cpu/nohz_full", nohz) > 0)
 		for (int i = 0; i < PB_MAX_CPUS / 8; i++)
 			set[i] |= nohz[i];
-}
-
-int pbench_cpus_parse(const char *list, int *cpus, int max, int limit)
-{
-	unsigned char *set;
-	int n, k = 0;
-
-	if (!list || !cpus || max <= 0)
-		return -EINVAL;
-	set = malloc(PB_MAX_CPUS / 8);
-	if (!set)
-		return -ENOMEM;
-	n = pb_cpulist_to_set(list, set);
-	if (n == 0 && n >= 0)
-		n = -EINVAL;	/* "--cpu ''" names no CPU */
-	for (int c = 0; n > 0 && c < PB_MAX_CPUS; c++) {
-		if (!pb_cpu_in(set, c))
-			continue;
-		if (c >= limit || k >= max) {
-			n = -ERANGE;
-			break;
-		}
-		cpus[k++] = c;
-	}
-	free(set);
-	return n < 0 ? n : k;
-}
-
-int pbench_cpus_parse_in(const char *list, const char *set, int *cpus, int max, int *outside)
-{
-	unsigned char *in;
-	int n = pbench_cpus_parse(list, cpus, max, max);
-
-	if (outside)
-		*outside = -1;
-	if (n <= 0 || !set || !outside)
-		return n;
-	in = malloc(PB_MAX_CPUS / 8);
-	if (!in)
-		return -ENOMEM;
-	if (pb_cpulist_to_set(set, in) > 0)	/* "unknown" or "": nothing to check against */
-		for (int i = 0; i < n && *outside < 0; i++)
-			if (!pb_cpu_in(in, cpus[i]))
-				*outside = cpus[i];
-	free(in);
-	return n;
-}
-
-int pbench_cpus_parse_words(const char *list, const char *opt, unsigned flags, int most,
-			    const char *who, int *cpus, int max, char *why, size_t len)
-{
-	int present = flags & PBENCH_CPUS_PRESENT, n, bad;
-	const char *set_is = present ? "present CPUs are" : "pbench may run on CPUs";
-	char set[256] = "";
-
-	if (!list || !opt || !cpus || !why || !len)
-		return -EINVAL;
-	why[0] = '\0';
-	if (present)
-		pbench_cpus_present(set, sizeof(set));
-	else
-		pbench_cpus_allowed(set, sizeof(set));
-	n = pbench_cpus_parse_in(list, set, cpus, max, &bad);
-	if (n <= 0) {
-		snprintf(why, len, "invalid CPU list '%s' for %s: %s; %s %s", list, opt,
-			 n == -ERANGE ? "no such CPU" : "expected a list such as 2 or 0-3,6",
-			 set_is, set[0] ? set : "unknown");
-		return n < 0 ? n : -EINVAL;
-	}
-	if (bad >= 0) {
-		snprintf(why, len, "CPU %d given to %s is %s: %s %s", bad, opt,
-			 present ? "not present" : "not online or not allowed", set_is, set);
-		return -ERANGE;
-	}
-	if (most > 0 && n > most) {
-		if (most <= 2)
-			snprintf(why, len, "invalid CPU list '%s' for %s: %s takes %s", list, opt,
-				 who ? who : "this", most == 1 ? "one CPU" : "two CPUs");
-		else
-			snprintf(why, len, "invalid CPU list '%s' for %s: %s takes %d CPUs", list,
-				 opt, who ? who : "this", most);
-		return -EINVAL;
-	}
-	return n;
-}
-
-int pbench_cpus_allowed(char *buf, size_t len)
-{
-	unsigned char set[PB_MAX_CPUS / 8] = { 0 };
-	cpu_set_t mask;
-
-	if (!buf || !len)
-		return -EINVAL;
-	if (sched_getaffinity(0, sizeof(mask), &mask) < 0) {
-		snprintf(buf, len, "unknown");
-		return -errno;
-	}
-	for (int c = 0; c < PB_MAX_CPUS && c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &mask))
-			set[c / 8] |= (unsigned char)(1u << (c % 8));
-	pb_cpuset_format(set, buf, len);
-	return 0;
-}
-
-int pbench_cpus_present(char *buf, size_t len)
-{
-	int n;
-
-	pb_recorded_begin();	/* the range a check's --cpu accepts: the recorded machine's */
-	n = pb_read_file("/sys/devices/system/cpu/present", buf, len);
-	pb_recorded_end();
-	return n < 0 ? n : 0;
 }

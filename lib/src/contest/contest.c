@@ -41,6 +41,7 @@
 #include "measure/measure.h"
 #include "stats/samples.h"
 #include "counters/counters.h"
+#include "process/process.h"
 #include "contest/contest.h"
 
 #define DEFAULT_CONFIDENCE 0.999
@@ -210,7 +211,7 @@ static int target_request(struct pbench_contest *c)
 	if (!(c->metric = strdup(c->o.metric)))
 		return -ENOMEM;
 	c->o.metric = c->metric;
-	err = pb_runs_target_request(c->metric, c->events, c->o.metrics, &events, &metrics);
+	err = pb_metric_target_request(c->metric, c->events, c->o.metrics, &events, &metrics);
 	if (err) {
 		pb_contest_set_error(c, "%s", pbench_counters_last_error());
 		return err;

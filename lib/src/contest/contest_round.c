@@ -10,7 +10,7 @@
 #include <math.h>
 
 #include "stats/samples.h"
-#include "counters/counters.h"
+#include "process/process.h"
 #include "runs/runs.h"
 #include "contest/contest.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The counters module (lib/src/counters/): the clock (clock.c), the user-space read of a perf
- * mmap page (mmap.c), event names to attributes (events.c, events_names.c), a command counted
- * from its exec (child.c) and the speed references (speed.c: the clock's and the issue throughput's), declared for the files of the
+ * mmap page (mmap.c), event names to attributes (events.c, events_names.c) and the speed
+ * references (speed.c: the clock's and the issue throughput's), declared for the files of the
  * library. Never installed.
  */
 #ifndef PBENCH_COUNTERS_COUNTERS_H
@@ -66,6 +66,12 @@ struct pb_event {
  * user asked about (ev->why). */
 int pb_event_resolve(const char *name, struct pb_event *ev);
 int pb_pfm_init(void);
+/* The rule of names events and metrics share: a (alen bytes) and b (blen bytes) name one
+ * counter to the kernel, case and modifiers (":u") aside (cycles:u is cycles; a PMU's
+ * "pmu/.../" names keep theirs). libpfm4 resolves names regardless of case (TASK-CLOCK is
+ * task-clock): a counter listed twice, a metric's event found in a list, the figure asked for
+ * (pb_metric_target_request()) all follow it. */
+int pb_event_same(const char *a, size_t alen, const char *b, size_t blen);
 
 /* events_names.c: pb_events_names() is in counters/event_entry.h. */
 /* Set the user-access format bits of attr's PMU where it has them (arm64: `rdpmc` config1:1,
@@ -78,44 +84,6 @@ int pb_pmu_user_read_bits(struct perf_event_attr *attr, int want_long);
 void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len);
 /* Status for a failed open (NOT_SUPPORTED or NO_PERMISSION). */
 int pb_open_status(int err);
-
-/* child.c: pbench_child_start() with the command's stderr on stderr_fd (> 0; quiet or not):
- * the check run keeps it, to say why a command failed. */
-int pb_child_start_stderr(struct pbench_child **out, char *const argv[],
-			  const struct pbench_child_opts *in, int stderr_fd);
-/* child.c: the command's release in pbench's ticks, where its run's time starts (the child's
- * clock just before execve when started with vfork). */
-uint64_t pb_child_t0(const struct pbench_child *ch);
-/* child.c: 1 when timeout_s (> 0) has passed since the command's release: a command seen
- * ended only then is taken for one that timed out. */
-int pb_child_past(const struct pbench_child *ch, double timeout_s);
-/* child.c: fn(arg) when pbench_child_wait() has reaped the command and read its counts,
- * before it ends what the command left running (the sweep, up to its grace period, is not
- * the run's: a caller's window on the CPU's noise closes there). */
-void pb_child_on_end(struct pbench_child *ch, void (*fn)(void *), void *arg);
-/* child.c: the command's pid while it runs (0 once reaped). */
-pid_t pb_child_pid(const struct pbench_child *ch);
-/* child.c: the CPU the command's process was on when it ended (read while a zombie, before
- * it was reaped: /proc/PID/stat's processor); -1 before that or when it could not be read. A
- * command with processes of its own: its main process's CPU, the others' are not known. */
-int pb_child_last_cpu(const struct pbench_child *ch);
-/* child.c: a helper command (hyperfine's setup, prepare, cleanup) run to its end, output to
- * /dev/null (quiet 1) or pbench's own: 0 when it exited 0; 1 when *stop ended the wait (it
- * was ended, with its group); -ECANCELED when it failed, or an error of starting it, with why
- * in words ("the setup command 'x' exited with status 1"). argv NULL: nothing to run, 0. */
-int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, const char *what,
-		    char *why, size_t len);
-/* child.c: a command run to its end with its stdout kept (in a memfd: no pipe to drain
- * while it runs), its stderr to /dev/null, ended after timeout_s (0: none): 0 with *out its
- * whole output, NUL-terminated (free()), at most max bytes, and *res how it ended; or the
- * error of starting or waiting for it (*out NULL), -EFBIG past max, -ENOMEM. listing.c runs
- * objdump with it, history_git.c git. */
-int pb_child_output(char *const argv[], double timeout_s, size_t max, char **out,
-		    struct pbench_child_result *res);
-/* child.c: a helper command found now (pbench_command_resolve()) and copied into *out
- * (pb_argv_free()); argv NULL: *out NULL, 0. Errors of resolving it, -EINVAL (empty), -ENOMEM,
- * with why in words. */
-int pb_command_copy(char *const *argv, char ***out, const char *what, char *why, size_t len);
 
 /* speed.c: the reference loop (n iterations; returns its result so it cannot be dropped), one
  * timed pass of it in ns, and the iterations for a pass of about target_ns on this CPU. */
@@ -171,6 +139,12 @@ int pb_metric_list_check(const char *list);
 int pb_metric_select(const char *list, unsigned char *sel);
 double pb_metric_value(int calc, const double *v, int nv, double wall_ns, double iterations);
 const char *pb_metric_pmu(void);
+/* metrics_names.c: the figure decided on (pbench_runs_opts.metric, a contest's), a
+ * name, before the events open: the event list and the metrics that count it (*events_out,
+ * *metrics_out malloc'ed, NULL: as given), or the name error (-PBENCH_EUNKNOWN_EVENT, its "did
+ * you mean" in pbench_counters_last_error()). NULL or "wall-time": the wall time, 0. */
+int pb_metric_target_request(const char *target, const char *events, const char *metrics,
+			     char **events_out, char **metrics_out);
 /* The list base plus the events of the metrics sel selects, each metric's hardware events
  * tied into one group ("{a,b}"); *out malloc'ed. 0, -ENOMEM. */
 int pb_metric_event_list(const char *base, const unsigned char *sel, char **out);

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Our headers first: their linux/perf_event.h makes libpfm4 skip its own older copy. */
 #include "base/base.h"
@@ -364,4 +365,19 @@ void pb_open_reason(const struct pb_event *ev, int err, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, "%s (%s)", strerror(err), errno_name(err));
+}
+
+/* The length of an event's name without its modifiers (":u"): cycles and cycles:u are one
+ * event to the kernel's counters (an event list refuses both). */
+static size_t stem(const char *name, size_t len)
+{
+	const char *colon = memchr(name, ':', len);
+
+	return colon && !memchr(name, '/', len) && strspn(colon + 1, "ukhGHpPS") ==
+	       len - (size_t)(colon - name) - 1 ? (size_t)(colon - name) : len;
+}
+
+int pb_event_same(const char *a, size_t alen, const char *b, size_t blen)
+{
+	return stem(a, alen) == stem(b, blen) && !strncasecmp(a, b, stem(b, blen));
 }

@@ -666,16 +666,6 @@ int pbench_metric_list_write_text(FILE *f)
 	return pb_stream_end(f);
 }
 
-/* The length of an event's name without its modifiers (":u"): cycles and cycles:u are one
- * event to the kernel's counters (an event list refuses both). */
-static size_t stem(const char *name, size_t len)
-{
-	const char *colon = memchr(name, ':', len);
-
-	return colon && !memchr(name, '/', len) && strspn(colon + 1, "ukhGHpPS") ==
-	       len - (size_t)(colon - name) - 1 ? (size_t)(colon - name) : len;
-}
-
 /* The entry of list that is name (modifiers aside): 1 and *at, *at_len set; else 0. */
 static int find_in(const char *list, const char *name, size_t len, const char **at,
 		   size_t *at_len)
@@ -688,7 +678,7 @@ static int find_in(const char *list, const char *name, size_t len, const char **
 			p++, n--;
 		if (n && p[n - 1] == '}')
 			n--;
-		if (stem(p, n) == stem(name, len) && !strncasecmp(p, name, stem(name, len))) {
+		if (pb_event_same(p, n, name, len)) {
 			*at = p;
 			*at_len = n;
 			return 1;
@@ -728,36 +718,16 @@ static void add_name(char *buf, size_t cap, const char *sep, const char *name, s
 	snprintf(buf + n, cap - n, "%s%.*s", n ? sep : "", (int)len, name);
 }
 
-/*
- * The event list base plus what the selected metrics need: each metric's hardware events tied
- * into one group ("{cycles,instructions}"), the metrics sharing an event in the same one; its
- * software events (never multiplexed) untied. An event of base that a tied group holds moves
- * there. *out is malloc'ed. 0 or -ENOMEM.
- */
-int pb_metric_event_list(const char *base, const unsigned char *sel, char **out)
+/* Clusters: the metrics sel selects that share a hardware event, in the order of the table;
+ * cluster[m] for each metric (-1: not selected). How many clusters. */
+static int metric_clusters(const unsigned char *sel, int *cluster)
 {
-	size_t cap = (base ? strlen(base) : 0) + 2;
-	int cluster[NR_METRICS], nc = 0;
-	char *hw, *buf;
+	int nc = 0;
 
 	for (int m = 0; m < NR_METRICS; m++) {
 		const char *reason, *ev = sel[m] ? pb_metric_events(m, &reason) : NULL;
 
 		cluster[m] = -1;
-		if (ev)
-			cap += strlen(ev) + 4;
-	}
-	hw = calloc(1, cap);
-	buf = calloc(1, cap * 2);
-	if (!hw || !buf) {
-		free(hw);
-		free(buf);
-		return -ENOMEM;
-	}
-	/* Clusters: metrics sharing a hardware event, in the order of the table. */
-	for (int m = 0; m < NR_METRICS; m++) {
-		const char *reason, *ev = sel[m] ? pb_metric_events(m, &reason) : NULL;
-
 		for (int k = 0; ev && k < m && cluster[m] < 0; k++) {
 			const char *ek = cluster[k] >= 0 ? pb_metric_events(k, &reason) : NULL;
 
@@ -772,6 +742,13 @@ int pb_metric_event_list(const char *base, const unsigned char *sel, char **out)
 		if (ev && cluster[m] < 0)
 			cluster[m] = nc++;
 	}
+	return nc;
+}
+
+/* The hardware events of each cluster tied into one group ("{a,b}"), each as base writes it
+ * (cycles:u), appended to hw (cap bytes). */
+static void cluster_groups(const char *base, const int *cluster, int nc, char *hw, size_t cap)
+{
 	for (int c = 0; c < nc; c++) {
 		size_t start = strlen(hw);
 
@@ -797,6 +774,35 @@ int pb_metric_event_list(const char *base, const unsigned char *sel, char **out)
 			strcat(hw, "}");
 		}
 	}
+}
+
+/*
+ * The event list base plus what the selected metrics need: each metric's hardware events tied
+ * into one group ("{cycles,instructions}"), the metrics sharing an event in the same one; its
+ * software events (never multiplexed) untied. An event of base that a tied group holds moves
+ * there. *out is malloc'ed. 0 or -ENOMEM.
+ */
+int pb_metric_event_list(const char *base, const unsigned char *sel, char **out)
+{
+	size_t cap = (base ? strlen(base) : 0) + 2;
+	int cluster[NR_METRICS], nc;
+	char *hw, *buf;
+
+	for (int m = 0; m < NR_METRICS; m++) {
+		const char *reason, *ev = sel[m] ? pb_metric_events(m, &reason) : NULL;
+
+		if (ev)
+			cap += strlen(ev) + 4;
+	}
+	hw = calloc(1, cap);
+	buf = calloc(1, cap * 2);
+	if (!hw || !buf) {
+		free(hw);
+		free(buf);
+		return -ENOMEM;
+	}
+	nc = metric_clusters(sel, cluster);
+	cluster_groups(base, cluster, nc, hw, cap);
 	/* base without what the groups hold, then the metrics' software events, the groups */
 	for (const char *p = base; p && *p;) {
 		size_t n = strcspn(p, ",");

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "counters/counters.h"
+#include "process/process.h"
 #include "history/history.h"
 
 #define GIT_TIMEOUT_S 60.0		/* git status of a large tree on a cold cache */

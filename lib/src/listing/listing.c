@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
-#include "counters/counters.h"
+#include "process/process.h"
 #include "listing/listing.h"
 
 #define OBJDUMP_TIMEOUT_S 30

@@ -3,7 +3,7 @@
  * The measure module (lib/src/measure/): the internals of timing a function, shared by
  * measure_batch.c (the batch), measure.c (one function), region.c (the region API),
  * measure_mem.c (memory per call) and compare_fns.c (two functions in ABBA order); and what
- * noise.c (the per-CPU probe) and mem.c (the allocator shim) give the modules above.
+ * mem.c (the allocator shim) gives the modules above.
  * Never installed.
  */
 #ifndef PBENCH_MEASURE_H
@@ -182,12 +182,6 @@ int pb_mem_batch(struct pbench_result *r, const struct pb_timing *t, pbench_fn f
 
 /* compare_fns.c: a comparison's writers check it with this (fn: the writer). */
 int pb_comparison_check(const struct pbench_comparison *c, const char *fn);
-
-/* noise.c: p takes the last text of /proc/interrupts that any probe of with's group read,
- * while the interrupt total has not moved since (the probes of one set of runs, one a CPU);
- * 0 or -errno. irq_reads: how many times p read the file (for the tests). */
-int pb_cpu_probe_share(struct pbench_cpu_probe *p, struct pbench_cpu_probe *with);
-unsigned long long pb_cpu_probe_irq_reads(const struct pbench_cpu_probe *p);
 
 /* mem.c: the allocator shim (lib/shim/memshim.h), looked up once. pb_mem_open returns an enum
  * pbench_mem_status (PBENCH_MEM_COUNTED, or why not in *reason, and logged). Then begin

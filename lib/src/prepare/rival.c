@@ -46,7 +46,8 @@ static int pinned_there(int pid, const char *tid, const char *comm, const char *
 }
 
 /* pid's parent when that is a process named comm other than this one (a pbench whose command
- * pid is: while its commands run, pbench's thread waits off their CPU, child.c), else 0. */
+ * pid is: while its commands run, pbench's thread waits off their CPU,
+ * process/child_watcher.c), else 0. */
 static pid_t parent_named(int pid, const char *comm, pid_t self)
 {
 	char file[64], buf[512], *p;

@@ -19,6 +19,7 @@
 #include "base/base.h"
 #include "stats/samples.h"
 #include "counters/counters.h"
+#include "process/process.h"
 #include "counters/counts.h"
 #include "runs/runs_inner.h"
 
@@ -317,7 +318,7 @@ static int copy_cpus(struct pbench_runs *r)
 static int target_request(struct pbench_runs *r)
 {
 	char *events, *metrics;
-	int err = pb_runs_target_request(r->o.metric, r->events, r->o.metrics, &events, &metrics);
+	int err = pb_metric_target_request(r->o.metric, r->events, r->o.metrics, &events, &metrics);
 
 	r->target_e = r->target_m = -1;
 	if (err)

@@ -74,14 +74,11 @@ struct pb_speed_best pb_runs_speed_best(const struct pbench_runs *r);
 struct pb_run *pb_runs_next_on(struct pbench_runs *r, struct pb_set *s, int cpu);
 void pb_runs_cpu_noise_end(struct pbench_runs *r, struct pb_run *run);
 
-/* runs_summary.c: the figure decided on (pbench_runs_opts.metric). Before the events open:
- * the event list and the metrics that count it (*events_out, *metrics_out malloc'ed, NULL:
- * as given), or the name error (-PBENCH_EUNKNOWN_EVENT, its "did you mean" in
- * pbench_counters_last_error()). After: r->target_e/_m, or -EOPNOTSUPP with why it
- * cannot be counted here. Its name (NULL: the wall time), unit ("ns", "" for a count, the
- * metric's), whether higher is better, and one run's value (NaN: not counted). */
-int pb_runs_target_request(const char *target, const char *events, const char *metrics,
-			   char **events_out, char **metrics_out);
+/* runs_summary.c: the figure decided on (pbench_runs_opts.metric), once the events are open
+ * (before, its name is pb_metric_target_request()'s, counters.h): r->target_e/_m, or
+ * -EOPNOTSUPP with why it cannot be counted here. Its name (NULL: the wall time), unit ("ns",
+ * "" for a count, the metric's), whether higher is better, and one run's value (NaN: not
+ * counted). */
 int pb_runs_target_find(struct pbench_runs *r);
 const char *pb_runs_target_name(const struct pbench_runs *r);
 const char *pb_runs_target_unit(const struct pbench_runs *r);

@@ -18,7 +18,8 @@
 
 #include "base/base.h"
 #include "stats/samples.h"
-#include "counters/counters.h"
+#include "process/process.h"
+#include "noise/noise.h"
 #include "measure/measure.h"
 #include "counters/counts.h"
 #include "runs/runs_inner.h"

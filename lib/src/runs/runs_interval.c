@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
-#include "counters/counters.h"
+#include "process/process.h"
 #include "counters/counts.h"
 #include "runs/runs_inner.h"
 

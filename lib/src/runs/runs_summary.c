@@ -22,15 +22,6 @@
 
 #define MAX_METRIC_EVENTS 8
 
-/* name's length without its modifiers (":u"): the same counter to the kernel. */
-static size_t stem(const char *name)
-{
-	const char *colon = strchr(name, ':');
-
-	return colon && !strchr(name, '/') && strspn(colon + 1, "ukhGHpPS") == strlen(colon + 1) ?
-	       (size_t)(colon - name) : strlen(name);
-}
-
 /* Names compare as libpfm4 resolves them, case aside (TASK-CLOCK is task-clock; perf 6.1's
  * parser refuses its built-in names in capitals but takes a PMU's, msr/TSC/, in any case):
  * the counters' "listed twice" and the metric names (pb_metric_find) follow the same rule. */
@@ -44,7 +35,7 @@ int pb_runs_event_index(const struct pbench_runs *r, const char *name)
 	for (int e = 0; e < r->nr; e++) {
 		const char *n = pbench_counters_name(r->self, e);
 
-		if (stem(n) == stem(name) && !strncasecmp(n, name, stem(name)))
+		if (pb_event_same(n, strlen(n), name, strlen(name)))
 			return e;
 	}
 	return -1;
@@ -288,119 +279,6 @@ int pbench_runs_values(const struct pbench_runs *r, int s, const char *name, dou
 }
 
 /* ---- the figure decided on (pbench_runs_opts.metric) ---------------------------------------- */
-
-/* The entry of the event list that is name, or the same counter with other modifiers (-1: none,
- * -2: only another modifier's), and that entry as written into one. */
-static int list_entry(const char *list, const char *name, char *one, size_t len)
-{
-	int other = 0;
-
-	for (const char *p = list; p && *p;) {
-		size_t n = strcspn(p, ","), k = n;
-		const char *q = p;
-
-		while (k && (*q == '{' || *q == ' '))
-			q++, k--;
-		while (k && (q[k - 1] == '}' || q[k - 1] == ' '))
-			k--;
-		snprintf(one, len, "%.*s", (int)k, q);
-		if (!strcasecmp(one, name))
-			return 0;
-		if (stem(one) == stem(name) && !strncasecmp(one, name, stem(name)))
-			other = 1;
-		p += n + (p[n] == ',');
-	}
-	return other ? -2 : -1;
-}
-
-/* events with the entry that is name's counter under other modifiers written as name
- * ("instructions" becomes "instructions:u": the figure asked for is the one counted). */
-static char *replace_entry(const char *events, const char *name)
-{
-	size_t cap = strlen(events) + strlen(name) + 2, at = 0;
-	char *out = calloc(1, cap), one[160];
-	int done = 0;
-
-	for (const char *p = events; out && *p;) {
-		size_t n = strcspn(p, ",");
-		char entry[160];
-
-		snprintf(entry, sizeof(entry), "%.*s", (int)n, p);
-		if (!done && list_entry(entry, name, one, sizeof(one)) == -2) {
-			const char *s = strstr(entry, one);
-
-			at += (size_t)snprintf(out + at, cap - at, "%s%.*s%s%s", at ? "," : "",
-					       (int)(s - entry), entry, name, s + strlen(one));
-			done = 1;
-		} else {
-			at += (size_t)snprintf(out + at, cap - at, "%s%s", at ? "," : "", entry);
-		}
-		p += n + (p[n] == ',');
-	}
-	return out;
-}
-
-static int unknown_target(const char *target)
-{
-	const char *names[64], *ev = pbench_event_suggest(target);
-	int n = 0, k;
-
-	for (int m = 0; m < pbench_metric_nr() && n < 64; m++)
-		names[n++] = pb_metric_name(m);
-	names[n++] = "wall-time";
-	k = pbench_suggest(target, names, n);
-	if (k >= 0 || ev)
-		return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an "
-					 "event nor a derived metric (did you mean '%s'?)", target,
-					 k >= 0 ? names[k] : ev);
-	return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an event "
-				 "nor a derived metric (see 'pbench list' and 'pbench list "
-				 "--metrics')", target);
-}
-
-int pb_runs_target_request(const char *target, const char *events, const char *metrics,
-			   char **events_out, char **metrics_out)
-{
-	struct pb_event ev;
-	char one[160];
-	int err;
-
-	*events_out = *metrics_out = NULL;
-	if ((err = pb_metric_list_check(metrics)))	/* before the target joins it */
-		return err;
-	if (!target || !strcasecmp(target, "wall-time"))
-		return 0;
-	if (!*target || strchr(target, ','))
-		return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "the metric '%s' is not one name: "
-					 "give one event or one derived metric", target);
-	if (pb_metric_find(target) >= 0) {
-		if (asprintf(metrics_out, "%s%s%s", metrics ? metrics : "", metrics ? "," : "",
-			     target) < 0) {
-			*metrics_out = NULL;
-			return -ENOMEM;
-		}
-		return 0;
-	}
-	memset(&ev, 0, sizeof(ev));
-	err = pb_event_resolve(target, &ev);
-	if (err == -PBENCH_EUNKNOWN_EVENT)
-		return unknown_target(target);
-	if (err)
-		return pb_set_last_error(err, "the metric '%s' cannot be resolved: libpfm4: %s",
-					 target, ev.why ? ev.why : pbench_strerror(err));
-	switch (list_entry(events, target, one, sizeof(one))) {
-	case 0:
-		return 0;
-	case -2:
-		*events_out = replace_entry(events, target);
-		return *events_out ? 0 : -ENOMEM;
-	}
-	if (asprintf(events_out, "%s%s%s", events, *events ? "," : "", target) < 0) {
-		*events_out = NULL;
-		return -ENOMEM;
-	}
-	return 0;
-}
 
 /* Why event e of r cannot be a per-run figure, or NULL when it counts. */
 static const char *not_counted(const struct pbench_runs *r, int e, char *buf, size_t len)

@@ -16,7 +16,7 @@
 
 #include "base/base.h"
 #include "base/irq_table.h"
-#include "measure/measure.h"
+#include "noise/noise.h"
 
 /* ---- the per-CPU probe ------------------------------------------------------------------- */
 
