@@ -26,8 +26,8 @@
 #include "base/base.h"
 #include "measure/measure.h"
 
-#define DEFAULT_CONFIDENCE 0.999
-#define DEFAULT_SAME_PCT 1.0
+#define DEFAULT_CONFIDENCE PBENCH_STATS_DEFAULT_CONFIDENCE
+#define DEFAULT_SAME_PCT PBENCH_STATS_DEFAULT_SAME_PCT
 
 static int compare_opts_resolve(const struct pbench_compare_opts *in,
 				struct pbench_compare_opts *o)
