@@ -126,6 +126,19 @@ Test(errors, options_with_size_zero_are_refused, .init = logging)
 	expect_has(pbench_strerror(err), "pbench_child_start(): opts: .size is 0");
 }
 
+/* A constructor given no place for its object says so, as every one does, and writes nothing. */
+Test(errors, out_null_is_refused_and_said, .init = logging)
+{
+	int err;
+
+	err = pbench_counters_open(NULL, "task-clock", NULL);
+	cr_assert_eq(err, -EINVAL);
+	expect_has(pbench_strerror(err), "pbench_counters_open(): out is NULL");
+	err = pbench_env_check(NULL, NULL, 0, PBENCH_ENV_NO_WINDOW);
+	cr_assert_eq(err, -EINVAL);
+	expect_has(pbench_strerror(err), "pbench_env_check(): out is NULL");
+}
+
 Test(errors, a_value_out_of_range_names_the_field, .init = logging)
 {
 	struct pbench_measure_opts mo = PBENCH_MEASURE_OPTS_INIT;
