@@ -326,15 +326,22 @@ static int add_sides(struct compare_opts *o, struct pbench_contest *c)
 {
 	int sides = o->run.workload >= 0 ? o->run.niters : o->ncmd, err = 0;
 
-	if (o->stored)
-		err = pbench_contest_add(c, &(struct pbench_contest_entrant){
-			.size = sizeof(struct pbench_contest_entrant), .name = "baseline",
-			.stored_ns = o->stored, .nr_stored = o->nstored,
-			.stored_file = o->baseline, .stored_set = side_name(o, 0) });
-	for (int i = 0; i < sides && err >= 0; i++) {
-		struct pbench_contest_entrant e = { .size = sizeof(e), .name = side_name(o, i),
-						    .argv = o->argv[i], .workload = o->run.workload };
+	if (o->stored) {
+		struct pbench_contest_entrant s = PBENCH_CONTEST_ENTRANT_INIT;
 
+		s.name = "baseline";
+		s.stored_ns = o->stored;
+		s.nr_stored = o->nstored;
+		s.stored_file = o->baseline;
+		s.stored_set = side_name(o, 0);
+		err = pbench_contest_add(c, &s);
+	}
+	for (int i = 0; i < sides && err >= 0; i++) {
+		struct pbench_contest_entrant e = PBENCH_CONTEST_ENTRANT_INIT;
+
+		e.name = side_name(o, i);
+		e.argv = o->argv[i];
+		e.workload = o->run.workload;
 		if (o->run.workload >= 0)
 			e.iterations = o->run.iters[i];
 		err = pbench_contest_add(c, &e);

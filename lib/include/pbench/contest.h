@@ -191,6 +191,14 @@ struct pbench_contest_entrant {
 	const char *stored_file;
 	const char *stored_set;
 };
+/* Start from this (a struct with .size 0 is refused): every other field 0 or NULL. */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_CONTEST_ENTRANT_INIT \
+	([] { struct pbench_contest_entrant pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      return pbench_o_; }())
+#else
+#define PBENCH_CONTEST_ENTRANT_INIT { .size = sizeof(struct pbench_contest_entrant) }
+#endif
 
 struct pbench_contest;
 

@@ -110,6 +110,15 @@ struct pbench_history_record {
 	int64_t id;
 	int64_t series_id;
 };
+/* Start from this, in and out (a struct with .size 0 is refused): every other field 0 or
+ * NULL. */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_HISTORY_RECORD_INIT \
+	([] { struct pbench_history_record pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      return pbench_o_; }())
+#else
+#define PBENCH_HISTORY_RECORD_INIT { .size = sizeof(struct pbench_history_record) }
+#endif
 
 /*
  * Append one record, in one transaction: either all of it is stored or nothing (a writer

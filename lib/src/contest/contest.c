@@ -462,7 +462,7 @@ int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_ent
 
 	if (!c)
 		return pb_fail(-EINVAL, "%s(): c is NULL", __func__);
-	if ((err = PB_CHECK_STRUCT(in, pbench_contest_entrant, 0, NULL)))
+	if ((err = PB_CHECK_STRUCT(in, pbench_contest_entrant, 0, "PBENCH_CONTEST_ENTRANT_INIT")))
 		return err;
 	if (c->ran)
 		return -EALREADY;

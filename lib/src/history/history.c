@@ -455,7 +455,7 @@ int64_t pb_history_add_in(struct pbench_history *h, const struct pbench_history_
 {
 	struct pbench_history_record r = record_defaults;
 	int64_t sid = -1, id = -1;
-	int rc = PB_CHECK_STRUCT(rec, pbench_history_record, 0, NULL);
+	int rc = PB_CHECK_STRUCT(rec, pbench_history_record, 0, "PBENCH_HISTORY_RECORD_INIT");
 
 	if (rc)
 		return rc;
@@ -504,7 +504,7 @@ PBENCH_API int64_t pbench_history_add(struct pbench_history *h,
 {
 	struct pbench_history_record r = record_defaults;
 	struct pb_hbatch b = { .doc_id = -1, .machine_id = -1 };
-	int rc = PB_CHECK_STRUCT(rec, pbench_history_record, 0, NULL);
+	int rc = PB_CHECK_STRUCT(rec, pbench_history_record, 0, "PBENCH_HISTORY_RECORD_INIT");
 	int64_t id;
 
 	if (rc)

@@ -271,7 +271,7 @@ static int interrupted(const struct imp *im)
 static int store(struct imp *im, const char *sub, const char *metric, const char *unit,
 		 double value, double lo, double hi, const char *rev, int64_t t)
 {
-	struct pbench_history_record r = { .size = sizeof(r) };
+	struct pbench_history_record r = PBENCH_HISTORY_RECORD_INIT;
 	char *full = NULL;
 	int64_t id;
 
