@@ -34,7 +34,7 @@ static void jitter_usage(FILE *f)
 {
 	const struct pbench_jitter_opts d = PBENCH_JITTER_OPTS_INIT;
 
-	fprintf(f, PB_HELP_JITTER, d.duration_s);
+	fprintf(f, PB_HELP_JITTER, d.duration_s, d.duration_s);
 }
 
 static int jitter_option(int c, const char *arg, void *ctx)
