@@ -109,8 +109,9 @@ struct pbench_contest_opts {
 	long min_rounds;		/* rounds before the first look (0:
 					 * PBENCH_CONTEST_DEFAULT_MIN_ROUNDS) */
 	long max_rounds;		/* the most rounds (with the sequential order: runs of
-					 * each), at most PBENCH_CONTEST_MAX_ROUNDS (0 and
-					 * PBENCH_CONTEST_OPTS_INIT: _DEFAULT_MAX_ROUNDS) */
+					 * each), at most PBENCH_CONTEST_MAX_ROUNDS (0, and
+					 * PBENCH_CONTEST_OPTS_INIT:
+					 * PBENCH_CONTEST_DEFAULT_MAX_ROUNDS) */
 	double max_time_s;		/* the rounds' time budget (0: none but max_rounds) */
 	double confidence;		/* of the verdicts and intervals (0:
 					 * PBENCH_STATS_DEFAULT_CONFIDENCE, 0.999) */
