@@ -177,6 +177,8 @@ static void contest(struct pbench_contest_opts *o, const char *na, const char *n
 		    struct outcome *out)
 {
 	char *a[] = { xorloop, (char *)na, NULL }, *b[] = { xorloop, (char *)nb, NULL };
+	struct pbench_contest_entrant ea = PBENCH_CONTEST_ENTRANT_INIT;
+	struct pbench_contest_entrant eb = PBENCH_CONTEST_ENTRANT_INIT;
 	struct pbench_contest_result r = { .size = sizeof(r) };
 	struct pbench_contest_info ci = { .size = sizeof(ci) };
 	struct pbench_summary sa = { .size = sizeof(sa) }, sb = { .size = sizeof(sb) };
@@ -186,13 +188,15 @@ static void contest(struct pbench_contest_opts *o, const char *na, const char *n
 
 	memset(out, 0, sizeof(*out));
 	o->stop = &stop;
+	ea.name = "a";
+	ea.argv = a;
+	eb.name = "b";
+	eb.argv = b;
 	err = pbench_contest_new(&c, o);
 	if (!err)
-		err = pbench_contest_add(c, &(struct pbench_contest_entrant){
-			.size = sizeof(struct pbench_contest_entrant), .name = "a", .argv = a });
+		err = pbench_contest_add(c, &ea);
 	if (err >= 0)
-		err = pbench_contest_add(c, &(struct pbench_contest_entrant){
-			.size = sizeof(struct pbench_contest_entrant), .name = "b", .argv = b });
+		err = pbench_contest_add(c, &eb);
 	if (err >= 0)
 		err = pbench_contest_run(c);
 	out->wall_s = now_s() - t0;

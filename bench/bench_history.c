@@ -40,7 +40,7 @@ static double now_s(void)
 /* Append record i of the series (a fixed machine, so the store has one series). */
 static int add(struct pbench_history *h, int i)
 {
-	struct pbench_history_record r = { .size = sizeof(r) };
+	struct pbench_history_record r = PBENCH_HISTORY_RECORD_INIT;
 	double level = (i / 500) % 2 ? 105 : 100, runs[5];
 	char rev[32];
 

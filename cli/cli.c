@@ -515,6 +515,15 @@ int cli_run_option(struct cli_run *r, int c, const char *arg)
 	return 0;
 }
 
+int cli_run_memory_csv(const struct cli_run *r, const struct cli_out *out)
+{
+	if (!r->memory_runs || !cli_out_wants(out, CLI_FMT_CSV))
+		return 0;
+	cli_error("--memory is reported in the text, the JSON and the Markdown, not in the CSV (a "
+		  "line per timed run): drop --csv (or --export-csv)");
+	return 1;
+}
+
 /* A helper that is not a command found now is the user's to fix, said with its option. */
 static int helper_found(const char *opt, char **argv)
 {

@@ -11,13 +11,11 @@
 #include "cmds.h"
 #include "help.h"
 
-#define CONFIDENCE 0.999
-#define SAME_PCT 1.0
 #define ANALYZE_OUTPUTS (CLI_OUT_JSON | CLI_OUT_MARKDOWN)
 
 static void analyze_usage(FILE *f)
 {
-	fprintf(f, PB_HELP_ANALYZE, CONFIDENCE * 100);
+	fprintf(f, PB_HELP_ANALYZE, PBENCH_STATS_DEFAULT_CONFIDENCE * 100);
 }
 
 static int read_input(struct pbench_samples *in, const char *path, const char *unit,
@@ -117,7 +115,8 @@ static int analyze(struct cli_out *out, const struct analyze_args *a)
 		rc = read_input(in, a->files[i], a->unit, out);
 	/* an error said, or only comparisons (said): nothing to write */
 	if (!rc && pbench_samples_nr(in)) {
-		err = pbench_samples_analyze(in, CONFIDENCE, SAME_PCT, why, sizeof(why));
+		err = pbench_samples_analyze(in, PBENCH_STATS_DEFAULT_CONFIDENCE,
+					     PBENCH_STATS_DEFAULT_SAME_PCT, why, sizeof(why));
 		if (err) {
 			cli_error("%s", why);
 			rc = err == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;

@@ -17,18 +17,15 @@
 #include "help.h"
 
 #define MAX_ENTRANTS CLI_RUN_MAX_SIDES
-#define MAX_RUNS 100000L
-#define DEFAULT_MIN_RUNS 10L
-#define DEFAULT_CONFIDENCE_PCT 99.9
-#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
 #define COMPARE_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_MARKDOWN | CLI_OUT_PLOT)
 
 static void compare_usage(FILE *f)
 {
 	const struct pbench_contest_opts d = PBENCH_CONTEST_OPTS_INIT;
 
-	fprintf(f, PB_HELP_COMPARE, DEFAULT_CONFIDENCE_PCT, d.same_pct, d.max_time_s, d.max_rounds,
-		MAX_RUNS, DEFAULT_MIN_RUNS, d.warmup_ms, DEFAULT_EVENTS, CLI_RUN_MEMORY_RUNS);
+	fprintf(f, PB_HELP_COMPARE, PBENCH_STATS_DEFAULT_CONFIDENCE * 100, d.same_pct, d.max_time_s,
+		d.max_rounds, PBENCH_CONTEST_MAX_ROUNDS, PBENCH_CONTEST_DEFAULT_MIN_ROUNDS,
+		d.warmup_ms, PBENCH_CONTEST_DEFAULT_EVENTS, CLI_RUN_MEMORY_RUNS);
 }
 
 struct compare_opts {
@@ -43,7 +40,7 @@ struct compare_opts {
 	int duet[CPU_SETSIZE];		/* --duet-cpus */
 	const char *reference, *baseline;
 	double fail_pct;		/* < 0: no gate */
-	double confidence_pct;
+	double confidence_pct;		/* 0: the library's */
 	struct cli_progress progress;	/* the progress line on stderr */
 	/* what was built from the above, freed at the end */
 	char **argv[MAX_ENTRANTS];	/* the sides */
@@ -71,9 +68,11 @@ static int number_option(int c, const char *arg, struct compare_opts *o)
 		return cli_number("--same", "equivalence margin", arg, 0, 50, CLI_NUM_PCT,
 				  &co->same_pct) ? -1 : 0;
 	case OPT_MAX_RUNS:
-		return cli_long("--max-runs", "run count", arg, 2, MAX_RUNS, &co->max_rounds);
+		return cli_long("--max-runs", "run count", arg, 2, PBENCH_CONTEST_MAX_ROUNDS,
+				&co->max_rounds);
 	case OPT_MIN_RUNS:
-		return cli_long("--min-runs", "run count", arg, 2, MAX_RUNS, &co->min_rounds);
+		return cli_long("--min-runs", "run count", arg, 2, PBENCH_CONTEST_MAX_ROUNDS,
+				&co->min_rounds);
 	case OPT_SEED:
 		if (cli_number("--seed", "seed", arg, 1, 9007199254740992.0, CLI_NUM_INT, &v))
 			return -1;
@@ -224,12 +223,7 @@ static int check_args(struct compare_opts *o)
 			  "a baseline's times cannot run again");
 		return EXIT_USAGE;
 	}
-	if (o->run.memory_runs && cli_out_wants(&o->out, CLI_FMT_CSV)) {
-		cli_error("--memory is reported in the text, the JSON and the Markdown, not in the "
-			  "CSV (a line per run): drop --csv (or --export-csv)");
-		return EXIT_USAGE;
-	}
-	return 0;
+	return cli_run_memory_csv(&o->run, &o->out) ? EXIT_USAGE : 0;
 }
 
 static const char *side_name(const struct compare_opts *o, int i)
@@ -332,15 +326,22 @@ static int add_sides(struct compare_opts *o, struct pbench_contest *c)
 {
 	int sides = o->run.workload >= 0 ? o->run.niters : o->ncmd, err = 0;
 
-	if (o->stored)
-		err = pbench_contest_add(c, &(struct pbench_contest_entrant){
-			.size = sizeof(struct pbench_contest_entrant), .name = "baseline",
-			.stored_ns = o->stored, .nr_stored = o->nstored,
-			.stored_file = o->baseline, .stored_set = side_name(o, 0) });
-	for (int i = 0; i < sides && err >= 0; i++) {
-		struct pbench_contest_entrant e = { .size = sizeof(e), .name = side_name(o, i),
-						    .argv = o->argv[i], .workload = o->run.workload };
+	if (o->stored) {
+		struct pbench_contest_entrant s = PBENCH_CONTEST_ENTRANT_INIT;
 
+		s.name = "baseline";
+		s.stored_ns = o->stored;
+		s.nr_stored = o->nstored;
+		s.stored_file = o->baseline;
+		s.stored_set = side_name(o, 0);
+		err = pbench_contest_add(c, &s);
+	}
+	for (int i = 0; i < sides && err >= 0; i++) {
+		struct pbench_contest_entrant e = PBENCH_CONTEST_ENTRANT_INIT;
+
+		e.name = side_name(o, i);
+		e.argv = o->argv[i];
+		e.workload = o->run.workload;
 		if (o->run.workload >= 0)
 			e.iterations = o->run.iters[i];
 		err = pbench_contest_add(c, &e);
@@ -492,8 +493,8 @@ static int prepare_run(struct compare_opts *o)
 	o->co.reference = o->baseline ? 0 : ref;
 	/* the double nearest to the decimal asked (99.9 -> 0.999, where 99.9 / 100 is not) */
 	snprintf(level, sizeof(level), "%.15ge-2", o->confidence_pct);
-	o->co.confidence = strtod(level, NULL);
-	o->co.events = o->run.events ? o->run.events : DEFAULT_EVENTS;
+	o->co.confidence = o->confidence_pct > 0 ? strtod(level, NULL) : 0;
+	o->co.events = o->run.events;	/* NULL: PBENCH_CONTEST_DEFAULT_EVENTS */
 	o->co.metrics = o->run.metrics;
 	apply_run(o);
 	rc = make_argvs(o);
@@ -514,14 +515,12 @@ static int prepare_run(struct compare_opts *o)
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = { .co = PBENCH_CONTEST_OPTS_INIT, .fail_pct = -1,
-				  .confidence_pct = DEFAULT_CONFIDENCE_PCT,
 				  .run = { .cmd = "compare", .modes = 2, .cpu_flags = CLI_CPU_ONE,
-					   .max_warmup = 10000, .max_time = 604800,
-					   .sides = 1 } };
+					   .max_warmup = PBENCH_CONTEST_MAX_ROUNDS,
+					   .max_time = 604800, .sides = 1 } };
 	int rc;
 
 	cli_run_init(&o.run);
-	o.co.min_rounds = DEFAULT_MIN_RUNS;
 	rc = parse_args(argc, argv, &o);
 	if (rc) {
 		release(&o);

@@ -17,7 +17,8 @@
 static void history_usage(FILE *f)
 {
 	fprintf(f, PB_HELP_HISTORY, PBENCH_HISTORY_DEFAULT_PATH, PBENCH_HISTORY_THRESHOLD_PCT,
-		PBENCH_HISTORY_GATE_LAST, 50, 0.001);
+		PBENCH_HISTORY_GATE_LAST, PBENCH_HISTORY_CHANGES_DEFAULT_WINDOW,
+		PBENCH_HISTORY_CHANGES_DEFAULT_P);
 }
 
 struct hist {
@@ -45,7 +46,8 @@ static int history_option(int c, const char *arg, void *ctx)
 				  CLI_NUM_PCT | CLI_NUM_POSITIVE, &a->threshold) ? -1 : 0;
 	else if (c == OPT_LAST || c == OPT_WINDOW)
 		return cli_long(c == OPT_LAST ? "--last" : "--window", "point count", arg,
-				c == OPT_LAST ? 1 : 12, c == OPT_LAST ? 1000000 : 1000,
+				c == OPT_LAST ? 1 : 4 * PBENCH_HISTORY_CHANGES_DEFAULT_MIN_SEGMENT,
+				c == OPT_LAST ? 1000000 : PBENCH_HISTORY_CHANGES_MAX_WINDOW,
 				c == OPT_LAST ? &a->last : &a->window) ? -1 : 0;
 	else if (c == OPT_P)
 		return cli_number("--p-value", "p-value", arg, 0, 0.49, CLI_NUM_POSITIVE,

@@ -14,7 +14,6 @@
 #include "cmds.h"
 #include "help.h"
 
-#define DEFAULT_DURATION_S 5.0
 #define MIN_DURATION_S 0.01
 #define MAX_CPUS CPU_SETSIZE
 
@@ -33,7 +32,9 @@ struct jitter_opts {
 
 static void jitter_usage(FILE *f)
 {
-	fprintf(f, PB_HELP_JITTER, DEFAULT_DURATION_S);
+	const struct pbench_jitter_opts d = PBENCH_JITTER_OPTS_INIT;
+
+	fprintf(f, PB_HELP_JITTER, d.duration_s, d.duration_s);
 }
 
 static int jitter_option(int c, const char *arg, void *ctx)
@@ -159,7 +160,8 @@ static int jitter_run(struct jitter_opts *o)
 
 int cmd_jitter(int argc, char **argv)
 {
-	struct jitter_opts o = { .duration_s = DEFAULT_DURATION_S };
+	const struct pbench_jitter_opts d = PBENCH_JITTER_OPTS_INIT;
+	struct jitter_opts o = { .duration_s = d.duration_s };
 	int rc;
 
 	o.cpus = calloc(MAX_CPUS, sizeof(*o.cpus));

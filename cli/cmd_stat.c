@@ -15,19 +15,15 @@
 #include "cmds.h"
 #include "help.h"
 
-#define DEFAULT_EVENTS PBENCH_RUNS_DEFAULT_EVENTS
-#define MAX_RUNS 1000000L
-#define SEM_MAX_RUNS 1000		/* --target-sem without -r: the cap on runs per set */
-#define DEFAULT_MAX_TIME_S 60.0
-
 #define STAT_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_MARKDOWN | CLI_OUT_PLOT)
 
 static void stat_usage(FILE *f)
 {
 	const struct pbench_runs_opts d = PBENCH_RUNS_OPTS_INIT;
 
-	fprintf(f, PB_HELP_STAT, DEFAULT_EVENTS, MAX_RUNS, (int)d.runs, SEM_MAX_RUNS,
-		PBENCH_RUNS_SEM_MIN_RUNS, DEFAULT_MAX_TIME_S, d.warmup_ms, CLI_RUN_MEMORY_RUNS,
+	fprintf(f, PB_HELP_STAT, PBENCH_RUNS_DEFAULT_EVENTS, PBENCH_RUNS_MAX_RUNS, (int)d.runs,
+		PBENCH_RUNS_SEM_DEFAULT_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
+		PBENCH_RUNS_SEM_DEFAULT_MAX_TIME_S, d.warmup_ms, CLI_RUN_MEMORY_RUNS,
 		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_XOR),
 		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_MEMWALK));
 }
@@ -55,7 +51,8 @@ static int stat_option(int c, const char *arg, void *ctx)
 		return taken < 0 ? -1 : 0;
 	switch (c) {
 	case 'r':
-		return cli_long("-r", "run count", arg, 1, MAX_RUNS, &o->ro.runs) ? -1 : 0;
+		return cli_long("-r", "run count", arg, 1, PBENCH_RUNS_MAX_RUNS, &o->ro.runs) ?
+		       -1 : 0;
 	case 'q':
 		o->ro.quiet = 1;
 		return 0;
@@ -284,8 +281,8 @@ static int stat_main(int argc, char **argv, struct stat_opts *o);
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { .ro = PBENCH_RUNS_OPTS_INIT,
-			       .run = { .cmd = "stat", .modes = 3, .max_warmup = MAX_RUNS,
-					.max_time = 86400 } };
+			       .run = { .cmd = "stat", .modes = 3,
+					.max_warmup = PBENCH_RUNS_MAX_RUNS, .max_time = 86400 } };
 	int rc = stat_main(argc, argv, &o);
 
 	cli_run_release(&o.run);
@@ -305,7 +302,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	if (rc)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
 	if (!o->ro.runs)
-		o->ro.runs = o->ro.target_sem_pct > 0 ? SEM_MAX_RUNS : runs;
+		o->ro.runs = o->ro.target_sem_pct > 0 ? PBENCH_RUNS_SEM_DEFAULT_RUNS : runs;
 	/* --max-time without --target-sem, a CPU list or -I for the workload: the library's words */
 	if (pbench_runs_check(&o->ro, why, sizeof(why))) {
 		cli_error("%s", why);
@@ -321,11 +318,8 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 			  "ARGS...); for a function, the library's count_memory");
 		return EXIT_USAGE;
 	}
-	if (o->run.memory_runs && cli_out_wants(&o->out, CLI_FMT_CSV)) {
-		cli_error("--memory is reported in the text, the JSON and the Markdown, not in the "
-			  "CSV (a line per timed run): drop --csv (or --export-csv)");
+	if (cli_run_memory_csv(&o->run, &o->out))
 		return EXIT_USAGE;
-	}
 	if (o->annotate && !o->ro.argv) {
 		cli_error("--annotate shows a function of the command's program: give the command "
 			  "after --");
@@ -338,7 +332,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	o->ro.prepare = o->run.argv[1];
 	o->ro.cleanup = o->run.argv[2];
 	if (o->ro.target_sem_pct > 0 && !(o->ro.max_time_s > 0))
-		o->ro.max_time_s = DEFAULT_MAX_TIME_S;
+		o->ro.max_time_s = PBENCH_RUNS_SEM_DEFAULT_MAX_TIME_S;
 	/* A report on stdout keeps it: the command's output goes to stderr instead. */
 	if (o->ro.argv && !o->ro.quiet && !cli_out_text(&o->out))
 		o->ro.quiet = PBENCH_CHILD_OUTPUT_STDERR;

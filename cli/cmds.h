@@ -117,6 +117,8 @@ struct cli_run {
 void cli_run_init(struct cli_run *r);
 /* 1 when c is one of CLI_RUN_OPTIONS and taken, 0 when not one, -1 after the message. */
 int cli_run_option(struct cli_run *r, int c, const char *arg);
+/* --memory with a CSV asked for (the CSV has no place for it): said, 1; else 0. */
+int cli_run_memory_csv(const struct cli_run *r, const struct cli_out *out);
 /* --setup/--prepare/--cleanup as argv (with resolve, found now): 0 or the exit code. */
 int cli_run_helpers(struct cli_run *r, int shell, int resolve);
 void cli_run_release(struct cli_run *r);

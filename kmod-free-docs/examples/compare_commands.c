@@ -19,6 +19,8 @@ static void words(char *line, char **argv, int max)
 int main(int argc, char **argv)
 {
 	struct pbench_contest_opts o = PBENCH_CONTEST_OPTS_INIT;
+	struct pbench_contest_entrant ea = PBENCH_CONTEST_ENTRANT_INIT;
+	struct pbench_contest_entrant eb = PBENCH_CONTEST_ENTRANT_INIT;
 	char a_line[256] = "sleep 0.02", b_line[256] = "sleep 0.024", verdict[512];
 	char *a[16], *b[16];
 	struct pbench_contest *c = NULL;
@@ -33,13 +35,15 @@ int main(int argc, char **argv)
 	o.mode = PBENCH_RUNS_UNPREPARED;	/* no pinning, no warm-up: short, for make test */
 	o.events = "task-clock,context-switches";
 	o.max_time_s = 10;
+	ea.name = "a";
+	ea.argv = a;
+	eb.name = "b";
+	eb.argv = b;
 	err = pbench_contest_new(&c, &o);
 	if (!err)
-		err = pbench_contest_add(c, &(struct pbench_contest_entrant){
-			.size = sizeof(struct pbench_contest_entrant), .name = "a", .argv = a });
+		err = pbench_contest_add(c, &ea);
 	if (err >= 0)
-		err = pbench_contest_add(c, &(struct pbench_contest_entrant){
-			.size = sizeof(struct pbench_contest_entrant), .name = "b", .argv = b });
+		err = pbench_contest_add(c, &eb);
 	if (err >= 0)
 		err = pbench_contest_run(c);
 	if (!err)

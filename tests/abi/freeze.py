@@ -83,6 +83,7 @@ ANCHORS = [
     (706, 'a6f0d9b872185876'),
     (707, '97e914d0bf762c9a'),
     (1657, 'f56d0c98bae45931'),
+    (1660, 'd9e785f40edc6d3a'),
 ]
 
 SEED = 'PBENCH_ABI'

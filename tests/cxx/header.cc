@@ -40,6 +40,9 @@ int main()
 	struct pbench_stats_opts so = PBENCH_STATS_OPTS_INIT;
 	struct pbench_contest_opts to = PBENCH_CONTEST_OPTS_INIT;
 	struct pbench_history_import_opts io = PBENCH_HISTORY_IMPORT_OPTS_INIT;
+	struct pbench_contest_entrant te = PBENCH_CONTEST_ENTRANT_INIT;
+	struct pbench_history_record hr = PBENCH_HISTORY_RECORD_INIT;
+	struct pbench_plot_series ps = PBENCH_PLOT_SERIES_INIT;
 	struct pbench_summary s = {};
 	struct pbench_result *r = nullptr;
 	const double x[] = { 1, 2, 3, 4 };
@@ -66,6 +69,11 @@ int main()
 	check(so.size == sizeof(so) && so.ci_level == 0.95, "PBENCH_STATS_OPTS_INIT");
 	check(to.size == sizeof(to) && to.cpu == -1 && to.duet_cpus[1] == -1 &&
 	      to.max_time_s == 60, "PBENCH_CONTEST_OPTS_INIT");
+	check(te.size == sizeof(te) && te.argv == nullptr && te.stored_ns == nullptr,
+	      "PBENCH_CONTEST_ENTRANT_INIT");
+	check(hr.size == sizeof(hr) && hr.name == nullptr && hr.n_runs == 0,
+	      "PBENCH_HISTORY_RECORD_INIT");
+	check(ps.size == sizeof(ps) && ps.ns == nullptr && ps.n == 0, "PBENCH_PLOT_SERIES_INIT");
 
 	s.size = sizeof(s);
 	check(pbench_stats_summary(x, 4, nullptr, &s) == 0 && s.mean == 2.5 && s.n == 4,

@@ -91,7 +91,7 @@ TestSuite(history_pg, .init = setup, .fini = teardown, .timeout = 60);
 static struct pbench_history_record rec_at(const char *name, const char *rev, double value,
 					   const char *kernel)
 {
-	struct pbench_history_record r = { .size = sizeof(r) };
+	struct pbench_history_record r = PBENCH_HISTORY_RECORD_INIT;
 
 	r.name = name;
 	r.metric = "time_ns";
@@ -147,7 +147,7 @@ Test(history_pg, every_field_read_back)
 	const double runs[] = { 101.5, 99.25, 100.0, 250.0 };
 	const int noisy[] = { 0, 0, -1, 1 };
 	struct pbench_history_record r = rec_at("parse", "abc123", 100.125, "6.1.0-test");
-	struct pbench_history_record got = { .size = sizeof(got) };
+	struct pbench_history_record got = PBENCH_HISTORY_RECORD_INIT;
 	struct pbench_history_series s = { .size = sizeof(s) };
 	struct pbench_history *h;
 	int64_t id;
@@ -610,7 +610,7 @@ Test(history_pg, a_document_once_and_an_import_all_or_nothing)
 {
 	static const struct pbench_history_import_opts o = { .size = sizeof(o), .rev = "x" };
 	struct pbench_history_series s = { .size = sizeof(s) };
-	struct pbench_history_record got = { .size = sizeof(got) };
+	struct pbench_history_record got = PBENCH_HISTORY_RECORD_INIT;
 	struct pbench_history *h;
 	char doc[8192];
 	size_t len = 0;
@@ -680,7 +680,7 @@ Test(history_pg, connection_lost_mid_import)
  * migrated to 2, its record's own document read as it was. */
 Test(history_pg, schema_1_store_migrated_and_readable)
 {
-	struct pbench_history_record got = { .size = sizeof(got) };
+	struct pbench_history_record got = PBENCH_HISTORY_RECORD_INIT;
 	struct pbench_history *h;
 
 	admin_exec(uri, "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"

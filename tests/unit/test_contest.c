@@ -33,16 +33,20 @@ static struct pbench_contest_opts quick_opts(void)
 
 static int add_xor(struct pbench_contest *c, const char *name, uint64_t n)
 {
-	struct pbench_contest_entrant e = { .size = sizeof(e), .name = name,
-					    .workload = PBENCH_WORKLOAD_XOR, .iterations = n };
+	struct pbench_contest_entrant e = PBENCH_CONTEST_ENTRANT_INIT;
 
+	e.name = name;
+	e.workload = PBENCH_WORKLOAD_XOR;
+	e.iterations = n;
 	return pbench_contest_add(c, &e);
 }
 
 static int add_cmd(struct pbench_contest *c, const char *name, char **argv)
 {
-	struct pbench_contest_entrant e = { .size = sizeof(e), .name = name, .argv = argv };
+	struct pbench_contest_entrant e = PBENCH_CONTEST_ENTRANT_INIT;
 
+	e.name = name;
+	e.argv = argv;
 	return pbench_contest_add(c, &e);
 }
 
@@ -371,11 +375,14 @@ Test(contest, the_output_check_refuses_different_work)
 	char *t[] = { "true", NULL }, *f[] = { "false", NULL };
 	uint64_t one = 1, two = 2;
 	struct pbench_contest_opts o = quick_opts();
-	struct pbench_contest_entrant fa = { .size = sizeof(fa), .workload = PBENCH_WORKLOAD_FN,
-					     .fn = noop, .ctx = &one, .digest = digest_of };
-	struct pbench_contest_entrant fb = fa;
+	struct pbench_contest_entrant fa = PBENCH_CONTEST_ENTRANT_INIT, fb;
 	struct pbench_contest *c;
 
+	fa.workload = PBENCH_WORKLOAD_FN;
+	fa.fn = noop;
+	fa.ctx = &one;
+	fa.digest = digest_of;
+	fb = fa;
 	o.max_rounds = 12;
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	add_cmd(c, "a", echo_a);
@@ -457,10 +464,11 @@ Test(contest, stored_times_are_the_reference)
 {
 	struct pbench_contest_opts o = quick_opts();
 	struct pbench_contest *c;
-	struct pbench_contest_entrant s = { .size = sizeof(s), .name = "baseline" };
+	struct pbench_contest_entrant s = PBENCH_CONTEST_ENTRANT_INIT;
 	struct pbench_summary sum = { .size = sizeof(sum) };
 	double stored[20];
 
+	s.name = "baseline";
 	/* Against stored times the rounds run the whole budget (no sequential stop against
 	 * another occasion): 40 rounds, not the 10 s of quick_opts(). */
 	o.max_rounds = 40;
@@ -506,7 +514,7 @@ Test(contest, a_baseline_gate_and_what_it_was_measured_as)
 {
 	struct pbench_contest_opts o = quick_opts();
 	struct pbench_contest *c;
-	struct pbench_contest_entrant s = { .size = sizeof(s), .name = "baseline" };
+	struct pbench_contest_entrant s = PBENCH_CONTEST_ENTRANT_INIT;
 	char path[] = "/tmp/pbench-test-baseline-XXXXXX", why[1024];
 	static const char doc[] = "{\"schema\": 1, \"pbench_version\": \"0.1.0\", \"mode\": "
 		"\"prepared\", \"subject\": {\"kind\": \"workload\", \"name\": \"xor\", "
@@ -516,6 +524,7 @@ Test(contest, a_baseline_gate_and_what_it_was_measured_as)
 	double stored[20];
 	int fd, d;
 
+	s.name = "baseline";
 	o.max_rounds = 40;	/* the whole budget against stored times: 40 rounds, not 10 s */
 	for (int i = 0; i < 20; i++)
 		stored[i] = 1e9 * (1 + 0.001 * (i % 5));
@@ -611,10 +620,11 @@ static void note(void *ctx)
 static struct pbench_contest *noting(struct pbench_contest_opts *o)
 {
 	static const char a = 'a', b = 'b';
-	struct pbench_contest_entrant e = { .size = sizeof(e), .workload = PBENCH_WORKLOAD_FN,
-					    .fn = note };
+	struct pbench_contest_entrant e = PBENCH_CONTEST_ENTRANT_INIT;
 	struct pbench_contest *c;
 
+	e.workload = PBENCH_WORKLOAD_FN;
+	e.fn = note;
 	order_n = 0;
 	memset(order_log, 0, sizeof(order_log));
 	cr_assert_eq(pbench_contest_new(&c, o), 0);
@@ -980,13 +990,15 @@ Test(contest, a_baseline_file_gives_its_events)
 	char path[] = "/tmp/pbench-test-basefile-XXXXXX";
 	double stored[3] = { 1e6, 1.1e6, 1.3e6 }, vals[3] = { 5e5, 6e5, 7e5 };
 	struct pbench_contest_opts o = quick_opts();
-	struct pbench_contest_entrant s = { .size = sizeof(s), .name = "baseline",
-					    .stored_ns = stored, .nr_stored = 3 };
+	struct pbench_contest_entrant s = PBENCH_CONTEST_ENTRANT_INIT;
 	struct pbench_contest_event x = { .size = sizeof(x) };
 	struct pbench_summary sum = { .size = sizeof(sum) };
 	struct pbench_contest *c;
 	int fd = mkstemp(path);
 
+	s.name = "baseline";
+	s.stored_ns = stored;
+	s.nr_stored = 3;
 	cr_assert_geq(fd, 0);
 	cr_assert_eq(write(fd, doc, strlen(doc)), (ssize_t)strlen(doc));
 	close(fd);

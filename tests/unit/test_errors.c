@@ -126,6 +126,19 @@ Test(errors, options_with_size_zero_are_refused, .init = logging)
 	expect_has(pbench_strerror(err), "pbench_child_start(): opts: .size is 0");
 }
 
+/* A constructor given no place for its object says so, as every one does, and writes nothing. */
+Test(errors, out_null_is_refused_and_said, .init = logging)
+{
+	int err;
+
+	err = pbench_counters_open(NULL, "task-clock", NULL);
+	cr_assert_eq(err, -EINVAL);
+	expect_has(pbench_strerror(err), "pbench_counters_open(): out is NULL");
+	err = pbench_env_check(NULL, NULL, 0, PBENCH_ENV_NO_WINDOW);
+	cr_assert_eq(err, -EINVAL);
+	expect_has(pbench_strerror(err), "pbench_env_check(): out is NULL");
+}
+
 Test(errors, a_value_out_of_range_names_the_field, .init = logging)
 {
 	struct pbench_measure_opts mo = PBENCH_MEASURE_OPTS_INIT;
@@ -241,6 +254,9 @@ Test(errors, init_macros_set_size_and_the_stated_defaults)
 	struct pbench_listing_opts lo = PBENCH_LISTING_OPTS_INIT;
 	struct pbench_stats_opts so = PBENCH_STATS_OPTS_INIT;
 	struct pbench_contest_opts to = PBENCH_CONTEST_OPTS_INIT;
+	struct pbench_contest_entrant te = PBENCH_CONTEST_ENTRANT_INIT;
+	struct pbench_history_record hr = PBENCH_HISTORY_RECORD_INIT;
+	struct pbench_plot_series ps = PBENCH_PLOT_SERIES_INIT;
 
 	/* measure.h: "default 0.999", "default 1", measure NULL: the measurement's defaults. */
 	cr_expect_eq(co.size, sizeof(co));
@@ -268,6 +284,19 @@ Test(errors, init_macros_set_size_and_the_stated_defaults)
 	cr_expect_eq(to.cpu, -1);
 	cr_expect_eq(to.duet_cpus[0], -1);
 	cr_expect_eq(to.duet_cpus[1], -1);
+	cr_expect_eq(to.max_rounds, PBENCH_CONTEST_DEFAULT_MAX_ROUNDS);
+	cr_expect_eq(to.same_pct, PBENCH_STATS_DEFAULT_SAME_PCT);
+	cr_expect_eq(to.warmup_ms, PBENCH_MEASURE_DEFAULT_WARMUP_MS);
+	/* the input structs: their size, everything else 0 */
+	cr_expect_eq(te.size, sizeof(te));
+	cr_expect_null(te.argv);
+	cr_expect_null(te.stored_ns);
+	cr_expect_eq(hr.size, sizeof(hr));
+	cr_expect_null(hr.name);
+	cr_expect_eq(hr.n_runs, 0u);
+	cr_expect_eq(ps.size, sizeof(ps));
+	cr_expect_null(ps.ns);
+	cr_expect_eq(ps.n, 0u);
 }
 
 /* What the macros say is what NULL options do: the same figures from both. */

@@ -61,7 +61,7 @@ static const char *path_in(const char *name)
 static struct pbench_history_record rec_at(const char *name, const char *rev, double value,
 					   const char *kernel)
 {
-	struct pbench_history_record r = { .size = sizeof(r) };
+	struct pbench_history_record r = PBENCH_HISTORY_RECORD_INIT;
 
 	r.name = name;
 	r.metric = "time_ns";
@@ -134,7 +134,7 @@ Test(history, every_field_read_back)
 	const double runs[] = { 101.5, 99.25, 100.0, 250.0 };
 	const int noisy[] = { 0, 0, -1, 1 };
 	struct pbench_history_record r = rec_at("parse", "abc123", 100.125, "6.1.0-test");
-	struct pbench_history_record got = { .size = sizeof(got) };
+	struct pbench_history_record got = PBENCH_HISTORY_RECORD_INIT;
 	struct pbench_history_series s = { .size = sizeof(s) };
 	struct pbench_history *h;
 	const char *file = path_in("sub/h.db");
@@ -195,8 +195,8 @@ Test(history, every_field_read_back)
 Test(history, machine_fingerprint_and_series)
 {
 	struct pbench_history_record a = rec_at("x", "r1", 1, "k1"), b = rec_at("x", "r2", 2, "k2");
-	struct pbench_history_record mine = { .size = sizeof(mine) };
-	struct pbench_history_record got = { .size = sizeof(got) };
+	struct pbench_history_record mine = PBENCH_HISTORY_RECORD_INIT;
+	struct pbench_history_record got = PBENCH_HISTORY_RECORD_INIT;
 	struct pbench_history_series s1 = { .size = sizeof(s1) }, s2 = { .size = sizeof(s2) };
 	struct pbench_history *h;
 	struct utsname u;
@@ -834,7 +834,7 @@ static int series_points(const char *file, const char *name, struct pbench_histo
 		if (strcmp(s.name, name))
 			continue;
 		points = pbench_history_points(h, s.id);
-		*last = (struct pbench_history_record){ .size = sizeof(*last) };
+		*last = (struct pbench_history_record)PBENCH_HISTORY_RECORD_INIT;
 		cr_assert_eq(pbench_history_point_get(h, points - 1, last), 0);
 		last->run_values = NULL;	/* the history's, gone at the close */
 		last->rev = strcmp(last->rev, "r7") ? "other" : "r7";

@@ -187,7 +187,7 @@ Test(history_input, dates_out_of_range)
 /* The point of the series name, whose only point it is. */
 static struct pbench_history_record only_point(const char *name)
 {
-	struct pbench_history_record r = { .size = sizeof(r) };
+	struct pbench_history_record r = PBENCH_HISTORY_RECORD_INIT;
 
 	for (int i = 0, n = pbench_history_series_count(h); i < n; i++) {
 		struct pbench_history_series s = { .size = sizeof(s) };
@@ -269,7 +269,7 @@ Test(history_input, files_read_as_analyze_reads_them, .timeout = 30)
  * read as the nearest end, not cast (undefined: UBSan's float-cast-overflow). */
 Test(history_input, real_past_int64_in_the_store)
 {
-	struct pbench_history_record r = { .size = sizeof(r) };
+	struct pbench_history_record r = PBENCH_HISTORY_RECORD_INIT;
 	sqlite3 *db;
 
 	r.name = "big";
@@ -293,7 +293,7 @@ Test(history_input, real_past_int64_in_the_store)
  * with its sign once: -1.500, not -1.-500. */
 Test(history_input, openmetrics_time_before_1970)
 {
-	struct pbench_history_record r = { .size = sizeof(r) };
+	struct pbench_history_record r = PBENCH_HISTORY_RECORD_INIT;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;

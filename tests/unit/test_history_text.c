@@ -51,7 +51,7 @@ static const char *path_in(const char *name)
 
 static struct pbench_history_record rec(const char *name, const char *rev, double value)
 {
-	struct pbench_history_record r = { .size = sizeof(r) };
+	struct pbench_history_record r = PBENCH_HISTORY_RECORD_INIT;
 
 	r.name = name;
 	r.metric = "value";

@@ -158,7 +158,7 @@ Test(history_tx, a_document_is_stored_once)
  * same text twice is one row, another text another. */
 Test(history_tx, add_keeps_its_document_once)
 {
-	struct pbench_history_record r = { .size = sizeof(r) }, got;
+	struct pbench_history_record r = PBENCH_HISTORY_RECORD_INIT, got;
 	struct pbench_history *h;
 	const char *a = "{\"doc\": \"a\"}", *b = "{\"doc\": \"b\"}";
 	char copy[32];
@@ -351,7 +351,7 @@ static const char schema1[] =
  * (the document of each, or none), and a new record with its document beside them. */
 Test(history_tx, schema_1_store_migrated_and_readable)
 {
-	struct pbench_history_record r = { .size = sizeof(r) }, got;
+	struct pbench_history_record r = PBENCH_HISTORY_RECORD_INIT, got;
 	struct pbench_history *h;
 	sqlite3 *db;
 

@@ -505,7 +505,7 @@ Test(mem, command_not_countable)
 Test(mem, contest_functions)
 {
 	struct pbench_contest_opts o = PBENCH_CONTEST_OPTS_INIT;
-	struct pbench_contest_entrant e = { .size = sizeof(e), .workload = PBENCH_WORKLOAD_FN };
+	struct pbench_contest_entrant e = PBENCH_CONTEST_ENTRANT_INIT;
 	struct pbench_mem_comparison m = { .size = sizeof(m) };
 	struct pbench_contest *c;
 	const char *why = "unset";
@@ -513,6 +513,7 @@ Test(mem, contest_functions)
 	size_t len = 0;
 	FILE *f;
 
+	e.workload = PBENCH_WORKLOAD_FN;
 	o.mode = PBENCH_RUNS_UNPREPARED;
 	o.events = "task-clock";
 	o.max_rounds = 12;

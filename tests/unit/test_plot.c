@@ -130,10 +130,13 @@ Test(plot, runs_outliers_and_escaping)
 Test(plot, single_flat_series)
 {
 	static const double a[] = { 1500, 1500, 1500 };
-	const struct pbench_plot_series s = { .size = sizeof(s), .ns = a, .n = 3 };
+	struct pbench_plot_series s = PBENCH_PLOT_SERIES_INIT;
 	int err;
-	char *x = plot_to_string(&s, 1, NULL, &err);
+	char *x;
 
+	s.ns = a;
+	s.n = 3;
+	x = plot_to_string(&s, 1, NULL, &err);
 	cr_assert_eq(err, 0);
 	assert_well_formed(x);
 	cr_assert_eq(dots(x, 0), 3);

@@ -135,15 +135,16 @@ Test(speed_words, stat_line_and_verdict_note)
 Test(speed_words, compare_line_says_the_shared_part_once)
 {
 	struct pbench_contest_opts o = PBENCH_CONTEST_OPTS_INIT;
-	struct pbench_contest_entrant a = { .size = sizeof(a), .name = "a",
-					    .workload = PBENCH_WORKLOAD_XOR,
-					    .iterations = 200000 };
-	struct pbench_contest_entrant b = a;
+	struct pbench_contest_entrant a = PBENCH_CONTEST_ENTRANT_INIT, b;
 	struct pbench_contest *c;
 	char *buf = NULL, *line;
 	size_t len = 0;
 	FILE *f;
 
+	a.name = "a";
+	a.workload = PBENCH_WORKLOAD_XOR;
+	a.iterations = 200000;
+	b = a;
 	o.mode = PBENCH_RUNS_UNPREPARED;
 	o.events = "task-clock";
 	o.max_rounds = (long)NF;

@@ -54,10 +54,12 @@ static struct pbench_contest_opts opts(const char *metric)
 
 static int add_touch(struct pbench_contest *c, const char *name, size_t pages)
 {
-	struct pbench_contest_entrant e = { .size = sizeof(e), .name = name,
-					    .workload = PBENCH_WORKLOAD_FN, .fn = touch,
-					    .ctx = (void *)(uintptr_t)pages };
+	struct pbench_contest_entrant e = PBENCH_CONTEST_ENTRANT_INIT;
 
+	e.name = name;
+	e.workload = PBENCH_WORKLOAD_FN;
+	e.fn = touch;
+	e.ctx = (void *)(uintptr_t)pages;
 	return pbench_contest_add(c, &e);
 }
 
@@ -152,11 +154,12 @@ Test(target, the_worse_side_per_metric)
 Test(target, the_gate_on_a_metric_against_a_baseline)
 {
 	struct pbench_contest_opts o = opts("page-faults");
-	struct pbench_contest_entrant s = { .size = sizeof(s), .name = "baseline" };
+	struct pbench_contest_entrant s = PBENCH_CONTEST_ENTRANT_INIT;
 	struct pbench_contest *c;
 	double stored[8];
 	char why[768];
 
+	s.name = "baseline";
 	for (int pass = 0; pass < 2; pass++) {
 		struct pbench_runs_opts ro = PBENCH_RUNS_OPTS_INIT;
 		struct pbench_runs *r;

@@ -96,7 +96,7 @@ PBENCH_API int pbench_contest_progress_text(const struct pbench_contest_progress
 struct pbench_contest_opts {
 	size_t size;
 	const char *events;		/* comma-separated, counted on every run and compared
-					 * (NULL: PBENCH_RUNS_DEFAULT_EVENTS) */
+					 * (NULL: PBENCH_CONTEST_DEFAULT_EVENTS) */
 	int mode;			/* PBENCH_RUNS_UNPREPARED or PBENCH_RUNS_PREPARED (one CPU
 					 * prepared for all; a duet: the priority and the warm-up,
 					 * each command pinned to its own CPU) */
@@ -106,13 +106,18 @@ struct pbench_contest_opts {
 					 * run on) */
 	double warmup_ms;		/* prepared: the warm-up of pbench_prepare() */
 	long warmup_runs;		/* runs of each entrant before the rounds, not kept */
-	long min_rounds;		/* rounds before the first look (0: 10) */
+	long min_rounds;		/* rounds before the first look (0:
+					 * PBENCH_CONTEST_DEFAULT_MIN_ROUNDS) */
 	long max_rounds;		/* the most rounds (with the sequential order: runs of
-					 * each) */
+					 * each), at most PBENCH_CONTEST_MAX_ROUNDS (0, and
+					 * PBENCH_CONTEST_OPTS_INIT:
+					 * PBENCH_CONTEST_DEFAULT_MAX_ROUNDS) */
 	double max_time_s;		/* the rounds' time budget (0: none but max_rounds) */
-	double confidence;		/* of the verdicts and intervals (0: 0.999) */
+	double confidence;		/* of the verdicts and intervals (0:
+					 * PBENCH_STATS_DEFAULT_CONFIDENCE, 0.999) */
 	double same_pct;		/* > 0: shown equal within +-same_pct % also decides
-					 * (PBENCH_CONTEST_OPTS_INIT: 1, pbench_compare()'s
+					 * (PBENCH_CONTEST_OPTS_INIT:
+					 * PBENCH_STATS_DEFAULT_SAME_PCT, pbench_compare()'s
 					 * default; 0: no margin, only a difference decides) */
 	int reference;			/* the entrant the others are compared with */
 	double timeout_s;		/* > 0: a run of a command still going is ended after it */
@@ -137,18 +142,27 @@ struct pbench_contest_opts {
 	const char *metric;
 };
 
+/* The events every entrant counts when opts.events is NULL (pbench compare's -e): the
+ * software ones, which every machine counts. */
+#define PBENCH_CONTEST_DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
+#define PBENCH_CONTEST_DEFAULT_MIN_ROUNDS 10L	/* opts.min_rounds 0 */
+#define PBENCH_CONTEST_DEFAULT_MAX_ROUNDS 10000L	/* opts.max_rounds 0, and the _INIT's */
+#define PBENCH_CONTEST_MAX_ROUNDS 1000000L	/* the most of max_rounds and warmup_runs */
+
 #ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
 #define PBENCH_CONTEST_OPTS_INIT \
 	([] { struct pbench_contest_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
 	      pbench_o_.mode = PBENCH_RUNS_PREPARED; pbench_o_.cpu = -1; \
-	      pbench_o_.duet_cpus[0] = pbench_o_.duet_cpus[1] = -1; pbench_o_.warmup_ms = 1200; \
-	      pbench_o_.max_rounds = 10000; pbench_o_.max_time_s = 60; pbench_o_.same_pct = 1; \
-	      return pbench_o_; }())
+	      pbench_o_.duet_cpus[0] = pbench_o_.duet_cpus[1] = -1; \
+	      pbench_o_.warmup_ms = PBENCH_MEASURE_DEFAULT_WARMUP_MS; \
+	      pbench_o_.max_rounds = PBENCH_CONTEST_DEFAULT_MAX_ROUNDS; pbench_o_.max_time_s = 60; \
+	      pbench_o_.same_pct = PBENCH_STATS_DEFAULT_SAME_PCT; return pbench_o_; }())
 #else
 #define PBENCH_CONTEST_OPTS_INIT \
 	{ .size = sizeof(struct pbench_contest_opts), .mode = PBENCH_RUNS_PREPARED, .cpu = -1, \
-	  .duet_cpus = { -1, -1 }, .warmup_ms = 1200, .max_rounds = 10000, .max_time_s = 60, \
-	  .same_pct = 1 }
+	  .duet_cpus = { -1, -1 }, .warmup_ms = PBENCH_MEASURE_DEFAULT_WARMUP_MS, \
+	  .max_rounds = PBENCH_CONTEST_DEFAULT_MAX_ROUNDS, .max_time_s = 60, \
+	  .same_pct = PBENCH_STATS_DEFAULT_SAME_PCT }
 #endif
 
 /* What an entrant runs: a command, a built-in workload, a function, or nothing (a baseline's
@@ -178,6 +192,14 @@ struct pbench_contest_entrant {
 	const char *stored_file;
 	const char *stored_set;
 };
+/* Start from this (a struct with .size 0 is refused): every other field 0 or NULL. */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_CONTEST_ENTRANT_INIT \
+	([] { struct pbench_contest_entrant pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      return pbench_o_; }())
+#else
+#define PBENCH_CONTEST_ENTRANT_INIT { .size = sizeof(struct pbench_contest_entrant) }
+#endif
 
 struct pbench_contest;
 

@@ -71,7 +71,8 @@ struct pbench_count {
  * (see pbench_counters_last_error() for the name and a suggestion), -PBENCH_EBAD_EVENT_LIST,
  * -PBENCH_EDUP_EVENT. Events the machine cannot count do not fail the call; if none at all can
  * be opened, the call fails with -PBENCH_ENO_EVENTS and *out is still set so the caller can
- * report each event's reason (free it with pbench_counters_free()). -ESRCH: no such pid.
+ * report each event's reason (free it with pbench_counters_free()). -ESRCH: no such pid;
+ * -EINVAL: out NULL, opts' size.
  */
 PBENCH_API int pbench_counters_open(struct pbench_counters **out, const char *events,
 				    const struct pbench_counters_opts *opts);

@@ -52,7 +52,7 @@ enum pbench_env_flags {
  * pbench_cpu_pick() chooses). Reads /sys and /proc through PBENCH_SYSFS_ROOT and
  * PBENCH_PROCFS_ROOT (unless PBENCH_ENV_LIVE); facts from syscalls and instructions are only
  * used when neither is set. These two variables change nothing else in the library.
- * Errors: -EINVAL (a CPU that is not present), -ENOMEM.
+ * Errors: -EINVAL (out NULL, a CPU that is not present), -ENOMEM.
  */
 PBENCH_API int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus,
 				unsigned flags);

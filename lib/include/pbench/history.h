@@ -110,6 +110,15 @@ struct pbench_history_record {
 	int64_t id;
 	int64_t series_id;
 };
+/* Start from this, in and out (a struct with .size 0 is refused): every other field 0 or
+ * NULL. */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_HISTORY_RECORD_INIT \
+	([] { struct pbench_history_record pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      return pbench_o_; }())
+#else
+#define PBENCH_HISTORY_RECORD_INIT { .size = sizeof(struct pbench_history_record) }
+#endif
 
 /*
  * Append one record, in one transaction: either all of it is stored or nothing (a writer
@@ -164,9 +173,15 @@ struct pbench_history_changes_opts {
 	size_t size;
 	double p;			/* significance of a change, in (0, 0.5); 0: 0.001 */
 	double min_rel;			/* smallest |relative change| reported; 0: any */
-	size_t window;			/* points per window, >= 4 * min_segment; 0: 50 */
+	size_t window;			/* points per window, >= 4 * min_segment and at most
+					 * PBENCH_HISTORY_CHANGES_MAX_WINDOW; 0: 50 */
 	size_t min_segment;		/* points each side of a change, >= 2; 0: 3 */
 };
+/* Those defaults (a field left 0), and the most points per window. */
+#define PBENCH_HISTORY_CHANGES_DEFAULT_P 0.001
+#define PBENCH_HISTORY_CHANGES_DEFAULT_WINDOW 50
+#define PBENCH_HISTORY_CHANGES_DEFAULT_MIN_SEGMENT 3
+#define PBENCH_HISTORY_CHANGES_MAX_WINDOW 1000
 #ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
 #define PBENCH_HISTORY_CHANGES_OPTS_INIT \
 	([] { struct pbench_history_changes_opts pbench_o_ = {}; \

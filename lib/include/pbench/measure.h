@@ -58,7 +58,8 @@ struct pbench_measure_opts {
 	 * more than one call. */
 	void (*setup)(void *ctx);
 	void (*teardown)(void *ctx);
-	double warmup_ms;		/* time-based warm-up (default 1200; 0: none) */
+	double warmup_ms;		/* time-based warm-up (default
+					 * PBENCH_MEASURE_DEFAULT_WARMUP_MS; 0: none) */
 	double min_sample_ms;		/* a sample lasts at least this (default 1 ms, and at
 					 * least 1000 timer resolutions) */
 	double target_sem_pct;		/* stop when sem <= this % of the mean (default 1) */
@@ -101,7 +102,9 @@ struct pbench_measure_opts {
 	int count_memory;
 };
 
-/* Defaults, and whether the caller's translation unit was optimized. */
+/* Defaults, and whether the caller's translation unit was optimized. The time-based warm-up
+ * of measuring, preparing (pbench_prepare_opts), sets of runs and contests, in ms: */
+#define PBENCH_MEASURE_DEFAULT_WARMUP_MS 1200
 #if defined(__OPTIMIZE__)
 #define PBENCH_CALLER_OPTIMIZED 1
 #else
@@ -113,14 +116,15 @@ struct pbench_measure_opts {
  * (C++11 and later, no warning under -Wall -Wextra -pedantic). */
 #define PBENCH_MEASURE_OPTS_INIT \
 	([] { struct pbench_measure_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
-	      pbench_o_.warmup_ms = 1200; pbench_o_.min_sample_ms = 1; \
+	      pbench_o_.warmup_ms = PBENCH_MEASURE_DEFAULT_WARMUP_MS; pbench_o_.min_sample_ms = 1; \
 	      pbench_o_.target_sem_pct = 1; pbench_o_.min_samples = 10; \
 	      pbench_o_.max_samples = 100000; pbench_o_.budget_ms = 10000; \
 	      pbench_o_.built_optimized = PBENCH_CALLER_OPTIMIZED + 1; return pbench_o_; }())
 #else
 #define PBENCH_MEASURE_OPTS_INIT \
-	{ .size = sizeof(struct pbench_measure_opts), .warmup_ms = 1200, .min_sample_ms = 1, \
-	  .target_sem_pct = 1, .min_samples = 10, .max_samples = 100000, .budget_ms = 10000, \
+	{ .size = sizeof(struct pbench_measure_opts), \
+	  .warmup_ms = PBENCH_MEASURE_DEFAULT_WARMUP_MS, .min_sample_ms = 1, .target_sem_pct = 1, \
+	  .min_samples = 10, .max_samples = 100000, .budget_ms = 10000, \
 	  .built_optimized = PBENCH_CALLER_OPTIMIZED + 1 }
 #endif
 
@@ -347,8 +351,9 @@ struct pbench_compare_opts {
 	/* warm-up, sample length, budget, samples (NULL: the defaults). A pointer, so that the
 	 * measure options can grow without moving the fields after them. */
 	const struct pbench_measure_opts *measure;
-	double confidence;		/* default 0.999 */
-	double same_threshold_pct;	/* default 1: "same" when the CI of the ratio is within */
+	double confidence;		/* default PBENCH_STATS_DEFAULT_CONFIDENCE (0.999) */
+	double same_threshold_pct;	/* default PBENCH_STATS_DEFAULT_SAME_PCT (1): "same" when
+					 * the CI of the ratio is within */
 	/* Optional: return 0 when a and b compute the same thing (called once, before
 	 * timing); non-zero refuses the comparison (-PBENCH_EDIFFERENT). */
 	int (*check)(void *ctx_a, void *ctx_b);
@@ -358,11 +363,13 @@ struct pbench_compare_opts {
 #ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
 #define PBENCH_COMPARE_OPTS_INIT \
 	([] { struct pbench_compare_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
-	      pbench_o_.confidence = 0.999; pbench_o_.same_threshold_pct = 1; return pbench_o_; }())
+	      pbench_o_.confidence = PBENCH_STATS_DEFAULT_CONFIDENCE; \
+	      pbench_o_.same_threshold_pct = PBENCH_STATS_DEFAULT_SAME_PCT; return pbench_o_; }())
 #else
 #define PBENCH_COMPARE_OPTS_INIT \
-	{ .size = sizeof(struct pbench_compare_opts), .confidence = 0.999, \
-	  .same_threshold_pct = 1 }
+	{ .size = sizeof(struct pbench_compare_opts), \
+	  .confidence = PBENCH_STATS_DEFAULT_CONFIDENCE, \
+	  .same_threshold_pct = PBENCH_STATS_DEFAULT_SAME_PCT }
 #endif
 
 struct pbench_comparison {

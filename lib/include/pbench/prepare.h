@@ -102,7 +102,8 @@ struct pbench_prepare_opts {
 					 * else that CPU, which must be in the thread's affinity */
 	int priority;			/* enum pbench_priority_mode */
 	int fifo_priority;		/* SCHED_FIFO priority, 1-99 (0: 50) */
-	double warmup_ms;		/* time-based warm-up (default 1200; 0: none) */
+	double warmup_ms;		/* time-based warm-up (default
+					 * PBENCH_MEASURE_DEFAULT_WARMUP_MS; 0: none) */
 	/* Work for the warm-up and for AUTO's probe (NULL: the built-in xor loop). Called
 	 * repeatedly, on the chosen CPU. */
 	pbench_fn warmup_fn;
@@ -116,11 +117,11 @@ struct pbench_prepare_opts {
 #define PBENCH_PREPARE_OPTS_INIT \
 	([] { struct pbench_prepare_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
 	      pbench_o_.cpu = -1; pbench_o_.priority = PBENCH_PRIORITY_AUTO; \
-	      pbench_o_.warmup_ms = 1200; return pbench_o_; }())
+	      pbench_o_.warmup_ms = PBENCH_MEASURE_DEFAULT_WARMUP_MS; return pbench_o_; }())
 #else
 #define PBENCH_PREPARE_OPTS_INIT \
 	{ .size = sizeof(struct pbench_prepare_opts), .cpu = -1, .priority = PBENCH_PRIORITY_AUTO, \
-	  .warmup_ms = 1200 }
+	  .warmup_ms = PBENCH_MEASURE_DEFAULT_WARMUP_MS }
 #endif
 
 /*

@@ -128,6 +128,14 @@ struct pbench_plot_series {
 	const unsigned char *outlier;
 	const char *const *cause;
 };
+/* Start from this (a struct with .size 0 is refused): every other field 0 or NULL. */
+#ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
+#define PBENCH_PLOT_SERIES_INIT \
+	([] { struct pbench_plot_series pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      return pbench_o_; }())
+#else
+#define PBENCH_PLOT_SERIES_INIT { .size = sizeof(struct pbench_plot_series) }
+#endif
 
 /*
  * The runs of s[0..nseries-1] (pointers: each struct of the caller's size) as a self-contained

@@ -49,6 +49,12 @@ enum pbench_runs_stop {
 };
 
 #define PBENCH_RUNS_SEM_MIN_RUNS 10	/* a target is trusted after this many runs */
+/* With a target and no count or budget of the caller's: the most runs per set (opts.runs) and
+ * the time budget per set (opts.max_time_s, s) that pbench stat --target-sem takes. */
+#define PBENCH_RUNS_SEM_DEFAULT_RUNS 1000
+#define PBENCH_RUNS_SEM_DEFAULT_MAX_TIME_S 60.0
+/* The most runs per set (opts.runs), and the most warm-up runs (opts.warmup_runs). */
+#define PBENCH_RUNS_MAX_RUNS 1000000L
 
 /* Between runs, for a progress line: the set, the run about to start (from 0), the estimate
  * so far (NaN before two runs), and the time left by the stop rule (NaN: unknown). phase is
@@ -160,11 +166,12 @@ enum pbench_runs_flags {
 #define PBENCH_RUNS_OPTS_INIT \
 	([] { struct pbench_runs_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
 	      pbench_o_.mode = PBENCH_RUNS_PREPARED; pbench_o_.cpu = -1; \
-	      pbench_o_.warmup_ms = 1200; pbench_o_.runs = 20; return pbench_o_; }())
+	      pbench_o_.warmup_ms = PBENCH_MEASURE_DEFAULT_WARMUP_MS; pbench_o_.runs = 20; \
+	      return pbench_o_; }())
 #else
 #define PBENCH_RUNS_OPTS_INIT \
 	{ .size = sizeof(struct pbench_runs_opts), .mode = PBENCH_RUNS_PREPARED, .cpu = -1, \
-	  .warmup_ms = 1200, .runs = 20 }
+	  .warmup_ms = PBENCH_MEASURE_DEFAULT_WARMUP_MS, .runs = 20 }
 #endif
 
 struct pbench_runs;

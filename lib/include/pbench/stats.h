@@ -39,6 +39,13 @@ struct pbench_stats_opts {
 	  .outlier_rule = PBENCH_OUTLIER_TUKEY }
 #endif
 
+/* pbench's defaults where two are compared: the confidence of the verdicts and intervals, and
+ * the margin within which the two are shown the same, +-% (two one-sided tests): those of
+ * pbench_compare() (PBENCH_COMPARE_OPTS_INIT), of contests (pbench_contest_opts, pbench
+ * compare) and of pbench analyze (pbench_samples_analyze()). */
+#define PBENCH_STATS_DEFAULT_CONFIDENCE 0.999
+#define PBENCH_STATS_DEFAULT_SAME_PCT 1.0
+
 enum pbench_stats_flags {
 	/* Welch's and the paired test on log(x): diff is the difference of the means of the
 	 * logs, ratio = exp(diff) the ratio of the geometric means and its interval exp() of

@@ -58,7 +58,7 @@ static int series_check(const struct pbench_plot_series *s, int i)
 	snprintf(arg, sizeof(arg), "s[%d]", i);
 	if ((err = pb_check_struct(fn, arg, "pbench_plot_series", s,
 				   offsetof(struct pbench_plot_series, cause) +
-				   sizeof(s->cause), NULL)))
+				   sizeof(s->cause), "PBENCH_PLOT_SERIES_INIT")))
 		return err;
 	if (s->n && !s->ns)
 		return pb_fail(-EINVAL, "%s(): %s.ns is NULL with n %zu", fn, arg, s->n);

@@ -106,6 +106,8 @@ int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus, unsign
 {
 	int err;
 
+	if (!out)
+		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
 	if (!(flags & PBENCH_ENV_LIVE))
 		pb_recorded_begin();
 	err = env_check(out, cpus, ncpus, flags);

@@ -44,10 +44,11 @@
 #include "process/process.h"
 #include "contest/contest.h"
 
-#define DEFAULT_CONFIDENCE 0.999
-#define DEFAULT_MIN_ROUNDS 10
-#define DEFAULT_MAX_ROUNDS 10000
-#define MAX_ROUNDS 1000000L
+#define DEFAULT_CONFIDENCE PBENCH_STATS_DEFAULT_CONFIDENCE
+#define DEFAULT_MIN_ROUNDS PBENCH_CONTEST_DEFAULT_MIN_ROUNDS
+#define DEFAULT_MAX_ROUNDS PBENCH_CONTEST_DEFAULT_MAX_ROUNDS
+#define MAX_ROUNDS PBENCH_CONTEST_MAX_ROUNDS
+#define DEFAULT_EVENTS PBENCH_CONTEST_DEFAULT_EVENTS
 #define LOOK_GROWTH 1.2
 
 void pb_contest_set_error(struct pbench_contest *c, const char *fmt, ...)
@@ -242,7 +243,7 @@ int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_
 		return -ENOMEM;
 	pb_copy_in(&c->o, sizeof(c->o), opts);
 	err = check_opts(c);
-	if (!err && !(c->events = strdup(c->o.events ? c->o.events : PBENCH_RUNS_DEFAULT_EVENTS)))
+	if (!err && !(c->events = strdup(c->o.events ? c->o.events : DEFAULT_EVENTS)))
 		err = -ENOMEM;
 	if (!err)
 		err = target_request(c);
@@ -462,7 +463,7 @@ int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_ent
 
 	if (!c)
 		return pb_fail(-EINVAL, "%s(): c is NULL", __func__);
-	if ((err = PB_CHECK_STRUCT(in, pbench_contest_entrant, 0, NULL)))
+	if ((err = PB_CHECK_STRUCT(in, pbench_contest_entrant, 0, "PBENCH_CONTEST_ENTRANT_INIT")))
 		return err;
 	if (c->ran)
 		return -EALREADY;

@@ -541,6 +541,8 @@ int pbench_counters_open(struct pbench_counters **out, const char *events,
 	char **names = NULL;
 	int n, err = 0, opened;
 
+	if (!out)
+		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
 	*out = NULL;
 	if (opts && (err = PB_CHECK_STRUCT(opts, pbench_counters_opts, 0,
 					   "PBENCH_COUNTERS_OPTS_INIT")))

@@ -122,14 +122,13 @@ uint64_t pb_speed_clock_iterations(const struct pbench_speed *s);
  * whether it is per iteration of a built-in workload; a name to its index (-1); a list of
  * names and groups to sel[pbench_metric_nr()] (-PBENCH_EUNKNOWN_EVENT, said by pb_fail());
  * one run's value from its events' scaled counts v (in the order of its events), the run's
- * wall time and iterations (NaN: cannot be made); the libpfm4 PMU detected (NULL: none). */
+ * wall time and iterations (NaN: cannot be made). */
 const char *pb_metric_events(int m, const char **reason);
 int pb_metric_calc(int m);
 const char *pb_metric_name(int m);
 const char *pb_metric_anchor(int m);
 const char *pb_metric_label(int m);
 const char *pb_metric_unit(int m);
-const char *pb_metric_formula(int m);
 int pb_metric_per_iteration(int m);
 int pb_metric_find(const char *name);
 int pb_metric_higher_better(int m);
@@ -138,7 +137,6 @@ int pb_metric_higher_better(int m);
 int pb_metric_list_check(const char *list);
 int pb_metric_select(const char *list, unsigned char *sel);
 double pb_metric_value(int calc, const double *v, int nv, double wall_ns, double iterations);
-const char *pb_metric_pmu(void);
 /* metrics_names.c: the figure decided on (pbench_runs_opts.metric, a contest's), a
  * name, before the events open: the event list and the metrics that count it (*events_out,
  * *metrics_out malloc'ed, NULL: as given), or the name error (-PBENCH_EUNKNOWN_EVENT, its "did

@@ -209,11 +209,6 @@ static const char *present_pmu(void)
 	return NULL;
 }
 
-const char *pb_metric_pmu(void)
-{
-	return present_pmu();
-}
-
 /* 1 if pmu is one of the space-separated names of list. */
 static int pmu_in(const char *list, const char *pmu)
 {
@@ -404,11 +399,6 @@ const char *pb_metric_label(int m)
 const char *pb_metric_unit(int m)
 {
 	return m >= 0 && m < NR_METRICS ? metrics[m].unit : NULL;
-}
-
-const char *pb_metric_formula(int m)
-{
-	return m >= 0 && m < NR_METRICS ? metrics[m].formula : NULL;
 }
 
 int pb_metric_per_iteration(int m)

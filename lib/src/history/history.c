@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The history's public calls (issue 24): open a store (its directory made when missing, its
  * schema brought forward), append a record in one transaction with the fingerprint of the
@@ -98,8 +98,8 @@ out:
 	return rc;
 }
 
-PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path,
-				   const struct pbench_history_opts *opts)
+int pbench_history_open(struct pbench_history **out, const char *path,
+			const struct pbench_history_opts *opts)
 {
 	struct pbench_history_opts o = history_defaults;
 	struct pbench_history *h;
@@ -141,7 +141,7 @@ PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path
 	return 0;
 }
 
-PBENCH_API void pbench_history_close(struct pbench_history *h)
+void pbench_history_close(struct pbench_history *h)
 {
 	if (!h)
 		return;
@@ -153,7 +153,7 @@ PBENCH_API void pbench_history_close(struct pbench_history *h)
 	free(h);
 }
 
-PBENCH_API int pbench_history_schema(const struct pbench_history *h)
+int pbench_history_schema(const struct pbench_history *h)
 {
 	return h ? h->schema : pb_fail(-EINVAL, "%s(): h is NULL", __func__);
 }
@@ -455,7 +455,7 @@ int64_t pb_history_add_in(struct pbench_history *h, const struct pbench_history_
 {
 	struct pbench_history_record r = record_defaults;
 	int64_t sid = -1, id = -1;
-	int rc = PB_CHECK_STRUCT(rec, pbench_history_record, 0, NULL);
+	int rc = PB_CHECK_STRUCT(rec, pbench_history_record, 0, "PBENCH_HISTORY_RECORD_INIT");
 
 	if (rc)
 		return rc;
@@ -499,12 +499,12 @@ int64_t pb_history_add_in(struct pbench_history *h, const struct pbench_history_
 	return rc ? rc : id;
 }
 
-PBENCH_API int64_t pbench_history_add(struct pbench_history *h,
-				      const struct pbench_history_record *rec)
+int64_t pbench_history_add(struct pbench_history *h,
+			   const struct pbench_history_record *rec)
 {
 	struct pbench_history_record r = record_defaults;
 	struct pb_hbatch b = { .doc_id = -1, .machine_id = -1 };
-	int rc = PB_CHECK_STRUCT(rec, pbench_history_record, 0, NULL);
+	int rc = PB_CHECK_STRUCT(rec, pbench_history_record, 0, "PBENCH_HISTORY_RECORD_INIT");
 	int64_t id;
 
 	if (rc)

@@ -7,8 +7,8 @@
  * reading of series and points (history_read.c), the change points (history_changes.c), git
  * (history_git.c) and the public calls (history.c) know only this interface.
  */
-#ifndef PBENCH_HISTORY_PRIV_H
-#define PBENCH_HISTORY_PRIV_H
+#ifndef PBENCH_HISTORY_H
+#define PBENCH_HISTORY_H
 
 #include <stdint.h>
 #include <stddef.h>

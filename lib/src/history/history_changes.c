@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The change points of a stored series: its points (every machine's, oldest first) handed to
  * stats/changepoint.c, a new segment wherever the machine's fingerprint changes so that
@@ -150,9 +150,9 @@ static int keep(struct pbench_history *h, const struct pb_cp_series *cs, int e)
 
 static const struct pbench_history_changes_opts changes_defaults = PBENCH_HISTORY_CHANGES_OPTS_INIT;
 
-PBENCH_API int pbench_history_changes(struct pbench_history *h, int64_t series_id,
-				      const struct pbench_history_changes_opts *opts,
-				      int *segments)
+int pbench_history_changes(struct pbench_history *h, int64_t series_id,
+			   const struct pbench_history_changes_opts *opts,
+			   int *segments)
 {
 	struct pbench_history_changes_opts o = changes_defaults;
 	struct pb_cp_series *cs = NULL;
@@ -191,8 +191,8 @@ PBENCH_API int pbench_history_changes(struct pbench_history *h, int64_t series_i
 	return (int)h->nchanges;
 }
 
-PBENCH_API int pbench_history_change_get(struct pbench_history *h, int i,
-					 struct pbench_history_change *out)
+int pbench_history_change_get(struct pbench_history *h, int i,
+			      struct pbench_history_change *out)
 {
 	int rc = PB_CHECK_STRUCT(out, pbench_history_change, 0, NULL);
 

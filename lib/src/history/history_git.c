@@ -48,8 +48,8 @@ static int first_line(const char *out, char *buf, size_t len, const char *what)
 	return 0;
 }
 
-PBENCH_API int pbench_history_git(const char *dir, char *rev, size_t rev_len, char *branch,
-				  size_t branch_len, int *dirty)
+int pbench_history_git(const char *dir, char *rev, size_t rev_len, char *branch,
+		       size_t branch_len, int *dirty)
 {
 	char *out = NULL;
 	int rc;

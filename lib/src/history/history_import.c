@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Documents into the history (issue 24): pbench's own JSON (what `pbench stat --record` and
  * `pbench compare --record` store, and `pbench history add` imports), hyperfine's and Google
@@ -271,7 +271,7 @@ static int interrupted(const struct imp *im)
 static int store(struct imp *im, const char *sub, const char *metric, const char *unit,
 		 double value, double lo, double hi, const char *rev, int64_t t)
 {
-	struct pbench_history_record r = { .size = sizeof(r) };
+	struct pbench_history_record r = PBENCH_HISTORY_RECORD_INIT;
 	char *full = NULL;
 	int64_t id;
 
@@ -721,9 +721,9 @@ static int end(struct imp *im, int rc)
 	return rc;
 }
 
-PBENCH_API int pbench_history_import(struct pbench_history *h, const char *name,
-				     const char *text, size_t len,
-				     const struct pbench_history_import_opts *opts)
+int pbench_history_import(struct pbench_history *h, const char *name,
+			  const char *text, size_t len,
+			  const struct pbench_history_import_opts *opts)
 {
 	struct imp im = { .h = h, .name = name, .o = import_defaults,
 			  .batch = { .doc_id = -1, .machine_id = -1 } };
@@ -771,9 +771,9 @@ PBENCH_API int pbench_history_import(struct pbench_history *h, const char *name,
 	return rc ? rc : im.added;
 }
 
-PBENCH_API int pbench_history_import_file(struct pbench_history *h, const char *name,
-					  const char *path,
-					  const struct pbench_history_import_opts *opts)
+int pbench_history_import_file(struct pbench_history *h, const char *name,
+			       const char *path,
+			       const struct pbench_history_import_opts *opts)
 {
 	char why[512] = "", *text = NULL;
 	size_t len = 0;
@@ -790,9 +790,9 @@ PBENCH_API int pbench_history_import_file(struct pbench_history *h, const char *
 	return rc;
 }
 
-PBENCH_API int pbench_history_import_writer(const char *path, const char *name,
-					    int (*write)(void *arg, int fmt, FILE *f), void *arg,
-					    const struct pbench_history_import_opts *opts)
+int pbench_history_import_writer(const char *path, const char *name,
+				 int (*write)(void *arg, int fmt, FILE *f), void *arg,
+				 const struct pbench_history_import_opts *opts)
 {
 	struct pbench_history_opts ho = PBENCH_HISTORY_OPTS_INIT;
 	struct pbench_history *h = NULL;

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The PostgreSQL backend of the history (issue 24), through libpq: one server that a fleet of
  * CI runners appends to at once, with the SQLite store's schema and SQL (history_schema.c's

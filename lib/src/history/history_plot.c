@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The picture of a series (pbench history show --plot): each point's value with its interval,
  * the points pbench judged noisy marked, each change point a dashed line with its size, the
@@ -140,8 +140,8 @@ static void changes(FILE *f, struct pbench_history *h, const struct pb_hview *v,
 	}
 }
 
-PBENCH_API int pbench_history_plot_svg(struct pbench_history *h, const char *name,
-				       const struct pbench_history_changes_opts *opts, FILE *f)
+int pbench_history_plot_svg(struct pbench_history *h, const char *name,
+			    const struct pbench_history_changes_opts *opts, FILE *f)
 {
 	struct pb_hview v;
 	struct frame fr = { 0 };

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * Reading the history back: the series with their machines, and the points of a series with
  * every run, kept in the history object so that the caller takes them one at a time
@@ -213,7 +213,7 @@ int pb_history_read_points(struct pbench_history *h, const char *where, const st
 	return (int)h->npoints;
 }
 
-PBENCH_API int pbench_history_points(struct pbench_history *h, int64_t series_id)
+int pbench_history_points(struct pbench_history *h, int64_t series_id)
 {
 	int n;
 
@@ -226,8 +226,8 @@ PBENCH_API int pbench_history_points(struct pbench_history *h, int64_t series_id
 	return n;
 }
 
-PBENCH_API int pbench_history_point_get(struct pbench_history *h, int i,
-					struct pbench_history_record *out)
+int pbench_history_point_get(struct pbench_history *h, int i,
+			     struct pbench_history_record *out)
 {
 	int rc = PB_CHECK_STRUCT(out, pbench_history_record, 0, NULL);
 
@@ -285,7 +285,7 @@ static int series_row(const struct pb_hv *c, int n, void *arg)
 	return err;
 }
 
-PBENCH_API int pbench_history_series_count(struct pbench_history *h)
+int pbench_history_series_count(struct pbench_history *h)
 {
 	struct reading rd;
 	int rc;
@@ -308,8 +308,8 @@ PBENCH_API int pbench_history_series_count(struct pbench_history *h)
 	return (int)h->nseries;
 }
 
-PBENCH_API int pbench_history_series_get(struct pbench_history *h, int i,
-					 struct pbench_history_series *out)
+int pbench_history_series_get(struct pbench_history *h, int i,
+			      struct pbench_history_series *out)
 {
 	int rc = PB_CHECK_STRUCT(out, pbench_history_series, 0, NULL);
 

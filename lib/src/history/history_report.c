@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The reports of the history (issue 24): the list of series, a series with its change
  * points, its noisy points and its machines' segments as text, JSON, Markdown (a pull-request
@@ -99,7 +99,7 @@ static const char *change_text(const struct pbench_history_change *c, const char
 	return buf;
 }
 
-PBENCH_API int pbench_history_write_list(struct pbench_history *h, FILE *f)
+int pbench_history_write_list(struct pbench_history *h, FILE *f)
 {
 	struct pbench_history_series s;
 	char date[32];
@@ -151,8 +151,8 @@ static void segment_text(FILE *f, const struct pbench_history_record *r, int fir
 	fprintf(f, "%s\n", first ? "" : " (the machine changed: nothing is compared across it)");
 }
 
-PBENCH_API int pbench_history_write_text(struct pbench_history *h, const char *name,
-					 const struct pbench_history_changes_opts *opts, FILE *f)
+int pbench_history_write_text(struct pbench_history *h, const char *name,
+			      const struct pbench_history_changes_opts *opts, FILE *f)
 {
 	struct pb_hview v;
 	char val[64], lo[64], hi[64], rb[REV_LEN], ra[REV_LEN], date[32], ch[192], pt[32];
@@ -290,8 +290,8 @@ static json_t *series_json(struct pbench_history *h, const struct pb_hview *v,
 	return root;
 }
 
-PBENCH_API int pbench_history_write_json(struct pbench_history *h, const char *name,
-					 const struct pbench_history_changes_opts *opts, FILE *f)
+int pbench_history_write_json(struct pbench_history *h, const char *name,
+			      const struct pbench_history_changes_opts *opts, FILE *f)
 {
 	struct pbench_history_changes_opts o = { .size = sizeof(o) };
 	struct pb_hview v;
@@ -329,9 +329,9 @@ static void md_cell(FILE *f, const char *s)
 /* The newest points shown in a pull-request comment: the changes list the rest. */
 #define MD_POINTS 20
 
-PBENCH_API int pbench_history_write_markdown(struct pbench_history *h, const char *name,
-					     const struct pbench_history_changes_opts *opts,
-					     FILE *f)
+int pbench_history_write_markdown(struct pbench_history *h, const char *name,
+				  const struct pbench_history_changes_opts *opts,
+				  FILE *f)
 {
 	struct pb_hview v;
 	char val[64], rb[REV_LEN], ra[REV_LEN], ch[192], pt[32];
@@ -388,8 +388,8 @@ static void csv_field(FILE *f, const char *s)
 	free(t);
 }
 
-PBENCH_API int pbench_history_write_csv(struct pbench_history *h, const char *name,
-					const struct pbench_history_changes_opts *opts, FILE *f)
+int pbench_history_write_csv(struct pbench_history *h, const char *name,
+			     const struct pbench_history_changes_opts *opts, FILE *f)
 {
 	struct pb_hview v;
 	int rc = f ? pb_history_view(h, name, opts, &v) : pb_fail(-EINVAL, "%s(): f is NULL",
@@ -470,10 +470,10 @@ static int verdict_line(struct pbench_history *h, const char *name, double thr,
 	return 0;
 }
 
-PBENCH_API int pbench_history_check(struct pbench_history *h, const char *name,
-				    const struct pbench_history_changes_opts *opts,
-				    double threshold_pct, int last,
-				    struct pbench_history_verdict *out)
+int pbench_history_check(struct pbench_history *h, const char *name,
+			 const struct pbench_history_changes_opts *opts,
+			 double threshold_pct, int last,
+			 struct pbench_history_verdict *out)
 {
 	struct pbench_history_verdict r = { .size = sizeof(r), .rel = NAN, .rel_lo = NAN,
 					    .rel_hi = NAN, .p = NAN, .rev_before = "",
@@ -580,7 +580,7 @@ static int om_family(struct pbench_history *h, FILE *f, int seconds)
 	return n < 0 ? n : 0;
 }
 
-PBENCH_API int pbench_history_write_openmetrics(struct pbench_history *h, FILE *f)
+int pbench_history_write_openmetrics(struct pbench_history *h, FILE *f)
 {
 	int rc;
 

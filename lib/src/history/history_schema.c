@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The history's schema, versioned: a `meta` table holds the version, each version is the
  * list of statements that bring the one before it forward, and pbench runs them in one

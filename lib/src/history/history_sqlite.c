@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * The SQLite backend of the history: one file, WAL so that parallel CI jobs append to it at
  * once, a busy timeout so that a writer waits for another instead of failing, BEGIN

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * A series as every report of it sees it (history_report.c, history_plot.c): found by its
  * name, its points and change points read once through the public calls (so that any backend

@@ -26,8 +26,8 @@
 #include "base/base.h"
 #include "measure/measure.h"
 
-#define DEFAULT_CONFIDENCE 0.999
-#define DEFAULT_SAME_PCT 1.0
+#define DEFAULT_CONFIDENCE PBENCH_STATS_DEFAULT_CONFIDENCE
+#define DEFAULT_SAME_PCT PBENCH_STATS_DEFAULT_SAME_PCT
 
 static int compare_opts_resolve(const struct pbench_compare_opts *in,
 				struct pbench_compare_opts *o)
@@ -308,6 +308,28 @@ void pbench_comparison_release(struct pbench_comparison *c)
 		c->mem_bytes = c->mem_allocs = NULL;
 }
 
+/* After the samples of both sides: memory in untimed batches of the same count, in
+ * alternation as the samples were; then each side's summary, and its code as pbench_measure
+ * keeps it: asked for, or called for by a side that looks optimized away or unoptimized (the
+ * flags are worked out for that only). */
+static int compare_end(const struct pb_timing *t, struct pbench_result *const *res,
+		       const pbench_fn *fns, void *const *ctxs)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < pb_mem_batches(res[0], t) && !err; i++) {
+		err = pb_mem_batch(res[0], t, fns[0], ctxs[0]);
+		if (!err)
+			err = pb_mem_batch(res[1], t, fns[1], ctxs[1]);
+	}
+	for (int i = 0; i < 2 && !err; i++) {
+		err = pb_result_finish(res[i], t);
+		if (!err)
+			err = pb_result_look(res[i], fns[i], &t->o);
+	}
+	return err;
+}
+
 int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 		   const struct pbench_compare_opts *opts, struct pbench_comparison *out)
 {
@@ -371,19 +393,7 @@ int pbench_compare(pbench_fn a, void *ctx_a, pbench_fn b, void *ctx_b,
 		err = verdict;
 		goto out_free_results;
 	}
-	/* Memory in untimed batches of the same count, in alternation as the samples were. */
-	for (size_t i = 0; i < pb_mem_batches(res[0], &t) && !err; i++) {
-		err = pb_mem_batch(res[0], &t, a, ctx_a);
-		if (!err)
-			err = pb_mem_batch(res[1], &t, b, ctx_b);
-	}
-	/* The code of each side, as pbench_measure keeps it: asked for, or called for by a side
-	 * that looks optimized away or unoptimized (the flags are worked out for that only). */
-	for (int i = 0; i < 2 && !err; i++) {
-		err = pb_result_finish(res[i], &t);
-		if (!err)
-			err = pb_result_look(res[i], fns[i], &t.o);
-	}
+	err = compare_end(&t, res, fns, ctxs);
 	if (!err)
 		err = fill(out, &o, verdict, pairs, res, &w, have_welch);
 out_free_results:

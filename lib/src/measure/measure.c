@@ -684,15 +684,53 @@ static int sample_until_stop(struct pb_sampling *run, int single)
 	return 0;
 }
 
+/* The events of t's options, opened and enabled, with a count of the empty batch's for each
+ * (all NULL and 0 without events). */
+static int measure_events(const struct pb_timing *t, struct pbench_counters **events, int *nr,
+			  double **ovh_counts)
+{
+	int err;
+
+	*events = NULL;
+	*ovh_counts = NULL;
+	*nr = 0;
+	if (!t->o.events)
+		return 0;
+	err = pb_events_open(events, t->o.events, nr);
+	if (err)
+		return err;
+	*ovh_counts = calloc((size_t)*nr, sizeof(**ovh_counts));
+	if (*ovh_counts)
+		return 0;
+	pbench_counters_free(*events);
+	*events = NULL;
+	return -ENOMEM;
+}
+
+/* After the samples: the settings kept, the allocations counted (count_memory), the summary
+ * and the look at the code. */
+static int measure_end(struct pbench_result *r, const struct pb_timing *t, pbench_fn fn,
+		       void *ctx)
+{
+	int err = 0;
+
+	pb_result_keep_settings(r, &t->o);
+	for (size_t i = 0; i < pb_mem_batches(r, t) && !err; i++)
+		err = pb_mem_batch(r, t, fn, ctx);
+	if (!err)
+		err = pb_result_finish(r, t);
+	return err ? err : pb_result_look(r, fn, &t->o);
+}
+
 int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 		   const struct pbench_measure_opts *opts)
 {
-	struct pbench_counters *events = NULL;
+	struct pbench_counters *events;
 	struct pbench_result *r = NULL;
-	double *ovh_counts = NULL;
+	double *ovh_counts;
 	uint64_t n, first;
 	struct pb_probe probe;
-	int err, nr_events = 0, single = 0;
+	int err, nr_events, single = 0;
 	struct pb_timing t;
 	struct pb_sampling run;
 
@@ -708,16 +746,8 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 	/* Before anything is called: a fixed count whose empty batch alone overflows. */
 	if (t.o.iterations && (err = pb_check_count(t.o.iterations, 0)))
 		return err;
-	if (t.o.events) {
-		err = pb_events_open(&events, t.o.events, &nr_events);
-		if (err)
-			return err;
-		ovh_counts = calloc((size_t)nr_events, sizeof(*ovh_counts));
-		if (!ovh_counts) {
-			err = -ENOMEM;
-			goto out_free_counters;
-		}
-	}
+	if ((err = measure_events(&t, &events, &nr_events, &ovh_counts)))
+		return err;
 	pb_probe_open(&probe);
 
 	/* The first call is never a sample (first-call effects), but its length tells whether
@@ -746,15 +776,8 @@ int pbench_measure(struct pbench_result **out, pbench_fn fn, void *ctx,
 	run = (struct pb_sampling){ .t = &t, .fn = fn, .ctx = ctx, .n = n, .events = events,
 			       .ovh_counts = ovh_counts, .probe = &probe, .res = r };
 	err = sample_until_stop(&run, single);
-	if (err)
-		goto out_free_result;
-	pb_result_keep_settings(r, &t.o);
-	for (size_t i = 0; i < pb_mem_batches(r, &t) && !err; i++)
-		err = pb_mem_batch(r, &t, fn, ctx);
 	if (!err)
-		err = pb_result_finish(r, &t);
-	if (!err)
-		err = pb_result_look(r, fn, &t.o);
+		err = measure_end(r, &t, fn, ctx);
 	if (err)
 		goto out_free_result;
 	*out = r;
@@ -764,7 +787,6 @@ out_free_result:
 out_close_probe:
 	pb_probe_close(&probe);
 	free(ovh_counts);
-out_free_counters:
 	pbench_counters_free(events);
 	return err;
 }

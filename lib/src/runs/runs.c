@@ -23,7 +23,7 @@
 #include "counters/counts.h"
 #include "runs/runs_inner.h"
 
-#define MAX_RUNS 1000000L
+#define MAX_RUNS PBENCH_RUNS_MAX_RUNS
 
 void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
 {

@@ -92,7 +92,7 @@
 #include "base/base.h"
 #include "stats/changepoint.h"
 
-#define MAX_WINDOW 1000
+#define MAX_WINDOW PBENCH_HISTORY_CHANGES_MAX_WINDOW
 
 struct idx_list {
 	size_t *v;

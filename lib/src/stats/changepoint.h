@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "pbench.h"
+
 /* The options; a field left 0 takes its default. */
 struct pb_cp_opts {
 	double p;		/* significance threshold of a change, in (0, 0.5); 0: 0.001 */
@@ -22,9 +24,9 @@ struct pb_cp_opts {
 	size_t min_segment;	/* points each side of a change needs, >= 2; 0: 3 */
 };
 
-#define PB_CP_P_DEFAULT 0.001
-#define PB_CP_WINDOW_DEFAULT 50
-#define PB_CP_MIN_SEGMENT_DEFAULT 3
+#define PB_CP_P_DEFAULT PBENCH_HISTORY_CHANGES_DEFAULT_P
+#define PB_CP_WINDOW_DEFAULT PBENCH_HISTORY_CHANGES_DEFAULT_WINDOW
+#define PB_CP_MIN_SEGMENT_DEFAULT PBENCH_HISTORY_CHANGES_DEFAULT_MIN_SEGMENT
 
 /* One change point: the level moved at point index (the first point of the new level). */
 struct pb_cp {
