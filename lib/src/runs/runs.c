@@ -551,7 +551,8 @@ static void outlier_cause(struct pb_set *set, int i, unsigned flags)
 	else
 		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x, blame,
 					 typical, &task,
-					 run->have_cpu_noise ? &run->cpu_noise : NULL, flags | clock);
+					 run->have_cpu_noise ? &run->cpu_noise : NULL,
+					 flags | clock);
 	free(run->cause);
 	run->cause = strdup(cause);
 }
