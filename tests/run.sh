@@ -5,10 +5,10 @@
 # layering test (lib/layers.txt), the naming test (lib/names.txt), the ABI freeze
 # (tests/abi/freeze.txt, append-only), the golden outputs
 # (tests/golden: byte-identical output on recorded inputs) and the lint of the tests (tests/lint:
-# every skip names a reason a machine really has). Prints each skipped test with its
-# reason, then one "O: N passed, N failed, N skipped; K passed after retries" line (K: the
-# passes that came on a later try of a retry loop, among the N) and writes it to
-# O/test-results.txt. Each unit test file and each suite says how long it took: "[TIME] NAME: N s".
+# every skip names a reason a machine really has; no function over 80 lines). Prints each
+# skipped test with its reason, then one "O: N passed, N failed, N skipped; K passed after
+# retries" line (K: the passes that came on a later try of a retry loop, among the N) and
+# writes it to O/test-results.txt. Each unit test file and each suite says how long it took: "[TIME] NAME: N s".
 # tests/run.sh O unit: only the unit tests, examples and fuzz corpora (O/test-results-unit.txt);
 # tests/run.sh O scripts: only the script suites (O/test-results-scripts.txt), in three parts
 # that make test runs at once on its lanes (tests/all.sh): scripts-cli, the CLI suites;

@@ -157,15 +157,165 @@ static int walk_to(struct walk *w, const char *name)
 	return 0;
 }
 
+/* What a walk has still to read: the path's text, each link's text put in front of its rest */
+struct walk_todo {
+	const char *path;	/* as given (for the messages) */
+	char *text;
+	size_t at;		/* where the next name (or its slashes) begins in text */
+	int hops;		/* links followed */
+};
+
+/* What walk_step() did with a name: go on at the next one, or at the new text (a link's),
+ * stop the walk where it is (the rest: walk_path() adds it as it is), or stop it there. */
+enum walk_next { WALK_NEXT, WALK_AGAIN, WALK_REST, WALK_STOP };
+
+/* name in w->fd, opened without following it: a directory first (O_DIRECTORY: an automount
+ * point is mounted, as in the kernel's own walk), else the name itself: a link is opened, not
+ * followed. The descriptor (errno of its open kept: -1), ls->st_mode S_IFDIR if a directory,
+ * else 0. */
+static int walk_open(const struct walk *w, const char *name, struct stat *ls)
+{
+	int fd;
+
+	ls->st_mode = 0;
+	fd = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		ls->st_mode = S_IFDIR;
+	else if (errno == ENOTDIR || errno == ELOOP)
+		fd = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	return fd;
+}
+
+/* A name that is no link, held in fd (closed, or kept as w->fd): the last is w->base (unless
+ * a '/' follows it), one on the way must be a directory, into which the walk goes. */
+static enum walk_next walk_into(struct walk *w, int fd, const struct stat *ls, const char *name,
+				int last, int slash, int *err)
+{
+	if (last && !slash && !(w->base = strdup(name)))
+		*err = -ENOMEM;
+	else if (!last && !S_ISDIR(ls->st_mode))
+		w->stopped = -ENOTDIR;
+	else if (!last) {
+		close(w->fd);
+		w->fd = fd;
+		fd = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return last || w->stopped ? WALK_REST : WALK_NEXT;
+}
+
+/* A link of n bytes, held in fd (closed), the last name of w->done: followed if
+ * link_refused() allows and it is within MAX_LINKS, its text put in front of the rest of t's.
+ * Its directory is done without its last name, and w->fd. */
+static enum walk_next walk_follow(struct walk *w, struct walk_todo *t, size_t n, int fd,
+				  const struct stat *ls, int *err)
+{
+	char link[PATH_MAX], *more;
+	char *dir = strndup(w->done, w->len - n > 1 ? w->len - n - 1 : w->len - n);
+	ssize_t r = 0;		/* read only when readlinkat() set it */
+
+	*err = !dir ? -ENOMEM : link_refused(w->fd, *dir ? dir : ".", w->done, ls);
+	free(dir);
+	if (!*err && ++t->hops > MAX_LINKS)
+		*err = pb_fail(-ELOOP, "'%s': more than %d symbolic links to follow", t->path,
+			       MAX_LINKS);
+	if (!*err && (r = readlinkat(fd, "", link, sizeof(link) - 1)) < 0)
+		*err = -errno;
+	close(fd);
+	if (*err)
+		return WALK_STOP;
+	link[r] = 0;
+	t->at += n;
+	more = malloc((size_t)r + strlen(t->text + t->at) + 1);
+	if (!more) {
+		*err = -ENOMEM;
+		return WALK_STOP;
+	}
+	sprintf(more, "%s%s", link, t->text + t->at);	/* the link's text, then what was left */
+	free(t->text);
+	t->text = more;
+	t->at = 0;
+	w->len = link[0] == '/' ? 1 : w->len - n > 1 ? w->len - n - 1 : w->len - n;
+	if (link[0] == '/')
+		w->done[0] = '/';
+	w->done[w->len] = 0;
+	if (link[0] == '/' && (w->stopped = walk_to(w, NULL)))
+		return WALK_REST;
+	return WALK_AGAIN;
+}
+
+/* The next name of t (after its slashes: t->at at its start, *np its length) into the walk. */
+static enum walk_next walk_step(struct walk *w, struct walk_todo *t, size_t *np, int *err)
+{
+	char name[NAME_MAX + 1];
+	const char *s;
+	size_t n, next;
+	struct stat ls;
+	int fd, last, slash;
+
+	t->at += strspn(t->text + t->at, "/");
+	s = t->text + t->at;
+	n = *np = strcspn(s, "/");
+	if (!n)
+		return WALK_STOP;
+	next = t->at + n + strspn(s + n, "/");
+	last = !t->text[next];
+	slash = s[n] == '/';
+	if (n == 1 && s[0] == '.') {
+		t->at = next;
+		return WALK_NEXT;
+	}
+	if ((*err = path_push(&w->done, &w->len, s, n)))
+		return WALK_STOP;
+	if (n == 2 && !memcmp(s, "..", 2)) {
+		if ((w->stopped = walk_to(w, "..")))
+			return WALK_REST;
+		t->at = next;
+		return WALK_NEXT;
+	}
+	if (n > NAME_MAX) {
+		w->stopped = -ENAMETOOLONG;
+		return WALK_REST;
+	}
+	memcpy(name, s, n);
+	name[n] = 0;
+	fd = walk_open(w, name, &ls);
+	if (fd < 0 || (!ls.st_mode && fstat(fd, &ls) < 0)) {
+		/* Missing (or not to be looked at): the rest as it is, for the open to create
+		 * or to fail on with its own error. */
+		if (!last)
+			w->stopped = -errno;
+		else if (!slash && !(w->base = strdup(name)))
+			*err = -ENOMEM;
+		if (fd >= 0)
+			close(fd);
+		return WALK_REST;
+	}
+	if (!S_ISLNK(ls.st_mode)) {
+		if (walk_into(w, fd, &ls, name, last, slash, err) == WALK_REST)
+			return WALK_REST;
+		t->at = next;
+		return WALK_NEXT;
+	}
+	if (last && !slash && proc_device(w->fd, name)) {
+		close(fd);	/* the kernel's own link: O_NOFOLLOW is not used on it */
+		w->device = 1;
+		if (!(w->base = strdup(name)))
+			*err = -ENOMEM;
+		return WALK_STOP;
+	}
+	return walk_follow(w, t, n, fd, &ls, err);
+}
+
 static int walk_path(const char *path, struct walk *w)
 {
-	char *todo = strdup(path);
-	size_t at = 0;
-	int hops = 0, err = 0;
+	struct walk_todo t = { .path = path, .text = strdup(path) };
+	int err = 0;
 
 	*w = (struct walk){ .done = strdup(path[0] == '/' ? "/" : ""), .fd = -1 };
-	if (!todo || !w->done) {
-		free(todo);
+	if (!t.text || !w->done) {
+		free(t.text);
 		walk_free(w);
 		return -ENOMEM;
 	}
@@ -173,123 +323,26 @@ static int walk_path(const char *path, struct walk *w)
 	w->fd = open(path[0] == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (w->fd < 0)
 		err = -errno;
-	while (!err && todo[at]) {
-		char link[PATH_MAX], name[NAME_MAX + 1], *more, *dir;
-		size_t n, next;
-		struct stat ls;
-		int fd, last, slash;
-		ssize_t r;
+	while (!err && t.text[t.at]) {
+		size_t n = 0;
+		enum walk_next step = walk_step(w, &t, &n, &err);
 
-		at += strspn(todo + at, "/");
-		n = strcspn(todo + at, "/");
-		if (!n)
-			break;
-		next = at + n + strspn(todo + at + n, "/");
-		last = !todo[next];
-		slash = todo[at + n] == '/';
-		if (n == 1 && todo[at] == '.') {
-			at = next;
+		if (step == WALK_NEXT || step == WALK_AGAIN)
 			continue;
+		if (step == WALK_REST) {
+			t.at += n;
+			t.at += strspn(t.text + t.at, "/");
+			if (!err && t.text[t.at])
+				err = path_push(&w->done, &w->len, t.text + t.at,
+						strlen(t.text + t.at));
 		}
-		if ((err = path_push(&w->done, &w->len, todo + at, n)))
-			break;
-		if (n == 2 && !memcmp(todo + at, "..", 2)) {
-			if ((w->stopped = walk_to(w, "..")))
-				goto rest;
-			at = next;
-			continue;
-		}
-		if (n > NAME_MAX) {
-			w->stopped = -ENAMETOOLONG;
-			goto rest;
-		}
-		memcpy(name, todo + at, n);
-		name[n] = 0;
-		/* A directory first (O_DIRECTORY: an automount point is mounted, as in the
-		 * kernel's own walk), else the name itself: a link is opened, not followed. */
-		ls.st_mode = 0;
-		fd = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0)
-			ls.st_mode = S_IFDIR;
-		else if (errno == ENOTDIR || errno == ELOOP)
-			fd = openat(w->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || (!ls.st_mode && fstat(fd, &ls) < 0)) {
-			/* Missing (or not to be looked at): the rest as it is, for the open to
-			 * create or to fail on with its own error. */
-			if (!last)
-				w->stopped = -errno;
-			else if (!slash && !(w->base = strdup(name)))
-				err = -ENOMEM;
-			if (fd >= 0)
-				close(fd);
-			goto rest;
-		}
-		if (!S_ISLNK(ls.st_mode)) {
-			if (last && !slash && !(w->base = strdup(name)))
-				err = -ENOMEM;
-			else if (!last && !S_ISDIR(ls.st_mode))
-				w->stopped = -ENOTDIR;
-			else if (!last) {
-				close(w->fd);
-				w->fd = fd;
-				fd = -1;
-			}
-			if (fd >= 0)
-				close(fd);
-			if (last || w->stopped)
-				goto rest;
-			at = next;
-			continue;
-		}
-		if (last && !slash && proc_device(w->fd, name)) {
-			close(fd);	/* the kernel's own link: O_NOFOLLOW is not used on it */
-			w->device = 1;
-			if (!(w->base = strdup(name)))
-				err = -ENOMEM;
-			break;
-		}
-		/* A link: its directory is done without its last name, and w->fd. */
-		dir = strndup(w->done, w->len - n > 1 ? w->len - n - 1 : w->len - n);
-		err = !dir ? -ENOMEM : link_refused(w->fd, *dir ? dir : ".", w->done, &ls);
-		free(dir);
-		if (!err && ++hops > MAX_LINKS)
-			err = pb_fail(-ELOOP, "'%s': more than %d symbolic links to follow", path,
-				      MAX_LINKS);
-		if (!err && (r = readlinkat(fd, "", link, sizeof(link) - 1)) < 0)
-			err = -errno;
-		close(fd);
-		if (err)
-			break;
-		link[r] = 0;
-		at += n;
-		more = malloc((size_t)r + strlen(todo + at) + 1);
-		if (!more) {
-			err = -ENOMEM;
-			break;
-		}
-		sprintf(more, "%s%s", link, todo + at);	/* the link's text, then what was left */
-		free(todo);
-		todo = more;
-		at = 0;
-		w->len = link[0] == '/' ? 1 : w->len - n > 1 ? w->len - n - 1 : w->len - n;
-		if (link[0] == '/')
-			w->done[0] = '/';
-		w->done[w->len] = 0;
-		if (link[0] == '/' && (w->stopped = walk_to(w, NULL)))
-			goto rest;
-		continue;
-rest:
-		at += n;
-		at += strspn(todo + at, "/");
-		if (!err && todo[at])
-			err = path_push(&w->done, &w->len, todo + at, strlen(todo + at));
 		break;
 	}
 	/* "." or "a/.." is "."; "dir/" keeps its slash (a file there is an error) */
 	if (!err && (!w->len ||
-		     (*todo && todo[strlen(todo) - 1] == '/' && strcmp(w->done, "/"))))
+		     (*t.text && t.text[strlen(t.text) - 1] == '/' && strcmp(w->done, "/"))))
 		err = path_push(&w->done, &w->len, w->len ? "" : ".", w->len ? 0 : 1);
-	free(todo);
+	free(t.text);
 	if (err)
 		walk_free(w);
 	return err;

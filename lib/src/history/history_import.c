@@ -92,6 +92,104 @@ static int month_days(int64_t y, int64_t m)
 	return days[m - 1] + (m == 2 && y % 4 == 0 && (y % 100 || y % 400 == 0));
 }
 
+/* The fields of an ISO 8601 date as iso_fields() reads them (those not written: 0) */
+struct iso_date {
+	int64_t y, mo, d, hh, mi, ss, frac, zh, zm;	/* frac: in ns; zh, zm: the zone */
+	int neg, zneg;					/* a '-' before the year, the zone */
+};
+
+/* The time of day after a date's 'T' (or ' '), from *p on: hh:mm, then :ss, then .fraction.
+ * 0, *p after it; -1: not of that form. */
+static int iso_time(const char **p, struct iso_date *t)
+{
+	int nd;
+
+	if (!digits(p, &t->hh) || *(*p)++ != ':' || !digits(p, &t->mi))
+		return -1;
+	if (**p == ':' && ((*p)++, !digits(p, &t->ss)))
+		return -1;
+	if (**p == '.' || **p == ',') {
+		(*p)++;
+		for (nd = 0; isdigit((unsigned char)**p); (*p)++, nd++)
+			t->frac = nd < 9 ? t->frac * 10 + (**p - '0') : t->frac;
+		if (!nd)
+			return -1;
+		for (; nd < 9; nd++)
+			t->frac *= 10;
+	}
+	return 0;
+}
+
+/* s read as an ISO 8601 date into *t, each field as written (not checked): 0; 1: s does not
+ * begin as a date ([+-]digits-digits); -1: it does, but is not of the form iso_ns() takes. */
+static int iso_fields(const char *s, struct iso_date *t)
+{
+	const char *p = s;
+	int nd;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '+' || *p == '-')
+		t->neg = *p++ == '-';
+	if (!digits(&p, &t->y) || *p != '-' || !isdigit((unsigned char)p[1]))
+		return 1;
+	p++;
+	if (!digits(&p, &t->mo) || *p++ != '-' || !digits(&p, &t->d))
+		return -1;
+	if ((*p == 'T' || (*p == ' ' && isdigit((unsigned char)p[1]))) && (p++, iso_time(&p, t)))
+		return -1;
+	if (*p == 'Z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		t->zneg = *p++ == '-';
+		nd = digits(&p, &t->zh);
+		if (!nd)
+			return -1;
+		if (nd == 4) {		/* +hhmm */
+			t->zm = t->zh % 100;
+			t->zh /= 100;
+		} else if (*p == ':' && (p++, !digits(&p, &t->zm))) {
+			return -1;
+		}
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	return *p ? -1 : 0;
+}
+
+/* What is out of range in *t (iso_ns() says which ranges), or NULL and its seconds since the
+ * epoch in *secs. */
+static const char *iso_bad(const struct iso_date *t, int64_t *secs)
+{
+	static const char *const day_bad[] = {
+		"the day is not one of its month (1 to 28)", "the day is not one of its month (1 to 29)",
+		"the day is not one of its month (1 to 30)", "the day is not one of its month (1 to 31)",
+	};
+
+	if (t->neg || t->y < 1970 || t->y > 2262)
+		return "the year is not from 1970 to 2262";
+	if (t->mo < 1 || t->mo > 12)
+		return "the month is not 1 to 12";
+	if (t->d < 1 || t->d > month_days(t->y, t->mo))
+		return day_bad[month_days(t->y, t->mo) - 28];
+	if (t->hh > 23)
+		return "the hour is not 0 to 23";
+	if (t->mi > 59)
+		return "the minute is not 0 to 59";
+	if (t->ss > 60)
+		return "the second is not 0 to 60";
+	if (t->zm > 59 || t->zh * 60 + t->zm > 18 * 60)
+		return "the zone is not within +-18:00";
+	*secs = civil_days(t->y, t->mo, t->d) * 86400 + t->hh * 3600 + t->mi * 60 + t->ss -
+		(t->zneg ? -1 : 1) * (t->zh * 3600 + t->zm * 60);
+	if (*secs < 0 || (*secs == 0 && t->frac == 0))
+		return "not after 1970-01-01T00:00:00Z";
+	if (*secs > INT64_MAX / 1000000000 ||
+	    (*secs == INT64_MAX / 1000000000 && t->frac > INT64_MAX % 1000000000))
+		return "past 2262-04-11T23:47:16Z, the last time int64 ns hold";
+	return NULL;
+}
+
 /*
  * An ISO 8601 date as tools write them: "2026-11-26T03:02:52Z", "...52.123+02:00", "+0200",
  * "2019-04-11 11:21:38" (no zone: UTC), "2026-11-26" (midnight): ns since the epoch in *ns
@@ -106,90 +204,24 @@ static int month_days(int64_t y, int64_t m)
  */
 static int iso_ns(const char *s, int64_t *ns, char *why, size_t wlen)
 {
-	const char *p = s;
-	int64_t y, mo, d, hh = 0, mi = 0, ss = 0, frac = 0, zh = 0, zm = 0, secs = 0;
-	int neg = 0, zneg = 0, nd;
-	const char *bad = NULL;
-	static const char *const day_bad[] = {
-		"the day is not one of its month (1 to 28)", "the day is not one of its month (1 to 29)",
-		"the day is not one of its month (1 to 30)", "the day is not one of its month (1 to 31)",
-	};
+	struct iso_date t = { 0 };
+	int64_t secs = 0;
+	const char *bad;
+	int rc = iso_fields(s, &t);
 
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p == '+' || *p == '-')
-		neg = *p++ == '-';
-	if (!digits(&p, &y) || *p != '-' || !isdigit((unsigned char)p[1]))
+	if (rc > 0)
 		return 1;
-	p++;
-	if (!digits(&p, &mo) || *p++ != '-' || !digits(&p, &d))
-		goto form;
-	if (*p == 'T' || (*p == ' ' && isdigit((unsigned char)p[1]))) {
-		p++;
-		if (!digits(&p, &hh) || *p++ != ':' || !digits(&p, &mi))
-			goto form;
-		if (*p == ':' && (p++, !digits(&p, &ss)))
-			goto form;
-		if (*p == '.' || *p == ',') {
-			p++;
-			for (nd = 0; isdigit((unsigned char)*p); p++, nd++)
-				frac = nd < 9 ? frac * 10 + (*p - '0') : frac;
-			if (!nd)
-				goto form;
-			for (; nd < 9; nd++)
-				frac *= 10;
-		}
+	if (rc < 0) {
+		snprintf(why, wlen, "not an ISO 8601 date (YYYY-MM-DDThh:mm:ss, then Z or +hh:mm)");
+		return -EINVAL;
 	}
-	if (*p == 'Z') {
-		p++;
-	} else if (*p == '+' || *p == '-') {
-		zneg = *p++ == '-';
-		nd = digits(&p, &zh);
-		if (!nd)
-			goto form;
-		if (nd == 4) {		/* +hhmm */
-			zm = zh % 100;
-			zh /= 100;
-		} else if (*p == ':' && (p++, !digits(&p, &zm))) {
-			goto form;
-		}
-	}
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p)
-		goto form;
-	if (neg || y < 1970 || y > 2262)
-		bad = "the year is not from 1970 to 2262";
-	else if (mo < 1 || mo > 12)
-		bad = "the month is not 1 to 12";
-	else if (d < 1 || d > month_days(y, mo))
-		bad = day_bad[month_days(y, mo) - 28];
-	else if (hh > 23)
-		bad = "the hour is not 0 to 23";
-	else if (mi > 59)
-		bad = "the minute is not 0 to 59";
-	else if (ss > 60)
-		bad = "the second is not 0 to 60";
-	else if (zm > 59 || zh * 60 + zm > 18 * 60)
-		bad = "the zone is not within +-18:00";
-	if (!bad) {
-		secs = civil_days(y, mo, d) * 86400 + hh * 3600 + mi * 60 + ss -
-		       (zneg ? -1 : 1) * (zh * 3600 + zm * 60);
-		if (secs < 0 || (secs == 0 && frac == 0))
-			bad = "not after 1970-01-01T00:00:00Z";
-		else if (secs > INT64_MAX / 1000000000 ||
-			 (secs == INT64_MAX / 1000000000 && frac > INT64_MAX % 1000000000))
-			bad = "past 2262-04-11T23:47:16Z, the last time int64 ns hold";
-	}
+	bad = iso_bad(&t, &secs);
 	if (bad) {
 		snprintf(why, wlen, "%s", bad);
 		return -EINVAL;
 	}
-	*ns = secs * 1000000000 + frac;
+	*ns = secs * 1000000000 + t.frac;
 	return 0;
-form:
-	snprintf(why, wlen, "not an ISO 8601 date (YYYY-MM-DDThh:mm:ss, then Z or +hh:mm)");
-	return -EINVAL;
 }
 
 /* A document's date (host.date, context.date; NULL or not a date: none, 0): 0 and

@@ -526,6 +526,37 @@ static void analyze_metric(struct pb_set *set)
 	set->mfence_hi = set->s_mv.q3 + 1.5 * iqr;
 }
 
+/* The cause of run i, an outlier, in its run->cause: its noise (less pbench's own waiting when
+ * flags has PBENCH_CAUSE_OWN_WAIT) and its clock's speed against the set's usual one. */
+static void outlier_cause(struct pb_set *set, int i, unsigned flags)
+{
+	struct pb_run *run = &set->runs[i];
+	struct pbench_noise task = run->noise;
+	double x = (double)run->ns, blame, typical;
+	unsigned clock;
+	char cause[512];
+
+	task.size = sizeof(task);
+	if (flags & PBENCH_CAUSE_OWN_WAIT) {
+		task.not_running_ns = fmax(0, task.not_running_ns - set->own_wait_ns);
+		task.ctx_voluntary = task.ctx_voluntary > set->own_blocks ?
+				     task.ctx_voluntary - set->own_blocks : 0;
+	}
+	clock = pb_runs_blame_factor(set, i, &blame, &typical) ? PBENCH_CAUSE_CLOCK : 0;
+	if (clock && set->clock_source == PBENCH_SPEED_SOURCE_PMU)
+		clock |= PBENCH_CAUSE_CLOCK_PMU;
+	if (run->self_stopped)	/* what the run's noise says is the stop's */
+		snprintf(cause, sizeof(cause), "pbench itself was stopped (SIGSTOP or "
+			 "SIGTSTP) during this run and continued: its time holds the stop");
+	else
+		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x, blame,
+					 typical, &task,
+					 run->have_cpu_noise ? &run->cpu_noise : NULL,
+					 flags | clock);
+	free(run->cause);
+	run->cause = strdup(cause);
+}
+
 void pb_runs_analyze(struct pb_set *set)
 {
 	unsigned flags = set->policy == SCHED_FIFO ? PBENCH_CAUSE_FIFO : 0;
@@ -577,12 +608,7 @@ void pb_runs_analyze(struct pb_set *set)
 		flags |= PBENCH_CAUSE_OWN_WAIT;
 	for (int i = 0; i < set->done; i++) {
 		struct pb_run *run = &set->runs[i];
-		struct pbench_noise task = run->noise;
-		double x = (double)run->ns, blame, typical;
-		unsigned clock;
-		char cause[512];
-
-		task.size = sizeof(task);
+		double x = (double)run->ns;
 
 		run->outlier = pb_run_measured(run->timed_out) &&
 			       (set->mv ? set->mv[i] < set->mfence_lo || set->mv[i] > set->mfence_hi :
@@ -590,23 +616,7 @@ void pb_runs_analyze(struct pb_set *set)
 		if (!run->outlier)
 			continue;
 		set->outliers++;
-		if (flags & PBENCH_CAUSE_OWN_WAIT) {
-			task.not_running_ns = fmax(0, task.not_running_ns - set->own_wait_ns);
-			task.ctx_voluntary = task.ctx_voluntary > set->own_blocks ?
-					     task.ctx_voluntary - set->own_blocks : 0;
-		}
-		clock = pb_runs_blame_factor(set, i, &blame, &typical) ? PBENCH_CAUSE_CLOCK : 0;
-		if (clock && set->clock_source == PBENCH_SPEED_SOURCE_PMU)
-			clock |= PBENCH_CAUSE_CLOCK_PMU;
-		if (run->self_stopped)	/* what the run's noise says is the stop's */
-			snprintf(cause, sizeof(cause), "pbench itself was stopped (SIGSTOP or "
-				 "SIGTSTP) during this run and continued: its time holds the stop");
-		else
-			pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
-						 blame, typical, &task, run->have_cpu_noise ?
-						 &run->cpu_noise : NULL, flags | clock);
-		free(run->cause);
-		run->cause = strdup(cause);
+		outlier_cause(set, i, flags);
 	}
 }
 
