@@ -156,6 +156,41 @@ static double cell_opacity(unsigned c, unsigned maxc)
 	return maxc > 1 ? 0.2 + 0.8 * log((double)c) / log((double)maxc) : 1;
 }
 
+/* The key of timeline i: what a shade counts (cells of dt seconds, the most maxc gaps), under
+ * the panel's right end, below y1. */
+static int timeline_key(FILE *f, int i, const char *color, unsigned maxc, double dt, double y1)
+{
+	char w[32];
+	double kx, ky;
+
+	pbench_format_ns(w, sizeof(w), dt * 1e9, 3);
+	kx = T_X1;
+	ky = y1 + 28;
+	fprintf(f, "<g id=\"timeline-key-%d\" font-size=\"10\" fill=\"#333333\">\n", i);
+	if (!maxc) {	/* no shade to explain */
+		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"end\">no gap over the "
+			"threshold</text>\n</g>\n", kx, ky);
+		return 0;
+	}
+	for (int k = 3; k >= 0; k--) {
+		unsigned v = (unsigned)lround(pow(maxc, k / 3.0));
+		char t[16];
+
+		if (k < 3 && v == (unsigned)lround(pow(maxc, (k + 1) / 3.0)))
+			continue;
+		snprintf(t, sizeof(t), "%u", v);
+		kx -= text_w(t, 10) + 2;
+		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\">%s</text>", kx, ky, t);
+		kx -= 12;
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.0f\" width=\"10\" height=\"10\" fill=\"%s\" "
+			"fill-opacity=\"%.2f\"/>\n", kx, ky - 9, color, cell_opacity(v, maxc));
+		kx -= 6;
+	}
+	fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"end\">gaps a cell (%s, 1/%d "
+		"decade):</text>\n</g>\n", kx, ky, w, TL_PER_DECADE);
+	return 0;
+}
+
 static int timeline(FILE *f, const struct pbench_jitter *j, int i, const struct logaxis *a,
 		    double y0, const char *color)
 {
@@ -164,11 +199,11 @@ static int timeline(FILE *f, const struct pbench_jitter *j, int i, const struct 
 	double y1 = y0 + P_DY1, top = y0 + P_DY0, win = fmax(c->duration_s, 1e-9);
 	/* A window a hair past a round length (2.0001 s for -d 2) gets the same cells as one a
 	 * hair short of it: the rows of one plot alike. */
-	double dt = pb_nice_step(win * 0.99 / TL_COLS), kx, ky;
+	double dt = pb_nice_step(win * 0.99 / TL_COLS);
 	int ncols = (int)ceil(win / dt - 1e-9), nrows = (int)lround((a->hi - a->lo) * TL_PER_DECADE);
 	unsigned *cell, maxc = 0;
 	size_t n = j->run[i].n;
-	char lo[32], hi[32], w[32];
+	char lo[32], hi[32];
 
 	ncols = ncols < 1 ? 1 : ncols;
 	nrows = nrows < 1 ? 1 : nrows;
@@ -208,33 +243,7 @@ static int timeline(FILE *f, const struct pbench_jitter *j, int i, const struct 
 		}
 	fputs("</g>\n", f);
 	free(cell);
-	/* The key: what a shade counts, under the panel's right end. */
-	pbench_format_ns(w, sizeof(w), dt * 1e9, 3);
-	kx = T_X1;
-	ky = y1 + 28;
-	fprintf(f, "<g id=\"timeline-key-%d\" font-size=\"10\" fill=\"#333333\">\n", i);
-	if (!maxc) {	/* no shade to explain */
-		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"end\">no gap over the "
-			"threshold</text>\n</g>\n", kx, ky);
-		return 0;
-	}
-	for (int k = 3; k >= 0; k--) {
-		unsigned v = (unsigned)lround(pow(maxc, k / 3.0));
-		char t[16];
-
-		if (k < 3 && v == (unsigned)lround(pow(maxc, (k + 1) / 3.0)))
-			continue;
-		snprintf(t, sizeof(t), "%u", v);
-		kx -= text_w(t, 10) + 2;
-		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\">%s</text>", kx, ky, t);
-		kx -= 12;
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.0f\" width=\"10\" height=\"10\" fill=\"%s\" "
-			"fill-opacity=\"%.2f\"/>\n", kx, ky - 9, color, cell_opacity(v, maxc));
-		kx -= 6;
-	}
-	fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"end\">gaps a cell (%s, 1/%d "
-		"decade):</text>\n</g>\n", kx, ky, w, TL_PER_DECADE);
-	return 0;
+	return timeline_key(f, i, color, maxc, dt, y1);
 }
 
 static void row_frame(FILE *f, const struct pbench_jitter *j, int i, const struct logaxis *a,
