@@ -621,8 +621,7 @@ else
 fi
 # pbench itself stopped (SIGSTOP) for 2 s during a run, then continued: the run says so, as
 # its outlier's cause and in a warning. Before: "run 2, 3.12 s" blamed on "2.6 s off the CPU
-# ... preempted once". The stop must fall in a timed run (not in the check run, nor between
-# two): up to three tries.
+# ... preempted once". The stop must fall in a timed run (not between two): up to three tries.
 try=1
 while :; do
 	"$PB" stat -r 6 --mode unprepared -e task-clock -- sleep 0.5$U >"$T/out" 2>"$T/err" &
