@@ -401,7 +401,7 @@ fi
 if run "exports" 0 "$PB" compare $Q "sleep 0.01" "sleep 0.03" --json="$T/c.json" \
 	--export-markdown "$T/c.md" --export-csv "$T/c.csv" --plot "$T/c.svg" &&
    has "$T/out" "^stopped: " && has "$T/c.json" '"schema": 2' &&
-   has "$T/c.md" "^| Command | Runs | Mean \[ms\]" && has "$T/c.md" "^- sleep 0.03 is " &&
+   has "$T/c.md" "^| Command | Runs | Mean ± SEM \[ms\] | SD \[ms\] |" && has "$T/c.md" "^- sleep 0.03 is " &&
    has "$T/c.csv" "^name,entrant,run,ns,ticks,exit_status,signal,timed_out,cpu,task-clock,context-switches$" &&
    has "$T/c.svg" "</svg>" && has "$T/c.svg" '<g id="rounds-ticks"' &&
    has "$T/c.svg" '<g id="looks-1"'; then

@@ -109,6 +109,16 @@ if run "gbench cpu" 0 "$PB" history $H add gbcpu --cpu-time "$D/gbench.json" &&
 	ok "--cpu-time: Google Benchmark's cpu_time"; else miss "gbench cpu"; fi
 if run "values" 0 "$PB" history $H add v "$D/values.txt" && has "$T/out" "3 records"; then
 	ok "one value a line"; else miss "values"; fi
+# figures as a person reads them (issue 37: "2.67e+04"), in the text and the Markdown
+printf 'c1,1780000000,26700\nc2,1780003600,0.0461838\n' >"$T/big.csv"
+if run "readable add" 0 "$PB" history $H add big "$T/big.csv" &&
+   run "readable show" 0 "$PB" history $H show big && has "$T/out" " 26,700$" && has "$T/out" " 0.04618$" &&
+   run "readable markdown" 0 "$PB" history $H show big --markdown && has "$T/out" "| 26,700 |" &&
+   nothas "$T/out" "[0-9]e[+-][0-9]"; then
+	ok "history show: 26,700 and 0.04618, never an exponent, in the text and the Markdown"
+else
+	miss "readable"
+fi
 # a CSV history brought along after one recorded point continues its series (one machine)
 "$PB" stat -q -r 2 --record cont --history "$T/c.db" -- true >/dev/null 2>&1
 printf 'old1,1700000000,4100000\nold2,1700003600,4200000\n' >"$T/cont.csv"

@@ -706,26 +706,33 @@ fi
 # ---- --markdown: a row per mode, the numbers of the JSON in one unit -------------------------
 if run "stat markdown" 0 "$PB" stat --mode contrast -r 4 --iterations 200000 --warmup-ms 20 \
 	-e task-clock --markdown --export-json "$T/md.json"; then
-	if has "$T/out" '^| Command | Mode | Runs | Mean \[[mun]*s\] | Median' && has "$T/out" '^|:---|:---|---:|' &&
+	# ± is the standard error in every report (issue 37: here it was the deviation), the
+	# deviation its own column.
+	if has "$T/out" '^| Command | Mode | Runs | Mean ± SEM \[[mun]*s\] | SD \[[mun]*s\] | Median' &&
+	   has "$T/out" '^|:---|:---|---:|' &&
+	   has "$T/out" '^| prepared | task-clock | [0-9.]* [mun]*s | [0-9.]*% | [0-9.]* [mun]*s | ' &&
+	   nothas "$T/out" '[0-9]e[+-][0-9]' &&
 	   has "$T/out" "^| built-in workload 'xor' (200000 iterations) | unprepared | 4 | " &&
 	   has "$T/out" "^| built-in workload 'xor' (200000 iterations) | prepared | 4 | " &&
 	   has "$T/out" "^prepared runs " &&
 	   { [ "$HAVE_PY" -eq 0 ] || python3 - "$T/out" "$T/md.json" <<'PYEOF'
 import json, re, sys
 lines = open(sys.argv[1]).read().splitlines()
-unit = re.search(r"Mean \[(\w+)\]", lines[0]).group(1)
+unit = re.search(r"Mean ± SEM \[(\w+)\]", lines[0]).group(1)
 scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
 modes = json.load(open(sys.argv[2]))["modes"]
 for row, m in zip(lines[2:4], modes):
     cells = [c.strip() for c in row.strip("|").split("|")]
-    mean, sd = (float(x) for x in cells[3].split(" ± "))
+    mean, sem = (float(x) for x in cells[3].split(" ± "))
     s = m["summary"]
     d = len(cells[3].split(" ± ")[0].split(".")[1]) if "." in cells[3] else 0
     assert abs(mean - s["mean_ns"] / scale) <= 0.51 * 10 ** -d, (mean, s["mean_ns"])
-    assert abs(float(cells[5]) - s["min_ns"] / scale) <= 0.51 * 10 ** -d, (cells[5], s["min_ns"])
+    assert abs(sem - s["sem_ns"] / scale) <= 0.51 * 10 ** -d, (sem, s["sem_ns"])
+    assert abs(float(cells[4]) - s["stddev_ns"] / scale) <= 0.51 * 10 ** -d, (cells[4], s["stddev_ns"])
+    assert abs(float(cells[6]) - s["min_ns"] / scale) <= 0.51 * 10 ** -d, (cells[6], s["min_ns"])
 PYEOF
 	}; then
-		ok "stat --markdown: a row per mode with the JSON's numbers, the verdict below"
+		ok "stat --markdown: a row per mode with the JSON's numbers (mean ± SEM, SD), task-clock in its unit, the verdict below"
 	else
 		miss "stat markdown"
 	fi

@@ -24,12 +24,8 @@ void pb_history_value_text(char *buf, size_t len, double v, const char *unit)
 {
 	char *u = unit && *unit ? pb_text_shown(unit) : NULL;
 
-	if (!isfinite(v))
-		snprintf(buf, len, "n/a");
-	else if (unit && !strcmp(unit, "ns"))
-		pbench_format_ns(buf, len, v, 4);
-	else
-		snprintf(buf, len, "%.4g%s%s", v, u ? " " : "", u ? u : "");
+	/* a time in its unit, any other figure grouped by thousands, never an exponent */
+	pb_format_figure(buf, len, v, unit && !strcmp(unit, "ns") ? unit : u);
 	free(u);
 }
 
