@@ -967,10 +967,19 @@ elif command -v runuser >/dev/null 2>&1; then
 else
 	skipped "shared /tmp" "neither setpriv nor runuser is installed to act as nobody"
 fi
+# nobody must reach the sticky directory (mktemp -d under $TMPDIR, which may sit under a
+# directory closed to others: issue 37), or nobody's links cannot be planted
 if [ -n "$as_nobody" ]; then
-	S=$(mktemp -d)	# in /tmp: nobody reaches it ($T is root's 0700)
-	trap 'rm -rf "$T" "$S"' EXIT
+	S=$(mktemp -d)	# nobody reaches it where $TMPDIR is open ($T is root's 0700)
 	chmod 1777 "$S"
+	if ! $as_nobody test -w "$S" 2>/dev/null; then
+		skipped "shared /tmp" "user nobody cannot reach $S (a directory above it is closed to others)"
+		rm -rf "$S"
+		as_nobody=
+	fi
+fi
+if [ -n "$as_nobody" ]; then
+	trap 'rm -rf "$T" "$S"' EXIT
 	nuid=$(id -u nobody)
 	R=$T/root
 	mkdir "$R"
