@@ -142,6 +142,14 @@ if run "show csv" 0 "$PB" history $H show step20 --csv && line 1 "$T/out" "^inde
 if run "show plot" 0 "$PB" history $H show step20 --plot "$T/s.svg" && has "$T/s.svg" "<svg" &&
    has "$T/s.svg" "stroke-dasharray" && python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$T/s.svg"; then
 	ok "show --plot: an SVG with the change point"; else miss "show plot"; fi
+# its axes named and each point's commit in its <title> (issue 37: neither was there)
+if has "$T/s.svg" "transform='rotate(-90[^>]*>value</text>" && has "$T/s.svg" ">commit / time, oldest first" &&
+   has "$T/s.svg" "<circle [^>]*><title>c001 20[0-9-]* [0-9:]* UTC: [0-9.,]*</title></circle>" &&
+   [ "$(grep -c '<circle [^>]*><title>c[0-9]* ' "$T/s.svg")" -eq 60 ]; then
+	ok "show --plot: axis labels (the metric, commit / time), each point's commit and time as its title"
+else
+	miss "plot labels"
+fi
 
 # a point from another machine: a new segment, said, and nothing compared across it
 "$PB" stat -q -r 3 --json -- true 2>/dev/null | sed 's/"cpu_model": "[^"]*"/"cpu_model": "Another CPU"/' >"$T/other.json"
