@@ -2,11 +2,11 @@
 /*
  * A set of runs as a Markdown table, the one a person pastes into a pull request (as
  * hyperfine's --export-markdown): a row per mode with the mean ± its standard error (± is
- * the SEM in every report), the standard deviation, the median, min and max in one unit, the CV, the spread and the outliers; for the contrast,
- * the verdict below it. Numbers have the digits the deviation supports; what the runs cannot
- * give (the spread of one run) is n/a. And the writers that take the format
- * (pbench_runs_write(), and with stat --annotate's listing pbench_runs_write_annotated()),
- * above the others.
+ * the SEM in every report), the standard deviation, the median, min and max in one unit,
+ * the CV, the spread and the outliers; for the contrast, the verdict below it. Numbers have
+ * the digits the deviation supports; what the runs cannot give (the spread of one run) is
+ * n/a. And the writers that take the format (pbench_runs_write(), and with stat --annotate's
+ * listing pbench_runs_write_annotated()), above the others.
  */
 #include <errno.h>
 #include <math.h>

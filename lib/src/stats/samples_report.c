@@ -457,7 +457,8 @@ static void md_versus(FILE *f, const struct pbench_samples *s, int i)
 	{	/* figures a person reads: 4,733,000, never 4.733e+06 */
 		char r[48], lo[48], hi[48];
 
-		fprintf(f, " (b/a %s, %s .. %s) |\n", pb_format_figure(r, sizeof(r), c->wb.ratio, NULL),
+		fprintf(f, " (b/a %s, %s .. %s) |\n",
+			pb_format_figure(r, sizeof(r), c->wb.ratio, NULL),
 			pb_format_figure(lo, sizeof(lo), c->wb.ratio_lo, NULL),
 			pb_format_figure(hi, sizeof(hi), c->wb.ratio_hi, NULL));
 	}
