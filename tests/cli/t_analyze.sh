@@ -148,17 +148,17 @@ fi
 
 # ---- Markdown: a table a person pastes into a pull request --------------------------------
 if run "analyze markdown" 0 "$PB" analyze --markdown "$T/hf.json" &&
-   has "$T/out" '^| Input | N | Mean \[ms\] | Median \[ms\] | Min \[ms\] | Max \[ms\] | CV |' &&
+   has "$T/out" '^| Input | N | Mean ± SEM \[ms\] | SD \[ms\] | Median \[ms\] | Min \[ms\] | Max \[ms\] | CV |' &&
    has "$T/out" '^|:---|---:|' &&
-   has "$T/out" '^| `sleep 0.1` | 3 | 101.07 ± 0.15 | 101.10 | 100.90 | 101.20 | 0.15% | 1 |$' &&
-   has "$T/out" '^| `sleep 0.2` | 3 | 201.10 ± 0.10 | .* | 1.99x slower (b/a 1.99, ' && [ "$(wc -l <"$T/out")" -eq 4 ]; then
-	ok "analyze --markdown: a row per input in one unit, the comparison with the first"
+   has "$T/out" '^| `sleep 0.1` | 3 | 101.07 ± 0.09 | 0.15 | 101.10 | 100.90 | 101.20 | 0.15% | 1 |$' &&
+   has "$T/out" '^| `sleep 0.2` | 3 | 201.10 ± 0.06 | 0.10 | .* | 1.99x slower (b/a 1.990, 1.979 .. 2.001) |$' && [ "$(wc -l <"$T/out")" -eq 4 ]; then
+	ok "analyze --markdown: a row per input in one unit (± the SEM, as the text's), the comparison with the first"
 else
 	miss "analyze markdown"
 fi
 printf '1\n2\n3\n' >"$T/p|ipe.txt"
 if run "analyze markdown export" 0 "$PB" analyze "$T/a.txt" "$T/p|ipe.txt" --export-markdown "$T/a.md" &&
-   has "$T/out" "^verdict: " && has "$T/a.md" 'p\\|ipe.txt` | 3 | 2.0 ± 1.0 |'; then
+   has "$T/out" "^verdict: " && has "$T/a.md" 'p\\|ipe.txt` | 3 | 2.0 ± 0.6 | 1.0 |'; then
 	ok "analyze --export-markdown FILE: the table in the file (a | escaped), the text on stdout"
 else
 	miss "analyze markdown export"

@@ -157,6 +157,22 @@ if run "different status" 1 "$PB" compare $Q true false &&
 else
 	miss "different status"
 fi
+# With warm-up runs the output check is the first warm-up round, not a run of its own (issue
+# 37): --warmup 2 and 3 rounds start each command 5 times (6 before), the check still refuses
+# different work and a failing command at once.
+rm -f "$T/wa" "$T/wb"
+if run "check in warm-up" 0 "$PB" compare --mode unprepared --warmup 2 --max-runs 3 --json \
+	"sh -c 'echo x >> $T/wa'" "sh -c 'echo x >> $T/wb'" &&
+   json "$T/out" 'd["output_checked"] is True' &&
+   [ "$(wc -l <"$T/wa")" -eq 5 ] && [ "$(wc -l <"$T/wb")" -eq 5 ] &&
+   run "check in warm-up, different" 1 "$PB" compare --mode unprepared --warmup 1 "echo a" "echo b" &&
+   has "$T/err" "do different work: their output differs" &&
+   run "check in warm-up, failing" 1 "$PB" compare --mode unprepared --warmup 1 true false &&
+   has "$T/err" "^pbench: error: 'false' failed before any timed run: exit 1; its stderr was empty$"; then
+	ok "compare --warmup: the output check is the first warm-up round (5 starts for 2 + 3), still refusing"
+else
+	miss "check in warm-up" "$(wc -l <"$T/wa" 2>/dev/null) starts"
+fi
 if run "no check" 0 "$PB" compare $Q --max-runs 10 --no-check-output "echo a" "echo b" &&
    has "$T/out" "^output check: not made (asked not to)$"; then
 	ok "--no-check-output compares them anyway"
@@ -402,7 +418,7 @@ fi
 if run "exports" 0 "$PB" compare $Q "sleep 0.01" "sleep 0.03" --json="$T/c.json" \
 	--export-markdown "$T/c.md" --export-csv "$T/c.csv" --plot "$T/c.svg" &&
    has "$T/out" "^stopped: " && has "$T/c.json" '"schema": 2' &&
-   has "$T/c.md" "^| Command | Runs | Mean \[ms\]" && has "$T/c.md" "^- sleep 0.03 is " &&
+   has "$T/c.md" "^| Command | Runs | Mean ± SEM \[ms\] | SD \[ms\] |" && has "$T/c.md" "^- sleep 0.03 is " &&
    has "$T/c.csv" "^name,entrant,run,ns,ticks,exit_status,signal,timed_out,cpu,task-clock,context-switches$" &&
    has "$T/c.svg" "</svg>" && has "$T/c.svg" '<g id="rounds-ticks"' &&
    has "$T/c.svg" '<g id="looks-1"'; then

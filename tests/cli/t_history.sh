@@ -109,6 +109,16 @@ if run "gbench cpu" 0 "$PB" history $H add gbcpu --cpu-time "$D/gbench.json" &&
 	ok "--cpu-time: Google Benchmark's cpu_time"; else miss "gbench cpu"; fi
 if run "values" 0 "$PB" history $H add v "$D/values.txt" && has "$T/out" "3 records"; then
 	ok "one value a line"; else miss "values"; fi
+# figures as a person reads them (issue 37: "2.67e+04"), in the text and the Markdown
+printf 'c1,1780000000,26700\nc2,1780003600,0.0461838\n' >"$T/big.csv"
+if run "readable add" 0 "$PB" history $H add big "$T/big.csv" &&
+   run "readable show" 0 "$PB" history $H show big && has "$T/out" " 26,700$" && has "$T/out" " 0.04618$" &&
+   run "readable markdown" 0 "$PB" history $H show big --markdown && has "$T/out" "| 26,700 |" &&
+   nothas "$T/out" "[0-9]e[+-][0-9]"; then
+	ok "history show: 26,700 and 0.04618, never an exponent, in the text and the Markdown"
+else
+	miss "readable"
+fi
 # a CSV history brought along after one recorded point continues its series (one machine)
 "$PB" stat -q -r 2 --record cont --history "$T/c.db" -- true >/dev/null 2>&1
 printf 'old1,1700000000,4100000\nold2,1700003600,4200000\n' >"$T/cont.csv"
@@ -132,6 +142,14 @@ if run "show csv" 0 "$PB" history $H show step20 --csv && line 1 "$T/out" "^inde
 if run "show plot" 0 "$PB" history $H show step20 --plot "$T/s.svg" && has "$T/s.svg" "<svg" &&
    has "$T/s.svg" "stroke-dasharray" && python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$T/s.svg"; then
 	ok "show --plot: an SVG with the change point"; else miss "show plot"; fi
+# its axes named and each point's commit in its <title> (issue 37: neither was there)
+if has "$T/s.svg" "transform='rotate(-90[^>]*>value</text>" && has "$T/s.svg" ">commit / time, oldest first" &&
+   has "$T/s.svg" "<circle [^>]*><title>c001 20[0-9-]* [0-9:]* UTC: [0-9.,]*</title></circle>" &&
+   [ "$(grep -c '<circle [^>]*><title>c[0-9]* ' "$T/s.svg")" -eq 60 ]; then
+	ok "show --plot: axis labels (the metric, commit / time), each point's commit and time as its title"
+else
+	miss "plot labels"
+fi
 
 # a point from another machine: a new segment, said, and nothing compared across it
 "$PB" stat -q -r 3 --json -- true 2>/dev/null | sed 's/"cpu_model": "[^"]*"/"cpu_model": "Another CPU"/' >"$T/other.json"

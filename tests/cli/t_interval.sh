@@ -162,8 +162,8 @@ if [ "$HAVE_PY" = 1 ] && [ -s "$T/iv.svg" ]; then
 fi
 
 # ---- a signal: what was measured is kept, as perf stat -I's lines would be -----------------
-# SIGINT 2 s into a command of 9 s: in its check run (before the timed runs), whose intervals
-# are printed, the last one up to the stop; then a timed run cut short likewise. Before: the
+# SIGINT 2 s into a command of 9 s: in its first run (also its check), whose intervals are
+# printed, the last one up to the stop; then a later timed run cut short likewise. Before: the
 # header only, the intervals measured lost (issue 34: ~30 of them, SIGINT at 3 s).
 $PBI stat -r 1 --mode unprepared -I 100 -e task-clock -- sleep 9.$$ >"$T/out" 2>"$T/err" &
 pbpid=$!
@@ -172,24 +172,24 @@ kill -INT "$pbpid"
 wait "$pbpid"
 rc=$?
 if [ "$rc" -eq 1 ] && has "$T/err" "interrupted after 0 of 1 runs" &&
-   has "$T/out" "^check run (stopped: cut short, not a measurement): [0-9]* intervals of 100 ms$" &&
+   has "$T/out" "^unprepared, run 1 (stopped: cut short, not a measurement): [0-9]* intervals of 100 ms$" &&
    [ "$(grep -c '^  *[0-9]*\.[0-9]*  *[0-9.]* ms  ' "$T/out")" -ge 3 ] &&
    has "$T/out" "(partial: stopped by the signal)$" && gone "sleep 9.$$"; then
-	ok "SIGINT in the check run: its intervals are printed, the last up to the stop"
+	ok "SIGINT in the first run (the check): its intervals are printed, the last up to the stop"
 else
 	miss "SIGINT check run" "exit $rc"
 	pkill -f "sleep 9.$$"
 fi
-# A run of 2 s each (the check run, run 1, then run 2 from 4 s): SIGINT at 5.2 s.
+# A run of 2 s each (run 1, the check, run 2 from 2 s, run 3 from 4 s): SIGINT at 5.2 s.
 $PBI stat -r 3 --mode unprepared -I 100 -e task-clock -- sleep 2.0$$ >"$T/out" 2>"$T/err" &
 pbpid=$!
 sleep 5.2
 kill -INT "$pbpid"
 wait "$pbpid"
 rc=$?
-if [ "$rc" -eq 1 ] && has "$T/err" "interrupted after 1 of 3 runs" &&
-   has "$T/out" "^unprepared, run 1: [0-9]* intervals of 100 ms$" &&
-   has "$T/out" "^unprepared, run 2 (stopped: cut short, not a measurement): [0-9]* intervals of 100 ms$" &&
+if [ "$rc" -eq 1 ] && has "$T/err" "interrupted after 2 of 3 runs" &&
+   has "$T/out" "^unprepared, run 2: [0-9]* intervals of 100 ms$" &&
+   has "$T/out" "^unprepared, run 3 (stopped: cut short, not a measurement): [0-9]* intervals of 100 ms$" &&
    has "$T/out" "(partial: stopped by the signal)$" && gone "sleep 2.0$$"; then
 	ok "SIGINT in a timed run: the runs done, then the one cut short with its intervals"
 else

@@ -64,15 +64,22 @@ fi
 # "no permission" with a sysctl that would not help; msr/tsc/ is named only where it opens.
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 0)
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && [ "$HAVE_PMU" -eq 0 ] && [ "$paranoid" -ge 2 ]; then
-	U=$(mktemp -d)
-	chmod 755 "$U"
-	cp "$PB" "$U/pbench"
-	chmod 755 "$U/pbench"
+	NBD=$(mktemp -d)
+	chmod 755 "$NBD"
+	cp "$PB" "$NBD/pbench"
+	chmod 755 "$NBD/pbench"
+fi
+# nobody must reach the copy (mktemp -d under $TMPDIR, which may sit under a directory closed
+# to others: issue 37)
+if [ -n "${NBD:-}" ] && ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$NBD/pbench" 2>/dev/null; then
+	skipped "list as a user" "user 65534 cannot reach $NBD/pbench (a directory above it is closed to others)"
+	rm -rf "$NBD"
+elif [ -n "${NBD:-}" ]; then
 	# The msr PMU's events are the machine's: Intel hosts have smi, aperf, mperf..., AMD ones
 	# often only tsc. Each one this machine lists must be no-permission, the first with its
 	# cause (the rows after it say "(as above)").
 	msr_ok=1
-	if run "list as nobody" 0 setpriv --reuid=65534 --regid=65534 --clear-groups "$U/pbench" list; then
+	if run "list as nobody" 0 setpriv --reuid=65534 --regid=65534 --clear-groups "$NBD/pbench" list; then
 		for e in /sys/bus/event_source/devices/msr/events/*; do
 			[ -e "$e" ] || continue
 			case "${e##*/}" in *.*) continue ;; esac
@@ -92,14 +99,14 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && [ "$HAVE_PMU" -
 	else
 		miss "list as nobody"
 	fi
-	if run "stat as nobody" 0 setpriv --reuid=65534 --regid=65534 --clear-groups "$U/pbench" stat \
+	if run "stat as nobody" 0 setpriv --reuid=65534 --regid=65534 --clear-groups "$NBD/pbench" stat \
 		--mode unprepared -r 2 --iterations 10000 -e task-clock,cycles &&
 	   has "$T/out" "^cycles  *<not supported> not supported by this CPU/VM (ENOENT)"; then
 		ok "stat as a user: cycles <not supported>, as perf stat says"
 	else
 		miss "stat as nobody"
 	fi
-	rm -rf "$U"
+	rm -rf "$NBD"
 else
 	skipped "list as a user" "needs root (to become nobody), setpriv, no hardware PMU and perf_event_paranoid >= 2"
 fi

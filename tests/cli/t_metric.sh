@@ -89,8 +89,9 @@ fi
 # is the slower but has the fewer faults, so it comes first, under the line naming the metric.
 table_on_faults() {
 	awk '/^page-faults a run \(a count\), the figure decided on, the lowest first:$/ { at = NR }
+	     at { gsub(",", "") }	# figures grouped by thousands (1,105)
 	     at && NR == at + 2 && $1 == "b" && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9.]+$/ && $4 == "±" &&
-		$5 ~ /^[0-9.]+$/ && $0 !~ / [mun]?s / { rb = 1; sb = $3 }
+		$5 ~ /^[0-9.]+$/ && $6 ~ /^[0-9.]+$/ && $0 !~ / [mun]?s / { rb = 1; sb = $3 }
 	     at && NR == at + 3 && $1 == "a" && $3 > 1.4 * sb { ra = 1 }
 	     END { exit !(ra && rb) }' "$1"
 }
@@ -103,12 +104,12 @@ else
 fi
 if run "compare markdown" 0 "$PB" compare $C --metric page-faults -n a -n b --markdown "$N1" "$N2" &&
    has "$T/out" "^On \`page-faults\`, the figure decided on, a run (lowest first):$" &&
-   has "$T/out" "^| Command | Runs | Mean \[count\] | Median \[count\] | Min \[count\] | Max \[count\] | Relative (page-faults) |$" &&
-   has "$T/out" "^| \`a\` | [0-9]* | [0-9.]* ± [0-9.]* | [0-9.]* | [0-9]* | [0-9]* | 1 (reference) |$" &&
+   has "$T/out" "^| Command | Runs | Mean ± SEM \[count\] | SD \[count\] | Median \[count\] | Min \[count\] | Max \[count\] | Relative (page-faults) |$" &&
+   has "$T/out" "^| \`a\` | [0-9]* | [0-9.,]* ± [0-9.,]* | [0-9.,]* | [0-9.,]* | [0-9,]* | [0-9,]* | 1 (reference) |$" &&
    has "$T/out" "^| Event | Command | Mean a run | Against \`a\` (interval) |$" &&
    has "$T/out" "^| page-faults | \`b\` | [0-9.,]* | 1\.[4-9][0-9]* (1\.[0-9]*-[12]\.[0-9]*) |$" &&
    has "$T/out" "^| Metric | Command | Mean | ± SEM | Unit |$" &&
-   has "$T/out" "^| faults-per-sec | \`b\` | [0-9.e+]* | [0-9.]*% | /sec |$"; then
+   has "$T/out" "^| faults-per-sec | \`b\` | [0-9.,]* | [0-9.]*% | /sec |$"; then
 	ok "compare --markdown: the table in faults, the events and metrics tables as the text's blocks"
 else
 	miss "compare markdown"
@@ -146,10 +147,10 @@ fi
 # (before: "baseline 0 n/a ± n/a" on a metric, and every event's ratio to it n/a)
 if [ -s "$T/b2.json" ] &&
    run "baseline table" 0 "$PB" compare $C --metric page-faults --baseline "$T/b2.json" -n c "$N1" &&
-   has "$T/out" "^  baseline *6 *[0-9.]* ± [0-9.]* *[0-9.]* *[0-9]* … [0-9]* *1 (reference)$" &&
+   has "$T/out" "^  baseline *6 *[0-9.,]* ± [0-9.,]* *[0-9.,]* *[0-9.,]* *[0-9,]* … [0-9,]* *1 (reference)$" &&
    has "$T/out" "^  page-faults *baseline *[0-9.]*$" &&
    has "$T/out" "^  *c *[0-9.]*  [01]\.[0-9]* ([01]\.[0-9]*-[01]\.[0-9]*)$" &&
-   has "$T/out" "^  faults-per-sec *baseline *[0-9.e+]* /sec  ( +- *[0-9.]*% )$"; then
+   has "$T/out" "^  faults-per-sec *baseline *[0-9.,]* /sec  ( +- *[0-9.]*% )$"; then
 	ok "--baseline on a metric: its 6 stored runs in the table, the events' ratios to its counts"
 else
 	miss "baseline table"

@@ -621,8 +621,7 @@ else
 fi
 # pbench itself stopped (SIGSTOP) for 2 s during a run, then continued: the run says so, as
 # its outlier's cause and in a warning. Before: "run 2, 3.12 s" blamed on "2.6 s off the CPU
-# ... preempted once". The stop must fall in a timed run (not in the check run, nor between
-# two): up to three tries.
+# ... preempted once". The stop must fall in a timed run (not between two): up to three tries.
 try=1
 while :; do
 	"$PB" stat -r 6 --mode unprepared -e task-clock -- sleep 0.5$U >"$T/out" 2>"$T/err" &
@@ -968,10 +967,19 @@ elif command -v runuser >/dev/null 2>&1; then
 else
 	skipped "shared /tmp" "neither setpriv nor runuser is installed to act as nobody"
 fi
+# nobody must reach the sticky directory (mktemp -d under $TMPDIR, which may sit under a
+# directory closed to others: issue 37), or nobody's links cannot be planted
 if [ -n "$as_nobody" ]; then
-	S=$(mktemp -d)	# in /tmp: nobody reaches it ($T is root's 0700)
-	trap 'rm -rf "$T" "$S"' EXIT
+	S=$(mktemp -d)	# nobody reaches it where $TMPDIR is open ($T is root's 0700)
 	chmod 1777 "$S"
+	if ! $as_nobody test -w "$S" 2>/dev/null; then
+		skipped "shared /tmp" "user nobody cannot reach $S (a directory above it is closed to others)"
+		rm -rf "$S"
+		as_nobody=
+	fi
+fi
+if [ -n "$as_nobody" ]; then
+	trap 'rm -rf "$T" "$S"' EXIT
 	nuid=$(id -u nobody)
 	R=$T/root
 	mkdir "$R"

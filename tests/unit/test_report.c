@@ -64,6 +64,43 @@ Test(report, ns_with_digits)
 	}
 }
 
+/* A figure for people (issue 37: Markdown and history text printed "6.89995e+07" and
+ * "2.67e+04"): a time in its unit, a count grouped by thousands, never an exponent where
+ * fixed notation fits. */
+Test(report, figure_for_people)
+{
+	static const struct {
+		double v;
+		const char *unit, *want;
+	} rows[] = {
+		{ 68999500, "ns", "69.00 ms" },
+		{ 26700, "", "26,700" },
+		{ 26700, NULL, "26,700" },
+		{ 81117.3, "/sec", "81,117 /sec" },
+		{ -1234567.8, "", "-1,234,568" },
+		{ 999.96, "", "1,000" },
+		{ 999.4, "", "999.4" },
+		{ 75.3333, "", "75.33" },
+		{ 75, "", "75" },	/* a whole count: no decimals invented */
+		{ 1, "", "1" },
+		{ 1.33333, "", "1.333" },
+		{ 0.0461838, "CPUs", "0.04618 CPUs" },
+		{ 0.000123, "", "0.0001230" },
+		{ 9.99996, "", "10.00" },
+		{ 0, "", "0" },
+		{ -0.0, "", "0" },
+		{ 2e16, "", "2e+16" },
+		{ NAN, "ns", "n/a" },
+		{ INFINITY, "", "n/a" },
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < PB_ARRAY_SIZE(rows); i++) {
+		pb_format_figure(buf, sizeof(buf), rows[i].v, rows[i].unit);
+		cr_assert_str_eq(buf, rows[i].want, "row %zu: '%s'", i, buf);
+	}
+}
+
 /* The inverse: the one grammar of numbers people give, whole text or nothing. */
 Test(report, parse_number)
 {

@@ -50,8 +50,9 @@ static struct pbench_runs_opts quick(void)
 	return o;
 }
 
-/* Setup once, then the check run and each of 2 warm-up runs and 3 kept runs after a prepare,
- * cleanup last; the check run and the warm-up runs are not kept. */
+/* Setup once, then each of 2 warm-up runs and 3 kept runs after a prepare, cleanup last; the
+ * first warm-up run is the check (no run of its own: issue 37), the warm-up runs are not
+ * kept. */
 Test(runs, helpers_in_order_and_number)
 {
 	char path[] = "/tmp/pbench-runs-XXXXXX", got[64];
@@ -80,7 +81,7 @@ Test(runs, helpers_in_order_and_number)
 	pbench_command_free(cleanup);
 	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
 	trace(path, got, sizeof(got));
-	cr_assert_str_eq(got, "SPRPRPRPRPRPRC");
+	cr_assert_str_eq(got, "SPRPRPRPRPRC");
 	cr_assert_eq(pbench_runs_set_info(r, 0, &si), 0);
 	cr_assert_eq(si.done, 3, "%d runs kept", si.done);
 	pbench_runs_free(r);
@@ -116,8 +117,8 @@ Test(runs, a_failing_prepare_is_said_and_cleaned_up)
 	unlink(path);
 }
 
-/* A command that fails in its check run ends the runs at once, before anything is timed,
- * with its status and the last line of its stderr; the cleanup still runs. With
+/* A command that fails in its check run (its first run) ends the runs at once, with its
+ * status and the last line of its stderr, nothing kept; the cleanup still runs. With
  * PBENCH_RUNS_NO_CHECK it is timed, its runs counted as failed. */
 Test(runs, a_failing_command_is_said_before_any_timed_run)
 {

@@ -256,6 +256,12 @@ int pb_line_close(struct pb_line *l);
 /* format.c: a count as perf stat prints it: grouped by thousands ("1,234,567"), two
  * decimals below 100. */
 void pb_format_count(char *buf, size_t len, double v);
+/* format.c: a figure as a person reads it, never in exponent notation where fixed notation
+ * fits: unit "ns" a time in its unit with 4 significant digits ("69.00 ms"); any other value
+ * grouped by thousands from 1,000 ("26,700", "-1,234,568"), a whole number as it is ("75"),
+ * 4 significant digits otherwise ("75.33", "0.04618"), then " unit" when unit is not empty;
+ * %.4g only past 1e15 or below 1e-9; "n/a" when not finite. Returns buf. */
+const char *pb_format_figure(char *buf, size_t len, double v, const char *unit);
 /* format.c: a percentage with `digits` decimals, or (digits < 0) with the precision its size
  * needs (157%, 4.3%, 0.53%, 0.0004%); %.3g from 1e6 %; "n/a" when not finite. Returns buf. */
 const char *pb_format_pct(char *buf, size_t len, double pct, int digits);

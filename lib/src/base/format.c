@@ -173,6 +173,44 @@ void pb_format_count(char *buf, size_t len, double v)
 	buf[k] = 0;
 }
 
+const char *pb_format_figure(char *buf, size_t len, double v, const char *unit)
+{
+	const char *sp = unit && *unit ? " " : "", *u = unit ? unit : "";
+	double a = fabs(v);
+	char num[64];
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	if (unit && !strcmp(unit, "ns")) {
+		pbench_format_ns(buf, len, v, 4);
+		return buf;
+	}
+	if (a == 0) {
+		snprintf(num, sizeof(num), "0");
+	} else if (a >= 1e15 || a < 1e-9) {
+		snprintf(num, sizeof(num), "%.4g", v);
+	} else if (a < 999.5 && a == floor(a)) {	/* a whole number: no decimals invented */
+		snprintf(num, sizeof(num), "%.0f", v);
+	} else if (a >= 999.5) {	/* rounds to 1,000 or more */
+		pb_format_count(num + 1, sizeof(num) - 1, a);
+		num[0] = '-';
+		memmove(num, v < 0 ? num : num + 1, strlen(num + 1) + (v < 0 ? 2 : 1));
+	} else {
+		int d = 3 - (int)floor(log10(a));
+
+		if (d < 0)
+			d = 0;
+		snprintf(num, sizeof(num), "%.*f", d, v);
+		/* 999.96 at 1 decimal is "1000.0": the rounding carried, one decimal less */
+		if (fabs(strtod(num, NULL)) >= pow(10, (int)floor(log10(a)) + 1) && d > 0)
+			snprintf(num, sizeof(num), "%.*f", d - 1, v);
+	}
+	snprintf(buf, len, "%s%s%s", num, sp, u);
+	return buf;
+}
+
 /* ---- text as it may be printed -------------------------------------------------------------- */
 
 /* A name (read from a file, or from a store) as it may be printed (pb_text_show(), log.c).

@@ -288,13 +288,20 @@ static int pair_round(struct pbench_contest *c, const int *order, int n)
 	return err;
 }
 
-static int warm_up(struct pbench_contest *c, int *order)
+/* The warm-up rounds, the first of them the output check when the check waited for it
+ * (checked_in_warmup: a command is not run once more only to be checked, issue 37). */
+static int warm_up(struct pbench_contest *c, int *order, int checked_in_warmup)
 {
 	int err = 0, n;
+	long w = 0;
 
 	if (c->o.warmup_runs)
 		pb_contest_progress(c, "warm-up");
-	for (long w = 0; w < c->o.warmup_runs && !err; w++)
+	if (checked_in_warmup) {
+		err = check_outputs(c);
+		w = 1;
+	}
+	for (; w < c->o.warmup_runs && !err; w++)
 		err = round_of(c, order, 0, &n);
 	return err;
 }
@@ -392,7 +399,10 @@ static int check_entrants(struct pbench_contest *c)
 /* Everything between the setup and the cleanup: 0, 1 stopped, or an error. */
 static int contest_body(struct pbench_contest *c, int *order)
 {
-	int err = check_outputs(c);
+	/* With warm-up runs, the output check is the first warm-up round (its runs are not
+	 * timed either); without, a run of its own before anything is prepared. */
+	int in_warmup = c->o.warmup_runs > 0 && !(c->o.flags & PBENCH_CONTEST_NO_CHECK);
+	int err = in_warmup ? 0 : check_outputs(c);
 
 	if (!err)
 		err = prepare_all(c);
@@ -400,7 +410,7 @@ static int contest_body(struct pbench_contest *c, int *order)
 		if (c->e[i].r && (err = pb_runs_make_walk(c->e[i].r, c->e[i].set)) < 0)
 			pb_contest_set_error(c, "%s", pbench_runs_error(c->e[i].r));
 	if (!err)
-		err = warm_up(c, order);
+		err = warm_up(c, order, in_warmup);
 	if (!err) {
 		pb_contest_progress(c, "rounds");
 		if (pb_contest_is_duet(c))

@@ -90,10 +90,8 @@ static void fmt_figure(const struct pbench_contest *c, char *buf, size_t len, do
 {
 	if (!c->metric || (c->metric_unit && !strcmp(c->metric_unit, "ns")))
 		fmt_time(buf, len, v);
-	else if (!isfinite(v))
-		snprintf(buf, len, "n/a");
 	else
-		snprintf(buf, len, "%.5g", v);
+		pb_format_figure(buf, len, v, NULL);
 }
 
 static void fmt_ratio(char *buf, size_t len, double r, double lo, double hi)
@@ -188,27 +186,28 @@ static void print_table(FILE *f, const struct pbench_contest *c, const int *orde
 	if (c->metric)
 		pb_wrapf(f, c->width, 2, "\n%s a run (%s), the figure decided on, the %s first:",
 			 c->metric, unit_words(c), c->higher_better ? "highest" : "lowest");
-	fprintf(f, "%s  %-*s %6s %22s %11s %23s  %s\n", c->metric ? "" : "\n", w, "", "runs",
-		"mean ± sd", "median", "min … max", head);
+	fprintf(f, "%s  %-*s %6s %22s %11s %11s %23s  %s\n", c->metric ? "" : "\n", w, "", "runs",
+		"mean ± sem", "sd", "median", "min … max", head);
 	for (int k = 0; k < c->n; k++) {
 		const struct pb_entrant *e = &c->e[order[k]];
 		struct pbench_summary s = { .size = sizeof(s) };
-		char mean[32] = "n/a", sd[32] = "n/a", med[32] = "n/a", lo[32] = "n/a",
-		     hi[32] = "n/a", rel[96], both[72];
+		char mean[32] = "n/a", sem[32] = "n/a", sd[32] = "n/a", med[32] = "n/a",
+		     lo[32] = "n/a", hi[32] = "n/a", rel[96], both[72];
 		size_t n;
 		const double *x = figures(c, e, &n);
 
 		if (n && !pbench_stats_summary(x, n, NULL, &s)) {
 			fmt_figure(c, mean, sizeof(mean), s.mean);
+			fmt_figure(c, sem, sizeof(sem), s.sem);
 			fmt_figure(c, sd, sizeof(sd), s.stddev);
 			fmt_figure(c, med, sizeof(med), s.median);
 			fmt_figure(c, lo, sizeof(lo), s.min);
 			fmt_figure(c, hi, sizeof(hi), s.max);
 		}
 		fmt_relative(c, order[k], rel, sizeof(rel));
-		snprintf(both, sizeof(both), "%s ± %s", mean, sd);
-		fprintf(f, "  %-*.*s %6zu %22s %11s %11s … %-9s  %s\n", w, w, e->name, n, both,
-			med, lo, hi, rel);
+		snprintf(both, sizeof(both), "%s ± %s", mean, sem);
+		fprintf(f, "  %-*.*s %6zu %22s %11s %11s %11s … %-9s  %s\n", w, w, e->name, n, both,
+			sd, med, lo, hi, rel);
 	}
 	for (int i = 0; i < c->n; i++)
 		if (strcmp(c->e[i].name, c->e[i].desc) && c->e[i].r)
@@ -324,6 +323,7 @@ static void print_metrics(FILE *f, const struct pbench_contest *c)
 
 		for (int i = 0; i < c->n; i++) {
 			struct pbench_metric_summary k = { .size = sizeof(k) };
+			char num[48];
 
 			if (!has_runs(&c->e[i]) || pb_contest_metric(c, i, m, &k))
 				continue;
@@ -332,10 +332,12 @@ static void print_metrics(FILE *f, const struct pbench_contest *c)
 			if (k.reason)
 				fprintf(f, "n/a: %s\n", k.reason);
 			else if (isfinite(k.sem_pct))
-				fprintf(f, "%12.6g %s%s  ( +- %5.2f%% )\n", k.mean, k.unit,
+				fprintf(f, "%12s %s%s  ( +- %5.2f%% )\n",
+					pb_format_figure(num, sizeof(num), k.mean, NULL), k.unit,
 					*k.unit ? "" : k.label, k.sem_pct);
 			else
-				fprintf(f, "%12.6g %s%s\n", k.mean, k.unit, *k.unit ? "" : k.label);
+				fprintf(f, "%12s %s%s\n", pb_format_figure(num, sizeof(num), k.mean, NULL),
+					k.unit, *k.unit ? "" : k.label);
 		}
 	}
 }
@@ -652,7 +654,7 @@ static const char *md_fig(char *buf, size_t len, double v, double scale)
 	else if (scale == 1e6)
 		snprintf(buf, len, "%.3f", v / scale);
 	else
-		snprintf(buf, len, "%.5g", v);
+		pb_format_figure(buf, len, v, NULL);
 	return buf;
 }
 
@@ -664,13 +666,14 @@ static void md_table(FILE *f, const struct pbench_contest *c, const int *order)
 	if (c->metric)
 		fprintf(f, "On `%s`, the figure decided on, a run (%s first):\n\n", c->metric,
 			c->higher_better ? "highest" : "lowest");
-	fprintf(f, "| Command | Runs | Mean [%s] | Median [%s] | Min [%s] | Max [%s] | Relative%s%s%s "
-		"|\n|:---|---:|---:|---:|---:|---:|---:|\n", u, u, u, u, c->metric ? " (" : "",
+	fprintf(f, "| Command | Runs | Mean ± SEM [%s] | SD [%s] | Median [%s] | Min [%s] | Max [%s] | "
+		"Relative%s%s%s |\n|:---|---:|---:|---:|---:|---:|---:|---:|\n", u, u, u, u, u,
+		c->metric ? " (" : "",
 		c->metric ? c->metric : "", c->metric ? ")" : "");
 	for (int k = 0; k < c->n; k++) {
 		const struct pb_entrant *e = &c->e[order[k]];
 		struct pbench_summary s = { .size = sizeof(s) };
-		char rel[96], a[32], b[32], m[32], lo[32], hi[32];
+		char rel[96], a[32], b[32], sd[32], m[32], lo[32], hi[32];
 		size_t n;
 		const double *x = figures(c, e, &n);
 
@@ -678,12 +681,13 @@ static void md_table(FILE *f, const struct pbench_contest *c, const int *order)
 		md_cell(f, e->name);
 		fmt_relative(c, order[k], rel, sizeof(rel));
 		if (n && !pbench_stats_summary(x, n, NULL, &s))
-			fprintf(f, "` | %zu | %s ± %s | %s | %s | %s | %s |\n", n,
-				md_fig(a, sizeof(a), s.mean, scale), md_fig(b, sizeof(b), s.stddev, scale),
+			fprintf(f, "` | %zu | %s ± %s | %s | %s | %s | %s | %s |\n", n,
+				md_fig(a, sizeof(a), s.mean, scale), md_fig(b, sizeof(b), s.sem, scale),
+				md_fig(sd, sizeof(sd), s.stddev, scale),
 				md_fig(m, sizeof(m), s.median, scale), md_fig(lo, sizeof(lo), s.min, scale),
 				md_fig(hi, sizeof(hi), s.max, scale), rel);
 		else
-			fprintf(f, "` | 0 | n/a | n/a | n/a | n/a | %s |\n", rel);
+			fprintf(f, "` | 0 | n/a | n/a | n/a | n/a | n/a | %s |\n", rel);
 	}
 }
 
@@ -739,6 +743,7 @@ static void md_metrics(FILE *f, const struct pbench_contest *c)
 	for (int m = 0; m < nm; m++)
 		for (int i = 0; i < c->n; i++) {
 			struct pbench_metric_summary k = { .size = sizeof(k) };
+			char num[48];
 
 			if (!has_runs(&c->e[i]) || pb_contest_metric(c, i, m, &k))
 				continue;
@@ -749,10 +754,13 @@ static void md_metrics(FILE *f, const struct pbench_contest *c)
 				md_cell(f, k.reason);
 				fprintf(f, " | | |\n");
 			} else if (isfinite(k.sem_pct))
-				fprintf(f, "` | %.6g | %.2f%% | %s |\n", k.mean, k.sem_pct,
+				fprintf(f, "` | %s | %.2f%% | %s |\n",
+					pb_format_figure(num, sizeof(num), k.mean, NULL), k.sem_pct,
 					*k.unit ? k.unit : k.label);
 			else
-				fprintf(f, "` | %.6g | n/a | %s |\n", k.mean, *k.unit ? k.unit : k.label);
+				fprintf(f, "` | %s | n/a | %s |\n",
+					pb_format_figure(num, sizeof(num), k.mean, NULL),
+					*k.unit ? k.unit : k.label);
 		}
 }
 

@@ -170,6 +170,12 @@ const struct pbench_history_change *pb_history_view_change_at(const struct pbenc
 
 /* history_report.c: a value in the series' unit ("13.8 ms" for ns), for the text and plot. */
 void pb_history_value_text(char *buf, size_t len, double v, const char *unit);
+/* history_report.c: a commit's first 12 bytes (not cutting a UTF-8 character) shown, "-" for
+ * none, in buf of PB_HISTORY_REV_LEN; a time in ns since the epoch as "2026-05-28 20:26"
+ * (UTC), "-" when it has none. Both return buf. */
+#define PB_HISTORY_REV_LEN 80
+const char *pb_history_short_rev(const char *rev, char *buf);
+const char *pb_history_date_text(int64_t ns, char *buf, size_t len);
 /* history_report.c: s (a name, a commit, a machine's field from the store) shown as analyze
  * shows names (pb_text_shown()), through esc (pb_md_code, pb_svg_text, ...; NULL: as is). */
 void pb_history_put(FILE *f, const char *s, void (*esc)(FILE *f, const char *s));

@@ -10,6 +10,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/base.h"
 #include "history/history.h"
@@ -91,9 +92,42 @@ static void axes(FILE *f, const struct pb_hview *v, const struct frame *fr)
 		pb_svg_text(f, lab);	/* the unit's shown text: its & and < escaped */
 		fputs("</text>\n", f);
 	}
-	fprintf(f, "<text x='%d' y='%d' font-size='12' text-anchor='middle'>points, oldest "
-		"first (filled: clean; orange ring: judged noisy; dashed red: a change point; grey "
-		"band: the machine changed)</text>\n", (L + W - R) / 2, H - 20);
+	/* The axes named: the value with its unit up the left, the commits in time along the
+	 * bottom (each point's own commit and time in its <title>). */
+	fprintf(f, "<text x='16' y='%d' font-size='12' text-anchor='middle' transform='rotate(-90 "
+		"16 %d)'>", (T + H - B) / 2, (T + H - B) / 2);
+	pb_history_put(f, v->metric, pb_svg_text);
+	if (v->unit && !strcmp(v->unit, "ns")) {
+		fputs(" (a time: each tick in its unit)", f);
+	} else if (v->unit && *v->unit) {
+		fputs(" (", f);
+		pb_history_put(f, v->unit, pb_svg_text);
+		fputs(")", f);
+	}
+	fputs("</text>\n", f);
+	fprintf(f, "<text x='%d' y='%d' font-size='12' text-anchor='middle'>commit / time, oldest "
+		"first (a point's commit and time: hover it)</text>\n", (L + W - R) / 2, H - 34);
+	fprintf(f, "<text x='%d' y='%d' font-size='11' text-anchor='middle'>filled: clean; "
+		"orange ring: judged noisy; dashed red: a change point; grey band: the machine "
+		"changed</text>\n", (L + W - R) / 2, H - 16);
+}
+
+/* A point's <title>: its commit (short, + when the tree had changes), its time and value,
+ * and for a noisy point how many of its runs were (noisy >= 0). */
+static void point_title(FILE *f, const struct pbench_history_record *r, const char *unit,
+			int noisy, int judged)
+{
+	char rev[PB_HISTORY_REV_LEN], date[32], val[64];
+
+	pb_history_value_text(val, sizeof(val), r->value, unit);
+	fputs("<title>", f);
+	pb_svg_text(f, pb_history_short_rev(r->rev, rev));
+	fprintf(f, "%s %s UTC: ", r->dirty ? "+" : "",
+		pb_history_date_text(r->time_ns, date, sizeof(date)));
+	pb_svg_text(f, val);
+	if (noisy >= 0)
+		fprintf(f, "; noisy: %d of %d runs", noisy, judged);
+	fputs("</title>", f);
 }
 
 static void points(FILE *f, struct pbench_history *h, const struct pb_hview *v,
@@ -116,13 +150,17 @@ static void points(FILE *f, struct pbench_history *h, const struct pb_hview *v,
 		if (isfinite(r->lo) && isfinite(r->hi))
 			fprintf(f, "<line x1='%.1f' x2='%.1f' y1='%.1f' y2='%.1f' stroke='#579'/>\n",
 				x, x, fy(fr, r->lo), fy(fr, r->hi));
-		if (pb_history_view_noisy(v, i))
+		if (pb_history_view_noisy(v, i)) {
 			fprintf(f, "<circle cx='%.1f' cy='%.1f' r='5' fill='none' stroke='#e80' "
-				"stroke-width='2'><title>noisy: %d of %d runs</title></circle>\n", x,
-				fy(fr, r->value), v->noisy[i], v->judged[i]);
-		else
-			fprintf(f, "<circle cx='%.1f' cy='%.1f' r='3' fill='#1f4e79'/>\n", x,
+				"stroke-width='2'>", x, fy(fr, r->value));
+			point_title(f, r, v->unit, v->noisy[i], v->judged[i]);
+			fputs("</circle>\n", f);
+		} else {
+			fprintf(f, "<circle cx='%.1f' cy='%.1f' r='3' fill='#1f4e79'>", x,
 				fy(fr, r->value));
+			point_title(f, r, v->unit, -1, 0);
+			fputs("</circle>\n", f);
+		}
 	}
 }
 

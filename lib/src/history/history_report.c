@@ -24,12 +24,8 @@ void pb_history_value_text(char *buf, size_t len, double v, const char *unit)
 {
 	char *u = unit && *unit ? pb_text_shown(unit) : NULL;
 
-	if (!isfinite(v))
-		snprintf(buf, len, "n/a");
-	else if (unit && !strcmp(unit, "ns"))
-		pbench_format_ns(buf, len, v, 4);
-	else
-		snprintf(buf, len, "%.4g%s%s", v, u ? " " : "", u ? u : "");
+	/* a time in its unit, any other figure grouped by thousands, never an exponent */
+	pb_format_figure(buf, len, v, unit && !strcmp(unit, "ns") ? unit : u);
 	free(u);
 }
 
@@ -51,9 +47,9 @@ static char *utf8_or_shown(const char *s)
 	return pb_text_check(s ? s : "", 0) ? pb_text_shown(s) : strdup(s ? s : "");
 }
 
-/* The first 12 bytes of a commit (not cutting a UTF-8 character), shown. */
-#define REV_LEN 80
-static const char *short_rev(const char *rev, char *buf)
+/* The first 12 bytes of a commit (not cutting a UTF-8 character), shown (history.h). */
+#define REV_LEN PB_HISTORY_REV_LEN
+const char *pb_history_short_rev(const char *rev, char *buf)
 {
 	char cut[13], *t;
 	size_t n = 12;
@@ -70,7 +66,7 @@ static const char *short_rev(const char *rev, char *buf)
 	return buf;
 }
 
-static const char *date_text(int64_t ns, char *buf, size_t len)
+const char *pb_history_date_text(int64_t ns, char *buf, size_t len)
 {
 	time_t t = (time_t)(ns / 1000000000);
 	struct tm tm;
@@ -126,7 +122,7 @@ int pbench_history_write_list(struct pbench_history *h, FILE *f)
 		fp = pb_text_shown(s.fingerprint);
 		if (nm && mt && fp)
 			fprintf(f, "%-32s %-14s %6zu  %-16s %s\n", nm, mt, s.points, fp,
-				date_text(s.last_ns, date, sizeof(date)));
+				pb_history_date_text(s.last_ns, date, sizeof(date)));
 		free(nm);
 		free(mt);
 		free(fp);
@@ -176,13 +172,15 @@ int pbench_history_write_text(struct pbench_history *h, const char *name,
 		if (c)
 			fprintf(f, "-- change point: %s (p %s) between %s and %s\n",
 				change_text(c, v.unit, ch, sizeof(ch)),
-				pb_format_p(pt, sizeof(pt), c->p), short_rev(c->rev_before, rb),
-				short_rev(c->rev_after, ra));
+				pb_format_p(pt, sizeof(pt), c->p),
+				pb_history_short_rev(c->rev_before, rb),
+				pb_history_short_rev(c->rev_after, ra));
 		pb_history_value_text(val, sizeof(val), r->value, r->unit);
 		pb_history_value_text(lo, sizeof(lo), r->lo, r->unit);
 		pb_history_value_text(hi, sizeof(hi), r->hi, r->unit);
-		fprintf(f, "%5d  %-12s%s %s  %12s", i + 1, short_rev(r->rev, rb), r->dirty ? "+" : " ",
-			date_text(r->time_ns, date, sizeof(date)), val);
+		fprintf(f, "%5d  %-12s%s %s  %12s", i + 1, pb_history_short_rev(r->rev, rb),
+			r->dirty ? "+" : " ", pb_history_date_text(r->time_ns, date, sizeof(date)),
+			val);
 		if (isfinite(r->lo))
 			fprintf(f, "  [%s, %s]", lo, hi);
 		if (r->n_runs)
@@ -354,9 +352,9 @@ int pbench_history_write_markdown(struct pbench_history *h, const char *name,
 		fprintf(f, "| %s ", c->direction > 0 ? "slower" : "faster");
 		md_cell(f, change_text(c, v.unit, ch, sizeof(ch)));
 		fputs(" | ", f);
-		pb_md_code(f, short_rev(c->rev_before, rb));
+		pb_md_code(f, pb_history_short_rev(c->rev_before, rb));
 		fputs(" | ", f);
-		pb_md_code(f, short_rev(c->rev_after, ra));
+		pb_md_code(f, pb_history_short_rev(c->rev_after, ra));
 		fprintf(f, " | %s |\n", pb_format_p(pt, sizeof(pt), c->p));
 	}
 	fprintf(f, "%s| # | commit | value | runs | note |\n|---|---|---|---|---|\n",
@@ -367,7 +365,7 @@ int pbench_history_write_markdown(struct pbench_history *h, const char *name,
 
 		pb_history_value_text(val, sizeof(val), r->value, r->unit);
 		fprintf(f, "| %d | ", i + 1);
-		pb_md_code(f, short_rev(r->rev, rb));
+		pb_md_code(f, pb_history_short_rev(r->rev, rb));
 		fprintf(f, "%s | ", r->dirty ? " (dirty)" : "");
 		md_cell(f, val);
 		fprintf(f, " | %zu | ", r->n_runs);
@@ -439,8 +437,8 @@ static int verdict_line(struct pbench_history *h, const char *name, double thr,
 	if (c)
 		change_text(c, unit, ch, sizeof(ch));
 	pb_format_p(pt, sizeof(pt), out->p);
-	short_rev(out->rev_before, rb);
-	short_rev(out->rev_after, ra);
+	pb_history_short_rev(out->rev_before, rb);
+	pb_history_short_rev(out->rev_after, ra);
 	if (out->noisy_after)
 		snprintf(noise, sizeof(noise), "; within the noise: pbench judged %d of them noisy, "
 			 "measure again on a quiet machine", out->noisy_after);

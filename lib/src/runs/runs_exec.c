@@ -531,15 +531,30 @@ static void last_line(int fd, char *buf, size_t len)
 	buf[len] = '\0';
 }
 
+/* What fd holds, from its start, written to fd 2: a checked run's stderr where the run's
+ * own would have gone (pbench's stderr, which the command inherits otherwise). */
+static void pass_stderr(int fd)
+{
+	char buf[4096];
+	ssize_t n;
+	off_t off = 0;
+
+	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		if (write(2, buf, (size_t)n) != n)
+			return;
+		off += n;
+	}
+}
+
 /*
- * The check run before any timed run (pbench_runs_run()'s, the contest's output check): the
- * command once, its stdout to stdout_fd (0: as the runs'), its stderr kept. Not a measurement:
- * the caller reads the run's status and forgets it (pb_runs_forget()). 0 when it exited 0;
- * -PBENCH_ECMD_FAILED when it exited non-zero or was killed, r's error saying how and the last
- * line of its stderr; 1 stopped; another error. A run ended at the timeout is not a failure
- * here (the runs say it).
+ * One run of the command, checked: its stdout to stdout_fd (0: as the runs'), its stderr kept
+ * (written on to pbench's stderr afterwards when show and the run did not fail), under the
+ * run kind asked (NULL: a timed run). 0 when it exited 0; -PBENCH_ECMD_FAILED when it exited
+ * non-zero or was killed, r's error saying how and the last line of its stderr; 1 stopped;
+ * another error. A run ended at the timeout is not a failure here (the runs say it).
  */
-int pb_runs_check(struct pbench_runs *r, struct pb_set *set, int stdout_fd, const char *name)
+static int run_checked(struct pbench_runs *r, struct pb_set *set, int stdout_fd,
+		       const char *name, const char *kind, int show)
 {
 	int efd = memfd_create("pbench-stderr", MFD_CLOEXEC), err;
 	const struct pb_run *run;
@@ -548,7 +563,7 @@ int pb_runs_check(struct pbench_runs *r, struct pb_set *set, int stdout_fd, cons
 	if (efd < 0)
 		return -errno;
 	r->stderr_fd = efd;
-	r->run_kind = "check run";
+	r->run_kind = kind;
 	err = pb_runs_one(r, set, stdout_fd);
 	r->run_kind = NULL;
 	r->stderr_fd = 0;
@@ -563,9 +578,21 @@ int pb_runs_check(struct pbench_runs *r, struct pb_set *set, int stdout_fd, cons
 				  *line ? "the last line of its stderr: '" : "its stderr was empty",
 				  line, *line ? "'" : "");
 		err = -PBENCH_ECMD_FAILED;
+	} else if (show) {
+		pass_stderr(efd);
 	}
 	close(efd);
 	return err;
+}
+
+/*
+ * The check run before any timed run (the contest's output check): the command once, its
+ * stdout to stdout_fd (0: as the runs'), its stderr kept. Not a measurement: the caller reads
+ * the run's status and forgets it (pb_runs_forget()). Returns as run_checked().
+ */
+int pb_runs_check(struct pbench_runs *r, struct pb_set *set, int stdout_fd, const char *name)
+{
+	return run_checked(r, set, stdout_fd, name, "check run", 0);
 }
 
 /* Forget the set's runs (warm-up runs, a check): the set is as before its first run. */
@@ -600,7 +627,19 @@ static int prerun_then_run(struct pbench_runs *r, struct pb_set *set)
 {
 	int err = helper(r, r->prerun, "prepare");
 
-	return err ? err : pb_runs_one(r, set, 0);
+	if (err)
+		return err;
+	if (!r->check_due)
+		return pb_runs_one(r, set, 0);
+	/* The first run of all (a warm-up run, or the first timed one) is the check: a command
+	 * that fails is said at once, and a long one does not run once more for it. A failed
+	 * check is not kept: the set is as before it. */
+	r->check_due = 0;
+	err = run_checked(r, set, 0, r->subject.argv[0], r->run_kind,
+			  r->o.quiet != PBENCH_CHILD_OUTPUT_NULL);
+	if (err == -PBENCH_ECMD_FAILED)
+		pb_runs_forget(r, set);
+	return err;
 }
 
 /* The command's own warm-up: o.warmup_runs runs, not kept. */
@@ -807,28 +846,6 @@ static void cleanup(struct pbench_runs *r, int *err)
 		*err = cerr;
 }
 
-/* A command once, before anything is timed or prepared (PBENCH_RUNS_NO_CHECK: not): 0, 1
- * stopped, -PBENCH_ECMD_FAILED, or another error; said in r. */
-static int check_run(struct pbench_runs *r)
-{
-	struct pb_set *set = &r->sets[0];
-	int err, null;
-
-	if (!r->subject.argv || (r->o.flags & PBENCH_RUNS_NO_CHECK))
-		return 0;
-	if (stopped(r))
-		return 1;	/* stopped before (--annotate's sampled run): nothing more starts */
-	null = open("/dev/null", O_WRONLY | O_CLOEXEC);	/* its output is not shown */
-	if (null < 0)
-		return -errno;
-	err = helper(r, r->prerun, "prepare");
-	if (!err)
-		err = pb_runs_check(r, set, null, r->subject.argv[0]);
-	pb_runs_forget(r, set);
-	close(null);
-	return err;
-}
-
 int pbench_runs_run(struct pbench_runs *r)
 {
 	int err = 0, done = 0;
@@ -841,12 +858,9 @@ int pbench_runs_run(struct pbench_runs *r)
 	err = helper(r, r->setup, "setup");
 	if (err)
 		return err == 1 ? -EINTR : err;
-	if ((err = check_run(r))) {
-		int stop = err == 1;
-
-		cleanup(r, &err);
-		return stop ? -EINTR : err;
-	}
+	/* The first run is the check (prerun_then_run()); a command that fails it ends the runs
+	 * at once. */
+	r->check_due = r->subject.argv && !(r->o.flags & PBENCH_RUNS_NO_CHECK);
 	for (int s = 0; s < r->nsets && !err && !stopped(r); s++) {
 		struct pb_set *set = &r->sets[s];
 

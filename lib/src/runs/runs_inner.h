@@ -193,6 +193,7 @@ struct pbench_runs {
 	int *mlist;			/* the shown metrics' indices, nmetrics of them */
 	int nmetrics;
 	int stderr_fd;			/* > 0: the command's stderr goes there (pb_runs_check) */
+	int check_due;			/* the next run of a command is its check (runs_exec.c) */
 	const char *run_kind;		/* the run under way when not a timed one: "check run"
 					 * (pb_runs_check), "warm-up run"; NULL: a timed run */
 	struct pbench_count *iv_sum;	/* opts.interval_ms: the run's counts up to its last

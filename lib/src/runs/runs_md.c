@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A set of runs as a Markdown table, the one a person pastes into a pull request (as
- * hyperfine's --export-markdown): a row per mode with the mean ± standard deviation, the
- * median, min and max in one unit, the CV, the spread and the outliers; for the contrast,
- * the verdict below it. Numbers have the digits the deviation supports; what the runs cannot
- * give (the spread of one run) is n/a. And the writers that take the format
- * (pbench_runs_write(), and with stat --annotate's listing pbench_runs_write_annotated()),
- * above the others.
+ * hyperfine's --export-markdown): a row per mode with the mean ± its standard error (± is
+ * the SEM in every report), the standard deviation, the median, min and max in one unit,
+ * the CV, the spread and the outliers; for the contrast, the verdict below it. Numbers have
+ * the digits the deviation supports; what the runs cannot give (the spread of one run) is
+ * n/a. And the writers that take the format (pbench_runs_write(), and with stat --annotate's
+ * listing pbench_runs_write_annotated()), above the others.
  */
 #include <errno.h>
 #include <math.h>
@@ -56,9 +56,17 @@ static void md_metric(FILE *f, const struct pbench_runs *r, const struct pb_set 
 		fprintf(f, "n/a, not made in any run.\n");
 		return;
 	}
-	fprintf(f, "%zu runs, median %.6g, mean %.6g ± %.2f%% (SEM), min %.6g, max %.6g%s%s.\n",
-		(size_t)m->n, m->median, m->mean, m->mean ? 100 * m->sem / fabs(m->mean) : NAN,
-		m->min, m->max, *pb_runs_target_unit(r) ? ", in " : "", pb_runs_target_unit(r));
+	{
+		const char *u = pb_runs_target_unit(r);
+		char med[48], mean[48], min[48], max[48];
+
+		fprintf(f, "%zu runs, median %s, mean %s ± %.2f%% (SEM), min %s, max %s.\n",
+			(size_t)m->n, pb_format_figure(med, sizeof(med), m->median, u),
+			pb_format_figure(mean, sizeof(mean), m->mean, u),
+			m->mean ? 100 * m->sem / fabs(m->mean) : NAN,
+			pb_format_figure(min, sizeof(min), m->min, u),
+			pb_format_figure(max, sizeof(max), m->max, u));
+	}
 }
 
 static void md_row(FILE *f, const struct pbench_runs *r, const struct pb_set *s, double scale)
@@ -70,10 +78,12 @@ static void md_row(FILE *f, const struct pbench_runs *r, const struct pb_set *s,
 	fprintf(f, "| ");
 	md_subject(f, r);
 	fprintf(f, " | %s | %d |", pbench_runs_mode_name(s->mode), s->measured);
-	if (isfinite(m->stddev))
-		fprintf(f, " %.*f ± %.*f |", d, m->mean / scale, d, m->stddev / scale);
+	/* ± is the standard error in every report (perf's +-); the deviation has its column */
+	if (isfinite(m->sem))
+		fprintf(f, " %.*f ± %.*f |", d, m->mean / scale, d, m->sem / scale);
 	else
 		md_num(f, m->mean, scale, d);
+	md_num(f, m->stddev, scale, d);
 	md_num(f, m->median, scale, d);
 	md_num(f, m->min, scale, d);
 	md_num(f, m->max, scale, d);
@@ -86,16 +96,21 @@ static void md_row(FILE *f, const struct pbench_runs *r, const struct pb_set *s,
 }
 
 /* Each event and metric of each set: mean, +- the SEM in % (perf stat's), median, min, max,
- * CV; what was not counted or cannot be made says why. */
-static void md_figures(FILE *f, double mean, double sem_pct, double median, double min,
-		       double max, double cv_pct)
+ * CV, as a person reads them (a time in its unit: unit "ns"); what was not counted or cannot
+ * be made says why. */
+static void md_figures(FILE *f, const char *unit, double mean, double sem_pct, double median,
+		       double min, double max, double cv_pct)
 {
-	fprintf(f, " %.6g |", mean);
+	char b[4][48];
+
+	fprintf(f, " %s |", pb_format_figure(b[0], sizeof(b[0]), mean, unit));
 	if (isfinite(sem_pct))
 		fprintf(f, " %.2f%% |", sem_pct);
 	else
 		fprintf(f, " n/a |");
-	fprintf(f, " %.6g | %.6g | %.6g |", median, min, max);
+	fprintf(f, " %s | %s | %s |", pb_format_figure(b[1], sizeof(b[1]), median, unit),
+		pb_format_figure(b[2], sizeof(b[2]), min, unit),
+		pb_format_figure(b[3], sizeof(b[3]), max, unit));
 	if (isfinite(cv_pct))
 		fprintf(f, " %.2f%% |\n", cv_pct);
 	else
@@ -116,8 +131,8 @@ static void md_counters(FILE *f, const struct pbench_runs *r)
 
 			if (pbench_runs_event_summary(r, s, e, &k) || !k.counted)
 				continue;
-			fprintf(f, "| %s | %s%s |", mode, k.name, *k.unit ? " [ns]" : "");
-			md_figures(f, k.mean, k.sem_pct, k.median, k.min, k.max, k.cv_pct);
+			fprintf(f, "| %s | %s |", mode, k.name);
+			md_figures(f, k.unit, k.mean, k.sem_pct, k.median, k.min, k.max, k.cv_pct);
 		}
 		for (int m = 0; m < pbench_runs_nr_metrics(r); m++) {
 			struct pbench_metric_summary k = { .size = sizeof(k) };
@@ -132,7 +147,7 @@ static void md_counters(FILE *f, const struct pbench_runs *r)
 			}
 			fprintf(f, "| %s | %s (%s%s%s) |", mode, k.name, k.label, *k.unit ? ", " : "",
 				k.unit);
-			md_figures(f, k.mean, k.sem_pct, k.median, k.min, k.max, k.cv_pct);
+			md_figures(f, NULL, k.mean, k.sem_pct, k.median, k.min, k.max, k.cv_pct);
 		}
 	}
 }
@@ -149,9 +164,9 @@ int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f)
 		if (r->sets[i].have_summary && r->sets[i].s_ns.mean < least)
 			least = r->sets[i].s_ns.mean;
 	scale = pb_md_time_unit(least, &unit);
-	fprintf(f, "| Command | Mode | Runs | Mean [%s] | Median [%s] | Min [%s] | Max [%s] | CV "
-		"| Spread | Outliers |\n", unit, unit, unit, unit);
-	fprintf(f, "|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	fprintf(f, "| Command | Mode | Runs | Mean ± SEM [%s] | SD [%s] | Median [%s] | Min [%s] | "
+		"Max [%s] | CV | Spread | Outliers |\n", unit, unit, unit, unit, unit);
+	fprintf(f, "|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (int i = 0; i < r->nsets; i++)
 		if (r->sets[i].have_summary)
 			md_row(f, r, &r->sets[i], scale);

@@ -407,22 +407,23 @@ static int md_unit(const struct pbench_samples *s, double *scale, const char **n
 	return 1;
 }
 
-/* A number in the table's unit (scale), or with its own unit when the sets' units differ
- * (scale 0); with_sd: "mean ± sd". */
-static void md_cell(FILE *f, double v, double sd, int with_sd, double scale, const char *unit)
+/* A number in the table's unit (scale), with the decimals the standard deviation sd supports,
+ * or with its own unit when the sets' units differ (scale 0); err finite: "mean ± err" (the
+ * SEM: ± is the standard error in every report). */
+static void md_cell(FILE *f, double v, double err, double sd, double scale, const char *unit)
 {
 	char buf[96];
 
 	if (!scale) {
-		pbench_format_value(buf, sizeof(buf), v, with_sd ? sd : NAN, unit);
+		pbench_format_value(buf, sizeof(buf), v, err, unit);
 		fprintf(f, " %s |", buf);
 	} else if (!isfinite(v)) {
 		fprintf(f, " n/a |");
 	} else {
 		int d = pb_md_decimals(sd / scale);
 
-		if (with_sd && isfinite(sd))
-			fprintf(f, " %.*f ± %.*f |", d, v / scale, d, sd / scale);
+		if (isfinite(err))
+			fprintf(f, " %.*f ± %.*f |", d, v / scale, d, err / scale);
 		else
 			fprintf(f, " %.*f |", d, v / scale);
 	}
@@ -453,8 +454,14 @@ static void md_versus(FILE *f, const struct pbench_samples *s, int i)
 						      1 / c->wb.ratio : c->wb.ratio), v);
 	else
 		fprintf(f, " %s", v);
-	fprintf(f, " (b/a %.4g, %.4g .. %.4g) |\n", c->wb.ratio, c->wb.ratio_lo,
-		c->wb.ratio_hi);
+	{	/* figures a person reads: 4,733,000, never 4.733e+06 */
+		char r[48], lo[48], hi[48];
+
+		fprintf(f, " (b/a %s, %s .. %s) |\n",
+			pb_format_figure(r, sizeof(r), c->wb.ratio, NULL),
+			pb_format_figure(lo, sizeof(lo), c->wb.ratio_lo, NULL),
+			pb_format_figure(hi, sizeof(hi), c->wb.ratio_hi, NULL));
+	}
 }
 
 int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
@@ -467,19 +474,20 @@ int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
 		return -EINVAL;
 	if (md_unit(s, &scale, &unit) && unit)
 		snprintf(u, sizeof(u), " [%s]", unit);
-	fprintf(f, "| Input | N | Mean%s | Median%s | Min%s | Max%s | CV | This vs first (%.1f%%) |\n",
-		u, u, u, u, s->confidence * 100);
-	fprintf(f, "|:---|---:|---:|---:|---:|---:|---:|:---|\n");
+	fprintf(f, "| Input | N | Mean ± SEM%s | SD%s | Median%s | Min%s | Max%s | CV | This vs first "
+		"(%.1f%%) |\n", u, u, u, u, u, s->confidence * 100);
+	fprintf(f, "|:---|---:|---:|---:|---:|---:|---:|---:|:---|\n");
 	for (int i = 0; i < s->analyzed; i++) {
 		const struct pbench_summary *m = &s->sums[i];
 
 		fprintf(f, "| ");
 		pb_md_code(f, s->v[i].name);
 		fprintf(f, " | %zu |", m->n);
-		md_cell(f, m->mean, m->stddev, 1, scale, s->v[i].unit);
-		md_cell(f, m->median, m->stddev, 0, scale, s->v[i].unit);
-		md_cell(f, m->min, m->stddev, 0, scale, s->v[i].unit);
-		md_cell(f, m->max, m->stddev, 0, scale, s->v[i].unit);
+		md_cell(f, m->mean, m->sem, m->stddev, scale, s->v[i].unit);
+		md_cell(f, m->stddev, NAN, m->stddev, scale, s->v[i].unit);
+		md_cell(f, m->median, NAN, m->stddev, scale, s->v[i].unit);
+		md_cell(f, m->min, NAN, m->stddev, scale, s->v[i].unit);
+		md_cell(f, m->max, NAN, m->stddev, scale, s->v[i].unit);
 		fprintf(f, " %s |", pb_format_pct(pct, sizeof(pct), m->cv_pct, -1));
 		md_versus(f, s, i);
 	}
