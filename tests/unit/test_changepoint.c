@@ -4,7 +4,7 @@
  * known, drawn here from a seeded generator (steps of 1%, 5% and 20% under 1% Gaussian noise, a
  * slow drift, one-point outliers, stationary series for the false-alarm rate, segments), and
  * committed series checked against an independent implementation of the method,
- * tests/data/changepoint/edivisive_ref.py (pure Python; its output is committed next to the
+ * tests/data/changepoint/scan_ref.py (pure Python; its output is committed next to the
  * series, NAME.expected, so this test needs no Python). White-box: the API is private for now
  * (WHITEBOX_TESTS in the Makefile). Tests run from the top of the tree, where tests/data is.
  */
@@ -483,7 +483,8 @@ struct ref_series {
 	struct pb_cp_series *s;
 };
 
-/* Read a series file of edivisive_ref.py (its docstring has the format) into a series. */
+/* Read a series file of tests/data/changepoint (scan_ref.py's docstring has the format) into
+ * a series. */
 static void read_series(const char *path, struct ref_series *r)
 {
 	FILE *f = fopen(path, "r");
@@ -573,12 +574,14 @@ static void check_reference(const char *txt)
 
 Test(changepoint, reference_implementation)
 {
-	/* The committed series and tests/data/changepoint/edivisive_ref.py are of the method
-	 * before issue 37 (E-Divisive in windows with Welch's test); an independent
-	 * implementation of the permutation scan is still to be written. */
-	(void)check_reference;
-	cr_skip_test("tests/data/changepoint/edivisive_ref.py implements the windowed Welch "
-		     "method that issue 37 replaced; its expected files no longer apply");
+	glob_t g;
+
+	cr_assert_eq(glob("tests/data/changepoint/*.txt", 0, NULL, &g), 0,
+		     "no series in tests/data/changepoint (run from the top of the tree)");
+	cr_assert_geq(g.gl_pathc, 5);
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		check_reference(g.gl_pathv[i]);
+	globfree(&g);
 }
 
 /* ---- issue 37: what the windowed Welch test got wrong -------------------------------------- */
