@@ -432,7 +432,8 @@ static int analyze_seg(struct pb_cp_series *s, struct seg *g)
 	g->cps.n = 0;
 	if ((err = segment(s, g, g->start, g->end, 0)))
 		return err;
-	qsort(g->cps.v, g->cps.n, sizeof(*g->cps.v), cmp_ent);
+	if (g->cps.n > 1)
+		qsort(g->cps.v, g->cps.n, sizeof(*g->cps.v), cmp_ent);
 	prune(s, g);
 	g->dirty = 0;
 	return 0;
