@@ -51,7 +51,11 @@
  * opts.window is no longer used (it was the size of the windows of the previous method, and
  * stays a checked option of the ABI). An analysis scans every changed segment whole: adding
  * a point analyzes its segment again (the result is the same as the whole series at once).
- * Cost (bench/bench_changepoint.c): O(n log n) a stretch for the scores, O(n) a permutation.
+ * Cost: O(n log n) a stretch for the scores, O(n) a permutation, a few permutations where there
+ * is no change and up to 1999 where it is close; measured (bench/bench_changepoint.c, 2-core
+ * KVM guest): 10,000 points drawn and analyzed in 4.5 ms stationary, 57 ms with 9 steps; one
+ * add to 1,000 points ~1 ms; pbench_history_changes() over 10,000 stored records 0.2 s
+ * (bench/bench_history.c, the store's read included).
  */
 #include <errno.h>
 #include <math.h>
