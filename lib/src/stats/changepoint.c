@@ -382,22 +382,42 @@ static int cmp_ent(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int segment(struct pb_cp_series *s, struct seg *g, size_t lo, size_t hi, int depth)
+/* Binary segmentation of [lo, hi): the stretches still to search on a stack of their own (a
+ * series that peels a few points off at each split would be as deep as it is long). */
+static int segment(struct pb_cp_series *s, struct seg *g, size_t lo, size_t hi)
 {
-	struct scan sc;
-	int err;
+	size_t *st = malloc(2 * 16 * sizeof(*st)), n = 0, cap = 16;
+	int err = 0;
 
-	if ((err = scan(s, lo, hi, &sc)))
-		return err;
-	if (!sc.tau || !(sc.p <= s->o.p))
-		return 0;
-	if ((err = cp_push(&g->cps, sc.tau, sc.p)))
-		return err;
-	if (depth > 64)		/* ~2^64 points: cannot happen; bounded all the same */
-		return 0;
-	if ((err = segment(s, g, lo, sc.tau, depth + 1)))
-		return err;
-	return segment(s, g, sc.tau, hi, depth + 1);
+	if (!st)
+		return -ENOMEM;
+	st[n++] = lo;
+	st[n++] = hi;
+	while (n && !err) {
+		struct scan sc;
+		size_t b = st[--n], a = st[--n];
+
+		if ((err = scan(s, a, b, &sc)) || !sc.tau || !(sc.p <= s->o.p))
+			continue;
+		if ((err = cp_push(&g->cps, sc.tau, sc.p)))
+			break;
+		if (n + 4 > 2 * cap) {
+			size_t *ns = realloc(st, 4 * cap * sizeof(*st));
+
+			if (!ns) {
+				err = -ENOMEM;
+				break;
+			}
+			st = ns;
+			cap *= 2;
+		}
+		st[n++] = sc.tau;
+		st[n++] = b;
+		st[n++] = a;
+		st[n++] = sc.tau;
+	}
+	free(st);
+	return err;
 }
 
 static void step_of(const struct pb_cp_series *s, size_t a, size_t tau, size_t b, double level,
@@ -434,7 +454,7 @@ static int analyze_seg(struct pb_cp_series *s, struct seg *g)
 	int err;
 
 	g->cps.n = 0;
-	if ((err = segment(s, g, g->start, g->end, 0)))
+	if ((err = segment(s, g, g->start, g->end)))
 		return err;
 	if (g->cps.n > 1)
 		qsort(g->cps.v, g->cps.n, sizeof(*g->cps.v), cmp_ent);
