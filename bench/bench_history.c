@@ -11,7 +11,7 @@
  * points): (a) the time of n appends, each its own transaction (pbench_history_add() as a CI
  * job calls it: WAL, synchronous=NORMAL, so a commit is a write and no fsync), and the time
  * of one append into a store of n; (b) pbench_history_changes() over the n points (read back
- * from the store, then E-Divisive: stats/changepoint.c). The exponent log(t / t_1k) /
+ * from the store, then the change points: stats/changepoint.c). The exponent log(t / t_1k) /
  * log(n / 1k) says how the cost grows: 1 is linear. The program reports and exits 0 when it
  * could measure; a miss is for a human to read.
  */

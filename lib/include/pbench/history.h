@@ -171,10 +171,12 @@ PBENCH_API int pbench_history_point_get(struct pbench_history *h, int i,
  * default. */
 struct pbench_history_changes_opts {
 	size_t size;
-	double p;			/* significance of a change, in (0, 0.5); 0: 0.001 */
+	double p;			/* significance of a change, in (0, 0.5): the chance
+					 * that a series with no change gets one; 0: 0.001 */
 	double min_rel;			/* smallest |relative change| reported; 0: any */
-	size_t window;			/* points per window, >= 4 * min_segment and at most
-					 * PBENCH_HISTORY_CHANGES_MAX_WINDOW; 0: 50 */
+	size_t window;			/* checked (>= 4 * min_segment, at most
+					 * PBENCH_HISTORY_CHANGES_MAX_WINDOW) and unused since
+					 * issue 37; 0: 50 */
 	size_t min_segment;		/* points each side of a change, >= 2; 0: 3 */
 };
 /* Those defaults (a field left 0), and the most points per window. */
@@ -201,18 +203,22 @@ struct pbench_history_change {
 	const char *rev_after;		/* the first commit of the new level */
 	int64_t time_ns;		/* of the first point of the new level */
 	double mean_before, mean_after;
-	double rel;			/* mean_after / mean_before - 1; NaN when mean_before is
+	double rel;			/* the step: the Hodges-Lehmann shift of the levels'
+					 * logs as a relative change; NaN when mean_before is
 					 * not above 0 (no relative size: the means say it) */
-	double rel_lo, rel_hi;		/* its interval at confidence 1 - p (NaN: not known) */
-	double p;			/* of Welch's test */
+	double rel_lo, rel_hi;		/* its Mann-Whitney interval at confidence 1 - p (NaN:
+					 * not known) */
+	double p;			/* of the permutation test that found it */
 	int direction;			/* +1: up, -1: down */
 };
 
 /*
- * The change points of a series: E-Divisive means with Welch's test over the points of every
+ * The change points of a series: binary segmentation with a permutation test of the largest
+ * robust (Huber) CUSUM (a series with no change gets one with probability p, whatever its
+ * length; one wild point neither hides a step nor makes one), over the points of every
  * series with series_id's name and metric, oldest first, where a change of the machine's
- * fingerprint starts a new segment (nothing is compared across it). The runs' values are the
- * samples when every point has runs. Returns their number (read them with
+ * fingerprint starts a new segment (nothing is compared across it). Where every point has
+ * runs, a point's value is their mean. Returns their number (read them with
  * pbench_history_change_get()), or -ENOENT, -EINVAL (an option out of range), -ENOMEM. The
  * points analyzed replace those of pbench_history_points(): point i of
  * pbench_history_point_get() is then the change's index's.

@@ -2,10 +2,11 @@
 /*
  * Change points of a series of measurements (changepoint.c): where the level of a benchmark's
  * history moved, the statistical core of issue 24 (results over time). Private for now: the
- * public API, the store and the CLI come later. The method is E-Divisive means (Matteson and
- * James 2014) with a Welch t-test in place of the permutation test, over sliding windows and
- * with a merge of weak candidates, as Hunter/Apache Otava adapted it (Fleming et al. 2023;
- * Otava's docs/MATH.md); changepoint.c says what pbench does differently and why.
+ * public API is the history's (pbench_history_changes()). The method (issue 37): binary
+ * segmentation with the standardized CUSUM of robust (Huber) scores, each split tested by a
+ * permutation test of the scan's maximum (a false change in a stationary series with
+ * probability p, whatever its length), the step as a Hodges-Lehmann shift with its
+ * Mann-Whitney interval; changepoint.c says why.
  */
 #ifndef PBENCH_CHANGEPOINT_H
 #define PBENCH_CHANGEPOINT_H
@@ -16,11 +17,12 @@
 
 /* The options; a field left 0 takes its default. */
 struct pb_cp_opts {
-	double p;		/* significance threshold of a change, in (0, 0.5); 0: 0.001 */
+	double p;		/* significance threshold of a change, in (0, 0.5), the chance
+				 * of a false change in a stationary series; 0: 0.001 */
 	double min_rel;		/* smallest |mean_after / mean_before - 1| reported (0.02 is
 				 * 2%); 0: any significant change */
-	size_t window;		/* points in one window of the split step, >= 4 * min_segment
-				 * and <= 1000; 0: 50 */
+	size_t window;		/* checked (>= 4 * min_segment, <= 1000; 0: 50) and unused:
+				 * the windows of the method before issue 37 */
 	size_t min_segment;	/* points each side of a change needs, >= 2; 0: 3 */
 };
 
@@ -32,17 +34,17 @@ struct pb_cp_opts {
 struct pb_cp {
 	size_t index;
 	size_t before, after;		/* the points compared: [before, index) and [index, after) */
-	size_t n_before, n_after;	/* the values the test used (samples, or points) */
-	double p;			/* two-sided p of the two sides' values (samples, or points):
-					 * Welch's t (pbench_stats_welch()) with Hsu's df,
-					 * min(n_before, n_after) - 1 */
-	double p_points;		/* the same over the points' values (= p without samples);
-					 * a change needs both below opts.p */
-	double mean_before, mean_after;	/* of those values */
-	double rel;			/* mean_after / mean_before - 1 */
-	double rel_lo, rel_hi;		/* its interval at confidence 1 - opts.p (Welch's, with
-					 * Welch-Satterthwaite's df); NaN when both sides are
-					 * constant */
+	size_t n_before, n_after;	/* the points of each side */
+	double p;			/* of the permutation test of the scan that split the
+					 * stretch it was found in, over every split of it (a bound
+					 * where one proves it smaller); <= opts.p */
+	double p_points;		/* the same (the tests are over the points) */
+	double mean_before, mean_after;	/* of the points' values */
+	double rel;			/* the step: the Hodges-Lehmann shift of the sides' logs,
+					 * exp - 1 (of the values over the median before when some
+					 * are not positive) */
+	double rel_lo, rel_hi;		/* its Mann-Whitney interval at confidence 1 - opts.p; NaN
+					 * when the sides are too short for one */
 	int direction;			/* +1: the level went up, -1: down */
 };
 
@@ -69,8 +71,8 @@ void pb_cp_series_free(struct pb_cp_series *s);
  */
 int pb_cp_series_append(struct pb_cp_series *s, double value, const double *samples,
 			size_t nsamples, unsigned flags);
-/* Bring the change points up to date with the points appended: only the windows that the new
- * points reach are searched again. Errors: -ENOMEM. */
+/* Bring the change points up to date with the points appended: the segments that have new
+ * points are analyzed again, whole. Errors: -ENOMEM. */
 int pb_cp_series_analyze(struct pb_cp_series *s);
 /* pb_cp_series_append() then pb_cp_series_analyze(). */
 int pb_cp_series_add(struct pb_cp_series *s, double value, const double *samples,
