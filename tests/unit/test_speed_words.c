@@ -330,3 +330,149 @@ Test(speed_words, pmu_clock_blames_and_says)
 	}
 	pbench_runs_free(r);
 }
+
+/* ---- issue 37: an outlier's cause within its timed span and beyond a typical run ---------- */
+
+#define NC 10
+
+/* Runs of the xor loop counting task-clock and context-switches, then each made a typical run
+ * of 10 ms: 50 us not running, and getrusage's one block and one preemption outside the
+ * span (a command's before its exec and at its exit) that the context-switches event, from the
+ * exec, never sees: 0 in the span. The speed factors are unknown, the CPU's noise not read. */
+static struct pbench_runs *typical_runs(void)
+{
+	struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
+	struct pbench_runs *r;
+	struct pb_set *s;
+
+	o.mode = PBENCH_RUNS_UNPREPARED;
+	o.events = "task-clock,context-switches";
+	o.runs = NC;
+	o.iterations = 20000;
+	o.quiet = 1;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	s = &r->sets[0];
+	cr_assert_eq(s->done, NC);
+	for (int i = 0; i < NC; i++) {
+		struct pb_run *run = &s->runs[i];
+
+		run->ns = 10000000 + (uint64_t)i * 1000;
+		run->ticks = run->ns;
+		run->noise.not_running_ns = 50e3;
+		run->noise.ctx_voluntary = run->noise.ctx_involuntary = 1;
+		run->noise.migrations = run->noise.major_faults = 0;
+		run->span_switches = 0;
+		run->have_span_switches = 1;
+		run->have_cpu_noise = 0;
+		run->speed = run->clock = run->clock_pmu = NAN;
+	}
+	s->speed_typical = s->clock_typical = NAN;
+	return r;
+}
+
+Test(speed_words, outlier_on_the_cpu_is_not_preempted)
+{
+	struct pbench_runs *r = typical_runs();
+	struct pb_set *s = &r->sets[0];
+	struct pb_run *run = &s->runs[NC - 2];
+	char *text;
+
+	/* The gzip run of issue 37: +1.64 ms, off the CPU 3 us more than a typical run, 0
+	 * context switches in its span, getrusage one preemption more outside it. */
+	run->ns = 11640000;
+	run->noise.not_running_ns = 53e3;
+	run->noise.ctx_involuntary = 2;
+	pb_runs_analyze(s);
+	cr_assert(run->outlier, "the run at +1.64 ms is an outlier");
+	cr_assert_not_null(run->cause);
+	cr_log_info("%s", run->cause);
+	cr_expect(!strstr(run->cause, "preempted"), "0 context switches in the span: %s",
+		  run->cause);
+	cr_expect(strstr(run->cause, "on the CPU for the extra time by task-clock (it rose "),
+		  "%s", run->cause);
+	text = stat_text(r);
+	cr_expect(!strstr(text, "waiting:"), "no block in a typical run's span:\n%s", text);
+	cr_expect(!strstr(text, "preempted"), "%s", text);
+	free(text);
+
+	/* The same run with one switch in its span and 5 ms off the CPU beyond the typical:
+	 * one preemption, not getrusage's two. */
+	run->noise.not_running_ns = 5.05e6;
+	run->noise.ctx_involuntary = 3;
+	run->span_switches = 1;
+	pb_runs_analyze(s);
+	cr_assert(run->outlier);
+	cr_log_info("%s", run->cause);
+	cr_expect(strstr(run->cause, ": beyond a typical run, 5.0 ms not running, preempted once"),
+		  "%s", run->cause);
+	pbench_runs_free(r);
+}
+
+Test(speed_words, chase_preempted_less_than_typical)
+{
+	struct pbench_runs *r = typical_runs();
+	struct pb_set *s = &r->sets[0];
+	struct pb_run *run = &s->runs[3];
+
+	/* ./chase pinned, unprepared (issue 37): a typical run preempted 4 times in its span;
+	 * run 18 +3.56 ms, preempted 2 times, task-clock rose 3.55 ms. */
+	for (int i = 0; i < NC; i++) {
+		s->runs[i].noise.ctx_involuntary = 5;
+		s->runs[i].span_switches = 4;
+		s->runs[i].noise.not_running_ns = 400e3;
+	}
+	run->ns = 13560000;
+	run->noise.ctx_involuntary = 3;
+	run->span_switches = 2;
+	run->noise.not_running_ns = 410e3;
+	pb_runs_analyze(s);
+	cr_assert(run->outlier);
+	cr_log_info("%s", run->cause);
+	cr_expect(!strstr(run->cause, "preempted"), "%s", run->cause);
+	cr_expect(strstr(run->cause, "on the CPU for the extra time by task-clock"), "%s",
+		  run->cause);
+	pbench_runs_free(r);
+}
+
+Test(speed_words, busy_before_clean_runs_not_unreliable)
+{
+	struct pbench_runs *r = typical_runs();
+	struct pb_set *s = &r->sets[0];
+	struct pbench_runs_set si = { .size = sizeof(si) };
+	char why[512] = "", *text, *json;
+
+	/* Prepared SCHED_FIFO runs (issue 37): the CPU read busy before them, yet no switch in
+	 * any run's span and task-clock 0.9995 of the wall time. */
+	s->mode = PBENCH_RUNS_PREPARED;
+	s->prepared = 1;
+	s->cpu = 1;
+	s->cpu_busy = 0.97;
+	for (int i = 0; i < NC; i++)
+		s->runs[i].noise.not_running_ns = 5e3;
+	pb_runs_analyze(s);
+	cr_assert_eq(pbench_runs_set_info(r, 0, &si), 0);
+	cr_expect_eq(si.unreliable, 0, "clean runs after a busy reading: %d", si.unreliable);
+	cr_expect_eq(pbench_runs_caution(r, 0, why, sizeof(why)), 0, "%s", why);
+	text = stat_text(r);
+	cr_expect(!strstr(text, "unreliable"), "%s", text);
+	cr_expect(strstr(text, "note: every CPU this process may use was busy before the runs"),
+		  "%s", text);
+	cr_expect(strstr(text, "the runs show no sign of it: task-clock 0.9995 of the wall time"),
+		  "%s", text);
+	json = stat_json(r);
+	cr_expect(strstr(json, "\"unreliable\": false"), "%s", json);
+	free(json);
+	free(text);
+
+	/* The runs show it: a typical run switched out in its span. */
+	for (int i = 0; i < NC; i++)
+		s->runs[i].span_switches = 2;
+	pb_runs_analyze(s);
+	cr_assert_eq(pbench_runs_set_info(r, 0, &si), 0);
+	cr_expect(si.unreliable & 1, "switched out in the span: %d", si.unreliable);
+	text = stat_text(r);
+	cr_expect(strstr(text, "unreliable: every CPU this process may use was busy"), "%s", text);
+	free(text);
+	pbench_runs_free(r);
+}
