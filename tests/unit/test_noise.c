@@ -800,6 +800,10 @@ static const struct cause_case cases[] = {
 	  "+1.64 ms: on the CPU for the extra time by task-clock (it rose 1.64 ms of the "
 	  "+1.64 ms): slowed by what the kernel cannot see (the hypervisor, an SMT sibling, the "
 	  "clock speed) or by the work itself" },
+	{ "typical and own waiting: each clause says beyond", 300e6, { .ctx_involuntary = 1,
+	  .ctx_voluntary = 1, NR(290e6) }, 0, { 0 }, PBENCH_CAUSE_TYPICAL | PBENCH_CAUSE_OWN_WAIT,
+	  "+300 ms: 290 ms off the CPU beyond a typical run's waiting, preempted once more than a "
+	  "typical run, blocked once more than a typical run" },
 	{ "unknown steal is not named", 1e6, { NR(0) }, 1,
 	  { .flags = PBENCH_CPU_NOISE_NO_STEAL, .steal_ns = NAN }, 0,
 	  "+1.00 ms: " UNSEEN },

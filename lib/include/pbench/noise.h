@@ -104,7 +104,8 @@ enum pbench_cause_flags {
 	 * says was on the CPU (not running beyond the typical under a tenth of the excess, no
 	 * major fault or steal) is said so ("on the CPU for the extra time by task-clock: it
 	 * rose 1.63 ms of the +1.64 ms") instead of its preemptions and blocks, which cost it
-	 * under a tenth (issue 37). Takes the place of PBENCH_CAUSE_OWN_WAIT. */
+	 * under a tenth (issue 37). With PBENCH_CAUSE_OWN_WAIT too, each clause says it is
+	 * beyond ("preempted once more than a typical run"). */
 	PBENCH_CAUSE_TYPICAL = 1 << 4,
 };
 

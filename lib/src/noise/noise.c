@@ -640,10 +640,10 @@ static int sched_clause(struct text *t, double excess_ns, const struct pbench_no
 	int items = 0;
 	double nr = task->not_running_ns;
 
-	if (flags & PBENCH_CAUSE_TYPICAL) {
-		flags &= ~(unsigned)PBENCH_CAUSE_OWN_WAIT;
+	/* Beyond a typical run: said once before the items, or by each item with the
+	 * command's own waiting, whose words say it already. */
+	if ((flags & PBENCH_CAUSE_TYPICAL) && !(flags & PBENCH_CAUSE_OWN_WAIT))
 		t->lead = PB_CAUSE_BEYOND;
-	}
 
 	/* A gap of a few ns between wall time and task-clock is how they are read, not a
 	 * cause: not running is named once it is 1% of the excess. */
@@ -653,7 +653,9 @@ static int sched_clause(struct text *t, double excess_ns, const struct pbench_no
 		     "%s off the CPU beyond a typical run's waiting" : "%s not running", ns);
 	}
 	if (task->ctx_involuntary && !on_cpu)
-		item(t, &items, "preempted %s%s", times(task->ctx_involuntary, tm, sizeof(tm)),
+		item(t, &items, "preempted %s%s%s", times(task->ctx_involuntary, tm, sizeof(tm)),
+		     (flags & PBENCH_CAUSE_TYPICAL) && (flags & PBENCH_CAUSE_OWN_WAIT) ?
+		     " more than a typical run" : "",
 		     (flags & PBENCH_CAUSE_FIFO) && isfinite(nr) &&
 		     fabs(nr - FAIR_SERVER_NS) <= FAIR_SERVER_SLACK_NS ? " (fair server)" : "");
 	if (on_cpu)

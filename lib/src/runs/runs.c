@@ -648,6 +648,8 @@ void pb_runs_analyze(struct pb_set *set)
 	typical_run(set);
 	own_wait(set);
 	flags |= PBENCH_CAUSE_TYPICAL;
+	if (isfinite(set->own_wait_ns))
+		flags |= PBENCH_CAUSE_OWN_WAIT;
 	for (int i = 0; i < set->done; i++) {
 		struct pb_run *run = &set->runs[i];
 		struct pbench_noise task = run->noise;
