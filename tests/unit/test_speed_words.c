@@ -410,6 +410,34 @@ Test(speed_words, outlier_on_the_cpu_is_not_preempted)
 	pbench_runs_free(r);
 }
 
+Test(speed_words, interrupts_beyond_a_typical_run)
+{
+	struct pbench_runs *r = typical_runs();
+	struct pb_set *s = &r->sets[0];
+	struct pb_run *run = &s->runs[2];
+
+	/* Every run's CPU had 48 timer and 3 device interrupts (issue 37's gzip: about 50 a
+	 * run); the outlier's 50 and 3 are 2 timer interrupts beyond a typical run. */
+	for (int i = 0; i < NC; i++) {
+		struct pbench_cpu_noise *c = &s->runs[i].cpu_noise;
+
+		*c = (struct pbench_cpu_noise){ .size = sizeof(*c), .cpu = 1, .irq_timer = 48,
+						.irq_device = 3, .irq_total = 51, .steal_ns = 0,
+						.irq_top = { { "36", "virtio1-req.0", 3 } } };
+		s->runs[i].have_cpu_noise = 1;
+	}
+	run->ns = 11640000;
+	run->cpu_noise.irq_timer = 50;
+	run->cpu_noise.irq_total = 53;
+	pb_runs_analyze(s);
+	cr_assert(run->outlier);
+	cr_log_info("%s", run->cause);
+	cr_expect(strstr(run->cause, ": beyond a typical run, 2 timer interrupts; on the CPU for "
+			 "the extra time by task-clock"), "%s", run->cause);
+	cr_expect(!strstr(run->cause, "device"), "as many as a typical run: %s", run->cause);
+	pbench_runs_free(r);
+}
+
 Test(speed_words, chase_preempted_less_than_typical)
 {
 	struct pbench_runs *r = typical_runs();

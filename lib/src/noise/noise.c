@@ -613,7 +613,9 @@ static void item(struct text *t, int *items, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s, sizeof(s), fmt, ap);
 	va_end(ap);
-	put(t, "%s%s", *items ? ", " : t->lead ? t->lead : "", s);
+	put(t, "%s%s%s", *items ? ", " : "", !*items && t->lead ? t->lead : "", s);
+	if (!*items)
+		t->lead = NULL;	/* said once, before the first item said */
 	++*items;
 }
 
@@ -640,10 +642,6 @@ static int sched_clause(struct text *t, double excess_ns, const struct pbench_no
 	int items = 0;
 	double nr = task->not_running_ns;
 
-	/* Beyond a typical run: said once before the items, or by each item with the
-	 * command's own waiting, whose words say it already. */
-	if ((flags & PBENCH_CAUSE_TYPICAL) && !(flags & PBENCH_CAUSE_OWN_WAIT))
-		t->lead = PB_CAUSE_BEYOND;
 
 	/* A gap of a few ns between wall time and task-clock is how they are read, not a
 	 * cause: not running is named once it is 1% of the excess. */
@@ -670,7 +668,6 @@ static int sched_clause(struct text *t, double excess_ns, const struct pbench_no
 	if (task->major_faults)
 		item(t, &items, "%llu major fault%s", (unsigned long long)task->major_faults,
 		     plural(task->major_faults));
-	t->lead = NULL;
 	return items;
 }
 
@@ -711,7 +708,8 @@ static int steal_clause(struct text *t, const struct pbench_cpu_noise *cpu)
 	for (uint64_t k = cpu->steal_ticks; k >= 10; k /= 10)
 		digits++;
 	pbench_format_ns(ns, sizeof(ns), cpu->steal_ns, digits);
-	put(t, "%s stolen by the hypervisor", ns);
+	put(t, "%s%s stolen by the hypervisor", t->lead ? t->lead : "", ns);
+	t->lead = NULL;
 	return 1;
 }
 
@@ -738,6 +736,11 @@ static int kernel_clauses(struct text *t, int clauses, double excess_ns,
 	 * interrupts, whose cost is not measured, after the scheduler's part. */
 	int steal_first = isfinite(cpu->steal_ns) && cpu->steal_ticks && cpu->steal_ns > nr;
 
+	/* Beyond a typical run: said once before the first clause, or by each of the
+	 * scheduler's items with the command's own waiting, whose words say it already. */
+	t->lead = (flags & PBENCH_CAUSE_TYPICAL) && !(flags & PBENCH_CAUSE_OWN_WAIT) ?
+		  PB_CAUSE_BEYOND : NULL;
+
 	if (steal_first) {
 		if (clauses)
 			put(t, "; ");
@@ -758,6 +761,7 @@ static int kernel_clauses(struct text *t, int clauses, double excess_ns,
 		}
 		clauses += got;
 	}
+	t->lead = NULL;
 	return clauses;
 }
 

@@ -469,6 +469,11 @@ static double median_of(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+static struct pb_typical typical_unknown(void)
+{
+	return (struct pb_typical){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+}
+
 /*
  * A typical run of the set (set->typ): the medians over the measured runs of the time not
  * running, the getrusage counts, migrations, major faults and the context-switches event
@@ -483,7 +488,7 @@ static void typical_run(struct pb_set *set)
 	double *v = malloc((size_t)set->done * sizeof(*v));
 	int k, all_cs = 1;
 
-	*t = (struct pb_typical){ NAN, NAN, NAN, NAN, NAN, NAN };
+	*t = typical_unknown();
 	if (!v)
 		return;
 #define TYP(field, expr, ok)							\
@@ -500,6 +505,13 @@ static void typical_run(struct pb_set *set)
 	TYP(migrations, (double)run->noise.migrations, 1);
 	TYP(major_faults, (double)run->noise.major_faults, 1);
 	TYP(switches, (double)run->span_switches, run->have_span_switches);
+	TYP(irq_timer, (double)run->cpu_noise.irq_timer, run->have_cpu_noise);
+	TYP(irq_ipi, (double)run->cpu_noise.irq_ipi, run->have_cpu_noise);
+	TYP(irq_other, (double)run->cpu_noise.irq_other, run->have_cpu_noise);
+	TYP(irq_device, (double)run->cpu_noise.irq_device, run->have_cpu_noise);
+	TYP(steal_ticks, (double)run->cpu_noise.steal_ticks, run->have_cpu_noise);
+	TYP(steal_ns, run->cpu_noise.steal_ns, run->have_cpu_noise &&
+	    isfinite(run->cpu_noise.steal_ns));
 #undef TYP
 	for (int i = 0; i < set->done; i++)
 		if (pb_run_measured(set->runs[i].timed_out) && !set->runs[i].have_span_switches)
@@ -574,6 +586,30 @@ static void beyond_typical(const struct pb_set *set, const struct pb_run *run,
 						     t->major_faults));
 }
 
+/* A count beyond the typical run's: 0 when not over it (or the typical one is not known). */
+static uint64_t over(uint64_t n, double typical)
+{
+	return isfinite(typical) ? (uint64_t)fmax(0, floor((double)n - typical)) : n;
+}
+
+/* The same of the CPU's noise: the interrupts and steal beyond a typical run's (the devices
+ * named are the run's own). */
+static void cpu_beyond_typical(const struct pb_set *set, const struct pb_run *run,
+			       struct pbench_cpu_noise *cpu)
+{
+	const struct pb_typical *t = &set->typ;
+
+	*cpu = run->cpu_noise;
+	cpu->irq_timer = over(cpu->irq_timer, t->irq_timer);
+	cpu->irq_ipi = over(cpu->irq_ipi, t->irq_ipi);
+	cpu->irq_other = over(cpu->irq_other, t->irq_other);
+	cpu->irq_device = over(cpu->irq_device, t->irq_device);
+	cpu->irq_total = cpu->irq_timer + cpu->irq_ipi + cpu->irq_other + cpu->irq_device;
+	cpu->steal_ticks = over(cpu->steal_ticks, t->steal_ticks);
+	if (isfinite(cpu->steal_ns) && isfinite(t->steal_ns))
+		cpu->steal_ns = cpu->steal_ticks ? fmax(0, cpu->steal_ns - t->steal_ns) : 0;
+}
+
 /* With a metric: the summary of its per-run values and its Tukey fences, on which the
  * outliers are then told (NaN fences: none). */
 static void analyze_metric(struct pb_set *set)
@@ -609,7 +645,7 @@ void pb_runs_analyze(struct pb_set *set)
 	set->own_wait_ns = NAN;
 	set->own_blocks = 0;
 	set->measured = 0;
-	set->typ = (struct pb_typical){ NAN, NAN, NAN, NAN, NAN, NAN };
+	set->typ = typical_unknown();
 	for (int i = 0; i < set->done; i++)
 		set->runs[i].outlier = 0;
 	if (!set->done)
@@ -653,6 +689,7 @@ void pb_runs_analyze(struct pb_set *set)
 	for (int i = 0; i < set->done; i++) {
 		struct pb_run *run = &set->runs[i];
 		struct pbench_noise task = run->noise;
+		struct pbench_cpu_noise cpu;
 		double x = (double)run->ns, blame, typical;
 		unsigned clock;
 		char cause[512];
@@ -666,6 +703,8 @@ void pb_runs_analyze(struct pb_set *set)
 			continue;
 		set->outliers++;
 		beyond_typical(set, run, &task);
+		if (run->have_cpu_noise)
+			cpu_beyond_typical(set, run, &cpu);
 		clock = pb_runs_blame_factor(set, i, &blame, &typical) ? PBENCH_CAUSE_CLOCK : 0;
 		if (clock && set->clock_source == PBENCH_SPEED_SOURCE_PMU)
 			clock |= PBENCH_CAUSE_CLOCK_PMU;
@@ -675,7 +714,7 @@ void pb_runs_analyze(struct pb_set *set)
 		else
 			pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x,
 						 blame, typical, &task, run->have_cpu_noise ?
-						 &run->cpu_noise : NULL, flags | clock);
+						 &cpu : NULL, flags | clock);
 		free(run->cause);
 		run->cause = strdup(cause);
 	}

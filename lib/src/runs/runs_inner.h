@@ -136,6 +136,8 @@ struct pb_set {
 	struct pb_typical {
 		double not_running_ns, voluntary, involuntary, migrations, major_faults;
 		double switches;
+		/* its CPU's interrupts and steal (the runs with the CPU's noise; NaN: none) */
+		double irq_timer, irq_ipi, irq_other, irq_device, steal_ticks, steal_ns;
 	} typ;
 	/* With a metric (pbench_runs_opts.metric): each run's value (NaN: not made; cap of
 	 * them, from pb_runs_keep()), their summary and Tukey fences, on which the outliers
