@@ -238,6 +238,7 @@ static int alloc_set(struct pb_set *set, int mode, long runs, int nr)
 	set->cpu = -1;
 	set->cpu_busy = NAN;
 	set->speed_typical = set->clock_typical = NAN;
+	set->typ.switches = NAN;	/* pb_runs_analyze() says (typical_run()) */
 	set->cap = runs;
 	set->fence_lo = set->fence_hi = NAN;
 	set->sem_pct = NAN;
