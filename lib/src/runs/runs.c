@@ -470,6 +470,27 @@ static double median_of(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/*
+ * A run's blocks and preemptions within its timed span. getrusage's counts of a command also
+ * hold the switches outside it (waiting for its release before the exec, its exit), which the
+ * context-switches event, from the exec, does not: where it was counted, those getrusage has
+ * beyond it are taken as blocks first (both of those are), the rest as preemptions, and the
+ * span's own never more than the event's count. Else getrusage's as they are (the harness's
+ * then the same in every run: a typical run's hold them too).
+ */
+static void span_counts(const struct pb_run *run, double *vol, double *inv)
+{
+	double v = (double)run->noise.ctx_voluntary, i = (double)run->noise.ctx_involuntary;
+	double cs = (double)run->span_switches, out = fmax(0, v + i - cs);
+
+	*vol = v;
+	*inv = i;
+	if (!run->have_span_switches)
+		return;
+	*vol = fmax(0, v - out);
+	*inv = fmin(i, cs - *vol);
+}
+
 static struct pb_typical typical_unknown(void)
 {
 	return (struct pb_typical){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
@@ -477,16 +498,15 @@ static struct pb_typical typical_unknown(void)
 
 /*
  * A typical run of the set (set->typ): the medians over the measured runs of the time not
- * running, the getrusage counts, migrations, major faults and the context-switches event
- * (NaN when a run did not count it). getrusage's counts of a command hold the switches before
- * its exec and at its exit, outside the timed span, in every run alike: an outlier's are told
- * beyond the typical run's, and never more than its context-switches event (the span's own)
- * is beyond the typical run's (issue 37).
+ * running, the blocks and preemptions within the span (span_counts()), migrations, major
+ * faults, the context-switches event (NaN when a run did not count it) and the CPU's
+ * interrupts and steal. An outlier's are told beyond the typical run's, its switches never
+ * more than its context-switches event is beyond the typical run's (issue 37).
  */
 static void typical_run(struct pb_set *set)
 {
 	struct pb_typical *t = &set->typ;
-	double *v = malloc((size_t)set->done * sizeof(*v));
+	double *v = malloc((size_t)set->done * sizeof(*v)), vol, inv;
 	int k, all_cs = 1;
 
 	*t = typical_unknown();
@@ -501,8 +521,8 @@ static void typical_run(struct pb_set *set)
 	}									\
 	t->field = median_of(v, k)
 	TYP(not_running_ns, run->noise.not_running_ns, isfinite(run->noise.not_running_ns));
-	TYP(voluntary, (double)run->noise.ctx_voluntary, 1);
-	TYP(involuntary, (double)run->noise.ctx_involuntary, 1);
+	TYP(voluntary, (span_counts(run, &vol, &inv), vol), 1);
+	TYP(involuntary, (span_counts(run, &vol, &inv), inv), 1);
 	TYP(migrations, (double)run->noise.migrations, 1);
 	TYP(major_faults, (double)run->noise.major_faults, 1);
 	TYP(switches, (double)run->span_switches, run->have_span_switches);
@@ -522,8 +542,8 @@ static void typical_run(struct pb_set *set)
 	free(v);
 }
 
-/* The blocks and preemptions of a typical run within its span: getrusage's medians, the
- * blocks first, no more in all than its context-switches event (when counted). */
+/* The blocks and preemptions of a typical run within its span: the medians of span_counts(),
+ * no more in all than its context-switches event (when counted). */
 static void typical_switches(const struct pb_set *set, uint64_t *blocks, uint64_t *preempted)
 {
 	const struct pb_typical *t = &set->typ;
@@ -567,9 +587,11 @@ static void beyond_typical(const struct pb_set *set, const struct pb_run *run,
 			   struct pbench_noise *task)
 {
 	const struct pb_typical *t = &set->typ;
-	double inv = fmax(0, (double)run->noise.ctx_involuntary - t->involuntary);
-	double vol = fmax(0, (double)run->noise.ctx_voluntary - t->voluntary);
+	double inv, vol;
 
+	span_counts(run, &vol, &inv);
+	inv = fmax(0, inv - t->involuntary);
+	vol = fmax(0, vol - t->voluntary);
 	if (isfinite(t->switches) && run->have_span_switches) {
 		double cs = fmax(0, (double)run->span_switches - t->switches);
 

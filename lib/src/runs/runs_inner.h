@@ -130,9 +130,9 @@ struct pb_set {
 	double own_wait_ns;
 	uint64_t own_blocks, own_preempted;
 	/* pb_runs_analyze(): a typical run within its timed span, the medians of the measured
-	 * runs: its time not running (NaN: task-clock not counted), its getrusage counts (the
-	 * harness's switches outside the span included, the same in every run), and its
-	 * context-switches event (NaN: not counted in every run) */
+	 * runs: its time not running (NaN: task-clock not counted), its blocks and preemptions
+	 * within the span (getrusage's, less those outside the span where the context-switches
+	 * event says so), and its context-switches event (NaN: not counted in every run) */
 	struct pb_typical {
 		double not_running_ns, voluntary, involuntary, migrations, major_faults;
 		double switches;
