@@ -84,6 +84,7 @@ ANCHORS = [
     (707, '97e914d0bf762c9a'),
     (1657, 'f56d0c98bae45931'),
     (1660, 'd9e785f40edc6d3a'),
+    (1661, '2003984def379a63'),
 ]
 
 SEED = 'PBENCH_ABI'

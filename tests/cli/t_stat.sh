@@ -1226,4 +1226,36 @@ else
 fi
 # Against perf stat -r on the same command: tests/cli/t_perf_agree.sh.
 
+# ---- an outlier's cause: within its timed span, beyond a typical run (issue 37) ----------------
+# One of eight runs (the sixth run of the command, the check run included) spins 100,000
+# iterations of the shell more, on the CPU: an outlier, the slowest.
+# On any machine, a run with no more context switches in its span (the column) than a typical
+# run is never said preempted or blocked (getrusage's switches before the exec and at the exit
+# were said before); the spinning run, unless this loaded machine switched it out more than a
+# typical run (then a try afresh, up to three), is said on the CPU for its extra time.
+if [ "$HAVE_PY" -eq 0 ]; then
+	skipped "cause in span" "python3 is not installed: the JSON checks need it"
+else
+	for try in 1 2 3; do
+		st=bad
+		echo 0 >"$T/n37"
+		run "cause in span" 0 "$PB" stat -q -r 8 --export-json "$T/c37.json" -- sh -c \
+		    'n=$(cat "$1"); echo $((n + 1)) >"$1"; if [ "$n" = 5 ]; then i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done; fi' \
+		    sh "$T/n37" || { st=failed; break; }
+		json "$T/c37.json" "(rs := d['modes'][0]['runs']) and (m := sorted(r['counters']['context-switches']['value'] for r in rs)[(len(rs) - 1) // 2]) is not None and all(not r['outlier'] or r['counters']['context-switches']['value'] > m or ('preempted' not in r['cause'] and 'blocked' not in r['cause']) for r in rs)" || break
+		if json "$T/c37.json" "(r := max(d['modes'][0]['runs'], key=lambda r: r['ns'])) and r['outlier'] and 'on the CPU for the extra time by task-clock (it rose ' in r['cause']"; then
+			st=ok
+			break
+		fi
+		json "$T/c37.json" "(rs := d['modes'][0]['runs']) and max(rs, key=lambda r: r['ns'])['counters']['context-switches']['value'] > sorted(r['counters']['context-switches']['value'] for r in rs)[(len(rs) - 1) // 2]" || break
+		st=switched
+	done
+	case $st in
+	ok) ok_after "$try" "an outlier's cause: no preemption a run's span did not have; the extra time on the CPU said so" ;;
+	failed) ;;
+	switched) bad "cause in span" "the spinning run was switched out more than a typical run in 3 tries of 3" ;;
+	*) miss "cause in span" ;;
+	esac
+fi
+
 finish cli/stat

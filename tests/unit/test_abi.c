@@ -1865,6 +1865,7 @@ Test(abi, enums)
 	cr_expect_eq((long long)PBENCH_VERDICT_SAME, 3LL, "PBENCH_VERDICT_SAME changed");
 	cr_expect_eq((long long)PBENCH_VERDICT_UNDECIDED, 4LL, "PBENCH_VERDICT_UNDECIDED changed");
 	cr_expect_eq((long long)PBENCH_VERDICT_SEQUENTIAL, 1LL, "PBENCH_VERDICT_SEQUENTIAL changed");
+	cr_expect_eq((long long)PBENCH_CAUSE_TYPICAL, 16LL, "PBENCH_CAUSE_TYPICAL changed");
 }
 
 /* each function's type: the signature frozen, the name made (*) */

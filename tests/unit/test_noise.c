@@ -791,6 +791,19 @@ static const struct cause_case cases[] = {
 	{ "own waiting: faster", -3.06e6, { NR(0) }, 1, { .irq_timer = 53 },
 	  PBENCH_CAUSE_OWN_WAIT, "-3.06 ms: faster than the typical run; it went through all "
 	  "the same: 53 timer interrupts" },
+	/* PBENCH_CAUSE_TYPICAL (issue 37): the counts are beyond a typical run's, in the span. */
+	{ "typical: beyond it", 5e6, { .ctx_involuntary = 1, NR(4.5e6) }, 0, { 0 },
+	  PBENCH_CAUSE_TYPICAL, "+5.00 ms: beyond a typical run, 4.5 ms not running, "
+	  "preempted once" },
+	{ "typical: the extra time on the CPU, a preemption that cost nothing", 1.64e6,
+	  { .ctx_involuntary = 1, NR(3e3) }, 0, { 0 }, PBENCH_CAUSE_TYPICAL | PBENCH_CAUSE_FIFO,
+	  "+1.64 ms: on the CPU for the extra time by task-clock (it rose 1.64 ms of the "
+	  "+1.64 ms): slowed by what the kernel cannot see (the hypervisor, an SMT sibling, the "
+	  "clock speed) or by the work itself" },
+	{ "typical and own waiting: each clause says beyond", 300e6, { .ctx_involuntary = 1,
+	  .ctx_voluntary = 1, NR(290e6) }, 0, { 0 }, PBENCH_CAUSE_TYPICAL | PBENCH_CAUSE_OWN_WAIT,
+	  "+300 ms: 290 ms off the CPU beyond a typical run's waiting, preempted once more than a "
+	  "typical run, blocked once more than a typical run" },
 	{ "unknown steal is not named", 1e6, { NR(0) }, 1,
 	  { .flags = PBENCH_CPU_NOISE_NO_STEAL, .steal_ns = NAN }, 0,
 	  "+1.00 ms: " UNSEEN },

@@ -689,9 +689,14 @@ Test(speed, only_throughput_fell_is_not_slow)
 	char buf[512];
 	int n;
 
+	/* a machine whose cores have sibling threads: the sibling is named (issue 37: only
+	 * where the topology shows one; test_speed_words.c has the others) */
+	use_tree("amd-workstation");
 	cr_assert_eq(pbench_speed_summarize(ns, thr, ARRAY_SIZE(ns), &t), 0);
 	cr_assert_eq(pbench_speed_summarize(ns, clk, ARRAY_SIZE(ns), &c), 0);
 	n = pbench_speed_explain(buf, sizeof(buf), &t, &c);
+	unsetenv("PBENCH_SYSFS_ROOT");
+	unsetenv("PBENCH_PROCFS_ROOT");
 	cr_assert_gt(n, 0);
 	cr_log_info("%s", buf);
 	cr_expect(strstr(buf, "issue throughput available to this thread fell to 0.53x"), "%s",
@@ -727,7 +732,10 @@ Test(speed, a_few_low_readings_are_a_range_not_a_fall)
 	struct pbench_speed_summary t, c;
 	char buf[512];
 
+	use_tree("amd-workstation");	/* sibling threads: named (issue 37) */
 	explained(ns, thr, clk, ARRAY_SIZE(ns), &t, &c, buf, sizeof(buf));
+	unsetenv("PBENCH_SYSFS_ROOT");
+	unsetenv("PBENCH_PROCFS_ROOT");
 	cr_expect(!strstr(buf, "fell to"), "a median at its best did not fall: %s", buf);
 	cr_expect(strstr(buf, "this thread varied 0.58x to 1.00x of its best (median 0.99x)"),
 		  "%s", buf);

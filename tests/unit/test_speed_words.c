@@ -164,7 +164,8 @@ Test(speed_words, compare_line_says_the_shared_part_once)
 	cr_expect(!strncmp(line, "speed: " THR " varied 2.27x", strlen("speed: " THR " varied 2.27x")),
 		  "%s", line);
 	cr_expect_eq(count(line, "the clock did not change"), 1, "%s", line);
-	cr_expect_eq(count(line, "contention from a sibling"), 1, "%s", line);
+	/* what took the issue slots, as this machine's topology says (issue 37): once */
+	cr_expect_eq(count(line, "sibling"), 1, "%s", line);
 	/* (how many are slow depends on whether each one's real times happen to follow the
 	 * factors set here: not checked) */
 	cr_expect(strstr(line, ": a median 0.5") && strstr(line, "; b median 0.5"), "%s", line);
@@ -330,4 +331,208 @@ Test(speed_words, pmu_clock_blames_and_says)
 		free(text);
 	}
 	pbench_runs_free(r);
+}
+
+/* ---- issue 37: an outlier's cause within its timed span and beyond a typical run ---------- */
+
+#define NC 10
+
+/* Runs of the xor loop counting task-clock and context-switches, then each made a typical run
+ * of 10 ms: 50 us not running, and getrusage's one block and one preemption outside the
+ * span (a command's before its exec and at its exit) that the context-switches event, from the
+ * exec, never sees: 0 in the span. The speed factors are unknown, the CPU's noise not read. */
+static struct pbench_runs *typical_runs(void)
+{
+	struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
+	struct pbench_runs *r;
+	struct pb_set *s;
+
+	o.mode = PBENCH_RUNS_UNPREPARED;
+	o.events = "task-clock,context-switches";
+	o.runs = NC;
+	o.iterations = 20000;
+	o.quiet = 1;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	s = &r->sets[0];
+	cr_assert_eq(s->done, NC);
+	for (int i = 0; i < NC; i++) {
+		struct pb_run *run = &s->runs[i];
+
+		run->ns = 10000000 + (uint64_t)i * 1000;
+		run->ticks = run->ns;
+		run->noise.not_running_ns = 50e3;
+		run->noise.ctx_voluntary = run->noise.ctx_involuntary = 1;
+		run->noise.migrations = run->noise.major_faults = 0;
+		run->span_switches = 0;
+		run->have_span_switches = 1;
+		run->have_cpu_noise = 0;
+		run->speed = run->clock = run->clock_pmu = NAN;
+	}
+	s->speed_typical = s->clock_typical = NAN;
+	return r;
+}
+
+Test(speed_words, outlier_on_the_cpu_is_not_preempted)
+{
+	struct pbench_runs *r = typical_runs();
+	struct pb_set *s = &r->sets[0];
+	struct pb_run *run = &s->runs[NC - 2];
+	char *text;
+
+	/* The gzip run of issue 37: +1.64 ms, off the CPU 3 us more than a typical run, 0
+	 * context switches in its span, getrusage one preemption more outside it. */
+	run->ns = 11640000;
+	run->noise.not_running_ns = 53e3;
+	run->noise.ctx_involuntary = 2;
+	pb_runs_analyze(s);
+	cr_assert(run->outlier, "the run at +1.64 ms is an outlier");
+	cr_assert_not_null(run->cause);
+	cr_log_info("%s", run->cause);
+	cr_expect(!strstr(run->cause, "preempted"), "0 context switches in the span: %s",
+		  run->cause);
+	cr_expect(strstr(run->cause, "on the CPU for the extra time by task-clock (it rose "),
+		  "%s", run->cause);
+	text = stat_text(r);
+	cr_expect(!strstr(text, "waiting:"), "no block in a typical run's span:\n%s", text);
+	cr_expect(!strstr(text, "preempted"), "%s", text);
+	free(text);
+
+	/* The same run with one switch in its span and 5 ms off the CPU beyond the typical:
+	 * one preemption, not getrusage's two. */
+	run->noise.not_running_ns = 5.05e6;
+	run->noise.ctx_involuntary = 3;
+	run->span_switches = 1;
+	pb_runs_analyze(s);
+	cr_assert(run->outlier);
+	cr_log_info("%s", run->cause);
+	cr_expect(strstr(run->cause, ": beyond a typical run, 5.0 ms not running, preempted once"),
+		  "%s", run->cause);
+	pbench_runs_free(r);
+}
+
+Test(speed_words, interrupts_beyond_a_typical_run)
+{
+	struct pbench_runs *r = typical_runs();
+	struct pb_set *s = &r->sets[0];
+	struct pb_run *run = &s->runs[2];
+
+	/* Every run's CPU had 48 timer and 3 device interrupts (issue 37's gzip: about 50 a
+	 * run); the outlier's 50 and 3 are 2 timer interrupts beyond a typical run. */
+	for (int i = 0; i < NC; i++) {
+		struct pbench_cpu_noise *c = &s->runs[i].cpu_noise;
+
+		*c = (struct pbench_cpu_noise){ .size = sizeof(*c), .cpu = 1, .irq_timer = 48,
+						.irq_device = 3, .irq_total = 51, .steal_ns = 0,
+						.irq_top = { { "36", "virtio1-req.0", 3 } } };
+		s->runs[i].have_cpu_noise = 1;
+	}
+	run->ns = 11640000;
+	run->cpu_noise.irq_timer = 50;
+	run->cpu_noise.irq_total = 53;
+	pb_runs_analyze(s);
+	cr_assert(run->outlier);
+	cr_log_info("%s", run->cause);
+	cr_expect(strstr(run->cause, ": beyond a typical run, 2 timer interrupts; on the CPU for "
+			 "the extra time by task-clock"), "%s", run->cause);
+	cr_expect(!strstr(run->cause, "device"), "as many as a typical run: %s", run->cause);
+	pbench_runs_free(r);
+}
+
+Test(speed_words, chase_preempted_less_than_typical)
+{
+	struct pbench_runs *r = typical_runs();
+	struct pb_set *s = &r->sets[0];
+	struct pb_run *run = &s->runs[3];
+
+	/* ./chase pinned, unprepared (issue 37): a typical run preempted 4 times in its span;
+	 * run 18 +3.56 ms, preempted 2 times, task-clock rose 3.55 ms. */
+	for (int i = 0; i < NC; i++) {
+		s->runs[i].noise.ctx_involuntary = 5;
+		s->runs[i].span_switches = 4;
+		s->runs[i].noise.not_running_ns = 400e3;
+	}
+	run->ns = 13560000;
+	run->noise.ctx_involuntary = 3;
+	run->span_switches = 2;
+	run->noise.not_running_ns = 410e3;
+	pb_runs_analyze(s);
+	cr_assert(run->outlier);
+	cr_log_info("%s", run->cause);
+	cr_expect(!strstr(run->cause, "preempted"), "%s", run->cause);
+	cr_expect(strstr(run->cause, "on the CPU for the extra time by task-clock"), "%s",
+		  run->cause);
+	pbench_runs_free(r);
+}
+
+Test(speed_words, busy_before_clean_runs_not_unreliable)
+{
+	struct pbench_runs *r = typical_runs();
+	struct pb_set *s = &r->sets[0];
+	struct pbench_runs_set si = { .size = sizeof(si) };
+	char why[512] = "", *text, *json;
+
+	/* Prepared SCHED_FIFO runs (issue 37): the CPU read busy before them, yet no switch in
+	 * any run's span and task-clock 0.9995 of the wall time. */
+	s->mode = PBENCH_RUNS_PREPARED;
+	s->prepared = 1;
+	s->cpu = 1;
+	s->cpu_busy = 0.97;
+	for (int i = 0; i < NC; i++)
+		s->runs[i].noise.not_running_ns = 5e3;
+	pb_runs_analyze(s);
+	cr_assert_eq(pbench_runs_set_info(r, 0, &si), 0);
+	cr_expect_eq(si.unreliable, 0, "clean runs after a busy reading: %d", si.unreliable);
+	cr_expect_eq(pbench_runs_caution(r, 0, why, sizeof(why)), 0, "%s", why);
+	text = stat_text(r);
+	cr_expect(!strstr(text, "unreliable"), "%s", text);
+	cr_expect(strstr(text, "note: every CPU this process may use was busy before the runs"),
+		  "%s", text);
+	cr_expect(strstr(text, "the runs show no sign of it: task-clock 0.9995 of the wall time"),
+		  "%s", text);
+	json = stat_json(r);
+	cr_expect(strstr(json, "\"unreliable\": false"), "%s", json);
+	free(json);
+	free(text);
+
+	/* The runs show it: a typical run switched out in its span. */
+	for (int i = 0; i < NC; i++)
+		s->runs[i].span_switches = 2;
+	pb_runs_analyze(s);
+	cr_assert_eq(pbench_runs_set_info(r, 0, &si), 0);
+	cr_expect(si.unreliable & 1, "switched out in the span: %d", si.unreliable);
+	text = stat_text(r);
+	cr_expect(strstr(text, "unreliable: every CPU this process may use was busy"), "%s", text);
+	free(text);
+	pbench_runs_free(r);
+}
+
+/* Issue 37 item 3: the throughput fell with the clock steady; a sibling is blamed only where
+ * the topology shows one (recorded trees). */
+Test(speed_words, sibling_only_where_the_topology_has_one)
+{
+	static const struct { const char *tree, *want; } rows[] = {
+		{ "amd-workstation", "contention from a sibling sharing the core" },	/* 0,16 */
+		{ "vm-kvm-2cpu", "this guest sees one thread per core: the host may run another "
+		  "guest's thread on this core's sibling" },	/* no sibling, hypervisor flag */
+		{ "tuned-server", "not a sibling (one thread per core here): what took the core's "
+		  "issue slots is not known" },			/* no sibling, no hypervisor */
+	};
+	struct pbench_speed_summary t = { .size = sizeof(t), .n = 6, .min = 0.44, .median = 0.54,
+					  .max = 1.0, .range = 1 / 0.44, .corr = NAN };
+	struct pbench_speed_summary k = { .size = sizeof(k), .n = 6, .min = 0.98, .median = 0.99,
+					  .max = 1.0, .range = 1 / 0.98, .corr = NAN };
+	char buf[640];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		use_tree(rows[i].tree);
+		cr_assert_gt(pbench_speed_explain(buf, sizeof(buf), &t, &k), 0);
+		cr_log_info("%s: %s", rows[i].tree, buf);
+		cr_expect(strstr(buf, rows[i].want), "%s: %s", rows[i].tree, buf);
+		if (i)
+			cr_expect(!strstr(buf, "contention from a sibling"), "%s: %s",
+				  rows[i].tree, buf);
+	}
+	unsetenv("PBENCH_SYSFS_ROOT");
+	unsetenv("PBENCH_PROCFS_ROOT");
 }

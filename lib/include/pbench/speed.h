@@ -148,7 +148,11 @@ PBENCH_API int pbench_speed_slow_runs(const struct pbench_speed_summary *thr,
  * not what spread the runs" (", 3 runs slow" when the command shows it); with the median
  * at its best and a few runs low, "... varied 0.58x to 1.00x of its best (median 0.99x); the
  * clock did not change (...): contention from a sibling sharing the core at times"; "" when neither
- * varied. clk NULL or empty: pbench_speed_note(thr). Returns the length
+ * varied. The sibling is named only where the topology shows one (thread_siblings_list,
+ * smt/active): a guest that sees one thread per core says "this guest sees one thread per core:
+ * the host may run another guest's thread on this core's sibling", another machine "not a
+ * sibling (one thread per core here): what took the core's issue slots is not known". clk
+ * NULL or empty: pbench_speed_note(thr). Returns the length
  * (snprintf semantics); -EINVAL.
  */
 PBENCH_API int pbench_speed_explain(char *buf, size_t len, const struct pbench_speed_summary *thr,

@@ -446,7 +446,7 @@ static void print_speed(FILE *f, const struct pbench_contest *c)
 		fprintf(f, "speed: %s varied %.2fx (1 = its best reading); the clock did not change "
 			"(%.2fx to %.2fx%s): %s:", PB_SPEED_THROUGHPUT, t.range, k.min, k.max,
 			k.source == PBENCH_SPEED_SOURCE_PMU ? ", " PB_SPEED_PMU_CLOCK : "",
-			PB_SPEED_SIBLING);
+			pb_speed_sibling_words());
 	else
 		fprintf(f, "speed: %s varied %.2fx (throughput reference, 1 = its best reading; "
 			"the clock not read):", PB_SPEED_THROUGHPUT, t.range);

@@ -102,6 +102,16 @@ const char *pb_speed_corr_words(double r);
  * 27): the throughput reference's is not the CPU's speed, the clock's is. */
 #define PB_SPEED_THROUGHPUT "the core's issue throughput available to this thread"
 #define PB_SPEED_SIBLING "contention from a sibling sharing the core"
+/* speed.c: what took the core's issue slots while the clock held, as far as this machine
+ * knows (issue 37): PB_SPEED_SIBLING where a CPU has a sibling thread (topology's
+ * thread_siblings_list, or smt/active), else on a guest (/proc/cpuinfo's hypervisor flag)
+ * PB_SPEED_HOST_SIBLING, else PB_SPEED_NO_SIBLING: never a sibling the topology says is absent.
+ * Read through sysfs.c (recorded trees). */
+#define PB_SPEED_HOST_SIBLING "this guest sees one thread per core: the host may run another " \
+	"guest's thread on this core's sibling"
+#define PB_SPEED_NO_SIBLING "not a sibling (one thread per core here): what took the core's " \
+	"issue slots is not known"
+const char *pb_speed_sibling_words(void);
 /* speed.c: what a clock's factors were read from, in words: PB_SPEED_PMU_CLOCK for a summary
  * whose source is the PMU, else "latency-bound reference". */
 #define PB_SPEED_PMU_CLOCK "cycles over task-clock, the PMU's"

@@ -488,6 +488,54 @@ int pbench_speed_slow_runs(const struct pbench_speed_summary *thr,
 	return slow;
 }
 
+/* 1: some CPU has a sibling thread; 0: none has; -1: not known. */
+static int smt_siblings(void)
+{
+	char buf[256], path[96];
+	int known = 0;
+
+	if (pb_read_file("/sys/devices/system/cpu/smt/active", buf, sizeof(buf)) > 0 &&
+	    buf[0] >= '1' && buf[0] <= '9')
+		return 1;
+	for (int cpu = 0; cpu < 8192; cpu++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/"
+			 "thread_siblings_list", cpu);
+		if (pb_read_file(path, buf, sizeof(buf)) <= 0)
+			break;
+		known = 1;
+		if (strpbrk(buf, ",-"))
+			return 1;
+	}
+	return known ? 0 : -1;
+}
+
+/* Whether /proc/cpuinfo's first flags line has "hypervisor". */
+static int guest(void)
+{
+	FILE *f = pb_fopen("/proc/cpuinfo");
+	char line[8192];
+	int yes = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "flags", 5)) {
+			line[strcspn(line, "\n")] = ' ';
+			yes = strstr(line, " hypervisor ") != NULL;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return yes;
+}
+
+const char *pb_speed_sibling_words(void)
+{
+	int smt = smt_siblings();
+
+	if (smt != 0)
+		return PB_SPEED_SIBLING;
+	return guest() ? PB_SPEED_HOST_SIBLING : PB_SPEED_NO_SIBLING;
+}
+
 int pbench_speed_explain(char *buf, size_t len, const struct pbench_speed_summary *thr,
 			 const struct pbench_speed_summary *clk)
 {
@@ -523,13 +571,13 @@ int pbench_speed_explain(char *buf, size_t len, const struct pbench_speed_summar
 	if (thr->median < 1 / PBENCH_SPEED_VARIED)
 		n = snprintf(buf, len, "%s fell to %.2fx (median; %.2fx to %.2fx of its best); "
 			     "the clock did not change (%.2fx to %.2fx%s): %s%s", PB_SPEED_THROUGHPUT,
-			     thr->median, thr->min, thr->max, clk->min, clk->max, pmu, PB_SPEED_SIBLING,
-			     r);
+			     thr->median, thr->min, thr->max, clk->min, clk->max, pmu,
+			     pb_speed_sibling_words(), r);
 	else
 		n = snprintf(buf, len, "%s varied %.2fx to %.2fx of its best (median %.2fx); the "
 			     "clock did not change (%.2fx to %.2fx%s): %s at times%s",
 			     PB_SPEED_THROUGHPUT, thr->min, thr->max, thr->median, clk->min,
-			     clk->max, pmu, PB_SPEED_SIBLING, r);
+			     clk->max, pmu, pb_speed_sibling_words(), r);
 	if (slow && n >= 0)
 		n += snprintf((size_t)n < len ? buf + n : NULL, (size_t)n < len ? len - (size_t)n :
 			      0, ", %d run%s slow", slow, slow == 1 ? "" : "s");

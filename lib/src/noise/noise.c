@@ -571,6 +571,13 @@ int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *ou
 #define PB_CAUSE_USUAL_SPEED "%s, and %s (%.2fx its best by %s) " \
 	"explains under half of it: the work itself, a change of speed between the two " \
 	"readings, or what the reference cannot see (shared caches, memory bandwidth)"
+/* PBENCH_CAUSE_TYPICAL: the task's numbers are beyond a typical run's, within the timed span;
+ * the extra time was on the CPU (task-clock rose %s of the %s excess). */
+#define PB_CAUSE_ON_CPU "on the CPU for the extra time by task-clock (it rose %s of the +%s)"
+#define PB_CAUSE_UNSEEN_TYPICAL PB_CAUSE_ON_CPU ": slowed by what the kernel cannot see (the " \
+	"hypervisor, an SMT sibling, the clock speed) or by the work itself"
+/* Before the scheduler's clause of such numbers. */
+#define PB_CAUSE_BEYOND "beyond a typical run, "
 /* Where the reference loop says the CPU ran slower and the kernel saw nothing. */
 #define PB_CAUSE_HOST "nothing the kernel saw: host contention on a VM, or the clock"
 
@@ -578,6 +585,7 @@ struct text {
 	char *buf;
 	size_t len;
 	int n;			/* as snprintf: what the whole text needs */
+	const char *lead;	/* before a clause's first item (NULL: nothing) */
 };
 
 static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -605,7 +613,9 @@ static void item(struct text *t, int *items, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(s, sizeof(s), fmt, ap);
 	va_end(ap);
-	put(t, "%s%s", *items ? ", " : "", s);
+	put(t, "%s%s%s", *items ? ", " : "", !*items && t->lead ? t->lead : "", s);
+	if (!*items)
+		t->lead = NULL;	/* said once, before the first item said */
 	++*items;
 }
 
@@ -622,13 +632,16 @@ static const char *plural(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* The scheduler's part: not running, preempted, blocked, migrated, major faults. */
+/* The scheduler's part: not running, preempted, blocked, migrated, major faults; on_cpu: the
+ * extra time was on the CPU (PBENCH_CAUSE_TYPICAL), and the switches, which cost it under a
+ * tenth, are not its cause. */
 static int sched_clause(struct text *t, double excess_ns, const struct pbench_noise *task,
-			unsigned flags)
+			unsigned flags, int on_cpu)
 {
 	char ns[32], tm[32];
 	int items = 0;
 	double nr = task->not_running_ns;
+
 
 	/* A gap of a few ns between wall time and task-clock is how they are read, not a
 	 * cause: not running is named once it is 1% of the excess. */
@@ -637,11 +650,15 @@ static int sched_clause(struct text *t, double excess_ns, const struct pbench_no
 		item(t, &items, (flags & PBENCH_CAUSE_OWN_WAIT) ?
 		     "%s off the CPU beyond a typical run's waiting" : "%s not running", ns);
 	}
-	if (task->ctx_involuntary)
-		item(t, &items, "preempted %s%s", times(task->ctx_involuntary, tm, sizeof(tm)),
+	if (task->ctx_involuntary && !on_cpu)
+		item(t, &items, "preempted %s%s%s", times(task->ctx_involuntary, tm, sizeof(tm)),
+		     (flags & PBENCH_CAUSE_TYPICAL) && (flags & PBENCH_CAUSE_OWN_WAIT) ?
+		     " more than a typical run" : "",
 		     (flags & PBENCH_CAUSE_FIFO) && isfinite(nr) &&
 		     fabs(nr - FAIR_SERVER_NS) <= FAIR_SERVER_SLACK_NS ? " (fair server)" : "");
-	if (task->ctx_voluntary && (flags & PBENCH_CAUSE_OWN_WAIT))
+	if (on_cpu)
+		;
+	else if (task->ctx_voluntary && (flags & PBENCH_CAUSE_OWN_WAIT))
 		item(t, &items, "blocked %s more than a typical run",
 		     times(task->ctx_voluntary, tm, sizeof(tm)));
 	else if (task->ctx_voluntary)
@@ -691,17 +708,20 @@ static int steal_clause(struct text *t, const struct pbench_cpu_noise *cpu)
 	for (uint64_t k = cpu->steal_ticks; k >= 10; k /= 10)
 		digits++;
 	pbench_format_ns(ns, sizeof(ns), cpu->steal_ns, digits);
-	put(t, "%s stolen by the hypervisor", ns);
+	put(t, "%s%s stolen by the hypervisor", t->lead ? t->lead : "", ns);
+	t->lead = NULL;
 	return 1;
 }
 
 /* Slower, yet running the whole time as far as the guest kernel knows: what is left is what it
- * cannot see. Only when not running explains under a tenth of the excess. */
+ * cannot see. Only when not running explains under a tenth of the excess; a preemption
+ * beyond a typical run's (PBENCH_CAUSE_TYPICAL) that cost under a tenth does not change it. */
 static int unseen(double excess_ns, const struct pbench_noise *task,
-		  const struct pbench_cpu_noise *cpu)
+		  const struct pbench_cpu_noise *cpu, unsigned flags)
 {
 	return excess_ns > 0 && isfinite(task->not_running_ns) &&
-	       task->not_running_ns < excess_ns / 10 && !task->ctx_involuntary &&
+	       task->not_running_ns < excess_ns / 10 &&
+	       (!task->ctx_involuntary || (flags & PBENCH_CAUSE_TYPICAL)) &&
 	       !task->major_faults && !cpu->steal_ticks;
 }
 
@@ -710,10 +730,16 @@ static int kernel_clauses(struct text *t, int clauses, double excess_ns,
 			  const struct pbench_noise *task, const struct pbench_cpu_noise *cpu,
 			  unsigned flags)
 {
+	int on_cpu = (flags & PBENCH_CAUSE_TYPICAL) && unseen(excess_ns, task, cpu, flags);
 	double nr = isfinite(task->not_running_ns) ? task->not_running_ns : 0;
 	/* By size of effect: the two that are times (not running, steal) by their size, the
 	 * interrupts, whose cost is not measured, after the scheduler's part. */
 	int steal_first = isfinite(cpu->steal_ns) && cpu->steal_ticks && cpu->steal_ns > nr;
+
+	/* Beyond a typical run: said once before the first clause, or by each of the
+	 * scheduler's items with the command's own waiting, whose words say it already. */
+	t->lead = (flags & PBENCH_CAUSE_TYPICAL) && !(flags & PBENCH_CAUSE_OWN_WAIT) ?
+		  PB_CAUSE_BEYOND : NULL;
 
 	if (steal_first) {
 		if (clauses)
@@ -725,7 +751,7 @@ static int kernel_clauses(struct text *t, int clauses, double excess_ns,
 
 		if (clauses)
 			put(t, "; ");
-		got = part == 0 ? sched_clause(t, excess_ns, task, flags) :
+		got = part == 0 ? sched_clause(t, excess_ns, task, flags, on_cpu) :
 		      part == 1 ? irq_clause(t, cpu) : steal_first ? 0 : steal_clause(t, cpu);
 		if (!got) {
 			/* Take back the separator. */
@@ -735,6 +761,7 @@ static int kernel_clauses(struct text *t, int clauses, double excess_ns,
 		}
 		clauses += got;
 	}
+	t->lead = NULL;
 	return clauses;
 }
 
@@ -747,7 +774,7 @@ static int cause_line(char *buf, size_t len, double excess_ns, const struct pben
 	struct text t = { buf, buf ? len : 0, 0 };
 	struct pbench_noise none = { .size = sizeof(none), .not_running_ns = NAN }, own;
 	struct pbench_cpu_noise quiet = { .size = sizeof(quiet), .steal_ns = NAN };
-	char ex[32];
+	char ex[32], rose[32] = "", on_cpu[160];
 	int clauses = 0, hidden;
 
 	if ((!buf && len) || !isfinite(excess_ns))
@@ -763,8 +790,16 @@ static int cause_line(char *buf, size_t len, double excess_ns, const struct pben
 	}
 	task = task ? task : &none;
 	cpu = cpu ? cpu : &quiet;
-	hidden = unseen(excess_ns, task, cpu);
+	hidden = unseen(excess_ns, task, cpu, flags);
 	pbench_format_ns(ex, sizeof(ex), fabs(excess_ns), 3);
+	if (hidden)
+		pbench_format_ns(rose, sizeof(rose), excess_ns - task->not_running_ns, 3);
+	if (flags & PBENCH_CAUSE_TYPICAL)
+		snprintf(on_cpu, sizeof(on_cpu), PB_CAUSE_ON_CPU, rose, ex);
+	else
+		snprintf(on_cpu, sizeof(on_cpu), "%s", (flags & PBENCH_CAUSE_OWN_WAIT) ?
+			 "off the CPU no longer than a typical run's waiting" :
+			 "on the CPU all along by task-clock");
 	put(&t, "%s%s: ", excess_ns < 0 ? "-" : "+", ex);
 	if (speed) {
 		put(&t, "%s%s", speed, hidden ? "; " PB_CAUSE_HOST : "");
@@ -787,14 +822,14 @@ static int cause_line(char *buf, size_t len, double excess_ns, const struct pben
 	clauses = kernel_clauses(&t, clauses, excess_ns, task, cpu, flags);
 	if (hidden && !speed) {
 		if (isfinite(usual))
-			put(&t, "%s" PB_CAUSE_USUAL_SPEED, clauses ? "; " : "",
-			    (flags & PBENCH_CAUSE_OWN_WAIT) ? "off the CPU no longer than a "
-			    "typical run's waiting" : "on the CPU all along by task-clock",
+			put(&t, "%s" PB_CAUSE_USUAL_SPEED, clauses ? "; " : "", on_cpu,
 			    (flags & PBENCH_CAUSE_CLOCK) ? "the clock" :
 			    "the core's issue throughput available to this thread", usual,
 			    !(flags & PBENCH_CAUSE_CLOCK) ? "the throughput reference before/after" :
 			    (flags & PBENCH_CAUSE_CLOCK_PMU) ? "cycles over task-clock, the PMU's, "
 			    "over the run" : "the latency-bound reference before/after");
+		else if (flags & PBENCH_CAUSE_TYPICAL)
+			put(&t, "%s" PB_CAUSE_UNSEEN_TYPICAL, clauses ? "; " : "", rose, ex);
 		else
 			put(&t, "%s%s", clauses ? "; " : "", (flags & PBENCH_CAUSE_OWN_WAIT) ?
 			    PB_CAUSE_UNSEEN_OWN : PB_CAUSE_UNSEEN);

@@ -238,6 +238,7 @@ static int alloc_set(struct pb_set *set, int mode, long runs, int nr)
 	set->cpu = -1;
 	set->cpu_busy = NAN;
 	set->speed_typical = set->clock_typical = NAN;
+	set->typ.switches = NAN;	/* pb_runs_analyze() says (typical_run()) */
 	set->cap = runs;
 	set->fence_lo = set->fence_hi = NAN;
 	set->sem_pct = NAN;
@@ -460,46 +461,176 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of v[0..n-1] (sorted here); NaN for none. */
+static double median_of(double *v, int n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * A run's blocks and preemptions within its timed span. getrusage's counts of a command also
+ * hold the switches outside it (waiting for its release before the exec, its exit), which the
+ * context-switches event, from the exec, does not: where it was counted, those getrusage has
+ * beyond it are taken as blocks first (both of those are), the rest as preemptions, and the
+ * span's own never more than the event's count. Else getrusage's as they are (the harness's
+ * then the same in every run: a typical run's hold them too).
+ */
+static void span_counts(const struct pb_run *run, double *vol, double *inv)
+{
+	double v = (double)run->noise.ctx_voluntary, i = (double)run->noise.ctx_involuntary;
+	double cs = (double)run->span_switches, out = fmax(0, v + i - cs);
+
+	*vol = v;
+	*inv = i;
+	if (!run->have_span_switches)
+		return;
+	*vol = fmax(0, v - out);
+	*inv = fmin(i, cs - *vol);
+}
+
+static struct pb_typical typical_unknown(void)
+{
+	return (struct pb_typical){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+}
+
+/*
+ * A typical run of the set (set->typ): the medians over the measured runs of the time not
+ * running, the blocks and preemptions within the span (span_counts()), migrations, major
+ * faults, the context-switches event (NaN when a run did not count it) and the CPU's
+ * interrupts and steal. An outlier's are told beyond the typical run's, its switches never
+ * more than its context-switches event is beyond the typical run's (issue 37).
+ */
+static void typical_run(struct pb_set *set)
+{
+	struct pb_typical *t = &set->typ;
+	double *v = malloc((size_t)set->done * sizeof(*v)), vol, inv;
+	int k, all_cs = 1;
+
+	*t = typical_unknown();
+	if (!v)
+		return;
+#define TYP(field, expr, ok)							\
+	k = 0;									\
+	for (int i = 0; i < set->done; i++) {					\
+		const struct pb_run *run = &set->runs[i];			\
+		if (pb_run_measured(run->timed_out) && (ok))			\
+			v[k++] = (expr);					\
+	}									\
+	t->field = median_of(v, k)
+	TYP(not_running_ns, run->noise.not_running_ns, isfinite(run->noise.not_running_ns));
+	TYP(voluntary, (span_counts(run, &vol, &inv), vol), 1);
+	TYP(involuntary, (span_counts(run, &vol, &inv), inv), 1);
+	TYP(migrations, (double)run->noise.migrations, 1);
+	TYP(major_faults, (double)run->noise.major_faults, 1);
+	TYP(switches, (double)run->span_switches, run->have_span_switches);
+	TYP(irq_timer, (double)run->cpu_noise.irq_timer, run->have_cpu_noise);
+	TYP(irq_ipi, (double)run->cpu_noise.irq_ipi, run->have_cpu_noise);
+	TYP(irq_other, (double)run->cpu_noise.irq_other, run->have_cpu_noise);
+	TYP(irq_device, (double)run->cpu_noise.irq_device, run->have_cpu_noise);
+	TYP(steal_ticks, (double)run->cpu_noise.steal_ticks, run->have_cpu_noise);
+	TYP(steal_ns, run->cpu_noise.steal_ns, run->have_cpu_noise &&
+	    isfinite(run->cpu_noise.steal_ns));
+#undef TYP
+	for (int i = 0; i < set->done; i++)
+		if (pb_run_measured(set->runs[i].timed_out) && !set->runs[i].have_span_switches)
+			all_cs = 0;
+	if (!all_cs)
+		t->switches = NAN;
+	free(v);
+}
+
+/* The blocks and preemptions of a typical run within its span: the medians of span_counts(),
+ * no more in all than its context-switches event (when counted). */
+static void typical_switches(const struct pb_set *set, uint64_t *blocks, uint64_t *preempted)
+{
+	const struct pb_typical *t = &set->typ;
+	/* the lower median of the counts: a whole number of switches */
+	double vol = floor(t->voluntary), inv = floor(t->involuntary), cs = floor(t->switches);
+
+	if (isfinite(cs)) {
+		vol = fmin(vol, cs);
+		inv = fmin(inv, cs - vol);
+	}
+	*blocks = isfinite(vol) && vol > 0 ? (uint64_t)vol : 0;
+	*preempted = isfinite(inv) && inv > 0 ? (uint64_t)inv : 0;
+}
+
 /*
  * Blocked time is not noise when the command asks for it: a run of `sleep 0.2` is 200 ms off
- * the CPU because it sleeps, in every run. When the typical run (the medians) blocks, its time
- * off the CPU is the command's own waiting (sleep, I/O, a child it waits for), with the CPU
- * taken from it too if it is also preempted: set->own_wait_ns, in every run alike, and
- * outliers are told only what is beyond it (what makes them outliers). A typical run that
- * never blocks keeps own_wait_ns NaN: its time off the CPU is the CPU taken, noise.
+ * the CPU because it sleeps, in every run. When the typical run (the medians) blocks within
+ * its span, its time off the CPU is the command's own waiting (sleep, I/O, a child it waits
+ * for), with the CPU taken from it too if it is also preempted: set->own_wait_ns, in every run
+ * alike. A typical run that never blocks keeps own_wait_ns NaN: its time off the CPU is the
+ * CPU taken, noise. Outliers are told beyond the typical run either way (typical_run()).
  */
 static void own_wait(struct pb_set *set)
 {
-	double *nr = malloc((size_t)set->done * 3 * sizeof(*nr)), *vol, *inv;
-	int k = 0;
+	uint64_t blocks, preempted;
 
 	set->own_wait_ns = NAN;
 	set->own_blocks = set->own_preempted = 0;
-	if (!nr)
-		return;
-	vol = nr + set->done;
-	inv = vol + set->done;
-	for (int i = 0; i < set->done; i++) {
-		const struct pbench_noise *z = &set->runs[i].noise;
+	typical_switches(set, &blocks, &preempted);
+	if (blocks >= 1 && set->typ.not_running_ns > 0) {
+		set->own_wait_ns = set->typ.not_running_ns;
+		set->own_blocks = blocks;
+		set->own_preempted = preempted;
+	}
+}
 
-		if (!pb_run_measured(set->runs[i].timed_out) || !isfinite(z->not_running_ns))
-			continue;
-		nr[k] = z->not_running_ns;
-		vol[k] = (double)z->ctx_voluntary;
-		inv[k++] = (double)z->ctx_involuntary;
+/* An outlier's noise beyond the typical run's, within its span (PBENCH_CAUSE_TYPICAL): each
+ * count and time the run had over the typical run's, 0 when not over; the switches no more
+ * than its context-switches event is over the typical run's, preemptions first. */
+static void beyond_typical(const struct pb_set *set, const struct pb_run *run,
+			   struct pbench_noise *task)
+{
+	const struct pb_typical *t = &set->typ;
+	double inv, vol;
+
+	span_counts(run, &vol, &inv);
+	inv = fmax(0, inv - t->involuntary);
+	vol = fmax(0, vol - t->voluntary);
+	if (isfinite(t->switches) && run->have_span_switches) {
+		double cs = fmax(0, (double)run->span_switches - t->switches);
+
+		inv = fmin(inv, cs);
+		vol = fmin(vol, cs - inv);
 	}
-	if (k) {
-		qsort(nr, (size_t)k, sizeof(*nr), cmp_double);
-		qsort(vol, (size_t)k, sizeof(*vol), cmp_double);
-		qsort(inv, (size_t)k, sizeof(*inv), cmp_double);
-		/* the lower median of the counts: a whole number of blocks a typical run had */
-		if (vol[(k - 1) / 2] >= 1 && nr[(k - 1) / 2] > 0) {
-			set->own_wait_ns = k % 2 ? nr[k / 2] : (nr[k / 2 - 1] + nr[k / 2]) / 2;
-			set->own_blocks = (uint64_t)vol[(k - 1) / 2];
-			set->own_preempted = (uint64_t)inv[(k - 1) / 2];
-		}
-	}
-	free(nr);
+	task->ctx_involuntary = isfinite(inv) ? (uint64_t)floor(inv) : 0;
+	task->ctx_voluntary = isfinite(vol) ? (uint64_t)floor(vol) : 0;
+	task->not_running_ns = isfinite(t->not_running_ns) ?
+			       fmax(0, run->noise.not_running_ns - t->not_running_ns) :
+			       run->noise.not_running_ns;
+	task->migrations = (uint64_t)fmax(0, floor((double)run->noise.migrations -
+						   t->migrations));
+	task->major_faults = (uint64_t)fmax(0, floor((double)run->noise.major_faults -
+						     t->major_faults));
+}
+
+/* A count beyond the typical run's: 0 when not over it (or the typical one is not known). */
+static uint64_t over(uint64_t n, double typical)
+{
+	return isfinite(typical) ? (uint64_t)fmax(0, floor((double)n - typical)) : n;
+}
+
+/* The same of the CPU's noise: the interrupts and steal beyond a typical run's (the devices
+ * named are the run's own). */
+static void cpu_beyond_typical(const struct pb_set *set, const struct pb_run *run,
+			       struct pbench_cpu_noise *cpu)
+{
+	const struct pb_typical *t = &set->typ;
+
+	*cpu = run->cpu_noise;
+	cpu->irq_timer = over(cpu->irq_timer, t->irq_timer);
+	cpu->irq_ipi = over(cpu->irq_ipi, t->irq_ipi);
+	cpu->irq_other = over(cpu->irq_other, t->irq_other);
+	cpu->irq_device = over(cpu->irq_device, t->irq_device);
+	cpu->irq_total = cpu->irq_timer + cpu->irq_ipi + cpu->irq_other + cpu->irq_device;
+	cpu->steal_ticks = over(cpu->steal_ticks, t->steal_ticks);
+	if (isfinite(cpu->steal_ns) && isfinite(t->steal_ns))
+		cpu->steal_ns = cpu->steal_ticks ? fmax(0, cpu->steal_ns - t->steal_ns) : 0;
 }
 
 /* With a metric: the summary of its per-run values and its Tukey fences, on which the
@@ -532,16 +663,15 @@ static void outlier_cause(struct pb_set *set, int i, unsigned flags)
 {
 	struct pb_run *run = &set->runs[i];
 	struct pbench_noise task = run->noise;
+	struct pbench_cpu_noise cpu;
 	double x = (double)run->ns, blame, typical;
 	unsigned clock;
 	char cause[512];
 
 	task.size = sizeof(task);
-	if (flags & PBENCH_CAUSE_OWN_WAIT) {
-		task.not_running_ns = fmax(0, task.not_running_ns - set->own_wait_ns);
-		task.ctx_voluntary = task.ctx_voluntary > set->own_blocks ?
-				     task.ctx_voluntary - set->own_blocks : 0;
-	}
+	beyond_typical(set, run, &task);
+	if (run->have_cpu_noise)
+		cpu_beyond_typical(set, run, &cpu);
 	clock = pb_runs_blame_factor(set, i, &blame, &typical) ? PBENCH_CAUSE_CLOCK : 0;
 	if (clock && set->clock_source == PBENCH_SPEED_SOURCE_PMU)
 		clock |= PBENCH_CAUSE_CLOCK_PMU;
@@ -550,8 +680,7 @@ static void outlier_cause(struct pb_set *set, int i, unsigned flags)
 			 "SIGTSTP) during this run and continued: its time holds the stop");
 	else
 		pbench_noise_cause_speed(cause, sizeof(cause), x - set->s_ns.median, x, blame,
-					 typical, &task,
-					 run->have_cpu_noise ? &run->cpu_noise : NULL,
+					 typical, &task, run->have_cpu_noise ? &cpu : NULL,
 					 flags | clock);
 	free(run->cause);
 	run->cause = strdup(cause);
@@ -568,6 +697,7 @@ void pb_runs_analyze(struct pb_set *set)
 	set->own_wait_ns = NAN;
 	set->own_blocks = 0;
 	set->measured = 0;
+	set->typ = typical_unknown();
 	for (int i = 0; i < set->done; i++)
 		set->runs[i].outlier = 0;
 	if (!set->done)
@@ -603,7 +733,9 @@ void pb_runs_analyze(struct pb_set *set)
 	iqr = set->s_ns.q3 - set->s_ns.q1;
 	set->fence_lo = set->s_ns.q1 - 1.5 * iqr;
 	set->fence_hi = set->s_ns.q3 + 1.5 * iqr;
+	typical_run(set);
 	own_wait(set);
+	flags |= PBENCH_CAUSE_TYPICAL;
 	if (isfinite(set->own_wait_ns))
 		flags |= PBENCH_CAUSE_OWN_WAIT;
 	for (int i = 0; i < set->done; i++) {
@@ -646,13 +778,29 @@ double pb_runs_task_clock_share(const struct pb_set *set)
 	return m;
 }
 
+/*
+ * Whether the runs themselves show no sign of a busy CPU: a typical run's task-clock at least
+ * PB_CLEAN_SHARE of its wall time and, where the context-switches event was counted in every
+ * run, a typical run not switched out within its span (issue 37: a busy reading before the
+ * runs is not what the runs went through). Without task-clock the runs cannot say.
+ */
+#define PB_CLEAN_SHARE 0.99
+static int runs_clean(const struct pb_set *set)
+{
+	double share = pb_runs_task_clock_share(set);
+
+	if (!(share >= PB_CLEAN_SHARE))
+		return 0;
+	return !isfinite(set->typ.switches) || set->typ.switches < 1;
+}
+
 int pb_runs_unreliable(const struct pb_set *set)
 {
 	int u = 0;
 
 	if (set->mode != PBENCH_RUNS_PREPARED || !set->prepared)
 		return 0;
-	if (set->cpu_busy >= PBENCH_CPU_BUSY)
+	if (set->cpu_busy >= PBENCH_CPU_BUSY && !runs_clean(set))
 		u |= PB_UNRELIABLE_BUSY;
 	if (pb_runs_task_clock_share(set) < PB_WAITED_SHARE)
 		u |= PB_UNRELIABLE_WAITED;

@@ -256,6 +256,7 @@ static void fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u)
 {
 	int tc = find_event(run, nr, "task-clock", NULL);
 	int mig = find_event(run, nr, "cpu-migrations", "migrations");
+	int cs = find_event(run, nr, "context-switches", "cs");
 
 	run->noise.size = sizeof(run->noise);
 	run->noise.ctx_involuntary = u->nivcsw;
@@ -268,6 +269,8 @@ static void fill_noise(struct pb_run *run, int nr, const struct pb_rusage *u)
 				    : NAN;
 	run->have_migrations = mig >= 0;
 	run->noise.migrations = mig >= 0 ? (uint64_t)run->counts[mig].scaled : 0;
+	run->have_span_switches = cs >= 0;
+	run->span_switches = cs >= 0 ? (uint64_t)run->counts[cs].scaled : 0;
 }
 
 static uint64_t tv_ns(const struct timeval *t)

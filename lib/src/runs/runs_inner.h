@@ -30,6 +30,11 @@ struct pb_run {
 	uint64_t user_ns, system_ns;	/* CPU time by getrusage: the thread's or the child's
 					 * and the descendants it waited for */
 	int have_migrations;		/* the cpu-migrations event was counted */
+	/* The context-switches event over the timed span (counted from the exec), when it was
+	 * counted: noise's ctx_* are getrusage's, which also hold a command's switches before
+	 * its exec and at its exit, outside the span (issue 37) */
+	uint64_t span_switches;
+	int have_span_switches;
 	struct pbench_cpu_noise cpu_noise;
 	int have_cpu_noise;
 	int outlier;			/* beyond the Tukey fences of its set */
@@ -124,6 +129,16 @@ struct pb_set {
 	 * cause is then told beyond them (PBENCH_CAUSE_OWN_WAIT). */
 	double own_wait_ns;
 	uint64_t own_blocks, own_preempted;
+	/* pb_runs_analyze(): a typical run within its timed span, the medians of the measured
+	 * runs: its time not running (NaN: task-clock not counted), its blocks and preemptions
+	 * within the span (getrusage's, less those outside the span where the context-switches
+	 * event says so), and its context-switches event (NaN: not counted in every run) */
+	struct pb_typical {
+		double not_running_ns, voluntary, involuntary, migrations, major_faults;
+		double switches;
+		/* its CPU's interrupts and steal (the runs with the CPU's noise; NaN: none) */
+		double irq_timer, irq_ipi, irq_other, irq_device, steal_ticks, steal_ns;
+	} typ;
 	/* With a metric (pbench_runs_opts.metric): each run's value (NaN: not made; cap of
 	 * them, from pb_runs_keep()), their summary and Tukey fences, on which the outliers
 	 * and the stop rule are then (fence_lo/hi stay the time's) */
@@ -250,6 +265,7 @@ int pb_runs_contrast(const struct pbench_runs *r, double *spread_ratio, double *
 enum { PB_UNRELIABLE_BUSY = 1, PB_UNRELIABLE_WAITED = 2 };
 #define PB_WAITED_SHARE 0.6	/* task-clock under this share of the wall time: waited */
 int pb_runs_unreliable(const struct pb_set *set);
+
 double pb_runs_task_clock_share(const struct pb_set *set);
 
 /* runs_speed.c: the reference loop read right before and right after a run (the first call

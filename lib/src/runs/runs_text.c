@@ -542,6 +542,15 @@ static void print_caution(FILE *f, const struct pbench_runs *r, const struct pb_
 
 	if (u && pbench_runs_caution(r, (int)(s - r->sets), buf, sizeof(buf)) > 0)
 		fprintf(f, "%s: %s\n", u & PB_UNRELIABLE_BUSY ? "unreliable" : "caution", buf);
+	/* A busy reading before the runs that the runs' own counts contradict: said, not
+	 * blamed (issue 37). */
+	if (!(u & PB_UNRELIABLE_BUSY) && s->mode == PBENCH_RUNS_PREPARED && s->prepared &&
+	    s->cpu_busy >= PBENCH_CPU_BUSY)
+		fprintf(f, "note: every CPU this process may use was busy before the runs (CPU %d, "
+			"the least busy, %.0f%% over the 200 ms before them); the runs show no sign "
+			"of it: task-clock %.4f of the wall time%s\n", s->cpu, s->cpu_busy * 100,
+			pb_runs_task_clock_share(s), isfinite(s->typ.switches) ?
+			", no context switch within a typical run" : "");
 }
 
 /* hyperfine's [User: 1.3 ms, System: 0.5 ms]: the means over the runs, from getrusage. */
