@@ -342,6 +342,8 @@ static void reading_words(char *buf, size_t len, const struct pb_gate_factors *f
 static int stored_estimate(const struct pbench_contest *c, int i, struct stored_est *s)
 {
 	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+	const struct pb_gate_drift d = { .sd = c->o.occasion_sd, .occasions = c->o.occasions,
+					 .commits = c->o.occasion_commits };
 	struct pb_gate_factors f;
 	int err = pb_contest_gate_factors(c, i, &f);
 
@@ -350,7 +352,7 @@ static int stored_estimate(const struct pbench_contest *c, int i, struct stored_
 	memset(s, 0, sizeof(*s));
 	reading_words(s->reading, sizeof(s->reading), &f);
 	err = pb_stats_gate_estimate(ref->x, f.base_f, ref->n, e->x, f.now_f, e->n,
-				     c->o.confidence, PBENCH_STATS_GATE_RESIDUAL_PCT, &s->g);
+				     c->o.confidence, PBENCH_STATS_GATE_RESIDUAL_PCT, &d, &s->g);
 	s->g.host = f.host_clk;
 	if (f.why_not && !s->g.adjusted)
 		s->g.why_not = f.why_not;
