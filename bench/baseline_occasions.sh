@@ -26,7 +26,7 @@ D=$(mktemp -d "${TMPDIR:-/tmp}/baseline_occasions.XXXXXX") || exit 1
 trap 'rm -rf "$D"' EXIT
 Q="--mode unprepared -e task-clock"
 
-for k in $(seq 1 "$PER"); do
+for _ in $(seq 1 "$PER"); do
 	for c in $(seq 1 "$COMMITS"); do
 		# shellcheck disable=SC2086
 		"$PB" stat $Q -q -r 10 --record occ --history "$D/h.db" --commit "c$c" $A \
