@@ -274,6 +274,18 @@ Test(history, drift_between_occasions_of_one_commit)
 	cr_expect_eq(d.commits, 2);
 	cr_expect_gt(d.series_id, 0);
 	cr_expect_float_eq(d.sd, sqrt(ss / 4), 1e-12, "%g against %g", d.sd, sqrt(ss / 4));
+	/* a point that kept its runs: their median, which a slow run (5000) does not move */
+	for (int k = 0; k < 2; k++) {
+		static const double runs[2][3] = { { 100, 100.5, 5000 }, { 100.5, 100, 99.5 } };
+		struct pbench_history_record r = { .size = sizeof(r), .name = "y",
+						   .metric = "time_ns", .rev = "c1", .n_runs = 3,
+						   .run_values = runs[k], .value = 1766.8 };
+
+		cr_assert_gt(pbench_history_add(h, &r), 0, "%s", pbench_strerror(-1));
+	}
+	cr_assert_eq(pbench_history_drift(h, "y", &d), 0, "%s", pbench_strerror(-1));
+	cr_expect_eq(d.occasions, 2);
+	cr_expect_float_eq(d.sd, (log(100.5) - log(100)) / sqrt(2), 1e-12, "%g", d.sd);
 	cr_expect_eq(pbench_history_drift(h, "nosuch", &d), -ENOENT);
 	cr_expect_eq(pbench_history_drift(NULL, "x", &d), -EINVAL);
 	cr_expect_eq(pbench_history_drift(h, "x", NULL), -EINVAL);

@@ -197,7 +197,8 @@ struct pbench_history_change {
  * How far the same code's value moves between occasions on this machine: of the series named
  * name whose machine has this machine's fingerprint (its wall-clock time's metric, time_ns or
  * real_time_ns, before another), the points of a clean tree (not dirty) grouped by commit,
- * and of every commit with 2 points or more, each point's log value around its commit's mean:
+ * and of every commit with 2 points or more, each point's log level (the median of its runs
+ * where it kept 3 or more, else its value) around its commit's mean:
  * sd is their pooled standard deviation (occasions - commits degrees of freedom). It includes
  * each point's own sampling error, so it is not less than the drift. A gate against a stored
  * baseline takes it as its allowance for another moment (pbench_contest_opts.occasion_sd).

@@ -5,8 +5,8 @@
  * time moves from one occasion to the next here, but the history holds the occasions it was
  * measured on, with their commits and the machine's fingerprint. The points of one commit on
  * one machine differ only by the occasion (and by their own sampling error, which the gate's
- * interval already counts: so this is an upper bound of the drift, never less). On the public
- * calls, so on any backend.
+ * interval already counts: so this is an upper bound of the drift, never less). A point's
+ * level is the median of its runs where it kept them. On the public calls, so on any backend.
  */
 #include <errno.h>
 #include <math.h>
@@ -44,6 +44,35 @@ struct pt {
 	const char *rev;
 	double y;
 };
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A point's level, the log of: the median of its runs where it kept 3 or more (the gate's
+ * statistic is a median's, and a slow run moves a mean), else its value. NaN: none. */
+static double level(const struct pbench_history_record *r)
+{
+	double *x, m = NAN;
+	size_t k = 0;
+
+	if (r->n_runs >= 3 && r->run_values && (x = malloc(r->n_runs * sizeof(*x)))) {
+		for (size_t i = 0; i < r->n_runs; i++)
+			if (r->run_values[i] > 0 && isfinite(r->run_values[i]))
+				x[k++] = r->run_values[i];
+		if (k >= 3) {
+			qsort(x, k, sizeof(*x), cmp_dbl);
+			m = k % 2 ? x[k / 2] : 0.5 * (x[k / 2 - 1] + x[k / 2]);
+		}
+		free(x);
+	}
+	if (isnan(m))
+		m = r->value;
+	return m > 0 && isfinite(m) ? log(m) : NAN;
+}
 
 static int by_rev(const void *a, const void *b)
 {
@@ -101,10 +130,9 @@ int pbench_history_drift(struct pbench_history *h, const char *name,
 		struct pbench_history_record r = { .size = sizeof(r) };
 
 		if (pbench_history_point_get(h, i, &r) || r.dirty || !r.rev || !*r.rev ||
-		    !(r.value > 0) || !isfinite(r.value))
+		    isnan(p[k].y = level(&r)))
 			continue;	/* a dirty tree is not the commit's code */
-		p[k].rev = r.rev;	/* the history's until the next points read */
-		p[k++].y = log(r.value);
+		p[k++].rev = r.rev;	/* the history's until the next points read */
 	}
 	pool(p, k, &d);
 	free(p);
