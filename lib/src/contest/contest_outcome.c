@@ -49,7 +49,7 @@ int pbench_contest_outcome(const struct pbench_contest *c, unsigned flags, doubl
 		return o.found;
 	}
 	for (int i = 0; fail_pct >= 0 && i < ci.nr_entrants && !o.found; i++) {
-		char why[768];
+		char why[2048];
 		int v;
 
 		if (i == ci.reference)

@@ -378,7 +378,7 @@ static int stored_rule(const struct stored_est *s, double pct)
 static int stored_gate(const struct pbench_contest *c, int i, double pct, char *why, size_t len)
 {
 	struct stored_est s;
-	char g[1024];
+	char g[2048];
 	int rc, err = stored_estimate(c, i, &s);
 
 	if (err)
@@ -496,7 +496,7 @@ static int metric_slower(const struct pbench_contest *c, int i, double pct, char
 	int rc;
 
 	if (!ref->r && e->mn >= 2) {	/* a stored baseline */
-		char g[512];
+		char g[1024];
 
 		rc = pb_stats_gate_on(ref->mx, ref->mn, e->mx, e->mn, pct, c->o.confidence,
 				      c->metric, c->higher_better,

@@ -159,8 +159,10 @@ static void gate_words(int rc, double pct, double est, double lo, double hi, dou
 	else if (!what)
 		snprintf(why, len, "undecided: %.4gx the baseline's time %s, but times measured at "
 			 "another moment move by +-%.1f%% here, so more than %g%% slower cannot be "
-			 "told from not; for a sure gate compare the old and the new build interleaved "
-			 "(pbench compare OLD NEW)", exp(est), iv, expm1(allow) * 100, pct);
+			 "told from not; one stored run cannot gate below %.1f%% here (the allowance "
+			 "and this interval's half); for a sure gate compare the old and the new build "
+			 "interleaved (pbench compare OLD NEW)", exp(est), iv, expm1(allow) * 100, pct,
+			 expm1(allow + fmax(est - lo, hi - est)) * 100);
 	else if (rc == 1)
 		snprintf(why, len, "worse than the baseline by more than %g%% on %s: %.4gx its %s "
 			 "%s%s", pct, what, exp(est), what, iv, aw);
@@ -170,9 +172,10 @@ static void gate_words(int rc, double pct, double est, double lo, double hi, dou
 	else
 		snprintf(why, len, "undecided: %.4gx the baseline's %s %s, but values measured at "
 			 "another moment move by +-%.1f%% here, so more than %g%% worse cannot be "
-			 "told from not; for a sure gate compare the old and the new build "
+			 "told from not; one stored run cannot gate below %.1f%% here (the allowance "
+			 "and this interval's half); for a sure gate compare the old and the new build "
 			 "interleaved (pbench compare OLD NEW --metric %s)", exp(est), what, iv,
-			 expm1(allow) * 100, pct, what);
+			 expm1(allow) * 100, pct, expm1(allow + fmax(est - lo, hi - est)) * 100, what);
 }
 
 /* The allowance for another moment that a history measured, in log units: the difference of
