@@ -84,7 +84,8 @@ static void pool(struct pt *p, int n, struct pbench_history_drift *out)
 {
 	double ss = 0;
 
-	qsort(p, (size_t)n, sizeof(*p), by_rev);
+	if (n > 1)	/* p is NULL with no points: qsort's base must not be */
+		qsort(p, (size_t)n, sizeof(*p), by_rev);
 	for (int i = 0, j; i < n; i = j) {
 		double m = 0;
 
