@@ -261,8 +261,8 @@ int cli_outcome(int kind, const char *text)
 		cli_warn("%s", text);
 	else
 		fprintf(stderr, "pbench: %s\n", text);
-	return kind == PBENCH_OUTCOME_ERROR || kind == PBENCH_OUTCOME_REGRESSION ? EXIT_RUNTIME :
-	       EXIT_OK;
+	return kind == PBENCH_OUTCOME_ERROR || kind == PBENCH_OUTCOME_REGRESSION ||
+	       kind == PBENCH_OUTCOME_UNDECIDED ? EXIT_RUNTIME : EXIT_OK;
 }
 
 /* ---- the outputs of a command: one convention (cmds.h, "cli_out"), pbench_outputs ---------- */

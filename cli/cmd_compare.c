@@ -39,6 +39,8 @@ struct compare_opts {
 	int shell;
 	int duet[CPU_SETSIZE];		/* --duet-cpus */
 	const char *reference, *baseline;
+	const char *occasions;		/* --occasions NAME: the history's series of the command */
+	int fail_undecided;		/* --fail-if-undecided */
 	double fail_pct;		/* < 0: no gate */
 	double confidence_pct;		/* 0: the library's */
 	struct cli_progress progress;	/* the progress line on stderr */
@@ -52,7 +54,7 @@ struct compare_opts {
 
 enum { OPT_SHELL = 256, OPT_REFERENCE, OPT_DUET, OPT_DUET_CPUS, OPT_ORDER, OPT_CONFIDENCE,
        OPT_SAME, OPT_MAX_RUNS, OPT_MIN_RUNS, OPT_FULL, OPT_NO_CHECK, OPT_SHOW, OPT_SEED,
-       OPT_BASELINE, OPT_FAIL };
+       OPT_BASELINE, OPT_FAIL, OPT_OCCASIONS, OPT_FAIL_UNDECIDED };
 
 /* Options that take a number. 0, -1 after the message, 1 when c is not one of them. */
 static int number_option(int c, const char *arg, struct compare_opts *o)
@@ -137,6 +139,12 @@ static int compare_option(int c, const char *arg, void *ctx)
 	case OPT_BASELINE:
 		o->baseline = arg;
 		return 0;
+	case OPT_OCCASIONS:
+		o->occasions = arg;
+		return 0;
+	case OPT_FAIL_UNDECIDED:
+		o->fail_undecided = 1;
+		return 0;
 	}
 	return 1;
 }
@@ -160,6 +168,8 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "fail-if-slower", required_argument, NULL, OPT_FAIL },
+		{ "fail-if-undecided", no_argument, NULL, OPT_FAIL_UNDECIDED },
+		{ "occasions", required_argument, NULL, OPT_OCCASIONS },
 		CLI_RUN_OPTIONS,
 		CLI_OUT_OPTIONS,
 		{ 0 },
@@ -221,6 +231,16 @@ static int check_args(struct compare_opts *o)
 		cli_error("--memory runs the commands again with the allocator shim: %s",
 			  o->run.workload >= 0 ? "the built-in workloads are not commands" :
 			  "a baseline's times cannot run again");
+		return EXIT_USAGE;
+	}
+	if ((o->occasions || o->fail_undecided) && (!o->baseline || o->fail_pct < 0)) {
+		cli_error("%s gates against a stored baseline: give --baseline FILE and "
+			  "--fail-if-slower PCT too", o->occasions ? "--occasions" :
+			  "--fail-if-undecided");
+		return EXIT_USAGE;
+	}
+	if (o->occasions && !*o->occasions) {
+		cli_error("--occasions: the series' NAME is empty");
 		return EXIT_USAGE;
 	}
 	return cli_run_memory_csv(&o->run, &o->out) ? EXIT_USAGE : 0;
@@ -405,7 +425,8 @@ static int write_report(void *c, int fmt, FILE *f)
 static int outcome(const struct pbench_contest *c, const struct compare_opts *o, int stopped)
 {
 	unsigned flags = (stopped ? PBENCH_OUTCOME_INTERRUPTED : 0) |
-			 (o->run.strict ? PBENCH_OUTCOME_STRICT : 0);
+			 (o->run.strict ? PBENCH_OUTCOME_STRICT : 0) |
+			 (o->fail_undecided ? PBENCH_OUTCOME_FAIL_UNDECIDED : 0);
 	char why[2048];
 	int rc = EXIT_OK, kind;
 
@@ -500,6 +521,9 @@ static int prepare_run(struct compare_opts *o)
 	rc = make_argvs(o);
 	if (!rc && o->baseline)
 		rc = read_baseline(o);
+	if (!rc && o->occasions)
+		rc = cli_history_drift(&o->run, o->occasions, &o->co.occasion_sd, &o->co.occasions,
+				       &o->co.occasion_commits);
 	if (rc)
 		return rc;
 	o->progress = (struct cli_progress){ "compare", pbench_output_color(stderr), 0 };

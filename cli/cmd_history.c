@@ -72,6 +72,38 @@ static int open_store(struct pbench_history **h, const char *path, int read_only
 	return EXIT_RUNTIME;
 }
 
+int cli_history_drift(const struct cli_run *r, const char *name, double *sd, int *occasions,
+		      int *commits)
+{
+	struct pbench_history_opts ho = PBENCH_HISTORY_OPTS_INIT;
+	struct pbench_history_drift d = { .size = sizeof(d) };
+	struct pbench_history *h;
+	int err;
+
+	ho.read_only = 1;
+	err = pbench_history_open(&h, r->history && *r->history ? r->history : NULL, &ho);
+	if (!err) {
+		err = pbench_history_drift(h, name, &d);
+		if (err == -ENOENT)
+			cli_warn("--occasions %s: %s: the gate keeps its fixed allowance for another "
+				 "moment", name, pbench_strerror(err));
+		pbench_history_close(h);
+	} else if (err == -ENOENT) {
+		cli_warn("--occasions %s: %s: the gate keeps its fixed allowance for another "
+			 "moment", name, pbench_strerror(err));
+	}
+	if (err && err != -ENOENT) {
+		cli_error("--occasions %s: %s", name, pbench_strerror(err));
+		return EXIT_RUNTIME;
+	}
+	if (!err) {
+		*sd = d.sd;
+		*occasions = d.occasions;
+		*commits = d.commits;
+	}
+	return EXIT_OK;
+}
+
 int cli_record_check(const struct cli_run *r)
 {
 	const char *path = r->history && *r->history ? r->history : getenv("PBENCH_HISTORY");

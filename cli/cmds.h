@@ -137,6 +137,12 @@ void cli_progress(struct cli_progress *p, const char *line, int now);
 int cli_record_check(const struct cli_run *r);
 /* cmd_history.c: --record: the JSON of write(arg) stored in the history: 0 or EXIT_RUNTIME. */
 int cli_record(const struct cli_run *r, int (*write)(void *arg, int fmt, FILE *f), void *arg);
+/* cmd_history.c: the drift between occasions of series name on this machine, from the history
+ * (--history, as --record finds it; pbench_history_drift()): 0 with sd, occasions and
+ * commits set, or left 0 with a warning saying why the fixed allowance stands (no store, no
+ * such series here, no commit measured twice); EXIT_RUNTIME for another error, said. */
+int cli_history_drift(const struct cli_run *r, const char *name, double *sd, int *occasions,
+		      int *commits);
 
 /* The stop flag of the measuring commands (pbench_stop_catch(), CMD_STOPS in pbench.c). */
 extern const volatile int *cli_stop;

@@ -122,6 +122,14 @@ _pbench()
 	--export-json|--export-csv|--export-markdown|--history)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
+	--occasions)	# compare: a series of the history (--history, else $PBENCH_HISTORY)
+		local hist=()
+		for ((i = 2; i < COMP_CWORD; i++)); do
+			[[ ${COMP_WORDS[i]} == --history ]] && hist=(--history "${COMP_WORDS[i + 1]}")
+		done
+		COMPREPLY=($(compgen -W "$("$pb" history "${hist[@]}" 2>/dev/null |
+			awk 'NR > 1 { print $1 }')" -- "$cur"))
+		return ;;
 	--record|--commit|--last|--window|--p-value)
 		return ;;	# a name, a commit or a number: nothing to offer
 	--plot)		# SVG: the .svg files (any case) and the directories on the way

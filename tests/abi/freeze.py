@@ -85,6 +85,7 @@ ANCHORS = [
     (1657, 'f56d0c98bae45931'),
     (1660, 'd9e785f40edc6d3a'),
     (1661, '2003984def379a63'),
+    (1673, '339ce78c47cb7bc4'),
 ]
 
 SEED = 'PBENCH_ABI'

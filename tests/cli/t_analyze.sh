@@ -104,11 +104,38 @@ fi
 # them: one repetition a sample, paired by name; Mann-Whitney exact as scipy by default.
 G=tests/data/gbench
 if run "analyze gbench one repetition" 0 "$PB" analyze "$G/test1_run1.json" "$G/test1_run2.json" &&
-   has "$T/out" "^BM_2xFaster vs BM_2xFaster:" && nothas "$T/out" "BM_SameTimes vs BM_2xFaster" &&
+   has "$T/out" "^BM_2xFaster ($G/test1_run1.json) vs BM_2xFaster ($G/test1_run2.json):" &&
+   nothas "$T/out" "BM_SameTimes ($G/test1_run1.json) vs BM_2xFaster" &&
    has "$T/out" "not tested: 1 against 1 value" && nothas "$T/out" "MyComplexityTest"; then
 	ok "analyze gbench: one repetition is a sample, benchmarks paired by name"
 else
 	miss "analyze gbench one repetition"
+fi
+# Issue 37: one repetition a side, the ratio the text says is the JSON's too (the interval null,
+# the reason in the verdict); a benchmark against its namesake named by its file; another
+# time_unit in one file converted, and said.
+printf '{"context":{},"benchmarks":[{"name":"BM_B","real_time":100,"cpu_time":100,"time_unit":"ns"}]}' >"$T/old.json"
+printf '{"context":{},"benchmarks":[{"name":"BM_B","real_time":0.2004,"cpu_time":0.2004,"time_unit":"us"}]}' >"$T/new.json"
+if run "analyze gbench 1 a side text" 0 "$PB" analyze "$T/old.json" "$T/new.json" &&
+   has "$T/out" "^BM_B ($T/old.json) vs BM_B ($T/new.json):" &&
+   has "$T/out" "b/a is 2.004, the ratio of the two values, with no interval" &&
+   has "$T/out" "time units      ns in $T/old.json, us in" &&
+   has "$T/out" "both converted to ns before comparing" &&
+   { [ "$HAVE_PY" -eq 0 ] || { run "analyze gbench 1 a side json" 0 "$PB" analyze --json "$T/old.json" "$T/new.json" &&
+     json "$T/out" 'abs(d["comparisons"][0]["ratio_b_to_a"] - 2.004) < 1e-9 and d["comparisons"][0]["ratio_b_to_a_lo"] is None and
+       d["comparisons"][0]["verdict_b"] == "too_few" and d["comparisons"][0]["a_time_unit"] == "ns" and d["comparisons"][0]["b_time_unit"] == "us" and
+       d["comparisons"][0]["b_input"].endswith("new.json")'; }; }; then
+	ok "analyze gbench: one repetition a side, b/a 2.004 in the text and the JSON, files named, us converted"
+else
+	miss "analyze gbench 1 a side"
+fi
+awk 'BEGIN { printf "{\"context\":{},\"benchmarks\":["; for (i = 0; i < 6; i++) printf "%s{\"name\":\"BM_B\",\"real_time\":%s,\"time_unit\":\"ns\"}", i ? "," : "", 100 + (i % 3) * 0.1; print "]}" }' >"$T/old6.json"
+awk 'BEGIN { printf "{\"context\":{},\"benchmarks\":["; for (i = 0; i < 6; i++) printf "%s{\"name\":\"BM_B\",\"real_time\":%s,\"time_unit\":\"us\"}", i ? "," : "", 0.1044 + (i % 3) * 0.0001; print "]}" }' >"$T/new6.json"
+if run "analyze gbench namesakes" 0 "$PB" analyze "$T/old6.json" "$T/new6.json" &&
+   has "$T/out" "^verdict: BM_B ($T/new6.json) is 1.04[0-9]x slower than BM_B ($T/old6.json)"; then
+	ok "analyze gbench: the verdict names each namesake's file"
+else
+	miss "analyze gbench namesakes"
 fi
 if run "analyze gbench cpu_time" 0 "$PB" analyze --metric cpu_time "$G/test3_run0.json" "$G/test3_run1.json" &&
    has "$T/out" "Mann-Whitney    U = 3.0, p = 0.6667 (exact)" &&

@@ -93,7 +93,9 @@ printf '1\n2\n3\n' >"$T/h.csv"
 PBENCH_HISTORY=$T/h.db "$PB" history add series-one "$T/h.csv" >/dev/null 2>&1
 export PBENCH_HISTORY="$T/h.db"
 only "history show: the series' names" "series-one" history show ""
+only "compare --occasions: the series' names" "series-one" compare --baseline b.json --occasions ""
 unset PBENCH_HISTORY
+only "compare --occasions --history: that store's series" "series-one" compare --history "$T/h.db" --occasions ""
 offers "history add NAME: files" "$T/h.csv" history add x "$T/h.c"
 offers "stat --record NAME: then the command" "true" stat --record x tru
 

@@ -186,6 +186,12 @@ Test(abi, pbench_contest_opts)
 	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->metrics), 8, "metrics resized");
 	cr_expect_eq(offsetof(struct pbench_contest_opts, metric), 184, "metric moved");
 	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->metric), 8, "metric resized");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, occasion_sd), 192, "occasion_sd moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->occasion_sd), 8, "occasion_sd resized");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, occasions), 200, "occasions moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->occasions), 4, "occasions resized");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, occasion_commits), 204, "occasion_commits moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->occasion_commits), 4, "occasion_commits resized");
 }
 
 Test(abi, pbench_contest_entrant)
@@ -1668,6 +1674,20 @@ Test(abi, pbench_runs_interval)
 	cr_expect_eq(sizeof(((struct pbench_runs_interval *)0)->partial), 4, "partial resized");
 }
 
+Test(abi, pbench_history_drift)
+{
+	cr_expect_eq(offsetof(struct pbench_history_drift, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_history_drift *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_history_drift, sd), 8, "sd moved");
+	cr_expect_eq(sizeof(((struct pbench_history_drift *)0)->sd), 8, "sd resized");
+	cr_expect_eq(offsetof(struct pbench_history_drift, occasions), 16, "occasions moved");
+	cr_expect_eq(sizeof(((struct pbench_history_drift *)0)->occasions), 4, "occasions resized");
+	cr_expect_eq(offsetof(struct pbench_history_drift, commits), 20, "commits moved");
+	cr_expect_eq(sizeof(((struct pbench_history_drift *)0)->commits), 4, "commits resized");
+	cr_expect_eq(offsetof(struct pbench_history_drift, series_id), 24, "series_id moved");
+	cr_expect_eq(sizeof(((struct pbench_history_drift *)0)->series_id), 8, "series_id resized");
+}
+
 Test(abi, enums)
 {
 	cr_expect_eq((long long)PBENCH_EUNKNOWN_EVENT, 10000LL, "PBENCH_EUNKNOWN_EVENT changed");
@@ -1866,6 +1886,8 @@ Test(abi, enums)
 	cr_expect_eq((long long)PBENCH_VERDICT_UNDECIDED, 4LL, "PBENCH_VERDICT_UNDECIDED changed");
 	cr_expect_eq((long long)PBENCH_VERDICT_SEQUENTIAL, 1LL, "PBENCH_VERDICT_SEQUENTIAL changed");
 	cr_expect_eq((long long)PBENCH_CAUSE_TYPICAL, 16LL, "PBENCH_CAUSE_TYPICAL changed");
+	cr_expect_eq((long long)PBENCH_OUTCOME_UNDECIDED, 5LL, "PBENCH_OUTCOME_UNDECIDED changed");
+	cr_expect_eq((long long)PBENCH_OUTCOME_FAIL_UNDECIDED, 8LL, "PBENCH_OUTCOME_FAIL_UNDECIDED changed");
 }
 
 /* each function's type: the signature frozen, the name made (*) */
@@ -2241,4 +2263,5 @@ Test(abi, functions)
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_history_write), int (*)(struct pbench_history*,const char*,const struct pbench_history_changes_opts*,int,FILE*)), "pbench_history_write changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_history_check), int (*)(struct pbench_history*,const char*,const struct pbench_history_changes_opts*,double,int,struct pbench_history_verdict*)), "pbench_history_check changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_history_write_openmetrics), int (*)(struct pbench_history*,FILE*)), "pbench_history_write_openmetrics changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_history_drift), int (*)(struct pbench_history*,const char*,struct pbench_history_drift*)), "pbench_history_drift changed");
 }

@@ -233,6 +233,65 @@ Test(history, machine_fingerprint_and_series)
 	pbench_history_close(h);
 }
 
+/* Issue 37: the drift between occasions of one commit on this machine (pbench_history_drift()):
+ * the points of another machine, of a dirty tree and a commit measured once left out; the sd
+ * of the logs pooled around each commit's mean, on occasions - commits degrees of freedom. */
+Test(history, drift_between_occasions_of_one_commit)
+{
+	static const double v[2][3] = { { 100, 101, 99 }, { 200, 204, 196 } };
+	static const char *const rev[2] = { "c1", "c2" };
+	struct pbench_history_drift d = { .size = sizeof(d) };
+	struct pbench_history_record other = rec_at("x", "c1", 500, "k1");
+	struct pbench_history *h;
+	double ss = 0;
+
+	cr_assert_eq(pbench_history_open(&h, path_in("d.db"), NULL), 0);
+	cr_expect_eq(pbench_history_drift(h, "x", &d), -ENOENT, "no series yet");
+	cr_expect_eq(d.series_id, 0);
+	for (int c = 0; c < 2; c++)
+		for (int k = 0; k < 3; k++) {
+			struct pbench_history_record r = { .size = sizeof(r), .name = "x",
+							   .metric = "time_ns", .rev = rev[c],
+							   .value = v[c][k] };
+
+			cr_assert_gt(pbench_history_add(h, &r), 0, "%s", pbench_strerror(-1));
+		}
+	cr_assert_gt(pbench_history_add(h, &other), 0);	/* another machine: not here */
+	cr_assert_gt(pbench_history_add(h, &(struct pbench_history_record){ .size =
+		sizeof(struct pbench_history_record), .name = "x", .metric = "time_ns", .rev = "c1",
+		.dirty = 1, .value = 150 }), 0);		/* a dirty tree: not c1's code */
+	cr_assert_gt(pbench_history_add(h, &(struct pbench_history_record){ .size =
+		sizeof(struct pbench_history_record), .name = "x", .metric = "time_ns", .rev = "c3",
+		.value = 300 }), 0);				/* measured once: no drift to see */
+	cr_assert_eq(pbench_history_drift(h, "x", &d), 0, "%s", pbench_strerror(-1));
+	for (int c = 0; c < 2; c++) {
+		double m = (log(v[c][0]) + log(v[c][1]) + log(v[c][2])) / 3;
+
+		for (int k = 0; k < 3; k++)
+			ss += (log(v[c][k]) - m) * (log(v[c][k]) - m);
+	}
+	cr_expect_eq(d.occasions, 6);
+	cr_expect_eq(d.commits, 2);
+	cr_expect_gt(d.series_id, 0);
+	cr_expect_float_eq(d.sd, sqrt(ss / 4), 1e-12, "%g against %g", d.sd, sqrt(ss / 4));
+	/* a point that kept its runs: their median, which a slow run (5000) does not move */
+	for (int k = 0; k < 2; k++) {
+		static const double runs[2][3] = { { 100, 100.5, 5000 }, { 100.5, 100, 99.5 } };
+		struct pbench_history_record r = { .size = sizeof(r), .name = "y",
+						   .metric = "time_ns", .rev = "c1", .n_runs = 3,
+						   .run_values = runs[k], .value = 1766.8 };
+
+		cr_assert_gt(pbench_history_add(h, &r), 0, "%s", pbench_strerror(-1));
+	}
+	cr_assert_eq(pbench_history_drift(h, "y", &d), 0, "%s", pbench_strerror(-1));
+	cr_expect_eq(d.occasions, 2);
+	cr_expect_float_eq(d.sd, (log(100.5) - log(100)) / sqrt(2), 1e-12, "%g", d.sd);
+	cr_expect_eq(pbench_history_drift(h, "nosuch", &d), -ENOENT);
+	cr_expect_eq(pbench_history_drift(NULL, "x", &d), -EINVAL);
+	cr_expect_eq(pbench_history_drift(h, "x", NULL), -EINVAL);
+	pbench_history_close(h);
+}
+
 Test(history, bad_arguments)
 {
 	struct pbench_history_record r = rec_at("", "r", 1, "k");

@@ -82,7 +82,12 @@ Test(samples, equal_sets_are_the_same_and_constant_ones_are_said_so)
 	cr_assert_eq(pbench_samples_analyze(s, 0.999, 1, NULL, 0), 0);
 	t = text_of(s, 1);
 	cr_expect_not_null(strstr(t, "\"verdict\": \"constant\""), "%s", t);
-	cr_expect_not_null(strstr(t, "\"ratio\": null"), "no ratio interval without spread: %s", t);
+	/* the ratio the text says (b/a is 1.4), without an interval: no spread to make one */
+	cr_expect_null(strstr(t, "\"ratio_b_to_a\": null"), "%s", t);
+	cr_expect(strstr(t, "\"ratio_b_to_a\": 1.4") || strstr(t, "\"ratio_b_to_a\": 1.39999"),
+		  "%s", t);
+	cr_expect_not_null(strstr(t, "\"ratio_b_to_a_lo\": null"), "no interval without spread: %s",
+			   t);
 	free(t);
 	pbench_samples_free(s);
 }
@@ -239,8 +244,19 @@ Test(gbench, one_repetition_is_a_sample_and_benchmarks_pair_by_name)
 	c = comparison_of(root, "BM_2xFaster");
 	cr_assert_not_null(c, "BM_2xFaster old against new: %s", txt);
 	cr_expect_str_eq(json_string_value(json_object_get(c, "verdict")), "too_few");
-	cr_expect_null(strstr(txt, "BM_SameTimes vs BM_2xFaster"), "%s", txt);
-	cr_expect_not_null(strstr(txt, "BM_SameTimes vs BM_SameTimes"), "%s", txt);
+	/* the ratio the text says (b/a is 0.5) is the JSON's too, its interval null (issue 37) */
+	cr_expect_eq(json_real_value(json_object_get(c, "ratio_b_to_a")), 0.5, "%s", t);
+	cr_expect_eq(json_real_value(json_object_get(c, "ratio")), 2.0, "%s", t);
+	cr_expect(json_is_null(json_object_get(c, "ratio_b_to_a_lo")), "%s", t);
+	cr_expect_not_null(strstr(txt, "b/a is 0.5,"), "%s", txt);
+	cr_expect_str_eq(json_string_value(json_object_get(c, "b_input")),
+			 "tests/data/gbench/test1_run2.json");
+	cr_expect_str_eq(json_string_value(json_object_get(c, "a_time_unit")), "ns");
+	cr_expect_null(strstr(txt, "BM_SameTimes (tests/data/gbench/test1_run1.json) vs "
+			       "BM_2xFaster"), "%s", txt);
+	/* namesakes: each named by its file */
+	cr_expect_not_null(strstr(txt, "BM_SameTimes (tests/data/gbench/test1_run1.json) vs "
+				  "BM_SameTimes (tests/data/gbench/test1_run2.json)"), "%s", txt);
 	cr_expect_eq(json_array_size(json_object_get(root, "comparisons")), 14, "%s", t);
 	json_decref(root);
 	free(t);
@@ -312,7 +328,7 @@ Test(gbench, unpaired_metric_and_aggregates)
 	cr_expect_eq(x[1], 4000, "cpu_time, in ns");
 	cr_assert_eq(pbench_samples_analyze(s, 0.999, 1, NULL, 0), 0);
 	t = text_of(s, 0);
-	cr_expect_not_null(strstr(t, "BM_a vs BM_a"), "%s", t);
+	cr_expect_not_null(strstr(t, "BM_a (old.json) vs BM_a (new.json)"), "%s", t);
 	cr_expect_not_null(strstr(t, "only in the first file: 'BM_old'"), "%s", t);
 	cr_expect_not_null(strstr(t, "only in the second file: 'BM_new'"), "%s", t);
 	cr_expect_null(strstr(t, "BM_a vs BM_new"), "%s", t);

@@ -140,6 +140,16 @@ struct pbench_contest_opts {
 	 * (its events opened for every entrant; the same errors, from pbench_contest_new()).
 	 * Stored values (pbench_contest_entrant.stored_ns) are then that metric's per run. */
 	const char *metric;
+	/* The drift of the command's time between occasions on this machine, for the gate
+	 * against a stored baseline (pbench_contest_slower(), the headline): from a history of
+	 * its earlier runs (pbench_history_drift()), the standard deviation of a log time
+	 * between occasions of one commit, over occasions points of occasion_commits commits.
+	 * The allowance for another moment is then t(confidence, occasions - commits) *
+	 * sqrt(2) * occasion_sd instead of the fixed 10% (15% on times alone), and the
+	 * sentences say from how many occasions. 0: not known. */
+	double occasion_sd;
+	int occasions;
+	int occasion_commits;
 };
 
 /* The events every entrant counts when opts.events is NULL (pbench compare's -e): the
@@ -339,7 +349,8 @@ PBENCH_API int pbench_contest_slower(const struct pbench_contest *c, int i, doub
  * unreliable prepared result; then with PBENCH_OUTCOME_INTERRUPTED "interrupted after N
  * rounds" and nothing more; then, when fail_pct >= 0, the gate of pbench_contest_slower() for
  * each entrant against the reference: "regression: ..." (PBENCH_OUTCOME_REGRESSION), "no
- * regression: ..." or a baseline's "undecided: ..." (PBENCH_OUTCOME_NOTE). Returns the kind
+ * regression: ..." or a baseline's "undecided: ..." (PBENCH_OUTCOME_NOTE; with
+ * PBENCH_OUTCOME_FAIL_UNDECIDED, PBENCH_OUTCOME_UNDECIDED: a failure). Returns the kind
  * with the sentence in buf (cut to len), 0 past the last, -EINVAL.
  */
 PBENCH_API int pbench_contest_outcome(const struct pbench_contest *c, unsigned flags,

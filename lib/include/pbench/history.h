@@ -213,6 +213,28 @@ struct pbench_history_change {
 };
 
 /*
+ * How far the same code's value moves between occasions on this machine: of the series named
+ * name whose machine has this machine's fingerprint (its wall-clock time's metric, time_ns or
+ * real_time_ns, before another), the points of a clean tree (not dirty) grouped by commit,
+ * and of every commit with 2 points or more, each point's log level (the median of its runs
+ * where it kept 3 or more, else its value) around its commit's mean:
+ * sd is their pooled standard deviation (occasions - commits degrees of freedom). It includes
+ * each point's own sampling error, so it is not less than the drift. A gate against a stored
+ * baseline takes it as its allowance for another moment (pbench_contest_opts.occasion_sd).
+ * Returns 0, or -ENOENT (no such series on this machine, or no commit with 2 clean points:
+ * out->occasions and out->commits say what there was, sd NaN), -EINVAL, -ENOMEM.
+ */
+struct pbench_history_drift {
+	size_t size;
+	double sd;			/* of the log value between occasions of one commit */
+	int occasions;			/* clean points of commits with 2 or more */
+	int commits;			/* those commits */
+	int64_t series_id;		/* the series read (0: none found) */
+};
+PBENCH_API int pbench_history_drift(struct pbench_history *h, const char *name,
+				    struct pbench_history_drift *out);
+
+/*
  * The change points of a series: binary segmentation with a permutation test of the largest
  * robust (Huber) CUSUM (a series with no change gets one with probability p, whatever its
  * length; one wild point neither hides a step nor makes one), over the points of every

@@ -421,12 +421,18 @@ enum pbench_outcome_kind {
 	PBENCH_OUTCOME_ERROR,		/* the measurement failed: a run failed, a state was not
 					 * restored, it was interrupted, --strict refused it */
 	PBENCH_OUTCOME_REGRESSION,	/* the gate failed: "regression: ...", a plain line */
+	PBENCH_OUTCOME_UNDECIDED,	/* the gate could not decide, and the caller asked that to
+					 * fail (PBENCH_OUTCOME_FAIL_UNDECIDED): "undecided: ..." */
 };
 enum pbench_outcome_flags {
 	PBENCH_OUTCOME_INTERRUPTED = 1 << 0,	/* the caller's stop ended it (-EINTR) */
 	PBENCH_OUTCOME_STRICT = 1 << 1,		/* a prepared set whose CPU was busy is an error */
 	PBENCH_OUTCOME_PREPARED = 1 << 2,	/* pbench_jitter_outcome(): a prepared probe was
 						 * asked for too */
+	PBENCH_OUTCOME_FAIL_UNDECIDED = 1 << 3,	/* pbench_contest_outcome(): a gate against a
+						 * stored baseline that cannot decide is said as
+						 * PBENCH_OUTCOME_UNDECIDED, not a note, so a
+						 * CI gate that cannot decide never passes */
 };
 /*
  * The runs' outcome, the first that applies: "interrupted after D of N runs"; else "F of D runs

@@ -174,6 +174,13 @@ static int check_opts(struct pbench_contest *c)
 		pb_contest_set_error(c, "an option is out of range");
 		return -EINVAL;
 	}
+	if (!(o->occasion_sd >= 0) || !isfinite(o->occasion_sd) || o->occasions < 0 ||
+	    o->occasion_commits < 0 || (o->occasion_sd > 0 && o->occasions <= o->occasion_commits)) {
+		pb_contest_set_error(c, "occasion_sd is %g over %d occasions of %d commits: a "
+				     "standard deviation >= 0 over more occasions than commits",
+				     o->occasion_sd, o->occasions, o->occasion_commits);
+		return -EINVAL;
+	}
 	c->duet_cpus[0] = c->duet_cpus[1] = -1;
 	if (o->order != PBENCH_CONTEST_ORDER_DUET && (o->duet_cpus[0] >= 0 ||
 						      o->duet_cpus[1] >= 0)) {

@@ -49,14 +49,16 @@ int pbench_contest_outcome(const struct pbench_contest *c, unsigned flags, doubl
 		return o.found;
 	}
 	for (int i = 0; fail_pct >= 0 && i < ci.nr_entrants && !o.found; i++) {
-		char why[768];
+		char why[2048];
 		int v;
 
 		if (i == ci.reference)
 			continue;
 		v = pbench_contest_slower(c, i, fail_pct, why, sizeof(why));
-		/* 2: a baseline's "undecided: ..." */
-		pb_outcome_say(&o, v == 1 ? PBENCH_OUTCOME_REGRESSION : PBENCH_OUTCOME_NOTE, "%s%s",
+		/* 2: a baseline's "undecided: ..."; a failure when the caller asked so */
+		pb_outcome_say(&o, v == 1 ? PBENCH_OUTCOME_REGRESSION : v == 2 &&
+			       (flags & PBENCH_OUTCOME_FAIL_UNDECIDED) ? PBENCH_OUTCOME_UNDECIDED :
+			       PBENCH_OUTCOME_NOTE, "%s%s",
 			       v == 1 ? "regression: " : v == 2 ? "" : "no regression: ", why);
 	}
 	return o.found;

@@ -342,6 +342,8 @@ static void reading_words(char *buf, size_t len, const struct pb_gate_factors *f
 static int stored_estimate(const struct pbench_contest *c, int i, struct stored_est *s)
 {
 	const struct pb_entrant *e = &c->e[i], *ref = &c->e[c->o.reference];
+	const struct pb_gate_drift d = { .sd = c->o.occasion_sd, .occasions = c->o.occasions,
+					 .commits = c->o.occasion_commits };
 	struct pb_gate_factors f;
 	int err = pb_contest_gate_factors(c, i, &f);
 
@@ -350,7 +352,7 @@ static int stored_estimate(const struct pbench_contest *c, int i, struct stored_
 	memset(s, 0, sizeof(*s));
 	reading_words(s->reading, sizeof(s->reading), &f);
 	err = pb_stats_gate_estimate(ref->x, f.base_f, ref->n, e->x, f.now_f, e->n,
-				     c->o.confidence, PBENCH_STATS_GATE_RESIDUAL_PCT, &s->g);
+				     c->o.confidence, PBENCH_STATS_GATE_RESIDUAL_PCT, &d, &s->g);
 	s->g.host = f.host_clk;
 	if (f.why_not && !s->g.adjusted)
 		s->g.why_not = f.why_not;
@@ -376,7 +378,7 @@ static int stored_rule(const struct stored_est *s, double pct)
 static int stored_gate(const struct pbench_contest *c, int i, double pct, char *why, size_t len)
 {
 	struct stored_est s;
-	char g[1024];
+	char g[2048];
 	int rc, err = stored_estimate(c, i, &s);
 
 	if (err)
@@ -494,7 +496,7 @@ static int metric_slower(const struct pbench_contest *c, int i, double pct, char
 	int rc;
 
 	if (!ref->r && e->mn >= 2) {	/* a stored baseline */
-		char g[512];
+		char g[1024];
 
 		rc = pb_stats_gate_on(ref->mx, ref->mn, e->mx, e->mn, pct, c->o.confidence,
 				      c->metric, c->higher_better,

@@ -227,6 +227,16 @@ static void fingerprint(const struct pbench_history_record *r, struct pb_hfp *fp
 	snprintf(fp->hash, sizeof(fp->hash), "%016" PRIx64, x);
 }
 
+void pb_history_fingerprint_here(char hash[17])
+{
+	struct pbench_history_record r = { .size = sizeof(r) };
+	struct pb_hfp fp;
+
+	memset(&fp, 0, sizeof(fp));
+	fingerprint(&r, &fp);
+	memcpy(hash, fp.hash, sizeof(fp.hash));
+}
+
 static int id_row(const struct pb_hv *col, int ncol, void *arg)
 {
 	*(int64_t *)arg = ncol && col[0].type == PB_HV_INT ? col[0].i : -1;

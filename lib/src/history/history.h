@@ -139,6 +139,9 @@ int64_t pb_history_add_in(struct pbench_history *h, const struct pbench_history_
 
 /* history_schema.c: bring the store up to PBENCH_HISTORY_SCHEMA, or refuse it. */
 int pb_history_schema(struct pbench_history *h);
+/* history.c: this machine's fingerprint (16 hex digits and a NUL), as a record appended here
+ * with no machine fields given would have it. */
+void pb_history_fingerprint_here(char hash[17]);
 
 /* history_read.c */
 int pb_history_read_points(struct pbench_history *h, const char *sql, const struct pb_hv *args,

@@ -159,8 +159,10 @@ static void gate_words(int rc, double pct, double est, double lo, double hi, dou
 	else if (!what)
 		snprintf(why, len, "undecided: %.4gx the baseline's time %s, but times measured at "
 			 "another moment move by +-%.1f%% here, so more than %g%% slower cannot be "
-			 "told from not; for a sure gate compare the old and the new build interleaved "
-			 "(pbench compare OLD NEW)", exp(est), iv, expm1(allow) * 100, pct);
+			 "told from not; one stored run cannot gate below %.1f%% here (the allowance "
+			 "and this interval's half); for a sure gate compare the old and the new build "
+			 "interleaved (pbench compare OLD NEW)", exp(est), iv, expm1(allow) * 100, pct,
+			 expm1(allow + fmax(est - lo, hi - est)) * 100);
 	else if (rc == 1)
 		snprintf(why, len, "worse than the baseline by more than %g%% on %s: %.4gx its %s "
 			 "%s%s", pct, what, exp(est), what, iv, aw);
@@ -170,15 +172,31 @@ static void gate_words(int rc, double pct, double est, double lo, double hi, dou
 	else
 		snprintf(why, len, "undecided: %.4gx the baseline's %s %s, but values measured at "
 			 "another moment move by +-%.1f%% here, so more than %g%% worse cannot be "
-			 "told from not; for a sure gate compare the old and the new build "
+			 "told from not; one stored run cannot gate below %.1f%% here (the allowance "
+			 "and this interval's half); for a sure gate compare the old and the new build "
 			 "interleaved (pbench compare OLD NEW --metric %s)", exp(est), what, iv,
-			 expm1(allow) * 100, pct, what);
+			 expm1(allow) * 100, pct, expm1(allow + fmax(est - lo, hi - est)) * 100, what);
+}
+
+/* The allowance for another moment that a history measured, in log units: the difference of
+ * two occasions of one commit (the baseline's and today's) has sqrt(2) times the sd of one,
+ * and its bound at confidence takes Student's t on the degrees of freedom the pooled sd has
+ * (occasions less commits). 0 when not known. */
+static double drift_allowance(const struct pb_gate_drift *d, double confidence)
+{
+	int df = d ? d->occasions - d->commits : 0;
+
+	if (!d || !(d->sd >= 0) || !isfinite(d->sd) || df < 1)
+		return 0;
+	return pbench_stats_t_quantile(confidence, df) * sqrt(2) * d->sd;
 }
 
 /* The shift of now over base (sorted logs of each, Hodges-Lehmann) and the allowance: the
- * larger of the two sessions' drifts and floor_pct. Into g; -ENOMEM. */
-static int estimate(const double *base, size_t nb, const double *now, size_t nn,
-		    double confidence, double floor_pct, int beyond_noise, struct pb_gate_est *g)
+ * larger of the two sessions' drifts and floor_pct (floor_log, a history's, in log units,
+ * instead when > 0). Into g; -ENOMEM. */
+static int estimate_in(const double *base, size_t nb, const double *now, size_t nn,
+		       double confidence, double floor_pct, double floor_log, int beyond_noise,
+		       struct pb_gate_est *g)
 {
 	double *lb = sorted_logs(base, nb, &(size_t){ 0 }), *ln, db, dn;
 	size_t mb = nb > GATE_MAX_SIDE ? GATE_MAX_SIDE : nb, mn = nn > GATE_MAX_SIDE ?
@@ -192,8 +210,15 @@ static int estimate(const double *base, size_t nb, const double *now, size_t nn,
 	      hodges_lehmann(lb, mb, ln, mn, confidence, &g->est, &g->lo, &g->hi);
 	free(lb);
 	free(ln);
-	g->allow = fmax(floor_pct > 0 ? log1p(floor_pct / 100) : 0, fmax(db, dn));
+	g->allow = fmax(floor_log > 0 ? floor_log : floor_pct > 0 ? log1p(floor_pct / 100) : 0,
+			fmax(db, dn));
 	return err;
+}
+
+static int estimate(const double *base, size_t nb, const double *now, size_t nn,
+		    double confidence, double floor_pct, int beyond_noise, struct pb_gate_est *g)
+{
+	return estimate_in(base, nb, now, nn, confidence, floor_pct, 0, beyond_noise, g);
 }
 
 static int check_args(const double *base, size_t nb, const double *now, size_t nn, double pct,
@@ -276,8 +301,10 @@ static size_t adjust(const double *t, const double *f, size_t n, double *out)
 
 int pb_stats_gate_estimate(const double *base, const double *base_f, size_t nb,
 			   const double *now, const double *now_f, size_t nn, double confidence,
-			   double residual_pct, struct pb_gate_est *g)
+			   double residual_pct, const struct pb_gate_drift *drift,
+			   struct pb_gate_est *g)
 {
+	double known = drift_allowance(drift, confidence);
 	double *ab = malloc((nb ? nb : 1) * sizeof(*ab)), *an = malloc((nn ? nn : 1) * sizeof(*an));
 	size_t kb = ab ? adjust(base, base_f, nb, ab) : 0, kn = an ? adjust(now, now_f, nn, an) : 0;
 	int err;
@@ -292,9 +319,14 @@ int pb_stats_gate_estimate(const double *base, const double *base_f, size_t nb,
 		g->why_not = "too few runs with readings to measure the drift left (32 a side)";
 	else
 		g->adjusted = 1;
+	/* a history's drift is of the times themselves: it bounds what is left once adjusted */
 	err = !ab || !an ? -ENOMEM : g->adjusted ?
-	      estimate(ab, kb, an, kn, confidence, residual_pct, 1, g) :
-	      estimate(base, nb, now, nn, confidence, GATE_OCCASION_FLOOR_PCT, 0, g);
+	      estimate_in(ab, kb, an, kn, confidence, residual_pct, known, 1, g) :
+	      estimate_in(base, nb, now, nn, confidence, GATE_OCCASION_FLOOR_PCT, known, 0, g);
+	if (known > 0) {
+		g->occasions = drift->occasions;
+		g->commits = drift->commits;
+	}
 	free(ab);
 	free(an);
 	return err;
@@ -316,26 +348,64 @@ static void adjusted_words(char *buf, size_t len, const struct pb_gate_est *g,
 			 g->why_not ? g->why_not : "no readings");
 }
 
+/* Where the allowance came from: "measured from 12 occasions of 3 commits of this command on
+ * this machine (the history)", or the fixed one said. */
+static void source_words(char *buf, size_t len, const struct pb_gate_est *g)
+{
+	if (g->occasions)
+		snprintf(buf, len, " (measured from %d occasions of %d commit%s of this command on "
+			 "this machine, the history's)", g->occasions, g->commits,
+			 g->commits == 1 ? "" : "s");
+	else
+		snprintf(buf, len, " (a fixed allowance: no history of this command's occasions on "
+			 "this machine)");
+}
+
+/* The least slowdown this gate can fail on: the allowance and the interval's lower half,
+ * "one stored run cannot gate below N%" said with where the allowance came from. */
+static void floor_words(char *buf, size_t len, const struct pb_gate_est *g)
+{
+	double n = expm1(g->allow + (g->est - g->lo)) * 100;
+
+	if (g->occasions)
+		snprintf(buf, len, "; with the allowance this history measured, this gate cannot "
+			 "fail a slowdown under %.1f%% (the allowance and this interval's lower "
+			 "half)", n);
+	else
+		snprintf(buf, len, "; one stored run cannot gate below %.1f%% here (the allowance "
+			 "and this interval's lower half): a history of this command's occasions on "
+			 "this machine measures the allowance instead (pbench compare --occasions "
+			 "NAME, with earlier runs kept by --record NAME)", n);
+}
+
+int pb_stats_gate_floor_pct(const struct pb_gate_est *g)
+{
+	return (int)ceil(expm1(g->allow + (g->est - g->lo)) * 100);
+}
+
 void pb_stats_gate_words(const struct pb_gate_est *g, int rc, double pct, double confidence,
 			 const char *phrase, char *why, size_t len)
 {
-	char adj[600], iv[96], aw[200] = "";
+	char adj[600], iv[96], aw[400] = "", src[160], fl[400];
 
 	snprintf(iv, sizeof(iv), "(%.1f%% interval %.4g-%.4g)", confidence * 100, exp(g->lo),
 		 exp(g->hi));
 	adjusted_words(adj, sizeof(adj), g, phrase);
-	snprintf(aw, sizeof(aw), "%s +-%.1f%% that times measured at another moment move by%s",
+	source_words(src, sizeof(src), g);
+	floor_words(fl, sizeof(fl), g);
+	snprintf(aw, sizeof(aw), "%s +-%.1f%% that times measured at another moment move by%s%s",
 		 rc == 1 ? "beyond the" : "even with the", expm1(g->allow) * 100,
-		 g->adjusted ? " once adjusted" : "");
+		 g->adjusted ? " once adjusted" : "", src);
 	if (rc == 1 || rc == 0)
 		snprintf(why, len, "%sslower than the baseline by more than %g%%: %.3fx its time %s, "
 			 "%s (%s)", rc ? "" : "not ", pct, exp(g->est), iv, aw, adj);
 	else
 		snprintf(why, len, "undecided: %.3fx the baseline's time %s, but times measured at "
-			 "another moment move by +-%.1f%% here%s, so more than %g%% slower cannot "
-			 "be told from not (%s); for a sure gate compare the old and the new build "
+			 "another moment move by +-%.1f%% here%s%s, so more than %g%% slower cannot "
+			 "be told from not (%s)%s; for a sure gate compare the old and the new build "
 			 "interleaved (pbench compare OLD NEW)", exp(g->est), iv,
-			 expm1(g->allow) * 100, g->adjusted ? " once adjusted" : "", pct, adj);
+			 expm1(g->allow) * 100, g->adjusted ? " once adjusted" : "", src, pct, adj,
+			 fl);
 }
 
 int pbench_stats_gate_speed(const double *base, const double *base_f, size_t nb,
@@ -353,7 +423,7 @@ int pbench_stats_gate_speed(const double *base, const double *base_f, size_t nb,
 		return pb_fail(-EINVAL, "%s(): residual_pct is %g, not a percentage >= 0", __func__,
 			       residual_pct);
 	if ((err = pb_stats_gate_estimate(base, base_f, nb, now, now_f, nn, confidence,
-					  residual_pct, &g)))
+					  residual_pct, NULL, &g)))
 		return err;
 	rc = decide(&g, pct, 0);
 	snprintf(r, sizeof(r), "each run's %s reading: today's host ran at %.2fx of the "

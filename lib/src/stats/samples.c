@@ -35,6 +35,8 @@ void pbench_samples_free(struct pbench_samples *s)
 		free(s->v[i].name);
 		free(s->v[i].unit);
 		free(s->v[i].x);
+		free(s->v[i].origin);
+		free(s->v[i].given_unit);
 	}
 	free(s->v);
 	free(s->note);
@@ -269,6 +271,15 @@ static int parse_gbench(struct pbench_samples *s, json_t *arr, const char *name,
 		if (!v && !(v = new_set(s, bname, "ns")))
 			return -ENOMEM;
 		v->gbench = 1;
+		if (!v->given_unit || (strcmp(v->given_unit, tu ? tu : "ns") &&
+				       strcmp(v->given_unit, "mixed"))) {
+			char *u = strdup(v->given_unit ? "mixed" : tu ? tu : "ns");
+
+			if (!u)
+				return -ENOMEM;
+			free(v->given_unit);
+			v->given_unit = u;
+		}
 		if (add(v, json_number_value(t) * scale))
 			return -ENOMEM;
 	}
@@ -559,8 +570,11 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 		}
 	for (int k = before; !err && k < s->n; k++)
 		err = check_times(&s->v[k], name, why, wlen);
-	for (int k = before; !err && k < s->n; k++)
+	for (int k = before; !err && k < s->n; k++) {
 		s->v[k].input = s->inputs;
+		if (!(s->v[k].origin = pb_text_shown(name)))
+			err = -ENOMEM;
+	}
 	if (!err && s->n > before)
 		s->inputs++;
 	return err ? err : s->n - before;

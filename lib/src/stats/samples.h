@@ -55,13 +55,26 @@ struct pb_gate_est {
 	double est, lo, hi, allow, host;
 	int adjusted;
 	const char *why_not;
+	int occasions, commits;	/* the allowance measured from a history's occasions (0: the
+				 * fixed one, pb_gate_drift) */
+};
+/* The drift of one command's time between occasions on this machine, from a history
+ * (pbench_history_drift()): sd the standard deviation of a log time between occasions of one
+ * commit (0: not known), over occasions points of commits commits. */
+struct pb_gate_drift {
+	double sd;
+	int occasions, commits;
 };
 int pb_stats_gate_estimate(const double *base, const double *base_f, size_t nb,
 			   const double *now, const double *now_f, size_t nn, double confidence,
-			   double residual_pct, struct pb_gate_est *g);
+			   double residual_pct, const struct pb_gate_drift *drift,
+			   struct pb_gate_est *g);
 /* The gate's rule on an estimate (1 regression, 0 not, 2 undecided), and its sentence, phrase
  * saying what the times were adjusted by ("each run's clock reading: ..."). */
 int pb_stats_gate_decide(const struct pb_gate_est *g, double pct);
+/* The least slowdown, in whole percent rounded up, that the gate of g can fail on (its
+ * allowance and its interval's lower half): "cannot gate below N%". */
+int pb_stats_gate_floor_pct(const struct pb_gate_est *g);
 void pb_stats_gate_words(const struct pb_gate_est *g, int rc, double pct, double confidence,
 			 const char *phrase, char *why, size_t len);
 

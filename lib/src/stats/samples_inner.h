@@ -18,6 +18,9 @@ struct sample_set {
 	size_t failed;		/* runs in x that exited non-zero or were killed */
 	int input;		/* which input (add_text/add_file call) it came from, from 0 */
 	int gbench;		/* a benchmark of Google Benchmark's JSON: paired by name */
+	char *origin;		/* the input's name (a file's path as given, "stdin") */
+	char *given_unit;	/* Google Benchmark: its rows' time_unit as in the file ("us"),
+				 * "mixed" when they differ; NULL otherwise (times read in ns) */
 };
 
 /* The first set against another (or a benchmark against its namesake in the other file): a

@@ -225,18 +225,60 @@ static const char *verdict_b_of(const struct pbench_samples *s, const struct pb_
 	return !strcmp(v, "faster") ? "slower" : !strcmp(v, "slower") ? "faster" : v;
 }
 
+/* A set's name in a comparison's sentences: "BM_B (new.json)" when both sides have one name
+ * (a benchmark against its namesake, one command in two files), so the sentence says which. */
+static const char *side_name(const struct pbench_samples *s, const struct pb_samples_cmp *c,
+			     int i, char *buf, size_t len)
+{
+	const struct sample_set *x = &s->v[c->a], *y = &s->v[c->b];
+
+	if (strcmp(x->name, y->name) || !x->origin || !y->origin || !strcmp(x->origin, y->origin))
+		return s->v[i].name;
+	snprintf(buf, len, "%s (%s)", s->v[i].name, s->v[i].origin);
+	return buf;
+}
+
+/* The point estimate of b/a, known whenever both means are (one value a side, both constant):
+ * the text and the JSON both give it; NaN with a mean of 0 or an untested pair of units. */
+static double ratio_b_a(const struct pbench_samples *s, const struct pb_samples_cmp *c)
+{
+	double ma = s->sums[c->a].mean, mb = s->sums[c->b].mean;
+
+	if (c->tested > 0)
+		return c->wb.ratio;
+	return c->tested == -1 || !(ma > 0) || !isfinite(mb) ? NAN : mb / ma;
+}
+
+/* Google Benchmark's rows in another time unit in one file than in the other: read in ns,
+ * said, so a factor of 1000 is not taken for the code's. */
+static void write_units(const struct pbench_samples *s, const struct pb_samples_cmp *c, FILE *f)
+{
+	const struct sample_set *x = &s->v[c->a], *y = &s->v[c->b];
+	int files = x->origin && y->origin && strcmp(x->origin, y->origin);
+
+	if (!x->given_unit || !y->given_unit || !strcmp(x->given_unit, y->given_unit))
+		return;
+	fprintf(f, "  time units      %s in %s, %s in %s: both converted to ns before comparing\n",
+		x->given_unit, files ? x->origin : x->name, y->given_unit,
+		files ? y->origin : y->name);
+}
+
 static void write_comparison(const struct pbench_samples *s, const struct pb_samples_cmp *c,
 			     FILE *f)
 {
-	const char *a = s->v[c->a].name, *b = s->v[c->b].name, *v;
+	char na[320], nb[320];
+	const char *a = side_name(s, c, c->a, na, sizeof(na));
+	const char *b = side_name(s, c, c->b, nb, sizeof(nb)), *v;
 	double level = s->confidence * 100;
 	char x[32];
 
 	fprintf(f, "\n%s vs %s:\n", a, b);
+	write_units(s, c, f);
 	if (c->tested == -2) {
 		fprintf(f, "verdict: not tested: %zu against %zu value%s (a test needs 2 a side: "
-			"take more repetitions); b/a is %.6g\n", s->v[c->a].n, s->v[c->b].n,
-			s->v[c->b].n == 1 ? "" : "s", s->sums[c->b].mean / s->sums[c->a].mean);
+			"take more repetitions); b/a is %.6g, the ratio of the %s, with no interval\n",
+			s->v[c->a].n, s->v[c->b].n, s->v[c->b].n == 1 ? "" : "s", ratio_b_a(s, c),
+			s->v[c->a].n == 1 && s->v[c->b].n == 1 ? "two values" : "means");
 		return;
 	}
 	if (c->tested < 0) {
@@ -254,7 +296,7 @@ static void write_comparison(const struct pbench_samples *s, const struct pb_sam
 		else
 			fprintf(f, "verdict: both are constant (every sample %.6g against %.6g): no "
 				"spread to test a difference by; b/a is %.6g\n", ma, mb,
-				ma ? mb / ma : NAN);
+				ratio_b_a(s, c));
 		return;
 	}
 	v = verdict_b_of(s, c);
@@ -338,13 +380,19 @@ static json_t *comparison_json(const struct pbench_samples *s, const struct pb_s
 			       int *bad)
 {
 	const struct pbench_welch *w = &c->w;
+	const struct sample_set *x = &s->v[c->a], *y = &s->v[c->b];
 	int t = c->tested > 0;
+	double r = ratio_b_a(s, c);	/* the point estimate, known untested too */
 	json_t *j = json_object();
 
-	SET(j, "a", json_string(s->v[c->a].name));
-	SET(j, "b", json_string(s->v[c->b].name));
+	SET(j, "a", json_string(x->name));
+	SET(j, "b", json_string(y->name));
+	SET(j, "a_input", x->origin ? json_string(x->origin) : json_null());
+	SET(j, "b_input", y->origin ? json_string(y->origin) : json_null());
+	SET(j, "a_time_unit", x->given_unit ? json_string(x->given_unit) : json_null());
+	SET(j, "b_time_unit", y->given_unit ? json_string(y->given_unit) : json_null());
 	SET(j, "confidence", json_real(s->confidence));
-	SET(j, "ratio", t ? num(w->ratio) : json_null());
+	SET(j, "ratio", t ? num(w->ratio) : isfinite(r) && r > 0 ? num(1 / r) : json_null());
 	SET(j, "ratio_lo", t ? num(w->ratio_lo) : json_null());
 	SET(j, "ratio_hi", t ? num(w->ratio_hi) : json_null());
 	SET(j, "welch_t", t ? num(w->t) : json_null());
@@ -354,7 +402,7 @@ static json_t *comparison_json(const struct pbench_samples *s, const struct pb_s
 	SET(j, "mann_whitney_p", t ? num(c->m.p) : json_null());
 	SET(j, "verdict", json_string(t ? verdict_of(s, c) : c->tested == -2 ? "too_few" :
 				      c->tested ? "units_differ" : "constant"));
-	SET(j, "ratio_b_to_a", t ? num(c->wb.ratio) : json_null());
+	SET(j, "ratio_b_to_a", isfinite(r) ? num(r) : json_null());
 	SET(j, "ratio_b_to_a_lo", t ? num(c->wb.ratio_lo) : json_null());
 	SET(j, "ratio_b_to_a_hi", t ? num(c->wb.ratio_hi) : json_null());
 	SET(j, "verdict_b", json_string(t ? verdict_b_of(s, c) : c->tested == -2 ? "too_few" :
@@ -444,8 +492,11 @@ static void md_versus(FILE *f, const struct pbench_samples *s, int i)
 		return;
 	}
 	if (c->tested <= 0) {
-		fprintf(f, " %s |\n", c->tested == -2 ? "one value: not tested" : c->tested ?
+		fprintf(f, " %s", c->tested == -2 ? "one value: not tested" : c->tested ?
 			"units differ: not compared" : "both constant");
+		if (isfinite(ratio_b_a(s, c)))
+			fprintf(f, " (b/a %.4g)", ratio_b_a(s, c));
+		fprintf(f, " |\n");
 		return;
 	}
 	v = verdict_b_of(s, c);
