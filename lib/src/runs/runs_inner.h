@@ -107,6 +107,8 @@ struct pb_set {
 	struct pbench_prepared *prep;	/* while the prepared runs are under way */
 	double rest_ms;			/* rested between runs in all (FIFO) */
 	double rest_owed_ns;		/* the runs' time since the last rest (pb_runs_keep) */
+	int rests_owed, rests_skipped;	/* rests owed, and those not taken: nothing else was
+					 * runnable (pb_runs_keep) */
 	/* pb_runs_analyze() */
 	int measured;			/* the runs in the summary (pb_run_measured()) */
 	int have_summary;
