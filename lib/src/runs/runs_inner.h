@@ -149,12 +149,16 @@ struct pb_set {
  * land alike); a reading after serves as the next one before when it is on the same CPU a
  * moment ago.
  */
+#define PB_SPEED_LAST_CPUS 64
 struct pb_speed_spot {
 	int end_cpu;			/* the CPU the last command ended on (the check run's
 					 * too); -1 */
 	int cpu;			/* the last reading's CPU; -1: none */
 	double ref_ns, clk_ns;		/* its two references */
 	uint64_t at;			/* pbench_ticks() when it was taken; 0: none */
+	/* The last reading on each CPU (0: none), which a reading after a run on that CPU
+	 * stops early against (runs_speed.c): an unprepared command ends on either CPU. */
+	double last_ref[PB_SPEED_LAST_CPUS], last_clk[PB_SPEED_LAST_CPUS];
 };
 
 struct pbench_runs {
