@@ -3,7 +3,8 @@
 # The prepared CPU (issue 27 item 2): with a busy loop pinned on CPU 1 the prepared runs take
 # CPU 0; with both CPUs busy the summary, the JSON's mode and --strict's exit status say that
 # the result is unreliable; a prepared command whose task-clock is far below its wall time is
-# said to have waited. The busy loops are this script's, ended by their pids.
+# said to have waited; the FIFO rests owed are all taken while another task can run. The busy
+# loops are this script's, ended by their pids.
 # Usage: tests/cli/t_prepared.sh BUILD_DIR. Last line: "cli/prepared: N passed, ...".
 set -u
 O=${1:-build}
@@ -77,6 +78,18 @@ if run "compare --strict" 1 "$PB" compare --mode prepared --max-time 1 --strict 
 	ok "both CPUs busy: compare --strict exits 1 and says why"
 else
 	miss "compare --strict"
+fi
+# Issue 37 item 8: a rest owed is skipped only when no other task can run; with a busy loop on
+# each CPU one always can, so every rest owed is taken, and the JSON counts them.
+if [ "$HAVE_PY" = 1 ]; then
+	if run "rests taken" 0 "$PB" stat --mode prepared -r 200 --json -- true &&
+	   json "$T/out" 'd["modes"][0]["priority"]["policy"] != "SCHED_FIFO" or ((r := d["modes"][0]["rest"])["owed"] >= 1 and r["skipped"] == 0 and r["total_ms"] > 0)'; then
+		ok "both CPUs busy: every FIFO rest owed is taken (the busy loops can run), counted in the JSON"
+	else
+		miss "rests taken" "$(grep -o '"rest": {[^}]*}' "$T/out")"
+	fi
+else
+	skipped "rests taken" "python3 is not installed"
 fi
 unspin
 

@@ -6,7 +6,8 @@
  * line) must name each as what it is, and say "the CPU's clock varied" only when the clock
  * did. Real runs of the built-in xor loop whose factors are then set to known values: white-box
  * (the factors are fields of the runs, lib/src/runs/runs.h), since no machine can be made to
- * show a sibling's contention on demand.
+ * show a sibling's contention on demand. And the reading after a run that stops at the first
+ * pass agreeing with the reading before it (issue 37 item 8, counters/counters.h).
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -16,6 +17,7 @@
 
 #include "testutil.h"
 #include "contest/contest.h"
+#include "counters/counters.h"	/* whitebox: pb_speed_read_near() */
 #include "runs/runs_inner.h"	/* whitebox: sets a run's speed factors */
 #include "pbench.h"
 
@@ -535,4 +537,45 @@ Test(speed_words, sibling_only_where_the_topology_has_one)
 	}
 	unsetenv("PBENCH_SYSFS_ROOT");
 	unsetenv("PBENCH_PROCFS_ROOT");
+}
+
+/* The least cost of reps readings, ns: near_ns given (pb_speed_read_near()), or none
+ * (pbench_speed_read(), every pass). */
+static double least_cost(struct pbench_speed *s, double near_ns, int reps)
+{
+	double least = INFINITY, ns, cost;
+
+	for (int i = 0; i < reps; i++) {
+		if (isnan(near_ns))
+			cr_assert_eq(pbench_speed_read(s, &ns, &cost), 0);
+		else
+			cr_assert_eq(pb_speed_read_near(s, near_ns, &ns, &cost), 0);
+		least = fmin(least, cost);
+	}
+	return least;
+}
+
+/*
+ * Issue 37 item 8: a run's reading after it, given the reading before it on the same CPU,
+ * stops at the first pass that agrees with it (one pass instead of PBENCH_SPEED_REPS), and
+ * takes every pass when none agrees (a pass slowed by an interrupt). Timed: the least of 20
+ * readings each way (a busy machine only adds time), three tries.
+ */
+Test(speed_words, reading_after_stops_at_a_pass_that_agrees)
+{
+	struct pbench_speed *s;
+	double all, agree, none;
+	int tries = 0, ok = 0;
+
+	cr_assert_eq(pbench_speed_new(&s), 0);
+	while (!ok && tries++ < 3) {
+		all = least_cost(s, NAN, 20);
+		agree = least_cost(s, 1e18, 20);	/* every pass agrees with it */
+		none = least_cost(s, 1, 20);		/* no pass does: 1 ns */
+		ok = agree < all * 0.6 && none > all * 0.8;
+	}
+	pbench_speed_free(s);
+	cr_expect(ok, "one pass %.1f us, every pass %.1f us, none agreeing %.1f us", agree / 1e3,
+		  all / 1e3, none / 1e3);
+	TEST_RETRIED("speed_words::reading_after_stops_at_a_pass_that_agrees", tries);
 }

@@ -121,6 +121,12 @@ const char *pb_speed_clock_words(const struct pbench_speed_summary *c);
  * contest's, a verdict's): which reference varied most plainly. 1: the clock varied; 0: the
  * throughput did with the clock steady or not read; -1: neither. */
 int pb_speed_which(const struct pbench_speed_summary *thr, const struct pbench_speed_summary *clk);
+/* speed.c: pbench_speed_read() and pbench_speed_read_clock() given the reading taken just
+ * before on this CPU (near_ns; NaN: none): the passes stop at the first within 1% of it
+ * (read_one()). */
+int pb_speed_read_near(struct pbench_speed *s, double near_ns, double *ns, double *cost_ns);
+int pb_speed_read_clock_near(struct pbench_speed *s, double near_ns, double *ns,
+			     double *cost_ns);
 /* The clock reference's iterations a pass (0 until its first reading): with its best
  * reading, its ns an iteration, comparable between invocations (a baseline and today). */
 uint64_t pb_speed_clock_iterations(const struct pbench_speed *s);

@@ -164,8 +164,13 @@ void pb_watcher_start(void)
  * use. Two commands side by side on two CPUs (a duet) leave it where it was. */
 void pb_watcher_move(const struct pb_exec_plan *plan)
 {
+	/* The CPUs the kernel was configured for do not change while it runs: read once
+	 * (glibc reads /sys/devices/system/cpu/possible at each call, ~3 us a run). */
+	static long n;
 	cpu_set_t mine, cmd, other;
-	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (!n)
+		n = sysconf(_SC_NPROCESSORS_CONF);
 
 	if (watcher.moved || sched_getaffinity(0, sizeof(mine), &mine))
 		return;

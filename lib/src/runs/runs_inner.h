@@ -112,6 +112,8 @@ struct pb_set {
 	struct pbench_prepared *prep;	/* while the prepared runs are under way */
 	double rest_ms;			/* rested between runs in all (FIFO) */
 	double rest_owed_ns;		/* the runs' time since the last rest (pb_runs_keep) */
+	int rests_owed, rests_skipped;	/* rests owed, and those not taken: nothing else was
+					 * runnable (pb_runs_keep) */
 	/* pb_runs_analyze() */
 	int measured;			/* the runs in the summary (pb_run_measured()) */
 	int have_summary;
@@ -162,12 +164,16 @@ struct pb_set {
  * land alike); a reading after serves as the next one before when it is on the same CPU a
  * moment ago.
  */
+#define PB_SPEED_LAST_CPUS 64
 struct pb_speed_spot {
 	int end_cpu;			/* the CPU the last command ended on (the check run's
 					 * too); -1 */
 	int cpu;			/* the last reading's CPU; -1: none */
 	double ref_ns, clk_ns;		/* its two references */
 	uint64_t at;			/* pbench_ticks() when it was taken; 0: none */
+	/* The last reading on each CPU (0: none), which a reading after a run on that CPU
+	 * stops early against (runs_speed.c): an unprepared command ends on either CPU. */
+	double last_ref[PB_SPEED_LAST_CPUS], last_clk[PB_SPEED_LAST_CPUS];
 };
 
 struct pbench_runs {

@@ -374,8 +374,9 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 				      "kept_from_s_ago", s->prio.cached ?
 				      num(s->prio.cached_age_s) : json_null()) : json_null());
 	json_object_set_new(j, "warmup_ms", num(s->warmup_ms));
-	json_object_set_new(j, "rest", s->prepared ? json_pack("{s:o, s:o}", "pct",
-			    num(s->prio.rest_pct), "total_ms", num(s->rest_ms)) : json_null());
+	json_object_set_new(j, "rest", s->prepared ? json_pack("{s:o, s:o, s:i, s:i}", "pct",
+			    num(s->prio.rest_pct), "total_ms", num(s->rest_ms), "owed",
+			    s->rests_owed, "skipped", s->rests_skipped) : json_null());
 	for (int i = 0; s->prepared && i < PBENCH_PREPARE_STEP_NR; i++)
 		json_array_append_new(steps, json_pack("{s:s, s:s, s:s}",
 			"step", pbench_prepare_step_name(s->steps[i].step),

@@ -196,11 +196,15 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 			"--reprobe to time again" : "", s->prio.nice_runs, s->prio.nice_spread_pct,
 			s->prio.fifo_runs, s->prio.fifo_spread_pct);
 	fprintf(f, "; warm-up %.0f ms\n", s->warmup_ms);
-	if (s->prio.rest_pct > 0)
+	if (s->prio.rest_pct > 0) {
 		fprintf(f, "rest: %.1f%% of each run after it (of short runs, once 1 ms is owed), "
 		       "%.0f ms in all, so that the fair server (or RT throttling) never has to "
-		       "preempt a SCHED_FIFO run\n",
-		       s->prio.rest_pct, s->rest_ms);
+		       "preempt a SCHED_FIFO run", s->prio.rest_pct, s->rest_ms);
+		if (s->rests_skipped)
+			fprintf(f, "; %d of the %d rests owed not taken: no other task was "
+				"runnable", s->rests_skipped, s->rests_owed);
+		fprintf(f, "\n");
+	}
 	if (r->subject.argv && r->o.ncpus > 0) {
 		fprintf(f, "the command ran prepared on CPUs");
 		for (int i = 0; i < r->o.ncpus; i++)
