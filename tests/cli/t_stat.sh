@@ -590,15 +590,24 @@ usage_error "workload and command" "--workload picks a built-in workload, but a 
 	stat --workload memwalk -- true
 
 # ---- --target-sem: stop at the target, or at the budget; both said -------------------------
-# 50% is met by any 10 runs: the rule stops at its minimum of 10, not at the default 20.
-if run "target sem reached" 0 "$PB" stat --mode unprepared --target-sem 50 --iterations 200000 -e task-clock; then
-	if has "$T/out" "^summary: 10 runs" &&
+# 50% is met by any 10 runs: the rule stops at its minimum of 10, not at the default 20. Any
+# 10 runs of a quiet machine: one run slowed 40x by the host or the other lane (seen in make
+# test: cv 290%, 34 runs) keeps the standard error past 50% for a while, so up to 3 tries, each
+# afresh; a rule that does not stop at 10 fails every one.
+try=1
+while :; do
+	if "$PB" stat --mode unprepared --target-sem 50 --iterations 200000 -e task-clock \
+		>"$T/out" 2>"$T/err" </dev/null && has "$T/out" "^summary: 10 runs" &&
 	   has "$T/out" "^target: standard error ± 50% of the mean reached: ± [0-9.e-]*% after 10 runs"; then
-		ok "target-sem: stops at 10 runs when the target is met"
-	else
-		bad "target sem reached" "$(grep -E '^(summary|target)' "$T/out")"
+		ok_after "$try" "target-sem: stops at 10 runs when the target is met"
+		break
 	fi
-fi
+	if [ "$try" -ge 3 ]; then
+		bad "target sem reached" "$(grep -E '^(summary|target)' "$T/out")"
+		break
+	fi
+	try=$((try + 1))
+done
 # An unreachable target: stopped by --max-time 0.5, after more than 10 runs, and said so.
 start=$(date +%s)
 if run "target sem budget" 0 "$PB" stat --mode unprepared --target-sem 0.000001 --max-time 0.5 \
