@@ -421,20 +421,6 @@ static void sensitivity(const char *cond)
 
 /* ---- 3. interval widths at equal wall time ----------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of n widths (sorted in place). */
-static double median_of(double *w, int n)
-{
-	qsort(w, (size_t)n, sizeof(*w), cmp_double);
-	return n ? w[n / 2] : NAN;
-}
-
 /* Widths of each order, prepared (as pbench compare runs by default), for a fixed budget;
  * interleaved and duet also with Welch on the same runs: what the pairing gains. */
 static void widths(const char *cond)
@@ -468,8 +454,8 @@ static void widths(const char *cond)
 			       r.rounds, r.ratio, r.lo, r.hi, r.hi - r.lo,
 			       r.welch_hi - r.welch_lo);
 		}
-		med[h] = median_of(w, n);
-		wmed[h] = median_of(ww, nw);
+		med[h] = bench_median(w, n);
+		wmed[h] = bench_median(ww, nw);
 	}
 	printf("  widths (%s), medians: sequential %.4f, interleaved %.4f (Welch on its runs "
 	       "%.4f), duet %.4f (Welch %.4f): narrower than sequential: duet %.2fx (target: "

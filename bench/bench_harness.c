@@ -119,19 +119,6 @@ static int invoke(int tool, const struct cmd *c, int n, double *ns)
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The fastest of 5 runs of xorloop with n iterations, by posix_spawn, ns (the fastest: a
  * busy machine only adds time). */
 static double xorloop_ns(unsigned long long n)
@@ -252,7 +239,7 @@ int main(int argc, char **argv)
 	       "in the same round: median [range] of the rounds");
 	for (int c = 0; c < 2; c++)
 		for (int t = 0; t < NR_TOOLS; t++) {
-			double m = median(per[c][t], rounds), rm = median(ratio[c][t], rounds);
+			double m = bench_median(per[c][t], rounds), rm = bench_median(ratio[c][t], rounds);
 
 			printf("  %-8s %-24s %9.1f us", cmds[c].name, tool_name[t], m / 1e3);
 			if (t != HF)

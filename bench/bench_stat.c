@@ -693,20 +693,6 @@ static int ovh_run(enum ovh_tool t, int n, double *wall, double *warmup)
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of n values (sorted in place). */
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 struct ovh {
 	int ok;
 	double small, big;	/* median walls, ns */
@@ -787,8 +773,8 @@ static int per_run_extras(double *speed_ns, double *probe_ns)
 	pbench_speed_free(speed);
 	if (err)
 		return -1;
-	*speed_ns = median(sp, EXTRA_BLOCKS);
-	*probe_ns = median(with, EXTRA_BLOCKS) - median(without, EXTRA_BLOCKS);
+	*speed_ns = bench_median(sp, EXTRA_BLOCKS);
+	*probe_ns = bench_median(with, EXTRA_BLOCKS) - bench_median(without, EXTRA_BLOCKS);
 	return 0;
 }
 
@@ -813,7 +799,7 @@ static void print_per_run_reason(const struct ovh *o)
 	extra = speed + probe;
 	for (int r = 0; r < OVH_ROUNDS; r++)
 		rest[r] = (rest_ms[1][r] - rest_ms[0][r]) * 1e6 / (OVH_BIG - OVH_SMALL);
-	rest_run = median(rest, OVH_ROUNDS);
+	rest_run = bench_median(rest, OVH_ROUNDS);
 	printf("  why NOT MET: each run pbench reads the speed references before and after it "
 	       "(the throughput's, %.1f us for both, timed now; the clock's too, not timed here) and probes the CPU's noise around it "
 	       "(%.1f us in place around a run of true): %.1f us a run that hyperfine does not "
@@ -875,13 +861,13 @@ static void overhead(struct ovh *o)
 		for (int r = 0; r < OVH_ROUNDS; r++)
 			sl[r] = ((w[t][1][r] - wu[t][1][r]) - (w[t][0][r] - wu[t][0][r])) /
 				(OVH_BIG - OVH_SMALL);
-		x->slope = median(sl, OVH_ROUNDS);
+		x->slope = bench_median(sl, OVH_ROUNDS);
 		x->lo = sl[0];
 		x->hi = sl[OVH_ROUNDS - 1];
-		x->small = median(w[t][0], OVH_ROUNDS);
-		x->big = median(w[t][1], OVH_ROUNDS);
-		x->warmup = median(wu[t][1], OVH_ROUNDS);
-		x->warmup_small = median(wu[t][0], OVH_ROUNDS);
+		x->small = bench_median(w[t][0], OVH_ROUNDS);
+		x->big = bench_median(w[t][1], OVH_ROUNDS);
+		x->warmup = bench_median(wu[t][1], OVH_ROUNDS);
+		x->warmup_small = bench_median(wu[t][0], OVH_ROUNDS);
 		x->incl = x->big / OVH_BIG;
 		printf("  %-26s %7.3f s %7.3f s %8.3f s  %8.3f ms   %6.3f ms (%.3f to %.3f)  %s\n",
 		       ovh_name[t], x->small / 1e9, x->big / 1e9, x->warmup / 1e9, x->incl / 1e6,

@@ -5,6 +5,7 @@
 
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,6 +40,20 @@ static inline int bench_spawn_true(void)
 	if (posix_spawnp(&pid, "true", NULL, NULL, argv, environ))
 		return -1;
 	return waitpid(pid, &status, 0) == pid ? 0 : -1;
+}
+
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of n values (sorted in place). */
+static inline double bench_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), bench_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 #endif
