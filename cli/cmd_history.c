@@ -8,7 +8,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "pbench.h"
 #include "cmds.h"
@@ -106,9 +105,7 @@ int cli_history_drift(const struct cli_run *r, const char *name, double *sd, int
 
 int cli_record_check(const struct cli_run *r)
 {
-	const char *path = r->history && *r->history ? r->history : getenv("PBENCH_HISTORY");
-	char dir[4096], *slash;
-	struct stat st;
+	int rc;
 
 	if (!r->record)
 		return EXIT_OK;
@@ -116,29 +113,12 @@ int cli_record_check(const struct cli_run *r)
 		cli_error("--record: the series' NAME is empty");
 		return EXIT_USAGE;
 	}
-	if (!path || !*path)
-		path = PBENCH_HISTORY_DEFAULT_PATH;
-	if (!strncmp(path, "postgres://", 11) || !strncmp(path, "postgresql://", 13))
-		return EXIT_OK;	/* a server: the record connects */
-	if (!stat(path, &st)) {
-		if (S_ISREG(st.st_mode))
-			return EXIT_OK;
-		cli_error("--history '%s' is %s, not the store's file", path,
-			  S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+	rc = pbench_history_path_check(r->history && *r->history ? r->history : NULL);
+	if (rc) {
+		cli_error("--history: %s", pbench_strerror(rc));
 		return EXIT_USAGE;
 	}
-	/* The store's directory is made when missing, one level only: its parent must be. */
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (!(slash = strrchr(dir, '/')) || slash == dir)
-		return EXIT_OK;
-	*slash = 0;
-	if (!stat(dir, &st) || !(slash = strrchr(dir, '/')) || slash == dir)
-		return EXIT_OK;
-	*slash = 0;
-	if (!stat(dir, &st))
-		return EXIT_OK;
-	cli_error("--history '%s': no directory '%s' to make the store's in", path, dir);
-	return EXIT_USAGE;
+	return EXIT_OK;
 }
 
 int cli_record(const struct cli_run *r, int (*write)(void *arg, int fmt, FILE *f), void *arg)

@@ -1029,8 +1029,11 @@ if [ -n "$as_nobody" ]; then
 	else
 		miss "a store whose WAL is nobody's link"
 	fi
-	refused "stat --record --history through nobody's link" 1 stat --mode unprepared -r 2 \
+	# before any run (pbench_history_path_check()): a usage error, nothing measured
+	refused "stat --record --history through nobody's link" 2 stat --mode unprepared -r 2 \
 		--iterations 100000 -e task-clock --record x --history "$S/h.db"
+	refused "compare --record --history through nobody's link" 2 compare --mode unprepared \
+		--max-runs 2 --min-runs 2 --record x --history "$S/h.db" "sleep 5.$U" "sleep 5.$U"
 	# A link of root's own in the same directory, and one of the owner of a sticky directory
 	# nobody owns: followed, the file written where they point.
 	ln -s "$R/mine.json" "$S/mine.json"

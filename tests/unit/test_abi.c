@@ -2264,4 +2264,5 @@ Test(abi, functions)
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_history_check), int (*)(struct pbench_history*,const char*,const struct pbench_history_changes_opts*,double,int,struct pbench_history_verdict*)), "pbench_history_check changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_history_write_openmetrics), int (*)(struct pbench_history*,FILE*)), "pbench_history_write_openmetrics changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_history_drift), int (*)(struct pbench_history*,const char*,struct pbench_history_drift*)), "pbench_history_drift changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_history_path_check), int (*)(const char*)), "pbench_history_path_check changed");
 }

@@ -1142,3 +1142,41 @@ Test(history, store_on_a_read_only_mount)
 		cr_skip_test("cannot mount a tmpfs read-only here (needs root or user namespaces)");
 	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "read-only mount: %d", WEXITSTATUS(st));
 }
+
+/* What a writer checks before it measures anything (stat and compare --record): refused
+ * without making or opening a thing; a store a writer can make passes, and is not made. */
+Test(history, path_checked_before_anything_is_made, .timeout = 30)
+{
+	const char *fifo = path_in("fifo.db"), *deep = path_in("no/such/h.db");
+	const char *one = path_in("sub/h.db"), *sub = path_in("sub");
+	struct stat st;
+	char link[400];
+	int rc;
+
+	cr_assert_eq(pbench_history_path_check(dir), -EISDIR, "%s", pbench_strerror(-1));
+	rc = pbench_history_path_check(deep);
+	cr_assert_eq(rc, -ENOENT, "%d %s", rc, pbench_strerror(rc));
+	cr_assert(strstr(pbench_strerror(rc), "no directory '") && !strchr(pbench_strerror(rc),
+									      '\n'),
+		  "%s", pbench_strerror(rc));
+	cr_assert_neq(stat(path_in("no"), &st), 0, "nothing made");
+	cr_assert_eq(pbench_history_path_check(one), 0, "%s", pbench_strerror(-1));
+	cr_assert_neq(stat(sub, &st), 0, "the store's directory is made by the open, not here");
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	rc = pbench_history_path_check(fifo);	/* said at once: the check opens nothing */
+	cr_assert_eq(rc, -EINVAL, "%d %s", rc, pbench_strerror(rc));
+	cr_assert(strstr(pbench_strerror(rc), "a FIFO"), "%s", pbench_strerror(rc));
+	cr_assert_eq(pbench_history_path_check("postgresql://u@127.0.0.1:1/db"), 0,
+		     "a server's URI: connecting is the open's");
+	if (geteuid() != 0)
+		cr_skip_test("not root: a link of another user is made with lchown(), root's");
+	cr_assert_eq(mkdir(path_in("tmp"), 0700), 0);
+	cr_assert_eq(chmod(path_in("tmp"), 01777), 0);
+	snprintf(link, sizeof(link), "%s/h.db", path_in("tmp"));
+	link_of(path_in("new.db"), link, NOBODY);
+	rc = pbench_history_path_check(link);
+	cr_assert_eq(rc, -EACCES, "%d %s", rc, pbench_strerror(rc));
+	cr_assert(strstr(pbench_strerror(rc), "is a link owned by uid 65534"), "%s",
+		  pbench_strerror(rc));
+	cr_assert_neq(lstat(path_in("new.db"), &st), 0, "nothing where the link points");
+}

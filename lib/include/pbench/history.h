@@ -61,6 +61,18 @@ struct pbench_history_opts {
  */
 PBENCH_API int pbench_history_open(struct pbench_history **out, const char *path,
 				   const struct pbench_history_opts *opts);
+
+/*
+ * Whether path (NULL: as pbench_history_open() takes it) can be the store a writer opens,
+ * checked before anything is measured and without making or opening anything: a
+ * postgresql:// URI is taken as it is (opening it connects); a file's path is followed as
+ * pbench_history_open() follows it (never through another user's link in a sticky
+ * world-writable directory), a link where SQLite's -wal, -shm or -journal file goes is
+ * refused, what is there must be a regular file, and a store not there yet needs its directory
+ * or that directory's parent (the directory is made, one level). Returns 0, or -EACCES, -ELOOP,
+ * -EISDIR, -EINVAL, -ENOENT, -EROFS, each with its one-line reason (pbench_strerror()).
+ */
+PBENCH_API int pbench_history_path_check(const char *path);
 /* Close the store (the file stays). NULL is a no-op. */
 PBENCH_API void pbench_history_close(struct pbench_history *h);
 /* The schema version of the open store. */

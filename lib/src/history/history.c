@@ -48,15 +48,37 @@ static int make_dir(const char *path)
  * allows (pb_path_resolve(): never where another user's link in /tmp points), its directory
  * made for a writer; what is there already must be a regular file (a FIFO would hold the
  * open, a directory says "I/O error"). *real is malloc'd. */
-static int store_file(const char *path, int read_only, char **real)
+enum { STORE_WRITE, STORE_READ, STORE_CHECK };
+
+/* STORE_CHECK, for a writer before it runs anything: the directory make_dir() would make, or
+ * the directory it would make it in, is there; nothing is made. */
+static int dir_there(const char *path, const char *real)
+{
+	char dir[4096], *slash;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", real);
+	for (int up = 0; up < 2; up++) {
+		if (!(slash = strrchr(dir, '/')) || slash == dir)
+			return 0;
+		*slash = 0;
+		if (!stat(dir, &st))
+			return 0;
+	}
+	return pb_fail(-ENOENT, "history '%s': no directory '%s' to make the store's in", path,
+		       dir);
+}
+
+static int store_file(const char *path, int mode, char **real)
 {
 	struct stat st = { 0 };
-	int rc = pb_path_resolve(path, real), exists;
+	int rc = pb_path_resolve(path, real), exists, read_only = mode == STORE_READ;
 
 	if (rc)	/* a link refused and a loop said by pb_path_resolve() */
 		return rc == -EACCES || rc == -ELOOP || rc == -ENOMEM ? rc :
 		       pb_fail(rc, "history '%s': %s", path, strerror(-rc));
-	if (!read_only && (rc = make_dir(*real)))
+	rc = mode == STORE_WRITE ? make_dir(*real) : mode == STORE_CHECK ? dir_there(path, *real) : 0;
+	if (rc)
 		goto out;
 	for (int i = 0; i < 3 && !rc; i++) {	/* SQLite's files beside it: opened O_NOFOLLOW */
 		static const char *const ext[] = { "-wal", "-shm", "-journal" };
@@ -98,6 +120,29 @@ out:
 	return rc;
 }
 
+/* path, or $PBENCH_HISTORY when set and not empty, or the default. */
+static const char *store_path(const char *path)
+{
+	const char *env = getenv("PBENCH_HISTORY");
+
+	return path ? path : env && *env ? env : PBENCH_HISTORY_DEFAULT_PATH;
+}
+
+int pbench_history_path_check(const char *path)
+{
+	char *real = NULL;
+	int rc;
+
+	path = store_path(path);
+	if (!*path)
+		return pb_fail(-EINVAL, "%s(): path is empty", __func__);
+	if (pb_history_is_pg(path))
+		return 0;	/* a server: opening it connects */
+	rc = store_file(path, STORE_CHECK, &real);
+	free(real);
+	return rc;
+}
+
 int pbench_history_open(struct pbench_history **out, const char *path,
 			const struct pbench_history_opts *opts)
 {
@@ -114,13 +159,12 @@ int pbench_history_open(struct pbench_history **out, const char *path,
 		return rc;
 	if (opts)
 		pb_copy_in(&o, sizeof(o), opts);
-	if (!path)	/* $PBENCH_HISTORY when set and not empty, else the default */
-		path = getenv("PBENCH_HISTORY") && *getenv("PBENCH_HISTORY") ?
-		       getenv("PBENCH_HISTORY") : PBENCH_HISTORY_DEFAULT_PATH;
+	path = store_path(path);
 	if (!*path || !(o.busy_timeout_s >= 0))
 		return pb_fail(-EINVAL, "%s(): %s", __func__, *path ? "opts->busy_timeout_s is "
 			       "negative" : "path is empty");
-	if (!pb_history_is_pg(path) && (rc = store_file(path, o.read_only, &real)))
+	if (!pb_history_is_pg(path) &&
+	    (rc = store_file(path, o.read_only ? STORE_READ : STORE_WRITE, &real)))
 		return rc;
 	h = calloc(1, sizeof(*h));
 	if (!h) {
