@@ -44,41 +44,6 @@ struct cmd {
 
 static char pbench_path[4096], xorloop_path[4096], iters[32], tmpdir[64];
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-/* argv with stdout to out (NULL: /dev/null), stderr to /dev/null; the wall time from fork to
- * reaping; -1 when it did not exit 0. */
-static int run(char *const argv[], const char *out, double *wall)
-{
-	double t0 = now_ns();
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int o = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int n = open("/dev/null", O_WRONLY);
-
-		if (o < 0 || n < 0)
-			_exit(126);
-		dup2(o, STDOUT_FILENO);
-		dup2(n, STDERR_FILENO);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	*wall = now_ns() - t0;
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
-}
-
 /* The warm-up a prepared pbench printed ("  warmup    done   379 ms ..."), ns; 0 without. */
 static double warmup_ns(const char *path)
 {
@@ -108,12 +73,12 @@ static int invoke(int tool, const struct cmd *c, int n, double *ns)
 	if (tool == HF) {
 		snprintf(line, sizeof(line), "%s%s%s", c->argv[0], c->argv[1] ? " " : "",
 			 c->argv[1] ? c->argv[1] : "");
-		return run(hf, NULL, ns);
+		return (bench_run_tool(hf, NULL, NULL, ns) ? -1 : 0);
 	}
 	for (int i = 0; c->argv[i]; i++)
 		pb[k++] = c->argv[i];
 	pb[k] = NULL;
-	if (run(pb, out, ns))
+	if (bench_run_tool(pb, out, NULL, ns))
 		return -1;
 	*ns -= warmup_ns(out);
 	return 0;
@@ -128,14 +93,14 @@ static double xorloop_ns(unsigned long long n)
 
 	snprintf(arg, sizeof(arg), "%llu", n);
 	for (int i = 0; i < 5; i++) {
-		double t0 = now_ns();
+		double t0 = bench_now_ns();
 		int status;
 		pid_t pid;
 
 		if (posix_spawn(&pid, xorloop_path, NULL, NULL, argv, environ) ||
 		    waitpid(pid, &status, 0) != pid)
 			return NAN;
-		v[i] = now_ns() - t0;
+		v[i] = bench_now_ns() - t0;
 	}
 	return fmin(fmin(fmin(v[0], v[1]), fmin(v[2], v[3])), v[4]);
 }
@@ -164,7 +129,7 @@ int main(int argc, char **argv)
 	int rounds = argc > 1 ? atoi(argv[1]) : ROUNDS;
 	struct cmd cmds[2] = { { "true", { "true", NULL, NULL }, 50, 550 },
 			       { "xorloop", { xorloop_path, iters, NULL }, 20, 120 } };
-	double per[2][NR_TOOLS][MAX_ROUNDS], ratio[2][NR_TOOLS][MAX_ROUNDS], t0 = now_ns(), x, busy = NAN;
+	double per[2][NR_TOOLS][MAX_ROUNDS], ratio[2][NR_TOOLS][MAX_ROUNDS], t0 = bench_now_ns(), x, busy = NAN;
 	unsigned long long at[2] = { 0 };
 	FILE *f;
 	char model[256] = "?";
@@ -179,7 +144,7 @@ int main(int argc, char **argv)
 		       "beside this program (make bench builds both)\n");
 		return 0;
 	}
-	if (run(hf_v, NULL, &x)) {
+	if (bench_run_tool(hf_v, NULL, NULL, &x)) {
 		printf("bench_harness: not measured: hyperfine is not installed (run: sudo apt-get "
 		       "install -y hyperfine)\n");
 		return 0;
@@ -208,7 +173,7 @@ int main(int argc, char **argv)
 	/* The priority probe, once, outside the rounds (a user's first run of the boot). */
 	memcpy(prime, (char *[]){ pbench_path, "stat", "-r", "1", "-q", "--", "true", NULL },
 	       8 * sizeof(char *));
-	run(prime, NULL, &x);
+	bench_run_tool(prime, NULL, NULL, &x);
 	busy_cpus(&busy, at);
 	for (int c = 0; c < 2; c++) {
 		const struct cmd *cm = &cmds[c];
@@ -249,7 +214,7 @@ int main(int argc, char **argv)
 		}
 	printf("  the CPUs busy meanwhile (/proc/stat, this program and anything else): %.2f of "
 	       "%ld\n", busy, sysconf(_SC_NPROCESSORS_ONLN));
-	printf("bench_harness took %.1f s\n", (now_ns() - t0) / 1e9);
+	printf("bench_harness took %.1f s\n", (bench_now_ns() - t0) / 1e9);
 	snprintf(model, sizeof(model), "%s/out", tmpdir);
 	unlink(model);
 	snprintf(model, sizeof(model), "%s/pbench/priority", tmpdir);

@@ -80,51 +80,12 @@ static char pbench_path[4096], xorloop_path[4096], tmpdir[64] = "";
 static int have_perf, have_hyperfine, have_stress;
 static volatile pid_t load_pgid;
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static void tmp_path(char *buf, size_t len, const char *name)
 {
 	snprintf(buf, len, "%s/%s", tmpdir, name);
 }
 
 /* ---- running a tool ----------------------------------------------------------------------- */
-
-/*
- * Run argv (searched in PATH) with stdout and stderr to the files named (NULL: /dev/null);
- * *wall_ns from fork to reaping. Returns the exit status, 128 + signal, or -1 (fork failed).
- */
-static int run_tool(char *const argv[], const char *out, const char *err, double *wall_ns)
-{
-	double t0 = now_ns();
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int o = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int e = open(err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-		if (o < 0 || e < 0)
-			_exit(126);
-		dup2(o, STDOUT_FILENO);
-		dup2(e, STDERR_FILENO);
-		execvp(argv[0], argv);
-		dprintf(e, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (wall_ns)
-		*wall_ns = now_ns() - t0;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 /* The first line of a file, for an error message. */
 static void first_line(const char *path, char *buf, size_t len)
@@ -212,7 +173,7 @@ static void measure_pbench(int prepared, char **cmd, int runs, struct cell *c)
 			argv[k++] = cmd[i];
 	}
 	argv[k] = NULL;
-	st = run_tool(argv, NULL, err, NULL);
+	st = bench_run_tool(argv, NULL, err, NULL);
 	if (st)
 		fail(c, "pbench stat", st, err);
 	else if (ns)
@@ -245,7 +206,7 @@ static void measure_hyperfine(char **cmd, int runs, struct cell *c)
 	tmp_path(jpath, sizeof(jpath), "hyperfine.json");
 	tmp_path(err, sizeof(err), "hyperfine.err");
 	hyperfine_cmd(cmd, line, sizeof(line));
-	st = run_tool(argv, NULL, err, NULL);
+	st = bench_run_tool(argv, NULL, err, NULL);
 	if (st || !ns) {
 		fail(c, "hyperfine", st, err);
 		free(ns);
@@ -306,7 +267,7 @@ static void measure_perf_r(char **cmd, int runs, struct cell *c)
 
 	snprintf(r, sizeof(r), "%d", runs);
 	tmp_path(err, sizeof(err), "perf.err");
-	st = run_tool(perf_argv(argv, r, cmd), NULL, err, NULL);
+	st = bench_run_tool(perf_argv(argv, r, cmd), NULL, err, NULL);
 	if (st) {
 		fail(c, "perf stat", st, err);
 		return;
@@ -331,7 +292,7 @@ static void measure_perf_each(char **cmd, int runs, struct cell *c)
 
 	tmp_path(err, sizeof(err), "perf.err");
 	perf_argv(argv, NULL, cmd);
-	while (ns && n < runs && !(st = run_tool(argv, NULL, err, NULL)) &&
+	while (ns && n < runs && !(st = bench_run_tool(argv, NULL, err, NULL)) &&
 	       !perf_elapsed(err, &mean, &sem))
 		ns[n++] = mean * 1e9;
 	if (n < runs)
@@ -616,12 +577,12 @@ static const char *const ovh_cmd[NR_OVH] = {
 /* The floor: spawning true with vfork semantics from this small process. */
 static int bare_spawn(int n, double *wall)
 {
-	double t0 = now_ns();
+	double t0 = bench_now_ns();
 
 	for (int i = 0; i < n; i++)
 		if (bench_spawn_true())
 			return -1;
-	*wall = now_ns() - t0;
+	*wall = bench_now_ns() - t0;
 	return 0;
 }
 
@@ -679,7 +640,7 @@ static int ovh_run(enum ovh_tool t, int n, double *wall, double *warmup)
 	snprintf(r, sizeof(r), "%d", n);
 	tmp_path(out, sizeof(out), "overhead.out");
 	tmp_path(err, sizeof(err), "overhead.err");
-	if (run_tool(argv, pbench ? out : NULL, err, wall))
+	if (bench_run_tool(argv, pbench ? out : NULL, err, wall))
 		return -1;
 	if (pbench) {
 		int stable;
@@ -750,24 +711,24 @@ static int per_run_extras(double *speed_ns, double *probe_ns)
 		return -1;
 	}
 	for (int b = 0; b < EXTRA_BLOCKS && !err; b++) {
-		double t0 = now_ns();
+		double t0 = bench_now_ns();
 
 		for (int i = 0; i < EXTRA_REPS && !err; i++)
 			err = pbench_speed_read(speed, &ns, NULL) ||
 			      pbench_speed_read(speed, &ns, NULL);
-		sp[b] = (now_ns() - t0) / EXTRA_REPS;
-		t0 = now_ns();
+		sp[b] = (bench_now_ns() - t0) / EXTRA_REPS;
+		t0 = bench_now_ns();
 		for (int i = 0; i < EXTRA_REPS && !err; i++) {
 			struct pbench_cpu_noise n = { .size = sizeof(n) };
 
 			err = pbench_cpu_probe_begin(probe) || bench_spawn_true() ||
 			      pbench_cpu_probe_end(probe, &n);
 		}
-		with[b] = (now_ns() - t0) / EXTRA_REPS;
-		t0 = now_ns();
+		with[b] = (bench_now_ns() - t0) / EXTRA_REPS;
+		t0 = bench_now_ns();
 		for (int i = 0; i < EXTRA_REPS && !err; i++)
 			err = bench_spawn_true();
-		without[b] = (now_ns() - t0) / EXTRA_REPS;
+		without[b] = (bench_now_ns() - t0) / EXTRA_REPS;
 	}
 	pbench_cpu_probe_free(probe);
 	pbench_speed_free(speed);
@@ -922,7 +883,7 @@ static int find_programs(void)
 
 static int works(char *const argv[])
 {
-	return run_tool(argv, NULL, NULL, NULL) == 0;
+	return bench_run_tool(argv, NULL, NULL, NULL) == 0;
 }
 
 static void cleanup(void)
@@ -950,7 +911,7 @@ int main(void)
 	char *true_cmd[] = { "true", NULL };
 	struct workload wl[] = { { "xorloop", xor_cmd, XOR_RUNS }, { "true", true_cmd, SHORT_RUNS } };
 	struct ovh o[NR_OVH];
-	double t0 = now_ns();
+	double t0 = bench_now_ns();
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("bench_stat: pbench stat next to perf stat -r and hyperfine -N, idle and under "
@@ -989,6 +950,6 @@ int main(void)
 
 	steadiness(wl, (int)PB_ARRAY_SIZE(wl));
 	overhead(o);
-	printf("\nbench_stat took %.1f s\n", (now_ns() - t0) / 1e9);
+	printf("\nbench_stat took %.1f s\n", (bench_now_ns() - t0) / 1e9);
 	return 0;
 }
