@@ -173,7 +173,7 @@ wait "$pbpid"
 rc=$?
 if [ "$rc" -eq 1 ] && has "$T/err" "interrupted after 0 of 1 runs" &&
    has "$T/out" "^unprepared, run 1 (stopped: cut short, not a measurement): [0-9]* intervals of 100 ms$" &&
-   [ "$(grep -c '^  *[0-9]*\.[0-9]*  *[0-9.]* ms  ' "$T/out")" -ge 3 ] &&
+   [ "$(grep -c '^  *[0-9]*\.[0-9]*  *[0-9.]* [mun]*s  ' "$T/out")" -ge 3 ] &&
    has "$T/out" "(partial: stopped by the signal)$" && gone "sleep 9.$$"; then
 	ok "SIGINT in the first run (the check): its intervals are printed, the last up to the stop"
 else
