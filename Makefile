@@ -110,6 +110,17 @@ PG_CFLAGS := -DPBENCH_HAVE_LIBPQ $(shell pkg-config --cflags libpq 2>/dev/null |
 PG_LIBS := -lpq
 LIB_LIBS += $(PG_LIBS)
 endif
+# Symbols and DWARF unwinding (lib/src/symbols/) on libdw and libelf (elfutils, Debian's
+# libdw-dev: what perf uses): DW=0 leaves them out (the module then refuses with the reason),
+# as a static or cross build does by default: its sysroot has no libdw, whose static link
+# would need zlib's, bzip2's and xz's static libraries too.
+ifeq ($(origin DW),undefined)
+DW := $(if $(STATIC)$(SYSROOT),0,1)
+endif
+ifeq ($(DW),1)
+DW_LIBS := -ldw -lelf
+LIB_LIBS += $(DW_LIBS)
+endif
 LIB_LIBS += -lm
 CLI_LIBS  :=
 
@@ -169,6 +180,13 @@ $(O)/lib/src/history/history_pg.o: $(O)/.pg-$(PG)
 $(O)/.pg-$(PG):
 	@mkdir -p $(@D)
 	$(Q)rm -f $(O)/.pg-*; touch $@
+# libdw's headers in the symbols module (DW=1, above); rebuilt when DW changes (its stamp).
+SYMBOLS_OBJS := $(filter $(O)/lib/src/symbols/%,$(LIB_OBJS))
+$(SYMBOLS_OBJS): CFLAGS += $(if $(filter 1,$(DW)),-DPBENCH_HAVE_LIBDW)
+$(SYMBOLS_OBJS): $(O)/.dw-$(DW)
+$(O)/.dw-$(DW):
+	@mkdir -p $(@D)
+	$(Q)rm -f $(O)/.dw-*; touch $@
 
 $(O)/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
@@ -209,7 +227,8 @@ $(O)/pbench: $(CLI_OBJS) $(O)/libpbench.a
 
 PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	     -e 's|@PG_LIBS@ |$(if $(PG_LIBS),$(PG_LIBS) )|'
+	     -e 's|@PG_LIBS@ |$(if $(PG_LIBS),$(PG_LIBS) )|' \
+	     -e 's|@DW_LIBS@ |$(if $(DW_LIBS),$(DW_LIBS) )|'
 
 $(O)/pbench.pc: pbench.pc.in Makefile
 	@mkdir -p $(@D)

@@ -67,6 +67,9 @@ else
 	# the history's PostgreSQL backend (libpq), and a server that tests/history_pg starts
 	need libpq-dev has_header postgresql/libpq-fe.h
 	need postgresql sh -c 'ls /usr/lib/postgresql/*/bin/initdb'
+	# symbols and DWARF unwinding of a profile's samples (libdw, libelf: elfutils)
+	need libdw-dev has_header elfutils/libdwfl.h
+	need libelf-dev has_header gelf.h
 	need libcriterion-dev has_header criterion/criterion.h
 	need linux-libc-dev has_header linux/perf_event.h
 	# nm: tests/layers; objdump: libpbench runs it to show a measured function's machine code
