@@ -238,9 +238,10 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 # there. The white-box ones below test internals (the clock's arithmetic, the perf page, event
 # resolution, the CPU pick's choice on probes this machine cannot have, results built by hand,
 # fault injection, the noise probes' shared rows, the memory runs of commands, the speed's words
-# on runs whose factors are set by hand) and see lib/src. All link the static
-# library (testutil.h declares its one test hook, pb_recorded_everywhere()).
-WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_report test_speed_words
+# on runs whose factors are set by hand, the symbols module before anything calls it) and see
+# lib/src. All link the static library (testutil.h declares its one test hook,
+# pb_recorded_everywhere()).
+WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_report test_speed_words test_symbols
 # test_mem runs on the allocator shim, linked in as the docs say (-lpbench-mem); under ASan,
 # whose runtime comes first, it preloads the shim into itself (the test says how).
 $(O)/tests/test_mem: $(O)/libpbench-mem.so
@@ -273,6 +274,22 @@ $(O)/tests/listing_target.o: tests/unit/listing_target.c tests/unit/listing_targ
 	$(call msg,CC,$@)$(CC) -std=gnu11 -O2 $(WARNINGS) -c $< -o $@
 $(O)/tests/test_listing: TEST_OBJS := $(O)/tests/listing_target.o
 $(O)/tests/test_listing: $(O)/tests/listing_target.o
+
+# test_symbols symbolizes and unwinds code it knows: symbols_target.c compiled alone -O2 -g
+# without frame pointers (only CFI finds its callers), sibling calls (each caller stays on the
+# stack) or sanitizers (its stack copy reads the callers' frames), and libsymtest.so, a shared
+# library it links (a function in it, a static one its stripped copy names from a debug file).
+SYMTEST_CFLAGS := -std=gnu11 -O2 -g -fomit-frame-pointer -fno-optimize-sibling-calls \
+	-fasynchronous-unwind-tables $(WARNINGS)
+$(O)/tests/symbols_target.o: tests/unit/symbols_target.c tests/unit/symbols_target.h
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) $(SYMTEST_CFLAGS) -c $< -o $@
+$(O)/tests/libsymtest.so: tests/unit/symbols_lib.c tests/unit/symbols_target.h
+	@mkdir -p $(@D)
+	$(call msg,LD,$@)$(CC) $(SYMTEST_CFLAGS) -fPIC -shared -Wl,--build-id -o $@ $<
+$(O)/tests/test_symbols: TEST_OBJS := $(O)/tests/symbols_target.o
+$(O)/tests/test_symbols: TEST_LIBS = -L$(O)/tests -Wl,-rpath,$(abspath $(O)/tests) -lsymtest
+$(O)/tests/test_symbols: $(O)/tests/symbols_target.o $(O)/tests/libsymtest.so
 
 # The replay of a fuzz target's corpus: the target and replay.c's main(). Only the ASan+UBSan
 # tree builds and runs them.

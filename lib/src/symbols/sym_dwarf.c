@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What DWARF says of one address of a module: the function-like scopes around it, innermost
- * first (dwarf_getscopes: each inlined subroutine, then the subprogram it was inlined into),
+ * first (each inlined subroutine, then the subprogram it was inlined into: the DIEs holding
+ * the innermost scope dwarf_getscopes finds, by dwarf_getscopes_die, as eu-addr2line -i),
  * each inlined one's call site (DW_AT_call_file, DW_AT_call_line) the line of the frame
  * around it, and the address's own line (dwfl_module_getsrc) the innermost frame's. The
  * outermost frame is named by the ELF symbol table when it has the address (the name the
@@ -88,6 +89,13 @@ size_t pb_dwarf_frames(struct Dwfl_Module *mod, uint64_t addr, struct pb_frame *
 		return 0;
 	if ((cu = dwfl_module_addrdie(mod, addr, &bias)))
 		ns = dwarf_getscopes(cu, addr - bias, &scopes);
+	if (ns > 0) {	/* past an inlined instance, getscopes goes to its abstract definition */
+		Dwarf_Die inner = scopes[0];
+
+		free(scopes);
+		scopes = NULL;
+		ns = dwarf_getscopes_die(&inner, &scopes);
+	}
 	if (ns > 0)
 		k = function_scopes(scopes, ns, idx, max < MAX_SCOPES ? max : MAX_SCOPES);
 	f[0] = (struct pb_frame){ .file = file, .line = ln > 0 ? (unsigned)ln : 0 };

@@ -94,14 +94,24 @@ static const char *arena_str(struct pb_syms *s, const char *str)
 	return p;
 }
 
-/* A C++ name demangled (into the arena), or the name as it is. */
+/* A name into the arena: without a symbol version ("__libc_start_main@@GLIBC_2.34" is
+ * __libc_start_main, as perf shows it), a C++ name demangled. */
 static const char *sym_name(struct pb_syms *s, const char *name)
 {
+	char plain[1024], *d;
 	const char *out;
-	char *d;
+	size_t n;
 	int st = -1;
 
-	if (!name || !s->demangle || strncmp(name, "_Z", 2))
+	if (!name)
+		return NULL;
+	n = strcspn(name, "@");
+	if (name[n] && n > 0 && n < sizeof(plain)) {
+		memcpy(plain, name, n);
+		plain[n] = 0;
+		name = plain;
+	}
+	if (!s->demangle || strncmp(name, "_Z", 2))
 		return arena_str(s, name);
 	d = s->demangle(name, NULL, NULL, &st);
 	out = arena_str(s, st == 0 && d ? d : name);

@@ -149,10 +149,12 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
-/* Why the walk stopped, into u->why (NULL: it reached the outermost frame). */
+/* Why the walk stopped, into u->why (NULL: it reached the outermost frame). A read past the
+ * copy's end cuts the chain even when libdwfl ends it as complete: past a failed read of
+ * CFI's, its frame-pointer fallback (x86_64) ends the walk without an error. */
 static const char *cut_reason(struct pb_unwind_state *u, int rc)
 {
-	if (rc == 0)
+	if (rc == 0 && !u->past && !u->full)
 		return NULL;
 	if (u->full)
 		snprintf(u->why, sizeof(u->why), "more than %zu frames", u->max);

@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The symbols module (lib/src/symbols/), whitebox: nothing calls it through the API yet.
+ * Addresses of this program's functions (symbols_target.c, whose addresses nm gives too), of
+ * libsymtest.so which it links, of a stripped copy of that library whose debug file is found
+ * by build-id in a directory the test gives, the inline chain and lines of -O2 -g code, the
+ * kernel's symbols, a JIT map and what cannot be symbolized. Then the call chain of
+ * symtest_c, built without frame pointers, unwound by CFI from its registers and a copy of its
+ * stack, and that chain cut short when the copy is.
+ */
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "symbols/symbols.h"
+#include "symbols_target.h"
+#include "testutil.h"
+
+static struct pb_syms *syms;
+static struct pb_space *self;
+
+static void self_space(const char *const *dirs)
+{
+	cr_assert_eq(pb_syms_new(&syms, dirs), 0);
+	cr_assert_eq(pb_space_new(syms, getpid(), &self), 0);
+	cr_assert_eq(pb_space_read_maps(self), 0);
+}
+
+static void done(void)
+{
+	pb_syms_free(syms);
+	syms = NULL;
+	self = NULL;
+}
+
+static const struct pb_sym *lookup(struct pb_space *sp, uint64_t addr)
+{
+	const struct pb_sym *s = NULL;
+
+	cr_assert_eq(pb_space_lookup(sp, addr, &s), 0);
+	cr_assert_not_null(s);
+	cr_assert_geq(s->n, 1);
+	return s;
+}
+
+static const char *fn(const struct pb_sym *s)
+{
+	return s->frames[s->n - 1].function ? s->frames[s->n - 1].function : "[unknown]";
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t a = s ? strlen(s) : 0, b = strlen(tail);
+
+	return s && a >= b && !strcmp(s + a - b, tail);
+}
+
+/* A command's output into buf; 0 when it ran and said something. */
+static int run_out(const char *cmd, char *buf, size_t len)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = p ? fread(buf, 1, len - 1, p) : 0;
+
+	buf[n] = 0;
+	return p && pclose(p) == 0 && n ? 0 : -1;
+}
+
+static int have(const char *tool)
+{
+	char cmd[128], out[512];
+
+	snprintf(cmd, sizeof(cmd), "command -v %s", tool);
+	return !run_out(cmd, out, sizeof(out));
+}
+
+Test(symbols, program_functions_as_nm_names_them, .fini = done)
+{
+	char out[8192], cmd[600], name[128];
+	uint64_t vaddr, c_vaddr = 0, bias;
+	int found = 0;
+
+	if (!have("nm"))
+		cr_skip_test("nm is not installed (binutils)");
+	self_space(NULL);
+	snprintf(cmd, sizeof(cmd), "nm --defined-only /proc/%d/exe | grep ' T symtest_'",
+		 (int)getpid());
+	cr_assert_eq(run_out(cmd, out, sizeof(out)), 0, "nm found no symtest_ function");
+	for (char *l = strtok(out, "\n"); l; l = strtok(NULL, "\n"))
+		if (sscanf(l, "%" SCNx64 " T %127s", &vaddr, name) == 2 && !strcmp(name, "symtest_c"))
+			c_vaddr = vaddr;
+	cr_assert_neq(c_vaddr, 0);
+	bias = (uint64_t)(uintptr_t)symtest_c - c_vaddr;
+	cr_assert_eq(run_out(cmd, out, sizeof(out)), 0);
+	for (char *l = strtok(out, "\n"); l; l = strtok(NULL, "\n")) {
+		const struct pb_sym *s;
+
+		if (sscanf(l, "%" SCNx64 " T %127s", &vaddr, name) != 2 || strstr(name, "_pc"))
+			continue;
+		s = lookup(self, vaddr + bias + 1);
+		cr_expect_str_eq(fn(s), name, "nm's %s at %#" PRIx64 " is '%s'", name, vaddr, fn(s));
+		cr_expect(ends_with(s->dso, "/test_symbols"), "dso '%s'", s->dso);
+		found++;
+	}
+	cr_expect_geq(found, 4, "nm gave %d symtest_ functions", found);
+}
+
+Test(symbols, shared_library_function_and_line, .fini = done)
+{
+	const struct pb_sym *s;
+
+	self_space(NULL);
+	s = lookup(self, (uint64_t)(uintptr_t)symlib_work + 1);
+	cr_assert_str_eq(fn(s), "symlib_work");
+	cr_expect(ends_with(s->dso, "/libsymtest.so"), "dso '%s'", s->dso);
+	cr_expect(ends_with(s->frames[0].file, "symbols_lib.c"), "file '%s'", s->frames[0].file);
+	cr_expect_gt(s->frames[0].line, 0);
+	s = lookup(self, (uint64_t)(uintptr_t)symlib_hidden_addr() + 1);
+	cr_expect_str_eq(fn(s), "symlib_hidden");
+}
+
+/* libsymtest.so's executable mapping in this process, as MMAP2 would give it. */
+static int lib_map(struct pb_map *m, char *path, size_t len)
+{
+	char line[4200];
+	int found = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char perms[8];
+		int at = 0;
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*u %n", &m->start,
+			   &m->end, perms, &m->pgoff, &at) >= 4 && at && strchr(perms, 'x') &&
+		    strstr(line, "/libsymtest.so")) {
+			snprintf(path, len, "%s", line + at);
+			path[strcspn(path, "\n")] = 0;
+			found = 1;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found ? 0 : -1;
+}
+
+/* DIR/lib.so stripped, its debug file DIR/debug/.build-id/xx/yyyy.debug. */
+static int stripped_copy(const char *lib, const char *dir)
+{
+	char cmd[20000];
+
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; id=$(readelf -n '%s' | sed -n 's/.*Build ID: *//p'); test -n \"$id\"; "
+		 "d='%s/debug/.build-id/'$(echo $id | cut -c1-2); mkdir -p \"$d\"; "
+		 "objcopy --only-keep-debug '%s' \"$d/$(echo $id | cut -c3-).debug\"; "
+		 "objcopy --strip-all '%s' '%s/lib.so'; "
+		 "! nm '%s/lib.so' 2>/dev/null | grep -q symlib_hidden",
+		 lib, dir, lib, lib, dir, dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+Test(symbols, stripped_copy_named_from_its_debug_file_by_build_id, .fini = done)
+{
+	char dir[] = "/tmp/pbench-syms-XXXXXX", lib[4096], copy[4200], dbg[4200], cmd[4300];
+	const char *dirs[] = { dbg, NULL };
+	uint64_t hidden = (uint64_t)(uintptr_t)symlib_hidden_addr() + 1;
+	struct pb_space *bare;
+	struct pb_map m = { 0 };
+	const struct pb_sym *s;
+
+	if (!have("objcopy") || !have("readelf"))
+		cr_skip_test("objcopy or readelf is not installed (binutils)");
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(lib_map(&m, lib, sizeof(lib)), 0, "libsymtest.so is not mapped");
+	cr_assert_eq(stripped_copy(lib, dir), 0, "no stripped copy of %s", lib);
+	snprintf(copy, sizeof(copy), "%s/lib.so", dir);
+	snprintf(dbg, sizeof(dbg), "%s/debug", dir);
+	m.path = copy;
+	/* without the debug directory the static function has no name */
+	cr_assert_eq(pb_syms_new(&syms, NULL), 0);
+	cr_assert_eq(pb_space_new(syms, getpid(), &bare), 0);
+	cr_assert_eq(pb_space_add_map(bare, &m), 0);
+	s = lookup(bare, hidden);
+	cr_expect_str_neq(fn(s), "symlib_hidden", "named without its debug file");
+	cr_expect_str_eq(s->dso, copy);
+	done();
+	/* with it, named, with its line */
+	cr_assert_eq(pb_syms_new(&syms, dirs), 0);
+	cr_assert_eq(pb_space_new(syms, getpid(), &bare), 0);
+	cr_assert_eq(pb_space_add_map(bare, &m), 0);
+	s = lookup(bare, hidden);
+	cr_expect_str_eq(fn(s), "symlib_hidden");
+	cr_expect_str_eq(s->dso, copy);
+	cr_expect(ends_with(s->frames[0].file, "symbols_lib.c"), "file '%s'", s->frames[0].file);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+Test(symbols, inline_frames_and_their_lines, .fini = done)
+{
+	const struct pb_sym *s;
+
+	self_space(NULL);
+	s = lookup(self, (uint64_t)(uintptr_t)symtest_inline_pc);
+	cr_assert_eq(s->n, 3, "%zu frames, innermost '%s'", s->n, s->frames[0].function);
+	cr_expect_str_eq(s->frames[0].function, "symtest_inner");
+	cr_expect_str_eq(s->frames[1].function, "symtest_middle");
+	cr_expect_str_eq(s->frames[2].function, "symtest_outer");
+	cr_expect(s->frames[0].inlined && s->frames[1].inlined && !s->frames[2].inlined);
+	for (int i = 0; i < 3; i++)
+		cr_expect(ends_with(s->frames[i].file, "symbols_target.c"), "frame %d file '%s'",
+			  i, s->frames[i].file);
+	cr_expect(s->frames[0].line > symtest_inner_first && s->frames[0].line < symtest_inner_last,
+		  "inner's line %u not in (%u, %u)", s->frames[0].line, symtest_inner_first,
+		  symtest_inner_last);
+	cr_expect_eq(s->frames[1].line, symtest_middle_call);
+	cr_expect_eq(s->frames[2].line, symtest_outer_call);
+}
+
+Test(symbols, cache_across_spaces_and_load_addresses, .fini = done)
+{
+	char lib[4096];
+	struct pb_space *other;
+	struct pb_map m = { 0 };
+	const struct pb_sym *a, *b;
+	uint64_t lookups, hits, off;
+
+	self_space(NULL);
+	cr_assert_eq(lib_map(&m, lib, sizeof(lib)), 0);
+	a = lookup(self, (uint64_t)(uintptr_t)symlib_work + 2);
+	cr_assert_eq(lookup(self, (uint64_t)(uintptr_t)symlib_work + 2), a);
+	/* the same file placed 1 GiB higher in another process: the same DSO, a hit */
+	off = (uint64_t)(uintptr_t)symlib_work + 2 - m.start;
+	m.path = lib;
+	m.start += 1ull << 30;
+	m.end += 1ull << 30;
+	cr_assert_eq(pb_space_new(syms, 1, &other), 0);
+	cr_assert_eq(pb_space_add_map(other, &m), 0);
+	b = lookup(other, m.start + off);
+	cr_expect_eq(b, a, "%s in %s (%s), not %s in %s", fn(b), b->dso, b->why ? b->why : "", fn(a), a->dso);
+	pb_syms_counts(syms, &lookups, &hits);
+	cr_expect_eq(lookups, 3);
+	cr_expect_eq(hits, 2);
+}
+
+Test(symbols, unknown_said_per_dso_never_dropped, .fini = done)
+{
+	struct pb_map anon = { .start = 0x10000, .end = 0x20000, .path = "//anon" };
+	struct pb_map text = { .start = 0x30000, .end = 0x40000, .path = "/etc/hostname" };
+	struct pb_map gone = { .start = 0x50000, .end = 0x60000, .path = "/nonexistent/libgone.so" };
+	const struct pb_sym *s;
+
+	cr_assert_eq(pb_syms_new(&syms, NULL), 0);
+	cr_assert_eq(pb_space_new(syms, 1, &self), 0);
+	cr_assert_eq(pb_space_add_map(self, &anon), 0);
+	cr_assert_eq(pb_space_add_map(self, &text), 0);
+	cr_assert_eq(pb_space_add_map(self, &gone), 0);
+	s = lookup(self, 0x10010);
+	cr_expect_null(s->frames[0].function);
+	cr_expect_str_eq(s->dso, "//anon");
+	s = lookup(self, 0x30010);
+	cr_expect_null(s->frames[0].function);
+	cr_expect_str_eq(s->dso, "/etc/hostname");
+	cr_expect_not_null(s->why);
+	s = lookup(self, 0x50010);
+	cr_expect_str_eq(s->dso, "/nonexistent/libgone.so");
+	cr_expect_str_eq(s->why, "cannot open the file");
+	s = lookup(self, 0x70000);
+	cr_expect_null(s->frames[0].function);
+	cr_expect_str_eq(s->dso, "[unknown]");
+	cr_expect_eq(pb_space_add_map(self, &(struct pb_map){ .start = 5, .end = 5 }), -EINVAL);
+}
+
+Test(symbols, kernel_from_kallsyms, .fini = done)
+{
+	char line[512], name[256], type;
+	uint64_t addr = 0, a;
+	const struct pb_sym *s;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		cr_skip_test("/proc/kallsyms cannot be read here");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 " %c %255s", &a, &type, name) == 3 && type == 'T' &&
+		    !strcmp(name, "schedule"))
+			addr = a;
+	fclose(f);
+	cr_assert_eq(pb_syms_new(&syms, NULL), 0);
+	cr_assert_eq(pb_space_new(syms, 1, &self), 0);
+	if (!addr) {	/* hidden: every address 0 */
+		s = lookup(self, 0xffffffff81000000ull);
+		cr_expect_null(s->frames[0].function);
+		cr_expect_str_eq(pb_syms_kernel_why(syms), "kernel addresses hidden (kptr_restrict)");
+		return;
+	}
+	s = lookup(self, addr + 1);
+	cr_expect_str_eq(fn(s), "schedule");
+	cr_expect_str_eq(s->dso, "[kernel.kallsyms]");
+	cr_expect_null(pb_syms_kernel_why(syms));
+}
+
+Test(symbols, jit_map_of_the_process_user_only, .fini = done)
+{
+	char dir[] = "/tmp/pbench-jit-XXXXXX", path[256], link[256], cmd[300];
+	struct pb_map anon = { .start = 0x7000000, .end = 0x7100000, .path = "//anon" };
+	const struct pb_sym *s;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/perf-%d.map", dir, (int)getpid());
+	cr_assert_not_null(f = fopen(path, "w"));
+	fprintf(f, "7000100 40 LazyCompile:~hot /app.js:3\n7000200 20 Stub:other\n");
+	fclose(f);
+	cr_assert_eq(pb_syms_new(&syms, NULL), 0);
+	cr_assert_eq(pb_space_new(syms, getpid(), &self), 0);
+	cr_assert_eq(pb_space_add_map(self, &anon), 0);
+	cr_assert_eq(pb_space_read_jit(self, dir, getuid() + 1), -EACCES, "another user's map");
+	cr_assert_eq(pb_space_read_jit(self, dir, getuid()), 0);
+	s = lookup(self, 0x7000110);
+	cr_expect_str_eq(fn(s), "LazyCompile:~hot /app.js:3");
+	cr_expect(ends_with(s->dso, path + 1), "dso '%s'", s->dso);
+	s = lookup(self, 0x7000150);	/* between the two: the anonymous map's unknown */
+	cr_expect_null(s->frames[0].function);
+	snprintf(link, sizeof(link), "%s/real.map", dir);
+	cr_assert_eq(rename(path, link), 0);
+	cr_assert_eq(symlink(link, path), 0);
+	cr_expect_eq(pb_space_read_jit(self, dir, getuid()), -EACCES, "a link was followed");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+/* The end of the mapping of this process holding addr (the stack's), or 0. */
+static uint64_t map_end_of(uint64_t addr)
+{
+	char line[4200];
+	uint64_t start, end, found = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64, &start, &end) == 2 && start <= addr &&
+		    addr < end)
+			found = end;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+#if defined(__x86_64__)
+/* symtest_c's registers as PERF_SAMPLE_REGS_USER lays them out for this mask: perf's x86
+ * BX (1), BP (6), SP (7), IP (8), R12-R15 (20-23): the callee-saved ones, IP and SP. */
+#define CAPTURED_MASK (1ull << 1 | 1ull << 6 | 1ull << 7 | 1ull << 8 | 0xfull << 20)
+
+static void captured_regs(uint64_t *r)
+{
+	const uint64_t *c = symtest_cap;	/* IP SP BP BX R12 R13 R14 R15 */
+	uint64_t v[8] = { c[3], c[2], c[1], c[0], c[4], c[5], c[6], c[7] };
+
+	memcpy(r, v, sizeof(v));
+}
+#endif
+
+Test(symbols, unwind_without_frame_pointers_by_cfi, .fini = done)
+{
+#if !defined(__x86_64__)
+	cr_skip_test("the test's capture of registers is written for x86_64 only");
+#else
+	uint64_t regs[8], ips[128];
+	const char *want[] = { "symtest_c", "symtest_b", "symtest_a" }, *cut;
+	size_t n = 0, short_n = 0;
+
+	symtest_stack_end = map_end_of((uint64_t)(uintptr_t)__builtin_frame_address(0));
+	cr_assert_neq(symtest_stack_end, 0);
+	symtest_a();
+	captured_regs(regs);
+	self_space(NULL);
+	cr_assert_eq(pb_space_unwind(self, regs, CAPTURED_MASK, symtest_stack, symtest_stack_size,
+				     ips, ARRAY_SIZE(ips), &n, &cut), 0);
+	cr_log_info("unwound %zu frames from a %zu-byte stack copy, %s", n, symtest_stack_size,
+		    cut ? cut : "complete");
+	cr_assert_geq(n, 4, "%zu frames (%s)", n, cut ? cut : "complete");
+	for (size_t i = 0; i < n; i++)
+		cr_log_info("  #%zu %s in %s", i, fn(lookup(self, ips[i])), lookup(self, ips[i])->dso);
+	if (!cut)	/* complete: CFI ended it at the program's entry */
+		cr_expect_str_eq(fn(lookup(self, ips[n - 1])), "_start");
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		cr_expect_str_eq(fn(lookup(self, ips[i])), want[i], "frame %zu", i);
+	cr_expect(ends_with(lookup(self, ips[3])->dso, "/test_symbols"), "symtest_a's caller in %s",
+		  lookup(self, ips[3])->dso);
+	/* 24 bytes of stack: symtest_c's frame at most, the chain cut and said so */
+	cr_assert_eq(pb_space_unwind(self, regs, CAPTURED_MASK, symtest_stack, 24, ips,
+				     ARRAY_SIZE(ips), &short_n, &cut), 0);
+	cr_expect_not_null(cut, "a chain of %zu frames from 24 bytes said complete", short_n);
+	cr_expect_lt(short_n, n);
+	cr_expect_geq(short_n, 1);
+	/* no SP in the mask: refused */
+	cr_expect_eq(pb_space_unwind(self, regs, CAPTURED_MASK & ~(1ull << 7), symtest_stack, 24,
+				     ips, ARRAY_SIZE(ips), &short_n, &cut), -EINVAL);
+#endif
+}
