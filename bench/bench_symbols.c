@@ -26,7 +26,6 @@
 #include <unistd.h>
 
 #include "symbols/symbols.h"
-#include "symbols/symbols_inner.h"
 
 #define DISTINCT 1000
 #define SAMPLES 1000000
@@ -39,29 +38,41 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* DISTINCT addresses: half over libc's text, half over this program's. */
-static int pick(struct pb_space *sp, uint64_t *addr, const char **libc_path, uint64_t *libc_bias)
+/* An executable mapping of this process whose path holds name: [start, end), its offset. */
+static int exec_map(const char *name, uint64_t *start, uint64_t *end, uint64_t *pgoff,
+		    char *path, size_t len)
 {
-	const struct pb_smap *libc = NULL, *self = NULL;
+	char line[4200], perms[8];
+	int at, found = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
 
-	for (size_t i = 0; i < sp->n; i++) {
-		const struct pb_smap *m = &sp->map[i];
-
-		if (m->dso && strstr(m->name, "/libc.so"))
-			libc = m;
-		else if (m->dso && strstr(m->name, "bench_symbols"))
-			self = m;
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		at = 0;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*u %n", start, end,
+			   perms, pgoff, &at) >= 4 && at && strchr(perms, 'x') && strstr(line, name)) {
+			snprintf(path, len, "%s", line + at);
+			path[strcspn(path, "\n")] = 0;
+			found = 1;
+		}
 	}
-	if (!libc || !self)
+	if (f)
+		fclose(f);
+	return found ? 0 : -1;
+}
+
+/* DISTINCT addresses: half over libc's text, half over this program's; libc's path and the
+ * offset that makes its addresses file addresses (its text's vaddr is its file offset). */
+static int pick(uint64_t *addr, char *libc, size_t len, uint64_t *libc_bias)
+{
+	uint64_t s[2], e[2], off[2];
+	char self[4200];
+
+	if (exec_map("/libc.so", &s[1], &e[1], &off[1], libc, len) ||
+	    exec_map("bench_symbols", &s[0], &e[0], &off[0], self, sizeof(self)))
 		return -1;
-	for (int i = 0; i < DISTINCT; i++) {
-		const struct pb_smap *m = i % 2 ? libc : self;
-		uint64_t span = m->end - m->start;
-
-		addr[i] = m->start + span * (uint64_t)(i / 2) / (DISTINCT / 2);
-	}
-	*libc_path = libc->name;
-	*libc_bias = libc->bias;
+	for (int i = 0; i < DISTINCT; i++)
+		addr[i] = s[i % 2] + (e[i % 2] - s[i % 2]) * (uint64_t)(i / 2) / (DISTINCT / 2);
+	*libc_bias = s[1] - off[1];
 	return 0;
 }
 
@@ -102,16 +113,20 @@ int main(void)
 	struct pb_space *sp, *next;
 	uint64_t bias, nl, hits, kaddr = 0xffffffff81000000ull;
 	const struct pb_sym *k;
-	const char *libc;
+	char libc[4200];
 	double t0, t_space, t_cold, t_warm, t_next, t_kernel, t_a2l;
 
 	if (pb_syms_new(&syms, NULL) || pb_space_new(syms, getpid(), &sp)) {
 		printf("bench_symbols: not measured: the symbolizer could not start\n");
 		return 1;
 	}
-	t0 = now_s();
-	if (pb_space_read_maps(sp) || pick(sp, addr, &libc, &bias)) {
+	if (pick(addr, libc, sizeof(libc), &bias)) {
 		printf("bench_symbols: not measured: no libc or program mapping found\n");
+		return 1;
+	}
+	t0 = now_s();
+	if (pb_space_read_maps(sp)) {
+		printf("bench_symbols: not measured: /proc/self/maps could not be read\n");
 		return 1;
 	}
 	t_space = now_s() - t0;
