@@ -13,7 +13,11 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <gelf.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "symbols/symbols_inner.h"
 
@@ -73,14 +77,12 @@ static size_t function_scopes(Dwarf_Die *scopes, int ns, int *idx, size_t max)
 	return k;
 }
 
-size_t pb_dwarf_frames(struct Dwfl_Module *mod, uint64_t addr, struct pb_frame *f, size_t max)
+size_t pb_dwarf_frames(struct Dwfl_Module *mod, uint64_t addr, const char *elfname,
+		       struct pb_frame *f, size_t max)
 {
-	GElf_Sym sym;
-	GElf_Off off;
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *scopes = NULL, *cu;
 	int idx[MAX_SCOPES], ln = 0, ns = 0;
-	const char *elfname = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
 	Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
 	const char *file = line ? dwfl_lineinfo(line, NULL, &ln, NULL, NULL, NULL) : NULL;
 	size_t k = 0;
@@ -116,6 +118,111 @@ size_t pb_dwarf_frames(struct Dwfl_Module *mod, uint64_t addr, struct pb_frame *
 		f[k - 1].function = elfname;
 	free(scopes);
 	return f[0].function || f[0].file || k > 1 ? k : 0;
+}
+
+/* ---- the symbol table ---------------------------------------------------------------------- */
+
+struct tbuild {
+	struct pb_symtab *t;
+	size_t cap, len, tcap;
+};
+
+static int tsym_add(struct tbuild *b, uint64_t addr, uint64_t size, const char *name)
+{
+	size_t n = strlen(name) + 1;
+	struct pb_symtab *t = b->t;
+
+	if (t->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 1024;
+		struct pb_tsym *p = realloc(t->sym, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		t->sym = p;
+		b->cap = cap;
+	}
+	if (b->len + n > b->tcap) {
+		size_t cap = b->tcap ? b->tcap * 2 : 65536;
+		char *p;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		if (cap > UINT32_MAX || !(p = realloc(t->text, cap)))
+			return -ENOMEM;
+		t->text = p;
+		b->tcap = cap;
+	}
+	memcpy(t->text + b->len, name, n);
+	t->sym[t->n++] = (struct pb_tsym){ .addr = addr, .size = size, .name = (uint32_t)b->len };
+	b->len += n;
+	return 0;
+}
+
+/* By address; at one address the larger first (the function over a label in it). */
+static int tsym_cmp(const void *a, const void *b)
+{
+	const struct pb_tsym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->size > y->size ? -1 : x->size < y->size;
+}
+
+int pb_symtab_build(struct Dwfl_Module *mod, uint64_t bias, struct pb_symtab *t)
+{
+	struct tbuild b = { .t = t };
+	int n = dwfl_module_getsymtab(mod);
+
+	t->built = 1;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+
+		if (!name || !*name || shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC))
+			continue;
+		if (tsym_add(&b, addr - bias, sym.st_size, name)) {
+			pb_symtab_release(t);
+			t->built = 1;
+			return -ENOMEM;
+		}
+	}
+	qsort(t->sym, t->n, sizeof(*t->sym), tsym_cmp);
+	return 0;
+}
+
+const char *pb_symtab_find(const struct pb_symtab *t, uint64_t a)
+{
+	size_t lo = 0, hi = t->n;
+	const struct pb_tsym *s;
+
+	while (lo < hi) {	/* the first symbol above a */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->sym[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	/* the symbols at the same address: the first (largest) holding a */
+	s = &t->sym[lo - 1];
+	while (s > t->sym && s[-1].addr == s->addr)
+		s--;
+	if (s->size && a >= s->addr + s->size)
+		return NULL;
+	return t->text + s->name;
+}
+
+void pb_symtab_release(struct pb_symtab *t)
+{
+	free(t->sym);
+	free(t->text);
+	memset(t, 0, sizeof(*t));
 }
 #else
 typedef int pb_sym_dwarf_not_built;	/* DW=0 */

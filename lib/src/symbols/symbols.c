@@ -204,6 +204,7 @@ void pb_syms_free(struct pb_syms *s)
 		free(s->dso[i]->path);
 		free(s->dso[i]->cache.key);
 		free(s->dso[i]->cache.val);
+		pb_symtab_release(&s->dso[i]->symtab);
 		free(s->dso[i]);
 	}
 	free(s->dso);
@@ -641,7 +642,12 @@ static const struct pb_sym *dso_sym(struct pb_space *sp, struct pb_smap *m, uint
 {
 	struct pb_syms *s = sp->s;
 	struct pb_frame f[MAX_FRAMES];
-	size_t n = pb_dwarf_frames(m->mod, addr, f, MAX_FRAMES);
+	size_t n;
+
+	if (!m->dso->symtab.built && pb_symtab_build(m->mod, m->bias, &m->dso->symtab))
+		return NULL;
+	n = pb_dwarf_frames(m->mod, addr, pb_symtab_find(&m->dso->symtab, addr - m->bias), f,
+			    MAX_FRAMES);
 
 	if (!n || !f[n - 1].function)
 		return map_unknown(sp, m, "no symbol");

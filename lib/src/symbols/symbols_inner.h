@@ -44,10 +44,30 @@ int pb_jit_read(const char *dir, pid_t pid, uid_t uid, struct pb_jit_entry **out
 		char *path, size_t path_len);
 void pb_jit_free(struct pb_jit_entry *e, size_t n);
 
-/* sym_dwarf.c: the frames of addr in mod, innermost first (the inlined ones, then their
- * function), at most max: names as DWARF or the ELF symbol table give them (mangled), files
- * and names owned by libdwfl. Returns how many (0: nothing known of addr). */
-size_t pb_dwarf_frames(struct Dwfl_Module *mod, uint64_t addr, struct pb_frame *f, size_t max);
+/* sym_dwarf.c: a DSO's function symbols (.symtab, else .dynsym; the debug file's where the
+ * file is stripped), sorted by file address: libdwfl looks a symbol up by a walk of the whole
+ * table (1 ms an address in libc), this by a binary search. */
+struct pb_tsym {
+	uint64_t addr, size;	/* file address (the runtime one less the load bias) */
+	uint32_t name;		/* offset into text */
+};
+struct pb_symtab {
+	struct pb_tsym *sym;
+	size_t n;
+	char *text;
+	int built;
+};
+/* The table of mod (loaded at bias) into t. 0, -ENOMEM. */
+int pb_symtab_build(struct Dwfl_Module *mod, uint64_t bias, struct pb_symtab *t);
+/* The name of the function holding file address a, or NULL. */
+const char *pb_symtab_find(const struct pb_symtab *t, uint64_t a);
+void pb_symtab_release(struct pb_symtab *t);
+/* The frames of addr in mod, innermost first (the inlined ones, then their function), at most
+ * max: names as DWARF gives them (mangled), the outermost elfname when given (the symbol
+ * table's name for it); files and names owned by libdwfl. Returns how many (0: nothing known
+ * of addr). */
+size_t pb_dwarf_frames(struct Dwfl_Module *mod, uint64_t addr, const char *elfname,
+		       struct pb_frame *f, size_t max);
 
 /* symbols.c: a DSO's symbols by address in the file's own addresses (its vaddrs: the same in
  * every process, whatever its load bias), open addressing. */
@@ -61,6 +81,7 @@ struct pb_dso {
 	char *id;		/* build-id in hex, or "path dev ino size mtime" */
 	char *path;
 	struct pb_cache cache;
+	struct pb_symtab symtab;
 };
 
 /* One mapping of a space: addresses [start, end) are the DSO's (or name's) at start - bias. */
