@@ -5,7 +5,13 @@
 
 static volatile int sink;
 
-static __attribute__((noinline, noclone)) int symlib_hidden(int n)
+#ifdef __clang__
+#define KEEP __attribute__((noinline))
+#else
+#define KEEP __attribute__((noinline, noclone))
+#endif
+
+static KEEP int symlib_hidden(int n)
 {
 	for (int i = 0; i < n; i++)
 		sink += i;

@@ -15,6 +15,13 @@ size_t symtest_stack_size;
 uint64_t symtest_stack_end;
 static volatile unsigned sink;
 
+/* Called, never inlined nor cloned into a .constprop copy (GCC's; clang has no noclone). */
+#ifdef __clang__
+#define KEEP __attribute__((noinline))
+#else
+#define KEEP __attribute__((noinline, noclone))
+#endif
+
 const unsigned symtest_inner_first = __LINE__;
 static inline __attribute__((always_inline)) unsigned symtest_inner(unsigned x)
 {
@@ -34,7 +41,7 @@ static inline __attribute__((always_inline)) unsigned symtest_middle(unsigned x)
 }
 
 const unsigned symtest_outer_call = __LINE__ + 3;
-__attribute__((noinline, noclone)) unsigned symtest_outer(unsigned x)
+KEEP unsigned symtest_outer(unsigned x)
 {
 	unsigned v = symtest_middle(x);
 
@@ -44,7 +51,7 @@ __attribute__((noinline, noclone)) unsigned symtest_outer(unsigned x)
 
 /* The stack from SP up, byte by byte through a volatile pointer: no memcpy (a sanitizer's
  * would refuse the callers' frames) and no loop the compiler makes one. */
-static __attribute__((noinline, noclone)) void copy_stack(void)
+static KEEP void copy_stack(void)
 {
 	const volatile unsigned char *p = (const volatile unsigned char *)(uintptr_t)symtest_cap[1];
 	size_t n = SYMTEST_STACK;
@@ -56,7 +63,7 @@ static __attribute__((noinline, noclone)) void copy_stack(void)
 	symtest_stack_size = n;
 }
 
-__attribute__((noinline, noclone)) void symtest_c(void)
+KEEP void symtest_c(void)
 {
 #if defined(__x86_64__)
 	__asm__ volatile("lea 0(%%rip), %%rax\n\t"
@@ -76,13 +83,13 @@ __attribute__((noinline, noclone)) void symtest_c(void)
 	sink++;
 }
 
-__attribute__((noinline, noclone)) void symtest_b(void)
+KEEP void symtest_b(void)
 {
 	symtest_c();
 	sink++;
 }
 
-__attribute__((noinline, noclone)) void symtest_a(void)
+KEEP void symtest_a(void)
 {
 	symtest_b();
 	sink++;

@@ -77,19 +77,49 @@ static size_t function_scopes(Dwarf_Die *scopes, int ns, int *idx, size_t max)
 	return k;
 }
 
+/* The CU holding addr. libdwfl finds it by .debug_aranges, which clang does not emit by
+ * default and elfutils before 0.191 does not make up: then each CU's ranges are tried. */
+static Dwarf_Die *cu_of(struct Dwfl_Module *mod, uint64_t addr, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+
+	if (cu)
+		return cu;
+	while ((cu = dwfl_module_nextcu(mod, cu, bias)))
+		if (dwarf_haspc(cu, addr - *bias) > 0)
+			return cu;
+	return NULL;
+}
+
+/* The file and line of addr, by libdwfl or (no aranges) from its CU's line table. */
+static const char *line_of(struct Dwfl_Module *mod, Dwarf_Die *cu, uint64_t addr,
+			   Dwarf_Addr bias, int *ln)
+{
+	Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
+	Dwarf_Line *l;
+
+	*ln = 0;
+	if (line)
+		return dwfl_lineinfo(line, NULL, ln, NULL, NULL, NULL);
+	if (!cu || !(l = dwarf_getsrc_die(cu, addr - bias)) || dwarf_lineno(l, ln))
+		return NULL;
+	return dwarf_linesrc(l, NULL, NULL);
+}
+
 size_t pb_dwarf_frames(struct Dwfl_Module *mod, uint64_t addr, const char *elfname,
 		       struct pb_frame *f, size_t max)
 {
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *scopes = NULL, *cu;
 	int idx[MAX_SCOPES], ln = 0, ns = 0;
-	Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
-	const char *file = line ? dwfl_lineinfo(line, NULL, &ln, NULL, NULL, NULL) : NULL;
+	const char *file;
 	size_t k = 0;
 
 	if (!max)
 		return 0;
-	if ((cu = dwfl_module_addrdie(mod, addr, &bias)))
+	cu = cu_of(mod, addr, &bias);
+	file = line_of(mod, cu, addr, bias, &ln);
+	if (cu)
 		ns = dwarf_getscopes(cu, addr - bias, &scopes);
 	if (ns > 0) {	/* past an inlined instance, getscopes goes to its abstract definition */
 		Dwarf_Die inner = scopes[0];
