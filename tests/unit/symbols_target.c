@@ -94,3 +94,31 @@ KEEP void symtest_a(void)
 	symtest_b();
 	sink++;
 }
+
+/* A leaf that spins n rounds under symtest_spin_b and symtest_spin_a, for a sampler's
+ * PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER to catch. */
+KEEP uint64_t symtest_spin_c(uint64_t n)
+{
+	uint64_t x = n;
+
+	for (uint64_t i = 0; i < n; i++)
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+	sink = (unsigned)x;
+	return x;
+}
+
+KEEP uint64_t symtest_spin_b(uint64_t n)
+{
+	uint64_t r = symtest_spin_c(n);
+
+	sink++;
+	return r + 1;
+}
+
+KEEP uint64_t symtest_spin_a(uint64_t n)
+{
+	uint64_t r = symtest_spin_b(n);
+
+	sink++;
+	return r + 2;
+}

@@ -28,6 +28,11 @@ void symtest_a(void);
 void symtest_b(void);
 void symtest_c(void);
 
+/* symtest_spin_a calls symtest_spin_b calls symtest_spin_c, a leaf that spins n rounds. */
+uint64_t symtest_spin_a(uint64_t n);
+uint64_t symtest_spin_b(uint64_t n);
+uint64_t symtest_spin_c(uint64_t n);
+
 /* libsymtest.so: an exported function and the address of a static one (not in .dynsym). */
 int symlib_work(int n);
 const void *symlib_hidden_addr(void);

@@ -10,10 +10,14 @@
  */
 #include <criterion/criterion.h>
 #include <inttypes.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "symbols/symbols.h"
@@ -367,6 +371,7 @@ Test(symbols, unwind_without_frame_pointers_by_cfi, .fini = done)
 	cr_skip_test("the test's capture of registers is written for x86_64 only");
 #else
 	uint64_t regs[8], ips[128];
+	char chain[2048] = "";
 	const char *want[] = { "symtest_c", "symtest_b", "symtest_a" }, *cut;
 	size_t n = 0, short_n = 0;
 
@@ -380,8 +385,10 @@ Test(symbols, unwind_without_frame_pointers_by_cfi, .fini = done)
 	cr_log_info("unwound %zu frames from a %zu-byte stack copy, %s", n, symtest_stack_size,
 		    cut ? cut : "complete");
 	cr_assert_geq(n, 4, "%zu frames (%s)", n, cut ? cut : "complete");
-	for (size_t i = 0; i < n; i++)
-		cr_log_info("  #%zu %s in %s", i, fn(lookup(self, ips[i])), lookup(self, ips[i])->dso);
+	for (size_t i = 0, at = 0; i < n && at < sizeof(chain) - 1; i++)
+		at += (size_t)snprintf(chain + at, sizeof(chain) - at, "%s%s", i ? " < " : "",
+				       fn(lookup(self, ips[i])));
+	cr_log_info("the chain: %s", chain);
 	if (!cut)	/* complete: CFI ended it at the program's entry */
 		cr_expect_str_eq(fn(lookup(self, ips[n - 1])), "_start");
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
@@ -398,4 +405,126 @@ Test(symbols, unwind_without_frame_pointers_by_cfi, .fini = done)
 	cr_expect_eq(pb_space_unwind(self, regs, CAPTURED_MASK & ~(1ull << 7), symtest_stack, 24,
 				     ips, ARRAY_SIZE(ips), &short_n, &cut), -EINVAL);
 #endif
+}
+
+/* ---- a real sample: perf_event_open on this thread, the chain of its samples ---------------- */
+
+#define RING_PAGES 64		/* data pages of the ring (a power of two) */
+#define STACK_BYTES 4096	/* PERF_SAMPLE_STACK_USER's size */
+
+struct ring {
+	int fd;
+	unsigned char *base;	/* the metadata page, then the data */
+	size_t page;
+};
+
+/* task-clock every ms of this thread, user only, with the registers and the stack. */
+static int ring_open(struct ring *r)
+{
+	struct perf_event_attr a = { .size = sizeof(a) };
+
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.sample_period = 1000000;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	a.sample_regs_user = pb_unwind_regs_mask();
+	a.sample_stack_user = STACK_BYTES;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	r->page = (size_t)sysconf(_SC_PAGESIZE);
+	r->fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (r->fd < 0)
+		return -errno;
+	r->base = mmap(NULL, r->page * (1 + RING_PAGES), PROT_READ | PROT_WRITE, MAP_SHARED,
+		       r->fd, 0);
+	if (r->base == MAP_FAILED) {
+		close(r->fd);
+		return -errno;
+	}
+	return 0;
+}
+
+/* The samples whose IP is in symtest_spin_c: how many, and how many unwound to spin_c,
+ * spin_b, spin_a in that order. */
+static void ring_chains(struct ring *r, int *leaf, int *right)
+{
+	struct perf_event_mmap_page *meta = (void *)r->base;
+	const unsigned char *data = r->base + r->page;
+	size_t size = r->page * RING_PAGES, nregs = __builtin_popcountll(pb_unwind_regs_mask());
+	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE), tail = 0;
+	static unsigned char rec[65536];
+
+	while (tail + sizeof(struct perf_event_header) <= head) {
+		struct perf_event_header h;
+
+		for (size_t i = 0; i < sizeof(h); i++)
+			((unsigned char *)&h)[i] = data[(tail + i) % size];
+		if (!h.size || tail + h.size > head)
+			break;
+		for (size_t i = 0; i < h.size; i++)
+			rec[i] = data[(tail + i) % size];
+		tail += h.size;
+		if (h.type != PERF_RECORD_SAMPLE)
+			continue;
+		const uint64_t *u = (const uint64_t *)(rec + sizeof(h)), *regs = u + 2;
+		uint64_t ip = u[0], abi = u[1], ssize = regs[nregs], ips[64];
+		const unsigned char *stack = (const unsigned char *)(regs + nregs + 1);
+		uint64_t dyn = ssize ? *(const uint64_t *)(stack + ssize) : 0;
+		const char *cut, *want[] = { "symtest_spin_c", "symtest_spin_b", "symtest_spin_a" };
+		size_t n = 0;
+		int ok = 1;
+
+		if (!abi || strcmp(fn(lookup(self, ip)), want[0]))
+			continue;
+		(*leaf)++;
+		cr_assert_eq(pb_space_unwind(self, regs, pb_unwind_regs_mask(), stack, dyn, ips,
+					     ARRAY_SIZE(ips), &n, &cut), 0);
+		for (size_t i = 0; i < 3; i++)
+			ok &= n > i && !strcmp(fn(lookup(self, ips[i])), want[i]);
+		*right += ok;
+	}
+}
+
+Test(symbols, unwind_samples_of_perf_event_open, .fini = done)
+{
+	struct ring r;
+	int err, leaf = 0, right = 0;
+
+	if (!pb_unwind_regs_mask())
+		cr_skip_test("DWARF unwinding is not built for this architecture");
+	if ((err = ring_open(&r)))
+		cr_skip_test("perf_event_open(task-clock, REGS_USER|STACK_USER) is refused here: %s",
+			     strerror(-err));
+	self_space(NULL);
+	ioctl(r.fd, PERF_EVENT_IOC_ENABLE, 0);
+	symtest_spin_a(30000000);
+	ioctl(r.fd, PERF_EVENT_IOC_DISABLE, 0);
+	ring_chains(&r, &leaf, &right);
+	cr_log_info("%d samples in symtest_spin_c, %d unwound to spin_b and spin_a", leaf, right);
+	cr_expect_geq(leaf, 1, "no sample fell in symtest_spin_c");
+	cr_expect_eq(right, leaf, "%d of %d samples in the leaf unwound to its callers", right, leaf);
+	munmap(r.base, r.page * (1 + RING_PAGES));
+	close(r.fd);
+}
+
+Test(symbols, build_id_given_and_not_the_file_s, .fini = done)
+{
+	static const unsigned char other[20] = { 1, 2, 3 };
+	char lib[4096];
+	struct pb_map m = { 0 };
+	const struct pb_sym *s;
+
+	cr_assert_eq(pb_syms_new(&syms, NULL), 0);
+	cr_assert_eq(pb_space_new(syms, 1, &self), 0);
+	cr_assert_eq(lib_map(&m, lib, sizeof(lib)), 0);
+	m.path = lib;
+	m.build_id = other;
+	m.build_id_size = sizeof(other);
+	cr_assert_eq(pb_space_add_map(self, &m), 0);
+	s = lookup(self, (uint64_t)(uintptr_t)symlib_work + 1);
+	cr_expect_null(s->frames[0].function, "named '%s' from a file of another build",
+		       s->frames[0].function);
+	cr_expect_str_eq(s->dso, lib);
+	cr_expect_str_eq(s->why, "build-id differs: the file changed since the run");
 }

@@ -157,8 +157,9 @@ struct tbuild {
 	size_t cap, len, tcap;
 };
 
-static int tsym_add(struct tbuild *b, uint64_t addr, uint64_t size, const char *name)
+static int tsym_add(struct tbuild *b, const GElf_Sym *sym, uint64_t addr, const char *name)
 {
+	int bind = GELF_ST_BIND(sym->st_info);
 	size_t n = strlen(name) + 1;
 	struct pb_symtab *t = b->t;
 
@@ -183,19 +184,31 @@ static int tsym_add(struct tbuild *b, uint64_t addr, uint64_t size, const char *
 		b->tcap = cap;
 	}
 	memcpy(t->text + b->len, name, n);
-	t->sym[t->n++] = (struct pb_tsym){ .addr = addr, .size = size, .name = (uint32_t)b->len };
+	t->sym[t->n++] = (struct pb_tsym){ .addr = addr, .size = sym->st_size,
+					   .name = (uint32_t)b->len,
+					   .rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2 };
 	b->len += n;
 	return 0;
 }
 
-/* By address; at one address the larger first (the function over a label in it). */
-static int tsym_cmp(const void *a, const void *b)
+/* By address; at one address the larger first (the function over a label in it), then the
+ * name perf would choose among aliases: global over weak over local, fewer leading
+ * underscores, shorter (__libc_start_main over __libc_start_main_alias_2). */
+static int tsym_cmp(const void *a, const void *b, void *text)
 {
 	const struct pb_tsym *x = a, *y = b;
+	const char *nx = (const char *)text + x->name, *ny = (const char *)text + y->name;
+	size_t ux = strspn(nx, "_"), uy = strspn(ny, "_");
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return x->size > y->size ? -1 : x->size < y->size;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	return strlen(nx) < strlen(ny) ? -1 : strlen(nx) > strlen(ny) ? 1 : strcmp(nx, ny);
 }
 
 int pb_symtab_build(struct Dwfl_Module *mod, uint64_t bias, struct pb_symtab *t)
@@ -214,13 +227,13 @@ int pb_symtab_build(struct Dwfl_Module *mod, uint64_t bias, struct pb_symtab *t)
 		if (!name || !*name || shndx == SHN_UNDEF ||
 		    (type != STT_FUNC && type != STT_GNU_IFUNC))
 			continue;
-		if (tsym_add(&b, addr - bias, sym.st_size, name)) {
+		if (tsym_add(&b, &sym, addr - bias, name)) {
 			pb_symtab_release(t);
 			t->built = 1;
 			return -ENOMEM;
 		}
 	}
-	qsort(t->sym, t->n, sizeof(*t->sym), tsym_cmp);
+	qsort_r(t->sym, t->n, sizeof(*t->sym), tsym_cmp, t->text);
 	return 0;
 }
 

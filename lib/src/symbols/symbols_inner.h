@@ -50,6 +50,7 @@ void pb_jit_free(struct pb_jit_entry *e, size_t n);
 struct pb_tsym {
 	uint64_t addr, size;	/* file address (the runtime one less the load bias) */
 	uint32_t name;		/* offset into text */
+	uint32_t rank;		/* among aliases, lower is preferred: global, weak, local */
 };
 struct pb_symtab {
 	struct pb_tsym *sym;
