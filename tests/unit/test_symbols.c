@@ -3,12 +3,15 @@
  * The symbols module (lib/src/symbols/), whitebox: nothing calls it through the API yet.
  * Addresses of this program's functions (symbols_target.c, whose addresses nm gives too), of
  * libsymtest.so which it links, of a stripped copy of that library whose debug file is found
- * by build-id in a directory the test gives, the inline chain and lines of -O2 -g code, the
- * kernel's symbols, a JIT map and what cannot be symbolized. Then the call chain of
- * symtest_c, built without frame pointers, unwound by CFI from its registers and a copy of its
- * stack, and that chain cut short when the copy is.
+ * by build-id in a directory the test gives, the inline chain and lines of -O2 -g code, a C++
+ * name demangled, the kernel's symbols, a JIT map and what cannot be symbolized (never
+ * dropped). Then the call chain of symtest_c, built without frame pointers, unwound by CFI
+ * from its registers and a copy of its stack (and cut short when the copy is), and the chains
+ * of real samples: perf_event_open on this thread with PERF_SAMPLE_REGS_USER and
+ * PERF_SAMPLE_STACK_USER, each sample in the leaf unwound to its two callers.
  */
 #include <criterion/criterion.h>
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -527,4 +530,20 @@ Test(symbols, build_id_given_and_not_the_file_s, .fini = done)
 		       s->frames[0].function);
 	cr_expect_str_eq(s->dso, lib);
 	cr_expect_str_eq(s->why, "build-id differs: the file changed since the run");
+}
+
+Test(symbols, cxx_names_demangled, .fini = done)
+{
+	void *h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
+	void *f = h ? dlsym(h, "_ZNSt9exceptionD2Ev") : NULL;
+	const struct pb_sym *s;
+
+	if (!f)
+		cr_skip_test("libstdc++.so.6 is not installed (g++): no C++ function to name");
+	self_space(NULL);
+	cr_assert_eq(pb_syms_demangles(syms), 1, "libstdc++ is loaded, yet no __cxa_demangle");
+	s = lookup(self, (uint64_t)(uintptr_t)f);
+	cr_expect_str_eq(fn(s), "std::exception::~exception()");
+	cr_expect(strstr(s->dso, "libstdc++"), "dso '%s'", s->dso);
+	dlclose(h);
 }
