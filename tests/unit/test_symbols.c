@@ -277,6 +277,9 @@ Test(symbols, unknown_said_per_dso_never_dropped, .fini = done)
 	s = lookup(self, 0x70000);
 	cr_expect_null(s->frames[0].function);
 	cr_expect_str_eq(s->dso, "[unknown]");
+	s = lookup(self, (uint64_t)-512);	/* PERF_CONTEXT_USER: a marker, not the kernel's */
+	cr_expect_str_eq(s->dso, "[unknown]");
+	cr_expect(s->why && strstr(s->why, "PERF_CONTEXT"), "why '%s'", s->why);
 	cr_expect_eq(pb_space_add_map(self, &(struct pb_map){ .start = 5, .end = 5 }), -EINVAL);
 }
 

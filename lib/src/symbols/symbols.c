@@ -32,6 +32,8 @@
 /* The deepest inline chain kept for one address; a deeper one keeps its innermost frames
  * and its function. */
 #define MAX_FRAMES 32
+/* PERF_CONTEXT_MAX, (uint64_t)-4095: from there up a call chain's entries are markers. */
+#define PERF_CONTEXT_MARK ((uint64_t)-4095)
 
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
@@ -51,7 +53,7 @@ struct pb_syms {
 	int k_state;			/* 0: not read yet, 1: read, -errno: failed */
 	const char *k_why;
 	const struct pb_sym **ksym;	/* per kallsyms entry, made on its first lookup */
-	struct pb_sym k_unknown, unmapped;
+	struct pb_sym k_unknown, unmapped, marker;
 	struct pb_space *spaces;
 	void *stdcxx;
 	demangle_fn demangle;
@@ -188,6 +190,8 @@ int pb_syms_new(struct pb_syms **out, const char *const *debug_dirs)
 	s->unmapped = (struct pb_sym){ .dso = "[unknown]", .n = 1, .frames = &no_frame,
 				       .why = "no map holds the address" };
 	s->k_unknown = (struct pb_sym){ .dso = "[kernel.kallsyms]", .n = 1, .frames = &no_frame };
+	s->marker = (struct pb_sym){ .dso = "[unknown]", .n = 1, .frames = &no_frame,
+				     .why = "a PERF_CONTEXT_* marker of a call chain, not an address" };
 	demangler_find(s);
 	*out = s;
 	return 0;
@@ -666,9 +670,12 @@ int pb_space_lookup(struct pb_space *sp, uint64_t addr, const struct pb_sym **ou
 	int nomem = 0;
 
 	s->lookups++;
-	if (addr >> 63) {
+	m = (struct pb_smap *)pb_space_map_at(sp, addr);
+	if (addr >= PERF_CONTEXT_MARK) {
+		sym = &s->marker;
+	} else if (addr >> 63 && !m) {	/* the kernel's half ([vsyscall] is a map) */
 		sym = kernel_sym(s, addr);
-	} else if (!(m = (struct pb_smap *)pb_space_map_at(sp, addr)) || !m->dso) {
+	} else if (!m || !m->dso) {
 		sym = jit_sym(sp, addr, &nomem);
 		if (!sym && !nomem)
 			sym = m ? map_unknown(sp, m, m->why) : &s->unmapped;

@@ -87,10 +87,11 @@ int pb_space_read_maps(struct pb_space *sp);
  * link, owned by uid (the process's user): its "START SIZE name" lines name the addresses no
  * file maps. 0 when there is none; -EACCES (a link, another owner), -errno (pb_fail). */
 int pb_space_read_jit(struct pb_space *sp, const char *dir, uid_t uid);
-/* The symbol of addr (a user address of this process, or a kernel one: the top bit set) into
- * *out. The first lookup of an address of a DSO reads it; every later one, in any space with
- * the same DSO at any address, is a cache hit. 0, or -ENOMEM. PERF_CONTEXT_* markers
- * (addresses from (uint64_t)-4095 up) are not addresses: the caller skips them. */
+/* The symbol of addr (a user address of this process, or a kernel one: the top bit set and
+ * no map of the space holds it) into *out. The first lookup of an address of a DSO reads it;
+ * every later one, in any space with the same DSO at any address, is a cache hit. 0, or
+ * -ENOMEM. PERF_CONTEXT_* markers (from (uint64_t)-4095 up) are no addresses: the caller
+ * skips them (looked up, they are "[unknown]" saying so). */
 int pb_space_lookup(struct pb_space *sp, uint64_t addr, const struct pb_sym **out);
 
 /* unwind.c */
@@ -100,7 +101,9 @@ int pb_space_lookup(struct pb_space *sp, uint64_t addr, const struct pb_sym **ou
 uint64_t pb_unwind_regs_mask(void);
 /* A sampled user stack unwound by CFI. regs: the values of the registers in mask, in the
  * order of its bits (PERF_SAMPLE_REGS_USER's layout; at least SP and IP), stack: the copy of
- * size bytes from SP upward (PERF_SAMPLE_STACK_USER's, size its dyn_size). Fills ips[0..*n)
+ * size bytes from SP upward (PERF_SAMPLE_STACK_USER's, size its dyn_size), of a process of
+ * this machine's own ABI (a sample whose abi is not PERF_SAMPLE_REGS_ABI_64 on a 64-bit
+ * machine is the caller's to skip: its registers are laid out otherwise). Fills ips[0..*n)
  * (at most max) innermost first: ips[0] is the sampled IP, the others return addresses less
  * one (inside the call, as perf gives them, for pb_space_lookup()). *cut: NULL when the chain
  * reached its outermost frame (CFI said so), else why it stopped ("the stack copy ended at
