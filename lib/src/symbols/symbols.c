@@ -406,11 +406,12 @@ static void map_open(struct pb_space *sp, const struct pb_map *m, struct pb_smap
 	char id[4200];
 	struct stat st;
 	Elf *elf = NULL;
-	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	/* not blocking: a FIFO put at the path since the run would hold the open forever */
+	int fd = open(m->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 	e->why = "cannot open the file";
-	if (fd < 0 || fstat(fd, &st) || !(elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) ||
-	    elf_kind(elf) != ELF_K_ELF) {
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    !(elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) || elf_kind(elf) != ELF_K_ELF) {
 		e->why = fd < 0 ? "cannot open the file" : "not an ELF file";
 		goto fail;
 	}
@@ -477,7 +478,7 @@ int pb_space_add_map(struct pb_space *sp, const struct pb_map *m)
 	if (is_file(m->path))
 		map_open(sp, m, &e);
 	else
-		e.why = "no file: anonymous memory";
+		e.why = "no file behind the map (anonymous memory, [vdso], ...)";
 	if (sp->n && e.start < sp->map[sp->n - 1].start)
 		sp->sorted = 0;
 	sp->map[sp->n++] = e;
