@@ -285,17 +285,24 @@ Test(symbols, unknown_said_per_dso_never_dropped, .fini = done)
 
 Test(symbols, kernel_from_kallsyms, .fini = done)
 {
-	char line[512], name[256], type;
-	uint64_t addr = 0, a;
+	char line[512], name[256], mod[128], mod_name[256] = "", mod_dso[140] = "", type;
+	uint64_t addr = 0, mod_addr = 0, a;
 	const struct pb_sym *s;
 	FILE *f = fopen("/proc/kallsyms", "r");
 
 	if (!f)
 		cr_skip_test("/proc/kallsyms cannot be read here");
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%" SCNx64 " %c %255s", &a, &type, name) == 3 && type == 'T' &&
-		    !strcmp(name, "schedule"))
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%" SCNx64 " %c %255s [%127[^]]", &a, &type, name, mod);
+
+		if (n == 3 && type == 'T' && !strcmp(name, "schedule"))
 			addr = a;
+		if (n == 4 && (type == 't' || type == 'T') && !mod_addr && a) {
+			mod_addr = a;	/* a module's first text symbol (not an alias, we hope) */
+			snprintf(mod_name, sizeof(mod_name), "%s", name);
+			snprintf(mod_dso, sizeof(mod_dso), "[%s]", mod);
+		}
+	}
 	fclose(f);
 	cr_assert_eq(pb_syms_new(&syms, NULL), 0);
 	cr_assert_eq(pb_space_new(syms, 1, &self), 0);
@@ -309,6 +316,11 @@ Test(symbols, kernel_from_kallsyms, .fini = done)
 	cr_expect_str_eq(fn(s), "schedule");
 	cr_expect_str_eq(s->dso, "[kernel.kallsyms]");
 	cr_expect_null(pb_syms_kernel_why(syms));
+	if (mod_addr) {
+		s = lookup(self, mod_addr);
+		cr_expect_str_eq(s->dso, mod_dso);
+		cr_log_info("a module's symbol: %s in %s (kallsyms: %s)", fn(s), s->dso, mod_name);
+	}
 }
 
 Test(symbols, jit_map_of_the_process_user_only, .fini = done)
