@@ -286,7 +286,7 @@ Test(symbols, unknown_said_per_dso_never_dropped, .fini = done)
 Test(symbols, kernel_from_kallsyms, .fini = done)
 {
 	char line[512], name[256], mod[128], mod_name[256] = "", mod_dso[140] = "", type;
-	uint64_t addr = 0, mod_addr = 0, a;
+	uint64_t addr = 0, mod_addr = 0, a, nonzero = 0;
 	const struct pb_sym *s;
 	FILE *f = fopen("/proc/kallsyms", "r");
 
@@ -295,6 +295,7 @@ Test(symbols, kernel_from_kallsyms, .fini = done)
 	while (fgets(line, sizeof(line), f)) {
 		int n = sscanf(line, "%" SCNx64 " %c %255s [%127[^]]", &a, &type, name, mod);
 
+		nonzero += n >= 3 && a;
 		if (n == 3 && type == 'T' && !strcmp(name, "schedule"))
 			addr = a;
 		if (n == 4 && (type == 't' || type == 'T') && !mod_addr && a) {
@@ -306,6 +307,8 @@ Test(symbols, kernel_from_kallsyms, .fini = done)
 	fclose(f);
 	cr_assert_eq(pb_syms_new(&syms, NULL), 0);
 	cr_assert_eq(pb_space_new(syms, 1, &self), 0);
+	if (nonzero && !addr)
+		cr_skip_test("this kernel's /proc/kallsyms has no text symbol 'schedule'");
 	if (!addr) {	/* hidden: every address 0 */
 		s = lookup(self, 0xffffffff81000000ull);
 		cr_expect_null(s->frames[0].function);
