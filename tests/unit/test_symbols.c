@@ -565,3 +565,38 @@ Test(symbols, cxx_names_demangled, .fini = done)
 	cr_expect(strstr(s->dso, "libstdc++"), "dso '%s'", s->dso);
 	dlclose(h);
 }
+
+Test(symbols, kernel_hidden_or_unreadable_said, .fini = done)
+{
+	char dir[] = "/tmp/pbench-ksyms-XXXXXX", path[128], cmd[160];
+	const struct pb_sym *s;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(setenv("PBENCH_PROCFS_ROOT", dir, 1), 0);
+	/* no kallsyms at all */
+	cr_assert_eq(pb_syms_new(&syms, NULL), 0);
+	cr_assert_eq(pb_space_new(syms, 1, &self), 0);
+	s = lookup(self, 0xffffffff81000010ull);
+	cr_expect_null(s->frames[0].function);
+	cr_expect_str_eq(s->dso, "[kernel.kallsyms]");
+	cr_expect(strstr(pb_syms_kernel_why(syms), "/proc/kallsyms: "), "why '%s'",
+		  pb_syms_kernel_why(syms));
+	done();
+	/* kptr_restrict's zeros */
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fprintf(f, "0000000000000000 T _stext\n0000000000000000 T schedule\n"
+		   "0000000000000000 t ext4_sync_fs\t[ext4]\n");
+	fclose(f);
+	cr_assert_eq(pb_syms_new(&syms, NULL), 0);
+	cr_assert_eq(pb_space_new(syms, 1, &self), 0);
+	s = lookup(self, 0xffffffff81000010ull);
+	cr_expect_null(s->frames[0].function, "named '%s' from hidden addresses",
+		       s->frames[0].function);
+	cr_expect_str_eq(pb_syms_kernel_why(syms), "kernel addresses hidden (kptr_restrict)");
+	cr_expect_str_eq(s->why, "kernel addresses hidden (kptr_restrict)");
+	unsetenv("PBENCH_PROCFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
