@@ -153,22 +153,26 @@ static int lib_map(struct pb_map *m, char *path, size_t len)
 	return found ? 0 : -1;
 }
 
-/* DIR/lib.so stripped, its debug file DIR/debug/.build-id/xx/yyyy.debug. */
+/* DIR/lib.so stripped, its debug file DIR/debug/.build-id/xx/yyyy.debug; DIR/link/linked.so
+ * stripped, with a .gnu_debuglink to DIR/link/linked.debug beside it. */
 static int stripped_copy(const char *lib, const char *dir)
 {
-	char cmd[20000];
+	static char cmd[65536];
 
 	snprintf(cmd, sizeof(cmd),
 		 "set -e; id=$(readelf -n '%s' | sed -n 's/.*Build ID: *//p'); test -n \"$id\"; "
 		 "d='%s/debug/.build-id/'$(echo $id | cut -c1-2); mkdir -p \"$d\"; "
 		 "objcopy --only-keep-debug '%s' \"$d/$(echo $id | cut -c3-).debug\"; "
 		 "objcopy --strip-all '%s' '%s/lib.so'; "
-		 "! nm '%s/lib.so' 2>/dev/null | grep -q symlib_hidden",
-		 lib, dir, lib, lib, dir, dir);
+		 "! nm '%s/lib.so' 2>/dev/null | grep -q symlib_hidden; "
+		 "mkdir '%s/link'; objcopy --only-keep-debug '%s' '%s/link/linked.debug'; "
+		 "objcopy --strip-all --add-gnu-debuglink='%s/link/linked.debug' '%s' "
+		 "'%s/link/linked.so'",
+		 lib, dir, lib, lib, dir, dir, dir, lib, dir, dir, lib, dir);
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-Test(symbols, stripped_copy_named_from_its_debug_file_by_build_id, .fini = done)
+Test(symbols, stripped_copy_named_from_its_debug_file, .fini = done)
 {
 	char dir[] = "/tmp/pbench-syms-XXXXXX", lib[4096], copy[4200], dbg[4200], cmd[4300];
 	const char *dirs[] = { dbg, NULL };
@@ -201,6 +205,15 @@ Test(symbols, stripped_copy_named_from_its_debug_file_by_build_id, .fini = done)
 	cr_expect_str_eq(fn(s), "symlib_hidden");
 	cr_expect_str_eq(s->dso, copy);
 	cr_expect(ends_with(s->frames[0].file, "symbols_lib.c"), "file '%s'", s->frames[0].file);
+	done();
+	/* a debug file found by its .gnu_debuglink name beside the file, no directory given */
+	snprintf(copy, sizeof(copy), "%s/link/linked.so", dir);
+	cr_assert_eq(pb_syms_new(&syms, NULL), 0);
+	cr_assert_eq(pb_space_new(syms, getpid(), &bare), 0);
+	cr_assert_eq(pb_space_add_map(bare, &m), 0);
+	s = lookup(bare, hidden);
+	cr_expect_str_eq(fn(s), "symlib_hidden");
+	cr_expect_str_eq(s->dso, copy);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	cr_expect_eq(system(cmd), 0);
 }
