@@ -263,6 +263,11 @@ Test(symbols, cache_across_spaces_and_load_addresses, .fini = done)
 	pb_syms_counts(syms, &lookups, &hits);
 	cr_expect_eq(lookups, 3);
 	cr_expect_eq(hits, 2);
+	/* a forked child of the other: the same maps, the same DSO, a hit */
+	cr_assert_eq(pb_space_fork(other, 2, &other), 0);
+	cr_expect_eq(lookup(other, m.start + off), a);
+	pb_syms_counts(syms, &lookups, &hits);
+	cr_expect_eq(hits, 3);
 }
 
 Test(symbols, unknown_said_per_dso_never_dropped, .fini = done)

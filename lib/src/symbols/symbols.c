@@ -459,7 +459,7 @@ static int is_file(const char *path)
 
 int pb_space_add_map(struct pb_space *sp, const struct pb_map *m)
 {
-	struct pb_smap e = { .start = m->start, .end = m->end };
+	struct pb_smap e = { .start = m->start, .end = m->end, .pgoff = m->pgoff };
 
 	if (m->start >= m->end)
 		return pb_fail(-EINVAL, "pb_space_add_map(): start %#" PRIx64 " is not below end %#"
@@ -483,6 +483,25 @@ int pb_space_add_map(struct pb_space *sp, const struct pb_map *m)
 		sp->sorted = 0;
 	sp->map[sp->n++] = e;
 	return 0;
+}
+
+int pb_space_fork(struct pb_space *parent, pid_t pid, struct pb_space **out)
+{
+	struct pb_space *sp;
+	int err = pb_space_new(parent->s, pid, &sp);
+
+	for (size_t i = 0; !err && i < parent->n; i++) {
+		const struct pb_smap *m = &parent->map[i];
+
+		err = pb_space_add_map(sp, &(struct pb_map){ .start = m->start, .end = m->end,
+							     .pgoff = m->pgoff, .path = m->name });
+	}
+	if (err) {
+		pb_space_free(sp);
+		sp = NULL;
+	}
+	*out = sp;
+	return err;
 }
 
 /* "START-END PERMS OFFSET DEV INODE PATH": the executable maps only, as perf records them. */

@@ -80,7 +80,10 @@ void pb_space_free(struct pb_space *sp);
 /* One mapping (its strings copied). A file that cannot be opened or read as ELF is kept: its
  * addresses are "[unknown] in PATH" with the reason. -ENOMEM, -EINVAL (start >= end). */
 int pb_space_add_map(struct pb_space *sp, const struct pb_map *m);
-/* Every mapping of /proc/PID/maps (through pb_fopen: PBENCH_PROCFS_ROOT), for tests and for
+/* A forked child's space (pid): a copy of parent's maps (the files reopened; their DSOs and
+ * caches are the parent's), as PERF_RECORD_FORK asks; an exec is a new space. -ENOMEM. */
+int pb_space_fork(struct pb_space *parent, pid_t pid, struct pb_space **out);
+/* Every executable mapping of /proc/PID/maps (through pb_fopen: PBENCH_PROCFS_ROOT), for tests and for
  * a process still running. -errno of the open (pb_fail). */
 int pb_space_read_maps(struct pb_space *sp);
 /* The JIT's map dir/perf-PID.map (dir NULL: /tmp), read only when it is a regular file, not a

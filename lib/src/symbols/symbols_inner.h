@@ -87,7 +87,7 @@ struct pb_dso {
 
 /* One mapping of a space: addresses [start, end) are the DSO's (or name's) at start - bias. */
 struct pb_smap {
-	uint64_t start, end, bias;
+	uint64_t start, end, pgoff, bias;
 	struct pb_dso *dso;	/* NULL: no file to read (anon, [vdso], unreadable: why) */
 	char *name;
 	const char *why;

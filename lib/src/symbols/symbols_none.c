@@ -64,6 +64,13 @@ int pb_space_add_map(struct pb_space *sp, const struct pb_map *m)
 	return -ENOTSUP;
 }
 
+int pb_space_fork(struct pb_space *parent, pid_t pid, struct pb_space **out)
+{
+	(void)parent, (void)pid;
+	*out = NULL;
+	return -ENOTSUP;
+}
+
 int pb_space_read_maps(struct pb_space *sp)
 {
 	(void)sp;
