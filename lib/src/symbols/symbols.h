@@ -83,8 +83,8 @@ int pb_space_add_map(struct pb_space *sp, const struct pb_map *m);
 /* A forked child's space (pid): a copy of parent's maps (the files reopened; their DSOs and
  * caches are the parent's), as PERF_RECORD_FORK asks; an exec is a new space. -ENOMEM. */
 int pb_space_fork(struct pb_space *parent, pid_t pid, struct pb_space **out);
-/* Every executable mapping of /proc/PID/maps (through pb_fopen: PBENCH_PROCFS_ROOT), for tests and for
- * a process still running. -errno of the open (pb_fail). */
+/* Every executable mapping of /proc/PID/maps (through pb_fopen: PBENCH_PROCFS_ROOT), for
+ * tests and for a process still running. -errno of the open (pb_fail). */
 int pb_space_read_maps(struct pb_space *sp);
 /* The JIT's map dir/perf-PID.map (dir NULL: /tmp), read only when it is a regular file, not a
  * link, owned by uid (the process's user): its "START SIZE name" lines name the addresses no
@@ -109,9 +109,12 @@ uint64_t pb_unwind_regs_mask(void);
  * machine is the caller's to skip: its registers are laid out otherwise). Fills ips[0..*n)
  * (at most max) innermost first: ips[0] is the sampled IP, the others return addresses less
  * one (inside the call, as perf gives them, for pb_space_lookup()). *cut: NULL when the chain
- * reached its outermost frame (CFI said so), else why it stopped ("the stack copy ended at
- * ...", "no CFI for ...", "more than max frames"): a cut chain is never complete.
- * 0, or -EINVAL (no SP or IP in mask), -ENOTSUP (not this architecture), -ENOMEM (pb_fail). */
+ * reached its outermost frame (CFI said so), else why it stopped, valid until the space's
+ * next unwind ("the stack copy ended (...)", "more than N frames", "after ADDR: " and
+ * libdwfl's reason, such as no CFI for the next frame): a cut chain is never complete. Frames
+ * of code without CFI may come from libdwfl's frame-pointer fallback (x86_64).
+ * 0, or -EINVAL (no SP or IP in mask; the space has no file libdwfl can unwind on),
+ * -ENOTSUP (not this architecture; built without libdw) (pb_fail). */
 int pb_space_unwind(struct pb_space *sp, const uint64_t *regs, uint64_t mask, const void *stack,
 		    size_t size, uint64_t *ips, size_t max, size_t *n, const char **cut);
 
