@@ -78,12 +78,17 @@ static size_t function_scopes(Dwarf_Die *scopes, int ns, int *idx, size_t max)
 }
 
 /* The CU holding addr. libdwfl finds it by .debug_aranges, which clang does not emit by
- * default and elfutils before 0.191 does not make up: then each CU's ranges are tried. */
+ * default and elfutils before 0.191 does not make up: where the file has none, each CU's
+ * ranges are tried (where it has them, an address they miss is in no CU: PLT, assembly). */
 static Dwarf_Die *cu_of(struct Dwfl_Module *mod, uint64_t addr, Dwarf_Addr *bias)
 {
 	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+	Dwarf *dw;
+	Dwarf_Aranges *ar;
+	size_t n;
 
-	if (cu)
+	if (cu || !(dw = dwfl_module_getdwarf(mod, bias)) ||
+	    (dwarf_getaranges(dw, &ar, &n) == 0 && n > 0))
 		return cu;
 	while ((cu = dwfl_module_nextcu(mod, cu, bias)))
 		if (dwarf_haspc(cu, addr - *bias) > 0)
