@@ -804,6 +804,16 @@ static const struct cause_case cases[] = {
 	  .ctx_voluntary = 1, NR(290e6) }, 0, { 0 }, PBENCH_CAUSE_TYPICAL | PBENCH_CAUSE_OWN_WAIT,
 	  "+300 ms: 290 ms off the CPU beyond a typical run's waiting, preempted once more than a "
 	  "typical run, blocked once more than a typical run" },
+	/* ... and what else was beyond it, said so even when no scheduler's item was (it read
+	 * "+300 us: 2 timer interrupts; on the CPU for the extra time ...") */
+	{ "typical and own waiting: interrupts alone, beyond", 300e3, { NR(0) }, 1,
+	  { .irq_timer = 2, .irq_total = 2 }, PBENCH_CAUSE_TYPICAL | PBENCH_CAUSE_OWN_WAIT,
+	  "+300 us: beyond a typical run, 2 timer interrupts; on the CPU for the extra time by "
+	  "task-clock (it rose 300 us of the +300 us): slowed by what the kernel cannot see (the "
+	  "hypervisor, an SMT sibling, the clock speed) or by the work itself" },
+	{ "typical and own waiting: a major fault alone, beyond", 300e3,
+	  { .major_faults = 1, NR(0) }, 0, { 0 }, PBENCH_CAUSE_TYPICAL | PBENCH_CAUSE_OWN_WAIT,
+	  "+300 us: beyond a typical run, 1 major fault" },
 	{ "unknown steal is not named", 1e6, { NR(0) }, 1,
 	  { .flags = PBENCH_CPU_NOISE_NO_STEAL, .steal_ns = NAN }, 0,
 	  "+1.00 ms: " UNSEEN },

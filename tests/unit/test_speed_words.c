@@ -467,6 +467,57 @@ Test(speed_words, chase_preempted_less_than_typical)
 	pbench_runs_free(r);
 }
 
+/* A command that sleeps in every run (`sleep 0.01`, prepared: getrusage 2 blocks and 1
+ * preemption a run, the context-switches event 1): the harness's block before the exec and
+ * its preemption at the exit are outside the span, the sleep's block inside it. Taking every
+ * switch outside the span as a block made the sleep a preemption and said no waiting. */
+Test(speed_words, a_sleep_blocks_within_its_span)
+{
+	struct pbench_runs *r = typical_runs();
+	struct pb_set *s = &r->sets[0];
+	char *text;
+
+	for (int i = 0; i < NC; i++) {
+		s->runs[i].noise.ctx_voluntary = 2;
+		s->runs[i].span_switches = 1;
+		s->runs[i].noise.not_running_ns = 10e6;
+	}
+	pb_runs_analyze(s);
+	text = stat_text(r);
+	cr_log_info("%s", text);
+	cr_expect(strstr(text, "\nwaiting: a typical run is off the CPU 10 ms, blocked once and "
+			 "never preempted: the command's own waiting"), "%s", text);
+	free(text);
+	pbench_runs_free(r);
+}
+
+/* Without the context-switches event (-e task-clock), getrusage's counts are all there is, and
+ * they hold the harness's block and preemption outside the span: `true` was said "blocked once
+ * and preempted 1 time: the command's own waiting". Only the time off the CPU is known. */
+Test(speed_words, waiting_without_the_event_says_what_is_known)
+{
+	struct pbench_runs *r = typical_runs();
+	struct pb_set *s = &r->sets[0];
+	char *text;
+
+	for (int i = 0; i < NC; i++) {
+		s->runs[i].have_span_switches = 0;
+		s->runs[i].rusage_outside = 1;	/* a command's, as `true`'s */
+		s->runs[i].noise.not_running_ns = 100e3;
+	}
+	pb_runs_analyze(s);
+	text = stat_text(r);
+	cr_log_info("%s", text);
+	cr_expect(!strstr(text, "blocked once"), "%s", text);
+	cr_expect(!strstr(text, "preempted 1"), "%s", text);
+	cr_expect(!strstr(text, "own waiting"), "%s", text);
+	cr_expect(strstr(text, "\nwaiting: a typical run is off the CPU 100 us; whether it blocked "
+			 "or was preempted is not known without the context-switches event"),
+		  "%s", text);
+	free(text);
+	pbench_runs_free(r);
+}
+
 Test(speed_words, busy_before_clean_runs_not_unreliable)
 {
 	struct pbench_runs *r = typical_runs();

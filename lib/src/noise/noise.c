@@ -641,6 +641,12 @@ static int sched_clause(struct text *t, double excess_ns, const struct pbench_no
 	char ns[32], tm[32];
 	int items = 0;
 	double nr = task->not_running_ns;
+	const char *lead = t->lead;
+
+	/* With the command's own waiting these items say "beyond" in their own words; the lead
+	 * is then for the rest only when none of them was said. */
+	if (flags & PBENCH_CAUSE_OWN_WAIT)
+		t->lead = NULL;
 
 
 	/* A gap of a few ns between wall time and task-clock is how they are read, not a
@@ -663,6 +669,8 @@ static int sched_clause(struct text *t, double excess_ns, const struct pbench_no
 		     times(task->ctx_voluntary, tm, sizeof(tm)));
 	else if (task->ctx_voluntary)
 		item(t, &items, "blocked %s", times(task->ctx_voluntary, tm, sizeof(tm)));
+	if (flags & PBENCH_CAUSE_OWN_WAIT)
+		t->lead = items ? NULL : lead;
 	if (task->migrations)
 		item(t, &items, "migrated %s", times(task->migrations, tm, sizeof(tm)));
 	if (task->major_faults)
@@ -737,9 +745,9 @@ static int kernel_clauses(struct text *t, int clauses, double excess_ns,
 	int steal_first = isfinite(cpu->steal_ns) && cpu->steal_ticks && cpu->steal_ns > nr;
 
 	/* Beyond a typical run: said once before the first clause, or by each of the
-	 * scheduler's items with the command's own waiting, whose words say it already. */
-	t->lead = (flags & PBENCH_CAUSE_TYPICAL) && !(flags & PBENCH_CAUSE_OWN_WAIT) ?
-		  PB_CAUSE_BEYOND : NULL;
+	 * scheduler's items with the command's own waiting, whose words say it already (the
+	 * lead then before the first other item, when none of them was said: sched_clause()). */
+	t->lead = (flags & PBENCH_CAUSE_TYPICAL) ? PB_CAUSE_BEYOND : NULL;
 
 	if (steal_first) {
 		if (clauses)

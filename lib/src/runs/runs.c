@@ -472,23 +472,29 @@ static double median_of(double *v, int n)
 
 /*
  * A run's blocks and preemptions within its timed span. getrusage's counts of a command also
- * hold the switches outside it (waiting for its release before the exec, its exit), which the
- * context-switches event, from the exec, does not: where it was counted, those getrusage has
- * beyond it are taken as blocks first (both of those are), the rest as preemptions, and the
- * span's own never more than the event's count. Else getrusage's as they are (the harness's
- * then the same in every run: a typical run's hold them too).
+ * hold the switches outside it, which the context-switches event, from the exec, does not:
+ * the harness's, a block waiting for the release before the exec and a preemption at the exit
+ * (pbench, woken by it, takes the CPU). Where the event was counted, those getrusage has beyond
+ * it are taken as that block and that preemption first, any more as blocks, then preemptions,
+ * so that the span's own are the event's count. (Blocks first for all of them took a
+ * `sleep 0.01`'s own block as the harness's and its exit's preemption as the span's.) Else
+ * getrusage's as they are (the harness's then in every run: a typical run's hold them too).
  */
 static void span_counts(const struct pb_run *run, double *vol, double *inv)
 {
 	double v = (double)run->noise.ctx_voluntary, i = (double)run->noise.ctx_involuntary;
-	double cs = (double)run->span_switches, out = fmax(0, v + i - cs);
+	double out = fmax(0, v + i - (double)run->span_switches), ov, oi;
 
 	*vol = v;
 	*inv = i;
 	if (!run->have_span_switches)
 		return;
-	*vol = fmax(0, v - out);
-	*inv = fmin(i, cs - *vol);
+	ov = fmin(fmin(v, out), 1);		/* the release's block */
+	oi = fmin(fmin(i, out - ov), 1);	/* the exit's preemption */
+	ov += fmin(v - ov, out - ov - oi);	/* any more: blocks, then preemptions */
+	oi = out - ov;
+	*vol = v - ov;
+	*inv = i - oi;
 }
 
 static struct pb_typical typical_unknown(void)
@@ -565,13 +571,28 @@ static void typical_switches(const struct pb_set *set, uint64_t *blocks, uint64_
  * for), with the CPU taken from it too if it is also preempted: set->own_wait_ns, in every run
  * alike. A typical run that never blocks keeps own_wait_ns NaN: its time off the CPU is the
  * CPU taken, noise. Outliers are told beyond the typical run either way (typical_run()).
+ * A command's runs without the context-switches event: the span's blocks are not known
+ * (getrusage's hold the harness's before the exec and at the exit, a block in every run), only
+ * its time off the CPU, set->wait_untold_ns, said as such. (A workload's getrusage is its
+ * thread's over the span.)
  */
 static void own_wait(struct pb_set *set)
 {
 	uint64_t blocks, preempted;
 
-	set->own_wait_ns = NAN;
+	set->own_wait_ns = set->wait_untold_ns = NAN;
 	set->own_blocks = set->own_preempted = 0;
+	for (int i = 0; i < set->done; i++) {
+		const struct pb_run *run = &set->runs[i];
+
+		if (pb_run_measured(run->timed_out) && run->rusage_outside &&
+		    !run->have_span_switches) {
+			/* getrusage's alone: its blocks may all be the harness's */
+			if (set->typ.not_running_ns > 0)
+				set->wait_untold_ns = set->typ.not_running_ns;
+			return;
+		}
+	}
 	typical_switches(set, &blocks, &preempted);
 	if (blocks >= 1 && set->typ.not_running_ns > 0) {
 		set->own_wait_ns = set->typ.not_running_ns;
@@ -694,7 +715,7 @@ void pb_runs_analyze(struct pb_set *set)
 
 	set->have_summary = 0;
 	set->outliers = 0;
-	set->own_wait_ns = NAN;
+	set->own_wait_ns = set->wait_untold_ns = NAN;
 	set->own_blocks = 0;
 	set->measured = 0;
 	set->typ = typical_unknown();

@@ -453,6 +453,7 @@ void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
 	for (int e = 0; e < r->nr; e++)
 		run->counts[e].name = pbench_counters_name(r->self, e);
 	fill_noise(run, r->nr, u);
+	run->rusage_outside = r->subject.argv != NULL;
 	/* Under FIFO where the fair server can preempt: the waiting normal tasks run now,
 	 * outside the timed span, instead of during a run. A rest shorter than REST_MIN_NS is
 	 * taken with the next runs' (the same share of the time): a sleep costs ~50 us more

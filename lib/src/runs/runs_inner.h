@@ -35,6 +35,8 @@ struct pb_run {
 	 * its exec and at its exit, outside the span (issue 37) */
 	uint64_t span_switches;
 	int have_span_switches;
+	int rusage_outside;		/* getrusage's are a command's: the harness's switches
+					 * outside the span in them (pb_runs_keep()) */
 	struct pbench_cpu_noise cpu_noise;
 	int have_cpu_noise;
 	int outlier;			/* beyond the Tukey fences of its set */
@@ -131,6 +133,9 @@ struct pb_set {
 	 * cause is then told beyond them (PBENCH_CAUSE_OWN_WAIT). */
 	double own_wait_ns;
 	uint64_t own_blocks, own_preempted;
+	/* ... or, where the context-switches event was not counted in every run, a typical run's
+	 * time off the CPU alone: whether it blocked within its span is not known (else NaN) */
+	double wait_untold_ns;
 	/* pb_runs_analyze(): a typical run within its timed span, the medians of the measured
 	 * runs: its time not running (NaN: task-clock not counted), its blocks and preemptions
 	 * within the span (getrusage's, less those outside the span where the context-switches

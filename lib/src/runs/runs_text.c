@@ -496,6 +496,15 @@ static void print_own_wait(FILE *f, const struct pb_set *s)
 {
 	char w[32], tm[32], pr[48];
 
+	if (s->wait_untold_ns > 0) {	/* NaN: not this case */
+		pbench_format_ns(w, sizeof(w), s->wait_untold_ns, 2);
+		fprintf(f, "waiting: a typical run is off the CPU %s; whether it blocked or was "
+			"preempted is not known without the context-switches event (-e "
+			"context-switches): getrusage's counts hold pbench's own switches before "
+			"the exec and at the exit too%s\n", w,
+			s->outliers ? "; the outliers are told beyond it" : "");
+		return;
+	}
 	if (!isfinite(s->own_wait_ns))
 		return;
 	pbench_format_ns(w, sizeof(w), s->own_wait_ns, 2);
