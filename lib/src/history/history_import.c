@@ -286,11 +286,11 @@ static int summary_rule(const struct imp *im, double ns, const char *what, size_
 	return isnan(ns) ? 0 : time_rule(im, ns, "%s %zu, %s", what, i, key);
 }
 
-/* A signal caught by pbench_stop_catch() (a Ctrl-C of `pbench history add`): -EINTR, the
+/* The caller's stop flag set (opts->stop: a Ctrl-C of `pbench history add`): -EINTR, the
  * import then rolled back whole. Checked between records and before the commit. */
 static int interrupted(const struct imp *im)
 {
-	int sig = pb_stop_signal();
+	int sig = im->o.stop ? *im->o.stop : 0;
 
 	if (!sig)
 		return 0;
@@ -814,7 +814,8 @@ int pbench_history_import_file(struct pbench_history *h, const char *name,
 	if (!path)
 		return pb_fail(-EINVAL, "%s(): path is NULL", __func__);
 	/* read as pbench analyze reads its samples (base/input.c), to the same size */
-	rc = pb_input_read(path, PB_INPUT_MAX, &text, &len, why, sizeof(why));
+	rc = pb_input_read(path, PB_INPUT_MAX, opts && PB_HAS_FIELD(opts, stop) ? opts->stop : NULL,
+			   &text, &len, why, sizeof(why));
 	if (rc == -EISDIR || rc == -EAGAIN || rc == -EFBIG)
 		rc = -EINVAL;	/* not a document: the caller's input, not the store */
 	rc = rc ? pb_fail(rc, "history: %s", why) : pbench_history_import(h, name, text, len, opts);
