@@ -415,7 +415,7 @@ int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, 
 
 	snprintf(who, sizeof(who), most == 2 ? "a duet" : "'pbench %s'", cmd);
 	n = cli_cpus_parse_words(arg, opt, flags & CLI_CPU_PRESENT ? CLI_CPUS_PRESENT : 0,
-				    most, who, cpus, max, why, sizeof(why));
+				 most, who, cpus, max, why, sizeof(why));
 	if (n < 0)
 		cli_error("%s", why);
 	return n < 0 ? -1 : n;

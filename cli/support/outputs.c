@@ -178,7 +178,7 @@ int cli_outputs_open(struct cli_outputs *s)
 }
 
 int cli_outputs_write(struct cli_outputs *s, int (*write)(void *arg, int fmt, FILE *f),
-			 void *arg)
+		      void *arg)
 {
 	int first = 0;
 

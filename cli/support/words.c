@@ -15,8 +15,8 @@
 #include "pbench.h"
 #include "support.h"
 
-int cli_suggest_text(const char *word, const char *const *candidates, int n,
-			const char *prefix, char *buf, size_t len)
+int cli_suggest_text(const char *word, const char *const *candidates, int n, const char *prefix,
+		     char *buf, size_t len)
 {
 	int k;
 
@@ -29,8 +29,7 @@ int cli_suggest_text(const char *word, const char *const *candidates, int n,
 	return k;
 }
 
-int cli_suggest_choice(const char *word, const char *const *names, int n, char *why,
-			  size_t len)
+int cli_suggest_choice(const char *word, const char *const *names, int n, char *why, size_t len)
 {
 	char list[256] = "", near[160];
 	size_t used = 0;
@@ -48,8 +47,8 @@ int cli_suggest_choice(const char *word, const char *const *names, int n, char *
 	return -ENOENT;
 }
 
-int cli_parse_in(const char *s, unsigned flags, double lo, double hi, double *out,
-			   char *why, size_t len)
+int cli_parse_in(const char *s, unsigned flags, double lo, double hi, double *out, char *why,
+		 size_t len)
 {
 	unsigned pos = flags & PBENCH_FORMAT_PARSE_POSITIVE;
 	double v;
@@ -73,7 +72,7 @@ int cli_parse_in(const char *s, unsigned flags, double lo, double hi, double *ou
 }
 
 int cli_cpus_parse_words(const char *list, const char *opt, unsigned flags, int most,
-			    const char *who, int *cpus, int max, char *why, size_t len)
+			 const char *who, int *cpus, int max, char *why, size_t len)
 {
 	int present = flags & CLI_CPUS_PRESENT, n, bad;
 	const char *set_is = present ? "present CPUs are" : "pbench may run on CPUs";
@@ -110,8 +109,8 @@ int cli_cpus_parse_words(const char *list, const char *opt, unsigned flags, int 
 	return n;
 }
 
-int cli_command_words(char ***argv, const char *line, int shell, const char *what,
-			 char *why, size_t len)
+int cli_command_words(char ***argv, const char *line, int shell, const char *what, char *why,
+		      size_t len)
 {
 	int err;
 
