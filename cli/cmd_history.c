@@ -167,9 +167,10 @@ static int names(struct hist *a, struct cli_out *out, int check)
 
 /*
  * Each file imported whole or not at all (one transaction each). Under the stop flag
- * (cli_stop_catch(), the import's opts.stop): a SIGINT or SIGTERM (or any signal that would end pbench) during an import rolls it
- * back, said ("nothing added, the store is as it was"), and the files after it are not read;
- * exit 1, or the death of any other signal once said, as the measuring commands do.
+ * (cli_stop_catch(), the import's opts.stop): a SIGINT or SIGTERM (or any signal that would
+ * end pbench) during an import rolls it back, said ("nothing added, the store is as it was"),
+ * and the files after it are not read; exit 1, or the death of any other signal once said,
+ * as the measuring commands do.
  */
 static int add(struct hist *a)
 {

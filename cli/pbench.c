@@ -111,9 +111,10 @@ const volatile int *cli_stop = &no_stop;
 /*
  * A command with CMD_STOPS runs whole (its runs, --memory's, --annotate's, the reports) under
  * the stop flag (cli_stop_catch(), given to the library's opts), so that what it started is
- * ended, its settings put back and the report written. After SIGINT and SIGTERM it returns (exit 1, "interrupted"); after any
- * other (SIGHUP of a closed terminal, SIGQUIT...) pbench then dies of that signal, as its
- * sender expects (a shell says "Hangup", a supervisor sees the signal).
+ * ended, its settings put back and the report written. After SIGINT and SIGTERM it returns
+ * (exit 1, "interrupted"); after any other (SIGHUP of a closed terminal, SIGQUIT...) pbench
+ * then dies of that signal, as its sender expects (a shell says "Hangup", a supervisor sees
+ * the signal).
  */
 static int run(const struct cmd *c, int argc, char **argv)
 {

@@ -2,8 +2,8 @@
 /*
  * The command line's support library (build/libpbench-cli.a, the files of cli/support/): what
  * only a command line needs, kept out of libpbench.so as curl's tool keeps its helpers (its
- * src/tool_ files) out of libcurl. Linked into pbench only, before libpbench.a; never installed, no ABI: its
- * functions are cli_*, and may change with the CLI. They use the public API (pbench.h); a file
+ * src/tool_ files) out of libcurl. Linked into pbench only, before libpbench.a; never
+ * installed, no ABI: its functions are cli_*, and may change with the CLI. They use the public API (pbench.h); a file
  * that needs an internal helper of the library's base module says so in its top comment and
  * includes base/base.h, nothing else of lib/src (tests/layers/run.sh checks both).
  */
@@ -106,7 +106,7 @@ int cli_command_where(const char *cmd, char *buf, size_t len);
  * 0, or -EINVAL (p, its phase or buf NULL, len 0). */
 int cli_runs_progress_text(const struct pbench_runs_progress *p, char *buf, size_t len);
 /* p as one line: "round 12, time ratio 1.031 (1.012-1.050), about 3.2 s left", or the phase
- * ("running the setup command"...); cut to fit len. 0, or -EINVAL (p, its phase or buf NULL,
+ * ("running the setup command"...; "instructions:u ratio" on a metric); cut to fit len. 0, or -EINVAL (p, its phase or buf NULL,
  * len 0). */
 int cli_contest_progress_text(const struct pbench_contest_progress *p, char *buf, size_t len);
 

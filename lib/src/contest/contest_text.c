@@ -167,8 +167,8 @@ static void print_cpu_time(FILE *f, const struct pbench_contest *c, const int *o
 		if (!isfinite(u) || !isfinite(s))
 			continue;
 		if (!head++)
-			pb_wrapf(f, c->o.text_width, 2, "\ncpu time a run (means over the runs, getrusage: "
-				 "the command and the children it waited for)");
+			pb_wrapf(f, c->o.text_width, 2, "\ncpu time a run (means over the runs, "
+				 "getrusage: the command and the children it waited for)");
 		pbench_format_ns(a, sizeof(a), u, 3);
 		pbench_format_ns(b, sizeof(b), s, 3);
 		fprintf(f, "    %-*.*s user %10s, system %10s\n", w, w, e->name, a, b);
@@ -184,8 +184,8 @@ static void print_table(FILE *f, const struct pbench_contest *c, const int *orde
 		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
 	snprintf(head, sizeof(head), "%s / reference's (interval)", c->metric ? c->metric : "time");
 	if (c->metric)
-		pb_wrapf(f, c->o.text_width, 2, "\n%s a run (%s), the figure decided on, the %s first:",
-			 c->metric, unit_words(c), c->higher_better ? "highest" : "lowest");
+		pb_wrapf(f, c->o.text_width, 2, "\n%s a run (%s), the figure decided on, the %s "
+			 "first:", c->metric, unit_words(c), c->higher_better ? "highest" : "lowest");
 	fprintf(f, "%s  %-*s %6s %22s %11s %11s %23s  %s\n", c->metric ? "" : "\n", w, "", "runs",
 		"mean ± sem", "sd", "median", "min … max", head);
 	for (int k = 0; k < c->n; k++) {
@@ -299,8 +299,8 @@ static void print_events(FILE *f, const struct pbench_contest *c)
 		return;
 	for (int i = 0; i < c->n; i++)
 		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
-	pb_wrapf(f, c->o.text_width, 2, "\nevents, the mean a run (* multiplexed: scaled), and the ratio "
-		 "to %s's with its interval:", c->e[c->o.reference].name);
+	pb_wrapf(f, c->o.text_width, 2, "\nevents, the mean a run (* multiplexed: scaled), and the "
+		 "ratio to %s's with its interval:", c->e[c->o.reference].name);
 	for (int ev = 0; ev < nr; ev++)
 		print_event(f, c, ev, w);
 }

@@ -808,14 +808,15 @@ int pbench_history_import_file(struct pbench_history *h, const char *name,
 			       const struct pbench_history_import_opts *opts)
 {
 	char why[512] = "", *text = NULL;
+	const volatile int *stop;
 	size_t len = 0;
 	int rc;
 
 	if (!path)
 		return pb_fail(-EINVAL, "%s(): path is NULL", __func__);
 	/* read as pbench analyze reads its samples (base/input.c), to the same size */
-	rc = pb_input_read(path, PB_INPUT_MAX, opts && PB_HAS_FIELD(opts, stop) ? opts->stop : NULL,
-			   &text, &len, why, sizeof(why));
+	stop = opts && PB_HAS_FIELD(opts, stop) ? opts->stop : NULL;
+	rc = pb_input_read(path, PB_INPUT_MAX, stop, &text, &len, why, sizeof(why));
 	if (rc == -EISDIR || rc == -EAGAIN || rc == -EFBIG)
 		rc = -EINVAL;	/* not a document: the caller's input, not the store */
 	rc = rc ? pb_fail(rc, "history: %s", why) : pbench_history_import(h, name, text, len, opts);

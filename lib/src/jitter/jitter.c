@@ -548,8 +548,8 @@ int pbench_jitter_run(struct pbench_jitter **out, const struct pbench_jitter_opt
 		if ((err = check_opts(&o)))
 			return err;
 		if (o.text_width < 0)
-			return pb_fail(-EINVAL, "%s(): opts->text_width is %d, want 0 (not wrapped) "
-				       "or more", __func__, o.text_width);
+			return pb_fail(-EINVAL, "%s(): opts->text_width is %d, want 0 (not "
+				       "wrapped) or more", __func__, o.text_width);
 	}
 	n = pick_cpus(&o, &cpus);
 	if (n < 0)

@@ -177,9 +177,10 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 	struct pb_line l;
 
 	if (s->mode == PBENCH_RUNS_UNPREPARED) {
-		pb_wrapf(f, r->o.text_width, 2, "\nunprepared: no pinning, %s %s %d as started, no warm-up\n",
-		       s->policy_name, s->policy == SCHED_FIFO || s->policy == SCHED_RR ?
-		       "priority" : "nice", s->prio_value);
+		pb_wrapf(f, r->o.text_width, 2, "\nunprepared: no pinning, %s %s %d as started, "
+			 "no warm-up\n", s->policy_name,
+			 s->policy == SCHED_FIFO || s->policy == SCHED_RR ? "priority" : "nice",
+			 s->prio_value);
 		return;
 	}
 	pb_wrapf(f, r->o.text_width, 2, "\nprepared: CPU %d (%s)", s->cpu, s->cpu_reason);
