@@ -37,7 +37,7 @@ int cli_outcome(int kind, const char *text);
 
 /* Numbers, the one grammar of every option (pbench_format_parse()), and more than 0. */
 enum { CLI_NUM_INT = PBENCH_FORMAT_PARSE_INT, CLI_NUM_PCT = PBENCH_FORMAT_PARSE_PCT,
-       CLI_NUM_POSITIVE = PBENCH_FORMAT_PARSE_POSITIVE };
+       CLI_NUM_POSITIVE = CLI_PARSE_POSITIVE };
 /* Option opt's value s in [lo, hi]: 0, or -1 after "invalid <what> '<s>' for <opt>: ...". */
 int cli_number(const char *opt, const char *what, const char *s, double lo, double hi,
 	       unsigned flags, double *out);

@@ -71,9 +71,12 @@ int cli_suggest_text(const char *word, const char *const *candidates, int n, con
 /* word as one of names[0..n-1]: its index; else -ENOENT with why "it is one of a, b or c (did
  * you mean 'b'?)"; -EINVAL for a NULL argument or len 0. */
 int cli_suggest_choice(const char *word, const char *const *names, int n, char *why, size_t len);
+/* cli_parse_in()'s flag beside pbench_format_parse()'s: more than 0 (taken off before the
+ * library's parse sees the flags). */
+#define CLI_PARSE_POSITIVE (1u << 16)
 /*
- * s as a number (pbench_format_parse()'s flags) in [lo, hi] (with PBENCH_FORMAT_PARSE_POSITIVE,
- * more than 0 too) into *out: 0; else its error with what was expected in why ("a whole number
+ * s as a number (pbench_format_parse()'s flags) in [lo, hi] (with CLI_PARSE_POSITIVE, more
+ * than 0 too) into *out: 0; else its error with what was expected in why ("a whole number
  * from 1 to 10", "a number more than 0 and at most 100 (a percentage)"); -EINVAL for a NULL out
  * or why, or len 0.
  */

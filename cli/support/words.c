@@ -50,7 +50,7 @@ int cli_suggest_choice(const char *word, const char *const *names, int n, char *
 int cli_parse_in(const char *s, unsigned flags, double lo, double hi, double *out, char *why,
 		 size_t len)
 {
-	unsigned pos = flags & PBENCH_FORMAT_PARSE_POSITIVE;
+	unsigned pos = flags & CLI_PARSE_POSITIVE;
 	double v;
 	int err;
 

@@ -46,20 +46,20 @@ Test(cli_words, parse_number_in_a_range)
 	char why[128];
 
 	cr_assert_eq(cli_parse_in("7", PBENCH_FORMAT_PARSE_INT, 1, 10, &v, why,
-					    sizeof(why)), 0);
+				  sizeof(why)), 0);
 	cr_expect_eq(v, 7);
 	cr_expect_eq(cli_parse_in("11", PBENCH_FORMAT_PARSE_INT, 1, 10, &v, why,
-					    sizeof(why)), -ERANGE);
+				  sizeof(why)), -ERANGE);
 	cr_expect_str_eq(why, "a whole number from 1 to 10");
 	cr_expect_eq(v, 7, "untouched");
 	cr_expect_eq(cli_parse_in("2.5", PBENCH_FORMAT_PARSE_INT, 1, 10, &v, why,
-					    sizeof(why)), -EINVAL);
-	cr_expect_eq(cli_parse_in("0", PBENCH_FORMAT_PARSE_POSITIVE |
-					    PBENCH_FORMAT_PARSE_PCT, 0, 50, &v, why, sizeof(why)),
+				  sizeof(why)), -EINVAL);
+	cr_expect_eq(cli_parse_in("0", CLI_PARSE_POSITIVE |
+				  PBENCH_FORMAT_PARSE_PCT, 0, 50, &v, why, sizeof(why)),
 		     -ERANGE, "0 is not more than 0");
 	cr_expect_str_eq(why, "a number more than 0 and at most 50 (a percentage)");
-	cr_assert_eq(cli_parse_in("5%", PBENCH_FORMAT_PARSE_POSITIVE |
-					    PBENCH_FORMAT_PARSE_PCT, 0, 50, &v, why, sizeof(why)), 0);
+	cr_assert_eq(cli_parse_in("5%", CLI_PARSE_POSITIVE |
+				  PBENCH_FORMAT_PARSE_PCT, 0, 50, &v, why, sizeof(why)), 0);
 	cr_expect_eq(v, 5);
 	cr_expect_eq(cli_parse_in("x", 0, 0, 0.5, &v, why, sizeof(why)), -EINVAL);
 	cr_expect_str_eq(why, "a number from 0 to 0.5");
@@ -76,44 +76,44 @@ Test(cli_words, cpus_parse_words)
 	pbench_cpus_allowed(allowed, sizeof(allowed));
 	pbench_cpus_present(present, sizeof(present));
 	cr_assert_eq(cli_cpus_parse_words("x", "--cpu", 0, 0, NULL, cpus, 1024, why,
-					     sizeof(why)), -EINVAL);
+					  sizeof(why)), -EINVAL);
 	snprintf(want, sizeof(want), "invalid CPU list 'x' for --cpu: expected a list such as 2 "
 		 "or 0-3,6; pbench may run on CPUs %s", allowed[0] ? allowed : "unknown");
 	cr_assert_str_eq(why, want);
 	cr_assert_eq(cli_cpus_parse_words("5000", "--cpu", CLI_CPUS_PRESENT, 0, NULL, cpus,
-					     1024, why, sizeof(why)), -ERANGE);
+					  1024, why, sizeof(why)), -ERANGE);
 	snprintf(want, sizeof(want), "invalid CPU list '5000' for --cpu: no such CPU; present "
 		 "CPUs are %s", present[0] ? present : "unknown");
 	cr_assert_str_eq(why, want);
 	/* CPU 1000 is on no machine this runs on: neither allowed nor present. */
 	cr_assert_eq(cli_cpus_parse_words("1000", "--cpu", 0, 0, NULL, cpus, 1024, why,
-					     sizeof(why)), -ERANGE);
+					  sizeof(why)), -ERANGE);
 	snprintf(want, sizeof(want), "CPU 1000 given to --cpu is not online or not allowed: "
 		 "pbench may run on CPUs %s", allowed);
 	cr_assert_str_eq(why, want);
 	cr_assert_eq(cli_cpus_parse_words("1000", "--cpu", CLI_CPUS_PRESENT, 0, NULL, cpus,
-					     1024, why, sizeof(why)), -ERANGE);
+					  1024, why, sizeof(why)), -ERANGE);
 	snprintf(want, sizeof(want), "CPU 1000 given to --cpu is not present: present CPUs are %s",
 		 present);
 	cr_assert_str_eq(why, want);
 	cr_assert_eq(cli_cpus_parse_words(NULL, "--cpu", 0, 0, NULL, cpus, 1024, why,
-					     sizeof(why)), -EINVAL);
+					  sizeof(why)), -EINVAL);
 	/* Too many CPUs, on a recorded machine that has 32 present. */
 	use_tree("amd-workstation");
 	cr_assert_eq(cli_cpus_parse_words("3", "--cpu", CLI_CPUS_PRESENT, 1, "x", cpus,
-					     1024, why, sizeof(why)), 1);
+					  1024, why, sizeof(why)), 1);
 	cr_assert_eq(cpus[0], 3);
 	cr_assert_eq(cli_cpus_parse_words("5-6,5", "--duet-cpus", CLI_CPUS_PRESENT, 2,
-					     "a duet", cpus, 1024, why, sizeof(why)), 2);
+					  "a duet", cpus, 1024, why, sizeof(why)), 2);
 	cr_assert_eq(cpus[1], 6);
 	cr_assert_eq(cli_cpus_parse_words("0-2", "--duet-cpus", CLI_CPUS_PRESENT, 2,
-					     "a duet", cpus, 1024, why, sizeof(why)), -EINVAL);
+					  "a duet", cpus, 1024, why, sizeof(why)), -EINVAL);
 	cr_assert_str_eq(why, "invalid CPU list '0-2' for --duet-cpus: a duet takes two CPUs");
 	cr_assert_eq(cli_cpus_parse_words("40", "--cpu", CLI_CPUS_PRESENT, 0, NULL, cpus,
-					     1024, why, sizeof(why)), -ERANGE);
+					  1024, why, sizeof(why)), -ERANGE);
 	cr_assert_str_eq(why, "CPU 40 given to --cpu is not present: present CPUs are 0-31");
 	cr_assert_eq(cli_cpus_parse_words("0,0-1", "--cpu", CLI_CPUS_PRESENT, 1,
-					     "'pbench compare'", cpus, 1024, why, sizeof(why)), -EINVAL);
+					  "'pbench compare'", cpus, 1024, why, sizeof(why)), -EINVAL);
 	cr_assert_str_eq(why, "invalid CPU list '0,0-1' for --cpu: 'pbench compare' takes one CPU");
 }
 

@@ -29,7 +29,6 @@ PBENCH_API int pbench_format_ns(char *buf, size_t len, double ns, int digits);
 enum pbench_format_parse_flags {
 	PBENCH_FORMAT_PARSE_INT = 1 << 0,	/* a whole number only ("2.0" is one, "2.5" not) */
 	PBENCH_FORMAT_PARSE_PCT = 1 << 1,	/* a trailing '%' is allowed (and not in *out) */
-	PBENCH_FORMAT_PARSE_POSITIVE = 1 << 2,	/* more than 0 (the CLI's range check) */
 };
 /*
  * A number as people write it (the inverse of the formatting above, and the one grammar of
