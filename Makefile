@@ -128,6 +128,15 @@ LIB_SRCS := $(sort $(wildcard lib/src/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(O)/%.o)
+# The command line's support library (cli/support/support.h): what only a command line needs
+# (output files, the stop flag's signal handlers, terminal width and colour, its sentences),
+# kept out of libpbench.so as curl's tool keeps its helpers out of libcurl. Linked into pbench
+# only, never installed; its files may include base/base.h (tests/layers/run.sh says when).
+CLI_SUPPORT_SRCS := $(sort $(wildcard cli/support/*.c))
+CLI_SUPPORT_OBJS := $(CLI_SUPPORT_SRCS:%.c=$(O)/%.o)
+# Unit tests of the support library: tests/unit/test_cli_*.c, which see cli/support/ and link
+# libpbench-cli.a before libpbench.a.
+CLI_UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_cli_*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(O)/tests/%)
 EXAMPLE_SRCS := $(sort $(wildcard kmod-free-docs/examples/*.c))
@@ -192,6 +201,14 @@ $(O)/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -I$(O)/cli -c $< -o $@
 
+$(O)/cli/support/%.o: cli/support/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Ilib/src -c $< -o $@
+
+$(O)/libpbench-cli.a: $(CLI_SUPPORT_OBJS)
+	@rm -f $@
+	$(call msg,AR,$@)$(AR) rcs $@ $^
+
 # The -h texts are documentation files, doc/help/<name>.txt (what they may hold:
 # scripts/help.awk), made into a header of string literals that every CLI object may include.
 HELP_TXTS := $(sort $(wildcard doc/help/*.txt))
@@ -221,9 +238,11 @@ $(O)/libpbench-mem.so: lib/shim/mem.c lib/shim/memshim.h
 	$(call msg,LD,$@)$(CC) $(BASEFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -shared \
 		-Wl,-soname,libpbench-mem.so -Wl,--no-undefined -o $@ $< -pthread
 
-# The CLI links the library statically: the binary runs from the build tree as is.
-$(O)/pbench: $(CLI_OBJS) $(O)/libpbench.a
-	$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(O)/libpbench.a $(CLI_LIBS) $(LIB_LIBS)
+# The CLI links the library statically: the binary runs from the build tree as is. Its
+# support library first: what it takes from libpbench.a comes after it.
+$(O)/pbench: $(CLI_OBJS) $(O)/libpbench-cli.a $(O)/libpbench.a
+	$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(O)/libpbench-cli.a \
+		$(O)/libpbench.a $(CLI_LIBS) $(LIB_LIBS)
 
 PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
@@ -274,6 +293,9 @@ $(O)/tests/listing_target.o: tests/unit/listing_target.c tests/unit/listing_targ
 	$(call msg,CC,$@)$(CC) -std=gnu11 -O2 $(WARNINGS) -c $< -o $@
 $(O)/tests/test_listing: TEST_OBJS := $(O)/tests/listing_target.o
 $(O)/tests/test_listing: $(O)/tests/listing_target.o
+$(CLI_UNIT_BINS:=.o): CFLAGS += -Icli/support
+$(CLI_UNIT_BINS): TEST_OBJS := $(O)/libpbench-cli.a
+$(CLI_UNIT_BINS): $(O)/libpbench-cli.a
 
 # test_symbols symbolizes and unwinds code it knows: symbols_target.c compiled alone -O2 -g
 # without frame pointers (only CFI finds its callers), sibling calls (each caller stays on the
@@ -327,7 +349,7 @@ $(O)/bench/%: bench/%.cc $(O)/libpbench.a
 		$(ALL_LDFLAGS) -lbenchmark -lpthread $(LIB_LIBS)
 
 # The generated header dependencies (see DEPFLAGS); missing ones (a first build) are skipped.
--include $(LIB_OBJS:=.d) $(CLI_OBJS:=.d) $(UNIT_BINS:=.o.d) $(PG_TEST_BINS:=.o.d) \
+-include $(LIB_OBJS:=.d) $(CLI_OBJS:=.d) $(CLI_SUPPORT_OBJS:=.d) $(UNIT_BINS:=.o.d) $(PG_TEST_BINS:=.o.d) \
 	 $(BENCH_BINS:=.o.d) $(BENCH_HELPER_BINS:=.o.d) $(GBENCH_BINS:=.d) \
 	 $(REPLAY_BINS:$(O)/tests/fuzz/replay_%=$(O)/tests/fuzz/fuzz_%.o.d) $(O)/tests/fuzz/replay.o.d
 

@@ -27,7 +27,7 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* A warning or a hint, wrapped at stderr's width (pbench_output_width()) under its text; an error
+/* A warning or a hint, wrapped at stderr's width (cli_term_width()) under its text; an error
  * stays one line. However long, it is said whole, never cut. */
 static void say(const char *prefix, const char *fmt, va_list ap)
 {
@@ -36,7 +36,7 @@ static void say(const char *prefix, const char *fmt, va_list ap)
 	if (vasprintf(&msg, fmt, ap) < 0)
 		return;
 	if (asprintf(&line, "%s%s", prefix, msg) >= 0) {
-		pbench_format_wrap(stderr, line, pbench_output_width(stderr), (int)strlen(prefix));
+		cli_wrap(stderr, line, cli_term_width(stderr), (int)strlen(prefix));
 		free(line);
 	}
 	free(msg);
@@ -93,7 +93,7 @@ int cli_number(const char *opt, const char *what, const char *s, double lo, doub
 {
 	char expected[128];
 
-	if (!pbench_format_parse_in(s, flags, lo, hi, out, expected, sizeof(expected)))
+	if (!cli_parse_in(s, flags, lo, hi, out, expected, sizeof(expected)))
 		return 0;
 	cli_error("invalid %s '%s' for %s: expected %s", what, s, opt, expected);
 	return -1;
@@ -116,7 +116,7 @@ const char *cli_did_you_mean(const char *word, const char *const *names, int n,
 {
 	static char buf[160];
 
-	pbench_suggest_text(word, names, n, prefix, buf, sizeof(buf));
+	cli_suggest_text(word, names, n, prefix, buf, sizeof(buf));
 	return buf;
 }
 
@@ -190,7 +190,7 @@ int cli_options(int argc, char **argv, const char *shortopts, const struct optio
 int cli_choice(const char *opt, const char *s, const char *const *names, int n)
 {
 	char why[512];
-	int k = pbench_suggest_choice(s, names, n, why, sizeof(why));
+	int k = cli_suggest_choice(s, names, n, why, sizeof(why));
 
 	if (k < 0)
 		cli_error("unknown value '%s' for %s: %s", s, opt, why);
@@ -221,21 +221,21 @@ void cli_command_hint(const char *cmd, const char *bare)
 {
 	char where[4500];
 
-	cli_hint("%s", pbench_command_where(cmd, where, sizeof(where)) == 1 ? where : bare);
+	cli_hint("%s", cli_command_where(cmd, where, sizeof(where)) == 1 ? where : bare);
 }
 
 int cli_command_argv(const char *line, int shell, const char *what, char ***out)
 {
 	size_t len = strlen(line) + strlen(what) + 64;	/* the sentence whole, never cut */
 	char *why = malloc(len), syntax[512];
-	int err = why ? pbench_command_words(out, line, shell, what, why, len) : -ENOMEM;
+	int err = why ? cli_command_words(out, line, shell, what, why, len) : -ENOMEM;
 
 	if (err)
 		cli_error("%s", why ? why : "out of memory");
 	if (err == -EINVAL)
 		cli_hint("each command is one argument: quote it whole for your shell, and use "
 			 "\\' or \" inside");
-	if (!err && !shell && pbench_command_syntax(*out, syntax, sizeof(syntax)) == 1)
+	if (!err && !shell && cli_command_syntax(*out, syntax, sizeof(syntax)) == 1)
 		cli_hint("%s '%s': %s; --shell runs it with sh -c", what, line, syntax);
 	free(why);
 	return err == -ENOMEM ? EXIT_RUNTIME : err ? EXIT_USAGE : 0;
@@ -265,7 +265,7 @@ int cli_outcome(int kind, const char *text)
 	       kind == PBENCH_OUTCOME_UNDECIDED ? EXIT_RUNTIME : EXIT_OK;
 }
 
-/* ---- the outputs of a command: one convention (cmds.h, "cli_out"), pbench_outputs ---------- */
+/* ---- the outputs of a command: one convention (cmds.h, "cli_out"), cli_outputs ------------ */
 
 /* The options that ask for each format: on stdout, and to a file. */
 static const char *const out_opts[CLI_NFMT][2] = {
@@ -277,16 +277,16 @@ static const char *const out_opts[CLI_NFMT][2] = {
 
 /* The set of the one cli_out of this process: made at its first output, freed by
  * cli_out_close(); a static, so a usage error on the way needs no cleanup. */
-static struct pbench_outputs *outs;
+static struct cli_outputs *outs;
 
 /* The library's messages of the last call, each said: -1. */
 static int out_said(int err)
 {
 	const char *m;
 
-	for (int i = 0; (m = pbench_outputs_message(outs, i)); i++)
+	for (int i = 0; (m = cli_outputs_message(outs, i)); i++)
 		cli_error("%s", m);
-	if (err && !pbench_outputs_message(outs, 0))
+	if (err && !cli_outputs_message(outs, 0))
 		cli_error("%s", pbench_strerror(err));
 	return -1;
 }
@@ -297,7 +297,7 @@ void cli_out_init(struct cli_out *o, const char *cmd, unsigned offered, unsigned
 	o->cmd = cmd;
 	o->offered = offered;
 	o->flags = flags;
-	pbench_outputs_free(outs);
+	cli_outputs_free(outs);
 	outs = NULL;
 }
 
@@ -330,9 +330,9 @@ int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **a
 	/* Named by the option given; a file by its --export- form, as '--json=FILE' writes it. */
 	if (*arg && strcmp(arg, "-"))
 		opt = out_opts[fmt][1];
-	err = outs ? 0 : pbench_outputs_new(&outs);
-	if (!err && (err = pbench_outputs_add(outs, fmt, arg, opt)) == -EEXIST) {
-		cli_error("%s (%s FILE)", pbench_outputs_message(outs, 0), out_opts[fmt][1]);
+	err = outs ? 0 : cli_outputs_new(&outs);
+	if (!err && (err = cli_outputs_add(outs, fmt, arg, opt)) == -EEXIST) {
+		cli_error("%s (%s FILE)", cli_outputs_message(outs, 0), out_opts[fmt][1]);
 		return -1;
 	}
 	return err ? out_said(err) : 1;
@@ -340,11 +340,11 @@ int cli_out_option(struct cli_out *o, int c, const char *arg, int argc, char **a
 
 int cli_out_open(struct cli_out *o)
 {
-	int err = outs ? 0 : pbench_outputs_new(&outs);
+	int err = outs ? 0 : cli_outputs_new(&outs);
 
 	(void)o;
 	if (!err)
-		err = pbench_outputs_open(outs);
+		err = cli_outputs_open(outs);
 	if (err)
 		out_said(err);
 	return err ? EXIT_USAGE : EXIT_OK;
@@ -353,22 +353,22 @@ int cli_out_open(struct cli_out *o)
 int cli_out_text(const struct cli_out *o)
 {
 	(void)o;
-	return pbench_outputs_stdout(outs) < 0;
+	return cli_outputs_stdout(outs) < 0;
 }
 
 int cli_out_wants(const struct cli_out *o, int fmt)
 {
 	(void)o;
-	return pbench_outputs_wants(outs, fmt);
+	return cli_outputs_wants(outs, fmt);
 }
 
 /* The text unless a format replaced it (a failure on stdout is main()'s to say), then each
- * output (pbench_outputs_write()). */
+ * output (cli_outputs_write()). */
 int cli_out_write(struct cli_out *o, cli_out_writer write, void *arg)
 {
 	int rc = cli_out_text(o) && write(arg, CLI_FMT_TEXT, stdout) ? EXIT_RUNTIME : EXIT_OK;
 
-	if (outs && pbench_outputs_write(outs, write, arg)) {
+	if (outs && cli_outputs_write(outs, write, arg)) {
 		out_said(0);
 		rc = EXIT_RUNTIME;
 	}
@@ -379,15 +379,15 @@ int cli_out_write(struct cli_out *o, cli_out_writer write, void *arg)
  * file stays as it was); stdout's error left in errno for main()'s check of stdout. */
 int cli_out_close(struct cli_out *o, int commit, int rc)
 {
-	int err = outs ? pbench_outputs_close(outs, commit) : 0,
-	    out_err = outs ? pbench_outputs_stdout_error(outs) : 0;
+	int err = outs ? cli_outputs_close(outs, commit) : 0,
+	    out_err = outs ? cli_outputs_stdout_error(outs) : 0;
 
 	(void)o;
 	if (err) {
 		out_said(0);
 		rc = rc ? rc : EXIT_RUNTIME;
 	}
-	pbench_outputs_free(outs);
+	cli_outputs_free(outs);
 	outs = NULL;
 	if (out_err)
 		errno = -out_err;
@@ -414,8 +414,8 @@ int cli_cpus(const char *cmd, const char *opt, const char *arg, unsigned flags, 
 	int n, most = flags & CLI_CPU_ONE ? 1 : flags & CLI_CPU_TWO ? 2 : 0;
 
 	snprintf(who, sizeof(who), most == 2 ? "a duet" : "'pbench %s'", cmd);
-	n = pbench_cpus_parse_words(arg, opt, flags & CLI_CPU_PRESENT ? PBENCH_CPUS_PRESENT : 0,
-				    most, who, cpus, max, why, sizeof(why));
+	n = cli_cpus_parse_words(arg, opt, flags & CLI_CPU_PRESENT ? CLI_CPUS_PRESENT : 0,
+				 most, who, cpus, max, why, sizeof(why));
 	if (n < 0)
 		cli_error("%s", why);
 	return n < 0 ? -1 : n;

@@ -50,7 +50,7 @@ static int write_report(void *arg, int fmt, FILE *f)
 	struct pbench_samples *in = arg;
 
 	if (fmt == CLI_FMT_TEXT)
-		pbench_samples_wrap_at(in, pbench_output_width(f));
+		return pbench_samples_write_text(in, f, cli_term_width(f));
 	return pbench_samples_write(in, fmt, f);
 }
 

@@ -23,8 +23,8 @@ static int write_report(void *arg, int fmt, FILE *f)
 
 	if (fmt == CLI_FMT_JSON)
 		return pbench_env_write_json(env, f);
-	pbench_env_wrap_at(env, pbench_output_width(f));
-	return pbench_env_write_text(env, f, pbench_output_color(f) ? PBENCH_ENV_WRITE_COLOR : 0);
+	return pbench_env_write_text(env, f, cli_term_color(f) ? PBENCH_ENV_WRITE_COLOR : 0,
+				     cli_term_width(f));
 }
 
 /* The options: the CPUs (n of them), --strict. */

@@ -391,8 +391,6 @@ static int build(struct compare_opts *o, struct pbench_contest **c)
 	*c = NULL;
 	err = pbench_contest_new(c, &o->co);
 	if (!err)
-		err = pbench_contest_wrap_at(*c, pbench_output_width(stdout));
-	if (!err)
 		err = add_sides(o, *c);
 	if (err) {
 		err = start_error(err, *c, o);
@@ -410,7 +408,7 @@ static void show_progress(const struct pbench_contest_progress *p, void *arg)
 	char line[256];
 
 	cli_progress(arg, strcmp(p->phase, "done") &&
-		     !pbench_contest_progress_text(p, line, sizeof(line)) ? line : NULL, 1);
+		     !cli_contest_progress_text(p, line, sizeof(line)) ? line : NULL, 1);
 }
 
 /* ---- reports -------------------------------------------------------------------------------- */
@@ -526,12 +524,14 @@ static int prepare_run(struct compare_opts *o)
 				       &o->co.occasion_commits);
 	if (rc)
 		return rc;
-	o->progress = (struct cli_progress){ "compare", pbench_output_color(stderr), 0 };
+	o->progress = (struct cli_progress){ "compare", cli_term_color(stderr), 0 };
 	if (isatty(STDERR_FILENO) && !(o->co.flags & PBENCH_CONTEST_SHOW_OUTPUT)) {
 		o->co.progress = show_progress;
 		o->co.progress_arg = &o->progress;
 	}
 	o->co.stop = cli_stop;
+	o->co.resumed = cli_stop_resumed();
+	o->co.text_width = cli_term_width(stdout);
 	o->co.flags |= PBENCH_CONTEST_SIGNALS | PBENCH_CONTEST_PRIORITY_CACHE;
 	return 0;
 }

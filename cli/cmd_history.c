@@ -127,6 +127,7 @@ int cli_record(const struct cli_run *r, int (*write)(void *arg, int fmt, FILE *f
 	int n;
 
 	io.rev = r->commit;
+	io.stop = cli_stop;	/* a Ctrl-C of the command: nothing recorded */
 	n = pbench_history_import_writer(r->history && *r->history ? r->history : NULL, r->record,
 					 write, arg, &io);
 	if (n > 0)
@@ -165,19 +166,21 @@ static int names(struct hist *a, struct cli_out *out, int check)
 }
 
 /*
- * Each file imported whole or not at all (one transaction each). Under the library's stop
- * flag: a SIGINT or SIGTERM (or any signal that would end pbench) during an import rolls it
- * back, said ("nothing added, the store is as it was"), and the files after it are not read;
- * exit 1, or the death of any other signal once said, as the measuring commands do.
+ * Each file imported whole or not at all (one transaction each). Under the stop flag
+ * (cli_stop_catch(), the import's opts.stop): a SIGINT or SIGTERM (or any signal that would
+ * end pbench) during an import rolls it back, said ("nothing added, the store is as it was"),
+ * and the files after it are not read; exit 1, or the death of any other signal once said,
+ * as the measuring commands do.
  */
 static int add(struct hist *a)
 {
 	struct pbench_history_import_opts io = PBENCH_HISTORY_IMPORT_OPTS_INIT;
-	const volatile int *stop = pbench_stop_catch();
+	const volatile int *stop = cli_stop_catch();
 	int rc = EXIT_OK, sig;
 
 	io.rev = a->commit;
 	io.cpu_time = a->cpu_time;
+	io.stop = stop;
 	for (int i = 2; i < a->nargs && rc == EXIT_OK; i++) {
 		int n = pbench_history_import_file(a->h, a->args[1], a->args[i], &io);
 
@@ -194,13 +197,13 @@ static int add(struct hist *a)
 			rc = EXIT_RUNTIME;
 		}
 	}
-	sig = pbench_stop_restore();
+	sig = cli_stop_restore();
 	if (sig && rc == EXIT_OK) {	/* after the last commit: all of it is in */
 		cli_error("interrupted by signal %d once every file was added", sig);
 		rc = EXIT_RUNTIME;
 	}
 	if (sig && sig != SIGINT && sig != SIGTERM)
-		pbench_stop_die(sig);	/* returns only for a signal that does not end it */
+		cli_stop_die(sig);	/* returns only for a signal that does not end it */
 	return rc;
 }
 

@@ -126,6 +126,7 @@ static int jitter_run(struct jitter_opts *o)
 	jo.duration_s = o->duration_s;
 	jo.threshold_ns = o->threshold_ns;
 	jo.stop = cli_stop;
+	jo.text_width = cli_term_width(stdout);
 	if (o->compare_prepared && !o->ncpus) {
 		cpu = pbench_cpu_pick(why, sizeof(why));
 		if (cpu < 0) {
@@ -147,7 +148,6 @@ static int jitter_run(struct jitter_opts *o)
 		pbench_jitter_free(j);
 		return run_error(err);
 	}
-	pbench_jitter_wrap_at(j, pbench_output_width(stdout));
 	rc = cli_out_write(&o->out, write_report, &(struct jitter_report){ j, prep });
 	flags = (*cli_stop ? PBENCH_OUTCOME_INTERRUPTED : 0) |
 		(o->compare_prepared ? PBENCH_OUTCOME_PREPARED : 0);

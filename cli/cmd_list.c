@@ -18,7 +18,7 @@ static int write_report(void *arg, int fmt, FILE *f)
 
 	if (fmt == CLI_FMT_JSON)
 		return pbench_event_list_write_json(l, f);
-	return pbench_event_list_write_text(l, f, pbench_output_color(f) ? PBENCH_EVENT_LIST_WRITE_COLOR : 0);
+	return pbench_event_list_write_text(l, f, cli_term_color(f) ? PBENCH_EVENT_LIST_WRITE_COLOR : 0);
 }
 
 static int list_option(int c, const char *arg, void *all)

@@ -132,7 +132,7 @@ static void show_progress(const struct pbench_runs_progress *p, void *arg)
 	int done = !strcmp(p->phase, "done");
 
 	if (!done)
-		pbench_runs_progress_text(p, line, sizeof(line));
+		cli_runs_progress_text(p, line, sizeof(line));
 	cli_progress(arg, done ? NULL : line, !(!strcmp(p->phase, "runs") && p->run) &&
 		     strcmp(p->phase, "warm-up"));
 }
@@ -225,7 +225,6 @@ static int measure(struct stat_opts *o)
 	err = pbench_runs_new(&r, &o->ro);
 	if (err)
 		return start_error(err, o);
-	pbench_runs_wrap_at(r, pbench_output_width(stdout));
 	if (o->head_first)
 		pbench_runs_write_head(r, stdout);
 	fflush(stdout);
@@ -338,13 +337,15 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 		o->ro.quiet = PBENCH_CHILD_OUTPUT_STDERR;
 	/* A command's output on stdout: pbench's head first, its report after. */
 	o->head_first = o->ro.argv && !o->ro.quiet && cli_out_text(&o->out);
-	o->progress = (struct cli_progress){ "stat", pbench_output_color(stderr),
+	o->progress = (struct cli_progress){ "stat", cli_term_color(stderr),
 					     o->ro.argv && o->ro.quiet != PBENCH_CHILD_OUTPUT_NULL };
 	if (isatty(STDERR_FILENO)) {
 		o->ro.progress = show_progress;
 		o->ro.progress_arg = &o->progress;
 	}
 	o->ro.stop = cli_stop;
+	o->ro.resumed = cli_stop_resumed();
+	o->ro.text_width = cli_term_width(stdout);
 	o->ro.flags |= PBENCH_RUNS_SIGNALS | PBENCH_RUNS_PRIORITY_CACHE;
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report that was not written whole leaves the old file. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "pbench.h"
+#include "support/support.h"
 
 int cmd_analyze(int argc, char **argv);
 int cmd_check(int argc, char **argv);
@@ -36,7 +37,7 @@ int cli_outcome(int kind, const char *text);
 
 /* Numbers, the one grammar of every option (pbench_format_parse()), and more than 0. */
 enum { CLI_NUM_INT = PBENCH_FORMAT_PARSE_INT, CLI_NUM_PCT = PBENCH_FORMAT_PARSE_PCT,
-       CLI_NUM_POSITIVE = PBENCH_FORMAT_PARSE_POSITIVE };
+       CLI_NUM_POSITIVE = CLI_PARSE_POSITIVE };
 /* Option opt's value s in [lo, hi]: 0, or -1 after "invalid <what> '<s>' for <opt>: ...". */
 int cli_number(const char *opt, const char *what, const char *s, double lo, double hi,
 	       unsigned flags, double *out);
@@ -144,7 +145,7 @@ int cli_record(const struct cli_run *r, int (*write)(void *arg, int fmt, FILE *f
 int cli_history_drift(const struct cli_run *r, const char *name, double *sd, int *occasions,
 		      int *commits);
 
-/* The stop flag of the measuring commands (pbench_stop_catch(), CMD_STOPS in pbench.c). */
+/* The stop flag of the measuring commands (cli_stop_catch(), CMD_STOPS in pbench.c). */
 extern const volatile int *cli_stop;
 
 /* The outputs of every command, one convention (hyperfine's): cli_out, in HACKING.md. */
@@ -169,7 +170,7 @@ enum { CLI_OUT_NO_ARGS = 1 << 0, CLI_OUT_DASH = 1 << 1 };
 	{ "export-csv", required_argument, NULL, CLI_OUT_OPT + 4 + CLI_FMT_CSV }, \
 	{ "export-markdown", required_argument, NULL, CLI_OUT_OPT + 4 + CLI_FMT_MARKDOWN }, \
 	{ "plot", required_argument, NULL, CLI_OUT_OPT + 4 + CLI_FMT_PLOT }
-/* The output options of one command (the set itself, pbench_outputs, is cli.c's). */
+/* The output options of one command (the set itself, cli_outputs, is cli.c's). */
 struct cli_out {
 	const char *cmd;		/* "stat", for messages */
 	unsigned offered, flags;	/* CLI_OUT_* */

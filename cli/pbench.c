@@ -15,7 +15,7 @@ enum {
 	 * read, are said to be ignored. */
 	CMD_LIVE = 1 << 0,
 	/* It measures until done or stopped by cli_stop: a signal that would end pbench sets
-	 * the flag instead, for the whole command (pbench_stop_catch()). */
+	 * the flag instead, for the whole command (cli_stop_catch()). */
 	CMD_STOPS = 1 << 1,
 };
 
@@ -110,10 +110,11 @@ const volatile int *cli_stop = &no_stop;
 
 /*
  * A command with CMD_STOPS runs whole (its runs, --memory's, --annotate's, the reports) under
- * the library's stop flag, so that what it started is ended, its settings put back and the
- * report written. After SIGINT and SIGTERM it returns (exit 1, "interrupted"); after any
- * other (SIGHUP of a closed terminal, SIGQUIT...) pbench then dies of that signal, as its
- * sender expects (a shell says "Hangup", a supervisor sees the signal).
+ * the stop flag (cli_stop_catch(), given to the library's opts), so that what it started is
+ * ended, its settings put back and the report written. After SIGINT and SIGTERM it returns
+ * (exit 1, "interrupted"); after any other (SIGHUP of a closed terminal, SIGQUIT...) pbench
+ * then dies of that signal, as its sender expects (a shell says "Hangup", a supervisor sees
+ * the signal).
  */
 static int run(const struct cmd *c, int argc, char **argv)
 {
@@ -123,11 +124,11 @@ static int run(const struct cmd *c, int argc, char **argv)
 		note_live(c->name);
 	if (!(c->flags & CMD_STOPS) || help)
 		return finish(c->fn(argc, argv));
-	cli_stop = pbench_stop_catch();
+	cli_stop = cli_stop_catch();
 	rc = finish(c->fn(argc, argv));
-	sig = pbench_stop_restore();
+	sig = cli_stop_restore();
 	if (sig && sig != SIGINT && sig != SIGTERM)
-		pbench_stop_die(sig);	/* returns only for a signal that does not end it */
+		cli_stop_die(sig);	/* returns only for a signal that does not end it */
 	return rc;
 }
 
@@ -146,7 +147,7 @@ int main(int argc, char **argv)
 		debug = "1";
 	}
 	if (debug && *debug && strcmp(debug, "0"))	/* "pbench: debug: ..." on stderr */
-		pbench_log_set(pbench_log_stderr, "pbench");
+		pbench_log_set(cli_log_stderr, "pbench");
 
 	if (argc < 2) {
 		usage(stderr);

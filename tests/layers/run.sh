@@ -12,7 +12,12 @@
 #    own folder, anywhere in the tree (lib, cli, tests, bench, kmod-free-docs), but for the
 #    whitebox files listed with their reason in tests/layers/inner.txt;
 #  - nothing lies outside the module folders, and private header names are unique;
-#  - the CLI references only what libpbench.so exports.
+#  - the CLI references only what libpbench.so exports, and includes only pbench.h, its own
+#    headers and its support library's (support/support.h);
+#  - the CLI's support library (cli/support/, build/libpbench-cli.a, linked into pbench only)
+#    defines only cli_* globals, includes pbench.h, support.h and at most base/base.h of
+#    lib/src, and references what libpbench.so exports or, in a file whose top comment names
+#    base/base.h (and says why), what the base module defines; the library defines no cli_*.
 # Usage: tests/layers/run.sh BUILD_DIR [LIST]. Last line: "layers: N passed, N failed, N skipped".
 set -u
 O=${1:-build}
@@ -268,6 +273,75 @@ if [ -f "$O/libpbench.so" ]; then
 else
 	skip=$((skip + 1))
 	echo "[SKIP] cli: $O/libpbench.so is missing"
+fi
+
+# The commands' includes: the public header, their own, the support library's (C files and
+# cmds.h; help.h is generated); system headers as they like.
+for f in cli/*.c cli/*.h; do
+	w=$(grep -n -E '^[ \t]*#[ \t]*include[ \t]*"' "$f" |
+		grep -v -E '"(pbench\.h|cmds\.h|help\.h|support/support\.h)"' | tr '\n' ' ')
+	if [ -z "$w" ]; then
+		ok "$f includes only pbench.h, the CLI's headers and support/support.h"
+	else
+		bad "$f" "includes $w(the CLI is a client: pbench.h, and what only a command line needs in cli/support/)"
+	fi
+done
+
+# The support library: its includes, the top comment of a file that includes base/base.h.
+for f in cli/support/*.c cli/support/*.h; do
+	[ -f "$f" ] || continue
+	w=$(grep -n -E '^[ \t]*#[ \t]*include[ \t]*"' "$f" |
+		grep -v -E '"(pbench\.h|support\.h|base/base\.h)"' | tr '\n' ' ')
+	# the first comment after the SPDX line: up to its " */"
+	top=$(awk 'NR > 1 { print } / \*\/$/ && NR > 1 { exit }' "$f")
+	if grep -q -E '^[ \t]*#[ \t]*include[ \t]*"base/base\.h"' "$f" &&
+	   ! printf '%s\n' "$top" | grep -q 'base/base\.h'; then
+		w="$w base/base.h without its reason (the file's top comment names base/base.h and why)"
+	fi
+	if [ -z "$w" ]; then
+		ok "$f includes only pbench.h, support.h and base/base.h (with its reason)"
+	else
+		bad "$f" "includes $w; the support library uses the public API, and base/base.h at most"
+	fi
+done
+
+if [ -f "$O/libpbench.so" ] && [ -f "$O/libpbench-cli.a" ]; then
+	# What the base module defines: the support library may use it where it says so.
+	ls lib/src/base/*.c | sed 's|.*/||; s|\.c$||' | sort >"$T/basefiles"
+	awk 'FILENAME == ARGV[1] { b[$1] = 1; next } ($2 in b) { print $1 }' \
+		"$T/basefiles" "$T/defs" | sort -u >"$T/basesyms"
+	for o in "$O"/cli/support/*.o; do
+		[ -f "$o" ] || continue
+		n=$(basename "$o" .o)
+		src=cli/support/$n.c
+		nm -u "$o" | awk '{ print $2 }' | sort -u | comm -12 - "$T/libsyms" |
+			comm -23 - "$T/exported" >"$T/internal"
+		notbase=$(comm -23 "$T/internal" "$T/basesyms" | tr '\n' ' ')
+		said=$(awk 'NR > 1 { print } / \*\/$/ && NR > 1 { exit }' "$src" 2>/dev/null |
+			grep -c 'base/base\.h')
+		globals=$(nm --defined-only "$o" | awk 'NF == 3 && $2 ~ /^[A-Z]$/ && $3 !~ /^cli_/ { print $3 }' |
+			tr '\n' ' ')
+		if [ -n "$notbase" ]; then
+			bad "$src" "uses library internals outside base/: $notbase(the support library uses the public API, and the base module's helpers at most)"
+		elif [ -s "$T/internal" ] && [ "$said" -eq 0 ]; then
+			bad "$src" "uses $(tr '\n' ' ' <"$T/internal")of base/ without saying so: name base/base.h and why in the file's top comment"
+		elif [ -n "$globals" ]; then
+			bad "$src" "defines $globals(the support library's functions are cli_*: no ABI, no clash with the library's names)"
+		elif [ -s "$T/internal" ]; then
+			ok "$src references only exports and base/'s helpers (said), defines only cli_*"
+		else
+			ok "$src references only exports, defines only cli_*"
+		fi
+	done
+	clilib=$(cut -d' ' -f1 "$T/defs" | grep '^cli_' | tr '\n' ' ')
+	if [ -z "$clilib" ]; then
+		ok "the library defines no cli_* (the command line's support stays out of it)"
+	else
+		bad "lib/src" "defines $clilib(the command line's support goes to cli/support/)"
+	fi
+else
+	skip=$((skip + 1))
+	echo "[SKIP] cli/support: $O/libpbench.so or $O/libpbench-cli.a is missing"
 fi
 
 echo "layers: $pass passed, $fail failed, $skip skipped"

@@ -192,36 +192,6 @@ Test(child, command_explain)
 	cr_assert_eq(pbench_command_explain(NULL, -PBENCH_ENOT_FOUND, buf, sizeof(buf)), -EINVAL);
 }
 
-/* Where a command not found might be: a path said as a path, a file here not in PATH. */
-Test(child, command_where)
-{
-	char dir[] = "/tmp/pbench-test-XXXXXX", buf[4200], want[4200], cwd[4096];
-	int fd;
-
-	cr_assert_not_null(mkdtemp(dir));
-	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
-	cr_assert_eq(chdir(dir), 0);
-	fd = open("tool", O_CREAT | O_WRONLY, 0644);
-	cr_assert_geq(fd, 0);
-	close(fd);
-	cr_assert_eq(pbench_command_where("tool", buf, sizeof(buf)), 1);
-	cr_assert_str_eq(buf, "'tool' is not in PATH; the file in the current directory is "
-			 "'./tool'");
-	cr_assert_eq(pbench_command_where("sub/tool", buf, sizeof(buf)), 1);
-	snprintf(want, sizeof(want), "there is no file 'sub/tool' in %s (the current "
-		 "directory): check the path", dir);
-	cr_assert_str_eq(buf, want);
-	cr_assert_eq(pbench_command_where("/no/tool", buf, sizeof(buf)), 1);
-	cr_assert_str_eq(buf, "there is no file '/no/tool': check the path");
-	strcpy(buf, "untouched");
-	cr_assert_eq(pbench_command_where("pbench-no-such-tool", buf, sizeof(buf)), 0);
-	cr_assert_str_eq(buf, "untouched");
-	cr_assert_eq(pbench_command_where(NULL, buf, sizeof(buf)), -EINVAL);
-	unlink("tool");
-	cr_assert_eq(chdir(cwd), 0);
-	rmdir(dir);
-}
-
 /* --shell: the line whole, for /bin/sh; split, the same line is words. */
 Test(child, command_shell)
 {
@@ -237,71 +207,6 @@ Test(child, command_shell)
 	cr_assert_eq(pbench_command_split(&v, "echo 'a b'"), 0);
 	cr_assert_str_eq(v[1], "a b");
 	pbench_command_free(v);
-}
-
-/* A line that cannot be run, in words that name it: each sentence exactly, none on success. */
-Test(child, command_words)
-{
-	char **v = NULL, why[128];
-
-	cr_assert_eq(pbench_command_words(&v, "echo 'a", 0, "command", why, sizeof(why)),
-		     -EINVAL);
-	cr_assert_str_eq(why, "command 'echo 'a' has a quote that is not closed");
-	cr_assert_null(v);
-	cr_assert_eq(pbench_command_words(&v, " \t", 0, "--setup", why, sizeof(why)), -ENODATA);
-	cr_assert_str_eq(why, "--setup ' \t' is empty: give a command to run");
-	cr_assert_eq(pbench_command_words(&v, "echo 'a b'", 0, "command", why, sizeof(why)), 0);
-	cr_assert_str_eq(why, "");
-	cr_assert_str_eq(v[1], "a b");
-	cr_assert_null(v[2]);
-	pbench_command_free(v);
-	/* With a shell the line is not split: an open quote is sh's to refuse. */
-	cr_assert_eq(pbench_command_words(&v, "echo 'a", 1, "command", why, sizeof(why)), 0);
-	cr_assert_str_eq(v[2], "echo 'a");
-	pbench_command_free(v);
-	cr_assert_eq(pbench_command_words(&v, "echo 'a", 0, "command", why, 10), -EINVAL);
-	cr_assert_str_eq(why, "command '");
-	cr_assert_eq(pbench_command_words(&v, NULL, 0, "command", why, sizeof(why)), -EINVAL);
-}
-
-/* Shell syntax in a command run without a shell, as separate or leading words; a quoted one
- * ('a > b' as one word) is the program's own argument, not syntax. */
-Test(child, command_syntax)
-{
-	static const struct {
-		const char *line;
-		int found;
-		const char *said;
-	} rows[] = {
-		{ "gzip -c f > /dev/null", 1, "'>' is shell syntax, but no shell runs this command: "
-		  "gzip gets it as an argument" },
-		{ "gzip -c f >/dev/null", 1, "'>' is shell syntax, but no shell runs this command: "
-		  "gzip gets '>/dev/null' as an argument" },
-		{ "cat f >> g", 1, "'>>'" },
-		{ "wc -l < f", 1, "'<'" },
-		{ "ls | wc", 1, "'|'" },
-		{ "make && make install", 1, "'&&'" },
-		{ "false || true", 1, "'||'" },
-		{ "cd /tmp ; ls", 1, "';'" },
-		{ "> f", 1, "'>' is shell syntax, but no shell runs this command: it is taken for the "
-		  "program's name" },
-		{ "echo 'a > b'", 0, NULL },
-		{ "grep -c a=b f", 0, NULL },
-		{ "echo a>b", 0, NULL },	/* inside a word: not a leading token */
-	};
-	char buf[256], **v;
-
-	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-		cr_assert_eq(pbench_command_split(&v, rows[k].line), 0);
-		buf[0] = 0;
-		cr_assert_eq(pbench_command_syntax(v, buf, sizeof(buf)), rows[k].found, "%s",
-			     rows[k].line);
-		if (rows[k].said)
-			cr_assert(!strncmp(buf, rows[k].said, strlen(rows[k].said)), "%s: %s",
-				  rows[k].line, buf);
-		pbench_command_free(v);
-	}
-	cr_assert_eq(pbench_command_syntax(NULL, buf, sizeof(buf)), -EINVAL);
 }
 
 Test(child, exec_failure_is_reported)

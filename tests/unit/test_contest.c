@@ -958,22 +958,6 @@ Test(contest, the_writers_read_back)
 	pbench_contest_free(c);
 }
 
-/* The progress line pbench compare shows, from fixed figures. */
-Test(contest, progress_text)
-{
-	struct pbench_contest_progress p = { .size = sizeof(p), .phase = "rounds", .round = 11,
-					     .ratio = 1.012, .ratio_lo = 0.99, .ratio_hi = 1.03,
-					     .left_s = 3.1 };
-	char buf[128];
-
-	cr_assert_eq(pbench_contest_progress_text(&p, buf, sizeof(buf)), 0);
-	cr_expect_str_eq(buf, "round 12, time ratio 1.012 (0.990-1.030), about 3.1 s left");
-	p.phase = "setup";
-	cr_assert_eq(pbench_contest_progress_text(&p, buf, sizeof(buf)), 0);
-	cr_expect_str_eq(buf, "running the setup command");
-	cr_expect_eq(pbench_contest_progress_text(&p, NULL, 0), -EINVAL);
-}
-
 /* A baseline given with its file (stored_file): its runs' counts are the stored entrant's
  * events, so each live event has its ratio to them with an interval, and the baseline its own
  * mean; an event its runs did not count says so; without the file, no events (as before). On

@@ -67,55 +67,6 @@ Test(env, cpus_parse_in)
 }
 
 /* The prepared mode's choice, on each recorded machine. */
-/* The words of a bad --cpu, each exactly as the CLI prints them, against this machine's sets. */
-Test(env, cpus_parse_words)
-{
-	char allowed[256] = "", present[256] = "", why[512], want[1024];
-	int cpus[1024];
-
-	pbench_cpus_allowed(allowed, sizeof(allowed));
-	pbench_cpus_present(present, sizeof(present));
-	cr_assert_eq(pbench_cpus_parse_words("x", "--cpu", 0, 0, NULL, cpus, 1024, why,
-					     sizeof(why)), -EINVAL);
-	snprintf(want, sizeof(want), "invalid CPU list 'x' for --cpu: expected a list such as 2 "
-		 "or 0-3,6; pbench may run on CPUs %s", allowed[0] ? allowed : "unknown");
-	cr_assert_str_eq(why, want);
-	cr_assert_eq(pbench_cpus_parse_words("5000", "--cpu", PBENCH_CPUS_PRESENT, 0, NULL, cpus,
-					     1024, why, sizeof(why)), -ERANGE);
-	snprintf(want, sizeof(want), "invalid CPU list '5000' for --cpu: no such CPU; present "
-		 "CPUs are %s", present[0] ? present : "unknown");
-	cr_assert_str_eq(why, want);
-	/* CPU 1000 is on no machine this runs on: neither allowed nor present. */
-	cr_assert_eq(pbench_cpus_parse_words("1000", "--cpu", 0, 0, NULL, cpus, 1024, why,
-					     sizeof(why)), -ERANGE);
-	snprintf(want, sizeof(want), "CPU 1000 given to --cpu is not online or not allowed: "
-		 "pbench may run on CPUs %s", allowed);
-	cr_assert_str_eq(why, want);
-	cr_assert_eq(pbench_cpus_parse_words("1000", "--cpu", PBENCH_CPUS_PRESENT, 0, NULL, cpus,
-					     1024, why, sizeof(why)), -ERANGE);
-	snprintf(want, sizeof(want), "CPU 1000 given to --cpu is not present: present CPUs are %s",
-		 present);
-	cr_assert_str_eq(why, want);
-	cr_assert_eq(pbench_cpus_parse_words(NULL, "--cpu", 0, 0, NULL, cpus, 1024, why,
-					     sizeof(why)), -EINVAL);
-	/* Too many CPUs, on a recorded machine that has 32 present. */
-	use_tree("amd-workstation");
-	cr_assert_eq(pbench_cpus_parse_words("3", "--cpu", PBENCH_CPUS_PRESENT, 1, "x", cpus,
-					     1024, why, sizeof(why)), 1);
-	cr_assert_eq(cpus[0], 3);
-	cr_assert_eq(pbench_cpus_parse_words("5-6,5", "--duet-cpus", PBENCH_CPUS_PRESENT, 2,
-					     "a duet", cpus, 1024, why, sizeof(why)), 2);
-	cr_assert_eq(cpus[1], 6);
-	cr_assert_eq(pbench_cpus_parse_words("0-2", "--duet-cpus", PBENCH_CPUS_PRESENT, 2,
-					     "a duet", cpus, 1024, why, sizeof(why)), -EINVAL);
-	cr_assert_str_eq(why, "invalid CPU list '0-2' for --duet-cpus: a duet takes two CPUs");
-	cr_assert_eq(pbench_cpus_parse_words("40", "--cpu", PBENCH_CPUS_PRESENT, 0, NULL, cpus,
-					     1024, why, sizeof(why)), -ERANGE);
-	cr_assert_str_eq(why, "CPU 40 given to --cpu is not present: present CPUs are 0-31");
-	cr_assert_eq(pbench_cpus_parse_words("0,0-1", "--cpu", PBENCH_CPUS_PRESENT, 1,
-					     "'pbench compare'", cpus, 1024, why, sizeof(why)), -EINVAL);
-	cr_assert_str_eq(why, "invalid CPU list '0,0-1' for --cpu: 'pbench compare' takes one CPU");
-}
 
 Test(env, pick_on_trees)
 {
@@ -205,9 +156,9 @@ Test(env, reports_and_verdict)
 		}
 		v = pbench_env_verdict(env);
 		cr_expect_str_eq(v, bad ? "unfit" : warn ? "noisy" : "ready", "%s", trees[t]);
-		cr_assert_eq(pbench_env_write_text(env, stdout, 1u << 7), -EINVAL, "unknown flag");
+		cr_assert_eq(pbench_env_write_text(env, stdout, 1u << 7, 0), -EINVAL, "unknown flag");
 		f = open_memstream(&buf, &len);
-		err = pbench_env_write_text(env, f, 0);
+		err = pbench_env_write_text(env, f, 0, 0);
 		fclose(f);
 		cr_assert_eq(err, 0);
 		cr_expect_not_null(strstr(buf, v), "%s: the verdict is written", trees[t]);

@@ -3,8 +3,8 @@
  * The history's documents and transactions (issue 34), through the public API on real SQLite
  * files: a document is stored once however many records it makes (a Google Benchmark file of
  * 2,000 benchmarks made 649 MB of copies), an import is all or nothing (a bad line 4, an
- * entry that cannot be read, a signal caught by pbench_stop_catch() leave the store as it
- * was, and the import run again adds the whole set once), a document that yields no record
+ * entry that cannot be read, a signal that sets the caller's stop flag (opts.stop) leave the
+ * store as it was, and the import run again adds the whole set once), a document that yields no record
  * is refused, --commit reaches CSV lines that name none, Google Benchmark's interleaved
  * entries grouped by benchmark, and a store of schema 1 (written here with sqlite3, as the
  * pbench of that schema wrote it) brought to schema 2 with its records and their documents
@@ -289,11 +289,20 @@ static void raise_inside(int level, const char *msg, void *arg)
 		raise(SIGINT);
 }
 
-/* A Ctrl-C during an import under pbench_stop_catch() (`pbench history add`): the import is
+/* The caller's stop flag, set by its handler of SIGINT (as pbench's, cli/support/stop.c). */
+static volatile int stop_flag;
+
+static void on_sigint(int sig)
+{
+	if (!stop_flag)
+		stop_flag = sig;
+}
+
+/* A Ctrl-C during an import given the caller's stop flag (`pbench history add`): the import is
  * rolled back whole, said, and the store is as it was. */
 Test(history_tx, a_signal_rolls_the_import_back)
 {
-	const volatile int *stop;
+	struct pbench_history_import_opts io = PBENCH_HISTORY_IMPORT_OPTS_INIT;
 	struct pbench_history *h;
 	struct sigaction old;
 	int rc;
@@ -301,23 +310,26 @@ Test(history_tx, a_signal_rolls_the_import_back)
 	cr_assert_eq(import_into("keep", "7\n", NULL), 1);
 	cr_assert_eq(pbench_history_open(&h, path, NULL), 0);
 	raise_at = 3;
-	/* make test's lanes run in the background, where sh ignores SIGINT, and an ignored
-	 * signal stays ignored under pbench_stop_catch(): the test's own disposition first */
-	cr_assert_eq(sigaction(SIGINT, &(struct sigaction){ .sa_handler = SIG_DFL }, &old), 0);
+	/* make test's lanes run in the background, where sh ignores SIGINT: the test's own
+	 * handler, whatever the disposition it was started with */
+	cr_assert_eq(sigaction(SIGINT, &(struct sigaction){ .sa_handler = on_sigint }, &old), 0);
 	pbench_log_set(raise_inside, NULL);
-	stop = pbench_stop_catch();
-	rc = pbench_history_import(h, "v", "1\n2\n3\n4\n5\n6\n", 12, NULL);
+	stop_flag = 0;
+	io.stop = &stop_flag;
+	rc = pbench_history_import(h, "v", "1\n2\n3\n4\n5\n6\n", 12, &io);
 	pbench_log_set(NULL, NULL);
-	cr_assert_eq(*stop, SIGINT, "the signal was caught");
-	cr_assert_eq(pbench_stop_restore(), SIGINT);
 	sigaction(SIGINT, &old, NULL);
+	cr_assert_eq(stop_flag, SIGINT, "the signal was caught");
 	cr_assert_eq(raised, 3, "the import went on after the signal: %d records", raised);
 	cr_assert_eq(rc, -EINTR, "%d", rc);
 	cr_assert(strstr(pbench_strerror(rc), "nothing added"), "%s", pbench_strerror(rc));
 	pbench_history_close(h);
 	cr_assert_eq(sql_count("SELECT count(*) FROM records"), 1, "the store as it was");
-	/* once the signals are given back, the flag of that signal no longer stops an import */
+	/* an import not given the flag is not stopped by it (a set flag stops one given it) */
 	cr_assert_eq(import_into("v", "1\n2\n", NULL), 2);
+	cr_assert_eq(pbench_history_open(&h, path, NULL), 0);
+	cr_assert_eq(pbench_history_import(h, "w", "1\n", 2, &io), -EINTR);
+	pbench_history_close(h);
 }
 
 /* Schema 1's tables and version, as that pbench made them (its step 1, verbatim). */

@@ -140,34 +140,6 @@ Test(report, parse_number)
 	cr_assert_eq(pbench_format_parse(NULL, 0, &(double){ 0 }), -EINVAL);
 }
 
-/* A number in a range, and what was expected said when it is not. */
-Test(report, parse_number_in_a_range)
-{
-	double v = -1;
-	char why[128];
-
-	cr_assert_eq(pbench_format_parse_in("7", PBENCH_FORMAT_PARSE_INT, 1, 10, &v, why,
-					    sizeof(why)), 0);
-	cr_expect_eq(v, 7);
-	cr_expect_eq(pbench_format_parse_in("11", PBENCH_FORMAT_PARSE_INT, 1, 10, &v, why,
-					    sizeof(why)), -ERANGE);
-	cr_expect_str_eq(why, "a whole number from 1 to 10");
-	cr_expect_eq(v, 7, "untouched");
-	cr_expect_eq(pbench_format_parse_in("2.5", PBENCH_FORMAT_PARSE_INT, 1, 10, &v, why,
-					    sizeof(why)), -EINVAL);
-	cr_expect_eq(pbench_format_parse_in("0", PBENCH_FORMAT_PARSE_POSITIVE |
-					    PBENCH_FORMAT_PARSE_PCT, 0, 50, &v, why, sizeof(why)),
-		     -ERANGE, "0 is not more than 0");
-	cr_expect_str_eq(why, "a number more than 0 and at most 50 (a percentage)");
-	cr_assert_eq(pbench_format_parse_in("5%", PBENCH_FORMAT_PARSE_POSITIVE |
-					    PBENCH_FORMAT_PARSE_PCT, 0, 50, &v, why, sizeof(why)), 0);
-	cr_expect_eq(v, 5);
-	cr_expect_eq(pbench_format_parse_in("x", 0, 0, 0.5, &v, why, sizeof(why)), -EINVAL);
-	cr_expect_str_eq(why, "a number from 0 to 0.5");
-	cr_expect_eq(pbench_format_parse_in("1", 0, 0, 2, NULL, why, sizeof(why)), -EINVAL);
-	cr_expect_eq(pbench_format_parse_in("1", 0, 0, 2, &v, why, 0), -EINVAL);
-}
-
 /* ---- the reports of a result and of a comparison ----------------------------------------- */
 
 #define SLEEPER 7		/* the region sample that sleeps */

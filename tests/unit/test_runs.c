@@ -284,22 +284,6 @@ Test(runs, mode_and_workload_names_and_defaults)
 	cr_expect_eq(pbench_workload_default_iterations(PBENCH_WORKLOAD_FN), 0);
 }
 
-/* The progress line pbench stat shows, from fixed figures. */
-Test(runs, progress_text)
-{
-	struct pbench_runs_progress p = { .size = sizeof(p), .mode = PBENCH_RUNS_PREPARED,
-					  .phase = "runs", .run = 6, .runs = 20, .mean_ns = 27.3e6,
-					  .sem_pct = 0.41, .left_s = 0.4 };
-	char buf[128];
-
-	cr_assert_eq(pbench_runs_progress_text(&p, buf, sizeof(buf)), 0);
-	cr_expect_str_eq(buf, "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s left");
-	p.phase = "warm-up";
-	cr_assert_eq(pbench_runs_progress_text(&p, buf, sizeof(buf)), 0);
-	cr_expect_str_eq(buf, "prepared: warm-up runs (not kept)");
-	cr_expect_eq(pbench_runs_progress_text(NULL, buf, sizeof(buf)), -EINVAL);
-}
-
 /* Totals over the sets, the multi-CPU finding (none for one CPU's worth, none for a workload),
  * and memory runs refused for what is not a command. */
 Test(runs, totals_and_multi_cpu)

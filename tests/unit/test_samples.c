@@ -29,7 +29,7 @@ static char *text_of(const struct pbench_samples *s, int json)
 	FILE *f = open_memstream(&buf, &len);
 
 	cr_assert_not_null(f);
-	cr_assert_eq(json ? pbench_samples_write_json(s, f) : pbench_samples_write_text(s, f), 0);
+	cr_assert_eq(json ? pbench_samples_write_json(s, f) : pbench_samples_write_text(s, f, 0), 0);
 	fclose(f);
 	return buf;
 }
@@ -40,7 +40,7 @@ Test(samples, a_faster_set_is_said_faster_with_its_ratio)
 	struct pbench_summary sum = { .size = sizeof(sum) };
 	char why[128], *t;
 
-	cr_assert_eq(pbench_samples_write_text(s, stdout), -EINVAL, "a report before the analysis");
+	cr_assert_eq(pbench_samples_write_text(s, stdout, 0), -EINVAL, "a report before the analysis");
 	cr_assert_eq(pbench_samples_analyze(s, 0.999, 1, why, sizeof(why)), 0, "%s", why);
 	cr_assert_eq(pbench_samples_summary(s, 1, &sum), 0);
 	cr_expect_eq(sum.n, 5);
@@ -354,7 +354,7 @@ Test(samples, write_by_format_is_the_named_writer)
 		cr_assert_eq(pbench_samples_write(s, fmts[i], fa), 0, "format %d", fmts[i]);
 		cr_assert_eq(fmts[i] == PBENCH_REPORT_FORMAT_JSON ? pbench_samples_write_json(s, fb) :
 			     fmts[i] == PBENCH_REPORT_FORMAT_MARKDOWN ?
-			     pbench_samples_write_markdown(s, fb) : pbench_samples_write_text(s, fb), 0);
+			     pbench_samples_write_markdown(s, fb) : pbench_samples_write_text(s, fb, 0), 0);
 		fclose(fa);
 		fclose(fb);
 		cr_expect(na > 0 && na == nb && !memcmp(a, b, na), "format %d: %zu against %zu bytes",

@@ -99,23 +99,3 @@ Test(suggest, bounds)
 	cr_expect_eq(pbench_suggest("stat", NULL, 3), -1);
 }
 
-/* The same in words, and a word checked against an option's values: found, or what it can be
- * with the nearest one. */
-Test(suggest, in_words_and_as_a_choice)
-{
-	static const char *const kinds[] = { "unprepared", "prepared", "contrast" };
-	char buf[160];
-
-	cr_expect_eq(pbench_suggest_text("preprared", kinds, 3, "--", buf, sizeof(buf)), 1);
-	cr_expect_str_eq(buf, " (did you mean '--prepared'?)");
-	cr_expect_eq(pbench_suggest_text("zzzzzzzz", kinds, 3, NULL, buf, sizeof(buf)), -1);
-	cr_expect_str_empty(buf);
-	cr_expect_eq(pbench_suggest_text("x", kinds, 3, NULL, NULL, 0), -EINVAL);
-	cr_expect_eq(pbench_suggest_choice("contrast", kinds, 3, buf, sizeof(buf)), 2);
-	cr_expect_eq(pbench_suggest_choice("contrats", kinds, 3, buf, sizeof(buf)), -ENOENT);
-	cr_expect_str_eq(buf, "it is one of unprepared, prepared or contrast (did you mean "
-			 "'contrast'?)");
-	cr_expect_eq(pbench_suggest_choice("zzzzzzzz", kinds, 2, buf, sizeof(buf)), -ENOENT);
-	cr_expect_str_eq(buf, "it is one of unprepared or prepared");
-	cr_expect_eq(pbench_suggest_choice(NULL, kinds, 3, buf, sizeof(buf)), -EINVAL);
-}

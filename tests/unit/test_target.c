@@ -297,30 +297,3 @@ Test(target, runs_stop_at_the_target_on_exact_counts)
 	pbench_runs_free(r);
 }
 
-/* The progress line names the figure of its ratio. */
-Test(target, the_progress_line_names_the_metric)
-{
-	struct pbench_contest_progress p = { .size = sizeof(p), .phase = "rounds", .round = 2,
-					     .entrant = 1, .ratio = 1.01, .ratio_lo = 1.01,
-					     .ratio_hi = 1.01, .left_s = NAN,
-					     .metric = "instructions:u" };
-	char buf[160];
-
-	cr_assert_eq(pbench_contest_progress_text(&p, buf, sizeof(buf)), 0);
-	cr_expect_str_eq(buf, "round 3, instructions:u ratio 1.010 (1.010-1.010)");
-	p.metric = NULL;
-	cr_assert_eq(pbench_contest_progress_text(&p, buf, sizeof(buf)), 0);
-	cr_expect_str_eq(buf, "round 3, time ratio 1.010 (1.010-1.010)");
-}
-
-/* stat's progress line: the time, and the SEM of the metric the target is on. */
-Test(target, the_runs_progress_line_names_the_metric)
-{
-	struct pbench_runs_progress p = { .size = sizeof(p), .mode = PBENCH_RUNS_UNPREPARED,
-					  .phase = "runs", .run = 6, .runs = 20, .mean_ns = 27.3e6,
-					  .sem_pct = 0.41, .left_s = NAN, .metric = "page-faults" };
-	char buf[160];
-
-	cr_assert_eq(pbench_runs_progress_text(&p, buf, sizeof(buf)), 0);
-	cr_expect_str_eq(buf, "unprepared: run 7 of 20, 27.3 ms ± 0.41% on page-faults");
-}

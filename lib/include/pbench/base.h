@@ -120,13 +120,6 @@ typedef void (*pbench_log_fn)(int level, const char *msg, void *arg);
 /* Route the library's diagnostics to fn (NULL: drop them). Not thread-safe against itself. */
 PBENCH_API void pbench_log_set(pbench_log_fn fn, void *arg);
 /*
- * A ready-made pbench_log_fn: each message as one line on stderr, "PREFIX: LEVEL: MSG" (LEVEL
- * error, warning, info or debug), PREFIX the const char * given as pbench_log_set()'s arg
- * ("pbench" when NULL). E.g. pbench_log_set(pbench_log_stderr, "myprog").
- */
-PBENCH_API void pbench_log_stderr(int level, const char *msg, void *prefix);
-
-/*
  * "Did you mean": the index of the word of candidates[0..n-1] nearest to word, for the
  * messages about a mistyped name. Nearness is the edit distance, case ignored: the fewest
  * letters added, removed or changed, or two neighbours swapped. Returns -1 when no word is
@@ -135,52 +128,6 @@ PBENCH_API void pbench_log_stderr(int level, const char *msg, void *prefix);
  * skipped; words longer than 255 bytes match nothing. Never fails otherwise.
  */
 PBENCH_API int pbench_suggest(const char *word, const char *const *candidates, int n);
-/*
- * The same in words, for the end of a message: " (did you mean 'PREFIXname'?)" into buf (cut
- * to len; prefix NULL: none), or "" when no word is near. Returns pbench_suggest()'s index or
- * -1; -EINVAL when buf is NULL or len 0.
- */
-PBENCH_API int pbench_suggest_text(const char *word, const char *const *candidates, int n,
-				   const char *prefix, char *buf, size_t len);
-/*
- * word as one of names[0..n-1] (an option's values): its index; else -ENOENT with why (cut to
- * len) saying what it can be, "it is one of a, b or c", and the nearest as
- * pbench_suggest_text() says it. -EINVAL when word, names or why is NULL, or len is 0.
- */
-PBENCH_API int pbench_suggest_choice(const char *word, const char *const *names, int n,
-				     char *why, size_t len);
-
-/*
- * The stop flag of a harness that measures until done or stopped (pbench stat, compare and
- * jitter run under it): every signal whose default action ends the process and that comes
- * from outside (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, the real-time
- * ones...: those PBENCH_PREPARE_SIGNALS restores a prepared state on; not SIGPIPE, a write's
- * error, nor a fault of the thread itself) sets the flag to its number instead (the first
- * one; 0 while none came). Give the flag as the opts' stop of the runs, contests, jitter
- * probes and listings the harness makes, with their *_SIGNALS flag where they have one; a
- * pbench_history_import() made meanwhile checks it between records and rolls back. A
- * signal ignored when this is called (nohup) stays ignored. SIGCONT, when its action is the
- * default, is counted too (the process continues all the same; the calls it interrupts are
- * restarted): a run during which the harness was stopped (SIGSTOP, SIGTSTP) and continued
- * says so, its time holding the stop. Call it from one thread, before the harness's own
- * threads start. Returns the flag.
- */
-PBENCH_API const volatile int *pbench_stop_catch(void);
-/*
- * Give the signals of pbench_stop_catch() back the actions they had before it, and return
- * the signal that set the flag (0: none): a harness asked to stop by a signal may then end of
- * it (raise()), as its sender expects, once what it started is ended and its report written.
- */
-PBENCH_API int pbench_stop_restore(void);
-/*
- * End the process of signal sig, as its sender expects (a shell then says "Hangup", a
- * supervisor sees the signal): stdio flushed, sig's default action put back and sig unblocked
- * and raised. For a harness whose pbench_stop_restore() returned sig, once its report is
- * written. Returns only when sig did not end the process (0, or a signal whose default action
- * is not to end it): -EINVAL.
- */
-PBENCH_API int pbench_stop_die(int sig);
-
 /*
  * The formats of a report, for the writers that take one (pbench_runs_write(),
  * pbench_contest_write()): each the document of the writer of that name (output.h says what

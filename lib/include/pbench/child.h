@@ -122,24 +122,6 @@ PBENCH_API int pbench_command_split(char ***argv, const char *line);
  * Free it with pbench_command_free(). Errors: -EINVAL (argv or line NULL), -ENOMEM. */
 PBENCH_API int pbench_command_shell(char ***argv, const char *line);
 PBENCH_API void pbench_command_free(char **argv);
-/*
- * pbench_command_split(), or with shell pbench_command_shell(), with what went wrong as a
- * sentence for people in why, cut to len: what names the line ("command", "--setup"), as in
- * "command 'echo 'a' has a quote that is not closed" (-EINVAL) or "command ' ' is empty:
- * give a command to run" (-ENODATA); "out of memory" (-ENOMEM). why is "" on success.
- * -EINVAL without a sentence when argv, line, what or why is NULL or len 0.
- */
-PBENCH_API int pbench_command_words(char ***argv, const char *line, int shell, const char *what,
-				    char *why, size_t len);
-/*
- * Shell syntax in a command that runs without a shell (pbench_command_split()'s argv): the
- * first word that is, or starts with, a redirection or an operator a shell would act on (>,
- * >>, <, |, &&, ||, ;), which the program then gets as an argument ("gzip -c f > out" hands
- * gzip '>' and 'out'). Returns 1 with a sentence for people in buf, cut to len ("'>' is shell
- * syntax, but no shell runs this command: gzip gets it as an argument"), 0 when there is
- * none, -EINVAL (argv, argv[0] or buf NULL, len 0).
- */
-PBENCH_API int pbench_command_syntax(char *const *argv, char *buf, size_t len);
 /* The #! interpreter of the file at path into interp: 1 when it has one, 0 when it does not
  * start with #!, -errno when it cannot be read. */
 PBENCH_API int pbench_command_interp(const char *path, char *interp, size_t len);
@@ -153,14 +135,6 @@ PBENCH_API int pbench_command_interp(const char *path, char *interp, size_t len)
  * len), 0 when err is another error (buf untouched), -EINVAL (cmd or buf NULL, len 0).
  */
 PBENCH_API int pbench_command_explain(const char *cmd, int err, char *buf, size_t len);
-/*
- * Where to look for cmd when it was not found (-PBENCH_ENOT_FOUND), a sentence for people:
- * "there is no file '/x/y': check the path", "there is no file 'x/y' in /cwd (the current
- * directory): check the path", or "'x' is not in PATH; the file in the current directory is
- * './x'". Returns 1 with it in buf (cut to len), 0 when there is nothing to say about this
- * name (a name looked up in PATH only: the caller's own advice), -EINVAL.
- */
-PBENCH_API int pbench_command_where(const char *cmd, char *buf, size_t len);
 /*
  * Resolve argv[0] in PATH, fork, open the counters on the child (enable_on_exec, inherit),
  * then let it exec; with opts.counters, vfork and exec at once (the set is inherited). The

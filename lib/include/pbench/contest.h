@@ -87,12 +87,6 @@ struct pbench_contest_progress {
 	const char *metric;		/* the ratio's figure (opts.metric); NULL: the time */
 };
 
-/* p as the one line a progress display shows: "round 12, time ratio 1.012 (0.990-1.030),
- * about 3.1 s left" ("instructions:u ratio" on a metric), or what is under way before the rounds ("running the setup command");
- * cut to fit len. 0, or -EINVAL (p, its phase or buf NULL, len 0). */
-PBENCH_API int pbench_contest_progress_text(const struct pbench_contest_progress *p, char *buf,
-					    size_t len);
-
 struct pbench_contest_opts {
 	size_t size;
 	const char *events;		/* comma-separated, counted on every run and compared
@@ -150,6 +144,12 @@ struct pbench_contest_opts {
 	double occasion_sd;
 	int occasions;
 	int occasion_commits;
+	/* Raised by the caller's SIGCONT handler (a count; NULL: none), given to every
+	 * entrant's runs (pbench_runs_opts.resumed): a run during which it changed says so. */
+	const volatile unsigned *resumed;
+	/* The text writer's prose wrapped at this many columns (0: not wrapped), as every text
+	 * writer wraps (output.h). */
+	int text_width;
 };
 
 /* The events every entrant counts when opts.events is NULL (pbench compare's -e): the
@@ -394,10 +394,6 @@ PBENCH_API int pbench_contest_write_text(const struct pbench_contest *c, FILE *f
 /* The report in format fmt (enum pbench_report_format): the writer of that name. Its errors,
  * or -EINVAL for another fmt. */
 PBENCH_API int pbench_contest_write(const struct pbench_contest *c, int fmt, FILE *f);
-/* The text's sentences (the verdicts, what the commands are, how they ran, speed, the output
- * check and why the rounds stopped) wrapped at width columns (pbench_format_wrap(); 0, the
- * default: not wrapped); the tables stay as they are. Errors: -EINVAL (c NULL, width < 0). */
-PBENCH_API int pbench_contest_wrap_at(struct pbench_contest *c, int width);
 PBENCH_API int pbench_contest_write_json(const struct pbench_contest *c, FILE *f);
 PBENCH_API int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f);
 PBENCH_API int pbench_contest_write_csv(const struct pbench_contest *c, FILE *f);

@@ -81,13 +81,12 @@ enum pbench_env_write_flags {
 };
 /* What pbench check prints: the findings by group, why and the fix for each warn and bad one,
  * the counts and the verdict; and the same in JSON (schema PBENCH_JSON_SCHEMA, with the host
- * that ran the check and the recorded tree when one was read). Errors: -EINVAL, -ENOMEM, -EIO
- * (writing to f failed). */
-PBENCH_API int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags);
-/* The text writer's prose (the head, a finding's value, why and fix) wrapped at width columns
- * (pbench_format_wrap(); 0, the default: not wrapped, one line each). The findings' table
- * stays aligned. Errors: -EINVAL (env NULL, width < 0). */
-PBENCH_API int pbench_env_wrap_at(struct pbench_env *env, int width);
+ * that ran the check and the recorded tree when one was read). The text's prose (the head, a
+ * finding's value, why and fix) is wrapped at text_width columns (0: not wrapped, one line
+ * each), as every text writer wraps (output.h); the findings' table stays aligned. Errors:
+ * -EINVAL (text_width < 0 too), -ENOMEM, -EIO (writing to f failed). */
+PBENCH_API int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags,
+				     int text_width);
 PBENCH_API int pbench_env_write_json(const struct pbench_env *env, FILE *f);
 
 /*
@@ -112,25 +111,6 @@ PBENCH_API int pbench_cpus_parse(const char *list, int *cpus, int max, int limit
  */
 PBENCH_API int pbench_cpus_parse_in(const char *list, const char *set, int *cpus, int max,
 				    int *outside);
-
-enum pbench_cpus_flags {
-	/* Check a CPU list against the present CPUs (pbench_cpus_present()) instead of the
-	 * CPUs this process may run on (pbench_cpus_allowed()). */
-	PBENCH_CPUS_PRESENT = 1 << 0,
-};
-/*
- * A CPU list given to option opt (such as "--cpu"), checked as pbench_cpus_parse_in() checks
- * it against the CPUs this process may run on, or with PBENCH_CPUS_PRESENT the present ones,
- * and, when most > 0, refused when it names more than most CPUs (who names what takes them:
- * "'pbench compare'" or "a duet"). Returns the count; otherwise a sentence for people in why,
- * cut to len, such as "invalid CPU list 'x' for --cpu: expected a list such as 2 or 0-3,6;
- * pbench may run on CPUs 0-1" or "CPU 5 given to --cpu is not online or not allowed: pbench
- * may run on CPUs 0-1", and -EINVAL (malformed, too many CPUs, an argument NULL or len 0),
- * -ERANGE (a CPU >= max, or outside the set) or -ENOMEM.
- */
-PBENCH_API int pbench_cpus_parse_words(const char *list, const char *opt, unsigned flags,
-				       int most, const char *who, int *cpus, int max, char *why,
-				       size_t len);
 
 /*
  * Another measurement on cpu: the pid of another process with a thread named like this

@@ -288,6 +288,10 @@ struct pbench_history_import_opts {
 	int64_t time_ns;		/* 0: the document's own date (pbench's host.date, Google
 					 * Benchmark's context.date), else now */
 	int cpu_time;			/* Google Benchmark: 1 the cpu_time, 0 the real_time */
+	/* Set by the caller's signal handler (its number; NULL: never): the import under way
+	 * ends with -EINTR, rolled back whole (checked between records and before the commit),
+	 * and so does the read of a file a signal interrupts. */
+	const volatile int *stop;
 };
 #ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
 #define PBENCH_HISTORY_IMPORT_OPTS_INIT \
@@ -320,9 +324,9 @@ struct pbench_history_import_opts {
  * within 1970-01-01 (after it) to 2262-04-11 (what int64 ns hold), month, day, hour, minute,
  * second and zone (+-18:00) in range, a CSV time in seconds too. Returns the number of
  * records added (> 0), or -EINVAL (not a document of these, one with nothing to add, or a
- * value refused, said in one line through pbench_strerror()), -EINTR (a signal came while
- * pbench_stop_catch() holds the signals: the import is rolled back, as `pbench history add`
- * does on a Ctrl-C), or an error of pbench_history_add().
+ * value refused, said in one line through pbench_strerror()), -EINTR (opts->stop was set: the
+ * import is rolled back, as `pbench history add` does on a Ctrl-C), or an error of
+ * pbench_history_add().
  */
 PBENCH_API int pbench_history_import(struct pbench_history *h, const char *name,
 				     const char *text, size_t len,

@@ -43,6 +43,9 @@ struct pbench_jitter_opts {
 	/* Polled about every millisecond while spinning: non-zero ends every window early
 	 * (a SIGINT handler sets it); the result is then marked PBENCH_JITTER_CPU_STOPPED. */
 	const volatile int *stop;
+	/* The text writer's prose wrapped at this many columns (0: not wrapped), as every text
+	 * writer wraps (output.h). */
+	int text_width;
 };
 
 #ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
@@ -194,10 +197,8 @@ PBENCH_API int pbench_jitter_quietest(const struct pbench_jitter *j);
  * the quietest CPU. With prepared (a PBENCH_JITTER_PREPARED run of the same CPU, else NULL),
  * both rows and the difference. Errors: -EINVAL, -EIO.
  */
-/* The text's explanations (what each CPU's time went to, its sources, the warnings, the
- * comparison and the verdict) wrapped at width columns (pbench_format_wrap(); 0, the default:
- * not wrapped); the table stays as it is. Errors: -EINVAL (j NULL, width < 0). */
-PBENCH_API int pbench_jitter_wrap_at(struct pbench_jitter *j, int width);
+/* The explanations (what each CPU's time went to, its sources, the warnings, the comparison
+ * and the verdict) are wrapped at j's opts.text_width; the table stays as it is. */
 PBENCH_API int pbench_jitter_write_text(const struct pbench_jitter *j,
 					const struct pbench_jitter *prepared, FILE *f);
 /*

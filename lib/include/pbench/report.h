@@ -25,24 +25,10 @@ PBENCH_API int pbench_format_value(char *buf, size_t len, double value, double e
 				   const char *unit);
 /* A time in ns with an explicit number of significant digits and a scaled unit: "1.23 ms". */
 PBENCH_API int pbench_format_ns(char *buf, size_t len, double ns, int digits);
-/*
- * Write text to f as a paragraph wrapped at width columns, ending with a newline, the way the
- * text writers print their prose (a finding's why and fix, an outlier's cause, a note): a
- * line breaks only at a space, never inside a word (a command, a path or a URL stays whole; a
- * word longer than the width gets a line of its own), nor between a number and its unit
- * ("8.13 ms"), and only past the indent; continuation lines start with indent spaces (at
- * most width / 2). The text's leading spaces are kept, a '\n' in it starts a new line.
- * Columns are characters (UTF-8), ANSI colour sequences take none. width 0: the text as it
- * is, unwrapped. Errors: -EINVAL (f or text NULL, a negative width or indent), -EIO (writing
- * to f failed).
- */
-PBENCH_API int pbench_format_wrap(FILE *f, const char *text, int width, int indent);
-
 /* The flags of pbench_format_parse(). */
 enum pbench_format_parse_flags {
 	PBENCH_FORMAT_PARSE_INT = 1 << 0,	/* a whole number only ("2.0" is one, "2.5" not) */
 	PBENCH_FORMAT_PARSE_PCT = 1 << 1,	/* a trailing '%' is allowed (and not in *out) */
-	PBENCH_FORMAT_PARSE_POSITIVE = 1 << 2,	/* pbench_format_parse_in(): more than 0 */
 };
 /*
  * A number as people write it (the inverse of the formatting above, and the one grammar of
@@ -52,17 +38,6 @@ enum pbench_format_parse_flags {
  * -ERANGE (out of a double's range).
  */
 PBENCH_API int pbench_format_parse(const char *s, unsigned flags, double *out);
-/*
- * pbench_format_parse() of s, within [lo, hi] (with PBENCH_FORMAT_PARSE_POSITIVE, more than 0
- * too): 0 and *out. Otherwise *out is untouched and why (cut to len) says what was expected,
- * for a message such as "invalid count 'x' for -r: expected <why>": "a whole number from 1 to
- * 100" (PBENCH_FORMAT_PARSE_INT), "a number more than 0 and at most 10 (a percentage)"
- * (PBENCH_FORMAT_PARSE_POSITIVE, with PBENCH_FORMAT_PARSE_PCT), or "a number from 0 to 1";
- * returns pbench_format_parse()'s error, or -ERANGE for a number out of range; -EINVAL for a
- * NULL out or why, or len 0.
- */
-PBENCH_API int pbench_format_parse_in(const char *s, unsigned flags, double lo, double hi,
-				      double *out, char *why, size_t len);
 
 /* Any summary (pbench_stats_summary), as pbench analyze prints it: mean ± standard error,
  * the interval, median, min, trimmed mean, max, stddev and MAD at the precision the error

@@ -73,12 +73,6 @@ struct pbench_runs_progress {
 					 * time); NULL: the time's */
 };
 
-/* p as the one line a progress display shows: "prepared: run 7 of 20, 27.3 ms ± 0.41%, 0.4 s
- * left", "unprepared: preparing (...)", "...: warm-up runs (not kept)"; cut to fit len.
- * 0, or -EINVAL (p, its phase or buf NULL, len 0). */
-PBENCH_API int pbench_runs_progress_text(const struct pbench_runs_progress *p, char *buf,
-					 size_t len);
-
 struct pbench_runs_opts {
 	size_t size;
 	const char *events;		/* comma-separated (NULL: PBENCH_RUNS_DEFAULT_EVENTS, less
@@ -136,6 +130,13 @@ struct pbench_runs_opts {
 	 * name that is neither (the detail says "did you mean"), and with -EOPNOTSUPP
 	 * when its events cannot be counted here (the detail says why). Copied. */
 	const char *metric;
+	/* Raised by the caller's SIGCONT handler (a count; NULL: none): a run during which it
+	 * changed was stopped with its harness (SIGSTOP, SIGTSTP) and continued, and says so
+	 * (its time holds the stop; it is no outlier of the machine's). */
+	const volatile unsigned *resumed;
+	/* The text writer's prose wrapped at this many columns (0: not wrapped), as every text
+	 * writer wraps (output.h). */
+	int text_width;
 };
 
 /* perf stat -I's least interval: shorter ones would be mostly pbench's own reads. */
@@ -336,11 +337,6 @@ PBENCH_API int pbench_runs_write_text(const struct pbench_runs *r, FILE *f);
 /* The report in format fmt (enum pbench_report_format): the writer of that name (JSON
  * without a listing). Its errors, or -EINVAL for another fmt. */
 PBENCH_API int pbench_runs_write(const struct pbench_runs *r, int fmt, FILE *f);
-/* The text's prose (what ran, the preparation, the outliers' causes, the summary, speed,
- * waiting and the notes) wrapped at width columns (pbench_format_wrap(); 0, the default: not
- * wrapped, one line each); the table of runs and the contrast's stay as they are. Errors:
- * -EINVAL (r NULL, width < 0). */
-PBENCH_API int pbench_runs_wrap_at(struct pbench_runs *r, int width);
 PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
 /* The same document with the machine code of a function of the command (pbench stat
  * --annotate) as its "annotate" (null when l is NULL, as pbench_runs_write_json writes it). */

@@ -97,17 +97,16 @@ PBENCH_API int pbench_samples_summary(const struct pbench_samples *s, int i,
 /* The analysis in text; in JSON (schema PBENCH_JSON_SCHEMA: the host, inputs[] each with its
  * summary and samples, comparisons[]); and in Markdown, a table with a row per set (mean ±
  * standard deviation, median, min, max, CV, and the first set against it: the factor faster
- * or slower, the ratio and its interval). -EINVAL before pbench_samples_analyze(), -ENOMEM,
- * -EIO (writing to f failed). */
-PBENCH_API int pbench_samples_write_text(const struct pbench_samples *s, FILE *f);
-/* The text wrapped at width columns (pbench_format_wrap(); 0, the default: not wrapped): a
- * summary's rows continued at their values' column, the comparisons' verdicts 2 columns in.
- * Errors: -EINVAL (s NULL, width < 0). */
-PBENCH_API int pbench_samples_wrap_at(struct pbench_samples *s, int width);
+ * or slower, the ratio and its interval). The text is wrapped at text_width columns (0: not
+ * wrapped), as every text writer wraps (output.h): a summary's rows continued at their values'
+ * column, the comparisons' verdicts 2 columns in. -EINVAL before pbench_samples_analyze() (and
+ * for text_width < 0), -ENOMEM, -EIO (writing to f failed). */
+PBENCH_API int pbench_samples_write_text(const struct pbench_samples *s, FILE *f,
+					 int text_width);
 PBENCH_API int pbench_samples_write_json(const struct pbench_samples *s, FILE *f);
 PBENCH_API int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f);
 /* The analysis in format fmt (enum pbench_report_format: text, JSON or Markdown): the writer
- * of that name. Its errors, or -EINVAL for another fmt. */
+ * of that name (the text not wrapped). Its errors, or -EINVAL for another fmt. */
 PBENCH_API int pbench_samples_write(const struct pbench_samples *s, int fmt, FILE *f);
 PBENCH_API void pbench_samples_free(struct pbench_samples *s);
 

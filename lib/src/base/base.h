@@ -93,14 +93,11 @@ static inline void pb_sigset_async(sigset_t *s)
 	sigdelset(s, SIGABRT);
 }
 
-/* stop.c: how many SIGCONTs came since pbench_stop_catch() (0 without it): a run that sees
- * the count change was stopped with its harness (SIGSTOP, SIGTSTP) and holds the stop. */
-unsigned pb_stop_conts(void);
-
 /* The signals whose default action ends the process and that arrive from outside (a closed
  * terminal's SIGHUP, SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGALRM, the real-time ones...): those
- * a prepared state is restored on (PBENCH_PREPARE_SIGNALS). Not SIGPIPE (a write's error)
- * nor those of a fault of the thread itself. */
+ * a prepared state is restored on (PBENCH_PREPARE_SIGNALS), and those the command line's stop
+ * flag catches (cli/support/stop.c). Not SIGPIPE (a write's error) nor those of a fault of the
+ * thread itself. */
 static inline void pb_sigset_stop(sigset_t *s)
 {
 	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
@@ -113,11 +110,6 @@ static inline void pb_sigset_stop(sigset_t *s)
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		sigaddset(s, sig);
 }
-
-/* stop.c: the signal that set the stop flag while pbench_stop_catch() holds the signals (0:
- * none came, or they are not caught): for the work that checks it between its steps without
- * a flag of its own in its options (pbench_history_import(): a document all or nothing). */
-int pb_stop_signal(void);
 
 /* output.c: path with every symbolic link followed, one name at a time, into *out (malloc'd;
  * a name that does not exist yet and what follows it kept as they are), refusing as the
@@ -199,9 +191,10 @@ void pb_cpuset_format(const unsigned char *set, char *buf, size_t len);
 /* The whole of the file at path ("-": stdin) in *text (malloc'd, NUL-terminated after its
  * *len bytes), read blocking once open. 0, or with why (cut to wlen) one line naming path:
  * -errno of open or read, -EISDIR, -EAGAIN (a FIFO no program wrote to in
- * PB_INPUT_FIFO_WAIT_MS), -EFBIG (more than max bytes), -ENOMEM. */
-int pb_input_read(const char *path, size_t max, char **text, size_t *len, char *why,
-		  size_t wlen);
+ * PB_INPUT_FIFO_WAIT_MS), -EFBIG (more than max bytes), -ENOMEM. A read a signal interrupts
+ * goes on, unless stop (may be NULL: never) is set then: the error is -EINTR. */
+int pb_input_read(const char *path, size_t max, const volatile int *stop, char **text,
+		  size_t *len, char *why, size_t wlen);
 /* The first NUL byte of text, or NULL; *line (when not NULL) its line, from 1. */
 const char *pb_input_nul(const char *text, size_t len, size_t *line);
 /* The number the len bytes at s spell, spaces around it aside: pbench_format_parse()'s grammar
@@ -237,7 +230,19 @@ const char *pb_event_status_text(int status);
 int pb_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		       unsigned long flags);
 
-/* wrap.c: pbench_format_wrap() of a printf format (the text may be any length). */
+/*
+ * wrap.c: text written to f as a paragraph wrapped at width columns, ending with a newline,
+ * the way the text writers print their prose (a finding's why and fix, an outlier's cause, a
+ * note): a line breaks only at a space, never inside a word (a command, a path or a URL stays
+ * whole; a word longer than the width gets a line of its own), nor between a number and its
+ * unit ("8.13 ms"), and only past the indent; continuation lines start with indent spaces (at
+ * most width / 2). The text's leading spaces are kept, a '\n' in it starts a new line.
+ * Columns are characters (UTF-8), ANSI colour sequences take none. width 0: the text as it
+ * is, unwrapped. Errors: -EINVAL (f or text NULL, a negative width or indent), -EIO (writing
+ * to f failed). The command line's messages wrap by it too (cli/support/term.c).
+ */
+int pb_format_wrap(FILE *f, const char *text, int width, int indent);
+/* wrap.c: pb_format_wrap() of a printf format (the text may be any length). */
 int pb_wrapf(FILE *f, int width, int indent, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* wrap.c: a line (or lines) written by several calls, then wrapped onto f: write them to what

@@ -123,44 +123,6 @@ int pbench_cpus_parse_in(const char *list, const char *set, int *cpus, int max, 
 	return n;
 }
 
-int pbench_cpus_parse_words(const char *list, const char *opt, unsigned flags, int most,
-			    const char *who, int *cpus, int max, char *why, size_t len)
-{
-	int present = flags & PBENCH_CPUS_PRESENT, n, bad;
-	const char *set_is = present ? "present CPUs are" : "pbench may run on CPUs";
-	char set[256] = "";
-
-	if (!list || !opt || !cpus || !why || !len)
-		return -EINVAL;
-	why[0] = '\0';
-	if (present)
-		pbench_cpus_present(set, sizeof(set));
-	else
-		pbench_cpus_allowed(set, sizeof(set));
-	n = pbench_cpus_parse_in(list, set, cpus, max, &bad);
-	if (n <= 0) {
-		snprintf(why, len, "invalid CPU list '%s' for %s: %s; %s %s", list, opt,
-			 n == -ERANGE ? "no such CPU" : "expected a list such as 2 or 0-3,6",
-			 set_is, set[0] ? set : "unknown");
-		return n < 0 ? n : -EINVAL;
-	}
-	if (bad >= 0) {
-		snprintf(why, len, "CPU %d given to %s is %s: %s %s", bad, opt,
-			 present ? "not present" : "not online or not allowed", set_is, set);
-		return -ERANGE;
-	}
-	if (most > 0 && n > most) {
-		if (most <= 2)
-			snprintf(why, len, "invalid CPU list '%s' for %s: %s takes %s", list, opt,
-				 who ? who : "this", most == 1 ? "one CPU" : "two CPUs");
-		else
-			snprintf(why, len, "invalid CPU list '%s' for %s: %s takes %d CPUs", list,
-				 opt, who ? who : "this", most);
-		return -EINVAL;
-	}
-	return n;
-}
-
 int pbench_cpus_allowed(char *buf, size_t len)
 {
 	unsigned char set[PB_MAX_CPUS / 8] = { 0 };

@@ -359,26 +359,3 @@ int pbench_format_parse(const char *s, unsigned flags, double *out)
 	return 0;
 }
 
-int pbench_format_parse_in(const char *s, unsigned flags, double lo, double hi, double *out,
-			   char *why, size_t len)
-{
-	unsigned pos = flags & PBENCH_FORMAT_PARSE_POSITIVE;
-	double v;
-	int err;
-
-	if (!out || !why || !len)
-		return -EINVAL;
-	err = pbench_format_parse(s, flags & ~pos, &v);
-	if (!err && v >= lo && v <= hi && (!pos || v > 0)) {
-		*out = v;
-		return 0;
-	}
-	if (flags & PBENCH_FORMAT_PARSE_INT)
-		snprintf(why, len, "a whole number from %.15g to %.15g", lo, hi);
-	else if (pos)
-		snprintf(why, len, "a number more than 0 and at most %.15g%s", hi,
-			 flags & PBENCH_FORMAT_PARSE_PCT ? " (a percentage)" : "");
-	else
-		snprintf(why, len, "a number from %.15g to %.15g", lo, hi);
-	return err ? err : -ERANGE;
-}

@@ -34,7 +34,7 @@ void pb_why_set(char *why, size_t len, const char *fmt, ...)
 
 /* The whole of fd into *text (*len bytes, NUL-terminated past them): 0, -ENOMEM, -EFBIG past
  * max bytes, or -errno of read(2). */
-static int read_fd(int fd, size_t max, char **text, size_t *len)
+static int read_fd(int fd, size_t max, const volatile int *stop, char **text, size_t *len)
 {
 	size_t cap = max < 65536 ? max + 2 : 65536, n = 0;
 	char *buf = malloc(cap);
@@ -42,7 +42,7 @@ static int read_fd(int fd, size_t max, char **text, size_t *len)
 	while (buf) {
 		ssize_t r = read(fd, buf + n, cap - n - 1);
 
-		if (r < 0 && errno == EINTR && !pb_stop_signal())	/* a Ctrl-C ends it */
+		if (r < 0 && errno == EINTR && !(stop && *stop))	/* a Ctrl-C ends it */
 			continue;
 		if (r <= 0) {
 			int err = r < 0 ? -errno : 0;
@@ -89,8 +89,8 @@ static int fifo_wait_writer(int fd)
 	return n ? 0 : -EAGAIN;
 }
 
-int pb_input_read(const char *path, size_t max, char **text, size_t *len, char *why,
-		  size_t wlen)
+int pb_input_read(const char *path, size_t max, const volatile int *stop, char **text,
+		  size_t *len, char *why, size_t wlen)
 {
 	const char *name = strcmp(path, "-") ? path : "stdin";
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : STDIN_FILENO;
@@ -119,7 +119,7 @@ int pb_input_read(const char *path, size_t max, char **text, size_t *len, char *
 		flags = fcntl(fd, F_GETFL);
 		if (flags >= 0 && (flags & O_NONBLOCK))
 			fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-		err = read_fd(fd, max, text, len);
+		err = read_fd(fd, max, stop, text, len);
 		if (err == -EFBIG)
 			pb_why_set(why, wlen, "'%s' holds more than %zu MiB, the most pbench reads of an "
 				"input: not samples or a document", name, max >> 20);

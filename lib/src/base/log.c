@@ -36,14 +36,6 @@ void pbench_log_set(pbench_log_fn fn, void *arg)
 	log_arg = arg;
 }
 
-void pbench_log_stderr(int level, const char *msg, void *prefix)
-{
-	static const char *const names[] = { "error", "warning", "info", "debug" };
-
-	fprintf(stderr, "%s: %s: %s\n", prefix ? (const char *)prefix : "pbench",
-		level >= 0 && level <= PBENCH_LOG_DEBUG ? names[level] : "log", msg ? msg : "");
-}
-
 static void log_text(int level, const char *msg)
 {
 	int saved = errno;

@@ -24,8 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -51,21 +49,6 @@ struct pbench_output {
 /* OUT_COPY: a writable file in a directory pbench cannot write: the report goes to an
  * unnamed temporary file elsewhere and is copied over the file only when complete. */
 enum { OUT_STDOUT, OUT_DIRECT, OUT_WHOLE, OUT_COPY };
-
-/* dir and base of path: "a/b" -> "a", "b"; "b" -> ".", "b". The caller frees *dir. */
-static int split_path(const char *path, char **dir, const char **base)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash) {
-		*dir = strdup(".");
-		*base = path;
-	} else {
-		*dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
-		*base = slash + 1;
-	}
-	return *dir ? 0 : -ENOMEM;
-}
 
 /* The kernel's protected_symlinks rule, kept by pbench itself whatever fs.protected_symlinks
  * says: a link in a sticky, world-writable directory (/tmp) is followed only when its owner
@@ -622,118 +605,4 @@ int pbench_output_close(struct pbench_output *o, int commit)
 		err = -(errno ? errno : EIO);
 	output_free(o);
 	return commit ? err : 0;
-}
-
-/* ---- the outputs of one report: several formats, never two to one file ------------------ */
-
-/* path as one text for each file, existing or not: its links followed and its directory
- * absolute ("./a", "a" and a link to "a" are one file before any of them exists); path itself
- * where that cannot be done (the open says why). */
-static char *file_key(const char *path)
-{
-	char *r, *dir, *real, *key = NULL;
-	const char *base;
-
-	if (pb_path_resolve(path, &r))
-		return strdup(path);
-	if (split_path(r, &dir, &base))
-		return r;
-	real = realpath(dir, NULL);
-	if (real && (key = malloc(strlen(real) + strlen(base) + 2)))
-		sprintf(key, "%s/%s", real, base);
-	free(real);
-	free(dir);
-	if (!key)
-		return r;
-	free(r);
-	return key;
-}
-
-/* Two paths that would write the same file: the same name (after links, "." and ".."), the
- * same existing regular file, or both stdout. Devices (/dev/null twice) do no harm and are
- * allowed. */
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	char *ka, *kb;
-	int same;
-
-	if (!strcmp(a, "-") || !strcmp(b, "-"))
-		return !strcmp(a, b);
-	ka = file_key(a);
-	kb = file_key(b);
-	same = ka && kb ? !strcmp(ka, kb) : !strcmp(a, b);
-	free(ka);
-	free(kb);
-	if (same)
-		return !(stat(a, &sa) == 0 && !S_ISREG(sa.st_mode));
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-int pbench_output_open_all(struct pbench_output **outs, const char *const *paths, int n,
-			   int which[2])
-{
-	int err = 0;
-
-	which[0] = which[1] = -1;
-	for (int i = 0; i < n; i++)
-		outs[i] = NULL;
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < i && paths[i]; k++)
-			if (paths[k] && same_file(paths[k], paths[i])) {
-				which[0] = k;
-				which[1] = i;
-				return pb_fail(-EEXIST, "%s(): paths[%d] and paths[%d] both write to "
-					       "'%s'", __func__, k, i, paths[i]);
-			}
-	for (int i = 0; i < n && !err; i++)
-		if (paths[i] && (err = pbench_output_open(&outs[i], paths[i])))
-			which[0] = i;
-	for (int i = 0; i < n && err; i++) {
-		pbench_output_close(outs[i], 0);
-		outs[i] = NULL;
-	}
-	return err;
-}
-
-int pbench_output_check_name(const char *path, int fmt, char *why, size_t len)
-{
-	const char *base, *dot;
-	struct stat st;
-
-	if (!path || !why || !len)
-		return -EINVAL;
-	*why = 0;
-	base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	dot = strrchr(base, '.');
-	if (fmt != PBENCH_REPORT_FORMAT_SVG || !strcmp(path, "-") ||
-	    (dot && !strcasecmp(dot, ".svg")) ||
-	    (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
-		return 0;
-	snprintf(why, len, "name the file '%.*s.svg', not '%s'",
-		 (int)(dot && dot > base ? dot - path : (long)strlen(path)), path, path);
-	return -EINVAL;
-}
-
-int pbench_output_width(FILE *f)
-{
-	const char *c = getenv("COLUMNS");
-	struct winsize ws;
-	double n;
-
-	if (c && *c && !pbench_format_parse(c, PBENCH_FORMAT_PARSE_INT, &n) && n >= 0 &&
-	    n <= 10000)
-		return (int)n;
-	if (!f || !isatty(fileno(f)))
-		return 0;
-	return !ioctl(fileno(f), TIOCGWINSZ, &ws) && ws.ws_col ? ws.ws_col : 80;
-}
-
-int pbench_output_color(FILE *f)
-{
-	const char *nc = getenv("NO_COLOR");
-
-	return f && isatty(fileno(f)) && !(nc && *nc);
 }

@@ -91,35 +91,3 @@ int pbench_suggest(const char *word, const char *const *candidates, int n)
 	return tie ? -1 : best;
 }
 
-int pbench_suggest_text(const char *word, const char *const *candidates, int n,
-			const char *prefix, char *buf, size_t len)
-{
-	int k;
-
-	if (!buf || !len)
-		return -EINVAL;
-	*buf = 0;
-	k = pbench_suggest(word, candidates, n);
-	if (k >= 0)
-		snprintf(buf, len, " (did you mean '%s%s'?)", prefix ? prefix : "", candidates[k]);
-	return k;
-}
-
-int pbench_suggest_choice(const char *word, const char *const *names, int n, char *why,
-			  size_t len)
-{
-	char list[256] = "", near[160];
-	size_t used = 0;
-
-	if (!word || !names || !why || !len)
-		return -EINVAL;
-	for (int k = 0; k < n; k++)
-		if (names[k] && !strcmp(word, names[k]))
-			return k;
-	for (int k = 0; k < n && used < sizeof(list); k++)
-		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
-					 !k ? "" : k == n - 1 ? " or " : ", ", names[k]);
-	pbench_suggest_text(word, names, n, NULL, near, sizeof(near));
-	snprintf(why, len, "it is one of %s%s", list, near);
-	return -ENOENT;
-}

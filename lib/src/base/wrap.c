@@ -109,12 +109,12 @@ static void wrap_line(FILE *f, const char *s, size_t n, int width, int indent)
 	}
 }
 
-int pbench_format_wrap(FILE *f, const char *text, int width, int indent)
+int pb_format_wrap(FILE *f, const char *text, int width, int indent)
 {
 	if (!f || !text)
-		return pb_fail(-EINVAL, "pbench_format_wrap(): %s is NULL", f ? "text" : "f");
+		return pb_fail(-EINVAL, "pb_format_wrap(): %s is NULL", f ? "text" : "f");
 	if (width < 0 || indent < 0)
-		return pb_fail(-EINVAL, "pbench_format_wrap(): %s is %d, want >= 0",
+		return pb_fail(-EINVAL, "pb_format_wrap(): %s is %d, want >= 0",
 			       width < 0 ? "width" : "indent", width < 0 ? width : indent);
 	if (width > 0 && indent > width / 2)	/* a few columns a line would be unreadable */
 		indent = width / 2;
@@ -155,7 +155,7 @@ int pb_wrapf(FILE *f, int width, int indent, const char *fmt, ...)
 		if (!p)
 			return ferror(f) ? -EIO : 0;
 	}
-	rc = pbench_format_wrap(f, p, width, indent);
+	rc = pb_format_wrap(f, p, width, indent);
 	if (p != buf)
 		free(p);
 	return rc;
@@ -179,7 +179,7 @@ static int wrap_hanging(FILE *f, char *text, int width, int hang)
 
 		if (nl)
 			*nl = '\0';
-		rc = pbench_format_wrap(f, s, width, (int)strspn(s, " ") + hang);
+		rc = pb_format_wrap(f, s, width, (int)strspn(s, " ") + hang);
 		s = nl ? nl + 1 : s + strlen(s);
 	}
 	return rc;
@@ -196,7 +196,7 @@ int pb_line_close(struct pb_line *l)
 	else if (l->len && l->indent < 0)
 		rc = wrap_hanging(l->f, l->buf, l->width, -l->indent);
 	else if (l->len)
-		rc = pbench_format_wrap(l->f, l->buf, l->width, l->indent);
+		rc = pb_format_wrap(l->f, l->buf, l->width, l->indent);
 	free(l->buf);
 	*l = (struct pb_line){ .f = l->f };
 	return rc;

@@ -23,7 +23,6 @@ struct pbench_env {
 	int *cpus;
 	int ncpus;
 	char pick_reason[256];
-	int width;		/* pbench_env_wrap_at() */
 };
 
 struct pb_env_ctx {

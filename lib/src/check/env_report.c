@@ -30,12 +30,12 @@ const char *pbench_env_verdict(const struct pbench_env *env)
 	return "ready";
 }
 
-static void write_head(const struct pbench_env *env, FILE *f)
+static void write_head(const struct pbench_env *env, int width, FILE *f)
 {
 	const int *cpus;
 	int ncpus = pbench_env_cpus(env, &cpus);
 	struct pb_line l;
-	FILE *g = pb_line_open(&l, f, env->width, 4);
+	FILE *g = pb_line_open(&l, f, width, 4);
 
 	fprintf(g, "pbench check: CPU%s ", ncpus > 1 ? "s" : "");
 	for (int i = 0; i < ncpus; i++)
@@ -77,25 +77,16 @@ static void write_check(const struct pbench_check *c, int w, int ncpus, int colo
 		pb_wrapf(f, width, 2 + 7 + 6, "  %*s fix: %s", 7, "", c->fix);
 }
 
-int pbench_env_wrap_at(struct pbench_env *env, int width)
-{
-	if (!env || width < 0)
-		return pb_fail(-EINVAL, "pbench_env_wrap_at(): %s", env ? "width < 0" :
-			       "env is NULL");
-	env->width = width;
-	return 0;
-}
-
-int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags)
+int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags, int text_width)
 {
 	int counts[PBENCH_CHECK_UNKNOWN + 1], w = 0, ncpus;
 	const char *group = "";
 	const int *cpus;
 
-	if (!env || !f || (flags & ~PBENCH_ENV_WRITE_COLOR))
+	if (!env || !f || (flags & ~PBENCH_ENV_WRITE_COLOR) || text_width < 0)
 		return -EINVAL;
 	ncpus = pbench_env_cpus(env, &cpus);
-	write_head(env, f);
+	write_head(env, text_width, f);
 	for (int i = 0; i < pbench_env_nr(env); i++)
 		if ((int)strlen(pbench_env_get(env, i)->id) > w)
 			w = (int)strlen(pbench_env_get(env, i)->id);
@@ -106,7 +97,7 @@ int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags)
 			fprintf(f, "\n%s\n", c->group);
 			group = c->group;
 		}
-		write_check(c, w, ncpus, flags & PBENCH_ENV_WRITE_COLOR, env->width, f);
+		write_check(c, w, ncpus, flags & PBENCH_ENV_WRITE_COLOR, text_width, f);
 	}
 	count(env, counts);
 	fprintf(f, "\nsummary: %d ok, %d warn, %d bad, %d info, %d unknown: %s\n",

@@ -250,6 +250,9 @@ int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_
 		return -ENOMEM;
 	pb_copy_in(&c->o, sizeof(c->o), opts);
 	err = check_opts(c);
+	if (!err && c->o.text_width < 0)
+		err = pb_fail(-EINVAL, "%s(): opts->text_width is %d, want 0 (not wrapped) or "
+			      "more", __func__, c->o.text_width);
 	if (!err && !(c->events = strdup(c->o.events ? c->o.events : DEFAULT_EVENTS)))
 		err = -ENOMEM;
 	if (!err)
@@ -386,6 +389,7 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 	ro.timeout_s = c->o.timeout_s;
 	ro.quiet = !(c->o.flags & PBENCH_CONTEST_SHOW_OUTPUT);
 	ro.stop = c->o.stop;
+	ro.resumed = c->o.resumed;
 	ro.flags = (c->o.flags & PBENCH_CONTEST_SIGNALS ? PBENCH_RUNS_SIGNALS : 0) |
 		   (c->o.flags & PBENCH_CONTEST_PRIORITY_CACHE ? PBENCH_RUNS_PRIORITY_CACHE : 0) |
 		   (c->o.flags & PBENCH_CONTEST_REPROBE ? PBENCH_RUNS_REPROBE : 0);

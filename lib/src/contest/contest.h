@@ -83,7 +83,6 @@ struct pbench_contest {
 	uint64_t rng;
 	int duet_cpus[2];
 	char error[512];
-	int width;			/* pbench_contest_wrap_at() */
 	/* o.metric: the figure decided on (NULL: the wall time), copied; the metrics asked
 	 * with it; its unit and whether higher is better, from the first entrant that runs */
 	char *metric, *target_metrics;

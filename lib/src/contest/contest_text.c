@@ -128,7 +128,7 @@ static void print_verdicts(FILE *f, const struct pbench_contest *c, const int *o
 		if (order[k] == c->o.reference)
 			continue;
 		pbench_contest_verdict_text(c, order[k], line, sizeof(line));
-		pbench_format_wrap(f, line, c->width, 2);
+		pb_format_wrap(f, line, c->o.text_width, 2);
 	}
 }
 
@@ -146,7 +146,7 @@ static void print_cautions(FILE *f, const struct pbench_contest *c)
 			continue;
 		snprintf(line, sizeof(line), "%s: %s: %s", si.unreliable & 1 ? "unreliable" :
 			 "caution", c->e[i].name, why);
-		pbench_format_wrap(f, line, c->width, 2);
+		pb_format_wrap(f, line, c->o.text_width, 2);
 	}
 }
 
@@ -167,8 +167,8 @@ static void print_cpu_time(FILE *f, const struct pbench_contest *c, const int *o
 		if (!isfinite(u) || !isfinite(s))
 			continue;
 		if (!head++)
-			pb_wrapf(f, c->width, 2, "\ncpu time a run (means over the runs, getrusage: "
-				 "the command and the children it waited for)");
+			pb_wrapf(f, c->o.text_width, 2, "\ncpu time a run (means over the runs, "
+				 "getrusage: the command and the children it waited for)");
 		pbench_format_ns(a, sizeof(a), u, 3);
 		pbench_format_ns(b, sizeof(b), s, 3);
 		fprintf(f, "    %-*.*s user %10s, system %10s\n", w, w, e->name, a, b);
@@ -184,8 +184,8 @@ static void print_table(FILE *f, const struct pbench_contest *c, const int *orde
 		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
 	snprintf(head, sizeof(head), "%s / reference's (interval)", c->metric ? c->metric : "time");
 	if (c->metric)
-		pb_wrapf(f, c->width, 2, "\n%s a run (%s), the figure decided on, the %s first:",
-			 c->metric, unit_words(c), c->higher_better ? "highest" : "lowest");
+		pb_wrapf(f, c->o.text_width, 2, "\n%s a run (%s), the figure decided on, the %s "
+			 "first:", c->metric, unit_words(c), c->higher_better ? "highest" : "lowest");
 	fprintf(f, "%s  %-*s %6s %22s %11s %11s %23s  %s\n", c->metric ? "" : "\n", w, "", "runs",
 		"mean ± sem", "sd", "median", "min … max", head);
 	for (int k = 0; k < c->n; k++) {
@@ -211,7 +211,7 @@ static void print_table(FILE *f, const struct pbench_contest *c, const int *orde
 	}
 	for (int i = 0; i < c->n; i++)
 		if (strcmp(c->e[i].name, c->e[i].desc) && c->e[i].r)
-			pb_wrapf(f, c->width, 4, "  %s: %s", c->e[i].name, c->e[i].desc);
+			pb_wrapf(f, c->o.text_width, 4, "  %s: %s", c->e[i].name, c->e[i].desc);
 	print_cpu_time(f, c, order, w);
 }
 
@@ -299,8 +299,8 @@ static void print_events(FILE *f, const struct pbench_contest *c)
 		return;
 	for (int i = 0; i < c->n; i++)
 		w = (int)fmax(w, fmin(40, (double)strlen(c->e[i].name)));
-	pb_wrapf(f, c->width, 2, "\nevents, the mean a run (* multiplexed: scaled), and the ratio "
-		 "to %s's with its interval:", c->e[c->o.reference].name);
+	pb_wrapf(f, c->o.text_width, 2, "\nevents, the mean a run (* multiplexed: scaled), and the "
+		 "ratio to %s's with its interval:", c->e[c->o.reference].name);
 	for (int ev = 0; ev < nr; ev++)
 		print_event(f, c, ev, w);
 }
@@ -586,15 +586,6 @@ static int print_cmd_memory(FILE *f, const struct pbench_contest *c, int md)
 	return 0;
 }
 
-int pbench_contest_wrap_at(struct pbench_contest *c, int width)
-{
-	if (!c || width < 0)
-		return pb_fail(-EINVAL, "pbench_contest_wrap_at(): %s", c ? "width < 0" :
-			       "c is NULL");
-	c->width = width;
-	return 0;
-}
-
 int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 {
 	struct pb_line l;
@@ -611,7 +602,7 @@ int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 	print_table(f, c, order);
 	print_events(f, c);
 	print_metrics(f, c);
-	g = pb_line_open(&l, f, c->width, PB_HANG(2));
+	g = pb_line_open(&l, f, c->o.text_width, PB_HANG(2));
 	print_how(g, c);
 	print_speed(g, c);
 	print_check_and_stop(g, c);

@@ -286,11 +286,11 @@ static int summary_rule(const struct imp *im, double ns, const char *what, size_
 	return isnan(ns) ? 0 : time_rule(im, ns, "%s %zu, %s", what, i, key);
 }
 
-/* A signal caught by pbench_stop_catch() (a Ctrl-C of `pbench history add`): -EINTR, the
+/* The caller's stop flag set (opts->stop: a Ctrl-C of `pbench history add`): -EINTR, the
  * import then rolled back whole. Checked between records and before the commit. */
 static int interrupted(const struct imp *im)
 {
-	int sig = pb_stop_signal();
+	int sig = im->o.stop ? *im->o.stop : 0;
 
 	if (!sig)
 		return 0;
@@ -808,13 +808,15 @@ int pbench_history_import_file(struct pbench_history *h, const char *name,
 			       const struct pbench_history_import_opts *opts)
 {
 	char why[512] = "", *text = NULL;
+	const volatile int *stop;
 	size_t len = 0;
 	int rc;
 
 	if (!path)
 		return pb_fail(-EINVAL, "%s(): path is NULL", __func__);
 	/* read as pbench analyze reads its samples (base/input.c), to the same size */
-	rc = pb_input_read(path, PB_INPUT_MAX, &text, &len, why, sizeof(why));
+	stop = opts && PB_HAS_FIELD(opts, stop) ? opts->stop : NULL;
+	rc = pb_input_read(path, PB_INPUT_MAX, stop, &text, &len, why, sizeof(why));
 	if (rc == -EISDIR || rc == -EAGAIN || rc == -EFBIG)
 		rc = -EINVAL;	/* not a document: the caller's input, not the store */
 	rc = rc ? pb_fail(rc, "history: %s", why) : pbench_history_import(h, name, text, len, opts);

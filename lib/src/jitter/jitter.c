@@ -547,6 +547,9 @@ int pbench_jitter_run(struct pbench_jitter **out, const struct pbench_jitter_opt
 		pb_copy_in(&o, sizeof(o), opts);
 		if ((err = check_opts(&o)))
 			return err;
+		if (o.text_width < 0)
+			return pb_fail(-EINVAL, "%s(): opts->text_width is %d, want 0 (not "
+				       "wrapped) or more", __func__, o.text_width);
 	}
 	n = pick_cpus(&o, &cpus);
 	if (n < 0)
@@ -575,6 +578,7 @@ int pbench_jitter_run(struct pbench_jitter **out, const struct pbench_jitter_opt
 	j->threshold_ns = o.threshold_ns;
 	j->flags = o.flags;
 	j->stop = o.stop;
+	j->width = o.text_width;
 	pthread_mutex_init(&j->lock, NULL);
 	pthread_cond_init(&j->cond, NULL);
 	err = alloc_runs(j, cpus, n);

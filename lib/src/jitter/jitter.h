@@ -82,7 +82,7 @@ struct pbench_jitter {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	int ready, go, abort;
-	int width;			/* pbench_jitter_wrap_at() */
+	int width;			/* opts.text_width */
 };
 
 /* jitter_explain.c: fill run->r from what the thread measured. */

@@ -166,16 +166,6 @@ static void difference(const struct pbench_jitter_cpu *a, const struct pbench_ji
 			"%.3f%%)\n", a->cpu, b->noise_pct, a->noise_pct);
 }
 
-
-int pbench_jitter_wrap_at(struct pbench_jitter *j, int width)
-{
-	if (!j || width < 0)
-		return pb_fail(-EINVAL, "pbench_jitter_wrap_at(): %s", j ? "width < 0" :
-			       "j is NULL");
-	j->width = width;
-	return 0;
-}
-
 /* The sentences (each line continued 2 columns further in than it starts) around the table,
  * which is never wrapped. */
 int pbench_jitter_write_text(const struct pbench_jitter *j, const struct pbench_jitter *prepared,

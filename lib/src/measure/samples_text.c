@@ -11,15 +11,15 @@
 #include "measure/measure.h"
 
 /* The summaries' rows continue at the values' column (2 + 13 + 1). */
-int pbench_samples_write_text(const struct pbench_samples *s, FILE *f)
+int pbench_samples_write_text(const struct pbench_samples *s, FILE *f, int text_width)
 {
 	int n = pb_samples_analyzed(s);
 	struct pb_line l;
 	FILE *g;
 
-	if (!s || !f || !n)
+	if (!s || !f || !n || text_width < 0)
 		return -EINVAL;
-	g = pb_line_open(&l, f, pb_samples_width(s), PB_HANG(14));
+	g = pb_line_open(&l, f, text_width, PB_HANG(14));
 	for (int i = 0; i < n; i++) {
 		struct pbench_summary sum = { .size = sizeof(sum) };
 		size_t left_out = pb_samples_left_out(s, i), failed = pbench_samples_failed(s, i);
@@ -37,7 +37,7 @@ int pbench_samples_write_text(const struct pbench_samples *s, FILE *f)
 				"their times are of failures\n", "failed", failed);
 	}
 	pb_line_close(&l);
-	pb_samples_write_comparisons(s, f);
+	pb_samples_write_comparisons(s, text_width, f);
 	return pb_stream_end(f);
 }
 
@@ -49,7 +49,7 @@ int pbench_samples_write(const struct pbench_samples *s, int fmt, FILE *f)
 	case PBENCH_REPORT_FORMAT_MARKDOWN:
 		return pbench_samples_write_markdown(s, f);
 	case PBENCH_REPORT_FORMAT_TEXT:
-		return pbench_samples_write_text(s, f);
+		return pbench_samples_write_text(s, f, 0);
 	}
 	return pb_fail(-EINVAL, "%s(): no report format %d", __func__, fmt);
 }

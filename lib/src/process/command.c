@@ -129,61 +129,9 @@ int pbench_command_shell(char ***argv, const char *line)
 	return 0;
 }
 
-int pbench_command_words(char ***argv, const char *line, int shell, const char *what,
-			 char *why, size_t len)
-{
-	int err;
-
-	if (!argv || !line || !what || !why || !len)
-		return -EINVAL;
-	err = shell ? pbench_command_shell(argv, line) : pbench_command_split(argv, line);
-	if (err == -EINVAL)
-		snprintf(why, len, "%s '%s' has a quote that is not closed", what, line);
-	else if (err == -ENODATA)
-		snprintf(why, len, "%s '%s' is empty: give a command to run", what, line);
-	else if (err)
-		snprintf(why, len, "out of memory");
-	else
-		why[0] = '\0';
-	return err;
-}
-
 void pbench_command_free(char **argv)
 {
 	pb_argv_free(argv);
-}
-
-/* The shell operator w is or starts with (the longest first), or NULL. */
-static const char *operator_of(const char *w)
-{
-	static const char *const ops[] = { ">>", "&&", "||", ">", "<", "|", ";" };
-
-	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
-		if (!strncmp(w, ops[k], strlen(ops[k])))
-			return ops[k];
-	return NULL;
-}
-
-int pbench_command_syntax(char *const *argv, char *buf, size_t len)
-{
-	if (!argv || !argv[0] || !buf || !len)
-		return -EINVAL;
-	for (int i = 0; argv[i]; i++) {
-		const char *op = operator_of(argv[i]);
-
-		if (!op)
-			continue;
-		if (!i)
-			snprintf(buf, len, "'%s' is shell syntax, but no shell runs this command: "
-				 "it is taken for the program's name", argv[i]);
-		else
-			snprintf(buf, len, "'%s' is shell syntax, but no shell runs this command: "
-				 "%s gets %s%s%s as an argument", op, argv[0], strcmp(op, argv[i]) ?
-				 "'" : "it", strcmp(op, argv[i]) ? argv[i] : "",
-				 strcmp(op, argv[i]) ? "'" : "");
-		return 1;
-	}
-	return 0;
 }
 
 int pbench_command_interp(const char *path, char *interp, size_t len)
@@ -289,26 +237,6 @@ int pbench_command_explain(const char *cmd, int err, char *buf, size_t len)
 		return 1;
 	}
 	return 0;
-}
-
-int pbench_command_where(const char *cmd, char *buf, size_t len)
-{
-	char cwd[4096];
-	struct stat st;
-
-	if (!cmd || !buf || !len)
-		return -EINVAL;
-	if (cmd[0] == '/')
-		snprintf(buf, len, "there is no file '%s': check the path", cmd);
-	else if (strchr(cmd, '/'))
-		snprintf(buf, len, "there is no file '%s' in %s (the current directory): check the "
-			 "path", cmd, getcwd(cwd, sizeof(cwd)) ? cwd : "?");
-	else if (stat(cmd, &st) == 0 && S_ISREG(st.st_mode))
-		snprintf(buf, len, "'%s' is not in PATH; the file in the current directory is "
-			 "'./%s'", cmd, cmd);
-	else
-		return 0;
-	return 1;
 }
 
 int pb_command_copy(char *const *argv, char ***out, const char *what, char *why, size_t len)

@@ -339,6 +339,9 @@ static int copy_opts(struct pbench_runs *r, int *defaults)
 {
 	int err = check_opts(r);
 
+	if (!err && r->o.text_width < 0)
+		err = pb_fail(-EINVAL, "pbench_runs_new(): opts->text_width is %d, want 0 (not "
+			      "wrapped) or more", r->o.text_width);
 	if (!err)
 		err = copy_cpus(r);
 	if (!err)

@@ -509,11 +509,11 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 	probe = pb_runs_probe(r, run->cpu);
 	run->have_cpu_noise = probe && pbench_cpu_probe_begin(probe) == 0;
 	w = (struct noise_window){ probe, run, 0 };
-	conts = pb_stop_conts();
+	conts = r->o.resumed ? *r->o.resumed : 0;
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru0);
 	err = is_cmd ? run_command(r, set, run, stdout_fd, &w) : run_workload(r, set, run);
 	getrusage(is_cmd ? RUSAGE_CHILDREN : RUSAGE_THREAD, &ru1);
-	run->self_stopped = pb_stop_conts() != conts;
+	run->self_stopped = r->o.resumed && *r->o.resumed != conts;
 	close_window(&w);
 	if (!is_cmd)
 		run->end_cpu = sched_getcpu();

@@ -23,7 +23,7 @@ struct pb_run {
 	struct pb_rusage child_ru;
 	int have_child_ru;
 	int self_stopped;		/* pbench itself was stopped and continued during it
-					 * (pb_stop_conts()): its time holds the stop */
+					 * (o.resumed): its time holds the stop */
 	struct pbench_count *counts;	/* nr_events of them, in the set's array */
 	int cpu;			/* the CPU probed */
 	struct pbench_noise noise;	/* the thread's (workload) or the child's */
@@ -213,7 +213,6 @@ struct pbench_runs {
 	int interrupted;		/* *o.stop was seen */
 	int ran;
 	char error[512];		/* the last failure in words */
-	int width;			/* pbench_runs_wrap_at() */
 	char *metrics;			/* o.metrics, copied */
 	unsigned char *mshow;		/* pbench_metric_nr(): 1 the metric is the set's */
 	int *mlist;			/* the shown metrics' indices, nmetrics of them */

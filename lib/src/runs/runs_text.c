@@ -177,17 +177,18 @@ static void print_preparation(FILE *f, const struct pbench_runs *r, const struct
 	struct pb_line l;
 
 	if (s->mode == PBENCH_RUNS_UNPREPARED) {
-		pb_wrapf(f, r->width, 2, "\nunprepared: no pinning, %s %s %d as started, no warm-up\n",
-		       s->policy_name, s->policy == SCHED_FIFO || s->policy == SCHED_RR ?
-		       "priority" : "nice", s->prio_value);
+		pb_wrapf(f, r->o.text_width, 2, "\nunprepared: no pinning, %s %s %d as started, "
+			 "no warm-up\n", s->policy_name,
+			 s->policy == SCHED_FIFO || s->policy == SCHED_RR ? "priority" : "nice",
+			 s->prio_value);
 		return;
 	}
-	pb_wrapf(f, r->width, 2, "\nprepared: CPU %d (%s)", s->cpu, s->cpu_reason);
+	pb_wrapf(f, r->o.text_width, 2, "\nprepared: CPU %d (%s)", s->cpu, s->cpu_reason);
 	for (int i = 0; i < PBENCH_PREPARE_STEP_NR; i++)
-		pb_wrapf(f, r->width, 2 + 9 + 1 + 14 + 1, "  %-9s %-14s %s",
+		pb_wrapf(f, r->o.text_width, 2 + 9 + 1 + 14 + 1, "  %-9s %-14s %s",
 			 pbench_prepare_step_name(s->steps[i].step),
 			 pbench_prepare_status_name(s->steps[i].status), s->step_what[i]);
-	f = pb_line_open(&l, f, r->width, PB_HANG(2));
+	f = pb_line_open(&l, f, r->o.text_width, PB_HANG(2));
 	fprintf(f, "priority: %s %s %d", s->policy_name, s->policy == SCHED_FIFO ||
 	       s->policy == SCHED_RR ? "priority" : "nice", s->prio_value);
 	if (s->prio.probed || s->prio.cached)
@@ -717,7 +718,7 @@ static void print_contrast(FILE *f, const struct pbench_runs *r)
 	pb_format_pct(a, sizeof(a), u->s_ns.cv_pct, -1);
 	pb_format_pct(b, sizeof(b), p->s_ns.cv_pct, -1);
 	fprintf(f, "  %-13s %29s %29s\n", "cv", a, b);
-	f = pb_line_open(&l, f, r->width, PB_HANG(2));
+	f = pb_line_open(&l, f, r->o.text_width, PB_HANG(2));
 	fprintf(f, "ratio unprepared/prepared: spread ");
 	/* Three significant digits below 10: a ratio of 0.039 is not "0.0x". */
 	fprintf(f, !isfinite(sr) ? "- (no prepared spread)" : sr < 10 ? "%.3gx" : "%.1fx", sr);
@@ -728,21 +729,12 @@ static void print_contrast(FILE *f, const struct pbench_runs *r)
 	pb_line_close(&l);
 }
 
-int pbench_runs_wrap_at(struct pbench_runs *r, int width)
-{
-	if (!r || width < 0)
-		return pb_fail(-EINVAL, "pbench_runs_wrap_at(): %s", r ? "width < 0" :
-			       "r is NULL");
-	r->width = width;
-	return 0;
-}
-
 /* The head's lines, each continued 2 columns in. */
 static void write_head(FILE *f, const struct pbench_runs *r, int before)
 {
 	struct pb_line l;
 
-	print_header(pb_line_open(&l, f, r->width, PB_HANG(2)), r, before);
+	print_header(pb_line_open(&l, f, r->o.text_width, PB_HANG(2)), r, before);
 	pb_line_close(&l);
 }
 
@@ -769,7 +761,7 @@ static void print_findings(FILE *f, const struct pbench_runs *r, const struct pb
 {
 	struct pb_line l;
 
-	f = pb_line_open(&l, f, r->width, PB_HANG(2));
+	f = pb_line_open(&l, f, r->o.text_width, PB_HANG(2));
 	if (notes)	/* the events are the same in both sets */
 		print_event_notes(f, r, s, scaled, user_only);
 	print_own_wait(f, s);

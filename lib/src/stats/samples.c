@@ -592,7 +592,7 @@ int pbench_samples_add_file(struct pbench_samples *s, const char *path, const ch
 		pb_why_set(why, wlen, "invalid arguments");
 		return -EINVAL;
 	}
-	err = pb_input_read(path, SAMPLES_FILE_MAX, &text, &len, why, wlen);
+	err = pb_input_read(path, SAMPLES_FILE_MAX, NULL, &text, &len, why, wlen);
 	if (!err)
 		err = pbench_samples_add_text(s, text, len, strcmp(path, "-") ? path : "stdin",
 					      unit, why, wlen);

@@ -29,13 +29,12 @@ static inline int pb_run_measured(int timed_out)
 #define PB_VERDICT_LOOK_FACTOR 10
 
 /* samples_report.c, for the text of pbench_samples_write_text() (measure/samples_text.c, on
- * measure's pbench_summary_write_text()): the sets analyzed (0: not analyzed, or s NULL), the
- * width to wrap at (pbench_samples_wrap_at()), set i's runs left out (PB_RUN_LEFT_OUT), and
- * the comparisons' text after the summaries. */
+ * measure's pbench_summary_write_text()): the sets analyzed (0: not analyzed, or s NULL), set
+ * i's runs left out (PB_RUN_LEFT_OUT), and the comparisons' text after the summaries, wrapped
+ * at width columns (0: not). */
 int pb_samples_analyzed(const struct pbench_samples *s);
-int pb_samples_width(const struct pbench_samples *s);
 size_t pb_samples_left_out(const struct pbench_samples *s, int i);
-void pb_samples_write_comparisons(const struct pbench_samples *s, FILE *f);
+void pb_samples_write_comparisons(const struct pbench_samples *s, int width, FILE *f);
 
 /* gate.c: pbench_stats_gate() on any positive figure: what names it in the words (NULL: the
  * time, pbench_stats_gate()'s words), higher_better makes a lower value the worse side, and

@@ -48,7 +48,6 @@ struct pbench_samples {
 	struct pbench_summary *sums;
 	struct pb_samples_cmp *cmps;
 	int ncmp;
-	int width;		/* pbench_samples_wrap_at() */
 };
 
 #endif

@@ -321,21 +321,12 @@ static void write_comparison(const struct pbench_samples *s, const struct pb_sam
 			"take more samples\n", s->same_pct);
 }
 
-int pbench_samples_wrap_at(struct pbench_samples *s, int width)
-{
-	if (!s || width < 0)
-		return pb_fail(-EINVAL, "pbench_samples_wrap_at(): %s", s ? "width < 0" :
-			       "s is NULL");
-	s->width = width;
-	return 0;
-}
-
 /* The comparisons' text (pbench_samples_write_text() after the summaries), their lines 2
  * columns further in than they start. */
-void pb_samples_write_comparisons(const struct pbench_samples *s, FILE *f)
+void pb_samples_write_comparisons(const struct pbench_samples *s, int width, FILE *f)
 {
 	struct pb_line l;
-	FILE *g = pb_line_open(&l, f, s->width, PB_HANG(2));
+	FILE *g = pb_line_open(&l, f, width, PB_HANG(2));
 
 	for (int i = 0; i < s->ncmp; i++)
 		write_comparison(s, &s->cmps[i], g);
@@ -347,11 +338,6 @@ void pb_samples_write_comparisons(const struct pbench_samples *s, FILE *f)
 int pb_samples_analyzed(const struct pbench_samples *s)
 {
 	return s ? s->analyzed : 0;
-}
-
-int pb_samples_width(const struct pbench_samples *s)
-{
-	return s->width;
 }
 
 size_t pb_samples_left_out(const struct pbench_samples *s, int i)

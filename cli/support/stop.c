@@ -2,10 +2,14 @@
 /*
  * The stop flag of a harness that measures until done or stopped: a signal that would end the
  * process from outside (a Ctrl-C, a closed terminal's SIGHUP, a supervisor's SIGTERM...) sets
- * the flag instead, for as long as the harness runs, so that the runs it gives the flag to
- * (the opts' stop of runs, contests, the jitter probe, a listing's sampling) end what they
- * started, put a prepared CPU back and leave the report to be written. Whether the process
- * then dies of the signal is the caller's: the library never exits.
+ * the flag instead, for as long as the harness runs, so that the work it gives the flag to
+ * (the opts' stop of runs, contests, the jitter probe, a listing's sampling, a history
+ * import) ends what it started, puts a prepared CPU back and leaves the report to be written;
+ * and the SIGCONTs that continue a stopped harness are counted (the opts' resumed of runs and
+ * contests). The library keeps no handler of its own: whether the process then dies of the
+ * signal is the command line's.
+ * Internal helper: the signals caught are pb_sigset_stop()'s (base/base.h), the set the
+ * library's prepared state is restored on (PBENCH_PREPARE_SIGNALS), so that the two agree.
  */
 #include <errno.h>
 #include <signal.h>
@@ -13,15 +17,14 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "support.h"
 
 static volatile int stop_sig;
-/* 1 between pbench_stop_catch() and pbench_stop_restore(). */
-static int catching;
 /* The signals caught, each with the action it had before. */
 static sigset_t caught;
 static struct sigaction old_acts[NSIG];
 /* SIGCONTs while caught: the harness was stopped (SIGSTOP, SIGTSTP) and continued. */
-static volatile sig_atomic_t conts;
+static volatile unsigned conts;
 
 static void on_stop(int sig)
 {
@@ -35,12 +38,12 @@ static void on_cont(int sig)
 	conts++;
 }
 
-unsigned pb_stop_conts(void)
+const volatile unsigned *cli_stop_resumed(void)
 {
-	return (unsigned)conts;
+	return &conts;
 }
 
-const volatile int *pbench_stop_catch(void)
+const volatile int *cli_stop_catch(void)
 {
 	struct sigaction sa;
 	sigset_t stop;
@@ -65,26 +68,19 @@ const volatile int *pbench_stop_catch(void)
 	if (!sigaction(SIGCONT, NULL, &old_acts[SIGCONT]) &&
 	    old_acts[SIGCONT].sa_handler == SIG_DFL && !sigaction(SIGCONT, &sa, NULL))
 		sigaddset(&caught, SIGCONT);
-	catching = 1;
 	return &stop_sig;
 }
 
-int pb_stop_signal(void)
-{
-	return catching ? stop_sig : 0;
-}
-
-int pbench_stop_restore(void)
+int cli_stop_restore(void)
 {
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sigismember(&caught, sig) == 1)
 			sigaction(sig, &old_acts[sig], NULL);
 	sigemptyset(&caught);
-	catching = 0;
 	return stop_sig;
 }
 
-int pbench_stop_die(int sig)
+int cli_stop_die(int sig)
 {
 	sigset_t one;
 

@@ -1,19 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The outputs of one report (pbench_outputs): the formats a caller asked for, each to a file
+ * The outputs of one report (cli_outputs): the formats a caller asked for, each to a file
  * or to stdout, checked as they are given (one format on stdout), opened before anything is
  * measured (two on one file, a path that cannot be written: refused then), each written by the
- * caller's writer and put in place only when complete (output.c). The library never prints:
- * what went wrong is kept as one-line messages named by the caller's labels (its option names),
- * for the caller to print.
+ * caller's writer and put in place only when complete (the library's pbench_output_*()). What
+ * went wrong is kept as one-line messages named by the caller's labels (its option names), for
+ * the caller to print.
+ * Internal helper: two paths are one file when their links resolve alike, by the library's
+ * own walk of a path (pb_path_resolve(), base/base.h: the rule pbench_output_open() follows),
+ * so that what is refused here is what the open would do.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/base.h"
+#include "support.h"
 
 #define NFMT (PBENCH_REPORT_FORMAT_TEXT + 1)
 #define NOUT (NFMT + 1)			/* the one on stdout, then a file a format */
@@ -35,7 +42,7 @@ struct out_slot {
 	int written;			/* the writer finished without an error */
 };
 
-struct pbench_outputs {
+struct cli_outputs {
 	struct out_slot out[NOUT];	/* [0]: stdout; [1 + fmt]: fmt's file */
 	int open;
 	int stdout_err;			/* the last error of a write to stdout (never said) */
@@ -43,7 +50,7 @@ struct pbench_outputs {
 	char *msg[NMSG];
 };
 
-static void forget(struct pbench_outputs *s)
+static void forget(struct cli_outputs *s)
 {
 	for (int i = 0; i < s->nmsg; i++)
 		free(s->msg[i]);
@@ -51,7 +58,7 @@ static void forget(struct pbench_outputs *s)
 }
 
 /* One more message of the current call: err, which it returns. */
-static int say(struct pbench_outputs *s, int err, const char *fmt, ...)
+static int say(struct cli_outputs *s, int err, const char *fmt, ...)
 {
 	va_list ap;
 	char *m;
@@ -67,9 +74,9 @@ static int say(struct pbench_outputs *s, int err, const char *fmt, ...)
 	return err;
 }
 
-int pbench_outputs_new(struct pbench_outputs **out)
+int cli_outputs_new(struct cli_outputs **out)
 {
-	struct pbench_outputs *s;
+	struct cli_outputs *s;
 
 	if (!out)
 		return -EINVAL;
@@ -81,17 +88,17 @@ int pbench_outputs_new(struct pbench_outputs **out)
 	return 0;
 }
 
-/* SVG goes to a file named .svg (pbench_output_check_name()), said with the label. */
-static int svg_named(struct pbench_outputs *s, const char *path, const char *label)
+/* SVG goes to a file named .svg (cli_output_check_name()), said with the label. */
+static int svg_named(struct cli_outputs *s, const char *path, const char *label)
 {
 	char why[8300];
 
-	if (!pbench_output_check_name(path, PBENCH_REPORT_FORMAT_SVG, why, sizeof(why)))
+	if (!cli_output_check_name(path, PBENCH_REPORT_FORMAT_SVG, why, sizeof(why)))
 		return 0;
 	return say(s, -EINVAL, "%s writes SVG: %s", label, why);
 }
 
-int pbench_outputs_add(struct pbench_outputs *s, int fmt, const char *path, const char *label)
+int cli_outputs_add(struct cli_outputs *s, int fmt, const char *path, const char *label)
 {
 	struct out_slot *o;
 	char *p, *l;
@@ -126,12 +133,12 @@ int pbench_outputs_add(struct pbench_outputs *s, int fmt, const char *path, cons
 	return 0;
 }
 
-int pbench_outputs_stdout(const struct pbench_outputs *s)
+int cli_outputs_stdout(const struct cli_outputs *s)
 {
 	return s ? s->out[0].fmt : -1;
 }
 
-int pbench_outputs_wants(const struct pbench_outputs *s, int fmt)
+int cli_outputs_wants(const struct cli_outputs *s, int fmt)
 {
 	for (int i = 0; s && fmt == -1 && i < NOUT; i++)
 		if (s->out[i].fmt >= 0)
@@ -139,7 +146,7 @@ int pbench_outputs_wants(const struct pbench_outputs *s, int fmt)
 	return s && fmt >= 0 && fmt < NFMT && (s->out[0].fmt == fmt || s->out[1 + fmt].fmt == fmt);
 }
 
-int pbench_outputs_open(struct pbench_outputs *s)
+int cli_outputs_open(struct cli_outputs *s)
 {
 	struct pbench_output *file[NOUT];
 	const char *path[NOUT];
@@ -152,7 +159,7 @@ int pbench_outputs_open(struct pbench_outputs *s)
 		return -EBUSY;
 	for (int i = 0; i < NOUT; i++)
 		path[i] = s->out[i].path;
-	err = pbench_output_open_all(file, path, NOUT, which);
+	err = cli_output_open_all(file, path, NOUT, which);
 	if (err == -EEXIST && which[1] >= 0)
 		return say(s, err, "%s and %s both write to '%s': give each its own file",
 			   s->out[which[0]].label, s->out[which[1]].label, path[which[1]]);
@@ -170,8 +177,8 @@ int pbench_outputs_open(struct pbench_outputs *s)
 	return 0;
 }
 
-int pbench_outputs_write(struct pbench_outputs *s, int (*write)(void *arg, int fmt, FILE *f),
-			 void *arg)
+int cli_outputs_write(struct cli_outputs *s, int (*write)(void *arg, int fmt, FILE *f),
+		      void *arg)
 {
 	int first = 0;
 
@@ -195,12 +202,12 @@ int pbench_outputs_write(struct pbench_outputs *s, int (*write)(void *arg, int f
 	return first;
 }
 
-int pbench_outputs_stdout_error(const struct pbench_outputs *s)
+int cli_outputs_stdout_error(const struct cli_outputs *s)
 {
 	return s ? s->stdout_err : -EINVAL;
 }
 
-int pbench_outputs_close(struct pbench_outputs *s, int commit)
+int cli_outputs_close(struct cli_outputs *s, int commit)
 {
 	int first = 0;
 
@@ -221,20 +228,117 @@ int pbench_outputs_close(struct pbench_outputs *s, int commit)
 	return first;
 }
 
-const char *pbench_outputs_message(const struct pbench_outputs *s, int i)
+const char *cli_outputs_message(const struct cli_outputs *s, int i)
 {
 	return s && i >= 0 && i < s->nmsg ? s->msg[i] : NULL;
 }
 
-void pbench_outputs_free(struct pbench_outputs *s)
+void cli_outputs_free(struct cli_outputs *s)
 {
 	if (!s)
 		return;
-	pbench_outputs_close(s, 0);
+	cli_outputs_close(s, 0);
 	forget(s);
 	for (int i = 0; i < NOUT; i++) {
 		free(s->out[i].path);
 		free(s->out[i].label);
 	}
 	free(s);
+}
+
+/* ---- several formats, never two to one file --------------------------------------------- */
+
+/* path as one text for each file, existing or not: its links followed and its directory
+ * absolute ("./a", "a" and a link to "a" are one file before any of them exists); path itself
+ * where that cannot be done (the open says why). */
+static char *file_key(const char *path)
+{
+	char *r, *dir, *real, *key = NULL, *slash;
+	const char *base;
+
+	if (pb_path_resolve(path, &r))
+		return strdup(path);
+	slash = strrchr(r, '/');
+	dir = slash ? strndup(r, slash == r ? 1 : (size_t)(slash - r)) : strdup(".");
+	base = slash ? slash + 1 : r;
+	if (!dir)
+		return r;
+	real = realpath(dir, NULL);
+	if (real && (key = malloc(strlen(real) + strlen(base) + 2)))
+		sprintf(key, "%s/%s", real, base);
+	free(real);
+	free(dir);
+	if (!key)
+		return r;
+	free(r);
+	return key;
+}
+
+/* Two paths that would write the same file: the same name (after links, "." and ".."), the
+ * same existing regular file, or both stdout. Devices (/dev/null twice) do no harm and are
+ * allowed. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ka, *kb;
+	int same;
+
+	if (!strcmp(a, "-") || !strcmp(b, "-"))
+		return !strcmp(a, b);
+	ka = file_key(a);
+	kb = file_key(b);
+	same = ka && kb ? !strcmp(ka, kb) : !strcmp(a, b);
+	free(ka);
+	free(kb);
+	if (same)
+		return !(stat(a, &sa) == 0 && !S_ISREG(sa.st_mode));
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int cli_output_open_all(struct pbench_output **outs, const char *const *paths, int n,
+			int which[2])
+{
+	int err = 0;
+
+	if (!outs || !paths || !which || n < 0)
+		return -EINVAL;
+	which[0] = which[1] = -1;
+	for (int i = 0; i < n; i++)
+		outs[i] = NULL;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < i && paths[i]; k++)
+			if (paths[k] && same_file(paths[k], paths[i])) {
+				which[0] = k;
+				which[1] = i;
+				return -EEXIST;
+			}
+	for (int i = 0; i < n && !err; i++)
+		if (paths[i] && (err = pbench_output_open(&outs[i], paths[i])))
+			which[0] = i;
+	for (int i = 0; i < n && err; i++) {
+		pbench_output_close(outs[i], 0);
+		outs[i] = NULL;
+	}
+	return err;
+}
+
+int cli_output_check_name(const char *path, int fmt, char *why, size_t len)
+{
+	const char *base, *dot;
+	struct stat st;
+
+	if (!path || !why || !len)
+		return -EINVAL;
+	*why = 0;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (fmt != PBENCH_REPORT_FORMAT_SVG || !strcmp(path, "-") ||
+	    (dot && !strcasecmp(dot, ".svg")) ||
+	    (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+		return 0;
+	snprintf(why, len, "name the file '%.*s.svg', not '%s'",
+		 (int)(dot && dot > base ? dot - path : (long)strlen(path)), path, path);
+	return -EINVAL;
 }
