@@ -217,16 +217,16 @@ struct pbench_contest;
  * Check opts and open the events (names are checked now); no entrant yet, nothing runs.
  * Errors: -EINVAL (NULL, a size of 0, a value out of range, the duet CPUs the same or not
  * allowed, or given without the duet order), the name errors of pbench_counters_open(), the errors of
- * pbench_command_resolve() for the setup, prepare and cleanup commands, -ENOMEM. After an
- * error *out is still set when it could be made, so that pbench_contest_error() can say
- * which; free it with pbench_contest_free().
+ * pbench_command_resolve() for the setup, prepare and cleanup commands, -ENOMEM; *out is NULL
+ * then, and pbench_strerror() of the error says which in the words pbench compare prints
+ * ("the duet's two CPUs are the same (2): a duet needs two").
  */
 PBENCH_API int pbench_contest_new(struct pbench_contest **out,
 				  const struct pbench_contest_opts *opts);
 /* Add an entrant: its index (from 0), or -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC,
  * -PBENCH_EBAD_INTERP (the command), -EINVAL (nothing to run, fewer than 2 stored times; in a
- * duet, an entrant that is not a command or a third one: pbench_contest_error() says which),
- * -EALREADY (after the run), -ENOMEM. */
+ * duet, an entrant that is not a command or a third one: pbench_strerror() of the error says
+ * which), -EALREADY (after the run), -ENOMEM. */
 PBENCH_API int pbench_contest_add(struct pbench_contest *c,
 				  const struct pbench_contest_entrant *e);
 /*
@@ -234,11 +234,11 @@ PBENCH_API int pbench_contest_add(struct pbench_contest *c,
  * or the budget, the cleanup. Returns 0, -EINTR when *stop ended it (what was measured is
  * kept and reported), -PBENCH_EDIFFERENT (the output check: nothing was measured), -EINVAL
  * (fewer than two entrants, a duet of other than two commands, a reference out of range), or
- * the error that ended it; pbench_contest_error() says what. Call once.
+ * the error that ended it (a helper command's exit status, a check run's failure with the last
+ * line of its stderr: -PBENCH_ECMD_FAILED); pbench_strerror() of the error says what, until
+ * the thread's next call into the library. Call once.
  */
 PBENCH_API int pbench_contest_run(struct pbench_contest *c);
-/* The last failure in words ("" if none). */
-PBENCH_API const char *pbench_contest_error(const struct pbench_contest *c);
 PBENCH_API void pbench_contest_free(struct pbench_contest *c);
 
 struct pbench_contest_info {

@@ -78,10 +78,10 @@ static int unknown_target(const char *target)
 	names[n++] = "wall-time";
 	k = pbench_suggest(target, names, n);
 	if (k >= 0 || ev)
-		return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an "
+		return pb_fail_msg(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an "
 					 "event nor a derived metric (did you mean '%s'?)", target,
 					 k >= 0 ? names[k] : ev);
-	return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an event "
+	return pb_fail_msg(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an event "
 				 "nor a derived metric (see 'pbench list' and 'pbench list "
 				 "--metrics')", target);
 }
@@ -99,7 +99,7 @@ int pb_metric_target_request(const char *target, const char *events, const char 
 	if (!target || !strcasecmp(target, "wall-time"))
 		return 0;
 	if (!*target || strchr(target, ','))
-		return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "the metric '%s' is not one name: "
+		return pb_fail_msg(-PBENCH_EUNKNOWN_EVENT, "the metric '%s' is not one name: "
 					 "give one event or one derived metric", target);
 	if (pb_metric_find(target) >= 0) {
 		if (asprintf(metrics_out, "%s%s%s", metrics ? metrics : "", metrics ? "," : "",
@@ -114,7 +114,7 @@ int pb_metric_target_request(const char *target, const char *events, const char 
 	if (err == -PBENCH_EUNKNOWN_EVENT)
 		return unknown_target(target);
 	if (err)
-		return pb_set_last_error(err, "the metric '%s' cannot be resolved: libpfm4: %s",
+		return pb_fail_msg(err, "the metric '%s' cannot be resolved: libpfm4: %s",
 					 target, ev.why ? ev.why : pbench_strerror(err));
 	switch (list_entry(events, target, one, sizeof(one))) {
 	case 0:
