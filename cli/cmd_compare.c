@@ -279,15 +279,14 @@ static int find_reference(const struct compare_opts *o)
  * when the file is not a baseline. */
 static int read_baseline(struct compare_opts *o)
 {
-	char why[1024], warn[256];
+	char warn[256];
 	int err = pbench_contest_baseline_read(o->baseline, side_name(o, 0), o->co.metric,
-					       &o->stored, &o->nstored, why, sizeof(why), warn,
-					       sizeof(warn));
+					       &o->stored, &o->nstored, warn, sizeof(warn));
 
 	if (*warn)
 		cli_warn("the baseline %s", warn);
 	if (err)
-		cli_error("%s", why);
+		cli_error("%s", pbench_strerror(err));
 	if (err == -EINVAL)
 		cli_hint("a baseline is the JSON of pbench compare or pbench stat (--json=FILE)");
 	return err ? EXIT_USAGE : 0;

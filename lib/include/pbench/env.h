@@ -88,10 +88,11 @@ PBENCH_API int pbench_env_write_json(const struct pbench_env *env, FILE *f);
 
 /*
  * The CPU a prepared measurement should run on: an isolated CPU if there is one, otherwise
- * the least busy online CPU other than CPU 0 whose SMT siblings are idle. why (may be NULL)
- * gets the reason in words. Returns the CPU number or a negative error.
+ * the least busy online CPU other than CPU 0 whose SMT siblings are idle. reason (an output,
+ * len bytes; may be NULL) gets why it was picked, in words ("" on failure). Returns the CPU
+ * number or a negative error.
  */
-PBENCH_API int pbench_cpu_pick(char *why, size_t len);
+PBENCH_API int pbench_cpu_pick(char *reason, size_t len);
 
 /*
  * Parse a CPU list such as "0-3,5" (the kernel's cpulist format) into cpus[0..max-1], in
