@@ -179,7 +179,8 @@ PBENCH_API int pbench_command_where(const char *cmd, char *buf, size_t len);
  * or a signal's handler runs on time; both are put back after. Errors before anything
  * runs: -EINVAL (out, argv or argv[0] NULL, opts of a bad size), -PBENCH_ENOT_FOUND,
  * -PBENCH_ENOT_EXEC, -PBENCH_EBAD_INTERP, name errors of pbench_counters_open, -errno of
- * fork/pipe. If exec itself fails the child is reaped and the exec errno is returned negated (ENOENT for a file that exists: -PBENCH_EBAD_INTERP).
+ * fork/pipe. If exec itself fails the child is reaped and the exec errno is returned negated
+ * (ENOENT for a file that exists: -PBENCH_EBAD_INTERP).
  */
 PBENCH_API int pbench_child_start(struct pbench_child **out, char *const argv[],
 				  const struct pbench_child_opts *opts);
