@@ -79,11 +79,11 @@ static int unknown_target(const char *target)
 	k = pbench_suggest(target, names, n);
 	if (k >= 0 || ev)
 		return pb_fail_msg(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an "
-					 "event nor a derived metric (did you mean '%s'?)", target,
-					 k >= 0 ? names[k] : ev);
+				   "event nor a derived metric (did you mean '%s'?)", target,
+				   k >= 0 ? names[k] : ev);
 	return pb_fail_msg(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an event "
-				 "nor a derived metric (see 'pbench list' and 'pbench list "
-				 "--metrics')", target);
+			   "nor a derived metric (see 'pbench list' and 'pbench list "
+			   "--metrics')", target);
 }
 
 int pb_metric_target_request(const char *target, const char *events, const char *metrics,
@@ -100,7 +100,7 @@ int pb_metric_target_request(const char *target, const char *events, const char 
 		return 0;
 	if (!*target || strchr(target, ','))
 		return pb_fail_msg(-PBENCH_EUNKNOWN_EVENT, "the metric '%s' is not one name: "
-					 "give one event or one derived metric", target);
+				   "give one event or one derived metric", target);
 	if (pb_metric_find(target) >= 0) {
 		if (asprintf(metrics_out, "%s%s%s", metrics ? metrics : "", metrics ? "," : "",
 			     target) < 0) {
@@ -115,7 +115,7 @@ int pb_metric_target_request(const char *target, const char *events, const char 
 		return unknown_target(target);
 	if (err)
 		return pb_fail_msg(err, "the metric '%s' cannot be resolved: libpfm4: %s",
-					 target, ev.why ? ev.why : pbench_strerror(err));
+				   target, ev.why ? ev.why : pbench_strerror(err));
 	switch (list_entry(events, target, one, sizeof(one))) {
 	case 0:
 		return 0;
