@@ -173,13 +173,6 @@ static int check_opts(struct pbench_contest *c)
 	return duet_cpus(c);
 }
 
-/* A helper command (setup, prepare, cleanup): found now, copied. */
-static int helper(struct pbench_contest *c, char *const *argv, char ***out, const char *what)
-{
-	(void)c;
-	return pb_command_copy(argv, out, what);
-}
-
 /* o.metric: copied, its events added to the list every entrant counts (or its metric to the
  * metrics); the name error said now, before any entrant. */
 static int target_request(struct pbench_contest *c)
@@ -231,12 +224,13 @@ int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_
 	if (!err && (err = pbench_counters_open(&names, c->events, NULL)) == -PBENCH_ENO_EVENTS)
 		err = 0;
 	pbench_counters_free(names);
+	/* the helper commands (setup, prepare, cleanup): found now, copied */
 	if (!err)
-		err = helper(c, c->o.setup, &c->setup, "setup");
+		err = pb_command_copy(c->o.setup, &c->setup, "setup");
 	if (!err)
-		err = helper(c, c->o.prepare, &c->prerun, "prepare");
+		err = pb_command_copy(c->o.prepare, &c->prerun, "prepare");
 	if (!err)
-		err = helper(c, c->o.cleanup, &c->cleanup, "cleanup");
+		err = pb_command_copy(c->o.cleanup, &c->cleanup, "cleanup");
 	if (err) {
 		pbench_contest_free(c);	/* the words of err stay: pbench_strerror(err) */
 		return err;
