@@ -201,8 +201,7 @@ static void contest(struct pbench_contest_opts *o, const char *na, const char *n
 		err = pbench_contest_run(c);
 	out->wall_s = now_s() - t0;
 	if (err) {
-		snprintf(out->why, sizeof(out->why), "%s", c ? pbench_contest_error(c) :
-			 pbench_strerror(err));
+		snprintf(out->why, sizeof(out->why), "%s", pbench_strerror(err));
 		pbench_contest_free(c);
 		return;
 	}

@@ -248,7 +248,7 @@ int cli_event_error(int err)
 	if (err != -PBENCH_EUNKNOWN_EVENT && err != -PBENCH_EBAD_EVENT_LIST &&
 	    err != -PBENCH_EDUP_EVENT)
 		return 0;
-	cli_error("%s", pbench_counters_last_error());
+	cli_error("%s", pbench_strerror(err));
 	cli_hint("'pbench list' shows the events that can be counted here");
 	return 1;
 }

@@ -22,17 +22,16 @@ static int read_input(struct pbench_samples *in, const char *path, const char *u
 		      const struct cli_out *out)
 {
 	int err;
-	char why[512] = "";
 
-	err = pbench_samples_add_file(in, path, unit, why, sizeof(why));
+	err = pbench_samples_add_file(in, path, unit);
 	if (err >= 0 && pbench_samples_warning(in))
 		cli_warn("%s", pbench_samples_warning(in));
 	if (err == -ENOMEM || err == -EIO) {
-		cli_error("%s", why);
+		cli_error("%s", pbench_strerror(err));
 		return EXIT_RUNTIME;
 	}
 	if (err < 0) {
-		cli_error("%s", why);
+		cli_error("%s", pbench_strerror(err));
 		cli_out_hint(out, path);
 		return EXIT_USAGE;
 	}
@@ -101,7 +100,6 @@ static int analyze(struct cli_out *out, const struct analyze_args *a)
 {
 	struct pbench_samples *in = NULL;
 	int rc = EXIT_OK, err;
-	char why[512];
 
 	if (pbench_samples_new(&in)) {
 		cli_error("out of memory");
@@ -116,9 +114,9 @@ static int analyze(struct cli_out *out, const struct analyze_args *a)
 	/* an error said, or only comparisons (said): nothing to write */
 	if (!rc && pbench_samples_nr(in)) {
 		err = pbench_samples_analyze(in, PBENCH_STATS_DEFAULT_CONFIDENCE,
-					     PBENCH_STATS_DEFAULT_SAME_PCT, why, sizeof(why));
+					     PBENCH_STATS_DEFAULT_SAME_PCT);
 		if (err) {
-			cli_error("%s", why);
+			cli_error("%s", pbench_strerror(err));
 			rc = err == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 		} else {
 			rc = cli_out_write(out, write_report, in);

@@ -73,16 +73,19 @@ int cmd_check(int argc, char **argv)
 	n = o.n;
 	err = pbench_env_check(&env, n ? o.cpus : NULL, n, 0);
 	free(o.cpus);
-	if (err)
-		cli_out_close(&out, 0, EXIT_OK);
 	if (err) {
-		char why[8700];
-		int kind = pbench_env_check_error(err, n, why, sizeof(why));
+		/* its words before cli_out_close() calls the library again */
+		char *why = strdup(pbench_strerror(err));
 
-		cli_error("%s", why);
-		if (kind == 3)
+		cli_out_close(&out, 0, EXIT_OK);
+		cli_error("%s", why ? why : pbench_strerror(err));
+		free(why);
+		/* a CPU not present is the user's to fix; a recorded tree's failure, the tree's */
+		if (err == -EINVAL && n > 0)
+			return EXIT_USAGE;
+		if (getenv("PBENCH_SYSFS_ROOT") || getenv("PBENCH_PROCFS_ROOT"))
 			cli_hint("tests/fixtures/record.sh records a whole tree");
-		return kind == 2 ? EXIT_USAGE : EXIT_RUNTIME;
+		return EXIT_RUNTIME;
 	}
 	rc = cli_out_write(&out, write_report, env);
 	if (strict && strcmp(pbench_env_verdict(env), "ready"))

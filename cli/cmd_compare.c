@@ -279,15 +279,14 @@ static int find_reference(const struct compare_opts *o)
  * when the file is not a baseline. */
 static int read_baseline(struct compare_opts *o)
 {
-	char why[1024], warn[256];
+	char warn[256];
 	int err = pbench_contest_baseline_read(o->baseline, side_name(o, 0), o->co.metric,
-					       &o->stored, &o->nstored, why, sizeof(why), warn,
-					       sizeof(warn));
+					       &o->stored, &o->nstored, warn, sizeof(warn));
 
 	if (*warn)
 		cli_warn("the baseline %s", warn);
 	if (err)
-		cli_error("%s", why);
+		cli_error("%s", pbench_strerror(err));
 	if (err == -EINVAL)
 		cli_hint("a baseline is the JSON of pbench compare or pbench stat (--json=FILE)");
 	return err ? EXIT_USAGE : 0;
@@ -314,7 +313,7 @@ static int check_baseline(const struct compare_opts *o, const struct pbench_cont
 
 /* A name error, a command that cannot run, an option the machine cannot do (a duet on one
  * CPU): the user's to fix, exit 2; anything else, 1. */
-static int start_error(int err, const struct pbench_contest *c, const struct compare_opts *o)
+static int start_error(int err, const struct compare_opts *o)
 {
 	char **const *cmds = o->run.argv, path[4096];
 
@@ -325,8 +324,7 @@ static int start_error(int err, const struct pbench_contest *c, const struct com
 	case PBENCH_ENOT_EXEC:
 	case PBENCH_EBAD_INTERP:
 	case EINVAL:
-		cli_error("%s", c && *pbench_contest_error(c) ? pbench_contest_error(c) :
-			  pbench_strerror(err));
+		cli_error("%s", pbench_strerror(err));
 		/* the hint for the first command not found, a side's or a helper's */
 		for (int i = 0; err == -PBENCH_ENOT_FOUND && i < o->ncmd + 3; i++) {
 			char **a = i < o->ncmd ? o->argv[i] : cmds[i - o->ncmd];
@@ -338,7 +336,7 @@ static int start_error(int err, const struct pbench_contest *c, const struct com
 		}
 		return EXIT_USAGE;
 	}
-	cli_error("cannot start: %s", c ? pbench_contest_error(c) : pbench_strerror(err));
+	cli_error("cannot start: %s", pbench_strerror(err));
 	return EXIT_RUNTIME;
 }
 
@@ -393,7 +391,7 @@ static int build(struct compare_opts *o, struct pbench_contest **c)
 	if (!err)
 		err = add_sides(o, *c);
 	if (err) {
-		err = start_error(err, *c, o);
+		err = start_error(err, o);
 		pbench_contest_free(*c);
 		*c = NULL;
 	}
@@ -441,6 +439,7 @@ static int measure(struct compare_opts *o)
 {
 	struct pbench_contest_info ci = { .size = sizeof(ci) };
 	struct pbench_contest *c;
+	char why[640];
 	int err, rc;
 
 	rc = build(o, &c);
@@ -452,10 +451,11 @@ static int measure(struct compare_opts *o)
 	}
 	fflush(stdout);
 	err = pbench_contest_run(c);
+	/* its words before pbench_contest_info(), a call of its own that leaves none */
+	snprintf(why, sizeof(why), "%s", pbench_strerror(err));
 	pbench_contest_info(c, &ci);
 	if ((err && err != -EINTR) || (err == -EINTR && !ci.rounds)) {
-		cli_error("%s", err == -EINTR ? "interrupted before the first round" :
-			  pbench_contest_error(c));
+		cli_error("%s", err == -EINTR ? "interrupted before the first round" : why);
 		if (err == -PBENCH_EDIFFERENT || err == -PBENCH_ECMD_FAILED)
 			cli_hint("--no-check-output %s", err == -PBENCH_EDIFFERENT ?
 				 "compares them anyway (their times then measure different work)" :

@@ -81,15 +81,15 @@ static int parse_args(int argc, char **argv, struct jitter_opts *o)
 static int check_args(struct jitter_opts *o)
 {
 	struct pbench_jitter_opts jo = PBENCH_JITTER_OPTS_INIT;
-	char why[256];
+	int err;
 
 	jo.cpus = o->cpus;
 	jo.ncpus = o->ncpus;
 	jo.duration_s = o->duration_s;
 	jo.flags = o->compare_prepared ? PBENCH_JITTER_PREPARED : 0;
-	if (!pbench_jitter_check(&jo, why, sizeof(why)))
+	if (!(err = pbench_jitter_check(&jo)))
 		return 0;
-	cli_error("%s", why);
+	cli_error("%s", pbench_strerror(err));
 	return -1;
 }
 

@@ -230,7 +230,7 @@ static int measure(struct stat_opts *o)
 	fflush(stdout);
 	err = pbench_runs_run(r);
 	if (err && err != -EINTR) {
-		cli_error("%s", pbench_runs_error(r));
+		cli_error("%s", pbench_strerror(err));
 		if (err == -PBENCH_ECMD_FAILED)
 			cli_hint("--ignore-failure times it anyway (its runs then count as failed)");
 		pbench_runs_free(r);
@@ -292,8 +292,7 @@ int cmd_stat(int argc, char **argv)
 static int stat_main(int argc, char **argv, struct stat_opts *o)
 {
 	long runs = o->ro.runs;		/* without -r: PBENCH_RUNS_OPTS_INIT's */
-	char why[512];
-	int rc;
+	int rc, err;
 
 	cli_run_init(&o->run);
 	o->ro.runs = 0;	/* ro.events NULL: the library's defaults, less what cannot count */
@@ -303,8 +302,8 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	if (!o->ro.runs)
 		o->ro.runs = o->ro.target_sem_pct > 0 ? PBENCH_RUNS_SEM_DEFAULT_RUNS : runs;
 	/* --max-time without --target-sem, a CPU list or -I for the workload: the library's words */
-	if (pbench_runs_check(&o->ro, why, sizeof(why))) {
-		cli_error("%s", why);
+	if ((err = pbench_runs_check(&o->ro))) {
+		cli_error("%s", pbench_strerror(err));
 		return EXIT_USAGE;
 	}
 	if (o->ro.argv && o->run.workload >= 0) {

@@ -49,8 +49,7 @@ int main(int argc, char **argv)
 	if (!err)
 		err = pbench_contest_verdict_text(c, 1, verdict, sizeof(verdict));
 	if (err) {
-		fprintf(stderr, "compare_commands: %s\n", c && *pbench_contest_error(c) ?
-			pbench_contest_error(c) : pbench_strerror(err));
+		fprintf(stderr, "compare_commands: %s\n", pbench_strerror(err));
 		pbench_contest_free(c);
 		return 1;
 	}

@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	if (!err && !pbench_runs_contrast(r, &spread_ratio, NULL, NULL, 0))
 		printf("prepared runs spread %.3gx less\n", spread_ratio);
 	if (err)
-		fprintf(stderr, "contrast: %s\n", r ? pbench_runs_error(r) : pbench_strerror(err));
+		fprintf(stderr, "contrast: %s\n", pbench_strerror(err));
 	pbench_runs_free(r);
 	return err ? 1 : 0;
 }

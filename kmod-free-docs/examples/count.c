@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 	err = pbench_counters_open(&c, EVENTS, &opts);
 	if (err == -PBENCH_EUNKNOWN_EVENT || err == -PBENCH_EBAD_EVENT_LIST ||
 	    err == -PBENCH_EDUP_EVENT) {
-		fprintf(stderr, "count: %s\n", pbench_counters_last_error());
+		fprintf(stderr, "count: %s\n", pbench_strerror(err));
 		return 2;
 	}
 	if (err == -PBENCH_ENO_EVENTS) {

@@ -106,7 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_assert(n != 0, "'%s': no names and no error", list);
 	if (n < 0) {
 		fuzz_assert(n == -PBENCH_EBAD_EVENT_LIST, "'%s': %d", list, n);
-		fuzz_assert(pbench_counters_last_error()[0], "'%s': no message", list);
+		fuzz_assert(strcmp(pbench_strerror(n), "malformed event list"), "'%s': no message",
+			    list);
 		free(list);
 		return 0;
 	}

@@ -81,6 +81,39 @@ for my $o (sort keys %made) {
 	if (exists $fn{$short}) { ok("struct pbench_$o ends with $e") }
 	else { bad("struct pbench_$o", "no $e") }
 }
+
+# One way to fail (issue 35): a failing call returns a negative errno and says why once, for
+# the calling thread, read by pbench_strerror(). No object keeps a failure in words of its own
+# (a getter pbench_<noun>_error() or _last_error() giving text), and no function takes a
+# buffer of the caller for the reason it failed (a parameter why, or wlen): text a call gives
+# as its result is named for what it is (a sentence, a line, a reason, diffs, warn).
+my @getters = grep { $_ ne "strerror" }
+	($text =~ /PBENCH_API\s+const\s+char\s*\*\s*pbench_(\w*error)\s*\(/g);
+if (@getters) {
+	bad("error getters", "a failure said by an object, not by pbench_strerror(): " .
+	    join(" ", map { "pbench_$_" } @getters));
+} else {
+	ok("no error getter but pbench_strerror()");
+}
+# The parsers of the command line that h35-cli moves out of the library (into cli/), the
+# last users of a why buffer: not in the API of the library once they go.
+my %cli_parser = map { $_ => 1 } qw(suggest_choice command_words cpus_parse_words
+	format_parse_in output_check_name);
+my @why = grep { !$cli_parser{$_} && $fn{$_} =~ /\b(why|wlen)\b/ } @fns;
+if (@why) {
+	bad("why buffers", "a caller\x27s buffer for a failure\x27s reason (say it with pb_fail, " .
+	    "read it with pbench_strerror): " . join(" ", map { "pbench_$_" } @why));
+} else {
+	ok("no function takes a why buffer for its failure");
+}
+# Nor does an object of the library keep one: no char error[] in a struct of lib/src.
+my @kept;
+for my $h (glob("lib/src/*/*.h")) {
+	open(my $f, "<", $h) or die "$h: $!\n";
+	while (<$f>) { push @kept, "$h:$." if /\bchar\s+(error|errmsg|err_text)\s*\[/ }
+}
+if (@kept) { bad("error strings", "a failure kept in an object: @kept") }
+else { ok("no object of lib/src keeps a failure in words") }
 print "names: $pass passed, $fail failed, 0 skipped\n";
 exit($fail ? 1 : 0);
 '

@@ -26,8 +26,7 @@ static inline __attribute__((unused)) struct pbench_counters *open_set(const cha
 	int err = pbench_counters_open(&c, events, &o);
 
 	if (err) {
-		diag("open '%s': %s %s", events, pbench_strerror(err),
-		     pbench_counters_last_error());
+		diag("open '%s': %s", events, pbench_strerror(err));
 		pbench_counters_free(c);
 		return NULL;
 	}

@@ -366,8 +366,7 @@ static struct pbench_counters *held_set(const char *events)
 						   PBENCH_COUNTERS_ENABLE_ON_EXEC };
 	struct pbench_counters *c;
 
-	cr_assert_eq(pbench_counters_open(&c, events, &o), 0, "%s",
-		     pbench_counters_last_error());
+	ASSERT_OK(pbench_counters_open(&c, events, &o));
 	return c;
 }
 

@@ -74,7 +74,7 @@ Test(contest, twice_the_work_is_slower_by_about_2)
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	cr_assert_eq(add_xor(c, "a", XOR_N), 0);
 	cr_assert_eq(add_xor(c, "b", 2 * XOR_N), 1);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	cr_assert_eq(pbench_contest_info(c, &ci), 0);
 	cr_assert_eq(ci.stop, PBENCH_CONTEST_STOP_DECIDED);
 	cr_assert_geq(ci.rounds, 20, "decided before the rule's 20 rounds");
@@ -113,7 +113,7 @@ Test(contest, half_the_work_is_faster_and_events_agree)
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	cr_assert_eq(add_xor(c, "a", 2 * XOR_N), 0);
 	cr_assert_eq(add_xor(c, "b", XOR_N), 1);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	b = result(c, 1);
 	cr_assert_eq(b.verdict, PBENCH_VERDICT_FASTER);
 	cr_assert(b.ratio > 0.35 && b.ratio < 0.65, "ratio %.3f", b.ratio);
@@ -145,7 +145,7 @@ Test(contest, the_speed_of_every_run_on_one_scale)
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	cr_assert_eq(add_xor(c, "a", XOR_N / 4), 0);
 	cr_assert_eq(add_xor(c, "b", XOR_N / 2), 1);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	for (int i = 0; i < 2; i++) {
 		m[i].size = sizeof(m[i]);
 		cr_assert_eq(pbench_runs_speed(pbench_contest_runs(c, i), 0, &m[i]), 0,
@@ -187,7 +187,7 @@ Test(contest, the_same_work_is_the_same_within_the_margin)
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	add_xor(c, "a", XOR_N);
 	add_xor(c, "b", XOR_N);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	b = result(c, 1);
 	cr_assert_eq(b.verdict, PBENCH_VERDICT_SAME, "verdict %d, ratio %.4f (%.4f-%.4f)",
 		     b.verdict, b.ratio, b.ratio_lo, b.ratio_hi);
@@ -215,7 +215,7 @@ Test(contest, a_default_margin_and_distinct_labels)
 	add_xor(c, "a", XOR_N);
 	add_xor(c, "b", XOR_N);
 	add_xor(c, "a", XOR_N);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	pbench_contest_info(c, &ci);
 	cr_assert_str_eq(result(c, 0).name, "a #1");
 	cr_assert_str_eq(result(c, 1).name, "b");
@@ -388,8 +388,8 @@ Test(contest, the_output_check_refuses_different_work)
 	add_cmd(c, "a", echo_a);
 	add_cmd(c, "b", echo_b);
 	cr_assert_eq(pbench_contest_run(c), -PBENCH_EDIFFERENT);
-	cr_assert(strstr(pbench_contest_error(c), "their output differs"), "%s",
-		  pbench_contest_error(c));
+	cr_assert(strstr(pbench_strerror(-PBENCH_EDIFFERENT), "their output differs"), "%s",
+		  pbench_strerror(-PBENCH_EDIFFERENT));
 	cr_assert_eq(result(c, 0).runs, 0, "a run was kept");
 	pbench_contest_free(c);
 
@@ -399,8 +399,8 @@ Test(contest, the_output_check_refuses_different_work)
 	add_cmd(c, "true", t);
 	add_cmd(c, "false", f);
 	cr_assert_eq(pbench_contest_run(c), -PBENCH_ECMD_FAILED);
-	cr_assert_str_eq(pbench_contest_error(c), "'false' failed before any timed run: exit 1; "
-			 "its stderr was empty");
+	cr_assert_str_eq(pbench_strerror(-PBENCH_ECMD_FAILED), "'false' failed before any timed "
+			 "run: exit 1; its stderr was empty");
 	cr_assert_eq(result(c, 0).runs, 0, "a run was kept");
 	cr_assert_eq(result(c, 1).runs, 0, "a run was kept");
 	pbench_contest_free(c);
@@ -411,9 +411,9 @@ Test(contest, the_output_check_refuses_different_work)
 		add_cmd(c, NULL, gz);
 		add_cmd(c, NULL, gz);
 		cr_assert_eq(pbench_contest_run(c), -PBENCH_ECMD_FAILED);
-		cr_assert_str_eq(pbench_contest_error(c), "'gzip -c /dev/null > /dev/null #1' failed "
-				 "before any timed run: exit 1; the last line of its stderr: 'gzip: "
-				 ">: No such file or directory'");
+		cr_assert_str_eq(pbench_strerror(-PBENCH_ECMD_FAILED), "'gzip -c /dev/null > "
+				 "/dev/null #1' failed before any timed run: exit 1; the last "
+				 "line of its stderr: 'gzip: >: No such file or directory'");
 		pbench_contest_free(c);
 	}
 
@@ -428,7 +428,7 @@ Test(contest, the_output_check_refuses_different_work)
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	add_cmd(c, "a", echo_a);
 	add_cmd(c, "b", echo_b);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	cr_assert_geq(result(c, 1).runs, 10);
 	cr_assert_eq(result(c, 1).checked, 0);
 	pbench_contest_free(c);
@@ -448,7 +448,7 @@ Test(contest, the_output_check_passes_the_same_output)
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	add_cmd(c, "sh", a);
 	add_cmd(c, "echo", b);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	pbench_contest_info(c, &ci);
 	cr_assert_eq(ci.checked, 1);
 	r = result(c, 1);
@@ -480,7 +480,7 @@ Test(contest, stored_times_are_the_reference)
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	cr_assert_eq(pbench_contest_add(c, &s), 0);
 	add_xor(c, "today", XOR_N);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	cr_assert_eq(result(c, 0).stored, 1);
 	cr_assert_eq(result(c, 0).runs, 20);
 	cr_assert_null(pbench_contest_runs(c, 0));
@@ -493,7 +493,7 @@ Test(contest, stored_times_are_the_reference)
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	add_xor(c, "today", XOR_N);
 	cr_assert_eq(pbench_contest_add(c, &s), 1);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	cr_assert_eq(result(c, 1).verdict, PBENCH_VERDICT_SLOWER);
 	pbench_contest_free(c);
 	/* fewer than two stored times, or one that is not a time */
@@ -547,7 +547,7 @@ Test(contest, a_baseline_gate_and_what_it_was_measured_as)
 		  "%s", why);
 	cr_expect_eq(pbench_contest_baseline_check(c, "/nonexistent/x.json", NULL, why,
 						   sizeof(why)), -EINVAL);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	cr_assert_eq(pbench_contest_slower(c, 1, 2, why, sizeof(why)), 0, "%s", why);
 	cr_expect(strstr(why, "today: not slower than the baseline by more than 2%"), "%s", why);
 	pbench_contest_free(c);
@@ -708,7 +708,7 @@ Test(contest, setup_prepare_cleanup)
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	add_cmd(c, "a", t);
 	add_cmd(c, "b", t);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	pbench_contest_free(c);
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	close(fd);
@@ -735,8 +735,9 @@ Test(contest, a_failing_setup_is_an_error)
 	add_cmd(c, "a", t);
 	add_cmd(c, "b", t);
 	cr_assert_eq(pbench_contest_run(c), -ECANCELED);
-	cr_assert(strstr(pbench_contest_error(c), "the setup command 'false' exited with status 1"),
-		  "%s", pbench_contest_error(c));
+	cr_assert(strstr(pbench_strerror(-ECANCELED),
+			 "the setup command 'false' exited with status 1"),
+		  "%s", pbench_strerror(-ECANCELED));
 	cr_assert_eq(result(c, 0).runs, 0);
 	pbench_contest_free(c);
 }
@@ -758,11 +759,11 @@ Test(contest, duet_runs_both_at_once_and_swaps_cpus)
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		cr_skip_test("a duet needs two CPUs");
 	o.order = PBENCH_CONTEST_ORDER_DUET;
-	cr_assert_eq(pbench_contest_new(&c, &o), 0, "%s", c ? pbench_contest_error(c) : "");
+	ASSERT_OK(pbench_contest_new(&c, &o));
 	add_cmd(c, "a", a);
 	add_cmd(c, "b", b);
 	t0 = pbench_ticks();
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	wall = pbench_ticks_to_ns_f(pbench_ticks() - t0) / 1e9;
 	pbench_contest_info(c, &ci);
 	rb = result(c, 1);
@@ -796,7 +797,7 @@ Test(contest, outcome_one_at_a_time)
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	cr_assert_eq(add_cmd(c, "good", ok), 0);
 	cr_assert_eq(add_cmd(c, "bad", bad), 1);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	cr_assert_eq(pbench_contest_outcome(c, 0, -1, 0, why, sizeof(why)), PBENCH_OUTCOME_ERROR);
 	cr_expect_str_eq(why, "3 of 3 runs of 'bad' failed (exited non-zero or were killed): its "
 			 "times are of failures");
@@ -827,7 +828,7 @@ Test(contest, duet_refuses_what_it_cannot_run)
 
 	o.duet_cpus[0] = 0;
 	cr_assert_eq(pbench_contest_new(&c, &o), -EINVAL);
-	cr_expect_str_eq(pbench_contest_error(c), "--duet-cpus picks the CPUs of a duet: give "
+	cr_expect_str_eq(pbench_strerror(-EINVAL), "--duet-cpus picks the CPUs of a duet: give "
 			 "--duet too");
 	pbench_contest_free(c);
 	o = quick_opts();
@@ -837,16 +838,16 @@ Test(contest, duet_refuses_what_it_cannot_run)
 		cr_skip_test("a duet needs two CPUs pbench may run on");
 	}
 	cr_assert_eq(add_xor(c, "w", 1000), -EINVAL);
-	cr_expect_str_eq(pbench_contest_error(c), "a duet runs two commands at the same time: "
+	cr_expect_str_eq(pbench_strerror(-EINVAL), "a duet runs two commands at the same time: "
 			 "built-in workloads are compared interleaved");
 	cr_assert_eq(pbench_contest_add(c, &(struct pbench_contest_entrant){
 		.size = sizeof(struct pbench_contest_entrant), .stored_ns = (double[]){ 1, 2 },
 		.nr_stored = 2 }), -EINVAL);
-	cr_expect(strstr(pbench_contest_error(c), "a baseline's times cannot run again"));
+	cr_expect(strstr(pbench_strerror(-EINVAL), "a baseline's times cannot run again"));
 	cr_assert_eq(add_cmd(c, "a", t), 0);
 	cr_assert_eq(add_cmd(c, "b", t), 1);
 	cr_assert_eq(add_cmd(c, "c", t), -EINVAL);
-	cr_expect_str_eq(pbench_contest_error(c), "a duet runs two commands at the same time: "
+	cr_expect_str_eq(pbench_strerror(-EINVAL), "a duet runs two commands at the same time: "
 			 "give exactly two");
 	pbench_contest_free(c);
 }
@@ -861,7 +862,7 @@ Test(contest, bad_options_and_entrants)
 	o.order = PBENCH_CONTEST_ORDER_DUET;
 	o.duet_cpus[0] = o.duet_cpus[1] = 0;
 	cr_assert_eq(pbench_contest_new(&c, &o), -EINVAL);
-	cr_assert(strstr(pbench_contest_error(c), "the same (0)"), "%s", pbench_contest_error(c));
+	cr_assert(strstr(pbench_strerror(-EINVAL), "the same (0)"), "%s", pbench_strerror(-EINVAL));
 	pbench_contest_free(c);
 	o = quick_opts();
 	o.confidence = 1;
@@ -921,7 +922,7 @@ Test(contest, the_writers_read_back)
 		"entrants"), 1), "times_ns")), (size_t)result(c, 1).runs);
 	json_decref(root);
 	cr_assert_eq(pbench_samples_new(&s), 0);
-	cr_assert_eq(pbench_samples_add_text(s, buf, len, "x.json", NULL, NULL, 0), 2);
+	cr_assert_eq(pbench_samples_add_text(s, buf, len, "x.json", NULL), 2);
 	cr_assert_str_eq(pbench_samples_name(s, 1), "b");
 	cr_assert_not_null(pbench_samples_values(s, 1, &n));
 	cr_assert_eq(n, (size_t)result(c, 1).runs);
@@ -992,7 +993,7 @@ Test(contest, a_baseline_file_gives_its_events)
 		cr_assert_eq(pbench_contest_new(&c, &o), 0);
 		cr_assert_eq(pbench_contest_add(c, &s), 0);
 		add_xor(c, "today", XOR_N);
-		cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+		ASSERT_OK(pbench_contest_run(c));
 		cr_assert_str_eq(pbench_contest_event_name(c, 0), "task-clock");
 		cr_expect_eq(pbench_contest_event(c, 0, 0, &x), with ? 0 : -EINVAL);
 		cr_expect(!with || (x.status == PBENCH_EVENT_OK && fabs(x.mean - 6e5) < 1e-6),
@@ -1016,7 +1017,7 @@ Test(contest, a_baseline_file_gives_its_events)
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	cr_assert_eq(pbench_contest_add(c, &s), 0);
 	add_xor(c, "today", XOR_N);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	cr_expect_eq(result(c, 0).runs, 3);
 	cr_assert_eq(pbench_contest_summary(c, 0, &sum), 0);
 	cr_expect(sum.n == 3 && sum.min == 1e6 && sum.max == 1.3e6, "%zu %g %g", sum.n, sum.min,

@@ -177,23 +177,27 @@ Test(env, reports_and_verdict)
 	cr_expect_eq(pbench_env_write_json(NULL, stdout), -EINVAL);
 }
 
-/* pbench_env_check_error(): what a failed check means, in pbench check's words, and whose it
- * is to fix: a CPU not present (2), a recorded tree (3), this machine (1). */
+/* A failed check says what it means in pbench check's words (pbench_strerror() of its
+ * error): a CPU not present, the present ones named; a recorded tree that cannot be checked,
+ * named. */
 Test(env, check_error_says_whose_it_is)
 {
-	char why[8700];
+	struct pbench_env *env = NULL;
+	int cpu = 100000, err;
 
 	unsetenv("PBENCH_SYSFS_ROOT");
 	unsetenv("PBENCH_PROCFS_ROOT");
-	cr_assert_eq(pbench_env_check_error(-EINVAL, 1, why, sizeof(why)), 2);
-	cr_assert(!strncmp(why, "a CPU given to --cpu is not present; present CPUs are ", 54),
-		  "%s", why);
-	cr_assert_eq(pbench_env_check_error(-ENOMEM, 0, why, sizeof(why)), 1);
-	cr_assert_str_eq(why, "cannot check this machine: Cannot allocate memory");
-	setenv("PBENCH_SYSFS_ROOT", "/tree/sys", 1);
-	cr_assert_eq(pbench_env_check_error(-EINVAL, 0, why, sizeof(why)), 3);
-	cr_assert_str_eq(why, "cannot check the recorded tree (PBENCH_SYSFS_ROOT '/tree/sys', "
-			 "PBENCH_PROCFS_ROOT ''): its CPU list or /proc/stat is malformed");
+	err = pbench_env_check(&env, &cpu, 1, 0);
+	cr_assert_eq(err, -EINVAL, "%s", pbench_strerror(err));
+	cr_assert(!strncmp(pbench_strerror(err), "a CPU given to --cpu is not present; present "
+			   "CPUs are ", 54), "%s", pbench_strerror(err));
+	cr_assert_null(env);
+	setenv("PBENCH_SYSFS_ROOT", "/nonexistent/tree/sys", 1);
+	err = pbench_env_check(&env, NULL, 0, 0);
+	cr_assert_lt(err, 0);
+	cr_assert(!strncmp(pbench_strerror(err), "cannot check the recorded tree (PBENCH_SYSFS_ROOT "
+			   "'/nonexistent/tree/sys', PBENCH_PROCFS_ROOT ''): ", 84), "%s",
+		  pbench_strerror(err));
 	unsetenv("PBENCH_SYSFS_ROOT");
-	cr_assert_eq(pbench_env_check_error(0, 0, why, sizeof(why)), -EINVAL);
+	cr_assert_eq(pbench_env_check(NULL, NULL, 0, 0), -EINVAL);
 }

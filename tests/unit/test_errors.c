@@ -137,6 +137,9 @@ Test(errors, out_null_is_refused_and_said, .init = logging)
 	err = pbench_env_check(NULL, NULL, 0, PBENCH_ENV_NO_WINDOW);
 	cr_assert_eq(err, -EINVAL);
 	expect_has(pbench_strerror(err), "pbench_env_check(): out is NULL");
+	err = pbench_child_start(NULL, (char *[]){ "true", NULL }, NULL);
+	cr_assert_eq(err, -EINVAL);
+	expect_has(pbench_strerror(err), "pbench_child_start(): out is NULL");
 }
 
 Test(errors, a_value_out_of_range_names_the_field, .init = logging)
@@ -207,7 +210,8 @@ static void expect_named(int err, const char *how)
 	/* With only Zen 4's table, libpfm4 knows no "cycles": no suggestion, the way to the
 	 * list instead (test_counters.c has the suggestions). */
 	cr_expect_str_eq(msg, "unknown event 'cylces' (see 'pbench list')", "%s", how);
-	cr_expect_str_eq(pbench_counters_last_error(), msg, "%s", how);
+	/* the whole message: the last line the log got, word for word */
+	cr_expect_str_eq(logged.last, msg, "%s", how);
 	cr_expect_leq(logged.pfm, 1, "%s: %d lines of libpfm4 in the log, at most 1", how,
 		      logged.pfm);
 	logged.pfm = 0;
@@ -231,13 +235,11 @@ Test(errors, unknown_event_named_in_every_path, .init = zen4)
 	ro.events = "cylces";
 	ro.mode = PBENCH_RUNS_UNPREPARED;
 	expect_named(pbench_runs_new(&runs, &ro), "runs");
-	/* pbench compare's way: a contest, whose own error says the same. */
+	/* pbench compare's way: a contest, said the same, and not made. */
 	to.events = "cylces";
 	to.mode = PBENCH_RUNS_UNPREPARED;
 	expect_named(pbench_contest_new(&c, &to), "contest");
-	cr_assert_not_null(c);
-	cr_expect_str_eq(pbench_contest_error(c), "unknown event 'cylces' (see 'pbench list')");
-	pbench_contest_free(c);
+	cr_expect_null(c);
 	cr_expect_null(cs);
 	cr_expect_null(r);
 	cr_expect_null(runs);
@@ -312,4 +314,139 @@ Test(errors, stats_opts_init_is_the_null_default)
 	cr_expect_eq(a.ci_hi, b.ci_hi);
 	cr_expect_eq(a.outliers_high_severe, b.outliers_high_severe);
 	cr_expect_eq(a.outliers_high_severe, 1u, "50 is beyond Tukey's outer fence");
+}
+
+/* ---- one way to fail: the message of a failure is pbench_strerror()'s, whole -------------- */
+
+/* The runs' failures, as pbench stat prints them: the check run's with the last line of the
+ * command's stderr, a helper's exit status. A cleanup that fails after them (it runs whatever
+ * failed before) does not take their place; alone, its own failure is the one said. */
+Test(errors, runs_failures_said_whole_by_strerror, .init = logging)
+{
+	char *fail[] = { "sh", "-c", "echo no >&2; exit 3", NULL }, *t[] = { "true", NULL };
+	char *f[] = { "false", NULL };
+	struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
+	struct pbench_runs *r;
+	int err;
+
+	o.mode = PBENCH_RUNS_UNPREPARED;
+	o.events = "task-clock";
+	o.runs = 2;
+	o.argv = fail;
+	o.cleanup = f;
+	ASSERT_OK(pbench_runs_new(&r, &o));
+	err = pbench_runs_run(r);
+	cr_assert_eq(err, -PBENCH_ECMD_FAILED, "%s", pbench_strerror(err));
+	cr_expect_str_eq(pbench_strerror(err), "'sh' failed before any timed run: exit 3; the last "
+			 "line of its stderr: 'no'");
+	pbench_runs_free(r);
+	o.argv = t;
+	ASSERT_OK(pbench_runs_new(&r, &o));
+	err = pbench_runs_run(r);
+	cr_assert_eq(err, -ECANCELED, "%s", pbench_strerror(err));
+	cr_expect_str_eq(pbench_strerror(err), "the cleanup command 'false' exited with status 1");
+	pbench_runs_free(r);
+	o.cleanup = NULL;
+	o.setup = f;
+	ASSERT_OK(pbench_runs_new(&r, &o));
+	err = pbench_runs_run(r);
+	cr_assert_eq(err, -ECANCELED);
+	cr_expect_str_eq(pbench_strerror(err), "the setup command 'false' exited with status 1");
+	cr_expect_eq(pbench_runs_run(r), -EALREADY);
+	expect_has(pbench_strerror(-EALREADY), "pbench_runs_run(): the runs ran already");
+	pbench_runs_free(r);
+	o.setup = NULL;
+	o.runs = 0;
+	err = pbench_runs_check(&o);
+	cr_assert_eq(err, -EINVAL);
+	cr_expect_str_eq(pbench_strerror(err), "opts->runs is 0 and opts->warmup_runs 0: 1 to "
+			 "1000000 runs, and 0 to 1000000 warm-up runs");
+	/* pbench_runs_new() says the same refusal after the code's words, as it always did */
+	cr_assert_eq(pbench_runs_new(&r, &o), -EINVAL);
+	cr_expect_str_eq(pbench_strerror(-EINVAL), "invalid argument: opts->runs is 0 and "
+			 "opts->warmup_runs 0: 1 to 1000000 runs, and 0 to 1000000 warm-up runs");
+	cr_expect_null(r);
+}
+
+/* A contest's failures, as pbench compare prints them; the contest is not made when
+ * pbench_contest_new() fails, and the error says why all the same. */
+Test(errors, contest_failures_said_whole_by_strerror, .init = logging)
+{
+	char *t[] = { "true", NULL }, *f[] = { "false", NULL };
+	struct pbench_contest_opts o = PBENCH_CONTEST_OPTS_INIT;
+	struct pbench_contest_entrant e = PBENCH_CONTEST_ENTRANT_INIT;
+	struct pbench_contest *c = (struct pbench_contest *)&o;
+	int err;
+
+	o.mode = PBENCH_RUNS_UNPREPARED;
+	o.events = "task-clock";
+	o.max_rounds = 4;
+	o.duet_cpus[0] = 0;
+	err = pbench_contest_new(&c, &o);
+	cr_assert_eq(err, -EINVAL);
+	cr_expect_null(c, "nothing made, nothing to free");
+	cr_expect_str_eq(pbench_strerror(err), "--duet-cpus picks the CPUs of a duet: give --duet "
+			 "too");
+	o.duet_cpus[0] = -1;
+	o.cleanup = f;
+	ASSERT_OK(pbench_contest_new(&c, &o));
+	err = pbench_contest_run(c);
+	cr_assert_eq(err, -EINVAL);
+	cr_expect_str_eq(pbench_strerror(err), "a contest needs two entrants, one of them run at "
+			 "least (0, 0 run)");
+	e.argv = t;
+	cr_assert_eq(pbench_contest_add(c, &e), 0);
+	e.argv = f;
+	cr_assert_eq(pbench_contest_add(c, &e), 1);
+	err = pbench_contest_run(c);
+	cr_assert_eq(err, -PBENCH_ECMD_FAILED, "%s", pbench_strerror(err));
+	cr_expect_str_eq(pbench_strerror(err), "'false' failed before any timed run: exit 1; its "
+			 "stderr was empty");
+	pbench_contest_free(c);
+}
+
+/* The readers' and the checks' reasons: in pbench_strerror(), as pbench analyze, jitter and
+ * compare print them. */
+Test(errors, reasons_said_by_strerror, .init = logging)
+{
+	struct pbench_jitter_opts jo = PBENCH_JITTER_OPTS_INIT;
+	struct pbench_samples *s;
+	double *x = NULL;
+	size_t n = 1;
+	char warn[64] = "x";
+	int err;
+
+	cr_assert_eq(pbench_samples_new(&s), 0);
+	err = pbench_samples_analyze(s, 0.999, 1);
+	cr_assert_eq(err, -ENODATA, "%d %s", err, pbench_strerror(err));
+	cr_expect_str_eq(pbench_strerror(err), "no samples to analyze");
+	err = pbench_samples_add_text(s, "1\nx\n", 4, "in.txt", NULL);
+	cr_assert_eq(err, -EINVAL);
+	cr_expect_str_eq(pbench_strerror(err), "in.txt:2: 'x' is not a number");
+	err = pbench_samples_add_file(s, "/nonexistent/in.txt", NULL);
+	cr_assert_eq(err, -ENOENT);
+	cr_expect_str_eq(pbench_strerror(err), "cannot open '/nonexistent/in.txt': No such file "
+			 "or directory");
+	pbench_samples_free(s);
+	err = pbench_contest_baseline_read("/nonexistent/b.json", NULL, NULL, &x, &n, warn,
+					   sizeof(warn));
+	cr_assert_eq(err, -EIO);
+	cr_expect_str_eq(pbench_strerror(err), "cannot read the baseline: cannot open "
+			 "'/nonexistent/b.json': No such file or directory");
+	cr_expect_null(x);
+	cr_expect_eq(n, 0u);
+	cr_expect_str_eq(warn, "");
+	err = pbench_contest_baseline_read("/nonexistent/b.json", NULL, "instructions:u", &x, &n,
+					   warn, sizeof(warn));
+	cr_assert_eq(err, -EINVAL);
+	expect_has(pbench_strerror(err), "the baseline '/nonexistent/b.json' is not pbench's JSON");
+	jo.cpus = (int[]){ 0, 1 };
+	jo.ncpus = 2;
+	jo.flags = PBENCH_JITTER_PREPARED;
+	err = pbench_jitter_check(&jo);
+	cr_assert_eq(err, -EINVAL);
+	cr_expect_str_eq(pbench_strerror(err), "--compare-prepared probes one CPU: give --cpu one "
+			 "CPU, or none to use the one a prepared run would pick");
+	cr_expect_eq(pbench_jitter_check(NULL), -EINVAL);
+	expect_has(pbench_strerror(-EINVAL), "pbench_jitter_check(): opts is NULL");
 }

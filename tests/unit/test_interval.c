@@ -86,8 +86,8 @@ Test(interval, idle_then_busy)
 		struct pbench_runs *r;
 		int n, nidle = 0, nbusy = 0;
 
-		cr_assert_eq(pbench_runs_new(&r, &o), 0, "%s", pbench_runs_error(r));
-		cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+		ASSERT_OK(pbench_runs_new(&r, &o));
+		ASSERT_OK(pbench_runs_run(r));
 		n = check_sums(r);
 		cr_assert_geq(n, 6, "%d intervals of 100 ms in a 600 ms run", n);
 		for (int k = 0; k < n; k++) {
@@ -129,7 +129,7 @@ Test(interval, shorter_than_one_interval)
 	struct pbench_runs *r;
 
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
-	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	ASSERT_OK(pbench_runs_run(r));
 	cr_assert_eq(check_sums(r), 1);
 	cr_assert_eq(pbench_runs_interval(r, 0, 0, 0, &iv), 0);
 	cr_assert_eq(iv.partial, 1);

@@ -952,20 +952,20 @@ Test(jitter, check_says_what_the_run_would_refuse)
 	int two[2] = { 0, 1 }, one[1] = { 0 };
 	char why[256];
 
-	cr_assert_eq(pbench_jitter_check(&o, why, sizeof(why)), 0, "defaults: %s", why);
+	cr_assert_eq(said_in(pbench_jitter_check(&o), why, sizeof(why)), 0, "defaults: %s", why);
 	cr_assert_str_empty(why);
 	o.cpus = two;
 	o.ncpus = 2;
 	o.flags = PBENCH_JITTER_PREPARED;
-	cr_assert_eq(pbench_jitter_check(&o, why, sizeof(why)), -EINVAL);
+	cr_assert_eq(said_in(pbench_jitter_check(&o), why, sizeof(why)), -EINVAL);
 	cr_assert(strstr(why, "--compare-prepared probes one CPU"), "said: %s", why);
 	o.cpus = one;
 	o.ncpus = 1;
 	o.duration_s = pbench_jitter_max_duration_s(1) * 2 + 10;
-	cr_assert_eq(pbench_jitter_check(&o, why, sizeof(why)), -E2BIG);
+	cr_assert_eq(said_in(pbench_jitter_check(&o), why, sizeof(why)), -E2BIG);
 	cr_assert(strstr(why, "gap buffers of 1 CPU would not fit"), "said: %s", why);
 	o.duration_s = 1;
-	cr_assert_eq(pbench_jitter_check(&o, why, sizeof(why)), 0, "one CPU, 1 s: %s", why);
-	cr_assert_eq(pbench_jitter_check(NULL, why, sizeof(why)), -EINVAL);
-	cr_assert_eq(pbench_jitter_check(&o, why, 0), -EINVAL);
+	cr_assert_eq(said_in(pbench_jitter_check(&o), why, sizeof(why)), 0, "one CPU, 1 s: %s",
+		     why);
+	cr_assert_eq(said_in(pbench_jitter_check(NULL), why, sizeof(why)), -EINVAL);
 }

@@ -525,7 +525,7 @@ Test(mem, contest_functions)
 	e.name = "heavy";
 	e.fn = heavy;
 	cr_assert_eq(pbench_contest_add(c, &e), 1);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	cr_assert_eq(pbench_contest_mem_status(c, 1, &why), PBENCH_MEM_COUNTED, "%s", why);
 	cr_assert_eq(pbench_contest_mem(c, 1, PBENCH_MEM_BYTES, &m), 0);
 	cr_expect_eq(m.a, 300);

@@ -179,7 +179,7 @@ Test(metrics, runs_summaries)
 	o.events = "task-clock,page-faults";
 	o.metrics = "cpus-utilized,faults-per-sec,ipc";
 	cr_assert_eq(pbench_runs_new(&r, &o), 0, "%s", pbench_strerror(-EINVAL));
-	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	ASSERT_OK(pbench_runs_run(r));
 	for (e = 0; e < pbench_runs_nr_events(r); e++)
 		if (!strcmp(pbench_runs_event_name(r, e), "task-clock"))
 			break;
@@ -257,8 +257,8 @@ Test(metrics, list_with_an_empty_name)
 		err = pbench_runs_new(&r, &o);
 		cr_expect_eq(err, -PBENCH_EBAD_EVENT_LIST, "-M '%s' --metric %s: got %d (%s)",
 			     rows[i].metrics, rows[i].metric, err, pbench_strerror(err));
-		cr_expect(strstr(pbench_counters_last_error(), rows[i].msg),
-			  "-M '%s': '%s' lacks '%s'", rows[i].metrics, pbench_counters_last_error(),
+		cr_expect(strstr(pbench_strerror(err), rows[i].msg),
+			  "-M '%s': '%s' lacks '%s'", rows[i].metrics, pbench_strerror(err),
 			  rows[i].msg);
 		pbench_runs_free(r);
 	}
@@ -292,13 +292,13 @@ Test(metrics, names_case_aside)
 		o.metric = rows[i].metric;
 		err = pbench_runs_new(&r, &o);
 		cr_expect_eq(err, 0, "-e %s --metric %s: %s", rows[i].events, rows[i].metric,
-			     pbench_counters_last_error());
+			     pbench_strerror(err));
 		if (err)
 			continue;
 		cr_expect_eq(pbench_runs_nr_events(r), 1 + (strchr(rows[i].events, ',') != NULL),
 			     "-e %s --metric %s: the metric is one of the events, not another",
 			     rows[i].events, rows[i].metric);
-		cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+		ASSERT_OK(pbench_runs_run(r));
 		cr_expect_eq(pbench_runs_values(r, 0, rows[i].ask, v, 2), 2, "'%s' by name: %s",
 			     rows[i].ask, pbench_strerror(-ENOENT));
 		pbench_runs_free(r);
@@ -314,8 +314,7 @@ Test(metrics, tied_groups)
 	cr_assert_eq(pbench_counters_open(&c, "task-clock,cpu-clock,page-faults", NULL), 0);
 	cr_expect_eq(pbench_counters_nr_groups(c), 1, "untied: one group");
 	pbench_counters_free(c);
-	cr_assert_eq(pbench_counters_open(&c, "task-clock,{cpu-clock,page-faults}", NULL), 0,
-		     "%s", pbench_counters_last_error());
+	ASSERT_OK(pbench_counters_open(&c, "task-clock,{cpu-clock,page-faults}", NULL));
 	cr_expect_eq(pbench_counters_nr(c), 3);
 	cr_expect_str_eq(pbench_counters_name(c, 1), "cpu-clock");
 	cr_expect_str_eq(pbench_counters_name(c, 2), "page-faults");

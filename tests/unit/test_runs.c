@@ -79,7 +79,7 @@ Test(runs, helpers_in_order_and_number)
 	pbench_command_free(setup);
 	pbench_command_free(prepare);
 	pbench_command_free(cleanup);
-	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	ASSERT_OK(pbench_runs_run(r));
 	trace(path, got, sizeof(got));
 	cr_assert_str_eq(got, "SPRPRPRPRPRC");
 	cr_assert_eq(pbench_runs_set_info(r, 0, &si), 0);
@@ -108,7 +108,8 @@ Test(runs, a_failing_prepare_is_said_and_cleaned_up)
 	o.cleanup = cleanup;
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
 	cr_assert_eq(pbench_runs_run(r), -ECANCELED);
-	cr_assert_str_eq(pbench_runs_error(r), "the prepare command 'sh' exited with status 3");
+	cr_assert_str_eq(pbench_strerror(-ECANCELED),
+			 "the prepare command 'sh' exited with status 3");
 	trace(path, got, sizeof(got));
 	cr_assert_str_eq(got, "PC");
 	pbench_runs_free(r);
@@ -140,8 +141,8 @@ Test(runs, a_failing_command_is_said_before_any_timed_run)
 	o.cleanup = cleanup;
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
 	cr_assert_eq(pbench_runs_run(r), -PBENCH_ECMD_FAILED);
-	cr_assert_str_eq(pbench_runs_error(r), "'sh' failed before any timed run: exit 4; the last "
-			 "line of its stderr: 'two'");
+	cr_assert_str_eq(pbench_strerror(-PBENCH_ECMD_FAILED), "'sh' failed before any timed run: "
+			 "exit 4; the last line of its stderr: 'two'");
 	cr_assert_eq(pbench_runs_set_info(r, 0, &si), 0);
 	cr_assert_eq(si.done, 0, "%d runs kept", si.done);
 	trace(path, got, sizeof(got));
@@ -150,7 +151,7 @@ Test(runs, a_failing_command_is_said_before_any_timed_run)
 
 	o.flags |= PBENCH_RUNS_NO_CHECK;
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
-	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	ASSERT_OK(pbench_runs_run(r));
 	cr_assert_eq(pbench_runs_set_info(r, 0, &si), 0);
 	cr_assert_eq(si.done, 3);
 	cr_assert_eq(si.failed, 3);
@@ -260,7 +261,7 @@ Test(runs, get_refuses_a_struct_under_its_size_field)
 	o.argv = argv;
 	o.runs = 1;
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
-	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	ASSERT_OK(pbench_runs_run(r));
 	cr_assert_eq(pbench_runs_get(r, 0, 0, &whole), 0);
 	err = pbench_runs_get(r, 0, 0, &run);
 	cr_expect_eq(err, -EINVAL);
@@ -431,28 +432,27 @@ Test(runs, check_says_what_is_refused)
 	int cpus[] = { 0, 1 };
 	char why[512];
 
-	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), 0, "%s", why);
+	cr_expect_eq(said_in(pbench_runs_check(&o), why, sizeof(why)), 0, "%s", why);
 	cr_expect_str_empty(why);
 	o.runs = 0;
-	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(said_in(pbench_runs_check(&o), why, sizeof(why)), -EINVAL);
 	cr_expect(strstr(why, "opts->runs is 0"), "%s", why);
 	o = quick();
 	o.max_time_s = 5;
-	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(said_in(pbench_runs_check(&o), why, sizeof(why)), -EINVAL);
 	cr_expect_str_eq(why, "--max-time is the time budget of --target-sem: give --target-sem "
 			 "too, or use -r for a fixed number of runs");
 	cr_expect_eq(pbench_runs_new(&r, &o), -EINVAL, "refused by pbench_runs_new() too");
 	cr_expect(strstr(pbench_strerror(-EINVAL), "--target-sem"), "%s",
 		  pbench_strerror(-EINVAL));
 	o.target_sem_pct = 1;
-	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), 0, "%s", why);
+	cr_expect_eq(said_in(pbench_runs_check(&o), why, sizeof(why)), 0, "%s", why);
 	o = quick();
 	o.cpus = cpus;
 	o.ncpus = 2;
-	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), -EINVAL);
+	cr_expect_eq(said_in(pbench_runs_check(&o), why, sizeof(why)), -EINVAL);
 	cr_expect(strstr(why, "the built-in workload runs on one"), "%s", why);
 	o.argv = argv;
-	cr_expect_eq(pbench_runs_check(&o, why, sizeof(why)), 0, "%s", why);
-	cr_expect_eq(pbench_runs_check(NULL, why, sizeof(why)), -EINVAL);
-	cr_expect_eq(pbench_runs_check(&o, NULL, 0), -EINVAL);
+	cr_expect_eq(said_in(pbench_runs_check(&o), why, sizeof(why)), 0, "%s", why);
+	cr_expect_eq(said_in(pbench_runs_check(NULL), why, sizeof(why)), -EINVAL);
 }

@@ -544,7 +544,7 @@ static int live_attempt(double *r_out, int *n_out)
 	o.warmup_ms = 200;
 	o.events = "task-clock";
 	cr_assert_eq(pbench_runs_new(&runs, &o), 0);
-	cr_assert_eq(pbench_runs_run(runs), 0, "%s", pbench_runs_error(runs));
+	ASSERT_OK(pbench_runs_run(runs));
 	for (int i = 0; i < LIVE_RUNS; i++) {
 		struct pbench_run run = { .size = sizeof(run) };
 		struct pbench_cpu_noise cpu = { .size = sizeof(cpu) };

@@ -70,7 +70,7 @@ static struct pbench_runs *xor_runs(void)
 	o.iterations = 200000;
 	o.quiet = 1;
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
-	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	ASSERT_OK(pbench_runs_run(r));
 	cr_assert_eq(r->sets[0].done, (int)NF);
 	return r;
 }
@@ -139,7 +139,7 @@ Test(speed_words, compare_line_says_the_shared_part_once)
 	struct pbench_contest_opts o = PBENCH_CONTEST_OPTS_INIT;
 	struct pbench_contest_entrant a = PBENCH_CONTEST_ENTRANT_INIT, b;
 	struct pbench_contest *c;
-	char *buf = NULL, *line;
+	char *buf = NULL, *line, why[512];
 	size_t len = 0;
 	FILE *f;
 
@@ -153,8 +153,8 @@ Test(speed_words, compare_line_says_the_shared_part_once)
 	b.name = "b";
 	cr_assert_eq(pbench_contest_new(&c, &o), 0);
 	cr_assert_geq(pbench_contest_add(c, &a), 0);
-	cr_assert_geq(pbench_contest_add(c, &b), 0, "%s", pbench_contest_error(c));
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	cr_assert_geq(said_in(pbench_contest_add(c, &b), why, sizeof(why)), 0, "%s", why);
+	ASSERT_OK(pbench_contest_run(c));
 	for (int i = 0; i < c->n; i++)
 		set_factors(c->e[i].set, thr_fell, clk_held);
 	f = open_memstream(&buf, &len);
@@ -261,7 +261,7 @@ Test(speed_words, pmu_clock_blames_and_says)
 	o.iterations = 200000;
 	o.quiet = 1;
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
-	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	ASSERT_OK(pbench_runs_run(r));
 	cr_assert_eq(r->sets[0].done, NP);
 
 	set_pmu(r, 0);
@@ -355,7 +355,7 @@ static struct pbench_runs *typical_runs(void)
 	o.iterations = 20000;
 	o.quiet = 1;
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
-	cr_assert_eq(pbench_runs_run(r), 0, "%s", pbench_runs_error(r));
+	ASSERT_OK(pbench_runs_run(r));
 	s = &r->sets[0];
 	cr_assert_eq(s->done, NC);
 	for (int i = 0; i < NC; i++) {

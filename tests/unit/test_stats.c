@@ -1109,7 +1109,8 @@ static double *gate_times(const char *name, size_t *n)
 
 	snprintf(path, sizeof(path), "tests/data/gate/%s", name);
 	cr_assert_eq(pbench_samples_new(&s), 0);
-	cr_assert_eq(pbench_samples_add_file(s, path, "ns", why, sizeof(why)), 1, "%s", why);
+	cr_assert_eq(said_in(pbench_samples_add_file(s, path, "ns"), why, sizeof(why)), 1, "%s",
+		     why);
 	x = pbench_samples_values(s, 0, n);
 	out = malloc(*n * sizeof(*out));
 	cr_assert_not_null(out);

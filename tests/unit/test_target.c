@@ -80,10 +80,10 @@ Test(target, identical_exact_counts_are_the_same_at_once)
 	struct pbench_contest_result r;
 	char text[512];
 
-	cr_assert_eq(pbench_contest_new(&c, &o), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_new(&c, &o));
 	cr_assert_eq(add_touch(c, "a", 64), 0);
 	cr_assert_eq(add_touch(c, "b", 64), 1);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	r = result(c, 1);
 	pbench_contest_verdict_text(c, 1, text, sizeof(text));
 	cr_assert_eq(r.verdict, PBENCH_VERDICT_SAME, "%s", text);
@@ -105,10 +105,10 @@ Test(target, constant_different_counts_have_a_degenerate_interval)
 	struct pbench_contest_result r;
 	char text[512], why[768];
 
-	cr_assert_eq(pbench_contest_new(&c, &o), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_new(&c, &o));
 	cr_assert_eq(add_touch(c, "a", 64), 0);
 	cr_assert_eq(add_touch(c, "b", 128), 1);
-	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+	ASSERT_OK(pbench_contest_run(c));
 	r = result(c, 1);
 	pbench_contest_verdict_text(c, 1, text, sizeof(text));
 	cr_assert_eq(r.verdict, PBENCH_VERDICT_SLOWER, "%s", text);
@@ -184,7 +184,7 @@ Test(target, the_gate_on_a_metric_against_a_baseline)
 		cr_assert_eq(pbench_contest_new(&c, &o), 0);
 		cr_assert_eq(pbench_contest_add(c, &s), 0);
 		cr_assert_eq(add_touch(c, "now", pass ? 64 : 256), 1);
-		cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_contest_error(c));
+		ASSERT_OK(pbench_contest_run(c));
 		cr_expect_eq(pbench_contest_slower(c, 1, 5, why, sizeof(why)), pass ? 0 : 1,
 			     "pass %d: %s", pass, why);
 		cr_expect(strstr(why, pass ? "not worse than the baseline by more than 5% on "
@@ -212,19 +212,22 @@ Test(target, a_baseline_needs_the_metric)
 	cr_assert_geq(fd, 0);
 	cr_assert_eq(write(fd, doc, strlen(doc)), (ssize_t)strlen(doc));
 	close(fd);
-	cr_expect_eq(pbench_contest_baseline_read(path, NULL, "instructions:u", &v, &n, why,
-						  sizeof(why), warn, sizeof(warn)), -ENOMSG);
+	cr_expect_eq(said_in(pbench_contest_baseline_read(path, NULL, "instructions:u", &v, &n,
+							  warn, sizeof(warn)), why, sizeof(why)),
+		     -ENOMSG);
 	cr_expect(strstr(why, "has no per-run values of 'instructions:u'") &&
 		  strstr(why, "task-clock, page-faults") && !strchr(why, '\n'), "%s", why);
 	cr_expect_null(v);
-	cr_expect_eq(pbench_contest_baseline_read(path, NULL, "page-faults", &v, &n, why,
-						  sizeof(why), warn, sizeof(warn)), 0, "%s", why);
+	cr_expect_eq(said_in(pbench_contest_baseline_read(path, NULL, "page-faults", &v, &n,
+							  warn, sizeof(warn)), why, sizeof(why)),
+		     0, "%s", why);
 	cr_expect(n == 2 && v[0] == 48 && v[1] == 49);
 	free(v);
 	v = NULL;
 	/* a derived metric made from the runs' counts: faults per second of task-clock */
-	cr_expect_eq(pbench_contest_baseline_read(path, NULL, "faults-per-sec", &v, &n, why,
-						  sizeof(why), warn, sizeof(warn)), 0, "%s", why);
+	cr_expect_eq(said_in(pbench_contest_baseline_read(path, NULL, "faults-per-sec", &v, &n,
+							  warn, sizeof(warn)), why, sizeof(why)),
+		     0, "%s", why);
 	cr_expect(n == 2 && fabs(v[0] - 48 / 5e-4) < 1e-6, "%g", n ? v[0] : NAN);
 	free(v);
 	unlink(path);
@@ -246,12 +249,12 @@ Test(target, names_and_what_cannot_be_counted)
 	ro.runs = 2;
 	ro.metric = "ipcc";
 	cr_expect_eq(pbench_runs_new(&r, &ro), -PBENCH_EUNKNOWN_EVENT);
-	cr_expect(strstr(pbench_counters_last_error(), "unknown metric 'ipcc'") &&
-		  strstr(pbench_counters_last_error(), "did you mean 'ipc'"), "%s",
-		  pbench_counters_last_error());
+	cr_expect(strstr(pbench_strerror(-PBENCH_EUNKNOWN_EVENT), "unknown metric 'ipcc'") &&
+		  strstr(pbench_strerror(-PBENCH_EUNKNOWN_EVENT), "did you mean 'ipc'"), "%s",
+		  pbench_strerror(-PBENCH_EUNKNOWN_EVENT));
 	cr_expect_eq(pbench_contest_new(&c, &o), -PBENCH_EUNKNOWN_EVENT);
-	cr_expect(strstr(pbench_contest_error(c), "did you mean 'ipc'"), "%s",
-		  pbench_contest_error(c));
+	cr_expect(strstr(pbench_strerror(-PBENCH_EUNKNOWN_EVENT), "did you mean 'ipc'"), "%s",
+		  pbench_strerror(-PBENCH_EUNKNOWN_EVENT));
 	pbench_contest_free(c);
 	ro.metric = "wall-time";
 	cr_expect_eq(pbench_runs_new(&r, &ro), 0);

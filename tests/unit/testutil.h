@@ -20,6 +20,22 @@ void pb_recorded_everywhere(int on);
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* err as a call returned it, with its words copied into buf (len bytes): pbench_strerror(err)
+ * for a failure, "" for 0 or more; a failure's message checked beside its code. */
+static inline int said_in(int err, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", err < 0 ? pbench_strerror(err) : "");
+	return err;
+}
+
+/* A call that must return 0: when it does not, the assertion says the call and its error in
+ * the library's words (pbench_strerror(), the one way a failure is said). */
+#define ASSERT_OK(call)                                                                     \
+	do {                                                                                \
+		int ok_err_ = (call);                                                       \
+		cr_assert_eq(ok_err_, 0, "%s: %s", #call, pbench_strerror(ok_err_));        \
+	} while (0)
+
 /* A retry loop's pass that came on a later try (TRIES > 1, the first try is 1): logged as
  * "RETRIED NAME passed after TRIES tries", which tests/run.sh counts apart in the totals
  * ("K passed after retries"). Call it after the test's last assertion, so a failing test never

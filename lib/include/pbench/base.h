@@ -100,17 +100,21 @@ enum pbench_error {
 };
 
 /*
- * Text for a negative (or positive) error code: an errno or a PBENCH_E* value. A failing call
- * that knows which argument was wrong and why leaves that detail with the calling thread and
- * sends it to the log callback (pbench_log_set()): at PBENCH_LOG_ERROR for a struct the caller
- * passed with a bad .size or as NULL, at PBENCH_LOG_DEBUG otherwise. Then, while err is the
- * code that call returned, pbench_strerror(err) gives the detail with the generic text, e.g.
- * "invalid argument: pbench_measure(): opts: .size is 0 (set .size = sizeof(struct
- * pbench_measure_opts) or start from PBENCH_MEASURE_OPTS_INIT)" or "unknown event 'cylces'
- * (did you mean 'cycles'?)"; for any other code, the generic text ("Cannot allocate memory").
- * Call it right after the failing call: the next call of this thread that fails with a
- * detail replaces it, and a call that takes options or a struct to fill forgets it once its
- * arguments pass. The text is the library's (thread-local or static) until then.
+ * Text for a negative (or positive) error code: an errno or a PBENCH_E* value. The one way
+ * the library says why a call failed: every call returns 0 (or a count) or a negative error,
+ * no object keeps a message of its own and no call fills a caller's buffer with its reason.
+ * A failing call that knows which argument was wrong and why leaves that detail with the
+ * calling thread and sends it to the log callback (pbench_log_set()): at PBENCH_LOG_ERROR for
+ * a struct the caller passed with a bad .size or as NULL, at PBENCH_LOG_DEBUG otherwise. Then,
+ * while err is the code that call returned, pbench_strerror(err) gives the detail with the
+ * generic text, e.g. "invalid argument: pbench_measure(): opts: .size is 0 (set .size =
+ * sizeof(struct pbench_measure_opts) or start from PBENCH_MEASURE_OPTS_INIT)", or the detail
+ * alone where it is a sentence for people, as pbench prints it: "unknown event 'cylces' (did
+ * you mean 'cycles'?)", "'false' failed before any timed run: exit 1; its stderr was empty";
+ * for any other code, the generic text ("Cannot allocate memory"). Call it right after the
+ * failing call: the next call of this thread that fails with a detail replaces it, and a call
+ * that takes options or a struct to fill forgets it once its arguments pass (a getter such as
+ * pbench_contest_info() too). The text is the library's (thread-local or static) until then.
  */
 PBENCH_API const char *pbench_strerror(int err);
 

@@ -151,9 +151,10 @@ PBENCH_API int pbench_command_explain(const char *cmd, int err, char *buf, size_
  * priority there would keep it from running), and under a real-time policy (a prepared run's
  * SCHED_FIFO, which the command inherits) at the policy's highest priority, so that a timeout
  * or a signal's handler runs on time; both are put back after. Errors before anything
- * runs: -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC, -PBENCH_EBAD_INTERP, name errors of
- * pbench_counters_open, -errno of fork/pipe. If exec itself fails the child is reaped and
- * the exec errno is returned negated (ENOENT for a file that exists: -PBENCH_EBAD_INTERP).
+ * runs: -EINVAL (out, argv or argv[0] NULL, opts of a bad size), -PBENCH_ENOT_FOUND,
+ * -PBENCH_ENOT_EXEC, -PBENCH_EBAD_INTERP, name errors of pbench_counters_open, -errno of
+ * fork/pipe. If exec itself fails the child is reaped and the exec errno is returned negated
+ * (ENOENT for a file that exists: -PBENCH_EBAD_INTERP).
  */
 PBENCH_API int pbench_child_start(struct pbench_child **out, char *const argv[],
 				  const struct pbench_child_opts *opts);

@@ -217,16 +217,16 @@ struct pbench_contest;
  * Check opts and open the events (names are checked now); no entrant yet, nothing runs.
  * Errors: -EINVAL (NULL, a size of 0, a value out of range, the duet CPUs the same or not
  * allowed, or given without the duet order), the name errors of pbench_counters_open(), the errors of
- * pbench_command_resolve() for the setup, prepare and cleanup commands, -ENOMEM. After an
- * error *out is still set when it could be made, so that pbench_contest_error() can say
- * which; free it with pbench_contest_free().
+ * pbench_command_resolve() for the setup, prepare and cleanup commands, -ENOMEM; *out is NULL
+ * then, and pbench_strerror() of the error says which in the words pbench compare prints
+ * ("the duet's two CPUs are the same (2): a duet needs two").
  */
 PBENCH_API int pbench_contest_new(struct pbench_contest **out,
 				  const struct pbench_contest_opts *opts);
 /* Add an entrant: its index (from 0), or -PBENCH_ENOT_FOUND, -PBENCH_ENOT_EXEC,
  * -PBENCH_EBAD_INTERP (the command), -EINVAL (nothing to run, fewer than 2 stored times; in a
- * duet, an entrant that is not a command or a third one: pbench_contest_error() says which),
- * -EALREADY (after the run), -ENOMEM. */
+ * duet, an entrant that is not a command or a third one: pbench_strerror() of the error says
+ * which), -EALREADY (after the run), -ENOMEM. */
 PBENCH_API int pbench_contest_add(struct pbench_contest *c,
 				  const struct pbench_contest_entrant *e);
 /*
@@ -234,11 +234,11 @@ PBENCH_API int pbench_contest_add(struct pbench_contest *c,
  * or the budget, the cleanup. Returns 0, -EINTR when *stop ended it (what was measured is
  * kept and reported), -PBENCH_EDIFFERENT (the output check: nothing was measured), -EINVAL
  * (fewer than two entrants, a duet of other than two commands, a reference out of range), or
- * the error that ended it; pbench_contest_error() says what. Call once.
+ * the error that ended it (a helper command's exit status, a check run's failure with the last
+ * line of its stderr: -PBENCH_ECMD_FAILED); pbench_strerror() of the error says what, until
+ * the thread's next call into the library. Call once.
  */
 PBENCH_API int pbench_contest_run(struct pbench_contest *c);
-/* The last failure in words ("" if none). */
-PBENCH_API const char *pbench_contest_error(const struct pbench_contest *c);
 PBENCH_API void pbench_contest_free(struct pbench_contest *c);
 
 struct pbench_contest_info {
@@ -333,14 +333,14 @@ PBENCH_API int pbench_contest_event(const struct pbench_contest *c, int i, int e
 /*
  * The regression gate: 1 when entrant i is significantly slower than the reference by more
  * than pct % (the lower end of its interval above 1 + pct/100), 0 when not, with one line
- * saying which in why. Against a stored reference (a baseline measured at another moment),
+ * saying which in line (an output, len bytes). Against a stored reference (a baseline measured at another moment),
  * pbench_stats_gate()'s rule instead, which also returns 2: undecided. -EINVAL for the
  * reference itself or a bad pct. On a metric (opts.metric): 1 when it is worse by more than
  * pct % on the metric's worse side (higher, or lower for ipc, ghz, topdown-retiring); against
  * a baseline the allowance for another moment only for a metric in time (ns, /sec, GHz, CPUs).
  */
 PBENCH_API int pbench_contest_slower(const struct pbench_contest *c, int i, double pct,
-				     char *why, size_t len);
+				     char *line, size_t len);
 /*
  * The contest's outcome, one finding at a time as pbench_runs_outcome() (enum
  * pbench_outcome_kind): for each entrant in turn its warnings (pbench_runs_warning(), with its
@@ -359,10 +359,11 @@ PBENCH_API int pbench_contest_outcome(const struct pbench_contest *c, unsigned f
 /*
  * What a baseline (pbench_samples_baseline()'s file at path, its set name or NULL) was
  * measured as, against this contest, before it runs: a mask of the differences, each said in
- * why (len bytes, "; " between them): PBENCH_BASELINE_DIFF_MODE (prepared against
- * unprepared), _COMMAND (another command, workload or iteration count), _EVENTS (other events), _MACHINE
- * (another hostname, kernel, arch, CPU model or number of CPUs online); 0 when all agree, or
- * what the file does not say. -EINVAL: no contest, path or why, or the file is not JSON.
+ * diffs (an output, len bytes, "; " between them): PBENCH_BASELINE_DIFF_MODE (prepared against
+ * unprepared), _COMMAND (another command, workload or iteration count), _EVENTS (other
+ * events), _MACHINE (another hostname, kernel, arch, CPU model or number of CPUs online); 0
+ * when all agree, or what the file does not say. -EINVAL: no contest, path or diffs, or the
+ * file is not JSON.
  */
 enum pbench_baseline_diff {
 	PBENCH_BASELINE_DIFF_MODE = 1 << 0,
@@ -376,15 +377,16 @@ enum pbench_baseline_diff {
  * metric made from its events' counts as a live run's is, from the JSON of pbench stat (its
  * prepared mode when it has both) or pbench compare (the entrant named name, else its first
  * that ran). Into *out (malloc'd; the caller frees it) and *n, for
- * pbench_contest_entrant.stored_ns. Errors as pbench_samples_baseline()'s, why saying which
- * in a line: -ENOMSG also for a file whose runs lack the metric (why names the events they
- * have) or whose runs failed.
+ * pbench_contest_entrant.stored_ns, and warn (warnlen bytes) as pbench_samples_baseline()'s:
+ * the outputs, after the inputs. Errors as pbench_samples_baseline()'s, pbench_strerror() of
+ * the error saying which in a line: -ENOMSG also for a file whose runs lack the metric (the
+ * line names the events they have) or whose runs failed.
  */
 PBENCH_API int pbench_contest_baseline_read(const char *path, const char *name,
 					    const char *metric, double **out, size_t *n,
-					    char *why, size_t wlen, char *warn, size_t warnlen);
+					    char *warn, size_t warnlen);
 PBENCH_API int pbench_contest_baseline_check(const struct pbench_contest *c, const char *path,
-					     const char *name, char *why, size_t len);
+					     const char *name, char *diffs, size_t len);
 
 /* Reports. Text: the verdicts first, each entrant's summary, the events, why it stopped.
  * JSON (schema 2): the same with every run and every look (pbench_samples reads its times

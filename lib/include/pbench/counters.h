@@ -68,7 +68,7 @@ struct pbench_count {
 /*
  * Open the comma-separated events for opts->pid (opts may be NULL: calling thread, any CPU,
  * disabled until pbench_counters_enable()). Name errors fail the whole call: -PBENCH_EUNKNOWN_EVENT
- * (see pbench_counters_last_error() for the name and a suggestion), -PBENCH_EBAD_EVENT_LIST,
+ * (pbench_strerror() of it gives the name and a suggestion), -PBENCH_EBAD_EVENT_LIST,
  * -PBENCH_EDUP_EVENT. Events the machine cannot count do not fail the call; if none at all can
  * be opened, the call fails with -PBENCH_ENO_EVENTS and *out is still set so the caller can
  * report each event's reason (free it with pbench_counters_free()). -ESRCH: no such pid;
@@ -77,11 +77,6 @@ struct pbench_count {
 PBENCH_API int pbench_counters_open(struct pbench_counters **out, const char *events,
 				    const struct pbench_counters_opts *opts);
 PBENCH_API void pbench_counters_free(struct pbench_counters *c);
-
-/* Text of the last name error of pbench_counters_open in this thread, e.g.
- * "unknown event 'cylces' (did you mean 'cycles'?)". Empty string when none. It stays until
- * the next pbench_counters_open(); pbench_strerror() of the error gives the same text. */
-PBENCH_API const char *pbench_counters_last_error(void);
 
 /* Number of events in the set (opened or not), and how many kernel groups were opened. */
 PBENCH_API int pbench_counters_nr(const struct pbench_counters *c);

@@ -52,18 +52,14 @@ enum pbench_env_flags {
  * pbench_cpu_pick() chooses). Reads /sys and /proc through PBENCH_SYSFS_ROOT and
  * PBENCH_PROCFS_ROOT (unless PBENCH_ENV_LIVE); facts from syscalls and instructions are only
  * used when neither is set. These two variables change nothing else in the library.
- * Errors: -EINVAL (out NULL, a CPU that is not present), -ENOMEM.
+ * Errors: -EINVAL (out NULL, a CPU that is not present), -ENOMEM; pbench_strerror() of the
+ * error says it in a line in the words of pbench check: a CPU not present ("a CPU given to
+ * --cpu is not present; present CPUs are 0-3"), a recorded tree (PBENCH_SYSFS_ROOT,
+ * PBENCH_PROCFS_ROOT; not with PBENCH_ENV_LIVE) that cannot be checked and why ("cannot check
+ * the recorded tree (...): ..."), or this machine ("cannot check this machine: ...").
  */
 PBENCH_API int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus,
 				unsigned flags);
-/*
- * What an error err of pbench_env_check() for ncpus CPUs means, in a line in why (cut to len),
- * in the words of pbench check: a CPU not present (the present ones named), a recorded tree
- * (PBENCH_SYSFS_ROOT, PBENCH_PROCFS_ROOT) that cannot be checked and why, or this machine.
- * Returns 2 when it is the caller's to fix (a CPU not present), 3 for a recorded tree, 1 for
- * this machine; -EINVAL for err 0, a NULL why or len 0.
- */
-PBENCH_API int pbench_env_check_error(int err, int ncpus, char *why, size_t len);
 PBENCH_API void pbench_env_free(struct pbench_env *env);
 PBENCH_API int pbench_env_nr(const struct pbench_env *env);
 PBENCH_API const struct pbench_check *pbench_env_get(const struct pbench_env *env, int i);
@@ -91,10 +87,11 @@ PBENCH_API int pbench_env_write_json(const struct pbench_env *env, FILE *f);
 
 /*
  * The CPU a prepared measurement should run on: an isolated CPU if there is one, otherwise
- * the least busy online CPU other than CPU 0 whose SMT siblings are idle. why (may be NULL)
- * gets the reason in words. Returns the CPU number or a negative error.
+ * the least busy online CPU other than CPU 0 whose SMT siblings are idle. reason (an output,
+ * len bytes; may be NULL) gets why it was picked, in words ("" on failure). Returns the CPU
+ * number or a negative error.
  */
-PBENCH_API int pbench_cpu_pick(char *why, size_t len);
+PBENCH_API int pbench_cpu_pick(char *reason, size_t len);
 
 /*
  * Parse a CPU list such as "0-3,5" (the kernel's cpulist format) into cpus[0..max-1], in

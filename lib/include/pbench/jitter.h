@@ -156,14 +156,13 @@ PBENCH_API void pbench_jitter_free(struct pbench_jitter *j);
  * machine's memory (1 GiB when it cannot be read). */
 PBENCH_API double pbench_jitter_max_duration_s(int ncpus);
 /*
- * What pbench_jitter_run() would refuse in opts before anything spins, said in why (cut to
- * len) in the words of pbench jitter: PBENCH_JITTER_PREPARED with more than one CPU
- * (-EINVAL), a window whose gap buffers do not fit for the CPUs asked, or for every CPU of
- * the process's affinity when none is (-E2BIG). 0 with why empty when neither; -EINVAL for a
- * NULL opts or why, or len 0. The CPUs themselves are checked by the run.
+ * What pbench_jitter_run() would refuse in opts before anything spins, said by
+ * pbench_strerror() of the error in the words of pbench jitter: PBENCH_JITTER_PREPARED with
+ * more than one CPU (-EINVAL), a window whose gap buffers do not fit for the CPUs asked, or
+ * for every CPU of the process's affinity when none is (-E2BIG). 0 when neither; -EINVAL for
+ * a NULL opts. The CPUs themselves are checked by the run.
  */
-PBENCH_API int pbench_jitter_check(const struct pbench_jitter_opts *opts, char *why,
-				   size_t len);
+PBENCH_API int pbench_jitter_check(const struct pbench_jitter_opts *opts);
 
 /* Number of CPUs probed; the figures of the i-th (out->size set by the caller); -EINVAL for
  * an index out of range or a size of 0. */

@@ -107,7 +107,8 @@ struct pbench_runs_opts {
 	/* hyperfine's helpers (copied; found now, as argv is): runs before each set's, not
 	 * kept; a command once before all the sets, one before each run (warm-up runs too),
 	 * not timed, and one once after the sets, also when they were stopped or failed. A
-	 * helper that fails ends the runs with its exit status in pbench_runs_error(). */
+	 * helper that fails ends the runs with its exit status in pbench_strerror()'s words of
+	 * the error pbench_runs_run() returns. */
 	long warmup_runs;
 	char *const *setup;
 	char *const *prepare;		/* hyperfine's --prepare, before each run: not prepared
@@ -152,7 +153,7 @@ enum pbench_runs_flags {
 	/* A command runs once before anything is timed or prepared (its check run, after the
 	 * setup command and o.prepare), and one that exits non-zero or is killed there ends
 	 * pbench_runs_run() at once with -PBENCH_ECMD_FAILED (its status and the last line of
-	 * its stderr in pbench_runs_error()). With this flag there is no check run: a command
+	 * its stderr in pbench_strerror() of it). With this flag there is no check run: a command
 	 * that fails is timed, its runs counted as failed (hyperfine's --ignore-failure). */
 	PBENCH_RUNS_NO_CHECK = 1 << 6,
 };
@@ -180,28 +181,28 @@ struct pbench_runs;
 /*
  * Check what opts ask (the command is found, the event names are known, the values are in
  * range) and open what the runs need; nothing runs yet. Errors: -EINVAL (NULL out or opts, a
- * size of 0, a value out of range: pbench_runs_error() says which), the errors of
+ * size of 0, a value out of range: pbench_strerror() of it says which), the errors of
  * pbench_command_resolve() and of pbench_counters_open() (name errors), -ENOMEM.
  */
 PBENCH_API int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opts);
 /*
- * What pbench_runs_new() refuses in opts before it opens anything, said in why (cut to len):
- * a value out of range, nothing to run, and three combinations in the words of pbench stat:
- * max_time_s without target_sem_pct (the budget of the target), several CPUs (cpus, ncpus)
- * and interval_ms for a workload or a function, which run on one, pbench's own thread. 0, or
- * -EINVAL with why; -EINVAL for a NULL why or len 0.
+ * What pbench_runs_new() refuses in opts before it opens anything: a value out of range,
+ * nothing to run, and three combinations in the words of pbench stat: max_time_s without
+ * target_sem_pct (the budget of the target), several CPUs (cpus, ncpus) and interval_ms for a
+ * workload or a function, which run on one, pbench's own thread. 0, or -EINVAL, which
+ * pbench_strerror() says as a sentence ("--max-time is the time budget of --target-sem: ...");
+ * -EINVAL for a NULL opts or a size of 0.
  */
-PBENCH_API int pbench_runs_check(const struct pbench_runs_opts *opts, char *why, size_t len);
+PBENCH_API int pbench_runs_check(const struct pbench_runs_opts *opts);
 /*
  * Run the sets: unprepared, prepared, or one then the other; each stops by its rule or at
  * *stop. Then the summaries, fences and outliers' causes, and the checks of the CPU the
  * prepared runs used. Returns 0, -EINTR when *stop ended it (what was measured is kept and
- * reported), or an error that ended it (-PBENCH_ENOT_FOUND..., -errno of preparing):
- * pbench_runs_error() says what. Call once.
+ * reported), or an error that ended it (-PBENCH_ENOT_FOUND..., -errno of preparing,
+ * -PBENCH_ECMD_FAILED): pbench_strerror() of it says what in the words pbench stat prints
+ * ("'false' failed before any timed run: exit 1; its stderr was empty"). Call once.
  */
 PBENCH_API int pbench_runs_run(struct pbench_runs *r);
-/* The last failure in words ("" if none). */
-PBENCH_API const char *pbench_runs_error(const struct pbench_runs *r);
 PBENCH_API void pbench_runs_free(struct pbench_runs *r);
 
 /* The sets, in the order run: 1, or 2 for the contrast; and the events per run. */

@@ -28,20 +28,20 @@ PBENCH_API int pbench_samples_new(struct pbench_samples **out);
 /*
  * Read the sets in text (len bytes; name labels them, as a file name would). Returns the
  * number of sets added (0 for a comparison), or -EINVAL (not a number, not valid JSON, a
- * format this does not know, a negative time: why says where and why), -EFBIG (JSON over 16
- * MiB: it is parsed whole, at 10 times its size in memory or more), -EILSEQ (a NUL byte), -ENODATA (no
- * samples), -ENOMEM. why may be NULL.
+ * format this does not know, a negative time), -EFBIG (JSON over 16 MiB: it is parsed whole,
+ * at 10 times its size in memory or more), -EILSEQ (a NUL byte), -ENODATA (no samples),
+ * -ENOMEM; pbench_strerror() of the error says where and why ("data.txt:3: 'x' is not a
+ * number").
  */
 PBENCH_API int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t len,
-				       const char *name, const char *unit, char *why,
-				       size_t wlen);
+				       const char *name, const char *unit);
 /*
  * The same of a file's whole contents (path "-": standard input, named "stdin"; otherwise
  * named by its path). Also -errno of open(2) or read(2), -EISDIR (a directory), -EFBIG (over
- * 64 MiB: not samples); why says which file and why.
+ * 64 MiB: not samples); pbench_strerror() of the error says which file and why.
  */
 PBENCH_API int pbench_samples_add_file(struct pbench_samples *s, const char *path,
-				       const char *unit, char *why, size_t wlen);
+				       const char *unit);
 /* Which time of Google Benchmark's JSON the inputs read from now on give: "real_time" (the
  * default) or "cpu_time", as compare.py reports both. -EINVAL for anything else. */
 PBENCH_API int pbench_samples_gbench_metric(struct pbench_samples *s, const char *metric);
@@ -70,26 +70,26 @@ PBENCH_API const char *pbench_samples_note(const struct pbench_samples *s);
  * A baseline's times (pbench compare --baseline): the file at path, the JSON of pbench compare
  * or pbench stat, read by pbench_samples_add_file(); its one set of times, or the one named
  * name (may be NULL), into *out (malloc'd, ns; the caller frees it) and *n. The set must be
- * times (unit "ns") of two runs at least, none of them failed. warn gets what the file warns
- * of (pbench_samples_warning()) or "". Errors, why saying which in a sentence: -EINVAL (path
- * is not a baseline: not pbench's JSON, no times), -ENOMSG (no set named name, or a set that
- * cannot be one), -EIO (the file cannot be read), -ENOMEM.
+ * times (unit "ns") of two runs at least, none of them failed. warn (warnlen bytes) gets
+ * what the file warns of (pbench_samples_warning()) or "": an output, as *out and *n.
+ * Errors, pbench_strerror() of the error saying which in a sentence: -EINVAL (path is not a
+ * baseline: not pbench's JSON, no times), -ENOMSG (no set named name, or a set that cannot
+ * be one), -EIO (the file cannot be read), -ENOMEM.
  */
 PBENCH_API int pbench_samples_baseline(const char *path, const char *name, double **out,
-				       size_t *n, char *why, size_t wlen, char *warn,
-				       size_t warnlen);
+				       size_t *n, char *warn, size_t warnlen);
 
 /*
  * What pbench analyze reports: each set's summary (the 95% interval of its mean) and the first
  * set against each other one: Welch's t-test, Mann-Whitney U, the ratio of the means with its
  * interval at confidence, and pbench_stats_verdict()'s verdict with same_pct. Two constant sets
  * get no test (the reports say so in words). Call when the sets are read; again after more are.
- * Errors (why says which, may be NULL): -EINVAL (confidence outside (0, 1), same_pct < 0, or
+ * Errors (pbench_strerror() of the error says which): -EINVAL (confidence outside (0, 1), same_pct < 0, or
  * one set of one value and nothing else: "NAME: a single sample: nothing to summarize (need 2
  * or more)"), -ENODATA (no sets), -ENOMEM, and a set's summary or test error.
  */
 PBENCH_API int pbench_samples_analyze(struct pbench_samples *s, double confidence,
-				      double same_pct, char *why, size_t wlen);
+				      double same_pct);
 /* Set i's summary (out->size set; a smaller, older struct gets its part). -EINVAL: no such
  * set, or not analyzed. */
 PBENCH_API int pbench_samples_summary(const struct pbench_samples *s, int i,

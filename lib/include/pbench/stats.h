@@ -175,11 +175,11 @@ PBENCH_API int pbench_stats_verdict(const struct pbench_welch *w, double confide
  * occasions of the same command (the larger of how far each session's quarters' medians lie
  * apart and a floor measured on a shared 2-vCPU VM, 15%). Returns 1 (slower by more than pct
  * even allowing for the occasion), 0 (not, even allowing for it), 2 (undecided), with one
- * sentence in why (len bytes); -EINVAL (fewer than 2 times a side, a time not positive and
+ * sentence saying it in sentence (an output, len bytes; NULL with len 0: none); -EINVAL (fewer than 2 times a side, a time not positive and
  * finite, pct < 0, confidence outside (0, 1)), -ENOMEM.
  */
 PBENCH_API int pbench_stats_gate(const double *base, size_t nb, const double *now, size_t nn,
-				 double pct, double confidence, char *why, size_t len);
+				 double pct, double confidence, char *sentence, size_t len);
 /*
  * pbench_stats_gate() on times adjusted for the machine's speed: each run's time times the
  * speed its time was measured at (base_f[nb], now_f[nn]: factors on one scale over both
@@ -200,7 +200,7 @@ PBENCH_API int pbench_stats_gate(const double *base, size_t nb, const double *no
 PBENCH_API int pbench_stats_gate_speed(const double *base, const double *base_f, size_t nb,
 				       const double *now, const double *now_f, size_t nn,
 				       double pct, double confidence, double residual_pct,
-				       const char *reading, char *why, size_t len);
+				       const char *reading, char *sentence, size_t len);
 
 /* Mann-Whitney U test, two-sided, as scipy.stats.mannwhitneyu's default (method "auto"): the
  * exact distribution of U when a sample has 8 values or fewer and no two values are equal

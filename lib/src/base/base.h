@@ -49,15 +49,26 @@ void pb_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)
  * not shown with an earlier one's.
  */
 int pb_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* pb_fail() whose text is the whole message, said as a person reads it: pbench_strerror(err)
+ * gives it without the code's generic text in front ("'x' failed before any timed run: exit
+ * 1; ...", "unknown metric 'x' ...": the failures of runs, a contest and event names, which
+ * pbench stat and compare print as they are). */
+int pb_fail_msg(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The end of every writer on a FILE *: flush it and return 0, or the error of the write that
  * failed (-ENOSPC for a full disk, -EPIPE, ...; -EIO only when none is known), so a caller
  * can say why. */
 int pb_stream_end(FILE *f);
 void pb_fail_clear(void);
-/* pb_fail() that also sets pbench_counters_last_error() (the name errors of an event list),
- * and its clearing at the start of pbench_counters_open(). */
-int pb_set_last_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void pb_clear_last_error(void);
+/* This thread's detail kept across a step that may fail on its own and whose failure does not
+ * count (a cleanup after an earlier failure): pb_fail_save() before it, pb_fail_restore()
+ * after, so the call still returns its first failure with that failure's words. */
+#define PB_FAIL_LEN 4096
+struct pb_fail_saved {
+	int err, whole;
+	char text[PB_FAIL_LEN];
+};
+void pb_fail_save(struct pb_fail_saved *s);
+void pb_fail_restore(const struct pb_fail_saved *s);
 /*
  * The check of a caller's versioned struct (its size_t size first) at the door of a public
  * function: 0 when p is set and its .size is at least min (and holds the size field itself);

@@ -17,13 +17,13 @@
 
 static pbench_log_fn log_fn;
 static void *log_arg;
-/* pbench_counters_last_error()'s text: the last name error of pbench_counters_open(). */
-static __thread char last_error[512];
-/* The detail of this thread's last failure that left one, and the code it returned. */
+/* The detail of this thread's last failure that left one, the code it returned, and whether
+ * it is the whole message (pb_fail_msg()) or follows the code's generic text. */
 static __thread int detail_err;
-static __thread char detail[512];
+static __thread int detail_whole;
+static __thread char detail[PB_FAIL_LEN];
 /* What pbench_strerror() returns for detail_err: its generic text and the detail. */
-static __thread char detailed[640];
+static __thread char detailed[PB_FAIL_LEN + 128];
 
 const char *pbench_version(void)
 {
@@ -140,7 +140,7 @@ int pb_text_check(const char *s, int controls)
 /* At level: debug for pb_fail(), since the library itself calls functions that may fail and
  * takes another way (jitter's msr/smi/ on a CPU without it); error for a caller's struct,
  * which only a caller gets wrong. */
-static int fail(int level, int err, const char *fmt, va_list ap)
+static int fail(int level, int err, int whole, const char *fmt, va_list ap)
 {
 	char raw[sizeof(detail)];
 
@@ -151,6 +151,7 @@ static int fail(int level, int err, const char *fmt, va_list ap)
 	vsnprintf(raw, sizeof(raw), fmt, ap);
 	pb_text_show(detail, sizeof(detail), raw, 0);
 	detail_err = err;
+	detail_whole = whole;
 	log_text(level, detail);
 	return err;
 }
@@ -160,7 +161,17 @@ int pb_fail(int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	err = fail(PBENCH_LOG_DEBUG, err, fmt, ap);
+	err = fail(PBENCH_LOG_DEBUG, err, 0, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int pb_fail_msg(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err = fail(PBENCH_LOG_DEBUG, err, 1, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -172,7 +183,7 @@ static int fail_struct(const char *fmt, ...)
 	int err;
 
 	va_start(ap, fmt);
-	err = fail(PBENCH_LOG_ERROR, -EINVAL, fmt, ap);
+	err = fail(PBENCH_LOG_ERROR, -EINVAL, 0, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -180,29 +191,22 @@ static int fail_struct(const char *fmt, ...)
 void pb_fail_clear(void)
 {
 	detail_err = 0;
+	detail_whole = 0;
 	detail[0] = '\0';
 }
 
-int pb_set_last_error(int err, const char *fmt, ...)
+void pb_fail_save(struct pb_fail_saved *s)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	err = fail(PBENCH_LOG_DEBUG, err, fmt, ap);
-	va_end(ap);
-	snprintf(last_error, sizeof(last_error), "%s", detail);
-	return err;
+	s->err = detail_err;
+	s->whole = detail_whole;
+	memcpy(s->text, detail, sizeof(s->text));
 }
 
-void pb_clear_last_error(void)
+void pb_fail_restore(const struct pb_fail_saved *s)
 {
-	last_error[0] = '\0';
-	pb_fail_clear();
-}
-
-const char *pbench_counters_last_error(void)
-{
-	return last_error;
+	detail_err = s->err;
+	detail_whole = s->whole;
+	memcpy(detail, s->text, sizeof(detail));
 }
 
 /* The size check of every struct a caller passes with its size_t size first. */
@@ -263,6 +267,8 @@ const char *pbench_strerror(int err)
 	g = generic(err);
 	if (!err || -err != detail_err || !detail[0])
 		return g;
+	if (detail_whole)
+		return detail;
 	/* "unknown event 'cylces' ..." says its kind already; "Invalid argument" is lowercase
 	 * in front of a detail, as every pbench message. */
 	n = strlen(g);

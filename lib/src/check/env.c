@@ -102,6 +102,29 @@ out_free:
 	return err;
 }
 
+/* What a failure err of the checks of ncpus CPUs means, said whole (pb_fail_msg()) in the
+ * words of pbench check: a CPU not present (the present ones named), a recorded tree that
+ * cannot be checked and why, or this machine. */
+static int check_failed(int err, int ncpus, unsigned flags)
+{
+	const char *sys = getenv("PBENCH_SYSFS_ROOT"), *proc = getenv("PBENCH_PROCFS_ROOT");
+	char present[256] = "unknown";
+
+	if (flags & PBENCH_ENV_LIVE)
+		sys = proc = NULL;
+	if (err == -EINVAL && ncpus > 0) {
+		pbench_cpus_present(present, sizeof(present));
+		return pb_fail_msg(err, "a CPU given to --cpu is not present; present CPUs are %s",
+				   present);
+	}
+	if (!sys && !proc)
+		return pb_fail_msg(err, "cannot check this machine: %s", pbench_strerror(err));
+	return pb_fail_msg(err, "cannot check the recorded tree (PBENCH_SYSFS_ROOT '%s', "
+			   "PBENCH_PROCFS_ROOT '%s'): %s", sys ? sys : "", proc ? proc : "",
+			   err == -EINVAL ? "its CPU list or /proc/stat is malformed" :
+			   pbench_strerror(err));
+}
+
 int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus, unsigned flags)
 {
 	int err;
@@ -113,28 +136,5 @@ int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus, unsign
 	err = env_check(out, cpus, ncpus, flags);
 	if (!(flags & PBENCH_ENV_LIVE))
 		pb_recorded_end();
-	return err;
-}
-
-int pbench_env_check_error(int err, int ncpus, char *why, size_t len)
-{
-	const char *sys = getenv("PBENCH_SYSFS_ROOT"), *proc = getenv("PBENCH_PROCFS_ROOT");
-	char present[256] = "unknown";
-
-	if (!err || !why || !len)
-		return -EINVAL;
-	if (err == -EINVAL && ncpus > 0) {
-		pbench_cpus_present(present, sizeof(present));
-		snprintf(why, len, "a CPU given to --cpu is not present; present CPUs are %s",
-			 present);
-		return 2;
-	}
-	if (!sys && !proc) {
-		snprintf(why, len, "cannot check this machine: %s", pbench_strerror(err));
-		return 1;
-	}
-	snprintf(why, len, "cannot check the recorded tree (PBENCH_SYSFS_ROOT '%s', "
-		 "PBENCH_PROCFS_ROOT '%s'): %s", sys ? sys : "", proc ? proc : "",
-		 err == -EINVAL ? "its CPU list or /proc/stat is malformed" : pbench_strerror(err));
-	return 3;
+	return err ? check_failed(err, ncpus, flags) : 0;
 }

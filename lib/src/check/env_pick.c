@@ -257,7 +257,7 @@ int pb_cpu_pick(char *why, size_t len, double *busy)
 	return cpu;
 }
 
-int pbench_cpu_pick(char *why, size_t len)
+int pbench_cpu_pick(char *reason, size_t len)
 {
-	return pb_cpu_pick(why, len, NULL);
+	return pb_cpu_pick(reason, len, NULL);
 }

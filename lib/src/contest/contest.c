@@ -51,15 +51,6 @@
 #define DEFAULT_EVENTS PBENCH_CONTEST_DEFAULT_EVENTS
 #define LOOK_GROWTH 1.2
 
-void pb_contest_set_error(struct pbench_contest *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->error, sizeof(c->error), fmt, ap);
-	va_end(ap);
-}
-
 int pb_contest_append(double **x, size_t *n, size_t *cap, double v)
 {
 	if (*n == *cap) {
@@ -130,25 +121,19 @@ static int duet_cpus(struct pbench_contest *c)
 		for (int i = 0; i < CPU_SETSIZE && found < 2; i++)
 			if (CPU_ISSET(i, &set))
 				cpu[found++] = i;
-		if (found < 2) {
-			pb_contest_set_error(c, "a duet runs the two commands at the same time, each "
-					     "on its own CPU, and pbench may run on %d CPU only",
-					     CPU_COUNT(&set));
-			return -EINVAL;
-		}
+		if (found < 2)
+			return pb_fail_msg(-EINVAL, "a duet runs the two commands at the same time, "
+					   "each on its own CPU, and pbench may run on %d CPU only",
+					   CPU_COUNT(&set));
 		return 0;
 	}
 	for (int k = 0; k < 2; k++)
-		if (cpu[k] < 0 || cpu[k] >= CPU_SETSIZE || !CPU_ISSET(cpu[k], &set)) {
-			pb_contest_set_error(c, "the duet's CPU %d is not one pbench may run on",
-					     cpu[k]);
-			return -EINVAL;
-		}
-	if (cpu[0] == cpu[1]) {
-		pb_contest_set_error(c, "the duet's two CPUs are the same (%d): a duet needs two",
-				     cpu[0]);
-		return -EINVAL;
-	}
+		if (cpu[k] < 0 || cpu[k] >= CPU_SETSIZE || !CPU_ISSET(cpu[k], &set))
+			return pb_fail_msg(-EINVAL, "the duet's CPU %d is not one pbench may run on",
+					   cpu[k]);
+	if (cpu[0] == cpu[1])
+		return pb_fail_msg(-EINVAL, "the duet's two CPUs are the same (%d): a duet needs two",
+				   cpu[0]);
 	return 0;
 }
 
@@ -170,39 +155,22 @@ static int check_opts(struct pbench_contest *c)
 	    o->max_rounds > MAX_ROUNDS || o->warmup_runs < 0 || o->warmup_runs > MAX_ROUNDS ||
 	    !(o->max_time_s >= 0) || !isfinite(o->max_time_s) || !(o->timeout_s >= 0) ||
 	    !isfinite(o->timeout_s) || !(o->warmup_ms >= 0) || !isfinite(o->warmup_ms) ||
-	    o->reference < 0) {
-		pb_contest_set_error(c, "an option is out of range");
-		return -EINVAL;
-	}
+	    o->reference < 0)
+		return pb_fail_msg(-EINVAL, "an option is out of range");
 	if (!(o->occasion_sd >= 0) || !isfinite(o->occasion_sd) || o->occasions < 0 ||
-	    o->occasion_commits < 0 || (o->occasion_sd > 0 && o->occasions <= o->occasion_commits)) {
-		pb_contest_set_error(c, "occasion_sd is %g over %d occasions of %d commits: a "
-				     "standard deviation >= 0 over more occasions than commits",
-				     o->occasion_sd, o->occasions, o->occasion_commits);
-		return -EINVAL;
-	}
+	    o->occasion_commits < 0 || (o->occasion_sd > 0 && o->occasions <= o->occasion_commits))
+		return pb_fail_msg(-EINVAL, "occasion_sd is %g over %d occasions of %d commits: a "
+				   "standard deviation >= 0 over more occasions than commits",
+				   o->occasion_sd, o->occasions, o->occasion_commits);
 	c->duet_cpus[0] = c->duet_cpus[1] = -1;
 	if (o->order != PBENCH_CONTEST_ORDER_DUET && (o->duet_cpus[0] >= 0 ||
-						      o->duet_cpus[1] >= 0)) {
-		pb_contest_set_error(c, "--duet-cpus picks the CPUs of a duet: give --duet too");
-		return -EINVAL;
-	}
+						      o->duet_cpus[1] >= 0))
+		return pb_fail_msg(-EINVAL, "--duet-cpus picks the CPUs of a duet: give --duet too");
 	if (o->order != PBENCH_CONTEST_ORDER_DUET)
 		return 0;
 	c->duet_cpus[0] = o->duet_cpus[0];
 	c->duet_cpus[1] = o->duet_cpus[1];
 	return duet_cpus(c);
-}
-
-/* A helper command (setup, prepare, cleanup): found now, copied. */
-static int helper(struct pbench_contest *c, char *const *argv, char ***out, const char *what)
-{
-	char why[sizeof(c->error)];
-	int err = pb_command_copy(argv, out, what, why, sizeof(why));
-
-	if (err)
-		pb_contest_set_error(c, "%s", why);
-	return err;
 }
 
 /* o.metric: copied, its events added to the list every entrant counts (or its metric to the
@@ -220,10 +188,8 @@ static int target_request(struct pbench_contest *c)
 		return -ENOMEM;
 	c->o.metric = c->metric;
 	err = pb_metric_target_request(c->metric, c->events, c->o.metrics, &events, &metrics);
-	if (err) {
-		pb_contest_set_error(c, "%s", pbench_counters_last_error());
-		return err;
-	}
+	if (err)
+		return err;	/* its words said (pb_fail_msg()) */
 	if (events) {
 		free(c->events);
 		c->events = events;
@@ -261,16 +227,15 @@ int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_
 	if (!err && (err = pbench_counters_open(&names, c->events, NULL)) == -PBENCH_ENO_EVENTS)
 		err = 0;
 	pbench_counters_free(names);
+	/* the helper commands (setup, prepare, cleanup): found now, copied */
 	if (!err)
-		err = helper(c, c->o.setup, &c->setup, "setup");
+		err = pb_command_copy(c->o.setup, &c->setup, "setup");
 	if (!err)
-		err = helper(c, c->o.prepare, &c->prerun, "prepare");
+		err = pb_command_copy(c->o.prepare, &c->prerun, "prepare");
 	if (!err)
-		err = helper(c, c->o.cleanup, &c->cleanup, "cleanup");
+		err = pb_command_copy(c->o.cleanup, &c->cleanup, "cleanup");
 	if (err) {
-		if (!c->error[0])
-			pb_contest_set_error(c, "%s", pbench_strerror(err));
-		*out = c;	/* for pbench_contest_error() */
+		pbench_contest_free(c);	/* the words of err stay: pbench_strerror(err) */
 		return err;
 	}
 	c->o.events = c->events;
@@ -334,25 +299,19 @@ static int stored_runs(struct pbench_contest *c, struct pb_entrant *n,
 static int add_stored(struct pbench_contest *c, struct pb_entrant *n,
 		      const struct pbench_contest_entrant *e)
 {
-	if (e->nr_stored < 2) {
-		pb_contest_set_error(c, "stored times need two at least, not %zu", e->nr_stored);
-		return -EINVAL;
-	}
+	if (e->nr_stored < 2)
+		return pb_fail_msg(-EINVAL, "stored times need two at least, not %zu", e->nr_stored);
 	for (size_t i = 0; c->metric && i < e->nr_stored; i++) {	/* the metric's values */
-		if (!(e->stored_ns[i] >= 0) || !isfinite(e->stored_ns[i])) {
-			pb_contest_set_error(c, "stored value %zu of %s is not a count or a metric "
-					     "(%g)", i, c->metric, e->stored_ns[i]);
-			return -EINVAL;
-		}
+		if (!(e->stored_ns[i] >= 0) || !isfinite(e->stored_ns[i]))
+			return pb_fail_msg(-EINVAL, "stored value %zu of %s is not a count or a "
+					   "metric (%g)", i, c->metric, e->stored_ns[i]);
 		if (pb_contest_append(&n->mx, &n->mn, &n->mcap, e->stored_ns[i]))
 			return -ENOMEM;
 	}
 	for (size_t i = 0; !c->metric && i < e->nr_stored; i++) {
-		if (!(e->stored_ns[i] > 0) || !isfinite(e->stored_ns[i])) {
-			pb_contest_set_error(c, "stored time %zu is not a time (%g ns)", i,
-					     e->stored_ns[i]);
-			return -EINVAL;
-		}
+		if (!(e->stored_ns[i] > 0) || !isfinite(e->stored_ns[i]))
+			return pb_fail_msg(-EINVAL, "stored time %zu is not a time (%g ns)", i,
+					   e->stored_ns[i]);
 		if (pb_contest_append(&n->x, &n->n, &n->cap, e->stored_ns[i]))
 			return -ENOMEM;
 	}
@@ -396,18 +355,16 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 	err = pbench_runs_new(&n->r, &ro);
 	if (err) {
 		if (err == -EOPNOTSUPP && c->metric)	/* o.metric not countable here */
-			pb_contest_set_error(c, "%s", pbench_strerror(err));
-		else if (err == -EINVAL)
-			pb_contest_set_error(c, "nothing to run (no command, an unknown workload, or "
-					     "a function missing)");
-		else if ((err == -PBENCH_ENOT_FOUND || err == -PBENCH_ENOT_EXEC) &&
-			 pbench_command_explain(e->argv[0], err, why, sizeof(why)) == 1)
-			pb_contest_set_error(c, "%s", why);
-		else
-			pb_contest_set_error(c, "%s%s%s: %s", e->argv ? "command '" : "",
-					     e->argv ? e->argv[0] : "the workload",
-					     e->argv ? "'" : "", pbench_strerror(err));
-		return err;
+			return pb_fail_msg(err, "%s", pbench_strerror(err));
+		if (err == -EINVAL)
+			return pb_fail_msg(err, "nothing to run (no command, an unknown workload, or "
+					   "a function missing)");
+		if ((err == -PBENCH_ENOT_FOUND || err == -PBENCH_ENOT_EXEC) &&
+		    pbench_command_explain(e->argv[0], err, why, sizeof(why)) == 1)
+			return pb_fail_msg(err, "%s", why);
+		return pb_fail_msg(err, "%s%s%s: %s", e->argv ? "command '" : "",
+				   e->argv ? e->argv[0] : "the workload", e->argv ? "'" : "",
+				   pbench_strerror(err));
 	}
 	n->set = pb_runs_set(n->r, 0);
 	if (c->metric && !c->metric_unit) {
@@ -480,14 +437,12 @@ int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_ent
 		return -EALREADY;
 	pb_copy_in(&e, sizeof(e), in);
 	/* refused now, before a third command is looked for or anything else added */
-	if (pb_contest_is_duet(c) && (!e.argv || c->n == 2)) {
-		pb_contest_set_error(c, "a duet runs two commands at the same time: %s",
-				     e.stored_ns ? "a baseline's times cannot run again" :
-				     e.argv ? "give exactly two" : e.workload == PBENCH_WORKLOAD_FN ?
-				     "functions are compared interleaved" :
-				     "built-in workloads are compared interleaved");
-		return -EINVAL;
-	}
+	if (pb_contest_is_duet(c) && (!e.argv || c->n == 2))
+		return pb_fail_msg(-EINVAL, "a duet runs two commands at the same time: %s",
+				   e.stored_ns ? "a baseline's times cannot run again" :
+				   e.argv ? "give exactly two" : e.workload == PBENCH_WORKLOAD_FN ?
+				   "functions are compared interleaved" :
+				   "built-in workloads are compared interleaved");
 	if (c->n == c->cap) {
 		int ncap = c->cap ? c->cap * 2 : 4;
 		struct pb_entrant *ne = realloc(c->e, (size_t)ncap * sizeof(*ne));
@@ -534,11 +489,6 @@ void pbench_contest_free(struct pbench_contest *c)
 	free(c->metric);
 	free(c->target_metrics);
 	free(c);
-}
-
-const char *pbench_contest_error(const struct pbench_contest *c)
-{
-	return c ? c->error : "";
 }
 
 /* ---- the test after a round ----------------------------------------------------------------- */

@@ -82,7 +82,6 @@ struct pbench_contest {
 	long last_look;			/* the round of the last one */
 	uint64_t rng;
 	int duet_cpus[2];
-	char error[512];
 	/* o.metric: the figure decided on (NULL: the wall time), copied; the metrics asked
 	 * with it; its unit and whether higher is better, from the first entrant that runs */
 	char *metric, *target_metrics;
@@ -111,8 +110,6 @@ double *pb_contest_stored_values(const struct pb_entrant *e, const char *what, s
 				 size_t *missing);
 
 /* contest.c */
-void pb_contest_set_error(struct pbench_contest *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 int pb_contest_append(double **x, size_t *n, size_t *cap, double v);
 /* The test of every undecided challenger (after a round, or once at the end of a fixed
  * budget); 1 when every challenger has its verdict. */

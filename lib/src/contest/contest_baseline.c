@@ -95,21 +95,21 @@ static int other_machine(const json_t *host, char *buf, size_t len)
 }
 
 int pbench_contest_baseline_check(const struct pbench_contest *c, const char *path,
-				  const char *name, char *why, size_t len)
+				  const char *name, char *diffs, size_t len)
 {
 	json_t *root, *subject, *events, *now = NULL;
 	const char *mode, *ours;
-	char a[512], b[512], line[1200];
+	char a[512], b[512], line[1200], *why = diffs;
 	size_t at = 0;
 	int diff = 0;
 
-	if (!c || !path || !why || !len)
-		return -EINVAL;
+	if (!c || !path || !diffs || !len)
+		return pb_fail(-EINVAL, "%s(): c, path or diffs is NULL, or len 0", __func__);
 	why[0] = 0;
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, NULL);
 	if (!json_is_object(root)) {
 		json_decref(root);
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): '%s' is not JSON", __func__, path);
 	}
 	mode = json_string_value(json_object_get(root, "mode"));
 	ours = c->o.mode == PBENCH_RUNS_PREPARED ? "prepared" : "unprepared";
@@ -202,32 +202,35 @@ static int metric_values(const char *path, json_t *root, const char *name, const
 }
 
 int pbench_contest_baseline_read(const char *path, const char *name, const char *metric,
-				 double **out, size_t *n, char *why, size_t wlen, char *warn,
-				 size_t warnlen)
+				 double **out, size_t *n, char *warn, size_t warnlen)
 {
+	char why[1024] = "";	/* as pbench compare said them */
 	json_error_t jerr;
 	json_t *root;
 	int err;
 
 	if (!metric || !strcasecmp(metric, "wall-time"))
-		return pbench_samples_baseline(path, name, out, n, why, wlen, warn, warnlen);
-	if (!path || !out || !n || !why || !wlen || !warn || !warnlen)
+		return pbench_samples_baseline(path, name, out, n, warn, warnlen);
+	pb_fail_clear();
+	if (!path || !out || !n || !warn || !warnlen)
 		return pb_fail(-EINVAL, "%s(): an argument is NULL or 0", __func__);
 	*out = NULL;
 	*n = 0;
-	warn[0] = why[0] = 0;
+	warn[0] = 0;
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!json_is_object(root)) {
-		snprintf(why, wlen, "the baseline '%s' is not pbench's JSON: %s", path, jerr.text);
 		json_decref(root);
-		return -EINVAL;
+		return pb_fail_msg(-EINVAL, "the baseline '%s' is not pbench's JSON: %s", path,
+				   jerr.text);
 	}
-	err = metric_values(path, root, name, metric, out, n, why, wlen);
+	err = metric_values(path, root, name, metric, out, n, why, sizeof(why));
 	json_decref(root);
 	if (err) {
 		free(*out);
 		*out = NULL;
 		*n = 0;
+		if (*why)
+			return pb_fail_msg(err, "%s", why);
 	}
 	return err;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "runs/runs.h"
 #include "contest/contest.h"
 
@@ -86,7 +87,8 @@ static int duet_round(struct pbench_contest *c, long k)
 	struct pbench_child_result res[2] = { { .size = sizeof(res[0]) },
 					      { .size = sizeof(res[1]) } };
 	struct pbench_child *ch[2] = { NULL, NULL };
-	int swap = (int)(k & 1), first = (int)((k >> 1) & 1), err, cpu[2];
+	int swap = (int)(k & 1), first = (int)((k >> 1) & 1), err, cpu[2], bad = -1;
+	struct pb_fail_saved saved;
 	struct pb_run *run[2];
 	uint64_t t0;
 
@@ -104,17 +106,21 @@ static int duet_round(struct pbench_contest *c, long k)
 
 		err = pb_runs_command_start(e[j]->r, 0, cpu[j], 0, 0, &ch[j]);
 		if (err)
-			pb_contest_set_error(c, "cannot run '%s' on CPU %d: %s", e[j]->name, cpu[j],
-					     pbench_strerror(err));
+			bad = j;
 	}
 	if (!err)
 		err = wait_both(c, e, ch, res, run, t0);
+	pb_fail_save(&saved);
 	for (int j = 0; j < 2; j++) {
 		pbench_child_free(ch[j]);	/* a stop or an error: ended with its group */
 		pb_runs_cpu_noise_end(e[j]->r, run[j]);
 	}
-	if (err < 0 && !c->error[0])
-		pb_contest_set_error(c, "cannot run the duet: %s", pbench_strerror(err));
+	pb_fail_restore(&saved);
+	if (err < 0 && bad >= 0)
+		return pb_fail_msg(err, "cannot run '%s' on CPU %d: %s", e[bad]->name, cpu[bad],
+				   pbench_strerror(err));
+	if (err < 0)
+		return pb_fail_msg(err, "cannot run the duet: %s", pbench_strerror(err));
 	return err ? err : keep_pair(c, e, run, res);
 }
 

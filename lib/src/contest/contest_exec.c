@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/base.h"
 #include "measure/measure.h"
 #include "runs/runs.h"
 #include "contest/contest.h"
@@ -25,7 +26,7 @@
 /* ---- one run -------------------------------------------------------------------------------- */
 
 /* Entrant i's next run, after the prerun command (o.prepare): 0, 1 stopped, or an error
- * said in c. */
+ * (pb_fail_msg()). */
 static int run_one(struct pbench_contest *c, int i, int keep)
 {
 	struct pb_entrant *e = &c->e[i];
@@ -34,8 +35,6 @@ static int run_one(struct pbench_contest *c, int i, int keep)
 	if (err)
 		return err;
 	err = pb_runs_one(e->r, e->set, 0);
-	if (err < 0)
-		pb_contest_set_error(c, "%s", pbench_runs_error(e->r));
 	if (err)
 		return err;
 	if (!keep) {
@@ -81,8 +80,6 @@ static int check_command(struct pbench_contest *c, struct pb_entrant *e)
 		/* A command that fails here (exit non-zero, killed) is said at once, with the
 		 * last line of its stderr, and nothing is timed (-PBENCH_ECMD_FAILED). */
 		err = pb_runs_check(e->r, e->set, fd, e->name);
-		if (err < 0)
-			pb_contest_set_error(c, "%s", pbench_runs_error(e->r));
 		if (err == -PBENCH_ECMD_FAILED)
 			pb_runs_forget(e->r, e->set);
 	}
@@ -109,25 +106,21 @@ static void status_words(const struct pb_entrant *e, char *buf, size_t len)
 }
 
 /* e against the reference: the same status and the same output, or -PBENCH_EDIFFERENT. */
-static int same_work(struct pbench_contest *c, const struct pb_entrant *e,
-		     const struct pb_entrant *ref)
+static int same_work(const struct pb_entrant *e, const struct pb_entrant *ref)
 {
 	char a[64], b[64];
 
 	status_words(e, a, sizeof(a));
 	status_words(ref, b, sizeof(b));
-	if (strcmp(a, b)) {
-		pb_contest_set_error(c, "'%s' and '%s' do different work: %s against %s (the "
-				     "output check)", e->name, ref->name, a, b);
-		return -PBENCH_EDIFFERENT;
-	}
+	if (strcmp(a, b))
+		return pb_fail_msg(-PBENCH_EDIFFERENT, "'%s' and '%s' do different work: %s "
+				   "against %s (the output check)", e->name, ref->name, a, b);
 	if (e->hash != ref->hash || e->bytes != ref->bytes) {
-		pb_contest_set_error(c, "'%s' and '%s' do different work: their output differs (%llu "
-				     "bytes against %llu, FNV-1a %016llx against %016llx; the output "
-				     "check)", e->name, ref->name, (unsigned long long)e->bytes,
-				     (unsigned long long)ref->bytes, (unsigned long long)e->hash,
-				     (unsigned long long)ref->hash);
-		return -PBENCH_EDIFFERENT;
+		return pb_fail_msg(-PBENCH_EDIFFERENT, "'%s' and '%s' do different work: their "
+				   "output differs (%llu bytes against %llu, FNV-1a %016llx against "
+				   "%016llx; the output check)", e->name, ref->name,
+				   (unsigned long long)e->bytes, (unsigned long long)ref->bytes,
+				   (unsigned long long)e->hash, (unsigned long long)ref->hash);
 	}
 	return 0;
 }
@@ -158,7 +151,7 @@ static int check_outputs(struct pbench_contest *c)
 	}
 	for (int i = 0; i < c->n && !err; i++)
 		if (i != c->o.reference && c->e[i].checked && ref->checked)
-			err = same_work(c, &c->e[i], ref);
+			err = same_work(&c->e[i], ref);
 	c->checked = !err && commands > 0;
 	return err;
 }
@@ -187,7 +180,7 @@ static void share_speed(struct pbench_contest *c)
 
 /* Prepared: one CPU for all, pinned and prioritized once, each set told (a duet: the priority
  * only, which both commands inherit, each pinned to its own CPU); unprepared: each set notes
- * the priority it runs at. 0, 1 stopped, or an error said in c. */
+ * the priority it runs at. 0, 1 stopped, or an error (pb_fail_msg()). */
 static int prepare_all(struct pbench_contest *c)
 {
 	int j = first_live(c), err;
@@ -202,8 +195,6 @@ static int prepare_all(struct pbench_contest *c)
 	pb_contest_progress(c, "preparing");
 	err = pb_runs_prepare(c->e[j].r, c->e[j].set, pb_contest_is_duet(c) ?
 			      PBENCH_PREPARE_NO_PIN | PBENCH_PREPARE_NO_NUMA : 0);
-	if (err < 0)
-		pb_contest_set_error(c, "%s", pbench_runs_error(c->e[j].r));
 	if (err)
 		return err;
 	for (int i = 0; i < c->n; i++)
@@ -376,23 +367,17 @@ static int check_entrants(struct pbench_contest *c)
 
 	for (int i = 0; i < c->n; i++)
 		live += c->e[i].r != NULL;
-	if (c->n < 2 || !live) {
-		pb_contest_set_error(c, "a contest needs two entrants, one of them run at least "
-				     "(%d, %d run)", c->n, live);
-		return -EINVAL;
-	}
-	if (c->o.reference >= c->n) {
-		pb_contest_set_error(c, "the reference is entrant %d, and there are %d",
-				     c->o.reference, c->n);
-		return -EINVAL;
-	}
+	if (c->n < 2 || !live)
+		return pb_fail_msg(-EINVAL, "a contest needs two entrants, one of them run at "
+				   "least (%d, %d run)", c->n, live);
+	if (c->o.reference >= c->n)
+		return pb_fail_msg(-EINVAL, "the reference is entrant %d, and there are %d",
+				   c->o.reference, c->n);
 	if (pb_contest_is_duet(c) && (c->n != 2 || !c->e[0].r || !c->e[1].r ||
-				      !pb_runs_argv(c->e[0].r) || !pb_runs_argv(c->e[1].r))) {
-		pb_contest_set_error(c, "a duet runs two commands side by side: %s", c->n != 2 ?
-				     "give two" : "built-in workloads, functions and stored times "
-				     "run interleaved only");
-		return -EINVAL;
-	}
+				      !pb_runs_argv(c->e[0].r) || !pb_runs_argv(c->e[1].r)))
+		return pb_fail_msg(-EINVAL, "a duet runs two commands side by side: %s", c->n != 2 ?
+				   "give two" : "built-in workloads, functions and stored times "
+				   "run interleaved only");
 	return 0;
 }
 
@@ -403,12 +388,13 @@ static int contest_body(struct pbench_contest *c, int *order)
 	 * timed either); without, a run of its own before anything is prepared. */
 	int in_warmup = c->o.warmup_runs > 0 && !(c->o.flags & PBENCH_CONTEST_NO_CHECK);
 	int err = in_warmup ? 0 : check_outputs(c);
+	struct pb_fail_saved saved;
 
 	if (!err)
 		err = prepare_all(c);
 	for (int i = 0; i < c->n && !err; i++)
-		if (c->e[i].r && (err = pb_runs_make_walk(c->e[i].r, c->e[i].set)) < 0)
-			pb_contest_set_error(c, "%s", pbench_runs_error(c->e[i].r));
+		if (c->e[i].r)
+			err = pb_runs_make_walk(c->e[i].r, c->e[i].set);
 	if (!err)
 		err = warm_up(c, order, in_warmup);
 	if (!err) {
@@ -420,10 +406,12 @@ static int contest_body(struct pbench_contest *c, int *order)
 		else
 			err = interleaved(c, order);
 	}
+	pb_fail_save(&saved);	/* the failure's words, whatever the restore leaves */
 	unprepare_all(c);
 	for (int i = 0; i < c->n; i++)
 		if (c->e[i].set)
 			pb_runs_free_walk(c->e[i].set);
+	pb_fail_restore(&saved);
 	return err;
 }
 
@@ -456,13 +444,13 @@ static void conclude(struct pbench_contest *c)
  * whose message it keeps. */
 static int cleanup(struct pbench_contest *c, int err)
 {
-	char saved[sizeof(c->error)];
+	struct pb_fail_saved saved;
 	int cerr;
 
-	memcpy(saved, c->error, sizeof(saved));
+	pb_fail_save(&saved);
 	cerr = pb_contest_helper(c, c->cleanup, "cleanup");
 	if (err)
-		memcpy(c->error, saved, sizeof(saved));
+		pb_fail_restore(&saved);
 	return cerr < 0 ? cerr : 0;
 }
 
@@ -509,12 +497,14 @@ static int count_memory(struct pbench_contest *c)
 
 int pbench_contest_run(struct pbench_contest *c)
 {
+	struct pb_fail_saved saved;
 	int *order, err, cerr = 0;
 
+	pb_fail_clear();
 	if (!c)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): c is NULL", __func__);
 	if (c->ran)
-		return -EALREADY;
+		return pb_fail(-EALREADY, "%s(): the contest ran already (call it once)", __func__);
 	err = check_entrants(c);
 	if (err)
 		return err;
@@ -532,12 +522,18 @@ int pbench_contest_run(struct pbench_contest *c)
 			c->stop = PBENCH_CONTEST_STOP_INTERRUPTED;
 		else if (!err)
 			err = count_memory(c);
+		pb_fail_save(&saved);	/* the failure's words, whatever the look leaves */
 		conclude(c);
+		pb_fail_restore(&saved);
 		cerr = cleanup(c, err);
 	}
-	pb_contest_progress(c, "done");
+	pb_fail_save(&saved);
+	pb_contest_progress(c, "done");	/* the caller's callback between the failure and here */
 	free(order);
+	pb_fail_restore(&saved);
 	if (err == 1 || (!err && pb_contest_stopped(c)))
 		return -EINTR;
+	if (!err && !cerr)
+		pb_fail_clear();
 	return err ? err : cerr;
 }

@@ -525,15 +525,19 @@ static int metric_slower(const struct pbench_contest *c, int i, double pct, char
 	return rc;
 }
 
-int pbench_contest_slower(const struct pbench_contest *c, int i, double pct, char *why,
+int pbench_contest_slower(const struct pbench_contest *c, int i, double pct, char *line,
 			  size_t len)
 {
 	const struct pb_entrant *e = at(c, i), *ref;
 	double limit = 1 + pct / 100;
-	char words[64], iv[96];
+	char words[64], iv[96], *why = line;
 
-	if (!e || i == c->o.reference || !(pct >= 0) || !isfinite(pct) || (!why && len))
-		return -EINVAL;
+	if (!e || i == c->o.reference)
+		return pb_fail(-EINVAL, "%s(): entrant %d is %s", __func__, i,
+			       e ? "the reference" : "not one of the contest's");
+	if (!(pct >= 0) || !isfinite(pct) || (!line && len))
+		return pb_fail(-EINVAL, "%s(): pct is %g (want >= 0), or line is NULL with len %zu",
+			       __func__, pct, len);
 	ref = &c->e[c->o.reference];
 	if (c->metric)
 		return metric_slower(c, i, pct, why, len);

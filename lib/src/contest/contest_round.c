@@ -49,16 +49,11 @@ void pb_contest_progress(const struct pbench_contest *c, const char *phase)
 	c->o.progress(&p, c->o.progress_arg);
 }
 
-/* Run a helper command to its end (not timed): 0, 1 stopped, or an error said in c. */
+/* Run a helper command to its end (not timed): 0, 1 stopped, or an error (pb_fail_msg()). */
 int pb_contest_helper(struct pbench_contest *c, char **argv, const char *what)
 {
-	char why[sizeof(c->error)];
-	int err = pb_child_helper(argv, !(c->o.flags & PBENCH_CONTEST_SHOW_OUTPUT), c->o.stop,
-				  what, why, sizeof(why));
-
-	if (err < 0)
-		pb_contest_set_error(c, "%s", why);
-	return err;
+	return pb_child_helper(argv, !(c->o.flags & PBENCH_CONTEST_SHOW_OUTPUT), c->o.stop,
+			       what);
 }
 
 int pb_contest_keep_time(struct pbench_contest *c, int i)

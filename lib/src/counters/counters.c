@@ -90,7 +90,7 @@ static int split_events(const char *list, char ***names)
 
 	*names = NULL;
 	if (!list)
-		return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "no event list (NULL)");
+		return pb_fail_msg(-PBENCH_EBAD_EVENT_LIST, "no event list (NULL)");
 	for (;;) {
 		const char *start = p, *end;
 		int slashes = 0;
@@ -109,14 +109,14 @@ static int split_events(const char *list, char ***names)
 			end--;
 		len = (size_t)(end - start);
 		if (!len) {
-			err = pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, *list ? "malformed event "
-						"list '%s': empty name between commas" :
-						"empty event list", list);
+			err = pb_fail_msg(-PBENCH_EBAD_EVENT_LIST, *list ? "malformed event "
+					  "list '%s': empty name between commas" :
+					  "empty event list", list);
 			break;
 		}
 		if (slashes & 1) {
-			err = pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed event '%.*s': "
-						"unbalanced '/'", (int)len, start);
+			err = pb_fail_msg(-PBENCH_EBAD_EVENT_LIST, "malformed event '%.*s': "
+					  "unbalanced '/'", (int)len, start);
 			break;
 		}
 		name = strndup(start, len);
@@ -160,38 +160,38 @@ static int check_groups(const char *list, char *const *names, int n)
 		int opens = *s == '{', closes = len > (size_t)opens && s[len - 1] == '}';
 
 		if (opens && s[1] == '{')
-			return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed event list "
-						 "'%s': a group inside a group at '%s' (groups do "
-						 "not nest: one '{' before a group's first event)",
-						 list, s);
+			return pb_fail_msg(-PBENCH_EBAD_EVENT_LIST, "malformed event list "
+					   "'%s': a group inside a group at '%s' (groups do "
+					   "not nest: one '{' before a group's first event)",
+					   list, s);
 		if (opens && open >= 0)
-			return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed event list "
-						 "'%s': '%s' opens a group inside the group '%s' "
-						 "opened (groups do not nest: close it with '}' "
-						 "first)", list, s, names[open]);
+			return pb_fail_msg(-PBENCH_EBAD_EVENT_LIST, "malformed event list "
+					   "'%s': '%s' opens a group inside the group '%s' "
+					   "opened (groups do not nest: close it with '}' "
+					   "first)", list, s, names[open]);
 		if (!strcmp(s, "{}") || (len == 1 && (opens || *s == '}')) ||
 		    (closes && len >= 2 && s[len - 2] == '}'))
-			return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed event list "
-						 "'%s': '%s' %s", list, s, !strcmp(s, "{}") ?
-						 "is an empty group (name its events inside the "
-						 "braces)" : len == 1 ? "is a brace without an event "
-						 "(put it against the event's name: '{a,b}')" :
-						 "closes a group twice (one '}' after its last "
-						 "event)");
+			return pb_fail_msg(-PBENCH_EBAD_EVENT_LIST, "malformed event list "
+					   "'%s': '%s' %s", list, s, !strcmp(s, "{}") ?
+					   "is an empty group (name its events inside the "
+					   "braces)" : len == 1 ? "is a brace without an event "
+					   "(put it against the event's name: '{a,b}')" :
+					   "closes a group twice (one '}' after its last "
+					   "event)");
 		if (opens)
 			open = i;
 		if (closes && open < 0)
-			return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed event list "
-						 "'%s': the '}' of '%s' closes no group (open it with "
-						 "'{' before its first event, or drop the '}')",
-						 list, s);
+			return pb_fail_msg(-PBENCH_EBAD_EVENT_LIST, "malformed event list "
+					   "'%s': the '}' of '%s' closes no group (open it with "
+					   "'{' before its first event, or drop the '}')",
+					   list, s);
 		if (closes)
 			open = -1;
 	}
 	if (open >= 0)
-		return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed event list '%s': the "
-					 "group opened at '%s' is not closed (end its last event "
-					 "with '}')", list, names[open]);
+		return pb_fail_msg(-PBENCH_EBAD_EVENT_LIST, "malformed event list '%s': the "
+				   "group opened at '%s' is not closed (end its last event "
+				   "with '}')", list, names[open]);
 	return 0;
 }
 
@@ -462,23 +462,23 @@ static int resolve_all(struct pbench_counters *c, char **names)
 			const char *s = pbench_event_suggest(names[i]);
 
 			if (s)
-				return pb_set_last_error(err, "unknown event '%s' (did you mean "
-							 "'%s'?)", names[i], s);
-			return pb_set_last_error(err, "unknown event '%s' (see 'pbench list')",
-						 names[i]);
+				return pb_fail_msg(err, "unknown event '%s' (did you mean "
+						   "'%s'?)", names[i], s);
+			return pb_fail_msg(err, "unknown event '%s' (see 'pbench list')",
+					   names[i]);
 		}
 		if (err)
-			return pb_set_last_error(err, "event '%s' cannot be resolved: libpfm4: %s",
-						 names[i], c->ctr[i].ev.why ? c->ctr[i].ev.why :
-						 "failed");
+			return pb_fail_msg(err, "event '%s' cannot be resolved: libpfm4: %s",
+					   names[i], c->ctr[i].ev.why ? c->ctr[i].ev.why :
+					   "failed");
 		for (int j = 0; j < i; j++) {
 			if (!same_event(&c->ctr[j].ev, &c->ctr[i].ev))
 				continue;
 			if (!strcasecmp(names[i], names[j]))
-				return pb_set_last_error(-PBENCH_EDUP_EVENT, "event '%s' is listed "
-							 "twice", names[i]);
-			return pb_set_last_error(-PBENCH_EDUP_EVENT, "event '%s' is the same "
-						 "event as '%s'", names[i], names[j]);
+				return pb_fail_msg(-PBENCH_EDUP_EVENT, "event '%s' is listed "
+						   "twice", names[i]);
+			return pb_fail_msg(-PBENCH_EDUP_EVENT, "event '%s' is the same "
+					   "event as '%s'", names[i], names[j]);
 		}
 	}
 	return 0;
@@ -522,10 +522,10 @@ static int open_anchors(struct pbench_counters *c)
 			attr.exclude_kernel = attr.exclude_hv = 1;
 		fd = pb_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0)
-			return pb_set_last_error(-errno, "a set inherited from this thread needs a "
-						 "disabled copy of '%s' beside it, which could not "
-						 "be opened: %s", c->ctr[i].ev.name,
-						 strerror(errno));
+			return pb_fail(-errno, "a set inherited from this thread needs a "
+				       "disabled copy of '%s' beside it, which could not "
+				       "be opened: %s", c->ctr[i].ev.name,
+				       strerror(errno));
 		c->anchor_fd[k] = fd;
 		c->anchor_type[k] = attr.type;
 		c->nr_anchors++;
@@ -549,7 +549,7 @@ int pbench_counters_open(struct pbench_counters **out, const char *events,
 		return err;
 	if (opts)
 		pb_copy_in(&o, sizeof(o), opts);
-	pb_clear_last_error();
+	pb_fail_clear();
 	n = split_events(events, &names);
 	if (n < 0)
 		return n;

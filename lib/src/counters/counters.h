@@ -156,7 +156,7 @@ double pb_metric_value(int calc, const double *v, int nv, double wall_ns, double
 /* metrics_names.c: the figure decided on (pbench_runs_opts.metric, a contest's), a
  * name, before the events open: the event list and the metrics that count it (*events_out,
  * *metrics_out malloc'ed, NULL: as given), or the name error (-PBENCH_EUNKNOWN_EVENT, its "did
- * you mean" in pbench_counters_last_error()). NULL or "wall-time": the wall time, 0. */
+ * you mean" said by pb_fail_msg()). NULL or "wall-time": the wall time, 0. */
 int pb_metric_target_request(const char *target, const char *events, const char *metrics,
 			     char **events_out, char **metrics_out);
 /* The list base plus the events of the metrics sel selects, each metric's hardware events

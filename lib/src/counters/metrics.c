@@ -435,17 +435,17 @@ int pb_metric_list_check(const char *list)
 	if (!list)
 		return 0;
 	if (!*list)
-		return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "empty metric list (-M takes names "
-					 "or groups, one comma between each: 'pbench list "
-					 "--metrics' shows them)");
+		return pb_fail_msg(-PBENCH_EBAD_EVENT_LIST, "empty metric list (-M takes names "
+				   "or groups, one comma between each: 'pbench list "
+				   "--metrics' shows them)");
 	for (;; p += n + 1) {
 		n = strcspn(p, ",");
 		if (!n)
-			return pb_set_last_error(-PBENCH_EBAD_EVENT_LIST, "malformed metric list "
-						 "'%s': empty name %s (-M takes names or groups, "
-						 "one comma between each)", list, p == list ?
-						 "before the first comma" : !p[0] ?
-						 "after the last comma" : "between commas");
+			return pb_fail_msg(-PBENCH_EBAD_EVENT_LIST, "malformed metric list "
+					   "'%s': empty name %s (-M takes names or groups, "
+					   "one comma between each)", list, p == list ?
+					   "before the first comma" : !p[0] ?
+					   "after the last comma" : "between commas");
 		if (!p[n])
 			return 0;
 	}
@@ -469,9 +469,9 @@ int pb_metric_select(const char *list, unsigned char *sel)
 			    !strcasecmp(w, "all"))
 				sel[m] = hit = 1;
 		if (!hit) {
-			err = pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s' (see "
-						"'pbench list --metrics' for the names and groups)",
-						w);
+			err = pb_fail_msg(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s' (see "
+					  "'pbench list --metrics' for the names and groups)",
+					  w);
 			break;
 		}
 	}

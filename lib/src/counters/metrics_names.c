@@ -78,12 +78,12 @@ static int unknown_target(const char *target)
 	names[n++] = "wall-time";
 	k = pbench_suggest(target, names, n);
 	if (k >= 0 || ev)
-		return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an "
-					 "event nor a derived metric (did you mean '%s'?)", target,
-					 k >= 0 ? names[k] : ev);
-	return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an event "
-				 "nor a derived metric (see 'pbench list' and 'pbench list "
-				 "--metrics')", target);
+		return pb_fail_msg(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an "
+				   "event nor a derived metric (did you mean '%s'?)", target,
+				   k >= 0 ? names[k] : ev);
+	return pb_fail_msg(-PBENCH_EUNKNOWN_EVENT, "unknown metric '%s': neither an event "
+			   "nor a derived metric (see 'pbench list' and 'pbench list "
+			   "--metrics')", target);
 }
 
 int pb_metric_target_request(const char *target, const char *events, const char *metrics,
@@ -99,8 +99,8 @@ int pb_metric_target_request(const char *target, const char *events, const char 
 	if (!target || !strcasecmp(target, "wall-time"))
 		return 0;
 	if (!*target || strchr(target, ','))
-		return pb_set_last_error(-PBENCH_EUNKNOWN_EVENT, "the metric '%s' is not one name: "
-					 "give one event or one derived metric", target);
+		return pb_fail_msg(-PBENCH_EUNKNOWN_EVENT, "the metric '%s' is not one name: "
+				   "give one event or one derived metric", target);
 	if (pb_metric_find(target) >= 0) {
 		if (asprintf(metrics_out, "%s%s%s", metrics ? metrics : "", metrics ? "," : "",
 			     target) < 0) {
@@ -114,8 +114,8 @@ int pb_metric_target_request(const char *target, const char *events, const char 
 	if (err == -PBENCH_EUNKNOWN_EVENT)
 		return unknown_target(target);
 	if (err)
-		return pb_set_last_error(err, "the metric '%s' cannot be resolved: libpfm4: %s",
-					 target, ev.why ? ev.why : pbench_strerror(err));
+		return pb_fail_msg(err, "the metric '%s' cannot be resolved: libpfm4: %s",
+				   target, ev.why ? ev.why : pbench_strerror(err));
 	switch (list_entry(events, target, one, sizeof(one))) {
 	case 0:
 		return 0;

@@ -381,28 +381,25 @@ double pbench_jitter_max_duration_s(int ncpus)
 	return floor(limit / ((double)ncpus * PBENCH_JITTER_MAX_RATE * GAP_SIZE));
 }
 
-int pbench_jitter_check(const struct pbench_jitter_opts *opts, char *why, size_t len)
+int pbench_jitter_check(const struct pbench_jitter_opts *opts)
 {
 	cpu_set_t mask;
 	int n;
 
-	if (!opts || !why || !len)
-		return -EINVAL;
-	*why = 0;
+	pb_fail_clear();
+	if (!opts)
+		return pb_fail(-EINVAL, "%s(): opts is NULL", __func__);
 	n = opts->cpus && opts->ncpus > 0 ? opts->ncpus : 0;
-	if ((opts->flags & PBENCH_JITTER_PREPARED) && n > 1) {
-		snprintf(why, len, "--compare-prepared probes one CPU: give --cpu one CPU, or none "
-			 "to use the one a prepared run would pick");
-		return -EINVAL;
-	}
+	if ((opts->flags & PBENCH_JITTER_PREPARED) && n > 1)
+		return pb_fail_msg(-EINVAL, "--compare-prepared probes one CPU: give --cpu one CPU, "
+				   "or none to use the one a prepared run would pick");
 	if (!n)
 		n = sched_getaffinity(0, sizeof(mask), &mask) ? 1 : CPU_COUNT(&mask);
-	if (opts->duration_s > pbench_jitter_max_duration_s(n)) {
-		snprintf(why, len, "invalid duration '%g' for --duration: the gap buffers of %d "
-			 "CPU%s would not fit in memory; at most %.0f s here", opts->duration_s, n,
-			 n == 1 ? "" : "s", pbench_jitter_max_duration_s(n));
-		return -E2BIG;
-	}
+	if (opts->duration_s > pbench_jitter_max_duration_s(n))
+		return pb_fail_msg(-E2BIG, "invalid duration '%g' for --duration: the gap buffers "
+				   "of %d CPU%s would not fit in memory; at most %.0f s here",
+				   opts->duration_s, n, n == 1 ? "" : "s",
+				   pbench_jitter_max_duration_s(n));
 	return 0;
 }
 

@@ -388,8 +388,7 @@ int pbench_child_wait_any(struct pbench_child *const *ch, int n, double timeout_
 	return r;
 }
 
-int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, const char *what,
-		    char *why, size_t len)
+int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, const char *what)
 {
 	struct pbench_child_opts o = { .size = sizeof(o), .quiet = quiet };
 	struct pbench_child_result res = { .size = sizeof(res) };
@@ -400,9 +399,8 @@ int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, cons
 		return 0;
 	err = pbench_child_start(&ch, argv, &o);
 	if (err) {
-		snprintf(why, len, "cannot run the %s command '%s': %s", what, argv[0],
-			 pbench_strerror(err));
-		return err;
+		return pb_fail_msg(err, "cannot run the %s command '%s': %s", what, argv[0],
+				   pbench_strerror(err));
 	}
 	do
 		err = pbench_child_wait(ch, &res);
@@ -410,19 +408,16 @@ int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, cons
 	pbench_child_free(ch);	/* ends it, with its group, when it was stopped */
 	if (err == -EINTR)
 		return 1;
-	if (err) {
-		snprintf(why, len, "the %s command '%s': %s", what, argv[0], pbench_strerror(err));
-		return err;
-	}
+	if (err)
+		return pb_fail_msg(err, "the %s command '%s': %s", what, argv[0],
+				   pbench_strerror(err));
 	if (res.exited && res.exit_status == 0)
 		return 0;
 	if (res.signaled)
-		snprintf(why, len, "the %s command '%s' was killed by signal %d", what, argv[0],
-			 res.term_signal);
-	else
-		snprintf(why, len, "the %s command '%s' exited with status %d", what, argv[0],
-			 res.exit_status);
-	return -ECANCELED;
+		return pb_fail_msg(-ECANCELED, "the %s command '%s' was killed by signal %d", what,
+				   argv[0], res.term_signal);
+	return pb_fail_msg(-ECANCELED, "the %s command '%s' exited with status %d", what, argv[0],
+			   res.exit_status);
 }
 
 int pb_child_output(char *const argv[], double timeout_s, size_t max, char **out,

@@ -373,6 +373,8 @@ static int child_start(struct pbench_child **out, char *const argv[],
 	char path[4096];
 	int err;
 
+	if (!out)
+		return pb_fail(-EINVAL, "pbench_child_start(): out is NULL");
 	*out = NULL;
 	err = start_check(argv, in, &o, &plan, path, sizeof(path));
 	if (err)

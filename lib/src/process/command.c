@@ -239,7 +239,7 @@ int pbench_command_explain(const char *cmd, int err, char *buf, size_t len)
 	return 0;
 }
 
-int pb_command_copy(char *const *argv, char ***out, const char *what, char *why, size_t len)
+int pb_command_copy(char *const *argv, char ***out, const char *what)
 {
 	char path[4096];
 	int err;
@@ -247,17 +247,12 @@ int pb_command_copy(char *const *argv, char ***out, const char *what, char *why,
 	*out = NULL;
 	if (!argv)
 		return 0;
-	if (!argv[0]) {
-		snprintf(why, len, "the %s command is empty", what);
-		return -EINVAL;
-	}
+	if (!argv[0])
+		return pb_fail_msg(-EINVAL, "the %s command is empty", what);
 	err = pbench_command_resolve(argv[0], path, sizeof(path));
-	if (err) {
-		snprintf(why, len, "the %s command '%s': %s", what, argv[0], pbench_strerror(err));
-		return err;
-	}
+	if (err)
+		return pb_fail_msg(err, "the %s command '%s': %s", what, argv[0],
+				   pbench_strerror(err));
 	*out = pb_argv_dup(argv);
-	if (!*out)
-		snprintf(why, len, "out of memory");
-	return *out ? 0 : -ENOMEM;
+	return *out ? 0 : pb_fail_msg(-ENOMEM, "out of memory");
 }

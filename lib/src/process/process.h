@@ -41,10 +41,10 @@ pid_t pb_child_pid(const struct pbench_child *ch);
 int pb_child_last_cpu(const struct pbench_child *ch);
 /* child.c: a helper command (hyperfine's setup, prepare, cleanup) run to its end, output to
  * /dev/null (quiet 1) or pbench's own: 0 when it exited 0; 1 when *stop ended the wait (it
- * was ended, with its group); -ECANCELED when it failed, or an error of starting it, with why
- * in words ("the setup command 'x' exited with status 1"). argv NULL: nothing to run, 0. */
-int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, const char *what,
-		    char *why, size_t len);
+ * was ended, with its group); -ECANCELED when it failed, or an error of starting it, said
+ * whole by pb_fail_msg() ("the setup command 'x' exited with status 1"). argv NULL: nothing
+ * to run, 0. */
+int pb_child_helper(char *const *argv, int quiet, const volatile int *stop, const char *what);
 /* child.c: a command run to its end with its stdout kept (in a memfd: no pipe to drain
  * while it runs), its stderr to /dev/null, ended after timeout_s (0: none): 0 with *out its
  * whole output, NUL-terminated (free()), at most max bytes, and *res how it ended; or the
@@ -54,7 +54,7 @@ int pb_child_output(char *const argv[], double timeout_s, size_t max, char **out
 		    struct pbench_child_result *res);
 /* command.c: a helper command found now (pbench_command_resolve()) and copied into *out
  * (pb_argv_free()); argv NULL: *out NULL, 0. Errors of resolving it, -EINVAL (empty), -ENOMEM,
- * with why in words. */
-int pb_command_copy(char *const *argv, char ***out, const char *what, char *why, size_t len);
+ * said whole by pb_fail_msg() ("the setup command 'x': command not found"). */
+int pb_command_copy(char *const *argv, char ***out, const char *what);
 
 #endif

@@ -25,15 +25,6 @@
 
 #define MAX_RUNS PBENCH_RUNS_MAX_RUNS
 
-void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->error, sizeof(r->error), fmt, ap);
-	va_end(ap);
-}
-
 void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len)
 {
 	const struct pb_subject *s = &r->subject;
@@ -50,18 +41,12 @@ void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len)
 
 /* ---- options -------------------------------------------------------------------------------- */
 
-int pbench_runs_check(const struct pbench_runs_opts *opts, char *why, size_t len)
+/* What pbench_runs_check() refuses in o, in why; "" when nothing. */
+static void refusal(const struct pbench_runs_opts *opts, char *why, size_t len)
 {
 	struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
-	int err;
 
-	if (!why || !len)
-		return -EINVAL;
 	*why = 0;
-	if ((err = PB_CHECK_STRUCT(opts, pbench_runs_opts, 0, "PBENCH_RUNS_OPTS_INIT"))) {
-		snprintf(why, len, "%s", pbench_strerror(err));
-		return err;
-	}
 	pb_copy_in(&o, sizeof(o), opts);
 	if (o.mode < PBENCH_RUNS_UNPREPARED || o.mode > PBENCH_RUNS_CONTRAST)
 		snprintf(why, len, "opts->mode is %d, not a pbench_runs_mode", o.mode);
@@ -93,15 +78,25 @@ int pbench_runs_check(const struct pbench_runs_opts *opts, char *why, size_t len
 			 "least %d ms", o.interval_ms, PBENCH_RUNS_INTERVAL_MIN_MS);
 	else if (o.interval_ms > 0 && !o.argv)	/* they run on pbench's own thread */
 		snprintf(why, len, "-I shows a command's runs over time: give the command after --");
-	return *why ? -EINVAL : 0;
 }
 
+int pbench_runs_check(const struct pbench_runs_opts *opts)
+{
+	char why[PB_FAIL_LEN];
+	int err;
+
+	if ((err = PB_CHECK_STRUCT(opts, pbench_runs_opts, 0, "PBENCH_RUNS_OPTS_INIT")))
+		return err;
+	refusal(opts, why, sizeof(why));
+	return *why ? pb_fail_msg(-EINVAL, "%s", why) : 0;
+}
+
+/* pbench_runs_new()'s: the refusal after "invalid argument: ", as pbench_runs_new() said it. */
 static int check_opts(struct pbench_runs *r)
 {
-	char why[512];
-	int err = pbench_runs_check(&r->o, why, sizeof(why));
+	int err = pbench_runs_check(&r->o);
 
-	return err ? pb_fail(err, "%s", why) : 0;
+	return err ? pb_fail(err, "%s", pbench_strerror(err)) : 0;
 }
 
 /* The helper commands: found now (a name that is not a command fails here, before anything
@@ -114,7 +109,7 @@ static int copy_helpers(struct pbench_runs *r)
 	int err = 0;
 
 	for (int i = 0; i < 3 && !err; i++)
-		err = pb_command_copy(in[i], &out[i], what[i], r->error, sizeof(r->error));
+		err = pb_command_copy(in[i], &out[i], what[i]);
 	r->setup = out[0];
 	r->prerun = out[1];
 	r->cleanup = out[2];
@@ -288,10 +283,8 @@ static int copy_cpus(struct pbench_runs *r)
 		o->ncpus = 0;
 		return 0;
 	}
-	if (!o->cpus || !o->argv || o->ncpus > CPU_SETSIZE) {
-		pb_runs_set_error(r, "a list of CPUs is for a command's prepared runs");
-		return -EINVAL;
-	}
+	if (!o->cpus || !o->argv || o->ncpus > CPU_SETSIZE)
+		return pb_fail_msg(-EINVAL, "a list of CPUs is for a command's prepared runs");
 	r->cpus = malloc((size_t)o->ncpus * sizeof(*r->cpus));
 	if (!r->cpus)
 		return -ENOMEM;
@@ -299,18 +292,16 @@ static int copy_cpus(struct pbench_runs *r)
 	sched_getaffinity(0, sizeof(allowed), &allowed);
 	for (int i = 0; i < o->ncpus; i++) {
 		r->cpus[i] = o->cpus[i];
-		if (r->cpus[i] < 0 || r->cpus[i] >= CPU_SETSIZE || !CPU_ISSET(r->cpus[i], &allowed)) {
-			pb_runs_set_error(r, "CPU %d is not one this process may run on", o->cpus[i]);
-			return -EINVAL;
-		}
+		if (r->cpus[i] < 0 || r->cpus[i] >= CPU_SETSIZE || !CPU_ISSET(r->cpus[i], &allowed))
+			return pb_fail_msg(-EINVAL, "CPU %d is not one this process may run on",
+					   o->cpus[i]);
 		has_cpu |= r->cpus[i] == o->cpu;
 	}
 	if (o->cpu < 0)
 		o->cpu = r->cpus[0];
-	else if (!has_cpu) {
-		pb_runs_set_error(r, "the prepared CPU %d is not among the command's CPUs", o->cpu);
-		return -EINVAL;
-	}
+	else if (!has_cpu)
+		return pb_fail_msg(-EINVAL, "the prepared CPU %d is not among the command's CPUs",
+				   o->cpu);
 	o->cpus = r->cpus;
 	return 0;
 }
@@ -955,11 +946,6 @@ static const struct pb_run *run_at(const struct pbench_runs *r, int s, int i)
 	const struct pb_set *set = set_at(r, s);
 
 	return set && i >= 0 && i < set->done ? &set->runs[i] : NULL;
-}
-
-const char *pbench_runs_error(const struct pbench_runs *r)
-{
-	return r ? r->error : "";
 }
 
 int pbench_runs_nr_sets(const struct pbench_runs *r)

@@ -481,7 +481,7 @@ void pb_runs_keep(struct pbench_runs *r, struct pb_set *set, struct pb_run *run,
 
 /*
  * One run of the set's subject, kept in the set: 0, 1 when the stop flag cut it short (not a
- * measurement: not kept), or an error (r's error says what). stdout_fd > 0: a command's stdout
+ * measurement: not kept), or an error (pb_fail_msg() says what). stdout_fd > 0: a command's stdout
  * goes there. Each run's CPU noise is probed on the CPU it ran on: the prepared CPU, or for
  * unprepared runs the CPU pbench was on when the run started (sched_getcpu()). That is an
  * approximation: an unprepared workload may migrate mid-run, and a command may start on
@@ -526,11 +526,9 @@ int pb_runs_one(struct pbench_runs *r, struct pb_set *set, int stdout_fd)
 			set->cut = r->run_kind ? r->run_kind : "run";
 		return 1;
 	}
-	if (err) {
-		pb_runs_set_error(r, "cannot run%s%s: %s", is_cmd ? " " : "",
-				  is_cmd ? r->subject.argv[0] : "", pbench_strerror(err));
-		return err;
-	}
+	if (err)
+		return pb_fail_msg(err, "cannot run%s%s: %s", is_cmd ? " " : "",
+				   is_cmd ? r->subject.argv[0] : "", pbench_strerror(err));
 	rusage_delta(&u, &ru0, &ru1);
 	if (run->have_child_ru)	/* without the processes it left, reaped by pbench */
 		u = run->child_ru;
@@ -580,7 +578,7 @@ static void pass_stderr(int fd)
  * One run of the command, checked: its stdout to stdout_fd (0: as the runs'), its stderr kept
  * (written on to pbench's stderr afterwards when show and the run did not fail), under the
  * run kind asked (NULL: a timed run). 0 when it exited 0; -PBENCH_ECMD_FAILED when it exited
- * non-zero or was killed, r's error saying how and the last line of its stderr; 1 stopped;
+ * non-zero or was killed, pb_fail_msg() saying how and the last line of its stderr; 1 stopped;
  * another error. A run ended at the timeout is not a failure here (the runs say it).
  */
 static int run_checked(struct pbench_runs *r, struct pb_set *set, int stdout_fd,
@@ -604,10 +602,9 @@ static int run_checked(struct pbench_runs *r, struct pb_set *set, int stdout_fd,
 		else
 			snprintf(status, sizeof(status), "exit %d", run->exit_status);
 		last_line(efd, line, sizeof(line));
-		pb_runs_set_error(r, "'%s' failed before any timed run: %s; %s%s%s", name, status,
-				  *line ? "the last line of its stderr: '" : "its stderr was empty",
-				  line, *line ? "'" : "");
-		err = -PBENCH_ECMD_FAILED;
+		err = pb_fail_msg(-PBENCH_ECMD_FAILED, "'%s' failed before any timed run: %s; %s%s%s",
+				  name, status, *line ? "the last line of its stderr: '" :
+				  "its stderr was empty", line, *line ? "'" : "");
 	} else if (show) {
 		pass_stderr(efd);
 	}
@@ -641,19 +638,14 @@ void pb_runs_forget(struct pbench_runs *r, struct pb_set *set)
 	set->rests_owed = set->rests_skipped = 0;
 }
 
-/* A helper command (o.setup, o.prepare, o.cleanup): 0, 1 stopped, or an error said in r. */
+/* A helper command (o.setup, o.prepare, o.cleanup): 0, 1 stopped, or an error (pb_fail_msg()). */
 static int helper(struct pbench_runs *r, char **argv, const char *what)
 {
-	char why[sizeof(r->error)];
-	int err = pb_child_helper(argv, r->o.quiet, r->o.stop, what, why, sizeof(why));
-
-	if (err < 0)
-		pb_runs_set_error(r, "%s", why);
-	return err;
+	return pb_child_helper(argv, r->o.quiet, r->o.stop, what);
 }
 
 /* One run after the prerun command (o.prepare, hyperfine's --prepare: not prepared mode):
- * 0, 1 stopped, or an error said in r. */
+ * 0, 1 stopped, or an error (pb_fail_msg()). */
 static int prerun_then_run(struct pbench_runs *r, struct pb_set *set)
 {
 	int err = helper(r, r->prerun, "prepare");
@@ -725,16 +717,16 @@ int pb_runs_make_walk(struct pbench_runs *r, struct pb_set *set)
 		return 0;
 	err = pbench_walk_new(&set->walk, r->subject.walk_bytes, 0);
 	if (err)
-		pb_runs_set_error(r, "cannot make the memory walk's %zu MiB buffer: %s",
-			  r->subject.walk_bytes >> 20, pbench_strerror(err));
-	return err;
+		return pb_fail_msg(err, "cannot make the memory walk's %zu MiB buffer: %s",
+				   r->subject.walk_bytes >> 20, pbench_strerror(err));
+	return 0;
 }
 
 /*
  * Prepare for the set's runs (pbench_prepare's handlers restore on SIGINT/SIGTERM as well),
  * with extra PBENCH_PREPARE_* flags (a duet: no pinning): 0 prepared (the set says how;
  * pb_runs_unprepare() after the runs), 1 stopped while preparing (everything restored,
- * set->stop says so), or an error (r's error says what).
+ * set->stop says so), or an error (pb_fail_msg() says what).
  */
 int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra)
 {
@@ -758,11 +750,9 @@ int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra)
 		set->stop = PBENCH_RUNS_STOP_INTERRUPTED;
 		return 1;	/* stopped while preparing: everything was restored */
 	}
-	if (err) {
-		pb_runs_set_error(r, "cannot prepare%s: %s", r->o.cpu >= 0 ? " the CPU" : "",
-			  pbench_strerror(err));
-		return err;
-	}
+	if (err)
+		return pb_fail_msg(err, "cannot prepare%s: %s", r->o.cpu >= 0 ? " the CPU" : "",
+				   pbench_strerror(err));
 	set->prepared = 1;
 	set->cpu = pbench_prepared_cpu(p);
 	/* A command run before (the check run, unpinned) ended elsewhere: the first prepared
@@ -794,16 +784,19 @@ int pb_runs_prepare(struct pbench_runs *r, struct pb_set *set, unsigned extra)
 void pb_runs_unprepare(struct pbench_runs *r, struct pb_set *set)
 {
 	struct pbench_prepared *p = set->prep;
+	struct pb_fail_saved saved;
 
 	(void)r;
 	if (!p)
 		return;
 	set->prep = NULL;
+	pb_fail_save(&saved);	/* a failure of the runs keeps its words; restore_err says this */
 	if (!set->rival_pid)
 		set->rival_pid = pbench_cpu_rival(set->cpu);
 	set->restore_err = pbench_prepared_restore(p);
 	set->restored_by = pbench_prepared_signal(p);
 	pbench_prepared_free(p);
+	pb_fail_restore(&saved);
 }
 
 /* What a set prepared by another object's set has: its CPU, steps and priority (prep too,
@@ -864,27 +857,29 @@ static void check_cpu(struct pbench_runs *r)
  * is kept only when nothing failed before. */
 static void cleanup(struct pbench_runs *r, int *err)
 {
-	char saved[sizeof(r->error)];
+	struct pb_fail_saved saved;
 	int cerr;
 
-	memcpy(saved, r->error, sizeof(saved));
+	pb_fail_save(&saved);
 	cerr = helper(r, r->cleanup, "cleanup");
 	if (*err > 0)
 		*err = 0;	/* a set stopped while warming up or preparing */
 	if (*err)
-		memcpy(r->error, saved, sizeof(saved));
+		pb_fail_restore(&saved);
 	else if (cerr < 0)
 		*err = cerr;
 }
 
 int pbench_runs_run(struct pbench_runs *r)
 {
+	struct pb_fail_saved saved;
 	int err = 0, done = 0;
 
+	pb_fail_clear();
 	if (!r)
-		return -EINVAL;
+		return pb_fail(-EINVAL, "%s(): r is NULL", __func__);
 	if (r->ran)
-		return -EALREADY;
+		return pb_fail(-EALREADY, "%s(): the runs ran already (call it once)", __func__);
 	r->ran = 1;
 	err = helper(r, r->setup, "setup");
 	if (err)
@@ -907,6 +902,7 @@ int pbench_runs_run(struct pbench_runs *r)
 		set->walk = NULL;
 	}
 	cleanup(r, &err);
+	pb_fail_save(&saved);	/* the failure's words, whatever the checks below leave */
 	pb_runs_speed_factors(r);
 	for (int s = 0; s < r->nsets; s++) {
 		pb_runs_analyze(&r->sets[s]);
@@ -915,5 +911,9 @@ int pbench_runs_run(struct pbench_runs *r)
 	if (done)
 		check_cpu(r);
 	r->interrupted = stopped(r);
+	if (err)
+		pb_fail_restore(&saved);
+	else
+		pb_fail_clear();
 	return err ? err : r->interrupted ? -EINTR : 0;
 }

@@ -212,7 +212,6 @@ struct pbench_runs {
 	int nr_mem;
 	int interrupted;		/* *o.stop was seen */
 	int ran;
-	char error[512];		/* the last failure in words */
 	char *metrics;			/* o.metrics, copied */
 	unsigned char *mshow;		/* pbench_metric_nr(): 1 the metric is the set's */
 	int *mlist;			/* the shown metrics' indices, nmetrics of them */
@@ -260,8 +259,6 @@ struct pb_run *pb_runs_next(struct pbench_runs *r, struct pb_set *set);
 struct pbench_cpu_probe *pb_runs_probe(struct pbench_runs *r, int cpu);
 
 /* runs.c, for runs_exec.c and the writers */
-void pb_runs_set_error(struct pbench_runs *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 void pb_runs_subject_desc(const struct pbench_runs *r, char *buf, size_t len);
 const struct pb_set *pb_runs_set_of(const struct pbench_runs *r, int mode);
 double pb_runs_median_field(const struct pb_set *s, size_t off);

@@ -263,10 +263,10 @@ int pb_stats_gate_on(const double *base, size_t nb, const double *now, size_t nn
 }
 
 int pbench_stats_gate(const double *base, size_t nb, const double *now, size_t nn, double pct,
-		      double confidence, char *why, size_t len)
+		      double confidence, char *sentence, size_t len)
 {
 	return pb_stats_gate_on(base, nb, now, nn, pct, confidence, NULL, 0,
-				GATE_OCCASION_FLOOR_PCT, why, len);
+				GATE_OCCASION_FLOOR_PCT, sentence, len);
 }
 
 /* ---- times adjusted by the speed readings ---------------------------------------------------- */
@@ -410,9 +410,11 @@ void pb_stats_gate_words(const struct pb_gate_est *g, int rc, double pct, double
 
 int pbench_stats_gate_speed(const double *base, const double *base_f, size_t nb,
 			    const double *now, const double *now_f, size_t nn, double pct,
-			    double confidence, double residual_pct, const char *reading, char *why,
-			    size_t len)
+			    double confidence, double residual_pct, const char *reading,
+			    char *sentence, size_t len)
 {
+	char *why = sentence;
+
 	struct pb_gate_est g;
 	char r[160];
 	int err, rc;

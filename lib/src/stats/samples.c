@@ -527,8 +527,8 @@ static int check_times(const struct sample_set *v, const char *name, char *why, 
 	return 0;
 }
 
-int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t len,
-			    const char *name, const char *unit, char *why, size_t wlen)
+static int add_text(struct pbench_samples *s, const char *text, size_t len, const char *name,
+		    const char *unit, char *why, size_t wlen)
 {
 	const char *nul;
 	size_t at = 0;
@@ -581,8 +581,8 @@ int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t l
 }
 
 
-int pbench_samples_add_file(struct pbench_samples *s, const char *path, const char *unit,
-			    char *why, size_t wlen)
+int pb_samples_add_file(struct pbench_samples *s, const char *path, const char *unit,
+			char *why, size_t wlen)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -594,8 +594,33 @@ int pbench_samples_add_file(struct pbench_samples *s, const char *path, const ch
 	}
 	err = pb_input_read(path, SAMPLES_FILE_MAX, NULL, &text, &len, why, wlen);
 	if (!err)
-		err = pbench_samples_add_text(s, text, len, strcmp(path, "-") ? path : "stdin",
-					      unit, why, wlen);
+		err = add_text(s, text, len, strcmp(path, "-") ? path : "stdin", unit, why, wlen);
 	free(text);
 	return err;
+}
+
+/* A reader's failure said whole, in the words it wrote in why (none: the code's own). */
+int pb_samples_said(int err, const char *why)
+{
+	return err < 0 && *why ? pb_fail_msg(err, "%s", why) : err;
+}
+
+/* The words of a failure as pbench analyze said them: 512 bytes at most. */
+#define WHY_LEN 512
+
+int pbench_samples_add_text(struct pbench_samples *s, const char *text, size_t len,
+			    const char *name, const char *unit)
+{
+	char why[WHY_LEN] = "";
+
+	pb_fail_clear();
+	return pb_samples_said(add_text(s, text, len, name, unit, why, sizeof(why)), why);
+}
+
+int pbench_samples_add_file(struct pbench_samples *s, const char *path, const char *unit)
+{
+	char why[WHY_LEN] = "";
+
+	pb_fail_clear();
+	return pb_samples_said(pb_samples_add_file(s, path, unit, why, sizeof(why)), why);
 }

@@ -28,6 +28,13 @@ static inline int pb_run_measured(int timed_out)
  * pbench_stats_verdict(). */
 #define PB_VERDICT_LOOK_FACTOR 10
 
+/* samples.c: pbench_samples_add_file() with its failure in why (wlen bytes), for a reader
+ * that says it in words of its own (samples_baseline.c); and a failure err said whole
+ * (pb_fail_msg()) in the words why holds ("": err as it is), returned. */
+int pb_samples_add_file(struct pbench_samples *s, const char *path, const char *unit,
+			char *why, size_t wlen);
+int pb_samples_said(int err, const char *why);
+
 /* samples_report.c, for the text of pbench_samples_write_text() (measure/samples_text.c, on
  * measure's pbench_summary_write_text()): the sets analyzed (0: not analyzed, or s NULL), set
  * i's runs left out (PB_RUN_LEFT_OUT), and the comparisons' text after the summaries, wrapped

@@ -68,21 +68,19 @@ static int take_times(const struct pbench_samples *s, int k, const char *path, d
 	return 0;
 }
 
-int pbench_samples_baseline(const char *path, const char *name, double **out, size_t *n,
-			    char *why, size_t wlen, char *warn, size_t warnlen)
+static int baseline(const char *path, const char *name, double **out, size_t *n, char *why,
+		    size_t wlen, char *warn, size_t warnlen)
 {
 	struct pbench_samples *s = NULL;
 	char buf[512] = "";
 	int err, k;
 
-	if (!path || !out || !n || !why || !wlen || !warn || !warnlen)
-		return pb_fail(-EINVAL, "%s(): an argument is NULL or 0", __func__);
 	*out = NULL;
 	*n = 0;
 	warn[0] = why[0] = 0;
 	err = pbench_samples_new(&s);
 	if (!err)
-		err = pbench_samples_add_file(s, path, NULL, buf, sizeof(buf));
+		err = pb_samples_add_file(s, path, NULL, buf, sizeof(buf));
 	if (err > 0 && pbench_samples_warning(s))
 		snprintf(warn, warnlen, "%s", pbench_samples_warning(s));
 	if (err < 0 && err != -EINVAL && err != -EILSEQ && err != -ENODATA) {
@@ -97,4 +95,15 @@ int pbench_samples_baseline(const char *path, const char *name, double **out, si
 	}
 	pbench_samples_free(s);
 	return err;
+}
+
+int pbench_samples_baseline(const char *path, const char *name, double **out, size_t *n,
+			    char *warn, size_t warnlen)
+{
+	char why[1024] = "";	/* as pbench compare said them */
+
+	pb_fail_clear();
+	if (!path || !out || !n || !warn || !warnlen)
+		return pb_fail(-EINVAL, "%s(): an argument is NULL or 0", __func__);
+	return pb_samples_said(baseline(path, name, out, n, why, sizeof(why), warn, warnlen), why);
 }

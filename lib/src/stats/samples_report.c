@@ -149,17 +149,12 @@ static int pair_by_name(struct pbench_samples *s, char *why, size_t wlen)
 	return err;
 }
 
-int pbench_samples_analyze(struct pbench_samples *s, double confidence, double same_pct,
-			   char *why, size_t wlen)
+static int analyze(struct pbench_samples *s, double confidence, double same_pct, char *why,
+		   size_t wlen)
 {
-	char scratch[8];
 	size_t one;
 	int err;
 
-	if (!why || !wlen) {
-		why = scratch;
-		wlen = sizeof(scratch);
-	}
 	*why = 0;
 	if (!s || !(confidence > 0 && confidence < 1) || !(same_pct >= 0)) {
 		snprintf(why, wlen, "confidence must be between 0 and 1, same_pct 0 or more");
@@ -529,4 +524,12 @@ int pbench_samples_write_markdown(const struct pbench_samples *s, FILE *f)
 		md_versus(f, s, i);
 	}
 	return pb_stream_end(f);
+}
+
+int pbench_samples_analyze(struct pbench_samples *s, double confidence, double same_pct)
+{
+	char why[512] = "";	/* as pbench analyze said them */
+
+	pb_fail_clear();
+	return pb_samples_said(analyze(s, confidence, same_pct, why, sizeof(why)), why);
 }
