@@ -95,11 +95,7 @@ if (@getters) {
 } else {
 	ok("no error getter but pbench_strerror()");
 }
-# The parsers of the command line that h35-cli moves out of the library (into cli/), the
-# last users of a why buffer: not in the API of the library once they go.
-my %cli_parser = map { $_ => 1 } qw(suggest_choice command_words cpus_parse_words
-	format_parse_in output_check_name);
-my @why = grep { !$cli_parser{$_} && $fn{$_} =~ /\b(why|wlen)\b/ } @fns;
+my @why = grep { $fn{$_} =~ /\b(why|wlen)\b/ } @fns;
 if (@why) {
 	bad("why buffers", "a caller\x27s buffer for a failure\x27s reason (say it with pb_fail, " .
 	    "read it with pbench_strerror): " . join(" ", map { "pbench_$_" } @why));
