@@ -19,11 +19,11 @@ static void check_usage(FILE *f)
 /* The findings in each format asked for (cli_out_write): the library's writers. */
 static int write_report(void *arg, int fmt, FILE *f)
 {
-	struct pbench_env *env = arg;
+	struct pbench_check *env = arg;
 
 	if (fmt == CLI_FMT_JSON)
-		return pbench_env_write_json(env, f);
-	return pbench_env_write_text(env, f, cli_term_color(f) ? PBENCH_ENV_WRITE_COLOR : 0,
+		return pbench_check_write_json(env, f);
+	return pbench_check_write_text(env, f, cli_term_color(f) ? PBENCH_CHECK_WRITE_COLOR : 0,
 				     cli_term_width(f));
 }
 
@@ -56,7 +56,7 @@ int cmd_check(int argc, char **argv)
 	};
 	struct check_opts o = { .cpus = calloc(MAX_TARGETS, sizeof(int)) };
 	int strict, n, err, rc;
-	struct pbench_env *env;
+	struct pbench_check *env;
 	struct cli_out out;
 
 	if (!o.cpus)
@@ -71,7 +71,7 @@ int cmd_check(int argc, char **argv)
 	}
 	strict = o.strict;
 	n = o.n;
-	err = pbench_env_check(&env, n ? o.cpus : NULL, n, 0);
+	err = pbench_check(&env, n ? o.cpus : NULL, n, 0);
 	free(o.cpus);
 	if (err) {
 		/* its words before cli_out_close() calls the library again */
@@ -88,8 +88,8 @@ int cmd_check(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	rc = cli_out_write(&out, write_report, env);
-	if (strict && strcmp(pbench_env_verdict(env), "ready"))
+	if (strict && strcmp(pbench_check_verdict(env), "ready"))
 		rc = EXIT_RUNTIME;
-	pbench_env_free(env);
+	pbench_check_free(env);
 	return cli_out_close(&out, 1, rc);
 }

@@ -377,7 +377,7 @@ static int make_argvs(struct compare_opts *o)
 	if (!rc)
 		rc = cli_run_helpers(&o->run, o->shell, 0);
 	o->co.setup = o->run.argv[0];
-	o->co.prepare = o->run.argv[1];
+	o->co.prerun = o->run.argv[1];
 	o->co.cleanup = o->run.argv[2];
 	return rc;
 }

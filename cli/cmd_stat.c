@@ -327,7 +327,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	if (rc)
 		return rc;
 	o->ro.setup = o->run.argv[0];
-	o->ro.prepare = o->run.argv[1];
+	o->ro.prerun = o->run.argv[1];
 	o->ro.cleanup = o->run.argv[2];
 	if (o->ro.target_sem_pct > 0 && !(o->ro.max_time_s > 0))
 		o->ro.max_time_s = PBENCH_RUNS_SEM_DEFAULT_MAX_TIME_S;

@@ -46,7 +46,7 @@ int cli_stop_die(int sig);
 /* ---- terminals (term.c) --------------------------------------------------------------------- */
 /*
  * The width prose written to f wraps at (the opts' text_width of runs, contests and the jitter
- * probe, the width of pbench_env_write_text() and pbench_samples_write_text()), as git's
+ * probe, the width of pbench_check_write_text() and pbench_samples_write_text()), as git's
  * term_columns(): COLUMNS when set to a whole number from 0 to 10000 (0: no wrapping; how a
  * script or a test gets wrapped text from a pipe), else a terminal's width (80 when it cannot
  * be read), else 0.

@@ -23,7 +23,7 @@
 #include "pbench/counters.h"
 #include "pbench/child.h"
 #include "pbench/listing.h"
-#include "pbench/env.h"
+#include "pbench/check.h"
 #include "pbench/system.h"
 #include "pbench/stats.h"
 #include "pbench/measure.h"

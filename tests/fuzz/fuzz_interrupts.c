@@ -2,7 +2,7 @@
 /*
  * /proc/interrupts and /proc/softirqs (the same layout): the header through pb_irq_column(),
  * every row through pb_irq_parse_line(), for a few CPUs, the way both callers do it: the noise
- * probe (noise.c) with lines cut at '\n', the irq.affinity check (env_irq.c) with getline()'s
+ * probe (noise.c) with lines cut at '\n', the irq.affinity check (check_irq.c) with getline()'s
  * lines that keep it.
  */
 #include "fuzz.h"

@@ -701,7 +701,7 @@ Test(contest, setup_prepare_cleanup)
 	snprintf(cmd[1], sizeof(cmd[1]), "echo P >> %s", path);
 	snprintf(cmd[2], sizeof(cmd[2]), "echo C >> %s", path);
 	o.setup = setup;
-	o.prepare = prep;
+	o.prerun = prep;
 	o.cleanup = clean;
 	o.warmup_runs = 1;
 	o.max_rounds = 10;
@@ -873,7 +873,7 @@ Test(contest, bad_options_and_entrants)
 	cr_assert_eq(pbench_contest_new(&c, &o), -PBENCH_EUNKNOWN_EVENT);
 	pbench_contest_free(c);
 	o = quick_opts();
-	o.prepare = missing;
+	o.prerun = missing;
 	cr_assert_eq(pbench_contest_new(&c, &o), -PBENCH_ENOT_FOUND);
 	pbench_contest_free(c);
 	o = quick_opts();

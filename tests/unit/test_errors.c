@@ -134,9 +134,9 @@ Test(errors, out_null_is_refused_and_said, .init = logging)
 	err = pbench_counters_open(NULL, "task-clock", NULL);
 	cr_assert_eq(err, -EINVAL);
 	expect_has(pbench_strerror(err), "pbench_counters_open(): out is NULL");
-	err = pbench_env_check(NULL, NULL, 0, PBENCH_ENV_NO_WINDOW);
+	err = pbench_check(NULL, NULL, 0, PBENCH_CHECK_NO_WINDOW);
 	cr_assert_eq(err, -EINVAL);
-	expect_has(pbench_strerror(err), "pbench_env_check(): out is NULL");
+	expect_has(pbench_strerror(err), "pbench_check(): out is NULL");
 	err = pbench_child_start(NULL, (char *[]){ "true", NULL }, NULL);
 	cr_assert_eq(err, -EINVAL);
 	expect_has(pbench_strerror(err), "pbench_child_start(): out is NULL");

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The prepared mode's CPU pick among equally idle CPUs (env_pick.c, pb_pick_steadiest): the
+ * The prepared mode's CPU pick among equally idle CPUs (check_pick.c, pb_pick_steadiest): the
  * steadiest by the reference loop, for a table of probes with known answers. White-box: the
  * probes themselves are live and this machine has one candidate (CPU 1), so the choice is
- * tested on their numbers; pbench_cpu_pick() on recorded trees is test_env.c.
+ * tested on their numbers; pbench_cpu_pick() on recorded trees is test_check.c.
  */
 #include <criterion/criterion.h>
 #include <math.h>

@@ -72,7 +72,7 @@ Test(runs, helpers_in_order_and_number)
 	o.runs = 3;
 	o.warmup_runs = 2;
 	o.setup = setup;
-	o.prepare = prepare;
+	o.prerun = prepare;
 	o.cleanup = cleanup;
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
 	/* copied: the caller's arrays may go */
@@ -104,7 +104,7 @@ Test(runs, a_failing_prepare_is_said_and_cleaned_up)
 	cleanup = sh_append(path, "C", 0);
 	o.argv = cmd;
 	o.runs = 3;
-	o.prepare = prepare;
+	o.prerun = prepare;
 	o.cleanup = cleanup;
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
 	cr_assert_eq(pbench_runs_run(r), -ECANCELED);

@@ -11,14 +11,14 @@
 
 #include "testutil.h"
 
-static char *env_text(struct pbench_env *env, int width)
+static char *env_text(struct pbench_check *env, int width)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	cr_assert_not_null(f);
-	cr_assert_eq(pbench_env_write_text(env, f, 0, width), 0);
+	cr_assert_eq(pbench_check_write_text(env, f, 0, width), 0);
 	fclose(f);
 	return buf;
 }
@@ -28,17 +28,17 @@ static char *env_text(struct pbench_env *env, int width)
  * same order, and width 0 is that unwrapped text, with lines over 200 columns. */
 Test(wrap, env_text)
 {
-	struct pbench_env *env = NULL;
+	struct pbench_check *env = NULL;
 	char *flat, *wrapped90, *save = NULL;
 	size_t longest = 0;
 
 	use_tree("intel-laptop");
-	cr_assert_eq(pbench_env_check(&env, NULL, 0, PBENCH_ENV_NO_WINDOW), 0);
+	cr_assert_eq(pbench_check(&env, NULL, 0, PBENCH_CHECK_NO_WINDOW), 0);
 	flat = env_text(env, 0);
 	wrapped90 = env_text(env, 90);
-	cr_expect_eq(pbench_env_write_text(env, stdout, 0, -1), -EINVAL);
-	cr_expect_eq(pbench_env_write_text(NULL, stdout, 0, 90), -EINVAL);
-	pbench_env_free(env);
+	cr_expect_eq(pbench_check_write_text(env, stdout, 0, -1), -EINVAL);
+	cr_expect_eq(pbench_check_write_text(NULL, stdout, 0, 90), -EINVAL);
+	pbench_check_free(env);
 	for (char *p = flat, *w = wrapped90; *p || *w;) {	/* the same words */
 		p += strspn(p, " \n");
 		w += strspn(w, " \n");

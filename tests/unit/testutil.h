@@ -123,13 +123,13 @@ static inline void use_tree(const char *name)
 }
 
 /* The one finding with this id and cpu (-1: machine-wide); fails if missing or repeated. */
-static inline const struct pbench_check *find_check(const struct pbench_env *env,
+static inline const struct pbench_check_finding *find_check(const struct pbench_check *env,
 						      const char *id, int cpu)
 {
-	const struct pbench_check *found = NULL;
+	const struct pbench_check_finding *found = NULL;
 
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
+	for (int i = 0; i < pbench_check_nr(env); i++) {
+		const struct pbench_check_finding *c = pbench_check_get(env, i);
 
 		if (strcmp(c->id, id) || c->cpu != cpu)
 			continue;

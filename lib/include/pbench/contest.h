@@ -116,7 +116,7 @@ struct pbench_contest_opts {
 	int reference;			/* the entrant the others are compared with */
 	double timeout_s;		/* > 0: a run of a command still going is ended after it */
 	char *const *setup;		/* a command run once before everything (NULL: none) */
-	char *const *prepare;		/* run before each run (a duet: each round), not timed:
+	char *const *prerun;		/* run before each run (a duet: each round), not timed:
 					 * hyperfine's --prepare, not prepared mode */
 	char *const *cleanup;		/* once after the rounds, also when they were stopped */
 	uint64_t seed;			/* of the random orders (0: from the clock) */
@@ -217,7 +217,7 @@ struct pbench_contest;
  * Check opts and open the events (names are checked now); no entrant yet, nothing runs.
  * Errors: -EINVAL (NULL, a size of 0, a value out of range, the duet CPUs the same or not
  * allowed, or given without the duet order), the name errors of pbench_counters_open(), the errors of
- * pbench_command_resolve() for the setup, prepare and cleanup commands, -ENOMEM; *out is NULL
+ * pbench_command_resolve() for the setup, prerun and cleanup commands, -ENOMEM; *out is NULL
  * then, and pbench_strerror() of the error says which in the words pbench compare prints
  * ("the duet's two CPUs are the same (2): a duet needs two").
  */

@@ -108,7 +108,7 @@ struct pbench_history_record {
 					 * (NULL: none) */
 	/* The machine's fingerprint. In: a field left NULL is the machine's own (host and,
 	 * with env, its findings; pbench_version() for the version). */
-	const struct pbench_env *env;
+	const struct pbench_check *env;
 	const char *cpu_model;
 	const char *microcode;
 	const char *kernel;

@@ -35,7 +35,7 @@ extern "C" {
  * gives, text_width columns, 0 (the default) for none, one line each; negative is -EINVAL;
  * tables are never wrapped. An object made from options takes it there, once, for every text
  * it writes (pbench_runs_opts, pbench_contest_opts, pbench_jitter_opts: .text_width); one
- * made without takes it as its text writer's last argument (pbench_env_write_text(),
+ * made without takes it as its text writer's last argument (pbench_check_write_text(),
  * pbench_samples_write_text()). A terminal's width is the caller's to find (pbench's is
  * COLUMNS, else the terminal's, else 0 for a file or a pipe).
  *

@@ -111,7 +111,7 @@ struct pbench_runs_opts {
 	 * the error pbench_runs_run() returns. */
 	long warmup_runs;
 	char *const *setup;
-	char *const *prepare;		/* hyperfine's --prepare, before each run: not prepared
+	char *const *prerun;		/* hyperfine's --prepare, before each run: not prepared
 					 * mode (pbench_prepare(), PBENCH_RUNS_PREPARED) */
 	char *const *cleanup;
 	/* Derived metrics to make (perf stat's -M): names or groups, comma-separated
@@ -151,7 +151,7 @@ enum pbench_runs_flags {
 	PBENCH_RUNS_PRIORITY_CACHE = 1 << 1,
 	PBENCH_RUNS_REPROBE = 1 << 2,
 	/* A command runs once before anything is timed or prepared (its check run, after the
-	 * setup command and o.prepare), and one that exits non-zero or is killed there ends
+	 * setup command and o.prerun), and one that exits non-zero or is killed there ends
 	 * pbench_runs_run() at once with -PBENCH_ECMD_FAILED (its status and the last line of
 	 * its stderr in pbench_strerror() of it). With this flag there is no check run: a command
 	 * that fails is timed, its runs counted as failed (hyperfine's --ignore-failure). */

@@ -4,14 +4,14 @@
 #ifndef PBENCH_H_SYSTEM
 #define PBENCH_H_SYSTEM
 
-#include "env.h"
+#include "check.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------------------------
- * System facts the counters path needs (sysfs.c). Like every read outside pbench_env_check()
+ * System facts the counters path needs (sysfs.c). Like every read outside pbench_check()
  * (and pbench_cpus_present()), these read the live machine: PBENCH_SYSFS_ROOT and
  * PBENCH_PROCFS_ROOT are for the checks only.
  */

@@ -3,7 +3,7 @@
  * CPU lists: the kernel's cpulists ("0-3,6", as /sys prints them and as --cpu takes them) to
  * bitmaps and back, and the public parsers of a --cpu list against this process's CPUs or the
  * machine's present ones. What the checks read of them (isolated, nohz_full) is
- * check/env_cpuset.c's.
+ * check/check_cpuset.c's.
  */
 #include <ctype.h>
 #include <errno.h>

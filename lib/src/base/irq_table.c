@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The one parser of /proc/interrupts (and of /proc/softirqs, which has the same layout): rows
- * and columns only, no reading. A leaf under the irq.affinity check (env_irq.c) and the
+ * and columns only, no reading. A leaf under the irq.affinity check (check_irq.c) and the
  * per-CPU noise probe (noise.c).
  */
 #include <ctype.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The one parser of /proc/interrupts (and of /proc/softirqs, which has the same layout),
- * irq_table.c: used by the irq.affinity check (env_irq.c) and by the per-CPU noise probe
+ * irq_table.c: used by the irq.affinity check (check_irq.c) and by the per-CPU noise probe
  * (noise.c). Never installed.
  */
 #ifndef PBENCH_IRQ_TABLE_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What the library's JSON writers (report_json.c, jitter_report.c, runs_json.c,
- * samples_report.c, env_report.c, events_report.c) share. Never installed. */
+ * samples_report.c, check_report.c, events_report.c) share. Never installed. */
 #ifndef PBENCH_JSONUTIL_H
 #define PBENCH_JSONUTIL_H
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one way the library reads /sys and /proc. Inside the checks (pbench_env_check(), between
+ * The one way the library reads /sys and /proc. Inside the checks (pbench_check(), between
  * pb_recorded_begin() and pb_recorded_end()), PBENCH_SYSFS_ROOT=DIR makes /sys/X read as DIR/X
  * and PBENCH_PROCFS_ROOT=DIR makes /proc/X read as DIR/X, so checks can run on recorded trees of
  * other machines. Everything else (noise probes, CPU picking for a run, jitter, event listing)

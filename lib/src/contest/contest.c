@@ -231,7 +231,7 @@ int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_
 	if (!err)
 		err = pb_command_copy(c->o.setup, &c->setup, "setup");
 	if (!err)
-		err = pb_command_copy(c->o.prepare, &c->prerun, "prepare");
+		err = pb_command_copy(c->o.prerun, &c->prerun, "prepare");
 	if (!err)
 		err = pb_command_copy(c->o.cleanup, &c->cleanup, "cleanup");
 	if (err) {
@@ -240,7 +240,7 @@ int pbench_contest_new(struct pbench_contest **out, const struct pbench_contest_
 	}
 	c->o.events = c->events;
 	c->o.setup = c->setup;
-	c->o.prepare = c->prerun;
+	c->o.prerun = c->prerun;
 	c->o.cleanup = c->cleanup;
 	c->next_look = c->o.min_rounds;
 	c->rng = c->o.seed ? c->o.seed : pbench_ticks() | 1;

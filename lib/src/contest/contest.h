@@ -70,7 +70,7 @@ struct pb_entrant {
 struct pbench_contest {
 	struct pbench_contest_opts o;	/* the caller's, completed with the defaults */
 	char *events;
-	char **setup, **prerun, **cleanup;	/* prerun: o.prepare, before each run */
+	char **setup, **prerun, **cleanup;	/* prerun: o.prerun, before each run */
 	struct pb_entrant *e;
 	int n, cap;
 	long rounds;

@@ -25,7 +25,7 @@
 
 /* ---- one run -------------------------------------------------------------------------------- */
 
-/* Entrant i's next run, after the prerun command (o.prepare): 0, 1 stopped, or an error
+/* Entrant i's next run, after the prerun command (o.prerun): 0, 1 stopped, or an error
  * (pb_fail_msg()). */
 static int run_one(struct pbench_contest *c, int i, int keep)
 {

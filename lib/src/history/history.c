@@ -206,13 +206,13 @@ static const char *const fp_names[8] = { "cpu_model", "microcode", "kernel", "go
 					 "isolation", "virt", "pbench_version" };
 
 /* The value of the env's first finding id, or of the file, into buf. */
-static const char *machine_fact(const struct pbench_env *env, const char *id, const char *file,
+static const char *machine_fact(const struct pbench_check *env, const char *id, const char *file,
 				char *buf, size_t len)
 {
-	int n = env ? pbench_env_nr(env) : 0;
+	int n = env ? pbench_check_nr(env) : 0;
 
 	for (int i = 0; i < n; i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
+		const struct pbench_check_finding *c = pbench_check_get(env, i);
 
 		if (c && !strcmp(c->id, id)) {
 			snprintf(buf, len, "%s", c->value);

@@ -113,7 +113,7 @@ struct pb_hfp {
 struct pb_hbatch {
 	int have_fp;
 	const char *given[8];		/* the fingerprint fields of the first record */
-	const struct pbench_env *env;
+	const struct pbench_check *env;
 	struct pb_hfp fp;
 	int64_t machine_id;
 	const char *doc;		/* the document of doc_id */

@@ -103,7 +103,7 @@ static int check_opts(struct pbench_runs *r)
  * runs), copied. */
 static int copy_helpers(struct pbench_runs *r)
 {
-	char *const *in[] = { r->o.setup, r->o.prepare, r->o.cleanup };
+	char *const *in[] = { r->o.setup, r->o.prerun, r->o.cleanup };
 	char **out[3] = { NULL, NULL, NULL };
 	static const char *const what[] = { "setup", "prepare", "cleanup" };
 	int err = 0;
@@ -114,7 +114,7 @@ static int copy_helpers(struct pbench_runs *r)
 	r->prerun = out[1];
 	r->cleanup = out[2];
 	r->o.setup = r->setup;
-	r->o.prepare = r->prerun;
+	r->o.prerun = r->prerun;
 	r->o.cleanup = r->cleanup;
 	return err;
 }
@@ -1149,7 +1149,7 @@ void pbench_runs_free(struct pbench_runs *r)
 		pbench_cpu_probe_free(r->probes[c]);
 	free(r->probes);
 	free(r->cpus);
-	pbench_env_free(r->env);
+	pbench_check_free(r->env);
 	if (!r->speed_borrowed)
 		pbench_speed_free(r->speed);
 	pb_argv_free(r->setup);

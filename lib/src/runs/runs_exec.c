@@ -638,13 +638,13 @@ void pb_runs_forget(struct pbench_runs *r, struct pb_set *set)
 	set->rests_owed = set->rests_skipped = 0;
 }
 
-/* A helper command (o.setup, o.prepare, o.cleanup): 0, 1 stopped, or an error (pb_fail_msg()). */
+/* A helper command (o.setup, o.prerun, o.cleanup): 0, 1 stopped, or an error (pb_fail_msg()). */
 static int helper(struct pbench_runs *r, char **argv, const char *what)
 {
 	return pb_child_helper(argv, r->o.quiet, r->o.stop, what);
 }
 
-/* One run after the prerun command (o.prepare, hyperfine's --prepare: not prepared mode):
+/* One run after the prerun command (o.prerun, hyperfine's --prepare: not prepared mode):
  * 0, 1 stopped, or an error (pb_fail_msg()). */
 static int prerun_then_run(struct pbench_runs *r, struct pb_set *set)
 {
@@ -845,12 +845,12 @@ static void check_cpu(struct pbench_runs *r)
 	int cpu = last->prepared ? last->cpu : r->o.cpu;
 	const int *cpus;
 
-	if (pbench_env_check(&r->env, cpu >= 0 ? &cpu : NULL, cpu >= 0,
-			     PBENCH_ENV_NO_WINDOW | PBENCH_ENV_LIVE)) {
+	if (pbench_check(&r->env, cpu >= 0 ? &cpu : NULL, cpu >= 0,
+			     PBENCH_CHECK_NO_WINDOW | PBENCH_CHECK_LIVE)) {
 		r->env = NULL;
 		return;
 	}
-	r->env_cpu = pbench_env_cpus(r->env, &cpus) > 0 ? cpus[0] : -1;
+	r->env_cpu = pbench_check_cpus(r->env, &cpus) > 0 ? cpus[0] : -1;
 }
 
 /* The cleanup command, after the setup ran, whatever came after it: an error of its own

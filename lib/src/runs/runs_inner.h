@@ -186,7 +186,7 @@ struct pbench_runs {
 	int *cpus;			/* o.cpus, copied */
 	char *events;			/* o.events, copied */
 	struct pb_subject subject;
-	char **setup, **prerun, **cleanup;	/* o's helpers, copied (prerun: o.prepare, the command
+	char **setup, **prerun, **cleanup;	/* o's helpers, copied (prerun: o.prerun, the command
 						 * before each run, not prepared mode) */
 	struct pbench_counters *self;	/* names the events; counts the workload */
 	int nr;				/* events per run */
@@ -200,7 +200,7 @@ struct pbench_runs {
 	int nsets;
 	struct pbench_cpu_probe **probes;	/* one per CPU, made when a run first lands there */
 	int nprobes;
-	struct pbench_env *env;		/* checks of the target CPU, or NULL */
+	struct pbench_check *env;		/* checks of the target CPU, or NULL */
 	int env_cpu;
 	struct pbench_speed *speed;	/* the reference loop, made at the first run */
 	int speed_borrowed;		/* speed is another subject's (pb_runs_share_speed()) */

@@ -419,8 +419,8 @@ static json_t *check_json(const struct pbench_runs *r)
 {
 	json_t *a = json_array();
 
-	for (int i = 0; r->env && i < pbench_env_nr(r->env); i++) {
-		const struct pbench_check *c = pbench_env_get(r->env, i);
+	for (int i = 0; r->env && i < pbench_check_nr(r->env); i++) {
+		const struct pbench_check_finding *c = pbench_check_get(r->env, i);
 
 		json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:s}", "id", c->id,
 			"status", pbench_check_status_name(c->status), "cpu", c->cpu,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The memory, timer, counters and virtualization checks (env_mem.c, env_timer.c,
- * env_counters.c, env_virt.c) on the recorded and reconstructed trees of tests/fixtures, on
+ * The memory, timer, counters and virtualization checks (check_mem.c, check_timer.c,
+ * check_counters.c, check_virt.c) on the recorded and reconstructed trees of tests/fixtures, on
  * trees built here to reach the warn/bad branches, on empty, garbage and truncated trees
  * (unknown or info, never a crash), and live.
  */
@@ -42,21 +42,21 @@ static int my_group(const char *g)
 	       !strcmp(g, "virtualization");
 }
 
-static struct pbench_env *run(const int *cpus, int n)
+static struct pbench_check *run(const int *cpus, int n)
 {
-	struct pbench_env *env = NULL;
-	int err = pbench_env_check(&env, cpus, n, PBENCH_ENV_NO_WINDOW);
+	struct pbench_check *env = NULL;
+	int err = pbench_check(&env, cpus, n, PBENCH_CHECK_NO_WINDOW);
 
-	cr_assert_eq(err, 0, "pbench_env_check: %s", pbench_strerror(err));
+	cr_assert_eq(err, 0, "pbench_check: %s", pbench_strerror(err));
 	cr_assert_not_null(env);
 	return env;
 }
 
 /* Every finding of these groups: a known status, a value, and why + fix when warn/bad. */
-static void assert_well_formed(const struct pbench_env *env)
+static void assert_well_formed(const struct pbench_check *env)
 {
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
+	for (int i = 0; i < pbench_check_nr(env); i++) {
+		const struct pbench_check_finding *c = pbench_check_get(env, i);
 
 		if (!my_group(c->group))
 			continue;
@@ -70,7 +70,7 @@ static void assert_well_formed(const struct pbench_env *env)
 	}
 	for (size_t k = 0; k < NIDS; k++) {
 		const int *cpus;
-		int n = pbench_env_cpus(env, &cpus);
+		int n = pbench_check_cpus(env, &cpus);
 
 		for (int i = 0; i < (per_cpu(ids[k]) ? n : 1); i++)
 			find_check(env, ids[k], per_cpu(ids[k]) ? cpus[i] : -1);
@@ -87,14 +87,14 @@ struct row {
 static void check_rows(const char *root, const int *cpus, int n, const struct row *rows,
 		       size_t nrows)
 {
-	struct pbench_env *env;
+	struct pbench_check *env;
 
 	use_root(root);
 	env = run(cpus, n);
 	assert_well_formed(env);
 	for (size_t i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
-		const struct pbench_check *c = find_check(env, r->id, r->cpu);
+		const struct pbench_check_finding *c = find_check(env, r->id, r->cpu);
 
 		cr_expect_eq(c->status, r->status, "%s %s cpu %d: status %s, want %s (value '%s')",
 			     root, r->id, r->cpu, pbench_check_status_name(c->status),
@@ -105,7 +105,7 @@ static void check_rows(const char *root, const int *cpus, int n, const struct ro
 			cr_expect(strstr(c->value, r->value) != NULL, "%s %s: value '%s' lacks '%s'",
 				  root, r->id, c->value, r->value);
 	}
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 #define CHECK_TREE(root, cpu, rows) \
@@ -161,8 +161,8 @@ Test(trees, vm_amd_epyc)
 		{ "virt.hypervisor", -1, WARN, "hypervisor flag in /proc/cpuinfo" },
 		{ "virt.steal", 1, OK, "0% since boot (a hypervisor that does not report steal" },
 	};
-	struct pbench_env *env;
-	const struct pbench_check *c;
+	struct pbench_check *env;
+	const struct pbench_check_finding *c;
 
 	CHECK_TREE("tests/fixtures/vm-amd-epyc", 1, rows);
 	/* No TSC among the available clocksources: no "echo tsc" to suggest. */
@@ -170,7 +170,7 @@ Test(trees, vm_amd_epyc)
 	env = run((int[]){ 1 }, 1);
 	c = find_check(env, "clock.source", -1);
 	cr_expect_null(strstr(c->fix, "echo tsc"), "fix '%s'", c->fix);
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 Test(trees, intel_laptop)
@@ -281,8 +281,8 @@ Test(trees, container_quota)
 /* A paravirtual clock with the TSC available: the fix switches to it. */
 Test(trees, container_clock_fix)
 {
-	struct pbench_env *env;
-	const struct pbench_check *c;
+	struct pbench_check *env;
+	const struct pbench_check_finding *c;
 
 	use_root("tests/fixtures/container-quota");
 	env = run((int[]){ 0, 7 }, 2);
@@ -293,7 +293,7 @@ Test(trees, container_clock_fix)
 	/* Two targets: one per-CPU finding each. */
 	cr_assert_str_eq(find_check(env, "virt.steal", 7)->value, "0.40% since boot");
 	cr_assert_eq(find_check(env, "clock.tsc", 0)->status, OK);
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 /* ---- trees built here ------------------------------------------------------------------ */
@@ -411,7 +411,7 @@ Test(built, bad_everything, .init = bad_tree, .fini = drop_tree)
 		{ "virt.steal", 1, OK, "=0% since boot (a hypervisor that does not report steal "
 				       "time also shows 0)" },
 	};
-	struct pbench_env *env;
+	struct pbench_check *env;
 
 	check_rows(tmp_root, (int[]){ 2, 3, 1 }, 3, rows, sizeof(rows) / sizeof(rows[0]));
 	/* The fixes name what to run. */
@@ -427,7 +427,7 @@ Test(built, bad_everything, .init = bad_tree, .fini = drop_tree)
 	/* The why quotes the machine's node distances, not a number of its own. */
 	cr_assert(strstr(find_check(env, "mem.numa_local", 2)->why, "node1/distance: 21 10") != NULL,
 		  "%s", find_check(env, "mem.numa_local", 2)->why);
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 /* The middle cases: info where it is worth knowing, ok where nothing is wrong. */
@@ -485,14 +485,14 @@ Test(built, mixed, .init = mixed_tree, .fini = drop_tree)
 		{ "virt.hypervisor", -1, OK, "=bare metal: no hypervisor flag in /proc/cpuinfo" },
 		{ "virt.steal", 2, OK, "=0% since boot" },
 	};
-	struct pbench_env *env;
+	struct pbench_check *env;
 
 	check_rows(tmp_root, (int[]){ 2 }, 1, rows, sizeof(rows) / sizeof(rows[0]));
 	env = run((int[]){ 2 }, 1);
 	cr_assert_str_eq(find_check(env, "clock.source", -1)->fix, "echo tsc | sudo tee "
 			 "/sys/devices/system/clocksource/clocksource0/current_clocksource");
 	cr_assert(strstr(find_check(env, "mem.numa_local", 2)->fix, "--membind=1") != NULL);
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 /* Limits of 0 and 64 KiB and perf_event_paranoid 4, for the /proc/self/status given. */
@@ -642,12 +642,12 @@ Test(built, truncated_files, .init = new_tree, .fini = drop_tree, .timeout = 120
 		if (size < 0)
 			continue;
 		for (int k = 0; k <= 6; k++) {
-			struct pbench_env *env;
+			struct pbench_check *env;
 
 			copy_prefix(from, my_files[i], size * k / 7 + (k % 2));
 			env = run((int[]){ 1 }, 1);
 			assert_well_formed(env);
-			pbench_env_free(env);
+			pbench_check_free(env);
 		}
 		copy_prefix(from, my_files[i], size);
 	}
@@ -664,8 +664,8 @@ static void live(void)
 Test(live, every_check_once, .init = live)
 {
 	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	struct pbench_env *env = run((int[]){ 0, ncpu > 1 ? 1 : 0 }, ncpu > 1 ? 2 : 1);
-	const struct pbench_check *pmu = find_check(env, "perf.pmu", -1);
+	struct pbench_check *env = run((int[]){ 0, ncpu > 1 ? 1 : 0 }, ncpu > 1 ? 2 : 1);
+	const struct pbench_check_finding *pmu = find_check(env, "perf.pmu", -1);
 
 	assert_well_formed(env);
 	/* Live, perf.pmu tries to open cycles: it says so whatever the outcome. */
@@ -679,13 +679,13 @@ Test(live, every_check_once, .init = live)
 	cr_assert(strstr(find_check(env, "clock.tsc", 0)->value, "CPUID invariant TSC") != NULL,
 		  "live clock.tsc adds the CPUID bit");
 #endif
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 Test(live, aslr_personality, .init = live)
 {
-	struct pbench_env *env;
-	const struct pbench_check *c;
+	struct pbench_check *env;
+	const struct pbench_check_finding *c;
 	long v = -1;
 	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
 
@@ -701,17 +701,17 @@ Test(live, aslr_personality, .init = live)
 	c = find_check(env, "aslr", -1);
 	cr_assert_eq(c->status, OK, "value '%s'", c->value);
 	cr_assert(strstr(c->value, "ADDR_NO_RANDOMIZE") != NULL, "value '%s'", c->value);
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 Test(live, steal_over_window, .init = live)
 {
-	struct pbench_env *env = NULL;
-	const struct pbench_check *c;
+	struct pbench_check *env = NULL;
+	const struct pbench_check_finding *c;
 
-	cr_assert_eq(pbench_env_check(&env, (int[]){ 0 }, 1, 0), 0);
+	cr_assert_eq(pbench_check(&env, (int[]){ 0 }, 1, 0), 0);
 	c = find_check(env, "virt.steal", 0);
 	cr_assert(strstr(c->value, "over the last 200 ms") != NULL, "value '%s'", c->value);
 	cr_assert(strstr(c->value, "since boot") != NULL, "value '%s'", c->value);
-	pbench_env_free(env);
+	pbench_check_free(env);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What pbench check prints of the findings (env_findings.c): text, and JSON. */
+/* What pbench check prints of the findings (check_findings.c): text, and JSON. */
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -9,14 +9,14 @@
 #include "base/jsonutil.h"
 #include "check/check.h"
 
-static void count(const struct pbench_env *env, int *counts)
+static void count(const struct pbench_check *env, int *counts)
 {
 	memset(counts, 0, sizeof(int) * (PBENCH_CHECK_UNKNOWN + 1));
-	for (int i = 0; i < pbench_env_nr(env); i++)
-		counts[pbench_env_get(env, i)->status]++;
+	for (int i = 0; i < pbench_check_nr(env); i++)
+		counts[pbench_check_get(env, i)->status]++;
 }
 
-const char *pbench_env_verdict(const struct pbench_env *env)
+const char *pbench_check_verdict(const struct pbench_check *env)
 {
 	int counts[PBENCH_CHECK_UNKNOWN + 1];
 
@@ -30,25 +30,25 @@ const char *pbench_env_verdict(const struct pbench_env *env)
 	return "ready";
 }
 
-static void write_head(const struct pbench_env *env, int width, FILE *f)
+static void write_head(const struct pbench_check *env, int width, FILE *f)
 {
 	const int *cpus;
-	int ncpus = pbench_env_cpus(env, &cpus);
+	int ncpus = pbench_check_cpus(env, &cpus);
 	struct pb_line l;
 	FILE *g = pb_line_open(&l, f, width, 4);
 
 	fprintf(g, "pbench check: CPU%s ", ncpus > 1 ? "s" : "");
 	for (int i = 0; i < ncpus; i++)
 		fprintf(g, "%s%d", i ? "," : "", cpus[i]);
-	if (*pbench_env_pick_reason(env))
-		fprintf(g, " (%s)", pbench_env_pick_reason(env));
+	if (*pbench_check_pick_reason(env))
+		fprintf(g, " (%s)", pbench_check_pick_reason(env));
 	fprintf(g, "\n");
 	pb_line_close(&l);
 }
 
 /* A finding's line, then its why and fix: continuation lines at the column of the value, and
  * of the why's and the fix's text. */
-static void write_check(const struct pbench_check *c, int w, int ncpus, int color, int width,
+static void write_check(const struct pbench_check_finding *c, int w, int ncpus, int color, int width,
 			FILE *f)
 {
 	static const char *const colors[] = {
@@ -77,36 +77,36 @@ static void write_check(const struct pbench_check *c, int w, int ncpus, int colo
 		pb_wrapf(f, width, 2 + 7 + 6, "  %*s fix: %s", 7, "", c->fix);
 }
 
-int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags, int text_width)
+int pbench_check_write_text(const struct pbench_check *env, FILE *f, unsigned flags, int text_width)
 {
 	int counts[PBENCH_CHECK_UNKNOWN + 1], w = 0, ncpus;
 	const char *group = "";
 	const int *cpus;
 
-	if (!env || !f || (flags & ~PBENCH_ENV_WRITE_COLOR) || text_width < 0)
+	if (!env || !f || (flags & ~PBENCH_CHECK_WRITE_COLOR) || text_width < 0)
 		return -EINVAL;
-	ncpus = pbench_env_cpus(env, &cpus);
+	ncpus = pbench_check_cpus(env, &cpus);
 	write_head(env, text_width, f);
-	for (int i = 0; i < pbench_env_nr(env); i++)
-		if ((int)strlen(pbench_env_get(env, i)->id) > w)
-			w = (int)strlen(pbench_env_get(env, i)->id);
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
+	for (int i = 0; i < pbench_check_nr(env); i++)
+		if ((int)strlen(pbench_check_get(env, i)->id) > w)
+			w = (int)strlen(pbench_check_get(env, i)->id);
+	for (int i = 0; i < pbench_check_nr(env); i++) {
+		const struct pbench_check_finding *c = pbench_check_get(env, i);
 
 		if (strcmp(c->group, group)) {
 			fprintf(f, "\n%s\n", c->group);
 			group = c->group;
 		}
-		write_check(c, w, ncpus, flags & PBENCH_ENV_WRITE_COLOR, text_width, f);
+		write_check(c, w, ncpus, flags & PBENCH_CHECK_WRITE_COLOR, text_width, f);
 	}
 	count(env, counts);
 	fprintf(f, "\nsummary: %d ok, %d warn, %d bad, %d info, %d unknown: %s\n",
 		counts[PBENCH_CHECK_OK], counts[PBENCH_CHECK_WARN], counts[PBENCH_CHECK_BAD],
-		counts[PBENCH_CHECK_INFO], counts[PBENCH_CHECK_UNKNOWN], pbench_env_verdict(env));
+		counts[PBENCH_CHECK_INFO], counts[PBENCH_CHECK_UNKNOWN], pbench_check_verdict(env));
 	return pb_stream_end(f);
 }
 
-static json_t *check_json(const struct pbench_check *c, int *bad)
+static json_t *check_json(const struct pbench_check_finding *c, int *bad)
 {
 	json_t *j = json_object();
 
@@ -133,7 +133,7 @@ static json_t *tree_json(void)
 			 "procfs_root", pb_json_str_or_null(p));
 }
 
-int pbench_env_write_json(const struct pbench_env *env, FILE *f)
+int pbench_check_write_json(const struct pbench_check *env, FILE *f)
 {
 	int counts[PBENCH_CHECK_UNKNOWN + 1], b = 0, *bad = &b, ncpus;
 	json_t *root, *arr, *checks, *sum;
@@ -148,19 +148,19 @@ int pbench_env_write_json(const struct pbench_env *env, FILE *f)
 	if (root)
 		pb_json_head(root, 0, bad);
 	SET(root, "tree", tree_json());
-	ncpus = pbench_env_cpus(env, &cpu);
+	ncpus = pbench_check_cpus(env, &cpu);
 	for (int i = 0; i < ncpus; i++)
 		APPEND(arr, json_integer(cpu[i]));
 	SET(root, "cpus", arr);
-	SET(root, "cpu_pick_reason", *pbench_env_pick_reason(env) ?
-	    json_string(pbench_env_pick_reason(env)) : json_null());
-	for (int i = 0; i < pbench_env_nr(env); i++)
-		APPEND(checks, check_json(pbench_env_get(env, i), bad));
+	SET(root, "cpu_pick_reason", *pbench_check_pick_reason(env) ?
+	    json_string(pbench_check_pick_reason(env)) : json_null());
+	for (int i = 0; i < pbench_check_nr(env); i++)
+		APPEND(checks, check_json(pbench_check_get(env, i), bad));
 	SET(root, "checks", checks);
 	count(env, counts);
 	for (int s = PBENCH_CHECK_OK; s <= PBENCH_CHECK_UNKNOWN; s++)
 		SET(sum, pbench_check_status_name(s), json_integer(counts[s]));
 	SET(root, "summary", sum);
-	SET(root, "verdict", json_string(pbench_env_verdict(env)));
+	SET(root, "verdict", json_string(pbench_check_verdict(env)));
 	return pb_json_dump(root, b, f);
 }

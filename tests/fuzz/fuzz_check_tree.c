@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Every parser of /sys and /proc text behind pbench_env_check() (cpu lists, cpufreq and
+ * Every parser of /sys and /proc text behind pbench_check() (cpu lists, cpufreq and
  * cpuidle files, /proc/cpuinfo flags, /proc/PID/status, meminfo, cgroup files, cmdline,
  * /proc/interrupts, /proc/stat...), reached the way pbench check reaches them: through a
  * recorded tree of tests/fixtures, one file of which holds the fuzzed bytes.
@@ -138,21 +138,21 @@ static void spit(const char *path, const void *data, size_t len)
 static void run_checks(const char *tree, const int *cpus, int ncpus)
 {
 	char sys[PATHLEN], proc[PATHLEN];
-	struct pbench_env *env;
+	struct pbench_check *env;
 	int err;
 
 	snprintf(sys, sizeof(sys), "%s/%s/sys", tmp, tree);
 	snprintf(proc, sizeof(proc), "%s/%s/proc", tmp, tree);
 	setenv("PBENCH_SYSFS_ROOT", sys, 1);
 	setenv("PBENCH_PROCFS_ROOT", proc, 1);
-	err = pbench_env_check(&env, cpus, ncpus, PBENCH_ENV_NO_WINDOW);
+	err = pbench_check(&env, cpus, ncpus, PBENCH_CHECK_NO_WINDOW);
 	/* -EINVAL: a target CPU the tree's cpu/present does not list. With no target, the
 	 * errors of reading cpu/online for the pick (see the report of this fuzzer). */
 	fuzz_assert(err <= 0, "%d", err);
 	if (err)
 		return;
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
+	for (int i = 0; i < pbench_check_nr(env); i++) {
+		const struct pbench_check_finding *c = pbench_check_get(env, i);
 
 		fuzz_assert(c && c->id && c->id[0], "finding %d has no id", i);
 		fuzz_assert(c->status >= PBENCH_CHECK_OK && c->status <= PBENCH_CHECK_UNKNOWN,
@@ -160,7 +160,7 @@ static void run_checks(const char *tree, const int *cpus, int ncpus)
 		fuzz_assert(c->value && c->value[0], "%s: no value", c->id);
 		fuzz_assert(c->expected && c->why && c->fix, "%s: a NULL text", c->id);
 	}
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

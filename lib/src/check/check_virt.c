@@ -44,7 +44,7 @@ static void cpuid_hypervisor(char *name, size_t len)
 }
 
 /* 1 under a hypervisor, 0 not, -1 unknown; what says how it was seen. */
-static int hypervisor(struct pb_env_ctx *ctx, char *what, size_t len)
+static int hypervisor(struct pb_check_ctx *ctx, char *what, size_t len)
 {
 	char flags[4096], type[32] = "", cpuid[64] = "";
 	int f = pb_cpuinfo_flags(-1, flags, sizeof(flags));
@@ -66,9 +66,9 @@ static int hypervisor(struct pb_env_ctx *ctx, char *what, size_t len)
 	return f == 1 ? 0 : -1;
 }
 
-static void check_hypervisor(struct pb_env_ctx *ctx, int vm, const char *what)
+static void check_hypervisor(struct pb_check_ctx *ctx, int vm, const char *what)
 {
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 
 	if (vm <= 0) {
 		pb_report(ctx, "virt.hypervisor", -1, vm ? PBENCH_CHECK_UNKNOWN : PBENCH_CHECK_OK,
@@ -91,12 +91,12 @@ static double total_ticks(const struct pb_cpu_times *t)
 	       t->softirq + t->steal;
 }
 
-static void check_steal_cpu(struct pb_env_ctx *ctx, int cpu, int vm)
+static void check_steal_cpu(struct pb_check_ctx *ctx, int cpu, int vm)
 {
 	const struct pb_cpu_times *a, *b;
 	double boot, win = -1, share;
 	char wtext[64] = "", btext[32];
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 
 	if (cpu < 0 || cpu >= PB_MAX_CPUS || !ctx->t1[cpu].valid) {
 		pb_report(ctx, "virt.steal", cpu, PBENCH_CHECK_UNKNOWN, NULL, "no cpu%d line in "
@@ -131,7 +131,7 @@ static void check_steal_cpu(struct pb_env_ctx *ctx, int cpu, int vm)
 			  "their own host cores; or measure on bare metal");
 }
 
-void pb_check_virtualization(struct pb_env_ctx *ctx)
+void pb_check_virtualization(struct pb_check_ctx *ctx)
 {
 	char what[192];
 	int vm = hypervisor(ctx, what, sizeof(what));

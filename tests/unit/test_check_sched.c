@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The isolation, interrupts and scheduler checks (lib/src/check/env_sched.c) on the recorded and
+ * The isolation, interrupts and scheduler checks (lib/src/check/check_sched.c) on the recorded and
  * reconstructed machine trees (tests/fixtures/, see its README for the machines), and on small
  * trees built here for the cases none of those machines shows.
  */
@@ -35,27 +35,27 @@ static int machine_wide(const char *id)
 	       !strcmp(id, "kernel.numa_balancing") || !strcmp(id, "cgroup.cpu_quota");
 }
 
-static int mine(const struct pbench_check *c)
+static int mine(const struct pbench_check_finding *c)
 {
 	return !strcmp(c->group, "isolation") || !strcmp(c->group, "interrupts") ||
 	       !strcmp(c->group, "scheduler");
 }
 
-static struct pbench_env *run(const char *root, const int *cpus, int n)
+static struct pbench_check *run(const char *root, const int *cpus, int n)
 {
-	struct pbench_env *env = NULL;
+	struct pbench_check *env = NULL;
 	int err;
 
 	use_root(root);
-	err = pbench_env_check(&env, cpus, n, PBENCH_ENV_NO_WINDOW);
-	cr_assert_eq(err, 0, "pbench_env_check on %s: %d", root, err);
+	err = pbench_check(&env, cpus, n, PBENCH_CHECK_NO_WINDOW);
+	cr_assert_eq(err, 0, "pbench_check on %s: %d", root, err);
 	return env;
 }
 
-static const struct pbench_check *find(const struct pbench_env *env, const char *id, int cpu)
+static const struct pbench_check_finding *find(const struct pbench_check *env, const char *id, int cpu)
 {
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
+	for (int i = 0; i < pbench_check_nr(env); i++) {
+		const struct pbench_check_finding *c = pbench_check_get(env, i);
 
 		if (!strcmp(c->id, id) && c->cpu == cpu)
 			return c;
@@ -64,15 +64,15 @@ static const struct pbench_check *find(const struct pbench_env *env, const char 
 }
 
 /* The finding exists once, has the status, and its value (or another field) holds text. */
-static const struct pbench_check *expect(const struct pbench_env *env, const char *id, int cpu,
+static const struct pbench_check_finding *expect(const struct pbench_check *env, const char *id, int cpu,
 					 int status, const char *text)
 {
-	const struct pbench_check *c = find(env, id, cpu);
+	const struct pbench_check_finding *c = find(env, id, cpu);
 	int n = 0;
 
 	cr_assert_not_null(c, "no finding %s for cpu %d", id, cpu);
-	for (int i = 0; i < pbench_env_nr(env); i++)
-		n += !strcmp(pbench_env_get(env, i)->id, id) && pbench_env_get(env, i)->cpu == cpu;
+	for (int i = 0; i < pbench_check_nr(env); i++)
+		n += !strcmp(pbench_check_get(env, i)->id, id) && pbench_check_get(env, i)->cpu == cpu;
 	cr_expect_eq(n, 1, "%s cpu %d reported %d times", id, cpu, n);
 	cr_expect_eq(c->status, status, "%s cpu %d: status %s, want %s (value \"%s\")", id, cpu,
 		     pbench_check_status_name(c->status), pbench_check_status_name(status),
@@ -84,10 +84,10 @@ static const struct pbench_check *expect(const struct pbench_env *env, const cha
 }
 
 /* Every warn/bad finding of these groups says why and how to fix it. */
-static void expect_explained(const struct pbench_env *env)
+static void expect_explained(const struct pbench_check *env)
 {
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
+	for (int i = 0; i < pbench_check_nr(env); i++) {
+		const struct pbench_check_finding *c = pbench_check_get(env, i);
 
 		if (!mine(c) || (c->status != WARN && c->status != BAD))
 			continue;
@@ -99,7 +99,7 @@ static void expect_explained(const struct pbench_env *env)
 }
 
 /* Every id of these groups is there for each target CPU (or once, machine-wide). */
-static void expect_all_ids(const struct pbench_env *env, const int *cpus, int n)
+static void expect_all_ids(const struct pbench_check *env, const int *cpus, int n)
 {
 	for (size_t k = 0; k < sizeof(my_ids) / sizeof(my_ids[0]); k++)
 		for (int i = 0; i < (machine_wide(my_ids[k]) ? 1 : n); i++)
@@ -234,7 +234,7 @@ static const struct row rows[] = {
 static void check_tree(const char *tree, const int *cpus, int n)
 {
 	char root[256];
-	struct pbench_env *env;
+	struct pbench_check *env;
 	int rows_seen = 0;
 
 	snprintf(root, sizeof(root), "tests/fixtures/%s", tree);
@@ -256,7 +256,7 @@ static void check_tree(const char *tree, const int *cpus, int n)
 	}
 	expect_all_ids(env, cpus, n);
 	expect_explained(env);
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 Test(env_sched, vm_kvm_2cpu)
@@ -292,8 +292,8 @@ Test(env_sched, container_quota)
 /* The fixes name the right things on the machine trees. */
 Test(env_sched, fixes_on_trees)
 {
-	struct pbench_env *env = run("tests/fixtures/tuned-server", (int[]){ 1, 2 }, 2);
-	const struct pbench_check *c;
+	struct pbench_check *env = run("tests/fixtures/tuned-server", (int[]){ 1, 2 }, 2);
+	const struct pbench_check_finding *c;
 
 	/* RHEL: grubby, and the new isolcpus list keeps CPUs 2-3 */
 	c = expect(env, "isolation.isolcpus", 1, WARN, NULL);
@@ -307,7 +307,7 @@ Test(env_sched, fixes_on_trees)
 	cr_expect(strstr(c->fix, "systemctl stop irqbalance"), "%s", c->fix);
 	c = expect(env, "kernel.watchdog_cpumask", 1, INFO, NULL);
 	cr_expect(strstr(c->fix, "kernel.watchdog_cpumask=0,4-7"), "%s", c->fix);
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	env = run("tests/fixtures/intel-laptop", (int[]){ 1 }, 1);
 	c = expect(env, "isolation.isolcpus", 1, WARN, NULL);
@@ -321,20 +321,20 @@ Test(env_sched, fixes_on_trees)
 	c = expect(env, "sched.rt_throttling", -1, WARN, NULL);
 	cr_expect(strstr(c->fix, "sudo sysctl -w kernel.sched_rt_runtime_us=-1"), "%s", c->fix);
 	cr_expect(strstr(c->why, "50 ms of every 1000 ms"), "%s", c->why);
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	env = run("tests/fixtures/container-quota", (int[]){ 1 }, 1);
 	c = expect(env, "cgroup.cpu_quota", -1, BAD, NULL);
 	cr_expect(strstr(c->fix, "echo max | sudo tee /sys/fs/cgroup/cpu.max"), "%s", c->fix);
 	cr_expect(strstr(c->why, "up to 100 ms"), "%s", c->why);
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	env = run("tests/fixtures/vm-kvm-2cpu", (int[]){ 1 }, 1);
 	c = expect(env, "sched.rt_throttling", -1, WARN, NULL);
 	cr_expect(strstr(c->fix, "echo 0 | sudo tee /sys/kernel/debug/sched/fair_server/cpu1/"
 			  "runtime"), "%s", c->fix);
 	cr_expect(strstr(c->why, "54 ms loop ran 104 ms"), "%s", c->why);
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 /* ---- trees built here ------------------------------------------------------------------- */
@@ -413,13 +413,13 @@ TestSuite(env_sched_tmp, .fini = tmp_fini);
 
 Test(env_sched_tmp, empty_tree_is_unknown_or_info)
 {
-	struct pbench_env *env;
+	struct pbench_check *env;
 
 	tmp_init();
 	env = run(tmp_root, (int[]){ 1 }, 1);
 	expect_all_ids(env, (int[]){ 1 }, 1);
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
+	for (int i = 0; i < pbench_check_nr(env); i++) {
+		const struct pbench_check_finding *c = pbench_check_get(env, i);
 
 		if (mine(c))
 			cr_expect(c->status == UNKNOWN || c->status == INFO, "%s: %s \"%s\"", c->id,
@@ -431,7 +431,7 @@ Test(env_sched_tmp, empty_tree_is_unknown_or_info)
 	expect(env, "sched.rt_throttling", -1, UNKNOWN, "sched_rt_");
 	expect(env, "vm.stat_interval", -1, UNKNOWN, "/proc/sys/vm/stat_interval");
 	expect(env, "cgroup.cpu_quota", -1, UNKNOWN, "/proc/self/cgroup");
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 Test(env_sched_tmp, garbage_is_unknown)
@@ -444,7 +444,7 @@ Test(env_sched_tmp, garbage_is_unknown)
 		{ "kernel.nmi_watchdog", -1, UNKNOWN }, { "kernel.watchdog_cpumask", 1, UNKNOWN },
 		{ "kernel.numa_balancing", -1, UNKNOWN }, { "cgroup.cpuset", 1, UNKNOWN },
 	};
-	struct pbench_env *env;
+	struct pbench_check *env;
 
 	tmp_init();
 	wr("sys/devices/system/cpu/isolated", "two-three\n");
@@ -472,13 +472,13 @@ Test(env_sched_tmp, garbage_is_unknown)
 		expect(env, want[i].id, want[i].cpu, want[i].status, NULL);
 	expect(env, "cgroup.cpu_quota", -1, UNKNOWN,
 	       "cannot parse cpu.max at /box: \"lots of it\"");
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 Test(env_sched_tmp, nohz_full_with_active_intel_pstate)
 {
-	struct pbench_env *env;
-	const struct pbench_check *c;
+	struct pbench_check *env;
+	const struct pbench_check_finding *c;
 
 	tmp_machine("6.5.0-14-generic\n", "quiet nohz_full=1-3\n");
 	wr("sys/devices/system/cpu/nohz_full", "1-3\n");
@@ -493,18 +493,18 @@ Test(env_sched_tmp, nohz_full_with_active_intel_pstate)
 	cr_expect(strstr(c->fix, "CPU 0 keeps the tick"), "%s", c->fix);
 	/* nohz_full implies rcu_nocbs */
 	expect(env, "isolation.rcu_nocbs", 2, OK, "implied by nohz_full: 1-3");
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	wr("sys/devices/system/cpu/intel_pstate/status", "passive\n");
 	env = run(tmp_root, (int[]){ 2 }, 1);
 	expect(env, "isolation.nohz_full", 2, OK, "nohz_full: 1-3");
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 Test(env_sched_tmp, isolcpus_flag_forms)
 {
-	struct pbench_env *env;
-	const struct pbench_check *c;
+	struct pbench_check *env;
+	const struct pbench_check_finding *c;
 
 	/* No sysfs file: the command line decides, flags and all. */
 	tmp_machine("6.8.0-31-generic\n",
@@ -517,20 +517,20 @@ Test(env_sched_tmp, isolcpus_flag_forms)
 	expect(env, "isolation.rcu_nocbs", 2, OK, "offloaded (rcu_nocbs=2-3)");
 	c = expect(env, "isolation.rcu_nocbs", 1, INFO, "(rcu_nocbs=2-3)");
 	cr_expect(strstr(c->fix, "\"rcu_nocbs=1-3\""), "%s", c->fix);
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	/* Flags without "domain" keep the scheduler balancing onto the CPUs. */
 	wr("proc/cmdline", "isolcpus=managed_irq,2-3 -- isolcpus=2\n");
 	env = run(tmp_root, (int[]){ 2 }, 1);
 	c = expect(env, "isolation.isolcpus", 2, WARN, "has no \"domain\" flag");
 	cr_expect(strstr(c->fix, "\"isolcpus=domain,managed_irq,2-3\""), "%s", c->fix);
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	/* Given twice, the last one counts (the kernel applies them in order). */
 	wr("proc/cmdline", "isolcpus=2 isolcpus=managed_irq,2-3 -- isolcpus=2\n");
 	env = run(tmp_root, (int[]){ 2 }, 1);
 	expect(env, "isolation.isolcpus", 2, WARN, "isolcpus=managed_irq,2-3 has no \"domain\"");
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	/* sysfs wins over the command line; Red Hat kernels get grubby. */
 	wr("sys/devices/system/cpu/isolated", "3\n");
@@ -542,20 +542,20 @@ Test(env_sched_tmp, isolcpus_flag_forms)
 	cr_expect(strstr(c->fix, "--cpu 3"), "%s", c->fix);
 	cr_expect(strstr(c->fix, "sudo grubby --update-kernel=ALL --args=\"isolcpus=nohz,domain,"
 			  "2-3\""), "%s", c->fix);
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 Test(env_sched_tmp, rt_throttling_by_kernel)
 {
-	struct pbench_env *env;
-	const struct pbench_check *c;
+	struct pbench_check *env;
+	const struct pbench_check_finding *c;
 
 	tmp_machine("6.1.0-18-cloud-amd64\n", "quiet\n");
 	wr("proc/sys/kernel/sched_rt_runtime_us", "-1\n");
 	wr("proc/sys/kernel/sched_rt_period_us", "1000000\n");
 	env = run(tmp_root, (int[]){ 1 }, 1);
 	expect(env, "sched.rt_throttling", -1, OK, "-1 (RT throttling off)");
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	/* 6.12: -1 does not stop the fair server */
 	wr("proc/sys/kernel/osrelease", "6.12.1\n");
@@ -563,31 +563,31 @@ Test(env_sched_tmp, rt_throttling_by_kernel)
 	c = expect(env, "sched.rt_throttling", -1, WARN, "fair server 50 ms per 1000 ms (the "
 		   "default; debugfs not readable); sched_rt_runtime_us -1");
 	cr_expect(!strstr(c->fix, "sched_rt_runtime_us=-1"), "already -1: %s", c->fix);
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	wr("sys/kernel/debug/sched/fair_server/cpu1/runtime", "50000000\n");
 	wr("sys/kernel/debug/sched/fair_server/cpu1/period", "1000000000\n");
 	env = run(tmp_root, (int[]){ 1 }, 1);
 	expect(env, "sched.rt_throttling", -1, WARN, "fair server 50 ms per 1000 ms on CPU 1");
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	wr("sys/kernel/debug/sched/fair_server/cpu1/runtime", "0\n");
 	env = run(tmp_root, (int[]){ 1 }, 1);
 	expect(env, "sched.rt_throttling", -1, OK, "fair server off");
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	wr("proc/sys/kernel/osrelease", "5.15.0\n");
 	wr("proc/sys/kernel/sched_rt_runtime_us", "900000\n");
 	env = run(tmp_root, (int[]){ 1 }, 1);
 	c = expect(env, "sched.rt_throttling", -1, WARN, "900000 of 1000000 us");
 	cr_expect(strstr(c->why, "loses 100 ms of every 1000 ms"), "%s", c->why);
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 Test(env_sched_tmp, sysctls_and_watchdog)
 {
-	struct pbench_env *env;
-	const struct pbench_check *c;
+	struct pbench_check *env;
+	const struct pbench_check_finding *c;
 
 	tmp_machine("6.8.0\n", "nohz_full=2\n");
 	wr("sys/devices/system/cpu/nohz_full", "2\n");
@@ -607,7 +607,7 @@ Test(env_sched_tmp, sysctls_and_watchdog)
 	cr_expect(strstr(c->why, "2/5 of watchdog_thresh (4 s by default)"), "%s", c->why);
 	cr_expect_str_eq(c->fix, "sudo sysctl -w kernel.watchdog_cpumask=0-1,3");
 	expect(env, "kernel.watchdog_cpumask", 1, INFO, "CPU 1 in");
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	wr("proc/sys/kernel/watchdog_cpumask", "2\n");
 	wr("proc/sys/kernel/watchdog_thresh", "5\n");
@@ -615,12 +615,12 @@ Test(env_sched_tmp, sysctls_and_watchdog)
 	c = expect(env, "kernel.watchdog_cpumask", 2, WARN, NULL);
 	cr_expect_str_eq(c->fix, "sudo sysctl -w kernel.watchdog=0");
 	cr_expect(strstr(c->why, "every 2.0 s"), "%s", c->why);
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	wr("proc/sys/kernel/watchdog", "0\n");
 	env = run(tmp_root, (int[]){ 2 }, 1);
 	expect(env, "kernel.watchdog_cpumask", 2, OK, "lockup detectors off");
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 static void task(int pid, const char *name, const char *allowed)
@@ -638,8 +638,8 @@ static void task(int pid, const char *name, const char *allowed)
 
 Test(env_sched_tmp, load_and_bound_tasks)
 {
-	struct pbench_env *env;
-	const struct pbench_check *c;
+	struct pbench_check *env;
+	const struct pbench_check_finding *c;
 
 	tmp_machine("6.8.0\n", "quiet\n");
 	task(1, "systemd", "0-3");
@@ -656,7 +656,7 @@ Test(env_sched_tmp, load_and_bound_tasks)
 	cr_expect(strstr(c->value, "(2 kernel per-CPU threads)"), "%s", c->value);
 	cr_expect(strstr(c->fix, "sudo taskset -a -pc 0,2-3 4242"), "%s", c->fix);
 	cr_expect(strstr(c->fix, "sudo taskset -a -pc 2 4243"), "%s", c->fix);
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	/* CPU 1 busy 60% since boot, the others idle: bad, and CPU 2 is offered instead */
 	wr("proc/stat", "cpu0 100 0 100 9800 0 0 0 0 0 0\ncpu1 5000 0 1000 4000 0 0 0 0 0 0\n"
@@ -665,7 +665,7 @@ Test(env_sched_tmp, load_and_bound_tasks)
 	env = run(tmp_root, (int[]){ 1 }, 1);
 	c = expect(env, "sched.load", 1, BAD, "60% busy since boot");
 	cr_expect(strstr(c->fix, "measure on CPU 2 (0% busy since boot)"), "%s", c->fix);
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	/* more runnable tasks than CPUs */
 	wr("proc/stat", "cpu1 100 0 100 9800 0 0 0 0 0 0\nprocs_running 9\n");
@@ -674,13 +674,13 @@ Test(env_sched_tmp, load_and_bound_tasks)
 	rm_rel("proc/4243/status");
 	env = run(tmp_root, (int[]){ 1 }, 1);
 	expect(env, "sched.load", 1, WARN, "2% busy since boot; 9 running, load 6.10 on 4 CPUs");
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 Test(env_sched_tmp, irq_cases)
 {
-	struct pbench_env *env;
-	const struct pbench_check *c;
+	struct pbench_check *env;
+	const struct pbench_check_finding *c;
 
 	tmp_machine("6.8.0\n", "quiet\n");
 	wr("proc/interrupts",
@@ -697,7 +697,7 @@ Test(env_sched_tmp, irq_cases)
 	cr_expect_str_eq(c->why, "");
 	/* CPU 2 is offline: no column in /proc/interrupts */
 	expect(env, "irq.affinity", 2, OK, "(no column)");
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	/* irqbalance may bring IRQs to a CPU that is not isolated */
 	task(900, "irqbalance", "0-3");
@@ -705,20 +705,20 @@ Test(env_sched_tmp, irq_cases)
 	c = expect(env, "irq.affinity", 1, WARN, "(irqbalance running)");
 	cr_expect(strstr(c->fix, "IRQBALANCE_BANNED_CPULIST=1"), "%s", c->fix);
 	cr_expect(!strstr(c->fix, "for i in"), "no IRQ to move: %s", c->fix);
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	wr("proc/irq/30/smp_affinity_list", "0-3\n");
 	env = run(tmp_root, (int[]){ 3 }, 1);
 	c = expect(env, "irq.affinity", 3, WARN, "1 of 2 IRQs may run on CPU 3");
 	cr_expect(strstr(c->fix, "for i in 30; do echo 0-2 | sudo tee /proc/irq/$i/"
 			  "smp_affinity_list; done"), "%s", c->fix);
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 Test(env_sched_tmp, cgroup_cases)
 {
-	struct pbench_env *env;
-	const struct pbench_check *c;
+	struct pbench_check *env;
+	const struct pbench_check_finding *c;
 
 	/* v2: the parent's quota is tighter than the leaf's; the cpuset excludes CPU 3 */
 	tmp_machine("6.8.0\n", "quiet\n");
@@ -737,14 +737,14 @@ Test(env_sched_tmp, cgroup_cases)
 	c = expect(env, "cgroup.cpuset", 3, BAD, "excludes CPU 3 (cpuset 0-2 at /jobs)");
 	cr_expect(strstr(c->fix, "--cpu 0-2"), "%s", c->fix);
 	expect(env, "cgroup.cpuset", 2, OK, "includes CPU 2");
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	/* v2 without the cpu controller anywhere on the path */
 	rm_rel("sys/fs/cgroup/jobs/cpu.max");
 	rm_rel("sys/fs/cgroup/jobs/job7/cpu.max");
 	env = run(tmp_root, (int[]){ 2 }, 1);
 	expect(env, "cgroup.cpu_quota", -1, INFO, "no cpu.max on the way from cgroup /jobs/job7");
-	pbench_env_free(env);
+	pbench_check_free(env);
 
 	/* v1, cpu and cpuacct together, throttled */
 	tmp_fini();
@@ -762,5 +762,5 @@ Test(env_sched_tmp, cgroup_cases)
 	cr_expect(strstr(c->fix, "echo -1 | sudo tee /sys/fs/cgroup/cpu,cpuacct/docker/abc/"
 			  "cpu.cfs_quota_us"), "%s", c->fix);
 	expect(env, "cgroup.cpuset", 1, OK, "includes CPU 1 (cpuset 1 at /docker/abc)");
-	pbench_env_free(env);
+	pbench_check_free(env);
 }

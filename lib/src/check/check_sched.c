@@ -2,7 +2,7 @@
 /*
  * Checks: isolation (isolcpus, nohz_full, rcu_nocbs) and scheduler (RT throttling and the fair
  * server, load, the kernel's periodic housekeeping; the scheduler group's cgroup checks are in
- * env_cgroup.c, the interrupts group is env_irq.c). Everything here only reads; each fix is a
+ * check_cgroup.c, the interrupts group is check_irq.c). Everything here only reads; each fix is a
  * command for the user.
  */
 #include <ctype.h>
@@ -33,7 +33,7 @@ static int boot_cpulist(const char *s, unsigned char *set)
 }
 
 /* fix = pre + how to boot with param=flags<cur + cpu> on this machine (pb_boot_fix). */
-static void fix_boot(struct pb_env_ctx *ctx, struct pbench_check *c, const char *pre,
+static void fix_boot(struct pb_check_ctx *ctx, struct pbench_check_finding *c, const char *pre,
 		     const char *param, const char *flags, const unsigned char *cur, int have,
 		     int cpu)
 {
@@ -103,10 +103,10 @@ static struct iso *iso_load(void)
 	return s;
 }
 
-static void check_isolcpus(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
+static void check_isolcpus(struct pb_check_ctx *ctx, const struct iso *s, int cpu)
 {
 	const char *id = "isolation.isolcpus";
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	char list[256], flags[140], pre[300] = "";
 	int sysfs = s->isolated_n >= 0, in;
 
@@ -149,10 +149,10 @@ static void check_isolcpus(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
  * 500): the tick rate of the running kernel is not in /sys or /proc. */
 #define TICK_RATE "100 to 1000 times a second (CONFIG_HZ)"
 
-static void check_nohz(struct pb_env_ctx *ctx, const struct iso *s, int cpu, int pstate)
+static void check_nohz(struct pb_check_ctx *ctx, const struct iso *s, int cpu, int pstate)
 {
 	const char *id = "isolation.nohz_full", *exp = "tickless (nohz_full)";
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	char list[256];
 
 	if (s->nohz_n == -ENOENT) {
@@ -208,10 +208,10 @@ static void check_nohz(struct pb_env_ctx *ctx, const struct iso *s, int cpu, int
 		fix_boot(ctx, c, "", "nohz_full", "", s->nohz, s->nohz_n, cpu);
 }
 
-static void check_nocbs(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
+static void check_nocbs(struct pb_check_ctx *ctx, const struct iso *s, int cpu)
 {
 	const char *id = "isolation.rcu_nocbs", *exp = "offloaded (rcu_nocbs)";
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	char name[32], list[256];
 
 	/* rcuop/N (rcuos/N without preemptible RCU) runs CPU N's callbacks elsewhere: proof
@@ -250,7 +250,7 @@ static void check_nocbs(struct pb_env_ctx *ctx, const struct iso *s, int cpu)
 	fix_boot(ctx, c, "", "rcu_nocbs", "", s->nocbs_param, s->nocbs_n, cpu);
 }
 
-void pb_check_isolation(struct pb_env_ctx *ctx)
+void pb_check_isolation(struct pb_check_ctx *ctx)
 {
 	struct iso *s = iso_load();
 	char st[32];
@@ -275,9 +275,9 @@ void pb_check_isolation(struct pb_env_ctx *ctx)
 #define FAIR_RUN_MS 50
 #define FAIR_PERIOD_MS 1000
 
-static void check_rt_throttling(struct pb_env_ctx *ctx, long rt, long period, const char *rel)
+static void check_rt_throttling(struct pb_check_ctx *ctx, long rt, long period, const char *rel)
 {
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 
 	c = pb_report(ctx, "sched.rt_throttling", -1, rt < 0 ? OK : WARN, "-1 (RT throttling off)",
 		      rt < 0 ? "-1 (RT throttling off)" : "%ld of %ld us (kernel %s)", rt, period,
@@ -292,10 +292,10 @@ static void check_rt_throttling(struct pb_env_ctx *ctx, long rt, long period, co
 		     "can then hang its CPU)");
 }
 
-static void check_rt(struct pb_env_ctx *ctx)
+static void check_rt(struct pb_check_ctx *ctx)
 {
 	const char *id = "sched.rt_throttling", *fs_dir = "/sys/kernel/debug/sched/fair_server";
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	char rel[128] = "", files[300] = "", path[96];
 	long rt, period, run, per, run_ms = 0, per_ms = 0;
 	int err, a = 0, b = 0, known = 1, off = 1, n = 0, fs_cpu = -1;
@@ -378,7 +378,7 @@ struct bound {
 };
 
 /* Tasks that may run on only a few CPUs, cpu among them (not the checking process). */
-static void scan_bound(const struct pb_env_ctx *ctx, int cpu, const unsigned char *online,
+static void scan_bound(const struct pb_check_ctx *ctx, int cpu, const unsigned char *online,
 		       struct bound *b)
 {
 	unsigned char *set = malloc(SETSZ);
@@ -426,9 +426,9 @@ static void scan_bound(const struct pb_env_ctx *ctx, int cpu, const unsigned cha
 	free(set);
 }
 
-static void check_load(struct pb_env_ctx *ctx, int cpu, const unsigned char *online)
+static void check_load(struct pb_check_ctx *ctx, int cpu, const unsigned char *online)
 {
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	struct bound b;
 	char buf[512], when[32], what[128], alt[80] = "";
 	double busy = pb_busy_share(ctx, cpu), load = -1, best = 2;
@@ -512,9 +512,9 @@ static const struct {
 	  "sudo sysctl -w vm.stat_interval=10 (or 120)" },
 };
 
-static void check_sysctls(struct pb_env_ctx *ctx)
+static void check_sysctls(struct pb_check_ctx *ctx)
 {
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	long v;
 
 	for (size_t i = 0; i < PB_ARRAY_SIZE(zero_sysctls); i++) {
@@ -537,11 +537,11 @@ static void check_sysctls(struct pb_env_ctx *ctx)
 	}
 }
 
-static void check_watchdog_mask(struct pb_env_ctx *ctx, const unsigned char *quiet_cpus,
+static void check_watchdog_mask(struct pb_check_ctx *ctx, const unsigned char *quiet_cpus,
 				int cpu)
 {
 	const char *id = "kernel.watchdog_cpumask";
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	unsigned char mask[SETSZ];
 	char list[256], period[64];
 	long on, thresh;
@@ -580,7 +580,7 @@ static void check_watchdog_mask(struct pb_env_ctx *ctx, const unsigned char *qui
 		     "sudo sysctl -w kernel.watchdog=0", list);
 }
 
-void pb_check_scheduler(struct pb_env_ctx *ctx)
+void pb_check_scheduler(struct pb_check_ctx *ctx)
 {
 	unsigned char online[SETSZ], quiet[SETSZ];
 

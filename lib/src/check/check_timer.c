@@ -25,14 +25,14 @@
 #define MONO_COST "measured on the development VM: " VDSO_NS " per read, against " RDTSC_NS \
 	" for rdtsc"
 
-static void check_clocksource(struct pb_env_ctx *ctx)
+static void check_clocksource(struct pb_check_ctx *ctx)
 {
 	/* Paravirtual clocks keep clock_gettime in the vDSO; the slow ones make it a syscall. */
 	static const char pv[] = "kvm-clock hyperv_clocksource_tsc_page xen";
 	static const char slow[] = "hpet acpi_pm jiffies refined-jiffies pit";
 	static const char to_tsc[] = "echo tsc | sudo tee " CS_DIR "/current_clocksource";
 	char cur[64], avail[256] = "?", boot[256];
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	int err = pb_read_file(CS_DIR "/current_clocksource", cur, sizeof(cur)), tsc;
 
 	if (err < 0 || !pb_is_name(cur)) {
@@ -74,10 +74,10 @@ static void check_clocksource(struct pb_env_ctx *ctx)
 		  "available: %s)", cur, avail);
 }
 
-static void check_tsc_cpu(struct pb_env_ctx *ctx, int cpu, int inv)
+static void check_tsc_cpu(struct pb_check_ctx *ctx, int cpu, int inv)
 {
 	char flags[4096], extra[96];
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	int err = pb_cpuinfo_flags(cpu, flags, sizeof(flags)), cons, nonstop, status;
 
 	if (err == -ENOENT && pb_exists("/proc/cpuinfo")) {
@@ -144,7 +144,7 @@ static int cpuinfo_arm(void)
 /* arm64: no TSC and no CPUID; the architected generic timer, whose virtual counter
  * (CNTVCT_EL0) user space reads directly, as pbench does, when the kernel's clocksource is
  * arch_sys_counter. Its frequency is live only (the perf page or CNTFRQ_EL0). */
-static void check_arm_counter(struct pb_env_ctx *ctx, int cpu)
+static void check_arm_counter(struct pb_check_ctx *ctx, int cpu)
 {
 	struct pbench_clock_info ci = { .size = sizeof(ci) };
 	char freq[96] = "";
@@ -157,7 +157,7 @@ static void check_arm_counter(struct pb_env_ctx *ctx, int cpu)
 		  "with the generic timer's CNTVCT_EL0, read with ISBs%s", freq);
 }
 
-void pb_check_timer(struct pb_env_ctx *ctx)
+void pb_check_timer(struct pb_check_ctx *ctx)
 {
 	int inv = ctx->live ? pb_cpuid_invariant_tsc() : -1;
 	int arm = cpuinfo_arm();

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* pbench/env.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
+/* pbench/check.h - part of pbench.h (include <pbench.h>; the parts come in data-flow order,
  * each including the one before it). */
-#ifndef PBENCH_H_ENV
-#define PBENCH_H_ENV
+#ifndef PBENCH_H_CHECK
+#define PBENCH_H_CHECK
 
 #include "listing.h"
 
@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------------------------
- * Machine checks (env.c and env_*.c): is this machine fit to measure on, and how to fix it
+ * Machine checks (check.c and check_*.c): is this machine fit to measure on, and how to fix it
  */
 enum pbench_check_status {
 	PBENCH_CHECK_OK = 0,		/* as it should be for measuring */
@@ -22,7 +22,7 @@ enum pbench_check_status {
 };
 
 /* One finding. */
-struct pbench_check {
+struct pbench_check_finding {
 	size_t size;
 	const char *id;			/* stable JSON id, e.g. "cpufreq.governor" */
 	const char *group;		/* "frequency", "topology", "isolation", "interrupts",
@@ -30,50 +30,50 @@ struct pbench_check {
 					 * "virtualization", "speed" */
 	int status;			/* enum pbench_check_status */
 	int cpu;			/* the target CPU it is about, -1 for the whole machine */
-	/* The texts: never NULL, owned by the env (base.h). */
+	/* The texts: never NULL, owned by the check (base.h). */
 	const char *value;		/* what was found */
 	const char *expected;		/* what measuring wants ("" when nothing specific) */
 	const char *why;		/* why it matters (warn and bad) */
 	const char *fix;		/* the command that fixes it (warn and bad) */
 };
 
-struct pbench_env;
+struct pbench_check;
 
-enum pbench_env_flags {
+enum pbench_check_flags {
 	/* Skip the checks that measure over a window (steal time, CPU load): no waiting. */
-	PBENCH_ENV_NO_WINDOW = 1 << 0,
+	PBENCH_CHECK_NO_WINDOW = 1 << 0,
 	/* The live machine even where PBENCH_SYSFS_ROOT / PBENCH_PROCFS_ROOT are set: the
 	 * checks that go with a live measurement. */
-	PBENCH_ENV_LIVE = 1 << 1,
+	PBENCH_CHECK_LIVE = 1 << 1,
 };
 
 /*
  * Run every check for the target CPUs (cpus == NULL or ncpus == 0: the CPU that
  * pbench_cpu_pick() chooses). Reads /sys and /proc through PBENCH_SYSFS_ROOT and
- * PBENCH_PROCFS_ROOT (unless PBENCH_ENV_LIVE); facts from syscalls and instructions are only
+ * PBENCH_PROCFS_ROOT (unless PBENCH_CHECK_LIVE); facts from syscalls and instructions are only
  * used when neither is set. These two variables change nothing else in the library.
  * Errors: -EINVAL (out NULL, a CPU that is not present), -ENOMEM; pbench_strerror() of the
  * error says it in a line in the words of pbench check: a CPU not present ("a CPU given to
  * --cpu is not present; present CPUs are 0-3"), a recorded tree (PBENCH_SYSFS_ROOT,
- * PBENCH_PROCFS_ROOT; not with PBENCH_ENV_LIVE) that cannot be checked and why ("cannot check
+ * PBENCH_PROCFS_ROOT; not with PBENCH_CHECK_LIVE) that cannot be checked and why ("cannot check
  * the recorded tree (...): ..."), or this machine ("cannot check this machine: ...").
  */
-PBENCH_API int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus,
+PBENCH_API int pbench_check(struct pbench_check **out, const int *cpus, int ncpus,
 				unsigned flags);
-PBENCH_API void pbench_env_free(struct pbench_env *env);
-PBENCH_API int pbench_env_nr(const struct pbench_env *env);
-PBENCH_API const struct pbench_check *pbench_env_get(const struct pbench_env *env, int i);
+PBENCH_API void pbench_check_free(struct pbench_check *c);
+PBENCH_API int pbench_check_nr(const struct pbench_check *c);
+PBENCH_API const struct pbench_check_finding *pbench_check_get(const struct pbench_check *c, int i);
 /* The target CPUs, in order, and how many. */
-PBENCH_API int pbench_env_cpus(const struct pbench_env *env, const int **cpus);
+PBENCH_API int pbench_check_cpus(const struct pbench_check *c, const int **cpus);
 /* Why the target CPU was chosen (when the caller did not name it), else "". */
-PBENCH_API const char *pbench_env_pick_reason(const struct pbench_env *env);
+PBENCH_API const char *pbench_check_pick_reason(const struct pbench_check *c);
 
 PBENCH_API const char *pbench_check_status_name(int status);
 
 /* "ready" (no warn or bad finding), "noisy" (a warn, no bad) or "unfit" (a bad one). */
-PBENCH_API const char *pbench_env_verdict(const struct pbench_env *env);
-enum pbench_env_write_flags {
-	PBENCH_ENV_WRITE_COLOR = 1 << 0,	/* ANSI colours for the statuses */
+PBENCH_API const char *pbench_check_verdict(const struct pbench_check *c);
+enum pbench_check_write_flags {
+	PBENCH_CHECK_WRITE_COLOR = 1 << 0,	/* ANSI colours for the statuses */
 };
 /* What pbench check prints: the findings by group, why and the fix for each warn and bad one,
  * the counts and the verdict; and the same in JSON (schema PBENCH_JSON_SCHEMA, with the host
@@ -81,9 +81,9 @@ enum pbench_env_write_flags {
  * finding's value, why and fix) is wrapped at text_width columns (0: not wrapped, one line
  * each), as every text writer wraps (output.h); the findings' table stays aligned. Errors:
  * -EINVAL (text_width < 0 too), -ENOMEM, -EIO (writing to f failed). */
-PBENCH_API int pbench_env_write_text(const struct pbench_env *env, FILE *f, unsigned flags,
+PBENCH_API int pbench_check_write_text(const struct pbench_check *c, FILE *f, unsigned flags,
 				     int text_width);
-PBENCH_API int pbench_env_write_json(const struct pbench_env *env, FILE *f);
+PBENCH_API int pbench_check_write_json(const struct pbench_check *c, FILE *f);
 
 /*
  * The CPU a prepared measurement should run on: an isolated CPU if there is one, otherwise
@@ -127,4 +127,4 @@ PBENCH_API int pbench_cpus_present(char *buf, size_t len);
 #ifdef __cplusplus
 }
 #endif
-#endif /* PBENCH_H_ENV */
+#endif /* PBENCH_H_CHECK */

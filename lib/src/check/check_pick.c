@@ -39,7 +39,7 @@ static int read_proc_stat(struct pb_cpu_times *t, int max)
 	return n;
 }
 
-void pb_env_window(struct pb_env_ctx *ctx)
+void pb_check_window(struct pb_check_ctx *ctx)
 {
 	struct timespec ts = { 0, WINDOW_MS * 1000000L };
 
@@ -48,7 +48,7 @@ void pb_env_window(struct pb_env_ctx *ctx)
 	if (!ctx->t0 || !ctx->t1)
 		return;
 	ctx->ncpu_times = read_proc_stat(ctx->t0, PB_MAX_CPUS);
-	if (ctx->ncpu_times <= 0 || (ctx->flags & PBENCH_ENV_NO_WINDOW) || !ctx->live) {
+	if (ctx->ncpu_times <= 0 || (ctx->flags & PBENCH_CHECK_NO_WINDOW) || !ctx->live) {
 		/* A recorded tree has one /proc/stat: the "window" is the time since boot, from
 		 * zeros to what was read. The two tables swap places rather than copying all
 		 * PB_MAX_CPUS entries (~300 KiB touched per check otherwise): past the CPUs read,
@@ -67,7 +67,7 @@ void pb_env_window(struct pb_env_ctx *ctx)
 	ctx->window_ms = WINDOW_MS;
 }
 
-double pb_busy_share(const struct pb_env_ctx *ctx, int cpu)
+double pb_busy_share(const struct pb_check_ctx *ctx, int cpu)
 {
 	const struct pb_cpu_times *a, *b;
 	double idle, total;
@@ -83,7 +83,7 @@ double pb_busy_share(const struct pb_env_ctx *ctx, int cpu)
 }
 
 /* The busy share for picking: a CPU /proc/stat says nothing about counts as idle. */
-static double load(const struct pb_env_ctx *ctx, int cpu)
+static double load(const struct pb_check_ctx *ctx, int cpu)
 {
 	double busy = pb_busy_share(ctx, cpu);
 
@@ -92,7 +92,7 @@ static double load(const struct pb_env_ctx *ctx, int cpu)
 
 /* The busy share of c with its SMT siblings' (a busy sibling shares the core's pipeline);
  * *sibs gets how many online siblings it has. */
-static double core_load(const struct pb_env_ctx *ctx, int c, const unsigned char *online,
+static double core_load(const struct pb_check_ctx *ctx, int c, const unsigned char *online,
 			int *sibs)
 {
 	unsigned char sib[PB_MAX_CPUS / 8];
@@ -171,7 +171,7 @@ static int any_other(const unsigned char *online, const cpu_set_t *allowed)
 	return 0;
 }
 
-int pb_env_pick(struct pb_env_ctx *ctx, char *why, size_t len)
+int pb_check_pick(struct pb_check_ctx *ctx, char *why, size_t len)
 {
 	unsigned char online[PB_MAX_CPUS / 8], isolated[PB_MAX_CPUS / 8];
 	struct pb_pick_probe cand[PB_PICK_MAX_PROBED];
@@ -241,13 +241,13 @@ int pb_env_pick(struct pb_env_ctx *ctx, char *why, size_t len)
 
 int pb_cpu_pick(char *why, size_t len, double *busy)
 {
-	struct pbench_env env = { 0 };
-	struct pb_env_ctx ctx = { .env = &env, .live = !pb_recorded_active(), .pick_busy = -1 };
+	struct pbench_check env = { 0 };
+	struct pb_check_ctx ctx = { .env = &env, .live = !pb_recorded_active(), .pick_busy = -1 };
 	char buf[256];
 	int cpu;
 
-	pb_env_window(&ctx);
-	cpu = ctx.t0 && ctx.t1 ? pb_env_pick(&ctx, buf, sizeof(buf)) : -ENOMEM;
+	pb_check_window(&ctx);
+	cpu = ctx.t0 && ctx.t1 ? pb_check_pick(&ctx, buf, sizeof(buf)) : -ENOMEM;
 	if (busy)
 		*busy = cpu >= 0 && ctx.pick_busy >= 0 && ctx.window_ms > 0 ? ctx.pick_busy : NAN;
 	if (why && len)

@@ -96,11 +96,11 @@ Test(env, pick_on_trees)
 
 Test(env, absent_cpu_is_refused)
 {
-	struct pbench_env *env = (void *)1;
+	struct pbench_check *env = (void *)1;
 	int cpus[] = { 1, 5 };
 
 	use_tree("vm-kvm-2cpu");
-	cr_assert_eq(pbench_env_check(&env, cpus, 2, PBENCH_ENV_NO_WINDOW), -EINVAL);
+	cr_assert_eq(pbench_check(&env, cpus, 2, PBENCH_CHECK_NO_WINDOW), -EINVAL);
 	cr_assert_null(env);
 }
 
@@ -110,15 +110,15 @@ Test(env, findings_are_well_formed_on_every_tree)
 					     "amd-workstation", "tuned-server", "container-quota" };
 
 	for (size_t t = 0; t < ARRAY_SIZE(trees); t++) {
-		struct pbench_env *env;
+		struct pbench_check *env;
 		const int *cpus;
 
 		use_tree(trees[t]);
-		cr_assert_eq(pbench_env_check(&env, NULL, 0, PBENCH_ENV_NO_WINDOW), 0, "%s",
+		cr_assert_eq(pbench_check(&env, NULL, 0, PBENCH_CHECK_NO_WINDOW), 0, "%s",
 			     trees[t]);
-		cr_assert_eq(pbench_env_cpus(env, &cpus), 1);
-		for (int i = 0; i < pbench_env_nr(env); i++) {
-			const struct pbench_check *c = pbench_env_get(env, i);
+		cr_assert_eq(pbench_check_cpus(env, &cpus), 1);
+		for (int i = 0; i < pbench_check_nr(env); i++) {
+			const struct pbench_check_finding *c = pbench_check_get(env, i);
 
 			cr_assert(c->id && (strchr(c->id, '.') || !strcmp(c->id, "aslr")),
 				  "%s: id '%s'", trees[t], c->id);
@@ -131,7 +131,7 @@ Test(env, findings_are_well_formed_on_every_tree)
 			cr_assert(c->cpu == -1 || c->cpu == cpus[0], "%s: %s cpu %d", trees[t],
 				  c->id, c->cpu);
 		}
-		pbench_env_free(env);
+		pbench_check_free(env);
 	}
 }
 
@@ -142,39 +142,39 @@ Test(env, reports_and_verdict)
 
 	for (size_t t = 0; t < ARRAY_SIZE(trees); t++) {
 		int warn = 0, bad = 0, err;
-		struct pbench_env *env;
+		struct pbench_check *env;
 		size_t len = 0;
 		char *buf = NULL;
 		const char *v;
 		FILE *f;
 
 		use_tree(trees[t]);
-		cr_assert_eq(pbench_env_check(&env, NULL, 0, PBENCH_ENV_NO_WINDOW), 0);
-		for (int i = 0; i < pbench_env_nr(env); i++) {
-			warn += pbench_env_get(env, i)->status == PBENCH_CHECK_WARN;
-			bad += pbench_env_get(env, i)->status == PBENCH_CHECK_BAD;
+		cr_assert_eq(pbench_check(&env, NULL, 0, PBENCH_CHECK_NO_WINDOW), 0);
+		for (int i = 0; i < pbench_check_nr(env); i++) {
+			warn += pbench_check_get(env, i)->status == PBENCH_CHECK_WARN;
+			bad += pbench_check_get(env, i)->status == PBENCH_CHECK_BAD;
 		}
-		v = pbench_env_verdict(env);
+		v = pbench_check_verdict(env);
 		cr_expect_str_eq(v, bad ? "unfit" : warn ? "noisy" : "ready", "%s", trees[t]);
-		cr_assert_eq(pbench_env_write_text(env, stdout, 1u << 7, 0), -EINVAL, "unknown flag");
+		cr_assert_eq(pbench_check_write_text(env, stdout, 1u << 7, 0), -EINVAL, "unknown flag");
 		f = open_memstream(&buf, &len);
-		err = pbench_env_write_text(env, f, 0, 0);
+		err = pbench_check_write_text(env, f, 0, 0);
 		fclose(f);
 		cr_assert_eq(err, 0);
 		cr_expect_not_null(strstr(buf, v), "%s: the verdict is written", trees[t]);
 		cr_expect_null(strstr(buf, "\033["), "no colour unless asked");
 		free(buf);
 		f = open_memstream(&buf, &len);
-		err = pbench_env_write_json(env, f);
+		err = pbench_check_write_json(env, f);
 		fclose(f);
 		cr_assert_eq(err, 0);
 		cr_expect_not_null(strstr(buf, "\"checks\": ["));
 		cr_expect_not_null(strstr(buf, v));
 		free(buf);
-		pbench_env_free(env);
+		pbench_check_free(env);
 	}
-	cr_expect_str_eq(pbench_env_verdict(NULL), "unknown");
-	cr_expect_eq(pbench_env_write_json(NULL, stdout), -EINVAL);
+	cr_expect_str_eq(pbench_check_verdict(NULL), "unknown");
+	cr_expect_eq(pbench_check_write_json(NULL, stdout), -EINVAL);
 }
 
 /* A failed check says what it means in pbench check's words (pbench_strerror() of its
@@ -182,22 +182,22 @@ Test(env, reports_and_verdict)
  * named. */
 Test(env, check_error_says_whose_it_is)
 {
-	struct pbench_env *env = NULL;
+	struct pbench_check *env = NULL;
 	int cpu = 100000, err;
 
 	unsetenv("PBENCH_SYSFS_ROOT");
 	unsetenv("PBENCH_PROCFS_ROOT");
-	err = pbench_env_check(&env, &cpu, 1, 0);
+	err = pbench_check(&env, &cpu, 1, 0);
 	cr_assert_eq(err, -EINVAL, "%s", pbench_strerror(err));
 	cr_assert(!strncmp(pbench_strerror(err), "a CPU given to --cpu is not present; present "
 			   "CPUs are ", 54), "%s", pbench_strerror(err));
 	cr_assert_null(env);
 	setenv("PBENCH_SYSFS_ROOT", "/nonexistent/tree/sys", 1);
-	err = pbench_env_check(&env, NULL, 0, 0);
+	err = pbench_check(&env, NULL, 0, 0);
 	cr_assert_lt(err, 0);
 	cr_assert(!strncmp(pbench_strerror(err), "cannot check the recorded tree (PBENCH_SYSFS_ROOT "
 			   "'/nonexistent/tree/sys', PBENCH_PROCFS_ROOT ''): ", 84), "%s",
 		  pbench_strerror(err));
 	unsetenv("PBENCH_SYSFS_ROOT");
-	cr_assert_eq(pbench_env_check(NULL, NULL, 0, 0), -EINVAL);
+	cr_assert_eq(pbench_check(NULL, NULL, 0, 0), -EINVAL);
 }

@@ -92,10 +92,10 @@ static void limit_text(long long v, int bytes, char *buf, size_t len)
 
 /* ---- THP, KSM, swap --------------------------------------------------------------------- */
 
-static void check_thp(struct pb_env_ctx *ctx)
+static void check_thp(struct pb_check_ctx *ctx)
 {
 	char buf[256], en[32], df[32] = "?", size[48] = "";
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	long pmd;
 	int err = pb_read_file(THP_DIR "/enabled", buf, sizeof(buf));
 
@@ -136,9 +136,9 @@ static void check_thp(struct pb_env_ctx *ctx)
 	}
 }
 
-static void check_ksm(struct pb_env_ctx *ctx)
+static void check_ksm(struct pb_check_ctx *ctx)
 {
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	long run;
 	int err = pb_read_long("/sys/kernel/mm/ksm/run", &run);
 
@@ -159,12 +159,12 @@ static void check_ksm(struct pb_env_ctx *ctx)
 	}
 }
 
-static void check_swap(struct pb_env_ctx *ctx)
+static void check_swap(struct pb_check_ctx *ctx)
 {
 	FILE *f = pb_fopen("/proc/swaps");
 	unsigned long long size = 0, used = 0, s, u;
 	char line[512], sz[32], us[32], swp[32] = "?";
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	long swappiness;
 	int n = 0, bad;
 
@@ -263,7 +263,7 @@ static int policy_local(int node, char *text, size_t len)
 
 /* Why memory on another node costs more, with the firmware's distances from node when the
  * kernel shows them: nodeN/distance holds ACPI SLIT values, where a node's own is 10. */
-static void numa_why(struct pbench_check *c, int node, int local)
+static void numa_why(struct pbench_check_finding *c, int node, int local)
 {
 	char path[96], dist[160] = "", d[96];
 
@@ -275,13 +275,13 @@ static void numa_why(struct pbench_check *c, int node, int local)
 		     "from another node" : "memory is placed on another node", node, dist);
 }
 
-static void check_numa_cpu(struct pb_env_ctx *ctx, const unsigned char *nodes, int nnodes,
+static void check_numa_cpu(struct pb_check_ctx *ctx, const unsigned char *nodes, int nnodes,
 			   const struct pb_proc_status *st, int cpu)
 {
 	unsigned long long total, free_kib;
 	char fr[32], tot[32], pol[96] = "policy not recorded", mem[80] = "free memory unknown";
 	unsigned char allowed[PB_MAX_CPUS / 8];
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	int node = node_of_cpu(nodes, cpu, &total, &free_kib), local = 1, low;
 
 	if (node < 0) {
@@ -318,7 +318,7 @@ static void check_numa_cpu(struct pb_env_ctx *ctx, const unsigned char *nodes, i
 		pb_check_set(c, &c->fix, "numactl --cpunodebind=%d --membind=%d CMD", node, node);
 }
 
-static void check_numa(struct pb_env_ctx *ctx, const struct pb_proc_status *st)
+static void check_numa(struct pb_check_ctx *ctx, const struct pb_proc_status *st)
 {
 	unsigned char nodes[PB_MAX_CPUS / 8];
 	int n = pb_read_cpulist(NODE_DIR "/online", nodes);
@@ -338,11 +338,11 @@ static void check_numa(struct pb_env_ctx *ctx, const struct pb_proc_status *st)
 
 /* ---- ASLR, limits, capabilities --------------------------------------------------------- */
 
-static void check_aslr(struct pb_env_ctx *ctx)
+static void check_aslr(struct pb_check_ctx *ctx)
 {
 	static const char *const what[] = { "off", "stack, mmap and vDSO randomized",
 					    "stack, mmap, vDSO and heap randomized" };
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	long v;
 	int err = pb_read_long("/proc/sys/kernel/randomize_va_space", &v);
 	int persona = ctx->live ? personality(0xffffffff) : -1;
@@ -390,12 +390,12 @@ static const struct limit limits[] = {
 	  "in again (ulimit -l shows unlimited)", PB_CAP_IPC_LOCK, 1 },
 };
 
-static void check_limit(struct pb_env_ctx *ctx, const struct pb_proc_status *st,
+static void check_limit(struct pb_check_ctx *ctx, const struct pb_proc_status *st,
 			const struct limit *l)
 {
 	long long soft, hard;
 	char s[32], h[32];
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	int err = read_limit(l->line, &soft, &hard), cap = pb_has_cap(st, l->cap_bit);
 
 	if (err == -EBADMSG || err == -EINVAL) {
@@ -432,11 +432,11 @@ static void check_limit(struct pb_env_ctx *ctx, const struct pb_proc_status *st,
 #undef ENOUGH
 }
 
-static void check_caps(struct pb_env_ctx *ctx, const struct pb_proc_status *st)
+static void check_caps(struct pb_check_ctx *ctx, const struct pb_proc_status *st)
 {
 	const char *lock = (st->capeff >> PB_CAP_IPC_LOCK) & 1 ? "yes" : "no";
 	long long soft = 0, hard;
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 
 	if (!st->have_cap) {
 		pb_report(ctx, "caps.sys_nice", -1, PBENCH_CHECK_UNKNOWN, NULL, "no CapEff line in "
@@ -459,7 +459,7 @@ static void check_caps(struct pb_env_ctx *ctx, const struct pb_proc_status *st)
 	}
 }
 
-void pb_check_memory(struct pb_env_ctx *ctx)
+void pb_check_memory(struct pb_check_ctx *ctx)
 {
 	struct pb_proc_status st;
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pbench_env_check(): runs the check groups (env_*.c) for the target CPUs, given or picked,
+ * pbench_check(): runs the check groups (env_*.c) for the target CPUs, given or picked,
  * and collects their findings. The top of env: the groups are below it, and below them what
- * they share (env.h): the findings (env_findings.c), the readers (env_read.c), the CPU lists
- * (env_cpuset.c, on base/cpulist.c), the /proc/stat window and picking a CPU (env_pick.c).
+ * they share (env.h): the findings (check_findings.c), the readers (check_read.c), the CPU lists
+ * (check_cpuset.c, on base/cpulist.c), the /proc/stat window and picking a CPU (check_pick.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 
 static const struct {
 	const char *group;
-	void (*fn)(struct pb_env_ctx *ctx);
+	void (*fn)(struct pb_check_ctx *ctx);
 } groups[] = {
 	{ "frequency", pb_check_frequency },
 	{ "topology", pb_check_topology },
@@ -34,22 +34,22 @@ static const struct {
  * outside the checks, or inside them with no recorded tree. */
 static int is_live(unsigned flags)
 {
-	return (flags & PBENCH_ENV_LIVE) || !pb_recorded_active();
+	return (flags & PBENCH_CHECK_LIVE) || !pb_recorded_active();
 }
 
 /* ---- the run ---------------------------------------------------------------------------- */
 
-static int env_check(struct pbench_env **out, const int *cpus, int ncpus, unsigned flags)
+static int env_check(struct pbench_check **out, const int *cpus, int ncpus, unsigned flags)
 {
-	struct pbench_env *e = calloc(1, sizeof(*e));
-	struct pb_env_ctx ctx = { .env = e, .flags = flags, .live = is_live(flags) };
+	struct pbench_check *e = calloc(1, sizeof(*e));
+	struct pb_check_ctx ctx = { .env = e, .flags = flags, .live = is_live(flags) };
 	unsigned char present[PB_MAX_CPUS / 8];
 	int err = 0;
 
 	*out = NULL;
 	if (!e)
 		return -ENOMEM;
-	pb_env_window(&ctx);
+	pb_check_window(&ctx);
 	if (!ctx.t0 || !ctx.t1) {
 		err = -ENOMEM;
 		goto out_free;
@@ -70,7 +70,7 @@ static int env_check(struct pbench_env **out, const int *cpus, int ncpus, unsign
 		memcpy(e->cpus, cpus, (size_t)ncpus * sizeof(int));
 		e->ncpus = ncpus;
 	} else {
-		int c = pb_env_pick(&ctx, e->pick_reason, sizeof(e->pick_reason));
+		int c = pb_check_pick(&ctx, e->pick_reason, sizeof(e->pick_reason));
 
 		if (c < 0) {
 			err = c;
@@ -98,7 +98,7 @@ static int env_check(struct pbench_env **out, const int *cpus, int ncpus, unsign
 out_free:
 	free(ctx.t0);
 	free(ctx.t1);
-	pbench_env_free(e);
+	pbench_check_free(e);
 	return err;
 }
 
@@ -110,7 +110,7 @@ static int check_failed(int err, int ncpus, unsigned flags)
 	const char *sys = getenv("PBENCH_SYSFS_ROOT"), *proc = getenv("PBENCH_PROCFS_ROOT");
 	char present[256] = "unknown";
 
-	if (flags & PBENCH_ENV_LIVE)
+	if (flags & PBENCH_CHECK_LIVE)
 		sys = proc = NULL;
 	if (err == -EINVAL && ncpus > 0) {
 		pbench_cpus_present(present, sizeof(present));
@@ -125,16 +125,16 @@ static int check_failed(int err, int ncpus, unsigned flags)
 			   pbench_strerror(err));
 }
 
-int pbench_env_check(struct pbench_env **out, const int *cpus, int ncpus, unsigned flags)
+int pbench_check(struct pbench_check **out, const int *cpus, int ncpus, unsigned flags)
 {
 	int err;
 
 	if (!out)
 		return pb_fail(-EINVAL, "%s(): out is NULL", __func__);
-	if (!(flags & PBENCH_ENV_LIVE))
+	if (!(flags & PBENCH_CHECK_LIVE))
 		pb_recorded_begin();
 	err = env_check(out, cpus, ncpus, flags);
-	if (!(flags & PBENCH_ENV_LIVE))
+	if (!(flags & PBENCH_CHECK_LIVE))
 		pb_recorded_end();
 	return err ? check_failed(err, ncpus, flags) : 0;
 }

@@ -16,7 +16,7 @@
 /* A sibling thread busier than this takes a noticeable share of the core. */
 #define BUSY_SIBLING 0.05
 
-static const char *window(const struct pb_env_ctx *ctx, char *buf, size_t len)
+static const char *window(const struct pb_check_ctx *ctx, char *buf, size_t len)
 {
 	if (ctx->window_ms <= 0)
 		return "since boot";
@@ -25,9 +25,9 @@ static const char *window(const struct pb_env_ctx *ctx, char *buf, size_t len)
 }
 
 
-static void check_smt_active(struct pb_env_ctx *ctx)
+static void check_smt_active(struct pb_check_ctx *ctx)
 {
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	char ctl[32], boot[256];
 	long active = -1;
 	int err = pb_read_word(CPU_DIR "/smt/control", ctl, sizeof(ctl));
@@ -75,7 +75,7 @@ static void check_smt_active(struct pb_env_ctx *ctx)
 
 /* The siblings of cpu into val ("CPU 5 online, 8% busy since boot"): their count, the
  * busiest online one in *worst_cpu and its share in *worst, and how many have no load. */
-static int siblings(const struct pb_env_ctx *ctx, int cpu, const unsigned char *sib,
+static int siblings(const struct pb_check_ctx *ctx, int cpu, const unsigned char *sib,
 		    const unsigned char *online, char *val, size_t len, double *worst,
 		    int *worst_cpu, int *unknown_load)
 {
@@ -112,11 +112,11 @@ static int siblings(const struct pb_env_ctx *ctx, int cpu, const unsigned char *
 	return nsib;
 }
 
-static void check_sibling(struct pb_env_ctx *ctx, int cpu, const unsigned char *online)
+static void check_sibling(struct pb_check_ctx *ctx, int cpu, const unsigned char *online)
 {
 	unsigned char sib[PB_MAX_CPUS / 8];
 	char path[128], val[200] = "", win[32], exp[64];
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	double worst = -1;
 	int n, worst_cpu = -1, nsib, unknown_load = 0;
 
@@ -150,7 +150,7 @@ static void check_sibling(struct pb_env_ctx *ctx, int cpu, const unsigned char *
 		     "sudo tee " CPU_DIR "/cpu%d/online (back: echo 1)", worst_cpu);
 }
 
-void pb_check_topology(struct pb_env_ctx *ctx)
+void pb_check_topology(struct pb_check_ctx *ctx)
 {
 	unsigned char *online = malloc(PB_MAX_CPUS / 8);
 

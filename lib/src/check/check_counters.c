@@ -18,14 +18,14 @@
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 
-static void check_paranoid(struct pb_env_ctx *ctx, const struct pb_proc_status *st)
+static void check_paranoid(struct pb_check_ctx *ctx, const struct pb_proc_status *st)
 {
 	static const char expected[] = "<= 1 (or root / CAP_PERFMON)";
 	static const char fix[] = "sudo sysctl -w kernel.perf_event_paranoid=1, or sudo setcap "
 				  "cap_perfmon+ep $(which pbench)";
 	int v, err = pbench_counters_paranoid(&v), priv = pb_has_cap(st, PB_CAP_PERFMON);
 	const char *who;
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 
 	if (priv == 0)
 		priv = pb_has_cap(st, PB_CAP_SYS_ADMIN);
@@ -80,10 +80,10 @@ static int cpu_pmu(char *name, size_t len)
 
 /* arm64 (Linux 5.17+): user-space counter reads are allowed by kernel.perf_user_access and
  * asked for per event with the PMU's rdpmc format bit. */
-static void check_user_access(struct pb_env_ctx *ctx, const char *pmu)
+static void check_user_access(struct pb_check_ctx *ctx, const char *pmu)
 {
 	static const char file[] = "/proc/sys/kernel/perf_user_access";
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	long v;
 	int err = pb_read_long(file, &v);
 
@@ -106,10 +106,10 @@ static void check_user_access(struct pb_env_ctx *ctx, const char *pmu)
 	}
 }
 
-static void check_rdpmc(struct pb_env_ctx *ctx, const char *pmu)
+static void check_rdpmc(struct pb_check_ctx *ctx, const char *pmu)
 {
 	char path[128];
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	long v;
 	int err;
 
@@ -161,11 +161,11 @@ static int try_cycles(char *why, size_t len)
 	return status;
 }
 
-static void check_pmu(struct pb_env_ctx *ctx, const char *pmu)
+static void check_pmu(struct pb_check_ctx *ctx, const char *pmu)
 {
 	char reason[192] = "", path[128], what[96] = "no cpu PMU in " PMU_DIR;
 	int st = ctx->live ? try_cycles(reason, sizeof(reason)) : PBENCH_EVENT_OK;
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	long type;
 
 	snprintf(path, sizeof(path), PMU_DIR "/%s/type", pmu);
@@ -194,7 +194,7 @@ static void check_pmu(struct pb_env_ctx *ctx, const char *pmu)
 		  "that exposes the PMU");
 }
 
-static void check_sample_rate(struct pb_env_ctx *ctx)
+static void check_sample_rate(struct pb_check_ctx *ctx)
 {
 	long v;
 	int err = pb_read_long("/proc/sys/kernel/perf_event_max_sample_rate", &v);
@@ -213,7 +213,7 @@ static void check_sample_rate(struct pb_env_ctx *ctx)
 		pb_report(ctx, "perf.max_sample_rate", -1, PBENCH_CHECK_OK, NULL, "%ld", v);
 }
 
-void pb_check_counters(struct pb_env_ctx *ctx)
+void pb_check_counters(struct pb_check_ctx *ctx)
 {
 	struct pb_proc_status st;
 	char pmu[64] = "";

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The frequency and topology check groups (lib/src/check/env_freq.c): every check on every recorded
+ * The frequency and topology check groups (lib/src/check/check_freq.c): every check on every recorded
  * tree, then hand-built trees under /tmp for the cases no recorded machine shows (missing and
  * garbage files, a policy found only through affected_cpus, mains power, an offline sibling).
  *
@@ -39,19 +39,19 @@ static int is_mine(const char *id)
 	return 0;
 }
 
-static struct pbench_env *run(const int *cpus, int n)
+static struct pbench_check *run(const int *cpus, int n)
 {
-	struct pbench_env *env;
-	int err = pbench_env_check(&env, cpus, n, PBENCH_ENV_NO_WINDOW);
+	struct pbench_check *env;
+	int err = pbench_check(&env, cpus, n, PBENCH_CHECK_NO_WINDOW);
 
-	cr_assert_eq(err, 0, "pbench_env_check: %s", pbench_strerror(err));
+	cr_assert_eq(err, 0, "pbench_check: %s", pbench_strerror(err));
 	return env;
 }
 
-static void expect(const struct pbench_env *env, const char *what, const char *id, int cpu,
+static void expect(const struct pbench_check *env, const char *what, const char *id, int cpu,
 		   int status, const char *substr)
 {
-	const struct pbench_check *c = find_check(env, id, cpu);
+	const struct pbench_check_finding *c = find_check(env, id, cpu);
 
 	cr_assert_eq(c->status, status, "%s: %s cpu %d is %s, want %s (value '%s')", what, id, cpu,
 		     pbench_check_status_name(c->status), pbench_check_status_name(status),
@@ -149,7 +149,7 @@ Test(env_freq, every_check_on_every_tree)
 
 	for (size_t t = 0; t < ARRAY_SIZE(trees); t++) {
 		int cpu = tree_cpu(trees[t]), seen = 0;
-		struct pbench_env *env;
+		struct pbench_check *env;
 
 		use_tree(trees[t]);
 		env = run(&cpu, 1);
@@ -163,7 +163,7 @@ Test(env_freq, every_check_on_every_tree)
 		}
 		/* the table covers each check of both groups on each tree */
 		cr_assert_eq(seen, (int)ARRAY_SIZE(my_ids), "%s: %d rows", trees[t], seen);
-		pbench_env_free(env);
+		pbench_check_free(env);
 	}
 }
 
@@ -172,7 +172,7 @@ Test(env_freq, one_finding_per_target_cpu)
 {
 	static const char *const machine_wide[] = { "cpufreq.turbo", "power.ac", "smt.active" };
 	int cpus[] = { 1, 2, 6 };
-	struct pbench_env *env;
+	struct pbench_check *env;
 
 	use_tree("intel-laptop");
 	env = run(cpus, 3);
@@ -181,8 +181,8 @@ Test(env_freq, one_finding_per_target_cpu)
 
 		for (size_t k = 0; k < ARRAY_SIZE(machine_wide); k++)
 			wide |= !strcmp(my_ids[i], machine_wide[k]);
-		for (int k = 0; k < pbench_env_nr(env); k++)
-			n += !strcmp(pbench_env_get(env, k)->id, my_ids[i]);
+		for (int k = 0; k < pbench_check_nr(env); k++)
+			n += !strcmp(pbench_check_get(env, k)->id, my_ids[i]);
 		cr_assert_eq(n, wide ? 1 : 3, "%s reported %d times", my_ids[i], n);
 		if (wide)
 			find_check(env, my_ids[i], -1);
@@ -210,7 +210,7 @@ Test(env_freq, one_finding_per_target_cpu)
 	cr_assert_not_null(strstr(find_check(env, "cpufreq.turbo", -1)->why, "anywhere from 1800 MHz "
 				  "(base_frequency) up to 4600 MHz (cpuinfo_max_freq)"),
 			   "%s", find_check(env, "cpufreq.turbo", -1)->why);
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 /* Every warn and bad finding of these groups says why and how to fix it, for every CPU. */
@@ -230,12 +230,12 @@ Test(env_freq, warnings_have_why_and_fix)
 	int warnings = 0;
 
 	for (size_t t = 0; t < ARRAY_SIZE(targets); t++) {
-		struct pbench_env *env;
+		struct pbench_check *env;
 
 		use_tree(targets[t].tree);
 		env = run(targets[t].cpus, targets[t].n);
-		for (int i = 0; i < pbench_env_nr(env); i++) {
-			const struct pbench_check *c = pbench_env_get(env, i);
+		for (int i = 0; i < pbench_check_nr(env); i++) {
+			const struct pbench_check_finding *c = pbench_check_get(env, i);
 
 			if (!is_mine(c->id))
 				continue;
@@ -246,7 +246,7 @@ Test(env_freq, warnings_have_why_and_fix)
 			cr_assert_neq(c->why[0], '\0', "%s: %s lacks why", targets[t].tree, c->id);
 			cr_assert_neq(c->fix[0], '\0', "%s: %s lacks fix", targets[t].tree, c->id);
 		}
-		pbench_env_free(env);
+		pbench_check_free(env);
 	}
 	/* laptop: 6 per-CPU checks x 4 CPUs + turbo, power, SMT; workstation: governor,
 	 * min_max, cpuidle x 4 + turbo, SMT, and CPU 16 whose sibling CPU 0 is 7% busy */
@@ -351,7 +351,7 @@ static void remove_tree(void)
 Test(env_freq, built_tree_good_machine, .fini = remove_tree)
 {
 	int cpus[] = { 1, 3 };
-	struct pbench_env *env;
+	struct pbench_check *env;
 
 	make_tree();
 	env = run(cpus, 2);
@@ -369,14 +369,14 @@ Test(env_freq, built_tree_good_machine, .fini = remove_tree)
 	/* CPU 1's sibling CPU 3 is 2% busy: idle; CPU 3's sibling CPU 1 is 10% busy */
 	expect(env, "built", "smt.sibling", 1, OK, "CPU 3 online, 2% busy since boot");
 	expect(env, "built", "smt.sibling", 3, WARN, "CPU 1 online, 10% busy since boot");
-	pbench_env_free(env);
+	pbench_check_free(env);
 	remove_tree();
 }
 
 Test(env_freq, built_tree_other_states, .fini = remove_tree)
 {
 	int cpus[] = { 1 };
-	struct pbench_env *env;
+	struct pbench_check *env;
 
 	make_tree();
 	put(CPU "online", "0-2\n");			/* the sibling, CPU 3, offline */
@@ -400,7 +400,7 @@ Test(env_freq, built_tree_other_states, .fini = remove_tree)
 	expect(env, "built", "power.ac", -1, WARN, "on battery (ADP1 offline, BAT1 Discharging)");
 	expect(env, "built", "smt.active", -1, OK, "off (smt/control forceoff)");
 	expect(env, "built", "smt.sibling", 1, OK, "CPU 3 offline");
-	pbench_env_free(env);
+	pbench_check_free(env);
 	remove_tree();
 }
 
@@ -409,7 +409,7 @@ Test(env_freq, built_tree_policy_link, .fini = remove_tree)
 {
 	char link[160];
 	int cpus[] = { 1 };
-	struct pbench_env *env;
+	struct pbench_check *env;
 
 	make_tree();
 	put(CPU "cpufreq/policy1/scaling_driver", "amd-pstate\n");
@@ -426,7 +426,7 @@ Test(env_freq, built_tree_policy_link, .fini = remove_tree)
 	cr_assert_not_null(strstr(find_check(env, "cpufreq.governor", 1)->why, "lowest frequency"));
 	expect(env, "link", "cpufreq.min_max", 1, OK, "min = max = 400 MHz");
 	expect(env, "link", "cpufreq.epp", 1, INFO, "amd-pstate guided has none");
-	pbench_env_free(env);
+	pbench_check_free(env);
 	remove_tree();
 }
 
@@ -492,7 +492,7 @@ Test(env_freq, built_tree_missing_and_garbage, .fini = remove_tree)
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		int cpus[] = { 1 };
-		struct pbench_env *env;
+		struct pbench_check *env;
 		char what[160];
 
 		make_tree();
@@ -506,7 +506,7 @@ Test(env_freq, built_tree_missing_and_garbage, .fini = remove_tree)
 		snprintf(what, sizeof(what), "case %zu (%s)", i, cases[i].file);
 		env = run(cpus, 1);
 		expect(env, what, cases[i].id, cases[i].cpu, cases[i].status, cases[i].value);
-		pbench_env_free(env);
+		pbench_check_free(env);
 		remove_tree();
 	}
 }
@@ -516,7 +516,7 @@ Test(env_freq, empty_tree, .fini = remove_tree)
 {
 	char sys[96], proc[96];
 	int cpus[] = { 0 };
-	struct pbench_env *env;
+	struct pbench_check *env;
 
 	snprintf(root, sizeof(root), "/tmp/pbench-freq-XXXXXX");
 	cr_assert_not_null(mkdtemp(root));
@@ -528,12 +528,12 @@ Test(env_freq, empty_tree, .fini = remove_tree)
 	for (size_t i = 0; i < ARRAY_SIZE(my_ids); i++) {
 		int wide = !strcmp(my_ids[i], "cpufreq.turbo") || !strcmp(my_ids[i], "power.ac") ||
 			   !strcmp(my_ids[i], "smt.active");
-		const struct pbench_check *c = find_check(env, my_ids[i], wide ? -1 : 0);
+		const struct pbench_check_finding *c = find_check(env, my_ids[i], wide ? -1 : 0);
 
 		cr_assert(c->status == INFO || c->status == UNKNOWN, "%s is %s ('%s')", c->id,
 			  pbench_check_status_name(c->status), c->value);
 		cr_assert_neq(c->value[0], '\0');
 	}
-	pbench_env_free(env);
+	pbench_check_free(env);
 	remove_tree();
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The findings of the checks: how a check group reports one (pb_check, pb_report, ...), and
- * the public accessors of the set pbench_env_check() returns.
+ * the public accessors of the set pbench_check() returns.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -19,7 +19,7 @@ static const char none[] = "";
 
 /* Room for each text field, as the fields had when they were arrays (longer text is cut
  * there, so the reports stay as they were). */
-static size_t room(const struct pbench_check *c, const char *const *field)
+static size_t room(const struct pbench_check_finding *c, const char *const *field)
 {
 	return field == &c->expected ? 128 : field == &c->value ? 256 : 512;
 }
@@ -30,7 +30,7 @@ static void text_free(const char *s)
 		free((char *)s);
 }
 
-static void check_release(struct pbench_check *c)
+static void check_release(struct pbench_check_finding *c)
 {
 	text_free(c->value);
 	text_free(c->expected);
@@ -38,12 +38,12 @@ static void check_release(struct pbench_check *c)
 	text_free(c->fix);
 }
 
-struct pbench_check *pb_check(struct pb_env_ctx *ctx, const char *id, int cpu, int status)
+struct pbench_check_finding *pb_check(struct pb_check_ctx *ctx, const char *id, int cpu, int status)
 {
-	struct pbench_env *e = ctx->env;
-	struct pbench_check *c;
+	struct pbench_check *e = ctx->env;
+	struct pbench_check_finding *c;
 
-	static struct pbench_check scratch;	/* absorbs the writes of a dropped finding */
+	static struct pbench_check_finding scratch;	/* absorbs the writes of a dropped finding */
 
 	if (e->n == e->cap) {
 		int cap = e->cap ? e->cap * 2 : 64;
@@ -68,7 +68,7 @@ struct pbench_check *pb_check(struct pb_env_ctx *ctx, const char *id, int cpu, i
 	return c;
 }
 
-void pb_check_vset(struct pbench_check *c, const char **field, const char *fmt, va_list ap)
+void pb_check_vset(struct pbench_check_finding *c, const char **field, const char *fmt, va_list ap)
 {
 	char buf[512];
 	char *s;
@@ -79,7 +79,7 @@ void pb_check_vset(struct pbench_check *c, const char **field, const char *fmt, 
 	*field = s ? s : none;
 }
 
-void pb_check_set(struct pbench_check *c, const char **field, const char *fmt, ...)
+void pb_check_set(struct pbench_check_finding *c, const char **field, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -88,10 +88,10 @@ void pb_check_set(struct pbench_check *c, const char **field, const char *fmt, .
 	va_end(ap);
 }
 
-struct pbench_check *pb_report(struct pb_env_ctx *ctx, const char *id, int cpu, int status,
+struct pbench_check_finding *pb_report(struct pb_check_ctx *ctx, const char *id, int cpu, int status,
 			       const char *expected, const char *fmt, ...)
 {
-	struct pbench_check *c = pb_check(ctx, id, cpu, status);
+	struct pbench_check_finding *c = pb_check(ctx, id, cpu, status);
 	va_list ap;
 
 	if (expected)
@@ -102,7 +102,7 @@ struct pbench_check *pb_report(struct pb_env_ctx *ctx, const char *id, int cpu, 
 	return c;
 }
 
-void pb_advise(struct pbench_check *c, const char *why, const char *fix)
+void pb_advise(struct pbench_check_finding *c, const char *why, const char *fix)
 {
 	if (why)
 		pb_check_set(c, &c->why, "%s", why);
@@ -110,7 +110,7 @@ void pb_advise(struct pbench_check *c, const char *why, const char *fix)
 		pb_check_set(c, &c->fix, "%s", fix);
 }
 
-struct pbench_check *pb_check_unknown(struct pb_env_ctx *ctx, const char *id, int cpu,
+struct pbench_check_finding *pb_check_unknown(struct pb_check_ctx *ctx, const char *id, int cpu,
 				      const char *what, int err)
 {
 	/* The parsers' -EINVAL and -ERANGE: the file was read, its content makes no sense. */
@@ -121,7 +121,7 @@ struct pbench_check *pb_check_unknown(struct pb_env_ctx *ctx, const char *id, in
 			 pbench_strerror(err));
 }
 
-void pbench_env_free(struct pbench_env *e)
+void pbench_check_free(struct pbench_check *e)
 {
 	if (!e)
 		return;
@@ -132,23 +132,23 @@ void pbench_env_free(struct pbench_env *e)
 	free(e);
 }
 
-int pbench_env_nr(const struct pbench_env *e)
+int pbench_check_nr(const struct pbench_check *e)
 {
 	return e->n;
 }
 
-const struct pbench_check *pbench_env_get(const struct pbench_env *e, int i)
+const struct pbench_check_finding *pbench_check_get(const struct pbench_check *e, int i)
 {
 	return i >= 0 && i < e->n ? &e->v[i] : NULL;
 }
 
-int pbench_env_cpus(const struct pbench_env *e, const int **cpus)
+int pbench_check_cpus(const struct pbench_check *e, const int **cpus)
 {
 	*cpus = e->cpus;
 	return e->ncpus;
 }
 
-const char *pbench_env_pick_reason(const struct pbench_env *e)
+const char *pbench_check_pick_reason(const struct pbench_check *e)
 {
 	return e->pick_reason;
 }
@@ -159,7 +159,7 @@ const char *pbench_env_pick_reason(const struct pbench_env *e)
  * one; otherwise the boot loader in general (systemd-boot, a VM's boot arguments...). A
  * recorded tree says nothing of the recorded machine's /etc: no file is named for it.
  */
-const char *pb_boot_fix(struct pb_env_ctx *ctx, char *buf, size_t len, const char *params)
+const char *pb_boot_fix(struct pb_check_ctx *ctx, char *buf, size_t len, const char *params)
 {
 	char rel[128] = "";
 	int redhat = 0;

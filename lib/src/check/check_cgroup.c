@@ -107,13 +107,13 @@ static int cg_quota(const struct cg *cg, const char *at, const char *buf, long l
 	return 1;
 }
 
-static void check_quota(struct pb_env_ctx *ctx, const struct cg *cg)
+static void check_quota(struct pb_check_ctx *ctx, const struct cg *cg)
 {
 	const char *id = "cgroup.cpu_quota", *file = cg->v2 ? "cpu.max" : "cpu.cfs_quota_us";
 	struct { char at[CG_PATH], best[CG_PATH], full[CG_PATH + 128]; } *w = malloc(sizeof(*w));
 	char *at = w ? w->at : NULL, *best = w ? w->best : NULL, *full = w ? w->full : NULL;
 	char buf[64], raw[64] = "", bad[240] = "";
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	long long q, per, bq = 0, bper = 0, thr, thr_us;
 	int found = 0, err;
 
@@ -167,11 +167,11 @@ out:
 	free(w);
 }
 
-static void check_cpuset(struct pb_env_ctx *ctx, const struct cg *cg, int cpu)
+static void check_cpuset(struct pb_check_ctx *ctx, const struct cg *cg, int cpu)
 {
 	const char *id = "cgroup.cpuset", *base = cg->v2 ? "/sys/fs/cgroup" :
 		"/sys/fs/cgroup/cpuset";
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	unsigned char set[PB_MAX_CPUS / 8];
 	char buf[4096], *at = malloc(CG_PATH), list[256];
 	int err = -ENOMEM, in;
@@ -205,7 +205,7 @@ out:
 	free(at);
 }
 
-void pb_check_cgroup(struct pb_env_ctx *ctx)
+void pb_check_cgroup(struct pb_check_ctx *ctx)
 {
 	struct cg *cg = calloc(1, sizeof(*cg));
 	int err;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Checks: frequency (cpufreq governor, min/max, EPP, turbo, thermal throttling, power source,
- * idle states). The topology group (SMT) is in env_topology.c.
+ * idle states). The topology group (SMT) is in check_topology.c.
  *
  * On a quiet machine a clock that moves while the benchmark runs is the largest source of
  * run-to-run spread, so every knob that lets it move is reported with the command that pins it.
@@ -165,10 +165,10 @@ static int find_policy(int cpu, struct policy *p)
 }
 
 /* The finding when cpu has no policy: info without cpufreq, unknown when it should have one. */
-static int no_policy(struct pb_env_ctx *ctx, const char *id, int cpu, struct policy *p)
+static int no_policy(struct pb_check_ctx *ctx, const char *id, int cpu, struct policy *p)
 {
 	int r = find_policy(cpu, p);
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 
 	if (r > 0)
 		return 0;
@@ -203,10 +203,10 @@ static const char *governor_why(const char *gov, const struct policy *p, char *b
 	return buf;
 }
 
-static void check_governor(struct pb_env_ctx *ctx, int cpu)
+static void check_governor(struct pb_check_ctx *ctx, int cpu)
 {
 	char path[160], gov[32], why[400];
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	struct policy p;
 	int err;
 
@@ -234,10 +234,10 @@ static void check_governor(struct pb_env_ctx *ctx, int cpu)
 	pb_check_set(c, &c->expected, "performance");
 }
 
-static void check_min_max(struct pb_env_ctx *ctx, int cpu)
+static void check_min_max(struct pb_check_ctx *ctx, int cpu)
 {
 	char path[160], gov[32];
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	struct policy p;
 	long lo, hi;
 	int err;
@@ -277,10 +277,10 @@ static void check_min_max(struct pb_env_ctx *ctx, int cpu)
 	pb_check_set(c, &c->expected, "min = max");
 }
 
-static void check_epp(struct pb_env_ctx *ctx, int cpu)
+static void check_epp(struct pb_check_ctx *ctx, int cpu)
 {
 	char path[160], epp[32];
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	struct policy p;
 	long raw = -1;
 	int err;
@@ -333,7 +333,7 @@ static const char *turbo_off_cmd(void)
 
 /* Why turbo matters, with the range cpu boosts across when its policy has intel_pstate's
  * base_frequency next to cpuinfo_max_freq (the highest turbo frequency). */
-static void turbo_why(struct pbench_check *c, int cpu)
+static void turbo_why(struct pbench_check_finding *c, int cpu)
 {
 	char path[160];
 	struct policy p;
@@ -378,14 +378,14 @@ static int policy_boost(char *src, size_t len, int *npolicies)
 	return on + off ? on > 0 : -1;
 }
 
-static void check_turbo(struct pb_env_ctx *ctx)
+static void check_turbo(struct pb_check_ctx *ctx)
 {
 	static const struct {
 		const char *name;
 		long on;	/* the value that means turbo is on */
 	} knobs[] = { { "intel_pstate/no_turbo", 0 }, { "cpufreq/boost", 1 } };
 	char st[32], src[64], path[64], fix[128] = "";
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	int on = -1, npolicies = 0;
 
 	for (size_t i = 0; i < PB_ARRAY_SIZE(knobs) && on < 0; i++) {
@@ -429,11 +429,11 @@ static void check_turbo(struct pb_env_ctx *ctx)
 
 /* ---- thermal, power, idle --------------------------------------------------------------- */
 
-static void check_throttle(struct pb_env_ctx *ctx, int cpu)
+static void check_throttle(struct pb_check_ctx *ctx, int cpu)
 {
 	static const char *const kinds[] = { "core", "package" };
 	char path[2][128], val[96] = "";
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	long n[2] = { -1, -1 }, total = 0;
 	int found = 0;
 
@@ -518,10 +518,10 @@ static void psy_one(struct psy_state *s, const char *name)
 		   online ? "online" : "offline");
 }
 
-static void check_power(struct pb_env_ctx *ctx)
+static void check_power(struct pb_check_ctx *ctx)
 {
 	struct psy_state s = { 0 };
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	struct dirent **names;
 	int n = list_dir(PSY_DIR, not_dot, &names);
 
@@ -594,12 +594,12 @@ static int read_idle_states(int cpu, struct idle_state *st, char *bad, size_t le
 	return n;
 }
 
-static void check_cpuidle(struct pb_env_ctx *ctx, int cpu)
+static void check_cpuidle(struct pb_check_ctx *ctx, int cpu)
 {
 	struct idle_state st[MAX_IDLE_STATES];
 	char drv[32], path[128], val[256], deep[64] = "", off[64] = "";
 	const char *param = NULL;
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	char boot[512];
 	long worst = -1;
 	int n, err;
@@ -658,7 +658,7 @@ static void check_cpuidle(struct pb_env_ctx *ctx, int cpu)
 		     param ? pb_boot_fix(ctx, boot, sizeof(boot), param) : "");
 }
 
-void pb_check_frequency(struct pb_env_ctx *ctx)
+void pb_check_frequency(struct pb_check_ctx *ctx)
 {
 	for (int i = 0; i < ctx->ncpus; i++)
 		check_governor(ctx, ctx->cpus[i]);

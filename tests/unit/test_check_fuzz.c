@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Every file the checks read, mutated (empty, truncated, garbage, huge numbers, a very long
- * line, binary): pbench_env_check must neither crash nor report a finding without a value.
+ * line, binary): pbench_check must neither crash nor report a finding without a value.
  * Runs on a copy of each recorded tree; under ASan in the second pass of make test. Which
  * files the checks read is seen by the kernel (inotify's IN_OPEN on every directory of the
  * copy, over one check of the untouched tree); a file they never open is only taken away
@@ -88,21 +88,21 @@ static void spit(const char *path, const char *data, size_t len)
 
 static void run_checks(const char *what)
 {
-	struct pbench_env *env;
+	struct pbench_check *env;
 	int cpus[] = { 1 };
-	int err = pbench_env_check(&env, cpus, 1, PBENCH_ENV_NO_WINDOW);
+	int err = pbench_check(&env, cpus, 1, PBENCH_CHECK_NO_WINDOW);
 
 	/* A mutated cpu/present may make CPU 1 look absent: that is a clean refusal. */
 	if (err == -EINVAL)
 		return;
 	cr_assert_eq(err, 0, "%s: %s", what, pbench_strerror(err));
-	for (int i = 0; i < pbench_env_nr(env); i++) {
-		const struct pbench_check *c = pbench_env_get(env, i);
+	for (int i = 0; i < pbench_check_nr(env); i++) {
+		const struct pbench_check_finding *c = pbench_check_get(env, i);
 
 		cr_assert_neq(c->value[0], '\0', "%s: %s has no value", what, c->id);
 		cr_assert(c->status >= PBENCH_CHECK_OK && c->status <= PBENCH_CHECK_UNKNOWN);
 	}
-	pbench_env_free(env);
+	pbench_check_free(env);
 }
 
 static int is_opened(char **opened, int n, const char *path)

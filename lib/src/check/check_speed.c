@@ -5,7 +5,7 @@
  * a second in slices, what its speed did and what the kernel saw
  * meanwhile. Co-location: the loop alone, then while another CPU spins; a slowdown means the
  * two share a physical core. Both measure this machine now, so they report nothing on a
- * recorded tree or without the checks' window (PBENCH_ENV_NO_WINDOW): no number from a
+ * recorded tree or without the checks' window (PBENCH_CHECK_NO_WINDOW): no number from a
  * recording is ever presented as a measurement.
  */
 #include <errno.h>
@@ -35,10 +35,10 @@ static void kernel_saw(const struct pbench_cpu_speed *s, char *buf, size_t len)
 		 (unsigned long long)s->ctx_involuntary, s->ctx_involuntary == 1 ? "" : "s", nr);
 }
 
-static void check_stability(struct pb_env_ctx *ctx, int cpu)
+static void check_stability(struct pb_check_ctx *ctx, int cpu)
 {
 	struct pbench_cpu_speed s = { .size = sizeof(s) };
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	char saw[160];
 	int err = pbench_cpu_speed_probe(cpu, STABILITY_S, &s), status;
 
@@ -74,9 +74,9 @@ static void check_stability(struct pb_env_ctx *ctx, int cpu)
 		  "clock)");
 }
 
-static void report_sharing(struct pb_env_ctx *ctx, int cpu, const struct pbench_cpu_sharing *h)
+static void report_sharing(struct pb_check_ctx *ctx, int cpu, const struct pbench_cpu_sharing *h)
 {
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 
 	if (h->kind == PBENCH_CPU_SHARING_NONE && h->alone_range >= PBENCH_SPEED_VARIED) {
 		pb_report(ctx, "speed.colocation", cpu, PBENCH_CHECK_INFO, NULL, "cannot tell "
@@ -114,7 +114,7 @@ static int severity(int kind)
 	       kind == PBENCH_CPU_SHARING_PREEMPTION;
 }
 
-static void check_colocation(struct pb_env_ctx *ctx, int cpu)
+static void check_colocation(struct pb_check_ctx *ctx, int cpu)
 {
 	struct pbench_cpu_sharing worst = { .size = sizeof(worst), .wall_slowdown = NAN };
 	cpu_set_t allowed;
@@ -147,9 +147,9 @@ static void check_colocation(struct pb_env_ctx *ctx, int cpu)
 		report_sharing(ctx, cpu, &worst);
 }
 
-void pb_check_speed(struct pb_env_ctx *ctx)
+void pb_check_speed(struct pb_check_ctx *ctx)
 {
-	if (!ctx->live || (ctx->flags & PBENCH_ENV_NO_WINDOW))
+	if (!ctx->live || (ctx->flags & PBENCH_CHECK_NO_WINDOW))
 		return;
 	for (int i = 0; i < ctx->ncpus; i++) {
 		if (i < MAX_STABILITY_CPUS)

@@ -93,7 +93,7 @@ static int irq_allowed(int cpu, int *total, int *allowed, char *list, size_t len
 
 /* irqbalance's environment file where this machine has one: Debian's /etc/default, Red Hat's
  * /etc/sysconfig; neither (or a recorded tree, whose /etc is not here): both named. */
-static const char *irqbalance_conf(const struct pb_env_ctx *ctx)
+static const char *irqbalance_conf(const struct pb_check_ctx *ctx)
 {
 	static const char *const files[] = { "/etc/default/irqbalance",
 					     "/etc/sysconfig/irqbalance" };
@@ -105,11 +105,11 @@ static const char *irqbalance_conf(const struct pb_env_ctx *ctx)
 	       "on Red Hat)";
 }
 
-static void check_irq(struct pb_env_ctx *ctx, int cpu, int irqbalance,
+static void check_irq(struct pb_check_ctx *ctx, int cpu, int irqbalance,
 		      const unsigned char *online, const unsigned char *quiet)
 {
 	struct pb_irq_row top[IRQ_TOP];
-	struct pbench_check *c;
+	struct pbench_check_finding *c;
 	unsigned char rest[SETSZ];
 	char busy[160] = "none", list[160], others[256], stop[320] = "";
 	int ntop = irq_top(cpu, top), total, allowed, n = 0;
@@ -161,7 +161,7 @@ static void check_irq(struct pb_env_ctx *ctx, int cpu, int irqbalance,
 			     "boot with isolcpus=managed_irq,%d)", stop, list, others, cpu);
 }
 
-void pb_check_interrupts(struct pb_env_ctx *ctx)
+void pb_check_interrupts(struct pb_check_ctx *ctx)
 {
 	unsigned char online[SETSZ], quiet[SETSZ];
 	int irqbalance = pb_process_running("irqbalance");
