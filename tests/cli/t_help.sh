@@ -110,7 +110,7 @@ fi
 map_problems() {
 	awk -v map="$1" -v listed="$T/listed" '
 		/^[ \t]*global:[ \t]*$/ { g = 1; next }
-		/^[ \t]*local:/ { g = 0; next }
+		/^[ \t]*(local:|})/ { g = 0; next }
 		!g || /^[ \t]*$/ || /^[ \t]*#/ { next }
 		{
 			line = $0
