@@ -102,4 +102,82 @@ else
 	skipped "exports" "nm or the shared library is missing"
 fi
 
+# ---- every export listed in lib/libpbench.map with its purpose, nothing exported unlisted ------
+# map_problems MAP [EXPORTED]: what is wrong, one line each (nothing: all is well): a line of the
+# map's global list that is not "NAME;<TAB># PURPOSE" with a purpose of 3 words or more; with
+# EXPORTED (the library's defined dynamic symbols, one a line), each one the map does not list
+# and each listed name it lacks.
+map_problems() {
+	awk -v map="$1" -v listed="$T/listed" '
+		/^[ \t]*global:[ \t]*$/ { g = 1; next }
+		/^[ \t]*(local:|})/ { g = 0; next }
+		!g || /^[ \t]*$/ || /^[ \t]*#/ { next }
+		{
+			line = $0
+			sub(/^[ \t]+/, "", line)
+			if (line !~ /^[A-Za-z_][A-Za-z0-9_]*;/) {
+				printf "%s:%d: expected \"NAME;<TAB># PURPOSE\", saw \"%s\"\n", map, NR, line
+				next
+			}
+			name = line
+			sub(/;.*/, "", name)
+			print name >listed
+			rest = substr(line, length(name) + 2)
+			purpose = ""
+			if (match(rest, /^[ \t]*#/)) {
+				purpose = substr(rest, RLENGTH + 1)
+				gsub(/^[ \t]+|[ \t]+$/, "", purpose)
+			}
+			if (split(purpose, w, /[ \t]+/) < 3)
+				printf "%s:%d: %s: expected its purpose after a \"#\", 3 words or more; saw \"%s\"\n", map, NR, name, rest
+		}' "$1"
+	[ -n "${2:-}" ] || return 0
+	sort -u "$T/listed" >"$T/listed.s"
+	comm -23 "$2" "$T/listed.s" | sed "s|^|exported by $O/libpbench.so, not listed in $1: |"
+	comm -13 "$2" "$T/listed.s" | sed "s|^|listed in $1, not exported by $O/libpbench.so: |"
+}
+: >"$T/err" # (bad shows it: nothing of an earlier run's)
+if command -v nm >/dev/null 2>&1 && [ -f "$O/libpbench.so" ]; then
+	# every defined dynamic symbol but the version node (type A, PBENCH_<N>)
+	nm -D --defined-only "$O/libpbench.so" | awk 'NF == 3 && $2 != "A" {print $3}' | sed 's/@.*//' |
+		sort -u >"$T/dynsyms"
+	map_problems lib/libpbench.map "$T/dynsyms" >"$T/problems"
+	what="every export of $O/libpbench.so listed in lib/libpbench.map, each listed name exported"
+else
+	skipped "exports listed" "nm or the shared library is missing: the map's purposes alone are checked"
+	map_problems lib/libpbench.map >"$T/problems"
+	what=""
+fi
+n=$(grep -c . "$T/listed")
+if [ ! -s "$T/problems" ] && [ "$n" -gt 0 ]; then
+	ok "the $n exports of lib/libpbench.map each have a purpose${what:+; $what}"
+else
+	bad "exports and their purposes" "expected ${what:+$what, and }a purpose of 3 words or more on every line of lib/libpbench.map's global list ($n names); saw:
+$(head -n 20 "$T/problems")"
+fi
+# The check itself, on copies of the map: a line without its purpose, a name the library
+# exports that the map no longer lists, and a listed name that is not exported each fail.
+first=$(head -n 1 "$T/listed")
+awk -v n="$first" '!d && $0 ~ "^[ \t]*" n ";" { sub(/;.*/, ";"); d = 1 } 1' lib/libpbench.map >"$T/nopurpose.map"
+if map_problems "$T/nopurpose.map" | grep -q "$first: expected its purpose"; then
+	ok "a map line without its purpose fails"
+else
+	bad "a map line without its purpose" "expected map_problems to name $first; saw: $(map_problems "$T/nopurpose.map" | head -n 3)"
+fi
+if [ -s "${T}/dynsyms" ]; then
+	awk -v n="$first" '$0 !~ "^[ \t]*" n ";"' lib/libpbench.map >"$T/unlisted.map"
+	if map_problems "$T/unlisted.map" "$T/dynsyms" | grep -q "not listed in $T/unlisted.map: $first$"; then
+		ok "an export the map does not list fails"
+	else
+		bad "an export the map does not list" "expected map_problems to name $first; saw: $(map_problems "$T/unlisted.map" "$T/dynsyms" | head -n 3)"
+	fi
+	awk -v n="$first" '1; $0 ~ "^[ \t]*" n ";" { print "\t\tpbench_not_exported;\t# a name no library exports" }' \
+		lib/libpbench.map >"$T/extra.map"
+	if map_problems "$T/extra.map" "$T/dynsyms" | grep -q "not exported by $O/libpbench.so: pbench_not_exported$"; then
+		ok "a listed name the library does not export fails"
+	else
+		bad "a listed name the library does not export" "expected map_problems to name pbench_not_exported; saw: $(map_problems "$T/extra.map" "$T/dynsyms" | head -n 3)"
+	fi
+fi
+
 finish cli/help
