@@ -23,7 +23,7 @@
 #   tests/pmu/setup.sh into build/pmu/sysroot; STATIC=1 links pbench statically.
 
 VERSION    := 0.1.0
-SOVERSION  := 1
+SOVERSION  := 2
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# After `make install` with DESTDIR empty: make the installed libpbench.so.1 one that programs
+# After `make install` with DESTDIR empty: make the installed libpbench.so.2 one that programs
 # find at run time. `make install PREFIX=/tmp/x` gave a library no program could load, and
 # nothing said why (issue 26).
 #
@@ -38,7 +38,7 @@ if [ "$searched" -eq 1 ]; then
 		echo "  LDCONFIG $libdir"
 		"$ldconfig"
 	else
-		echo "note: run 'sudo ldconfig' so that programs find libpbench.so.1 in $libdir"
+		echo "note: run 'sudo ldconfig' so that programs find libpbench.so.2 in $libdir"
 	fi
 else
 	echo "note: the dynamic loader does not search $libdir: link programs with" \

@@ -87,6 +87,7 @@ ANCHORS = [
     (1661, '2003984def379a63'),
     (1673, '339ce78c47cb7bc4'),
     (1675, '76e2be5078231c27'),
+    (3281, '55bca948393d1a67'),
 ]
 
 SEED = 'PBENCH_ABI'
@@ -723,6 +724,8 @@ def main():
             print('FAIL abi: %s is not frozen: append it (tests/abi/freeze.py append, then '
                   'add the anchor it prints)' % show(*r))
         return 1 if add else 0
+    if mode == 'init' and so is not None and so > 1:
+        add = ['soname %d' % so] + add      # the records before a first soname line are 1's
     last = write_records(root, last, add, '' if os.path.exists(os.path.join(root, FREEZE))
                          else HEAD)
     print('%s: %d records appended; add to ANCHORS in tests/abi/freeze.py: (%d, \'%s\')' %

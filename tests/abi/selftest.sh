@@ -97,9 +97,9 @@ fresh
 edit lib/include/pbench/base.h 's/pbench_strerror\(int err\)/pbench_strerror(int   \/* a comment *\/ code)/'
 expect "... its parameter renamed, blanks and a comment added: passes" 0
 fresh
-edit lib/libpbench.map 's/\t\tpbench_output_color;[^\n]*\n//'
-edit lib/include/pbench/output.h 's/PBENCH_API int pbench_output_color\(FILE \*f\);\n//'
-expect "an export removed (and its declaration): fails" 1 "export pbench_output_color was removed"
+edit lib/libpbench.map 's/\t\tpbench_clock_kind_name;[^\n]*\n//'
+edit $CLK 's/PBENCH_API const char \*pbench_clock_kind_name\(int kind\);\n//'
+expect "an export removed (and its declaration): fails" 1 "export pbench_clock_kind_name was removed"
 fresh
 edit lib/include/pbench/history.h 's/(define PBENCH_HISTORY_NAME_MAX) 1024/$1 2048/'
 expect "a #define changed: fails" 1 "PBENCH_HISTORY_NAME_MAX changed: PBENCH_HISTORY_NAME_MAX 2048, frozen as PBENCH_HISTORY_NAME_MAX 1024"
@@ -110,7 +110,7 @@ expect "the freeze deleted: fails" 1 "committed in"
 fresh
 edit $CLK 's/(\tPBENCH_CLOCK_CNTVCT,[^\n]*\n)/$1\tPBENCH_CLOCK_SELFTEST,\n/'
 edit lib/include/pbench/base.h 's/(PBENCH_API const char \*pbench_strerror\(int err\);\n)/$1PBENCH_API int pbench_abi_selftest(void);\n/'
-edit lib/libpbench.map 's/(\t\tpbench_output_color;[^\n]*\n)/$1\t\tpbench_abi_selftest;\t# a function the self-test adds\n/'
+edit lib/libpbench.map 's/(\t\tpbench_clock_kind_name;[^\n]*\n)/$1\t\tpbench_abi_selftest;\t# a function the self-test adds\n/'
 edit lib/include/pbench/counters.h 's/(\tint user_only;[^\n]*\n(?:\t\t\t\t\t[^\n]*\n)*)\};/$1\tint appended;\n};/'
 expect "an enum value, a function, an export and a field added at the end: not frozen yet" 1 "PBENCH_CLOCK_SELFTEST = 4 .* is not frozen"
 $FZ append --root "$C" >/dev/null
@@ -118,22 +118,24 @@ expect "... appended to the freeze: passes" 0
 $G commit -q -a -m "appended"
 expect "... committed: passes" 0
 
+S=$(sed -n 's/^SOVERSION *:= *//p' Makefile)
+N=$((S + 1))
 fresh
-sed -i 's/^SOVERSION *:= *1$/SOVERSION  := 0/' "$C/Makefile"
+sed -i "s/^SOVERSION *:= *$S\$/SOVERSION  := $((S - 1))/" "$C/Makefile"
 expect "the soname lowered: fails" 1 "a soname never goes down"
 fresh
-sed -i 's/^SOVERSION *:= *1$/SOVERSION  := 2/' "$C/Makefile"
-sed -i 's/^PBENCH_1 {/PBENCH_2 {/' "$C/lib/libpbench.map"
-expect "the soname raised without its freeze: fails" 1 "no freeze of soname 2"
-edit lib/libpbench.map 's/\t\tpbench_output_color;[^\n]*\n//'
-edit lib/include/pbench/output.h 's/PBENCH_API int pbench_output_color\(FILE \*f\);\n//'
+sed -i "s/^SOVERSION *:= *$S\$/SOVERSION  := $N/" "$C/Makefile"
+sed -i "s/^PBENCH_$S {/PBENCH_$N {/" "$C/lib/libpbench.map"
+expect "the soname raised without its freeze: fails" 1 "no freeze of soname $N"
+edit lib/libpbench.map 's/\t\tpbench_clock_kind_name;[^\n]*\n//'
+edit $CLK 's/PBENCH_API const char \*pbench_clock_kind_name\(int kind\);\n//'
 $FZ bump --root "$C" >"$T/out" 2>&1 || bad "freeze.py bump" "$(cat "$T/out")"
 expect "... the soname bumped (freeze.py bump), an export removed: passes" 0
-$G commit -q -a -m "soname 2"
-perl -0pi -e 's/^[0-9a-f]{16} soname 2\n.*//ms' "$C/tests/abi/freeze.txt"
-expect "... soname 2's freeze deleted: fails" 1 "no freeze of soname 2"
+$G commit -q -a -m "soname $N"
+perl -0pi -e "s/^[0-9a-f]{16} soname $N\\n.*//ms" "$C/tests/abi/freeze.txt"
+expect "... soname $N's freeze deleted: fails" 1 "no freeze of soname $N"
 git -C "$C" checkout -q tests/abi/freeze.txt
-sed -i 's/^SOVERSION *:= *2$/SOVERSION  := 1/' "$C/Makefile"
-expect "... then the soname lowered back to 1: fails" 1 "a soname never goes down"
+sed -i "s/^SOVERSION *:= *$N\$/SOVERSION  := $S/" "$C/Makefile"
+expect "... then the soname lowered back to $S: fails" 1 "a soname never goes down"
 
 done_

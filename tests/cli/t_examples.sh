@@ -21,7 +21,7 @@ if [ -e "$O/libpbench.so" ]; then
 	outside=$(make --no-print-directory -o all -n install O="$O" PREFIX="$P" DESTDIR= LDCONFIG= 2>&1 |
 		  tr ' ' '\n' | tr -d "'" | grep '^/' | grep -v "^$P/")
 	if run "install" 0 make --no-print-directory -o all install O="$O" PREFIX="$P" DESTDIR= LDCONFIG= &&
-	   [ -e "$P/lib/libpbench.so.1" ] && [ -x "$P/bin/pbench" ] && [ -z "$outside" ] &&
+	   [ -e "$P/lib/libpbench.so.2" ] && [ -x "$P/bin/pbench" ] && [ -z "$outside" ] &&
 	   has "$T/out" "^note: the dynamic loader does not search $P/lib: link programs with -Wl,-rpath,$P/lib, or run them with LD_LIBRARY_PATH=$P/lib"; then
 		ok "make install PREFIX=tmp: all under it, and how to make the library found (rpath, LD_LIBRARY_PATH, ld.so.conf.d)"
 	else
@@ -45,7 +45,7 @@ EOF
 	fi
 	rm -f "$T/ldconfig.log"
 	if run "install (DESTDIR)" 0 make --no-print-directory -o all install O="$O" PREFIX="$P" DESTDIR="$T/stage" LDCONFIG="$T/ldconfig" &&
-	   nothas "$T/out" "^note:" && ! [ -e "$T/ldconfig.log" ] && [ -e "$T/stage$P/lib/libpbench.so.1" ]; then
+	   nothas "$T/out" "^note:" && ! [ -e "$T/ldconfig.log" ] && [ -e "$T/stage$P/lib/libpbench.so.2" ]; then
 		ok "make install DESTDIR=...: staged, ldconfig neither asked nor run, no note"
 	else
 		miss "install (DESTDIR)"

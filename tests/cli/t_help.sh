@@ -93,10 +93,10 @@ if command -v nm >/dev/null 2>&1 && [ -f "$O/libpbench.so" ]; then
 	else
 		bad "exports" "stray: $stray; not in pbench.h: $undeclared; not exported: $missing"
 	fi
-	if readelf -d "$O/libpbench.so" | grep -q 'SONAME.*libpbench.so.1'; then
+	if readelf -d "$O/libpbench.so" | grep -q 'SONAME.*libpbench.so.2'; then
 		ok "soname"
 	else
-		bad soname "no libpbench.so.1 soname"
+		bad soname "no libpbench.so.2 soname"
 	fi
 else
 	skipped "exports" "nm or the shared library is missing"
