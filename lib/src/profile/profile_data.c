@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A profile's compact store and its reads: the samples (32 bytes each) and their frames, the
+ * DWARF mode's registers and stack copies, the maps, the processes' forks, exits and names.
+ * What is parsed into it is profile_parse.c's; this file only keeps and hands out.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/profile.h"
+#include "profile/profile_inner.h"
+
+/* *v holds *cap items of size bytes: room for n more, doubling. 0, -ENOMEM. */
+int pb_prof_grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t want = *cap ? *cap : 64;
+	void *nv;
+
+	if (n <= *cap)
+		return 0;
+	while (want < n)
+		want *= 2;
+	if (want > SIZE_MAX / size)
+		return -ENOMEM;
+	nv = realloc(*v, want * size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = want;
+	return 0;
+}
+
+int pb_prof_buf_put(struct pb_prof_buf *b, const void *v, size_t n)
+{
+	void *p = b->v;
+	int err = pb_prof_grow(&p, &b->cap, b->n + n, 1);
+
+	b->v = p;
+	if (err)
+		return err;
+	if (n)
+		memcpy(b->v + b->n, v, n);
+	b->n += n;
+	return 0;
+}
+
+/* s (len bytes, cut at a NUL) in the profile's strings, NUL-terminated: its offset; a path
+ * met before (the same file mapped in several pieces, by several processes) is kept once.
+ * UINT32_MAX when out of memory. */
+uint32_t pb_prof_str(struct pb_profile *p, const char *s, size_t len)
+{
+	const char *nul = memchr(s, '\0', len);
+	size_t n = nul ? (size_t)(nul - s) : len, at = p->strs.n;
+
+	for (size_t i = p->nmaps; i-- > 0 && i + 8 >= p->nmaps;) {
+		const char *old = (const char *)p->strs.v + p->maps[i].path;
+
+		if (p->maps[i].path != UINT32_MAX && strlen(old) == n && !memcmp(old, s, n))
+			return p->maps[i].path;
+	}
+	if (p->strs.n + n + 1 > UINT32_MAX)
+		return UINT32_MAX;
+	if (pb_prof_buf_put(&p->strs, s, n) || pb_prof_buf_put(&p->strs, "", 1))
+		return UINT32_MAX;
+	return (uint32_t)at;
+}
+
+void pb_prof_data_free(struct pb_profile *p)
+{
+	free(p->s);
+	free(p->ips);
+	free(p->dwarf_at);
+	free(p->blob.v);
+	free(p->maps);
+	free(p->tasks);
+	free(p->strs.v);
+	p->s = NULL;
+	p->ips = NULL;
+	p->dwarf_at = NULL;
+	p->blob.v = NULL;
+	p->maps = NULL;
+	p->tasks = NULL;
+	p->strs.v = NULL;
+	p->ns = p->nips = p->nmaps = p->ntasks = 0;
+}
+
+size_t pb_profile_nr(const struct pb_profile *p)
+{
+	return p ? p->ns : 0;
+}
+
+/* The DWARF mode's part of sample i: abi, regs, stack length, the stack (padded to 8). */
+static void dwarf_part(const struct pb_profile *p, size_t i, struct pb_profile_sample *out)
+{
+	const unsigned char *e = p->blob.v + p->dwarf_at[i];
+	uint64_t len;
+
+	memcpy(&out->regs_abi, e, 8);
+	out->regs_mask = p->attr.sample_regs_user;
+	if (out->regs_abi) {
+		out->regs = (const uint64_t *)(e + 8);
+		out->nregs = p->nregs;
+		e += 8 * p->nregs;
+	}
+	memcpy(&len, e + 8, 8);
+	out->stack_len = (size_t)len;
+	out->stack = len ? e + 16 : NULL;
+}
+
+int pb_profile_sample_at(const struct pb_profile *p, size_t i, struct pb_profile_sample *out)
+{
+	const struct pb_prof_sample *s;
+
+	if (!p || !out || i >= p->ns)
+		return -ERANGE;
+	s = &p->s[i];
+	memset(out, 0, sizeof(*out));
+	out->pid = s->pid;
+	out->tid = s->tid;
+	out->time_ns = s->time;
+	out->period = s->period;
+	out->ips = p->ips + s->chain;
+	out->nips = s->nips;
+	out->nkernel = s->nkernel;
+	out->cut = !!(s->flags & PB_PROF_CUT);
+	out->stack_full = !!(s->flags & PB_PROF_STACK_FULL);
+	if (p->dwarf_at)
+		dwarf_part(p, i, out);
+	return 0;
+}
+
+size_t pb_profile_nr_maps(const struct pb_profile *p)
+{
+	return p ? p->nmaps : 0;
+}
+
+static void map_out(const struct pb_profile *p, const struct pb_prof_map *m,
+		    struct pb_profile_map *out)
+{
+	out->pid = m->pid;
+	out->start = m->start;
+	out->end = m->start + m->len;
+	out->pgoff = m->pgoff;
+	out->time_ns = m->time;
+	out->path = m->path == UINT32_MAX ? "" : (const char *)p->strs.v + m->path;
+	out->build_id = m->build_id_size ? m->build_id : NULL;
+	out->build_id_size = m->build_id_size;
+	out->prot = m->prot;
+}
+
+int pb_profile_map_at(const struct pb_profile *p, size_t i, struct pb_profile_map *out)
+{
+	if (!p || !out || i >= p->nmaps)
+		return -ERANGE;
+	map_out(p, &p->maps[i], out);
+	return 0;
+}
+
+/* The last exec of pid at or before t (0: none seen), and its parent at its fork (0: none
+ * seen) with the fork's time. */
+static uint64_t task_history(const struct pb_profile *p, uint32_t pid, uint64_t t,
+			     uint32_t *ppid, uint64_t *fork_t)
+{
+	uint64_t exec_t = 0;
+
+	*ppid = 0;
+	for (size_t i = 0; i < p->ntasks; i++) {
+		const struct pb_prof_task *k = &p->tasks[i];
+
+		if (k->pid != pid)
+			continue;
+		if (k->kind == PB_TASK_COMM && k->exec && k->time <= t && k->time > exec_t)
+			exec_t = k->time;
+		else if (k->kind == PB_TASK_FORK && k->tid == pid && k->ppid != pid) {
+			*ppid = k->ppid;
+			*fork_t = k->time;
+		}
+	}
+	return exec_t;
+}
+
+/* The newest map of pid holding ip made in [from, to]; NULL. */
+static const struct pb_prof_map *map_in(const struct pb_profile *p, uint32_t pid, uint64_t ip,
+					uint64_t from, uint64_t to)
+{
+	const struct pb_prof_map *best = NULL;
+
+	for (size_t i = 0; i < p->nmaps; i++) {
+		const struct pb_prof_map *m = &p->maps[i];
+
+		if (m->pid == pid && ip >= m->start && ip - m->start < m->len && m->time >= from &&
+		    m->time <= to && (!best || m->time >= best->time))
+			best = m;
+	}
+	return best;
+}
+
+int pb_profile_map_of(const struct pb_profile *p, uint32_t pid, uint64_t ip, uint64_t time_ns,
+		      struct pb_profile_map *out)
+{
+	/* a process's own maps since its exec, then its parent's up to the fork, and so on up
+	 * (a fork copies the maps and the kernel reports nothing of them) */
+	for (int depth = 0; p && depth < 64 && pid; depth++) {
+		uint32_t ppid;
+		uint64_t fork_t = 0, exec_t = task_history(p, pid, time_ns, &ppid, &fork_t);
+		const struct pb_prof_map *m = map_in(p, pid, ip, exec_t, time_ns);
+
+		if (m) {
+			map_out(p, m, out);
+			return 0;
+		}
+		if (exec_t || !ppid)
+			break;
+		pid = ppid;
+		time_ns = fork_t;
+	}
+	return -ENOENT;
+}
+
+const char *pb_profile_comm(const struct pb_profile *p, uint32_t pid)
+{
+	const struct pb_prof_task *best = NULL;
+
+	for (size_t i = 0; p && i < p->ntasks; i++) {
+		const struct pb_prof_task *k = &p->tasks[i];
+
+		if (k->kind == PB_TASK_COMM && k->pid == pid && k->tid == pid &&
+		    (!best || k->time >= best->time))
+			best = k;
+	}
+	return best ? (const char *)p->strs.v + best->comm : NULL;
+}
+
+void pb_profile_stats(const struct pb_profile *p, struct pb_profile_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->event = p->event;
+	out->freq = p->o.period ? 0 : p->o.freq;
+	out->period = p->o.period;
+	out->dwarf = p->o.dwarf;
+	out->kernel = p->kernel;
+	out->kernel_why = p->kernel_why;
+	out->rings = p->nrings;
+	out->ring_pages = p->o.ring_pages;
+	out->samples = p->ns;
+	out->lost = p->lost;
+	out->lost_samples = p->lost_samples;
+	out->throttled = p->throttled;
+	out->unthrottled = p->unthrottled;
+	out->cut = p->cut;
+	out->bad = p->bad;
+	out->max_rate_before = p->max_rate_before;
+	out->max_rate_after = p->max_rate_after;
+	out->drains = p->drains;
+	out->raw_bytes = p->raw_bytes;
+	out->store_bytes = p->ns * sizeof(*p->s) + p->nips * sizeof(*p->ips) +
+			   (p->dwarf_at ? p->ns * sizeof(*p->dwarf_at) + p->blob.n : 0);
+	out->nmaps = p->nmaps;
+	out->ntasks = p->ntasks;
+}

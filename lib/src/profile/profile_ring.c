@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sampling events of a profile and their rings. An inherited event that follows a task
+ * on every CPU cannot be mapped (the kernel refuses it: its children would write to one
+ * buffer from several CPUs at once), so the event is opened once a CPU on the command's pid,
+ * as perf record does, and each ring mapped. What a ring holds is only copied out while the
+ * command runs (a memcpy into a growing buffer: no parsing inside the timed span), and read
+ * after it. A kernel that refuses the kernel's samples (perf_event_paranoid 2 without
+ * CAP_PERFMON) gets the user's alone, said; one without build-ids in its mmap2 records (before
+ * 5.12) gets the maps without them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "base/base.h"
+#include "profile/profile.h"
+#include "profile/profile_inner.h"
+
+/* The event on (pid, cpu), the attribute relaxed where this kernel refuses a part of it:
+ * the kernel (permission), then build-ids (unknown bit). The fd or -errno. */
+static int open_one(struct pb_profile *p, pid_t pid, int cpu)
+{
+	long paranoid = -1;
+	int fd;
+
+	for (;;) {
+		fd = pb_perf_event_open(&p->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+		if ((errno == EACCES || errno == EPERM) && !p->attr.exclude_kernel) {
+			pb_read_long("/proc/sys/kernel/perf_event_paranoid", &paranoid);
+			p->attr.exclude_kernel = 1;
+			p->attr.exclude_callchain_kernel = 1;
+			p->kernel = 0;
+			p->kernel_why = paranoid >= 2 ?
+				"the kernel is not sampled: perf_event_paranoid is 2 or more and "
+				"pbench has no CAP_PERFMON (sysctl kernel.perf_event_paranoid=1 allows it)" :
+				"the kernel is not sampled: the kernel refused it (seccomp, a "
+				"container's or an LSM's policy)";
+		} else if (errno == EINVAL && p->attr.build_id) {
+			p->attr.build_id = 0;	/* before Linux 5.12 */
+		} else {
+			return -errno;
+		}
+	}
+}
+
+/* Ring r's buffer: pages data pages, halved while the memory lock limit refuses it (not
+ * below 8). 0 or -errno. */
+static int map_one(struct pb_profile *p, struct pb_prof_ring *r)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+
+	for (unsigned pages = p->o.ring_pages; pages >= 8; pages /= 2) {
+		void *m = mmap(NULL, (size_t)pg * (pages + 1), PROT_READ | PROT_WRITE, MAP_SHARED,
+			       r->fd, 0);
+
+		if (m != MAP_FAILED) {
+			r->page = m;
+			r->len = (size_t)pg * (pages + 1);
+			r->data_size = (size_t)pg * pages;
+			p->o.ring_pages = pages;
+			return 0;
+		}
+		if (errno != EPERM && errno != ENOMEM)
+			return -errno;
+	}
+	return -EPERM;
+}
+
+static int fail_open(const struct pb_profile *p, int err, const char *what)
+{
+	return pb_fail(err, "the sampling event '%s' cannot be %s here (%s)%s", p->event, what,
+		       strerror(-err), err == -EACCES || err == -EPERM ?
+		       ": perf_event_paranoid, seccomp or the memory lock limit forbids it" :
+		       err == -EINVAL ? ": the kernel refused its attributes (a frequency above "
+		       "kernel.perf_event_max_sample_rate?)" : "");
+}
+
+int pb_prof_rings_open(struct pb_profile *p, pid_t pid)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int first_err = 0, err;
+
+	if (ncpu < 1)
+		ncpu = 1;
+	p->rings = calloc((size_t)ncpu, sizeof(*p->rings));
+	if (!p->rings)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		struct pb_prof_ring *r = &p->rings[p->nrings];
+		int fd = open_one(p, pid, cpu);
+
+		if (fd < 0) {
+			first_err = first_err ? first_err : fd;
+			continue;	/* an offline CPU */
+		}
+		r->fd = fd;
+		r->cpu = cpu;
+		err = map_one(p, r);
+		if (err) {
+			close(fd);
+			return fail_open(p, err, "mapped");
+		}
+		p->nrings++;
+	}
+	if (!p->nrings)
+		return fail_open(p, first_err ? first_err : -ENODEV, "opened");
+	return 0;
+}
+
+/* What ring r holds since the last copy, appended to its raw bytes (a record may wrap around
+ * the end of the buffer: the two pieces are copied in order). */
+static int drain_one(struct pb_profile *p, struct pb_prof_ring *r)
+{
+	const unsigned char *data = (const unsigned char *)r->page + r->page->data_offset;
+	uint64_t head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = r->page->data_tail;
+	size_t at = (size_t)(tail % r->data_size), n = (size_t)(head - tail), first;
+	int err;
+
+	if (!n)
+		return 0;
+	first = r->data_size - at < n ? r->data_size - at : n;
+	err = pb_prof_buf_put(&r->raw, data + at, first);
+	if (!err)
+		err = pb_prof_buf_put(&r->raw, data, n - first);
+	if (err)
+		return err;
+	p->raw_bytes += n;
+	__atomic_store_n(&r->page->data_tail, head, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int pb_prof_rings_drain(struct pb_profile *p)
+{
+	int err = 0;
+
+	for (int i = 0; i < p->nrings && !err; i++)
+		if (p->rings[i].page)
+			err = drain_one(p, &p->rings[i]);
+	return err;
+}
+
+void pb_prof_rings_close(struct pb_profile *p)
+{
+	for (int i = 0; i < p->nrings; i++) {
+		struct pb_prof_ring *r = &p->rings[i];
+
+		if (r->page)
+			munmap(r->page, r->len);
+		if (r->fd > 0)
+			close(r->fd);
+		r->page = NULL;
+		r->fd = -1;
+	}
+}
