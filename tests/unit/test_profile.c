@@ -310,3 +310,293 @@ Test(profile, shares_without_frame_pointers_dwarf)
 	pb_profile_free(p);
 	TEST_RETRIED("profile::shares_without_frame_pointers_dwarf", tries - 1);
 }
+
+/* Samples of argv's processes: how many distinct pids and tids, each pid's samples in the
+ * program's text (through the maps of a parent at the fork, for a forked child). */
+struct spread {
+	uint32_t pid[16], tid[16];
+	int npid, ntid;
+	size_t user, in_text;
+};
+
+static void add_id(uint32_t *v, int *n, uint32_t id)
+{
+	for (int i = 0; i < *n; i++)
+		if (v[i] == id)
+			return;
+	if (*n < 16)
+		v[(*n)++] = id;
+}
+
+static void spread_of(const struct pb_profile *p, const struct prog *g, struct spread *sp)
+{
+	struct pb_profile_sample s;
+
+	memset(sp, 0, sizeof(*sp));
+	for (size_t i = 0; i < pb_profile_nr(p); i++) {
+		pb_profile_sample_at(p, i, &s);
+		add_id(sp->pid, &sp->npid, s.pid);
+		add_id(sp->tid, &sp->ntid, s.tid);
+		if (s.nkernel)
+			continue;
+		sp->user++;
+		sp->in_text += fn_of(p, g, s.pid, s.time_ns, s.ips[0]) >= 0;
+	}
+}
+
+Test(profile, every_thread_is_sampled)
+{
+	struct prog g;
+	char *argv[] = { g.path, "threads", "100", "3", NULL };
+	struct pb_profile *p;
+	struct spread sp;
+	struct tally t;
+	double pct[3];
+
+	prog_load(&g, "shares");
+	run_sampled(&p, NULL, argv);
+	spread_of(p, &g, &sp);
+	tally(p, &g, &t);
+	shares_miss(&t, pct);
+	say("shares, 3 threads", p, &t, pct);
+	cr_expect_eq(sp.npid, 1, "%d processes sampled", sp.npid);
+	cr_expect_geq(sp.ntid, 3, "%d threads sampled of the 3 working", sp.ntid);
+	cr_expect_geq(sp.in_text * 100, sp.user * 99, "%zu of %zu in the text", sp.in_text,
+		      sp.user);
+	cr_expect_leq(shares_miss(&t, pct), 2, "alpha %.2f%%, beta %.2f%%, gamma %.2f%%", pct[0],
+		      pct[1], pct[2]);
+	pb_profile_free(p);
+}
+
+Test(profile, every_forked_process_is_sampled)
+{
+	struct prog g;
+	char *argv[] = { g.path, "fork", "100", "2", NULL };
+	struct pb_profile *p;
+	struct spread sp;
+	struct tally t;
+	double pct[3];
+
+	prog_load(&g, "shares");
+	run_sampled(&p, NULL, argv);
+	spread_of(p, &g, &sp);
+	tally(p, &g, &t);
+	shares_miss(&t, pct);
+	say("shares, 2 forked", p, &t, pct);
+	cr_expect_eq(sp.npid, 3, "%d processes sampled of the 3 working", sp.npid);
+	cr_expect_eq(sp.ntid, 3, "%d threads sampled", sp.ntid);
+	/* a forked child's maps are its parent's: the kernel reports none for it */
+	cr_expect_geq(sp.in_text * 100, sp.user * 99, "%zu of %zu in the text", sp.in_text,
+		      sp.user);
+	cr_expect_leq(shares_miss(&t, pct), 2, "alpha %.2f%%, beta %.2f%%, gamma %.2f%%", pct[0],
+		      pct[1], pct[2]);
+	pb_profile_free(p);
+}
+
+/* The build-id of the program's file (its NT_GNU_BUILD_ID note), as readelf -n prints it. */
+static void build_id_of(const char *path, char *hex, size_t len)
+{
+	char cmd[PATH_MAX + 32], line[512];
+	FILE *f;
+
+	hex[0] = '\0';
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s'", path);
+	f = popen(cmd, "r");
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " Build ID: %127s", hex) == 1)
+			break;
+	pclose(f);
+	(void)len;
+}
+
+Test(profile, maps_with_build_ids)
+{
+	struct prog g;
+	char *argv[] = { g.path, "run", "20", NULL };
+	struct pb_profile_map m;
+	struct pb_profile *p;
+	char want[128], got[64] = "";
+	int text = 0;
+
+	prog_load(&g, "shares");
+	build_id_of(g.path, want, sizeof(want));
+	run_sampled(&p, NULL, argv);
+	for (size_t i = 0; i < pb_profile_nr_maps(p); i++) {
+		cr_assert_eq(pb_profile_map_at(p, i, &m), 0);
+		cr_log_info("map %u %llx-%llx %llx %s build-id %u bytes", m.pid,
+			    (unsigned long long)m.start, (unsigned long long)m.end,
+			    (unsigned long long)m.pgoff, m.path, m.build_id_size);
+		if (strcmp(m.path, g.path) || !(m.prot & 4 /* PROT_EXEC */))
+			continue;
+		text++;
+		for (unsigned b = 0; b < m.build_id_size && b < 20; b++)
+			snprintf(got + 2 * b, 3, "%02x", m.build_id[b]);
+	}
+	cr_expect_eq(text, 1, "%d executable maps of the program", text);
+	if (!want[0])
+		cr_log_info("readelf found no build-id in %s", g.path);
+	else
+		cr_expect_str_eq(got, want, "the map's build-id %s, the file's %s", got, want);
+	pb_profile_free(p);
+}
+
+/* A symbolizer for the writer's hook: the program's functions by name, the rest left raw. */
+struct symctx {
+	const struct prog *g;
+	int calls, returns;
+};
+
+static int name_frame(void *arg, const struct pb_profile *p, uint32_t pid, uint64_t time_ns,
+		      uint64_t ip, int kernel, int is_return, char *buf, size_t len)
+{
+	struct symctx *c = arg;
+	int f;
+
+	c->calls++;
+	c->returns += is_return;
+	if (kernel)
+		return 0;
+	f = fn_of(p, c->g, pid, time_ns, is_return ? ip - 1 : ip);
+	if (f < 0 || f == NFN)
+		return 0;
+	snprintf(buf, len, "%s", fn_name[f]);
+	return 1;
+}
+
+/* The folded text of p (flags, sym) and the sum of its counts; *alpha the counts of the
+ * stacks whose leaf is alpha. Every line "frames count". */
+static uint64_t folded(const struct pb_profile *p, unsigned flags, struct symctx *c,
+		       char **text, uint64_t *alpha)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(text, &len);
+	uint64_t sum = 0;
+	char *line, *save = NULL;
+
+	cr_assert_not_null(f);
+	cr_assert_eq(pb_profile_write_folded(p, f, flags, c ? name_frame : NULL, c), 0);
+	fclose(f);
+	*alpha = 0;
+	char *copy = strdup(*text);
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strrchr(line, ' ');
+		unsigned long long n;
+
+		cr_assert_not_null(sp, "a folded line without its count: '%s'", line);
+		cr_assert_eq(sscanf(sp + 1, "%llu", &n), 1, "'%s'", line);
+		cr_assert_eq(strchr(line, ' '), sp, "a space inside the frames: '%s'", line);
+		sum += n;
+		*sp = '\0';
+		if (strlen(line) >= 6 && !strcmp(line + strlen(line) - 6, ";alpha"))
+			*alpha += n;
+	}
+	free(copy);
+	return sum;
+}
+
+Test(profile, folded_stacks)
+{
+	struct prog g;
+	char *argv[] = { g.path, "run", "200", NULL };
+	struct symctx c = { .g = &g };
+	struct pb_profile *p;
+	struct pb_profile_stats st;
+	uint64_t sum, alpha, periods = 0;
+	char *text;
+
+	prog_load(&g, "shares");
+	run_sampled(&p, NULL, argv);
+	pb_profile_stats(p, &st);
+
+	/* raw addresses: one count a sample, every frame an address */
+	sum = folded(p, 0, NULL, &text, &alpha);
+	cr_expect_eq(sum, st.samples);
+	cr_expect_eq(strncmp(text, "0x", 2), 0, "'%.40s'", text);
+	free(text);
+
+	/* named, under the command's name; the leaf never a return address */
+	sum = folded(p, PB_FOLDED_COMM, &c, &text, &alpha);
+	cr_log_info("folded, named: %.300s", text);
+	cr_expect_eq(sum, st.samples);
+	cr_expect_eq(strncmp(text, "shares;", 7), 0, "'%.40s'", text);
+	cr_expect(strstr(text, ";main;") != NULL, "no stack through main");
+	cr_expect(fabs(100.0 * (double)alpha / (double)sum - 50) < 3, "alpha %llu of %llu",
+		  (unsigned long long)alpha, (unsigned long long)sum);
+	cr_expect_lt(c.returns, c.calls);
+	free(text);
+
+	/* weighted by period: cpu-clock's ns, about the samples' count times 250 us */
+	for (size_t i = 0; i < pb_profile_nr(p); i++) {
+		struct pb_profile_sample s;
+
+		pb_profile_sample_at(p, i, &s);
+		periods += s.period;
+	}
+	sum = folded(p, PB_FOLDED_PERIOD, NULL, &text, &alpha);
+	cr_expect_eq(sum, periods);
+	cr_expect(sum > st.samples * 150000 && sum < st.samples * 400000,
+		  "%llu ns over %llu samples", (unsigned long long)sum,
+		  (unsigned long long)st.samples);
+	free(text);
+	pb_profile_free(p);
+}
+
+Test(profile, user_only)
+{
+	struct prog g;
+	char *argv[] = { g.path, "run", "50", NULL };
+	struct pb_profile_opts o = { .user_only = 1 };
+	struct pb_profile_sample s;
+	struct pb_profile_stats st;
+	struct pb_profile *p;
+	size_t with_kernel = 0;
+
+	prog_load(&g, "shares");
+	run_sampled(&p, &o, argv);
+	pb_profile_stats(p, &st);
+	cr_expect_eq(st.kernel, 0);
+	cr_expect_not_null(st.kernel_why);
+	cr_expect_gt(st.samples, 0);
+	for (size_t i = 0; i < st.samples; i++) {
+		pb_profile_sample_at(p, i, &s);
+		with_kernel += s.nkernel > 0;
+	}
+	cr_expect_eq(with_kernel, 0, "%zu samples with kernel frames", with_kernel);
+	pb_profile_free(p);
+}
+
+/* Options refused before anything runs, each with why; a profile starts once. */
+Test(profile, options_refused)
+{
+	struct pb_profile_opts bad_pages = { .ring_pages = 12 };
+	struct pb_profile_opts bad_stack = { .dwarf = 1, .stack_bytes = 100 };
+	struct pb_profile_opts bad_event = { .event = "no-such-event-here" };
+	struct pb_profile *p = NULL;
+	char *argv[] = { "true", NULL };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	int err;
+
+	cr_expect_eq(pb_profile_new(&p, &bad_pages), -EINVAL);
+	cr_expect(strstr(pbench_strerror(-EINVAL), "ring_pages") != NULL, "%s",
+		  pbench_strerror(-EINVAL));
+	cr_expect_null(p);
+	cr_expect_eq(pb_profile_new(&p, &bad_stack), -EINVAL);
+	cr_expect(strstr(pbench_strerror(-EINVAL), "stack_bytes") != NULL, "%s",
+		  pbench_strerror(-EINVAL));
+	err = pb_profile_new(&p, &bad_event);
+	cr_expect_lt(err, 0);
+	cr_expect(strstr(pbench_strerror(err), "no-such-event-here") != NULL, "%s",
+		  pbench_strerror(err));
+	cr_expect_eq(pb_profile_new(NULL, NULL), -EINVAL);
+
+	cr_assert_eq(pb_profile_new(&p, NULL), 0);
+	err = pb_profile_run(p, argv, NULL, 10, &res);
+	if (!err) {
+		cr_expect_eq(pb_profile_run(p, argv, NULL, 10, &res), -EINVAL);
+		cr_expect(strstr(pbench_strerror(-EINVAL), "one a run") != NULL, "%s",
+			  pbench_strerror(-EINVAL));
+	}
+	pb_profile_free(p);
+}
