@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 #include <elf.h>
 #include <limits.h>
+#include <linux/perf_event.h>
 #include <math.h>
 #include <link.h>
 #include <stdio.h>
@@ -599,4 +600,211 @@ Test(profile, options_refused)
 			  pbench_strerror(-EINVAL));
 	}
 	pb_profile_free(p);
+}
+
+/* Records as a ring holds them, built by hand (include/uapi/linux/perf_event.h's layouts for
+ * the sample_type and sample_id_all the profile asks). */
+struct rec {
+	unsigned char v[4096];
+	size_t n;
+};
+
+static size_t rec_open(struct rec *r, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header h = { .type = type, .misc = misc };
+	size_t at = r->n;
+
+	memcpy(r->v + r->n, &h, sizeof(h));
+	r->n += sizeof(h);
+	return at;
+}
+
+static void put(struct rec *r, const void *v, size_t n)
+{
+	memcpy(r->v + r->n, v, n);
+	r->n += n;
+}
+
+static void put64(struct rec *r, uint64_t v)
+{
+	put(r, &v, 8);
+}
+
+static void put32x2(struct rec *r, uint32_t a, uint32_t b)
+{
+	put(r, &a, 4);
+	put(r, &b, 4);
+}
+
+/* The record opened at at ends here: sample_id_all's trailer (pid, tid, time) unless it is a
+ * sample, then its size. */
+static void rec_close(struct rec *r, size_t at, int trailer, uint32_t pid, uint64_t time)
+{
+	uint16_t size;
+
+	if (trailer) {
+		put32x2(r, pid, pid);
+		put64(r, time);
+	}
+	size = (uint16_t)(r->n - at);
+	memcpy(r->v + at + offsetof(struct perf_event_header, size), &size, 2);
+}
+
+static void sample(struct rec *r, uint32_t pid, uint64_t time, const uint64_t *chain, int n)
+{
+	size_t at = rec_open(r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+
+	put64(r, chain[n - 1] < PERF_CONTEXT_MAX ? chain[n - 1] : 0);	/* ip */
+	put32x2(r, pid, pid);
+	put64(r, time);
+	put64(r, 250000);	/* period */
+	put64(r, (uint64_t)n);
+	for (int i = 0; i < n; i++)
+		put64(r, chain[i]);
+	rec_close(r, at, 0, 0, 0);
+}
+
+static void mmap2(struct rec *r, uint32_t pid, uint64_t start, uint64_t time, const char *path)
+{
+	size_t at = rec_open(r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID);
+	unsigned char id[24] = { 20 };
+	char name[16] = "";
+
+	put32x2(r, pid, pid);
+	put64(r, start);
+	put64(r, 0x1000);	/* len */
+	put64(r, 0);		/* pgoff */
+	for (int i = 0; i < 20; i++)
+		id[4 + i] = (unsigned char)(0xa0 + i);
+	put(r, id, 24);
+	put32x2(r, 5, 2);	/* prot r-x, flags MAP_PRIVATE */
+	snprintf(name, sizeof(name), "%s", path);
+	put(r, name, 16);
+	rec_close(r, at, 1, pid, time);
+}
+
+static void task(struct rec *r, uint32_t type, uint32_t pid, uint32_t ppid, uint64_t time)
+{
+	size_t at = rec_open(r, type, 0);
+
+	put32x2(r, pid, ppid);
+	put32x2(r, pid, ppid);
+	put64(r, time);
+	rec_close(r, at, 1, pid, time);
+}
+
+static void build_records(struct rec *r)
+{
+	const uint64_t k = 0xffffffff81000000ULL;
+	const uint64_t both[] = { PERF_CONTEXT_KERNEL, k, PERF_CONTEXT_USER, 0x1010, 0x1020 };
+	const uint64_t kernel_only[] = { PERF_CONTEXT_KERNEL, k + 1, k + 2 };
+	const uint64_t child[] = { PERF_CONTEXT_USER, 0x1800 };
+	size_t at;
+
+	at = rec_open(r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+	put32x2(r, 10, 10);
+	put(r, "x\0\0\0\0\0\0\0", 8);
+	rec_close(r, at, 1, 10, 40);
+	mmap2(r, 10, 0x1000, 50, "/bin/x");
+	sample(r, 10, 55, both, 5);
+	sample(r, 10, 56, kernel_only, 3);
+	task(r, PERF_RECORD_FORK, 12, 10, 60);
+	sample(r, 12, 70, child, 2);
+	at = rec_open(r, PERF_RECORD_LOST, 0);
+	put64(r, 1);	/* id */
+	put64(r, 7);	/* lost */
+	rec_close(r, at, 1, 10, 80);
+	at = rec_open(r, PERF_RECORD_THROTTLE, 0);
+	put64(r, 90);
+	put64(r, 1);
+	put64(r, 1);
+	rec_close(r, at, 1, 10, 90);
+	at = rec_open(r, PERF_RECORD_SAMPLE, 0);	/* cut: its ip alone */
+	put64(r, 0x1000);
+	rec_close(r, at, 0, 0, 0);
+	at = rec_open(r, PERF_RECORD_SAMPLE, 0);	/* a chain longer than the record */
+	put64(r, 0x1000);
+	put32x2(r, 10, 10);
+	put64(r, 200);
+	put64(r, 250000);
+	put64(r, 1000);
+	put64(r, 0x1000);
+	rec_close(r, at, 0, 0, 0);
+	task(r, PERF_RECORD_EXIT, 12, 10, 100);
+}
+
+Test(profile, records_parsed)
+{
+	struct rec r = { .n = 0 };
+	struct pb_profile_sample s;
+	struct pb_profile_stats st;
+	struct pb_profile_map m;
+	struct pb_profile *p;
+	char why[1024];
+
+	build_records(&r);
+	cr_assert_eq(pb_profile_new(&p, NULL), 0);
+	cr_assert_eq(pb_profile_parse_raw(p, r.v, r.n), 0);
+	pb_profile_stats(p, &st);
+	cr_expect_eq(st.samples, 3);
+	cr_expect_eq(st.lost, 7);
+	cr_expect_eq(st.throttled, 1);
+	cr_expect_eq(st.bad, 2);
+	cr_expect_eq(st.cut, 1);
+	cr_expect_eq(st.nmaps, 1);
+	cr_expect_eq(st.ntasks, 3);	/* the COMM, the FORK, the EXIT */
+	cr_expect_eq(st.store_bytes, 3 * 32 + 6 * 8, "the frames of the bad ones taken back");
+
+	/* the markers out, the kernel's frames first and counted */
+	cr_assert_eq(pb_profile_sample_at(p, 0, &s), 0);
+	cr_expect_eq(s.nips, 3);
+	cr_expect_eq(s.nkernel, 1);
+	cr_expect_eq(s.ips[0], 0xffffffff81000000ULL);
+	cr_expect_eq(s.ips[1], 0x1010);
+	cr_expect_eq(s.cut, 0);
+	cr_expect_eq(s.period, 250000);
+	cr_assert_eq(pb_profile_sample_at(p, 1, &s), 0);
+	cr_expect_eq(s.nkernel, 2);
+	cr_expect_eq(s.cut, 1, "a chain of kernel frames alone is cut short");
+	cr_expect_eq(pb_profile_sample_at(p, 3, &s), -ERANGE);
+
+	/* a forked child's address is in its parent's map, as it was at the fork */
+	cr_assert_eq(pb_profile_map_of(p, 12, 0x1800, 70, &m), 0);
+	cr_expect_str_eq(m.path, "/bin/x");
+	cr_expect_eq(m.build_id_size, 20);
+	cr_expect_eq(m.build_id[19], 0xa0 + 19);
+	cr_expect_eq(m.end, 0x2000);
+	cr_expect_eq(pb_profile_map_of(p, 10, 0x1800, 45, &m), -ENOENT, "before the map was made");
+	cr_expect_eq(pb_profile_map_of(p, 10, 0x2800, 70, &m), -ENOENT, "outside it");
+	cr_expect_str_eq(pb_profile_comm(p, 10), "x");
+
+	cr_expect_eq(pb_profile_caveats(p, why, sizeof(why)), 4, "%s", why);
+	cr_expect(strstr(why, "7 records lost") && strstr(why, "throttled the sampling 1 times") &&
+		  strstr(why, "1 of 3 samples' call chains may be cut short") &&
+		  strstr(why, "2 records did not parse"), "%s", why);
+	cr_expect_eq(pb_profile_parse_raw(p, NULL, 1), -EINVAL);
+	pb_profile_free(p);
+}
+
+/* Every prefix of the records, and every one of their bytes changed: parsed without reading
+ * past the end (ASan's build would say), each record that does not fit counted as bad. */
+Test(profile, records_cut_or_corrupted)
+{
+	struct rec r = { .n = 0 };
+	struct pb_profile *p;
+
+	build_records(&r);
+	for (size_t n = 0; n <= r.n; n++) {
+		cr_assert_eq(pb_profile_new(&p, NULL), 0);
+		cr_assert_eq(pb_profile_parse_raw(p, r.v, n), 0);
+		pb_profile_free(p);
+	}
+	for (size_t i = 0; i < r.n; i++) {
+		struct rec c = r;
+
+		c.v[i] ^= 0xff;
+		cr_assert_eq(pb_profile_new(&p, NULL), 0);
+		cr_assert_eq(pb_profile_parse_raw(p, c.v, c.n), 0);
+		pb_profile_free(p);
+	}
 }

@@ -127,6 +127,11 @@ int pb_profile_run(struct pb_profile *p, char *const argv[],
 		   const struct pbench_child_opts *copts, double timeout_s,
 		   struct pbench_child_result *res);
 
+/* profile_parse.c: records as a ring holds them (n bytes: a recorded ring, a test's) parsed
+ * into p, a profile not started (its options say what a sample holds), which then counts as
+ * ended. 0, -EINVAL, -ENOMEM; a malformed record is counted (stats' bad), not an error. */
+int pb_profile_parse_raw(struct pb_profile *p, const void *buf, size_t n);
+
 /* profile_data.c: reading a profile back, after pb_profile_end(). */
 size_t pb_profile_nr(const struct pb_profile *p);
 /* Sample i into *out: 0, -ERANGE. */
@@ -140,6 +145,12 @@ int pb_profile_map_of(const struct pb_profile *p, uint32_t pid, uint64_t ip, uin
 /* The command name of pid (its last COMM), or NULL. */
 const char *pb_profile_comm(const struct pb_profile *p, uint32_t pid);
 void pb_profile_stats(const struct pb_profile *p, struct pb_profile_stats *out);
+/* What the profile could not see, in words, a line each ("\n"-terminated) into buf (cut to
+ * len): the kernel hidden, records lost, the sampling throttled, the kernel's
+ * perf_event_max_sample_rate lowered during the run, chains that may be cut short, stack
+ * copies that filled their size, records that did not parse, no samples at all. The number
+ * of lines; 0 when there is nothing to say. */
+int pb_profile_caveats(const struct pb_profile *p, char *buf, size_t len);
 
 /* profile_folded.c: the folded stacks FlameGraph, inferno and speedscope read, one line a
  * distinct stack, "root;...;leaf count", sorted. A frame is named by sym when it gives a

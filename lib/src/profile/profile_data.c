@@ -5,6 +5,8 @@
  * What is parsed into it is profile_parse.c's; this file only keeps and hands out.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,4 +260,70 @@ void pb_profile_stats(const struct pb_profile *p, struct pb_profile_stats *out)
 			   (p->dwarf_at ? p->ns * sizeof(*p->dwarf_at) + p->blob.n : 0);
 	out->nmaps = p->nmaps;
 	out->ntasks = p->ntasks;
+}
+
+/* A line more into buf (cut to len at its end). */
+static int line(char *buf, size_t len, size_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int line(char *buf, size_t len, size_t *at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = *at < len ? vsnprintf(buf + *at, len - *at, fmt, ap) : 0;
+	va_end(ap);
+	*at += n > 0 ? (size_t)n : 0;
+	return 1;
+}
+
+static uint64_t stacks_full(const struct pb_profile *p)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < p->ns; i++)
+		n += !!(p->s[i].flags & PB_PROF_STACK_FULL);
+	return n;
+}
+
+int pb_profile_caveats(const struct pb_profile *p, char *buf, size_t len)
+{
+	size_t at = 0;
+	uint64_t full = p->o.dwarf ? stacks_full(p) : 0;
+	int n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (!p->kernel && p->kernel_why)
+		n += line(buf, len, &at, "%s\n", p->kernel_why);
+	if (!p->ns)
+		n += line(buf, len, &at, "no samples: the command ran for less than a sampling "
+			  "period, or was not sampled\n");
+	if (p->lost)
+		n += line(buf, len, &at, "%llu records lost: a ring filled before pbench copied it "
+			  "(%u pages a CPU)\n", (unsigned long long)p->lost, p->o.ring_pages);
+	if (p->lost_samples)
+		n += line(buf, len, &at, "%llu samples lost by the PMU\n",
+			  (unsigned long long)p->lost_samples);
+	if (p->throttled)
+		n += line(buf, len, &at, "the kernel throttled the sampling %llu times "
+			  "(kernel.perf_event_max_sample_rate, perf_cpu_time_max_percent)\n",
+			  (unsigned long long)p->throttled);
+	if (p->max_rate_before > 0 && p->max_rate_after > 0 &&
+	    p->max_rate_after < p->max_rate_before)
+		n += line(buf, len, &at, "the kernel lowered perf_event_max_sample_rate from %ld "
+			  "to %ld during the run: its sampling took too long\n",
+			  p->max_rate_before, p->max_rate_after);
+	if (p->cut)
+		n += line(buf, len, &at, "%llu of %zu samples' call chains may be cut short (the "
+			  "kernel's depth of %u frames, or no user frames)\n",
+			  (unsigned long long)p->cut, p->ns, p->max_stack);
+	if (full)
+		n += line(buf, len, &at, "%llu of %zu samples' stack copies filled their %u bytes: "
+			  "deeper frames are not in them\n", (unsigned long long)full, p->ns,
+			  p->o.stack_bytes);
+	if (p->bad)
+		n += line(buf, len, &at, "%llu records did not parse\n",
+			  (unsigned long long)p->bad);
+	return n;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "profile/profile.h"
 #include "profile/profile_inner.h"
 
@@ -106,7 +107,7 @@ static int on_sample(struct pb_profile *p, struct rd *r)
 {
 	struct pb_prof_sample s = { 0 };
 	uint64_t ip;
-	size_t at = p->blob.n;
+	size_t at = p->blob.n, frames = p->nips;
 	void *v = p->s;
 	int err;
 
@@ -117,7 +118,7 @@ static int on_sample(struct pb_profile *p, struct rd *r)
 	if (!err && p->o.dwarf)
 		err = take_user(p, r, &s);
 	if (err) {
-		p->nips = s.chain;	/* its frames taken back */
+		p->nips = frames;	/* its frames taken back */
 		p->blob.n = at;
 		return err;
 	}
@@ -298,6 +299,22 @@ int pb_prof_parse(struct pb_profile *p)
 		free(p->rings[i].raw.v);
 		p->rings[i].raw = (struct pb_prof_buf){ 0 };
 	}
+	if (p->nmaps)
+		qsort(p->maps, p->nmaps, sizeof(*p->maps), by_time);
+	return err;
+}
+
+int pb_profile_parse_raw(struct pb_profile *p, const void *buf, size_t n)
+{
+	struct pb_prof_buf b = { (unsigned char *)(uintptr_t)buf, n, n };
+	int err;
+
+	if (!p || (!buf && n))
+		return pb_fail(-EINVAL, "%s(): %s is NULL", __func__, !p ? "p" : "buf");
+	if (p->state == 1)
+		return pb_fail(-EINVAL, "%s(): the profile is running", __func__);
+	p->state = 2;
+	err = parse_ring(p, &b);
 	if (p->nmaps)
 		qsort(p->maps, p->nmaps, sizeof(*p->maps), by_time);
 	return err;
