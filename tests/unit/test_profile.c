@@ -808,3 +808,67 @@ Test(profile, records_cut_or_corrupted)
 		pb_profile_free(p);
 	}
 }
+
+/* The caller's inherited set (pbench_child_opts.counters, as the runs count a command) with a
+ * profile: the handshake starts it just before the release, so it counts the command's run. */
+Test(profile, with_the_callers_counter_set)
+{
+	struct pbench_counters_opts so = { .size = sizeof(so), .cpu = -1,
+					   .flags = PBENCH_COUNTERS_INHERIT |
+						    PBENCH_COUNTERS_ENABLE_ON_EXEC };
+	struct prog g;
+	char *argv[] = { g.path, "run", "100", NULL };
+	struct pbench_child_opts co = { .size = sizeof(co) };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pbench_count k = { .size = sizeof(k) };
+	struct pbench_counters *c;
+	struct pbench_child *ch;
+	struct pb_profile *p;
+	int err;
+
+	prog_load(&g, "shares");
+	cr_assert_eq(pbench_counters_open(&c, "task-clock", &so), 0, "%s",
+		     pbench_counters_last_error());
+	co.counters = c;
+	cr_assert_eq(pb_profile_new(&p, NULL), 0);
+	err = pb_profile_start(p, &ch, argv, &co, -1);
+	if (err == -EACCES || err == -EPERM || err == -ENOENT || err == -ENODEV) {
+		pb_profile_free(p);
+		pbench_counters_free(c);
+		cr_skip_test("perf_event_open refused the sampling event here: %s",
+			     pbench_strerror(err));
+	}
+	cr_assert_eq(err, 0, "%s", pbench_strerror(err));
+	cr_assert_eq(pb_profile_wait(p, ch, 60, &res), 0);
+	cr_assert_eq(pbench_child_nr_counts(ch), 1);
+	cr_assert_eq(pbench_child_count(ch, 0, &k), 0);
+	cr_log_info("task-clock %.1f ms of a run of %.1f ms; %zu samples", k.value / 1e6,
+		    res.ns / 1e6, pb_profile_nr(p));
+	cr_expect_gt(k.value, 50000000, "task-clock %llu ns", (unsigned long long)k.value);
+	cr_expect_gt(pb_profile_nr(p), 200);
+	pbench_child_free(ch);
+	pb_profile_free(p);
+	pbench_counters_free(c);
+}
+
+/* A run cut at its timeout: -ETIMEDOUT, the command ended, its samples until then kept. */
+Test(profile, cut_at_the_timeout)
+{
+	struct prog g;
+	char *argv[] = { g.path, "run", "100000", NULL };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pb_profile *p;
+	int err;
+
+	prog_load(&g, "shares");
+	cr_assert_eq(pb_profile_new(&p, NULL), 0);
+	err = pb_profile_run(p, argv, NULL, 0.3, &res);
+	if (err == -EACCES || err == -EPERM || err == -ENOENT || err == -ENODEV) {
+		pb_profile_free(p);
+		cr_skip_test("perf_event_open refused the sampling event here: %s",
+			     pbench_strerror(err));
+	}
+	cr_expect_eq(err, -ETIMEDOUT, "%s", pbench_strerror(err));
+	cr_expect_gt(pb_profile_nr(p), 100, "%zu samples in 0.3 s", pb_profile_nr(p));
+	pb_profile_free(p);
+}
