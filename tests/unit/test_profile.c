@@ -465,10 +465,18 @@ static int name_frame(void *arg, const struct pb_profile *p, uint32_t pid, uint6
 	return 1;
 }
 
-/* The folded text of p (flags, sym) and the sum of its counts; *alpha the counts of the
- * stacks whose leaf is alpha. Every line "frames count". */
+/* Whether line (its frames) ends in the frame leaf. */
+static int leaf_is(const char *line, const char *leaf)
+{
+	size_t n = strlen(line), k = strlen(leaf);
+
+	return n > k && line[n - k - 1] == ';' && !strcmp(line + n - k, leaf);
+}
+
+/* The folded text of p (flags, sym) and the sum of its counts; in3 the counts of the stacks
+ * whose leaf is alpha, beta or gamma_, alpha alpha's. Every line "frames count". */
 static uint64_t folded(const struct pb_profile *p, unsigned flags, struct symctx *c,
-		       char **text, uint64_t *alpha)
+		       char **text, uint64_t *alpha, uint64_t *in3)
 {
 	size_t len = 0;
 	FILE *f = open_memstream(text, &len);
@@ -478,7 +486,7 @@ static uint64_t folded(const struct pb_profile *p, unsigned flags, struct symctx
 	cr_assert_not_null(f);
 	cr_assert_eq(pb_profile_write_folded(p, f, flags, c ? name_frame : NULL, c), 0);
 	fclose(f);
-	*alpha = 0;
+	*alpha = *in3 = 0;
 	char *copy = strdup(*text);
 
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -490,8 +498,9 @@ static uint64_t folded(const struct pb_profile *p, unsigned flags, struct symctx
 		cr_assert_eq(strchr(line, ' '), sp, "a space inside the frames: '%s'", line);
 		sum += n;
 		*sp = '\0';
-		if (strlen(line) >= 6 && !strcmp(line + strlen(line) - 6, ";alpha"))
-			*alpha += n;
+		*alpha += leaf_is(line, "alpha") ? n : 0;
+		*in3 += leaf_is(line, "alpha") || leaf_is(line, "beta") || leaf_is(line, "gamma_") ?
+			n : 0;
 	}
 	free(copy);
 	return sum;
@@ -504,7 +513,7 @@ Test(profile, folded_stacks)
 	struct symctx c = { .g = &g };
 	struct pb_profile *p;
 	struct pb_profile_stats st;
-	uint64_t sum, alpha, periods = 0;
+	uint64_t sum, alpha, in3, periods = 0;
 	char *text;
 
 	prog_load(&g, "shares");
@@ -512,19 +521,19 @@ Test(profile, folded_stacks)
 	pb_profile_stats(p, &st);
 
 	/* raw addresses: one count a sample, every frame an address */
-	sum = folded(p, 0, NULL, &text, &alpha);
+	sum = folded(p, 0, NULL, &text, &alpha, &in3);
 	cr_expect_eq(sum, st.samples);
 	cr_expect_eq(strncmp(text, "0x", 2), 0, "'%.40s'", text);
 	free(text);
 
 	/* named, under the command's name; the leaf never a return address */
-	sum = folded(p, PB_FOLDED_COMM, &c, &text, &alpha);
+	sum = folded(p, PB_FOLDED_COMM, &c, &text, &alpha, &in3);
 	cr_log_info("folded, named: %.300s", text);
 	cr_expect_eq(sum, st.samples);
 	cr_expect_eq(strncmp(text, "shares;", 7), 0, "'%.40s'", text);
 	cr_expect(strstr(text, ";main;") != NULL, "no stack through main");
-	cr_expect(fabs(100.0 * (double)alpha / (double)sum - 50) < 3, "alpha %llu of %llu",
-		  (unsigned long long)alpha, (unsigned long long)sum);
+	cr_expect(fabs(100.0 * (double)alpha / (double)in3 - 50) < 2, "alpha %llu of %llu",
+		  (unsigned long long)alpha, (unsigned long long)in3);
 	cr_expect_lt(c.returns, c.calls);
 	free(text);
 
@@ -535,7 +544,7 @@ Test(profile, folded_stacks)
 		pb_profile_sample_at(p, i, &s);
 		periods += s.period;
 	}
-	sum = folded(p, PB_FOLDED_PERIOD, NULL, &text, &alpha);
+	sum = folded(p, PB_FOLDED_PERIOD, NULL, &text, &alpha, &in3);
 	cr_expect_eq(sum, periods);
 	cr_expect(sum > st.samples * 150000 && sum < st.samples * 400000,
 		  "%llu ns over %llu samples", (unsigned long long)sum,
