@@ -881,3 +881,34 @@ Test(profile, cut_at_the_timeout)
 	cr_expect_gt(pb_profile_nr(p), 100, "%zu samples in 0.3 s", pb_profile_nr(p));
 	pb_profile_free(p);
 }
+
+/* Another event by name, resolved as the counters resolve it (libpfm4): task-clock, a software
+ * event every machine has; cycles where the PMU has it, else refused with the event's name. */
+Test(profile, events_by_name)
+{
+	struct prog g;
+	char *argv[] = { g.path, "run", "50", NULL };
+	struct pb_profile_opts o = { .event = "task-clock" };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pb_profile_stats st;
+	struct pb_profile *p;
+	int err;
+
+	prog_load(&g, "shares");
+	run_sampled(&p, &o, argv);
+	pb_profile_stats(p, &st);
+	cr_expect_str_eq(st.event, "task-clock");
+	cr_expect_gt(st.samples, 50, "%llu samples", (unsigned long long)st.samples);
+	pb_profile_free(p);
+
+	o.event = "cycles";
+	cr_assert_eq(pb_profile_new(&p, &o), 0, "%s", pbench_strerror(-EINVAL));
+	err = pb_profile_run(p, argv, NULL, 60, &res);
+	if (err)
+		cr_expect(strstr(pbench_strerror(err), "'cycles'") != NULL, "%s",
+			  pbench_strerror(err));
+	else
+		cr_expect_gt(pb_profile_nr(p), 50);
+	cr_log_info("cycles: %s", err ? pbench_strerror(err) : "sampled");
+	pb_profile_free(p);
+}

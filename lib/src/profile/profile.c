@@ -91,6 +91,7 @@ static int resolve(struct pb_profile *p)
 	if (!strcmp(p->event, "cpu-clock")) {
 		p->attr.type = PERF_TYPE_SOFTWARE;
 		p->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+		p->kind = PBENCH_EVENT_SOFTWARE;
 		return 0;
 	}
 	err = pb_event_resolve(p->event, &ev);
@@ -98,6 +99,7 @@ static int resolve(struct pb_profile *p)
 		return pb_fail(err, "unknown event '%s'%s%s", p->event, ev.why ? ": " : "",
 			       ev.why ? ev.why : "");
 	p->attr = ev.attr;
+	p->kind = ev.kind;
 	return 0;
 }
 

@@ -65,6 +65,7 @@ enum { PB_TASK_FORK, PB_TASK_EXIT, PB_TASK_COMM };
 struct pb_profile {
 	struct pb_profile_opts o;
 	char event[128];
+	int kind;			/* enum pbench_event_kind: what an open's error means */
 	struct perf_event_attr attr;
 	int kernel;			/* the kernel sampled */
 	const char *kernel_why;

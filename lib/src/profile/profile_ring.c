@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
+#include "counters/counters.h"
 #include "profile/profile.h"
 #include "profile/profile_inner.h"
 
@@ -72,13 +73,26 @@ static int map_one(struct pb_profile *p, struct pb_prof_ring *r)
 	return -EPERM;
 }
 
-static int fail_open(const struct pb_profile *p, int err, const char *what)
+/* Why the event could not be opened (the counters' words for it) or its ring mapped. */
+static int fail_open(const struct pb_profile *p, int err, int mapping)
 {
-	return pb_fail(err, "the sampling event '%s' cannot be %s here (%s)%s", p->event, what,
-		       strerror(-err), err == -EACCES || err == -EPERM ?
-		       ": perf_event_paranoid, seccomp or the memory lock limit forbids it" :
-		       err == -EINVAL ? ": the kernel refused its attributes (a frequency above "
-		       "kernel.perf_event_max_sample_rate?)" : "");
+	struct pb_event ev = { .attr = p->attr, .kind = p->kind };
+	char why[256];
+
+	snprintf(ev.name, sizeof(ev.name), "%s", p->event);
+	if (mapping)
+		snprintf(why, sizeof(why), "%s: the memory lock limit (ulimit -l, "
+			 "kernel.perf_event_mlock_kb) may forbid its %u pages", strerror(-err),
+			 p->o.ring_pages);
+	else if ((err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV) &&
+		 p->kind == PBENCH_EVENT_HARDWARE && !pbench_cpu_has_pmu())
+		snprintf(why, sizeof(why), "no hardware PMU is exposed (a VM without PMU "
+			 "passthrough?): cpu-clock, the default, samples without one");
+	else
+		pb_open_reason(&ev, err, why, sizeof(why));
+	return pb_fail(err, "the sampling event '%s' cannot be %s here: %s%s", p->event,
+		       mapping ? "mapped" : "opened", why, err == -EINVAL && !mapping ?
+		       " (a frequency above kernel.perf_event_max_sample_rate?)" : "");
 }
 
 int pb_prof_rings_open(struct pb_profile *p, pid_t pid)
@@ -104,12 +118,12 @@ int pb_prof_rings_open(struct pb_profile *p, pid_t pid)
 		err = map_one(p, r);
 		if (err) {
 			close(fd);
-			return fail_open(p, err, "mapped");
+			return fail_open(p, err, 1);
 		}
 		p->nrings++;
 	}
 	if (!p->nrings)
-		return fail_open(p, first_err ? first_err : -ENODEV, "opened");
+		return fail_open(p, first_err ? first_err : -ENODEV, 0);
 	return 0;
 }
 
