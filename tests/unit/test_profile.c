@@ -912,3 +912,60 @@ Test(profile, events_by_name)
 	cr_log_info("cycles: %s", err ? pbench_strerror(err) : "sampled");
 	pb_profile_free(p);
 }
+
+/* perf record and perf report on the same program (where perf is installed): the shares of
+ * alpha, beta and gamma_ among the three, as perf report gives them, into pct. 0, or -1 when
+ * perf could not record or report here. */
+static int perf_shares(const struct prog *g, double pct[3])
+{
+	char dir[] = "/tmp/test_profile.XXXXXX", cmd[2 * PATH_MAX], line[512], sym[256];
+	double v, sum = 0;
+	FILE *f;
+	int found = 0;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "perf record -q -F 4000 -o %s/perf.data -- '%s' run 400 "
+		 ">/dev/null 2>&1 && perf report -i %s/perf.data --no-children --stdio -q -g none "
+		 "--sort sym 2>/dev/null", dir, g->path, dir);
+	f = popen(cmd, "r");
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " %lf%% [.] %255s", &v, sym) == 2)
+			for (int i = 0; i < 3; i++)
+				if (!strcmp(sym, fn_name[i])) {
+					pct[i] = v;
+					found++;
+				}
+	pclose(f);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+	for (int i = 0; i < 3; i++)
+		sum += pct[i];
+	for (int i = 0; found == 3 && i < 3; i++)
+		pct[i] = 100 * pct[i] / sum;
+	return found == 3 ? 0 : -1;
+}
+
+Test(profile, agrees_with_perf_report)
+{
+	struct prog g;
+	char *argv[] = { g.path, "run", "400", NULL };
+	double ours[3], perf[3] = { 0 }, worst = 0;
+	struct pb_profile *p;
+	struct tally t;
+
+	if (system("perf --version >/dev/null 2>&1"))
+		cr_skip_test("perf is not installed (linux-perf)");
+	prog_load(&g, "shares");
+	if (perf_shares(&g, perf))
+		cr_skip_test("perf record or perf report failed on %s here", g.path);
+	run_sampled(&p, NULL, argv);
+	tally(p, &g, &t);
+	shares_miss(&t, ours);
+	for (int i = 0; i < 3; i++)
+		worst = fabs(ours[i] - perf[i]) > worst ? fabs(ours[i] - perf[i]) : worst;
+	cr_log_info("alpha, beta, gamma_: pbench %.2f%% %.2f%% %.2f%%, perf report %.2f%% %.2f%% "
+		    "%.2f%%", ours[0], ours[1], ours[2], perf[0], perf[1], perf[2]);
+	cr_expect_leq(worst, 2, "pbench and perf report %.2f points apart", worst);
+	pb_profile_free(p);
+}
