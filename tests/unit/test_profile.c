@@ -14,6 +14,8 @@
 #include <limits.h>
 #include <linux/perf_event.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -879,6 +881,7 @@ Test(profile, cut_at_the_timeout)
 	}
 	cr_expect_eq(err, -ETIMEDOUT, "%s", pbench_strerror(err));
 	cr_expect_gt(pb_profile_nr(p), 100, "%zu samples in 0.3 s", pb_profile_nr(p));
+	cr_expect_eq(waitpid(-1, NULL, WNOHANG), -1, "a child of the test left");
 	pb_profile_free(p);
 }
 
@@ -967,5 +970,47 @@ Test(profile, agrees_with_perf_report)
 	cr_log_info("alpha, beta, gamma_: pbench %.2f%% %.2f%% %.2f%%, perf report %.2f%% %.2f%% "
 		    "%.2f%%", ours[0], ours[1], ours[2], perf[0], perf[1], perf[2]);
 	cr_expect_leq(worst, 2, "pbench and perf report %.2f points apart", worst);
+	pb_profile_free(p);
+}
+
+/* A signal's handler interrupting the wait (a harness's SIGINT): -EINTR at once, the command
+ * ended, what was sampled until then kept. The signal comes to this thread from another. */
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static void *signal_later(void *arg)
+{
+	usleep(300000);
+	pthread_kill(*(pthread_t *)arg, SIGUSR1);
+	return NULL;
+}
+
+Test(profile, interrupted_by_a_signal)
+{
+	struct prog g;
+	char *argv[] = { g.path, "run", "100000", NULL };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct sigaction sa = { .sa_handler = on_usr1 }, old;
+	pthread_t self = pthread_self(), t;
+	struct pb_profile *p;
+	int err;
+
+	prog_load(&g, "shares");
+	cr_assert_eq(sigaction(SIGUSR1, &sa, &old), 0);	/* no SA_RESTART */
+	cr_assert_eq(pb_profile_new(&p, NULL), 0);
+	cr_assert_eq(pthread_create(&t, NULL, signal_later, &self), 0);
+	err = pb_profile_run(p, argv, NULL, 30, &res);
+	pthread_join(t, NULL);
+	sigaction(SIGUSR1, &old, NULL);
+	if (err == -EACCES || err == -EPERM || err == -ENOENT || err == -ENODEV) {
+		pb_profile_free(p);
+		cr_skip_test("perf_event_open refused the sampling event here: %s",
+			     pbench_strerror(err));
+	}
+	cr_expect_eq(err, -EINTR, "%s", pbench_strerror(err));
+	cr_expect_gt(pb_profile_nr(p), 100, "%zu samples in 0.3 s", pb_profile_nr(p));
+	cr_expect_eq(waitpid(-1, NULL, WNOHANG), -1, "a child of the test left");
 	pb_profile_free(p);
 }

@@ -311,9 +311,9 @@ int pb_profile_run(struct pb_profile *p, char *const argv[],
 
 	if (err)
 		return err;
-	do {
-		err = pb_profile_wait(p, ch, timeout_s, res);
-	} while (err == -EINTR);
-	pbench_child_free(ch);
+	err = pb_profile_wait(p, ch, timeout_s, res);
+	pbench_child_free(ch);	/* ends it when the wait did not (-EINTR, an error) */
+	if (err == -EINTR)
+		pb_profile_end(p);	/* what it sampled until then kept */
 	return err;
 }

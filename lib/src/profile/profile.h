@@ -122,7 +122,8 @@ int pb_profile_wait(struct pb_profile *p, struct pbench_child *ch, double timeou
 /* The last copy, the events closed, the records parsed (once; a second call does nothing):
  * for a caller that waited by itself. 0, -ENOMEM. */
 int pb_profile_end(struct pb_profile *p);
-/* A whole run: start, wait, the child freed. 0 or the first error. */
+/* A whole run: start, wait, the child freed (ended if it still ran: a signal's handler
+ * interrupted the wait, -EINTR, with the samples until then kept). 0 or the first error. */
 int pb_profile_run(struct pb_profile *p, char *const argv[],
 		   const struct pbench_child_opts *copts, double timeout_s,
 		   struct pbench_child_result *res);
