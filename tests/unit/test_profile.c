@@ -12,6 +12,8 @@
 #include <criterion/criterion.h>
 #include <elf.h>
 #include <limits.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <pthread.h>
@@ -20,6 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pbench.h"
@@ -1013,4 +1018,71 @@ Test(profile, interrupted_by_a_signal)
 	cr_expect_gt(pb_profile_nr(p), 100, "%zu samples in 0.3 s", pb_profile_nr(p));
 	cr_expect_eq(waitpid(-1, NULL, WNOHANG), -1, "a child of the test left");
 	pb_profile_free(p);
+}
+
+/* Without CAP_PERFMON and CAP_SYS_ADMIN where perf_event_paranoid is 2 or more (this test's
+ * process drops them in a child of its own, which its command keeps): the kernel is left out, said with the setting,
+ * and the user's samples are there. The child's exit says what it saw: 0 as expected, 10 +
+ * what differed. */
+static int unprivileged_run(const struct prog *g)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+	char *argv[] = { (char *)g->path, "run", "50", NULL };
+	struct pbench_child_result res = { .size = sizeof(res) };
+	struct pb_profile_sample s;
+	struct pb_profile_stats st;
+	struct pb_profile *p;
+
+	/* root gains every capability back at exec, which the kernel takes for a privileged
+	 * exec and detaches the events at (an unprivileged opener must not follow it): off */
+	if (geteuid() == 0 && (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED) ||
+			       syscall(SYS_capget, &h, d)))
+		return 1;
+	for (int i = 0; geteuid() == 0 && i < 2; i++) {
+		d[i].effective &= ~(i ? 1u << (CAP_PERFMON - 32) : 1u << CAP_SYS_ADMIN);
+		d[i].permitted = d[i].effective;
+	}
+	if ((geteuid() == 0 && syscall(SYS_capset, &h, d)) || pb_profile_new(&p, NULL))
+		return 1;
+	int err = pb_profile_run(p, argv, NULL, 30, &res);
+
+	if (err) {
+		fprintf(stderr, "unprivileged run: %s\n", pbench_strerror(err));
+		return 11;
+	}
+	pb_profile_stats(p, &st);
+	if (st.kernel || !st.kernel_why || !strstr(st.kernel_why, "perf_event_paranoid"))
+		return 12;
+	for (size_t i = 0; i < st.samples; i++)
+		if (!pb_profile_sample_at(p, i, &s) && s.nkernel)
+			return 13;
+	if (st.samples <= 20)
+		fprintf(stderr, "unprivileged run: %llu samples, %llu lost, rings of %u pages, "
+			"%zu maps\n", (unsigned long long)st.samples,
+			(unsigned long long)st.lost, st.ring_pages, st.nmaps);
+	return st.samples > 20 ? 0 : 14;
+}
+
+Test(profile, kernel_left_out_when_paranoid_forbids_it)
+{
+	struct prog g;
+	int paranoid = -1, status;
+	pid_t pid;
+
+	if (pbench_counters_paranoid(&paranoid) || paranoid < 2)
+		cr_skip_test("perf_event_paranoid is %d here: the kernel is not forbidden",
+			     paranoid);
+	prog_load(&g, "shares");
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0)
+		_exit(unprivileged_run(&g));
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 1)
+		cr_skip_test("this process cannot drop CAP_PERFMON and CAP_SYS_ADMIN here");
+	cr_expect_eq(WEXITSTATUS(status), 0, "exit %d (11: the run failed, 12: the kernel not "
+		     "said left out, 13: a kernel frame, 14: too few samples)",
+		     WEXITSTATUS(status));
 }

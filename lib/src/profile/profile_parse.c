@@ -293,9 +293,10 @@ int pb_prof_parse(struct pb_profile *p)
 {
 	int err = 0;
 
-	for (int i = 0; i < p->nrings && !err; i++)
-		err = parse_ring(p, &p->rings[i].raw);
+	/* each ring's copy freed once read: the store and one copy at a time, at most */
 	for (int i = 0; i < p->nrings; i++) {
+		if (!err)
+			err = parse_ring(p, &p->rings[i].raw);
 		free(p->rings[i].raw.v);
 		p->rings[i].raw = (struct pb_prof_buf){ 0 };
 	}
