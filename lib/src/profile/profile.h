@@ -140,7 +140,9 @@ int pb_profile_sample_at(const struct pb_profile *p, size_t i, struct pb_profile
 size_t pb_profile_nr_maps(const struct pb_profile *p);
 int pb_profile_map_at(const struct pb_profile *p, size_t i, struct pb_profile_map *out);
 /* The map that held ip in process pid at time_ns: its own maps made by then (after its last
- * exec), else its parent's at the fork. 0, -ENOENT. */
+ * exec), else its parent's at the fork. 0, -ENOENT. A binary search to the process's own
+ * maps and tasks (they are sorted by process, then time: pb_profile_map_at()'s order), then
+ * a scan of those. */
 int pb_profile_map_of(const struct pb_profile *p, uint32_t pid, uint64_t ip, uint64_t time_ns,
 		      struct pb_profile_map *out);
 /* The command name of pid (its last COMM), or NULL. */

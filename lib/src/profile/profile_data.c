@@ -5,6 +5,7 @@
  * What is parsed into it is profile_parse.c's; this file only keeps and hands out.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,19 +160,38 @@ int pb_profile_map_at(const struct pb_profile *p, size_t i, struct pb_profile_ma
 	return 0;
 }
 
+/* The first of n items (size bytes each, sorted by pid, their pid at offset at) whose pid
+ * is pid or above: a process's own maps or tasks start there (profile_parse.c sorts them). */
+static size_t first_of(const void *v, size_t n, size_t size, size_t at, uint32_t pid)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t m;
+
+		memcpy(&m, (const unsigned char *)v + mid * size + at, sizeof(m));
+		if (m < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The last exec of pid at or before t (0: none seen), and its parent at its fork (0: none
  * seen) with the fork's time. */
 static uint64_t task_history(const struct pb_profile *p, uint32_t pid, uint64_t t,
 			     uint32_t *ppid, uint64_t *fork_t)
 {
 	uint64_t exec_t = 0;
+	size_t i = first_of(p->tasks, p->ntasks, sizeof(*p->tasks),
+			    offsetof(struct pb_prof_task, pid), pid);
 
 	*ppid = 0;
-	for (size_t i = 0; i < p->ntasks; i++) {
+	for (; i < p->ntasks && p->tasks[i].pid == pid; i++) {
 		const struct pb_prof_task *k = &p->tasks[i];
 
-		if (k->pid != pid)
-			continue;
 		if (k->kind == PB_TASK_COMM && k->exec && k->time <= t && k->time > exec_t)
 			exec_t = k->time;
 		else if (k->kind == PB_TASK_FORK && k->tid == pid && k->ppid != pid) {
@@ -187,12 +207,14 @@ static const struct pb_prof_map *map_in(const struct pb_profile *p, uint32_t pid
 					uint64_t from, uint64_t to)
 {
 	const struct pb_prof_map *best = NULL;
+	size_t i = first_of(p->maps, p->nmaps, sizeof(*p->maps),
+			    offsetof(struct pb_prof_map, pid), pid);
 
-	for (size_t i = 0; i < p->nmaps; i++) {
+	for (; i < p->nmaps && p->maps[i].pid == pid; i++) {
 		const struct pb_prof_map *m = &p->maps[i];
 
-		if (m->pid == pid && ip >= m->start && ip - m->start < m->len && m->time >= from &&
-		    m->time <= to && (!best || m->time >= best->time))
+		if (ip >= m->start && ip - m->start < m->len && m->time >= from && m->time <= to &&
+		    (!best || m->time >= best->time))
 			best = m;
 	}
 	return best;
@@ -223,12 +245,13 @@ int pb_profile_map_of(const struct pb_profile *p, uint32_t pid, uint64_t ip, uin
 const char *pb_profile_comm(const struct pb_profile *p, uint32_t pid)
 {
 	const struct pb_prof_task *best = NULL;
+	size_t i = p ? first_of(p->tasks, p->ntasks, sizeof(*p->tasks),
+				offsetof(struct pb_prof_task, pid), pid) : 0;
 
-	for (size_t i = 0; p && i < p->ntasks; i++) {
+	for (; p && i < p->ntasks && p->tasks[i].pid == pid; i++) {
 		const struct pb_prof_task *k = &p->tasks[i];
 
-		if (k->kind == PB_TASK_COMM && k->pid == pid && k->tid == pid &&
-		    (!best || k->time >= best->time))
+		if (k->kind == PB_TASK_COMM && k->tid == pid && (!best || k->time >= best->time))
 			best = k;
 	}
 	return best ? (const char *)p->strs.v + best->comm : NULL;
@@ -298,7 +321,8 @@ int pb_profile_caveats(const struct pb_profile *p, char *buf, size_t len)
 		n += line(buf, len, &at, "%s\n", p->kernel_why);
 	if (!p->ns)
 		n += line(buf, len, &at, "no samples: the command ran for less than a sampling "
-			  "period, or was not sampled\n");
+			  "period, or was not sampled (an exec that gains privileges, setuid or "
+			  "file capabilities, detaches the events)\n");
 	if (p->lost)
 		n += line(buf, len, &at, "%llu records lost: a ring filled before pbench copied it "
 			  "(%u pages a CPU)\n", (unsigned long long)p->lost, p->o.ring_pages);

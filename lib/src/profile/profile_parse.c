@@ -282,11 +282,31 @@ static int parse_ring(struct pb_profile *p, const struct pb_prof_buf *b)
 	return 0;
 }
 
-static int by_time(const void *a, const void *b)
+/* Maps and tasks by process, then time: a lookup finds a process's own at once. */
+static int map_order(const void *a, const void *b)
 {
 	const struct pb_prof_map *x = a, *y = b;
 
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
 	return (x->time > y->time) - (x->time < y->time);
+}
+
+static int task_order(const void *a, const void *b)
+{
+	const struct pb_prof_task *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->time > y->time) - (x->time < y->time);
+}
+
+static void index_store(struct pb_profile *p)
+{
+	if (p->nmaps)
+		qsort(p->maps, p->nmaps, sizeof(*p->maps), map_order);
+	if (p->ntasks)
+		qsort(p->tasks, p->ntasks, sizeof(*p->tasks), task_order);
 }
 
 int pb_prof_parse(struct pb_profile *p)
@@ -300,8 +320,7 @@ int pb_prof_parse(struct pb_profile *p)
 		free(p->rings[i].raw.v);
 		p->rings[i].raw = (struct pb_prof_buf){ 0 };
 	}
-	if (p->nmaps)
-		qsort(p->maps, p->nmaps, sizeof(*p->maps), by_time);
+	index_store(p);
 	return err;
 }
 
@@ -316,7 +335,6 @@ int pb_profile_parse_raw(struct pb_profile *p, const void *buf, size_t n)
 		return pb_fail(-EINVAL, "%s(): the profile is running", __func__);
 	p->state = 2;
 	err = parse_ring(p, &b);
-	if (p->nmaps)
-		qsort(p->maps, p->nmaps, sizeof(*p->maps), by_time);
+	index_store(p);
 	return err;
 }
