@@ -41,7 +41,7 @@ static int have_perf;
 
 /* What a sampled run kept, for the memory figures. */
 struct mem {
-	double samples, store, raw, perf_bytes, perf_runs;
+	double samples, store, raw, perf_bytes, perf_runs, copy_ns, parse_ns;
 };
 static struct mem mem[NR_MODES];
 
@@ -100,6 +100,8 @@ static struct span run_pbench(int mode)
 		mem[mode].samples += (double)st.samples;
 		mem[mode].store += (double)st.store_bytes;
 		mem[mode].raw += (double)st.raw_bytes;
+		mem[mode].copy_ns += (double)st.copy_ns;
+		mem[mode].parse_ns += (double)st.parse_ns;
 		if (st.lost)
 			printf("  (%s lost %llu records in a run)\n", mode_name[mode],
 			       (unsigned long long)st.lost);
@@ -180,6 +182,11 @@ static void report(double wall[NR_MODES][MAX_ROUNDS], double cpu[NR_MODES][MAX_R
 		printf("  %-44s %8.1f bytes of perf.data (over pbench's count of samples)\n",
 		       mode_name[m], mem[m].perf_bytes / mem[m].perf_runs /
 		       (mem[m - 2].samples / rounds));
+	printf("\npbench's own work a run (the mean of the rounds):\n");
+	for (int m = PB_FP; m <= PB_DWARF; m++)
+		printf("  %-44s copying the rings %.2f ms (its thread, beside the command), "
+		       "parsing after the run %.2f ms\n", mode_name[m],
+		       mem[m].copy_ns / rounds / 1e6, mem[m].parse_ns / rounds / 1e6);
 }
 
 int main(int argc, char **argv)

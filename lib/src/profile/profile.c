@@ -231,6 +231,24 @@ static int ended(const struct pollfd *pid_pfd, pid_t pid)
 	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The rings copied out, the time it took counted. */
+static int timed_drain(struct pb_profile *p)
+{
+	uint64_t t0 = now_ns();
+	int err = pb_prof_rings_drain(p);
+
+	p->copy_ns += now_ns() - t0;
+	return err;
+}
+
 /* Until the command's process ends (or timeout_s since its release): the rings copied out at
  * each wake-up. 0, -EINTR (a signal handler ran), -ENOMEM. pfd: the pidfd, then the rings. */
 static int copy_while_running(struct pb_profile *p, struct pbench_child *ch, double timeout_s,
@@ -249,7 +267,7 @@ static int copy_while_running(struct pb_profile *p, struct pbench_child *ch, dou
 		if (rc < 0 && errno == EINTR)
 			err = -EINTR;
 		else
-			err = pb_prof_rings_drain(p);
+			err = timed_drain(p);
 		p->drains += rc > 0;
 		if (err || ended(&pfd[0], pid) || (timeout_s > 0 && pb_child_past(ch, timeout_s)))
 			break;
@@ -297,8 +315,12 @@ int pb_profile_end(struct pb_profile *p)
 	pb_prof_rings_close(p);
 	if (pb_read_long(MAX_RATE, &p->max_rate_after))
 		p->max_rate_after = -1;
-	if (!err)
+	if (!err) {
+		uint64_t t0 = now_ns();
+
 		err = pb_prof_parse(p);
+		p->parse_ns = now_ns() - t0;
+	}
 	return err;
 }
 

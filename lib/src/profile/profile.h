@@ -96,6 +96,9 @@ struct pb_profile_stats {
 	uint64_t bad;			/* records that did not parse */
 	long max_rate_before, max_rate_after;	/* perf_event_max_sample_rate (-1: unread) */
 	uint64_t drains;		/* copies of the rings while the command ran */
+	uint64_t copy_ns;		/* pbench's time copying them then (its thread's, beside
+					 * the command: the only work of pbench in the span) */
+	uint64_t parse_ns;		/* the parse, after the run */
 	size_t raw_bytes;		/* bytes copied out of the rings */
 	size_t store_bytes;		/* the samples' store: per sample, store_bytes / samples */
 	size_t nmaps, ntasks;		/* maps; FORK and EXIT records */

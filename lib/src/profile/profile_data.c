@@ -278,6 +278,8 @@ void pb_profile_stats(const struct pb_profile *p, struct pb_profile_stats *out)
 	out->max_rate_before = p->max_rate_before;
 	out->max_rate_after = p->max_rate_after;
 	out->drains = p->drains;
+	out->copy_ns = p->copy_ns;
+	out->parse_ns = p->parse_ns;
 	out->raw_bytes = p->raw_bytes;
 	out->store_bytes = p->ns * sizeof(*p->s) + p->nips * sizeof(*p->ips) +
 			   (p->dwarf_at ? p->ns * sizeof(*p->dwarf_at) + p->blob.n : 0);

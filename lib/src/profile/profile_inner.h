@@ -74,6 +74,7 @@ struct pb_profile {
 	struct pb_prof_ring *rings;
 	int nrings;
 	uint64_t drains;
+	uint64_t copy_ns, parse_ns;	/* pbench's copies during the run; the parse after it */
 
 	struct pb_prof_sample *s;
 	size_t ns, cap_s;
