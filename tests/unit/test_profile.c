@@ -231,6 +231,14 @@ Test(profile, shares_with_frame_pointers)
 	}
 	pb_profile_stats(p, &st);
 	cr_expect_str_eq(st.event, "cpu-clock");
+	for (size_t i = 0; i < pb_profile_nr(p); i++) {
+		struct pb_profile_sample s;
+
+		pb_profile_sample_at(p, i, &s);
+		cr_expect(s.time_ns > st.start_ns && s.time_ns < st.end_ns, "sample %zu at %llu, "
+			  "the run from %llu to %llu", i, (unsigned long long)s.time_ns,
+			  (unsigned long long)st.start_ns, (unsigned long long)st.end_ns);
+	}
 	cr_expect_eq(st.freq, 4000);
 	cr_expect_geq(t.n, 1000, "%zu samples of a 0.5 s run at 4 kHz", t.n);
 	cr_expect_eq(st.lost, 0);

@@ -183,9 +183,22 @@ void pb_profile_free(struct pb_profile *p)
 	free(p);
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The hook the child API calls on the command's pid before its release. */
 static int arm(pid_t pid, void *arg)
 {
-	return pb_prof_rings_open(arg, pid);
+	struct pb_profile *p = arg;
+	int err = pb_prof_rings_open(p, pid);
+
+	p->start_ns = now_ns();
+	return err;
 }
 
 int pb_profile_start(struct pb_profile *p, struct pbench_child **ch, char *const argv[],
@@ -229,14 +242,6 @@ static int ended(const struct pollfd *pid_pfd, pid_t pid)
 	if (pid_pfd->fd >= 0)
 		return !!(pid_pfd->revents & POLLIN);
 	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 /* The rings copied out, the time it took counted. */
@@ -300,6 +305,7 @@ int pb_profile_wait(struct pb_profile *p, struct pbench_child *ch, double timeou
 		err = pbench_child_wait_timeout(ch, timeout_s, res);
 	if (err == -EINTR)
 		return err;
+	p->end_ns = now_ns();
 	end_err = pb_profile_end(p);
 	return err ? err : end_err;
 }

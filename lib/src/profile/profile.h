@@ -99,6 +99,9 @@ struct pb_profile_stats {
 	uint64_t copy_ns;		/* pbench's time copying them then (its thread's, beside
 					 * the command: the only work of pbench in the span) */
 	uint64_t parse_ns;		/* the parse, after the run */
+	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC, as the samples' times: the events
+					 * armed, just before the command's release; the end
+					 * of the wait (0: not there yet) */
 	size_t raw_bytes;		/* bytes copied out of the rings */
 	size_t store_bytes;		/* the samples' store: per sample, store_bytes / samples */
 	size_t nmaps, ntasks;		/* maps; FORK and EXIT records */

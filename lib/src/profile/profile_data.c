@@ -280,6 +280,8 @@ void pb_profile_stats(const struct pb_profile *p, struct pb_profile_stats *out)
 	out->drains = p->drains;
 	out->copy_ns = p->copy_ns;
 	out->parse_ns = p->parse_ns;
+	out->start_ns = p->start_ns;
+	out->end_ns = p->end_ns;
 	out->raw_bytes = p->raw_bytes;
 	out->store_bytes = p->ns * sizeof(*p->s) + p->nips * sizeof(*p->ips) +
 			   (p->dwarf_at ? p->ns * sizeof(*p->dwarf_at) + p->blob.n : 0);

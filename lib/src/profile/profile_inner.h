@@ -75,6 +75,7 @@ struct pb_profile {
 	int nrings;
 	uint64_t drains;
 	uint64_t copy_ns, parse_ns;	/* pbench's copies during the run; the parse after it */
+	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC: the events armed; the wait's end */
 
 	struct pb_prof_sample *s;
 	size_t ns, cap_s;
