@@ -801,6 +801,8 @@ Test(profile, records_parsed)
 	cr_expect_eq(pb_profile_map_of(p, 10, 0x1800, 45, &m), -ENOENT, "before the map was made");
 	cr_expect_eq(pb_profile_map_of(p, 10, 0x2800, 70, &m), -ENOENT, "outside it");
 	cr_expect_str_eq(pb_profile_comm(p, 10), "x");
+	cr_expect_str_eq(pb_profile_comm(p, 12), "x", "a forked child is named as its parent");
+	cr_expect_null(pb_profile_comm(p, 13));
 
 	cr_expect_eq(pb_profile_caveats(p, why, sizeof(why)), 4, "%s", why);
 	cr_expect(strstr(why, "7 records lost") && strstr(why, "throttled the sampling 1 times") &&

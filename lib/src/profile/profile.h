@@ -151,7 +151,8 @@ int pb_profile_map_at(const struct pb_profile *p, size_t i, struct pb_profile_ma
  * a scan of those. */
 int pb_profile_map_of(const struct pb_profile *p, uint32_t pid, uint64_t ip, uint64_t time_ns,
 		      struct pb_profile_map *out);
-/* The command name of pid (its last COMM), or NULL. */
+/* The command name of pid (its last COMM; a forked child's that did not exec, its parent's),
+ * or NULL. */
 const char *pb_profile_comm(const struct pb_profile *p, uint32_t pid);
 void pb_profile_stats(const struct pb_profile *p, struct pb_profile_stats *out);
 /* What the profile could not see, in words, a line each ("\n"-terminated) into buf (cut to

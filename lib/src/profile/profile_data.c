@@ -123,7 +123,7 @@ int pb_profile_sample_at(const struct pb_profile *p, size_t i, struct pb_profile
 	out->tid = s->tid;
 	out->time_ns = s->time;
 	out->period = s->period;
-	out->ips = p->ips + s->chain;
+	out->ips = p->ips ? p->ips + s->chain : NULL;	/* none: a chain of no frames */
 	out->nips = s->nips;
 	out->nkernel = s->nkernel;
 	out->cut = !!(s->flags & PB_PROF_CUT);
@@ -242,19 +242,36 @@ int pb_profile_map_of(const struct pb_profile *p, uint32_t pid, uint64_t ip, uin
 	return -ENOENT;
 }
 
-const char *pb_profile_comm(const struct pb_profile *p, uint32_t pid)
+/* The last COMM of pid itself (its main thread), or NULL. */
+static const struct pb_prof_task *own_comm(const struct pb_profile *p, uint32_t pid)
 {
 	const struct pb_prof_task *best = NULL;
-	size_t i = p ? first_of(p->tasks, p->ntasks, sizeof(*p->tasks),
-				offsetof(struct pb_prof_task, pid), pid) : 0;
+	size_t i = first_of(p->tasks, p->ntasks, sizeof(*p->tasks),
+			    offsetof(struct pb_prof_task, pid), pid);
 
-	for (; p && i < p->ntasks && p->tasks[i].pid == pid; i++) {
+	for (; i < p->ntasks && p->tasks[i].pid == pid; i++) {
 		const struct pb_prof_task *k = &p->tasks[i];
 
 		if (k->kind == PB_TASK_COMM && k->tid == pid && (!best || k->time >= best->time))
 			best = k;
 	}
-	return best ? (const char *)p->strs.v + best->comm : NULL;
+	return best;
+}
+
+const char *pb_profile_comm(const struct pb_profile *p, uint32_t pid)
+{
+	/* a forked child that did not exec is named as its parent (no COMM is reported) */
+	for (int depth = 0; p && depth < 64 && pid; depth++) {
+		const struct pb_prof_task *k = own_comm(p, pid);
+		uint32_t ppid;
+		uint64_t fork_t;
+
+		if (k)
+			return (const char *)p->strs.v + k->comm;
+		task_history(p, pid, UINT64_MAX, &ppid, &fork_t);
+		pid = ppid;
+	}
+	return NULL;
 }
 
 void pb_profile_stats(const struct pb_profile *p, struct pb_profile_stats *out)

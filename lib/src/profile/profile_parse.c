@@ -83,7 +83,7 @@ static int take_user(struct pb_profile *p, struct rd *r, struct pb_prof_sample *
 	regs = r->cur;
 	if (abi && take(r, NULL, 8 * (size_t)p->nregs))
 		return -1;
-	if (take64(r, &size) || size > (uint64_t)(r->end - r->cur))
+	if (take64(r, &size) || size > (uint64_t)(r->end - r->cur) || size > p->o.stack_bytes)
 		return -1;
 	stack = r->cur;
 	take(r, NULL, (size_t)size);
