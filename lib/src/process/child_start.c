@@ -4,7 +4,8 @@
  * child block on a pipe, open the counters on its pid with enable_on_exec and inherit, then
  * release it into exec. A second close-on-exec pipe carries exec's errno back, so a command
  * that cannot run is told apart from one that ran and failed.
- * Without events to open on its pid (none asked, or counted in the caller's set) it starts
+ * Without events to open on its pid (none asked, or counted in the caller's set) and no
+ * caller's hook to run there (pb_child_start_hooked(): the profile's sampling events) it starts
  * with vfork, as posix_spawn does.
  */
 #include <errno.h>
