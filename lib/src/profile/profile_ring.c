@@ -50,27 +50,48 @@ static int open_one(struct pb_profile *p, pid_t pid, int cpu)
 	}
 }
 
-/* Ring r's buffer: pages data pages, halved while the memory lock limit refuses it (not
- * below 8). 0 or -errno. */
+/* Ring r's buffer, of the profile's ring_pages data pages. 0 or -errno. */
 static int map_one(struct pb_profile *p, struct pb_prof_ring *r)
 {
+	size_t len = (size_t)sysconf(_SC_PAGESIZE) * (p->o.ring_pages + 1);
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+
+	if (m == MAP_FAILED)
+		return -errno;
+	r->page = m;
+	r->len = len;
+	r->data_size = len - (size_t)sysconf(_SC_PAGESIZE);
+	return 0;
+}
+
+/* The event on (pid, cpu) into r, its ring mapped: where the memory lock limit refuses the
+ * ring, the event is opened again for a ring half as large (not below 8 pages), with the
+ * wake-up at a quarter of it (the kernel sets a ring's watermark when it is mapped, from the
+ * event's attribute). 0; 1 when the event cannot be opened on this CPU (*open_err); or the
+ * error of mapping. */
+static int open_ring(struct pb_profile *p, pid_t pid, int cpu, struct pb_prof_ring *r,
+		     int *open_err)
+{
 	long pg = sysconf(_SC_PAGESIZE);
+	int err;
 
-	for (unsigned pages = p->o.ring_pages; pages >= 8; pages /= 2) {
-		void *m = mmap(NULL, (size_t)pg * (pages + 1), PROT_READ | PROT_WRITE, MAP_SHARED,
-			       r->fd, 0);
-
-		if (m != MAP_FAILED) {
-			r->page = m;
-			r->len = (size_t)pg * (pages + 1);
-			r->data_size = (size_t)pg * pages;
-			p->o.ring_pages = pages;
-			return 0;
+	for (;;) {
+		r->fd = open_one(p, pid, cpu);
+		if (r->fd < 0) {
+			*open_err = r->fd;
+			return 1;	/* an offline CPU */
 		}
-		if (errno != EPERM && errno != ENOMEM)
-			return -errno;
+		r->cpu = cpu;
+		err = map_one(p, r);
+		if (!err)
+			return 0;
+		close(r->fd);
+		r->fd = -1;
+		if ((err != -EPERM && err != -ENOMEM) || p->o.ring_pages <= 8)
+			return err;
+		p->o.ring_pages /= 2;
+		p->attr.wakeup_watermark = (uint32_t)((size_t)pg * p->o.ring_pages / 4);
 	}
-	return -EPERM;
 }
 
 /* Why the event could not be opened (the counters' words for it) or its ring mapped. */
@@ -106,21 +127,15 @@ int pb_prof_rings_open(struct pb_profile *p, pid_t pid)
 	if (!p->rings)
 		return -ENOMEM;
 	for (int cpu = 0; cpu < ncpu; cpu++) {
-		struct pb_prof_ring *r = &p->rings[p->nrings];
-		int fd = open_one(p, pid, cpu);
+		int open_err = 0;
 
-		if (fd < 0) {
-			first_err = first_err ? first_err : fd;
-			continue;	/* an offline CPU */
-		}
-		r->fd = fd;
-		r->cpu = cpu;
-		err = map_one(p, r);
-		if (err) {
-			close(fd);
+		err = open_ring(p, pid, cpu, &p->rings[p->nrings], &open_err);
+		if (err < 0)
 			return fail_open(p, err, 1);
-		}
-		p->nrings++;
+		if (err)
+			first_err = first_err ? first_err : open_err;
+		else
+			p->nrings++;
 	}
 	if (!p->nrings)
 		return fail_open(p, first_err ? first_err : -ENODEV, 0);
