@@ -6,12 +6,15 @@
  * it), the wait that copies the rings out as they fill, and the end that parses them.
  *
  * The rings are copied on a wake-up: the kernel wakes the poll when a quarter of a ring
- * holds records (watermark), so a command at 4 kHz with chains 10 deep wakes pbench about
- * every 0.4 s a CPU with the default 512 KiB ring (a DWARF sample, 8 KiB of stack, fills a
- * 2 MiB ring's quarter in 64 samples: every 16 ms). A ring that fills before it is copied
- * drops records, which the kernel counts (PERF_RECORD_LOST): said, never hidden. The
- * kernel's perf_event_max_sample_rate, which it lowers by itself when sampling takes too long,
- * is read before and after the run.
+ * holds records (watermark). A sample of tests/data/profile/shares (4 frames) takes 89 bytes
+ * of a ring: a quarter of the default 512 KiB holds 1470, 0.37 s of a thread at 4 kHz. A
+ * DWARF sample takes 8.4 KB (the stack copy is 8 KiB whatever the stack holds): a quarter of
+ * its 2 MiB ring holds 62, 15 ms, and the whole ring 62 ms, the longest pbench's thread may
+ * wait for a CPU before records are lost. Rings past the memory lock limit (an unprivileged
+ * user's allowance is kernel.perf_event_mlock_kb, 516 KiB a CPU) are made smaller. A ring
+ * that fills before it is copied drops records, which the kernel counts (PERF_RECORD_LOST):
+ * said, never hidden. The kernel's perf_event_max_sample_rate, which it lowers by itself when
+ * sampling takes too long, is read before and after the run.
  */
 #include <errno.h>
 #include <poll.h>
