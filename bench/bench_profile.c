@@ -36,7 +36,7 @@ static const char *const mode_name[NR_MODES] = {
 	"perf record -F 4000 -g", "perf record -F 4000 --call-graph dwarf,8192",
 };
 
-static char shares[4096], millions[32] = "300", perf_data[64], perf_out[64];
+static char shares[4096], millions[32] = "300", perf_data[64], perf_old[64], perf_out[64];
 static int have_perf;
 
 /* What a sampled run kept, for the memory figures. */
@@ -204,6 +204,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	snprintf(perf_data, sizeof(perf_data), "%s/perf.data", dir);
+	snprintf(perf_old, sizeof(perf_old), "%s/perf.data.old", dir);	/* perf's rotation */
 	snprintf(perf_out, sizeof(perf_out), "%s/out", dir);
 	setenv("SHARES_REPORT", "1", 1);
 	have_perf = system("perf --version >/dev/null 2>&1") == 0;
@@ -226,6 +227,7 @@ int main(int argc, char **argv)
 	}
 	report(wall, cpu, rounds);
 	unlink(perf_data);
+	unlink(perf_old);
 	unlink(perf_out);
 	rmdir(dir);
 	return 0;
