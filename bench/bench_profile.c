@@ -189,6 +189,14 @@ static void report(double wall[NR_MODES][MAX_ROUNDS], double cpu[NR_MODES][MAX_R
 		       mem[m].copy_ns / rounds / 1e6, mem[m].parse_ns / rounds / 1e6);
 }
 
+static void cleanup(const char *dir)
+{
+	unlink(perf_data);
+	unlink(perf_old);
+	unlink(perf_out);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	static double wall[NR_MODES][MAX_ROUNDS], cpu[NR_MODES][MAX_ROUNDS];
@@ -219,6 +227,7 @@ int main(int argc, char **argv)
 				sp = run_mode(m);
 			if (sp.wall <= 0 || sp.cpu <= 0) {
 				fprintf(stderr, "bench_profile: %s: no span\n", mode_name[m]);
+				cleanup(dir);
 				return 1;
 			}
 			wall[m][r] = sp.wall;
@@ -226,9 +235,6 @@ int main(int argc, char **argv)
 		}
 	}
 	report(wall, cpu, rounds);
-	unlink(perf_data);
-	unlink(perf_old);
-	unlink(perf_out);
-	rmdir(dir);
+	cleanup(dir);
 	return 0;
 }
