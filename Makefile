@@ -257,10 +257,10 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 # there. The white-box ones below test internals (the clock's arithmetic, the perf page, event
 # resolution, the CPU pick's choice on probes this machine cannot have, results built by hand,
 # fault injection, the noise probes' shared rows, the memory runs of commands, the speed's words
-# on runs whose factors are set by hand, the symbols module before anything calls it) and see
-# lib/src. All link the static library (testutil.h declares its one test hook,
-# pb_recorded_everywhere()).
-WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_report test_speed_words test_symbols
+# on runs whose factors are set by hand, the symbols module before anything calls it, a
+# profile's samples, maps and chains, none of them exported yet) and see lib/src. All link the
+# static library (testutil.h declares its one test hook, pb_recorded_everywhere()).
+WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_profile test_report test_speed_words test_symbols
 # test_mem runs on the allocator shim, linked in as the docs say (-lpbench-mem); under ASan,
 # whose runtime comes first, it preloads the shim into itself (the test says how).
 $(O)/tests/test_mem: $(O)/libpbench-mem.so
@@ -312,6 +312,17 @@ $(O)/tests/libsymtest.so: tests/unit/symbols_lib.c tests/unit/symbols_target.h
 $(O)/tests/test_symbols: TEST_OBJS := $(O)/tests/symbols_target.o
 $(O)/tests/test_symbols: TEST_LIBS = -L$(O)/tests -Wl,-rpath,$(abspath $(O)/tests) -lsymtest
 $(O)/tests/test_symbols: $(O)/tests/symbols_target.o $(O)/tests/libsymtest.so
+
+# test_profile and bench_profile sample a program whose three functions do known shares of its
+# work (tests/data/profile/shares.c): built alone with fixed flags (-O1, with frame pointers
+# and a copy without), never with a sanitizer, whatever CFLAGS and SAN say.
+PROFILE_DATA_BINS := $(O)/tests/data/profile/shares $(O)/tests/data/profile/shares-nofp
+$(O)/tests/data/profile/shares: FP_FLAGS := -fno-omit-frame-pointer
+$(O)/tests/data/profile/shares-nofp: FP_FLAGS := -fomit-frame-pointer
+$(PROFILE_DATA_BINS): tests/data/profile/shares.c
+	@mkdir -p $(@D)
+	$(call msg,CCLD,$@)$(CC) -std=gnu11 -O1 -g $(FP_FLAGS) $(WARNINGS) -o $@ $< -pthread
+$(O)/tests/test_profile $(O)/bench/bench_profile: $(PROFILE_DATA_BINS)
 
 # The replay of a fuzz target's corpus: the target and replay.c's main(). Only the ASan+UBSan
 # tree builds and runs them.

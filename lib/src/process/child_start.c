@@ -4,7 +4,8 @@
  * child block on a pipe, open the counters on its pid with enable_on_exec and inherit, then
  * release it into exec. A second close-on-exec pipe carries exec's errno back, so a command
  * that cannot run is told apart from one that ran and failed.
- * Without events to open on its pid (none asked, or counted in the caller's set) it starts
+ * Without events to open on its pid (none asked, or counted in the caller's set) and no
+ * caller's hook to run there (pb_child_start_hooked(): the profile's sampling events) it starts
  * with vfork, as posix_spawn does.
  */
 #include <errno.h>
@@ -303,11 +304,32 @@ static struct pbench_child *child_new(const struct pbench_child_opts *opts)
 	return ch;
 }
 
-/* Start with the handshake (fork, the counters opened on the child's pid, the release into
- * exec). 0 with ch running; or the error, with the child reaped if there was one (its group
- * left for the caller's sweep). */
+/* What pb_child_start_hooked() runs on the child's pid before its release (NULL: nothing). */
+struct start_hook {
+	int (*fn)(pid_t pid, void *arg);
+	void *arg;
+};
+
+/* The caller's hook, then its inherited set's start (opts.counters), just before the release:
+ * 0 or the first error. */
+static int before_release(struct pbench_child *ch, const struct start_hook *hook)
+{
+	int err = hook ? hook->fn(ch->pid, hook->arg) : 0;
+
+	if (err || !ch->held)
+		return err;
+	err = pbench_counters_start(ch->held);
+	if (!err)
+		ch->held_state = 1;
+	return err;
+}
+
+/* Start with the handshake (fork, the counters opened on the child's pid, the hook's events,
+ * the release into exec). 0 with ch running; or the error, with the child reaped if there was
+ * one (its group left for the caller's sweep). */
 static int start_fork(struct pbench_child *ch, const char *path, char *const argv[],
-		      struct pb_exec_plan *plan, const struct pbench_child_opts *opts)
+		      struct pb_exec_plan *plan, const struct pbench_child_opts *opts,
+		      const struct start_hook *hook)
 {
 	int go[2], ex[2], err;
 	pid_t pid;
@@ -334,6 +356,8 @@ static int start_fork(struct pbench_child *ch, const char *path, char *const arg
 	ch->pid = pid;
 	ch->pgid = pid;
 	err = open_counters(ch, opts);
+	if (!err)
+		err = before_release(ch, hook);
 	if (err)
 		goto out_kill;
 	ch->t0 = pbench_ticks_begin();
@@ -353,6 +377,7 @@ out_kill:
 out_reap:
 	pb_child_reap(pid, NULL);
 	ch->pid = 0;
+	pb_child_held_stop(ch);
 	return err;
 out_close_ex:
 	close(ex[0]);
@@ -364,7 +389,8 @@ out_close_go:
 }
 
 static int child_start(struct pbench_child **out, char *const argv[],
-		       const struct pbench_child_opts *in, int stderr_fd)
+		       const struct pbench_child_opts *in, int stderr_fd,
+		       const struct start_hook *hook)
 {
 	struct pbench_child_opts o = PBENCH_CHILD_OPTS_INIT;	/* every default is 0 */
 	const struct pbench_child_opts *opts = in ? &o : NULL;
@@ -385,14 +411,14 @@ static int child_start(struct pbench_child **out, char *const argv[],
 		return -ENOMEM;
 	pb_watcher_start();
 	/* Nothing to open on the child's pid: no handshake needed. */
-	if (ch->held || !opts || !opts->events || !*opts->events) {
+	if (!hook && (ch->held || !opts || !opts->events || !*opts->events)) {
 		pb_child_watch_descendants(ch);
 		pb_watcher_raise(&plan);
 		err = start_vfork(ch, path, argv, &plan);
 		if (err)
 			ch->pgid = 0;	/* reaped where exec failed: nothing to sweep */
 	} else {
-		err = start_fork(ch, path, argv, &plan, opts);
+		err = start_fork(ch, path, argv, &plan, opts, hook);
 	}
 	if (err) {
 		pb_child_end_leftovers(ch);	/* puts the subreaper flag back */
@@ -409,11 +435,22 @@ static int child_start(struct pbench_child **out, char *const argv[],
 int pbench_child_start(struct pbench_child **out, char *const argv[],
 		       const struct pbench_child_opts *in)
 {
-	return child_start(out, argv, in, -1);
+	return child_start(out, argv, in, -1, NULL);
 }
 
 int pb_child_start_stderr(struct pbench_child **out, char *const argv[],
 			  const struct pbench_child_opts *in, int stderr_fd)
 {
-	return child_start(out, argv, in, stderr_fd);
+	return child_start(out, argv, in, stderr_fd, NULL);
+}
+
+int pb_child_start_hooked(struct pbench_child **out, char *const argv[],
+			  const struct pbench_child_opts *in, int stderr_fd,
+			  int (*before_exec)(pid_t pid, void *arg), void *arg)
+{
+	struct start_hook hook = { before_exec, arg };
+
+	if (!before_exec)
+		return pb_fail(-EINVAL, "%s(): before_exec is NULL", __func__);
+	return child_start(out, argv, in, stderr_fd, &hook);
 }

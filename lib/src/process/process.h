@@ -23,6 +23,15 @@ void pb_argv_free(char **v);
  * the check run keeps it, to say why a command failed. */
 int pb_child_start_stderr(struct pbench_child **out, char *const argv[],
 			  const struct pbench_child_opts *in, int stderr_fd);
+/* child_start.c: pb_child_start_stderr() (stderr_fd -1: as pbench_child_start()) always with
+ * the handshake (fork; the child blocked before exec), and before_exec(pid, arg) called on the
+ * blocked child's pid once its own counters are open, before its release: where a caller opens
+ * what it arms on the command's pid (the profile's sampling events, enable_on_exec). With
+ * opts->counters (the caller's inherited set) its start is taken just before the release, as
+ * late as it can be. An error of before_exec ends the child and is returned. */
+int pb_child_start_hooked(struct pbench_child **out, char *const argv[],
+			  const struct pbench_child_opts *in, int stderr_fd,
+			  int (*before_exec)(pid_t pid, void *arg), void *arg);
 /* child.c: the command's release in pbench's ticks, where its run's time starts (the child's
  * clock just before execve when started with vfork). */
 uint64_t pb_child_t0(const struct pbench_child *ch);
