@@ -854,8 +854,8 @@ Test(profile, with_the_callers_counter_set)
 	int err;
 
 	prog_load(&g, "shares");
-	cr_assert_eq(pbench_counters_open(&c, "task-clock", &so), 0, "%s",
-		     pbench_counters_last_error());
+	err = pbench_counters_open(&c, "task-clock", &so);
+	cr_assert_eq(err, 0, "%s", pbench_strerror(err));
 	co.counters = c;
 	cr_assert_eq(pb_profile_new(&p, NULL), 0);
 	err = pb_profile_start(p, &ch, argv, &co, -1);
