@@ -17,58 +17,10 @@
 
 #include "testutil.h"
 
-static char dir[64];
-
-static void make_dir(void)
-{
-	snprintf(dir, sizeof(dir), "/tmp/pbench-output-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-}
-
-static void remove_dir(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
-}
+#define SCRATCH_NAME "output"
+#include "scratch.h"
 
 TestSuite(output, .init = make_dir, .fini = remove_dir);
-
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	cr_assert_not_null(f);
-	fputs(text, f);
-	cr_assert_eq(fclose(f), 0);
-}
-
-static char *get(const char *path)
-{
-	static char buf[256];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static int entries(void)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	cr_assert_not_null(d);
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.' || (e->d_name[1] && strcmp(e->d_name, ".."));
-	closedir(d);
-	return n;
-}
 
 Test(output, regular_file_replaced_only_on_commit)
 {

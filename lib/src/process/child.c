@@ -242,7 +242,7 @@ void pbench_child_free(struct pbench_child *ch)
 }
 
 /* pidfd_open(2), Linux 5.3: a descriptor that polls readable when the process ends. */
-static int open_pidfd(pid_t pid)
+int pb_pidfd_open(pid_t pid)
 {
 #ifdef SYS_pidfd_open
 	return (int)syscall(SYS_pidfd_open, pid, 0);
@@ -302,7 +302,7 @@ int pbench_child_wait_timeout(struct pbench_child *ch, double timeout_s,
 	/* From the release, whatever waits came before (a signal may have ended one). */
 	left_ms = timeout_s * 1e3 - pbench_ticks_to_ns_f(pbench_ticks() - ch->t0) / 1e6;
 	left_ms = left_ms < 0 ? 0 : left_ms > 1e9 ? 1e9 : ceil(left_ms);
-	pfd.fd = open_pidfd(ch->pid);
+	pfd.fd = pb_pidfd_open(ch->pid);
 	if (pfd.fd >= 0) {
 		n = poll(&pfd, 1, (int)left_ms);
 		if (n < 0)
@@ -331,7 +331,7 @@ static int open_pidfds(struct pbench_child *const *ch, int n, struct pollfd *pfd
 		if (!ch[i] || !ch[i]->pid)
 			continue;
 		++*live_n;
-		pfd[i].fd = open_pidfd(ch[i]->pid);
+		pfd[i].fd = pb_pidfd_open(ch[i]->pid);
 		missing |= pfd[i].fd < 0;
 	}
 	return missing;

@@ -37,6 +37,9 @@ int pb_child_start_hooked(struct pbench_child **out, char *const argv[],
 uint64_t pb_child_t0(const struct pbench_child *ch);
 /* child.c: 1 when timeout_s (> 0) has passed since the command's release: a command seen
  * ended only then is taken for one that timed out. */
+/* pidfd_open(2), Linux 5.3: a descriptor that polls readable when the process ends (-1 and
+ * errno: ENOSYS before 5.3, ESRCH when it is gone); child.c. */
+int pb_pidfd_open(pid_t pid);
 int pb_child_past(const struct pbench_child *ch, double timeout_s);
 /* child.c: fn(arg) when pbench_child_wait() has reaped the command and read its counts,
  * before it ends what the command left running (the sweep, up to its grace period, is not

@@ -225,18 +225,6 @@ int pb_profile_start(struct pb_profile *p, struct pbench_child **ch, char *const
 	return err;
 }
 
-/* pidfd_open(2), Linux 5.3: readable when the command's process ends; -1 before. */
-static int pidfd_of(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	(void)pid;
-	errno = ENOSYS;
-	return -1;
-#endif
-}
-
 /* Whether the command's process has ended (not reaped: pbench_child_wait() does that). */
 static int ended(const struct pollfd *pid_pfd, pid_t pid)
 {
@@ -265,7 +253,7 @@ static int copy_while_running(struct pb_profile *p, struct pbench_child *ch, dou
 	pid_t pid = pb_child_pid(ch);
 	int err;
 
-	pfd[0] = (struct pollfd){ .fd = pidfd_of(pid), .events = POLLIN };
+	pfd[0] = (struct pollfd){ .fd = pb_pidfd_open(pid), .events = POLLIN };
 	for (int i = 0; i < p->nrings; i++)
 		pfd[1 + i] = (struct pollfd){ .fd = p->rings[i].fd, .events = POLLIN };
 	for (;;) {
