@@ -291,13 +291,18 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 # resolution, the CPU pick's choice on probes this machine cannot have, results built by hand,
 # fault injection, the noise probes' shared rows, the memory runs of commands, the speed's words
 # on runs whose factors are set by hand, the symbols module before anything calls it, a
-# profile's samples, maps and chains, none of them exported yet) and see lib/src. All link the
+# profile's samples, maps and chains, its exports over hand-made stacks (the flame graph and
+# pprof: test_export decodes the pprof file with the generated code), none of them exported
+# yet) and see lib/src. All link the
 # static library (testutil.h declares its one test hook, pb_recorded_everywhere()).
-WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_profile test_report test_speed_words test_symbols
+WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_profile test_report test_speed_words test_symbols test_export
 # test_mem runs on the allocator shim, linked in as the docs say (-lpbench-mem); under ASan,
 # whose runtime comes first, it preloads the shim into itself (the test says how).
 $(O)/tests/test_mem: $(O)/libpbench-mem.so
 $(O)/tests/test_mem: TEST_LIBS = -L$(O) -Wl,-rpath,$(abspath $(O)) -lpbench-mem
+# test_export and bench_export read pprof's messages through the generated header (PPROF=1).
+$(O)/tests/test_export.o $(O)/bench/bench_export.o: CFLAGS += $(if $(filter 1,$(PPROF)),-DPBENCH_HAVE_PROTOBUF_C -I$(O)/gen)
+$(O)/tests/test_export.o $(O)/bench/bench_export.o: $(if $(filter 1,$(PPROF)),$(O)/gen/pprof.pb-c.h)
 # A test program's object is compiled apart from its link (here, the benches' and the fuzz
 # replays' too): a change of the library relinks them (0.2 s each, 0.4 s under ASan) without
 # compiling their sources again (2 s each, 5 s under ASan: ~60 programs in each build).
