@@ -416,6 +416,51 @@ Test(export, pprof_functions_inline_lines_mappings)
 	cr_expect_eq(pr->default_sample_type, pr->sample_type[1]->type);
 	perftools__profiles__profile__free_unpacked(pr, NULL);
 }
+
+/* pprof's own reader, where Go is installed: `go tool pprof -top` of the file gives each
+ * function's flat (self) and cum (total) time as written. */
+Test(export, pprof_read_by_go_tool_pprof, .timeout = 120)
+{
+	static const struct { const char *name; double flat, cum; } want[] = {
+		{ "main", 0, 9e5 }, { "alpha", 5e5, 6e5 }, { "helper (inline)", 1e5, 1e5 },
+		{ "beta", 0, 2.5e5 }, { "memcpy", 1.5e5, 1.5e5 }, { "worker", 1e5, 1e5 },
+		{ "[stack cut short]", 0, 1e5 }, { "do_syscall_64", 5e4, 5e4 },
+	};
+	char dir[] = "/tmp/pbench-test-pprof-XXXXXX", path[128], cmd[512], line[512];
+	int found[ARRAY_SIZE(want)] = { 0 };
+	FILE *f, *out;
+
+	if (!have("go") || system("go tool -n pprof >/dev/null 2>&1"))
+		cr_skip_test("go (its tool pprof) is not installed: pprof's own reader not run");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/p.pb.gz", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	cr_assert_eq(pb_pprof_write(f, stacks, ARRAY_SIZE(stacks), NULL), 0);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cd %s && HOME=%s GOCACHE=%s/cache go tool pprof -top -unit=ns "
+		 "-nodecount=100 p.pb.gz 2>%s/err", dir, dir, dir, dir);
+	cr_assert_not_null(out = popen(cmd, "r"));
+	while (fgets(line, sizeof(line), out)) {
+		char *e, name[256];
+		double flat = strtod(line, &e), cum;
+
+		if (e != line && !strncmp(e, "ns", 2))
+			e += 2;
+		if (e == line || sscanf(e, "%*s %*s %lf%*s %*s %255[^\n]", &cum, name) != 2)
+			continue;	/* a header line */
+		for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+			if (!strcmp(name, want[i].name)) {
+				found[i] = 1;
+				cr_expect_eq(flat, want[i].flat, "%s: flat %g", name, flat);
+				cr_expect_eq(cum, want[i].cum, "%s: cum %g", name, cum);
+			}
+	}
+	cr_expect_eq(pclose(out), 0, "go tool pprof failed (%s/err)", dir);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		cr_expect(found[i], "go tool pprof -top has no %s", want[i].name);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_expect_eq(system(cmd), 0);
+}
 #else
 Test(export, pprof_refused_without_protobuf_c)
 {
