@@ -34,14 +34,15 @@
 #define KIND_ROOT 0x200u
 
 struct node {
-	const char *name;
-	const struct pb_xdso *dso;
-	const char *file;
-	unsigned kind, line;
+	const struct pb_xframe *fr;	/* the first frame merged into it: name, DSO, file */
+	unsigned kind;
 	uint32_t parent, depth, kids, nkids;
 	double total, self, samples, change;
 	int sig;
 };
+
+static const struct pb_xframe root_frame = { .name = "all" };
+static const struct pb_xframe cut_frame = { .name = PB_XCUT_NAME };
 
 struct tree {
 	struct node *v;
@@ -86,7 +87,8 @@ static int tree_grow_hash(struct tree *t)
 		return -ENOMEM;
 	for (size_t i = 1; i < t->n; i++) {	/* the root is in no table */
 		const struct node *nd = &t->v[i];
-		size_t j = key_hash(nd->parent, nd->name, dso_path(nd->dso), nd->kind) & (cap - 1);
+		size_t j = key_hash(nd->parent, nd->fr->name, dso_path(nd->fr->dso), nd->kind) &
+			   (cap - 1);
 
 		while (h[j])
 			j = (j + 1) & (cap - 1);
@@ -99,9 +101,11 @@ static int tree_grow_hash(struct tree *t)
 }
 
 /* The child of parent with this name, DSO and kind: found, or made. Its index, or -ENOMEM. */
-static long tree_child(struct tree *t, uint32_t parent, const char *name,
-		       const struct pb_xdso *dso, unsigned kind)
+static long tree_child(struct tree *t, uint32_t parent, const struct pb_xframe *fr,
+		       unsigned kind)
 {
+	const char *name = fr->name;
+	const struct pb_xdso *dso = fr->dso;
 	size_t j;
 
 	if ((t->n + 1) * 2 > t->hcap && tree_grow_hash(t))
@@ -110,8 +114,8 @@ static long tree_child(struct tree *t, uint32_t parent, const char *name,
 	for (; t->hash[j]; j = (j + 1) & (t->hcap - 1)) {
 		struct node *nd = &t->v[t->hash[j] - 1];
 
-		if (nd->parent == parent && nd->kind == kind && str_eq(nd->name, name) &&
-		    str_eq(dso_path(nd->dso), dso_path(dso)))
+		if (nd->parent == parent && nd->kind == kind && str_eq(nd->fr->name, name) &&
+		    str_eq(dso_path(nd->fr->dso), dso_path(dso)))
 			return (long)(t->hash[j] - 1);
 	}
 	if (t->n >= UINT32_MAX - 1)
@@ -125,7 +129,7 @@ static long tree_child(struct tree *t, uint32_t parent, const char *name,
 		t->v = v;
 		t->cap = cap;
 	}
-	t->v[t->n] = (struct node){ .name = name, .dso = dso, .kind = kind, .parent = parent,
+	t->v[t->n] = (struct node){ .fr = fr, .kind = kind, .parent = parent,
 				    .depth = t->v[parent].depth + 1, .change = NAN };
 	t->hash[j] = (uint32_t)t->n + 1;
 	return (long)t->n++;
@@ -155,7 +159,7 @@ static int tree_add(struct tree *t, const struct pb_xstack *s)
 	t->v[0].total += s->value;
 	t->v[0].samples += s->samples;
 	if (s->n > 0 && (s->frames[0]->flags & PB_XF_CUT)) {
-		if ((c = tree_child(t, at, PB_XCUT_NAME, NULL, KIND_CUT)) < 0)
+		if ((c = tree_child(t, at, &cut_frame, KIND_CUT)) < 0)
 			return (int)c;
 		at = (uint32_t)c;
 		t->v[at].total += s->value;
@@ -165,17 +169,13 @@ static int tree_add(struct tree *t, const struct pb_xstack *s)
 		const struct pb_xframe *fr = s->frames[k];
 		struct node *nd;
 
-		c = tree_child(t, at, fr->name, fr->dso, fr->flags & (PB_XF_INLINED | PB_XF_KERNEL));
+		c = tree_child(t, at, fr, fr->flags & (PB_XF_INLINED | PB_XF_KERNEL));
 		if (c < 0)
 			return (int)c;
 		at = (uint32_t)c;
 		nd = &t->v[at];
 		nd->total += s->value;
 		nd->samples += s->samples;
-		if (!nd->file && fr->file) {
-			nd->file = fr->file;
-			nd->line = fr->line;
-		}
 		if (isfinite(fr->change)) {
 			nd->change = fr->change;
 			nd->sig = fr->significant;
@@ -196,10 +196,10 @@ static int kid_cmp(const void *a, const void *b, void *arg)
 
 	if ((x->kind & KIND_CUT) != (y->kind & KIND_CUT))
 		return x->kind & KIND_CUT ? 1 : -1;
-	c = strcmp(x->name ? x->name : "", y->name ? y->name : "");
+	c = strcmp(x->fr->name ? x->fr->name : "", y->fr->name ? y->fr->name : "");
 	if (!c)
-		c = strcmp(dso_path(x->dso) ? dso_path(x->dso) : "",
-			   dso_path(y->dso) ? dso_path(y->dso) : "");
+		c = strcmp(dso_path(x->fr->dso) ? dso_path(x->fr->dso) : "",
+			   dso_path(y->fr->dso) ? dso_path(y->fr->dso) : "");
 	return c ? c : (int)x->kind - (int)y->kind;
 }
 
@@ -247,7 +247,7 @@ static int tree_build(struct tree *t, const struct pb_xstack *stacks, size_t n)
 	t->cap = 1024;
 	if (!(t->v = malloc(t->cap * sizeof(*t->v))))
 		return -ENOMEM;
-	t->v[0] = (struct node){ .name = "all", .kind = KIND_ROOT, .change = NAN };
+	t->v[0] = (struct node){ .fr = &root_frame, .kind = KIND_ROOT, .change = NAN };
 	t->n = 1;
 	for (size_t i = 0; i < n; i++)
 		if ((err = stack_check(&stacks[i], i)))
@@ -341,7 +341,7 @@ static size_t utf8_chars(const char *s)
 
 static const char *shown_name(const struct node *nd)
 {
-	return nd->name ? nd->name : "[unknown]";
+	return nd->fr->name ? nd->fr->name : "[unknown]";
 }
 
 static int is_library(const struct pb_xdso *d)
@@ -355,15 +355,15 @@ static int is_library(const struct pb_xdso *d)
 /* Colour by kind, varied by the name's hash so neighbours differ and a name keeps its colour. */
 static void colour_kind(const struct node *nd, char *buf, size_t len)
 {
-	uint64_t h = fnv(0xcbf29ce484222325ull, nd->name);
+	uint64_t h = fnv(0xcbf29ce484222325ull, nd->fr->name);
 	double v1 = (double)(h & 0xff) / 255, v2 = (double)((h >> 8) & 0xff) / 255;
 	int r, g, b;
 
-	if (nd->kind & (KIND_ROOT | KIND_CUT) || !nd->name) {
+	if (nd->kind & (KIND_ROOT | KIND_CUT) || !nd->fr->name) {
 		r = g = b = 200 + (int)(20 * v1);
 	} else if (nd->kind & PB_XF_KERNEL) {		/* blue */
 		r = 80 + (int)(60 * v1), g = 140 + (int)(60 * v2), b = 230;
-	} else if (is_library(nd->dso)) {		/* green */
+	} else if (is_library(nd->fr->dso)) {		/* green */
 		r = 90 + (int)(70 * v1), g = 195 + (int)(40 * v2), b = 80 + (int)(40 * v1);
 	} else {					/* warm: FlameGraph's "hot" */
 		r = 205 + (int)(50 * v2), g = (int)(230 * v1), b = (int)(55 * v2);
@@ -432,15 +432,15 @@ static void put_title(FILE *f, const struct draw *d, const struct node *nd)
 		fputs(" (inlined)", f);
 	if (nd->kind & PB_XF_KERNEL)
 		fputs(" [kernel]", f);
-	if (nd->dso && nd->dso->path) {
+	if (nd->fr->dso && nd->fr->dso->path) {
 		fputs("\nin ", f);
-		xml_text(f, nd->dso->path, SIZE_MAX);
+		xml_text(f, nd->fr->dso->path, SIZE_MAX);
 	}
-	if (nd->file) {
+	if (nd->fr->file) {
 		fputc('\n', f);
-		xml_text(f, nd->file, SIZE_MAX);
-		if (nd->line)
-			fprintf(f, ":%u", nd->line);
+		xml_text(f, nd->fr->file, SIZE_MAX);
+		if (nd->fr->line)
+			fprintf(f, ":%u", nd->fr->line);
 	}
 	fputc('\n', f);
 	put_value(f, d, nd->total);
@@ -486,8 +486,8 @@ static void draw_node(struct draw *d, const struct node *nd, double x, double w)
 static int walk(struct draw *d, int paint)
 {
 	const struct tree *t = d->t;
-	struct item { uint32_t i; double x; } *st = malloc(t->n * sizeof(*st));
-	size_t top = 0;
+	struct item { uint32_t i; double x; } *st = malloc(64 * sizeof(*st));
+	size_t top = 0, cap = 64;
 
 	if (!st)
 		return -ENOMEM;
@@ -501,6 +501,15 @@ static int walk(struct draw *d, int paint)
 			d->maxdepth = nd->depth;
 		if (paint)
 			draw_node(d, nd, it.x, w);
+		if (top + nd->nkids > cap) {	/* at most the children along one path */
+			struct item *v = realloc(st, (cap = 2 * (top + nd->nkids)) * sizeof(*st));
+
+			if (!v) {
+				free(st);
+				return -ENOMEM;
+			}
+			st = v;
+		}
 		for (uint32_t k = 0; k < nd->nkids; k++) {
 			const struct node *c = &t->v[t->kidv[nd->kids + k]];
 			double cw = c->total * d->scale;
