@@ -9,8 +9,10 @@
  * significant changes coloured, red slower and blue faster. pprof: the file gunzips (zlib) and
  * decodes (protobuf-c's generated unpack) to the same stacks (inline frames as Lines of one
  * Location, the innermost first), the same totals and self values per function, mappings with
- * build-ids (the program's first). Random stacks (deep, wide, UTF-8 and invalid bytes) for
- * no crash, under ASan in make test's second build.
+ * build-ids (the program's first), and where Go is installed `go tool pprof -top` reads the
+ * same flat and cum time per function. Random stacks (deep, wide, UTF-8 and invalid bytes) for
+ * no crash, under ASan in make test's second build: the SVG still parses, pprof's strings are
+ * UTF-8.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -540,8 +542,18 @@ Test(export, random_stacks_no_crash, .timeout = 120)
 	{
 		Perftools__Profiles__Profile *pr = pprof_of(st, STACKS, NULL);
 
+		size_t bad = 0;
+
 		cr_expect_eq(pr->n_sample, STACKS);
 		cr_expect_eq(pr->sample[0]->n_location_id > 0, 1);
+		for (size_t i = 0; i < pr->n_string_table; i++)	/* proto3: UTF-8 strings */
+			for (const unsigned char *c = (const unsigned char *)pr->string_table[i]; *c;) {
+				int k = pb_utf8_len(c, 0);
+
+				bad += !k;
+				c += k ? k : 1;
+			}
+		cr_expect_eq(bad, 0, "%zu bytes of pprof's strings are not UTF-8", bad);
 		perftools__profiles__profile__free_unpacked(pr, NULL);
 	}
 #endif

@@ -68,6 +68,12 @@ struct pb_xstack {
 	int significant;
 };
 
+/* profile_utf8.c: the length in bytes of the UTF-8 character at s (s[0] not NUL), or 0 when
+ * s does not start a valid one (an overlong form, a surrogate, past U+10FFFF, a stray
+ * continuation byte); xml: also 0 for what XML 1.0 cannot hold (controls but tab and newline,
+ * U+FFFE, U+FFFF). */
+int pb_utf8_len(const unsigned char *s, int xml);
+
 /* profile_flame.c */
 struct pb_flame_opts {
 	const char *title;	/* NULL: "Flame graph" */

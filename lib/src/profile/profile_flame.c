@@ -270,33 +270,6 @@ struct draw {
 	size_t drawn, hidden;
 };
 
-/* The length of the UTF-8 sequence at s (1-4), or 0 when it is not one XML may hold. */
-static int utf8_len(const unsigned char *s)
-{
-	uint32_t c;
-	int n;
-
-	if (s[0] < 0x80)
-		return s[0] >= 0x20 || s[0] == '\t' || s[0] == '\n' ? 1 : 0;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, c = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, c = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	for (int k = 1; k < n; k++) {
-		if ((s[k] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[k] & 0x3f);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c == 0xfffe || c == 0xffff)
-		return 0;
-	return n;
-}
-
 /* s as XML text, at most max characters (then ".."), escaped; a byte that does not start a
  * valid character is U+FFFD. */
 static void xml_text(FILE *f, const char *s, size_t max)
@@ -305,7 +278,7 @@ static void xml_text(FILE *f, const char *s, size_t max)
 	size_t chars = 0;
 
 	for (; *p; chars++) {
-		int n = utf8_len(p);
+		int n = pb_utf8_len(p, 1);
 
 		if (chars == max) {
 			fputs("..", f);
@@ -332,7 +305,7 @@ static size_t utf8_chars(const char *s)
 	size_t c = 0;
 
 	for (const unsigned char *p = (const unsigned char *)s; p && *p; c++) {
-		int n = utf8_len(p);
+		int n = pb_utf8_len(p, 1);
 
 		p += n ? n : 1;
 	}

@@ -152,15 +152,51 @@ struct pp {
 	size_t key_cap;
 };
 
-/* The string table's index of s (NULL: 0, ""). */
+/* s with each byte that does not start a UTF-8 character as U+FFFD (malloc'd), or NULL. */
+static char *utf8_fixed(const char *s)
+{
+	size_t n = strlen(s), o = 0;
+	char *v = malloc(3 * n + 1);
+
+	for (const unsigned char *c = (const unsigned char *)s; v && *c;) {
+		int k = pb_utf8_len(c, 0);
+
+		if (k)
+			memcpy(v + o, c, (size_t)k), o += (size_t)k, c += k;
+		else
+			memcpy(v + o, "\xef\xbf\xbd", 3), o += 3, c++;
+	}
+	if (v)
+		v[o] = '\0';
+	return v;
+}
+
+static int utf8_ok(const char *s)
+{
+	for (const unsigned char *c = (const unsigned char *)s; *c;) {
+		int k = pb_utf8_len(c, 0);
+
+		if (!k)
+			return 0;
+		c += k;
+	}
+	return 1;
+}
+
+/* The string table's index of s (NULL: 0, ""), -1 out of memory. proto3's strings are UTF-8:
+ * a name that is not is written with U+FFFD for its stray bytes. */
 static int64_t str_id(struct pp *p, const char *s)
 {
+	char *fixed = NULL;
 	int added;
 	long i;
 
 	if (!s || !*s)
 		return 0;
+	if (!utf8_ok(s) && !(s = fixed = utf8_fixed(s)))
+		return -1;
 	i = map_get(&p->strs, s, strlen(s) + 1, &added);
+	free(fixed);
 	return i < 0 ? -1 : i;
 }
 
