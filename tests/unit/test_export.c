@@ -152,6 +152,24 @@ Test(export, svg_widths_names_tooltips)
 	cr_expect_not_null(strstr(svg, ">alpha</text>"), "a wide frame's name written in it");
 	cr_expect_not_null(strstr(svg, "(25%)\n1.00 samples"), "beta: 0.6 + 0.2 + 0.2 samples");
 	cr_expect_not_null(strstr(svg, ">program</text>"), "the legend");
+	{	/* colours: warm for the program, green for libraries, blue for the kernel; the
+		 * same name the same colour in another graph */
+		unsigned r, g, b;
+		char fill[16], again[16];
+		double w;
+		char *other = svg_of(stacks, 2, NULL);
+
+		cr_assert(frame_of(svg, "alpha", &w, fill) && sscanf(fill, "#%2x%2x%2x", &r, &g, &b) == 3);
+		cr_expect(r >= 200 && b < 60, "alpha, the program's: %s", fill);
+		cr_assert(frame_of(other, "alpha", &w, again));
+		cr_expect_str_eq(fill, again, "alpha's colour moved");
+		free(other);
+		cr_assert(frame_of(svg, "memcpy", &w, fill) && sscanf(fill, "#%2x%2x%2x", &r, &g, &b) == 3);
+		cr_expect(g > r && g > b, "memcpy, a library's: %s", fill);
+		cr_assert(frame_of(svg, "do_syscall_64", &w, fill) &&
+			  sscanf(fill, "#%2x%2x%2x", &r, &g, &b) == 3);
+		cr_expect(b > r && b > g, "the kernel's: %s", fill);
+	}
 	if (xml_check(svg) == -1)
 		cr_log_info("xmllint is not installed: the SVG is not parsed");
 	else
