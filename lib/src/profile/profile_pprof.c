@@ -141,6 +141,9 @@ struct mapinfo {
 
 struct pp {
 	struct map strs, funcs, locs, maps;
+	struct map fcache;	/* a frame's address to its function */
+	long *fids;
+	size_t fids_cap;
 	struct mapinfo *mi;
 	size_t mi_cap;
 	uint64_t *ids;		/* the samples' location ids, leaf first, stack after stack */
@@ -200,16 +203,26 @@ static int64_t str_id(struct pp *p, const char *s)
 	return i < 0 ? -1 : i;
 }
 
-static long func_id(struct pp *p, const char *name, const char *file)
+/* The function of frame fr (its name and file): looked up by the frame's address first, as
+ * the caller's frames are shared by many stacks; by its strings the first time. */
+static long func_id(struct pp *p, const struct pb_xframe *fr)
 {
-	int64_t k[2] = { str_id(p, name), str_id(p, file) };
+	int64_t k[2];
 	int added;
-	long i;
+	long i, c = map_get(&p->fcache, &fr, sizeof(fr), &added);
 
+	if (c < 0 || grow((void **)&p->fids, &p->fids_cap, p->fcache.n, sizeof(*p->fids)))
+		return -ENOMEM;
+	if (!added)
+		return p->fids[c];
+	k[0] = str_id(p, fr->name);
+	k[1] = str_id(p, fr->file);
 	if (k[0] < 0 || k[1] < 0)
 		return -ENOMEM;
 	i = map_get(&p->funcs, k, sizeof(k), &added);
-	return i < 0 ? i : i + 1;
+	if (i < 0)
+		return i;
+	return p->fids[c] = i + 1;
 }
 
 static int is_library(const struct pb_xdso *d)
@@ -282,7 +295,7 @@ static long loc_id(struct pp *p, const struct pb_xframe *const *fr, int a, int b
 
 		if (!fr[k]->name)
 			continue;
-		if ((fid = func_id(p, fr[k]->name, fr[k]->file)) < 0)
+		if ((fid = func_id(p, fr[k])) < 0)
 			return fid;
 		p->key[nk++] = (uint64_t)fid;
 		p->key[nk++] = fr[k]->line;
@@ -641,7 +654,8 @@ int pb_pprof_write(FILE *f, const struct pb_xstack *stacks, size_t n,
 		err = pb_stream_end(f);
 	msgs_free(&g);
 	map_free(&p.strs), map_free(&p.funcs), map_free(&p.locs), map_free(&p.maps);
-	free(p.mi), free(p.ids), free(p.first), free(p.key);
+	map_free(&p.fcache);
+	free(p.mi), free(p.ids), free(p.first), free(p.key), free(p.fids);
 	return err;
 }
 
