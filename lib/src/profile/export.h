@@ -40,9 +40,13 @@ struct pb_xdso {
 	uint64_t start, limit, offset;	/* where it was mapped, for pprof (0: not known) */
 };
 
-/* One frame. change and significant are the differential flame graph's: the tested change of
- * this frame's symbol, B's time over A's (NaN: not tested), and 1 when the test found it
- * significant (only those are coloured). A caller with no test leaves change NaN. */
+/* One frame. A caller keeps one per distinct frame (symbol, inline position, line) and
+ * shares it among the stacks that hold it: pprof's writer looks a frame's function up by the
+ * frame's address before its strings, and the flame graph's tooltip shows the file and line
+ * of the first frame merged into a box. change and significant are the differential flame
+ * graph's: the tested change of this frame's symbol, B's time over A's (NaN: not tested), and
+ * 1 when the test found it significant (only those are coloured). A caller with no test
+ * leaves change NaN. */
 struct pb_xframe {
 	const char *name;		/* the function; NULL: not known */
 	const struct pb_xdso *dso;	/* NULL: not known */
