@@ -121,11 +121,26 @@ ifeq ($(DW),1)
 DW_LIBS := -ldw -lelf
 LIB_LIBS += $(DW_LIBS)
 endif
+# pprof's profile.proto (lib/src/profile/profile_pprof.c, pbench stat --export-pprof) on
+# protobuf-c (Debian's libprotobuf-c-dev; its compiler protoc-c, protobuf-c-compiler, makes
+# build/gen/pprof.pb-c.[ch] from lib/src/profile/pprof.proto) and zlib for its gzip: PPROF=0
+# leaves it out (the export is then refused with the reason), as a static or cross build does
+# by default: its sysroot has neither.
+ifeq ($(origin PPROF),undefined)
+PPROF := $(if $(STATIC)$(SYSROOT),0,1)
+endif
+ifeq ($(PPROF),1)
+PPROF_LIBS := -lprotobuf-c -lz
+LIB_LIBS += $(PPROF_LIBS)
+endif
 LIB_LIBS += -lm
 CLI_LIBS  :=
 
 LIB_SRCS := $(sort $(wildcard lib/src/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+# The code protoc-c generates from pprof.proto (PPROF=1), in the library but not in lib/src.
+PPROF_GEN_OBJS := $(if $(filter 1,$(PPROF)),$(O)/gen/pprof.pb-c.o)
+LIB_OBJS += $(PPROF_GEN_OBJS)
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(O)/%.o)
 # The command line's support library (cli/support/support.h): what only a command line needs
@@ -197,6 +212,23 @@ $(O)/.dw-$(DW):
 	@mkdir -p $(@D)
 	$(Q)rm -f $(O)/.dw-*; touch $@
 
+# pprof's messages in C (PPROF=1, above), generated into build/gen/ and never committed;
+# compiled without the warnings of pbench's own code (the generator's style is not ours) and
+# hidden like the rest of the library. profile_pprof.c includes the header; rebuilt when PPROF
+# changes (its stamp).
+$(O)/gen/pprof.pb-c.h: $(O)/gen/pprof.pb-c.c
+$(O)/gen/pprof.pb-c.c: lib/src/profile/pprof.proto
+	@mkdir -p $(@D)
+	$(call msg,GEN,$@)protoc-c --c_out=$(O)/gen --proto_path=lib/src/profile $<
+$(O)/gen/pprof.pb-c.o: $(O)/gen/pprof.pb-c.c
+	$(call msg,CC,$@)$(CC) -std=gnu11 $(SANFLAGS) $(CFLAGS) -I$(O)/gen -fPIC \
+		-fvisibility=hidden -c $< -o $@
+$(O)/lib/src/profile/profile_pprof.o: CFLAGS += $(if $(filter 1,$(PPROF)),-DPBENCH_HAVE_PROTOBUF_C -I$(O)/gen)
+$(O)/lib/src/profile/profile_pprof.o: $(O)/.pprof-$(PPROF) $(if $(filter 1,$(PPROF)),$(O)/gen/pprof.pb-c.h)
+$(O)/.pprof-$(PPROF):
+	@mkdir -p $(@D)
+	$(Q)rm -f $(O)/.pprof-*; touch $@
+
 $(O)/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -I$(O)/cli -c $< -o $@
@@ -247,7 +279,8 @@ $(O)/pbench: $(CLI_OBJS) $(O)/libpbench-cli.a $(O)/libpbench.a
 PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	     -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	     -e 's|@PG_LIBS@ |$(if $(PG_LIBS),$(PG_LIBS) )|' \
-	     -e 's|@DW_LIBS@ |$(if $(DW_LIBS),$(DW_LIBS) )|'
+	     -e 's|@DW_LIBS@ |$(if $(DW_LIBS),$(DW_LIBS) )|' \
+	     -e 's|@PPROF_LIBS@ |$(if $(PPROF_LIBS),$(PPROF_LIBS) )|'
 
 $(O)/pbench.pc: pbench.pc.in Makefile
 	@mkdir -p $(@D)
@@ -258,13 +291,18 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 # resolution, the CPU pick's choice on probes this machine cannot have, results built by hand,
 # fault injection, the noise probes' shared rows, the memory runs of commands, the speed's words
 # on runs whose factors are set by hand, the symbols module before anything calls it, a
-# profile's samples, maps and chains, none of them exported yet) and see lib/src. All link the
+# profile's samples, maps and chains, its exports over hand-made stacks (the flame graph and
+# pprof: test_export decodes the pprof file with the generated code), none of them exported
+# yet) and see lib/src. All link the
 # static library (testutil.h declares its one test hook, pb_recorded_everywhere()).
-WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_profile test_report test_speed_words test_symbols
+WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_profile test_report test_speed_words test_symbols test_export
 # test_mem runs on the allocator shim, linked in as the docs say (-lpbench-mem); under ASan,
 # whose runtime comes first, it preloads the shim into itself (the test says how).
 $(O)/tests/test_mem: $(O)/libpbench-mem.so
 $(O)/tests/test_mem: TEST_LIBS = -L$(O) -Wl,-rpath,$(abspath $(O)) -lpbench-mem
+# test_export and bench_export read pprof's messages through the generated header (PPROF=1).
+$(O)/tests/test_export.o $(O)/bench/bench_export.o: CFLAGS += $(if $(filter 1,$(PPROF)),-DPBENCH_HAVE_PROTOBUF_C -I$(O)/gen)
+$(O)/tests/test_export.o $(O)/bench/bench_export.o: $(if $(filter 1,$(PPROF)),$(O)/gen/pprof.pb-c.h)
 # A test program's object is compiled apart from its link (here, the benches' and the fuzz
 # replays' too): a change of the library relinks them (0.2 s each, 0.4 s under ASan) without
 # compiling their sources again (2 s each, 5 s under ASan: ~60 programs in each build).

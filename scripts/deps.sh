@@ -70,6 +70,11 @@ else
 	# symbols and DWARF unwinding of a profile's samples (libdw, libelf: elfutils)
 	need libdw-dev has_header elfutils/libdwfl.h
 	need libelf-dev has_header gelf.h
+	# a profile's pprof export (profile.proto, gzipped): protobuf-c, its compiler (protoc-c
+	# makes the C of lib/src/profile/pprof.proto at build time) and zlib
+	need libprotobuf-c-dev has_header protobuf-c/protobuf-c.h
+	need protobuf-c-compiler command -v protoc-c
+	need zlib1g-dev has_header zlib.h
 	need libcriterion-dev has_header criterion/criterion.h
 	need linux-libc-dev has_header linux/perf_event.h
 	# nm: tests/layers; objdump: libpbench runs it to show a measured function's machine code
