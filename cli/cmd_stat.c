@@ -13,6 +13,7 @@
 
 #include "pbench.h"
 #include "cmds.h"
+#include "profile.h"
 #include "help.h"
 
 #define STAT_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_MARKDOWN | CLI_OUT_PLOT)
@@ -36,6 +37,7 @@ struct stat_opts {
 	int head_first;			/* the text's head goes out before the command's output */
 	const char *annotate;		/* --annotate FUNCTION */
 	struct pbench_listing *listing;	/* its machine code, made before the runs */
+	struct cli_profile prof;	/* --profile and its options (cli/profile.c) */
 };
 
 enum { OPT_TARGET_SEM = 256, OPT_ANNOTATE, OPT_IGNORE_FAILURE };
@@ -49,6 +51,8 @@ static int stat_option(int c, const char *arg, void *ctx)
 
 	if (taken)
 		return taken < 0 ? -1 : 0;
+	if ((taken = cli_profile_option(&o->prof, c, arg)) != 1)
+		return taken;
 	switch (c) {
 	case 'r':
 		return cli_long("-r", "run count", arg, 1, PBENCH_RUNS_MAX_RUNS, &o->ro.runs) ?
@@ -107,6 +111,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
 		{ "interval", required_argument, NULL, 'I' },
 		CLI_RUN_OPTIONS,
+		CLI_PROFILE_OPTIONS,
 		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
@@ -119,7 +124,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	if (optind < argc)
 		o->ro.argv = argv + optind;
 	apply_run(o);
-	return 0;
+	return cli_profile_apply(&o->prof, &o->ro) ? -1 : 0;
 }
 
 /* ---- progress ----------------------------------------------------------------------------- */
@@ -249,6 +254,8 @@ static int measure(struct stat_opts *o)
 	rep = (struct report){ r, o->head_first, o->listing, o->annotate };
 	if ((t.done || cut_short_intervals(r)) && !rc)
 		rc = cli_out_write(&o->out, write_report, &rep);
+	if (!rc)
+		rc = cli_profile_write(&o->prof, r);	/* --export-folded */
 	err = verdict(r, o, err == -EINTR || *cli_stop);
 	if (!rc && !err && o->run.record)	/* a whole measurement only */
 		rc = cli_record(&o->run, write_report, &rep);
@@ -285,6 +292,7 @@ int cmd_stat(int argc, char **argv)
 	int rc = stat_main(argc, argv, &o);
 
 	cli_run_release(&o.run);
+	cli_profile_release(&o.prof);
 	pbench_listing_free(o.listing);
 	return rc;
 }
