@@ -13,7 +13,6 @@
 
 #include "pbench.h"
 #include "cmds.h"
-#include "profile.h"
 #include "help.h"
 
 #define STAT_OUTPUTS (CLI_OUT_JSON | CLI_OUT_CSV | CLI_OUT_MARKDOWN | CLI_OUT_PLOT)

@@ -11,7 +11,6 @@
 
 #include "pbench.h"
 #include "cmds.h"
-#include "profile.h"
 
 static const char *const call_graphs[] = { "fp", "dwarf" };
 

@@ -167,6 +167,9 @@ enum pbench_profile_mode {
 	PBENCH_PROFILE_DWARF = 2,
 };
 
+/* "off", "fp", "dwarf" (as --call-graph says it); NULL for another value. */
+PBENCH_API const char *pbench_profile_mode_name(int mode);
+
 /* perf stat -I's least interval: shorter ones would be mostly pbench's own reads. */
 #define PBENCH_RUNS_INTERVAL_MIN_MS 10
 

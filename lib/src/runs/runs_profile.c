@@ -39,6 +39,13 @@ struct pb_runs_prof {
 	struct pb_prof_set set[2];
 };
 
+const char *pbench_profile_mode_name(int mode)
+{
+	static const char *const names[] = { "off", "fp", "dwarf" };
+
+	return mode >= 0 && mode <= PBENCH_PROFILE_DWARF ? names[mode] : NULL;
+}
+
 static const char *event_of(const struct pbench_runs *r)
 {
 	return r->prof->event ? r->prof->event : "cpu-clock";
@@ -517,7 +524,7 @@ json_t *pb_runs_profile_json(const struct pbench_runs *r, int s)
 	syms = json_array();
 	dsos = json_array();
 	cav = json_array();
-	SET(j, "mode", json_string(in.mode == PBENCH_PROFILE_DWARF ? "dwarf" : "fp"));
+	SET(j, "mode", json_string(pbench_profile_mode_name(in.mode)));
 	SET(j, "event", json_string(in.event));
 	SET(j, "unit", json_string(in.unit));
 	SET(j, "freq_hz", num(in.freq));
