@@ -374,11 +374,12 @@ static int top_of(const struct pbench_runs *r, size_t n)
 	return (int)(n < top ? n : top);
 }
 
+/* A DSO's file name ("[kernel.kallsyms]", "//anon" as they are); a source file's name. */
 static const char *base_name(const char *path)
 {
 	const char *b = path ? strrchr(path, '/') : NULL;
 
-	return !path ? "" : b && b[1] && path[0] == '/' ? b + 1 : path;
+	return !path ? "" : b && b[1] && path[0] != '[' && strncmp(path, "//", 2) ? b + 1 : path;
 }
 
 /* "201.2 ms (200.1-202.3)" or "201.2 ms (n/a: 1 run)" */
