@@ -417,6 +417,8 @@ static void text_symbols(const struct pbench_runs *r, int s, const char *unit, F
 		sym_label(name, sizeof(name), &y);
 		if (y.file)
 			snprintf(src, sizeof(src), "  %s:%u", base_name(y.file), y.line);
+		else if (y.unknown && y.why)	/* never dropped: said with why */
+			snprintf(src, sizeof(src), "  (%s)", y.why);
 		else
 			*src = 0;
 		fprintf(f, "  %6s  %-34s %6s  %-34s %s  [%s]%s\n",
