@@ -197,4 +197,37 @@ C
 	fi
 fi
 
+# ---- recursion: a total counts a stack once ---------------------------------------------------
+if command -v cc >/dev/null 2>&1; then
+	cat >"$T/rec.c" <<'C'
+#include <stdint.h>
+/* 12 frames of deep() on every stack, the loop in the last */
+__attribute__((noinline)) uint64_t deep(int d, uint64_t n)
+{
+	uint64_t x = 1;
+
+	if (d)
+		return deep(d - 1, n) + 1;
+	for (uint64_t i = 0; i < n; i++) {
+		x = x * 6364136223846793005ULL + 1;
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
+int main(void) { return (int)(deep(11, 150000000) & 1) * 0; }
+C
+	if cc -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -o "$T/rec" "$T/rec.c" &&
+	   run "recursion" 0 "$PB" stat --profile -r 2 $U --json -- "$T/rec" &&
+	   json "$T/out" '(r := [y for y in d["modes"][0]["profile"]["symbols"] if y["name"] == "deep"][0])
+		and 95 <= r["total_pct"] <= 100 and r["self_pct"] >= 95 and
+		(m := [y for y in d["modes"][0]["profile"]["symbols"] if y["name"] == "main"][0])
+		and m["total_pct"] >= 95'; then
+		ok "recursion: deep's total ~100% (a stack counted once, not once a frame)"
+	else
+		miss "recursion"
+	fi
+else
+	skipped "recursion" "no C compiler to build the program"
+fi
+
 finish cli/profile
