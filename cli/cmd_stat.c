@@ -24,7 +24,7 @@ static void stat_usage(FILE *f)
 	fprintf(f, PB_HELP_STAT, PBENCH_RUNS_DEFAULT_EVENTS, PBENCH_RUNS_MAX_RUNS, (int)d.runs,
 		PBENCH_RUNS_SEM_DEFAULT_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
 		PBENCH_RUNS_SEM_DEFAULT_MAX_TIME_S, d.warmup_ms, CLI_RUN_MEMORY_RUNS,
-		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_XOR),
+		PBENCH_RUNS_DEFAULT_PROFILE_TOP, (unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_XOR),
 		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_MEMWALK));
 }
 

@@ -151,10 +151,10 @@ struct pbench_runs_opts {
 					 * build-id: DIR/.build-id/xx/yyyy.debug), after
 					 * /usr/lib/debug; NULL: none. Copied. */
 	int profile_top;		/* the text's and Markdown's table: the top symbols by
-					 * self (0: PBENCH_RUNS_PROFILE_TOP); JSON and CSV have all */
+					 * self (0: PBENCH_RUNS_DEFAULT_PROFILE_TOP); JSON and CSV have all */
 };
 
-#define PBENCH_RUNS_PROFILE_TOP 15
+#define PBENCH_RUNS_DEFAULT_PROFILE_TOP 15
 
 /* How the call stacks of a profile are taken (pbench_runs_opts.profile). */
 enum pbench_profile_mode {

@@ -369,7 +369,7 @@ int pbench_runs_write_folded(const struct pbench_runs *r, int s, FILE *f)
 
 static int top_of(const struct pbench_runs *r, size_t n)
 {
-	size_t top = r->o.profile_top > 0 ? (size_t)r->o.profile_top : PBENCH_RUNS_PROFILE_TOP;
+	size_t top = r->o.profile_top > 0 ? (size_t)r->o.profile_top : PBENCH_RUNS_DEFAULT_PROFILE_TOP;
 
 	return (int)(n < top ? n : top);
 }
