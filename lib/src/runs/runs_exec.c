@@ -225,8 +225,7 @@ static int run_command(struct pbench_runs *r, const struct pb_set *set, struct p
 	while (err == -EINTR && !(r->o.stop && *r->o.stop));
 	if (err == -ETIMEDOUT) {
 		pb_runs_command_timed_out(r, ch, run, t0);
-		if (prof)
-			pb_runs_profile_keep(r, set, set->done, prof);
+		pb_profile_free(prof);	/* cut short, not measured: not in the profile either */
 		return 0;
 	}
 	if (err) {

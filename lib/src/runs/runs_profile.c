@@ -458,8 +458,10 @@ int pb_runs_profile_text(const struct pbench_runs *r, int s, FILE *f)
 
 	if (!r->prof || pbench_runs_profile_info(r, s, &in))
 		return 0;
-	fprintf(f, "\nProfile: %s at %g Hz, %s, %d run%s, %llu samples (%llu lost, %llu "
-		"throttled)\n", in.event, in.freq, in.mode == PBENCH_PROFILE_DWARF ?
+	fprintf(f, "\nProfile%s%s%s: %s at %g Hz, %s, %d run%s, %llu samples (%llu lost, %llu "
+		"throttled)\n", r->nsets > 1 ? " (" : "",
+		r->nsets > 1 ? pbench_runs_mode_name(r->sets[s].mode) : "", r->nsets > 1 ? ")" : "",
+		in.event, in.freq, in.mode == PBENCH_PROFILE_DWARF ?
 		"DWARF unwinding" : "frame pointers", in.runs, in.runs == 1 ? "" : "s",
 		(unsigned long long)in.samples, (unsigned long long)in.lost,
 		(unsigned long long)in.throttled);
