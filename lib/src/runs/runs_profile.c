@@ -22,12 +22,20 @@
 #include "stacks/stacks.h"
 #include "runs/runs_inner.h"
 
+/* The profiles of a set's runs held until the end of the runs take at most this much: past it,
+ * those held are symbolized into the table between two runs (never in a timed span), so a
+ * long set in DWARF mode (about 6 KiB a sample) does not hold them all. */
+#define HELD_MAX ((size_t)256 << 20)
+
 struct pb_prof_set {
-	struct pb_profile **runs;	/* a slot a run (set->cap), until the analysis */
-	struct pb_stacks *t;
+	struct pb_profile **runs;	/* a slot a run (set->cap), until symbolized */
+	size_t held;			/* their store's bytes */
+	struct pb_stacks *t;		/* made for set->cap runs, trimmed to nruns */
 	struct pb_stacks_figs figs;
 	int have_figs, nruns, kernel;
 	uint64_t samples, lost, throttled, cut;
+	long rate_before, rate_after;
+	const char *kernel_why;
 	char *caveats;
 	const char *status;
 };
@@ -90,6 +98,7 @@ int pb_runs_profile_init(struct pbench_runs *r)
 					  .dwarf = r->o.profile == PBENCH_PROFILE_DWARF };
 	for (int s = 0; s < r->nsets; s++) {
 		p->set[s].runs = calloc((size_t)r->sets[s].cap, sizeof(*p->set[s].runs));
+		p->set[s].kernel = 1;
 		if (!p->set[s].runs)
 			return -ENOMEM;
 	}
@@ -143,17 +152,6 @@ int pb_runs_profile_start(struct pbench_runs *r, const struct pbench_child_opts 
 	return 0;
 }
 
-/* Run i of set's profile kept (the run is set->runs[i]); the one it replaces freed. */
-void pb_runs_profile_keep(struct pbench_runs *r, const struct pb_set *set, int i,
-			  struct pb_profile *p)
-{
-	struct pb_prof_set *ps = &r->prof->set[set - r->sets];
-
-	pb_profile_end(p);
-	pb_profile_free(ps->runs[i]);
-	ps->runs[i] = p;
-}
-
 static void say(char **buf, const char *fmt, ...)
 {
 	char line[512], *n;
@@ -202,28 +200,15 @@ static void caveats(struct pbench_runs *r, struct pb_prof_set *ps, const char *k
 	(void)r;
 }
 
-/* Set s's profiles symbolized into its table, the figures made, the profiles freed. */
-static void analyze_set(struct pbench_runs *r, int s)
+/* The profiles held in slots [0, n) of set s symbolized into its table, in the order of their
+ * runs, and freed: what they could not see summed first. */
+static void fold(struct pbench_runs *r, int s, int n)
 {
 	struct pb_prof_set *ps = &r->prof->set[s];
-	const struct pb_set *set = &r->sets[s];
-	const char *kernel_why = NULL;
-	long before = -1, after = -1;
-	int n = 0, k = 0, err;
+	struct pb_profile_stats st;
+	int err;
 
-	for (int i = 0; i < set->done; i++)
-		n += ps->runs[i] != NULL;
-	if (!n)
-		return;
-	err = pb_stacks_new(&ps->t, n, (const char *const *)r->prof->dirs);
-	if (err) {
-		ps->status = pb_intern(pbench_strerror(err));
-		return;
-	}
-	ps->kernel = 1;
-	for (int i = 0; i < set->done; i++) {
-		struct pb_profile_stats st;
-
+	for (int i = 0; i < n; i++) {
 		if (!ps->runs[i])
 			continue;
 		pb_profile_stats(ps->runs[i], &st);
@@ -233,22 +218,53 @@ static void analyze_set(struct pbench_runs *r, int s)
 		ps->cut += st.cut;
 		if (!st.kernel) {
 			ps->kernel = 0;
-			kernel_why = st.kernel_why;
+			ps->kernel_why = pb_intern(st.kernel_why);
 		}
-		if (before < 0)
-			before = st.max_rate_before;
-		after = st.max_rate_after;
-		err = pb_stacks_add(ps->t, k++, ps->runs[i]);
+		if (!ps->nruns)
+			ps->rate_before = st.max_rate_before;
+		ps->rate_after = st.max_rate_after;
+		err = ps->t ? 0 : pb_stacks_new(&ps->t, r->sets[s].cap,
+						(const char *const *)r->prof->dirs);
+		if (!err)
+			err = pb_stacks_add(ps->t, ps->nruns, ps->runs[i]);
 		if (err && !ps->status)
 			ps->status = pb_intern(pbench_strerror(err));
-	}
-	ps->nruns = n;
-	ps->have_figs = !pb_stacks_figures(ps->t, &ps->figs);
-	caveats(r, ps, kernel_why ? pb_intern(kernel_why) : NULL, before, after);
-	for (int i = 0; i < set->cap; i++) {
+		ps->nruns++;
 		pb_profile_free(ps->runs[i]);
 		ps->runs[i] = NULL;
 	}
+	ps->held = 0;
+}
+
+/* Run i of set's profile kept (the run is set->runs[i], the one it replaces freed), after
+ * the runs before it were symbolized when those held are too many. */
+void pb_runs_profile_keep(struct pbench_runs *r, const struct pb_set *set, int i,
+			  struct pb_profile *p)
+{
+	int s = (int)(set - r->sets);
+	struct pb_prof_set *ps = &r->prof->set[s];
+	struct pb_profile_stats st;
+
+	pb_profile_end(p);
+	pb_profile_stats(p, &st);
+	if (ps->held + st.store_bytes > HELD_MAX)
+		fold(r, s, i);
+	pb_profile_free(ps->runs[i]);
+	ps->runs[i] = p;
+	ps->held += st.store_bytes;
+}
+
+/* Set s's profiles symbolized into its table, the figures made, the profiles freed. */
+static void analyze_set(struct pbench_runs *r, int s)
+{
+	struct pb_prof_set *ps = &r->prof->set[s];
+
+	fold(r, s, r->sets[s].done);
+	if (!ps->nruns || !ps->t)
+		return;
+	pb_stacks_trim(ps->t, ps->nruns);
+	ps->have_figs = !pb_stacks_figures(ps->t, &ps->figs);
+	caveats(r, ps, ps->kernel_why, ps->rate_before, ps->rate_after);
 }
 
 void pb_runs_profile_analyze(struct pbench_runs *r)

@@ -47,7 +47,8 @@ struct stack_e {
 };
 
 struct pb_stacks {
-	int nruns;
+	int nruns;		/* the values' stride a stack */
+	int used;		/* the runs the figures read (pb_stacks_trim()) */
 	struct pb_syms *syms;
 	struct pool strs;
 	struct sym_e *sym;
@@ -316,7 +317,7 @@ int pb_stacks_new(struct pb_stacks **out, int nruns, const char *const *debug_di
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	t->nruns = nruns;
+	t->nruns = t->used = nruns;
 	err = pb_syms_new(&t->syms, debug_dirs);
 	if (err) {
 		free(t);
@@ -529,7 +530,13 @@ int pb_stacks_add(struct pb_stacks *t, int run, const struct pb_profile *p)
 
 int pb_stacks_nruns(const struct pb_stacks *t)
 {
-	return t->nruns;
+	return t->used;
+}
+
+void pb_stacks_trim(struct pb_stacks *t, int n)
+{
+	if (n >= 1 && n <= t->nruns)
+		t->used = n;
 }
 
 size_t pb_stacks_nr(const struct pb_stacks *t)

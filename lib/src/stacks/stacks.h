@@ -50,7 +50,10 @@ void pb_stacks_free(struct pb_stacks *t);
  * or in DWARF mode the user stack unwound by CFI) looked up frame by frame, inline frames
  * kept. 0, -ENOMEM, -ERANGE. */
 int pb_stacks_add(struct pb_stacks *t, int run, const struct pb_profile *p);
+/* The runs read (nruns, or what pb_stacks_trim() left): a table made for the most runs a set
+ * may have, before their count is known, is trimmed to the runs added. */
 int pb_stacks_nruns(const struct pb_stacks *t);
+void pb_stacks_trim(struct pb_stacks *t, int n);
 size_t pb_stacks_nr(const struct pb_stacks *t);
 int pb_stacks_at(const struct pb_stacks *t, size_t i, struct pb_stack *out);
 size_t pb_stacks_nr_syms(const struct pb_stacks *t);
