@@ -2,9 +2,9 @@
 /*
  * Where a set's time goes (issue 36, opts.profile): each timed run of a command (not a
  * warm-up run, not the contest's check) started under a profile (profile/) that samples its
- * whole process tree, one profile a run; after all the runs, never inside a timed span, the
- * profiles are symbolized into the set's stack table (stacks/) and freed, and the figures
- * read from it: per symbol, per DSO, what the profile could not see. Then the getters
+ * whole process tree, one profile a run; after all the runs (or between two, when those held
+ * pass HELD_MAX), never inside a timed span, the profiles are symbolized into the set's stack
+ * table (stacks/) and freed, and the figures read from it: per symbol, per DSO, what the profile could not see. Then the getters
  * (pbench_runs_profile_*), the folded stacks, and the parts of the text, JSON, CSV and
  * Markdown writers that carry it (nothing at all when opts.profile is off).
  */
