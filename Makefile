@@ -360,7 +360,7 @@ $(O)/tests/data/profile/shares-nofp: FP_FLAGS := -fomit-frame-pointer
 $(PROFILE_DATA_BINS): tests/data/profile/shares.c
 	@mkdir -p $(@D)
 	$(call msg,CCLD,$@)$(CC) -std=gnu11 -O1 -g $(FP_FLAGS) $(WARNINGS) -o $@ $< -pthread
-$(O)/tests/test_profile $(O)/bench/bench_profile: $(PROFILE_DATA_BINS)
+$(O)/tests/test_profile $(O)/tests/test_runs_profile $(O)/bench/bench_profile: $(PROFILE_DATA_BINS)
 
 # The replay of a fuzz target's corpus: the target and replay.c's main(). Only the ASan+UBSan
 # tree builds and runs them.

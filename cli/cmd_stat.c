@@ -24,7 +24,7 @@ static void stat_usage(FILE *f)
 	fprintf(f, PB_HELP_STAT, PBENCH_RUNS_DEFAULT_EVENTS, PBENCH_RUNS_MAX_RUNS, (int)d.runs,
 		PBENCH_RUNS_SEM_DEFAULT_RUNS, PBENCH_RUNS_SEM_MIN_RUNS,
 		PBENCH_RUNS_SEM_DEFAULT_MAX_TIME_S, d.warmup_ms, CLI_RUN_MEMORY_RUNS,
-		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_XOR),
+		PBENCH_RUNS_DEFAULT_PROFILE_TOP, (unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_XOR),
 		(unsigned long long)pbench_workload_default_iterations(PBENCH_WORKLOAD_MEMWALK));
 }
 
@@ -36,6 +36,7 @@ struct stat_opts {
 	int head_first;			/* the text's head goes out before the command's output */
 	const char *annotate;		/* --annotate FUNCTION */
 	struct pbench_listing *listing;	/* its machine code, made before the runs */
+	struct cli_profile prof;	/* --profile and its options (cli/profile.c) */
 };
 
 enum { OPT_TARGET_SEM = 256, OPT_ANNOTATE, OPT_IGNORE_FAILURE };
@@ -49,6 +50,8 @@ static int stat_option(int c, const char *arg, void *ctx)
 
 	if (taken)
 		return taken < 0 ? -1 : 0;
+	if ((taken = cli_profile_option(&o->prof, c, arg)) != 1)
+		return taken;
 	switch (c) {
 	case 'r':
 		return cli_long("-r", "run count", arg, 1, PBENCH_RUNS_MAX_RUNS, &o->ro.runs) ?
@@ -107,6 +110,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "ignore-failure", no_argument, NULL, OPT_IGNORE_FAILURE },
 		{ "interval", required_argument, NULL, 'I' },
 		CLI_RUN_OPTIONS,
+		CLI_PROFILE_OPTIONS,
 		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
@@ -119,7 +123,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 	if (optind < argc)
 		o->ro.argv = argv + optind;
 	apply_run(o);
-	return 0;
+	return cli_profile_apply(&o->prof, &o->ro) ? -1 : 0;
 }
 
 /* ---- progress ----------------------------------------------------------------------------- */
@@ -249,6 +253,8 @@ static int measure(struct stat_opts *o)
 	rep = (struct report){ r, o->head_first, o->listing, o->annotate };
 	if ((t.done || cut_short_intervals(r)) && !rc)
 		rc = cli_out_write(&o->out, write_report, &rep);
+	if (!rc)
+		rc = cli_profile_write(&o->prof, r);	/* --export-folded */
 	err = verdict(r, o, err == -EINTR || *cli_stop);
 	if (!rc && !err && o->run.record)	/* a whole measurement only */
 		rc = cli_record(&o->run, write_report, &rep);
@@ -285,6 +291,7 @@ int cmd_stat(int argc, char **argv)
 	int rc = stat_main(argc, argv, &o);
 
 	cli_run_release(&o.run);
+	cli_profile_release(&o.prof);
 	pbench_listing_free(o.listing);
 	return rc;
 }

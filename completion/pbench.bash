@@ -70,7 +70,8 @@ _pbench()
 				case $w in
 				-e|-r|-M|--events|--metrics|--metric|--runs|--target-sem|--max-time|--mode|--cpu|--warmup-ms|\
 				--timeout|--workload|--iterations|--export-json|--export-csv|\
-				--export-markdown|--plot|--record|--history|--commit)
+				--export-markdown|--plot|--record|--history|--commit|--profile-freq|\
+				--profile-event|--call-graph|--profile-top|--debug-dir|--export-folded)
 					((i++)) ;;
 				-*) ;;
 				*) start=$((i - 1)); break ;;
@@ -107,6 +108,16 @@ _pbench()
 	--workload)
 		COMPREPLY=($(compgen -W "xor memwalk" -- "$cur"))
 		return ;;
+	--call-graph)
+		COMPREPLY=($(compgen -W "fp dwarf" -- "$cur"))
+		return ;;
+	--profile-event)
+		COMPREPLY=($(compgen -W "cpu-clock task-clock $("$pb" list 2>/dev/null |
+			awk '/^  [^ ]/ { print $1 }')" -- "$cur"))
+		return ;;
+	--debug-dir)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return ;;
 	-u|--unit)
 		COMPREPLY=($(compgen -W "ns us ms s" -- "$cur"))
 		return ;;
@@ -119,7 +130,7 @@ _pbench()
 				awk '/^  [^ ]/ { print $1 }')" -- "$cur"))
 		fi
 		return ;;
-	--export-json|--export-csv|--export-markdown|--history)
+	--export-json|--export-csv|--export-markdown|--history|--export-folded)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--occasions)	# compare: a series of the history (--history, else $PBENCH_HISTORY)
@@ -136,7 +147,7 @@ _pbench()
 		COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.[sS][vV][gG]' -- "$cur"))
 		return ;;
 	-r|--runs|-d|--duration|-t|--threshold|--target-sem|--max-time|--warmup-ms|\
-	--timeout|--iterations)
+	--timeout|--iterations|--profile-freq|--profile-top)
 		return ;;	# a number: nothing to offer
 	esac
 	if [[ $cur == -* ]]; then

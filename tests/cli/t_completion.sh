@@ -43,6 +43,7 @@ only "help's commands" "stat" help st
 offers "pbench's own options" "--version" --
 only "an option's prefix" "--mode" stat --mo
 only "--mode's values" "contrast" stat --mode c
+only "--call-graph's values" "dwarf" stat --call-graph d
 only "--workload's values" "xor memwalk" stat --workload ""
 only "--unit's values" "ns us ms s" analyze -u ""
 only "--metric's values" "real_time cpu_time" analyze --metric ""

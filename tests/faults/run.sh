@@ -230,6 +230,15 @@ if [ -w /dev/full ]; then
 	else
 		miss "markdown to /dev/full"
 	fi
+	if ! "$PB" stat --profile --mode unprepared -r 1 -e task-clock -- true >/dev/null 2>&1; then
+		skipped "folded to /dev/full" "sampling a command is refused here (perf_event_open)"
+	elif run "folded to /dev/full" 1 "$PB" stat --profile --mode unprepared -r 1 \
+		-e task-clock --export-folded /dev/full -- true && has "$T/out" "^Profile: " &&
+	   has "$T/err" "cannot write --export-folded '/dev/full'"; then
+		ok "folded stacks that cannot be written: the text anyway, exit 1 with the reason"
+	else
+		miss "folded to /dev/full"
+	fi
 	if run "stdout to /dev/full" 1 sh -c "'$PB' stat --mode unprepared -r 2 --iterations 100000 -e task-clock >/dev/full" &&
 	   has "$T/err" "cannot write to standard output"; then
 		ok "stdout on /dev/full: exit 1 with the reason"

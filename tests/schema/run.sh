@@ -88,6 +88,13 @@ made stat-timeout stat "$PB" stat --mode unprepared -r 1 --timeout 0.1 -e task-c
 made stat-interval stat "$PB" stat --mode unprepared -r 2 -I 20 -e task-clock,msr/tsc/,cycles --json -- sleep 0.07
 made stat-interval-timeout stat "$PB" stat --mode unprepared -r 1 -I 30 --timeout 0.1 -e task-clock --json -- sleep 2
 made stat-memory stat "$PB" stat --mode unprepared -r 2 --memory=2 -e task-clock --json -- sh -c 'true & wait'
+# --profile: where the time went (issue 36), where this machine lets a command be sampled
+if "$PB" stat --profile -r 1 --mode unprepared -e task-clock -- true >/dev/null 2>&1; then
+	made stat-profile stat "$PB" stat --profile --mode unprepared -r 2 -e task-clock --json \
+		-- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done'
+else
+	skipped "stat-profile" "sampling a command is refused here (perf_event_open)"
+fi
 if [ -x /sbin/ldconfig ] && file -L /sbin/ldconfig 2>/dev/null | grep -q 'static'; then
 	made stat-memory-static stat "$PB" stat --mode unprepared -r 1 --memory -e task-clock --json \
 		-- /sbin/ldconfig --version

@@ -1256,6 +1256,16 @@ Test(abi, pbench_runs_opts)
 	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->resumed), 8, "resumed resized");
 	cr_expect_eq(offsetof(struct pbench_runs_opts, text_width), 232, "text_width moved");
 	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->text_width), 4, "text_width resized");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, profile), 236, "profile moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->profile), 4, "profile resized");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, profile_freq), 240, "profile_freq moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->profile_freq), 8, "profile_freq resized");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, profile_event), 248, "profile_event moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->profile_event), 8, "profile_event resized");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, debug_dirs), 256, "debug_dirs moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->debug_dirs), 8, "debug_dirs resized");
+	cr_expect_eq(offsetof(struct pbench_runs_opts, profile_top), 264, "profile_top moved");
+	cr_expect_eq(sizeof(((struct pbench_runs_opts *)0)->profile_top), 4, "profile_top resized");
 }
 
 Test(abi, pbench_runs_set)
@@ -1700,6 +1710,86 @@ Test(abi, pbench_host)
 	cr_expect_eq(sizeof(((struct pbench_host *)0)->time_s), 8, "time_s resized");
 }
 
+Test(abi, pbench_profile_info)
+{
+	cr_expect_eq(offsetof(struct pbench_profile_info, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, mode), 8, "mode moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->mode), 4, "mode resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, event), 16, "event moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->event), 8, "event resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, unit), 24, "unit moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->unit), 8, "unit resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, freq), 32, "freq moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->freq), 8, "freq resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, runs), 40, "runs moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->runs), 4, "runs resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, samples), 48, "samples moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->samples), 8, "samples resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, lost), 56, "lost moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->lost), 8, "lost resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, throttled), 64, "throttled moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->throttled), 8, "throttled resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, cut), 72, "cut moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->cut), 8, "cut resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, per_run), 80, "per_run moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->per_run), 8, "per_run resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, per_run_lo), 88, "per_run_lo moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->per_run_lo), 8, "per_run_lo resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, per_run_hi), 96, "per_run_hi moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->per_run_hi), 8, "per_run_hi resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, kernel), 104, "kernel moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->kernel), 4, "kernel resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, caveats), 112, "caveats moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->caveats), 8, "caveats resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, nr_symbols), 120, "nr_symbols moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->nr_symbols), 4, "nr_symbols resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, nr_dsos), 124, "nr_dsos moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->nr_dsos), 4, "nr_dsos resized");
+	cr_expect_eq(offsetof(struct pbench_profile_info, status), 128, "status moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_info *)0)->status), 8, "status resized");
+}
+
+Test(abi, pbench_profile_symbol)
+{
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, name), 8, "name moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->name), 8, "name resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, dso), 16, "dso moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->dso), 8, "dso resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, file), 24, "file moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->file), 8, "file resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, line), 32, "line moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->line), 4, "line resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, kernel), 36, "kernel moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->kernel), 4, "kernel resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, unknown), 40, "unknown moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->unknown), 4, "unknown resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, why), 48, "why moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->why), 8, "why resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, self), 56, "self moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->self), 8, "self resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, self_lo), 64, "self_lo moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->self_lo), 8, "self_lo resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, self_hi), 72, "self_hi moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->self_hi), 8, "self_hi resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, total), 80, "total moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->total), 8, "total resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, total_lo), 88, "total_lo moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->total_lo), 8, "total_lo resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, total_hi), 96, "total_hi moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->total_hi), 8, "total_hi resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, self_pct), 104, "self_pct moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->self_pct), 8, "self_pct resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, total_pct), 112, "total_pct moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->total_pct), 8, "total_pct resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, self_samples), 120, "self_samples moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->self_samples), 8, "self_samples resized");
+	cr_expect_eq(offsetof(struct pbench_profile_symbol, total_samples), 128, "total_samples moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->total_samples), 8, "total_samples resized");
+}
+
 Test(abi, enums)
 {
 	cr_expect_eq((long long)PBENCH_EUNKNOWN_EVENT, 10000LL, "PBENCH_EUNKNOWN_EVENT changed");
@@ -1898,6 +1988,9 @@ Test(abi, enums)
 	cr_expect_eq((long long)PBENCH_VERDICT_SAME, 3LL, "PBENCH_VERDICT_SAME changed");
 	cr_expect_eq((long long)PBENCH_VERDICT_UNDECIDED, 4LL, "PBENCH_VERDICT_UNDECIDED changed");
 	cr_expect_eq((long long)PBENCH_VERDICT_SEQUENTIAL, 1LL, "PBENCH_VERDICT_SEQUENTIAL changed");
+	cr_expect_eq((long long)PBENCH_PROFILE_OFF, 0LL, "PBENCH_PROFILE_OFF changed");
+	cr_expect_eq((long long)PBENCH_PROFILE_FP, 1LL, "PBENCH_PROFILE_FP changed");
+	cr_expect_eq((long long)PBENCH_PROFILE_DWARF, 2LL, "PBENCH_PROFILE_DWARF changed");
 }
 
 /* each function's type: the signature frozen, the name made (*) */
@@ -2238,4 +2331,9 @@ Test(abi, functions)
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_history_write), int (*)(struct pbench_history*,const char*,const struct pbench_history_changes_opts*,int,FILE*)), "pbench_history_write changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_history_check), int (*)(struct pbench_history*,const char*,const struct pbench_history_changes_opts*,double,int,struct pbench_history_verdict*)), "pbench_history_check changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_history_write_openmetrics), int (*)(struct pbench_history*,FILE*)), "pbench_history_write_openmetrics changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_profile_mode_name), const char*(*)(int)), "pbench_profile_mode_name changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_profile_info), int (*)(const struct pbench_runs*,int,struct pbench_profile_info*)), "pbench_runs_profile_info changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_profile_symbol), int (*)(const struct pbench_runs*,int,int,struct pbench_profile_symbol*)), "pbench_runs_profile_symbol changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_profile_dso), int (*)(const struct pbench_runs*,int,int,struct pbench_profile_symbol*)), "pbench_runs_profile_dso changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_write_folded), int (*)(const struct pbench_runs*,int,FILE*)), "pbench_runs_write_folded changed");
 }

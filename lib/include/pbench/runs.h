@@ -138,7 +138,37 @@ struct pbench_runs_opts {
 	/* The text writer's prose wrapped at this many columns (0: not wrapped), as every text
 	 * writer wraps (output.h). */
 	int text_width;
+	/* Where the time goes (issue 36): > 0, every timed run of a command (not a warm-up run,
+	 * not a failed check) is sampled over its whole process tree (perf_event_open, user
+	 * and kernel where permitted), one profile a run, symbolized after the runs (never in
+	 * the timed span): enum pbench_profile_mode. The figures: pbench_runs_profile_info(),
+	 * pbench_runs_symbol(), pbench_runs_profile_dso(); the writers carry them. A command
+	 * only. */
+	int profile;
+	double profile_freq;		/* samples a second (0: 4000, perf record's) */
+	const char *profile_event;	/* NULL: cpu-clock (a timer: no PMU needed). Copied. */
+	const char *debug_dirs;		/* colon-separated directories of debug files (by
+					 * build-id: DIR/.build-id/xx/yyyy.debug), after
+					 * /usr/lib/debug; NULL: none. Copied. */
+	int profile_top;		/* the text's and Markdown's table: the top symbols by
+					 * self (0: PBENCH_RUNS_DEFAULT_PROFILE_TOP); JSON and CSV have all */
 };
+
+#define PBENCH_RUNS_DEFAULT_PROFILE_TOP 15
+
+/* How the call stacks of a profile are taken (pbench_runs_opts.profile). */
+enum pbench_profile_mode {
+	PBENCH_PROFILE_OFF = 0,
+	/* the kernel's frame-pointer walk (perf record -g): cheap; a caller of code built
+	 * without frame pointers is lost (its chain cut short) */
+	PBENCH_PROFILE_FP = 1,
+	/* the user registers and 8 KiB of the user stack copied a sample and unwound after the
+	 * runs by DWARF CFI (perf's --call-graph dwarf): callers found without frame pointers */
+	PBENCH_PROFILE_DWARF = 2,
+};
+
+/* "off", "fp", "dwarf" (as --call-graph says it); NULL for another value. */
+PBENCH_API const char *pbench_profile_mode_name(int mode);
 
 /* perf stat -I's least interval: shorter ones would be mostly pbench's own reads. */
 #define PBENCH_RUNS_INTERVAL_MIN_MS 10
@@ -526,6 +556,67 @@ PBENCH_API int pbench_runs_interval(const struct pbench_runs *r, int s, int i, i
  */
 PBENCH_API int pbench_runs_interval_count(const struct pbench_runs *r, int s, int i, int k,
 					  int e, struct pbench_count *out);
+
+/* ---- the profile (opts.profile, issue 36) ------------------------------------------------- */
+
+/* What set s's profile holds: its event and rate, its samples over the runs, what could not
+ * be seen. Strings valid until r is freed. */
+struct pbench_profile_info {
+	size_t size;
+	int mode;			/* enum pbench_profile_mode */
+	const char *event;		/* "cpu-clock" */
+	const char *unit;		/* "ns" (cpu-clock, task-clock: a sample's period is its
+					 * time) or "events" (another event: its count) */
+	double freq;			/* samples a second asked */
+	int runs;			/* runs profiled */
+	uint64_t samples;		/* kept, over the runs */
+	uint64_t lost;			/* records the kernel could not write, over the runs */
+	uint64_t throttled;		/* throttle records, over the runs */
+	uint64_t cut;			/* samples whose chain may be cut short */
+	double per_run, per_run_lo, per_run_hi;	/* the sampled value of a run (unit), its mean
+					 * and interval (NaN below 2 runs) */
+	int kernel;			/* 1: the kernel was sampled */
+	const char *caveats;		/* what the profile could not see, a line each ("\n"
+					 * ended), or "" (lost, throttled, the kernel hidden and
+					 * the setting that hides it, chains cut short) */
+	int nr_symbols, nr_dsos;
+	const char *status;		/* NULL, or why there is no profile at all (the sampling
+					 * refused, the symbolizer not built) */
+};
+/* 0; -ENOENT when opts.profile was off; -EINVAL. */
+PBENCH_API int pbench_runs_profile_info(const struct pbench_runs *r, int s,
+					struct pbench_profile_info *out);
+
+/* One symbol of a profile (a function, matched by its DSO and name; inlined functions their
+ * own), its figures per run in the profile's unit: self (samples in it) and total (in it or
+ * what it called, a stack counted once however deep it recurs), the mean over the runs with
+ * its interval (the runs' 95% Student t interval, as every summary's; NaN below 2 runs), and
+ * the share of all the runs' sampled value. An address no symbol names is name "[unknown]" of
+ * its DSO, with why. */
+struct pbench_profile_symbol {
+	size_t size;
+	const char *name, *dso;
+	const char *file;		/* the source of its hottest address (NULL: no line info) */
+	unsigned line;
+	int kernel, unknown;
+	const char *why;		/* unknown: why not named */
+	double self, self_lo, self_hi;
+	double total, total_lo, total_hi;
+	double self_pct, total_pct;
+	uint64_t self_samples, total_samples;
+};
+/* Symbol i of set s, by self highest first (i < info.nr_symbols). 0, -ENOENT (no profile, i
+ * past the last), -EINVAL. */
+PBENCH_API int pbench_runs_profile_symbol(const struct pbench_runs *r, int s, int i,
+					  struct pbench_profile_symbol *out);
+/* DSO i of set s (by self highest first, i < info.nr_dsos): name, self (the self of its
+ * symbols) and self_pct; total as self. 0, -ENOENT, -EINVAL. */
+PBENCH_API int pbench_runs_profile_dso(const struct pbench_runs *r, int s, int i,
+				       struct pbench_profile_symbol *out);
+/* Set s's stacks in FlameGraph's folded format (inferno, speedscope read it): a line a unique
+ * stack, "command;root;...;leaf SAMPLES" over all its runs; inlined frames end "_[i]", the
+ * kernel's "_[k]". 0, -ENOENT (no profile), the write's error. */
+PBENCH_API int pbench_runs_write_folded(const struct pbench_runs *r, int s, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -78,6 +78,15 @@ static void refusal(const struct pbench_runs_opts *opts, char *why, size_t len)
 			 "least %d ms", o.interval_ms, PBENCH_RUNS_INTERVAL_MIN_MS);
 	else if (o.interval_ms > 0 && !o.argv)	/* they run on pbench's own thread */
 		snprintf(why, len, "-I shows a command's runs over time: give the command after --");
+	else if (o.profile < PBENCH_PROFILE_OFF || o.profile > PBENCH_PROFILE_DWARF)
+		snprintf(why, len, "opts->profile is %d, not a pbench_profile_mode", o.profile);
+	else if (o.profile && !o.argv)	/* sampled: a command's process tree */
+		snprintf(why, len, "--profile samples a command: give the command after --");
+	else if (o.profile && (!(o.profile_freq >= 0) || !isfinite(o.profile_freq) ||
+			       o.profile_freq > 1e6 || o.profile_top < 0))
+		snprintf(why, len, "opts->profile_freq is %g and profile_top %d: a rate from 1 to "
+			 "1000000 Hz (0: 4000), a count of 0 or more", o.profile_freq,
+			 o.profile_top);
 }
 
 int pbench_runs_check(const struct pbench_runs_opts *opts)
@@ -438,6 +447,8 @@ int pbench_runs_new(struct pbench_runs **out, const struct pbench_runs_opts *opt
 		err = open_counters(r, defaults);
 	if (!err)
 		err = alloc_runs(r);
+	if (!err)
+		err = pb_runs_profile_init(r);	/* opts.profile */
 	if (err) {
 		pbench_runs_free(r);
 		return err;
@@ -1172,6 +1183,7 @@ void pbench_runs_free(struct pbench_runs *r)
 	pb_runs_intervals_release(r);
 	free(r->iv_sum);
 	free(r->iv_now);
+	pb_runs_profile_free(r);
 	for (int i = 0; i < r->nleft; i++)
 		free(r->left_name[i]);
 	free(r);

@@ -155,6 +155,8 @@ int pbench_runs_write_csv(const struct pbench_runs *r, FILE *f)
 	for (int s = 0; s < r->nsets; s++)
 		for (int i = 0; i < r->sets[s].done; i++)
 			csv_run(f, r, &r->sets[s], i);
+	for (int s = 0; s < r->nsets; s++)
+		pb_runs_profile_csv(r, s, f);	/* opts.profile: a section of its own */
 	return pb_stream_end(f);
 }
 

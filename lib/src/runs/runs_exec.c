@@ -20,6 +20,7 @@
 #include "base/base.h"
 #include "stats/samples.h"
 #include "process/process.h"
+#include "profile/profile.h"
 #include "noise/noise.h"
 #include "measure/measure.h"
 #include "counters/counts.h"
@@ -82,8 +83,8 @@ static void timed_out(struct pbench_runs *r, struct pb_run *run, uint64_t t0)
  * stdout_fd when > 0. Alone: counted in the object's own set, which it inherits (started
  * with vfork); beside another command (alone 0: a duet), in a set of its own opened on its
  * pid, since a command started while the other runs would inherit the other's set too. */
-int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
-			  int alone, struct pbench_child **ch)
+static int command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
+			 int alone, struct pbench_child **ch, struct pb_profile **prof)
 {
 	const struct pb_child_plan *cp = &r->subject.plan;
 	struct pbench_child_opts copts = { .size = sizeof(copts),
@@ -99,7 +100,27 @@ int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdo
 		copts.flags = PBENCH_CHILD_PIN;
 		copts.cpu = cpu;
 	}
+	if (prof)	/* opts.profile: a timed run sampled (runs_profile.c) */
+		return pb_runs_profile_start(r, &copts, prof, ch);
 	return pb_child_start_stderr(ch, r->subject.argv, &copts, r->stderr_fd);
+}
+
+int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
+			  int alone, struct pbench_child **ch)
+{
+	return command_start(r, prepared, cpu, stdout_fd, alone, ch, NULL);
+}
+
+/* The wait for a command's run: its intervals (opts.interval_ms), its profile's rings copied
+ * as they fill (opts.profile), or the plain wait. */
+static int wait_run(struct pbench_runs *r, struct pbench_child *ch, struct pb_run *run,
+		    struct pb_profile *prof, struct pbench_child_result *res)
+{
+	if (r->o.interval_ms > 0)
+		return pb_runs_wait_intervals(r, ch, run, res);
+	if (prof)
+		return pb_profile_wait(prof, ch, r->o.timeout_s, res);
+	return pbench_child_wait_timeout(ch, r->o.timeout_s, res);
 }
 
 /* The counts of a command that ended into k[0..n-1]: how many it has, or an error. */
@@ -188,29 +209,34 @@ static int run_command(struct pbench_runs *r, const struct pb_set *set, struct p
 	int prepared = set->mode == PBENCH_RUNS_PREPARED;
 	struct pbench_child_result res = { .size = sizeof(res) };
 	struct pbench_child *ch;
+	struct pb_profile *prof = NULL;
 	uint64_t t0 = pbench_ticks();
 	int err;
 
-	err = pb_runs_command_start(r, prepared, -1, stdout_fd, 1, &ch);
+	err = command_start(r, prepared, -1, stdout_fd, 1, &ch,
+			    pb_runs_profiling(r) ? &prof : NULL);
 	if (err)
 		return err;
 	pb_child_on_end(ch, close_window, w);
 	/* The stop flag (the caller's Ctrl-C) or the timeout: end the command with its group
 	 * now rather than wait for one that may never end; any other signal: keep waiting. */
 	do
-		err = r->o.interval_ms > 0 ? pb_runs_wait_intervals(r, ch, run, &res) :
-		      pbench_child_wait_timeout(ch, r->o.timeout_s, &res);
+		err = wait_run(r, ch, run, prof, &res);
 	while (err == -EINTR && !(r->o.stop && *r->o.stop));
 	if (err == -ETIMEDOUT) {
 		pb_runs_command_timed_out(r, ch, run, t0);
+		pb_profile_free(prof);	/* cut short, not measured: not in the profile either */
 		return 0;
 	}
 	if (err) {
 		if (err == -EINTR)	/* stopped: what -I measured so far is kept */
 			pb_runs_intervals_stop(r, run, ch);
 		pbench_child_free(ch);
+		pb_profile_free(prof);
 		return err;
 	}
+	if (prof)
+		pb_runs_profile_keep(r, set, set->done, prof);
 	err = pb_runs_command_finish(r, ch, &res, run);
 	if (!err)
 		pb_runs_intervals_end(r, run);
@@ -908,6 +934,7 @@ int pbench_runs_run(struct pbench_runs *r)
 		pb_runs_analyze(&r->sets[s]);
 		done += r->sets[s].done;
 	}
+	pb_runs_profile_analyze(r);	/* opts.profile: symbolized now, after every run */
 	if (done)
 		check_cpu(r);
 	r->interrupted = stopped(r);

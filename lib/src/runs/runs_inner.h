@@ -230,7 +230,30 @@ struct pbench_runs {
 	 * time) */
 	char *metric, *target_metrics;
 	int target_e, target_m;
+	struct pb_runs_prof *prof;	/* opts.profile (runs_profile.c), or NULL */
 };
+
+/* runs_profile.c: opts.profile (issue 36). The profiles' store and the event's name checked
+ * (pbench_runs_new(); nothing when off: -ENOMEM, the event's error), freed; profiling: the
+ * run under way is a timed one of a profiled command; a run started under a profile
+ * (pb_profile_start() with copts; pb_fail_msg() says why not), kept as run i of set once
+ * waited for; after all the runs, the profiles symbolized and their figures made; the
+ * writers' parts (nothing when off). */
+struct pb_profile;
+int pb_runs_profile_init(struct pbench_runs *r);
+void pb_runs_profile_free(struct pbench_runs *r);
+int pb_runs_profiling(const struct pbench_runs *r);
+int pb_runs_profile_start(struct pbench_runs *r, const struct pbench_child_opts *copts,
+			  struct pb_profile **p, struct pbench_child **ch);
+void pb_runs_profile_keep(struct pbench_runs *r, const struct pb_set *set, int i,
+			  struct pb_profile *p);
+void pb_runs_profile_analyze(struct pbench_runs *r);
+int pb_runs_profile_text(const struct pbench_runs *r, int s, FILE *f);
+int pb_runs_profile_csv(const struct pbench_runs *r, int s, FILE *f);
+int pb_runs_profile_markdown(const struct pbench_runs *r, int s, FILE *f);
+#ifdef JANSSON_H
+json_t *pb_runs_profile_json(const struct pbench_runs *r, int s);
+#endif
 
 /* runs_interval.c: opts.interval_ms. The wait for a command under way (as
  * pbench_child_wait_timeout() with o.timeout_s, its results and errors) that wakes at each

@@ -412,6 +412,8 @@ static json_t *mode_json(const struct pbench_runs *r, const struct pb_set *s)
 	json_object_set_new(j, "metrics", metrics_json(r, (int)(s - r->sets)));
 	if (s->mv)
 		json_object_set_new(j, "metric_summary", metric_summary_json(r, s));
+	if (r->prof)	/* opts.profile: where the time went */
+		json_object_set_new(j, "profile", pb_runs_profile_json(r, (int)(s - r->sets)));
 	return j;
 }
 

@@ -174,6 +174,8 @@ int pbench_runs_write_markdown(const struct pbench_runs *r, FILE *f)
 		md_metric(f, r, &r->sets[i]);
 	md_counters(f, r);
 	pb_runs_intervals_markdown(r, f);	/* opts.interval_ms: each run over time */
+	for (int i = 0; i < r->nsets; i++)
+		pb_runs_profile_markdown(r, i, f);	/* opts.profile: where the time went */
 	if (pb_runs_contrast(r, &sr, &cr, verdict, sizeof(verdict))) {
 		fprintf(f, "\n");
 		pb_md_text(f, verdict);

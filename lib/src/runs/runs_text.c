@@ -802,6 +802,7 @@ int pbench_runs_write_body(const struct pbench_runs *r, FILE *f)
 		print_counter_block(f, r, i);
 		print_findings(f, r, s, i == r->nsets - 1, scaled, user_only);
 		pb_runs_intervals_text(r, s, f);	/* opts.interval_ms: each run over time */
+		pb_runs_profile_text(r, i, f);		/* opts.profile: where the time went */
 	}
 	print_contrast(f, r);
 	/* pb_runs_attach_memory(): the command's allocations, after its times */

@@ -238,7 +238,8 @@ int pb_symtab_build(struct Dwfl_Module *mod, uint64_t bias, struct pb_symtab *t)
 			return -ENOMEM;
 		}
 	}
-	qsort_r(t->sym, t->n, sizeof(*t->sym), tsym_cmp, t->text);
+	if (t->n)	/* a stripped file has none: t->sym is NULL, which qsort_r may not take */
+		qsort_r(t->sym, t->n, sizeof(*t->sym), tsym_cmp, t->text);
 	return 0;
 }
 

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stacks module (lib/src/stacks/): the profiles of a set's timed runs (lib/src/profile/)
+ * symbolized after the runs (lib/src/symbols/) into one table of unique stacks of named
+ * frames, each with its value in every run (cpu-clock, task-clock: ns, the samples' periods
+ * summed; another event: its count), and the figures read from it: per symbol (matched by DSO
+ * and name) its self and total value per run, their mean with an interval over the runs, its
+ * share; per DSO. Between profile and runs (issue 36); the runs take it up. Files: stacks.c
+ * (the table, the symbolization of a profile into it, the folded writer), stacks_figures.c
+ * (per symbol and per DSO).
+ */
+#ifndef PBENCH_STACKS_STACKS_H
+#define PBENCH_STACKS_STACKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct pb_profile;
+struct pb_stacks;
+
+/* One frame's symbol: what the table counts by (its DSO and name; an address nothing named
+ * is "[unknown]" in its DSO, unknown 1, why says why). */
+struct pb_stack_sym {
+	const char *name, *dso, *why;
+	const char *file;	/* the source line of its hottest address (NULL, 0: none) */
+	unsigned line;
+	int kernel, unknown;
+};
+
+/* One unique stack: nframes symbols, root first (frames[0] the outermost, the last the leaf),
+ * inlined[i] 1 when frame i was inlined into frame i-1; comm the process's name; values[run]
+ * (nruns of them), samples over all runs. */
+struct pb_stack {
+	size_t nframes;
+	const uint32_t *frames;
+	const unsigned char *inlined;
+	const char *comm;
+	const double *values;
+	uint64_t samples;
+	int cut;		/* some of its samples' chains may be cut short */
+};
+
+/* stacks.c */
+/* A table for nruns runs; debug_dirs NULL or NULL-terminated (pb_syms_new()). -ENOMEM,
+ * -EINVAL, the symbolizer's error (-ENOTSUP: built without libdw). */
+int pb_stacks_new(struct pb_stacks **out, int nruns, const char *const *debug_dirs);
+void pb_stacks_free(struct pb_stacks *t);
+/* Run run's profile (ended) symbolized into the table: its samples' chains (frame pointers,
+ * or in DWARF mode the user stack unwound by CFI) looked up frame by frame, inline frames
+ * kept. 0, -ENOMEM, -ERANGE. */
+int pb_stacks_add(struct pb_stacks *t, int run, const struct pb_profile *p);
+/* The runs read (nruns, or what pb_stacks_trim() left): a table made for the most runs a set
+ * may have, before their count is known, is trimmed to the runs added. */
+int pb_stacks_nruns(const struct pb_stacks *t);
+void pb_stacks_trim(struct pb_stacks *t, int n);
+size_t pb_stacks_nr(const struct pb_stacks *t);
+int pb_stacks_at(const struct pb_stacks *t, size_t i, struct pb_stack *out);
+size_t pb_stacks_nr_syms(const struct pb_stacks *t);
+int pb_stacks_sym(const struct pb_stacks *t, uint32_t i, struct pb_stack_sym *out);
+/* Samples whose user chain was cut short by the unwinder (DWARF), and why the last was. */
+uint64_t pb_stacks_unwind_cut(const struct pb_stacks *t, const char **why);
+/* Why the kernel's symbols could not be read (NULL: they were, or none was needed). */
+const char *pb_stacks_kernel_why(const struct pb_stacks *t);
+/* FlameGraph's folded stacks of all runs: "comm;root;...;leaf samples" a unique stack,
+ * inline frames marked "_[i]", the kernel's "_[k]", an unknown frame "[unknown] in DSO".
+ * 0 or -EIO. */
+int pb_stacks_write_folded(const struct pb_stacks *t, FILE *f);
+
+/* stacks_figures.c: per symbol and per DSO, after every run was added. */
+struct pb_stacks_fig {
+	uint32_t sym;			/* pb_stacks_sym()'s index (per DSO: -1) */
+	const char *dso;
+	double self_mean, self_lo, self_hi;	/* per run; lo, hi NaN below 2 runs */
+	double total_mean, total_lo, total_hi;
+	double self_pct, total_pct;	/* of all runs' sampled value */
+	uint64_t self_samples, total_samples;
+};
+struct pb_stacks_figs {
+	struct pb_stacks_fig *syms;	/* by self, highest first */
+	size_t nsyms;
+	struct pb_stacks_fig *dsos;	/* by self (all their symbols' self), highest first */
+	size_t ndsos;
+	double per_run_mean, per_run_lo, per_run_hi;	/* the sampled value of a run */
+	double sum;				/* over every run */
+	uint64_t samples;
+};
+int pb_stacks_figures(const struct pb_stacks *t, struct pb_stacks_figs *out);
+void pb_stacks_figures_free(struct pb_stacks_figs *f);
+
+#endif
