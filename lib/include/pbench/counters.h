@@ -234,6 +234,7 @@ struct pbench_target_row {
 					 * for the life of the process */
 	int core, socket, node;		/* the CPU's core_id, physical_package_id and NUMA node
 					 * (sysfs); -1 unknown or a thread's row */
+	int die;			/* the CPU's die_id (sysfs), -1 as above */
 };
 
 /*
@@ -259,6 +260,8 @@ PBENCH_API int pbench_target_read(struct pbench_target *t);
  * of row r as the last pbench_target_read() left it (pbench_counters_get()'s fields). */
 PBENCH_API int pbench_target_nr_rows(const struct pbench_target *t);
 PBENCH_API int pbench_target_nr_events(const struct pbench_target *t);
+/* Event i's name as asked (NULL out of range); valid until t is freed. */
+PBENCH_API const char *pbench_target_name(const struct pbench_target *t, int i);
 PBENCH_API int pbench_target_row(const struct pbench_target *t, int r,
 				 struct pbench_target_row *out);
 PBENCH_API int pbench_target_get(const struct pbench_target *t, int r, int i,

@@ -28,7 +28,7 @@ struct row {
 	int cpu;
 	pid_t pid, tid;
 	const char *comm;		/* pb_intern()'s */
-	int core, socket, node;
+	int core, socket, node, die;
 };
 
 struct pbench_target {
@@ -289,7 +289,10 @@ static void cpu_topology(struct row *r)
 	char path[128], buf[64];
 	long v;
 
-	r->core = r->socket = r->node = -1;
+	r->core = r->socket = r->node = r->die = -1;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/die_id", r->cpu);
+	if (!pb_read_long(path, &v))
+		r->die = (int)v;
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/core_id", r->cpu);
 	if (!pb_read_long(path, &v))
 		r->core = (int)v;
@@ -353,14 +356,15 @@ static int open_task(struct pbench_target *t, const char *events, pid_t pid, uns
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	if (!whole || pb_path(dir, sizeof(dir), path) || !(d = opendir(dir))) {
 		struct row r = { .cpu = -1, .pid = pid, .tid = pid, .core = -1, .socket = -1,
-				 .node = -1, .comm = task_comm(pid, pid) };
+				 .node = -1, .die = -1,
+				 .comm = task_comm(pid, pid) };
 
 		return add_row(t, events, pid, -1, flags, &r);
 	}
 	while (!err && (de = readdir(d))) {
 		pid_t tid = (pid_t)atoi(de->d_name);
 		struct row r = { .cpu = -1, .pid = pid, .tid = tid, .core = -1, .socket = -1,
-				 .node = -1 };
+				 .node = -1, .die = -1 };
 
 		if (tid <= 0)
 			continue;
@@ -467,6 +471,11 @@ int pbench_target_nr_events(const struct pbench_target *t)
 	return t && t->nr_rows ? pbench_counters_nr(t->rows[0].c) : -EINVAL;
 }
 
+const char *pbench_target_name(const struct pbench_target *t, int i)
+{
+	return t && t->nr_rows ? pbench_counters_name(t->rows[0].c, i) : NULL;
+}
+
 int pbench_target_row(const struct pbench_target *t, int r, struct pbench_target_row *out)
 {
 	struct pbench_target_row row = { .size = sizeof(row) };
@@ -483,6 +492,7 @@ int pbench_target_row(const struct pbench_target *t, int r, struct pbench_target
 	row.core = t->rows[r].core;
 	row.socket = t->rows[r].socket;
 	row.node = t->rows[r].node;
+	row.die = t->rows[r].die;
 	pb_copy_out(out, &row, sizeof(row));
 	return 0;
 }
