@@ -359,11 +359,8 @@ static int default_events(struct st *s)
 	int cpu_wide = s->has_target && (s->kind == PBENCH_TARGET_CPUS ||
 					  s->kind == PBENCH_TARGET_CGROUP);
 
-	if (!s->events && add_events(s, cpu_wide ? "cpu-clock" : "task-clock"))
-		return -1;
-	if (!strchr(s->events, ',') && (!strcmp(s->events, "cpu-clock") ||
-					 !strcmp(s->events, "task-clock")) &&
-	    add_events(s, "context-switches,cpu-migrations,page-faults," HW_EVENTS))
+	if (!s->events && (add_events(s, cpu_wide ? "cpu-clock" : "task-clock") ||
+			   add_events(s, "context-switches,cpu-migrations,page-faults," HW_EVENTS)))
 		return -1;
 	for (int d = 0; d < s->detail && d < 3; d++)
 		if (add_events(s, detailed[d]))
@@ -599,7 +596,10 @@ static void line_x(const struct st *s, int k, int e, const double *v, double sem
 
 	prefix(s, k, x, f);
 	if (g->status[e] != 1) {
-		fprintf(f, "%s%s%s%s%s", not_counted(g->status[e]), x, x, s->evname[e], x);
+		fprintf(f, "%s%s%s%s%s%s", not_counted(g->status[e]), x,
+			is_clock(s->evname[e]) ? "msec" : "", x, s->evname[e], x);
+		if (s->kind == PBENCH_TARGET_CGROUP && s->has_target)
+			fprintf(f, "%s%s", s->list, x);
 		if (s->runs > 1)
 			fprintf(f, "0.00%%%s", x);
 		fprintf(f, "0%s100.00%s%s\n", x, x, x);
@@ -608,6 +608,8 @@ static void line_x(const struct st *s, int k, int e, const double *v, double sem
 	value_text(val, sizeof(val), v[e], is_clock(s->evname[e]), 0);
 	fprintf(f, "%s%s%s%s%s%s", val, x, is_clock(s->evname[e]) ? "msec" : "", x,
 		s->evname[e], x);
+	if (s->kind == PBENCH_TARGET_CGROUP && s->has_target)	/* perf's cgroup field */
+		fprintf(f, "%s%s", s->list, x);
 	if (s->runs > 1)
 		fprintf(f, "%.2f%%%s", isfinite(sem_pct) ? sem_pct : 0.0, x);
 	fprintf(f, "%.0f%s%.2f%s", g->run_ns[e] / (s->done ? s->done : 1), x,
@@ -842,14 +844,26 @@ static void interval(struct st *s, struct pbench_target *t, double t_s, double l
 /* A window on the targets: --duration, Ctrl-C, or until the processes or threads end. */
 static void window(struct st *s, struct pbench_target *t, int run)
 {
-	double t0 = now_s(), last = t0, now;
+	double t0 = now_s(), last = t0, now = t0, nap_s;
+	int tasks = s->kind == PBENCH_TARGET_PIDS || s->kind == PBENCH_TARGET_TIDS;
 
+	/* pbench wakes as seldom as it can (each wake-up is a context switch on the CPUs
+	 * counted): at the end, at each -I line, and for processes every 100 ms to see if they
+	 * ended; Ctrl-C ends the nap (EINTR). */
 	for (;;) {
-		struct timespec nap = { 0, 20 * 1000 * 1000 };
+		nap_s = s->duration_s > 0 ? t0 + s->duration_s - now : 3600;
+		if (s->interval_ms > 0 && last + s->interval_ms / 1e3 - now < nap_s)
+			nap_s = last + s->interval_ms / 1e3 - now;
+		if (tasks && nap_s > 0.1)
+			nap_s = 0.1;
+		if (nap_s > 0) {
+			struct timespec nap = { (time_t)nap_s,
+						(long)((nap_s - (double)(time_t)nap_s) * 1e9) };
 
-		nanosleep(&nap, NULL);
+			nanosleep(&nap, NULL);
+		}
 		now = now_s();
-		if (s->interval_ms > 0 && (now - last) * 1e3 >= s->interval_ms) {
+		if (s->interval_ms > 0 && (now - last) * 1e3 >= s->interval_ms - 1e-3) {
 			interval(s, t, now - t0, now - last);
 			last = now;
 		}

@@ -106,25 +106,40 @@ static long paranoid(void)
 	return v;
 }
 
-/* The cgroup's directory: an absolute path, or one under /sys/fs/cgroup (perf's -G). */
+/* Where cgroup v2 is mounted (/proc/mounts' first cgroup2 line), else /sys/fs/cgroup. */
+static void cgroup2_root(char *buf, size_t len)
+{
+	FILE *f = pb_fopen("/proc/mounts");
+	char line[1024], dev[256], dir[768], type[64];
+
+	snprintf(buf, len, "/sys/fs/cgroup");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%255s %767s %63s", dev, dir, type) == 3 &&
+		    !strcmp(type, "cgroup2")) {
+			snprintf(buf, len, "%s", dir);
+			break;
+		}
+	if (f)
+		fclose(f);
+}
+
+/* The cgroup's directory: an absolute path, or one under cgroup v2's mount (perf's -G). */
 static int cgroup_open(const char *name)
 {
-	char path[4096], real[4096];
+	char path[4096], root[1024];
 	int fd;
 
 	if (!name || !*name)
-		return pb_fail_msg(-EINVAL, "no cgroup given: -G NAME (under /sys/fs/cgroup)");
-	if (!strncmp(name, "/sys/", 5))
+		return pb_fail_msg(-EINVAL, "no cgroup given: -G NAME (a cgroup v2 directory)");
+	cgroup2_root(root, sizeof(root));
+	if (name[0] == '/' && !access(name, F_OK))
 		snprintf(path, sizeof(path), "%s", name);
 	else
-		snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", name + (name[0] == '/'));
-	if (pb_path(real, sizeof(real), path))
-		return pb_fail_msg(-ENAMETOOLONG, "cgroup path too long: %s", name);
-	fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		snprintf(path, sizeof(path), "%s/%s", root, name + (name[0] == '/'));
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return pb_fail_msg(-errno, "cgroup '%s': %s: %s (a cgroup v2 directory, its "
-				   "path under /sys/fs/cgroup or absolute)", name, path,
-				   strerror(errno));
+		return pb_fail_msg(-errno, "cgroup '%s': %s: %s (a cgroup v2 directory: its path "
+				   "under %s, or absolute)", name, path, strerror(errno), root);
 	return fd;
 }
 
