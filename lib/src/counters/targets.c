@@ -199,13 +199,18 @@ static int check_task(int kind, pid_t pid)
 				   "reaped it): there is nothing left to count", what, (int)pid);
 	err = try_access(pid, -1, 0);
 	pb_read_long("/proc/sys/kernel/yama/ptrace_scope", &yama);
+	if ((err == -EACCES || err == -EPERM) && uid != geteuid())
+		return pb_fail_msg(err, "%s %d belongs to uid %d, not to you (uid %d): run pbench as "
+				   "that user, or as root (CAP_PERFMON and CAP_SYS_PTRACE)", what,
+				   (int)pid, (int)uid, (int)geteuid());
+	if ((err == -EACCES || err == -EPERM) && yama > 0)
+		return pb_fail_msg(err, "no permission to count %s %d: kernel.yama.ptrace_scope is "
+				   "%ld; sysctl -w kernel.yama.ptrace_scope=0, or run as root",
+				   what, (int)pid, yama);
 	if (err == -EACCES || err == -EPERM)
-		return pb_fail_msg(err, "no permission to count %s %d (owner uid %d, you are uid "
-				   "%d): run as its owner or as root (CAP_PERFMON, CAP_SYS_PTRACE);"
-				   " for your own processes, kernel.yama.ptrace_scope is %ld "
-				   "(sysctl -w kernel.yama.ptrace_scope=0 allows them) and "
-				   "kernel.perf_event_paranoid is %ld (3 forbids all)", what,
-				   (int)pid, (int)uid, (int)geteuid(), yama, paranoid());
+		return pb_fail_msg(err, "no permission to count %s %d: kernel.perf_event_paranoid "
+				   "is %ld; sysctl -w kernel.perf_event_paranoid=2 (or lower), or run "
+				   "as root", what, (int)pid, paranoid());
 	if (err == -ESRCH)
 		return pb_fail_msg(-ESRCH, "no %s %d (it ended while being checked)", what,
 				   (int)pid);
