@@ -161,6 +161,43 @@ else
 	else miss detail; fi
 fi
 
+# ---- pbench jitter under stat -a -A: who took each CPU -------------------------------------
+# jitter spins a pinned thread on each CPU and counts its preemptions; stat -a -A counts each
+# CPU's context switches over the same run (jitter is its command). Each preemption of the
+# spinner is two switches on its CPU (away from it and back), so each CPU's context switches
+# are at least twice jitter's preemptions there (less 10% and 20 for the edges: stat's window
+# holds jitter's start and end too, jitter's only its spin); the numbers are printed.
+
+if [ "$HAVE_PY" = 1 ] && [ "$CPUWIDE" = 1 ]; then
+	"$PB" stat -x, -o "$T/st.x" -a -A -e context-switches,cpu-migrations -- \
+		"$PB" jitter --duration 1 --json >"$T/j.json" 2>"$T/err"
+	if python3 - "$T/st.x" "$T/j.json" >"$T/who" <<'EOF'
+import json, sys
+cs = {}
+for l in open(sys.argv[1]):
+    f = l.strip().split(",")
+    if len(f) > 3 and f[3] == "context-switches" and f[0].startswith("CPU"):
+        cs[int(f[0][3:])] = float(f[1])
+d = json.load(open(sys.argv[2]))
+good = True
+for c in d["cpus"]:
+    pre = sum(s["count"] or 0 for s in c["sources"] if s["kind"] == "preemption" and s.get("available"))
+    irq = sum(s["count"] or 0 for s in c["sources"] if s["kind"] in ("timer", "ipi", "device") and s.get("available"))
+    n = cs.get(c["cpu"])
+    print("  CPU%d: jitter %d interruptions, %d preemptions, %d interrupts; stat -a -A %s context switches"
+          % (c["cpu"], c["interruptions"], pre, irq, n))
+    good = good and n is not None and n >= 2 * pre * 0.9 - 20
+sys.exit(0 if good and d["cpus"] else 1)
+EOF
+	then
+		cat "$T/who"
+		ok "stat -a -A -- pbench jitter: each CPU's context switches at least twice the preemptions jitter saw there"
+	else
+		cat "$T/who"
+		miss jitter_who "$(cat "$T/st.x")"
+	fi
+fi
+
 # ---- -p: a process of the test's, attached and detached ------------------------------------
 
 if [ "$HAVE_PY" = 1 ]; then
