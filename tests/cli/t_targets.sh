@@ -161,6 +161,18 @@ else
 	else miss detail; fi
 fi
 
+if [ "$CPUWIDE" = 1 ]; then
+	$PBI stat -x, -a -e cpu-clock >"$T/out" 2>"$T/err" &
+	SP=$!
+	sleep 0.5
+	kill -INT $SP
+	wait $SP
+	src=$?
+	if [ "$src" -eq 0 ] && grep -q '^[0-9.]*,msec,cpu-clock,[0-9]*,100.00,[0-9.]*,CPUs utilized$' "$T/out"; then
+		ok "-a without --duration: counts until Ctrl-C, then the report, exit 0"
+	else miss ctrl_c "exit $src: $(cat "$T/out" "$T/err")"; fi
+fi
+
 # ---- pbench jitter under stat -a -A: who took each CPU -------------------------------------
 # jitter spins a pinned thread on each CPU and counts its preemptions; stat -a -A counts each
 # CPU's context switches over the same run (jitter is its command). Each preemption of the
