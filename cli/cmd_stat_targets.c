@@ -925,8 +925,8 @@ static int run_child(struct st *s, struct pbench_target *t, int run)
 }
 
 /* Each run after the first on counters opened afresh, as perf stat -r does: a group's
- * members on a CPU stop counting after a disable and an enable of their leader (seen on
- * Linux 6.1 with context-switches under cpu-clock), so nothing is reused. */
+ * members stop counting after a disable and an enable of their group (seen on Linux 6.18
+ * with context-switches under cpu-clock, raw syscalls too), so nothing is reused. */
 static int reopen(struct st *s, struct pbench_target **t, int run)
 {
 	struct pbench_target_opts o = PBENCH_TARGET_OPTS_INIT;

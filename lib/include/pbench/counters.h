@@ -251,7 +251,10 @@ PBENCH_API int pbench_target_new(struct pbench_target **out, const char *events,
 				  const struct pbench_target_opts *opts);
 PBENCH_API void pbench_target_free(struct pbench_target *t);
 /* Enable, disable, zero and read every row's set (pbench_counters_enable() and the rest); a
- * thread that ended keeps what it counted. 0 or the first error. */
+ * thread that ended keeps what it counted. 0 or the first error. One window a target: on the
+ * Linux 6.18 of the development VM a group's members (context-switches under cpu-clock) stop
+ * counting once their group was disabled and enabled again (raw perf_event_open calls do the
+ * same), so a second window opens a new target, as perf stat -r and pbench stat do. */
 PBENCH_API int pbench_target_enable(struct pbench_target *t);
 PBENCH_API int pbench_target_disable(struct pbench_target *t);
 PBENCH_API int pbench_target_reset(struct pbench_target *t);
