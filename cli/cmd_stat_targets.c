@@ -59,7 +59,6 @@ static const struct { const char *opt; int arg; const char *instead; } perf_only
 	{ "--per-die", 0, "--per-socket, or --per-core (its prefix carries the die)" },
 	{ "--per-cache", 1, "--per-core or --per-socket" },
 	{ "--for-each-cgroup", 1, "-G CGROUP once per cgroup" },
-	{ "--topdown", 0, "-M topdown (pbench stat's metrics, where the PMU has the events)" },
 	{ "--td-level", 1, "-M topdown" },
 	{ "--metric-only", 0, "--json (the metrics are fields of each row)" },
 	{ "--metric-no-group", 0, "-e with the events listed without braces" },
@@ -144,9 +143,11 @@ int stat_targets_wanted(int argc, char **argv)
 		for (size_t k = 0; k < sizeof(perf_only) / sizeof(perf_only[0]); k++)
 			if (names(argv[i], perf_only[k].opt))
 				return 1;
-		/* --repeat is perf's --runs: here, as an alias, in place */
+		/* --repeat is perf's --runs, --topdown its -M topdown: aliases, in place */
 		if (!strcmp(argv[i], "--repeat"))
 			argv[i] = (char *)"--runs";
+		else if (!strcmp(argv[i], "--topdown"))
+			argv[i] = (char *)"--metrics=topdown";
 		else if (!strncmp(argv[i], "--repeat=", 9)) {
 			static char runs[64];
 

@@ -361,9 +361,12 @@ fi
 
 # ---- perf's options pbench does not take; --repeat -------------------------------------------
 
-if run perf_only 2 "$PB" stat --topdown -a && has "$T/err" "perf stat's --topdown is not one of pbench stat's options: use -M topdown"; then
-	ok "--topdown: refused with what to use instead"
+if run perf_only 2 "$PB" stat --td-level 2 -a && has "$T/err" "perf stat's --td-level is not one of pbench stat's options: use -M topdown"; then
+	ok "--td-level: refused with what to use instead"
 else miss perf_only; fi
+if run topdown 0 "$PB" stat --topdown -r 2 --mode unprepared -q -- true && has "$T/out" "summary: 2 runs"; then
+	ok "--topdown is -M topdown (said where the PMU has no topdown events)"
+else miss topdown; fi
 if run per_die 2 "$PB" stat -a --per-die && has "$T/err" "use --per-socket"; then
 	ok "--per-die: refused with what to use instead"
 else miss per_die; fi
