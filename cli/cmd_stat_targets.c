@@ -51,6 +51,8 @@ struct st {
 	int done;			/* runs done */
 	int ended;			/* the targets ended during the count */
 	int child_rc;
+	int iv_lines;			/* -I's records written */
+	double iv_last;			/* -I: when the last line was */
 };
 
 /* ---- perf stat's options pbench does not take --------------------------------------------- */
@@ -335,6 +337,11 @@ static int check_combination(struct st *s)
 	}
 	if (s->sep && s->fmt != FMT_TEXT) {
 		cli_error("-x writes perf's lines: drop --json, --csv or --markdown, or -x");
+		return -1;
+	}
+	if (s->interval_ms > 0 && !s->has_target) {
+		cli_error("-I with perf's formats counts targets (-p, -t, -a, -C, -G); for a command "
+			  "alone, pbench stat -I MS -- CMD (without -x, -o, --brief, -d)");
 		return -1;
 	}
 	if (s->interval_ms > 0 && s->runs > 1) {
@@ -720,61 +727,83 @@ static void num(FILE *f, int ok, double v, char how, int prec, const char *none)
 		fprintf(f, "%.*f", prec, v);
 }
 
-/* JSON, CSV or Markdown: a record per row and event, with the metric and the +-. */
-static void write_table(const struct st *s, FILE *f)
+/* The head of the JSON, CSV or Markdown; with -I (iv) each record has its time_s first. */
+static void table_head(const struct st *s, double el, int iv, FILE *f)
 {
-	double v[MAX_EV], sem[MAX_EV], esem, el = mean_elapsed(s, &esem);
 	char who[512];
-	int first = 1;
 
 	target_words(s, who, sizeof(who));
 	if (s->fmt == FMT_JSON) {
 		fprintf(f, "{\"target\": \"");
 		for (const char *p = who; *p; p++)
 			fprintf(f, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
-		fprintf(f, "\", \"runs\": %d, \"elapsed_s\": %.9f, \"ended\": %s, \"rows\": [",
-			s->done, el, s->ended ? "true" : "false");
+		if (iv)
+			fprintf(f, "\", \"interval_ms\": %g, \"intervals\": [", s->interval_ms);
+		else
+			fprintf(f, "\", \"runs\": %d, \"elapsed_s\": %.9f, \"ended\": %s, \"rows\": [",
+				s->done, el, s->ended ? "true" : "false");
 	} else if (s->fmt == FMT_CSV) {
-		fprintf(f, "row,cpus,event,value,unit,running_pct,sem_pct,metric,metric_unit\n");
+		fprintf(f, "%srow,cpus,event,value,unit,running_pct,sem_pct,metric,metric_unit\n",
+			iv ? "time_s," : "");
 	} else {
-		fprintf(f, "| row | CPUs | event | value | unit | running | +- | metric | |\n"
-			"|---|---:|---|---:|---|---:|---:|---:|---|\n");
+		fprintf(f, "|%s row | CPUs | event | value | unit | running | +- | metric | |\n"
+			"|%s---|---:|---|---:|---|---:|---:|---:|---|\n", iv ? " time (s) |" : "",
+			iv ? "---:|" : "");
 	}
+}
+
+/* One record: group k's event e from values v (means or an interval's), its +- sem, over
+ * el seconds; t_s the interval's time (NaN: none); first: the JSON's first record. */
+static void record(const struct st *s, int k, int e, const double *v, double sem, double el,
+		   double t_s, int first, FILE *f)
+{
+	const struct group *g = &s->g[k];
+	const char *unit = "", *vu = is_clock(s->evname[e]) ? "msec" : "";
+	double m = NAN, val = is_clock(s->evname[e]) ? v[e] / 1e6 : v[e];
+	double run = g->ena_ns[e] > 0 ? 100.0 * g->run_ns[e] / g->ena_ns[e] : NAN;
+	int ok = g->status[e] == 1, has = ok && metric(s, v, e, el, &m, &unit);
+	const char *x = s->fmt == FMT_CSV ? "," : " | ";
+
+	if (s->fmt == FMT_JSON) {
+		fprintf(f, "%s\n  {", first ? "" : ",");
+		if (isfinite(t_s))
+			fprintf(f, "\"time_s\": %.9f, ", t_s);
+		fprintf(f, "\"row\": \"%s\", \"cpus\": %d, \"event\": \"%s\", \"value\": ",
+			g->name, g->cpus, s->evname[e]);
+		num(f, ok, val, 'g', 6, "null");
+		fprintf(f, ", \"unit\": \"%s\", \"status\": \"%s\", \"sem_pct\": ", vu,
+			ok ? "counted" : not_counted(g->status[e]));
+		num(f, isfinite(sem), sem, 'f', 4, "null");
+		fprintf(f, ", \"metric\": ");
+		num(f, has, m, 'g', 6, "null");
+		fprintf(f, ", \"metric_unit\": \"%s\"}", unit);
+		return;
+	}
+	fprintf(f, "%s", s->fmt == FMT_MD ? "| " : "");
+	if (isfinite(t_s))
+		fprintf(f, "%.9f%s", t_s, x);
+	fprintf(f, "%s%s%d%s%s%s", g->name, x, g->cpus, x, s->evname[e], x);
+	num(f, ok, val, 'g', 6, ok ? "" : not_counted(g->status[e]));
+	fprintf(f, "%s%s%s", x, vu, x);
+	num(f, isfinite(run), run, 'f', 2, "");
+	fprintf(f, "%s", x);
+	num(f, isfinite(sem), sem, 'f', 2, "");
+	fprintf(f, "%s", x);
+	num(f, has, m, 'f', 3, "");
+	fprintf(f, "%s%s%s\n", x, unit, s->fmt == FMT_MD ? " |" : "");
+}
+
+/* JSON, CSV or Markdown: a record per row and event, with the metric and the +-. */
+static void write_table(const struct st *s, FILE *f)
+{
+	double v[MAX_EV], sem[MAX_EV], esem, el = mean_elapsed(s, &esem);
+	int first = 1;
+
+	table_head(s, el, 0, f);
 	for (int k = 0; k < s->ngroups; k++) {
 		means(s, k, v, sem);
-		for (int e = 0; e < s->nev; e++) {
-			const struct group *g = &s->g[k];
-			const char *unit = "", *vu = is_clock(s->evname[e]) ? "msec" : "";
-			double m = NAN, val = is_clock(s->evname[e]) ? v[e] / 1e6 : v[e];
-			double run = g->ena_ns[e] > 0 ? 100.0 * g->run_ns[e] / g->ena_ns[e] : NAN;
-			int ok = g->status[e] == 1, has = ok && metric(s, v, e, el, &m, &unit);
-
-			if (s->fmt == FMT_JSON) {
-				fprintf(f, "%s\n  {\"row\": \"%s\", \"cpus\": %d, \"event\": \"%s\", "
-					"\"value\": ", first ? "" : ",", g->name, g->cpus, s->evname[e]);
-				num(f, ok, val, 'g', 6, "null");
-				fprintf(f, ", \"unit\": \"%s\", \"status\": \"%s\", \"sem_pct\": ", vu,
-					ok ? "counted" : not_counted(g->status[e]));
-				num(f, isfinite(sem[e]), sem[e], 'f', 4, "null");
-				fprintf(f, ", \"metric\": ");
-				num(f, has, m, 'g', 6, "null");
-				fprintf(f, ", \"metric_unit\": \"%s\"}", unit);
-			} else {
-				const char *x = s->fmt == FMT_CSV ? "," : " | ";
-
-				fprintf(f, "%s%s%s%d%s%s%s", s->fmt == FMT_MD ? "| " : "", g->name, x,
-					g->cpus, x, s->evname[e], x);
-				num(f, ok, val, 'g', 6, ok ? "" : not_counted(g->status[e]));
-				fprintf(f, "%s%s%s", x, vu, x);
-				num(f, isfinite(run), run, 'f', 2, "");
-				fprintf(f, "%s", x);
-				num(f, isfinite(sem[e]), sem[e], 'f', 2, "");
-				fprintf(f, "%s", x);
-				num(f, has, m, 'f', 3, "");
-				fprintf(f, "%s%s%s\n", x, unit, s->fmt == FMT_MD ? " |" : "");
-			}
-			first = 0;
-		}
+		for (int e = 0; e < s->nev; e++, first = 0)
+			record(s, k, e, v, sem[e], el, NAN, first, f);
 	}
 	if (s->fmt == FMT_JSON)
 		fprintf(f, "\n]}\n");
@@ -825,11 +854,16 @@ static void interval(struct st *s, struct pbench_target *t, double t_s, double l
 
 			g->run_ns[e] = run - g->prev_run[e];
 			g->ena_ns[e] = ena - g->prev_ena[e];
-			fprintf(s->f, s->sep ? "%16.9f%s" : "%16.9f%s ", t_s, s->sep ? s->sep : "");
-			if (s->sep)
-				line_x(s, k, e, d, NAN, len_s, s->f);
-			else
-				line_text(s, k, e, d, NAN, len_s, s->f);
+			if (s->fmt != FMT_TEXT) {
+				record(s, k, e, d, NAN, len_s, t_s, !s->iv_lines++, s->f);
+			} else {
+				fprintf(s->f, s->sep ? "%16.9f%s" : "%16.9f%s ", t_s,
+					s->sep ? s->sep : "");
+				if (s->sep)
+					line_x(s, k, e, d, NAN, len_s, s->f);
+				else
+					line_text(s, k, e, d, NAN, len_s, s->f);
+			}
 			g->run_ns[e] = run, g->ena_ns[e] = ena;
 		}
 	for (int k = 0; k < s->ngroups; k++)
@@ -882,6 +916,28 @@ static void window(struct st *s, struct pbench_target *t, int run)
 	s->elapsed[run] = now - t0;
 }
 
+/* Until the command ends (not reaped), with -I's lines meanwhile; the target disabled then. */
+static void wait_intervals(struct st *s, struct pbench_target *t, struct pbench_child *ch,
+			   double t0)
+{
+	double iv = s->interval_ms / 1e3, now;
+	int err;
+
+	s->iv_last = t0;
+	for (;;) {
+		err = pbench_child_wait_any(&ch, 1, iv > 0 ? s->iv_last + iv - now_s() : 0);
+		if (err == -ETIMEDOUT) {
+			now = now_s();
+			interval(s, t, now - t0, now - s->iv_last);
+			s->iv_last = now;
+			continue;
+		}
+		if (err != -EINTR || *cli_stop)
+			break;
+	}
+	pbench_target_disable(t);
+}
+
 /* One run of the command: counted by its own set (no target), or the target's during it. */
 static int run_child(struct st *s, struct pbench_target *t, int run)
 {
@@ -906,11 +962,11 @@ static int run_child(struct st *s, struct pbench_target *t, int run)
 		return EXIT_USAGE;
 	}
 	/* the target's count ends when the command does, before its leftovers are swept */
-	while (t && pbench_child_wait_any(&ch, 1, 0) == -EINTR && !*cli_stop)
-		;
 	if (t)
-		pbench_target_disable(t);
+		wait_intervals(s, t, ch, t0);
 	t1 = now_s();
+	if (t && s->interval_ms > 0 && t1 - s->iv_last > 1e-3)
+		interval(s, t, t1 - t0, t1 - s->iv_last);
 	while ((err = pbench_child_wait(ch, &res)) == -EINTR && !*cli_stop)
 		;
 	/* the command's time from its release to its reaping; with a target, the window its
@@ -1067,7 +1123,11 @@ static int targets_main(struct st *s, struct pbench_target **t)
 	if (!s->f)
 		s->f = stdout;
 	s->nrows = *t ? pbench_target_nr_rows(*t) : 1;
+	if (s->interval_ms > 0 && s->fmt != FMT_TEXT)
+		table_head(s, NAN, 1, s->f);
 	rc = count_runs(s, t);
+	if (s->interval_ms > 0 && s->fmt == FMT_JSON)
+		fprintf(s->f, "\n]}\n");
 	if (rc)
 		return rc;
 	if (s->ended)

@@ -135,6 +135,14 @@ else
 	   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['rows']; sys.exit(0 if len(r)==$NCPU and all(x['row'].startswith('CPU') and x['metric']>0.5 for x in r) else 1)" "$T/out"; then
 		ok "--json -a -A: a row per CPU with its CPUs utilized"
 	else miss json; fi
+	if run interval_cmd 0 "$PB" stat -x, -a -I 100 -e cpu-clock -- sleep 0.35 &&
+	   [ "$(grep -c '^ *[0-9]*\.[0-9]\{9\},[0-9.]*,msec,cpu-clock,' "$T/out")" -ge 3 ]; then
+		ok "-a -I 100 -x, -- CMD: the machine's lines while the command runs"
+	else miss interval_cmd; fi
+	if run json_iv 0 "$PB" stat --json -a -A -I 100 -e cpu-clock --duration 0.35 &&
+	   python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['intervals']; sys.exit(0 if len(r)>=3*$NCPU and all(x['time_s']>0 and x['row'].startswith('CPU') for x in r) else 1)" "$T/out"; then
+		ok "--json -a -A -I 100: a record per interval, CPU and event, with its time"
+	else miss json_iv; fi
 	if run csv 0 "$PB" stat --csv -a --per-socket -e cpu-clock --duration 0.1 &&
 	   has "$T/out" "^row,cpus,event,value,unit,running_pct" && has "$T/out" "^S0,$NCPU,cpu-clock,"; then
 		ok "--csv --per-socket: the rows in CSV"
