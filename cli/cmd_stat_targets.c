@@ -975,8 +975,14 @@ static int run_child(struct st *s, struct pbench_target *t, int run)
 	s->elapsed[run] = t ? t1 - t0 : (double)res.ns * 1e-9;
 	if (!err && !t)
 		err = collect_child(s, ch, run) ? -ENOMEM : 0;
-	if (!err && !(res.exited && !res.exit_status))
-		s->child_rc = 1;
+	if (!err && !(res.exited && !res.exit_status) && !s->child_rc++) {
+		if (res.exited)
+			cli_warn("%s exited with status %d (run %d): its counts are shown; exit 1",
+				 s->argv[0], res.exit_status, run + 1);
+		else
+			cli_warn("%s was killed by signal %d (run %d): its counts are shown; exit 1",
+				 s->argv[0], res.term_signal, run + 1);
+	}
 	pbench_child_free(ch);
 	return err ? EXIT_RUNTIME : 0;
 }

@@ -384,6 +384,10 @@ else miss repeat; fi
 if run aggr_alone 2 "$PB" stat -A -- true && has "$T/err" "give -a, -C LIST or -G CGROUP"; then
 	ok "-A without CPUs to split: said, exit 2"
 else miss aggr_alone; fi
+if run cmd_fails 1 "$PB" stat -x, -e task-clock -- false && has "$T/err" "false exited with status 1" &&
+   has "$T/out" "task-clock"; then
+	ok "-x, -- CMD that fails: its counts, the status said, exit 1"
+else miss cmd_fails; fi
 if run x_cmd 0 "$PB" stat -x, -e task-clock,page-faults -- true &&
    grep -q '^[0-9.]*,msec,task-clock,[0-9]*,100.00,[0-9.]*,CPUs utilized$' "$T/out"; then
 	ok "-x, -- CMD: perf's fields for a command pbench starts"
