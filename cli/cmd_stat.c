@@ -288,7 +288,11 @@ int cmd_stat(int argc, char **argv)
 	struct stat_opts o = { .ro = PBENCH_RUNS_OPTS_INIT,
 			       .run = { .cmd = "stat", .modes = 3,
 					.max_warmup = PBENCH_RUNS_MAX_RUNS, .max_time = 86400 } };
-	int rc = stat_main(argc, argv, &o);
+	int rc;
+
+	if (stat_targets_wanted(argc, argv))	/* -p, -a, -x, ...: cmd_stat_targets.c */
+		return cmd_stat_targets(argc, argv);
+	rc = stat_main(argc, argv, &o);
 
 	cli_run_release(&o.run);
 	cli_profile_release(&o.prof);

@@ -16,6 +16,9 @@ int cmd_history(int argc, char **argv);
 int cmd_jitter(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+/* cmd_stat_targets.c: perf stat's targets and formats (issue 39); 1 when argv asks for them. */
+int stat_targets_wanted(int argc, char **argv);
+int cmd_stat_targets(int argc, char **argv);
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 

@@ -1790,6 +1790,40 @@ Test(abi, pbench_profile_symbol)
 	cr_expect_eq(sizeof(((struct pbench_profile_symbol *)0)->total_samples), 8, "total_samples resized");
 }
 
+Test(abi, pbench_target_opts)
+{
+	cr_expect_eq(offsetof(struct pbench_target_opts, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_target_opts *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_target_opts, kind), 8, "kind moved");
+	cr_expect_eq(sizeof(((struct pbench_target_opts *)0)->kind), 4, "kind resized");
+	cr_expect_eq(offsetof(struct pbench_target_opts, list), 16, "list moved");
+	cr_expect_eq(sizeof(((struct pbench_target_opts *)0)->list), 8, "list resized");
+	cr_expect_eq(offsetof(struct pbench_target_opts, counter_flags), 24, "counter_flags moved");
+	cr_expect_eq(sizeof(((struct pbench_target_opts *)0)->counter_flags), 4, "counter_flags resized");
+}
+
+Test(abi, pbench_target_row)
+{
+	cr_expect_eq(offsetof(struct pbench_target_row, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_target_row *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_target_row, cpu), 8, "cpu moved");
+	cr_expect_eq(sizeof(((struct pbench_target_row *)0)->cpu), 4, "cpu resized");
+	cr_expect_eq(offsetof(struct pbench_target_row, pid), 12, "pid moved");
+	cr_expect_eq(sizeof(((struct pbench_target_row *)0)->pid), 4, "pid resized");
+	cr_expect_eq(offsetof(struct pbench_target_row, tid), 16, "tid moved");
+	cr_expect_eq(sizeof(((struct pbench_target_row *)0)->tid), 4, "tid resized");
+	cr_expect_eq(offsetof(struct pbench_target_row, comm), 24, "comm moved");
+	cr_expect_eq(sizeof(((struct pbench_target_row *)0)->comm), 8, "comm resized");
+	cr_expect_eq(offsetof(struct pbench_target_row, core), 32, "core moved");
+	cr_expect_eq(sizeof(((struct pbench_target_row *)0)->core), 4, "core resized");
+	cr_expect_eq(offsetof(struct pbench_target_row, socket), 36, "socket moved");
+	cr_expect_eq(sizeof(((struct pbench_target_row *)0)->socket), 4, "socket resized");
+	cr_expect_eq(offsetof(struct pbench_target_row, node), 40, "node moved");
+	cr_expect_eq(sizeof(((struct pbench_target_row *)0)->node), 4, "node resized");
+	cr_expect_eq(offsetof(struct pbench_target_row, die), 44, "die moved");
+	cr_expect_eq(sizeof(((struct pbench_target_row *)0)->die), 4, "die resized");
+}
+
 Test(abi, enums)
 {
 	cr_expect_eq((long long)PBENCH_EUNKNOWN_EVENT, 10000LL, "PBENCH_EUNKNOWN_EVENT changed");
@@ -1991,6 +2025,11 @@ Test(abi, enums)
 	cr_expect_eq((long long)PBENCH_PROFILE_OFF, 0LL, "PBENCH_PROFILE_OFF changed");
 	cr_expect_eq((long long)PBENCH_PROFILE_FP, 1LL, "PBENCH_PROFILE_FP changed");
 	cr_expect_eq((long long)PBENCH_PROFILE_DWARF, 2LL, "PBENCH_PROFILE_DWARF changed");
+	cr_expect_eq((long long)PBENCH_COUNTERS_CGROUP, 64LL, "PBENCH_COUNTERS_CGROUP changed");
+	cr_expect_eq((long long)PBENCH_TARGET_PIDS, 0LL, "PBENCH_TARGET_PIDS changed");
+	cr_expect_eq((long long)PBENCH_TARGET_TIDS, 1LL, "PBENCH_TARGET_TIDS changed");
+	cr_expect_eq((long long)PBENCH_TARGET_CPUS, 2LL, "PBENCH_TARGET_CPUS changed");
+	cr_expect_eq((long long)PBENCH_TARGET_CGROUP, 3LL, "PBENCH_TARGET_CGROUP changed");
 }
 
 /* each function's type: the signature frozen, the name made (*) */
@@ -2336,4 +2375,17 @@ Test(abi, functions)
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_profile_symbol), int (*)(const struct pbench_runs*,int,int,struct pbench_profile_symbol*)), "pbench_runs_profile_symbol changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_profile_dso), int (*)(const struct pbench_runs*,int,int,struct pbench_profile_symbol*)), "pbench_runs_profile_dso changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_write_folded), int (*)(const struct pbench_runs*,int,FILE*)), "pbench_runs_write_folded changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_check), int (*)(const struct pbench_target_opts*)), "pbench_target_check changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_new), int (*)(struct pbench_target**,const char*,const struct pbench_target_opts*)), "pbench_target_new changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_free), void (*)(struct pbench_target*)), "pbench_target_free changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_enable), int (*)(struct pbench_target*)), "pbench_target_enable changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_disable), int (*)(struct pbench_target*)), "pbench_target_disable changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_reset), int (*)(struct pbench_target*)), "pbench_target_reset changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_read), int (*)(struct pbench_target*)), "pbench_target_read changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_nr_rows), int (*)(const struct pbench_target*)), "pbench_target_nr_rows changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_nr_events), int (*)(const struct pbench_target*)), "pbench_target_nr_events changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_name), const char*(*)(const struct pbench_target*,int)), "pbench_target_name changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_row), int (*)(const struct pbench_target*,int,struct pbench_target_row*)), "pbench_target_row changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_get), int (*)(const struct pbench_target*,int,int,struct pbench_count*)), "pbench_target_get changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_alive), int (*)(const struct pbench_target*)), "pbench_target_alive changed");
 }

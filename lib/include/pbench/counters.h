@@ -28,6 +28,9 @@ enum pbench_counters_flags {
 	PBENCH_COUNTERS_QUIET = 1 << 5,			/* no diagnostic (pbench_log) for an event
 							 * that does not open: the caller reports
 							 * its status itself */
+	PBENCH_COUNTERS_CGROUP = 1 << 6,		/* opts->pid is a cgroup v2 directory's
+							 * open fd and opts->cpu a CPU: the
+							 * cgroup's tasks on that CPU */
 };
 
 struct pbench_counters_opts {
@@ -187,6 +190,88 @@ PBENCH_API int pbench_metric_probe(int i, struct pbench_metric_info *out);
 /* pbench list --metrics: a line per metric, whether it can be made here and why not, its
  * formula and events. Errors: -EINVAL, -EIO. */
 PBENCH_API int pbench_metric_list_write_text(FILE *f);
+
+/* ---------------------------------------------------------------------------------------------
+ * Targets (targets.c): counting what the caller did not start, as perf stat's -p, -t, -a, -C
+ * and -G do. A target is rows of counter sets: one per thread of the processes (their children
+ * from the open on inherited), per thread, per CPU (everything that runs on it), or per online
+ * CPU for a cgroup v2's tasks. Nothing is stopped or traced: the counters are opened on the
+ * running tasks, disabled until pbench_target_enable().
+ */
+struct pbench_target;
+
+enum pbench_target_kind {
+	PBENCH_TARGET_PIDS = 0,		/* list: "PID[,PID...]", every thread of each */
+	PBENCH_TARGET_TIDS = 1,		/* list: "TID[,TID...]", those threads only */
+	PBENCH_TARGET_CPUS = 2,		/* list: a cpulist ("0-3,6"), NULL or "": every online
+					 * CPU (the whole machine) */
+	PBENCH_TARGET_CGROUP = 3,	/* list: a cgroup v2 directory, under /sys/fs/cgroup or
+					 * absolute; counted on every online CPU */
+};
+
+struct pbench_target_opts {
+	size_t size;
+	int kind;			/* enum pbench_target_kind */
+	const char *list;		/* what kind names (above) */
+	unsigned counter_flags;		/* enum pbench_counters_flags added to each set's
+					 * (PBENCH_COUNTERS_USER_ONLY, ...) */
+};
+#ifdef __cplusplus
+#define PBENCH_TARGET_OPTS_INIT \
+	([] { struct pbench_target_opts pbench_o_ = {}; pbench_o_.size = sizeof(pbench_o_); \
+	      return pbench_o_; }())
+#else
+#define PBENCH_TARGET_OPTS_INIT { .size = sizeof(struct pbench_target_opts) }
+#endif
+
+/* One row of a target: a thread (cpu -1) or a CPU (pid and tid -1). */
+struct pbench_target_row {
+	size_t size;
+	int cpu;			/* the CPU, or -1 for a thread's row */
+	pid_t pid;			/* the process given, or -1 */
+	pid_t tid;			/* the thread, or -1 */
+	const char *comm;		/* the thread's name at the open ("" for a CPU); valid
+					 * for the life of the process */
+	int core, socket, node;		/* the CPU's core_id, physical_package_id and NUMA node
+					 * (sysfs); -1 unknown or a thread's row */
+	int die;			/* the CPU's die_id (sysfs), -1 as above */
+};
+
+/*
+ * Whether opts' target can be counted, before anything is opened: 0, or an error whose
+ * pbench_strerror() is one sentence naming the setting to change: -ESRCH (no such process or
+ * thread, or a zombie), -EACCES/-EPERM (another user's process; perf_event_paranoid above 0
+ * for CPUs or a cgroup without CAP_PERFMON), -EINVAL (a list that does not parse, a CPU not
+ * online, opts' size or kind), -ENOENT (no such cgroup directory).
+ */
+PBENCH_API int pbench_target_check(const struct pbench_target_opts *opts);
+/* Check (above), then open the comma-separated events (as pbench_counters_open()) on each row
+ * of the target, disabled. Events a row cannot count stay with their status and reason. */
+PBENCH_API int pbench_target_new(struct pbench_target **out, const char *events,
+				  const struct pbench_target_opts *opts);
+PBENCH_API void pbench_target_free(struct pbench_target *t);
+/* Enable, disable, zero and read every row's set (pbench_counters_enable() and the rest); a
+ * thread that ended keeps what it counted. 0 or the first error. One window a target: on the
+ * Linux 6.18 of the development VM a group's members (context-switches under cpu-clock) stop
+ * counting once their group was disabled and enabled again (raw perf_event_open calls do the
+ * same), so a second window opens a new target, as perf stat -r and pbench stat do. */
+PBENCH_API int pbench_target_enable(struct pbench_target *t);
+PBENCH_API int pbench_target_disable(struct pbench_target *t);
+PBENCH_API int pbench_target_reset(struct pbench_target *t);
+PBENCH_API int pbench_target_read(struct pbench_target *t);
+/* The rows, the events in each (the same list in every row), row r's description, and event i
+ * of row r as the last pbench_target_read() left it (pbench_counters_get()'s fields). */
+PBENCH_API int pbench_target_nr_rows(const struct pbench_target *t);
+PBENCH_API int pbench_target_nr_events(const struct pbench_target *t);
+/* Event i's name as asked (NULL out of range); valid until t is freed. */
+PBENCH_API const char *pbench_target_name(const struct pbench_target *t, int i);
+PBENCH_API int pbench_target_row(const struct pbench_target *t, int r,
+				 struct pbench_target_row *out);
+PBENCH_API int pbench_target_get(const struct pbench_target *t, int r, int i,
+				 struct pbench_count *out);
+/* How many of the processes or threads given still run (not ended, not a zombie); 1 for CPUs
+ * and a cgroup. */
+PBENCH_API int pbench_target_alive(const struct pbench_target *t);
 
 #ifdef __cplusplus
 }

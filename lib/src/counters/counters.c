@@ -236,7 +236,9 @@ static const char *rdpmc_refusal(const struct pbench_counters *c, const struct p
 
 static int open_attr(struct pbench_counters *c, struct perf_event_attr *attr, int group_fd)
 {
-	int fd = pb_perf_event_open(attr, c->pid, c->cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	unsigned long f = PERF_FLAG_FD_CLOEXEC |
+			  ((c->flags & PBENCH_COUNTERS_CGROUP) ? PERF_FLAG_PID_CGROUP : 0);
+	int fd = pb_perf_event_open(attr, c->pid, c->cpu, group_fd, f);
 
 	return fd >= 0 ? fd : -errno;
 }
