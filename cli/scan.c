@@ -171,18 +171,18 @@ static int expand_range(struct cli_scan_param *p)
 	return 0;
 }
 
-/* Does {NAME} appear in a word of argv or in line? */
+/* Where {NAME} appears: 2 in a helper's line, 1 in a word of argv, 0 nowhere. */
 static int named_in(const char *name, char *const *argv, const char *const *lines, int nlines)
 {
 	char tag[80];
 
 	snprintf(tag, sizeof(tag), "{%s}", name);
-	for (int i = 0; argv && argv[i]; i++)
-		if (strstr(argv[i], tag))
-			return 1;
 	for (int i = 0; i < nlines; i++)
 		if (lines[i] && strstr(lines[i], tag))
 			return 2;
+	for (int i = 0; argv && argv[i]; i++)
+		if (strstr(argv[i], tag))
+			return 1;
 	return 0;
 }
 
@@ -538,8 +538,7 @@ static void fit_words(const struct scan_run *sr, char *out, size_t len)
 	fmt_ns(a, sizeof(a), f->a);
 	fmt_ratio(r, sizeof(r), f->evidence_ratio);
 	if (f->model == PBENCH_FIT_MODEL_1) {
-		at = snprintf(out, len, "%sconstant: %s (%.4g%% interval %s-%s)",
-			      f->inconclusive ? "probably " : "", a, 100 * f->confidence,
+		at = snprintf(out, len, "constant: %s (%.4g%% interval %s-%s)", a, 100 * f->confidence,
 			      fmt_ns(lo, sizeof(lo), f->a_lo), fmt_ns(hi, sizeof(hi), f->a_hi));
 	} else {
 		fmt_ns(b, sizeof(b), f->b);
@@ -561,6 +560,10 @@ static void fit_words(const struct scan_run *sr, char *out, size_t len)
 			 isfinite(f->range_needed) ? "; a scan up to about " : "",
 			 isfinite(f->range_needed) ? top : "",
 			 isfinite(f->range_needed) ? " would tell them apart" : "");
+	} else if (f->model == PBENCH_FIT_MODEL_1) {
+		snprintf(out + at, len - at, "; no growth told from the noise over %s %.15g-%.15g (the "
+			 "runner-up, O(%s), has no b above 0 at %.4g%%)", p->name, p->v[0],
+			 p->v[p->nv - 1], pbench_fit_model_name(f->runner_up), 100 * f->confidence);
 	} else {
 		snprintf(out + at, len - at, "; %s is %s times less likely",
 			 pbench_fit_model_name(f->runner_up), r);
@@ -597,8 +600,8 @@ static void write_text(const struct scan_run *sr, FILE *f)
 	fit_words(sr, line, sizeof(line));
 	fprintf(f, "\n%s\n", line);
 	if (sr->fit.model != PBENCH_FIT_MODEL_NONE)
-		fprintf(f, "fit: residual %.3g%% of the mean, reduced chi-square %.3g, power k %.3g "
-			"(%.3g-%.3g), %zu points\n", sr->fit.residual_pct, sr->fit.chi2_red,
+		fprintf(f, "fit: residual %.3g%% of the mean, reduced chi-square %.3g, n^k's power "
+			"%.3g (%.3g-%.3g), %zu points\n", sr->fit.residual_pct, sr->fit.chi2_red,
 			sr->fit.k, sr->fit.k_lo, sr->fit.k_hi, sr->fit.n);
 }
 

@@ -250,7 +250,7 @@ struct pbench_fit {
 	double b, b_lo, b_hi;		/* the cost per unit of g and its interval */
 	double k, k_lo, k_hi;		/* the power of the n^k fit and its interval (whatever
 					 * model won: how the points grow; NaN below 5 points) */
-	double aicc;			/* of model */
+	double aicc;			/* of model (with sems: QAICc, complexity.c) */
 	double runner_a, runner_b;	/* the runner-up's fit, to draw it */
 	double runner_k;		/* its power (PBENCH_FIT_MODEL_NK), else NaN */
 	double evidence_ratio;		/* exp((AICc runner_up - AICc model) / 2); inf: none */

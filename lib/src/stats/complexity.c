@@ -10,19 +10,23 @@
  *
  *  - Weighted least squares: point i's weight is 1/sem_i^2 (its own runs' standard error), so a
  *    precise point counts more than a noisy one. Without sems (or one <= 0), equal weights.
- *  - AICc, the small-sample Akaike criterion, of a Gaussian likelihood whose scale is
- *    estimated: AICc = n ln(chi2 / n) + 2p + 2p(p + 1) / (n - p - 1), chi2 the weighted sum of
- *    squared residuals and p the model's coefficients (O(1): 1; a + b g: 2; n^k: 3). The scale
- *    is not counted in p: it is common to every model, and counting it would leave 4 points
- *    unable to compare two-coefficient models. A model needs n - p - 1 >= 1: O(1) 3 points,
+ *  - AICc, the small-sample Akaike criterion, with p the model's coefficients (O(1): 1;
+ *    a + b g: 2; n^k: 3) and chi2 the weighted sum of squared residuals. With sems the
+ *    variances are known, and the criterion is Burnham and Anderson's QAICc:
+ *    chi2 / c + 2p + 2p(p + 1) / (n - p - 1), c the overdispersion, the smallest reduced
+ *    chi-square of the models and at least 1 (the points may scatter more than their runs
+ *    say, never less). Without sems, a Gaussian likelihood whose scale is estimated:
+ *    n ln(chi2 / n) + 2p + 2p(p + 1) / (n - p - 1); from 4 or 5 points its ln of a tiny chi2
+ *    is overconfident, which the known variances are not. The scale is not counted in p: it
+ *    is common to every model, and counting it would leave 4 points unable to compare
+ *    two-coefficient models. A model needs n - p - 1 >= 1: O(1) 3 points,
  *    a + b g 4, n^k 5; so no model is named from fewer than 4 points.
  *  - The evidence ratio of the best to the runner-up is exp((AICc_runner - AICc_best) / 2);
  *    below PBENCH_FIT_EVIDENCE (10) the fit is inconclusive between the two. n^k nests n, n^2
  *    and n^3 and all but matches the others, so it is compared apart: it is named only when it
- *    beats the best fixed model by that ratio; its k is given in any case. O(1) is nested in
- *    every model too (b = 0), and AICc can prefer the simpler of two nested models by about
- *    exp(1) at most, never 10: O(1) is named when the runner-up's b is not told from 0 (its
- *    interval holds 0): no growth seen over this range.
+ *    beats the best fixed model by that ratio; its k is given in any case. A growth is named
+ *    only when its b is above 0 at the confidence, and O(1) is conclusive when the
+ *    runner-up's is not (rank() says why).
  *  - Intervals: the covariance (J'WJ)^-1 times s2, and Student's t at the confidence with n - p
  *    degrees of freedom. The rule for s2 (Birge's ratio): with sems, the reduced chi-square
  *    chi2 / (n - p) when it is above 1 (the points scatter more than their runs say; below 1
@@ -86,6 +90,11 @@ double pbench_fit_eval(int model, double k, double a, double b, double x)
 static int coefs(int model)
 {
 	return model == PBENCH_FIT_MODEL_1 ? 1 : model == PBENCH_FIT_MODEL_NK ? 3 : 2;
+}
+
+static double penalty(int p, size_t n)
+{
+	return 2.0 * p + 2.0 * p * (p + 1) / ((double)n - p - 1);
 }
 
 static double aicc(size_t n, double chi2, int p, double floor)
@@ -224,14 +233,25 @@ static void finish_one(const struct fitin *in, int model, struct onefit *f)
 	f->aicc = aicc(in->n, f->chi2, p, in->floor);
 }
 
+/* With sems, the likelihood's variances are known: QAICc = chi2 / c + 2p + 2p(p + 1) /
+ * (n - p - 1), c the overdispersion (the smallest reduced chi-square of the models, at least
+ * 1), one for every model. */
+static void known_variance(const struct fitin *in, struct onefit *fits)
+{
+	double c = INFINITY;
+
+	for (int m = PBENCH_FIT_MODEL_1; m <= PBENCH_FIT_MODEL_NK; m++)
+		if (fits[m].ok && in->n > (size_t)coefs(m))
+			c = fmin(c, fits[m].chi2 / (in->n - coefs(m)));
+	c = c > 1 ? c : 1;
+	for (int m = PBENCH_FIT_MODEL_1; m <= PBENCH_FIT_MODEL_NK; m++)
+		if (fits[m].ok)
+			fits[m].aicc = fits[m].chi2 / c + penalty(coefs(m), in->n);
+}
+
 static double t_half(double var, double s2, double tq)
 {
 	return isfinite(var) && var >= 0 ? tq * sqrt(var * s2) : NAN;
-}
-
-static double penalty(int p, size_t n)
-{
-	return 2.0 * p + 2.0 * p * (p + 1) / ((double)n - p - 1);
 }
 
 static int cmp_dbl(const void *a, const void *b)
@@ -329,37 +349,48 @@ static int check_args(const double *x, const double *y, const double *sem, size_
 }
 
 /* The best and the second best fixed model by AICc, then n^k against the best. */
+/* Is model's b above 0 at the confidence (its interval's low end)? */
+static int grows(const struct onefit *f, int model, size_t n, double confidence)
+{
+	double h;
+
+	if (model == PBENCH_FIT_MODEL_1 || !f->ok || n <= (size_t)coefs(model))
+		return 0;
+	h = t_half(f->var_b, f->s2, pbench_stats_t_quantile(confidence, n - coefs(model)));
+	return f->b - h > 0;
+}
+
+/*
+ * The best model: by AICc among O(1) and the models whose b is above 0 at the confidence (a
+ * growth not told from the noise, or a decrease, is not named: O(1) is then). The runner-up:
+ * the best of the other fixed models by AICc. n^k: named when it grows and beats the best by
+ * PBENCH_FIT_EVIDENCE. O(1) is nested in every model (b = 0), and AICc can favour the simpler
+ * of two nested models by about exp(1) at most, never 10: O(1) is conclusive when the
+ * runner-up's b is not above 0 (no growth seen over this range), else by the ratio.
+ */
 static void rank(const struct onefit *fits, size_t n, struct pbench_fit *r)
 {
-	int best = 0, second = 0;
+	const struct onefit *nk = &fits[PBENCH_FIT_MODEL_NK];
+	int best = PBENCH_FIT_MODEL_1, second = 0;
 
-	for (int m = PBENCH_FIT_MODEL_1; m <= PBENCH_FIT_MODEL_N3; m++) {
-		if (!best || fits[m].aicc < fits[best].aicc) {
-			second = best;
+	for (int m = PBENCH_FIT_MODEL_LOGN; m <= PBENCH_FIT_MODEL_N3; m++)
+		if (fits[m].aicc < fits[best].aicc && grows(&fits[m], m, n, r->confidence))
 			best = m;
-		} else if (!second || fits[m].aicc < fits[second].aicc) {
+	for (int m = PBENCH_FIT_MODEL_1; m <= PBENCH_FIT_MODEL_N3; m++)
+		if (m != best && (!second || fits[m].aicc < fits[second].aicc))
 			second = m;
-		}
-	}
 	r->model = best;
 	r->runner_up = second;
 	r->evidence_ratio = exp((fits[second].aicc - fits[best].aicc) / 2);
-	if (fits[PBENCH_FIT_MODEL_NK].ok &&
-	    exp((fits[best].aicc - fits[PBENCH_FIT_MODEL_NK].aicc) / 2) >= PBENCH_FIT_EVIDENCE) {
-		r->evidence_ratio = exp((fits[best].aicc - fits[PBENCH_FIT_MODEL_NK].aicc) / 2);
+	if (nk->ok && grows(nk, PBENCH_FIT_MODEL_NK, n, r->confidence) &&
+	    exp((fits[best].aicc - nk->aicc) / 2) >= PBENCH_FIT_EVIDENCE) {
+		r->evidence_ratio = exp((fits[best].aicc - nk->aicc) / 2);
 		r->runner_up = best;
 		r->model = PBENCH_FIT_MODEL_NK;
 	}
 	r->inconclusive = r->evidence_ratio < PBENCH_FIT_EVIDENCE;
-	/* O(1) is nested in every other model (b = 0), and AICc can favour the simpler of two
-	 * nested models by at most exp(dp) or so: never 10. O(1) is named when the runner-up's
-	 * own b is not told from 0 at the confidence (no growth seen over this range). */
-	if (best == PBENCH_FIT_MODEL_1 && r->model == PBENCH_FIT_MODEL_1) {
-		const struct onefit *ru = &fits[second];
-		double h = t_half(ru->var_b, ru->s2, pbench_stats_t_quantile(r->confidence, n - 2));
-
-		r->inconclusive = !(ru->b - h <= 0 && 0 <= ru->b + h);
-	}
+	if (r->model == PBENCH_FIT_MODEL_1)
+		r->inconclusive = r->inconclusive && grows(&fits[second], second, n, r->confidence);
 }
 
 static void fill_result(const struct fitin *in, const struct onefit *fits, struct pbench_fit *r)
@@ -439,6 +470,8 @@ int pbench_stats_fit(const double *x, const double *y, const double *sem, size_t
 		fit_nk(x, y, w, n, g, &fits[PBENCH_FIT_MODEL_NK]);
 		finish_one(&in, PBENCH_FIT_MODEL_NK, &fits[PBENCH_FIT_MODEL_NK]);
 	}
+	if (in.have_sem)
+		known_variance(&in, fits);
 	rank(fits, n, &r);
 	fill_result(&in, fits, &r);
 	free(w);

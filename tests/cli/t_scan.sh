@@ -1,0 +1,124 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# pbench stat -P/-L (issue 38): bad input, and scans of programs whose work is known
+# (tests/data/scan/work.c: constant, linear, n log n (a heap sort), quadratic, each after the
+# same start-up of about 4 ms): the right model named, b's interval around the cost of one unit
+# the program times itself ("work unit": the best of 5 timings after a warm-up), a short range
+# inconclusive, a program that slows itself half-way through the scan still linear (the points
+# are interleaved), and each output format.
+# Usage: tests/cli/t_scan.sh BUILD_DIR (alone, or through tests/cli/run.sh).
+# Last line: "cli/scan: N passed, N failed, N skipped".
+set -u
+O=${1:-build}
+. tests/cli/lib.sh
+
+W="$T/work"
+if ! cc -O2 -o "$W" tests/data/scan/work.c 2>"$T/err"; then
+	bad "build work.c" "cannot build: $(head -c 200 "$T/err")"
+	finish cli/scan
+	exit
+fi
+
+# ---- bad input: one line, exit 2, nothing run --------------------------------------------------
+usage_error "scan MIN above MAX" "^pbench: error: -P n 10 5: MIN is above MAX$" stat -P n 10 5 -- "$W" lin {n}
+usage_error "scan step 0" "invalid step '0' for -D" stat -P n 1 5 -D 0 -- "$W" lin {n}
+usage_error "scan name not in the command" "{m} is not in the command" stat -P m 1 5 -- "$W" lin {n}
+usage_error "scan too many points" "more than the 256 points a scan runs" stat -P n 1 100000 -- "$W" lin {n}
+usage_error "scan product too large" "the scan has 400 points, more than the 256" stat -P a 1 20 -P b 1 20 -- "$W" {a} {b}
+usage_error "scan -D before -P" "-D sets the step of a -P NAME MIN MAX" stat -D 2 -P n 1 5 -- "$W" lin {n}
+usage_error "scan -P without MAX" "-P n needs MIN and MAX" stat -P n 1
+usage_error "scan --geom 1" "invalid factor '1' for --geom" stat -P n 1 8 --geom 1 -- "$W" lin {n}
+usage_error "scan --log2 from 0" "a geometric scan (--log2, --geom) needs MIN above 0" stat -P n 0 8 --log2 -- "$W" lin {n}
+usage_error "scan two steps" "one step only" stat -P n 1 8 --log2 -D 2 -- "$W" lin {n}
+usage_error "scan in --prepare" "{n} in --setup, --prepare or --cleanup" stat -P n 1 8 --prepare "echo {n}" -- "$W" lin {n}
+usage_error "scan -L empty value" "-L n: an empty or too long value" stat -L n 1,,3 -- "$W" lin {n}
+usage_error "scan one point" "a scan needs 2 or more" stat -L n 7 -- "$W" lin {n}
+
+# ---- the four programs -------------------------------------------------------------------------
+# fit KIND MIN MAX PATTERN [JSON CHECK]: a scan with --log2, 20 rounds; up to 3 tries (each
+# afresh) on a VM that slows a vCPU for seconds at times.
+fit() {
+	kind=$1 lo=$2 hi=$3 pat=$4 check=${5:-True}
+	shift 5
+	f0=$fail
+	for try in 1 2 3; do
+		fail=$f0	# a failed try is not a failure yet
+		if run "scan $kind" 0 "$PB" stat -P n "$lo" "$hi" --log2 -r 20 --export-json "$T/$kind.json" "$@" -- "$W" "$kind" {n} &&
+		   has "$T/out" "$pat" && json "$T/$kind.json" "$check"; then
+			ok_after "$try" "scan $kind: $(grep -m 1 '^grows as\|^constant\|^probably' "$T/out" | cut -c 1-150)"
+			return
+		fi
+	done
+	miss "scan $kind"
+}
+unit=$("$W" unit 2000000)
+# b's interval against the unit's own timing, within 10% of the interval's ends (the unit runs
+# alone, the scan's points in pbench's prepared mode: the same CPU, not the same moment)
+fit const 1000 512000 "^constant: " 'd["fit"]["model"] == "1" and not d["fit"]["inconclusive"]'
+fit lin 1000 512000 "^grows as n: .* x n + " \
+	"d['fit']['model'] == 'n' and d['fit']['b_lo_ns'] * 0.9 <= $unit <= d['fit']['b_hi_ns'] * 1.1 and 3e6 < d['fit']['a_ns'] < 6e6"
+fit nlogn 1000 256000 "^grows as n log n: .* x n log2 n + " 'd["fit"]["model"] == "n log n" and not d["fit"]["inconclusive"]'
+fit quad 200 6400 "^grows as n^2: .* x n^2 + " \
+	"d['fit']['model'] == 'n^2' and d['fit']['b_lo_ns'] * 0.9 <= $unit / 64 <= d['fit']['b_hi_ns'] * 1.1"
+
+# ---- a range too short to tell n from n log n ----------------------------------------------------
+f0=$fail
+for try in 1 2 3; do
+	fail=$f0
+	if run "scan short range" 0 "$PB" stat -P n 64000 96000 --geom 1.1 -r 20 -- "$W" nlogn {n} &&
+	   has "$T/out" "inconclusive between O(n\( log n\)*) and O(n\( log n\)*) over n 64000-93702: " &&
+	   has "$T/out" "a scan up to about [0-9]* would tell them apart"; then
+		ok_after "$try" "scan short range: inconclusive, and the range that would tell"
+		break
+	fi
+	[ "$try" -eq 3 ] && miss "scan short range"
+done
+
+# ---- a drift half-way: the points are interleaved, so the fit stays linear ---------------------------
+# The program runs twice as slowly once 0.8 s have passed since its first run (the scan takes
+# about 1.8 s): in the order of the points, the larger half would be the slow one, and the
+# curve would bend up (n^k with k above 1).
+f0=$fail
+for try in 1 2 3; do
+	fail=$f0
+	rm -f "$T/drift"
+	if run "scan drift" 0 env WORK_DRIFT_FILE="$T/drift" WORK_DRIFT_S=0.8 "$PB" stat -P n 1000 512000 --log2 -r 20 --export-json "$T/drift.json" -- "$W" drift {n} &&
+	   json "$T/drift.json" 'd["fit"]["model"] == "n" and d["fit"]["k_lo"] <= 1 <= d["fit"]["k_hi"]' &&
+	   [ -s "$T/drift" ]; then
+		ok_after "$try" "scan drift: still linear ($(grep -m 1 '^grows' "$T/out" | cut -c 1-80))"
+		break
+	fi
+	[ "$try" -eq 3 ] && miss "scan drift"
+done
+
+# ---- outputs, -L, two parameters, the workload ---------------------------------------------------
+if run "scan outputs" 0 "$PB" stat -L n 1000,4000,16000,64000 -r 5 --export-csv "$T/s.csv" --export-markdown "$T/s.md" --plot "$T/s.svg" -- "$W" lin {n} &&
+   line 1 "$T/s.csv" "^n,mean_ns,median_ns,sem_ns,ci_lo_ns,ci_hi_ns,runs$" &&
+   line 5 "$T/s.csv" "^64000,[0-9.e+]*,[0-9.e+]*,[0-9.e+]*,[0-9.e+]*,[0-9.e+]*,5$" &&
+   has "$T/s.md" "^| n | mean_ns | median_ns" && has "$T/s.md" "^| 16000 | " &&
+   has "$T/s.svg" "</svg>" && has "$T/s.svg" "<polyline" && has "$T/s.svg" "<title>n=64000: "; then
+	ok "scan outputs: CSV, Markdown, the plot"
+else
+	miss "scan outputs"
+fi
+if run "scan json" 0 "$PB" stat -P n 1000 8000 --log2 -r 5 --json -- "$W" lin {n} &&
+   json "$T/out" 'd["schema"] == "pbench-scan/1" and d["parameters"] == ["n"] and len(d["points"]) == 4 and d["points"][3]["values"]["n"] == 8000 and d["points"][0]["runs"] == 5 and "words" in d["fit"]'; then
+	ok "scan --json"
+else
+	miss "scan --json"
+fi
+if run "scan two parameters" 0 "$PB" stat -L a 1,2 -P b 10 30 -D 10 -r 3 -- "$W" lin "{a}{b}" &&
+   has "$T/out" "^scan of several parameters: 6 points" && has "$T/out" "^  a=2,b=30 " &&
+   has "$T/out" "^fit: one parameter at a time"; then
+	ok "scan two parameters: the product"
+else
+	miss "scan two parameters"
+fi
+if run "scan workload" 0 "$PB" stat --workload xor -P iterations 1000000 8000000 --log2 -r 5 &&
+   has "$T/out" "^  iterations=8000000 " && has "$T/out" "^grows as n\|inconclusive"; then
+	ok "scan the workload's --iterations"
+else
+	miss "scan workload"
+fi
+
+finish cli/scan
