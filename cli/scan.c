@@ -297,15 +297,27 @@ static void point_name(const struct cli_scan *s, int i, char *buf, size_t len)
 
 /* ---- the contest of the points ---------------------------------------------------------------- */
 
-struct scan_run {
-	struct cli_scan *s;
-	const struct pbench_runs_opts *ro;
-	struct pbench_contest *c;
-	struct pbench_contest_info ci;
+/* One command of the scan (stat: one; compare: each side), at every point. */
+struct scan_side {
+	const char *name;		/* compare's label of the side (stat: NULL) */
+	char *const *argv;		/* NULL: the workload */
 	struct pbench_summary sum[CLI_SCAN_MAX_POINTS];
 	int have[CLI_SCAN_MAX_POINTS];
 	struct pbench_fit fit;
 	int fitted;			/* 1: one parameter, fit computed */
+	/* sides after the first: its time over the first's at each point (geometric means,
+	 * Welch on the logs), NaN when not measured */
+	double ratio[CLI_SCAN_MAX_POINTS], ratio_lo[CLI_SCAN_MAX_POINTS],
+	       ratio_hi[CLI_SCAN_MAX_POINTS];
+};
+
+struct scan_run {
+	struct cli_scan *s;
+	struct pbench_contest *c;
+	struct pbench_contest_info ci;
+	int nsides;
+	struct scan_side side[CLI_RUN_MAX_SIDES];
+	int workload;			/* without a command */
 	double confidence;
 };
 
@@ -317,11 +329,9 @@ static void scan_progress(const struct pbench_contest_progress *p, void *arg)
 		     !cli_contest_progress_text(p, line, sizeof(line)) ? line : NULL, 1);
 }
 
-static void contest_opts(const struct scan_run *sr, const struct cli_run *run,
-			 struct pbench_contest_opts *co)
+static void contest_opts(const struct scan_run *sr, const struct pbench_runs_opts *ro,
+			 const struct cli_run *run, struct pbench_contest_opts *co)
 {
-	const struct pbench_runs_opts *ro = sr->ro;
-
 	co->mode = ro->mode;
 	co->cpu = ro->cpu;
 	co->warmup_ms = ro->warmup_ms;
@@ -337,30 +347,40 @@ static void contest_opts(const struct scan_run *sr, const struct cli_run *run,
 	co->min_rounds = co->max_rounds = ro->runs;
 	co->max_time_s = ro->max_time_s > 0 ? ro->max_time_s * sr->s->npoints : 0;
 	co->confidence = sr->confidence;
+	co->flags |= ro->flags & PBENCH_RUNS_REPROBE ? PBENCH_CONTEST_REPROBE : 0;
+}
+
+/* What every scan's contest has: the points compared to nothing (a fixed number of rounds),
+ * their outputs not compared (each point does other work), stopped by Ctrl-C. */
+static void scan_flags(struct pbench_contest_opts *co)
+{
 	co->flags |= PBENCH_CONTEST_SIGNALS | PBENCH_CONTEST_PRIORITY_CACHE |
 		     PBENCH_CONTEST_NO_CHECK | PBENCH_CONTEST_FULL_BUDGET;
-	co->flags |= ro->flags & PBENCH_RUNS_REPROBE ? PBENCH_CONTEST_REPROBE : 0;
+	co->reference = 0;
 	co->stop = cli_stop;
 	co->resumed = cli_stop_resumed();
 	co->text_width = cli_term_width(stdout);
 }
 
-/* Point i as an entrant: its command with {NAME} put in, or the workload's iterations. */
-static int add_point(struct scan_run *sr, int i)
+/* Point i of side k as an entrant: its command with {NAME} put in, or the workload's
+ * iterations. Entrant i * nsides + k. */
+static int add_point(struct scan_run *sr, int i, int k)
 {
 	struct pbench_contest_entrant e = PBENCH_CONTEST_ENTRANT_INIT;
-	char *const *argv = sr->ro->argv;
-	char name[256], **words = NULL;
+	char *const *argv = sr->side[k].argv;
+	char name[320], pname[256], **words = NULL;
 	int n = 0, err;
 
-	point_name(sr->s, i, name, sizeof(name));
+	point_name(sr->s, i, pname, sizeof(pname));
+	snprintf(name, sizeof(name), "%s%s%s", sr->side[k].name ? sr->side[k].name : "",
+		 sr->side[k].name ? " " : "", pname);
 	e.name = name;
 	if (argv) {
 		while (argv[n])
 			n++;
 		words = calloc(n + 1, sizeof(*words));
-		for (int k = 0; words && k < n; k++)
-			if (!(words[k] = substitute(sr->s, i, argv[k])))
+		for (int w = 0; words && w < n; w++)
+			if (!(words[w] = substitute(sr->s, i, argv[w])))
 				n = -1;
 		if (!words || n < 0) {
 			cli_error("out of memory");
@@ -371,7 +391,7 @@ static int add_point(struct scan_run *sr, int i)
 	} else {
 		double v = value_at(sr->s, i, 0);
 
-		e.workload = sr->ro->workload;
+		e.workload = sr->workload;
 		if (!whole(v) || v < 1) {
 			cli_error("--iterations %.15g (%s): the workload's iterations are whole "
 				  "numbers from 1", v, name);
@@ -384,42 +404,89 @@ static int add_point(struct scan_run *sr, int i)
 	if (err < 0)
 		cli_error("%s: %s", name, pbench_strerror(err));
 out:
-	for (int k = 0; words && k < n; k++)
-		free(words[k]);
+	for (int w = 0; words && w < n; w++)
+		free(words[w]);
 	free(words);
 	return err < 0 ? -1 : 0;
 }
 
-static void collect(struct scan_run *sr)
+/* Side b's time over side a's at entrant pair (ia, ib): Welch on the logs of the runs. */
+static void ratio_at(struct scan_run *sr, int ia, int ib, double *r, double *lo, double *hi)
+{
+	const struct pbench_runs *ra = pbench_contest_runs(sr->c, ia), *rb = pbench_contest_runs(sr->c, ib);
+	double *a = calloc(2 * 10000, sizeof(double)), *b = a ? a + 10000 : NULL;
+	struct pbench_stats_opts so = PBENCH_STATS_OPTS_INIT;
+	struct pbench_welch w = { .size = sizeof(w) };
+	size_t na = 0, nb = 0;
+
+	*r = *lo = *hi = NAN;
+	for (int j = 0; a && ra && na < 10000; j++) {
+		struct pbench_run run = { .size = sizeof(run) };
+
+		if (pbench_runs_get(ra, 0, j, &run))
+			break;
+		if (!run.timed_out && run.ns > 0)
+			a[na++] = (double)run.ns;
+	}
+	for (int j = 0; b && rb && nb < 10000; j++) {
+		struct pbench_run run = { .size = sizeof(run) };
+
+		if (pbench_runs_get(rb, 0, j, &run))
+			break;
+		if (!run.timed_out && run.ns > 0)
+			b[nb++] = (double)run.ns;
+	}
+	so.ci_level = sr->confidence;
+	so.flags = PBENCH_STATS_LOG;
+	if (a && !pbench_stats_welch(b, nb, a, na, &so, &w)) {
+		*r = w.ratio;
+		*lo = w.ratio_lo;
+		*hi = w.ratio_hi;
+	}
+	free(a);
+}
+
+static void collect_side(struct scan_run *sr, int k)
 {
 	double x[CLI_SCAN_MAX_POINTS], y[CLI_SCAN_MAX_POINTS], sem[CLI_SCAN_MAX_POINTS];
+	struct scan_side *sd = &sr->side[k];
 	size_t m = 0;
 
 	for (int i = 0; i < sr->s->npoints; i++) {
-		sr->sum[i].size = sizeof(sr->sum[i]);
-		sr->have[i] = !pbench_contest_summary(sr->c, i, &sr->sum[i]);
-		if (!sr->have[i])
+		sd->sum[i].size = sizeof(sd->sum[i]);
+		sd->have[i] = !pbench_contest_summary(sr->c, i * sr->nsides + k, &sd->sum[i]);
+		sd->ratio[i] = sd->ratio_lo[i] = sd->ratio_hi[i] = NAN;
+		if (k)
+			ratio_at(sr, i * sr->nsides, i * sr->nsides + k, &sd->ratio[i],
+				 &sd->ratio_lo[i], &sd->ratio_hi[i]);
+		if (!sd->have[i])
 			continue;
 		x[m] = value_at(sr->s, i, 0);
-		y[m] = sr->sum[i].mean;
-		sem[m++] = sr->sum[i].sem;
+		y[m] = sd->sum[i].mean;
+		sem[m++] = sd->sum[i].sem;
 	}
-	sr->fit.size = sizeof(sr->fit);
-	sr->fitted = sr->s->np == 1 && !pbench_stats_fit(x, y, sem, m, sr->confidence, &sr->fit);
-	if (sr->s->np == 1 && !sr->fitted)
+	sd->fit.size = sizeof(sd->fit);
+	sd->fitted = sr->s->np == 1 && !pbench_stats_fit(x, y, sem, m, sr->confidence, &sd->fit);
+	if (sr->s->np == 1 && !sd->fitted)
 		cli_warn("no fit: %s", pbench_strerror(-EINVAL));
+}
+
+static void collect(struct scan_run *sr)
+{
+	for (int k = 0; k < sr->nsides; k++)
+		collect_side(sr, k);
 }
 
 static int scan_write(void *arg, int fmt, FILE *f);
 
-static int scan_measure(struct scan_run *sr, const struct cli_run *run, struct cli_out *out)
+static int scan_measure(struct scan_run *sr, struct pbench_contest_opts co, struct cli_out *out)
 {
-	struct pbench_contest_opts co = PBENCH_CONTEST_OPTS_INIT;
-	struct cli_progress prog = { "stat", cli_term_color(stderr), 0 };
+	struct cli_progress prog = { sr->nsides > 1 ? "compare" : "stat", cli_term_color(stderr),
+				     0 };
 	char why[640];
 	int err, rc = EXIT_OK, kind;
 
-	contest_opts(sr, run, &co);
+	scan_flags(&co);
 	if (isatty(STDERR_FILENO)) {
 		co.progress = scan_progress;
 		co.progress_arg = &prog;
@@ -429,8 +496,9 @@ static int scan_measure(struct scan_run *sr, const struct cli_run *run, struct c
 		return cli_event_error(err) || err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	for (int i = 0; i < sr->s->npoints; i++)
-		if (add_point(sr, i))
-			return EXIT_USAGE;
+		for (int k = 0; k < sr->nsides; k++)
+			if (add_point(sr, i, k))
+				return EXIT_USAGE;
 	fflush(stdout);
 	err = pbench_contest_run(sr->c);
 	snprintf(why, sizeof(why), "%s", pbench_strerror(err));
@@ -452,6 +520,7 @@ static int scan_measure(struct scan_run *sr, const struct cli_run *run, struct c
 int cli_scan_stat(struct cli_scan *s, const struct pbench_runs_opts *ro, struct cli_run *run,
 		  struct cli_out *out)
 {
+	struct pbench_contest_opts co = PBENCH_CONTEST_OPTS_INIT;
 	struct scan_run *sr;
 	int rc;
 
@@ -473,11 +542,14 @@ int cli_scan_stat(struct cli_scan *s, const struct pbench_runs_opts *ro, struct 
 		return EXIT_RUNTIME;
 	}
 	sr->s = s;
-	sr->ro = ro;
+	sr->nsides = 1;
+	sr->side[0].argv = ro->argv;
+	sr->workload = ro->workload;
 	sr->confidence = PBENCH_STATS_DEFAULT_CONFIDENCE;
+	contest_opts(sr, ro, run, &co);
 	rc = cli_out_open(out);
 	if (!rc)
-		rc = cli_out_close(out, 1, scan_measure(sr, run, out));
+		rc = cli_out_close(out, 1, scan_measure(sr, co, out));
 	pbench_contest_free(sr->c);
 	free(sr);
 	return rc;
@@ -524,9 +596,10 @@ static const char *g_words(const struct pbench_fit *f, int model, double k, char
 }
 
 /* The fit in words, one paragraph (no newline at its end). */
-static void fit_words(const struct scan_run *sr, char *out, size_t len)
+static void fit_words(const struct scan_run *sr, const struct scan_side *sd, char *out,
+		      size_t len)
 {
-	const struct pbench_fit *f = &sr->fit;
+	const struct pbench_fit *f = &sd->fit;
 	const struct cli_scan_param *p = &sr->s->p[0];
 	char b[32], lo[32], hi[32], a[32], g[32], r[40], top[40];
 	size_t at;
@@ -570,39 +643,58 @@ static void fit_words(const struct scan_run *sr, char *out, size_t len)
 	}
 }
 
-static void write_text(const struct scan_run *sr, FILE *f)
+static void text_side(const struct scan_run *sr, const struct scan_side *sd, FILE *f)
 {
 	const struct cli_scan *s = sr->s;
 	char m[32], lo[32], hi[32], line[1024];
 
-	fprintf(f, "scan of %s: %d points, %ld rounds, the points in a fresh random order each "
-		"round (seed %llu), %.1f s\n\n", s->np == 1 ? s->p[0].name : "several parameters",
-		s->npoints, sr->ci.rounds, (unsigned long long)sr->ci.seed, sr->ci.elapsed_s);
-	fprintf(f, "  %-24s %12s   %-28s %5s\n", "point", "mean", "interval of the mean", "runs");
+	fprintf(f, "  %-24s %12s   %-28s %5s%s\n", "point", "mean", "interval of the mean", "runs",
+		sd != sr->side ? "   over the first" : "");
 	for (int i = 0; i < s->npoints; i++) {
 		char name[256], iv[80];
 
 		point_name(s, i, name, sizeof(name));
-		if (!sr->have[i]) {
+		if (!sd->have[i]) {
 			fprintf(f, "  %-24s %12s\n", name, "n/a");
 			continue;
 		}
-		snprintf(iv, sizeof(iv), "%s - %s (%.4g%%)", fmt_ns(lo, sizeof(lo), sr->sum[i].ci_lo),
-			 fmt_ns(hi, sizeof(hi), sr->sum[i].ci_hi), 100 * sr->sum[i].ci_level);
-		fprintf(f, "  %-24s %12s   %-28s %5zu\n", name, fmt_ns(m, sizeof(m), sr->sum[i].mean),
-			iv, sr->sum[i].n);
+		snprintf(iv, sizeof(iv), "%s - %s (%.4g%%)", fmt_ns(lo, sizeof(lo), sd->sum[i].ci_lo),
+			 fmt_ns(hi, sizeof(hi), sd->sum[i].ci_hi), 100 * sd->sum[i].ci_level);
+		fprintf(f, "  %-24s %12s   %-28s %5zu", name, fmt_ns(m, sizeof(m), sd->sum[i].mean),
+			iv, sd->sum[i].n);
+		if (sd != sr->side && isfinite(sd->ratio[i]))
+			fprintf(f, "   %.3fx (%.3f-%.3f)", sd->ratio[i], sd->ratio_lo[i],
+				sd->ratio_hi[i]);
+		fprintf(f, "\n");
 	}
-	if (!sr->fitted) {
+	if (!sd->fitted) {
 		fprintf(f, "\nfit: %s\n", s->np == 1 ? "n/a" : "one parameter at a time (n/a with "
 			"several)");
 		return;
 	}
-	fit_words(sr, line, sizeof(line));
+	fit_words(sr, sd, line, sizeof(line));
 	fprintf(f, "\n%s\n", line);
-	if (sr->fit.model != PBENCH_FIT_MODEL_NONE)
+	if (sd->fit.model != PBENCH_FIT_MODEL_NONE)
 		fprintf(f, "fit: residual %.3g%% of the mean, reduced chi-square %.3g, n^k's power "
-			"%.3g (%.3g-%.3g), %zu points\n", sr->fit.residual_pct, sr->fit.chi2_red,
-			sr->fit.k, sr->fit.k_lo, sr->fit.k_hi, sr->fit.n);
+			"%.3g (%.3g-%.3g), %zu points\n", sd->fit.residual_pct, sd->fit.chi2_red,
+			sd->fit.k, sd->fit.k_lo, sd->fit.k_hi, sd->fit.n);
+}
+
+static void write_text(const struct scan_run *sr, FILE *f)
+{
+	const struct cli_scan *s = sr->s;
+
+	fprintf(f, "scan of %s: %d points%s, %ld rounds, the %s in a fresh random order each "
+		"round (seed %llu), %.1f s\n", s->np == 1 ? s->p[0].name : "several parameters",
+		s->npoints, sr->nsides > 1 ? " for each command" : "", sr->ci.rounds,
+		sr->nsides > 1 ? "commands at every point" : "points",
+		(unsigned long long)sr->ci.seed, sr->ci.elapsed_s);
+	for (int k = 0; k < sr->nsides; k++) {
+		if (sr->nsides > 1)
+			fprintf(f, "\n%s:", sr->side[k].name);
+		fprintf(f, "\n");
+		text_side(sr, &sr->side[k], f);
+	}
 }
 
 static void json_num(FILE *f, const char *key, double v, int comma)
@@ -627,16 +719,16 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void write_json_fit(const struct scan_run *sr, FILE *f)
+static void write_json_fit(const struct scan_run *sr, const struct scan_side *sd, FILE *f)
 {
-	const struct pbench_fit *x = &sr->fit;
+	const struct pbench_fit *x = &sd->fit;
 	char words[1024];
 
-	if (!sr->fitted) {
+	if (!sd->fitted) {
 		fprintf(f, "  \"fit\": null\n");
 		return;
 	}
-	fit_words(sr, words, sizeof(words));
+	fit_words(sr, sd, words, sizeof(words));
 	fprintf(f, "  \"fit\": {\"model\": ");
 	json_str(f, pbench_fit_model_name(x->model));
 	fprintf(f, ", \"runner_up\": ");
@@ -667,6 +759,43 @@ static void write_json_fit(const struct scan_run *sr, FILE *f)
 	fprintf(f, "}\n");
 }
 
+/* The points of side sd and its fit: "points": [...], "fit": {...} */
+static void json_side(const struct scan_run *sr, const struct scan_side *sd, FILE *f)
+{
+	const struct cli_scan *s = sr->s;
+
+	fprintf(f, "  \"points\": [\n");
+	for (int i = 0; i < s->npoints; i++) {
+		const struct pbench_summary *m = &sd->sum[i];
+
+		fprintf(f, "    {\"values\": {");
+		for (int k = 0; k < s->np; k++) {
+			fprintf(f, "%s", k ? ", " : "");
+			json_str(f, s->p[k].name);
+			fprintf(f, ": %.15g", value_at(s, i, k));
+		}
+		fprintf(f, "}, \"runs\": %zu, ", sd->have[i] ? m->n : 0);
+		json_num(f, "mean_ns", sd->have[i] ? m->mean : NAN, 1);
+		json_num(f, "median_ns", sd->have[i] ? m->median : NAN, 1);
+		json_num(f, "sem_ns", sd->have[i] ? m->sem : NAN, 1);
+		json_num(f, "ci_lo_ns", sd->have[i] ? m->ci_lo : NAN, 1);
+		json_num(f, "ci_hi_ns", sd->have[i] ? m->ci_hi : NAN, 1);
+		json_num(f, "ci_level", sd->have[i] ? m->ci_level : NAN, 1);
+		if (sd != sr->side) {
+			json_num(f, "ratio", sd->ratio[i], 1);
+			json_num(f, "ratio_lo", sd->ratio_lo[i], 1);
+			json_num(f, "ratio_hi", sd->ratio_hi[i], 1);
+		}
+		fprintf(f, "\"outliers\": %zu}%s\n", sd->have[i] ? m->outliers_low_mild +
+			m->outliers_low_severe + m->outliers_high_mild + m->outliers_high_severe : 0,
+			i + 1 < s->npoints ? "," : "");
+	}
+	fprintf(f, "  ],\n");
+	write_json_fit(sr, sd, f);
+}
+
+/* One parameter set's document: "points" and "fit" at the top (stat), or one object of
+ * each in "sides" (compare: the first is the one the ratios are over). */
 static void write_json(const struct scan_run *sr, FILE *f)
 {
 	const struct cli_scan *s = sr->s;
@@ -676,30 +805,22 @@ static void write_json(const struct scan_run *sr, FILE *f)
 		fprintf(f, "%s", k ? ", " : "");
 		json_str(f, s->p[k].name);
 	}
-	fprintf(f, "],\n  \"rounds\": %ld, \"seed\": %llu, \"order\": \"interleaved\",\n"
-		"  \"points\": [\n", sr->ci.rounds, (unsigned long long)sr->ci.seed);
-	for (int i = 0; i < s->npoints; i++) {
-		const struct pbench_summary *m = &sr->sum[i];
-
-		fprintf(f, "    {\"values\": {");
-		for (int k = 0; k < s->np; k++) {
-			fprintf(f, "%s", k ? ", " : "");
-			json_str(f, s->p[k].name);
-			fprintf(f, ": %.15g", value_at(s, i, k));
+	fprintf(f, "],\n  \"rounds\": %ld, \"seed\": %llu, \"order\": \"interleaved\", "
+		"\"confidence\": %g,\n", sr->ci.rounds, (unsigned long long)sr->ci.seed,
+		sr->confidence);
+	if (sr->nsides == 1) {
+		json_side(sr, sr->side, f);
+	} else {
+		fprintf(f, "  \"sides\": [\n");
+		for (int k = 0; k < sr->nsides; k++) {
+			fprintf(f, "  {\"name\": ");
+			json_str(f, sr->side[k].name);
+			fprintf(f, ",\n");
+			json_side(sr, &sr->side[k], f);
+			fprintf(f, "  }%s\n", k + 1 < sr->nsides ? "," : "");
 		}
-		fprintf(f, "}, \"runs\": %zu, ", sr->have[i] ? m->n : 0);
-		json_num(f, "mean_ns", sr->have[i] ? m->mean : NAN, 1);
-		json_num(f, "median_ns", sr->have[i] ? m->median : NAN, 1);
-		json_num(f, "sem_ns", sr->have[i] ? m->sem : NAN, 1);
-		json_num(f, "ci_lo_ns", sr->have[i] ? m->ci_lo : NAN, 1);
-		json_num(f, "ci_hi_ns", sr->have[i] ? m->ci_hi : NAN, 1);
-		json_num(f, "ci_level", sr->have[i] ? m->ci_level : NAN, 1);
-		fprintf(f, "\"outliers\": %zu}%s\n", sr->have[i] ? m->outliers_low_mild +
-			m->outliers_low_severe + m->outliers_high_mild + m->outliers_high_severe : 0,
-			i + 1 < s->npoints ? "," : "");
+		fprintf(f, "  ]\n");
 	}
-	fprintf(f, "  ],\n");
-	write_json_fit(sr, f);
 	fprintf(f, "}\n");
 }
 
@@ -707,36 +828,44 @@ static void write_table(const struct scan_run *sr, FILE *f, int md)
 {
 	const struct cli_scan *s = sr->s;
 	const char *sep = md ? " | " : ",";
+	int cmd = sr->nsides > 1;
 
-	fprintf(f, "%s", md ? "| " : "");
+	fprintf(f, "%s%s", md ? "| " : "", cmd ? "command" : "");
+	fprintf(f, "%s", cmd ? sep : "");
 	for (int k = 0; k < s->np; k++)
 		fprintf(f, "%s%s", s->p[k].name, sep);
 	fprintf(f, "mean_ns%smedian_ns%ssem_ns%sci_lo_ns%sci_hi_ns%sruns%s\n", sep, sep, sep, sep,
 		sep, md ? " |" : "");
-	if (md) {
-		for (int k = 0; k < s->np + 6; k++)
-			fprintf(f, "|---");
-		fprintf(f, "|\n");
-	}
-	for (int i = 0; i < s->npoints; i++) {
-		const struct pbench_summary *m = &sr->sum[i];
+	for (int k = 0; md && k < s->np + 6 + cmd; k++)
+		fprintf(f, "|---%s", k + 1 == s->np + 6 + cmd ? "|\n" : "");
+	for (int k = 0; k < sr->nsides; k++) {
+		const struct scan_side *sd = &sr->side[k];
 
-		fprintf(f, "%s", md ? "| " : "");
-		for (int k = 0; k < s->np; k++)
-			fprintf(f, "%.15g%s", value_at(s, i, k), sep);
-		if (sr->have[i])
-			fprintf(f, "%.6g%s%.6g%s%.4g%s%.6g%s%.6g%s%zu%s\n", m->mean, sep, m->median, sep,
-				m->sem, sep, m->ci_lo, sep, m->ci_hi, sep, m->n, md ? " |" : "");
-		else
-			fprintf(f, "%s%s%s%s%s%s%s%s%s%s0%s\n", md ? "n/a" : "", sep, md ? "n/a" : "",
-				sep, md ? "n/a" : "", sep, md ? "n/a" : "", sep, md ? "n/a" : "", sep,
-				md ? " |" : "");
+		for (int i = 0; i < s->npoints; i++) {
+			const struct pbench_summary *m = &sd->sum[i];
+			const char *na = md ? "n/a" : "";
+
+			fprintf(f, "%s", md ? "| " : "");
+			if (cmd)
+				fprintf(f, "%s%s", sd->name, sep);
+			for (int p = 0; p < s->np; p++)
+				fprintf(f, "%.15g%s", value_at(s, i, p), sep);
+			if (sd->have[i])
+				fprintf(f, "%.6g%s%.6g%s%.4g%s%.6g%s%.6g%s%zu%s\n", m->mean, sep,
+					m->median, sep, m->sem, sep, m->ci_lo, sep, m->ci_hi, sep, m->n,
+					md ? " |" : "");
+			else
+				fprintf(f, "%s%s%s%s%s%s%s%s%s%s0%s\n", na, sep, na, sep, na, sep, na, sep,
+					na, sep, md ? " |" : "");
+		}
 	}
-	if (md && sr->fitted) {
+	for (int k = 0; md && k < sr->nsides; k++) {
 		char words[1024];
 
-		fit_words(sr, words, sizeof(words));
-		fprintf(f, "\n%s\n", words);
+		if (!sr->side[k].fitted)
+			continue;
+		fit_words(sr, &sr->side[k], words, sizeof(words));
+		fprintf(f, "\n%s%s%s\n", cmd ? sr->side[k].name : "", cmd ? ": " : "", words);
 	}
 }
 
@@ -831,6 +960,49 @@ static void curve(FILE *f, const struct axis *ax, const struct axis *ay, int mod
 	fprintf(f, "\"/>\n");
 }
 
+static const char *const colors[] = { "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
+				       "#e377c2", "#7f7f7f", "#17becf" };
+
+/* Side k's points with their intervals, its fit and (one side only) the runner-up. */
+static void svg_side(const struct scan_run *sr, int k, const struct axis *ax,
+		     const struct axis *ay, FILE *f)
+{
+	const struct scan_side *sd = &sr->side[k];
+	const struct cli_scan *s = sr->s;
+	char style[80];
+	int y = MT + 14 + 14 * k * (sr->nsides > 1 ? 1 : 2);
+
+	snprintf(style, sizeof(style), "stroke=\"%s\" stroke-width=\"2\"", colors[k]);
+	if (sd->fitted && sd->fit.model != PBENCH_FIT_MODEL_NONE) {
+		curve(f, ax, ay, sd->fit.model, sd->fit.k, sd->fit.a, sd->fit.b, style);
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"%s\">", ML + 10, y,
+			colors[k]);
+		if (sd->name)
+			fprintf(f, "%s: ", sd->name);
+		fprintf(f, "fit O(%s)</text>\n", pbench_fit_model_name(sd->fit.model));
+		if (sr->nsides == 1) {
+			curve(f, ax, ay, sd->fit.runner_up, sd->fit.runner_k, sd->fit.runner_a,
+			      sd->fit.runner_b, "stroke=\"#d62728\" stroke-dasharray=\"5,4\"");
+			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#d62728\">"
+				"runner-up: O(%s)</text>\n", ML + 10, y + 14,
+				pbench_fit_model_name(sd->fit.runner_up));
+		}
+	}
+	for (int i = 0; i < s->npoints; i++) {
+		double x, y0, y1;
+
+		if (!sd->have[i])
+			continue;
+		x = to_px(ax, value_at(s, i, 0));
+		y0 = to_px(ay, fmax(sd->sum[i].ci_lo, ay->lo));
+		y1 = to_px(ay, sd->sum[i].ci_hi);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
+			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s=%.15g: %.6g ns"
+			"</title></circle>\n", x, y0, x, y1, x, to_px(ay, sd->sum[i].mean), colors[k],
+			s->p[0].name, value_at(s, i, 0), sd->sum[i].mean);
+	}
+}
+
 static void write_svg(const struct scan_run *sr, FILE *f)
 {
 	const struct cli_scan *s = sr->s;
@@ -839,20 +1011,21 @@ static void write_svg(const struct scan_run *sr, FILE *f)
 	char words[1024] = "", esc[2048];
 	size_t e = 0;
 
-	for (int i = 0; i < s->npoints; i++) {
-		if (!sr->have[i])
-			continue;
-		xlo = fmin(xlo, value_at(s, i, 0));
-		xhi = fmax(xhi, value_at(s, i, 0));
-		ylo = fmin(ylo, sr->sum[i].ci_lo);
-		yhi = fmax(yhi, sr->sum[i].ci_hi);
-	}
+	for (int k = 0; k < sr->nsides; k++)
+		for (int i = 0; i < s->npoints; i++) {
+			if (!sr->side[k].have[i])
+				continue;
+			xlo = fmin(xlo, value_at(s, i, 0));
+			xhi = fmax(xhi, value_at(s, i, 0));
+			ylo = fmin(ylo, sr->side[k].sum[i].ci_lo);
+			yhi = fmax(yhi, sr->side[k].sum[i].ci_hi);
+		}
 	if (!isfinite(xlo))
 		xlo = 1, xhi = 2, ylo = 1, yhi = 2;
 	axis_set(&ax, xlo, xhi, ML, PW - MR);
 	axis_set(&ay, ylo > 0 ? ylo : 0, yhi, PH - MB, MT);
-	if (sr->fitted)
-		fit_words(sr, words, sizeof(words));
+	if (sr->nsides == 1 && sr->side[0].fitted)
+		fit_words(sr, sr->side, words, sizeof(words));
 	for (const char *c = words; *c && e + 8 < sizeof(esc); c++)
 		e += *c == '<' ? (size_t)snprintf(esc + e, 5, "&lt;") : *c == '&' ?
 		     (size_t)snprintf(esc + e, 6, "&amp;") : (esc[e] = *c, 1);
@@ -867,29 +1040,8 @@ static void write_svg(const struct scan_run *sr, FILE *f)
 	ticks(f, &ay, 1, 1);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">%s</text>\n",
 		(ML + PW - MR) / 2, PH - 12, s->p[0].name);
-	if (sr->fitted && sr->fit.model != PBENCH_FIT_MODEL_NONE) {
-		curve(f, &ax, &ay, sr->fit.model, sr->fit.k, sr->fit.a, sr->fit.b,
-		      "stroke=\"#1f77b4\" stroke-width=\"2\"");
-		curve(f, &ax, &ay, sr->fit.runner_up, sr->fit.runner_k, sr->fit.runner_a,
-		      sr->fit.runner_b, "stroke=\"#d62728\" stroke-dasharray=\"5,4\"");
-		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#1f77b4\">fit: O(%s)</text>"
-			"<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#d62728\">runner-up: O(%s)"
-			"</text>\n", ML + 10, MT + 14, pbench_fit_model_name(sr->fit.model), ML + 10,
-			MT + 28, pbench_fit_model_name(sr->fit.runner_up));
-	}
-	for (int i = 0; i < s->npoints; i++) {
-		double x, y0, y1;
-
-		if (!sr->have[i])
-			continue;
-		x = to_px(&ax, value_at(s, i, 0));
-		y0 = to_px(&ay, fmax(sr->sum[i].ci_lo, ay.lo));
-		y1 = to_px(&ay, sr->sum[i].ci_hi);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
-			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"><title>%s=%.15g: %.6g ns</title>"
-			"</circle>\n", x, y0, x, y1, x, to_px(&ay, sr->sum[i].mean), s->p[0].name,
-			value_at(s, i, 0), sr->sum[i].mean);
-	}
+	for (int k = 0; k < sr->nsides; k++)
+		svg_side(sr, k, &ax, &ay, f);
 	fprintf(f, "</svg>\n");
 }
 
