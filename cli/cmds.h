@@ -175,6 +175,11 @@ int cli_scan_option(struct cli_scan *s, int c, const char *arg);
 /* Lay the points out, run them interleaved, report: the exit code (EXIT_USAGE said). */
 int cli_scan_stat(struct cli_scan *s, const struct pbench_runs_opts *ro, struct cli_run *run,
 		  struct cli_out *out);
+/* compare's: its contest options (co, made by its options), the sides' argv and names (NULL:
+ * the command's line), each side at every point: the exit code. */
+int cli_scan_compare(struct cli_scan *s, const struct pbench_contest_opts *co, char **argv[],
+		     int nsides, const char *const *names, const char *const *lines,
+		     struct cli_run *run, struct cli_out *out);
 
 /* The outputs of every command, one convention (hyperfine's): cli_out, in HACKING.md. */
 enum cli_format { CLI_FMT_JSON = PBENCH_REPORT_FORMAT_JSON, CLI_FMT_CSV = PBENCH_REPORT_FORMAT_CSV,

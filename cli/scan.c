@@ -1064,3 +1064,43 @@ static int scan_write(void *arg, int fmt, FILE *f)
 	}
 	return ferror(f) ? -EIO : 0;
 }
+
+int cli_scan_compare(struct cli_scan *s, const struct pbench_contest_opts *co, char **argv[],
+		     int nsides, const char *const *names, const char *const *lines,
+		     struct cli_run *run, struct cli_out *out)
+{
+	struct pbench_contest_opts sco = *co;
+	struct scan_run *sr;
+	int rc;
+
+	for (int k = 0; k < nsides; k++)
+		if (expand(s, argv[k], run))
+			return EXIT_USAGE;
+	if (!nsides || co->order == PBENCH_CONTEST_ORDER_DUET || run->memory_runs ||
+	    s->npoints * nsides > CLI_SCAN_MAX_POINTS) {
+		cli_error("a scan compares commands (not a baseline, a duet, the workloads or --memory),"
+			  " at most %d runs of points in all", CLI_SCAN_MAX_POINTS);
+		return EXIT_USAGE;
+	}
+	if (!(sr = calloc(1, sizeof(*sr)))) {
+		cli_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	sr->s = s;
+	sr->nsides = nsides;
+	for (int k = 0; k < nsides; k++) {
+		sr->side[k].argv = argv[k];
+		sr->side[k].name = names[k] ? names[k] : lines[k];
+	}
+	sr->confidence = co->confidence > 0 ? co->confidence : PBENCH_STATS_DEFAULT_CONFIDENCE;
+	/* a fixed number of rounds: --max-runs when given, else 20; --max-time per point */
+	sco.min_rounds = sco.max_rounds = co->max_rounds == PBENCH_CONTEST_DEFAULT_MAX_ROUNDS ?
+					  20 : co->max_rounds;
+	sco.max_time_s = run->max_time_s > 0 ? run->max_time_s * s->npoints : 0;
+	rc = cli_out_open(out);
+	if (!rc)
+		rc = cli_out_close(out, 1, scan_measure(sr, sco, out));
+	pbench_contest_free(sr->c);
+	free(sr);
+	return rc;
+}
