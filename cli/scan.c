@@ -800,7 +800,9 @@ static void write_json(const struct scan_run *sr, FILE *f)
 {
 	const struct cli_scan *s = sr->s;
 
-	fprintf(f, "{\n  \"schema\": \"pbench-scan/1\",\n  \"parameters\": [");
+	fprintf(f, "{\n  \"schema\": %d, \"pbench_version\": ", PBENCH_JSON_SCHEMA);
+	json_str(f, pbench_version());
+	fprintf(f, ", \"document\": \"scan\",\n  \"parameters\": [");
 	for (int k = 0; k < s->np; k++) {
 		fprintf(f, "%s", k ? ", " : "");
 		json_str(f, s->p[k].name);

@@ -114,7 +114,7 @@ else
 	miss "scan outputs"
 fi
 if run "scan json" 0 "$PB" stat -P n 1000 8000 --log2 -r 5 --json -- "$W" lin {n} &&
-   json "$T/out" 'd["schema"] == "pbench-scan/1" and d["parameters"] == ["n"] and len(d["points"]) == 4 and d["points"][3]["values"]["n"] == 8000 and d["points"][0]["runs"] == 5 and "words" in d["fit"]'; then
+   json "$T/out" 'd["schema"] == 2 and d["document"] == "scan" and d["parameters"] == ["n"] and len(d["points"]) == 4 and d["points"][3]["values"]["n"] == 8000 and d["points"][0]["runs"] == 5 and "words" in d["fit"]'; then
 	ok "scan --json"
 else
 	miss "scan --json"
