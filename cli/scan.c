@@ -919,12 +919,15 @@ static void ticks(FILE *f, const struct axis *a, int vertical, int ns)
 	int n = 0;
 	char t[32];
 
-	if (a->log)
-		for (double d = pow(10, ceil(log10(a->lo))); d <= a->hi && n < 12; d *= 10)
-			v[n++] = d;
-	else
+	if (a->log) {	/* decades; 1, 2 and 5 of each when the axis spans fewer than 3 */
+		for (double d = pow(10, floor(log10(a->lo))); d <= a->hi && n < 12; d *= 10)
+			for (int m = 1; m <= 5 && n < 12; m += m == 1 ? 1 : 3)
+				if ((m == 1 || a->hi / a->lo < 1000) && d * m >= a->lo && d * m <= a->hi)
+					v[n++] = d * m;
+	} else {
 		for (int i = 0; i <= 5; i++)
 			v[n++] = a->lo + (a->hi - a->lo) * i / 5;
+	}
 	for (int i = 0; i < n; i++) {
 		double p = to_px(a, v[i]);
 

@@ -47,38 +47,39 @@ usage_error "scan -L empty value" "-L n: an empty or too long value" stat -L n 1
 usage_error "scan one point" "a scan needs 2 or more" stat -L n 7 -- "$W" lin {n}
 
 # ---- the four programs -------------------------------------------------------------------------
-# fit KIND MIN MAX PATTERN [JSON CHECK]: a scan with --log2, 20 rounds; up to 3 tries (each
-# afresh) on a VM that slows a vCPU for seconds at times.
+# fit KIND MIN MAX PATTERN CHECK: a scan with --log2, 20 rounds, then CHECK on its JSON, where
+# UNIT is the cost of one unit the program times itself right after the scan ("work unit":
+# the best of 5 timings after a warm-up), on a machine whose speed moves with its neighbours'
+# load; up to 3 tries (each afresh) on a VM that slows a vCPU for seconds at times.
 fit() {
-	kind=$1 lo=$2 hi=$3 pat=$4 check=${5:-True}
-	shift 5
+	kind=$1 lo=$2 hi=$3 pat=$4 check=$5
 	f0=$fail
 	for try in 1 2 3; do
 		fail=$f0	# a failed try is not a failure yet
-		if run "scan $kind" 0 "$PB" stat -P n "$lo" "$hi" --log2 -r 20 --export-json "$T/$kind.json" "$@" -- "$W" "$kind" {n} &&
-		   has "$T/out" "$pat" && json "$T/$kind.json" "$check"; then
-			ok_after "$try" "scan $kind: $(grep -m 1 '^grows as\|^constant\|^probably' "$T/out" | cut -c 1-150)"
+		if run "scan $kind" 0 "$PB" stat -P n "$lo" "$hi" --log2 -r 20 --export-json "$T/$kind.json" -- "$W" "$kind" {n} &&
+		   unit=$("$W" unit 2000000) && has "$T/out" "$pat" &&
+		   json "$T/$kind.json" "$(printf '%s' "$check" | sed "s/UNIT/$unit/g")"; then
+			ok_after "$try" "scan $kind: $(grep -m 1 '^grows as\|^constant' "$T/out" | cut -c 1-150) (a unit: $unit ns)"
 			return
 		fi
 	done
 	miss "scan $kind"
 }
-unit=$("$W" unit 2000000)
 # b's interval against the unit's own timing, within 10% of the interval's ends (the unit runs
 # alone, the scan's points in pbench's prepared mode: the same CPU, not the same moment)
 fit const 1000 512000 "^constant: " 'd["fit"]["model"] == "1" and not d["fit"]["inconclusive"]'
 fit lin 1000 512000 "^grows as n: .* x n + " \
-	"d['fit']['model'] == 'n' and d['fit']['b_lo_ns'] * 0.9 <= $unit <= d['fit']['b_hi_ns'] * 1.1 and 3e6 < d['fit']['a_ns'] < 6e6"
-fit nlogn 1000 256000 "^grows as n log n: .* x n log2 n + " 'd["fit"]["model"] == "n log n" and not d["fit"]["inconclusive"]'
+	"d['fit']['model'] == 'n' and d['fit']['b_lo_ns'] * 0.9 <= UNIT <= d['fit']['b_hi_ns'] * 1.1 and 3e6 < d['fit']['a_ns'] < 6e6"
+fit nlogn 1000 128000 "^grows as n log n: .* x n log2 n + " 'd["fit"]["model"] == "n log n" and not d["fit"]["inconclusive"]'
 fit quad 200 6400 "^grows as n^2: .* x n^2 + " \
-	"d['fit']['model'] == 'n^2' and d['fit']['b_lo_ns'] * 0.9 <= $unit / 64 <= d['fit']['b_hi_ns'] * 1.1"
+	"d['fit']['model'] == 'n^2' and d['fit']['b_lo_ns'] * 0.9 <= UNIT / 64 <= d['fit']['b_hi_ns'] * 1.1"
 
 # ---- a range too short to tell n from n log n ----------------------------------------------------
 f0=$fail
 for try in 1 2 3; do
 	fail=$f0
 	if run "scan short range" 0 "$PB" stat -P n 64000 96000 --geom 1.1 -r 20 -- "$W" nlogn {n} &&
-	   has "$T/out" "inconclusive between O(n\( log n\)*) and O(n\( log n\)*) over n 64000-93702: " &&
+	   has "$T/out" "inconclusive between O(n[ log^23]*) and O([n log^23]*) over n 64000-93702: " &&
 	   has "$T/out" "a scan up to about [0-9]* would tell them apart"; then
 		ok_after "$try" "scan short range: inconclusive, and the range that would tell"
 		break

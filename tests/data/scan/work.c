@@ -5,8 +5,9 @@
  * does a fixed start-up (STARTUP units), then the work of KIND on N:
  *   const  nothing more          (O(1))
  *   lin    N units               (O(n))
- *   nlogn  sorts N numbers       (O(n log n): a heap sort, no allocator or cache surprise
- *                                 below a few MB)
+ *   nlogn  sorts N numbers       (O(n log n): a heap sort; from about 256000 numbers (1 MB)
+ *                                 its cache misses grow faster than log n on this test's
+ *                                 VM, and a fit says n^1.1: kmod-free-docs/scans.md)
  *   quad   N*N/64 units          (O(n^2))
  *   drift  N units, twice as slow once WORK_DRIFT_S seconds have passed since the time in
  *          the file $WORK_DRIFT_FILE (written by the first run): a machine that slows down
