@@ -596,51 +596,63 @@ static const char *g_words(const struct pbench_fit *f, int model, double k, char
 }
 
 /* The fit in words, one paragraph (no newline at its end). */
+/* "constant: 4.21 ms (99.9% interval ...)" or "12.1 ns x n log2 n + 1.02 ms (99.9% interval
+ * of b ...)": the model's curve with its interval. */
+static size_t curve_words(const struct pbench_fit *f, char *out, size_t len)
+{
+	char b[32], lo[32], hi[32], a[32], g[32];
+
+	fmt_ns(a, sizeof(a), f->a);
+	if (f->model == PBENCH_FIT_MODEL_1)
+		return snprintf(out, len, "constant: %s (%.4g%% interval %s-%s)", a,
+				100 * f->confidence, fmt_ns(lo, sizeof(lo), f->a_lo),
+				fmt_ns(hi, sizeof(hi), f->a_hi));
+	fmt_ns(b, sizeof(b), f->b);
+	return snprintf(out, len, "%s x %s %s %s (%.4g%% interval of b %s-%s)", b,
+			g_words(f, f->model, f->k, g, sizeof(g)), f->a < 0 ? "-" : "+",
+			fmt_ns(a, sizeof(a), fabs(f->a)), 100 * f->confidence,
+			fmt_ns(lo, sizeof(lo), f->b_lo), fmt_ns(hi, sizeof(hi), f->b_hi));
+}
+
+/* The fit in words, one paragraph (no newline at its end): what it grows as, or that the range
+ * cannot tell (then the likeliest curve, and how wide a scan would tell). */
 static void fit_words(const struct scan_run *sr, const struct scan_side *sd, char *out,
 		      size_t len)
 {
 	const struct pbench_fit *f = &sd->fit;
 	const struct cli_scan_param *p = &sr->s->p[0];
-	char b[32], lo[32], hi[32], a[32], g[32], r[40], top[40];
+	const char *m = pbench_fit_model_name(f->model), *ru = pbench_fit_model_name(f->runner_up);
+	char r[40], top[40], c[320];
 	size_t at;
 
 	if (f->model == PBENCH_FIT_MODEL_NONE) {
 		snprintf(out, len, "fit: n/a: %s", f->reason);
 		return;
 	}
-	fmt_ns(a, sizeof(a), f->a);
 	fmt_ratio(r, sizeof(r), f->evidence_ratio);
-	if (f->model == PBENCH_FIT_MODEL_1) {
-		at = snprintf(out, len, "constant: %s (%.4g%% interval %s-%s)", a, 100 * f->confidence,
-			      fmt_ns(lo, sizeof(lo), f->a_lo), fmt_ns(hi, sizeof(hi), f->a_hi));
-	} else {
-		fmt_ns(b, sizeof(b), f->b);
-		at = snprintf(out, len, "grows as %s: %s x %s %s %s (%.4g%% interval of b %s-%s)",
-			      f->model == PBENCH_FIT_MODEL_NK ? "a power" :
-			      pbench_fit_model_name(f->model), b,
-			      g_words(f, f->model, f->k, g, sizeof(g)), f->a < 0 ? "-" : "+",
-			      fmt_ns(a, sizeof(a), fabs(f->a)), 100 * f->confidence,
-			      fmt_ns(lo, sizeof(lo), f->b_lo), fmt_ns(hi, sizeof(hi), f->b_hi));
-	}
-	if (at >= len)
-		return;
+	curve_words(f, c, sizeof(c));
 	if (f->inconclusive) {
 		snprintf(top, sizeof(top), "%.15g", f->range_needed);
-		snprintf(out + at, len - at, "; but inconclusive between O(%s) and O(%s) over %s "
-			 "%.15g-%.15g: %s is only %s times less likely%s%s%s",
-			 pbench_fit_model_name(f->model), pbench_fit_model_name(f->runner_up),
-			 p->name, p->v[0], p->v[p->nv - 1], pbench_fit_model_name(f->runner_up), r,
+		snprintf(out, len, "inconclusive between O(%s) and O(%s) over %s %.15g-%.15g: %s is "
+			 "only %s times less likely; the likeliest, %s%s%s%s%s", m, ru, p->name,
+			 p->v[0], p->v[p->nv - 1], ru, r, c,
 			 isfinite(f->range_needed) ? "; a scan up to about " : "",
-			 isfinite(f->range_needed) ? top : "",
-			 isfinite(f->range_needed) ? " would tell them apart" : "");
-	} else if (f->model == PBENCH_FIT_MODEL_1) {
-		snprintf(out + at, len - at, "; no growth told from the noise over %s %.15g-%.15g (the "
-			 "runner-up, O(%s), has no b above 0 at %.4g%%)", p->name, p->v[0],
-			 p->v[p->nv - 1], pbench_fit_model_name(f->runner_up), 100 * f->confidence);
-	} else {
-		snprintf(out + at, len - at, "; %s is %s times less likely",
-			 pbench_fit_model_name(f->runner_up), r);
+			 isfinite(f->range_needed) ? p->name : "",
+			 isfinite(f->range_needed) ? " = " : "",
+			 isfinite(f->range_needed) ? top : "");
+		at = strlen(out);
+		if (isfinite(f->range_needed) && at < len)
+			snprintf(out + at, len - at, " would tell them apart");
+		return;
 	}
+	if (f->model == PBENCH_FIT_MODEL_1) {
+		snprintf(out, len, "%s; no growth told from the noise over %s %.15g-%.15g (the "
+			 "runner-up, O(%s), has no b above 0 at %.4g%%)", c, p->name, p->v[0],
+			 p->v[p->nv - 1], ru, 100 * f->confidence);
+		return;
+	}
+	snprintf(out, len, "grows as %s: %s; %s is %s times less likely",
+		 f->model == PBENCH_FIT_MODEL_NK ? "a power" : m, c, ru, r);
 }
 
 static void text_side(const struct scan_run *sr, const struct scan_side *sd, FILE *f)
