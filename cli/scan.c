@@ -483,7 +483,7 @@ static int scan_measure(struct scan_run *sr, struct pbench_contest_opts co, stru
 {
 	struct cli_progress prog = { sr->nsides > 1 ? "compare" : "stat", cli_term_color(stderr),
 				     0 };
-	char why[640];
+	char why[640], said[640] = "";
 	int err, rc = EXIT_OK, kind;
 
 	scan_flags(&co);
@@ -510,10 +510,15 @@ static int scan_measure(struct scan_run *sr, struct pbench_contest_opts co, stru
 	}
 	collect(sr);
 	rc = cli_out_write(out, scan_write, sr);
+	/* each finding once: the points share a CPU and a command, and often the same words */
 	for (int k = 0; (kind = pbench_contest_outcome(sr->c, err == -EINTR || *cli_stop ?
 						       PBENCH_OUTCOME_INTERRUPTED : 0, -1, k, why,
-						       sizeof(why))) > 0; k++)
+						       sizeof(why))) > 0; k++) {
+		if (k && !strcmp(why, said))
+			continue;
+		snprintf(said, sizeof(said), "%s", why);
 		rc = cli_outcome(kind, why) ? EXIT_RUNTIME : rc;
+	}
 	return rc;
 }
 
@@ -936,9 +941,13 @@ static void ticks(FILE *f, const struct axis *a, int vertical, int ns)
 			for (int m = 1; m <= 5 && n < 12; m += m == 1 ? 1 : 3)
 				if ((m == 1 || a->hi / a->lo < 1000) && d * m >= a->lo && d * m <= a->hi)
 					v[n++] = d * m;
-	} else {
-		for (int i = 0; i <= 5; i++)
-			v[n++] = a->lo + (a->hi - a->lo) * i / 5;
+	} else {	/* 1, 2 or 5 times a power of 10, about 5 of them */
+		double raw = (a->hi - a->lo) / 5, p10 = pow(10, floor(log10(raw))), step;
+
+		step = raw / p10 < 1.5 ? p10 : raw / p10 < 3.5 ? 2 * p10 : raw / p10 < 7.5 ? 5 * p10 :
+		       10 * p10;
+		for (double u = ceil(a->lo / step) * step; u <= a->hi && n < 12; u += step)
+			v[n++] = u;
 	}
 	for (int i = 0; i < n; i++) {
 		double p = to_px(a, v[i]);
@@ -971,7 +980,8 @@ static void curve(FILE *f, const struct axis *ax, const struct axis *ay, int mod
 		y = pbench_fit_eval(model, k, a, b, x);
 		if (!isfinite(y) || (ay->log && y <= 0))
 			continue;
-		y = fmin(fmax(y, ay->lo), ay->hi);
+		if (y < ay->lo || y > ay->hi)	/* off the plot: not drawn */
+			continue;
 		fprintf(f, "%.1f,%.1f ", to_px(ax, x), to_px(ay, y));
 	}
 	fprintf(f, "\"/>\n");
@@ -1050,9 +1060,9 @@ static void write_svg(const struct scan_run *sr, FILE *f)
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/"
 		"svg\" version=\"1.1\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-		"<text x=\"%d\" y=\"18\" font-size=\"13\">time against %s (%s axes)</text>\n"
+		"<text x=\"%d\" y=\"18\" font-size=\"13\">time against %s (%s x, %s y)</text>\n"
 		"<text x=\"%d\" y=\"32\" font-size=\"10\">%.150s</text>\n", PW, PH, ML,
-		s->p[0].name, ax.log ? "log" : "linear", ML, esc);
+		s->p[0].name, ax.log ? "log" : "linear", ay.log ? "log" : "linear", ML, esc);
 	ticks(f, &ax, 0, 0);
 	ticks(f, &ay, 1, 1);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">%s</text>\n",
