@@ -695,17 +695,25 @@ static void text_side(const struct scan_run *sr, const struct scan_side *sd, FIL
 		fprintf(f, "fit: residual %.3g%% of the mean, reduced chi-square %.3g, n^k's power "
 			"%.3g (%.3g-%.3g), %zu points\n", sd->fit.residual_pct, sd->fit.chi2_red,
 			sd->fit.k, sd->fit.k_lo, sd->fit.k_hi, sd->fit.n);
+	if (sd->fit.chi2_red > 10)	/* Birge's ratio: no model's curve goes through the points */
+		fprintf(f, "fit: the points stray from every curve %.3g times more than their runs "
+			"vary (the reduced chi-square): a step, a drift or another cost, not a growth "
+			"a model names\n", sd->fit.chi2_red);
 }
 
 static void write_text(const struct scan_run *sr, FILE *f)
 {
 	const struct cli_scan *s = sr->s;
 
-	fprintf(f, "scan of %s: %d points%s, %ld rounds, the %s in a fresh random order each "
-		"round (seed %llu), %.1f s\n", s->np == 1 ? s->p[0].name : "several parameters",
-		s->npoints, sr->nsides > 1 ? " for each command" : "", sr->ci.rounds,
+	int seq = sr->ci.order == PBENCH_CONTEST_ORDER_SEQUENTIAL;
+
+	fprintf(f, "scan of %s: %d points%s, %ld rounds, the %s %s (seed %llu), %.1f s\n",
+		s->np == 1 ? s->p[0].name : "several parameters", s->npoints,
+		sr->nsides > 1 ? " for each command" : "", sr->ci.rounds,
 		sr->nsides > 1 ? "commands at every point" : "points",
-		(unsigned long long)sr->ci.seed, sr->ci.elapsed_s);
+		seq ? "one after the other (--order sequential: a drift bends the curve)" :
+		"in a fresh random order each round", (unsigned long long)sr->ci.seed,
+		sr->ci.elapsed_s);
 	for (int k = 0; k < sr->nsides; k++) {
 		if (sr->nsides > 1)
 			fprintf(f, "\n%s:", sr->side[k].name);
@@ -824,9 +832,9 @@ static void write_json(const struct scan_run *sr, FILE *f)
 		fprintf(f, "%s", k ? ", " : "");
 		json_str(f, s->p[k].name);
 	}
-	fprintf(f, "],\n  \"rounds\": %ld, \"seed\": %llu, \"order\": \"interleaved\", "
+	fprintf(f, "],\n  \"rounds\": %ld, \"seed\": %llu, \"order\": \"%s\", "
 		"\"confidence\": %g,\n", sr->ci.rounds, (unsigned long long)sr->ci.seed,
-		sr->confidence);
+		pbench_contest_order_name(sr->ci.order), sr->confidence);
 	if (sr->nsides == 1) {
 		json_side(sr, sr->side, f);
 	} else {
