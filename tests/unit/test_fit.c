@@ -203,3 +203,70 @@ Test(fit, no_sem)
 	cr_expect_eq(f.model, PBENCH_FIT_MODEL_N2, "found %s", pbench_fit_model_name(f.model));
 	cr_expect(isnan(f.chi2_red));
 }
+
+/* ---- a function scanned through the library: a contest of function entrants, one per n ---- */
+
+static uint64_t scan_start = 200000;	/* xor iterations of the start-up */
+
+static void scanned(void *ctx)
+{
+	uint64_t n = *(const uint64_t *)ctx;
+
+	pbench_workload_xor(scan_start, 1);
+	pbench_workload_xor(n * 1000, 2);
+}
+
+/* A C program's scan: each value an entrant (PBENCH_WORKLOAD_FN, its ctx the value), the rounds
+ * interleaved in a fresh random order, every point 20 times; then the fit of the summaries.
+ * Prepared: unprepared on a loaded 2-CPU VM, the longer calls are preempted more often, and
+ * their means grow faster than their work (n^1.15 here). */
+static int scan_once(struct pbench_fit *f)
+{
+	static uint64_t ns[11];
+	struct pbench_contest_opts o = PBENCH_CONTEST_OPTS_INIT;
+	double x[11], y[11], sem[11];
+	struct pbench_contest *c;
+	int err;
+
+	o.mode = PBENCH_RUNS_PREPARED;	/* pinned, its priority up: fewer preemptions */
+	o.min_rounds = o.max_rounds = 20;
+	o.max_time_s = 0;
+	o.flags = PBENCH_CONTEST_FULL_BUDGET;
+	cr_assert_eq(pbench_contest_new(&c, &o), 0, "%s", pbench_strerror(-EINVAL));
+	for (int i = 0; i < 11; i++) {
+		struct pbench_contest_entrant e = PBENCH_CONTEST_ENTRANT_INIT;
+
+		ns[i] = 16u << i;	/* 16 .. 16384: 16000 to 16 million iterations */
+		e.workload = PBENCH_WORKLOAD_FN;
+		e.fn = scanned;
+		e.ctx = &ns[i];
+		cr_assert_eq(pbench_contest_add(c, &e), i);
+	}
+	cr_assert_eq(pbench_contest_run(c), 0, "%s", pbench_strerror(-EINVAL));
+	for (int i = 0; i < 11; i++) {
+		struct pbench_summary s = { .size = sizeof(s) };
+
+		cr_assert_eq(pbench_contest_summary(c, i, &s), 0);
+		x[i] = (double)ns[i];
+		y[i] = s.mean;
+		sem[i] = s.sem;
+	}
+	pbench_contest_free(c);
+	err = pbench_stats_fit(x, y, sem, 11, 0.999, f);
+	cr_assert_eq(err, 0);
+	return f->model == PBENCH_FIT_MODEL_N && !f->inconclusive && f->a > 0;
+}
+
+Test(fit, function_scanned_by_a_contest, .timeout = 60)
+{
+	struct pbench_fit f = { .size = sizeof(f) };
+	int tries = 0, good = 0;
+
+	while (!good && tries++ < 3)	/* a vCPU slowed for seconds: a try afresh */
+		good = scan_once(&f);
+	cr_expect(good, "after %d tries: %s (runner-up %s, ratio %g), a %g ns", tries,
+		  pbench_fit_model_name(f.model), pbench_fit_model_name(f.runner_up),
+		  f.evidence_ratio, f.a);
+	if (good)
+		TEST_RETRIED("fit::function_scanned_by_a_contest", tries);
+}

@@ -366,7 +366,9 @@ static int grows(const struct onefit *f, int model, size_t n, double confidence)
  * the best of the other fixed models by AICc. n^k: named when it grows and beats the best by
  * PBENCH_FIT_EVIDENCE. O(1) is nested in every model (b = 0), and AICc can favour the simpler
  * of two nested models by about exp(1) at most, never 10: O(1) is conclusive when the
- * runner-up's b is not above 0 (no growth seen over this range), else by the ratio.
+ * runner-up's b is not above 0 (no growth seen over this range), else by the ratio; and never
+ * when the runner-up is PBENCH_FIT_EVIDENCE times likelier by AICc while its b, at the
+ * confidence, cannot be told from 0 (the scatter of the points hides what AICc sees).
  */
 static void rank(const struct onefit *fits, size_t n, struct pbench_fit *r)
 {
@@ -390,7 +392,8 @@ static void rank(const struct onefit *fits, size_t n, struct pbench_fit *r)
 	}
 	r->inconclusive = r->evidence_ratio < PBENCH_FIT_EVIDENCE;
 	if (r->model == PBENCH_FIT_MODEL_1)
-		r->inconclusive = r->inconclusive && grows(&fits[second], second, n, r->confidence);
+		r->inconclusive = (r->inconclusive && grows(&fits[second], second, n, r->confidence)) ||
+				  r->evidence_ratio < 1 / PBENCH_FIT_EVIDENCE;
 }
 
 static void fill_result(const struct fitin *in, const struct onefit *fits, struct pbench_fit *r)
