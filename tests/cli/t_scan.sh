@@ -110,7 +110,7 @@ for try in 1 2 3; do
 	if run "scan drift" 0 env WORK_DRIFT_FILE="$T/drift" WORK_DRIFT_S=0.8 "$PB" stat -P n 1000 512000 --log2 -r 20 --export-json "$T/drift.json" -- "$W" drift {n} &&
 	   [ -s "$T/drift" ] && il=$(grep -m 1 '^grows\|^inconclusive\|^constant' "$T/out"; true) &&
 	   json "$T/drift.json" 'd["fit"]["chi2_red"] < 5 and d["fit"]["k_lo"] <= 1 <= d["fit"]["k_hi"] and (d["fit"]["model"] == "n" or (d["fit"]["inconclusive"] and d["fit"]["runner_up"] == "n"))' &&
-	   run "scan drift in order" 0 env WORK_DRIFT_FILE="$T/drift2" WORK_DRIFT_S=0.8 "$PB" compare --order sequential -P n 1000 512000 --log2 --max-runs 20 --export-json "$T/drift2.json" "$W drift {n}" "$W lin {n}" &&
+	   run "scan drift in order" 0 env WORK_DRIFT_FILE="$T/drift2" WORK_DRIFT_S=0.8 "$PB" compare --order sequential -P n 1000 512000 --log2 --max-runs 10 --export-json "$T/drift2.json" "$W drift {n}" "$W lin {n}" &&
 	   json "$T/drift2.json" '(f := d["sides"][0]["fit"])["chi2_red"] > 20 or not (f["k_lo"] <= 1 <= f["k_hi"])'; then
 		ok_after "$try" "scan drift: interleaved, still a line ($(printf '%s' "$il" | cut -c 1-70)...); in order, bent ($(grep -m 1 '^grows\|^inconclusive\|^constant' "$T/out" | cut -c 1-50)...)"
 		break
