@@ -48,6 +48,7 @@ struct compare_opts {
 	char **argv[MAX_ENTRANTS];	/* the sides */
 	double *stored;
 	size_t nstored;
+	struct cli_scan scan;		/* -P, -L: each command at every point (scan.c) */
 };
 
 /* ---- options -------------------------------------------------------------------------------- */
@@ -94,6 +95,8 @@ static int compare_option(int c, const char *arg, void *ctx)
 	struct compare_opts *o = ctx;
 	int err = cli_run_option(&o->run, c, arg), k;
 
+	if (!err)
+		err = cli_scan_option(&o->scan, c, arg);
 	if (err)
 		return err < 0 ? -1 : 0;
 	if ((err = number_option(c, arg, o)) <= 0)
@@ -171,14 +174,17 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		{ "fail-if-undecided", no_argument, NULL, OPT_FAIL_UNDECIDED },
 		{ "occasions", required_argument, NULL, OPT_OCCASIONS },
 		CLI_RUN_OPTIONS,
+		CLI_SCAN_OPTIONS,
 		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
 	int rc;
 
 	cli_out_init(&o->out, "compare", COMPARE_OUTPUTS, 0);
+	o->scan.argc = argc;
+	o->scan.argv = argv;
 	/* Options may follow the commands (each command is one argument); "--" ends them. */
-	rc = cli_options(argc, argv, ":n:e:M:h", opts, &o->out, compare_usage, compare_option, o);
+	rc = cli_options(argc, argv, ":n:e:M:hP:L:D:", opts, &o->out, compare_usage, compare_option, o);
 	if (rc)
 		return rc;
 	for (; optind < argc; optind++) {
@@ -555,7 +561,9 @@ int cmd_compare(int argc, char **argv)
 		rc = cli_record_check(&o.run);
 	/* Opened before anything runs: a path that cannot be written is a usage error with
 	 * nothing measured, and a report not written whole leaves the old file. */
-	if (!rc && !(rc = cli_out_open(&o.out)))
+	if (!rc && o.scan.np)	/* -P, -L: each command at every point (scan.c) */
+		rc = cli_scan_compare(&o.scan, &o.co, o.argv, o.ncmd, o.name, o.cmd, &o.run, &o.out);
+	else if (!rc && !(rc = cli_out_open(&o.out)))
 		rc = cli_out_close(&o.out, 1, measure(&o));
 	release(&o);
 	return rc;

@@ -37,6 +37,7 @@ struct stat_opts {
 	const char *annotate;		/* --annotate FUNCTION */
 	struct pbench_listing *listing;	/* its machine code, made before the runs */
 	struct cli_profile prof;	/* --profile and its options (cli/profile.c) */
+	struct cli_scan scan;		/* -P, -L: a parameter scan (scan.c) */
 };
 
 enum { OPT_TARGET_SEM = 256, OPT_ANNOTATE, OPT_IGNORE_FAILURE };
@@ -48,6 +49,8 @@ static int stat_option(int c, const char *arg, void *ctx)
 	struct stat_opts *o = ctx;
 	int taken = cli_run_option(&o->run, c, arg);
 
+	if (!taken)
+		taken = cli_scan_option(&o->scan, c, arg);
 	if (taken)
 		return taken < 0 ? -1 : 0;
 	if ((taken = cli_profile_option(&o->prof, c, arg)) != 1)
@@ -111,13 +114,16 @@ static int parse_args(int argc, char **argv, struct stat_opts *o)
 		{ "interval", required_argument, NULL, 'I' },
 		CLI_RUN_OPTIONS,
 		CLI_PROFILE_OPTIONS,
+		CLI_SCAN_OPTIONS,
 		CLI_OUT_OPTIONS,
 		{ 0 },
 	};
 	int rc;
 
 	cli_out_init(&o->out, "stat", STAT_OUTPUTS, CLI_OUT_DASH);
-	rc = cli_options(argc, argv, "+:e:I:M:r:qh", opts, &o->out, stat_usage, stat_option, o);
+	o->scan.argc = argc;
+	o->scan.argv = argv;
+	rc = cli_options(argc, argv, "+:e:I:M:r:qhP:L:D:", opts, &o->out, stat_usage, stat_option, o);
 	if (rc)
 		return rc;
 	if (optind < argc)
@@ -312,6 +318,8 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 		return rc < 0 ? EXIT_USAGE : EXIT_OK;
 	if (!o->ro.runs)
 		o->ro.runs = o->ro.target_sem_pct > 0 ? PBENCH_RUNS_SEM_DEFAULT_RUNS : runs;
+	if (o->scan.np)	/* -P, -L: the points run as one contest (scan.c) */
+		return cli_scan_stat(&o->scan, &o->ro, &o->run, &o->out);
 	/* --max-time without --target-sem, a CPU list or -I for the workload: the library's words */
 	if ((err = pbench_runs_check(&o->ro))) {
 		cli_error("%s", pbench_strerror(err));

@@ -151,6 +151,39 @@ int cli_history_drift(const struct cli_run *r, const char *name, double *sd, int
 /* The stop flag of the measuring commands (cli_stop_catch(), CMD_STOPS in pbench.c). */
 extern const volatile int *cli_stop;
 
+/* scan.c: parameter scans of pbench stat (issue 38): -P, -L, -D, --log2, --geom. */
+#define CLI_SCAN_MAX_PARAMS 4
+#define CLI_SCAN_MAX_POINTS 256		/* points of one scan, the product of its values */
+enum { CLI_SCAN_LOG2 = 0x4300, CLI_SCAN_GEOM };
+#define CLI_SCAN_OPTIONS \
+	{ "parameter-scan", required_argument, NULL, 'P' }, \
+	{ "parameter-list", required_argument, NULL, 'L' }, \
+	{ "parameter-step-size", required_argument, NULL, 'D' }, \
+	{ "log2", no_argument, NULL, CLI_SCAN_LOG2 }, \
+	{ "geom", required_argument, NULL, CLI_SCAN_GEOM }
+struct cli_scan_param {
+	const char *name, *list;	/* -P's or -L's NAME; -L's values as given */
+	int range, nv;			/* 1: -P MIN MAX; nv values in v */
+	double lo, hi, step, factor;	/* -P's, -D's, --log2's (2) or --geom's */
+	double v[CLI_SCAN_MAX_POINTS];
+};
+struct cli_scan {
+	int argc;			/* the command's words, for -P's MIN and MAX */
+	char **argv;
+	int np, npoints;
+	struct cli_scan_param p[CLI_SCAN_MAX_PARAMS];
+};
+/* 1 when c is a scan option and taken, 0 when not one, -1 after the message. */
+int cli_scan_option(struct cli_scan *s, int c, const char *arg);
+/* Lay the points out, run them interleaved, report: the exit code (EXIT_USAGE said). */
+int cli_scan_stat(struct cli_scan *s, const struct pbench_runs_opts *ro, struct cli_run *run,
+		  struct cli_out *out);
+/* compare's: its contest options (co, made by its options), the sides' argv and names (NULL:
+ * the command's line), each side at every point: the exit code. */
+int cli_scan_compare(struct cli_scan *s, const struct pbench_contest_opts *co, char **argv[],
+		     int nsides, const char *const *names, const char *const *lines,
+		     struct cli_run *run, struct cli_out *out);
+
 /* The outputs of every command, one convention (hyperfine's): cli_out, in HACKING.md. */
 enum cli_format { CLI_FMT_JSON = PBENCH_REPORT_FORMAT_JSON, CLI_FMT_CSV = PBENCH_REPORT_FORMAT_CSV,
 		  CLI_FMT_MARKDOWN = PBENCH_REPORT_FORMAT_MARKDOWN, CLI_FMT_PLOT = PBENCH_REPORT_FORMAT_SVG,

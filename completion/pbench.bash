@@ -71,8 +71,13 @@ _pbench()
 				-e|-r|-M|--events|--metrics|--metric|--runs|--target-sem|--max-time|--mode|--cpu|--warmup-ms|\
 				--timeout|--workload|--iterations|--export-json|--export-csv|\
 				--export-markdown|--plot|--record|--history|--commit|--profile-freq|\
-				--profile-event|--call-graph|--profile-top|--debug-dir|--export-folded)
+				--profile-event|--call-graph|--profile-top|--debug-dir|--export-folded|-D|--geom|\
+				--parameter-step-size)
 					((i++)) ;;
+				-P|--parameter-scan)	# NAME MIN MAX
+					((i += 3)) ;;
+				-L|--parameter-list)	# NAME A,B,C
+					((i += 2)) ;;
 				-*) ;;
 				*) start=$((i - 1)); break ;;
 				esac

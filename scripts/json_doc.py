@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-ORDER = ['stat', 'compare', 'analyze', 'check', 'list', 'jitter', 'result', 'comparison']
+ORDER = ['stat', 'compare', 'analyze', 'check', 'list', 'jitter', 'result', 'comparison', 'scan']
 
 
 def load(d):

@@ -99,5 +99,7 @@ unset PBENCH_HISTORY
 only "compare --occasions --history: that store's series" "series-one" compare --history "$T/h.db" --occasions ""
 offers "history add NAME: files" "$T/h.csv" history add x "$T/h.c"
 offers "stat --record NAME: then the command" "true" stat --record x tru
+offers "stat -P NAME MIN MAX: then the command" "true" stat -P n 1 8 --log2 tru
+offers "stat -L NAME A,B: then the command" "true" stat -L n 1,2 tru
 
 finish cli/completion

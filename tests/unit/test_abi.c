@@ -1824,6 +1824,58 @@ Test(abi, pbench_target_row)
 	cr_expect_eq(sizeof(((struct pbench_target_row *)0)->die), 4, "die resized");
 }
 
+Test(abi, pbench_fit)
+{
+	cr_expect_eq(offsetof(struct pbench_fit, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_fit, n), 8, "n moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->n), 8, "n resized");
+	cr_expect_eq(offsetof(struct pbench_fit, model), 16, "model moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->model), 4, "model resized");
+	cr_expect_eq(offsetof(struct pbench_fit, runner_up), 20, "runner_up moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->runner_up), 4, "runner_up resized");
+	cr_expect_eq(offsetof(struct pbench_fit, inconclusive), 24, "inconclusive moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->inconclusive), 4, "inconclusive resized");
+	cr_expect_eq(offsetof(struct pbench_fit, confidence), 32, "confidence moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->confidence), 8, "confidence resized");
+	cr_expect_eq(offsetof(struct pbench_fit, a), 40, "a moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->a), 8, "a resized");
+	cr_expect_eq(offsetof(struct pbench_fit, a_lo), 48, "a_lo moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->a_lo), 8, "a_lo resized");
+	cr_expect_eq(offsetof(struct pbench_fit, a_hi), 56, "a_hi moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->a_hi), 8, "a_hi resized");
+	cr_expect_eq(offsetof(struct pbench_fit, b), 64, "b moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->b), 8, "b resized");
+	cr_expect_eq(offsetof(struct pbench_fit, b_lo), 72, "b_lo moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->b_lo), 8, "b_lo resized");
+	cr_expect_eq(offsetof(struct pbench_fit, b_hi), 80, "b_hi moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->b_hi), 8, "b_hi resized");
+	cr_expect_eq(offsetof(struct pbench_fit, k), 88, "k moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->k), 8, "k resized");
+	cr_expect_eq(offsetof(struct pbench_fit, k_lo), 96, "k_lo moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->k_lo), 8, "k_lo resized");
+	cr_expect_eq(offsetof(struct pbench_fit, k_hi), 104, "k_hi moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->k_hi), 8, "k_hi resized");
+	cr_expect_eq(offsetof(struct pbench_fit, aicc), 112, "aicc moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->aicc), 8, "aicc resized");
+	cr_expect_eq(offsetof(struct pbench_fit, runner_a), 120, "runner_a moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->runner_a), 8, "runner_a resized");
+	cr_expect_eq(offsetof(struct pbench_fit, runner_b), 128, "runner_b moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->runner_b), 8, "runner_b resized");
+	cr_expect_eq(offsetof(struct pbench_fit, runner_k), 136, "runner_k moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->runner_k), 8, "runner_k resized");
+	cr_expect_eq(offsetof(struct pbench_fit, evidence_ratio), 144, "evidence_ratio moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->evidence_ratio), 8, "evidence_ratio resized");
+	cr_expect_eq(offsetof(struct pbench_fit, residual_pct), 152, "residual_pct moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->residual_pct), 8, "residual_pct resized");
+	cr_expect_eq(offsetof(struct pbench_fit, chi2_red), 160, "chi2_red moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->chi2_red), 8, "chi2_red resized");
+	cr_expect_eq(offsetof(struct pbench_fit, range_needed), 168, "range_needed moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->range_needed), 8, "range_needed resized");
+	cr_expect_eq(offsetof(struct pbench_fit, reason), 176, "reason moved");
+	cr_expect_eq(sizeof(((struct pbench_fit *)0)->reason), 8, "reason resized");
+}
+
 Test(abi, enums)
 {
 	cr_expect_eq((long long)PBENCH_EUNKNOWN_EVENT, 10000LL, "PBENCH_EUNKNOWN_EVENT changed");
@@ -2030,6 +2082,14 @@ Test(abi, enums)
 	cr_expect_eq((long long)PBENCH_TARGET_TIDS, 1LL, "PBENCH_TARGET_TIDS changed");
 	cr_expect_eq((long long)PBENCH_TARGET_CPUS, 2LL, "PBENCH_TARGET_CPUS changed");
 	cr_expect_eq((long long)PBENCH_TARGET_CGROUP, 3LL, "PBENCH_TARGET_CGROUP changed");
+	cr_expect_eq((long long)PBENCH_FIT_MODEL_NONE, 0LL, "PBENCH_FIT_MODEL_NONE changed");
+	cr_expect_eq((long long)PBENCH_FIT_MODEL_1, 1LL, "PBENCH_FIT_MODEL_1 changed");
+	cr_expect_eq((long long)PBENCH_FIT_MODEL_LOGN, 2LL, "PBENCH_FIT_MODEL_LOGN changed");
+	cr_expect_eq((long long)PBENCH_FIT_MODEL_N, 3LL, "PBENCH_FIT_MODEL_N changed");
+	cr_expect_eq((long long)PBENCH_FIT_MODEL_NLOGN, 4LL, "PBENCH_FIT_MODEL_NLOGN changed");
+	cr_expect_eq((long long)PBENCH_FIT_MODEL_N2, 5LL, "PBENCH_FIT_MODEL_N2 changed");
+	cr_expect_eq((long long)PBENCH_FIT_MODEL_N3, 6LL, "PBENCH_FIT_MODEL_N3 changed");
+	cr_expect_eq((long long)PBENCH_FIT_MODEL_NK, 7LL, "PBENCH_FIT_MODEL_NK changed");
 }
 
 /* each function's type: the signature frozen, the name made (*) */
@@ -2388,4 +2448,7 @@ Test(abi, functions)
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_row), int (*)(const struct pbench_target*,int,struct pbench_target_row*)), "pbench_target_row changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_get), int (*)(const struct pbench_target*,int,int,struct pbench_count*)), "pbench_target_get changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_target_alive), int (*)(const struct pbench_target*)), "pbench_target_alive changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_stats_fit), int (*)(const double*,const double*,const double*,size_t,double,struct pbench_fit*)), "pbench_stats_fit changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_fit_model_name), const char*(*)(int)), "pbench_fit_model_name changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_fit_eval), double (*)(int,double,double,double,double)), "pbench_fit_eval changed");
 }

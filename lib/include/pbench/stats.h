@@ -214,6 +214,70 @@ struct pbench_mann_whitney {
 PBENCH_API int pbench_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 					 struct pbench_mann_whitney *out);
 
+/* ---------------------------------------------------------------------------------------------
+ * How a cost grows with a parameter (complexity.c, issue 38)
+ *
+ * t = a + b g(n), with an intercept (a start-up cost that a fit through the origin gets wrong),
+ * g one of the models below, by weighted least squares: each point's weight 1/sem^2 from its own
+ * runs. The models are compared by AICc; the fit names the best only when the runner-up is at
+ * least PBENCH_FIT_EVIDENCE times less likely, else it is inconclusive between the two.
+ */
+enum pbench_fit_model {
+	PBENCH_FIT_MODEL_NONE = 0,		/* no model: too few points (reason says) */
+	PBENCH_FIT_MODEL_1,			/* constant: t = a (b is 0) */
+	PBENCH_FIT_MODEL_LOGN,		/* g = log2 n */
+	PBENCH_FIT_MODEL_N,			/* g = n */
+	PBENCH_FIT_MODEL_NLOGN,		/* g = n log2 n */
+	PBENCH_FIT_MODEL_N2,			/* g = n^2 */
+	PBENCH_FIT_MODEL_N3,			/* g = n^3 */
+	PBENCH_FIT_MODEL_NK,			/* g = n^k, k fitted (named only when it beats every other
+					 * model by PBENCH_FIT_EVIDENCE) */
+};
+
+/* The evidence ratio (runner-up's likelihood over the best's, inverted) below which a fit is
+ * inconclusive between its two best models. */
+#define PBENCH_FIT_EVIDENCE 10.0
+
+struct pbench_fit {
+	size_t size;
+	size_t n;			/* the points fitted */
+	int model;			/* enum pbench_fit_model: the best by AICc */
+	int runner_up;			/* the second best (PBENCH_FIT_MODEL_NONE: none) */
+	int inconclusive;		/* 1: runner_up is less than PBENCH_FIT_EVIDENCE times less
+					 * likely than model: the range cannot tell them apart */
+	double confidence;		/* of the intervals */
+	double a, a_lo, a_hi;		/* the intercept and its interval (y's unit) */
+	double b, b_lo, b_hi;		/* the cost per unit of g and its interval */
+	double k, k_lo, k_hi;		/* the power of the n^k fit and its interval (whatever
+					 * model won: how the points grow; NaN below 5 points) */
+	double aicc;			/* of model (with sems: QAICc, complexity.c) */
+	double runner_a, runner_b;	/* the runner-up's fit, to draw it */
+	double runner_k;		/* its power (PBENCH_FIT_MODEL_NK), else NaN */
+	double evidence_ratio;		/* exp((AICc runner_up - AICc model) / 2); inf: none */
+	double residual_pct;		/* root mean square of the weighted residuals, % of the
+					 * weighted mean of y */
+	double chi2_red;		/* the reduced chi-square with weights 1/sem^2 (NaN
+					 * without sem): above 1, the points scatter more than
+					 * their own runs say */
+	double range_needed;		/* inconclusive: the largest n (the smallest kept, the
+					 * same points per doubling and precision) at which
+					 * model would be PBENCH_FIT_EVIDENCE times likelier than
+					 * runner_up, if the data follow model; NaN: not within
+					 * 2^40 times the range, or conclusive */
+	const char *reason;		/* model NONE: why (a static string), else NULL */
+};
+
+/* Fit y[i] (a time or any figure, sem[i] its standard error, sem NULL or a sem[i] <= 0: equal
+ * weights) against x[i] > 0 for every model, at confidence in (0, 1) (0: 0.999). Fewer than 4
+ * points is no model (PBENCH_FIT_MODEL_NONE, reason set): a two-coefficient model's AICc needs 4.
+ * Errors: -EINVAL (NULL, NaN or infinite values, x <= 0, confidence outside (0, 1)). */
+PBENCH_API int pbench_stats_fit(const double *x, const double *y, const double *sem, size_t n,
+				double confidence, struct pbench_fit *out);
+/* The model's g in words: "1", "log n", "n", "n log n", "n^2", "n^3", "n^k"; NULL if unknown. */
+PBENCH_API const char *pbench_fit_model_name(int model);
+/* a + b g(x) of a model (k: its power for PBENCH_FIT_MODEL_NK); NaN for an unknown model. */
+PBENCH_API double pbench_fit_eval(int model, double k, double a, double b, double x);
+
 #ifdef __cplusplus
 }
 #endif
