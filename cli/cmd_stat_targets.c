@@ -88,7 +88,6 @@ static const struct { const char *opt; int arg; const char *instead; } perf_only
 	{ "--iostat", 0, "iostat(1)" },
 	{ "--msr-file", 1, "nothing: no MSR access" },
 	{ "-T", 0, "-e with the events listed" },
-	{ "-D", 1, "--warmup-ms, or --prepare CMD" },
 	{ "-n", 0, "pbench stat -e task-clock -- CMD" },
 	{ "-S", 0, "nothing: pbench does not sync before runs" },
 	{ "-c", 0, "nothing: counts are always scaled" },
@@ -128,11 +127,17 @@ static int takes_arg(const char *w)
 		"--warmup", "--setup", "--prepare", "--cleanup", "--workload", "--iterations",
 		"--record", "--history", "--commit", "--runs", "--repeat", "--target-sem",
 		"--annotate", "--interval", "--export-json", "--export-csv", "--export-markdown",
-		"--plot" };
+		"--plot", "--profile-freq", "--profile-event", "--call-graph", "--profile-top",
+		"--debug-dir", "--export-folded", "-D", "--parameter-step-size", "--geom" };
 
 	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++)
 		if (!strcmp(w, a[i]))
 			return 1;
+	/* a scan's -P NAME MIN MAX and -L NAME A,B,C (scan.c) */
+	if (!strcmp(w, "-P") || !strcmp(w, "--parameter-scan"))
+		return 3;
+	if (!strcmp(w, "-L") || !strcmp(w, "--parameter-list"))
+		return 2;
 	return 0;
 }
 
