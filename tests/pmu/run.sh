@@ -79,6 +79,15 @@ if [ "${PBENCH_PMU_SHOW:-0}" = 1 ]; then
 fi
 cp "$B/pbench" "$R/bin/pbench" || exit 1
 ${CROSS}strip "$R/init" "$R/tests/"* "$R/bin/pbench"
+# test_profile samples tests/data/profile/shares, built as the Makefile builds it (-O1, with
+# frame pointers and without): its debug info stripped, its .symtab kept (the guest has no
+# libdw: the test maps addresses to functions through the symbol table).
+mkdir -p "$R/data" || exit 1
+for fp in shares:-fno-omit-frame-pointer shares-nofp:-fomit-frame-pointer; do
+	${CROSS}gcc -std=gnu11 -O1 ${fp#*:} -static -o "$R/data/${fp%%:*}" \
+		tests/data/profile/shares.c -pthread >>"$D/build.log" 2>&1 ||
+		{ tail -n 20 "$D/build.log"; fail "cannot build ${fp%%:*}"; }
+done
 # Reproducible: the same sources give the same image (mtimes zeroed, no inode numbers), so
 # boots are identical to the instruction, kernel and timer interrupts included.
 find "$R" -exec touch -h -d @0 {} +
