@@ -6,7 +6,8 @@
 # them with tests/pmu/init.c as /init into an initramfs, boots an arm64 guest under QEMU's TCG
 # with precise icount (the kernel's real armv8_pmuv3 driver on QEMU's emulated PMUv3: exact
 # instruction counts; see ../shared/PMU-EMULATION.md), and counts the TAP-like lines the
-# programs print on the console. Writes "DIR: N passed, N failed, N skipped" to
+# programs print on the console (test_profile samples tests/data/profile/shares, built into
+# /data with its symbol table). Writes "DIR: N passed, N failed, N skipped" to
 # DIR/test-results.txt, which tests/total.sh adds up with the other builds.
 # PMU=0 skips on purpose; not root, or nothing reachable, skips with the reason (setup.sh).
 # PBENCH_PMU_SHOW=1 adds tests/pmu/show.c to the guest: the whole output of the commands the
