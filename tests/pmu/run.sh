@@ -6,7 +6,8 @@
 # them with tests/pmu/init.c as /init into an initramfs, boots an arm64 guest under QEMU's TCG
 # with precise icount (the kernel's real armv8_pmuv3 driver on QEMU's emulated PMUv3: exact
 # instruction counts; see ../shared/PMU-EMULATION.md), and counts the TAP-like lines the
-# programs print on the console. Writes "DIR: N passed, N failed, N skipped" to
+# programs print on the console (test_profile samples tests/data/profile/shares, built into
+# /data with its symbol table). Writes "DIR: N passed, N failed, N skipped" to
 # DIR/test-results.txt, which tests/total.sh adds up with the other builds.
 # PMU=0 skips on purpose; not root, or nothing reachable, skips with the reason (setup.sh).
 # PBENCH_PMU_SHOW=1 adds tests/pmu/show.c to the guest: the whole output of the commands the
@@ -79,6 +80,15 @@ if [ "${PBENCH_PMU_SHOW:-0}" = 1 ]; then
 fi
 cp "$B/pbench" "$R/bin/pbench" || exit 1
 ${CROSS}strip "$R/init" "$R/tests/"* "$R/bin/pbench"
+# test_profile samples tests/data/profile/shares, built as the Makefile builds it (-O1, with
+# frame pointers and without): its debug info stripped, its .symtab kept (the guest has no
+# libdw: the test maps addresses to functions through the symbol table).
+mkdir -p "$R/data" || exit 1
+for fp in shares:-fno-omit-frame-pointer shares-nofp:-fomit-frame-pointer; do
+	${CROSS}gcc -std=gnu11 -O1 ${fp#*:} -static -o "$R/data/${fp%%:*}" \
+		tests/data/profile/shares.c -pthread >>"$D/build.log" 2>&1 ||
+		{ tail -n 20 "$D/build.log"; fail "cannot build ${fp%%:*}"; }
+done
 # Reproducible: the same sources give the same image (mtimes zeroed, no inode numbers), so
 # boots are identical to the instruction, kernel and timer interrupts included.
 find "$R" -exec touch -h -d @0 {} +
