@@ -437,7 +437,9 @@ static void text_symbols(const struct pbench_runs *r, int s, const char *unit, F
 			snprintf(src, sizeof(src), "  (%s)", y.why);
 		else
 			*src = 0;
-		fprintf(f, "  %6s  %-34s %6s  %-34s %s  [%s]%s\n",
+		/* "[kernel.kallsyms]" is bracketed already, as perf names it */
+		fprintf(f, y.dso && y.dso[0] == '[' ? "  %6s  %-34s %6s  %-34s %s  %s%s\n" :
+			"  %6s  %-34s %6s  %-34s %s  [%s]%s\n",
 			pb_format_pct(sp, sizeof(sp), y.self_pct, 1),
 			per_run(a, sizeof(a), y.self, y.self_lo, y.self_hi, unit),
 			pb_format_pct(tp, sizeof(tp), y.total_pct, 1),
