@@ -526,6 +526,42 @@ int pb_stacks_add(struct pb_stacks *t, int run, const struct pb_profile *p)
 	return err;
 }
 
+int pb_stacks_put(struct pb_stacks *t, int run, const char *comm, const char *const *names,
+		  const char *const *dsos, const unsigned char *kinds, size_t n, int cut,
+		  double value, uint64_t samples)
+{
+	uint32_t f[MAX_FRAMES];
+	unsigned char inl[MAX_FRAMES];
+	long id;
+
+	if (run < 0 || run >= t->nruns)
+		return -ERANGE;
+	if (!n || n > MAX_FRAMES)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = intern(&t->strs, names[i] ? names[i] : "[unknown]");
+		const char *dso = intern(&t->strs, dsos && dsos[i] ? dsos[i] : "[unknown]");
+
+		if (!name || !dso)
+			return -ENOMEM;
+		id = sym_id(t, name, dso, kinds && (kinds[i] & PB_STACKS_KERNEL), !names[i], NULL);
+		if (id < 0)
+			return (int)id;
+		f[i] = (uint32_t)id;
+		inl[i] = i && kinds && (kinds[i] & PB_STACKS_INLINED);
+	}
+	comm = intern(&t->strs, comm ? comm : "[unknown]");
+	if (!comm)
+		return -ENOMEM;
+	id = stack_id(t, comm, f, inl, n);
+	if (id < 0)
+		return (int)id;
+	t->values[t->st[id].vals + (size_t)run] += value;
+	t->st[id].samples += samples;
+	t->st[id].cut |= cut != 0;
+	return 0;
+}
+
 /* ---- reads --------------------------------------------------------------------------------- */
 
 int pb_stacks_nruns(const struct pb_stacks *t)
