@@ -196,7 +196,7 @@ int cli_out_hint(const struct cli_out *o, const char *arg);
 /* pbench stat's profile options (issue 36: --profile and its company): cli/profile.c. */
 
 enum { CLI_PROF_ON = 0x4400, CLI_PROF_FREQ, CLI_PROF_EVENT, CLI_PROF_CALL_GRAPH, CLI_PROF_TOP,
-       CLI_PROF_DEBUG_DIR, CLI_PROF_FOLDED };
+       CLI_PROF_DEBUG_DIR, CLI_PROF_FOLDED, CLI_PROF_FLAME, CLI_PROF_PPROF };
 
 #define CLI_PROFILE_OPTIONS \
 	{ "profile", no_argument, NULL, CLI_PROF_ON }, \
@@ -205,24 +205,30 @@ enum { CLI_PROF_ON = 0x4400, CLI_PROF_FREQ, CLI_PROF_EVENT, CLI_PROF_CALL_GRAPH,
 	{ "call-graph", required_argument, NULL, CLI_PROF_CALL_GRAPH }, \
 	{ "profile-top", required_argument, NULL, CLI_PROF_TOP }, \
 	{ "debug-dir", required_argument, NULL, CLI_PROF_DEBUG_DIR }, \
-	{ "export-folded", required_argument, NULL, CLI_PROF_FOLDED }
+	{ "export-folded", required_argument, NULL, CLI_PROF_FOLDED }, \
+	{ "flamegraph", required_argument, NULL, CLI_PROF_FLAME }, \
+	{ "export-pprof", required_argument, NULL, CLI_PROF_PPROF }
 
 struct cli_profile {
 	int on, given;			/* --profile; another profile option given */
 	int mode;			/* enum pbench_profile_mode of --call-graph (0: fp) */
 	double freq;
-	const char *event, *folded;
+	const char *event;
 	long top;
 	char *dirs;			/* --debug-dir's, joined by ':' */
-	struct pbench_output *out;	/* --export-folded's file, opened before the runs */
+	/* --export-folded, --flamegraph, --export-pprof: their paths and files, opened before
+	 * the runs */
+	const char *export[3];
+	struct pbench_output *out[3];
 };
 
 /* c one of CLI_PROFILE_OPTIONS: 0 taken, -1 said, 1 not one. */
 int cli_profile_option(struct cli_profile *p, int c, const char *arg);
 /* Into the runs' options, and the checks: 0, or EXIT_USAGE after the message (a profile
- * option without --profile, --profile without a command, --export-folded's path). */
+ * option without --profile, --profile without a command, an export's path). */
 int cli_profile_apply(struct cli_profile *p, struct pbench_runs_opts *ro);
-/* --export-folded written whole after the runs: 0, or EXIT_RUNTIME after the message. */
+/* --export-folded, --flamegraph, --export-pprof written whole after the runs: 0, or
+ * EXIT_RUNTIME after the message. */
 int cli_profile_write(struct cli_profile *p, const struct pbench_runs *r);
 void cli_profile_release(struct cli_profile *p);
 

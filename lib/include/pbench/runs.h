@@ -617,6 +617,20 @@ PBENCH_API int pbench_runs_profile_dso(const struct pbench_runs *r, int s, int i
  * stack, "command;root;...;leaf SAMPLES" over all its runs; inlined frames end "_[i]", the
  * kernel's "_[k]". 0, -ENOENT (no profile), the write's error. */
 PBENCH_API int pbench_runs_write_folded(const struct pbench_runs *r, int s, FILE *f);
+/* Set s's profile as a flame graph, an SVG drawn by pbench (FlameGraph's layout: the callers
+ * at the bottom, names in the wide frames and as tooltips with the DSO, the time and share):
+ * the stacks of its mean run (each stack's value summed over the runs, divided by their
+ * count), so a frame's width is its total share of the table. Titled by the command, the
+ * runs, samples, event and call graph. 0, -ENOENT (no profile), -ENOMEM, -EINVAL, the write's
+ * error. */
+PBENCH_API int pbench_runs_write_flamegraph(const struct pbench_runs *r, int s, FILE *f);
+/* Set s's profile as pprof's profile.proto, gzipped (`go tool pprof`, Pyroscope, Parca): the
+ * stacks of all its runs summed (samples count, and the value: cpu nanoseconds for cpu-clock
+ * and task-clock, else the event's count), the period (ns between samples, or an event's mean
+ * count a sample), the duration (the runs' timed spans summed), the time (the runs' start),
+ * comments (the command, the runs and samples, the caveats). 0, -ENOENT (no profile),
+ * -ENOTSUP (built without protobuf-c: PPROF=0), -ENOMEM, -EINVAL, the write's error. */
+PBENCH_API int pbench_runs_write_pprof(const struct pbench_runs *r, int s, FILE *f);
 
 #ifdef __cplusplus
 }
