@@ -32,6 +32,8 @@ struct pb_elf_sym {
 	uint64_t value, size;		/* its address in the file, its size in bytes */
 	char name[256];
 	char like[256];			/* by name, not found: name.constprop.0 and the like */
+	char near[256];			/* by name, not found: the function name nearest to it
+					 * (pbench_suggest()), or "" */
 	int type;			/* the file's e_type (ET_EXEC, ET_DYN) */
 	int has_symtab;			/* a .symtab, not only the .dynsym */
 };
