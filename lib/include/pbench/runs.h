@@ -631,6 +631,15 @@ PBENCH_API int pbench_runs_write_flamegraph(const struct pbench_runs *r, int s, 
  * comments (the command, the runs and samples, the caveats). 0, -ENOENT (no profile),
  * -ENOTSUP (built without protobuf-c: PPROF=0), -ENOMEM, -EINVAL, the write's error. */
 PBENCH_API int pbench_runs_write_pprof(const struct pbench_runs *r, int s, FILE *f);
+/* Set s's profile marked on listing l (pbench_listing_new() of a function of any file the
+ * command ran: its program, a shared library), as pbench_listing_sample() marks a sampled
+ * run's, from the same samples instead of one more run: each sample whose leaf (where the
+ * thread was) is in l's file counts for the line of its instruction, every sample of the
+ * profile towards the total. A listing whose code is not shown, or a file the profile has no
+ * sample in, says why (pbench_listing_samples_reason()). What pbench stat --profile
+ * --annotate does. 0, -ENOENT (no profile), -EINVAL, -ENOMEM. */
+PBENCH_API int pbench_runs_profile_annotate(const struct pbench_runs *r, int s,
+					    struct pbench_listing *l);
 
 #ifdef __cplusplus
 }

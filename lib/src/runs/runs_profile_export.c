@@ -7,9 +7,12 @@
  * count is a whole number and `go tool pprof -top`'s flat and cum shares are the table's self
  * and total shares). Both from the set's stack table (stacks/stacks_export.c) through the
  * writers of profile/export.h; the titles, pprof's period, duration and comments from the
- * set's figures (pbench_runs_profile_info()).
+ * set's figures (pbench_runs_profile_info()). And --annotate fed by the profile
+ * (pbench_runs_profile_annotate()): the samples whose leaf is in the listing's file, at their
+ * file offsets, marked on its instructions as a sampled run's would be.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #include <time.h>
 
 #include "base/base.h"
+#include "listing/listing.h"
 #include "profile/export.h"
 #include "stacks/stacks.h"
 #include "runs/runs_inner.h"
@@ -49,7 +53,7 @@ static int prepare(const struct pbench_runs *r, int s, FILE *f, const char *fn,
 {
 	int err;
 
-	if (!f)
+	if (!f && strcmp(fn, "pbench_runs_profile_annotate"))
 		return pb_fail(-EINVAL, "%s(): f is NULL", fn);
 	*info = (struct pbench_profile_info){ .size = sizeof(*info) };
 	err = pbench_runs_profile_info(r, s, info);
@@ -164,4 +168,65 @@ int pbench_runs_write_pprof(const struct pbench_runs *r, int s, FILE *f)
 	free(comments);
 	pb_stacks_x_free(&x);
 	return err ? err : pb_stream_end(f);
+}
+
+/* The same file: the same path, or the same file once both are resolved. */
+static int same_file(const char *a, const char *b, const char *b_real)
+{
+	char ra[PATH_MAX];
+
+	if (!strcmp(a, b))
+		return 1;
+	if (a[0] != '/' || !b_real || !realpath(a, ra))
+		return 0;
+	return !strcmp(ra, b_real);
+}
+
+int pbench_runs_profile_annotate(const struct pbench_runs *r, int s, struct pbench_listing *l)
+{
+	const struct pb_stacks *t;
+	struct pbench_profile_info info;
+	char real[PATH_MAX], why[512];
+	const char *file, *dso, *last = NULL;
+	uint64_t *offs = NULL, *counts = NULL, off, k, others, in_file = 0;
+	size_t n = 0, nl;
+	int err, last_same = 0;
+
+	if (!l)
+		return pb_fail(-EINVAL, "%s(): l is NULL", __func__);
+	err = prepare(r, s, NULL, __func__, &t, &info);
+	if (err)
+		return err;
+	file = pbench_listing_file(l);
+	if (pbench_listing_status(l) != PBENCH_LISTING_OK || !file)
+		return pb_listing_add_offsets(l, NULL, NULL, 0, 0, 0, "");
+	nl = pb_stacks_nr_leaves(t);
+	offs = malloc((nl ? nl : 1) * sizeof(*offs));
+	counts = malloc((nl ? nl : 1) * sizeof(*counts));
+	if (!offs || !counts) {
+		free(offs), free(counts);
+		return -ENOMEM;
+	}
+	const char *file_real = realpath(file, real) ? real : NULL;
+	for (size_t i = 0; i < nl; i++) {
+		pb_stacks_leaf(t, i, &dso, &off, &k);
+		if (dso != last) {	/* the table's strings are pooled: a DSO is one pointer */
+			last = dso;
+			last_same = same_file(dso, file, file_real);
+		}
+		if (last_same) {
+			offs[n] = off;
+			counts[n++] = k;
+			in_file += k;
+		}
+	}
+	/* every other sample of the profile (other files, the kernel's) counts for the total */
+	others = info.samples > in_file ? info.samples - in_file : 0;
+	snprintf(why, sizeof(why), "the profile has no sample in '%s'", file);
+	err = pb_listing_add_offsets(l, offs, counts, n, others,
+				     is_time(info.event) ? (uint64_t)llround(1e9 / info.freq) : 0,
+				     why);
+	free(offs);
+	free(counts);
+	return err;
 }

@@ -63,6 +63,12 @@ size_t pb_stacks_nr_syms(const struct pb_stacks *t);
 int pb_stacks_sym(const struct pb_stacks *t, uint32_t i, struct pb_stack_sym *out);
 /* Samples whose user chain was cut short by the unwinder (DWARF), and why the last was. */
 uint64_t pb_stacks_unwind_cut(const struct pb_stacks *t, const char **why);
+/* The places of the samples' user leaves (where the sampled thread was, in a function that
+ * has a name): leaf i's DSO (as its symbols'), its file offset in it, its samples over all
+ * runs; for an annotation of a function's instructions by the same samples. -ERANGE. */
+size_t pb_stacks_nr_leaves(const struct pb_stacks *t);
+int pb_stacks_leaf(const struct pb_stacks *t, size_t i, const char **dso, uint64_t *off,
+		   uint64_t *samples);
 /* Why the kernel's symbols could not be read (NULL: they were, or none was needed). */
 const char *pb_stacks_kernel_why(const struct pb_stacks *t);
 /* FlameGraph's folded stacks of all runs: "comm;root;...;leaf samples" a unique stack,
