@@ -232,4 +232,27 @@ int cli_profile_apply(struct cli_profile *p, struct pbench_runs_opts *ro);
 int cli_profile_write(struct cli_profile *p, const struct pbench_runs *r);
 void cli_profile_release(struct cli_profile *p);
 
+/* pbench stat --annotate, for several functions (issue 36): cli/annotate.c. */
+struct cli_annotate {
+	char **names;			/* as given, n of them */
+	int n;
+	struct pbench_listing **l;	/* one a name (NULL: not made) */
+};
+/* --annotate's arg (names joined by commas) added: 0, or -1 said. */
+int cli_annotate_option(struct cli_annotate *a, const char *arg);
+/* Without --profile (profile 0): each function's listing and its sampled run, before the
+ * runs. 0, or EXIT_RUNTIME said. */
+int cli_annotate_before(struct cli_annotate *a, char *const argv[], double timeout_s,
+			int profile, const volatile int *stop);
+/* With --profile: each function's listing, in the file the profile saw it in, marked with the
+ * profile's samples, after the runs. 0, or EXIT_RUNTIME said. */
+int cli_annotate_after(struct cli_annotate *a, const struct pbench_runs *r, char *const argv[],
+		       int profile);
+/* The report in format fmt with the listings: the first through
+ * pbench_runs_write_annotated() (the JSON's "annotate"), the others after it in the text and
+ * the Markdown. */
+int cli_annotate_write(const struct cli_annotate *a, const struct pbench_runs *r, int fmt,
+		       unsigned flags, FILE *f);
+void cli_annotate_release(struct cli_annotate *a);
+
 #endif
