@@ -7,9 +7,12 @@
 # shares as pbench's table; --export-pprof's file is read by `go tool pprof -top` with the same
 # top functions and flat and cum shares as the table's self and total; --export-folded's
 # stacks read by flamegraph.pl or inferno where installed, else parsed here (every line a
-# stack and a count, summing to the samples). The --annotate of several functions, from the
-# profile's samples. Each tool not installed is a skip with the reason; sampling refused here
-# skips everything (tests/faults/run.sh has the exports to /dev/full).
+# stack and a count, summing to the samples). --annotate of several functions (the option
+# again, names joined by commas): with --profile from the profile's samples (each function's
+# share as the table's), in a shared library too, a mistyped name answered "did you mean";
+# without --profile each from its own sampled run. Each tool not installed is a skip with the
+# reason; sampling refused here skips everything (tests/faults/run.sh has the exports to
+# /dev/full).
 # Usage: tests/cli/t_profile_export.sh BUILD_DIR (alone, or through tests/cli/run.sh).
 # Last line: "cli/profile_export: N passed, N failed, N skipped".
 set -u
@@ -187,6 +190,84 @@ if awk -v want="$samples" '
 	ok "the folded stacks: every line frames;...;leaf COUNT, summing to the $samples samples"
 else
 	miss "folded parse" "$(cat "$T/fold")"
+fi
+
+# ---- --annotate of several functions, from the profile's samples ------------------------------
+# annot_share NAME: the share --annotate gives NAME's samples within 0.3 points of the table's
+# self share of it (the same samples: each of cpu-clock's weighs its own period in the table)
+annot_share() {
+	python3 - "$T/out" "$1" <<'PY'
+import re, sys
+text, name = open(sys.argv[1]).read(), sys.argv[2]
+tab = re.search(r'^ +([0-9.]+)%  .*  ' + re.escape(name) + r'  \[', text, re.M)
+ann = re.search(r'^--annotate ' + re.escape(name) + r':\n.*\n  samples: [0-9]+ of [0-9]+ in ' +
+                re.escape(name) + r' \(([0-9.]+)%\), cpu-clock every 250 us', text, re.M)
+if not tab or not ann:
+    print("no %s" % ("table row" if not tab else "--annotate samples line") + " for " + name); sys.exit(1)
+d = abs(float(tab.group(1)) - float(ann.group(1)))
+print("%s: %s%% annotated, %s%% in the table" % (name, ann.group(1), tab.group(1)))
+sys.exit(0 if d <= 0.3 else 1)
+PY
+}
+if run "annotate" 0 "$PB" stat --profile -r 3 $U --profile-top 5 --annotate alpha,gama \
+	--annotate beta -- "$SH" run 100; then
+	if annot_share alpha >"$T/a1" && annot_share beta >"$T/a2"; then
+		ok "--profile --annotate alpha,gama --annotate beta: both shown, from the profile's samples ($(cat "$T/a1"); $(cat "$T/a2"))"
+	else
+		miss "annotate shares" "$(cat "$T/a1" "$T/a2")"
+	fi
+	if has "$T/out" "^  machine code: n/a: no function 'gama' in '.*/shares': did you mean 'gamma_'?"; then
+		ok "--annotate gama: did you mean 'gamma_'?"
+	else
+		miss "annotate did you mean"
+	fi
+	if [ "$(grep -c '^--annotate ' "$T/out")" -eq 3 ]; then
+		ok "three --annotate sections, in the order given"
+	else
+		miss "annotate count" "$(grep '^--annotate ' "$T/out" | tr '\n' ' ')"
+	fi
+fi
+if run "annotate without profile" 0 "$PB" stat -q -r 1 $U --annotate alpha --annotate beta \
+	-- "$SH" run 50 && has "$T/out" '^--annotate beta:' &&
+   has "$T/out" '^  samples: [0-9]* of [0-9]* in beta (.*), cpu-clock every 100 us'; then
+	ok "--annotate twice without --profile: the second function shown, from its own sampled run"
+else
+	miss "annotate without profile"
+fi
+if ! command -v cc >/dev/null 2>&1; then
+	skipped "annotate a shared library" "no C compiler to build the library"
+else
+	cat >"$T/hot.c" <<'C'
+#include <stdint.h>
+uint64_t hot_loop(uint64_t n)
+{
+	uint64_t x = 1;
+	for (uint64_t i = 0; i < n; i++) {
+		x = x * 6364136223846793005ULL + 1;
+		__asm__ volatile("" : "+r"(x));
+	}
+	return x;
+}
+C
+	cat >"$T/main.c" <<'C'
+#include <stdint.h>
+uint64_t hot_loop(uint64_t n);
+int main(void) { return (int)(hot_loop(100000000) & 1) * 0; }
+C
+	if cc -O1 -g -fPIC -shared -o "$T/libhot.so" "$T/hot.c" &&
+	   cc -O1 -g -o "$T/uses-hot" "$T/main.c" -L"$T" -lhot -Wl,-rpath,"$T"; then
+		if run "annotate library" 0 "$PB" stat --profile -r 2 $U --annotate hot_loop,hot_lop \
+			-- "$T/uses-hot" &&
+		   has "$T/out" '^  machine code of hot_loop (.*/libhot\.so, ' &&
+		   has "$T/out" '^  samples: [0-9]* of [0-9]* in hot_loop (9[0-9]\.[0-9]%)' &&
+		   has "$T/out" "no function 'hot_lop' in '.*/libhot.so': did you mean 'hot_loop'?"; then
+			ok "--profile --annotate a function of a shared library: its code and samples; a mistyped one: did you mean"
+		else
+			miss "annotate library"
+		fi
+	else
+		bad "annotate library" "cc could not build the library and its program"
+	fi
 fi
 
 finish cli/profile_export
