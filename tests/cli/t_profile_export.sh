@@ -163,6 +163,15 @@ PY
 	else
 		miss "pprof header"
 	fi
+	id=$(readelf -n "$SH" 2>/dev/null | awk '/Build ID/ { print $3 }')
+	if [ -z "$id" ]; then
+		skipped "pprof build-id" "no build-id in $SH (or no readelf)"
+	elif HOME=$T GOCACHE=$T/gocache go tool pprof -symbolize=none -raw "$T/p.pb.gz" >"$T/raw" 2>"$T/err" &&
+	   has "$T/raw" "^[0-9]*: 0x0/0x0/0x0 .*/shares $id "; then
+		ok "pprof: the program's mapping with its build-id ($id)"
+	else
+		miss "pprof build-id"
+	fi
 fi
 
 # ---- the folded stacks in FlameGraph's or inferno's tools, else parsed ------------------------

@@ -75,6 +75,11 @@ struct pb_stacks {
 	size_t nleaf, capleaf;
 	uint32_t *leafh;
 	size_t caplfh;
+	/* each user DSO's build-id (hex; NULL: none given), from its first map seen */
+	struct dso_e { const char *dso, *build_id; } *dsos;
+	size_t ndsos, capdsos;
+	uint32_t *dsoh;
+	size_t capdh;
 };
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -351,6 +356,8 @@ void pb_stacks_free(struct pb_stacks *t)
 	free(t->values);
 	free(t->leaf);
 	free(t->leafh);
+	free(t->dsos);
+	free(t->dsoh);
 	free(t);
 }
 
@@ -432,6 +439,45 @@ static size_t chain_of(struct spaces *ss, const struct pb_profile_sample *s, uin
 	return n;
 }
 
+static uint64_t dso_key(const char *dso)
+{
+	return mix(4, (uintptr_t)dso);
+}
+
+static uint64_t dso_key_at(const void *arg, size_t k)
+{
+	const struct pb_stacks *t = arg;
+
+	return dso_key(t->dsos[k].dso);
+}
+
+/* A user DSO met at ip of pid: at its first, its build-id from the map that holds ip. */
+static int note_dso(struct spaces *ss, const char *dso, uint32_t pid, uint64_t ip,
+		    uint64_t time)
+{
+	struct pb_stacks *t = ss->t;
+	struct pb_profile_map m;
+	char hex[2 * 64 + 1];
+	size_t i;
+
+	if (rehash(&t->dsoh, &t->capdh, t->ndsos, dso_key_at, t))
+		return -ENOMEM;
+	for (i = dso_key(dso) & (t->capdh - 1); t->dsoh[i]; i = (i + 1) & (t->capdh - 1))
+		if (t->dsos[t->dsoh[i] - 1].dso == dso)
+			return 0;
+	if (grow((void **)&t->dsos, &t->capdsos, t->ndsos + 1, sizeof(*t->dsos)))
+		return -ENOMEM;
+	t->dsos[t->ndsos] = (struct dso_e){ dso, NULL };
+	if (!pb_profile_map_of(ss->p, pid, ip, time, &m) && m.build_id && m.build_id_size &&
+	    m.build_id_size <= 64) {
+		for (unsigned k = 0; k < m.build_id_size; k++)
+			snprintf(hex + 2 * k, 3, "%02x", m.build_id[k]);
+		t->dsos[t->ndsos].build_id = intern(&t->strs, hex);
+	}
+	t->dsoh[i] = (uint32_t)++t->ndsos;
+	return 0;
+}
+
 /* The frames of a chain, leaf first (inline frames before their function), into f and inl
  * (inl[k]: frame k was inlined into frame k+1). Their count, or -ENOMEM. */
 static long frames_of(struct spaces *ss, const struct pb_profile_sample *s, const uint64_t *ips,
@@ -450,6 +496,10 @@ static long frames_of(struct spaces *ss, const struct pb_profile_sample *s, cons
 		if (!sp || pb_space_lookup(sp, ips[i], &sym))
 			return -ENOMEM;
 		const char *dso = intern(&t->strs, sym->dso ? sym->dso : "[unknown]");
+		int err = kernel || !dso ? 0 : note_dso(ss, dso, s->pid, ips[i], s->time_ns);
+
+		if (err)
+			return err;
 		if (!sym->n || !sym->frames[0].function) {
 			long id = sym_id(t, intern(&t->strs, "[unknown]"), dso, kernel, 1,
 					 intern(&t->strs, sym->why));
@@ -676,6 +726,16 @@ int pb_stacks_leaf(const struct pb_stacks *t, size_t i, const char **dso, uint64
 	*off = t->leaf[i].off;
 	*samples = t->leaf[i].samples;
 	return 0;
+}
+
+const char *pb_stacks_build_id(const struct pb_stacks *t, const char *dso)
+{
+	if (!t->capdh)
+		return NULL;
+	for (size_t i = dso_key(dso) & (t->capdh - 1); t->dsoh[i]; i = (i + 1) & (t->capdh - 1))
+		if (t->dsos[t->dsoh[i] - 1].dso == dso)
+			return t->dsos[t->dsoh[i] - 1].build_id;
+	return NULL;
 }
 
 const char *pb_stacks_kernel_why(const struct pb_stacks *t)

@@ -69,6 +69,9 @@ uint64_t pb_stacks_unwind_cut(const struct pb_stacks *t, const char **why);
 size_t pb_stacks_nr_leaves(const struct pb_stacks *t);
 int pb_stacks_leaf(const struct pb_stacks *t, size_t i, const char **dso, uint64_t *off,
 		   uint64_t *samples);
+/* The build-id of a user DSO (its name as a symbol's dso, the table's pointer), in hex, from
+ * the kernel's map of it (PERF_RECORD_MMAP2); NULL: not given, or not a DSO of the table. */
+const char *pb_stacks_build_id(const struct pb_stacks *t, const char *dso);
 /* Why the kernel's symbols could not be read (NULL: they were, or none was needed). */
 const char *pb_stacks_kernel_why(const struct pb_stacks *t);
 /* FlameGraph's folded stacks of all runs: "comm;root;...;leaf samples" a unique stack,
@@ -111,7 +114,7 @@ void pb_stacks_figures_free(struct pb_stacks_figs *f);
  * SVG and pprof's profile.proto. One pb_xframe a distinct frame (a symbol; as inlined into
  * its caller; as the root of a stack cut short: PB_XF_CUT), shared by the stacks that hold it,
  * its file and line the symbol's hottest (the table keeps no addresses: addr 0); one pb_xdso a
- * DSO (its path; build-id not kept: NULL). A stack's value: PB_STACKS_X_MEAN (the default) the
+ * DSO (its path, its build-id in hex where the kernel gave it: pb_stacks_build_id()). A stack's value: PB_STACKS_X_MEAN (the default) the
  * mean run's (the sum over the runs read divided by their count: a set's graph is its mean
  * run's, in ns of a run), PB_STACKS_X_SUM all runs' together; its samples likewise. Stacks
  * with no value in the runs read are left out. PB_STACKS_X_COMM: the process's name (comm)

@@ -20,14 +20,16 @@
 #define KIND_CUT 2
 
 /* The DSO of a path, added when new (pointers compare: the table's strings are pooled). */
-static const struct pb_xdso *dso_of(struct pb_stacks_x *x, const char *path, size_t cap)
+static const struct pb_xdso *dso_of(const struct pb_stacks *t, struct pb_stacks_x *x,
+				    const char *path, size_t cap)
 {
 	for (size_t i = 0; i < x->ndsos; i++)
 		if (x->dsos[i].path == path)
 			return &x->dsos[i];
 	if (x->ndsos == cap)
 		return NULL;
-	x->dsos[x->ndsos] = (struct pb_xdso){ .path = path };
+	x->dsos[x->ndsos] = (struct pb_xdso){ .path = path,
+					     .build_id = pb_stacks_build_id(t, path) };
 	return &x->dsos[x->ndsos++];
 }
 
@@ -44,7 +46,7 @@ static const struct pb_xframe *frame_of(const struct pb_stacks *t, struct pb_sta
 	if (pb_stacks_sym(t, y, &s))
 		return NULL;
 	*fr = (struct pb_xframe){ .name = s.unknown ? NULL : s.name,
-				  .dso = dso_of(x, s.dso, ns), .file = s.file, .line = s.line,
+				  .dso = dso_of(t, x, s.dso, ns), .file = s.file, .line = s.line,
 				  .flags = (kind & KIND_INLINED ? PB_XF_INLINED : 0) |
 					   (kind & KIND_CUT ? PB_XF_CUT : 0) |
 					   (s.kernel ? PB_XF_KERNEL : 0),
