@@ -47,15 +47,15 @@ static int is_time(const char *event)
 	return !strcmp(event, "cpu-clock") || !strcmp(event, "task-clock");
 }
 
-/* Set s's table and its info, or the error (-ENOENT: no profile). */
-static int prepare(const struct pbench_runs *r, int s, FILE *f, const char *fn,
+/* Set s's table and its info, or the error (-ENOENT: no profile); a writer's f checked. */
+static int prepare(const struct pbench_runs *r, int s, int writer, FILE *f, const char *fn,
 		   const struct pb_stacks **t, struct pbench_profile_info *info)
 {
 	int err;
 
-	if (!f && strcmp(fn, "pbench_runs_profile_annotate"))
-		return pb_fail(-EINVAL, "%s(): f is NULL", fn);
 	*info = (struct pbench_profile_info){ .size = sizeof(*info) };
+	if (writer && !f)
+		return pb_fail(-EINVAL, "%s(): f is NULL", fn);
 	err = pbench_runs_profile_info(r, s, info);
 	if (err)
 		return err;
@@ -69,7 +69,7 @@ int pbench_runs_write_flamegraph(const struct pbench_runs *r, int s, FILE *f)
 	struct pbench_profile_info info;
 	struct pb_stacks_x x;
 	char cmd[200], sub[400];
-	int err = prepare(r, s, f, __func__, &t, &info);
+	int err = prepare(r, s, 1, f, __func__, &t, &info);
 
 	if (err)
 		return err;
@@ -131,7 +131,7 @@ int pbench_runs_write_pprof(const struct pbench_runs *r, int s, FILE *f)
 	struct timespec now;
 	char cmd[200], **comments;
 	const struct pb_set *set;
-	int err = prepare(r, s, f, __func__, &t, &info);
+	int err = prepare(r, s, 1, f, __func__, &t, &info);
 
 	if (err)
 		return err;
@@ -194,7 +194,9 @@ int pbench_runs_profile_annotate(const struct pbench_runs *r, int s, struct pben
 
 	if (!l)
 		return pb_fail(-EINVAL, "%s(): l is NULL", __func__);
-	err = prepare(r, s, NULL, __func__, &t, &info);
+	err = prepare(r, s, 0, NULL, __func__, &t, &info);
+	if (err == -ENOENT && info.status)	/* profiled, but nothing came of it: why */
+		return pb_listing_no_samples(l, "the profile has no samples: %s", info.status);
 	if (err)
 		return err;
 	file = pbench_listing_file(l);
