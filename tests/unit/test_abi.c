@@ -2336,4 +2336,7 @@ Test(abi, functions)
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_profile_symbol), int (*)(const struct pbench_runs*,int,int,struct pbench_profile_symbol*)), "pbench_runs_profile_symbol changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_profile_dso), int (*)(const struct pbench_runs*,int,int,struct pbench_profile_symbol*)), "pbench_runs_profile_dso changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_write_folded), int (*)(const struct pbench_runs*,int,FILE*)), "pbench_runs_write_folded changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_write_flamegraph), int (*)(const struct pbench_runs*,int,FILE*)), "pbench_runs_write_flamegraph changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_write_pprof), int (*)(const struct pbench_runs*,int,FILE*)), "pbench_runs_write_pprof changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_profile_annotate), int (*)(const struct pbench_runs*,int,struct pbench_listing*)), "pbench_runs_profile_annotate changed");
 }
