@@ -91,6 +91,7 @@ ANCHORS = [
     (3335, '8558449b870c19fb'),
     (3379, '615ab3770cbd2ba8'),
     (3418, '050eb5ee513e5c47'),
+    (3424, '60ad8c5ad3b94af0'),
 ]
 
 SEED = 'PBENCH_ABI'

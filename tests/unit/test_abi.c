@@ -2451,4 +2451,7 @@ Test(abi, functions)
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_stats_fit), int (*)(const double*,const double*,const double*,size_t,double,struct pbench_fit*)), "pbench_stats_fit changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_fit_model_name), const char*(*)(int)), "pbench_fit_model_name changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_fit_eval), double (*)(int,double,double,double,double)), "pbench_fit_eval changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_write_flamegraph), int (*)(const struct pbench_runs*,int,FILE*)), "pbench_runs_write_flamegraph changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_write_pprof), int (*)(const struct pbench_runs*,int,FILE*)), "pbench_runs_write_pprof changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_profile_annotate), int (*)(const struct pbench_runs*,int,struct pbench_listing*)), "pbench_runs_profile_annotate changed");
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * The profile of a set of runs through the public API (issue 36: pbench_runs_opts.profile,
- * pbench_runs_profile_info(), _symbol(), _dso(), pbench_runs_write_folded()): the options
+ * pbench_runs_profile_info(), _symbol(), _dso(), pbench_runs_write_folded(), _flamegraph(),
+ * _pprof(), pbench_runs_profile_annotate()): the options
  * refused, the getters without a profile, and tests/data/profile/shares (alpha, beta, gamma_
  * do 50/30/20% of its work) profiled over its runs: the shares within 2 points, symbols by
  * self, self shares summing to 100% (what could not be named included, never dropped), the
- * totals of the callers, the intervals, the folded stacks. Skips where perf_event_open is
+ * totals of the callers, the intervals, the folded stacks, the flame graph and pprof's file,
+ * alpha's listing marked by the profile's samples. Skips where perf_event_open is
  * refused.
  */
 #include <limits.h>
@@ -93,6 +95,10 @@ Test(runs_profile, getters_without_a_profile)
 	cr_expect_eq(pbench_runs_profile_symbol(r, 0, 0, &y), -ENOENT);
 	cr_expect_eq(pbench_runs_profile_dso(r, 0, 0, &y), -ENOENT);
 	cr_expect_eq(pbench_runs_write_folded(r, 0, stdout), -ENOENT);
+	cr_expect_eq(pbench_runs_write_flamegraph(r, 0, stdout), -ENOENT);
+	cr_expect_eq(pbench_runs_write_pprof(r, 0, stdout), -ENOENT);
+	cr_expect_eq(pbench_runs_write_flamegraph(r, 0, NULL), -EINVAL);
+	cr_expect_eq(pbench_runs_profile_annotate(r, 0, NULL), -EINVAL);
 	pbench_runs_free(r);
 }
 
@@ -116,6 +122,65 @@ static double shares_of(const struct pbench_runs *r, double pct[3], double *main
 	for (int k = 0; k < 3; k++)
 		miss = fmax(miss, isfinite(pct[k]) ? fabs(pct[k] - want[k]) : 100);
 	return miss;
+}
+
+/* The flame graph (an SVG naming alpha with the command as its title), pprof's file (gzip's
+ * magic, or -ENOTSUP in a PPROF=0 build), and alpha's listing marked by the profile's samples:
+ * its share of them the table's self share (within 0.5 points: the table weighs each sample
+ * by its period), a name the program lacks said, with the nearest. */
+static void exports_and_annotate(const struct pbench_runs *r, const struct pbench_profile_info *in)
+{
+	struct pbench_listing_opts lo = PBENCH_LISTING_OPTS_INIT;
+	struct pbench_profile_symbol y = { .size = sizeof(y) };
+	struct pbench_listing *l = NULL;
+	uint64_t fn = 0, total = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	f = open_memstream(&buf, &len);
+	ASSERT_OK(pbench_runs_write_flamegraph(r, 0, f));
+	fclose(f);
+	cr_expect(strstr(buf, "<svg") && strstr(buf, ">alpha<"), "no alpha in the SVG");
+	cr_expect(strstr(buf, "/shares run 150</title>") != NULL, "the title is not the command");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	err = pbench_runs_write_pprof(r, 0, f);
+	fclose(f);
+	if (err != -ENOTSUP) {
+		ASSERT_OK(err);
+		cr_expect(len > 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b,
+			  "not gzip");
+	}
+	free(buf);
+	ASSERT_OK(pbench_runs_profile_symbol(r, 0, 0, &y));
+	lo.file = shares;
+	lo.symbol = "alpha";
+	ASSERT_OK(pbench_listing_new(&l, &lo));
+	if (pbench_listing_status(l) != PBENCH_LISTING_OK) {	/* no objdump */
+		cr_log_warn("alpha not listed: %s", pbench_listing_reason(l));
+		pbench_listing_free(l);
+		return;
+	}
+	ASSERT_OK(pbench_runs_profile_annotate(r, 0, l));
+	cr_assert_eq(pbench_listing_samples(l, &fn, &total), 1, "%s",
+		     pbench_listing_samples_reason(l));
+	cr_expect_eq(total, in->samples);
+	cr_expect(fabs(100.0 * (double)fn / (double)total - y.self_pct) < 0.5,
+		  "alpha: %llu of %llu samples, the table's %.2f%%", (unsigned long long)fn,
+		  (unsigned long long)total, y.self_pct);
+	pbench_listing_free(l);
+	l = NULL;
+	lo.symbol = "alpah";
+	ASSERT_OK(pbench_listing_new(&l, &lo));
+	cr_expect_eq(pbench_listing_status(l), PBENCH_LISTING_NO_SYMBOL);
+	cr_expect(strstr(pbench_listing_reason(l), "did you mean 'alpha'?") != NULL, "%s",
+		  pbench_listing_reason(l));
+	ASSERT_OK(pbench_runs_profile_annotate(r, 0, l));
+	cr_expect_eq(pbench_listing_samples(l, NULL, NULL), 0);
+	pbench_listing_free(l);
 }
 
 Test(runs_profile, shares_of_the_runs)
@@ -191,6 +256,7 @@ Test(runs_profile, shares_of_the_runs)
 			     (unsigned long long)in.samples);
 	}
 	free(folded);
+	exports_and_annotate(r, &in);
 	y.size = 0;
 	cr_expect_eq(pbench_runs_profile_symbol(r, 0, 0, &y), -EINVAL);
 	pbench_runs_free(r);
