@@ -25,7 +25,8 @@ static void compare_usage(FILE *f)
 
 	fprintf(f, PB_HELP_COMPARE, PBENCH_STATS_DEFAULT_CONFIDENCE * 100, d.same_pct, d.max_time_s,
 		d.max_rounds, PBENCH_CONTEST_MAX_ROUNDS, PBENCH_CONTEST_DEFAULT_MIN_ROUNDS,
-		d.warmup_ms, PBENCH_CONTEST_DEFAULT_EVENTS, CLI_RUN_MEMORY_RUNS);
+		d.warmup_ms, PBENCH_CONTEST_DEFAULT_EVENTS, CLI_RUN_MEMORY_RUNS,
+		PBENCH_CONTEST_DEFAULT_PROFILE_FDR * 100);
 }
 
 struct compare_opts {
@@ -44,6 +45,7 @@ struct compare_opts {
 	double fail_pct;		/* < 0: no gate */
 	double confidence_pct;		/* 0: the library's */
 	struct cli_progress progress;	/* the progress line on stderr */
+	struct cli_compare_profile prof;	/* --profile and its options (compare_profile.c) */
 	/* what was built from the above, freed at the end */
 	char **argv[MAX_ENTRANTS];	/* the sides */
 	double *stored;
@@ -96,6 +98,8 @@ static int compare_option(int c, const char *arg, void *ctx)
 
 	if (err)
 		return err < 0 ? -1 : 0;
+	if ((err = cli_compare_profile_option(&o->prof, c, arg)) != 1)
+		return err;
 	if ((err = number_option(c, arg, o)) <= 0)
 		return err;
 	switch (c) {
@@ -172,6 +176,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		{ "occasions", required_argument, NULL, OPT_OCCASIONS },
 		CLI_RUN_OPTIONS,
 		CLI_OUT_OPTIONS,
+		CLI_COMPARE_PROFILE_OPTIONS,
 		{ 0 },
 	};
 	int rc;
@@ -483,6 +488,7 @@ static void release(struct compare_opts *o)
 		pbench_command_free(o->argv[i]);
 	free(o->stored);
 	cli_run_release(&o->run);
+	cli_profile_release(&o->prof.p);
 }
 
 /* The shared options (cli_run) into the contest's: what was not given keeps its default. */
@@ -516,7 +522,9 @@ static int prepare_run(struct compare_opts *o)
 	o->co.events = o->run.events;	/* NULL: PBENCH_CONTEST_DEFAULT_EVENTS */
 	o->co.metrics = o->run.metrics;
 	apply_run(o);
-	rc = make_argvs(o);
+	rc = cli_compare_profile_apply(&o->prof, &o->co);
+	if (!rc)
+		rc = make_argvs(o);
 	if (!rc && o->baseline)
 		rc = read_baseline(o);
 	if (!rc && o->occasions)

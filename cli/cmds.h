@@ -226,4 +226,23 @@ int cli_profile_apply(struct cli_profile *p, struct pbench_runs_opts *ro);
 int cli_profile_write(struct cli_profile *p, const struct pbench_runs *r);
 void cli_profile_release(struct cli_profile *p);
 
+/* pbench compare's profile options (issue 36): stat's but --profile-top and --export-folded,
+ * and --profile-fdr PCT (cli/compare_profile.c). */
+enum { CLI_CPROF_FDR = 0x4480 };
+#define CLI_COMPARE_PROFILE_OPTIONS \
+	{ "profile", no_argument, NULL, CLI_PROF_ON }, \
+	{ "profile-freq", required_argument, NULL, CLI_PROF_FREQ }, \
+	{ "profile-event", required_argument, NULL, CLI_PROF_EVENT }, \
+	{ "call-graph", required_argument, NULL, CLI_PROF_CALL_GRAPH }, \
+	{ "debug-dir", required_argument, NULL, CLI_PROF_DEBUG_DIR }, \
+	{ "profile-fdr", required_argument, NULL, CLI_CPROF_FDR }
+struct cli_compare_profile {
+	struct cli_profile p;
+	double fdr_pct;			/* --profile-fdr (0: the library's) */
+};
+/* c one of CLI_COMPARE_PROFILE_OPTIONS: 0 taken, -1 said, 1 not one. */
+int cli_compare_profile_option(struct cli_compare_profile *p, int c, const char *arg);
+/* Into the contest's options, and the checks: 0, or EXIT_USAGE after the message. */
+int cli_compare_profile_apply(struct cli_compare_profile *p, struct pbench_contest_opts *co);
+
 #endif

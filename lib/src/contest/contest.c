@@ -351,6 +351,9 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 	ro.quiet = !(c->o.flags & PBENCH_CONTEST_SHOW_OUTPUT);
 	ro.stop = c->o.stop;
 	ro.resumed = c->o.resumed;
+	if (c->o.profile && !e->argv)
+		return pb_fail_msg(-EINVAL, "--profile samples commands, not a workload or a "
+				   "function");
 	ro.profile = c->o.profile;	/* opts.profile: every timed run sampled */
 	ro.profile_freq = c->o.profile_freq;
 	ro.profile_event = c->o.profile_event;

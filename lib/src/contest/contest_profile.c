@@ -80,6 +80,7 @@ static int self_values(const struct pb_stacks *t, double **self, uint64_t **samp
 }
 
 struct prof_side {
+	const struct pbench_runs *r;
 	const struct pb_stacks *t;
 	size_t nruns;
 	double *self;
@@ -190,6 +191,16 @@ static int by_change(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
+/* The command's own file of side s (its argv[0]'s file name), or "". */
+static const char *program_of(const struct prof_side *s)
+{
+	char *const *argv = s->r ? pb_runs_argv(s->r) : NULL;
+
+	return argv && argv[0] ? file_name(argv[0]) : "";
+}
+
+/* Each side's symbols with their keys, sorted by key: the challenger's own program (another
+ * build, another file name) matched to the reference's. */
 static struct prof_key *match_keys(const struct prof_side side[2], size_t *nkeys)
 {
 	size_t n = pb_stacks_nr_syms(side[0].t) + pb_stacks_nr_syms(side[1].t), k = 0;
@@ -200,8 +211,11 @@ static struct prof_key *match_keys(const struct prof_side side[2], size_t *nkeys
 		for (uint32_t i = 0; i < pb_stacks_nr_syms(side[s].t); i++) {
 			if (!side[s].samples[i] || pb_stacks_sym(side[s].t, i, &y))
 				continue;	/* a caller only: no self value */
-			keys[k++] = (struct prof_key){ .name = y.name, .dso = file_name(y.dso),
-						       .side = s, .sym = i };
+			keys[k] = (struct prof_key){ .name = y.name, .dso = file_name(y.dso),
+						     .side = s, .sym = i };
+			if (s && *program_of(&side[1]) && !strcmp(keys[k].dso, program_of(&side[1])))
+				keys[k].dso = program_of(&side[0]);
+			k++;
 		}
 	if (keys)
 		qsort(keys, k, sizeof(*keys), key_cmp);
@@ -247,8 +261,8 @@ static void side_free(struct prof_side *s)
 static int diff_entrant(const struct pbench_contest *c, const struct pb_entrant *ref,
 			struct pb_entrant *e)
 {
-	struct prof_side side[2] = { { .t = pb_runs_profile_table(ref->r, 0) },
-				     { .t = pb_runs_profile_table(e->r, 0) } };
+	struct prof_side side[2] = { { .r = ref->r, .t = pb_runs_profile_table(ref->r, 0) },
+				     { .r = e->r, .t = pb_runs_profile_table(e->r, 0) } };
 	struct pb_prof_diffs *pd;
 	int err = 0;
 
