@@ -55,18 +55,15 @@ static const char *signed_fig(char *buf, size_t len, double v, const char *unit)
 
 /* "beta [shares-slow]: 1.33x the time a run (99.9% interval 1.29-1.37), +4.1 ms a run
  * (+3.9 ms to +4.3 ms), q 2.1e-12" */
-static void diff_words(const struct pbench_contest *c, const struct pbench_profile_diff *d,
+static void diff_words(const struct pbench_contest *c, int i, const struct pbench_profile_diff *d,
 		       const char *unit, char *buf, size_t len)
 {
+	const char *a = c->e[c->o.reference].name, *b = c->e[i].name;
 	char x[48], lo[48], hi[48], q[32], ratio[128] = "";
 	double conf = c->o.confidence * 100;
 
-	if (d->only == 2)
-		snprintf(ratio, sizeof(ratio), "only in this one, %s a run",
-			 pb_format_figure(x, sizeof(x), d->b_ns, unit));
-	else if (d->only == 1)
-		snprintf(ratio, sizeof(ratio), "only in the reference, %s a run there",
-			 pb_format_figure(x, sizeof(x), d->a_ns, unit));
+	if (d->only)
+		snprintf(ratio, sizeof(ratio), "only in %s", d->only == 2 ? b : a);
 	else
 		snprintf(ratio, sizeof(ratio), "%.3gx the time a run (%.4g%% interval %.3g-%.3g)",
 			 d->ratio, conf, d->ratio_lo, d->ratio_hi);
@@ -122,9 +119,9 @@ static void head_line(FILE *f, const struct pbench_contest *c, int i, const stru
 
 	fprintf(f, "%s%s against %s: self %s a run of each symbol, Welch's test over %d and %d "
 		"runs, %zu symbols tested at a %.3g%% false discovery rate (Benjamini-Hochberg); "
-		"sampled a run %s and %s\n", lead, c->e[i].name, c->e[c->o.reference].name,
-		h->event, h->nb, h->na, h->tested, h->fdr * 100,
-		pb_format_figure(b, sizeof(b), h->b_run, h->unit),
+		"sampled a run: %s %s, %s %s\n", lead, c->e[i].name, c->e[c->o.reference].name,
+		h->event, h->nb, h->na, h->tested, h->fdr * 100, c->e[i].name,
+		pb_format_figure(b, sizeof(b), h->b_run, h->unit), c->e[c->o.reference].name,
 		pb_format_figure(a, sizeof(a), h->a_run, h->unit));
 }
 
@@ -140,7 +137,7 @@ static void text_one(FILE *f, const struct pbench_contest *c, int i)
 		return;
 	head_line(f, c, i, &h, "\nProfile: ");
 	for (int k = 0; !pbench_contest_profile_diff(c, i, k, &d) && d.flagged; k++) {
-		diff_words(c, &d, h.unit, line, sizeof(line));
+		diff_words(c, i, &d, h.unit, line, sizeof(line));
 		fprintf(f, "  %s\n", line);
 	}
 	rest_words(c, i, &h, rest, sizeof(rest), &fl, &nfl);
@@ -175,7 +172,7 @@ void pb_contest_profile_markdown(const struct pbench_contest *c, FILE *f)
 			continue;
 		head_line(f, c, i, &h, "\n**Profile:** ");
 		for (int k = 0; !pbench_contest_profile_diff(c, i, k, &d) && d.flagged; k++) {
-			diff_words(c, &d, h.unit, line, sizeof(line));
+			diff_words(c, i, &d, h.unit, line, sizeof(line));
 			fprintf(f, "%s- `%s`\n", k ? "" : "\n", line);
 		}
 		nfl = 0;
