@@ -445,8 +445,9 @@ PBENCH_API int pbench_contest_count_memory(struct pbench_contest *c, int n);
 /* One symbol of challenger i against the reference: matched by its DSO's file name and its
  * name (as perf diff matches them: two builds of a program compare), its self value a run
  * (samples whose leaf it is, a sample counting its period: ns for cpu-clock and task-clock,
- * else the event's count) in each, and Welch's test of entrant i's runs against the
- * reference's, at the contest's confidence, corrected for the many symbols tested at once by
+ * else the event's count) in each, and the verdict's test of entrant i's runs against the
+ * reference's (the interleaved order: each round's two runs paired, pbench_stats_paired();
+ * else, or when their counts differ, Welch's), at the contest's confidence, corrected for the many symbols tested at once by
  * Benjamini-Hochberg (q, flagged at opts.profile_fdr). Strings valid until c is freed. */
 struct pbench_profile_diff {
 	size_t size;
@@ -456,8 +457,8 @@ struct pbench_profile_diff {
 	double a_ns, b_ns;		/* self a run, the reference's (a) and entrant i's (b) mean */
 	double ratio, ratio_lo, ratio_hi;	/* b / a and its interval (NaN: only in one) */
 	double diff_ns, diff_lo, diff_hi;	/* b - a a run and its interval */
-	double p;			/* Welch's two-sided p (NaN: not tested: too few samples, or
-					 * no variance) */
+	double p;			/* the test's two-sided p (NaN: not tested: fewer than 20
+					 * samples over both sides' runs, or no variance) */
 	double q;			/* Benjamini-Hochberg's adjusted p (NaN: not tested) */
 	int flagged;			/* 1: q <= opts.profile_fdr: changed */
 	int only;			/* 0: sampled in both, 1: only in the reference, 2: only

@@ -5,8 +5,9 @@
  * challenger's symbols against the reference's, matched by DSO file name and name (as perf
  * diff matches them, so two builds of a program compare), each symbol's self value a run
  * (samples x period: ns for cpu-clock, never a share, so one function growing does not
- * shrink the others), Welch's test of the challenger's runs against the reference's (the
- * runs interleaved round by round as the verdict's), and Benjamini-Hochberg over all the
+ * shrink the others), the verdict's test of the challenger's runs against the reference's
+ * (interleaved: each round's two runs paired, as the verdict pairs them; else Welch's), and
+ * Benjamini-Hochberg over all the
  * symbols tested at once (q <= opts.profile_fdr: flagged). Then the getters and the parts of
  * the text, Markdown and JSON writers that say it (nothing when opts.profile is off).
  */
@@ -105,6 +106,19 @@ static double mean_of(const double *x, size_t n)
 	return n ? v / (double)n : NAN;
 }
 
+/* The verdict's test: run k of each from the same round (interleaved, every run of both
+ * profiled) paired, as the verdict pairs them, so what disturbed a round disturbed both; else
+ * Welch's across the runs. */
+static int test(const struct pbench_contest *c, const struct prof_side side[2], const double *a,
+		const double *b, const struct pbench_stats_opts *so, struct pbench_welch *w)
+{
+	if (c->o.order == PBENCH_CONTEST_ORDER_INTERLEAVED &&
+	    !(c->o.flags & PBENCH_CONTEST_UNPAIRED) && side[0].nruns == side[1].nruns &&
+	    !pbench_stats_paired(b, a, side[0].nruns, so, w))
+		return 0;
+	return pbench_stats_welch(b, side[1].nruns, a, side[0].nruns, so, w);
+}
+
 /* One matched symbol (keys[lo, hi)): its values summed per side over the keys, its test. */
 static void diff_one(const struct pbench_contest *c, const struct prof_side side[2],
 		     const struct prof_key *keys, size_t lo, size_t hi, double *a, double *b,
@@ -131,8 +145,7 @@ static void diff_one(const struct pbench_contest *c, const struct prof_side side
 	d->diff_ns = d->b_ns - d->a_ns;
 	d->ratio = d->only ? NAN : d->b_ns / d->a_ns;
 	d->ratio_lo = d->ratio_hi = d->diff_lo = d->diff_hi = NAN;
-	if (d->a_samples + d->b_samples < MIN_SAMPLES ||
-	    pbench_stats_welch(b, side[1].nruns, a, side[0].nruns, &so, &w))
+	if (d->a_samples + d->b_samples < MIN_SAMPLES || test(c, side, a, b, &so, &w))
 		return;
 	d->p = w.p;
 	d->diff_lo = w.diff_lo;

@@ -117,10 +117,12 @@ static void head_line(FILE *f, const struct pbench_contest *c, int i, const stru
 {
 	char a[48], b[48];
 
-	fprintf(f, "%s%s against %s: self %s a run of each symbol, Welch's test over %d and %d "
+	fprintf(f, "%s%s against %s: self %s a run of each symbol, %s over %d and %d "
 		"runs, %zu symbols tested at a %.3g%% false discovery rate (Benjamini-Hochberg); "
 		"sampled a run: %s %s, %s %s\n", lead, c->e[i].name, c->e[c->o.reference].name,
-		h->event, h->nb, h->na, h->tested, h->fdr * 100, c->e[i].name,
+		h->event, c->o.order == PBENCH_CONTEST_ORDER_INTERLEAVED && h->na == h->nb &&
+		!(c->o.flags & PBENCH_CONTEST_UNPAIRED) ? "each round's runs paired" :
+		"Welch's test", h->nb, h->na, h->tested, h->fdr * 100, c->e[i].name,
 		pb_format_figure(b, sizeof(b), h->b_run, h->unit), c->e[c->o.reference].name,
 		pb_format_figure(a, sizeof(a), h->a_run, h->unit));
 }
