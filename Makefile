@@ -369,6 +369,7 @@ $(O)/tests/data/profile/shares-delta: VARIANT := -DSHARES_DELTA
 $(PROFILE_VARIANT_BINS): tests/data/profile/shares.c
 	@mkdir -p $(@D)
 	$(call msg,CCLD,$@)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer $(VARIANT) $(WARNINGS) -o $@ $< -pthread
+$(O)/tests/test_contest_profile: $(PROFILE_DATA_BINS) $(PROFILE_VARIANT_BINS)
 
 # The replay of a fuzz target's corpus: the target and replay.c's main(). Only the ASan+UBSan
 # tree builds and runs them.
