@@ -295,7 +295,7 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 # pprof: test_export decodes the pprof file with the generated code), none of them exported
 # yet) and see lib/src. All link the
 # static library (testutil.h declares its one test hook, pb_recorded_everywhere()).
-WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_profile test_report test_speed_words test_symbols test_export
+WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_profile test_report test_speed_words test_symbols test_export test_stacks_export
 # test_mem runs on the allocator shim, linked in as the docs say (-lpbench-mem); under ASan,
 # whose runtime comes first, it preloads the shim into itself (the test says how).
 $(O)/tests/test_mem: $(O)/libpbench-mem.so

@@ -34,8 +34,7 @@ struct stat_opts {
 	struct cli_run run;		/* the options shared with compare */
 	struct cli_progress progress;	/* the progress line on stderr */
 	int head_first;			/* the text's head goes out before the command's output */
-	const char *annotate;		/* --annotate FUNCTION */
-	struct pbench_listing *listing;	/* its machine code, made before the runs */
+	struct cli_annotate ann;	/* --annotate FUNCTION,... (cli/annotate.c) */
 	struct cli_profile prof;	/* --profile and its options (cli/profile.c) */
 };
 
@@ -63,12 +62,7 @@ static int stat_option(int c, const char *arg, void *ctx)
 		o->ro.flags |= PBENCH_RUNS_NO_CHECK;
 		return 0;
 	case OPT_ANNOTATE:
-		if (!*arg) {
-			cli_error("empty function name for --annotate");
-			return -1;
-		}
-		o->annotate = arg;
-		return 0;
+		return cli_annotate_option(&o->ann, arg);
 	case 'I':
 		return cli_number("-I", "interval (ms)", arg, PBENCH_RUNS_INTERVAL_MIN_MS, 864e5,
 				  0, &o->ro.interval_ms) ? -1 : 0;
@@ -169,8 +163,7 @@ static int start_error(int err, const struct stat_opts *o)
 struct report {
 	const struct pbench_runs *r;
 	int head_first;
-	const struct pbench_listing *listing;	/* --annotate, or NULL */
-	const char *annotate;			/* the name given to --annotate */
+	const struct cli_annotate *ann;		/* --annotate's */
 };
 
 /* The report in each format asked for (cli_out_write): the library's writers; under the text
@@ -180,8 +173,8 @@ static int write_report(void *arg, int fmt, FILE *f)
 	const struct report *rep = arg;
 
 	/* the text's head went out before the command's output */
-	return pbench_runs_write_annotated(rep->r, rep->listing, rep->annotate, fmt,
-					   rep->head_first ? PBENCH_RUNS_WRITE_BODY : 0, f);
+	return cli_annotate_write(rep->ann, rep->r, fmt,
+				  rep->head_first ? PBENCH_RUNS_WRITE_BODY : 0, f);
 }
 
 /* Exit 1 for a run cut short, failed runs, a state not restored, --strict: said in one line. */
@@ -250,11 +243,13 @@ static int measure(struct stat_opts *o)
 		rc = EXIT_RUNTIME;
 	}
 	err = err < 0 ? err : 0;
-	rep = (struct report){ r, o->head_first, o->listing, o->annotate };
+	if (t.done && !rc)	/* --annotate from --profile's samples */
+		rc = cli_annotate_after(&o->ann, r, o->ro.argv, o->ro.profile);
+	rep = (struct report){ r, o->head_first, &o->ann };
 	if ((t.done || cut_short_intervals(r)) && !rc)
 		rc = cli_out_write(&o->out, write_report, &rep);
 	if (!rc)
-		rc = cli_profile_write(&o->prof, r);	/* --export-folded */
+		rc = cli_profile_write(&o->prof, r);	/* --export-folded, ... */
 	err = verdict(r, o, err == -EINTR || *cli_stop);
 	if (!rc && !err && o->run.record)	/* a whole measurement only */
 		rc = cli_record(&o->run, write_report, &rep);
@@ -262,23 +257,13 @@ static int measure(struct stat_opts *o)
 	return rc ? rc : err;
 }
 
-/* --annotate: the function's code, read before the runs (objdump is not run among them), and
- * one more run of the command, sampled, before the measured ones (never one of them). A
- * function that cannot be shown or sampled is not an error: the report says why. */
+/* --annotate without --profile: each function's code, read before the runs (objdump is not
+ * run among them), and one more run of the command, sampled, before the measured ones (never
+ * one of them); with --profile, after the runs from their samples (measure()). A function
+ * that cannot be shown or sampled is not an error: the report says why. */
 static int annotate(struct stat_opts *o)
 {
-	struct pbench_listing_opts lo = { .size = sizeof(lo), .symbol = o->annotate,
-					  .stop = cli_stop };
-	int err = o->annotate ? pbench_listing_annotate(&o->listing, o->ro.argv, &lo,
-							o->ro.timeout_s) : 0;
-
-	/* 1: a command that cannot start, said by the runs as for any; -EINTR: stopped, and the
-	 * runs that follow say "interrupted" */
-	if (err < 0 && err != -EINTR) {
-		cli_error("--annotate %s: %s", o->annotate, pbench_strerror(err));
-		return EXIT_RUNTIME;
-	}
-	return 0;
+	return cli_annotate_before(&o->ann, o->ro.argv, o->ro.timeout_s, o->ro.profile, cli_stop);
 }
 
 static int stat_main(int argc, char **argv, struct stat_opts *o);
@@ -292,7 +277,7 @@ int cmd_stat(int argc, char **argv)
 
 	cli_run_release(&o.run);
 	cli_profile_release(&o.prof);
-	pbench_listing_free(o.listing);
+	cli_annotate_release(&o.ann);
 	return rc;
 }
 
@@ -325,7 +310,7 @@ static int stat_main(int argc, char **argv, struct stat_opts *o)
 	}
 	if (cli_run_memory_csv(&o->run, &o->out))
 		return EXIT_USAGE;
-	if (o->annotate && !o->ro.argv) {
+	if (o->ann.n && !o->ro.argv) {
 		cli_error("--annotate shows a function of the command's program: give the command "
 			  "after --");
 		return EXIT_USAGE;

@@ -196,7 +196,7 @@ int cli_out_hint(const struct cli_out *o, const char *arg);
 /* pbench stat's profile options (issue 36: --profile and its company): cli/profile.c. */
 
 enum { CLI_PROF_ON = 0x4400, CLI_PROF_FREQ, CLI_PROF_EVENT, CLI_PROF_CALL_GRAPH, CLI_PROF_TOP,
-       CLI_PROF_DEBUG_DIR, CLI_PROF_FOLDED };
+       CLI_PROF_DEBUG_DIR, CLI_PROF_FOLDED, CLI_PROF_FLAME, CLI_PROF_PPROF };
 
 #define CLI_PROFILE_OPTIONS \
 	{ "profile", no_argument, NULL, CLI_PROF_ON }, \
@@ -205,26 +205,55 @@ enum { CLI_PROF_ON = 0x4400, CLI_PROF_FREQ, CLI_PROF_EVENT, CLI_PROF_CALL_GRAPH,
 	{ "call-graph", required_argument, NULL, CLI_PROF_CALL_GRAPH }, \
 	{ "profile-top", required_argument, NULL, CLI_PROF_TOP }, \
 	{ "debug-dir", required_argument, NULL, CLI_PROF_DEBUG_DIR }, \
-	{ "export-folded", required_argument, NULL, CLI_PROF_FOLDED }
+	{ "export-folded", required_argument, NULL, CLI_PROF_FOLDED }, \
+	{ "flamegraph", required_argument, NULL, CLI_PROF_FLAME }, \
+	{ "export-pprof", required_argument, NULL, CLI_PROF_PPROF }
 
 struct cli_profile {
 	int on, given;			/* --profile; another profile option given */
 	int mode;			/* enum pbench_profile_mode of --call-graph (0: fp) */
 	double freq;
-	const char *event, *folded;
+	const char *event;
 	long top;
 	char *dirs;			/* --debug-dir's, joined by ':' */
-	struct pbench_output *out;	/* --export-folded's file, opened before the runs */
+	/* --export-folded, --flamegraph, --export-pprof: their paths and files, opened before
+	 * the runs */
+	const char *export[3];
+	struct pbench_output *out[3];
 };
 
 /* c one of CLI_PROFILE_OPTIONS: 0 taken, -1 said, 1 not one. */
 int cli_profile_option(struct cli_profile *p, int c, const char *arg);
 /* Into the runs' options, and the checks: 0, or EXIT_USAGE after the message (a profile
- * option without --profile, --profile without a command, --export-folded's path). */
+ * option without --profile, --profile without a command, an export's path). */
 int cli_profile_apply(struct cli_profile *p, struct pbench_runs_opts *ro);
-/* --export-folded written whole after the runs: 0, or EXIT_RUNTIME after the message. */
+/* --export-folded, --flamegraph, --export-pprof written whole after the runs: 0, or
+ * EXIT_RUNTIME after the message. */
 int cli_profile_write(struct cli_profile *p, const struct pbench_runs *r);
 void cli_profile_release(struct cli_profile *p);
+
+/* pbench stat --annotate, for several functions (issue 36): cli/annotate.c. */
+struct cli_annotate {
+	char **names;			/* as given, n of them */
+	int n;
+	struct pbench_listing **l;	/* one a name (NULL: not made) */
+};
+/* --annotate's arg (names joined by commas) added: 0, or -1 said. */
+int cli_annotate_option(struct cli_annotate *a, const char *arg);
+/* Without --profile (profile 0): each function's listing and its sampled run, before the
+ * runs. 0, or EXIT_RUNTIME said. */
+int cli_annotate_before(struct cli_annotate *a, char *const argv[], double timeout_s,
+			int profile, const volatile int *stop);
+/* With --profile: each function's listing, in the file the profile saw it in, marked with the
+ * profile's samples, after the runs. 0, or EXIT_RUNTIME said. */
+int cli_annotate_after(struct cli_annotate *a, const struct pbench_runs *r, char *const argv[],
+		       int profile);
+/* The report in format fmt with the listings: the first through
+ * pbench_runs_write_annotated() (the JSON's "annotate"), the others after it in the text and
+ * the Markdown. */
+int cli_annotate_write(const struct cli_annotate *a, const struct pbench_runs *r, int fmt,
+		       unsigned flags, FILE *f);
+void cli_annotate_release(struct cli_annotate *a);
 
 /* pbench compare's profile options (issue 36): stat's but --profile-top and --export-folded,
  * and --profile-fdr PCT (cli/compare_profile.c). */

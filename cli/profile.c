@@ -2,8 +2,10 @@
 /*
  * pbench stat's profile options (issue 36), kept out of cmd_stat.c: --profile (every timed
  * run sampled), --profile-freq HZ, --profile-event NAME, --call-graph fp|dwarf, --profile-top
- * N, --debug-dir DIR (again for more), --export-folded FILE (FlameGraph's folded stacks,
- * written whole as every output).
+ * N, --debug-dir DIR (again for more), and the exports, each written whole as every output:
+ * --export-folded FILE (FlameGraph's folded stacks), --flamegraph FILE.svg (a flame graph
+ * drawn by pbench), --export-pprof FILE (pprof's gzipped profile.proto). A file holds one
+ * set's profile but the folded stacks, which are lines: those of each set follow.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,6 +15,17 @@
 #include "cmds.h"
 
 static const char *const call_graphs[] = { "fp", "dwarf" };
+
+/* The exports, in CLI_PROF_FOLDED's order. */
+static const struct {
+	const char *option;
+	int (*write)(const struct pbench_runs *r, int s, FILE *f);
+	int one_set;		/* 1: the file holds one set's profile */
+} exports[3] = {
+	{ "--export-folded", pbench_runs_write_folded, 0 },
+	{ "--flamegraph", pbench_runs_write_flamegraph, 1 },
+	{ "--export-pprof", pbench_runs_write_pprof, 1 },
+};
 
 static int add_dir(struct cli_profile *p, const char *dir)
 {
@@ -40,7 +53,7 @@ int cli_profile_option(struct cli_profile *p, int c, const char *arg)
 {
 	int k;
 
-	if (c < CLI_PROF_ON || c > CLI_PROF_FOLDED)
+	if (c < CLI_PROF_ON || c > CLI_PROF_PPROF)
 		return 1;
 	p->given |= c != CLI_PROF_ON;
 	switch (c) {
@@ -68,11 +81,13 @@ int cli_profile_option(struct cli_profile *p, int c, const char *arg)
 	case CLI_PROF_DEBUG_DIR:
 		return add_dir(p, arg);
 	case CLI_PROF_FOLDED:
+	case CLI_PROF_FLAME:
+	case CLI_PROF_PPROF:
 		if (!*arg) {
-			cli_error("empty file name for --export-folded");
+			cli_error("empty file name for %s", exports[c - CLI_PROF_FOLDED].option);
 			return -1;
 		}
-		p->folded = arg;
+		p->export[c - CLI_PROF_FOLDED] = arg;
 		return 0;
 	}
 	return 1;
@@ -84,7 +99,8 @@ int cli_profile_apply(struct cli_profile *p, struct pbench_runs_opts *ro)
 
 	if (p->given && !p->on) {
 		cli_error("--profile-freq, --profile-event, --call-graph, --profile-top, "
-			  "--debug-dir and --export-folded are --profile's: give --profile too");
+			  "--debug-dir, --export-folded, --flamegraph and --export-pprof are "
+			  "--profile's: give --profile too");
 		return EXIT_USAGE;
 	}
 	if (!p->on)
@@ -98,45 +114,71 @@ int cli_profile_apply(struct cli_profile *p, struct pbench_runs_opts *ro)
 	ro->profile_event = p->event;
 	ro->profile_top = (int)p->top;
 	ro->debug_dirs = p->dirs;
-	if (p->folded && (err = pbench_output_open(&p->out, p->folded))) {
-		cli_error("cannot write --export-folded '%s': %s", p->folded, pbench_strerror(err));
-		return EXIT_USAGE;
-	}
+	for (int i = 0; i < 3; i++)
+		if (p->export[i] && (err = pbench_output_open(&p->out[i], p->export[i]))) {
+			cli_error("cannot write %s '%s': %s", exports[i].option, p->export[i],
+				  pbench_strerror(err));
+			return EXIT_USAGE;
+		}
 	return 0;
 }
 
-int cli_profile_write(struct cli_profile *p, const struct pbench_runs *r)
+/* Export i: every set's profile (one_set: the first that has one, the others said), then the
+ * file put in place. */
+static int write_one(struct cli_profile *p, int i, const struct pbench_runs *r)
 {
 	int err = 0, wrote = 0;
 
-	if (!p->out)
-		return 0;
 	for (int s = 0; s < pbench_runs_nr_sets(r) && !err; s++) {
-		int e = pbench_runs_write_folded(r, s, pbench_output_file(p->out));
+		if (wrote && exports[i].one_set) {
+			struct pbench_profile_info info = { .size = sizeof(info) };
+
+			if (!pbench_runs_profile_info(r, s, &info) && !info.status)
+				cli_warn("%s '%s': holds the first set's profile only",
+					 exports[i].option, p->export[i]);
+			break;
+		}
+		int e = exports[i].write(r, s, pbench_output_file(p->out[i]));
 
 		wrote += !e;
 		err = e == -ENOENT ? 0 : e;
 	}
 	if (!err)
-		err = pbench_output_close(p->out, 1);
+		err = pbench_output_close(p->out[i], 1);
 	else
-		pbench_output_close(p->out, 0);
-	p->out = NULL;
+		pbench_output_close(p->out[i], 0);
+	p->out[i] = NULL;
 	if (err) {
-		cli_error("cannot write --export-folded '%s': %s", p->folded, pbench_strerror(err));
+		cli_error("cannot write %s '%s': %s", exports[i].option, p->export[i],
+			  pbench_strerror(err));
 		return EXIT_RUNTIME;
 	}
 	if (!wrote)
-		cli_warn("--export-folded '%s': no profile to write (no run was profiled)",
-			 p->folded);
+		cli_warn("%s '%s': no profile to write (no run was profiled)", exports[i].option,
+			 p->export[i]);
 	return 0;
+}
+
+int cli_profile_write(struct cli_profile *p, const struct pbench_runs *r)
+{
+	int rc = 0;
+
+	for (int i = 0; i < 3; i++)
+		if (p->out[i]) {
+			int e = write_one(p, i, r);
+
+			rc = rc ? rc : e;
+		}
+	return rc;
 }
 
 void cli_profile_release(struct cli_profile *p)
 {
-	if (p->out)
-		pbench_output_close(p->out, 0);
+	for (int i = 0; i < 3; i++) {
+		if (p->out[i])
+			pbench_output_close(p->out[i], 0);
+		p->out[i] = NULL;
+	}
 	free(p->dirs);
-	p->out = NULL;
 	p->dirs = NULL;
 }

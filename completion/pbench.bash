@@ -71,7 +71,8 @@ _pbench()
 				-e|-r|-M|--events|--metrics|--metric|--runs|--target-sem|--max-time|--mode|--cpu|--warmup-ms|\
 				--timeout|--workload|--iterations|--export-json|--export-csv|\
 				--export-markdown|--plot|--record|--history|--commit|--profile-freq|\
-				--profile-event|--call-graph|--profile-top|--debug-dir|--export-folded)
+				--profile-event|--call-graph|--profile-top|--debug-dir|--export-folded|\
+				--flamegraph|--export-pprof)
 					((i++)) ;;
 				-*) ;;
 				*) start=$((i - 1)); break ;;
@@ -130,7 +131,7 @@ _pbench()
 				awk '/^  [^ ]/ { print $1 }')" -- "$cur"))
 		fi
 		return ;;
-	--export-json|--export-csv|--export-markdown|--history|--export-folded)
+	--export-json|--export-csv|--export-markdown|--history|--export-folded|--export-pprof)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--occasions)	# compare: a series of the history (--history, else $PBENCH_HISTORY)
@@ -143,7 +144,7 @@ _pbench()
 		return ;;
 	--record|--commit|--last|--window|--p-value)
 		return ;;	# a name, a commit or a number: nothing to offer
-	--plot)		# SVG: the .svg files (any case) and the directories on the way
+	--plot|--flamegraph)	# SVG: the .svg files (any case) and the directories on the way
 		COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.[sS][vV][gG]' -- "$cur"))
 		return ;;
 	-r|--runs|-d|--duration|-t|--threshold|--target-sem|--max-time|--warmup-ms|\

@@ -239,6 +239,18 @@ if [ -w /dev/full ]; then
 	else
 		miss "folded to /dev/full"
 	fi
+	for x in flamegraph export-pprof; do
+		if ! "$PB" stat --profile --mode unprepared -r 1 -e task-clock -- true >/dev/null 2>&1; then
+			skipped "--$x to /dev/full" "sampling a command is refused here (perf_event_open)"
+		elif run "--$x to /dev/full" 1 "$PB" stat --profile --mode unprepared -r 1 \
+			-e task-clock --$x /dev/full -- true && has "$T/out" "^Profile: " &&
+		   has "$T/err" "cannot write --$x '/dev/full': No space left on device" &&
+		   [ "$(grep -c . "$T/err")" -eq 1 ]; then
+			ok "--$x that cannot be written: the text anyway, exit 1 with the one-line reason"
+		else
+			miss "--$x to /dev/full"
+		fi
+	done
 	if run "stdout to /dev/full" 1 sh -c "'$PB' stat --mode unprepared -r 2 --iterations 100000 -e task-clock >/dev/full" &&
 	   has "$T/err" "cannot write to standard output"; then
 		ok "stdout on /dev/full: exit 1 with the reason"

@@ -617,6 +617,29 @@ PBENCH_API int pbench_runs_profile_dso(const struct pbench_runs *r, int s, int i
  * stack, "command;root;...;leaf SAMPLES" over all its runs; inlined frames end "_[i]", the
  * kernel's "_[k]". 0, -ENOENT (no profile), the write's error. */
 PBENCH_API int pbench_runs_write_folded(const struct pbench_runs *r, int s, FILE *f);
+/* Set s's profile as a flame graph, an SVG drawn by pbench (FlameGraph's layout: the callers
+ * at the bottom, names in the wide frames and as tooltips with the DSO, the time and share):
+ * the stacks of its mean run (each stack's value summed over the runs, divided by their
+ * count), so a frame's width is its total share of the table. Titled by the command, the
+ * runs, samples, event and call graph. 0, -ENOENT (no profile), -ENOMEM, -EINVAL, the write's
+ * error. */
+PBENCH_API int pbench_runs_write_flamegraph(const struct pbench_runs *r, int s, FILE *f);
+/* Set s's profile as pprof's profile.proto, gzipped (`go tool pprof`, Pyroscope, Parca): the
+ * stacks of all its runs summed (samples count, and the value: cpu nanoseconds for cpu-clock
+ * and task-clock, else the event's count), the period (ns between samples, or an event's mean
+ * count a sample), the duration (the runs' timed spans summed), the time (the runs' start),
+ * comments (the command, the runs and samples, the caveats). 0, -ENOENT (no profile),
+ * -ENOTSUP (built without protobuf-c: PPROF=0), -ENOMEM, -EINVAL, the write's error. */
+PBENCH_API int pbench_runs_write_pprof(const struct pbench_runs *r, int s, FILE *f);
+/* Set s's profile marked on listing l (pbench_listing_new() of a function of any file the
+ * command ran: its program, a shared library), as pbench_listing_sample() marks a sampled
+ * run's, from the same samples instead of one more run: each sample whose leaf (where the
+ * thread was) is in l's file counts for the line of its instruction, every sample of the
+ * profile towards the total. A listing whose code is not shown, or a file the profile has no
+ * sample in, says why (pbench_listing_samples_reason()). What pbench stat --profile
+ * --annotate does. 0, -ENOENT (no profile), -EINVAL, -ENOMEM. */
+PBENCH_API int pbench_runs_profile_annotate(const struct pbench_runs *r, int s,
+					    struct pbench_listing *l);
 
 #ifdef __cplusplus
 }

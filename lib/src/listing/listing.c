@@ -69,6 +69,9 @@ static int find_in_file(struct pbench_listing *l, const char *name, uint64_t add
 			return set_reason(l, PBENCH_LISTING_NO_SYMBOL, "no function '%s' in '%s' "
 					  "(did you mean '%s'? the compiler renames a static "
 					  "function it clones)", name, l->file, s.like);
+		if (s.near[0])
+			return set_reason(l, PBENCH_LISTING_NO_SYMBOL, "no function '%s' in '%s': "
+					  "did you mean '%s'?", name, l->file, s.near);
 		return set_reason(l, PBENCH_LISTING_NO_SYMBOL, "no function '%s' in '%s'%s",
 				  name, l->file, s.has_symtab ? ": check the name (nm lists "
 				  "them); a static function may have been inlined into its caller "

@@ -32,6 +32,8 @@ struct pb_elf_sym {
 	uint64_t value, size;		/* its address in the file, its size in bytes */
 	char name[256];
 	char like[256];			/* by name, not found: name.constprop.0 and the like */
+	char near[256];			/* by name, not found: the function name nearest to it
+					 * (pbench_suggest()), or "" */
 	int type;			/* the file's e_type (ET_EXEC, ET_DYN) */
 	int has_symtab;			/* a .symtab, not only the .dynsym */
 };
@@ -50,6 +52,13 @@ extern void (*pb_listing_record_hook)(const struct pbench_listing *l, const uint
 /* Set why there are no samples (-ENOMEM). */
 int pb_listing_no_samples(struct pbench_listing *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* listing_sample.c: samples given as file offsets in the listing's file (a profile's: offs[i]
+ * counts[i] times), others more outside it: marked on the lines as a sampled run's, period_ns
+ * the sampling's (0: not cpu-clock's); n 0: no_samples says why there are none. 0, -ENOMEM. */
+int pb_listing_add_offsets(struct pbench_listing *l, const uint64_t *offs,
+			   const uint64_t *counts, size_t n, uint64_t others, uint64_t period_ns,
+			   const char *no_samples);
 
 /* The listing as a JSON object (schema/common.schema.json#/$defs/listing); NULL: no memory. */
 json_t *pb_listing_json(const struct pbench_listing *l);

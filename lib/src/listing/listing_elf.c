@@ -8,7 +8,9 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -144,6 +146,62 @@ static void table_like(const struct elf_map *m, const ElfW(Shdr) *sh, size_t nsh
 	}
 }
 
+/* The function name of the tables nearest to name (pbench_suggest(): a mistyped one), into
+ * out->near; nothing when none is near or two are as near. */
+static void tables_near(const struct elf_map *m, const ElfW(Shdr) *sh, size_t nsh,
+			const char *name, struct pb_elf_sym *out)
+{
+	const char **v = NULL;
+	size_t n = 0, cap = 0;
+	int k;
+
+	for (size_t i = 0; i < nsh; i++) {
+		const ElfW(Shdr) *tab = &sh[i], *strs;
+		const ElfW(Sym) *syms;
+
+		if ((tab->sh_type != SHT_SYMTAB && tab->sh_type != SHT_DYNSYM) ||
+		    tab->sh_link >= nsh || tab->sh_offset > m->len ||
+		    tab->sh_size > m->len - tab->sh_offset)
+			continue;
+		strs = &sh[tab->sh_link];
+		if (strs->sh_offset > m->len || strs->sh_size > m->len - strs->sh_offset)
+			continue;
+		syms = (const ElfW(Sym) *)(m->p + tab->sh_offset);
+		for (size_t j = 0; j < tab->sh_size / sizeof(*syms); j++) {
+			const char *sname;
+
+			if (!is_function(&syms[j]) || syms[j].st_name >= strs->sh_size)
+				continue;
+			sname = (const char *)m->p + strs->sh_offset + syms[j].st_name;
+			if (!memchr(sname, '\0', strs->sh_size - syms[j].st_name) || !*sname)
+				continue;
+			if (n == cap) {
+				size_t c = cap ? 2 * cap : 256;
+				const char **nv = realloc(v, c * sizeof(*v));
+
+				if (!nv || c > INT_MAX) {
+					free(nv ? nv : v);
+					return;
+				}
+				v = nv;
+				cap = c;
+			}
+			/* the same name in .symtab and .dynsym is one candidate, not two */
+			int dup = 0;
+			for (size_t d = n; d-- > 0 && !dup && n - d < 4096;)
+				dup = !strcmp(v[d], sname);
+			if (!dup)
+				v[n++] = sname;
+		}
+	}
+	k = n ? pbench_suggest(name, v, (int)n) : -1;
+	if (k >= 0) {
+		strncpy(out->near, v[k], sizeof(out->near) - 1);
+		out->near[sizeof(out->near) - 1] = '\0';
+	}
+	free(v);
+}
+
 int pb_elf_find(const char *path, const char *name, uint64_t addr, struct pb_elf_sym *out)
 {
 	const ElfW(Shdr) *sh;
@@ -173,6 +231,8 @@ int pb_elf_find(const char *path, const char *name, uint64_t addr, struct pb_elf
 	for (size_t i = 0; !found && name && i < nsh; i++)
 		if (sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM)
 			table_like(&m, sh, nsh, &sh[i], name, out);
+	if (!found && name && !out->like[0])
+		tables_near(&m, sh, nsh, name, out);
 	out->has_symtab = tables & 1;
 	munmap((void *)m.p, m.len);
 	return found ? 0 : tables ? -ESRCH : -ENODATA;

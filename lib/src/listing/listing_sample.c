@@ -348,6 +348,37 @@ int pbench_listing_sample(struct pbench_listing *l, char *const argv[], uint64_t
 	return sample_run(l, argv, period_ns ? period_ns : 100000, timeout_s);
 }
 
+int pb_listing_add_offsets(struct pbench_listing *l, const uint64_t *offs,
+			   const uint64_t *counts, size_t n, uint64_t others, uint64_t period_ns,
+			   const char *no_samples)
+{
+	struct sampler s = { .file = l->file };
+	uint64_t a, out = 0;
+	int err;
+
+	if (l->status != PBENCH_LISTING_OK)
+		return pb_listing_no_samples(l, "no code to mark: %s", l->reason);
+	if (!n)
+		return pb_listing_no_samples(l, "%s", no_samples);
+	err = load_segments(&s);
+	if (err)
+		return pb_listing_no_samples(l, "cannot read the program headers of '%s' (%s)",
+					     l->file, strerror(-err));
+	for (size_t i = 0; i < n && !err; i++) {
+		if (offset_to_addr(&s, offs[i], &a)) {
+			out += counts[i];
+			continue;
+		}
+		for (uint64_t k = 0; k < counts[i] && !err; k++)
+			err = pbench_listing_add_samples(l, &a, 1);
+	}
+	if (!err) {
+		l->total += others + out;
+		l->period_ns = period_ns;
+	}
+	return err;
+}
+
 int pbench_listing_annotate(struct pbench_listing **out, char *const argv[],
 			    const struct pbench_listing_opts *opts, double timeout_s)
 {

@@ -254,6 +254,9 @@ int pb_runs_profile_markdown(const struct pbench_runs *r, int s, FILE *f);
 #ifdef JANSSON_H
 json_t *pb_runs_profile_json(const struct pbench_runs *r, int s);
 #endif
+/* Set s's stack table, for the exports (runs_profile_export.c): NULL when it has none. */
+struct pb_stacks;
+const struct pb_stacks *pb_runs_profile_stacks(const struct pbench_runs *r, int s);
 
 /* runs_interval.c: opts.interval_ms. The wait for a command under way (as
  * pbench_child_wait_timeout() with o.timeout_s, its results and errors) that wakes at each

@@ -388,6 +388,13 @@ int pbench_runs_write_folded(const struct pbench_runs *r, int s, FILE *f)
 	return err ? err : pb_stream_end(f);
 }
 
+const struct pb_stacks *pb_runs_profile_stacks(const struct pbench_runs *r, int s)
+{
+	const struct pb_prof_set *ps = set_of(r, s);
+
+	return ps && ps->have_figs ? ps->t : NULL;
+}
+
 /* ---- the writers' parts --------------------------------------------------------------------- */
 
 static int top_of(const struct pbench_runs *r, size_t n)

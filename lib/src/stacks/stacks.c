@@ -70,6 +70,11 @@ struct pb_stacks {
 	size_t nvalues, capvalues;
 	uint64_t unwind_cut;
 	const char *unwind_why;
+	/* the user leaves' places: a DSO and file offset, its samples (for --annotate) */
+	struct leaf_e { const char *dso; uint64_t off, samples; } *leaf;
+	size_t nleaf, capleaf;
+	uint32_t *leafh;
+	size_t caplfh;
 };
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -344,6 +349,8 @@ void pb_stacks_free(struct pb_stacks *t)
 	free(t->frames);
 	free(t->inl);
 	free(t->values);
+	free(t->leaf);
+	free(t->leafh);
 	free(t);
 }
 
@@ -470,6 +477,40 @@ static long frames_of(struct spaces *ss, const struct pb_profile_sample *s, cons
 	return (long)k;
 }
 
+static uint64_t leaf_key(const char *dso, uint64_t off)
+{
+	return mix(mix(3, (uintptr_t)dso), off);
+}
+
+static uint64_t leaf_key_at(const void *arg, size_t k)
+{
+	const struct pb_stacks *t = arg;
+
+	return leaf_key(t->leaf[k].dso, t->leaf[k].off);
+}
+
+/* A sample's user leaf at file offset off of dso counted. */
+static int count_leaf(struct pb_stacks *t, const char *dso, uint64_t off)
+{
+	size_t i;
+
+	if (rehash(&t->leafh, &t->caplfh, t->nleaf, leaf_key_at, t))
+		return -ENOMEM;
+	for (i = leaf_key(dso, off) & (t->caplfh - 1); t->leafh[i]; i = (i + 1) & (t->caplfh - 1)) {
+		struct leaf_e *e = &t->leaf[t->leafh[i] - 1];
+
+		if (e->dso == dso && e->off == off) {
+			e->samples++;
+			return 0;
+		}
+	}
+	if (grow((void **)&t->leaf, &t->capleaf, t->nleaf + 1, sizeof(*t->leaf)))
+		return -ENOMEM;
+	t->leaf[t->nleaf] = (struct leaf_e){ dso, off, 1 };
+	t->leafh[i] = (uint32_t)++t->nleaf;
+	return 0;
+}
+
 /* One sample into the table. */
 static int add_sample(struct spaces *ss, int run, const struct pb_profile_sample *s)
 {
@@ -487,6 +528,13 @@ static int add_sample(struct spaces *ss, int run, const struct pb_profile_sample
 
 	if (k < 0)
 		return (int)k;
+	if (k > 0 && n > 0 && !nkernel && !t->sym[f[0]].s.unknown) {
+		struct pb_profile_map m;
+
+		if (!pb_profile_map_of(ss->p, s->pid, ips[0], s->time_ns, &m) && ips[0] >= m.start &&
+		    (err = count_leaf(t, t->sym[f[0]].s.dso, ips[0] - m.start + m.pgoff)))
+			return err;
+	}
 	for (long i = 0; i < k; i++) {
 		root[i] = f[k - 1 - i];
 		/* root first: frame i inlined into frame i-1 (its caller) */
@@ -524,6 +572,42 @@ int pb_stacks_add(struct pb_stacks *t, int run, const struct pb_profile *p)
 		pb_space_free(ss->sp[i]);
 	free(ss);
 	return err;
+}
+
+int pb_stacks_put(struct pb_stacks *t, int run, const char *comm, const char *const *names,
+		  const char *const *dsos, const unsigned char *kinds, size_t n, int cut,
+		  double value, uint64_t samples)
+{
+	uint32_t f[MAX_FRAMES];
+	unsigned char inl[MAX_FRAMES];
+	long id;
+
+	if (run < 0 || run >= t->nruns)
+		return -ERANGE;
+	if (!n || n > MAX_FRAMES)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = intern(&t->strs, names[i] ? names[i] : "[unknown]");
+		const char *dso = intern(&t->strs, dsos && dsos[i] ? dsos[i] : "[unknown]");
+
+		if (!name || !dso)
+			return -ENOMEM;
+		id = sym_id(t, name, dso, kinds && (kinds[i] & PB_STACKS_KERNEL), !names[i], NULL);
+		if (id < 0)
+			return (int)id;
+		f[i] = (uint32_t)id;
+		inl[i] = i && kinds && (kinds[i] & PB_STACKS_INLINED);
+	}
+	comm = intern(&t->strs, comm ? comm : "[unknown]");
+	if (!comm)
+		return -ENOMEM;
+	id = stack_id(t, comm, f, inl, n);
+	if (id < 0)
+		return (int)id;
+	t->values[t->st[id].vals + (size_t)run] += value;
+	t->st[id].samples += samples;
+	t->st[id].cut |= cut != 0;
+	return 0;
 }
 
 /* ---- reads --------------------------------------------------------------------------------- */
@@ -576,6 +660,22 @@ uint64_t pb_stacks_unwind_cut(const struct pb_stacks *t, const char **why)
 	if (why)
 		*why = t->unwind_why;
 	return t->unwind_cut;
+}
+
+size_t pb_stacks_nr_leaves(const struct pb_stacks *t)
+{
+	return t->nleaf;
+}
+
+int pb_stacks_leaf(const struct pb_stacks *t, size_t i, const char **dso, uint64_t *off,
+		   uint64_t *samples)
+{
+	if (i >= t->nleaf)
+		return -ERANGE;
+	*dso = t->leaf[i].dso;
+	*off = t->leaf[i].off;
+	*samples = t->leaf[i].samples;
+	return 0;
 }
 
 const char *pb_stacks_kernel_why(const struct pb_stacks *t)
