@@ -475,6 +475,8 @@ static int measure(struct compare_opts *o)
 	if (rc < 0)
 		cli_mem_error(rc);
 	rc = rc < 0 ? EXIT_RUNTIME : cli_out_write(&o->out, write_report, c);
+	if (!rc)	/* --flamegraph */
+		rc = cli_compare_profile_write(&o->prof, c, o->co.reference);
 	err = outcome(c, o, err == -EINTR || *cli_stop);
 	if (!rc && (!err || o->fail_pct >= 0) && !*cli_stop && o->run.record)
 		rc = cli_record(&o->run, write_report, c);
@@ -488,7 +490,7 @@ static void release(struct compare_opts *o)
 		pbench_command_free(o->argv[i]);
 	free(o->stored);
 	cli_run_release(&o->run);
-	cli_profile_release(&o->prof.p);
+	cli_compare_profile_release(&o->prof);
 }
 
 /* The shared options (cli_run) into the contest's: what was not given keeps its default. */

@@ -56,7 +56,8 @@ tries=0
 while [ $tries -lt 2 ]; do
 	tries=$((tries + 1))
 	run "beta" 0 "$PB" compare --profile $U --max-runs 12 -n a -n b --json \
-		--export-markdown "$T/beta.md" "$D/shares run 40" "$D/shares-beta run 40" || break
+		--export-markdown "$T/beta.md" --flamegraph "$T/beta.svg" "$D/shares run 40" \
+		"$D/shares-beta run 40" || break
 	json "$T/out" "$BETA" && break
 done
 if [ "$RUN_FAILED" -eq 0 ] && json "$T/out" "$BETA"; then
@@ -71,6 +72,28 @@ if has "$T/beta.md" '^\*\*Profile:\*\* b against a' &&
 else
 	miss "beta markdown"
 fi
+# the differential flame graph: beta's frame red (B slower, flagged), alpha's and gamma_'s grey
+FLAME='import re
+s = open(sys.argv[1]).read()
+fill = {m.group(2): m.group(1) for m in re.finditer(
+	r"<rect [^>]*fill=\"(#[0-9a-f]+)\"[^>]*/><text [^>]*>([a-z_]+)</text>", s)}
+ok = fill.get("beta", "").startswith("#ff") and fill.get("alpha") == fill.get("gamma_") == "#d0d0d0"
+print("ok" if ok else fill)'
+if [ -s "$T/beta.svg" ] && r=$(python3 -c "import sys; $FLAME" "$T/beta.svg" 2>&1) &&
+   [ "$r" = ok ]; then
+	ok "--flamegraph: beta's frame red, alpha's and gamma_'s grey"
+else
+	bad "flame graph" "${r:-no $T/beta.svg}"
+fi
+if command -v xmllint >/dev/null 2>&1; then
+	if xmllint --noout "$T/beta.svg" 2>"$T/err"; then
+		ok "--flamegraph: well-formed XML (xmllint)"
+	else
+		bad "flame graph xml" "$(head -n 2 "$T/err")"
+	fi
+fi
+usage_error "--flamegraph without --profile" "give --profile too" \
+	compare --flamegraph "$T/x.svg" true false
 if python3 -c 'import jsonschema' 2>/dev/null; then
 	printf 'compare\t%s\n' "$T/beta.json" >"$T/list"
 	if python3 tests/schema/validate.py schema --list "$T/list" >"$T/out" 2>&1 &&

@@ -103,6 +103,8 @@ Test(contest_profile, getters_without_a_profile)
 	cr_expect_eq(pbench_contest_profile_diff(c, -1, 0, &d), -EINVAL);
 	cr_expect_eq(pbench_contest_profile_diff(c, 1, 0, &zero), -EINVAL);
 	cr_expect_eq(pbench_contest_profile_diff(c, 1, 0, NULL), -EINVAL);
+	cr_expect_eq(pbench_contest_write_flamegraph(c, 1, stdout), -ENOENT);
+	cr_expect_eq(pbench_contest_write_flamegraph(c, 1, NULL), -EINVAL);
 	pbench_contest_free(c);
 }
 
@@ -155,5 +157,16 @@ Test(contest_profile, a_function_only_in_b)
 	cr_expect(seen_delta && seen_alpha);
 	cr_expect(fabs(share - 100) < 1e-6, "the shares of the difference sum to %g%%", share);
 	cr_expect_eq(pbench_contest_profile_diff(c, 1, n, &d), -ENOENT);
+	{	/* the differential flame graph: an SVG, delta's frame drawn */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		cr_assert_not_null(f);
+		ASSERT_OK(pbench_contest_write_flamegraph(c, 1, f));
+		fclose(f);
+		cr_expect(strstr(buf, "<svg") && strstr(buf, "delta"), "%.200s", buf);
+		free(buf);
+	}
 	pbench_contest_free(c);
 }

@@ -479,6 +479,11 @@ PBENCH_API int pbench_contest_profile_diff(const struct pbench_contest *c, int i
  * runs' only set. 0, -ENOENT (no profile), -EINVAL. */
 PBENCH_API int pbench_contest_profile_info(const struct pbench_contest *c, int i,
 					   struct pbench_profile_info *out);
+/* The differential flame graph of challenger i against the reference, an SVG: the widths its
+ * mean run's stacks, each frame coloured by its symbol's change (red slower, blue faster,
+ * deeper the larger), only the flagged coloured, the rest grey (a symbol in one side only:
+ * grey, the text says it). 0, -ENOENT (no profile), -EINVAL, the write's error. */
+PBENCH_API int pbench_contest_write_flamegraph(const struct pbench_contest *c, int i, FILE *f);
 
 #ifdef __cplusplus
 }

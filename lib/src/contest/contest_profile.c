@@ -20,6 +20,7 @@
 #include "base/base.h"
 #include "base/abi.h"
 #include "base/jsonutil.h"
+#include "profile/export.h"
 #include "stacks/stacks.h"
 #include "contest/contest.h"
 
@@ -33,6 +34,9 @@ struct pb_prof_diffs {
 	size_t tested;
 	double a_run, b_run;		/* each side's sampled value a run */
 	int na, nb;			/* runs profiled */
+	/* the differential flame graph's: a mark per symbol of the challenger's table */
+	struct pb_stacks_xmark *marks;
+	size_t nmarks;
 };
 
 /* One symbol of one side, for the match: its key and its self values over the runs. */
@@ -236,28 +240,51 @@ static struct prof_key *match_keys(const struct prof_side side[2], size_t *nkeys
 	return keys;
 }
 
+/* Each symbol of the challenger's table marked with its change (b / a; NaN: in it only, or
+ * not tested) and whether it was flagged: owner[sym] its diff (SIZE_MAX: none). */
+static void mark(struct pb_prof_diffs *pd, const size_t *owner)
+{
+	for (size_t k = 0; k < pd->nmarks; k++) {
+		const struct pbench_profile_diff *d = owner[k] < pd->n ? &pd->d[owner[k]] : NULL;
+
+		pd->marks[k] = (struct pb_stacks_xmark){
+			.change = d && !d->only && isfinite(d->p) ? d->ratio : NAN,
+			.significant = d && d->flagged };
+	}
+}
+
 static int diff_all(const struct pbench_contest *c, const struct prof_side side[2],
 		    struct pb_prof_diffs *pd)
 {
-	size_t nkeys, lo = 0;
+	size_t nkeys, lo = 0, *owner;
 	struct prof_key *keys = match_keys(side, &nkeys);
 	double *a = calloc(side[0].nruns + 1, sizeof(*a)), *b = calloc(side[1].nruns + 1, sizeof(*b));
 	int err = -ENOMEM;
 
+	pd->nmarks = pb_stacks_nr_syms(side[1].t);
 	pd->d = calloc(nkeys + 1, sizeof(*pd->d));
-	if (!keys || !a || !b || !pd->d)
+	pd->marks = calloc(pd->nmarks + 1, sizeof(*pd->marks));
+	owner = malloc((pd->nmarks + 1) * sizeof(*owner));
+	if (!keys || !a || !b || !pd->d || !pd->marks || !owner)
 		goto out;
+	memset(owner, 0xff, (pd->nmarks + 1) * sizeof(*owner));
 	while (lo < nkeys) {
 		size_t hi = lo + 1;
 
 		while (hi < nkeys && !key_cmp(&keys[lo], &keys[hi]))
 			hi++;
+		for (size_t k = lo; k < hi; k++)
+			if (keys[k].side)
+				owner[keys[k].sym] = pd->n;
 		diff_one(c, side, keys, lo, hi, a, b, &pd->d[pd->n++]);
 		lo = hi;
 	}
 	err = adjust(pd, c->o.profile_fdr > 0 ? c->o.profile_fdr :
 		     PBENCH_CONTEST_DEFAULT_PROFILE_FDR);
+	if (!err)
+		mark(pd, owner);
 out:
+	free(owner);
 	free(keys);
 	free(a);
 	free(b);
@@ -332,8 +359,10 @@ int pb_contest_profile_analyze(struct pbench_contest *c)
 
 void pb_contest_profile_free(struct pb_entrant *e)
 {
-	if (e->pdiff)
+	if (e->pdiff) {
 		free(e->pdiff->d);
+		free(e->pdiff->marks);
+	}
 	free(e->pdiff);
 	e->pdiff = NULL;
 }
@@ -417,4 +446,39 @@ int pb_contest_profile_sides(const struct pbench_contest *c, int i, double *a_ru
 	*nb = pd->nb;
 	*tested = pd->tested;
 	return 0;
+}
+
+/* The differential flame graph of challenger i: its own mean run's stacks (the widths), each
+ * frame coloured by its symbol's tested change against the reference (only the flagged). */
+int pbench_contest_write_flamegraph(const struct pbench_contest *c, int i, FILE *f)
+{
+	const struct pb_prof_diffs *pd;
+	const struct pb_stacks *t;
+	struct pbench_profile_info in = { .size = sizeof(in) };
+	struct pb_stacks_x x;
+	char title[300], sub[400];
+	int err;
+
+	if (!f)
+		return pb_fail(-EINVAL, "%s(): f is NULL", __func__);
+	pd = diffs_of(c, i, &err);
+	if (!pd)
+		return err;
+	t = pb_runs_profile_table(c->e[i].r, 0);
+	if (!t || pbench_runs_profile_info(c->e[i].r, 0, &in))
+		return -ENOENT;
+	err = pb_stacks_to_x(t, PB_STACKS_X_MEAN, pd->marks, &x);
+	if (err)
+		return err;
+	snprintf(title, sizeof(title), "%s against %s", c->e[i].name,
+		 c->e[c->o.reference].name);
+	snprintf(sub, sizeof(sub), "the mean run of %d of %s: widths its time; red slower, blue "
+		 "faster than in %s (flagged at a %g%% false discovery rate), grey the same",
+		 in.runs, c->e[i].name, c->e[c->o.reference].name,
+		 100 * (c->o.profile_fdr > 0 ? c->o.profile_fdr : PBENCH_CONTEST_DEFAULT_PROFILE_FDR));
+	struct pb_flame_opts o = { .title = title, .subtitle = sub, .differential = 1,
+				   .unit = !strcmp(in.unit, "ns") ? "ns" : in.event };
+	err = pb_flame_write_svg(f, x.stacks, x.n, &o);
+	pb_stacks_x_free(&x);
+	return err ? err : pb_stream_end(f);
 }
