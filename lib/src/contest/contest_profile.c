@@ -154,8 +154,8 @@ static void diff_one(const struct pbench_contest *c, const struct prof_side side
 	d->p = w.p;
 	d->diff_lo = w.diff_lo;
 	d->diff_hi = w.diff_hi;
-	if (!d->only) {
-		d->ratio_lo = w.ratio_lo;
+	if (!d->only) {	/* a paired interval's lower end may reach below 0: a time's is 0 */
+		d->ratio_lo = fmax(w.ratio_lo, 0);
 		d->ratio_hi = w.ratio_hi;
 	}
 }
