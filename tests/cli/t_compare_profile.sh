@@ -49,7 +49,8 @@ fi
 BETA='(c := d["profile"]["comparisons"][0]) and
 	(fl := [s["name"] for s in c["symbols"] if s["flagged"]]) == ["beta"] and
 	(b := c["symbols"][0])["ratio_lo"] <= 4 / 3 <= b["ratio_hi"] and b["dso"] == "shares" and
-	b["only"] == "both" and b["q"] <= 0.05 and b["diff"] > 0 and
+	b["only"] == "both" and b["q"] <= 0.05 and b["diff"] > 0 and b["ratio_lo"] > 1 and
+	abs(b["level"] - (1 - 0.05 * len(fl) / c["tested"])) < 1e-9 and
 	all(s["only"] == "both" and not s["flagged"] for s in c["symbols"]
 	    if s["name"] in ("alpha", "gamma_"))'
 tries=0
@@ -67,7 +68,7 @@ else
 fi
 cp "$T/out" "$T/beta.json"
 if has "$T/beta.md" '^\*\*Profile:\*\* b against a' &&
-   has "$T/beta.md" '^- `beta \[shares\]: 1\.[0-9]*x the time a run (99\.9% interval'; then
+   has "$T/beta.md" '^- `beta \[shares\]: 1\.[0-9]*x the time a run (9[0-9.]*% interval'; then
 	ok "Markdown: the flagged symbol a line"
 else
 	miss "beta markdown"
@@ -110,7 +111,7 @@ fi
 if run "text" 0 "$PB" compare --profile $U --max-runs 6 -n a -n b "$D/shares run 20" \
 	"$D/shares-delta run 20" &&
    has "$T/out" "^Profile: b against a: self cpu-clock a run of each symbol, each round's runs paired over 6 and 6 runs" &&
-   has "$T/out" '^  delta \[shares\]: only in b, +[0-9.]* ms a run (+[0-9.]* ms to +' &&
+   has "$T/out" '^  delta \[shares\]: only in b, its 9[0-9.]*% interval: +[0-9.]* ms a run (+[0-9.]* ms to +' &&
    has "$T/out" '^  .* of the difference is in the one flagged$' &&
    has "$T/out" '^  alpha, \|^  beta, \|^  gamma_, '; then
 	ok "text: delta only in b, flagged; the rest the same within a bound; the share"

@@ -136,6 +136,10 @@ Test(contest_profile, a_function_only_in_b)
 		unflagged |= !d.flagged;
 		cr_expect(isnan(d.q) || d.q >= d.p, "%s: q %g below p %g", d.name, d.q, d.p);
 		cr_expect(!d.flagged || d.q <= PBENCH_CONTEST_DEFAULT_PROFILE_FDR);
+		cr_expect(!d.flagged || d.diff_lo > 0 || d.diff_hi < 0,
+			  "%s flagged, its interval %g to %g holds 0", d.name, d.diff_lo, d.diff_hi);
+		cr_expect(d.flagged ? d.level < 0.999 : d.level == 0.999, "%s: level %g", d.name,
+			  d.level);
 		share += isfinite(d.share_pct) ? d.share_pct : 0;
 		if (!strcmp(d.name, "delta")) {
 			seen_delta = 1;

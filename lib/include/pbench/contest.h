@@ -466,6 +466,10 @@ struct pbench_profile_diff {
 	double share_pct;		/* diff_ns over the whole difference a run (b's sampled
 					 * value a run - a's), percent (NaN: that is 0) */
 	uint64_t a_samples, b_samples;	/* its self samples over each side's runs */
+	/* The confidence of the intervals: the contest's; for a flagged symbol the level of the
+	 * false coverage rate over the flagged (Benjamini-Yekutieli: 1 - fdr x flagged /
+	 * tested), at which its interval never holds no change (diff 0, ratio 1). */
+	double level;
 };
 /* How many symbols challenger i has against the reference (those of both, matched): >= 0,
  * -ENOENT (no profile: opts.profile off, i the reference or stored, no run profiled),

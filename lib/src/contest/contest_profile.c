@@ -32,6 +32,7 @@ struct pb_prof_diffs {
 	struct pbench_profile_diff *d;
 	size_t n;
 	size_t tested;
+	double *se, *df;		/* each diff's test's, by its index before the sort */
 	double a_run, b_run;		/* each side's sampled value a run */
 	int na, nb;			/* runs profiled */
 	/* the differential flame graph's: a mark per symbol of the challenger's table */
@@ -126,7 +127,7 @@ static int test(const struct pbench_contest *c, const struct prof_side side[2], 
 /* One matched symbol (keys[lo, hi)): its values summed per side over the keys, its test. */
 static void diff_one(const struct pbench_contest *c, const struct prof_side side[2],
 		     const struct prof_key *keys, size_t lo, size_t hi, double *a, double *b,
-		     struct pbench_profile_diff *d)
+		     struct pbench_profile_diff *d, double *se, double *df)
 {
 	struct pbench_stats_opts so = { .size = sizeof(so), .ci_level = c->o.confidence };
 	struct pbench_welch w = { .size = sizeof(w) };
@@ -134,7 +135,8 @@ static void diff_one(const struct pbench_contest *c, const struct prof_side side
 	memset(a, 0, side[0].nruns * sizeof(*a));
 	memset(b, 0, side[1].nruns * sizeof(*b));
 	*d = (struct pbench_profile_diff){ .size = sizeof(*d), .name = keys[lo].name,
-					   .dso = keys[lo].dso, .p = NAN, .q = NAN };
+					   .dso = keys[lo].dso, .p = NAN, .q = NAN,
+					   .level = c->o.confidence };
 	for (size_t k = lo; k < hi; k++) {
 		const struct prof_side *s = &side[keys[k].side];
 		double *x = keys[k].side ? b : a;
@@ -152,6 +154,8 @@ static void diff_one(const struct pbench_contest *c, const struct prof_side side
 	if (d->a_samples + d->b_samples < MIN_SAMPLES || test(c, side, a, b, &so, &w))
 		return;
 	d->p = w.p;
+	*se = w.se;
+	*df = w.df;
 	d->diff_lo = w.diff_lo;
 	d->diff_hi = w.diff_hi;
 	if (!d->only) {	/* a paired interval's lower end may reach below 0: a time's is 0 */
@@ -165,6 +169,35 @@ static int by_p(const void *x, const void *y)
 	const struct pbench_profile_diff *const *a = x, *const *b = y;
 
 	return (*a)->p < (*b)->p ? -1 : (*a)->p > (*b)->p;
+}
+
+/* The flagged symbols' intervals at the false coverage rate's level over them
+ * (Benjamini-Yekutieli 2005: 1 - fdr R / m for R flagged of m tested), at which each excludes
+ * no change, as its flag says. */
+static void fcr_intervals(struct pb_prof_diffs *pd, double fdr)
+{
+	size_t flagged = 0;
+	double level, tq;
+
+	for (size_t i = 0; i < pd->n; i++)
+		flagged += pd->d[i].flagged;
+	if (!flagged)
+		return;
+	level = 1 - fdr * (double)flagged / (double)pd->tested;
+	for (size_t i = 0; i < pd->n; i++) {
+		struct pbench_profile_diff *d = &pd->d[i];
+
+		if (!d->flagged)
+			continue;
+		tq = pbench_stats_t_quantile(level, pd->df[i]);
+		d->level = level;
+		d->diff_lo = d->diff_ns - tq * pd->se[i];
+		d->diff_hi = d->diff_ns + tq * pd->se[i];
+		if (!d->only && d->a_ns > 0) {
+			d->ratio_lo = fmax(0, 1 + d->diff_lo / d->a_ns);
+			d->ratio_hi = 1 + d->diff_hi / d->a_ns;
+		}
+	}
 }
 
 /* Benjamini-Hochberg: q of the i-th smallest of m p values is min over j >= i of p_j m / j. */
@@ -189,6 +222,7 @@ static int adjust(struct pb_prof_diffs *pd, double fdr)
 	}
 	pd->tested = m;
 	free(t);
+	fcr_intervals(pd, fdr);
 	return 0;
 }
 
@@ -263,9 +297,11 @@ static int diff_all(const struct pbench_contest *c, const struct prof_side side[
 
 	pd->nmarks = pb_stacks_nr_syms(side[1].t);
 	pd->d = calloc(nkeys + 1, sizeof(*pd->d));
+	pd->se = calloc(nkeys + 1, sizeof(*pd->se));
+	pd->df = calloc(nkeys + 1, sizeof(*pd->df));
 	pd->marks = calloc(pd->nmarks + 1, sizeof(*pd->marks));
 	owner = malloc((pd->nmarks + 1) * sizeof(*owner));
-	if (!keys || !a || !b || !pd->d || !pd->marks || !owner)
+	if (!keys || !a || !b || !pd->d || !pd->se || !pd->df || !pd->marks || !owner)
 		goto out;
 	memset(owner, 0xff, (pd->nmarks + 1) * sizeof(*owner));
 	while (lo < nkeys) {
@@ -276,7 +312,9 @@ static int diff_all(const struct pbench_contest *c, const struct prof_side side[
 		for (size_t k = lo; k < hi; k++)
 			if (keys[k].side)
 				owner[keys[k].sym] = pd->n;
-		diff_one(c, side, keys, lo, hi, a, b, &pd->d[pd->n++]);
+		diff_one(c, side, keys, lo, hi, a, b, &pd->d[pd->n], &pd->se[pd->n],
+			 &pd->df[pd->n]);
+		pd->n++;
 		lo = hi;
 	}
 	err = adjust(pd, c->o.profile_fdr > 0 ? c->o.profile_fdr :
@@ -362,6 +400,8 @@ void pb_contest_profile_free(struct pb_entrant *e)
 	if (e->pdiff) {
 		free(e->pdiff->d);
 		free(e->pdiff->marks);
+		free(e->pdiff->se);
+		free(e->pdiff->df);
 	}
 	free(e->pdiff);
 	e->pdiff = NULL;

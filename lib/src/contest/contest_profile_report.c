@@ -60,14 +60,15 @@ static void diff_words(const struct pbench_contest *c, int i, const struct pbenc
 {
 	const char *a = c->e[c->o.reference].name, *b = c->e[i].name;
 	char x[48], lo[48], hi[48], q[32], ratio[128] = "";
-	double conf = c->o.confidence * 100;
+	double conf = d->level * 100;
 
 	if (d->only)
-		snprintf(ratio, sizeof(ratio), "only in %s", d->only == 2 ? b : a);
+		snprintf(ratio, sizeof(ratio), "only in %s, its %.4g%% interval:", d->only == 2 ? b : a,
+			 conf);
 	else
-		snprintf(ratio, sizeof(ratio), "%.3gx the time a run (%.4g%% interval %.3g-%.3g)",
+		snprintf(ratio, sizeof(ratio), "%.3gx the time a run (%.4g%% interval %.3g-%.3g),",
 			 d->ratio, conf, d->ratio_lo, d->ratio_hi);
-	snprintf(buf, len, "%s [%s]: %s, %s a run (%s to %s), q %s", d->name, d->dso, ratio,
+	snprintf(buf, len, "%s [%s]: %s %s a run (%s to %s), q %s", d->name, d->dso, ratio,
 		 signed_fig(x, sizeof(x), d->diff_ns, unit),
 		 signed_fig(lo, sizeof(lo), d->diff_lo, unit),
 		 signed_fig(hi, sizeof(hi), d->diff_hi, unit), pb_format_p(q, sizeof(q), d->q));
@@ -103,7 +104,7 @@ static void rest_words(const struct pbench_contest *c, int i, const struct prof_
 		}
 	}
 	if (named)
-		snprintf(buf + at, at < len ? len - at : 0, " the same within %.2g%%%s", within,
+		snprintf(buf + at, at < len ? len - at : 0, " the same within %.3g%%%s", within,
 			 more ? ";" : "");
 	at = strlen(buf);
 	if (more)
@@ -152,12 +153,37 @@ static void text_one(FILE *f, const struct pbench_contest *c, int i)
 			pb_format_pct(p, sizeof(p), fl, -1), nfl == 1 ? "one" : "symbols");
 }
 
+/* What entrant i's profile could not see, a note a line. */
+static void caveats(FILE *f, const struct pbench_contest *c, int i)
+{
+	struct pbench_profile_info in = { .size = sizeof(in) };
+
+	if (pbench_contest_profile_info(c, i, &in))
+		return;
+	if (in.status)
+		fprintf(f, "  note (%s): no profile: %s\n", c->e[i].name, in.status);
+	for (const char *s = in.status ? "" : in.caveats; *s;) {
+		const char *e = strchr(s, '\n');
+		int n = e ? (int)(e - s) : (int)strlen(s);
+
+		fprintf(f, "  note (%s): %.*s\n", c->e[i].name, n, s);
+		s += n + (e != NULL);
+	}
+}
+
 /* The text report's part: a paragraph a challenger (nothing without a profile). */
 void pb_contest_profile_text(const struct pbench_contest *c, FILE *f)
 {
+	if (c->o.profile && c->o.reference < c->n && !c->e[c->o.reference].r) {
+		fprintf(f, "\nProfile: nothing compared: the reference, %s, is stored times, "
+			"never run here\n", c->e[c->o.reference].name);
+		return;
+	}
 	for (int i = 0; c->o.profile && i < c->n; i++)
 		if (i != c->o.reference)
 			text_one(f, c, i);
+	for (int i = 0; c->o.profile && i < c->n; i++)
+		caveats(f, c, i);
 }
 
 /* The Markdown's part: the head, a table of the flagged symbols, the rest in words. */
@@ -209,6 +235,7 @@ static json_t *diff_json(const struct pbench_profile_diff *d, int *bad)
 	SET(j, "flagged", json_boolean(d->flagged));
 	SET(j, "only", json_string(d->only == 1 ? "reference" : d->only == 2 ? "entrant" : "both"));
 	SET(j, "share_pct", num(d->share_pct));
+	SET(j, "level", num(d->level));
 	SET(j, "a_samples", unum(d->a_samples));
 	SET(j, "b_samples", unum(d->b_samples));
 	return j;
