@@ -159,7 +159,7 @@ struct pbench_contest_opts {
 	double profile_freq;		/* samples a second (0: 4000) */
 	const char *profile_event;	/* NULL: cpu-clock */
 	const char *debug_dirs;		/* colon-separated directories of debug files, or NULL */
-	int profile_top;		/* the text's tables (0: PBENCH_RUNS_DEFAULT_PROFILE_TOP) */
+	int profile_top;		/* each entrant's runs' (pbench_runs_opts.profile_top) */
 	/* The false discovery rate of the symbols flagged as changed, over all the symbols
 	 * tested at once (Benjamini-Hochberg), in (0, 0.5] (0: PBENCH_CONTEST_DEFAULT_PROFILE_FDR) */
 	double profile_fdr;
