@@ -361,6 +361,15 @@ $(PROFILE_DATA_BINS): tests/data/profile/shares.c
 	@mkdir -p $(@D)
 	$(call msg,CCLD,$@)$(CC) -std=gnu11 -O1 -g $(FP_FLAGS) $(WARNINGS) -o $@ $< -pthread
 $(O)/tests/test_profile $(O)/tests/test_runs_profile $(O)/bench/bench_profile: $(PROFILE_DATA_BINS)
+# pbench compare --profile's (tests/cli/t_compare_profile.sh): beta doing 1.33x the work, and
+# a fourth function, delta, the rest the same.
+PROFILE_VARIANT_BINS := $(O)/tests/data/profile/shares-beta $(O)/tests/data/profile/shares-delta
+$(O)/tests/data/profile/shares-beta: VARIANT := -DSHARES_BETA_MORE
+$(O)/tests/data/profile/shares-delta: VARIANT := -DSHARES_DELTA
+$(PROFILE_VARIANT_BINS): tests/data/profile/shares.c
+	@mkdir -p $(@D)
+	$(call msg,CCLD,$@)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer $(VARIANT) $(WARNINGS) -o $@ $< -pthread
+$(O)/tests/test_contest_profile: $(PROFILE_DATA_BINS) $(PROFILE_VARIANT_BINS)
 
 # The replay of a fuzz target's corpus: the target and replay.c's main(). Only the ASan+UBSan
 # tree builds and runs them.

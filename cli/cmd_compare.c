@@ -25,7 +25,8 @@ static void compare_usage(FILE *f)
 
 	fprintf(f, PB_HELP_COMPARE, PBENCH_STATS_DEFAULT_CONFIDENCE * 100, d.same_pct, d.max_time_s,
 		d.max_rounds, PBENCH_CONTEST_MAX_ROUNDS, PBENCH_CONTEST_DEFAULT_MIN_ROUNDS,
-		d.warmup_ms, PBENCH_CONTEST_DEFAULT_EVENTS, CLI_RUN_MEMORY_RUNS);
+		d.warmup_ms, PBENCH_CONTEST_DEFAULT_EVENTS, CLI_RUN_MEMORY_RUNS,
+		PBENCH_CONTEST_DEFAULT_PROFILE_FDR * 100);
 }
 
 struct compare_opts {
@@ -44,6 +45,7 @@ struct compare_opts {
 	double fail_pct;		/* < 0: no gate */
 	double confidence_pct;		/* 0: the library's */
 	struct cli_progress progress;	/* the progress line on stderr */
+	struct cli_compare_profile prof;	/* --profile and its options (compare_profile.c) */
 	/* what was built from the above, freed at the end */
 	char **argv[MAX_ENTRANTS];	/* the sides */
 	double *stored;
@@ -99,6 +101,8 @@ static int compare_option(int c, const char *arg, void *ctx)
 		err = cli_scan_option(&o->scan, c, arg);
 	if (err)
 		return err < 0 ? -1 : 0;
+	if ((err = cli_compare_profile_option(&o->prof, c, arg)) != 1)
+		return err;
 	if ((err = number_option(c, arg, o)) <= 0)
 		return err;
 	switch (c) {
@@ -176,6 +180,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		CLI_RUN_OPTIONS,
 		CLI_SCAN_OPTIONS,
 		CLI_OUT_OPTIONS,
+		CLI_COMPARE_PROFILE_OPTIONS,
 		{ 0 },
 	};
 	int rc;
@@ -476,6 +481,8 @@ static int measure(struct compare_opts *o)
 	if (rc < 0)
 		cli_mem_error(rc);
 	rc = rc < 0 ? EXIT_RUNTIME : cli_out_write(&o->out, write_report, c);
+	if (!rc)	/* --flamegraph */
+		rc = cli_compare_profile_write(&o->prof, c, o->co.reference);
 	err = outcome(c, o, err == -EINTR || *cli_stop);
 	if (!rc && (!err || o->fail_pct >= 0) && !*cli_stop && o->run.record)
 		rc = cli_record(&o->run, write_report, c);
@@ -489,6 +496,7 @@ static void release(struct compare_opts *o)
 		pbench_command_free(o->argv[i]);
 	free(o->stored);
 	cli_run_release(&o->run);
+	cli_compare_profile_release(&o->prof);
 }
 
 /* The shared options (cli_run) into the contest's: what was not given keeps its default. */
@@ -522,7 +530,9 @@ static int prepare_run(struct compare_opts *o)
 	o->co.events = o->run.events;	/* NULL: PBENCH_CONTEST_DEFAULT_EVENTS */
 	o->co.metrics = o->run.metrics;
 	apply_run(o);
-	rc = make_argvs(o);
+	rc = cli_compare_profile_apply(&o->prof, &o->co);
+	if (!rc)
+		rc = make_argvs(o);
 	if (!rc && o->baseline)
 		rc = read_baseline(o);
 	if (!rc && o->occasions)

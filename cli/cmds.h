@@ -291,4 +291,31 @@ int cli_annotate_write(const struct cli_annotate *a, const struct pbench_runs *r
 		       unsigned flags, FILE *f);
 void cli_annotate_release(struct cli_annotate *a);
 
+/* pbench compare's profile options (issue 36): stat's but --profile-top and --export-folded,
+ * and --profile-fdr PCT (cli/compare_profile.c). */
+enum { CLI_CPROF_FDR = 0x4480 };
+#define CLI_COMPARE_PROFILE_OPTIONS \
+	{ "profile", no_argument, NULL, CLI_PROF_ON }, \
+	{ "profile-freq", required_argument, NULL, CLI_PROF_FREQ }, \
+	{ "profile-event", required_argument, NULL, CLI_PROF_EVENT }, \
+	{ "call-graph", required_argument, NULL, CLI_PROF_CALL_GRAPH }, \
+	{ "debug-dir", required_argument, NULL, CLI_PROF_DEBUG_DIR }, \
+	{ "profile-fdr", required_argument, NULL, CLI_CPROF_FDR }, \
+	{ "flamegraph", required_argument, NULL, CLI_PROF_FLAME }
+struct cli_compare_profile {
+	struct cli_profile p;
+	double fdr_pct;			/* --profile-fdr (0: the library's) */
+	const char *flame;		/* --flamegraph FILE.svg, opened before the rounds */
+	struct pbench_output *flame_out;
+};
+/* c one of CLI_COMPARE_PROFILE_OPTIONS: 0 taken, -1 said, 1 not one. */
+int cli_compare_profile_option(struct cli_compare_profile *p, int c, const char *arg);
+/* Into the contest's options, and the checks: 0, or EXIT_USAGE after the message. */
+int cli_compare_profile_apply(struct cli_compare_profile *p, struct pbench_contest_opts *co);
+/* --flamegraph written whole after the rounds (the first challenger against the reference):
+ * 0, or EXIT_RUNTIME after the message. */
+int cli_compare_profile_write(struct cli_compare_profile *p, const struct pbench_contest *c,
+			      int reference);
+void cli_compare_profile_release(struct cli_compare_profile *p);
+
 #endif

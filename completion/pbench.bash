@@ -152,7 +152,7 @@ _pbench()
 		COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.[sS][vV][gG]' -- "$cur"))
 		return ;;
 	-r|--runs|-d|--duration|-t|--threshold|--target-sem|--max-time|--warmup-ms|\
-	--timeout|--iterations|--profile-freq|--profile-top)
+	--timeout|--iterations|--profile-freq|--profile-top|--profile-fdr)
 		return ;;	# a number: nothing to offer
 	esac
 	if [[ $cur == -* ]]; then

@@ -218,6 +218,18 @@ Test(abi, pbench_contest_opts)
 	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->resumed), 8, "resumed resized");
 	cr_expect_eq(offsetof(struct pbench_contest_opts, text_width), 216, "text_width moved");
 	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->text_width), 4, "text_width resized");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, profile), 220, "profile moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->profile), 4, "profile resized");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, profile_freq), 224, "profile_freq moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->profile_freq), 8, "profile_freq resized");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, profile_event), 232, "profile_event moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->profile_event), 8, "profile_event resized");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, debug_dirs), 240, "debug_dirs moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->debug_dirs), 8, "debug_dirs resized");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, profile_top), 248, "profile_top moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->profile_top), 4, "profile_top resized");
+	cr_expect_eq(offsetof(struct pbench_contest_opts, profile_fdr), 256, "profile_fdr moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_opts *)0)->profile_fdr), 8, "profile_fdr resized");
 }
 
 Test(abi, pbench_contest_entrant)
@@ -1876,6 +1888,48 @@ Test(abi, pbench_fit)
 	cr_expect_eq(sizeof(((struct pbench_fit *)0)->reason), 8, "reason resized");
 }
 
+Test(abi, pbench_profile_diff)
+{
+	cr_expect_eq(offsetof(struct pbench_profile_diff, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, name), 8, "name moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->name), 8, "name resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, dso), 16, "dso moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->dso), 8, "dso resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, a_ns), 24, "a_ns moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->a_ns), 8, "a_ns resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, b_ns), 32, "b_ns moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->b_ns), 8, "b_ns resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, ratio), 40, "ratio moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->ratio), 8, "ratio resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, ratio_lo), 48, "ratio_lo moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->ratio_lo), 8, "ratio_lo resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, ratio_hi), 56, "ratio_hi moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->ratio_hi), 8, "ratio_hi resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, diff_ns), 64, "diff_ns moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->diff_ns), 8, "diff_ns resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, diff_lo), 72, "diff_lo moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->diff_lo), 8, "diff_lo resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, diff_hi), 80, "diff_hi moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->diff_hi), 8, "diff_hi resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, p), 88, "p moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->p), 8, "p resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, q), 96, "q moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->q), 8, "q resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, flagged), 104, "flagged moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->flagged), 4, "flagged resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, only), 108, "only moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->only), 4, "only resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, share_pct), 112, "share_pct moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->share_pct), 8, "share_pct resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, a_samples), 120, "a_samples moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->a_samples), 8, "a_samples resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, b_samples), 128, "b_samples moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->b_samples), 8, "b_samples resized");
+	cr_expect_eq(offsetof(struct pbench_profile_diff, level), 136, "level moved");
+	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->level), 8, "level resized");
+}
+
 Test(abi, enums)
 {
 	cr_expect_eq((long long)PBENCH_EUNKNOWN_EVENT, 10000LL, "PBENCH_EUNKNOWN_EVENT changed");
@@ -2454,4 +2508,8 @@ Test(abi, functions)
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_write_flamegraph), int (*)(const struct pbench_runs*,int,FILE*)), "pbench_runs_write_flamegraph changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_write_pprof), int (*)(const struct pbench_runs*,int,FILE*)), "pbench_runs_write_pprof changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_profile_annotate), int (*)(const struct pbench_runs*,int,struct pbench_listing*)), "pbench_runs_profile_annotate changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_contest_profile_diff_nr), int (*)(const struct pbench_contest*,int)), "pbench_contest_profile_diff_nr changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_contest_profile_diff), int (*)(const struct pbench_contest*,int,int,struct pbench_profile_diff*)), "pbench_contest_profile_diff changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_contest_profile_info), int (*)(const struct pbench_contest*,int,struct pbench_profile_info*)), "pbench_contest_profile_info changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_contest_write_flamegraph), int (*)(const struct pbench_contest*,int,FILE*)), "pbench_contest_write_flamegraph changed");
 }

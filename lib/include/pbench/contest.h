@@ -150,7 +150,22 @@ struct pbench_contest_opts {
 	/* The text writer's prose wrapped at this many columns (0: not wrapped), as every text
 	 * writer wraps (output.h). */
 	int text_width;
+	/* Where the time went, and which function got slower (issue 36): the profile options of
+	 * pbench_runs_opts (the same meaning), given to every entrant's runs: every timed run of
+	 * every entrant that runs a command is sampled, symbolized after the rounds. Then each
+	 * challenger's symbols against the reference's (pbench_contest_profile_diff()). The
+	 * strings are used when the entrants are added (copied by their runs). */
+	int profile;			/* enum pbench_profile_mode (0: off) */
+	double profile_freq;		/* samples a second (0: 4000) */
+	const char *profile_event;	/* NULL: cpu-clock */
+	const char *debug_dirs;		/* colon-separated directories of debug files, or NULL */
+	int profile_top;		/* each entrant's runs' (pbench_runs_opts.profile_top) */
+	/* The false discovery rate of the symbols flagged as changed, over all the symbols
+	 * tested at once (Benjamini-Hochberg), in (0, 0.5] (0: PBENCH_CONTEST_DEFAULT_PROFILE_FDR) */
+	double profile_fdr;
 };
+
+#define PBENCH_CONTEST_DEFAULT_PROFILE_FDR 0.05
 
 /* The events every entrant counts when opts.events is NULL (pbench compare's -e): the
  * software ones, which every machine counts. */
@@ -424,6 +439,55 @@ PBENCH_API int pbench_contest_mem_status(const struct pbench_contest *c, int i,
  * so), -EINVAL (an entrant not a command, n < 1), -ENOENT (no shim), -ENOMEM,
  * pbench_mem_file_run()'s. */
 PBENCH_API int pbench_contest_count_memory(struct pbench_contest *c, int n);
+
+/* ---- which function got slower (opts.profile, issue 36) ------------------------------------ */
+
+/* One symbol of challenger i against the reference: matched by its DSO's file name and its
+ * name (as perf diff matches them: two builds of a program compare), its self value a run
+ * (samples whose leaf it is, a sample counting its period: ns for cpu-clock and task-clock,
+ * else the event's count) in each, and the verdict's test of entrant i's runs against the
+ * reference's (the interleaved order: each round's two runs paired, pbench_stats_paired();
+ * else, or when their counts differ, Welch's), at the contest's confidence, corrected for the many symbols tested at once by
+ * Benjamini-Hochberg (q, flagged at opts.profile_fdr). Strings valid until c is freed. */
+struct pbench_profile_diff {
+	size_t size;
+	const char *name;		/* the function, or "[unknown]" of its DSO */
+	const char *dso;		/* the DSO's file name ("shares", "libc.so.6",
+					 * "[kernel.kallsyms]") */
+	double a_ns, b_ns;		/* self a run, the reference's (a) and entrant i's (b) mean */
+	double ratio, ratio_lo, ratio_hi;	/* b / a and its interval (NaN: only in one) */
+	double diff_ns, diff_lo, diff_hi;	/* b - a a run and its interval */
+	double p;			/* the test's two-sided p (NaN: not tested: fewer than 20
+					 * samples over both sides' runs, or no variance) */
+	double q;			/* Benjamini-Hochberg's adjusted p (NaN: not tested) */
+	int flagged;			/* 1: q <= opts.profile_fdr: changed */
+	int only;			/* 0: sampled in both, 1: only in the reference, 2: only
+					 * in entrant i */
+	double share_pct;		/* diff_ns over the whole difference a run (b's sampled
+					 * value a run - a's), percent (NaN: that is 0) */
+	uint64_t a_samples, b_samples;	/* its self samples over each side's runs */
+	/* The confidence of the intervals: the contest's; for a flagged symbol the level of the
+	 * false coverage rate over the flagged (Benjamini-Yekutieli: 1 - fdr x flagged /
+	 * tested), at which its interval never holds no change (diff 0, ratio 1). */
+	double level;
+};
+/* How many symbols challenger i has against the reference (those of both, matched): >= 0,
+ * -ENOENT (no profile: opts.profile off, i the reference or stored, no run profiled),
+ * -EINVAL. */
+PBENCH_API int pbench_contest_profile_diff_nr(const struct pbench_contest *c, int i);
+/* Symbol k of challenger i (k < pbench_contest_profile_diff_nr()): the flagged first, then by
+ * the size of the difference a run. 0, -ENOENT (k past the last, no profile), -EINVAL. */
+PBENCH_API int pbench_contest_profile_diff(const struct pbench_contest *c, int i, int k,
+					   struct pbench_profile_diff *out);
+/* Entrant i's profile (every run of it profiled): what pbench_runs_profile_info() says of its
+ * runs' only set. 0, -ENOENT (no profile), -EINVAL. */
+PBENCH_API int pbench_contest_profile_info(const struct pbench_contest *c, int i,
+					   struct pbench_profile_info *out);
+/* The differential flame graph of challenger i against the reference, an SVG: the widths its
+ * mean run's stacks, each frame coloured by its symbol's change (red slower, blue faster,
+ * deeper the larger), only the flagged coloured, the rest grey (a symbol in one side only:
+ * grey, the text says it). 0, -ENOENT (no profile), -EINVAL, the write's error. */
+PBENCH_API int pbench_contest_write_flamegraph(const struct pbench_contest *c, int i, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -162,6 +162,8 @@ static int check_opts(struct pbench_contest *c)
 		return pb_fail_msg(-EINVAL, "occasion_sd is %g over %d occasions of %d commits: a "
 				   "standard deviation >= 0 over more occasions than commits",
 				   o->occasion_sd, o->occasions, o->occasion_commits);
+	if (pb_contest_profile_check(o))
+		return -EINVAL;
 	c->duet_cpus[0] = c->duet_cpus[1] = -1;
 	if (o->order != PBENCH_CONTEST_ORDER_DUET && (o->duet_cpus[0] >= 0 ||
 						      o->duet_cpus[1] >= 0))
@@ -349,6 +351,14 @@ static int add_runs(struct pbench_contest *c, struct pb_entrant *n,
 	ro.quiet = !(c->o.flags & PBENCH_CONTEST_SHOW_OUTPUT);
 	ro.stop = c->o.stop;
 	ro.resumed = c->o.resumed;
+	if (c->o.profile && !e->argv)
+		return pb_fail_msg(-EINVAL, "--profile samples commands, not a workload or a "
+				   "function");
+	ro.profile = c->o.profile;	/* opts.profile: every timed run sampled */
+	ro.profile_freq = c->o.profile_freq;
+	ro.profile_event = c->o.profile_event;
+	ro.debug_dirs = c->o.debug_dirs;
+	ro.profile_top = c->o.profile_top;
 	ro.flags = (c->o.flags & PBENCH_CONTEST_SIGNALS ? PBENCH_RUNS_SIGNALS : 0) |
 		   (c->o.flags & PBENCH_CONTEST_PRIORITY_CACHE ? PBENCH_RUNS_PRIORITY_CACHE : 0) |
 		   (c->o.flags & PBENCH_CONTEST_REPROBE ? PBENCH_RUNS_REPROBE : 0);
@@ -391,6 +401,7 @@ static void entrant_release(struct pb_entrant *n)
 	free(n->mem);
 	free(n->cmd_mem);
 	pb_contest_stored_free(n);
+	pb_contest_profile_free(n);
 	memset(n, 0, sizeof(*n));
 }
 

@@ -65,6 +65,8 @@ struct pb_entrant {
 	 * the file holds them (a JSON array, one reference), and its subject's iterations */
 	struct json_t *stored_runs;
 	double stored_iterations;
+	/* opts.profile: its symbols against the reference's (contest_profile.c), or NULL */
+	struct pb_prof_diffs *pdiff;
 };
 
 struct pbench_contest {
@@ -108,6 +110,22 @@ void pb_contest_stored_free(struct pb_entrant *n);
  * *n 0 when it has no runs kept or memory is short. */
 double *pb_contest_stored_values(const struct pb_entrant *e, const char *what, size_t *n,
 				 size_t *missing);
+
+/* contest_profile.c (opts.profile, issue 36): the options checked; after the rounds, every
+ * entrant's profiles symbolized and each challenger's symbols tested against the
+ * reference's; an entrant's freed; challenger i's sampled value a run on each side, their
+ * runs and the symbols tested (-ENOENT: none). */
+int pb_contest_profile_check(const struct pbench_contest_opts *o);
+int pb_contest_profile_analyze(struct pbench_contest *c);
+void pb_contest_profile_free(struct pb_entrant *e);
+int pb_contest_profile_sides(const struct pbench_contest *c, int i, double *a_run,
+			     double *b_run, int *na, int *nb, size_t *tested);
+
+/* contest_profile_report.c: what the text, Markdown and JSON say of it (nothing, NULL, when
+ * opts.profile is off). */
+void pb_contest_profile_text(const struct pbench_contest *c, FILE *f);
+void pb_contest_profile_markdown(const struct pbench_contest *c, FILE *f);
+struct json_t *pb_contest_profile_json(const struct pbench_contest *c, int *bad);
 
 /* contest.c */
 int pb_contest_append(double **x, size_t *n, size_t *cap, double v);

@@ -438,6 +438,9 @@ static void conclude(struct pbench_contest *c)
 			pb_runs_set_elapsed(c->e[i].set, c->elapsed_s);
 			pb_runs_analyze(c->e[i].set);
 		}
+	if (pb_contest_profile_analyze(c))	/* opts.profile: short of memory, none said */
+		for (int i = 0; i < c->n; i++)
+			pb_contest_profile_free(&c->e[i]);
 }
 
 /* The cleanup undoes the setup: whenever the setup ran, even after a stop or a failure,

@@ -278,6 +278,8 @@ static json_t *contest_json(const struct pbench_contest *c)
 	}
 	SET(root, "verdicts", verdicts);
 	SET(root, "entrants", entrants);
+	if (c->o.profile)	/* --profile: absent without it, as before it */
+		SET(root, "profile", pb_contest_profile_json(c, bad));
 	if (b) {
 		json_decref(root);
 		return NULL;

@@ -609,6 +609,7 @@ int pbench_contest_write_text(const struct pbench_contest *c, FILE *f)
 	pb_line_close(&l);
 	if (c->o.flags & PBENCH_CONTEST_COUNT_MEMORY)
 		print_memory(f, c);
+	pb_contest_profile_text(c, f);	/* opts.profile */
 	free(order);
 	if (print_cmd_memory(f, c, 0))
 		return ferror(f) ? pb_stream_end(f) : -EIO;
@@ -776,6 +777,7 @@ int pbench_contest_write_markdown(const struct pbench_contest *c, FILE *f)
 	free(order);
 	md_events(f, c);
 	md_metrics(f, c);
+	pb_contest_profile_markdown(c, f);	/* opts.profile */
 	if (print_cmd_memory(f, c, 1))
 		return ferror(f) ? pb_stream_end(f) : -EIO;
 	return pb_stream_end(f);

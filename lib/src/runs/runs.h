@@ -74,6 +74,12 @@ struct pb_speed_best pb_runs_speed_best(const struct pbench_runs *r);
 struct pb_run *pb_runs_next_on(struct pbench_runs *r, struct pb_set *s, int cpu);
 void pb_runs_cpu_noise_end(struct pbench_runs *r, struct pb_run *run);
 
+/* runs_profile.c, for the contest (opts.profile): r's profiles symbolized and their figures
+ * made, after every run (pb_runs_one()'s); set s's stack table then (NULL: no profile). */
+struct pb_stacks;
+void pb_runs_profile_analyze(struct pbench_runs *r);
+const struct pb_stacks *pb_runs_profile_table(const struct pbench_runs *r, int s);
+
 /* runs_summary.c: the figure decided on (pbench_runs_opts.metric), once the events are open
  * (before, its name is pb_metric_target_request()'s, counters.h): r->target_e/_m, or
  * -EOPNOTSUPP with why it cannot be counted here. Its name (NULL: the wall time), unit ("ns",

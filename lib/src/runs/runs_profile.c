@@ -273,6 +273,13 @@ void pb_runs_profile_analyze(struct pbench_runs *r)
 		analyze_set(r, s);
 }
 
+const struct pb_stacks *pb_runs_profile_table(const struct pbench_runs *r, int s)
+{
+	if (!r || !r->prof || s < 0 || s >= r->nsets || !r->prof->set[s].have_figs)
+		return NULL;
+	return r->prof->set[s].t;
+}
+
 /* ---- getters -------------------------------------------------------------------------------- */
 
 static const struct pb_prof_set *set_of(const struct pbench_runs *r, int s)

@@ -14,6 +14,10 @@
  *   fork     the work in K processes forked (default 2) and in this one, at once
  * With SHARES_REPORT set, it prints the nanoseconds the work took on stdout: its wall time
  * (CLOCK_MONOTONIC), then the CPU time of its threads (CLOCK_PROCESS_CPUTIME_ID).
+ *
+ * Variants for pbench compare --profile (tests/cli/t_compare_profile.sh), built with -D:
+ * SHARES_BETA_MORE: beta runs 4 million iterations a round instead of 3 (1.33x its work, the
+ * others the same); SHARES_DELTA: a fourth function, delta, runs 1 million more a round.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -71,6 +75,22 @@ __attribute__((noinline)) uint64_t gamma_(uint64_t n, uint64_t x)
 	return done(x);
 }
 
+#ifdef SHARES_BETA_MORE
+#define BETA_TENTHS 4
+#else
+#define BETA_TENTHS 3
+#endif
+
+#ifdef SHARES_DELTA
+uint64_t delta(uint64_t n, uint64_t x);
+
+__attribute__((noinline)) uint64_t delta(uint64_t n, uint64_t x)
+{
+	LOOP(n, x);
+	return done(x);
+}
+#endif
+
 static uint64_t millions = 400;
 static volatile uint64_t sink;
 
@@ -80,8 +100,11 @@ static void *work(void *arg)
 
 	for (uint64_t r = 0; r < rounds; r++) {
 		x = alpha(ROUND / 10 * 5, x);
-		x = beta(ROUND / 10 * 3, x);
+		x = beta(ROUND / 10 * BETA_TENTHS, x);
 		x = gamma_(ROUND / 10 * 2, x);
+#ifdef SHARES_DELTA
+		x = delta(ROUND / 10, x);
+#endif
 	}
 	sink = x;
 	return NULL;
