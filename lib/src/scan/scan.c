@@ -232,11 +232,27 @@ static void ratio_at(struct pbench_scan *s, int ia, int ib, double *r, double *l
 	free(a);
 }
 
-static void collect_side(struct pbench_scan *s, int k)
+/* Side k's measured points fitted (one parameter): pbench_stats_fit()'s return. */
+static int fit_side(const struct pbench_scan *s, int k, struct pbench_fit *fit)
 {
 	double x[PBENCH_SCAN_MAX_POINTS], y[PBENCH_SCAN_MAX_POINTS], sem[PBENCH_SCAN_MAX_POINTS];
-	struct pb_scan_side *sd = &s->side[k];
+	const struct pb_scan_side *sd = &s->side[k];
 	size_t m = 0;
+
+	for (int i = 0; i < s->npoints; i++) {
+		if (!sd->have[i])
+			continue;
+		x[m] = pbench_scan_value(s, i, 0);
+		y[m] = sd->sum[i].mean;
+		sem[m++] = sd->sum[i].sem;
+	}
+	fit->size = sizeof(*fit);
+	return pbench_stats_fit(x, y, sem, m, s->confidence, fit);
+}
+
+static void collect_side(struct pbench_scan *s, int k)
+{
+	struct pb_scan_side *sd = &s->side[k];
 
 	for (int i = 0; i < s->npoints; i++) {
 		sd->sum[i].size = sizeof(sd->sum[i]);
@@ -245,15 +261,8 @@ static void collect_side(struct pbench_scan *s, int k)
 		if (k)
 			ratio_at(s, i * s->nsides, i * s->nsides + k, &sd->ratio[i],
 				 &sd->ratio_lo[i], &sd->ratio_hi[i]);
-		if (!sd->have[i])
-			continue;
-		x[m] = pbench_scan_value(s, i, 0);
-		y[m] = sd->sum[i].mean;
-		sem[m++] = sd->sum[i].sem;
 	}
-	sd->fit.size = sizeof(sd->fit);
-	sd->fit_err = s->np == 1 ? pbench_stats_fit(x, y, sem, m, s->confidence, &sd->fit) :
-		      -ENODATA;
+	sd->fit_err = s->np == 1 ? fit_side(s, k, &sd->fit) : -ENODATA;
 	sd->fitted = !sd->fit_err;
 }
 
@@ -334,9 +343,14 @@ int pbench_scan_fit(const struct pbench_scan *s, int k, struct pbench_fit *out)
 	if ((err = PB_CHECK_STRUCT(out, pbench_fit, 0, "{ .size = sizeof(...) }")) ||
 	    (err = side_point_ok(s, k, 0, __func__)))
 		return err;
-	if (s->side[k].fit_err)
-		return s->side[k].fit_err == -ENODATA ? pb_fail(-ENODATA, "%s(): a fit is of one "
-			"parameter, the scan has %d", __func__, s->np) : s->side[k].fit_err;
+	if (s->side[k].fit_err == -ENODATA)
+		return pb_fail(-ENODATA, "%s(): a fit is of one parameter, the scan has %d",
+			       __func__, s->np);
+	if (s->side[k].fit_err) {	/* again, for its words */
+		struct pbench_fit again;
+
+		return fit_side(s, k, &again);
+	}
 	pb_copy_out(out, &s->side[k].fit, sizeof(s->side[k].fit));
 	return 0;
 }
@@ -446,8 +460,11 @@ int pbench_scan_fit_text(const struct pbench_scan *s, int k, char *buf, size_t l
 		return pb_fail(-EINVAL, "%s(): buf is NULL or len 0", __func__);
 	if ((err = side_point_ok(s, k, 0, __func__)))
 		return err;
-	if (s->side[k].fit_err)
-		return s->side[k].fit_err;
+	if (s->side[k].fit_err) {
+		struct pbench_fit f = { .size = sizeof(f) };
+
+		return pbench_scan_fit(s, k, &f);
+	}
 	pb_scan_fit_words(s, &s->side[k], buf, len);
 	return (int)strlen(buf);
 }
