@@ -65,6 +65,8 @@ struct pb_entrant {
 	 * the file holds them (a JSON array, one reference), and its subject's iterations */
 	struct json_t *stored_runs;
 	double stored_iterations;
+	/* its own helper commands (pbench_contest_entrant's setup, prerun, cleanup), or NULL */
+	char **setup, **prerun, **cleanup;
 };
 
 struct pbench_contest {
