@@ -196,11 +196,6 @@ static int check_names(struct cli_scan *s, char *const *argv, const struct cli_r
 				cli_error("%s is scanned twice: one -P or -L per name", s->p[i].name);
 				return -1;
 			}
-		if (where == 2) {
-			cli_error("{%s} in --setup, --prepare or --cleanup: a scan runs them once for "
-				  "every point (not yet one per point)", s->p[i].name);
-			return -1;
-		}
 		if (argv && !where) {
 			cli_error("{%s} is not in the command: put it where the value goes "
 				  "(-- ./prog {%s})", s->p[i].name, s->p[i].name);
@@ -303,6 +298,9 @@ struct scan_run {
 	struct pbench_scan *scan;
 	int nsides;
 	char *const *argv[CLI_RUN_MAX_SIDES];	/* each side's command (NULL: the workload) */
+	/* --setup, --prepare, --cleanup with a {NAME}: one of each per point (and side), the
+	 * entrant's own (pbench_contest_entrant.setup...); NULL: none, or the contest's */
+	char *const *helper[3];
 	const char *names[CLI_RUN_MAX_SIDES];	/* compare's labels of the sides (stat: NULL) */
 	int workload;			/* without a command */
 };
@@ -346,6 +344,48 @@ static void scan_flags(struct pbench_contest_opts *co)
 	co->text_width = cli_term_width(stdout);
 }
 
+/* The helpers whose words name a scanned parameter become each point's own: taken from the
+ * contest's options into sr->helper. */
+static void point_helpers(struct scan_run *sr, struct pbench_contest_opts *co)
+{
+	char *const **h[3] = { &co->setup, &co->prerun, &co->cleanup };
+
+	for (int k = 0; k < 3; k++)
+		for (int p = 0; *h[k] && p < sr->s->np; p++)
+			if (named_in(sr->s->p[p].name, *h[k], NULL, 0)) {
+				sr->helper[k] = *h[k];
+				*h[k] = NULL;
+				break;
+			}
+}
+
+/* argv with every {NAME} of point i put in (a NULL-ended array, free_words()), or NULL. */
+static char **point_words(const struct cli_scan *s, int i, char *const *argv)
+{
+	char **words;
+	int n = 0;
+
+	while (argv[n])
+		n++;
+	if (!(words = calloc(n + 1, sizeof(*words))))
+		return NULL;
+	for (int w = 0; w < n; w++)
+		if (!(words[w] = substitute(s, i, argv[w]))) {
+			while (w--)
+				free(words[w]);
+			free(words);
+			return NULL;
+		}
+	return words;
+}
+
+static void free_words(char **words)
+{
+	for (int w = 0; words && words[w]; w++)
+		free(words[w]);
+	free(words);
+}
+
 /* "A n=1000": point i of side k's name, for the messages. */
 static void entrant_name(const struct scan_run *sr, int i, int k, char *buf, size_t len)
 {
@@ -357,28 +397,24 @@ static void entrant_name(const struct scan_run *sr, int i, int k, char *buf, siz
 }
 
 /* Point i of side k as an entrant: its command with {NAME} put in, or the workload's
- * iterations. */
+ * iterations; its own helpers with {NAME} put in. */
 static int add_point(struct scan_run *sr, int i, int k)
 {
 	struct pbench_contest_entrant e = PBENCH_CONTEST_ENTRANT_INIT;
-	char *const *argv = sr->argv[k];
-	char name[320], **words = NULL;
-	int n = 0, err;
+	char **words = NULL, **hw[3] = { NULL, NULL, NULL };
+	char name[320];
+	int err = -ENOMEM;
 
 	entrant_name(sr, i, k, name, sizeof(name));
-	if (argv) {
-		while (argv[n])
-			n++;
-		words = calloc(n + 1, sizeof(*words));
-		for (int w = 0; words && w < n; w++)
-			if (!(words[w] = substitute(sr->s, i, argv[w])))
-				n = -1;
-		if (!words || n < 0) {
-			cli_error("out of memory");
-			err = -ENOMEM;
-			goto out;
-		}
-		e.argv = words;
+	for (int h = 0; h < 3; h++)
+		if (sr->helper[h] && !(hw[h] = point_words(sr->s, i, sr->helper[h])))
+			goto nomem;
+	e.setup = hw[0];
+	e.prerun = hw[1];
+	e.cleanup = hw[2];
+	if (sr->argv[k]) {
+		if (!(e.argv = words = point_words(sr->s, i, sr->argv[k])))
+			goto nomem;
 	} else {
 		double v = value_at(sr->s, i, 0);
 
@@ -394,10 +430,13 @@ static int add_point(struct scan_run *sr, int i, int k)
 	err = pbench_scan_add(sr->scan, i, k, &e);
 	if (err < 0)
 		cli_error("%s: %s", name, pbench_strerror(err));
+	goto out;
+nomem:
+	cli_error("out of memory");
 out:
-	for (int w = 0; words && w < n; w++)
-		free(words[w]);
-	free(words);
+	free_words(words);
+	for (int h = 0; h < 3; h++)
+		free_words(hw[h]);
 	return err < 0 ? -1 : 0;
 }
 
@@ -465,6 +504,7 @@ static int scan_measure(struct scan_run *sr, struct pbench_contest_opts co, stru
 	int err, rc;
 
 	scan_flags(&co);
+	point_helpers(sr, &co);
 	if (isatty(STDERR_FILENO)) {
 		co.progress = scan_progress;
 		co.progress_arg = &prog;
