@@ -311,7 +311,7 @@ int pbench_scan_point(const struct pbench_scan *s, int k, int i, struct pbench_s
 	struct pbench_scan_point p = { .size = sizeof(p) };
 	int err;
 
-	if ((err = PB_CHECK_STRUCT(out, pbench_scan_point, 0, "{ .size = sizeof(...) }")) ||
+	if ((err = PB_CHECK_STRUCT(out, pbench_scan_point, 0, NULL)) ||
 	    (err = side_point_ok(s, k, i, __func__)))
 		return err;
 	p.name = s->pname[i];
@@ -327,7 +327,7 @@ int pbench_scan_summary(const struct pbench_scan *s, int k, int i, struct pbench
 {
 	int err;
 
-	if ((err = PB_CHECK_STRUCT(ns, pbench_summary, 0, "{ .size = sizeof(...) }")) ||
+	if ((err = PB_CHECK_STRUCT(ns, pbench_summary, 0, NULL)) ||
 	    (err = side_point_ok(s, k, i, __func__)))
 		return err;
 	if (!s->side[k].have[i])
@@ -340,7 +340,7 @@ int pbench_scan_fit(const struct pbench_scan *s, int k, struct pbench_fit *out)
 {
 	int err;
 
-	if ((err = PB_CHECK_STRUCT(out, pbench_fit, 0, "{ .size = sizeof(...) }")) ||
+	if ((err = PB_CHECK_STRUCT(out, pbench_fit, 0, NULL)) ||
 	    (err = side_point_ok(s, k, 0, __func__)))
 		return err;
 	if (s->side[k].fit_err == -ENODATA)
