@@ -91,6 +91,7 @@ ANCHORS = [
     (3335, '8558449b870c19fb'),
     (3379, '615ab3770cbd2ba8'),
     (3418, '050eb5ee513e5c47'),
+    (3464, 'cb8a83ae76ecbaa1'),
 ]
 
 SEED = 'PBENCH_ABI'
