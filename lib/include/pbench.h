@@ -35,6 +35,7 @@
 #include "pbench/samples.h"
 #include "pbench/jitter.h"
 #include "pbench/contest.h"
+#include "pbench/scan.h"
 #include "pbench/history.h"
 
 #endif /* PBENCH_H */

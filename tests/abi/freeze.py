@@ -93,6 +93,7 @@ ANCHORS = [
     (3418, '050eb5ee513e5c47'),
     (3424, '60ad8c5ad3b94af0'),
     (3457, '701788cea8790988'),
+    (3503, 'fc9c64c0abff6884'),
 ]
 
 SEED = 'PBENCH_ABI'

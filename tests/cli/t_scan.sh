@@ -42,7 +42,13 @@ usage_error "scan -P without MAX" "-P n needs MIN and MAX" stat -P n 1
 usage_error "scan --geom 1" "invalid factor '1' for --geom" stat -P n 1 8 --geom 1 -- "$W" lin {n}
 usage_error "scan --log2 from 0" "a geometric scan (--log2, --geom) needs MIN above 0" stat -P n 0 8 --log2 -- "$W" lin {n}
 usage_error "scan two steps" "one step only" stat -P n 1 8 --log2 -D 2 -- "$W" lin {n}
-usage_error "scan in --prepare" "{n} in --setup, --prepare or --cleanup" stat -P n 1 8 --prepare "echo {n}" -- "$W" lin {n}
+# {n} in the helpers: one of each per point (the entrant's own), -r 2: two prepares a point
+if run "scan in helpers" 0 "$PB" stat -P n 1 3 -r 2 --mode unprepared --setup "touch $T/s{n}" --prepare "sh -c 'echo x >> $T/p{n}'" --cleanup "touch $T/c{n}" -- "$W" lin {n} &&
+   [ -e "$T/s1" ] && [ -e "$T/s3" ] && [ -e "$T/c1" ] && [ -e "$T/c3" ] && [ "$(wc -l <"$T/p2")" -eq 2 ]; then
+	ok "scan {n} in --setup, --prepare, --cleanup: one of each per point"
+else
+	miss "scan in helpers"
+fi
 usage_error "scan -L empty value" "-L n: an empty or too long value" stat -L n 1,,3 -- "$W" lin {n}
 usage_error "scan one point" "a scan needs 2 or more" stat -L n 7 -- "$W" lin {n}
 

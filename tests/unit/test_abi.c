@@ -260,6 +260,12 @@ Test(abi, pbench_contest_entrant)
 	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->stored_file), 8, "stored_file resized");
 	cr_expect_eq(offsetof(struct pbench_contest_entrant, stored_set), 96, "stored_set moved");
 	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->stored_set), 8, "stored_set resized");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, setup), 104, "setup moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->setup), 8, "setup resized");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, prerun), 112, "prerun moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->prerun), 8, "prerun resized");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, cleanup), 120, "cleanup moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->cleanup), 8, "cleanup resized");
 }
 
 Test(abi, pbench_contest_info)
@@ -1930,6 +1936,38 @@ Test(abi, pbench_profile_diff)
 	cr_expect_eq(sizeof(((struct pbench_profile_diff *)0)->level), 8, "level resized");
 }
 
+Test(abi, pbench_scan_opts)
+{
+	cr_expect_eq(offsetof(struct pbench_scan_opts, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_opts *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_scan_opts, contest), 8, "contest moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_opts *)0)->contest), 8, "contest resized");
+	cr_expect_eq(offsetof(struct pbench_scan_opts, nr_sides), 16, "nr_sides moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_opts *)0)->nr_sides), 4, "nr_sides resized");
+	cr_expect_eq(offsetof(struct pbench_scan_opts, side_names), 24, "side_names moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_opts *)0)->side_names), 8, "side_names resized");
+	cr_expect_eq(offsetof(struct pbench_scan_opts, fn), 32, "fn moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_opts *)0)->fn), 8, "fn resized");
+	cr_expect_eq(offsetof(struct pbench_scan_opts, arg), 40, "arg moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_opts *)0)->arg), 8, "arg resized");
+}
+
+Test(abi, pbench_scan_point)
+{
+	cr_expect_eq(offsetof(struct pbench_scan_point, size), 0, "size moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_point *)0)->size), 8, "size resized");
+	cr_expect_eq(offsetof(struct pbench_scan_point, name), 8, "name moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_point *)0)->name), 8, "name resized");
+	cr_expect_eq(offsetof(struct pbench_scan_point, measured), 16, "measured moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_point *)0)->measured), 4, "measured resized");
+	cr_expect_eq(offsetof(struct pbench_scan_point, ratio), 24, "ratio moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_point *)0)->ratio), 8, "ratio resized");
+	cr_expect_eq(offsetof(struct pbench_scan_point, ratio_lo), 32, "ratio_lo moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_point *)0)->ratio_lo), 8, "ratio_lo resized");
+	cr_expect_eq(offsetof(struct pbench_scan_point, ratio_hi), 40, "ratio_hi moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_point *)0)->ratio_hi), 8, "ratio_hi resized");
+}
+
 Test(abi, enums)
 {
 	cr_expect_eq((long long)PBENCH_EUNKNOWN_EVENT, 10000LL, "PBENCH_EUNKNOWN_EVENT changed");
@@ -2512,4 +2550,18 @@ Test(abi, functions)
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_contest_profile_diff), int (*)(const struct pbench_contest*,int,int,struct pbench_profile_diff*)), "pbench_contest_profile_diff changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_contest_profile_info), int (*)(const struct pbench_contest*,int,struct pbench_profile_info*)), "pbench_contest_profile_info changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_contest_write_flamegraph), int (*)(const struct pbench_contest*,int,FILE*)), "pbench_contest_write_flamegraph changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_new), int (*)(struct pbench_scan**,const struct pbench_scan_opts*)), "pbench_scan_new changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_free), void (*)(struct pbench_scan*)), "pbench_scan_free changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_add_param), int (*)(struct pbench_scan*,const char*,const double*,size_t)), "pbench_scan_add_param changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_points), int (*)(const struct pbench_scan*)), "pbench_scan_points changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_value), double (*)(const struct pbench_scan*,int,int)), "pbench_scan_value changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_param_name), const char*(*)(const struct pbench_scan*,int)), "pbench_scan_param_name changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_add), int (*)(struct pbench_scan*,int,int,const struct pbench_contest_entrant*)), "pbench_scan_add changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_run), int (*)(struct pbench_scan*)), "pbench_scan_run changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_contest), struct pbench_contest*(*)(const struct pbench_scan*)), "pbench_scan_contest changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_point), int (*)(const struct pbench_scan*,int,int,struct pbench_scan_point*)), "pbench_scan_point changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_summary), int (*)(const struct pbench_scan*,int,int,struct pbench_summary*)), "pbench_scan_summary changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_fit), int (*)(const struct pbench_scan*,int,struct pbench_fit*)), "pbench_scan_fit changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_fit_text), int (*)(const struct pbench_scan*,int,char*,size_t)), "pbench_scan_fit_text changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_write), int (*)(const struct pbench_scan*,int,FILE*)), "pbench_scan_write changed");
 }

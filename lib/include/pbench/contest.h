@@ -216,6 +216,14 @@ struct pbench_contest_entrant {
 	 * pbench_stats_gate_speed()). A file without runs is left out. */
 	const char *stored_file;
 	const char *stored_set;
+	/* Helper commands of this entrant alone (copied; NULL: none), besides the contest's
+	 * (opts.setup, .prerun, .cleanup): setup once before the rounds, after the contest's;
+	 * prerun before each of its runs, after the contest's; cleanup once after the rounds,
+	 * before the contest's, also when they were stopped. A parameter scan's {NAME} in
+	 * --setup, --prepare and --cleanup: one helper per point. */
+	char *const *setup;
+	char *const *prerun;
+	char *const *cleanup;
 };
 /* Start from this (a struct with .size 0 is refused): every other field 0 or NULL. */
 #ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */

@@ -402,6 +402,9 @@ static void entrant_release(struct pb_entrant *n)
 	free(n->cmd_mem);
 	pb_contest_stored_free(n);
 	pb_contest_profile_free(n);
+	pb_argv_free(n->setup);
+	pb_argv_free(n->prerun);
+	pb_argv_free(n->cleanup);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -477,6 +480,12 @@ int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_ent
 		return err;
 	}
 	n->live = !e.stored_ns;
+	if ((e.setup && (err = pb_command_copy(e.setup, &n->setup, "setup"))) ||
+	    (e.prerun && (err = pb_command_copy(e.prerun, &n->prerun, "prepare"))) ||
+	    (e.cleanup && (err = pb_command_copy(e.cleanup, &n->cleanup, "cleanup")))) {
+		entrant_release(n);
+		return err;
+	}
 	if (e.stored_ns && e.stored_file && !(n->stored_file = strdup(e.stored_file))) {
 		entrant_release(n);
 		return -ENOMEM;

@@ -67,6 +67,8 @@ struct pb_entrant {
 	double stored_iterations;
 	/* opts.profile: its symbols against the reference's (contest_profile.c), or NULL */
 	struct pb_prof_diffs *pdiff;
+	/* its own helper commands (pbench_contest_entrant's setup, prerun, cleanup), or NULL */
+	char **setup, **prerun, **cleanup;
 };
 
 struct pbench_contest {

@@ -93,6 +93,8 @@ static int duet_round(struct pbench_contest *c, long k)
 	uint64_t t0;
 
 	err = pb_contest_helper(c, c->prerun, "prepare");
+	for (int j = 0; j < 2 && !err; j++)	/* each command's own */
+		err = pb_contest_helper(c, e[j]->prerun, "prepare");
 	if (err)
 		return err;
 	cpu[0] = c->duet_cpus[swap];

@@ -32,6 +32,8 @@ static int run_one(struct pbench_contest *c, int i, int keep)
 	struct pb_entrant *e = &c->e[i];
 	int err = pb_contest_helper(c, c->prerun, "prepare");
 
+	if (!err)
+		err = pb_contest_helper(c, e->prerun, "prepare");
 	if (err)
 		return err;
 	err = pb_runs_one(e->r, e->set, 0);
@@ -76,6 +78,8 @@ static int check_command(struct pbench_contest *c, struct pb_entrant *e)
 	if (fd < 0)
 		return -errno;
 	err = pb_contest_helper(c, c->prerun, "prepare");
+	if (!err)
+		err = pb_contest_helper(c, e->prerun, "prepare");
 	if (!err) {
 		/* A command that fails here (exit non-zero, killed) is said at once, with the
 		 * last line of its stderr, and nothing is timed (-PBENCH_ECMD_FAILED). */
@@ -451,7 +455,12 @@ static int cleanup(struct pbench_contest *c, int err)
 	int cerr;
 
 	pb_fail_save(&saved);
-	cerr = pb_contest_helper(c, c->cleanup, "cleanup");
+	cerr = 0;
+	for (int i = 0; i <= c->n; i++) {	/* every entrant's own, then the contest's */
+		int one = pb_contest_helper(c, i < c->n ? c->e[i].cleanup : c->cleanup, "cleanup");
+
+		cerr = cerr ? cerr : one;
+	}
 	if (err)
 		pb_fail_restore(&saved);
 	return cerr < 0 ? cerr : 0;
@@ -520,7 +529,10 @@ int pbench_contest_run(struct pbench_contest *c)
 		pb_contest_progress(c, "setup");
 	err = pb_contest_helper(c, c->setup, "setup");
 	if (!err) {
-		err = contest_body(c, order);
+		for (int i = 0; i < c->n && !err; i++)	/* the entrants' own, after it */
+			err = pb_contest_helper(c, c->e[i].setup, "setup");
+		if (!err)
+			err = contest_body(c, order);
 		if (err == 1 || pb_contest_stopped(c))
 			c->stop = PBENCH_CONTEST_STOP_INTERRUPTED;
 		else if (!err)

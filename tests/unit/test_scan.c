@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The library's parameter scan (pbench/scan.h, issue 38) through the public API: a function
+ * whose cost is known (a loop of n iterations after nothing else) scanned over n gives the
+ * linear model, with every point measured, named and summarized; the parameters' and points'
+ * getters, the errors of a scan used out of order, and each writer's output.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static volatile unsigned long sink;
+
+/* n iterations of a dependent add: a cost linear in n, nothing else. */
+static int loop(void *arg, double value)
+{
+	unsigned long acc = sink, n = (unsigned long)value;
+
+	(void)arg;
+	for (unsigned long i = 0; i < n; i++)
+		acc = acc * 3 + i;
+	sink = acc;
+	return 0;
+}
+
+static struct pbench_scan *loop_scan(const double *v, size_t n, long rounds)
+{
+	struct pbench_contest_opts co = PBENCH_CONTEST_OPTS_INIT;
+	struct pbench_scan_opts so = PBENCH_SCAN_OPTS_INIT;
+	struct pbench_scan *s;
+
+	co.mode = PBENCH_RUNS_UNPREPARED;
+	co.events = "task-clock";
+	co.min_rounds = co.max_rounds = rounds;
+	co.max_time_s = 30;
+	so.contest = &co;
+	so.fn = loop;
+	ASSERT_OK(pbench_scan_new(&s, &so));
+	cr_assert_eq(pbench_scan_add_param(s, "n", v, n), 0);
+	return s;
+}
+
+/* 2^14 .. 2^22 iterations, 9 points, 15 rounds: O(n), its b an interval above 0, every point
+ * measured. A busy machine can bend one try (a preemption of a few ms at one point, a run left
+ * out): up to 5 tries, each afresh. */
+Test(scan, a_loop_of_n_iterations_is_linear)
+{
+	double v[9];
+	struct pbench_fit f = { .size = sizeof(f) };
+	size_t fewest = 0;
+	int tries;
+
+	for (int i = 0; i < 9; i++)
+		v[i] = 16384.0 * (1 << i);
+	for (tries = 1; tries <= 5; tries++) {
+		struct pbench_scan *s = loop_scan(v, 9, 15);
+
+		ASSERT_OK(pbench_scan_run(s));
+		cr_assert_eq(pbench_scan_points(s), 9);
+		fewest = 15;
+		for (int i = 0; i < 9; i++) {
+			struct pbench_summary m = { .size = sizeof(m) };
+
+			fewest = pbench_scan_summary(s, 0, i, &m) ? 0 : m.n < fewest ? m.n : fewest;
+		}
+		f.model = PBENCH_FIT_MODEL_NONE;
+		if (pbench_scan_fit(s, 0, &f))
+			f.model = PBENCH_FIT_MODEL_NONE;
+		pbench_scan_free(s);
+		if (f.model == PBENCH_FIT_MODEL_N && !f.inconclusive && fewest >= 10)
+			break;
+	}
+	cr_assert_geq(fewest, 10, "a point with %zu runs of 15", fewest);
+	cr_assert_eq(f.model, PBENCH_FIT_MODEL_N, "found O(%s) (runner-up O(%s), ratio %g)",
+		     pbench_fit_model_name(f.model), pbench_fit_model_name(f.runner_up),
+		     f.evidence_ratio);
+	cr_assert(!f.inconclusive);
+	cr_assert(f.b_lo > 0 && f.b_lo <= f.b && f.b <= f.b_hi, "b %g (%g-%g)", f.b, f.b_lo,
+		  f.b_hi);
+	cr_assert_eq(f.n, 9);
+	TEST_RETRIED("scan.a_loop_of_n_iterations_is_linear", tries);
+}
+
+/* The getters, the fit in words and every writer of a short scan of one parameter. */
+Test(scan, getters_and_writers)
+{
+	const double v[] = { 1000, 2000, 4000, 8000 };
+	struct pbench_scan_point p = { .size = sizeof(p) };
+	struct pbench_scan *s = loop_scan(v, 4, 3);
+	char words[1024], *buf;
+	size_t len;
+	FILE *f;
+
+	cr_assert_eq(pbench_scan_write(s, PBENCH_REPORT_FORMAT_TEXT, stdout), -ENODATA);
+	cr_assert_eq(pbench_scan_point(s, 0, 0, &p), -ENODATA);
+	cr_assert_str_eq(pbench_scan_param_name(s, 0), "n");
+	cr_assert_null(pbench_scan_param_name(s, 1));
+	cr_assert_eq(pbench_scan_value(s, 2, 0), 4000);
+	cr_assert(isnan(pbench_scan_value(s, 4, 0)));
+	ASSERT_OK(pbench_scan_run(s));
+	ASSERT_OK(pbench_scan_point(s, 0, 3, &p));
+	cr_assert_str_eq(p.name, "n=8000");
+	cr_assert_eq(p.measured, 1);
+	cr_assert(isnan(p.ratio), "the first side has no ratio");
+	cr_assert_eq(pbench_scan_point(s, 1, 0, &p), -EINVAL);
+	cr_assert_gt(pbench_scan_fit_text(s, 0, words, sizeof(words)), 0);
+	cr_assert(strstr(words, "n"), "%s", words);
+	for (int fmt = PBENCH_REPORT_FORMAT_TEXT; fmt <= PBENCH_REPORT_FORMAT_SVG; fmt++) {
+		cr_assert(f = open_memstream(&buf, &len));
+		ASSERT_OK(pbench_scan_write(s, fmt, f));
+		fclose(f);
+		cr_assert_gt(len, 20, "format %d: %zu bytes", fmt, len);
+		if (fmt == PBENCH_REPORT_FORMAT_JSON)
+			cr_assert(strstr(buf, "\"document\": \"scan\"") && strstr(buf, "\"host\": {") &&
+				  strstr(buf, "\"fit\": {"), "%s", buf);
+		if (fmt == PBENCH_REPORT_FORMAT_SVG)
+			cr_assert(strstr(buf, "<svg") && strstr(buf, "time against n"), "%s", buf);
+		if (fmt == PBENCH_REPORT_FORMAT_CSV)
+			cr_assert(!strncmp(buf, "n,mean_ns,", 10), "%s", buf);
+		free(buf);
+	}
+	cr_assert_eq(pbench_scan_write(s, 99, stdout), -EINVAL);
+	pbench_scan_free(s);
+}
+
+/* Two parameters: the points are their product, the last varying fastest; no fit, no SVG. A
+ * parameter twice, a NaN, a point out of order and too many points are refused. */
+Test(scan, two_parameters_and_errors)
+{
+	const double a[] = { 1000, 2000 }, b[] = { 1, 2, 3 }, bad[] = { NAN };
+	struct pbench_contest_entrant e = PBENCH_CONTEST_ENTRANT_INIT;
+	struct pbench_scan_opts so = PBENCH_SCAN_OPTS_INIT;
+	struct pbench_fit f = { .size = sizeof(f) };
+	struct pbench_scan *s = loop_scan(a, 2, 2), *c;
+	double many[200];
+
+	cr_assert_eq(pbench_scan_add_param(s, "n", b, 3), -EINVAL, "scanned twice");
+	cr_assert_eq(pbench_scan_add_param(s, "m", bad, 1), -EINVAL, "a NaN");
+	cr_assert_eq(pbench_scan_add_param(s, "m", b, 3), 1);
+	cr_assert_eq(pbench_scan_points(s), 6);
+	cr_assert_eq(pbench_scan_value(s, 4, 0), 2000);
+	cr_assert_eq(pbench_scan_value(s, 4, 1), 2);
+	e.workload = PBENCH_WORKLOAD_XOR;
+	cr_assert_eq(pbench_scan_add(s, 0, 0, &e), -EINVAL, "a scan of fn adds its own points");
+	ASSERT_OK(pbench_scan_run(s));
+	cr_assert_eq(pbench_scan_fit(s, 0, &f), -ENODATA);
+	cr_assert_eq(pbench_scan_write(s, PBENCH_REPORT_FORMAT_SVG, stdout), -EINVAL);
+	pbench_scan_free(s);
+
+	ASSERT_OK(pbench_scan_new(&c, &so));
+	for (int i = 0; i < 200; i++)
+		many[i] = i + 1;
+	cr_assert_eq(pbench_scan_add_param(c, "x", many, 200), 0);
+	cr_assert_eq(pbench_scan_add_param(c, "y", b, 2), -E2BIG);
+	cr_assert_eq(pbench_scan_add(c, 1, 0, &e), -EINVAL, "point 1 before point 0");
+	ASSERT_OK(pbench_scan_add(c, 0, 0, &e));
+	cr_assert_eq(pbench_scan_run(c), -EINVAL, "199 points not added");
+	pbench_scan_free(c);
+}
