@@ -63,7 +63,7 @@ if run "readme cause" 0 "$PB" stat --mode unprepared -r 6 -e task-clock,context-
 	# each doc's waiting line says what the binary's do, to the first ':' after "waiting:"
 	# (the numbers, and whether a typical run was also preempted, aside)
 	opening() {
-		sed -E 's/[0-9][0-9.,]*( [mun]?s)?/N/g; s/once/N times/g; s/N time( |$)/N times\1/g;
+		sed -E 's/[0-9][0-9.,]*( [mun]?s)?/N/g; s/once/N times/g; s/N time( |:|,|$)/N times\1/g;
 			s/(never preempted|preempted N times)/P/; s/^(waiting: [^:]*).*/\1/'
 	}
 	opening <"$T/waits" | sort -u >"$T/wait_shapes"

@@ -156,11 +156,11 @@ static void diff_one(const struct pbench_contest *c, const struct prof_side side
 	d->p = w.p;
 	*se = w.se;
 	*df = w.df;
-	d->diff_lo = w.diff_lo;
-	d->diff_hi = w.diff_hi;
+	d->diff_lo = w.se > 0 ? w.diff_lo : d->diff_ns;	/* no spread: exact */
+	d->diff_hi = w.se > 0 ? w.diff_hi : d->diff_ns;
 	if (!d->only) {	/* a paired interval's lower end may reach below 0: a time's is 0 */
-		d->ratio_lo = fmax(w.ratio_lo, 0);
-		d->ratio_hi = w.ratio_hi;
+		d->ratio_lo = w.se > 0 ? fmax(w.ratio_lo, 0) : d->ratio;
+		d->ratio_hi = w.se > 0 ? w.ratio_hi : d->ratio;
 	}
 }
 
@@ -189,7 +189,9 @@ static void fcr_intervals(struct pb_prof_diffs *pd, double fdr)
 
 		if (!d->flagged)
 			continue;
-		tq = pbench_stats_t_quantile(level, pd->df[i]);
+		/* no spread on either side (the same count of samples in every run): the
+		 * difference is exact, and its degrees of freedom 0/0 */
+		tq = pd->se[i] > 0 ? pbench_stats_t_quantile(level, pd->df[i]) : 0;
 		d->level = level;
 		d->diff_lo = d->diff_ns - tq * pd->se[i];
 		d->diff_hi = d->diff_ns + tq * pd->se[i];
