@@ -17,7 +17,6 @@
 
 #include "pbench.h"
 #include "cmds.h"
-#include "stat_irq.h"
 
 enum { AGGR_GLOBAL, AGGR_CPU, AGGR_CORE, AGGR_SOCKET, AGGR_NODE, AGGR_THREAD };
 enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_MD };

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stat_irq.h"
+#include "cmds.h"
 
 #define MAX_DEV 8
 
