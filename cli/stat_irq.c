@@ -2,7 +2,7 @@
 /*
  * pbench stat -a -A's interrupt rows (issue 39): for each CPU row, the interrupts delivered
  * to it over the window (/proc/interrupts: the total, the local timer, the IPIs, the other
- * per-CPU rows, the device IRQs and the busiest devices by name) and its softirqs
+ * per-CPU rows, the device IRQs; the busiest IPI kinds and devices by name) and its softirqs
  * (/proc/softirqs), read by the same per-CPU probe as pbench jitter (pbench_cpu_probe_*), so
  * both report the same figures over the same window. They are no perf events: their unit
  * field is "/proc/interrupts" or "/proc/softirqs" (perf's is "msec" or empty), which is how a
@@ -13,7 +13,7 @@
 
 #include "cmds.h"
 
-#define MAX_DEV 8
+#define MAX_DEV 16
 
 enum { R_IRQ, R_TIMER, R_IPI, R_OTHER, R_DEVICE, R_SOFTIRQ, R_FIXED };
 
@@ -27,7 +27,7 @@ struct irq_cpu {
 	int irq_ok, soft_ok;		/* every window read the file's column for the CPU */
 	int begun;
 	unsigned long long v[R_FIXED];	/* summed over the windows */
-	struct { char name[64]; unsigned long long v; } dev[MAX_DEV];
+	struct { char name[80]; unsigned long long v; } dev[MAX_DEV];	/* irq:ipi:KIND, irq:dev:NAME */
 	int ndev;
 };
 
@@ -85,19 +85,22 @@ void stat_irq_begin(struct stat_irq *si)
 	}
 }
 
-static void add_device(struct irq_cpu *c, const struct pbench_noise_source *s)
+/* A named row's count (ev: "irq:ipi:RES", "irq:dev:virtio1-req.0") added to the CPU's. */
+static void add_named(struct irq_cpu *c, const char *kind, const char *name, uint64_t n)
 {
+	char ev[80];
 	int d;
 
+	snprintf(ev, sizeof(ev), "%s%s", kind, name);
 	for (d = 0; d < c->ndev; d++)
-		if (!strcmp(c->dev[d].name, s->name))
+		if (!strcmp(c->dev[d].name, ev))
 			break;
 	if (d == c->ndev) {
 		if (c->ndev == MAX_DEV)
 			return;
-		snprintf(c->dev[c->ndev++].name, sizeof(c->dev[0].name), "%s", s->name);
+		snprintf(c->dev[c->ndev++].name, sizeof(c->dev[0].name), "%s", ev);
 	}
-	c->dev[d].v += s->count;
+	c->dev[d].v += n;
 }
 
 void stat_irq_end(struct stat_irq *si)
@@ -118,8 +121,10 @@ void stat_irq_end(struct stat_irq *si)
 		c->v[R_OTHER] += n.irq_other;
 		c->v[R_DEVICE] += n.irq_device;
 		c->v[R_SOFTIRQ] += n.softirq_total;
+		for (int k = 0; k < PBENCH_NOISE_TOP && n.ipi_top[k].count; k++)
+			add_named(c, "irq:ipi:", n.ipi_top[k].label, n.ipi_top[k].count);
 		for (int k = 0; k < PBENCH_NOISE_TOP && n.irq_top[k].count; k++)
-			add_device(c, &n.irq_top[k]);
+			add_named(c, "irq:dev:", n.irq_top[k].name, n.irq_top[k].count);
 	}
 	if (si)
 		si->windows++;
@@ -180,19 +185,16 @@ static void line(const struct stat_irq *si, int fmt, const char *sep, int sem, i
 void stat_irq_write(const struct stat_irq *si, int fmt, const char *sep, int sem, int first,
 		    FILE *f)
 {
-	char ev[96];
-
 	if (!si)
 		return;
-	/* perf's order: each event over the CPUs, then each CPU's devices by name */
+	/* perf's order: each event over the CPUs, then each CPU's IPIs by kind and devices by
+	 * name */
 	for (int e = 0; e < R_FIXED; e++)
 		for (int i = 0; i < si->n; i++)
 			line(si, fmt, sep, sem, &first, &si->c[i], fixed_name[e], si->c[i].v[e],
 			     e == R_SOFTIRQ ? si->c[i].soft_ok : si->c[i].irq_ok, f);
 	for (int i = 0; i < si->n; i++)
-		for (int d = 0; d < si->c[i].ndev; d++) {
-			snprintf(ev, sizeof(ev), "irq:dev:%s", si->c[i].dev[d].name);
-			line(si, fmt, sep, sem, &first, &si->c[i], ev, si->c[i].dev[d].v,
-			     si->c[i].irq_ok, f);
-		}
+		for (int d = 0; d < si->c[i].ndev; d++)
+			line(si, fmt, sep, sem, &first, &si->c[i], si->c[i].dev[d].name,
+			     si->c[i].dev[d].v, si->c[i].irq_ok, f);
 }

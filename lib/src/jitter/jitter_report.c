@@ -298,6 +298,16 @@ static json_t *flags_json(unsigned flags, int *bad)
 	return a;
 }
 
+/* The busiest IPI kinds, {"RES": 12, "CAL": 3}; null without /proc/interrupts. */
+static json_t *ipi_kinds_json(const struct pbench_cpu_noise *n, int irq, int *bad)
+{
+	json_t *o = irq ? json_object() : json_null();
+
+	for (int k = 0; irq && o && k < PBENCH_NOISE_TOP && n->ipi_top[k].count; k++)
+		SET(o, n->ipi_top[k].label, unum(n->ipi_top[k].count));
+	return o;
+}
+
 /* "cpu_window": the CPU's counts over the window, every task's (issue 39). */
 static json_t *cpu_window_json(const struct pb_jitter_run *r, int *bad)
 {
@@ -320,6 +330,7 @@ static json_t *cpu_window_json(const struct pb_jitter_run *r, int *bad)
 	SET(o, "irq_other", irq ? unum(n->irq_other) : json_null());
 	SET(o, "irq_device", irq ? unum(n->irq_device) : json_null());
 	SET(o, "softirq", soft ? unum(n->softirq_total) : json_null());
+	SET(o, "irq_ipi_kinds", ipi_kinds_json(n, irq, bad));
 	return o;
 }
 
