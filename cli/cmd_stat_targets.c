@@ -53,6 +53,7 @@ struct st {
 	int child_rc;
 	int iv_lines;			/* -I's records written */
 	double iv_last;			/* -I: when the last line was */
+	struct stat_irq *irq;		/* -A over CPUs: the interrupt rows (stat_irq.c) */
 };
 
 /* ---- perf stat's options pbench does not take --------------------------------------------- */
@@ -704,6 +705,7 @@ static void write_text(const struct st *s, FILE *f)
 			means(s, k, v, sem);
 			line_text(s, k, e, v, sem[e], el, f);
 		}
+	stat_irq_write(s->irq, STAT_IRQ_TEXT, NULL, 0, 1, f);
 	fprintf(f, "%s%17.9f seconds time elapsed", s->brief ? "" : "\n", el);
 	if (s->done > 1 && isfinite(esem))
 		fprintf(f, "                                          ( +- %5.2f%% )", esem);
@@ -719,6 +721,7 @@ static void write_x(const struct st *s, FILE *f)
 			means(s, k, v, sem);
 			line_x(s, k, e, v, sem[e], el, f);
 		}
+	stat_irq_write(s->irq, 0, s->sep, s->runs > 1, 1, f);
 }
 
 /* A number with prec digits ('g' or 'f'), or none when ok is 0. */
@@ -810,6 +813,8 @@ static void write_table(const struct st *s, FILE *f)
 		for (int e = 0; e < s->nev; e++, first = 0)
 			record(s, k, e, v, sem[e], el, NAN, first, f);
 	}
+	stat_irq_write(s->irq, s->fmt == FMT_JSON ? STAT_IRQ_JSON : s->fmt == FMT_CSV ?
+		       STAT_IRQ_CSV : STAT_IRQ_MD, NULL, 0, first, f);
 	if (s->fmt == FMT_JSON)
 		fprintf(f, "\n]}\n");
 }
@@ -915,6 +920,7 @@ static void window(struct st *s, struct pbench_target *t, int run)
 		}
 	}
 	pbench_target_disable(t);
+	stat_irq_end(s->irq);
 	now = now_s();
 	if (s->interval_ms > 0 && now - last > 1e-3)
 		interval(s, t, now - t0, now - last);
@@ -941,6 +947,7 @@ static void wait_intervals(struct st *s, struct pbench_target *t, struct pbench_
 			break;
 	}
 	pbench_target_disable(t);
+	stat_irq_end(s->irq);
 }
 
 /* One run of the command: counted by its own set (no target), or the target's during it. */
@@ -958,6 +965,8 @@ static int run_child(struct st *s, struct pbench_target *t, int run)
 	err = pbench_child_start(&ch, s->argv, &co);
 	if (!err && t)
 		err = pbench_target_enable(t);	/* from the command's release, as perf */
+	if (!err && t)
+		stat_irq_begin(s->irq);
 	t0 = now_s();
 	if (err) {
 		if (pbench_command_explain(s->argv[0], err, why, sizeof(why)) == 1)
@@ -1030,6 +1039,8 @@ static int count_runs(struct st *s, struct pbench_target **tp)
 			cli_error("cannot start the counters: %s", pbench_strerror(-EIO));
 			return EXIT_RUNTIME;
 		}
+		if (t && !s->argv)
+			stat_irq_begin(s->irq);
 		if (s->argv) {
 			if ((rc = run_child(s, t, run)))
 				return rc;
@@ -1134,6 +1145,8 @@ static int targets_main(struct st *s, struct pbench_target **t)
 	if (!s->f)
 		s->f = stdout;
 	s->nrows = *t ? pbench_target_nr_rows(*t) : 1;
+	if (s->aggr == AGGR_CPU && *t && s->kind == PBENCH_TARGET_CPUS && !(s->interval_ms > 0))
+		s->irq = stat_irq_new(*t);	/* issue 39: who took each CPU, as jitter says */
 	if (s->interval_ms > 0 && s->fmt != FMT_TEXT)
 		table_head(s, NAN, 1, s->f);
 	rc = count_runs(s, t);
@@ -1177,6 +1190,7 @@ int cmd_stat_targets(int argc, char **argv)
 	if (check_combination(&s))
 		return EXIT_USAGE;
 	rc = targets_main(&s, &t);
+	stat_irq_free(s.irq);
 	pbench_target_free(t);
 	for (int k = 0; s.g && k < s.ngroups; k++)
 		free(s.g[k].v);

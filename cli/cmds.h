@@ -19,6 +19,27 @@ int cmd_stat(int argc, char **argv);
 /* cmd_stat_targets.c: perf stat's targets and formats (issue 39); 1 when argv asks for them. */
 int stat_targets_wanted(int argc, char **argv);
 int cmd_stat_targets(int argc, char **argv);
+/* stat_irq.c: stat -a -A's (and -C LIST -A's) interrupt rows (issue 39), /proc/interrupts and
+ * /proc/softirqs per CPU over each window, read by pbench_cpu_probe_* as pbench jitter reads
+ * them. */
+struct stat_irq;
+
+/* A probe for each row's CPU of t (a CPU target's rows); NULL when t has no CPU row or on
+ * ENOMEM (then there are no interrupt rows). */
+struct stat_irq *stat_irq_new(const struct pbench_target *t);
+void stat_irq_free(struct stat_irq *si);
+/* Right after the counters are enabled, and right after they are disabled: one window (a
+ * run); its deltas are added up, and the rows give the mean over the windows. NULL: nothing. */
+void stat_irq_begin(struct stat_irq *si);
+void stat_irq_end(struct stat_irq *si);
+
+enum { STAT_IRQ_TEXT, STAT_IRQ_JSON, STAT_IRQ_CSV, STAT_IRQ_MD };
+
+/* The rows after the counters' in perf's text (fmt STAT_IRQ_TEXT), after -x SEP's lines (sep
+ * not NULL; sem: the counters' lines have -r's +- field), or as records
+ * of the JSON's rows array (first: no record before), the CSV or the Markdown. */
+void stat_irq_write(const struct stat_irq *si, int fmt, const char *sep, int sem, int first,
+		    FILE *f);
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 

@@ -94,6 +94,7 @@ ANCHORS = [
     (3424, '60ad8c5ad3b94af0'),
     (3457, '701788cea8790988'),
     (3503, 'fc9c64c0abff6884'),
+    (3504, '8450c46b55af3fce'),
 ]
 
 SEED = 'PBENCH_ABI'

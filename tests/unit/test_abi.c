@@ -1098,6 +1098,8 @@ Test(abi, pbench_cpu_noise)
 	cr_expect_eq(sizeof(((struct pbench_cpu_noise *)0)->steal_ticks), 8, "steal_ticks resized");
 	cr_expect_eq(offsetof(struct pbench_cpu_noise, steal_ns), 216, "steal_ns moved");
 	cr_expect_eq(sizeof(((struct pbench_cpu_noise *)0)->steal_ns), 8, "steal_ns resized");
+	cr_expect_eq(offsetof(struct pbench_cpu_noise, ipi_top), 224, "ipi_top moved");
+	cr_expect_eq(sizeof(((struct pbench_cpu_noise *)0)->ipi_top), 72, "ipi_top resized");
 }
 
 Test(abi, pbench_prepared_step)

@@ -60,6 +60,8 @@ struct pbench_cpu_noise {
 	struct pbench_noise_source softirq_top[PBENCH_NOISE_TOP]; /* TIMER, NET_RX, RCU, ... */
 	uint64_t steal_ticks;		/* /proc/stat steal, in USER_HZ ticks (10 ms at 100) */
 	double steal_ns;		/* the same in ns; NaN with PBENCH_CPU_NOISE_NO_STEAL */
+	/* irq_ipi by kind (RES, CAL, TLB, IWI; arm64's IPIn), busiest first; count 0: unused */
+	struct pbench_noise_source ipi_top[PBENCH_NOISE_TOP];
 };
 
 /* A probe for cpu (>= 0; it need not be the caller's). Errors: -EINVAL, -ENOMEM. */

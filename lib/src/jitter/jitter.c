@@ -221,6 +221,49 @@ static void smi_close(struct pb_jitter_run *r, struct pbench_counters *c)
 	pbench_counters_free(c);
 }
 
+/* context-switches and cpu-migrations of every task on the CPU (pid -1), as pbench stat -a
+ * -A opens them (pbench_target_*): the same kernel counts over the same window. */
+static struct pbench_target *cpu_sched_open(struct pb_jitter_run *r)
+{
+	struct pbench_target_opts o = PBENCH_TARGET_OPTS_INIT;
+	struct pbench_target *t = NULL;
+	char list[16];
+	int err;
+
+	snprintf(list, sizeof(list), "%d", r->cpu);
+	o.kind = PBENCH_TARGET_CPUS;
+	o.list = list;
+	err = pbench_target_new(&t, "context-switches,cpu-migrations", &o);
+	if (err) {
+		snprintf(r->cpu_sched_reason, sizeof(r->cpu_sched_reason), "not counted: %.140s",
+			 pbench_strerror(err));
+		pbench_target_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static void cpu_sched_close(struct pb_jitter_run *r, struct pbench_target *t)
+{
+	struct pbench_count cs = { .size = sizeof(cs) }, mig = { .size = sizeof(mig) };
+
+	if (!t)
+		return;
+	if (pbench_target_read(t) || pbench_target_get(t, 0, 0, &cs) ||
+	    pbench_target_get(t, 0, 1, &mig) || cs.status != PBENCH_EVENT_OK ||
+	    mig.status != PBENCH_EVENT_OK) {
+		snprintf(r->cpu_sched_reason, sizeof(r->cpu_sched_reason), "not counted: %.140s",
+			 cs.status != PBENCH_EVENT_OK && cs.reason && cs.reason[0] ? cs.reason :
+			 mig.reason && mig.reason[0] ? mig.reason :
+			 "the per-CPU counters could not be read");
+	} else {
+		r->cpu_cs = cs.value;
+		r->cpu_migrations = mig.value;
+		r->cpu_sched_ok = 1;
+	}
+	pbench_target_free(t);
+}
+
 static void sched_now(struct pb_jitter_run *r)
 {
 	struct sched_param sp;
@@ -291,6 +334,7 @@ static void window(struct pb_jitter_run *r)
 	struct pbench_jitter *j = r->j;
 	struct pbench_cpu_probe *probe = NULL;
 	struct pbench_counters *smi;
+	struct pbench_target *sched;
 	struct rusage ru0, ru1;
 	struct spin s = { .gaps = r->gaps, .cap = r->cap, .stop = j->stop };
 	uint64_t dur = (uint64_t)(j->duration_s * (double)j->hz);
@@ -299,10 +343,12 @@ static void window(struct pb_jitter_run *r)
 	r->noise.size = sizeof(r->noise);
 	r->noise_err = pbench_cpu_probe_new(&probe, r->cpu);
 	smi = smi_open(r);
+	sched = cpu_sched_open(r);
 	s.threshold = r->threshold_ticks;
 	s.poll = (uint64_t)fmax(1, POLL_NS * (double)j->hz / 1e9);
 	if (!wait_gate(j)) {
 		smi_close(r, smi);
+		pbench_target_free(sched);
 		pbench_cpu_probe_free(probe);
 		r->err = -ECANCELED;
 		return;
@@ -310,11 +356,16 @@ static void window(struct pb_jitter_run *r)
 	r->other_pid = pb_cpu_rival(r->cpu, THREAD_NAME);
 	r->wait_ns = run_delay_ns();
 	getrusage(RUSAGE_THREAD, &ru0);
+	if (sched && pbench_target_enable(sched))
+		snprintf(r->cpu_sched_reason, sizeof(r->cpu_sched_reason), "not counted: the "
+			 "per-CPU counters could not be enabled");
 	if (!r->noise_err)
 		r->noise_err = pbench_cpu_probe_begin(probe);
 	s.end = pbench_ticks() + (dur ? dur : 1);
 	spin(j, &s);
 	e = r->noise_err ? r->noise_err : pbench_cpu_probe_end(probe, &r->noise);
+	if (sched)
+		pbench_target_disable(sched);
 	if (r->noise_err) {
 		/* Never begun: nothing of the CPU's was read. */
 		r->noise.flags = PBENCH_CPU_NOISE_NO_IRQ | PBENCH_CPU_NOISE_NO_SOFTIRQ |
@@ -325,6 +376,7 @@ static void window(struct pb_jitter_run *r)
 	getrusage(RUSAGE_THREAD, &ru1);
 	r->wait_ns = run_delay_ns() - r->wait_ns;
 	smi_close(r, smi);
+	cpu_sched_close(r, sched);
 	pbench_cpu_probe_free(probe);
 	r->migrated = sched_getcpu() != r->cpu;
 	if (!r->other_pid)

@@ -36,6 +36,12 @@ struct pb_jitter_run {
 	struct pbench_cpu_noise noise;
 	int noise_err;			/* pbench_cpu_probe_end's (or begin's) error */
 	uint64_t nivcsw, nvcsw;
+	/* The CPU's own counts over the window, every task on it (perf software events
+	 * opened per CPU, pid -1: what pbench stat -a -A counts): cpu_sched_ok 0 with
+	 * cpu_sched_reason when they could not be opened or read (issue 39). */
+	int cpu_sched_ok;
+	uint64_t cpu_cs, cpu_migrations;
+	char cpu_sched_reason[160];
 	/* The probe thread's time runnable but waiting while others ran on its CPU (the
 	 * kernel's run_delay, /proc/thread-self/schedstat), ns over the window; NaN: not read.
 	 * A thread that woke then took the CPU from them, not from the probe: not in nivcsw. */

@@ -80,6 +80,32 @@ static void row(const struct pbench_jitter_cpu *c, FILE *f, const char *label)
 	fputc('\n', f);
 }
 
+static const struct pb_jitter_run *run_of(const struct pbench_jitter_cpu *c)
+{
+	return (const struct pb_jitter_run *)((const char *)c - offsetof(struct pb_jitter_run, r));
+}
+
+/* The CPU's own counts over the window, every task's (as pbench stat -a -A counts them). */
+static void cpu_window(const struct pbench_jitter_cpu *c, FILE *f)
+{
+	const struct pb_jitter_run *r = run_of(c);
+	const struct pbench_cpu_noise *n = &r->noise;
+
+	fprintf(f, "  CPU %d, every task: ", c->cpu);
+	if (r->cpu_sched_ok)
+		fprintf(f, "%llu context switches, %llu migrations", (unsigned long long)r->cpu_cs,
+			(unsigned long long)r->cpu_migrations);
+	else
+		fprintf(f, "context switches and migrations %s", r->cpu_sched_reason);
+	if (n->flags & PBENCH_CPU_NOISE_NO_IRQ)
+		fprintf(f, "; interrupts not read\n");
+	else
+		fprintf(f, "; %llu interrupts (timer %llu, IPIs %llu, other %llu, devices %llu)\n",
+			(unsigned long long)n->irq_total, (unsigned long long)n->irq_timer,
+			(unsigned long long)n->irq_ipi, (unsigned long long)n->irq_other,
+			(unsigned long long)n->irq_device);
+}
+
 static void details(const struct pbench_jitter_cpu *c, FILE *f)
 {
 	char t[32];
@@ -99,6 +125,7 @@ static void details(const struct pbench_jitter_cpu *c, FILE *f)
 	fprintf(f, "\n  probe thread: %s %d, %llu involuntary and %llu voluntary context "
 		"switches\n", pbench_sched_policy_name(c->policy), c->priority,
 		(unsigned long long)c->ctx_involuntary, (unsigned long long)c->ctx_voluntary);
+	cpu_window(c, f);
 	if (c->flags & PBENCH_JITTER_CPU_PREPARED)
 		fprintf(f, "  prepared: %s\n", c->prepared);
 	if (c->flags & PBENCH_JITTER_CPU_SHARED)
@@ -271,6 +298,42 @@ static json_t *flags_json(unsigned flags, int *bad)
 	return a;
 }
 
+/* The busiest IPI kinds, {"RES": 12, "CAL": 3}; null without /proc/interrupts. */
+static json_t *ipi_kinds_json(const struct pbench_cpu_noise *n, int irq, int *bad)
+{
+	json_t *o = irq ? json_object() : json_null();
+
+	for (int k = 0; irq && o && k < PBENCH_NOISE_TOP && n->ipi_top[k].count; k++)
+		SET(o, n->ipi_top[k].label, unum(n->ipi_top[k].count));
+	return o;
+}
+
+/* "cpu_window": the CPU's counts over the window, every task's (issue 39). */
+static json_t *cpu_window_json(const struct pb_jitter_run *r, int *bad)
+{
+	const struct pbench_cpu_noise *n = &r->noise;
+	int irq = !(n->flags & PBENCH_CPU_NOISE_NO_IRQ);
+	int soft = !(n->flags & PBENCH_CPU_NOISE_NO_SOFTIRQ);
+	json_t *o = json_object();
+
+	if (!o) {
+		*bad = -1;
+		return NULL;
+	}
+	SET(o, "context_switches", r->cpu_sched_ok ? unum(r->cpu_cs) : json_null());
+	SET(o, "cpu_migrations", r->cpu_sched_ok ? unum(r->cpu_migrations) : json_null());
+	SET(o, "sched_reason", r->cpu_sched_ok ? json_null() :
+	    json_string(r->cpu_sched_reason[0] ? r->cpu_sched_reason : "not counted"));
+	SET(o, "irq", irq ? unum(n->irq_total) : json_null());
+	SET(o, "irq_timer", irq ? unum(n->irq_timer) : json_null());
+	SET(o, "irq_ipi", irq ? unum(n->irq_ipi) : json_null());
+	SET(o, "irq_other", irq ? unum(n->irq_other) : json_null());
+	SET(o, "irq_device", irq ? unum(n->irq_device) : json_null());
+	SET(o, "softirq", soft ? unum(n->softirq_total) : json_null());
+	SET(o, "irq_ipi_kinds", ipi_kinds_json(n, irq, bad));
+	return o;
+}
+
 static json_t *cpu_json(const struct pbench_jitter *j, int i, int *bad)
 {
 	const struct pbench_jitter_cpu *c = cpu_of(j, i);
@@ -299,6 +362,7 @@ static json_t *cpu_json(const struct pbench_jitter *j, int i, int *bad)
 	SET(o, "explained", json_string(c->explained));
 	SET(o, "ctx_involuntary", unum(c->ctx_involuntary));
 	SET(o, "ctx_voluntary", unum(c->ctx_voluntary));
+	SET(o, "cpu_window", cpu_window_json(&j->run[i], bad));
 	SET(o, "policy", json_string(pbench_sched_policy_name(c->policy)));
 	SET(o, "priority", json_integer(c->priority));
 	SET(o, "other_pid", c->other_pid ? json_integer(c->other_pid) : json_null());

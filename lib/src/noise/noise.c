@@ -298,6 +298,7 @@ static void add_irq(struct pbench_cpu_noise *o, const struct pb_irq_row *r, uint
 		o->irq_timer += n;
 	} else if (is_ipi(r->label)) {
 		o->irq_ipi += n;
+		top_add(o->ipi_top, r, n);
 	} else {
 		o->irq_other += n;
 	}
@@ -519,6 +520,7 @@ int pbench_cpu_probe_end(struct pbench_cpu_probe *p, struct pbench_cpu_noise *ou
 		o.flags |= PBENCH_CPU_NOISE_NO_IRQ;
 		o.irq_total = o.irq_timer = o.irq_ipi = o.irq_other = o.irq_device = 0;
 		memset(o.irq_top, 0, sizeof(o.irq_top));
+		memset(o.ipi_top, 0, sizeof(o.ipi_top));
 		err = e;
 	}
 	e = p->soft.ok ? diff_table(p, F_SOFTIRQS, &p->soft, &o, add_softirq, &fresh) :
