@@ -122,6 +122,9 @@ int cli_scan_option(struct cli_scan *s, int c, const char *arg)
 	case CLI_SCAN_LOG2:
 	case CLI_SCAN_GEOM:
 		return set_step(s, c, arg) ? -1 : 1;
+	case CLI_SCAN_BYTES:
+		s->bytes = arg;
+		return 1;
 	}
 	return 0;
 }
@@ -449,6 +452,12 @@ static int scan_make(struct scan_run *sr, const struct pbench_contest_opts *co)
 	so.contest = co;
 	so.nr_sides = sr->nsides;
 	so.side_names = sr->names;
+	so.bytes_param = sr->s->bytes;
+	if (sr->s->bytes && (sr->s->np != 1 || strcmp(sr->s->p[0].name, sr->s->bytes))) {
+		cli_error("--scan-bytes %s: the one parameter scanned (-P or -L) in bytes, "
+			  "its name", sr->s->bytes);
+		return EXIT_USAGE;
+	}
 	if ((err = pbench_scan_new(&sr->scan, &so))) {
 		cli_error("%s", pbench_strerror(err));
 		return cli_event_error(err) || err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;

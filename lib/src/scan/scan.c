@@ -30,6 +30,7 @@ int pbench_scan_new(struct pbench_scan **out, const struct pbench_scan_opts *opt
 		return -ENOMEM;
 	pb_copy_in(&s->o, sizeof(s->o), opts);
 	s->co = opts->contest ? *opts->contest : dco;
+	s->bytes_k = -1;
 	s->nsides = s->o.nr_sides ? s->o.nr_sides : 1;
 	if (s->nsides < 1 || s->nsides > PBENCH_SCAN_MAX_SIDES || (s->o.fn && s->nsides != 1)) {
 		free(s);
@@ -60,6 +61,7 @@ void pbench_scan_free(struct pbench_scan *s)
 	if (!s)
 		return;
 	pbench_contest_free(s->c);
+	free(s->figure);
 	for (int k = 0; k < PBENCH_SCAN_MAX_PARAMS; k++)
 		free(s->p[k].name);
 	for (int k = 0; k < PBENCH_SCAN_MAX_SIDES; k++)
@@ -96,6 +98,8 @@ int pbench_scan_add_param(struct pbench_scan *s, const char *name, const double 
 		return -ENOMEM;
 	memcpy(p->v, values, n * sizeof(*values));
 	p->nv = (int)n;
+	if (s->o.bytes_param && !strcmp(s->o.bytes_param, name))
+		s->bytes_k = s->np;
 	s->npoints = (int)total;
 	return s->np++;
 }
@@ -286,6 +290,9 @@ int pbench_scan_run(struct pbench_scan *s)
 	if (!err || (err == -EINTR && s->ci.rounds)) {
 		for (int k = 0; k < s->nsides; k++)
 			collect_side(s, k);
+		pb_scan_figure_collect(s);
+		if (s->np == 1)
+			pb_scan_caches_read(s);
 		s->collected = 1;
 	}
 	if (saved)
