@@ -20,6 +20,13 @@
 
 #define FIG_MAX_RUNS 10000
 
+/* Point i's value of parameter k, with one parameter (the figure's fit and the caches are
+ * of one): its list's i-th. */
+static double val(const struct pbench_scan *s, int i, int k)
+{
+	return s->p[k].v[i % s->p[k].nv];
+}
+
 /* The figure's name: the contest's metric, or its first event when events were given. */
 static const char *figure_name(const struct pbench_scan *s)
 {
@@ -49,7 +56,7 @@ static void figure_side(struct pbench_scan *s, int k, double *v)
 		sd->fig[i].size = sizeof(sd->fig[i]);
 		sd->fig_have[i] = kept >= 2 && !pbench_stats_summary(v, kept, NULL, &sd->fig[i]);
 		if (sd->fig_have[i] && s->np == 1) {
-			x[m] = pbench_scan_value(s, i, 0);
+			x[m] = val(s, i, 0);
 			y[m] = sd->fig[i].mean;
 			sem[m++] = sd->fig[i].sem;
 		}
@@ -153,7 +160,7 @@ int pb_scan_cache_break(const struct pbench_scan *s, const struct pb_scan_side *
 	*i = *j = -1;
 	*r = *lo = *hi = NAN;
 	for (int p = 0; p < s->npoints; p++) {	/* one parameter: the points' values */
-		double v = pbench_scan_value(s, p, s->bytes_k);
+		double v = val(s, p, s->bytes_k);
 
 		if (!have[p] || v <= 0)
 			continue;
@@ -163,7 +170,7 @@ int pb_scan_cache_break(const struct pbench_scan *s, const struct pb_scan_side *
 			above = v, *j = p;
 	}
 	for (int p = 0; *i >= 0 && p < s->npoints; p++) {	/* the point before i */
-		double v = pbench_scan_value(s, p, s->bytes_k);
+		double v = val(s, p, s->bytes_k);
 
 		if (have[p] && v < below && v > before)
 			before = v, h = p;
@@ -205,7 +212,7 @@ void pb_scan_cache_words(const struct pbench_scan *s, const struct pb_scan_side 
 	}
 	snprintf(out, len, "%s%s %s: the working set leaves it between %s=%.15g and %s=%.15g; "
 		 "%s a byte more costs %.3gx what it did below (%.3g-%.3g): %s", ca->name, ca->llc ? " (LLC)" : "", b,
-		 pn, pbench_scan_value(s, i, s->bytes_k), pn, pbench_scan_value(s, j, s->bytes_k),
+		 pn, val(s, i, s->bytes_k), pn, val(s, j, s->bytes_k),
 		 fig ? s->figure : "the time", r, lo, hi,
 		 brk ? "a break" : isfinite(r) ? "no break measured there" : "n/a");
 }
