@@ -161,7 +161,7 @@ json_get() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); pri
 # at every point, or not the page-faults' fails the count's growth.
 if run "scan figure -e" 0 "$PB" stat -P n 1048576 8388608 --log2 -r 3 -e page-faults --export-csv "$T/f.csv" --export-markdown "$T/f.md" --export-json "$T/f.json" --plot "$T/f.svg" -- "$W" walk {n} &&
    has "$T/out" "^  point  *mean  *interval of the mean  *runs  *page-faults a run (interval)$" &&
-   has "$T/out" "^page-faults's fit: grows as O(n): " &&
+   has "$T/out" "^fit of page-faults: grows as O(n): " &&
    line 1 "$T/f.csv" "^n,mean_ns,median_ns,sem_ns,ci_lo_ns,ci_hi_ns,runs,page-faults_mean,page-faults_sem$" &&
    has "$T/f.md" "^| n | mean_ns .* | page-faults_mean | page-faults_sem |$" &&
    has "$T/f.svg" '<g class="figure" transform="translate(0,440)">' && has "$T/f.svg" ">page-faults against n (" &&

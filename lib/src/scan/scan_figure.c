@@ -180,7 +180,7 @@ int pb_scan_cache_break(const struct pbench_scan *s, const struct pb_scan_side *
 	/* the cost of one more byte: the slope below the cache (h to i) and across it (i to j) */
 	s1 = (sum[*i].mean - sum[h].mean) / (below - before);
 	s2 = (sum[*j].mean - sum[*i].mean) / (above - below);
-	if (!(s1 > 0) || !isfinite(s2))
+	if (!(s1 > 0) || !(s2 > 0))	/* a slope in the noise: no ratio */
 		return 0;
 	v1 = (sum[*i].sem * sum[*i].sem + sum[h].sem * sum[h].sem) / ((below - before) *
 								      (below - before));
@@ -210,11 +210,17 @@ void pb_scan_cache_words(const struct pbench_scan *s, const struct pb_scan_side 
 			 s->p[s->bytes_k].v[s->p[s->bytes_k].nv - 1]);
 		return;
 	}
+	if (!isfinite(r)) {
+		snprintf(out, len, "%s%s %s: the working set leaves it between %s=%.15g and "
+			 "%s=%.15g; %s a byte more: n/a (a slope there is not above 0: the points "
+			 "differ less than their noise)", ca->name, ca->llc ? " (LLC)" : "", b, pn,
+			 val(s, i, s->bytes_k), pn, val(s, j, s->bytes_k), fig ? s->figure : "the time");
+		return;
+	}
 	snprintf(out, len, "%s%s %s: the working set leaves it between %s=%.15g and %s=%.15g; "
-		 "%s a byte more costs %.3gx what it did below (%.3g-%.3g): %s", ca->name, ca->llc ? " (LLC)" : "", b,
-		 pn, val(s, i, s->bytes_k), pn, val(s, j, s->bytes_k),
-		 fig ? s->figure : "the time", r, lo, hi,
-		 brk ? "a break" : isfinite(r) ? "no break measured there" : "n/a");
+		 "%s a byte more costs %.3gx what it did below (%.3g-%.3g): %s", ca->name,
+		 ca->llc ? " (LLC)" : "", b, pn, val(s, i, s->bytes_k), pn, val(s, j, s->bytes_k),
+		 fig ? s->figure : "the time", r, lo, hi, brk ? "a break" : "no break measured there");
 }
 
 void pb_scan_fig_fit_words(const struct pbench_scan *s, const struct pb_scan_side *sd, char *out,
@@ -224,24 +230,30 @@ void pb_scan_fig_fit_words(const struct pbench_scan *s, const struct pb_scan_sid
 	const char *m = pbench_fit_model_name(f->model), *ru = pbench_fit_model_name(f->runner_up);
 
 	if (!sd->fig_fitted || f->model == PBENCH_FIT_MODEL_NONE) {
-		snprintf(out, len, "%s's fit: n/a%s%s", s->figure, f->reason ? ": " : "",
+		snprintf(out, len, "fit of %s: n/a%s%s", s->figure, f->reason ? ": " : "",
 			 f->reason ? f->reason : "");
 		return;
 	}
-	char g[32];
+	char g[32], er[40];
 
 	if (f->model == PBENCH_FIT_MODEL_NK)
 		snprintf(g, sizeof(g), "n^%.3g", f->k);
 	else
 		snprintf(g, sizeof(g), "%s", m);
+	if (!isfinite(f->evidence_ratio))
+		snprintf(er, sizeof(er), "more than 10^300");
+	else if (f->evidence_ratio >= 1000)
+		snprintf(er, sizeof(er), "10^%d", (int)floor(log10(f->evidence_ratio)));
+	else
+		snprintf(er, sizeof(er), "%.3g", f->evidence_ratio);
 	if (f->inconclusive)
-		snprintf(out, len, "%s's fit: inconclusive between O(%s) and O(%s) (the likeliest "
+		snprintf(out, len, "fit of %s: inconclusive between O(%s) and O(%s) (the likeliest "
 			 "%.4g x %s + %.4g)", s->figure, m, ru, f->b, g, f->a);
 	else if (f->model == PBENCH_FIT_MODEL_1)
-		snprintf(out, len, "%s's fit: constant, %.4g (%.4g%% interval %.4g-%.4g)", s->figure,
+		snprintf(out, len, "fit of %s: constant, %.4g (%.4g%% interval %.4g-%.4g)", s->figure,
 			 f->a, 100 * f->confidence, f->a_lo, f->a_hi);
 	else
-		snprintf(out, len, "%s's fit: grows as O(%s): %.4g x %s + %.4g (%.4g%% interval "
-			 "of b %.4g-%.4g); O(%s) is %.3g times less likely", s->figure, m, f->b, g, f->a,
-			 100 * f->confidence, f->b_lo, f->b_hi, ru, f->evidence_ratio);
+		snprintf(out, len, "fit of %s: grows as O(%s): %.4g x %s + %.4g (%.4g%% interval "
+			 "of b %.4g-%.4g); O(%s) is %s times less likely", s->figure, m, f->b, g, f->a,
+			 100 * f->confidence, f->b_lo, f->b_hi, ru, er);
 }
