@@ -369,7 +369,7 @@ static void write_table(const struct pbench_scan *sr, FILE *f, int md)
 		fprintf(f, "\n%s%s%s\n", cmd ? sr->side[k].name : "", cmd ? ": " : "", words);
 		if (s->figure) {
 			pb_scan_fig_fit_words(sr, &sr->side[k], words, sizeof(words));
-			fprintf(f, "\n%s\n", words);
+			fprintf(f, "\n%s%s%s\n", cmd ? sr->side[k].name : "", cmd ? ": " : "", words);
 		}
 		for (int c = 0; c < s->ncache; c++)
 			for (int fig = 0; fig <= (s->figure ? 1 : 0); fig++) {
