@@ -214,6 +214,25 @@ else
 	done
 fi
 
+# ---- the stop rules per point -------------------------------------------------------------------
+# --target-sem: each point leaves the rounds once its SEM is at the target, the others go on;
+# a scan that stopped them all together (the same runs everywhere) or one that stopped a point
+# above its target fails. --max-time: each point's runs take about that much, a slow point has
+# fewer runs than a quick one.
+if run "scan --target-sem" 0 "$PB" stat -L n 1000,256000,1024000 --target-sem 0.3 -r 40 --json -- "$W" lin {n} &&
+   json "$T/out" 'all(p["stopped"] in ("target_sem", "rounds") for p in d["points"]) and any(p["stopped"] == "target_sem" and p["runs"] < 40 for p in d["points"]) and all(p["sem_ns"] / p["mean_ns"] <= 0.003 for p in d["points"] if p["stopped"] == "target_sem") and all(p["runs"] == 40 for p in d["points"] if p["stopped"] == "rounds") and len({p["runs"] for p in d["points"]}) > 1'; then
+	ok "scan --target-sem 0.3: each point stopped on its own ($(json_get "$T/out" '", ".join("%s %d runs" % (p["stopped"], p["runs"]) for p in d["points"])'))"
+else
+	miss "scan --target-sem"
+fi
+if run "scan --max-time" 0 "$PB" stat -L n 1000,2000000 --max-time 0.3 -r 200 -- "$W" lin {n} &&
+   has "$T/out" "^  n=1000 .* its max-time$" && has "$T/out" "^  n=2000000 .* its max-time$" &&
+   [ "$(sed -n 's/^  n=1000 .*)  *\([0-9]*\)   its max-time$/\1/p' "$T/out")" -gt "$(sed -n 's/^  n=2000000 .*)  *\([0-9]*\)   its max-time$/\1/p' "$T/out")" ]; then
+	ok "scan --max-time 0.3: each point within its own budget, the slow one with fewer runs"
+else
+	miss "scan --max-time"
+fi
+
 # ---- compare: each command at every point ------------------------------------------------------
 usage_error "compare scan name missing" "{n} is not in the command" compare -P n 1 4 "$W lin {n}" "$W lin 5"
 usage_error "compare scan with a duet" "a scan compares commands (not a baseline, a duet" compare --duet -P n 1 4 "$W lin {n}" "$W quad {n}"

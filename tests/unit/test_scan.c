@@ -108,6 +108,10 @@ Test(scan, getters_and_writers)
 	cr_assert_eq(p.measured, 1);
 	cr_assert(isnan(p.ratio), "the first side has no ratio");
 	cr_assert_eq(pbench_scan_point(s, 1, 0, &p), -EINVAL);
+	for (int i = 0; i < 4; i++)	/* no stop of its own: each ran with the others */
+		cr_assert_eq(pbench_contest_entrant_stop(pbench_scan_contest(s), i),
+			     PBENCH_CONTEST_ENTRANT_STOP_ROUNDS);
+	cr_assert_eq(pbench_contest_entrant_stop(pbench_scan_contest(s), 4), -EINVAL);
 	cr_assert_gt(pbench_scan_fit_text(s, 0, words, sizeof(words)), 0);
 	cr_assert(strstr(words, "n"), "%s", words);
 	for (int fmt = PBENCH_REPORT_FORMAT_TEXT; fmt <= PBENCH_REPORT_FORMAT_SVG; fmt++) {

@@ -161,8 +161,10 @@ int pbench_scan_add(struct pbench_scan *s, int i, int k, const struct pbench_con
 			 s->side[k].name ? " " : "", pn);
 		one.name = name;
 	}
-	if ((err = pbench_contest_add(s->c, &one)) >= 0)
+	if ((err = pbench_contest_add(s->c, &one)) >= 0) {
 		s->nadded++;
+		s->own_stops |= one.target_sem_pct > 0 || one.max_time_s > 0;
+	}
 	return err;
 }
 
@@ -262,6 +264,7 @@ static void collect_side(struct pbench_scan *s, int k)
 		sd->sum[i].size = sizeof(sd->sum[i]);
 		sd->have[i] = !pbench_contest_summary(s->c, i * s->nsides + k, &sd->sum[i]);
 		sd->ratio[i] = sd->ratio_lo[i] = sd->ratio_hi[i] = NAN;
+		sd->stopped[i] = pbench_contest_entrant_stop(s->c, i * s->nsides + k);
 		if (k)
 			ratio_at(s, i * s->nsides, i * s->nsides + k, &sd->ratio[i],
 				 &sd->ratio_lo[i], &sd->ratio_hi[i]);
@@ -360,6 +363,24 @@ int pbench_scan_fit(const struct pbench_scan *s, int k, struct pbench_fit *out)
 	}
 	pb_copy_out(out, &s->side[k].fit, sizeof(s->side[k].fit));
 	return 0;
+}
+
+const char *pb_scan_stop_name(int stop)
+{
+	return stop == PBENCH_CONTEST_ENTRANT_STOP_SEM ? "target_sem" :
+	       stop == PBENCH_CONTEST_ENTRANT_STOP_TIME ? "max_time" : "rounds";
+}
+
+const char *pb_scan_stop_words(const struct pbench_scan *s, const struct pb_scan_side *sd, int i,
+			       char *buf, size_t len)
+{
+	(void)s;
+	if (sd->stopped[i] == PBENCH_CONTEST_ENTRANT_STOP_SEM && sd->have[i] && sd->sum[i].mean > 0)
+		snprintf(buf, len, "SEM %.3g%%", 100 * sd->sum[i].sem / sd->sum[i].mean);
+	else
+		snprintf(buf, len, "%s", sd->stopped[i] == PBENCH_CONTEST_ENTRANT_STOP_TIME ?
+			 "its max-time" : "the rounds");
+	return buf;
 }
 
 /* ---- the fit in words ---------------------------------------------------------------------- */

@@ -26,6 +26,7 @@ struct pb_scan_side {
 	int fig_have[PBENCH_SCAN_MAX_POINTS];
 	struct pbench_fit fig_fit;
 	int fig_fitted;
+	int stopped[PBENCH_SCAN_MAX_POINTS];	/* enum pbench_contest_entrant_stop */
 };
 
 /* A data or unified cache of cpu0 (sysfs), for a parameter in bytes. */
@@ -59,9 +60,15 @@ struct pbench_scan {
 	int bytes_k;			/* the parameter in bytes (opts.bytes_param), or -1 */
 	struct pb_scan_cache cache[PB_SCAN_MAX_CACHES];
 	int ncache;
+	int own_stops;			/* an entrant has its own stop (target_sem_pct, max_time_s) */
 };
 
 /* scan.c */
+/* How point i of side sd stopped, for people: "SEM 0.87%", "its max-time", "the rounds". */
+const char *pb_scan_stop_words(const struct pbench_scan *s, const struct pb_scan_side *sd, int i,
+			       char *buf, size_t len);
+/* The same for JSON, CSV and Markdown: "target_sem", "max_time", "rounds". */
+const char *pb_scan_stop_name(int stop);
 const char *pb_scan_fmt_ns(char *buf, size_t len, double ns);
 void pb_scan_fit_words(const struct pbench_scan *s, const struct pb_scan_side *sd, char *out,
 		       size_t len);

@@ -40,6 +40,8 @@ static void text_side(const struct pbench_scan *sr, const struct pb_scan_side *s
 	char m[32], lo[32], hi[32], line[1024];
 
 	fprintf(f, "  %-24s %12s   %-28s %5s", "point", "mean", "interval of the mean", "runs");
+	if (s->own_stops)
+		fprintf(f, s->figure ? "   %-12s" : "   %s", "stopped by");
 	if (s->figure)
 		fprintf(f, "   %14.14s a run (interval)", s->figure);
 	fprintf(f, "%s\n", sd != sr->side ? "   over the first" : "");
@@ -55,6 +57,12 @@ static void text_side(const struct pbench_scan *sr, const struct pb_scan_side *s
 			 pb_scan_fmt_ns(hi, sizeof(hi), sd->sum[i].ci_hi), 100 * sd->sum[i].ci_level);
 		fprintf(f, "  %-24s %12s   %-28s %5zu", name, pb_scan_fmt_ns(m, sizeof(m), sd->sum[i].mean),
 			iv, sd->sum[i].n);
+		if (s->own_stops) {
+			char st[32];
+
+			fprintf(f, s->figure ? "   %-12s" : "   %s",
+				pb_scan_stop_words(s, sd, i, st, sizeof(st)));
+		}
 		if (s->figure && sd->fig_have[i])
 			fprintf(f, "   %14.6g (%.4g - %.4g)", sd->fig[i].mean, sd->fig[i].ci_lo,
 				sd->fig[i].ci_hi);
@@ -250,6 +258,8 @@ static void json_side(const struct pbench_scan *sr, const struct pb_scan_side *s
 			json_num(f, "ratio_lo", sd->ratio_lo[i], 1);
 			json_num(f, "ratio_hi", sd->ratio_hi[i], 1);
 		}
+		if (s->own_stops)
+			fprintf(f, "\"stopped\": \"%s\", ", pb_scan_stop_name(sd->stopped[i]));
 		if (s->figure) {
 			const struct pbench_summary *g = &sd->fig[i];
 			int h = sd->fig_have[i];
@@ -323,7 +333,7 @@ static void write_table(const struct pbench_scan *sr, FILE *f, int md)
 {
 	const struct pbench_scan *s = sr;
 	const char *sep = md ? " | " : ",";
-	int cmd = sr->nsides > 1, fcols = s->figure ? 2 : 0;
+	int cmd = sr->nsides > 1, fcols = (s->figure ? 2 : 0) + (s->own_stops ? 1 : 0);
 
 	fprintf(f, "%s%s", md ? "| " : "", cmd ? "command" : "");
 	fprintf(f, "%s", cmd ? sep : "");
@@ -332,6 +342,8 @@ static void write_table(const struct pbench_scan *sr, FILE *f, int md)
 	fprintf(f, "mean_ns%smedian_ns%ssem_ns%sci_lo_ns%sci_hi_ns%sruns", sep, sep, sep, sep, sep);
 	if (s->figure)
 		fprintf(f, "%s%s_mean%s%s_sem", sep, s->figure, sep, s->figure);
+	if (s->own_stops)
+		fprintf(f, "%sstopped", sep);
 	fprintf(f, "%s\n", md ? " |" : "");
 	for (int k = 0; md && k < s->np + 6 + cmd + fcols; k++)
 		fprintf(f, "|---%s", k + 1 == s->np + 6 + cmd + fcols ? "|\n" : "");
@@ -357,6 +369,8 @@ static void write_table(const struct pbench_scan *sr, FILE *f, int md)
 				fprintf(f, "%s%.6g%s%.4g", sep, sd->fig[i].mean, sep, sd->fig[i].sem);
 			else if (s->figure)
 				fprintf(f, "%s%s%s%s", sep, na, sep, na);
+			if (s->own_stops)
+				fprintf(f, "%s%s", sep, pb_scan_stop_name(sd->stopped[i]));
 			fprintf(f, "%s\n", md ? " |" : "");
 		}
 	}
