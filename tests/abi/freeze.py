@@ -94,6 +94,7 @@ ANCHORS = [
     (3424, '60ad8c5ad3b94af0'),
     (3457, '701788cea8790988'),
     (3503, 'fc9c64c0abff6884'),
+    (3512, 'a2c2c93859dfe70f'),
 ]
 
 SEED = 'PBENCH_ABI'
