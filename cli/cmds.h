@@ -175,13 +175,14 @@ extern const volatile int *cli_stop;
 /* scan.c: parameter scans of pbench stat (issue 38): -P, -L, -D, --log2, --geom. */
 #define CLI_SCAN_MAX_PARAMS 4
 #define CLI_SCAN_MAX_POINTS 256		/* points of one scan, the product of its values */
-enum { CLI_SCAN_LOG2 = 0x4300, CLI_SCAN_GEOM };
+enum { CLI_SCAN_LOG2 = 0x4300, CLI_SCAN_GEOM, CLI_SCAN_BYTES };
 #define CLI_SCAN_OPTIONS \
 	{ "parameter-scan", required_argument, NULL, 'P' }, \
 	{ "parameter-list", required_argument, NULL, 'L' }, \
 	{ "parameter-step-size", required_argument, NULL, 'D' }, \
 	{ "log2", no_argument, NULL, CLI_SCAN_LOG2 }, \
-	{ "geom", required_argument, NULL, CLI_SCAN_GEOM }
+	{ "geom", required_argument, NULL, CLI_SCAN_GEOM }, \
+	{ "scan-bytes", required_argument, NULL, CLI_SCAN_BYTES }
 struct cli_scan_param {
 	const char *name, *list;	/* -P's or -L's NAME; -L's values as given */
 	int range, nv;			/* 1: -P MIN MAX; nv values in v */
@@ -193,6 +194,7 @@ struct cli_scan {
 	char **argv;
 	int np, npoints;
 	struct cli_scan_param p[CLI_SCAN_MAX_PARAMS];
+	const char *bytes;		/* --scan-bytes NAME: its values are sizes in bytes */
 };
 /* 1 when c is a scan option and taken, 0 when not one, -1 after the message. */
 int cli_scan_option(struct cli_scan *s, int c, const char *arg);

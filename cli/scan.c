@@ -122,6 +122,9 @@ int cli_scan_option(struct cli_scan *s, int c, const char *arg)
 	case CLI_SCAN_LOG2:
 	case CLI_SCAN_GEOM:
 		return set_step(s, c, arg) ? -1 : 1;
+	case CLI_SCAN_BYTES:
+		s->bytes = arg;
+		return 1;
 	}
 	return 0;
 }
@@ -303,6 +306,8 @@ struct scan_run {
 	char *const *helper[3];
 	const char *names[CLI_RUN_MAX_SIDES];	/* compare's labels of the sides (stat: NULL) */
 	int workload;			/* without a command */
+	double target_sem_pct, max_time_s;	/* each point's own stop (stat: --target-sem,
+						 * --max-time) */
 };
 
 static void scan_progress(const struct pbench_contest_progress *p, void *arg)
@@ -327,9 +332,11 @@ static void contest_opts(const struct scan_run *sr, const struct pbench_runs_opt
 	co->setup = run->argv[0];
 	co->prerun = run->argv[1];
 	co->cleanup = run->argv[2];
-	/* every point ro->runs times (-r), within --max-time per point if given */
+	/* every point ro->runs times (-r), within --max-time per point if given: each point's
+	 * own stop (pbench_contest_entrant.max_time_s, its runs' time), and twice the sum of
+	 * them for the whole scan (what runs between the runs: forks, helpers) */
 	co->min_rounds = co->max_rounds = ro->runs;
-	co->max_time_s = ro->max_time_s > 0 ? ro->max_time_s * sr->s->npoints : 0;
+	co->max_time_s = ro->max_time_s > 0 ? 2 * ro->max_time_s * sr->s->npoints : 0;
 	co->confidence = PBENCH_STATS_DEFAULT_CONFIDENCE;
 	co->flags |= ro->flags & PBENCH_RUNS_REPROBE ? PBENCH_CONTEST_REPROBE : 0;
 }
@@ -409,6 +416,8 @@ static int add_point(struct scan_run *sr, int i, int k)
 	for (int h = 0; h < 3; h++)
 		if (sr->helper[h] && !(hw[h] = point_words(sr->s, i, sr->helper[h])))
 			goto nomem;
+	e.target_sem_pct = sr->target_sem_pct;
+	e.max_time_s = sr->max_time_s;
 	e.setup = hw[0];
 	e.prerun = hw[1];
 	e.cleanup = hw[2];
@@ -449,6 +458,12 @@ static int scan_make(struct scan_run *sr, const struct pbench_contest_opts *co)
 	so.contest = co;
 	so.nr_sides = sr->nsides;
 	so.side_names = sr->names;
+	so.bytes_param = sr->s->bytes;
+	if (sr->s->bytes && (sr->s->np != 1 || strcmp(sr->s->p[0].name, sr->s->bytes))) {
+		cli_error("--scan-bytes %s: the one parameter scanned (-P or -L) in bytes, "
+			  "its name", sr->s->bytes);
+		return EXIT_USAGE;
+	}
 	if ((err = pbench_scan_new(&sr->scan, &so))) {
 		cli_error("%s", pbench_strerror(err));
 		return cli_event_error(err) || err == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
@@ -543,16 +558,22 @@ int cli_scan_stat(struct cli_scan *s, const struct pbench_runs_opts *ro, struct 
 		cli_error("a scan runs one mode: --mode prepared or unprepared, not contrast");
 		return EXIT_USAGE;
 	}
-	if (ro->interval_ms > 0 || ro->target_sem_pct > 0 || run->memory_runs) {
-		cli_error("-I, --target-sem and --memory are not yet for a scan: -r N runs at every "
-			  "point");
+	if (ro->interval_ms > 0 || run->memory_runs) {
+		cli_error("-I and --memory are not yet for a scan: -r N runs at every point (or "
+			  "--target-sem)");
 		return EXIT_USAGE;
 	}
 	if ((rc = cli_run_helpers(run, 0, 1)))
 		return rc;
 	sr.argv[0] = ro->argv;
 	sr.workload = ro->workload;
+	/* each point stops on its own: its SEM at --target-sem (at most -r runs), its runs'
+	 * time at --max-time; the others go on */
+	sr.target_sem_pct = ro->target_sem_pct;
+	sr.max_time_s = ro->max_time_s > 0 ? ro->max_time_s : 0;
 	contest_opts(&sr, ro, run, &co);
+	if (sr.target_sem_pct > 0)
+		co.min_rounds = 2;
 	rc = cli_out_open(out);
 	if (!rc)
 		rc = cli_out_close(out, 1, scan_measure(&sr, co, out));

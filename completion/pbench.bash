@@ -72,7 +72,7 @@ _pbench()
 				--timeout|--workload|--iterations|--export-json|--export-csv|\
 				--export-markdown|--plot|--record|--history|--commit|--profile-freq|\
 				--profile-event|--call-graph|--profile-top|--debug-dir|--export-folded|\
-				--flamegraph|--export-pprof|-D|--geom|--parameter-step-size)
+				--flamegraph|--export-pprof|-D|--geom|--parameter-step-size|--scan-bytes)
 					((i++)) ;;
 				-P|--parameter-scan)	# NAME MIN MAX
 					((i += 3)) ;;

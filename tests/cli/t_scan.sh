@@ -154,6 +154,85 @@ else
 	miss "scan workload"
 fi
 
+# ---- the figure (--metric, -e) and the caches (--scan-bytes) ------------------------------------
+json_get() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+# walk N: N bytes (calloc, then N/8 more for the order) touched: about 1.125 N/4096 page faults.
+# A software event, so it counts without a hardware PMU. A figure that is the time, or the same
+# at every point, or not the page-faults' fails the count's growth.
+if run "scan figure -e" 0 "$PB" stat -P n 1048576 8388608 --log2 -r 3 -e page-faults --export-csv "$T/f.csv" --export-markdown "$T/f.md" --export-json "$T/f.json" --plot "$T/f.svg" -- "$W" walk {n} &&
+   has "$T/out" "^  point  *mean  *interval of the mean  *runs  *page-faults a run (interval)$" &&
+   has "$T/out" "^fit of page-faults: grows as O(n): " &&
+   line 1 "$T/f.csv" "^n,mean_ns,median_ns,sem_ns,ci_lo_ns,ci_hi_ns,runs,page-faults_mean,page-faults_sem$" &&
+   has "$T/f.md" "^| n | mean_ns .* | page-faults_mean | page-faults_sem |$" &&
+   has "$T/f.svg" '<g class="figure" transform="translate(0,440)">' && has "$T/f.svg" ">page-faults against n (" &&
+   json "$T/f.json" 'd["figure"] == "page-faults" and 1600 < d["points"][3]["figure_mean"] - d["points"][0]["figure_mean"] < 2400 and d["points"][3]["figure_runs"] == 3 and d["figure_fit"]["model"] == "n" and d["points"][3]["mean_ns"] > 1e6'; then
+	ok "scan -e page-faults: the figure beside the time at every point, fitted O(n), in the CSV, Markdown, JSON and a second SVG panel ($(json_get "$T/f.json" 'round(d["points"][3]["figure_mean"] - d["points"][0]["figure_mean"])') more faults for 7 MiB more)"
+else
+	miss "scan figure -e"
+fi
+if run "scan figure --metric" 0 "$PB" stat -L n 1048576,4194304 -r 3 --metric page-faults --json -- "$W" walk {n} &&
+   json "$T/out" 'd["figure"] == "page-faults" and d["points"][1]["figure_mean"] > 3 * d["points"][0]["figure_mean"] and d["points"][1]["mean_ns"] > 1e5'; then
+	ok "scan --metric page-faults: the figure, the time still the time"
+else
+	miss "scan figure --metric"
+fi
+usage_error "scan --scan-bytes not scanned" "--scan-bytes m: the one parameter scanned" stat -P n 1 4 --scan-bytes m -- "$W" lin {n}
+# A recorded machine's caches (PBENCH_SYSFS_ROOT): placed among the points as its sysfs says; a
+# program without memory (lin: compute only) has no break at any of them.
+R="$T/sys"
+for c in "0 1 Data 256K" "1 1 Instruction 32K" "2 2 Unified 1024K" "3 3 Unified 8192K"; do
+	set -- $c
+	mkdir -p "$R/devices/system/cpu/cpu0/cache/index$1"
+	echo "$2" >"$R/devices/system/cpu/cpu0/cache/index$1/level"
+	echo "$3" >"$R/devices/system/cpu/cpu0/cache/index$1/type"
+	echo "$4" >"$R/devices/system/cpu/cpu0/cache/index$1/size"
+done
+if run "scan caches recorded" 0 env PBENCH_SYSFS_ROOT="$R" "$PB" stat -P n 65536 2097152 --log2 --scan-bytes n -r 5 --json --plot "$T/c.svg" -- "$W" lin {n} &&
+   json "$T/out" '[c["name"] for c in d["caches"]] == ["L1d", "L2", "L3"] and [c["bytes"] for c in d["caches"]] == [262144, 1048576, 8388608] and d["caches"][0]["below"] == 262144 and d["caches"][0]["above"] == 524288 and d["caches"][1]["above"] == 2097152 and d["caches"][2]["below"] == 2097152 and d["caches"][2]["above"] is None and d["caches"][2]["llc"] and not d["caches"][0]["time_break"] and not d["caches"][1]["time_break"]' &&
+   [ "$(grep -c '<line class="cache"' "$T/c.svg")" -eq 2 ] && has "$T/c.svg" ">L1d 256 KiB</text>" && ! has "$T/c.svg" 'class="break"'; then
+	ok "scan --scan-bytes on a recorded machine: L1d, L2, L3 (LLC) among the points, no break for a program without memory ($(json_get "$T/out" '"%.2f, %.2f" % (d["caches"][0]["time_ratio"], d["caches"][1]["time_ratio"])'))"
+else
+	miss "scan caches recorded"
+fi
+# This machine's L2 (sysfs), crossed by a walk over N bytes: the cost of a byte more breaks there.
+L2=$(for x in /sys/devices/system/cpu/cpu0/cache/index*; do [ "$(cat "$x/level" 2>/dev/null)" = 2 ] && cat "$x/size"; done 2>/dev/null | head -n 1)
+case $L2 in
+*K) L2=$(( ${L2%K} * 1024 )) ;;
+*M) L2=$(( ${L2%M} * 1048576 )) ;;
+*) L2= ;;
+esac
+if [ -z "$L2" ]; then
+	skipped "scan L2 break" "no level-2 cache in /sys/devices/system/cpu/cpu0/cache"
+else
+	for try in 1 2 3; do
+		if run "scan L2 break" 0 "$PB" stat -P n $((L2 / 4)) $((L2 * 2)) --log2 --scan-bytes n -r 5 -- "$W" walk {n} &&
+		   has "$T/out" "^  L2 [0-9]* [KM]iB: the working set leaves it between n=$L2 and n=$((L2 * 2)); the time a byte more costs [0-9.]*x what it did below ([0-9.]*-[0-9.]*): a break$"; then
+			ok_after "$try" "scan --scan-bytes: this machine's L2 ($L2 bytes) crossed by a walk breaks: $(grep -m 1 '^  L2 ' "$T/out" | sed 's/.*costs //')"
+			break
+		fi
+		[ "$try" -eq 3 ] && miss "scan L2 break"
+	done
+fi
+
+# ---- the stop rules per point -------------------------------------------------------------------
+# --target-sem: each point leaves the rounds once its SEM is at the target, the others go on;
+# a scan that stopped them all together (the same runs everywhere) or one that stopped a point
+# above its target fails. --max-time: each point's runs take about that much, a slow point has
+# fewer runs than a quick one.
+if run "scan --target-sem" 0 "$PB" stat -L n 1000,256000,1024000 --target-sem 0.3 -r 40 --json -- "$W" lin {n} &&
+   json "$T/out" 'all(p["stopped"] in ("target_sem", "rounds") for p in d["points"]) and any(p["stopped"] == "target_sem" and p["runs"] < 40 for p in d["points"]) and all(p["sem_ns"] / p["mean_ns"] <= 0.003 for p in d["points"] if p["stopped"] == "target_sem") and all(p["runs"] == 40 for p in d["points"] if p["stopped"] == "rounds") and len({p["runs"] for p in d["points"]}) > 1'; then
+	ok "scan --target-sem 0.3: each point stopped on its own ($(json_get "$T/out" '", ".join("%s %d runs" % (p["stopped"], p["runs"]) for p in d["points"])'))"
+else
+	miss "scan --target-sem"
+fi
+if run "scan --max-time" 0 "$PB" stat -L n 1000,2000000 --max-time 0.3 -r 200 -- "$W" lin {n} &&
+   has "$T/out" "^  n=1000 .* its max-time$" && has "$T/out" "^  n=2000000 .* its max-time$" &&
+   [ "$(sed -n 's/^  n=1000 .*)  *\([0-9]*\)   its max-time$/\1/p' "$T/out")" -gt "$(sed -n 's/^  n=2000000 .*)  *\([0-9]*\)   its max-time$/\1/p' "$T/out")" ]; then
+	ok "scan --max-time 0.3: each point within its own budget, the slow one with fewer runs"
+else
+	miss "scan --max-time"
+fi
+
 # ---- compare: each command at every point ------------------------------------------------------
 usage_error "compare scan name missing" "{n} is not in the command" compare -P n 1 4 "$W lin {n}" "$W lin 5"
 usage_error "compare scan with a duet" "a scan compares commands (not a baseline, a duet" compare --duet -P n 1 4 "$W lin {n}" "$W quad {n}"

@@ -75,6 +75,7 @@ S="stat --iterations 100000 -e task-clock,context-switches,page-faults,cycles"
 made stat-unprepared stat "$PB" $S --mode unprepared -r 5 --json
 # a parameter scan (issue 38): stat's and compare's document of the points and the fit
 made scan-stat scan "$PB" stat -L n 1000,2000,4000,8000 -r 3 --mode unprepared --json -- sh -c 'exit 0' {n}
+made scan-figure scan "$PB" stat -L n 65536,262144,1048576 --scan-bytes n -e page-faults -r 3 --mode unprepared --json -- sh -c 'exit 0' {n}
 made scan-compare scan "$PB" compare -L n 1,2 --max-runs 3 --mode unprepared --json "sh -c 'exit 0' {n}" "true {n}"
 made stat-prepared-cmd stat "$PB" stat --mode prepared -r 3 --warmup-ms 20 -e task-clock,cycles --json -- sh -c 'echo "$1" >&2' sh 'a b'
 made stat-contrast stat "$PB" $S --mode contrast -r 4 --warmup-ms 20 --json

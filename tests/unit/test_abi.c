@@ -266,6 +266,10 @@ Test(abi, pbench_contest_entrant)
 	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->prerun), 8, "prerun resized");
 	cr_expect_eq(offsetof(struct pbench_contest_entrant, cleanup), 120, "cleanup moved");
 	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->cleanup), 8, "cleanup resized");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, target_sem_pct), 128, "target_sem_pct moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->target_sem_pct), 8, "target_sem_pct resized");
+	cr_expect_eq(offsetof(struct pbench_contest_entrant, max_time_s), 136, "max_time_s moved");
+	cr_expect_eq(sizeof(((struct pbench_contest_entrant *)0)->max_time_s), 8, "max_time_s resized");
 }
 
 Test(abi, pbench_contest_info)
@@ -1952,6 +1956,8 @@ Test(abi, pbench_scan_opts)
 	cr_expect_eq(sizeof(((struct pbench_scan_opts *)0)->fn), 8, "fn resized");
 	cr_expect_eq(offsetof(struct pbench_scan_opts, arg), 40, "arg moved");
 	cr_expect_eq(sizeof(((struct pbench_scan_opts *)0)->arg), 8, "arg resized");
+	cr_expect_eq(offsetof(struct pbench_scan_opts, bytes_param), 48, "bytes_param moved");
+	cr_expect_eq(sizeof(((struct pbench_scan_opts *)0)->bytes_param), 8, "bytes_param resized");
 }
 
 Test(abi, pbench_scan_point)
@@ -2184,6 +2190,9 @@ Test(abi, enums)
 	cr_expect_eq((long long)PBENCH_FIT_MODEL_N2, 5LL, "PBENCH_FIT_MODEL_N2 changed");
 	cr_expect_eq((long long)PBENCH_FIT_MODEL_N3, 6LL, "PBENCH_FIT_MODEL_N3 changed");
 	cr_expect_eq((long long)PBENCH_FIT_MODEL_NK, 7LL, "PBENCH_FIT_MODEL_NK changed");
+	cr_expect_eq((long long)PBENCH_CONTEST_ENTRANT_STOP_ROUNDS, 0LL, "PBENCH_CONTEST_ENTRANT_STOP_ROUNDS changed");
+	cr_expect_eq((long long)PBENCH_CONTEST_ENTRANT_STOP_SEM, 1LL, "PBENCH_CONTEST_ENTRANT_STOP_SEM changed");
+	cr_expect_eq((long long)PBENCH_CONTEST_ENTRANT_STOP_TIME, 2LL, "PBENCH_CONTEST_ENTRANT_STOP_TIME changed");
 }
 
 /* each function's type: the signature frozen, the name made (*) */
@@ -2566,4 +2575,5 @@ Test(abi, functions)
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_fit), int (*)(const struct pbench_scan*,int,struct pbench_fit*)), "pbench_scan_fit changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_fit_text), int (*)(const struct pbench_scan*,int,char*,size_t)), "pbench_scan_fit_text changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_write), int (*)(const struct pbench_scan*,int,FILE*)), "pbench_scan_write changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_contest_entrant_stop), int (*)(const struct pbench_contest*,int)), "pbench_contest_entrant_stop changed");
 }

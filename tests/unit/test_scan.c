@@ -108,6 +108,10 @@ Test(scan, getters_and_writers)
 	cr_assert_eq(p.measured, 1);
 	cr_assert(isnan(p.ratio), "the first side has no ratio");
 	cr_assert_eq(pbench_scan_point(s, 1, 0, &p), -EINVAL);
+	for (int i = 0; i < 4; i++)	/* no stop of its own: each ran with the others */
+		cr_assert_eq(pbench_contest_entrant_stop(pbench_scan_contest(s), i),
+			     PBENCH_CONTEST_ENTRANT_STOP_ROUNDS);
+	cr_assert_eq(pbench_contest_entrant_stop(pbench_scan_contest(s), 4), -EINVAL);
 	cr_assert_gt(pbench_scan_fit_text(s, 0, words, sizeof(words)), 0);
 	cr_assert(strstr(words, "n"), "%s", words);
 	for (int fmt = PBENCH_REPORT_FORMAT_TEXT; fmt <= PBENCH_REPORT_FORMAT_SVG; fmt++) {
@@ -161,4 +165,131 @@ Test(scan, two_parameters_and_errors)
 	ASSERT_OK(pbench_scan_add(c, 0, 0, &e));
 	cr_assert_eq(pbench_scan_run(c), -EINVAL, "199 points not added");
 	pbench_scan_free(c);
+}
+
+/* value bytes allocated and touched once a page: about value/4096 page faults a run (freed
+ * after, so each run faults them again). */
+static int touch(void *arg, double value)
+{
+	size_t n = (size_t)value;
+	volatile char *p = malloc(n);
+
+	(void)arg;
+	if (!p)
+		return 1;
+	for (size_t i = 0; i < n; i += 4096)
+		p[i] = (char)i;
+	free((void *)p);
+	return 0;
+}
+
+/* A recorded machine's caches at dir (PBENCH_SYSFS_ROOT): L1d 64K, L1i 64K, L2 1M. */
+static void caches_tree(const char *dir)
+{
+	const char *rows[][3] = { { "1", "Data", "64K" }, { "1", "Instruction", "64K" },
+				  { "2", "Unified", "1024K" } };
+	char path[512];
+	FILE *f;
+
+	for (int x = 0; x < 3; x++) {
+		const char *names[] = { "level", "type", "size" };
+
+		snprintf(path, sizeof(path), "mkdir -p %s/devices/system/cpu/cpu0/cache/index%d", dir,
+			 x);
+		cr_assert_eq(system(path), 0);
+		for (int k = 0; k < 3; k++) {
+			snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cache/index%d/%s",
+				 dir, x, names[k]);
+			cr_assert(f = fopen(path, "w"));
+			fprintf(f, "%s\n", rows[x][k]);
+			fclose(f);
+		}
+	}
+}
+
+/* The figure: the contest's first event (page-faults) at every point, in the JSON and the CSV,
+ * growing with the bytes touched (a figure that is the time, or the same at every point,
+ * fails); the parameter in bytes (opts.bytes_param): the recorded machine's caches placed
+ * among the points (L1d 64 KiB between 32768 and 131072, L2 1 MiB between 524288 and 2097152),
+ * the SVG with two panels and the caches' lines. */
+Test(scan, figure_and_caches)
+{
+	const double v[] = { 32768, 131072, 524288, 2097152 };
+	struct pbench_contest_opts co = PBENCH_CONTEST_OPTS_INIT;
+	struct pbench_scan_opts so = PBENCH_SCAN_OPTS_INIT;
+	char dir[] = "/tmp/pbench-scan-sysXXXXXX", *buf;
+	struct pbench_scan *s;
+	size_t len;
+	FILE *f;
+
+	cr_assert(mkdtemp(dir));
+	caches_tree(dir);
+	setenv("PBENCH_SYSFS_ROOT", dir, 1);
+	co.mode = PBENCH_RUNS_UNPREPARED;
+	co.events = "page-faults";
+	co.min_rounds = co.max_rounds = 3;
+	co.max_time_s = 30;
+	so.contest = &co;
+	so.fn = touch;
+	so.bytes_param = "bytes";
+	ASSERT_OK(pbench_scan_new(&s, &so));
+	cr_assert_eq(pbench_scan_add_param(s, "bytes", v, 4), 0);
+	ASSERT_OK(pbench_scan_run(s));
+	unsetenv("PBENCH_SYSFS_ROOT");
+
+	cr_assert(f = open_memstream(&buf, &len));
+	ASSERT_OK(pbench_scan_write(s, PBENCH_REPORT_FORMAT_CSV, f));
+	fclose(f);
+	cr_assert(!strncmp(buf, "bytes,mean_ns,median_ns,sem_ns,ci_lo_ns,ci_hi_ns,runs,"
+			   "page-faults_mean,page-faults_sem\n", 86), "%s", buf);
+	{	/* the last point's faults over the first's: 2 MiB against 32 KiB touched */
+		const char *l1 = strchr(buf, '\n') + 1, *l4 = l1;
+		double f1, f4;
+
+		for (int k = 0; k < 3; k++)
+			l4 = strchr(l4, '\n') + 1;
+		f1 = atof(strchr(strchr(strchr(strchr(strchr(strchr(strchr(l1, ',') + 1, ',') + 1,
+			',') + 1, ',') + 1, ',') + 1, ',') + 1, ',') + 1);
+		f4 = atof(strchr(strchr(strchr(strchr(strchr(strchr(strchr(l4, ',') + 1, ',') + 1,
+			',') + 1, ',') + 1, ',') + 1, ',') + 1, ',') + 1);
+		cr_assert(f4 - f1 > 0.5 * (2097152 - 32768) / 4096.0, "faults %g at 32 KiB, %g at "
+			  "2 MiB:\n%s", f1, f4, buf);
+	}
+	free(buf);
+
+	cr_assert(f = open_memstream(&buf, &len));
+	ASSERT_OK(pbench_scan_write(s, PBENCH_REPORT_FORMAT_TEXT, f));
+	fclose(f);
+	cr_assert(strstr(buf, "page-faults a run (interval)"), "%s", buf);
+	cr_assert(strstr(buf, "L1d 64 KiB: the working set leaves it between bytes=32768 and "
+			 "bytes=131072"), "%s", buf);
+	cr_assert(strstr(buf, "L2 (LLC) 1 MiB: the working set leaves it between bytes=524288 and "
+			 "bytes=2097152"), "%s", buf);
+	cr_assert(!strstr(buf, "L1i") && !strstr(buf, "64 KiB: the working set leaves it between "
+			  "bytes=131072"), "the instruction cache is not a working set's: %s", buf);
+	free(buf);
+
+	cr_assert(f = open_memstream(&buf, &len));
+	ASSERT_OK(pbench_scan_write(s, PBENCH_REPORT_FORMAT_JSON, f));
+	fclose(f);
+	cr_assert(strstr(buf, "\"figure\": \"page-faults\"") && strstr(buf, "\"figure_mean\": ") &&
+		  strstr(buf, "\"caches\": [") && strstr(buf, "\"name\": \"L2\", \"level\": 2, "
+		  "\"llc\": true, \"bytes\": 1048576, \"below\": 524288, \"above\": 2097152"), "%s",
+		  buf);
+	free(buf);
+
+	cr_assert(f = open_memstream(&buf, &len));
+	ASSERT_OK(pbench_scan_write(s, PBENCH_REPORT_FORMAT_SVG, f));
+	fclose(f);
+	cr_assert(strstr(buf, "height=\"880\"") && strstr(buf, "<g class=\"figure\"") &&
+		  strstr(buf, "page-faults against bytes") && strstr(buf, ">L1d 64 KiB</text>") &&
+		  strstr(buf, ">L2 (LLC) 1 MiB</text>"), "%s", buf);
+	free(buf);
+	pbench_scan_free(s);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		cr_assert_eq(system(cmd), 0);
+	}
 }

@@ -224,6 +224,19 @@ struct pbench_contest_entrant {
 	char *const *setup;
 	char *const *prerun;
 	char *const *cleanup;
+	/* Its own stop (a parameter scan's points): it leaves the rounds (the others go on) once
+	 * the standard error of its mean time is at most target_sem_pct % of the mean (from
+	 * PBENCH_CONTEST_ENTRANT_SEM_MIN_RUNS runs kept), or once its runs have taken
+	 * max_time_s seconds; 0: no such rule (the contest's budget only). */
+	double target_sem_pct;
+	double max_time_s;
+};
+#define PBENCH_CONTEST_ENTRANT_SEM_MIN_RUNS 3
+/* How an entrant left the rounds (pbench_contest_entrant_stop()). */
+enum pbench_contest_entrant_stop {
+	PBENCH_CONTEST_ENTRANT_STOP_ROUNDS = 0,	/* with the others: the contest's stop */
+	PBENCH_CONTEST_ENTRANT_STOP_SEM,		/* its target_sem_pct reached */
+	PBENCH_CONTEST_ENTRANT_STOP_TIME,		/* its max_time_s spent */
 };
 /* Start from this (a struct with .size 0 is refused): every other field 0 or NULL. */
 #ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
@@ -320,6 +333,8 @@ PBENCH_API int pbench_contest_result(const struct pbench_contest *c, int i,
 PBENCH_API int pbench_contest_verdict_text(const struct pbench_contest *c, int i, char *buf,
 					   size_t len);
 /* Its summary in ns (stored entrants too); -ENODATA without times. */
+/* How entrant i left the rounds: enum pbench_contest_entrant_stop, or -EINVAL. */
+PBENCH_API int pbench_contest_entrant_stop(const struct pbench_contest *c, int i);
 PBENCH_API int pbench_contest_summary(const struct pbench_contest *c, int i,
 				      struct pbench_summary *ns);
 /* Its runs as a set of runs (one set: pbench_runs_get(), _count(), _noise(), _set_info());

@@ -28,7 +28,10 @@ struct pbench_scan_opts {
 	size_t size;
 	/* How the points run (NULL: PBENCH_CONTEST_OPTS_INIT); the scan adds
 	 * PBENCH_CONTEST_NO_CHECK and PBENCH_CONTEST_FULL_BUDGET (a fixed number of rounds:
-	 * set min_rounds = max_rounds) and compares with nothing (reference 0). */
+	 * set min_rounds = max_rounds) and compares with nothing (reference 0). Its metric
+	 * (or, without one, the first of its events when events is given) is each point's
+	 * figure: its mean a run beside the time in every writer, a second panel of the SVG,
+	 * fitted too; the time's fit stays the fit (pbench_scan_fit()). */
 	const struct pbench_contest_opts *contest;
 	/* Commands compared at every point (0: 1), named by side_names (NULL, or a NULL name:
 	 * none; with several sides every one needs a name). */
@@ -39,6 +42,10 @@ struct pbench_scan_opts {
 	 * entrants are made by pbench_scan_run() (one side, no pbench_scan_add()). */
 	int (*fn)(void *arg, double value);
 	void *arg;
+	/* The parameter whose values are sizes in bytes (a working set): the text and the SVG
+	 * then place cpu0's data caches (L1d, L2, the LLC; their sizes from sysfs) among the
+	 * points, and say where the time per byte (or the figure's) breaks. NULL: none. */
+	const char *bytes_param;
 };
 #ifdef __cplusplus	/* see PBENCH_MEASURE_OPTS_INIT */
 #define PBENCH_SCAN_OPTS_INIT \

@@ -480,6 +480,8 @@ int pbench_contest_add(struct pbench_contest *c, const struct pbench_contest_ent
 		return err;
 	}
 	n->live = !e.stored_ns;
+	n->target_sem_pct = e.target_sem_pct > 0 ? e.target_sem_pct : 0;
+	n->max_time_s = e.max_time_s > 0 ? e.max_time_s : 0;
 	if ((e.setup && (err = pb_command_copy(e.setup, &n->setup, "setup"))) ||
 	    (e.prerun && (err = pb_command_copy(e.prerun, &n->prerun, "prepare"))) ||
 	    (e.cleanup && (err = pb_command_copy(e.cleanup, &n->cleanup, "cleanup")))) {

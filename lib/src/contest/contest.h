@@ -69,6 +69,10 @@ struct pb_entrant {
 	struct pb_prof_diffs *pdiff;
 	/* its own helper commands (pbench_contest_entrant's setup, prerun, cleanup), or NULL */
 	char **setup, **prerun, **cleanup;
+	/* its own stop (pbench_contest_entrant's target_sem_pct, max_time_s): how it left the
+	 * rounds (enum pbench_contest_entrant_stop), the seconds its runs took */
+	double target_sem_pct, max_time_s, spent_s;
+	int own_stop;
 };
 
 struct pbench_contest {

@@ -235,7 +235,7 @@ static int shuffled(struct pbench_contest *c, int *order)
 	int n = 0;
 
 	for (int i = 0; i < c->n; i++)
-		if (c->e[i].live || (i == c->o.reference && c->e[i].r))
+		if ((c->e[i].live || (i == c->o.reference && c->e[i].r)) && !c->e[i].own_stop)
 			order[n++] = i;
 	for (int k = n - 1; k > 0; k--) {
 		int j = (int)(next_random(c) % (uint64_t)(k + 1)), t = order[k];
@@ -316,6 +316,10 @@ static int interleaved(struct pbench_contest *c, int *order)
 	while (!pb_contest_stopped(c) && !pb_contest_budget_spent(c)) {
 		int n, err = round_of(c, order, 1, &n);
 
+		if (!err && !n) {	/* every entrant left on its own stop */
+			c->stop = PBENCH_CONTEST_STOP_DECIDED;
+			break;
+		}
 		if (!err && pb_contest_paired(c))
 			err = pair_round(c, order, n);
 		if (err)

@@ -92,6 +92,13 @@ int pbench_contest_result(const struct pbench_contest *c, int i,
 	return 0;
 }
 
+int pbench_contest_entrant_stop(const struct pbench_contest *c, int i)
+{
+	const struct pb_entrant *e = at(c, i);
+
+	return e ? e->own_stop : pb_fail(-EINVAL, "%s(): no entrant %d", __func__, i);
+}
+
 int pbench_contest_summary(const struct pbench_contest *c, int i, struct pbench_summary *ns)
 {
 	const struct pb_entrant *e = at(c, i);

@@ -63,11 +63,29 @@ int pb_contest_keep_time(struct pbench_contest *c, int i)
 	struct pb_run_status st = pb_runs_status(run);
 	double v = c->metric ? pb_runs_run_value(e->r, run) : NAN;
 
+	int err;
+
+	e->spent_s += st.ns > 0 ? (double)st.ns / 1e9 : 0;
+	if (e->max_time_s > 0 && e->spent_s >= e->max_time_s && !e->own_stop)
+		e->own_stop = PBENCH_CONTEST_ENTRANT_STOP_TIME;
 	if (!pb_run_measured(st.timed_out))
 		return 0;	/* PB_RUN_LEFT_OUT */
 	if (isfinite(v) && pb_contest_append(&e->mx, &e->mn, &e->mcap, v))
 		return -ENOMEM;
-	return pb_contest_append(&e->x, &e->n, &e->cap, (double)st.ns);
+	if ((err = pb_contest_append(&e->x, &e->n, &e->cap, (double)st.ns)))
+		return err;
+	if (e->target_sem_pct > 0 && !e->own_stop && e->n >= PBENCH_CONTEST_ENTRANT_SEM_MIN_RUNS) {
+		double m = 0, ss = 0;
+
+		for (size_t k = 0; k < e->n; k++)
+			m += e->x[k];
+		m /= (double)e->n;
+		for (size_t k = 0; k < e->n; k++)
+			ss += (e->x[k] - m) * (e->x[k] - m);
+		if (m > 0 && 100 * sqrt(ss / (double)(e->n - 1) / (double)e->n) / m <= e->target_sem_pct)
+			e->own_stop = PBENCH_CONTEST_ENTRANT_STOP_SEM;
+	}
+	return 0;
 }
 
 int pb_contest_budget_spent(struct pbench_contest *c)

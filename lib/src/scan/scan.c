@@ -30,6 +30,7 @@ int pbench_scan_new(struct pbench_scan **out, const struct pbench_scan_opts *opt
 		return -ENOMEM;
 	pb_copy_in(&s->o, sizeof(s->o), opts);
 	s->co = opts->contest ? *opts->contest : dco;
+	s->bytes_k = -1;
 	s->nsides = s->o.nr_sides ? s->o.nr_sides : 1;
 	if (s->nsides < 1 || s->nsides > PBENCH_SCAN_MAX_SIDES || (s->o.fn && s->nsides != 1)) {
 		free(s);
@@ -60,6 +61,7 @@ void pbench_scan_free(struct pbench_scan *s)
 	if (!s)
 		return;
 	pbench_contest_free(s->c);
+	free(s->figure);
 	for (int k = 0; k < PBENCH_SCAN_MAX_PARAMS; k++)
 		free(s->p[k].name);
 	for (int k = 0; k < PBENCH_SCAN_MAX_SIDES; k++)
@@ -96,6 +98,8 @@ int pbench_scan_add_param(struct pbench_scan *s, const char *name, const double 
 		return -ENOMEM;
 	memcpy(p->v, values, n * sizeof(*values));
 	p->nv = (int)n;
+	if (s->o.bytes_param && !strcmp(s->o.bytes_param, name))
+		s->bytes_k = s->np;
 	s->npoints = (int)total;
 	return s->np++;
 }
@@ -157,8 +161,10 @@ int pbench_scan_add(struct pbench_scan *s, int i, int k, const struct pbench_con
 			 s->side[k].name ? " " : "", pn);
 		one.name = name;
 	}
-	if ((err = pbench_contest_add(s->c, &one)) >= 0)
+	if ((err = pbench_contest_add(s->c, &one)) >= 0) {
 		s->nadded++;
+		s->own_stops |= one.target_sem_pct > 0 || one.max_time_s > 0;
+	}
 	return err;
 }
 
@@ -258,6 +264,7 @@ static void collect_side(struct pbench_scan *s, int k)
 		sd->sum[i].size = sizeof(sd->sum[i]);
 		sd->have[i] = !pbench_contest_summary(s->c, i * s->nsides + k, &sd->sum[i]);
 		sd->ratio[i] = sd->ratio_lo[i] = sd->ratio_hi[i] = NAN;
+		sd->stopped[i] = pbench_contest_entrant_stop(s->c, i * s->nsides + k);
 		if (k)
 			ratio_at(s, i * s->nsides, i * s->nsides + k, &sd->ratio[i],
 				 &sd->ratio_lo[i], &sd->ratio_hi[i]);
@@ -286,6 +293,9 @@ int pbench_scan_run(struct pbench_scan *s)
 	if (!err || (err == -EINTR && s->ci.rounds)) {
 		for (int k = 0; k < s->nsides; k++)
 			collect_side(s, k);
+		pb_scan_figure_collect(s);
+		if (s->np == 1)
+			pb_scan_caches_read(s);
 		s->collected = 1;
 	}
 	if (saved)
@@ -353,6 +363,24 @@ int pbench_scan_fit(const struct pbench_scan *s, int k, struct pbench_fit *out)
 	}
 	pb_copy_out(out, &s->side[k].fit, sizeof(s->side[k].fit));
 	return 0;
+}
+
+const char *pb_scan_stop_name(int stop)
+{
+	return stop == PBENCH_CONTEST_ENTRANT_STOP_SEM ? "target_sem" :
+	       stop == PBENCH_CONTEST_ENTRANT_STOP_TIME ? "max_time" : "rounds";
+}
+
+const char *pb_scan_stop_words(const struct pbench_scan *s, const struct pb_scan_side *sd, int i,
+			       char *buf, size_t len)
+{
+	(void)s;
+	if (sd->stopped[i] == PBENCH_CONTEST_ENTRANT_STOP_SEM && sd->have[i] && sd->sum[i].mean > 0)
+		snprintf(buf, len, "SEM %.3g%%", 100 * sd->sum[i].sem / sd->sum[i].mean);
+	else
+		snprintf(buf, len, "%s", sd->stopped[i] == PBENCH_CONTEST_ENTRANT_STOP_TIME ?
+			 "its max-time" : "the rounds");
+	return buf;
 }
 
 /* ---- the fit in words ---------------------------------------------------------------------- */

@@ -13,13 +13,38 @@
 #include "base/jsonutil.h"
 #include "scan/scan_inner.h"
 
+/* The figure's fit and the caches among the points (of the time, and of the figure). */
+static void text_extra(const struct pbench_scan *s, const struct pb_scan_side *sd, FILE *f)
+{
+	char line[1024];
+
+	if (s->figure && s->np == 1) {
+		pb_scan_fig_fit_words(s, sd, line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
+	if (s->ncache)
+		fprintf(f, "\ncaches of cpu0 (sysfs) among the points of %s, in bytes:\n",
+			s->p[s->bytes_k].name);
+	for (int c = 0; c < s->ncache; c++)
+		for (int fig = 0; fig <= (s->figure ? 1 : 0); fig++) {
+			pb_scan_cache_words(s, sd, c, fig, line, sizeof(line));
+			if (fig && !strstr(line, "leaves it"))
+				break;	/* outside the points: said once */
+			fprintf(f, "  %s\n", line);
+		}
+}
+
 static void text_side(const struct pbench_scan *sr, const struct pb_scan_side *sd, FILE *f)
 {
 	const struct pbench_scan *s = sr;
 	char m[32], lo[32], hi[32], line[1024];
 
-	fprintf(f, "  %-24s %12s   %-28s %5s%s\n", "point", "mean", "interval of the mean", "runs",
-		sd != sr->side ? "   over the first" : "");
+	fprintf(f, "  %-24s %12s   %-28s %5s", "point", "mean", "interval of the mean", "runs");
+	if (s->own_stops)
+		fprintf(f, s->figure ? "   %-12s" : "   %s", "stopped by");
+	if (s->figure)
+		fprintf(f, "   %14.14s a run (interval)", s->figure);
+	fprintf(f, "%s\n", sd != sr->side ? "   over the first" : "");
 	for (int i = 0; i < s->npoints; i++) {
 		const char *name = s->pname[i] ? s->pname[i] : "";
 		char iv[80];
@@ -32,6 +57,17 @@ static void text_side(const struct pbench_scan *sr, const struct pb_scan_side *s
 			 pb_scan_fmt_ns(hi, sizeof(hi), sd->sum[i].ci_hi), 100 * sd->sum[i].ci_level);
 		fprintf(f, "  %-24s %12s   %-28s %5zu", name, pb_scan_fmt_ns(m, sizeof(m), sd->sum[i].mean),
 			iv, sd->sum[i].n);
+		if (s->own_stops) {
+			char st[32];
+
+			fprintf(f, s->figure ? "   %-12s" : "   %s",
+				pb_scan_stop_words(s, sd, i, st, sizeof(st)));
+		}
+		if (s->figure && sd->fig_have[i])
+			fprintf(f, "   %14.6g (%.4g - %.4g)", sd->fig[i].mean, sd->fig[i].ci_lo,
+				sd->fig[i].ci_hi);
+		else if (s->figure)
+			fprintf(f, "   %14s", "n/a");
 		if (sd != sr->side && isfinite(sd->ratio[i]))
 			fprintf(f, "   %.3fx (%.3f-%.3f)", sd->ratio[i], sd->ratio_lo[i],
 				sd->ratio_hi[i]);
@@ -40,6 +76,7 @@ static void text_side(const struct pbench_scan *sr, const struct pb_scan_side *s
 	if (!sd->fitted) {
 		fprintf(f, "\nfit: %s\n", s->np == 1 ? "n/a" : "one parameter at a time (n/a with "
 			"several)");
+		text_extra(sr, sd, f);
 		return;
 	}
 	pb_scan_fit_words(sr, sd, line, sizeof(line));
@@ -52,6 +89,7 @@ static void text_side(const struct pbench_scan *sr, const struct pb_scan_side *s
 		fprintf(f, "fit: the points stray from every curve %.3g times more than their runs "
 			"vary (the reduced chi-square): a step, a drift or another cost, not a growth "
 			"a model names\n", sd->fit.chi2_red);
+	text_extra(sr, sd, f);
 }
 
 static void write_text(const struct pbench_scan *sr, FILE *f)
@@ -137,6 +175,62 @@ static void write_json_fit(const struct pbench_scan *sr, const struct pb_scan_si
 	fprintf(f, "}\n");
 }
 
+/* The figure's fit and the caches: "figure_fit": {...}, "caches": [...], (only with them) */
+static void json_extra(const struct pbench_scan *s, const struct pb_scan_side *sd, FILE *f)
+{
+	const struct pbench_fit *x = &sd->fig_fit;
+	char words[1024];
+
+	if (s->figure && s->np == 1) {
+		pb_scan_fig_fit_words(s, sd, words, sizeof(words));
+		fprintf(f, "  \"figure_fit\": {\"model\": ");
+		json_str(f, sd->fig_fitted ? pbench_fit_model_name(x->model) : "none");
+		fprintf(f, ", \"runner_up\": ");
+		json_str(f, sd->fig_fitted ? pbench_fit_model_name(x->runner_up) : "none");
+		fprintf(f, ", \"inconclusive\": %s, ", sd->fig_fitted && x->inconclusive ? "true" :
+			"false");
+		json_num(f, "a", sd->fig_fitted ? x->a : NAN, 1);
+		json_num(f, "b", sd->fig_fitted ? x->b : NAN, 1);
+		json_num(f, "b_lo", sd->fig_fitted ? x->b_lo : NAN, 1);
+		json_num(f, "b_hi", sd->fig_fitted ? x->b_hi : NAN, 1);
+		json_num(f, "evidence_ratio", sd->fig_fitted ? x->evidence_ratio : NAN, 1);
+		fprintf(f, "\"words\": ");
+		json_str(f, words);
+		fprintf(f, "},\n");
+	}
+	if (!s->ncache)
+		return;
+	fprintf(f, "  \"caches\": [\n");
+	for (int c = 0; c < s->ncache; c++) {
+		fprintf(f, "    {\"name\": \"%s\", \"level\": %d, \"llc\": %s, \"bytes\": %.0f",
+			s->cache[c].name, s->cache[c].level, s->cache[c].llc ? "true" : "false",
+			s->cache[c].bytes);
+		for (int fig = 0; fig <= (s->figure ? 1 : 0); fig++) {
+			double r, lo, hi;
+			int i, j, brk = pb_scan_cache_break(s, sd, c, fig, &i, &j, &r, &lo, &hi);
+			const char *pre = fig ? "figure_" : "time_";
+
+			if (!fig) {
+				fprintf(f, ", ");
+				json_num(f, "below", i >= 0 ? pbench_scan_value(s, i, s->bytes_k) : NAN, 1);
+				json_num(f, "above", j >= 0 ? pbench_scan_value(s, j, s->bytes_k) : NAN, 0);
+			}
+			char key[32];
+
+			fprintf(f, ", ");
+			snprintf(key, sizeof(key), "%sratio", pre);
+			json_num(f, key, r, 1);
+			snprintf(key, sizeof(key), "%sratio_lo", pre);
+			json_num(f, key, lo, 1);
+			snprintf(key, sizeof(key), "%sratio_hi", pre);
+			json_num(f, key, hi, 1);
+			fprintf(f, "\"%sbreak\": %s", pre, brk ? "true" : "false");
+		}
+		fprintf(f, "}%s\n", c + 1 < s->ncache ? "," : "");
+	}
+	fprintf(f, "  ],\n");
+}
+
 /* The points of side sd and its fit: "points": [...], "fit": {...} */
 static void json_side(const struct pbench_scan *sr, const struct pb_scan_side *sd, FILE *f)
 {
@@ -164,11 +258,24 @@ static void json_side(const struct pbench_scan *sr, const struct pb_scan_side *s
 			json_num(f, "ratio_lo", sd->ratio_lo[i], 1);
 			json_num(f, "ratio_hi", sd->ratio_hi[i], 1);
 		}
+		if (s->own_stops)
+			fprintf(f, "\"stopped\": \"%s\", ", pb_scan_stop_name(sd->stopped[i]));
+		if (s->figure) {
+			const struct pbench_summary *g = &sd->fig[i];
+			int h = sd->fig_have[i];
+
+			json_num(f, "figure_mean", h ? g->mean : NAN, 1);
+			json_num(f, "figure_sem", h ? g->sem : NAN, 1);
+			json_num(f, "figure_ci_lo", h ? g->ci_lo : NAN, 1);
+			json_num(f, "figure_ci_hi", h ? g->ci_hi : NAN, 1);
+			fprintf(f, "\"figure_runs\": %zu, ", h ? g->n : 0);
+		}
 		fprintf(f, "\"outliers\": %zu}%s\n", sd->have[i] ? m->outliers_low_mild +
 			m->outliers_low_severe + m->outliers_high_mild + m->outliers_high_severe : 0,
 			i + 1 < s->npoints ? "," : "");
 	}
 	fprintf(f, "  ],\n");
+	json_extra(sr, sd, f);
 	write_json_fit(sr, sd, f);
 }
 
@@ -201,6 +308,11 @@ static void write_json(const struct pbench_scan *sr, FILE *f)
 	fprintf(f, "],\n  \"rounds\": %ld, \"seed\": %llu, \"order\": \"%s\", "
 		"\"confidence\": %g,\n", sr->ci.rounds, (unsigned long long)sr->ci.seed,
 		pbench_contest_order_name(sr->ci.order), sr->confidence);
+	if (sr->figure) {
+		fprintf(f, "  \"figure\": ");
+		json_str(f, sr->figure);
+		fprintf(f, ",\n");
+	}
 	if (sr->nsides == 1) {
 		json_side(sr, sr->side, f);
 	} else {
@@ -221,16 +333,20 @@ static void write_table(const struct pbench_scan *sr, FILE *f, int md)
 {
 	const struct pbench_scan *s = sr;
 	const char *sep = md ? " | " : ",";
-	int cmd = sr->nsides > 1;
+	int cmd = sr->nsides > 1, fcols = (s->figure ? 2 : 0) + (s->own_stops ? 1 : 0);
 
 	fprintf(f, "%s%s", md ? "| " : "", cmd ? "command" : "");
 	fprintf(f, "%s", cmd ? sep : "");
 	for (int k = 0; k < s->np; k++)
 		fprintf(f, "%s%s", s->p[k].name, sep);
-	fprintf(f, "mean_ns%smedian_ns%ssem_ns%sci_lo_ns%sci_hi_ns%sruns%s\n", sep, sep, sep, sep,
-		sep, md ? " |" : "");
-	for (int k = 0; md && k < s->np + 6 + cmd; k++)
-		fprintf(f, "|---%s", k + 1 == s->np + 6 + cmd ? "|\n" : "");
+	fprintf(f, "mean_ns%smedian_ns%ssem_ns%sci_lo_ns%sci_hi_ns%sruns", sep, sep, sep, sep, sep);
+	if (s->figure)
+		fprintf(f, "%s%s_mean%s%s_sem", sep, s->figure, sep, s->figure);
+	if (s->own_stops)
+		fprintf(f, "%sstopped", sep);
+	fprintf(f, "%s\n", md ? " |" : "");
+	for (int k = 0; md && k < s->np + 6 + cmd + fcols; k++)
+		fprintf(f, "|---%s", k + 1 == s->np + 6 + cmd + fcols ? "|\n" : "");
 	for (int k = 0; k < sr->nsides; k++) {
 		const struct pb_scan_side *sd = &sr->side[k];
 
@@ -244,12 +360,18 @@ static void write_table(const struct pbench_scan *sr, FILE *f, int md)
 			for (int p = 0; p < s->np; p++)
 				fprintf(f, "%.15g%s", pbench_scan_value(s, i, p), sep);
 			if (sd->have[i])
-				fprintf(f, "%.6g%s%.6g%s%.4g%s%.6g%s%.6g%s%zu%s\n", m->mean, sep,
-					m->median, sep, m->sem, sep, m->ci_lo, sep, m->ci_hi, sep, m->n,
-					md ? " |" : "");
+				fprintf(f, "%.6g%s%.6g%s%.4g%s%.6g%s%.6g%s%zu", m->mean, sep,
+					m->median, sep, m->sem, sep, m->ci_lo, sep, m->ci_hi, sep, m->n);
 			else
-				fprintf(f, "%s%s%s%s%s%s%s%s%s%s0%s\n", na, sep, na, sep, na, sep, na, sep,
-					na, sep, md ? " |" : "");
+				fprintf(f, "%s%s%s%s%s%s%s%s%s%s0", na, sep, na, sep, na, sep, na, sep,
+					na, sep);
+			if (s->figure && sd->fig_have[i])
+				fprintf(f, "%s%.6g%s%.4g", sep, sd->fig[i].mean, sep, sd->fig[i].sem);
+			else if (s->figure)
+				fprintf(f, "%s%s%s%s", sep, na, sep, na);
+			if (s->own_stops)
+				fprintf(f, "%s%s", sep, pb_scan_stop_name(sd->stopped[i]));
+			fprintf(f, "%s\n", md ? " |" : "");
 		}
 	}
 	for (int k = 0; md && k < sr->nsides; k++) {
@@ -259,6 +381,17 @@ static void write_table(const struct pbench_scan *sr, FILE *f, int md)
 			continue;
 		pb_scan_fit_words(sr, &sr->side[k], words, sizeof(words));
 		fprintf(f, "\n%s%s%s\n", cmd ? sr->side[k].name : "", cmd ? ": " : "", words);
+		if (s->figure) {
+			pb_scan_fig_fit_words(sr, &sr->side[k], words, sizeof(words));
+			fprintf(f, "\n%s%s%s\n", cmd ? sr->side[k].name : "", cmd ? ": " : "", words);
+		}
+		for (int c = 0; c < s->ncache; c++)
+			for (int fig = 0; fig <= (s->figure ? 1 : 0); fig++) {
+				pb_scan_cache_words(sr, &sr->side[k], c, fig, words, sizeof(words));
+				if (fig && !strstr(words, "leaves it"))
+					break;
+				fprintf(f, "%s- %s\n", c || fig ? "" : "\n", words);
+			}
 	}
 }
 

@@ -12,6 +12,9 @@
  *   drift  as lin, but the whole run (start-up too) twice as slow once WORK_DRIFT_S seconds
  *          have passed since the time in the file $WORK_DRIFT_FILE (written by the first
  *          run): a machine that slows down half-way through a scan
+ *   walk   N bytes walked: a random cycle through its 64-byte lines (one dependent load a
+ *          line), WALK_PASSES times round, so each byte costs the same while the buffer
+ *          stays in one cache and more once it leaves it (--scan-bytes' breaks)
  *   unit   prints the ns of one unit, the best of 15 timings of N units after N more (the
  *          reference of b)
  * A unit is a few dependent multiply-adds the compiler cannot drop.
@@ -99,12 +102,41 @@ static int drifted(void)
 	return now_s() - t0 > atof(after);
 }
 
+#define WALK_PASSES 16
+
+/* N bytes' 64-byte lines in one random cycle (Sattolo's shuffle), walked WALK_PASSES times. */
+static int walk(uint64_t bytes)
+{
+	size_t lines = bytes / 64 < 2 ? 2 : bytes / 64, *next, *order, at = 0;
+	uint64_t seed = 88172645463325252ULL;
+
+	if (!(next = calloc(lines, 64)) || !(order = malloc(lines * sizeof(*order))))
+		return 2;
+	for (size_t i = 0; i < lines; i++)
+		order[i] = i;
+	for (size_t i = lines - 1; i > 0; i--) {
+		size_t j, t;
+
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		j = seed % i;
+		t = order[i], order[i] = order[j], order[j] = t;
+	}
+	for (size_t i = 0; i < lines; i++)	/* line order[i] points to order[i + 1] */
+		next[order[i] * 8] = order[(i + 1) % lines] * 8;
+	free(order);
+	for (uint64_t s = 0; s < (uint64_t)lines * WALK_PASSES; s++)
+		at = next[at];
+	sink = at;
+	free(next);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t n;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: work const|lin|nlogn|quad|drift|unit N\n");
+		fprintf(stderr, "usage: work const|lin|nlogn|quad|drift|walk|unit N\n");
 		return 2;
 	}
 	n = strtoull(argv[2], NULL, 10);
@@ -134,6 +166,8 @@ int main(int argc, char **argv)
 		units(n);
 	else if (!strcmp(argv[1], "nlogn"))
 		heapsort_n(n);
+	else if (!strcmp(argv[1], "walk"))
+		return walk(n);
 	else if (!strcmp(argv[1], "quad"))
 		units(n * n / 64);
 	else if (strcmp(argv[1], "const"))
