@@ -124,6 +124,15 @@ static int test(const struct pbench_contest *c, const struct prof_side side[2], 
 	return pbench_stats_welch(b, side[1].nruns, a, side[0].nruns, so, w);
 }
 
+/* Whether the n values are all the same. */
+static int same_all(const double *x, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (x[i] != x[0])
+			return 0;
+	return 1;
+}
+
 /* One matched symbol (keys[lo, hi)): its values summed per side over the keys, its test. */
 static void diff_one(const struct pbench_contest *c, const struct prof_side side[2],
 		     const struct prof_key *keys, size_t lo, size_t hi, double *a, double *b,
@@ -151,8 +160,21 @@ static void diff_one(const struct pbench_contest *c, const struct prof_side side
 	d->diff_ns = d->b_ns - d->a_ns;
 	d->ratio = d->only ? NAN : d->b_ns / d->a_ns;
 	d->ratio_lo = d->ratio_hi = d->diff_lo = d->diff_hi = NAN;
-	if (d->a_samples + d->b_samples < MIN_SAMPLES || test(c, side, a, b, &so, &w))
+	if (d->a_samples + d->b_samples < MIN_SAMPLES)
 		return;
+	if (test(c, side, a, b, &so, &w)) {
+		/* The tests refuse no spread at all: every run of each side the same (a function
+		 * of a fixed count of samples, only in one side, is one): the difference is the
+		 * same in every run, exact, and told apart from none. */
+		if (same_all(a, side[0].nruns) && same_all(b, side[1].nruns) && d->diff_ns != 0) {
+			d->p = 0;
+			*se = 0;
+			*df = (double)(side[0].nruns + side[1].nruns - 2);
+			d->diff_lo = d->diff_hi = d->diff_ns;
+			d->ratio_lo = d->ratio_hi = d->ratio;
+		}
+		return;
+	}
 	d->p = w.p;
 	*se = w.se;
 	*df = w.df;
