@@ -493,32 +493,39 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The mean of n values and its standard error in % of it (NaN below 2 values, or a mean of 0),
+ * by the library's summary (the same SEM as every +- pbench prints). */
+static double mean_sem(const double *x, int n, double *sem_pct)
+{
+	struct pbench_summary m = { .size = sizeof(m) };
+
+	*sem_pct = NAN;
+	if (n < 1 || pbench_stats_summary(x, (size_t)n, NULL, &m))
+		return NAN;
+	if (n > 1 && m.mean != 0)
+		*sem_pct = 100.0 * m.sem / m.mean;
+	return m.mean;
+}
+
 /* Mean over the runs of group k's event e, and its standard error in % of it (NaN below 2). */
 static double mean_of(const struct st *s, int k, int e, double *sem_pct)
 {
-	double sum = 0, ss = 0, m;
-	int n = s->done;
+	double *x = malloc((size_t)(s->done > 0 ? s->done : 1) * sizeof(*x)), m;
 
-	for (int r = 0; r < n; r++)
-		sum += s->g[k].v[r * s->nev + e];
-	m = n ? sum / n : NAN;
-	for (int r = 0; r < n; r++)
-		ss += (s->g[k].v[r * s->nev + e] - m) * (s->g[k].v[r * s->nev + e] - m);
-	*sem_pct = n > 1 && m != 0 ? 100.0 * sqrt(ss / (n - 1) / n) / m : NAN;
+	if (!x) {
+		*sem_pct = NAN;
+		return NAN;
+	}
+	for (int r = 0; r < s->done; r++)
+		x[r] = s->g[k].v[r * s->nev + e];
+	m = mean_sem(x, s->done, sem_pct);
+	free(x);
 	return m;
 }
 
 static double mean_elapsed(const struct st *s, double *sem_pct)
 {
-	double sum = 0, ss = 0, m;
-
-	for (int r = 0; r < s->done; r++)
-		sum += s->elapsed[r];
-	m = s->done ? sum / s->done : NAN;
-	for (int r = 0; r < s->done; r++)
-		ss += (s->elapsed[r] - m) * (s->elapsed[r] - m);
-	*sem_pct = s->done > 1 ? 100.0 * sqrt(ss / (s->done - 1) / s->done) / m : NAN;
-	return m;
+	return mean_sem(s->elapsed, s->done, sem_pct);
 }
 
 static int find_event(const struct st *s, const char *name)

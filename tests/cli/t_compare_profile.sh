@@ -111,7 +111,7 @@ fi
 if run "text" 0 "$PB" compare --profile $U --max-runs 6 -n a -n b "$D/shares run 20" \
 	"$D/shares-delta run 20" &&
    has "$T/out" "^Profile: b against a: self cpu-clock a run of each symbol, each round's runs paired over 6 and 6 runs" &&
-   has "$T/out" '^  delta \[shares\]: only in b, its 9[0-9.]*% interval: +[0-9.]* ms a run (+[0-9.]* ms to +' &&
+   has "$T/out" '^  delta \[shares\]: only in b, its 9[0-9.]*% interval: +[0-9.]* [mun]*s a run (+[0-9.]* [mun]*s to +' &&
    has "$T/out" '^  .* of the difference is in the \(one\|symbols\) flagged$' &&
    has "$T/out" '^  alpha, \|^  beta, \|^  gamma_, '; then
 	ok "text: delta only in b, flagged; the rest the same within a bound; the share"
