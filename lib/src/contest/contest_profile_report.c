@@ -266,29 +266,13 @@ static json_t *comparison_json(const struct pbench_contest *c, int i, int *bad)
 static json_t *entrant_info_json(const struct pbench_contest *c, int i, int *bad)
 {
 	struct pbench_profile_info in = { .size = sizeof(in) };
-	json_t *j, *cav;
+	json_t *j;
 
 	if (pbench_contest_profile_info(c, i, &in))
 		return json_null();
 	j = json_object();
-	cav = json_array();
 	SET(j, "entrant", json_integer(i));
-	SET(j, "runs", json_integer(in.runs));
-	SET(j, "samples", unum(in.samples));
-	SET(j, "lost", unum(in.lost));
-	SET(j, "throttled", unum(in.throttled));
-	SET(j, "cut", unum(in.cut));
-	SET(j, "kernel", json_boolean(in.kernel));
-	SET(j, "per_run", num(in.per_run));
-	SET(j, "status", pb_json_str_or_null(in.status));
-	for (const char *s = in.caveats; *s;) {
-		const char *e = strchr(s, '\n');
-		size_t n = e ? (size_t)(e - s) : strlen(s);
-
-		APPEND(cav, json_stringn(s, n));
-		s += n + (e != NULL);
-	}
-	SET(j, "caveats", cav);
+	pb_runs_profile_info_json(j, &in, bad);
 	return j;
 }
 

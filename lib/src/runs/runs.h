@@ -79,6 +79,10 @@ void pb_runs_cpu_noise_end(struct pbench_runs *r, struct pb_run *run);
 struct pb_stacks;
 void pb_runs_profile_analyze(struct pbench_runs *r);
 const struct pb_stacks *pb_runs_profile_table(const struct pbench_runs *r, int s);
+/* runs_profile.c: a profile's runs, samples, lost, throttled, cut, kernel, per_run, status and
+ * caveats into its JSON object j (a set's, a contest entrant's); *bad set on a failure. */
+struct json_t;
+void pb_runs_profile_info_json(struct json_t *j, const struct pbench_profile_info *in, int *bad);
 
 /* runs_summary.c: the figure decided on (pbench_runs_opts.metric), once the events are open
  * (before, its name is pb_metric_target_request()'s, counters.h): r->target_e/_m, or

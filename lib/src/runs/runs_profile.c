@@ -547,35 +547,21 @@ static json_t *sym_json(const struct pbench_profile_symbol *y, int dso)
 	return j;
 }
 
-/* Set s's "profile" object of the JSON (NULL when opts.profile is off). */
-json_t *pb_runs_profile_json(const struct pbench_runs *r, int s)
+/* What a profile's JSON says of its runs whatever holds it (a set's, a contest entrant's):
+ * runs, samples, lost, throttled, cut, kernel, per_run, status and the caveats, a line each. */
+void pb_runs_profile_info_json(struct json_t *j, const struct pbench_profile_info *in, int *bad)
 {
-	struct pbench_profile_info in = { .size = sizeof(in) };
-	struct pbench_profile_symbol y = { .size = sizeof(y) };
-	json_t *j, *syms, *dsos, *cav;
-	int b = 0, *bad = &b;
+	json_t *cav = json_array();
 
-	if (!r->prof || pbench_runs_profile_info(r, s, &in))
-		return NULL;
-	j = json_object();
-	syms = json_array();
-	dsos = json_array();
-	cav = json_array();
-	SET(j, "mode", json_string(pbench_profile_mode_name(in.mode)));
-	SET(j, "event", json_string(in.event));
-	SET(j, "unit", json_string(in.unit));
-	SET(j, "freq_hz", num(in.freq));
-	SET(j, "runs", json_integer(in.runs));
-	SET(j, "samples", unum(in.samples));
-	SET(j, "lost", unum(in.lost));
-	SET(j, "throttled", unum(in.throttled));
-	SET(j, "cut", unum(in.cut));
-	SET(j, "kernel", json_boolean(in.kernel));
-	SET(j, "per_run", num(in.per_run));
-	SET(j, "per_run_lo", num(in.per_run_lo));
-	SET(j, "per_run_hi", num(in.per_run_hi));
-	SET(j, "status", pb_json_str_or_null(in.status));
-	for (const char *c = in.caveats; *c;) {
+	SET(j, "runs", json_integer(in->runs));
+	SET(j, "samples", unum(in->samples));
+	SET(j, "lost", unum(in->lost));
+	SET(j, "throttled", unum(in->throttled));
+	SET(j, "cut", unum(in->cut));
+	SET(j, "kernel", json_boolean(in->kernel));
+	SET(j, "per_run", num(in->per_run));
+	SET(j, "status", pb_json_str_or_null(in->status));
+	for (const char *c = in->caveats; c && *c;) {
 		const char *e = strchr(c, '\n');
 		size_t n = e ? (size_t)(e - c) : strlen(c);
 
@@ -583,6 +569,28 @@ json_t *pb_runs_profile_json(const struct pbench_runs *r, int s)
 		c += n + (e != NULL);
 	}
 	SET(j, "caveats", cav);
+}
+
+/* Set s's "profile" object of the JSON (NULL when opts.profile is off). */
+json_t *pb_runs_profile_json(const struct pbench_runs *r, int s)
+{
+	struct pbench_profile_info in = { .size = sizeof(in) };
+	struct pbench_profile_symbol y = { .size = sizeof(y) };
+	json_t *j, *syms, *dsos;
+	int b = 0, *bad = &b;
+
+	if (!r->prof || pbench_runs_profile_info(r, s, &in))
+		return NULL;
+	j = json_object();
+	syms = json_array();
+	dsos = json_array();
+	SET(j, "mode", json_string(pbench_profile_mode_name(in.mode)));
+	SET(j, "event", json_string(in.event));
+	SET(j, "unit", json_string(in.unit));
+	SET(j, "freq_hz", num(in.freq));
+	pb_runs_profile_info_json(j, &in, bad);
+	SET(j, "per_run_lo", num(in.per_run_lo));
+	SET(j, "per_run_hi", num(in.per_run_hi));
 	for (int i = 0; !pbench_runs_profile_symbol(r, s, i, &y); i++)
 		APPEND(syms, sym_json(&y, 0));
 	for (int i = 0; !pbench_runs_profile_dso(r, s, i, &y); i++)
