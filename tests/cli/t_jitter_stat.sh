@@ -10,7 +10,8 @@
 # command is released; jitter's window opens after its threads are made and calibrated and
 # closes before it writes its report). Per CPU, with E stat's elapsed time and D jitter's
 # window: 0 <= stat - jitter (the counts only grow, and one window holds the other), and
-# stat - jitter <= 3 * (jitter's rate per second) * (E - D) + 40 for the interrupts, 3 * rate
+# stat - jitter <= 3 * (jitter's rate per second) * (E - D) + 40 for the interrupts but the
+# IPIs (their bursts at a start: lower bound only), 3 * rate
 # * (E - D) + 60 for the context switches: the edges are E - D of the same machine at about
 # jitter's rate, but the edges are also where the shell and jitter start (fork, exec, its
 # threads made and pinned: wake-up IPIs, and context switches and migrations of their own,
@@ -69,9 +70,13 @@ fi
 # agree S J: per CPU, stat's -x lines S and jitter's JSON J within the bounds above; prints
 # the figures, one line per CPU; exit 3 when jitter could not count (its reason printed).
 agree() {
-	python3 - "$1" "$2" "$3" <<'PYEOF'
+	python3 - "$1" "$2" "$3" "$IS_ASAN" <<'PYEOF'
 import json, sys
 s, j, e_s = sys.argv[1], json.load(open(sys.argv[2])), float(sys.argv[3])
+# An ASan build's start (its shadow memory mapped, its own thread) makes the edge's IPIs and
+# context switches many times the window's rate (seen: 141 switches against 25 in the window):
+# there only the lower bound holds, each tool's window inside stat's.
+asan = sys.argv[4] == "1"
 st = {}
 for l in open(s):
     f = l.rstrip("\n").split(",")
@@ -84,10 +89,21 @@ for c in j["cpus"]:
         print("not counted by jitter: %s" % (w["sched_reason"] or "no /proc/interrupts column"))
         sys.exit(3)
     edge = max(e_s - d, 0)
-    for ev, key, k, c0 in (("irq", "irq", 3, 40), ("context-switches", "context_switches", 3, 60),
-                           ("cpu-migrations", "cpu_migrations", 3, 20)):
+    # the IPIs at the edges come in bursts (a process mapping and unmapping memory at its
+    # start: an ASan build's shadow, hundreds of TLB shootdowns in 0.1 s), so they are held to
+    # the lower bound only, and the rest of the interrupts to the rate's bound too
+    sa, sb = st.get((cpu, "irq")), w["irq"]
+    ia, ib = st.get((cpu, "irq:ipi")), w.get("irq_ipi")
+    if sa is not None and ia is not None and ib is not None:
+        st[(cpu, "irq-ipi")] = sa - ia
+        w["irq_not_ipi"] = sb - ib
+        nonipi = [("irq-ipi", "irq_not_ipi", 3, 40)]
+    else:
+        nonipi = [("irq", "irq", 3, 40)]
+    for ev, key, k, c0 in [("irq", "irq", None, 0)] + nonipi + [
+            ("context-switches", "context_switches", 3, 60), ("cpu-migrations", "cpu_migrations", 3, 20)]:
         a, b = st.get((cpu, ev)), w[key]
-        hi = k * b / d * edge + c0
+        hi = k * b / d * edge + c0 if k and not asan else float("inf")
         ok = a is not None and 0 <= a - b <= hi
         bad |= not ok
         print("CPU%d %s: stat %s, jitter %d (window %.3f s of stat's %.3f s; allowed 0..%.0f more)%s"
