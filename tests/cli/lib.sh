@@ -223,3 +223,11 @@ gone() { ! pgrep -f "$1" >/dev/null 2>&1; }
 # An ASan build reserves terabytes of address space: memory limits cannot be tested there.
 IS_ASAN=0
 case "$O" in *asan*) IS_ASAN=1 ;; esac
+
+# build_hot DIR: DIR/libhot.so (tests/data/profile/hot.c, its hot_loop) and DIR/uses-hot N, which
+# spends its time there (uses_hot.c): a function of a shared library for the profile's tests.
+build_hot() {
+	cc -O1 -g -fPIC -shared -o "$1/libhot.so" tests/data/profile/hot.c &&
+		cc -O1 -g -o "$1/uses-hot" tests/data/profile/uses_hot.c -L"$1" -lhot \
+			-Wl,-rpath,"$1"
+}

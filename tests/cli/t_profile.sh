@@ -165,26 +165,8 @@ fi
 if ! command -v cc >/dev/null 2>&1; then
 	skipped "shared library" "no C compiler to build the library"
 else
-	cat >"$T/hot.c" <<'C'
-#include <stdint.h>
-uint64_t hot_loop(uint64_t n)
-{
-	uint64_t x = 1;
-	for (uint64_t i = 0; i < n; i++) {
-		x = x * 6364136223846793005ULL + 1;
-		__asm__ volatile("" : "+r"(x));
-	}
-	return x;
-}
-C
-	cat >"$T/main.c" <<'C'
-#include <stdint.h>
-uint64_t hot_loop(uint64_t n);
-int main(void) { return (int)(hot_loop(150000000) & 1) * 0; }
-C
-	if cc -O1 -g -fPIC -shared -o "$T/libhot.so" "$T/hot.c" &&
-	   cc -O1 -g -o "$T/uses-hot" "$T/main.c" -L"$T" -lhot -Wl,-rpath,"$T"; then
-		if run "shared library" 0 "$PB" stat --profile -r 2 $U --json -- "$T/uses-hot" &&
+	if build_hot "$T"; then
+		if run "shared library" 0 "$PB" stat --profile -r 2 $U --json -- "$T/uses-hot" 150000000 &&
 		   json "$T/out" '(h := [y for y in d["modes"][0]["profile"]["symbols"] if y["name"] == "hot_loop"]) and
 			h[0]["dso"].endswith("/libhot.so") and h[0]["self_pct"] > 80 and
 			[x for x in d["modes"][0]["profile"]["dsos"] if x["dso"].endswith("/libhot.so")][0]["self_pct"] > 80'; then

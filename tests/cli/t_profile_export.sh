@@ -246,27 +246,9 @@ fi
 if ! command -v cc >/dev/null 2>&1; then
 	skipped "annotate a shared library" "no C compiler to build the library"
 else
-	cat >"$T/hot.c" <<'C'
-#include <stdint.h>
-uint64_t hot_loop(uint64_t n)
-{
-	uint64_t x = 1;
-	for (uint64_t i = 0; i < n; i++) {
-		x = x * 6364136223846793005ULL + 1;
-		__asm__ volatile("" : "+r"(x));
-	}
-	return x;
-}
-C
-	cat >"$T/main.c" <<'C'
-#include <stdint.h>
-uint64_t hot_loop(uint64_t n);
-int main(void) { return (int)(hot_loop(100000000) & 1) * 0; }
-C
-	if cc -O1 -g -fPIC -shared -o "$T/libhot.so" "$T/hot.c" &&
-	   cc -O1 -g -o "$T/uses-hot" "$T/main.c" -L"$T" -lhot -Wl,-rpath,"$T"; then
+	if build_hot "$T"; then
 		if run "annotate library" 0 "$PB" stat --profile -r 2 $U --annotate hot_loop,hot_lop \
-			-- "$T/uses-hot" &&
+			-- "$T/uses-hot" 100000000 &&
 		   has "$T/out" '^  machine code of hot_loop (.*/libhot\.so, ' &&
 		   has "$T/out" '^  samples: [0-9]* of [0-9]* in hot_loop (9[0-9]\.[0-9]%)' &&
 		   has "$T/out" "no function 'hot_lop' in '.*/libhot.so': did you mean 'hot_loop'?"; then
