@@ -217,11 +217,15 @@ fi
 # ---- the stop rules per point -------------------------------------------------------------------
 # --target-sem: each point leaves the rounds once its SEM is at the target, the others go on;
 # a scan that stopped them all together (the same runs everywhere) or one that stopped a point
-# above its target fails. --max-time: each point's runs take about that much, a slow point has
-# fewer runs than a quick one.
-if run "scan --target-sem" 0 "$PB" stat -L n 1000,256000,1024000 --target-sem 0.3 -r 40 --json -- "$W" lin {n} &&
-   json "$T/out" 'all(p["stopped"] in ("target_sem", "rounds") for p in d["points"]) and any(p["stopped"] == "target_sem" and p["runs"] < 40 for p in d["points"]) and all(p["sem_ns"] / p["mean_ns"] <= 0.003 for p in d["points"] if p["stopped"] == "target_sem") and all(p["runs"] == 40 for p in d["points"] if p["stopped"] == "rounds") and len({p["runs"] for p in d["points"]}) > 1'; then
-	ok "scan --target-sem 0.3: each point stopped on its own ($(json_get "$T/out" '", ".join("%s %d runs" % (p["stopped"], p["runs"]) for p in d["points"])'))"
+# above its target fails. The points differ by design (work.c's noisy: n=0 the steady start-up
+# alone, n=2000000 up to 2000000 units more drawn afresh each run, a spread of about 45%: its
+# SEM after 40 runs about 7%, never at the target of 2%, where the steady point is in a few
+# runs even on a machine whose start-ups spread 10%); its n=0 leaves no fit, said why (log n is
+# not defined there), not a warning of a failed call. --max-time: each point's runs take
+# about that much, a slow point has fewer runs than a quick one.
+if run "scan --target-sem" 0 "$PB" stat -L n 0,2000000 --target-sem 2 -r 40 --json -- "$W" noisy {n} &&
+   json "$T/out" 'd["points"][0]["stopped"] == "target_sem" and d["points"][0]["runs"] < 40 and d["points"][0]["sem_ns"] / d["points"][0]["mean_ns"] <= 0.02 and d["points"][1]["stopped"] == "rounds" and d["points"][1]["runs"] == 40 and "value of 0 or below" in d["fit"]["reason"]'; then
+	ok "scan --target-sem 2: each point stopped on its own ($(json_get "$T/out" '", ".join("%s %d runs" % (p["stopped"], p["runs"]) for p in d["points"])'))"
 else
 	miss "scan --target-sem"
 fi

@@ -253,6 +253,16 @@ static int fit_side(const struct pbench_scan *s, int k, struct pbench_fit *fit)
 		sem[m++] = sd->sum[i].sem;
 	}
 	fit->size = sizeof(*fit);
+	for (size_t i = 0; i < m; i++) {
+		if (x[i] > 0)
+			continue;
+		/* no model (the fields as with no points), and why: not an error of the scan */
+		int rc = pbench_stats_fit(x, y, sem, 0, s->confidence, fit);
+
+		fit->reason = "the parameter takes a value of 0 or below: the curves (log n, n^k) "
+			      "need every value above 0";
+		return rc;
+	}
 	return pbench_stats_fit(x, y, sem, m, s->confidence, fit);
 }
 

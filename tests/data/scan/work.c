@@ -15,6 +15,9 @@
  *   walk   N bytes walked: a random cycle through its 64-byte lines (one dependent load a
  *          line), WALK_PASSES times round, so each byte costs the same while the buffer
  *          stays in one cache and more once it leaves it (--scan-bytes' breaks)
+ *   noisy  0 to N units, a number drawn afresh each run (from the clock and the PID): a
+ *          point whose runs spread by design, for the stop rules' tests (N 0: the steady
+ *          start-up alone)
  *   unit   prints the ns of one unit, the best of 15 timings of N units after N more (the
  *          reference of b)
  * A unit is a few dependent multiply-adds the compiler cannot drop.
@@ -24,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define STARTUP 200000
 #define UNIT_OPS 16
@@ -136,7 +140,7 @@ int main(int argc, char **argv)
 	uint64_t n;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: work const|lin|nlogn|quad|drift|walk|unit N\n");
+		fprintf(stderr, "usage: work const|lin|nlogn|quad|drift|walk|noisy|unit N\n");
 		return 2;
 	}
 	n = strtoull(argv[2], NULL, 10);
@@ -162,7 +166,15 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	units(STARTUP);
-	if (!strcmp(argv[1], "lin"))
+	if (!strcmp(argv[1], "noisy")) {
+		struct timespec ts;
+		uint64_t r;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		r = ((uint64_t)ts.tv_nsec * 2654435761ULL) ^ ((uint64_t)getpid() << 20);
+		r ^= r >> 17, r *= 0x9E3779B97F4A7C15ULL, r ^= r >> 29;
+		units(n ? r % (n + 1) : 0);
+	} else if (!strcmp(argv[1], "lin"))
 		units(n);
 	else if (!strcmp(argv[1], "nlogn"))
 		heapsort_n(n);
