@@ -107,4 +107,24 @@ else
 	miss "waited compare"
 fi
 
+# ---- where pbench's thread waits (issue 37 item 8) ---------------------------------------------
+# With nothing to do until the command ends (no --timeout, no -I), pbench's thread sleeps on the
+# prepared CPU, above the command: woken there at its end, no move between CPUs (which cost 120
+# us a run on the development VM). With a --timeout it waits beside the command, on the other
+# CPUs, so that the timeout holds against a command that raises itself (tests/faults). The
+# command reads its parent's (pbench's) CPUs while it runs.
+aff() { sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$T/aff"; }
+if run "stays" 0 "$PB" stat --mode prepared -r 2 -- sh -c "grep Cpus_allowed_list: /proc/\$PPID/status >$T/aff" &&
+   cpu=$(sed -n 's/^prepared: CPU \([0-9]*\) .*/\1/p' "$T/out") && [ -n "$cpu" ] && [ "$(aff)" = "$cpu" ]; then
+	ok "a prepared run with nothing to do meanwhile: pbench's thread waits on the command's CPU $cpu"
+else
+	bad "stays" "expected pbench's CPUs during the run to be the prepared CPU ${cpu:-?}; saw '$(aff)'"
+fi
+if run "moves" 0 "$PB" stat --mode prepared -r 2 --timeout 30 -- sh -c "grep Cpus_allowed_list: /proc/\$PPID/status >$T/aff" &&
+   cpu=$(sed -n 's/^prepared: CPU \([0-9]*\) .*/\1/p' "$T/out") && [ -n "$cpu" ] && [ "$(aff)" != "$cpu" ]; then
+	ok "a prepared run with a --timeout: pbench's thread waits beside the command (CPUs $(aff))"
+else
+	bad "moves" "expected pbench's CPUs during the run to be more than the prepared CPU ${cpu:-?}; saw '$(aff)'"
+fi
+
 finish cli/prepared

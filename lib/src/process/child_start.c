@@ -390,7 +390,7 @@ out_close_go:
 
 static int child_start(struct pbench_child **out, char *const argv[],
 		       const struct pbench_child_opts *in, int stderr_fd,
-		       const struct start_hook *hook)
+		       const struct start_hook *hook, int stay)
 {
 	struct pbench_child_opts o = PBENCH_CHILD_OPTS_INIT;	/* every default is 0 */
 	const struct pbench_child_opts *opts = in ? &o : NULL;
@@ -427,7 +427,8 @@ static int child_start(struct pbench_child **out, char *const argv[],
 		return err;
 	}
 	ch->one_cpu = on_one_cpu();
-	pb_watcher_move(&plan);
+	if (!stay || !pb_watcher_above())
+		pb_watcher_move(&plan);
 	*out = ch;
 	return 0;
 }
@@ -435,13 +436,13 @@ static int child_start(struct pbench_child **out, char *const argv[],
 int pbench_child_start(struct pbench_child **out, char *const argv[],
 		       const struct pbench_child_opts *in)
 {
-	return child_start(out, argv, in, -1, NULL);
+	return child_start(out, argv, in, -1, NULL, 0);
 }
 
 int pb_child_start_stderr(struct pbench_child **out, char *const argv[],
-			  const struct pbench_child_opts *in, int stderr_fd)
+			  const struct pbench_child_opts *in, int stderr_fd, int stay)
 {
-	return child_start(out, argv, in, stderr_fd, NULL);
+	return child_start(out, argv, in, stderr_fd, NULL, stay);
 }
 
 int pb_child_start_hooked(struct pbench_child **out, char *const argv[],
@@ -452,5 +453,5 @@ int pb_child_start_hooked(struct pbench_child **out, char *const argv[],
 
 	if (!before_exec)
 		return pb_fail(-EINVAL, "%s(): before_exec is NULL", __func__);
-	return child_start(out, argv, in, stderr_fd, &hook);
+	return child_start(out, argv, in, stderr_fd, &hook, 0);
 }

@@ -90,6 +90,17 @@ int pb_child_live_held(void)
  * (an interval's read) no longer preempt the command either. With no other CPU (one CPU, or a
  * command on all of pbench's), it stays.
  *
+ * Staying. The move has a price: woken where the command ended (a real-time command pinned
+ * there), the thread is placed on another CPU, and put back on its own after, two wake-ups
+ * of an idle CPU a run (120 us a run on the development VM, 18% of a run of `true`, 1.04x
+ * hyperfine's time at 10 ms: bench/bench_harness). A caller that only sleeps until the
+ * command ends (no timeout, no intervals, no profile to drain: pb_child_start_stderr()'s
+ * stay) has nothing to do meanwhile but its signal handlers, and those run at once on the
+ * command's CPU while pbench's thread is above the command there (raised, or not real-time:
+ * the fair scheduler preempts a command for a woken thread soon): it stays. What it gives up:
+ * a command that raises itself to pbench's priority or above (chrt -f 99) and never blocks
+ * holds off a Ctrl-C until it ends, as it would hold off any other task of that CPU.
+ *
  * Its priority. A command inherits pbench's real-time priority (a prepared run under
  * SCHED_FIFO); where the watcher shares the command's CPU, a command that does not block would
  * keep it from running again. So pbench's thread takes the policy's highest priority while
@@ -157,6 +168,16 @@ void pb_watcher_start(void)
 	watcher_unmove();
 	if (!pb_child_live_nr(NULL))
 		CPU_ZERO(&watcher.cmds);
+}
+
+/* Whether a wake-up of pbench's thread on its commands' CPUs runs at once: it was raised above
+ * them, or it is not real-time (the fair scheduler's wake-up preemption; a real-time command
+ * started from a thread of the fair class is not one pbench starts). */
+int pb_watcher_above(void)
+{
+	int pol = sched_getscheduler(0);
+
+	return watcher.raised || (pol != SCHED_FIFO && pol != SCHED_RR);
 }
 
 /* After a command started (it has its CPUs: the plan's, or pbench's own, inherited at the

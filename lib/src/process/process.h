@@ -20,9 +20,12 @@ char **pb_argv_dup(char *const *argv);
 void pb_argv_free(char **v);
 
 /* child_start.c: pbench_child_start() with the command's stderr on stderr_fd (> 0; quiet or not):
- * the check run keeps it, to say why a command failed. */
+ * the check run keeps it, to say why a command failed. stay: the caller sleeps in its wait
+ * until the command ends (no timeout, no intervals, no profile to drain): pbench's thread
+ * stays on the command's CPU when it is above the command there (child_watcher.c), which
+ * spares each run's end two moves between CPUs. */
 int pb_child_start_stderr(struct pbench_child **out, char *const argv[],
-			  const struct pbench_child_opts *in, int stderr_fd);
+			  const struct pbench_child_opts *in, int stderr_fd, int stay);
 /* child_start.c: pb_child_start_stderr() (stderr_fd -1: as pbench_child_start()) always with
  * the handshake (fork; the child blocked before exec), and before_exec(pid, arg) called on the
  * blocked child's pid once its own counters are open, before its release: where a caller opens

@@ -67,11 +67,13 @@ int pb_child_live_nr(const struct pbench_child *except);
 int pb_child_live_held(void);
 /* child_watcher.c: pbench's thread while commands run. Raised above the command the plan
  * starts (plan's rt_policy and rt_param: the priority the command takes back before exec);
- * back on its own CPUs before a command starts; off the commands' CPUs after one started;
- * its priority and CPUs put back when the last command ended. */
+ * back on its own CPUs before a command starts; off the commands' CPUs after one started
+ * (unless the caller sleeps until its end and pb_watcher_above() says a wake-up there runs at
+ * once); its priority and CPUs put back when the last command ended. */
 void pb_watcher_raise(struct pb_exec_plan *plan);
 void pb_watcher_start(void);
 void pb_watcher_move(const struct pb_exec_plan *plan);
+int pb_watcher_above(void);
 void pb_watcher_lower(void);
 
 /* child_end.c: pid reaped (status may be NULL), through EINTR; the end of everything ch's run

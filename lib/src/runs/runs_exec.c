@@ -102,7 +102,10 @@ static int command_start(struct pbench_runs *r, int prepared, int cpu, int stdou
 	}
 	if (prof)	/* opts.profile: a timed run sampled (runs_profile.c) */
 		return pb_runs_profile_start(r, &copts, prof, ch);
-	return pb_child_start_stderr(ch, r->subject.argv, &copts, r->stderr_fd);
+	/* Alone, with nothing to do until it ends (no intervals to read, no timeout): pbench's
+	 * thread may stay on its CPU (child_watcher.c). */
+	return pb_child_start_stderr(ch, r->subject.argv, &copts, r->stderr_fd,
+				     alone && !(r->o.interval_ms > 0) && !(r->o.timeout_s > 0));
 }
 
 int pb_runs_command_start(struct pbench_runs *r, int prepared, int cpu, int stdout_fd,
