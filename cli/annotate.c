@@ -151,9 +151,13 @@ int cli_annotate_write(const struct cli_annotate *a, const struct pbench_runs *r
 		       unsigned flags, FILE *f)
 {
 	const struct pbench_listing *first = a->n && a->l ? a->l[0] : NULL;
-	int err = pbench_runs_write_annotated(r, first, first ? a->names[0] : NULL, fmt, flags,
-					      f);
+	int err;
 
+	if (fmt == PBENCH_REPORT_FORMAT_JSON)	/* every listing, in "annotations" */
+		return pbench_runs_write_json_listings(r, (const struct pbench_listing *const *)a->l,
+						       (const char *const *)a->names,
+						       a->l ? a->n : 0, f);
+	err = pbench_runs_write_annotated(r, first, first ? a->names[0] : NULL, fmt, flags, f);
 	if (fmt != PBENCH_REPORT_FORMAT_TEXT && fmt != PBENCH_REPORT_FORMAT_MARKDOWN)
 		return err;
 	for (int i = 1; !err && a->l && i < a->n; i++) {

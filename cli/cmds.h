@@ -307,9 +307,9 @@ int cli_annotate_before(struct cli_annotate *a, char *const argv[], double timeo
  * profile's samples, after the runs. 0, or EXIT_RUNTIME said. */
 int cli_annotate_after(struct cli_annotate *a, const struct pbench_runs *r, char *const argv[],
 		       int profile);
-/* The report in format fmt with the listings: the first through
- * pbench_runs_write_annotated() (the JSON's "annotate"), the others after it in the text and
- * the Markdown. */
+/* The report in format fmt with the listings: the JSON with all of them
+ * (pbench_runs_write_json_listings(): "annotations", the first also "annotate"); the text and
+ * the Markdown with the first through pbench_runs_write_annotated(), the others after it. */
 int cli_annotate_write(const struct cli_annotate *a, const struct pbench_runs *r, int fmt,
 		       unsigned flags, FILE *f);
 void cli_annotate_release(struct cli_annotate *a);

@@ -149,9 +149,20 @@ if [ "$HAVE_PY" -eq 1 ]; then
 	else
 		miss "annotate json"
 	fi
+	# several: every one in "annotations", in the order given, with the name asked; the first
+	# also as "annotate" (before: the JSON kept the first alone, the text had them all)
+	if run "annotate json several" 0 "$PB" $STAT --json --annotate churn --annotate deleted,nope -- "$T/prog" 10 &&
+		json "$T/out" '[a["asked"] for a in d["annotations"]] == ["churn", "deleted", "nope"]
+			and [a["symbol"] for a in d["annotations"]] == ["churn", "deleted", None]
+			and [a["status"] for a in d["annotations"]] == ["ok", "ok", "no-symbol"]
+			and d["annotations"][1]["lines"] and d["annotations"][0] == dict(d["annotate"], asked="churn")'; then
+		ok "--annotate A --annotate B,C --json: all three in annotations, in order, the first also annotate"
+	else
+		miss "annotate json several"
+	fi
 	if run "annotate json none" 0 "$PB" $STAT --json -- "$T/prog" 10 &&
-		json "$T/out" 'd["annotate"] is None'; then
-		ok "without --annotate, the JSON's annotate is null"
+		json "$T/out" 'd["annotate"] is None and d["annotations"] == []'; then
+		ok "without --annotate, the JSON's annotate is null and annotations empty"
 	else
 		miss "annotate json none"
 	fi

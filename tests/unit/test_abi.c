@@ -2576,4 +2576,5 @@ Test(abi, functions)
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_fit_text), int (*)(const struct pbench_scan*,int,char*,size_t)), "pbench_scan_fit_text changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_scan_write), int (*)(const struct pbench_scan*,int,FILE*)), "pbench_scan_write changed");
 	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_contest_entrant_stop), int (*)(const struct pbench_contest*,int)), "pbench_contest_entrant_stop changed");
+	cr_expect(__builtin_types_compatible_p(__typeof__(&pbench_runs_write_json_listings), int (*)(const struct pbench_runs*,const struct pbench_listing*const*,const char*const*,int,FILE*)), "pbench_runs_write_json_listings changed");
 }

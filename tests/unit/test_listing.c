@@ -6,6 +6,8 @@
  * jump back, a loop it kept with one. objdump is a dependency (make test installs binutils).
  */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -563,4 +565,63 @@ Test(listing, runs_report_with_the_listing)
 						 stdout), -EINVAL);
 	pbench_runs_free(r);
 	pbench_listing_free(l);
+}
+
+/* stat --annotate A --annotate B --json: every listing in "annotations", in order, each with the
+ * name asked (its symbol when no name is given), a listing never made as null; the first also
+ * "annotate", as pbench_runs_write_json_annotated() writes one (before, the JSON had the first
+ * alone). */
+Test(listing, runs_json_with_several_listings)
+{
+	struct pbench_listing *l[3] = { listing_named(REC "prog-x86_64", "churn", NULL),
+					listing_named(REC "prog-x86_64", "no_such_fn", NULL), NULL };
+	const char *names[3] = { "churn", "no_such_fn", "never" };
+	const struct pbench_listing *const *cl = (const struct pbench_listing *const *)l;
+	struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
+	struct pbench_runs *r;
+	json_t *d, *a, *one;
+	char *buf = NULL, *first = NULL;
+	size_t len = 0, flen = 0;
+	FILE *f;
+
+	o.mode = PBENCH_RUNS_UNPREPARED;
+	o.events = "task-clock";
+	o.iterations = 1000;
+	o.runs = 2;
+	cr_assert_eq(pbench_runs_new(&r, &o), 0);
+	cr_assert_eq(pbench_runs_run(r), 0);
+	cr_assert_not_null(f = open_memstream(&buf, &len));
+	cr_assert_eq(pbench_runs_write_json_listings(r, cl, names, 3, f), 0);
+	fclose(f);
+	cr_assert_not_null(d = json_loads(buf, 0, NULL), "%s", buf);
+	a = json_object_get(d, "annotations");
+	cr_assert_eq(json_array_size(a), 3, "%s", buf);
+	cr_expect_str_eq(json_string_value(json_object_get(json_array_get(a, 0), "asked")), "churn");
+	cr_expect_str_eq(json_string_value(json_object_get(json_array_get(a, 0), "symbol")), "churn");
+	cr_expect_str_eq(json_string_value(json_object_get(json_array_get(a, 1), "asked")),
+			 "no_such_fn");
+	cr_expect_str_eq(json_string_value(json_object_get(json_array_get(a, 1), "status")),
+			 "no-symbol");
+	cr_expect(json_is_null(json_array_get(a, 2)), "a listing never made is null");
+	/* the first as annotate: the one-listing writer's, and with asked added, annotations[0] */
+	cr_assert_not_null(f = open_memstream(&first, &flen));
+	cr_assert_eq(pbench_runs_write_json_annotated(r, l[0], f), 0);
+	fclose(f);
+	one = json_loads(first, 0, NULL);
+	cr_assert_not_null(one);
+	cr_expect(json_equal(json_object_get(d, "annotate"), json_object_get(one, "annotate")));
+	cr_expect_eq(json_array_size(json_object_get(one, "annotations")), 1);
+	json_object_set_new(json_object_get(one, "annotate"), "asked", json_string("churn"));
+	cr_expect(json_equal(json_object_get(one, "annotate"), json_array_get(a, 0)));
+	/* names NULL: each listing's symbol; bad arguments */
+	cr_expect_eq(pbench_runs_write_json_listings(r, NULL, NULL, 1, stdout), -EINVAL);
+	cr_expect_eq(pbench_runs_write_json_listings(r, cl, NULL, -1, stdout), -EINVAL);
+	cr_expect_eq(pbench_runs_write_json_listings(NULL, cl, NULL, 1, stdout), -EINVAL);
+	json_decref(one);
+	json_decref(d);
+	free(first);
+	free(buf);
+	pbench_runs_free(r);
+	pbench_listing_free(l[0]);
+	pbench_listing_free(l[1]);
 }

@@ -373,6 +373,14 @@ PBENCH_API int pbench_runs_write_json(const struct pbench_runs *r, FILE *f);
  * --annotate) as its "annotate" (null when l is NULL, as pbench_runs_write_json writes it). */
 PBENCH_API int pbench_runs_write_json_annotated(const struct pbench_runs *r,
 						const struct pbench_listing *l, FILE *f);
+/* The same document with the listings of n functions (pbench stat --annotate A,B): all of them
+ * in "annotations", in order, each with "asked": names[i] (names NULL or names[i] NULL: its
+ * symbol), a NULL listing as null; the first also as "annotate", as
+ * pbench_runs_write_json_annotated() writes one. n 0: "annotations" [] and "annotate" null.
+ * -EINVAL (r or f NULL, n < 0, l NULL with n > 0), -ENOMEM, or the write's error. */
+PBENCH_API int pbench_runs_write_json_listings(const struct pbench_runs *r,
+					       const struct pbench_listing *const *l,
+					       const char *const *names, int n, FILE *f);
 /* pbench_runs_write_annotated()'s flags. */
 enum pbench_runs_write_flags {
 	PBENCH_RUNS_WRITE_BODY = 1 << 0,	/* the text without its head, written before the

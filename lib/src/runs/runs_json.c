@@ -521,24 +521,58 @@ static json_t *multi_cpu_json(const struct pbench_runs *r)
 
 int pbench_runs_write_json(const struct pbench_runs *r, FILE *f)
 {
-	return pbench_runs_write_json_annotated(r, NULL, f);
+	return pbench_runs_write_json_listings(r, NULL, NULL, 0, f);
 }
 
 int pbench_runs_write_json_annotated(const struct pbench_runs *r, const struct pbench_listing *l,
 				     FILE *f)
 {
-	json_t *root, *modes;
+	return pbench_runs_write_json_listings(r, l ? &l : NULL, NULL, l ? 1 : 0, f);
+}
+
+/* "annotations": each listing with the name it was asked by ("asked"; NULL: its symbol), in
+ * order; a NULL listing (never made: the runs stopped first) is null. NULL on -ENOMEM. */
+static json_t *listings_json(const struct pbench_listing *const *l, const char *const *names,
+			     int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < n; i++) {
+		json_t *o = l[i] ? pb_listing_json(l[i]) : json_null();
+		const char *asked = names && names[i] ? names[i] : l[i] ? pbench_listing_symbol(l[i])
+								     : NULL;
+
+		if (o && l[i] && json_object_set_new(o, "asked", asked ? json_string(asked)
+							      : json_null())) {
+			json_decref(o);
+			o = NULL;
+		}
+		if (!o || json_array_append_new(a, o)) {	/* appending takes o either way */
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+int pbench_runs_write_json_listings(const struct pbench_runs *r,
+				    const struct pbench_listing *const *l, const char *const *names,
+				    int n, FILE *f)
+{
+	json_t *root, *modes, *ann;
 	char verdict[PB_RUNS_VERDICT_LEN];
 	double sr, cr;
 	int bad = 0;
 
-	if (!r || !f)
+	if (!r || !f || n < 0 || (n && !l))
 		return -EINVAL;
 	root = header_json(r);
 	modes = json_array();
-	if (!root || !modes) {
+	ann = listings_json(l, names, n);
+	if (!root || !modes || !ann) {
 		json_decref(root);
 		json_decref(modes);
+		json_decref(ann);
 		return -ENOMEM;
 	}
 	for (int i = 0; i < r->nsets; i++)
@@ -552,7 +586,9 @@ int pbench_runs_write_json_annotated(const struct pbench_runs *r, const struct p
 	json_object_set_new(root, "check_cpu", r->env ? json_integer(r->env_cpu) : json_null());
 	json_object_set_new(root, "check", check_json(r));
 	if (json_object_set_new(root, "memory", pb_mem_runs_json(r->mem, r->nr_mem, &bad)) ||
-	    bad || json_object_set_new(root, "annotate", l ? pb_listing_json(l) : json_null()) ||
+	    bad || json_object_set_new(root, "annotate", n && l[0] ? pb_listing_json(l[0])
+							      : json_null()) ||
+	    json_object_set_new(root, "annotations", ann) ||
 	    json_object_set_new(root, "multi_cpu", multi_cpu_json(r))) {
 		json_decref(root);
 		return -ENOMEM;
