@@ -530,15 +530,11 @@ static int by_hand(const struct pbench_runs *r, const struct pbench_listing *l, 
 	return 0;
 }
 
-/* stat --annotate's report: each format as its writer, the listing under the text (headed by
- * the name asked for) and the Markdown, in the JSON, not in the CSV or the plot; the text's
- * body alone when its head went out first. */
-Test(listing, runs_report_with_the_listing)
+/* Two runs of the built-in workload, unprepared, task-clock counted: a report to write. */
+static struct pbench_runs *two_runs(void)
 {
-	struct pbench_listing *l = listing_named(REC "prog-x86_64", "churn", NULL);
 	struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
 	struct pbench_runs *r;
-	char *a, *b;
 
 	o.mode = PBENCH_RUNS_UNPREPARED;
 	o.events = "task-clock";
@@ -546,6 +542,19 @@ Test(listing, runs_report_with_the_listing)
 	o.runs = 2;
 	cr_assert_eq(pbench_runs_new(&r, &o), 0);
 	cr_assert_eq(pbench_runs_run(r), 0);
+	return r;
+}
+
+/* stat --annotate's report: each format as its writer, the listing under the text (headed by
+ * the name asked for) and the Markdown, in the JSON, not in the CSV or the plot; the text's
+ * body alone when its head went out first. */
+Test(listing, runs_report_with_the_listing)
+{
+	struct pbench_listing *l = listing_named(REC "prog-x86_64", "churn", NULL);
+	struct pbench_runs *r;
+	char *a, *b;
+
+	r = two_runs();
 	for (int fmt = PBENCH_REPORT_FORMAT_JSON; fmt <= PBENCH_REPORT_FORMAT_TEXT; fmt++) {
 		for (int with = 0; with < 2; with++) {
 			a = written(annotated, r, with ? l : NULL, fmt);
@@ -577,19 +586,13 @@ Test(listing, runs_json_with_several_listings)
 					listing_named(REC "prog-x86_64", "no_such_fn", NULL), NULL };
 	const char *names[3] = { "churn", "no_such_fn", "never" };
 	const struct pbench_listing *const *cl = (const struct pbench_listing *const *)l;
-	struct pbench_runs_opts o = PBENCH_RUNS_OPTS_INIT;
 	struct pbench_runs *r;
 	json_t *d, *a, *one;
 	char *buf = NULL, *first = NULL;
 	size_t len = 0, flen = 0;
 	FILE *f;
 
-	o.mode = PBENCH_RUNS_UNPREPARED;
-	o.events = "task-clock";
-	o.iterations = 1000;
-	o.runs = 2;
-	cr_assert_eq(pbench_runs_new(&r, &o), 0);
-	cr_assert_eq(pbench_runs_run(r), 0);
+	r = two_runs();
 	cr_assert_not_null(f = open_memstream(&buf, &len));
 	cr_assert_eq(pbench_runs_write_json_listings(r, cl, names, 3, f), 0);
 	fclose(f);
