@@ -92,7 +92,7 @@ int pb_child_live_held(void)
  *
  * Staying. The move has a price: woken where the command ended (a real-time command pinned
  * there), the thread is placed on another CPU, and put back on its own after, two wake-ups
- * of an idle CPU a run (120 us a run on the development VM, 18% of a run of `true`, 1.04x
+ * of an idle CPU a run (120 us a run on the development VM, 18% of a run of `true`, 1.05x
  * hyperfine's time at 10 ms: bench/bench_harness). A caller that only sleeps until the
  * command ends (no timeout, no intervals, no profile to drain: pb_child_start_stderr()'s
  * stay) has nothing to do meanwhile but its signal handlers, and those run at once on the
