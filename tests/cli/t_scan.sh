@@ -15,19 +15,7 @@ O=${1:-build}
 W="$T/work"
 if ! cc -O2 -o "$W" tests/data/scan/work.c 2>"$T/err"; then
 	bad "build work.c" "cannot build: $(head -c 200 "$T/err")"
-	# ---- compare: each command at every point ------------------------------------------------------
-usage_error "compare scan name missing" "{n} is not in the command" compare -P n 1 4 "$W lin {n}" "$W lin 5"
-usage_error "compare scan with a duet" "a scan compares commands (not a baseline, a duet" compare --duet -P n 1 4 "$W lin {n}" "$W quad {n}"
-if run "compare scan" 0 "$PB" compare -P n 1000 64000 --log2 --max-runs 10 --export-json "$T/c.json" "$W lin {n}" "$W nlogn {n}" &&
-   has "$T/out" "^scan of n: 7 points for each command, 10 rounds, the commands at every point in a fresh random order" &&
-   has "$T/out" "^$W nlogn {n}:$" && has "$T/out" "^  n=64000 .*   [0-9.]*x ([0-9.]*-[0-9.]*)$" &&
-   json "$T/c.json" 'len(d["sides"]) == 2 and d["sides"][1]["points"][6]["ratio"] > 1.2 and d["sides"][1]["points"][6]["runs"] == 10 and d["sides"][0]["fit"]["model"] in ("n", "n log n")'; then
-	ok "compare scan: both commands at every point, the ratio at each"
-else
-	miss "compare scan"
-fi
-
-finish cli/scan
+	finish cli/scan
 	exit
 fi
 
