@@ -208,11 +208,12 @@ fi
 # above its target fails. The points differ by design (work.c's noisy: n=0 the steady start-up
 # alone, n=2000000 up to 2000000 units more drawn afresh each run, a spread of about 45%: its
 # SEM after 40 runs about 7%, never at the target of 2%, where the steady point is in a few
-# runs even on a machine whose start-ups spread 10%); its n=0 leaves no fit, said why (log n is
-# not defined there), not a warning of a failed call. --max-time: each point's runs take
+# runs even on a machine whose start-ups spread 10%); its n=0 leaves no fit of the time nor of
+# the figure (-e page-faults), each said why (log n is not defined there), not a warning of a
+# failed call or a bare n/a. --max-time: each point's runs take
 # about that much, a slow point has fewer runs than a quick one.
-if run "scan --target-sem" 0 "$PB" stat -L n 0,2000000 --target-sem 2 -r 40 --json -- "$W" noisy {n} &&
-   json "$T/out" 'd["points"][0]["stopped"] == "target_sem" and d["points"][0]["runs"] < 40 and d["points"][0]["sem_ns"] / d["points"][0]["mean_ns"] <= 0.02 and d["points"][1]["stopped"] == "rounds" and d["points"][1]["runs"] == 40 and "value of 0 or below" in d["fit"]["reason"]'; then
+if run "scan --target-sem" 0 "$PB" stat -L n 0,2000000 --target-sem 2 -r 40 -e page-faults --json -- "$W" noisy {n} &&
+   json "$T/out" 'd["points"][0]["stopped"] == "target_sem" and d["points"][0]["runs"] < 40 and d["points"][0]["sem_ns"] / d["points"][0]["mean_ns"] <= 0.02 and d["points"][1]["stopped"] == "rounds" and d["points"][1]["runs"] == 40 and "value of 0 or below" in d["fit"]["reason"] and "value of 0 or below" in d["figure_fit"]["words"]'; then
 	ok "scan --target-sem 2: each point stopped on its own ($(json_get "$T/out" '", ".join("%s %d runs" % (p["stopped"], p["runs"]) for p in d["points"])'))"
 else
 	miss "scan --target-sem"

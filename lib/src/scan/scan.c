@@ -238,7 +238,7 @@ static void ratio_at(struct pbench_scan *s, int ia, int ib, double *r, double *l
 	free(a);
 }
 
-/* Side k's measured points fitted (one parameter): pbench_stats_fit()'s return. */
+/* Side k's measured points fitted (one parameter): pb_scan_fit()'s return. */
 static int fit_side(const struct pbench_scan *s, int k, struct pbench_fit *fit)
 {
 	double x[PBENCH_SCAN_MAX_POINTS], y[PBENCH_SCAN_MAX_POINTS], sem[PBENCH_SCAN_MAX_POINTS];
@@ -252,11 +252,18 @@ static int fit_side(const struct pbench_scan *s, int k, struct pbench_fit *fit)
 		y[m] = sd->sum[i].mean;
 		sem[m++] = sd->sum[i].sem;
 	}
+	return pb_scan_fit(s, x, y, sem, m, fit);
+}
+
+/* pbench_stats_fit() of a scan's points at the scan's confidence; a parameter that takes 0 or
+ * less is no model with its reason (the fields as with no points), not an error of the scan. */
+int pb_scan_fit(const struct pbench_scan *s, const double *x, const double *y,
+		const double *sem, size_t m, struct pbench_fit *fit)
+{
 	fit->size = sizeof(*fit);
 	for (size_t i = 0; i < m; i++) {
 		if (x[i] > 0)
 			continue;
-		/* no model (the fields as with no points), and why: not an error of the scan */
 		int rc = pbench_stats_fit(x, y, sem, 0, s->confidence, fit);
 
 		fit->reason = "the parameter takes a value of 0 or below: the curves (log n, n^k) "

@@ -61,8 +61,7 @@ static void figure_side(struct pbench_scan *s, int k, double *v)
 			sem[m++] = sd->fig[i].sem;
 		}
 	}
-	sd->fig_fit.size = sizeof(sd->fig_fit);
-	sd->fig_fitted = s->np == 1 && !pbench_stats_fit(x, y, sem, m, s->confidence, &sd->fig_fit);
+	sd->fig_fitted = s->np == 1 && !pb_scan_fit(s, x, y, sem, m, &sd->fig_fit);
 }
 
 void pb_scan_figure_collect(struct pbench_scan *s)

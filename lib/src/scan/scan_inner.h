@@ -72,6 +72,8 @@ const char *pb_scan_stop_name(int stop);
 const char *pb_scan_fmt_ns(char *buf, size_t len, double ns);
 void pb_scan_fit_words(const struct pbench_scan *s, const struct pb_scan_side *sd, char *out,
 		       size_t len);
+int pb_scan_fit(const struct pbench_scan *s, const double *x, const double *y,
+		const double *sem, size_t m, struct pbench_fit *fit);
 
 /* scan_figure.c */
 void pb_scan_figure_collect(struct pbench_scan *s);
