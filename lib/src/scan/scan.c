@@ -255,23 +255,6 @@ static int fit_side(const struct pbench_scan *s, int k, struct pbench_fit *fit)
 	return pb_scan_fit(s, x, y, sem, m, fit);
 }
 
-/* pbench_stats_fit() of a scan's points at the scan's confidence; a parameter that takes 0 or
- * less is no model with its reason (the fields as with no points), not an error of the scan. */
-int pb_scan_fit(const struct pbench_scan *s, const double *x, const double *y,
-		const double *sem, size_t m, struct pbench_fit *fit)
-{
-	fit->size = sizeof(*fit);
-	for (size_t i = 0; i < m; i++) {
-		if (x[i] > 0)
-			continue;
-		int rc = pbench_stats_fit(x, y, sem, 0, s->confidence, fit);
-
-		fit->reason = "the parameter takes a value of 0 or below: the curves (log n, n^k) "
-			      "need every value above 0";
-		return rc;
-	}
-	return pbench_stats_fit(x, y, sem, m, s->confidence, fit);
-}
 
 static void collect_side(struct pbench_scan *s, int k)
 {

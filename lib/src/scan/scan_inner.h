@@ -72,10 +72,11 @@ const char *pb_scan_stop_name(int stop);
 const char *pb_scan_fmt_ns(char *buf, size_t len, double ns);
 void pb_scan_fit_words(const struct pbench_scan *s, const struct pb_scan_side *sd, char *out,
 		       size_t len);
-int pb_scan_fit(const struct pbench_scan *s, const double *x, const double *y,
-		const double *sem, size_t m, struct pbench_fit *fit);
 
 /* scan_figure.c */
+/* pbench_stats_fit() at the scan's confidence; a parameter of 0 or less: no model, and why. */
+int pb_scan_fit(const struct pbench_scan *s, const double *x, const double *y,
+		const double *sem, size_t m, struct pbench_fit *fit);
 void pb_scan_figure_collect(struct pbench_scan *s);
 void pb_scan_caches_read(struct pbench_scan *s);
 /* Cache c's place in the scan of side sd: the points i < j around its size (-1: none), the
