@@ -20,8 +20,6 @@
 
 #define FIG_MAX_RUNS 10000
 
-/* Point i's value of parameter k, with one parameter (the figure's fit and the caches are
- * of one): its list's i-th. */
 /* pbench_stats_fit() of a scan's points at the scan's confidence; a parameter that takes 0 or
  * less is no model with its reason (the fields as with no points), not an error of the scan. */
 int pb_scan_fit(const struct pbench_scan *s, const double *x, const double *y,
@@ -40,6 +38,8 @@ int pb_scan_fit(const struct pbench_scan *s, const double *x, const double *y,
 	return pbench_stats_fit(x, y, sem, m, s->confidence, fit);
 }
 
+/* Point i's value of parameter k, with one parameter (the figure's fit and the caches are
+ * of one): its list's i-th. */
 static double val(const struct pbench_scan *s, int i, int k)
 {
 	return s->p[k].v[i % s->p[k].nv];
