@@ -8,7 +8,7 @@
 # every skip names a reason a machine really has; no function over 80 lines). Prints each
 # skipped test with its reason, then one "O: N passed, N failed, N skipped; K passed after
 # retries" line (K: the passes that came on a later try of a retry loop, among the N) and
-# writes it to O/test-results.txt. Each unit test file and each suite says how long it took: "[TIME] NAME: N s".
+# writes it to O/test-results.txt (what failed, a line each, to O/test-results-failed.txt). Each unit test file and each suite says how long it took: "[TIME] NAME: N s".
 # tests/run.sh O unit: only the unit tests, examples and fuzz corpora (O/test-results-unit.txt);
 # tests/run.sh O scripts: only the script suites (O/test-results-scripts.txt), in three parts
 # that make test runs at once on its lanes (tests/all.sh): scripts-cli, the CLI suites;
@@ -189,5 +189,7 @@ if [ -n "$failed" ]; then
 	echo "$label: what failed:"
 	printf '%s' "$failed" | sed 's/^/  /' | head -n 40
 fi
+# The same names beside the results, for tests/total.sh to repeat under the last line of all.
+printf '%s' "$failed" | head -n 40 | sed "s|^|$label: |" >"${RESULTS%.txt}-failed.txt"
 echo "$label: $pass passed, $fail failed, $skip skipped; $retried passed after retries" | tee "$RESULTS"
 [ "$fail" -eq 0 ]
