@@ -16,10 +16,10 @@
 # set times; history_pg: a server and its timeouts); scripts-rest, the others (schema, golden,
 # the structure tests).
 # The unit tests that time things against the whole machine (a CPU's speed, two commands at
-# once on two CPUs, a known duration) are the QUIET ones: make test runs them last, alone,
+# once on two CPUs, a known duration, a scan's curve) are the QUIET ones: make test runs them last, alone,
 # with nothing of its own beside them (tests/run.sh O quiet); "unit" and "busy" (all but
 # them, make check TESTS=busy) leave them out.
-QUIET="test_speed test_contest test_measure"
+QUIET="test_speed test_contest test_measure test_fit test_scan"
 set -u
 O=${1:-build}
 PART=${2:-all}

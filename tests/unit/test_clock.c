@@ -583,15 +583,25 @@ Test(live, region_brackets_a_10ms_sleep)
 	uint64_t m0, m1, t0, t1, ns;
 
 	(void)get_info();	/* the frequency is found before timing, not inside */
-	m0 = mono_raw_ns();
-	t0 = pbench_ticks_begin();
-	while (nanosleep(&req, &req) && errno == EINTR)
-		;
-	t1 = pbench_ticks_end();
-	m1 = mono_raw_ns();
-	cr_assert_gt(t1, t0);
-	ns = pbench_ticks_to_ns(t1 - t0);
-	ratio = (double)ns / (double)(m1 - m0);
+	/* A preemption between a clock's reading and the ticks' (another task, or the host
+	 * holding the vCPU) widens the bracket alone: up to three tries, the last one judged. */
+	for (int tries = 0; tries < 3; tries++) {
+		req.tv_sec = 0;
+		req.tv_nsec = 10000000;
+		m0 = mono_raw_ns();
+		t0 = pbench_ticks_begin();
+		while (nanosleep(&req, &req) && errno == EINTR)
+			;
+		t1 = pbench_ticks_end();
+		m1 = mono_raw_ns();
+		cr_assert_gt(t1, t0);
+		ns = pbench_ticks_to_ns(t1 - t0);
+		ratio = (double)ns / (double)(m1 - m0);
+		if (ratio > 0.95 && ratio < 1.05)
+			break;
+		fprintf(stderr, "10 ms sleep: ratio %.5f (%" PRIu64 " ns in a bracket of %" PRIu64
+			" ns): trying again\n", ratio, ns, m1 - m0);
+	}
 	fprintf(stderr, "10 ms sleep: %" PRIu64 " ticks = %" PRIu64 " ns; CLOCK_MONOTONIC_RAW "
 		"around it %" PRIu64 " ns; ratio %.5f\n", t1 - t0, ns, m1 - m0, ratio);
 	cr_expect(ratio > 0.95 && ratio < 1.05, "ticks_to_ns %" PRIu64 " ns vs "

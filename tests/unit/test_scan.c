@@ -54,7 +54,8 @@ static struct pbench_scan *loop_scan(const double *v, size_t n, long rounds)
  * measured. Prepared (pinned, its priority up): unprepared on a machine whose other work shares
  * the CPUs, a run longer than a time slice shares it and one shorter does not, so the wall
  * times truly grow faster than n (make test's other lane made it n log n, 139 times likelier,
- * in 5 tries of 5). A busy machine can still bend one try (a run left out): up to 5 tries. */
+ * in 5 tries of 5). A busy machine can still bend one try (a run left out): up to 5 tries, and
+ * make test runs this file in its quiet part, with nothing of its own beside it (tests/run.sh). */
 Test(scan, a_loop_of_n_iterations_is_linear)
 {
 	double v[9];
