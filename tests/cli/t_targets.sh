@@ -120,12 +120,22 @@ else
 				ok "$per: the rows' prefixes and CPU counts as perf's ($(head -n 1 "$T/pb.perk"))"
 			else miss per "$per: perf $(tr '\n' ' ' <"$T/perf.perk") pbench $(tr '\n' ' ' <"$T/pb.perk")"; fi
 		done
-		perf stat -x, -o "$T/perf.r" -a -r 3 -e cpu-clock -- sleep 0.1
-		"$PB" stat -x, -o "$T/pb.r" -a -r 3 -e cpu-clock -- sleep 0.1
-		if awk -F, '$3 == "cpu-clock" && $4 ~ /%$/ { n++ } END { exit !n }' "$T/perf.r" &&
-		   awk -F, '$3 == "cpu-clock" && $4 ~ /%$/ { n++ } END { exit !n }' "$T/pb.r" &&
-		   near "$(metric "$T/pb.r" cpu-clock)" "$(metric "$T/perf.r" cpu-clock)" 10; then
-			ok "-a -r 3 -- CMD: the machine counted during each run, the +- field where perf has it"
+		# A machine whose CPUs are taken by real-time tasks meanwhile moves perf's own
+		# figure (1.41 CPUs utilized where 2 CPUs were counted, seen beside a test's FIFO
+		# load): up to three tries, as -C 0's above.
+		agree=0
+		for try in 1 2 3; do
+			perf stat -x, -o "$T/perf.r" -a -r 3 -e cpu-clock -- sleep 0.1
+			"$PB" stat -x, -o "$T/pb.r" -a -r 3 -e cpu-clock -- sleep 0.1
+			if awk -F, '$3 == "cpu-clock" && $4 ~ /%$/ { n++ } END { exit !n }' "$T/perf.r" &&
+			   awk -F, '$3 == "cpu-clock" && $4 ~ /%$/ { n++ } END { exit !n }' "$T/pb.r" &&
+			   near "$(metric "$T/pb.r" cpu-clock)" "$(metric "$T/perf.r" cpu-clock)" 10; then
+				agree=$try
+				break
+			fi
+		done
+		if [ "$agree" -gt 0 ]; then
+			ok_after "$agree" "-a -r 3 -- CMD: the machine counted during each run, the +- field where perf has it"
 		else miss r_perf "perf: $(cat "$T/perf.r") pbench: $(cat "$T/pb.r")"; fi
 	else
 		skipped "-a, -C, -A vs perf" "perf is not installed or cannot count CPUs here"
