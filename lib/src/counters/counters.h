@@ -95,6 +95,9 @@ uint64_t pb_clock_loop(uint64_t n, uint64_t seed);
 double pb_clock_pass(uint64_t iterations);
 uint64_t pb_clock_calibrate(double target_ns);
 uint64_t pb_speed_calibrate(double target_ns);
+/* speed.c: pbench_speed_new() with both references calibrated to pass_ns a pass instead of
+ * PBENCH_SPEED_LOOP_NS (the runs' readings around each run: shorter, as they are taken a run). */
+int pb_speed_new_pass(struct pbench_speed **out, double pass_ns);
 /* What r of the times against 1/factor says: "it explains the spread" (>= 0.8), "part of the
  * spread" (>= 0.5), else "not what spread the runs". */
 const char *pb_speed_corr_words(double r);

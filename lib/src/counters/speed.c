@@ -4,7 +4,8 @@
  * for the first): the core's issue throughput available to a thread, a loop of fixed
  * register-only work (the xor loop's kind: one dependent ALU operation an iteration, nothing
  * from memory), and the clock, a latency-bound chain (pb_clock_loop), each calibrated to about
- * 10 us a pass; a reading is the fastest of three passes, so that an interrupt in one pass
+ * 10 us a pass (PBENCH_SPEED_LOOP_NS; the runs' readings around each run 5 us,
+ * pb_speed_new_pass()); a reading is the fastest of three passes, so that an interrupt in one pass
  * does not count as a slow reading. A span's factor is the best reading of the invocation
  * over the mean of the readings around it; over a series of runs, a reading both its
  * neighbours in time disagree with is a burst of tens of microseconds that no run lasts, and
@@ -34,6 +35,7 @@ struct readings {
 struct pbench_speed {
 	uint64_t iterations;		/* the throughput reference's (pb_speed_loop) */
 	uint64_t clock_iterations;	/* the clock's (pb_clock_loop); 0 until its first read */
+	double pass_ns;			/* what a pass of each is calibrated to */
 	struct readings thr, clk;
 };
 
@@ -119,17 +121,23 @@ uint64_t pb_clock_calibrate(double target_ns)
 	return calibrate(pb_clock_pass, target_ns);
 }
 
-int pbench_speed_new(struct pbench_speed **out)
+int pb_speed_new_pass(struct pbench_speed **out, double pass_ns)
 {
 	struct pbench_speed *s;
 
-	if (!out)
+	if (!out || !(pass_ns > 0))
 		return -EINVAL;
 	*out = s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->iterations = pb_speed_calibrate(PBENCH_SPEED_LOOP_NS);
+	s->pass_ns = pass_ns;
+	s->iterations = pb_speed_calibrate(pass_ns);
 	return 0;
+}
+
+int pbench_speed_new(struct pbench_speed **out)
+{
+	return pb_speed_new_pass(out, PBENCH_SPEED_LOOP_NS);
 }
 
 void pbench_speed_free(struct pbench_speed *s)
@@ -160,11 +168,11 @@ static void keep(struct readings *r, double ns)
  * A reading: the fastest of PBENCH_SPEED_REPS passes; with a reading taken just before on the
  * same CPU (near_ns finite: the one before a run, read again after it), it stops at the first
  * pass no slower than that one by more than NEAR. A pass an interrupt or a burst hit is
- * slower by far more (an interrupt costs microseconds on a VM, a pass is 10 us), so it still
- * takes the other passes; one within NEAR is the speed of now, measured, and two more passes
- * would only move the fastest by the passes' own spread (+-0.27% between two passes in a row
- * here). So a run's reading after it is mostly one pass, 10 us instead of 30 for each
- * reference (bench_harness).
+ * slower by far more (an interrupt costs microseconds on a VM, a pass 5 or 10 us), so it
+ * still takes the other passes; one within NEAR is the speed of now, measured, and two more
+ * passes would only move the fastest by the passes' own spread (+-0.27% between two 10 us
+ * passes in a row here). So a run's reading after it is mostly one pass of each reference
+ * instead of three (bench_harness).
  */
 #define NEAR 1.01
 
@@ -207,7 +215,7 @@ int pb_speed_read_clock_near(struct pbench_speed *s, double near_ns, double *ns,
 		return -EINVAL;
 	/* Calibrated at its first reading: a caller that never reads the clock pays nothing. */
 	if (!s->clock_iterations)
-		s->clock_iterations = pb_clock_calibrate(PBENCH_SPEED_LOOP_NS);
+		s->clock_iterations = pb_clock_calibrate(s->pass_ns);
 	read_one(pb_clock_pass, s->clock_iterations, &s->clk, near_ns, ns, cost_ns);
 	return 0;
 }

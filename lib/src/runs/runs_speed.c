@@ -42,6 +42,12 @@
 #include "runs/runs_inner.h"
 
 #define PB_SPEED_REUSE_NS 10e6
+/* A pass of each reference around a run: 5 us, not the 10 of PBENCH_SPEED_LOOP_NS. A run's
+ * reading after it is one pass of each in most runs, so this is most of its cost: the JSON's
+ * speed.cost_ns_median for `pbench stat -r 400 -- true` went from 20-37 us to 10-14 us here,
+ * and the factors' range stayed (0.88-0.95 to 0.998-1.000 either way, a busy VM). At the
+ * TSC's resolution (under 1 ns) a 5 us pass still resolves 0.02%. */
+#define PB_RUN_SPEED_PASS_NS 5000.0
 
 /* Both references: the throughput's into *ns, the clock's into *clk; near and near_clk the
  * readings taken just before on the same CPU (NaN: none), which let a reading stop at its
@@ -52,7 +58,7 @@ static void read_into(struct pbench_runs *r, struct pb_run *run, double near, do
 	double cost = 0;
 
 	*ns = *clk = NAN;
-	if (!r->speed && pbench_speed_new(&r->speed))
+	if (!r->speed && pb_speed_new_pass(&r->speed, PB_RUN_SPEED_PASS_NS))
 		r->speed = NULL;
 	if (r->speed && !pb_speed_read_near(r->speed, near, ns, &cost))
 		run->speed_cost_ns += cost;
@@ -162,7 +168,7 @@ void pb_runs_speed_after(struct pbench_runs *r, struct pb_run *run, int cpu)
  */
 int pb_runs_share_speed(struct pbench_runs *r, struct pbench_runs *from)
 {
-	if (!from->speed && pbench_speed_new(&from->speed)) {
+	if (!from->speed && pb_speed_new_pass(&from->speed, PB_RUN_SPEED_PASS_NS)) {
 		from->speed = NULL;
 		return -ENOMEM;
 	}
