@@ -685,13 +685,15 @@ run "csv removed when the run fails" 2 "$PB" stat -e cylces --export-csv "$T/q.c
 if run "speed" 0 "$PB" stat --mode unprepared -r 6 --iterations 2000000 -e task-clock \
 	--json="$T/speed.json"; then
 	# Each reference named as what it reads (issue 27): the throughput is not "the CPU's
-	# speed"; the CPU's speed is said to vary only when the clock did.
+	# speed"; the CPU's speed is said to vary only when the clock did. A pass around a run is
+	# calibrated to 5 us in the same invocation (runs_speed.c; 10 us before: the best reading
+	# 9.2-10 us), so its best stays under 8 us unless the host slowed the vCPU by 1.6x since.
 	if has "$T/out" "^speed: \(steady: the clock [0-9.]*x to [0-9.]*x of its best, the core's issue throughput available to this thread [0-9.]*x to [0-9.]*x\|the core's issue throughput available to this thread fell to [0-9.]*x (median; [0-9.]*x to [0-9.]*x of its best); the clock did not change\|the core's issue throughput available to this thread varied [0-9.]*x to [0-9.]*x of its best (median [0-9.]*x); the clock did not change\|the CPU's clock varied [0-9.]*x\).* (read before and after each run, [0-9.]* [mu]s a run outside the timed span)$" &&
 	   nothas "$T/out" "own speed\|CPU's best" &&
 	   { [ "$HAVE_PY" -eq 0 ] || json "$T/speed.json" 'all(
 		0 < s["min"] <= s["median"] <= s["max"] <= 1.25 and abs(s["range"] - s["max"] / s["min"]) < 1e-9 and
 		s["varied"] == (s["range"] >= 1.1) and s["runs"] == len([r for r in m["runs"] if r["speed"] is not None]) >= 4 and
-		s["cost_ns_median"] > 0 and s["ref_best_ns"] > 0 and s["ref_iterations"] > 0 and
+		s["cost_ns_median"] > 0 and 0 < s["ref_best_ns"] < 8000 and s["ref_iterations"] > 0 and
 		all(r["ref_before_ns"] > 0 and r["ref_after_ns"] > 0 and
 		    (r["speed"] is None or s["min"] <= r["speed"] <= s["max"]) for r in m["runs"])
 		for m in d["modes"] for s in [m["speed"]])'; }; then
