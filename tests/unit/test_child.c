@@ -56,16 +56,23 @@ Test(child, counts_from_exec_including_grandchildren)
 			 "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done & wait", NULL };
 	struct pbench_child_result res;
 	struct pbench_count k[3];
+	uint64_t tree_ns;
 
 	run(argv, "task-clock,context-switches,page-faults", &res, k, 3);
 	cr_assert_eq(res.exited, 1);
 	cr_assert_eq(res.exit_status, 0);
 	cr_assert_eq(k[0].status, PBENCH_EVENT_OK, "%s", pbench_event_status_name(k[0].status));
 	cr_assert_gt(k[2].value, 100u, "three processes fault in more than 100 pages");
-	/* Both loops ran in grandchildren: CPU time exceeds what the parent shell alone used,
-	 * and on 2 CPUs can exceed the wall time. At minimum it is a large share of it. */
-	cr_assert_gt(k[0].value, res.ns / 4, "task-clock %lu ns vs wall %lu ns",
-		     (unsigned long)k[0].value, (unsigned long)res.ns);
+	/* Both loops ran in grandchildren: the count holds their CPU time, most of the tree's
+	 * (wait4's, the shell waited for them), where the shell alone used a few ms of it. Not
+	 * against the wall time, which a loaded machine stretches: the tree may get a quarter of
+	 * a CPU there. */
+	tree_ns = res.user_ns + res.system_ns;
+	cr_log_info("task-clock %.1f ms, the tree's CPU time %.1f ms, wall %.1f ms",
+		    (double)k[0].value / 1e6, (double)tree_ns / 1e6, (double)res.ns / 1e6);
+	cr_assert_gt(k[0].value, tree_ns / 2, "task-clock %lu ns vs the tree's CPU time %lu ns "
+		     "(wait4; wall %lu ns)", (unsigned long)k[0].value, (unsigned long)tree_ns,
+		     (unsigned long)res.ns);
 	cr_assert_gt(res.ticks, 0u);
 	assert_no_children();
 }
