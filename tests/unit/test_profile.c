@@ -211,26 +211,29 @@ static void say(const char *what, const struct pb_profile *p, const struct tally
 		    (unsigned long long)st.drains, st.max_rate_before, st.max_rate_after);
 }
 
-/* Up to 3 tries, each afresh: the host may slow a vCPU for a moment in one. */
+/* Up to 3 tries, each afresh: the host may slow a vCPU for a moment in one, or another task
+ * hold this process's thread off its CPU while the rings fill (samples lost: a ring of DWARF
+ * samples holds 15 ms of them; with a SCHED_FIFO loop on CPU 1 for 2.5 s of every 4.5, the
+ * DWARF run lost 106 and 170 samples in 2 of 12). */
 Test(profile, shares_with_frame_pointers)
 {
 	struct prog g;
 	char *argv[] = { g.path, "run", "400", NULL };
-	struct pb_profile_stats st;
+	struct pb_profile_stats st = { 0 };
 	struct pb_profile *p = NULL;
 	struct tally t;
 	double pct[3], miss = 100;
 	int tries = 0;
 
 	prog_load(&g, "shares");
-	while (tries++ < 3 && miss > 2) {
+	while (tries++ < 3 && (miss > 2 || st.lost)) {
 		pb_profile_free(p);
 		run_sampled(&p, NULL, argv);
 		tally(p, &g, &t);
 		miss = shares_miss(&t, pct);
 		say("shares, frame pointers", p, &t, pct);
+		pb_profile_stats(p, &st);
 	}
-	pb_profile_stats(p, &st);
 	cr_expect_str_eq(st.event, "cpu-clock");
 	for (size_t i = 0; i < pb_profile_nr(p); i++) {
 		struct pb_profile_sample s;
@@ -290,7 +293,7 @@ Test(profile, shares_without_frame_pointers_dwarf)
 	char *argv[] = { g.path, "run", "400", NULL };
 	struct pb_profile_opts o = { .dwarf = 1 };
 	struct pb_profile_sample s;
-	struct pb_profile_stats st;
+	struct pb_profile_stats st = { 0 };
 	struct pb_profile *p = NULL;
 	size_t regs_ok = 0, main_in_stack = 0, user = 0;
 	struct tally t;
@@ -298,14 +301,14 @@ Test(profile, shares_without_frame_pointers_dwarf)
 	int tries = 0;
 
 	prog_load(&g, "shares-nofp");
-	while (tries++ < 3 && miss > 2) {
+	while (tries++ < 3 && (miss > 2 || st.lost)) {
 		pb_profile_free(p);
 		run_sampled(&p, &o, argv);
 		tally(p, &g, &t);
 		miss = shares_miss(&t, pct);
 		say("shares-nofp, DWARF", p, &t, pct);
+		pb_profile_stats(p, &st);
 	}
-	pb_profile_stats(p, &st);
 	cr_expect_eq(st.lost, 0);
 	cr_expect_leq(miss, 2, "alpha %.2f%%, beta %.2f%%, gamma %.2f%%: want 50/30/20", pct[0],
 		      pct[1], pct[2]);
