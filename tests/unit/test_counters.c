@@ -72,27 +72,27 @@ Test(counters, task_clock_matches_thread_cputime)
 	struct pbench_counters *c = open_self("task-clock");
 	struct pbench_count k[1];
 	double ms = 20, t0, t1, best = 1;
-	int used = 0;
+	int tries;
 
 	/* The thread's CPU time leaves out time the kernel accounts as steal or interrupts
 	 * (rq->clock_task) while task-clock does not: on a VM whose host takes the vCPU that
 	 * can part them by 15%. Short windows, many tries, the closest kept (three of 100 ms
-	 * were 7.9% apart at best in a slow hour of this host). A window in which the thread
-	 * got less than half its 20 ms (other work on the CPU) is not compared. */
-	for (int tries = 0; tries < 60 && best > 0.02; tries++) {
+	 * were 7.9% apart at best in a slow hour of this host). Each window is 20 ms of the
+	 * thread's own CPU time, however loaded the machine: windows of 20 ms of wall time,
+	 * of which those the thread got under half were not compared, left none to compare in
+	 * 60 tries beside make test's CLI suites (their prepared runs hold a CPU as SCHED_FIFO). */
+	for (tries = 0; tries < 60 && best > 0.02; tries++) {
 		t0 = thread_cpu_ns();
-		region(c, busy_ms, &ms, k, 1);
+		region(c, busy_cpu_ms, &ms, k, 1);
 		t1 = thread_cpu_ns();
 		cr_assert_eq(k[0].status, PBENCH_EVENT_OK);
-		cr_assert_gt(k[0].value, 0u, "task-clock counted nothing in a 20 ms busy loop");
-		if (k[0].value < 10000000u)
-			continue;
-		used++;
+		cr_assert_gt(k[0].value, 0u, "task-clock counted nothing in 20 ms of CPU time");
 		best = fmin(best, fabs((double)k[0].value - (t1 - t0)) / (t1 - t0));
 	}
-	cr_assert_gt(used, 0, "the thread never got 10 ms of a 20 ms window in 60 tries");
 	cr_assert_lt(best, 0.02, "task-clock vs thread cputime: %.2f%% apart at best",
 		     best * 100);
+	cr_log_info("task-clock vs thread cputime: %.3f%% apart, the closest of %d windows",
+		    best * 100, tries);
 	pbench_counters_free(c);
 }
 

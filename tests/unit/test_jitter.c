@@ -798,7 +798,7 @@ static int inject_once(int cpu, struct inject_match *m, struct pbench_jitter_cpu
 	return 0;
 }
 
-Test(jitter, injected_noise_is_found_and_attributed, .timeout = 60)
+Test(jitter, injected_noise_is_found_and_attributed, .timeout = 180)
 {
 	struct pbench_jitter_cpu base, inj;
 	struct inject in = { 0 };
@@ -807,8 +807,15 @@ Test(jitter, injected_noise_is_found_and_attributed, .timeout = 60)
 	const struct pbench_jitter_source *pre;
 	char why[256] = "";
 	double inj_rate, extra, diff, per_inj, diff_noise;
+	int more = 0;
 
-	for (int attempt = 0; attempt < 3; attempt++) {
+	/* Three attempts; after one whose injector was held off for most of its window (under
+	 * half its rate: a task above its SCHED_FIFO 20 held the CPU, as another pbench's
+	 * prepared run at SCHED_FIFO 50 does for seconds in make test's other lane), a pause of
+	 * 1 s, so that it may end, and one more, 5 at most. With a SCHED_FIFO 50 loop on the CPU
+	 * 2.5 s of every 4.5, three back-to-back attempts all fell inside it: "the injector ran
+	 * 1 times in 0.991 s", too few to judge. */
+	for (int attempt = 0; attempt < 3 + more; attempt++) {
 		if (attempt)
 			inject_free(&in);
 		again = inject_once(cpu, &m, &base, &inj, &in, why, sizeof(why));
@@ -819,6 +826,10 @@ Test(jitter, injected_noise_is_found_and_attributed, .timeout = 60)
 			inj.interruptions_per_s, again ? "; again: " : "", again ? why : "");
 		if (!again)
 			break;
+		if (more < 5 && (double)m.injected < 0.5 * INJ_RATE * inj.duration_s) {
+			more++;
+			usleep(1000000);
+		}
 	}
 	cr_assert_gt(m.injected, 100, "too few injections to judge: %s", why);
 	inj_rate = (double)m.injected / inj.duration_s;
@@ -928,7 +939,11 @@ Test(jitter, outcome_when_interrupted)
 	cr_assert_eq(pbench_jitter_outcome(j, NULL, PBENCH_OUTCOME_INTERRUPTED, 0, why,
 					   sizeof(why)), PBENCH_OUTCOME_ERROR);
 	cr_expect_eq(sscanf(why, "interrupted: %lf of 0.05 s measured", &m), 1, "%s", why);
-	cr_expect(m > 0.01 && m < 1, "%s", why);
+	/* what the window measured, to the hundredth: its own length, not a bound on the
+	 * machine's (under 1 s, before: a window whose last read another task held off for a
+	 * second lasts a second) */
+	cr_expect(fabs(m - cpu_at(j, 0).duration_s) <= 0.005 + 1e-9 && m >= 0.05, "%s (the "
+		  "window: %.4f s)", why, cpu_at(j, 0).duration_s);
 	cr_expect(!strstr(why, "prepared"), "%s", why);
 	cr_expect_eq(pbench_jitter_outcome(j, NULL, PBENCH_OUTCOME_INTERRUPTED, 1, why,
 					   sizeof(why)), 0);

@@ -151,12 +151,27 @@ static void expect_exact(const struct pbench_result *r, int kind, double want)
 		     want);
 }
 
+/* The batches counted are as many as the samples taken, min_samples (10) at most: a sample
+ * that a stalled CPU made long ends the 200 ms budget before the 10th (pinned to a CPU a
+ * SCHED_FIFO task held 200 ms of every 250: 1 measurement in 10 took 5 samples, so 5
+ * batches). Up to 3 measurements, each afresh, until one took 10 samples; the last judged. */
 Test(mem, three_mallocs_of_100_bytes_exactly)
 {
 	struct pbench_measure_opts o = quick();
-	struct pbench_result *r = measure(three, NULL, &o);
-	uint64_t n = pbench_result_iterations(r);
+	struct pbench_result *r = NULL;
 	struct pbench_mem m = { .size = sizeof(m) };
+	size_t samples = 0;
+	uint64_t n;
+	int tries = 0;
+
+	while (tries++ < 3 && samples < 10) {
+		pbench_result_free(r);
+		r = measure(three, NULL, &o);
+		samples = pbench_result_nr_samples(r);
+		if (samples < 10)
+			cr_log_info("try %d: %zu samples in the budget", tries, samples);
+	}
+	n = pbench_result_iterations(r);
 
 	expect_exact(r, PBENCH_MEM_ALLOCS, 3);
 	expect_exact(r, PBENCH_MEM_FREES, 3);
@@ -169,9 +184,12 @@ Test(mem, three_mallocs_of_100_bytes_exactly)
 	cr_expect(m.peak_bytes >= 300 && m.peak_bytes < 4096, "peak %lld",
 		  (long long)m.peak_bytes);
 	/* min_samples batches, untimed, after the samples. */
-	cr_expect_eq(pbench_result_mem_nr_batches(r), 10);
+	cr_expect_eq(pbench_result_mem_nr_batches(r), samples < 10 ? samples : 10, "%zu batches "
+		     "after %zu samples", pbench_result_mem_nr_batches(r), samples);
+	cr_expect_geq(samples, 10, "%zu samples in 3 measurements of a 200 ms budget", samples);
 	cr_expect_eq(pbench_result_mem(r, 10, &m), -EINVAL);
 	pbench_result_free(r);
+	TEST_RETRIED("mem::three_mallocs_of_100_bytes_exactly", tries - 1);
 }
 
 /* Everything outside the samples allocates, in amounts no sample can be confused with. */

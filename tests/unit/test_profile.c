@@ -211,26 +211,29 @@ static void say(const char *what, const struct pb_profile *p, const struct tally
 		    (unsigned long long)st.drains, st.max_rate_before, st.max_rate_after);
 }
 
-/* Up to 3 tries, each afresh: the host may slow a vCPU for a moment in one. */
+/* Up to 3 tries, each afresh: the host may slow a vCPU for a moment in one, or another task
+ * hold this process's thread off its CPU while the rings fill (samples lost: a ring of DWARF
+ * samples holds 15 ms of them; with a SCHED_FIFO loop on CPU 1 for 2.5 s of every 4.5, the
+ * DWARF run lost 106 and 170 samples in 2 of 12). */
 Test(profile, shares_with_frame_pointers)
 {
 	struct prog g;
 	char *argv[] = { g.path, "run", "400", NULL };
-	struct pb_profile_stats st;
+	struct pb_profile_stats st = { 0 };
 	struct pb_profile *p = NULL;
 	struct tally t;
 	double pct[3], miss = 100;
 	int tries = 0;
 
 	prog_load(&g, "shares");
-	while (tries++ < 3 && miss > 2) {
+	while (tries++ < 3 && (miss > 2 || st.lost)) {
 		pb_profile_free(p);
 		run_sampled(&p, NULL, argv);
 		tally(p, &g, &t);
 		miss = shares_miss(&t, pct);
 		say("shares, frame pointers", p, &t, pct);
+		pb_profile_stats(p, &st);
 	}
-	pb_profile_stats(p, &st);
 	cr_expect_str_eq(st.event, "cpu-clock");
 	for (size_t i = 0; i < pb_profile_nr(p); i++) {
 		struct pb_profile_sample s;
@@ -290,7 +293,7 @@ Test(profile, shares_without_frame_pointers_dwarf)
 	char *argv[] = { g.path, "run", "400", NULL };
 	struct pb_profile_opts o = { .dwarf = 1 };
 	struct pb_profile_sample s;
-	struct pb_profile_stats st;
+	struct pb_profile_stats st = { 0 };
 	struct pb_profile *p = NULL;
 	size_t regs_ok = 0, main_in_stack = 0, user = 0;
 	struct tally t;
@@ -298,14 +301,14 @@ Test(profile, shares_without_frame_pointers_dwarf)
 	int tries = 0;
 
 	prog_load(&g, "shares-nofp");
-	while (tries++ < 3 && miss > 2) {
+	while (tries++ < 3 && (miss > 2 || st.lost)) {
 		pb_profile_free(p);
 		run_sampled(&p, &o, argv);
 		tally(p, &g, &t);
 		miss = shares_miss(&t, pct);
 		say("shares-nofp, DWARF", p, &t, pct);
+		pb_profile_stats(p, &st);
 	}
-	pb_profile_stats(p, &st);
 	cr_expect_eq(st.lost, 0);
 	cr_expect_leq(miss, 2, "alpha %.2f%%, beta %.2f%%, gamma %.2f%%: want 50/30/20", pct[0],
 		      pct[1], pct[2]);
@@ -361,53 +364,64 @@ static void spread_of(const struct pb_profile *p, const struct prog *g, struct s
 	}
 }
 
+/* Up to 3 tries, each afresh, as for the shares above: 10 rounds a thread, where a vCPU the
+ * host slows for one call of alpha (7 ms) moves alpha's share by about a point. */
 Test(profile, every_thread_is_sampled)
 {
 	struct prog g;
 	char *argv[] = { g.path, "threads", "100", "3", NULL };
-	struct pb_profile *p;
+	struct pb_profile *p = NULL;
 	struct spread sp;
 	struct tally t;
-	double pct[3];
+	double pct[3], miss = 100;
+	int tries = 0;
 
 	prog_load(&g, "shares");
-	run_sampled(&p, NULL, argv);
+	while (tries++ < 3 && miss > 2) {
+		pb_profile_free(p);
+		run_sampled(&p, NULL, argv);
+		tally(p, &g, &t);
+		miss = shares_miss(&t, pct);
+		say("shares, 3 threads", p, &t, pct);
+	}
 	spread_of(p, &g, &sp);
-	tally(p, &g, &t);
-	shares_miss(&t, pct);
-	say("shares, 3 threads", p, &t, pct);
 	cr_expect_eq(sp.npid, 1, "%d processes sampled", sp.npid);
 	cr_expect_geq(sp.ntid, 3, "%d threads sampled of the 3 working", sp.ntid);
 	cr_expect_geq(sp.in_text * 100, sp.user * 99, "%zu of %zu in the text", sp.in_text,
 		      sp.user);
-	cr_expect_leq(shares_miss(&t, pct), 2, "alpha %.2f%%, beta %.2f%%, gamma %.2f%%", pct[0],
-		      pct[1], pct[2]);
+	cr_expect_leq(miss, 2, "alpha %.2f%%, beta %.2f%%, gamma %.2f%%", pct[0], pct[1], pct[2]);
 	pb_profile_free(p);
+	TEST_RETRIED("profile::every_thread_is_sampled", tries - 1);
 }
 
+/* Up to 3 tries, each afresh, as for the threads. */
 Test(profile, every_forked_process_is_sampled)
 {
 	struct prog g;
 	char *argv[] = { g.path, "fork", "100", "2", NULL };
-	struct pb_profile *p;
+	struct pb_profile *p = NULL;
 	struct spread sp;
 	struct tally t;
-	double pct[3];
+	double pct[3], miss = 100;
+	int tries = 0;
 
 	prog_load(&g, "shares");
-	run_sampled(&p, NULL, argv);
+	while (tries++ < 3 && miss > 2) {
+		pb_profile_free(p);
+		run_sampled(&p, NULL, argv);
+		tally(p, &g, &t);
+		miss = shares_miss(&t, pct);
+		say("shares, 2 forked", p, &t, pct);
+	}
 	spread_of(p, &g, &sp);
-	tally(p, &g, &t);
-	shares_miss(&t, pct);
-	say("shares, 2 forked", p, &t, pct);
 	cr_expect_eq(sp.npid, 3, "%d processes sampled of the 3 working", sp.npid);
 	cr_expect_eq(sp.ntid, 3, "%d threads sampled", sp.ntid);
 	/* a forked child's maps are its parent's: the kernel reports none for it */
 	cr_expect_geq(sp.in_text * 100, sp.user * 99, "%zu of %zu in the text", sp.in_text,
 		      sp.user);
-	cr_expect_leq(shares_miss(&t, pct), 2, "alpha %.2f%%, beta %.2f%%, gamma %.2f%%", pct[0],
-		      pct[1], pct[2]);
+	cr_expect_leq(miss, 2, "alpha %.2f%%, beta %.2f%%, gamma %.2f%%", pct[0], pct[1], pct[2]);
 	pb_profile_free(p);
+	TEST_RETRIED("profile::every_forked_process_is_sampled", tries - 1);
 }
 
 /* The build-id of the program's file (its NT_GNU_BUILD_ID note), as readelf -n prints it. */
@@ -522,18 +536,30 @@ static uint64_t folded(const struct pb_profile *p, unsigned flags, struct symctx
 	return sum;
 }
 
+/* The run is taken again (3 tries at most, each afresh) while its samples' shares, told
+ * apart here without the writer, are off by more than 2 points (the host slowed a call): the
+ * writer's alpha is judged on the last. */
 Test(profile, folded_stacks)
 {
 	struct prog g;
 	char *argv[] = { g.path, "run", "200", NULL };
 	struct symctx c = { .g = &g };
-	struct pb_profile *p;
+	struct pb_profile *p = NULL;
 	struct pb_profile_stats st;
 	uint64_t sum, alpha, in3, periods = 0;
+	struct tally t;
+	double pct[3], miss = 100;
+	int tries = 0;
 	char *text;
 
 	prog_load(&g, "shares");
-	run_sampled(&p, NULL, argv);
+	while (tries++ < 3 && miss > 2) {
+		pb_profile_free(p);
+		run_sampled(&p, NULL, argv);
+		tally(p, &g, &t);
+		miss = shares_miss(&t, pct);
+		say("shares, folded", p, &t, pct);
+	}
 	pb_profile_stats(p, &st);
 
 	/* raw addresses: one count a sample, every frame an address */
@@ -567,6 +593,7 @@ Test(profile, folded_stacks)
 		  (unsigned long long)st.samples);
 	free(text);
 	pb_profile_free(p);
+	TEST_RETRIED("profile::folded_stacks", tries - 1);
 }
 
 Test(profile, user_only)
@@ -878,27 +905,68 @@ Test(profile, with_the_callers_counter_set)
 	pbench_counters_free(c);
 }
 
+/* The CPU time of the children this process reaped so far, ns (getrusage). */
+static double reaped_cpu_ns(void)
+{
+	struct rusage ru;
+
+	cr_assert_eq(getrusage(RUSAGE_CHILDREN, &ru), 0);
+	return ((double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec) * 1e9 +
+	       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e3;
+}
+
+/*
+ * A run cut short after 0.3 s keeps what was sampled until then: a sample every 250 us of the
+ * CPU time the command got (cpu-clock at 4 kHz; its CPU time from getrusage once reaped), not
+ * of the wall time, of which a loaded machine may give it a small share (before: more than
+ * 100 samples asked, the command's 25 ms of CPU in 0.3 s). A run that got under 25 ms of CPU
+ * time tells too little: taken again, 3 tries at most, the last judged. Samples lost at the
+ * cut (the rings not copied out once more) would be fewer than the CPU time's.
+ */
+static void expect_samples_of_cpu(const struct pb_profile *p, double cpu_ns, int tries,
+				  const char *how)
+{
+	double want = cpu_ns / 250e3, n = (double)pb_profile_nr(p);
+
+	cr_log_info("%s after %d tries: %.0f samples for %.1f ms of the command's CPU time "
+		    "(%.0f at 4 kHz)", how, tries, n, cpu_ns / 1e6, want);
+	cr_expect_geq(cpu_ns, 25e6, "the command got %.1f ms of CPU time in 3 runs of 0.3 s",
+		      cpu_ns / 1e6);
+	/* 25% below, 50% above: the CPU time getrusage gives leaves out what the kernel
+	 * accounts as steal, cpu-clock's time does not (test_counters: up to 15% apart on this
+	 * VM's host). */
+	cr_expect(n >= want * 0.75 && n <= want * 1.5 + 10, "%.0f samples for %.1f ms of CPU "
+		  "time: not the samples of the whole run", n, cpu_ns / 1e6);
+}
+
 /* A run cut at its timeout: -ETIMEDOUT, the command ended, its samples until then kept. */
 Test(profile, cut_at_the_timeout)
 {
 	struct prog g;
 	char *argv[] = { g.path, "run", "100000", NULL };
 	struct pbench_child_result res = { .size = sizeof(res) };
-	struct pb_profile *p;
-	int err;
+	struct pb_profile *p = NULL;
+	double cpu_ns = 0;
+	int err, tries = 0;
 
 	prog_load(&g, "shares");
-	cr_assert_eq(pb_profile_new(&p, NULL), 0);
-	err = pb_profile_run(p, argv, NULL, 0.3, &res);
-	if (err == -EACCES || err == -EPERM || err == -ENOENT || err == -ENODEV) {
+	while (tries++ < 3 && cpu_ns < 25e6) {
 		pb_profile_free(p);
-		cr_skip_test("perf_event_open refused the sampling event here: %s",
-			     pbench_strerror(err));
+		cr_assert_eq(pb_profile_new(&p, NULL), 0);
+		cpu_ns = reaped_cpu_ns();
+		err = pb_profile_run(p, argv, NULL, 0.3, &res);
+		cpu_ns = reaped_cpu_ns() - cpu_ns;
+		if (err == -EACCES || err == -EPERM || err == -ENOENT || err == -ENODEV) {
+			pb_profile_free(p);
+			cr_skip_test("perf_event_open refused the sampling event here: %s",
+				     pbench_strerror(err));
+		}
+		cr_expect_eq(err, -ETIMEDOUT, "%s", pbench_strerror(err));
 	}
-	cr_expect_eq(err, -ETIMEDOUT, "%s", pbench_strerror(err));
-	cr_expect_gt(pb_profile_nr(p), 100, "%zu samples in 0.3 s", pb_profile_nr(p));
+	expect_samples_of_cpu(p, cpu_ns, tries - 1, "cut at the timeout");
 	cr_expect_eq(waitpid(-1, NULL, WNOHANG), -1, "a child of the test left");
 	pb_profile_free(p);
+	TEST_RETRIED("profile::cut_at_the_timeout", tries - 1);
 }
 
 /* Another event by name, resolved as the counters resolve it (libpfm4): task-clock, a software
@@ -965,28 +1033,36 @@ static int perf_shares(const struct prog *g, double pct[3])
 	return found == 3 ? 0 : -1;
 }
 
+/* Two runs, perf's and pbench's, either of which the host may slow for a call: up to 3 tries,
+ * each both runs afresh, the last judged. */
 Test(profile, agrees_with_perf_report)
 {
 	struct prog g;
 	char *argv[] = { g.path, "run", "400", NULL };
-	double ours[3], perf[3] = { 0 }, worst = 0;
-	struct pb_profile *p;
+	double ours[3], perf[3] = { 0 }, worst = 100;
+	struct pb_profile *p = NULL;
 	struct tally t;
+	int tries = 0;
 
 	if (system("perf --version >/dev/null 2>&1"))
 		cr_skip_test("perf is not installed (linux-perf)");
 	prog_load(&g, "shares");
-	if (perf_shares(&g, perf))
-		cr_skip_test("perf record or perf report failed on %s here", g.path);
-	run_sampled(&p, NULL, argv);
-	tally(p, &g, &t);
-	shares_miss(&t, ours);
-	for (int i = 0; i < 3; i++)
-		worst = fabs(ours[i] - perf[i]) > worst ? fabs(ours[i] - perf[i]) : worst;
-	cr_log_info("alpha, beta, gamma_: pbench %.2f%% %.2f%% %.2f%%, perf report %.2f%% %.2f%% "
-		    "%.2f%%", ours[0], ours[1], ours[2], perf[0], perf[1], perf[2]);
+	while (tries++ < 3 && worst > 2) {
+		if (perf_shares(&g, perf))
+			cr_skip_test("perf record or perf report failed on %s here", g.path);
+		pb_profile_free(p);
+		run_sampled(&p, NULL, argv);
+		tally(p, &g, &t);
+		shares_miss(&t, ours);
+		worst = 0;
+		for (int i = 0; i < 3; i++)
+			worst = fabs(ours[i] - perf[i]) > worst ? fabs(ours[i] - perf[i]) : worst;
+		cr_log_info("alpha, beta, gamma_: pbench %.2f%% %.2f%% %.2f%%, perf report %.2f%% "
+			    "%.2f%% %.2f%%", ours[0], ours[1], ours[2], perf[0], perf[1], perf[2]);
+	}
 	cr_expect_leq(worst, 2, "pbench and perf report %.2f points apart", worst);
 	pb_profile_free(p);
+	TEST_RETRIED("profile::agrees_with_perf_report", tries - 1);
 }
 
 /* A signal's handler interrupting the wait (a harness's SIGINT): -EINTR at once, the command
@@ -1010,25 +1086,33 @@ Test(profile, interrupted_by_a_signal)
 	struct pbench_child_result res = { .size = sizeof(res) };
 	struct sigaction sa = { .sa_handler = on_usr1 }, old;
 	pthread_t self = pthread_self(), t;
-	struct pb_profile *p;
-	int err;
+	struct pb_profile *p = NULL;
+	double cpu_ns = 0;
+	int err, tries = 0;
 
 	prog_load(&g, "shares");
 	cr_assert_eq(sigaction(SIGUSR1, &sa, &old), 0);	/* no SA_RESTART */
-	cr_assert_eq(pb_profile_new(&p, NULL), 0);
-	cr_assert_eq(pthread_create(&t, NULL, signal_later, &self), 0);
-	err = pb_profile_run(p, argv, NULL, 30, &res);
-	pthread_join(t, NULL);
-	sigaction(SIGUSR1, &old, NULL);
-	if (err == -EACCES || err == -EPERM || err == -ENOENT || err == -ENODEV) {
+	while (tries++ < 3 && cpu_ns < 25e6) {
 		pb_profile_free(p);
-		cr_skip_test("perf_event_open refused the sampling event here: %s",
-			     pbench_strerror(err));
+		cr_assert_eq(pb_profile_new(&p, NULL), 0);
+		cpu_ns = reaped_cpu_ns();
+		cr_assert_eq(pthread_create(&t, NULL, signal_later, &self), 0);
+		err = pb_profile_run(p, argv, NULL, 30, &res);
+		pthread_join(t, NULL);
+		cpu_ns = reaped_cpu_ns() - cpu_ns;
+		if (err == -EACCES || err == -EPERM || err == -ENOENT || err == -ENODEV) {
+			sigaction(SIGUSR1, &old, NULL);
+			pb_profile_free(p);
+			cr_skip_test("perf_event_open refused the sampling event here: %s",
+				     pbench_strerror(err));
+		}
+		cr_expect_eq(err, -EINTR, "%s", pbench_strerror(err));
 	}
-	cr_expect_eq(err, -EINTR, "%s", pbench_strerror(err));
-	cr_expect_gt(pb_profile_nr(p), 100, "%zu samples in 0.3 s", pb_profile_nr(p));
+	sigaction(SIGUSR1, &old, NULL);
+	expect_samples_of_cpu(p, cpu_ns, tries - 1, "interrupted");
 	cr_expect_eq(waitpid(-1, NULL, WNOHANG), -1, "a child of the test left");
 	pb_profile_free(p);
+	TEST_RETRIED("profile::interrupted_by_a_signal", tries - 1);
 }
 
 /* Without CAP_PERFMON and CAP_SYS_ADMIN where perf_event_paranoid is 2 or more (this test's
