@@ -165,8 +165,8 @@ int main(int argc, char **argv)
 	printf("\nthe target attached over alone, median [range] of the rounds:\n");
 	print_ratio("wall time", rw, rounds);
 	print_ratio("CPU time (user + system)", rc, rounds);
-	printf("  medians: alone %.1f ms, attached %.1f ms; pbench's own CPU time %.1f ms (the "
-	       "machine busy meanwhile: what pbench used competes with the target)\n",
+	printf("  medians: alone %.1f ms, attached %.1f ms; pbench's own CPU time %.1f ms (on "
+	       "another CPU where one is free; on a busy machine it competes with the target)\n",
 	       bench_median(wall[0], rounds) / 1e6, bench_median(wall[1], rounds) / 1e6,
 	       bench_median(pcpu, rounds) / 1e6);
 	if (failed)
