@@ -578,7 +578,7 @@ Test(live, ticks_monotonic)
 
 Test(live, region_brackets_a_10ms_sleep)
 {
-	struct timespec req = { 0, 10000000 };
+	struct timespec req;
 	double ratio;
 	uint64_t m0, m1, t0, t1, ns;
 

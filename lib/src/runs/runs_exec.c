@@ -447,7 +447,7 @@ static int others_runnable(void)
  * whole rest for them (1 ms or more) was ~60 us a run of `true`, 9% of it, the most of what
  * prepared runs cost beyond unprepared ones (bench_harness: `true` prepared 1.19-1.23x
  * hyperfine -N before, 1.08-1.13x with the slices; rest.total_ms of 400 runs 20.5-21.7 ms
- * before, 3.6-4.1 ms after, this VM quiet). A task that keeps running (a busy loop) gets the
+ * before, 3.3-4.3 ms after, this VM quiet). A task that keeps running (a busy loop) gets the
  * whole rest, as before. The ms rested.
  */
 static double rest_while_others(double owed_ns)
