@@ -1258,7 +1258,13 @@ fi
 # On any machine, a run with no more context switches in its span (the column) than a typical
 # run is never said preempted or blocked (getrusage's switches before the exec and at the exit
 # were said before); the spinning run, unless this loaded machine switched it out more than a
-# typical run (then a try afresh, up to three), is said on the CPU for its extra time.
+# typical run, kept it off the CPU longer than a typical run by a tenth of its excess, or gave
+# it a major fault beyond a typical run's or steal that /proc/stat's 10 ms ticks prove to be a
+# tenth of its excess (the library's rule: then those are said; a try afresh, up to three), is
+# said on the CPU for its extra time. (Seen failing in make test: the slowest run with the
+# typical run's 3 switches and no word of its time on the CPU; reproduced beside two busy
+# loops, where one steal tick was said "10 ms stolen by the hypervisor" in its place:
+# test_noise's "one steal tick does not hide the CPU time".)
 if [ "$HAVE_PY" -eq 0 ]; then
 	skipped "cause in span" "python3 is not installed: the JSON checks need it"
 else
@@ -1273,13 +1279,13 @@ else
 			st=ok
 			break
 		fi
-		json "$T/c37.json" "(rs := d['modes'][0]['runs']) and max(rs, key=lambda r: r['ns'])['counters']['context-switches']['value'] > sorted(r['counters']['context-switches']['value'] for r in rs)[(len(rs) - 1) // 2]" || break
+		json "$T/c37.json" "(rs := d['modes'][0]['runs']) and (med := lambda v: sorted(v)[(len(v) - 1) // 2]) and (r := max(rs, key=lambda r: r['ns'])) and (r['counters']['context-switches']['value'] > med([x['counters']['context-switches']['value'] for x in rs]) or r['noise']['not_running_ns'] - med([x['noise']['not_running_ns'] for x in rs]) >= 0.1 * (r['ns'] - med([x['ns'] for x in rs])) or r['noise']['major_faults'] > med([x['noise']['major_faults'] for x in rs]) or ((r['noise'].get('on_cpu') or {}).get('steal_ns') or 0) - med([(x['noise'].get('on_cpu') or {}).get('steal_ns') or 0 for x in rs]) - 1e7 >= 0.1 * (r['ns'] - med([x['ns'] for x in rs])))" || break
 		st=switched
 	done
 	case $st in
 	ok) ok_after "$try" "an outlier's cause: no preemption a run's span did not have; the extra time on the CPU said so" ;;
 	failed) ;;
-	switched) bad "cause in span" "the spinning run was switched out more than a typical run in 3 tries of 3" ;;
+	switched) bad "cause in span" "the spinning run was switched out or kept off the CPU more than a typical run in 3 tries of 3" ;;
 	*) miss "cause in span" ;;
 	esac
 fi

@@ -295,7 +295,8 @@ static const struct cause_case causes[] = {
 	  "(throughput reference before/after); 4.0 ms not running, preempted 2 times" },
 	{ "steal: the kernel saw it", 31e6, 80e6, 0.5, 1, { .not_running_ns = 0 }, 1,
 	  { .steal_ticks = 3, .steal_ns = 30e6 }, "+31.0 ms: " THR " was 0.50x its best "
-	  "(throughput reference before/after); 30 ms stolen by the hypervisor" },
+	  "(throughput reference before/after); between 20 ms and 40 ms stolen by the hypervisor "
+	  "(/proc/stat counts steal in 10 ms ticks: 3 moved)" },
 };
 
 /* The same factors as the clock's (PBENCH_CAUSE_CLOCK): the clock is named, not the share of

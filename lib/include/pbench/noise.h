@@ -105,7 +105,7 @@ enum pbench_cause_flags {
 	 * set (the medians; each 0 when not beyond): the clauses are said after "beyond a
 	 * typical run, ", and a slower run whose extra time task-clock
 	 * says was on the CPU (not running beyond the typical under a tenth of the excess, no
-	 * major fault or steal) is said so ("on the CPU for the extra time by task-clock: it
+	 * major fault, no steal its ticks prove to be a tenth of it) is said so ("on the CPU for the extra time by task-clock: it
 	 * rose 1.63 ms of the +1.64 ms") instead of its preemptions and blocks, which cost it
 	 * under a tenth (issue 37). With PBENCH_CAUSE_OWN_WAIT too, each clause says it is
 	 * beyond ("preempted once more than a typical run"). */
@@ -120,11 +120,14 @@ enum pbench_cause_flags {
  * source (device names, busiest first); steal. The time clauses go by size (steal first when
  * larger than the time not running); interrupts, whose cost is not measured, come after the
  * scheduler's part. Softirqs are not named. A slower run that task-clock says was on the CPU
- * all along (not running under a tenth of the excess, no preemption, major fault or steal)
- * ends with "on the CPU all along by task-clock: slowed by what the kernel cannot see (the
+ * all along (not running under a tenth of the excess, no preemption or major fault, and no
+ * steal its ticks prove to be a tenth of the excess) ends with "on the CPU all along by task-clock: slowed by what the kernel cannot see (the
  * hypervisor, an SMT sibling, the clock speed) or by the work itself". task or cpu may be
- * NULL. With nothing recorded: "+X: no noise recorded". Times have 2 significant digits (the excess 3, steal as many as
- * its tick count). Returns the length the whole line needs (snprintf semantics);
+ * NULL. With nothing recorded: "+X: no noise recorded". Times have 2 significant digits (the
+ * excess 3). Steal is counted in whole ticks (10 ms at USER_HZ 100), so a count of n ticks is
+ * more than n - 1 and less than n + 1 of them: from 10 ticks on it is said as a time with as
+ * many digits as n has, under 10 as the range ("up to 20 ms stolen by the hypervisor
+ * (/proc/stat counts steal in 10 ms ticks: 1 moved)"). Returns the length the whole line needs (snprintf semantics);
  * -EINVAL for a non-finite excess or a NULL buf with len > 0.
  */
 PBENCH_API int pbench_noise_cause(char *buf, size_t len, double excess_ns,
