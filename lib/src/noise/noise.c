@@ -730,27 +730,29 @@ static double steal_surely_ns(const struct pbench_cpu_noise *cpu)
 static int steal_clause(struct text *t, const struct pbench_cpu_noise *cpu)
 {
 	double tick = steal_tick_ns(cpu);
-	char ns[32], hi[32], tk[32];
+	const char *lead = t->lead ? t->lead : "";
+	char lo[32], hi[32], tk[32];
 	int digits = 1;
 
 	if (!(tick > 0))
 		return 0;
+	t->lead = NULL;
 	if (cpu->steal_ticks >= 10) {
 		for (uint64_t k = cpu->steal_ticks; k >= 10; k /= 10)
 			digits++;
-		pbench_format_ns(ns, sizeof(ns), cpu->steal_ns, digits);
-		put(t, "%s%s stolen by the hypervisor", t->lead ? t->lead : "", ns);
-	} else {
-		pbench_format_ns(hi, sizeof(hi), (double)(cpu->steal_ticks + 1) * tick, 1);
-		pbench_format_ns(tk, sizeof(tk), tick, 1);
-		if (cpu->steal_ticks > 1)
-			pbench_format_ns(ns, sizeof(ns), steal_surely_ns(cpu), 1);
-		put(t, "%s%s%s%s%s stolen by the hypervisor (/proc/stat counts steal in %s ticks: "
-		    "%llu moved)", t->lead ? t->lead : "",
-		    cpu->steal_ticks > 1 ? "between " : "up to ", cpu->steal_ticks > 1 ? ns : "",
-		    cpu->steal_ticks > 1 ? " and " : "", hi, tk, (unsigned long long)cpu->steal_ticks);
+		pbench_format_ns(lo, sizeof(lo), cpu->steal_ns, digits);
+		put(t, "%s%s stolen by the hypervisor", lead, lo);
+		return 1;
 	}
-	t->lead = NULL;
+	pbench_format_ns(lo, sizeof(lo), steal_surely_ns(cpu), 1);
+	pbench_format_ns(hi, sizeof(hi), (double)(cpu->steal_ticks + 1) * tick, 1);
+	pbench_format_ns(tk, sizeof(tk), tick, 1);
+	if (cpu->steal_ticks == 1)
+		put(t, "%sup to %s", lead, hi);
+	else
+		put(t, "%sbetween %s and %s", lead, lo, hi);
+	put(t, " stolen by the hypervisor (/proc/stat counts steal in %s ticks: %llu moved)", tk,
+	    (unsigned long long)cpu->steal_ticks);
 	return 1;
 }
 

@@ -171,7 +171,8 @@ int pb_scan_cache_break(const struct pbench_scan *s, const struct pb_scan_side *
 	const struct pbench_summary *sum = fig ? sd->fig : sd->sum;
 	const int *have = fig ? sd->fig_have : sd->have;
 	double size = s->cache[c].bytes, below = -INFINITY, above = INFINITY, before = -INFINITY;
-	double s1, s2, v1, v2, z, rel, df;
+	double s1, s2, v1, v2, z, rel;
+	size_t n;
 	int h = -1;
 
 	*i = *j = -1;
@@ -207,9 +208,9 @@ int pb_scan_cache_break(const struct pbench_scan *s, const struct pb_scan_side *
 	 * judges two or three caches at once, and at 95% a program with no break showed one at L1d
 	 * in make test under load (t_scan's compute-only program). Student's t on the fewest
 	 * runs of the three points. */
-	df = (double)(sum[h].n < sum[*i].n ? sum[h].n : sum[*i].n);
-	df = (double)((size_t)df < sum[*j].n ? df : (double)sum[*j].n) - 1;
-	z = df >= 1 ? pbench_stats_t_quantile(s->confidence, df) : NAN;
+	n = sum[h].n < sum[*i].n ? sum[h].n : sum[*i].n;
+	n = sum[*j].n < n ? sum[*j].n : n;
+	z = n >= 2 ? pbench_stats_t_quantile(s->confidence, (double)(n - 1)) : NAN;
 	if (!(z > 0))
 		return 0;
 	*r = s2 / s1;
