@@ -243,6 +243,14 @@ elif run "not supported" 0 "$PB" compare --mode unprepared -e task-clock,cycles 
 else
 	miss "not supported"
 fi
+# Commands of under 10 ms of CPU a run: each user/system split is the tick's samples, said.
+if run "cpu time split" 0 "$PB" compare --mode unprepared --max-runs 3 true true -n a -n b &&
+   has "$T/out" "^    a  *user  *[0-9.]* [mun]*s, system  *[0-9.]* [mun]*s$" &&
+   has "$T/out" "^  under 10 ms of CPU a run, each sum is exact and the split is not: the kernel splits a process's time by the scheduler tick's samples"; then
+	ok "cpu time per command: under 10 ms of CPU a run, the split said to be the tick's samples"
+else
+	miss "cpu time split"
+fi
 if run "same" 0 "$PB" compare $Q --same 50 "sleep 0.01" "sleep 0.01" -n a -n b &&
    line 1 "$T/out" "^b and a take the same time within 50% (99.9% interval of the ratio [0-9.]*-[0-9.]*), decided after"; then
 	ok "--same: shown equal within the margin"

@@ -89,6 +89,19 @@ usage_error "not executable" "cannot be executed" stat -- "$T/noexec.sh"
 usage_error "directory" "cannot be executed" stat -- /tmp
 
 # ---- a counted command -----------------------------------------------------------------------
+# A run of 50 ms of CPU (python's process time: whatever the machine's speed): its user/system
+# split has the tick's samples, and no word against it.
+if [ "$HAVE_PY" -eq 1 ] &&
+   run "stat cpu split" 0 "$PB" stat --mode unprepared -r 2 -- python3 -c 'import time
+t = time.process_time()
+while time.process_time() - t < 0.05:
+    pass'; then
+	if has "$T/out" "^cpu time: user [0-9.]* ms, system [0-9.]* [mun]*s (means over the runs, getrusage of the command and the children it waited for)$"; then
+		ok "stat: a run of 50 ms of CPU: its user/system split without the short runs' words"
+	else
+		miss "stat cpu split"
+	fi
+fi
 if run "stat sleep" 0 "$PB" stat -r 3 -e task-clock,context-switches,cycles -- sleep 0.01; then
 	if [ "$(grep -c 'exit 0$' "$T/out")" -eq 3 ] && has "$T/out" "^summary: 3 runs"; then
 		ok "stat prints 3 runs and a summary"
@@ -100,6 +113,12 @@ if run "stat sleep" 0 "$PB" stat -r 3 -e task-clock,context-switches,cycles -- s
 		ok "stat: user and system CPU time, means over the runs"
 	else
 		miss "stat sleep" "cpu time"
+	fi
+	# under 10 ms of CPU a run the user/system split is the tick's samples: said, with the sum
+	if has "$T/out" "^cpu time: .*getrusage of the command and the children it waited for); their sum [0-9.]* [mun]*s is exact, the split is not: the kernel splits a process's time by the scheduler tick's samples"; then
+		ok "stat: a short command's user/system split said to be the tick's samples, the sum exact"
+	else
+		miss "stat sleep" "cpu time split"
 	fi
 	# the time column scaled as the other times (10 ms and more: in ms), ticks raw
 	if has "$T/out" "^  run  *ticks  *time  *task-clock " &&
@@ -1213,7 +1232,7 @@ fi
 # ---- wrapping (COLUMNS stands in for a terminal's width; tests/cli/t_check.sh has the tty) --
 if run "stat unwrapped" 0 env -u COLUMNS "$PB" stat --mode unprepared -r 5 -- sleep 0.01 &&
    has "$T/out" "^summary: 5 runs, time min .*, spread [0-9.]*%$" &&
-   has "$T/out" "^speed: .\{100,\}" && has "$T/out" "^cpu time: .*children it waited for)$"; then
+   has "$T/out" "^speed: .\{100,\}" && has "$T/out" "^cpu time: .*children it waited for)\(; .* as user's\)\{0,1\}$"; then
 	ok "stat: a pipe without COLUMNS gets one line per sentence"
 else
 	miss "stat unwrapped"

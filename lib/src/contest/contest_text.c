@@ -154,7 +154,7 @@ static void print_cautions(FILE *f, const struct pbench_contest *c)
  * for the entrants run now (a stored one has none). */
 static void print_cpu_time(FILE *f, const struct pbench_contest *c, const int *order, int w)
 {
-	int head = 0;
+	int head = 0, sampled = 0;
 
 	for (int k = 0; k < c->n; k++) {
 		const struct pb_entrant *e = &c->e[order[k]];
@@ -172,7 +172,11 @@ static void print_cpu_time(FILE *f, const struct pbench_contest *c, const int *o
 		pbench_format_ns(a, sizeof(a), u, 3);
 		pbench_format_ns(b, sizeof(b), s, 3);
 		fprintf(f, "    %-*.*s user %10s, system %10s\n", w, w, e->name, a, b);
+		sampled |= u + s < PB_SPLIT_SAMPLED_NS;
 	}
+	if (sampled)	/* the short runs' split (runs.h) */
+		pb_wrapf(f, c->o.text_width, 2, "  under %.0f ms of CPU a run, each sum is exact and "
+			 "the split is not: " PB_SPLIT_SAMPLED_WORDS, PB_SPLIT_SAMPLED_NS / 1e6);
 }
 
 static void print_table(FILE *f, const struct pbench_contest *c, const int *order)

@@ -52,6 +52,14 @@ struct pb_set_how {
 struct pb_set_how pb_runs_set_how(const struct pb_set *s);
 /* The means over s's runs of their user and system CPU time (getrusage; NaN: none). */
 void pb_runs_cpu_time(const struct pb_set *s, double *user_ns, double *system_ns);
+/* The kernel keeps a process's CPU time exactly and splits it between user and system by the
+ * scheduler tick's samples (cputime_adjust()): one that got none counts all of it as user's.
+ * Under PB_SPLIT_SAMPLED_NS of CPU a run (a tick at the lowest CONFIG_HZ, 100) the text says
+ * so, in these words. */
+#define PB_SPLIT_SAMPLED_NS 10e6
+#define PB_SPLIT_SAMPLED_WORDS "the kernel splits a process's time by the scheduler tick's " \
+	"samples, and one with under a tick of CPU time gets none and counts all of it as user's"
+
 /* Set s's time from its first run to the end of its last, when another object ran its runs
  * (pb_runs_one()), before pb_runs_analyze(). */
 void pb_runs_set_elapsed(struct pb_set *s, double elapsed_s);
