@@ -626,8 +626,14 @@ Test(jitter, explanation_names_the_sources)
 		/* a device */
 		{ 300, 0, 0, 300, 0, 0, { "nvme0q1 (IRQ 36) 300/s", "/proc/irq/36/smp_affinity_list",
 					   NULL } },
-		/* steal */
-		{ 100, 100, 0, 0, 0, 5, { "stolen by the hypervisor", NULL, NULL } },
+		/* steal, in /proc/stat's whole ticks of 10 ms: the range they allow (one tick
+		 * read "10 ms stolen (1% of the window)" before) */
+		{ 100, 100, 0, 0, 0, 5, { "between 40 ms and 60 ms stolen by the hypervisor (at "
+					   "most 6% of the window", NULL, NULL } },
+		{ 100, 100, 0, 0, 0, 1, { "up to 20 ms stolen by the hypervisor (at most 2% of "
+					   "the window", NULL, NULL } },
+		{ 100, 100, 0, 0, 0, 12, { "; 120 ms stolen by the hypervisor (12% of the window",
+					    NULL, NULL } },
 		/* more interrupts than gaps */
 		{ 100, 250, 50, 0, 0, 0, { "200 of the 300 interrupts/s made no gap", NULL, NULL } },
 		/* no gaps */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "noise/noise.h"
 #include "jitter/jitter.h"
 
 /* ---- quantiles and histogram ------------------------------------------------------------- */
@@ -402,9 +403,16 @@ static void explain(struct pb_jitter_run *run)
 
 		if (s->kind == PBENCH_JITTER_SOURCE_STEAL && s->available && s->count &&
 		    isfinite(s->ns)) {
-			pbench_format_ns(a, sizeof(a), s->ns, 2);
-			put(&t, "; %s stolen by the hypervisor (%.2g%% of the window; fix: "
-			    "dedicated host CPUs for this vCPU)", a, s->ns / (r->duration_s * 1e7));
+			/* In /proc/stat's whole ticks: under 10 the range they allow, and the
+			 * share of the window at most (pb_noise_steal_words()). */
+			char w[80];
+			double most = s->count < 10 ? s->ns * (double)(s->count + 1) /
+						      (double)s->count : s->ns;
+
+			pb_noise_steal_words(w, sizeof(w), s->count, s->ns);
+			put(&t, "; %s stolen by the hypervisor (%s%.2g%% of the window; fix: "
+			    "dedicated host CPUs for this vCPU)", w, s->count < 10 ? "at most " : "",
+			    most / (r->duration_s * 1e7));
 		}
 	}
 }

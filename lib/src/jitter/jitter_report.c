@@ -14,6 +14,7 @@
 
 #include "base/base.h"
 #include "base/jsonutil.h"
+#include "noise/noise.h"
 #include "jitter/jitter.h"
 
 /* ---- text -------------------------------------------------------------------------------- */
@@ -106,9 +107,18 @@ static void cpu_window(const struct pbench_jitter_cpu *c, FILE *f)
 			(unsigned long long)n->irq_device);
 }
 
+/* Steal in /proc/stat's whole ticks: "up to 20 ms" for one (pb_noise_steal_words()). */
+static const char *steal_str(char *buf, size_t len, const struct pbench_jitter_source *s)
+{
+	if (!s->count)
+		return ns_str(buf, len, s->ns);
+	pb_noise_steal_words(buf, len, s->count, s->ns);
+	return buf;
+}
+
 static void details(const struct pbench_jitter_cpu *c, FILE *f)
 {
-	char t[32];
+	char t[80];
 
 	fprintf(f, "\ncpu %d: %s\n  sources:", c->cpu, c->explained);
 	for (int i = 0; i < c->nsources; i++) {
@@ -117,7 +127,7 @@ static void details(const struct pbench_jitter_cpu *c, FILE *f)
 		if (!s->available)
 			fprintf(f, "%s %s: %s", i ? ";" : "", s->name, s->reason);
 		else if (s->kind == PBENCH_JITTER_SOURCE_STEAL)
-			fprintf(f, "%s steal %s", i ? ";" : "", ns_str(t, sizeof(t), s->ns));
+			fprintf(f, "%s steal %s", i ? ";" : "", steal_str(t, sizeof(t), s));
 		else
 			fprintf(f, "%s %s %llu (%.*f/s)", i ? ";" : "", s->name,
 				(unsigned long long)s->count, s->per_s < 10 ? 1 : 0, s->per_s);

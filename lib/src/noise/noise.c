@@ -721,38 +721,49 @@ static double steal_surely_ns(const struct pbench_cpu_noise *cpu)
 	return cpu->steal_ticks > 1 ? (double)(cpu->steal_ticks - 1) * steal_tick_ns(cpu) : 0;
 }
 
+void pb_noise_steal_words(char *buf, size_t len, uint64_t ticks, double ns)
+{
+	double tick = ticks && isfinite(ns) ? ns / (double)ticks : 0;
+	char lo[32], hi[32];
+	int digits = 1;
+
+	if (!(tick > 0)) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	if (ticks >= 10) {
+		for (uint64_t k = ticks; k >= 10; k /= 10)
+			digits++;
+		pbench_format_ns(buf, len, ns, digits);
+		return;
+	}
+	pbench_format_ns(lo, sizeof(lo), (double)(ticks - 1) * tick, 1);
+	pbench_format_ns(hi, sizeof(hi), (double)(ticks + 1) * tick, 1);
+	if (ticks == 1)
+		snprintf(buf, len, "up to %s", hi);
+	else
+		snprintf(buf, len, "between %s and %s", lo, hi);
+}
+
 /*
- * From 10 ticks on, within a tenth: said as a time with as many digits as the count has.
- * Under 10, said as what the ticks allow: "up to 20 ms stolen by the hypervisor (/proc/stat
- * counts steal in 10 ms ticks: 1 moved)". A count of 1 during a run of 0.8 ms said "10 ms
- * stolen" before, more than the run lasted, where its task-clock said it ran all along.
+ * "up to 20 ms stolen by the hypervisor (/proc/stat counts steal in 10 ms ticks: 1 moved)"
+ * (pb_noise_steal_words()). A count of 1 during a run of 0.8 ms said "10 ms stolen" before,
+ * more than the run lasted, where its task-clock said it ran all along.
  */
 static int steal_clause(struct text *t, const struct pbench_cpu_noise *cpu)
 {
-	double tick = steal_tick_ns(cpu);
-	const char *lead = t->lead ? t->lead : "";
-	char lo[32], hi[32], tk[32];
-	int digits = 1;
+	char words[80], tk[32];
 
-	if (!(tick > 0))
+	if (!(steal_tick_ns(cpu) > 0))
 		return 0;
+	pb_noise_steal_words(words, sizeof(words), cpu->steal_ticks, cpu->steal_ns);
+	put(t, "%s%s stolen by the hypervisor", t->lead ? t->lead : "", words);
 	t->lead = NULL;
-	if (cpu->steal_ticks >= 10) {
-		for (uint64_t k = cpu->steal_ticks; k >= 10; k /= 10)
-			digits++;
-		pbench_format_ns(lo, sizeof(lo), cpu->steal_ns, digits);
-		put(t, "%s%s stolen by the hypervisor", lead, lo);
-		return 1;
+	if (cpu->steal_ticks < 10) {
+		pbench_format_ns(tk, sizeof(tk), steal_tick_ns(cpu), 1);
+		put(t, " (/proc/stat counts steal in %s ticks: %llu moved)", tk,
+		    (unsigned long long)cpu->steal_ticks);
 	}
-	pbench_format_ns(lo, sizeof(lo), steal_surely_ns(cpu), 1);
-	pbench_format_ns(hi, sizeof(hi), (double)(cpu->steal_ticks + 1) * tick, 1);
-	pbench_format_ns(tk, sizeof(tk), tick, 1);
-	if (cpu->steal_ticks == 1)
-		put(t, "%sup to %s", lead, hi);
-	else
-		put(t, "%sbetween %s and %s", lead, lo, hi);
-	put(t, " stolen by the hypervisor (/proc/stat counts steal in %s ticks: %llu moved)", tk,
-	    (unsigned long long)cpu->steal_ticks);
 	return 1;
 }
 

@@ -16,4 +16,9 @@
 int pb_cpu_probe_share(struct pbench_cpu_probe *p, struct pbench_cpu_probe *with);
 unsigned long long pb_cpu_probe_irq_reads(const struct pbench_cpu_probe *p);
 
+/* noise.c: the steal a count of /proc/stat's whole ticks (ns = ticks x the tick) allows, for
+ * a sentence: from 10 ticks on a time with as many digits as the count has ("1.23 s"), under
+ * 10 the range ("up to 20 ms" for 1 tick: more than n - 1 and less than n + 1 of them). */
+void pb_noise_steal_words(char *buf, size_t len, uint64_t ticks, double ns);
+
 #endif
