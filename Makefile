@@ -290,12 +290,13 @@ $(O)/pbench.pc: pbench.pc.in Makefile
 # there. The white-box ones below test internals (the clock's arithmetic, the perf page, event
 # resolution, the CPU pick's choice on probes this machine cannot have, results built by hand,
 # fault injection, the noise probes' shared rows, the memory runs of commands, the speed's words
-# on runs whose factors are set by hand, the symbols module before anything calls it, a
+# on runs whose factors are set by hand, virt.steal's window on two readings set by hand, the
+# symbols module before anything calls it, a
 # profile's samples, maps and chains, its exports over hand-made stacks (the flame graph and
 # pprof: test_export decodes the pprof file with the generated code), none of them exported
 # yet) and see lib/src. All link the
 # static library (testutil.h declares its one test hook, pb_recorded_everywhere()).
-WHITEBOX_TESTS := test_changepoint test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_profile test_report test_speed_words test_symbols test_export test_stacks_export
+WHITEBOX_TESTS := test_changepoint test_check_steal test_clock test_events test_jitter test_mem test_mmap test_noise test_pick test_profile test_report test_speed_words test_symbols test_export test_stacks_export
 # test_mem runs on the allocator shim, linked in as the docs say (-lpbench-mem); under ASan,
 # whose runtime comes first, it preloads the shim into itself (the test says how).
 $(O)/tests/test_mem: $(O)/libpbench-mem.so

@@ -45,6 +45,14 @@ struct pb_check_ctx {
 	const char *group;	/* the group being run; set by env.c */
 };
 
+/* check_virt.c: the steal of a window between two /proc/stat readings of one CPU (in ticks) in
+ * words into buf ("0.00% over the last 200 ms, "; under 10 ticks of steal the range they
+ * allow: "up to 10% over the last 200 ms (/proc/stat counts steal in 10 ms ticks: 1 moved), "),
+ * and the share in % that the ticks prove ((n - 1) of them; 0 without steal); -1 and "" for
+ * a window with no tick. */
+double pb_steal_window(const struct pb_cpu_times *a, const struct pb_cpu_times *b,
+		       double window_ms, char *buf, size_t len);
+
 /* Report a finding for cpu (-1: machine-wide). Returns it so that value, expected, why and
  * fix can be filled with pb_check_set(); never NULL (out of memory, the finding is dropped and
  * a scratch one absorbs the writes). */
