@@ -108,12 +108,14 @@ else
 fi
 
 # ---- the text; a symbol only in one -----------------------------------------------------------
+# The symbols said the same may include one of the kernel's, first (under ASan on a loaded VM:
+# "finish_task_switch.isra.0, gamma_, alpha, beta the same within 792%"): any order.
 if run "text" 0 "$PB" compare --profile $U --max-runs 6 -n a -n b "$D/shares run 20" \
 	"$D/shares-delta run 20" &&
    has "$T/out" "^Profile: b against a: self cpu-clock a run of each symbol, each round's runs paired over 6 and 6 runs" &&
    has "$T/out" '^  delta \[shares\]: only in b, its 9[0-9.]*% interval: +[0-9.]* [mun]*s a run (+[0-9.]* [mun]*s to +' &&
    has "$T/out" '^  .* of the difference is in the \(one\|symbols\) flagged$' &&
-   has "$T/out" '^  alpha, \|^  beta, \|^  gamma_, '; then
+   has "$T/out" '^  .*\<\(alpha\|beta\|gamma_\)\>.* the same within [0-9.]*%'; then
 	ok "text: delta only in b, flagged; the rest the same within a bound; the share"
 else
 	miss "delta"

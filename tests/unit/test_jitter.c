@@ -751,6 +751,8 @@ Test(jitter, a_busy_cpu_hides_preemptions_and_says_so, .timeout = 60)
 /* One attempt: baseline, then the injected window. 0, or a reason to try again in why. */
 /* Of the last injected run, kept past its pbench_jitter_free(). */
 static char inj_explained[1024];
+/* The start of inject_once()'s reason when the probe was preempted more than injected. */
+#define PREEMPTED_TOO "preempted too: "
 static struct pbench_jitter_source inj_pre_copy;
 static const struct pbench_jitter_source *inj_pre;
 
@@ -801,6 +803,12 @@ static int inject_once(int cpu, struct inject_match *m, struct pbench_jitter_cpu
 		return snprintf(why, len, "the injector ran %zu times in %.3f s, not %.0f/s: "
 				"something of higher priority held CPU %d (%zu wakes late)",
 				m->injected, inj->duration_s, INJ_RATE, cpu, in->late);
+	/* More preemptions than injections: other tasks took the CPU from the probe too (the
+	 * fair server runs starved normal tasks against SCHED_FIFO: make test's other lane). */
+	if (inj_pre && inj_pre->per_s > 1.05 * (double)m->injected / inj->duration_s)
+		return snprintf(why, len, "%s%.1f preemptions/s of the probe for %.1f/s injected: "
+				"other tasks took CPU %d too", PREEMPTED_TOO, inj_pre->per_s,
+				(double)m->injected / inj->duration_s, cpu);
 	return 0;
 }
 
@@ -853,8 +861,8 @@ Test(jitter, injected_noise_is_found_and_attributed, .timeout = 180)
 		per_inj / 1e3, INJ_SPIN_NS / 1e3, (per_inj - INJ_SPIN_NS) / 1e3, diff_noise / 1e3,
 		pre ? pre->per_s : NAN, inj.explained);
 	if (again)
-		fprintf(stderr, "jitter inject: the injector never reached %.0f/s here (%s): "
-			"judged on the %zu injections it made\n", INJ_RATE, why, m.injected);
+		fprintf(stderr, "jitter inject: no attempt ran clean here (%s): judged on the last "
+			"one's %zu injections (%.0f/s asked)\n", why, m.injected, INJ_RATE);
 	/* Every injection lies inside a gap the probe recorded: none was missed. */
 	cr_assert_eq(m.contained, m.injected, "%zu of %zu injections fell outside every gap",
 		     m.injected - m.contained, m.injected);
@@ -865,10 +873,15 @@ Test(jitter, injected_noise_is_found_and_attributed, .timeout = 180)
 		cr_assert_leq(fabs(extra - INJ_RATE), 0.05 * INJ_RATE);
 	/* At least the time spun each time; the rest is switching. */
 	cr_assert_geq(per_inj, INJ_SPIN_NS, "an injection's gap was %.1f us", per_inj / 1e3);
-	/* Attributed: the probe's preemptions, one per injection (5%), named in the text. */
+	/* Attributed: the probe's preemptions, one per injection (5%), named in the text. Where
+	 * every attempt had other tasks preempt the probe too (seen under ASan in make test:
+	 * 1426/s for 1000/s injected), at least one per injection. */
 	cr_assert_not_null(pre);
-	cr_assert_leq(fabs(pre->per_s - inj_rate), 0.05 * inj_rate, "preemptions %.1f/s",
-		      pre->per_s);
+	if (again && !strncmp(why, PREEMPTED_TOO, strlen(PREEMPTED_TOO)))
+		cr_assert_geq(pre->per_s, 0.95 * inj_rate, "preemptions %.1f/s", pre->per_s);
+	else
+		cr_assert_leq(fabs(pre->per_s - inj_rate), 0.05 * inj_rate, "preemptions %.1f/s",
+			      pre->per_s);
 	cr_assert_not_null(strstr(inj.explained, "preemptions of the probe thread"));
 	inject_free(&in);
 	/* Judged on a later try (the earlier ones' injector fell short of its rate): counted. */
