@@ -8,17 +8,16 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #define PB_X86 1
 #endif
 
 #include "base/base.h"
+#include "noise/noise.h"
 #include "check/check.h"
 
 /* Live only: the CPUID hypervisor vendor (leaf 0x40000000), "" when CPUID reports none. */
@@ -96,29 +95,30 @@ static double total_ticks(const struct pb_cpu_times *t)
 double pb_steal_window(const struct pb_cpu_times *a, const struct pb_cpu_times *b,
 		       double window_ms, char *buf, size_t len)
 {
-	double total = total_ticks(b) - total_ticks(a);
+	double total = total_ticks(b) - total_ticks(a), lo, hi;
 	unsigned long long n = b->steal > a->steal ? b->steal - a->steal : 0;
-	long hz = sysconf(_SC_CLK_TCK);
-	char tick[32];
+	size_t at;
 
 	buf[0] = '\0';
 	if (!(total > 0))
 		return -1;
-	if (!n || n >= 10) {
+	if (!pb_noise_steal_range(n, &lo, &hi)) {
 		snprintf(buf, len, "%.2f%% over the last %.0f ms, ", 100.0 * (double)n / total,
 			 window_ms);
-		return n ? 100.0 * (double)(n - 1) / total : 0;
+		return 100.0 * lo / total;
 	}
-	pbench_format_ns(tick, sizeof(tick), hz > 0 ? 1e9 / (double)hz : NAN, 1);
 	if (n == 1)
-		snprintf(buf, len, "up to %.3g%% over the last %.0f ms", 200.0 / total, window_ms);
+		snprintf(buf, len, "up to %.3g%%", 100.0 * hi / total);
 	else
-		snprintf(buf, len, "between %.3g%% and %.3g%% over the last %.0f ms",
-			 100.0 * (double)(n - 1) / total, 100.0 * (double)(n + 1) / total,
-			 window_ms);
-	snprintf(buf + strlen(buf), len - strlen(buf), " (/proc/stat counts steal in %s ticks: "
-		 "%llu moved), ", tick, n);
-	return 100.0 * (double)(n - 1) / total;
+		snprintf(buf, len, "between %.3g%% and %.3g%%", 100.0 * lo / total,
+			 100.0 * hi / total);
+	at = strlen(buf);
+	snprintf(buf + at, len - at, " over the last %.0f ms", window_ms);
+	at = strlen(buf);
+	pb_noise_steal_note(buf + at, len - at, n);
+	at = strlen(buf);
+	snprintf(buf + at, len - at, ", ");
+	return 100.0 * lo / total;
 }
 
 static void check_steal_cpu(struct pb_check_ctx *ctx, int cpu, int vm)

@@ -404,14 +404,16 @@ static void explain(struct pb_jitter_run *run)
 		if (s->kind == PBENCH_JITTER_SOURCE_STEAL && s->available && s->count &&
 		    isfinite(s->ns)) {
 			/* In /proc/stat's whole ticks: under 10 the range they allow, and the
-			 * share of the window at most (pb_noise_steal_words()). */
+			 * share of the window at most (pb_noise_steal_range()). */
 			char w[80];
-			double most = s->count < 10 ? s->ns * (double)(s->count + 1) /
-						      (double)s->count : s->ns;
+			double lo, hi, most = s->ns;
+			int range = pb_noise_steal_range(s->count, &lo, &hi);
 
+			if (range)
+				most = hi * s->ns / (double)s->count;
 			pb_noise_steal_words(w, sizeof(w), s->count, s->ns);
 			put(&t, "; %s stolen by the hypervisor (%s%.2g%% of the window; fix: "
-			    "dedicated host CPUs for this vCPU)", w, s->count < 10 ? "at most " : "",
+			    "dedicated host CPUs for this vCPU)", w, range ? "at most " : "",
 			    most / (r->duration_s * 1e7));
 		}
 	}

@@ -714,35 +714,54 @@ static double steal_tick_ns(const struct pbench_cpu_noise *cpu)
 	       cpu->steal_ns / (double)cpu->steal_ticks : 0;
 }
 
-/* The steal the count proves: /proc/stat counts it in whole ticks, so a window whose count
- * moved n ticks had more than n - 1 and less than n + 1 of them stolen. */
+int pb_noise_steal_range(uint64_t n, double *lo, double *hi)
+{
+	*lo = n ? (double)(n - 1) : 0;
+	*hi = n ? (double)(n + 1) : 0;
+	return n > 0 && n < 10;
+}
+
+void pb_noise_steal_note(char *buf, size_t len, uint64_t n)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	char tick[32];
+
+	pbench_format_ns(tick, sizeof(tick), hz > 0 ? 1e9 / (double)hz : NAN, 1);
+	snprintf(buf, len, " (/proc/stat counts steal in %s ticks: %llu moved)", tick,
+		 (unsigned long long)n);
+}
+
+/* The steal the count proves (pb_noise_steal_range()'s low end). */
 static double steal_surely_ns(const struct pbench_cpu_noise *cpu)
 {
-	return cpu->steal_ticks > 1 ? (double)(cpu->steal_ticks - 1) * steal_tick_ns(cpu) : 0;
+	double lo, hi;
+
+	pb_noise_steal_range(cpu->steal_ticks, &lo, &hi);
+	return lo * steal_tick_ns(cpu);
 }
 
 void pb_noise_steal_words(char *buf, size_t len, uint64_t ticks, double ns)
 {
-	double tick = ticks && isfinite(ns) ? ns / (double)ticks : 0;
-	char lo[32], hi[32];
+	double tick = ticks && isfinite(ns) ? ns / (double)ticks : 0, lo, hi;
+	char a[32], b[32];
 	int digits = 1;
 
 	if (!(tick > 0)) {
 		snprintf(buf, len, "none");
 		return;
 	}
-	if (ticks >= 10) {
+	if (!pb_noise_steal_range(ticks, &lo, &hi)) {
 		for (uint64_t k = ticks; k >= 10; k /= 10)
 			digits++;
 		pbench_format_ns(buf, len, ns, digits);
 		return;
 	}
-	pbench_format_ns(lo, sizeof(lo), (double)(ticks - 1) * tick, 1);
-	pbench_format_ns(hi, sizeof(hi), (double)(ticks + 1) * tick, 1);
+	pbench_format_ns(a, sizeof(a), lo * tick, 1);
+	pbench_format_ns(b, sizeof(b), hi * tick, 1);
 	if (ticks == 1)
-		snprintf(buf, len, "up to %s", hi);
+		snprintf(buf, len, "up to %s", b);
 	else
-		snprintf(buf, len, "between %s and %s", lo, hi);
+		snprintf(buf, len, "between %s and %s", a, b);
 }
 
 /*
@@ -752,17 +771,17 @@ void pb_noise_steal_words(char *buf, size_t len, uint64_t ticks, double ns)
  */
 static int steal_clause(struct text *t, const struct pbench_cpu_noise *cpu)
 {
-	char words[80], tk[32];
+	char words[80], note[80];
+	double lo, hi;
 
 	if (!(steal_tick_ns(cpu) > 0))
 		return 0;
 	pb_noise_steal_words(words, sizeof(words), cpu->steal_ticks, cpu->steal_ns);
 	put(t, "%s%s stolen by the hypervisor", t->lead ? t->lead : "", words);
 	t->lead = NULL;
-	if (cpu->steal_ticks < 10) {
-		pbench_format_ns(tk, sizeof(tk), steal_tick_ns(cpu), 1);
-		put(t, " (/proc/stat counts steal in %s ticks: %llu moved)", tk,
-		    (unsigned long long)cpu->steal_ticks);
+	if (pb_noise_steal_range(cpu->steal_ticks, &lo, &hi)) {
+		pb_noise_steal_note(note, sizeof(note), cpu->steal_ticks);
+		put(t, "%s", note);
 	}
 	return 1;
 }

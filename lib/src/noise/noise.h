@@ -16,9 +16,14 @@
 int pb_cpu_probe_share(struct pbench_cpu_probe *p, struct pbench_cpu_probe *with);
 unsigned long long pb_cpu_probe_irq_reads(const struct pbench_cpu_probe *p);
 
-/* noise.c: the steal a count of /proc/stat's whole ticks (ns = ticks x the tick) allows, for
- * a sentence: from 10 ticks on a time with as many digits as the count has ("1.23 s"), under
- * 10 the range ("up to 20 ms" for 1 tick: more than n - 1 and less than n + 1 of them). */
+/* noise.c: /proc/stat counts steal in whole ticks (USER_HZ), so a count that moved n ticks had
+ * more than n - 1 and less than n + 1 of them stolen: *lo and *hi, in ticks. Returns 1 when the
+ * count is to be said as that range (under 10 ticks; from 10 on it is within a tenth). */
+int pb_noise_steal_range(uint64_t n, double *lo, double *hi);
+/* " (/proc/stat counts steal in 10 ms ticks: n moved)": after a range, why it is one. */
+void pb_noise_steal_note(char *buf, size_t len, uint64_t n);
+/* The steal a count of ticks (ns = ticks x the tick) allows, for a sentence: a time with as
+ * many digits as the count has ("1.23 s"), or the range ("up to 20 ms" for 1 tick). */
 void pb_noise_steal_words(char *buf, size_t len, uint64_t ticks, double ns);
 
 #endif
